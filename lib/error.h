@@ -1,0 +1,38 @@
+/* error.h - the error record every libgodeye call fills instead of printing. */
+#ifndef GD_ERROR_H
+#define GD_ERROR_H
+
+#include <stdarg.h>
+
+/* Status codes returned by library calls.  Never renumbered. */
+enum {
+    GD_OK = 0,
+    GD_ERR_DATA = 1,   /* bad input data (parse error, wrong type)        */
+    GD_ERR_IO = 2,     /* file, network or database failure               */
+    GD_ERR_USAGE = 3,  /* caller passed something invalid                 */
+    GD_ERR_ABORT = 4   /* a sink asked the reader to stop                 */
+};
+
+/* Where and what went wrong.  `source` is filled by ingest (the reader
+ * does not know the file name); `line`/`col` are 1-based, 0 when the
+ * position is not known (then the CLI prints only the source). */
+typedef struct gd_error {
+    int code;
+    char source[512];
+    long line;
+    long col;
+    char msg[512];
+} gd_error;
+
+/* Clears `e` (code GD_OK, empty strings). Safe on NULL. */
+void gd_error_clear(gd_error *e);
+
+/* Fills `e` with a code, position and printf-style message; returns `code`
+ * so that callers can write `return gd_error_set(...)`.  Safe on NULL. */
+int gd_error_set(gd_error *e, int code, long line, long col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Formats "'SOURCE':LINE:COL: msg" (parts omitted when unknown) into buf. */
+const char *gd_error_format(const gd_error *e, char *buf, unsigned long n);
+
+#endif

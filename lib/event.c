@@ -1,0 +1,96 @@
+/* event.c - names of event kinds and initialisers for events and meta. */
+#include "event.h"
+
+#include <string.h>
+
+static const char *const kind_names[GD_EV__COUNT] = {
+    "looper", "dispatch", "stack", "cpu", "memory", "lifecycle", "view_dump",
+    "image", "method", "frame", "mark", "frame_summary", "issue",
+};
+
+const char *gd_event_kind_name(gd_event_kind k)
+{
+    return (k >= 0 && k < GD_EV__COUNT) ? kind_names[k] : "unknown";
+}
+
+int gd_event_kind_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < GD_EV__COUNT; i++)
+        if (strcmp(kind_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void page_init(gd_page *p)
+{
+    p->type = p->cls = NULL;
+    p->hash = p->parent = -1;
+}
+
+void gd_event_init(gd_event *ev, gd_event_kind k)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->kind = k;
+    ev->ts = GD_NONE;
+    ev->pid = GD_PID_APP;
+    ev->tid = GD_TID_MAIN;
+    switch (k) {
+    case GD_EV_LOOPER:
+        ev->u.looper.thread_ts = GD_NONE;
+        break;
+    case GD_EV_DISPATCH:
+        ev->u.dispatch.dur = GD_NONE;
+        ev->u.dispatch.thread_dur = GD_NONE;
+        break;
+    case GD_EV_CPU:
+        ev->u.cpu.total = ev->u.cpu.app = ev->u.cpu.user = GD_NONE;
+        ev->u.cpu.sys = ev->u.cpu.iowait = GD_NONE;
+        break;
+    case GD_EV_MEMORY: {
+        gd_memory_ev *m = &ev->u.memory;
+        m->heap_free_kb = m->heap_max_kb = m->heap_alloc_kb = -1;
+        m->pss_total_kb = m->pss_dalvik_kb = m->pss_native_kb = m->pss_other_kb = -1;
+        m->ram_avail_kb = m->ram_total_kb = m->ram_low_threshold_kb = -1;
+        m->ram_is_low = -1;
+        break;
+    }
+    case GD_EV_LIFECYCLE:
+        page_init(&ev->u.lifecycle.page);
+        ev->u.lifecycle.end_ts = GD_NONE;
+        break;
+    case GD_EV_VIEW_DUMP:
+        page_init(&ev->u.view_dump.page);
+        ev->u.view_dump.has_paint = 1;
+        break;
+    case GD_EV_IMAGE:
+        page_init(&ev->u.image.page);
+        ev->u.image.view_hash = -1;
+        ev->u.image.view_visible = 1;
+        break;
+    case GD_EV_METHOD:
+        ev->u.method.end_ts = GD_NONE;
+        ev->u.method.depth = -1;
+        break;
+    case GD_EV_FRAME:
+        ev->u.frame.dur = GD_NONE;
+        ev->u.frame.vsync_ms = GD_NONE;
+        break;
+    case GD_EV_ISSUE:
+        ev->u.issue.cost_ms = GD_NONE;
+        break;
+    default:
+        break;
+    }
+}
+
+void gd_meta_init(gd_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    m->version_code = m->api_level = m->cpu_cores = -1;
+    m->pid = m->main_tid = m->clk_tck = -1;
+    m->long_block_ms = m->short_block_ms = GD_NONE;
+    m->dump_interval_ms = m->sample_delay_ms = GD_NONE;
+    m->max_depth = -1;
+}

@@ -1,0 +1,55 @@
+/* input.h - a byte stream over a file, stdin, memory or several files, with
+ * transparent gzip (by magic bytes), a content hash and a line reader.
+ *
+ * Memory is bounded: a fixed read buffer plus the longest line seen (lines
+ * longer than GD_INPUT_MAX_LINE are an error, never an allocation). */
+#ifndef GD_INPUT_H
+#define GD_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+#define GD_INPUT_MAX_LINE ((size_t)64 << 20)
+#define GD_INPUT_PEEK 65536
+
+typedef struct gd_input gd_input;
+
+/* Opens `path` ("-" = stdin).  Fails with GD_ERR_IO on a missing file or a
+ * directory (message says which). */
+int gd_input_open_file(gd_input **out, const char *path, gd_error *err);
+/* Opens the concatenation of `n` files, in order (a BlockCanary folder). */
+int gd_input_open_files(gd_input **out, char *const *paths, size_t n, gd_error *err);
+/* Opens a copy-free view of memory (tests, network bodies). */
+int gd_input_open_mem(gd_input **out, const void *data, size_t n, gd_error *err);
+/* Opens a stream fed by a pull callback returning bytes read, 0 at end, -1 on
+ * error (with err filled).  Used by the URL fetcher. */
+typedef ssize_t (*gd_pull_fn)(void *ctx, void *buf, size_t n, gd_error *err);
+int gd_input_open_pull(gd_input **out, gd_pull_fn fn, void *ctx, gd_error *err);
+void gd_input_close(gd_input *in);
+
+/* Up to GD_INPUT_PEEK decompressed bytes from the start, without consuming;
+ * *eof set when that is the whole stream.  For format detection. */
+const unsigned char *gd_input_peek(gd_input *in, size_t *n, int *eof, gd_error *err);
+
+/* Reads up to n decompressed bytes: >0 count, 0 at end, -1 error. */
+ssize_t gd_input_read(gd_input *in, void *buf, size_t n, gd_error *err);
+
+/* Next line without its "\n" (a trailing "\r" is removed too).  Returns 1
+ * with line and len set (NUL-terminated, valid until the next call), 0 at end,
+ * -1 on error (a line over GD_INPUT_MAX_LINE, a read failure). */
+int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err);
+/* 1-based number of the line last returned by gd_input_getline. */
+long gd_input_lineno(const gd_input *in);
+
+int gd_input_is_gzip(const gd_input *in);
+/* Compressed (on-disk) bytes consumed so far and the total when known (-1). */
+uint64_t gd_input_raw_bytes(const gd_input *in);
+int64_t gd_input_raw_size(const gd_input *in);
+/* Hex content hash of the decompressed bytes read so far (32 hex chars + NUL);
+ * complete once the stream has been read to its end. */
+void gd_input_hash_hex(const gd_input *in, char out[33]);
+
+#endif

@@ -1,0 +1,40 @@
+/* reader.h - the interface every input format implements, and the registry
+ * that detects a format by content.
+ *
+ * A reader consumes a gd_input and calls the sink for the meta and for each
+ * event, in input order.  It never prints, never exits, and keeps memory
+ * independent of the input size (per-event buffers only).  Malformed input
+ * it cannot recover from: return GD_ERR_DATA with err->line/col set.
+ * Records it can step over: gd_sink_skip() with a stable reason, go on. */
+#ifndef GD_READER_H
+#define GD_READER_H
+
+#include "event.h"
+#include "input.h"
+
+typedef struct gd_read_opts {
+    int year;                    /* for stamps without a year (logcat); 0 = current */
+    const char *method_mapping;  /* Matrix methodMapping file or NULL       */
+    const char *name;            /* source name, for stamps in file names   */
+} gd_read_opts;
+
+typedef struct gd_reader {
+    const char *name;            /* stable: "godeye", "logcat", ...         */
+    const char *description;
+    /* Confidence 0..100 that `head` (the first bytes, decompressed) is this
+     * format; eof = head is the whole input. */
+    int (*probe)(const unsigned char *head, size_t n, int eof);
+    /* Reads the whole input; returns GD_OK or an error code with err set. */
+    int (*read)(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err);
+} gd_reader;
+
+/* NULL-terminated list of all readers, in detection priority order. */
+const gd_reader *const *gd_readers(void);
+/* Reader by name or NULL. */
+const gd_reader *gd_reader_find(const char *name);
+/* The reader with the highest probe score (> 0), or NULL; `tried` receives
+ * the comma-separated names tried (for the error message). */
+const gd_reader *gd_reader_detect(const unsigned char *head, size_t n, int eof,
+                                  char *tried, size_t tried_len);
+
+#endif

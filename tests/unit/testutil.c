@@ -1,0 +1,102 @@
+/* testutil.c - collecting sink for reader tests. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int c_meta(void *ctx, const gd_meta *m, gd_error *err)
+{
+    gd_collected *c = ctx;
+    json_array_append_new(c->metas, gd_meta_to_json(m));
+    return 0;
+}
+static int c_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    gd_collected *c = ctx;
+    json_array_append_new(c->events, gd_event_to_json(ev));
+    return 0;
+}
+static void c_skip(void *ctx, const char *reason, long line, long col)
+{
+    gd_collected *c = ctx;
+    json_t *v = json_object_get(c->skips, reason);
+    json_object_set_new(c->skips, reason, json_integer(v ? json_integer_value(v) + 1 : 1));
+}
+
+static void run(const gd_reader *r, gd_input *in, const gd_read_opts *opts, gd_collected *out)
+{
+    gd_sink sink = {out, c_meta, c_event, c_skip};
+    gd_read_opts def = {0};
+    out->rc = r->read(in, &sink, opts ? opts : &def, &out->err);
+}
+
+static void init(gd_collected *out)
+{
+    memset(out, 0, sizeof *out);
+    out->events = json_array();
+    out->metas = json_array();
+    out->skips = json_object();
+}
+
+void gd_test_read_mem(const gd_reader *r, const void *data, size_t len,
+                      const gd_read_opts *opts, gd_collected *out)
+{
+    gd_input *in = NULL;
+    init(out);
+    out->rc = gd_input_open_mem(&in, data, len, &out->err);
+    if (out->rc == 0)
+        run(r, in, opts, out);
+    gd_input_close(in);
+}
+
+void gd_test_read_file(const gd_reader *r, const char *path, const gd_read_opts *opts,
+                       gd_collected *out)
+{
+    gd_input *in = NULL;
+    init(out);
+    out->rc = gd_input_open_file(&in, path, &out->err);
+    if (out->rc == 0)
+        run(r, in, opts, out);
+    gd_input_close(in);
+}
+
+void gd_collected_free(gd_collected *c)
+{
+    json_decref(c->events);
+    json_decref(c->metas);
+    json_decref(c->skips);
+}
+
+size_t gd_collected_count(const gd_collected *c, const char *type)
+{
+    size_t i, n = 0;
+    json_t *e;
+    json_array_foreach(c->events, i, e)
+        if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0)
+            n++;
+    return n;
+}
+
+json_t *gd_collected_nth(const gd_collected *c, const char *type, size_t k)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(c->events, i, e)
+        if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0 && k-- == 0)
+            return e;
+    return NULL;
+}
+
+long gd_collected_skips(const gd_collected *c, const char *reason)
+{
+    json_t *v = json_object_get(c->skips, reason);
+    return v ? (long)json_integer_value(v) : 0;
+}
+
+const char *gd_test_corpus(const char *rel)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", GODEYE_CORPUS, rel);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}

@@ -1,0 +1,34 @@
+/* testutil.h - helpers shared by the Check suites: run a reader over a
+ * fixture and collect what it emitted as JSON, for exact assertions. */
+#ifndef GD_TESTUTIL_H
+#define GD_TESTUTIL_H
+
+#include <jansson.h>
+
+#include "reader.h"
+
+typedef struct gd_collected {
+    json_t *events;  /* array of gd_event_to_json objects, in order      */
+    json_t *metas;   /* array of gd_meta_to_json objects                  */
+    json_t *skips;   /* object: reason -> count                           */
+    int rc;          /* the reader's return code                          */
+    gd_error err;
+} gd_collected;
+
+/* Runs reader `r` over `len` bytes of `data`. Always fills `out`. */
+void gd_test_read_mem(const gd_reader *r, const void *data, size_t len,
+                      const gd_read_opts *opts, gd_collected *out);
+/* Same over a file (path). */
+void gd_test_read_file(const gd_reader *r, const char *path, const gd_read_opts *opts,
+                       gd_collected *out);
+void gd_collected_free(gd_collected *c);
+/* Number of collected events of a type ("looper", "stack", ...). */
+size_t gd_collected_count(const gd_collected *c, const char *type);
+/* The i-th collected event of a type, or NULL. */
+json_t *gd_collected_nth(const gd_collected *c, const char *type, size_t i);
+/* Count recorded for a skip reason (0 when none). */
+long gd_collected_skips(const gd_collected *c, const char *reason);
+/* Path of a corpus file (GODEYE_CORPUS/rel) if it exists, else NULL. */
+const char *gd_test_corpus(const char *rel);
+
+#endif
