@@ -1,3 +1,150 @@
-/* godeye.c - the driver (placeholder while the foundation lands). */
+/* godeye.c - the driver: global options, the command table, plugins. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
-int main(void) { puts("godeye " GODEYE_VERSION); return 0; }
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtins.h"
+
+typedef struct gd_command {
+    const char *name;
+    gd_cmd_fn fn;
+    const char *summary;
+} gd_command;
+
+static const gd_command commands[] = {
+    {"ingest", cmd_ingest, "read captures (files, folders, URLs, stdin) into the database"},
+    {"traces", cmd_traces, "list ingested traces"},
+    {"blocks", cmd_blocks, "main-thread blocks, re-cut at any threshold; --group for groups"},
+    {"sql", cmd_sql, "run one read-only SQL statement"},
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: godeye [--db PATH] COMMAND [OPTIONS] [ARGS]\n"
+                 "       godeye --version | --help\n\ncommands:\n");
+    for (const gd_command *c = commands; c->name; c++)
+        fprintf(out, "    %-10s %s\n", c->name, c->summary);
+    fprintf(out, "\nAny 'godeye-NAME' program in godeye's exec directory or on PATH runs as\n"
+                 "'godeye NAME'. The database is --db, else $GODEYE_DB, else ./godeye.db.\n"
+                 "'godeye COMMAND -h' shows a command's options; man godeye for more.\n");
+}
+
+/* Levenshtein distance, small strings only. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 99;
+    size_t d[33][33];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+/* Runs godeye-NAME from the exec directory or PATH; returns only on failure. */
+static void run_plugin(const char *name, int argc, char **argv, const gd_ctx *ctx)
+{
+    char prog[256], path[PATH_MAX + 300];
+    snprintf(prog, sizeof prog, "godeye-%s", name);
+    if (ctx->db_path)
+        setenv("GODEYE_DB", ctx->db_path, 1);
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args)
+        return;
+    args[0] = prog;
+    for (int i = 1; i < argc; i++)
+        args[i] = argv[i];
+    /* 1. beside the godeye binary; 2. the installed exec directory; 3. PATH */
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(path, sizeof path, "%s/%s", self, prog);
+            if (access(path, X_OK) == 0)
+                execv(path, args);
+        }
+    }
+    snprintf(path, sizeof path, "%s/%s", GODEYE_EXEC_DIR, prog);
+    if (access(path, X_OK) == 0)
+        execv(path, args);
+    execvp(prog, args);
+    free(args);
+}
+
+int main(int argc, char **argv)
+{
+    gd_ctx ctx = {.db_path = NULL, .argv0 = argv[0]};
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--db") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "godeye: option '--db' needs a value\n");
+                return GD_EXIT_USAGE;
+            }
+            ctx.db_path = argv[++i];
+        } else if (strncmp(a, "--db=", 5) == 0) {
+            ctx.db_path = a + 5;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("godeye %s\n", GODEYE_VERSION);
+            return GD_EXIT_OK;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return GD_EXIT_OK;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "godeye: unknown option '%s'\n", a);
+            usage(stderr);
+            return GD_EXIT_USAGE;
+        } else {
+            break;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return GD_EXIT_USAGE;
+    }
+    if (!ctx.db_path)
+        ctx.db_path = getenv("GODEYE_DB");
+    if (!ctx.db_path || !*ctx.db_path)
+        ctx.db_path = "godeye.db";
+    const char *name = argv[i];
+    if (strcmp(name, "help") == 0) {
+        usage(stdout);
+        return GD_EXIT_OK;
+    }
+    for (const gd_command *c = commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c->fn(argc - i, argv + i, &ctx);
+    run_plugin(name, argc - i, argv + i, &ctx);
+    fprintf(stderr, "godeye: '%s' is not a godeye command. See 'godeye --help'.\n", name);
+    const char *best = NULL;
+    size_t bd = 3;
+    for (const gd_command *c = commands; c->name; c++) {
+        size_t d = distance(name, c->name);
+        if (d < bd || (strncmp(name, c->name, strlen(name)) == 0 && strlen(name) >= 2)) {
+            bd = d < bd ? d : bd;
+            best = c->name;
+        }
+    }
+    if (best)
+        fprintf(stderr, "\nThe most similar command is\n\t%s\n", best);
+    return GD_EXIT_USAGE;
+}

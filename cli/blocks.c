@@ -1,0 +1,125 @@
+/* blocks.c - `godeye blocks`: blocks re-cut at any threshold, or their groups. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins.h"
+
+static const gd_column block_columns[] = {
+    {"id", "ID", GD_COL_INT, 0, 1},
+    {"trace", "TRACE", GD_COL_INT, 0, 0},
+    {"pid", "PID", GD_COL_INT, 0, 1},
+    {"tid", "TID", GD_COL_INT, 0, 1},
+    {"start_ms", "START (UTC)", GD_COL_TIME, 0, 0},
+    {"end_ms", "END", GD_COL_TIME, 0, 1},
+    {"duration_ms", "MS", GD_COL_MS, 0, 0},
+    {"thread_ms", "CPU MS", GD_COL_MS, 0, 0},
+    {"kind", "KIND", GD_COL_TEXT, 0, 0},
+    {"unfinished", "UNFINISHED", GD_COL_BOOL, 0, 1},
+    {"cpu_busy", "BUSY", GD_COL_BOOL, 0, 0},
+    {"samples", "N", GD_COL_INT, 0, 0},
+    {"key_frame", "KEY FRAME", GD_COL_TEXT, 1, 0},
+    {"group", "GROUP", GD_COL_TEXT, 0, 1},
+    {"msg", "MSG", GD_COL_TEXT, 0, 1},
+    {"blame", "BLAME", GD_COL_TEXT, 0, 1},
+};
+
+static const gd_column group_columns[] = {
+    {"count", "COUNT", GD_COL_INT, 0, 0},     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
+    {"max_ms", "MAX", GD_COL_MS, 0, 0},       {"p50_ms", "P50", GD_COL_MS, 0, 0},
+    {"p95_ms", "P95", GD_COL_MS, 0, 0},       {"traces", "TRACES", GD_COL_INT, 0, 0},
+    {"group", "GROUP (KEY FRAME WITHOUT LINE)", GD_COL_TEXT, 1, 0},
+    {"key_frame", "KEY FRAME", GD_COL_TEXT, 0, 1},
+};
+
+/* Table mode with --stacks: each block followed by its samples. */
+typedef struct stacks_out {
+    gd_out_mode mode;
+    gd_renderer *r;
+} stacks_out;
+
+static int print_with_stacks(void *ctx, json_t *row)
+{
+    stacks_out *o = ctx;
+    if (o->mode != GD_OUT_TABLE)
+        return gd_render_row(o->r, row) ? 1 : 0;
+    char buf[256];
+    const gd_column *c = &block_columns[4];
+    printf("block %lld  trace %lld  %s  %.1f ms  %s%s  key frame: %s\n",
+           (long long)json_integer_value(json_object_get(row, "id")),
+           (long long)json_integer_value(json_object_get(row, "trace")),
+           gd_render_cell(c, json_object_get(row, "start_ms"), buf, sizeof buf),
+           json_number_value(json_object_get(row, "duration_ms")),
+           json_string_value(json_object_get(row, "kind")),
+           json_is_true(json_object_get(row, "unfinished")) ? " (unfinished)" : "",
+           json_is_string(json_object_get(row, "key_frame"))
+               ? json_string_value(json_object_get(row, "key_frame"))
+               : "-");
+    size_t i, j;
+    json_t *s, *f;
+    json_array_foreach(json_object_get(row, "stacks"), i, s) {
+        printf("  sample %zu at %s\n", i + 1, gd_render_cell(c, json_object_get(s, "ts_ms"), buf, sizeof buf));
+        json_array_foreach(json_object_get(s, "frames"), j, f)
+            printf("      at %s\n", json_string_value(f));
+    }
+    printf("\n");
+    return 0;
+}
+
+int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL, *kind = NULL;
+    gd_int_list traces = {0};
+    double threshold = NAN;
+    int group = 0, stacks = 0;
+    static const char *const kinds[] = {"short", "long", "anr", NULL};
+    const gd_option opts[] = {
+        OPT_DOUBLE_(0, "threshold", &threshold, "MS", "minimum duration (default: each trace's short threshold)"),
+        OPT_CHOICE_(0, "kind", &kind, "KIND", "only blocks of this kind: short, long or anr", kinds),
+        OPT_BOOL_(0, "group", &group, "aggregate blocks by key frame (without line number)"),
+        OPT_BOOL_(0, "stacks", &stacks, "include the stack samples of each block"),
+        OPT_LISTING(&format, &traces),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye blocks [OPTIONS]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye blocks: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    if (!isnan(threshold) && threshold < 0) {
+        fprintf(stderr, "godeye blocks: --threshold must be 0 or more\n");
+        return GD_EXIT_USAGE;
+    }
+    if (group && stacks) {
+        fprintf(stderr, "godeye blocks: --group and --stacks do not go together\n");
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "blocks", GD_STORE_RO, &s)))
+        return rc;
+    gd_blocks_query q = {.filter = gd_cli_filter(&traces), .threshold = threshold,
+                         .kind = gd_block_kind_parse(kind), .stacks = stacks};
+    gd_out_mode mode = gd_cli_mode(format);
+    gd_error err = {0};
+    gd_renderer *r;
+    if (group) {
+        r = gd_render_new(stdout, mode, group_columns, sizeof group_columns / sizeof group_columns[0],
+                          gd_cli_width());
+        rc = gd_store_block_groups(s, &q, gd_cli_render_cb, r, &err);
+    } else if (stacks && mode == GD_OUT_TABLE) {
+        stacks_out o = {mode, NULL};
+        rc = gd_store_blocks(s, &q, print_with_stacks, &o, &err);
+        r = NULL;
+    } else {
+        r = gd_render_new(stdout, mode, block_columns, sizeof block_columns / sizeof block_columns[0],
+                          gd_cli_width());
+        rc = gd_store_blocks(s, &q, gd_cli_render_cb, r, &err);
+    }
+    int wrc = r ? gd_render_end(r) : (fflush(stdout) ? -1 : 0);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("blocks", &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}

@@ -1,0 +1,12 @@
+/* builtins.h - the commands built into the godeye driver. */
+#ifndef GD_BUILTINS_H
+#define GD_BUILTINS_H
+
+#include "common.h"
+
+int cmd_ingest(int argc, char **argv, gd_ctx *ctx);
+int cmd_traces(int argc, char **argv, gd_ctx *ctx);
+int cmd_blocks(int argc, char **argv, gd_ctx *ctx);
+int cmd_sql(int argc, char **argv, gd_ctx *ctx);
+
+#endif

@@ -1,0 +1,145 @@
+/* ingest.c - `godeye ingest`: read captures into the database. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtins.h"
+#include "fetch.h"
+#include "ingest.h"
+
+static const char *const usage_line = "godeye ingest [OPTIONS] FILE|FOLDER|URL|- ...";
+
+typedef struct ingest_out {
+    gd_renderer *r;
+    int quiet;
+    gd_out_mode mode;
+} ingest_out;
+
+static const gd_column columns[] = {
+    {"trace", "TRACE", GD_COL_INT, 0, 0},   {"source", "SOURCE", GD_COL_TEXT, 1, 0},
+    {"format", "FORMAT", GD_COL_TEXT, 0, 0}, {"events", "EVENTS", GD_COL_INT, 0, 0},
+    {"skipped", "SKIPPED", GD_COL_INT, 0, 0}, {"dispatches", "DISPATCHES", GD_COL_INT, 0, 0},
+    {"blocks", "BLOCKS", GD_COL_INT, 0, 0},  {"duplicate", "DUPLICATE", GD_COL_BOOL, 0, 1},
+};
+
+static void on_report(void *ctx, const gd_ingest_report *rep)
+{
+    ingest_out *o = ctx;
+    json_t *row = json_pack("{s:I s:s s:s s:I s:I s:I s:I s:b}", "trace", (json_int_t)rep->res.trace,
+                            "source", rep->source, "format", rep->format, "events",
+                            (json_int_t)rep->res.events, "skipped", (json_int_t)rep->res.skipped,
+                            "dispatches", (json_int_t)rep->res.dispatches, "blocks",
+                            (json_int_t)rep->res.blocks, "duplicate", rep->res.duplicate);
+    if (!row)
+        return;
+    if (!rep->res.duplicate && rep->stats && json_object_size(rep->stats))
+        json_object_set(row, "stats", rep->stats);
+    if (o->mode == GD_OUT_TABLE) {
+        if (!o->quiet) {
+            if (rep->res.duplicate)
+                printf("'%s': already ingested as trace %lld (identical content)\n", rep->source,
+                       (long long)rep->res.trace);
+            else
+                printf("'%s': %s, trace %lld: %ld events, %ld dispatches, %ld blocks, %ld skipped\n",
+                       rep->source, rep->format, (long long)rep->res.trace, rep->res.events,
+                       rep->res.dispatches, rep->res.blocks, rep->res.skipped);
+            const char *k;
+            json_t *v;
+            json_t *stats = rep->res.duplicate ? NULL : rep->stats;
+            json_object_foreach(stats, k, v)
+                printf("    %-44s %lld\n", k, (long long)json_integer_value(v));
+        }
+    } else {
+        gd_render_row(o->r, row);
+    }
+    json_decref(row);
+}
+
+typedef struct progress {
+    time_t started;
+    int shown;
+} progress;
+
+static void on_progress(void *ctx, const char *source, uint64_t done, int64_t total)
+{
+    progress *p = ctx;
+    time_t now = time(NULL);
+    if (!p->started)
+        p->started = now;
+    if (now - p->started < 2 && !p->shown)
+        return;
+    p->shown = 1;
+    double secs = difftime(now, p->started);
+    double mbs = secs > 0 ? (double)done / 1048576.0 / secs : 0;
+    if (total > 0) {
+        int pct = (int)(100.0 * (double)done / (double)total);
+        int bar = pct / 5;
+        fprintf(stderr, "\r%.30s [%-20.*s] %3d%% %.1f MB/s ", source, bar, "####################",
+                pct, mbs);
+    } else {
+        fprintf(stderr, "\r%.30s %.1f MB %.1f MB/s ", source, (double)done / 1048576.0, mbs);
+    }
+    fflush(stderr);
+}
+
+int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL, *format_in = NULL, *mapping = NULL;
+    long year = 0, timeout = 0;
+    double max_bytes = 0;
+    int quiet = 0, no_progress = 0, timings = 0;
+    const gd_option opts[] = {
+        OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json or jsonl", gd_format_choices),
+        OPT_STRING_(0, "format-in", &format_in, "NAME", "read inputs as this format (no detection)"),
+        OPT_INT_(0, "year", &year, "YYYY", "year of stamps that have none (logcat); default this year"),
+        OPT_STRING_(0, "method-mapping", &mapping, "FILE", "Matrix methodMapping.txt for method ids"),
+        OPT_DOUBLE_(0, "max-bytes", &max_bytes, "N", "largest URL body accepted (default 2 GiB)"),
+        OPT_INT_(0, "timeout", &timeout, "SECONDS", "URL transfer time limit (default 600)"),
+        OPT_BOOL_(0, "no-progress", &no_progress, "no progress bar on a terminal"),
+        OPT_BOOL_(0, "timings", &timings, "print the time spent per input"),
+        OPT_BOOL_('q', "quiet", &quiet, "print nothing on success"),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage_line, &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs == 0) {
+        fprintf(stderr, "godeye ingest: nothing to ingest\n");
+        gd_print_usage(stderr, usage_line, opts);
+        return GD_EXIT_USAGE;
+    }
+    gd_fetch_opts fo = {.max_bytes = (uint64_t)max_bytes, .timeout_s = timeout};
+    gd_fetch_set_defaults(&fo);
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "ingest", GD_STORE_RW, &s)))
+        return rc;
+    ingest_out out = {.quiet = quiet, .mode = gd_cli_mode(format)};
+    if (out.mode != GD_OUT_TABLE)
+        out.r = gd_render_new(stdout, out.mode, columns, sizeof columns / sizeof columns[0], 0);
+    progress prog = {0};
+    gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping};
+    if (!no_progress && isatty(2)) {
+        io.progress = on_progress;
+        io.progress_ctx = &prog;
+    }
+    gd_error err = {0};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = gd_ingest(s, argv, (size_t)nargs, &io, on_report, &out, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (prog.shown)
+        fputc('\n', stderr);
+    gd_store_close(s);
+    if (rc) {
+        if (out.r)
+            gd_render_end(out.r);
+        return gd_cli_fail("ingest", &err);
+    }
+    if (out.r && gd_render_end(out.r))
+        return GD_EXIT_FAIL;
+    if (timings)
+        fprintf(stderr, "godeye ingest: %.3f s for %d input(s)\n",
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, nargs);
+    return GD_EXIT_OK;
+}

@@ -1,0 +1,40 @@
+/* traces.c - `godeye traces`: the ingested traces. */
+#include <stdio.h>
+
+#include "builtins.h"
+
+static const gd_column columns[] = {
+    {"trace", "TRACE", GD_COL_INT, 0, 0},        {"source", "SOURCE", GD_COL_TEXT, 1, 0},
+    {"format", "FORMAT", GD_COL_TEXT, 0, 0},     {"app", "APP", GD_COL_TEXT, 0, 0},
+    {"device", "DEVICE", GD_COL_TEXT, 0, 1},     {"start_ms", "START (UTC)", GD_COL_TIME, 0, 0},
+    {"end_ms", "END (UTC)", GD_COL_TIME, 0, 1},  {"events", "EVENTS", GD_COL_INT, 0, 0},
+    {"dispatches", "DISPATCHES", GD_COL_INT, 0, 0}, {"blocks", "BLOCKS", GD_COL_INT, 0, 0},
+    {"skipped", "SKIPPED", GD_COL_INT, 0, 1},
+};
+
+int cmd_traces(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL;
+    gd_int_list traces = {0};
+    const gd_option opts[] = {OPT_LISTING(&format, &traces), OPT_END_()};
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye traces [OPTIONS]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye traces: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "traces", GD_STORE_RO, &s)))
+        return rc;
+    gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
+                                   sizeof columns / sizeof columns[0], gd_cli_width());
+    gd_filter f = gd_cli_filter(&traces);
+    gd_error err = {0};
+    rc = gd_store_traces(s, &f, gd_cli_render_cb, r, &err);
+    int wrc = gd_render_end(r);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("traces", &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}

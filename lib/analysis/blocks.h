@@ -1,0 +1,111 @@
+/* blocks.h - block intervals: Looper print pairing, key frames, groups, CPU busy.
+ *
+ * Pure functions over plain values (no SQL, no I/O): the store feeds them
+ * rows and saves what they return.  Definitions: ../shared/spec/trace-format.md
+ * ("Definitions the analyses share"). */
+#ifndef GD_BLOCKS_H
+#define GD_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* Default thresholds (ms): AndroidGodEye's long default, Android's ANR limit. */
+#define GD_SHORT_MS 100.0
+#define GD_LONG_MS 500.0
+#define GD_ANR_MS 5000.0
+
+typedef enum { GD_KIND_NONE = 0, GD_KIND_SHORT, GD_KIND_LONG, GD_KIND_ANR } gd_block_kind;
+
+/* Kind of a dispatch of `dur_ms`: ANR at or past anr_ms, long at or past
+ * long_ms, short at or past short_ms, else NONE. */
+gd_block_kind gd_block_kind_of(double dur_ms, double short_ms, double long_ms, double anr_ms);
+const char *gd_block_kind_name(gd_block_kind k); /* "short", "long", "anr", NULL */
+/* Parses "short"/"long"/"anr"; GD_KIND_NONE when unknown. */
+gd_block_kind gd_block_kind_parse(const char *s);
+
+/* ---- pairing of Looper prints, one thread at a time ---------------------- */
+
+#define GD_PAIR_MAX_DEPTH 32
+
+typedef struct gd_pair_open {
+    double ts, thread_ts;
+    int64_t msg;        /* caller's handle for the begin print's text, -1 none */
+} gd_pair_open;
+
+/* Pairing state of one thread.  Prints must be fed in time order.  Begins
+ * nest (a nested Looper.loop()): an end closes the most recent open begin. */
+typedef struct gd_pair {
+    gd_pair_open open[GD_PAIR_MAX_DEPTH];
+    int depth;
+    long ends_without_begin;   /* counted and dropped                     */
+    long begins_dropped;       /* nesting past GD_PAIR_MAX_DEPTH          */
+} gd_pair;
+
+typedef struct gd_paired {
+    double start, end, thread_ms; /* thread_ms NONE when unknown          */
+    int64_t msg;
+    int unfinished;
+} gd_paired;
+
+void gd_pair_init(gd_pair *p);
+/* The phase of a print: explicit, else from the ">>>>>"/"<<<<<" prefix of
+ * msg, else alternating (END when a begin is open, BEGIN otherwise). */
+gd_phase gd_pair_phase(const gd_pair *p, gd_phase given, const char *msg);
+/* Feeds one print.  Returns 1 and fills *out when it completed a dispatch,
+ * 0 otherwise (a begin, or an end without begin, which is counted). */
+int gd_pair_feed(gd_pair *p, gd_phase phase, double ts, double thread_ts, int64_t msg,
+                 gd_paired *out);
+/* Pops one still-open begin as an unfinished dispatch ending at `capture_end`.
+ * Returns 0 when none is left. */
+int gd_pair_finish(gd_pair *p, double capture_end, gd_paired *out);
+
+/* ---- key frame and group ------------------------------------------------ */
+
+/* One stack sample: frames innermost first. */
+typedef struct gd_sample_frames {
+    const char *const *frames;
+    size_t n;
+} gd_sample_frames;
+
+/* 1 when `frame` ("pkg.Class.method(File:line)") belongs to a framework
+ * package (java., javax., android., androidx., com.android., dalvik.,
+ * libcore., sun., kotlin., kotlinx., com.google.android.). */
+int gd_frame_is_framework(const char *frame);
+
+/* The key frame of a block: the frame appearing in the most samples,
+ * counting only frames starting with one of `concern` (a frame counts once
+ * per sample); ties go to the innermost (smallest index from the innermost
+ * frame over all samples), then the lexicographically smaller.  With no
+ * concern frame, the same rule over non-framework frames; with none of those
+ * either, over all frames.  Returns a pointer into `samples` (borrowed), or
+ * NULL with no samples.  `ncon` == 0 means no concern packages. */
+const char *gd_key_frame(const gd_sample_frames *samples, size_t nsamples,
+                         const char *const *concern, size_t ncon);
+
+/* The group of a key frame: the frame with its line number removed
+ * ("a.B.c(B.java:88)" -> "a.B.c(B.java)").  Writes into buf; returns buf. */
+char *gd_group_of(const char *key_frame, char *buf, size_t n);
+
+/* ---- CPU busy ----------------------------------------------------------- */
+
+/* One CPU sample: raw counters (has_raw) or a utilisation ratio 0..1. */
+typedef struct gd_cpu_point {
+    double ts;
+    int has_raw;
+    uint64_t busy, total;  /* cumulative jiffies (raw)                     */
+    double ratio;          /* device utilisation ratio, NONE when unknown  */
+} gd_cpu_point;
+
+/* CPU busy of a block [start, end] (spec rule).  `pts` sorted by ts: the
+ * capture's samples from start − interval to end (the caller may pass more).
+ * With >= 2 samples inside [start, end]: Δbusy/Δtotal between the first and
+ * the last (raw), or the mean ratio of those samples (ratio-only) >= 0.8 ->
+ * 1, else 0.  Otherwise, when end − start > interval: two consecutive samples
+ * both within (start − interval, start + interval) more than 1.2 × interval
+ * apart -> 1 (BlockCanary: the sampler was starved).  Otherwise -1 (unknown).
+ * interval <= 0 or NaN disables the second rule. */
+int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, double interval);
+
+#endif

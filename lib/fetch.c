@@ -1,0 +1,183 @@
+/* fetch.c - pulling an http(s) body through libcurl's multi interface. */
+#include "fetch.h"
+
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static gd_fetch_opts defaults;
+
+struct gd_fetch {
+    CURL *e;
+    CURLM *m;
+    char *buf;
+    size_t len, pos, cap;
+    int done;
+    CURLcode result;
+    int too_big;
+    uint64_t got, max_bytes;
+    char errbuf[CURL_ERROR_SIZE];
+    char url[1024];
+};
+
+int gd_fetch_is_url(const char *s)
+{
+    return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
+}
+
+void gd_fetch_set_defaults(const gd_fetch_opts *o) { defaults = *o; }
+
+static size_t on_write(char *p, size_t size, size_t n, void *ctx)
+{
+    gd_fetch *f = ctx;
+    size_t k = size * n;
+    if (f->got + k > f->max_bytes) {
+        f->too_big = 1;
+        return 0;
+    }
+    f->got += k;
+    if (f->pos > 0 && f->pos == f->len)
+        f->pos = f->len = 0;
+    if (f->len + k > f->cap) {
+        size_t nc = f->cap ? f->cap : 65536;
+        while (nc < f->len + k)
+            nc *= 2;
+        char *nb = realloc(f->buf, nc);
+        if (!nb)
+            return 0;
+        f->buf = nb;
+        f->cap = nc;
+    }
+    memcpy(f->buf + f->len, p, k);
+    f->len += k;
+    return k;
+}
+
+static int http_status_error(gd_fetch *f, gd_error *err)
+{
+    long code = 0;
+    curl_easy_getinfo(f->e, CURLINFO_RESPONSE_CODE, &code);
+    if (code >= 200 && code < 300)
+        return GD_OK;
+    return gd_error_set(err, GD_ERR_IO, 0, 0, "HTTP %ld from server", code);
+}
+
+static int finish_error(gd_fetch *f, gd_error *err)
+{
+    if (f->too_big)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "body larger than the cap of %llu bytes",
+                            (unsigned long long)f->max_bytes);
+    if (f->result != CURLE_OK)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "%s",
+                            f->errbuf[0] ? f->errbuf : curl_easy_strerror(f->result));
+    return http_status_error(f, err);
+}
+
+static ssize_t pull(void *ctx, void *buf, size_t n, gd_error *err)
+{
+    gd_fetch *f = ctx;
+    while (f->pos == f->len && !f->done) {
+        int running = 0;
+        if (curl_multi_perform(f->m, &running) != CURLM_OK) {
+            gd_error_set(err, GD_ERR_IO, 0, 0, "transfer failed");
+            return -1;
+        }
+        /* an error status ends the transfer before any body is read */
+        if (f->pos < f->len) {
+            long code = 0;
+            curl_easy_getinfo(f->e, CURLINFO_RESPONSE_CODE, &code);
+            if (code >= 300) {
+                gd_error_set(err, GD_ERR_IO, 0, 0, "HTTP %ld from server", code);
+                return -1;
+            }
+            break;
+        }
+        if (!running) {
+            CURLMsg *msg;
+            int left;
+            while ((msg = curl_multi_info_read(f->m, &left)))
+                if (msg->msg == CURLMSG_DONE)
+                    f->result = msg->data.result;
+            f->done = 1;
+            break;
+        }
+        curl_multi_poll(f->m, NULL, 0, 1000, NULL);
+    }
+    if (f->pos == f->len) {
+        if (finish_error(f, err))
+            return -1;
+        return 0;
+    }
+    size_t k = f->len - f->pos;
+    if (k > n)
+        k = n;
+    memcpy(buf, f->buf + f->pos, k);
+    f->pos += k;
+    return (ssize_t)k;
+}
+
+int gd_fetch_open(gd_fetch **out, const char *url, gd_input **in, gd_error *err)
+{
+    static int inited;
+    if (!inited) {
+        curl_global_init(CURL_GLOBAL_DEFAULT);
+        inited = 1;
+    }
+    gd_fetch *f = calloc(1, sizeof *f);
+    if (!f)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    snprintf(f->url, sizeof f->url, "%s", url);
+    f->max_bytes = defaults.max_bytes ? defaults.max_bytes : ((uint64_t)2 << 30);
+    f->e = curl_easy_init();
+    f->m = curl_multi_init();
+    if (!f->e || !f->m) {
+        gd_fetch_close(f, NULL);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot start libcurl");
+    }
+    curl_easy_setopt(f->e, CURLOPT_URL, url);
+    curl_easy_setopt(f->e, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(f->e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(f->e, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(f->e, CURLOPT_MAXREDIRS, 10L);
+    curl_easy_setopt(f->e, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(f->e, CURLOPT_CONNECTTIMEOUT, defaults.connect_timeout_s ? defaults.connect_timeout_s : 10L);
+    curl_easy_setopt(f->e, CURLOPT_TIMEOUT, defaults.timeout_s ? defaults.timeout_s : 600L);
+    curl_easy_setopt(f->e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(f->e, CURLOPT_LOW_SPEED_TIME, defaults.stall_timeout_s ? defaults.stall_timeout_s : 30L);
+    curl_easy_setopt(f->e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)f->max_bytes);
+    curl_easy_setopt(f->e, CURLOPT_FAILONERROR, 1L);
+    curl_easy_setopt(f->e, CURLOPT_WRITEFUNCTION, on_write);
+    curl_easy_setopt(f->e, CURLOPT_WRITEDATA, f);
+    curl_easy_setopt(f->e, CURLOPT_ERRORBUFFER, f->errbuf);
+    curl_easy_setopt(f->e, CURLOPT_USERAGENT, "godeye/" GODEYE_VERSION);
+    curl_easy_setopt(f->e, CURLOPT_NOSIGNAL, 1L);
+    curl_multi_add_handle(f->m, f->e);
+    int rc = gd_input_open_pull(in, pull, f, err);
+    if (rc) {
+        gd_fetch_close(f, NULL);
+        return rc;
+    }
+    *out = f;
+    return GD_OK;
+}
+
+int gd_fetch_close(gd_fetch *f, gd_error *err)
+{
+    int rc = GD_OK;
+    if (!f)
+        return rc;
+    if (err && f->e && f->done)
+        rc = finish_error(f, err);
+    else if (err && f->e && !f->done)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "transfer not finished");
+    if (f->m && f->e)
+        curl_multi_remove_handle(f->m, f->e);
+    if (f->e)
+        curl_easy_cleanup(f->e);
+    if (f->m)
+        curl_multi_cleanup(f->m);
+    free(f->buf);
+    free(f);
+    return rc;
+}

@@ -1,0 +1,107 @@
+/* icache.c - open-addressing string -> id cache with a hard size bound. */
+#include "icache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct slot {
+    uint64_t hash;      /* 0 = empty */
+    int64_t id;
+    uint32_t off, len;  /* key bytes in the arena */
+} slot;
+
+struct gd_icache {
+    slot *slots;
+    size_t cap;         /* power of two */
+    size_t count, max_entries;
+    char *arena;
+    size_t arena_len, arena_cap;
+};
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211ULL;
+    }
+    h ^= h >> 29;
+    return h ? h : 1;
+}
+
+gd_icache *gd_icache_new(size_t max_entries, size_t max_bytes)
+{
+    gd_icache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->cap = 16;
+    while (c->cap < max_entries * 2)
+        c->cap <<= 1;
+    c->max_entries = max_entries;
+    c->slots = calloc(c->cap, sizeof(slot));
+    c->arena_cap = max_bytes;
+    c->arena = malloc(max_bytes ? max_bytes : 1);
+    if (!c->slots || !c->arena) {
+        gd_icache_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void gd_icache_free(gd_icache *c)
+{
+    if (!c)
+        return;
+    free(c->slots);
+    free(c->arena);
+    free(c);
+}
+
+static void reset(gd_icache *c)
+{
+    memset(c->slots, 0, c->cap * sizeof(slot));
+    c->count = 0;
+    c->arena_len = 0;
+}
+
+int gd_icache_get(gd_icache *c, const void *key, size_t len, int64_t *id)
+{
+    uint64_t h = hash_bytes(key, len);
+    for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+        slot *s = &c->slots[i];
+        if (!s->hash)
+            return 0;
+        if (s->hash == h && s->len == len && memcmp(c->arena + s->off, key, len) == 0) {
+            *id = s->id;
+            return 1;
+        }
+    }
+}
+
+void gd_icache_put(gd_icache *c, const void *key, size_t len, int64_t id)
+{
+    if (len > c->arena_cap / 4)
+        return; /* too big to be worth caching */
+    if (c->count + 1 > c->max_entries || c->arena_len + len > c->arena_cap)
+        reset(c);
+    uint64_t h = hash_bytes(key, len);
+    size_t i = h & (c->cap - 1);
+    while (c->slots[i].hash) {
+        slot *s = &c->slots[i];
+        if (s->hash == h && s->len == len && memcmp(c->arena + s->off, key, len) == 0) {
+            s->id = id;
+            return;
+        }
+        i = (i + 1) & (c->cap - 1);
+    }
+    memcpy(c->arena + c->arena_len, key, len);
+    c->slots[i].hash = h;
+    c->slots[i].id = id;
+    c->slots[i].off = (uint32_t)c->arena_len;
+    c->slots[i].len = (uint32_t)len;
+    c->arena_len += len;
+    c->count++;
+}
+
+size_t gd_icache_count(const gd_icache *c) { return c->count; }

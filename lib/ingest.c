@@ -1,0 +1,328 @@
+/* ingest.c - detection, streaming of inputs through readers, one transaction. */
+#include "ingest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fetch.h"
+
+int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err)
+{
+    if (forced) {
+        *out = gd_reader_find(forced);
+        if (!*out) {
+            char names[512] = "";
+            size_t used = 0;
+            for (const gd_reader *const *r = gd_readers(); *r && used < sizeof names; r++)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                         (*r)->name);
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0, "unknown format '%s' (known: %s)", forced,
+                                names);
+        }
+        return GD_OK;
+    }
+    size_t n;
+    int eof;
+    const unsigned char *head = gd_input_peek(in, &n, &eof, err);
+    if (!head)
+        return err->code ? err->code : GD_ERR_IO;
+    if (n == 0)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "empty input");
+    char tried[512];
+    *out = gd_reader_detect(head, n, eof, tried, sizeof tried);
+    if (!*out)
+        return gd_error_set(err, GD_ERR_DATA, 1, 1, "unrecognised format (tried: %s)", tried);
+    return GD_OK;
+}
+
+/* Progress relay: the input reports bytes as a reader pulls them. */
+typedef struct run_ctx {
+    gd_store *s;
+    const gd_ingest_opts *opts;
+    gd_ingest_report_fn fn;
+    void *ctx;
+} run_ctx;
+
+static void stat_to_json(void *ctx, const char *reason, long count, long first_line)
+{
+    json_object_set_new((json_t *)ctx, reason, json_integer(count));
+}
+
+/* Progress: wraps the sink to poll the input's position now and then. */
+typedef struct progress_sink {
+    gd_sink inner;
+    gd_sink outer;
+    gd_input *in;
+    const gd_ingest_opts *opts;
+    const char *source;
+    unsigned long n;
+} progress_sink;
+
+static int ps_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    progress_sink *p = ctx;
+    if ((++p->n & 0x3fff) == 0)
+        p->opts->progress(p->opts->progress_ctx, p->source, gd_input_raw_bytes(p->in),
+                          gd_input_raw_size(p->in));
+    return p->inner.event(p->inner.ctx, ev, err);
+}
+static int ps_meta(void *ctx, const gd_meta *m, gd_error *err)
+{
+    progress_sink *p = ctx;
+    return p->inner.meta(p->inner.ctx, m, err);
+}
+static void ps_skip(void *ctx, const char *reason, long line, long col)
+{
+    progress_sink *p = ctx;
+    p->inner.skip(p->inner.ctx, reason, line, col);
+}
+
+static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error *err)
+{
+    const gd_reader *r;
+    int code = gd_ingest_detect(in, rc->opts->format, &r, err);
+    if (code)
+        return code;
+    gd_writer *w = NULL;
+    if ((code = gd_writer_open(&w, rc->s, source, r->name, err)))
+        return code;
+    gd_read_opts ro = {.year = rc->opts->year, .method_mapping = rc->opts->method_mapping, .name = source};
+    const gd_sink *sink = gd_writer_sink(w);
+    progress_sink ps;
+    if (rc->opts->progress) {
+        ps.inner = *sink;
+        ps.in = in;
+        ps.opts = rc->opts;
+        ps.source = source;
+        ps.n = 0;
+        ps.outer = (gd_sink){&ps, ps_meta, ps_event, ps_skip};
+        sink = &ps.outer;
+    }
+    code = r->read(in, sink, &ro, err);
+    if (!code) {
+        /* drain anything a reader left unread, so the hash covers the input */
+        char buf[65536];
+        ssize_t k;
+        while ((k = gd_input_read(in, buf, sizeof buf, err)) > 0)
+            ;
+        if (k < 0)
+            code = err->code ? err->code : GD_ERR_IO;
+    }
+    if (code) {
+        if (!err->code)
+            err->code = code;
+        gd_writer_abort(w);
+        gd_writer_free(w);
+        return code;
+    }
+    if (rc->opts->progress)
+        rc->opts->progress(rc->opts->progress_ctx, source, gd_input_raw_bytes(in), gd_input_raw_size(in));
+    char hash[33];
+    gd_input_hash_hex(in, hash);
+    gd_ingest_report rep = {.source = source, .format = r->name};
+    json_t *stats = json_object();
+    gd_writer_foreach_stat(w, stat_to_json, stats);
+    code = gd_writer_finish(w, hash, &rep.res, err);
+    if (code) {
+        gd_writer_abort(w);
+    } else if (rc->fn) {
+        rep.stats = stats;
+        rc->fn(rc->ctx, &rep);
+    }
+    json_decref(stats);
+    gd_writer_free(w);
+    return code;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted regular files (recursive) under dir; *out is a NULL-free array. */
+static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int recursive,
+                      gd_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read folder: %s", strerror(errno));
+    struct dirent *e;
+    char **sub = NULL;
+    size_t nsub = 0;
+    int rc = GD_OK;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = malloc(len);
+        if (!p) {
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            break;
+        }
+        snprintf(p, len, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            free(p);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (recursive) {
+                char **ns = realloc(sub, (nsub + 1) * sizeof *ns);
+                if (!ns) {
+                    free(p);
+                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                    break;
+                }
+                sub = ns;
+                sub[nsub++] = p;
+            } else {
+                free(p);
+            }
+            continue;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            free(p);
+            continue;
+        }
+        if (*n == *cap) {
+            *cap = *cap ? *cap * 2 : 32;
+            char **no = realloc(*out, *cap * sizeof *no);
+            if (!no) {
+                free(p);
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                break;
+            }
+            *out = no;
+        }
+        (*out)[(*n)++] = p;
+    }
+    closedir(d);
+    qsort(sub, nsub, sizeof *sub, cmp_str);
+    for (size_t i = 0; i < nsub; i++) {
+        if (!rc)
+            rc = list_files(sub[i], out, n, cap, recursive, err);
+        free(sub[i]);
+    }
+    free(sub);
+    return rc;
+}
+
+static void free_list(char **l, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(l[i]);
+    free(l);
+}
+
+/* 1 when every file of the list is detected as BlockCanary. */
+static int all_blockcanary(char **files, size_t n, gd_error *err)
+{
+    const gd_reader *bc = gd_reader_find("blockcanary");
+    if (!bc || n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        gd_input *in;
+        gd_error e = {0};
+        if (gd_input_open_file(&in, files[i], &e))
+            return 0;
+        const gd_reader *r = NULL;
+        int ok = gd_ingest_detect(in, NULL, &r, &e) == 0 && r == bc;
+        gd_input_close(in);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
+{
+    gd_input *in = NULL;
+    int code;
+    struct stat st;
+    if (gd_fetch_is_url(path)) {
+        gd_fetch *f = NULL;
+        if ((code = gd_fetch_open(&f, path, &in, err)))
+            return code;
+        code = ingest_input(rc, in, path, err);
+        if (!code)
+            code = gd_fetch_close(f, err);
+        else
+            gd_fetch_close(f, NULL);
+        gd_input_close(in);
+        return code;
+    }
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char **files = NULL;
+        size_t n = 0, cap = 0;
+        if (rc->opts->format && strcmp(rc->opts->format, "blockcanary") != 0)
+            code = list_files(path, &files, &n, &cap, 1, err);
+        else
+            code = list_files(path, &files, &n, &cap, 0, err);
+        if (code) {
+            free_list(files, n);
+            return code;
+        }
+        qsort(files, n, sizeof *files, cmp_str);
+        if ((rc->opts->format && strcmp(rc->opts->format, "blockcanary") == 0) ||
+            (!rc->opts->format && all_blockcanary(files, n, err))) {
+            if (n == 0) {
+                free_list(files, n);
+                return gd_error_set(err, GD_ERR_DATA, 0, 0, "empty folder");
+            }
+            if ((code = gd_input_open_files(&in, files, n, err)) == 0)
+                code = ingest_input(rc, in, path, err);
+            gd_input_close(in);
+            free_list(files, n);
+            return code;
+        }
+        free_list(files, n);
+        files = NULL;
+        n = cap = 0;
+        if ((code = list_files(path, &files, &n, &cap, 1, err))) {
+            free_list(files, n);
+            return code;
+        }
+        qsort(files, n, sizeof *files, cmp_str);
+        if (n == 0)
+            code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no files in folder");
+        for (size_t i = 0; i < n && !code; i++) {
+            code = ingest_one(rc, files[i], err);
+        }
+        if (code && !err->source[0])
+            snprintf(err->source, sizeof err->source, "%s", path);
+        free_list(files, n);
+        return code;
+    }
+    if ((code = gd_input_open_file(&in, path, err)))
+        return code;
+    code = ingest_input(rc, in, strcmp(path, "-") == 0 ? "-" : path, err);
+    gd_input_close(in);
+    if (code && !err->source[0])
+        snprintf(err->source, sizeof err->source, "%s", path);
+    return code;
+}
+
+int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
+              gd_ingest_report_fn fn, void *ctx, gd_error *err)
+{
+    gd_ingest_opts def = {0};
+    run_ctx rc = {s, opts ? opts : &def, fn, ctx};
+    int code = gd_store_begin(s, err);
+    if (code)
+        return code;
+    for (size_t i = 0; i < n && !code; i++) {
+        err->source[0] = 0;
+        code = ingest_one(&rc, inputs[i], err);
+        if (code && !err->source[0])
+            snprintf(err->source, sizeof err->source, "%s", inputs[i]);
+    }
+    if (code) {
+        gd_store_rollback(s);
+        return code;
+    }
+    return gd_store_commit(s, err);
+}

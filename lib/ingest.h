@@ -1,0 +1,42 @@
+/* ingest.h - turning inputs (files, folders, stdin, URLs) into traces:
+ * detection by content, streaming through a reader, one transaction. */
+#ifndef GD_INGEST_H
+#define GD_INGEST_H
+
+#include <jansson.h>
+
+#include "reader.h"
+#include "store.h"
+
+typedef struct gd_ingest_opts {
+    const char *format;          /* force this reader (NULL: detect)        */
+    int year;                    /* for stamps without a year; 0 = current  */
+    const char *method_mapping;  /* Matrix method mapping file or NULL      */
+    /* progress of the current input (bytes read, total or -1); may be NULL */
+    void (*progress)(void *ctx, const char *source, uint64_t done, int64_t total);
+    void *progress_ctx;
+} gd_ingest_opts;
+
+/* What one input became. */
+typedef struct gd_ingest_report {
+    const char *source;          /* as given (folder members: their path)  */
+    const char *format;          /* reader name                            */
+    gd_ingest_result res;
+    json_t *stats;               /* {"reason": count, ...} (borrowed)      */
+} gd_ingest_report;
+
+typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
+
+/* Ingests every input in one transaction: all or nothing.  A folder is
+ * one trace when all its files are BlockCanary logs (read in name order),
+ * otherwise each file in it (recursively, sorted) is an input.  "-" reads
+ * stdin.  On failure returns the code with err->source naming the input and
+ * err->line/col the position, and the database is left as it was. */
+int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
+              gd_ingest_report_fn fn, void *ctx, gd_error *err);
+
+/* Reads one already opened input with a reader into a sink (no store):
+ * detection as above.  For tools and tests. */
+int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err);
+
+#endif

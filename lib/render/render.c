@@ -1,0 +1,304 @@
+/* render.c - table, csv, json and jsonl output of rows described by columns. */
+#include "render/render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(16))
+
+struct gd_renderer {
+    FILE *out;
+    gd_out_mode mode;
+    const gd_column *cols;
+    size_t ncols;
+    int width;
+    size_t nrows;
+    json_t *buffered; /* table mode */
+    int failed;
+};
+
+int gd_out_mode_parse(const char *s)
+{
+    static const char *const names[] = {"table", "csv", "json", "jsonl"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, size_t ncols,
+                           int width)
+{
+    gd_renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->out = out;
+    r->mode = mode;
+    r->cols = cols;
+    r->ncols = ncols;
+    r->width = width > 0 ? width : 100;
+    if (mode == GD_OUT_TABLE)
+        r->buffered = json_array();
+    if (mode == GD_OUT_CSV) {
+        for (size_t i = 0; i < ncols; i++)
+            fprintf(out, "%s%s", i ? "," : "", cols[i].key);
+        fputc('\n', out);
+    }
+    return r;
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static char *value_text(json_t *v)
+{
+    if (!v || json_is_null(v))
+        return strdup("");
+    if (json_is_string(v))
+        return strdup(json_string_value(v));
+    if (json_is_true(v))
+        return strdup("true");
+    if (json_is_false(v))
+        return strdup("false");
+    return json_dumps(v, JSON_FLAGS | JSON_ENCODE_ANY);
+}
+
+int gd_render_row(gd_renderer *r, json_t *row)
+{
+    switch (r->mode) {
+    case GD_OUT_TABLE:
+        json_array_append(r->buffered, row);
+        break;
+    case GD_OUT_CSV:
+        for (size_t i = 0; i < r->ncols; i++) {
+            char *t = value_text(json_object_get(row, r->cols[i].key));
+            if (i)
+                fputc(',', r->out);
+            csv_field(r->out, t ? t : "");
+            free(t);
+        }
+        fputc('\n', r->out);
+        break;
+    case GD_OUT_JSON:
+        fputs(r->nrows ? ",\n" : "[\n", r->out);
+        if (json_dumpf(row, r->out, JSON_FLAGS))
+            r->failed = 1;
+        break;
+    case GD_OUT_JSONL:
+        if (json_dumpf(row, r->out, JSON_FLAGS))
+            r->failed = 1;
+        fputc('\n', r->out);
+        break;
+    }
+    r->nrows++;
+    return ferror(r->out) || r->failed ? -1 : 0;
+}
+
+const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
+{
+    if (!v || json_is_null(v)) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
+    switch (c->type) {
+    case GD_COL_MS:
+        if (json_is_number(v)) {
+            double ms = json_number_value(v);
+            if (ms >= 10000)
+                snprintf(buf, n, "%.2fs", ms / 1000.0);
+            else
+                snprintf(buf, n, "%.1f", ms);
+            return buf;
+        }
+        break;
+    case GD_COL_TIME:
+        if (json_is_number(v)) {
+            double ms = json_number_value(v);
+            time_t secs = (time_t)floor(ms / 1000.0);
+            struct tm tm;
+            if (gmtime_r(&secs, &tm)) {
+                int milli = (int)floor(ms - (double)secs * 1000.0);
+                snprintf(buf, n, "%02d-%02d %02d:%02d:%02d.%03d", tm.tm_mon + 1, tm.tm_mday,
+                         tm.tm_hour, tm.tm_min, tm.tm_sec, milli);
+                return buf;
+            }
+        }
+        break;
+    case GD_COL_BOOL:
+        snprintf(buf, n, "%s", json_is_true(v) ? "yes" : json_is_false(v) ? "no" : "-");
+        return buf;
+    case GD_COL_BYTES:
+        if (json_is_number(v)) {
+            double b = json_number_value(v);
+            if (b >= 1 << 20)
+                snprintf(buf, n, "%.1f MB", b / (1 << 20));
+            else if (b >= 1 << 10)
+                snprintf(buf, n, "%.1f KB", b / (1 << 10));
+            else
+                snprintf(buf, n, "%.0f B", b);
+            return buf;
+        }
+        break;
+    default:
+        break;
+    }
+    char *t = value_text(v);
+    snprintf(buf, n, "%s", t ? t : "");
+    free(t);
+    /* one line per cell */
+    for (char *p = buf; *p; p++)
+        if (*p == '\n' || *p == '\t' || *p == '\r')
+            *p = ' ';
+    return buf;
+}
+
+/* Display width of UTF-8 text: counts code points (good enough for frames). */
+static size_t text_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* Prints s in a cell of `w` columns, cutting with "…" from the left for
+ * flexible columns (the end of a frame is its most telling part). */
+static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, int last)
+{
+    size_t tw = text_width(s);
+    if (tw > w) {
+        if (flex && w > 1) {
+            /* keep the tail */
+            size_t skip = tw - (w - 1), k = 0;
+            const char *p = s;
+            while (*p && k < skip) {
+                p++;
+                while (((unsigned char)*p & 0xC0) == 0x80)
+                    p++;
+                k++;
+            }
+            fputs("\xe2\x80\xa6", out);
+            fputs(p, out);
+        } else {
+            /* cut the end */
+            size_t k = 0;
+            const char *p = s;
+            while (*p && k < w) {
+                fputc(*p++, out);
+                while (((unsigned char)*p & 0xC0) == 0x80)
+                    fputc(*p++, out);
+                k++;
+            }
+        }
+        return;
+    }
+    if (right)
+        for (size_t i = tw; i < w; i++)
+            fputc(' ', out);
+    fputs(s, out);
+    if (!right && !last)
+        for (size_t i = tw; i < w; i++)
+            fputc(' ', out);
+}
+
+static void flush_table(gd_renderer *r)
+{
+    size_t nvis = 0, nrows = json_array_size(r->buffered);
+    size_t *w = calloc(r->ncols, sizeof *w);
+    char buf[4096];
+    if (!w)
+        return;
+    for (size_t c = 0; c < r->ncols; c++) {
+        if (r->cols[c].hidden)
+            continue;
+        nvis++;
+        w[c] = text_width(r->cols[c].header);
+        for (size_t i = 0; i < nrows; i++) {
+            size_t tw = text_width(gd_render_cell(&r->cols[c],
+                                                  json_object_get(json_array_get(r->buffered, i),
+                                                                  r->cols[c].key),
+                                                  buf, sizeof buf));
+            if (tw > w[c])
+                w[c] = tw;
+        }
+    }
+    /* fit the width: shrink flexible columns, then wide text columns */
+    size_t total = nvis ? (nvis - 1) * 2 : 0;
+    for (size_t c = 0; c < r->ncols; c++)
+        total += r->cols[c].hidden ? 0 : w[c];
+    for (int pass = 0; pass < 2 && total > (size_t)r->width; pass++)
+        for (size_t c = r->ncols; c-- > 0 && total > (size_t)r->width;) {
+            if (r->cols[c].hidden || (pass == 0 && !r->cols[c].flex) ||
+                (pass == 1 && r->cols[c].type != GD_COL_TEXT))
+                continue;
+            size_t minw = 12, excess = total - (size_t)r->width;
+            if (w[c] > minw) {
+                size_t cut = w[c] - minw < excess ? w[c] - minw : excess;
+                w[c] -= cut;
+                total -= cut;
+            }
+        }
+    size_t last = 0;
+    for (size_t c = 0; c < r->ncols; c++)
+        if (!r->cols[c].hidden)
+            last = c;
+    for (size_t c = 0, first = 1; c < r->ncols; c++) {
+        if (r->cols[c].hidden)
+            continue;
+        if (!first)
+            fputs("  ", r->out);
+        first = 0;
+        print_cell(r->out, r->cols[c].header, w[c], r->cols[c].type != GD_COL_TEXT, 0, c == last);
+    }
+    fputc('\n', r->out);
+    for (size_t i = 0; i < nrows; i++) {
+        json_t *row = json_array_get(r->buffered, i);
+        for (size_t c = 0, first = 1; c < r->ncols; c++) {
+            if (r->cols[c].hidden)
+                continue;
+            if (!first)
+                fputs("  ", r->out);
+            first = 0;
+            const char *cell = gd_render_cell(&r->cols[c], json_object_get(row, r->cols[c].key), buf,
+                                              sizeof buf);
+            print_cell(r->out, cell, w[c], r->cols[c].type != GD_COL_TEXT, r->cols[c].flex, c == last);
+        }
+        fputc('\n', r->out);
+    }
+    free(w);
+}
+
+int gd_render_end(gd_renderer *r)
+{
+    if (!r)
+        return -1;
+    switch (r->mode) {
+    case GD_OUT_TABLE:
+        flush_table(r);
+        break;
+    case GD_OUT_JSON:
+        fputs(r->nrows ? "\n]\n" : "[]\n", r->out);
+        break;
+    default:
+        break;
+    }
+    int bad = r->failed || ferror(r->out) || fflush(r->out) != 0;
+    json_decref(r->buffered);
+    free(r);
+    return bad ? -1 : 0;
+}

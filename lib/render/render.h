@@ -1,0 +1,49 @@
+/* render.h - one column spec, many output modes (table, csv, json, jsonl).
+ *
+ * Commands describe their rows once (gd_column[]) and push rows as JSON
+ * objects; the renderer decides how they look.  Renderers never compute:
+ * they format what the analyses produced. */
+#ifndef GD_RENDER_H
+#define GD_RENDER_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+typedef enum { GD_OUT_TABLE = 0, GD_OUT_CSV, GD_OUT_JSON, GD_OUT_JSONL } gd_out_mode;
+
+/* Parses "table", "csv", "json", "jsonl"; -1 when unknown. */
+int gd_out_mode_parse(const char *s);
+
+typedef enum {
+    GD_COL_TEXT = 0,  /* string (or any value, printed as JSON text)        */
+    GD_COL_INT,
+    GD_COL_MS,        /* a duration in ms, printed with one decimal         */
+    GD_COL_TIME,      /* epoch ms, printed as UTC "MM-DD HH:MM:SS.mmm"      */
+    GD_COL_BOOL,      /* true/false/null as yes/no/-                         */
+    GD_COL_BYTES      /* a byte count, printed with a unit                   */
+} gd_col_type;
+
+typedef struct gd_column {
+    const char *key;      /* JSON field                                      */
+    const char *header;   /* table/csv header                                */
+    gd_col_type type;
+    int flex;             /* table: this column shrinks to fit the terminal  */
+    int hidden;           /* table: not shown (csv/json still have it)       */
+} gd_column;
+
+typedef struct gd_renderer gd_renderer;
+
+/* A renderer writing to `out`.  Table mode buffers rows to size columns
+ * and fits `width` characters (0 = 100). */
+gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, size_t ncols,
+                           int width);
+/* Adds one row (borrowed). 0 ok, -1 on a write error or out of memory. */
+int gd_render_row(gd_renderer *r, json_t *row);
+/* Finishes the output (closing bracket, table flush) and frees r.
+ * Returns -1 when writing failed. */
+int gd_render_end(gd_renderer *r);
+
+/* Formats a value of a column for humans into buf (table cells, reports). */
+const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n);
+
+#endif

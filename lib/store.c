@@ -1,0 +1,185 @@
+/* store.c - opening the database, schema versions and transactions. */
+#include "store_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schema_sql.h" /* GD_SCHEMA_SQL: schemas/godeye.sql, generated */
+
+int gd_store_fail(gd_store *s, gd_error *err, const char *what)
+{
+    int ec = sqlite3_errcode(s->db);
+    int code = (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB) ? GD_ERR_DATA : GD_ERR_IO;
+    return gd_error_set(err, code, 0, 0, "%s: %s", what, sqlite3_errmsg(s->db));
+}
+
+sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        gd_store_fail(s, err, "database");
+        return NULL;
+    }
+    return st;
+}
+
+int gd_store_exec(gd_store *s, const char *sql, gd_error *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        int ec = sqlite3_errcode(s->db);
+        gd_error_set(err, (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB) ? GD_ERR_DATA : GD_ERR_IO,
+                     0, 0, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
+        sqlite3_free(msg);
+        return err ? err->code : GD_ERR_IO;
+    }
+    return GD_OK;
+}
+
+static int user_version(gd_store *s, int *v, gd_error *err)
+{
+    sqlite3_stmt *st = gd_store_prepare(s, "PRAGMA user_version", err);
+    if (!st)
+        return err->code;
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return gd_store_fail(s, err, "database");
+    }
+    *v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return GD_OK;
+}
+
+static int table_count(gd_store *s, int *n, gd_error *err)
+{
+    sqlite3_stmt *st = gd_store_prepare(s, "SELECT count(*) FROM sqlite_master", err);
+    if (!st)
+        return err->code;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return gd_store_fail(s, err, "database");
+    }
+    *n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return GD_OK;
+}
+
+int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
+{
+    gd_store *s = calloc(1, sizeof *s);
+    if (!s)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    s->ro = mode == GD_STORE_RO;
+    snprintf(err->source, sizeof err->source, "%s", path);
+    if (s->ro && access(path, F_OK) != 0) {
+        free(s);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "no database here (run 'godeye ingest' first)");
+    }
+    int flags = s->ro ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "cannot open database: %s",
+                     s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        sqlite3_close(s->db);
+        free(s);
+        return GD_ERR_IO;
+    }
+    sqlite3_busy_timeout(s->db, 60000);
+    sqlite3_extended_result_codes(s->db, 0);
+    /* extension loading stays off (the default); defensive mode blocks
+     * writes to the schema through PRAGMA writable_schema and friends */
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+
+    int v = 0, ntables = 0, rc;
+    if ((rc = user_version(s, &v, err)) || (rc = table_count(s, &ntables, err)))
+        goto fail;
+    if (v > GD_SCHEMA_VERSION) {
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "database written by a newer godeye (schema %d; this godeye reads %d)",
+                          v, GD_SCHEMA_VERSION);
+        goto fail;
+    }
+    if (v == 0 && ntables > 0) {
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a godeye database (it has other tables)");
+        goto fail;
+    }
+    if (s->ro) {
+        if (v == 0) {
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "empty database (run 'godeye ingest' first)");
+            goto fail;
+        }
+    } else {
+        if ((rc = gd_store_exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                                   "PRAGMA foreign_keys=OFF; PRAGMA cache_size=-32768;"
+                                   "PRAGMA temp_store=FILE;",
+                                err)))
+            goto fail;
+        if (v == 0) {
+            if ((rc = gd_store_exec(s, "BEGIN IMMEDIATE", err)))
+                goto fail;
+            /* another process may have initialised it meanwhile */
+            if ((rc = user_version(s, &v, err)))
+                goto fail;
+            if (v == 0) {
+                char pragma[64];
+                snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
+                if ((rc = gd_store_exec(s, GD_SCHEMA_SQL, err)) ||
+                    (rc = gd_store_exec(s, pragma, err))) {
+                    gd_store_exec(s, "ROLLBACK", NULL);
+                    goto fail;
+                }
+            }
+            if ((rc = gd_store_exec(s, "COMMIT", err)))
+                goto fail;
+        }
+    }
+    *out = s;
+    return GD_OK;
+fail:
+    sqlite3_close(s->db);
+    free(s);
+    return rc ? rc : GD_ERR_IO;
+}
+
+void gd_store_close(gd_store *s)
+{
+    if (!s)
+        return;
+    if (s->in_tx)
+        gd_store_rollback(s);
+    sqlite3_close_v2(s->db);
+    free(s);
+}
+
+int gd_store_begin(gd_store *s, gd_error *err)
+{
+    /* busy_timeout covers the wait for another writer */
+    int rc = gd_store_exec(s, "BEGIN IMMEDIATE", err);
+    if (rc == GD_OK)
+        s->in_tx = 1;
+    return rc;
+}
+
+int gd_store_commit(gd_store *s, gd_error *err)
+{
+    int rc = gd_store_exec(s, "COMMIT", err);
+    if (rc != GD_OK)
+        gd_store_rollback(s);
+    s->in_tx = 0;
+    return rc;
+}
+
+void gd_store_rollback(gd_store *s)
+{
+    if (sqlite3_get_autocommit(s->db) == 0)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    s->in_tx = 0;
+}
+
+double gd_ms_round(double ms)
+{
+    return round(ms * 1000.0) / 1000.0;
+}

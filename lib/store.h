@@ -1,0 +1,96 @@
+/* store.h - the SQLite store: the only module of libgodeye that speaks SQL.
+ *
+ * Opening, schema versions, transactions (store.c); writing one trace from
+ * the event stream (gd_writer, store_write.c); the queries behind the
+ * commands, one JSON object per row (store_query.c). */
+#ifndef GD_STORE_H
+#define GD_STORE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "analysis/blocks.h"
+#include "error.h"
+#include "event.h"
+
+#define GD_SCHEMA_VERSION 1
+
+typedef struct gd_store gd_store;
+
+enum { GD_STORE_RW = 0, GD_STORE_RO = 1 };
+
+/* Opens (RW: creating and initialising if missing) the database at `path`.
+ * Fails with GD_ERR_IO when it cannot be opened or is not a godeye database,
+ * GD_ERR_DATA when it was written by a newer godeye (schema version above
+ * GD_SCHEMA_VERSION) or is corrupt.  RO never creates and never writes. */
+int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err);
+void gd_store_close(gd_store *s);
+
+/* One write transaction (BEGIN IMMEDIATE, retried while another writer
+ * holds the lock).  Commit failure leaves nothing written. */
+int gd_store_begin(gd_store *s, gd_error *err);
+int gd_store_commit(gd_store *s, gd_error *err);
+void gd_store_rollback(gd_store *s);
+
+/* ---- writing one trace --------------------------------------------------- */
+
+typedef struct gd_writer gd_writer;
+
+typedef struct gd_ingest_result {
+    int64_t trace;
+    int duplicate;      /* identical content was already ingested        */
+    long events, skipped, dispatches, blocks;
+} gd_ingest_result;
+
+/* Starts a trace inside the open transaction (a savepoint). */
+int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char *format,
+                   gd_error *err);
+/* The sink readers send events to. */
+const gd_sink *gd_writer_sink(gd_writer *w);
+/* Pairs Looper prints, derives blocks, records stats and the content hash.
+ * When a trace with the same hash exists, everything of this one is undone
+ * and res->duplicate/res->trace name the existing trace. */
+int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
+/* Undoes everything written for this trace (rollback to its savepoint). */
+void gd_writer_abort(gd_writer *w);
+void gd_writer_free(gd_writer *w);
+/* Calls fn for each skip/ignore reason counted so far. */
+void gd_writer_foreach_stat(gd_writer *w, void (*fn)(void *ctx, const char *reason, long count,
+                                                     long first_line),
+                            void *ctx);
+
+/* ---- queries -------------------------------------------------------------- */
+
+/* Receives one row (borrowed: valid during the call). Non-zero stops. */
+typedef int (*gd_row_fn)(void *ctx, json_t *row);
+
+typedef struct gd_filter {
+    const int64_t *traces;  /* restrict to these trace ids; NULL = all   */
+    size_t ntraces;
+} gd_filter;
+
+int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+
+typedef struct gd_blocks_query {
+    gd_filter filter;
+    double threshold;       /* NAN: each trace's short threshold          */
+    gd_block_kind kind;     /* GD_KIND_NONE: any                          */
+    int stacks;             /* add "stacks": [{ts_ms, frames[]}] per block */
+} gd_blocks_query;
+
+/* Blocks (contract fields of `godeye blocks`), by trace then start. */
+int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                    gd_error *err);
+/* Block groups (`godeye blocks --group`), by total_ms descending. */
+int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err);
+
+/* Runs one read-only statement; each row as an object keyed by column name.
+ * Refuses (GD_ERR_USAGE) anything that is not a single read-only statement:
+ * writes, ATTACH, PRAGMAs that write, extension loading. */
+int gd_store_sql(gd_store *s, const char *sql, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* Rounds a millisecond value to microseconds (as every output does). */
+double gd_ms_round(double ms);
+
+#endif

@@ -1,0 +1,54 @@
+/* store_int.h - internals shared by the store's files (not a public API). */
+#ifndef GD_STORE_INT_H
+#define GD_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+struct gd_store {
+    sqlite3 *db;
+    int ro;
+    int in_tx;
+};
+
+/* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
+sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);
+/* Runs statements without results; GD_OK or GD_ERR_IO with err set. */
+int gd_store_exec(gd_store *s, const char *sql, gd_error *err);
+/* Sets err from the connection's last error. Returns GD_ERR_IO. */
+int gd_store_fail(gd_store *s, gd_error *err, const char *what);
+
+/* What a block needs to know about its trace. */
+typedef struct gd_trace_cfg {
+    int64_t id;
+    double short_ms, long_ms, anr_ms, interval_ms;
+    char *concern[GD_MAX_CONCERN];
+    size_t nconcern;
+} gd_trace_cfg;
+
+/* Loads a trace's thresholds and concern packages. */
+int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err);
+void gd_trace_cfg_free(gd_trace_cfg *cfg);
+
+typedef struct gd_block_info {
+    long samples;
+    char key_frame[1024];   /* empty = none */
+    char group[1024];       /* empty = none */
+    int cpu_busy;           /* -1 unknown */
+    int64_t memory;         /* -1 none */
+} gd_block_info;
+
+/* Derives a block's samples, key frame, group, CPU busy and nearest memory
+ * snapshot from stored rows (the same code at ingest and at query time).
+ * Samples are those in the open interval (start, end); for an unfinished
+ * dispatch, whose end is only the capture's last event, (start, end].
+ * `want_stacks` non-NULL receives a new array of {ts_ms, frames[]}. */
+typedef struct gd_deriver gd_deriver;
+gd_deriver *gd_deriver_new(gd_store *s, gd_error *err);
+void gd_deriver_free(gd_deriver *d);
+int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
+                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
+                     gd_error *err);
+
+#endif

@@ -1,0 +1,815 @@
+/* store_query.c - block derivation and the read queries behind the commands. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "store_int.h"
+
+/* ---- trace configuration ------------------------------------------------ */
+
+int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->id = trace;
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT short_ms, long_ms, anr_ms, dump_interval_ms, concern FROM trace WHERE id = ?", err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    if (sqlite3_step(q) != SQLITE_ROW) {
+        sqlite3_finalize(q);
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "no trace %lld", (long long)trace);
+    }
+    cfg->short_ms = sqlite3_column_double(q, 0);
+    cfg->long_ms = sqlite3_column_double(q, 1);
+    cfg->anr_ms = sqlite3_column_double(q, 2);
+    cfg->interval_ms = sqlite3_column_type(q, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 3);
+    const char *con = (const char *)sqlite3_column_text(q, 4);
+    json_t *a = con ? json_loads(con, 0, NULL) : NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+        if (json_is_string(v) && cfg->nconcern < GD_MAX_CONCERN)
+            cfg->concern[cfg->nconcern++] = strdup(json_string_value(v));
+    json_decref(a);
+    sqlite3_finalize(q);
+    return GD_OK;
+}
+
+void gd_trace_cfg_free(gd_trace_cfg *cfg)
+{
+    for (size_t i = 0; i < cfg->nconcern; i++)
+        free(cfg->concern[i]);
+    cfg->nconcern = 0;
+}
+
+/* ---- block derivation --------------------------------------------------- */
+
+#define CS_SLOTS 65536
+
+typedef struct cs_slot {
+    int64_t id, parent;
+    char *text;
+} cs_slot;
+
+struct gd_deriver {
+    gd_store *s;
+    sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after;
+    cs_slot *cs;
+};
+
+gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
+{
+    gd_deriver *d = calloc(1, sizeof *d);
+    if (!d) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NULL;
+    }
+    d->s = s;
+    d->cs = calloc(CS_SLOTS, sizeof *d->cs);
+    d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
+                                     " AND pid = ? AND ts_ms > ? AND ts_ms < ? ORDER BY ts_ms, id", err);
+    d->chain = gd_store_prepare(s, "SELECT c.parent, f.text FROM callsite c JOIN frame f"
+                                   " ON f.id = c.frame WHERE c.id = ?", err);
+    d->cpu = gd_store_prepare(s, "SELECT ts_ms, busy, total, total_ratio FROM cpu WHERE trace = ?"
+                                 " AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms, id", err);
+    d->mem_before = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms <= ?"
+                                        " ORDER BY ts_ms DESC LIMIT 1", err);
+    d->mem_after = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms > ?"
+                                       " ORDER BY ts_ms LIMIT 1", err);
+    if (!d->cs || !d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after) {
+        gd_deriver_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void gd_deriver_free(gd_deriver *d)
+{
+    if (!d)
+        return;
+    sqlite3_finalize(d->samples);
+    sqlite3_finalize(d->chain);
+    sqlite3_finalize(d->cpu);
+    sqlite3_finalize(d->mem_before);
+    sqlite3_finalize(d->mem_after);
+    if (d->cs)
+        for (size_t i = 0; i < CS_SLOTS; i++)
+            free(d->cs[i].text);
+    free(d->cs);
+    free(d);
+}
+
+/* The callsite's parent and frame text (cached, direct-mapped). */
+static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd_error *err)
+{
+    cs_slot *sl = &d->cs[(uint64_t)id % CS_SLOTS];
+    if (sl->text && sl->id == id) {
+        *parent = sl->parent;
+        return sl->text;
+    }
+    sqlite3_bind_int64(d->chain, 1, id);
+    if (sqlite3_step(d->chain) != SQLITE_ROW) {
+        sqlite3_reset(d->chain);
+        gd_error_set(err, GD_ERR_DATA, 0, 0, "database: callsite %lld missing", (long long)id);
+        return NULL;
+    }
+    free(sl->text);
+    sl->id = id;
+    sl->parent = sqlite3_column_int64(d->chain, 0);
+    sl->text = strdup((const char *)sqlite3_column_text(d->chain, 1));
+    sqlite3_reset(d->chain);
+    *parent = sl->parent;
+    return sl->text;
+}
+
+typedef struct sample_buf {
+    gd_sample_frames *s;
+    double *ts;
+    size_t n, cap;
+    const char **frames; /* all frames, innermost first per sample */
+    size_t nf, fcap;
+    size_t *off;         /* sample i starts at frames[off[i]] */
+} sample_buf;
+
+static int sb_push_frame(sample_buf *b, const char *f)
+{
+    if (b->nf == b->fcap) {
+        size_t nc = b->fcap ? b->fcap * 2 : 256;
+        const char **nf = realloc(b->frames, nc * sizeof *nf);
+        if (!nf)
+            return -1;
+        b->frames = nf;
+        b->fcap = nc;
+    }
+    b->frames[b->nf++] = f;
+    return 0;
+}
+
+static int sb_push_sample(sample_buf *b, double ts)
+{
+    if (b->n == b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 32;
+        gd_sample_frames *ns = realloc(b->s, nc * sizeof *ns);
+        double *nt = realloc(b->ts, nc * sizeof *nt);
+        size_t *no = realloc(b->off, nc * sizeof *no);
+        if (ns)
+            b->s = ns;
+        if (nt)
+            b->ts = nt;
+        if (no)
+            b->off = no;
+        if (!ns || !nt || !no)
+            return -1;
+        b->cap = nc;
+    }
+    b->ts[b->n] = ts;
+    b->off[b->n] = b->nf;
+    b->n++;
+    return 0;
+}
+
+static void sb_free(sample_buf *b)
+{
+    /* frame texts are owned by a private copy made in derive (see below) */
+    free(b->s);
+    free(b->ts);
+    free(b->frames);
+    free(b->off);
+}
+
+int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
+                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
+                     gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->cpu_busy = -1;
+    out->memory = -1;
+    sample_buf b = {0};
+    int rc = GD_OK;
+    /* frame texts: copies, because the callsite cache may evict while we walk */
+    char **owned = NULL;
+    size_t nowned = 0, owned_cap = 0;
+
+    sqlite3_stmt *q = d->samples;
+    sqlite3_bind_int64(q, 1, cfg->id);
+    sqlite3_bind_int64(q, 2, tid);
+    sqlite3_bind_int64(q, 3, pid);
+    sqlite3_bind_double(q, 4, start);
+    sqlite3_bind_double(q, 5, unfinished ? nextafter(end, INFINITY) : end);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        int64_t cs = sqlite3_column_int64(q, 1);
+        if (sb_push_sample(&b, sqlite3_column_double(q, 0))) {
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            break;
+        }
+        /* walk from the innermost callsite to the root: innermost first */
+        int guard = 0;
+        while (cs != 0 && guard++ < 100000) {
+            int64_t parent;
+            const char *t = callsite_frame(d, cs, &parent, err);
+            if (!t) {
+                rc = err->code;
+                break;
+            }
+            if (nowned == owned_cap) {
+                owned_cap = owned_cap ? owned_cap * 2 : 256;
+                char **no = realloc(owned, owned_cap * sizeof *no);
+                if (!no) {
+                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                    break;
+                }
+                owned = no;
+            }
+            owned[nowned] = strdup(t);
+            if (!owned[nowned] || sb_push_frame(&b, owned[nowned])) {
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                break;
+            }
+            nowned++;
+            cs = parent;
+        }
+        if (rc)
+            break;
+    }
+    sqlite3_reset(q);
+    if (rc)
+        goto out;
+    for (size_t i = 0; i < b.n; i++) {
+        b.s[i].frames = b.frames + b.off[i];
+        b.s[i].n = (i + 1 < b.n ? b.off[i + 1] : b.nf) - b.off[i];
+    }
+    out->samples = (long)b.n;
+    const char *kf = gd_key_frame(b.s, b.n, (const char *const *)cfg->concern, cfg->nconcern);
+    if (kf) {
+        snprintf(out->key_frame, sizeof out->key_frame, "%s", kf);
+        gd_group_of(kf, out->group, sizeof out->group);
+    }
+    if (want_stacks) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < b.n; i++) {
+            json_t *fr = json_array();
+            for (size_t j = 0; j < b.s[i].n; j++)
+                json_array_append_new(fr, json_string(b.s[i].frames[j]));
+            json_array_append_new(arr, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(b.ts[i]), "frames", fr));
+        }
+        *want_stacks = arr;
+    }
+
+    /* CPU busy */
+    {
+        double lo = gd_has(cfg->interval_ms) && cfg->interval_ms > 0 ? start - cfg->interval_ms : start;
+        gd_cpu_point *pts = NULL;
+        size_t n = 0, cap = 0;
+        sqlite3_stmt *c = d->cpu;
+        sqlite3_bind_int64(c, 1, cfg->id);
+        sqlite3_bind_double(c, 2, lo);
+        sqlite3_bind_double(c, 3, end);
+        while (sqlite3_step(c) == SQLITE_ROW) {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 32;
+                gd_cpu_point *np = realloc(pts, cap * sizeof *np);
+                if (!np)
+                    break;
+                pts = np;
+            }
+            gd_cpu_point *p = &pts[n++];
+            p->ts = sqlite3_column_double(c, 0);
+            p->has_raw = sqlite3_column_type(c, 2) != SQLITE_NULL;
+            p->busy = (uint64_t)sqlite3_column_int64(c, 1);
+            p->total = (uint64_t)sqlite3_column_int64(c, 2);
+            p->ratio = sqlite3_column_type(c, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, 3);
+        }
+        sqlite3_reset(c);
+        out->cpu_busy = gd_cpu_busy_of(pts, n, start, end, cfg->interval_ms);
+        free(pts);
+    }
+
+    /* memory snapshot nearest to the end */
+    {
+        int64_t id_b = -1, id_a = -1;
+        double t_b = 0, t_a = 0;
+        sqlite3_bind_int64(d->mem_before, 1, cfg->id);
+        sqlite3_bind_double(d->mem_before, 2, end);
+        if (sqlite3_step(d->mem_before) == SQLITE_ROW) {
+            id_b = sqlite3_column_int64(d->mem_before, 0);
+            t_b = sqlite3_column_double(d->mem_before, 1);
+        }
+        sqlite3_reset(d->mem_before);
+        sqlite3_bind_int64(d->mem_after, 1, cfg->id);
+        sqlite3_bind_double(d->mem_after, 2, end);
+        if (sqlite3_step(d->mem_after) == SQLITE_ROW) {
+            id_a = sqlite3_column_int64(d->mem_after, 0);
+            t_a = sqlite3_column_double(d->mem_after, 1);
+        }
+        sqlite3_reset(d->mem_after);
+        if (id_b >= 0 && (id_a < 0 || end - t_b <= t_a - end))
+            out->memory = id_b;
+        else
+            out->memory = id_a;
+    }
+out:
+    for (size_t i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
+    sb_free(&b);
+    return rc;
+}
+
+/* ---- helpers for rows --------------------------------------------------- */
+
+static json_t *col_json(sqlite3_stmt *st, int i)
+{
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_INTEGER:
+        return json_integer(sqlite3_column_int64(st, i));
+    case SQLITE_FLOAT:
+        return json_real(sqlite3_column_double(st, i));
+    case SQLITE_TEXT: {
+        const char *t = (const char *)sqlite3_column_text(st, i);
+        json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(st, i));
+        return j ? j : json_string("\xef\xbf\xbd");
+    }
+    case SQLITE_BLOB: {
+        const unsigned char *p = sqlite3_column_blob(st, i);
+        int n = sqlite3_column_bytes(st, i);
+        char *hex = malloc((size_t)n * 2 + 1);
+        if (!hex)
+            return json_null();
+        for (int k = 0; k < n; k++)
+            sprintf(hex + 2 * k, "%02x", p[k]);
+        hex[n * 2] = 0;
+        json_t *j = json_string(hex);
+        free(hex);
+        return j;
+    }
+    default:
+        return json_null();
+    }
+}
+
+static json_t *ms_json(sqlite3_stmt *st, int i)
+{
+    if (sqlite3_column_type(st, i) == SQLITE_NULL)
+        return json_null();
+    return json_real(gd_ms_round(sqlite3_column_double(st, i)));
+}
+
+/* " AND <col> IN (1,2,3)" for a trace filter, into buf. */
+static void trace_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!f || !f->traces || f->ntraces == 0)
+        return;
+    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
+    for (size_t i = 0; i < f->ntraces && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
+    if (used < n)
+        snprintf(buf + used, n - used, ")");
+}
+
+/* ---- traces ------------------------------------------------------------- */
+
+int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char filt[4096], sql[8192];
+    trace_filter_sql(f, "t.id", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT t.id, t.source, t.format, t.app, t.device, t.start_ms, t.end_ms, t.events,"
+             " t.version_name, t.skipped, t.ingested_at,"
+             " (SELECT count(*) FROM dispatch d WHERE d.trace = t.id),"
+             " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash"
+             " FROM trace t WHERE t.hash NOT LIKE 'pending:%%' %s ORDER BY t.id", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        json_t *row = json_object();
+        json_object_set_new(row, "trace", col_json(q, 0));
+        json_object_set_new(row, "source", col_json(q, 1));
+        json_object_set_new(row, "format", col_json(q, 2));
+        json_object_set_new(row, "app", col_json(q, 3));
+        json_object_set_new(row, "device", col_json(q, 4));
+        json_object_set_new(row, "start_ms", ms_json(q, 5));
+        json_object_set_new(row, "end_ms", ms_json(q, 6));
+        json_object_set_new(row, "events", col_json(q, 7));
+        json_object_set_new(row, "version_name", col_json(q, 8));
+        json_object_set_new(row, "skipped", col_json(q, 9));
+        json_object_set_new(row, "ingested_at", col_json(q, 10));
+        json_object_set_new(row, "dispatches", col_json(q, 11));
+        json_object_set_new(row, "blocks", col_json(q, 12));
+        json_object_set_new(row, "hash", col_json(q, 13));
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* ---- blocks ------------------------------------------------------------- */
+
+typedef struct trace_cache {
+    gd_trace_cfg cfg;
+    int loaded;
+} trace_cache;
+
+/* Per-query cache of trace configurations (few traces per query). */
+typedef struct cfg_list {
+    gd_trace_cfg *cfgs;
+    size_t n, cap;
+} cfg_list;
+
+static const gd_trace_cfg *cfg_get(gd_store *s, cfg_list *l, int64_t id, gd_error *err)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->cfgs[i].id == id)
+            return &l->cfgs[i];
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 8;
+        gd_trace_cfg *n = realloc(l->cfgs, nc * sizeof *n);
+        if (!n)
+            return NULL;
+        l->cfgs = n;
+        l->cap = nc;
+    }
+    if (gd_trace_cfg_load(s, id, &l->cfgs[l->n], err))
+        return NULL;
+    return &l->cfgs[l->n++];
+}
+
+static void cfg_list_free(cfg_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        gd_trace_cfg_free(&l->cfgs[i]);
+    free(l->cfgs);
+}
+
+static json_t *memory_json(gd_store *s, int64_t id)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT ts_ms, heap_alloc_kb, heap_max_kb, heap_free_kb, pss_total_kb, ram_avail_kb,"
+           " ram_total_kb, ram_is_low FROM memory WHERE id = ?", NULL);
+    if (!q)
+        return json_null();
+    sqlite3_bind_int64(q, 1, id);
+    json_t *o = json_null();
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        o = json_object();
+        static const char *const names[] = {"ts_ms", "heap_alloc_kb", "heap_max_kb", "heap_free_kb",
+                                            "pss_total_kb", "ram_avail_kb", "ram_total_kb",
+                                            "ram_is_low"};
+        for (int i = 0; i < 8; i++)
+            json_object_set_new(o, names[i], i == 0 ? ms_json(q, 0) : col_json(q, i));
+        json_t *low = json_object_get(o, "ram_is_low");
+        if (json_is_integer(low))
+            json_object_set_new(o, "ram_is_low", json_boolean(json_integer_value(low)));
+    }
+    sqlite3_finalize(q);
+    return o;
+}
+
+typedef int (*block_fn)(void *ctx, json_t *row, double dur);
+
+static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
+                      gd_error *err)
+{
+    char filt[4096], sql[8192];
+    trace_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
+    /* the threshold bound lets SQLite use the dur_ms index */
+    double bound = bq->threshold;
+    if (!gd_has(bound)) {
+        sqlite3_stmt *m = gd_store_prepare(s, "SELECT min(short_ms) FROM trace", err);
+        if (!m)
+            return err->code;
+        bound = (sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
+                    ? sqlite3_column_double(m, 0)
+                    : GD_SHORT_MS;
+        sqlite3_finalize(m);
+    }
+    snprintf(sql, sizeof sql,
+             "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
+             " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
+             " b.grp, b.cpu_busy, b.memory, b.blame"
+             " FROM dispatch d JOIN trace t ON t.id = d.trace"
+             " LEFT JOIN block b ON b.dispatch = d.id"
+             " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
+             " AND t.hash NOT LIKE 'pending:%%' %s"
+             " ORDER BY d.trace, d.start_ms, d.id",
+             light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_double(q, 1, bound);
+    sqlite3_bind_int(q, 2, gd_has(bq->threshold) ? 1 : 0);
+    cfg_list cfgs = {0};
+    gd_deriver *dv = NULL;
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        double dur = sqlite3_column_double(q, 5);
+        gd_block_kind k = gd_block_kind_of(dur, -INFINITY, sqlite3_column_double(q, 10),
+                                           sqlite3_column_double(q, 11));
+        if (k == GD_KIND_NONE || dur < sqlite3_column_double(q, 9))
+            k = GD_KIND_SHORT;
+        if (bq->kind != GD_KIND_NONE && k != bq->kind)
+            continue;
+        int64_t trace = sqlite3_column_int64(q, 1);
+        json_t *row = json_object();
+        json_object_set_new(row, "id", col_json(q, 0));
+        json_object_set_new(row, "trace", json_integer(trace));
+        json_object_set_new(row, "pid", col_json(q, 2));
+        json_object_set_new(row, "tid", col_json(q, 3));
+        double start = sqlite3_column_double(q, 4);
+        json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
+        json_object_set_new(row, "end_ms", json_real(gd_ms_round(start + dur)));
+        json_object_set_new(row, "duration_ms", json_real(gd_ms_round(dur)));
+        json_object_set_new(row, "thread_ms", ms_json(q, 6));
+        json_object_set_new(row, "kind", json_string(gd_block_kind_name(k)));
+        json_object_set_new(row, "unfinished", json_boolean(sqlite3_column_int(q, 7)));
+        int have = sqlite3_column_int(q, 12);
+        json_t *stacks = NULL;
+        if (have && !bq->stacks) {
+            json_object_set_new(row, "cpu_busy", sqlite3_column_type(q, 16) == SQLITE_NULL
+                                                     ? json_null()
+                                                     : json_boolean(sqlite3_column_int(q, 16)));
+            json_object_set_new(row, "samples", col_json(q, 13));
+            json_object_set_new(row, "key_frame", col_json(q, 14));
+            json_object_set_new(row, "group", col_json(q, 15));
+            if (!light)
+                json_object_set_new(row, "memory", sqlite3_column_type(q, 17) == SQLITE_NULL
+                                                       ? json_null()
+                                                       : memory_json(s, sqlite3_column_int64(q, 17)));
+        } else {
+            /* below the ingest-time cut (or stacks wanted): derive now */
+            const gd_trace_cfg *cfg = cfg_get(s, &cfgs, trace, err);
+            if (!cfg || (!dv && !(dv = gd_deriver_new(s, err)))) {
+                json_decref(row);
+                rc = err->code ? err->code : GD_ERR_IO;
+                break;
+            }
+            gd_block_info bi;
+            if ((rc = gd_deriver_block(dv, cfg, sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
+                                       start, start + dur, sqlite3_column_int(q, 7), &bi,
+                                       bq->stacks ? &stacks : NULL, err))) {
+                json_decref(row);
+                break;
+            }
+            json_object_set_new(row, "cpu_busy", bi.cpu_busy < 0 ? json_null() : json_boolean(bi.cpu_busy));
+            json_object_set_new(row, "samples", json_integer(bi.samples));
+            json_object_set_new(row, "key_frame", bi.key_frame[0] ? json_string(bi.key_frame) : json_null());
+            json_object_set_new(row, "group", bi.group[0] ? json_string(bi.group) : json_null());
+            if (!light)
+                json_object_set_new(row, "memory", bi.memory < 0 ? json_null() : memory_json(s, bi.memory));
+        }
+        json_object_set_new(row, "msg", col_json(q, 8));
+        json_object_set_new(row, "blame", col_json(q, 18));
+        if (stacks)
+            json_object_set_new(row, "stacks", stacks);
+        int stop = fn(ctx, row, dur);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    gd_deriver_free(dv);
+    cfg_list_free(&cfgs);
+    return rc;
+}
+
+typedef struct pass_ctx {
+    gd_row_fn fn;
+    void *ctx;
+} pass_ctx;
+
+static int pass_row(void *ctx, json_t *row, double dur)
+{
+    pass_ctx *p = ctx;
+    return p->fn(p->ctx, row);
+}
+
+int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    pass_ctx p = {fn, ctx};
+    return each_block(s, q, pass_row, &p, 0, err);
+}
+
+/* ---- block groups ------------------------------------------------------- */
+
+typedef struct group_acc {
+    char *group, *key_frame;
+    double *durs;
+    size_t n, cap;
+    double total;
+    int64_t *traces;
+    size_t ntraces;
+} group_acc;
+
+typedef struct groups {
+    group_acc *g;
+    size_t n, cap;
+    json_t *index; /* group text -> position */
+    int oom;
+} groups;
+
+static int add_to_group(void *ctx, json_t *row, double dur)
+{
+    groups *gs = ctx;
+    const char *grp = json_string_value(json_object_get(row, "group"));
+    const char *key = grp ? grp : "";
+    json_t *pos = json_object_get(gs->index, key);
+    group_acc *g;
+    if (pos) {
+        g = &gs->g[json_integer_value(pos)];
+    } else {
+        if (gs->n == gs->cap) {
+            size_t nc = gs->cap ? gs->cap * 2 : 64;
+            group_acc *ng = realloc(gs->g, nc * sizeof *ng);
+            if (!ng) {
+                gs->oom = 1;
+                return 1;
+            }
+            gs->g = ng;
+            gs->cap = nc;
+        }
+        g = &gs->g[gs->n];
+        memset(g, 0, sizeof *g);
+        g->group = grp ? strdup(grp) : NULL;
+        const char *kf = json_string_value(json_object_get(row, "key_frame"));
+        g->key_frame = kf ? strdup(kf) : NULL;
+        json_object_set_new(gs->index, key, json_integer((json_int_t)gs->n));
+        gs->n++;
+    }
+    if (g->n == g->cap) {
+        size_t nc = g->cap ? g->cap * 2 : 16;
+        double *nd = realloc(g->durs, nc * sizeof *nd);
+        if (!nd) {
+            gs->oom = 1;
+            return 1;
+        }
+        g->durs = nd;
+        g->cap = nc;
+    }
+    g->durs[g->n++] = dur;
+    g->total += dur;
+    int64_t t = json_integer_value(json_object_get(row, "trace"));
+    size_t i;
+    for (i = 0; i < g->ntraces && g->traces[i] != t; i++)
+        ;
+    if (i == g->ntraces) {
+        int64_t *nt = realloc(g->traces, (g->ntraces + 1) * sizeof *nt);
+        if (!nt) {
+            gs->oom = 1;
+            return 1;
+        }
+        g->traces = nt;
+        g->traces[g->ntraces++] = t;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_group_total(const void *a, const void *b)
+{
+    const group_acc *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    if (!x->group || !y->group)
+        return x->group ? -1 : (y->group ? 1 : 0);
+    return strcmp(x->group, y->group);
+}
+
+int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err)
+{
+    groups gs = {0};
+    gs.index = json_object();
+    gd_blocks_query lq = *q;
+    lq.stacks = 0;
+    int rc = each_block(s, &lq, add_to_group, &gs, 1, err);
+    if (!rc && gs.oom)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    if (!rc) {
+        qsort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
+        for (size_t i = 0; i < gs.n; i++) {
+            group_acc *g = &gs.g[i];
+            qsort(g->durs, g->n, sizeof *g->durs, cmp_double);
+            json_t *row = json_object();
+            json_object_set_new(row, "group", g->group ? json_string(g->group) : json_null());
+            json_object_set_new(row, "key_frame", g->key_frame ? json_string(g->key_frame) : json_null());
+            json_object_set_new(row, "count", json_integer((json_int_t)g->n));
+            json_object_set_new(row, "total_ms", json_real(gd_ms_round(g->total)));
+            json_object_set_new(row, "max_ms", json_real(gd_ms_round(g->durs[g->n - 1])));
+            json_object_set_new(row, "p50_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 50))));
+            json_object_set_new(row, "p95_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 95))));
+            json_object_set_new(row, "traces", json_integer((json_int_t)g->ntraces));
+            int stop = fn(ctx, row);
+            json_decref(row);
+            if (stop)
+                break;
+        }
+    }
+    for (size_t i = 0; i < gs.n; i++) {
+        free(gs.g[i].group);
+        free(gs.g[i].key_frame);
+        free(gs.g[i].durs);
+        free(gs.g[i].traces);
+    }
+    free(gs.g);
+    json_decref(gs.index);
+    return rc;
+}
+
+/* ---- read-only SQL ------------------------------------------------------ */
+
+static const char *const readonly_pragmas[] = {
+    "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+    "user_version", "schema_version", "page_count", "page_size", "freelist_count",
+    "integrity_check", "quick_check", "database_list", "compile_options", "function_list",
+    "pragma_list", "table_list", "collation_list", "module_list", "encoding", NULL,
+};
+
+static int authorize(void *ctx, int action, const char *a, const char *b, const char *db,
+                     const char *trigger)
+{
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    case SQLITE_FUNCTION:
+        if (b && (strcmp(b, "load_extension") == 0 || strcmp(b, "writefile") == 0 ||
+                  strcmp(b, "readfile") == 0 || strcmp(b, "edit") == 0))
+            return SQLITE_DENY;
+        return SQLITE_OK;
+    case SQLITE_PRAGMA:
+        if (b) /* a pragma with an argument may write */
+            return SQLITE_DENY;
+        for (const char *const *p = readonly_pragmas; *p; p++)
+            if (a && strcmp(a, *p) == 0)
+                return SQLITE_OK;
+        return SQLITE_DENY;
+    default:
+        return SQLITE_DENY; /* writes, ATTACH, DETACH, schema changes, ... */
+    }
+}
+
+int gd_store_sql(gd_store *s, const char *sql, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    sqlite3_set_authorizer(s->db, authorize, NULL);
+    int prc = sqlite3_prepare_v2(s->db, sql, -1, &st, &tail);
+    sqlite3_set_authorizer(s->db, NULL, NULL);
+    if (prc != SQLITE_OK) {
+        int denied = prc == SQLITE_AUTH;
+        gd_error_set(err, GD_ERR_USAGE, 0, 0, "%s%s",
+                     denied ? "refused: only one read-only statement is allowed (" : "",
+                     sqlite3_errmsg(s->db));
+        if (denied)
+            strncat(err->msg, ")", sizeof err->msg - strlen(err->msg) - 1);
+        return GD_ERR_USAGE;
+    }
+    if (!st)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "empty statement");
+    /* only whitespace and comments may follow */
+    if (tail) {
+        sqlite3_stmt *next = NULL;
+        sqlite3_prepare_v2(s->db, tail, -1, &next, NULL);
+        if (next) {
+            sqlite3_finalize(next);
+            sqlite3_finalize(st);
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0, "refused: one statement at a time");
+        }
+    }
+    if (!sqlite3_stmt_readonly(st)) {
+        sqlite3_finalize(st);
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "refused: the statement would write");
+    }
+    int n = sqlite3_column_count(st), step, rc = GD_OK;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *row = json_object();
+        for (int i = 0; i < n; i++)
+            json_object_set_new(row, sqlite3_column_name(st, i), col_json(st, i));
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return rc;
+}

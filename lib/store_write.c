@@ -1,0 +1,899 @@
+/* store_write.c - the writer: one trace from the event stream into the store. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "icache.h"
+#include "procstat.h"
+#include "store_int.h"
+
+enum {
+    ST_LOOPER,
+    ST_DISPATCH,
+    ST_FRAME_INS,
+    ST_FRAME_SEL,
+    ST_CS_INS,
+    ST_CS_SEL,
+    ST_SAMPLE,
+    ST_CPU,
+    ST_MEMORY,
+    ST_RAW,
+    ST_MSG_INS,
+    ST_MSG_SEL,
+    ST_THREAD,
+    ST__COUNT
+};
+
+static const char *const stmt_sql[ST__COUNT] = {
+    "INSERT INTO temp.looper_tmp(pid, tid, ts, phase, thread_ts, msg) VALUES (?,?,?,?,?,?)",
+    "INSERT INTO dispatch(trace, pid, tid, start_ms, dur_ms, thread_ms, unfinished, message)"
+    " VALUES (?,?,?,?,?,?,?,?)",
+    "INSERT OR IGNORE INTO frame(text) VALUES (?)",
+    "SELECT id FROM frame WHERE text = ?",
+    "INSERT OR IGNORE INTO callsite(parent, frame, depth) VALUES (?,?,?)",
+    "SELECT id FROM callsite WHERE parent = ? AND frame = ?",
+    "INSERT INTO sample(trace, pid, tid, ts_ms, callsite, state) VALUES (?,?,?,?,?,?)",
+    "INSERT INTO cpu(trace, ts_ms, busy, total, app, user_j, nice_j, system_j, idle_j, iowait_j,"
+    " irq_j, softirq_j, total_ratio, app_ratio, user_ratio, sys_ratio, iowait_ratio)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO memory(trace, ts_ms, heap_free_kb, heap_max_kb, heap_alloc_kb, pss_total_kb,"
+    " pss_dalvik_kb, pss_native_kb, pss_other_kb, ram_avail_kb, ram_total_kb,"
+    " ram_low_threshold_kb, ram_is_low) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO raw_event(trace, kind, ts_ms, pid, tid, json) VALUES (?,?,?,?,?,?)",
+    "INSERT OR IGNORE INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
+    "SELECT id FROM message WHERE text = ?",
+    "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
+};
+
+typedef struct stat_entry {
+    char *reason;
+    long count, first_line;
+    struct stat_entry *next;
+} stat_entry;
+
+/* Meta merged over the stream (first value wins), owned copies. */
+typedef struct meta_acc {
+    char *app, *version_name, *device, *session, *json;
+    int64_t version_code, api_level, cpu_cores, pid, main_tid, clk_tck, max_depth;
+    double long_ms, short_ms, interval_ms;
+    char *concern[GD_MAX_CONCERN];
+    size_t nconcern;
+} meta_acc;
+
+struct gd_writer {
+    gd_store *s;
+    gd_sink sink;
+    int64_t trace;
+    sqlite3_stmt *st[ST__COUNT];
+    gd_icache *frames, *callsites, *messages;
+    stat_entry *stats;
+    meta_acc meta;
+    long events, skipped;
+    double min_ts, max_ts;
+    int failed;
+    int64_t last_thread_pid, last_thread_tid;
+    int open;
+};
+
+static void count_reason_n(gd_writer *w, const char *reason, long n, long line)
+{
+    for (stat_entry *e = w->stats; e; e = e->next)
+        if (strcmp(e->reason, reason) == 0) {
+            e->count += n;
+            return;
+        }
+    stat_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        return;
+    e->reason = strdup(reason);
+    e->count = n;
+    e->first_line = line;
+    e->next = w->stats;
+    w->stats = e;
+}
+
+static void count_reason(gd_writer *w, const char *reason, long line)
+{
+    count_reason_n(w, reason, 1, line);
+}
+
+static void on_skip(void *ctx, const char *reason, long line, long col)
+{
+    gd_writer *w = ctx;
+    count_reason(w, reason, line);
+    if (strncmp(reason, "ignored:", 8) != 0)
+        w->skipped++;
+}
+
+static int on_meta(void *ctx, const gd_meta *m, gd_error *err)
+{
+    gd_writer *w = ctx;
+    meta_acc *a = &w->meta;
+#define TAKE_S(f, v) if (!a->f && (v)) a->f = strdup(v)
+#define TAKE_I(f, v) if (a->f < 0 && (v) >= 0) a->f = (v)
+#define TAKE_D(f, v) if (!gd_has(a->f) && gd_has(v)) a->f = (v)
+    TAKE_S(app, m->app);
+    TAKE_S(version_name, m->version_name);
+    TAKE_S(device, m->device);
+    TAKE_S(session, m->session);
+    TAKE_S(json, m->json);
+    TAKE_I(version_code, m->version_code);
+    TAKE_I(api_level, m->api_level);
+    TAKE_I(cpu_cores, m->cpu_cores);
+    TAKE_I(pid, m->pid);
+    TAKE_I(main_tid, m->main_tid);
+    TAKE_I(clk_tck, m->clk_tck);
+    TAKE_I(max_depth, m->max_depth);
+    TAKE_D(long_ms, m->long_block_ms);
+    TAKE_D(short_ms, m->short_block_ms);
+    TAKE_D(interval_ms, m->dump_interval_ms);
+#undef TAKE_S
+#undef TAKE_I
+#undef TAKE_D
+    if (a->nconcern == 0)
+        for (size_t i = 0; i < m->nconcern && i < GD_MAX_CONCERN; i++)
+            a->concern[a->nconcern++] = strdup(m->concern[i]);
+    return 0;
+}
+
+static int step_done(gd_writer *w, sqlite3_stmt *st, gd_error *err)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return gd_store_fail(w->s, err, "database write");
+    return GD_OK;
+}
+
+static void bind_opt_double(sqlite3_stmt *st, int i, double v)
+{
+    if (gd_has(v))
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static void bind_opt_int(sqlite3_stmt *st, int i, int64_t v)
+{
+    if (v >= 0)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* INSERT OR IGNORE then SELECT: the id of a unique row. */
+static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *key, size_t klen,
+                  int64_t *id, gd_error *err)
+{
+    if (cache && gd_icache_get(cache, key, klen, id))
+        return GD_OK;
+    int rc;
+    if ((rc = step_done(w, w->st[ins], err)))
+        return rc;
+    if (sqlite3_changes(w->s->db) > 0) {
+        *id = sqlite3_last_insert_rowid(w->s->db);
+    } else {
+        sqlite3_stmt *st = w->st[sel];
+        if (sqlite3_step(st) != SQLITE_ROW) {
+            sqlite3_reset(st);
+            return gd_store_fail(w->s, err, "database lookup");
+        }
+        *id = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+    }
+    if (cache)
+        gd_icache_put(cache, key, klen, *id);
+    return GD_OK;
+}
+
+/* Splits ">>>>> Dispatching to Handler (H) {hash} CALLBACK: WHAT". */
+static void parse_msg(const char *msg, char *handler, char *callback, char *what, size_t n)
+{
+    handler[0] = callback[0] = what[0] = 0;
+    const char *p = strstr(msg, "Dispatching to ");
+    if (!p)
+        p = strstr(msg, "Finished to ");
+    if (!p)
+        return;
+    p = strchr(p, ' ');
+    p = p ? strchr(p + 1, ' ') : NULL;
+    if (!p)
+        return;
+    p++;
+    const char *rest = p;
+    if (strncmp(p, "Handler (", 9) == 0) {
+        const char *close = strchr(p + 9, ')');
+        if (close) {
+            snprintf(handler, n, "%.*s", (int)(close - (p + 9)), p + 9);
+            const char *brace = strstr(close, "} ");
+            rest = brace ? brace + 2 : close + 1;
+            while (*rest == ' ')
+                rest++;
+        }
+    }
+    const char *colon = strrchr(rest, ':');
+    if (colon && colon[1] == ' ') {
+        snprintf(callback, n, "%.*s", (int)(colon - rest), rest);
+        snprintf(what, n, "%s", colon + 2);
+    } else {
+        snprintf(callback, n, "%s", rest);
+    }
+    if (strcmp(callback, "null") == 0)
+        callback[0] = 0;
+}
+
+static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
+{
+    char h[256], c[256], wh[64];
+    size_t len = strlen(msg);
+    if (gd_icache_get(w->messages, msg, len, id))
+        return GD_OK;
+    parse_msg(msg, h, c, wh, sizeof h);
+    sqlite3_stmt *ins = w->st[ST_MSG_INS];
+    sqlite3_bind_text(ins, 1, msg, (int)len, SQLITE_STATIC);
+    bind_text(ins, 2, h[0] ? h : NULL);
+    bind_text(ins, 3, c[0] ? c : NULL);
+    sqlite3_bind_text(ins, 4, wh[0] ? wh : NULL, -1, SQLITE_TRANSIENT);
+    if (!wh[0])
+        sqlite3_bind_null(ins, 4);
+    sqlite3_bind_text(w->st[ST_MSG_SEL], 1, msg, (int)len, SQLITE_STATIC);
+    int rc = intern(w, w->messages, ST_MSG_INS, ST_MSG_SEL, msg, len, id, err);
+    sqlite3_clear_bindings(ins);
+    return rc;
+}
+
+static int note_thread(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    if (!ev->thread || (ev->pid == w->last_thread_pid && ev->tid == w->last_thread_tid))
+        return GD_OK;
+    w->last_thread_pid = ev->pid;
+    w->last_thread_tid = ev->tid;
+    sqlite3_stmt *st = w->st[ST_THREAD];
+    sqlite3_bind_int64(st, 1, w->trace);
+    sqlite3_bind_int64(st, 2, ev->pid);
+    sqlite3_bind_int64(st, 3, ev->tid);
+    sqlite3_bind_text(st, 4, ev->thread, -1, SQLITE_STATIC);
+    return step_done(w, st, err);
+}
+
+static int put_stack(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_stack_ev *s = &ev->u.stack;
+    int64_t parent = 0;
+    /* outermost first: frames[n-1] is the root */
+    for (size_t k = s->nframes; k-- > 0;) {
+        const char *f = s->frames[k];
+        if (!f)
+            f = "?";
+        int64_t fid, cid;
+        size_t flen = strlen(f);
+        sqlite3_bind_text(w->st[ST_FRAME_INS], 1, f, (int)flen, SQLITE_STATIC);
+        sqlite3_bind_text(w->st[ST_FRAME_SEL], 1, f, (int)flen, SQLITE_STATIC);
+        int rc = intern(w, w->frames, ST_FRAME_INS, ST_FRAME_SEL, f, flen, &fid, err);
+        if (rc)
+            return rc;
+        int64_t key[2] = {parent, fid};
+        sqlite3_bind_int64(w->st[ST_CS_INS], 1, parent);
+        sqlite3_bind_int64(w->st[ST_CS_INS], 2, fid);
+        sqlite3_bind_int64(w->st[ST_CS_INS], 3, (int64_t)(s->nframes - k));
+        sqlite3_bind_int64(w->st[ST_CS_SEL], 1, parent);
+        sqlite3_bind_int64(w->st[ST_CS_SEL], 2, fid);
+        rc = intern(w, w->callsites, ST_CS_INS, ST_CS_SEL, key, sizeof key, &cid, err);
+        if (rc)
+            return rc;
+        parent = cid;
+    }
+    sqlite3_stmt *st = w->st[ST_SAMPLE];
+    sqlite3_bind_int64(st, 1, w->trace);
+    sqlite3_bind_int64(st, 2, ev->pid);
+    sqlite3_bind_int64(st, 3, ev->tid);
+    sqlite3_bind_double(st, 4, ev->ts);
+    sqlite3_bind_int64(st, 5, parent);
+    bind_text(st, 6, s->state);
+    return step_done(w, st, err);
+}
+
+static int put_cpu(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_cpu_ev *c = &ev->u.cpu;
+    sqlite3_stmt *st = w->st[ST_CPU];
+    sqlite3_bind_int64(st, 1, w->trace);
+    sqlite3_bind_double(st, 2, ev->ts);
+    for (int i = 3; i <= 12; i++)
+        sqlite3_bind_null(st, i);
+    if (c->raw.has_stat) {
+        sqlite3_bind_int64(st, 3, (int64_t)gd_cpu_busy(&c->raw));
+        sqlite3_bind_int64(st, 4, (int64_t)gd_cpu_total(&c->raw));
+        sqlite3_bind_int64(st, 6, (int64_t)c->raw.user);
+        sqlite3_bind_int64(st, 7, (int64_t)c->raw.nice);
+        sqlite3_bind_int64(st, 8, (int64_t)c->raw.system);
+        sqlite3_bind_int64(st, 9, (int64_t)c->raw.idle);
+        sqlite3_bind_int64(st, 10, (int64_t)c->raw.iowait);
+        sqlite3_bind_int64(st, 11, (int64_t)c->raw.irq);
+        sqlite3_bind_int64(st, 12, (int64_t)c->raw.softirq);
+    }
+    if (c->raw.has_pid_stat)
+        sqlite3_bind_int64(st, 5, (int64_t)gd_cpu_app(&c->raw));
+    bind_opt_double(st, 13, c->total);
+    bind_opt_double(st, 14, c->app);
+    bind_opt_double(st, 15, c->user);
+    bind_opt_double(st, 16, c->sys);
+    bind_opt_double(st, 17, c->iowait);
+    return step_done(w, st, err);
+}
+
+static int put_memory(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_memory_ev *m = &ev->u.memory;
+    sqlite3_stmt *st = w->st[ST_MEMORY];
+    sqlite3_bind_int64(st, 1, w->trace);
+    sqlite3_bind_double(st, 2, ev->ts);
+    int64_t v[10] = {m->heap_free_kb, m->heap_max_kb, m->heap_alloc_kb, m->pss_total_kb,
+                     m->pss_dalvik_kb, m->pss_native_kb, m->pss_other_kb, m->ram_avail_kb,
+                     m->ram_total_kb, m->ram_low_threshold_kb};
+    for (int i = 0; i < 10; i++)
+        bind_opt_int(st, 3 + i, v[i]);
+    bind_opt_int(st, 13, m->ram_is_low);
+    return step_done(w, st, err);
+}
+
+static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    json_t *j = gd_event_to_json(ev);
+    char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!txt)
+        return gd_error_set(err, GD_ERR_IO, ev->line, 0, "out of memory");
+    sqlite3_stmt *st = w->st[ST_RAW];
+    sqlite3_bind_int64(st, 1, w->trace);
+    sqlite3_bind_text(st, 2, gd_event_kind_name(ev->kind), -1, SQLITE_STATIC);
+    bind_opt_double(st, 3, ev->ts);
+    sqlite3_bind_int64(st, 4, ev->pid);
+    sqlite3_bind_int64(st, 5, ev->tid);
+    sqlite3_bind_text(st, 6, txt, -1, free);
+    return step_done(w, st, err);
+}
+
+static int on_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    gd_writer *w = ctx;
+    if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE) {
+        on_skip(w, "event without a time", ev->line, 0);
+        return 0;
+    }
+    w->events++;
+    double end = ev->ts;
+    if (ev->kind == GD_EV_DISPATCH && gd_has(ev->u.dispatch.dur) && ev->u.dispatch.dur > 0)
+        end = ev->ts + ev->u.dispatch.dur;
+    if (gd_has(ev->ts)) {
+        if (!gd_has(w->min_ts) || ev->ts < w->min_ts)
+            w->min_ts = ev->ts;
+        if (!gd_has(w->max_ts) || end > w->max_ts)
+            w->max_ts = end;
+    }
+    int rc = note_thread(w, ev, err);
+    if (rc)
+        return rc;
+    switch (ev->kind) {
+    case GD_EV_LOOPER: {
+        sqlite3_stmt *st = w->st[ST_LOOPER];
+        int64_t msg = -1;
+        const char *m = ev->u.looper.msg;
+        int begin = ev->u.looper.phase == GD_PHASE_BEGIN ||
+                    (ev->u.looper.phase == GD_PHASE_UNKNOWN && (!m || strncmp(m, "<<<<<", 5) != 0));
+        if (m && begin && (rc = intern_msg(w, m, &msg, err)))
+            return rc;
+        sqlite3_bind_int64(st, 1, ev->pid);
+        sqlite3_bind_int64(st, 2, ev->tid);
+        sqlite3_bind_double(st, 3, ev->ts);
+        int ph = ev->u.looper.phase;
+        if (ph == GD_PHASE_UNKNOWN && m) {
+            if (strncmp(m, ">>>>>", 5) == 0)
+                ph = GD_PHASE_BEGIN;
+            else if (strncmp(m, "<<<<<", 5) == 0)
+                ph = GD_PHASE_END;
+        }
+        sqlite3_bind_int(st, 4, ph);
+        bind_opt_double(st, 5, ev->u.looper.thread_ts);
+        bind_opt_int(st, 6, msg);
+        return step_done(w, st, err);
+    }
+    case GD_EV_DISPATCH: {
+        const gd_dispatch_ev *d = &ev->u.dispatch;
+        if (!gd_has(d->dur) || d->dur < 0) {
+            w->events--;
+            on_skip(w, "dispatch: negative duration", ev->line, 0);
+            return 0;
+        }
+        int64_t msg = -1;
+        if (d->msg && (rc = intern_msg(w, d->msg, &msg, err)))
+            return rc;
+        sqlite3_stmt *st = w->st[ST_DISPATCH];
+        sqlite3_bind_int64(st, 1, w->trace);
+        sqlite3_bind_int64(st, 2, ev->pid);
+        sqlite3_bind_int64(st, 3, ev->tid);
+        sqlite3_bind_double(st, 4, ev->ts);
+        sqlite3_bind_double(st, 5, d->dur);
+        bind_opt_double(st, 6, d->thread_dur);
+        sqlite3_bind_int(st, 7, d->unfinished ? 1 : 0);
+        bind_opt_int(st, 8, msg);
+        return step_done(w, st, err);
+    }
+    case GD_EV_STACK:
+        if (ev->u.stack.nframes == 0) {
+            w->events--;
+            on_skip(w, "stack: no frames", ev->line, 0);
+            return 0;
+        }
+        return put_stack(w, ev, err);
+    case GD_EV_CPU:
+        return put_cpu(w, ev, err);
+    case GD_EV_MEMORY:
+        return put_memory(w, ev, err);
+    default:
+        return put_raw(w, ev, err);
+    }
+}
+
+int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char *format,
+                   gd_error *err)
+{
+    gd_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    w->s = s;
+    w->min_ts = w->max_ts = GD_NONE;
+    w->last_thread_pid = w->last_thread_tid = INT64_MIN;
+    meta_acc *a = &w->meta;
+    a->version_code = a->api_level = a->cpu_cores = a->pid = a->main_tid = -1;
+    a->clk_tck = a->max_depth = -1;
+    a->long_ms = a->short_ms = a->interval_ms = GD_NONE;
+    w->sink = (gd_sink){w, on_meta, on_event, on_skip};
+    int rc;
+    if ((rc = gd_store_exec(s, "SAVEPOINT gd_trace;"
+                               "CREATE TEMP TABLE IF NOT EXISTS looper_tmp(pid INTEGER, tid INTEGER,"
+                               " ts REAL, phase INTEGER, thread_ts REAL, msg INTEGER);"
+                               "DELETE FROM temp.looper_tmp;",
+                            err)))
+        goto fail;
+    w->open = 1;
+    sqlite3_stmt *st = gd_store_prepare(
+        s, "INSERT INTO trace(source, format, hash, short_ms, long_ms, anr_ms, ingested_at)"
+           " VALUES (?, ?, 'pending:' || hex(randomblob(8)), 100, 500, 5000,"
+           " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+        err);
+    if (!st) {
+        rc = err->code;
+        goto fail;
+    }
+    sqlite3_bind_text(st, 1, source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, format, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        rc = gd_store_fail(s, err, "database write");
+        goto fail;
+    }
+    w->trace = sqlite3_last_insert_rowid(s->db);
+    for (int i = 0; i < ST__COUNT; i++)
+        if (!(w->st[i] = gd_store_prepare(s, stmt_sql[i], err))) {
+            rc = err->code;
+            goto fail;
+        }
+    w->frames = gd_icache_new(65536, 8 << 20);
+    w->callsites = gd_icache_new(131072, 4 << 20);
+    w->messages = gd_icache_new(16384, 4 << 20);
+    if (!w->frames || !w->callsites || !w->messages) {
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        goto fail;
+    }
+    *out = w;
+    return GD_OK;
+fail:
+    gd_writer_abort(w);
+    gd_writer_free(w);
+    return rc;
+}
+
+const gd_sink *gd_writer_sink(gd_writer *w) { return &w->sink; }
+
+void gd_writer_abort(gd_writer *w)
+{
+    if (w && w->open) {
+        sqlite3_exec(w->s->db, "ROLLBACK TO gd_trace; RELEASE gd_trace;", NULL, NULL, NULL);
+        w->open = 0;
+    }
+}
+
+void gd_writer_free(gd_writer *w)
+{
+    if (!w)
+        return;
+    for (int i = 0; i < ST__COUNT; i++)
+        sqlite3_finalize(w->st[i]);
+    gd_icache_free(w->frames);
+    gd_icache_free(w->callsites);
+    gd_icache_free(w->messages);
+    while (w->stats) {
+        stat_entry *n = w->stats->next;
+        free(w->stats->reason);
+        free(w->stats);
+        w->stats = n;
+    }
+    meta_acc *a = &w->meta;
+    free(a->app);
+    free(a->version_name);
+    free(a->device);
+    free(a->session);
+    free(a->json);
+    for (size_t i = 0; i < a->nconcern; i++)
+        free(a->concern[i]);
+    free(w);
+}
+
+void gd_writer_foreach_stat(gd_writer *w, void (*fn)(void *, const char *, long, long), void *ctx)
+{
+    for (stat_entry *e = w->stats; e; e = e->next)
+        fn(ctx, e->reason, e->count, e->first_line);
+}
+
+static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t tid, const gd_paired *d,
+                  gd_error *err)
+{
+    sqlite3_bind_int64(ins, 1, w->trace);
+    sqlite3_bind_int64(ins, 2, pid);
+    sqlite3_bind_int64(ins, 3, tid);
+    sqlite3_bind_double(ins, 4, d->start);
+    sqlite3_bind_double(ins, 5, d->end - d->start);
+    bind_opt_double(ins, 6, d->thread_ms);
+    sqlite3_bind_int(ins, 7, d->unfinished);
+    bind_opt_int(ins, 8, d->msg);
+    return step_done(w, ins, err);
+}
+
+/* Pairs the Looper prints of this trace, thread by thread, in time order. */
+static int pair_prints(gd_writer *w, long *ndispatch, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        w->s, "SELECT pid, tid, ts, phase, thread_ts, msg FROM temp.looper_tmp"
+              " ORDER BY pid, tid, ts, rowid", err);
+    if (!q)
+        return err->code;
+    sqlite3_stmt *ins = w->st[ST_DISPATCH];
+    gd_pair p;
+    gd_pair_init(&p);
+    int64_t cur_pid = 0, cur_tid = 0;
+    int have = 0, rc = GD_OK, step;
+    long ends_without = 0, dropped = 0;
+    gd_paired d;
+    double cap_end = w->max_ts;
+#define FLUSH_THREAD()                                                                          \
+    do {                                                                                       \
+        while (gd_pair_finish(&p, cap_end, &d)) {                                               \
+            if ((rc = insert_paired(w, ins, cur_pid, cur_tid, &d, err)))                        \
+                goto out;                                                                      \
+            (*ndispatch)++;                                                                    \
+        }                                                                                      \
+        ends_without += p.ends_without_begin;                                                  \
+        dropped += p.begins_dropped;                                                           \
+        gd_pair_init(&p);                                                                      \
+    } while (0)
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t pid = sqlite3_column_int64(q, 0), tid = sqlite3_column_int64(q, 1);
+        if (!have || pid != cur_pid || tid != cur_tid) {
+            if (have)
+                FLUSH_THREAD();
+            cur_pid = pid;
+            cur_tid = tid;
+            have = 1;
+        }
+        double ts = sqlite3_column_double(q, 2);
+        gd_phase ph = gd_pair_phase(&p, (gd_phase)sqlite3_column_int(q, 3), NULL);
+        double tts = sqlite3_column_type(q, 4) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 4);
+        int64_t msg = sqlite3_column_type(q, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 5);
+        if (gd_pair_feed(&p, ph, ts, tts, msg, &d)) {
+            if ((rc = insert_paired(w, ins, pid, tid, &d, err)))
+                goto out;
+            (*ndispatch)++;
+        }
+    }
+    if (step != SQLITE_DONE) {
+        rc = gd_store_fail(w->s, err, "database read");
+        goto out;
+    }
+    if (have)
+        FLUSH_THREAD();
+#undef FLUSH_THREAD
+    if (ends_without)
+        count_reason_n(w, "looper: end without begin", ends_without, 0);
+    if (dropped)
+        count_reason_n(w, "looper: nesting too deep", dropped, 0);
+    w->skipped += ends_without + dropped;
+out:
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* Ratios of raw CPU samples from the delta to the previous sample. */
+static int derive_cpu_ratios(gd_writer *w, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        w->s, "SELECT id, busy, total, app FROM cpu WHERE trace = ? AND total IS NOT NULL"
+              " ORDER BY ts_ms, id", err);
+    sqlite3_stmt *u = gd_store_prepare(
+        w->s, "UPDATE cpu SET total_ratio = coalesce(total_ratio, ?),"
+              " app_ratio = coalesce(app_ratio, ?) WHERE id = ?", err);
+    int rc = GD_OK;
+    if (!q || !u) {
+        rc = err->code;
+        goto out;
+    }
+    sqlite3_bind_int64(q, 1, w->trace);
+    int64_t pb = -1, pt = -1, pa = -1;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(q, 0), b = sqlite3_column_int64(q, 1),
+                t = sqlite3_column_int64(q, 2);
+        int64_t a = sqlite3_column_type(q, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 3);
+        if (pt >= 0 && t > pt) {
+            sqlite3_bind_double(u, 1, (double)(b - pb) / (double)(t - pt));
+            if (a >= 0 && pa >= 0)
+                sqlite3_bind_double(u, 2, (double)(a - pa) / (double)(t - pt));
+            else
+                sqlite3_bind_null(u, 2);
+            sqlite3_bind_int64(u, 3, id);
+            if ((rc = step_done(w, u, err)))
+                goto out;
+        }
+        pb = b;
+        pt = t;
+        pa = a;
+    }
+out:
+    sqlite3_finalize(q);
+    sqlite3_finalize(u);
+    return rc;
+}
+
+/* Median gap between consecutive CPU samples: the sampler's interval. */
+static double median_cpu_gap(gd_writer *w)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        w->s, "SELECT g FROM (SELECT ts_ms - lag(ts_ms) OVER (ORDER BY ts_ms) AS g FROM cpu"
+              " WHERE trace = ?) WHERE g > 0 ORDER BY g", NULL);
+    double *gaps = NULL, g = GD_NONE;
+    size_t n = 0, cap = 0;
+    if (!q)
+        return g;
+    sqlite3_bind_int64(q, 1, w->trace);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            double *ng = realloc(gaps, cap * sizeof *gaps);
+            if (!ng)
+                break;
+            gaps = ng;
+        }
+        gaps[n++] = sqlite3_column_double(q, 0);
+    }
+    if (n)
+        g = gaps[(n - 1) / 2];
+    free(gaps);
+    sqlite3_finalize(q);
+    return g;
+}
+
+static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
+{
+    gd_trace_cfg cfg;
+    int rc = gd_trace_cfg_load(w->s, w->trace, &cfg, err);
+    if (rc)
+        return rc;
+    gd_deriver *dv = gd_deriver_new(w->s, err);
+    sqlite3_stmt *q = gd_store_prepare(
+        w->s, "SELECT id, pid, tid, start_ms, dur_ms, unfinished FROM dispatch WHERE trace = ?"
+              " AND dur_ms >= ?"
+              " ORDER BY start_ms", err);
+    sqlite3_stmt *ins = gd_store_prepare(
+        w->s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory)"
+              " VALUES (?,?,?,?,?,?,?)", err);
+    if (!dv || !q || !ins) {
+        rc = err->code ? err->code : GD_ERR_IO;
+        goto out;
+    }
+    sqlite3_bind_int64(q, 1, w->trace);
+    sqlite3_bind_double(q, 2, cfg.short_ms);
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        gd_block_info bi;
+        double start = sqlite3_column_double(q, 3);
+        if ((rc = gd_deriver_block(dv, &cfg, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+                                   start, start + sqlite3_column_double(q, 4),
+                                   sqlite3_column_int(q, 5), &bi, NULL, err)))
+            goto out;
+        sqlite3_bind_int64(ins, 1, sqlite3_column_int64(q, 0));
+        sqlite3_bind_int64(ins, 2, w->trace);
+        sqlite3_bind_int64(ins, 3, bi.samples);
+        bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
+        bind_text(ins, 5, bi.group[0] ? bi.group : NULL);
+        if (bi.cpu_busy >= 0)
+            sqlite3_bind_int(ins, 6, bi.cpu_busy);
+        else
+            sqlite3_bind_null(ins, 6);
+        bind_opt_int(ins, 7, bi.memory);
+        if ((rc = step_done(w, ins, err)))
+            goto out;
+        (*nblocks)++;
+    }
+    if (step != SQLITE_DONE)
+        rc = gd_store_fail(w->s, err, "database read");
+out:
+    sqlite3_finalize(q);
+    sqlite3_finalize(ins);
+    gd_deriver_free(dv);
+    gd_trace_cfg_free(&cfg);
+    return rc;
+}
+
+static int existing_trace(gd_writer *w, const char *hash, int64_t *id, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(w->s, "SELECT id FROM trace WHERE hash = ? AND id != ?", err);
+    if (!q)
+        return -1;
+    sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, w->trace);
+    int found = sqlite3_step(q) == SQLITE_ROW;
+    if (found)
+        *id = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return found;
+}
+
+static int save_trace(gd_writer *w, const char *hash, gd_error *err)
+{
+    meta_acc *a = &w->meta;
+    sqlite3_stmt *u = gd_store_prepare(
+        w->s, "UPDATE trace SET hash=?, app=?, version_name=?, version_code=?, device=?,"
+              " api_level=?, cpu_cores=?, pid=?, main_tid=?, session=?, clk_tck=?, short_ms=?,"
+              " long_ms=?, anr_ms=?, dump_interval_ms=?, max_depth=?, concern=?, meta=?,"
+              " start_ms=?, end_ms=?, events=?, skipped=? WHERE id=?", err);
+    if (!u)
+        return err->code;
+    json_t *con = json_array();
+    for (size_t i = 0; i < a->nconcern; i++)
+        json_array_append_new(con, json_string(a->concern[i]));
+    if (a->nconcern == 0 && a->app)
+        json_array_append_new(con, json_string(a->app));
+    char *con_txt = json_dumps(con, JSON_COMPACT);
+    json_decref(con);
+    sqlite3_bind_text(u, 1, hash, -1, SQLITE_STATIC);
+    bind_text(u, 2, a->app);
+    bind_text(u, 3, a->version_name);
+    bind_opt_int(u, 4, a->version_code);
+    bind_text(u, 5, a->device);
+    bind_opt_int(u, 6, a->api_level);
+    bind_opt_int(u, 7, a->cpu_cores);
+    bind_opt_int(u, 8, a->pid);
+    bind_opt_int(u, 9, a->main_tid);
+    bind_text(u, 10, a->session);
+    bind_opt_int(u, 11, a->clk_tck);
+    sqlite3_bind_double(u, 12, gd_has(a->short_ms) ? a->short_ms : GD_SHORT_MS);
+    sqlite3_bind_double(u, 13, gd_has(a->long_ms) ? a->long_ms : GD_LONG_MS);
+    sqlite3_bind_double(u, 14, GD_ANR_MS);
+    bind_opt_double(u, 15, a->interval_ms);
+    bind_opt_int(u, 16, a->max_depth);
+    bind_text(u, 17, con_txt);
+    bind_text(u, 18, a->json);
+    bind_opt_double(u, 19, w->min_ts);
+    bind_opt_double(u, 20, w->max_ts);
+    sqlite3_bind_int64(u, 21, w->events);
+    sqlite3_bind_int64(u, 22, w->skipped);
+    sqlite3_bind_int64(u, 23, w->trace);
+    int rc = step_done(w, u, err);
+    sqlite3_finalize(u);
+    free(con_txt);
+    return rc;
+}
+
+/* Events without tid/pid belong to the capture's main thread/process. */
+static int resolve_main(gd_writer *w, gd_error *err)
+{
+    int64_t pid = w->meta.pid >= 0 ? w->meta.pid : 0;
+    int64_t tid = w->meta.main_tid >= 0 ? w->meta.main_tid : pid;
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "UPDATE temp.looper_tmp SET pid = %lld WHERE pid = -1;"
+             "UPDATE temp.looper_tmp SET tid = %lld WHERE tid = -1;"
+             "UPDATE dispatch SET pid = %lld WHERE trace = %lld AND pid = -1;"
+             "UPDATE dispatch SET tid = %lld WHERE trace = %lld AND tid = -1;"
+             "UPDATE sample SET pid = %lld WHERE trace = %lld AND pid = -1;"
+             "UPDATE sample SET tid = %lld WHERE trace = %lld AND tid = -1;"
+             "UPDATE OR IGNORE thread SET pid = %lld WHERE trace = %lld AND pid = -1;"
+             "UPDATE OR IGNORE thread SET tid = %lld WHERE trace = %lld AND tid = -1;"
+             "UPDATE raw_event SET pid = %lld WHERE trace = %lld AND pid = -1;"
+             "UPDATE raw_event SET tid = %lld WHERE trace = %lld AND tid = -1;",
+             (long long)pid, (long long)tid, (long long)pid, (long long)w->trace, (long long)tid,
+             (long long)w->trace, (long long)pid, (long long)w->trace, (long long)tid,
+             (long long)w->trace, (long long)pid, (long long)w->trace, (long long)tid,
+             (long long)w->trace, (long long)pid, (long long)w->trace, (long long)tid,
+             (long long)w->trace);
+    return gd_store_exec(w->s, sql, err);
+}
+
+static int save_stats(gd_writer *w, gd_error *err)
+{
+    sqlite3_stmt *st = gd_store_prepare(
+        w->s, "INSERT INTO ingest_stat(trace, reason, count, first_line) VALUES (?,?,?,?)", err);
+    if (!st)
+        return err->code;
+    int rc = GD_OK;
+    for (stat_entry *e = w->stats; e && !rc; e = e->next) {
+        sqlite3_bind_int64(st, 1, w->trace);
+        sqlite3_bind_text(st, 2, e->reason, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, e->count);
+        if (e->first_line > 0)
+            sqlite3_bind_int64(st, 4, e->first_line);
+        else
+            sqlite3_bind_null(st, 4);
+        rc = step_done(w, st, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
+{
+    memset(res, 0, sizeof *res);
+    int64_t existing;
+    int dup = existing_trace(w, hash, &existing, err);
+    if (dup < 0)
+        return err->code;
+    if (dup) {
+        gd_writer_abort(w);
+        res->trace = existing;
+        res->duplicate = 1;
+        return GD_OK;
+    }
+    long nd = 0, nb = 0;
+    int rc;
+    if ((rc = resolve_main(w, err)) || (rc = pair_prints(w, &nd, err)))
+        return rc;
+    if ((rc = save_trace(w, hash, err)) || (rc = derive_cpu_ratios(w, err)))
+        return rc;
+    if (!gd_has(w->meta.interval_ms)) {
+        double g = median_cpu_gap(w);
+        if (gd_has(g)) {
+            char sql[128];
+            snprintf(sql, sizeof sql, "UPDATE trace SET dump_interval_ms = %.17g WHERE id = %lld", g,
+                     (long long)w->trace);
+            if ((rc = gd_store_exec(w->s, sql, err)))
+                return rc;
+        }
+    }
+    if ((rc = derive_blocks(w, &nb, err)) || (rc = save_stats(w, err)))
+        return rc;
+    sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);
+    if (!c)
+        return err->code;
+    sqlite3_bind_int64(c, 1, w->trace);
+    if (sqlite3_step(c) == SQLITE_ROW)
+        nd = (long)sqlite3_column_int64(c, 0);
+    sqlite3_finalize(c);
+    if ((rc = gd_store_exec(w->s, "DELETE FROM temp.looper_tmp; RELEASE gd_trace;", err)))
+        return rc;
+    w->open = 0;
+    res->trace = w->trace;
+    res->events = w->events;
+    res->skipped = w->skipped;
+    res->dispatches = nd;
+    res->blocks = nb;
+    return GD_OK;
+}

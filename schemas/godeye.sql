@@ -1,0 +1,161 @@
+-- godeye.sql - the SQLite store, schema version 1 (PRAGMA user_version).
+--
+-- Stable for `godeye sql` users: tables and columns below are only added to,
+-- never renamed, within a major version.  Times are epoch milliseconds
+-- (REAL), durations milliseconds.  Documented in godeye-schema(7).
+
+-- One row per ingested input (file, folder, URL or stdin).
+CREATE TABLE trace (
+  id            INTEGER PRIMARY KEY,
+  source        TEXT NOT NULL,          -- path or URL as given
+  format        TEXT NOT NULL,          -- detected reader name
+  hash          TEXT NOT NULL UNIQUE,   -- content hash: re-ingest is a no-op
+  app           TEXT,
+  version_name  TEXT,
+  version_code  INTEGER,
+  device        TEXT,
+  api_level     INTEGER,
+  cpu_cores     INTEGER,
+  pid           INTEGER,
+  main_tid      INTEGER,
+  session       TEXT,
+  clk_tck       INTEGER,
+  short_ms      REAL NOT NULL,          -- block thresholds in force at ingest
+  long_ms       REAL NOT NULL,
+  anr_ms        REAL NOT NULL,
+  dump_interval_ms REAL,
+  max_depth     INTEGER,
+  concern       TEXT,                   -- JSON array of package prefixes
+  meta          TEXT,                   -- the capture's meta as JSON
+  start_ms      REAL,
+  end_ms        REAL,
+  events        INTEGER NOT NULL DEFAULT 0,
+  skipped       INTEGER NOT NULL DEFAULT 0,
+  ingested_at   TEXT NOT NULL
+);
+
+-- What a reader or the store dropped or ignored, by stable reason.
+CREATE TABLE ingest_stat (
+  trace      INTEGER NOT NULL REFERENCES trace(id),
+  reason     TEXT NOT NULL,
+  count      INTEGER NOT NULL,
+  first_line INTEGER,
+  PRIMARY KEY (trace, reason)
+) WITHOUT ROWID;
+
+CREATE TABLE thread (
+  trace INTEGER NOT NULL REFERENCES trace(id),
+  pid   INTEGER NOT NULL,
+  tid   INTEGER NOT NULL,
+  name  TEXT,
+  PRIMARY KEY (trace, pid, tid)
+) WITHOUT ROWID;
+
+-- Interned Looper message texts and what was parsed from them.
+CREATE TABLE message (
+  id       INTEGER PRIMARY KEY,
+  text     TEXT NOT NULL UNIQUE,
+  handler  TEXT,      -- "android.view.Choreographer$FrameHandler"
+  callback TEXT,      -- "android.view.Choreographer$FrameDisplayEventReceiver@9f8e7d6"
+  what     TEXT       -- "0"
+);
+
+-- Every paired main-looper (or other looper) message.
+CREATE TABLE dispatch (
+  id         INTEGER PRIMARY KEY,
+  trace      INTEGER NOT NULL REFERENCES trace(id),
+  pid        INTEGER NOT NULL,
+  tid        INTEGER NOT NULL,
+  start_ms   REAL NOT NULL,
+  dur_ms     REAL NOT NULL,
+  thread_ms  REAL,
+  unfinished INTEGER NOT NULL DEFAULT 0,
+  message    INTEGER REFERENCES message(id)
+);
+
+-- Interned stack frames and callsites: a callsite is a frame under its
+-- parent callsite (outermost frame at depth 1); a sample points at the
+-- innermost callsite of its stack.
+CREATE TABLE frame (
+  id   INTEGER PRIMARY KEY,
+  text TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE callsite (
+  id     INTEGER PRIMARY KEY,
+  parent INTEGER NOT NULL,              -- 0 for an outermost frame
+  frame  INTEGER NOT NULL REFERENCES frame(id),
+  depth  INTEGER NOT NULL,
+  UNIQUE (parent, frame)
+);
+
+CREATE TABLE sample (
+  id       INTEGER PRIMARY KEY,
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  pid      INTEGER NOT NULL,
+  tid      INTEGER NOT NULL,
+  ts_ms    REAL NOT NULL,
+  callsite INTEGER NOT NULL REFERENCES callsite(id),
+  state    TEXT                         -- thread state (ANR dumps) or NULL
+);
+
+-- CPU samples: raw jiffies when the capture had /proc lines, and ratios
+-- (0..1) either given or derived from the delta to the previous sample.
+CREATE TABLE cpu (
+  id        INTEGER PRIMARY KEY,
+  trace     INTEGER NOT NULL REFERENCES trace(id),
+  ts_ms     REAL NOT NULL,
+  busy      INTEGER,                    -- cumulative jiffies
+  total     INTEGER,
+  app       INTEGER,
+  user_j    INTEGER, nice_j INTEGER, system_j INTEGER, idle_j INTEGER,
+  iowait_j  INTEGER, irq_j INTEGER, softirq_j INTEGER,
+  total_ratio  REAL,
+  app_ratio    REAL,
+  user_ratio   REAL,
+  sys_ratio    REAL,
+  iowait_ratio REAL
+);
+
+CREATE TABLE memory (
+  id            INTEGER PRIMARY KEY,
+  trace         INTEGER NOT NULL REFERENCES trace(id),
+  ts_ms         REAL NOT NULL,
+  heap_free_kb  INTEGER, heap_max_kb INTEGER, heap_alloc_kb INTEGER,
+  pss_total_kb  INTEGER, pss_dalvik_kb INTEGER, pss_native_kb INTEGER, pss_other_kb INTEGER,
+  ram_avail_kb  INTEGER, ram_total_kb INTEGER, ram_low_threshold_kb INTEGER,
+  ram_is_low    INTEGER
+);
+
+-- Block details of every dispatch at or past its trace's short threshold,
+-- derived at ingest (and recomputed on the fly for lower thresholds).
+CREATE TABLE block (
+  dispatch  INTEGER PRIMARY KEY REFERENCES dispatch(id),
+  trace     INTEGER NOT NULL REFERENCES trace(id),
+  samples   INTEGER NOT NULL,
+  key_frame TEXT,
+  grp       TEXT,                       -- key frame without its line number
+  cpu_busy  INTEGER,                    -- 1, 0 or NULL (unknown)
+  memory    INTEGER REFERENCES memory(id),  -- snapshot nearest to the end
+  blame     TEXT                        -- method blamed from method traces
+);
+
+-- Events of kinds that have no table of their own yet, as capture-format JSON.
+CREATE TABLE raw_event (
+  id    INTEGER PRIMARY KEY,
+  trace INTEGER NOT NULL REFERENCES trace(id),
+  kind  TEXT NOT NULL,
+  ts_ms REAL,
+  pid   INTEGER,
+  tid   INTEGER,
+  json  TEXT NOT NULL
+);
+
+CREATE INDEX dispatch_dur ON dispatch (dur_ms);
+CREATE INDEX dispatch_trace ON dispatch (trace, pid, tid, start_ms);
+CREATE INDEX sample_at ON sample (trace, tid, ts_ms);
+CREATE INDEX cpu_at ON cpu (trace, ts_ms);
+CREATE INDEX memory_at ON memory (trace, ts_ms);
+CREATE INDEX block_trace ON block (trace);
+CREATE INDEX block_grp ON block (grp);
+CREATE INDEX raw_event_kind ON raw_event (trace, kind, ts_ms);
