@@ -1,0 +1,348 @@
+/* check_logcat.c - tests of the logcat reader (threadtime, time, brief; corpus capture). */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+
+extern const gd_reader gd_reader_logcat;
+
+#define FIX GODEYE_FIXTURES "/logcat/"
+
+static double num(json_t *o, const char *k)
+{
+    return json_number_value(json_object_get(o, k));
+}
+static const char *str(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+static json_int_t inum(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static int probe_text(const char *s)
+{
+    return gd_reader_logcat.probe((const unsigned char *)s, strlen(s), 1);
+}
+
+static int probe_file(const char *path)
+{
+    static unsigned char buf[65536];
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(buf, 1, sizeof buf, f);
+    int eof = feof(f);
+    fclose(f);
+    return gd_reader_logcat.probe(buf, n, eof);
+}
+
+START_TEST(threadtime_new_year)
+{
+    gd_read_opts o = {.year = 2023};
+    gd_collected c;
+    gd_test_read_file(&gd_reader_logcat, FIX "threadtime_newyear.txt", &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 10);
+    ck_assert_int_eq(gd_collected_count(&c, "looper"), 5);
+    ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 1);
+    ck_assert_int_eq(gd_collected_count(&c, "issue"), 4);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 1);
+    ck_assert_int_eq(json_object_size(c.skips), 2);
+
+    json_t *e = json_array_get(c.events, 0);
+    ck_assert_str_eq(str(e, "type"), "looper");
+    ck_assert_str_eq(str(e, "phase"), "begin");
+    ck_assert(num(e, "ts") == 1704067199100.0);
+    ck_assert_int_eq(inum(e, "pid"), 4321);
+    ck_assert_int_eq(inum(e, "tid"), 4321);
+    ck_assert_str_eq(str(e, "msg"),
+                     ">>>>> Dispatching to Handler (android.view.Choreographer$FrameHandler) "
+                     "{3c2b1a0} android.view.Choreographer$FrameDisplayEventReceiver@9f8e7d6: 0");
+    e = json_array_get(c.events, 1);
+    ck_assert_str_eq(str(e, "phase"), "end");
+    ck_assert(num(e, "ts") == 1704067199950.0);
+    ck_assert_str_eq(str(e, "msg"),
+                     "<<<<< Finished to Handler (android.view.Choreographer$FrameHandler) "
+                     "{3c2b1a0} android.view.Choreographer$FrameDisplayEventReceiver@9f8e7d6");
+    /* crossed midnight of New Year: 2024 */
+    e = json_array_get(c.events, 2);
+    ck_assert_str_eq(str(e, "phase"), "begin");
+    ck_assert(num(e, "ts") == 1704067200010.0);
+    /* a late 12-31 line after 01-01 keeps 2023 */
+    e = json_array_get(c.events, 3);
+    ck_assert_str_eq(str(e, "type"), "issue");
+    ck_assert_str_eq(str(e, "issue_type"), "skipped_frames");
+    ck_assert(num(e, "ts") == 1704067199990.0);
+    ck_assert_int_eq(inum(e, "pid"), 1625);
+    ck_assert_int_eq(inum(json_object_get(e, "content"), "frames"), 2);
+    e = json_array_get(c.events, 4);
+    ck_assert_str_eq(str(e, "phase"), "end");
+    ck_assert(num(e, "ts") == 1704067200912.0);
+
+    e = json_array_get(c.events, 5);
+    ck_assert_str_eq(str(e, "type"), "dispatch");
+    ck_assert(num(e, "ts") == 1704067200011.0); /* 00:00:00.913 - 902 ms */
+    ck_assert(num(e, "dur") == 902.0);
+    ck_assert_ptr_null(json_object_get(e, "thread_dur"));
+    ck_assert_str_eq(str(e, "thread"), "main");
+    ck_assert_int_eq(inum(e, "tid"), 4321);
+    ck_assert_str_eq(str(e, "msg"),
+                     "Slow dispatch took 902ms main h=android.app.ActivityThread$H c=null m=159");
+
+    e = json_array_get(c.events, 6);
+    ck_assert_str_eq(str(e, "tool"), "android");
+    ck_assert_str_eq(str(e, "issue_type"), "slow_delivery");
+    ck_assert(num(e, "ts") == 1704067200914.0);
+    ck_assert(num(e, "cost") == 870.0);
+    json_t *ct = json_object_get(e, "content");
+    ck_assert_int_eq(inum(ct, "delay_ms"), 870);
+    ck_assert_str_eq(str(ct, "thread"), "main");
+    ck_assert(strncmp(str(ct, "msg"), "Slow delivery took 870ms main h=", 32) == 0);
+
+    e = json_array_get(c.events, 7);
+    ck_assert_str_eq(str(e, "issue_type"), "skipped_frames");
+    ck_assert(num(e, "ts") == 1704067200930.0);
+    ck_assert_ptr_null(json_object_get(e, "cost"));
+    ck_assert_int_eq(inum(json_object_get(e, "content"), "frames"), 54);
+
+    e = json_array_get(c.events, 8);
+    ck_assert_str_eq(str(e, "issue_type"), "slow_delivery_drained");
+    ck_assert(num(e, "ts") == 1704067201002.0);
+
+    e = json_array_get(c.events, 9);
+    ck_assert_str_eq(str(e, "phase"), "begin");
+    ck_assert(num(e, "ts") == 1704067201100.0);
+    ck_assert_int_eq(inum(e, "tid"), 4398);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(time_format_and_brief)
+{
+    gd_read_opts o = {.year = 2023};
+    gd_collected c;
+    gd_test_read_file(&gd_reader_logcat, FIX "time_format.txt", &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 3);
+    json_t *e = json_array_get(c.events, 0);
+    ck_assert_str_eq(str(e, "phase"), "begin");
+    ck_assert(num(e, "ts") == 1683891765100.0);
+    ck_assert_int_eq(inum(e, "pid"), 4321);
+    ck_assert_int_eq(inum(e, "tid"), 4321); /* no tid in "time": the main thread */
+    ck_assert_str_eq(str(e, "msg"),
+                     ">>>>> Dispatching to Handler (android.app.ActivityThread$H) {e1f2a3b} null: 110");
+    e = json_array_get(c.events, 1);
+    ck_assert_str_eq(str(e, "phase"), "end");
+    ck_assert(num(e, "ts") == 1683891765420.0);
+    e = json_array_get(c.events, 2);
+    ck_assert_str_eq(str(e, "type"), "dispatch");
+    ck_assert(num(e, "ts") == 1683891765370.0);
+    ck_assert(num(e, "dur") == 130.0);
+    ck_assert_str_eq(str(e, "thread"), "android.fg");
+    ck_assert_int_eq(inum(e, "pid"), 1625);
+    ck_assert_int_eq(inum(e, "tid"), 1625);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: brief line without time"), 1);
+    gd_collected_free(&c);
+
+    gd_test_read_file(&gd_reader_logcat, FIX "brief_only.txt", &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 0);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: brief line without time"), 4);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(stamp_variants)
+{
+    /* -v year, -v usec, leap day, empty message */
+    const char *txt =
+        "2024-02-29 23:59:59.123456  300  301 D Tag: >>>>> Dispatching to Handler (x) {1} null: 1\n"
+        "02-29 23:59:59.123  300  301 D Tag: <<<<< Finished to Handler (x) {1} null\n"
+        "02-29 23:59:59.123  300  301 D Tag: \n"
+        "13-01 00:00:00.000  300  301 D Tag: bad month\n"
+        "02-29 23:59:59.12  300  301 D Tag: two fraction digits\n"
+        "02-29 23:59:59.123  300 D Tag: no tid\n";
+    gd_read_opts o = {.year = 2024};
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_logcat, txt, strlen(txt), &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 2);
+    ck_assert(num(json_array_get(c.events, 0), "ts") == 1709251199123.456);
+    ck_assert(num(json_array_get(c.events, 1), "ts") == 1709251199123.0);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 3);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(years_keep_increasing)
+{
+    /* two New Years in one capture, months advancing in steps */
+    const char *txt = "12-31 23:59:59.000  1  1 W Looper  : Drained\n"
+                      "03-15 12:00:00.000  1  1 W Looper  : Drained\n"
+                      "06-30 12:00:00.000  1  1 W Looper  : Drained\n"
+                      "09-30 12:00:00.000  1  1 W Looper  : Drained\n"
+                      "12-31 23:59:59.000  1  1 W Looper  : Drained\n"
+                      "01-01 00:00:00.000  1  1 W Looper  : Drained\n"
+                      "12-31 23:59:59.500  1  1 W Looper  : Drained\n"
+                      "01-01 00:00:01.000  1  1 W Looper  : Drained\n";
+    gd_read_opts o = {.year = 2022};
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_logcat, txt, strlen(txt), &o, &c);
+    ck_assert_int_eq(json_array_size(c.events), 8);
+    ck_assert(num(json_array_get(c.events, 0), "ts") == 1672531199000.0); /* 2022-12-31 */
+    ck_assert(num(json_array_get(c.events, 1), "ts") == 1678881600000.0); /* 2023-03-15 */
+    ck_assert(num(json_array_get(c.events, 2), "ts") == 1688126400000.0); /* 2023-06-30 */
+    ck_assert(num(json_array_get(c.events, 3), "ts") == 1696075200000.0); /* 2023-09-30 */
+    ck_assert(num(json_array_get(c.events, 4), "ts") == 1704067199000.0); /* 2023-12-31 */
+    ck_assert(num(json_array_get(c.events, 5), "ts") == 1704067200000.0); /* 2024-01-01 */
+    ck_assert(num(json_array_get(c.events, 6), "ts") == 1704067199500.0); /* late: 2023 */
+    ck_assert(num(json_array_get(c.events, 7), "ts") == 1704067201000.0); /* 2024 again */
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(probe_scores)
+{
+    ck_assert_int_ge(probe_file(FIX "threadtime_newyear.txt"), 90);
+    ck_assert_int_ge(probe_file(FIX "time_format.txt"), 90);
+    ck_assert_int_eq(probe_file(FIX "brief_only.txt"), 25);
+    ck_assert_int_eq(probe_text("{\"godeye_trace\":1,\"meta\":{},\"events\":[]}"), 0);
+    ck_assert_int_eq(probe_text("\r\n**********************\r\n2024-01-01 00:00:01(write log time)\r\n"
+                                "\r\nqua = beta\r\nversionName = 1.0\r\n"), 0);
+    ck_assert_int_eq(probe_text("----- pid 4321 at 2024-01-01 00:00:01 -----\nCmd line: x\n"), 0);
+    ck_assert_int_eq(probe_text(""), 0);
+    /* a head cut inside the third line still needs three whole lines */
+    const char *cut = "05-12 10:31:30.242  2363  2950 D PowerUI : a\n"
+                      "05-12 10:31:30.243  2363  2950 D PowerUI : b\n"
+                      "05-12 10:31:30.244  2363  29";
+    ck_assert_int_eq(gd_reader_logcat.probe((const unsigned char *)cut, strlen(cut), 0), 0);
+}
+END_TEST
+
+START_TEST(corpus_eggonlea)
+{
+    const char *p = gd_test_corpus("logcat/eggonlea_logcat.log.gz");
+    if (!p) {
+        fprintf(stderr, "check_logcat: corpus capture absent, skipped\n");
+        return;
+    }
+    gd_read_opts o = {.year = 2023};
+    gd_collected c;
+    gd_test_read_file(&gd_reader_logcat, p, &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    /* 7 Slow dispatch, 3 Slow delivery, 3 Drained (Looper tag) */
+    ck_assert_int_eq(json_array_size(c.events), 13);
+    ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 7);
+    ck_assert_int_eq(gd_collected_count(&c, "issue"), 6);
+    ck_assert_int_eq(gd_collected_count(&c, "looper"), 0);
+    /* 25557 lines: 3 "beginning of", 13 used, the rest ordinary logcat */
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 25541);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 0);
+    ck_assert_int_eq(json_object_size(c.skips), 1);
+
+    json_t *e = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert(num(e, "ts") == 1683891764872.0); /* 2023-05-12 11:42:45.207 - 335 */
+    ck_assert(num(e, "dur") == 335.0);
+    ck_assert_int_eq(inum(e, "pid"), 1625);
+    ck_assert_int_eq(inum(e, "tid"), 1707);
+    ck_assert_str_eq(str(e, "thread"), "android.fg");
+    e = gd_collected_nth(&c, "dispatch", 2);
+    ck_assert(num(e, "dur") == 528.0);
+    ck_assert_int_eq(inum(e, "tid"), 1625);
+    ck_assert_str_eq(str(e, "thread"), "main");
+    e = gd_collected_nth(&c, "dispatch", 6);
+    ck_assert(num(e, "ts") == 1683891799774.0); /* 11:43:19.804 - 30 */
+    ck_assert_str_eq(str(e, "thread"), "wmshell.main");
+    ck_assert_int_eq(inum(e, "pid"), 2363);
+    ck_assert_int_eq(inum(e, "tid"), 2403);
+
+    double dur_sum = 0;
+    for (size_t i = 0; i < 7; i++)
+        dur_sum += num(gd_collected_nth(&c, "dispatch", i), "dur");
+    ck_assert(dur_sum == 335 + 112 + 528 + 112 + 130 + 142 + 30);
+
+    size_t delivery = 0, drained = 0;
+    double delay_sum = 0;
+    for (size_t i = 0; i < 6; i++) {
+        e = gd_collected_nth(&c, "issue", i);
+        if (strcmp(str(e, "issue_type"), "slow_delivery") == 0) {
+            delivery++;
+            delay_sum += num(e, "cost");
+        } else if (strcmp(str(e, "issue_type"), "slow_delivery_drained") == 0) {
+            drained++;
+        }
+    }
+    ck_assert_int_eq(delivery, 3);
+    ck_assert_int_eq(drained, 3);
+    ck_assert(delay_sum == 333 + 201 + 529);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(corpus_probe)
+{
+    const char *p = gd_test_corpus("logcat/eggonlea_logcat.log.gz");
+    if (!p)
+        return;
+    gd_input *in = NULL;
+    gd_error err;
+    ck_assert_int_eq(gd_input_open_file(&in, p, &err), GD_OK);
+    size_t n;
+    int eof;
+    const unsigned char *h = gd_input_peek(in, &n, &eof, &err);
+    ck_assert_ptr_nonnull(h);
+    ck_assert_int_eq(gd_reader_logcat.probe(h, n, eof), 95);
+    gd_input_close(in);
+}
+END_TEST
+
+START_TEST(hostile_input)
+{
+    /* never crash: truncated prefixes of a valid line, binary noise, huge numbers */
+    const char *line = "12-31 23:59:59.100  4321  4321 W Looper  : Slow dispatch took 902ms main h=x c=y m=1";
+    gd_collected c;
+    for (size_t k = 0; k <= strlen(line); k++) {
+        gd_test_read_mem(&gd_reader_logcat, line, k, NULL, &c);
+        ck_assert_int_eq(c.rc, GD_OK);
+        gd_collected_free(&c);
+    }
+    const char *odd = "12-31 23:59:59.100 99999999999 1 W Looper  : Drained\n"
+                      "12-31 23:59:59.100  1  1 W Looper  : Slow dispatch took 99999999999ms\n"
+                      "12-31 23:59:59.100  1  1 W Looper  : Slow dispatch took 5ms\n"
+                      "W/(1): x\n\x01\x02\xff\n";
+    gd_test_read_mem(&gd_reader_logcat, odd, strlen(odd), NULL, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 1); /* "took 5ms" without thread */
+    ck_assert_ptr_null(json_object_get(json_array_get(c.events, 0), "thread"));
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: brief line without time"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("logcat");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, threadtime_new_year);
+    tcase_add_test(t, time_format_and_brief);
+    tcase_add_test(t, stamp_variants);
+    tcase_add_test(t, years_keep_increasing);
+    tcase_add_test(t, probe_scores);
+    tcase_add_test(t, corpus_eggonlea);
+    tcase_add_test(t, corpus_probe);
+    tcase_add_test(t, hostile_input);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}
