@@ -86,7 +86,7 @@ static double fnum(ctx *c, json_t *o, const char *k)
     if (json_is_string(v)) { /* the monitor mock writes some numbers as strings */
         char *e;
         double d = strtod(json_string_value(v), &e);
-        if (e != json_string_value(v) && *e == 0 && d == d)
+        if (e != json_string_value(v) && *e == 0 && isfinite(d))
             return d;
     }
     skip(c, "ignored: field of wrong type");
