@@ -1,0 +1,564 @@
+/* matrix.c - reader of Tencent Matrix trace-canary issues (JSON content or logcat Issue lines). */
+#define _GNU_SOURCE /* memmem */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonstream.h"
+#include "reader.h"
+
+/*
+ * Inputs:
+ *   - the issue content objects (what Plugin.onDetectIssue fills: "tag",
+ *     "type", "process", "time" plus the tracer's fields), one per line, in
+ *     arrays, or pretty-printed; an {"tag":..,"content":{..}} wrapper is
+ *     unwrapped;
+ *   - text (logcat) with Issue.toString() lines
+ *     "...tag[Trace_EvilMethod]type[0];key[...];content[{...}]".
+ *
+ * Field names are TraceCanary's SharePluginInfo: detail (ISSUE_STACK_TYPE),
+ * cost, scene, stack, stackKey, threadStack, dropLevel, dropSum, fps, ...
+ *
+ * Time: "time" is the report time (System.currentTimeMillis() when the
+ * issue is reported, after the analysis).  An evil method's dispatch is
+ * laid out as ending at that time: ts = time - cost (the analysis delay is
+ * ignored).
+ */
+
+#define METHOD_ID_DISPATCH 1048574L
+
+typedef struct mapping_entry {
+    long id;
+    char *cls, *method, *desc; /* point into one allocation per entry */
+} mapping_entry;
+
+typedef struct frame_slot {
+    int depth;
+    double next; /* where the next child starts */
+} frame_slot;
+
+typedef struct ctx {
+    const gd_sink *sink;
+    const gd_read_opts *opts;
+    long line, col;
+    mapping_entry *map;
+    size_t nmap;
+    frame_slot *stack;
+    size_t stack_cap;
+    const char **frames;
+    size_t frames_cap;
+    char *buf;          /* per-issue scratch (thread stack text) */
+    size_t buf_cap;
+} ctx;
+
+static void skip(ctx *c, const char *reason)
+{
+    gd_sink_skip(c->sink, reason, c->line, c->col);
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem, gd_error *err)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need)
+        nc *= 2;
+    void *n = realloc(*arr, nc * elem);
+    if (!n)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    *arr = n;
+    *cap = nc;
+    return 0;
+}
+
+/* ---- method mapping: "id,accessFlag,class method desc" ---- */
+
+static int cmp_entry(const void *a, const void *b)
+{
+    long x = ((const mapping_entry *)a)->id, y = ((const mapping_entry *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static void free_mapping(ctx *c)
+{
+    for (size_t i = 0; i < c->nmap; i++)
+        free(c->map[i].cls);
+    free(c->map);
+    c->map = NULL;
+    c->nmap = 0;
+}
+
+static int load_mapping(ctx *c, const char *path, gd_error *err)
+{
+    gd_input *in = NULL;
+    gd_error e2;
+    gd_error_clear(&e2);
+    if (gd_input_open_file(&in, path, &e2))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot open method mapping '%s': %s", path,
+                            e2.msg);
+    size_t cap = 0;
+    char *line;
+    size_t len;
+    int r;
+    while ((r = gd_input_getline(in, &line, &len, &e2)) == 1) {
+        char *e;
+        long id = strtol(line, &e, 10);
+        if (e == line || *e != ',') {
+            gd_sink_skip(c->sink, "matrix: bad method mapping line", gd_input_lineno(in), 1);
+            continue;
+        }
+        char *rest = strchr(e + 1, ',');
+        if (!rest || !rest[1]) {
+            gd_sink_skip(c->sink, "matrix: bad method mapping line", gd_input_lineno(in), 1);
+            continue;
+        }
+        if (grow((void **)&c->map, &cap, c->nmap + 1, sizeof *c->map, err)) {
+            gd_input_close(in);
+            return GD_ERR_IO;
+        }
+        char *s = strdup(rest + 1);
+        if (!s) {
+            gd_input_close(in);
+            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        }
+        mapping_entry *m = &c->map[c->nmap++];
+        m->id = id;
+        m->cls = s;
+        m->method = m->desc = NULL;
+        char *sp = strchr(s, ' ');
+        if (sp) {
+            *sp = 0;
+            m->method = sp + 1;
+            sp = strchr(m->method, ' ');
+            if (sp) {
+                *sp = 0;
+                m->desc = sp + 1;
+            }
+        }
+    }
+    gd_input_close(in);
+    if (r < 0)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read method mapping '%s': %s", path,
+                            e2.msg);
+    qsort(c->map, c->nmap, sizeof *c->map, cmp_entry);
+    return 0;
+}
+
+static const mapping_entry *lookup(const ctx *c, long id)
+{
+    mapping_entry key = {.id = id};
+    return c->nmap ? bsearch(&key, c->map, c->nmap, sizeof *c->map, cmp_entry) : NULL;
+}
+
+/* ---- issue content ---- */
+
+static double fnum(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    if (json_is_number(v))
+        return json_number_value(v);
+    if (json_is_string(v)) {
+        char *e;
+        double d = strtod(json_string_value(v), &e);
+        if (e != json_string_value(v) && *e == 0 && isfinite(d))
+            return d;
+    }
+    return GD_NONE;
+}
+
+static const char *fstr(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+/* Tag from the content, or from its fields when the content lacks one. */
+static const char *issue_tag(json_t *o, const char *line_tag)
+{
+    const char *t = fstr(o, "tag");
+    if (t)
+        return t;
+    if (line_tag)
+        return line_tag;
+    if (json_object_get(o, "stackKey") || (json_object_get(o, "detail") && json_object_get(o, "stack")))
+        return "Trace_EvilMethod";
+    if (json_object_get(o, "dropLevel") || json_object_get(o, "dropSum"))
+        return "Trace_FPS";
+    if (json_object_get(o, "startup_duration") || json_object_get(o, "application_create"))
+        return "Trace_StartUp";
+    return NULL;
+}
+
+/* Lays the `stack` lines ("depth,methodId,count,cost", pre-order) out in
+ * time from `t0`: a node starts at its parent's start plus the costs of its
+ * earlier siblings and lasts its cost (merged calls, count > 1, are one
+ * interval of their summed cost). */
+static int emit_methods(ctx *c, const char *stack, double t0, gd_error *err)
+{
+    size_t top = 0;
+    double root_next = t0;
+    const char *p = stack;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        long depth, id, count;
+        double cost;
+        char tmp[128];
+        int n = 0;
+        if (len == 0 || len >= sizeof tmp) {
+            if (len)
+                skip(c, "matrix: malformed stack line");
+            p += len + (nl != NULL);
+            continue;
+        }
+        memcpy(tmp, p, len);
+        tmp[len] = 0;
+        p += len + (nl != NULL);
+        if (sscanf(tmp, " %ld,%ld,%ld,%lf %n", &depth, &id, &count, &cost, &n) != 4 ||
+            tmp[n] != 0 || depth < 0 || depth > 100000 || !(cost >= 0 && cost <= 1e12)) {
+            skip(c, "matrix: malformed stack line");
+            continue;
+        }
+        while (top > 0 && c->stack[top - 1].depth >= depth)
+            top--;
+        double start;
+        if (top == 0) {
+            start = root_next;
+            root_next += cost;
+        } else {
+            start = c->stack[top - 1].next;
+            c->stack[top - 1].next += cost;
+        }
+        if (grow((void **)&c->stack, &c->stack_cap, top + 1, sizeof *c->stack, err))
+            return GD_ERR_IO;
+        c->stack[top].depth = (int)depth;
+        c->stack[top].next = start;
+        top++;
+
+        char idbuf[32];
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_METHOD);
+        ev.line = c->line;
+        ev.ts = start;
+        ev.u.method.phase = GD_PHASE_UNKNOWN;
+        ev.u.method.end_ts = start + cost;
+        ev.u.method.depth = (int)depth;
+        const mapping_entry *m = lookup(c, id);
+        if (m) {
+            ev.u.method.cls = m->cls;
+            ev.u.method.method = m->method;
+            ev.u.method.desc = m->desc;
+        } else if (id == METHOD_ID_DISPATCH) {
+            /* AppMethodBeat's pseudo method around each looper message */
+            ev.u.method.cls = "matrix";
+            ev.u.method.method = "dispatch";
+        } else {
+            snprintf(idbuf, sizeof idbuf, "%ld", id);
+            ev.u.method.cls = "unknown";
+            ev.u.method.method = idbuf;
+        }
+        int rc = gd_sink_event(c->sink, &ev, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* threadStack (Utils.getStack: " \nat a.b.C:method(12)\n...") -> one
+ * sample, innermost first as printed.  "at " is dropped; "Class:method("
+ * becomes "Class.method(" (StackTraceElement form); plain lines are kept. */
+static int emit_thread_stack(ctx *c, const char *text, double ts, gd_error *err)
+{
+    size_t tl = strlen(text);
+    if (grow((void **)&c->buf, &c->buf_cap, tl + 1, 1, err))
+        return GD_ERR_IO;
+    memcpy(c->buf, text, tl + 1);
+    size_t k = 0;
+    char *save = NULL;
+    for (char *l = strtok_r(c->buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        while (*l == ' ' || *l == '\t')
+            l++;
+        size_t n = strlen(l);
+        while (n && (l[n - 1] == ' ' || l[n - 1] == '\r' || l[n - 1] == '\t'))
+            l[--n] = 0;
+        if (strncmp(l, "at ", 3) == 0)
+            l += 3;
+        if (!*l)
+            continue;
+        char *par = strchr(l, '(');
+        char *colon = strchr(l, ':');
+        if (colon && (!par || colon < par))
+            *colon = '.';
+        if (grow((void **)&c->frames, &c->frames_cap, k + 1, sizeof(char *), err))
+            return GD_ERR_IO;
+        c->frames[k++] = l;
+    }
+    if (k == 0)
+        return 0;
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STACK);
+    ev.line = c->line;
+    ev.ts = ts;
+    ev.u.stack.frames = c->frames;
+    ev.u.stack.nframes = k;
+    return gd_sink_event(c->sink, &ev, err);
+}
+
+static int do_issue(ctx *c, json_t *o, const char *line_tag, gd_error *err)
+{
+    if (!json_is_object(o)) {
+        skip(c, "matrix: issue is not an object");
+        return 0;
+    }
+    json_t *inner = json_object_get(o, "content");
+    if (json_is_object(inner) && json_is_string(json_object_get(o, "tag")) &&
+        !json_object_get(inner, "tag")) {
+        line_tag = fstr(o, "tag");
+        o = inner;
+    }
+    const char *tag = issue_tag(o, line_tag);
+    if (!tag) {
+        skip(c, "matrix: not a trace issue");
+        return 0;
+    }
+    double time = fnum(o, "time");
+    if (!gd_has(time) || time <= 0) {
+        skip(c, "matrix: issue without time");
+        return 0;
+    }
+    char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+    if (!js)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    int evil = strcmp(tag, "Trace_EvilMethod") == 0;
+    const char *detail = fstr(o, "detail");
+    double cost = fnum(o, "cost");
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_ISSUE);
+    ev.line = c->line;
+    ev.ts = time;
+    ev.u.issue.tool = "matrix";
+    ev.u.issue.type = tag;
+    ev.u.issue.detail = detail;
+    ev.u.issue.cost_ms = cost;
+    ev.u.issue.json = js;
+    if (strcmp(tag, "Trace_FPS") == 0) {
+        ev.u.issue.detail = fstr(o, "scene");
+    } else if (strcmp(tag, "Trace_StartUp") == 0) {
+        json_t *w = json_object_get(o, "is_warm_start_up");
+        ev.u.issue.detail = json_is_boolean(w) ? (json_is_true(w) ? "warm" : "cold") : detail;
+        if (!gd_has(cost))
+            ev.u.issue.cost_ms = fnum(o, "startup_duration");
+    }
+    int rc = gd_sink_event(c->sink, &ev, err);
+    if (rc == 0 && evil) {
+        if (!gd_has(cost) || cost < 0) {
+            skip(c, "matrix: evil method without cost");
+        } else {
+            double t0 = time - cost;
+            gd_event_init(&ev, GD_EV_DISPATCH);
+            ev.line = c->line;
+            ev.ts = t0;
+            ev.u.dispatch.dur = cost;
+            ev.u.dispatch.msg = fstr(o, "scene");
+            /* ANR reports are taken while the message still runs */
+            ev.u.dispatch.unfinished =
+                detail && (strcmp(detail, "ANR") == 0 || strcmp(detail, "SIGNAL_ANR") == 0);
+            rc = gd_sink_event(c->sink, &ev, err);
+            const char *stack = fstr(o, "stack");
+            if (rc == 0 && stack)
+                rc = emit_methods(c, stack, t0, err);
+        }
+        const char *ts = fstr(o, "threadStack");
+        if (rc == 0 && ts)
+            rc = emit_thread_stack(c, ts, time, err);
+    }
+    free(js);
+    return rc;
+}
+
+/* ---- containers ---- */
+
+static int read_json(ctx *c, gd_input *in, gd_error *err)
+{
+    gd_jstream *js = gd_jstream_new(in);
+    if (!js)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    int rc = 0, t, r = 0;
+    while (rc == 0 && (t = gd_jstream_peek(js, err)) != 0) {
+        if (t < 0) {
+            rc = err->code ? err->code : GD_ERR_DATA;
+            break;
+        }
+        if (t == '[') {
+            if (gd_jstream_enter(js, err)) {
+                rc = GD_ERR_DATA;
+                break;
+            }
+            while (rc == 0 && (r = gd_jstream_next_elem(js, err)) == 1) {
+                json_t *o = gd_jstream_value(js, &c->line, &c->col, err);
+                if (!o) {
+                    rc = GD_ERR_DATA;
+                    break;
+                }
+                rc = do_issue(c, o, NULL, err);
+                json_decref(o);
+            }
+            if (rc == 0 && r < 0)
+                rc = GD_ERR_DATA;
+        } else if (t == '{') {
+            json_t *o = gd_jstream_value(js, &c->line, &c->col, err);
+            if (!o) {
+                rc = GD_ERR_DATA;
+                break;
+            }
+            rc = do_issue(c, o, NULL, err);
+            json_decref(o);
+        } else {
+            rc = gd_error_set(err, GD_ERR_DATA, gd_jstream_line(js), gd_jstream_col(js),
+                              "expected a JSON object or array");
+        }
+    }
+    if (rc && err->code == 0)
+        err->code = rc;
+    gd_jstream_free(js);
+    return rc;
+}
+
+/* Finds "tag[X]" and "content[{...}]" in a line: 0 and the spans, or -1. */
+static int split_issue_line(char *line, size_t len, const char **tag, size_t *tag_len,
+                            char **content, size_t *content_len)
+{
+    char *t = strstr(line, "tag[");
+    char *k = t ? strstr(t, "content[") : NULL;
+    if (!t || !k)
+        return -1;
+    t += 4;
+    char *te = memchr(t, ']', (size_t)(k - t));
+    if (!te)
+        return -1;
+    k += 8;
+    char *end = line + len;
+    while (end > k && end[-1] != ']')
+        end--;
+    if (end <= k || *k != '{')
+        return -1;
+    *tag = t;
+    *tag_len = (size_t)(te - t);
+    *content = k;
+    *content_len = (size_t)(end - 1 - k);
+    return 0;
+}
+
+static int read_lines(ctx *c, gd_input *in, gd_error *err)
+{
+    char *line;
+    size_t len;
+    int r;
+    while ((r = gd_input_getline(in, &line, &len, err)) == 1) {
+        c->line = gd_input_lineno(in);
+        c->col = 1;
+        const char *tag;
+        size_t tl, cl;
+        char *content;
+        if (split_issue_line(line, len, &tag, &tl, &content, &cl) != 0) {
+            size_t i = 0;
+            while (i < len && isspace((unsigned char)line[i]))
+                i++;
+            if (i < len)
+                skip(c, "line: not a matrix issue");
+            continue;
+        }
+        c->col = (long)(content - line) + 1;
+        json_error_t je;
+        json_t *o = json_loadb(content, cl, 0, &je);
+        if (!o) {
+            skip(c, "matrix: content is not JSON");
+            continue;
+        }
+        char tagbuf[128];
+        size_t n = tl < sizeof tagbuf - 1 ? tl : sizeof tagbuf - 1;
+        memcpy(tagbuf, tag, n);
+        tagbuf[n] = 0;
+        int rc = do_issue(c, o, n ? tagbuf : NULL, err);
+        json_decref(o);
+        if (rc)
+            return rc;
+    }
+    return r < 0 ? (err->code ? err->code : GD_ERR_DATA) : GD_OK;
+}
+
+static size_t skip_ws(const unsigned char *h, size_t n, size_t i)
+{
+    while (i < n && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))
+        i++;
+    return i;
+}
+
+static int probe(const unsigned char *h, size_t n, int eof)
+{
+    size_t i = skip_ws(h, n, 0);
+    if (i >= n)
+        return 0;
+    if (h[i] == '{' || h[i] == '[') {
+        if (h[i] == '[')
+            i = skip_ws(h, n, i + 1);
+        if (i >= n || h[i] != '{')
+            return 0;
+        json_t *o = json_loadb((const char *)h + i, n - i, JSON_DISABLE_EOF_CHECK, NULL);
+        int score = 0;
+        if (json_is_object(o)) {
+            json_t *inner = json_object_get(o, "content");
+            json_t *x = json_is_object(inner) ? inner : o;
+            const char *tag = fstr(o, "tag");
+            if (tag && strncmp(tag, "Trace_", 6) == 0)
+                score = 95;
+            else if (json_is_string(json_object_get(x, "tag")) &&
+                     strncmp(fstr(x, "tag"), "Trace_", 6) == 0)
+                score = 95;
+            else if (!json_object_get(o, "tag") && json_object_get(o, "time") &&
+                     issue_tag(o, NULL))
+                score = 80;
+        } else if (!eof && memmem(h, n, "\"tag\"", 5) && memmem(h, n, "\"Trace_", 7) &&
+                   memmem(h, n, "\"time\"", 6)) {
+            score = 70; /* a first issue larger than the head */
+        }
+        json_decref(o);
+        return score;
+    }
+    /* text: an Issue.toString() line of the trace plugin */
+    const unsigned char *p = memmem(h, n, "tag[Trace_", 10);
+    if (p && memmem(p, n - (size_t)(p - h), "content[{", 9))
+        return 85;
+    return 0;
+}
+
+static int read_matrix(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
+{
+    ctx c = {.sink = sink, .opts = opts};
+    int rc = 0;
+    if (opts && opts->method_mapping && (rc = load_mapping(&c, opts->method_mapping, err)))
+        goto out;
+    size_t n;
+    int eof;
+    const unsigned char *h = gd_input_peek(in, &n, &eof, err);
+    if (!h) {
+        rc = err->code ? err->code : GD_ERR_IO;
+        goto out;
+    }
+    size_t i = skip_ws(h, n, 0);
+    rc = i < n && (h[i] == '{' || h[i] == '[') ? read_json(&c, in, err) : read_lines(&c, in, err);
+out:
+    free_mapping(&c);
+    free(c.stack);
+    free(c.frames);
+    free(c.buf);
+    return rc;
+}
+
+const gd_reader gd_reader_matrix = {
+    .name = "matrix",
+    .description = "Tencent Matrix trace-canary issues: JSON content or logcat Issue lines",
+    .probe = probe,
+    .read = read_matrix,
+};
