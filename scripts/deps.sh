@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# deps.sh - installs the Debian packages godeye needs that are missing.
+#   scripts/deps.sh          build dependencies
+#   scripts/deps.sh --test   build and test dependencies
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libjansson-dev libsqlite3-dev libcurl4-openssl-dev
+      check zlib1g-dev python3)
+if [ "${1:-}" = "--test" ]; then
+  pkgs+=(gzip curl)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# quickstart.sh - on a fresh Debian machine: install what is missing, build,
+# ingest examples/ into a fresh database and print the blocks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+db=build/examples.db
+rm -f "$db" "$db-wal" "$db-shm"
+export GODEYE_DB=$db
+build/cli/godeye ingest examples/*.jsonl
+echo
+echo "== blocks of 500 ms and more"
+build/cli/godeye blocks --threshold 500
+echo
+echo "== block groups"
+build/cli/godeye blocks --group
