@@ -1,5 +1,6 @@
 /* check_anr.c - tests of the ANR traces.txt reader (lib/reader/anr.c). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,6 +242,29 @@ START_TEST(malformed_input_is_counted)
 }
 END_TEST
 
+START_TEST(frames_are_bounded)
+{
+    size_t cap = 1200 * 48 + 512, n = 0;
+    char *txt = malloc(cap);
+    n += (size_t)snprintf(txt + n, cap - n,
+                          "----- pid 5 at 2021-06-01 12:00:00.5 -----\n"
+                          "\"main\" prio=5 tid=1 Runnable\n  | sysTid=5 nice=0\n");
+    for (int i = 0; i < 1100; i++)
+        n += (size_t)snprintf(txt + n, cap - n, "  at com.example.Deep.f%d(Deep.java:%d)\n", i, i + 1);
+    n += (size_t)snprintf(txt + n, cap - n, "----- end 5 -----\n");
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_anr, txt, n, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    json_t *m = gd_collected_nth(&c, "stack", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 1024);
+    ck_assert_str_eq(frame(m, 1023), "com.example.Deep.f1023(Deep.java:1024)");
+    ck_assert(json_number_value(json_object_get(m, "ts")) == 1622548800500.0);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: frames over the per-thread limit"), 1);
+    gd_collected_free(&c);
+    free(txt);
+}
+END_TEST
+
 START_TEST(probe_scores)
 {
     static const char anr[] = "\n----- pid 28941 at 2023-04-04 22:06:31.064728684+0200 -----\nCmd line: x\n";
@@ -364,6 +388,7 @@ int main(void)
     tcase_add_test(tc, two_thread_deadlock);
     tcase_add_test(tc, three_thread_deadlock);
     tcase_add_test(tc, malformed_input_is_counted);
+    tcase_add_test(tc, frames_are_bounded);
     tcase_add_test(tc, probe_scores);
     tcase_add_test(tc, corpus_sentry);
     tcase_add_test(tc, corpus_sentry_native_only);

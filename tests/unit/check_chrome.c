@@ -1,5 +1,6 @@
 /* check_chrome.c - tests of the Chrome trace-event JSON reader (lib/reader/chrome.c). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,32 @@ START_TEST(array_format_unterminated)
 }
 END_TEST
 
+START_TEST(nesting_is_bounded)
+{
+    size_t cap = 700 * 64, n = 0;
+    char *txt = malloc(cap);
+    n += (size_t)snprintf(txt + n, cap - n, "[");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(txt + n, cap - n, "{\"ph\":\"B\",\"name\":\"f\",\"pid\":1,\"tid\":1,\"ts\":%d},", i);
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(txt + n, cap - n, "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":%d},", 400 + i);
+    n += (size_t)snprintf(txt + n, cap - n,
+                          "{\"ph\":\"B\",\"name\":\"Looper.dispatchMessage\",\"pid\":1,\"tid\":1,\"ts\":800},"
+                          "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":900}]");
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_chrome, txt, n, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_int_eq(gd_collected_skips(&c, "chrome: slices nested too deep"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: chrome event not used"), 600);
+    /* the stack is balanced again: the dispatch after it pairs exactly */
+    ck_assert_uint_eq(json_array_size(c.events), 2);
+    ck_assert_str_eq(str(json_array_get(c.events, 1), "phase"), "end");
+    ck_assert(dbl(json_array_get(c.events, 1), "ts") == 0.9);
+    gd_collected_free(&c);
+    free(txt);
+}
+END_TEST
+
 START_TEST(errors)
 {
     static const char noev[] = "{\"metadata\":{}}";
@@ -225,6 +252,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, nested_fixture);
     tcase_add_test(tc, array_format_unterminated);
+    tcase_add_test(tc, nesting_is_bounded);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, probe_scores);
     tcase_add_test(tc, corpus_perf_sampling);
