@@ -1,0 +1,766 @@
+/* anr.c - reader of Android ANR traces.txt thread dumps (ART/Dalvik, pre- and post-Android-10).
+ *
+ * A file holds one or more dumps:
+ *
+ *   ----- pid 28941 at 2023-04-04 22:06:31.064728684+0200 -----
+ *   Cmd line: io.sentry.samples.android
+ *   ...build, GC and JIT statistics (ignored by design)...
+ *   "main" prio=5 tid=1 Blocked
+ *     | group="main" sCount=1 ... obj=0x72a985e0 self=0xb400007cabc57380
+ *     | sysTid=28941 nice=-10 cgrp=top-app sched=0/0 handle=0x7deceb74f8
+ *     | state=S schedstat=( ... ) utm=23 stm=8 core=3 HZ=100
+ *     native: #00 pc 000000000004df5c  /apex/.../libc.so (syscall+28) (BuildId: ...)
+ *     at io.sentry.samples.android.MainActivity$2.run(MainActivity.java:177)
+ *     - waiting to lock <0x0d3a2f0a> (a java.lang.Object) held by thread 5
+ *   ...
+ *   ----- end 28941 -----
+ *
+ * plus "----- Waiting Channels: pid N at ... -----" sections (ignored, one
+ * counted skip per section) and, in full /data/anr/traces.txt files, dumps of
+ * native processes whose threads read `"name" sysTid=N` followed by
+ * `  #00 pc ...` frames.
+ *
+ * Emits, per dump (at its end, once every thread is known):
+ *   - one GD_EV_STACK per thread as soon as the thread's block ends: ts = the
+ *     dump time, pid, tid = sysTid (the dalvik tid= when no sysTid is given),
+ *     thread = name, state = the word after tid=N ("Blocked", "Native"...;
+ *     NULL for "(not attached)" and native-process threads), frames innermost
+ *     first.  Frames: `at X` lines as X (Class.method(File:line), kept as ART
+ *     prints them, "Native method" included); native frames ARE included, as
+ *     "native:<library basename>(<symbol+offset>)" or, without a symbol,
+ *     "native:<library basename>(pc <hex>)" -- the "native:" prefix lets
+ *     analyses tell them from Java frames.  Lock lines are not frames.
+ *   - a gd_meta: pid, app (the "Cmd line:"), main_tid (sysTid of "main";
+ *     without a "main" thread -- native-only dumps -- the pid when a thread
+ *     has that id).
+ *   - a GD_EV_ISSUE tool "anr", type "anr_main_state", detail = the main
+ *     thread's state, json {"name","tid","state"[,"waiting_on","lock",
+ *     "held_by","held_by_name"]}, when the dump has a "main" thread.
+ *     (Native-only dumps have no state word: no such issue.)
+ *   - a GD_EV_ISSUE tool "anr", type "deadlock" per cycle of the wait-for
+ *     graph built from "waiting to lock <addr> (a C) held by thread N" (N is
+ *     the dalvik tid=), json {"threads":[{"name","tid","dalvik_tid",
+ *     "waiting_on","lock","held_by","held_by_dalvik_tid"}...]}, threads in
+ *     cycle order starting at the one listed first in the dump; "tid" and
+ *     "held_by" are in the stack events' tid space (sysTid).
+ *
+ * Time: dump stamps carry a date; a "+hhmm" zone when present is applied,
+ * otherwise the device's local time is taken as UTC (the project-wide
+ * choice for stamps without a zone).
+ *
+ * Memory: one thread's frames at a time (bounded: ANR_MAX_FRAMES frames,
+ * ANR_MAX_FRAME_BYTES bytes) and a small record per thread of the current
+ * dump for the wait-for graph (at most ANR_MAX_THREADS). */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+#define ANR_MAX_FRAMES 1024
+#define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)
+#define ANR_MAX_THREADS 8192
+
+/* What the wait-for graph and the main-state issue need of one thread. */
+typedef struct anr_thr {
+    char name[128];
+    char state[40];
+    char waiting_on[40];  /* "0x0d3a2f0a" or "" */
+    char lock[128];       /* class of the awaited lock or "" */
+    int64_t tid;          /* sysTid, else dalvik tid, else -1 */
+    int64_t dtid;         /* dalvik tid= or -1 */
+    int64_t held_by;      /* dalvik tid of the lock holder or -1 */
+    int has_state;
+} anr_thr;
+
+enum { OUT = 0, IN_DUMP, IN_WCHAN, IN_BAD_DUMP };
+
+typedef struct anr_ctx {
+    const gd_sink *sink;
+    gd_error *err;
+    int where;
+    long dump_line;
+    int64_t pid;
+    double ts;
+    char app[256];
+    int has_app;
+    int64_t main_idx;     /* index of "main" in thr, -1 none */
+    int64_t main_tid;
+    /* thread being read */
+    int in_thread;
+    long thr_line;
+    anr_thr cur;
+    char *fbuf;           /* frame texts, NUL separated */
+    size_t flen, fcap;
+    size_t *foff;         /* offsets into fbuf */
+    size_t nframes, foff_cap;
+    const char **fptr;
+    size_t fptr_cap;
+    int frames_over;
+    /* threads of the current dump */
+    anr_thr *thr;
+    size_t nthr, thr_cap;
+    int thr_over;
+} anr_ctx;
+
+/* ---- small parsing helpers ---- */
+
+static int starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static void copy_str(char *dst, size_t cap, const char *src, size_t n)
+{
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+/* Non-negative decimal at s; -1 when none; *end past it. */
+static int64_t parse_uint(const char *s, const char **end)
+{
+    int64_t v = 0;
+    const char *p = s;
+    if (!isdigit((unsigned char)*p)) {
+        if (end)
+            *end = s;
+        return -1;
+    }
+    while (isdigit((unsigned char)*p)) {
+        if (v < (int64_t)1e15)
+            v = v * 10 + (*p - '0');
+        p++;
+    }
+    if (end)
+        *end = p;
+    return v;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* "YYYY-MM-DD HH:MM:SS[.frac][(+|-)HHMM]" -> epoch ms (zone applied; no
+ * zone = UTC).  0 ok, -1 unparsable. */
+static int parse_stamp(const char *s, double *out)
+{
+    int y, mo, d, h, mi, se, n = 0;
+    if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 || n == 0)
+        return -1;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60 || y < 1900)
+        return -1;
+    const char *p = s + n;
+    double frac = 0, scale = 0.1;
+    if (*p == '.') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        while (isdigit((unsigned char)*p)) {
+            frac += (*p - '0') * scale;
+            scale /= 10;
+            p++;
+        }
+    }
+    int64_t off_min = 0;
+    if (*p == '+' || *p == '-') {
+        int sign = *p == '-' ? -1 : 1;
+        p++;
+        int k = 0;
+        int64_t v = 0;
+        while (k < 4 && isdigit((unsigned char)p[k])) {
+            v = v * 10 + (p[k] - '0');
+            k++;
+        }
+        if (k != 4 || isdigit((unsigned char)p[k]))
+            return -1;
+        off_min = sign * ((v / 100) * 60 + v % 100);
+        p += 4;
+    }
+    if (*p && *p != ' ')
+        return -1;
+    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off_min * 60;
+    *out = (double)secs * 1000.0 + frac * 1000.0;
+    return 0;
+}
+
+/* "----- pid N at STAMP -----" (after the given prefix): pid and time. */
+static int parse_dump_header(const char *s, int64_t *pid, double *ts)
+{
+    const char *p;
+    *pid = parse_uint(s, &p);
+    if (*pid < 0 || !starts(p, " at "))
+        return -1;
+    return parse_stamp(p + 4, ts);
+}
+
+/* ---- frames of the current thread ---- */
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem, gd_error *err)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 32;
+    while (nc < need)
+        nc *= 2;
+    void *n = realloc(*arr, nc * elem);
+    if (!n)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    *arr = n;
+    *cap = nc;
+    return 0;
+}
+
+/* Appends a frame made of up to three pieces; counted skip when over the
+ * per-thread bounds.  0 or an error code. */
+static int add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb,
+                     const char *z, size_t nz, long line)
+{
+    size_t len = na + nb + nz;
+    if (c->nframes >= ANR_MAX_FRAMES || c->flen + len + 1 > ANR_MAX_FRAME_BYTES) {
+        if (!c->frames_over)
+            gd_sink_skip(c->sink, "anr: frames over the per-thread limit", line, 1);
+        c->frames_over = 1;
+        return 0;
+    }
+    if (grow((void **)&c->fbuf, &c->fcap, c->flen + len + 1, 1, c->err) ||
+        grow((void **)&c->foff, &c->foff_cap, c->nframes + 1, sizeof(size_t), c->err))
+        return GD_ERR_IO;
+    c->foff[c->nframes++] = c->flen;
+    memcpy(c->fbuf + c->flen, a, na);
+    memcpy(c->fbuf + c->flen + na, b, nb);
+    memcpy(c->fbuf + c->flen + na + nb, z, nz);
+    c->flen += len;
+    c->fbuf[c->flen++] = 0;
+    return 0;
+}
+
+static size_t trim_right(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    return n;
+}
+
+/* End of a balanced "(...)" group starting at s[0] == '(' (index of the
+ * closing paren), or the last ')' of the line when unbalanced, or -1. */
+static long group_end(const char *s)
+{
+    int depth = 0;
+    long last = -1;
+    for (long i = 0; s[i]; i++) {
+        if (s[i] == '(')
+            depth++;
+        else if (s[i] == ')') {
+            last = i;
+            if (--depth == 0)
+                return i;
+        }
+    }
+    return last > 0 ? last : -1;
+}
+
+/* `#NN pc HEX  /path/lib.so [(deleted)] [(offset 0x..)] [(symbol+N)] [(BuildId: ..)]`
+ * starting at the '#' -> "native:lib.so(symbol+N)" or "native:lib.so(pc HEX)". */
+static int native_frame(anr_ctx *c, const char *s, long line)
+{
+    const char *p = s + 1;
+    while (isdigit((unsigned char)*p))
+        p++;
+    while (*p == ' ')
+        p++;
+    if (!starts(p, "pc ")) {
+        gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
+        return 0;
+    }
+    p += 3;
+    const char *pc = p;
+    while (isxdigit((unsigned char)*p))
+        p++;
+    size_t npc = (size_t)(p - pc);
+    while (*p == ' ')
+        p++;
+    const char *path = p;
+    while (*p && !(p[0] == ' ' && p[1] == '('))
+        p++;
+    size_t npath = trim_right(path, (size_t)(p - path));
+    const char *base = path;
+    for (size_t i = 0; i < npath; i++)
+        if (path[i] == '/')
+            base = path + i + 1;
+    size_t nbase = npath - (size_t)(base - path);
+    const char *sym = NULL;
+    size_t nsym = 0;
+    while (*p == ' ' && p[1] == '(') {
+        p++;
+        long e = group_end(p);
+        if (e < 0)
+            break;
+        const char *in = p + 1;
+        size_t nin = (size_t)e - 1;
+        if (!sym && !starts(in, "offset ") && !starts(in, "BuildId:") &&
+            !(nin == 7 && starts(in, "deleted"))) {
+            sym = in;
+            nsym = nin;
+        }
+        p += e + 1;
+    }
+    char head[300];
+    size_t nh = (size_t)snprintf(head, sizeof head, "native:%.*s(", (int)(nbase > 256 ? 256 : nbase),
+                                 base);
+    if (nh >= sizeof head)
+        nh = sizeof head - 1;
+    if (sym)
+        return add_frame(c, head, nh, sym, nsym, ")", 1, line);
+    char pcs[64];
+    int np = snprintf(pcs, sizeof pcs, "pc %.*s)", (int)(npc > 40 ? 40 : npc), pc);
+    return add_frame(c, head, nh, pcs, (size_t)np, "", 0, line);
+}
+
+/* "- waiting to lock <0x..> (a C) held by thread N" (also "held by tid=N"). */
+static void lock_line(anr_ctx *c, const char *s)
+{
+    if (!starts(s, "- waiting to lock <") || c->cur.waiting_on[0])
+        return;
+    const char *a = s + strlen("- waiting to lock <");
+    const char *e = strchr(a, '>');
+    if (!e)
+        return;
+    copy_str(c->cur.waiting_on, sizeof c->cur.waiting_on, a, (size_t)(e - a));
+    const char *cl = strstr(e, "(a ");
+    if (cl) {
+        const char *ce = strchr(cl, ')');
+        if (ce)
+            copy_str(c->cur.lock, sizeof c->cur.lock, cl + 3, (size_t)(ce - cl - 3));
+    }
+    const char *h = strstr(e, "held by thread ");
+    if (h)
+        c->cur.held_by = parse_uint(h + strlen("held by thread "), NULL);
+    else if ((h = strstr(e, "held by tid=")))
+        c->cur.held_by = parse_uint(h + strlen("held by tid="), NULL);
+}
+
+/* ---- threads ---- */
+
+static void reset_thread(anr_ctx *c)
+{
+    memset(&c->cur, 0, sizeof c->cur);
+    c->cur.tid = c->cur.dtid = c->cur.held_by = -1;
+    c->nframes = c->flen = 0;
+    c->frames_over = 0;
+}
+
+/* `"name" [daemon] prio=N tid=N State[ ...]`, `"name" prio=N (not attached)`
+ * or `"name" sysTid=N` (native process).  0 ok, -1 not a header. */
+static int thread_header(anr_ctx *c, const char *s, long line)
+{
+    /* the closing quote is the last '"' followed by " prio=", " daemon" or " sysTid=" */
+    const char *q = NULL;
+    for (const char *p = s + 1; (p = strchr(p, '"')); p++)
+        if (starts(p, "\" prio=") || starts(p, "\" daemon") || starts(p, "\" sysTid="))
+            q = p;
+    if (!q)
+        return -1;
+    reset_thread(c);
+    c->in_thread = 1;
+    c->thr_line = line;
+    copy_str(c->cur.name, sizeof c->cur.name, s + 1, (size_t)(q - s - 1));
+    const char *p = q + 1;
+    const char *t = strstr(p, " tid=");
+    if (t) {
+        const char *e;
+        c->cur.dtid = parse_uint(t + 5, &e);
+        if (c->cur.dtid >= 0 && *e == ' ') {
+            e++;
+            size_t n = 0;
+            while (e[n] && e[n] != ' ')
+                n++;
+            if (n) {
+                copy_str(c->cur.state, sizeof c->cur.state, e, n);
+                c->cur.has_state = 1;
+            }
+        }
+    }
+    const char *st = strstr(p, " sysTid=");
+    if (st)
+        c->cur.tid = parse_uint(st + 8, NULL);
+    return 0;
+}
+
+static int emit_stack(anr_ctx *c)
+{
+    anr_thr *t = &c->cur;
+    if (t->tid < 0)
+        t->tid = t->dtid;
+    if (t->tid < 0) {
+        gd_sink_skip(c->sink, "anr: thread without tid", c->thr_line, 1);
+        return 0;
+    }
+    if (grow((void **)&c->fptr, &c->fptr_cap, c->nframes ? c->nframes : 1, sizeof(char *), c->err))
+        return GD_ERR_IO;
+    for (size_t i = 0; i < c->nframes; i++)
+        c->fptr[i] = c->fbuf + c->foff[i];
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STACK);
+    ev.ts = c->ts;
+    ev.pid = c->pid;
+    ev.tid = t->tid;
+    ev.thread = t->name;
+    ev.line = c->thr_line;
+    ev.u.stack.frames = c->fptr;
+    ev.u.stack.nframes = c->nframes;
+    ev.u.stack.state = t->has_state ? t->state : NULL;
+    return gd_sink_event(c->sink, &ev, c->err);
+}
+
+/* Ends the thread being read: emits its stack, keeps its record. */
+static int end_thread(anr_ctx *c)
+{
+    if (!c->in_thread)
+        return 0;
+    c->in_thread = 0;
+    int rc = emit_stack(c);
+    if (rc || c->cur.tid < 0)
+        return rc;
+    if (c->nthr >= ANR_MAX_THREADS) {
+        if (!c->thr_over)
+            gd_sink_skip(c->sink, "anr: too many threads for the deadlock check", c->thr_line, 1);
+        c->thr_over = 1;
+        return 0;
+    }
+    if (grow((void **)&c->thr, &c->thr_cap, c->nthr + 1, sizeof(anr_thr), c->err))
+        return GD_ERR_IO;
+    if (c->main_idx < 0 && strcmp(c->cur.name, "main") == 0) {
+        c->main_idx = (int64_t)c->nthr;
+        c->main_tid = c->cur.tid;
+    }
+    c->thr[c->nthr++] = c->cur;
+    return 0;
+}
+
+/* ---- end of a dump: meta, main state, deadlocks ---- */
+
+static int64_t find_dtid(const anr_ctx *c, int64_t dtid)
+{
+    if (dtid < 0)
+        return -1;
+    for (size_t i = 0; i < c->nthr; i++)
+        if (c->thr[i].dtid == dtid)
+            return (int64_t)i;
+    return -1;
+}
+
+static int emit_issue(anr_ctx *c, const char *type, const char *detail, const anr_thr *who,
+                      json_t *j)
+{
+    char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!txt)
+        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_ISSUE);
+    ev.ts = c->ts;
+    ev.pid = c->pid;
+    ev.tid = who->tid;
+    ev.thread = who->name;
+    ev.line = c->dump_line;
+    ev.u.issue.tool = "anr";
+    ev.u.issue.type = type;
+    ev.u.issue.detail = detail;
+    ev.u.issue.json = txt;
+    int rc = gd_sink_event(c->sink, &ev, c->err);
+    free(txt);
+    return rc;
+}
+
+static json_t *jstr(const char *s)
+{
+    json_t *j = json_string(s);
+    return j ? j : json_string("\ufffd");
+}
+
+static int emit_main_state(anr_ctx *c)
+{
+    const anr_thr *m = &c->thr[c->main_idx];
+    json_t *j = json_object();
+    json_object_set_new(j, "name", jstr(m->name));
+    json_object_set_new(j, "tid", json_integer(m->tid));
+    if (m->has_state)
+        json_object_set_new(j, "state", jstr(m->state));
+    if (m->waiting_on[0]) {
+        json_object_set_new(j, "waiting_on", jstr(m->waiting_on));
+        if (m->lock[0])
+            json_object_set_new(j, "lock", jstr(m->lock));
+        int64_t h = find_dtid(c, m->held_by);
+        if (h >= 0) {
+            json_object_set_new(j, "held_by", json_integer(c->thr[h].tid));
+            json_object_set_new(j, "held_by_name", jstr(c->thr[h].name));
+        }
+    }
+    return emit_issue(c, "anr_main_state", m->has_state ? m->state : NULL, m, j);
+}
+
+/* Each thread waits for at most one holder: the wait-for graph is a
+ * functional graph; every cycle is found once by walking from each node. */
+static int find_deadlocks(anr_ctx *c)
+{
+    size_t n = c->nthr;
+    if (n == 0)
+        return 0;
+    int64_t *next = malloc(n * sizeof *next);
+    size_t *mark = calloc(n, sizeof *mark);
+    int rc = 0;
+    if (!next || !mark) {
+        free(next);
+        free(mark);
+        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
+    for (size_t i = 0; i < n && !rc; i++) {
+        int64_t j = (int64_t)i;
+        while (j >= 0 && mark[j] == 0) {
+            mark[j] = i + 1;
+            j = next[j];
+        }
+        if (j < 0 || mark[j] != i + 1)
+            continue;
+        /* a new cycle through j: start it at its first-listed thread */
+        int64_t first = j;
+        for (int64_t k = next[j]; k != j; k = next[k])
+            if (k < first)
+                first = k;
+        json_t *arr = json_array();
+        int64_t k = first;
+        do {
+            const anr_thr *t = &c->thr[k], *h = &c->thr[next[k]];
+            json_t *o = json_object();
+            json_object_set_new(o, "name", jstr(t->name));
+            json_object_set_new(o, "tid", json_integer(t->tid));
+            json_object_set_new(o, "dalvik_tid", json_integer(t->dtid));
+            json_object_set_new(o, "waiting_on", jstr(t->waiting_on));
+            if (t->lock[0])
+                json_object_set_new(o, "lock", jstr(t->lock));
+            json_object_set_new(o, "held_by", json_integer(h->tid));
+            json_object_set_new(o, "held_by_dalvik_tid", json_integer(h->dtid));
+            json_array_append_new(arr, o);
+            k = next[k];
+        } while (k != first);
+        json_t *j2 = json_object();
+        json_object_set_new(j2, "threads", arr);
+        rc = emit_issue(c, "deadlock", NULL, &c->thr[first], j2);
+    }
+    free(next);
+    free(mark);
+    return rc;
+}
+
+static int end_dump(anr_ctx *c)
+{
+    int rc = 0;
+    if (c->where == IN_DUMP) {
+        rc = end_thread(c);
+        if (!rc && c->main_tid < 0) {
+            /* no "main" (native-only dumps): the thread whose id is the pid */
+            for (size_t i = 0; i < c->nthr && c->main_tid < 0; i++)
+                if (c->thr[i].tid == c->pid)
+                    c->main_tid = c->pid;
+        }
+        if (!rc) {
+            gd_meta m;
+            gd_meta_init(&m);
+            m.pid = c->pid;
+            m.app = c->has_app ? c->app : NULL;
+            m.main_tid = c->main_tid;
+            rc = gd_sink_meta(c->sink, &m, c->err);
+        }
+        if (!rc && c->main_idx >= 0)
+            rc = emit_main_state(c);
+        if (!rc)
+            rc = find_deadlocks(c);
+    }
+    c->where = OUT;
+    c->in_thread = 0;
+    c->nthr = 0;
+    c->thr_over = 0;
+    return rc;
+}
+
+static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
+{
+    c->where = IN_DUMP;
+    c->dump_line = line;
+    c->pid = pid;
+    c->ts = ts;
+    c->has_app = 0;
+    c->app[0] = 0;
+    c->main_idx = -1;
+    c->main_tid = -1;
+    c->in_thread = 0;
+    c->nthr = 0;
+}
+
+/* A "----- ... -----" line.  Returns 0 or an error code. */
+static int banner(anr_ctx *c, const char *s, long line)
+{
+    int64_t pid;
+    double ts;
+    if (starts(s, "----- pid ")) {
+        if (c->where == IN_DUMP || c->where == IN_BAD_DUMP)
+            gd_sink_skip(c->sink, "anr: dump without end line", line, 1);
+        int rc = end_dump(c);
+        if (rc)
+            return rc;
+        if (parse_dump_header(s + strlen("----- pid "), &pid, &ts) != 0) {
+            gd_sink_skip(c->sink, "anr: dump header unparsable", line, 1);
+            c->where = IN_BAD_DUMP;
+            return 0;
+        }
+        start_dump(c, pid, ts, line);
+        return 0;
+    }
+    if (starts(s, "----- Waiting Channels: pid ")) {
+        if (c->where == IN_DUMP || c->where == IN_BAD_DUMP)
+            gd_sink_skip(c->sink, "anr: dump without end line", line, 1);
+        int rc = end_dump(c);
+        c->where = IN_WCHAN;
+        gd_sink_skip(c->sink, "ignored: anr waiting channels section", line, 1);
+        return rc;
+    }
+    if (starts(s, "----- end ")) {
+        if (c->where == OUT)
+            gd_sink_skip(c->sink, "anr: end line outside a dump", line, 1);
+        return end_dump(c);
+    }
+    if (c->where == OUT)
+        gd_sink_skip(c->sink, "anr: line outside a dump", line, 1);
+    return 0;
+}
+
+static int dump_line(anr_ctx *c, char *s, size_t len, long line)
+{
+    if (s[0] == '"') {
+        int rc = end_thread(c);
+        if (!rc && thread_header(c, s, line) != 0)
+            gd_sink_skip(c->sink, "anr: thread header unparsable", line, 1);
+        return rc;
+    }
+    if (!c->in_thread) {
+        if (starts(s, "Cmd line: ") && !c->has_app && c->nthr == 0) {
+            size_t n = trim_right(s + 10, len - 10);
+            copy_str(c->app, sizeof c->app, s + 10, n);
+            c->has_app = 1;
+        }
+        return 0;  /* dump header statistics: ignored by design */
+    }
+    size_t i = 0;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i == len)
+        return end_thread(c);
+    const char *p = s + i;
+    if (starts(p, "at ")) {
+        size_t n = trim_right(p + 3, len - i - 3);
+        if (n == 0) {
+            gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
+            return 0;
+        }
+        return add_frame(c, p + 3, n, "", 0, "", 0, line);
+    }
+    if (starts(p, "native: #"))
+        return native_frame(c, p + 8, line);
+    if (p[0] == '#' && isdigit((unsigned char)p[1]))
+        return native_frame(c, p, line);
+    if (starts(p, "| sysTid=")) {
+        int64_t t = parse_uint(p + 9, NULL);
+        if (t >= 0)
+            c->cur.tid = t;
+        return 0;
+    }
+    if (p[0] == '-' && p[1] == ' ')
+        lock_line(c, p);
+    /* other detail lines, "(no managed stack frames)", NOTE lines: nothing */
+    return 0;
+}
+
+static int probe(const unsigned char *h, size_t n, int eof)
+{
+    (void)eof;
+    size_t i = 0;
+    while (i < n) {
+        const unsigned char *nl = memchr(h + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - h) : n;
+        size_t len = end - i;
+        char buf[128];
+        size_t k = len < sizeof buf - 1 ? len : sizeof buf - 1;
+        memcpy(buf, h + i, k);
+        buf[k] = 0;
+        int64_t pid;
+        double ts;
+        if (starts(buf, "----- pid ") && parse_dump_header(buf + 10, &pid, &ts) == 0)
+            return 95;
+        if (starts(buf, "----- Waiting Channels: pid ") &&
+            parse_dump_header(buf + strlen("----- Waiting Channels: pid "), &pid, &ts) == 0)
+            return 90;
+        i = end + 1;
+    }
+    return 0;
+}
+
+static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
+{
+    (void)opts;
+    anr_ctx c;
+    memset(&c, 0, sizeof c);
+    c.sink = sink;
+    c.err = err;
+    c.main_idx = -1;
+    c.main_tid = -1;
+    char *s;
+    size_t len;
+    int r, rc = 0;
+    while (!rc && (r = gd_input_getline(in, &s, &len, err)) == 1) {
+        long line = gd_input_lineno(in);
+        if (starts(s, "----- "))
+            rc = banner(&c, s, line);
+        else if (c.where == IN_DUMP)
+            rc = dump_line(&c, s, len, line);
+        else if (c.where == OUT) {
+            size_t i = 0;
+            while (i < len && isspace((unsigned char)s[i]))
+                i++;
+            if (i < len)
+                gd_sink_skip(sink, "anr: line outside a dump", line, 1);
+        }
+    }
+    if (!rc && r < 0)
+        rc = err->code ? err->code : GD_ERR_IO;
+    if (!rc && (c.where == IN_DUMP || c.where == IN_BAD_DUMP)) {
+        gd_sink_skip(sink, "anr: dump without end line", gd_input_lineno(in), 1);
+        rc = end_dump(&c);
+    }
+    if (rc && err->code == 0)
+        err->code = rc;
+    free(c.fbuf);
+    free(c.foff);
+    free(c.fptr);
+    free(c.thr);
+    return rc;
+}
+
+const gd_reader gd_reader_anr = {
+    .name = "anr",
+    .description = "Android ANR traces.txt thread dumps (stacks, main thread state, deadlocks)",
+    .probe = probe,
+    .read = read_anr,
+};

@@ -1,0 +1,402 @@
+/* check_anr.c - tests of the ANR traces.txt reader (lib/reader/anr.c). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+extern const gd_reader gd_reader_anr;
+extern const gd_reader gd_reader_godeye;
+
+#define FIX(name) GODEYE_FIXTURES "/anr/" name
+
+static void read_fix(const char *path, gd_collected *c)
+{
+    gd_test_read_file(&gd_reader_anr, path, NULL, c);
+    ck_assert_msg(c->rc == 0, "rc %d: %s", c->rc, c->err.msg);
+}
+
+static const char *str(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+static json_int_t num(json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+/* The n-th collected event of `type` whose "thread" is `thread`. */
+static json_t *by_thread(const gd_collected *c, const char *type, const char *thread, size_t n)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(c->events, i, e)
+        if (strcmp(str(e, "type"), type) == 0 && str(e, "thread") &&
+            strcmp(str(e, "thread"), thread) == 0 && n-- == 0)
+            return e;
+    return NULL;
+}
+
+static size_t count_state(const gd_collected *c, const char *state)
+{
+    size_t i, n = 0;
+    json_t *e;
+    json_array_foreach(c->events, i, e) {
+        if (strcmp(str(e, "type"), "stack") != 0)
+            continue;
+        const char *s = str(e, "state");
+        if ((state == NULL && s == NULL) || (state && s && strcmp(s, state) == 0))
+            n++;
+    }
+    return n;
+}
+
+static size_t count_issues(const gd_collected *c, const char *type)
+{
+    size_t i, n = 0;
+    json_t *e;
+    json_array_foreach(c->events, i, e)
+        if (strcmp(str(e, "type"), "issue") == 0 && strcmp(str(e, "issue_type"), type) == 0)
+            n++;
+    return n;
+}
+
+static json_t *nth_issue(const gd_collected *c, const char *type, size_t n)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(c->events, i, e)
+        if (strcmp(str(e, "type"), "issue") == 0 && strcmp(str(e, "issue_type"), type) == 0 &&
+            n-- == 0)
+            return e;
+    return NULL;
+}
+
+static size_t total_frames(const gd_collected *c)
+{
+    size_t i, n = 0;
+    json_t *e;
+    json_array_foreach(c->events, i, e)
+        if (strcmp(str(e, "type"), "stack") == 0)
+            n += json_array_size(json_object_get(e, "frames"));
+    return n;
+}
+
+static void assert_json(json_t *got, const char *want)
+{
+    json_error_t je;
+    json_t *w = json_loads(want, 0, &je);
+    ck_assert_msg(w != NULL, "bad expected json: %s", je.text);
+    char *g = json_dumps(got, JSON_COMPACT | JSON_SORT_KEYS);
+    ck_assert_msg(json_equal(got, w), "got %s", g);
+    free(g);
+    json_decref(w);
+}
+
+static const char *frame(json_t *stack, size_t i)
+{
+    return json_string_value(json_array_get(json_object_get(stack, "frames"), i));
+}
+
+START_TEST(two_thread_deadlock)
+{
+    gd_collected c;
+    read_fix(FIX("deadlock2.txt"), &c);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    assert_json(json_array_get(c.metas, 0),
+                "{\"app\":\"com.example.shop\",\"pid\":4321,\"main_tid\":4321}");
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 4);
+    ck_assert_uint_eq(json_object_size(c.skips), 0);
+
+    json_t *m = by_thread(&c, "stack", "main", 0);
+    ck_assert_ptr_nonnull(m);
+    /* 2024-03-05 10:11:12, no zone: taken as UTC */
+    ck_assert(json_real_value(json_object_get(m, "ts")) == 1709633472000.0 ||
+              num(m, "ts") == 1709633472000LL);
+    ck_assert_int_eq(num(m, "pid"), 4321);
+    ck_assert_int_eq(num(m, "tid"), 4321);
+    ck_assert_str_eq(str(m, "state"), "Blocked");
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 10);
+    ck_assert_str_eq(frame(m, 0), "com.example.shop.Cart.addItem(Cart.java:57)");
+    ck_assert_str_eq(frame(m, 7), "java.lang.reflect.Method.invoke(Native method)");
+    ck_assert_str_eq(frame(m, 9), "com.android.internal.os.ZygoteInit.main(ZygoteInit.java:858)");
+
+    json_t *sc = by_thread(&c, "stack", "Signal Catcher", 0);
+    ck_assert_int_eq(num(sc, "tid"), 4327);
+    ck_assert_str_eq(str(sc, "state"), "Runnable");
+    ck_assert_uint_eq(json_array_size(json_object_get(sc, "frames")), 3);
+    ck_assert_str_eq(frame(sc, 2), "native:libc.so(__pthread_start(void*)+36)");
+    ck_assert_str_eq(frame(sc, 1),
+                     "native:libart.so(art::Thread::DumpStack(std::__1::basic_ostream<char, "
+                     "std::__1::char_traits<char> >&, bool, BacktraceMap*, bool) const+360)");
+
+    json_t *b = by_thread(&c, "stack", "Binder:4321_2", 0);
+    ck_assert_int_eq(num(b, "tid"), 4331);
+    ck_assert_ptr_null(json_object_get(b, "state")); /* (not attached) */
+    ck_assert_str_eq(frame(b, 3), "native:libutils.so(pc 0000000000012a64)");
+
+    ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 1);
+    json_t *ms = nth_issue(&c, "anr_main_state", 0);
+    ck_assert_str_eq(str(ms, "tool"), "anr");
+    ck_assert_str_eq(str(ms, "detail"), "Blocked");
+    assert_json(json_object_get(ms, "content"),
+                "{\"name\":\"main\",\"tid\":4321,\"state\":\"Blocked\",\"waiting_on\":\"0x0a1b2c3d\","
+                "\"lock\":\"com.example.shop.Inventory\",\"held_by\":4350,\"held_by_name\":\"StockSync\"}");
+
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
+    json_t *d = nth_issue(&c, "deadlock", 0);
+    ck_assert_str_eq(str(d, "tool"), "anr");
+    ck_assert_int_eq(num(d, "pid"), 4321);
+    ck_assert_int_eq(num(d, "tid"), 4321);
+    assert_json(json_object_get(d, "content"),
+                "{\"threads\":["
+                "{\"name\":\"main\",\"tid\":4321,\"dalvik_tid\":1,\"waiting_on\":\"0x0a1b2c3d\","
+                "\"lock\":\"com.example.shop.Inventory\",\"held_by\":4350,\"held_by_dalvik_tid\":14},"
+                "{\"name\":\"StockSync\",\"tid\":4350,\"dalvik_tid\":14,\"waiting_on\":\"0x0e5f6a7b\","
+                "\"lock\":\"com.example.shop.Cart\",\"held_by\":4321,\"held_by_dalvik_tid\":1}]}");
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(three_thread_deadlock)
+{
+    gd_collected c;
+    read_fix(FIX("deadlock3.txt"), &c);
+    ck_assert_uint_eq(json_array_size(c.metas), 2);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 5);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: dump without end line"), 1);
+    ck_assert_uint_eq(json_object_size(c.skips), 2);
+
+    json_t *m = by_thread(&c, "stack", "main", 0);
+    /* 08:30:00.2505 -0500 = 13:30:00.2505 UTC */
+    ck_assert(json_real_value(json_object_get(m, "ts")) == 1700487000250.5);
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 5);
+    ck_assert_str_eq(frame(m, 0), "native:libc.so(syscall+28)");
+    ck_assert_str_eq(frame(m, 1), "native:base.odex(com.example.feed.FeedRepository.refresh+420)");
+    ck_assert_str_eq(frame(m, 2), "com.example.feed.FeedRepository.refresh(FeedRepository.java:130)");
+
+    /* exactly one cycle: thread-3 only waits into it and is not part of it */
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
+    json_t *d = nth_issue(&c, "deadlock", 0);
+    ck_assert_int_eq(num(d, "tid"), 7022);
+    ck_assert_str_eq(str(d, "thread"), "pool-1-thread-2");
+    assert_json(json_object_get(d, "content"),
+                "{\"threads\":["
+                "{\"name\":\"pool-1-thread-2\",\"tid\":7022,\"dalvik_tid\":21,\"waiting_on\":\"0x0bad5eed\","
+                "\"lock\":\"com.example.feed.FeedRepository\",\"held_by\":7000,\"held_by_dalvik_tid\":1},"
+                "{\"name\":\"main\",\"tid\":7000,\"dalvik_tid\":1,\"waiting_on\":\"0x0c0ffee1\","
+                "\"lock\":\"com.example.feed.Cache\",\"held_by\":7021,\"held_by_dalvik_tid\":20},"
+                "{\"name\":\"pool-1-thread-1\",\"tid\":7021,\"dalvik_tid\":20,\"waiting_on\":\"0x0d15ea5e\","
+                "\"lock\":\"com.example.feed.Store\",\"held_by\":7022,\"held_by_dalvik_tid\":21}]}");
+
+    /* second dump: main idle in the looper, no deadlock */
+    ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 2);
+    json_t *ms = nth_issue(&c, "anr_main_state", 1);
+    ck_assert_str_eq(str(ms, "detail"), "Native");
+    ck_assert_int_eq(num(ms, "ts"), 1700487005000LL);
+    json_t *m2 = by_thread(&c, "stack", "main", 1);
+    ck_assert_str_eq(frame(m2, 1), "native:libutils.so(android::Looper::pollOnce(int, int*, int*, void**)+184)");
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(malformed_input_is_counted)
+{
+    static const char txt[] =
+        "stray text before any dump\n"
+        "----- pid 12 at yesterday -----\n"
+        "\"main\" prio=5 tid=1 Native\n"
+        "----- end 12 -----\n"
+        "----- pid 13 at 2020-01-01 00:00:00 -----\n"
+        "\"no closing quote prio=5 tid=1 Native\n"
+        "\"t\" prio=5 tid=7 Waiting\n"
+        "  native: #00 pc\n"
+        "  #01 pc 00ab  \n"
+        "  native: #02 zz\n"
+        "  at \n"
+        "  - waiting to lock <0x1 (a\n"
+        "  - waiting to lock <0x2> (a X) held by thread 7\n"
+        "\"anon\" prio=5 (not attached)\n"
+        "----- end 13 -----\n"
+        "----- end 13 -----\n";
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_anr, txt, sizeof txt - 1, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: line outside a dump"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: dump header unparsable"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: thread header unparsable"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: frame unparsable"), 3);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: thread without tid"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: end line outside a dump"), 1);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 1);
+    json_t *t = gd_collected_nth(&c, "stack", 0);
+    ck_assert_int_eq(num(t, "tid"), 7); /* dalvik tid: no sysTid line */
+    ck_assert_uint_eq(json_array_size(json_object_get(t, "frames")), 1);
+    ck_assert_str_eq(frame(t, 0), "native:(pc 00ab)");
+    /* a thread waiting on itself is a (degenerate) cycle of one */
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(frames_are_bounded)
+{
+    size_t cap = 1200 * 48 + 512, n = 0;
+    char *txt = malloc(cap);
+    n += (size_t)snprintf(txt + n, cap - n,
+                          "----- pid 5 at 2021-06-01 12:00:00.5 -----\n"
+                          "\"main\" prio=5 tid=1 Runnable\n  | sysTid=5 nice=0\n");
+    for (int i = 0; i < 1100; i++)
+        n += (size_t)snprintf(txt + n, cap - n, "  at com.example.Deep.f%d(Deep.java:%d)\n", i, i + 1);
+    n += (size_t)snprintf(txt + n, cap - n, "----- end 5 -----\n");
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_anr, txt, n, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    json_t *m = gd_collected_nth(&c, "stack", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 1024);
+    ck_assert_str_eq(frame(m, 1023), "com.example.Deep.f1023(Deep.java:1024)");
+    ck_assert(json_number_value(json_object_get(m, "ts")) == 1622548800500.0);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: frames over the per-thread limit"), 1);
+    gd_collected_free(&c);
+    free(txt);
+}
+END_TEST
+
+START_TEST(probe_scores)
+{
+    static const char anr[] = "\n----- pid 28941 at 2023-04-04 22:06:31.064728684+0200 -----\nCmd line: x\n";
+    static const char wc[] = "----- Waiting Channels: pid 9955 at 2023-07-04 14:51:13.302627725+0200 -----\n";
+    static const char logcat[] = "04-04 22:06:31.064  1234  1234 I art: ----- pid 28941 at 2023-04-04 22:06:31 -----\n";
+    static const char json[] = "{\"godeye_trace\":1,\"events\":[]}";
+    ck_assert_int_eq(gd_reader_anr.probe((const unsigned char *)anr, sizeof anr - 1, 1), 95);
+    ck_assert_int_eq(gd_reader_anr.probe((const unsigned char *)wc, sizeof wc - 1, 1), 90);
+    ck_assert_int_eq(gd_reader_anr.probe((const unsigned char *)logcat, sizeof logcat - 1, 1), 0);
+    ck_assert_int_eq(gd_reader_anr.probe((const unsigned char *)json, sizeof json - 1, 1), 0);
+    ck_assert_int_eq(gd_reader_godeye.probe((const unsigned char *)anr, sizeof anr - 1, 1), 0);
+    ck_assert_ptr_eq(gd_reader_detect((const unsigned char *)anr, sizeof anr - 1, 1, NULL, 0),
+                     &gd_reader_anr);
+}
+END_TEST
+
+START_TEST(corpus_sentry)
+{
+    const char *p = gd_test_corpus("anr_traces/sentry_thread_dump.txt");
+    if (!p)
+        return;
+    gd_collected c;
+    read_fix(p, &c);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    assert_json(json_array_get(c.metas, 0),
+                "{\"app\":\"io.sentry.samples.android\",\"pid\":28941,\"main_tid\":28941}");
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 30);
+    ck_assert_uint_eq(total_frames(&c), 219);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 1);
+    ck_assert_uint_eq(json_object_size(c.skips), 1);
+    ck_assert_uint_eq(count_state(&c, "Blocked"), 1);
+    ck_assert_uint_eq(count_state(&c, "Native"), 15);
+    ck_assert_uint_eq(count_state(&c, "Waiting"), 5);
+    ck_assert_uint_eq(count_state(&c, "TimedWaiting"), 3);
+    ck_assert_uint_eq(count_state(&c, "Sleeping"), 2);
+    ck_assert_uint_eq(count_state(&c, "Runnable"), 1);
+    ck_assert_uint_eq(count_state(&c, NULL), 1);
+    json_t *m = by_thread(&c, "stack", "main", 0);
+    ck_assert_int_eq(num(m, "tid"), 28941);
+    ck_assert_str_eq(str(m, "state"), "Blocked");
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 9);
+    ck_assert_str_eq(frame(m, 0), "io.sentry.samples.android.MainActivity$2.run(MainActivity.java:177)");
+    ck_assert_str_eq(frame(m, 8), "com.android.internal.os.ZygoteInit.main(ZygoteInit.java:936)");
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 0);
+    ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 1);
+    assert_json(json_object_get(nth_issue(&c, "anr_main_state", 0), "content"),
+                "{\"name\":\"main\",\"tid\":28941,\"state\":\"Blocked\",\"waiting_on\":\"0x0d3a2f0a\","
+                "\"lock\":\"java.lang.Object\",\"held_by\":29157,\"held_by_name\":\"Thread-9\"}");
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(corpus_sentry_native_only)
+{
+    const char *p = gd_test_corpus("anr_traces/sentry_thread_dump_native_only.txt");
+    if (!p)
+        return;
+    gd_collected c;
+    read_fix(p, &c);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    assert_json(json_array_get(c.metas, 0),
+                "{\"app\":\"io.sentry.samples.android\",\"pid\":9955,\"main_tid\":9955}");
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 57);
+    ck_assert_uint_eq(total_frames(&c), 981);
+    ck_assert_uint_eq(count_state(&c, NULL), 57);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 2);
+    ck_assert_uint_eq(json_object_size(c.skips), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 0);
+    json_t *m = by_thread(&c, "stack", "samples.android", 0);
+    ck_assert_int_eq(num(m, "tid"), 9955);
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 179);
+    ck_assert_str_eq(frame(m, 0), "native:libc.so(syscall+28)");
+    ck_assert_str_eq(frame(m, 178), "native:libart.so(pc 000000000022258c)");
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(corpus_tornaco)
+{
+    const char *p = gd_test_corpus("anr_traces/tornaco_traces.txt");
+    if (!p)
+        return;
+    gd_collected c;
+    read_fix(p, &c);
+    ck_assert_uint_eq(json_array_size(c.metas), 13);
+    assert_json(json_array_get(c.metas, 0),
+                "{\"app\":\"org.newstand.datamigration\",\"pid\":17902,\"main_tid\":17902}");
+    assert_json(json_array_get(c.metas, 5),
+                "{\"app\":\"/system/bin/surfaceflinger\",\"pid\":338,\"main_tid\":338}");
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 334);
+    ck_assert_uint_eq(total_frames(&c), 2810);
+    ck_assert_uint_eq(json_object_size(c.skips), 0);
+    ck_assert_uint_eq(count_state(&c, "Native"), 168);
+    ck_assert_uint_eq(count_state(&c, "Waiting"), 36);
+    ck_assert_uint_eq(count_state(&c, "TimedWaiting"), 16);
+    ck_assert_uint_eq(count_state(&c, "Runnable"), 6);
+    ck_assert_uint_eq(count_state(&c, "Blocked"), 5);
+    ck_assert_uint_eq(count_state(&c, "WaitingInMainDebuggerLoop"), 5);
+    ck_assert_uint_eq(count_state(&c, NULL), 98);
+    json_t *m = by_thread(&c, "stack", "main", 0);
+    ck_assert_int_eq(num(m, "pid"), 17902);
+    ck_assert_int_eq(num(m, "ts"), 1492598107000LL);
+    ck_assert_str_eq(str(m, "state"), "Runnable");
+    ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 18);
+    ck_assert_str_eq(frame(m, 0), "java.lang.System.arraycopy(System.java:450)");
+    ck_assert_str_eq(frame(m, 17), "java.lang.ThreadGroup.uncaughtException(ThreadGroup.java:1063)");
+    json_t *sf = by_thread(&c, "stack", "surfaceflinger", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(sf, "frames")), 10);
+    ck_assert_str_eq(frame(sf, 5), "native:libsurfaceflinger.so(pc 0002261d)");
+    ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 5);
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 0);
+    gd_collected_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("anr");
+    TCase *tc = tcase_create("anr");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, two_thread_deadlock);
+    tcase_add_test(tc, three_thread_deadlock);
+    tcase_add_test(tc, malformed_input_is_counted);
+    tcase_add_test(tc, frames_are_bounded);
+    tcase_add_test(tc, probe_scores);
+    tcase_add_test(tc, corpus_sentry);
+    tcase_add_test(tc, corpus_sentry_native_only);
+    tcase_add_test(tc, corpus_tornaco);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
