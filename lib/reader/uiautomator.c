@@ -475,15 +475,23 @@ static int probe(const unsigned char *h, size_t n, int eof)
     size_t i = 0;
     if (n >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF)
         i = 3;
-    while (i < n && isspace(h[i]))
-        i++;
-    if (n - i >= 5 && memcmp(h + i, "<?xml", 5) == 0) {
-        const unsigned char *e = memchr(h + i, '>', n - i);
-        if (!e)
-            return 0;
-        i = (size_t)(e - h) + 1;
+    /* the declaration, processing instructions and comments may come first */
+    for (;;) {
         while (i < n && isspace(h[i]))
             i++;
+        const char *end = NULL;
+        if (n - i >= 2 && memcmp(h + i, "<?", 2) == 0)
+            end = "?>";
+        else if (n - i >= 4 && memcmp(h + i, "<!--", 4) == 0)
+            end = "-->";
+        if (!end)
+            break;
+        size_t el = strlen(end), j = i + 2;
+        while (j + el <= n && memcmp(h + j, end, el) != 0)
+            j++;
+        if (j + el > n)
+            return 0;
+        i = j + el;
     }
     if (n - i >= 10 && memcmp(h + i, "<hierarchy", 10) == 0 &&
         (n - i == 10 || isspace(h[i + 10]) || h[i + 10] == '>' || h[i + 10] == '/'))
