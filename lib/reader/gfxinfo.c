@@ -1,0 +1,352 @@
+/* gfxinfo.c - reader of `adb shell dumpsys gfxinfo <pkg> [framestats]`: frames and summaries. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+#include "textin.h"
+
+/* Times: the summary's "Stats since" and the PROFILEDATA columns are
+ * CLOCK_MONOTONIC nanoseconds (time since boot), not the epoch: frame ts and
+ * summary ts are those values in ms, comparable with each other within one
+ * capture only.
+ *
+ * Summaries: the block after "** Graphics info for pid N [pkg] **" is the
+ * process-wide summary (window NULL); newer Android repeats one per window
+ * after "Window: NAME", emitted with that window.  Every "Key: value" line
+ * of a block is kept as printed.
+ *
+ * Frame window: the tab-indented line that opens a window's profile data,
+ * as printed ("pkg/Activity/android.view.ViewRootImpl@1a2b3c (visibility=0)").
+ *
+ * FrameInterval: Android 12+ prints the FrameInterval and FrameStartTime
+ * headers in swapped order relative to their data; an "interval" over one
+ * second is taken from the FrameStartTime column instead when that one is a
+ * plausible interval. */
+
+#define MAX_FIGS 64
+#define MAX_COLS 64
+#define NS_PER_MS 1e6
+
+typedef struct gfx {
+    const gd_sink *sink;
+    int64_t pid;
+    int meta_sent;
+    char window[1024];
+    int have_window;
+    /* summary being collected */
+    int in_summary;
+    int summary_window;   /* 1: per-window summary                      */
+    double summary_ts;
+    long summary_line;
+    char *keys[MAX_FIGS], *vals[MAX_FIGS];
+    size_t nfig;
+    /* profile data */
+    int in_profile;       /* after ---PROFILEDATA---                      */
+    int have_header;
+    int col_flags, col_intended, col_completed, col_interval, col_start;
+    int ncols;
+} gfx;
+
+static void free_figs(gfx *g)
+{
+    for (size_t i = 0; i < g->nfig; i++) {
+        free(g->keys[i]);
+        free(g->vals[i]);
+    }
+    g->nfig = 0;
+}
+
+static int flush_summary(gfx *g, gd_error *err)
+{
+    if (!g->in_summary)
+        return 0;
+    g->in_summary = 0;
+    if (!g->nfig)
+        return 0;
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_FRAME_SUMMARY);
+    ev.ts = gd_has(g->summary_ts) ? g->summary_ts : 0;
+    ev.line = g->summary_line;
+    if (g->pid >= 0)
+        ev.pid = g->pid;
+    ev.u.frame_summary.window = g->summary_window && g->have_window ? g->window : NULL;
+    ev.u.frame_summary.keys = (const char *const *)g->keys;
+    ev.u.frame_summary.values = (const char *const *)g->vals;
+    ev.u.frame_summary.n = g->nfig;
+    int rc = gd_sink_event(g->sink, &ev, err);
+    free_figs(g);
+    return rc;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+/* "Key: value" inside a summary block. */
+static int add_figure(gfx *g, const char *s, long lineno, gd_error *err)
+{
+    const char *colon = strstr(s, ": ");
+    if (!colon || colon == s || !colon[2])
+        return 1;
+    if (g->nfig >= MAX_FIGS) {
+        gd_sink_skip(g->sink, "gfxinfo: too many summary figures", lineno, 1);
+        return 0;
+    }
+    const char *v = colon + 1;
+    while (*v == ' ')
+        v++;
+    size_t vl = strlen(v);
+    while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\t'))
+        vl--;
+    char *k = dup_n(s, (size_t)(colon - s)), *val = dup_n(v, vl);
+    if (!k || !val) {
+        free(k);
+        free(val);
+        return gd_error_set(err, GD_ERR_IO, lineno, 0, "out of memory");
+    }
+    /* a key printed twice in one block: keep the first */
+    for (size_t i = 0; i < g->nfig; i++)
+        if (strcmp(g->keys[i], k) == 0) {
+            free(k);
+            free(val);
+            return 0;
+        }
+    g->keys[g->nfig] = k;
+    g->vals[g->nfig] = val;
+    g->nfig++;
+    return 0;
+}
+
+static void start_summary(gfx *g, int per_window, long lineno)
+{
+    free_figs(g);
+    g->in_summary = 1;
+    g->summary_window = per_window;
+    g->summary_ts = GD_NONE;
+    g->summary_line = lineno;
+}
+
+static int parse_header(gfx *g, const char *s)
+{
+    g->col_flags = g->col_intended = g->col_completed = g->col_interval = g->col_start = -1;
+    int i = 0;
+    const char *p = s;
+    while (*p && i < MAX_COLS) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+#define COL(name, var) if (n == strlen(name) && strncmp(p, name, n) == 0) g->var = i;
+        COL("Flags", col_flags)
+        COL("IntendedVsync", col_intended)
+        COL("FrameCompleted", col_completed)
+        COL("FrameInterval", col_interval)
+        COL("FrameStartTime", col_start)
+#undef COL
+        i++;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    g->ncols = i;
+    return g->col_flags >= 0 && g->col_intended >= 0 && g->col_completed >= 0 ? 0 : -1;
+}
+
+static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
+{
+    int64_t v[MAX_COLS];
+    int have[MAX_COLS] = {0};
+    int i = 0;
+    const char *p = s;
+    while (*p && i < MAX_COLS) {
+        char *e;
+        long long x = strtoll(p, &e, 10);
+        if (e != p && (*e == ',' || !*e)) {
+            v[i] = x;
+            have[i] = 1;
+        } else if (*p != ',') {
+            gd_sink_skip(g->sink, "gfxinfo: unparsable frame row", lineno, (long)(p - s) + 1);
+            return 0;
+        }
+        const char *c = strchr(p, ',');
+        i++;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    if (!have[g->col_flags] || !have[g->col_intended] || !have[g->col_completed]) {
+        gd_sink_skip(g->sink, "gfxinfo: unparsable frame row", lineno, 1);
+        return 0;
+    }
+    if (v[g->col_flags] != 0) {
+        gd_sink_skip(g->sink, "gfxinfo: frame with flags", lineno, 1);
+        return 0;
+    }
+    int64_t iv = v[g->col_intended], done = v[g->col_completed];
+    if (iv <= 0 || done < iv) {
+        gd_sink_skip(g->sink, "gfxinfo: frame without valid times", lineno, 1);
+        return 0;
+    }
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_FRAME);
+    ev.ts = (double)iv / NS_PER_MS;
+    ev.line = lineno;
+    if (g->pid >= 0)
+        ev.pid = g->pid;
+    ev.u.frame.dur = (double)(done - iv) / NS_PER_MS;
+    ev.u.frame.window = g->have_window ? g->window : NULL;
+    ev.u.frame.flags = 0;
+    ev.u.frame.vsync_ms = GD_NONE;
+    if (g->col_interval >= 0 && g->col_interval < i && have[g->col_interval]) {
+        int64_t in = v[g->col_interval];
+        if (in > 1000000000LL && g->col_start >= 0 && g->col_start < i && have[g->col_start] &&
+            v[g->col_start] > 0 && v[g->col_start] <= 1000000000LL)
+            in = v[g->col_start];
+        if (in > 0 && in <= 1000000000LL)
+            ev.u.frame.vsync_ms = (double)in / NS_PER_MS;
+    }
+    return gd_sink_event(g->sink, &ev, err);
+}
+
+/* "** Graphics info for pid 17477 [de.codevoid.andronavibar] **" */
+static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
+{
+    const char *p = s + strlen("** Graphics info for pid ");
+    char *e;
+    long long pid = strtoll(p, &e, 10);
+    g->pid = e != p ? pid : -1;
+    g->have_window = 0;
+    g->in_profile = 0;
+    const char *lb = strchr(e, '['), *rb = lb ? strchr(lb, ']') : NULL;
+    if (!g->meta_sent && lb && rb) {
+        char app[512];
+        size_t n = (size_t)(rb - lb - 1);
+        if (n >= sizeof app)
+            n = sizeof app - 1;
+        memcpy(app, lb + 1, n);
+        app[n] = 0;
+        gd_meta m;
+        gd_meta_init(&m);
+        m.app = app;
+        m.pid = g->pid;
+        g->meta_sent = 1;
+        int rc = gd_sink_meta(g->sink, &m, err);
+        if (rc)
+            return rc;
+    }
+    start_summary(g, 0, lineno);
+    return 0;
+}
+
+static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
+{
+    (void)opts;
+    gfx *g = calloc(1, sizeof *g);
+    if (!g)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    g->sink = sink;
+    g->pid = -1;
+    gd_textin *t = NULL;
+    int rc = gd_textin_open(&t, in, err);
+    char *line;
+    size_t len;
+    int r = 0;
+    while (rc == GD_OK && (r = gd_textin_getline(t, &line, &len, err)) == 1) {
+        long lineno = gd_textin_lineno(t);
+        const char *s = line;
+        if (strcmp(s, "---PROFILEDATA---") == 0) {
+            rc = flush_summary(g, err);
+            g->in_profile = !g->in_profile;
+            g->have_header = 0;
+            continue;
+        }
+        if (g->in_profile) {
+            if (!*s)
+                continue;
+            if (!g->have_header) {
+                if (parse_header(g, s) == 0)
+                    g->have_header = 1;
+                else {
+                    gd_sink_skip(sink, "gfxinfo: profile data without known header", lineno, 1);
+                    g->in_profile = 0;
+                }
+                continue;
+            }
+            if (isdigit((unsigned char)*s) || *s == '-')
+                rc = frame_row(g, s, lineno, err);
+            else
+                gd_sink_skip(sink, "gfxinfo: unparsable frame row", lineno, 1);
+            continue;
+        }
+        if (strncmp(s, "** Graphics info for pid ", 25) == 0) {
+            rc = flush_summary(g, err);
+            if (rc == GD_OK)
+                rc = process_header(g, s, lineno, err);
+            continue;
+        }
+        if (s[0] == '\t' && strstr(s, "ViewRootImpl@")) {
+            rc = flush_summary(g, err);
+            size_t n = strlen(s + 1);
+            if (n >= sizeof g->window)
+                n = sizeof g->window - 1;
+            memcpy(g->window, s + 1, n);
+            g->window[n] = 0;
+            g->have_window = 1;
+            continue;
+        }
+        if (strncmp(s, "Window: ", 8) == 0) {
+            rc = flush_summary(g, err);
+            start_summary(g, 1, lineno);
+            continue;
+        }
+        if (g->in_summary) {
+            if (!*s) {
+                /* a blank line right after the process header opens the block */
+                if (g->nfig)
+                    rc = flush_summary(g, err);
+                continue;
+            }
+            if (strncmp(s, "Stats since: ", 13) == 0)
+                g->summary_ts = strtod(s + 13, NULL) / NS_PER_MS;
+            if (add_figure(g, s, lineno, err) == 1)
+                rc = flush_summary(g, err);
+        }
+    }
+    if (rc == GD_OK && r < 0)
+        rc = err->code ? err->code : GD_ERR_DATA;
+    if (rc == GD_OK)
+        rc = flush_summary(g, err);
+    free_figs(g);
+    gd_textin_close(t);
+    free(g);
+    return rc;
+}
+
+static int probe(const unsigned char *head, size_t n, int eof)
+{
+    (void)eof;
+    char *h = gd_text_head(head, n, NULL);
+    if (!h)
+        return 0;
+    int score = 0;
+    if (strstr(h, "** Graphics info for pid "))
+        score = 95;
+    else if (strstr(h, "---PROFILEDATA---") && strstr(h, "IntendedVsync"))
+        score = 90;
+    else if (strstr(h, "\nTotal frames rendered: ") && strstr(h, "\nJanky frames: "))
+        score = 80;
+    free(h);
+    return score;
+}
+
+const gd_reader gd_reader_gfxinfo = {
+    .name = "gfxinfo",
+    .description = "`adb shell dumpsys gfxinfo <pkg> [framestats]`: frames and frame summaries",
+    .probe = probe,
+    .read = read_gfx,
+};

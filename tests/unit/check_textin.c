@@ -1,0 +1,147 @@
+/* check_textin.c - text lines over UTF-8 / UTF-16 input, and the view buffer. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "textin.h"
+#include "viewbuf.h"
+
+static gd_textin *open_mem(const void *data, size_t n, gd_input **in)
+{
+    gd_error err;
+    gd_textin *t = NULL;
+    ck_assert_int_eq(gd_input_open_mem(in, data, n, &err), 0);
+    ck_assert_int_eq(gd_textin_open(&t, *in, &err), 0);
+    return t;
+}
+
+START_TEST(test_utf16le_surrogates_crlf)
+{
+    /* BOM, "a\u00e9\r\n", U+1F600 as a surrogate pair, lone low surrogate, "\n", "z" */
+    static const unsigned char d[] = {0xFF, 0xFE, 'a', 0, 0xE9, 0, '\r', 0, '\n', 0,
+                                      0x3D, 0xD8, 0x00, 0xDE, 0x00, 0xDC, '\n', 0, 'z', 0};
+    gd_input *in;
+    gd_textin *t = open_mem(d, sizeof d, &in);
+    ck_assert_int_eq(gd_textin_encoding(t), GD_TEXT_UTF16LE);
+    char *line;
+    size_t len;
+    gd_error err;
+    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "a\xc3\xa9");
+    ck_assert_uint_eq(len, 3);
+    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "\xf0\x9f\x98\x80\xef\xbf\xbd");
+    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "z");
+    ck_assert_int_eq(gd_textin_lineno(t), 3);
+    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 0);
+    gd_textin_close(t);
+    gd_input_close(in);
+}
+END_TEST
+
+START_TEST(test_utf16be_and_long_input)
+{
+    /* 100000 lines of "xy" in UTF-16BE: crosses the internal buffer */
+    size_t n = 2 + 100000 * 6;
+    unsigned char *d = malloc(n), *p = d;
+    *p++ = 0xFE;
+    *p++ = 0xFF;
+    for (int i = 0; i < 100000; i++) {
+        memcpy(p, "\0x\0y\0\n", 6);
+        p += 6;
+    }
+    gd_input *in;
+    gd_textin *t = open_mem(d, n, &in);
+    ck_assert_int_eq(gd_textin_encoding(t), GD_TEXT_UTF16BE);
+    char *line;
+    size_t len;
+    gd_error err;
+    int k = 0, r;
+    while ((r = gd_textin_getline(t, &line, &len, &err)) == 1) {
+        ck_assert_str_eq(line, "xy");
+        k++;
+    }
+    ck_assert_int_eq(r, 0);
+    ck_assert_int_eq(k, 100000);
+    gd_textin_close(t);
+    gd_input_close(in);
+    free(d);
+}
+END_TEST
+
+START_TEST(test_utf8_bom)
+{
+    const char *d = "\xef\xbb\xbfone\r\ntwo";
+    gd_input *in;
+    gd_textin *t = open_mem(d, strlen(d), &in);
+    char *line;
+    size_t len;
+    gd_error err;
+    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "one");
+    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_str_eq(line, "two");
+    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 0);
+    gd_textin_close(t);
+    gd_input_close(in);
+}
+END_TEST
+
+START_TEST(test_text_head)
+{
+    static const unsigned char le[] = {0xFF, 0xFE, 'T', 0, 0xE9, 0, 0x3D, 0xD8}; /* cut pair */
+    size_t n;
+    char *h = gd_text_head(le, sizeof le, &n);
+    ck_assert_str_eq(h, "T\xc3\xa9");
+    ck_assert_uint_eq(n, 3);
+    free(h);
+    h = gd_text_head((const unsigned char *)"\xef\xbb\xbfhi", 5, &n);
+    ck_assert_str_eq(h, "hi");
+    free(h);
+}
+END_TEST
+
+START_TEST(test_viewbuf_cap_and_strings)
+{
+    gd_viewbuf b;
+    gd_viewbuf_init(&b, 100);
+    gd_error err;
+    gd_view v = {0};
+    for (int i = 0; i < 100; i++) {
+        v.id = i + 1;
+        ck_assert_int_eq(gd_viewbuf_add(&b, &v, "cls", 3, i % 2 ? "a:id/x" : NULL, 6, "txt!", 3, 1, &err), i);
+    }
+    ck_assert_int_eq(gd_viewbuf_add(&b, &v, "cls", 3, NULL, 0, NULL, 0, 7, &err), -1);
+    ck_assert_int_eq(err.code, GD_ERR_DATA);
+    ck_assert_int_eq(err.line, 7);
+    ck_assert_str_eq(err.msg, "view dump has more than 100 views");
+    const gd_view *vs = gd_viewbuf_finish(&b);
+    ck_assert_str_eq(vs[99].cls, "cls");
+    ck_assert_str_eq(vs[99].res_id, "a:id/x");
+    ck_assert_ptr_null(vs[98].res_id);
+    ck_assert_str_eq(vs[0].text, "txt");
+    ck_assert_int_eq(vs[41].id, 42);
+    gd_viewbuf_reset(&b);
+    ck_assert_uint_eq(b.n, 0);
+    gd_viewbuf_free(&b);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("textin");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_utf16le_surrogates_crlf);
+    tcase_add_test(tc, test_utf16be_and_long_input);
+    tcase_add_test(tc, test_utf8_bom);
+    tcase_add_test(tc, test_text_head);
+    tcase_add_test(tc, test_viewbuf_cap_and_strings);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
