@@ -126,8 +126,9 @@ static int rect_of(json_t *r, int32_t out[4])
     return 0;
 }
 
-/* Converts one event object.  Returns 0 and fills ev, 1 when the event is
- * to be skipped (counted), or an error code. */
+/* Converts one event object.  Returns 0 and fills ev, SKIP when the event
+ * is to be skipped (counted), or an error code. */
+#define SKIP (-1)
 static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
 {
     if (!json_is_object(o))
@@ -138,7 +139,7 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
     int kind = gd_event_kind_from_name(json_string_value(t));
     if (kind < 0 || kind == GD_EV_FRAME_SUMMARY || kind == GD_EV_ISSUE) {
         gd_sink_skip(c->sink, "unknown event kind", c->line, c->col);
-        return 1;
+        return SKIP;
     }
     gd_event_init(ev, (gd_event_kind)kind);
     ev->line = c->line;
@@ -216,7 +217,7 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
         cpu->iowait = opt_num(c, o, "iowait");
         if (!cpu->raw.has_stat && !gd_has(cpu->total) && !gd_has(cpu->app)) {
             gd_sink_skip(c->sink, "cpu: no counters or ratios", c->line, c->col);
-            return 1;
+            return SKIP;
         }
         break;
     }
@@ -353,7 +354,7 @@ static int emit(ctx *c, json_t *o, gd_error *err)
 {
     gd_event ev;
     int rc = convert(c, o, &ev, err);
-    if (rc == 1)
+    if (rc == SKIP)
         return 0;
     if (rc)
         return rc;

@@ -1,0 +1,321 @@
+/* check_blocks.c - pairing, key frame, group and CPU busy rules. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/blocks.h"
+#include "procstat.h"
+
+/* Feeds (phase, ts) pairs to one thread's pairing; collects dispatches. */
+static int feed_all(gd_pair *p, const int *phases, const double *ts, int n, gd_paired *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        gd_phase ph = gd_pair_phase(p, (gd_phase)phases[i], NULL);
+        if (gd_pair_feed(p, ph, ts[i], GD_NONE, i, &out[k]))
+            k++;
+    }
+    return k;
+}
+
+START_TEST(pair_simple_and_thread_time)
+{
+    gd_pair p;
+    gd_paired d;
+    gd_pair_init(&p);
+    ck_assert_int_eq(gd_pair_feed(&p, GD_PHASE_BEGIN, 1000.0, 50.0, 7, &d), 0);
+    ck_assert_int_eq(gd_pair_feed(&p, GD_PHASE_END, 1812.5, 840.0, -1, &d), 1);
+    ck_assert_double_eq(d.start, 1000.0);
+    ck_assert_double_eq(d.end, 1812.5);
+    ck_assert_double_eq(d.thread_ms, 790.0);
+    ck_assert_int_eq(d.msg, 7);
+    ck_assert_int_eq(d.unfinished, 0);
+    ck_assert_int_eq(p.depth, 0);
+}
+END_TEST
+
+START_TEST(pair_nested_closes_innermost_first)
+{
+    gd_pair p;
+    gd_paired d[4];
+    gd_pair_init(&p);
+    int ph[] = {GD_PHASE_BEGIN, GD_PHASE_BEGIN, GD_PHASE_END, GD_PHASE_END};
+    double ts[] = {200, 250, 400, 900};
+    ck_assert_int_eq(feed_all(&p, ph, ts, 4, d), 2);
+    ck_assert_double_eq(d[0].start, 250);
+    ck_assert_double_eq(d[0].end, 400);
+    ck_assert_int_eq(d[0].msg, 1);
+    ck_assert_double_eq(d[1].start, 200);
+    ck_assert_double_eq(d[1].end, 900);
+    ck_assert_int_eq(d[1].msg, 0);
+}
+END_TEST
+
+START_TEST(pair_end_without_begin_counted)
+{
+    gd_pair p;
+    gd_paired d[4];
+    gd_pair_init(&p);
+    int ph[] = {GD_PHASE_END, GD_PHASE_BEGIN, GD_PHASE_END, GD_PHASE_END};
+    double ts[] = {10, 20, 30, 40};
+    ck_assert_int_eq(feed_all(&p, ph, ts, 4, d), 1);
+    ck_assert_int_eq(p.ends_without_begin, 2);
+    ck_assert_double_eq(d[0].start, 20);
+    ck_assert_double_eq(d[0].end, 30);
+}
+END_TEST
+
+START_TEST(pair_unfinished_at_capture_end)
+{
+    gd_pair p;
+    gd_paired d;
+    gd_pair_init(&p);
+    gd_pair_feed(&p, GD_PHASE_BEGIN, 3000, 12, 4, &d);
+    ck_assert_int_eq(gd_pair_finish(&p, 9000, &d), 1);
+    ck_assert_double_eq(d.start, 3000);
+    ck_assert_double_eq(d.end, 9000);
+    ck_assert(isnan(d.thread_ms));
+    ck_assert_int_eq(d.unfinished, 1);
+    ck_assert_int_eq(gd_pair_finish(&p, 9000, &d), 0);
+}
+END_TEST
+
+START_TEST(pair_phase_inference)
+{
+    gd_pair p;
+    gd_paired d;
+    gd_pair_init(&p);
+    ck_assert_int_eq(gd_pair_phase(&p, GD_PHASE_UNKNOWN, ">>>>> Dispatching to Handler (x) {1} null: 0"),
+                     GD_PHASE_BEGIN);
+    ck_assert_int_eq(gd_pair_phase(&p, GD_PHASE_UNKNOWN, "<<<<< Finished to Handler (x) {1} null"),
+                     GD_PHASE_END);
+    /* explicit phase wins over the prefix */
+    ck_assert_int_eq(gd_pair_phase(&p, GD_PHASE_END, ">>>>> Dispatching"), GD_PHASE_END);
+    /* no prefix: alternate as the Printer does */
+    ck_assert_int_eq(gd_pair_phase(&p, GD_PHASE_UNKNOWN, "x"), GD_PHASE_BEGIN);
+    gd_pair_feed(&p, GD_PHASE_BEGIN, 1, GD_NONE, -1, &d);
+    ck_assert_int_eq(gd_pair_phase(&p, GD_PHASE_UNKNOWN, NULL), GD_PHASE_END);
+}
+END_TEST
+
+START_TEST(pair_runaway_nesting_bounded)
+{
+    gd_pair p;
+    gd_paired d;
+    gd_pair_init(&p);
+    for (int i = 0; i < GD_PAIR_MAX_DEPTH + 5; i++)
+        gd_pair_feed(&p, GD_PHASE_BEGIN, i, GD_NONE, i, &d);
+    ck_assert_int_eq(p.depth, GD_PAIR_MAX_DEPTH);
+    ck_assert_int_eq(p.begins_dropped, 5);
+    ck_assert_int_eq(gd_pair_feed(&p, GD_PHASE_END, 100, GD_NONE, -1, &d), 1);
+    ck_assert_double_eq(d.start, GD_PAIR_MAX_DEPTH + 4);
+}
+END_TEST
+
+START_TEST(kind_boundaries)
+{
+    ck_assert_int_eq(gd_block_kind_of(99.999, 100, 500, 5000), GD_KIND_NONE);
+    ck_assert_int_eq(gd_block_kind_of(100, 100, 500, 5000), GD_KIND_SHORT);
+    ck_assert_int_eq(gd_block_kind_of(500, 100, 500, 5000), GD_KIND_LONG);
+    ck_assert_int_eq(gd_block_kind_of(4999.9, 100, 500, 5000), GD_KIND_LONG);
+    ck_assert_int_eq(gd_block_kind_of(5000, 100, 500, 5000), GD_KIND_ANR);
+    ck_assert_str_eq(gd_block_kind_name(GD_KIND_ANR), "anr");
+    ck_assert_int_eq(gd_block_kind_parse("long"), GD_KIND_LONG);
+    ck_assert_int_eq(gd_block_kind_parse("huge"), GD_KIND_NONE);
+}
+END_TEST
+
+static const char *const concern[] = {"com.example.shop"};
+
+START_TEST(key_frame_most_samples)
+{
+    const char *s1[] = {"java.lang.Thread.sleep(Native Method)",
+                        "com.example.shop.feed.FeedAdapter.bind(FeedAdapter.java:88)",
+                        "com.example.shop.feed.FeedAdapter.onBind(FeedAdapter.java:60)",
+                        "android.os.Handler.dispatchMessage(Handler.java:106)"};
+    const char *s2[] = {"com.example.shop.img.Decoder.decode(Decoder.java:12)",
+                        "com.example.shop.feed.FeedAdapter.onBind(FeedAdapter.java:60)",
+                        "android.os.Handler.dispatchMessage(Handler.java:106)"};
+    gd_sample_frames s[] = {{s1, 4}, {s2, 3}};
+    /* onBind:60 is in both samples */
+    ck_assert_str_eq(gd_key_frame(s, 2, concern, 1),
+                     "com.example.shop.feed.FeedAdapter.onBind(FeedAdapter.java:60)");
+}
+END_TEST
+
+START_TEST(key_frame_tie_goes_innermost)
+{
+    const char *s1[] = {"com.example.shop.A.inner(A.java:1)", "com.example.shop.A.outer(A.java:2)"};
+    gd_sample_frames s[] = {{s1, 2}};
+    ck_assert_str_eq(gd_key_frame(s, 1, concern, 1), "com.example.shop.A.inner(A.java:1)");
+    /* the inner frame of one sample ties with a frame that is innermost elsewhere */
+    const char *a[] = {"com.example.shop.X.x(X.java:1)", "com.example.shop.Y.y(Y.java:1)"};
+    const char *b[] = {"com.example.shop.Z.z(Z.java:1)", "com.example.shop.Y.y(Y.java:1)"};
+    gd_sample_frames t[] = {{a, 2}, {b, 2}};
+    /* Y is in both: it wins on count even though it is outer */
+    ck_assert_str_eq(gd_key_frame(t, 2, concern, 1), "com.example.shop.Y.y(Y.java:1)");
+}
+END_TEST
+
+START_TEST(key_frame_recursion_counts_once_per_sample)
+{
+    const char *a[] = {"com.example.shop.R.f(R.java:3)", "com.example.shop.R.f(R.java:3)",
+                       "com.example.shop.R.f(R.java:3)", "com.example.shop.M.main(M.java:9)"};
+    const char *b[] = {"com.example.shop.Q.g(Q.java:4)", "com.example.shop.M.main(M.java:9)"};
+    const char *c[] = {"com.example.shop.Q.g(Q.java:4)", "com.example.shop.M.main(M.java:9)"};
+    gd_sample_frames s[] = {{a, 4}, {b, 2}, {c, 2}};
+    /* M.main is in all three */
+    ck_assert_str_eq(gd_key_frame(s, 3, concern, 1), "com.example.shop.M.main(M.java:9)");
+    gd_sample_frames t[] = {{a, 3}, {b, 1}, {c, 1}};
+    /* R.f: 1 sample despite 3 occurrences; Q.g: 2 samples */
+    ck_assert_str_eq(gd_key_frame(t, 3, concern, 1), "com.example.shop.Q.g(Q.java:4)");
+}
+END_TEST
+
+START_TEST(key_frame_without_app_frames)
+{
+    const char *a[] = {"java.lang.Object.wait(Native Method)",
+                       "com.squareup.okhttp.Call.execute(Call.java:200)",
+                       "android.os.Handler.dispatchMessage(Handler.java:106)"};
+    gd_sample_frames s[] = {{a, 3}};
+    ck_assert_str_eq(gd_key_frame(s, 1, concern, 1), "com.squareup.okhttp.Call.execute(Call.java:200)");
+    const char *b[] = {"java.lang.Object.wait(Native Method)",
+                       "android.os.Handler.dispatchMessage(Handler.java:106)"};
+    gd_sample_frames t[] = {{b, 2}};
+    /* nothing but framework frames: the innermost frame */
+    ck_assert_str_eq(gd_key_frame(t, 1, concern, 1), "java.lang.Object.wait(Native Method)");
+    ck_assert_ptr_null(gd_key_frame(t, 0, concern, 1));
+    /* no concern packages at all: non-framework rule */
+    ck_assert_str_eq(gd_key_frame(s, 1, NULL, 0), "com.squareup.okhttp.Call.execute(Call.java:200)");
+}
+END_TEST
+
+START_TEST(group_strips_line_number)
+{
+    char buf[256];
+    ck_assert_str_eq(gd_group_of("a.B.c(B.java:88)", buf, sizeof buf), "a.B.c(B.java)");
+    ck_assert_str_eq(gd_group_of("a.B$1.<init>(B.java:7)", buf, sizeof buf), "a.B$1.<init>(B.java)");
+    ck_assert_str_eq(gd_group_of("java.lang.Thread.sleep(Native Method)", buf, sizeof buf),
+                     "java.lang.Thread.sleep(Native Method)");
+    ck_assert_str_eq(gd_group_of("a.B.c(Unknown Source)", buf, sizeof buf), "a.B.c(Unknown Source)");
+    ck_assert_str_eq(gd_group_of("weird:12", buf, sizeof buf), "weird:12");
+}
+END_TEST
+
+static gd_cpu_point raw(double ts, uint64_t busy, uint64_t total)
+{
+    gd_cpu_point p = {ts, 1, busy, total, GD_NONE};
+    return p;
+}
+
+START_TEST(cpu_busy_from_deltas)
+{
+    gd_cpu_point pts[] = {raw(210, 200, 1000), raw(890, 800, 1700)};
+    /* 600 / 700 = 0.857 */
+    ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 200, 900, 300), 1);
+    gd_cpu_point low[] = {raw(1200, 805, 1785), raw(1250, 815, 1885)};
+    /* 10 / 100 */
+    ck_assert_int_eq(gd_cpu_busy_of(low, 2, 1000, 1500, 300), 0);
+    /* exactly 80 % is busy */
+    gd_cpu_point edge[] = {raw(10, 0, 0), raw(20, 80, 100)};
+    ck_assert_int_eq(gd_cpu_busy_of(edge, 2, 0, 30, 300), 1);
+}
+END_TEST
+
+START_TEST(cpu_busy_from_ratios)
+{
+    gd_cpu_point pts[] = {{100, 0, 0, 0, 0.9}, {200, 0, 0, 0, 0.75}};
+    ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 50, 250, 300), 1); /* mean 0.825 */
+    gd_cpu_point q[] = {{100, 0, 0, 0, 0.7}, {200, 0, 0, 0, 0.75}};
+    ck_assert_int_eq(gd_cpu_busy_of(q, 2, 50, 250, 300), 0);
+}
+END_TEST
+
+START_TEST(cpu_busy_starved_sampler)
+{
+    /* one sample inside; block longer than the interval; samples around the
+     * start 450 ms apart > 1.2 x 300 */
+    gd_cpu_point pts[] = {raw(2750, 1600, 2800), raw(3200, 1750, 3000)};
+    ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 3000, 9000, 300), 1);
+    /* 350 ms apart: not starved -> unknown */
+    gd_cpu_point q[] = {raw(2800, 1600, 2800), raw(3150, 1750, 3000)};
+    ck_assert_int_eq(gd_cpu_busy_of(q, 2, 3000, 9000, 300), -1);
+    /* block shorter than the interval: unknown */
+    ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 3000, 3250, 300), -1);
+    /* no interval known: the second rule is off */
+    ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 3000, 9000, NAN), -1);
+    ck_assert_int_eq(gd_cpu_busy_of(NULL, 0, 0, 100, 300), -1);
+}
+END_TEST
+
+START_TEST(procstat_comm_with_spaces_and_parens)
+{
+    gd_cpu_counters c = {0};
+    int64_t pid = 0;
+    char comm[64];
+    ck_assert_int_eq(gd_procstat_parse_pid_stat(
+                         "3238 (d.godeye (x) y) S 1189 1189 0 0 -1 1077952832 20000 0 0 0 "
+                         "411 98 7 3 20 0 24 0 123 0 0",
+                         &c, &pid, comm, sizeof comm),
+                     0);
+    ck_assert_int_eq(pid, 3238);
+    ck_assert_str_eq(comm, "d.godeye (x) y");
+    ck_assert_int_eq(c.utime, 411);
+    ck_assert_int_eq(c.stime, 98);
+    ck_assert_int_eq(c.cutime, 7);
+    ck_assert_int_eq(c.cstime, 3);
+    ck_assert_int_eq(gd_cpu_app(&c), 519);
+    ck_assert_int_eq(gd_procstat_parse_pid_stat("12 (x) S 1 2", &c, NULL, NULL, 0), -1);
+    ck_assert_int_eq(gd_procstat_parse_pid_stat("no parens here", &c, NULL, NULL, 0), -1);
+}
+END_TEST
+
+START_TEST(procstat_stat_line)
+{
+    gd_cpu_counters c = {0};
+    ck_assert_int_eq(gd_procstat_parse_stat("cpu  4473 1068 4565 21155 559 0 29 0 0 0", &c), 0);
+    ck_assert_int_eq(gd_cpu_total(&c), 4473 + 1068 + 4565 + 21155 + 559 + 0 + 29);
+    ck_assert_int_eq(gd_cpu_busy(&c), 4473 + 1068 + 4565 + 29);
+    ck_assert_int_eq(gd_procstat_parse_stat("cpu0 1 2 3 4", &c), -1);
+    ck_assert_int_eq(gd_procstat_parse_stat("cpu 1 2", &c), -1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("blocks");
+    TCase *t = tcase_create("pairing");
+    tcase_add_test(t, pair_simple_and_thread_time);
+    tcase_add_test(t, pair_nested_closes_innermost_first);
+    tcase_add_test(t, pair_end_without_begin_counted);
+    tcase_add_test(t, pair_unfinished_at_capture_end);
+    tcase_add_test(t, pair_phase_inference);
+    tcase_add_test(t, pair_runaway_nesting_bounded);
+    tcase_add_test(t, kind_boundaries);
+    suite_add_tcase(s, t);
+    t = tcase_create("key_frame");
+    tcase_add_test(t, key_frame_most_samples);
+    tcase_add_test(t, key_frame_tie_goes_innermost);
+    tcase_add_test(t, key_frame_recursion_counts_once_per_sample);
+    tcase_add_test(t, key_frame_without_app_frames);
+    tcase_add_test(t, group_strips_line_number);
+    suite_add_tcase(s, t);
+    t = tcase_create("cpu");
+    tcase_add_test(t, cpu_busy_from_deltas);
+    tcase_add_test(t, cpu_busy_from_ratios);
+    tcase_add_test(t, cpu_busy_starved_sampler);
+    tcase_add_test(t, procstat_comm_with_spaces_and_parens);
+    tcase_add_test(t, procstat_stat_line);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

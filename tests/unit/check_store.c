@@ -1,0 +1,301 @@
+/* check_store.c - the store end to end: ingest, idempotence, streaming
+ * equivalence, all-or-nothing transactions, schema versions. */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "ingest.h"
+#include "store.h"
+
+static char dir[256];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/godeye-check-store-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static gd_store *open_db(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, path, GD_STORE_RW, &err), 0);
+    return s;
+}
+
+typedef struct reports {
+    gd_ingest_result res[8];
+    int n;
+} reports;
+
+static void on_report(void *ctx, const gd_ingest_report *r)
+{
+    reports *rs = ctx;
+    if (rs->n < 8)
+        rs->res[rs->n++] = r->res;
+}
+
+static int ingest(gd_store *s, const char *path, reports *rs, gd_error *err)
+{
+    char *inputs[] = {(char *)path};
+    return gd_ingest(s, inputs, 1, NULL, on_report, rs, err);
+}
+
+static int collect(void *ctx, json_t *row)
+{
+    json_t *copy = json_deep_copy(row);
+    json_object_del(copy, "trace");
+    json_object_del(copy, "id");
+    json_array_append_new((json_t *)ctx, copy);
+    return 0;
+}
+
+static json_t *blocks_of(gd_store *s, double threshold)
+{
+    json_t *a = json_array();
+    gd_blocks_query q = {.threshold = threshold};
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_blocks(s, &q, collect, a, &err), 0);
+    return a;
+}
+
+#define FIX GODEYE_FIXTURES "/godeye/"
+
+START_TEST(pairing_fixture_exact_blocks)
+{
+    gd_store *s = open_db("a.db");
+    reports rs = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
+    ck_assert_int_eq(rs.n, 1);
+    ck_assert_int_eq(rs.res[0].events, 30);
+    ck_assert_int_eq(rs.res[0].dispatches, 7);
+    ck_assert_int_eq(rs.res[0].blocks, 6);
+    ck_assert_int_eq(rs.res[0].skipped, 2); /* unknown kind, end without begin */
+    json_t *b = blocks_of(s, NAN);
+    ck_assert_int_eq(json_array_size(b), 6);
+    const double T = 1700000000000.0;
+    struct {
+        int tid;
+        double start, dur;
+        const char *kind;
+        int unfinished, cpu_busy, samples;
+        const char *key;
+    } exp[] = {
+        {100, 0, 150, "short", 0, -1, 0, NULL},
+        {200, 100, 600, "long", 0, -1, 1, "com.example.shop.net.Sync.run(Sync.java:5)"},
+        {100, 200, 700, "long", 0, 1, 3, "com.example.shop.img.Decoder.decode(Decoder.java:12)"},
+        {100, 250, 150, "short", 0, -1, 1, "com.example.shop.feed.FeedAdapter.bind(FeedAdapter.java:88)"},
+        {100, 1000, 500, "long", 0, 0, 2, "com.squareup.okhttp.Call.execute(Call.java:200)"},
+        {100, 3000, 6000, "anr", 1, 1, 1, "com.example.shop.db.Dao.load(Dao.java:40)"},
+    };
+    for (size_t i = 0; i < 6; i++) {
+        json_t *r = json_array_get(b, i);
+        ck_assert_int_eq(json_integer_value(json_object_get(r, "tid")), exp[i].tid);
+        ck_assert_double_eq_tol(json_real_value(json_object_get(r, "start_ms")), T + exp[i].start, 1e-6);
+        ck_assert_double_eq_tol(json_real_value(json_object_get(r, "duration_ms")), exp[i].dur, 1e-6);
+        ck_assert_str_eq(json_string_value(json_object_get(r, "kind")), exp[i].kind);
+        ck_assert_int_eq(json_is_true(json_object_get(r, "unfinished")), exp[i].unfinished);
+        json_t *cb = json_object_get(r, "cpu_busy");
+        ck_assert_int_eq(json_is_null(cb) ? -1 : json_is_true(cb), exp[i].cpu_busy);
+        ck_assert_int_eq(json_integer_value(json_object_get(r, "samples")), exp[i].samples);
+        json_t *kf = json_object_get(r, "key_frame");
+        if (exp[i].key)
+            ck_assert_str_eq(json_string_value(kf), exp[i].key);
+        else
+            ck_assert(json_is_null(kf));
+    }
+    ck_assert_double_eq_tol(json_real_value(json_object_get(json_array_get(b, 0), "thread_ms")), 140, 1e-9);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(b, 2), "group")),
+                     "com.example.shop.img.Decoder.decode(Decoder.java)");
+    /* re-cut below the ingest threshold: the 50 ms dispatch appears, derived now */
+    json_t *all = blocks_of(s, 0);
+    ck_assert_int_eq(json_array_size(all), 7);
+    json_decref(all);
+    json_decref(b);
+    gd_store_close(s);
+}
+END_TEST
+
+START_TEST(document_and_lines_give_the_same_rows)
+{
+    gd_store *a = open_db("a.db"), *b = open_db("b.db");
+    reports rs = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest(a, FIX "pairing.jsonl", &rs, &err), 0);
+    ck_assert_int_eq(ingest(b, FIX "pairing.json", &rs, &err), 0);
+    json_t *x = blocks_of(a, 0), *y = blocks_of(b, 0);
+    ck_assert_int_eq(json_array_size(x), 7);
+    ck_assert(json_equal(x, y));
+    json_decref(x);
+    json_decref(y);
+    gd_store_close(a);
+    gd_store_close(b);
+}
+END_TEST
+
+START_TEST(gzip_gives_the_same_rows)
+{
+    char gz[512];
+    snprintf(gz, sizeof gz, "%s/pairing.jsonl.gz", dir);
+    FILE *in = fopen(FIX "pairing.jsonl", "rb");
+    gzFile out = gzopen(gz, "wb");
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        gzwrite(out, buf, (unsigned)n);
+    fclose(in);
+    gzclose(out);
+    gd_store *s = open_db("a.db");
+    reports rs = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
+    /* same decompressed content: recognised as the same capture */
+    ck_assert_int_eq(ingest(s, gz, &rs, &err), 0);
+    ck_assert_int_eq(rs.n, 2);
+    ck_assert_int_eq(rs.res[1].duplicate, 1);
+    ck_assert_int_eq(rs.res[1].trace, rs.res[0].trace);
+    gd_store_close(s);
+}
+END_TEST
+
+START_TEST(reingest_is_idempotent)
+{
+    gd_store *s = open_db("a.db");
+    reports rs = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
+    ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
+    ck_assert_int_eq(rs.res[1].duplicate, 1);
+    ck_assert_int_eq(rs.res[1].trace, 1);
+    json_t *b = blocks_of(s, NAN);
+    ck_assert_int_eq(json_array_size(b), 6);
+    json_decref(b);
+    /* a different capture gets a new id */
+    ck_assert_int_eq(ingest(s, FIX "pairing.json", &rs, &err), 0);
+    ck_assert_int_eq(rs.res[2].duplicate, 0);
+    ck_assert_int_eq(rs.res[2].trace, 2);
+    gd_store_close(s);
+}
+END_TEST
+
+START_TEST(failed_ingest_writes_nothing)
+{
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/bad.jsonl", dir);
+    FILE *f = fopen(bad, "w");
+    fputs("{\"type\":\"looper\",\"ts\":1,\"phase\":\"begin\"}\n{\"type\":\"looper\",\"ts\":2,,}\n", f);
+    fclose(f);
+    gd_store *s = open_db("a.db");
+    reports rs = {0};
+    gd_error err = {0};
+    char *inputs[] = {FIX "pairing.jsonl", bad};
+    ck_assert_int_eq(gd_ingest(s, inputs, 2, NULL, on_report, &rs, &err), GD_ERR_DATA);
+    ck_assert_str_eq(err.source, bad);
+    ck_assert_int_eq(err.line, 2);
+    ck_assert_int_eq(err.col, 25);
+    json_t *b = blocks_of(s, 0);
+    ck_assert_int_eq(json_array_size(b), 0);
+    json_decref(b);
+    gd_store_close(s);
+}
+END_TEST
+
+START_TEST(wrong_type_names_the_field_and_position)
+{
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/bad.json", dir);
+    FILE *f = fopen(bad, "w");
+    fputs("{\"godeye_trace\": 1, \"events\": [\n  {\"type\": \"looper\", \"ts\": 1},\n"
+          "  {\"type\": \"dispatch\", \"ts\": 5, \"dur\": \"long\"}\n]}\n", f);
+    fclose(f);
+    gd_store *s = open_db("a.db");
+    reports rs = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest(s, bad, &rs, &err), GD_ERR_DATA);
+    ck_assert_int_eq(err.line, 3);
+    ck_assert_int_eq(err.col, 3);
+    ck_assert_str_eq(err.msg, "field 'dur' must be a number (ms)");
+    gd_store_close(s);
+}
+END_TEST
+
+START_TEST(newer_schema_is_refused)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/new.db", dir);
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE trace(id); PRAGMA user_version=7", 0, 0, 0), SQLITE_OK);
+    sqlite3_close(db);
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, path, GD_STORE_RW, &err), GD_ERR_DATA);
+    ck_assert_str_eq(err.msg, "database written by a newer godeye (schema 7; this godeye reads 1)");
+    ck_assert_int_eq(gd_store_open(&s, path, GD_STORE_RO, &err), GD_ERR_DATA);
+}
+END_TEST
+
+START_TEST(readonly_sql_refusals)
+{
+    gd_store *s = open_db("a.db");
+    reports rs = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
+    json_t *rows = json_array();
+    ck_assert_int_eq(gd_store_sql(s, "select count(*) as n from dispatch", collect, rows, &err), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(rows, 0), "n")), 7);
+    const char *refused[] = {
+        "delete from trace", "attach database '/tmp/x.db' as x", "pragma user_version=3",
+        "select 1; select 2", "select load_extension('x')", "create table t(a)",
+        "pragma journal_mode=delete",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        gd_error e = {0};
+        ck_assert_int_eq(gd_store_sql(s, refused[i], collect, rows, &e), GD_ERR_USAGE);
+    }
+    ck_assert_int_eq(json_array_size(rows), 1);
+    json_decref(rows);
+    gd_store_close(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("store");
+    TCase *t = tcase_create("ingest");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, pairing_fixture_exact_blocks);
+    tcase_add_test(t, document_and_lines_give_the_same_rows);
+    tcase_add_test(t, gzip_gives_the_same_rows);
+    tcase_add_test(t, reingest_is_idempotent);
+    tcase_add_test(t, failed_ingest_writes_nothing);
+    tcase_add_test(t, wrong_type_names_the_field_and_position);
+    tcase_add_test(t, newer_schema_is_refused);
+    tcase_add_test(t, readonly_sql_refusals);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
