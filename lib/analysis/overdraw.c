@@ -469,7 +469,8 @@ static int sweep_rects(const rect *pr, const int64_t *layers, size_t np, gd_over
         if (s.failed)
             goto done;
     }
-    qsort(out->areas, out->nareas, sizeof *out->areas, cmp_area);
+    if (out->nareas > 1)
+        qsort(out->areas, out->nareas, sizeof *out->areas, cmp_area);
     rc = 0;
 done:
     out->ratio = s.weighted; /* divided by the screen area by the caller */

@@ -75,7 +75,8 @@ int gd_pages_timeline(const gd_page_event *evs, size_t n, gd_page_kind kind,
             s.callback_ms = s.end_ts - s.ts;
         out->steps[out->nsteps++] = s;
     }
-    qsort(out->steps, out->nsteps, sizeof *out->steps, cmp_step);
+    if (out->nsteps > 1)
+        qsort(out->steps, out->nsteps, sizeof *out->steps, cmp_step);
     for (size_t i = 0; i + 1 < out->nsteps; i++)
         out->steps[i].to_next_ms = out->steps[i + 1].ts - out->steps[i].ts;
 
