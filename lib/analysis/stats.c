@@ -1,20 +1,37 @@
-/* stats.c - percentiles by linear interpolation between closest ranks. */
+/* stats.c - percentiles by linear interpolation, sorting of doubles. */
 #include "analysis/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 double gd_percentile(const double *sorted, size_t n, double p)
 {
-    if (n == 0)
+    if (!sorted || n == 0 || isnan(p))
         return NAN;
     if (p <= 0)
         return sorted[0];
     if (p >= 100)
         return sorted[n - 1];
-    double rank = (double)(n - 1) * p / 100.0;
-    size_t lo = (size_t)floor(rank);
-    double frac = rank - (double)lo;
-    if (lo + 1 >= n)
+    double h = (double)(n - 1) * p / 100.0;
+    size_t lo = (size_t)floor(h);
+    if (lo >= n - 1)
         return sorted[n - 1];
-    return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
+    double frac = h - (double)lo;
+    if (frac == 0)
+        return sorted[lo];
+    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y))
+        return isnan(x) - isnan(y);
+    return x < y ? -1 : x > y;
+}
+
+void gd_stats_sort(double *v, size_t n)
+{
+    if (v && n > 1)
+        qsort(v, n, sizeof *v, cmp_double);
 }
