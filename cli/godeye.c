@@ -18,6 +18,9 @@ static const gd_command commands[] = {
     {"ingest", cmd_ingest, "read captures (files, folders, URLs, stdin) into the database"},
     {"traces", cmd_traces, "list ingested traces"},
     {"blocks", cmd_blocks, "main-thread blocks, re-cut at any threshold; --group for groups"},
+    {"pages", cmd_pages, "page load timelines: draw and load times per page instance"},
+    {"overdraw", cmd_overdraw, "exact overdraw areas and depth of each view dump"},
+    {"images", cmd_images, "bitmaps too large, too small or hidden, by wasted bytes"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
     {NULL, NULL, NULL},
 };

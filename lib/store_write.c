@@ -67,6 +67,7 @@ struct gd_writer {
     int64_t trace;
     sqlite3_stmt *st[ST__COUNT];
     gd_icache *frames, *callsites, *messages;
+    gd_views_writer *views;
     stat_entry *stats;
     meta_acc meta;
     long events, skipped;
@@ -374,7 +375,7 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
     double end = ev->ts;
     if (ev->kind == GD_EV_DISPATCH && gd_has(ev->u.dispatch.dur) && ev->u.dispatch.dur > 0)
         end = ev->ts + ev->u.dispatch.dur;
-    if (gd_has(ev->ts)) {
+    if (gd_has(ev->ts) && ev->ts > 0) { /* 0: a reader's "time unknown" */
         if (!gd_has(w->min_ts) || ev->ts < w->min_ts)
             w->min_ts = ev->ts;
         if (!gd_has(w->max_ts) || end > w->max_ts)
@@ -439,6 +440,11 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
         return put_cpu(w, ev, err);
     case GD_EV_MEMORY:
         return put_memory(w, ev, err);
+    case GD_EV_LIFECYCLE:
+    case GD_EV_VIEW_DUMP:
+    case GD_EV_IMAGE:
+    case GD_EV_FRAME:
+        return gd_views_put(w->views, w->trace, w->meta.max_depth, ev, on_skip, w, err);
     default:
         return put_raw(w, ev, err);
     }
@@ -492,6 +498,11 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     w->frames = gd_icache_new(65536, 8 << 20);
     w->callsites = gd_icache_new(131072, 4 << 20);
     w->messages = gd_icache_new(16384, 4 << 20);
+    w->views = gd_views_writer_new(s, err);
+    if (!w->views) {
+        rc = err->code;
+        goto fail;
+    }
     if (!w->frames || !w->callsites || !w->messages) {
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
         goto fail;
@@ -523,6 +534,7 @@ void gd_writer_free(gd_writer *w)
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
+    gd_views_writer_free(w->views);
     while (w->stats) {
         stat_entry *n = w->stats->next;
         free(w->stats->reason);

@@ -159,3 +159,83 @@ CREATE INDEX memory_at ON memory (trace, ts_ms);
 CREATE INDEX block_trace ON block (trace);
 CREATE INDEX block_grp ON block (grp);
 CREATE INDEX raw_event_kind ON raw_event (trace, kind, ts_ms);
+
+-- Page lifecycle callbacks, one row per callback; page timelines are
+-- rebuilt from them at query time (godeye pages).
+CREATE TABLE page_event (
+  id         INTEGER PRIMARY KEY,
+  trace      INTEGER NOT NULL REFERENCES trace(id),
+  page_type  TEXT,                      -- activity / fragment
+  page_class TEXT,
+  page_hash  INTEGER,
+  parent     INTEGER,                   -- hosting activity's hash (fragments)
+  event      TEXT NOT NULL,             -- ON_CREATE, ...
+  ts_ms      REAL NOT NULL,
+  end_ms     REAL                       -- callback exit when instrumented
+);
+CREATE INDEX page_event_page ON page_event (trace, page_class, page_hash, ts_ms);
+
+-- One view tree, with its exact overdraw computed at ingest.
+CREATE TABLE view_dump (
+  id            INTEGER PRIMARY KEY,
+  trace         INTEGER NOT NULL REFERENCES trace(id),
+  ts_ms         REAL,
+  page_class    TEXT,
+  page_hash     INTEGER,
+  window        TEXT,
+  screen_w      INTEGER,
+  screen_h      INTEGER,
+  views         INTEGER NOT NULL,
+  max_depth     INTEGER NOT NULL,      -- root = depth 1
+  depth_limit   INTEGER NOT NULL,      -- meta.config.max_depth or 10
+  deep_views    TEXT,                  -- JSON array of view ids past the limit
+  has_paint     INTEGER NOT NULL,      -- 0: bounds only, no overdraw figures
+  px_1          INTEGER, px_2 INTEGER, px_3 INTEGER, px_4plus INTEGER,
+  overdraw_ratio REAL,                 -- sum(area x times) / screen area
+  areas         TEXT,                  -- JSON [{"rect":[l,t,r,b],"times":n}]
+  areas_truncated INTEGER NOT NULL DEFAULT 0,
+  broken        TEXT                   -- why the tree is broken, or NULL
+);
+CREATE INDEX view_dump_trace ON view_dump (trace, ts_ms);
+
+CREATE TABLE view (
+  dump    INTEGER NOT NULL REFERENCES view_dump(id),
+  id      INTEGER NOT NULL,
+  parent  INTEGER NOT NULL,
+  class   TEXT,
+  l INTEGER, t INTEGER, r INTEGER, b INTEGER,
+  layers  INTEGER,
+  visible INTEGER NOT NULL,
+  res_id  TEXT,
+  text    TEXT,
+  PRIMARY KEY (dump, id)
+) WITHOUT ROWID;
+
+-- Bitmap observations; issues are judged at query time (thresholds vary).
+CREATE TABLE image (
+  id          INTEGER PRIMARY KEY,
+  trace       INTEGER NOT NULL REFERENCES trace(id),
+  ts_ms       REAL NOT NULL,
+  page_class  TEXT,
+  page_hash   INTEGER,
+  view_hash   INTEGER,
+  view_class  TEXT,
+  view_w      INTEGER, view_h INTEGER,
+  visible     INTEGER NOT NULL,
+  bitmap_w    INTEGER NOT NULL, bitmap_h INTEGER NOT NULL,
+  config      TEXT,
+  source      TEXT
+);
+CREATE INDEX image_trace ON image (trace);
+
+-- Rendered frames (capture frame events, gfxinfo PROFILEDATA rows).
+CREATE TABLE frame_time (
+  id       INTEGER PRIMARY KEY,
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  pid      INTEGER,
+  ts_ms    REAL NOT NULL,
+  dur_ms   REAL NOT NULL,
+  window   TEXT,
+  vsync_ms REAL
+);
+CREATE INDEX frame_time_trace ON frame_time (trace, window, ts_ms);
