@@ -1355,6 +1355,20 @@ def form_logcat(cap, events, out_path, oracle_path, threshold):
                                       threshold):
                 row["cpu_busy"] = None
                 rows.append(row)
+        # Looper's own "Slow dispatch took Nms" warnings are dispatches of
+        # known duration that ended at the line's time
+        for t_, _, txt, ev in lines:
+            if ev is None and " Looper  : Slow dispatch took " in txt:
+                body = txt.split(" Looper  : ", 1)[1]
+                n = int(body.split("took ", 1)[1].split("ms", 1)[0])
+                pid_, tid_ = (int(x) for x in txt.split()[2:4])
+                if n >= threshold:
+                    rows.append({"trace": 1, "pid": pid_, "tid": tid_, "start_ms": t_ - n, "end_ms": t_,
+                                 "duration_ms": n, "thread_ms": None,
+                                 "kind": "anr" if n >= ANR_MS else ("long" if n >= CONFIG["long_block_ms"]
+                                                                    else "short"),
+                                 "unfinished": False, "cpu_busy": None, "samples": 0, "key_frame": None,
+                                 "group": None, "msg": body, "blame": None})
         rows.sort(key=lambda x: (x["start_ms"], x["pid"], x["tid"]))
         write_oracle(oracle_path, rows)
 

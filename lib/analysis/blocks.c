@@ -118,14 +118,13 @@ static int is_concern(const char *f, const char *const *concern, size_t ncon)
     return 0;
 }
 
-enum { FILTER_CONCERN, FILTER_APP, FILTER_ALL };
+enum { FILTER_CONCERN, FILTER_APP };
 
 static int passes(const char *f, int filter, const char *const *concern, size_t ncon)
 {
     switch (filter) {
     case FILTER_CONCERN: return is_concern(f, concern, ncon);
-    case FILTER_APP: return !gd_frame_is_framework(f);
-    default: return 1;
+    default: return !gd_frame_is_framework(f);
     }
 }
 
@@ -185,9 +184,7 @@ const char *gd_key_frame(const gd_sample_frames *samples, size_t ns,
         k = pick(samples, ns, FILTER_CONCERN, concern, ncon);
     if (!k)
         k = pick(samples, ns, FILTER_APP, concern, ncon);
-    if (!k)
-        k = pick(samples, ns, FILTER_ALL, concern, ncon);
-    return k;
+    return k; /* framework frames only: none (the spec defines no fallback) */
 }
 
 char *gd_group_of(const char *kf, char *buf, size_t n)
@@ -211,8 +208,6 @@ char *gd_group_of(const char *kf, char *buf, size_t n)
 int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, double interval)
 {
     size_t first = (size_t)-1, last = 0, inside = 0;
-    double ratio_sum = 0;
-    size_t ratio_n = 0;
     int all_raw = 1;
     for (size_t i = 0; i < n; i++) {
         if (pts[i].ts < start || pts[i].ts > end)
@@ -223,10 +218,6 @@ int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, 
         inside++;
         if (!pts[i].has_raw)
             all_raw = 0;
-        if (gd_has(pts[i].ratio)) {
-            ratio_sum += pts[i].ratio;
-            ratio_n++;
-        }
     }
     if (inside >= 2) {
         if (all_raw) {
@@ -235,10 +226,22 @@ int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, 
                 double r = (double)(b->busy - a->busy) / (double)(b->total - a->total);
                 return r >= 0.8;
             }
-            /* counters did not move: fall through to ratios if any */
         }
-        if (ratio_n)
-            return ratio_sum / (double)ratio_n >= 0.8;
+        /* ratios: each describes the interval ending at its sample, so the
+         * utilisation from the first to the last sample is the time-weighted
+         * mean of the ratios after the first */
+        double wsum = 0, rsum = 0;
+        for (size_t i = first + 1; i <= last; i++) {
+            if (pts[i].ts < start || pts[i].ts > end || !gd_has(pts[i].ratio))
+                continue;
+            double w = pts[i].ts - pts[i - 1].ts;
+            if (w <= 0)
+                continue;
+            wsum += w;
+            rsum += w * pts[i].ratio;
+        }
+        if (wsum > 0)
+            return rsum / wsum >= 0.8;
     }
     if (gd_has(interval) && interval > 0 && end - start > interval) {
         double lo = start - interval, hi = start + interval, prev = GD_NONE;

@@ -78,9 +78,8 @@ int gd_frame_is_framework(const char *frame);
  * counting only frames starting with one of `concern` (a frame counts once
  * per sample); ties go to the innermost (smallest index from the innermost
  * frame over all samples), then the lexicographically smaller.  With no
- * concern frame, the same rule over non-framework frames; with none of those
- * either, over all frames.  Returns a pointer into `samples` (borrowed), or
- * NULL with no samples.  `ncon` == 0 means no concern packages. */
+ * concern frame, the same rule over non-framework frames; with only framework
+ * frames, or no samples, NULL.  Returns a pointer into `samples` (borrowed).  `ncon` == 0 means no concern packages. */
 const char *gd_key_frame(const gd_sample_frames *samples, size_t nsamples,
                          const char *const *concern, size_t ncon);
 
@@ -101,8 +100,9 @@ typedef struct gd_cpu_point {
 /* CPU busy of a block [start, end] (spec rule).  `pts` sorted by ts: the
  * capture's samples from start − interval to end (the caller may pass more).
  * With >= 2 samples inside [start, end]: Δbusy/Δtotal between the first and
- * the last (raw), or the mean ratio of those samples (ratio-only) >= 0.8 ->
- * 1, else 0.  Otherwise, when end − start > interval: two consecutive samples
+ * the last (raw), or for ratio samples (each the utilisation of the interval
+ * ending at it) the time-weighted mean of the ratios after the first;
+ * >= 0.8 -> 1, else 0.  Otherwise, when end − start > interval: two consecutive samples
  * both within (start − interval, start + interval) more than 1.2 × interval
  * apart -> 1 (BlockCanary: the sampler was starved).  Otherwise -1 (unknown).
  * interval <= 0 or NaN disables the second rule. */

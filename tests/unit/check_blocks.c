@@ -183,8 +183,8 @@ START_TEST(key_frame_without_app_frames)
     const char *b[] = {"java.lang.Object.wait(Native Method)",
                        "android.os.Handler.dispatchMessage(Handler.java:106)"};
     gd_sample_frames t[] = {{b, 2}};
-    /* nothing but framework frames: the innermost frame */
-    ck_assert_str_eq(gd_key_frame(t, 1, concern, 1), "java.lang.Object.wait(Native Method)");
+    /* nothing but framework frames: no key frame */
+    ck_assert_ptr_null(gd_key_frame(t, 1, concern, 1));
     ck_assert_ptr_null(gd_key_frame(t, 0, concern, 1));
     /* no concern packages at all: non-framework rule */
     ck_assert_str_eq(gd_key_frame(s, 1, NULL, 0), "com.squareup.okhttp.Call.execute(Call.java:200)");
@@ -225,9 +225,13 @@ END_TEST
 
 START_TEST(cpu_busy_from_ratios)
 {
-    gd_cpu_point pts[] = {{100, 0, 0, 0, 0.9}, {200, 0, 0, 0, 0.75}};
-    ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 50, 250, 300), 1); /* mean 0.825 */
-    gd_cpu_point q[] = {{100, 0, 0, 0, 0.7}, {200, 0, 0, 0, 0.75}};
+    /* the first sample's ratio covers time before it: not counted */
+    gd_cpu_point pts[] = {{100, 0, 0, 0, 0.1}, {200, 0, 0, 0, 0.9}, {300, 0, 0, 0, 0.8}};
+    ck_assert_int_eq(gd_cpu_busy_of(pts, 3, 50, 350, 300), 1); /* (0.9 + 0.8) / 2 */
+    /* time-weighted: 100 ms at 0.95, 300 ms at 0.75 -> 0.8 */
+    gd_cpu_point w[] = {{0, 0, 0, 0, 0.0}, {100, 0, 0, 0, 0.95}, {400, 0, 0, 0, 0.75}};
+    ck_assert_int_eq(gd_cpu_busy_of(w, 3, 0, 400, 300), 1);
+    gd_cpu_point q[] = {{100, 0, 0, 0, 0.99}, {200, 0, 0, 0, 0.75}};
     ck_assert_int_eq(gd_cpu_busy_of(q, 2, 50, 250, 300), 0);
 }
 END_TEST
