@@ -30,8 +30,8 @@ static void show_line(const gd_error *err)
             col = len;
         if (col > 60)
             from = col - 60;
-        if (to > col + 40)
-            to = col + 40;
+        if (to > col + 70)
+            to = col + 70;
         int printable = 1;
         for (size_t i = from; i < to; i++)
             if ((unsigned char)line[i] < 0x20 && line[i] != '\t')

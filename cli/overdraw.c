@@ -5,14 +5,14 @@
 
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"dump", "DUMP", GD_COL_INT, 0, 0},
+    {"dump", "DUMP", GD_COL_INT, 0, 1},
     {"page", "PAGE", GD_COL_TEXT, 1, 0},
     {"views", "VIEWS", GD_COL_INT, 0, 0},
     {"max_depth", "DEPTH", GD_COL_INT, 0, 0},
-    {"px_1", "1X PX", GD_COL_INT, 0, 0},
-    {"px_2", "2X PX", GD_COL_INT, 0, 0},
-    {"px_3", "3X PX", GD_COL_INT, 0, 0},
-    {"px_4", "4X+ PX", GD_COL_INT, 0, 0},
+    {"px_1", "1X", GD_COL_INT, 0, 0},
+    {"px_2", "2X", GD_COL_INT, 0, 0},
+    {"px_3", "3X", GD_COL_INT, 0, 0},
+    {"px_4", "4X+", GD_COL_INT, 0, 0},
     {"ratio", "RATIO", GD_COL_TEXT, 0, 0},
     {"note", "NOTE", GD_COL_TEXT, 0, 0},
 };
@@ -47,7 +47,7 @@ static int on_row(void *ctx, json_t *row)
         snprintf(buf, sizeof buf, "broken: %s", json_string_value(broken));
         json_object_set_new(t, "note", json_string(buf));
     } else if (deep) {
-        snprintf(buf, sizeof buf, "%zu views past depth %lld", deep,
+        snprintf(buf, sizeof buf, "%zu views > depth %lld", deep,
                  (long long)json_integer_value(json_object_get(row, "depth_limit")));
         json_object_set_new(t, "note", json_string(buf));
     }

@@ -125,8 +125,9 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     gd_input_hash_hex(in, hash);
     gd_ingest_report rep = {.source = source, .format = r->name};
     json_t *stats = json_object();
-    gd_writer_foreach_stat(w, stat_to_json, stats);
     code = gd_writer_finish(w, hash, &rep.res, err);
+    if (!code && !rep.res.duplicate)
+        gd_writer_foreach_stat(w, stat_to_json, stats);
     if (code) {
         gd_writer_abort(w);
     } else if (rc->fn) {

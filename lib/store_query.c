@@ -774,7 +774,7 @@ int gd_store_sql(gd_store *s, const char *sql, gd_row_fn fn, void *ctx, gd_error
     int prc = sqlite3_prepare_v2(s->db, sql, -1, &st, &tail);
     sqlite3_set_authorizer(s->db, NULL, NULL);
     if (prc != SQLITE_OK) {
-        int denied = prc == SQLITE_AUTH;
+        int denied = prc == SQLITE_AUTH || strstr(sqlite3_errmsg(s->db), "not authorized") != NULL;
         gd_error_set(err, GD_ERR_USAGE, 0, 0, "%s%s",
                      denied ? "refused: only one read-only statement is allowed (" : "",
                      sqlite3_errmsg(s->db));

@@ -207,7 +207,10 @@ def main():
                 except json.JSONDecodeError as e:
                     problems.append(f"output is not JSON ({e}):\n{src[:2000]}")
                     continue
-                d = compare(json.loads(text), got, kind == "stdout-json-subset")
+                exp = json.loads(text)
+                if isinstance(exp, list) and isinstance(got, dict):
+                    got = [got]  # one line of JSON Lines
+                d = compare(exp, got, kind == "stdout-json-subset")
                 if d:
                     problems.append(f"{kind}: {d}")
             elif kind in ("stdout-contains", "stderr-contains"):
