@@ -19,6 +19,7 @@ static const gd_command commands[] = {
     {"traces", cmd_traces, "list ingested traces"},
     {"blocks", cmd_blocks, "main-thread blocks, re-cut at any threshold; --group for groups"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
+    {"push", cmd_push, "send traces to a ClickHouse server"},
     {NULL, NULL, NULL},
 };
 
