@@ -135,21 +135,22 @@ CREATE TABLE IF NOT EXISTS events (
 PARTITION BY day
 ORDER BY (app, kind, version_name, trace_uid, seq);
 
--- A sharded cluster (not run by `godeye push`): create the tables above on
--- every shard (ON CLUSTER, as Replicated* engines for replicas), then one
--- Distributed table per table over them, sharded by trace so that a trace's
--- rows stay on one shard and ReplacingMergeTree can collapse its copies;
--- push to the Distributed tables with --database of the cluster's database.
+-- A sharded cluster (not run by `godeye push`): create the tables above in a
+-- database `godeye_local` on every shard (ON CLUSTER; Replicated* engines for
+-- replicas), then, in the database `fleet`, one Distributed table of the same
+-- name over each, sharded by trace so that a trace's rows stay on one shard
+-- and ReplacingMergeTree can collapse its copies.  `godeye push --database
+-- fleet` then finds its tables there (IF NOT EXISTS leaves them alone).
 --
--- CREATE TABLE traces_all AS traces
---   ENGINE = Distributed(fleet, godeye, traces, cityHash64(trace_uid));
--- CREATE TABLE dispatches_all AS dispatches
---   ENGINE = Distributed(fleet, godeye, dispatches, cityHash64(trace_uid));
--- CREATE TABLE blocks_all AS blocks
---   ENGINE = Distributed(fleet, godeye, blocks, cityHash64(trace_uid));
--- CREATE TABLE block_groups_all AS block_groups
---   ENGINE = Distributed(fleet, godeye, block_groups, cityHash64(trace_uid));
--- CREATE TABLE stack_samples_all AS stack_samples
---   ENGINE = Distributed(fleet, godeye, stack_samples, cityHash64(trace_uid));
--- CREATE TABLE events_all AS events
---   ENGINE = Distributed(fleet, godeye, events, cityHash64(trace_uid));
+-- CREATE TABLE fleet.traces AS godeye_local.traces
+--   ENGINE = Distributed(fleet, godeye_local, traces, cityHash64(trace_uid));
+-- CREATE TABLE fleet.dispatches AS godeye_local.dispatches
+--   ENGINE = Distributed(fleet, godeye_local, dispatches, cityHash64(trace_uid));
+-- CREATE TABLE fleet.blocks AS godeye_local.blocks
+--   ENGINE = Distributed(fleet, godeye_local, blocks, cityHash64(trace_uid));
+-- CREATE TABLE fleet.block_groups AS godeye_local.block_groups
+--   ENGINE = Distributed(fleet, godeye_local, block_groups, cityHash64(trace_uid));
+-- CREATE TABLE fleet.stack_samples AS godeye_local.stack_samples
+--   ENGINE = Distributed(fleet, godeye_local, stack_samples, cityHash64(trace_uid));
+-- CREATE TABLE fleet.events AS godeye_local.events
+--   ENGINE = Distributed(fleet, godeye_local, events, cityHash64(trace_uid));
