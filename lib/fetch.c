@@ -15,7 +15,7 @@ struct gd_fetch {
     size_t len, pos, cap;
     int done;
     CURLcode result;
-    int too_big;
+    int too_big, paused;
     uint64_t got, max_bytes;
     char errbuf[CURL_ERROR_SIZE];
     char url[1024];
@@ -28,17 +28,29 @@ int gd_fetch_is_url(const char *s)
 
 void gd_fetch_set_defaults(const gd_fetch_opts *o) { defaults = *o; }
 
+/* Unread bytes held at most (plus one libcurl write); past it the transfer
+ * pauses until the reader catches up, so memory never follows the body. */
+#define FETCH_HOLD ((size_t)256 << 10)
+
 static size_t on_write(char *p, size_t size, size_t n, void *ctx)
 {
     gd_fetch *f = ctx;
     size_t k = size * n;
+    if (f->pos > 0 && f->pos == f->len)
+        f->pos = f->len = 0;
+    if (f->len > f->pos && f->len - f->pos + k > FETCH_HOLD) {
+        f->paused = 1;
+        return CURL_WRITEFUNC_PAUSE;
+    }
     if (f->got + k > f->max_bytes) {
         f->too_big = 1;
         return 0;
     }
-    f->got += k;
-    if (f->pos > 0 && f->pos == f->len)
-        f->pos = f->len = 0;
+    if (f->pos > 0 && f->len + k > f->cap) {
+        memmove(f->buf, f->buf + f->pos, f->len - f->pos);
+        f->len -= f->pos;
+        f->pos = 0;
+    }
     if (f->len + k > f->cap) {
         size_t nc = f->cap ? f->cap : 65536;
         while (nc < f->len + k)
@@ -49,42 +61,49 @@ static size_t on_write(char *p, size_t size, size_t n, void *ctx)
         f->buf = nb;
         f->cap = nc;
     }
+    f->got += k;
     memcpy(f->buf + f->len, p, k);
     f->len += k;
     return k;
 }
 
-static int http_status_error(gd_fetch *f, gd_error *err)
+static int finish_error(gd_fetch *f, gd_error *err)
 {
     long code = 0;
     curl_easy_getinfo(f->e, CURLINFO_RESPONSE_CODE, &code);
-    if (code >= 200 && code < 300)
-        return GD_OK;
-    return gd_error_set(err, GD_ERR_IO, 0, 0, "HTTP %ld from server", code);
-}
-
-static int finish_error(gd_fetch *f, gd_error *err)
-{
-    if (f->too_big)
+    if (f->too_big || f->result == CURLE_FILESIZE_EXCEEDED)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "body larger than the cap of %llu bytes",
                             (unsigned long long)f->max_bytes);
+    if (f->result == CURLE_HTTP_RETURNED_ERROR || (f->result == CURLE_OK && code >= 300))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "HTTP %ld from server", code);
+    if (f->result == CURLE_UNSUPPORTED_PROTOCOL)  /* the URL itself was http(s) */
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "redirect refused (only http and https): %s",
+                            f->errbuf[0] ? f->errbuf : curl_easy_strerror(f->result));
     if (f->result != CURLE_OK)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "%s",
                             f->errbuf[0] ? f->errbuf : curl_easy_strerror(f->result));
-    return http_status_error(f, err);
+    if (code < 200)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "no HTTP response");
+    return GD_OK;
 }
 
 static ssize_t pull(void *ctx, void *buf, size_t n, gd_error *err)
 {
     gd_fetch *f = ctx;
+    if (f->pos == f->len && f->paused) {
+        /* drained: let libcurl deliver what it held back (it may call
+         * on_write from inside curl_easy_pause) */
+        f->paused = 0;
+        curl_easy_pause(f->e, CURLPAUSE_CONT);
+    }
     while (f->pos == f->len && !f->done) {
         int running = 0;
         if (curl_multi_perform(f->m, &running) != CURLM_OK) {
             gd_error_set(err, GD_ERR_IO, 0, 0, "transfer failed");
             return -1;
         }
-        /* an error status ends the transfer before any body is read */
         if (f->pos < f->len) {
+            /* an error status's body is never handed to a reader */
             long code = 0;
             curl_easy_getinfo(f->e, CURLINFO_RESPONSE_CODE, &code);
             if (code >= 300) {

@@ -1,0 +1,97 @@
+/* push.c - `godeye push`: send traces to a ClickHouse server. */
+#include <stdio.h>
+#include <time.h>
+
+#include "builtins.h"
+#include "push.h"
+
+static const char *const usage_line =
+    "godeye push --clickhouse URL [--database NAME] [--trace ID ...] [--batch N] [OPTIONS]";
+
+static const gd_column columns[] = {
+    {"trace", "TRACE", GD_COL_INT, 0, 0},
+    {"trace_uid", "TRACE_UID", GD_COL_TEXT, 0, 0},
+    {"pushed", "PUSHED", GD_COL_BOOL, 0, 0},
+    {"rows", "ROWS", GD_COL_INT, 0, 0},
+};
+
+typedef struct push_out {
+    gd_renderer *r;
+    long long rows;
+} push_out;
+
+static void on_report(void *ctx, const gd_push_report *rep)
+{
+    push_out *o = ctx;
+    json_t *row = json_pack("{s:I s:s s:b s:I s:O}", "trace", (json_int_t)rep->trace, "trace_uid",
+                            rep->trace_uid, "pushed", !rep->already, "rows", (json_int_t)rep->rows,
+                            "tables", rep->tables);
+    if (row)
+        gd_render_row(o->r, row);
+    json_decref(row);
+    o->rows += rep->rows;
+}
+
+int cmd_push(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *url = NULL, *database = NULL, *format = NULL;
+    gd_int_list traces = {0};
+    long batch = 10000;
+    int timings = 0;
+    const gd_option opts[] = {
+        OPT_STRING_(0, "clickhouse", &url, "URL", "ClickHouse HTTP interface, e.g. http://host:8123"),
+        OPT_STRING_(0, "database", &database, "NAME", "database (created if missing; default: the server's)"),
+        OPT_INT_(0, "batch", &batch, "N", "rows per INSERT (default 10000)"),
+        OPT_BOOL_(0, "timings", &timings, "print the time spent and rows per second"),
+        OPT_LISTING(&format, &traces),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage_line, &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye push: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    if (!url) {
+        fprintf(stderr, "godeye push: --clickhouse URL is required\n");
+        gd_print_usage(stderr, usage_line, opts);
+        return GD_EXIT_USAGE;
+    }
+    if (batch < 1) {
+        fprintf(stderr, "godeye push: --batch must be at least 1\n");
+        return GD_EXIT_USAGE;
+    }
+    gd_error err = {0};
+    gd_ch *c;
+    if ((rc = gd_ch_open(&c, url, database, &err))) {
+        snprintf(err.source, sizeof err.source, "%s", url);
+        return gd_cli_fail("push", &err);
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "push", GD_STORE_RO, &s))) {
+        gd_ch_close(c);
+        return rc;
+    }
+    push_out out = {.r = gd_render_new(stdout, gd_cli_mode(format), columns,
+                                       sizeof columns / sizeof columns[0], gd_cli_width())};
+    gd_push_opts po = {.filter = gd_cli_filter(&traces), .batch = (size_t)batch};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = gd_push(s, c, &po, on_report, &out, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int wrc = gd_render_end(out.r);
+    gd_store_close(s);
+    gd_ch_close(c);
+    if (rc) {
+        if (!err.source[0])
+            snprintf(err.source, sizeof err.source, "%s", url);
+        return gd_cli_fail("push", &err);
+    }
+    if (timings) {
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        fprintf(stderr, "godeye push: %lld rows in %.3f s (%.0f rows/s)\n", out.rows, secs,
+                secs > 0 ? (double)out.rows / secs : 0.0);
+    }
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}

@@ -1,0 +1,162 @@
+/* store_export.c - the SQL behind `godeye push`: one query per exported table. */
+#include "store_export.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "store_int.h"
+
+/* Columns every table starts with; ?1 is the trace id. */
+#define TRACE_COLS "t.hash AS trace_uid, coalesce(t.app, '') AS app,"                  \
+                   " coalesce(t.version_name, '') AS version_name,"
+#define DAY(ms) "coalesce(date((" ms ") / 1000, 'unixepoch'),"                         \
+                " date(t.start_ms / 1000, 'unixepoch'), '1970-01-01') AS day,"
+
+typedef struct export_def {
+    const char *table;
+    const char *sql;      /* columns named as in clickhouse.sql; "x:json" is parsed */
+} export_def;
+
+/* Adding a table: one entry here (before "traces") and its CREATE TABLE in
+ * schemas/clickhouse.sql. */
+static const export_def exports[] = {
+    {"dispatches",
+     "SELECT " TRACE_COLS " d.id - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
+     DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
+     " coalesce(m.handler, '') AS handler, coalesce(m.callback, '') AS callback,"
+     " coalesce(m.what, '') AS what, coalesce(m.text, '') AS msg"
+     " FROM dispatch d JOIN trace t ON t.id = d.trace LEFT JOIN message m ON m.id = d.message"
+     " WHERE d.trace = ?1 ORDER BY d.id"},
+    {"blocks",
+     "SELECT " TRACE_COLS " b.dispatch - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
+     DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms AS duration_ms, d.thread_ms,"
+     " CASE WHEN d.dur_ms >= t.anr_ms THEN 'anr' WHEN d.dur_ms >= t.long_ms THEN 'long'"
+     " ELSE 'short' END AS kind, d.unfinished, b.cpu_busy, b.samples,"
+     " coalesce(b.key_frame, '') AS key_frame, coalesce(b.grp, '') AS grp,"
+     " coalesce((SELECT text FROM message WHERE id = d.message), '') AS msg,"
+     " coalesce(b.blame, '') AS blame"
+     " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
+     " WHERE b.trace = ?1 ORDER BY b.dispatch"},
+    {"block_groups",
+     "SELECT " TRACE_COLS " row_number() OVER (ORDER BY b.grp) - 1 AS seq, "
+     DAY("NULL") " b.grp AS grp, min(b.key_frame) AS key_frame, count(*) AS count,"
+     " sum(d.dur_ms) AS total_ms, max(d.dur_ms) AS max_ms"
+     " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
+     " WHERE b.trace = ?1 AND b.grp IS NOT NULL GROUP BY b.grp ORDER BY b.grp"},
+    {"stack_samples",
+     "SELECT " TRACE_COLS " s.id - (SELECT min(id) FROM sample WHERE trace = ?1) AS seq, "
+     DAY("s.ts_ms") " s.pid, s.tid, s.ts_ms, coalesce(s.state, '') AS state,"
+     " (WITH RECURSIVE up(id, parent, frame, depth) AS ("
+     "    SELECT id, parent, frame, depth FROM callsite WHERE id = s.callsite"
+     "    UNION ALL SELECT c.id, c.parent, c.frame, c.depth FROM callsite c"
+     "    JOIN up ON c.id = up.parent)"
+     "  SELECT json_group_array(text) FROM (SELECT f.text AS text FROM up"
+     "    JOIN frame f ON f.id = up.frame ORDER BY up.depth DESC)) AS \"frames:json\""
+     " FROM sample s JOIN trace t ON t.id = s.trace WHERE s.trace = ?1 ORDER BY s.id"},
+    {"events",
+     "SELECT " TRACE_COLS " e.id - (SELECT min(id) FROM raw_event WHERE trace = ?1) AS seq, "
+     DAY("e.ts_ms") " e.kind, e.ts_ms, e.pid, e.tid, e.json"
+     " FROM raw_event e JOIN trace t ON t.id = e.trace WHERE e.trace = ?1 ORDER BY e.id"},
+    {"traces",
+     "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
+     " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
+     " t.start_ms, t.end_ms, t.events, t.skipped, t.short_ms, t.long_ms, t.anr_ms,"
+     " coalesce(t.meta, '') AS meta, strftime('%Y-%m-%d %H:%M:%S', 'now') AS pushed_at"
+     " FROM trace t WHERE t.id = ?1"},
+};
+
+#define NEXPORTS (sizeof exports / sizeof exports[0])
+
+const char *const *gd_store_export_tables(void)
+{
+    static const char *names[NEXPORTS + 1];
+    for (size_t i = 0; i < NEXPORTS; i++)
+        names[i] = exports[i].table;
+    return names;
+}
+
+static json_t *value(sqlite3_stmt *q, int i, int parse)
+{
+    switch (sqlite3_column_type(q, i)) {
+    case SQLITE_INTEGER:
+        return json_integer(sqlite3_column_int64(q, i));
+    case SQLITE_FLOAT:
+        return json_real(sqlite3_column_double(q, i));
+    case SQLITE_TEXT: {
+        const char *t = (const char *)sqlite3_column_text(q, i);
+        size_t n = (size_t)sqlite3_column_bytes(q, i);
+        json_t *j = parse ? json_loadb(t, n, 0, NULL) : json_stringn(t, n);
+        return j ? j : json_string("\xef\xbf\xbd");
+    }
+    default:
+        return json_null();
+    }
+}
+
+int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn, void *ctx,
+                    gd_error *err)
+{
+    const export_def *def = NULL;
+    for (size_t i = 0; i < NEXPORTS && !def; i++)
+        if (strcmp(exports[i].table, table) == 0)
+            def = &exports[i];
+    if (!def)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
+    sqlite3_stmt *q = gd_store_prepare(s, def->sql, err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    int n = sqlite3_column_count(q), rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        json_t *row = json_object();
+        for (int i = 0; i < n; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s", sqlite3_column_name(q, i));
+            char *colon = strchr(name, ':');
+            if (colon)
+                *colon = 0;
+            json_object_set_new(row, name, value(q, i, colon != NULL));
+        }
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop) {
+            rc = GD_ERR_ABORT;
+            break;
+        }
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx,
+                           gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT id, hash FROM trace WHERE hash NOT LIKE 'pending:%'"
+                                          " AND (?1 IS NULL OR id = ?1) ORDER BY id", err);
+    if (!q)
+        return err->code;
+    size_t nf = f && f->traces ? f->ntraces : 1;
+    int rc = GD_OK;
+    for (size_t i = 0; i < nf && !rc; i++) {
+        if (f && f->traces)
+            sqlite3_bind_int64(q, 1, f->traces[i]);
+        int step, found = 0;
+        while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+            found = 1;
+            json_t *row = json_pack("{s:I s:s}", "trace", (json_int_t)sqlite3_column_int64(q, 0),
+                                    "trace_uid", (const char *)sqlite3_column_text(q, 1));
+            if (fn(ctx, row))
+                rc = GD_ERR_ABORT;
+            json_decref(row);
+        }
+        if (!rc && step != SQLITE_DONE)
+            rc = gd_store_fail(s, err, "database read");
+        else if (!rc && !found && f && f->traces)
+            rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "no trace %lld", (long long)f->traces[i]);
+        sqlite3_reset(q);
+    }
+    sqlite3_finalize(q);
+    return rc;
+}

@@ -1,0 +1,156 @@
+-- clickhouse.sql - the ClickHouse tables `godeye push` fills (godeye-push(1)).
+--
+-- Written for ClickHouse 18.16 (Debian 12's clickhouse-server) and later:
+-- no LowCardinality, no input defaults, Dates sent as 'YYYY-MM-DD'.
+-- `godeye push` runs each statement below (they are separated by ";" at the
+-- end of a line) before sending rows; all are CREATE ... IF NOT EXISTS.
+--
+-- Keys: trace_uid is the capture's content hash (godeye's integer trace ids
+-- differ from one database to the next); seq numbers a trace's rows of one
+-- table in ingest order.  Every table is a ReplacingMergeTree whose sorting
+-- key ends with (trace_uid, seq), so copies of a row sent twice collapse on
+-- merges (SELECT ... FINAL sees them collapsed at once); `godeye push` also
+-- skips traces whose `traces` row is already there, and sends that row
+-- last, so a trace is in `traces` only once all its rows were accepted.
+--
+-- Partitions are days (of each row's own time); the sorting keys serve the
+-- usual questions: per app and version over time, per block group.
+
+CREATE TABLE IF NOT EXISTS traces (
+  trace_uid     String,
+  day           Date,
+  app           String,
+  version_name  String,
+  version_code  Nullable(Int64),
+  device        String,
+  api_level     Nullable(Int32),
+  cpu_cores     Nullable(Int32),
+  session       String,
+  source        String,
+  format        String,
+  start_ms      Nullable(Float64),
+  end_ms        Nullable(Float64),
+  events        UInt64,
+  skipped       UInt64,
+  short_ms      Float64,
+  long_ms       Float64,
+  anr_ms        Float64,
+  meta          String,
+  pushed_at     DateTime
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid);
+
+CREATE TABLE IF NOT EXISTS dispatches (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  pid           Int32,
+  tid           Int32,
+  start_ms      Float64,
+  dur_ms        Float64,
+  thread_ms     Nullable(Float64),
+  unfinished    UInt8,
+  handler       String,
+  callback      String,
+  what          String,
+  msg           String
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid, seq);
+
+-- seq is the block's dispatch's seq.
+CREATE TABLE IF NOT EXISTS blocks (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  pid           Int32,
+  tid           Int32,
+  start_ms      Float64,
+  duration_ms   Float64,
+  thread_ms     Nullable(Float64),
+  kind          String,
+  unfinished    UInt8,
+  cpu_busy      Nullable(UInt8),
+  samples       UInt32,
+  key_frame     String,
+  grp           String,
+  msg           String,
+  blame         String
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, grp, version_name, trace_uid, seq);
+
+-- One row per (trace, group): godeye's block groups of that trace.
+-- Percentiles across a fleet come from `blocks` (quantile(0.95)(duration_ms)).
+CREATE TABLE IF NOT EXISTS block_groups (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  grp           String,
+  key_frame     String,
+  count         UInt64,
+  total_ms      Float64,
+  max_ms        Float64
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, grp, version_name, trace_uid, seq);
+
+-- frames: innermost first, as StackTraceElement.toString() prints them.
+CREATE TABLE IF NOT EXISTS stack_samples (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  pid           Int32,
+  tid           Int32,
+  ts_ms         Float64,
+  state         String,
+  frames        Array(String)
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid, seq);
+
+-- Events of kinds godeye keeps as capture-format JSON (pages' lifecycle,
+-- view dumps, images, frames, marks ... until they get tables of their own).
+CREATE TABLE IF NOT EXISTS events (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  kind          String,
+  ts_ms         Nullable(Float64),
+  pid           Nullable(Int32),
+  tid           Nullable(Int32),
+  json          String
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, kind, version_name, trace_uid, seq);
+
+-- A sharded cluster (not run by `godeye push`): create the tables above in a
+-- database `godeye_local` on every shard (ON CLUSTER; Replicated* engines for
+-- replicas), then, in the database `fleet`, one Distributed table of the same
+-- name over each, sharded by trace so that a trace's rows stay on one shard
+-- and ReplacingMergeTree can collapse its copies.  `godeye push --database
+-- fleet` then finds its tables there (IF NOT EXISTS leaves them alone).
+--
+-- CREATE TABLE fleet.traces AS godeye_local.traces
+--   ENGINE = Distributed(fleet, godeye_local, traces, cityHash64(trace_uid));
+-- CREATE TABLE fleet.dispatches AS godeye_local.dispatches
+--   ENGINE = Distributed(fleet, godeye_local, dispatches, cityHash64(trace_uid));
+-- CREATE TABLE fleet.blocks AS godeye_local.blocks
+--   ENGINE = Distributed(fleet, godeye_local, blocks, cityHash64(trace_uid));
+-- CREATE TABLE fleet.block_groups AS godeye_local.block_groups
+--   ENGINE = Distributed(fleet, godeye_local, block_groups, cityHash64(trace_uid));
+-- CREATE TABLE fleet.stack_samples AS godeye_local.stack_samples
+--   ENGINE = Distributed(fleet, godeye_local, stack_samples, cityHash64(trace_uid));
+-- CREATE TABLE fleet.events AS godeye_local.events
+--   ENGINE = Distributed(fleet, godeye_local, events, cityHash64(trace_uid));

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""clickhouse_push.py - `godeye push` into a real clickhouse-server on loopback.
+
+    clickhouse_push.py --bin BUILD/cli --fixture F.jsonl [--examples DIR]
+
+Starts clickhouse-server with its own minimal config (127.0.0.1, free ports,
+data and logs under a temporary folder), waits for /ping, pushes the fixture
+(and every capture in examples/) twice, compares row counts and aggregates
+with godeye's own (`godeye sql`, `godeye blocks --group`), checks a server
+error is reported with ClickHouse's message, and stops the server on any
+exit.  Exit 77 (skipped) when clickhouse-server is not installed.
+"""
+import argparse
+import atexit
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+SERVER = shutil.which("clickhouse-server") or (
+    "/usr/sbin/clickhouse-server" if os.access("/usr/sbin/clickhouse-server", os.X_OK) else None)
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(tmp):
+    http_port, tcp_port = free_port(), free_port()
+    config = f"""<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><log>{tmp}/server.log</log><errorlog>{tmp}/error.log</errorlog>
+    <console>0</console></logger>
+  <listen_host>127.0.0.1</listen_host>
+  <http_port>{http_port}</http_port>
+  <tcp_port>{tcp_port}</tcp_port>
+  <path>{tmp}/data/</path>
+  <tmp_path>{tmp}/tmp/</tmp_path>
+  <user_files_path>{tmp}/user_files/</user_files_path>
+  <format_schema_path>{tmp}/format_schemas/</format_schema_path>
+  <mark_cache_size>5368709</mark_cache_size>
+  <max_concurrent_queries>20</max_concurrent_queries>
+  <users_config>{tmp}/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <timezone>UTC</timezone>
+  <mlock_executable>false</mlock_executable>
+</yandex>
+"""
+    users = """<?xml version="1.0"?>
+<yandex>
+  <profiles><default></default></profiles>
+  <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
+    <profile>default</profile><quota>default</quota></default></users>
+  <quotas><default></default></quotas>
+</yandex>
+"""
+    open(f"{tmp}/config.xml", "w").write(config)
+    open(f"{tmp}/users.xml", "w").write(users)
+    log = open(f"{tmp}/stdout.log", "wb")
+    proc = subprocess.Popen([SERVER, f"--config-file={tmp}/config.xml"], stdout=log,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp,
+                            start_new_session=True)
+
+    def stop():
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    atexit.register(stop)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
+        signal.signal(sig, lambda *_: sys.exit(1))
+    url = f"http://127.0.0.1:{http_port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            break
+        try:
+            if urllib.request.urlopen(url + "/ping", timeout=1).read() == b"Ok.\n":
+                return url, stop
+        except OSError:
+            time.sleep(0.1)
+    print(open(f"{tmp}/stdout.log", errors="replace").read()[-2000:])
+    raise SystemExit("clickhouse-server did not answer /ping")
+
+
+def ch(url, sql, db="fleet"):
+    q = urllib.parse.urlencode({"database": db})
+    return urllib.request.urlopen(f"{url}/?{q}", data=sql.encode(), timeout=30).read().decode().strip()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--fixture", required=True)
+    ap.add_argument("--examples")
+    a = ap.parse_args()
+    if not SERVER:
+        print("SKIP: clickhouse-server is not installed (scripts/deps.sh --test installs it)")
+        return 77
+    signal.alarm(300)
+    tmp = tempfile.mkdtemp(prefix="godeye-ch-")
+    url, stop = start_server(tmp)
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    env["GODEYE_DB"] = os.path.join(tmp, "godeye.db")
+    godeye = os.path.join(a.bin, "godeye")
+
+    def run(*args):
+        p = subprocess.run([godeye] + list(args), capture_output=True, env=env, timeout=120)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+    def gsql(sql):
+        rc, out, err = run("sql", "--format", "json", sql)
+        return list(json.loads(out)[0].values())[0] if rc == 0 else f"error: {err}"
+
+    inputs = [a.fixture]
+    if a.examples and os.path.isdir(a.examples):
+        inputs += sorted(os.path.join(a.examples, f) for f in os.listdir(a.examples)
+                         if not f.startswith(".") and not f.endswith((".md", ".txt")))
+    rc, out, err = run("ingest", "-q", *inputs)
+    check(rc == 0, f"ingest {len(inputs)} capture(s) ({err.strip()})")
+
+    push = ("push", "--clickhouse", url, "--database", "fleet", "--batch", "3", "--format", "json")
+    rc, out, err = run(*push)
+    first = json.loads(out) if rc == 0 else []
+    ntraces = gsql("SELECT count(*) FROM trace")
+    check(rc == 0 and len(first) == ntraces and all(r["pushed"] for r in first),
+          f"first push sends all {ntraces} traces ({err.strip()})")
+    rc, out, err = run(*push)
+    second = json.loads(out) if rc == 0 else []
+    check(rc == 0 and len(second) == ntraces and not any(r["pushed"] for r in second)
+          and all(r["rows"] == 0 for r in second), f"second push sends nothing ({err.strip()})")
+
+    counts = {"traces": "trace", "dispatches": "dispatch", "blocks": "block",
+              "stack_samples": "sample", "events": "raw_event"}
+    for chtab, table in counts.items():
+        got, want = ch(url, f"SELECT count() FROM {chtab}"), gsql(f"SELECT count(*) FROM {table}")
+        check(int(got) == want, f"{chtab}: {got} rows in ClickHouse, {want} in godeye")
+    got = float(ch(url, "SELECT sum(dur_ms) FROM dispatches"))
+    want = gsql("SELECT sum(dur_ms) FROM dispatch")
+    check(abs(got - want) < 1e-6, f"sum of dispatch durations: {got} vs {want}")
+    frames = int(ch(url, "SELECT sum(length(frames)) FROM stack_samples"))
+    want = gsql("SELECT sum(c.depth) FROM sample s JOIN callsite c ON c.id = s.callsite")
+    check(frames == want, f"stack frames resolved: {frames} vs {want}")
+
+    rc, out, err = run("blocks", "--group", "--format", "json")
+    groups = {g["group"]: g for g in json.loads(out) if g["group"]} if rc == 0 else {}
+    rows = ch(url, "SELECT grp, sum(count), sum(total_ms), max(max_ms) FROM block_groups"
+                   " GROUP BY grp ORDER BY grp FORMAT JSONCompact")
+    chg = {r[0]: r[1:] for r in json.loads(rows)["data"]}
+    check(len(groups) > 0 and set(chg) == set(groups),
+          f"block groups: {sorted(chg)} vs godeye's {sorted(groups)}")
+    for g, (cnt, total, mx) in chg.items():
+        if g in groups:
+            want = groups[g]
+            check(int(cnt) == want["count"] and abs(float(total) - want["total_ms"]) < 1e-3
+                  and abs(float(mx) - want["max_ms"]) < 1e-3,
+                  f"group {g}: count {cnt}, total {total}, max {mx} vs {want['count']},"
+                  f" {want['total_ms']}, {want['max_ms']}")
+    by_kind = ch(url, "SELECT kind, count() FROM blocks GROUP BY kind ORDER BY kind FORMAT JSONCompact")
+    for kind, n in json.loads(by_kind)["data"]:
+        rc, out, err = run("blocks", "--kind", kind, "--format", "json")
+        check(rc == 0 and len(json.loads(out)) == int(n), f"{kind} blocks: {n} in ClickHouse")
+
+    # a server error comes back with ClickHouse's message and what was sent
+    ch(url, "DROP TABLE events")
+    ch(url, "CREATE TABLE events (trace_uid String, seq UInt64, day Date) ENGINE = MergeTree"
+            " PARTITION BY day ORDER BY (trace_uid, seq)")
+    ch(url, "TRUNCATE TABLE traces")
+    rc, out, err = run(*push)
+    check(rc == 1 and err.count("\n") == 1 and err.startswith(f"godeye push: '{url}': clickhouse: Code: ")
+          and "(trace 1: rows 1..1 of 'events' refused; accepted for it: dispatches 7, blocks 6,"
+              " block_groups 5, stack_samples 7, events 0;" in err,
+          f"refused insert names the server's message and what was sent: {err!r}")
+
+    rc, out, err = run("push", "--clickhouse", "http://127.0.0.1:1", "--database", "fleet")
+    check(rc == 1 and err.startswith("godeye push: 'http://127.0.0.1:1': clickhouse: "),
+          f"unreachable server: {err!r}")
+    stop()
+    print(f"{len(failures)} failed")
+    if not failures:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
