@@ -135,7 +135,7 @@ def main():
     inputs = [a.fixture]
     if a.examples and os.path.isdir(a.examples):
         inputs += sorted(os.path.join(a.examples, f) for f in os.listdir(a.examples)
-                         if not f.startswith(".") and not f.endswith((".md", ".txt")))
+                         if f.endswith((".jsonl", ".jsonl.gz")))
     rc, out, err = run("ingest", "-q", *inputs)
     check(rc == 0, f"ingest {len(inputs)} capture(s) ({err.strip()})")
 
