@@ -16,3 +16,17 @@ build/cli/godeye blocks --threshold 500
 echo
 echo "== block groups"
 build/cli/godeye blocks --group
+echo
+echo "== pages"
+build/cli/godeye pages
+echo
+echo "== overdraw"
+build/cli/godeye overdraw
+echo
+echo "== images"
+build/cli/godeye images
+if build/cli/godeye report -h >/dev/null 2>&1; then
+  build/cli/godeye report --html -o build/report.html
+  echo
+  echo "report written to build/report.html"
+fi
