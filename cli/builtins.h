@@ -8,5 +8,6 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx);
 int cmd_traces(int argc, char **argv, gd_ctx *ctx);
 int cmd_blocks(int argc, char **argv, gd_ctx *ctx);
 int cmd_sql(int argc, char **argv, gd_ctx *ctx);
+int cmd_methods(int argc, char **argv, gd_ctx *ctx);
 
 #endif

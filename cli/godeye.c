@@ -18,6 +18,7 @@ static const gd_command commands[] = {
     {"ingest", cmd_ingest, "read captures (files, folders, URLs, stdin) into the database"},
     {"traces", cmd_traces, "list ingested traces"},
     {"blocks", cmd_blocks, "main-thread blocks, re-cut at any threshold; --group for groups"},
+    {"methods", cmd_methods, "slow methods, call trees and evil methods from method traces"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
     {NULL, NULL, NULL},
 };

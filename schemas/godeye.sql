@@ -159,3 +159,32 @@ CREATE INDEX memory_at ON memory (trace, ts_ms);
 CREATE INDEX block_trace ON block (trace);
 CREATE INDEX block_grp ON block (grp);
 CREATE INDEX raw_event_kind ON raw_event (trace, kind, ts_ms);
+
+-- Interned instrumented methods (method traces: godeye enter/exit events,
+-- AndroidGodEye methodCanary, Matrix evil-method stacks).
+CREATE TABLE method (
+  id    INTEGER PRIMARY KEY,
+  class TEXT NOT NULL,                  -- dotted: "com.example.Foo$Bar"
+  name  TEXT NOT NULL,                  -- "bind"
+  desc  TEXT                            -- JVM descriptor "(I)V" or NULL
+);
+CREATE UNIQUE INDEX method_key ON method (class, name, ifnull(desc, ''));
+
+-- One row per method call, rebuilt per thread at ingest.  Self time =
+-- total (end - start) minus the children's totals.
+CREATE TABLE call (
+  id       INTEGER PRIMARY KEY,
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  pid      INTEGER NOT NULL,
+  tid      INTEGER NOT NULL,
+  depth    INTEGER NOT NULL,            -- 0 for a thread's outermost calls
+  parent   INTEGER REFERENCES call(id), -- NULL at depth 0
+  method   INTEGER NOT NULL REFERENCES method(id),
+  start_ms REAL NOT NULL,
+  end_ms   REAL NOT NULL,               -- the recording's end when open
+  self_ms  REAL NOT NULL,
+  open     INTEGER NOT NULL DEFAULT 0,  -- 1: still running when it stopped
+  rec      INTEGER NOT NULL DEFAULT 0   -- 1: inside a call of the same method
+);
+CREATE INDEX call_at ON call (trace, tid, start_ms);
+CREATE INDEX call_method ON call (method, tid);
