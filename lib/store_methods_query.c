@@ -86,14 +86,15 @@ static int each_window_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     sqlite3_stmt *q = gd_store_prepare(
         s,
         "WITH RECURSIVE anc(id) AS ("
-        " SELECT id FROM (SELECT id FROM call WHERE trace = ?1 AND tid = ?3 AND pid = ?2"
-        "  AND start_ms <= ?4 ORDER BY start_ms DESC, depth DESC, id DESC LIMIT 1)"
+        " SELECT id FROM (SELECT id FROM call WHERE trace = ?1 AND pid = ?2 AND tid = ?3"
+        "  AND start_ms = (SELECT max(start_ms) FROM call WHERE trace = ?1 AND pid = ?2"
+        "  AND tid = ?3 AND start_ms <= ?4) ORDER BY depth DESC, id DESC LIMIT 1)"
         " UNION ALL SELECT c.parent FROM call c JOIN anc ON c.id = anc.id WHERE c.parent IS NOT NULL)"
         " SELECT id, parent, method, start_ms, end_ms, depth, open FROM call"
         "  WHERE id IN (SELECT id FROM anc) AND end_ms > ?4"
         " UNION ALL"
         " SELECT id, parent, method, start_ms, end_ms, depth, open FROM call"
-        "  WHERE trace = ?1 AND tid = ?3 AND pid = ?2 AND start_ms > ?4 AND start_ms < ?5"
+        "  WHERE trace = ?1 AND pid = ?2 AND tid = ?3 AND start_ms > ?4 AND start_ms < ?5"
         " ORDER BY 4, 6, 1",
         err);
     if (!q)

@@ -186,5 +186,6 @@ CREATE TABLE call (
   open     INTEGER NOT NULL DEFAULT 0,  -- 1: still running when it stopped
   rec      INTEGER NOT NULL DEFAULT 0   -- 1: inside a call of the same method
 );
-CREATE INDEX call_at ON call (trace, tid, start_ms);
+-- "what ran during this block": calls of a thread by start time
+CREATE INDEX call_at ON call (trace, pid, tid, start_ms);
 CREATE INDEX call_method ON call (method, tid);
