@@ -21,7 +21,7 @@ static const gd_column block_columns[] = {
     {"key_frame", "KEY FRAME", GD_COL_TEXT, 1, 0},
     {"group", "GROUP", GD_COL_TEXT, 0, 1},
     {"msg", "MSG", GD_COL_TEXT, 0, 1},
-    {"blame", "BLAME", GD_COL_TEXT, 0, 1},
+    {"blame", "BLAME", GD_COL_TEXT, 1, 0, 1},
 };
 
 static const gd_column group_columns[] = {

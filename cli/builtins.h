@@ -12,5 +12,6 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx);
 int cmd_overdraw(int argc, char **argv, gd_ctx *ctx);
 int cmd_images(int argc, char **argv, gd_ctx *ctx);
 int cmd_push(int argc, char **argv, gd_ctx *ctx);
+int cmd_methods(int argc, char **argv, gd_ctx *ctx);
 
 #endif

@@ -146,6 +146,8 @@ typedef struct gd_method_ev {
     const char *desc;    /* JVM descriptor or NULL                         */
     double end_ts;       /* for complete calls (phase UNKNOWN), or NONE    */
     int depth;           /* for complete calls, -1 unknown                 */
+    int open;            /* complete call still running when the recording *
+                          * stopped (end_ts is the recording's end)         */
 } gd_method_ev;
 
 typedef struct gd_frame_ev {

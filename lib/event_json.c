@@ -174,6 +174,8 @@ json_t *gd_event_to_json(const gd_event *ev)
         set_num(o, "end_ts", m->end_ts);
         if (m->depth >= 0)
             json_object_set_new(o, "depth", json_integer(m->depth));
+        if (m->open)
+            json_object_set_new(o, "open", json_true());
         break;
     }
     case GD_EV_FRAME:

@@ -37,10 +37,12 @@ typedef struct gd_block_info {
     char group[1024];       /* empty = none */
     int cpu_busy;           /* -1 unknown */
     int64_t memory;         /* -1 none */
+    char blame[1024];       /* empty = none (no method data) */
 } gd_block_info;
 
-/* Derives a block's samples, key frame, group, CPU busy and nearest memory
- * snapshot from stored rows (the same code at ingest and at query time).
+/* Derives a block's samples, key frame, group, CPU busy, nearest memory
+ * snapshot and blame (gd_methods_blame) from stored rows (the same code
+ * at ingest and at query time).
  * Samples are those in the open interval (start, end); for an unfinished
  * dispatch, whose end is only the capture's last event, (start, end].
  * `want_stacks` non-NULL receives a new array of {ts_ms, frames[]}. */

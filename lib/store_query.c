@@ -6,6 +6,7 @@
 
 #include "analysis/stats.h"
 #include "store_int.h"
+#include "store_methods.h"
 
 /* ---- trace configuration ------------------------------------------------ */
 
@@ -247,6 +248,9 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
         snprintf(out->key_frame, sizeof out->key_frame, "%s", kf);
         gd_group_of(kf, out->group, sizeof out->group);
     }
+    if ((rc = gd_methods_blame(d->s, cfg->id, (const char *const *)cfg->concern, cfg->nconcern, pid,
+                               tid, start, end, out->blame, sizeof out->blame, err)))
+        goto out;
     if (want_stacks) {
         json_t *arr = json_array();
         for (size_t i = 0; i < b.n; i++) {
@@ -566,9 +570,11 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             json_object_set_new(row, "group", bi.group[0] ? json_string(bi.group) : json_null());
             if (!light)
                 json_object_set_new(row, "memory", bi.memory < 0 ? json_null() : memory_json(s, bi.memory));
+            json_object_set_new(row, "blame", bi.blame[0] ? json_string(bi.blame) : json_null());
         }
         json_object_set_new(row, "msg", col_json(q, 8));
-        json_object_set_new(row, "blame", col_json(q, 18));
+        if (!json_object_get(row, "blame"))
+            json_object_set_new(row, "blame", col_json(q, 18));
         if (stacks)
             json_object_set_new(row, "stacks", stacks);
         int stop = fn(ctx, row, dur);

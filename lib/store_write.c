@@ -7,6 +7,7 @@
 #include "icache.h"
 #include "procstat.h"
 #include "store_int.h"
+#include "store_methods.h"
 
 enum {
     ST_LOOPER,
@@ -68,6 +69,7 @@ struct gd_writer {
     sqlite3_stmt *st[ST__COUNT];
     gd_icache *frames, *callsites, *messages;
     gd_views_writer *views;
+    gd_mw *methods;
     stat_entry *stats;
     meta_acc meta;
     long events, skipped;
@@ -375,6 +377,8 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
     double end = ev->ts;
     if (ev->kind == GD_EV_DISPATCH && gd_has(ev->u.dispatch.dur) && ev->u.dispatch.dur > 0)
         end = ev->ts + ev->u.dispatch.dur;
+    if (ev->kind == GD_EV_METHOD && gd_has(ev->u.method.end_ts) && ev->u.method.end_ts > ev->ts)
+        end = ev->u.method.end_ts;
     if (gd_has(ev->ts) && ev->ts > 0) { /* 0: a reader's "time unknown" */
         if (!gd_has(w->min_ts) || ev->ts < w->min_ts)
             w->min_ts = ev->ts;
@@ -445,6 +449,13 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
     case GD_EV_IMAGE:
     case GD_EV_FRAME:
         return gd_views_put(w->views, w->trace, w->meta.max_depth, ev, on_skip, w, err);
+    case GD_EV_METHOD:
+        if ((rc = gd_mw_put(w->methods, ev, err)) == 1) {
+            w->events--;
+            on_skip(w, "method: no method name", ev->line, 0);
+            return 0;
+        }
+        return rc;
     default:
         return put_raw(w, ev, err);
     }
@@ -503,6 +514,8 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         rc = err->code;
         goto fail;
     }
+    if ((rc = gd_mw_open(&w->methods, s, w->trace, err)))
+        goto fail;
     if (!w->frames || !w->callsites || !w->messages) {
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
         goto fail;
@@ -535,6 +548,7 @@ void gd_writer_free(gd_writer *w)
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
     gd_views_writer_free(w->views);
+    gd_mw_free(w->methods);
     while (w->stats) {
         stat_entry *n = w->stats->next;
         free(w->stats->reason);
@@ -715,8 +729,8 @@ static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
               " AND dur_ms >= ?"
               " ORDER BY start_ms", err);
     sqlite3_stmt *ins = gd_store_prepare(
-        w->s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory)"
-              " VALUES (?,?,?,?,?,?,?)", err);
+        w->s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame)"
+              " VALUES (?,?,?,?,?,?,?,?)", err);
     if (!dv || !q || !ins) {
         rc = err->code ? err->code : GD_ERR_IO;
         goto out;
@@ -741,6 +755,7 @@ static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
         else
             sqlite3_bind_null(ins, 6);
         bind_opt_int(ins, 7, bi.memory);
+        bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
         if ((rc = step_done(w, ins, err)))
             goto out;
         (*nblocks)++;
@@ -861,6 +876,25 @@ static int save_stats(gd_writer *w, gd_error *err)
     return rc;
 }
 
+/* Rebuilds the method calls (before blocks, whose blame reads them). */
+static int finish_methods(gd_writer *w, gd_error *err)
+{
+    int64_t pid = w->meta.pid >= 0 ? w->meta.pid : 0;
+    int64_t tid = w->meta.main_tid >= 0 ? w->meta.main_tid : pid;
+    gd_mw_stats st;
+    int rc = gd_mw_finish(w->methods, pid, tid, w->max_ts, &st, err);
+    if (rc)
+        return rc;
+    if (st.unbalanced)
+        count_reason_n(w, "method: exit without enter", st.unbalanced, 0);
+    if (st.too_deep)
+        count_reason_n(w, "method: nesting too deep", st.too_deep, 0);
+    if (st.unclosed)
+        count_reason_n(w, "ignored: method: exit missing, closed with its caller", st.unclosed, 0);
+    w->skipped += st.unbalanced + st.too_deep;
+    return GD_OK;
+}
+
 int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -877,6 +911,8 @@ int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_e
     long nd = 0, nb = 0;
     int rc;
     if ((rc = resolve_main(w, err)) || (rc = pair_prints(w, &nd, err)))
+        return rc;
+    if ((rc = finish_methods(w, err)))
         return rc;
     if ((rc = save_trace(w, hash, err)) || (rc = derive_cpu_ratios(w, err)))
         return rc;

@@ -239,3 +239,32 @@ CREATE TABLE frame_time (
   vsync_ms REAL
 );
 CREATE INDEX frame_time_trace ON frame_time (trace, window, ts_ms);
+-- Interned instrumented methods (method traces: godeye enter/exit events,
+-- AndroidGodEye methodCanary, Matrix evil-method stacks).
+CREATE TABLE method (
+  id    INTEGER PRIMARY KEY,
+  class TEXT NOT NULL,                  -- dotted: "com.example.Foo$Bar"
+  name  TEXT NOT NULL,                  -- "bind"
+  desc  TEXT                            -- JVM descriptor "(I)V" or NULL
+);
+CREATE UNIQUE INDEX method_key ON method (class, name, ifnull(desc, ''));
+
+-- One row per method call, rebuilt per thread at ingest.  Self time =
+-- total (end - start) minus the children's totals.
+CREATE TABLE call (
+  id       INTEGER PRIMARY KEY,
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  pid      INTEGER NOT NULL,
+  tid      INTEGER NOT NULL,
+  depth    INTEGER NOT NULL,            -- 0 for a thread's outermost calls
+  parent   INTEGER REFERENCES call(id), -- NULL at depth 0
+  method   INTEGER NOT NULL REFERENCES method(id),
+  start_ms REAL NOT NULL,
+  end_ms   REAL NOT NULL,               -- the recording's end when open
+  self_ms  REAL NOT NULL,
+  open     INTEGER NOT NULL DEFAULT 0,  -- 1: still running when it stopped
+  rec      INTEGER NOT NULL DEFAULT 0   -- 1: inside a call of the same method
+);
+-- "what ran during this block": calls of a thread by start time
+CREATE INDEX call_at ON call (trace, pid, tid, start_ms);
+CREATE INDEX call_method ON call (method, tid);

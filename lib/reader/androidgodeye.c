@@ -562,7 +562,8 @@ static int do_method(ctx *c, json_t *p, gd_error *err)
             double s = fnum(c, m, "startMillis"), e = fnum(c, m, "endMillis");
             if (!gd_has(s) || s <= 0) /* already running when recording started */
                 s = rs;
-            if (!gd_has(e) || e <= 0) /* still running when recording stopped */
+            int open = !gd_has(e) || e <= 0;
+            if (open) /* still running when recording stopped */
                 e = re;
             if (!gd_has(s) || s <= 0 || !gd_has(e) || e < s) {
                 skip(c, "methodCanary: method without times");
@@ -583,6 +584,7 @@ static int do_method(ctx *c, json_t *p, gd_error *err)
             ev.u.method.method = fstr(c, m, "methodName");
             ev.u.method.desc = fstr(c, m, "methodDesc");
             ev.u.method.end_ts = e;
+            ev.u.method.open = open;
             int64_t d = fint(c, m, "stack");
             ev.u.method.depth = d >= 0 && d < 1000000 ? (int)d : -1;
             int rc = emit(c, &ev, err);

@@ -216,13 +216,38 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
             fputc(' ', out);
 }
 
+/* 1 when a column shows nothing in this table (auto_hide and all null). */
+static int column_off(const gd_renderer *r, size_t c)
+{
+    if (r->cols[c].hidden)
+        return 1;
+    if (!r->cols[c].auto_hide)
+        return 0;
+    for (size_t i = 0; i < json_array_size(r->buffered); i++) {
+        json_t *v = json_object_get(json_array_get(r->buffered, i), r->cols[c].key);
+        if (v && !json_is_null(v))
+            return 0;
+    }
+    return 1;
+}
+
 static void flush_table(gd_renderer *r)
 {
     size_t nvis = 0, nrows = json_array_size(r->buffered);
     size_t *w = calloc(r->ncols, sizeof *w);
+    gd_column *cols = malloc(r->ncols * sizeof *cols);
     char buf[4096];
-    if (!w)
+    if (!w || !cols) {
+        free(w);
+        free(cols);
         return;
+    }
+    for (size_t c = 0; c < r->ncols; c++) {
+        cols[c] = r->cols[c];
+        cols[c].hidden = column_off(r, c);
+    }
+    const gd_column *saved = r->cols;
+    r->cols = cols;
     for (size_t c = 0; c < r->ncols; c++) {
         if (r->cols[c].hidden)
             continue;
@@ -280,6 +305,8 @@ static void flush_table(gd_renderer *r)
         }
         fputc('\n', r->out);
     }
+    r->cols = saved;
+    free(cols);
     free(w);
 }
 

@@ -29,6 +29,7 @@ typedef struct gd_column {
     gd_col_type type;
     int flex;             /* table: this column shrinks to fit the terminal  */
     int hidden;           /* table: not shown (csv/json still have it)       */
+    int auto_hide;        /* table: not shown when every value is null       */
 } gd_column;
 
 typedef struct gd_renderer gd_renderer;

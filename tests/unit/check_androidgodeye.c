@@ -296,6 +296,8 @@ START_TEST(test_method_canary)
     m = gd_collected_nth(&c, "method", 2);
     /* endMillis 0: still running when recording stopped */
     ck_assert_double_eq(num(m, "end_ts"), 1700000041000.0);
+    ck_assert(json_is_true(json_object_get(m, "open")));
+    ck_assert_ptr_null(json_object_get(gd_collected_nth(&c, "method", 1), "open"));
     m = gd_collected_nth(&c, "method", 3);
     ck_assert_double_eq(num(m, "tid"), 4711);
     ck_assert_str_eq(str(m, "thread"), "pool-1-thread-1");

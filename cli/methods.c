@@ -1,0 +1,131 @@
+/* methods.c - `godeye methods`: slow methods, call trees and Matrix's evil methods from method traces. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "store_methods.h"
+
+static const gd_column method_columns[] = {
+    {"self_ms", "SELF MS", GD_COL_MS, 0, 0},  {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
+    {"count", "COUNT", GD_COL_INT, 0, 0},     {"max_ms", "MAX", GD_COL_MS, 0, 0},
+    {"p95_ms", "P95", GD_COL_MS, 0, 0},       {"open", "OPEN", GD_COL_INT, 0, 0},
+    {"tid", "TID", GD_COL_INT, 0, 0},         {"method", "METHOD", GD_COL_TEXT, 1, 0},
+    {"desc", "DESC", GD_COL_TEXT, 0, 1},
+};
+
+/* The tree flattened for table/csv: one row per node, names indented. */
+static const gd_column tree_columns[] = {
+    {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0}, {"self_ms", "SELF MS", GD_COL_MS, 0, 0},
+    {"count", "COUNT", GD_COL_INT, 0, 0},      {"open", "OPEN", GD_COL_INT, 0, 0},
+    {"tid", "TID", GD_COL_INT, 0, 0},          {"depth", "DEPTH", GD_COL_INT, 0, 1},
+    {"call", "CALL", GD_COL_TEXT, 1, 0},
+};
+
+static const gd_column evil_columns[] = {
+    {"id", "ID", GD_COL_INT, 0, 0},
+    {"trace", "TRACE", GD_COL_INT, 0, 0},
+    {"tid", "TID", GD_COL_INT, 0, 1},
+    {"start_ms", "START (UTC)", GD_COL_TIME, 0, 0},
+    {"end_ms", "END", GD_COL_TIME, 0, 1},
+    {"duration_ms", "MS", GD_COL_MS, 0, 0},
+    {"cost_ms", "COST MS", GD_COL_MS, 0, 0},
+    {"stack_key_cost_ms", "KEY MS", GD_COL_MS, 0, 0},
+    {"stack_key_depth", "KEY DEPTH", GD_COL_INT, 0, 1},
+    {"stack_key", "STACK KEY", GD_COL_TEXT, 1, 0},
+    {"stack_key_desc", "KEY DESC", GD_COL_TEXT, 0, 1},
+};
+
+typedef struct tree_out {
+    gd_renderer *r;
+    int flat;
+} tree_out;
+
+static int flat_node(gd_renderer *r, json_t *n, json_t *tid, int depth)
+{
+    char call[4096];
+    snprintf(call, sizeof call, "%*s%s", depth * 2, "",
+             json_string_value(json_object_get(n, "signature")));
+    json_t *row = json_pack("{s:O s:O s:O s:O s:O s:i s:s}", "total_ms", json_object_get(n, "total_ms"),
+                            "self_ms", json_object_get(n, "self_ms"), "count", json_object_get(n, "count"),
+                            "open", json_object_get(n, "open"), "tid", tid, "depth", depth, "call", call);
+    int rc = row ? gd_render_row(r, row) : -1;
+    json_decref(row);
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(n, "children"), i, c)
+        if (!rc)
+            rc = flat_node(r, c, tid, depth + 1);
+    return rc;
+}
+
+static int tree_row(void *ctx, json_t *row)
+{
+    tree_out *o = ctx;
+    if (!o->flat)
+        return gd_render_row(o->r, row) ? 1 : 0;
+    return flat_node(o->r, row, json_object_get(row, "tid"), 0) ? 1 : 0;
+}
+
+int cmd_methods(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL, *thread = NULL;
+    gd_int_list traces = {0};
+    double min_ms = NAN, evil_ms = 700;
+    long block = -1;
+    int tree = 0, evil = 0;
+    const gd_option opts[] = {
+        OPT_STRING_(0, "thread", &thread, "T", "only this thread (tid or thread name)"),
+        OPT_DOUBLE_(0, "min-ms", &min_ms, "N", "only methods whose total time is at least N ms"),
+        OPT_INT_(0, "block", &block, "ID", "only the calls inside this block (its id in godeye blocks)"),
+        OPT_BOOL_(0, "tree", &tree, "print the call tree (merged by call path) instead"),
+        OPT_BOOL_(0, "evil", &evil, "list Matrix evil methods: dispatches whose methods cost >= --evil-ms"),
+        OPT_DOUBLE_(0, "evil-ms", &evil_ms, "MS", "evil-method threshold (default 700, Matrix's)"),
+        OPT_LISTING(&format, &traces),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye methods [OPTIONS]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye methods: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    if ((!isnan(min_ms) && min_ms < 0) || evil_ms < 0) {
+        fprintf(stderr, "godeye methods: --min-ms and --evil-ms must be 0 or more\n");
+        return GD_EXIT_USAGE;
+    }
+    if (evil && (tree || block >= 0)) {
+        fprintf(stderr, "godeye methods: --evil goes with neither --tree nor --block\n");
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "methods", GD_STORE_RO, &s)))
+        return rc;
+    gd_methods_query q = {.filter = gd_cli_filter(&traces), .thread = thread, .min_ms = min_ms,
+                          .block = block, .evil_ms = evil_ms};
+    gd_out_mode mode = gd_cli_mode(format);
+    gd_error err = {0};
+    gd_renderer *r;
+    if (tree) {
+        int flat = mode == GD_OUT_TABLE || mode == GD_OUT_CSV;
+        r = flat ? gd_render_new(stdout, mode, tree_columns, sizeof tree_columns / sizeof tree_columns[0],
+                                 gd_cli_width())
+                 : gd_render_new(stdout, mode, NULL, 0, gd_cli_width());
+        tree_out o = {r, flat};
+        rc = gd_store_method_tree(s, &q, tree_row, &o, &err);
+    } else if (evil) {
+        r = gd_render_new(stdout, mode, evil_columns, sizeof evil_columns / sizeof evil_columns[0],
+                          gd_cli_width());
+        rc = gd_store_evil_methods(s, &q, gd_cli_render_cb, r, &err);
+    } else {
+        r = gd_render_new(stdout, mode, method_columns, sizeof method_columns / sizeof method_columns[0],
+                          gd_cli_width());
+        rc = gd_store_methods(s, &q, gd_cli_render_cb, r, &err);
+    }
+    int wrc = gd_render_end(r);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("methods", &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}
