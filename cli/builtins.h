@@ -11,5 +11,6 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx);
 int cmd_pages(int argc, char **argv, gd_ctx *ctx);
 int cmd_overdraw(int argc, char **argv, gd_ctx *ctx);
 int cmd_images(int argc, char **argv, gd_ctx *ctx);
+int cmd_frames(int argc, char **argv, gd_ctx *ctx);
 
 #endif

@@ -21,6 +21,7 @@ static const gd_command commands[] = {
     {"pages", cmd_pages, "page load timelines: draw and load times per page instance"},
     {"overdraw", cmd_overdraw, "exact overdraw areas and depth of each view dump"},
     {"images", cmd_images, "bitmaps too large, too small or hidden, by wasted bytes"},
+    {"frames", cmd_frames, "frame times per window: slow, frozen, percentiles, drop levels"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
     {NULL, NULL, NULL},
 };
