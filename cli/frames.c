@@ -1,6 +1,7 @@
 /* frames.c - `godeye frames`: frame times per window (slow, frozen, percentiles,
  * Matrix drop levels, blocks under frozen frames); --summary: gfxinfo figures. */
 #include <stdio.h>
+#include <string.h>
 
 #include "builtins.h"
 #include "store_frames.h"
@@ -9,7 +10,7 @@ static const gd_column frame_columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
     {"window", "WINDOW", GD_COL_TEXT, 1, 0},
-    {"source", "SOURCE", GD_COL_TEXT, 0, 0},
+    {"source", "SOURCE", GD_COL_TEXT, 0, 1},
     {"frames", "FRAMES", GD_COL_INT, 0, 0},
     {"slow", "SLOW", GD_COL_INT, 0, 0},
     {"frozen", "FROZEN", GD_COL_INT, 0, 0},
@@ -19,10 +20,10 @@ static const gd_column frame_columns[] = {
     {"p99_ms", "P99", GD_COL_MS, 0, 0},
     {"max_ms", "MAX", GD_COL_MS, 0, 1},
     {"vsync_ms", "VSYNC", GD_COL_MS, 0, 1},
-    {"drop_normal", "DROP3", GD_COL_INT, 0, 0},
-    {"drop_middle", "DROP9", GD_COL_INT, 0, 0},
-    {"drop_high", "DROP24", GD_COL_INT, 0, 0},
-    {"drop_frozen", "DROP42", GD_COL_INT, 0, 0},
+    {"drop_normal", "D3", GD_COL_INT, 0, 0},
+    {"drop_middle", "D9", GD_COL_INT, 0, 0},
+    {"drop_high", "D24", GD_COL_INT, 0, 0},
+    {"drop_frozen", "D42", GD_COL_INT, 0, 0},
     {"fps", "FPS", GD_COL_TEXT, 0, 1},
     {"frozen_blocks", "BLOCKS", GD_COL_TEXT, 0, 0},
 };
@@ -55,6 +56,16 @@ static int on_frames(void *ctx, json_t *row)
     static const char *const col[] = {"drop_normal", "drop_middle", "drop_high", "drop_frozen"};
     for (int i = 0; i < 4; i++)
         json_object_set(t, col[i], json_object_get(json_object_get(row, "drop_level"), lv[i]));
+    /* table: "pkg/Activity/android.view.ViewRootImpl@hash (visibility=N)" reads
+     * as "pkg/Activity@hash" (cells are cut from the left) */
+    const char *w = json_string_value(json_object_get(row, "window"));
+    const char *vr = w && o->mode == GD_OUT_TABLE ? strstr(w, "/android.view.ViewRootImpl@") : NULL;
+    if (vr) {
+        char buf[1024];
+        const char *at = vr + strlen("/android.view.ViewRootImpl"), *vis = strstr(at, " (visibility=");
+        snprintf(buf, sizeof buf, "%.*s%.*s", (int)(vr - w), w, (int)(vis ? (size_t)(vis - at) : strlen(at)), at);
+        json_object_set_new(t, "window", json_string(buf));
+    }
     int rc = gd_render_row(o->r, t) ? 1 : 0;
     json_decref(t);
     return rc;
