@@ -13,5 +13,6 @@ int cmd_overdraw(int argc, char **argv, gd_ctx *ctx);
 int cmd_images(int argc, char **argv, gd_ctx *ctx);
 int cmd_push(int argc, char **argv, gd_ctx *ctx);
 int cmd_methods(int argc, char **argv, gd_ctx *ctx);
+int cmd_frames(int argc, char **argv, gd_ctx *ctx);
 
 #endif

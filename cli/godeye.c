@@ -22,6 +22,7 @@ static const gd_command commands[] = {
     {"overdraw", cmd_overdraw, "exact overdraw areas and depth of each view dump"},
     {"images", cmd_images, "bitmaps too large, too small or hidden, by wasted bytes"},
     {"methods", cmd_methods, "slow methods, call trees and evil methods from method traces"},
+    {"frames", cmd_frames, "frame times per window: slow, frozen, percentiles, drop levels"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
     {"push", cmd_push, "send traces to a ClickHouse server"},
     {NULL, NULL, NULL},

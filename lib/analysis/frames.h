@@ -1,0 +1,77 @@
+/* frames.h - frame-time statistics of one window: slow, frozen, percentiles, Matrix drop levels.
+ *
+ * A pure function over plain values (no SQL, no I/O).  Definitions (also in
+ * godeye-frames(1)):
+ *
+ *   - interval of a frame = its vsync_ms when known and > 0, else
+ *     GD_FRAME_VSYNC_MS (1000 / 60 ms, a 60 Hz display);
+ *   - slow: duration > interval (at 60 Hz: > 16.67 ms; at 120 Hz: > 8.33 ms);
+ *   - frozen: duration > GD_FRAME_FROZEN_MS (700 ms, Android vitals);
+ *   - dropped frames of a frame: ⌊duration / interval⌋, both taken in whole
+ *     nanoseconds (Matrix FrameTracer: (int) (jitter / frameIntervalNs) with
+ *     jitter = end − intended vsync, which is our duration);
+ *   - drop level (Matrix DropStatus): frozen when dropped ≥ 42, high ≥ 24,
+ *     middle ≥ 9, normal ≥ 3, else best;
+ *   - fps (Matrix FrameCollectItem): 1000 × frames / Σ (dropped + 1) × interval,
+ *     without Matrix's cap at 60. */
+#ifndef GD_FRAMES_H
+#define GD_FRAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define GD_FRAME_VSYNC_MS (1000.0 / 60.0)
+#define GD_FRAME_FROZEN_MS 700.0
+
+/* Matrix DropStatus, from the best to the worst. */
+typedef enum gd_drop_level {
+    GD_DROP_BEST = 0,
+    GD_DROP_NORMAL,   /* dropped >= 3  */
+    GD_DROP_MIDDLE,   /* dropped >= 9  */
+    GD_DROP_HIGH,     /* dropped >= 24 */
+    GD_DROP_FROZEN,   /* dropped >= 42 */
+    GD_DROP__COUNT
+} gd_drop_level;
+
+/* "best", "normal", "middle", "high", "frozen"; NULL when out of range. */
+const char *gd_drop_level_name(gd_drop_level l);
+/* Matrix's report key: "DROPPED_BEST" ... "DROPPED_FROZEN"; NULL when out of range. */
+const char *gd_drop_level_matrix_key(gd_drop_level l);
+/* The level of a frame that dropped `dropped` frames (negative: best). */
+gd_drop_level gd_drop_level_of(int64_t dropped);
+
+/* The interval used for a frame: vsync_ms when > 0 (not NaN), else
+ * GD_FRAME_VSYNC_MS. */
+double gd_frame_interval(double vsync_ms);
+/* ⌊dur / interval⌋ on whole nanoseconds; 0 when dur is NaN or < interval. */
+int64_t gd_frame_dropped(double dur_ms, double vsync_ms);
+/* dur > interval. */
+int gd_frame_is_slow(double dur_ms, double vsync_ms);
+/* dur > GD_FRAME_FROZEN_MS. */
+int gd_frame_is_frozen(double dur_ms);
+
+typedef struct gd_frame_in {
+    double dur_ms;     /* >= 0                                           */
+    double vsync_ms;   /* refresh interval or NaN when unknown            */
+} gd_frame_in;
+
+typedef struct gd_frame_stats {
+    size_t frames, slow, frozen;
+    int64_t dropped;                    /* Σ dropped frames                  */
+    size_t level[GD_DROP__COUNT];       /* frames per drop level (dropLevel) */
+    int64_t level_sum[GD_DROP__COUNT];  /* dropped frames per level (dropSum) */
+    /* frame time percentiles (gd_percentile, linear), max; NaN when no frames */
+    double p50_ms, p90_ms, p95_ms, p99_ms, max_ms;
+    double vsync_ms;  /* median of the known intervals; NaN when none known */
+    double fps;       /* NaN when no frames                                 */
+} gd_frame_stats;
+
+/* Statistics of `n` frames (any order).  Fails with GD_ERR_USAGE (err
+ * filled) when a duration is NaN or negative, GD_ERR_IO when out of memory;
+ * `out` is then zeroed with NaN figures.  n == 0 gives zero counts and NaN
+ * figures. */
+int gd_frame_stats_compute(const gd_frame_in *f, size_t n, gd_frame_stats *out, gd_error *err);
+
+#endif

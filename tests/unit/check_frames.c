@@ -1,0 +1,124 @@
+/* check_frames.c - frame statistics: slow, frozen, percentiles, Matrix drop levels. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "analysis/frames.h"
+
+START_TEST(drop_levels_follow_matrix_thresholds)
+{
+    static const struct { int64_t dropped; gd_drop_level l; } t[] = {
+        {-1, GD_DROP_BEST}, {0, GD_DROP_BEST}, {2, GD_DROP_BEST}, {3, GD_DROP_NORMAL},
+        {8, GD_DROP_NORMAL}, {9, GD_DROP_MIDDLE}, {23, GD_DROP_MIDDLE}, {24, GD_DROP_HIGH},
+        {41, GD_DROP_HIGH}, {42, GD_DROP_FROZEN}, {1000, GD_DROP_FROZEN},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        ck_assert_int_eq(gd_drop_level_of(t[i].dropped), t[i].l);
+    ck_assert_str_eq(gd_drop_level_name(GD_DROP_MIDDLE), "middle");
+    ck_assert_str_eq(gd_drop_level_matrix_key(GD_DROP_FROZEN), "DROPPED_FROZEN");
+    ck_assert_ptr_null(gd_drop_level_name(GD_DROP__COUNT));
+}
+END_TEST
+
+START_TEST(dropped_is_floor_of_whole_nanoseconds)
+{
+    /* 60 Hz default: interval 16666667 ns */
+    ck_assert_int_eq(gd_frame_dropped(16.666666, NAN), 0);
+    ck_assert_int_eq(gd_frame_dropped(16.666667, NAN), 1);
+    ck_assert_int_eq(gd_frame_dropped(50.0, NAN), 2);        /* 2.99999994 */
+    ck_assert_int_eq(gd_frame_dropped(50.000001, NAN), 3);   /* 3 × 16666667 */
+    ck_assert_int_eq(gd_frame_dropped(800.0, NAN), 47);
+    /* a known 120 Hz interval scales it */
+    ck_assert_int_eq(gd_frame_dropped(25.0, 8.333333), 3);
+    ck_assert_int_eq(gd_frame_dropped(25.0, NAN), 1);
+    ck_assert_int_eq(gd_frame_dropped(25.0, 0), 1);          /* 0: unknown */
+    ck_assert_int_eq(gd_frame_dropped(NAN, NAN), 0);
+    ck_assert_int_eq(gd_frame_dropped(-5, NAN), 0);
+}
+END_TEST
+
+START_TEST(slow_scales_with_the_interval_frozen_does_not)
+{
+    ck_assert(!gd_frame_is_slow(16.6, NAN));
+    ck_assert(gd_frame_is_slow(16.7, NAN));
+    ck_assert(gd_frame_is_slow(9.0, 8.333333));
+    ck_assert(!gd_frame_is_slow(8.3, 8.333333));
+    ck_assert(!gd_frame_is_slow(16.7, 33.333333));  /* 30 Hz */
+    ck_assert(!gd_frame_is_frozen(700.0));
+    ck_assert(gd_frame_is_frozen(700.001));
+    ck_assert_double_eq_tol(gd_frame_interval(NAN), 1000.0 / 60.0, 1e-12);
+    ck_assert_double_eq(gd_frame_interval(8.5), 8.5);
+}
+END_TEST
+
+START_TEST(stats_of_five_frames)
+{
+    gd_frame_in f[] = {{800, NAN}, {20, NAN}, {10, NAN}, {40, NAN}, {30, NAN}};
+    gd_frame_stats s;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_frame_stats_compute(f, 5, &s, &err), GD_OK);
+    ck_assert_uint_eq(s.frames, 5);
+    ck_assert_uint_eq(s.slow, 4);
+    ck_assert_uint_eq(s.frozen, 1);
+    ck_assert_int_eq(s.dropped, 0 + 1 + 1 + 2 + 47);
+    ck_assert_uint_eq(s.level[GD_DROP_BEST], 4);
+    ck_assert_int_eq(s.level_sum[GD_DROP_BEST], 4);
+    ck_assert_uint_eq(s.level[GD_DROP_FROZEN], 1);
+    ck_assert_int_eq(s.level_sum[GD_DROP_FROZEN], 47);
+    ck_assert_uint_eq(s.level[GD_DROP_NORMAL] + s.level[GD_DROP_MIDDLE] + s.level[GD_DROP_HIGH], 0);
+    ck_assert_double_eq(s.p50_ms, 30);
+    ck_assert_double_eq_tol(s.p90_ms, 496, 1e-9);
+    ck_assert_double_eq_tol(s.p95_ms, 648, 1e-9);
+    ck_assert_double_eq_tol(s.p99_ms, 769.6, 1e-9);
+    ck_assert_double_eq(s.max_ms, 800);
+    ck_assert(isnan(s.vsync_ms));
+    /* 1000 × 5 / ((1 + 2 + 2 + 3 + 48) × 1000/60) */
+    ck_assert_double_eq_tol(s.fps, 5000.0 / (56 * 1000.0 / 60.0), 1e-9);
+}
+END_TEST
+
+START_TEST(stats_with_known_intervals)
+{
+    gd_frame_in f[] = {{8.0, 8.333333}, {9.0, 8.333333}, {30.0, NAN}, {12.0, 8.4}};
+    gd_frame_stats s;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_frame_stats_compute(f, 4, &s, &err), GD_OK);
+    ck_assert_uint_eq(s.slow, 3);      /* 9 > 8.33, 30 > 16.67, 12 > 8.4 */
+    ck_assert_uint_eq(s.frozen, 0);
+    ck_assert_int_eq(s.dropped, 0 + 1 + 1 + 1);
+    ck_assert_double_eq_tol(s.vsync_ms, 8.333333, 1e-12);  /* median of 3 known */
+    ck_assert_double_eq_tol(s.p50_ms, 10.5, 1e-12);
+}
+END_TEST
+
+START_TEST(no_frames_and_bad_input)
+{
+    gd_frame_stats s;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_frame_stats_compute(NULL, 0, &s, &err), GD_OK);
+    ck_assert_uint_eq(s.frames, 0);
+    ck_assert(isnan(s.p50_ms) && isnan(s.max_ms) && isnan(s.fps));
+    gd_frame_in bad[] = {{5, NAN}, {-1, NAN}};
+    ck_assert_int_eq(gd_frame_stats_compute(bad, 2, &s, &err), GD_ERR_USAGE);
+    ck_assert_str_eq(err.msg, "frame 1: bad duration");
+    ck_assert_uint_eq(s.frames, 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("frames");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, drop_levels_follow_matrix_thresholds);
+    tcase_add_test(tc, dropped_is_floor_of_whole_nanoseconds);
+    tcase_add_test(tc, slow_scales_with_the_interval_frozen_does_not);
+    tcase_add_test(tc, stats_of_five_frames);
+    tcase_add_test(tc, stats_with_known_intervals);
+    tcase_add_test(tc, no_frames_and_bad_input);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
