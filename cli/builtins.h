@@ -11,5 +11,7 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx);
 int cmd_pages(int argc, char **argv, gd_ctx *ctx);
 int cmd_overdraw(int argc, char **argv, gd_ctx *ctx);
 int cmd_images(int argc, char **argv, gd_ctx *ctx);
+int cmd_report(int argc, char **argv, gd_ctx *ctx);
+int cmd_export(int argc, char **argv, gd_ctx *ctx);
 
 #endif

@@ -21,6 +21,8 @@ static const gd_command commands[] = {
     {"pages", cmd_pages, "page load timelines: draw and load times per page instance"},
     {"overdraw", cmd_overdraw, "exact overdraw areas and depth of each view dump"},
     {"images", cmd_images, "bitmaps too large, too small or hidden, by wasted bytes"},
+    {"report", cmd_report, "one self-contained HTML page (or Markdown/JSON summary) of the traces"},
+    {"export", cmd_export, "Chrome trace-event JSON or folded stacks for other viewers"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
     {NULL, NULL, NULL},
 };
