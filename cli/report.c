@@ -54,7 +54,7 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     else if (strcmp(format, "md") == 0)
         wrc = gd_render_md(out, doc);
     else
-        wrc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(15)) || fputc('\n', out) == EOF;
+        wrc = json_dumpf(doc, out, JSON_INDENT(1)) || fputc('\n', out) == EOF;
     json_decref(doc);
     if (fflush(out) || (out != stdout && fclose(out)))
         wrc = -1;

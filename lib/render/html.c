@@ -28,7 +28,7 @@ char *gd_html_script_json(const char *json)
 
 int gd_render_html(FILE *out, const json_t *doc)
 {
-    char *raw = json_dumps(doc, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+    char *raw = json_dumps(doc, JSON_COMPACT | JSON_ENSURE_ASCII);
     char *data = raw ? gd_html_script_json(raw) : NULL;
     free(raw);
     if (!data)

@@ -141,8 +141,8 @@
       function xt(ts) { return L + (ts - tstart) / span * PW; }
       var bw = Math.max(PW / (b1 - b0), 1);
       function yd(v) { return y0 + H1 - Math.sqrt(v / dmax) * H1; }
-      svg.appendChild(sv('text', { x: 4, y: y0 + 10 }, null)).textContent = 'dispatch';
-      svg.appendChild(sv('text', { x: 4, y: y0 + 22 })).textContent = '(\u221a ms)';
+      svg.appendChild(sv('text', { x: 4, y: y0 + H1 / 2 })).textContent = 'dispatch';
+      svg.appendChild(sv('text', { x: 4, y: y0 + H1 / 2 + 12 })).textContent = '(\u221a ms)';
       t.dispatch_bins.forEach(function (b) {
         if (b[0] < b0 || b[0] >= b1) return;
         var y = yd(b[1]);
@@ -296,7 +296,7 @@
       (D.pages_total > ps.length ? ' ' + ps.length + ' of ' + D.pages_total + ' page instances shown.' : '')));
     var t0 = Infinity, t1 = -Infinity;
     ps.forEach(function (p) { p.events.forEach(function (e) { if (e.ts_ms < t0) t0 = e.ts_ms; if (e.ts_ms > t1) t1 = e.ts_ms; }); });
-    var W = 1200, L = 330, PW = W - L - 170, RH = 20, H = ps.length * RH + 24, span = Math.max(t1 - t0, 1);
+    var W = 1200, L = 330, PW = W - L - 210, RH = 20, H = ps.length * RH + 24, span = Math.max(t1 - t0, 1);
     var svg = sv('svg', { width: W, height: H });
     function x(ts) { return L + (ts - t0) / span * PW; }
     var col = { ok: '#1e8e3e', warn: '#e6a700', slow: '#c5221f' };
