@@ -14,5 +14,7 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx);
 int cmd_push(int argc, char **argv, gd_ctx *ctx);
 int cmd_methods(int argc, char **argv, gd_ctx *ctx);
 int cmd_frames(int argc, char **argv, gd_ctx *ctx);
+int cmd_report(int argc, char **argv, gd_ctx *ctx);
+int cmd_export(int argc, char **argv, gd_ctx *ctx);
 
 #endif

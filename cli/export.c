@@ -1,0 +1,157 @@
+/* export.c - `godeye export`: Chrome trace-event JSON and folded stacks for other viewers. */
+#include <stdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "store_report.h"
+
+typedef struct chrome_out {
+    FILE *f;
+    long n;
+    int64_t last_pid, last_tid, last_trace;
+    int failed;
+} chrome_out;
+
+/* Writes one trace event (comma-separated array elements). */
+static int emit(chrome_out *o, json_t *ev)
+{
+    if (o->n++ && fputs(",\n", o->f) == EOF)
+        o->failed = 1;
+    if (json_dumpf(ev, o->f, JSON_COMPACT | JSON_REAL_PRECISION(17)))
+        o->failed = 1;
+    json_decref(ev);
+    return o->failed;
+}
+
+static double us(json_t *ms)
+{
+    return json_number_value(ms) * 1000.0;
+}
+
+static int on_dispatch(void *ctx, json_t *row)
+{
+    chrome_out *o = ctx;
+    json_int_t pid = json_integer_value(json_object_get(row, "pid"));
+    json_int_t tid = json_integer_value(json_object_get(row, "tid"));
+    json_t *thread = json_object_get(row, "thread");
+    if (json_is_string(thread) && (pid != o->last_pid || tid != o->last_tid)) {
+        o->last_pid = pid;
+        o->last_tid = tid;
+        if (emit(o, json_pack("{s:s s:s s:I s:I s:{s:O}}", "name", "thread_name", "ph", "M", "pid", pid,
+                              "tid", tid, "args", "name", thread)))
+            return 1;
+    }
+    json_t *msg = json_object_get(row, "msg");
+    json_t *ev = json_pack("{s:s s:s s:s s:f s:f s:I s:I s:{s:O s:O s:O}}", "name", "dispatch", "cat", "looper",
+                           "ph", "X", "ts", us(json_object_get(row, "start_ms")), "dur",
+                           us(json_object_get(row, "dur_ms")), "pid", pid, "tid", tid, "args", "msg", msg,
+                           "thread_ms", json_object_get(row, "thread_ms"), "trace", json_object_get(row, "trace"));
+    return emit(o, ev);
+}
+
+static int on_block(void *ctx, json_t *row)
+{
+    chrome_out *o = ctx;
+    char name[64];
+    snprintf(name, sizeof name, "%s block", json_string_value(json_object_get(row, "kind")));
+    json_t *ev = json_pack("{s:s s:s s:s s:s s:f s:O s:O s:{s:O s:O s:O s:O}}", "name", name, "cat", "block",
+                           "ph", "i", "s", "t", "ts", us(json_object_get(row, "start_ms")), "pid",
+                           json_object_get(row, "pid"), "tid", json_object_get(row, "tid"), "args",
+                           "duration_ms", json_object_get(row, "duration_ms"), "key_frame",
+                           json_object_get(row, "key_frame"), "samples", json_object_get(row, "samples"),
+                           "block", json_object_get(row, "id"));
+    return emit(o, ev);
+}
+
+static int on_cpu(void *ctx, json_t *row)
+{
+    chrome_out *o = ctx;
+    json_t *args = json_object();
+    json_t *t = json_object_get(row, "total_ratio"), *a = json_object_get(row, "app_ratio");
+    if (json_is_number(t))
+        json_object_set_new(args, "total", json_real(json_number_value(t) * 100.0));
+    if (json_is_number(a))
+        json_object_set_new(args, "app", json_real(json_number_value(a) * 100.0));
+    json_t *pid = json_object_get(row, "pid");
+    json_t *ev = json_pack("{s:s s:s s:f s:O s:o}", "name", "CPU %", "ph", "C", "ts",
+                           us(json_object_get(row, "ts_ms")), "pid", json_is_integer(pid) ? pid : json_integer(0),
+                           "args", args);
+    return emit(o, ev);
+}
+
+static int export_chrome(gd_store *s, const gd_filter *f, FILE *out, gd_error *err)
+{
+    chrome_out o = {out, 0, -1, -1, -1, 0};
+    fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", out);
+    int rc = gd_store_dispatches(s, f, on_dispatch, &o, err);
+    gd_blocks_query bq = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
+    if (!rc && !o.failed)
+        rc = gd_store_blocks(s, &bq, on_block, &o, err);
+    if (!rc && !o.failed)
+        rc = gd_store_cpu_series(s, f, on_cpu, &o, err);
+    fputs("\n]}\n", out);
+    if (!rc && o.failed)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "write failed");
+    return rc;
+}
+
+static int on_folded(void *ctx, json_t *row)
+{
+    FILE *f = ctx;
+    return fprintf(f, "%s %lld\n", json_string_value(json_object_get(row, "stack")),
+                   (long long)json_integer_value(json_object_get(row, "count"))) < 0;
+}
+
+int cmd_export(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *chrome = NULL, *folded = NULL, *group = NULL;
+    gd_int_list traces = {0};
+    const gd_option opts[] = {
+        OPT_STRING_(0, "chrome", &chrome, "FILE", "Chrome trace-event JSON (Perfetto UI, chrome://tracing); - for stdout"),
+        OPT_STRING_(0, "folded", &folded, "FILE", "folded stacks of the block samples (FlameGraph, speedscope)"),
+        OPT_STRING_(0, "group", &group, "G", "--folded: only the blocks of group G"),
+        OPT_INT_LIST_(0, "trace", &traces, "ID", "only this trace (repeatable)"),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts,
+                                     "godeye export (--chrome FILE | --folded FILE [--group G]) [--trace ID ...]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye export: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    if (!chrome == !folded) {
+        fprintf(stderr, "godeye export: give one of --chrome FILE or --folded FILE\n");
+        return GD_EXIT_USAGE;
+    }
+    if (group && !folded) {
+        fprintf(stderr, "godeye export: --group goes with --folded\n");
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "export", GD_STORE_RO, &s)))
+        return rc;
+    const char *path = chrome ? chrome : folded;
+    gd_error err = {0};
+    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!out) {
+        gd_store_close(s);
+        gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", path);
+        return gd_cli_fail("export", &err);
+    }
+    gd_filter f = gd_cli_filter(&traces);
+    rc = chrome ? export_chrome(s, &f, out, &err) : gd_store_folded(s, &f, group, on_folded, out, &err);
+    gd_store_close(s);
+    int wfail = fflush(out) != 0 || ferror(out);
+    if (out != stdout && fclose(out))
+        wfail = 1;
+    if (rc)
+        return gd_cli_fail("export", &err);
+    if (wfail) {
+        gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", path);
+        return gd_cli_fail("export", &err);
+    }
+    return GD_EXIT_OK;
+}

@@ -1,0 +1,146 @@
+/* md.c - the report as a Markdown summary for pull-request comments. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Writes `s` as inline code, safe in a Markdown table cell. */
+static void code(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("-", out);
+        return;
+    }
+    fputc('`', out);
+    for (const char *p = s; *p; p++) {
+        if (*p == '`')
+            fputc('\'', out);
+        else if (*p == '|')
+            fputs("\\|", out);
+        else if (*p == '\n' || *p == '\r')
+            fputc(' ', out);
+        else
+            fputc(*p, out);
+    }
+    fputc('`', out);
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static double dbl(const json_t *o, const char *k)
+{
+    return json_number_value(json_object_get(o, k));
+}
+
+static void ms_cell(FILE *out, const json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(out, "%.1f ms", json_number_value(v));
+    else
+        fputs("-", out);
+}
+
+int gd_render_md(FILE *out, const json_t *doc)
+{
+    const json_t *m = json_object_get(doc, "summary");
+    size_t i;
+    json_t *r;
+    fprintf(out, "## godeye report\n\n");
+    json_array_foreach(json_object_get(doc, "traces"), i, r) {
+        fputs("- trace ", out);
+        fprintf(out, "%lld: ", (long long)json_integer_value(json_object_get(r, "trace")));
+        code(out, str(r, "app"));
+        fputs(" on ", out);
+        code(out, str(r, "device"));
+        fprintf(out, ", %.1f s\n", (dbl(r, "end_ms") - dbl(r, "start_ms")) / 1000.0);
+    }
+    fprintf(out, "\n| dispatches | blocks | long | ANR | pages | view dumps | images | frames |\n"
+                 "|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                 "| %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld |\n",
+            (long long)json_integer_value(json_object_get(m, "dispatches")),
+            (long long)json_integer_value(json_object_get(m, "blocks")),
+            (long long)json_integer_value(json_object_get(m, "long")),
+            (long long)json_integer_value(json_object_get(m, "anr")),
+            (long long)json_integer_value(json_object_get(m, "pages")),
+            (long long)json_integer_value(json_object_get(m, "dumps")),
+            (long long)json_integer_value(json_object_get(m, "images")),
+            (long long)json_integer_value(json_object_get(m, "frames")));
+    if (json_array_size(json_object_get(doc, "worst_blocks"))) {
+        fprintf(out, "\n### Worst blocks\n\n| ms | kind | trace | samples | key frame |\n|---:|---|---:|---:|---|\n");
+        json_array_foreach(json_object_get(doc, "worst_blocks"), i, r) {
+            fprintf(out, "| %.1f | %s | %lld | %lld | ", dbl(r, "duration_ms"), str(r, "kind"),
+                    (long long)json_integer_value(json_object_get(r, "trace")),
+                    (long long)json_integer_value(json_object_get(r, "samples")));
+            code(out, str(r, "key_frame"));
+            fputs(" |\n", out);
+        }
+    }
+    if (json_array_size(json_object_get(doc, "groups"))) {
+        fprintf(out, "\n### Top block groups\n\n| count | total | p95 | max | group |\n|---:|---:|---:|---:|---|\n");
+        json_array_foreach(json_object_get(doc, "groups"), i, r) {
+            if (i >= 10)
+                break;
+            fprintf(out, "| %lld | %.1f ms | %.1f ms | %.1f ms | ",
+                    (long long)json_integer_value(json_object_get(r, "count")), dbl(r, "total_ms"),
+                    dbl(r, "p95_ms"), dbl(r, "max_ms"));
+            code(out, str(r, "group"));
+            fputs(" |\n", out);
+        }
+    }
+    if (json_array_size(json_object_get(doc, "slow_pages"))) {
+        fprintf(out, "\n### Slow pages (draw or load over %.0f ms)\n\n| page | draw | load |\n|---|---:|---:|\n",
+                dbl(json_object_get(doc, "thresholds"), "page_ok_ms"));
+        json_array_foreach(json_object_get(doc, "slow_pages"), i, r) {
+            fputs("| ", out);
+            code(out, str(r, "page"));
+            fputs(" | ", out);
+            ms_cell(out, json_object_get(r, "draw_ms"));
+            fputs(" | ", out);
+            ms_cell(out, json_object_get(r, "load_ms"));
+            fputs(" |\n", out);
+        }
+    }
+    if (json_array_size(json_object_get(doc, "overdraw"))) {
+        fprintf(out, "\n### Overdraw\n\n| page | views | depth | ratio | 4x+ px |\n|---|---:|---:|---:|---:|\n");
+        json_array_foreach(json_object_get(doc, "overdraw"), i, r) {
+            fputs("| ", out);
+            code(out, str(r, "page") ? str(r, "page") : str(r, "window"));
+            json_t *px4 = json_object_get(json_object_get(r, "overdraw_px"), "4+");
+            fprintf(out, " | %lld | %lld/%lld | ", (long long)json_integer_value(json_object_get(r, "views")),
+                    (long long)json_integer_value(json_object_get(r, "max_depth")),
+                    (long long)json_integer_value(json_object_get(r, "depth_limit")));
+            if (json_is_number(json_object_get(r, "overdraw_ratio")))
+                fprintf(out, "%.2f", dbl(r, "overdraw_ratio"));
+            else
+                fputs("-", out);
+            if (json_is_integer(px4))
+                fprintf(out, " | %lld |\n", (long long)json_integer_value(px4));
+            else
+                fputs(" | - |\n", out);
+        }
+    }
+    if (json_array_size(json_object_get(doc, "images"))) {
+        fprintf(out, "\n### Images (by wasted bytes)\n\n| wasted | issue | bitmap | view | page |\n|---:|---|---|---|---|\n");
+        json_array_foreach(json_object_get(doc, "images"), i, r) {
+            if (i >= 10)
+                break;
+            json_t *b = json_object_get(r, "bitmap"), *v = json_object_get(r, "view");
+            fprintf(out, "| %.1f KB | %s | %lldx%lld | ", dbl(r, "wasted_bytes") / 1024.0,
+                    str(r, "issue") ? str(r, "issue") : "-",
+                    (long long)json_integer_value(json_array_get(b, 0)),
+                    (long long)json_integer_value(json_array_get(b, 1)));
+            if (json_is_array(v))
+                fprintf(out, "%lldx%lld", (long long)json_integer_value(json_array_get(v, 0)),
+                        (long long)json_integer_value(json_array_get(v, 1)));
+            else
+                fputs("-", out);
+            fputs(" | ", out);
+            code(out, str(r, "page"));
+            fputs(" |\n", out);
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}

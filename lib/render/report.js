@@ -1,0 +1,401 @@
+/* report.js - draws the report page from the embedded JSON (no network, no libraries). */
+(function () {
+  'use strict';
+  var errs = [];
+  window.addEventListener('error', function (e) {
+    errs.push(String(e.message || e));
+    var el = document.getElementById('errors');
+    if (el) el.textContent = 'report error: ' + errs.join('\n');
+    document.body.dataset.errors = String(errs.length);
+  });
+  var D = JSON.parse(document.getElementById('godeye-data').textContent);
+  var SVGNS = 'http' + ':' + '/' + '/www.w3.org/2000/svg';
+  var KIND = { short: '#e6a700', long: '#e0601b', anr: '#c5221f' };
+  var OD = ['rgba(0,0,0,0)', 'rgba(60,90,255,0.55)', 'rgba(40,190,60,0.55)', 'rgba(255,110,190,0.65)', 'rgba(230,30,30,0.7)'];
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function sv(tag, attrs, title) {
+    var e = document.createElementNS(SVGNS, tag);
+    if (attrs) for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (title) { var t = document.createElementNS(SVGNS, 'title'); t.textContent = title; e.appendChild(t); }
+    return e;
+  }
+  function ms(v) { return v === null || v === undefined ? '-' : (v >= 1000 ? (v / 1000).toFixed(2) + ' s' : v.toFixed(1) + ' ms'); }
+  function num(v) { return v === null || v === undefined ? '-' : String(v); }
+  function bytes(v) { if (v === null || v === undefined) return '-'; var u = ['B', 'KB', 'MB', 'GB'], i = 0; while (v >= 1024 && i < 3) { v /= 1024; i++; } return v.toFixed(i ? 1 : 0) + ' ' + u[i]; }
+  function when(t) { return t === null || t === undefined ? '-' : new Date(t).toISOString().replace('T', ' ').replace('Z', ''); }
+  function sect(id, title) {
+    var s = el('section', { id: id }); s.appendChild(el('h2', null, title));
+    document.getElementById('content').appendChild(s); return s;
+  }
+
+  /* a sortable table: cols [{key, label, type: n|f|t, fmt}] */
+  function table(rows, cols, onrow) {
+    var t = el('table'), th = el('thead'), hr = el('tr'), tb = el('tbody');
+    cols.forEach(function (c, ci) {
+      var h = el('th', null, c.label);
+      h.addEventListener('click', function () { sortBy(ci, h); });
+      hr.appendChild(h);
+    });
+    th.appendChild(hr); t.appendChild(th); t.appendChild(tb);
+    var items = rows.map(function (r, i) { return { r: r, i: i }; });
+    function fill() {
+      while (tb.firstChild) tb.removeChild(tb.firstChild);
+      items.forEach(function (it) {
+        var tr = el('tr');
+        cols.forEach(function (c) {
+          var v = it.r[c.key], td = el('td', { 'class': c.type || '' });
+          if (c.cell) c.cell(td, it.r); else td.textContent = c.fmt ? c.fmt(v, it.r) : num(v);
+          tr.appendChild(td);
+        });
+        tb.appendChild(tr);
+        if (onrow) onrow(tr, it.r, tb);
+      });
+    }
+    var dir = {};
+    function sortBy(ci, h) {
+      var c = cols[ci], d = dir[ci] = dir[ci] === 'desc' ? 'asc' : 'desc';
+      Array.prototype.forEach.call(hr.children, function (x) { x.className = ''; });
+      h.className = 'sorted-' + d;
+      items.sort(function (a, b) {
+        var x = c.sortv ? c.sortv(a.r) : a.r[c.key], y = c.sortv ? c.sortv(b.r) : b.r[c.key];
+        if (x === y) return a.i - b.i;
+        if (x === null || x === undefined) return 1;
+        if (y === null || y === undefined) return -1;
+        var r = x < y ? -1 : 1;
+        return d === 'asc' ? r : -r;
+      });
+      fill();
+    }
+    fill();
+    return t;
+  }
+
+  /* ---- summary ---- */
+  function summary() {
+    var s = sect('summary', 'Summary'), m = D.summary || {}, cards = el('div', { 'class': 'cards' });
+    var tr = D.traces || [];
+    var apps = tr.map(function (t) { return t.app; }).filter(function (a) { return a; });
+    var devs = tr.map(function (t) { return t.device; }).filter(function (a) { return a; });
+    document.getElementById('sub').textContent = (apps[0] || 'unknown app') + (devs[0] ? ' on ' + devs[0] : '') +
+      (m.start_ms ? ' \u2014 ' + when(m.start_ms) + ' UTC, ' + ms(m.end_ms - m.start_ms) : '');
+    [['traces', m.traces], ['dispatches', m.dispatches], ['blocks', m.blocks], ['long', m.long], ['ANR', m.anr],
+     ['samples', m.samples], ['pages', m.pages], ['view dumps', m.dumps], ['images', m.images], ['frames', m.frames]]
+      .forEach(function (c) { var d = el('div', { 'class': 'card' }); d.appendChild(el('b', null, num(c[1]))); d.appendChild(el('span', null, c[0])); cards.appendChild(d); });
+    s.appendChild(cards);
+    s.appendChild(el('h3', null, 'Traces'));
+    s.appendChild(table(tr, [
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'source', label: 'source', type: 'f', fmt: String },
+      { key: 'format', label: 'format', fmt: String }, { key: 'app', label: 'app', fmt: num },
+      { key: 'device', label: 'device', fmt: num }, { key: 'start_ms', label: 'start (UTC)', fmt: when },
+      { key: 'end_ms', label: 'span', type: 'n', fmt: function (v, r) { return ms(v - r.start_ms); }, sortv: function (r) { return r.end_ms - r.start_ms; } },
+      { key: 'dispatches', label: 'dispatches', type: 'n' }, { key: 'blocks', label: 'blocks', type: 'n' }]));
+    s.appendChild(el('h3', null, 'Worst blocks'));
+    var wt = table(D.worst_blocks || [], blockCols(), function (tr, r) { tr.dataset.search = (r.key_frame || '') + ' ' + (r.group || ''); tr.className = 'srch'; });
+    s.appendChild(wt);
+  }
+  function blockCols() {
+    return [
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'id', label: 'block', type: 'n' }, { key: 'tid', label: 'tid', type: 'n' },
+      { key: 'start_ms', label: 'start (UTC)', fmt: when }, { key: 'duration_ms', label: 'duration', type: 'n', fmt: ms },
+      { key: 'kind', label: 'kind', cell: function (td, r) { td.textContent = r.kind; td.className = 'kind-' + r.kind; } },
+      { key: 'cpu_busy', label: 'cpu busy', fmt: function (v) { return v === null ? '-' : v ? 'yes' : 'no'; } },
+      { key: 'samples', label: 'samples', type: 'n' }, { key: 'key_frame', label: 'key frame', type: 'f', fmt: function (v) { return v === null ? '(no app frame)' : v; } }];
+  }
+
+  /* ---- timelines ---- */
+  function timelines() {
+    var tl = D.timelines || [];
+    if (!tl.length) return;
+    var s = sect('timeline', 'Timeline');
+    var lg = el('div', { 'class': 'legend' });
+    [['#5b7bd5', 'max dispatch per bin'], [KIND.short, 'short block'], [KIND.long, 'long block'], [KIND.anr, 'ANR'],
+     ['#1e8e3e', 'CPU total'], ['#8e24aa', 'CPU app'], ['#00838f', 'heap alloc'], ['#555', 'page event']].forEach(function (l) {
+      var sp = el('span'); sp.appendChild(el('span', { 'class': 'sw', style: 'background:' + l[0] })); sp.appendChild(document.createTextNode(l[1])); lg.appendChild(sp);
+    });
+    s.appendChild(lg);
+    s.appendChild(el('div', { 'class': 'mute noprint' }, 'Drag across a chart to zoom in; double-click to zoom out.'));
+    tl.forEach(function (t) { timeline(s, t); });
+  }
+  function timeline(s, t) {
+    s.appendChild(el('h3', null, 'Trace ' + t.trace + (t.app ? ' \u2014 ' + t.app : '') + ' (' + t.blocks_total + ' blocks' +
+      (t.blocks_total > t.blocks.length ? ', longest ' + t.blocks.length + ' shown' : '') + ')'));
+    var W = 1200, L = 70, R = 10, PW = W - L - R, H1 = 150, HB = 22, HC = 60, HM = 60, HP = 34, gap = 16;
+    var y0 = 8, yB = y0 + H1 + 6, yC = yB + HB + gap, yM = yC + HC + gap, yP = yM + HM + gap, H = yP + HP + 18;
+    var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'tl' });
+    s.appendChild(svg);
+    var b0 = 0, b1 = t.bins;
+    var dmax = t.long_ms;
+    t.dispatch_bins.forEach(function (b) { if (b[1] > dmax) dmax = b[1]; });
+    var mmax = 1;
+    t.memory.forEach(function (m) { if (m[1] > mmax) mmax = m[1]; });
+    function draw() {
+      while (svg.firstChild) svg.removeChild(svg.firstChild);
+      var span = (b1 - b0) * t.bin_ms, tstart = t.start_ms + b0 * t.bin_ms;
+      function xb(i) { return L + (i - b0) / (b1 - b0) * PW; }
+      function xt(ts) { return L + (ts - tstart) / span * PW; }
+      var bw = Math.max(PW / (b1 - b0), 1);
+      function yd(v) { return y0 + H1 - Math.sqrt(v / dmax) * H1; }
+      svg.appendChild(sv('text', { x: 4, y: y0 + H1 / 2 })).textContent = 'dispatch';
+      svg.appendChild(sv('text', { x: 4, y: y0 + H1 / 2 + 12 })).textContent = '(\u221a ms)';
+      t.dispatch_bins.forEach(function (b) {
+        if (b[0] < b0 || b[0] >= b1) return;
+        var y = yd(b[1]);
+        svg.appendChild(sv('rect', { x: xb(b[0]), y: y, width: bw, height: y0 + H1 - y, fill: '#5b7bd5' },
+          when(t.start_ms + b[0] * t.bin_ms) + ': ' + b[2] + ' dispatches, max ' + ms(b[1])));
+      });
+      [['short', t.short_ms], ['long', t.long_ms], ['anr', t.anr_ms]].forEach(function (th) {
+        if (th[1] > dmax) return;
+        var y = yd(th[1]);
+        svg.appendChild(sv('line', { x1: L, x2: L + PW, y1: y, y2: y, stroke: KIND[th[0]], 'stroke-dasharray': '4 3' }));
+        svg.appendChild(sv('text', { x: 4, y: y + 4, fill: KIND[th[0]] })).textContent = th[0] + ' ' + th[1] + ' ms';
+      });
+      svg.appendChild(sv('text', { x: 4, y: yB + 14 })).textContent = 'blocks';
+      t.blocks.forEach(function (b) {
+        var x = xt(b.start_ms), w = Math.max(b.duration_ms / span * PW, 2);
+        if (x + w < L || x > L + PW) return;
+        var r = sv('rect', { x: Math.max(x, L), y: yB, width: Math.min(w, L + PW - Math.max(x, L)), height: HB, fill: KIND[b.kind] || '#888' },
+          b.kind + ' block ' + b.id + ' on tid ' + b.tid + ': ' + ms(b.duration_ms) + '\n' + (b.key_frame || '(no app frame)'));
+        svg.appendChild(r);
+      });
+      svg.appendChild(sv('text', { x: 4, y: yC + 12 })).textContent = 'CPU';
+      svg.appendChild(sv('rect', { x: L, y: yC, width: PW, height: HC, fill: 'none', stroke: '#d9dee8' }));
+      [[1, '#1e8e3e'], [2, '#8e24aa']].forEach(function (c) {
+        var pts = [];
+        t.cpu.forEach(function (p) { if (p[0] >= b0 && p[0] < b1 && p[c[0]] !== null) pts.push(xb(p[0] + 0.5).toFixed(1) + ',' + (yC + HC - p[c[0]] * HC).toFixed(1)); });
+        if (pts.length) svg.appendChild(sv('polyline', { points: pts.join(' '), fill: 'none', stroke: c[1], 'stroke-width': 1.5 }));
+      });
+      svg.appendChild(sv('text', { x: 4, y: yM + 12 })).textContent = 'memory';
+      svg.appendChild(sv('text', { x: 4, y: yM + 24, 'class': 'mute' })).textContent = (mmax / 1024).toFixed(0) + ' MB';
+      svg.appendChild(sv('rect', { x: L, y: yM, width: PW, height: HM, fill: 'none', stroke: '#d9dee8' }));
+      var mp = [];
+      t.memory.forEach(function (p) { if (p[0] >= b0 && p[0] < b1 && p[1] !== null) mp.push(xb(p[0] + 0.5).toFixed(1) + ',' + (yM + HM - p[1] / mmax * HM).toFixed(1)); });
+      if (mp.length) svg.appendChild(sv('polyline', { points: mp.join(' '), fill: 'none', stroke: '#00838f', 'stroke-width': 1.5 }));
+      svg.appendChild(sv('text', { x: 4, y: yP + 12 })).textContent = 'pages';
+      t.page_events.forEach(function (e) {
+        var x = xt(e.ts_ms);
+        if (x < L || x > L + PW) return;
+        var draw = e.event === 'ON_DRAW' || e.event === 'ON_LOAD';
+        svg.appendChild(sv('line', { x1: x, x2: x, y1: yP, y2: yP + HP, stroke: draw ? '#1e8e3e' : '#555', 'stroke-width': draw ? 2 : 1 },
+          when(e.ts_ms) + ' ' + (e.event || '') + ' ' + (e.page || '')));
+      });
+      for (var k = 0; k <= 6; k++) {
+        var x = L + k * PW / 6;
+        svg.appendChild(sv('line', { x1: x, x2: x, y1: y0, y2: yP + HP, stroke: '#000', 'stroke-opacity': 0.08 }));
+        svg.appendChild(sv('text', { x: x - (k === 6 ? 40 : k ? 20 : 0), y: H - 4 })).textContent = '+' + ((tstart - t.start_ms + k * span / 6) / 1000).toFixed(2) + ' s';
+      }
+      brush = sv('rect', { x: 0, y: y0, width: 0, height: yP + HP - y0, fill: 'rgba(91,123,213,0.2)' });
+      svg.appendChild(brush);
+    }
+    var brush, drag = null;
+    function binAt(ev) {
+      var r = svg.getBoundingClientRect(), x = (ev.clientX - r.left) * W / r.width;
+      return b0 + Math.min(Math.max((x - L) / PW, 0), 1) * (b1 - b0);
+    }
+    svg.addEventListener('mousedown', function (ev) { drag = binAt(ev); ev.preventDefault(); });
+    svg.addEventListener('mousemove', function (ev) {
+      if (drag === null) return;
+      var a = binAt(ev), lo = Math.min(a, drag), hi = Math.max(a, drag);
+      brush.setAttribute('x', L + (lo - b0) / (b1 - b0) * PW);
+      brush.setAttribute('width', (hi - lo) / (b1 - b0) * PW);
+    });
+    window.addEventListener('mouseup', function (ev) {
+      if (drag === null) return;
+      var a = binAt(ev), lo = Math.floor(Math.min(a, drag)), hi = Math.ceil(Math.max(a, drag));
+      drag = null;
+      if (hi - lo >= 2) { b0 = lo; b1 = hi; }
+      draw();
+    });
+    svg.addEventListener('dblclick', function () { b0 = 0; b1 = t.bins; draw(); });
+    draw();
+  }
+
+  /* ---- block groups with flame graphs ---- */
+  function flameSvg(g) {
+    var W = 1100, RH = 17, depth = 0;
+    (function d(n, k) { if (k > depth) depth = k; n.children.forEach(function (c) { d(c, k + 1); }); })(g.flame, 0);
+    var svg = sv('svg', { width: W, height: (depth + 1) * RH + 2, 'class': 'flame' });
+    var total = g.flame.value || 1;
+    (function lay(n, x, k) {
+      var w = n.value / total * W;
+      var hue = n.name === 'all' ? 220 : (/^(android|java|javax|kotlin|dalvik|com\.android)\./.test(n.name) ? 200 : 25);
+      var light = 55 + (k * 7) % 25;
+      svg.appendChild(sv('rect', { x: x, y: k * RH, width: Math.max(w, 0.5), height: RH - 1, fill: 'hsl(' + hue + ',70%,' + light + '%)' },
+        n.name + ' \u2014 ' + n.value + ' of ' + total + ' samples (' + (100 * n.value / total).toFixed(1) + '%)'));
+      if (w > 40) {
+        var tx = sv('text', { x: x + 3, y: k * RH + 12 });
+        var maxc = Math.floor((w - 6) / 6);
+        tx.textContent = n.name.length > maxc ? n.name.slice(0, Math.max(maxc - 1, 1)) + '\u2026' : n.name;
+        svg.appendChild(tx);
+      }
+      var cx = x;
+      n.children.forEach(function (c) { lay(c, cx, k + 1); cx += c.value / total * W; });
+    })(g.flame, 0, 0);
+    return svg;
+  }
+  function groupDetail(g) {
+    var box = el('div');
+    if (!g) { box.appendChild(el('div', { 'class': 'mute' }, 'No samples kept for this group (only the first groups are detailed).')); return box; }
+    box.appendChild(el('div', { 'class': 'mute' }, g.samples + ' stack samples in ' + g.count + ' blocks; frames under 0.5% of the samples are left out.'));
+    if (g.samples) box.appendChild(flameSvg(g));
+    g.blocks.forEach(function (b) {
+      var d = el('details'), sm = el('summary');
+      sm.appendChild(el('span', { 'class': 'kind-' + b.kind }, b.kind));
+      sm.appendChild(document.createTextNode(' block ' + b.id + ' (trace ' + b.trace + ', tid ' + b.tid + ') at ' + when(b.start_ms) + ': ' + ms(b.duration_ms) + ', ' + b.samples + ' samples'));
+      d.appendChild(sm);
+      b.stacks.forEach(function (st, i) {
+        d.appendChild(el('div', { 'class': 'mute' }, 'sample ' + (i + 1) + ' at ' + when(st.ts_ms)));
+        var pre = el('div', { 'class': 'stack mono' });
+        pre.textContent = st.frames.map(function (f) { return 'at ' + g.frames[f]; }).join('\n');
+        pre.style.whiteSpace = 'pre-wrap';
+        d.appendChild(pre);
+      });
+      if (b.samples > b.stacks.length) d.appendChild(el('div', { 'class': 'mute' }, (b.samples - b.stacks.length) + ' more samples not shown'));
+      box.appendChild(d);
+    });
+    if (g.count > g.blocks.length) box.appendChild(el('div', { 'class': 'mute' }, (g.count - g.blocks.length) + ' shorter blocks not shown'));
+    return box;
+  }
+  function groups() {
+    var s = sect('groups', 'Block groups');
+    var gs = D.groups || [], fl = D.flames || [];
+    s.appendChild(el('div', { 'class': 'mute' }, 'Blocks grouped by key frame (the innermost app frame, without line number). Click a row for its flame graph and its blocks\u2019 samples.' +
+      (D.groups_total > gs.length ? ' ' + gs.length + ' of ' + D.groups_total + ' groups shown.' : '')));
+    gs.forEach(function (g, i) { g.rank = i; });
+    var t = table(gs, [
+      { key: 'count', label: 'count', type: 'n' }, { key: 'total_ms', label: 'total', type: 'n', fmt: ms },
+      { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms },
+      { key: 'max_ms', label: 'max', type: 'n', fmt: ms }, { key: 'traces', label: 'traces', type: 'n' },
+      { key: 'group', label: 'group (key frame without line)', type: 'f', fmt: function (v) { return v === null ? '(no app frame in the samples)' : v; } }],
+      function (tr, g, tb) {
+        var f = fl[g.rank] || null;
+        tr.className = 'grp srch';
+        tr.dataset.search = (g.group || '') + ' ' + (g.key_frame || '') + ' ' + (f ? f.frames.join(' ') : '');
+        tr.addEventListener('click', function () {
+          var nx = tr.nextSibling;
+          if (nx && nx.className === 'detail') { tb.removeChild(nx); return; }
+          var dr = el('tr', { 'class': 'detail' }), td = el('td', { colspan: 7 });
+          td.appendChild(groupDetail(f)); dr.appendChild(td);
+          tb.insertBefore(dr, tr.nextSibling);
+        });
+      });
+    s.appendChild(t);
+  }
+
+  /* ---- pages ---- */
+  function pages() {
+    var ps = D.pages || [];
+    if (!ps.length) return;
+    var s = sect('pages', 'Pages');
+    s.appendChild(el('div', { 'class': 'mute' }, 'Draw and load times: green up to ' + D.thresholds.page_ok_ms + ' ms, amber up to ' + D.thresholds.page_slow_ms + ' ms, red beyond.' +
+      (D.pages_total > ps.length ? ' ' + ps.length + ' of ' + D.pages_total + ' page instances shown.' : '')));
+    var t0 = Infinity, t1 = -Infinity;
+    ps.forEach(function (p) { p.events.forEach(function (e) { if (e.ts_ms < t0) t0 = e.ts_ms; if (e.ts_ms > t1) t1 = e.ts_ms; }); });
+    var W = 1200, L = 330, PW = W - L - 210, RH = 20, H = ps.length * RH + 24, span = Math.max(t1 - t0, 1);
+    var svg = sv('svg', { width: W, height: H });
+    function x(ts) { return L + (ts - t0) / span * PW; }
+    var col = { ok: '#1e8e3e', warn: '#e6a700', slow: '#c5221f' };
+    ps.forEach(function (p, i) {
+      var y = i * RH + 4, ev = p.events;
+      var name = p.page || '?', short = name.length > 48 ? '\u2026' + name.slice(-47) : name;
+      svg.appendChild(sv('text', { x: 4, y: y + 12 }, name + ' #' + p.hash)).textContent = short;
+      if (!ev.length) return;
+      var a = x(ev[0].ts_ms), b = x(ev[ev.length - 1].ts_ms);
+      svg.appendChild(sv('rect', { x: a, y: y + 3, width: Math.max(b - a, 2), height: RH - 8, fill: '#c9d3ea' }));
+      if (p.draw_ms !== null) svg.appendChild(sv('rect', { x: a, y: y + 3, width: Math.max(p.draw_ms / span * PW, 2), height: 5, fill: col[p.draw_rating] }, 'draw ' + ms(p.draw_ms)));
+      if (p.load_ms !== null) svg.appendChild(sv('rect', { x: a, y: y + 9, width: Math.max(p.load_ms / span * PW, 2), height: 4, fill: col[p.load_rating] }, 'load ' + ms(p.load_ms)));
+      ev.forEach(function (e) { var xx = x(e.ts_ms); svg.appendChild(sv('line', { x1: xx, x2: xx, y1: y + 1, y2: y + RH - 3, stroke: '#333' }, e.event + ' at ' + when(e.ts_ms))); });
+      var lab = sv('text', { x: L + PW + 8, y: y + 12 });
+      lab.textContent = 'draw ' + ms(p.draw_ms) + ' \u00b7 load ' + ms(p.load_ms);
+      lab.setAttribute('fill', col[p.load_rating || p.draw_rating] || '#1d2330');
+      svg.appendChild(lab);
+    });
+    s.appendChild(svg);
+    s.appendChild(table(ps, [
+      { key: 'page', label: 'page', type: 'f', fmt: num }, { key: 'type', label: 'type', fmt: num }, { key: 'trace', label: 'trace', type: 'n' },
+      { key: 'draw_ms', label: 'draw', type: 'n', cell: function (td, r) { td.textContent = ms(r.draw_ms); td.className = 'n r-' + r.draw_rating; } },
+      { key: 'load_ms', label: 'load', type: 'n', cell: function (td, r) { td.textContent = ms(r.load_ms); td.className = 'n r-' + r.load_rating; } }]));
+  }
+
+  /* ---- overdraw ---- */
+  function overdraw() {
+    var ds = D.overdraw || [];
+    if (!ds.length) return;
+    var s = sect('overdraw', 'Overdraw');
+    var lg = el('div', { 'class': 'legend' });
+    ['1\u00d7', '2\u00d7', '3\u00d7', '4\u00d7+'].forEach(function (l, i) { var sp = el('span'); sp.appendChild(el('span', { 'class': 'sw', style: 'background:' + OD[i + 1] })); sp.appendChild(document.createTextNode(l + ' overdrawn')); lg.appendChild(sp); });
+    var sp = el('span'); sp.appendChild(el('span', { 'class': 'sw', style: 'background:#c5221f' })); sp.appendChild(document.createTextNode('view past max depth')); lg.appendChild(sp);
+    s.appendChild(lg);
+    var box = el('div', { 'class': 'dumps' });
+    ds.forEach(function (d) {
+      var c = el('div', { 'class': 'dump' });
+      c.appendChild(el('div', { 'class': 'mono' }, d.page || d.window || '(no page)'));
+      var px = d.overdraw_px || {};
+      c.appendChild(el('div', { 'class': 'mute' }, 'dump ' + d.dump + ' \u00b7 ' + d.views + ' views \u00b7 depth ' + d.max_depth + '/' + d.depth_limit +
+        (d.has_paint ? ' \u00b7 ratio ' + (d.overdraw_ratio || 0).toFixed(2) + ' \u00b7 px 1\u00d7 ' + num(px['1']) + ', 2\u00d7 ' + num(px['2']) + ', 3\u00d7 ' + num(px['3']) + ', 4\u00d7+ ' + num(px['4+']) : ' \u00b7 no paint data') +
+        (d.broken ? ' \u00b7 broken: ' + d.broken : '') + (d.areas_truncated ? ' \u00b7 areas truncated' : '')));
+      var sw = (d.screen && d.screen[0]) || 1080, sh = (d.screen && d.screen[1]) || 1920, k = 220 / sw, w = 220, h = Math.round(sh * k);
+      var row = el('div', { style: 'display:flex;gap:8px' });
+      var a = sv('svg', { width: w, height: h, viewBox: '0 0 ' + sw + ' ' + sh });
+      (d.areas || []).forEach(function (r) {
+        a.appendChild(sv('rect', { x: r.rect[0], y: r.rect[1], width: r.rect[2] - r.rect[0], height: r.rect[3] - r.rect[1], fill: OD[Math.min(r.times, 4)] }, r.times + '\u00d7 overdrawn'));
+      });
+      var b = sv('svg', { width: w, height: h, viewBox: '0 0 ' + sw + ' ' + sh });
+      var deep = {};
+      (d.deep_views || []).forEach(function (v) { deep[v] = 1; });
+      (d.view_list || []).forEach(function (v) {
+        if (!v.rect) return;
+        var isd = deep[v.id];
+        b.appendChild(sv('rect', { x: v.rect[0], y: v.rect[1], width: Math.max(v.rect[2] - v.rect[0], 0), height: Math.max(v.rect[3] - v.rect[1], 0),
+          fill: isd ? 'rgba(197,34,31,0.45)' : 'none', stroke: isd ? '#c5221f' : 'rgba(29,35,48,0.35)', 'stroke-width': 3 },
+          (v.class || '?') + (v.res_id ? ' #' + v.res_id : '') + (isd ? ' (past max depth)' : '')));
+      });
+      var ca = el('div'); ca.appendChild(el('div', { 'class': 'mute' }, 'overdraw')); ca.appendChild(a);
+      var cb = el('div'); cb.appendChild(el('div', { 'class': 'mute' }, 'depth')); cb.appendChild(b);
+      row.appendChild(ca); row.appendChild(cb); c.appendChild(row); box.appendChild(c);
+    });
+    s.appendChild(box);
+    if (D.overdraw_total > ds.length) s.appendChild(el('div', { 'class': 'mute' }, ds.length + ' of ' + D.overdraw_total + ' dumps shown.'));
+  }
+
+  /* ---- images and frames ---- */
+  function images() {
+    var im = D.images || [];
+    if (!im.length) return;
+    var s = sect('images', 'Images');
+    if (D.images_total > im.length) s.appendChild(el('div', { 'class': 'mute' }, im.length + ' of ' + D.images_total + ' issues shown.'));
+    function wh(v) { return v ? v[0] + '\u00d7' + v[1] : '-'; }
+    s.appendChild(table(im, [
+      { key: 'wasted_bytes', label: 'wasted', type: 'n', fmt: bytes }, { key: 'issue', label: 'issue', fmt: num },
+      { key: 'bitmap', label: 'bitmap', type: 'n', fmt: wh, sortv: function (r) { return r.bitmap ? r.bitmap[0] * r.bitmap[1] : null; } },
+      { key: 'view', label: 'view', type: 'n', fmt: wh, sortv: function (r) { return r.view ? r.view[0] * r.view[1] : null; } },
+      { key: 'count', label: 'seen', type: 'n' }, { key: 'page', label: 'page', type: 'f', fmt: num }, { key: 'source', label: 'source', type: 'f', fmt: num }]));
+  }
+  function frames() {
+    var fr = D.frames || [];
+    if (!fr.length) return;
+    var s = sect('frames', 'Frames');
+    s.appendChild(table(fr, [
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'window', label: 'window', type: 'f', fmt: num }, { key: 'count', label: 'frames', type: 'n' },
+      { key: 'janky', label: 'over 16.7 ms', type: 'n' }, { key: 'frozen', label: 'over 700 ms', type: 'n' },
+      { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms }, { key: 'max_ms', label: 'max', type: 'n', fmt: ms }]));
+  }
+
+  function search() {
+    var box = document.getElementById('search');
+    box.addEventListener('input', function () {
+      var q = box.value.toLowerCase();
+      Array.prototype.forEach.call(document.querySelectorAll('tr.srch'), function (tr) {
+        tr.classList.toggle('hidden', q !== '' && (tr.dataset.search || '').toLowerCase().indexOf(q) < 0);
+      });
+    });
+  }
+
+  summary(); timelines(); groups(); pages(); overdraw(); images(); frames(); search();
+  if (!errs.length) document.body.dataset.ready = '1';
+})();
