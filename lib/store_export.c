@@ -1,8 +1,11 @@
 /* store_export.c - the SQL behind `godeye push`: one query per exported table. */
 #include "store_export.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store_int.h"
 
@@ -12,10 +15,70 @@
 #define DAY(ms) "coalesce(date((" ms ") / 1000, 'unixepoch'),"                         \
                 " date(t.start_ms / 1000, 'unixepoch'), '1970-01-01') AS day,"
 
+/* Tables whose rows come from the analyses (page timelines, overdraw, image
+ * issues) rather than from one SQL query: the query function's rows are
+ * mapped onto the ClickHouse columns by `map`. */
+typedef int (*query_fn)(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err);
+typedef json_t *(*map_fn)(json_t *row);
+
 typedef struct export_def {
     const char *table;
     const char *sql;      /* columns named as in clickhouse.sql; "x:json" is parsed */
+    query_fn query;       /* or: rows from an analysis query...               */
+    map_fn map;           /* ...mapped onto the table's columns               */
 } export_def;
+
+static int q_pages(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    gd_pages_query q = {.filter = {&trace, 1}, .slow_ms = NAN};
+    return gd_store_pages(s, &q, fn, ctx, err);
+}
+
+static json_t *m_pages(json_t *r)
+{
+    return json_pack("{s:O s:O s:O s:O s:O s:O s:O s:O}", "page", json_object_get(r, "page"), "hash",
+                     json_object_get(r, "hash"), "type", json_object_get(r, "type"), "parent",
+                     json_object_get(r, "parent"), "start_ms", json_object_get(r, "start_ms"),
+                     "draw_ms", json_object_get(r, "draw_ms"), "load_ms", json_object_get(r, "load_ms"),
+                     "events:json", json_object_get(r, "events"));
+}
+
+static int q_overdraw(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    gd_filter f = {&trace, 1};
+    return gd_store_overdraw(s, &f, 0, fn, ctx, err);
+}
+
+static json_t *m_overdraw(json_t *r)
+{
+    json_t *px = json_object_get(r, "overdraw_px");
+    return json_pack("{s:O s:O s:O s:O s:O s:O s:O s:O s:O s:O s:O}", "dump", json_object_get(r, "dump"),
+                     "page", json_object_get(r, "page"), "ts_ms", json_object_get(r, "ts_ms"), "views",
+                     json_object_get(r, "views"), "max_depth", json_object_get(r, "max_depth"),
+                     "deep_views", json_integer((json_int_t)json_array_size(json_object_get(r, "deep_views"))),
+                     "px_1", px ? json_object_get(px, "1") : json_null(), "px_2",
+                     px ? json_object_get(px, "2") : json_null(), "px_3",
+                     px ? json_object_get(px, "3") : json_null(), "px_4plus",
+                     px ? json_object_get(px, "4+") : json_null(), "overdraw_ratio",
+                     json_object_get(r, "overdraw_ratio"));
+}
+
+static int q_images(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    gd_images_query q = {.filter = {&trace, 1}, .high = NAN, .low = NAN};
+    return gd_store_images(s, &q, fn, ctx, err);
+}
+
+static json_t *m_images(json_t *r)
+{
+    json_t *b = json_object_get(r, "bitmap"), *v = json_object_get(r, "view");
+    return json_pack("{s:O s:O s:O s:O s:O s:O s:O s:O s:O s:O}", "page", json_object_get(r, "page"),
+                     "view_hash", json_object_get(r, "view_hash"), "issue", json_object_get(r, "issue"),
+                     "wasted_bytes", json_object_get(r, "wasted_bytes"), "count",
+                     json_object_get(r, "count"), "bitmap_w", json_array_get(b, 0), "bitmap_h",
+                     json_array_get(b, 1), "view_w", json_array_get(v, 0), "view_h", json_array_get(v, 1),
+                     "ts_ms", json_object_get(r, "first_ms"));
+}
 
 /* Adding a table: one entry here (before "traces") and its CREATE TABLE in
  * schemas/clickhouse.sql. */
@@ -57,6 +120,13 @@ static const export_def exports[] = {
      "SELECT " TRACE_COLS " e.id - (SELECT min(id) FROM raw_event WHERE trace = ?1) AS seq, "
      DAY("e.ts_ms") " e.kind, e.ts_ms, e.pid, e.tid, e.json"
      " FROM raw_event e JOIN trace t ON t.id = e.trace WHERE e.trace = ?1 ORDER BY e.id"},
+    {"frames",
+     "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
+     DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms"
+     " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE f.trace = ?1 ORDER BY f.id"},
+    {"pages", NULL, q_pages, m_pages},
+    {"overdraw", NULL, q_overdraw, m_overdraw},
+    {"image_issues", NULL, q_images, m_images},
     {"traces",
      "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
@@ -93,6 +163,69 @@ static json_t *value(sqlite3_stmt *q, int i, int parse)
     }
 }
 
+/* Rows of an analysis query, given the trace columns and a sequence number. */
+typedef struct mapped {
+    json_t *head;     /* trace_uid, app, version_name, day of the trace */
+    map_fn map;
+    gd_row_fn fn;
+    void *ctx;
+    int64_t seq;
+} mapped;
+
+static int map_row(void *ctx, json_t *row)
+{
+    mapped *m = ctx;
+    json_t *out = m->map(row);
+    if (!out)
+        return 1;
+    json_object_update_missing(out, m->head);
+    json_object_set_new(out, "seq", json_integer(m->seq++));
+    /* the day of the row when it has a time, else the trace's */
+    json_t *ts = json_object_get(out, "ts_ms");
+    if (!json_is_number(ts))
+        ts = json_object_get(out, "start_ms");
+    if (json_is_number(ts)) {
+        time_t secs = (time_t)(json_number_value(ts) / 1000.0);
+        struct tm tm;
+        char day[16];
+        if (secs > 0 && gmtime_r(&secs, &tm) && strftime(day, sizeof day, "%Y-%m-%d", &tm))
+            json_object_set_new(out, "day", json_string(day));
+    }
+    /* "x:json" keys carry JSON text in ClickHouse String columns */
+    const char *k;
+    void *tmp;
+    json_t *v;
+    json_object_foreach_safe(out, tmp, k, v) {
+        const char *colon = strchr(k, ':');
+        if (colon) {
+            char *txt = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(colon - k), k);
+            json_object_set_new(out, name, json_string(txt ? txt : "null"));
+            free(txt);
+            json_object_del(out, k);
+        }
+    }
+    int stop = m->fn(m->ctx, out);
+    json_decref(out);
+    return stop;
+}
+
+static int trace_head(gd_store *s, int64_t trace, json_t **out, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT " TRACE_COLS " " DAY("t.start_ms") " 0"
+                                          " FROM trace t WHERE t.id = ?1", err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    *out = json_object();
+    if (sqlite3_step(q) == SQLITE_ROW)
+        for (int i = 0; i < 4; i++)
+            json_object_set_new(*out, sqlite3_column_name(q, i), value(q, i, 0));
+    sqlite3_finalize(q);
+    return GD_OK;
+}
+
 int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
@@ -102,6 +235,14 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
             def = &exports[i];
     if (!def)
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
+    if (def->query) {
+        mapped m = {NULL, def->map, fn, ctx, 0};
+        int rc = trace_head(s, trace, &m.head, err);
+        if (!rc)
+            rc = def->query(s, trace, map_row, &m, err);
+        json_decref(m.head);
+        return rc;
+    }
     sqlite3_stmt *q = gd_store_prepare(s, def->sql, err);
     if (!q)
         return err->code;

@@ -135,6 +135,84 @@ CREATE TABLE IF NOT EXISTS events (
 PARTITION BY day
 ORDER BY (app, kind, version_name, trace_uid, seq);
 
+-- Frames (capture frame events, gfxinfo PROFILEDATA rows); times in ms.
+CREATE TABLE IF NOT EXISTS frames (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  pid           Nullable(Int32),
+  ts_ms         Float64,
+  dur_ms        Float64,
+  window        String,
+  vsync_ms      Nullable(Float64)
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, window, trace_uid, seq);
+
+-- Page instances with their draw and load times (null when missing).
+CREATE TABLE IF NOT EXISTS pages (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  page          Nullable(String),
+  hash          Nullable(Int64),
+  type          Nullable(String),
+  parent        Nullable(Int64),
+  start_ms      Nullable(Float64),
+  draw_ms       Nullable(Float64),
+  load_ms       Nullable(Float64),
+  events        String
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid, seq);
+
+-- Exact overdraw per view dump (px_* null for dumps without paint data).
+CREATE TABLE IF NOT EXISTS overdraw (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  dump          Int64,
+  page          Nullable(String),
+  ts_ms         Nullable(Float64),
+  views         Int64,
+  max_depth     Int64,
+  deep_views    Int64,
+  px_1          Nullable(Int64),
+  px_2          Nullable(Int64),
+  px_3          Nullable(Int64),
+  px_4plus      Nullable(Int64),
+  overdraw_ratio Nullable(Float64)
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid, seq);
+
+-- Image issues (default thresholds), de-duplicated as godeye images does.
+CREATE TABLE IF NOT EXISTS image_issues (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  page          Nullable(String),
+  view_hash     Nullable(Int64),
+  issue         String,
+  wasted_bytes  Int64,
+  count         Int64,
+  bitmap_w      Int64,
+  bitmap_h      Int64,
+  view_w        Int64,
+  view_h        Int64,
+  ts_ms         Float64
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, issue, version_name, trace_uid, seq);
+
 -- A sharded cluster (not run by `godeye push`): create the tables above in a
 -- database `godeye_local` on every shard (ON CLUSTER; Replicated* engines for
 -- replicas), then, in the database `fleet`, one Distributed table of the same

@@ -216,7 +216,10 @@ def main():
         with open(spec, encoding="utf-8") as f:
             check_drift(schema, f.read())
     else:
-        fail("spec/trace-format.md not found (give --spec or GODEYE_SPEC)")
+        # a checkout without ../shared beside it: the drift check cannot run
+        # here (CI always has shared/); say so instead of failing
+        print("SKIP: spec/trace-format.md not found (give --spec or GODEYE_SPEC); "
+              "spec/schema drift not checked")
     try:
         import jsonschema
     except ImportError:

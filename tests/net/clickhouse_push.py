@@ -162,6 +162,23 @@ def main():
     want = gsql("SELECT sum(c.depth) FROM sample s JOIN callsite c ON c.id = s.callsite")
     check(frames == want, f"stack frames resolved: {frames} vs {want}")
 
+    # the analyses' rows: frames, page timelines, overdraw, image issues
+    got, want = ch(url, "SELECT count() FROM frames"), gsql("SELECT count(*) FROM frame_time")
+    check(int(got) == want, f"frames: {got} rows in ClickHouse, {want} in godeye")
+    for chtab, cmd in (("pages", "pages"), ("overdraw", "overdraw"), ("image_issues", "images")):
+        rc, out, err = run(cmd, "--format", "json")
+        rows_ = json.loads(out) if rc == 0 else []
+        got = ch(url, f"SELECT count() FROM {chtab}")
+        check(rc == 0 and int(got) == len(rows_), f"{chtab}: {got} rows in ClickHouse, {len(rows_)} from godeye {cmd}")
+        if chtab == "pages":
+            want = sum(r["draw_ms"] for r in rows_ if r["draw_ms"] is not None)
+            got = float(ch(url, "SELECT sum(draw_ms) FROM pages") or 0)
+            check(abs(got - want) < 1e-3, f"sum of page draw times: {got} vs {want}")
+        if chtab == "image_issues":
+            want = sum(r["wasted_bytes"] for r in rows_)
+            got = int(ch(url, "SELECT sum(wasted_bytes) FROM image_issues") or 0)
+            check(got == want, f"wasted bytes: {got} vs {want}")
+
     rc, out, err = run("blocks", "--group", "--format", "json")
     groups = {g["group"]: g for g in json.loads(out) if g["group"]} if rc == 0 else {}
     rows = ch(url, "SELECT grp, sum(count), sum(total_ms), max(max_ms) FROM block_groups"
