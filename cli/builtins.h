@@ -8,6 +8,8 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx);
 int cmd_traces(int argc, char **argv, gd_ctx *ctx);
 int cmd_blocks(int argc, char **argv, gd_ctx *ctx);
 int cmd_sql(int argc, char **argv, gd_ctx *ctx);
+int cmd_anr(int argc, char **argv, gd_ctx *ctx);
+int cmd_issues(int argc, char **argv, gd_ctx *ctx);
 int cmd_pages(int argc, char **argv, gd_ctx *ctx);
 int cmd_overdraw(int argc, char **argv, gd_ctx *ctx);
 int cmd_images(int argc, char **argv, gd_ctx *ctx);

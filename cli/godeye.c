@@ -25,6 +25,8 @@ static const gd_command commands[] = {
     {"frames", cmd_frames, "frame times per window: slow, frozen, percentiles, drop levels"},
     {"report", cmd_report, "one self-contained HTML page (or Markdown/JSON summary) of the traces"},
     {"export", cmd_export, "Chrome trace-event JSON or folded stacks for other viewers"},
+    {"anr", cmd_anr, "ANR dumps: main thread state, lock holder, deadlock cycles"},
+    {"issues", cmd_issues, "findings as the tools reported them (Matrix, GodEye, logcat, ANR)"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
     {"push", cmd_push, "send traces to a ClickHouse server"},
     {NULL, NULL, NULL},

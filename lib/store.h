@@ -111,6 +111,18 @@ typedef struct gd_images_query {
  * issue) with a count, by wasted bytes descending (`godeye images`). */
 int gd_store_images(gd_store *s, const gd_images_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
+/* Findings kept as reported by on-device tools (Matrix, AndroidGodEye,
+ * logcat warnings, ANR dumps), optionally of one tool only: trace, ts_ms,
+ * pid, tid, tool, type, detail, cost_ms, content. */
+int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
+                    gd_error *err);
+
+/* One row per ANR dump: trace, pid, ts_ms, main ({name, tid, state,
+ * waiting_on, lock, held_by, held_by_name} or null), main_stack (frames,
+ * innermost first), deadlocks (arrays of {name, tid, lock, held_by...}
+ * cycles), deadlock (bool). */
+int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+
 /* Runs one read-only statement; each row as an object keyed by column name.
  * Refuses (GD_ERR_USAGE) anything that is not a single read-only statement:
  * writes, ATTACH, PRAGMAs that write, extension loading. */

@@ -1,0 +1,127 @@
+/* anr.c - `godeye anr` and `godeye issues`: ANR dumps (main thread state,
+ * lock holder, deadlocks) and the findings tools reported as they are. */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins.h"
+
+static const gd_column anr_columns[] = {
+    {"trace", "TRACE", GD_COL_INT, 0, 0},
+    {"ts_ms", "DUMP (UTC)", GD_COL_TIME, 0, 0},
+    {"pid", "PID", GD_COL_INT, 0, 1},
+    {"state", "MAIN STATE", GD_COL_TEXT, 0, 0},
+    {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0},
+    {"cycle", "DEADLOCK", GD_COL_TEXT, 1, 0},
+    {"top", "MAIN AT", GD_COL_TEXT, 1, 0},
+};
+
+typedef struct out {
+    gd_out_mode mode;
+    gd_renderer *r;
+} out;
+
+/* Table rows: a readable summary of each dump. */
+static int on_anr(void *ctx, json_t *row)
+{
+    out *o = ctx;
+    if (o->mode != GD_OUT_TABLE)
+        return gd_render_row(o->r, row) ? 1 : 0;
+    json_t *t = json_pack("{s:O s:O s:O}", "trace", json_object_get(row, "trace"), "ts_ms",
+                          json_object_get(row, "ts_ms"), "pid", json_object_get(row, "pid"));
+    json_t *main = json_object_get(row, "main");
+    json_object_set(t, "state", json_is_object(main) ? json_object_get(main, "state") : json_null());
+    char buf[1024];
+    if (json_is_object(main) && json_object_get(main, "held_by")) {
+        snprintf(buf, sizeof buf, "%s (%lld)",
+                 json_string_value(json_object_get(main, "held_by_name"))
+                     ? json_string_value(json_object_get(main, "held_by_name"))
+                     : "?",
+                 (long long)json_integer_value(json_object_get(main, "held_by")));
+        json_object_set_new(t, "blocked_by", json_string(buf));
+    }
+    json_t *cycles = json_object_get(row, "deadlocks");
+    if (json_array_size(cycles)) {
+        size_t used = 0, i;
+        json_t *th;
+        buf[0] = 0;
+        json_array_foreach(json_array_get(cycles, 0), i, th)
+            used += (size_t)snprintf(buf + used, used < sizeof buf ? sizeof buf - used : 0, "%s -> ",
+                                     json_string_value(json_object_get(th, "name")));
+        json_t *first = json_array_get(json_array_get(cycles, 0), 0);
+        if (used < sizeof buf)
+            snprintf(buf + used, sizeof buf - used, "%s", json_string_value(json_object_get(first, "name")));
+        json_object_set_new(t, "cycle", json_string(buf));
+    }
+    json_t *stack = json_object_get(row, "main_stack");
+    if (json_array_size(stack))
+        json_object_set(t, "top", json_array_get(stack, 0));
+    int rc = gd_render_row(o->r, t) ? 1 : 0;
+    json_decref(t);
+    return rc;
+}
+
+int cmd_anr(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL;
+    gd_int_list traces = {0};
+    const gd_option opts[] = {OPT_LISTING(&format, &traces), OPT_END_()};
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye anr [OPTIONS]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye anr: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "anr", GD_STORE_RO, &s)))
+        return rc;
+    out o = {gd_cli_mode(format), NULL};
+    o.r = gd_render_new(stdout, o.mode, anr_columns, sizeof anr_columns / sizeof anr_columns[0],
+                        gd_cli_width());
+    gd_filter f = gd_cli_filter(&traces);
+    gd_error err = {0};
+    rc = gd_store_anr(s, &f, on_anr, &o, &err);
+    int wrc = gd_render_end(o.r);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("anr", &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}
+
+static const gd_column issue_columns[] = {
+    {"trace", "TRACE", GD_COL_INT, 0, 0},  {"ts_ms", "TIME (UTC)", GD_COL_TIME, 0, 0},
+    {"tool", "TOOL", GD_COL_TEXT, 0, 0},   {"type", "TYPE", GD_COL_TEXT, 0, 0},
+    {"detail", "DETAIL", GD_COL_TEXT, 0, 0}, {"cost_ms", "COST MS", GD_COL_MS, 0, 0},
+    {"content", "CONTENT", GD_COL_TEXT, 1, 0},
+};
+
+int cmd_issues(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL, *tool = NULL;
+    gd_int_list traces = {0};
+    const gd_option opts[] = {
+        OPT_STRING_(0, "tool", &tool, "NAME", "only this tool's findings (matrix, godeye, android, anr...)"),
+        OPT_LISTING(&format, &traces),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye issues [OPTIONS]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye issues: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "issues", GD_STORE_RO, &s)))
+        return rc;
+    gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), issue_columns,
+                                   sizeof issue_columns / sizeof issue_columns[0], gd_cli_width());
+    gd_filter f = gd_cli_filter(&traces);
+    gd_error err = {0};
+    rc = gd_store_issues(s, &f, tool, gd_cli_render_cb, r, &err);
+    int wrc = gd_render_end(r);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("issues", &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}
