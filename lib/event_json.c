@@ -1,14 +1,76 @@
 /* event_json.c - normalized events back to capture-format JSON objects. */
 #include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "event.h"
 
 static void set_num(json_t *o, const char *k, double v)
 {
+    /* range first: converting an out-of-range double to int64_t is undefined */
     if (gd_has(v))
-        json_object_set_new(o, k, v == (double)(int64_t)v && v < 9e15 && v > -9e15
+        json_object_set_new(o, k, v < 9e15 && v > -9e15 && v == (double)(int64_t)v
                                       ? json_integer((json_int_t)v)
                                       : json_real(v));
+}
+
+/* Length of the valid UTF-8 sequence at p (n bytes left), 0 when invalid
+ * (overlong forms, surrogates and code points over U+10FFFF are invalid). */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0], cp;
+    size_t len;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return len;
+}
+
+/* A JSON string of s (NULL for NULL or out of memory).  jansson refuses
+ * invalid UTF-8; each byte that does not start a valid sequence then
+ * becomes U+FFFD and the rest of the text is kept. */
+static json_t *str_json(const char *s)
+{
+    json_t *j = s ? json_string(s) : NULL;
+    if (j || !s)
+        return j;
+    size_t n = strlen(s), k = 0;
+    char *t = malloc(n * 3 + 1);
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_len((const unsigned char *)s + i, n - i);
+        if (len) {
+            memcpy(t + k, s + i, len);
+            k += len;
+            i += len;
+        } else {
+            memcpy(t + k, "\xef\xbf\xbd", 3);
+            k += 3;
+            i++;
+        }
+    }
+    t[k] = 0;
+    j = json_string(t);
+    free(t);
+    return j;
 }
 static void set_int(json_t *o, const char *k, int64_t v)
 {
@@ -18,10 +80,7 @@ static void set_int(json_t *o, const char *k, int64_t v)
 static void set_str(json_t *o, const char *k, const char *v)
 {
     if (v)
-        {
-        json_t *j = json_string(v); /* NULL for invalid UTF-8 */
-        json_object_set_new(o, k, j ? j : json_string("\ufffd"));
-    }
+        json_object_set_new(o, k, str_json(v));
 }
 static void set_bool(json_t *o, const char *k, int v)
 {
@@ -69,7 +128,7 @@ json_t *gd_event_to_json(const gd_event *ev)
     case GD_EV_STACK: {
         json_t *a = json_array();
         for (size_t i = 0; i < ev->u.stack.nframes; i++)
-            json_array_append_new(a, json_string(ev->u.stack.frames[i]));
+            json_array_append_new(a, str_json(ev->u.stack.frames[i]));
         json_object_set_new(o, "frames", a);
         set_str(o, "state", ev->u.stack.state);
         break;
@@ -190,9 +249,13 @@ json_t *gd_event_to_json(const gd_event *ev)
         break;
     case GD_EV_FRAME_SUMMARY: {
         json_t *f = json_object();
-        for (size_t i = 0; i < ev->u.frame_summary.n; i++)
-            json_object_set_new(f, ev->u.frame_summary.keys[i],
-                                json_string(ev->u.frame_summary.values[i]));
+        for (size_t i = 0; i < ev->u.frame_summary.n; i++) {
+            json_t *key = str_json(ev->u.frame_summary.keys[i]);
+            if (key)
+                json_object_set_new(f, json_string_value(key),
+                                    str_json(ev->u.frame_summary.values[i]));
+            json_decref(key);
+        }
         set_str(o, "window", ev->u.frame_summary.window);
         json_object_set_new(o, "figures", f);
         break;
@@ -236,7 +299,7 @@ json_t *gd_meta_to_json(const gd_meta *m)
     if (m->nconcern) {
         json_t *a = json_array();
         for (size_t i = 0; i < m->nconcern; i++)
-            json_array_append_new(a, json_string(m->concern[i]));
+            json_array_append_new(a, str_json(m->concern[i]));
         json_object_set_new(c, "concern_packages", a);
     }
     if (json_object_size(c))

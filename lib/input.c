@@ -187,7 +187,9 @@ int gd_input_open_files(gd_input **out, char *const *paths, size_t n, gd_error *
     }
     in->npaths = n;
     if (n) {
+        int64_t total = in->raw_size; /* already summed above */
         int rc = open_path(in, in->paths[0], err);
+        in->raw_size = total;
         if (rc) {
             gd_input_close(in);
             return rc;
@@ -365,7 +367,10 @@ static int fill(gd_input *in, gd_error *err)
             in->d_len = DBUF - in->z.avail_out;
             if (zr == Z_STREAM_END) {
                 in->z_init = 2; /* member finished cleanly */
-                if (in->r_pos == in->r_len && raw_fill(in, err) <= 0) {
+                int more = in->r_pos == in->r_len ? raw_fill(in, err) : 1;
+                if (more < 0)
+                    return -1;
+                if (more == 0) {
                     if (in->d_len == before) {
                         in->eof = 1;
                         return 0;
@@ -387,7 +392,8 @@ static int fill(gd_input *in, gd_error *err)
 
 const unsigned char *gd_input_peek(gd_input *in, size_t *n, int *eof, gd_error *err)
 {
-    while (!in->eof && in->d_len - in->d_pos < GD_INPUT_PEEK) {
+    /* <=: with exactly GD_INPUT_PEEK bytes, one more fill tells the end */
+    while (!in->eof && in->d_len - in->d_pos <= GD_INPUT_PEEK) {
         int r = fill(in, err);
         if (r < 0)
             return NULL;
@@ -428,6 +434,11 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
         unsigned char *nl = avail ? memchr(p, '\n', avail) : NULL;
         if (nl) {
             size_t k = (size_t)(nl - p);
+            if (acc + k > GD_INPUT_MAX_LINE) {
+                gd_error_set(err, GD_ERR_DATA, in->lineno + 1, 0,
+                             "line longer than %zu MiB", GD_INPUT_MAX_LINE >> 20);
+                return -1;
+            }
             char *s;
             size_t total;
             if (acc == 0) {

@@ -301,8 +301,20 @@ json_t *gd_jstream_value(gd_jstream *js, long *line, long *col, gd_error *err)
     json_error_t je;
     json_t *v = json_loadb(js->cap, js->cap_len, JSON_DECODE_ANY, &je);
     if (!v) {
-        long el = l + (je.line > 0 ? je.line - 1 : 0);
-        long ec = je.line <= 1 ? c + (je.column > 0 ? je.column - 1 : 0) : je.column;
+        /* je.column counts code points; our columns count bytes, so the
+         * position is recomputed from je.position (bytes read, 1-based) */
+        size_t at = je.position > 0 ? (size_t)je.position - 1 : 0;
+        if (at >= js->cap_len)
+            at = js->cap_len ? js->cap_len - 1 : 0;
+        long el = l, ec = c;
+        for (size_t i = 0; i < at; i++) {
+            if (js->cap[i] == '\n') {
+                el++;
+                ec = 1;
+            } else {
+                ec++;
+            }
+        }
         gd_error_set(err, GD_ERR_DATA, el, ec, "%s", je.text);
         return NULL;
     }
