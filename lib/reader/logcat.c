@@ -1,4 +1,5 @@
 /* logcat.c - reader of Android logcat text (threadtime, time, brief) for Looper lines. */
+#define _GNU_SOURCE /* memmem */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 
 #include "mdstamp.h"
 #include "reader.h"
+#include "reader/matrix.h"
 
 /*
  * What it reads (one logcat line at a time, hand-parsed, no regex):
@@ -410,6 +412,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
                        gd_error *err)
 {
     lc_ctx c = {.sink = sink};
+    gd_matrix_lines *matrix = NULL;
     c.year = opts && opts->year ? opts->year : current_year();
     char *s;
     size_t n;
@@ -433,12 +436,20 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         }
         /* every timed line moves the year tracking, even the ones we drop */
         int rc = handle(&c, &l, stamp_ms(&c, &l.st), err);
+        if (rc == 1 && memmem(s, n, "tag[Trace_", 10)) {
+            /* a Matrix trace-canary Issue line inside the logcat */
+            if (!matrix && !(matrix = gd_matrix_lines_new(sink, opts, err)))
+                return err->code ? err->code : GD_ERR_IO;
+            rc = gd_matrix_lines_feed(matrix, s, n, c.line, err);
+        }
         if (rc == 1) {
             gd_sink_skip(sink, "logcat: other line", c.line, 1);
         } else if (rc) {
+            gd_matrix_lines_free(matrix);
             return rc;
         }
     }
+    gd_matrix_lines_free(matrix);
     return r < 0 ? (err->code ? err->code : GD_ERR_IO) : GD_OK;
 }
 

@@ -8,6 +8,7 @@
 
 #include "jsonstream.h"
 #include "reader.h"
+#include "reader/matrix.h"
 
 /*
  * Inputs:
@@ -450,6 +451,31 @@ static int split_issue_line(char *line, size_t len, const char **tag, size_t *ta
     return 0;
 }
 
+/* One text line: 0 handled (events or a counted skip), 1 not an issue line,
+ * else an error code. */
+static int issue_line(ctx *c, char *line, size_t len, gd_error *err)
+{
+    const char *tag;
+    size_t tl, cl;
+    char *content;
+    if (split_issue_line(line, len, &tag, &tl, &content, &cl) != 0)
+        return 1;
+    c->col = (long)(content - line) + 1;
+    json_error_t je;
+    json_t *o = json_loadb(content, cl, 0, &je);
+    if (!o) {
+        skip(c, "matrix: content is not JSON");
+        return 0;
+    }
+    char tagbuf[128];
+    size_t n = tl < sizeof tagbuf - 1 ? tl : sizeof tagbuf - 1;
+    memcpy(tagbuf, tag, n);
+    tagbuf[n] = 0;
+    int rc = do_issue(c, o, n ? tagbuf : NULL, err);
+    json_decref(o);
+    return rc;
+}
+
 static int read_lines(ctx *c, gd_input *in, gd_error *err)
 {
     char *line;
@@ -458,34 +484,58 @@ static int read_lines(ctx *c, gd_input *in, gd_error *err)
     while ((r = gd_input_getline(in, &line, &len, err)) == 1) {
         c->line = gd_input_lineno(in);
         c->col = 1;
-        const char *tag;
-        size_t tl, cl;
-        char *content;
-        if (split_issue_line(line, len, &tag, &tl, &content, &cl) != 0) {
+        int rc = issue_line(c, line, len, err);
+        if (rc == 1) {
             size_t i = 0;
             while (i < len && isspace((unsigned char)line[i]))
                 i++;
             if (i < len)
                 skip(c, "line: not a matrix issue");
-            continue;
-        }
-        c->col = (long)(content - line) + 1;
-        json_error_t je;
-        json_t *o = json_loadb(content, cl, 0, &je);
-        if (!o) {
-            skip(c, "matrix: content is not JSON");
-            continue;
-        }
-        char tagbuf[128];
-        size_t n = tl < sizeof tagbuf - 1 ? tl : sizeof tagbuf - 1;
-        memcpy(tagbuf, tag, n);
-        tagbuf[n] = 0;
-        int rc = do_issue(c, o, n ? tagbuf : NULL, err);
-        json_decref(o);
-        if (rc)
+        } else if (rc) {
             return rc;
+        }
     }
     return r < 0 ? (err->code ? err->code : GD_ERR_DATA) : GD_OK;
+}
+
+struct gd_matrix_lines {
+    ctx c;
+};
+
+gd_matrix_lines *gd_matrix_lines_new(const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
+{
+    gd_matrix_lines *m = calloc(1, sizeof *m);
+    if (!m) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NULL;
+    }
+    m->c.sink = sink;
+    m->c.opts = opts;
+    if (opts && opts->method_mapping && load_mapping(&m->c, opts->method_mapping, err)) {
+        gd_matrix_lines_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+int gd_matrix_lines_feed(gd_matrix_lines *m, char *line, size_t len, long lineno, gd_error *err)
+{
+    if (!memmem(line, len, "tag[Trace_", 10))
+        return 1;
+    m->c.line = lineno;
+    m->c.col = 1;
+    return issue_line(&m->c, line, len, err);
+}
+
+void gd_matrix_lines_free(gd_matrix_lines *m)
+{
+    if (!m)
+        return;
+    free_mapping(&m->c);
+    free(m->c.stack);
+    free(m->c.frames);
+    free(m->c.buf);
+    free(m);
 }
 
 static size_t skip_ws(const unsigned char *h, size_t n, size_t i)
