@@ -179,6 +179,18 @@ void gd_store_rollback(gd_store *s)
     s->in_tx = 0;
 }
 
+void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!f || !f->traces || f->ntraces == 0)
+        return;
+    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
+    for (size_t i = 0; i < f->ntraces && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
+    if (used < n)
+        snprintf(buf + used, n - used, ")");
+}
+
 double gd_ms_round(double ms)
 {
     return round(ms * 1000.0) / 1000.0;

@@ -16,18 +16,6 @@
     "kind = 'issue' AND json_extract(json, '$.tool') = 'matrix'"                                   \
     " AND json_extract(json, '$.issue_type') = 'Trace_FPS'"
 
-static void filter_sql(const gd_filter *f, char *buf, size_t n)
-{
-    buf[0] = 0;
-    if (!f || !f->traces || !f->ntraces)
-        return;
-    size_t used = (size_t)snprintf(buf, n, " AND trace IN (");
-    for (size_t i = 0; i < f->ntraces && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
-    if (used < n)
-        snprintf(buf + used, n - used, ")");
-}
-
 static json_t *ms_or_null(double v)
 {
     return isnan(v) ? json_null() : json_real(gd_ms_round(v));
@@ -217,7 +205,7 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
 int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[16384];
-    filter_sql(q ? &q->filter : NULL, filt, sizeof filt);
+    gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, " PID_SQL ", window, 0 FROM frame_time"
              " WHERE (?1 IS NULL OR instr(window, ?1) > 0) %s"
@@ -285,7 +273,7 @@ int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
                              gd_error *err)
 {
     char filt[4096], sql[8192];
-    filter_sql(q ? &q->filter : NULL, filt, sizeof filt);
+    gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, " PID_SQL ", json FROM raw_event WHERE kind = 'frame_summary'"
              " AND (?1 IS NULL OR instr(json_extract(json, '$.window'), ?1) > 0) %s ORDER BY trace, id",

@@ -19,6 +19,9 @@ int gd_store_exec(gd_store *s, const char *sql, gd_error *err);
 /* Sets err from the connection's last error. Returns GD_ERR_IO. */
 int gd_store_fail(gd_store *s, gd_error *err, const char *what);
 
+/* " AND <col> IN (1,2,3)" for a trace filter (empty without one), into buf. */
+void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n);
+
 /* What a block needs to know about its trace. */
 typedef struct gd_trace_cfg {
     int64_t id;

@@ -6,23 +6,11 @@
 
 #include "store_int.h"
 
-static void filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
-{
-    buf[0] = 0;
-    if (!f || !f->traces || !f->ntraces)
-        return;
-    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
-    for (size_t i = 0; i < f->ntraces && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
-    if (used < n)
-        snprintf(buf + used, n - used, ")");
-}
-
 int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
     char filt[4096], sql[8192];
-    filter_sql(f, "trace", filt, sizeof filt);
+    gd_store_filter_sql(f, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, ts_ms, pid, tid, json FROM raw_event WHERE kind = 'issue'"
              " AND (?1 IS NULL OR json_extract(json, '$.tool') = ?1) %s ORDER BY trace, ts_ms, id", filt);

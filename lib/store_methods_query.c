@@ -12,18 +12,6 @@
 
 /* ---- shared helpers ------------------------------------------------------- */
 
-static void traces_sql(const gd_filter *f, const char *col, char *buf, size_t n)
-{
-    buf[0] = 0;
-    if (!f || !f->traces || f->ntraces == 0)
-        return;
-    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
-    for (size_t i = 0; i < f->ntraces && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
-    if (used < n)
-        snprintf(buf + used, n - used, ")");
-}
-
 /* " AND (c.tid = ?N OR c.tid IN (threads named ?N))" when a thread is given. */
 static void thread_sql(const char *thread, int param, char *buf, size_t n)
 {
@@ -335,7 +323,7 @@ static int cmp_double(const void *a, const void *b)
 static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error *err)
 {
     char filt[4096], thr[512], sql[8192];
-    traces_sql(&q->filter, "c.trace", filt, sizeof filt);
+    gd_store_filter_sql(&q->filter, "c.trace", filt, sizeof filt);
     thread_sql(q->thread, 1, thr, sizeof thr);
     snprintf(sql, sizeof sql,
              "SELECT c.method, c.tid, sum(c.open = 0),"
@@ -564,7 +552,7 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
         return rc == 1 ? GD_OK : rc;
     }
     char filt[4096], thr[512], sql[8192];
-    traces_sql(&q->filter, "c.trace", filt, sizeof filt);
+    gd_store_filter_sql(&q->filter, "c.trace", filt, sizeof filt);
     thread_sql(q->thread, 1, thr, sizeof thr);
     snprintf(sql, sizeof sql,
              "SELECT c.trace, c.pid, c.tid, c.id, c.parent, c.method, c.start_ms, c.end_ms, c.depth,"
@@ -682,7 +670,7 @@ int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
                           gd_error *err)
 {
     char filt[4096], thr[512], sql[8192];
-    traces_sql(&q->filter, "c.trace", filt, sizeof filt);
+    gd_store_filter_sql(&q->filter, "c.trace", filt, sizeof filt);
     thread_sql(q->thread, 2, thr, sizeof thr);
     snprintf(sql, sizeof sql,
              "SELECT c.id, c.trace, c.pid, c.tid, c.start_ms, c.dur_ms FROM dispatch c"

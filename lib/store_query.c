@@ -361,25 +361,12 @@ static json_t *ms_json(sqlite3_stmt *st, int i)
     return json_real(gd_ms_round(sqlite3_column_double(st, i)));
 }
 
-/* " AND <col> IN (1,2,3)" for a trace filter, into buf. */
-static void trace_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
-{
-    buf[0] = 0;
-    if (!f || !f->traces || f->ntraces == 0)
-        return;
-    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
-    for (size_t i = 0; i < f->ntraces && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
-    if (used < n)
-        snprintf(buf + used, n - used, ")");
-}
-
 /* ---- traces ------------------------------------------------------------- */
 
 int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
-    trace_filter_sql(f, "t.id", filt, sizeof filt);
+    gd_store_filter_sql(f, "t.id", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT t.id, t.source, t.format, t.app, t.device, t.start_ms, t.end_ms, t.events,"
              " t.version_name, t.skipped, t.ingested_at,"
@@ -485,7 +472,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                       gd_error *err)
 {
     char filt[4096], sql[8192];
-    trace_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
+    gd_store_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
     /* the threshold bound lets SQLite use the dur_ms index */
     double bound = bq->threshold;
     if (!gd_has(bound)) {

@@ -9,18 +9,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static void filter_in(const gd_filter *f, const char *col, char *buf, size_t n)
-{
-    buf[0] = 0;
-    if (!f || !f->traces || f->ntraces == 0)
-        return;
-    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
-    for (size_t i = 0; i < f->ntraces && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
-    if (used < n)
-        snprintf(buf + used, n - used, ")");
-}
-
 static json_t *num_or_null(sqlite3_stmt *q, int i)
 {
     if (sqlite3_column_type(q, i) == SQLITE_NULL)
@@ -74,7 +62,7 @@ static int stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *)
 static void trace_set(const gd_filter *f, char *buf, size_t n)
 {
     char fl[4096];
-    filter_in(f, "id", fl, sizeof fl);
+    gd_store_filter_sql(f, "id", fl, sizeof fl);
     snprintf(buf, n, "(SELECT id FROM trace WHERE hash NOT LIKE 'pending:%%' %s)", fl);
 }
 
@@ -607,7 +595,7 @@ static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
 {
     const gd_flame_query *fq = fc->q;
     char fl[4096], sql[8192];
-    filter_in(&fq->filter, "d.trace", fl, sizeof fl);
+    gd_store_filter_sql(&fq->filter, "d.trace", fl, sizeof fl);
     snprintf(sql, sizeof sql,
              "SELECT " BLOCK_COLS " FROM block b JOIN dispatch d ON d.id = b.dispatch"
              " JOIN trace t ON t.id = d.trace WHERE b.grp IS ?1 AND d.dur_ms >= t.short_ms"
@@ -723,7 +711,7 @@ int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
                     gd_error *err)
 {
     char fl[4096], sql[8192];
-    filter_in(f, "d.trace", fl, sizeof fl);
+    gd_store_filter_sql(f, "d.trace", fl, sizeof fl);
     snprintf(sql, sizeof sql,
              "SELECT " BLOCK_COLS " FROM block b JOIN dispatch d ON d.id = b.dispatch"
              " JOIN trace t ON t.id = d.trace WHERE (?1 IS NULL OR b.grp = ?1) AND d.dur_ms >= t.short_ms"

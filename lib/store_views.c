@@ -245,18 +245,6 @@ static json_t *int_col(sqlite3_stmt *q, int i)
     return sqlite3_column_type(q, i) == SQLITE_NULL ? json_null() : json_integer(sqlite3_column_int64(q, i));
 }
 
-static void filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
-{
-    buf[0] = 0;
-    if (!f || !f->traces || !f->ntraces)
-        return;
-    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
-    for (size_t i = 0; i < f->ntraces && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
-    if (used < n)
-        snprintf(buf + used, n - used, ")");
-}
-
 /* One page instance being collected from consecutive rows. */
 typedef struct page_acc {
     int64_t trace, hash, parent;
@@ -388,7 +376,7 @@ static json_t *pctl(double *v, size_t n, double p)
 int gd_store_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
-    filter_sql(&pq->filter, "trace", filt, sizeof filt);
+    gd_store_filter_sql(&pq->filter, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, page_class, page_hash, page_type, parent, event, ts_ms, end_ms FROM page_event"
              " WHERE (?1 IS NULL OR page_class = ?1) %s"
@@ -483,7 +471,7 @@ int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
                       gd_error *err)
 {
     char filt[4096], sql[8192];
-    filter_sql(f, "trace", filt, sizeof filt);
+    gd_store_filter_sql(f, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT id, trace, page_class, page_hash, window, ts_ms, screen_w, screen_h, views,"
              " max_depth, depth_limit, deep_views, has_paint, px_1, px_2, px_3, px_4plus,"
@@ -580,7 +568,7 @@ static int cmp_wasted(const void *a, const void *b)
 int gd_store_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
-    filter_sql(&iq->filter, "trace", filt, sizeof filt);
+    gd_store_filter_sql(&iq->filter, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, page_class, page_hash, view_hash, view_class, view_w, view_h, visible,"
              " bitmap_w, bitmap_h, config, source, count(*), min(ts_ms) FROM image WHERE 1 %s"
