@@ -668,12 +668,6 @@ static int add_to_group(void *ctx, json_t *row, double dur)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_group_total(const void *a, const void *b)
 {
     const group_acc *x = a, *y = b;
@@ -698,7 +692,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
         qsort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
         for (size_t i = 0; i < gs.n; i++) {
             group_acc *g = &gs.g[i];
-            qsort(g->durs, g->n, sizeof *g->durs, cmp_double);
+            gd_stats_sort(g->durs, g->n);
             json_t *row = json_object();
             json_object_set_new(row, "group", g->group ? json_string(g->group) : json_null());
             json_object_set_new(row, "key_frame", g->key_frame ? json_string(g->key_frame) : json_null());
