@@ -312,12 +312,6 @@ static int cmp_mrow(const void *a, const void *b)
     return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Whole-trace statistics: sums in SQL, p95 from a second, ordered pass
  * (memory in the number of methods, not of calls). */
 static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error *err)
@@ -425,7 +419,7 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
         m->self = e->self;
         m->max = e->max;
         if (e->n) {
-            qsort(e->durs, e->n, sizeof *e->durs, cmp_double);
+            gd_stats_sort(e->durs, e->n);
             m->p95 = gd_percentile(e->durs, e->n, 95);
         }
     }
