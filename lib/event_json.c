@@ -6,7 +6,7 @@
 static void set_num(json_t *o, const char *k, double v)
 {
     if (gd_has(v))
-        json_object_set_new(o, k, v == (double)(int64_t)v && v < 9e15 && v > -9e15
+        json_object_set_new(o, k, v < 9e15 && v > -9e15 && v == (double)(int64_t)v
                                       ? json_integer((json_int_t)v)
                                       : json_real(v));
 }
