@@ -202,7 +202,8 @@ static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int 
         (*out)[(*n)++] = p;
     }
     closedir(d);
-    qsort(sub, nsub, sizeof *sub, cmp_str);
+    if (nsub) /* qsort(NULL, 0) is undefined */
+        qsort(sub, nsub, sizeof *sub, cmp_str);
     for (size_t i = 0; i < nsub; i++) {
         if (!rc)
             rc = list_files(sub[i], out, n, cap, recursive, err);
@@ -267,7 +268,8 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             free_list(files, n);
             return code;
         }
-        qsort(files, n, sizeof *files, cmp_str);
+        if (n)
+            qsort(files, n, sizeof *files, cmp_str);
         if ((rc->opts->format && strcmp(rc->opts->format, "blockcanary") == 0) ||
             (!rc->opts->format && all_blockcanary(files, n, err))) {
             if (n == 0) {
@@ -287,7 +289,8 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             free_list(files, n);
             return code;
         }
-        qsort(files, n, sizeof *files, cmp_str);
+        if (n)
+            qsort(files, n, sizeof *files, cmp_str);
         if (n == 0)
             code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no files in folder");
         for (size_t i = 0; i < n && !code; i++) {
