@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     json_int_t before = rows(s);
     char *inputs[] = {path};
-    gd_ingest_opts opts = {.year = 2024};
+    gd_ingest_opts opts = {.year = 2024, .keep_going = (int)(size & 1)};
     gd_error e = {0};
     if (gd_ingest(s, inputs, 1, &opts, NULL, NULL, &e)) {
         if (!e.msg[0] || rows(s) != before)

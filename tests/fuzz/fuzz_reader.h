@@ -45,7 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     fuzz_count c = {0};
     gd_sink sink = {&c, fuzz_meta, fuzz_event, fuzz_skip};
-    gd_read_opts ro = {.year = 2024, .name = "looper-2024-03-05_14-22-07.481.log"};
+    /* odd sizes also exercise keep_going (cut last lines are skipped) */
+    gd_read_opts ro = {.year = 2024, .name = "looper-2024-03-05_14-22-07.481.log",
+                       .keep_going = (int)(size & 1)};
     gd_error err = {0};
     gd_input *in = NULL;
     if (gd_input_open_mem(&in, data, size, &err))
