@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-${GODEYE_FUZZ_SECONDS:-60}}
 case $secs in '' | *[!0-9]*) echo "fuzz.sh: SECONDS must be a number" >&2; exit 2 ;; esac
-command -v clang >/dev/null || scripts/deps.sh --test
+scripts/deps.sh --test   # clang, libclang-rt-14-dev (libFuzzer)
 CC=clang cmake -S . -B build-fuzz -DGODEYE_FUZZ=ON -DBUILD_TESTING=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j"$(nproc)" >/dev/null

@@ -153,25 +153,31 @@ def concurrent(exe, tmp):
     check(g.sql("pragma integrity_check") == [{"integrity_check": "ok"}], "integrity_check ok",
           failures)
     # a reader during an ingest sees the state before or after, never half
-    # (`blocks --kind long`: few rows, so many reads fit in one ingest)
-    rc, out, err = g.run("blocks", "--kind", "long", "--format", "json")
-    before = len(json.loads(out))
-    states = set()
-    proc = g.popen("ingest", "-q", c)
-    mid = wait_mid(proc, c, os.path.getsize(c))
-    reads = 0
-    while proc.poll() is None:
+    # (`blocks --kind long`: few rows, so many reads fit in one ingest);
+    # retried with a larger capture when the ingest ends before a read
+    for attempt in range(4):
         rc, out, err = g.run("blocks", "--kind", "long", "--format", "json")
-        if rc:
-            check(False, f"godeye blocks during an ingest: exit {rc}: {err}", failures)
+        before = len(json.loads(out))
+        generate(c, n << attempt, 20 + attempt)
+        states = set()
+        proc = g.popen("ingest", "-q", c)
+        mid = wait_mid(proc, c, os.path.getsize(c))
+        reads = 0
+        while mid is not False and proc.poll() is None:
+            rc, out, err = g.run("blocks", "--kind", "long", "--format", "json")
+            if rc:
+                check(False, f"godeye blocks during an ingest: exit {rc}: {err}", failures)
+                break
+            states.add(len(json.loads(out)))
+            reads += 1
+        proc.wait()
+        rc, out, err = g.run("blocks", "--kind", "long", "--format", "json")
+        after = len(json.loads(out))
+        print(f"reader: {reads} reads during the ingest (caught mid-way: {mid is not False}),"
+              f" block counts seen {sorted(states)}; before {before}, after {after}",
+              file=sys.stderr)
+        if reads:
             break
-        states.add(len(json.loads(out)))
-        reads += 1
-    proc.wait()
-    rc, out, err = g.run("blocks", "--kind", "long", "--format", "json")
-    after = len(json.loads(out))
-    print(f"reader: {reads} reads during the ingest (caught mid-way: {mid is not False}),"
-          f" block counts seen {sorted(states)}; before {before}, after {after}", file=sys.stderr)
     check(proc.returncode == 0 and after > before, "the third ingest succeeds", failures)
     check(reads > 0 and states <= {before, after},
           "readers during the ingest saw only the before or after state", failures)
