@@ -8,7 +8,9 @@
 
 #include "input.h"
 
-/* Prints the source line of an error with a caret under the column. */
+/* Prints the source line of an error with a caret under the column.  Streams
+ * the input and keeps only the 100 bytes around the column, so a 2 GB line
+ * costs no memory and an error near its start no time. */
 static void show_line(const gd_error *err)
 {
     struct stat st;
@@ -19,30 +21,41 @@ static void show_line(const gd_error *err)
     gd_error e = {0};
     if (gd_input_open_file(&in, err->source, &e))
         return;
-    char *line;
-    size_t len;
-    int r;
-    while ((r = gd_input_getline(in, &line, &len, &e)) == 1 && gd_input_lineno(in) < err->line)
-        ;
-    if (r == 1 && gd_input_lineno(in) == err->line) {
-        size_t col = (size_t)err->col - 1, from = 0, to = len;
-        if (col > len)
-            col = len;
-        if (col > 60)
-            from = col - 60;
-        if (to > col + 70)
-            to = col + 70;
-        int printable = 1;
-        for (size_t i = from; i < to; i++)
-            if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
-                printable = 0;
-        if (printable) {
-            fprintf(stderr, "    %s%.*s%s\n", from ? "..." : "", (int)(to - from), line + from,
-                    to < len ? "..." : "");
-            fprintf(stderr, "    %*s^\n", (int)(col - from + (from ? 3 : 0)), "");
+    size_t col = (size_t)err->col - 1;
+    size_t from = col > 60 ? col - 60 : 0, to = col + 70, pos = 0, nwin = 0;
+    char win[101];
+    long line = 1;
+    int more = 0, done = 0;
+    unsigned char buf[4096];
+    ssize_t k;
+    while (!done && (k = gd_input_read(in, buf, sizeof buf, &e)) > 0) {
+        for (ssize_t i = 0; i < k; i++) {
+            if (line < err->line) {
+                line += buf[i] == '\n';
+                continue;
+            }
+            if (buf[i] == '\n' || pos >= to) {
+                more = buf[i] != '\n';
+                done = 1;
+                break;
+            }
+            if (pos >= from)
+                win[nwin++] = (char)buf[i];
+            pos++;
         }
     }
     gd_input_close(in);
+    if (line != err->line)
+        return;
+    if (!more && nwin && win[nwin - 1] == '\r')
+        nwin--;
+    if (col > from + nwin)
+        col = from + nwin;
+    for (size_t i = 0; i < nwin; i++)
+        if ((unsigned char)win[i] < 0x20 && win[i] != '\t')
+            return;
+    fprintf(stderr, "    %s%.*s%s\n", from ? "..." : "", (int)nwin, win, more ? "..." : "");
+    fprintf(stderr, "    %*s^\n", (int)(col - from + (from ? 3 : 0)), "");
 }
 
 int gd_cli_fail(const char *cmd, const gd_error *err)

@@ -88,7 +88,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     const char *format = NULL, *format_in = NULL, *mapping = NULL;
     long year = 0, timeout = 0;
     double max_bytes = 0;
-    int quiet = 0, no_progress = 0, timings = 0;
+    int quiet = 0, no_progress = 0, timings = 0, keep_going = 0;
     const gd_option opts[] = {
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json or jsonl", gd_format_choices),
         OPT_STRING_(0, "format-in", &format_in, "NAME", "read inputs as this format (no detection)"),
@@ -96,6 +96,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         OPT_STRING_(0, "method-mapping", &mapping, "FILE", "Matrix methodMapping.txt for method ids"),
         OPT_DOUBLE_(0, "max-bytes", &max_bytes, "N", "largest URL body accepted (default 2 GiB)"),
         OPT_INT_(0, "timeout", &timeout, "SECONDS", "URL transfer time limit (default 600)"),
+        OPT_BOOL_(0, "keep-going", &keep_going, "a capture cut short: drop its cut last line (JSONL, logcat)"),
         OPT_BOOL_(0, "no-progress", &no_progress, "no progress bar on a terminal"),
         OPT_BOOL_(0, "timings", &timings, "print the time spent per input"),
         OPT_BOOL_('q', "quiet", &quiet, "print nothing on success"),
@@ -118,7 +119,8 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     if (out.mode != GD_OUT_TABLE)
         out.r = gd_render_new(stdout, out.mode, columns, sizeof columns / sizeof columns[0], 0);
     progress prog = {0};
-    gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping};
+    gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
+                         .keep_going = keep_going};
     if (!no_progress && isatty(2)) {
         io.progress = on_progress;
         io.progress_ctx = &prog;

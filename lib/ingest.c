@@ -90,7 +90,8 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     gd_writer *w = NULL;
     if ((code = gd_writer_open(&w, rc->s, source, r->name, err)))
         return code;
-    gd_read_opts ro = {.year = rc->opts->year, .method_mapping = rc->opts->method_mapping, .name = source};
+    gd_read_opts ro = {.year = rc->opts->year, .method_mapping = rc->opts->method_mapping, .name = source,
+                       .keep_going = rc->opts->keep_going};
     const gd_sink *sink = gd_writer_sink(w);
     progress_sink ps;
     if (rc->opts->progress) {
@@ -202,7 +203,8 @@ static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int 
         (*out)[(*n)++] = p;
     }
     closedir(d);
-    qsort(sub, nsub, sizeof *sub, cmp_str);
+    if (nsub) /* qsort(NULL, 0) is undefined */
+        qsort(sub, nsub, sizeof *sub, cmp_str);
     for (size_t i = 0; i < nsub; i++) {
         if (!rc)
             rc = list_files(sub[i], out, n, cap, recursive, err);
@@ -267,7 +269,8 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             free_list(files, n);
             return code;
         }
-        qsort(files, n, sizeof *files, cmp_str);
+        if (n)
+            qsort(files, n, sizeof *files, cmp_str);
         if ((rc->opts->format && strcmp(rc->opts->format, "blockcanary") == 0) ||
             (!rc->opts->format && all_blockcanary(files, n, err))) {
             if (n == 0) {
@@ -287,7 +290,8 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             free_list(files, n);
             return code;
         }
-        qsort(files, n, sizeof *files, cmp_str);
+        if (n)
+            qsort(files, n, sizeof *files, cmp_str);
         if (n == 0)
             code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no files in folder");
         for (size_t i = 0; i < n && !code; i++) {

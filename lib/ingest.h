@@ -15,6 +15,7 @@ typedef struct gd_ingest_opts {
     /* progress of the current input (bytes read, total or -1); may be NULL */
     void (*progress)(void *ctx, const char *source, uint64_t done, int64_t total);
     void *progress_ctx;
+    int keep_going;              /* gd_read_opts.keep_going for every input  */
 } gd_ingest_opts;
 
 /* What one input became. */

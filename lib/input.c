@@ -41,6 +41,7 @@ struct gd_input {
     char *lbuf;            /* line assembly */
     size_t l_cap;
     long lineno;
+    int cut;           /* the last line returned had no "\n" (input ended) */
 
     uint64_t raw_bytes;
     int64_t raw_size;
@@ -460,6 +461,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
                 s = in->lbuf;
             }
             in->d_pos += k + 1;
+            in->cut = 0;
             if (total && s[total - 1] == '\r')
                 s[--total] = 0;
             in->lineno++;
@@ -496,6 +498,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
             if (acc == 0)
                 return 0;
             in->lbuf[acc] = 0;
+            in->cut = 1;
             if (in->lbuf[acc - 1] == '\r')
                 in->lbuf[--acc] = 0;
             in->lineno++;
@@ -507,6 +510,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
 }
 
 long gd_input_lineno(const gd_input *in) { return in->lineno; }
+int gd_input_line_cut(const gd_input *in) { return in->cut; }
 int gd_input_is_gzip(const gd_input *in) { return in->gz == 1; }
 uint64_t gd_input_raw_bytes(const gd_input *in) { return in->raw_bytes; }
 int64_t gd_input_raw_size(const gd_input *in) { return in->raw_size; }

@@ -43,6 +43,9 @@ ssize_t gd_input_read(gd_input *in, void *buf, size_t n, gd_error *err);
 int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err);
 /* 1-based number of the line last returned by gd_input_getline. */
 long gd_input_lineno(const gd_input *in);
+/* 1 when the line last returned by gd_input_getline ended the input without
+ * its "\n" (a capture cut mid-line), else 0. */
+int gd_input_line_cut(const gd_input *in);
 
 int gd_input_is_gzip(const gd_input *in);
 /* Compressed (on-disk) bytes consumed so far and the total when known (-1). */

@@ -16,7 +16,14 @@ typedef struct gd_read_opts {
     int year;                    /* for stamps without a year (logcat); 0 = current */
     const char *method_mapping;  /* Matrix methodMapping file or NULL       */
     const char *name;            /* source name, for stamps in file names   */
+    /* 1: a capture cut short (the device died mid-write) is not an error:
+     * line formats drop the cut last line as the skip GD_SKIP_TRUNCATED.
+     * Readers that support it: godeye (JSONL), logcat. */
+    int keep_going;
 } gd_read_opts;
+
+/* Skip reason of a last line dropped under keep_going. */
+#define GD_SKIP_TRUNCATED "truncated input"
 
 typedef struct gd_reader {
     const char *name;            /* stable: "godeye", "logcat", ...         */

@@ -689,7 +689,8 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     if (!rc && gs.oom)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     if (!rc) {
-        qsort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
+        if (gs.n) /* qsort(NULL, 0) is undefined */
+            qsort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
         for (size_t i = 0; i < gs.n; i++) {
             group_acc *g = &gs.g[i];
             gd_stats_sort(g->durs, g->n);

@@ -236,7 +236,7 @@ static void parse_msg(const char *msg, char *handler, char *callback, char *what
 
 static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
 {
-    char h[256], c[256], wh[64];
+    char h[256], c[256], wh[256]; /* parse_msg fills each up to sizeof h */
     size_t len = strlen(msg);
     if (gd_icache_get(w->messages, msg, len, id))
         return GD_OK;

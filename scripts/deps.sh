@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libsqlite3-dev libcurl4-openssl-dev
       check zlib1g-dev python3)
 if [ "${1:-}" = "--test" ]; then
-  pkgs+=(gzip curl clickhouse-server chromium)
+  pkgs+=(gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -21,12 +21,18 @@ database (GODEYE_DB=<tmp>/godeye.db).  Format:
 
 Placeholders: {fixtures} {corpus} {examples} {tmp} {bin} {scripts}.
 Directives start at column 0; block text ends at the next directive line.
+
+GODEYE_VALGRIND=1 runs every `$ godeye` step under valgrind memcheck (any
+error or definite/indirect leak fails the step with its log); `sh:` steps
+and the scripts they call run godeye natively.  The temporary folder is
+removed when every step passed.
 """
 import argparse
 import json
 import math
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -178,6 +184,7 @@ def main():
     env["COLUMNS"] = "100"
     env["TZ"] = "UTC"
     failures = 0
+    valgrind = os.environ.get("GODEYE_VALGRIND") == "1"
     for n, st in enumerate(steps, 1):
         cmd = sub(st["cmd"])
         if cmd.startswith("sh:"):
@@ -186,6 +193,10 @@ def main():
             parts = shlex.split(cmd)
             if parts[0] == "godeye":
                 parts[0] = os.path.join(a.bin, "godeye")
+                if valgrind:
+                    parts = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                             "--errors-for-leak-kinds=definite,indirect",
+                             f"--log-file={tmp}/valgrind.{n}.log"] + parts
             argv = parts
         stdin = open(sub(st["stdin"]), "rb") if st["stdin"] else subprocess.DEVNULL
         p = subprocess.run(argv, stdin=stdin, capture_output=True, cwd=tmp, env=env, timeout=600)
@@ -222,6 +233,12 @@ def main():
                 for bad in text.split("\n"):
                     if bad and bad in out:
                         problems.append(f"stdout-lacks: {bad!r} found")
+        vlog = os.path.join(tmp, f"valgrind.{n}.log")
+        if valgrind and os.path.exists(vlog):
+            text = open(vlog, encoding="utf-8", errors="replace").read()
+            if text.strip():
+                problems.append("valgrind:\n" + text[:6000])
+            os.remove(vlog)
         if problems:
             failures += 1
             print(f"step {n} FAILED: {cmd}")
@@ -232,6 +249,8 @@ def main():
         else:
             print(f"step {n} ok: {cmd}")
     print(f"{len(steps) - failures} passed, {failures} failed")
+    if not failures:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failures else 0
 
 

@@ -19,6 +19,7 @@ typedef struct ctx {
     const gd_sink *sink;
     scratch sc;
     long line, col;  /* start of the current event */
+    int keep_going;  /* gd_read_opts.keep_going */
 } ctx;
 
 static int type_err(ctx *c, gd_error *err, const char *field, const char *want)
@@ -516,6 +517,20 @@ out:
     return rc;
 }
 
+/* 1 when nothing but blank lines follows (the failed line was the last). */
+static int rest_is_blank(gd_input *in)
+{
+    char *line;
+    size_t len;
+    gd_error e = {0};
+    int r;
+    while ((r = gd_input_getline(in, &line, &len, &e)) == 1)
+        for (size_t i = 0; i < len; i++)
+            if (line[i] != ' ' && line[i] != '\t')
+                return 0;
+    return r == 0;
+}
+
 static int read_lines(ctx *c, gd_input *in, gd_error *err)
 {
     char *line;
@@ -531,8 +546,15 @@ static int read_lines(ctx *c, gd_input *in, gd_error *err)
         c->col = (long)i + 1;
         json_error_t je;
         json_t *o = json_loadb(line + i, len - i, 0, &je);
-        if (!o)
-            return gd_error_set(err, GD_ERR_DATA, c->line, (long)i + je.column, "%s", je.text);
+        if (!o) {
+            long col = (long)i + je.column;
+            /* keep_going: an unparsable LAST line is a capture cut short */
+            if (c->keep_going && rest_is_blank(in)) {
+                gd_sink_skip(c->sink, GD_SKIP_TRUNCATED, c->line, col);
+                return GD_OK;
+            }
+            return gd_error_set(err, GD_ERR_DATA, c->line, col, "%s", je.text);
+        }
         int rc;
         const char *t = json_string_value(json_object_get(o, "type"));
         if (t && strcmp(t, "meta") == 0)
@@ -548,7 +570,7 @@ static int read_lines(ctx *c, gd_input *in, gd_error *err)
 
 static int read_capture(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
-    ctx c = {.sink = sink};
+    ctx c = {.sink = sink, .keep_going = opts && opts->keep_going};
     size_t n;
     int eof;
     const unsigned char *h = gd_input_peek(in, &n, &eof, err);

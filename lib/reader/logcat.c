@@ -421,6 +421,11 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         c.line = gd_input_lineno(in);
         if (n == 0)
             continue;
+        /* keep_going: a last line without its newline was cut mid-message */
+        if (opts && opts->keep_going && gd_input_line_cut(in)) {
+            gd_sink_skip(sink, GD_SKIP_TRUNCATED, c.line, 1);
+            continue;
+        }
         lc_line l;
         switch (parse_line(s, n, &l)) {
         case LC_BEGINNING:

@@ -143,7 +143,8 @@ static int load_mapping(ctx *c, const char *path, gd_error *err)
     if (r < 0)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read method mapping '%s': %s", path,
                             e2.msg);
-    qsort(c->map, c->nmap, sizeof *c->map, cmp_entry);
+    if (c->nmap) /* qsort(NULL, 0) is undefined */
+        qsort(c->map, c->nmap, sizeof *c->map, cmp_entry);
     return 0;
 }
 

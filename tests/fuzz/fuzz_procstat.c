@@ -1,0 +1,3 @@
+/* fuzz_procstat.c - libFuzzer harness for the procstat reader (see fuzz_reader.h). */
+#define FUZZ_READER procstat
+#include "fuzz_reader.h"

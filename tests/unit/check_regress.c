@@ -1,0 +1,135 @@
+/* check_regress.c - replays the inputs the fuzzers crashed on
+ * (tests/fixtures/regress/<reader>-<what>.<ext>) and asserts what godeye
+ * makes of them now.  Every file there must have a row in `expected`. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest.h"
+#include "testutil.h"
+
+#define REGRESS GODEYE_FIXTURES "/regress/"
+
+/* What ingesting each regression input gives: exit code, trace rows. */
+static const struct {
+    const char *file;
+    int rc;
+    int traces;
+    const char *msg;     /* error message when rc != 0 */
+} expected[] = {
+    {"godeye-huge-ts.jsonl", GD_OK, 1, NULL},
+    {"logcat-long-what.txt", GD_OK, 1, NULL},
+};
+
+static int keep_first(void *ctx, json_t *row)
+{
+    json_t **out = ctx;
+    if (!*out)
+        *out = json_incref(row);
+    return 0;
+}
+
+/* First row of a query over the store, owned by the caller. */
+static json_t *query(gd_store *s, const char *sql)
+{
+    json_t *row = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_sql(s, sql, keep_first, &row, &err), GD_OK);
+    ck_assert_ptr_nonnull(row);
+    return row;
+}
+
+static gd_store *ingest(const char *path, int *rc, gd_error *err)
+{
+    gd_store *s;
+    gd_error e = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &e), GD_OK);
+    char *inputs[] = {(char *)path};
+    gd_ingest_opts opts = {.year = 2024};
+    *rc = gd_ingest(s, inputs, 1, &opts, NULL, NULL, err);
+    return s;
+}
+
+/* ASan/UBSan (fuzz_godeye): a ts beyond int64 was cast to int64 while
+ * turning the event into JSON. */
+START_TEST(test_godeye_huge_ts)
+{
+    gd_collected c;
+    gd_test_read_file(gd_reader_find("godeye"), REGRESS "godeye-huge-ts.jsonl", NULL, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_uint_eq(gd_collected_count(&c, "mark"), 1);
+    json_t *ts = json_object_get(gd_collected_nth(&c, "mark", 0), "ts");
+    ck_assert(json_is_real(ts));
+    ck_assert_double_eq(json_real_value(ts), 1.7e205);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* ASan (fuzz_ingest): the Looper message's "what" part over 63 bytes
+ * overflowed a 64-byte stack buffer in the store writer. */
+START_TEST(test_logcat_long_what)
+{
+    int rc;
+    gd_error err = {0};
+    gd_store *s = ingest(REGRESS "logcat-long-what.txt", &rc, &err);
+    ck_assert_msg(rc == GD_OK, "%s", err.msg);
+    json_t *row = query(s, "SELECT handler, callback, length(what) AS n, substr(what, 1, 3) AS w,"
+                           " (SELECT count(*) FROM dispatch) AS d FROM message");
+    ck_assert_str_eq(json_string_value(json_object_get(row, "handler")), "android.os.Handler");
+    ck_assert_str_eq(json_string_value(json_object_get(row, "callback")), "com.x.Cb@1");
+    ck_assert_int_eq(json_integer_value(json_object_get(row, "n")), 255);
+    ck_assert_str_eq(json_string_value(json_object_get(row, "w")), "www");
+    ck_assert_int_eq(json_integer_value(json_object_get(row, "d")), 1);
+    json_decref(row);
+    gd_store_close(s);
+}
+END_TEST
+
+START_TEST(test_every_input_listed)
+{
+    DIR *d = opendir(REGRESS);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    size_t seen = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t i, n = sizeof expected / sizeof expected[0];
+        for (i = 0; i < n && strcmp(expected[i].file, e->d_name) != 0; i++)
+            ;
+        ck_assert_msg(i < n, "%s: add it to `expected` in check_regress.c", e->d_name);
+        seen++;
+        char path[1024];
+        snprintf(path, sizeof path, "%s%s", REGRESS, e->d_name);
+        int rc;
+        gd_error err = {0};
+        gd_store *s = ingest(path, &rc, &err);
+        ck_assert_msg(rc == expected[i].rc, "%s: rc %d (%s)", e->d_name, rc, err.msg);
+        if (expected[i].msg)
+            ck_assert_str_eq(err.msg, expected[i].msg);
+        json_t *row = query(s, "SELECT count(*) AS n FROM trace");
+        ck_assert_int_eq(json_integer_value(json_object_get(row, "n")), expected[i].traces);
+        json_decref(row);
+        gd_store_close(s);
+    }
+    closedir(d);
+    ck_assert_uint_eq(seen, sizeof expected / sizeof expected[0]);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("regress");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_godeye_huge_ts);
+    tcase_add_test(tc, test_logcat_long_what);
+    tcase_add_test(tc, test_every_input_listed);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
