@@ -22,8 +22,8 @@ static void show_line(const gd_error *err)
     if (gd_input_open_file(&in, err->source, &e))
         return;
     size_t col = (size_t)err->col - 1;
-    size_t from = col > 60 ? col - 60 : 0, to = col + 70, pos = 0, nwin = 0;
-    char win[101];
+    size_t from = col > 60 ? col - 60 : 0, to = col + 40, pos = 0, nwin = 0;
+    char win[192]; /* from..to is at most 130 bytes */
     long line = 1;
     int more = 0, done = 0;
     unsigned char buf[4096];
