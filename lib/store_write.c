@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "icache.h"
 #include "procstat.h"
@@ -75,7 +76,15 @@ struct gd_writer {
     int failed;
     int64_t last_thread_pid, last_thread_tid;
     int open;
+    double write_s;  /* time spent in the sink */
 };
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 static void count_reason_n(gd_writer *w, const char *reason, long n, long line)
 {
@@ -364,9 +373,8 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     return step_done(w, st, err);
 }
 
-static int on_event(void *ctx, const gd_event *ev, gd_error *err)
+static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
-    gd_writer *w = ctx;
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE) {
         on_skip(w, "event without a time", ev->line, 0);
         return 0;
@@ -448,6 +456,15 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
     default:
         return put_raw(w, ev, err);
     }
+}
+
+static int on_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    gd_writer *w = ctx;
+    double t0 = now_s();
+    int rc = put_event(w, ev, err);
+    w->write_s += now_s() - t0;
+    return rc;
 }
 
 int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char *format,
@@ -861,7 +878,18 @@ static int save_stats(gd_writer *w, gd_error *err)
     return rc;
 }
 
+static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
+
 int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
+{
+    double t0 = now_s();
+    int rc = finish(w, hash, res, err);
+    res->timings.write = w->write_s;
+    res->timings.analyse = now_s() - t0;
+    return rc;
+}
+
+static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
 {
     memset(res, 0, sizeof *res);
     int64_t existing;
