@@ -77,6 +77,8 @@ struct gd_writer {
     int64_t last_thread_pid, last_thread_tid;
     int open;
     double write_s;  /* time spent in the sink */
+    long unresolved; /* rows written with pid or tid -1 (resolve_main's work) */
+    gd_bulk bulk;    /* indexes dropped for the load of a new database */
 };
 
 static double now_s(void)
@@ -267,6 +269,8 @@ static int note_thread(gd_writer *w, const gd_event *ev, gd_error *err)
         return GD_OK;
     w->last_thread_pid = ev->pid;
     w->last_thread_tid = ev->tid;
+    if (ev->pid == -1 || ev->tid == -1)
+        w->unresolved++;
     sqlite3_stmt *st = w->st[ST_THREAD];
     sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_int64(st, 2, ev->pid);
@@ -392,6 +396,30 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     int rc = note_thread(w, ev, err);
     if (rc)
         return rc;
+    gd_event resolved;
+    switch (ev->kind) {
+    case GD_EV_CPU:
+    case GD_EV_MEMORY:
+    case GD_EV_LIFECYCLE:
+    case GD_EV_VIEW_DUMP:
+    case GD_EV_IMAGE:
+    case GD_EV_FRAME:
+        break;
+    default:
+        /* the main thread's events, resolved now when the meta already
+         * names it, as resolve_main would at the end */
+        if ((ev->pid == -1 && w->meta.pid >= 0) || (ev->tid == -1 && w->meta.main_tid >= 0)) {
+            resolved = *ev;
+            if (resolved.pid == -1 && w->meta.pid >= 0)
+                resolved.pid = w->meta.pid;
+            if (resolved.tid == -1 && w->meta.main_tid >= 0)
+                resolved.tid = w->meta.main_tid;
+            ev = &resolved;
+        }
+        if (ev->pid == -1 || ev->tid == -1)
+            w->unresolved++;
+        break;
+    }
     switch (ev->kind) {
     case GD_EV_LOOPER: {
         sqlite3_stmt *st = w->st[ST_LOOPER];
@@ -489,6 +517,8 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
                             err)))
         goto fail;
     w->open = 1;
+    if ((rc = gd_bulk_begin(s, &w->bulk, err)))
+        goto fail;
     sqlite3_stmt *st = gd_store_prepare(
         s, "INSERT INTO trace(source, format, hash, short_ms, long_ms, anr_ms, ingested_at)"
            " VALUES (?, ?, 'pending:' || hex(randomblob(8)), 100, 500, 5000,"
@@ -552,6 +582,7 @@ void gd_writer_free(gd_writer *w)
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
     gd_views_writer_free(w->views);
+    gd_bulk_free(&w->bulk);
     while (w->stats) {
         stat_entry *n = w->stats->next;
         free(w->stats->reason);
@@ -835,6 +866,8 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
 /* Events without tid/pid belong to the capture's main thread/process. */
 static int resolve_main(gd_writer *w, gd_error *err)
 {
+    if (!w->unresolved)
+        return GD_OK;
     int64_t pid = w->meta.pid >= 0 ? w->meta.pid : 0;
     int64_t tid = w->meta.main_tid >= 0 ? w->meta.main_tid : pid;
     char sql[1024];
@@ -904,7 +937,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int rc;
-    if ((rc = resolve_main(w, err)) || (rc = pair_prints(w, &nd, err)))
+    if ((rc = resolve_main(w, err)) || (rc = pair_prints(w, &nd, err)) ||
+        (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     if ((rc = save_trace(w, hash, err)) || (rc = derive_cpu_ratios(w, err)))
         return rc;
