@@ -38,6 +38,15 @@ static int string(parser *ps, const char **out)
     char *o = ps->out;
     *out = o;
     while (p < ps->end) {
+        /* runs of plain printable ASCII, copied in one go */
+        const char *run = p;
+        while (p < ps->end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' &&
+               *p != '\\')
+            p++;
+        memcpy(o, run, (size_t)(p - run));
+        o += p - run;
+        if (p >= ps->end)
+            break;
         unsigned char ch = (unsigned char)*p++;
         if (ch == '"') {
             *o++ = 0;
@@ -210,8 +219,9 @@ static const char *const key_names[K__COUNT] = {
 
 static int key_of(const char *k)
 {
+    /* the first letter narrows it to at most five names */
     for (int i = 0; i < K__COUNT; i++)
-        if (strcmp(k, key_names[i]) == 0)
+        if (k[0] == key_names[i][0] && strcmp(k, key_names[i]) == 0)
             return i;
     return -1;
 }
