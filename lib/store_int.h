@@ -61,7 +61,8 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
                  void (*skip)(void *, const char *, long, long), void *skip_ctx, gd_error *err);
 
 /* Bulk load (store_bulk.c).  gd_bulk_begin, inside the trace's savepoint,
- * drops the secondary indexes of dispatch, sample and cpu when the database
+ * bounds the connection's page cache to 16 MiB (also the sorter's memory)
+ * and drops the secondary indexes of dispatch, sample and cpu when the database
  * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
  * (call it before anything queries those tables).  A rollback restores them. */
 typedef struct gd_bulk {
