@@ -4,8 +4,11 @@
 Generates the inputs once (cached in BUILD/bench-data, keyed by their
 arguments), runs the naive baseline (build/bench/godeye-baseline) and godeye
 side by side, and prints a table: median wall and CPU (user + sys) time of
-RUNS runs, the ratio to the baseline measured in the same run, MB/s of
-input and peak RSS (getrusage of the child, as /usr/bin/time -v reports it).
+RUNS rounds (each round runs every ingest once, interleaved, so that the
+baseline and godeye share the load of the moment), the ratio to the
+baseline measured in the same run, MB/s of input and peak RSS (getrusage of
+the child, as /usr/bin/time -v reports it).  "keyed by their arguments":
+delete build/bench-data after changing GEN_ARGS.
 
 The 10M-dispatch database for the `blocks` measures is built by ingesting
 the 300k-dispatch capture once, then replicating its dispatch and block rows
@@ -133,17 +136,29 @@ def measure(argv, before=None):
     return median(walls), median(cpus), max(rss)
 
 
-def ingest(src, fmt_in=None):
-    db = path("ingest.db")
-    argv = [GODEYE, "--db", db, "ingest", "-q", "--no-progress"]
-    if fmt_in:
-        argv += ["--format-in", fmt_in]
-    return measure(argv + [src], lambda: rm_db(db))
+def ingest_argv(src):
+    return [GODEYE, "--db", path("ingest.db"), "ingest", "-q", "--no-progress", src]
 
 
-def baseline(src):
-    db = path("baseline.db")
-    return measure([BASELINE, src, db], lambda: rm_db(db))
+def baseline_argv(src):
+    return [BASELINE, src, path("baseline.db")]
+
+
+def interleaved(jobs):
+    """Runs every job once per round, RUNS rounds, so that the baseline and
+    godeye share the machine's load of the moment (this machine is shared
+    and noisy).  Returns {name: (median wall, median cpu, max RSS)}."""
+    res = {name: ([], [], []) for name, _ in jobs}
+    for k in range(RUNS):
+        log("round %d of %d" % (k + 1, RUNS))
+        for name, argv in jobs:
+            rm_db(path("ingest.db"))
+            rm_db(path("baseline.db"))
+            w, c, r = run_once(argv)
+            res[name][0].append(w)
+            res[name][1].append(c)
+            res[name][2].append(r)
+    return {n: (median(v[0]), median(v[1]), max(v[2])) for n, v in res.items()}
 
 
 def build_big_db(src):
@@ -214,9 +229,12 @@ def main():
             "ratio wall (cpu)", "MB/s", "peak RSS MB", "target"]
     rows = []
 
-    def ingest_row(label, src, base, target, fmt_in=None):
-        log("ingest %s" % label)
-        g = ingest(src, fmt_in)
+    m = interleaved([("b1", baseline_argv(jl1)), ("g1", ingest_argv(jl1)), ("gd", ingest_argv(doc)),
+                     ("gg", ingest_argv(gz)), ("gl", ingest_argv(lc)), ("b2", baseline_argv(jl2)),
+                     ("g2", ingest_argv(jl2))])
+
+    def ingest_row(label, key, src, base, target):
+        g = m[key]
         size = mb(src)
         rows.append([label, "%.1f" % size, "%.2f (%.2f)" % (base[0], base[1]),
                      "%.2f (%.2f)" % (g[0], g[1]),
@@ -224,15 +242,12 @@ def main():
                      "%.1f" % (size / g[0]), "%.1f" % (g[2] / 1024), target])
         return g
 
-    log("baseline on %s" % os.path.basename(jl1))
-    b1 = baseline(jl1)
-    log("baseline on %s" % os.path.basename(jl2))
-    b2 = baseline(jl2)
-    g1 = ingest_row("ingest JSONL 150k dispatches", jl1, b1, "<= 1.0x (aim 0.5x), <= 64 MB")
-    g2 = ingest_row("ingest JSONL 300k dispatches", jl2, b2, "RSS < 1.2x of 150k")
-    gd = ingest_row("ingest document 150k", doc, b1, "<= 1.2x JSONL time")
-    gg = ingest_row("ingest gzip JSONL 150k", gz, b1, "<= 1.2x JSONL time")
-    gl = ingest_row("ingest logcat 150k", lc, b1, "-")
+    b1, b2 = m["b1"], m["b2"]
+    g1 = ingest_row("ingest JSONL 150k dispatches", "g1", jl1, b1, "<= 1.0x (aim 0.5x), <= 64 MB")
+    g2 = ingest_row("ingest JSONL 300k dispatches", "g2", jl2, b2, "RSS < 1.2x of 150k")
+    gd = ingest_row("ingest document 150k", "gd", doc, b1, "<= 1.2x JSONL time")
+    gg = ingest_row("ingest gzip JSONL 150k", "gg", gz, b1, "<= 1.2x JSONL time")
+    gl = ingest_row("ingest logcat 150k", "gl", lc, b1, "-")
 
     def query_row(label, argv, target):
         log(label)
