@@ -1,10 +1,9 @@
 /* overdraw_bench.c - times gd_overdraw_compute on random view trees of 1k and 10k views.
  *
- * Not a test: a standalone timing program.  Build and run from the worktree
- * root after building libgodeye (cmake --build build):
+ * Not a test: a standalone timing program, built as build/bench/overdraw-bench
+ * (CMake option GODEYE_BENCH) and run by bench/run.sh:
  *
- *   gcc -std=gnu11 -O2 -Ilib bench/overdraw_bench.c build/lib/libgodeye.a -lm -o /tmp/overdraw_bench
- *   /tmp/overdraw_bench [seed]
+ *   build/bench/overdraw-bench [seed]
  *
  * Trees: a full-screen root (1080 × 2340); each further view picks a random
  * earlier view as parent (depth grows like ln n) and a random rect mostly

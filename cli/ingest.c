@@ -14,6 +14,8 @@ typedef struct ingest_out {
     gd_renderer *r;
     int quiet;
     gd_out_mode mode;
+    int timings;
+    gd_ingest_timings sum;  /* over all inputs */
 } ingest_out;
 
 static const gd_column columns[] = {
@@ -26,6 +28,14 @@ static const gd_column columns[] = {
 static void on_report(void *ctx, const gd_ingest_report *rep)
 {
     ingest_out *o = ctx;
+    if (o->timings) {
+        const gd_ingest_timings *t = &rep->res.timings;
+        fprintf(stderr, "godeye ingest: '%s': read %.3f s, write %.3f s, analyse %.3f s\n",
+                rep->source, t->read, t->write, t->analyse);
+        o->sum.read += t->read;
+        o->sum.write += t->write;
+        o->sum.analyse += t->analyse;
+    }
     json_t *row = json_pack("{s:I s:s s:s s:I s:I s:I s:I s:b}", "trace", (json_int_t)rep->res.trace,
                             "source", rep->source, "format", rep->format, "events",
                             (json_int_t)rep->res.events, "skipped", (json_int_t)rep->res.skipped,
@@ -98,7 +108,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         OPT_INT_(0, "timeout", &timeout, "SECONDS", "URL transfer time limit (default 600)"),
         OPT_BOOL_(0, "keep-going", &keep_going, "a capture cut short: drop its cut last line (JSONL, logcat)"),
         OPT_BOOL_(0, "no-progress", &no_progress, "no progress bar on a terminal"),
-        OPT_BOOL_(0, "timings", &timings, "print the time spent per input"),
+        OPT_BOOL_(0, "timings", &timings, "print time spent reading, writing and analysing"),
         OPT_BOOL_('q', "quiet", &quiet, "print nothing on success"),
         OPT_END_(),
     };
@@ -115,7 +125,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_store(ctx, "ingest", GD_STORE_RW, &s)))
         return rc;
-    ingest_out out = {.quiet = quiet, .mode = gd_cli_mode(format)};
+    ingest_out out = {.quiet = quiet, .mode = gd_cli_mode(format), .timings = timings};
     if (out.mode != GD_OUT_TABLE)
         out.r = gd_render_new(stdout, out.mode, columns, sizeof columns / sizeof columns[0], 0);
     progress prog = {0};
@@ -140,8 +150,13 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     }
     if (out.r && gd_render_end(out.r))
         return GD_EXIT_FAIL;
-    if (timings)
-        fprintf(stderr, "godeye ingest: %.3f s for %d input(s)\n",
-                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, nargs);
+    if (timings) {
+        double total = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        double other = total - out.sum.read - out.sum.write - out.sum.analyse;
+        fprintf(stderr,
+                "godeye ingest: %.3f s for %d input(s): read %.3f s, write %.3f s, analyse %.3f s,"
+                " commit and other %.3f s\n",
+                total, nargs, out.sum.read, out.sum.write, out.sum.analyse, other > 0 ? other : 0);
+    }
     return GD_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "fetch.h"
 
@@ -81,8 +82,16 @@ static void ps_skip(void *ctx, const char *reason, long line, long col)
     p->inner.skip(p->inner.ctx, reason, line, col);
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error *err)
 {
+    double t_read = now_s();
     const gd_reader *r;
     int code = gd_ingest_detect(in, rc->opts->format, &r, err);
     if (code)
@@ -120,6 +129,7 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
         gd_writer_free(w);
         return code;
     }
+    t_read = now_s() - t_read;
     if (rc->opts->progress)
         rc->opts->progress(rc->opts->progress_ctx, source, gd_input_raw_bytes(in), gd_input_raw_size(in));
     char hash[33];
@@ -129,6 +139,7 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     code = gd_writer_finish(w, hash, &rep.res, err);
     if (!code && !rep.res.duplicate)
         gd_writer_foreach_stat(w, stat_to_json, stats);
+    rep.res.timings.read = t_read - rep.res.timings.write;
     if (code) {
         gd_writer_abort(w);
     } else if (rc->fn) {

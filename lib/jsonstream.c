@@ -20,6 +20,7 @@ struct gd_jstream {
     /* capture buffer for values and keys */
     char *cap;
     size_t cap_len, cap_size;
+    long raw_line, raw_col;  /* start of the value last scanned by gd_jstream_raw */
     char *key;
     size_t key_size;
 };
@@ -288,16 +289,35 @@ int gd_jstream_next_elem(gd_jstream *js, gd_error *err)
     return next_member(js, '[', err);
 }
 
-json_t *gd_jstream_value(gd_jstream *js, long *line, long *col, gd_error *err)
+int gd_jstream_raw(gd_jstream *js, const char **text, size_t *len, long *line, long *col,
+                   gd_error *err)
 {
     skip_ws(js, err);
-    long l = js->line, c = js->col;
+    js->raw_line = js->line;
+    js->raw_col = js->col;
     if (line)
-        *line = l;
+        *line = js->line;
     if (col)
-        *col = c;
+        *col = js->col;
     if (scan_value(js, 1, err))
+        return -1;
+    *text = js->cap;
+    *len = js->cap_len;
+    return 0;
+}
+
+json_t *gd_jstream_value(gd_jstream *js, long *line, long *col, gd_error *err)
+{
+    const char *text;
+    size_t len;
+    if (gd_jstream_raw(js, &text, &len, line, col, err))
         return NULL;
+    return gd_jstream_parse_raw(js, err);
+}
+
+json_t *gd_jstream_parse_raw(gd_jstream *js, gd_error *err)
+{
+    long l = js->raw_line, c = js->raw_col;
     json_error_t je;
     json_t *v = json_loadb(js->cap, js->cap_len, JSON_DECODE_ANY, &je);
     if (!v) {

@@ -42,6 +42,15 @@ int gd_jstream_next_elem(gd_jstream *js, gd_error *err);
  * NULL with err set on malformed JSON.  line and col receive its start. */
 json_t *gd_jstream_value(gd_jstream *js, long *line, long *col, gd_error *err);
 
+/* Scans the next value without parsing it: its text (valid until the next
+ * call) in text and len, its start in line and col.  0 ok, -1 error (err set). */
+int gd_jstream_raw(gd_jstream *js, const char **text, size_t *len, long *line, long *col,
+                   gd_error *err);
+
+/* Parses the value last returned by gd_jstream_raw, as gd_jstream_value
+ * would have (same errors and positions). */
+json_t *gd_jstream_parse_raw(gd_jstream *js, gd_error *err);
+
 /* Skips the next value entirely (any size, bounded memory). 0 ok, -1 error. */
 int gd_jstream_skip(gd_jstream *js, gd_error *err);
 

@@ -36,10 +36,18 @@ void gd_store_rollback(gd_store *s);
 
 typedef struct gd_writer gd_writer;
 
+/* Where one input's ingest spent its time: wall-clock seconds. */
+typedef struct gd_ingest_timings {
+    double read;        /* reading, decompressing and parsing the input  */
+    double write;       /* turning events into rows (the writer's sink)  */
+    double analyse;     /* pairing prints, CPU ratios, deriving blocks   */
+} gd_ingest_timings;
+
 typedef struct gd_ingest_result {
     int64_t trace;
     int duplicate;      /* identical content was already ingested        */
     long events, skipped, dispatches, blocks;
+    gd_ingest_timings timings;  /* read is filled by gd_ingest            */
 } gd_ingest_result;
 
 /* Starts a trace inside the open transaction (a savepoint). */

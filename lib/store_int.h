@@ -65,4 +65,17 @@ void gd_views_writer_free(gd_views_writer *w);
 int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_event *ev,
                  void (*skip)(void *, const char *, long, long), void *skip_ctx, gd_error *err);
 
+/* Bulk load (store_bulk.c).  gd_bulk_begin, inside the trace's savepoint,
+ * bounds the connection's page cache to 16 MiB (also the sorter's memory)
+ * and drops the secondary indexes of dispatch, sample and cpu when the database
+ * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
+ * (call it before anything queries those tables).  A rollback restores them. */
+typedef struct gd_bulk {
+    char **sql;
+    size_t n;
+} gd_bulk;
+int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
+int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err);
+void gd_bulk_free(gd_bulk *b);
+
 #endif

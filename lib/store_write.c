@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "icache.h"
 #include "procstat.h"
@@ -77,7 +78,17 @@ struct gd_writer {
     int failed;
     int64_t last_thread_pid, last_thread_tid;
     int open;
+    double write_s;  /* time spent in the sink */
+    long unresolved; /* rows written with pid or tid -1 (resolve_main's work) */
+    gd_bulk bulk;    /* indexes dropped for the load of a new database */
 };
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 static void count_reason_n(gd_writer *w, const char *reason, long n, long line)
 {
@@ -260,6 +271,8 @@ static int note_thread(gd_writer *w, const gd_event *ev, gd_error *err)
         return GD_OK;
     w->last_thread_pid = ev->pid;
     w->last_thread_tid = ev->tid;
+    if (ev->pid == -1 || ev->tid == -1)
+        w->unresolved++;
     sqlite3_stmt *st = w->st[ST_THREAD];
     sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_int64(st, 2, ev->pid);
@@ -366,9 +379,8 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     return step_done(w, st, err);
 }
 
-static int on_event(void *ctx, const gd_event *ev, gd_error *err)
+static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
-    gd_writer *w = ctx;
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE) {
         on_skip(w, "event without a time", ev->line, 0);
         return 0;
@@ -388,6 +400,30 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
     int rc = note_thread(w, ev, err);
     if (rc)
         return rc;
+    gd_event resolved;
+    switch (ev->kind) {
+    case GD_EV_CPU:
+    case GD_EV_MEMORY:
+    case GD_EV_LIFECYCLE:
+    case GD_EV_VIEW_DUMP:
+    case GD_EV_IMAGE:
+    case GD_EV_FRAME:
+        break;
+    default:
+        /* the main thread's events, resolved now when the meta already
+         * names it, as resolve_main would at the end */
+        if ((ev->pid == -1 && w->meta.pid >= 0) || (ev->tid == -1 && w->meta.main_tid >= 0)) {
+            resolved = *ev;
+            if (resolved.pid == -1 && w->meta.pid >= 0)
+                resolved.pid = w->meta.pid;
+            if (resolved.tid == -1 && w->meta.main_tid >= 0)
+                resolved.tid = w->meta.main_tid;
+            ev = &resolved;
+        }
+        if (ev->pid == -1 || ev->tid == -1)
+            w->unresolved++;
+        break;
+    }
     switch (ev->kind) {
     case GD_EV_LOOPER: {
         sqlite3_stmt *st = w->st[ST_LOOPER];
@@ -461,6 +497,15 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
     }
 }
 
+static int on_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    gd_writer *w = ctx;
+    double t0 = now_s();
+    int rc = put_event(w, ev, err);
+    w->write_s += now_s() - t0;
+    return rc;
+}
+
 int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char *format,
                    gd_error *err)
 {
@@ -483,6 +528,8 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
                             err)))
         goto fail;
     w->open = 1;
+    if ((rc = gd_bulk_begin(s, &w->bulk, err)))
+        goto fail;
     sqlite3_stmt *st = gd_store_prepare(
         s, "INSERT INTO trace(source, format, hash, short_ms, long_ms, anr_ms, ingested_at)"
            " VALUES (?, ?, 'pending:' || hex(randomblob(8)), 100, 500, 5000,"
@@ -549,6 +596,7 @@ void gd_writer_free(gd_writer *w)
     gd_icache_free(w->messages);
     gd_views_writer_free(w->views);
     gd_mw_free(w->methods);
+    gd_bulk_free(&w->bulk);
     while (w->stats) {
         stat_entry *n = w->stats->next;
         free(w->stats->reason);
@@ -833,6 +881,8 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
 /* Events without tid/pid belong to the capture's main thread/process. */
 static int resolve_main(gd_writer *w, gd_error *err)
 {
+    if (!w->unresolved)
+        return GD_OK;
     int64_t pid = w->meta.pid >= 0 ? w->meta.pid : 0;
     int64_t tid = w->meta.main_tid >= 0 ? w->meta.main_tid : pid;
     char sql[1024];
@@ -894,8 +944,18 @@ static int finish_methods(gd_writer *w, gd_error *err)
     w->skipped += st.unbalanced + st.too_deep;
     return GD_OK;
 }
+static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
 
 int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
+{
+    double t0 = now_s();
+    int rc = finish(w, hash, res, err);
+    res->timings.write = w->write_s;
+    res->timings.analyse = now_s() - t0;
+    return rc;
+}
+
+static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
 {
     memset(res, 0, sizeof *res);
     int64_t existing;
@@ -910,7 +970,8 @@ int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_e
     }
     long nd = 0, nb = 0;
     int rc;
-    if ((rc = resolve_main(w, err)) || (rc = pair_prints(w, &nd, err)))
+    if ((rc = resolve_main(w, err)) || (rc = pair_prints(w, &nd, err)) ||
+        (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     if ((rc = finish_methods(w, err)))
         return rc;

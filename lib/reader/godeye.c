@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "godeye_fast.h"
 #include "jsonstream.h"
 #include "procstat.h"
 #include "reader.h"
@@ -18,6 +19,7 @@ typedef struct scratch {
 typedef struct ctx {
     const gd_sink *sink;
     scratch sc;
+    gd_fast_scratch fast;
     long line, col;  /* start of the current event */
     int keep_going;  /* gd_read_opts.keep_going */
 } ctx;
@@ -362,6 +364,21 @@ static int emit(ctx *c, json_t *o, gd_error *err)
     return gd_sink_event(c->sink, &ev, err);
 }
 
+/* The hot kinds without a jansson tree: 1 when sent, 0 when the general
+ * path must read the text, or an error code (negative: out of memory). */
+static int emit_fast(ctx *c, const char *text, size_t len, gd_error *err)
+{
+    gd_event ev;
+    int r = gd_fast_event(text, len, &c->fast, &ev);
+    if (r < 0)
+        return gd_error_set(err, GD_ERR_IO, c->line, c->col, "out of memory");
+    if (r == 0)
+        return 0;
+    ev.line = c->line;
+    int rc = gd_sink_event(c->sink, &ev, err);
+    return rc ? rc : 1;
+}
+
 static int read_meta(ctx *c, json_t *o, gd_error *err)
 {
     if (!json_is_object(o))
@@ -472,7 +489,20 @@ static int read_document(ctx *c, gd_input *in, gd_error *err)
             }
             gd_jstream_enter(js, err);
             while ((r = gd_jstream_next_elem(js, err)) == 1) {
-                json_t *o = gd_jstream_value(js, &c->line, &c->col, err);
+                const char *text;
+                size_t len;
+                if (gd_jstream_raw(js, &text, &len, &c->line, &c->col, err)) {
+                    rc = GD_ERR_DATA;
+                    goto out;
+                }
+                int f = emit_fast(c, text, len, err);
+                if (f == 1)
+                    continue;
+                if (f) {
+                    rc = f;
+                    goto out;
+                }
+                json_t *o = gd_jstream_parse_raw(js, err);
                 if (!o) {
                     rc = GD_ERR_DATA;
                     goto out;
@@ -544,6 +574,11 @@ static int read_lines(ctx *c, gd_input *in, gd_error *err)
             continue;
         c->line = gd_input_lineno(in);
         c->col = (long)i + 1;
+        int f = emit_fast(c, line + i, len - i, err);
+        if (f == 1)
+            continue;
+        if (f)
+            return f;
         json_error_t je;
         json_t *o = json_loadb(line + i, len - i, 0, &je);
         if (!o) {
@@ -579,6 +614,7 @@ static int read_capture(gd_input *in, const gd_sink *sink, const gd_read_opts *o
     int rc = head_is_document(h, n) ? read_document(&c, in, err) : read_lines(&c, in, err);
     free(c.sc.frames);
     free(c.sc.views);
+    gd_fast_scratch_free(&c.fast);
     return rc;
 }
 

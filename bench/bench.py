@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""bench.py - godeye's benchmark driver (run through bench/run.sh).
+
+Generates the inputs once (cached in BUILD/bench-data, keyed by their
+arguments), runs the naive baseline (build/bench/godeye-baseline) and godeye
+side by side, and prints a table: median wall and CPU (user + sys) time of
+RUNS rounds (each round runs every ingest once, interleaved, so that the
+baseline and godeye share the load of the moment), the ratio to the
+baseline measured in the same run, MB/s of input and peak RSS (getrusage of
+the child, as /usr/bin/time -v reports it).  "keyed by their arguments":
+delete build/bench-data after changing GEN_ARGS.
+
+The 10M-dispatch database for the `blocks` measures is built by ingesting
+the 300k-dispatch capture once, then replicating its dispatch and block rows
+under new trace ids with SQL (INSERT ... SELECT with shifted ids and times),
+indexes dropped during the copy and rebuilt after: a few minutes instead of
+an hour of ingest.
+
+python3 standard library only.
+"""
+
+import datetime
+import gzip
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
+DATA = os.path.join(BUILD, "bench-data")
+RUNS = int(os.environ.get("RUNS", "3"))
+GODEYE = os.path.join(BUILD, "cli", "godeye")
+BASELINE = os.path.join(BUILD, "bench", "godeye-baseline")
+OVERDRAW = os.path.join(BUILD, "bench", "overdraw-bench")
+GEN = os.path.join(ROOT, "scripts", "gencapture.py")
+GEN_ARGS = ["--seed", "1", "--block-samples", "--noise-threads", "3"]
+TARGET_DISPATCHES = 10_000_000
+
+
+def log(msg):
+    sys.stderr.write("bench: %s\n" % msg)
+    sys.stderr.flush()
+
+
+def path(name):
+    return os.path.join(DATA, name)
+
+
+def generate(name, extra):
+    """gencapture output, cached (regenerated when missing)."""
+    out = path(name)
+    if not os.path.exists(out):
+        log("generating %s" % name)
+        tmp = out + ".tmp"
+        subprocess.run([sys.executable, GEN] + GEN_ARGS + extra + ["--out", tmp], check=True)
+        os.replace(tmp, out)
+    return out
+
+
+def to_document(src, name):
+    """The same events as a godeye document (meta line -> meta member)."""
+    out = path(name)
+    if not os.path.exists(out):
+        log("writing %s" % name)
+        tmp = out + ".tmp"
+        with open(src, encoding="utf-8") as f, open(tmp, "w", encoding="utf-8") as o:
+            first = f.readline()
+            meta = first.strip()
+            assert meta.startswith('{"type":"meta",')
+            o.write('{"godeye_trace":1,"meta":{' + meta[len('{"type":"meta",'):] + ',"events":[\n')
+            prev = None
+            for line in f:
+                line = line.rstrip("\n")
+                if not line:
+                    continue
+                if prev is not None:
+                    o.write(prev + ",\n")
+                prev = line
+            o.write((prev or "") + "\n]}\n")
+        os.replace(tmp, out)
+    return out
+
+
+def to_gzip(src, name):
+    out = path(name)
+    if not os.path.exists(out):
+        log("writing %s" % name)
+        tmp = out + ".tmp"
+        with open(src, "rb") as f, gzip.open(tmp, "wb", compresslevel=6) as o:
+            shutil.copyfileobj(f, o, 1 << 20)
+        os.replace(tmp, out)
+    return out
+
+
+def rm_db(db):
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(db + suffix)
+        except FileNotFoundError:
+            pass
+
+
+def run_once(argv, stdout=subprocess.DEVNULL):
+    """(wall s, cpu s, peak RSS KiB) of one run; raises on failure."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    err = p.stderr.read().decode("utf-8", "replace")
+    p.stderr.close()
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(argv), p.returncode, err))
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[(len(xs) - 1) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+
+
+def measure(argv, before=None):
+    """Median wall, median CPU, max peak RSS of RUNS runs."""
+    walls, cpus, rss = [], [], []
+    for _ in range(RUNS):
+        if before:
+            before()
+        w, c, r = run_once(argv)
+        walls.append(w)
+        cpus.append(c)
+        rss.append(r)
+    return median(walls), median(cpus), max(rss)
+
+
+def ingest_argv(src):
+    return [GODEYE, "--db", path("ingest.db"), "ingest", "-q", "--no-progress", src]
+
+
+def baseline_argv(src):
+    return [BASELINE, src, path("baseline.db")]
+
+
+def interleaved(jobs):
+    """Runs every job once per round, RUNS rounds, so that the baseline and
+    godeye share the machine's load of the moment (this machine is shared
+    and noisy).  Returns {name: (median wall, median cpu, max RSS)}."""
+    res = {name: ([], [], []) for name, _ in jobs}
+    for k in range(RUNS):
+        log("round %d of %d" % (k + 1, RUNS))
+        for name, argv in jobs:
+            rm_db(path("ingest.db"))
+            rm_db(path("baseline.db"))
+            w, c, r = run_once(argv)
+            res[name][0].append(w)
+            res[name][1].append(c)
+            res[name][2].append(r)
+    return {n: (median(v[0]), median(v[1]), max(v[2])) for n, v in res.items()}
+
+
+def build_big_db(src):
+    """A database of >= 10M dispatches: one real ingest, then SQL copies."""
+    db = path("blocks10m.db")
+    if os.path.exists(db):
+        return db
+    tmp = db + ".tmp"
+    rm_db(tmp)
+    log("ingesting %s for the 10M-dispatch database" % os.path.basename(src))
+    run_once([GODEYE, "--db", tmp, "ingest", "-q", "--no-progress", src])
+    con = sqlite3.connect(tmp)
+    n, max_id, span = con.execute(
+        "SELECT count(*), max(id), max(start_ms + dur_ms) - min(start_ms) FROM dispatch").fetchone()
+    copies = -(-TARGET_DISPATCHES // n) - 1
+    log("replicating %d dispatches %d times" % (n, copies))
+    idx = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+                      " AND tbl_name IN ('dispatch', 'block')").fetchall()
+    con.execute("BEGIN")
+    for name, _ in idx:
+        con.execute("DROP INDEX %s" % name)
+    cols = [r[1] for r in con.execute("PRAGMA table_info(trace)")]
+    rest = [c for c in cols if c not in ("id", "hash", "start_ms", "end_ms")]
+    for k in range(1, copies + 1):
+        off = k * (max_id + 1)
+        shift = k * (span + 60000.0)
+        con.execute("INSERT INTO trace(id, hash, start_ms, end_ms, %s) SELECT id + %d, hash || '-%d',"
+                    " start_ms + %r, end_ms + %r, %s FROM trace WHERE id = 1"
+                    % (", ".join(rest), k, k, shift, shift, ", ".join(rest)))
+        con.execute("INSERT INTO dispatch(id, trace, pid, tid, start_ms, dur_ms, thread_ms, unfinished,"
+                    " message) SELECT id + %d, %d, pid, tid, start_ms + %r, dur_ms, thread_ms,"
+                    " unfinished, message FROM dispatch WHERE trace = 1" % (off, 1 + k, shift))
+        con.execute("INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame)"
+                    " SELECT dispatch + %d, %d, samples, key_frame, grp, cpu_busy, memory, blame"
+                    " FROM block WHERE trace = 1" % (off, 1 + k))
+    for _, sql in idx:
+        con.execute(sql)
+    con.execute("COMMIT")
+    con.execute("ANALYZE")
+    total = con.execute("SELECT count(*) FROM dispatch").fetchone()[0]
+    con.close()
+    os.replace(tmp, db)
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(tmp + suffix):
+            os.unlink(tmp + suffix)
+    log("%s: %d dispatches" % (os.path.basename(db), total))
+    return db
+
+
+def mb(p):
+    return os.path.getsize(p) / 1e6
+
+
+def fmt_row(cells, widths):
+    return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+
+
+def main():
+    os.makedirs(DATA, exist_ok=True)
+    jl1 = generate("cap150k.jsonl", ["--dispatches", "150000"])
+    jl2 = generate("cap300k.jsonl", ["--dispatches", "300000"])
+    doc = to_document(jl1, "cap150k.json")
+    gz = to_gzip(jl1, "cap150k.jsonl.gz")
+    lc = generate("cap150k.log", ["--dispatches", "150000", "--as", "logcat"])
+    big = build_big_db(jl2)
+
+    head = ["measure", "input MB", "baseline wall s (cpu s)", "godeye wall s (cpu s)",
+            "ratio wall (cpu)", "MB/s", "peak RSS MB", "target"]
+    rows = []
+
+    m = interleaved([("b1", baseline_argv(jl1)), ("g1", ingest_argv(jl1)), ("gd", ingest_argv(doc)),
+                     ("gg", ingest_argv(gz)), ("gl", ingest_argv(lc)), ("b2", baseline_argv(jl2)),
+                     ("g2", ingest_argv(jl2))])
+
+    def ingest_row(label, key, src, base, target):
+        g = m[key]
+        size = mb(src)
+        rows.append([label, "%.1f" % size, "%.2f (%.2f)" % (base[0], base[1]),
+                     "%.2f (%.2f)" % (g[0], g[1]),
+                     "%.2f (%.2f)" % (g[0] / base[0], g[1] / base[1]),
+                     "%.1f" % (size / g[0]), "%.1f" % (g[2] / 1024), target])
+        return g
+
+    b1, b2 = m["b1"], m["b2"]
+    g1 = ingest_row("ingest JSONL 150k dispatches", "g1", jl1, b1, "<= 1.0x (aim 0.5x), <= 64 MB")
+    g2 = ingest_row("ingest JSONL 300k dispatches", "g2", jl2, b2, "RSS < 1.2x of 150k")
+    gd = ingest_row("ingest document 150k", "gd", doc, b1, "<= 1.2x JSONL time")
+    gg = ingest_row("ingest gzip JSONL 150k", "gg", gz, b1, "<= 1.2x JSONL time")
+    gl = ingest_row("ingest logcat 150k", "gl", lc, b1, "-")
+
+    def query_row(label, argv, target):
+        log(label)
+        w, c, r = measure(argv)
+        rows.append([label, "-", "-", "%.3f (%.3f)" % (w, c), "-", "-", "%.1f" % (r / 1024), target])
+        return w
+
+    n_big = sqlite3.connect(big).execute("SELECT count(*) FROM dispatch").fetchone()[0]
+    qb = query_row("blocks --threshold 500, %.1fM dispatches" % (n_big / 1e6),
+                   [GODEYE, "--db", big, "blocks", "--threshold", "500", "--format", "jsonl"], "< 0.050 s")
+    qg = query_row("blocks --group, %.1fM dispatches" % (n_big / 1e6),
+                   [GODEYE, "--db", big, "blocks", "--group", "--format", "jsonl"], "< 0.500 s")
+
+    log("overdraw")
+    ods = []
+    for _ in range(RUNS):
+        out = subprocess.run([OVERDRAW], check=True, capture_output=True, text=True).stdout
+        m = re.search(r"10000 views:\s+([0-9.]+) ms", out)
+        ods.append(float(m.group(1)))
+    od = median(ods)
+    rows.append(["overdraw, 10,000 views (best of 5, median of %d)" % RUNS, "-", "-",
+                 "%.3f" % (od / 1000), "-", "-", "-", "< 0.020 s"])
+
+    has_report = subprocess.run([GODEYE, "report", "-h"], capture_output=True).returncode == 0
+    notes = []
+    if has_report:
+        db = path("report.db")
+        if not os.path.exists(db):
+            run_once([GODEYE, "--db", db, "ingest", "-q", "--no-progress", jl2])
+        query_row("report, 300k dispatches", [GODEYE, "--db", db, "report"], "< 5 s, < 10 MB")
+    else:
+        notes.append("`godeye report` does not exist in this build: its measure is skipped.")
+
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    lines = [fmt_row(head, widths), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    lines += [fmt_row(r, widths) for r in rows]
+    print("godeye benchmark, %s, %d runs each (median), %s" % (
+        datetime.date.today().isoformat(), RUNS, os.uname().nodename))
+    print()
+    print("\n".join(lines))
+    print()
+    print("RSS ratio 300k / 150k: %.2f; document / JSONL time: %.2f; gzip / JSONL time: %.2f;"
+          " logcat / JSONL time: %.2f" % (g2[2] / g1[2], gd[0] / g1[0], gg[0] / g1[0], gl[0] / g1[0]))
+    for n in notes:
+        print(n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
