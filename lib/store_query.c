@@ -442,6 +442,22 @@ static void cfg_list_free(cfg_list *l)
     free(l->cfgs);
 }
 
+static const char *const memory_names[] = {"ts_ms", "heap_alloc_kb", "heap_max_kb", "heap_free_kb",
+                                           "pss_total_kb", "ram_avail_kb", "ram_total_kb",
+                                           "ram_is_low"};
+
+/* The memory object from 8 consecutive columns starting at `first`. */
+static json_t *memory_cols(sqlite3_stmt *q, int first)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < 8; i++)
+        json_object_set_new(o, memory_names[i], i == 0 ? ms_json(q, first) : col_json(q, first + i));
+    json_t *low = json_object_get(o, "ram_is_low");
+    if (json_is_integer(low))
+        json_object_set_new(o, "ram_is_low", json_boolean(json_integer_value(low)));
+    return o;
+}
+
 static json_t *memory_json(gd_store *s, int64_t id)
 {
     sqlite3_stmt *q = gd_store_prepare(
@@ -450,23 +466,40 @@ static json_t *memory_json(gd_store *s, int64_t id)
     if (!q)
         return json_null();
     sqlite3_bind_int64(q, 1, id);
-    json_t *o = json_null();
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        o = json_object();
-        static const char *const names[] = {"ts_ms", "heap_alloc_kb", "heap_max_kb", "heap_free_kb",
-                                            "pss_total_kb", "ram_avail_kb", "ram_total_kb",
-                                            "ram_is_low"};
-        for (int i = 0; i < 8; i++)
-            json_object_set_new(o, names[i], i == 0 ? ms_json(q, 0) : col_json(q, i));
-        json_t *low = json_object_get(o, "ram_is_low");
-        if (json_is_integer(low))
-            json_object_set_new(o, "ram_is_low", json_boolean(json_integer_value(low)));
-    }
+    json_t *o = sqlite3_step(q) == SQLITE_ROW ? memory_cols(q, 0) : json_null();
     sqlite3_finalize(q);
     return o;
 }
 
 typedef int (*block_fn)(void *ctx, json_t *row, double dur);
+
+/* The kind filter as SQL over d (dispatch) and t (its trace). */
+static const char *kind_sql(gd_block_kind k)
+{
+    switch (k) {
+    case GD_KIND_ANR: return " AND d.dur_ms >= t.anr_ms";
+    case GD_KIND_LONG: return " AND d.dur_ms >= t.long_ms AND d.dur_ms < t.anr_ms";
+    case GD_KIND_SHORT: return " AND d.dur_ms < t.long_ms";
+    default: return "";
+    }
+}
+
+/* The lowest duration a block of kind k can have in any trace: the bound
+ * that lets the dur_ms index skip everything shorter. */
+static double kind_bound(gd_store *s, gd_block_kind k, double bound)
+{
+    const char *col = k == GD_KIND_ANR ? "anr_ms" : k == GD_KIND_LONG ? "long_ms" : NULL;
+    if (!col)
+        return bound;
+    char sql[64];
+    snprintf(sql, sizeof sql, "SELECT min(%s) FROM trace", col);
+    sqlite3_stmt *m = gd_store_prepare(s, sql, NULL);
+    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL &&
+        sqlite3_column_double(m, 0) > bound)
+        bound = sqlite3_column_double(m, 0);
+    sqlite3_finalize(m);
+    return bound;
+}
 
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
                       gd_error *err)
@@ -484,16 +517,23 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                     : GD_SHORT_MS;
         sqlite3_finalize(m);
     }
+    bound = kind_bound(s, bq->kind, bound);
     snprintf(sql, sizeof sql,
              "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
              " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
-             " b.grp, b.cpu_busy, b.memory, b.blame"
-             " FROM dispatch d JOIN trace t ON t.id = d.trace"
+             " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
+             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low"
+             /* CROSS JOIN keeps dispatch the outer loop, read through its
+              * dur_ms index: a few blocks out of millions of dispatches */
+             " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
              " LEFT JOIN block b ON b.dispatch = d.id"
+             " LEFT JOIN memory mm ON mm.id = b.memory"
              " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
-             " AND t.hash NOT LIKE 'pending:%%' %s"
+             " AND t.hash NOT LIKE 'pending:%%' %s %s"
              " ORDER BY d.trace, d.start_ms, d.id",
-             light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)", filt);
+             light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)", filt,
+             kind_sql(bq->kind));
+    /* with no memory snapshot joined, columns 19.. are NULL */
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
@@ -535,7 +575,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             if (!light)
                 json_object_set_new(row, "memory", sqlite3_column_type(q, 17) == SQLITE_NULL
                                                        ? json_null()
-                                                       : memory_json(s, sqlite3_column_int64(q, 17)));
+                                                       : memory_cols(q, 19));
         } else {
             /* below the ingest-time cut (or stacks wanted): derive now */
             const gd_trace_cfg *cfg = cfg_get(s, &cfgs, trace, err);
