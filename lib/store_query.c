@@ -718,6 +718,96 @@ static int cmp_group_total(const void *a, const void *b)
     return strcmp(x->group, y->group);
 }
 
+/* Groups from the stored block rows in one scan ordered by (group,
+ * duration): one group's durations in memory at a time.  Used when every
+ * selected dispatch has a stored block row (threshold at or above each
+ * trace's short threshold). */
+static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, groups *gs,
+                         gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
+    char kind[128];
+    snprintf(kind, sizeof kind, "%s", kind_sql(q->kind));
+    for (char *p = strstr(kind, "d.dur_ms"); p; p = strstr(p, "d.dur_ms"))
+        *p = 'b';
+    /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
+     * trace's thresholds (a small table) */
+    snprintf(sql, sizeof sql,
+             "SELECT b.grp, b.dur_ms, b.trace FROM block b JOIN trace t ON t.id = b.trace"
+             " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
+             " AND t.hash NOT LIKE 'pending:%%' %s %s ORDER BY b.grp, b.dur_ms", filt, kind);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    if (!st)
+        return err->code;
+    sqlite3_bind_double(st, 1, bound);
+    sqlite3_bind_int(st, 2, gd_has(q->threshold) ? 1 : 0);
+    sqlite3_stmt *kf = gd_store_prepare(s, "SELECT key_frame FROM block WHERE grp IS ?1"
+                                           " ORDER BY dur_ms DESC LIMIT 1", err);
+    if (!kf) {
+        sqlite3_finalize(st);
+        return err->code;
+    }
+    int step;
+    group_acc *g = NULL;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *grp = (const char *)sqlite3_column_text(st, 0);
+        if (!g || (grp == NULL) != (g->group == NULL) || (grp && strcmp(grp, g->group) != 0)) {
+            if (gs->n == gs->cap) {
+                size_t nc = gs->cap ? gs->cap * 2 : 64;
+                group_acc *ng = realloc(gs->g, nc * sizeof *ng);
+                if (!ng) {
+                    gs->oom = 1;
+                    break;
+                }
+                gs->g = ng;
+                gs->cap = nc;
+            }
+            g = &gs->g[gs->n++];
+            memset(g, 0, sizeof *g);
+            g->group = grp ? strdup(grp) : NULL;
+            /* the key frame of the group's longest block stands for it */
+            if (grp)
+                sqlite3_bind_text(kf, 1, grp, -1, SQLITE_TRANSIENT);
+            else
+                sqlite3_bind_null(kf, 1);
+            if (sqlite3_step(kf) == SQLITE_ROW && sqlite3_column_type(kf, 0) != SQLITE_NULL)
+                g->key_frame = strdup((const char *)sqlite3_column_text(kf, 0));
+            sqlite3_reset(kf);
+        }
+        double dur = sqlite3_column_double(st, 1);
+        if (g->n == g->cap) {
+            size_t nc = g->cap ? g->cap * 2 : 16;
+            double *nd = realloc(g->durs, nc * sizeof *nd);
+            if (!nd) {
+                gs->oom = 1;
+                break;
+            }
+            g->durs = nd;
+            g->cap = nc;
+        }
+        g->durs[g->n++] = dur;
+        g->total += dur;
+        int64_t t = sqlite3_column_int64(st, 2);
+        size_t i;
+        for (i = 0; i < g->ntraces && g->traces[i] != t; i++)
+            ;
+        if (i == g->ntraces) {
+            int64_t *nt = realloc(g->traces, (g->ntraces + 1) * sizeof *nt);
+            if (!nt) {
+                gs->oom = 1;
+                break;
+            }
+            g->traces = nt;
+            g->traces[g->ntraces++] = t;
+        }
+    }
+    int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
+    sqlite3_finalize(st);
+    sqlite3_finalize(kf);
+    return rc;
+}
+
 int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
@@ -725,7 +815,19 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     gs.index = json_object();
     gd_blocks_query lq = *q;
     lq.stacks = 0;
-    int rc = each_block(s, &lq, add_to_group, &gs, 1, err);
+    /* stored block rows cover the query when the threshold is at or above
+     * every trace's short threshold (the ingest-time cut) */
+    double max_short = GD_SHORT_MS;
+    sqlite3_stmt *m = gd_store_prepare(s, "SELECT max(short_ms) FROM trace", err);
+    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
+        max_short = sqlite3_column_double(m, 0);
+    sqlite3_finalize(m);
+    int rc;
+    if (!gd_has(q->threshold) || q->threshold >= max_short)
+        rc = groups_stored(s, &lq, kind_bound(s, q->kind, gd_has(q->threshold) ? q->threshold : 0),
+                           &gs, err);
+    else
+        rc = each_block(s, &lq, add_to_group, &gs, 1, err);
     if (!rc && gs.oom)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     if (!rc) {
@@ -733,7 +835,8 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             qsort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
         for (size_t i = 0; i < gs.n; i++) {
             group_acc *g = &gs.g[i];
-            gd_stats_sort(g->durs, g->n);
+            if (g->n > 1)
+                gd_stats_sort(g->durs, g->n);
             json_t *row = json_object();
             json_object_set_new(row, "group", g->group ? json_string(g->group) : json_null());
             json_object_set_new(row, "key_frame", g->key_frame ? json_string(g->key_frame) : json_null());

@@ -777,8 +777,8 @@ static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
               " AND dur_ms >= ?"
               " ORDER BY start_ms", err);
     sqlite3_stmt *ins = gd_store_prepare(
-        w->s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame)"
-              " VALUES (?,?,?,?,?,?,?,?)", err);
+        w->s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame,"
+              " dur_ms) VALUES (?,?,?,?,?,?,?,?,?)", err);
     if (!dv || !q || !ins) {
         rc = err->code ? err->code : GD_ERR_IO;
         goto out;
@@ -795,6 +795,7 @@ static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
             goto out;
         sqlite3_bind_int64(ins, 1, sqlite3_column_int64(q, 0));
         sqlite3_bind_int64(ins, 2, w->trace);
+        sqlite3_bind_double(ins, 9, sqlite3_column_double(q, 4));
         sqlite3_bind_int64(ins, 3, bi.samples);
         bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
         bind_text(ins, 5, bi.group[0] ? bi.group : NULL);

@@ -132,6 +132,7 @@ CREATE TABLE memory (
 CREATE TABLE block (
   dispatch  INTEGER PRIMARY KEY REFERENCES dispatch(id),
   trace     INTEGER NOT NULL REFERENCES trace(id),
+  dur_ms    REAL NOT NULL,                -- the dispatch's, kept here for groups
   samples   INTEGER NOT NULL,
   key_frame TEXT,
   grp       TEXT,                       -- key frame without its line number
@@ -157,7 +158,7 @@ CREATE INDEX sample_at ON sample (trace, tid, ts_ms);
 CREATE INDEX cpu_at ON cpu (trace, ts_ms);
 CREATE INDEX memory_at ON memory (trace, ts_ms);
 CREATE INDEX block_trace ON block (trace);
-CREATE INDEX block_grp ON block (grp);
+CREATE INDEX block_grp ON block (grp, dur_ms, trace);  -- groups: one ordered scan
 CREATE INDEX raw_event_kind ON raw_event (trace, kind, ts_ms);
 
 -- Page lifecycle callbacks, one row per callback; page timelines are
