@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fetch.h"
+#include "util.h"
 
 int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err)
 {
@@ -214,8 +215,7 @@ static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int 
         (*out)[(*n)++] = p;
     }
     closedir(d);
-    if (nsub) /* qsort(NULL, 0) is undefined */
-        qsort(sub, nsub, sizeof *sub, cmp_str);
+    gd_sort(sub, nsub, sizeof *sub, cmp_str);
     for (size_t i = 0; i < nsub; i++) {
         if (!rc)
             rc = list_files(sub[i], out, n, cap, recursive, err);
@@ -281,7 +281,7 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             return code;
         }
         if (n)
-            qsort(files, n, sizeof *files, cmp_str);
+            gd_sort(files, n, sizeof *files, cmp_str);
         if ((rc->opts->format && strcmp(rc->opts->format, "blockcanary") == 0) ||
             (!rc->opts->format && all_blockcanary(files, n, err))) {
             if (n == 0) {
@@ -302,7 +302,7 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             return code;
         }
         if (n)
-            qsort(files, n, sizeof *files, cmp_str);
+            gd_sort(files, n, sizeof *files, cmp_str);
         if (n == 0)
             code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no files in folder");
         for (size_t i = 0; i < n && !code; i++) {

@@ -9,6 +9,7 @@
 #include "analysis/stats.h"
 #include "store_int.h"
 #include "store_methods.h"
+#include "util.h"
 
 /* ---- shared helpers ------------------------------------------------------- */
 
@@ -432,7 +433,7 @@ int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void 
     mrows r = {0};
     int rc = q->block >= 0 ? stats_block(s, q, &r, err) : stats_sql(s, q, &r, err);
     if (!rc)
-        qsort(r.v, r.n, sizeof *r.v, cmp_mrow);
+        gd_sort(r.v, r.n, sizeof *r.v, cmp_mrow);
     sqlite3_stmt *nq = NULL;
     for (size_t i = 0; !rc && i < r.n; i++) {
         mrow *m = &r.v[i];

@@ -7,6 +7,7 @@
 #include "analysis/stats.h"
 #include "store_int.h"
 #include "store_methods.h"
+#include "util.h"
 
 /* ---- trace configuration ------------------------------------------------ */
 
@@ -831,8 +832,8 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     if (!rc && gs.oom)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     if (!rc) {
-        if (gs.n) /* qsort(NULL, 0) is undefined */
-            qsort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
+        if (gs.n) /* gd_sort(NULL, 0) is undefined */
+            gd_sort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
         for (size_t i = 0; i < gs.n; i++) {
             group_acc *g = &gs.g[i];
             if (g->n > 1)

@@ -6,6 +6,7 @@
 
 #include "store_int.h"
 #include "store_report.h"
+#include "util.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -515,7 +516,7 @@ static json_t *agg_flame(cs_agg *a, long min)
     for (size_t i = 0; i < a->cap; i++)
         if (a->e[i].id && a->e[i].total >= min && a->e[i].total > 0)
             kept[n++] = &a->e[i];
-    qsort(kept, n, sizeof *kept, cmp_ent);
+    gd_sort(kept, n, sizeof *kept, cmp_ent);
     for (size_t i = 0; i < n; i++) {
         cs_ent *e = kept[i];
         e->node = json_pack("{s:o s:I s:[]}", "name", frame_text(a, e->frame), "value",
@@ -746,7 +747,7 @@ int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
         if (a.e[i].id && a.e[i].self)
             ids[n++] = a.e[i].id;
     if (!rc)
-        qsort(ids, n, sizeof *ids, cmp_i64);
+        gd_sort(ids, n, sizeof *ids, cmp_i64);
     for (size_t i = 0; !rc && i < n; i++) {
         char *buf = NULL;
         size_t len = 0;

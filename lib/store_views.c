@@ -10,6 +10,7 @@
 #include "analysis/pages.h"
 #include "analysis/stats.h"
 #include "store_int.h"
+#include "util.h"
 
 #define MAX_AREAS 20000
 
@@ -639,11 +640,13 @@ int gd_store_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *
     }
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
-    qsort(rows, n, sizeof *rows, cmp_wasted);
+    if (n > 1)
+        gd_sort(rows, n, sizeof *rows, cmp_wasted);
+    int stop = rc != GD_OK;
     for (size_t i = 0; i < n; i++) {
-        if (!rc && fn(ctx, rows[i].row))
-            rc = GD_OK, i = n - 1;
-        json_decref(rows[i < n ? i : n - 1].row);
+        if (!stop)
+            stop = fn(ctx, rows[i].row);
+        json_decref(rows[i].row);
     }
     free(rows);
     json_decref(index);

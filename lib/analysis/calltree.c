@@ -1,5 +1,6 @@
 /* calltree.c - method call trees: rebuilding, clipping, merging by path, Matrix stack keys, Java names. */
 #include "analysis/calltree.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -319,7 +320,7 @@ static void node_finish(gd_ct_node *n)
     k = 0;
     for (gd_ct_node *c = n->child; c; c = c->next)
         v[k++] = c;
-    qsort(v, k, sizeof *v, cmp_node);
+    gd_sort(v, k, sizeof *v, cmp_node);
     for (size_t i = 0; i + 1 < k; i++)
         v[i]->next = v[i + 1];
     v[k - 1]->next = NULL;

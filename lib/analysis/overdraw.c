@@ -1,5 +1,6 @@
 /* overdraw.c - exact overdraw of one view dump: tree checks, effective rects, sweep line. */
 #include "analysis/overdraw.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ static int tree_link(tree *t, const gd_view *v, size_t n)
         ix[i].id = v[i].id;
         ix[i].idx = i;
     }
-    qsort(ix, n, sizeof *ix, cmp_idref);
+    gd_sort(ix, n, sizeof *ix, cmp_idref);
     for (size_t k = 1; k < n; k++)
         if (ix[k].id == ix[k - 1].id)
             t->state[ix[k].idx] = SKIP_STATE(GD_OVERDRAW_SKIP_DUPLICATE_ID);
@@ -435,7 +436,7 @@ static int sweep_rects(const rect *pr, const int64_t *layers, size_t np, gd_over
         ys[2 * i] = pr[i].t;
         ys[2 * i + 1] = pr[i].b;
     }
-    qsort(ys, 2 * np, sizeof *ys, cmp_i32);
+    gd_sort(ys, 2 * np, sizeof *ys, cmp_i32);
     size_t ny = 1;
     for (size_t i = 1; i < 2 * np; i++)
         if (ys[i] != ys[ny - 1])
@@ -450,7 +451,7 @@ static int sweep_rects(const rect *pr, const int64_t *layers, size_t np, gd_over
         ev[2 * i] = a;
         ev[2 * i + 1] = b;
     }
-    qsort(ev, 2 * np, sizeof *ev, cmp_xev);
+    gd_sort(ev, 2 * np, sizeof *ev, cmp_xev);
     size_t nodes = 4 * s.leaves;
     s.add = calloc(nodes, sizeof *s.add);
     s.mn = calloc(nodes, sizeof *s.mn);
@@ -470,7 +471,7 @@ static int sweep_rects(const rect *pr, const int64_t *layers, size_t np, gd_over
             goto done;
     }
     if (out->nareas > 1)
-        qsort(out->areas, out->nareas, sizeof *out->areas, cmp_area);
+        gd_sort(out->areas, out->nareas, sizeof *out->areas, cmp_area);
     rc = 0;
 done:
     out->ratio = s.weighted; /* divided by the screen area by the caller */

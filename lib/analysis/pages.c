@@ -1,5 +1,6 @@
 /* pages.c - page load timeline: stable time order, draw and load times, step durations. */
 #include "analysis/pages.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,7 @@ int gd_pages_timeline(const gd_page_event *evs, size_t n, gd_page_kind kind,
         out->steps[out->nsteps++] = s;
     }
     if (out->nsteps > 1)
-        qsort(out->steps, out->nsteps, sizeof *out->steps, cmp_step);
+        gd_sort(out->steps, out->nsteps, sizeof *out->steps, cmp_step);
     for (size_t i = 0; i + 1 < out->nsteps; i++)
         out->steps[i].to_next_ms = out->steps[i + 1].ts - out->steps[i].ts;
 

@@ -1,5 +1,6 @@
 /* stats.c - percentiles by linear interpolation, sorting of doubles. */
 #include "analysis/stats.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,5 +34,5 @@ static int cmp_double(const void *a, const void *b)
 void gd_stats_sort(double *v, size_t n)
 {
     if (v && n > 1)
-        qsort(v, n, sizeof *v, cmp_double);
+        gd_sort(v, n, sizeof *v, cmp_double);
 }

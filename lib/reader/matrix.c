@@ -9,6 +9,7 @@
 #include "jsonstream.h"
 #include "reader.h"
 #include "reader/matrix.h"
+#include "util.h"
 
 /*
  * Inputs:
@@ -143,8 +144,8 @@ static int load_mapping(ctx *c, const char *path, gd_error *err)
     if (r < 0)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read method mapping '%s': %s", path,
                             e2.msg);
-    if (c->nmap) /* qsort(NULL, 0) is undefined */
-        qsort(c->map, c->nmap, sizeof *c->map, cmp_entry);
+    if (c->nmap) /* gd_sort(NULL, 0) is undefined */
+        gd_sort(c->map, c->nmap, sizeof *c->map, cmp_entry);
     return 0;
 }
 
