@@ -4,11 +4,30 @@
 
 #include <stdlib.h>
 
+#include "error.h"
+
 /* qsort that accepts an empty or NULL array (qsort(NULL, 0) is undefined). */
 static inline void gd_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
     if (base && n > 1)
         qsort(base, n, size, cmp);
+}
+
+/* Grows *arr (elements of `elem` bytes, capacity *cap) to hold `need`,
+ * doubling; 0, or GD_ERR_IO with err filled when out of memory. */
+static inline int gd_grow(void **arr, size_t *cap, size_t need, size_t elem, gd_error *err)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 16;
+    while (nc < need)
+        nc *= 2;
+    void *n = realloc(*arr, nc * elem);
+    if (!n)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    *arr = n;
+    *cap = nc;
+    return 0;
 }
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "jsonstream.h"
 #include "reader.h"
+#include "util.h"
 
 /*
  * Containers: any sequence of top-level JSON values (JSON Lines, one or more
@@ -57,21 +58,6 @@ typedef struct ctx {
 static void skip(ctx *c, const char *reason)
 {
     gd_sink_skip(c->sink, reason, c->line, c->col);
-}
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem, gd_error *err)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 16;
-    while (nc < need)
-        nc *= 2;
-    void *n = realloc(*arr, nc * elem);
-    if (!n)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    *arr = n;
-    *cap = nc;
-    return 0;
 }
 
 /* ---- optional fields (Gson omits nulls: everything may be absent) ---- */
@@ -274,7 +260,7 @@ static int block_body(ctx *c, json_t *b, gd_error *err)
             continue;
         }
         size_t n = json_array_size(frames), k = 0;
-        if (grow((void **)&c->frames, &c->frames_cap, n + 1, sizeof(char *), err))
+        if (gd_grow((void **)&c->frames, &c->frames_cap, n + 1, sizeof(char *), err))
             return GD_ERR_IO;
         for (size_t i = 0; i < n; i++) {
             const char *f = json_string_value(json_array_get(frames, i));
@@ -462,7 +448,7 @@ static int do_view(ctx *c, json_t *p, double ts, gd_error *err)
         return 0;
     }
     size_t n = json_array_size(vs), k = 0;
-    if (grow((void **)&c->views, &c->views_cap, n + 1, sizeof(gd_view), err))
+    if (gd_grow((void **)&c->views, &c->views_cap, n + 1, sizeof(gd_view), err))
         return GD_ERR_IO;
     /* depth kept in `layers` temporarily would be confusing: use a side array */
     int *depth = calloc(n + 1, sizeof *depth);

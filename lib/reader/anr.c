@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "reader.h"
+#include "util.h"
 
 #define ANR_MAX_FRAMES 1024
 #define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)
@@ -206,21 +207,6 @@ static int parse_dump_header(const char *s, int64_t *pid, double *ts)
 
 /* ---- frames of the current thread ---- */
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem, gd_error *err)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 32;
-    while (nc < need)
-        nc *= 2;
-    void *n = realloc(*arr, nc * elem);
-    if (!n)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    *arr = n;
-    *cap = nc;
-    return 0;
-}
-
 /* Appends a frame made of up to three pieces; counted skip when over the
  * per-thread bounds.  0 or an error code. */
 static int add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb,
@@ -233,8 +219,8 @@ static int add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t
         c->frames_over = 1;
         return 0;
     }
-    if (grow((void **)&c->fbuf, &c->fcap, c->flen + len + 1, 1, c->err) ||
-        grow((void **)&c->foff, &c->foff_cap, c->nframes + 1, sizeof(size_t), c->err))
+    if (gd_grow((void **)&c->fbuf, &c->fcap, c->flen + len + 1, 1, c->err) ||
+        gd_grow((void **)&c->foff, &c->foff_cap, c->nframes + 1, sizeof(size_t), c->err))
         return GD_ERR_IO;
     c->foff[c->nframes++] = c->flen;
     memcpy(c->fbuf + c->flen, a, na);
@@ -406,7 +392,7 @@ static int emit_stack(anr_ctx *c)
         gd_sink_skip(c->sink, "anr: thread without tid", c->thr_line, 1);
         return 0;
     }
-    if (grow((void **)&c->fptr, &c->fptr_cap, c->nframes ? c->nframes : 1, sizeof(char *), c->err))
+    if (gd_grow((void **)&c->fptr, &c->fptr_cap, c->nframes ? c->nframes : 1, sizeof(char *), c->err))
         return GD_ERR_IO;
     for (size_t i = 0; i < c->nframes; i++)
         c->fptr[i] = c->fbuf + c->foff[i];
@@ -438,7 +424,7 @@ static int end_thread(anr_ctx *c)
         c->thr_over = 1;
         return 0;
     }
-    if (grow((void **)&c->thr, &c->thr_cap, c->nthr + 1, sizeof(anr_thr), c->err))
+    if (gd_grow((void **)&c->thr, &c->thr_cap, c->nthr + 1, sizeof(anr_thr), c->err))
         return GD_ERR_IO;
     if (c->main_idx < 0 && strcmp(c->cur.name, "main") == 0) {
         c->main_idx = (int64_t)c->nthr;

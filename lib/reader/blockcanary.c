@@ -6,6 +6,7 @@
 
 #include "mdstamp.h"
 #include "reader.h"
+#include "util.h"
 
 /*
  * Layout written by BlockCanary's LogWriter.save() (CRLF; the input layer
@@ -264,21 +265,6 @@ static void sample_begin(bc_ctx *c, double ts)
     c->over_limit = 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem, gd_error *err)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 64;
-    while (nc < need)
-        nc *= 2;
-    void *q = realloc(*p, nc * elem);
-    if (!q)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    *p = q;
-    *cap = nc;
-    return 0;
-}
-
 static int sample_frame(bc_ctx *c, const char *s, size_t n, gd_error *err)
 {
     if (c->nframes >= BC_MAX_FRAMES || c->arena_len + n + 1 > BC_MAX_STACK_BYTES) {
@@ -287,8 +273,8 @@ static int sample_frame(bc_ctx *c, const char *s, size_t n, gd_error *err)
         c->over_limit = 1;
         return 0;
     }
-    if (grow((void **)&c->arena, &c->arena_cap, c->arena_len + n + 1, 1, err) ||
-        grow((void **)&c->offs, &c->offs_cap, c->nframes + 1, sizeof(size_t), err))
+    if (gd_grow((void **)&c->arena, &c->arena_cap, c->arena_len + n + 1, 1, err) ||
+        gd_grow((void **)&c->offs, &c->offs_cap, c->nframes + 1, sizeof(size_t), err))
         return GD_ERR_IO;
     memcpy(c->arena + c->arena_len, s, n);
     c->arena[c->arena_len + n] = 0;
@@ -301,7 +287,7 @@ static int sample_end(bc_ctx *c, gd_error *err)
 {
     if (c->nframes == 0)
         return 0;
-    if (grow((void **)&c->frames, &c->frames_cap, c->nframes, sizeof(char *), err))
+    if (gd_grow((void **)&c->frames, &c->frames_cap, c->nframes, sizeof(char *), err))
         return GD_ERR_IO;
     for (size_t i = 0; i < c->nframes; i++)
         c->frames[i] = c->arena + c->offs[i];

@@ -7,6 +7,7 @@
 #include "jsonstream.h"
 #include "procstat.h"
 #include "reader.h"
+#include "util.h"
 
 /* Per-read scratch for arrays borrowed by events. */
 typedef struct scratch {
@@ -98,21 +99,6 @@ static void read_page(ctx *c, json_t *o, gd_page *p)
     p->parent = opt_int(c, pg, "parent");
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem, gd_error *err)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 16;
-    while (nc < need)
-        nc *= 2;
-    void *n = realloc(*arr, nc * elem);
-    if (!n)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    *arr = n;
-    *cap = nc;
-    return 0;
-}
-
 static int rect_of(json_t *r, int32_t out[4])
 {
     if (!json_is_array(r) || json_array_size(r) != 4)
@@ -190,7 +176,7 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
         if (!json_is_array(f))
             return type_err(c, err, "frames", "an array of strings");
         size_t n = json_array_size(f);
-        if (grow((void **)&c->sc.frames, &c->sc.frames_cap, n, sizeof(char *), err))
+        if (gd_grow((void **)&c->sc.frames, &c->sc.frames_cap, n, sizeof(char *), err))
             return GD_ERR_IO;
         for (size_t i = 0; i < n; i++) {
             json_t *s = json_array_get(f, i);
@@ -272,7 +258,7 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
         if (!json_is_array(vs))
             return type_err(c, err, "views", "an array");
         size_t n = json_array_size(vs);
-        if (grow((void **)&c->sc.views, &c->sc.views_cap, n, sizeof(gd_view), err))
+        if (gd_grow((void **)&c->sc.views, &c->sc.views_cap, n, sizeof(gd_view), err))
             return GD_ERR_IO;
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {

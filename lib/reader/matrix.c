@@ -60,21 +60,6 @@ static void skip(ctx *c, const char *reason)
     gd_sink_skip(c->sink, reason, c->line, c->col);
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem, gd_error *err)
-{
-    if (need <= *cap)
-        return 0;
-    size_t nc = *cap ? *cap : 16;
-    while (nc < need)
-        nc *= 2;
-    void *n = realloc(*arr, nc * elem);
-    if (!n)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    *arr = n;
-    *cap = nc;
-    return 0;
-}
-
 /* ---- method mapping: "id,accessFlag,class method desc" ---- */
 
 static int cmp_entry(const void *a, const void *b)
@@ -116,7 +101,7 @@ static int load_mapping(ctx *c, const char *path, gd_error *err)
             gd_sink_skip(c->sink, "matrix: bad method mapping line", gd_input_lineno(in), 1);
             continue;
         }
-        if (grow((void **)&c->map, &cap, c->nmap + 1, sizeof *c->map, err)) {
+        if (gd_grow((void **)&c->map, &cap, c->nmap + 1, sizeof *c->map, err)) {
             gd_input_close(in);
             return GD_ERR_IO;
         }
@@ -233,7 +218,7 @@ static int emit_methods(ctx *c, const char *stack, double t0, gd_error *err)
             start = c->stack[top - 1].next;
             c->stack[top - 1].next += cost;
         }
-        if (grow((void **)&c->stack, &c->stack_cap, top + 1, sizeof *c->stack, err))
+        if (gd_grow((void **)&c->stack, &c->stack_cap, top + 1, sizeof *c->stack, err))
             return GD_ERR_IO;
         c->stack[top].depth = (int)depth;
         c->stack[top].next = start;
@@ -274,7 +259,7 @@ static int emit_methods(ctx *c, const char *stack, double t0, gd_error *err)
 static int emit_thread_stack(ctx *c, const char *text, double ts, gd_error *err)
 {
     size_t tl = strlen(text);
-    if (grow((void **)&c->buf, &c->buf_cap, tl + 1, 1, err))
+    if (gd_grow((void **)&c->buf, &c->buf_cap, tl + 1, 1, err))
         return GD_ERR_IO;
     memcpy(c->buf, text, tl + 1);
     size_t k = 0;
@@ -293,7 +278,7 @@ static int emit_thread_stack(ctx *c, const char *text, double ts, gd_error *err)
         char *colon = strchr(l, ':');
         if (colon && (!par || colon < par))
             *colon = '.';
-        if (grow((void **)&c->frames, &c->frames_cap, k + 1, sizeof(char *), err))
+        if (gd_grow((void **)&c->frames, &c->frames_cap, k + 1, sizeof(char *), err))
             return GD_ERR_IO;
         c->frames[k++] = l;
     }
