@@ -52,7 +52,7 @@ static int q_overdraw(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_er
 static json_t *m_overdraw(json_t *r)
 {
     json_t *px = json_object_get(r, "overdraw_px");
-    return json_pack("{s:O s:O s:O s:O s:O s:O s:O s:O s:O s:O s:O}", "dump", json_object_get(r, "dump"),
+    return json_pack("{s:O s:O s:O s:O s:O s:o s:O s:O s:O s:O s:O}", "dump", json_object_get(r, "dump"),
                      "page", json_object_get(r, "page"), "ts_ms", json_object_get(r, "ts_ms"), "views",
                      json_object_get(r, "views"), "max_depth", json_object_get(r, "max_depth"),
                      "deep_views", json_integer((json_int_t)json_array_size(json_object_get(r, "deep_views"))),
