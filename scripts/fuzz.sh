@@ -19,6 +19,8 @@ scripts/fuzz-corpus.sh build-fuzz/seeds >/dev/null
 mkdir -p build-fuzz/artifacts build-fuzz/logs
 fuzzers=${GODEYE_FUZZERS:-$(cat build-fuzz/fuzzers.txt)}
 failed=0
+npass=0
+nfail=0
 printf '%-18s %8s %12s  %s\n' HARNESS SECONDS EXECUTIONS RESULT
 for f in $fuzzers; do
   bin=build-fuzz/tests/fuzz/fuzz_$f
@@ -35,11 +37,14 @@ for f in $fuzzers; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   if [ $rc -eq 0 ]; then
     result=ok
+    npass=$((npass + 1))
   else
+    nfail=$((nfail + 1))
     result="FAILED (exit $rc): $(grep -m1 -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" || true)"
     result="$result; see $log"
     failed=1
   fi
   printf '%-18s %8s %12s  %s\n' "$f" "$took" "${execs:-?}" "$result"
 done
+echo "fuzz: $npass passed, $nfail failed"
 exit $failed
