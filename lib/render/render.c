@@ -192,8 +192,16 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
                     p++;
                 k++;
             }
+            /* start at a whole name: "…Decoder.decode(…)", not "…der.decode(…)" */
+            const char *paren = strchr(p, '(');
+            const char *dot = strchr(p, '.');
+            if (dot && (!paren || dot < paren) && strlen(dot + 1) >= 8)
+                p = dot + 1;
             fputs("\xe2\x80\xa6", out);
             fputs(p, out);
+            if (!last)
+                for (size_t i = text_width(p) + 1; i < w; i++)
+                    fputc(' ', out);
         } else {
             /* cut the end */
             size_t k = 0;
