@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -177,6 +178,76 @@ void gd_store_rollback(gd_store *s)
     if (sqlite3_get_autocommit(s->db) == 0)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     s->in_tx = 0;
+}
+
+/* ---- result rows ---------------------------------------------------------- */
+
+json_t *gd_col_json(sqlite3_stmt *st, int i)
+{
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_INTEGER:
+        return json_integer(sqlite3_column_int64(st, i));
+    case SQLITE_FLOAT:
+        return json_real(sqlite3_column_double(st, i));
+    case SQLITE_TEXT: {
+        const char *t = (const char *)sqlite3_column_text(st, i);
+        json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(st, i));
+        return j ? j : json_string("\xef\xbf\xbd");
+    }
+    case SQLITE_BLOB: {
+        const unsigned char *p = sqlite3_column_blob(st, i);
+        int n = sqlite3_column_bytes(st, i);
+        char *hex = malloc((size_t)n * 2 + 1);
+        if (!hex)
+            return json_null();
+        for (int k = 0; k < n; k++)
+            sprintf(hex + 2 * k, "%02x", p[k]);
+        hex[n * 2] = 0;
+        json_t *j = json_string(hex);
+        free(hex);
+        return j;
+    }
+    default:
+        return json_null();
+    }
+}
+
+json_t *gd_col_ms(sqlite3_stmt *q, int i)
+{
+    if (sqlite3_column_type(q, i) == SQLITE_NULL)
+        return json_null();
+    return json_real(gd_ms_round(sqlite3_column_double(q, i)));
+}
+
+json_t *gd_col_text(sqlite3_stmt *q, int i)
+{
+    const char *t = (const char *)sqlite3_column_text(q, i);
+    if (!t)
+        return json_null();
+    json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(q, i));
+    return j ? j : json_string("\xef\xbf\xbd");
+}
+
+json_t *gd_ms_json(double ms)
+{
+    return isnan(ms) ? json_null() : json_real(gd_ms_round(ms));
+}
+
+int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
+                    void *ctx, gd_error *err)
+{
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        json_t *row = build(q);
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    return rc;
 }
 
 void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)

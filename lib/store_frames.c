@@ -16,20 +16,6 @@
     "kind = 'issue' AND json_extract(json, '$.tool') = 'matrix'"                                   \
     " AND json_extract(json, '$.issue_type') = 'Trace_FPS'"
 
-static json_t *ms_or_null(double v)
-{
-    return isnan(v) ? json_null() : json_real(gd_ms_round(v));
-}
-
-static json_t *text_col(sqlite3_stmt *q, int i)
-{
-    const char *t = (const char *)sqlite3_column_text(q, i);
-    if (!t)
-        return json_null();
-    json_t *j = json_string(t);
-    return j ? j : json_string("\xef\xbf\xbd");
-}
-
 static void bind_text_or_null(sqlite3_stmt *q, int i, sqlite3_stmt *from, int col)
 {
     if (sqlite3_column_type(from, col) == SQLITE_NULL)
@@ -136,12 +122,12 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     json_object_set_new(row, "frames", json_integer((json_int_t)st.frames));
     json_object_set_new(row, "slow", json_integer((json_int_t)st.slow));
     json_object_set_new(row, "frozen", json_integer((json_int_t)st.frozen));
-    json_object_set_new(row, "p50_ms", ms_or_null(st.p50_ms));
-    json_object_set_new(row, "p90_ms", ms_or_null(st.p90_ms));
-    json_object_set_new(row, "p95_ms", ms_or_null(st.p95_ms));
-    json_object_set_new(row, "p99_ms", ms_or_null(st.p99_ms));
-    json_object_set_new(row, "max_ms", ms_or_null(st.max_ms));
-    json_object_set_new(row, "vsync_ms", ms_or_null(st.vsync_ms));
+    json_object_set_new(row, "p50_ms", gd_ms_json(st.p50_ms));
+    json_object_set_new(row, "p90_ms", gd_ms_json(st.p90_ms));
+    json_object_set_new(row, "p95_ms", gd_ms_json(st.p95_ms));
+    json_object_set_new(row, "p99_ms", gd_ms_json(st.p99_ms));
+    json_object_set_new(row, "max_ms", gd_ms_json(st.max_ms));
+    json_object_set_new(row, "vsync_ms", gd_ms_json(st.vsync_ms));
     json_object_set_new(row, "dropped", json_integer(st.dropped));
     json_object_set_new(row, "drop_level", levels_json(lv));
     json_object_set_new(row, "drop_sum", levels_json(st.level_sum));
@@ -250,7 +236,7 @@ int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
         json_object_set_new(row, "pid", sqlite3_column_type(g, 1) == SQLITE_NULL
                                             ? json_null()
                                             : json_integer(sqlite3_column_int64(g, 1)));
-        json_object_set_new(row, "window", text_col(g, 2));
+        json_object_set_new(row, "window", gd_col_text(g, 2));
         json_object_set_new(row, "source", json_string(matrix ? "matrix" : "frames"));
         rc = matrix ? matrix_row(s, mq, g, row, err) : frames_row(s, fq, bq, g, &buf, row, err);
         int stop = rc ? 1 : fn(ctx, row);

@@ -22,6 +22,22 @@ int gd_store_fail(gd_store *s, gd_error *err, const char *what);
 /* " AND <col> IN (1,2,3)" for a trace filter (empty without one), into buf. */
 void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n);
 
+/* Column values as JSON for result rows (NULL -> null in every one). */
+/* The column as its SQLite type: integer, real, text (invalid UTF-8 as
+ * U+FFFD), blob as hex. */
+json_t *gd_col_json(sqlite3_stmt *q, int i);
+/* A millisecond column rounded to microseconds, or null. */
+json_t *gd_col_ms(sqlite3_stmt *q, int i);
+/* A text column, or null. */
+json_t *gd_col_text(sqlite3_stmt *q, int i);
+/* A millisecond value rounded to microseconds; null when NAN. */
+json_t *gd_ms_json(double ms);
+
+/* Runs a prepared query, one row built by `build` per result, each handed
+ * to fn (non-zero stops); finalizes q.  GD_OK or GD_ERR_* with err set. */
+int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
+                    void *ctx, gd_error *err);
+
 /* What a block needs to know about its trace. */
 typedef struct gd_trace_cfg {
     int64_t id;

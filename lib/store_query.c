@@ -325,43 +325,6 @@ out:
 
 /* ---- helpers for rows --------------------------------------------------- */
 
-static json_t *col_json(sqlite3_stmt *st, int i)
-{
-    switch (sqlite3_column_type(st, i)) {
-    case SQLITE_INTEGER:
-        return json_integer(sqlite3_column_int64(st, i));
-    case SQLITE_FLOAT:
-        return json_real(sqlite3_column_double(st, i));
-    case SQLITE_TEXT: {
-        const char *t = (const char *)sqlite3_column_text(st, i);
-        json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(st, i));
-        return j ? j : json_string("\xef\xbf\xbd");
-    }
-    case SQLITE_BLOB: {
-        const unsigned char *p = sqlite3_column_blob(st, i);
-        int n = sqlite3_column_bytes(st, i);
-        char *hex = malloc((size_t)n * 2 + 1);
-        if (!hex)
-            return json_null();
-        for (int k = 0; k < n; k++)
-            sprintf(hex + 2 * k, "%02x", p[k]);
-        hex[n * 2] = 0;
-        json_t *j = json_string(hex);
-        free(hex);
-        return j;
-    }
-    default:
-        return json_null();
-    }
-}
-
-static json_t *ms_json(sqlite3_stmt *st, int i)
-{
-    if (sqlite3_column_type(st, i) == SQLITE_NULL)
-        return json_null();
-    return json_real(gd_ms_round(sqlite3_column_double(st, i)));
-}
-
 /* ---- traces ------------------------------------------------------------- */
 
 int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
@@ -380,20 +343,20 @@ int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         json_t *row = json_object();
-        json_object_set_new(row, "trace", col_json(q, 0));
-        json_object_set_new(row, "source", col_json(q, 1));
-        json_object_set_new(row, "format", col_json(q, 2));
-        json_object_set_new(row, "app", col_json(q, 3));
-        json_object_set_new(row, "device", col_json(q, 4));
-        json_object_set_new(row, "start_ms", ms_json(q, 5));
-        json_object_set_new(row, "end_ms", ms_json(q, 6));
-        json_object_set_new(row, "events", col_json(q, 7));
-        json_object_set_new(row, "version_name", col_json(q, 8));
-        json_object_set_new(row, "skipped", col_json(q, 9));
-        json_object_set_new(row, "ingested_at", col_json(q, 10));
-        json_object_set_new(row, "dispatches", col_json(q, 11));
-        json_object_set_new(row, "blocks", col_json(q, 12));
-        json_object_set_new(row, "hash", col_json(q, 13));
+        json_object_set_new(row, "trace", gd_col_json(q, 0));
+        json_object_set_new(row, "source", gd_col_json(q, 1));
+        json_object_set_new(row, "format", gd_col_json(q, 2));
+        json_object_set_new(row, "app", gd_col_json(q, 3));
+        json_object_set_new(row, "device", gd_col_json(q, 4));
+        json_object_set_new(row, "start_ms", gd_col_ms(q, 5));
+        json_object_set_new(row, "end_ms", gd_col_ms(q, 6));
+        json_object_set_new(row, "events", gd_col_json(q, 7));
+        json_object_set_new(row, "version_name", gd_col_json(q, 8));
+        json_object_set_new(row, "skipped", gd_col_json(q, 9));
+        json_object_set_new(row, "ingested_at", gd_col_json(q, 10));
+        json_object_set_new(row, "dispatches", gd_col_json(q, 11));
+        json_object_set_new(row, "blocks", gd_col_json(q, 12));
+        json_object_set_new(row, "hash", gd_col_json(q, 13));
         int stop = fn(ctx, row);
         json_decref(row);
         if (stop)
@@ -452,7 +415,7 @@ static json_t *memory_cols(sqlite3_stmt *q, int first)
 {
     json_t *o = json_object();
     for (int i = 0; i < 8; i++)
-        json_object_set_new(o, memory_names[i], i == 0 ? ms_json(q, first) : col_json(q, first + i));
+        json_object_set_new(o, memory_names[i], i == 0 ? gd_col_ms(q, first) : gd_col_json(q, first + i));
     json_t *low = json_object_get(o, "ram_is_low");
     if (json_is_integer(low))
         json_object_set_new(o, "ram_is_low", json_boolean(json_integer_value(low)));
@@ -553,15 +516,15 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             continue;
         int64_t trace = sqlite3_column_int64(q, 1);
         json_t *row = json_object();
-        json_object_set_new(row, "id", col_json(q, 0));
+        json_object_set_new(row, "id", gd_col_json(q, 0));
         json_object_set_new(row, "trace", json_integer(trace));
-        json_object_set_new(row, "pid", col_json(q, 2));
-        json_object_set_new(row, "tid", col_json(q, 3));
+        json_object_set_new(row, "pid", gd_col_json(q, 2));
+        json_object_set_new(row, "tid", gd_col_json(q, 3));
         double start = sqlite3_column_double(q, 4);
         json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
         json_object_set_new(row, "end_ms", json_real(gd_ms_round(start + dur)));
         json_object_set_new(row, "duration_ms", json_real(gd_ms_round(dur)));
-        json_object_set_new(row, "thread_ms", ms_json(q, 6));
+        json_object_set_new(row, "thread_ms", gd_col_ms(q, 6));
         json_object_set_new(row, "kind", json_string(gd_block_kind_name(k)));
         json_object_set_new(row, "unfinished", json_boolean(sqlite3_column_int(q, 7)));
         int have = sqlite3_column_int(q, 12);
@@ -570,9 +533,9 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             json_object_set_new(row, "cpu_busy", sqlite3_column_type(q, 16) == SQLITE_NULL
                                                      ? json_null()
                                                      : json_boolean(sqlite3_column_int(q, 16)));
-            json_object_set_new(row, "samples", col_json(q, 13));
-            json_object_set_new(row, "key_frame", col_json(q, 14));
-            json_object_set_new(row, "group", col_json(q, 15));
+            json_object_set_new(row, "samples", gd_col_json(q, 13));
+            json_object_set_new(row, "key_frame", gd_col_json(q, 14));
+            json_object_set_new(row, "group", gd_col_json(q, 15));
             if (!light)
                 json_object_set_new(row, "memory", sqlite3_column_type(q, 17) == SQLITE_NULL
                                                        ? json_null()
@@ -600,9 +563,9 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                 json_object_set_new(row, "memory", bi.memory < 0 ? json_null() : memory_json(s, bi.memory));
             json_object_set_new(row, "blame", bi.blame[0] ? json_string(bi.blame) : json_null());
         }
-        json_object_set_new(row, "msg", col_json(q, 8));
+        json_object_set_new(row, "msg", gd_col_json(q, 8));
         if (!json_object_get(row, "blame"))
-            json_object_set_new(row, "blame", col_json(q, 18));
+            json_object_set_new(row, "blame", gd_col_json(q, 18));
         if (stacks)
             json_object_set_new(row, "stacks", stacks);
         int stop = fn(ctx, row, dur);
@@ -934,7 +897,7 @@ int gd_store_sql(gd_store *s, const char *sql, gd_row_fn fn, void *ctx, gd_error
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         json_t *row = json_object();
         for (int i = 0; i < n; i++)
-            json_object_set_new(row, sqlite3_column_name(st, i), col_json(st, i));
+            json_object_set_new(row, sqlite3_column_name(st, i), gd_col_json(st, i));
         int stop = fn(ctx, row);
         json_decref(row);
         if (stop)

@@ -10,53 +10,10 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static json_t *num_or_null(sqlite3_stmt *q, int i)
-{
-    if (sqlite3_column_type(q, i) == SQLITE_NULL)
-        return json_null();
-    if (sqlite3_column_type(q, i) == SQLITE_INTEGER)
-        return json_integer(sqlite3_column_int64(q, i));
-    return json_real(sqlite3_column_double(q, i));
-}
-
-static json_t *ms_or_null(sqlite3_stmt *q, int i)
-{
-    if (sqlite3_column_type(q, i) == SQLITE_NULL)
-        return json_null();
-    return json_real(gd_ms_round(sqlite3_column_double(q, i)));
-}
-
-static json_t *text_or_null(sqlite3_stmt *q, int i)
-{
-    const char *t = (const char *)sqlite3_column_text(q, i);
-    if (!t)
-        return json_null();
-    json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(q, i));
-    return j ? j : json_string("\xef\xbf\xbd");
-}
-
 static const char *kind_name(double dur, double long_ms, double anr_ms)
 {
     gd_block_kind k = gd_block_kind_of(dur, -INFINITY, long_ms, anr_ms);
     return gd_block_kind_name(k == GD_KIND_NONE ? GD_KIND_SHORT : k);
-}
-
-/* Runs a prepared query, one row object per result built by `build`. */
-static int stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
-                  void *ctx, gd_error *err)
-{
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        json_t *row = build(q);
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
-    return rc;
 }
 
 /* "(SELECT id FROM trace WHERE <live> <filter>)" into buf. */
@@ -125,8 +82,8 @@ int gd_store_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
         return err->code;
     }
     if (sqlite3_step(q) == SQLITE_ROW) {
-        json_object_set_new(row, "start_ms", ms_or_null(q, 0));
-        json_object_set_new(row, "end_ms", ms_or_null(q, 1));
+        json_object_set_new(row, "start_ms", gd_col_ms(q, 0));
+        json_object_set_new(row, "end_ms", gd_col_ms(q, 1));
     }
     sqlite3_finalize(q);
     fn(ctx, row);
@@ -146,8 +103,8 @@ static json_t *worst_row(sqlite3_stmt *q)
     json_object_set_new(r, "kind", json_string(kind_name(dur, sqlite3_column_double(q, 5),
                                                          sqlite3_column_double(q, 6))));
     json_object_set_new(r, "samples", json_integer(sqlite3_column_int64(q, 7)));
-    json_object_set_new(r, "key_frame", text_or_null(q, 8));
-    json_object_set_new(r, "group", text_or_null(q, 9));
+    json_object_set_new(r, "key_frame", gd_col_text(q, 8));
+    json_object_set_new(r, "group", gd_col_text(q, 9));
     json_object_set_new(r, "cpu_busy", sqlite3_column_type(q, 10) == SQLITE_NULL
                                            ? json_null()
                                            : json_boolean(sqlite3_column_int(q, 10)));
@@ -167,7 +124,7 @@ int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, 
     snprintf(sql, sizeof sql, "SELECT " BLOCK_COLS " " BLOCKS_OF_SET " ORDER BY d.dur_ms DESC, d.id LIMIT %d",
              set, n);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    return q ? stream(s, q, worst_row, fn, ctx, err) : err->code;
+    return q ? gd_store_stream(s, q, worst_row, fn, ctx, err) : err->code;
 }
 
 /* ---- timelines ---------------------------------------------------------- */
@@ -188,7 +145,7 @@ static int binned(gd_store *s, const char *sql, int64_t trace, double start, dou
         int64_t i = sqlite3_column_int64(q, 0);
         json_t *r = json_pack("[I]", (json_int_t)i);
         for (int c = 1; c < sqlite3_column_count(q); c++)
-            json_array_append_new(r, num_or_null(q, c));
+            json_array_append_new(r, gd_col_json(q, c));
         json_array_append_new(out, r);
     }
     sqlite3_finalize(q);
@@ -206,8 +163,8 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
         end = start + 1;
     double bin_ms = (end - start) / bins;
     json_object_set_new(row, "trace", json_integer(id));
-    json_object_set_new(row, "app", text_or_null(t, 3));
-    json_object_set_new(row, "device", text_or_null(t, 4));
+    json_object_set_new(row, "app", gd_col_text(t, 3));
+    json_object_set_new(row, "device", gd_col_text(t, 4));
     json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
     json_object_set_new(row, "end_ms", json_real(gd_ms_round(end)));
     json_object_set_new(row, "short_ms", json_real(sqlite3_column_double(t, 5)));
@@ -254,11 +211,11 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
         json_t *b = json_object();
         json_object_set_new(b, "id", json_integer(sqlite3_column_int64(q, 0)));
         json_object_set_new(b, "tid", json_integer(sqlite3_column_int64(q, 1)));
-        json_object_set_new(b, "start_ms", ms_or_null(q, 2));
+        json_object_set_new(b, "start_ms", gd_col_ms(q, 2));
         json_object_set_new(b, "duration_ms", json_real(gd_ms_round(dur)));
         json_object_set_new(b, "kind", json_string(kind_name(dur, sqlite3_column_double(q, 4),
                                                              sqlite3_column_double(q, 5))));
-        json_object_set_new(b, "key_frame", text_or_null(q, 6));
+        json_object_set_new(b, "key_frame", gd_col_text(q, 6));
         json_array_append_new(blocks, b);
     }
     sqlite3_finalize(q);
@@ -279,10 +236,10 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     json_object_set_new(row, "page_events", ev);
     while (sqlite3_step(q) == SQLITE_ROW) {
         json_t *e = json_object();
-        json_object_set_new(e, "ts_ms", ms_or_null(q, 0));
-        json_object_set_new(e, "event", text_or_null(q, 1));
-        json_object_set_new(e, "page", text_or_null(q, 2));
-        json_object_set_new(e, "hash", num_or_null(q, 3));
+        json_object_set_new(e, "ts_ms", gd_col_ms(q, 0));
+        json_object_set_new(e, "event", gd_col_text(q, 1));
+        json_object_set_new(e, "page", gd_col_text(q, 2));
+        json_object_set_new(e, "hash", gd_col_json(q, 3));
         json_array_append_new(ev, e);
     }
     sqlite3_finalize(q);
@@ -422,7 +379,7 @@ static cs_ent *agg_get(cs_agg *a, int64_t id, gd_error *err)
 static json_t *frame_text(cs_agg *a, int64_t id)
 {
     sqlite3_bind_int64(a->frame, 1, id);
-    json_t *j = sqlite3_step(a->frame) == SQLITE_ROW ? text_or_null(a->frame, 0) : json_string("?");
+    json_t *j = sqlite3_step(a->frame) == SQLITE_ROW ? gd_col_text(a->frame, 0) : json_string("?");
     sqlite3_reset(a->frame);
     return j;
 }
@@ -776,11 +733,11 @@ static json_t *dispatch_row(sqlite3_stmt *q)
     json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, 0)));
     json_object_set_new(r, "pid", json_integer(sqlite3_column_int64(q, 1)));
     json_object_set_new(r, "tid", json_integer(sqlite3_column_int64(q, 2)));
-    json_object_set_new(r, "thread", text_or_null(q, 3));
-    json_object_set_new(r, "start_ms", ms_or_null(q, 4));
-    json_object_set_new(r, "dur_ms", ms_or_null(q, 5));
-    json_object_set_new(r, "thread_ms", ms_or_null(q, 6));
-    json_object_set_new(r, "msg", text_or_null(q, 7));
+    json_object_set_new(r, "thread", gd_col_text(q, 3));
+    json_object_set_new(r, "start_ms", gd_col_ms(q, 4));
+    json_object_set_new(r, "dur_ms", gd_col_ms(q, 5));
+    json_object_set_new(r, "thread_ms", gd_col_ms(q, 6));
+    json_object_set_new(r, "msg", gd_col_text(q, 7));
     return r;
 }
 
@@ -795,17 +752,17 @@ int gd_store_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
              " ORDER BY d.trace, d.pid, d.tid, d.start_ms",
              set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    return q ? stream(s, q, dispatch_row, fn, ctx, err) : err->code;
+    return q ? gd_store_stream(s, q, dispatch_row, fn, ctx, err) : err->code;
 }
 
 static json_t *cpu_row(sqlite3_stmt *q)
 {
     json_t *r = json_object();
     json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, 0)));
-    json_object_set_new(r, "pid", num_or_null(q, 1));
-    json_object_set_new(r, "ts_ms", ms_or_null(q, 2));
-    json_object_set_new(r, "total_ratio", num_or_null(q, 3));
-    json_object_set_new(r, "app_ratio", num_or_null(q, 4));
+    json_object_set_new(r, "pid", gd_col_json(q, 1));
+    json_object_set_new(r, "ts_ms", gd_col_ms(q, 2));
+    json_object_set_new(r, "total_ratio", gd_col_json(q, 3));
+    json_object_set_new(r, "app_ratio", gd_col_json(q, 4));
     return r;
 }
 
@@ -819,7 +776,7 @@ int gd_store_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
              " c.app_ratio IS NOT NULL) ORDER BY c.trace, c.ts_ms, c.id",
              set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    return q ? stream(s, q, cpu_row, fn, ctx, err) : err->code;
+    return q ? gd_store_stream(s, q, cpu_row, fn, ctx, err) : err->code;
 }
 
 /* The p-th percentile of a window's frame durations (as gd_percentile). */
@@ -865,13 +822,13 @@ int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
         const char *win = (const char *)sqlite3_column_text(q, 1);
         json_t *r = json_object();
         json_object_set_new(r, "trace", json_integer(trace));
-        json_object_set_new(r, "window", text_or_null(q, 1));
+        json_object_set_new(r, "window", gd_col_text(q, 1));
         json_object_set_new(r, "count", json_integer(n));
         json_object_set_new(r, "janky", json_integer(sqlite3_column_int64(q, 3)));
         json_object_set_new(r, "frozen", json_integer(sqlite3_column_int64(q, 4)));
         json_object_set_new(r, "p50_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 50))));
         json_object_set_new(r, "p95_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 95))));
-        json_object_set_new(r, "max_ms", ms_or_null(q, 5));
+        json_object_set_new(r, "max_ms", gd_col_ms(q, 5));
         int stop = fn(ctx, r);
         json_decref(r);
         if (stop)

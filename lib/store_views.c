@@ -227,25 +227,6 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
 
 /* ---- queries ------------------------------------------------------------- */
 
-static json_t *ms_or_null(double v)
-{
-    return gd_has(v) ? json_real(gd_ms_round(v)) : json_null();
-}
-
-static json_t *text_col(sqlite3_stmt *q, int i)
-{
-    const char *t = (const char *)sqlite3_column_text(q, i);
-    if (!t)
-        return json_null();
-    json_t *j = json_string(t);
-    return j ? j : json_string("\xef\xbf\xbd");
-}
-
-static json_t *int_col(sqlite3_stmt *q, int i)
-{
-    return sqlite3_column_type(q, i) == SQLITE_NULL ? json_null() : json_integer(sqlite3_column_int64(q, i));
-}
-
 /* One page instance being collected from consecutive rows. */
 typedef struct page_acc {
     int64_t trace, hash, parent;
@@ -306,16 +287,16 @@ static json_t *page_row(page_acc *a, const gd_pages_query *pq, gd_error *err, in
         const char *type = tl.kind == GD_PAGE_ACTIVITY ? "activity" : tl.kind == GD_PAGE_FRAGMENT ? "fragment" : NULL;
         json_object_set_new(row, "type", type ? json_string(type) : json_null());
         json_object_set_new(row, "parent", a->parent >= 0 ? json_integer(a->parent) : json_null());
-        json_object_set_new(row, "start_ms", ms_or_null(tl.start_ts));
-        json_object_set_new(row, "draw_ms", ms_or_null(tl.draw_ms));
-        json_object_set_new(row, "load_ms", ms_or_null(tl.load_ms));
+        json_object_set_new(row, "start_ms", gd_ms_json(tl.start_ts));
+        json_object_set_new(row, "draw_ms", gd_ms_json(tl.draw_ms));
+        json_object_set_new(row, "load_ms", gd_ms_json(tl.load_ms));
         json_t *evs = json_array(), *steps = json_array();
         for (size_t i = 0; i < tl.nsteps; i++) {
             const gd_page_step *s = &tl.steps[i];
-            json_array_append_new(evs, json_pack("{s:s s:o}", "event", s->event, "ts_ms", ms_or_null(s->ts)));
+            json_array_append_new(evs, json_pack("{s:s s:o}", "event", s->event, "ts_ms", gd_ms_json(s->ts)));
             json_array_append_new(steps, json_pack("{s:s s:o s:o}", "event", s->event, "callback_ms",
-                                                   ms_or_null(s->callback_ms), "to_next_ms",
-                                                   ms_or_null(s->to_next_ms)));
+                                                   gd_ms_json(s->callback_ms), "to_next_ms",
+                                                   gd_ms_json(s->to_next_ms)));
         }
         json_object_set_new(row, "events", evs);
         json_object_set_new(row, "steps", steps);
@@ -493,9 +474,9 @@ int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
         int64_t dump = sqlite3_column_int64(q, 0);
         json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 1)));
         json_object_set_new(row, "dump", json_integer(dump));
-        json_object_set_new(row, "page", text_col(q, 2));
-        json_object_set_new(row, "page_hash", int_col(q, 3));
-        json_object_set_new(row, "window", text_col(q, 4));
+        json_object_set_new(row, "page", gd_col_text(q, 2));
+        json_object_set_new(row, "page_hash", gd_col_json(q, 3));
+        json_object_set_new(row, "window", gd_col_text(q, 4));
         json_object_set_new(row, "ts_ms", sqlite3_column_type(q, 5) == SQLITE_NULL
                                               ? json_null()
                                               : json_real(gd_ms_round(sqlite3_column_double(q, 5))));
@@ -525,7 +506,7 @@ int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
             json_object_set_new(row, "areas", json_null());
         }
         json_object_set_new(row, "areas_truncated", json_boolean(sqlite3_column_int(q, 19)));
-        json_object_set_new(row, "broken", text_col(q, 20));
+        json_object_set_new(row, "broken", gd_col_text(q, 20));
         if (with_views) {
             json_t *vs = json_array();
             sqlite3_bind_int64(vq, 1, dump);
@@ -533,11 +514,11 @@ int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
                 json_array_append_new(
                     vs, json_pack("{s:I s:I s:o s:[IIII] s:o s:b s:o}", "id",
                                   (json_int_t)sqlite3_column_int64(vq, 0), "parent",
-                                  (json_int_t)sqlite3_column_int64(vq, 1), "class", text_col(vq, 2), "rect",
+                                  (json_int_t)sqlite3_column_int64(vq, 1), "class", gd_col_text(vq, 2), "rect",
                                   (json_int_t)sqlite3_column_int64(vq, 3), (json_int_t)sqlite3_column_int64(vq, 4),
                                   (json_int_t)sqlite3_column_int64(vq, 5), (json_int_t)sqlite3_column_int64(vq, 6),
-                                  "layers", int_col(vq, 7), "visible", sqlite3_column_int(vq, 8),
-                                  "res_id", text_col(vq, 9)));
+                                  "layers", gd_col_json(vq, 7), "visible", sqlite3_column_int(vq, 8),
+                                  "res_id", gd_col_text(vq, 9)));
             sqlite3_reset(vq);
             json_object_set_new(row, "view_list", vs);
         }
@@ -618,16 +599,16 @@ int gd_store_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *
         }
         json_t *row = json_object();
         json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
-        json_object_set_new(row, "page", text_col(q, 1));
-        json_object_set_new(row, "page_hash", int_col(q, 2));
-        json_object_set_new(row, "view_hash", int_col(q, 3));
-        json_object_set_new(row, "view_class", text_col(q, 4));
-        json_object_set_new(row, "source", text_col(q, 11));
+        json_object_set_new(row, "page", gd_col_text(q, 1));
+        json_object_set_new(row, "page_hash", gd_col_json(q, 2));
+        json_object_set_new(row, "view_hash", gd_col_json(q, 3));
+        json_object_set_new(row, "view_class", gd_col_text(q, 4));
+        json_object_set_new(row, "source", gd_col_text(q, 11));
         json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 8),
                                                      (json_int_t)sqlite3_column_int64(q, 9)));
         json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 5),
                                                    (json_int_t)sqlite3_column_int64(q, 6)));
-        json_object_set_new(row, "config", text_col(q, 10));
+        json_object_set_new(row, "config", gd_col_text(q, 10));
         json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, 7)));
         json_object_set_new(row, "issue", json_string(gd_image_issue_name(is)));
         json_object_set_new(row, "wasted_bytes", json_integer((json_int_t)r.wasted_bytes));
