@@ -313,25 +313,36 @@ static int cmp_mrow(const void *a, const void *b)
     return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+/* Prepares `select` (which holds the trace-filter and thread clauses as its
+ * two %s, after its own WHERE) for the query's traces and thread; the
+ * thread name or id is bound as parameter `param`.  NULL with err set. */
+static sqlite3_stmt *prepare_for(gd_store *s, const gd_methods_query *q, const char *select,
+                                 int param, gd_error *err)
+{
+    char filt[4096], thr[512], sql[8192];
+    gd_store_filter_sql(&q->filter, "c.trace", filt, sizeof filt);
+    thread_sql(q->thread, param, thr, sizeof thr);
+    snprintf(sql, sizeof sql, select, filt, thr);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    if (st && q->thread)
+        sqlite3_bind_text(st, param, q->thread, -1, SQLITE_STATIC);
+    return st;
+}
+
 /* Whole-trace statistics: sums in SQL, p95 from a second, ordered pass
  * (memory in the number of methods, not of calls). */
 static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error *err)
 {
-    char filt[4096], thr[512], sql[8192];
-    gd_store_filter_sql(&q->filter, "c.trace", filt, sizeof filt);
-    thread_sql(q->thread, 1, thr, sizeof thr);
-    snprintf(sql, sizeof sql,
-             "SELECT c.method, c.tid, sum(c.open = 0),"
-             " sum(CASE WHEN c.rec = 0 THEN c.end_ms - c.start_ms ELSE 0 END), sum(c.self_ms),"
-             " max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END), sum(c.open)"
-             " FROM call c JOIN trace t ON t.id = c.trace WHERE t.hash NOT LIKE 'pending:%%'%s%s"
-             " GROUP BY c.method, c.tid ORDER BY c.method, c.tid",
-             filt, thr);
-    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    sqlite3_stmt *st = prepare_for(
+        s, q,
+        "SELECT c.method, c.tid, sum(c.open = 0),"
+        " sum(CASE WHEN c.rec = 0 THEN c.end_ms - c.start_ms ELSE 0 END), sum(c.self_ms),"
+        " max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END), sum(c.open)"
+        " FROM call c JOIN trace t ON t.id = c.trace WHERE t.hash NOT LIKE 'pending:%%'%s%s"
+        " GROUP BY c.method, c.tid ORDER BY c.method, c.tid",
+        1, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
-    if (q->thread)
-        sqlite3_bind_text(st, 1, q->thread, -1, SQLITE_STATIC);
     int rc = GD_OK, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         mrow *m = mrows_add(r);
@@ -354,14 +365,13 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
     sqlite3_finalize(st);
     if (rc)
         return rc;
-    snprintf(sql, sizeof sql,
-             "SELECT c.method, c.tid, c.end_ms - c.start_ms FROM call c JOIN trace t ON t.id = c.trace"
-             " WHERE c.open = 0 AND t.hash NOT LIKE 'pending:%%'%s%s ORDER BY c.method, c.tid, 3",
-             filt, thr);
-    if (!(st = gd_store_prepare(s, sql, err)))
+    st = prepare_for(s, q,
+                     "SELECT c.method, c.tid, c.end_ms - c.start_ms FROM call c JOIN trace t"
+                     " ON t.id = c.trace WHERE c.open = 0 AND t.hash NOT LIKE 'pending:%%'%s%s"
+                     " ORDER BY c.method, c.tid, 3",
+                     1, err);
+    if (!st)
         return err->code ? err->code : GD_ERR_IO;
-    if (q->thread)
-        sqlite3_bind_text(st, 1, q->thread, -1, SQLITE_STATIC);
     size_t g = 0, pos = 0;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t method = sqlite3_column_int64(st, 0), tid = sqlite3_column_int64(st, 1);
@@ -546,19 +556,14 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
         gd_ctt_free(t);
         return rc == 1 ? GD_OK : rc;
     }
-    char filt[4096], thr[512], sql[8192];
-    gd_store_filter_sql(&q->filter, "c.trace", filt, sizeof filt);
-    thread_sql(q->thread, 1, thr, sizeof thr);
-    snprintf(sql, sizeof sql,
-             "SELECT c.trace, c.pid, c.tid, c.id, c.parent, c.method, c.start_ms, c.end_ms, c.depth,"
-             " c.open FROM call c JOIN trace t ON t.id = c.trace WHERE t.hash NOT LIKE 'pending:%%'%s%s"
-             " ORDER BY c.trace, c.pid, c.tid, c.start_ms, c.depth, c.id",
-             filt, thr);
-    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    sqlite3_stmt *st = prepare_for(
+        s, q,
+        "SELECT c.trace, c.pid, c.tid, c.id, c.parent, c.method, c.start_ms, c.end_ms, c.depth,"
+        " c.open FROM call c JOIN trace t ON t.id = c.trace WHERE t.hash NOT LIKE 'pending:%%'%s%s"
+        " ORDER BY c.trace, c.pid, c.tid, c.start_ms, c.depth, c.id",
+        1, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
-    if (q->thread)
-        sqlite3_bind_text(st, 1, q->thread, -1, SQLITE_STATIC);
     gd_ctt *t = NULL;
     int64_t trace = 0, pid = 0, tid = 0;
     int step;
@@ -664,20 +669,15 @@ static int64_t matrix_dispatch_id(gd_store *s)
 int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
-    char filt[4096], thr[512], sql[8192];
-    gd_store_filter_sql(&q->filter, "c.trace", filt, sizeof filt);
-    thread_sql(q->thread, 2, thr, sizeof thr);
-    snprintf(sql, sizeof sql,
-             "SELECT c.id, c.trace, c.pid, c.tid, c.start_ms, c.dur_ms FROM dispatch c"
-             " JOIN trace t ON t.id = c.trace WHERE c.dur_ms >= ?1 AND t.hash NOT LIKE 'pending:%%'%s%s"
-             " ORDER BY c.trace, c.start_ms, c.id",
-             filt, thr);
-    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    sqlite3_stmt *st = prepare_for(
+        s, q,
+        "SELECT c.id, c.trace, c.pid, c.tid, c.start_ms, c.dur_ms FROM dispatch c"
+        " JOIN trace t ON t.id = c.trace WHERE c.dur_ms >= ?1 AND t.hash NOT LIKE 'pending:%%'%s%s"
+        " ORDER BY c.trace, c.start_ms, c.id",
+        2, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
     sqlite3_bind_double(st, 1, q->evil_ms);
-    if (q->thread)
-        sqlite3_bind_text(st, 2, q->thread, -1, SQLITE_STATIC);
     int64_t dispatch_method = matrix_dispatch_id(s);
     sqlite3_stmt *nq = NULL;
     int rc = GD_OK, step;
