@@ -180,6 +180,15 @@ void gd_store_rollback(gd_store *s)
     s->in_tx = 0;
 }
 
+int gd_store_step(gd_store *s, sqlite3_stmt *st, gd_error *err)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return gd_store_fail(s, err, "database write");
+    return GD_OK;
+}
+
 /* ---- result rows ---------------------------------------------------------- */
 
 json_t *gd_col_json(sqlite3_stmt *st, int i)

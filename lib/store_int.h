@@ -22,6 +22,33 @@ int gd_store_fail(gd_store *s, gd_error *err, const char *what);
 /* " AND <col> IN (1,2,3)" for a trace filter (empty without one), into buf. */
 void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n);
 
+/* Steps a write statement and resets it: GD_OK, or GD_ERR_* with err set. */
+int gd_store_step(gd_store *s, sqlite3_stmt *st, gd_error *err);
+
+/* Binds that write NULL for an absent value: a NULL string, a negative
+ * integer (absent by godeye's convention), a NAN. */
+static inline void gd_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    if (v)
+        sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void gd_bind_opt_int(sqlite3_stmt *st, int i, int64_t v)
+{
+    if (v >= 0)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void gd_bind_opt_double(sqlite3_stmt *st, int i, double v)
+{
+    if (gd_has(v))
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
 /* Column values as JSON for result rows (NULL -> null in every one). */
 /* The column as its SQLite type: integer, real, text (invalid UTF-8 as
  * U+FFFD), blob as hex. */

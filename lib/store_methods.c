@@ -32,15 +32,6 @@ struct gd_mw {
     gd_error *err;
 };
 
-static int ms_step(gd_mw *m, sqlite3_stmt *st, gd_error *err)
-{
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return gd_store_fail(m->s, err, "database write");
-    return GD_OK;
-}
-
 int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
 {
     *out = NULL;
@@ -102,7 +93,7 @@ static int intern_method(gd_mw *m, const char *cls, const char *name, const char
     }
     if (sqlite3_step(sel) == SQLITE_ROW) {
         *id = sqlite3_column_int64(sel, 0);
-    } else if ((rc = ms_step(m, ins, err)) == GD_OK) {
+    } else if ((rc = gd_store_step(m->s, ins, err)) == GD_OK) {
         *id = sqlite3_last_insert_rowid(m->s->db);
     }
     sqlite3_reset(sel);
@@ -135,7 +126,7 @@ int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
     sqlite3_bind_int(st, 7, me->depth);
     sqlite3_bind_int(st, 8, me->open ? 1 : 0);
     m->buffered++;
-    return ms_step(m, st, err);
+    return gd_store_step(m->s, st, err);
 }
 
 static int put_call(void *ctx, const gd_call *c)
@@ -158,7 +149,7 @@ static int put_call(void *ctx, const gd_call *c)
     sqlite3_bind_int(st, 11, c->open);
     sqlite3_bind_int(st, 12, c->rec);
     m->stats->calls++;
-    return ms_step(m, st, m->err) ? 1 : 0;
+    return gd_store_step(m->s, st, m->err) ? 1 : 0;
 }
 
 static void add_stats(gd_mw_stats *st, const gd_ctb *b)

@@ -59,34 +59,11 @@ void gd_views_writer_free(gd_views_writer *w)
     free(w);
 }
 
-static void b_text(sqlite3_stmt *st, int i, const char *s)
-{
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(st, i);
-}
-static void b_int(sqlite3_stmt *st, int i, int64_t v, int absent_below_zero)
-{
-    if (absent_below_zero && v < 0)
-        sqlite3_bind_null(st, i);
-    else
-        sqlite3_bind_int64(st, i, v);
-}
-static void b_real(sqlite3_stmt *st, int i, double v)
-{
-    if (gd_has(v))
-        sqlite3_bind_double(st, i, v);
-    else
-        sqlite3_bind_null(st, i);
-}
-
 static int run(gd_views_writer *w, sqlite3_stmt *st, gd_error *err)
 {
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? GD_OK : gd_store_fail(w->s, err, "database write");
+    int rc = gd_store_step(w->s, st, err);
+    sqlite3_clear_bindings(st); /* optional columns stay NULL unless bound */
+    return rc;
 }
 
 static int put_dump(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_event *ev,
@@ -119,25 +96,25 @@ static int put_dump(gd_views_writer *w, int64_t trace, int64_t max_depth, const 
     json_decref(areas);
     sqlite3_stmt *st = w->st[VW_DUMP];
     sqlite3_bind_int64(st, 1, trace);
-    b_real(st, 2, ev->ts);
-    b_text(st, 3, d->page.cls);
-    b_int(st, 4, d->page.hash, 1);
-    b_text(st, 5, d->window);
+    gd_bind_opt_double(st, 2, ev->ts);
+    gd_bind_text(st, 3, d->page.cls);
+    gd_bind_opt_int(st, 4, d->page.hash);
+    gd_bind_text(st, 5, d->window);
     sqlite3_bind_int64(st, 6, od.screen[2] - od.screen[0]);
     sqlite3_bind_int64(st, 7, od.screen[3] - od.screen[1]);
     sqlite3_bind_int64(st, 8, (int64_t)od.views);
     sqlite3_bind_int64(st, 9, od.max_depth);
     sqlite3_bind_int64(st, 10, od.max_depth_limit);
-    b_text(st, 11, deep_t);
+    gd_bind_text(st, 11, deep_t);
     sqlite3_bind_int(st, 12, d->has_paint ? 1 : 0);
     if (d->has_paint) {
         for (int i = 0; i < 4; i++)
             sqlite3_bind_int64(st, 13 + i, (int64_t)od.px[i]);
         sqlite3_bind_double(st, 17, od.ratio);
-        b_text(st, 18, areas_t);
+        gd_bind_text(st, 18, areas_t);
     }
     sqlite3_bind_int(st, 19, od.areas_truncated);
-    b_text(st, 20, od.broken ? od.broken_reason : NULL);
+    gd_bind_text(st, 20, od.broken ? od.broken_reason : NULL);
     rc = run(w, st, err);
     free(deep_t);
     free(areas_t);
@@ -151,13 +128,13 @@ static int put_dump(gd_views_writer *w, int64_t trace, int64_t max_depth, const 
         sqlite3_bind_int64(v, 1, dump);
         sqlite3_bind_int64(v, 2, gv->id);
         sqlite3_bind_int64(v, 3, gv->parent);
-        b_text(v, 4, gv->cls);
+        gd_bind_text(v, 4, gv->cls);
         for (int k = 0; k < 4; k++)
             sqlite3_bind_int64(v, 5 + k, gv->rect[k]);
-        b_int(v, 9, gv->layers, 1);
+        gd_bind_opt_int(v, 9, gv->layers);
         sqlite3_bind_int(v, 10, gv->visible ? 1 : 0);
-        b_text(v, 11, gv->res_id);
-        b_text(v, 12, gv->text);
+        gd_bind_text(v, 11, gv->res_id);
+        gd_bind_text(v, 12, gv->text);
         rc = run(w, v, err);
     }
     return rc;
@@ -172,13 +149,13 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
         const gd_lifecycle_ev *l = &ev->u.lifecycle;
         st = w->st[VW_PAGE];
         sqlite3_bind_int64(st, 1, trace);
-        b_text(st, 2, l->page.type);
-        b_text(st, 3, l->page.cls);
-        b_int(st, 4, l->page.hash, 1);
-        b_int(st, 5, l->page.parent, 1);
-        b_text(st, 6, l->event);
+        gd_bind_text(st, 2, l->page.type);
+        gd_bind_text(st, 3, l->page.cls);
+        gd_bind_opt_int(st, 4, l->page.hash);
+        gd_bind_opt_int(st, 5, l->page.parent);
+        gd_bind_text(st, 6, l->event);
         sqlite3_bind_double(st, 7, ev->ts);
-        b_real(st, 8, l->end_ts);
+        gd_bind_opt_double(st, 8, l->end_ts);
         return run(w, st, err);
     }
     case GD_EV_VIEW_DUMP:
@@ -192,17 +169,17 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
         st = w->st[VW_IMAGE];
         sqlite3_bind_int64(st, 1, trace);
         sqlite3_bind_double(st, 2, ev->ts);
-        b_text(st, 3, im->page.cls);
-        b_int(st, 4, im->page.hash, 1);
-        b_int(st, 5, im->view_hash, 1);
-        b_text(st, 6, im->view_cls);
+        gd_bind_text(st, 3, im->page.cls);
+        gd_bind_opt_int(st, 4, im->page.hash);
+        gd_bind_opt_int(st, 5, im->view_hash);
+        gd_bind_text(st, 6, im->view_cls);
         sqlite3_bind_int64(st, 7, im->view_w);
         sqlite3_bind_int64(st, 8, im->view_h);
         sqlite3_bind_int(st, 9, im->view_visible ? 1 : 0);
         sqlite3_bind_int64(st, 10, im->bitmap_w);
         sqlite3_bind_int64(st, 11, im->bitmap_h);
-        b_text(st, 12, im->config);
-        b_text(st, 13, im->source);
+        gd_bind_text(st, 12, im->config);
+        gd_bind_text(st, 13, im->source);
         return run(w, st, err);
     }
     case GD_EV_FRAME: {
@@ -213,11 +190,11 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
         }
         st = w->st[VW_FRAME];
         sqlite3_bind_int64(st, 1, trace);
-        b_int(st, 2, ev->pid, 1);
+        gd_bind_opt_int(st, 2, ev->pid);
         sqlite3_bind_double(st, 3, ev->ts);
         sqlite3_bind_double(st, 4, f->dur);
-        b_text(st, 5, f->window);
-        b_real(st, 6, f->vsync_ms);
+        gd_bind_text(st, 5, f->window);
+        gd_bind_opt_double(st, 6, f->vsync_ms);
         return run(w, st, err);
     }
     default:

@@ -151,39 +151,6 @@ static int on_meta(void *ctx, const gd_meta *m, gd_error *err)
     return 0;
 }
 
-static int step_done(gd_writer *w, sqlite3_stmt *st, gd_error *err)
-{
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return gd_store_fail(w->s, err, "database write");
-    return GD_OK;
-}
-
-static void bind_opt_double(sqlite3_stmt *st, int i, double v)
-{
-    if (gd_has(v))
-        sqlite3_bind_double(st, i, v);
-    else
-        sqlite3_bind_null(st, i);
-}
-
-static void bind_opt_int(sqlite3_stmt *st, int i, int64_t v)
-{
-    if (v >= 0)
-        sqlite3_bind_int64(st, i, v);
-    else
-        sqlite3_bind_null(st, i);
-}
-
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(st, i);
-}
-
 /* INSERT OR IGNORE then SELECT: the id of a unique row. */
 static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *key, size_t klen,
                   int64_t *id, gd_error *err)
@@ -191,7 +158,7 @@ static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *
     if (cache && gd_icache_get(cache, key, klen, id))
         return GD_OK;
     int rc;
-    if ((rc = step_done(w, w->st[ins], err)))
+    if ((rc = gd_store_step(w->s, w->st[ins], err)))
         return rc;
     if (sqlite3_changes(w->s->db) > 0) {
         *id = sqlite3_last_insert_rowid(w->s->db);
@@ -254,8 +221,8 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
     parse_msg(msg, h, c, wh, sizeof h);
     sqlite3_stmt *ins = w->st[ST_MSG_INS];
     sqlite3_bind_text(ins, 1, msg, (int)len, SQLITE_STATIC);
-    bind_text(ins, 2, h[0] ? h : NULL);
-    bind_text(ins, 3, c[0] ? c : NULL);
+    gd_bind_text(ins, 2, h[0] ? h : NULL);
+    gd_bind_text(ins, 3, c[0] ? c : NULL);
     sqlite3_bind_text(ins, 4, wh[0] ? wh : NULL, -1, SQLITE_TRANSIENT);
     if (!wh[0])
         sqlite3_bind_null(ins, 4);
@@ -278,7 +245,7 @@ static int note_thread(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_bind_int64(st, 2, ev->pid);
     sqlite3_bind_int64(st, 3, ev->tid);
     sqlite3_bind_text(st, 4, ev->thread, -1, SQLITE_STATIC);
-    return step_done(w, st, err);
+    return gd_store_step(w->s, st, err);
 }
 
 static int put_stack(gd_writer *w, const gd_event *ev, gd_error *err)
@@ -314,8 +281,8 @@ static int put_stack(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_bind_int64(st, 3, ev->tid);
     sqlite3_bind_double(st, 4, ev->ts);
     sqlite3_bind_int64(st, 5, parent);
-    bind_text(st, 6, s->state);
-    return step_done(w, st, err);
+    gd_bind_text(st, 6, s->state);
+    return gd_store_step(w->s, st, err);
 }
 
 static int put_cpu(gd_writer *w, const gd_event *ev, gd_error *err)
@@ -339,12 +306,12 @@ static int put_cpu(gd_writer *w, const gd_event *ev, gd_error *err)
     }
     if (c->raw.has_pid_stat)
         sqlite3_bind_int64(st, 5, (int64_t)gd_cpu_app(&c->raw));
-    bind_opt_double(st, 13, c->total);
-    bind_opt_double(st, 14, c->app);
-    bind_opt_double(st, 15, c->user);
-    bind_opt_double(st, 16, c->sys);
-    bind_opt_double(st, 17, c->iowait);
-    return step_done(w, st, err);
+    gd_bind_opt_double(st, 13, c->total);
+    gd_bind_opt_double(st, 14, c->app);
+    gd_bind_opt_double(st, 15, c->user);
+    gd_bind_opt_double(st, 16, c->sys);
+    gd_bind_opt_double(st, 17, c->iowait);
+    return gd_store_step(w->s, st, err);
 }
 
 static int put_memory(gd_writer *w, const gd_event *ev, gd_error *err)
@@ -357,9 +324,9 @@ static int put_memory(gd_writer *w, const gd_event *ev, gd_error *err)
                      m->pss_dalvik_kb, m->pss_native_kb, m->pss_other_kb, m->ram_avail_kb,
                      m->ram_total_kb, m->ram_low_threshold_kb};
     for (int i = 0; i < 10; i++)
-        bind_opt_int(st, 3 + i, v[i]);
-    bind_opt_int(st, 13, m->ram_is_low);
-    return step_done(w, st, err);
+        gd_bind_opt_int(st, 3 + i, v[i]);
+    gd_bind_opt_int(st, 13, m->ram_is_low);
+    return gd_store_step(w->s, st, err);
 }
 
 static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
@@ -372,11 +339,11 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_stmt *st = w->st[ST_RAW];
     sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_text(st, 2, gd_event_kind_name(ev->kind), -1, SQLITE_STATIC);
-    bind_opt_double(st, 3, ev->ts);
+    gd_bind_opt_double(st, 3, ev->ts);
     sqlite3_bind_int64(st, 4, ev->pid);
     sqlite3_bind_int64(st, 5, ev->tid);
     sqlite3_bind_text(st, 6, txt, -1, free);
-    return step_done(w, st, err);
+    return gd_store_step(w->s, st, err);
 }
 
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
@@ -444,9 +411,9 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
                 ph = GD_PHASE_END;
         }
         sqlite3_bind_int(st, 4, ph);
-        bind_opt_double(st, 5, ev->u.looper.thread_ts);
-        bind_opt_int(st, 6, msg);
-        return step_done(w, st, err);
+        gd_bind_opt_double(st, 5, ev->u.looper.thread_ts);
+        gd_bind_opt_int(st, 6, msg);
+        return gd_store_step(w->s, st, err);
     }
     case GD_EV_DISPATCH: {
         const gd_dispatch_ev *d = &ev->u.dispatch;
@@ -464,10 +431,10 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
         sqlite3_bind_int64(st, 3, ev->tid);
         sqlite3_bind_double(st, 4, ev->ts);
         sqlite3_bind_double(st, 5, d->dur);
-        bind_opt_double(st, 6, d->thread_dur);
+        gd_bind_opt_double(st, 6, d->thread_dur);
         sqlite3_bind_int(st, 7, d->unfinished ? 1 : 0);
-        bind_opt_int(st, 8, msg);
-        return step_done(w, st, err);
+        gd_bind_opt_int(st, 8, msg);
+        return gd_store_step(w->s, st, err);
     }
     case GD_EV_STACK:
         if (ev->u.stack.nframes == 0) {
@@ -628,10 +595,10 @@ static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t t
     sqlite3_bind_int64(ins, 3, tid);
     sqlite3_bind_double(ins, 4, d->start);
     sqlite3_bind_double(ins, 5, d->end - d->start);
-    bind_opt_double(ins, 6, d->thread_ms);
+    gd_bind_opt_double(ins, 6, d->thread_ms);
     sqlite3_bind_int(ins, 7, d->unfinished);
-    bind_opt_int(ins, 8, d->msg);
-    return step_done(w, ins, err);
+    gd_bind_opt_int(ins, 8, d->msg);
+    return gd_store_step(w->s, ins, err);
 }
 
 /* Pairs the Looper prints of this trace, thread by thread, in time order. */
@@ -724,7 +691,7 @@ static int derive_cpu_ratios(gd_writer *w, gd_error *err)
             else
                 sqlite3_bind_null(u, 2);
             sqlite3_bind_int64(u, 3, id);
-            if ((rc = step_done(w, u, err)))
+            if ((rc = gd_store_step(w->s, u, err)))
                 goto out;
         }
         pb = b;
@@ -797,15 +764,15 @@ static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
         sqlite3_bind_int64(ins, 2, w->trace);
         sqlite3_bind_double(ins, 9, sqlite3_column_double(q, 4));
         sqlite3_bind_int64(ins, 3, bi.samples);
-        bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
-        bind_text(ins, 5, bi.group[0] ? bi.group : NULL);
+        gd_bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
+        gd_bind_text(ins, 5, bi.group[0] ? bi.group : NULL);
         if (bi.cpu_busy >= 0)
             sqlite3_bind_int(ins, 6, bi.cpu_busy);
         else
             sqlite3_bind_null(ins, 6);
-        bind_opt_int(ins, 7, bi.memory);
-        bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
-        if ((rc = step_done(w, ins, err)))
+        gd_bind_opt_int(ins, 7, bi.memory);
+        gd_bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
+        if ((rc = gd_store_step(w->s, ins, err)))
             goto out;
         (*nblocks)++;
     }
@@ -851,29 +818,29 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
     char *con_txt = json_dumps(con, JSON_COMPACT);
     json_decref(con);
     sqlite3_bind_text(u, 1, hash, -1, SQLITE_STATIC);
-    bind_text(u, 2, a->app);
-    bind_text(u, 3, a->version_name);
-    bind_opt_int(u, 4, a->version_code);
-    bind_text(u, 5, a->device);
-    bind_opt_int(u, 6, a->api_level);
-    bind_opt_int(u, 7, a->cpu_cores);
-    bind_opt_int(u, 8, a->pid);
-    bind_opt_int(u, 9, a->main_tid);
-    bind_text(u, 10, a->session);
-    bind_opt_int(u, 11, a->clk_tck);
+    gd_bind_text(u, 2, a->app);
+    gd_bind_text(u, 3, a->version_name);
+    gd_bind_opt_int(u, 4, a->version_code);
+    gd_bind_text(u, 5, a->device);
+    gd_bind_opt_int(u, 6, a->api_level);
+    gd_bind_opt_int(u, 7, a->cpu_cores);
+    gd_bind_opt_int(u, 8, a->pid);
+    gd_bind_opt_int(u, 9, a->main_tid);
+    gd_bind_text(u, 10, a->session);
+    gd_bind_opt_int(u, 11, a->clk_tck);
     sqlite3_bind_double(u, 12, gd_has(a->short_ms) ? a->short_ms : GD_SHORT_MS);
     sqlite3_bind_double(u, 13, gd_has(a->long_ms) ? a->long_ms : GD_LONG_MS);
     sqlite3_bind_double(u, 14, GD_ANR_MS);
-    bind_opt_double(u, 15, a->interval_ms);
-    bind_opt_int(u, 16, a->max_depth);
-    bind_text(u, 17, con_txt);
-    bind_text(u, 18, a->json);
-    bind_opt_double(u, 19, w->min_ts);
-    bind_opt_double(u, 20, w->max_ts);
+    gd_bind_opt_double(u, 15, a->interval_ms);
+    gd_bind_opt_int(u, 16, a->max_depth);
+    gd_bind_text(u, 17, con_txt);
+    gd_bind_text(u, 18, a->json);
+    gd_bind_opt_double(u, 19, w->min_ts);
+    gd_bind_opt_double(u, 20, w->max_ts);
     sqlite3_bind_int64(u, 21, w->events);
     sqlite3_bind_int64(u, 22, w->skipped);
     sqlite3_bind_int64(u, 23, w->trace);
-    int rc = step_done(w, u, err);
+    int rc = gd_store_step(w->s, u, err);
     sqlite3_finalize(u);
     free(con_txt);
     return rc;
@@ -921,7 +888,7 @@ static int save_stats(gd_writer *w, gd_error *err)
             sqlite3_bind_int64(st, 4, e->first_line);
         else
             sqlite3_bind_null(st, 4);
-        rc = step_done(w, st, err);
+        rc = gd_store_step(w->s, st, err);
     }
     sqlite3_finalize(st);
     return rc;
