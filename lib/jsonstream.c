@@ -353,3 +353,49 @@ int gd_jstream_expect_end(gd_jstream *js, gd_error *err)
         return 0;
     return fail(js, err, "expected end of input", c);
 }
+
+int gd_jstream_each_object(gd_input *in, int (*fn)(void *ctx, json_t *o, gd_error *err), void *ctx,
+                           long *line, long *col, gd_error *err)
+{
+    gd_jstream *js = gd_jstream_new(in);
+    if (!js)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    int rc = 0, t, r;
+    while (rc == 0 && (t = gd_jstream_peek(js, err)) != 0) {
+        if (t < 0) {
+            rc = err->code ? err->code : GD_ERR_DATA;
+            break;
+        }
+        if (t == '[') {
+            if (gd_jstream_enter(js, err)) {
+                rc = GD_ERR_DATA;
+                break;
+            }
+            while (rc == 0 && (r = gd_jstream_next_elem(js, err)) == 1) {
+                json_t *o = gd_jstream_value(js, line, col, err);
+                if (!o) {
+                    rc = GD_ERR_DATA;
+                    break;
+                }
+                rc = fn(ctx, o, err);
+                json_decref(o);
+            }
+            if (rc == 0 && r < 0)
+                rc = GD_ERR_DATA;
+        } else if (t == '{') {
+            json_t *o = gd_jstream_value(js, line, col, err);
+            if (!o) {
+                rc = GD_ERR_DATA;
+                break;
+            }
+            rc = fn(ctx, o, err);
+            json_decref(o);
+        } else {
+            rc = gd_error_set(err, GD_ERR_DATA, js->line, js->col, "expected a JSON object or array");
+        }
+    }
+    if (rc && err->code == 0)
+        err->code = rc;
+    gd_jstream_free(js);
+    return rc;
+}

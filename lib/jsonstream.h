@@ -57,6 +57,14 @@ int gd_jstream_skip(gd_jstream *js, gd_error *err);
 /* 0 when only whitespace remains, -1 (err set) otherwise. */
 int gd_jstream_expect_end(gd_jstream *js, gd_error *err);
 
+/* Calls fn for every top-level value of a stream of JSON objects and arrays
+ * of objects (JSON Lines, one array, pretty-printed objects one after the
+ * other): arrays are flattened one level.  line and col receive each value's
+ * start before fn runs; fn returns 0 to go on or an error code.  Returns 0,
+ * fn's code, or GD_ERR_DATA (err set) on malformed input. */
+int gd_jstream_each_object(gd_input *in, int (*fn)(void *ctx, json_t *o, gd_error *err), void *ctx,
+                           long *line, long *col, gd_error *err);
+
 /* Current position (1-based). */
 long gd_jstream_line(const gd_jstream *js);
 long gd_jstream_col(const gd_jstream *js);

@@ -726,50 +726,15 @@ static int do_record(ctx *c, json_t *o, gd_error *err)
     }
 }
 
+static int record_fn(void *ctx, json_t *o, gd_error *err)
+{
+    return do_record(ctx, o, err);
+}
+
 static int read_all(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
     ctx c = {.sink = sink, .opts = opts};
-    gd_jstream *js = gd_jstream_new(in);
-    if (!js)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    int rc = 0, t, r;
-    while (rc == 0 && (t = gd_jstream_peek(js, err)) != 0) {
-        if (t < 0) {
-            rc = err->code ? err->code : GD_ERR_DATA;
-            break;
-        }
-        if (t == '[') {
-            if (gd_jstream_enter(js, err)) {
-                rc = GD_ERR_DATA;
-                break;
-            }
-            while (rc == 0 && (r = gd_jstream_next_elem(js, err)) == 1) {
-                json_t *o = gd_jstream_value(js, &c.line, &c.col, err);
-                if (!o) {
-                    rc = GD_ERR_DATA;
-                    break;
-                }
-                rc = do_record(&c, o, err);
-                json_decref(o);
-            }
-            if (rc == 0 && r < 0)
-                rc = GD_ERR_DATA;
-        } else if (t == '{') {
-            json_t *o = gd_jstream_value(js, &c.line, &c.col, err);
-            if (!o) {
-                rc = GD_ERR_DATA;
-                break;
-            }
-            rc = do_record(&c, o, err);
-            json_decref(o);
-        } else {
-            rc = gd_error_set(err, GD_ERR_DATA, gd_jstream_line(js), gd_jstream_col(js),
-                              "expected a JSON object or array");
-        }
-    }
-    if (rc && err->code == 0)
-        err->code = rc;
-    gd_jstream_free(js);
+    int rc = gd_jstream_each_object(in, record_fn, &c, &c.line, &c.col, err);
     free(c.frames);
     free(c.views);
     return rc;

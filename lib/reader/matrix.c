@@ -367,50 +367,14 @@ static int do_issue(ctx *c, json_t *o, const char *line_tag, gd_error *err)
 
 /* ---- containers ---- */
 
+static int issue_fn(void *c, json_t *o, gd_error *err)
+{
+    return do_issue(c, o, NULL, err);
+}
+
 static int read_json(ctx *c, gd_input *in, gd_error *err)
 {
-    gd_jstream *js = gd_jstream_new(in);
-    if (!js)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    int rc = 0, t, r = 0;
-    while (rc == 0 && (t = gd_jstream_peek(js, err)) != 0) {
-        if (t < 0) {
-            rc = err->code ? err->code : GD_ERR_DATA;
-            break;
-        }
-        if (t == '[') {
-            if (gd_jstream_enter(js, err)) {
-                rc = GD_ERR_DATA;
-                break;
-            }
-            while (rc == 0 && (r = gd_jstream_next_elem(js, err)) == 1) {
-                json_t *o = gd_jstream_value(js, &c->line, &c->col, err);
-                if (!o) {
-                    rc = GD_ERR_DATA;
-                    break;
-                }
-                rc = do_issue(c, o, NULL, err);
-                json_decref(o);
-            }
-            if (rc == 0 && r < 0)
-                rc = GD_ERR_DATA;
-        } else if (t == '{') {
-            json_t *o = gd_jstream_value(js, &c->line, &c->col, err);
-            if (!o) {
-                rc = GD_ERR_DATA;
-                break;
-            }
-            rc = do_issue(c, o, NULL, err);
-            json_decref(o);
-        } else {
-            rc = gd_error_set(err, GD_ERR_DATA, gd_jstream_line(js), gd_jstream_col(js),
-                              "expected a JSON object or array");
-        }
-    }
-    if (rc && err->code == 0)
-        err->code = rc;
-    gd_jstream_free(js);
-    return rc;
+    return gd_jstream_each_object(in, issue_fn, c, &c->line, &c->col, err);
 }
 
 /* Finds "tag[X]" and "content[{...}]" in a line: 0 and the spans, or -1. */
