@@ -68,6 +68,32 @@ static int table_count(gd_store *s, int *n, gd_error *err)
     return GD_OK;
 }
 
+/* Runs a statement, retrying while another connection holds a lock that the
+ * busy handler does not wait for (switching a new database to WAL). */
+static int exec_retrying(gd_store *s, const char *sql, gd_error *err)
+{
+    for (int i = 0;; i++) {
+        int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return GD_OK;
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || i == 500)
+            return gd_store_exec(s, sql, err); /* report it */
+        sqlite3_sleep(20);
+    }
+}
+
+/* Begins a transaction with `begin` and reads the schema version and the
+ * table count in it; the transaction stays open (an earlier one is ended). */
+static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_error *err)
+{
+    if (sqlite3_get_autocommit(s->db) == 0)
+        sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    int rc = gd_store_exec(s, begin, err);
+    if (!rc && ((rc = user_version(s, v, err)) || (rc = table_count(s, ntables, err))))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
 int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
 {
     gd_store *s = calloc(1, sizeof *s);
@@ -87,7 +113,8 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
         free(s);
         return GD_ERR_IO;
     }
-    sqlite3_busy_timeout(s->db, 60000);
+    /* writers wait for each other's whole ingest; readers never wait (WAL) */
+    sqlite3_busy_timeout(s->db, s->ro ? 60000 : 3600000);
     sqlite3_extended_result_codes(s->db, 0);
     /* extension loading stays off (the default); defensive mode blocks
      * writes to the schema through PRAGMA writable_schema and friends */
@@ -95,50 +122,49 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
 
     int v = 0, ntables = 0, rc;
-    if ((rc = user_version(s, &v, err)) || (rc = table_count(s, &ntables, err)))
+    if (!s->ro && (rc = exec_retrying(s, "PRAGMA journal_mode=WAL", err)))
         goto fail;
+    /* the version and the table count from one snapshot: another godeye may
+     * be creating the schema right now */
+    if ((rc = snapshot(s, &v, &ntables, "BEGIN", err)))
+        goto fail;
+    if (!s->ro && v == 0 && ntables == 0) {
+        /* create the schema under the write lock, unless another process
+         * created it meanwhile */
+        if ((rc = snapshot(s, &v, &ntables, "BEGIN IMMEDIATE", err)))
+            goto fail;
+        if (v == 0 && ntables == 0) {
+            char pragma[64];
+            snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
+            if ((rc = gd_store_exec(s, GD_SCHEMA_SQL, err)) || (rc = gd_store_exec(s, pragma, err)))
+                goto rollback;
+            v = GD_SCHEMA_VERSION;
+        }
+    }
     if (v > GD_SCHEMA_VERSION) {
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "database written by a newer godeye (schema %d; this godeye reads %d)",
                           v, GD_SCHEMA_VERSION);
-        goto fail;
+        goto rollback;
     }
     if (v == 0 && ntables > 0) {
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a godeye database (it has other tables)");
+        goto rollback;
+    }
+    if (v == 0) {
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "empty database (run 'godeye ingest' first)");
+        goto rollback;
+    }
+    if ((rc = gd_store_exec(s, "COMMIT", err)))
+        goto rollback;
+    if (!s->ro && (rc = gd_store_exec(s, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
+                                         "PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;",
+                                      err)))
         goto fail;
-    }
-    if (s->ro) {
-        if (v == 0) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "empty database (run 'godeye ingest' first)");
-            goto fail;
-        }
-    } else {
-        if ((rc = gd_store_exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                                   "PRAGMA foreign_keys=OFF; PRAGMA cache_size=-32768;"
-                                   "PRAGMA temp_store=FILE;",
-                                err)))
-            goto fail;
-        if (v == 0) {
-            if ((rc = gd_store_exec(s, "BEGIN IMMEDIATE", err)))
-                goto fail;
-            /* another process may have initialised it meanwhile */
-            if ((rc = user_version(s, &v, err)))
-                goto fail;
-            if (v == 0) {
-                char pragma[64];
-                snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
-                if ((rc = gd_store_exec(s, GD_SCHEMA_SQL, err)) ||
-                    (rc = gd_store_exec(s, pragma, err))) {
-                    gd_store_exec(s, "ROLLBACK", NULL);
-                    goto fail;
-                }
-            }
-            if ((rc = gd_store_exec(s, "COMMIT", err)))
-                goto fail;
-        }
-    }
     *out = s;
     return GD_OK;
+rollback:
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 fail:
     sqlite3_close(s->db);
     free(s);
