@@ -616,6 +616,43 @@ typedef struct groups {
     int oom;
 } groups;
 
+/* A new, empty group at the end of gs; NULL when out of memory. */
+static group_acc *group_new(groups *gs, const char *grp, const char *key_frame)
+{
+    if (gd_grow((void **)&gs->g, &gs->cap, gs->n + 1, sizeof *gs->g, NULL)) {
+        gs->oom = 1;
+        return NULL;
+    }
+    group_acc *g = &gs->g[gs->n++];
+    memset(g, 0, sizeof *g);
+    g->group = grp ? strdup(grp) : NULL;
+    g->key_frame = key_frame ? strdup(key_frame) : NULL;
+    return g;
+}
+
+/* Adds one block of `dur` ms in `trace` to g; 0, or 1 when out of memory. */
+static int group_add(groups *gs, group_acc *g, double dur, int64_t trace)
+{
+    if (gd_grow((void **)&g->durs, &g->cap, g->n + 1, sizeof *g->durs, NULL)) {
+        gs->oom = 1;
+        return 1;
+    }
+    g->durs[g->n++] = dur;
+    g->total += dur;
+    size_t i;
+    for (i = 0; i < g->ntraces && g->traces[i] != trace; i++)
+        ;
+    if (i == g->ntraces) {
+        size_t cap = g->ntraces;
+        if (gd_grow((void **)&g->traces, &cap, g->ntraces + 1, sizeof *g->traces, NULL)) {
+            gs->oom = 1;
+            return 1;
+        }
+        g->traces[g->ntraces++] = trace;
+    }
+    return 0;
+}
+
 static int add_to_group(void *ctx, json_t *row, double dur)
 {
     groups *gs = ctx;
@@ -626,50 +663,11 @@ static int add_to_group(void *ctx, json_t *row, double dur)
     if (pos) {
         g = &gs->g[json_integer_value(pos)];
     } else {
-        if (gs->n == gs->cap) {
-            size_t nc = gs->cap ? gs->cap * 2 : 64;
-            group_acc *ng = realloc(gs->g, nc * sizeof *ng);
-            if (!ng) {
-                gs->oom = 1;
-                return 1;
-            }
-            gs->g = ng;
-            gs->cap = nc;
-        }
-        g = &gs->g[gs->n];
-        memset(g, 0, sizeof *g);
-        g->group = grp ? strdup(grp) : NULL;
-        const char *kf = json_string_value(json_object_get(row, "key_frame"));
-        g->key_frame = kf ? strdup(kf) : NULL;
-        json_object_set_new(gs->index, key, json_integer((json_int_t)gs->n));
-        gs->n++;
-    }
-    if (g->n == g->cap) {
-        size_t nc = g->cap ? g->cap * 2 : 16;
-        double *nd = realloc(g->durs, nc * sizeof *nd);
-        if (!nd) {
-            gs->oom = 1;
+        if (!(g = group_new(gs, grp, json_string_value(json_object_get(row, "key_frame")))))
             return 1;
-        }
-        g->durs = nd;
-        g->cap = nc;
+        json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
     }
-    g->durs[g->n++] = dur;
-    g->total += dur;
-    int64_t t = json_integer_value(json_object_get(row, "trace"));
-    size_t i;
-    for (i = 0; i < g->ntraces && g->traces[i] != t; i++)
-        ;
-    if (i == g->ntraces) {
-        int64_t *nt = realloc(g->traces, (g->ntraces + 1) * sizeof *nt);
-        if (!nt) {
-            gs->oom = 1;
-            return 1;
-        }
-        g->traces = nt;
-        g->traces[g->ntraces++] = t;
-    }
-    return 0;
+    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")));
 }
 
 static int cmp_group_total(const void *a, const void *b)
@@ -717,54 +715,21 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         const char *grp = (const char *)sqlite3_column_text(st, 0);
         if (!g || (grp == NULL) != (g->group == NULL) || (grp && strcmp(grp, g->group) != 0)) {
-            if (gs->n == gs->cap) {
-                size_t nc = gs->cap ? gs->cap * 2 : 64;
-                group_acc *ng = realloc(gs->g, nc * sizeof *ng);
-                if (!ng) {
-                    gs->oom = 1;
-                    break;
-                }
-                gs->g = ng;
-                gs->cap = nc;
-            }
-            g = &gs->g[gs->n++];
-            memset(g, 0, sizeof *g);
-            g->group = grp ? strdup(grp) : NULL;
             /* the key frame of the group's longest block stands for it */
             if (grp)
                 sqlite3_bind_text(kf, 1, grp, -1, SQLITE_TRANSIENT);
             else
                 sqlite3_bind_null(kf, 1);
-            if (sqlite3_step(kf) == SQLITE_ROW && sqlite3_column_type(kf, 0) != SQLITE_NULL)
-                g->key_frame = strdup((const char *)sqlite3_column_text(kf, 0));
+            const char *frame = sqlite3_step(kf) == SQLITE_ROW
+                                    ? (const char *)sqlite3_column_text(kf, 0)
+                                    : NULL;
+            g = group_new(gs, grp, frame);
             sqlite3_reset(kf);
-        }
-        double dur = sqlite3_column_double(st, 1);
-        if (g->n == g->cap) {
-            size_t nc = g->cap ? g->cap * 2 : 16;
-            double *nd = realloc(g->durs, nc * sizeof *nd);
-            if (!nd) {
-                gs->oom = 1;
+            if (!g)
                 break;
-            }
-            g->durs = nd;
-            g->cap = nc;
         }
-        g->durs[g->n++] = dur;
-        g->total += dur;
-        int64_t t = sqlite3_column_int64(st, 2);
-        size_t i;
-        for (i = 0; i < g->ntraces && g->traces[i] != t; i++)
-            ;
-        if (i == g->ntraces) {
-            int64_t *nt = realloc(g->traces, (g->ntraces + 1) * sizeof *nt);
-            if (!nt) {
-                gs->oom = 1;
-                break;
-            }
-            g->traces = nt;
-            g->traces[g->ntraces++] = t;
-        }
+        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2)))
+            break;
     }
     int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
     sqlite3_finalize(st);
