@@ -508,12 +508,9 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
-        gd_block_kind k = gd_block_kind_of(dur, -INFINITY, sqlite3_column_double(q, 10),
+        /* the kind filter is in the SQL (kind_sql): same rule */
+        gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, 10),
                                            sqlite3_column_double(q, 11));
-        if (k == GD_KIND_NONE || dur < sqlite3_column_double(q, 9))
-            k = GD_KIND_SHORT;
-        if (bq->kind != GD_KIND_NONE && k != bq->kind)
-            continue;
         int64_t trace = sqlite3_column_int64(q, 1);
         json_t *row = json_object();
         json_object_set_new(row, "id", gd_col_json(q, 0));

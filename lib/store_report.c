@@ -12,8 +12,7 @@
 
 static const char *kind_name(double dur, double long_ms, double anr_ms)
 {
-    gd_block_kind k = gd_block_kind_of(dur, -INFINITY, long_ms, anr_ms);
-    return gd_block_kind_name(k == GD_KIND_NONE ? GD_KIND_SHORT : k);
+    return gd_block_kind_name(gd_block_kind_at(dur, long_ms, anr_ms));
 }
 
 /* "(SELECT id FROM trace WHERE <live> <filter>)" into buf. */

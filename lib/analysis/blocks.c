@@ -15,6 +15,11 @@ gd_block_kind gd_block_kind_of(double dur, double short_ms, double long_ms, doub
     return GD_KIND_NONE;
 }
 
+gd_block_kind gd_block_kind_at(double dur, double long_ms, double anr_ms)
+{
+    return dur >= anr_ms ? GD_KIND_ANR : dur >= long_ms ? GD_KIND_LONG : GD_KIND_SHORT;
+}
+
 const char *gd_block_kind_name(gd_block_kind k)
 {
     switch (k) {

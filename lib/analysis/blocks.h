@@ -22,6 +22,9 @@ typedef enum { GD_KIND_NONE = 0, GD_KIND_SHORT, GD_KIND_LONG, GD_KIND_ANR } gd_b
  * long_ms, short at or past short_ms, else NONE. */
 gd_block_kind gd_block_kind_of(double dur_ms, double short_ms, double long_ms, double anr_ms);
 const char *gd_block_kind_name(gd_block_kind k); /* "short", "long", "anr", NULL */
+/* Kind of a dispatch already taken as a block (any threshold): ANR at or
+ * past anr_ms, long at or past long_ms, short otherwise. */
+gd_block_kind gd_block_kind_at(double dur_ms, double long_ms, double anr_ms);
 /* Parses "short"/"long"/"anr"; GD_KIND_NONE when unknown. */
 gd_block_kind gd_block_kind_parse(const char *s);
 
