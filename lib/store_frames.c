@@ -255,6 +255,21 @@ out:
     return rc;
 }
 
+static json_t *summary_row(sqlite3_stmt *g)
+{
+    json_t *o = json_loads((const char *)sqlite3_column_text(g, 2), 0, NULL);
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, 0)));
+    json_object_set_new(row, "pid", gd_col_json(g, 1));
+    json_t *w = json_object_get(o, "window");
+    json_object_set_new(row, "window", json_is_string(w) ? json_incref(w) : json_null());
+    json_object_set_new(row, "period", json_string("since app start"));
+    json_t *f = json_object_get(o, "figures");
+    json_object_set_new(row, "figures", json_is_object(f) ? json_incref(f) : json_object());
+    json_decref(o);
+    return row;
+}
+
 int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
                              gd_error *err)
 {
@@ -269,27 +284,5 @@ int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
         return err->code;
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
-    int step, rc = GD_OK;
-    while ((step = sqlite3_step(g)) == SQLITE_ROW) {
-        json_t *o = json_loads((const char *)sqlite3_column_text(g, 2), 0, NULL);
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, 0)));
-        json_object_set_new(row, "pid", sqlite3_column_type(g, 1) == SQLITE_NULL
-                                            ? json_null()
-                                            : json_integer(sqlite3_column_int64(g, 1)));
-        json_t *w = json_object_get(o, "window");
-        json_object_set_new(row, "window", json_is_string(w) ? json_incref(w) : json_null());
-        json_object_set_new(row, "period", json_string("since app start"));
-        json_t *f = json_object_get(o, "figures");
-        json_object_set_new(row, "figures", json_is_object(f) ? json_incref(f) : json_object());
-        json_decref(o);
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(g);
-    return rc;
+    return gd_store_stream(s, g, summary_row, fn, ctx, err);
 }

@@ -6,6 +6,24 @@
 
 #include "store_int.h"
 
+static json_t *issue_row(sqlite3_stmt *q)
+{
+    json_t *ev = json_loads((const char *)sqlite3_column_text(q, 4), 0, NULL);
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
+    json_object_set_new(row, "ts_ms", gd_col_ms(q, 1));
+    json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(q, 2)));
+    json_object_set_new(row, "tid", json_integer(sqlite3_column_int64(q, 3)));
+    static const char *const keys[] = {"tool", "issue_type", "detail", "cost", "content"};
+    static const char *const names[] = {"tool", "type", "detail", "cost_ms", "content"};
+    for (int i = 0; i < 5; i++) {
+        json_t *v = json_object_get(ev, keys[i]);
+        json_object_set(row, names[i], v ? v : json_null());
+    }
+    json_decref(ev);
+    return row;
+}
+
 int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
@@ -19,32 +37,7 @@ int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
         return err->code;
     if (tool)
         sqlite3_bind_text(q, 1, tool, -1, SQLITE_STATIC);
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        json_t *ev = json_loads((const char *)sqlite3_column_text(q, 4), 0, NULL);
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
-        json_object_set_new(row, "ts_ms", sqlite3_column_type(q, 1) == SQLITE_NULL
-                                              ? json_null()
-                                              : json_real(gd_ms_round(sqlite3_column_double(q, 1))));
-        json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(q, 2)));
-        json_object_set_new(row, "tid", json_integer(sqlite3_column_int64(q, 3)));
-        static const char *const keys[] = {"tool", "issue_type", "detail", "cost", "content"};
-        static const char *const names[] = {"tool", "type", "detail", "cost_ms", "content"};
-        for (int i = 0; i < 5; i++) {
-            json_t *v = json_object_get(ev, keys[i]);
-            json_object_set(row, names[i], v ? v : json_null());
-        }
-        json_decref(ev);
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
-    return rc;
+    return gd_store_stream(s, q, issue_row, fn, ctx, err);
 }
 
 /* The main thread's frames at one dump (innermost first), or an empty array. */

@@ -327,6 +327,26 @@ out:
 
 /* ---- traces ------------------------------------------------------------- */
 
+static json_t *trace_row(sqlite3_stmt *q)
+{
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", gd_col_json(q, 0));
+    json_object_set_new(row, "source", gd_col_json(q, 1));
+    json_object_set_new(row, "format", gd_col_json(q, 2));
+    json_object_set_new(row, "app", gd_col_json(q, 3));
+    json_object_set_new(row, "device", gd_col_json(q, 4));
+    json_object_set_new(row, "start_ms", gd_col_ms(q, 5));
+    json_object_set_new(row, "end_ms", gd_col_ms(q, 6));
+    json_object_set_new(row, "events", gd_col_json(q, 7));
+    json_object_set_new(row, "version_name", gd_col_json(q, 8));
+    json_object_set_new(row, "skipped", gd_col_json(q, 9));
+    json_object_set_new(row, "ingested_at", gd_col_json(q, 10));
+    json_object_set_new(row, "dispatches", gd_col_json(q, 11));
+    json_object_set_new(row, "blocks", gd_col_json(q, 12));
+    json_object_set_new(row, "hash", gd_col_json(q, 13));
+    return row;
+}
+
 int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
@@ -340,40 +360,10 @@ int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", gd_col_json(q, 0));
-        json_object_set_new(row, "source", gd_col_json(q, 1));
-        json_object_set_new(row, "format", gd_col_json(q, 2));
-        json_object_set_new(row, "app", gd_col_json(q, 3));
-        json_object_set_new(row, "device", gd_col_json(q, 4));
-        json_object_set_new(row, "start_ms", gd_col_ms(q, 5));
-        json_object_set_new(row, "end_ms", gd_col_ms(q, 6));
-        json_object_set_new(row, "events", gd_col_json(q, 7));
-        json_object_set_new(row, "version_name", gd_col_json(q, 8));
-        json_object_set_new(row, "skipped", gd_col_json(q, 9));
-        json_object_set_new(row, "ingested_at", gd_col_json(q, 10));
-        json_object_set_new(row, "dispatches", gd_col_json(q, 11));
-        json_object_set_new(row, "blocks", gd_col_json(q, 12));
-        json_object_set_new(row, "hash", gd_col_json(q, 13));
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
-    return rc;
+    return gd_store_stream(s, q, trace_row, fn, ctx, err);
 }
 
 /* ---- blocks ------------------------------------------------------------- */
-
-typedef struct trace_cache {
-    gd_trace_cfg cfg;
-    int loaded;
-} trace_cache;
 
 /* Per-query cache of trace configurations (few traces per query). */
 typedef struct cfg_list {
