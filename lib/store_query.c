@@ -412,16 +412,17 @@ static json_t *memory_cols(sqlite3_stmt *q, int first)
     return o;
 }
 
-static json_t *memory_json(gd_store *s, int64_t id)
+/* The memory snapshot `id` through *q, prepared on first use and kept by
+ * the caller for the next rows (finalized by it). */
+static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 {
-    sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT ts_ms, heap_alloc_kb, heap_max_kb, heap_free_kb, pss_total_kb, ram_avail_kb,"
-           " ram_total_kb, ram_is_low FROM memory WHERE id = ?", NULL);
-    if (!q)
+    if (!*q && !(*q = gd_store_prepare(s, "SELECT ts_ms, heap_alloc_kb, heap_max_kb, heap_free_kb,"
+                                          " pss_total_kb, ram_avail_kb, ram_total_kb, ram_is_low"
+                                          " FROM memory WHERE id = ?", NULL)))
         return json_null();
-    sqlite3_bind_int64(q, 1, id);
-    json_t *o = sqlite3_step(q) == SQLITE_ROW ? memory_cols(q, 0) : json_null();
-    sqlite3_finalize(q);
+    sqlite3_bind_int64(*q, 1, id);
+    json_t *o = sqlite3_step(*q) == SQLITE_ROW ? memory_cols(*q, 0) : json_null();
+    sqlite3_reset(*q);
     return o;
 }
 
@@ -495,6 +496,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     sqlite3_bind_int(q, 2, gd_has(bq->threshold) ? 1 : 0);
     cfg_list cfgs = {0};
     gd_deriver *dv = NULL;
+    sqlite3_stmt *mem_q = NULL; /* memory of blocks derived on the fly */
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
@@ -547,7 +549,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             json_object_set_new(row, "key_frame", bi.key_frame[0] ? json_string(bi.key_frame) : json_null());
             json_object_set_new(row, "group", bi.group[0] ? json_string(bi.group) : json_null());
             if (!light)
-                json_object_set_new(row, "memory", bi.memory < 0 ? json_null() : memory_json(s, bi.memory));
+                json_object_set_new(row, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
             json_object_set_new(row, "blame", bi.blame[0] ? json_string(bi.blame) : json_null());
         }
         json_object_set_new(row, "msg", gd_col_json(q, 8));
@@ -563,6 +565,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);
+    sqlite3_finalize(mem_q);
     gd_deriver_free(dv);
     cfg_list_free(&cfgs);
     return rc;
