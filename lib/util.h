@@ -2,6 +2,7 @@
 #ifndef GD_UTIL_H
 #define GD_UTIL_H
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "error.h"
@@ -28,6 +29,16 @@ static inline int gd_grow(void **arr, size_t *cap, size_t need, size_t elem, gd_
     *arr = n;
     *cap = nc;
     return 0;
+}
+
+/* d as int64 in *out when it is a number inside int64's range (casting a
+ * NaN or an out-of-range double is undefined); 1 on success, else 0. */
+static inline int gd_d2i64(double d, int64_t *out)
+{
+    if (!(d > -9.2e18 && d < 9.2e18))
+        return 0;
+    *out = (int64_t)d;
+    return 1;
 }
 
 #endif

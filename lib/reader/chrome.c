@@ -46,6 +46,7 @@
 
 #include "jsonstream.h"
 #include "reader.h"
+#include "util.h"
 
 #define CHROME_MAX_THREADS 4096
 #define CHROME_MAX_DEPTH 256
@@ -130,8 +131,9 @@ static int64_t id_of(json_t *v)
 {
     if (json_is_integer(v))
         return json_integer_value(v);
+    int64_t r;
     if (json_is_real(v))
-        return (int64_t)json_real_value(v);
+        return gd_d2i64(json_real_value(v), &r) ? r : -1;
     if (json_is_string(v)) {
         char *e;
         long long x = strtoll(json_string_value(v), &e, 10);

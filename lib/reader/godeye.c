@@ -50,8 +50,9 @@ static int64_t opt_int(ctx *c, json_t *o, const char *k)
         return -1;
     if (json_is_integer(v))
         return json_integer_value(v);
-    if (json_is_real(v))
-        return (int64_t)json_real_value(v);
+    int64_t r;
+    if (json_is_real(v) && gd_d2i64(json_real_value(v), &r))
+        return r;
     if (json_is_string(v)) {
         /* hashes are sometimes written as strings */
         char *e;

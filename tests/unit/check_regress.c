@@ -20,6 +20,8 @@ static const struct {
     const char *msg;     /* error message when rc != 0 */
 } expected[] = {
     {"godeye-huge-ts.jsonl", GD_OK, 1, NULL},
+    {"godeye-huge-int.jsonl", GD_OK, 1, NULL},
+    {"chrome-huge-id.json", GD_OK, 1, NULL},
     {"logcat-long-what.txt", GD_OK, 1, NULL},
 };
 
@@ -63,6 +65,25 @@ START_TEST(test_godeye_huge_ts)
     json_t *ts = json_object_get(gd_collected_nth(&c, "mark", 0), "ts");
     ck_assert(json_is_real(ts));
     ck_assert_double_eq(json_real_value(ts), 1.7e205);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* UBSan (fuzz_godeye, CI): an integer field written as a real beyond
+ * int64 (1.7e205) was cast to int64.  Now it is a field of the wrong
+ * type: counted, ignored, the rest of the line kept. */
+START_TEST(test_godeye_huge_int)
+{
+    gd_collected c;
+    gd_test_read_file(gd_reader_find("godeye"), REGRESS "godeye-huge-int.jsonl", NULL, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "mark"), 1);
+    json_t *m = json_array_get(c.metas, 0);
+    ck_assert_ptr_null(json_object_get(m, "version_code"));
+    ck_assert_ptr_null(json_object_get(m, "api_level"));
+    ck_assert_int_eq(json_integer_value(json_object_get(m, "pid")), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: field of wrong type"), 2);
     gd_collected_free(&c);
 }
 END_TEST
@@ -124,6 +145,7 @@ int main(void)
     Suite *s = suite_create("regress");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_godeye_huge_ts);
+    tcase_add_test(tc, test_godeye_huge_int);
     tcase_add_test(tc, test_logcat_long_what);
     tcase_add_test(tc, test_every_input_listed);
     suite_add_tcase(s, tc);
