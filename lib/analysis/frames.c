@@ -42,6 +42,8 @@ int64_t gd_frame_dropped(double dur_ms, double vsync_ms)
 {
     if (isnan(dur_ms) || dur_ms <= 0)
         return 0;
+    if (dur_ms > 9e9) /* beyond int64 nanoseconds: count in double */
+        return (int64_t)fmin(floor(dur_ms / gd_frame_interval(vsync_ms)), 9e18);
     int64_t d = llround(dur_ms * 1e6), v = llround(gd_frame_interval(vsync_ms) * 1e6);
     return v > 0 ? d / v : 0;
 }

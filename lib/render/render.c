@@ -126,7 +126,8 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
         }
         break;
     case GD_COL_TIME:
-        if (json_is_number(v)) {
+        /* ±3e13 ms is about ±950 years around 1970: past that, print the number */
+        if (json_is_number(v) && fabs(json_number_value(v)) < 3e13) {
             double ms = json_number_value(v);
             time_t secs = (time_t)floor(ms / 1000.0);
             struct tm tm;

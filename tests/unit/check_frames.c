@@ -28,6 +28,9 @@ START_TEST(dropped_is_floor_of_whole_nanoseconds)
     ck_assert_int_eq(gd_frame_dropped(50.0, NAN), 2);        /* 2.99999994 */
     ck_assert_int_eq(gd_frame_dropped(50.000001, NAN), 3);   /* 3 × 16666667 */
     ck_assert_int_eq(gd_frame_dropped(800.0, NAN), 47);
+    /* past int64 nanoseconds: counted in double, capped, never undefined */
+    ck_assert_int_eq(gd_frame_dropped(1e10, 10.0), 1000000000);
+    ck_assert(gd_frame_dropped(1e300, NAN) == (int64_t)9e18);
     /* a known 120 Hz interval scales it */
     ck_assert_int_eq(gd_frame_dropped(25.0, 8.333333), 3);
     ck_assert_int_eq(gd_frame_dropped(25.0, NAN), 1);

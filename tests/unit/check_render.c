@@ -186,6 +186,8 @@ START_TEST(test_cells)
     ck_assert_str_eq(cell(GD_COL_TIME, "0", b, sizeof b), "01-01 00:00:00.000");
     ck_assert_str_eq(cell(GD_COL_TIME, "-1", b, sizeof b), "12-31 23:59:59.999");
     ck_assert_str_eq(cell(GD_COL_TIME, "null", b, sizeof b), "-");
+    /* outside ±950 years the value is printed as it is, not cast to time_t */
+    ck_assert_str_eq(cell(GD_COL_TIME, "1.7e205", b, sizeof b), "1.7e205");
     /* booleans */
     ck_assert_str_eq(cell(GD_COL_BOOL, "true", b, sizeof b), "yes");
     ck_assert_str_eq(cell(GD_COL_BOOL, "false", b, sizeof b), "no");
