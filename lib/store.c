@@ -26,6 +26,37 @@ sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err)
     return st;
 }
 
+sqlite3_stmt *gd_store_cached(gd_store *s, const char *sql, gd_error *err)
+{
+    for (int i = 0; i < GD_STMT_CACHE; i++) {
+        if (s->cache[i].sql == sql) {
+            if (sqlite3_stmt_busy(s->cache[i].st))
+                break; /* in use further up the stack */
+            sqlite3_clear_bindings(s->cache[i].st);
+            return s->cache[i].st;
+        }
+        if (!s->cache[i].sql) {
+            sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+            if (st) {
+                s->cache[i].sql = sql;
+                s->cache[i].st = st;
+            }
+            return st;
+        }
+    }
+    return gd_store_prepare(s, sql, err);
+}
+
+void gd_store_release(gd_store *s, sqlite3_stmt *st)
+{
+    for (int i = 0; i < GD_STMT_CACHE && s->cache[i].sql; i++)
+        if (s->cache[i].st == st) {
+            sqlite3_reset(st);
+            return;
+        }
+    sqlite3_finalize(st);
+}
+
 int gd_store_exec(gd_store *s, const char *sql, gd_error *err)
 {
     char *msg = NULL;
@@ -177,6 +208,8 @@ void gd_store_close(gd_store *s)
         return;
     if (s->in_tx)
         gd_store_rollback(s);
+    for (int i = 0; i < GD_STMT_CACHE && s->cache[i].sql; i++)
+        sqlite3_finalize(s->cache[i].st);
     sqlite3_close_v2(s->db);
     free(s);
 }

@@ -6,14 +6,28 @@
 
 #include "store.h"
 
+#define GD_STMT_CACHE 8
+
 struct gd_store {
     sqlite3 *db;
     int ro;
     int in_tx;
+    /* statements run once per row of an outer loop (a block's call window,
+     * its dispatch), kept prepared: keyed by the SQL literal's address */
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } cache[GD_STMT_CACHE];
 };
 
 /* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
 sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);
+/* The store's prepared statement for `sql`, a string literal (the cache
+ * is keyed by its address), with no bindings; a private one when that is
+ * in use or the cache is full.  Give it back with gd_store_release. */
+sqlite3_stmt *gd_store_cached(gd_store *s, const char *sql, gd_error *err);
+/* Resets a statement from gd_store_cached, or finalizes a private one. */
+void gd_store_release(gd_store *s, sqlite3_stmt *st);
 /* Runs statements without results; GD_OK or GD_ERR_IO with err set. */
 int gd_store_exec(gd_store *s, const char *sql, gd_error *err);
 /* Sets err from the connection's last error. Returns GD_ERR_IO. */

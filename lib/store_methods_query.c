@@ -72,7 +72,7 @@ static char *dotted_method(const mname *m, char *buf, size_t n)
 static int each_window_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double a, double b,
                             gd_call_fn fn, void *ctx, gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_prepare(
+    sqlite3_stmt *q = gd_store_cached(
         s,
         "WITH RECURSIVE anc(id) AS ("
         " SELECT id FROM (SELECT id FROM call WHERE trace = ?1 AND pid = ?2 AND tid = ?3"
@@ -108,7 +108,7 @@ static int each_window_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     }
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
+    gd_store_release(s, q);
     return rc;
 }
 
@@ -116,7 +116,7 @@ static int each_window_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid
 static int load_block(gd_store *s, int64_t id, int64_t *trace, int64_t *pid, int64_t *tid, double *a,
                       double *b, gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_prepare(
+    sqlite3_stmt *q = gd_store_cached(
         s, "SELECT trace, pid, tid, start_ms, start_ms + dur_ms FROM dispatch WHERE id = ?", err);
     if (!q)
         return err->code ? err->code : GD_ERR_IO;
@@ -131,7 +131,7 @@ static int load_block(gd_store *s, int64_t id, int64_t *trace, int64_t *pid, int
     } else {
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "no block with id %lld", (long long)id);
     }
-    sqlite3_finalize(q);
+    gd_store_release(s, q);
     return rc;
 }
 

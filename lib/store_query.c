@@ -60,6 +60,8 @@ struct gd_deriver {
     gd_store *s;
     sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after;
     cs_slot *cs;
+    int64_t calls_trace; /* the trace has_calls is for, -1 none yet */
+    int has_calls;       /* it has method calls: blame can be non-empty */
 };
 
 gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
@@ -70,6 +72,7 @@ gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
         return NULL;
     }
     d->s = s;
+    d->calls_trace = -1;
     d->cs = calloc(CS_SLOTS, sizeof *d->cs);
     d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
                                      " AND pid = ? AND ts_ms > ? AND ts_ms < ? ORDER BY ts_ms, id", err);
@@ -249,7 +252,24 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
         snprintf(out->key_frame, sizeof out->key_frame, "%s", kf);
         gd_group_of(kf, out->group, sizeof out->group);
     }
-    if ((rc = gd_methods_blame(d->s, cfg->id, (const char *const *)cfg->concern, cfg->nconcern, pid,
+    if (d->calls_trace != cfg->id) {
+        /* most captures have no method trace: no call window to look up */
+        sqlite3_stmt *hq = gd_store_cached(d->s, "SELECT 1 FROM call WHERE trace = ? LIMIT 1", err);
+        if (!hq) {
+            rc = err->code;
+            goto out;
+        }
+        sqlite3_bind_int64(hq, 1, cfg->id);
+        int step = sqlite3_step(hq);
+        if (step != SQLITE_ROW && step != SQLITE_DONE)
+            rc = gd_store_fail(d->s, err, "database read");
+        gd_store_release(d->s, hq);
+        if (rc)
+            goto out;
+        d->has_calls = step == SQLITE_ROW;
+        d->calls_trace = cfg->id;
+    }
+    if (d->has_calls && (rc = gd_methods_blame(d->s, cfg->id, (const char *const *)cfg->concern, cfg->nconcern, pid,
                                tid, start, end, out->blame, sizeof out->blame, err)))
         goto out;
     if (want_stacks) {

@@ -8,6 +8,7 @@
 #include "icache.h"
 #include "procstat.h"
 #include "store_int.h"
+#include "util.h"
 #include "store_methods.h"
 
 enum {
@@ -63,6 +64,17 @@ typedef struct meta_acc {
     size_t nconcern;
 } meta_acc;
 
+/* One thread's streaming pairing state. */
+typedef struct stream_thr {
+    int64_t pid, tid;
+    double last_ts;
+    gd_pair p;
+} stream_thr;
+
+/* Past this many threads with Looper prints, pairing falls back to the
+ * sorted temp table (it keeps the streaming state's memory bounded). */
+#define STREAM_MAX_THREADS 256
+
 struct gd_writer {
     gd_store *s;
     gd_sink sink;
@@ -81,6 +93,12 @@ struct gd_writer {
     double write_s;  /* time spent in the sink */
     long unresolved; /* rows written with pid or tid -1 (resolve_main's work) */
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
+    /* Looper prints paired as they arrive, per thread (see stream_print);
+     * while stream_on, every dispatch row of this trace came from here */
+    int stream_on;
+    int64_t stream_first; /* id of the first dispatch streamed, 0 none yet */
+    stream_thr *thr;
+    size_t nthr, thr_cap, thr_last;
 };
 
 static double now_s(void)
@@ -346,6 +364,70 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
+static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t tid, const gd_paired *d,
+                         gd_error *err);
+
+/* Stops streaming: the dispatches paired so far are deleted (while
+ * streaming they are all this trace has) and the prints, all in the temp
+ * table, are paired at the end in (pid, tid, ts) order instead. */
+static int stream_stop(gd_writer *w, gd_error *err)
+{
+    w->stream_on = 0;
+    free(w->thr);
+    w->thr = NULL;
+    w->nthr = w->thr_cap = 0;
+    if (!w->stream_first)
+        return GD_OK;
+    char sql[96];
+    snprintf(sql, sizeof sql, "DELETE FROM dispatch WHERE id >= %lld", (long long)w->stream_first);
+    w->stream_first = 0;
+    return gd_store_exec(w->s, sql, err);
+}
+
+/* Pairs one print now.  Exactly what pair_prints does at the end, as long
+ * as each thread's prints arrive in time order (ties in arrival order, as
+ * the temp table's rowid orders them) and name their thread; the first
+ * print that does not, or a direct dispatch event, stops streaming. */
+static int stream_print(gd_writer *w, int64_t pid, int64_t tid, double ts, int phase, double tts,
+                        int64_t msg, gd_error *err)
+{
+    if (pid == -1 || tid == -1)
+        return stream_stop(w, err);
+    stream_thr *t = NULL;
+    if (w->thr_last < w->nthr && w->thr[w->thr_last].pid == pid && w->thr[w->thr_last].tid == tid) {
+        t = &w->thr[w->thr_last];
+    } else {
+        for (size_t i = 0; i < w->nthr; i++)
+            if (w->thr[i].pid == pid && w->thr[i].tid == tid) {
+                t = &w->thr[i];
+                w->thr_last = i;
+                break;
+            }
+    }
+    if (!t) {
+        if (w->nthr == STREAM_MAX_THREADS)
+            return stream_stop(w, err);
+        if (gd_grow((void **)&w->thr, &w->thr_cap, w->nthr + 1, sizeof *w->thr, err))
+            return err->code;
+        t = &w->thr[w->nthr];
+        w->thr_last = w->nthr++;
+        t->pid = pid;
+        t->tid = tid;
+        t->last_ts = ts;
+        gd_pair_init(&t->p);
+    }
+    if (ts < t->last_ts)
+        return stream_stop(w, err);
+    t->last_ts = ts;
+    gd_paired d;
+    if (!gd_pair_feed(&t->p, gd_pair_phase(&t->p, (gd_phase)phase, NULL), ts, tts, msg, &d))
+        return GD_OK;
+    int rc = insert_paired(w, w->st[ST_DISPATCH], pid, tid, &d, err);
+    if (!rc && !w->stream_first)
+        w->stream_first = sqlite3_last_insert_rowid(w->s->db);
+    return rc;
+}
+
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE) {
@@ -413,7 +495,11 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
         sqlite3_bind_int(st, 4, ph);
         gd_bind_opt_double(st, 5, ev->u.looper.thread_ts);
         gd_bind_opt_int(st, 6, msg);
-        return gd_store_step(w->s, st, err);
+        if ((rc = gd_store_step(w->s, st, err)))
+            return rc;
+        return w->stream_on ? stream_print(w, ev->pid, ev->tid, ev->ts, ph, ev->u.looper.thread_ts,
+                                           msg, err)
+                            : GD_OK;
     }
     case GD_EV_DISPATCH: {
         const gd_dispatch_ev *d = &ev->u.dispatch;
@@ -422,6 +508,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             on_skip(w, "dispatch: negative duration", ev->line, 0);
             return 0;
         }
+        if (w->stream_on && (rc = stream_stop(w, err)))
+            return rc;
         int64_t msg = -1;
         if (d->msg && (rc = intern_msg(w, d->msg, &msg, err)))
             return rc;
@@ -481,6 +569,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     w->s = s;
     w->min_ts = w->max_ts = GD_NONE;
+    w->stream_on = 1;
     w->last_thread_pid = w->last_thread_tid = INT64_MIN;
     meta_acc *a = &w->meta;
     a->version_code = a->api_level = a->cpu_cores = a->pid = a->main_tid = -1;
@@ -558,6 +647,7 @@ void gd_writer_free(gd_writer *w)
         return;
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(w->st[i]);
+    free(w->thr);
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
@@ -588,7 +678,7 @@ void gd_writer_foreach_stat(gd_writer *w, void (*fn)(void *, const char *, long,
 }
 
 static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t tid, const gd_paired *d,
-                  gd_error *err)
+                         gd_error *err)
 {
     sqlite3_bind_int64(ins, 1, w->trace);
     sqlite3_bind_int64(ins, 2, pid);
@@ -599,6 +689,28 @@ static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t t
     sqlite3_bind_int(ins, 7, d->unfinished);
     gd_bind_opt_int(ins, 8, d->msg);
     return gd_store_step(w->s, ins, err);
+}
+
+/* Ends streaming: each thread's still-open begins become unfinished
+ * dispatches, as pair_prints' per-thread flush makes them. */
+static int stream_finish(gd_writer *w, gd_error *err)
+{
+    long ends_without = 0, dropped = 0;
+    gd_paired d;
+    int rc = GD_OK;
+    for (size_t i = 0; i < w->nthr && !rc; i++) {
+        stream_thr *t = &w->thr[i];
+        while (!rc && gd_pair_finish(&t->p, w->max_ts, &d))
+            rc = insert_paired(w, w->st[ST_DISPATCH], t->pid, t->tid, &d, err);
+        ends_without += t->p.ends_without_begin;
+        dropped += t->p.begins_dropped;
+    }
+    if (ends_without)
+        count_reason_n(w, "looper: end without begin", ends_without, 0);
+    if (dropped)
+        count_reason_n(w, "looper: nesting too deep", dropped, 0);
+    w->skipped += ends_without + dropped;
+    return rc;
 }
 
 /* Pairs the Looper prints of this trace, thread by thread, in time order. */
@@ -938,7 +1050,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int rc;
-    if ((rc = resolve_main(w, err)) || (rc = pair_prints(w, &nd, err)) ||
+    if ((rc = resolve_main(w, err)) ||
+        (rc = w->stream_on ? stream_finish(w, err) : pair_prints(w, &nd, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     if ((rc = finish_methods(w, err)))

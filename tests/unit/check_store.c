@@ -130,6 +130,97 @@ START_TEST(pairing_fixture_exact_blocks)
 }
 END_TEST
 
+/* Writes the pairing fixture's lines to dir/name: meta first (or last),
+ * the events stably sorted by ts, then `extra` when not NULL. */
+static void write_variant(const char *name, int meta_last, const char *extra, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *in = fopen(FIX "pairing.jsonl", "r");
+    ck_assert_ptr_nonnull(in);
+    char meta[4096], line[4096], *ev[64];
+    double ts[64];
+    size_t nev = 0;
+    ck_assert_ptr_nonnull(fgets(meta, sizeof meta, in));
+    while (fgets(line, sizeof line, in)) {
+        ck_assert_uint_lt(nev, 64);
+        const char *t = strstr(line, "\"ts\":");
+        ck_assert_ptr_nonnull(t);
+        ts[nev] = strtod(t + 5, NULL);
+        ev[nev++] = strdup(line);
+    }
+    fclose(in);
+    for (size_t i = 1; i < nev; i++) /* stable insertion sort */
+        for (size_t j = i; j > 0 && ts[j - 1] > ts[j]; j--) {
+            double t = ts[j];
+            ts[j] = ts[j - 1];
+            ts[j - 1] = t;
+            char *e = ev[j];
+            ev[j] = ev[j - 1];
+            ev[j - 1] = e;
+        }
+    FILE *out = fopen(path, "w");
+    if (!meta_last)
+        fputs(meta, out);
+    for (size_t i = 0; i < nev; i++) {
+        fputs(ev[i], out);
+        free(ev[i]);
+    }
+    if (extra)
+        fputs(extra, out);
+    if (meta_last)
+        fputs(meta, out);
+    fclose(out);
+}
+
+/* Looper prints are paired as they arrive while every thread's prints come
+ * in time order, and from the sorted temp table otherwise (the fixture
+ * itself has an end before its begin; a direct dispatch event or prints
+ * that name no thread before the meta also switch).  Both give the same
+ * dispatches, and the switch drops what was streamed. */
+START_TEST(streamed_and_sorted_pairing_agree)
+{
+    char sorted[512], late_meta[512], direct[512];
+    write_variant("sorted.jsonl", 0, NULL, sorted, sizeof sorted);
+    write_variant("late-meta.jsonl", 1, NULL, late_meta, sizeof late_meta);
+    write_variant("direct.jsonl", 0,
+                  "{\"type\":\"dispatch\",\"ts\":1700000004000,\"dur\":800,\"tid\":300,"
+                  "\"msg\":\">>>>> Dispatching to Handler (android.os.Handler) {c3} com.example.shop.Io$6@6: 5\"}\n",
+                  direct, sizeof direct);
+    const char *paths[] = {FIX "pairing.jsonl", sorted, late_meta, direct};
+    json_t *want = NULL;
+    for (int i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "v%d.db", i);
+        gd_store *s = open_db(name);
+        reports rs = {0};
+        gd_error err = {0};
+        ck_assert_msg(ingest(s, paths[i], &rs, &err) == 0, "%s: %s", paths[i], err.msg);
+        ck_assert_int_eq(rs.res[0].dispatches, i == 3 ? 8 : 7);
+        ck_assert_int_eq(rs.res[0].skipped, 2);
+        json_t *b = blocks_of(s, 0);
+        if (i == 3) {
+            ck_assert_int_eq(json_array_size(b), 8);
+            size_t k = 0;
+            while (k < 8 && json_integer_value(json_object_get(json_array_get(b, k), "tid")) != 300)
+                k++;
+            ck_assert_uint_lt(k, 8);
+            json_t *x = json_array_get(b, k);
+            ck_assert_double_eq_tol(json_real_value(json_object_get(x, "duration_ms")), 800, 1e-9);
+            json_array_remove(b, k);
+        }
+        if (!want) {
+            want = b;
+            ck_assert_int_eq(json_array_size(want), 7);
+        } else {
+            ck_assert_msg(json_equal(want, b), "%s: blocks differ", paths[i]);
+            json_decref(b);
+        }
+        gd_store_close(s);
+    }
+    json_decref(want);
+}
+END_TEST
+
 START_TEST(document_and_lines_give_the_same_rows)
 {
     gd_store *a = open_db("a.db"), *b = open_db("b.db");
@@ -280,6 +371,7 @@ static Suite *suite(void)
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_set_timeout(t, 60);
     tcase_add_test(t, pairing_fixture_exact_blocks);
+    tcase_add_test(t, streamed_and_sorted_pairing_agree);
     tcase_add_test(t, document_and_lines_give_the_same_rows);
     tcase_add_test(t, gzip_gives_the_same_rows);
     tcase_add_test(t, reingest_is_idempotent);
