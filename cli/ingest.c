@@ -28,6 +28,11 @@ static const gd_column columns[] = {
 static void on_report(void *ctx, const gd_ingest_report *rep)
 {
     ingest_out *o = ctx;
+    if (rep->not_capture) {
+        /* a folder member in no known format: said, never silent */
+        fprintf(stderr, "godeye ingest: '%s': passed over: %s\n", rep->source, rep->not_capture);
+        return;
+    }
     if (o->timings) {
         const gd_ingest_timings *t = &rep->res.timings;
         fprintf(stderr, "godeye ingest: '%s': read %.3f s, write %.3f s, analyse %.3f s\n",

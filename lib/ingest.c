@@ -177,7 +177,8 @@ static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int 
             rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
             break;
         }
-        snprintf(p, len, "%s/%s", dir, e->d_name);
+        size_t dl = strlen(dir);
+        snprintf(p, len, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
         struct stat st;
         if (stat(p, &st) != 0) {
             free(p);
@@ -230,6 +231,28 @@ static void free_list(char **l, size_t n)
     for (size_t i = 0; i < n; i++)
         free(l[i]);
     free(l);
+}
+
+/* 0 with the reason in why when a folder member is in no known format
+ * (or empty); 1 otherwise, including when it cannot be read: then its
+ * ingest reports the error. */
+static int is_capture(const char *path, char *why, size_t n)
+{
+    gd_input *in;
+    gd_error e = {0};
+    if (gd_input_open_file(&in, path, &e))
+        return 1;
+    const gd_reader *r = NULL;
+    int code = gd_ingest_detect(in, NULL, &r, &e);
+    gd_input_close(in);
+    if (code != GD_ERR_DATA)
+        return 1;
+    /* "unrecognised format (tried: ...)": the list is the same each time */
+    snprintf(why, n, "%.*s", (int)strcspn(e.msg, "("), e.msg);
+    size_t k = strlen(why);
+    while (k && why[k - 1] == ' ')
+        why[--k] = 0;
+    return 0;
 }
 
 /* 1 when every file of the list is detected as BlockCanary. */
@@ -305,9 +328,21 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             gd_sort(files, n, sizeof *files, cmp_str);
         if (n == 0)
             code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no files in folder");
+        size_t taken = 0;
         for (size_t i = 0; i < n && !code; i++) {
+            char why[512];
+            if (!rc->opts->format && !is_capture(files[i], why, sizeof why)) {
+                gd_ingest_report rep = {.source = files[i], .not_capture = why};
+                if (rc->fn)
+                    rc->fn(rc->ctx, &rep);
+                continue;
+            }
+            taken++;
             code = ingest_one(rc, files[i], err);
         }
+        if (!code && n && !taken)
+            code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no captures in folder (%zu file%s in no known format)",
+                                n, n == 1 ? "" : "s");
         if (code && !err->source[0])
             snprintf(err->source, sizeof err->source, "%s", path);
         free_list(files, n);

@@ -24,13 +24,19 @@ typedef struct gd_ingest_report {
     const char *format;          /* reader name                            */
     gd_ingest_result res;
     json_t *stats;               /* {"reason": count, ...} (borrowed)      */
+    const char *not_capture;     /* a folder member in no known format:
+                                  * why it was passed over (nothing else
+                                  * is set); NULL for an ingested input    */
 } gd_ingest_report;
 
 typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
 
 /* Ingests every input in one transaction: all or nothing.  A folder is
  * one trace when all its files are BlockCanary logs (read in name order),
- * otherwise each file in it (recursively, sorted) is an input.  "-" reads
+ * otherwise each file in it (recursively, sorted) is an input; there, a
+ * file in no known format (a README beside the captures) is passed over
+ * and reported through fn with not_capture set, and a folder with no
+ * capture at all is an error.  "-" reads
  * stdin.  On failure returns the code with err->source naming the input and
  * err->line/col the position, and the database is left as it was. */
 int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
