@@ -25,8 +25,6 @@ build/cli/godeye overdraw
 echo
 echo "== images"
 build/cli/godeye images
-if build/cli/godeye report -h >/dev/null 2>&1; then
-  build/cli/godeye report --html -o build/report.html
-  echo
-  echo "report written to build/report.html"
-fi
+build/cli/godeye report --html -o build/report.html
+echo
+echo "report written to build/report.html"
