@@ -201,11 +201,74 @@ static size_t text_width(const char *s)
     return w;
 }
 
+/* A Java frame or method name too wide for its cell, short:
+ * "com.x.feed.FeedAdapter.bind(FeedAdapter.java:88)" -> "FeedAdapter.bind:88",
+ * "com.x.img.Decoder.decode" -> "Decoder.decode".  0 (out untouched) for
+ * anything else (a message with spaces, a plain word). */
+static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
+{
+    if (strchr(s, ' ') && !strstr(s, "(Native Method)") && !strstr(s, "(Unknown Source)"))
+        return 0;
+    const char *paren = strchr(s, '(');
+    size_t name_len = paren ? (size_t)(paren - s) : strlen(s);
+    /* the last two dotted parts of the name: Class.method */
+    const char *start = s;
+    int dots = 0;
+    for (const char *p = s + name_len; p > s; p--)
+        if (p[-1] == '.' && ++dots == 2) {
+            start = p;
+            break;
+        }
+    if (dots == 0)
+        return 0;
+    if (!paren && s[name_len - 1] && start < s + name_len) {
+        /* a class ("com.x.MainActivity"): its simple name */
+        const char *last = strrchr(s, '.');
+        if (last && last[1] >= 'A' && last[1] <= 'Z')
+            start = last + 1;
+    }
+    const char *line = NULL;
+    if (paren) {
+        const char *colon = strrchr(paren, ':');
+        if (colon && colon[1] >= '0' && colon[1] <= '9')
+            line = colon;
+    }
+    size_t len = (size_t)(s + name_len - start);
+    size_t ll = line ? strcspn(line, ")") : 0;
+    if (len + ll + 1 > n)
+        return 0;
+    memcpy(out, start, len);
+    memcpy(out + len, line ? line : "", ll);
+    out[len + ll] = 0;
+    if (name_at)
+        *name_at = (size_t)(start - s);
+    return 1;
+}
+
 /* Prints s in a cell of `w` columns, cutting with "…" from the left for
- * flexible columns (the end of a frame is its most telling part). */
+ * flexible columns (the end of a frame is its most telling part; a frame
+ * is first made short, without package and file). */
 static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, int last)
 {
     size_t tw = text_width(s);
+    char shortened[1024];
+    size_t name_at;
+    if (tw > w && flex && w > 1 && compact_frame(s, shortened, sizeof shortened, &name_at)) {
+        /* the short frame when cutting the whole one from the left would
+         * cut into its Class.method */
+        size_t skip = tw - (w - 1), k = 0;
+        const char *p = s;
+        while (*p && k < skip) {
+            p++;
+            while (((unsigned char)*p & 0xC0) == 0x80)
+                p++;
+            k++;
+        }
+        if ((size_t)(p - s) > name_at) {
+            s = shortened;
+            tw = text_width(s);
+        }
+    }
     if (tw > w) {
         if (flex && w > 1) {
             /* keep the tail */
@@ -295,16 +358,29 @@ static void flush_table(gd_renderer *r)
                 w[c] = tw;
         }
     }
-    /* fit the width: shrink flexible columns, then wide text columns */
+    /* fit the width: flexible columns shrink, first no narrower than their
+     * frames made short (compact_frame), then to 12; then wide text columns */
     size_t total = nvis ? (nvis - 1) * 2 : 0;
     for (size_t c = 0; c < r->ncols; c++)
         total += r->cols[c].hidden ? 0 : w[c];
-    for (int pass = 0; pass < 2 && total > (size_t)r->width; pass++)
+    for (int pass = 0; pass < 3 && total > (size_t)r->width; pass++)
         for (size_t c = r->ncols; c-- > 0 && total > (size_t)r->width;) {
-            if (r->cols[c].hidden || (pass == 0 && !r->cols[c].flex) ||
-                (pass == 1 && r->cols[c].type != GD_COL_TEXT))
+            if (r->cols[c].hidden || (pass < 2 && !r->cols[c].flex) ||
+                (pass == 2 && r->cols[c].type != GD_COL_TEXT))
                 continue;
             size_t minw = 12, excess = total - (size_t)r->width;
+            if (pass == 0) { /* the widest short frame (or whole cell) */
+                minw = text_width(r->cols[c].header);
+                for (size_t i = 0; i < nrows; i++) {
+                    char sh[1024];
+                    const char *cell = gd_render_cell(
+                        &r->cols[c], json_object_get(json_array_get(r->buffered, i), r->cols[c].key),
+                        buf, sizeof buf);
+                    size_t tw = text_width(compact_frame(cell, sh, sizeof sh, NULL) ? sh : cell);
+                    if (tw > minw)
+                        minw = tw;
+                }
+            }
             if (w[c] > minw) {
                 size_t cut = w[c] - minw < excess ? w[c] - minw : excess;
                 w[c] -= cut;

@@ -127,13 +127,14 @@ END_TEST
 
 START_TEST(test_table_fit_width)
 {
-    /* 32 columns wide in 20: the flexible column shrinks to 12, cut from the
-     * left with an ellipsis (the other columns cannot shrink) */
+    /* 32 columns wide in 20: the flexible column shrinks to its widest
+     * short frame, "C.m:1" (a cut from the left would leave "…m(C.java:1)",
+     * without the class); the other columns cannot shrink */
     expect_render(GD_OUT_TABLE, frames, 4, 20, frame_rows,
-                  "frame         count     dur\n"
-                  "\xe2\x80\xa6m(C.java:1)      3   812.5\n"
-                  "x             12345  12.34s\n");
-    /* then plain text columns are cut at their end, down to 12 too */
+                  "frame  count     dur\n"
+                  "C.m:1      3   812.5\n"
+                  "x      12345  12.34s\n");
+    /* then plain text columns are cut at their end, down to 12 at most */
     static const gd_column cols[] = {
         {"frame", "frame", GD_COL_TEXT, 1, 0},
         {"msg", "message", GD_COL_TEXT, 0, 0},
@@ -141,8 +142,22 @@ START_TEST(test_table_fit_width)
     };
     expect_render(GD_OUT_TABLE, cols, 3, 30,
                   "[{\"frame\":\"a.b.C.m(C.java:1)\",\"msg\":\"0123456789abcdefghij\",\"n\":3}]",
-                  "frame         message       count\n"
-                  "\xe2\x80\xa6m(C.java:1)  0123456789ab      3\n");
+                  "frame  message           count\n"
+                  "C.m:1  0123456789abcdef      3\n");
+    /* a cut that keeps Class.method( keeps the frame whole from there; a
+     * short frame still too wide is cut from the left in turn */
+    static const gd_column fc[] = {
+        {"frame", "frame", GD_COL_TEXT, 1, 0},
+        {"n", "count", GD_COL_INT, 0, 0},
+    };
+    expect_render(GD_OUT_TABLE, fc, 2, 40,
+                  "[{\"frame\":\"com.example.shop.img.Decoder.decode(Decoder.java:12)\",\"n\":3}]",
+                  "frame                              count\n"
+                  "\xe2\x80\xa6" "Decoder.decode(Decoder.java:12)       3\n");
+    expect_render(GD_OUT_TABLE, fc, 2, 20,
+                  "[{\"frame\":\"com.example.shop.img.Decoder.decode(Decoder.java:12)\",\"n\":3}]",
+                  "frame          count\n"
+                  "\xe2\x80\xa6" "decode:12         3\n");
     /* enough room: nothing is cut */
     expect_render(GD_OUT_TABLE, cols, 3, 46,
                   "[{\"frame\":\"a.b.C.m(C.java:1)\",\"msg\":\"0123456789abcdefghij\",\"n\":3}]",
