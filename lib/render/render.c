@@ -221,7 +221,7 @@ static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
         }
     if (dots == 0)
         return 0;
-    if (!paren && s[name_len - 1] && start < s + name_len) {
+    if (!paren) {
         /* a class ("com.x.MainActivity"): its simple name */
         const char *last = strrchr(s, '.');
         if (last && last[1] >= 'A' && last[1] <= 'Z')
