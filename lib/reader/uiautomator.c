@@ -174,7 +174,11 @@ static int next_tag(ua *u, gd_error *err)
             return TAG_ERR;
         if (c < 0)
             goto truncated;
-        u->tag[u->tlen] = 0;
+        /* the terminator, through tag_put: an empty first tag ("<>") has
+         * no buffer yet */
+        if (tag_put(u, 0, err))
+            return TAG_ERR;
+        u->tlen--;
         return TAG_OK;
     }
 truncated:

@@ -18,11 +18,13 @@ static const struct {
     int rc;
     int traces;
     const char *msg;     /* error message when rc != 0 */
+    const char *format;  /* --format, when detection would not pick it */
 } expected[] = {
     {"godeye-huge-ts.jsonl", GD_OK, 1, NULL},
     {"godeye-huge-int.jsonl", GD_OK, 1, NULL},
     {"chrome-huge-id.json", GD_OK, 1, NULL},
     {"logcat-long-what.txt", GD_OK, 1, NULL},
+    {"uiautomator-empty-tag.xml", GD_OK, 1, NULL, "uiautomator"},
 };
 
 static int keep_first(void *ctx, json_t *row)
@@ -43,16 +45,36 @@ static json_t *query(gd_store *s, const char *sql)
     return row;
 }
 
-static gd_store *ingest(const char *path, int *rc, gd_error *err)
+static gd_store *ingest_as(const char *path, const char *format, int *rc, gd_error *err)
 {
     gd_store *s;
     gd_error e = {0};
     ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &e), GD_OK);
     char *inputs[] = {(char *)path};
-    gd_ingest_opts opts = {.year = 2024};
+    gd_ingest_opts opts = {.year = 2024, .format = format};
     *rc = gd_ingest(s, inputs, 1, &opts, NULL, NULL, err);
     return s;
 }
+
+static gd_store *ingest(const char *path, int *rc, gd_error *err)
+{
+    return ingest_as(path, NULL, rc, err);
+}
+
+/* UBSan (fuzz_uiautomator): an empty first tag ("<>", only reachable with
+ * --format uiautomator) wrote its terminator through a NULL buffer.  It is
+ * now an empty tag, passed over; the hierarchy after it is read. */
+START_TEST(test_uiautomator_empty_tag)
+{
+    gd_collected c;
+    gd_test_read_file(gd_reader_find("uiautomator"), REGRESS "uiautomator-empty-tag.xml", NULL, &c);
+    ck_assert_msg(c.rc == GD_OK, "%s", c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "view_dump"), 1);
+    json_t *views = json_object_get(gd_collected_nth(&c, "view_dump", 0), "views");
+    ck_assert_uint_eq(json_array_size(views), 1);
+    gd_collected_free(&c);
+}
+END_TEST
 
 /* ASan/UBSan (fuzz_godeye): a ts beyond int64 was cast to int64 while
  * turning the event into JSON. */
@@ -126,7 +148,7 @@ START_TEST(test_every_input_listed)
         snprintf(path, sizeof path, "%s%s", REGRESS, e->d_name);
         int rc;
         gd_error err = {0};
-        gd_store *s = ingest(path, &rc, &err);
+        gd_store *s = ingest_as(path, expected[i].format, &rc, &err);
         ck_assert_msg(rc == expected[i].rc, "%s: rc %d (%s)", e->d_name, rc, err.msg);
         if (expected[i].msg)
             ck_assert_str_eq(err.msg, expected[i].msg);
@@ -146,6 +168,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_godeye_huge_ts);
     tcase_add_test(tc, test_godeye_huge_int);
+    tcase_add_test(tc, test_uiautomator_empty_tag);
     tcase_add_test(tc, test_logcat_long_what);
     tcase_add_test(tc, test_every_input_listed);
     suite_add_tcase(s, tc);
