@@ -1,4 +1,5 @@
 /* store_write.c - the writer: one trace from the event stream into the store. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,14 @@ typedef struct stream_thr {
     gd_pair p;
 } stream_thr;
 
+/* A Looper print as kept for the sorted fallback: appended to a temp file
+ * (cheaper than a temp table; loaded into one only when streaming stopped). */
+typedef struct print_rec {
+    int64_t pid, tid, msg;
+    double ts, thread_ts; /* thread_ts NONE when absent */
+    int32_t phase, pad;
+} print_rec;
+
 /* Past this many threads with Looper prints, pairing falls back to the
  * sorted temp table (it keeps the streaming state's memory bounded). */
 #define STREAM_MAX_THREADS 256
@@ -96,6 +105,7 @@ struct gd_writer {
     /* Looper prints paired as they arrive, per thread (see stream_print);
      * while stream_on, every dispatch row of this trace came from here */
     int stream_on;
+    FILE *prints;         /* every print, in arrival order (print_rec) */
     int64_t stream_first; /* id of the first dispatch streamed, 0 none yet */
     stream_thr *thr;
     size_t nthr, thr_cap, thr_last;
@@ -369,7 +379,7 @@ static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t t
 
 /* Stops streaming: the dispatches paired so far are deleted (while
  * streaming they are all this trace has) and the prints, all in the temp
- * table, are paired at the end in (pid, tid, ts) order instead. */
+ * file, are paired at the end in (pid, tid, ts) order instead. */
 static int stream_stop(gd_writer *w, gd_error *err)
 {
     w->stream_on = 0;
@@ -386,7 +396,7 @@ static int stream_stop(gd_writer *w, gd_error *err)
 
 /* Pairs one print now.  Exactly what pair_prints does at the end, as long
  * as each thread's prints arrive in time order (ties in arrival order, as
- * the temp table's rowid orders them) and name their thread; the first
+ * pair_prints' rowid order has them) and name their thread; the first
  * print that does not, or a direct dispatch event, stops streaming. */
 static int stream_print(gd_writer *w, int64_t pid, int64_t tid, double ts, int phase, double tts,
                         int64_t msg, gd_error *err)
@@ -475,16 +485,12 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     }
     switch (ev->kind) {
     case GD_EV_LOOPER: {
-        sqlite3_stmt *st = w->st[ST_LOOPER];
         int64_t msg = -1;
         const char *m = ev->u.looper.msg;
         int begin = ev->u.looper.phase == GD_PHASE_BEGIN ||
                     (ev->u.looper.phase == GD_PHASE_UNKNOWN && (!m || strncmp(m, "<<<<<", 5) != 0));
         if (m && begin && (rc = intern_msg(w, m, &msg, err)))
             return rc;
-        sqlite3_bind_int64(st, 1, ev->pid);
-        sqlite3_bind_int64(st, 2, ev->tid);
-        sqlite3_bind_double(st, 3, ev->ts);
         int ph = ev->u.looper.phase;
         if (ph == GD_PHASE_UNKNOWN && m) {
             if (strncmp(m, ">>>>>", 5) == 0)
@@ -492,11 +498,12 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             else if (strncmp(m, "<<<<<", 5) == 0)
                 ph = GD_PHASE_END;
         }
-        sqlite3_bind_int(st, 4, ph);
-        gd_bind_opt_double(st, 5, ev->u.looper.thread_ts);
-        gd_bind_opt_int(st, 6, msg);
-        if ((rc = gd_store_step(w->s, st, err)))
-            return rc;
+        print_rec pr = {ev->pid, ev->tid, msg, ev->ts, ev->u.looper.thread_ts, ph, 0};
+        if (!w->prints && !(w->prints = tmpfile()))
+            return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot create a temporary file: %s",
+                                strerror(errno));
+        if (fwrite(&pr, sizeof pr, 1, w->prints) != 1)
+            return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
         return w->stream_on ? stream_print(w, ev->pid, ev->tid, ev->ts, ph, ev->u.looper.thread_ts,
                                            msg, err)
                             : GD_OK;
@@ -648,6 +655,8 @@ void gd_writer_free(gd_writer *w)
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(w->st[i]);
     free(w->thr);
+    if (w->prints)
+        fclose(w->prints);
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
@@ -958,6 +967,31 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
     return rc;
 }
 
+/* Streaming stopped: the prints go from the temp file into the temp
+ * table (arrival order = rowid order) for resolve_main and pair_prints. */
+static int load_prints(gd_writer *w, gd_error *err)
+{
+    if (!w->prints)
+        return GD_OK;
+    if (fflush(w->prints) != 0 || fseek(w->prints, 0, SEEK_SET) != 0)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+    sqlite3_stmt *st = w->st[ST_LOOPER];
+    print_rec pr;
+    int rc = GD_OK;
+    while (!rc && fread(&pr, sizeof pr, 1, w->prints) == 1) {
+        sqlite3_bind_int64(st, 1, pr.pid);
+        sqlite3_bind_int64(st, 2, pr.tid);
+        sqlite3_bind_double(st, 3, pr.ts);
+        sqlite3_bind_int(st, 4, pr.phase);
+        gd_bind_opt_double(st, 5, pr.thread_ts);
+        gd_bind_opt_int(st, 6, pr.msg);
+        rc = gd_store_step(w->s, st, err);
+    }
+    if (!rc && ferror(w->prints))
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+    return rc;
+}
+
 /* Events without tid/pid belong to the capture's main thread/process. */
 static int resolve_main(gd_writer *w, gd_error *err)
 {
@@ -1050,7 +1084,7 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int rc;
-    if ((rc = resolve_main(w, err)) ||
+    if ((!w->stream_on && (rc = load_prints(w, err))) || (rc = resolve_main(w, err)) ||
         (rc = w->stream_on ? stream_finish(w, err) : pair_prints(w, &nd, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
