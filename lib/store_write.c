@@ -80,6 +80,31 @@ typedef struct print_rec {
     int32_t phase, pad;
 } print_rec;
 
+/* A dispatch event (already paired by its tool), kept until the end. */
+typedef struct disp_rec {
+    int64_t pid, tid, msg;
+    double ts, dur, thread_dur; /* thread_dur NONE when unknown */
+    int32_t unfinished, pad;
+} disp_rec;
+
+/* Appends one record to a temporary file, created on first use. */
+static int tmp_put(FILE **f, const void *rec, size_t n, gd_error *err)
+{
+    if (!*f && !(*f = tmpfile()))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot create a temporary file: %s", strerror(errno));
+    if (fwrite(rec, n, 1, *f) != 1)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+    return GD_OK;
+}
+
+/* Rewinds a temporary file for reading its records back. */
+static int tmp_rewind(FILE *f, gd_error *err)
+{
+    if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+    return GD_OK;
+}
+
 /* Past this many threads with Looper prints, pairing falls back to the
  * sorted temp table (it keeps the streaming state's memory bounded). */
 #define STREAM_MAX_THREADS 256
@@ -106,6 +131,7 @@ struct gd_writer {
      * while stream_on, every dispatch row of this trace came from here */
     int stream_on;
     FILE *prints;         /* every print, in arrival order (print_rec) */
+    FILE *directs;        /* dispatch events (disp_rec), inserted at the end */
     int64_t stream_first; /* id of the first dispatch streamed, 0 none yet */
     stream_thr *thr;
     size_t nthr, thr_cap, thr_last;
@@ -397,7 +423,7 @@ static int stream_stop(gd_writer *w, gd_error *err)
 /* Pairs one print now.  Exactly what pair_prints does at the end, as long
  * as each thread's prints arrive in time order (ties in arrival order, as
  * pair_prints' rowid order has them) and name their thread; the first
- * print that does not, or a direct dispatch event, stops streaming. */
+ * print that does not stops streaming. */
 static int stream_print(gd_writer *w, int64_t pid, int64_t tid, double ts, int phase, double tts,
                         int64_t msg, gd_error *err)
 {
@@ -499,11 +525,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
                 ph = GD_PHASE_END;
         }
         print_rec pr = {ev->pid, ev->tid, msg, ev->ts, ev->u.looper.thread_ts, ph, 0};
-        if (!w->prints && !(w->prints = tmpfile()))
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot create a temporary file: %s",
-                                strerror(errno));
-        if (fwrite(&pr, sizeof pr, 1, w->prints) != 1)
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+        if ((rc = tmp_put(&w->prints, &pr, sizeof pr, err)))
+            return rc;
         return w->stream_on ? stream_print(w, ev->pid, ev->tid, ev->ts, ph, ev->u.looper.thread_ts,
                                            msg, err)
                             : GD_OK;
@@ -515,21 +538,13 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             on_skip(w, "dispatch: negative duration", ev->line, 0);
             return 0;
         }
-        if (w->stream_on && (rc = stream_stop(w, err)))
-            return rc;
         int64_t msg = -1;
         if (d->msg && (rc = intern_msg(w, d->msg, &msg, err)))
             return rc;
-        sqlite3_stmt *st = w->st[ST_DISPATCH];
-        sqlite3_bind_int64(st, 1, w->trace);
-        sqlite3_bind_int64(st, 2, ev->pid);
-        sqlite3_bind_int64(st, 3, ev->tid);
-        sqlite3_bind_double(st, 4, ev->ts);
-        sqlite3_bind_double(st, 5, d->dur);
-        gd_bind_opt_double(st, 6, d->thread_dur);
-        sqlite3_bind_int(st, 7, d->unfinished ? 1 : 0);
-        gd_bind_opt_int(st, 8, msg);
-        return gd_store_step(w->s, st, err);
+        /* inserted at the end (load_directs): while streaming, the
+         * dispatch rows of this trace are only the streamed ones */
+        disp_rec dr = {ev->pid, ev->tid, msg, ev->ts, d->dur, d->thread_dur, d->unfinished ? 1 : 0, 0};
+        return tmp_put(&w->directs, &dr, sizeof dr, err);
     }
     case GD_EV_STACK:
         if (ev->u.stack.nframes == 0) {
@@ -657,6 +672,8 @@ void gd_writer_free(gd_writer *w)
     free(w->thr);
     if (w->prints)
         fclose(w->prints);
+    if (w->directs)
+        fclose(w->directs);
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
@@ -973,11 +990,9 @@ static int load_prints(gd_writer *w, gd_error *err)
 {
     if (!w->prints)
         return GD_OK;
-    if (fflush(w->prints) != 0 || fseek(w->prints, 0, SEEK_SET) != 0)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+    int rc = tmp_rewind(w->prints, err);
     sqlite3_stmt *st = w->st[ST_LOOPER];
     print_rec pr;
-    int rc = GD_OK;
     while (!rc && fread(&pr, sizeof pr, 1, w->prints) == 1) {
         sqlite3_bind_int64(st, 1, pr.pid);
         sqlite3_bind_int64(st, 2, pr.tid);
@@ -988,6 +1003,30 @@ static int load_prints(gd_writer *w, gd_error *err)
         rc = gd_store_step(w->s, st, err);
     }
     if (!rc && ferror(w->prints))
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+    return rc;
+}
+
+/* The dispatch events, into the dispatch table (before resolve_main). */
+static int load_directs(gd_writer *w, gd_error *err)
+{
+    if (!w->directs)
+        return GD_OK;
+    int rc = tmp_rewind(w->directs, err);
+    sqlite3_stmt *st = w->st[ST_DISPATCH];
+    disp_rec d;
+    while (!rc && fread(&d, sizeof d, 1, w->directs) == 1) {
+        sqlite3_bind_int64(st, 1, w->trace);
+        sqlite3_bind_int64(st, 2, d.pid);
+        sqlite3_bind_int64(st, 3, d.tid);
+        sqlite3_bind_double(st, 4, d.ts);
+        sqlite3_bind_double(st, 5, d.dur);
+        gd_bind_opt_double(st, 6, d.thread_dur);
+        sqlite3_bind_int(st, 7, d.unfinished);
+        gd_bind_opt_int(st, 8, d.msg);
+        rc = gd_store_step(w->s, st, err);
+    }
+    if (!rc && ferror(w->directs))
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
     return rc;
 }
@@ -1084,7 +1123,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int rc;
-    if ((!w->stream_on && (rc = load_prints(w, err))) || (rc = resolve_main(w, err)) ||
+    if ((!w->stream_on && (rc = load_prints(w, err))) || (rc = load_directs(w, err)) ||
+        (rc = resolve_main(w, err)) ||
         (rc = w->stream_on ? stream_finish(w, err) : pair_prints(w, &nd, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;

@@ -174,9 +174,10 @@ static void write_variant(const char *name, int meta_last, const char *extra, ch
 
 /* Looper prints are paired as they arrive while every thread's prints come
  * in time order, and from the sorted temp table otherwise (the fixture
- * itself has an end before its begin; a direct dispatch event or prints
- * that name no thread before the meta also switch).  Both give the same
- * dispatches, and the switch drops what was streamed. */
+ * itself has an end before its begin; prints that name no thread before
+ * the meta also switch).  Both give the same dispatches, and the switch
+ * drops what was streamed.  A dispatch event (already paired) is kept
+ * aside and added at the end, beside streamed or sorted pairs. */
 START_TEST(streamed_and_sorted_pairing_agree)
 {
     char sorted[512], late_meta[512], direct[512];
