@@ -541,7 +541,7 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
         int64_t msg = -1;
         if (d->msg && (rc = intern_msg(w, d->msg, &msg, err)))
             return rc;
-        /* inserted at the end (load_directs): while streaming, the
+        /* inserted at the end (put_direct_row): while streaming, the
          * dispatch rows of this trace are only the streamed ones */
         disp_rec dr = {ev->pid, ev->tid, msg, ev->ts, d->dur, d->thread_dur, d->unfinished ? 1 : 0, 0};
         return tmp_put(&w->directs, &dr, sizeof dr, err);
@@ -984,51 +984,47 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
     return rc;
 }
 
-/* Streaming stopped: the prints go from the temp file into the temp
- * table (arrival order = rowid order) for resolve_main and pair_prints. */
-static int load_prints(gd_writer *w, gd_error *err)
+/* Reads a temp file's records back in order (each into rec, n bytes) and
+ * hands them to put. */
+static int tmp_replay(gd_writer *w, FILE *f, void *rec, size_t n,
+                      int (*put)(gd_writer *, const void *, gd_error *), gd_error *err)
 {
-    if (!w->prints)
+    if (!f)
         return GD_OK;
-    int rc = tmp_rewind(w->prints, err);
-    sqlite3_stmt *st = w->st[ST_LOOPER];
-    print_rec pr;
-    while (!rc && fread(&pr, sizeof pr, 1, w->prints) == 1) {
-        sqlite3_bind_int64(st, 1, pr.pid);
-        sqlite3_bind_int64(st, 2, pr.tid);
-        sqlite3_bind_double(st, 3, pr.ts);
-        sqlite3_bind_int(st, 4, pr.phase);
-        gd_bind_opt_double(st, 5, pr.thread_ts);
-        gd_bind_opt_int(st, 6, pr.msg);
-        rc = gd_store_step(w->s, st, err);
-    }
-    if (!rc && ferror(w->prints))
+    int rc = tmp_rewind(f, err);
+    while (!rc && fread(rec, n, 1, f) == 1)
+        rc = put(w, rec, err);
+    if (!rc && ferror(f))
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
     return rc;
 }
 
-/* The dispatch events, into the dispatch table (before resolve_main). */
-static int load_directs(gd_writer *w, gd_error *err)
+static int put_print_row(gd_writer *w, const void *rec, gd_error *err)
 {
-    if (!w->directs)
-        return GD_OK;
-    int rc = tmp_rewind(w->directs, err);
+    const print_rec *pr = rec;
+    sqlite3_stmt *st = w->st[ST_LOOPER];
+    sqlite3_bind_int64(st, 1, pr->pid);
+    sqlite3_bind_int64(st, 2, pr->tid);
+    sqlite3_bind_double(st, 3, pr->ts);
+    sqlite3_bind_int(st, 4, pr->phase);
+    gd_bind_opt_double(st, 5, pr->thread_ts);
+    gd_bind_opt_int(st, 6, pr->msg);
+    return gd_store_step(w->s, st, err);
+}
+
+static int put_direct_row(gd_writer *w, const void *rec, gd_error *err)
+{
+    const disp_rec *d = rec;
     sqlite3_stmt *st = w->st[ST_DISPATCH];
-    disp_rec d;
-    while (!rc && fread(&d, sizeof d, 1, w->directs) == 1) {
-        sqlite3_bind_int64(st, 1, w->trace);
-        sqlite3_bind_int64(st, 2, d.pid);
-        sqlite3_bind_int64(st, 3, d.tid);
-        sqlite3_bind_double(st, 4, d.ts);
-        sqlite3_bind_double(st, 5, d.dur);
-        gd_bind_opt_double(st, 6, d.thread_dur);
-        sqlite3_bind_int(st, 7, d.unfinished);
-        gd_bind_opt_int(st, 8, d.msg);
-        rc = gd_store_step(w->s, st, err);
-    }
-    if (!rc && ferror(w->directs))
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
-    return rc;
+    sqlite3_bind_int64(st, 1, w->trace);
+    sqlite3_bind_int64(st, 2, d->pid);
+    sqlite3_bind_int64(st, 3, d->tid);
+    sqlite3_bind_double(st, 4, d->ts);
+    sqlite3_bind_double(st, 5, d->dur);
+    gd_bind_opt_double(st, 6, d->thread_dur);
+    sqlite3_bind_int(st, 7, d->unfinished);
+    gd_bind_opt_int(st, 8, d->msg);
+    return gd_store_step(w->s, st, err);
 }
 
 /* Events without tid/pid belong to the capture's main thread/process. */
@@ -1123,7 +1119,12 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int rc;
-    if ((!w->stream_on && (rc = load_prints(w, err))) || (rc = load_directs(w, err)) ||
+    /* streaming stopped: the prints into the temp table for pair_prints;
+     * the dispatch events into their table (both before resolve_main) */
+    print_rec pr;
+    disp_rec dr;
+    if ((!w->stream_on && (rc = tmp_replay(w, w->prints, &pr, sizeof pr, put_print_row, err))) ||
+        (rc = tmp_replay(w, w->directs, &dr, sizeof dr, put_direct_row, err)) ||
         (rc = resolve_main(w, err)) ||
         (rc = w->stream_on ? stream_finish(w, err) : pair_prints(w, &nd, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
