@@ -9,6 +9,7 @@
 
 #include "analysis/frames.h"
 #include "store_int.h"
+#include "util.h"
 
 /* pid as reported: a positive pid, else NULL (unknown) */
 #define PID_SQL "CASE WHEN pid > 0 THEN pid END"
@@ -65,14 +66,8 @@ typedef struct frame_buf {
 
 static int buf_push(frame_buf *b, double dur, double vsync)
 {
-    if (b->n == b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 256;
-        gd_frame_in *nf = realloc(b->f, nc * sizeof *nf);
-        if (!nf)
-            return -1;
-        b->f = nf;
-        b->cap = nc;
-    }
+    if (gd_grow((void **)&b->f, &b->cap, b->n + 1, sizeof *b->f, NULL))
+        return -1;
     b->f[b->n].dur_ms = dur;
     b->f[b->n].vsync_ms = vsync;
     b->n++;

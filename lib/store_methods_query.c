@@ -156,14 +156,8 @@ static acc *acc_get(acc_set *a, int64_t method)
     for (size_t i = 0; i < a->n; i++)
         if (a->v[i].method == method)
             return &a->v[i];
-    if (a->n == a->cap) {
-        size_t nc = a->cap ? a->cap * 2 : 16;
-        acc *nv = realloc(a->v, nc * sizeof *nv);
-        if (!nv)
-            return NULL;
-        a->v = nv;
-        a->cap = nc;
-    }
+    if (gd_grow((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, NULL))
+        return NULL;
     acc *e = &a->v[a->n++];
     memset(e, 0, sizeof *e);
     e->method = method;
@@ -197,15 +191,9 @@ static int acc_call(void *ctx, const gd_call *c)
     e->count++;
     if (isnan(e->max) || c->total > e->max)
         e->max = c->total;
-    if (e->n == e->cap) {
-        size_t nc = e->cap ? e->cap * 2 : 16;
-        double *nd = realloc(e->durs, nc * sizeof *nd);
-        if (!nd) {
-            a->oom = 1;
-            return -1;
-        }
-        e->durs = nd;
-        e->cap = nc;
+    if (gd_grow((void **)&e->durs, &e->cap, e->n + 1, sizeof *e->durs, NULL)) {
+        a->oom = 1;
+        return -1;
     }
     e->durs[e->n++] = c->total;
     return 0;
@@ -287,14 +275,8 @@ typedef struct mrows {
 
 static mrow *mrows_add(mrows *r)
 {
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 64;
-        mrow *nv = realloc(r->v, nc * sizeof *nv);
-        if (!nv)
-            return NULL;
-        r->v = nv;
-        r->cap = nc;
-    }
+    if (gd_grow((void **)&r->v, &r->cap, r->n + 1, sizeof *r->v, NULL))
+        return NULL;
     mrow *m = &r->v[r->n++];
     memset(m, 0, sizeof *m);
     m->max = m->p95 = NAN;

@@ -219,15 +219,8 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
                 rc = err->code;
                 break;
             }
-            if (nowned == owned_cap) {
-                owned_cap = owned_cap ? owned_cap * 2 : 256;
-                char **no = realloc(owned, owned_cap * sizeof *no);
-                if (!no) {
-                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-                    break;
-                }
-                owned = no;
-            }
+            if ((rc = gd_grow((void **)&owned, &owned_cap, nowned + 1, sizeof *owned, err)))
+                break;
             owned[nowned] = strdup(t);
             if (!owned[nowned] || sb_push_frame(&b, owned[nowned])) {
                 rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
@@ -293,13 +286,8 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
         sqlite3_bind_double(c, 2, lo);
         sqlite3_bind_double(c, 3, end);
         while (sqlite3_step(c) == SQLITE_ROW) {
-            if (n == cap) {
-                cap = cap ? cap * 2 : 32;
-                gd_cpu_point *np = realloc(pts, cap * sizeof *np);
-                if (!np)
-                    break;
-                pts = np;
-            }
+            if (gd_grow((void **)&pts, &cap, n + 1, sizeof *pts, NULL))
+                break;
             gd_cpu_point *p = &pts[n++];
             p->ts = sqlite3_column_double(c, 0);
             p->has_raw = sqlite3_column_type(c, 2) != SQLITE_NULL;
@@ -396,14 +384,8 @@ static const gd_trace_cfg *cfg_get(gd_store *s, cfg_list *l, int64_t id, gd_erro
     for (size_t i = 0; i < l->n; i++)
         if (l->cfgs[i].id == id)
             return &l->cfgs[i];
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? l->cap * 2 : 8;
-        gd_trace_cfg *n = realloc(l->cfgs, nc * sizeof *n);
-        if (!n)
-            return NULL;
-        l->cfgs = n;
-        l->cap = nc;
-    }
+    if (gd_grow((void **)&l->cfgs, &l->cap, l->n + 1, sizeof *l->cfgs, NULL))
+        return NULL;
     if (gd_trace_cfg_load(s, id, &l->cfgs[l->n], err))
         return NULL;
     return &l->cfgs[l->n++];

@@ -854,13 +854,8 @@ static double median_cpu_gap(gd_writer *w)
         return g;
     sqlite3_bind_int64(q, 1, w->trace);
     while (sqlite3_step(q) == SQLITE_ROW) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            double *ng = realloc(gaps, cap * sizeof *gaps);
-            if (!ng)
-                break;
-            gaps = ng;
-        }
+        if (gd_grow((void **)&gaps, &cap, n + 1, sizeof *gaps, NULL))
+            break;
         gaps[n++] = sqlite3_column_double(q, 0);
     }
     if (n)

@@ -1,11 +1,12 @@
 /* calltree.c - method call trees: rebuilding, clipping, merging by path, Matrix stack keys, Java names. */
 #include "analysis/calltree.h"
-#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util.h"
 
 /* ---- builder ------------------------------------------------------------- */
 
@@ -176,14 +177,8 @@ int gd_ctw_add(gd_ctw *w, const gd_call *c)
     while (w->n > k)
         if ((rc = ctw_pop(w)))
             return rc;
-    if (w->n == w->cap) {
-        size_t nc = w->cap ? w->cap * 2 : 64;
-        gd_ct_frame *ns = realloc(w->stk, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        w->stk = ns;
-        w->cap = nc;
-    }
+    if (gd_grow((void **)&w->stk, &w->cap, w->n + 1, sizeof *w->stk, NULL))
+        return -1;
     gd_ct_frame *f = &w->stk[w->n];
     f->c = *c;
     f->kids = 0;
@@ -278,14 +273,8 @@ int gd_ctt_add(gd_ctt *t, const gd_call *c)
     n->count++;
     n->open += c->open ? 1 : 0;
     n->total += clip(c->start, c->end, t->lo, t->hi);
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 64;
-        tstk *ns = realloc(t->stk, nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        t->stk = ns;
-        t->cap = nc;
-    }
+    if (gd_grow((void **)&t->stk, &t->cap, t->n + 1, sizeof *t->stk, NULL))
+        return -1;
     t->stk[t->n].id = c->id;
     t->stk[t->n].node = n;
     t->n++;
