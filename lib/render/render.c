@@ -248,6 +248,17 @@ static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
 /* Prints s in a cell of `w` columns, cutting with "…" from the left for
  * flexible columns (the end of a frame is its most telling part; a frame
  * is first made short, without package and file). */
+/* s past its first `skip` characters (UTF-8 sequences count as one). */
+static const char *tail_of(const char *s, size_t skip)
+{
+    for (size_t k = 0; *s && k < skip; k++) {
+        s++;
+        while (((unsigned char)*s & 0xC0) == 0x80)
+            s++;
+    }
+    return s;
+}
+
 static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, int last)
 {
     size_t tw = text_width(s);
@@ -256,15 +267,7 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
     if (tw > w && flex && w > 1 && compact_frame(s, shortened, sizeof shortened, &name_at)) {
         /* the short frame when cutting the whole one from the left would
          * cut into its Class.method */
-        size_t skip = tw - (w - 1), k = 0;
-        const char *p = s;
-        while (*p && k < skip) {
-            p++;
-            while (((unsigned char)*p & 0xC0) == 0x80)
-                p++;
-            k++;
-        }
-        if ((size_t)(p - s) > name_at) {
+        if ((size_t)(tail_of(s, tw - (w - 1)) - s) > name_at) {
             s = shortened;
             tw = text_width(s);
         }
@@ -272,14 +275,7 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
     if (tw > w) {
         if (flex && w > 1) {
             /* keep the tail */
-            size_t skip = tw - (w - 1), k = 0;
-            const char *p = s;
-            while (*p && k < skip) {
-                p++;
-                while (((unsigned char)*p & 0xC0) == 0x80)
-                    p++;
-                k++;
-            }
+            const char *p = tail_of(s, tw - (w - 1));
             /* start at a whole name: "…Decoder.decode(…)", not "…der.decode(…)" */
             const char *paren = strchr(p, '(');
             const char *dot = strchr(p, '.');
