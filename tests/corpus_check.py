@@ -1,11 +1,29 @@
 #!/usr/bin/env python3
-"""corpus_check.py - every real capture in ../shared/corpus must ingest.
+"""corpus_check.py - every real file in ../shared/corpus against its expectation.
 
-Each file (not the README-like SOURCES.md, not the AndroidGodEye .config
-files, which SOURCES.md says are not captures) is ingested into its own
-fresh database: exit 0 and at least one event, as SOURCES.md requires.
-Prints one line per file with the detected format and counts; exits 77
-(skipped) when the corpus folder is absent.
+Each corpus file FILE has an expectation tests/corpus/FILE.json, written by
+hand from the file itself (counts of lines, durations, states read with grep
+and a calculator), never copied from godeye's own output:
+
+  {"ingest": {"exit": 0, "format": "anr", "events": 193, ...},
+   "stderr": "substring of ingest's stderr",           (optional)
+   "checks": [{"why": "how the figure was checked",
+               "cmd": ["anr", "--format", "json"],
+               "expect": {"len": 3, "0.main.state": "Blocked",
+                          "sum:dur_ms": 1234, "count:kind=anr": 2,
+                          "max:dur_ms": 800, "min:dur_ms": 1}}]}
+
+"ingest" fields are compared with the first row of `godeye ingest --format
+json FILE` (exit 0) or only "exit" when the file must be refused (exit 1;
+"stderr" must then occur in the one error line). Each check runs a command on
+the same database and compares with its JSON rows: "len" is the row count,
+"I.a.b" a path into row I, "sum:F"/"max:F"/"min:F" over all rows,
+"count:F=V" the rows whose F (a path) equals V. Numbers compare to within
+"tol" (default 0.001).
+
+A corpus file without an expectation fails (the corpus has grown and nobody
+looked); an expectation whose corpus file is absent is reported as skipped;
+no corpus at all exits 77 (skipped).
 """
 import json
 import os
@@ -13,43 +31,143 @@ import subprocess
 import sys
 import tempfile
 
-EXPECTED_FORMAT = {
-    "logcat": "logcat", "procstat": "procstat", "uiautomator": "uiautomator",
-    "dumpsys_activity": "dumpsys_activity", "gfxinfo": "gfxinfo", "chrome_json": "chrome",
-    "anr_traces": "anr",
-}
+NOT_CAPTURES = {"SOURCES.md"}
+
+
+def get(row, path):
+    cur = row
+    for part in path.split("."):
+        if isinstance(cur, list):
+            cur = cur[int(part)] if part.lstrip("-").isdigit() and -len(cur) <= int(part) < len(cur) else None
+        elif isinstance(cur, dict):
+            cur = cur.get(part)
+        else:
+            return None
+        if cur is None:
+            return None
+    return cur
+
+
+def same(got, want, tol):
+    if isinstance(want, bool) or want is None or isinstance(got, bool):
+        return got == want
+    if isinstance(want, (int, float)) and isinstance(got, (int, float)):
+        return abs(got - want) <= tol
+    return got == want
+
+
+def evaluate(rows, key, tol):
+    if key == "len":
+        return len(rows)
+    if ":" in key:
+        op, arg = key.split(":", 1)
+        if op == "count":
+            field, value = arg.split("=", 1)
+            return sum(1 for r in rows if str(get(r, field)) == value)
+        vals = [get(r, arg) for r in rows]
+        vals = [v for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if op == "sum":
+            return sum(vals)
+        if op == "max":
+            return max(vals) if vals else None
+        if op == "min":
+            return min(vals) if vals else None
+        raise ValueError(f"unknown operator {op!r}")
+    idx, _, rest = key.partition(".")
+    if not rows or not idx.lstrip("-").isdigit() or int(idx) >= len(rows) or int(idx) < -len(rows):
+        return None
+    row = rows[int(idx)]
+    return get(row, rest) if rest else row
+
+
+def run(godeye, args, env):
+    return subprocess.run([godeye] + args, capture_output=True, text=True, env=env)
+
+
+def check_file(godeye, path, rel, exp):
+    """Returns a list of failure strings (empty when every expectation holds)."""
+    fails = []
+    tmp = tempfile.mkdtemp(prefix="godeye-corpus-")
+    env = dict(os.environ, GODEYE_DB=os.path.join(tmp, "g.db"))
+    want = exp["ingest"]
+    p = run(godeye, ["ingest", "--format", "json", path], env)
+    if p.returncode != want.get("exit", 0):
+        return [f"ingest exit {p.returncode}, expected {want.get('exit', 0)}: {p.stderr.strip()[:300]}"]
+    if "stderr" in exp and exp["stderr"] not in p.stderr:
+        fails.append(f"stderr lacks {exp['stderr']!r}: {p.stderr.strip()[:300]}")
+    if p.returncode != 0:
+        if p.stdout.strip() not in ("", "[]"):
+            fails.append("a refused file wrote rows to stdout")
+        return fails
+    row = json.loads(p.stdout)[0]
+    for k, v in want.items():
+        if k == "exit":
+            continue
+        got = get(row, k)
+        if not same(got, v, 0):
+            fails.append(f"ingest {k} = {got!r}, expected {v!r}")
+    for c in exp.get("checks", []):
+        q = run(godeye, c["cmd"], env)
+        if q.returncode != c.get("exit", 0):
+            fails.append(f"{' '.join(c['cmd'])}: exit {q.returncode}: {q.stderr.strip()[:200]}")
+            continue
+        try:
+            rows = json.loads(q.stdout) if q.stdout.strip() else []
+        except json.JSONDecodeError as e:
+            fails.append(f"{' '.join(c['cmd'])}: not JSON ({e})")
+            continue
+        if isinstance(rows, dict):
+            rows = [rows]
+        tol = c.get("tol", 0.001)
+        for key, v in c["expect"].items():
+            got = evaluate(rows, key, tol)
+            if not same(got, v, tol):
+                fails.append(f"{' '.join(c['cmd'])}: {key} = {got!r}, expected {v!r}")
+    return fails
 
 
 def main():
     bin_dir, corpus = sys.argv[1], sys.argv[2]
+    expect_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
     if not os.path.isdir(corpus):
         print(f"SKIP: no corpus at {corpus}")
         return 77
-    files = []
+    godeye = os.path.join(bin_dir, "godeye")
+    files = set()
     for root, _, names in os.walk(corpus):
-        for n in sorted(names):
-            if n == "SOURCES.md" or n.endswith(".config"):
-                continue
-            files.append(os.path.join(root, n))
-    failed = 0
-    for f in sorted(files):
-        tmp = tempfile.mkdtemp(prefix="godeye-corpus-")
-        env = dict(os.environ, GODEYE_DB=os.path.join(tmp, "g.db"))
-        p = subprocess.run([os.path.join(bin_dir, "godeye"), "ingest", "--format", "json", f],
-                           capture_output=True, text=True, env=env)
-        rel = os.path.relpath(f, corpus)
-        want = EXPECTED_FORMAT.get(rel.split(os.sep)[0])
-        if p.returncode != 0:
-            print(f"FAIL {rel}: exit {p.returncode}: {p.stderr.strip()}")
+        for n in names:
+            if n not in NOT_CAPTURES:
+                files.add(os.path.relpath(os.path.join(root, n), corpus))
+    expected = set()
+    for root, _, names in os.walk(expect_dir):
+        for n in names:
+            if n.endswith(".json"):
+                expected.add(os.path.relpath(os.path.join(root, n), expect_dir)[:-5])
+    passed = failed = skipped = 0
+    for rel in sorted(files | expected):
+        if rel not in expected:
+            print(f"FAIL {rel}: no expectation in tests/corpus/{rel}.json")
             failed += 1
             continue
-        r = json.loads(p.stdout)[0]
-        ok = r["events"] > 0 and (want is None or r["format"] == want)
-        print(f"{'ok  ' if ok else 'FAIL'} {rel}: {r['format']}, {r['events']} events, "
-              f"{r['dispatches']} dispatches, {r['blocks']} blocks, {r['skipped']} skipped")
-        failed += not ok
-    print(f"{len(files) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+        if rel not in files:
+            print(f"skip {rel}: not in this corpus")
+            skipped += 1
+            continue
+        with open(os.path.join(expect_dir, rel + ".json"), encoding="utf-8") as f:
+            exp = json.load(f)
+        fails = check_file(godeye, os.path.join(corpus, rel), rel, exp)
+        if fails:
+            failed += 1
+            for m in fails:
+                print(f"FAIL {rel}: {m}")
+        else:
+            passed += 1
+            n = sum(len(c["expect"]) for c in exp.get("checks", []))
+            print(f"ok   {rel}: {exp['ingest'].get('format', 'refused')}, {n} figures")
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    if failed:
+        return 1
+    return 77 if passed == 0 else 0
 
 
 if __name__ == "__main__":
