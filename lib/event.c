@@ -5,7 +5,7 @@
 
 static const char *const kind_names[GD_EV__COUNT] = {
     "looper", "dispatch", "stack", "cpu", "memory", "lifecycle", "view_dump",
-    "image", "method", "frame", "mark", "frame_summary", "issue",
+    "image", "method", "frame", "mark", "frame_summary", "issue", "startup",
 };
 
 const char *gd_event_kind_name(gd_event_kind k)
@@ -80,6 +80,10 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     case GD_EV_ISSUE:
         ev->u.issue.cost_ms = GD_NONE;
         break;
+    case GD_EV_STARTUP:
+        ev->u.startup.total_ms = GD_NONE;
+        ev->u.startup.wait_ms = GD_NONE;
+        break;
     default:
         break;
     }
@@ -93,4 +97,5 @@ void gd_meta_init(gd_meta *m)
     m->long_block_ms = m->short_block_ms = GD_NONE;
     m->dump_interval_ms = m->sample_delay_ms = GD_NONE;
     m->max_depth = -1;
+    m->utc_offset_min = INT64_MIN;
 }

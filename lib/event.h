@@ -44,6 +44,8 @@ typedef enum gd_event_kind {
     GD_EV_FRAME_SUMMARY, /* gfxinfo summary figures (since app start)       */
     GD_EV_ISSUE,       /* a finding reported by an on-device tool (Matrix,  *
                         * GodEye view issue...) kept as reported            */
+    GD_EV_STARTUP,     /* one app launch (cold/warm/hot) as measured by a   *
+                        * tool: ts = when the launch was reported           */
     GD_EV__COUNT
 } gd_event_kind;
 
@@ -178,6 +180,18 @@ typedef struct gd_issue_ev {
     const char *json;    /* the issue as JSON text, or NULL                */
 } gd_issue_ev;
 
+/* One app launch.  `total_ms` is the whole launch as the tool measured it
+ * (logcat "Displayed ... +1s234ms", am start -W TotalTime, Matrix STARTUP
+ * cost, a trace's bindApplication..first frame). */
+typedef struct gd_startup_ev {
+    const char *app;      /* package, or NULL for the capture's app          */
+    const char *activity; /* launched activity or NULL                       */
+    const char *kind;     /* "cold", "warm", "hot" or NULL when unknown      */
+    double total_ms;      /* required                                        */
+    double wait_ms;       /* am start -W WaitTime, or NONE                   */
+    const char *source;   /* "logcat", "am_start", "matrix", "perfetto"...   */
+} gd_startup_ev;
+
 typedef struct gd_event {
     gd_event_kind kind;
     double ts;           /* epoch ms; NONE only where a kind allows it     */
@@ -199,6 +213,7 @@ typedef struct gd_event {
         gd_mark_ev mark;
         gd_frame_summary_ev frame_summary;
         gd_issue_ev issue;
+        gd_startup_ev startup;
     } u;
 } gd_event;
 
@@ -217,6 +232,13 @@ typedef struct gd_meta {
     const char *concern[GD_MAX_CONCERN];
     size_t nconcern;
     const char *json;    /* the meta object as JSON text, or NULL          */
+    /* What the capture's times are: "utc" (epoch ms, zone known), "local"
+     * (device wall clock read without a zone: logcat, ANR dump times),
+     * "monotonic" (time since boot: Chrome JSON, gfxinfo, systrace,
+     * Perfetto's default clock), or NULL when the reader cannot tell. */
+    const char *clock;
+    int64_t utc_offset_min; /* the capture's own zone offset when known,   *
+                             * INT64_MIN when not                           */
 } gd_meta;
 
 /* Initialises `m` with every field absent. */

@@ -271,6 +271,14 @@ json_t *gd_event_to_json(const gd_event *ev)
                 json_object_set_new(o, "content", j);
         }
         break;
+    case GD_EV_STARTUP:
+        set_str(o, "app", ev->u.startup.app);
+        set_str(o, "activity", ev->u.startup.activity);
+        set_str(o, "startup_kind", ev->u.startup.kind);
+        set_num(o, "total_ms", ev->u.startup.total_ms);
+        set_num(o, "wait_ms", ev->u.startup.wait_ms);
+        set_str(o, "source", ev->u.startup.source);
+        break;
     default:
         break;
     }
@@ -290,6 +298,9 @@ json_t *gd_meta_to_json(const gd_meta *m)
     set_int(o, "main_tid", m->main_tid);
     set_str(o, "session", m->session);
     set_int(o, "clk_tck", m->clk_tck);
+    set_str(o, "clock", m->clock);
+    if (m->utc_offset_min != INT64_MIN)
+        set_int(o, "utc_offset_min", m->utc_offset_min);
     json_t *c = json_object();
     set_num(c, "long_block_ms", m->long_block_ms);
     set_num(c, "short_block_ms", m->short_block_ms);

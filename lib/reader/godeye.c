@@ -127,7 +127,7 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
     if (!json_is_string(t))
         return type_err(c, err, "type", "a string");
     int kind = gd_event_kind_from_name(json_string_value(t));
-    if (kind < 0 || kind == GD_EV_FRAME_SUMMARY || kind == GD_EV_ISSUE) {
+    if (kind < 0 || kind == GD_EV_FRAME_SUMMARY || kind == GD_EV_ISSUE || kind == GD_EV_STARTUP) {
         gd_sink_skip(c->sink, "unknown event kind", c->line, c->col);
         return SKIP;
     }
