@@ -33,6 +33,10 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         fprintf(stderr, "godeye ingest: '%s': passed over: %s\n", rep->source, rep->not_capture);
         return;
     }
+    if (rep->nothing_usable) {
+        fprintf(stderr, "godeye ingest: '%s': passed over: %s\n", rep->source, rep->nothing_usable);
+        return;
+    }
     if (o->timings) {
         const gd_ingest_timings *t = &rep->res.timings;
         fprintf(stderr, "godeye ingest: '%s': read %.3f s, write %.3f s, analyse %.3f s\n",
@@ -111,7 +115,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         OPT_STRING_(0, "method-mapping", &mapping, "FILE", "Matrix methodMapping.txt for method ids"),
         OPT_DOUBLE_(0, "max-bytes", &max_bytes, "N", "largest URL body accepted (default 2 GiB)"),
         OPT_INT_(0, "timeout", &timeout, "SECONDS", "URL transfer time limit (default 600)"),
-        OPT_BOOL_(0, "keep-going", &keep_going, "a capture cut short: drop its cut last line (JSONL, logcat)"),
+        OPT_BOOL_(0, "keep-going", &keep_going, "drop a cut last line (JSONL, logcat); pass over inputs with nothing usable"),
         OPT_BOOL_(0, "no-progress", &no_progress, "no progress bar on a terminal"),
         OPT_BOOL_(0, "timings", &timings, "print time spent reading, writing and analysing"),
         OPT_BOOL_('q', "quiet", &quiet, "print nothing on success"),

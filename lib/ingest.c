@@ -90,6 +90,26 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* "N skipped: reason N, reason N" (the first few reasons) */
+typedef struct why_ctx {
+    char *buf;
+    size_t cap;
+    size_t *used;
+    long total;
+} why_ctx;
+
+static void why_add(void *ctx, const char *reason, long count, long first_line)
+{
+    why_ctx *w = ctx;
+    (void)first_line;
+    w->total += count;
+    if (*w->used < w->cap)
+        *w->used += (size_t)snprintf(w->buf + *w->used, w->cap - *w->used, "%s%s: %ld",
+                                     *w->used ? ", " : "", reason, count);
+    if (*w->used >= w->cap && w->cap > 4)
+        memcpy(w->buf + w->cap - 4, "...", 4);
+}
+
 static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error *err)
 {
     double t_read = now_s();
@@ -133,6 +153,29 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     t_read = now_s() - t_read;
     if (rc->opts->progress)
         rc->opts->progress(rc->opts->progress_ctx, source, gd_input_raw_bytes(in), gd_input_raw_size(in));
+    if (gd_writer_events(w) == 0) {
+        /* recognised, yet nothing usable: never a silent success */
+        char why[400];
+        size_t used = 0;
+        why_ctx wc = {why, sizeof why, &used, 0};
+        why[0] = 0;
+        gd_writer_foreach_stat(w, why_add, &wc);
+        if (!wc.total)
+            snprintf(why, sizeof why, "no events in it");
+        gd_writer_abort(w);
+        gd_writer_free(w);
+        if (rc->opts->keep_going) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "read as %s, nothing usable (%s)", r->name, why);
+            gd_ingest_report rep = {.source = source, .format = r->name, .nothing_usable = msg};
+            if (rc->fn)
+                rc->fn(rc->ctx, &rep);
+            return GD_OK;
+        }
+        return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                            "read as %s but nothing usable was found (%s); --keep-going passes over it",
+                            r->name, why);
+    }
     char hash[33];
     gd_input_hash_hex(in, hash);
     gd_ingest_report rep = {.source = source, .format = r->name};

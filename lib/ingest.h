@@ -27,6 +27,9 @@ typedef struct gd_ingest_report {
     const char *not_capture;     /* a folder member in no known format:
                                   * why it was passed over (nothing else
                                   * is set); NULL for an ingested input    */
+    const char *nothing_usable;  /* with keep_going: an input recognised as
+                                  * `format` from which no event was taken,
+                                  * passed over: the reason counts        */
 } gd_ingest_report;
 
 typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
@@ -36,7 +39,10 @@ typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
  * otherwise each file in it (recursively, sorted) is an input; there, a
  * file in no known format (a README beside the captures) is passed over
  * and reported through fn with not_capture set, and a folder with no
- * capture at all is an error.  "-" reads
+ * capture at all is an error.  An input recognised by a reader but
+ * yielding no event at all fails with the reasons it was skipped for
+ * (no silent success), unless opts->keep_going: then it is passed over
+ * and reported through fn with nothing_usable set.  "-" reads
  * stdin.  On failure returns the code with err->source naming the input and
  * err->line/col the position, and the database is left as it was. */
 int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,

@@ -58,6 +58,8 @@ const gd_sink *gd_writer_sink(gd_writer *w);
 /* Pairs Looper prints, derives blocks, records stats and the content hash.
  * When a trace with the same hash exists, everything of this one is undone
  * and res->duplicate/res->trace name the existing trace. */
+/* Events taken so far (skipped ones not counted). */
+long gd_writer_events(const gd_writer *w);
 int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
 /* Undoes everything written for this trace (rollback to its savepoint). */
 void gd_writer_abort(gd_writer *w);

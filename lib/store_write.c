@@ -655,6 +655,8 @@ fail:
 
 const gd_sink *gd_writer_sink(gd_writer *w) { return &w->sink; }
 
+long gd_writer_events(const gd_writer *w) { return w->events; }
+
 void gd_writer_abort(gd_writer *w)
 {
     if (w && w->open) {
