@@ -130,61 +130,6 @@ static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd
     return sl->text;
 }
 
-typedef struct sample_buf {
-    gd_sample_frames *s;
-    double *ts;
-    size_t n, cap;
-    const char **frames; /* all frames, innermost first per sample */
-    size_t nf, fcap;
-    size_t *off;         /* sample i starts at frames[off[i]] */
-} sample_buf;
-
-static int sb_push_frame(sample_buf *b, const char *f)
-{
-    if (b->nf == b->fcap) {
-        size_t nc = b->fcap ? b->fcap * 2 : 256;
-        const char **nf = realloc(b->frames, nc * sizeof *nf);
-        if (!nf)
-            return -1;
-        b->frames = nf;
-        b->fcap = nc;
-    }
-    b->frames[b->nf++] = f;
-    return 0;
-}
-
-static int sb_push_sample(sample_buf *b, double ts)
-{
-    if (b->n == b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 32;
-        gd_sample_frames *ns = realloc(b->s, nc * sizeof *ns);
-        double *nt = realloc(b->ts, nc * sizeof *nt);
-        size_t *no = realloc(b->off, nc * sizeof *no);
-        if (ns)
-            b->s = ns;
-        if (nt)
-            b->ts = nt;
-        if (no)
-            b->off = no;
-        if (!ns || !nt || !no)
-            return -1;
-        b->cap = nc;
-    }
-    b->ts[b->n] = ts;
-    b->off[b->n] = b->nf;
-    b->n++;
-    return 0;
-}
-
-static void sb_free(sample_buf *b)
-{
-    /* frame texts are owned by a private copy made in derive (see below) */
-    free(b->s);
-    free(b->ts);
-    free(b->frames);
-    free(b->off);
-}
-
 int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
                      double end, int unfinished, gd_block_info *out, json_t **want_stacks,
                      gd_error *err)
@@ -192,11 +137,19 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
     memset(out, 0, sizeof *out);
     out->cpu_busy = -1;
     out->memory = -1;
-    sample_buf b = {0};
     int rc = GD_OK;
-    /* frame texts: copies, because the callsite cache may evict while we walk */
-    char **owned = NULL;
-    size_t nowned = 0, owned_cap = 0;
+    /* samples are fed one at a time to the key-frame rule: memory grows with
+     * one sample's depth and the block's distinct frames, not with its
+     * samples.  Frame texts are copied, because the callsite cache may evict
+     * while we walk. */
+    gd_kf_acc *kf = gd_kf_new((const char *const *)cfg->concern, cfg->nconcern);
+    char **fr = NULL;
+    size_t nfr = 0, fr_cap = 0;
+    json_t *stacks = want_stacks ? json_array() : NULL;
+    if (!kf || (want_stacks && !stacks)) {
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        goto out;
+    }
 
     sqlite3_stmt *q = d->samples;
     sqlite3_bind_int64(q, 1, cfg->id);
@@ -205,11 +158,8 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
     sqlite3_bind_double(q, 4, start);
     sqlite3_bind_double(q, 5, unfinished ? nextafter(end, INFINITY) : end);
     while (sqlite3_step(q) == SQLITE_ROW) {
+        double ts = sqlite3_column_double(q, 0);
         int64_t cs = sqlite3_column_int64(q, 1);
-        if (sb_push_sample(&b, sqlite3_column_double(q, 0))) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-            break;
-        }
         /* walk from the innermost callsite to the root: innermost first */
         int guard = 0;
         while (cs != 0 && guard++ < 100000) {
@@ -219,31 +169,37 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
                 rc = err->code;
                 break;
             }
-            if ((rc = gd_grow((void **)&owned, &owned_cap, nowned + 1, sizeof *owned, err)))
+            if ((rc = gd_grow((void **)&fr, &fr_cap, nfr + 1, sizeof *fr, err)))
                 break;
-            owned[nowned] = strdup(t);
-            if (!owned[nowned] || sb_push_frame(&b, owned[nowned])) {
+            if (!(fr[nfr] = strdup(t))) {
                 rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
                 break;
             }
-            nowned++;
+            nfr++;
             cs = parent;
         }
+        if (!rc && gd_kf_add(kf, (const char *const *)fr, nfr))
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        if (!rc && stacks) {
+            json_t *a = json_array();
+            for (size_t j = 0; j < nfr; j++)
+                json_array_append_new(a, json_string(fr[j]));
+            json_array_append_new(stacks, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(ts), "frames", a));
+        }
+        for (size_t j = 0; j < nfr; j++)
+            free(fr[j]);
+        nfr = 0;
         if (rc)
             break;
+        out->samples++;
     }
     sqlite3_reset(q);
     if (rc)
         goto out;
-    for (size_t i = 0; i < b.n; i++) {
-        b.s[i].frames = b.frames + b.off[i];
-        b.s[i].n = (i + 1 < b.n ? b.off[i + 1] : b.nf) - b.off[i];
-    }
-    out->samples = (long)b.n;
-    const char *kf = gd_key_frame(b.s, b.n, (const char *const *)cfg->concern, cfg->nconcern);
-    if (kf) {
-        snprintf(out->key_frame, sizeof out->key_frame, "%s", kf);
-        gd_group_of(kf, out->group, sizeof out->group);
+    const char *k = gd_kf_result(kf);
+    if (k) {
+        snprintf(out->key_frame, sizeof out->key_frame, "%s", k);
+        gd_group_of(k, out->group, sizeof out->group);
     }
     if (d->calls_trace != cfg->id) {
         /* most captures have no method trace: no call window to look up */
@@ -266,14 +222,8 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
                                tid, start, end, out->blame, sizeof out->blame, err)))
         goto out;
     if (want_stacks) {
-        json_t *arr = json_array();
-        for (size_t i = 0; i < b.n; i++) {
-            json_t *fr = json_array();
-            for (size_t j = 0; j < b.s[i].n; j++)
-                json_array_append_new(fr, json_string(b.s[i].frames[j]));
-            json_array_append_new(arr, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(b.ts[i]), "frames", fr));
-        }
-        *want_stacks = arr;
+        *want_stacks = stacks;
+        stacks = NULL;
     }
 
     /* CPU busy */
@@ -324,10 +274,11 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
             out->memory = id_a;
     }
 out:
-    for (size_t i = 0; i < nowned; i++)
-        free(owned[i]);
-    free(owned);
-    sb_free(&b);
+    for (size_t j = 0; j < nfr; j++)
+        free(fr[j]);
+    free(fr);
+    gd_kf_free(kf);
+    json_decref(stacks);
     return rc;
 }
 

@@ -1,7 +1,9 @@
 /* blocks.c - pairing, key frame, group and CPU busy rules for blocks. */
 #include "analysis/blocks.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 gd_block_kind gd_block_kind_of(double dur, double short_ms, double long_ms, double anr_ms)
@@ -123,73 +125,150 @@ static int is_concern(const char *f, const char *const *concern, size_t ncon)
     return 0;
 }
 
-enum { FILTER_CONCERN, FILTER_APP };
+/* One distinct frame of a block's samples: how many samples hold it and
+ * the smallest position (from the innermost) at which one of them does. */
+typedef struct kf_ent {
+    char *f;             /* own copy; NULL: free slot                      */
+    uint64_t h;
+    size_t count, idx;
+    size_t last;         /* 1 + the sample that counted it last            */
+    unsigned char concern, app;
+} kf_ent;
 
-static int passes(const char *f, int filter, const char *const *concern, size_t ncon)
+struct gd_kf_acc {
+    kf_ent *t;
+    size_t cap, used, nsamples;
+    const char *const *concern;
+    size_t ncon;
+    int oom;
+};
+
+static uint64_t kf_hash(const char *s)
 {
-    switch (filter) {
-    case FILTER_CONCERN: return is_concern(f, concern, ncon);
-    default: return !gd_frame_is_framework(f);
-    }
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
 }
 
-/* Candidate scan without allocation: for each distinct frame (first seen
- * position), count the samples containing it.  O(S^2 F^2) in the worst case
- * but blocks hold tens of samples of tens of frames. */
-static const char *pick(const gd_sample_frames *s, size_t ns, int filter,
-                        const char *const *concern, size_t ncon)
+gd_kf_acc *gd_kf_new(const char *const *concern, size_t ncon)
 {
-    const char *best = NULL;
-    size_t best_count = 0, best_idx = 0;
-    for (size_t i = 0; i < ns; i++) {
-        for (size_t j = 0; j < s[i].n; j++) {
-            const char *f = s[i].frames[j];
-            if (!f || !passes(f, filter, concern, ncon))
-                continue;
-            /* skip if the same frame was already considered earlier */
-            int seen = 0;
-            for (size_t a = 0; a <= i && !seen; a++) {
-                size_t lim = a == i ? j : s[a].n;
-                for (size_t b = 0; b < lim; b++)
-                    if (strcmp(s[a].frames[b], f) == 0) {
-                        seen = 1;
-                        break;
-                    }
-            }
-            if (seen)
-                continue;
-            size_t count = 0, idx = (size_t)-1;
-            for (size_t a = 0; a < ns; a++) {
-                for (size_t b = 0; b < s[a].n; b++)
-                    if (strcmp(s[a].frames[b], f) == 0) {
-                        count++;
-                        if (b < idx)
-                            idx = b;
-                        break;
-                    }
-            }
-            if (!best || count > best_count ||
-                (count == best_count && (idx < best_idx || (idx == best_idx && strcmp(f, best) < 0)))) {
-                best = f;
-                best_count = count;
-                best_idx = idx;
-            }
+    gd_kf_acc *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->concern = concern;
+    a->ncon = ncon;
+    return a;
+}
+
+static int kf_rehash(gd_kf_acc *a)
+{
+    size_t cap = a->cap ? a->cap * 2 : 64;
+    kf_ent *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < a->cap; i++) {
+        if (!a->t[i].f)
+            continue;
+        size_t k = (size_t)a->t[i].h & (cap - 1);
+        while (t[k].f)
+            k = (k + 1) & (cap - 1);
+        t[k] = a->t[i];
+    }
+    free(a->t);
+    a->t = t;
+    a->cap = cap;
+    return 0;
+}
+
+int gd_kf_add(gd_kf_acc *a, const char *const *frames, size_t n)
+{
+    size_t sample = ++a->nsamples;
+    for (size_t j = 0; j < n && !a->oom; j++) {
+        const char *f = frames[j];
+        if (!f)
+            continue;
+        if (2 * (a->used + 1) > a->cap && kf_rehash(a)) {
+            a->oom = 1;
+            break;
         }
+        uint64_t h = kf_hash(f);
+        size_t k = (size_t)h & (a->cap - 1);
+        while (a->t[k].f && (a->t[k].h != h || strcmp(a->t[k].f, f) != 0))
+            k = (k + 1) & (a->cap - 1);
+        kf_ent *e = &a->t[k];
+        if (!e->f) {
+            if (!(e->f = strdup(f))) {
+                a->oom = 1;
+                break;
+            }
+            e->h = h;
+            e->idx = j;
+            e->concern = (unsigned char)is_concern(f, a->concern, a->ncon);
+            e->app = (unsigned char)!gd_frame_is_framework(f);
+            a->used++;
+        }
+        if (e->last == sample)
+            continue; /* a frame counts once per sample */
+        e->last = sample;
+        e->count++;
+        if (j < e->idx)
+            e->idx = j;
+    }
+    return a->oom ? -1 : 0;
+}
+
+static const kf_ent *kf_best(const gd_kf_acc *a, int concern)
+{
+    const kf_ent *best = NULL;
+    for (size_t k = 0; k < a->cap; k++) {
+        const kf_ent *e = &a->t[k];
+        if (!e->f || !(concern ? e->concern : e->app))
+            continue;
+        if (!best || e->count > best->count ||
+            (e->count == best->count &&
+             (e->idx < best->idx || (e->idx == best->idx && strcmp(e->f, best->f) < 0))))
+            best = e;
     }
     return best;
+}
+
+const char *gd_kf_result(const gd_kf_acc *a)
+{
+    if (a->oom)
+        return NULL;
+    const kf_ent *e = a->ncon ? kf_best(a, 1) : NULL;
+    if (!e)
+        e = kf_best(a, 0);
+    return e ? e->f : NULL; /* framework frames only: none (no fallback) */
+}
+
+void gd_kf_free(gd_kf_acc *a)
+{
+    if (!a)
+        return;
+    for (size_t k = 0; k < a->cap; k++)
+        free(a->t[k].f);
+    free(a->t);
+    free(a);
 }
 
 const char *gd_key_frame(const gd_sample_frames *samples, size_t ns,
                          const char *const *concern, size_t ncon)
 {
-    const char *k = NULL;
-    if (ns == 0)
+    gd_kf_acc *a = gd_kf_new(concern, ncon);
+    if (!a)
         return NULL;
-    if (ncon)
-        k = pick(samples, ns, FILTER_CONCERN, concern, ncon);
-    if (!k)
-        k = pick(samples, ns, FILTER_APP, concern, ncon);
-    return k; /* framework frames only: none (the spec defines no fallback) */
+    for (size_t i = 0; i < ns; i++)
+        gd_kf_add(a, samples[i].frames, samples[i].n);
+    const char *k = gd_kf_result(a), *r = NULL;
+    /* hand back the caller's own pointer */
+    for (size_t i = 0; k && i < ns && !r; i++)
+        for (size_t j = 0; j < samples[i].n && !r; j++)
+            if (samples[i].frames[j] && strcmp(samples[i].frames[j], k) == 0)
+                r = samples[i].frames[j];
+    gd_kf_free(a);
+    return r;
 }
 
 char *gd_group_of(const char *kf, char *buf, size_t n)

@@ -86,6 +86,16 @@ int gd_frame_is_framework(const char *frame);
 const char *gd_key_frame(const gd_sample_frames *samples, size_t nsamples,
                          const char *const *concern, size_t ncon);
 
+/* The same rule over samples fed one at a time (memory grows with the
+ * distinct frames, not with the samples): gd_kf_add copies what it keeps;
+ * gd_kf_result is valid until gd_kf_free and is NULL when out of memory
+ * (gd_kf_add then returned -1). */
+typedef struct gd_kf_acc gd_kf_acc;
+gd_kf_acc *gd_kf_new(const char *const *concern, size_t ncon);
+int gd_kf_add(gd_kf_acc *a, const char *const *frames, size_t n);
+const char *gd_kf_result(const gd_kf_acc *a);
+void gd_kf_free(gd_kf_acc *a);
+
 /* The group of a key frame: the frame with its line number removed
  * ("a.B.c(B.java:88)" -> "a.B.c(B.java)").  Writes into buf; returns buf. */
 char *gd_group_of(const char *key_frame, char *buf, size_t n);

@@ -1,6 +1,7 @@
 /* check_blocks.c - pairing, key frame, group and CPU busy rules. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,6 +192,93 @@ START_TEST(key_frame_without_app_frames)
 }
 END_TEST
 
+/* the rule written out plainly (quadratic), as the reference */
+static const char *key_frame_reference(const gd_sample_frames *s, size_t ns, int concern_only)
+{
+    const char *best = NULL;
+    size_t best_count = 0, best_idx = 0;
+    for (size_t i = 0; i < ns; i++)
+        for (size_t j = 0; j < s[i].n; j++) {
+            const char *f = s[i].frames[j];
+            int ok = concern_only ? strncmp(f, "com.example.shop", 16) == 0 : !gd_frame_is_framework(f);
+            if (!ok)
+                continue;
+            size_t count = 0, idx = (size_t)-1;
+            for (size_t a = 0; a < ns; a++)
+                for (size_t b = 0; b < s[a].n; b++)
+                    if (strcmp(s[a].frames[b], f) == 0) {
+                        count++;
+                        if (b < idx)
+                            idx = b;
+                        break;
+                    }
+            if (!best || count > best_count ||
+                (count == best_count && (idx < best_idx || (idx == best_idx && strcmp(f, best) < 0)))) {
+                best = f;
+                best_count = count;
+                best_idx = idx;
+            }
+        }
+    return best;
+}
+
+START_TEST(key_frame_matches_the_plain_rule)
+{
+    static const char *const pool[] = {
+        "com.example.shop.A.a(A.java:1)", "com.example.shop.A.a(A.java:2)", "com.example.shop.B.b(B.java:3)",
+        "com.other.C.c(C.java:4)",        "com.other.D.d(D.java:5)",        "android.os.Looper.loop(Looper.java:1)",
+        "java.lang.Thread.run(Thread.java:9)"};
+    const size_t npool = sizeof pool / sizeof pool[0];
+    unsigned seed = 12345;
+    for (int round = 0; round < 2000; round++) {
+        const char *frames[8][6];
+        gd_sample_frames s[8];
+        size_t ns = (size_t)(rand_r(&seed) % 8);
+        for (size_t i = 0; i < ns; i++) {
+            s[i].n = (size_t)(rand_r(&seed) % 6);
+            for (size_t j = 0; j < s[i].n; j++)
+                frames[i][j] = pool[rand_r(&seed) % npool];
+            s[i].frames = frames[i];
+        }
+        const char *want = key_frame_reference(s, ns, 1);
+        if (!want)
+            want = key_frame_reference(s, ns, 0);
+        const char *got = gd_key_frame(s, ns, concern, 1);
+        ck_assert_msg((want == NULL) == (got == NULL) && (!want || strcmp(want, got) == 0),
+                      "round %d: got %s, want %s", round, got ? got : "(none)", want ? want : "(none)");
+    }
+}
+END_TEST
+
+/* 20,000 samples of 21 distinct frames each in one block: the old scan was
+ * quadratic (minutes; Check's 4 s timeout fails it); this one is linear. */
+START_TEST(key_frame_linear_in_samples)
+{
+    enum { NS = 20000, NF = 22 };
+    char *text = malloc((size_t)NS * NF * 48);
+    const char **frames = malloc((size_t)NS * NF * sizeof *frames);
+    gd_sample_frames *s = malloc(NS * sizeof *s);
+    ck_assert(text && frames && s);
+    for (size_t i = 0; i < NS; i++) {
+        for (size_t j = 0; j < NF; j++) {
+            char *t = text + (i * NF + j) * 48;
+            if (j == NF - 1)
+                snprintf(t, 48, "com.example.shop.Main.run(Main.java:%zu)", i % 2 ? (size_t)1 : (size_t)2);
+            else
+                snprintf(t, 48, "com.example.shop.F%zu.f(F.java:%zu)", j, i);
+            frames[i * NF + j] = t;
+        }
+        s[i].frames = frames + i * NF;
+        s[i].n = NF;
+    }
+    /* Main.run:1 and :2 are in 10,000 samples each; :1 wins on the string */
+    ck_assert_str_eq(gd_key_frame(s, NS, concern, 1), "com.example.shop.Main.run(Main.java:1)");
+    free(text);
+    free(frames);
+    free(s);
+}
+END_TEST
+
 START_TEST(group_strips_line_number)
 {
     char buf[256];
@@ -303,6 +391,8 @@ static Suite *suite(void)
     tcase_add_test(t, key_frame_tie_goes_innermost);
     tcase_add_test(t, key_frame_recursion_counts_once_per_sample);
     tcase_add_test(t, key_frame_without_app_frames);
+    tcase_add_test(t, key_frame_matches_the_plain_rule);
+    tcase_add_test(t, key_frame_linear_in_samples);
     tcase_add_test(t, group_strips_line_number);
     suite_add_tcase(s, t);
     t = tcase_create("cpu");
