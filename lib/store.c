@@ -125,6 +125,70 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
     return rc;
 }
 
+/* Opens path as a file name, never as an SQLite URI ("file::memory:" is a
+ * file called that).  immutable: a read-only URI with immutable=1, for a
+ * database on read-only media, where SQLite cannot make its -shm file. */
+static int open_db(gd_store *s, const char *path, int flags, int immutable)
+{
+    char *name = NULL;
+    size_t n = strlen(path);
+    if (immutable) {
+        /* file:<percent-encoded path>?immutable=1 */
+        name = malloc(3 * n + 32);
+        if (!name)
+            return SQLITE_NOMEM;
+        char *o = name + sprintf(name, "file:");
+        for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+            o += (*c == '%' || *c == '?' || *c == '#' || *c <= ' ' || *c >= 0x7f) ? sprintf(o, "%%%02X", *c)
+                                                                                 : sprintf(o, "%c", *c);
+        strcpy(o, "?immutable=1");
+        flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    } else if (strncmp(path, "file:", 5) == 0) {
+        /* a URI-looking relative name: "./" makes SQLite read it as a path */
+        name = malloc(n + 3);
+        if (!name)
+            return SQLITE_NOMEM;
+        sprintf(name, "./%s", path);
+    }
+    int rc = sqlite3_open_v2(name ? name : path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+    free(name);
+    if (rc != SQLITE_OK)
+        return rc;
+    /* writers wait for each other's whole ingest; readers never wait (WAL) */
+    sqlite3_busy_timeout(s->db, s->ro ? 60000 : 3600000);
+    sqlite3_extended_result_codes(s->db, 0);
+    /* extension loading stays off (the default); defensive mode blocks
+     * writes to the schema through PRAGMA writable_schema and friends */
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+    return SQLITE_OK;
+}
+
+/* The schema version and table count, and the verdict on them: GD_OK for a
+ * godeye database (or a new empty one, *fresh set), an error otherwise.
+ * The snapshot's transaction is ended. */
+static int check_db(gd_store *s, int *fresh, gd_error *err)
+{
+    int v = 0, ntables = 0, rc;
+    *fresh = 0;
+    /* the version and the table count from one snapshot: another godeye may
+     * be creating the schema right now */
+    if ((rc = snapshot(s, &v, &ntables, "BEGIN", err)))
+        return rc;
+    if (v > GD_SCHEMA_VERSION)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "database written by a newer godeye (schema %d; this godeye reads %d)", v,
+                          GD_SCHEMA_VERSION);
+    else if (v == 0 && ntables > 0)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a godeye database (it has other tables)");
+    else if (v == 0 && s->ro)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "empty database (run 'godeye ingest' first)");
+    else if (v == 0)
+        *fresh = 1;
+    sqlite3_exec(s->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
 int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
 {
     gd_store *s = calloc(1, sizeof *s);
@@ -137,31 +201,34 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "no database here (run 'godeye ingest' first)");
     }
     int flags = s->ro ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+    int fresh = 0, rc;
+    if (open_db(s, path, flags, 0) != SQLITE_OK) {
         gd_error_set(err, GD_ERR_IO, 0, 0, "cannot open database: %s",
                      s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        sqlite3_close(s->db);
-        free(s);
-        return GD_ERR_IO;
+        goto fail;
     }
-    /* writers wait for each other's whole ingest; readers never wait (WAL) */
-    sqlite3_busy_timeout(s->db, s->ro ? 60000 : 3600000);
-    sqlite3_extended_result_codes(s->db, 0);
-    /* extension loading stays off (the default); defensive mode blocks
-     * writes to the schema through PRAGMA writable_schema and friends */
-    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-    sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
-
-    int v = 0, ntables = 0, rc;
+    rc = check_db(s, &fresh, err);
+    if (rc == GD_ERR_IO && s->ro) {
+        /* a WAL database on read-only media (no -shm can be made): read it
+         * as immutable; a real failure shows again */
+        gd_error first = *err;
+        sqlite3_close(s->db);
+        s->db = NULL;
+        if (open_db(s, path, flags, 1) != SQLITE_OK || (rc = check_db(s, &fresh, err)) != GD_OK) {
+            *err = first;
+            rc = first.code;
+        }
+    }
+    if (rc)
+        goto fail;
+    /* WAL only once the file is known to be ours (or new): a foreign
+     * database is refused untouched */
     if (!s->ro && (rc = exec_retrying(s, "PRAGMA journal_mode=WAL", err)))
         goto fail;
-    /* the version and the table count from one snapshot: another godeye may
-     * be creating the schema right now */
-    if ((rc = snapshot(s, &v, &ntables, "BEGIN", err)))
-        goto fail;
-    if (!s->ro && v == 0 && ntables == 0) {
+    if (fresh) {
         /* create the schema under the write lock, unless another process
          * created it meanwhile */
+        int v = 0, ntables = 0;
         if ((rc = snapshot(s, &v, &ntables, "BEGIN IMMEDIATE", err)))
             goto fail;
         if (v == 0 && ntables == 0) {
@@ -169,25 +236,13 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
             snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
             if ((rc = gd_store_exec(s, GD_SCHEMA_SQL, err)) || (rc = gd_store_exec(s, pragma, err)))
                 goto rollback;
-            v = GD_SCHEMA_VERSION;
+        } else if (v == 0 || v > GD_SCHEMA_VERSION) {
+            rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a godeye database (it has other tables)");
+            goto rollback;
         }
+        if ((rc = gd_store_exec(s, "COMMIT", err)))
+            goto rollback;
     }
-    if (v > GD_SCHEMA_VERSION) {
-        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
-                          "database written by a newer godeye (schema %d; this godeye reads %d)",
-                          v, GD_SCHEMA_VERSION);
-        goto rollback;
-    }
-    if (v == 0 && ntables > 0) {
-        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a godeye database (it has other tables)");
-        goto rollback;
-    }
-    if (v == 0) {
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "empty database (run 'godeye ingest' first)");
-        goto rollback;
-    }
-    if ((rc = gd_store_exec(s, "COMMIT", err)))
-        goto rollback;
     if (!s->ro && (rc = gd_store_exec(s, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
                                          "PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;",
                                       err)))
@@ -199,7 +254,7 @@ rollback:
 fail:
     sqlite3_close(s->db);
     free(s);
-    return rc ? rc : GD_ERR_IO;
+    return err->code ? err->code : GD_ERR_IO;
 }
 
 void gd_store_close(gd_store *s)
