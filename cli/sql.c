@@ -38,11 +38,13 @@ static int on_row(void *ctx, json_t *row)
 int cmd_sql(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL;
+    double timeout = 10;
     const gd_option opts[] = {
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json or jsonl", gd_format_choices),
+        OPT_DOUBLE_(0, "timeout", &timeout, "SECONDS", "stop the statement after this long (default 10; 0: never)"),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye sql [--format FMT] QUERY", &nargs);
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye sql [--format FMT] [--timeout SECONDS] QUERY", &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs != 1) {
@@ -54,7 +56,7 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx)
         return rc;
     sql_out o = {.mode = gd_cli_mode(format)};
     gd_error err = {0};
-    rc = gd_store_sql(s, argv[0], on_row, &o, &err);
+    rc = gd_store_sql(s, argv[0], timeout, on_row, &o, &err);
     if (!o.r && !rc)
         o.r = gd_render_new(stdout, o.mode, NULL, 0, gd_cli_width());
     int wrc = o.r ? gd_render_end(o.r) : 0;

@@ -136,7 +136,8 @@ int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_er
 /* Runs one read-only statement; each row as an object keyed by column name.
  * Refuses (GD_ERR_USAGE) anything that is not a single read-only statement:
  * writes, ATTACH, PRAGMAs that write, extension loading. */
-int gd_store_sql(gd_store *s, const char *sql, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, void *ctx,
+                 gd_error *err);
 
 /* Rounds a millisecond value to microseconds (as every output does). */
 double gd_ms_round(double ms);

@@ -24,7 +24,7 @@ static json_int_t rows(gd_store *s)
     if (gd_store_sql(s,
                      "SELECT (SELECT count(*) FROM trace) + (SELECT count(*) FROM dispatch) +"
                      " (SELECT count(*) FROM sample) + (SELECT count(*) FROM raw_event) +"
-                     " (SELECT count(*) FROM block) AS n",
+                     " (SELECT count(*) FROM block) AS n", 0,
                      count_rows, &n, &err))
         abort();
     return n;

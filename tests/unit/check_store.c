@@ -348,7 +348,7 @@ START_TEST(readonly_sql_refusals)
     gd_error err = {0};
     ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
     json_t *rows = json_array();
-    ck_assert_int_eq(gd_store_sql(s, "select count(*) as n from dispatch", collect, rows, &err), 0);
+    ck_assert_int_eq(gd_store_sql(s, "select count(*) as n from dispatch", 0, collect, rows, &err), 0);
     ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(rows, 0), "n")), 7);
     const char *refused[] = {
         "delete from trace", "attach database '/tmp/x.db' as x", "pragma user_version=3",
@@ -357,7 +357,7 @@ START_TEST(readonly_sql_refusals)
     };
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
         gd_error e = {0};
-        ck_assert_int_eq(gd_store_sql(s, refused[i], collect, rows, &e), GD_ERR_USAGE);
+        ck_assert_int_eq(gd_store_sql(s, refused[i], 0, collect, rows, &e), GD_ERR_USAGE);
     }
     ck_assert_int_eq(json_array_size(rows), 1);
     json_decref(rows);
