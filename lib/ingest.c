@@ -44,6 +44,8 @@ int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd
 /* Progress relay: the input reports bytes as a reader pulls them. */
 typedef struct run_ctx {
     gd_store *s;
+    struct stat db[4];  /* the database and its -wal, -shm, -journal   */
+    int ndb;
     const gd_ingest_opts *opts;
     gd_ingest_report_fn fn;
     void *ctx;
@@ -200,9 +202,28 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted regular files (recursive) under dir; *out is a NULL-free array. */
-static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int recursive,
-                      gd_error *err)
+/* 1 when st is the database or one of its side files. */
+static int is_db_file(const run_ctx *rc, const struct stat *st)
+{
+    for (int i = 0; i < rc->ndb; i++)
+        if (rc->db[i].st_dev == st->st_dev && rc->db[i].st_ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
+/* Tells fn about a folder member passed over (never silent). */
+static void passed_over(const run_ctx *rc, const char *path, const char *why)
+{
+    gd_ingest_report rep = {.source = path, .not_capture = why};
+    if (rc->fn)
+        rc->fn(rc->ctx, &rep);
+}
+
+/* Sorted regular files (recursive) under dir; *out is a NULL-free array.
+ * Links to folders are not followed (a link cycle would read the same files
+ * again and again); the database itself is never an input. */
+static int list_files(const run_ctx *run, const char *dir, char ***out, size_t *n, size_t *cap,
+                      int recursive, gd_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -222,8 +243,19 @@ static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int 
         }
         size_t dl = strlen(dir);
         snprintf(p, len, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
-        struct stat st;
-        if (stat(p, &st) != 0) {
+        struct stat st, lst;
+        if (lstat(p, &lst) != 0 || stat(p, &st) != 0) {
+            free(p);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode) && S_ISLNK(lst.st_mode)) {
+            if (recursive)
+                passed_over(run, p, "a link to a folder (not followed)");
+            free(p);
+            continue;
+        }
+        if (S_ISREG(st.st_mode) && is_db_file(run, &st)) {
+            passed_over(run, p, "the database itself");
             free(p);
             continue;
         }
@@ -262,7 +294,7 @@ static int list_files(const char *dir, char ***out, size_t *n, size_t *cap, int 
     gd_sort(sub, nsub, sizeof *sub, cmp_str);
     for (size_t i = 0; i < nsub; i++) {
         if (!rc)
-            rc = list_files(sub[i], out, n, cap, recursive, err);
+            rc = list_files(run, sub[i], out, n, cap, recursive, err);
         free(sub[i]);
     }
     free(sub);
@@ -339,9 +371,9 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
         char **files = NULL;
         size_t n = 0, cap = 0;
         if (rc->opts->format && strcmp(rc->opts->format, "blockcanary") != 0)
-            code = list_files(path, &files, &n, &cap, 1, err);
+            code = list_files(rc, path, &files, &n, &cap, 1, err);
         else
-            code = list_files(path, &files, &n, &cap, 0, err);
+            code = list_files(rc, path, &files, &n, &cap, 0, err);
         if (code) {
             free_list(files, n);
             return code;
@@ -363,7 +395,7 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
         free_list(files, n);
         files = NULL;
         n = cap = 0;
-        if ((code = list_files(path, &files, &n, &cap, 1, err))) {
+        if ((code = list_files(rc, path, &files, &n, &cap, 1, err))) {
             free_list(files, n);
             return code;
         }
@@ -404,7 +436,15 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
               gd_ingest_report_fn fn, void *ctx, gd_error *err)
 {
     gd_ingest_opts def = {0};
-    run_ctx rc = {s, opts ? opts : &def, fn, ctx};
+    run_ctx rc = {.s = s, .opts = opts ? opts : &def, .fn = fn, .ctx = ctx};
+    const char *db = gd_store_filename(s);
+    static const char *const side[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; db && i < 4; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s%s", db, side[i]);
+        if (stat(p, &rc.db[rc.ndb]) == 0)
+            rc.ndb++;
+    }
     int code = gd_store_begin(s, err);
     if (code)
         return code;

@@ -257,6 +257,12 @@ fail:
     return err->code ? err->code : GD_ERR_IO;
 }
 
+const char *gd_store_filename(gd_store *s)
+{
+    const char *f = sqlite3_db_filename(s->db, "main");
+    return f && *f ? f : NULL;
+}
+
 void gd_store_close(gd_store *s)
 {
     if (!s)

@@ -28,6 +28,9 @@ void gd_store_close(gd_store *s);
 
 /* One write transaction (BEGIN IMMEDIATE, retried while another writer
  * holds the lock).  Commit failure leaves nothing written. */
+/* The database file's absolute name (NULL for a temporary one). */
+const char *gd_store_filename(gd_store *s);
+
 int gd_store_begin(gd_store *s, gd_error *err);
 int gd_store_commit(gd_store *s, gd_error *err);
 void gd_store_rollback(gd_store *s);
