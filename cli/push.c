@@ -1,8 +1,11 @@
 /* push.c - `godeye push`: send traces to a ClickHouse server. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "builtins.h"
+#include "fetch.h"
 #include "push.h"
 
 static const char *const usage_line =
@@ -34,13 +37,15 @@ static void on_report(void *ctx, const gd_push_report *rep)
 
 int cmd_push(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *url = NULL, *database = NULL, *format = NULL;
+    const char *url = NULL, *database = NULL, *format = NULL, *user = NULL, *pwfile = NULL;
     gd_int_list traces = {0};
     long batch = 10000;
     int timings = 0;
     const gd_option opts[] = {
         OPT_STRING_(0, "clickhouse", &url, "URL", "ClickHouse HTTP interface, e.g. http://host:8123"),
         OPT_STRING_(0, "database", &database, "NAME", "database (created if missing; default: the server's)"),
+        OPT_STRING_(0, "user", &user, "NAME", "ClickHouse user (default: $GODEYE_CLICKHOUSE_USER)"),
+        OPT_STRING_(0, "password-file", &pwfile, "FILE", "read the password from FILE (default: $GODEYE_CLICKHOUSE_PASSWORD)"),
         OPT_INT_(0, "batch", &batch, "N", "rows per INSERT (default 10000)"),
         OPT_BOOL_(0, "timings", &timings, "print the time spent and rows per second"),
         OPT_LISTING(&format, &traces),
@@ -63,9 +68,27 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_error err = {0};
+    char shown[1024]; /* the URL as messages show it: no credentials */
+    gd_url_redact(url, shown, sizeof shown);
+    if (!user)
+        user = getenv("GODEYE_CLICKHOUSE_USER");
+    char password[512];
+    const char *pw = getenv("GODEYE_CLICKHOUSE_PASSWORD");
+    if (pwfile) {
+        FILE *f = fopen(pwfile, "r");
+        if (!f || !fgets(password, sizeof password, f)) {
+            fprintf(stderr, "godeye push: cannot read the password from '%s'\n", pwfile);
+            if (f)
+                fclose(f);
+            return GD_EXIT_FAIL;
+        }
+        fclose(f);
+        password[strcspn(password, "\r\n")] = 0;
+        pw = password;
+    }
     gd_ch *c;
-    if ((rc = gd_ch_open(&c, url, database, &err))) {
-        snprintf(err.source, sizeof err.source, "%s", url);
+    if ((rc = gd_ch_open(&c, url, database, user, pw, &err))) {
+        snprintf(err.source, sizeof err.source, "%.500s", shown);
         return gd_cli_fail("push", &err);
     }
     gd_store *s;
@@ -85,7 +108,7 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     gd_ch_close(c);
     if (rc) {
         if (!err.source[0])
-            snprintf(err.source, sizeof err.source, "%s", url);
+            snprintf(err.source, sizeof err.source, "%.500s", shown);
         return gd_cli_fail("push", &err);
     }
     if (timings) {

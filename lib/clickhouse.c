@@ -109,11 +109,15 @@ static int valid_name(const char *s)
     return 1;
 }
 
-int gd_ch_open(gd_ch **out, const char *url, const char *database, gd_error *err)
+int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *user,
+               const char *password, gd_error *err)
 {
     *out = NULL;
-    if (!gd_fetch_is_url(url))
-        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "'%s' is not an http(s) URL", url);
+    if (!gd_fetch_is_url(url)) {
+        char shown[1024];
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "'%s' is not an http(s) URL",
+                            gd_url_redact(url, shown, sizeof shown));
+    }
     if (database && !valid_name(database))
         return gd_error_set(err, GD_ERR_USAGE, 0, 0,
                             "bad database name '%s' (letters, digits and _)", database);
@@ -137,6 +141,11 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, gd_error *err
     curl_easy_setopt(c->e, CURLOPT_ERRORBUFFER, c->errbuf);
     curl_easy_setopt(c->e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c->e, CURLOPT_USERAGENT, "godeye/" GODEYE_VERSION);
+    /* HTTP basic authentication, as ClickHouse's HTTP interface takes it */
+    if (user)
+        curl_easy_setopt(c->e, CURLOPT_USERNAME, user);
+    if (password)
+        curl_easy_setopt(c->e, CURLOPT_PASSWORD, password);
     char sql[256];
     int rc = gd_ch_query(c, "SELECT 1", NULL, 0, err);
     if (!rc && database) {

@@ -13,7 +13,8 @@ typedef struct gd_ch gd_ch;
  * digits, _; NULL = the server's default) creates it if missing and uses it.
  * Fails with GD_ERR_USAGE on a bad URL or name, GD_ERR_IO when the server
  * cannot be reached or refuses (message: the server's). */
-int gd_ch_open(gd_ch **out, const char *url, const char *database, gd_error *err);
+int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *user,
+               const char *password, gd_error *err);
 void gd_ch_close(gd_ch *c);
 
 /* Runs one statement; the response (up to outn-1 bytes, NUL-terminated,

@@ -26,6 +26,76 @@ int gd_fetch_is_url(const char *s)
     return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
 }
 
+/* Query keys whose values are secrets (matched as parts of the key). */
+static const char *const secret_keys[] = {"token", "key", "pass", "pwd", "secret", "sig",
+                                          "auth", "cred", "session", NULL};
+
+static int secret_key(const char *k, size_t n)
+{
+    for (const char *const *p = secret_keys; *p; p++) {
+        size_t m = strlen(*p);
+        for (size_t i = 0; i + m <= n; i++)
+            if (strncasecmp(k + i, *p, m) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+char *gd_url_redact(const char *url, char *out, size_t n)
+{
+    if (!n)
+        return out;
+    size_t o = 0;
+#define PUT(c)                                                                                     \
+    do {                                                                                           \
+        if (o + 1 < n)                                                                             \
+            out[o++] = (c);                                                                        \
+    } while (0)
+    const char *p = url, *auth = strstr(url, "://");
+    if (auth) {
+        auth += 3;
+        size_t alen = strcspn(auth, "/?#");
+        const char *at = NULL;
+        for (size_t i = 0; i < alen; i++)
+            if (auth[i] == '@')
+                at = auth + i;
+        for (; p < auth; p++)
+            PUT(*p);
+        if (at)
+            p = at + 1; /* user:password@ dropped */
+    }
+    for (; *p && *p != '?'; p++)
+        PUT(*p);
+    if (*p == '?') {
+        PUT('?');
+        p++;
+        while (*p && *p != '#') {
+            size_t len = strcspn(p, "&#");
+            const char *eq = memchr(p, '=', len);
+            size_t klen = eq ? (size_t)(eq - p) : len;
+            for (size_t i = 0; i < klen; i++)
+                PUT(p[i]);
+            if (eq) {
+                PUT('=');
+                if (secret_key(p, klen))
+                    for (const char *r = "REDACTED"; *r; r++)
+                        PUT(*r);
+                else
+                    for (const char *v = eq + 1; v < p + len; v++)
+                        PUT(*v);
+            }
+            p += len;
+            if (*p == '&')
+                PUT(*p++);
+        }
+    }
+    for (; *p; p++)
+        PUT(*p);
+#undef PUT
+    out[o] = 0;
+    return out;
+}
+
 void gd_fetch_set_defaults(const gd_fetch_opts *o) { defaults = *o; }
 
 /* Unread bytes held at most (plus one libcurl write); past it the transfer

@@ -18,6 +18,10 @@ typedef struct gd_fetch_opts {
 
 /* 1 when `s` starts with http:// or https:// (case-insensitive). */
 int gd_fetch_is_url(const char *s);
+/* The URL as it may be stored or shown: user:password@ removed and the
+ * values of query keys that look like secrets (token, key, password, sig,
+ * auth, ...) replaced by REDACTED.  Writes at most n bytes; returns out. */
+char *gd_url_redact(const char *url, char *out, size_t n);
 /* Sets the options used by later gd_fetch_open calls (process-wide). */
 void gd_fetch_set_defaults(const gd_fetch_opts *o);
 /* Starts fetching `url`; *in pulls the body (gzip content-encoding decoded)

@@ -359,11 +359,15 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
         gd_fetch *f = NULL;
         if ((code = gd_fetch_open(&f, path, &in, err)))
             return code;
-        code = ingest_input(rc, in, path, err);
+        char shown[2048]; /* the source as stored: no credentials */
+        gd_url_redact(path, shown, sizeof shown);
+        code = ingest_input(rc, in, shown, err);
         if (!code)
             code = gd_fetch_close(f, err);
         else
             gd_fetch_close(f, NULL);
+        if (code && !err->source[0])
+            snprintf(err->source, sizeof err->source, "%.500s", shown);
         gd_input_close(in);
         return code;
     }
@@ -452,7 +456,7 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
         err->source[0] = 0;
         code = ingest_one(&rc, inputs[i], err);
         if (code && !err->source[0])
-            snprintf(err->source, sizeof err->source, "%s", inputs[i]);
+            gd_url_redact(inputs[i], err->source, sizeof err->source);
     }
     if (code) {
         gd_store_rollback(s);

@@ -119,6 +119,19 @@ def main():
     check(g.count("url.db", "trace") == 1 and g.count("url.db", "dispatch") == dispatches,
           "failed fetches wrote nothing")
 
+    # credentials never stored or shown: userinfo dropped, secret query values redacted
+    host = base[len("http://"):]
+    rc, got, err = g.ingest("creds.db", f"http://alice:s3cret@{host}/good.jsonl?token=abc123&v=2")
+    shown = f"{base}/good.jsonl?token=REDACTED&v=2"
+    check(rc == 0 and got[0].get("source") == shown,
+          f"source stored as {got[0].get('source') if got else None!r}, expected {shown!r} ({err.strip()})")
+    rc, out, err, _ = g.run("creds.db", "traces", "--format", "json")
+    check(rc == 0 and "s3cret" not in out and "abc123" not in out, "traces shows no credential")
+    rc, out, err, _ = g.run("creds.db", "ingest", f"http://alice:s3cret@{host}/missing?api_key=zzz9")
+    check(rc == 1 and "s3cret" not in err and "zzz9" not in err
+          and err.startswith(f"godeye ingest: '{base}/missing?api_key=REDACTED': HTTP 404"),
+          f"a failed fetch names the URL without credentials: {err!r}")
+
     rc, out, err, rss = g.run("big.db", "ingest", "--format", "json", base + "/padded?mb=64")
     rep = json.loads(out)[0] if rc == 0 else {}
     check(rc == 0 and rep.get("dispatches") == ref["dispatches"],
