@@ -52,9 +52,19 @@ static int on_anr(void *ctx, json_t *row)
             snprintf(buf + used, sizeof buf - used, "%s", json_string_value(json_object_get(first, "name")));
         json_object_set_new(t, "cycle", json_string(buf));
     }
-    json_t *stack = json_object_get(row, "main_stack");
-    if (json_array_size(stack))
-        json_object_set(t, "top", json_array_get(stack, 0));
+    /* MAIN AT: the first Java frame (native ones read "native:..."); the
+     * innermost frame when the stack has no Java frame */
+    json_t *stack = json_object_get(row, "main_stack"), *fr, *top = json_array_get(stack, 0);
+    size_t k;
+    json_array_foreach(stack, k, fr) {
+        const char *f = json_string_value(fr);
+        if (f && strncmp(f, "native:", 7) != 0) {
+            top = fr;
+            break;
+        }
+    }
+    if (top)
+        json_object_set(t, "top", top);
     int rc = gd_render_row(o->r, t) ? 1 : 0;
     json_decref(t);
     return rc;
