@@ -402,15 +402,24 @@ static void reset_thread(anr_ctx *c)
     c->frames_over = 0;
 }
 
+/* The closing quote of a thread header's name: the last '"' followed by
+ * " prio=", " daemon" or " sysTid="; NULL when s is no thread header. */
+static const char *header_quote(const char *s)
+{
+    const char *q = NULL;
+    if (s[0] != '"')
+        return NULL;
+    for (const char *p = s + 1; (p = strchr(p, '"')); p++)
+        if (starts(p, "\" prio=") || starts(p, "\" daemon") || starts(p, "\" sysTid="))
+            q = p;
+    return q;
+}
+
 /* `"name" [daemon] prio=N tid=N State[ ...]`, `"name" prio=N (not attached)`
  * or `"name" sysTid=N` (native process).  0 ok, -1 not a header. */
 static int thread_header(anr_ctx *c, const char *s, long line)
 {
-    /* the closing quote is the last '"' followed by " prio=", " daemon" or " sysTid=" */
-    const char *q = NULL;
-    for (const char *p = s + 1; (p = strchr(p, '"')); p++)
-        if (starts(p, "\" prio=") || starts(p, "\" daemon") || starts(p, "\" sysTid="))
-            q = p;
+    const char *q = header_quote(s);
     if (!q)
         return -1;
     reset_thread(c);
@@ -602,21 +611,13 @@ static int emit_main_state(anr_ctx *c)
 
 /* Each thread waits for at most one holder: the wait-for graph is a
  * functional graph; every cycle is found once by walking from each node. */
-static int find_deadlocks(anr_ctx *c)
+static int find_deadlocks(anr_ctx *c, const int64_t *next)
 {
     size_t n = c->nthr;
-    if (n == 0)
-        return 0;
-    int64_t *next = malloc(n * sizeof *next);
     size_t *mark = calloc(n, sizeof *mark);
     int rc = 0;
-    if (!next || !mark) {
-        free(next);
-        free(mark);
+    if (!mark)
         return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++)
-        next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
     for (size_t i = 0; i < n && !rc; i++) {
         int64_t j = (int64_t)i;
         while (j >= 0 && mark[j] == 0) {
@@ -650,21 +651,50 @@ static int find_deadlocks(anr_ctx *c)
         json_object_set_new(j2, "threads", arr);
         rc = emit_issue(c, "deadlock", NULL, &c->thr[first], j2);
     }
-    free(next);
     free(mark);
     return rc;
 }
 
 /* Threads that hold a lock others wait for (through any chain of lock
- * waits) while in an outgoing binder call: one "binder_wait" issue each. */
-static int find_binder_waits(anr_ctx *c)
+ * waits) while in an outgoing binder call: one "binder_wait" issue each.
+ * end[i] is where i's chain of waits ends (a thread not waiting for a
+ * lock), -1 when it runs into a cycle; each chain is walked once. */
+static int find_binder_waits(anr_ctx *c, const int64_t *next)
 {
     size_t n = c->nthr;
-    int64_t *next = n ? malloc(n * sizeof *next) : NULL;
-    if (n && !next)
+    int64_t *end = malloc(n * sizeof *end);
+    size_t *stamp = calloc(n, sizeof *stamp), *path = malloc(n * sizeof *path);
+    if (!end || !stamp || !path) {
+        free(end);
+        free(stamp);
+        free(path);
         return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+    }
     for (size_t i = 0; i < n; i++)
-        next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
+        end[i] = -2;  /* not known yet */
+    for (size_t i = 0; i < n; i++) {
+        size_t np = 0;
+        int64_t k = (int64_t)i, t;
+        for (;;) {
+            if (end[k] != -2) {
+                t = end[k];
+                break;
+            }
+            if (stamp[k] == i + 1) {
+                t = -1;  /* a cycle: a deadlock, reported as such */
+                break;
+            }
+            stamp[k] = i + 1;
+            path[np++] = (size_t)k;
+            if (next[k] < 0) {
+                t = k;
+                break;
+            }
+            k = next[k];
+        }
+        while (np)
+            end[path[--np]] = t;
+    }
     int rc = 0;
     for (size_t h = 0; h < n && !rc; h++) {
         const anr_thr *ht = &c->thr[h];
@@ -672,11 +702,7 @@ static int find_binder_waits(anr_ctx *c)
             continue;   /* not in a binder call, or itself waiting for a lock */
         json_t *waiters = json_array();
         for (size_t i = 0; i < n; i++) {
-            /* follow i's chain (at most n steps: chains into cycles never reach h) */
-            int64_t k = next[i];
-            for (size_t steps = 0; k >= 0 && (size_t)k != h && steps < n; steps++)
-                k = next[k];
-            if (k < 0 || (size_t)k != h)
+            if (i == h || end[i] != (int64_t)h)
                 continue;
             const anr_thr *t = &c->thr[i];
             json_t *o = json_object();
@@ -699,6 +725,27 @@ static int find_binder_waits(anr_ctx *c)
         json_object_set_new(j, "waiters", waiters);
         rc = emit_issue(c, "binder_wait", NULL, ht, j);
     }
+    free(end);
+    free(stamp);
+    free(path);
+    return rc;
+}
+
+/* The wait-for graph: next[i] is the thread holding the lock i waits for,
+ * -1 none.  Each thread waits for at most one lock. */
+static int lock_waits(anr_ctx *c)
+{
+    size_t n = c->nthr;
+    if (n == 0)
+        return 0;
+    int64_t *next = malloc(n * sizeof *next);
+    if (!next)
+        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
+    int rc = find_deadlocks(c, next);
+    if (!rc)
+        rc = find_binder_waits(c, next);
     free(next);
     return rc;
 }
@@ -725,9 +772,7 @@ static int end_dump(anr_ctx *c)
         if (!rc && c->main_idx >= 0)
             rc = emit_main_state(c);
         if (!rc)
-            rc = find_deadlocks(c);
-        if (!rc)
-            rc = find_binder_waits(c);
+            rc = lock_waits(c);
     }
     c->where = OUT;
     c->in_thread = 0;
@@ -844,13 +889,7 @@ static int banner(anr_ctx *c, const char *s, long line)
  * "----- pid" line was lost.  1 when it did, 0 when the line is stray. */
 static int start_headless(anr_ctx *c, const char *s, long line)
 {
-    int is_thread = 0;
-    if (s[0] == '"') {
-        for (const char *p = s + 1; (p = strchr(p, '"')); p++)
-            if (starts(p, "\" prio=") || starts(p, "\" daemon") || starts(p, "\" sysTid="))
-                is_thread = 1;
-    }
-    if (!is_thread && !starts(s, "Cmd line: ") && !starts(s, "DALVIK THREADS"))
+    if (!header_quote(s) && !starts(s, "Cmd line: ") && !starts(s, "DALVIK THREADS"))
         return 0;
     start_dump(c, -1, 0, line);
     c->headless = 1;

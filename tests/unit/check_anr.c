@@ -341,6 +341,54 @@ START_TEST(dalvik44_tid_deadlock)
 }
 END_TEST
 
+/* The VM TRACES sections of a real Android 2.3 bugreport (read by the
+ * bugreport reader elsewhere): cut out here, they read as a traces.txt.
+ * "JUST NOW" holds the lock cycle of pid 622, "AT LAST ANR" pid 800's main
+ * waiting for a binder thread in an outgoing call. */
+START_TEST(corpus_bugreport_vm_traces)
+{
+    const char *p = gd_test_corpus("bugreport/chkbugreport_bugreport_hybriddeadlock.txt");
+    if (!p)
+        return;
+    FILE *in = fopen(p, "rb");
+    ck_assert_ptr_nonnull(in);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    char line[8192];
+    int on = 0;
+    while (fgets(line, sizeof line, in)) {
+        if (strncmp(line, "------ VM TRACES ", 17) == 0)
+            on = 1;
+        else if (strncmp(line, "------ ", 7) == 0)
+            on = 0;
+        if (on)
+            fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_anr, buf, len, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    /* the two "------ VM TRACES" title lines */
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: line outside a dump"), 2);
+    ck_assert_uint_eq(json_object_size(c.skips), 1);
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
+    json_t *d = nth_issue(&c, "deadlock", 0);
+    ck_assert_int_eq(num(d, "pid"), 622);
+    json_t *th = json_object_get(json_object_get(d, "content"), "threads");
+    ck_assert_uint_eq(json_array_size(th), 2);
+    ck_assert_str_eq(str(json_array_get(th, 0), "name"), "Thread-10");
+    ck_assert_str_eq(str(json_array_get(th, 1), "name"), "Binder Thread #1");
+    ck_assert_uint_eq(count_issues(&c, "binder_wait"), 1);
+    json_t *b = nth_issue(&c, "binder_wait", 0);
+    ck_assert_int_eq(num(b, "pid"), 800);
+    ck_assert_str_eq(str(json_object_get(json_object_get(b, "content"), "holder"), "name"), "Binder Thread #2");
+    gd_collected_free(&c);
+    free(buf);
+}
+END_TEST
+
 START_TEST(malformed_input_is_counted)
 {
     static const char txt[] =
@@ -531,6 +579,7 @@ int main(void)
     tcase_add_test(tc, art_binder_wait_and_kernel_stacks);
     tcase_add_test(tc, dalvik44_headerless_dump);
     tcase_add_test(tc, dalvik44_tid_deadlock);
+    tcase_add_test(tc, corpus_bugreport_vm_traces);
     tcase_add_test(tc, malformed_input_is_counted);
     tcase_add_test(tc, frames_are_bounded);
     tcase_add_test(tc, probe_scores);
