@@ -32,11 +32,28 @@ static int on_anr(void *ctx, json_t *row)
     json_object_set(t, "state", json_is_object(main) ? json_object_get(main, "state") : json_null());
     char buf[1024];
     if (json_is_object(main) && json_object_get(main, "held_by")) {
-        snprintf(buf, sizeof buf, "%s (%lld)",
-                 json_string_value(json_object_get(main, "held_by_name"))
-                     ? json_string_value(json_object_get(main, "held_by_name"))
-                     : "?",
-                 (long long)json_integer_value(json_object_get(main, "held_by")));
+        json_int_t held = json_integer_value(json_object_get(main, "held_by"));
+        int n = snprintf(buf, sizeof buf, "%s (%lld)",
+                         json_string_value(json_object_get(main, "held_by_name"))
+                             ? json_string_value(json_object_get(main, "held_by_name"))
+                             : "?",
+                         (long long)held);
+        /* the chain of lock waits ends at a thread in a binder call */
+        json_t *bw, *w;
+        size_t i, k;
+        json_array_foreach(json_object_get(row, "binder_waits"), i, bw) {
+            json_t *h = json_object_get(bw, "holder");
+            json_array_foreach(json_object_get(bw, "waiters"), k, w)
+                if (json_equal(json_object_get(w, "tid"), json_object_get(main, "tid")) && n > 0 &&
+                    (size_t)n < sizeof buf) {
+                    if (json_integer_value(json_object_get(h, "tid")) == held)
+                        snprintf(buf + n, sizeof buf - (size_t)n, " in a binder call");
+                    else
+                        snprintf(buf + n, sizeof buf - (size_t)n, " -> %s (%lld) in a binder call",
+                                 json_string_value(json_object_get(h, "name")),
+                                 (long long)json_integer_value(json_object_get(h, "tid")));
+                }
+        }
         json_object_set_new(t, "blocked_by", json_string(buf));
     }
     json_t *cycles = json_object_get(row, "deadlocks");
@@ -52,9 +69,19 @@ static int on_anr(void *ctx, json_t *row)
             snprintf(buf + used, sizeof buf - used, "%s", json_string_value(json_object_get(first, "name")));
         json_object_set_new(t, "cycle", json_string(buf));
     }
-    json_t *stack = json_object_get(row, "main_stack");
-    if (json_array_size(stack))
-        json_object_set(t, "top", json_array_get(stack, 0));
+    /* MAIN AT: the first Java frame (native ones read "native:..."); the
+     * innermost frame when the stack has no Java frame */
+    json_t *stack = json_object_get(row, "main_stack"), *fr, *top = json_array_get(stack, 0);
+    size_t k;
+    json_array_foreach(stack, k, fr) {
+        const char *f = json_string_value(fr);
+        if (f && strncmp(f, "native:", 7) != 0) {
+            top = fr;
+            break;
+        }
+    }
+    if (top)
+        json_object_set(t, "top", top);
     int rc = gd_render_row(o->r, t) ? 1 : 0;
     json_decref(t);
     return rc;

@@ -133,7 +133,8 @@ int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
 /* One row per ANR dump: trace, pid, ts_ms, main ({name, tid, state,
  * waiting_on, lock, held_by, held_by_name} or null), main_stack (frames,
  * innermost first), deadlocks (arrays of {name, tid, lock, held_by...}
- * cycles), deadlock (bool). */
+ * cycles), binder_waits ({holder, waiters} objects: a lock holder in an
+ * outgoing binder call), deadlock (bool). */
 int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Runs one read-only statement; each row as an object keyed by column name.

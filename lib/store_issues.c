@@ -102,9 +102,9 @@ static int anr_row(void *ctx, json_t *row)
                 !json_equal(json_object_get(cur, "ts_ms"), json_object_get(row, "ts_ms"))))
         anr_flush(a);
     if (!a->cur) {
-        a->cur = json_pack("{s:O s:O s:O s:n s:[]}", "trace", json_object_get(row, "trace"), "pid",
-                           json_object_get(row, "pid"), "ts_ms", json_object_get(row, "ts_ms"), "main",
-                           "deadlocks");
+        a->cur = json_pack("{s:O s:O s:O s:n s:[] s:[]}", "trace", json_object_get(row, "trace"),
+                           "pid", json_object_get(row, "pid"), "ts_ms", json_object_get(row, "ts_ms"),
+                           "main", "deadlocks", "binder_waits");
     }
     const char *type = json_string_value(json_object_get(row, "type"));
     json_t *content = json_object_get(row, "content");
@@ -112,6 +112,8 @@ static int anr_row(void *ctx, json_t *row)
         json_object_set(a->cur, "main", content);
     else if (type && strcmp(type, "deadlock") == 0 && json_is_object(content))
         json_array_append(json_object_get(a->cur, "deadlocks"), json_object_get(content, "threads"));
+    else if (type && strcmp(type, "binder_wait") == 0 && json_is_object(content))
+        json_array_append(json_object_get(a->cur, "binder_waits"), content);
     return a->stop;
 }
 

@@ -15,10 +15,24 @@
  *   ...
  *   ----- end 28941 -----
  *
- * plus "----- Waiting Channels: pid N at ... -----" sections (ignored, one
- * counted skip per section) and, in full /data/anr/traces.txt files, dumps of
- * native processes whose threads read `"name" sysTid=N` followed by
- * `  #00 pc ...` frames.
+ * plus "----- Waiting Channels: pid N at ... -----" sections and "----- begin
+ * pid N kernel stacks -----" sections (kernel stacks, not a thread dump:
+ * ignored, one counted skip per section, up to their "----- end ... -----"
+ * line) and, in full /data/anr/traces.txt files, dumps of native processes
+ * whose threads read `"name" sysTid=N` followed by `  #00 pc ...` frames.
+ *
+ * Dalvik (Android <= 4.4) dumps read like ART's: `"name" prio=5 tid=9 MONITOR`
+ * (tid= is the VM's thread id), `| sysTid=N` (the Linux tid), and lock lines
+ * `- waiting to lock <0x..> (a C) held by threadid=7 (Binder Thread #1)`
+ * (Android 2.x), `held by tid=58 (name)` (4.4) or `held by thread 12` (ART),
+ * all naming the holder by its VM thread id.
+ *
+ * A dump whose "----- pid N at ... -----" line is lost (a cut file) starts
+ * at its first thread header or "Cmd line:" outside a dump; its threads are
+ * held (bounded: ANR_MAX_HELD_BYTES of frames) until "----- end N -----"
+ * gives the pid, then emitted with ts 0 (time unknown) and counted once as
+ * "anr: dump without header, pid from its end line".  Threads of such a dump
+ * that never reaches an end line are counted, one skip per thread.
  *
  * Emits, per dump (at its end, once every thread is known):
  *   - one GD_EV_STACK per thread as soon as the thread's block ends: ts = the
@@ -63,6 +77,7 @@
 #define ANR_MAX_FRAMES 1024
 #define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)
 #define ANR_MAX_THREADS 8192
+#define ANR_MAX_HELD_BYTES ((size_t)8 << 20)
 
 /* What the wait-for graph and the main-state issue need of one thread. */
 typedef struct anr_thr {
@@ -74,9 +89,14 @@ typedef struct anr_thr {
     int64_t dtid;         /* dalvik tid= or -1 */
     int64_t held_by;      /* dalvik tid of the lock holder or -1 */
     int has_state;
+    int binder_seen;      /* the innermost binder frame was classified */
+    char call[160];       /* that frame when it is an outgoing call, or "" */
+    /* frames of a thread held for a dump without header */
+    long line;
+    size_t hoff, hlen, hn;
 } anr_thr;
 
-enum { OUT = 0, IN_DUMP, IN_WCHAN, IN_BAD_DUMP };
+enum { OUT = 0, IN_DUMP, IN_WCHAN, IN_BAD_DUMP, IN_KSTACKS };
 
 typedef struct anr_ctx {
     const gd_sink *sink;
@@ -104,6 +124,11 @@ typedef struct anr_ctx {
     anr_thr *thr;
     size_t nthr, thr_cap;
     int thr_over;
+    /* a dump without header: threads held until its end line */
+    int headless;
+    char *held;
+    size_t held_len, held_cap;
+    size_t held_lost;     /* threads that could not be held */
 } anr_ctx;
 
 /* ---- small parsing helpers ---- */
@@ -207,6 +232,32 @@ static int parse_dump_header(const char *s, int64_t *pid, double *ts)
 
 /* ---- frames of the current thread ---- */
 
+/* The innermost binder frame tells an outgoing call in progress (the thread
+ * waits for another process) from an incoming call being served or an idle
+ * binder thread.  Java and native (mangled or not) spellings. */
+static void classify_binder(anr_thr *t, const char *f)
+{
+    static const char *const out[] = {"android.os.BinderProxy.transact", "IPCThreadState8transact",
+                                      "IPCThreadState15waitForResponse", "IPCThreadState::transact",
+                                      "IPCThreadState::waitForResponse"};
+    static const char *const in[] = {"android.os.Binder.execTransact", "IPCThreadState14executeCommand",
+                                     "IPCThreadState::executeCommand", "IPCThreadState14joinThreadPool",
+                                     "IPCThreadState::joinThreadPool",
+                                     "IPCThreadState20getAndExecuteCommand",
+                                     "IPCThreadState::getAndExecuteCommand"};
+    for (size_t i = 0; i < sizeof out / sizeof *out; i++)
+        if (strstr(f, out[i])) {
+            t->binder_seen = 1;
+            copy_str(t->call, sizeof t->call, f, strlen(f));
+            return;
+        }
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+        if (strstr(f, in[i])) {
+            t->binder_seen = 1;
+            return;
+        }
+}
+
 /* Appends a frame made of up to three pieces; counted skip when over the
  * per-thread bounds.  0 or an error code. */
 static int add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb,
@@ -228,6 +279,8 @@ static int add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t
     memcpy(c->fbuf + c->flen + na + nb, z, nz);
     c->flen += len;
     c->fbuf[c->flen++] = 0;
+    if (!c->cur.binder_seen)
+        classify_binder(&c->cur, c->fbuf + c->foff[c->nframes - 1]);
     return 0;
 }
 
@@ -313,7 +366,8 @@ static int native_frame(anr_ctx *c, const char *s, long line)
     return add_frame(c, head, nh, pcs, (size_t)np, "", 0, line);
 }
 
-/* "- waiting to lock <0x..> (a C) held by thread N" (also "held by tid=N"). */
+/* "- waiting to lock <0x..> (a C) held by thread N" (ART), "held by tid=N
+ * (name)" (Dalvik 4.x), "held by threadid=N (name)" (Dalvik 2.x). */
 static void lock_line(anr_ctx *c, const char *s)
 {
     if (!starts(s, "- waiting to lock <") || c->cur.waiting_on[0])
@@ -334,6 +388,8 @@ static void lock_line(anr_ctx *c, const char *s)
         c->cur.held_by = parse_uint(h + strlen("held by thread "), NULL);
     else if ((h = strstr(e, "held by tid=")))
         c->cur.held_by = parse_uint(h + strlen("held by tid="), NULL);
+    else if ((h = strstr(e, "held by threadid=")))
+        c->cur.held_by = parse_uint(h + strlen("held by threadid="), NULL);
 }
 
 /* ---- threads ---- */
@@ -346,15 +402,24 @@ static void reset_thread(anr_ctx *c)
     c->frames_over = 0;
 }
 
+/* The closing quote of a thread header's name: the last '"' followed by
+ * " prio=", " daemon" or " sysTid="; NULL when s is no thread header. */
+static const char *header_quote(const char *s)
+{
+    const char *q = NULL;
+    if (s[0] != '"')
+        return NULL;
+    for (const char *p = s + 1; (p = strchr(p, '"')); p++)
+        if (starts(p, "\" prio=") || starts(p, "\" daemon") || starts(p, "\" sysTid="))
+            q = p;
+    return q;
+}
+
 /* `"name" [daemon] prio=N tid=N State[ ...]`, `"name" prio=N (not attached)`
  * or `"name" sysTid=N` (native process).  0 ok, -1 not a header. */
 static int thread_header(anr_ctx *c, const char *s, long line)
 {
-    /* the closing quote is the last '"' followed by " prio=", " daemon" or " sysTid=" */
-    const char *q = NULL;
-    for (const char *p = s + 1; (p = strchr(p, '"')); p++)
-        if (starts(p, "\" prio=") || starts(p, "\" daemon") || starts(p, "\" sysTid="))
-            q = p;
+    const char *q = header_quote(s);
     if (!q)
         return -1;
     reset_thread(c);
@@ -383,8 +448,47 @@ static int thread_header(anr_ctx *c, const char *s, long line)
     return 0;
 }
 
-static int emit_stack(anr_ctx *c)
+/* One GD_EV_STACK of thread t with the given frames. */
+static int emit_frames(anr_ctx *c, const anr_thr *t, long line, const char *const *frames, size_t n)
 {
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STACK);
+    ev.ts = c->ts;
+    ev.pid = c->pid;
+    ev.tid = t->tid;
+    ev.thread = t->name;
+    ev.line = line;
+    ev.u.stack.frames = frames;
+    ev.u.stack.nframes = n;
+    ev.u.stack.state = t->has_state ? t->state : NULL;
+    return gd_sink_event(c->sink, &ev, c->err);
+}
+
+/* Copies the current thread's frames into the held buffer (a dump without
+ * header).  0 held, -1 over the limit, or an error code. */
+static int hold_frames(anr_ctx *c)
+{
+    if (c->held_len + c->flen > ANR_MAX_HELD_BYTES)
+        return -1;
+    if (gd_grow((void **)&c->held, &c->held_cap, c->held_len + c->flen + 1, 1, c->err))
+        return GD_ERR_IO;
+    c->cur.hoff = c->held_len;
+    c->cur.hlen = c->flen;
+    c->cur.hn = c->nframes;
+    c->cur.line = c->thr_line;
+    if (c->flen)
+        memcpy(c->held + c->held_len, c->fbuf, c->flen);
+    c->held_len += c->flen;
+    return 0;
+}
+
+/* Ends the thread being read: emits its stack (or, in a dump without
+ * header, holds its frames), keeps its record. */
+static int end_thread(anr_ctx *c)
+{
+    if (!c->in_thread)
+        return 0;
+    c->in_thread = 0;
     anr_thr *t = &c->cur;
     if (t->tid < 0)
         t->tid = t->dtid;
@@ -392,31 +496,22 @@ static int emit_stack(anr_ctx *c)
         gd_sink_skip(c->sink, "anr: thread without tid", c->thr_line, 1);
         return 0;
     }
-    if (gd_grow((void **)&c->fptr, &c->fptr_cap, c->nframes ? c->nframes : 1, sizeof(char *), c->err))
-        return GD_ERR_IO;
-    for (size_t i = 0; i < c->nframes; i++)
-        c->fptr[i] = c->fbuf + c->foff[i];
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_STACK);
-    ev.ts = c->ts;
-    ev.pid = c->pid;
-    ev.tid = t->tid;
-    ev.thread = t->name;
-    ev.line = c->thr_line;
-    ev.u.stack.frames = c->fptr;
-    ev.u.stack.nframes = c->nframes;
-    ev.u.stack.state = t->has_state ? t->state : NULL;
-    return gd_sink_event(c->sink, &ev, c->err);
-}
-
-/* Ends the thread being read: emits its stack, keeps its record. */
-static int end_thread(anr_ctx *c)
-{
-    if (!c->in_thread)
-        return 0;
-    c->in_thread = 0;
-    int rc = emit_stack(c);
-    if (rc || c->cur.tid < 0)
+    int rc = 0;
+    if (c->headless) {
+        if (c->nthr >= ANR_MAX_THREADS || (rc = hold_frames(c)) < 0) {
+            gd_sink_skip(c->sink, "anr: thread of a dump without header over the buffer limit",
+                         c->thr_line, 1);
+            return 0;
+        }
+    } else {
+        if (gd_grow((void **)&c->fptr, &c->fptr_cap, c->nframes ? c->nframes : 1, sizeof(char *),
+                    c->err))
+            return GD_ERR_IO;
+        for (size_t i = 0; i < c->nframes; i++)
+            c->fptr[i] = c->fbuf + c->foff[i];
+        rc = emit_frames(c, t, c->thr_line, c->fptr, c->nframes);
+    }
+    if (rc)
         return rc;
     if (c->nthr >= ANR_MAX_THREADS) {
         if (!c->thr_over)
@@ -432,6 +527,24 @@ static int end_thread(anr_ctx *c)
     }
     c->thr[c->nthr++] = c->cur;
     return 0;
+}
+
+/* The held threads of a dump without header, now that its pid is known. */
+static int emit_held(anr_ctx *c)
+{
+    int rc = 0;
+    for (size_t i = 0; i < c->nthr && !rc; i++) {
+        const anr_thr *t = &c->thr[i];
+        if (gd_grow((void **)&c->fptr, &c->fptr_cap, t->hn ? t->hn : 1, sizeof(char *), c->err))
+            return GD_ERR_IO;
+        const char *p = c->held + t->hoff;
+        for (size_t k = 0; k < t->hn; k++) {
+            c->fptr[k] = p;
+            p += strlen(p) + 1;
+        }
+        rc = emit_frames(c, t, t->line, c->fptr, t->hn);
+    }
+    return rc;
 }
 
 /* ---- end of a dump: meta, main state, deadlocks ---- */
@@ -498,21 +611,13 @@ static int emit_main_state(anr_ctx *c)
 
 /* Each thread waits for at most one holder: the wait-for graph is a
  * functional graph; every cycle is found once by walking from each node. */
-static int find_deadlocks(anr_ctx *c)
+static int find_deadlocks(anr_ctx *c, const int64_t *next)
 {
     size_t n = c->nthr;
-    if (n == 0)
-        return 0;
-    int64_t *next = malloc(n * sizeof *next);
     size_t *mark = calloc(n, sizeof *mark);
     int rc = 0;
-    if (!next || !mark) {
-        free(next);
-        free(mark);
+    if (!mark)
         return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++)
-        next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
     for (size_t i = 0; i < n && !rc; i++) {
         int64_t j = (int64_t)i;
         while (j >= 0 && mark[j] == 0) {
@@ -546,8 +651,102 @@ static int find_deadlocks(anr_ctx *c)
         json_object_set_new(j2, "threads", arr);
         rc = emit_issue(c, "deadlock", NULL, &c->thr[first], j2);
     }
-    free(next);
     free(mark);
+    return rc;
+}
+
+/* Threads that hold a lock others wait for (through any chain of lock
+ * waits) while in an outgoing binder call: one "binder_wait" issue each.
+ * end[i] is where i's chain of waits ends (a thread not waiting for a
+ * lock), -1 when it runs into a cycle; each chain is walked once. */
+static int find_binder_waits(anr_ctx *c, const int64_t *next)
+{
+    size_t n = c->nthr;
+    int64_t *end = malloc(n * sizeof *end);
+    size_t *stamp = calloc(n, sizeof *stamp), *path = malloc(n * sizeof *path);
+    if (!end || !stamp || !path) {
+        free(end);
+        free(stamp);
+        free(path);
+        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        end[i] = -2;  /* not known yet */
+    for (size_t i = 0; i < n; i++) {
+        size_t np = 0;
+        int64_t k = (int64_t)i, t;
+        for (;;) {
+            if (end[k] != -2) {
+                t = end[k];
+                break;
+            }
+            if (stamp[k] == i + 1) {
+                t = -1;  /* a cycle: a deadlock, reported as such */
+                break;
+            }
+            stamp[k] = i + 1;
+            path[np++] = (size_t)k;
+            if (next[k] < 0) {
+                t = k;
+                break;
+            }
+            k = next[k];
+        }
+        while (np)
+            end[path[--np]] = t;
+    }
+    int rc = 0;
+    for (size_t h = 0; h < n && !rc; h++) {
+        const anr_thr *ht = &c->thr[h];
+        if (!ht->call[0] || next[h] >= 0)
+            continue;   /* not in a binder call, or itself waiting for a lock */
+        json_t *waiters = json_array();
+        for (size_t i = 0; i < n; i++) {
+            if (i == h || end[i] != (int64_t)h)
+                continue;
+            const anr_thr *t = &c->thr[i];
+            json_t *o = json_object();
+            json_object_set_new(o, "name", jstr(t->name));
+            json_object_set_new(o, "tid", json_integer(t->tid));
+            json_object_set_new(o, "dalvik_tid", json_integer(t->dtid));
+            json_object_set_new(o, "waiting_on", jstr(t->waiting_on));
+            if (t->lock[0])
+                json_object_set_new(o, "lock", jstr(t->lock));
+            json_array_append_new(waiters, o);
+        }
+        if (json_array_size(waiters) == 0) {
+            json_decref(waiters);
+            continue;
+        }
+        json_t *j = json_object();
+        json_object_set_new(j, "holder", json_pack("{s:o s:I s:I s:o}", "name", jstr(ht->name), "tid",
+                                                   (json_int_t)ht->tid, "dalvik_tid",
+                                                   (json_int_t)ht->dtid, "call", jstr(ht->call)));
+        json_object_set_new(j, "waiters", waiters);
+        rc = emit_issue(c, "binder_wait", NULL, ht, j);
+    }
+    free(end);
+    free(stamp);
+    free(path);
+    return rc;
+}
+
+/* The wait-for graph: next[i] is the thread holding the lock i waits for,
+ * -1 none.  Each thread waits for at most one lock. */
+static int lock_waits(anr_ctx *c)
+{
+    size_t n = c->nthr;
+    if (n == 0)
+        return 0;
+    int64_t *next = malloc(n * sizeof *next);
+    if (!next)
+        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
+    int rc = find_deadlocks(c, next);
+    if (!rc)
+        rc = find_binder_waits(c, next);
+    free(next);
     return rc;
 }
 
@@ -573,18 +772,42 @@ static int end_dump(anr_ctx *c)
         if (!rc && c->main_idx >= 0)
             rc = emit_main_state(c);
         if (!rc)
-            rc = find_deadlocks(c);
+            rc = lock_waits(c);
     }
     c->where = OUT;
     c->in_thread = 0;
     c->nthr = 0;
     c->thr_over = 0;
+    c->headless = 0;
+    c->held_len = 0;
     return rc;
+}
+
+/* A dump without header that ends without an end line either: its held
+ * threads cannot be given a pid.  Counted, one skip per thread. */
+static void drop_headless(anr_ctx *c, long line)
+{
+    if (c->where != IN_DUMP || !c->headless)
+        return;
+    int rc = end_thread(c);
+    (void)rc; /* holding never emits; an allocation failure only loses the count */
+    for (size_t i = 0; i < c->nthr; i++)
+        gd_sink_skip(c->sink, "anr: thread of a dump without header or end line", c->thr[i].line, 1);
+    if (c->nthr == 0)
+        gd_sink_skip(c->sink, "anr: dump without header or end line", line, 1);
+    c->where = OUT;
+    c->in_thread = 0;
+    c->nthr = 0;
+    c->thr_over = 0;
+    c->headless = 0;
+    c->held_len = 0;
 }
 
 static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
 {
     c->where = IN_DUMP;
+    c->headless = 0;
+    c->held_len = 0;
     c->dump_line = line;
     c->pid = pid;
     c->ts = ts;
@@ -596,15 +819,25 @@ static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
     c->nthr = 0;
 }
 
+/* Ends what is open before a new section starts at `line`. */
+static int close_open(anr_ctx *c, long line)
+{
+    if (c->where == IN_DUMP && c->headless) {
+        drop_headless(c, line);
+        return 0;
+    }
+    if (c->where == IN_DUMP || c->where == IN_BAD_DUMP)
+        gd_sink_skip(c->sink, "anr: dump without end line", line, 1);
+    return end_dump(c);
+}
+
 /* A "----- ... -----" line.  Returns 0 or an error code. */
 static int banner(anr_ctx *c, const char *s, long line)
 {
     int64_t pid;
     double ts;
     if (starts(s, "----- pid ")) {
-        if (c->where == IN_DUMP || c->where == IN_BAD_DUMP)
-            gd_sink_skip(c->sink, "anr: dump without end line", line, 1);
-        int rc = end_dump(c);
+        int rc = close_open(c, line);
         if (rc)
             return rc;
         if (parse_dump_header(s + strlen("----- pid "), &pid, &ts) != 0) {
@@ -616,21 +849,51 @@ static int banner(anr_ctx *c, const char *s, long line)
         return 0;
     }
     if (starts(s, "----- Waiting Channels: pid ")) {
-        if (c->where == IN_DUMP || c->where == IN_BAD_DUMP)
-            gd_sink_skip(c->sink, "anr: dump without end line", line, 1);
-        int rc = end_dump(c);
+        int rc = close_open(c, line);
         c->where = IN_WCHAN;
         gd_sink_skip(c->sink, "ignored: anr waiting channels section", line, 1);
+        return rc;
+    }
+    if (starts(s, "----- begin pid ")) {
+        int rc = close_open(c, line);
+        c->where = IN_KSTACKS;
+        gd_sink_skip(c->sink, "ignored: anr kernel stacks section", line, 1);
         return rc;
     }
     if (starts(s, "----- end ")) {
         if (c->where == OUT)
             gd_sink_skip(c->sink, "anr: end line outside a dump", line, 1);
+        if (c->where == IN_DUMP && c->headless) {
+            int rc = end_thread(c);
+            if (rc)
+                return rc;
+            pid = parse_uint(s + strlen("----- end "), NULL);
+            if (pid < 0) {
+                drop_headless(c, line);
+                return 0;
+            }
+            gd_sink_skip(c->sink, "anr: dump without header, pid from its end line", c->dump_line, 1);
+            c->pid = pid;
+            c->ts = 0;  /* time unknown */
+            rc = emit_held(c);
+            return rc ? rc : end_dump(c);
+        }
         return end_dump(c);
     }
     if (c->where == OUT)
         gd_sink_skip(c->sink, "anr: line outside a dump", line, 1);
     return 0;
+}
+
+/* Outside any dump: a thread header or "Cmd line:" opens a dump whose
+ * "----- pid" line was lost.  1 when it did, 0 when the line is stray. */
+static int start_headless(anr_ctx *c, const char *s, long line)
+{
+    if (!header_quote(s) && !starts(s, "Cmd line: ") && !starts(s, "DALVIK THREADS"))
+        return 0;
+    start_dump(c, -1, 0, line);
+    c->headless = 1;
+    return 1;
 }
 
 static int dump_line(anr_ctx *c, char *s, size_t len, long line)
@@ -722,25 +985,28 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         else if (c.where == IN_DUMP)
             rc = dump_line(&c, s, len, line);
         else if (c.where == OUT) {
-            size_t i = 0;
-            while (i < len && isspace((unsigned char)s[i]))
-                i++;
-            if (i < len)
-                gd_sink_skip(sink, "anr: line outside a dump", line, 1);
+            if (start_headless(&c, s, line))
+                rc = dump_line(&c, s, len, line);
+            else {
+                size_t i = 0;
+                while (i < len && isspace((unsigned char)s[i]))
+                    i++;
+                if (i < len)
+                    gd_sink_skip(sink, "anr: line outside a dump", line, 1);
+            }
         }
     }
     if (!rc && r < 0)
         rc = err->code ? err->code : GD_ERR_IO;
-    if (!rc && (c.where == IN_DUMP || c.where == IN_BAD_DUMP)) {
-        gd_sink_skip(sink, "anr: dump without end line", gd_input_lineno(in), 1);
-        rc = end_dump(&c);
-    }
+    if (!rc && (c.where == IN_DUMP || c.where == IN_BAD_DUMP))
+        rc = close_open(&c, gd_input_lineno(in));
     if (rc && err->code == 0)
         err->code = rc;
     free(c.fbuf);
     free(c.foff);
     free(c.fptr);
     free(c.thr);
+    free(c.held);
     return rc;
 }
 

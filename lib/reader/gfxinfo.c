@@ -19,6 +19,23 @@
  * Frame window: the tab-indented line that opens a window's profile data,
  * as printed ("pkg/Activity/android.view.ViewRootImpl@1a2b3c (visibility=0)").
  *
+ * Legacy profile data (before framestats, `dumpsys gfxinfo <pkg>` on
+ * Android 4.1..5.x and still after "Profile data in ms:" on some builds):
+ * per window a tab-indented window line, a header of tab-separated column
+ * names ("Draw Prepare Process Execute", older "Draw Process Execute") and
+ * one row per frame of milliseconds.  Each row is a frame whose duration is
+ * the sum of its columns; the table carries no time, so its frames have
+ * ts 0 (time unknown), in row order.
+ *
+ * Rows skipped, by reason: a non-zero Flags column (the framestats
+ * documentation's rule: such frames are outliers -- 1 window visibility or
+ * layout changed, 2 render-thread animation, 4 drawn through a Surface
+ * canvas, 8 skipped frame), FrameCompleted 0 (the frame had not completed
+ * at the dump), FrameCompleted before IntendedVsync (a ring-buffer slot
+ * holding an older frame's value), and frames over GFX_MAX_FRAME_NS (10 s:
+ * an ANR rather than a frame, as Android's JankTracker treats them; in real
+ * dumps these are garbage completions years after their vsync).
+ *
  * FrameInterval: Android 12+ prints the FrameInterval and FrameStartTime
  * headers in swapped order relative to their data; an "interval" over one
  * second is taken from the FrameStartTime column instead when that one is a
@@ -27,6 +44,7 @@
 #define MAX_FIGS 64
 #define MAX_COLS 64
 #define NS_PER_MS 1e6
+#define GFX_MAX_FRAME_NS 10000000000LL
 
 typedef struct gfx {
     const gd_sink *sink;
@@ -46,6 +64,9 @@ typedef struct gfx {
     int have_header;
     int col_flags, col_intended, col_completed, col_interval, col_start;
     int ncols;
+    /* legacy "Profile data in ms" table */
+    int in_legacy;        /* after "Profile data in ms:"                    */
+    int legacy_cols;      /* columns of the current table's header, 0 none  */
 } gfx;
 
 static void free_figs(gfx *g)
@@ -183,13 +204,32 @@ static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
         gd_sink_skip(g->sink, "gfxinfo: unparsable frame row", lineno, 1);
         return 0;
     }
-    if (v[g->col_flags] != 0) {
-        gd_sink_skip(g->sink, "gfxinfo: frame with flags", lineno, 1);
+    int64_t fl = v[g->col_flags];
+    if (fl != 0) {
+        gd_sink_skip(g->sink,
+                     fl & 8   ? "gfxinfo: outlier frame (Flags 8: skipped frame)"
+                     : fl & 1 ? "gfxinfo: outlier frame (Flags 1: window visibility changed)"
+                     : fl & 4 ? "gfxinfo: outlier frame (Flags 4: surface canvas)"
+                     : fl & 2 ? "gfxinfo: outlier frame (Flags 2: render-thread animation)"
+                              : "gfxinfo: outlier frame (unknown Flags)",
+                     lineno, 1);
         return 0;
     }
     int64_t iv = v[g->col_intended], done = v[g->col_completed];
-    if (iv <= 0 || done < iv) {
-        gd_sink_skip(g->sink, "gfxinfo: frame without valid times", lineno, 1);
+    if (iv <= 0) {
+        gd_sink_skip(g->sink, "gfxinfo: frame without IntendedVsync", lineno, 1);
+        return 0;
+    }
+    if (done == 0) {
+        gd_sink_skip(g->sink, "gfxinfo: frame not completed (FrameCompleted 0)", lineno, 1);
+        return 0;
+    }
+    if (done < iv) {
+        gd_sink_skip(g->sink, "gfxinfo: frame completed before its IntendedVsync (stale value)", lineno, 1);
+        return 0;
+    }
+    if (done - iv > GFX_MAX_FRAME_NS) {
+        gd_sink_skip(g->sink, "gfxinfo: frame over 10 s (ANR or garbage FrameCompleted)", lineno, 1);
         return 0;
     }
     gd_event ev;
@@ -213,6 +253,76 @@ static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
     return gd_sink_event(g->sink, &ev, err);
 }
 
+/* Tab-separated cells of a legacy table line; returns their count (at most
+ * MAX_COLS), cells[i] pointing into s, cut in place. */
+static int tab_cells(char *s, char **cells)
+{
+    int n = 0;
+    char *p = s;
+    while (*p == '\t' || *p == ' ')
+        p++;
+    while (*p && n < MAX_COLS) {
+        cells[n++] = p;
+        char *e = strchr(p, '\t');
+        if (!e)
+            break;
+        *e = 0;
+        p = e + 1;
+        while (*p == '\t')
+            p++;
+    }
+    return n;
+}
+
+/* "\tDraw\tPrepare\tProcess\tExecute": the columns of a legacy table. */
+static int legacy_header(gfx *g, const char *s)
+{
+    char buf[256], *cells[MAX_COLS];
+    size_t n = strlen(s);
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n + 1);
+    int nc = tab_cells(buf, cells);
+    if (nc < 2 || strcmp(cells[0], "Draw") != 0)
+        return -1;
+    g->legacy_cols = nc;
+    return 0;
+}
+
+/* One legacy row: a frame lasting the sum of its cells (ms). */
+static int legacy_row(gfx *g, char *s, long lineno, gd_error *err)
+{
+    char *cells[MAX_COLS];
+    int nc = tab_cells(s, cells);
+    double sum = 0;
+    for (int i = 0; i < nc; i++) {
+        char *e;
+        double x = strtod(cells[i], &e);
+        while (*e == ' ' || *e == '\r')
+            e++;
+        if (e == cells[i] || *e || !(x >= 0 && x < 1e7)) {
+            gd_sink_skip(g->sink, "gfxinfo: unparsable legacy profile row", lineno, 1);
+            return 0;
+        }
+        sum += x;
+    }
+    if (nc != g->legacy_cols) {
+        gd_sink_skip(g->sink, "gfxinfo: legacy profile row with a wrong column count", lineno, 1);
+        return 0;
+    }
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_FRAME);
+    ev.ts = 0; /* the table has no time */
+    ev.line = lineno;
+    if (g->pid >= 0)
+        ev.pid = g->pid;
+    ev.u.frame.dur = sum;
+    ev.u.frame.window = g->have_window ? g->window : NULL;
+    ev.u.frame.flags = 0;
+    ev.u.frame.vsync_ms = GD_NONE;
+    return gd_sink_event(g->sink, &ev, err);
+}
+
 /* "** Graphics info for pid 17477 [de.codevoid.andronavibar] **" */
 static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
 {
@@ -222,6 +332,8 @@ static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
     g->pid = e != p ? pid : -1;
     g->have_window = 0;
     g->in_profile = 0;
+    g->in_legacy = 0;
+    g->legacy_cols = 0;
     const char *lb = strchr(e, '['), *rb = lb ? strchr(lb, ']') : NULL;
     if (!g->meta_sent && lb && rb) {
         char app[512];
@@ -281,6 +393,28 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
                 rc = frame_row(g, s, lineno, err);
             else
                 gd_sink_skip(sink, "gfxinfo: unparsable frame row", lineno, 1);
+            continue;
+        }
+        if (g->in_legacy) {
+            if (s[0] == '\t' && legacy_header(g, s) == 0)
+                continue;
+            if (g->legacy_cols && s[0] == '\t' && (isdigit((unsigned char)s[1]) || s[1] == '-')) {
+                rc = legacy_row(g, line, lineno, err);
+                continue;
+            }
+            if (!*s) {
+                g->legacy_cols = 0;   /* a blank line ends a window's table */
+                continue;
+            }
+            if (s[0] != '\t') {
+                g->in_legacy = 0;     /* "View hierarchy:" and what follows */
+                g->legacy_cols = 0;
+            }
+        }
+        if (strcmp(s, "Profile data in ms:") == 0) {
+            rc = flush_summary(g, err);
+            g->in_legacy = 1;
+            g->legacy_cols = 0;
             continue;
         }
         if (strncmp(s, "** Graphics info for pid ", 25) == 0) {

@@ -202,6 +202,193 @@ START_TEST(three_thread_deadlock)
 }
 END_TEST
 
+/* Android 2.3 (Dalvik): "held by threadid=N (name)", N the VM tid= of the
+ * thread header.  Cut from the VM TRACES of a real bugreport (pid 622): a
+ * lock cycle between an app thread and a binder thread serving a call. */
+START_TEST(dalvik_threadid_deadlock)
+{
+    gd_collected c;
+    read_fix(FIX("dalvik_threadid_deadlock.txt"), &c);
+    ck_assert_uint_eq(json_object_size(c.skips), 0);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    assert_json(json_array_get(c.metas, 0),
+                "{\"app\":\"com.sonymobile.chkbugreport.testapp:ext2\",\"pid\":622,\"main_tid\":622}");
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 9);
+    ck_assert_uint_eq(count_state(&c, "MONITOR"), 2);
+    ck_assert_uint_eq(count_state(&c, "VMWAIT"), 4);
+    json_t *t = by_thread(&c, "stack", "Thread-10", 0);
+    ck_assert_int_eq(num(t, "tid"), 630);
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
+    assert_json(json_object_get(nth_issue(&c, "deadlock", 0), "content"),
+                "{\"threads\":[{\"name\":\"Thread-10\",\"tid\":630,\"dalvik_tid\":9,\"waiting_on\":\"0x406a29e8\","
+                "\"lock\":\"java.lang.Object\",\"held_by\":628,\"held_by_dalvik_tid\":7},"
+                "{\"name\":\"Binder Thread #1\",\"tid\":628,\"dalvik_tid\":7,\"waiting_on\":\"0x406a29f8\","
+                "\"lock\":\"java.lang.Object\",\"held_by\":630,\"held_by_dalvik_tid\":9}]}");
+    assert_json(json_object_get(nth_issue(&c, "anr_main_state", 0), "content"),
+                "{\"name\":\"main\",\"tid\":622,\"state\":\"NATIVE\"}");
+    ck_assert_uint_eq(count_issues(&c, "binder_wait"), 0);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* The other half of that hybrid deadlock (pid 800): main waits for a lock
+ * held by a binder thread that is itself in an outgoing binder call; the
+ * process it calls is not in the dump, so no cycle can be shown: a
+ * binder_wait, not a deadlock. */
+START_TEST(dalvik_binder_wait)
+{
+    gd_collected c;
+    read_fix(FIX("dalvik_binder_wait.txt"), &c);
+    ck_assert_uint_eq(json_object_size(c.skips), 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 9);
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 0);
+    assert_json(json_object_get(nth_issue(&c, "anr_main_state", 0), "content"),
+                "{\"name\":\"main\",\"tid\":800,\"state\":\"MONITOR\",\"waiting_on\":\"0x406baf80\","
+                "\"lock\":\"java.lang.Object\",\"held_by\":807,\"held_by_name\":\"Binder Thread #2\"}");
+    ck_assert_uint_eq(count_issues(&c, "binder_wait"), 1);
+    json_t *b = nth_issue(&c, "binder_wait", 0);
+    ck_assert_int_eq(num(b, "tid"), 807);
+    assert_json(json_object_get(b, "content"),
+                "{\"holder\":{\"name\":\"Binder Thread #2\",\"tid\":807,\"dalvik_tid\":8,"
+                "\"call\":\"android.os.BinderProxy.transact(Native Method)\"},"
+                "\"waiters\":[{\"name\":\"main\",\"tid\":800,\"dalvik_tid\":1,\"waiting_on\":\"0x406baf80\","
+                "\"lock\":\"java.lang.Object\"}]}");
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* ART (Android 7 system_server watchdog dump): "held by thread 12", the
+ * holder (android.ui) in a native binder transaction; then a kernel stacks
+ * section, which is not a thread dump.  Cut from a real traces.txt. */
+START_TEST(art_binder_wait_and_kernel_stacks)
+{
+    gd_collected c;
+    read_fix(FIX("art_binder_wait.txt"), &c);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr kernel stacks section"), 1);
+    ck_assert_uint_eq(json_object_size(c.skips), 1);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 3);
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 0);
+    ck_assert_uint_eq(count_issues(&c, "binder_wait"), 1);
+    assert_json(json_object_get(nth_issue(&c, "binder_wait", 0), "content"),
+                "{\"holder\":{\"name\":\"android.ui\",\"tid\":1590,\"dalvik_tid\":12,"
+                "\"call\":\"native:libbinder.so(_ZN7android14IPCThreadState15waitForResponseEPNS_6ParcelEPi+370)\"},"
+                "\"waiters\":[{\"name\":\"Binder:1556_1\",\"tid\":1567,\"dalvik_tid\":8,"
+                "\"waiting_on\":\"0x00f7fc8a\",\"lock\":\"java.util.HashMap\"}]}");
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* Android 4.4 (Dalvik): "- waiting on <..> held by tid=58 (name)" names the
+ * waiting thread itself (Object.wait): not a lock wait.  The second dump
+ * lost its "----- pid" line: recovered from "----- end 863 -----" with time
+ * unknown (0); a thread after it with no end line cannot be. */
+START_TEST(dalvik44_headerless_dump)
+{
+    gd_collected c;
+    read_fix(FIX("dalvik44_headerless.txt"), &c);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: dump without header, pid from its end line"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: thread of a dump without header or end line"), 1);
+    ck_assert_uint_eq(json_object_size(c.skips), 2);
+    ck_assert_uint_eq(json_array_size(c.metas), 2);
+    assert_json(json_array_get(c.metas, 0), "{\"app\":\"system_server\",\"pid\":529,\"main_tid\":529}");
+    assert_json(json_array_get(c.metas, 1), "{\"pid\":863,\"main_tid\":863}");
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 13);
+    ck_assert_str_eq(str(by_thread(&c, "stack", "OkHttp ConnectionPool", 0), "state"), "TIMED_WAIT");
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 0);
+    json_t *m = by_thread(&c, "stack", "main", 1);
+    ck_assert_int_eq(num(m, "pid"), 863);
+    ck_assert_int_eq(num(m, "tid"), 863);
+    ck_assert(json_number_value(json_object_get(m, "ts")) == 0);
+    ck_assert_str_eq(str(m, "state"), "NATIVE");
+    json_t *t = by_thread(&c, "stack", "Thread-41", 0);
+    ck_assert_int_eq(num(t, "pid"), 863);
+    ck_assert_int_eq(num(t, "tid"), 1216);
+    ck_assert_uint_eq(json_array_size(json_object_get(t, "frames")), 5);
+    ck_assert_str_eq(frame(t, 3), "com.adtv.poweronoff.PowerOffDetectService.run(PowerOffDetectService.java:675)");
+    ck_assert_ptr_null(by_thread(&c, "stack", "Thread-41", 1));
+    ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 2);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* Android 4.4's spelling of a lock wait, "held by tid=N (name)": a cycle. */
+START_TEST(dalvik44_tid_deadlock)
+{
+    static const char txt[] =
+        "----- pid 863 at 2018-09-03 08:00:47 -----\n"
+        "Cmd line: com.adtv\n"
+        "DALVIK THREADS:\n"
+        "\"main\" prio=5 tid=1 MONITOR\n"
+        "  | sysTid=863 nice=0 sched=0/0 cgrp=apps handle=1074123092\n"
+        "  at com.adtv.A.run(A.java:10)\n"
+        "  - waiting to lock <0x41b06770> (a java.lang.Object) held by tid=11 (Thread-41)\n"
+        "\n"
+        "\"Thread-41\" prio=5 tid=11 MONITOR\n"
+        "  | sysTid=1216 nice=0 sched=0/0 cgrp=apps handle=1769066792\n"
+        "  at com.adtv.B.run(B.java:20)\n"
+        "  - waiting to lock <0x41937910> (a java.lang.Object) held by tid=1 (main)\n"
+        "----- end 863 -----\n";
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_anr, txt, sizeof txt - 1, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
+    json_t *th = json_object_get(json_object_get(nth_issue(&c, "deadlock", 0), "content"), "threads");
+    ck_assert_uint_eq(json_array_size(th), 2);
+    ck_assert_int_eq(num(json_array_get(th, 0), "held_by"), 1216);
+    ck_assert_int_eq(num(json_array_get(th, 1), "held_by"), 863);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* The VM TRACES sections of a real Android 2.3 bugreport (read by the
+ * bugreport reader elsewhere): cut out here, they read as a traces.txt.
+ * "JUST NOW" holds the lock cycle of pid 622, "AT LAST ANR" pid 800's main
+ * waiting for a binder thread in an outgoing call. */
+START_TEST(corpus_bugreport_vm_traces)
+{
+    const char *p = gd_test_corpus("bugreport/chkbugreport_bugreport_hybriddeadlock.txt");
+    if (!p)
+        return;
+    FILE *in = fopen(p, "rb");
+    ck_assert_ptr_nonnull(in);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    char line[8192];
+    int on = 0;
+    while (fgets(line, sizeof line, in)) {
+        if (strncmp(line, "------ VM TRACES ", 17) == 0)
+            on = 1;
+        else if (strncmp(line, "------ ", 7) == 0)
+            on = 0;
+        if (on)
+            fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_anr, buf, len, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    /* the two "------ VM TRACES" title lines */
+    ck_assert_int_eq(gd_collected_skips(&c, "anr: line outside a dump"), 2);
+    ck_assert_uint_eq(json_object_size(c.skips), 1);
+    ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
+    json_t *d = nth_issue(&c, "deadlock", 0);
+    ck_assert_int_eq(num(d, "pid"), 622);
+    json_t *th = json_object_get(json_object_get(d, "content"), "threads");
+    ck_assert_uint_eq(json_array_size(th), 2);
+    ck_assert_str_eq(str(json_array_get(th, 0), "name"), "Thread-10");
+    ck_assert_str_eq(str(json_array_get(th, 1), "name"), "Binder Thread #1");
+    ck_assert_uint_eq(count_issues(&c, "binder_wait"), 1);
+    json_t *b = nth_issue(&c, "binder_wait", 0);
+    ck_assert_int_eq(num(b, "pid"), 800);
+    ck_assert_str_eq(str(json_object_get(json_object_get(b, "content"), "holder"), "name"), "Binder Thread #2");
+    gd_collected_free(&c);
+    free(buf);
+}
+END_TEST
+
 START_TEST(malformed_input_is_counted)
 {
     static const char txt[] =
@@ -387,6 +574,12 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, two_thread_deadlock);
     tcase_add_test(tc, three_thread_deadlock);
+    tcase_add_test(tc, dalvik_threadid_deadlock);
+    tcase_add_test(tc, dalvik_binder_wait);
+    tcase_add_test(tc, art_binder_wait_and_kernel_stacks);
+    tcase_add_test(tc, dalvik44_headerless_dump);
+    tcase_add_test(tc, dalvik44_tid_deadlock);
+    tcase_add_test(tc, corpus_bugreport_vm_traces);
     tcase_add_test(tc, malformed_input_is_counted);
     tcase_add_test(tc, frames_are_bounded);
     tcase_add_test(tc, probe_scores);

@@ -75,9 +75,10 @@ START_TEST(test_fixture)
     ck_assert_str_eq(sval(f, "window"),
                      "com.example.shop/com.example.shop.SettingsActivity/android.view.ViewRootImpl@4d5e6f (visibility=8)");
 
-    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame with flags"), 1);
-    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame without valid times"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame not completed (FrameCompleted 0)"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: unparsable frame row"), 1);
+    ck_assert_uint_eq(json_object_size(c.skips), 3);
     gd_collected_free(&c);
 }
 END_TEST
@@ -102,10 +103,12 @@ START_TEST(test_corpus_anavmode)
     gd_test_read_file(R, p, NULL, &c);
     ck_assert_int_eq(c.rc, 0);
     ck_assert_str_eq(sval(json_array_get(c.metas, 0), "app"), "de.codevoid.aNavMode");
-    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 760);
+    /* 1091 rows: 768 with Flags 0, of which 2 not completed, 6 completed
+     * before their vsync and 3 "completed" 2 to 9 years later */
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 757);
     static const struct { const char *win; size_t n; } per[] = {
         {"de.codevoid.andronavibar/de.codevoid.andronavibar.MainActivity/android.view.ViewRootImpl@4db95cb (visibility=8)", 116},
-        {"com.android.settings/com.android.settings.homepage.SettingsHomepageActivity/android.view.ViewRootImpl@1634b91 (visibility=8)", 34},
+        {"com.android.settings/com.android.settings.homepage.SettingsHomepageActivity/android.view.ViewRootImpl@1634b91 (visibility=8)", 32},
         {"com.android.settings/com.android.settings.SubSettings/android.view.ViewRootImpl@b738af6 (visibility=8)", 19},
         {"com.android.settings/com.android.settings.spa.SpaActivity/android.view.ViewRootImpl@4cd4ef7 (visibility=8)", 38},
         {"Taskbar/android.view.ViewRootImpl@2788925 (visibility=0)", 34},
@@ -113,15 +116,21 @@ START_TEST(test_corpus_anavmode)
         {"InputMethod/android.view.ViewRootImpl@dee77ce (visibility=8)", 83},
         {"com.google.android.apps.docs/com.google.android.apps.docs.drive.app.navigation.NavigationActivity/android.view.ViewRootImpl@f9c1103 (visibility=8)", 81},
         {"ShellDropTarget/android.view.ViewRootImpl@abaffae (visibility=4)", 0},
-        {"ScreenDecorOverlay/android.view.ViewRootImpl@a1a114f (visibility=4)", 18},
+        {"ScreenDecorOverlay/android.view.ViewRootImpl@a1a114f (visibility=4)", 17},
         {"ScreenDecorOverlayBottom/android.view.ViewRootImpl@79a0dc (visibility=4)", 0},
         {"NotificationShade/android.view.ViewRootImpl@8f4b5e5 (visibility=4)", 103},
         {"StatusBar/android.view.ViewRootImpl@3bb68ba (visibility=0)", 119},
     };
     for (size_t i = 0; i < sizeof per / sizeof *per; i++)
         ck_assert_uint_eq(frames_of(&c, per[i].win), per[i].n);
-    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame with flags"), 323);
-    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame without valid times"), 8);
+    /* awk -F, '$1 ~ /^[0-9]+$/ && $1 != 0' by Flags: 304 x 2, 18 x 1, 1 x 10 */
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 2: render-thread animation)"), 304);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 18);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 8: skipped frame)"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame not completed (FrameCompleted 0)"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame completed before its IntendedVsync (stale value)"), 6);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame over 10 s (ANR or garbage FrameCompleted)"), 3);
+    ck_assert_uint_eq(json_object_size(c.skips), 6);
     /* 10 process-wide + 13 per-window summaries */
     ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 23);
     json_t *s = gd_collected_nth(&c, "frame_summary", 0);
@@ -156,7 +165,7 @@ START_TEST(test_corpus_choi890_bom)
     ck_assert_str_eq(sval(m, "app"), "com.soundvisualization.accessibility");
     ck_assert_int_eq(json_integer_value(json_object_get(m, "pid")), 31667);
     ck_assert_uint_eq(gd_collected_count(&c, "frame"), 120);
-    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame with flags"), 0);
+    ck_assert_uint_eq(json_object_size(c.skips), 0);
     ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 2);
     for (size_t i = 0; i < 2; i++) {
         json_t *s = gd_collected_nth(&c, "frame_summary", i);
@@ -175,6 +184,85 @@ START_TEST(test_corpus_choi890_bom)
 }
 END_TEST
 
+/* Legacy "Profile data in ms" table (no framestats): one frame per row
+ * lasting the sum of its columns, time unknown (0), window from the line
+ * above the header.  Cut from a real dump (nuviotv), plus an Android 4.x
+ * style three-column table and bad rows. */
+START_TEST(test_legacy_profile)
+{
+    static const char txt[] =
+        "** Graphics info for pid 2062 [com.nuvio.tv] **\n"
+        "\n"
+        "Stats since: 89732159635559ns\n"
+        "Total frames rendered: 2903\n"
+        "\n"
+        "Pipeline=Skia (OpenGL)\n"
+        "Profile data in ms:\n"
+        "\n"
+        "\tcom.nuvio.tv/com.nuvio.tv.MainActivity/android.view.ViewRootImpl@6e5075b (visibility=0)\n"
+        "\tDraw\tPrepare\tProcess\tExecute\n"
+        "\t50.00\t0.31\t4.26\t0.70\n"
+        "\t45.05\t0.33\t3.14\t0.73\n"
+        "\t2.12\t0.22\t2.60\t0.97\n"
+        "\t1.00\tx\t2.00\t3.00\n"
+        "\t1.00\t2.00\t3.00\n"
+        "\n"
+        "\tcom.example/com.example.Old/android.view.ViewRootImpl@41f9a498\n"
+        "\tDraw\tProcess\tExecute\n"
+        "\t1.50\t2.25\t0.75\n"
+        "\n"
+        "View hierarchy:\n"
+        "\n"
+        "  com.nuvio.tv/com.nuvio.tv.MainActivity/android.view.ViewRootImpl@6e5075b\n"
+        "\t9.00\t9.00\t9.00\t9.00\n";
+    gd_collected c;
+    gd_test_read_mem(R, txt, sizeof txt - 1, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 4);
+    const char *w1 = "com.nuvio.tv/com.nuvio.tv.MainActivity/android.view.ViewRootImpl@6e5075b (visibility=0)";
+    ck_assert_uint_eq(frames_of(&c, w1), 3);
+    json_t *f = gd_collected_nth(&c, "frame", 0);
+    ck_assert_double_eq_tol(num(f, "dur"), 55.27, 1e-9);
+    ck_assert_double_eq(num(f, "ts"), 0);
+    ck_assert_ptr_null(json_object_get(f, "vsync_ms"));
+    ck_assert_int_eq(json_integer_value(json_object_get(f, "pid")), 2062);
+    ck_assert_double_eq_tol(num(gd_collected_nth(&c, "frame", 2), "dur"), 5.91, 1e-9);
+    f = gd_collected_nth(&c, "frame", 3);
+    ck_assert_str_eq(sval(f, "window"), "com.example/com.example.Old/android.view.ViewRootImpl@41f9a498");
+    ck_assert_double_eq_tol(num(f, "dur"), 4.5, 1e-9);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: unparsable legacy profile row"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: legacy profile row with a wrong column count"), 1);
+    ck_assert_uint_eq(json_object_size(c.skips), 2);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(test_corpus_nuviotv_legacy)
+{
+    const char *p = gd_test_corpus("gfxinfo/nuviotv_gfxinfo_summary.txt");
+    if (!p)
+        return;
+    gd_collected c;
+    gd_test_read_file(R, p, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(json_object_size(c.skips), 0);
+    /* awk -F'\t' '/^\t[0-9]/' : 120 rows, column sums 5571.66 + 57.02 +
+     * 607.74 + 112.26 = 6348.68 ms, longest row 101.14 ms */
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 120);
+    ck_assert_uint_eq(frames_of(&c, "com.nuvio.tv/com.nuvio.tv.MainActivity/android.view.ViewRootImpl@6e5075b (visibility=0)"), 120);
+    double sum = 0, max = 0;
+    for (size_t i = 0; i < 120; i++) {
+        double d = num(gd_collected_nth(&c, "frame", i), "dur");
+        sum += d;
+        max = d > max ? d : max;
+    }
+    ck_assert_double_eq_tol(sum, 6348.68, 1e-6);
+    ck_assert_double_eq_tol(max, 101.14, 1e-9);
+    ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gfxinfo");
@@ -183,6 +271,8 @@ int main(void)
     tcase_add_test(tc, test_probe);
     tcase_add_test(tc, test_corpus_anavmode);
     tcase_add_test(tc, test_corpus_choi890_bom);
+    tcase_add_test(tc, test_legacy_profile);
+    tcase_add_test(tc, test_corpus_nuviotv_legacy);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
