@@ -1,5 +1,6 @@
 /* dumpsys_activity.c - reader of `adb shell dumpsys activity top`: one view dump per activity. */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +12,45 @@
 /* The text carries no capture time except, on newer Android, a Looper
  * "Dump time: 2026-03-22 22:33:00.132 GMT+03:00" line inside each activity's
  * section (after its hierarchy).  That stamp (converted to UTC with its
- * offset) is the dump's ts; without it ts is 0 (unknown). */
+ * offset) is the dump's ts; without it ts is 0 (unknown).  The first stamp
+ * also gives the capture's clock in a meta: "utc" with its offset, or
+ * "local" for a stamp without a zone (read as if UTC). */
 
 #define MAX_DEPTH 1024
 
+/* Hierarchy lines.  ViewRootImpl prints each view's toString() at two
+ * spaces per depth below the root.  Real dumps break that shape:
+ *   - a view whose class overrides toString() prints something else on its
+ *     line ("35536449(0,0,1080,608)", MIUI's "[ mHCells = 4 ..."): a line at
+ *     its tree indentation that is not `Class{hash FLAGS FLAGS l,t-r,b}` is
+ *     still a view, kept with unknown paint (layers -1, overdraw paints
+ *     nothing for it) so that its children keep their place and depth; its
+ *     box is the `(l,t,r,b)` it prints (relative to its parent, like every
+ *     view's bounds), else its parent's box at its parent's origin (it then
+ *     clips nothing); counted as REASON_CUSTOM;
+ *   - such a toString() may span several lines (MIUI's CellLayout prints
+ *     a table at column 0, a blank line, tab-indented grid rows): lines at
+ *     or left of the root interrupt the hierarchy, which resumes when a view
+ *     line fits the open tree (the interruption is then counted line by line
+ *     as REASON_NOISE), and else ended there; a line at the "View
+ *     Hierarchy:" header's own indentation ends it for good (the Looper dump,
+ *     its "Dump time:" and what follows are never taken into the tree);
+ *   - a non-view line deeper than its parent's child level is noise too;
+ *     a view line there is attached to the nearest open ancestor to its left
+ *     (REASON_OFFSET). */
+#define REASON_CUSTOM "dumpsys activity: view line without flags (paint unknown)"
+#define REASON_NOISE "dumpsys activity: non-view line in hierarchy"
+#define REASON_OFFSET "dumpsys activity: view off its parent's child indentation"
+#define REASON_DEEP "dumpsys activity: hierarchy too deep"
+
+/* rect[0] of a view whose box is its parent's, resolved at emit time */
+#define BOX_OF_PARENT INT32_MIN
+
 typedef struct frame {
     int64_t id;
-    int32_t abs_l, abs_t;
-    long idx;           /* view index in the buffer */
-    int hole;           /* an unparsable line (or under one): its subtree
-                         * has no known origin and is dropped            */
+    int32_t abs_l, abs_t; /* origin of the children's bounds               */
+    long idx;             /* view index in the buffer                      */
+    size_t ind;           /* the view line's indentation (columns)         */
 } frame;
 
 typedef struct act {
@@ -35,18 +65,20 @@ typedef struct act {
     int have_window;
     int have_dump;       /* a hierarchy was read and is buffered          */
     long dump_line;
+    int meta_sent;
     /* hierarchy state */
     int in_hier;
     int suspended;       /* a line at or left of the root interrupted the
                           * hierarchy: it resumes if a view line that fits
-                          * the open tree follows (MIUI views print
-                          * multi-line debug text inside the hierarchy)   */
+                          * the open tree follows                         */
     long susp_first, susp_lines;
     size_t root_indent;
+    size_t hdr_indent;   /* indentation of the "View Hierarchy:" line     */
     int want_root;       /* "View Hierarchy:" seen, first line not yet    */
     frame stack[MAX_DEPTH];
     size_t depth;        /* frames on the stack                           */
-    long decor_idx;      /* flagless DecorView awaiting its children's union */
+    long decor_idx;      /* root awaiting its children's union (a flagless
+                          * DecorView or a root without bounds)           */
     int decor_any;
 } act;
 
@@ -61,13 +93,16 @@ static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
 }
 
 /* "2026-03-22 22:33:00.132 GMT+03:00" -> epoch ms UTC; NONE when malformed.
- * Without a zone the stamp is taken as UTC. */
-static double parse_dump_time(const char *s)
+ * *zone_min gets the stamp's offset from UTC in minutes, INT64_MIN when it
+ * has none (the stamp is then read as UTC: a local wall clock). */
+static double parse_dump_time(const char *s, int64_t *zone_min)
 {
     int Y, M, D, h, mi, sec, n = 0;
+    *zone_min = INT64_MIN;
     if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &Y, &M, &D, &h, &mi, &sec, &n) != 6)
         return GD_NONE;
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec > 60)
+    if (M < 1 || M > 12 || D < 1 || D > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 ||
+        sec > 60)
         return GD_NONE;
     const char *p = s + n;
     double ms = 0;
@@ -81,10 +116,15 @@ static double parse_dump_time(const char *s)
         p++;
     if (strncmp(p, "GMT", 3) == 0 && (p[3] == '+' || p[3] == '-')) {
         int oh = 0, om = 0;
-        if (sscanf(p + 4, "%2d:%2d", &oh, &om) >= 1) {
-            double off = (oh * 60 + om) * 60000.0;
-            t -= p[3] == '+' ? off : -off;
+        if (sscanf(p + 4, "%2d:%2d", &oh, &om) >= 1 && oh >= 0 && oh <= 14 && om >= 0 && om < 60) {
+            int64_t off = (int64_t)oh * 60 + om;
+            if (p[3] == '-')
+                off = -off;
+            t -= (double)off * 60000.0;
+            *zone_min = off;
         }
+    } else if (strncmp(p, "GMT", 3) == 0 || strncmp(p, "UTC", 3) == 0) {
+        *zone_min = 0;
     }
     return t;
 }
@@ -120,6 +160,17 @@ static int emit_dump(act *a, gd_error *err)
     }
     d->window = a->have_window ? a->window : NULL;
     d->has_paint = 1;
+    /* views printed without bounds take their parent's box (parents come
+     * first: ids are indices + 1) */
+    for (size_t i = 0; i < a->vb.n; i++) {
+        gd_view *v = &a->vb.views[i];
+        if (v->rect[0] != BOX_OF_PARENT)
+            continue;
+        if (v->parent >= 1 && (size_t)v->parent <= i)
+            memcpy(v->rect, a->vb.views[v->parent - 1].rect, sizeof v->rect);
+        else
+            memset(v->rect, 0, sizeof v->rect);
+    }
     d->views = gd_viewbuf_finish(&a->vb);
     d->nviews = a->vb.n;
     if (d->nviews) {
@@ -214,76 +265,67 @@ static int is_class_name(const char *s, size_t n)
     return 1;
 }
 
-/* Does `s` at `depth` look like a view line that continues the open tree? */
-static int fits_tree(const act *a, const char *s, size_t depth)
-{
-    const char *brace = strchr(s, '{');
-    if (!brace || depth > a->depth || !is_class_name(s, (size_t)(brace - s)))
-        return 0;
-    const char *f = brace + 1;
-    while (*f && *f != ' ')
-        f++;
-    if (*f != ' ')
-        return 0;
-    const char *g = ++f;
-    while (*g && *g != ' ' && *g != '}')
-        g++;
-    return is_flags1(f, (size_t)(g - f));
-}
+/* A parsed hierarchy line. */
+typedef struct vline {
+    int shaped;          /* Class{hash FLAGS FLAGS l,t-r,b ...} or DecorView@ */
+    int decor;           /* DecorView@hash[Title]: no flags, no bounds        */
+    int has_rel;         /* rel holds bounds relative to the parent           */
+    int32_t rel[4];
+    int layers, visible;
+    const char *cls, *res, *title;
+    size_t cls_len, res_len, title_len;
+} vline;
 
-/* Counts a dropped line at `depth` and opens a hole for its subtree. */
-static int hole(act *a, size_t depth, const char *reason, long lineno)
+/* "(l,t,r,b)" somewhere on a custom view's line, r >= l and b >= t. */
+static int parse_paren_bounds(const char *s, int32_t r[4])
 {
-    gd_sink_skip(a->sink, reason, lineno, 1);
-    a->stack[depth].hole = 1;
-    a->stack[depth].id = 0;
-    a->stack[depth].idx = -1;
-    a->depth = depth + 1;
+    for (const char *p = strchr(s, '('); p; p = strchr(p + 1, '(')) {
+        const char *q = p + 1;
+        long v[4];
+        int i;
+        for (i = 0; i < 4; i++) {
+            char *e;
+            if (!isdigit((unsigned char)*q) && *q != '-')
+                break;
+            v[i] = strtol(q, &e, 10);
+            if (e == q || v[i] > 1000000000L || v[i] < -1000000000L || *e != (i < 3 ? ',' : ')'))
+                break;
+            q = e + 1;
+        }
+        if (i == 4 && v[2] >= v[0] && v[3] >= v[1]) {
+            for (i = 0; i < 4; i++)
+                r[i] = (int32_t)v[i];
+            return 1;
+        }
+    }
     return 0;
 }
 
-/* One hierarchy line (s past the indentation) at `depth`. 0 ok (or skipped),
- * else an error code. */
-static int hier_line(act *a, const char *s, size_t depth, long lineno, gd_error *err)
+/* Reads one hierarchy line (s past the indentation).  Not a view shape:
+ * out->shaped 0, with the class (when the line starts with a class name)
+ * and the bounds it prints, if any. */
+static void parse_vline(const char *s, vline *out)
 {
-    if (depth > a->depth || depth >= MAX_DEPTH) {
-        gd_sink_skip(a->sink, "dumpsys activity: bad indentation", lineno, 1);
-        return 0;
-    }
-    const frame *par = depth ? &a->stack[depth - 1] : NULL;
-    if (par && par->hole)
-        return hole(a, depth, "dumpsys activity: view under an unparsable line", lineno);
-    int32_t ox = par ? par->abs_l : 0, oy = par ? par->abs_t : 0;
-
-    gd_view v = {0};
-    v.parent = par ? par->id : 0;
-    v.id = (int64_t)a->vb.n + 1;
-    const char *cls = s, *res = NULL, *title = NULL;
-    size_t cls_len, res_len = 0, title_len = 0;
-    int decor = 0;
+    memset(out, 0, sizeof *out);
     const char *brace = strchr(s, '{');
     const char *at = strstr(s, "DecorView@");
-    if (at && (!brace || at < brace) && !memchr(s, ' ', (size_t)(at - s))) {
+    if (at && (!brace || at < brace) && !memchr(s, ' ', (size_t)(at - s)) &&
+        is_class_name(s, (size_t)(at - s) + strlen("DecorView"))) {
         /* old form: DecorView@d2252f5[Title], no flags, no bounds */
-        cls_len = (size_t)(at - s) + strlen("DecorView");
+        out->shaped = out->decor = 1;
+        out->cls = s;
+        out->cls_len = (size_t)(at - s) + strlen("DecorView");
         const char *t = strchr(at, '[');
         if (t && strchr(t, ']')) {
-            title = t + 1;
-            title_len = (size_t)(strchr(t, ']') - title);
+            out->title = t + 1;
+            out->title_len = (size_t)(strchr(t, ']') - out->title);
         }
-        decor = 1;
-        v.layers = 1;
-        v.visible = 1;
-        v.rect[0] = v.rect[1] = v.rect[2] = v.rect[3] = 0;
-    } else {
-        const char *close = brace ? strchr(brace, '}') : NULL;
-        if (!brace || !close || brace == s) {
-            return hole(a, depth, "dumpsys activity: unparsable view line", lineno);
-        }
-        cls_len = (size_t)(brace - s);
-        if (!is_class_name(s, cls_len)) {
-            return hole(a, depth, "dumpsys activity: unparsable view line", lineno);
-        }
+        out->layers = 1;
+        out->visible = 1;
+        return;
+    }
+    const char *close = brace ? strchr(brace, '}') : NULL;
+    if (brace && close && is_class_name(s, (size_t)(brace - s))) {
         /* tokens inside the braces */
         const char *tok[8];
         size_t tlen[8], nt = 0;
@@ -299,37 +341,117 @@ static int hier_line(act *a, const char *s, size_t depth, long lineno, gd_error 
             tlen[nt] = (size_t)(p - tok[nt]);
             nt++;
         }
-        int32_t rel[4];
-        if (nt < 4 || !is_flags1(tok[1], tlen[1]) || parse_bounds(tok[3], rel) != 0) {
-            return hole(a, depth, "dumpsys activity: unparsable view line", lineno);
-        }
-        const char *f = tok[1];
-        v.visible = f[0] == 'V';
-        v.layers = (f[0] == 'V' && f[3] == 'D') ? 1 : 0;
-        v.rect[0] = rel[0] + ox;
-        v.rect[1] = rel[1] + oy;
-        v.rect[2] = rel[2] + ox;
-        v.rect[3] = rel[3] + oy;
-        for (size_t i = 4; i < nt; i++)
-            if (tok[i][0] != '#' && memchr(tok[i], ':', tlen[i]) && memchr(tok[i], '/', tlen[i]) &&
-                strncmp(tok[i], "aid=", 4) != 0) {
-                res = tok[i];
-                res_len = tlen[i];
+        if (nt >= 4 && is_flags1(tok[1], tlen[1]) && parse_bounds(tok[3], out->rel) == 0) {
+            out->shaped = out->has_rel = 1;
+            out->cls = s;
+            out->cls_len = (size_t)(brace - s);
+            const char *f = tok[1];
+            out->visible = f[0] == 'V';
+            out->layers = (f[0] == 'V' && f[3] == 'D') ? 1 : 0;
+            for (size_t i = 4; i < nt; i++)
+                if (tok[i][0] != '#' && memchr(tok[i], ':', tlen[i]) && memchr(tok[i], '/', tlen[i]) &&
+                    strncmp(tok[i], "aid=", 4) != 0) {
+                    out->res = tok[i];
+                    out->res_len = tlen[i];
+                }
+            if (close[1] == '[' && strchr(close, ']')) {
+                out->title = close + 2;
+                out->title_len = (size_t)(strchr(close, ']') - out->title);
             }
-        if (close[1] == '[' && strchr(close, ']')) {
-            title = close + 2;
-            title_len = (size_t)(strchr(close, ']') - title);
+            return;
         }
     }
-    if (title && !a->have_window) {
-        copy_str(a->window, sizeof a->window, title, title_len);
+    /* a view with its own toString(): class if it starts with one */
+    size_t n = 0;
+    while (s[n] && !strchr(" ({[@:=,", s[n]))
+        n++;
+    if (n && strchr("{@(", s[n]) && !isdigit((unsigned char)s[0]) && is_class_name(s, n)) {
+        out->cls = s;
+        out->cls_len = n;
+    }
+    out->has_rel = parse_paren_bounds(s, out->rel);
+    out->layers = -1;
+    out->visible = 1;
+}
+
+/* rel + origin, held within +-2^30 px (deep nests of huge offsets would
+ * overflow; BOX_OF_PARENT stays out of reach). */
+static int32_t add_px(int32_t rel, int32_t origin)
+{
+    int64_t v = (int64_t)rel + origin;
+    const int64_t cap = (int64_t)1 << 30;
+    return (int32_t)(v > cap ? cap : v < -cap ? -cap : v);
+}
+
+/* The stack slot a line at indentation `ind` goes to: below the deepest
+ * open view left of it. */
+static size_t slot_for(const act *a, size_t ind)
+{
+    size_t k = a->depth;
+    while (k > 1 && a->stack[k - 1].ind >= ind)
+        k--;
+    return k;
+}
+
+/* Does a line at `ind` continue the open tree (after an interruption)? */
+static int fits_tree(const act *a, const char *s, size_t ind)
+{
+    if (ind <= a->root_indent || (ind - a->root_indent) % 2 || !a->depth)
+        return 0;
+    size_t k = slot_for(a, ind);
+    if (ind != a->stack[k - 1].ind + 2)
+        return 0;
+    vline vl;
+    parse_vline(s, &vl);
+    return vl.shaped && !vl.decor;
+}
+
+/* One hierarchy line (s past the indentation `ind`; the root when
+ * a->depth is 0). 0 ok (or skipped), else an error code. */
+static int hier_line(act *a, const char *s, size_t ind, long lineno, gd_error *err)
+{
+    vline vl;
+    parse_vline(s, &vl);
+    size_t k = a->depth ? slot_for(a, ind) : 0;
+    const frame *par = k ? &a->stack[k - 1] : NULL;
+    if (par && ind != par->ind + 2) {
+        if (!vl.shaped) {
+            gd_sink_skip(a->sink, REASON_NOISE, lineno, (long)ind + 1);
+            return 0;
+        }
+        gd_sink_skip(a->sink, REASON_OFFSET, lineno, (long)ind + 1);
+    }
+    if (k >= MAX_DEPTH) {
+        gd_sink_skip(a->sink, REASON_DEEP, lineno, (long)ind + 1);
+        return 0;
+    }
+    if (!vl.shaped)
+        gd_sink_skip(a->sink, REASON_CUSTOM, lineno, (long)ind + 1);
+    int32_t ox = par ? par->abs_l : 0, oy = par ? par->abs_t : 0;
+
+    gd_view v = {0};
+    v.parent = par ? par->id : 0;
+    v.id = (int64_t)a->vb.n + 1;
+    v.visible = vl.visible;
+    v.layers = vl.layers;
+    /* a root without bounds covers the union of its children */
+    int uni = !par && !vl.has_rel;
+    if (vl.has_rel) {
+        v.rect[0] = add_px(vl.rel[0], ox);
+        v.rect[1] = add_px(vl.rel[1], oy);
+        v.rect[2] = add_px(vl.rel[2], ox);
+        v.rect[3] = add_px(vl.rel[3], oy);
+    } else if (par) {
+        v.rect[0] = BOX_OF_PARENT;
+    }
+    if (vl.title && !a->have_window) {
+        copy_str(a->window, sizeof a->window, vl.title, vl.title_len);
         a->have_window = 1;
     }
-    long idx = gd_viewbuf_add(&a->vb, &v, cls, cls_len, res, res_len, NULL, 0, lineno, err);
+    long idx = gd_viewbuf_add(&a->vb, &v, vl.cls, vl.cls_len, vl.res, vl.res_len, NULL, 0, lineno, err);
     if (idx < 0)
         return err->code;
-    /* a flagless DecorView covers the union of its direct children */
-    if (depth && a->stack[depth - 1].idx == a->decor_idx && a->decor_idx >= 0 &&
+    if (par && par->idx == a->decor_idx && a->decor_idx >= 0 && vl.has_rel &&
         v.rect[2] > v.rect[0] && v.rect[3] > v.rect[1]) {
         int32_t *u = a->vb.views[a->decor_idx].rect;
         if (!a->decor_any) {
@@ -342,20 +464,32 @@ static int hier_line(act *a, const char *s, size_t depth, long lineno, gd_error 
             if (v.rect[3] > u[3]) u[3] = v.rect[3];
         }
     }
-    if (decor) {
+    if (uni) {
         a->decor_idx = idx;
         a->decor_any = 0;
     }
-    frame *fr = &a->stack[depth];
-    fr->hole = 0;
+    frame *fr = &a->stack[k];
     fr->id = v.id;
     fr->idx = idx;
-    /* children are relative to this view's left/top; a flagless DecorView
+    fr->ind = ind;
+    /* children are relative to this view's left/top; a view without bounds
      * sits at its parent's origin */
-    fr->abs_l = decor ? ox : v.rect[0];
-    fr->abs_t = decor ? oy : v.rect[1];
-    a->depth = depth + 1;
+    fr->abs_l = vl.has_rel ? v.rect[0] : ox;
+    fr->abs_t = vl.has_rel ? v.rect[1] : oy;
+    a->depth = k + 1;
     return 0;
+}
+
+static int send_clock(act *a, int64_t zone_min, gd_error *err)
+{
+    if (a->meta_sent)
+        return 0;
+    a->meta_sent = 1;
+    gd_meta m;
+    gd_meta_init(&m);
+    m.clock = zone_min == INT64_MIN ? "local" : "utc";
+    m.utc_offset_min = zone_min;
+    return gd_sink_meta(a->sink, &m, err);
 }
 
 static int read_activity(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
@@ -390,28 +524,28 @@ static int read_activity(gd_input *in, const gd_sink *sink, const gd_read_opts *
             a->decor_idx = -1;
             a->have_dump = 1;
             a->dump_line = lineno;
-            rc = hier_line(a, s, 0, lineno, err);
+            rc = hier_line(a, s, ind, lineno, err);
             continue;
         }
-        if (a->in_hier && a->suspended && ind > a->root_indent && ind < len &&
-            (ind - a->root_indent) % 2 == 0 && fits_tree(a, s, (ind - a->root_indent) / 2)) {
+        if (a->in_hier && a->suspended && fits_tree(a, s, ind)) {
             /* the interruption was inside the hierarchy: count its lines */
             for (long k = 0; k < a->susp_lines; k++)
-                gd_sink_skip(sink, "dumpsys activity: unparsable view line", a->susp_first + k, 1);
+                gd_sink_skip(sink, REASON_NOISE, a->susp_first + k, 1);
             a->suspended = 0;
         }
         if (a->in_hier && !a->suspended) {
-            if (ind > a->root_indent && ind < len) {
-                size_t rel = ind - a->root_indent;
-                if (rel % 2)
-                    gd_sink_skip(sink, "dumpsys activity: bad indentation", lineno, (long)ind + 1);
-                else
-                    rc = hier_line(a, s, rel / 2, lineno, err);
+            if (ind > a->root_indent && ind < len && a->depth) {
+                rc = hier_line(a, s, ind, lineno, err);
                 continue;
             }
             a->suspended = 1;
             a->susp_first = lineno;
             a->susp_lines = 0;
+        }
+        if (a->in_hier && ind == a->hdr_indent && ind < len) {
+            /* a line at the "View Hierarchy:" header's own level is the
+             * section after it (the Looper dump): the hierarchy is over */
+            a->in_hier = a->suspended = 0;
         }
         if (a->in_hier)
             a->susp_lines++;
@@ -423,9 +557,14 @@ static int read_activity(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 parse_activity(a, s);
         } else if (strcmp(s, "View Hierarchy:") == 0) {
             rc = emit_dump(a, err);  /* a second hierarchy in one section */
+            a->in_hier = 0;
             a->want_root = 1;
+            a->hdr_indent = ind;
         } else if (strncmp(s, "Dump time: ", 11) == 0 && !gd_has(a->dump_ts)) {
-            a->dump_ts = parse_dump_time(s + 11);
+            int64_t zone;
+            a->dump_ts = parse_dump_time(s + 11, &zone);
+            if (gd_has(a->dump_ts))
+                rc = send_clock(a, zone, err);
         }
     }
     if (rc == GD_OK && r < 0)

@@ -78,7 +78,7 @@ START_TEST(test_fixture)
     ck_assert_int_eq(ival(json_object_get(d, "screen"), "w"), 1080);
     ck_assert_int_eq(ival(json_object_get(d, "screen"), "h"), 2400);
     ck_assert_ptr_null(json_object_get(d, "has_paint")); /* paint data present */
-    ck_assert_uint_eq(json_array_size(json_object_get(d, "views")), 9);
+    ck_assert_uint_eq(json_array_size(json_object_get(d, "views")), 11);
     /* flagless DecorView: union of its children, one layer */
     assert_view(d, 1, 0, 0, 0, 1080, 2400, 1, 1);
     ck_assert_str_eq(sval(view(d, 1), "class"), "DecorView");
@@ -89,14 +89,26 @@ START_TEST(test_fixture)
     assert_view(d, 5, 4, 44, 84, 77, 117, 1, 1);           /* negative relative top */
     assert_view(d, 6, 4, 0, 300, 1080, 500, 0, 0);         /* I: hides its subtree */
     assert_view(d, 7, 6, 10, 320, 110, 360, 1, 1);
-    assert_view(d, 8, 4, 100, 400, 300, 500, 1, 1);        /* after a dropped subtree */
-    ck_assert_str_eq(sval(view(d, 8), "res_id"), "app:id/buy");
-    ck_assert_str_eq(sval(view(d, 8), "class"), "android.widget.Button");
-    assert_view(d, 9, 1, 0, 2340, 1080, 2400, 1, 1);
-    ck_assert_uint_eq(painting(d), 6);
-    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: unparsable view line"), 1);
-    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view under an unparsable line"), 1);
+    /* a line at a view's place that is not a view line: a view with its own
+     * toString(), paint unknown, its parent's box; its child keeps its place */
+    json_t *cv = view(d, 8);
+    ck_assert_int_eq(ival(cv, "parent"), 4);
+    assert_rect(cv, 0, 100, 1080, 2340);
+    ck_assert_ptr_null(json_object_get(cv, "layers"));
+    ck_assert_ptr_null(json_object_get(cv, "class"));
+    assert_view(d, 9, 8, 1, 101, 2, 102, 1, 1);
+    assert_view(d, 10, 4, 100, 400, 300, 500, 1, 1);
+    ck_assert_str_eq(sval(view(d, 10), "res_id"), "app:id/buy");
+    ck_assert_str_eq(sval(view(d, 10), "class"), "android.widget.Button");
+    assert_view(d, 11, 1, 0, 2340, 1080, 2400, 1, 1);
+    ck_assert_uint_eq(painting(d), 7);
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view line without flags (paint unknown)"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: non-view line in hierarchy"), 0);
     ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: activity without view hierarchy"), 1);
+    /* the Dump time's zone: a UTC clock, +02:00 */
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    ck_assert_str_eq(sval(json_array_get(c.metas, 0), "clock"), "utc");
+    ck_assert_int_eq(ival(json_array_get(c.metas, 0), "utc_offset_min"), 120);
     gd_collected_free(&c);
 }
 END_TEST
@@ -178,15 +190,151 @@ END_TEST
 START_TEST(test_garbage_never_crashes)
 {
     const char *bad = "    View Hierarchy:\n      DecorView@1[\n        a{\n        b{1 V 1,2-}\n"
-                      "          c{1 VVVVVVVVV x 1,2-3,4\n   \n      View Hierarchy:\n";
+                      "          c{1 VVVVVVVVV x 1,2-3,4\n          x(5,5,1,1)\n          (1,2,3\n"
+                      "   \n      View Hierarchy:\n";
     gd_collected c;
     gd_test_read_mem(R, bad, strlen(bad), NULL, &c);
     ck_assert_int_eq(c.rc, 0);
-    /* the DecorView line parses (no title end): one dump of one view */
+    /* the DecorView line parses (no title end); the broken lines are views
+     * with their own text (no bounds: their parent's box) */
     ck_assert_uint_eq(gd_collected_count(&c, "view_dump"), 1);
-    ck_assert_uint_eq(json_array_size(json_object_get(gd_collected_nth(&c, "view_dump", 0), "views")), 1);
-    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: unparsable view line"), 2);
-    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view under an unparsable line"), 1);
+    json_t *d = gd_collected_nth(&c, "view_dump", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(d, "views")), 6);
+    ck_assert_str_eq(sval(view(d, 2), "class"), "a");
+    ck_assert_int_eq(ival(view(d, 3), "parent"), 1);
+    ck_assert_int_eq(ival(view(d, 4), "parent"), 3);
+    ck_assert_int_eq(ival(view(d, 5), "parent"), 3);
+    ck_assert_int_eq(ival(view(d, 6), "parent"), 3);
+    assert_rect(view(d, 5), 0, 0, 0, 0); /* (5,5,1,1) is no box */
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view line without flags (paint unknown)"), 5);
+    ck_assert_ptr_null(c.metas ? json_array_get(c.metas, 0) : NULL); /* no Dump time */
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* YouTube's player prints an obfuscated view as "35536449(0,0,1080,608)":
+ * kept with its bounds and unknown paint, its three children below it. */
+START_TEST(test_custom_view_with_bounds)
+{
+    gd_collected c;
+    gd_test_read_file(R, GODEYE_FIXTURES "/dumpsys_activity/youtube_custom_view.txt", NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "view_dump"), 1);
+    json_t *d = gd_collected_nth(&c, "view_dump", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(d, "views")), 10);
+    assert_view(d, 1, 0, 0, 104, 1080, 2400, 1, 1);  /* DecorView: union of its children */
+    assert_view(d, 2, 1, 0, 104, 1080, 712, 0, 1);   /* watch_player */
+    assert_view(d, 5, 4, 0, 104, 1080, 712, 0, 1);   /* player_view */
+    json_t *cv = view(d, 6);
+    ck_assert_int_eq(ival(cv, "parent"), 5);
+    assert_rect(cv, 0, 104, 1080, 712);
+    ck_assert_ptr_null(json_object_get(cv, "layers"));
+    ck_assert_ptr_null(json_object_get(cv, "class"));
+    ck_assert_str_eq(sval(view(d, 7), "class"), "algn");
+    assert_view(d, 7, 6, 0, 104, 1080, 712, 0, 1);
+    assert_view(d, 8, 7, 0, 104, 1080, 712, 0, 1);   /* SurfaceView */
+    assert_view(d, 9, 7, 0, 104, 1080, 712, 1, 1);
+    assert_view(d, 10, 1, 0, 2356, 1080, 2400, 1, 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view line without flags (paint unknown)"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: non-view line in hierarchy"), 0);
+    /* 22:33:00.150 GMT+03:00 = 19:33:00.150 UTC */
+    ck_assert_int_eq((json_int_t)json_number_value(json_object_get(d, "ts")), 1774207980150LL);
+    ck_assert_str_eq(sval(json_array_get(c.metas, 0), "clock"), "utc");
+    ck_assert_int_eq(ival(json_array_get(c.metas, 0), "utc_offset_min"), 180);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* MIUI's CellScreen child prints a multi-line toString(): a table at column
+ * 0, a blank line, tab-indented grid rows; the tree then goes on. */
+START_TEST(test_miui_multiline_tostring)
+{
+    gd_collected c;
+    gd_test_read_file(R, GODEYE_FIXTURES "/dumpsys_activity/miui_cellscreen.txt", NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "view_dump"), 1);
+    json_t *d = gd_collected_nth(&c, "view_dump", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(d, "views")), 25);
+    assert_view(d, 3, 2, 0, 80, 1080, 2356, 0, 1);   /* CellScreen */
+    json_t *cv = view(d, 4);                          /* "[ mHCells = 4 ..." */
+    ck_assert_int_eq(ival(cv, "parent"), 3);
+    assert_rect(cv, 0, 80, 1080, 2356);
+    ck_assert_ptr_null(json_object_get(cv, "layers"));
+    assert_view(d, 5, 4, 33, 1719, 287, 2019, 0, 1); /* FolderIcon1x1 at the CellScreen's origin */
+    ck_assert_str_eq(sval(view(d, 5), "class"), "com.miui.home.launcher.folder.FolderIcon1x1");
+    assert_view(d, 8, 7, 78, 1735, 241, 1898, 1, 1); /* icon_icon */
+    assert_view(d, 11, 10, 99, 1756, 139, 1796, 1, 1);
+    assert_view(d, 24, 5, 33, 1898, 287, 2019, 0, 1); /* icon_title_container */
+    assert_view(d, 25, 2, 1080, 80, 2160, 2356, 0, 1); /* the next CellScreen */
+    /* 12 table rows, a blank line, "OccupiedCells:", 6 grid rows, " ]" */
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: non-view line in hierarchy"), 21);
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view line without flags (paint unknown)"), 1);
+    /* the Looper text after the hierarchy is not swallowed, its Dump time read */
+    ck_assert_int_eq((json_int_t)json_number_value(json_object_get(d, "ts")), 1774207980195LL);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* Blank lines inside a hierarchy, a view deeper than its parent's child
+ * level, stray text deeper than the tree; the text after the hierarchy
+ * (even indented, even with braces) stays out of it. */
+START_TEST(test_recovery_shapes)
+{
+    const char *text =
+        "TASK 1:com.a id=1 userId=0\n"
+        "  ACTIVITY com.a/.Main 1a pid=2\n"
+        "    View Hierarchy:\n"
+        "      DecorView@1[Main]\n"
+        "        android.widget.FrameLayout{1 V.E...... ........ 0,0-100,200}\n"
+        "          android.view.View{2 V.ED..... ........ 10,10-20,20}\n"
+        "\n"
+        "          android.view.View{3 V.ED..... ........ 30,30-40,40}\n"
+        "                a stray line of a view's own text\n"
+        "              android.view.View{4 V.ED..... ........ 1,1-2,2}\n"
+        "                android.view.View{5 V.ED..... ........ 1,1-2,2}\n"
+        "             android.view.View{6 V.ED..... ........ 3,3-4,4}\n"
+        "        android.view.View{7 V.ED..... ........ 0,190-100,200}\n"
+        "    Looper (main, tid 2) {fcc85d5}\n"
+        "      Message 0: { when=+18s69ms what=1 target=miuix.animation.Folme$2 }\n"
+        "        android.view.View{8 V.ED..... ........ 0,0-1,1}\n"
+        "      Dump time: 2026-03-22 22:33:00.132\n";
+    gd_collected c;
+    gd_test_read_mem(R, text, strlen(text), NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "view_dump"), 1);
+    json_t *d = gd_collected_nth(&c, "view_dump", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(d, "views")), 8);
+    assert_view(d, 4, 2, 30, 30, 40, 40, 1, 1);  /* after the blank line */
+    assert_view(d, 5, 4, 31, 31, 32, 32, 1, 1);  /* two levels deeper: under view 4 */
+    assert_view(d, 6, 5, 32, 32, 33, 33, 1, 1);
+    assert_view(d, 7, 4, 33, 33, 34, 34, 1, 1);  /* odd indentation: under view 4 */
+    assert_view(d, 8, 1, 0, 190, 100, 200, 1, 1);
+    /* the blank line and the stray text */
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: non-view line in hierarchy"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view off its parent's child indentation"), 2);
+    /* no zone: the wall clock read as UTC, a local clock */
+    ck_assert_int_eq((json_int_t)json_number_value(json_object_get(d, "ts")), 1774218780132LL);
+    ck_assert_str_eq(sval(json_array_get(c.metas, 0), "clock"), "local");
+    ck_assert_ptr_null(json_object_get(json_array_get(c.metas, 0), "utc_offset_min"));
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* offsets that add up past 32 bits are held at 2^30, no overflow */
+START_TEST(test_huge_offsets)
+{
+    const char *text = "    View Hierarchy:\n"
+                       "      a{1 V.ED..... ........ 1000000000,0-1000000000,1}\n"
+                       "        b{2 V.ED..... ........ 1000000000,0-1000000000,1}\n"
+                       "          c{3 V.ED..... ........ 1000000000,0-1000000000,1}\n"
+                       "            d(1000000000,0,1000000000,1)\n";
+    gd_collected c;
+    gd_test_read_mem(R, text, strlen(text), NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    json_t *d = gd_collected_nth(&c, "view_dump", 0);
+    ck_assert_uint_eq(json_array_size(json_object_get(d, "views")), 4);
+    assert_rect(view(d, 2), 1 << 30, 0, 1 << 30, 1);
+    assert_rect(view(d, 4), 1 << 30, 0, 1 << 30, 1);
     gd_collected_free(&c);
 }
 END_TEST
@@ -200,7 +348,8 @@ START_TEST(test_corpus_lumisky)
     gd_test_read_file(R, p, NULL, &c);
     ck_assert_int_eq(c.rc, 0);
     ck_assert_uint_eq(gd_collected_count(&c, "view_dump"), 4);
-    static const size_t nviews[4] = {82, 683, 494, 248}, npaint[4] = {40, 230, 88, 94};
+    /* view lines per hierarchy (regex count, see the corpus expectation) */
+    static const size_t nviews[4] = {82, 687, 494, 801}, npaint[4] = {40, 231, 88, 306};
     static const char *const cls[4] = {"com.miui.notes/.ui.activity.EditActivity",
                                        "com.google.android.youtube/.app.honeycomb.Shell$HomeActivity",
                                        "com.whatsapp/.Conversation", "com.miui.home/.launcher.Launcher"};
@@ -225,9 +374,11 @@ START_TEST(test_corpus_lumisky)
     assert_rect(by_res(gd_collected_nth(&c, "view_dump", 1), "app:id/toolbar"), 0, -28, 1080, 104);
     assert_rect(by_res(gd_collected_nth(&c, "view_dump", 2), "android:id/statusBarBackground"), 0, 0, 1080, 104);
     assert_rect(by_res(gd_collected_nth(&c, "view_dump", 3), "app:id/hotseat"), 0, 2110, 1080, 2356);
-    /* MIUI / YouTube views printing their own multi-line text */
-    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: unparsable view line"), 82);
-    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view under an unparsable line"), 552);
+    /* MIUI / YouTube views printing their own (multi-line) text: 1 + 4
+     * view lines without flags, 21 + 26 + 12 + 18 lines of MIUI tables */
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: view line without flags (paint unknown)"), 5);
+    ck_assert_int_eq(gd_collected_skips(&c, "dumpsys activity: non-view line in hierarchy"), 77);
+    ck_assert_int_eq(json_object_size(c.skips), 2);
     gd_collected_free(&c);
 }
 END_TEST
@@ -266,6 +417,10 @@ int main(void)
     tcase_add_test(tc, test_utf16_decor_with_flags);
     tcase_add_test(tc, test_probe);
     tcase_add_test(tc, test_garbage_never_crashes);
+    tcase_add_test(tc, test_custom_view_with_bounds);
+    tcase_add_test(tc, test_miui_multiline_tostring);
+    tcase_add_test(tc, test_recovery_shapes);
+    tcase_add_test(tc, test_huge_offsets);
     tcase_add_test(tc, test_corpus_lumisky);
     tcase_add_test(tc, test_corpus_flylogics_utf16);
     suite_add_tcase(s, tc);
