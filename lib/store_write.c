@@ -466,7 +466,9 @@ static int stream_print(gd_writer *w, int64_t pid, int64_t tid, double ts, int p
 
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
-    if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE) {
+    /* a startup from `am start -W` output has no time of day */
+    if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
+        ev->kind != GD_EV_STARTUP) {
         on_skip(w, "event without a time", ev->line, 0);
         return 0;
     }

@@ -8,7 +8,7 @@
 #include "ingest.h"
 
 #define KNOWN "godeye, androidgodeye, matrix, blockcanary, logcat, anr, chrome, " \
-              "dumpsys_activity, gfxinfo, procstat, uiautomator"
+              "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start"
 
 static const struct {
     const char *file;   /* under GODEYE_FIXTURES */
@@ -30,6 +30,11 @@ static const struct {
     {"logcat/threadtime_newyear.txt", "logcat"},
     {"logcat/time_format.txt", "logcat"},
     {"logcat/brief_only.txt", "logcat"},
+    {"logcat/uid_bugreport.txt", "logcat"},
+    {"logcat/studio.txt", "logcat"},
+    {"logcat/miui.txt", "logcat"},
+    {"am_start/android9_repeat.txt", "am_start"},
+    {"am_start/android10_mixed.txt", "am_start"},
     {"anr/deadlock2.txt", "anr"},
     {"anr/deadlock3.txt", "anr"},
     {"chrome/nested.json", "chrome"},
@@ -62,7 +67,7 @@ START_TEST(test_registry)
     const gd_reader *const *all = gd_readers();
     static const char *const names[] = {"godeye", "androidgodeye", "matrix", "blockcanary",
                                         "logcat", "anr", "chrome", "dumpsys_activity",
-                                        "gfxinfo", "procstat", "uiautomator"};
+                                        "gfxinfo", "procstat", "uiautomator", "am_start"};
     size_t n = 0;
     while (all[n])
         n++;

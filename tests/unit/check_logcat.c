@@ -126,7 +126,7 @@ START_TEST(time_format_and_brief)
     gd_collected c;
     gd_test_read_file(&gd_reader_logcat, FIX "time_format.txt", &o, &c);
     ck_assert_int_eq(c.rc, GD_OK);
-    ck_assert_int_eq(json_array_size(c.events), 3);
+    ck_assert_int_eq(json_array_size(c.events), 4);
     json_t *e = json_array_get(c.events, 0);
     ck_assert_str_eq(str(e, "phase"), "begin");
     ck_assert(num(e, "ts") == 1683891765100.0);
@@ -137,14 +137,24 @@ START_TEST(time_format_and_brief)
     e = json_array_get(c.events, 1);
     ck_assert_str_eq(str(e, "phase"), "end");
     ck_assert(num(e, "ts") == 1683891765420.0);
-    e = json_array_get(c.events, 2);
+    e = json_array_get(c.events, 2); /* ActivityManager: Displayed ... +812ms */
+    ck_assert_str_eq(str(e, "type"), "startup");
+    ck_assert(num(e, "ts") == 1683891765421.0);
+    ck_assert_str_eq(str(e, "app"), "com.example.shop");
+    ck_assert_str_eq(str(e, "activity"), "com.example.shop.MainActivity");
+    ck_assert(num(e, "total_ms") == 812.0);
+    ck_assert_ptr_null(json_object_get(e, "startup_kind"));
+    ck_assert_ptr_null(json_object_get(e, "wait_ms"));
+    ck_assert_str_eq(str(e, "source"), "logcat");
+    ck_assert_int_eq(inum(e, "pid"), 1625);
+    e = json_array_get(c.events, 3);
     ck_assert_str_eq(str(e, "type"), "dispatch");
     ck_assert(num(e, "ts") == 1683891765370.0);
     ck_assert(num(e, "dur") == 130.0);
     ck_assert_str_eq(str(e, "thread"), "android.fg");
     ck_assert_int_eq(inum(e, "pid"), 1625);
     ck_assert_int_eq(inum(e, "tid"), 1625);
-    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 0);
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: brief line without time"), 1);
     gd_collected_free(&c);
 
@@ -235,15 +245,40 @@ START_TEST(corpus_eggonlea)
     gd_collected c;
     gd_test_read_file(&gd_reader_logcat, p, &o, &c);
     ck_assert_int_eq(c.rc, GD_OK);
-    /* 7 Slow dispatch, 3 Slow delivery, 3 Drained (Looper tag) */
-    ck_assert_int_eq(json_array_size(c.events), 13);
+    /* 7 Slow dispatch, 3 Slow delivery, 3 Drained (Looper tag), 7 Displayed */
+    ck_assert_int_eq(json_array_size(c.events), 20);
     ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 7);
     ck_assert_int_eq(gd_collected_count(&c, "issue"), 6);
+    ck_assert_int_eq(gd_collected_count(&c, "startup"), 7);
     ck_assert_int_eq(gd_collected_count(&c, "looper"), 0);
-    /* 25557 lines: 3 "beginning of", 13 used, the rest ordinary logcat */
-    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 25541);
+    /* 25557 lines: 3 "beginning of", 20 used, 3 "Fully drawn", the rest
+     * ordinary logcat */
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 25531);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: Fully drawn line (not kept)"), 3);
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 0);
-    ck_assert_int_eq(json_object_size(c.skips), 1);
+    ck_assert_int_eq(json_object_size(c.skips), 2);
+    /* the capture's clock: the device's wall clock, no zone */
+    ck_assert_int_eq(json_array_size(c.metas), 1);
+    ck_assert_str_eq(str(json_array_get(c.metas, 0), "clock"), "local");
+
+    /* "Displayed <pkg>/<full class> for user 0: +Nms" (Android 13/14):
+     * grep 'ActivityTaskManager: Displayed' gives 290 737 404 454 422 574 754 */
+    static const double shown[] = {290, 737, 404, 454, 422, 574, 754};
+    double shown_sum = 0;
+    for (size_t i = 0; i < 7; i++) {
+        json_t *s = gd_collected_nth(&c, "startup", i);
+        ck_assert(num(s, "total_ms") == shown[i]);
+        ck_assert_str_eq(str(s, "source"), "logcat");
+        shown_sum += num(s, "total_ms");
+    }
+    ck_assert(shown_sum == 3635);
+    json_t *st = gd_collected_nth(&c, "startup", 1);
+    ck_assert(num(st, "ts") == 1683891796376.0); /* 2023-05-12 11:43:16.376 */
+    ck_assert_str_eq(str(st, "app"), "com.google.android.youtube");
+    ck_assert_str_eq(str(st, "activity"),
+                     "com.google.android.apps.youtube.app.watchwhile.WatchWhileActivity");
+    ck_assert_int_eq(inum(st, "pid"), 1625);
+    ck_assert_int_eq(inum(st, "tid"), 1707);
 
     json_t *e = gd_collected_nth(&c, "dispatch", 0);
     ck_assert(num(e, "ts") == 1683891764872.0); /* 2023-05-12 11:42:45.207 - 335 */
@@ -326,6 +361,245 @@ START_TEST(hostile_input)
 }
 END_TEST
 
+
+START_TEST(uid_columns_and_launches)
+{
+    /* -v uid (bugreports): a uid column, as a number or a name; the time
+     * layout with "(uid: pid)"; a launch seen in the main buffer
+     * (Displayed) and in the events buffer (am_activity_launch_time) once */
+    gd_read_opts o = {.year = 2019};
+    gd_collected c;
+    gd_test_read_file(&gd_reader_logcat, FIX "uid_bugreport.txt", &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 3);
+    ck_assert_int_eq(gd_collected_count(&c, "issue"), 3);
+    ck_assert_int_eq(gd_collected_count(&c, "startup"), 3);
+    ck_assert_int_eq(json_array_size(c.events), 9);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 3);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: launch already read from the other buffer"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 0);
+
+    json_t *e = gd_collected_nth(&c, "dispatch", 0); /* uid 1000 */
+    ck_assert(num(e, "ts") == 1565817747020.0 - 139);
+    ck_assert(num(e, "dur") == 139.0);
+    ck_assert_int_eq(inum(e, "pid"), 1867);
+    ck_assert_int_eq(inum(e, "tid"), 1882);
+    ck_assert_str_eq(str(e, "thread"), "android.ui");
+    e = gd_collected_nth(&c, "dispatch", 1); /* uid u0_a8 */
+    ck_assert_int_eq(inum(e, "pid"), 2478);
+    ck_assert_int_eq(inum(e, "tid"), 2478);
+    ck_assert(num(e, "dur") == 120.0);
+    e = gd_collected_nth(&c, "dispatch", 2); /* "W/Looper  ( 1000: 1867):" */
+    ck_assert_int_eq(inum(e, "pid"), 1867);
+    ck_assert_int_eq(inum(e, "tid"), 1867);
+    ck_assert(num(e, "dur") == 101.0);
+    e = gd_collected_nth(&c, "issue", 0);
+    ck_assert_str_eq(str(e, "issue_type"), "slow_delivery");
+    ck_assert(num(e, "cost") == 1365.0);
+    e = gd_collected_nth(&c, "issue", 2);
+    ck_assert_str_eq(str(e, "issue_type"), "skipped_frames");
+    ck_assert_int_eq(inum(e, "pid"), 1999);
+
+    e = gd_collected_nth(&c, "startup", 0); /* Displayed: +729ms */
+    ck_assert(num(e, "ts") == 1565881735763.0);
+    ck_assert_str_eq(str(e, "app"), "com.jeanboy.app.training");
+    ck_assert_str_eq(str(e, "activity"), "com.jeanboy.app.training.ui.activity.TestActivity");
+    ck_assert(num(e, "total_ms") == 729.0);
+    e = gd_collected_nth(&c, "startup", 1); /* events only: [...,2335,2335] */
+    ck_assert(num(e, "ts") == 1565817750849.0);
+    ck_assert_str_eq(str(e, "activity"), "com.android.settings.FallbackHome");
+    ck_assert(num(e, "total_ms") == 2335.0);
+    e = gd_collected_nth(&c, "startup", 2); /* wm_activity_launch_time, 4 fields */
+    ck_assert_str_eq(str(e, "app"), "com.example");
+    ck_assert_str_eq(str(e, "activity"), "com.example.ui.Main");
+    ck_assert(num(e, "total_ms") == 501.0);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(android_studio_layouts)
+{
+    gd_collected c;
+    gd_test_read_file(&gd_reader_logcat, FIX "studio.txt", NULL, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 4);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 5);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: continuation line"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 0);
+    /* before Dolphin: "2020-03-19 20:46:00.002 788-865/system_process W/Looper: ..." */
+    json_t *e = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert(num(e, "ts") == 1584650760002.0 - 250);
+    ck_assert_int_eq(inum(e, "pid"), 788);
+    ck_assert_int_eq(inum(e, "tid"), 865);
+    ck_assert_str_eq(str(e, "thread"), "android.fg");
+    /* Dolphin+: "...  774-795   ActivityManager  system_process  I  Displayed ..." */
+    e = gd_collected_nth(&c, "startup", 0);
+    ck_assert(num(e, "ts") == 1686665227443.0);
+    ck_assert_str_eq(str(e, "app"), "com.tencent.wx.app");
+    ck_assert_str_eq(str(e, "activity"), "com.tencent.wx.app.MainActivity");
+    ck_assert(num(e, "total_ms") == 649.0);
+    ck_assert_int_eq(inum(e, "pid"), 774);
+    ck_assert_int_eq(inum(e, "tid"), 795);
+    e = gd_collected_nth(&c, "dispatch", 1);
+    ck_assert(num(e, "dur") == 310.0);
+    ck_assert_int_eq(inum(e, "tid"), 2628);
+    ck_assert_str_eq(str(e, "thread"), "main");
+    ck_assert_str_eq(str(e, "msg"), "Slow dispatch took 310ms main h=android.app.ActivityThread$H c=null m=159");
+    e = gd_collected_nth(&c, "issue", 0);
+    ck_assert_str_eq(str(e, "issue_type"), "slow_delivery_drained");
+    gd_collected_free(&c);
+
+    /* the tag column may hold spaces; the package is the last word */
+    const char *one = "2024-01-02 03:04:05.702   567-890   Looper                  pid-567      "
+                      "                        W  Drained\n"
+                      "2024-01-02 03:04:05.703   567-890   My Looper Tag           com.x  W  Drained\n";
+    gd_test_read_mem(&gd_reader_logcat, one, strlen(one), NULL, &c);
+    ck_assert_int_eq(json_array_size(c.events), 1);
+    ck_assert_int_eq(inum(json_array_get(c.events, 0), "pid"), 567);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(miui_and_modern_looper)
+{
+    gd_read_opts o = {.year = 2024};
+    gd_collected c;
+    gd_test_read_file(&gd_reader_logcat, FIX "miui.txt", &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 5);
+    ck_assert_int_eq(gd_collected_count(&c, "issue"), 4);
+    ck_assert_int_eq(gd_collected_count(&c, "startup"), 3);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 3);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: Fully drawn line (not kept)"), 1);
+
+    /* "Activity ... is 708ms late (wall=0ms ...) because of 2 msg, msg 1
+     * took 108ms (...), msg 2 took 627ms (...)" at 22:41:49.791: the delay is
+     * an issue; the two messages run back to back and end at the line */
+    const double t = 1716331309791.0;
+    json_t *e = gd_collected_nth(&c, "issue", 0);
+    ck_assert_str_eq(str(e, "issue_type"), "slow_delivery");
+    ck_assert(num(e, "ts") == t);
+    ck_assert(num(e, "cost") == 708.0);
+    json_t *ct = json_object_get(e, "content");
+    ck_assert_int_eq(inum(ct, "delay_ms"), 708);
+    ck_assert_str_eq(str(ct, "thread"), "main");
+    ck_assert_str_eq(str(ct, "late"), "Activity co.realfit.agdkwinitwgpu/.MainActivity");
+    e = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert(num(e, "ts") == t - 627 - 108);
+    ck_assert(num(e, "dur") == 108.0);
+    ck_assert_str_eq(str(e, "thread"), "main");
+    ck_assert_str_eq(str(e, "msg"),
+                     "msg 1 took 108ms (seq=2 late=8ms h=android.app.ActivityThread$H w=110)");
+    e = gd_collected_nth(&c, "dispatch", 1);
+    ck_assert(num(e, "ts") == t - 627);
+    ck_assert(num(e, "dur") == 627.0);
+    ck_assert_str_eq(str(e, "msg"),
+                     "msg 2 took 627ms (seq=3 late=82ms h=android.app.ActivityThread$H w=159)");
+    e = gd_collected_nth(&c, "startup", 0); /* "+1s4ms" */
+    ck_assert(num(e, "total_ms") == 1004.0);
+
+    /* "Long Msg: ... late=3475ms wall=3836ms" at 22:42:00.000 is the late
+     * doFrame itself; the "doFrame is 3475ms late ... msg 1 took 2190ms"
+     * that follows places msg 1 before it */
+    const double u = 1716331320000.0;
+    e = gd_collected_nth(&c, "dispatch", 2);
+    ck_assert(num(e, "ts") == u - 3836);
+    ck_assert(num(e, "dur") == 3836.0);
+    ck_assert_int_eq(inum(e, "tid"), 25328);
+    e = gd_collected_nth(&c, "dispatch", 3);
+    ck_assert(num(e, "dur") == 2190.0);
+    ck_assert(num(e, "ts") == u + 1 - 3836 - 2190);
+    e = gd_collected_nth(&c, "issue", 1);
+    ck_assert(num(e, "cost") == 3475.0);
+    ck_assert_str_eq(str(json_object_get(e, "content"), "late"), "doFrame");
+    e = gd_collected_nth(&c, "issue", 2); /* "doFrame is 413ms late because of 1 msg" */
+    ck_assert(num(e, "cost") == 413.0);
+
+    /* "Slow dispatch took 49415ms main app=system_server main=true group=..." */
+    e = gd_collected_nth(&c, "dispatch", 4);
+    ck_assert(num(e, "dur") == 49415.0);
+    ck_assert_str_eq(str(e, "thread"), "main");
+    e = gd_collected_nth(&c, "issue", 3);
+    ck_assert(num(e, "cost") == 300.0);
+    ck_assert_str_eq(str(json_object_get(e, "content"), "thread"), "main");
+
+    /* "+850ms (total +1s2ms)": the whole launch; "+1m2s3ms" */
+    e = gd_collected_nth(&c, "startup", 1);
+    ck_assert_str_eq(str(e, "activity"), "com.example.Trampoline");
+    ck_assert(num(e, "total_ms") == 1002.0);
+    e = gd_collected_nth(&c, "startup", 2);
+    ck_assert_str_eq(str(e, "activity"), "com.example.Main");
+    ck_assert(num(e, "total_ms") == 62003.0);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(bom_and_utf16)
+{
+    const char u8[] = "\xef\xbb\xbf"
+                      "02-28 00:12:16.507  3290  3290 W Looper  : Slow dispatch took 120ms main h=x\n"
+                      "02-28 00:12:16.600  3290  3290 W Looper  : Drained\n"
+                      "02-28 00:12:16.700  3290  3290 W Looper  : Drained\n";
+    gd_read_opts o = {.year = 2017};
+    gd_collected c;
+    ck_assert_int_ge(gd_reader_logcat.probe((const unsigned char *)u8, sizeof u8 - 1, 1), 90);
+    gd_test_read_mem(&gd_reader_logcat, u8, sizeof u8 - 1, &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 3);
+    ck_assert(num(json_array_get(c.events, 0), "dur") == 120.0);
+    ck_assert(num(json_array_get(c.events, 0), "ts") == 1488240736507.0 - 120);
+    ck_assert_int_eq(json_object_size(c.skips), 0);
+    gd_collected_free(&c);
+
+    /* the same text as UTF-16LE with a BOM (PowerShell "adb logcat > f") */
+    unsigned char u16[2 * sizeof u8];
+    size_t k = 0;
+    u16[k++] = 0xFF;
+    u16[k++] = 0xFE;
+    for (size_t i = 3; i < sizeof u8 - 1; i++) {
+        u16[k++] = (unsigned char)u8[i];
+        u16[k++] = 0;
+    }
+    ck_assert_int_ge(gd_reader_logcat.probe(u16, k, 1), 90);
+    gd_test_read_mem(&gd_reader_logcat, u16, k, &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 3);
+    ck_assert(num(json_array_get(c.events, 0), "dur") == 120.0);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(corpus_small_files)
+{
+    /* Android Studio copy: 5 lines, none of use, all read */
+    char p[4096], q[4096];
+    const char *pp = gd_test_corpus("logcat/tinycap_android_studio_logcat.log");
+    snprintf(p, sizeof p, "%s", pp ? pp : "");
+    const char *qq = gd_test_corpus("logcat/gitzhaochen_logtool_logcat_bom.log");
+    snprintf(q, sizeof q, "%s", qq ? qq : "");
+    if (!pp || !qq) {
+        fprintf(stderr, "check_logcat: corpus capture absent, skipped\n");
+        return;
+    }
+    ck_assert_int_ge(probe_file(p), 90);
+    gd_collected c;
+    gd_test_read_file(&gd_reader_logcat, p, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.events), 0);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 5);
+    ck_assert_int_eq(json_object_size(c.skips), 1);
+    gd_collected_free(&c);
+    /* BOM then 720 threadtime lines (wc -l), the first one read too */
+    ck_assert_int_ge(probe_file(q), 90);
+    gd_test_read_file(&gd_reader_logcat, q, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 720);
+    ck_assert_int_eq(json_object_size(c.skips), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("logcat");
@@ -339,6 +613,11 @@ int main(void)
     tcase_add_test(t, corpus_eggonlea);
     tcase_add_test(t, corpus_probe);
     tcase_add_test(t, hostile_input);
+    tcase_add_test(t, uid_columns_and_launches);
+    tcase_add_test(t, android_studio_layouts);
+    tcase_add_test(t, miui_and_modern_looper);
+    tcase_add_test(t, bom_and_utf16);
+    tcase_add_test(t, corpus_small_files);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
