@@ -168,6 +168,14 @@ static const char *fstr(json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
+/* A string field that is set: NULL when absent or "" (Matrix writes
+ * "process":"" and "scene":"" when it does not know). */
+static const char *fstr_set(json_t *o, const char *k)
+{
+    const char *v = fstr(o, k);
+    return v && *v ? v : NULL;
+}
+
 /* Tag from the content, or from its fields when the content lacks one. */
 static const char *issue_tag(json_t *o, const char *line_tag)
 {
@@ -320,7 +328,10 @@ static issue_kind kind_of(const char *tag, const char *detail)
         return IS_STARTUP;
     if (strcmp(tag, "Trace_EvilMethod") != 0)
         return IS_FINDING;
-    if (!detail || strcmp(detail, "NORMAL") == 0)
+    /* ENTER (an activity's entry) and FULL (the method buffer filled up)
+     * are older Matrix's evil methods: a dispatch of `cost` like NORMAL */
+    if (!detail || strcmp(detail, "NORMAL") == 0 || strcmp(detail, "ENTER") == 0 ||
+        strcmp(detail, "FULL") == 0)
         return IS_EVIL;
     if (strcmp(detail, "ANR") == 0)
         return IS_ANR;
@@ -336,14 +347,14 @@ static int send_meta(ctx *c, json_t *o, gd_error *err)
 {
     if (c->meta_sent || !c->own_meta)
         return 0;
-    const char *process = fstr(o, "process");
+    const char *process = fstr_set(o, "process");
     if (!process)
         return 0;
     c->meta_sent = 1;
     json_t *mj = json_pack("{s:s}", "app", process);
-    const char *machine = fstr(o, "machine");
-    if (mj && machine)
-        json_object_set_new(mj, "machine", json_string(machine));
+    json_t *machine = json_object_get(o, "machine"); /* "MIDDLE", or 4 in older Matrix */
+    if (mj && (json_is_string(machine) || json_is_integer(machine)))
+        json_object_set(mj, "machine", machine);
     char *js = mj ? json_dumps(mj, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(mj);
     if (!js)
@@ -395,8 +406,8 @@ static int emit_startup(ctx *c, json_t *o, const char *tag, double time, gd_erro
     gd_event_init(&ev, GD_EV_STARTUP);
     ev.line = c->line;
     ev.ts = time;
-    ev.u.startup.app = fstr(o, "process");
-    ev.u.startup.activity = fstr(o, "scene");
+    ev.u.startup.app = fstr_set(o, "process");
+    ev.u.startup.activity = fstr_set(o, "scene");
     ev.u.startup.kind = kind;
     ev.u.startup.total_ms = total;
     ev.u.startup.source = "matrix";

@@ -281,14 +281,17 @@ START_TEST(test_wrapped_issues)
         "\"threadStack\":\"\\tat a.b.D.m(D.java:3)\\n\\t- waiting on <0x1> (a java.lang.Object)\\n\","
         "\"process\":\"com.x\",\"time\":1010000}}\n"
         "{\"type\":0,\"tag\":\"Trace_EvilMethod\",\"content\":{\"detail\":\"LAG_IDLE_HANDLER\","
-        "\"cost\":900,\"process\":\"com.x\",\"time\":1020000}}\n";
+        "\"cost\":900,\"process\":\"com.x\",\"time\":1020000}}\n"
+        "{\"tag\":\"Trace_EvilMethod\",\"detail\":\"ENTER\",\"cost\":800,\"time\":1030000}\n";
     gd_collected c;
     gd_test_read_mem(&gd_reader_matrix, in, strlen(in), NULL, &c);
     ck_assert_int_eq(c.rc, GD_OK);
     ck_assert_uint_eq(json_object_size(c.skips), 0);
-    ck_assert_int_eq(gd_collected_count(&c, "issue"), 4);
-    /* only the ANR is a dispatch: LAG, SIGNAL_ANR, LAG_IDLE_HANDLER are findings */
-    ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 1);
+    ck_assert_int_eq(gd_collected_count(&c, "issue"), 5);
+    /* the ANR and the (older Matrix's) ENTER evil method are dispatches:
+     * LAG, SIGNAL_ANR, LAG_IDLE_HANDLER are findings */
+    ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 2);
+    ck_assert_double_eq(num(gd_collected_nth(&c, "dispatch", 1), "dur"), 800);
     ck_assert_int_eq(gd_collected_count(&c, "method"), 2);
     ck_assert_int_eq(gd_collected_count(&c, "stack"), 3);
     json_t *d = gd_collected_nth(&c, "dispatch", 0);
@@ -331,16 +334,27 @@ START_TEST(test_startup_issues)
         "\"stack\":\"0,1048574,1,26012\\n\",\"stackKey\":\"1048574|\",\"process\":\"com.x\",\"time\":2000050}\n"
         "{\"tag\":\"Trace_EvilMethod\",\"detail\":\"STARTUP\",\"cost\":70001,\"subType\":2,"
         "\"process\":\"com.x\",\"time\":3000000}\n"
-        "{\"tag\":\"Trace_EvilMethod\",\"detail\":\"STARTUP\",\"subType\":2,\"time\":3100000}\n";
+        "{\"tag\":\"Trace_EvilMethod\",\"detail\":\"STARTUP\",\"subType\":2,\"time\":3100000}\n"
+        /* Matrix's documented example of an older Trace_StartUp: no startup_duration, empty scene */
+        "{\"machine\":4,\"application_create\":415,\"first_activity_create\":240,"
+        "\"stage_between_app_and_activity\":0,\"scene\":\"\",\"is_warm_start_up\":false,"
+        "\"tag\":\"Trace_StartUp\",\"process\":\"\",\"time\":1528278018147}\n"
+        "{\"tag\":\"Trace_StartUp\",\"startup_duration\":3580,\"scene\":\"\",\"is_warm_start_up\":false,"
+        "\"process\":\"\",\"time\":1550157191369}\n";
     gd_collected c;
     gd_test_read_mem(&gd_reader_matrix, in, strlen(in), NULL, &c);
     ck_assert_int_eq(c.rc, GD_OK);
-    ck_assert_int_eq(gd_collected_count(&c, "issue"), 4);
+    ck_assert_int_eq(gd_collected_count(&c, "issue"), 6);
     ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 0);
-    ck_assert_int_eq(gd_collected_count(&c, "startup"), 2);
+    ck_assert_int_eq(gd_collected_count(&c, "startup"), 3);
     ck_assert_int_eq(gd_collected_count(&c, "method"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: matrix: launch reported twice"), 1);
-    ck_assert_int_eq(gd_collected_skips(&c, "matrix: startup without duration"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "matrix: startup without duration"), 2);
+    /* "" is no app and no activity */
+    json_t *last = gd_collected_nth(&c, "startup", 2);
+    ck_assert_double_eq(num(last, "total_ms"), 3580);
+    ck_assert_ptr_null(json_object_get(last, "app"));
+    ck_assert_ptr_null(json_object_get(last, "activity"));
     json_t *s = gd_collected_nth(&c, "startup", 0);
     ck_assert_str_eq(str(s, "startup_kind"), "cold");
     ck_assert_double_eq(num(s, "total_ms"), 26012);
