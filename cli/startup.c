@@ -31,7 +31,8 @@ static int on_row(void *ctx, json_t *row)
         return gd_render_row(o->r, row) ? 1 : 0;
     json_t *t = json_copy(row);
     json_t *slow = json_object_get(row, "slow");
-    json_object_set_new(t, "slow", json_string(json_is_true(slow) ? "SLOW" : json_is_false(slow) ? "ok" : "-"));
+    const char *mark = json_is_true(slow) ? "SLOW" : json_is_false(slow) ? "ok" : "-";
+    json_object_set_new(t, "slow", json_string(mark));
     int rc = gd_render_row(o->r, t) ? 1 : 0;
     json_decref(t);
     return rc;

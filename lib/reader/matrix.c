@@ -16,13 +16,17 @@
  * Inputs:
  *   - the issue content objects (what Plugin.onDetectIssue fills: "tag",
  *     "type", "process", "time" plus the tracer's fields), one per line, in
- *     arrays, or pretty-printed; an {"tag":..,"content":{..}} wrapper is
- *     unwrapped;
+ *     arrays, or pretty-printed; whole Issue objects
+ *     {"type":0,"tag":..,"key":..,"content":{..}} are read as their content;
  *   - text (logcat) with Issue.toString() lines
  *     "...tag[Trace_EvilMethod]type[0];key[...];content[{...}]".
  *
  * Field names are TraceCanary's SharePluginInfo: detail (ISSUE_STACK_TYPE),
  * cost, scene, stack, stackKey, threadStack, dropLevel, dropSum, fps, ...
+ *
+ * "detail" decides what an issue stands for (kind_of): evil methods and
+ * ANRs are dispatches, launches are startup events, the rest are findings
+ * kept as issues with their threadStack as a main-thread sample.
  *
  * Time: "time" is the report time (System.currentTimeMillis() when the
  * issue is reported, after the analysis).  An evil method's dispatch is
