@@ -18,5 +18,6 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx);
 int cmd_frames(int argc, char **argv, gd_ctx *ctx);
 int cmd_report(int argc, char **argv, gd_ctx *ctx);
 int cmd_export(int argc, char **argv, gd_ctx *ctx);
+int cmd_startup(int argc, char **argv, gd_ctx *ctx);
 
 #endif

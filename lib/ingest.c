@@ -36,8 +36,12 @@ int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd
         return gd_error_set(err, GD_ERR_DATA, 0, 0, "empty input");
     char tried[512];
     *out = gd_reader_detect(head, n, eof, tried, sizeof tried);
-    if (!*out)
+    if (!*out) {
+        const char *what = gd_reader_not_capture(head, n, eof);
+        if (what)
+            return gd_error_set(err, GD_ERR_DATA, 0, 0, "not a capture: %s", what);
         return gd_error_set(err, GD_ERR_DATA, 1, 1, "unrecognised format (tried: %s)", tried);
+    }
     return GD_OK;
 }
 

@@ -33,6 +33,10 @@ typedef struct gd_reader {
     int (*probe)(const unsigned char *head, size_t n, int eof);
     /* Reads the whole input; returns GD_OK or an error code with err set. */
     int (*read)(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err);
+    /* Optional: when `head` is a known file of this tool that is not a
+     * capture (a Matrix methodMapping), what it is and where it goes, in
+     * one lower-case phrase without parentheses; else NULL. */
+    const char *(*not_capture)(const unsigned char *head, size_t n, int eof);
 } gd_reader;
 
 /* NULL-terminated list of all readers, in detection priority order. */
@@ -43,5 +47,7 @@ const gd_reader *gd_reader_find(const char *name);
  * the comma-separated names tried (for the error message). */
 const gd_reader *gd_reader_detect(const unsigned char *head, size_t n, int eof,
                                   char *tried, size_t tried_len);
+/* For a head no reader takes: the first reader's not_capture phrase, or NULL. */
+const char *gd_reader_not_capture(const unsigned char *head, size_t n, int eof);
 
 #endif

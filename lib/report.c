@@ -17,6 +17,7 @@ enum {
     PAGES = 500,
     DUMPS = 20,
     IMAGES = 200,
+    STARTUPS = 500,
 };
 #define FLAME_PRUNE 0.005
 
@@ -83,8 +84,10 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
         json_decref(c.arr);
     }
     json_object_set_new(doc, "thresholds",
-                        json_pack("{s:f s:f}", "page_ok_ms", GD_REPORT_PAGE_OK_MS, "page_slow_ms",
-                                  GD_REPORT_PAGE_SLOW_MS));
+                        json_pack("{s:f s:f s:f s:f s:f}", "page_ok_ms", GD_REPORT_PAGE_OK_MS,
+                                  "page_slow_ms", GD_REPORT_PAGE_SLOW_MS, "startup_cold_ms",
+                                  gd_startup_bar_ms("cold"), "startup_warm_ms",
+                                  gd_startup_bar_ms("warm"), "startup_hot_ms", gd_startup_bar_ms("hot")));
     LIST("traces", NULL, 1000, gd_store_traces(s, f, append_capped, &c, err));
     LIST("worst_blocks", NULL, WORST_BLOCKS, gd_store_worst_blocks(s, f, WORST_BLOCKS, append_capped, &c, err));
     if (o->full) {
@@ -112,6 +115,8 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     gd_images_query iq = {.filter = *f, .high = NAN, .low = NAN};
     LIST("images", "images_total", IMAGES, gd_store_images(s, &iq, append_capped, &c, err));
     LIST("frames", NULL, 1000, gd_store_frame_stats(s, f, append_capped, &c, err));
+    gd_startup_query sq = {.filter = *f};
+    LIST("startups", "startups_total", STARTUPS, gd_store_startups(s, &sq, append_capped, &c, err));
     *out = doc;
     return GD_OK;
 fail:

@@ -130,6 +130,23 @@ int gd_store_images(gd_store *s, const gd_images_query *q, gd_row_fn fn, void *c
 int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err);
 
+/* Android vitals' bar for a launch of `kind` ("cold" 5000 ms, "warm" 2000,
+ * "hot" 1500); NAN for an unknown kind.  A launch at or over it is slow. */
+double gd_startup_bar_ms(const char *kind);
+
+typedef struct gd_startup_query {
+    gd_filter filter;
+    const char *app;        /* only this package, or NULL                 */
+    const char *kind;       /* "cold", "warm", "hot" or NULL: any         */
+} gd_startup_query;
+
+/* App launches (`godeye startup`), by trace then time: trace, app (the
+ * trace's app when the tool named none), activity, kind, total_ms,
+ * wait_ms, source, ts_ms, slow (at or over gd_startup_bar_ms; null when
+ * the kind is unknown). */
+int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
+                      gd_error *err);
+
 /* One row per ANR dump: trace, pid, ts_ms, main ({name, tid, state,
  * waiting_on, lock, held_by, held_by_name} or null), main_stack (frames,
  * innermost first), deadlocks (arrays of {name, tid, lock, held_by...}

@@ -63,6 +63,31 @@ static json_t *m_overdraw(json_t *r)
                      json_object_get(r, "overdraw_ratio"));
 }
 
+static int q_startups(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    gd_startup_query q = {.filter = {&trace, 1}};
+    return gd_store_startups(s, &q, fn, ctx, err);
+}
+
+/* A null text as '' (String columns); slow as 1/0/null. */
+static json_t *text_or_empty(json_t *v)
+{
+    return json_is_string(v) ? json_incref(v) : json_string("");
+}
+
+static json_t *m_startups(json_t *r)
+{
+    json_t *slow = json_object_get(r, "slow");
+    return json_pack("{s:o s:o s:o s:O s:O s:o s:O s:o}", "launched_app",
+                     text_or_empty(json_object_get(r, "app")), "activity",
+                     text_or_empty(json_object_get(r, "activity")), "kind",
+                     text_or_empty(json_object_get(r, "kind")), "total_ms",
+                     json_object_get(r, "total_ms"), "wait_ms", json_object_get(r, "wait_ms"),
+                     "source", text_or_empty(json_object_get(r, "source")), "ts_ms",
+                     json_object_get(r, "ts_ms"), "slow",
+                     json_is_boolean(slow) ? json_integer(json_is_true(slow)) : json_null());
+}
+
 static int q_images(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
     gd_images_query q = {.filter = {&trace, 1}, .high = NAN, .low = NAN};
@@ -127,6 +152,7 @@ static const export_def exports[] = {
     {"pages", NULL, q_pages, m_pages},
     {"overdraw", NULL, q_overdraw, m_overdraw},
     {"image_issues", NULL, q_images, m_images},
+    {"startups", NULL, q_startups, m_startups},
     {"traces",
      "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"

@@ -26,6 +26,7 @@ enum {
     ST_MSG_INS,
     ST_MSG_SEL,
     ST_THREAD,
+    ST_STARTUP,
     ST__COUNT
 };
 
@@ -48,6 +49,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT OR IGNORE INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
     "SELECT id FROM message WHERE text = ?",
     "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
+    "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms)"
+    " VALUES (?,?,?,?,?,?,?,?)",
 };
 
 typedef struct stat_entry {
@@ -400,6 +403,27 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
+/* One launch; a kind other than cold/warm/hot is stored as unknown. */
+static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_startup_ev *u = &ev->u.startup;
+    const char *kind = u->kind;
+    if (kind && strcmp(kind, "cold") != 0 && strcmp(kind, "warm") != 0 && strcmp(kind, "hot") != 0) {
+        count_reason(w, "ignored: startup: unknown kind", ev->line);
+        kind = NULL;
+    }
+    sqlite3_stmt *st = w->st[ST_STARTUP];
+    sqlite3_bind_int64(st, 1, w->trace);
+    gd_bind_text(st, 2, u->app);
+    gd_bind_text(st, 3, u->activity);
+    gd_bind_text(st, 4, kind);
+    sqlite3_bind_double(st, 5, u->total_ms);
+    gd_bind_opt_double(st, 6, u->wait_ms >= 0 ? u->wait_ms : GD_NONE);
+    gd_bind_text(st, 7, u->source);
+    gd_bind_opt_double(st, 8, ev->ts);
+    return gd_store_step(w->s, st, err);
+}
+
 static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t tid, const gd_paired *d,
                          gd_error *err);
 
@@ -466,9 +490,8 @@ static int stream_print(gd_writer *w, int64_t pid, int64_t tid, double ts, int p
 
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
-    /* a startup from `am start -W` output has no time of day */
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
-        ev->kind != GD_EV_STARTUP) {
+        ev->kind != GD_EV_STARTUP) { /* am start -W prints no time */
         on_skip(w, "event without a time", ev->line, 0);
         return 0;
     }
@@ -495,6 +518,7 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_VIEW_DUMP:
     case GD_EV_IMAGE:
     case GD_EV_FRAME:
+    case GD_EV_STARTUP:
         break;
     default:
         /* the main thread's events, resolved now when the meta already
@@ -571,6 +595,13 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             return 0;
         }
         return rc;
+    case GD_EV_STARTUP:
+        if (!gd_has(ev->u.startup.total_ms) || ev->u.startup.total_ms < 0) {
+            w->events--;
+            on_skip(w, "startup: no total time", ev->line, 0);
+            return 0;
+        }
+        return put_startup(w, ev, err);
     default:
         return put_raw(w, ev, err);
     }

@@ -151,6 +151,26 @@ CREATE TABLE IF NOT EXISTS frames (
 PARTITION BY day
 ORDER BY (app, version_name, window, trace_uid, seq);
 
+-- App launches (godeye startup); slow: at or over Android vitals' bar of
+-- its kind (cold 5000, warm 2000, hot 1500 ms), null for an unknown kind.
+CREATE TABLE IF NOT EXISTS startups (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  launched_app  String,
+  activity      String,
+  kind          String,
+  total_ms      Float64,
+  wait_ms       Nullable(Float64),
+  source        String,
+  ts_ms         Nullable(Float64),
+  slow          Nullable(UInt8)
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, kind, trace_uid, seq);
+
 -- Page instances with their draw and load times (null when missing).
 CREATE TABLE IF NOT EXISTS pages (
   trace_uid     String,

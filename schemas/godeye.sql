@@ -269,3 +269,18 @@ CREATE TABLE call (
 -- "what ran during this block": calls of a thread by start time
 CREATE INDEX call_at ON call (trace, pid, tid, start_ms);
 CREATE INDEX call_method ON call (method, tid);
+
+-- One app launch as a tool measured it (logcat "Displayed", am start -W,
+-- Matrix STARTUP / Trace_StartUp, a trace's bindApplication..first frame).
+CREATE TABLE startup (
+  id       INTEGER PRIMARY KEY,
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  app      TEXT,                        -- package; NULL: the trace's app
+  activity TEXT,                        -- launched activity or NULL
+  kind     TEXT,                        -- cold, warm, hot or NULL (unknown)
+  total_ms REAL NOT NULL,               -- the whole launch
+  wait_ms  REAL,                        -- am start -W WaitTime or NULL
+  source   TEXT,                        -- logcat, am_start, matrix, perfetto...
+  ts_ms    REAL                         -- when it was reported, or NULL
+);
+CREATE INDEX startup_trace ON startup (trace, ts_ms);

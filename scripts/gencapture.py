@@ -1085,6 +1085,13 @@ class Capture:
         for frac, name in ((0.34, "open feed"), (0.6, "open product detail")):
             self.add(self.inside_dispatch(frac)["start"], {"type": "mark", "name": name})
 
+    def gen_startups(self):
+        # a cold launch under Android vitals' 5 s bar and a warm one over its 2 s bar
+        for frac, kind, total in ((0.02, "cold", 1834.5), (0.8, "warm", 2210.0)):
+            self.add(self.inside_dispatch(frac)["start"],
+                     {"type": "startup", "app": APP, "activity": "com.example.shop.MainActivity",
+                      "startup_kind": kind, "total_ms": total, "source": "gencapture"})
+
     def gen_unknown(self):
         t = self.inside_dispatch(0.5)["start"] + to_ticks(3)
         self.add(t, {"type": "thermal", "status": "moderate", "headroom": 0.71})
@@ -1106,6 +1113,8 @@ class Capture:
             self.gen_frames()
         if a.marks:
             self.gen_marks()
+        if getattr(a, "startups", False):
+            self.gen_startups()
         if a.unknown_kind:
             self.gen_unknown()
         self.gen_memory()
@@ -1586,6 +1595,7 @@ def main(argv=None):
     ap.add_argument("--frames", type=int, default=0, metavar="N",
                     help="frame events for the first N Choreographer dispatches")
     ap.add_argument("--marks", action="store_true", help="a couple of user marks")
+    ap.add_argument("--startups", action="store_true", help="two app launches (startup events)")
     ap.add_argument("--unknown-kind", action="store_true",
                     help="one event of a kind this format version does not define")
     ap.add_argument("--blank-line", action="store_true", help="one blank line in the JSON Lines")

@@ -127,7 +127,7 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
     if (!json_is_string(t))
         return type_err(c, err, "type", "a string");
     int kind = gd_event_kind_from_name(json_string_value(t));
-    if (kind < 0 || kind == GD_EV_FRAME_SUMMARY || kind == GD_EV_ISSUE || kind == GD_EV_STARTUP) {
+    if (kind < 0 || kind == GD_EV_FRAME_SUMMARY || kind == GD_EV_ISSUE) {
         gd_sink_skip(c->sink, "unknown event kind", c->line, c->col);
         return SKIP;
     }
@@ -334,6 +334,24 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
     case GD_EV_MARK:
         ev->u.mark.name = opt_str(c, o, "name");
         break;
+    case GD_EV_STARTUP: {
+        gd_startup_ev *st = &ev->u.startup;
+        json_t *t = json_object_get(o, "total_ms");
+        if (!json_is_number(t) || json_number_value(t) < 0)
+            return type_err(c, err, "total_ms", "a number (ms, >= 0)");
+        st->total_ms = json_number_value(t);
+        st->wait_ms = opt_num(c, o, "wait_ms");
+        st->app = opt_str(c, o, "app");
+        st->activity = opt_str(c, o, "activity");
+        st->source = opt_str(c, o, "source");
+        st->kind = opt_str(c, o, "startup_kind");
+        if (st->kind && strcmp(st->kind, "cold") != 0 && strcmp(st->kind, "warm") != 0 &&
+            strcmp(st->kind, "hot") != 0) {
+            gd_sink_skip(c->sink, "ignored: startup: unknown startup_kind", c->line, c->col);
+            st->kind = NULL;
+        }
+        break;
+    }
     default:
         break;
     }

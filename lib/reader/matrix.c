@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,17 @@
  * Inputs:
  *   - the issue content objects (what Plugin.onDetectIssue fills: "tag",
  *     "type", "process", "time" plus the tracer's fields), one per line, in
- *     arrays, or pretty-printed; an {"tag":..,"content":{..}} wrapper is
- *     unwrapped;
+ *     arrays, or pretty-printed; whole Issue objects
+ *     {"type":0,"tag":..,"key":..,"content":{..}} are read as their content;
  *   - text (logcat) with Issue.toString() lines
  *     "...tag[Trace_EvilMethod]type[0];key[...];content[{...}]".
  *
  * Field names are TraceCanary's SharePluginInfo: detail (ISSUE_STACK_TYPE),
  * cost, scene, stack, stackKey, threadStack, dropLevel, dropSum, fps, ...
+ *
+ * "detail" decides what an issue stands for (kind_of): evil methods and
+ * ANRs are dispatches, launches are startup events, the rest are findings
+ * kept as issues with their threadStack as a main-thread sample.
  *
  * Time: "time" is the report time (System.currentTimeMillis() when the
  * issue is reported, after the analysis).  An evil method's dispatch is
@@ -53,6 +58,12 @@ typedef struct ctx {
     size_t frames_cap;
     char *buf;          /* per-issue scratch (thread stack text) */
     size_t buf_cap;
+    int own_meta;       /* reading a Matrix file: the meta is ours to send */
+    int meta_sent;
+    /* the last launch sent, to know Matrix's second report of it */
+    int last_startup;
+    double last_total, last_time;
+    const char *last_kind;  /* a literal */
 } ctx;
 
 static void skip(ctx *c, const char *reason)
@@ -161,6 +172,14 @@ static const char *fstr(json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
+/* A string field that is set: NULL when absent or "" (Matrix writes
+ * "process":"" and "scene":"" when it does not know). */
+static const char *fstr_set(json_t *o, const char *k)
+{
+    const char *v = fstr(o, k);
+    return v && *v ? v : NULL;
+}
+
 /* Tag from the content, or from its fields when the content lacks one. */
 static const char *issue_tag(json_t *o, const char *line_tag)
 {
@@ -253,9 +272,12 @@ static int emit_methods(ctx *c, const char *stack, double t0, gd_error *err)
     return 0;
 }
 
-/* threadStack (Utils.getStack: " \nat a.b.C:method(12)\n...") -> one
- * sample, innermost first as printed.  "at " is dropped; "Class:method("
- * becomes "Class.method(" (StackTraceElement form); plain lines are kept. */
+/* threadStack -> one sample of the main thread at `ts`, innermost first as
+ * printed.  Matrix writes it in two shapes: Utils.getStack's
+ * " \nat a.b.C:method(12)\n..." and StackTraceElement.toString() lines
+ * "a.b.C.method(C.java:12)" (LAG, SIGNAL_ANR); "\tat ..." dumps also occur.
+ * "at " is dropped, "Class:method(" becomes "Class.method(", lock lines
+ * ("- waiting on <0x...>") are not frames. */
 static int emit_thread_stack(ctx *c, const char *text, double ts, gd_error *err)
 {
     size_t tl = strlen(text);
@@ -272,7 +294,7 @@ static int emit_thread_stack(ctx *c, const char *text, double ts, gd_error *err)
             l[--n] = 0;
         if (strncmp(l, "at ", 3) == 0)
             l += 3;
-        if (!*l)
+        if (!*l || strncmp(l, "- ", 2) == 0)
             continue;
         char *par = strchr(l, '(');
         char *colon = strchr(l, ':');
@@ -282,8 +304,10 @@ static int emit_thread_stack(ctx *c, const char *text, double ts, gd_error *err)
             return GD_ERR_IO;
         c->frames[k++] = l;
     }
-    if (k == 0)
+    if (k == 0) {
+        skip(c, "matrix: empty threadStack");
         return 0;
+    }
     gd_event ev;
     gd_event_init(&ev, GD_EV_STACK);
     ev.line = c->line;
@@ -293,16 +317,120 @@ static int emit_thread_stack(ctx *c, const char *text, double ts, gd_error *err)
     return gd_sink_event(c->sink, &ev, err);
 }
 
+/* What an issue stands for (Trace_EvilMethod's "detail", Constants.Type). */
+typedef enum {
+    IS_FINDING, /* kept as reported, with its threadStack: LAG, LAG_IDLE_HANDLER,
+                 * SIGNAL_ANR, SIGNAL_ANR_NATIVE_BACKTRACE, FPS, unknown */
+    IS_EVIL,    /* NORMAL (or no detail): a dispatch of `cost` ending at `time` */
+    IS_ANR,     /* ANR (LooperAnrTracer): the same, still running when reported */
+    IS_STARTUP  /* STARTUP evil issue or Trace_StartUp: an app launch         */
+} issue_kind;
+
+static issue_kind kind_of(const char *tag, const char *detail)
+{
+    if (strcmp(tag, "Trace_StartUp") == 0)
+        return IS_STARTUP;
+    if (strcmp(tag, "Trace_EvilMethod") != 0)
+        return IS_FINDING;
+    /* ENTER (an activity's entry) and FULL (the method buffer filled up)
+     * are older Matrix's evil methods: a dispatch of `cost` like NORMAL */
+    if (!detail || strcmp(detail, "NORMAL") == 0 || strcmp(detail, "ENTER") == 0 ||
+        strcmp(detail, "FULL") == 0)
+        return IS_EVIL;
+    if (strcmp(detail, "ANR") == 0)
+        return IS_ANR;
+    if (strcmp(detail, "STARTUP") == 0)
+        return IS_STARTUP;
+    return IS_FINDING;
+}
+
+/* The capture's app and device tier, from the first issue that names them
+ * (Matrix files have no header).  Only when reading a Matrix file itself:
+ * inside a logcat the logcat reader owns the meta. */
+static int send_meta(ctx *c, json_t *o, gd_error *err)
+{
+    if (c->meta_sent || !c->own_meta)
+        return 0;
+    const char *process = fstr_set(o, "process");
+    if (!process)
+        return 0;
+    c->meta_sent = 1;
+    json_t *mj = json_pack("{s:s}", "app", process);
+    json_t *machine = json_object_get(o, "machine"); /* "MIDDLE", or 4 in older Matrix */
+    if (mj && (json_is_string(machine) || json_is_integer(machine)))
+        json_object_set(mj, "machine", machine);
+    char *js = mj ? json_dumps(mj, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(mj);
+    if (!js)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    gd_meta m;
+    gd_meta_init(&m);
+    m.app = process;
+    m.json = js;
+    m.clock = "utc"; /* System.currentTimeMillis() */
+    int rc = gd_sink_meta(c->sink, &m, err);
+    free(js);
+    return rc;
+}
+
+/* A launch: Trace_StartUp (startup_duration, is_warm_start_up) or the
+ * STARTUP evil issue (cost, subType 1 cold / 2 warm) that Matrix sends
+ * after it when the launch was over its threshold.  The second report of
+ * one launch (same kind and duration within a minute) is not a second
+ * launch. */
+static int emit_startup(ctx *c, json_t *o, const char *tag, double time, gd_error *err)
+{
+    int trace_startup = strcmp(tag, "Trace_StartUp") == 0;
+    double total = trace_startup ? fnum(o, "startup_duration") : GD_NONE;
+    if (!gd_has(total))
+        total = fnum(o, "cost");
+    if (!gd_has(total) || total < 0 || total > 1e9) {
+        skip(c, "matrix: startup without duration");
+        return 0;
+    }
+    const char *kind = NULL;
+    json_t *w = json_object_get(o, "is_warm_start_up");
+    double sub = fnum(o, "subType");
+    if (json_is_boolean(w))
+        kind = json_is_true(w) ? "warm" : "cold";
+    else if (sub == 1)
+        kind = "cold";
+    else if (sub == 2)
+        kind = "warm";
+    if (c->last_startup && total == c->last_total && fabs(time - c->last_time) <= 60000 &&
+        (!kind || !c->last_kind || strcmp(kind, c->last_kind) == 0)) {
+        gd_sink_skip(c->sink, "ignored: matrix: launch reported twice", c->line, c->col);
+        return 0;
+    }
+    c->last_startup = 1;
+    c->last_total = total;
+    c->last_time = time;
+    c->last_kind = kind;
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STARTUP);
+    ev.line = c->line;
+    ev.ts = time;
+    ev.u.startup.app = fstr_set(o, "process");
+    ev.u.startup.activity = fstr_set(o, "scene");
+    ev.u.startup.kind = kind;
+    ev.u.startup.total_ms = total;
+    ev.u.startup.source = "matrix";
+    return gd_sink_event(c->sink, &ev, err);
+}
+
 static int do_issue(ctx *c, json_t *o, const char *line_tag, gd_error *err)
 {
     if (!json_is_object(o)) {
         skip(c, "matrix: issue is not an object");
         return 0;
     }
+    /* Issue as a whole ({"type":0,"tag":..,"key":..,"content":{..}}, what
+     * IssuePublisher stores and Issue.toString() prints): the content is
+     * the issue; its own tag, else the wrapper's */
     json_t *inner = json_object_get(o, "content");
-    if (json_is_object(inner) && json_is_string(json_object_get(o, "tag")) &&
-        !json_object_get(inner, "tag")) {
-        line_tag = fstr(o, "tag");
+    if (json_is_object(inner)) {
+        if (json_is_string(json_object_get(o, "tag")))
+            line_tag = fstr(o, "tag");
         o = inner;
     }
     const char *tag = issue_tag(o, line_tag);
@@ -315,11 +443,14 @@ static int do_issue(ctx *c, json_t *o, const char *line_tag, gd_error *err)
         skip(c, "matrix: issue without time");
         return 0;
     }
+    int rc = send_meta(c, o, err);
+    if (rc)
+        return rc;
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     if (!js)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    int evil = strcmp(tag, "Trace_EvilMethod") == 0;
     const char *detail = fstr(o, "detail");
+    issue_kind kind = kind_of(tag, detail);
     double cost = fnum(o, "cost");
     gd_event ev;
     gd_event_init(&ev, GD_EV_ISSUE);
@@ -338,10 +469,12 @@ static int do_issue(ctx *c, json_t *o, const char *line_tag, gd_error *err)
         if (!gd_has(cost))
             ev.u.issue.cost_ms = fnum(o, "startup_duration");
     }
-    int rc = gd_sink_event(c->sink, &ev, err);
-    if (rc == 0 && evil) {
+    rc = gd_sink_event(c->sink, &ev, err);
+    if (rc == 0 && kind == IS_STARTUP)
+        rc = emit_startup(c, o, tag, time, err);
+    if (rc == 0 && (kind == IS_EVIL || kind == IS_ANR)) {
         if (!gd_has(cost) || cost < 0) {
-            skip(c, "matrix: evil method without cost");
+            skip(c, kind == IS_ANR ? "matrix: ANR without cost" : "matrix: evil method without cost");
         } else {
             double t0 = time - cost;
             gd_event_init(&ev, GD_EV_DISPATCH);
@@ -349,18 +482,19 @@ static int do_issue(ctx *c, json_t *o, const char *line_tag, gd_error *err)
             ev.ts = t0;
             ev.u.dispatch.dur = cost;
             ev.u.dispatch.msg = fstr(o, "scene");
-            /* ANR reports are taken while the message still runs */
-            ev.u.dispatch.unfinished =
-                detail && (strcmp(detail, "ANR") == 0 || strcmp(detail, "SIGNAL_ANR") == 0);
+            /* an ANR is reported while its message still runs */
+            ev.u.dispatch.unfinished = kind == IS_ANR;
             rc = gd_sink_event(c->sink, &ev, err);
-            const char *stack = fstr(o, "stack");
-            if (rc == 0 && stack)
-                rc = emit_methods(c, stack, t0, err);
         }
-        const char *ts = fstr(o, "threadStack");
-        if (rc == 0 && ts)
-            rc = emit_thread_stack(c, ts, time, err);
     }
+    /* the method tree of an evil method, an ANR or a slow launch, laid out
+     * as ending at the report */
+    const char *stack = fstr(o, "stack");
+    if (rc == 0 && stack && kind != IS_FINDING && gd_has(cost) && cost >= 0)
+        rc = emit_methods(c, stack, time - cost, err);
+    const char *ts = fstr(o, "threadStack");
+    if (rc == 0 && ts && strcmp(tag, "Trace_EvilMethod") == 0)
+        rc = emit_thread_stack(c, ts, time, err);
     free(js);
     return rc;
 }
@@ -536,7 +670,7 @@ static int probe(const unsigned char *h, size_t n, int eof)
 
 static int read_matrix(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
-    ctx c = {.sink = sink, .opts = opts};
+    ctx c = {.sink = sink, .opts = opts, .own_meta = 1};
     int rc = 0;
     if (opts && opts->method_mapping && (rc = load_mapping(&c, opts->method_mapping, err)))
         goto out;
@@ -557,9 +691,51 @@ out:
     return rc;
 }
 
+/* 1 when `l` (len bytes) is a methodMapping line "id,accessFlag,class method desc". */
+static int mapping_line(const unsigned char *l, size_t len)
+{
+    size_t i = 0, d;
+    for (int field = 0; field < 2; field++) {
+        for (d = i; i < len && isdigit(l[i]); i++)
+            ;
+        if (i == d || i >= len || l[i] != ',')
+            return 0;
+        i++;
+    }
+    int spaces = 0;
+    for (size_t k = i; k < len; k++) {
+        if (l[k] == ' ')
+            spaces++;
+        else if (l[k] < 0x21 || l[k] == ',')
+            return l[k] == '\r' && k == len - 1 && spaces == 2;
+    }
+    return spaces == 2;
+}
+
+/* The Matrix methodMapping (the build's method ids) is not a capture, but
+ * it comes with the issues: say what it is and where it goes. */
+static const char *not_capture(const unsigned char *h, size_t n, int eof)
+{
+    size_t i = 0, lines = 0;
+    while (i < n && lines < 20) {
+        const unsigned char *nl = memchr(h + i, '\n', n - i);
+        if (!nl && !eof)
+            break; /* a cut last line */
+        size_t len = nl ? (size_t)(nl - (h + i)) : n - i;
+        if (len && !mapping_line(h + i, len))
+            return NULL;
+        lines += len > 0;
+        i += len + 1;
+    }
+    return lines ? "a Matrix methodMapping, the method ids of one build;"
+                   " pass it as --method-mapping FILE when ingesting the Matrix issues"
+                 : NULL;
+}
+
 const gd_reader gd_reader_matrix = {
     .name = "matrix",
     .description = "Tencent Matrix trace-canary issues: JSON content or logcat Issue lines",
     .probe = probe,
     .read = read_matrix,
+    .not_capture = not_capture,
 };

@@ -47,3 +47,13 @@ const gd_reader *gd_reader_detect(const unsigned char *head, size_t n, int eof,
     }
     return best;
 }
+
+const char *gd_reader_not_capture(const unsigned char *head, size_t n, int eof)
+{
+    for (const gd_reader *const *r = all_readers; *r; r++) {
+        const char *what = (*r)->not_capture ? (*r)->not_capture(head, n, eof) : NULL;
+        if (what)
+            return what;
+    }
+    return NULL;
+}

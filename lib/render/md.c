@@ -142,5 +142,31 @@ int gd_render_md(FILE *out, const json_t *doc)
             fputs(" |\n", out);
         }
     }
+    if (json_array_size(json_object_get(doc, "startups"))) {
+        const json_t *th = json_object_get(doc, "thresholds");
+        fprintf(out, "\n### Startup (Android vitals: slow at %.1f s cold, %.1f s warm, %.1f s hot)\n\n"
+                     "| total | kind | vitals | app | activity | source |\n|---:|---|---|---|---|---|\n",
+                dbl(th, "startup_cold_ms") / 1000.0, dbl(th, "startup_warm_ms") / 1000.0,
+                dbl(th, "startup_hot_ms") / 1000.0);
+        json_array_foreach(json_object_get(doc, "startups"), i, r) {
+            if (i >= 20)
+                break;
+            json_t *slow = json_object_get(r, "slow");
+            fputs("| ", out);
+            ms_cell(out, json_object_get(r, "total_ms"));
+            fprintf(out, " | %s | %s | ", str(r, "kind") ? str(r, "kind") : "-",
+                    json_is_true(slow) ? "**slow**" : json_is_false(slow) ? "ok" : "-");
+            code(out, str(r, "app"));
+            fputs(" | ", out);
+            code(out, str(r, "activity"));
+            fputs(" | ", out);
+            code(out, str(r, "source"));
+            fputs(" |\n", out);
+        }
+        json_t *total = json_object_get(doc, "startups_total");
+        if (json_integer_value(total) > (json_int_t)i)
+            fprintf(out, "\n%zu of %lld launches shown.\n", i,
+                    (long long)json_integer_value(total));
+    }
     return ferror(out) ? -1 : 0;
 }

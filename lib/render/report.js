@@ -386,6 +386,29 @@
       { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms }, { key: 'max_ms', label: 'max', type: 'n', fmt: ms }]));
   }
 
+  /* ---- launches against Android vitals' bars ---- */
+  function startups() {
+    var st = D.startups || [];
+    if (!st.length) return;
+    var th = D.thresholds || {};
+    var bars = { cold: th.startup_cold_ms, warm: th.startup_warm_ms, hot: th.startup_hot_ms };
+    var s = sect('startups', 'Startup');
+    s.appendChild(el('div', { 'class': 'mute' }, 'Android vitals count a launch as slow at ' + ms(bars.cold) + ' cold, ' +
+      ms(bars.warm) + ' warm, ' + ms(bars.hot) + ' hot.'));
+    if (D.startups_total > st.length) s.appendChild(el('div', { 'class': 'mute' }, st.length + ' of ' + D.startups_total + ' launches shown.'));
+    s.appendChild(table(st, [
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'ts_ms', label: 'time (UTC)', type: 't', fmt: when },
+      { key: 'app', label: 'app', type: 'f', fmt: num }, { key: 'kind', label: 'kind', fmt: function (v) { return v === null ? '?' : v; } },
+      { key: 'total_ms', label: 'total', type: 'n', cell: function (td, r) { td.textContent = r.total_ms.toFixed(1) + ' ms'; td.className = 'n' + (r.slow === true ? ' r-slow' : r.slow === false ? ' r-ok' : ''); } },
+      { key: 'slow', label: 'vitals bar', cell: function (td, r) {
+        var b = r.kind === null ? undefined : bars[r.kind];
+        td.textContent = r.slow === null || b === undefined ? '-' : (r.slow ? 'slow: \u2265 ' : 'ok: < ') + ms(b);
+        td.className = r.slow === true ? 'r-slow' : r.slow === false ? 'r-ok' : '';
+      } },
+      { key: 'wait_ms', label: 'wait', type: 'n', fmt: ms }, { key: 'source', label: 'source', fmt: num },
+      { key: 'activity', label: 'activity', type: 'f', fmt: num }]));
+  }
+
   function search() {
     var box = document.getElementById('search');
     box.addEventListener('input', function () {
@@ -396,6 +419,6 @@
     });
   }
 
-  summary(); timelines(); groups(); pages(); overdraw(); images(); frames(); search();
+  summary(); timelines(); groups(); pages(); overdraw(); images(); frames(); startups(); search();
   if (!errs.length) document.body.dataset.ready = '1';
 })();

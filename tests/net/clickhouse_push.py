@@ -111,7 +111,7 @@ def ch(url, sql, db="fleet"):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--fixture", required=True)
+    ap.add_argument("--fixture", required=True, action="append", help="a capture (repeatable)")
     ap.add_argument("--examples")
     a = ap.parse_args()
     if not SERVER:
@@ -132,7 +132,7 @@ def main():
         rc, out, err = run("sql", "--format", "json", sql)
         return list(json.loads(out)[0].values())[0] if rc == 0 else f"error: {err}"
 
-    inputs = [a.fixture]
+    inputs = list(a.fixture)
     if a.examples and os.path.isdir(a.examples):
         inputs += sorted(os.path.join(a.examples, f) for f in os.listdir(a.examples)
                          if f.endswith((".jsonl", ".jsonl.gz")))
@@ -165,7 +165,8 @@ def main():
     # the analyses' rows: frames, page timelines, overdraw, image issues
     got, want = ch(url, "SELECT count() FROM frames"), gsql("SELECT count(*) FROM frame_time")
     check(int(got) == want, f"frames: {got} rows in ClickHouse, {want} in godeye")
-    for chtab, cmd in (("pages", "pages"), ("overdraw", "overdraw"), ("image_issues", "images")):
+    for chtab, cmd in (("pages", "pages"), ("overdraw", "overdraw"), ("image_issues", "images"),
+                       ("startups", "startup")):
         rc, out, err = run(cmd, "--format", "json")
         rows_ = json.loads(out) if rc == 0 else []
         got = ch(url, f"SELECT count() FROM {chtab}")

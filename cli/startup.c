@@ -1,0 +1,71 @@
+/* startup.c - `godeye startup`: app launches with Android vitals' bars. */
+#include <stdio.h>
+
+#include "builtins.h"
+
+static const gd_column columns[] = {
+    {"trace", "TRACE", GD_COL_INT, 0, 0},
+    {"ts_ms", "TIME (UTC)", GD_COL_TIME, 0, 0},
+    {"app", "APP", GD_COL_TEXT, 0, 0},
+    {"kind", "KIND", GD_COL_TEXT, 0, 0},
+    {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
+    {"slow", "VITALS", GD_COL_TEXT, 0, 0},
+    {"wait_ms", "WAIT MS", GD_COL_MS, 0, 0, 1},
+    {"source", "SOURCE", GD_COL_TEXT, 0, 0},
+    {"activity", "ACTIVITY", GD_COL_TEXT, 1, 0},
+};
+
+static const char *const kind_choices[] = {"cold", "warm", "hot", NULL};
+
+typedef struct out {
+    gd_out_mode mode;
+    gd_renderer *r;
+} out;
+
+/* Table rows: the vitals column marks a launch at or over its bar (SLOW),
+ * under it (ok) or of unknown kind (-). */
+static int on_row(void *ctx, json_t *row)
+{
+    out *o = ctx;
+    if (o->mode != GD_OUT_TABLE)
+        return gd_render_row(o->r, row) ? 1 : 0;
+    json_t *t = json_copy(row);
+    json_t *slow = json_object_get(row, "slow");
+    const char *mark = json_is_true(slow) ? "SLOW" : json_is_false(slow) ? "ok" : "-";
+    json_object_set_new(t, "slow", json_string(mark));
+    int rc = gd_render_row(o->r, t) ? 1 : 0;
+    json_decref(t);
+    return rc;
+}
+
+int cmd_startup(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL, *app = NULL, *kind = NULL;
+    gd_int_list traces = {0};
+    const gd_option opts[] = {
+        OPT_STRING_(0, "app", &app, "PKG", "only this app's launches"),
+        OPT_CHOICE_(0, "kind", &kind, "KIND", "only cold, warm or hot launches", kind_choices),
+        OPT_LISTING(&format, &traces),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye startup [OPTIONS]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye startup: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "startup", GD_STORE_RO, &s)))
+        return rc;
+    out o = {gd_cli_mode(format), NULL};
+    o.r = gd_render_new(stdout, o.mode, columns, sizeof columns / sizeof columns[0], gd_cli_width());
+    gd_startup_query q = {gd_cli_filter(&traces), app, kind};
+    gd_error err = {0};
+    rc = gd_store_startups(s, &q, on_row, &o, &err);
+    int wrc = gd_render_end(o.r);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("startup", &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}
