@@ -182,8 +182,18 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
                             "read as %s but nothing usable was found (%s); --keep-going passes over it",
                             r->name, why);
     }
-    char hash[33];
-    gd_input_hash_hex(in, hash);
+    /* the duplicate key: the content, and the reader options that change
+     * what is read from it (the same file read with another --year is
+     * another trace) */
+    char hex[33], hash[600];
+    gd_input_hash_hex(in, hex);
+    int used = snprintf(hash, sizeof hash, "%s", hex);
+    if (rc->opts->format)
+        used += snprintf(hash + used, sizeof hash - (size_t)used, ";format=%.64s", rc->opts->format);
+    if (rc->opts->year)
+        used += snprintf(hash + used, sizeof hash - (size_t)used, ";year=%d", rc->opts->year);
+    if (rc->opts->method_mapping)
+        snprintf(hash + used, sizeof hash - (size_t)used, ";mapping=%.400s", rc->opts->method_mapping);
     gd_ingest_report rep = {.source = source, .format = r->name};
     json_t *stats = json_object();
     code = gd_writer_finish(w, hash, &rep.res, err);

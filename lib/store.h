@@ -31,6 +31,11 @@ void gd_store_close(gd_store *s);
 /* The database file's absolute name (NULL for a temporary one). */
 const char *gd_store_filename(gd_store *s);
 
+/* Removes the traces `ids` and every row that belongs to them, in one
+ * transaction (all or nothing); an id that is not a trace is an error
+ * (GD_ERR_DATA) and removes nothing.  vacuum: VACUUM afterwards. */
+int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error *err);
+
 int gd_store_begin(gd_store *s, gd_error *err);
 int gd_store_commit(gd_store *s, gd_error *err);
 void gd_store_rollback(gd_store *s);

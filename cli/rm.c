@@ -1,0 +1,58 @@
+/* rm.c - `godeye rm`: remove traces from the database. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "builtins.h"
+#include "escape.h"
+
+static const char *const usage_line = "godeye rm [--vacuum] TRACE...";
+
+int cmd_rm(int argc, char **argv, gd_ctx *ctx)
+{
+    int vacuum = 0, quiet = 0;
+    const gd_option opts[] = {
+        OPT_BOOL_(0, "vacuum", &vacuum, "give the freed space back to the file system (VACUUM)"),
+        OPT_BOOL_('q', "quiet", &quiet, "print nothing on success"),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage_line, &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs == 0) {
+        fprintf(stderr, "godeye rm: name the traces to remove (ids from 'godeye traces')\n");
+        gd_print_usage(stderr, usage_line, opts);
+        return GD_EXIT_USAGE;
+    }
+    int64_t *ids = calloc((size_t)nargs, sizeof *ids);
+    if (!ids)
+        return GD_EXIT_FAIL;
+    for (int i = 0; i < nargs; i++) {
+        char *end;
+        long long v = strtoll(argv[i], &end, 10);
+        if (*argv[i] == 0 || *end || v < 1) {
+            fputs("godeye rm: not a trace id: '", stderr);
+            gd_fputs_escaped(argv[i], stderr);
+            fputs("'\n", stderr);
+            free(ids);
+            return GD_EXIT_USAGE;
+        }
+        ids[i] = v;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "rm", GD_STORE_RW, &s))) {
+        free(ids);
+        return rc;
+    }
+    gd_error err = {0};
+    rc = gd_store_rm(s, ids, (size_t)nargs, vacuum, &err);
+    gd_store_close(s);
+    if (rc) {
+        free(ids);
+        return gd_cli_fail("rm", &err);
+    }
+    if (!quiet)
+        for (int i = 0; i < nargs; i++)
+            printf("removed trace %lld\n", (long long)ids[i]);
+    free(ids);
+    return GD_EXIT_OK;
+}

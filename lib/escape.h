@@ -1,0 +1,22 @@
+/* escape.h - untrusted text made safe for a terminal or a line-oriented
+ * file: control characters become visible escapes, as git and ls show them. */
+#ifndef GD_ESCAPE_H
+#define GD_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Copies `in` to `out` (at most n bytes with the NUL) with every C0 control
+ * character, DEL and C1 control (U+0080..U+009F in UTF-8) written as a
+ * visible escape: \n, \r, \t, \\e for ESC, else \xNN.  A backslash stays as
+ * it is.  An escape is never cut in half: when it does not fit, the copy ends
+ * before it.  Returns out. */
+char *gd_escape_ctrl(const char *in, char *out, size_t n);
+
+/* 1 when `in` holds a character gd_escape_ctrl would escape. */
+int gd_has_ctrl(const char *in);
+
+/* Writes `in` escaped to f (any length). */
+void gd_fputs_escaped(const char *in, FILE *f);
+
+#endif
