@@ -33,6 +33,10 @@ typedef struct gd_reader {
     int (*probe)(const unsigned char *head, size_t n, int eof);
     /* Reads the whole input; returns GD_OK or an error code with err set. */
     int (*read)(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err);
+    /* What the format's times are ("utc", "local", "monotonic"; see
+     * gd_meta.clock), or NULL when it cannot tell.  A capture whose meta
+     * names a clock overrides it. */
+    const char *clock;
 } gd_reader;
 
 /* NULL-terminated list of all readers, in detection priority order. */

@@ -749,4 +749,5 @@ const gd_reader gd_reader_anr = {
     .description = "Android ANR traces.txt thread dumps (stacks, main thread state, deadlocks)",
     .probe = probe,
     .read = read_anr,
+    .clock = "local",
 };

@@ -463,4 +463,5 @@ const gd_reader gd_reader_logcat = {
     .description = "Android logcat text (threadtime, time): Looper Printer and slow-dispatch lines",
     .probe = probe,
     .read = read_logcat,
+    .clock = "local",
 };

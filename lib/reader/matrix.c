@@ -562,4 +562,5 @@ const gd_reader gd_reader_matrix = {
     .description = "Tencent Matrix trace-canary issues: JSON content or logcat Issue lines",
     .probe = probe,
     .read = read_matrix,
+    .clock = "utc",
 };
