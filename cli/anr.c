@@ -7,7 +7,7 @@
 
 static const gd_column anr_columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"ts_ms", "DUMP (UTC)", GD_COL_TIME, 0, 0},
+    {"ts_ms", "DUMP", GD_COL_TIME, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
     {"state", "MAIN STATE", GD_COL_TEXT, 0, 0},
     {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0},
@@ -103,8 +103,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     if ((rc = gd_cli_open_store(ctx, "anr", GD_STORE_RO, &s)))
         return rc;
     out o = {gd_cli_mode(format), NULL};
-    o.r = gd_render_new(stdout, o.mode, anr_columns, sizeof anr_columns / sizeof anr_columns[0],
-                        gd_cli_width());
+    o.r = gd_cli_renderer(ctx, s, o.mode, anr_columns, sizeof anr_columns / sizeof anr_columns[0]);
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
     rc = gd_store_anr(s, &f, on_anr, &o, &err);
@@ -116,7 +115,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
 }
 
 static const gd_column issue_columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},  {"ts_ms", "TIME (UTC)", GD_COL_TIME, 0, 0},
+    {"trace", "TRACE", GD_COL_INT, 0, 0},  {"ts_ms", "TIME", GD_COL_TIME, 0, 0},
     {"tool", "TOOL", GD_COL_TEXT, 0, 0},   {"type", "TYPE", GD_COL_TEXT, 0, 0},
     {"detail", "DETAIL", GD_COL_TEXT, 0, 0}, {"cost_ms", "COST MS", GD_COL_MS, 0, 0},
     {"content", "CONTENT", GD_COL_TEXT, 1, 0},
@@ -141,8 +140,8 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_store(ctx, "issues", GD_STORE_RO, &s)))
         return rc;
-    gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), issue_columns,
-                                   sizeof issue_columns / sizeof issue_columns[0], gd_cli_width());
+    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), issue_columns,
+                                     sizeof issue_columns / sizeof issue_columns[0]);
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
     rc = gd_store_issues(s, &f, tool, gd_cli_render_cb, r, &err);

@@ -10,7 +10,7 @@ static const gd_column block_columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
     {"tid", "TID", GD_COL_INT, 0, 1},
-    {"start_ms", "START (UTC)", GD_COL_TIME, 0, 0},
+    {"start_ms", "START", GD_COL_TIME, 0, 0},
     {"end_ms", "END", GD_COL_TIME, 0, 1},
     {"duration_ms", "MS", GD_COL_MS, 0, 0},
     {"thread_ms", "CPU MS", GD_COL_MS, 0, 0},
@@ -26,13 +26,14 @@ static const gd_column block_columns[] = {
 
 static const gd_column group_columns[] = {
     {"count", "COUNT", GD_COL_INT, 0, 0},     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
-    {"max_ms", "MAX", GD_COL_MS, 0, 0},       {"p50_ms", "P50", GD_COL_MS, 0, 0},
-    {"p95_ms", "P95", GD_COL_MS, 0, 0},       {"traces", "TRACES", GD_COL_INT, 0, 0},
+    {"max_ms", "MAX MS", GD_COL_MS, 0, 0},    {"p50_ms", "P50 MS", GD_COL_MS, 0, 0},
+    {"p95_ms", "P95 MS", GD_COL_MS, 0, 0},    {"traces", "TRACES", GD_COL_INT, 0, 0},
     {"group", "GROUP (KEY FRAME WITHOUT LINE)", GD_COL_TEXT, 1, 0},
     {"key_frame", "KEY FRAME", GD_COL_TEXT, 0, 1},
 };
 
-/* Table mode with --stacks: each block followed by its samples. */
+/* Table mode with --stacks: each block followed by its samples (the
+ * renderer, fed no rows, shows their times). */
 typedef struct stacks_out {
     gd_out_mode mode;
     gd_renderer *r;
@@ -44,11 +45,10 @@ static int print_with_stacks(void *ctx, json_t *row)
     if (o->mode != GD_OUT_TABLE)
         return gd_render_row(o->r, row) ? 1 : 0;
     char buf[256];
-    const gd_column *c = &block_columns[4];
     printf("block %lld  trace %lld  %s  %.1f ms  %s%s  key frame: %s\n",
            (long long)json_integer_value(json_object_get(row, "id")),
            (long long)json_integer_value(json_object_get(row, "trace")),
-           gd_render_cell(c, json_object_get(row, "start_ms"), buf, sizeof buf),
+           gd_render_time(o->r, row, json_object_get(row, "start_ms"), buf, sizeof buf),
            json_number_value(json_object_get(row, "duration_ms")),
            json_string_value(json_object_get(row, "kind")),
            json_is_true(json_object_get(row, "unfinished")) ? " (unfinished)" : "",
@@ -58,7 +58,8 @@ static int print_with_stacks(void *ctx, json_t *row)
     size_t i, j;
     json_t *s, *f;
     json_array_foreach(json_object_get(row, "stacks"), i, s) {
-        printf("  sample %zu at %s\n", i + 1, gd_render_cell(c, json_object_get(s, "ts_ms"), buf, sizeof buf));
+        printf("  sample %zu at %s\n", i + 1,
+               gd_render_time(o->r, row, json_object_get(s, "ts_ms"), buf, sizeof buf));
         json_array_foreach(json_object_get(s, "frames"), j, f)
             printf("      at %s\n", json_string_value(f));
     }
@@ -105,19 +106,17 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     gd_error err = {0};
     gd_renderer *r;
     if (group) {
-        r = gd_render_new(stdout, mode, group_columns, sizeof group_columns / sizeof group_columns[0],
-                          gd_cli_width());
+        r = gd_cli_renderer(ctx, s, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
         rc = gd_store_block_groups(s, &q, gd_cli_render_cb, r, &err);
     } else if (stacks && mode == GD_OUT_TABLE) {
-        stacks_out o = {mode, NULL};
+        r = gd_cli_renderer(ctx, s, mode, block_columns, sizeof block_columns / sizeof block_columns[0]);
+        stacks_out o = {mode, r};
         rc = gd_store_blocks(s, &q, print_with_stacks, &o, &err);
-        r = NULL;
     } else {
-        r = gd_render_new(stdout, mode, block_columns, sizeof block_columns / sizeof block_columns[0],
-                          gd_cli_width());
+        r = gd_cli_renderer(ctx, s, mode, block_columns, sizeof block_columns / sizeof block_columns[0]);
         rc = gd_store_blocks(s, &q, gd_cli_render_cb, r, &err);
     }
-    int wrc = r ? gd_render_end(r) : (fflush(stdout) ? -1 : 0);
+    int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail("blocks", &err);

@@ -80,6 +80,24 @@ gd_filter gd_cli_filter(const gd_int_list *traces)
     return f;
 }
 
+static int add_clock(void *ctx, json_t *row)
+{
+    gd_clock c = gd_clock_of_trace_row(row);
+    return gd_render_clock(ctx, json_integer_value(json_object_get(row, "trace")), &c) ? 1 : 0;
+}
+
+gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_column *cols,
+                             size_t ncols)
+{
+    gd_renderer *r = gd_render_new(stdout, mode, cols, ncols, gd_cli_width());
+    if (!r || mode != GD_OUT_TABLE)
+        return r;
+    gd_render_tz(r, ctx->tz_min);
+    gd_error err = {0};
+    gd_store_trace_clocks(s, add_clock, r, &err);
+    return r;
+}
+
 int gd_cli_render_cb(void *ctx, json_t *row)
 {
     return gd_render_row((gd_renderer *)ctx, row) ? 1 : 0;

@@ -15,6 +15,8 @@ enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2 };
 typedef struct gd_ctx {
     const char *db_path;   /* --db, $GODEYE_DB or ./godeye.db */
     const char *argv0;
+    const char *tz_arg;    /* --tz or $GODEYE_TZ as given, or NULL */
+    int tz_min;            /* that zone in minutes east of UTC, else GD_TZ_NONE */
 } gd_ctx;
 
 typedef int (*gd_cmd_fn)(int argc, char **argv, gd_ctx *ctx);
@@ -27,6 +29,15 @@ int gd_cli_fail(const char *cmd, const gd_error *err);
 int gd_cli_open_store(const gd_ctx *ctx, const char *cmd, int mode, gd_store **out);
 /* A trace filter over a --trace list. */
 gd_filter gd_cli_filter(const gd_int_list *traces);
+
+/* gd_render_new on stdout for a command's rows, with times shown by the
+ * rule of render/timefmt.h: in table mode the renderer learns every trace's
+ * clock from the store and the display zone from ctx (other modes print
+ * times as the numbers they are).  When the clocks cannot be read, times
+ * show as of unknown clock (the command's own query reports the store's
+ * trouble).  NULL only when out of memory, like gd_render_new. */
+gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_column *cols,
+                             size_t ncols);
 
 /* Row sink that feeds a renderer (ctx = gd_renderer*). */
 int gd_cli_render_cb(void *ctx, json_t *row);

@@ -36,12 +36,13 @@ static const gd_command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: godeye [--db PATH] COMMAND [OPTIONS] [ARGS]\n"
+    fprintf(out, "usage: godeye [--db PATH] [--tz ZONE] COMMAND [OPTIONS] [ARGS]\n"
                  "       godeye --version | --help\n\ncommands:\n");
     for (const gd_command *c = commands; c->name; c++)
         fprintf(out, "    %-10s %s\n", c->name, c->summary);
     fprintf(out, "\nAny 'godeye-NAME' program in godeye's exec directory or on PATH runs as\n"
                  "'godeye NAME'. The database is --db, else $GODEYE_DB, else ./godeye.db.\n"
+                 "--tz UTC|+HH:MM shows wall-clock times in that zone (else $GODEYE_TZ).\n"
                  "'godeye COMMAND -h' shows a command's options; man godeye for more.\n");
 }
 
@@ -75,6 +76,8 @@ static void run_plugin(const char *name, int argc, char **argv, const gd_ctx *ct
     snprintf(prog, sizeof prog, "godeye-%s", name);
     if (ctx->db_path)
         setenv("GODEYE_DB", ctx->db_path, 1);
+    if (ctx->tz_arg)
+        setenv("GODEYE_TZ", ctx->tz_arg, 1);
     char **args = calloc((size_t)argc + 1, sizeof *args);
     if (!args)
         return;
@@ -103,11 +106,19 @@ static void run_plugin(const char *name, int argc, char **argv, const gd_ctx *ct
 
 int main(int argc, char **argv)
 {
-    gd_ctx ctx = {.db_path = NULL, .argv0 = argv[0]};
+    gd_ctx ctx = {.db_path = NULL, .argv0 = argv[0], .tz_min = GD_TZ_NONE};
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--db") == 0) {
+        if (strcmp(a, "--tz") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "godeye: option '--tz' needs a value\n");
+                return GD_EXIT_USAGE;
+            }
+            ctx.tz_arg = argv[++i];
+        } else if (strncmp(a, "--tz=", 5) == 0) {
+            ctx.tz_arg = a + 5;
+        } else if (strcmp(a, "--db") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "godeye: option '--db' needs a value\n");
                 return GD_EXIT_USAGE;
@@ -131,6 +142,15 @@ int main(int argc, char **argv)
     }
     if (i >= argc) {
         usage(stderr);
+        return GD_EXIT_USAGE;
+    }
+    const char *tz_from = "--tz";
+    if (!ctx.tz_arg && getenv("GODEYE_TZ") && *getenv("GODEYE_TZ")) {
+        ctx.tz_arg = getenv("GODEYE_TZ");
+        tz_from = "GODEYE_TZ";
+    }
+    if (ctx.tz_arg && gd_tz_parse(ctx.tz_arg, &ctx.tz_min)) {
+        fprintf(stderr, "godeye: %s '%s' is not a zone (give UTC or +HH:MM)\n", tz_from, ctx.tz_arg);
         return GD_EXIT_USAGE;
     }
     if (!ctx.db_path)

@@ -26,7 +26,7 @@ static const gd_column evil_columns[] = {
     {"id", "ID", GD_COL_INT, 0, 0},
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"tid", "TID", GD_COL_INT, 0, 1},
-    {"start_ms", "START (UTC)", GD_COL_TIME, 0, 0},
+    {"start_ms", "START", GD_COL_TIME, 0, 0},
     {"end_ms", "END", GD_COL_TIME, 0, 1},
     {"duration_ms", "MS", GD_COL_MS, 0, 0},
     {"cost_ms", "COST MS", GD_COL_MS, 0, 0},
@@ -115,8 +115,7 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
         tree_out o = {r, flat};
         rc = gd_store_method_tree(s, &q, tree_row, &o, &err);
     } else if (evil) {
-        r = gd_render_new(stdout, mode, evil_columns, sizeof evil_columns / sizeof evil_columns[0],
-                          gd_cli_width());
+        r = gd_cli_renderer(ctx, s, mode, evil_columns, sizeof evil_columns / sizeof evil_columns[0]);
         rc = gd_store_evil_methods(s, &q, gd_cli_render_cb, r, &err);
     } else {
         r = gd_render_new(stdout, mode, method_columns, sizeof method_columns / sizeof method_columns[0],

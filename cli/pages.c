@@ -10,7 +10,7 @@ static const gd_column page_columns[] = {
     {"page", "PAGE", GD_COL_TEXT, 1, 0},
     {"hash", "HASH", GD_COL_INT, 0, 0},
     {"parent", "PARENT", GD_COL_INT, 0, 1},
-    {"start_ms", "START (UTC)", GD_COL_TIME, 0, 0},
+    {"start_ms", "START", GD_COL_TIME, 0, 0},
     {"draw_ms", "DRAW MS", GD_COL_MS, 0, 0},
     {"load_ms", "LOAD MS", GD_COL_MS, 0, 0},
     {"events", "EVENTS", GD_COL_TEXT, 0, 1},
@@ -54,10 +54,10 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
     if ((rc = gd_cli_open_store(ctx, "pages", GD_STORE_RO, &s)))
         return rc;
     gd_pages_query q = {.filter = gd_cli_filter(&traces), .page = page, .slow_ms = slow, .group = group};
-    gd_renderer *r = group ? gd_render_new(stdout, gd_cli_mode(format), group_columns,
-                                           sizeof group_columns / sizeof group_columns[0], gd_cli_width())
-                           : gd_render_new(stdout, gd_cli_mode(format), page_columns,
-                                           sizeof page_columns / sizeof page_columns[0], gd_cli_width());
+    gd_renderer *r = group ? gd_cli_renderer(ctx, s, gd_cli_mode(format), group_columns,
+                                             sizeof group_columns / sizeof group_columns[0])
+                           : gd_cli_renderer(ctx, s, gd_cli_mode(format), page_columns,
+                                             sizeof page_columns / sizeof page_columns[0]);
     gd_error err = {0};
     rc = gd_store_pages(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);

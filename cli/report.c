@@ -50,9 +50,9 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     }
     int wrc;
     if (strcmp(format, "html") == 0)
-        wrc = gd_render_html(out, doc);
+        wrc = gd_render_html(out, doc, ctx->tz_min);
     else if (strcmp(format, "md") == 0)
-        wrc = gd_render_md(out, doc);
+        wrc = gd_render_md(out, doc, ctx->tz_min);
     else
         wrc = json_dumpf(doc, out, JSON_INDENT(1)) || fputc('\n', out) == EOF;
     json_decref(doc);

@@ -6,10 +6,12 @@
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},        {"source", "SOURCE", GD_COL_TEXT, 1, 0},
     {"format", "FORMAT", GD_COL_TEXT, 0, 0},     {"app", "APP", GD_COL_TEXT, 0, 0},
-    {"device", "DEVICE", GD_COL_TEXT, 0, 1},     {"start_ms", "START (UTC)", GD_COL_TIME, 0, 0},
-    {"end_ms", "END (UTC)", GD_COL_TIME, 0, 1},  {"events", "EVENTS", GD_COL_INT, 0, 0},
+    {"device", "DEVICE", GD_COL_TEXT, 0, 1},     {"start_ms", "START", GD_COL_TIME, 0, 0},
+    {"end_ms", "END", GD_COL_TIME, 0, 1},        {"events", "EVENTS", GD_COL_INT, 0, 0},
     {"dispatches", "DISPATCHES", GD_COL_INT, 0, 0}, {"blocks", "BLOCKS", GD_COL_INT, 0, 0},
     {"skipped", "SKIPPED", GD_COL_INT, 0, 1},
+    /* what the times are (new columns go last: csv readers count columns) */
+    {"clock", "CLOCK", GD_COL_TEXT, 0, 0},
 };
 
 int cmd_traces(int argc, char **argv, gd_ctx *ctx)
@@ -27,8 +29,8 @@ int cmd_traces(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_store(ctx, "traces", GD_STORE_RO, &s)))
         return rc;
-    gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
-                                   sizeof columns / sizeof columns[0], gd_cli_width());
+    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns,
+                                     sizeof columns / sizeof columns[0]);
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
     rc = gd_store_traces(s, &f, gd_cli_render_cb, r, &err);

@@ -37,6 +37,10 @@ typedef struct gd_reader {
      * capture (a Matrix methodMapping), what it is and where it goes, in
      * one lower-case phrase without parentheses; else NULL. */
     const char *(*not_capture)(const unsigned char *head, size_t n, int eof);
+    /* What the format's times are ("utc", "local", "monotonic"; see
+     * gd_meta.clock), or NULL when it cannot tell.  A capture whose meta
+     * names a clock overrides it. */
+    const char *clock;
 } gd_reader;
 
 /* NULL-terminated list of all readers, in detection priority order. */

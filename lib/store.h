@@ -61,6 +61,12 @@ typedef struct gd_ingest_result {
 /* Starts a trace inside the open transaction (a savepoint). */
 int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char *format,
                    gd_error *err);
+/* The clock of the trace's times ("utc", "local", "monotonic": see
+ * gd_meta.clock) when no meta of the capture names one: the format's. */
+void gd_writer_default_clock(gd_writer *w, const char *clock);
+/* The stored name of a clock ("utc", "local", "monotonic", as a static
+ * string), NULL for NULL or any other text. */
+const char *gd_store_clock_name(const char *clock);
 /* The sink readers send events to. */
 const gd_sink *gd_writer_sink(gd_writer *w);
 /* Pairs Looper prints, derives blocks, records stats and the content hash.
@@ -88,6 +94,10 @@ typedef struct gd_filter {
 } gd_filter;
 
 int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+/* What every trace's times are, for showing them: rows {trace, clock,
+ * utc_offset_min, start_ms} (clock and utc_offset_min null when unknown).
+ * Cheap: reads the trace table only. */
+int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err);
 
 typedef struct gd_blocks_query {
     gd_filter filter;

@@ -304,6 +304,8 @@ static json_t *trace_row(sqlite3_stmt *q)
     json_object_set_new(row, "dispatches", gd_col_json(q, 11));
     json_object_set_new(row, "blocks", gd_col_json(q, 12));
     json_object_set_new(row, "hash", gd_col_json(q, 13));
+    json_object_set_new(row, "clock", gd_col_json(q, 14));
+    json_object_set_new(row, "utc_offset_min", gd_col_json(q, 15));
     return row;
 }
 
@@ -315,12 +317,33 @@ int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
              "SELECT t.id, t.source, t.format, t.app, t.device, t.start_ms, t.end_ms, t.events,"
              " t.version_name, t.skipped, t.ingested_at,"
              " (SELECT count(*) FROM dispatch d WHERE d.trace = t.id),"
-             " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash"
+             " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash, t.clock, t.utc_offset_min"
              " FROM trace t WHERE t.hash NOT LIKE 'pending:%%' %s ORDER BY t.id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
     return gd_store_stream(s, q, trace_row, fn, ctx, err);
+}
+
+static json_t *clock_row(sqlite3_stmt *q)
+{
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", gd_col_json(q, 0));
+    json_object_set_new(row, "clock", gd_col_json(q, 1));
+    json_object_set_new(row, "utc_offset_min", gd_col_json(q, 2));
+    json_object_set_new(row, "start_ms", gd_col_ms(q, 3));
+    return row;
+}
+
+int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(s,
+                                       "SELECT id, clock, utc_offset_min, start_ms FROM trace"
+                                       " WHERE hash NOT LIKE 'pending:%' ORDER BY id",
+                                       err);
+    if (!q)
+        return err->code;
+    return gd_store_stream(s, q, clock_row, fn, ctx, err);
 }
 
 /* ---- blocks ------------------------------------------------------------- */

@@ -62,7 +62,9 @@ typedef struct stat_entry {
 /* Meta merged over the stream (first value wins), owned copies. */
 typedef struct meta_acc {
     char *app, *version_name, *device, *session, *json;
+    const char *clock;      /* a static name: "utc", "local", "monotonic" */
     int64_t version_code, api_level, cpu_cores, pid, main_tid, clk_tck, max_depth;
+    int64_t utc_offset_min; /* INT64_MIN: unknown */
     double long_ms, short_ms, interval_ms;
     char *concern[GD_MAX_CONCERN];
     size_t nconcern;
@@ -128,6 +130,7 @@ struct gd_writer {
     int64_t last_thread_pid, last_thread_tid;
     int open;
     double write_s;  /* time spent in the sink */
+    const char *default_clock; /* the format's clock, when no meta names one */
     long unresolved; /* rows written with pid or tid -1 (resolve_main's work) */
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
     /* Looper prints paired as they arrive, per thread (see stream_print);
@@ -199,6 +202,10 @@ static int on_meta(void *ctx, const gd_meta *m, gd_error *err)
     TAKE_D(long_ms, m->long_block_ms);
     TAKE_D(short_ms, m->short_block_ms);
     TAKE_D(interval_ms, m->dump_interval_ms);
+    if (!a->clock)
+        a->clock = gd_store_clock_name(m->clock);
+    if (a->utc_offset_min == INT64_MIN && m->utc_offset_min != INT64_MIN)
+        a->utc_offset_min = m->utc_offset_min;
 #undef TAKE_S
 #undef TAKE_I
 #undef TAKE_D
@@ -629,6 +636,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     meta_acc *a = &w->meta;
     a->version_code = a->api_level = a->cpu_cores = a->pid = a->main_tid = -1;
     a->clk_tck = a->max_depth = -1;
+    a->utc_offset_min = INT64_MIN;
     a->long_ms = a->short_ms = a->interval_ms = GD_NONE;
     w->sink = (gd_sink){w, on_meta, on_event, on_skip};
     int rc;
@@ -684,6 +692,20 @@ fail:
     gd_writer_abort(w);
     gd_writer_free(w);
     return rc;
+}
+
+const char *gd_store_clock_name(const char *clock)
+{
+    static const char *const names[] = {"utc", "local", "monotonic"};
+    for (size_t i = 0; clock && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(clock, names[i]) == 0)
+            return names[i];
+    return NULL;
+}
+
+void gd_writer_default_clock(gd_writer *w, const char *clock)
+{
+    w->default_clock = gd_store_clock_name(clock);
 }
 
 const gd_sink *gd_writer_sink(gd_writer *w) { return &w->sink; }
@@ -975,7 +997,8 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
         w->s, "UPDATE trace SET hash=?, app=?, version_name=?, version_code=?, device=?,"
               " api_level=?, cpu_cores=?, pid=?, main_tid=?, session=?, clk_tck=?, short_ms=?,"
               " long_ms=?, anr_ms=?, dump_interval_ms=?, max_depth=?, concern=?, meta=?,"
-              " start_ms=?, end_ms=?, events=?, skipped=? WHERE id=?", err);
+              " start_ms=?, end_ms=?, events=?, skipped=?, clock=?, utc_offset_min=? WHERE id=?",
+        err);
     if (!u)
         return err->code;
     json_t *con = json_array();
@@ -1007,7 +1030,12 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
     gd_bind_opt_double(u, 20, w->max_ts);
     sqlite3_bind_int64(u, 21, w->events);
     sqlite3_bind_int64(u, 22, w->skipped);
-    sqlite3_bind_int64(u, 23, w->trace);
+    gd_bind_text(u, 23, a->clock ? a->clock : w->default_clock);
+    if (a->utc_offset_min != INT64_MIN)
+        sqlite3_bind_int64(u, 24, a->utc_offset_min);
+    else
+        sqlite3_bind_null(u, 24);
+    sqlite3_bind_int64(u, 25, w->trace);
     int rc = gd_store_step(w->s, u, err);
     sqlite3_finalize(u);
     free(con_txt);

@@ -20,6 +20,9 @@ CREATE TABLE trace (
   main_tid      INTEGER,
   session       TEXT,
   clk_tck       INTEGER,
+  clock         TEXT,                   -- what the times are: 'utc', 'local' (device wall
+                                        -- clock, no zone), 'monotonic' (since boot) or NULL
+  utc_offset_min INTEGER,               -- the capture's own zone when known (minutes east)
   short_ms      REAL NOT NULL,          -- block thresholds in force at ingest
   long_ms       REAL NOT NULL,
   anr_ms        REAL NOT NULL,

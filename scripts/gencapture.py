@@ -397,10 +397,14 @@ def cpu_busy(block_start, block_end, cpus, interval):
             return None
         return db * 5 >= dt * 4  # db/dt >= 0.8, exactly
     if block_end - block_start > interval:
+        # BlockCanary's rule: a starved sampler means busy, a sampler running
+        # without a gap means not busy; no sample near the start says nothing
         lo, hi = block_start - interval, block_start + interval
         for a, b in zip(cpus, cpus[1:]):
             if lo < a[0] < hi and lo < b[0] < hi and b[0] - a[0] > 1.2 * interval:
                 return True
+        if any(lo < c[0] < hi for c in cpus):
+            return False
     return None
 
 

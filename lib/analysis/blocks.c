@@ -326,8 +326,12 @@ int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, 
         }
         if (wsum > 0)
             return rsum / wsum >= 0.8;
+        return -1; /* two samples inside but no utilisation between them */
     }
     if (gd_has(interval) && interval > 0 && end - start > interval) {
+        /* BlockCanary's rule: busy when the sampler was starved around the
+         * start, not busy when it ran there without a gap; no sample there
+         * at all (a capture without CPU samples) says nothing */
         double lo = start - interval, hi = start + interval, prev = GD_NONE;
         for (size_t i = 0; i < n; i++) {
             double t = pts[i].ts;
@@ -337,6 +341,8 @@ int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, 
                 return 1;
             prev = t;
         }
+        if (gd_has(prev))
+            return 0;
     }
     return -1;
 }

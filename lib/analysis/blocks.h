@@ -115,10 +115,14 @@ typedef struct gd_cpu_point {
  * With >= 2 samples inside [start, end]: Δbusy/Δtotal between the first and
  * the last (raw), or for ratio samples (each the utilisation of the interval
  * ending at it) the time-weighted mean of the ratios after the first;
- * >= 0.8 -> 1, else 0.  Otherwise, when end − start > interval: two consecutive samples
- * both within (start − interval, start + interval) more than 1.2 × interval
- * apart -> 1 (BlockCanary: the sampler was starved).  Otherwise -1 (unknown).
- * interval <= 0 or NaN disables the second rule. */
+ * >= 0.8 -> 1, else 0; no utilisation between them (raw totals that did not
+ * grow, no ratios) -> -1.  With fewer than two samples inside and
+ * end − start > interval, BlockCanary's rule: two consecutive samples both
+ * within (start − interval, start + interval) more than 1.2 × interval apart
+ * -> 1 (the sampler was starved), no such pair but a sample in that window
+ * -> 0 (a window without any sample, as in a capture without CPU samples,
+ * says nothing).  Otherwise -1 (unknown).  interval <= 0 or NaN disables
+ * the second rule. */
 int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, double interval);
 
 #endif

@@ -791,4 +791,5 @@ const gd_reader gd_reader_androidgodeye = {
     .description = "AndroidGodEye monitor messages or module payloads (JSON Lines or array)",
     .probe = probe,
     .read = read_all,
+    .clock = "utc",
 };

@@ -105,6 +105,7 @@ typedef struct anr_ctx {
     long dump_line;
     int64_t pid;
     double ts;
+    int64_t zone_min;     /* the dump header's +hhmm, INT64_MIN when none */
     char app[256];
     int has_app;
     int64_t main_idx;     /* index of "main" in thr, -1 none */
@@ -179,8 +180,9 @@ static int64_t days_from_civil(int64_t y, int m, int d)
 
 /* "YYYY-MM-DD HH:MM:SS[.frac][(+|-)HHMM]" -> epoch ms (zone applied; no
  * zone = UTC).  0 ok, -1 unparsable. */
-static int parse_stamp(const char *s, double *out)
+static int parse_stamp(const char *s, double *out, int64_t *zone_min)
 {
+    *zone_min = INT64_MIN;
     int y, mo, d, h, mi, se, n = 0;
     if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 || n == 0)
         return -1;
@@ -211,6 +213,7 @@ static int parse_stamp(const char *s, double *out)
         if (k != 4 || isdigit((unsigned char)p[k]))
             return -1;
         off_min = sign * ((v / 100) * 60 + v % 100);
+        *zone_min = off_min;
         p += 4;
     }
     if (*p && *p != ' ')
@@ -221,13 +224,13 @@ static int parse_stamp(const char *s, double *out)
 }
 
 /* "----- pid N at STAMP -----" (after the given prefix): pid and time. */
-static int parse_dump_header(const char *s, int64_t *pid, double *ts)
+static int parse_dump_header(const char *s, int64_t *pid, double *ts, int64_t *zone_min)
 {
     const char *p;
     *pid = parse_uint(s, &p);
     if (*pid < 0 || !starts(p, " at "))
         return -1;
-    return parse_stamp(p + 4, ts);
+    return parse_stamp(p + 4, ts, zone_min);
 }
 
 /* ---- frames of the current thread ---- */
@@ -767,6 +770,11 @@ static int end_dump(anr_ctx *c)
             m.pid = c->pid;
             m.app = c->has_app ? c->app : NULL;
             m.main_tid = c->main_tid;
+            if (c->zone_min != INT64_MIN) {
+                /* the header named its zone: the times are true instants */
+                m.clock = "utc";
+                m.utc_offset_min = c->zone_min;
+            }
             rc = gd_sink_meta(c->sink, &m, c->err);
         }
         if (!rc && c->main_idx >= 0)
@@ -840,7 +848,7 @@ static int banner(anr_ctx *c, const char *s, long line)
         int rc = close_open(c, line);
         if (rc)
             return rc;
-        if (parse_dump_header(s + strlen("----- pid "), &pid, &ts) != 0) {
+        if (parse_dump_header(s + strlen("----- pid "), &pid, &ts, &c->zone_min) != 0) {
             gd_sink_skip(c->sink, "anr: dump header unparsable", line, 1);
             c->where = IN_BAD_DUMP;
             return 0;
@@ -954,12 +962,12 @@ static int probe(const unsigned char *h, size_t n, int eof)
         size_t k = len < sizeof buf - 1 ? len : sizeof buf - 1;
         memcpy(buf, h + i, k);
         buf[k] = 0;
-        int64_t pid;
+        int64_t pid, zone;
         double ts;
-        if (starts(buf, "----- pid ") && parse_dump_header(buf + 10, &pid, &ts) == 0)
+        if (starts(buf, "----- pid ") && parse_dump_header(buf + 10, &pid, &ts, &zone) == 0)
             return 95;
         if (starts(buf, "----- Waiting Channels: pid ") &&
-            parse_dump_header(buf + strlen("----- Waiting Channels: pid "), &pid, &ts) == 0)
+            parse_dump_header(buf + strlen("----- Waiting Channels: pid "), &pid, &ts, &zone) == 0)
             return 90;
         i = end + 1;
     }
@@ -971,6 +979,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     (void)opts;
     anr_ctx c;
     memset(&c, 0, sizeof c);
+    c.zone_min = INT64_MIN;
     c.sink = sink;
     c.err = err;
     c.main_idx = -1;
@@ -1015,4 +1024,5 @@ const gd_reader gd_reader_anr = {
     .description = "Android ANR traces.txt thread dumps (stacks, main thread state, deadlocks)",
     .probe = probe,
     .read = read_anr,
+    .clock = "local",
 };

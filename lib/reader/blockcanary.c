@@ -668,4 +668,5 @@ const gd_reader gd_reader_blockcanary = {
     .description = "BlockCanary block logs (looper-*.log; several concatenated)",
     .probe = probe,
     .read = read_blockcanary,
+    .clock = "local",
 };

@@ -425,4 +425,5 @@ const gd_reader gd_reader_chrome = {
     .description = "Chrome trace-event JSON (array or {\"traceEvents\":...}, gzip allowed): looper dispatches",
     .probe = probe,
     .read = read_chrome,
+    .clock = "monotonic",
 };

@@ -618,4 +618,5 @@ const gd_reader gd_reader_dumpsys_activity = {
     .description = "`adb shell dumpsys activity top`: view hierarchies (UTF-8 or UTF-16 with BOM)",
     .probe = probe,
     .read = read_activity,
+    .clock = "utc",
 };

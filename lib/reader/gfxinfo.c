@@ -483,4 +483,5 @@ const gd_reader gd_reader_gfxinfo = {
     .description = "`adb shell dumpsys gfxinfo <pkg> [framestats]`: frames and frame summaries",
     .probe = probe,
     .read = read_gfx,
+    .clock = "monotonic",
 };

@@ -628,4 +628,5 @@ const gd_reader gd_reader_godeye = {
     .description = "godeye capture format: JSON document or JSON Lines (gzip allowed)",
     .probe = probe,
     .read = read_capture,
+    .clock = "utc",
 };

@@ -936,4 +936,5 @@ const gd_reader gd_reader_logcat = {
                    "Printer, slow-dispatch and app launch (Displayed) lines",
     .probe = probe,
     .read = read_logcat,
+    .clock = "local",
 };

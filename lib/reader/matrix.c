@@ -738,4 +738,5 @@ const gd_reader gd_reader_matrix = {
     .probe = probe,
     .read = read_matrix,
     .not_capture = not_capture,
+    .clock = "utc",
 };

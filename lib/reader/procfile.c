@@ -183,4 +183,5 @@ const gd_reader gd_reader_procstat = {
     .description = "raw /proc/stat and /proc/<pid>/stat files (cat output, repeated blocks allowed)",
     .probe = probe,
     .read = read_proc,
+    .clock = "utc",
 };

@@ -1,4 +1,5 @@
 /* html.c - the report as one self-contained HTML page (data as inline JSON, drawn by inline JS). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +27,65 @@ char *gd_html_script_json(const char *json)
     return o;
 }
 
-int gd_render_html(FILE *out, const json_t *doc)
+/* Adds "<key>_text" beside every time of `v` and below, shown with the
+ * clock of the nearest enclosing object's "trace" (`cur` above it). */
+static void add_time_texts(json_t *v, const json_t *doc, const gd_clock *cur, int tz_min)
 {
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e)
+            if (json_is_object(e) || json_is_array(e))
+                add_time_texts(e, doc, cur, tz_min);
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    gd_clock own;
+    json_t *t = json_object_get(v, "trace");
+    if (json_is_integer(t)) {
+        own = gd_report_clock(doc, json_integer_value(t));
+        cur = &own;
+    }
+    static const char *const keys[] = {"start_ms", "end_ms", "ts_ms"};
+    char key[32], buf[96];
+    for (size_t i = 0; cur && i < sizeof keys / sizeof keys[0]; i++) {
+        json_t *e = json_object_get(v, keys[i]);
+        if (!json_is_number(e))
+            continue;
+        snprintf(key, sizeof key, "%s_text", keys[i]);
+        json_object_set_new(v, key,
+                            json_string(gd_time_label(json_number_value(e), cur, tz_min, buf, sizeof buf)));
+    }
+    const char *k;
+    json_t *e;
+    json_object_foreach(v, k, e)
+        if ((json_is_object(e) || json_is_array(e)) && strcmp(k, "flame") != 0)
+            add_time_texts(e, doc, cur, tz_min);
+}
+
+/* The report's times as text: per trace by its clock; the summary's start
+ * only when every trace shares one wall clock. */
+static void time_texts(json_t *doc, int tz_min)
+{
+    const char *k;
+    json_t *e;
+    json_object_foreach(doc, k, e)
+        if (strcmp(k, "summary") != 0)
+            add_time_texts(e, doc, NULL, tz_min);
+    json_t *m = json_object_get(doc, "summary");
+    gd_clock c;
+    char buf[96];
+    if (json_is_object(m) && json_is_number(json_object_get(m, "start_ms")) &&
+        gd_report_shared_clock(doc, &c))
+        json_object_set_new(m, "start_ms_text",
+                            json_string(gd_time_label(json_number_value(json_object_get(m, "start_ms")),
+                                                      &c, tz_min, buf, sizeof buf)));
+}
+
+int gd_render_html(FILE *out, json_t *doc, int tz_min)
+{
+    time_texts(doc, tz_min);
     char *raw = json_dumps(doc, JSON_COMPACT | JSON_ENSURE_ASCII);
     char *data = raw ? gd_html_script_json(raw) : NULL;
     free(raw);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/render.h"
 #include "report.h"
 
 /* Writes `s` as inline code, safe in a Markdown table cell. */
@@ -43,11 +44,24 @@ static void ms_cell(FILE *out, const json_t *v)
         fputs("-", out);
 }
 
-int gd_render_md(FILE *out, const json_t *doc)
+/* A time of trace `trace` as the one rule shows it. */
+static const char *when(const json_t *doc, const json_t *trace, const json_t *v, int tz_min, char *buf,
+                        size_t n)
+{
+    gd_clock c = gd_report_clock(doc, json_integer_value(trace));
+    if (!json_is_number(v)) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
+    return gd_time_label(json_number_value(v), &c, tz_min, buf, n);
+}
+
+int gd_render_md(FILE *out, const json_t *doc, int tz_min)
 {
     const json_t *m = json_object_get(doc, "summary");
     size_t i;
     json_t *r;
+    char buf[96];
     fprintf(out, "## godeye report\n\n");
     json_array_foreach(json_object_get(doc, "traces"), i, r) {
         fputs("- trace ", out);
@@ -55,7 +69,14 @@ int gd_render_md(FILE *out, const json_t *doc)
         code(out, str(r, "app"));
         fputs(" on ", out);
         code(out, str(r, "device"));
-        fprintf(out, ", %.1f s\n", (dbl(r, "end_ms") - dbl(r, "start_ms")) / 1000.0);
+        fprintf(out, ", %.1f s", (dbl(r, "end_ms") - dbl(r, "start_ms")) / 1000.0);
+        if (gd_clock_of_trace_row(r).kind == GD_CLOCK_MONOTONIC)
+            fputs(" (monotonic clock: times are offsets from its start)\n", out);
+        else if (json_is_number(json_object_get(r, "start_ms")))
+            fprintf(out, " from %s\n", when(doc, json_object_get(r, "trace"),
+                                            json_object_get(r, "start_ms"), tz_min, buf, sizeof buf));
+        else
+            fputc('\n', out);
     }
     fprintf(out, "\n| dispatches | blocks | long | ANR | pages | view dumps | images | frames |\n"
                  "|---:|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -69,10 +90,13 @@ int gd_render_md(FILE *out, const json_t *doc)
             (long long)json_integer_value(json_object_get(m, "images")),
             (long long)json_integer_value(json_object_get(m, "frames")));
     if (json_array_size(json_object_get(doc, "worst_blocks"))) {
-        fprintf(out, "\n### Worst blocks\n\n| ms | kind | trace | samples | key frame |\n|---:|---|---:|---:|---|\n");
+        fprintf(out, "\n### Worst blocks\n\n| ms | kind | trace | start | samples | key frame |\n"
+                     "|---:|---|---:|---|---:|---|\n");
         json_array_foreach(json_object_get(doc, "worst_blocks"), i, r) {
-            fprintf(out, "| %.1f | %s | %lld | %lld | ", dbl(r, "duration_ms"), str(r, "kind"),
+            fprintf(out, "| %.1f | %s | %lld | %s | %lld | ", dbl(r, "duration_ms"), str(r, "kind"),
                     (long long)json_integer_value(json_object_get(r, "trace")),
+                    when(doc, json_object_get(r, "trace"), json_object_get(r, "start_ms"), tz_min, buf,
+                         sizeof buf),
                     (long long)json_integer_value(json_object_get(r, "samples")));
             code(out, str(r, "key_frame"));
             fputs(" |\n", out);

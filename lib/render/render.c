@@ -4,7 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "util.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(16))
 
@@ -19,6 +20,9 @@ struct gd_renderer {
     int failed;
     char *buf;        /* json/jsonl: one row's text, reused */
     size_t cap;
+    struct trace_clock { int64_t trace; gd_clock c; } *clocks; /* table mode */
+    size_t nclocks, clocks_cap;
+    int tz_min;
 };
 
 /* Writes row as compact JSON with one fwrite (json_dumpf writes token by
@@ -63,6 +67,7 @@ gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, s
     r->cols = cols;
     r->ncols = ncols;
     r->width = width > 0 ? width : 100;
+    r->tz_min = GD_TZ_NONE;
     if (mode == GD_OUT_TABLE)
         r->buffered = json_array();
     if (mode == GD_OUT_CSV) {
@@ -71,6 +76,54 @@ gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, s
         fputc('\n', out);
     }
     return r;
+}
+
+gd_clock gd_clock_of_trace_row(const json_t *row)
+{
+    json_t *off = json_object_get(row, "utc_offset_min"), *start = json_object_get(row, "start_ms");
+    gd_clock c = gd_clock_unknown();
+    c.kind = gd_clock_kind_parse(json_string_value(json_object_get(row, "clock")));
+    if (json_is_number(start))
+        c.origin_ms = json_number_value(start);
+    if (json_is_integer(off))
+        c.utc_offset_min = json_integer_value(off);
+    return c;
+}
+
+int gd_render_clock(gd_renderer *r, int64_t trace, const gd_clock *c)
+{
+    for (size_t i = 0; i < r->nclocks; i++)
+        if (r->clocks[i].trace == trace) {
+            r->clocks[i].c = *c;
+            return 0;
+        }
+    if (gd_grow((void **)&r->clocks, &r->clocks_cap, r->nclocks + 1, sizeof *r->clocks, NULL))
+        return -1;
+    r->clocks[r->nclocks].trace = trace;
+    r->clocks[r->nclocks++].c = *c;
+    return 0;
+}
+
+void gd_render_tz(gd_renderer *r, int tz_min) { r->tz_min = tz_min; }
+
+/* The clock of a row's trace (unknown when the row names none). */
+static const gd_clock *row_clock(const gd_renderer *r, json_t *row)
+{
+    json_t *t = json_object_get(row, "trace");
+    if (json_is_integer(t))
+        for (size_t i = 0; i < r->nclocks; i++)
+            if (r->clocks[i].trace == json_integer_value(t))
+                return &r->clocks[i].c;
+    return NULL;
+}
+
+const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *buf, size_t n)
+{
+    if (!json_is_number(v)) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
+    return gd_time_label(json_number_value(v), row_clock(r, row), r->tz_min, buf, n);
 }
 
 static void csv_field(FILE *out, const char *s)
@@ -134,35 +187,24 @@ int gd_render_row(gd_renderer *r, json_t *row)
 
 const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
 {
-    if (!v || json_is_null(v)) {
+    if (!v || json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0)) {
         snprintf(buf, n, "-");
         return buf;
     }
     switch (c->type) {
     case GD_COL_MS:
+        /* always ms: the header names the unit */
         if (json_is_number(v)) {
-            double ms = json_number_value(v);
-            if (ms >= 10000)
-                snprintf(buf, n, "%.2fs", ms / 1000.0);
-            else
-                snprintf(buf, n, "%.1f", ms);
+            snprintf(buf, n, "%.1f", json_number_value(v));
             return buf;
         }
         break;
-    case GD_COL_TIME:
-        /* ±3e13 ms is about ±950 years around 1970: past that, print the number */
-        if (json_is_number(v) && fabs(json_number_value(v)) < 3e13) {
-            double ms = json_number_value(v);
-            time_t secs = (time_t)floor(ms / 1000.0);
-            struct tm tm;
-            if (gmtime_r(&secs, &tm)) {
-                int milli = (int)floor(ms - (double)secs * 1000.0);
-                snprintf(buf, n, "%02d-%02d %02d:%02d:%02d.%03d", tm.tm_mon + 1, tm.tm_mday,
-                         tm.tm_hour, tm.tm_min, tm.tm_sec, milli);
-                return buf;
-            }
-        }
+    case GD_COL_TIME: {
+        char zone[GD_ZONE_MAX];
+        if (json_is_number(v) && gd_time_text(json_number_value(v), NULL, GD_TZ_NONE, buf, n, zone))
+            return buf;
         break;
+    }
     case GD_COL_BOOL:
         snprintf(buf, n, "%s", json_is_true(v) ? "yes" : json_is_false(v) ? "no" : "-");
         return buf;
@@ -287,15 +329,18 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
                 for (size_t i = text_width(p) + 1; i < w; i++)
                     fputc(' ', out);
         } else {
-            /* cut the end */
-            size_t k = 0;
+            /* cut the end, marked with "…" (a cut app name must not pass
+             * for a whole one) */
+            size_t k = 0, keep = w > 1 ? w - 1 : w;
             const char *p = s;
-            while (*p && k < w) {
+            while (*p && k < keep) {
                 fputc(*p++, out);
                 while (((unsigned char)*p & 0xC0) == 0x80)
                     fputc(*p++, out);
                 k++;
             }
+            if (w > 1)
+                fputs("\xe2\x80\xa6", out);
         }
         return;
     }
@@ -323,15 +368,71 @@ static int column_off(const gd_renderer *r, size_t c)
     return 1;
 }
 
+/* A time cell: its text by the one rule, with its zone label when the
+ * column's rows do not share one (`mixed`); NULL when it is no time. */
+static const char *time_cell(const gd_renderer *r, json_t *row, json_t *v, int mixed, char *buf,
+                             size_t n, char zone[GD_ZONE_MAX])
+{
+    if (!json_is_number(v) ||
+        !gd_time_text(json_number_value(v), row_clock(r, row), r->tz_min, buf, n, zone))
+        return NULL;
+    if (mixed && zone[0]) {
+        size_t k = strlen(buf);
+        snprintf(buf + k, n - k, " %s", zone);
+    }
+    return buf;
+}
+
+/* A time column's header: "START (UTC)" when every time in it has the zone
+ * UTC; *mixed = 1 when its rows have different zone labels (each cell then
+ * carries its own). */
+static void time_header(const gd_renderer *r, size_t c, char *hdr, size_t n, int *mixed)
+{
+    char first[GD_ZONE_MAX] = "", zone[GD_ZONE_MAX], buf[128];
+    int seen = 0;
+    *mixed = 0;
+    for (size_t i = 0; i < json_array_size(r->buffered) && !*mixed; i++) {
+        json_t *row = json_array_get(r->buffered, i);
+        if (!time_cell(r, row, json_object_get(row, r->cols[c].key), 0, buf, sizeof buf, zone))
+            continue;
+        if (!seen)
+            memcpy(first, zone, sizeof first);
+        else if (strcmp(first, zone) != 0)
+            *mixed = 1;
+        seen = 1;
+    }
+    if (!*mixed && first[0])
+        snprintf(hdr, n, "%s (%s)", r->cols[c].header, first);
+    else
+        snprintf(hdr, n, "%s", r->cols[c].header);
+}
+
+/* The text of column c in a row of the table. */
+static const char *table_cell(const gd_renderer *r, size_t c, json_t *row, int mixed, char *buf,
+                              size_t n)
+{
+    json_t *v = json_object_get(row, r->cols[c].key);
+    char zone[GD_ZONE_MAX];
+    if (r->cols[c].type == GD_COL_TIME && time_cell(r, row, v, mixed, buf, n, zone))
+        return buf;
+    return gd_render_cell(&r->cols[c], v, buf, n);
+}
+
 static void flush_table(gd_renderer *r)
 {
     size_t nvis = 0, nrows = json_array_size(r->buffered);
+    if (nrows == 0)
+        return; /* nothing to show: no header either */
     size_t *w = calloc(r->ncols, sizeof *w);
     gd_column *cols = malloc(r->ncols * sizeof *cols);
+    int *mixed = calloc(r->ncols, sizeof *mixed);
+    char (*hdr)[160] = calloc(r->ncols, sizeof *hdr);
     char buf[4096];
-    if (!w || !cols) {
+    if (!w || !cols || !mixed || !hdr) {
         free(w);
         free(cols);
+        free(mixed);
+        free(hdr);
         return;
     }
     for (size_t c = 0; c < r->ncols; c++) {
@@ -341,15 +442,20 @@ static void flush_table(gd_renderer *r)
     const gd_column *saved = r->cols;
     r->cols = cols;
     for (size_t c = 0; c < r->ncols; c++) {
+        if (r->cols[c].type == GD_COL_TIME)
+            time_header(r, c, hdr[c], sizeof hdr[c], &mixed[c]);
+        else
+            snprintf(hdr[c], sizeof hdr[c], "%s", r->cols[c].header);
+        cols[c].header = hdr[c];
+    }
+    for (size_t c = 0; c < r->ncols; c++) {
         if (r->cols[c].hidden)
             continue;
         nvis++;
         w[c] = text_width(r->cols[c].header);
         for (size_t i = 0; i < nrows; i++) {
-            size_t tw = text_width(gd_render_cell(&r->cols[c],
-                                                  json_object_get(json_array_get(r->buffered, i),
-                                                                  r->cols[c].key),
-                                                  buf, sizeof buf));
+            size_t tw = text_width(table_cell(r, c, json_array_get(r->buffered, i), mixed[c], buf,
+                                              sizeof buf));
             if (tw > w[c])
                 w[c] = tw;
         }
@@ -369,9 +475,8 @@ static void flush_table(gd_renderer *r)
                 minw = text_width(r->cols[c].header);
                 for (size_t i = 0; i < nrows; i++) {
                     char sh[1024];
-                    const char *cell = gd_render_cell(
-                        &r->cols[c], json_object_get(json_array_get(r->buffered, i), r->cols[c].key),
-                        buf, sizeof buf);
+                    const char *cell = table_cell(r, c, json_array_get(r->buffered, i), mixed[c],
+                                                  buf, sizeof buf);
                     size_t tw = text_width(compact_frame(cell, sh, sizeof sh, NULL) ? sh : cell);
                     if (tw > minw)
                         minw = tw;
@@ -404,8 +509,7 @@ static void flush_table(gd_renderer *r)
             if (!first)
                 fputs("  ", r->out);
             first = 0;
-            const char *cell = gd_render_cell(&r->cols[c], json_object_get(row, r->cols[c].key), buf,
-                                              sizeof buf);
+            const char *cell = table_cell(r, c, row, mixed[c], buf, sizeof buf);
             print_cell(r->out, cell, w[c], r->cols[c].type != GD_COL_TEXT, r->cols[c].flex, c == last);
         }
         fputc('\n', r->out);
@@ -413,6 +517,8 @@ static void flush_table(gd_renderer *r)
     r->cols = saved;
     free(cols);
     free(w);
+    free(mixed);
+    free(hdr);
 }
 
 int gd_render_end(gd_renderer *r)
@@ -432,6 +538,7 @@ int gd_render_end(gd_renderer *r)
     int bad = r->failed || ferror(r->out) || fflush(r->out) != 0;
     json_decref(r->buffered);
     free(r->buf);
+    free(r->clocks);
     free(r);
     return bad ? -1 : 0;
 }

@@ -7,7 +7,10 @@
 #define GD_RENDER_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "render/timefmt.h"
 
 typedef enum { GD_OUT_TABLE = 0, GD_OUT_CSV, GD_OUT_JSON, GD_OUT_JSONL } gd_out_mode;
 
@@ -17,8 +20,10 @@ int gd_out_mode_parse(const char *s);
 typedef enum {
     GD_COL_TEXT = 0,  /* string (or any value, printed as JSON text)        */
     GD_COL_INT,
-    GD_COL_MS,        /* a duration in ms, printed with one decimal         */
-    GD_COL_TIME,      /* epoch ms, printed as UTC "MM-DD HH:MM:SS.mmm"      */
+    GD_COL_MS,        /* a duration in ms, printed in ms with one decimal   */
+    GD_COL_TIME,      /* a time: shown by gd_time_text with the clock of the *
+                       * row's trace (key "trace"); the zone label goes in  *
+                       * the header when all rows share it, else in cells   */
     GD_COL_BOOL,      /* true/false/null as yes/no/-                         */
     GD_COL_BYTES      /* a byte count, printed with a unit                   */
 } gd_col_type;
@@ -38,13 +43,28 @@ typedef struct gd_renderer gd_renderer;
  * and fits `width` characters (0 = 100). */
 gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, size_t ncols,
                            int width);
+/* The clock described by a trace row (`godeye traces`' "clock",
+ * "utc_offset_min" and "start_ms"; absent fields: unknown). */
+gd_clock gd_clock_of_trace_row(const json_t *row);
+/* Table mode: time columns of rows whose "trace" is `trace` follow clock
+ * `c` (copied); rows of traces never named here are of unknown clock.
+ * 0, or -1 when out of memory. */
+int gd_render_clock(gd_renderer *r, int64_t trace, const gd_clock *c);
+/* Table mode: the display zone of times (--tz), GD_TZ_NONE by default. */
+void gd_render_tz(gd_renderer *r, int tz_min);
+/* A time `v` of `row` (its "trace" names the clock) as text with its zone
+ * label, for lines outside a table ("05-12 10:11:12.345 UTC", "+1.500s");
+ * "-" when v is no time. */
+const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *buf, size_t n);
 /* Adds one row (borrowed). 0 ok, -1 on a write error or out of memory. */
 int gd_render_row(gd_renderer *r, json_t *row);
-/* Finishes the output (closing bracket, table flush) and frees r.
+/* Finishes the output (closing bracket, table flush) and frees r.  A table
+ * with no rows prints nothing (csv still has its header, json is []).
  * Returns -1 when writing failed. */
 int gd_render_end(gd_renderer *r);
 
-/* Formats a value of a column for humans into buf (table cells, reports). */
+/* Formats a value of a column for humans into buf (table cells, reports);
+ * times of unknown clock (as recorded, no zone); an empty array is "-". */
 const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n);
 
 #endif

@@ -28,7 +28,9 @@
   function ms(v) { return v === null || v === undefined ? '-' : (v >= 1000 ? (v / 1000).toFixed(2) + ' s' : v.toFixed(1) + ' ms'); }
   function num(v) { return v === null || v === undefined ? '-' : String(v); }
   function bytes(v) { if (v === null || v === undefined) return '-'; var u = ['B', 'KB', 'MB', 'GB'], i = 0; while (v >= 1024 && i < 3) { v /= 1024; i++; } return v.toFixed(i ? 1 : 0) + ' ' + u[i]; }
-  function when(t) { return t === null || t === undefined ? '-' : new Date(t).toISOString().replace('T', ' ').replace('Z', ''); }
+  /* a time as godeye wrote it beside the number (o[k + '_text']): one rule for every output, by the trace's clock */
+  function at(o, k) { var t = o ? o[k + '_text'] : null; return typeof t === 'string' ? t : (o && o[k] !== null && o[k] !== undefined ? String(o[k]) : '-'); }
+  function since(ms) { return '+' + (ms / 1000).toFixed(2) + ' s'; }
   function sect(id, title) {
     var s = el('section', { id: id }); s.appendChild(el('h2', null, title));
     document.getElementById('content').appendChild(s); return s;
@@ -83,7 +85,8 @@
     var apps = tr.map(function (t) { return t.app; }).filter(function (a) { return a; });
     var devs = tr.map(function (t) { return t.device; }).filter(function (a) { return a; });
     document.getElementById('sub').textContent = (apps[0] || 'unknown app') + (devs[0] ? ' on ' + devs[0] : '') +
-      (m.start_ms ? ' \u2014 ' + when(m.start_ms) + ' UTC, ' + ms(m.end_ms - m.start_ms) : '');
+      /* start and span only when the traces share a clock (one trace: its span) */
+      (m.start_ms && (m.start_ms_text || tr.length === 1) ? ' \u2014 ' + (m.start_ms_text ? m.start_ms_text + ', ' : '') + ms(m.end_ms - m.start_ms) : '');
     [['traces', m.traces], ['dispatches', m.dispatches], ['blocks', m.blocks], ['long', m.long], ['ANR', m.anr],
      ['samples', m.samples], ['pages', m.pages], ['view dumps', m.dumps], ['images', m.images], ['frames', m.frames]]
       .forEach(function (c) { var d = el('div', { 'class': 'card' }); d.appendChild(el('b', null, num(c[1]))); d.appendChild(el('span', null, c[0])); cards.appendChild(d); });
@@ -92,7 +95,8 @@
     s.appendChild(table(tr, [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'source', label: 'source', type: 'f', fmt: String },
       { key: 'format', label: 'format', fmt: String }, { key: 'app', label: 'app', fmt: num },
-      { key: 'device', label: 'device', fmt: num }, { key: 'start_ms', label: 'start (UTC)', fmt: when },
+      { key: 'device', label: 'device', fmt: num }, { key: 'clock', label: 'clock', fmt: num },
+      { key: 'start_ms', label: 'start', fmt: function (v, r) { return at(r, 'start_ms'); } },
       { key: 'end_ms', label: 'span', type: 'n', fmt: function (v, r) { return ms(v - r.start_ms); }, sortv: function (r) { return r.end_ms - r.start_ms; } },
       { key: 'dispatches', label: 'dispatches', type: 'n' }, { key: 'blocks', label: 'blocks', type: 'n' }]));
     s.appendChild(el('h3', null, 'Worst blocks'));
@@ -102,7 +106,7 @@
   function blockCols() {
     return [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'id', label: 'block', type: 'n' }, { key: 'tid', label: 'tid', type: 'n' },
-      { key: 'start_ms', label: 'start (UTC)', fmt: when }, { key: 'duration_ms', label: 'duration', type: 'n', fmt: ms },
+      { key: 'start_ms', label: 'start', fmt: function (v, r) { return at(r, 'start_ms'); } }, { key: 'duration_ms', label: 'duration', type: 'n', fmt: ms },
       { key: 'kind', label: 'kind', cell: function (td, r) { td.textContent = r.kind; td.className = 'kind-' + r.kind; } },
       { key: 'cpu_busy', label: 'cpu busy', fmt: function (v) { return v === null ? '-' : v ? 'yes' : 'no'; } },
       { key: 'samples', label: 'samples', type: 'n' }, { key: 'key_frame', label: 'key frame', type: 'f', fmt: function (v) { return v === null ? '(no app frame)' : v; } }];
@@ -147,7 +151,7 @@
         if (b[0] < b0 || b[0] >= b1) return;
         var y = yd(b[1]);
         svg.appendChild(sv('rect', { x: xb(b[0]), y: y, width: bw, height: y0 + H1 - y, fill: '#5b7bd5' },
-          when(t.start_ms + b[0] * t.bin_ms) + ': ' + b[2] + ' dispatches, max ' + ms(b[1])));
+          since(b[0] * t.bin_ms) + ': ' + b[2] + ' dispatches, max ' + ms(b[1])));
       });
       [['short', t.short_ms], ['long', t.long_ms], ['anr', t.anr_ms]].forEach(function (th) {
         if (th[1] > dmax) return;
@@ -182,12 +186,12 @@
         if (x < L || x > L + PW) return;
         var draw = e.event === 'ON_DRAW' || e.event === 'ON_LOAD';
         svg.appendChild(sv('line', { x1: x, x2: x, y1: yP, y2: yP + HP, stroke: draw ? '#1e8e3e' : '#555', 'stroke-width': draw ? 2 : 1 },
-          when(e.ts_ms) + ' ' + (e.event || '') + ' ' + (e.page || '')));
+          at(e, 'ts_ms') + ' ' + (e.event || '') + ' ' + (e.page || '')));
       });
       for (var k = 0; k <= 6; k++) {
         var x = L + k * PW / 6;
         svg.appendChild(sv('line', { x1: x, x2: x, y1: y0, y2: yP + HP, stroke: '#000', 'stroke-opacity': 0.08 }));
-        svg.appendChild(sv('text', { x: x - (k === 6 ? 40 : k ? 20 : 0), y: H - 4 })).textContent = '+' + ((tstart - t.start_ms + k * span / 6) / 1000).toFixed(2) + ' s';
+        svg.appendChild(sv('text', { x: x - (k === 6 ? 40 : k ? 20 : 0), y: H - 4 })).textContent = since(tstart - t.start_ms + k * span / 6);
       }
       brush = sv('rect', { x: 0, y: y0, width: 0, height: yP + HP - y0, fill: 'rgba(91,123,213,0.2)' });
       svg.appendChild(brush);
@@ -246,10 +250,10 @@
     g.blocks.forEach(function (b) {
       var d = el('details'), sm = el('summary');
       sm.appendChild(el('span', { 'class': 'kind-' + b.kind }, b.kind));
-      sm.appendChild(document.createTextNode(' block ' + b.id + ' (trace ' + b.trace + ', tid ' + b.tid + ') at ' + when(b.start_ms) + ': ' + ms(b.duration_ms) + ', ' + b.samples + ' samples'));
+      sm.appendChild(document.createTextNode(' block ' + b.id + ' (trace ' + b.trace + ', tid ' + b.tid + ') at ' + at(b, 'start_ms') + ': ' + ms(b.duration_ms) + ', ' + b.samples + ' samples'));
       d.appendChild(sm);
       b.stacks.forEach(function (st, i) {
-        d.appendChild(el('div', { 'class': 'mute' }, 'sample ' + (i + 1) + ' at ' + when(st.ts_ms)));
+        d.appendChild(el('div', { 'class': 'mute' }, 'sample ' + (i + 1) + ' at ' + at(st, 'ts_ms')));
         var pre = el('div', { 'class': 'stack mono' });
         pre.textContent = st.frames.map(function (f) { return 'at ' + g.frames[f]; }).join('\n');
         pre.style.whiteSpace = 'pre-wrap';
@@ -309,7 +313,7 @@
       svg.appendChild(sv('rect', { x: a, y: y + 3, width: Math.max(b - a, 2), height: RH - 8, fill: '#c9d3ea' }));
       if (p.draw_ms !== null) svg.appendChild(sv('rect', { x: a, y: y + 3, width: Math.max(p.draw_ms / span * PW, 2), height: 5, fill: col[p.draw_rating] }, 'draw ' + ms(p.draw_ms)));
       if (p.load_ms !== null) svg.appendChild(sv('rect', { x: a, y: y + 9, width: Math.max(p.load_ms / span * PW, 2), height: 4, fill: col[p.load_rating] }, 'load ' + ms(p.load_ms)));
-      ev.forEach(function (e) { var xx = x(e.ts_ms); svg.appendChild(sv('line', { x1: xx, x2: xx, y1: y + 1, y2: y + RH - 3, stroke: '#333' }, e.event + ' at ' + when(e.ts_ms))); });
+      ev.forEach(function (e) { var xx = x(e.ts_ms); svg.appendChild(sv('line', { x1: xx, x2: xx, y1: y + 1, y2: y + RH - 3, stroke: '#333' }, e.event + ' at ' + at(e, 'ts_ms'))); });
       var lab = sv('text', { x: L + PW + 8, y: y + 12 });
       lab.textContent = 'draw ' + ms(p.draw_ms) + ' \u00b7 load ' + ms(p.load_ms);
       lab.setAttribute('fill', col[p.load_rating || p.draw_rating] || '#1d2330');

@@ -477,7 +477,8 @@ START_TEST(corpus_sentry)
     read_fix(p, &c);
     ck_assert_uint_eq(json_array_size(c.metas), 1);
     assert_json(json_array_get(c.metas, 0),
-                "{\"app\":\"io.sentry.samples.android\",\"pid\":28941,\"main_tid\":28941}");
+                "{\"app\":\"io.sentry.samples.android\",\"pid\":28941,\"main_tid\":28941,"
+                "\"clock\":\"utc\",\"utc_offset_min\":120}");
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 30);
     ck_assert_uint_eq(total_frames(&c), 219);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 1);
@@ -513,7 +514,8 @@ START_TEST(corpus_sentry_native_only)
     read_fix(p, &c);
     ck_assert_uint_eq(json_array_size(c.metas), 1);
     assert_json(json_array_get(c.metas, 0),
-                "{\"app\":\"io.sentry.samples.android\",\"pid\":9955,\"main_tid\":9955}");
+                "{\"app\":\"io.sentry.samples.android\",\"pid\":9955,\"main_tid\":9955,"
+                "\"clock\":\"utc\",\"utc_offset_min\":120}");
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 57);
     ck_assert_uint_eq(total_frames(&c), 981);
     ck_assert_uint_eq(count_state(&c, NULL), 57);

@@ -330,14 +330,34 @@ START_TEST(cpu_busy_starved_sampler)
      * start 450 ms apart > 1.2 x 300 */
     gd_cpu_point pts[] = {raw(2750, 1600, 2800), raw(3200, 1750, 3000)};
     ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 3000, 9000, 300), 1);
-    /* 350 ms apart: not starved -> unknown */
+    /* 350 ms apart: the rule applies and finds no gap -> not busy (the
+     * spec's clarification: false, not unknown) */
     gd_cpu_point q[] = {raw(2800, 1600, 2800), raw(3150, 1750, 3000)};
-    ck_assert_int_eq(gd_cpu_busy_of(q, 2, 3000, 9000, 300), -1);
+    ck_assert_int_eq(gd_cpu_busy_of(q, 2, 3000, 9000, 300), 0);
+    /* one sample near the start, none inside: the sampler ran, no gap -> 0 */
+    ck_assert_int_eq(gd_cpu_busy_of(q, 1, 3000, 9000, 300), 0);
+    /* no sample within ±interval of the start: nothing to judge -> unknown */
+    gd_cpu_point far[] = {raw(2000, 1600, 2800)};
+    ck_assert_int_eq(gd_cpu_busy_of(far, 1, 3000, 9000, 300), -1);
     /* block shorter than the interval: unknown */
     ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 3000, 3250, 300), -1);
     /* no interval known: the second rule is off */
     ck_assert_int_eq(gd_cpu_busy_of(pts, 2, 3000, 9000, NAN), -1);
     ck_assert_int_eq(gd_cpu_busy_of(NULL, 0, 0, 100, 300), -1);
+    ck_assert_int_eq(gd_cpu_busy_of(NULL, 0, 0, 1000, 300), -1);
+}
+END_TEST
+
+START_TEST(cpu_busy_two_inside_without_utilisation)
+{
+    /* two samples inside whose totals did not grow: the first rule cannot
+     * tell and the gap rule (fewer than two inside) does not apply, even
+     * with a starved-looking gap at the start -> unknown */
+    gd_cpu_point pts[] = {raw(2750, 1000, 2000), raw(3200, 1000, 2000), raw(3250, 1000, 2000)};
+    ck_assert_int_eq(gd_cpu_busy_of(pts, 3, 3000, 9000, 300), -1);
+    /* ratio samples without ratios: the same */
+    gd_cpu_point q[] = {{2750, 0, 0, 0, NAN}, {3200, 0, 0, 0, NAN}, {3250, 0, 0, 0, NAN}};
+    ck_assert_int_eq(gd_cpu_busy_of(q, 3, 3000, 9000, 300), -1);
 }
 END_TEST
 
@@ -399,6 +419,7 @@ static Suite *suite(void)
     tcase_add_test(t, cpu_busy_from_deltas);
     tcase_add_test(t, cpu_busy_from_ratios);
     tcase_add_test(t, cpu_busy_starved_sampler);
+    tcase_add_test(t, cpu_busy_two_inside_without_utilisation);
     tcase_add_test(t, procstat_comm_with_spaces_and_parens);
     tcase_add_test(t, procstat_stat_line);
     suite_add_tcase(s, t);

@@ -107,11 +107,17 @@ static const char frame_rows[] = "[{\"frame\":\"a.b.C.m(C.java:1)\",\"n\":3,\"du
 START_TEST(test_table_sizing)
 {
     expect_render(GD_OUT_TABLE, frames, 4, 0, frame_rows,
-                  "frame              count     dur\n"
-                  "a.b.C.m(C.java:1)      3   812.5\n"
-                  "x                  12345  12.34s\n");
-    /* no rows: header only */
-    expect_render(GD_OUT_TABLE, frames, 4, 0, "[]", "frame  count  dur\n");
+                  "frame              count      dur\n"
+                  "a.b.C.m(C.java:1)      3    812.5\n"
+                  "x                  12345  12340.0\n");
+    /* no rows: nothing at all (no header, no "[]") */
+    expect_render(GD_OUT_TABLE, frames, 4, 0, "[]", "");
+    /* an empty list in a cell is nothing ("-"), not "[]" */
+    static const gd_column lst[] = {{"n", "n", GD_COL_INT, 0, 0}, {"l", "blocks", GD_COL_TEXT, 0, 0}};
+    expect_render(GD_OUT_TABLE, lst, 2, 0, "[{\"n\":1,\"l\":[]},{\"n\":2,\"l\":[7,9]}]",
+                  "n  blocks\n"
+                  "1  -\n"
+                  "2  [7,9]\n");
     /* a last text column is not padded; multibyte text counts characters,
      * and newlines in a cell become spaces */
     static const gd_column two[] = {
@@ -131,10 +137,11 @@ START_TEST(test_table_fit_width)
      * short frame, "C.m:1" (a cut from the left would leave "…m(C.java:1)",
      * without the class); the other columns cannot shrink */
     expect_render(GD_OUT_TABLE, frames, 4, 20, frame_rows,
-                  "frame  count     dur\n"
-                  "C.m:1      3   812.5\n"
-                  "x      12345  12.34s\n");
-    /* then plain text columns are cut at their end, down to 12 at most */
+                  "frame  count      dur\n"
+                  "C.m:1      3    812.5\n"
+                  "x      12345  12340.0\n");
+    /* then plain text columns are cut at their end, down to 12 at most,
+     * the cut marked with "…" */
     static const gd_column cols[] = {
         {"frame", "frame", GD_COL_TEXT, 1, 0},
         {"msg", "message", GD_COL_TEXT, 0, 0},
@@ -143,7 +150,7 @@ START_TEST(test_table_fit_width)
     expect_render(GD_OUT_TABLE, cols, 3, 30,
                   "[{\"frame\":\"a.b.C.m(C.java:1)\",\"msg\":\"0123456789abcdefghij\",\"n\":3}]",
                   "frame  message           count\n"
-                  "C.m:1  0123456789abcdef      3\n");
+                  "C.m:1  0123456789abcde\xe2\x80\xa6      3\n");
     /* a cut that keeps Class.method( keeps the frame whole from there; a
      * short frame still too wide is cut from the left in turn */
     static const gd_column fc[] = {
@@ -190,12 +197,13 @@ START_TEST(test_cells)
     ck_assert_str_eq(cell(GD_COL_MS, "812.5", b, sizeof b), "812.5");
     ck_assert_str_eq(cell(GD_COL_MS, "5", b, sizeof b), "5.0");
     ck_assert_str_eq(cell(GD_COL_MS, "9999.9", b, sizeof b), "9999.9");
-    ck_assert_str_eq(cell(GD_COL_MS, "10000", b, sizeof b), "10.00s");
-    ck_assert_str_eq(cell(GD_COL_MS, "12340", b, sizeof b), "12.34s");
+    /* a column keeps its unit: ms however large (the header says MS) */
+    ck_assert_str_eq(cell(GD_COL_MS, "10000", b, sizeof b), "10000.0");
+    ck_assert_str_eq(cell(GD_COL_MS, "82330", b, sizeof b), "82330.0");
     ck_assert_str_eq(cell(GD_COL_MS, "null", b, sizeof b), "-");
     ck_assert_str_eq(cell(GD_COL_MS, NULL, b, sizeof b), "-");
     ck_assert_str_eq(cell(GD_COL_MS, "\"n/a\"", b, sizeof b), "n/a");
-    /* times, UTC */
+    /* times without a trace's clock: as recorded, no zone */
     ck_assert_str_eq(cell(GD_COL_TIME, "1700000000123", b, sizeof b), "11-14 22:13:20.123");
     ck_assert_str_eq(cell(GD_COL_TIME, "1700000000123.9", b, sizeof b), "11-14 22:13:20.123");
     ck_assert_str_eq(cell(GD_COL_TIME, "0", b, sizeof b), "01-01 00:00:00.000");
@@ -224,7 +232,177 @@ START_TEST(test_cells)
     ck_assert_str_eq(cell(GD_COL_INT, "\"\"", b, sizeof b), "");
     /* a small buffer truncates, NUL-terminated */
     ck_assert_str_eq(cell(GD_COL_TEXT, "\"abcdefgh\"", b, 4), "abc");
-    ck_assert_str_eq(cell(GD_COL_MS, "12340", b, 4), "12.");
+    ck_assert_str_eq(cell(GD_COL_MS, "12340", b, 4), "123");
+}
+END_TEST
+
+/* ---- the time rule (render/timefmt.h) ---------------------------------- */
+
+static const char *tt(double ms, gd_clock_kind kind, double origin, int64_t own, int tz, char *zone)
+{
+    static char buf[64];
+    gd_clock c = {kind, origin, own};
+    return gd_time_text(ms, &c, tz, buf, sizeof buf, zone);
+}
+
+#define T0 1700000000123.0 /* 2023-11-14 22:13:20.123 UTC */
+#define NO_OWN INT64_MIN
+
+START_TEST(test_tz_parse)
+{
+    int m = 1;
+    ck_assert_int_eq(gd_tz_parse("UTC", &m), 0);
+    ck_assert_int_eq(m, 0);
+    m = 1;
+    ck_assert_int_eq(gd_tz_parse("Z", &m), 0);
+    ck_assert_int_eq(m, 0);
+    ck_assert_int_eq(gd_tz_parse("+02:00", &m), 0);
+    ck_assert_int_eq(m, 120);
+    ck_assert_int_eq(gd_tz_parse("-0530", &m), 0);
+    ck_assert_int_eq(m, -330);
+    ck_assert_int_eq(gd_tz_parse("+05", &m), 0);
+    ck_assert_int_eq(m, 300);
+    ck_assert_int_eq(gd_tz_parse("+14:00", &m), 0);
+    ck_assert_int_eq(m, 840);
+    const char *bad[] = {"", "+2", "02:00", "+19:00", "+02:60", "+02:0", "local", "utc+1", "+0200x",
+                         "Europe/Paris", NULL};
+    for (const char **b = bad; *b; b++)
+        ck_assert_msg(gd_tz_parse(*b, &m) == -1, "accepted '%s'", *b);
+    ck_assert_int_eq(gd_tz_parse(NULL, &m), -1);
+    ck_assert_int_eq(gd_clock_kind_parse("utc"), GD_CLOCK_UTC);
+    ck_assert_int_eq(gd_clock_kind_parse("local"), GD_CLOCK_LOCAL);
+    ck_assert_int_eq(gd_clock_kind_parse("monotonic"), GD_CLOCK_MONOTONIC);
+    ck_assert_int_eq(gd_clock_kind_parse("UTC"), GD_CLOCK_UNKNOWN);
+    ck_assert_int_eq(gd_clock_kind_parse(NULL), GD_CLOCK_UNKNOWN);
+}
+END_TEST
+
+START_TEST(test_time_monotonic)
+{
+    char z[GD_ZONE_MAX];
+    /* an offset from the trace's start, never a 1970 date, never a zone */
+    ck_assert_str_eq(tt(13345.6, GD_CLOCK_MONOTONIC, 1000, NO_OWN, GD_TZ_NONE, z), "+12.345s");
+    ck_assert_str_eq(z, "");
+    ck_assert_str_eq(tt(1000, GD_CLOCK_MONOTONIC, 1000, NO_OWN, GD_TZ_NONE, z), "+0.000s");
+    /* --tz and an own zone change nothing */
+    ck_assert_str_eq(tt(13345, GD_CLOCK_MONOTONIC, 1000, 120, 60, z), "+12.345s");
+    ck_assert_str_eq(z, "");
+    /* before the start (a sample read before the first event) */
+    ck_assert_str_eq(tt(500, GD_CLOCK_MONOTONIC, 1000, NO_OWN, GD_TZ_NONE, z), "-0.500s");
+    /* start unknown: since boot */
+    ck_assert_str_eq(tt(823836.5, GD_CLOCK_MONOTONIC, NAN, NO_OWN, GD_TZ_NONE, z), "+823.836s");
+    ck_assert_ptr_null(tt(NAN, GD_CLOCK_MONOTONIC, 0, NO_OWN, GD_TZ_NONE, z));
+    ck_assert_ptr_null(tt(1e300, GD_CLOCK_MONOTONIC, 0, NO_OWN, GD_TZ_NONE, z));
+}
+END_TEST
+
+START_TEST(test_time_utc)
+{
+    char z[GD_ZONE_MAX];
+    ck_assert_str_eq(tt(T0, GD_CLOCK_UTC, 0, NO_OWN, GD_TZ_NONE, z), "11-14 22:13:20.123");
+    ck_assert_str_eq(z, "UTC");
+    /* --tz converts */
+    ck_assert_str_eq(tt(T0, GD_CLOCK_UTC, 0, NO_OWN, 120, z), "11-15 00:13:20.123");
+    ck_assert_str_eq(z, "+02:00");
+    ck_assert_str_eq(tt(T0, GD_CLOCK_UTC, 0, NO_OWN, -330, z), "11-14 16:43:20.123");
+    ck_assert_str_eq(z, "-05:30");
+    /* the capture's own zone when no --tz; --tz wins over it */
+    ck_assert_str_eq(tt(T0, GD_CLOCK_UTC, 0, 180, GD_TZ_NONE, z), "11-15 01:13:20.123");
+    ck_assert_str_eq(z, "+03:00");
+    ck_assert_str_eq(tt(T0, GD_CLOCK_UTC, 0, 180, 0, z), "11-14 22:13:20.123");
+    ck_assert_str_eq(z, "UTC");
+    /* an own zone past ±18 h is not one */
+    ck_assert_str_eq(tt(T0, GD_CLOCK_UTC, 0, 5000, GD_TZ_NONE, z), "11-14 22:13:20.123");
+    ck_assert_str_eq(z, "UTC");
+    ck_assert_ptr_null(tt(1.7e205, GD_CLOCK_UTC, 0, NO_OWN, GD_TZ_NONE, z));
+    ck_assert_str_eq(z, "");
+}
+END_TEST
+
+START_TEST(test_time_local)
+{
+    char z[GD_ZONE_MAX];
+    /* a wall clock of unknown zone: as recorded, no false zone, --tz cannot
+     * convert it */
+    ck_assert_str_eq(tt(T0, GD_CLOCK_LOCAL, 0, NO_OWN, GD_TZ_NONE, z), "11-14 22:13:20.123");
+    ck_assert_str_eq(z, "");
+    ck_assert_str_eq(tt(T0, GD_CLOCK_LOCAL, 0, NO_OWN, 120, z), "11-14 22:13:20.123");
+    ck_assert_str_eq(z, "");
+    /* with its zone known (+02:00: 22:13 there is 20:13 UTC) it is an instant */
+    ck_assert_str_eq(tt(T0, GD_CLOCK_LOCAL, 0, 120, GD_TZ_NONE, z), "11-14 22:13:20.123");
+    ck_assert_str_eq(z, "+02:00");
+    ck_assert_str_eq(tt(T0, GD_CLOCK_LOCAL, 0, 120, 0, z), "11-14 20:13:20.123");
+    ck_assert_str_eq(z, "UTC");
+    ck_assert_str_eq(tt(T0, GD_CLOCK_LOCAL, 0, 120, -300, z), "11-14 15:13:20.123");
+    ck_assert_str_eq(z, "-05:00");
+    /* unknown clock (NULL): like a wall clock of unknown zone */
+    char buf[64];
+    ck_assert_str_eq(gd_time_text(T0, NULL, 120, buf, sizeof buf, z), "11-14 22:13:20.123");
+    ck_assert_str_eq(z, "");
+    gd_clock u = gd_clock_unknown();
+    ck_assert_str_eq(gd_time_text(-1, &u, GD_TZ_NONE, buf, sizeof buf, z), "12-31 23:59:59.999");
+    /* the label form, for lines without a header */
+    gd_clock utc = {GD_CLOCK_UTC, NAN, INT64_MIN}, mono = {GD_CLOCK_MONOTONIC, 1000, INT64_MIN};
+    ck_assert_str_eq(gd_time_label(T0, &utc, GD_TZ_NONE, buf, sizeof buf), "11-14 22:13:20.123 UTC");
+    ck_assert_str_eq(gd_time_label(T0, &utc, 60, buf, sizeof buf), "11-14 23:13:20.123 +01:00");
+    ck_assert_str_eq(gd_time_label(2500, &mono, GD_TZ_NONE, buf, sizeof buf), "+1.500s");
+    ck_assert_str_eq(gd_time_label(T0, NULL, GD_TZ_NONE, buf, sizeof buf), "11-14 22:13:20.123");
+    ck_assert_str_eq(gd_time_label(NAN, &utc, GD_TZ_NONE, buf, sizeof buf), "-");
+}
+END_TEST
+
+/* A table of time rows with each trace's clock set. */
+static char *render_clocked(const char *rows_json, int tz)
+{
+    static const gd_column cols[] = {{"trace", "T", GD_COL_INT, 0, 0}, {"t", "START", GD_COL_TIME, 0, 0}};
+    out_buf o = {0};
+    o.f = open_memstream(&o.text, &o.len);
+    gd_renderer *r = gd_render_new(o.f, GD_OUT_TABLE, cols, 2, 0);
+    gd_clock utc = {GD_CLOCK_UTC, NAN, INT64_MIN}, mono = {GD_CLOCK_MONOTONIC, 1000, INT64_MIN},
+             local = {GD_CLOCK_LOCAL, NAN, INT64_MIN};
+    ck_assert_int_eq(gd_render_clock(r, 1, &utc), 0);
+    ck_assert_int_eq(gd_render_clock(r, 2, &mono), 0);
+    ck_assert_int_eq(gd_render_clock(r, 3, &local), 0);
+    gd_render_tz(r, tz);
+    json_t *rows = json_loads(rows_json, 0, NULL);
+    ck_assert_ptr_nonnull(rows);
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row)
+        ck_assert_int_eq(gd_render_row(r, row), 0);
+    ck_assert_int_eq(gd_render_end(r), 0);
+    json_decref(rows);
+    fclose(o.f);
+    return o.text;
+}
+
+START_TEST(test_table_times)
+{
+    /* one zone for the whole column: in the header */
+    char *got = render_clocked("[{\"trace\":1,\"t\":1700000000123},{\"trace\":1,\"t\":null}]", GD_TZ_NONE);
+    ck_assert_str_eq(got, "T         START (UTC)\n"
+                          "1  11-14 22:13:20.123\n"
+                          "1                   -\n");
+    free(got);
+    got = render_clocked("[{\"trace\":1,\"t\":1700000000123}]", 120);
+    ck_assert_str_eq(got, "T      START (+02:00)\n"
+                          "1  11-15 00:13:20.123\n");
+    free(got);
+    /* monotonic and local: no zone anywhere */
+    got = render_clocked("[{\"trace\":2,\"t\":13345},{\"trace\":3,\"t\":1700000000123}]", 120);
+    ck_assert_str_eq(got, "T               START\n"
+                          "2            +12.345s\n"
+                          "3  11-14 22:13:20.123\n");
+    free(got);
+    /* zones differ between rows: each cell carries its own */
+    got = render_clocked("[{\"trace\":1,\"t\":1700000000123},{\"trace\":2,\"t\":2500},"
+                         "{\"trace\":3,\"t\":1700000000123},{\"trace\":9,\"t\":0}]", GD_TZ_NONE);
+    ck_assert_str_eq(got, "T                   START\n"
+                          "1  11-14 22:13:20.123 UTC\n"
+                          "2                 +1.500s\n"
+                          "3      11-14 22:13:20.123\n"
+                          "9      01-01 00:00:00.000\n");
+    free(got);
 }
 END_TEST
 
@@ -238,6 +416,11 @@ int main(void)
     tcase_add_test(tc, test_table_sizing);
     tcase_add_test(tc, test_table_fit_width);
     tcase_add_test(tc, test_cells);
+    tcase_add_test(tc, test_tz_parse);
+    tcase_add_test(tc, test_time_monotonic);
+    tcase_add_test(tc, test_time_utc);
+    tcase_add_test(tc, test_time_local);
+    tcase_add_test(tc, test_table_times);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
