@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reader/bugreport.h"
 
