@@ -541,7 +541,7 @@ static void name_member(gd_error *err, const char *member)
 
 /* Runs reader `name` over a stream; `offset` renumbers its lines.  A reader
  * refusing its input (not the sink, not the stream) is a counted skip. */
-static int run_reader(gd_br *b, const char *name, gd_input *in, long offset, int *stream_failed,
+static int run_reader(gd_br *b, const char *name, gd_input *in, long offset, const int *stream_failed,
                       const char *member, gd_error *err)
 {
     const gd_reader *r = gd_reader_find(name);
@@ -561,7 +561,9 @@ static int run_reader(gd_br *b, const char *name, gd_input *in, long offset, int
         *err = e;
         if (!err->code)
             err->code = rc;
-        if (err->line > 0)
+        /* the text's own failures and the sink's (given renumbered
+         * events) already carry the bugreport's line */
+        if (err->line > 0 && !*stream_failed && !ss.failed)
             err->line += offset;
         name_member(err, member);
         return rc;
@@ -655,10 +657,9 @@ int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
     return rc;
 }
 
-int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, gd_error *err)
+int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, const int *stream_failed, gd_error *err)
 {
-    int failed = 0;
-    return run_reader(b, "anr", in, 0, &failed, member, err);
+    return run_reader(b, "anr", in, 0, stream_failed, member, err);
 }
 
 /* ---- the reader ---- */

@@ -38,8 +38,10 @@ void gd_br_free(gd_br *b);
  * section to its reader.  GD_OK, or an error code with err set (a read
  * failure, a line over GD_INPUT_MAX_LINE, a sink that stopped). */
 int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err);
-/* Reads an ANR dump file of its own (a zip's FS/data/anr/ member). */
-int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, gd_error *err);
+/* Reads an ANR dump file of its own (a zip's FS/data/anr/ member);
+ * *stream_failed is set by the stream when `in` itself failed (then its
+ * error is passed on, not counted as an unreadable dump). */
+int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, const int *stream_failed, gd_error *err);
 /* 1 when a "VM TRACES" section of the text was the dump of `path`
  * ("/data/anr/anr_2019-..."), so the same file in the zip is not read twice. */
 int gd_br_anr_seen(const gd_br *b, const char *path);

@@ -144,6 +144,7 @@ typedef struct zmember {
     uint64_t got, declared, comp;
     const gd_bugreport_caps *caps;
     uint64_t *total;
+    int failed;          /* the member could not be streamed */
 } zmember;
 
 static ssize_t member_pull(void *ctx, void *buf, size_t n, gd_error *err)
@@ -155,6 +156,7 @@ static ssize_t member_pull(void *ctx, void *buf, size_t n, gd_error *err)
         gd_br_printable(nm, sizeof nm, m->name, strlen(m->name));
         gd_error_set(err, GD_ERR_DATA, 0, 0, "zip member '%s' unreadable: %s", nm,
                      zip_error_strerror(zip_file_get_error(m->zf)));
+        m->failed = 1;
         return -1;
     }
     m->got += (uint64_t)k;
@@ -171,6 +173,7 @@ static ssize_t member_pull(void *ctx, void *buf, size_t n, gd_error *err)
     if (why) {
         gd_br_printable(nm, sizeof nm, m->name, strlen(m->name));
         gd_error_set(err, GD_ERR_DATA, 0, 0, "zip member '%s': %s", nm, why);
+        m->failed = 1;
         return -1;
     }
     return (ssize_t)k;
@@ -200,15 +203,24 @@ static int refuse(zip_t *za, zip_uint64_t i, gd_br *b, const gd_bugreport_caps *
     return 0;
 }
 
-typedef int (*member_fn)(gd_br *b, gd_input *in, const char *member, gd_error *err);
+typedef int (*member_fn)(gd_br *b, gd_input *in, const char *member, const int *stream_failed,
+                         gd_error *err);
 
-/* Streams member i through fn; 1 = refused (counted), else fn's code. */
+/* The main text: its splitter knows when the text itself failed. */
+static int main_text(gd_br *b, gd_input *in, const char *member, const int *stream_failed, gd_error *err)
+{
+    (void)stream_failed;
+    return gd_br_text(b, in, member, err);
+}
+
+/* Streams member i through fn: fn's code (GD_OK too when the member was
+ * refused: that is counted). */
 static int read_member(zip_t *za, zip_uint64_t i, const char *name, gd_br *b, const gd_bugreport_caps *caps,
                        uint64_t *total, member_fn fn, gd_error *err)
 {
     zip_stat_t st;
     if (refuse(za, i, b, caps, *total, &st))
-        return 1;
+        return GD_OK;
     zmember m = {.name = name, .declared = st.size, .comp = st.comp_size, .caps = caps, .total = total};
     if (!(m.zf = zip_fopen_index(za, i, 0))) {
         char nm[128];
@@ -219,7 +231,9 @@ static int read_member(zip_t *za, zip_uint64_t i, const char *name, gd_br *b, co
     gd_input *in = NULL;
     int rc = gd_input_open_pull(&in, member_pull, &m, err);
     if (!rc)
-        rc = fn(b, in, name, err);
+        rc = fn(b, in, name, &m.failed, err);
+    if (rc && m.failed)
+        err->line = err->col = 0; /* about the member, not one of its lines */
     gd_input_close(in);
     zip_fclose(m.zf);
     return rc;
@@ -311,9 +325,7 @@ static int read_archive(zip_t *za, const gd_bugreport_caps *caps, const gd_sink 
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a bugreport zip: main_entry.txt names no member");
     } else {
         const char *name = zip_get_name(za, (zip_uint64_t)main_i, ZIP_FL_ENC_RAW);
-        rc = read_member(za, (zip_uint64_t)main_i, name ? name : "?", b, caps, &total, gd_br_text, err);
-        if (rc == 1)
-            rc = 0;
+        rc = read_member(za, (zip_uint64_t)main_i, name ? name : "?", b, caps, &total, main_text, err);
     }
     for (zip_uint64_t i = 0; i < n && !rc; i++) {
         if ((zip_int64_t)i == main_i || (zip_int64_t)i == entry_i)
@@ -331,8 +343,6 @@ static int read_archive(zip_t *za, const gd_bugreport_caps *caps, const gd_sink 
             continue;
         }
         rc = read_member(za, i, name, b, caps, &total, gd_br_anr_file, err);
-        if (rc == 1)
-            rc = 0;
     }
     if (!rc)
         rc = gd_br_finish(b, "zip", err);

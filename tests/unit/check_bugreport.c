@@ -389,6 +389,57 @@ START_TEST(test_zip_caps)
 }
 END_TEST
 
+/* Sets the uncompressed size of member `name` to `size` in its local
+ * header and its central directory entry. */
+static void lie_about_size(unsigned char *z, size_t zn, const char *name, uint32_t size)
+{
+    size_t nl = strlen(name);
+    int patched = 0;
+    for (size_t i = 0; i + 46 + nl <= zn; i++) {
+        unsigned char *p = z + i;
+        if (p[0] == 'P' && p[1] == 'K' && p[2] == 3 && p[3] == 4 && p[26] == nl && p[27] == 0 &&
+            memcmp(p + 30, name, nl) == 0) {
+            p[22] = size & 0xff, p[23] = (size >> 8) & 0xff, p[24] = (size >> 16) & 0xff, p[25] = size >> 24;
+            patched++;
+        }
+        if (p[0] == 'P' && p[1] == 'K' && p[2] == 1 && p[3] == 2 && p[28] == nl && p[29] == 0 &&
+            memcmp(p + 46, name, nl) == 0) {
+            p[24] = size & 0xff, p[25] = (size >> 8) & 0xff, p[26] = (size >> 16) & 0xff, p[27] = size >> 24;
+            patched++;
+        }
+    }
+    ck_assert_int_eq(patched, 2);
+}
+
+/* A member that inflates past the size it declares: the zip lies, the
+ * bugreport is refused with the member named (libzip itself reads on). */
+START_TEST(test_zip_lying_size)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    char anr[sizeof ANR_EXTRA * 40];
+    size_t an = 0;
+    for (int i = 0; i < 40; i++, an += sizeof ANR_EXTRA - 1)
+        memcpy(anr + an, ANR_EXTRA, sizeof ANR_EXTRA - 1);
+    zmem m[] = {{"bugreport-x.txt", txt, n, 0}, {"FS/data/anr/anr_1", anr, an, 0}};
+    const char *path = make_zip(m, 2);
+    size_t zn;
+    unsigned char *z = (unsigned char *)slurp(path, &zn);
+    lie_about_size(z, zn, "FS/data/anr/anr_1", 100);
+    lines l;
+    memset(&l, 0, sizeof l);
+    gd_sink sink = {&l, l_meta, l_event, l_skip};
+    gd_error err = {0};
+    ck_assert_int_eq(gd_bugreport_read_zip_mem(z, zn, &gd_bugreport_default_caps, &sink, NULL, &err),
+                     GD_ERR_DATA);
+    ck_assert_str_eq(err.msg, "in 'FS/data/anr/anr_1': zip member 'FS/data/anr/anr_1': more data than its declared size");
+    ck_assert_int_eq(err.line, 0);
+    free(z);
+    unlink(path);
+    free(txt);
+}
+END_TEST
+
 START_TEST(test_zip_encrypted)
 {
     size_t n;
@@ -440,6 +491,7 @@ int main(void)
     tcase_add_test(tc, test_zip_not_bugreport);
     tcase_add_test(tc, test_zip_caps);
     tcase_add_test(tc, test_zip_encrypted);
+    tcase_add_test(tc, test_zip_lying_size);
     tcase_add_test(tc, test_corpus_android9);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
