@@ -140,7 +140,7 @@ enum { L_TEXT = 0, L_BANNER, L_SECTION, L_SERVICE, L_END, L_DASHES };
  * and for L_SECTION the parenthesised argument in [*a, *a + *an). */
 static int classify(const char *s, size_t n, const char **t, size_t *tn, const char **a, size_t *an)
 {
-    if (n >= 10 && (all_of(s, n, '=', 10) || starts(s, n, "== ")))
+    if (all_of(s, n, '=', 10) || starts(s, n, "== "))
         return L_BANNER;
     if (starts(s, n, "------ ") && ends(s, n, " ------") && n >= 14) {
         if (contains(s, n, " was the duration of '"))
