@@ -27,7 +27,8 @@
  * before each "DUMP OF SERVICE" belongs to no section.
  *
  * Routed sections (each read by the reader that reads the file of its kind):
- *   VM TRACES JUST NOW, VM TRACES AT LAST ANR   -> anr
+ *   VM TRACES JUST NOW, VM TRACES AT LAST ANR,
+ *   VM TRACES WHEN SLOW, VM TRACES (before 2.3)  -> anr
  *   SYSTEM LOG, EVENT LOG                        -> logcat
  *   DUMP OF SERVICE gfxinfo                      -> gfxinfo
  *   DUMP OF SERVICE activity                     -> dumpsys_activity
@@ -188,7 +189,8 @@ static int classify(const char *s, size_t n, const char **t, size_t *tn, const c
 static br_kind route_section(const char *t, size_t n)
 {
     if ((n == 18 && memcmp(t, "VM TRACES JUST NOW", 18) == 0) ||
-        (n == 21 && memcmp(t, "VM TRACES AT LAST ANR", 21) == 0))
+        (n == 21 && memcmp(t, "VM TRACES AT LAST ANR", 21) == 0) ||
+        (n == 19 && memcmp(t, "VM TRACES WHEN SLOW", 19) == 0) || (n == 9 && memcmp(t, "VM TRACES", 9) == 0))
         return BR_ANR;
     if ((n == 10 && memcmp(t, "SYSTEM LOG", 10) == 0) || (n == 9 && memcmp(t, "EVENT LOG", 9) == 0))
         return BR_LOGCAT;

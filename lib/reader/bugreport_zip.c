@@ -13,7 +13,8 @@
  *   - the main text: the name in main_entry.txt when there is one (else,
  *     or when it names no member: counted, then) the first top-level
  *     "bugreport-*.txt"; none at all = "not a bugreport zip" (GD_ERR_DATA);
- *   - ANR dumps: "FS/data/anr/anr_*" and "FS/data/anr/traces*.txt", each an
+ *   - ANR dumps: "FS/data/anr/anr_*" and "FS/data/anr/traces*.txt" (Android
+ *     10+ puts "traces-just-now.txt" there instead of in the text), each an
  *     ANR file of its own, except one the main text already held as a "VM
  *     TRACES" section of the same path (counted "ignored: bugreport zip
  *     member already read as a VM TRACES section");
