@@ -604,7 +604,7 @@ int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
         return rc;
     char *s;
     size_t n;
-    int r;
+    int r = 0;
     int in_header = 1;  /* before the first section */
     br_kind cur = BR_IGNORED;
     int in_section = 0;
