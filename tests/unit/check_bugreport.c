@@ -105,6 +105,8 @@ static int read_lines(const char *path, lines *l, gd_error *err)
     return rc;
 }
 
+static char *slurp(const char *path, size_t *n);
+
 /* ---- text ---- */
 
 START_TEST(test_text_sections)
@@ -192,6 +194,33 @@ START_TEST(test_text_minimal_and_probe)
     ck_assert_int_eq(R->probe((const unsigned char *)txt, sizeof txt - 1, 1), 100);
     static const char logcat[] = "03-05 14:20:00.000  1234  1234 D Looper  : hi\n";
     ck_assert_int_eq(R->probe((const unsigned char *)logcat, sizeof logcat - 1, 1), 0);
+}
+END_TEST
+
+/* Saved by a Windows tool: UTF-16LE with a BOM and CRLF endings. */
+START_TEST(test_text_utf16)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    unsigned char *w = malloc(4 * n + 2);
+    size_t k = 0;
+    w[k++] = 0xff, w[k++] = 0xfe;
+    for (size_t i = 0; i < n; i++) {
+        if (txt[i] == '\n')
+            w[k++] = '\r', w[k++] = 0;
+        w[k++] = (unsigned char)txt[i], w[k++] = 0;
+    }
+    ck_assert_int_eq(R->probe(w, k, 1), 100);
+    gd_collected c;
+    gd_read_opts ro = {.year = 2024};
+    gd_test_read_mem(R, w, k, &ro, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(json_array_size(c.events), 7);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
+    gd_collected_free(&c);
+    free(w);
+    free(txt);
 }
 END_TEST
 
@@ -486,6 +515,7 @@ int main(void)
     tcase_add_test(tc, test_text_sections);
     tcase_add_test(tc, test_text_positions);
     tcase_add_test(tc, test_text_minimal_and_probe);
+    tcase_add_test(tc, test_text_utf16);
     tcase_add_test(tc, test_zip);
     tcase_add_test(tc, test_zip_main_by_name);
     tcase_add_test(tc, test_zip_not_bugreport);
