@@ -5,7 +5,7 @@
 
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"ts_ms", "TIME (UTC)", GD_COL_TIME, 0, 0},
+    {"ts_ms", "TIME", GD_COL_TIME, 0, 0},
     {"app", "APP", GD_COL_TEXT, 0, 0},
     {"kind", "KIND", GD_COL_TEXT, 0, 0},
     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
@@ -59,7 +59,7 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
     if ((rc = gd_cli_open_store(ctx, "startup", GD_STORE_RO, &s)))
         return rc;
     out o = {gd_cli_mode(format), NULL};
-    o.r = gd_render_new(stdout, o.mode, columns, sizeof columns / sizeof columns[0], gd_cli_width());
+    o.r = gd_cli_renderer(ctx, s, o.mode, columns, sizeof columns / sizeof columns[0]);
     gd_startup_query q = {gd_cli_filter(&traces), app, kind};
     gd_error err = {0};
     rc = gd_store_startups(s, &q, on_row, &o, &err);

@@ -511,6 +511,14 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
 
 long gd_input_lineno(const gd_input *in) { return in->lineno; }
 int gd_input_line_cut(const gd_input *in) { return in->cut; }
+int gd_input_file_fd(const gd_input *in)
+{
+    struct stat st;
+    if (in->src != SRC_FD || in->fd < 0 || in->gz == 1 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    return in->fd;
+}
+
 int gd_input_is_gzip(const gd_input *in) { return in->gz == 1; }
 uint64_t gd_input_raw_bytes(const gd_input *in) { return in->raw_bytes; }
 int64_t gd_input_raw_size(const gd_input *in) { return in->raw_size; }

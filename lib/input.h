@@ -48,6 +48,10 @@ long gd_input_lineno(const gd_input *in);
 int gd_input_line_cut(const gd_input *in);
 
 int gd_input_is_gzip(const gd_input *in);
+/* The descriptor of an input that is one regular file read as is (not
+ * gzip), for readers that need random access (zip) and read it with pread
+ * so the stream's position stays where it is; -1 for anything else. */
+int gd_input_file_fd(const gd_input *in);
 /* Compressed (on-disk) bytes consumed so far and the total when known (-1). */
 uint64_t gd_input_raw_bytes(const gd_input *in);
 int64_t gd_input_raw_size(const gd_input *in);

@@ -419,6 +419,27 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         count_reason(w, "ignored: startup: unknown kind", ev->line);
         kind = NULL;
     }
+    if (gd_has(ev->ts)) {
+        /* one launch logged twice (a bugreport's main and events buffers,
+         * read as two sections): same activity and duration within 1 s */
+        sqlite3_stmt *q = gd_store_cached(w->s,
+                                          "SELECT 1 FROM startup WHERE trace = ? AND activity IS ?"
+                                          " AND total_ms = ? AND abs(ts_ms - ?) <= 1000 LIMIT 1",
+                                          err);
+        if (!q)
+            return err->code;
+        sqlite3_bind_int64(q, 1, w->trace);
+        gd_bind_text(q, 2, u->activity);
+        sqlite3_bind_double(q, 3, u->total_ms);
+        sqlite3_bind_double(q, 4, ev->ts);
+        int seen = sqlite3_step(q) == SQLITE_ROW;
+        gd_store_release(w->s, q);
+        if (seen) {
+            w->events--;
+            count_reason(w, "ignored: startup: the same launch reported twice", ev->line);
+            return GD_OK;
+        }
+    }
     sqlite3_stmt *st = w->st[ST_STARTUP];
     sqlite3_bind_int64(st, 1, w->trace);
     gd_bind_text(st, 2, u->app);

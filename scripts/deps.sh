@@ -4,7 +4,7 @@
 #   scripts/deps.sh --test   build and test dependencies
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libsqlite3-dev libcurl4-openssl-dev
-      check zlib1g-dev python3)
+      check zlib1g-dev libzip-dev python3)
 if [ "${1:-}" = "--test" ]; then
   pkgs+=(gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind)
 fi

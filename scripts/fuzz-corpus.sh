@@ -41,6 +41,26 @@ for r in $readers; do
     head -c 4096 "$out/$r/$first" | gzip -c >"$out/$r/zz-gzip-seed"
   fi
 done
+# bugreport_zip (the zip path of the bugreport reader): small zips built
+# from the text fixture, since a real zip cut to 64 KiB is no zip
+mkdir -p "$out/bugreport_zip"
+python3 - "$out/bugreport_zip" <<'PY'
+import sys, zipfile
+out = sys.argv[1]
+text = open("tests/fixtures/bugreport/small.txt", "rb").read()
+anr = b'----- pid 7 at 2024-03-05 13:00:00 -----\n"main" prio=5 tid=1 Native\n  | sysTid=7\n  at a.B.c(B.java:1)\n----- end 7 -----\n'
+for name, method, members in [
+        ("main-entry.zip", zipfile.ZIP_DEFLATED,
+         [("main_entry.txt", b"bugreport-x-1.txt"), ("bugreport-x-1.txt", text), ("FS/data/anr/anr_1", anr)]),
+        ("by-name-stored.zip", zipfile.ZIP_STORED,
+         [("bugreport-y-2.txt", text[:1500]), ("FS/data/anr/traces_2.txt", anr), ("version.txt", b"2.0")])]:
+    with zipfile.ZipFile(f"{out}/{name}", "w", method) as z:
+        for n, d in members:
+            z.writestr(n, d)
+PY
+for f in "$out"/bugreport_zip/*; do
+  cp "$f" "$out/ingest/"
+done
 for f in tests/fixtures/regress/ingest-*; do
   [ -f "$f" ] && cp "$f" "$out/ingest/"
 done

@@ -7,7 +7,7 @@
 
 #include "ingest.h"
 
-#define KNOWN "godeye, androidgodeye, matrix, blockcanary, logcat, anr, chrome, " \
+#define KNOWN "godeye, androidgodeye, matrix, blockcanary, bugreport, logcat, anr, chrome, " \
               "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start"
 
 static const struct {
@@ -42,6 +42,7 @@ static const struct {
     {"gfxinfo/two_windows.txt", "gfxinfo"},
     {"procstat/two_samples.txt", "procstat"},
     {"uiautomator/variants.xml", "uiautomator"},
+    {"bugreport/small.txt", "bugreport"},
 };
 #define NSAMPLES (sizeof samples / sizeof samples[0])
 
@@ -66,7 +67,7 @@ START_TEST(test_registry)
 {
     const gd_reader *const *all = gd_readers();
     static const char *const names[] = {"godeye", "androidgodeye", "matrix", "blockcanary",
-                                        "logcat", "anr", "chrome", "dumpsys_activity",
+                                        "bugreport", "logcat", "anr", "chrome", "dumpsys_activity",
                                         "gfxinfo", "procstat", "uiautomator", "am_start"};
     size_t n = 0;
     while (all[n])

@@ -1,0 +1,533 @@
+/* check_bugreport.c - the adb bugreport reader: text sections routed to
+ * their readers with bugreport line numbers, and the zip path with its caps. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zip.h>
+
+#include "reader/bugreport.h"
+#include "testutil.h"
+
+extern const gd_reader gd_reader_bugreport;
+#define R (&gd_reader_bugreport)
+#define SMALL GODEYE_FIXTURES "/bugreport/small.txt"
+
+static const char *sval(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
+
+/* ---- a sink that keeps lines: events' and skips' first positions ---- */
+
+typedef struct lines {
+    long ev_line[64];
+    int ev_kind[64];
+    size_t nev;
+    char reasons[512][96];
+    long first[512];
+    long count[512];
+    size_t nr;
+    gd_meta meta;
+    char device[64], json[512], clock[16];
+    int metas;
+} lines;
+
+static int l_meta(void *ctx, const gd_meta *m, gd_error *err)
+{
+    lines *l = ctx;
+    l->metas++;
+    snprintf(l->device, sizeof l->device, "%s", m->device ? m->device : "");
+    snprintf(l->json, sizeof l->json, "%s", m->json ? m->json : "");
+    snprintf(l->clock, sizeof l->clock, "%s", m->clock ? m->clock : "");
+    l->meta.api_level = m->api_level;
+    l->meta.pid = m->pid;
+    return 0;
+}
+
+static int l_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    lines *l = ctx;
+    if (l->nev < 64) {
+        l->ev_line[l->nev] = ev->line;
+        l->ev_kind[l->nev++] = ev->kind;
+    }
+    return 0;
+}
+
+static void l_skip(void *ctx, const char *reason, long line, long col)
+{
+    lines *l = ctx;
+    for (size_t i = 0; i < l->nr; i++)
+        if (strcmp(l->reasons[i], reason) == 0) {
+            l->count[i]++;
+            return;
+        }
+    if (l->nr < 512) {
+        snprintf(l->reasons[l->nr], sizeof l->reasons[0], "%s", reason);
+        l->first[l->nr] = line;
+        l->count[l->nr++] = 1;
+    }
+}
+
+static long first_line(const lines *l, const char *reason)
+{
+    for (size_t i = 0; i < l->nr; i++)
+        if (strcmp(l->reasons[i], reason) == 0)
+            return l->first[i];
+    return -1;
+}
+
+static long count_of(const lines *l, const char *reason)
+{
+    for (size_t i = 0; i < l->nr; i++)
+        if (strcmp(l->reasons[i], reason) == 0)
+            return l->count[i];
+    return 0;
+}
+
+static long line_of_kind(const lines *l, int kind, size_t nth)
+{
+    for (size_t i = 0; i < l->nev; i++)
+        if (l->ev_kind[i] == kind && nth-- == 0)
+            return l->ev_line[i];
+    return -1;
+}
+
+static int read_lines(const char *path, lines *l, gd_error *err)
+{
+    memset(l, 0, sizeof *l);
+    gd_sink sink = {l, l_meta, l_event, l_skip};
+    gd_input *in = NULL;
+    if (gd_input_open_file(&in, path, err))
+        return -1;
+    gd_read_opts ro = {.year = 2024};
+    int rc = R->read(in, &sink, &ro, err);
+    gd_input_close(in);
+    return rc;
+}
+
+static char *slurp(const char *path, size_t *n);
+
+/* ---- text ---- */
+
+START_TEST(test_text_sections)
+{
+    gd_collected c;
+    gd_read_opts ro = {.year = 2024};
+    gd_test_read_file(R, SMALL, &ro, &c);
+    ck_assert_int_eq(c.rc, 0);
+    /* SYSTEM LOG -> logcat: a Looper begin and end */
+    ck_assert_uint_eq(gd_collected_count(&c, "looper"), 2);
+    /* VM TRACES AT LAST ANR -> anr: two threads, the main state */
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
+    json_t *st = gd_collected_nth(&c, "stack", 0);
+    ck_assert_str_eq(sval(st, "state"), "Blocked");
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "pid")), 1234);
+    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 1);
+    /* DUMP OF SERVICE gfxinfo -> gfxinfo: one frame (the flagged one is
+     * skipped) and the summary */
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 1);
+    ck_assert_uint_eq(json_array_size(c.events), 7);
+    /* other sections: once per title, not per line */
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: DUMP OF SERVICE SurfaceFlinger"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: DUMP OF SERVICE window"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: DUMPSYS"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: SYSTEM PROPERTIES"), 0);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport line outside a section"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 1);
+    /* one meta: the device's, not the ANR'd app's */
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    json_t *m = json_array_get(c.metas, 0);
+    ck_assert_str_eq(sval(m, "device"), "Pixel 6");
+    ck_assert_int_eq(json_integer_value(json_object_get(m, "api_level")), 34);
+    ck_assert_ptr_null(json_object_get(m, "app"));
+    ck_assert_ptr_null(json_object_get(m, "pid"));
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(test_text_positions)
+{
+    lines l;
+    gd_error err = {0};
+    ck_assert_int_eq(read_lines(SMALL, &l, &err), 0);
+    /* lines of the whole bugreport, not of the section */
+    ck_assert_int_eq(first_line(&l, "logcat: unparsable line"), 17);
+    ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 62);
+    ck_assert_int_eq(first_line(&l, "ignored: bugreport section: MEMORY INFO"), 9);
+    ck_assert_int_eq(first_line(&l, "ignored: bugreport section: DUMP OF SERVICE window"), 67);
+    ck_assert_int_eq(first_line(&l, "ignored: bugreport line outside a section"), 19);
+    ck_assert_int_eq(line_of_kind(&l, GD_EV_LOOPER, 0), 15);
+    ck_assert_int_eq(line_of_kind(&l, GD_EV_LOOPER, 1), 16);
+    ck_assert_int_eq(line_of_kind(&l, GD_EV_FRAME, 0), 61);
+    ck_assert_int_eq(l.metas, 1);
+    ck_assert_str_eq(l.device, "Pixel 6");
+    ck_assert_str_eq(l.clock, "local");
+    ck_assert_ptr_nonnull(strstr(l.json, "\"dumpstate\":\"2024-03-05 14:22:07\""));
+    ck_assert_ptr_nonnull(strstr(l.json, "\"build\":\"UQ1A.240105.004\""));
+    ck_assert_ptr_nonnull(strstr(l.json, "\"fingerprint\":\"google/oriole/oriole:14/"));
+    ck_assert_ptr_nonnull(strstr(l.json, "\"bugreport\":\"text\""));
+}
+END_TEST
+
+/* The smallest bugreport: banner, one section; detection by content. */
+START_TEST(test_text_minimal_and_probe)
+{
+    static const char txt[] =
+        "========================================================\n"
+        "== dumpstate: 2024-03-05 14:22:07\n"
+        "========================================================\n"
+        "------ VM TRACES JUST NOW (/data/anr/dumptrace_x: 2024-03-05 14:22:08) ------\n"
+        "----- pid 12 at 2024-03-05 14:22:08 -----\n"
+        "\"main\" prio=5 tid=1 Native\n"
+        "  at a.B.c(B.java:1)\n"
+        "----- end 12 -----\n";
+    gd_collected c;
+    gd_test_read_mem(R, txt, sizeof txt - 1, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 1);
+    gd_collected_free(&c);
+    /* no dumpstate banner: not a bugreport */
+    ck_assert_int_eq(R->probe((const unsigned char *)txt + 57, sizeof txt - 58, 1), 0);
+    ck_assert_int_eq(R->probe((const unsigned char *)txt, sizeof txt - 1, 1), 100);
+    static const char logcat[] = "03-05 14:20:00.000  1234  1234 D Looper  : hi\n";
+    ck_assert_int_eq(R->probe((const unsigned char *)logcat, sizeof logcat - 1, 1), 0);
+}
+END_TEST
+
+/* Saved by a Windows tool: UTF-16LE with a BOM and CRLF endings. */
+START_TEST(test_text_utf16)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    unsigned char *w = malloc(4 * n + 2);
+    size_t k = 0;
+    w[k++] = 0xff, w[k++] = 0xfe;
+    for (size_t i = 0; i < n; i++) {
+        if (txt[i] == '\n')
+            w[k++] = '\r', w[k++] = 0;
+        w[k++] = (unsigned char)txt[i], w[k++] = 0;
+    }
+    ck_assert_int_eq(R->probe(w, k, 1), 100);
+    gd_collected c;
+    gd_read_opts ro = {.year = 2024};
+    gd_test_read_mem(R, w, k, &ro, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(json_array_size(c.events), 7);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
+    gd_collected_free(&c);
+    free(w);
+    free(txt);
+}
+END_TEST
+
+/* ---- zip ---- */
+
+typedef struct zmem {
+    const char *name;
+    const char *data;
+    size_t len;
+    int encrypt;
+} zmem;
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    long k = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)k + 1);
+    ck_assert_uint_eq(fread(b, 1, (size_t)k, f), (size_t)k);
+    fclose(f);
+    *n = (size_t)k;
+    return b;
+}
+
+/* Writes a zip of the members to a temp file; returns its path (static). */
+static const char *make_zip(const zmem *m, size_t n)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/check_bugreport_XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    int ze = 0;
+    zip_t *za = zip_open(path, ZIP_TRUNCATE | ZIP_CREATE, &ze);
+    ck_assert_ptr_nonnull(za);
+    for (size_t i = 0; i < n; i++) {
+        zip_source_t *s = zip_source_buffer(za, m[i].data, m[i].len, 0);
+        ck_assert_ptr_nonnull(s);
+        zip_int64_t idx = zip_file_add(za, m[i].name, s, ZIP_FL_ENC_UTF_8);
+        ck_assert_int_ge(idx, 0);
+        if (m[i].encrypt)
+            ck_assert_int_eq(zip_file_set_encryption(za, (zip_uint64_t)idx, ZIP_EM_AES_256, "secret"), 0);
+    }
+    ck_assert_int_eq(zip_close(za), 0);
+    return path;
+}
+
+static const char ANR_EXTRA[] =
+    "----- pid 77 at 2024-03-05 13:00:00 -----\n"
+    "Cmd line: com.example.other\n"
+    "\"main\" prio=5 tid=1 Native\n"
+    "  | sysTid=77 nice=0\n"
+    "  at a.B.c(B.java:1)\n"
+    "----- end 77 -----\n";
+
+START_TEST(test_zip)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    /* the text's VM TRACES AT LAST ANR section holds this file already */
+    zmem m[] = {
+        {"version.txt", "2.0", 3, 0},
+        {"FS/data/anr/anr_2024-03-05-14-21-00-000", ANR_EXTRA, sizeof ANR_EXTRA - 1, 0},
+        {"FS/data/anr/traces_01.txt", ANR_EXTRA, sizeof ANR_EXTRA - 1, 0},
+        {"FS/data/anr/notes", "x", 1, 0},
+        {"bugreport-oriole-UQ1A-2024-03-05-14-22-07.txt", txt, n, 0},
+        {"main_entry.txt", "bugreport-oriole-UQ1A-2024-03-05-14-22-07.txt\n", 47, 0},
+    };
+    const char *path = make_zip(m, sizeof m / sizeof m[0]);
+    lines l;
+    gd_error err = {0};
+    /* a regular file: read in place */
+    ck_assert_int_eq(read_lines(path, &l, &err), 0);
+    size_t stacks = 0;
+    for (size_t i = 0; i < l.nev; i++)
+        stacks += l.ev_kind[i] == GD_EV_STACK;
+    ck_assert_uint_eq(stacks, 3); /* 2 from the text, 1 from traces_01.txt */
+    ck_assert_uint_eq(l.nev, 7 + 2);
+    ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member already read as a VM TRACES section"), 1);
+    ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member not read"), 2);
+    ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 62);
+    ck_assert_ptr_nonnull(strstr(l.json, "\"bugreport\":\"zip\""));
+    ck_assert_str_eq(l.device, "Pixel 6");
+
+    /* the same bytes from memory (stdin, a URL): spooled, same result */
+    size_t zn;
+    char *z = slurp(path, &zn);
+    gd_collected c;
+    gd_test_read_mem(R, z, zn, NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 3);
+    ck_assert_uint_eq(json_array_size(c.events), 9);
+    gd_collected_free(&c);
+    ck_assert_int_eq(R->probe((const unsigned char *)z, zn, 1), 80);
+    free(z);
+    unlink(path);
+    free(txt);
+}
+END_TEST
+
+START_TEST(test_zip_main_by_name)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    zmem m[] = {
+        {"main_entry.txt", "bugreport-gone.txt", 18, 0},
+        {"bugreport-oriole-1.txt", txt, n, 0},
+    };
+    const char *path = make_zip(m, 2);
+    lines l;
+    gd_error err = {0};
+    ck_assert_int_eq(read_lines(path, &l, &err), 0);
+    ck_assert_int_eq(count_of(&l, "bugreport: main_entry.txt names no member"), 1);
+    ck_assert_uint_eq(l.nev, 7);
+    unlink(path);
+    free(txt);
+}
+END_TEST
+
+START_TEST(test_zip_not_bugreport)
+{
+    zmem m[] = {{"photos/a.txt", "hello", 5, 0}, {"FS/data/anr/anr_1", ANR_EXTRA, sizeof ANR_EXTRA - 1, 0}};
+    const char *path = make_zip(m, 2);
+    lines l;
+    gd_error err = {0};
+    ck_assert_int_eq(read_lines(path, &l, &err), GD_ERR_DATA);
+    ck_assert_str_eq(err.msg, "not a bugreport zip: no main_entry.txt or bugreport-*.txt member");
+    ck_assert_uint_eq(l.nev, 0);
+    unlink(path);
+    /* zip magic then garbage */
+    static const char bad[] = "PK\003\004 this is no zip at all";
+    gd_collected c;
+    gd_test_read_mem(R, bad, sizeof bad - 1, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_ptr_nonnull(strstr(c.err.msg, "not a readable zip"));
+    gd_collected_free(&c);
+}
+END_TEST
+
+static int zip_mem(const char *path, const gd_bugreport_caps *caps, lines *l, gd_error *err)
+{
+    size_t zn;
+    char *z = slurp(path, &zn);
+    memset(l, 0, sizeof *l);
+    gd_sink sink = {l, l_meta, l_event, l_skip};
+    int rc = gd_bugreport_read_zip_mem(z, zn, caps, &sink, NULL, err);
+    free(z);
+    return rc;
+}
+
+START_TEST(test_zip_caps)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    /* 4 MiB of one letter deflates over 200 times: a bomb by the defaults */
+    size_t bn = (size_t)4 << 20;
+    char *bomb = malloc(bn);
+    memset(bomb, 'a', bn);
+    zmem m[] = {
+        {"bugreport-x.txt", txt, n, 0},
+        {"FS/data/anr/anr_bomb", bomb, bn, 0},
+        {"FS/data/anr/traces.txt", ANR_EXTRA, sizeof ANR_EXTRA - 1, 0},
+    };
+    const char *path = make_zip(m, 3);
+    lines l;
+    gd_error err = {0};
+    ck_assert_int_eq(zip_mem(path, &gd_bugreport_default_caps, &l, &err), 0);
+    ck_assert_int_eq(count_of(&l, "bugreport: zip member over the compression ratio cap"), 1);
+    ck_assert_uint_eq(l.nev, 7 + 2); /* the text and traces.txt */
+
+    /* a member cap under the text's size: the main text is refused */
+    gd_bugreport_caps small = gd_bugreport_default_caps;
+    small.member_max = 1024;
+    ck_assert_int_eq(zip_mem(path, &small, &l, &err), 0);
+    ck_assert_int_eq(count_of(&l, "bugreport: zip member over the size cap"), 2);
+    ck_assert_uint_eq(l.nev, 2); /* traces.txt only */
+
+    /* a total cap: what fits is read, the rest refused */
+    gd_bugreport_caps total = gd_bugreport_default_caps;
+    total.total_max = n + 10;
+    ck_assert_int_eq(zip_mem(path, &total, &l, &err), 0);
+    ck_assert_int_eq(count_of(&l, "bugreport: zip member over the total size cap"), 2);
+    ck_assert_uint_eq(l.nev, 7);
+
+    /* too many entries */
+    gd_bugreport_caps few = gd_bugreport_default_caps;
+    few.members_max = 2;
+    ck_assert_int_eq(zip_mem(path, &few, &l, &err), GD_ERR_DATA);
+    ck_assert_ptr_nonnull(strstr(err.msg, "too many members"));
+    unlink(path);
+    free(bomb);
+    free(txt);
+}
+END_TEST
+
+/* Sets the uncompressed size of member `name` to `size` in its local
+ * header and its central directory entry. */
+static void lie_about_size(unsigned char *z, size_t zn, const char *name, uint32_t size)
+{
+    size_t nl = strlen(name);
+    int patched = 0;
+    for (size_t i = 0; i + 46 + nl <= zn; i++) {
+        unsigned char *p = z + i;
+        if (p[0] == 'P' && p[1] == 'K' && p[2] == 3 && p[3] == 4 && p[26] == nl && p[27] == 0 &&
+            memcmp(p + 30, name, nl) == 0) {
+            p[22] = size & 0xff, p[23] = (size >> 8) & 0xff, p[24] = (size >> 16) & 0xff, p[25] = size >> 24;
+            patched++;
+        }
+        if (p[0] == 'P' && p[1] == 'K' && p[2] == 1 && p[3] == 2 && p[28] == nl && p[29] == 0 &&
+            memcmp(p + 46, name, nl) == 0) {
+            p[24] = size & 0xff, p[25] = (size >> 8) & 0xff, p[26] = (size >> 16) & 0xff, p[27] = size >> 24;
+            patched++;
+        }
+    }
+    ck_assert_int_eq(patched, 2);
+}
+
+/* A member that inflates past the size it declares: the zip lies, the
+ * bugreport is refused with the member named (libzip itself reads on). */
+START_TEST(test_zip_lying_size)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    char anr[sizeof ANR_EXTRA * 40];
+    size_t an = 0;
+    for (int i = 0; i < 40; i++, an += sizeof ANR_EXTRA - 1)
+        memcpy(anr + an, ANR_EXTRA, sizeof ANR_EXTRA - 1);
+    zmem m[] = {{"bugreport-x.txt", txt, n, 0}, {"FS/data/anr/anr_1", anr, an, 0}};
+    const char *path = make_zip(m, 2);
+    size_t zn;
+    unsigned char *z = (unsigned char *)slurp(path, &zn);
+    lie_about_size(z, zn, "FS/data/anr/anr_1", 100);
+    lines l;
+    memset(&l, 0, sizeof l);
+    gd_sink sink = {&l, l_meta, l_event, l_skip};
+    gd_error err = {0};
+    ck_assert_int_eq(gd_bugreport_read_zip_mem(z, zn, &gd_bugreport_default_caps, &sink, NULL, &err),
+                     GD_ERR_DATA);
+    ck_assert_str_eq(err.msg, "in 'FS/data/anr/anr_1': zip member 'FS/data/anr/anr_1': more data than its declared size");
+    ck_assert_int_eq(err.line, 0);
+    free(z);
+    unlink(path);
+    free(txt);
+}
+END_TEST
+
+START_TEST(test_zip_encrypted)
+{
+    size_t n;
+    char *txt = slurp(SMALL, &n);
+    zmem m[] = {
+        {"bugreport-x.txt", txt, n, 0},
+        {"FS/data/anr/anr_secret", ANR_EXTRA, sizeof ANR_EXTRA - 1, 1},
+    };
+    const char *path = make_zip(m, 2);
+    lines l;
+    gd_error err = {0};
+    ck_assert_int_eq(read_lines(path, &l, &err), 0);
+    ck_assert_int_eq(count_of(&l, "bugreport: zip member encrypted"), 1);
+    ck_assert_uint_eq(l.nev, 7);
+    unlink(path);
+    free(txt);
+}
+END_TEST
+
+/* The real Android 9 zip: 11.7 MB of text streamed, ANR dumps counted by
+ * hand (grep -c '^"' over each VM TRACES section). */
+START_TEST(test_corpus_android9)
+{
+    const char *p = gd_test_corpus("bugreport/jeanboydev_bugreport_sdk_gphone_x86_android9.zip");
+    if (!p)
+        return;
+    lines l;
+    gd_error err = {0};
+    ck_assert_int_eq(read_lines(p, &l, &err), 0);
+    ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member already read as a VM TRACES section"), 1);
+    ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member not read"), 89);
+    /* 70 flagged rows: 6 with Flags 1, 64 with Flags 2 */
+    ck_assert_int_eq(count_of(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 6);
+    ck_assert_int_eq(count_of(&l, "gfxinfo: outlier frame (Flags 2: render-thread animation)"), 64);
+    ck_assert_str_eq(l.device, "Android SDK built for x86");
+    ck_assert_int_eq(l.meta.api_level, 28);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("bugreport");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_text_sections);
+    tcase_add_test(tc, test_text_positions);
+    tcase_add_test(tc, test_text_minimal_and_probe);
+    tcase_add_test(tc, test_text_utf16);
+    tcase_add_test(tc, test_zip);
+    tcase_add_test(tc, test_zip_main_by_name);
+    tcase_add_test(tc, test_zip_not_bugreport);
+    tcase_add_test(tc, test_zip_caps);
+    tcase_add_test(tc, test_zip_encrypted);
+    tcase_add_test(tc, test_zip_lying_size);
+    tcase_add_test(tc, test_corpus_android9);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
