@@ -125,6 +125,38 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
     return rc;
 }
 
+/* What takes a database of schema version i (the index) to i + 1: only
+ * additions, so older rows keep their meaning.  Kept in step with
+ * schemas/godeye.sql, which creates the newest version directly. */
+static const char *const migrations[] = {
+    NULL, /* 0: no schema yet: the whole schema is created instead */
+    /* 1 -> 2: the trace's clock, and app launches */
+    "ALTER TABLE trace ADD COLUMN clock TEXT;"
+    "ALTER TABLE trace ADD COLUMN utc_offset_min INTEGER;"
+    "CREATE TABLE startup (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
+    " app TEXT, activity TEXT, kind TEXT, total_ms REAL NOT NULL, wait_ms REAL, source TEXT,"
+    " ts_ms REAL);"
+    "CREATE INDEX startup_trace ON startup (trace, ts_ms);",
+};
+
+/* Brings a database of an older schema version up to this one, under the
+ * write lock (another godeye may be doing it at the same time). */
+static int migrate(gd_store *s, gd_error *err)
+{
+    int v = 0, ntables = 0, rc;
+    if ((rc = snapshot(s, &v, &ntables, "BEGIN IMMEDIATE", err)))
+        return rc;
+    for (; !rc && v >= 1 && v < GD_SCHEMA_VERSION; v++)
+        rc = gd_store_exec(s, migrations[v], err);
+    if (!rc) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
+        rc = gd_store_exec(s, pragma, err);
+    }
+    sqlite3_exec(s->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
 /* Opens path as a file name, never as an SQLite URI ("file::memory:" is a
  * file called that).  immutable: a read-only URI with immutable=1, for a
  * database on read-only media, where SQLite cannot make its -shm file. */
@@ -167,10 +199,10 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
 /* The schema version and table count, and the verdict on them: GD_OK for a
  * godeye database (or a new empty one, *fresh set), an error otherwise.
  * The snapshot's transaction is ended. */
-static int check_db(gd_store *s, int *fresh, gd_error *err)
+static int check_db(gd_store *s, int *fresh, int *older, gd_error *err)
 {
     int v = 0, ntables = 0, rc;
-    *fresh = 0;
+    *fresh = *older = 0;
     /* the version and the table count from one snapshot: another godeye may
      * be creating the schema right now */
     if ((rc = snapshot(s, &v, &ntables, "BEGIN", err)))
@@ -185,6 +217,13 @@ static int check_db(gd_store *s, int *fresh, gd_error *err)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "empty database (run 'godeye ingest' first)");
     else if (v == 0)
         *fresh = 1;
+    else if (v < GD_SCHEMA_VERSION && s->ro)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "database written by an older godeye (schema %d; this godeye reads %d):"
+                          " any command that writes (godeye ingest, godeye rm) upgrades it",
+                          v, GD_SCHEMA_VERSION);
+    else if (v < GD_SCHEMA_VERSION)
+        *older = 1;
     sqlite3_exec(s->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
     return rc;
 }
@@ -201,20 +240,20 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "no database here (run 'godeye ingest' first)");
     }
     int flags = s->ro ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    int fresh = 0, rc;
+    int fresh = 0, older = 0, rc;
     if (open_db(s, path, flags, 0) != SQLITE_OK) {
         gd_error_set(err, GD_ERR_IO, 0, 0, "cannot open database: %s",
                      s->db ? sqlite3_errmsg(s->db) : "out of memory");
         goto fail;
     }
-    rc = check_db(s, &fresh, err);
+    rc = check_db(s, &fresh, &older, err);
     if (rc == GD_ERR_IO && s->ro) {
         /* a WAL database on read-only media (no -shm can be made): read it
          * as immutable; a real failure shows again */
         gd_error first = *err;
         sqlite3_close(s->db);
         s->db = NULL;
-        if (open_db(s, path, flags, 1) != SQLITE_OK || (rc = check_db(s, &fresh, err)) != GD_OK) {
+        if (open_db(s, path, flags, 1) != SQLITE_OK || (rc = check_db(s, &fresh, &older, err)) != GD_OK) {
             *err = first;
             rc = first.code;
         }
@@ -224,6 +263,8 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
     /* WAL only once the file is known to be ours (or new): a foreign
      * database is refused untouched */
     if (!s->ro && (rc = exec_retrying(s, "PRAGMA journal_mode=WAL", err)))
+        goto fail;
+    if (older && (rc = migrate(s, err)))
         goto fail;
     if (fresh) {
         /* create the schema under the write lock, unless another process

@@ -13,7 +13,7 @@
 #include "error.h"
 #include "event.h"
 
-#define GD_SCHEMA_VERSION 1
+#define GD_SCHEMA_VERSION 2
 
 typedef struct gd_store gd_store;
 

@@ -1,4 +1,6 @@
--- godeye.sql - the SQLite store, schema version 1 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 2 (PRAGMA user_version).
+-- A version-1 database is brought up to 2 on its first write (lib/store.c:
+-- migrations): trace.clock, trace.utc_offset_min and the startup table.
 --
 -- Stable for `godeye sql` users: tables and columns below are only added to,
 -- never renamed, within a major version.  Times are epoch milliseconds
