@@ -108,6 +108,8 @@ typedef struct art {
     size_t nlen, ncap;
     /* threads, by id */
     art_thread **th;
+    uint16_t *used;   /* the ids of th[] in use, in first-seen order       */
+    size_t nused;
     size_t open_total;
     int meta_sent;
 } art;
@@ -300,8 +302,8 @@ static art_thread *thread_get(art *a, unsigned tid)
 {
     if (tid >= ART_MAX_THREADS)
         return NULL;
-    if (!a->th[tid])
-        a->th[tid] = calloc(1, sizeof(art_thread));
+    if (!a->th[tid] && (a->th[tid] = calloc(1, sizeof(art_thread))) != NULL)
+        a->used[a->nused++] = (uint16_t)tid;
     return a->th[tid];
 }
 
@@ -491,10 +493,9 @@ static int finish(art *a)
         if (e > end)
             end = e;
     }
-    for (unsigned tid = 0; tid < ART_MAX_THREADS; tid++) {
+    for (size_t i = 0; i < a->nused; i++) {
+        unsigned tid = a->used[i];
         art_thread *t = a->th[tid];
-        if (!t)
-            continue;
         while (t->n > 0) {
             art_frame f = t->stk[--t->n];
             int rc = emit_call(a, tid, t, f.method, f.start, end,
@@ -680,14 +681,14 @@ static int streaming_records(art *a)
 
 static void art_free(art *a)
 {
-    if (a->th)
-        for (size_t i = 0; i < ART_MAX_THREADS; i++)
-            if (a->th[i]) {
-                free(a->th[i]->stk);
-                free(a->th[i]->name);
-                free(a->th[i]);
-            }
+    for (size_t i = 0; a->th && i < a->nused; i++) {
+        art_thread *t = a->th[a->used[i]];
+        free(t->stk);
+        free(t->name);
+        free(t);
+    }
     free(a->th);
+    free(a->used);
     free(a->mkey);
     free(a->mval);
     free(a->names);
@@ -698,7 +699,10 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
 {
     (void)opts;
     art *a = calloc(1, sizeof *a);
-    if (!a || !(a->th = calloc(ART_MAX_THREADS, sizeof *a->th))) {
+    if (!a || !(a->th = calloc(ART_MAX_THREADS, sizeof *a->th)) ||
+        !(a->used = malloc(ART_MAX_THREADS * sizeof *a->used))) {
+        if (a)
+            free(a->th);
         free(a);
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     }
