@@ -23,8 +23,9 @@
  * ART's start time is CLOCK_MONOTONIC (time since boot): meta.clock
  * "monotonic"; Dalvik wrote gettimeofday() (an epoch, from year 2000 on):
  * "utc".  Event times are start + wall offset, in ms.  A trace recorded with
- * the thread-cpu clock only has no wall times: its times are each thread's
- * cpu time placed after the start (meta.clock unknown).  A single-clock
+ * the thread-cpu clock only (or a classic header without a clock= line,
+ * Dalvik's default) has no wall times: its times are each thread's cpu time
+ * placed after the start (meta.clock unknown).  A single-clock
  * streaming trace is read as wall clock (its clock= line comes only at the
  * end, in the summary).
  *
@@ -398,7 +399,7 @@ static int send_meta(art *a)
     m.main_tid = a->main_tid >= 0 ? a->main_tid
                  : (a->pid > 0 && a->pid < ART_MAX_THREADS && a->th[a->pid]) ? a->pid
                                                                             : -1;
-    if (a->clock != CLK_CPU || !a->have_clock)
+    if (a->clock != CLK_CPU)
         m.clock = (double)a->start_us >= ART_EPOCH_US ? "utc" : "monotonic";
     return gd_sink_meta(a->sink, &m, a->err);
 }
@@ -715,7 +716,10 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     if (f < 0) {
         rc = err->code ? err->code : GD_ERR_IO;
     } else if (f > 0 && a->buf[0] == '*') {
-        /* classic: the text header first */
+        /* classic: the text header first; without a clock= line the
+         * times are thread-cpu (Dalvik's default, as Android's own
+         * VmTraceParser reads them) */
+        a->clock = CLK_CPU;
         int sec = SEC_NONE, first = 0, r = 1;
         long lineno = 0;
         while (!rc && sec != SEC_END && (r = text_line(a, NULL, ++lineno)) == 1)

@@ -210,6 +210,26 @@ START_TEST(test_v1_wall_epoch)
 }
 END_TEST
 
+START_TEST(test_thread_cpu_default)
+{
+    /* version 2 without a clock= line: thread-cpu times, no wall clock */
+    buf b = {0};
+    puts_(&b, "*version\n2\n*threads\n7\tmain\n*methods\n"
+              "0x10\tcom.example.A\trun\t()V\tA.java\n*end\n");
+    slow(&b, 2, 3000000, 0);
+    u2(&b, 7); u4(&b, 0x10); u4(&b, 500);
+    u2(&b, 7); u4(&b, 0x11); u4(&b, 2500);
+    gd_collected c;
+    gd_test_read_mem(R, b.d, b.n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "%s", c.err.msg);
+    json_t *e = call(&c, "run", 0);
+    ck_assert_double_eq_tol(num(e, "ts"), 3000.5, 1e-9);
+    ck_assert_double_eq_tol(num(e, "end_ts"), 3002.5, 1e-9);
+    ck_assert_ptr_null(json_object_get(json_array_get(c.metas, 0), "clock"));
+    gd_collected_free(&c);
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     gd_collected c;
@@ -288,6 +308,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_classic_dual);
     tcase_add_test(tc, test_streaming);
     tcase_add_test(tc, test_v1_wall_epoch);
+    tcase_add_test(tc, test_thread_cpu_default);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_probe);
     tcase_add_test(tc, test_corpus);
