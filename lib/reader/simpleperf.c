@@ -286,27 +286,32 @@ static void header(sp *s, const char *l)
     }
 }
 
-/* "NAME<ws>PID/TID [CPU] SEC.USEC: PERIOD EVENT:" -> 1 parsed, 0 not. */
-static int sample_line(sp *s, const char *l, long line)
+/* The sample time of a sample line [l, end): the first token
+ * "digits.digits:" after the thread name (followed by a blank or the end),
+ * or NULL. */
+static const char *time_token(const char *l, const char *end)
 {
-    /* the time: the first token "digits.digits:" after the name */
-    const char *t = NULL;
-    for (const char *p = l + 1; *p; p++) {
+    for (const char *p = l + 1; p < end; p++) {
         if ((p[-1] == ' ' || p[-1] == '\t') && isdigit((unsigned char)*p)) {
             const char *q = p;
-            while (isdigit((unsigned char)*q))
+            while (q < end && isdigit((unsigned char)*q))
                 q++;
-            if (*q == '.' && isdigit((unsigned char)q[1])) {
+            if (q + 1 < end && *q == '.' && isdigit((unsigned char)q[1])) {
                 q++;
-                while (isdigit((unsigned char)*q))
+                while (q < end && isdigit((unsigned char)*q))
                     q++;
-                if (*q == ':' && (q[1] == ' ' || q[1] == 0)) {
-                    t = p;
-                    break;
-                }
+                if (q < end && *q == ':' && (q + 1 == end || q[1] == ' ' || q[1] == '\t'))
+                    return p;
             }
         }
     }
+    return NULL;
+}
+
+/* "NAME<ws>[PID/]TID [[CPU]] SEC.USEC: PERIOD EVENT:" -> 1 parsed, 0 not. */
+static int sample_line(sp *s, const char *l, long line)
+{
+    const char *t = time_token(l, l + strlen(l));
     if (!t)
         return 0;
     /* back over "[cpu]" and the pid/tid token */
@@ -536,34 +541,29 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
     return rc;
 }
 
-/* report_sample.py's sample line followed by an indented "hex symbol (file)". */
+/* A perf-script sample line ("... SEC.USEC: ...") followed by an
+ * indented "hex symbol" line, as the first line that is not a comment. */
 static int looks_like_script(const char *h)
 {
-    for (const char *p = h; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        if (*p == '#' || *p == ' ' || *p == '\t' || *p == '\n')
-            continue;
+    for (const char *p = h; *p;) {
         const char *nl = strchr(p, '\n');
         if (!nl)
             return 0;
-        /* " [NNN] digits.digits: " somewhere in the line, then a tab-indented line */
-        const char *b = strstr(p, "] ");
-        if (!b || b > nl)
-            return 0;
-        const char *q = b + 2;
-        while (isdigit((unsigned char)*q))
-            q++;
-        if (q == b + 2 || *q != '.')
-            return 0;
-        while (isdigit((unsigned char)*++q))
-            ;
-        if (*q != ':')
+        if (*p == '#' || p == nl) {
+            p = nl + 1;
+            continue;
+        }
+        if (*p == ' ' || *p == '\t' || !time_token(p, nl))
             return 0;
         const char *c = nl + 1;
         if (*c != '\t' && *c != ' ')
             return 0;
         while (*c == '\t' || *c == ' ')
             c++;
-        return isxdigit((unsigned char)*c) ? 1 : 0;
+        const char *x = c;
+        while (isxdigit((unsigned char)*c))
+            c++;
+        return c > x && (*c == ' ' || *c == '\t');
     }
     return 0;
 }

@@ -141,6 +141,19 @@ START_TEST(test_probe)
     ck_assert_int_eq(R->probe((const unsigned char *)py, strlen(py), 1), 80);
     const char *rs = "sample:\n  event_type: cpu-clock\n  time: 1\n  thread_id: 2\n";
     ck_assert_int_eq(R->probe((const unsigned char *)rs, strlen(rs), 1), 90);
+    /* Linux perf script: no [cpu], a tid only, padded period */
+    const char *lx = "firefox  8256 124136.622540:     250000 cpu-clock:\n"
+                     "\t    7fff810b2a28 finish_task_switch ([kernel.kallsyms])\n";
+    ck_assert_int_eq(R->probe((const unsigned char *)lx, strlen(lx), 1), 80);
+    gd_collected c;
+    gd_test_read_mem(R, lx, strlen(lx), NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    json_t *e = gd_collected_nth(&c, "stack", 0);
+    ck_assert_int_eq(ival(e, "tid"), 8256);
+    ck_assert_str_eq(sval(e, "thread"), "firefox");
+    ck_assert_double_eq_tol(num(e, "ts"), 124136622.54, 1e-6);
+    ck_assert_str_eq(frame(e, 0), "native:[kernel.kallsyms](finish_task_switch)");
+    gd_collected_free(&c);
     const char *no = "hello world\nthis is text\n";
     ck_assert_int_eq(R->probe((const unsigned char *)no, strlen(no), 1), 0);
 }
