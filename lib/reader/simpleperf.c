@@ -577,7 +577,8 @@ static int probe(const unsigned char *head, size_t n, int eof)
     if (!h)
         return 0;
     int score = 0;
-    if ((starts(h, "sample:\n") || starts(h, "meta_info:\n")) && strstr(h, "\n  thread_id: "))
+    if ((starts(h, "sample:\n") || starts(h, "meta_info:\n") || starts(h, "context_switch:\n")) &&
+        strstr(h, "\n  thread_id: ") && (starts(h, "sample:\n") || strstr(h, "\nsample:\n")))
         score = 90;
     else if (strstr(h, "# cmdline : ") && strstr(h, "simpleperf") && looks_like_script(h))
         score = 95;

@@ -154,6 +154,23 @@ START_TEST(test_probe)
     ck_assert_double_eq_tol(num(e, "ts"), 124136622.54, 1e-6);
     ck_assert_str_eq(frame(e, 0), "native:[kernel.kallsyms](finish_task_switch)");
     gd_collected_free(&c);
+    /* --trace-offcpu output opens with a context switch; a sample whose
+     * leaf is the first callchain entry */
+    const char *cs = "context_switch:\n  switch_on: true\n  time: 1000000\n  thread_id: 7\n"
+                     "sample:\n  event_type: sched:sched_switch\n  time: 11000000\n  thread_id: 7\n"
+                     "  callchain:\n    vaddr_in_file: 1\n    file: [kernel.kallsyms]\n"
+                     "    symbol: [kernel.kallsyms][+ffffffe5a1e3c094]\n    vaddr_in_file: 2\n"
+                     "    file: /apex/com.android.runtime/lib64/bionic/libc.so\n    symbol: syscall\n";
+    ck_assert_int_eq(R->probe((const unsigned char *)cs, strlen(cs), 1), 90);
+    gd_test_read_mem(R, cs, strlen(cs), NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    e = gd_collected_nth(&c, "stack", 0);
+    ck_assert_double_eq_tol(num(e, "ts"), 11.0, 1e-9);
+    ck_assert_uint_eq(json_array_size(json_object_get(e, "frames")), 2);
+    ck_assert_str_eq(frame(e, 0), "native:[kernel.kallsyms](pc ffffffe5a1e3c094)");
+    ck_assert_str_eq(frame(e, 1), "native:libc.so(syscall)");
+    ck_assert_int_eq(gd_collected_skips(&c, "simpleperf: record other than a sample"), 1);
+    gd_collected_free(&c);
     const char *no = "hello world\nthis is text\n";
     ck_assert_int_eq(R->probe((const unsigned char *)no, strlen(no), 1), 0);
 }
