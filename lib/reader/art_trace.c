@@ -524,7 +524,8 @@ static int bin_header(art *a, int streaming_expected)
     if ((ver & 0xFF00) || (ver & 0xF0 && !a->streaming) || v < 1 || v > 3 ||
         (streaming_expected >= 0 && a->streaming != streaming_expected))
         return gd_error_set(a->err, GD_ERR_DATA, 0, 0,
-                            "art method trace: unsupported data version 0x%x at byte 4", ver);
+                            "art method trace: unsupported data version 0x%x at byte 4 "
+                            "(versions 1 to 3 are read)", ver);
     a->start_us = (uint64_t)le32(h + 8) | (uint64_t)le32(h + 12) << 32;
     if (!a->version)
         a->version = v;
@@ -729,7 +730,8 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         if (!rc && sec != SEC_END)
             rc = gd_error_set(err, GD_ERR_DATA, lineno, 1, "art method trace: header without *end");
         if (!rc && (a->version < 1 || a->version > 3))
-            rc = gd_error_set(err, GD_ERR_DATA, 2, 1, "art method trace: unsupported version %d",
+            rc = gd_error_set(err, GD_ERR_DATA, 2, 1,
+                              "art method trace: unsupported version %d (versions 1 to 3 are read)",
                               a->version);
         if (!rc && !(rc = bin_header(a, 0)))
             rc = classic_records(a);
@@ -747,12 +749,14 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
 static int probe(const unsigned char *head, size_t n, int eof)
 {
     (void)eof;
+    /* versions past 3 (newer ART layouts) are recognised here so that the
+     * reader can refuse them by name */
     if (n >= 6 && memcmp(head, ART_MAGIC, 4) == 0 && head[5] == 0 &&
-        ((head[4] >= 1 && head[4] <= 3) || (head[4] >= 0xF1 && head[4] <= 0xF3)))
+        ((head[4] >= 1 && head[4] <= 9) || (head[4] >= 0xF1 && head[4] <= 0xF9)))
         return 95;
-    if (n >= 10 && memcmp(head, "*version\n", 9) == 0 && head[9] >= '1' && head[9] <= '3')
+    if (n >= 10 && memcmp(head, "*version\n", 9) == 0 && head[9] >= '1' && head[9] <= '9')
         return 95;
-    if (n >= 11 && memcmp(head, "*version\r\n", 10) == 0 && head[10] >= '1' && head[10] <= '3')
+    if (n >= 11 && memcmp(head, "*version\r\n", 10) == 0 && head[10] >= '1' && head[10] <= '9')
         return 95;
     return 0;
 }

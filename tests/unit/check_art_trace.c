@@ -277,6 +277,15 @@ START_TEST(test_probe)
     slow(&b, 0xf3, 1, 14);
     ck_assert_int_eq(R->probe(b.d, b.n, 1), 95);
     ck_assert_int_eq(R->probe((const unsigned char *)"SLOWLY", 6, 1), 0);
+    /* a newer layout is recognised, then refused by name */
+    const char *v5 = "*version\n5\nclock=dual\n*threads\n*methods\n*end\n";
+    ck_assert_int_eq(R->probe((const unsigned char *)v5, strlen(v5), 1), 95);
+    gd_collected c;
+    gd_test_read_mem(R, v5, strlen(v5), NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_str_eq(c.err.msg, "art method trace: unsupported version 5 (versions 1 to 3 are read)");
+    ck_assert_int_eq(c.err.line, 2);
+    gd_collected_free(&c);
     ck_assert_int_eq(R->probe((const unsigned char *)"*version\nx", 10, 1), 0);
 }
 END_TEST
