@@ -54,6 +54,7 @@
  * Memory: the method table (capped: ART_MAX_METHODS ids, ART_MAX_NAMES bytes
  * of names), the thread names, and each thread's open calls (capped:
  * ART_MAX_OPEN in all, GD_CT_MAX_DEPTH per thread).  Records are streamed. */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -758,6 +759,11 @@ static int probe(const unsigned char *head, size_t n, int eof)
         return 95;
     if (n >= 11 && memcmp(head, "*version\r\n", 10) == 0 && head[10] >= '1' && head[10] <= '9')
         return 95;
+    /* tools that write the trace with a section of their own first
+     * ("*extra-info" ... "*extra-info-end", Alibaba's Telescope) */
+    if (n >= 12 && memcmp(head, "*extra-info\n", 12) == 0 &&
+        memmem(head, n, "\n*version\n", 10) && memmem(head, n, "\n*threads\n", 10))
+        return 90;
     return 0;
 }
 

@@ -277,6 +277,20 @@ START_TEST(test_probe)
     slow(&b, 0xf3, 1, 14);
     ck_assert_int_eq(R->probe(b.d, b.n, 1), 95);
     ck_assert_int_eq(R->probe((const unsigned char *)"SLOWLY", 6, 1), 0);
+    /* a section of a tool's own before *version */
+    buf x = {0};
+    puts_(&x, "*extra-info\ncurrent-page=Main\ntime=1700000000000\n*extra-info-end\n");
+    puts_(&x, HEADER);
+    slow(&x, 3, 1000000, 14);
+    rec(&x, 100, 0x8, 0, 0, 100);
+    rec(&x, 100, 0x8, 1, 0, 300);
+    ck_assert_int_eq(R->probe(x.d, x.n, 1), 90);
+    gd_collected xc;
+    gd_test_read_mem(R, x.d, x.n, NULL, &xc);
+    ck_assert_msg(xc.rc == 0, "%s", xc.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&xc, "method"), 1);
+    ck_assert_double_eq_tol(num(call(&xc, "bind", 0), "end_ts"), 1000.3, 1e-9);
+    gd_collected_free(&xc);
     /* a newer layout is recognised, then refused by name */
     const char *v5 = "*version\n5\nclock=dual\n*threads\n*methods\n*end\n";
     ck_assert_int_eq(R->probe((const unsigned char *)v5, strlen(v5), 1), 95);
