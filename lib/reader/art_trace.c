@@ -528,8 +528,7 @@ static int bin_header(art *a, int streaming_expected)
                             "art method trace: unsupported data version 0x%x at byte 4 "
                             "(versions 1 to 3 are read)", ver);
     a->start_us = (uint64_t)le32(h + 8) | (uint64_t)le32(h + 12) << 32;
-    if (!a->version)
-        a->version = v;
+    a->version = v; /* the record layout follows the data header */
     uint32_t rs = 0;
     size_t at = 16;
     if (v >= 3) {
