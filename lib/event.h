@@ -148,8 +148,10 @@ typedef struct gd_method_ev {
     const char *desc;    /* JVM descriptor or NULL                         */
     double end_ts;       /* for complete calls (phase UNKNOWN), or NONE    */
     int depth;           /* for complete calls, -1 unknown                 */
-    int open;            /* complete call still running when the recording *
-                          * stopped (end_ts is the recording's end)         */
+    int open;            /* complete call cut by the recording: still      *
+                          * running when it stopped (end_ts is the          *
+                          * recording's end) or already running when it    *
+                          * started (ts is the recording's start; ART)      */
 } gd_method_ev;
 
 typedef struct gd_frame_ev {

@@ -30,6 +30,7 @@ for r in $readers; do
   case $r in
     anr) real=anr_traces ;;
     chrome) real=chrome_json ;;
+    art_trace) real=art_method_trace ;;
     *) real=$r ;;
   esac
   for f in tests/fixtures/"$r"/* "$corpus/$real"/* tests/fixtures/regress/"$r"-*; do

@@ -8,7 +8,7 @@
 #include "ingest.h"
 
 #define KNOWN "godeye, androidgodeye, matrix, blockcanary, bugreport, logcat, anr, chrome, " \
-              "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start"
+              "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start, art_trace, simpleperf"
 
 static const struct {
     const char *file;   /* under GODEYE_FIXTURES */
@@ -43,6 +43,8 @@ static const struct {
     {"procstat/two_samples.txt", "procstat"},
     {"uiautomator/variants.xml", "uiautomator"},
     {"bugreport/small.txt", "bugreport"},
+    {"simpleperf/report_sample.txt", "simpleperf"},
+    {"simpleperf/report-sample.txt", "simpleperf"},
 };
 #define NSAMPLES (sizeof samples / sizeof samples[0])
 
@@ -68,7 +70,8 @@ START_TEST(test_registry)
     const gd_reader *const *all = gd_readers();
     static const char *const names[] = {"godeye", "androidgodeye", "matrix", "blockcanary",
                                         "bugreport", "logcat", "anr", "chrome", "dumpsys_activity",
-                                        "gfxinfo", "procstat", "uiautomator", "am_start"};
+                                        "gfxinfo", "procstat", "uiautomator", "am_start",
+                                        "art_trace", "simpleperf"};
     size_t n = 0;
     while (all[n])
         n++;
