@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "escape.h"
 
 static const gd_column block_columns[] = {
     {"id", "ID", GD_COL_INT, 0, 1},
@@ -45,23 +46,27 @@ static int print_with_stacks(void *ctx, json_t *row)
     if (o->mode != GD_OUT_TABLE)
         return gd_render_row(o->r, row) ? 1 : 0;
     char buf[256];
-    printf("block %lld  trace %lld  %s  %.1f ms  %s%s  key frame: %s\n",
+    printf("block %lld  trace %lld  %s  %.1f ms  %s%s  key frame: ",
            (long long)json_integer_value(json_object_get(row, "id")),
            (long long)json_integer_value(json_object_get(row, "trace")),
            gd_render_time(o->r, row, json_object_get(row, "start_ms"), buf, sizeof buf),
            json_number_value(json_object_get(row, "duration_ms")),
            json_string_value(json_object_get(row, "kind")),
-           json_is_true(json_object_get(row, "unfinished")) ? " (unfinished)" : "",
-           json_is_string(json_object_get(row, "key_frame"))
-               ? json_string_value(json_object_get(row, "key_frame"))
-               : "-");
+           json_is_true(json_object_get(row, "unfinished")) ? " (unfinished)" : "");
+    /* frames come from the capture: shown escaped, one line each */
+    json_t *kf = json_object_get(row, "key_frame");
+    gd_fputs_escaped(json_is_string(kf) ? json_string_value(kf) : "-", stdout);
+    putchar('\n');
     size_t i, j;
     json_t *s, *f;
     json_array_foreach(json_object_get(row, "stacks"), i, s) {
         printf("  sample %zu at %s\n", i + 1,
                gd_render_time(o->r, row, json_object_get(s, "ts_ms"), buf, sizeof buf));
-        json_array_foreach(json_object_get(s, "frames"), j, f)
-            printf("      at %s\n", json_string_value(f));
+        json_array_foreach(json_object_get(s, "frames"), j, f) {
+            fputs("      at ", stdout);
+            gd_fputs_escaped(json_string_value(f), stdout);
+            putchar('\n');
+        }
     }
     printf("\n");
     return 0;

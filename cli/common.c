@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "escape.h"
 #include "input.h"
 
 /* Prints the source line of an error with a caret under the column.  Streams
@@ -61,7 +63,10 @@ static void show_line(const gd_error *err)
 int gd_cli_fail(const char *cmd, const gd_error *err)
 {
     char buf[2048];
-    fprintf(stderr, "godeye %s: %s\n", cmd, gd_error_format(err, buf, sizeof buf));
+    /* the message may quote a capture's text or a server's answer */
+    fprintf(stderr, "godeye %s: ", cmd);
+    gd_fputs_escaped(gd_error_format(err, buf, sizeof buf), stderr);
+    fputc('\n', stderr);
     show_line(err);
     return err->code == GD_ERR_USAGE ? GD_EXIT_USAGE : GD_EXIT_FAIL;
 }
@@ -114,4 +119,52 @@ int gd_cli_width(void)
     const char *c = getenv("COLUMNS");
     int w = c ? atoi(c) : 0;
     return w >= 40 ? w : 100;
+}
+
+/* mkstemp makes 0600; an output file gets what fopen would give (0666 less
+ * the umask). */
+static void fchmod_like(const char *path)
+{
+    mode_t m = umask(0);
+    umask(m);
+    chmod(path, 0666 & ~m);
+}
+
+FILE *gd_cli_out_open(const char *path, char *tmp, size_t n)
+{
+    tmp[0] = 0;
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    if (snprintf(tmp, n, "%s.tmp.XXXXXX", path) >= (int)n) {
+        tmp[0] = 0;
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        tmp[0] = 0;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        tmp[0] = 0;
+    }
+    return f;
+}
+
+int gd_cli_out_close(FILE *f, const char *tmp, const char *path, int ok)
+{
+    int bad = fflush(f) != 0 || ferror(f);
+    if (f == stdout)
+        return ok && !bad ? 0 : -1;
+    bad |= fclose(f) != 0;
+    if (ok && !bad) {
+        /* the new file takes the old one's place at once, never half written */
+        fchmod_like(tmp);
+        if (rename(tmp, path) == 0)
+            return 0;
+    }
+    unlink(tmp);
+    return -1;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "escape.h"
 #include "store_report.h"
 
 typedef struct chrome_out {
@@ -99,8 +100,9 @@ static int export_chrome(gd_store *s, const gd_filter *f, FILE *out, gd_error *e
 static int on_folded(void *ctx, json_t *row)
 {
     FILE *f = ctx;
-    return fprintf(f, "%s %lld\n", json_string_value(json_object_get(row, "stack")),
-                   (long long)json_integer_value(json_object_get(row, "count"))) < 0;
+    /* one sample, one line: a newline inside a frame is shown escaped */
+    gd_fputs_escaped(json_string_value(json_object_get(row, "stack")), f);
+    return fprintf(f, " %lld\n", (long long)json_integer_value(json_object_get(row, "count"))) < 0;
 }
 
 int cmd_export(int argc, char **argv, gd_ctx *ctx)
@@ -135,7 +137,8 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
         return rc;
     const char *path = chrome ? chrome : folded;
     gd_error err = {0};
-    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    char tmp[4096];
+    FILE *out = gd_cli_out_open(path, tmp, sizeof tmp);
     if (!out) {
         gd_store_close(s);
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", path);
@@ -144,9 +147,7 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
     gd_filter f = gd_cli_filter(&traces);
     rc = chrome ? export_chrome(s, &f, out, &err) : gd_store_folded(s, &f, group, on_folded, out, &err);
     gd_store_close(s);
-    int wfail = fflush(out) != 0 || ferror(out);
-    if (out != stdout && fclose(out))
-        wfail = 1;
+    int wfail = gd_cli_out_close(out, tmp, path, rc == 0) != 0;
     if (rc)
         return gd_cli_fail("export", &err);
     if (wfail) {

@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "escape.h"
 #include "fetch.h"
 #include "ingest.h"
 
 static const char *const usage_line = "godeye ingest [OPTIONS] FILE|FOLDER|URL|- ...";
 
 typedef struct ingest_out {
+    FILE *o;            /* what stdout gets once the ingest committed      */
     gd_renderer *r;
     int quiet;
     gd_out_mode mode;
@@ -30,11 +32,15 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
     ingest_out *o = ctx;
     if (rep->not_capture) {
         /* a folder member in no known format: said, never silent */
-        fprintf(stderr, "godeye ingest: '%s': passed over: %s\n", rep->source, rep->not_capture);
+        fputs("godeye ingest: '", stderr);
+        gd_fputs_escaped(rep->source, stderr); /* a folder member's name */
+        fprintf(stderr, "': passed over: %s\n", rep->not_capture);
         return;
     }
     if (rep->nothing_usable) {
-        fprintf(stderr, "godeye ingest: '%s': passed over: %s\n", rep->source, rep->nothing_usable);
+        fputs("godeye ingest: '", stderr);
+        gd_fputs_escaped(rep->source, stderr);
+        fprintf(stderr, "': passed over: %s\n", rep->nothing_usable);
         return;
     }
     if (o->timings) {
@@ -56,18 +62,20 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         json_object_set(row, "stats", rep->stats);
     if (o->mode == GD_OUT_TABLE) {
         if (!o->quiet) {
+            char src[1024];
+            gd_escape_ctrl(rep->source, src, sizeof src); /* a folder member's name */
             if (rep->res.duplicate)
-                printf("'%s': already ingested as trace %lld (identical content)\n", rep->source,
+                fprintf(o->o, "'%s': already ingested as trace %lld (identical content)\n", src,
                        (long long)rep->res.trace);
             else
-                printf("'%s': %s, trace %lld: %ld events, %ld dispatches, %ld blocks, %ld skipped\n",
-                       rep->source, rep->format, (long long)rep->res.trace, rep->res.events,
+                fprintf(o->o, "'%s': %s, trace %lld: %ld events, %ld dispatches, %ld blocks, %ld skipped\n",
+                       src, rep->format, (long long)rep->res.trace, rep->res.events,
                        rep->res.dispatches, rep->res.blocks, rep->res.skipped);
             const char *k;
             json_t *v;
             json_t *stats = rep->res.duplicate ? NULL : rep->stats;
             json_object_foreach(stats, k, v)
-                printf("    %-44s %lld\n", k, (long long)json_integer_value(v));
+                fprintf(o->o, "    %-44s %lld\n", k, (long long)json_integer_value(v));
         }
     } else {
         gd_render_row(o->r, row);
@@ -134,9 +142,19 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_store(ctx, "ingest", GD_STORE_RW, &s)))
         return rc;
-    ingest_out out = {.quiet = quiet, .mode = gd_cli_mode(format), .timings = timings};
+    /* rows are held until the transaction commits: a failed ingest (a full
+     * disk at commit) prints no row for a trace that does not exist */
+    char *held = NULL;
+    size_t nheld = 0;
+    FILE *mem = open_memstream(&held, &nheld);
+    if (!mem) {
+        gd_store_close(s);
+        fprintf(stderr, "godeye ingest: out of memory\n");
+        return GD_EXIT_FAIL;
+    }
+    ingest_out out = {.o = mem, .quiet = quiet, .mode = gd_cli_mode(format), .timings = timings};
     if (out.mode != GD_OUT_TABLE)
-        out.r = gd_render_new(stdout, out.mode, columns, sizeof columns / sizeof columns[0], 0);
+        out.r = gd_render_new(mem, out.mode, columns, sizeof columns / sizeof columns[0], 0);
     progress prog = {0};
     gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
                          .keep_going = keep_going};
@@ -152,12 +170,15 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     if (prog.shown)
         fputc('\n', stderr);
     gd_store_close(s);
+    int rend = out.r ? gd_render_end(out.r) : 0;
+    fclose(mem);
     if (rc) {
-        if (out.r)
-            gd_render_end(out.r);
+        free(held);
         return gd_cli_fail("ingest", &err);
     }
-    if (out.r && gd_render_end(out.r))
+    int wfail = rend || (nheld && fwrite(held, 1, nheld, stdout) != nheld) || fflush(stdout);
+    free(held);
+    if (wfail)
         return GD_EXIT_FAIL;
     if (timings) {
         double total = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;

@@ -42,8 +42,9 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     gd_store_close(s);
     if (rc)
         return gd_cli_fail("report", &err);
-    FILE *out = stdout;
-    if (output && !(out = fopen(output, "w"))) {
+    char tmp[4096];
+    FILE *out = gd_cli_out_open(output ? output : "-", tmp, sizeof tmp);
+    if (!out) {
         json_decref(doc);
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", output);
         return gd_cli_fail("report", &err);
@@ -56,7 +57,7 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     else
         wrc = json_dumpf(doc, out, JSON_INDENT(1)) || fputc('\n', out) == EOF;
     json_decref(doc);
-    if (fflush(out) || (out != stdout && fclose(out)))
+    if (gd_cli_out_close(out, tmp, output ? output : "-", !wrc))
         wrc = -1;
     if (wrc) {
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", output ? output : "standard output");

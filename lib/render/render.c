@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "util.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(16))
@@ -126,8 +127,22 @@ const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *b
     return gd_time_label(json_number_value(v), row_clock(r, row), r->tz_min, buf, n);
 }
 
-static void csv_field(FILE *out, const char *s)
+/* A text cell that a spreadsheet would run as a formula (=, +, -, @, tab,
+ * CR first) gets a leading ' (as OWASP advises for CSV exports); numbers
+ * are never text here. */
+static void csv_field(FILE *out, const char *s, int text)
 {
+    if (text && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t' || *s == '\r')) {
+        fputc('"', out);
+        fputc('\'', out);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', out);
+            fputc(*s, out);
+        }
+        fputc('"', out);
+        return;
+    }
     if (!strpbrk(s, ",\"\n\r")) {
         fputs(s, out);
         return;
@@ -162,10 +177,11 @@ int gd_render_row(gd_renderer *r, json_t *row)
         break;
     case GD_OUT_CSV:
         for (size_t i = 0; i < r->ncols; i++) {
-            char *t = value_text(json_object_get(row, r->cols[i].key));
+            json_t *v = json_object_get(row, r->cols[i].key);
+            char *t = value_text(v);
             if (i)
                 fputc(',', r->out);
-            csv_field(r->out, t ? t : "");
+            csv_field(r->out, t ? t : "", json_is_string(v));
             free(t);
         }
         fputc('\n', r->out);
@@ -224,12 +240,10 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
         break;
     }
     char *t = value_text(v);
-    snprintf(buf, n, "%s", t ? t : "");
+    /* one line per cell, and nothing a terminal would obey: control
+     * characters from a capture become visible escapes (\e, \n, \x07) */
+    gd_escape_ctrl(t ? t : "", buf, n);
     free(t);
-    /* one line per cell */
-    for (char *p = buf; *p; p++)
-        if (*p == '\n' || *p == '\t' || *p == '\r')
-            *p = ' ';
     return buf;
 }
 

@@ -119,7 +119,8 @@ START_TEST(test_table_sizing)
                   "1  -\n"
                   "2  [7,9]\n");
     /* a last text column is not padded; multibyte text counts characters,
-     * and newlines in a cell become spaces */
+     * and control characters in a cell become visible escapes (one line
+     * per row, nothing a terminal obeys) */
     static const gd_column two[] = {
         {"n", "n", GD_COL_INT, 0, 0},
         {"name", "name", GD_COL_TEXT, 0, 0},
@@ -127,7 +128,7 @@ START_TEST(test_table_sizing)
     expect_render(GD_OUT_TABLE, two, 2, 0, "[{\"n\":1,\"name\":\"na\\u00efve\"},{\"n\":22,\"name\":\"a\\nb\"}]",
                   " n  name\n"
                   " 1  na\xc3\xafve\n"
-                  "22  a b\n");
+                  "22  a\\nb\n");
 }
 END_TEST
 
@@ -225,7 +226,12 @@ START_TEST(test_cells)
     ck_assert_str_eq(cell(GD_COL_BYTES, "3670016", b, sizeof b), "3.5 MB");
     ck_assert_str_eq(cell(GD_COL_BYTES, "4294967296", b, sizeof b), "4096.0 MB");
     /* text and ints */
-    ck_assert_str_eq(cell(GD_COL_TEXT, "\"a\\tb\\r\\nc\"", b, sizeof b), "a b  c");
+    ck_assert_str_eq(cell(GD_COL_TEXT, "\"a\\tb\\r\\nc\"", b, sizeof b), "a\\tb\\r\\nc");
+    /* ESC, BEL, an OSC title sequence and CSI as U+009B: all shown, none sent */
+    ck_assert_str_eq(cell(GD_COL_TEXT, "\"\\u001b]0;pwned\\u0007\\u001b[2J\\u009b1m\"", b, sizeof b),
+                     "\\e]0;pwned\\x07\\e[2J\\u009b1m");
+    /* an escape is never cut in half */
+    ck_assert_str_eq(cell(GD_COL_TEXT, "\"ab\\u001bc\"", b, 4), "ab");
     ck_assert_str_eq(cell(GD_COL_TEXT, "{\"k\":[1,2.5]}", b, sizeof b), "{\"k\":[1,2.5]}");
     ck_assert_str_eq(cell(GD_COL_TEXT, "true", b, sizeof b), "true");
     ck_assert_str_eq(cell(GD_COL_INT, "-42", b, sizeof b), "-42");
