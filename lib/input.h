@@ -12,7 +12,7 @@
 
 #include "error.h"
 
-#define GD_INPUT_MAX_LINE ((size_t)64 << 20)
+#define GD_INPUT_MAX_LINE ((size_t)16 << 20)
 #define GD_INPUT_PEEK 65536
 
 typedef struct gd_input gd_input;

@@ -13,7 +13,7 @@
 #include "error.h"
 #include "input.h"
 
-#define GD_JSON_MAX_VALUE ((size_t)256 << 20)
+#define GD_JSON_MAX_VALUE ((size_t)8 << 20) /* one element: bounds memory (jansson ~6x) */
 #define GD_JSON_MAX_DEPTH 1000
 
 typedef struct gd_jstream gd_jstream;

@@ -325,7 +325,7 @@ START_TEST(test_getline_cap)
     ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), -1);
     ck_assert_int_eq(err.code, GD_ERR_DATA);
     ck_assert_int_eq(err.line, 1);
-    ck_assert_str_eq(err.msg, "line longer than 64 MiB");
+    ck_assert_str_eq(err.msg, "line longer than 16 MiB");
     gd_input_close(in);
     free(d);
 
@@ -340,7 +340,7 @@ START_TEST(test_getline_cap)
     ck_assert_str_eq(line, "ok");
     ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), -1);
     ck_assert_int_eq(err.line, 2);
-    ck_assert_str_eq(err.msg, "line longer than 64 MiB");
+    ck_assert_str_eq(err.msg, "line longer than 16 MiB");
     gd_input_close(in);
     free(d);
 }
