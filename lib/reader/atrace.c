@@ -211,12 +211,16 @@ static int emit(gd_atrace *a, gd_event *ev, gd_error *err)
 
 /* "monitor contention with owner NAME (TID) at METHOD waiters=N blocking
  * from METHOD" (ART) or "Lock contention on ..." -> an issue. */
-static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, double dur, int main,
-                      gd_error *err)
+static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, const char *parent,
+                      double dur, int main, gd_error *err)
 {
     static const char MON[] = "monitor contention with owner ";
     static const char LOCK[] = "Lock contention on ";
     if (strncmp(name, MON, sizeof MON - 1) != 0 && strncmp(name, LOCK, sizeof LOCK - 1) != 0)
+        return 0;
+    /* ART nests "Lock contention on a monitor lock" in the "monitor
+     * contention with owner ..." slice: one contention, one issue */
+    if (name[0] == 'L' && parent && strncmp(parent, MON, sizeof MON - 1) == 0)
         return 0;
     json_t *o = json_object();
     if (!o)
@@ -242,6 +246,9 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, doub
                 json_object_set_new(o, "blocked_method", json_string(b + 15));
         }
     }
+    const char *ot = name[0] == 'L' ? strstr(name, "(owner tid: ") : NULL;
+    if (ot)
+        json_object_set_new(o, "owner_tid", json_integer(strtoll(ot + 12, NULL, 10)));
     json_object_set_new(o, "slice", json_string(name));
     json_object_set_new(o, "dur_ms", json_real(dur));
     json_object_set_new(o, "main", json_boolean(main));
@@ -268,7 +275,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
                       long line, gd_error *err)
 {
     int64_t pid = f->pid >= 0 ? f->pid : t->pid;
-    int main = pid >= 0 && pid == t->tid;
+    int main = pid > 0 && pid == t->tid; /* pid 0: the kernel (idle task) */
     double dur = end - f->ts;
     if (dur < 0)
         dur = 0;
@@ -317,7 +324,8 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
         rc = emit(a, &fr, err);
     }
     if (!rc && !open)
-        rc = lock_issue(a, &ev, f->name, dur, main, err);
+        rc = lock_issue(a, &ev, f->name, depth > 0 ? t->stack[depth - 1].name : NULL, dur, main,
+                        err);
     free(f->name);
     f->name = NULL;
     return rc;
