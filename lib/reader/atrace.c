@@ -203,6 +203,8 @@ static const char *process_name(gd_atrace *a, int64_t pid)
     return !p ? NULL : p->pname ? p->pname : p->name;
 }
 
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
 static int emit(gd_atrace *a, gd_event *ev, gd_error *err)
 {
     a->events++;
@@ -226,20 +228,29 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
     if (!o)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     if (name[0] == 'm') {
-        const char *s = name + sizeof MON - 1;
-        const char *at = strstr(s, ") at ");
-        const char *open = NULL;
-        for (const char *q = s; at && q < at; q++)
-            if (q[0] == ' ' && q[1] == '(')
-                open = q;
-        if (at && open) {
+        /* owner "NAME (TID)", then " at METHOD" (newer ART), " waiters=N",
+         * " blocking from METHOD" */
+        const char *s = name + sizeof MON - 1, *open = NULL, *close = NULL;
+        for (const char *q = s; *q && !open; q++) {
+            if (q[0] != ' ' || q[1] != '(' || !is_digit(q[2]))
+                continue;
+            const char *e = q + 2;
+            while (is_digit(*e))
+                e++;
+            if (*e == ')')
+                open = q, close = e;
+        }
+        if (open) {
             json_object_set_new(o, "owner", json_stringn(s, (size_t)(open - s)));
             json_object_set_new(o, "owner_tid", json_integer(strtoll(open + 2, NULL, 10)));
-            const char *m = at + 5;
-            const char *w = strstr(m, " waiters=");
-            const char *b = strstr(m, " blocking from ");
-            const char *mend = w ? w : b ? b : m + strlen(m);
-            json_object_set_new(o, "owner_method", json_stringn(m, (size_t)(mend - m)));
+            const char *rest = close + 1;
+            const char *w = strstr(rest, " waiters=");
+            const char *b = strstr(rest, " blocking from ");
+            if (strncmp(rest, " at ", 4) == 0) {
+                const char *m = rest + 4;
+                const char *mend = w ? w : b ? b : m + strlen(m);
+                json_object_set_new(o, "owner_method", json_stringn(m, (size_t)(mend - m)));
+            }
             if (w)
                 json_object_set_new(o, "waiters", json_integer(strtoll(w + 9, NULL, 10)));
             if (b)

@@ -107,7 +107,7 @@ typedef struct pctx {
     ptrack *tracks;
     size_t tcap, ntracks;
     pframe frames[PF_MAX_FRAMES];
-    long packets, ftrace, markers, track_events;
+    long packets, ftrace, markers, track_events, issues;
     long pkno;           /* packet number, for messages */
     pending *heap;       /* slice begins/ends waiting for time order */
     size_t nheap, cheap;
@@ -805,6 +805,7 @@ static int read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
         ev.u.issue.cost_ms = ts - done.ts;
         ev.u.issue.json = js;
         int rc = gd_sink_event(c->sink, &ev, c->err);
+        c->issues++;
         free(js);
         if (rc)
             return rc;
@@ -1187,7 +1188,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = pend_drain(c, 1);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
-    if (!rc && gd_atrace_events(c->at) == 0)
+    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
                           "%ld atrace markers, %ld track events)",
