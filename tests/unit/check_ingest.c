@@ -8,7 +8,7 @@
 #include "ingest.h"
 
 #define KNOWN "godeye, androidgodeye, matrix, blockcanary, logcat, anr, chrome, " \
-              "dumpsys_activity, gfxinfo, procstat, uiautomator"
+              "dumpsys_activity, gfxinfo, procstat, uiautomator, systrace, perfetto"
 
 static const struct {
     const char *file;   /* under GODEYE_FIXTURES */
@@ -37,6 +37,7 @@ static const struct {
     {"gfxinfo/two_windows.txt", "gfxinfo"},
     {"procstat/two_samples.txt", "procstat"},
     {"uiautomator/variants.xml", "uiautomator"},
+    {"systrace/app_atrace.txt", "systrace"},
 };
 #define NSAMPLES (sizeof samples / sizeof samples[0])
 
@@ -62,7 +63,8 @@ START_TEST(test_registry)
     const gd_reader *const *all = gd_readers();
     static const char *const names[] = {"godeye", "androidgodeye", "matrix", "blockcanary",
                                         "logcat", "anr", "chrome", "dumpsys_activity",
-                                        "gfxinfo", "procstat", "uiautomator"};
+                                        "gfxinfo", "procstat", "uiautomator", "systrace",
+                                        "perfetto"};
     size_t n = 0;
     while (all[n])
         n++;
