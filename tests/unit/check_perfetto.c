@@ -98,6 +98,21 @@ static void print_ev(pb *bundle, uint64_t ts, uint32_t tid, const char *buf)
     msg(bundle, 2, &ev);
 }
 
+/* The same with a padded timestamp and a padded (non-minimal) length of
+ * the print message. */
+static void print_ev_pad(pb *bundle, uint64_t ts, uint32_t tid, const char *buf)
+{
+    pb ev = {0}, pr = {0};
+    u_pad(&ev, 1, ts);
+    u(&ev, 2, tid);
+    str(&pr, 2, buf);
+    key(&ev, 3, 2);
+    varint_pad(&ev, pr.n, 2);
+    put(&ev, pr.b, pr.n);
+    free(pr.b);
+    msg(bundle, 2, &ev);
+}
+
 /* A non-print ftrace event (sched_switch = 4). */
 static void other_ev(pb *bundle, uint64_t ts, uint32_t tid)
 {
@@ -154,7 +169,7 @@ static void build_ftrace(pb *t)
     packet(t, &pk);
 
     u(&b, 1, 0);
-    print_ev(&b, 1000 * MS, 100, "B|100|Choreographer#doFrame 123\n");
+    print_ev_pad(&b, 1000 * MS, 100, "B|100|Choreographer#doFrame 123\n");
     print_ev(&b, 1002 * MS, 100, "B|100|android.view.View#draw\n");
     print_ev(&b, 1003 * MS, 101, "B|100|DrawFrame\n");
     print_ev(&b, 1004 * MS, 101, "C|100|queue|5\n");
