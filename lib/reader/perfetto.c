@@ -43,6 +43,9 @@
  * mid-packet keeps its complete packets and counts "perfetto: trace cut
  * mid-packet".  A recognised trace with no slice at all is an error.
  *
+ * Positions: the "line" of a message or a skip is the packet's number
+ * (1-based); errors in the framing also give the byte offset.
+ *
  * Memory: one packet at a time (at most PF_MAX_PACKET bytes; larger ones are
  * read past and counted), per-sequence interned names (PF_MAX_INTERNED in
  * all), PF_MAX_TRACKS track descriptors, PF_MAX_FRAMES open frame-timeline
@@ -1058,7 +1061,7 @@ static ssize_t read_full(gd_input *in, uint8_t *buf, size_t n, gd_error *err)
 
 /* Varint from the stream: 1, 0 at a clean end, 2 cut short, -1 error,
  * 3 too long. */
-static int stream_varint(gd_input *in, uint64_t *out, gd_error *err)
+static int stream_varint(gd_input *in, uint64_t *out, uint64_t *pos, gd_error *err)
 {
     uint64_t r = 0;
     for (int s = 0; s < 70; s += 7) {
@@ -1068,6 +1071,7 @@ static int stream_varint(gd_input *in, uint64_t *out, gd_error *err)
             return -1;
         if (k == 0)
             return s == 0 ? 0 : 2;
+        (*pos)++;
         if (s < 64)
             r |= (uint64_t)(b & 0x7F) << s;
         if (!(b & 0x80)) {
@@ -1095,8 +1099,8 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     int rc = 0;
     uint64_t offset = 0;
     for (;;) {
-        uint64_t key, len;
-        int r = stream_varint(in, &key, err);
+        uint64_t key, len, at = offset;
+        int r = stream_varint(in, &key, &offset, err);
         if (r == 0)
             break;
         if (r < 0) {
@@ -1112,13 +1116,13 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         if (r == 3 || (key >> 3) == 0 || (wt != PB_LEN && wt != PB_VARINT && wt != PB_I64 && wt != PB_I32)) {
             rc = gd_error_set(err, GD_ERR_DATA, c->pkno, 0,
                               "not a Perfetto trace: bad field key at byte %llu",
-                              (unsigned long long)offset);
+                              (unsigned long long)at);
             break;
         }
         if (wt != PB_LEN) {
             uint64_t v;
             uint8_t skip8[8];
-            int q = wt == PB_VARINT ? stream_varint(in, &v, err)
+            int q = wt == PB_VARINT ? stream_varint(in, &v, &offset, err)
                                     : (read_full(in, skip8, wt == PB_I64 ? 8 : 4, err) ==
                                                (wt == PB_I64 ? 8 : 4)
                                            ? 1
@@ -1127,6 +1131,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 rc = err->code ? err->code : GD_ERR_IO;
                 break;
             }
+            offset += wt == PB_I64 ? 8 : wt == PB_I32 ? 4 : 0;
             gd_sink_skip(sink, "perfetto: not a trace packet", c->pkno, 0);
             if (q != 1) {
                 gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
@@ -1134,7 +1139,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
             }
             continue;
         }
-        r = stream_varint(in, &len, err);
+        r = stream_varint(in, &len, &offset, err);
         if (r < 0) {
             rc = err->code ? err->code : GD_ERR_IO;
             break;
@@ -1152,6 +1157,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 rc = err->code ? err->code : GD_ERR_IO;
                 break;
             }
+            offset += (uint64_t)k;
             if ((uint64_t)k < len) {
                 gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
                 break;
