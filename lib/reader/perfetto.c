@@ -35,7 +35,12 @@
  * type "frame_jank" (json: layer, token, jank types, present type, dur_ms).
  * Process names come from ProcessTree and descriptors; thread names likewise.
  * Clock: packet timestamps are CLOCK_BOOTTIME ns -> ms since boot,
- * meta.clock "monotonic"; track events stamped on another clock are skipped.
+ * meta.clock "monotonic".  Packets stamped on another clock are mapped to
+ * BOOTTIME through ClockSnapshot packets (clock_snapshot 6): builtin clocks
+ * by the latest snapshot, a sequence's own clock (64..127, incremental or
+ * not, with its unit) by the sequence's snapshot -- the Perfetto SDK's
+ * delta-encoded track-event timestamps; track events on a clock no snapshot
+ * maps are skipped, counted.
  *
  * Skips (counted): packets of other kinds ("ignored: perfetto: packet not
  * used (<kind>)"), other ftrace events, counters, instants, async slices;
@@ -81,6 +86,13 @@ typedef struct pseq {
     size_t cap, n;
     uint64_t def_track;  /* TracePacketDefaults track uuid, 0 none */
     uint32_t def_clock;  /* TracePacketDefaults clock id, 0 none */
+    /* the sequence's own clock (ids 64..127) from its ClockSnapshot: value
+     * in ns = timestamp * unit; boottime = value + off; incremental: each
+     * packet's timestamp adds to cur */
+    uint32_t clk_id;
+    int clk_inc;
+    uint64_t clk_unit, clk_cur;
+    int64_t clk_off;
     int64_t td_pid, td_tid; /* legacy ThreadDescriptor, -1 none */
 } pseq;
 
@@ -112,6 +124,8 @@ typedef struct pctx {
     pframe frames[PF_MAX_FRAMES];
     long packets, ftrace, markers, track_events, issues;
     long pkno;           /* packet number, for messages */
+    int64_t clk_off[6];  /* builtin clocks 1..5 -> boottime, from snapshots */
+    int clk_has[6];
     pending *heap;       /* slice begins/ends waiting for time order */
     size_t nheap, cheap;
     uint64_t seqno;
@@ -162,6 +176,7 @@ static void seq_clear(pctx *c, pseq *s)
     s->cap = s->n = 0;
     s->def_track = 0;
     s->def_clock = 0;
+    s->clk_id = 0;
     s->td_pid = s->td_tid = -1;
 }
 
@@ -818,13 +833,99 @@ static int read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
     return 0;
 }
 
+/* ---- clocks ----
+ * ClockSnapshot {clocks 1 (Clock: clock_id 1, timestamp 2, is_incremental 3,
+ * unit_multiplier_ns 4)}: builtin clocks (REALTIME 1 .. MONOTONIC_RAW 5) map
+ * to BOOTTIME (6) by the latest snapshot's offsets; sequence-scoped clocks
+ * (64..127, e.g. the Perfetto SDK's incremental track-event clock) by the
+ * sequence's own snapshot. */
+
+static void read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
+{
+    struct {
+        uint32_t id;
+        uint64_t ts, unit;
+        int inc;
+    } ck[16];
+    int n = 0, r;
+    pb_field f, g;
+    int64_t boot = 0;
+    int has_boot = 0;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num != 1 || f.wt != PB_LEN || n >= 16)
+            continue;
+        pb_cur e = pb_sub(&f);
+        ck[n].id = 0;
+        ck[n].ts = 0;
+        ck[n].unit = 1;
+        ck[n].inc = 0;
+        while (pb_next(&e, &g) == 1) {
+            if (g.wt != PB_VARINT)
+                continue;
+            if (g.num == 1)
+                ck[n].id = (uint32_t)g.v;
+            else if (g.num == 2)
+                ck[n].ts = g.v;
+            else if (g.num == 3)
+                ck[n].inc = g.v != 0;
+            else if (g.num == 4 && g.v)
+                ck[n].unit = g.v;
+        }
+        if (ck[n].id == PF_BOOTTIME) {
+            boot = (int64_t)ck[n].ts;
+            has_boot = 1;
+        }
+        n++;
+    }
+    if (r < 0) {
+        bad(c, "malformed clock snapshot");
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t ns = ck[i].ts * ck[i].unit;
+        if (ck[i].id >= 1 && ck[i].id <= 5 && has_boot) {
+            c->clk_off[ck[i].id] = boot - (int64_t)ns;
+            c->clk_has[ck[i].id] = 1;
+        } else if (ck[i].id >= 64 && ck[i].id <= 127 && s) {
+            s->clk_id = ck[i].id;
+            s->clk_inc = ck[i].inc;
+            s->clk_unit = ck[i].unit;
+            s->clk_cur = ns;
+            s->clk_off = has_boot ? boot - (int64_t)ns : 0;
+        }
+    }
+}
+
+/* The packet's timestamp as BOOTTIME ns; 0 when its clock is unknown. */
+static int resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out)
+{
+    if (clock == 0 || clock == PF_BOOTTIME) {
+        *out = ts;
+        return 1;
+    }
+    if (clock >= 1 && clock <= 5 && c->clk_has[clock]) {
+        *out = (uint64_t)((int64_t)ts + c->clk_off[clock]);
+        return 1;
+    }
+    if (s && s->clk_id && clock == s->clk_id) {
+        if (s->clk_inc) {
+            s->clk_cur += ts * s->clk_unit;
+            *out = (uint64_t)((int64_t)s->clk_cur + s->clk_off);
+        } else {
+            *out = (uint64_t)((int64_t)(ts * s->clk_unit) + s->clk_off);
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- packets ---- */
 
 static const struct {
     uint32_t num;
     const char *name;
 } KINDS[] = {
-    {4, "inode_file_map"}, {5, "chrome_events"}, {6, "clock_snapshot"}, {7, "sys_stats"},
+    {4, "inode_file_map"}, {5, "chrome_events"}, {7, "sys_stats"},
     {9, "process_stats"}, {33, "trace_config"}, {34, "ftrace_stats"}, {35, "trace_stats"},
     {36, "synchronization_marker"}, {37, "profile_packet"}, {38, "battery"},
     {39, "android_log"}, {40, "power_rails"}, {45, "system_info"}, {47, "packages_list"},
@@ -956,7 +1057,13 @@ static int read_packet(pctx *c, pb_cur m, int depth)
         return rc;
     if (!clock && s)
         clock = s->def_clock;
-    int boottime = clock == 0 || clock == PF_BOOTTIME;
+    /* a snapshot first: it sets the clocks this packet's own stamp uses */
+    for (int i = 0; i < npay; i++)
+        if (pay[i].num == 6 && pay[i].wt == PB_LEN)
+            read_clock_snapshot(c, s, pb_sub(&pay[i]));
+    int boottime = 1;
+    if (has_ts)
+        boottime = resolve_ts(c, s, clock, ts, &ts);
     for (int i = 0; i < npay && !rc; i++) {
         f = pay[i];
         if (f.wt != PB_LEN) {
@@ -972,7 +1079,7 @@ static int read_packet(pctx *c, pb_cur m, int depth)
             break;
         case 11:
             if (!boottime) {
-                bad(c, "track event on a clock other than boottime");
+                bad(c, "track event on a clock without a snapshot");
                 break;
             }
             rc = read_track_event(c, s, pb_sub(&f), has_ts, ts);
@@ -1000,6 +1107,8 @@ static int read_packet(pctx *c, pb_cur m, int depth)
         case 50:
             rc = inflate_packets(c, &f, depth);
             break;
+        case 6:
+            break;  /* clock snapshot: read above */
         default: {
             const char *kind = NULL;
             for (size_t k = 0; k < sizeof KINDS / sizeof *KINDS; k++)

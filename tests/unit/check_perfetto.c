@@ -431,6 +431,101 @@ START_TEST(track_events)
 }
 END_TEST
 
+/* The Perfetto SDK's incremental clock (id 64, deltas per packet) and a
+ * builtin clock (MONOTONIC = 3) mapped to BOOTTIME by clock snapshots. */
+START_TEST(clocks)
+{
+    pb t = {0}, pk = {0}, td = {0}, d = {0}, te = {0}, cs = {0}, ck = {0}, def = {0}, ted = {0};
+    u(&td, 1, 7);
+    u(&d, 1, 300);
+    u(&d, 2, 300);
+    str(&d, 5, "app");
+    msg(&td, 4, &d);
+    msg(&pk, 60, &td);
+    packet(&t, &pk);
+
+    /* global snapshot: BOOTTIME 5000 ms = MONOTONIC 4000 ms */
+    u(&ck, 1, 6);
+    u(&ck, 2, 5000 * MS);
+    msg(&cs, 1, &ck);
+    u(&ck, 1, 3);
+    u(&ck, 2, 4000 * MS);
+    msg(&cs, 1, &ck);
+    msg(&pk, 6, &cs);
+    packet(&t, &pk);
+
+    /* sequence 9: defaults clock 64 + track 7; its snapshot: clock 64 is
+     * incremental, in units of 1000 ns, at BOOTTIME 6000 ms */
+    u(&pk, 10, 9);
+    u(&pk, 13, 1);
+    u(&ted, 11, 7);
+    u(&def, 58, 64);
+    msg(&def, 11, &ted);
+    msg(&pk, 59, &def);
+    u(&ck, 1, 6);
+    u(&ck, 2, 6000 * MS);
+    msg(&cs, 1, &ck);
+    u(&ck, 1, 64);
+    u(&ck, 2, 6000000);
+    u(&ck, 3, 1);
+    u(&ck, 4, 1000);
+    msg(&cs, 1, &ck);
+    msg(&pk, 6, &cs);
+    u(&pk, 58, 6);
+    u(&pk, 8, 6000 * MS);
+    packet(&t, &pk);
+    u(&pk, 10, 9);
+    u(&pk, 8, 1000);          /* +1 ms */
+    u(&te, 9, 1);
+    str(&te, 23, "sdkSlice");
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    u(&pk, 10, 9);
+    u(&pk, 8, 2500);          /* +2.5 ms */
+    u(&te, 9, 2);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    /* on MONOTONIC: 4100 ms -> BOOTTIME 5100 ms, on the same thread track */
+    u(&pk, 58, 3);
+    u(&pk, 8, 4100 * MS);
+    u(&te, 9, 1);
+    u(&te, 11, 7);
+    str(&te, 23, "mono");
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    u(&pk, 58, 3);
+    u(&pk, 8, 4104 * MS);
+    u(&te, 9, 2);
+    u(&te, 11, 7);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    /* on REALTIME, never snapshotted: skipped, counted */
+    u(&pk, 58, 1);
+    u(&pk, 8, 1);
+    u(&te, 9, 3);
+    u(&te, 11, 7);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
+    json_t *e = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert_str_eq(jstr(e, "msg"), "mono");
+    ck_assert(jnum(e, "ts") == 5100.0);
+    ck_assert(jnum(e, "dur") == 4.0);
+    e = gd_collected_nth(&c, "dispatch", 1);
+    ck_assert_str_eq(jstr(e, "msg"), "sdkSlice");
+    ck_assert(jnum(e, "ts") == 6001.0);
+    ck_assert(jnum(e, "dur") == 2.5);
+    ck_assert_int_eq(gd_collected_skips(&c, "perfetto: track event on a clock without a snapshot"), 1);
+    gd_collected_free(&c);
+    free(t.b);
+}
+END_TEST
+
 START_TEST(frame_timeline_and_compressed)
 {
     pb inner = {0}, pk = {0}, ft = {0}, s = {0};
@@ -561,6 +656,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, ftrace_markers);
     tcase_add_test(tc, track_events);
+    tcase_add_test(tc, clocks);
     tcase_add_test(tc, frame_timeline_and_compressed);
     tcase_add_test(tc, nothing_usable_and_bad_input);
     tcase_add_test(tc, probe_scores);
