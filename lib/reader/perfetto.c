@@ -1295,7 +1295,9 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
             break;
         }
         offset += len;
-        pb_cur m = {buf, buf + len};
+        static const uint8_t empty[1];
+        const uint8_t *body = buf ? buf : empty; /* a 0-byte first packet: no buffer yet */
+        pb_cur m = {body, body + len};
         if ((rc = read_packet(c, m, 0)))
             break;
     }

@@ -610,6 +610,13 @@ START_TEST(nothing_usable_and_bad_input)
     ck_assert_msg(strstr(c.err.msg, "bad field key") != NULL, "%s", c.err.msg);
     gd_collected_free(&c);
 
+    /* an empty first packet is a packet with nothing in it */
+    static const unsigned char empty[] = {0x0a, 0x00};
+    gd_test_read_mem(&gd_reader_perfetto, empty, sizeof empty, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_msg(strstr(c.err.msg, "(1 packets") != NULL, "%s", c.err.msg);
+    gd_collected_free(&c);
+
     /* a malformed packet body is skipped, counted */
     static const unsigned char bad[] = {0x0a, 0x02, 0x0a, 0x05};
     gd_test_read_mem(&gd_reader_perfetto, bad, sizeof bad, NULL, &c);
