@@ -92,7 +92,7 @@ typedef struct pseq {
     uint32_t clk_id;
     int clk_inc;
     uint64_t clk_unit, clk_cur;
-    int64_t clk_off;
+    uint64_t clk_off;    /* added modulo 2^64: wraps, never overflows */
     int64_t td_pid, td_tid; /* legacy ThreadDescriptor, -1 none */
 } pseq;
 
@@ -124,7 +124,7 @@ typedef struct pctx {
     pframe frames[PF_MAX_FRAMES];
     long packets, ftrace, markers, track_events, issues;
     long pkno;           /* packet number, for messages */
-    int64_t clk_off[6];  /* builtin clocks 1..5 -> boottime, from snapshots */
+    uint64_t clk_off[6]; /* builtin clocks 1..5 -> boottime (added modulo 2^64) */
     int clk_has[6];
     pending *heap;       /* slice begins/ends waiting for time order */
     size_t nheap, cheap;
@@ -849,7 +849,7 @@ static void read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
     } ck[16];
     int n = 0, r;
     pb_field f, g;
-    int64_t boot = 0;
+    uint64_t boot = 0;
     int has_boot = 0;
     while ((r = pb_next(&m, &f)) == 1) {
         if (f.num != 1 || f.wt != PB_LEN || n >= 16)
@@ -872,7 +872,7 @@ static void read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
                 ck[n].unit = g.v;
         }
         if (ck[n].id == PF_BOOTTIME) {
-            boot = (int64_t)ck[n].ts;
+            boot = ck[n].ts;
             has_boot = 1;
         }
         n++;
@@ -884,14 +884,14 @@ static void read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
     for (int i = 0; i < n; i++) {
         uint64_t ns = ck[i].ts * ck[i].unit;
         if (ck[i].id >= 1 && ck[i].id <= 5 && has_boot) {
-            c->clk_off[ck[i].id] = boot - (int64_t)ns;
+            c->clk_off[ck[i].id] = boot - ns;
             c->clk_has[ck[i].id] = 1;
         } else if (ck[i].id >= 64 && ck[i].id <= 127 && s) {
             s->clk_id = ck[i].id;
             s->clk_inc = ck[i].inc;
             s->clk_unit = ck[i].unit;
             s->clk_cur = ns;
-            s->clk_off = has_boot ? boot - (int64_t)ns : 0;
+            s->clk_off = has_boot ? boot - ns : 0;
         }
     }
 }
@@ -904,15 +904,15 @@ static int resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *o
         return 1;
     }
     if (clock >= 1 && clock <= 5 && c->clk_has[clock]) {
-        *out = (uint64_t)((int64_t)ts + c->clk_off[clock]);
+        *out = ts + c->clk_off[clock];
         return 1;
     }
     if (s && s->clk_id && clock == s->clk_id) {
         if (s->clk_inc) {
             s->clk_cur += ts * s->clk_unit;
-            *out = (uint64_t)((int64_t)s->clk_cur + s->clk_off);
+            *out = s->clk_cur + s->clk_off;
         } else {
-            *out = (uint64_t)((int64_t)(ts * s->clk_unit) + s->clk_off);
+            *out = ts * s->clk_unit + s->clk_off;
         }
         return 1;
     }
