@@ -85,7 +85,9 @@ static int parse_ftrace(const char *s, size_t n, fline *f)
     /* the CPU column " [ddd]" */
     size_t cpu = 0;
     for (size_t j = start + 1; j + 2 < n; j++) {
-        if (s[j] != '[' || s[j - 1] != ' ' || !is_digit(s[j + 1]))
+        /* "TASK-TID [CPU]", or "TASK-123456[CPU]" when a padded tid fills
+         * its column */
+        if (s[j] != '[' || (s[j - 1] != ' ' && !is_digit(s[j - 1])) || !is_digit(s[j + 1]))
             continue;
         size_t k = j + 1;
         while (k < n && is_digit(s[k]))

@@ -88,11 +88,16 @@ START_TEST(text_without_tgid)
         "# tracer: nop\n"
         "#           TASK-PID    CPU#    TIMESTAMP  FUNCTION\n"
         "   my app-thing-321   [000]  50.000000: tracing_mark_write: B|321|bindApplication\n"
-        "   my app-thing-321   [000]  50.250000: tracing_mark_write: E\n";
+        "   my app-thing-321   [000]  50.250000: tracing_mark_write: E\n"
+        "   worker-123456[001]  50.300000: tracing_mark_write: B|99|w\n"
+        "   worker-123456[001]  50.301000: tracing_mark_write: E\n";
     gd_collected c;
     gd_test_read_mem(&gd_reader_systrace, t, strlen(t), NULL, &c);
     ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
-    ck_assert_uint_eq(json_array_size(c.events), 1);
+    ck_assert_uint_eq(json_array_size(c.events), 2);
+    json_t *m = gd_collected_nth(&c, "method", 0);
+    ck_assert_int_eq(jint(m, "tid"), 123456);
+    ck_assert_str_eq(jstr(m, "thread"), "worker");
     json_t *d = gd_collected_nth(&c, "dispatch", 0);
     ck_assert_str_eq(jstr(d, "msg"), "bindApplication");
     ck_assert_str_eq(jstr(d, "thread"), "my app-thing");
