@@ -8,7 +8,10 @@
  *     or without the FLAGS column; anything before it ("capturing trace...
  *     done", "TRACE:") is a preamble;
  *   - `atrace -z` output: a "TRACE:" line followed by a zlib stream holding
- *     that text (inflated on the fly);
+ *     that text (inflated on the fly).  Saved through an old adb pty, every
+ *     '\n' byte of the stream got one '\r' before it (two on Windows); when
+ *     every '\n' of the first 64 KiB has them, they are removed again, as
+ *     systrace's importer does;
  *   - the systrace HTML report: the trace text sits in
  *     `<script class="trace-data">` blocks after `<!-- BEGIN TRACE -->`
  *     (possibly several).  Blocks holding JSON or process dumps instead of
@@ -53,7 +56,9 @@ typedef struct sctx {
     /* inflated "atrace -z" text */
     int zon;
     z_stream z;
-    unsigned char *zin, *zout;
+    unsigned char *zin, *zout, *zflt;
+    int crlf;            /* old adb's pty put 1 (or 2, on Windows) '\r' before each '\n' */
+    int held;            /* '\r's held at the end of the last chunk */
     size_t zout_pos, zout_len;
     int zend;
     char *zline;
@@ -287,6 +292,58 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
 
 /* ---- "atrace -z": lines of the zlib stream that follows "TRACE:" ---- */
 
+/* How many '\r' an old adb pty put before each '\n' of the binary stream
+ * (systrace's own importer undoes the same): 1 or 2 when every '\n' of the
+ * first chunk (at least 4) has them, else 0. */
+static int crlf_of(const unsigned char *b, size_t n)
+{
+    size_t nl = 0, one = 0, two = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] != '\n')
+            continue;
+        nl++;
+        if (i >= 1 && b[i - 1] == '\r')
+            one++;
+        if (i >= 2 && b[i - 1] == '\r' && b[i - 2] == '\r')
+            two++;
+    }
+    if (nl < 4)
+        return 0;
+    return two == nl ? 2 : one == nl ? 1 : 0;
+}
+
+/* Hands c->zin[0..k) to inflate, with the pty's '\r's removed in crlf mode
+ * (a chunk's trailing '\r's wait for the next chunk's first byte). */
+static void feed(sctx *c, size_t k)
+{
+    if (!c->crlf) {
+        c->z.next_in = c->zin;
+        c->z.avail_in = (uInt)k;
+        return;
+    }
+    size_t o = 0;
+    int pend = c->held;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char b = c->zin[i];
+        if (b == '\r') {
+            pend++;
+            continue;
+        }
+        int keep = b == '\n' ? (pend > c->crlf ? pend - c->crlf : 0) : pend;
+        while (keep-- > 0)
+            c->zflt[o++] = '\r';
+        pend = 0;
+        c->zflt[o++] = b;
+    }
+    while (pend > c->crlf) {
+        c->zflt[o++] = '\r';
+        pend--;
+    }
+    c->held = pend;
+    c->z.next_in = c->zflt;
+    c->z.avail_in = (uInt)o;
+}
+
 static int zfill(sctx *c, gd_input *in)
 {
     if (c->zend)
@@ -301,8 +358,9 @@ static int zfill(sctx *c, gd_input *in)
                 c->zend = 1;
                 return 0;
             }
-            c->z.next_in = c->zin;
-            c->z.avail_in = (uInt)k;
+            feed(c, (size_t)k);
+            if (c->z.avail_in == 0)
+                continue;
         }
         c->z.next_out = c->zout;
         c->z.avail_out = SYS_ZCHUNK;
@@ -370,6 +428,21 @@ static int zgetline(sctx *c, gd_input *in, char **line, size_t *len)
     return 1;
 }
 
+/* Reads up to n bytes (fewer only at the end): count or -1. */
+static ssize_t read_upto(gd_input *in, unsigned char *buf, size_t n, gd_error *err)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = gd_input_read(in, buf + got, n - got, err);
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            break;
+        got += (size_t)k;
+    }
+    return (ssize_t)got;
+}
+
 static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
     (void)opts;
@@ -385,6 +458,8 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     int r, rc = 0;
     while ((r = gd_input_getline(in, &s, &n, err)) == 1) {
         long line = gd_input_lineno(in);
+        while (n && s[n - 1] == '\r')  /* "TRACE:\r\r\n" from adb on Windows */
+            s[--n] = 0;
         if (c.mode == M_PREAMBLE && strcmp(skip_sp(s), "TRACE:") == 0) {
             /* "atrace -z": a zlib stream follows (0x78 = deflate, 32K window) */
             gd_sink_skip(sink, "ignored: systrace: preamble line", line, 0);
@@ -398,7 +473,8 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 /* put the byte back by feeding it first */
                 c.zin = malloc(SYS_ZCHUNK);
                 c.zout = malloc(SYS_ZCHUNK);
-                if (!c.zin || !c.zout) {
+                c.zflt = malloc(SYS_ZCHUNK + 4);
+                if (!c.zin || !c.zout || !c.zflt) {
                     rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
                     break;
                 }
@@ -409,8 +485,16 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 }
                 c.zon = 1;
                 c.zin[0] = b;
-                c.z.next_in = c.zin;
-                c.z.avail_in = 1;
+                ssize_t more = read_upto(in, c.zin + 1, SYS_ZCHUNK - 1, err);
+                if (more < 0) {
+                    rc = err->code ? err->code : GD_ERR_IO;
+                    break;
+                }
+                c.crlf = crlf_of(c.zin, (size_t)more + 1);
+                if (c.crlf)
+                    gd_sink_skip(sink, "ignored: systrace: adb line endings undone in the zlib data",
+                                 line, 0);
+                feed(&c, (size_t)more + 1);
                 c.zlineno = line;
                 char *zs;
                 size_t zn;
@@ -462,6 +546,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
         inflateEnd(&c.z);
     free(c.zin);
     free(c.zout);
+    free(c.zflt);
     free(c.zline);
     gd_atrace_free(c.at);
     return rc;
@@ -493,12 +578,15 @@ static int probe(const unsigned char *h, size_t n, int eof)
     }
     if (i + 9 <= n && memcmp(h + i, "# tracer:", 9) == 0)
         return 85;
-    const char *t = find_in(h, n, "TRACE:\n");
-    if (!t)
-        t = find_in(h, n, "TRACE:\r\n");
+    const char *t = find_in(h, n, "TRACE:");
     if (t && (t == (const char *)h + i || t[-1] == '\n')) {
-        const char *after = t + (t[6] == '\n' ? 7 : 8);
-        size_t off = (size_t)(after - (const char *)h);
+        size_t off = (size_t)(t - (const char *)h) + 6;
+        while (off < n && h[off] == '\r')   /* adb's pty: "\r\n", "\r\r\n" */
+            off++;
+        if (off >= n || h[off] != '\n')
+            return 0;
+        off++;
+        const char *after = (const char *)h + off;
         if (off < n && ((unsigned char)*after == 0x78 ||
                         (off + 9 <= n && memcmp(after, "# tracer:", 9) == 0)))
             return 85;

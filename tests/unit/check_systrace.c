@@ -133,6 +133,55 @@ START_TEST(compressed_atrace)
 }
 END_TEST
 
+/* "adb shell atrace -z" through an old adb pty: every '\n' of the binary
+ * stream became "\r\n" ("\r\r\n" on Windows); undone as systrace does. */
+START_TEST(compressed_crlf)
+{
+    for (int cr = 1; cr <= 2; cr++) {
+        size_t cap = 1 << 20, tn = 0;
+        char *text = malloc(cap);
+        tn += (size_t)snprintf(text, cap, "# tracer: nop\n");
+        unsigned x = 12345;
+        for (int i = 0; i < 3000; i++) {
+            x = x * 1103515245u + 12345u;
+            tn += (size_t)snprintf(text + tn, cap - tn,
+                                   "  app-900 (  900) [00%u] ...1  %d.%06u: tracing_mark_write: %s\n",
+                                   x % 8, 10 + i / 100, x % 1000000,
+                                   i % 2 ? "E|900" : "B|900|work");
+        }
+        uLongf zn = compressBound(tn);
+        unsigned char *z = malloc(zn);
+        ck_assert_int_eq(compress(z, &zn, (unsigned char *)text, tn), Z_OK);
+        const char *pre = cr == 1 ? "capturing trace... done\r\nTRACE:\r\n"
+                                  : "capturing trace... done\r\r\nTRACE:\r\r\n";
+        size_t pl = strlen(pre), o = pl, nls = 0;
+        unsigned char *m = malloc(pl + zn * 3);
+        memcpy(m, pre, pl);
+        for (uLongf i = 0; i < zn; i++) {
+            if (z[i] == '\n') {
+                for (int k = 0; k < cr; k++)
+                    m[o++] = '\r';
+                nls++;
+            }
+            m[o++] = z[i];
+        }
+        ck_assert_uint_ge(nls, 4);
+        ck_assert_int_ge(gd_reader_systrace.probe(m, o, 1), 80);
+        gd_collected c;
+        gd_test_read_mem(&gd_reader_systrace, m, o, NULL, &c);
+        ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+        ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: adb line endings undone in the zlib data"), 1);
+        ck_assert_int_eq(gd_collected_skips(&c, "systrace: compressed trace cut short"), 0);
+        /* the whole text came out: 1500 B/E pairs on the main thread */
+        ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 1500);
+        gd_collected_free(&c);
+        free(m);
+        free(z);
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(html_blocks)
 {
     static const char h[] =
@@ -213,6 +262,7 @@ int main(void)
     tcase_add_test(tc, text_with_tgid);
     tcase_add_test(tc, text_without_tgid);
     tcase_add_test(tc, compressed_atrace);
+    tcase_add_test(tc, compressed_crlf);
     tcase_add_test(tc, html_blocks);
     tcase_add_test(tc, nothing_usable);
     tcase_add_test(tc, probe_scores);
