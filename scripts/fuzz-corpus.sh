@@ -31,10 +31,17 @@ for r in $readers; do
     anr) real=anr_traces ;;
     chrome) real=chrome_json ;;
     art_trace) real=art_method_trace ;;
+    perfetto) real=perfetto_proto ;;
+    systrace) real="systrace_text systrace_html" ;;
     *) real=$r ;;
   esac
-  for f in tests/fixtures/"$r"/* "$corpus/$real"/* tests/fixtures/regress/"$r"-*; do
+  for f in tests/fixtures/"$r"/* tests/fixtures/regress/"$r"-*; do
     [ -f "$f" ] && seed "$r" "$f"
+  done
+  for d in $real; do
+    for f in "$corpus/$d"/*; do
+      [ -f "$f" ] && seed "$r" "$f"
+    done
   done
   # one small gzip seed per reader keeps the gzip path of gd_input covered
   first=$(ls "$out/$r" | head -n 1)

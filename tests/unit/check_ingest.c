@@ -8,7 +8,7 @@
 #include "ingest.h"
 
 #define KNOWN "godeye, androidgodeye, matrix, blockcanary, bugreport, logcat, anr, chrome, " \
-              "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start, art_trace, simpleperf"
+              "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start, art_trace, simpleperf, systrace, perfetto"
 
 static const struct {
     const char *file;   /* under GODEYE_FIXTURES */
@@ -45,6 +45,7 @@ static const struct {
     {"bugreport/small.txt", "bugreport"},
     {"simpleperf/report_sample.txt", "simpleperf"},
     {"simpleperf/report-sample.txt", "simpleperf"},
+    {"systrace/app_atrace.txt", "systrace"},
 };
 #define NSAMPLES (sizeof samples / sizeof samples[0])
 
@@ -71,7 +72,7 @@ START_TEST(test_registry)
     static const char *const names[] = {"godeye", "androidgodeye", "matrix", "blockcanary",
                                         "bugreport", "logcat", "anr", "chrome", "dumpsys_activity",
                                         "gfxinfo", "procstat", "uiautomator", "am_start",
-                                        "art_trace", "simpleperf"};
+                                        "art_trace", "simpleperf", "systrace", "perfetto"};
     size_t n = 0;
     while (all[n])
         n++;

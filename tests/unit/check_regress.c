@@ -29,6 +29,10 @@ static const struct {
      " --keep-going passes over it"},
     {"logcat-long-what.txt", GD_OK, 1, NULL},
     {"uiautomator-empty-tag.xml", GD_OK, 1, NULL, "uiautomator"},
+    /* UBSan (fuzz_perfetto): a 0-byte first packet made a cursor from a
+     * NULL buffer; now an empty packet, then a bad key is refused */
+    {"perfetto-empty-packet.bin", GD_ERR_DATA, 0, "not a Perfetto trace: bad field key at byte 2",
+     "perfetto"},
 };
 
 static int keep_first(void *ctx, json_t *row)

@@ -1,0 +1,499 @@
+/* atrace.c - pairs atrace slices per thread and emits dispatches, methods,
+ * frames and lock-contention issues (see atrace.h). */
+#include "atrace.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct aframe {
+    char *name;
+    double ts;
+    int64_t pid;          /* the process the marker named, or -1 */
+} aframe;
+
+typedef struct athread {
+    int64_t tid;          /* -1: empty slot */
+    int64_t pid;          /* -1 unknown */
+    char *name;           /* thread name */
+    char *pname;          /* process name (entries whose tid is a pid) */
+    aframe *stack;
+    int depth, cap;
+    long over;            /* begins beyond ATRACE_MAX_DEPTH still open */
+    unsigned long main_slices; /* slices on this thread as a main thread */
+} athread;
+
+struct gd_atrace {
+    const gd_sink *sink;
+    char prefix[32];
+    athread *tab;
+    size_t cap, n;        /* cap a power of two */
+    int full;
+    double last_ts;
+    unsigned long events;
+    char reason[96];
+};
+
+static const char *why(gd_atrace *a, const char *what)
+{
+    snprintf(a->reason, sizeof a->reason, "%s: %s", a->prefix, what);
+    return a->reason;
+}
+static const char *ignored(gd_atrace *a, const char *what)
+{
+    snprintf(a->reason, sizeof a->reason, "ignored: %s: %s", a->prefix, what);
+    return a->reason;
+}
+
+gd_atrace *gd_atrace_new(const gd_sink *sink, const char *prefix)
+{
+    gd_atrace *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->sink = sink;
+    snprintf(a->prefix, sizeof a->prefix, "%s", prefix);
+    a->last_ts = GD_NONE;
+    return a;
+}
+
+void gd_atrace_free(gd_atrace *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->cap; i++) {
+        athread *t = &a->tab[i];
+        if (t->tid < 0)
+            continue;
+        for (int d = 0; d < t->depth; d++)
+            free(t->stack[d].name);
+        free(t->stack);
+        free(t->name);
+        free(t->pname);
+    }
+    free(a->tab);
+    free(a);
+}
+
+unsigned long gd_atrace_events(const gd_atrace *a) { return a->events; }
+
+static size_t slot_of(int64_t tid, size_t cap)
+{
+    uint64_t h = (uint64_t)tid * 0x9E3779B97F4A7C15ull;
+    return (size_t)((h ^ (h >> 31)) & (cap - 1));
+}
+
+static int rehash(gd_atrace *a, size_t ncap)
+{
+    athread *nt = malloc(ncap * sizeof *nt);
+    if (!nt)
+        return -1;
+    for (size_t i = 0; i < ncap; i++)
+        nt[i].tid = -1;
+    for (size_t i = 0; i < a->cap; i++) {
+        if (a->tab[i].tid < 0)
+            continue;
+        size_t h = slot_of(a->tab[i].tid, ncap);
+        while (nt[h].tid >= 0)
+            h = (h + 1) & (ncap - 1);
+        nt[h] = a->tab[i];
+    }
+    free(a->tab);
+    a->tab = nt;
+    a->cap = ncap;
+    return 0;
+}
+
+/* The state of tid, created on first use; NULL when the table is full
+ * (counted once) or out of memory (err set). */
+static athread *thread_of(gd_atrace *a, int64_t tid, gd_error *err)
+{
+    if (tid < 0)
+        return NULL;
+    if (a->cap) {
+        size_t h = slot_of(tid, a->cap);
+        while (a->tab[h].tid >= 0) {
+            if (a->tab[h].tid == tid)
+                return &a->tab[h];
+            h = (h + 1) & (a->cap - 1);
+        }
+    }
+    if (a->n >= ATRACE_MAX_THREADS) {
+        if (!a->full)
+            gd_sink_skip(a->sink, why(a, "too many threads, later ones not tracked"), 0, 0);
+        a->full = 1;
+        return NULL;
+    }
+    if ((a->n + 1) * 2 > a->cap && rehash(a, a->cap ? a->cap * 2 : 256)) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NULL;
+    }
+    size_t h = slot_of(tid, a->cap);
+    while (a->tab[h].tid >= 0)
+        h = (h + 1) & (a->cap - 1);
+    athread *t = &a->tab[h];
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->pid = -1;
+    a->n++;
+    return t;
+}
+
+static athread *find(gd_atrace *a, int64_t tid)
+{
+    if (!a->cap || tid < 0)
+        return NULL;
+    size_t h = slot_of(tid, a->cap);
+    while (a->tab[h].tid >= 0) {
+        if (a->tab[h].tid == tid)
+            return &a->tab[h];
+        h = (h + 1) & (a->cap - 1);
+    }
+    return NULL;
+}
+
+static char *copy_name(const char *s, size_t len)
+{
+    if (len >= ATRACE_MAX_NAME)
+        len = ATRACE_MAX_NAME - 1;
+    char *c = malloc(len + 1);
+    if (c) {
+        memcpy(c, s, len);
+        c[len] = 0;
+    }
+    return c;
+}
+
+static int set_name(char **dst, const char *name, size_t len, gd_error *err)
+{
+    if (*dst && strlen(*dst) == len && memcmp(*dst, name, len) == 0)
+        return 0;
+    char *c = copy_name(name, len);
+    if (!c)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    free(*dst);
+    *dst = c;
+    return 0;
+}
+
+int gd_atrace_process_name(gd_atrace *a, int64_t pid, const char *name, size_t len, gd_error *err)
+{
+    athread *t = thread_of(a, pid, err);
+    if (!t)
+        return err->code;
+    t->pid = pid;
+    return len ? set_name(&t->pname, name, len, err) : 0;
+}
+
+int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *name, size_t len,
+                          gd_error *err)
+{
+    athread *t = thread_of(a, tid, err);
+    if (!t)
+        return err->code;
+    if (pid >= 0)
+        t->pid = pid;
+    return len ? set_name(&t->name, name, len, err) : 0;
+}
+
+/* The name of process pid: its process name, else its main thread's. */
+static const char *process_name(gd_atrace *a, int64_t pid)
+{
+    athread *p = find(a, pid);
+    return !p ? NULL : p->pname ? p->pname : p->name;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static int emit(gd_atrace *a, gd_event *ev, gd_error *err)
+{
+    a->events++;
+    return gd_sink_event(a->sink, ev, err);
+}
+
+/* "monitor contention with owner NAME (TID) at METHOD waiters=N blocking
+ * from METHOD" (ART) or "Lock contention on ..." -> an issue. */
+static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, const char *parent,
+                      double dur, int main, gd_error *err)
+{
+    static const char MON[] = "monitor contention with owner ";
+    static const char LOCK[] = "Lock contention on ";
+    if (strncmp(name, MON, sizeof MON - 1) != 0 && strncmp(name, LOCK, sizeof LOCK - 1) != 0)
+        return 0;
+    /* ART nests "Lock contention on a monitor lock" in the "monitor
+     * contention with owner ..." slice: one contention, one issue */
+    if (name[0] == 'L' && parent && strncmp(parent, MON, sizeof MON - 1) == 0)
+        return 0;
+    json_t *o = json_object();
+    if (!o)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    if (name[0] == 'm') {
+        /* owner "NAME (TID)", then " at METHOD" (newer ART), " waiters=N",
+         * " blocking from METHOD" */
+        const char *s = name + sizeof MON - 1, *open = NULL, *close = NULL;
+        for (const char *q = s; *q && !open; q++) {
+            if (q[0] != ' ' || q[1] != '(' || !is_digit(q[2]))
+                continue;
+            const char *e = q + 2;
+            while (is_digit(*e))
+                e++;
+            if (*e == ')')
+                open = q, close = e;
+        }
+        if (open) {
+            json_object_set_new(o, "owner", json_stringn(s, (size_t)(open - s)));
+            json_object_set_new(o, "owner_tid", json_integer(strtoll(open + 2, NULL, 10)));
+            const char *rest = close + 1;
+            const char *w = strstr(rest, " waiters=");
+            const char *b = strstr(rest, " blocking from ");
+            if (strncmp(rest, " at ", 4) == 0) {
+                const char *m = rest + 4;
+                const char *mend = w ? w : b ? b : m + strlen(m);
+                json_object_set_new(o, "owner_method", json_stringn(m, (size_t)(mend - m)));
+            }
+            if (w)
+                json_object_set_new(o, "waiters", json_integer(strtoll(w + 9, NULL, 10)));
+            if (b)
+                json_object_set_new(o, "blocked_method", json_string(b + 15));
+        }
+    }
+    const char *ot = name[0] == 'L' ? strstr(name, "(owner tid: ") : NULL;
+    if (ot)
+        json_object_set_new(o, "owner_tid", json_integer(strtoll(ot + 12, NULL, 10)));
+    json_object_set_new(o, "slice", json_string(name));
+    json_object_set_new(o, "dur_ms", json_real(dur));
+    json_object_set_new(o, "main", json_boolean(main));
+    char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(o);
+    if (!js)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    gd_event ev = *base;
+    ev.kind = GD_EV_ISSUE;
+    memset(&ev.u, 0, sizeof ev.u);
+    ev.u.issue.tool = "android";
+    ev.u.issue.type = "lock_contention";
+    ev.u.issue.detail = NULL;
+    ev.u.issue.cost_ms = dur;
+    ev.u.issue.json = js;
+    int rc = emit(a, &ev, err);
+    free(js);
+    return rc;
+}
+
+/* One slice of thread t that began as f and ends at end; depth = open
+ * slices below it.  Frees f's name. */
+static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth, int open,
+                      long line, gd_error *err)
+{
+    int64_t pid = f->pid >= 0 ? f->pid : t->pid;
+    int main = pid > 0 && pid == t->tid; /* pid 0: the kernel (idle task) */
+    double dur = end - f->ts;
+    if (dur < 0)
+        dur = 0;
+    gd_event ev;
+    int rc = 0;
+    if (main) {
+        athread *p = find(a, pid);
+        if (p)
+            p->main_slices++;
+    }
+    if (main && depth == 0) {
+        gd_event_init(&ev, GD_EV_DISPATCH);
+        ev.u.dispatch.dur = dur;
+        ev.u.dispatch.msg = f->name;
+        ev.u.dispatch.unfinished = open;
+    } else {
+        gd_event_init(&ev, GD_EV_METHOD);
+        char *hash = strchr(f->name, '#');
+        if (hash && hash != f->name && hash[1])
+            *hash = 0;
+        ev.u.method.phase = GD_PHASE_UNKNOWN;
+        ev.u.method.cls = hash && !*hash ? f->name : NULL;
+        ev.u.method.method = hash && !*hash ? hash + 1 : f->name;
+        ev.u.method.end_ts = f->ts + dur;
+        ev.u.method.depth = main ? depth - 1 : depth;
+        ev.u.method.open = open;
+    }
+    ev.ts = f->ts;
+    ev.pid = pid >= 0 ? pid : GD_PID_APP;
+    ev.tid = t->tid;
+    ev.thread = t->name;
+    ev.line = line;
+    rc = emit(a, &ev, err);
+    if (ev.kind == GD_EV_METHOD && ev.u.method.cls)
+        f->name[strlen(f->name)] = '#';  /* undo the split */
+    if (!rc && main && !open && strncmp(f->name, "Choreographer#doFrame", 21) == 0) {
+        gd_event fr;
+        gd_event_init(&fr, GD_EV_FRAME);
+        fr.ts = f->ts;
+        fr.pid = pid;
+        fr.tid = t->tid;
+        fr.thread = t->name;
+        fr.line = line;
+        fr.u.frame.dur = dur;
+        fr.u.frame.window = process_name(a, pid);
+        rc = emit(a, &fr, err);
+    }
+    if (!rc && !open)
+        rc = lock_issue(a, &ev, f->name, depth > 0 ? t->stack[depth - 1].name : NULL, dur, main,
+                        err);
+    free(f->name);
+    f->name = NULL;
+    return rc;
+}
+
+static void note_ts(gd_atrace *a, double ts)
+{
+    if (!gd_has(a->last_ts) || ts > a->last_ts)
+        a->last_ts = ts;
+}
+
+int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const char *name,
+                    size_t len, long line, gd_error *err)
+{
+    note_ts(a, ts_ms);
+    athread *t = thread_of(a, tid, err);
+    if (!t)
+        return err->code;
+    if (pid >= 0 && t->pid < 0)
+        t->pid = pid;
+    if (t->depth >= ATRACE_MAX_DEPTH || t->over) {
+        if (t->over == 0)
+            gd_sink_skip(a->sink, why(a, "slices nested too deep"), line, 0);
+        t->over++;
+        return 0;
+    }
+    if (t->depth == t->cap) {
+        int nc = t->cap ? t->cap * 2 : 8;
+        aframe *ns = realloc(t->stack, (size_t)nc * sizeof *ns);
+        if (!ns)
+            return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+        t->stack = ns;
+        t->cap = nc;
+    }
+    aframe *f = &t->stack[t->depth];
+    if (!(f->name = copy_name(name, len)))
+        return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+    f->ts = ts_ms;
+    f->pid = pid;
+    t->depth++;
+    return 0;
+}
+
+int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *err)
+{
+    note_ts(a, ts_ms);
+    athread *t = find(a, tid);
+    if (t && t->over) {
+        t->over--;
+        return 0;
+    }
+    if (!t || t->depth == 0) {
+        gd_sink_skip(a->sink, why(a, "slice end without begin"), line, 0);
+        return 0;
+    }
+    t->depth--;
+    return emit_slice(a, t, &t->stack[t->depth], ts_ms, t->depth, 0, line, err);
+}
+
+static int64_t parse_pid(const char *s, size_t len)
+{
+    int64_t v = 0;
+    if (len == 0 || len > 10)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, const char *buf,
+                     size_t len, long line, gd_error *err)
+{
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == 0))
+        len--;
+    if (len == 0) {
+        gd_sink_skip(a->sink, why(a, "empty marker"), line, 0);
+        return 0;
+    }
+    if (len >= 1 && buf[0] == 'E' && (len == 1 || buf[1] == '|'))
+        return gd_atrace_end(a, ts_ms, tid, line, err);
+    if (len >= 2 && buf[1] == '|') {
+        switch (buf[0]) {
+        case 'B': {
+            const char *p = buf + 2, *end = buf + len;
+            const char *bar = memchr(p, '|', (size_t)(end - p));
+            if (!bar) {
+                gd_sink_skip(a->sink, why(a, "begin marker without name"), line, 0);
+                return 0;
+            }
+            int64_t pid = parse_pid(p, (size_t)(bar - p));
+            return gd_atrace_begin(a, ts_ms, pid >= 0 ? pid : tgid, tid, bar + 1,
+                                   (size_t)(end - bar - 1), line, err);
+        }
+        case 'C':
+            gd_sink_skip(a->sink, ignored(a, "counter marker"), line, 0);
+            return 0;
+        case 'S':
+        case 'F':
+            gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
+            return 0;
+        case 'G':
+        case 'H':
+        case 'I':
+        case 'N':
+        case 'T':
+        case 'U':
+            gd_sink_skip(a->sink, ignored(a, "other atrace marker"), line, 0);
+            return 0;
+        default:
+            break;
+        }
+    }
+    if (len >= 23 && memcmp(buf, "trace_event_clock_sync:", 23) == 0)
+        gd_sink_skip(a->sink, ignored(a, "clock sync marker"), line, 0);
+    else
+        gd_sink_skip(a->sink, ignored(a, "print not an atrace marker"), line, 0);
+    return 0;
+}
+
+int gd_atrace_finish(gd_atrace *a, gd_error *err)
+{
+    int rc = 0;
+    int64_t best = -1;
+    unsigned long most = 0;
+    for (size_t i = 0; i < a->cap && !rc; i++) {
+        athread *t = &a->tab[i];
+        if (t->tid < 0)
+            continue;
+        if (t->over) {
+            gd_sink_skip(a->sink, why(a, "slices nested too deep"), 0, 0);
+            t->over = 0;
+        }
+        /* innermost first, each ended at the trace's last time */
+        while (t->depth > 0 && !rc) {
+            t->depth--;
+            rc = emit_slice(a, t, &t->stack[t->depth], a->last_ts, t->depth, 1, 0, err);
+        }
+    }
+    for (size_t i = 0; i < a->cap; i++) {
+        athread *t = &a->tab[i];
+        if (t->tid >= 0 && t->main_slices > most) {
+            most = t->main_slices;
+            best = t->tid;
+        }
+    }
+    if (rc)
+        return rc;
+    gd_meta m;
+    gd_meta_init(&m);
+    m.clock = "monotonic";
+    if (best >= 0) {
+        m.app = process_name(a, best);
+        m.pid = best;
+        m.main_tid = best;
+    }
+    return gd_sink_meta(a->sink, &m, err);
+}

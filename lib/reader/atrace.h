@@ -1,0 +1,68 @@
+/* atrace.h - slices from atrace markers (systrace text, Perfetto ftrace
+ * print events, Perfetto TrackEvent slices) turned into godeye events.
+ *
+ * Shared by the systrace and perfetto readers.  The caller feeds
+ * begin/end pairs per thread (or raw marker text, "B|pid|name", "E|pid",
+ * "C|..."), in time order per thread; this module pairs them with a
+ * bounded stack per thread and emits:
+ *   - a top-level slice on an app's main thread (tid == pid) as
+ *     GD_EV_DISPATCH (ts = begin ms, dur, msg = the slice name);
+ *   - every other slice (nested on the main thread, or on any other
+ *     thread) as a complete GD_EV_METHOD (phase UNKNOWN, cls/method split
+ *     at '#' or the last '.', depth = nesting below the dispatch on the
+ *     main thread, nesting from 0 elsewhere);
+ *   - each Choreographer#doFrame slice on a main thread also as GD_EV_FRAME
+ *     (ts, dur, window = the process name);
+ *   - "monitor contention with owner ..." / "Lock contention on ..."
+ *     slices also as GD_EV_ISSUE tool "android", type "lock_contention".
+ * Events come out when a slice ends (slices still open at the end come out
+ * from gd_atrace_finish as unfinished dispatches / open methods).
+ *
+ * Memory: per-thread state for at most ATRACE_MAX_THREADS threads, stacks
+ * ATRACE_MAX_DEPTH deep, names capped at ATRACE_MAX_NAME bytes. */
+#ifndef GD_ATRACE_H
+#define GD_ATRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+#define ATRACE_MAX_THREADS 65536
+#define ATRACE_MAX_DEPTH 128
+#define ATRACE_MAX_NAME 1024
+
+typedef struct gd_atrace gd_atrace;
+
+/* A new pairing state emitting to `sink`; `prefix` starts the skip reasons
+ * ("systrace", "perfetto").  NULL when out of memory. */
+gd_atrace *gd_atrace_new(const gd_sink *sink, const char *prefix);
+void gd_atrace_free(gd_atrace *a);
+
+/* Names a process (pid) or a thread (tid, with its pid when known, else -1).
+ * Names already known are replaced.  0, or GD_ERR_IO when out of memory. */
+int gd_atrace_process_name(gd_atrace *a, int64_t pid, const char *name, size_t len, gd_error *err);
+int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *name, size_t len,
+                          gd_error *err);
+
+/* One atrace marker written by thread `tid` (its process `tgid`, or -1 when
+ * unknown) at `ts_ms`: "B|pid|name", "E|pid" or "E", counters and async
+ * markers (counted as skips).  A trailing newline is ignored.  `line` is
+ * the source position for messages.  0 or the sink's error code. */
+int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, const char *buf,
+                     size_t len, long line, gd_error *err);
+
+/* A slice begins / ends on thread tid of process pid (pid -1: unknown). */
+int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const char *name,
+                    size_t len, long line, gd_error *err);
+int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *err);
+
+/* Flushes the slices still open (ended at the last time seen) and emits the
+ * meta: clock "monotonic", app = the process whose main thread had the most
+ * slices, pid/main_tid.  0 or the sink's error code. */
+int gd_atrace_finish(gd_atrace *a, gd_error *err);
+
+/* Events emitted so far. */
+unsigned long gd_atrace_events(const gd_atrace *a);
+
+#endif

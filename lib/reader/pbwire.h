@@ -1,0 +1,95 @@
+/* pbwire.h - the protobuf wire format, read in place: varints and fields
+ * of a message held in memory (no generated code, no schema).  Used by the
+ * perfetto reader. */
+#ifndef GD_PBWIRE_H
+#define GD_PBWIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_I32 = 5 };
+
+typedef struct pb_cur {
+    const uint8_t *p, *end;
+} pb_cur;
+
+typedef struct pb_field {
+    uint32_t num;        /* field number                                   */
+    int wt;              /* wire type                                      */
+    uint64_t v;          /* value of VARINT / I64 / I32                    */
+    const uint8_t *data; /* bytes of a LEN field                           */
+    size_t len;
+} pb_field;
+
+/* Varint at *p (before end): 1 with *out set and *p advanced, 0 when the
+ * bytes end first or it is longer than 10 bytes.  Non-minimal encodings
+ * (padded with 0x80 bytes) are accepted. */
+static inline int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+    uint64_t r = 0;
+    for (int s = 0; s < 70; s += 7) {
+        if (*p >= end)
+            return 0;
+        uint8_t c = *(*p)++;
+        if (s < 64)
+            r |= (uint64_t)(c & 0x7F) << s;
+        if (!(c & 0x80)) {
+            *out = r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Next field of the message: 1 with f set, 0 at the end, -1 when malformed
+ * (a field cut short, a group or unknown wire type, field number 0). */
+static inline int pb_next(pb_cur *c, pb_field *f)
+{
+    if (c->p >= c->end)
+        return 0;
+    uint64_t key;
+    if (!pb_varint(&c->p, c->end, &key))
+        return -1;
+    f->num = (uint32_t)(key >> 3);
+    f->wt = (int)(key & 7);
+    if (f->num == 0 || (key >> 3) > 0x1FFFFFFF)
+        return -1;
+    switch (f->wt) {
+    case PB_VARINT:
+        return pb_varint(&c->p, c->end, &f->v) ? 1 : -1;
+    case PB_I64:
+        if (c->end - c->p < 8)
+            return -1;
+        f->v = 0;
+        for (int i = 7; i >= 0; i--)
+            f->v = f->v << 8 | c->p[i];
+        c->p += 8;
+        return 1;
+    case PB_I32:
+        if (c->end - c->p < 4)
+            return -1;
+        f->v = (uint64_t)c->p[0] | (uint64_t)c->p[1] << 8 | (uint64_t)c->p[2] << 16 |
+               (uint64_t)c->p[3] << 24;
+        c->p += 4;
+        return 1;
+    case PB_LEN: {
+        uint64_t len;
+        if (!pb_varint(&c->p, c->end, &len) || len > (uint64_t)(c->end - c->p))
+            return -1;
+        f->data = c->p;
+        f->len = (size_t)len;
+        c->p += len;
+        return 1;
+    }
+    default:
+        return -1;
+    }
+}
+
+static inline pb_cur pb_sub(const pb_field *f)
+{
+    pb_cur c = {f->data, f->data + f->len};
+    return c;
+}
+
+#endif

@@ -1,0 +1,514 @@
+/* perfetto.c - reader of Perfetto protobuf traces (.perfetto-trace, .pftrace):
+ * app slices, process and thread names, frame-timeline jank.
+ *
+ * A trace is a sequence of `Trace.packet` fields (field 1, length-delimited),
+ * each a TracePacket; this reader walks the protobuf wire format directly
+ * (pbwire.h), one packet at a time, with the field numbers of Perfetto's
+ * protos/perfetto/trace/ .proto files:
+ *   TracePacket: timestamp 8, timestamp_clock_id 58, trusted_packet_sequence_id
+ *     10, sequence_flags 13 (1 = incremental state cleared),
+ *     incremental_state_cleared 41, trace_packet_defaults 59
+ *     (TracePacketDefaults: timestamp_clock_id 58, track_event_defaults 11 ->
+ *     track_uuid 11), ftrace_events 1, process_tree 2, track_event 11,
+ *     interned_data 12, track_descriptor 60, process_descriptor 43,
+ *     thread_descriptor 44, frame_timeline_event 76, compressed_packets 50;
+ *   FtraceEventBundle: event 2 -> FtraceEvent: timestamp 1, pid 2 (the tid),
+ *     print 3 -> PrintFtraceEvent: buf 2 (the atrace marker);
+ *   ProcessTree: processes 1 (Process: pid 1, cmdline 3), threads 2
+ *     (Thread: tid 1, name 2, tgid 3);
+ *   TrackDescriptor: uuid 1, process 3 (ProcessDescriptor: pid 1, cmdline 2,
+ *     process_name 6), thread 4 (ThreadDescriptor: pid 1, tid 2,
+ *     thread_name 5);
+ *   TrackEvent: type 9 (1 slice begin, 2 slice end, 3 instant, 4 counter),
+ *     track_uuid 11, name 23, name_iid 10, timestamp_absolute_us 16;
+ *   InternedData: event_names 2 (EventName: iid 1, name 2), per sequence,
+ *     dropped when the sequence clears its incremental state;
+ *   FrameTimelineEvent: actual_surface_frame_start 4 (cookie 1, token 2,
+ *     pid 4, layer_name 5, present_type 6, jank_type 9), frame_end 5
+ *     (cookie 1).
+ *
+ * Emits (through atrace.h): atrace markers of ftrace print events and
+ * TrackEvent slices on thread tracks, paired per thread -> dispatches
+ * (top-level slices on a main thread, tid == pid), methods (the others),
+ * frames (Choreographer#doFrame), lock-contention issues; app surface
+ * frames that the frame timeline marks janky -> GD_EV_ISSUE tool "android",
+ * type "frame_jank" (json: layer, token, jank types, present type, dur_ms).
+ * Process names come from ProcessTree and descriptors; thread names likewise.
+ * Clock: packet timestamps are CLOCK_BOOTTIME ns -> ms since boot,
+ * meta.clock "monotonic".  Packets stamped on another clock are mapped to
+ * BOOTTIME through ClockSnapshot packets (clock_snapshot 6): builtin clocks
+ * by the latest snapshot, a sequence's own clock (64..127, incremental or
+ * not, with its unit) by the sequence's snapshot -- the Perfetto SDK's
+ * delta-encoded track-event timestamps; track events on a clock no snapshot
+ * maps are skipped, counted.
+ *
+ * Skips (counted): packets of other kinds ("ignored: perfetto: packet not
+ * used (<kind>)"), other ftrace events, counters, instants, async slices;
+ * malformed fields under "perfetto: ..." reasons.  A trace cut off
+ * mid-packet keeps its complete packets and counts "perfetto: trace cut
+ * mid-packet".  A recognised trace with no slice at all is an error.
+ *
+ * Positions: the "line" of a message or a skip is the packet's number
+ * (1-based); errors in the framing also give the byte offset.
+ *
+ * Memory: one packet at a time (at most PF_MAX_PACKET bytes; larger ones are
+ * read past and counted), per-sequence interned names (PF_MAX_INTERNED in
+ * all), PF_MAX_TRACKS track descriptors, PF_MAX_FRAMES open frame-timeline
+ * frames, and atrace.h's per-thread state. */
+#include "perfetto_int.h"
+
+/* ---- packets ---- */
+
+static const struct {
+    uint32_t num;
+    const char *name;
+} KINDS[] = {
+    {4, "inode_file_map"}, {5, "chrome_events"}, {7, "sys_stats"},
+    {9, "process_stats"}, {33, "trace_config"}, {34, "ftrace_stats"}, {35, "trace_stats"},
+    {36, "synchronization_marker"}, {37, "profile_packet"}, {38, "battery"},
+    {39, "android_log"}, {40, "power_rails"}, {45, "system_info"}, {47, "packages_list"},
+    {52, "gpu_counter_event"}, {53, "gpu_render_stage_event"}, {57, "graphics_frame_event"},
+    {66, "perf_sample"}, {67, "cpu_info"}, {69, "service_event"}, {72, "extension_descriptor"},
+    {84, "statsd_atom"}, {86, "android_system_property"}, {89, "trace_uuid"},
+    {133, "zstd_compressed_packets"},
+};
+
+/* Packet fields that are not its payload. */
+static int is_packet_meta(uint32_t n)
+{
+    return n == 3 || n == 8 || n == 10 || n == 13 || n == 41 || n == 42 || n == 58 || n == 59 ||
+           n == 79 || n == 87 || n == 12;
+}
+
+static int read_packets(pctx *c, pb_cur m, int depth);
+
+static int inflate_packets(pctx *c, const pb_field *f, int depth)
+{
+    if (depth > 0) {
+        pf_bad(c, "compressed packets inside compressed packets");
+        return 0;
+    }
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK)
+        return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "zlib init failed");
+    size_t cap = f->len * 4 + 4096, len = 0;
+    if (cap > PF_MAX_INFLATED)
+        cap = PF_MAX_INFLATED;
+    uint8_t *out = malloc(cap);
+    int rc = 0, zr = Z_OK;
+    if (!out) {
+        inflateEnd(&z);
+        return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+    }
+    z.next_in = (Bytef *)f->data;
+    z.avail_in = (uInt)f->len;
+    while (zr == Z_OK) {
+        if (len == cap) {
+            if (cap >= PF_MAX_INFLATED) {
+                zr = Z_MEM_ERROR;
+                break;
+            }
+            size_t nc = cap * 2 > PF_MAX_INFLATED ? PF_MAX_INFLATED : cap * 2;
+            uint8_t *n = realloc(out, nc);
+            if (!n) {
+                rc = gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+                break;
+            }
+            out = n;
+            cap = nc;
+        }
+        z.next_out = out + len;
+        z.avail_out = (uInt)(cap - len);
+        zr = inflate(&z, Z_NO_FLUSH);
+        len = cap - z.avail_out;
+        if (zr == Z_BUF_ERROR && z.avail_in == 0)
+            break;
+        if (zr == Z_BUF_ERROR)
+            zr = Z_OK;
+    }
+    inflateEnd(&z);
+    if (!rc && zr != Z_STREAM_END)
+        pf_bad(c, "compressed packets not inflatable");
+    else if (!rc) {
+        pb_cur in = {out, out + len};
+        rc = read_packets(c, in, depth + 1);
+    }
+    free(out);
+    return rc;
+}
+
+/* One TracePacket. */
+static int read_packet(pctx *c, pb_cur m, int depth)
+{
+    pb_field f;
+    int r, rc = 0;
+    uint64_t ts = 0;
+    uint32_t seq_id = 0, clock = 0, flags = 0;
+    int has_ts = 0, cleared = 0;
+    pb_field pay[4];
+    int npay = 0;
+    pb_field interned_f, defaults_f;
+    int has_interned = 0, has_defaults = 0;
+    c->packets++;
+    pb_cur scan = m;
+    while ((r = pb_next(&scan, &f)) == 1) {
+        if (f.num == 8 && f.wt == PB_VARINT)
+            ts = f.v, has_ts = 1;
+        else if (f.num == 10 && f.wt == PB_VARINT)
+            seq_id = (uint32_t)f.v;
+        else if (f.num == 58 && f.wt == PB_VARINT)
+            clock = (uint32_t)f.v;
+        else if (f.num == 13 && f.wt == PB_VARINT)
+            flags = (uint32_t)f.v;
+        else if (f.num == 41 && f.wt == PB_VARINT)
+            cleared = f.v != 0;
+        else if (f.num == 12 && f.wt == PB_LEN)
+            interned_f = f, has_interned = 1;
+        else if (f.num == 59 && f.wt == PB_LEN)
+            defaults_f = f, has_defaults = 1;
+        else if (!is_packet_meta(f.num) && npay < 4)
+            pay[npay++] = f;
+    }
+    if (r < 0) {
+        pf_bad(c, "malformed trace packet");
+        return 0;
+    }
+    pseq *s = seq_id ? pf_seq_of(c, seq_id) : NULL;
+    if (s && (cleared || (flags & 1)))
+        pf_seq_clear(c, s);
+    if (has_defaults && s) {
+        pb_cur d = pb_sub(&defaults_f);
+        pb_field g, h;
+        while (pb_next(&d, &g) == 1) {
+            if (g.num == 58 && g.wt == PB_VARINT)
+                s->def_clock = (uint32_t)g.v;
+            else if (g.num == 11 && g.wt == PB_LEN) {
+                pb_cur te = pb_sub(&g);
+                while (pb_next(&te, &h) == 1)
+                    if (h.num == 11 && h.wt == PB_VARINT)
+                        s->def_track = h.v;
+            }
+        }
+    }
+    if (has_interned && (rc = pf_read_interned(c, s, pb_sub(&interned_f))))
+        return rc;
+    if (!clock && s)
+        clock = s->def_clock;
+    /* a snapshot first: it sets the clocks this packet's own stamp uses */
+    for (int i = 0; i < npay; i++)
+        if (pay[i].num == 6 && pay[i].wt == PB_LEN)
+            pf_read_clock_snapshot(c, s, pb_sub(&pay[i]));
+    int boottime = 1;
+    if (has_ts)
+        boottime = pf_resolve_ts(c, s, clock, ts, &ts);
+    for (int i = 0; i < npay && !rc; i++) {
+        f = pay[i];
+        if (f.wt != PB_LEN) {
+            gd_sink_skip(c->sink, "ignored: perfetto: packet field not used", c->pkno, 0);
+            continue;
+        }
+        switch (f.num) {
+        case 1:
+            rc = pf_read_ftrace(c, pb_sub(&f));
+            break;
+        case 2:
+            rc = pf_read_process_tree(c, pb_sub(&f));
+            break;
+        case 11:
+            if (!boottime) {
+                pf_bad(c, "track event on a clock without a snapshot");
+                break;
+            }
+            rc = pf_read_track_event(c, s, pb_sub(&f), has_ts, ts);
+            break;
+        case 60:
+            rc = pf_read_track_desc(c, pb_sub(&f));
+            break;
+        case 43: {
+            int64_t pid;
+            rc = pf_read_process_desc(c, pb_sub(&f), &pid);
+            break;
+        }
+        case 44: {
+            int64_t pid, tid;
+            rc = pf_read_thread_desc(c, pb_sub(&f), &pid, &tid);
+            if (!rc && s && tid >= 0) {
+                s->td_pid = pid;
+                s->td_tid = tid;
+            }
+            break;
+        }
+        case 76:
+            rc = pf_read_frame_timeline(c, pb_sub(&f), has_ts && boottime, ts);
+            break;
+        case 50:
+            rc = inflate_packets(c, &f, depth);
+            break;
+        case 6:
+            break;  /* clock snapshot: read above */
+        default: {
+            const char *kind = NULL;
+            for (size_t k = 0; k < sizeof KINDS / sizeof *KINDS; k++)
+                if (KINDS[k].num == f.num)
+                    kind = KINDS[k].name;
+            if (kind) {
+                gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", kind),
+                             c->pkno, 0);
+            } else {
+                char num[16];
+                snprintf(num, sizeof num, "field %u", f.num);
+                gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", num),
+                             c->pkno, 0);
+            }
+        }
+        }
+    }
+    return rc;
+}
+
+/* Trace { repeated TracePacket packet = 1 } held in memory (inflated). */
+static int read_packets(pctx *c, pb_cur m, int depth)
+{
+    pb_field f;
+    int r, rc = 0;
+    while (!rc && (r = pb_next(&m, &f)) == 1) {
+        if (f.num != 1 || f.wt != PB_LEN) {
+            pf_bad(c, "not a trace packet");
+            continue;
+        }
+        rc = read_packet(c, pb_sub(&f), depth);
+    }
+    if (!rc && r < 0)
+        pf_bad(c, "malformed compressed packets");
+    return rc;
+}
+
+/* ---- the stream ---- */
+
+/* Reads exactly n bytes (buf NULL: discards them).  n read, or fewer at
+ * the end, or -1 on error. */
+static ssize_t read_full(gd_input *in, uint8_t *buf, size_t n, gd_error *err)
+{
+    size_t got = 0;
+    uint8_t tmp[65536];
+    while (got < n) {
+        size_t want = n - got;
+        if (!buf && want > sizeof tmp)
+            want = sizeof tmp;
+        ssize_t k = gd_input_read(in, buf ? buf + got : tmp, want, err);
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            break;
+        got += (size_t)k;
+    }
+    return (ssize_t)got;
+}
+
+/* Varint from the stream: 1, 0 at a clean end, 2 cut short, -1 error,
+ * 3 too long. */
+static int stream_varint(gd_input *in, uint64_t *out, uint64_t *pos, gd_error *err)
+{
+    uint64_t r = 0;
+    for (int s = 0; s < 70; s += 7) {
+        uint8_t b;
+        ssize_t k = gd_input_read(in, &b, 1, err);
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            return s == 0 ? 0 : 2;
+        (*pos)++;
+        if (s < 64)
+            r |= (uint64_t)(b & 0x7F) << s;
+        if (!(b & 0x80)) {
+            *out = r;
+            return 1;
+        }
+    }
+    return 3;
+}
+
+static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
+{
+    (void)opts;
+    pctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    c->sink = sink;
+    c->err = err;
+    if (!(c->at = gd_atrace_new(sink, "perfetto"))) {
+        free(c);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    uint64_t offset = 0;
+    for (;;) {
+        uint64_t key, len, at = offset;
+        int r = stream_varint(in, &key, &offset, err);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            rc = err->code ? err->code : GD_ERR_IO;
+            break;
+        }
+        if (r == 2) {
+            gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno + 1, 0);
+            break;
+        }
+        c->pkno++;
+        int wt = r == 1 ? (int)(key & 7) : -1;
+        if (r == 3 || (key >> 3) == 0 || (wt != PB_LEN && wt != PB_VARINT && wt != PB_I64 && wt != PB_I32)) {
+            rc = gd_error_set(err, GD_ERR_DATA, c->pkno, 0,
+                              "not a Perfetto trace: bad field key at byte %llu",
+                              (unsigned long long)at);
+            break;
+        }
+        if (wt != PB_LEN) {
+            uint64_t v;
+            uint8_t skip8[8];
+            int q = wt == PB_VARINT ? stream_varint(in, &v, &offset, err)
+                                    : (read_full(in, skip8, wt == PB_I64 ? 8 : 4, err) ==
+                                               (wt == PB_I64 ? 8 : 4)
+                                           ? 1
+                                           : 2);
+            if (q < 0) {
+                rc = err->code ? err->code : GD_ERR_IO;
+                break;
+            }
+            offset += wt == PB_I64 ? 8 : wt == PB_I32 ? 4 : 0;
+            gd_sink_skip(sink, "perfetto: not a trace packet", c->pkno, 0);
+            if (q != 1) {
+                gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+                break;
+            }
+            continue;
+        }
+        r = stream_varint(in, &len, &offset, err);
+        if (r < 0) {
+            rc = err->code ? err->code : GD_ERR_IO;
+            break;
+        }
+        if (r != 1) {
+            gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+            break;
+        }
+        if ((key >> 3) != 1 || len > PF_MAX_PACKET) {
+            gd_sink_skip(sink, (key >> 3) != 1 ? "perfetto: not a trace packet"
+                                               : "perfetto: packet over the size cap",
+                         c->pkno, 0);
+            ssize_t k = read_full(in, NULL, (size_t)(len > ((uint64_t)1 << 62) ? ((uint64_t)1 << 62) : len), err);
+            if (k < 0) {
+                rc = err->code ? err->code : GD_ERR_IO;
+                break;
+            }
+            offset += (uint64_t)k;
+            if ((uint64_t)k < len) {
+                gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+                break;
+            }
+            continue;
+        }
+        if (len > cap) {
+            size_t nc = cap ? cap : 65536;
+            while (nc < len)
+                nc *= 2;
+            uint8_t *nb = realloc(buf, nc);
+            if (!nb) {
+                rc = gd_error_set(err, GD_ERR_IO, c->pkno, 0, "out of memory");
+                break;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        ssize_t k = read_full(in, buf, (size_t)len, err);
+        if (k < 0) {
+            rc = err->code ? err->code : GD_ERR_IO;
+            break;
+        }
+        if ((uint64_t)k < len) {
+            gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+            break;
+        }
+        offset += len;
+        static const uint8_t empty[1];
+        const uint8_t *body = buf ? buf : empty; /* a 0-byte first packet: no buffer yet */
+        pb_cur m = {body, body + len};
+        if ((rc = read_packet(c, m, 0)))
+            break;
+    }
+    if (!rc)
+        rc = pf_pend_drain(c, 1);
+    if (!rc)
+        rc = gd_atrace_finish(c->at, err);
+    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
+                          "%ld atrace markers, %ld track events)",
+                          c->packets, c->ftrace, c->markers, c->track_events);
+    for (size_t i = 0; i < c->nseqs; i++)
+        pf_seq_clear(c, &c->seqs[i]);
+    for (size_t i = 0; i < c->nheap; i++)
+        free(c->heap[i].text);
+    free(c->heap);
+    free(c->seqs);
+    free(c->tracks);
+    free(buf);
+    gd_atrace_free(c->at);
+    free(c);
+    return rc;
+}
+
+/* ---- probe ---- */
+
+/* A packet that parses whole inside the head and uses TracePacket field
+ * numbers with their wire types. */
+static int probe(const unsigned char *h, size_t n, int eof)
+{
+    if (n < 2 || h[0] != 0x0a)
+        return 0;
+    const uint8_t *p = h + 1, *end = h + n;
+    uint64_t len;
+    if (!pb_varint(&p, end, &len) || len == 0)
+        return 0;
+    if (len > (uint64_t)(end - p))
+        return 0;
+    pb_cur m = {p, p + len};
+    pb_field f;
+    int r, known = 0, fields = 0;
+    while ((r = pb_next(&m, &f)) == 1) {
+        fields++;
+        switch (f.num) {
+        case 8: case 10: case 13: case 41: case 42: case 58: case 3: case 79: case 87:
+            if (f.wt != PB_VARINT)
+                return 0;
+            known++;
+            break;
+        case 1: case 2: case 6: case 11: case 12: case 33: case 35: case 36: case 45: case 59:
+        case 60:
+            if (f.wt != PB_LEN)
+                return 0;
+            known++;
+            break;
+        default:
+            break;
+        }
+    }
+    if (r < 0 || !known)
+        return 0;
+    const uint8_t *next = p + len;
+    if (next < end && *next != 0x0a)
+        return 0;
+    if (next == end && !eof)
+        return 60;
+    return 95;
+}
+
+const gd_reader gd_reader_perfetto = {
+    .name = "perfetto",
+    .description = "Perfetto protobuf trace (.perfetto-trace, .pftrace): app slices, frames, jank",
+    .probe = probe,
+    .read = read_perfetto,
+};

@@ -1,0 +1,780 @@
+/* perfetto_decode.c - the perfetto reader's message decoders: interned
+ * names, track/process/thread descriptors, the process tree, ftrace print
+ * events, track events, the frame timeline, clock snapshots, and the time
+ * order of slice begins/ends (see perfetto.c for the field numbers). */
+#include "perfetto_int.h"
+
+const char *pf_reason_of(pctx *c, const char *fmt, const char *what)
+{
+    snprintf(c->reason, sizeof c->reason, fmt, what);
+    return c->reason;
+}
+
+void pf_bad(pctx *c, const char *what)
+{
+    gd_sink_skip(c->sink, pf_reason_of(c, "perfetto: %s", what), c->pkno, 0);
+}
+
+/* ---- sequences and interned names ---- */
+
+pseq *pf_seq_of(pctx *c, uint32_t id)
+{
+    for (size_t i = 0; i < c->nseqs; i++)
+        if (c->seqs[i].id == id)
+            return &c->seqs[i];
+    if (c->nseqs >= PF_MAX_SEQS)
+        return NULL;
+    if (c->nseqs % 16 == 0) {
+        pseq *n = realloc(c->seqs, (c->nseqs + 16) * sizeof *n);
+        if (!n)
+            return NULL;
+        c->seqs = n;
+    }
+    pseq *s = &c->seqs[c->nseqs++];
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    s->td_pid = s->td_tid = -1;
+    return s;
+}
+
+void pf_seq_clear(pctx *c, pseq *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->names[i].name);
+    free(s->names);
+    c->ninterned -= s->n;
+    s->names = NULL;
+    s->cap = s->n = 0;
+    s->def_track = 0;
+    s->def_clock = 0;
+    s->clk_id = 0;
+    s->td_pid = s->td_tid = -1;
+}
+
+static size_t ihash(uint64_t iid, size_t cap)
+{
+    uint64_t h = iid * 0x9E3779B97F4A7C15ull;
+    return (size_t)((h ^ (h >> 29)) & (cap - 1));
+}
+
+static const char *interned(const pseq *s, uint64_t iid)
+{
+    if (!s || !s->cap)
+        return NULL;
+    size_t h = ihash(iid, s->cap);
+    while (s->names[h].name) {
+        if (s->names[h].iid == iid)
+            return s->names[h].name;
+        h = (h + 1) & (s->cap - 1);
+    }
+    return NULL;
+}
+
+static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_t len)
+{
+    if (len >= ATRACE_MAX_NAME)
+        len = ATRACE_MAX_NAME - 1;
+    if (s->cap) {
+        size_t h = ihash(iid, s->cap);
+        while (s->names[h].name) {
+            if (s->names[h].iid == iid) {
+                char *n = malloc(len + 1);
+                if (!n)
+                    return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+                memcpy(n, name, len);
+                n[len] = 0;
+                free(s->names[h].name);
+                s->names[h].name = n;
+                return 0;
+            }
+            h = (h + 1) & (s->cap - 1);
+        }
+    }
+    if (c->ninterned >= PF_MAX_INTERNED) {
+        pf_bad(c, "too many interned names, later ones dropped");
+        return 0;
+    }
+    if ((s->n + 1) * 2 > s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        iname *nt = calloc(nc, sizeof *nt);
+        if (!nt)
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        for (size_t i = 0; i < s->cap; i++) {
+            if (!s->names[i].name)
+                continue;
+            size_t h = ihash(s->names[i].iid, nc);
+            while (nt[h].name)
+                h = (h + 1) & (nc - 1);
+            nt[h] = s->names[i];
+        }
+        free(s->names);
+        s->names = nt;
+        s->cap = nc;
+    }
+    char *n = malloc(len + 1);
+    if (!n)
+        return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+    memcpy(n, name, len);
+    n[len] = 0;
+    size_t h = ihash(iid, s->cap);
+    while (s->names[h].name)
+        h = (h + 1) & (s->cap - 1);
+    s->names[h].iid = iid;
+    s->names[h].name = n;
+    s->n++;
+    c->ninterned++;
+    return 0;
+}
+
+/* InternedData: event_names 2 -> EventName {iid 1, name 2}. */
+int pf_read_interned(pctx *c, pseq *s, pb_cur m)
+{
+    pb_field f, g;
+    int r;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num != 2 || f.wt != PB_LEN)
+            continue;
+        pb_cur e = pb_sub(&f);
+        uint64_t iid = 0;
+        const uint8_t *name = NULL;
+        size_t len = 0;
+        int q;
+        while ((q = pb_next(&e, &g)) == 1) {
+            if (g.num == 1 && g.wt == PB_VARINT)
+                iid = g.v;
+            else if (g.num == 2 && g.wt == PB_LEN)
+                name = g.data, len = g.len;
+        }
+        if (q < 0 || !name) {
+            pf_bad(c, "malformed interned event name");
+            continue;
+        }
+        if (!s) {
+            pf_bad(c, "too many packet sequences");
+            continue;
+        }
+        if ((q = intern_put(c, s, iid, name, len)))
+            return q;
+    }
+    if (r < 0)
+        pf_bad(c, "malformed interned data");
+    return 0;
+}
+
+/* ---- tracks ---- */
+
+static size_t thash(uint64_t uuid, size_t cap)
+{
+    uint64_t h = uuid * 0x9E3779B97F4A7C15ull;
+    return (size_t)((h ^ (h >> 31)) & (cap - 1));
+}
+
+static ptrack *track_find(pctx *c, uint64_t uuid)
+{
+    if (!c->tcap || uuid == 0)
+        return NULL;
+    size_t h = thash(uuid, c->tcap);
+    while (c->tracks[h].uuid) {
+        if (c->tracks[h].uuid == uuid)
+            return &c->tracks[h];
+        h = (h + 1) & (c->tcap - 1);
+    }
+    return NULL;
+}
+
+static int track_put(pctx *c, uint64_t uuid, int64_t pid, int64_t tid)
+{
+    ptrack *t = track_find(c, uuid);
+    if (t) {
+        t->pid = pid;
+        t->tid = tid;
+        return 0;
+    }
+    if (c->ntracks >= PF_MAX_TRACKS) {
+        pf_bad(c, "too many tracks, later ones dropped");
+        return 0;
+    }
+    if ((c->ntracks + 1) * 2 > c->tcap) {
+        size_t nc = c->tcap ? c->tcap * 2 : 256;
+        ptrack *nt = calloc(nc, sizeof *nt);
+        if (!nt)
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        for (size_t i = 0; i < c->tcap; i++) {
+            if (!c->tracks[i].uuid)
+                continue;
+            size_t h = thash(c->tracks[i].uuid, nc);
+            while (nt[h].uuid)
+                h = (h + 1) & (nc - 1);
+            nt[h] = c->tracks[i];
+        }
+        free(c->tracks);
+        c->tracks = nt;
+        c->tcap = nc;
+    }
+    size_t h = thash(uuid, c->tcap);
+    while (c->tracks[h].uuid)
+        h = (h + 1) & (c->tcap - 1);
+    c->tracks[h].uuid = uuid;
+    c->tracks[h].pid = pid;
+    c->tracks[h].tid = tid;
+    c->ntracks++;
+    return 0;
+}
+
+/* ProcessDescriptor {pid 1, cmdline 2, process_name 6}: names the process;
+ * *pid set. */
+int pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid)
+{
+    pb_field f;
+    const uint8_t *name = NULL, *cmd = NULL;
+    size_t nlen = 0, clen = 0;
+    int r;
+    *pid = -1;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num == 1 && f.wt == PB_VARINT)
+            *pid = (int64_t)(int32_t)f.v;
+        else if (f.num == 6 && f.wt == PB_LEN)
+            name = f.data, nlen = f.len;
+        else if (f.num == 2 && f.wt == PB_LEN && !cmd)
+            cmd = f.data, clen = f.len;
+    }
+    if (r < 0) {
+        pf_bad(c, "malformed process descriptor");
+        return 0;
+    }
+    if (!name)
+        name = cmd, nlen = clen;
+    if (*pid >= 0 && name && nlen)
+        return gd_atrace_process_name(c->at, *pid, (const char *)name, nlen, c->err);
+    return 0;
+}
+
+/* ThreadDescriptor {pid 1, tid 2, thread_name 5}: names the thread. */
+int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid)
+{
+    pb_field f;
+    const uint8_t *name = NULL;
+    size_t nlen = 0;
+    int r;
+    *pid = *tid = -1;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num == 1 && f.wt == PB_VARINT)
+            *pid = (int64_t)(int32_t)f.v;
+        else if (f.num == 2 && f.wt == PB_VARINT)
+            *tid = (int64_t)(int32_t)f.v;
+        else if (f.num == 5 && f.wt == PB_LEN)
+            name = f.data, nlen = f.len;
+    }
+    if (r < 0) {
+        pf_bad(c, "malformed thread descriptor");
+        *tid = -1;
+        return 0;
+    }
+    if (*tid >= 0)
+        return gd_atrace_thread_name(c->at, *tid, *pid, (const char *)name, name ? nlen : 0,
+                                     c->err);
+    return 0;
+}
+
+/* TrackDescriptor {uuid 1, process 3, thread 4}. */
+int pf_read_track_desc(pctx *c, pb_cur m)
+{
+    pb_field f;
+    uint64_t uuid = 0;
+    int64_t pid = -1, tid = -1, ppid = -1;
+    int r, rc = 0, thread = 0;
+    while ((r = pb_next(&m, &f)) == 1 && !rc) {
+        if (f.num == 1 && f.wt == PB_VARINT)
+            uuid = f.v;
+        else if (f.num == 3 && f.wt == PB_LEN)
+            rc = pf_read_process_desc(c, pb_sub(&f), &ppid);
+        else if (f.num == 4 && f.wt == PB_LEN) {
+            rc = pf_read_thread_desc(c, pb_sub(&f), &pid, &tid);
+            thread = 1;
+        }
+    }
+    if (rc)
+        return rc;
+    if (r < 0) {
+        pf_bad(c, "malformed track descriptor");
+        return 0;
+    }
+    if (uuid == 0)
+        return 0;
+    if (thread && tid >= 0)
+        return track_put(c, uuid, pid, tid);
+    return track_put(c, uuid, ppid, -1);
+}
+
+/* ProcessTree {processes 1 {pid 1, cmdline 3}, threads 2 {tid 1, name 2, tgid 3}}. */
+int pf_read_process_tree(pctx *c, pb_cur m)
+{
+    pb_field f, g;
+    int r, rc = 0;
+    while (!rc && (r = pb_next(&m, &f)) == 1) {
+        if (f.wt != PB_LEN || (f.num != 1 && f.num != 2))
+            continue;
+        pb_cur e = pb_sub(&f);
+        int64_t id = -1, tgid = -1;
+        const uint8_t *name = NULL;
+        size_t len = 0;
+        int q;
+        while ((q = pb_next(&e, &g)) == 1) {
+            if (g.num == 1 && g.wt == PB_VARINT)
+                id = (int64_t)(int32_t)g.v;
+            else if (f.num == 1 && g.num == 3 && g.wt == PB_LEN && !name)
+                name = g.data, len = g.len;
+            else if (f.num == 2 && g.num == 2 && g.wt == PB_LEN)
+                name = g.data, len = g.len;
+            else if (f.num == 2 && g.num == 3 && g.wt == PB_VARINT)
+                tgid = (int64_t)(int32_t)g.v;
+        }
+        if (q < 0 || id < 0) {
+            pf_bad(c, "malformed process tree entry");
+            continue;
+        }
+        if (f.num == 1)
+            rc = name && len ? gd_atrace_process_name(c->at, id, (const char *)name, len, c->err) : 0;
+        else
+            rc = gd_atrace_thread_name(c->at, id, tgid, (const char *)name, name ? len : 0, c->err);
+    }
+    if (!rc && r < 0)
+        pf_bad(c, "malformed process tree");
+    return rc;
+}
+
+/* ---- time order ----
+ * Ftrace bundles are per CPU, so prints reach the reader out of time order
+ * (seconds apart in real traces).  Slice begins and ends wait in a min-heap
+ * by time and are paired once PF_SORT_WINDOW_MS older than the newest time
+ * seen (or when PF_SORT_MAX wait). */
+
+
+static int pend_less(const pending *a, const pending *b)
+{
+    return a->ts < b->ts || (a->ts == b->ts && a->seqno < b->seqno);
+}
+
+static int pend_pop_one(pctx *c)
+{
+    pending top = c->heap[0];
+    c->nheap--;
+    if (c->nheap) {
+        pending x = c->heap[c->nheap];
+        size_t i = 0;
+        for (;;) {
+            size_t l = 2 * i + 1, r = l + 1, m = i;
+            const pending *best = &x;
+            if (l < c->nheap && pend_less(&c->heap[l], best))
+                m = l, best = &c->heap[l];
+            if (r < c->nheap && pend_less(&c->heap[r], best))
+                m = r;
+            if (m == i)
+                break;
+            c->heap[i] = c->heap[m];
+            i = m;
+        }
+        c->heap[i] = x;
+    }
+    int rc;
+    if (top.kind == SK_MARKER)
+        rc = gd_atrace_marker(c->at, top.ts, top.tid, top.pid, top.text, top.len, top.pkno, c->err);
+    else if (top.kind == SK_BEGIN)
+        rc = gd_atrace_begin(c->at, top.ts, top.pid, top.tid, top.text, top.len, top.pkno, c->err);
+    else
+        rc = gd_atrace_end(c->at, top.ts, top.tid, top.pkno, c->err);
+    free(top.text);
+    return rc;
+}
+
+/* Pairs what is old enough (all of it when `all`). */
+int pf_pend_drain(pctx *c, int all)
+{
+    int rc = 0;
+    while (!rc && c->nheap &&
+           (all || c->nheap >= PF_SORT_MAX || c->heap[0].ts < c->max_ts - PF_SORT_WINDOW_MS))
+        rc = pend_pop_one(c);
+    return rc;
+}
+
+static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, const char *text,
+                     size_t len)
+{
+    if (c->nheap == c->cheap) {
+        size_t nc = c->cheap ? c->cheap * 2 : 1024;
+        pending *n = realloc(c->heap, nc * sizeof *n);
+        if (!n)
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        c->heap = n;
+        c->cheap = nc;
+    }
+    if (len >= ATRACE_MAX_NAME)
+        len = ATRACE_MAX_NAME - 1;
+    pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL};
+    if (text) {
+        if (!(x.text = malloc(len + 1)))
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        memcpy(x.text, text, len);
+        x.text[len] = 0;
+    }
+    size_t i = c->nheap++;
+    while (i > 0 && pend_less(&x, &c->heap[(i - 1) / 2])) {
+        c->heap[i] = c->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    c->heap[i] = x;
+    if (ts > c->max_ts)
+        c->max_ts = ts;
+    return pf_pend_drain(c, 0);
+}
+
+/* ---- ftrace ---- */
+
+int pf_read_ftrace(pctx *c, pb_cur m)
+{
+    pb_field f, g, h;
+    int r, rc = 0;
+    while (!rc && (r = pb_next(&m, &f)) == 1) {
+        if (f.num != 2 || f.wt != PB_LEN)
+            continue;
+        c->ftrace++;
+        pb_cur e = pb_sub(&f);
+        uint64_t ts = 0;
+        int64_t tid = -1;
+        const uint8_t *buf = NULL;
+        size_t len = 0;
+        int q, has_ts = 0, print = 0;
+        while ((q = pb_next(&e, &g)) == 1) {
+            if (g.num == 1 && g.wt == PB_VARINT)
+                ts = g.v, has_ts = 1;
+            else if (g.num == 2 && g.wt == PB_VARINT)
+                tid = (int64_t)(uint32_t)g.v;
+            else if (g.num == 3 && g.wt == PB_LEN) {
+                print = 1;
+                pb_cur pe = pb_sub(&g);
+                int z;
+                while ((z = pb_next(&pe, &h)) == 1)
+                    if (h.num == 2 && h.wt == PB_LEN)
+                        buf = h.data, len = h.len;
+                if (z < 0)
+                    q = -1;
+            }
+            if (q < 0)
+                break;
+        }
+        if (q < 0) {
+            pf_bad(c, "malformed ftrace event");
+            continue;
+        }
+        if (!print) {
+            gd_sink_skip(c->sink, "ignored: perfetto: ftrace event not used", c->pkno, 0);
+            continue;
+        }
+        if (!buf || !has_ts || tid < 0) {
+            pf_bad(c, "print event without buf, timestamp or pid");
+            continue;
+        }
+        c->markers++;
+        rc = pend_push(c, (double)ts / 1e6, tid, -1, SK_MARKER, (const char *)buf, len);
+    }
+    if (!rc && r < 0)
+        pf_bad(c, "malformed ftrace bundle");
+    return rc;
+}
+
+/* ---- track events ---- */
+
+int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
+{
+    pb_field f;
+    int r, type = 0;
+    uint64_t track = 0, name_iid = 0, abs_us = 0;
+    int has_track = 0, has_iid = 0, has_abs = 0, has_delta = 0;
+    const uint8_t *name = NULL;
+    size_t nlen = 0;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num == 9 && f.wt == PB_VARINT)
+            type = (int)f.v;
+        else if (f.num == 11 && f.wt == PB_VARINT)
+            track = f.v, has_track = 1;
+        else if (f.num == 23 && f.wt == PB_LEN)
+            name = f.data, nlen = f.len;
+        else if (f.num == 10 && f.wt == PB_VARINT)
+            name_iid = f.v, has_iid = 1;
+        else if (f.num == 16 && f.wt == PB_VARINT)
+            abs_us = f.v, has_abs = 1;
+        else if (f.num == 1 && f.wt == PB_VARINT)
+            has_delta = 1;
+    }
+    if (r < 0) {
+        pf_bad(c, "malformed track event");
+        return 0;
+    }
+    c->track_events++;
+    if (type != 1 && type != 2) {
+        gd_sink_skip(c->sink, "ignored: perfetto: track event not a slice", c->pkno, 0);
+        return 0;
+    }
+    double ts;
+    if (has_abs)
+        ts = (double)abs_us / 1e3;
+    else if (has_ts && !has_delta)
+        ts = (double)ts_ns / 1e6;
+    else {
+        pf_bad(c, "track event without a usable timestamp");
+        return 0;
+    }
+    int64_t pid = -1, tid = -1;
+    if (!has_track && s && s->def_track)
+        track = s->def_track, has_track = 1;
+    if (has_track) {
+        ptrack *t = track_find(c, track);
+        if (!t) {
+            pf_bad(c, "track event on an undescribed track");
+            return 0;
+        }
+        pid = t->pid;
+        tid = t->tid;
+    } else if (s && s->td_tid >= 0) {
+        pid = s->td_pid;
+        tid = s->td_tid;
+    }
+    if (tid < 0) {
+        gd_sink_skip(c->sink, "ignored: perfetto: slice not on a thread track", c->pkno, 0);
+        return 0;
+    }
+    if (type == 2)
+        return pend_push(c, ts, tid, pid, SK_END, NULL, 0);
+    const char *nm = NULL;
+    if (name) {
+        nm = (const char *)name;
+    } else if (has_iid) {
+        nm = interned(s, name_iid);
+        if (nm)
+            nlen = strlen(nm);
+    }
+    if (!nm) {
+        pf_bad(c, "slice name not interned");
+        nm = "(unknown name)";
+        nlen = strlen(nm);
+    }
+    return pend_push(c, ts, tid, pid, SK_BEGIN, nm, nlen);
+}
+
+/* ---- frame timeline ---- */
+
+static pframe *frame_slot(pctx *c, int64_t cookie, int create)
+{
+    size_t h = (size_t)((uint64_t)cookie * 0x9E3779B97F4A7C15ull >> 40) % PF_MAX_FRAMES;
+    for (size_t k = 0; k < PF_MAX_FRAMES; k++) {
+        pframe *f = &c->frames[(h + k) % PF_MAX_FRAMES];
+        if (f->used && f->cookie == cookie)
+            return f;
+        if (!f->used)
+            return create ? f : NULL;
+    }
+    return NULL;
+}
+
+static const char *const JANK_NAMES[] = {
+    "none", "sf_scheduling", "prediction_error", "display_hal", "sf_cpu_deadline_missed",
+    "sf_gpu_deadline_missed", "app_deadline_missed", "buffer_stuffing", "unknown",
+    "sf_stuffing", "dropped",
+};
+
+int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
+{
+    pb_field f, g;
+    int r;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.wt != PB_LEN)
+            continue;
+        if (f.num != 4 && f.num != 5) {
+            gd_sink_skip(c->sink, "ignored: perfetto: frame timeline event not used", c->pkno, 0);
+            continue;
+        }
+        pb_cur e = pb_sub(&f);
+        int64_t cookie = 0, pid = -1, token = -1, jank = 0, present = 0;
+        const uint8_t *layer = NULL;
+        size_t llen = 0;
+        int q;
+        while ((q = pb_next(&e, &g)) == 1) {
+            if (g.num == 1 && g.wt == PB_VARINT)
+                cookie = (int64_t)g.v;
+            else if (f.num == 5)
+                continue;
+            else if (g.num == 2 && g.wt == PB_VARINT)
+                token = (int64_t)g.v;
+            else if (g.num == 4 && g.wt == PB_VARINT)
+                pid = (int64_t)(int32_t)g.v;
+            else if (g.num == 5 && g.wt == PB_LEN)
+                layer = g.data, llen = g.len;
+            else if (g.num == 6 && g.wt == PB_VARINT)
+                present = (int64_t)g.v;
+            else if (g.num == 9 && g.wt == PB_VARINT)
+                jank = (int64_t)(int32_t)g.v;
+        }
+        if (q < 0 || !has_ts) {
+            pf_bad(c, "malformed frame timeline event");
+            continue;
+        }
+        double ts = (double)ts_ns / 1e6;
+        if (f.num == 4) {
+            pframe *p = frame_slot(c, cookie, 1);
+            if (!p) {
+                pf_bad(c, "too many open timeline frames");
+                continue;
+            }
+            p->used = 1;
+            p->cookie = cookie;
+            p->ts = ts;
+            p->pid = pid;
+            p->token = token;
+            p->jank = jank;
+            p->present = present;
+            if (llen >= sizeof p->layer)
+                llen = sizeof p->layer - 1;
+            memcpy(p->layer, layer ? (const char *)layer : "", layer ? llen : 0);
+            p->layer[layer ? llen : 0] = 0;
+            continue;
+        }
+        pframe *p = frame_slot(c, cookie, 0);
+        if (!p) {
+            gd_sink_skip(c->sink, "ignored: perfetto: frame end of no app surface frame", c->pkno, 0);
+            continue;
+        }
+        pframe done = *p;
+        p->used = 0;
+        /* re-insert the followers of the freed slot (linear probing) */
+        size_t i = (size_t)(p - c->frames);
+        for (size_t k = 1; k < PF_MAX_FRAMES; k++) {
+            pframe *n = &c->frames[(i + k) % PF_MAX_FRAMES];
+            if (!n->used)
+                break;
+            pframe tmp = *n;
+            n->used = 0;
+            pframe *d = frame_slot(c, tmp.cookie, 1);
+            *d = tmp;
+        }
+        if (done.jank <= 1)   /* JANK_UNSPECIFIED, JANK_NONE */
+            continue;
+        json_t *o = json_object(), *types = json_array();
+        for (size_t b = 1; b < sizeof JANK_NAMES / sizeof *JANK_NAMES; b++)
+            if (done.jank & ((int64_t)1 << b))
+                json_array_append_new(types, json_string(JANK_NAMES[b]));
+        json_object_set_new(o, "layer", json_string(done.layer));
+        json_object_set_new(o, "token", json_integer(done.token));
+        json_object_set_new(o, "jank_type", json_integer(done.jank));
+        json_object_set_new(o, "jank", types);
+        json_object_set_new(o, "present_type", json_integer(done.present));
+        json_object_set_new(o, "dur_ms", json_real(ts - done.ts));
+        char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(o);
+        if (!js)
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_ISSUE);
+        ev.ts = done.ts;
+        ev.pid = done.pid >= 0 ? done.pid : GD_PID_APP;
+        ev.line = c->pkno;
+        ev.u.issue.tool = "android";
+        ev.u.issue.type = "frame_jank";
+        ev.u.issue.detail = done.layer[0] ? done.layer : NULL;
+        ev.u.issue.cost_ms = ts - done.ts;
+        ev.u.issue.json = js;
+        int rc = gd_sink_event(c->sink, &ev, c->err);
+        c->issues++;
+        free(js);
+        if (rc)
+            return rc;
+    }
+    if (r < 0)
+        pf_bad(c, "malformed frame timeline event");
+    return 0;
+}
+
+/* ---- clocks ----
+ * ClockSnapshot {clocks 1 (Clock: clock_id 1, timestamp 2, is_incremental 3,
+ * unit_multiplier_ns 4)}: builtin clocks (REALTIME 1 .. MONOTONIC_RAW 5) map
+ * to BOOTTIME (6) by the latest snapshot's offsets; sequence-scoped clocks
+ * (64..127, e.g. the Perfetto SDK's incremental track-event clock) by the
+ * sequence's own snapshot. */
+
+void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
+{
+    struct {
+        uint32_t id;
+        uint64_t ts, unit;
+        int inc;
+    } ck[16];
+    int n = 0, r;
+    pb_field f, g;
+    uint64_t boot = 0;
+    int has_boot = 0;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num != 1 || f.wt != PB_LEN || n >= 16)
+            continue;
+        pb_cur e = pb_sub(&f);
+        ck[n].id = 0;
+        ck[n].ts = 0;
+        ck[n].unit = 1;
+        ck[n].inc = 0;
+        while (pb_next(&e, &g) == 1) {
+            if (g.wt != PB_VARINT)
+                continue;
+            if (g.num == 1)
+                ck[n].id = (uint32_t)g.v;
+            else if (g.num == 2)
+                ck[n].ts = g.v;
+            else if (g.num == 3)
+                ck[n].inc = g.v != 0;
+            else if (g.num == 4 && g.v)
+                ck[n].unit = g.v;
+        }
+        if (ck[n].id == PF_BOOTTIME) {
+            boot = ck[n].ts;
+            has_boot = 1;
+        }
+        n++;
+    }
+    if (r < 0) {
+        pf_bad(c, "malformed clock snapshot");
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t ns = ck[i].ts * ck[i].unit;
+        if (ck[i].id >= 1 && ck[i].id <= 5 && has_boot) {
+            c->clk_off[ck[i].id] = boot - ns;
+            c->clk_has[ck[i].id] = 1;
+        } else if (ck[i].id >= 64 && ck[i].id <= 127 && s) {
+            s->clk_id = ck[i].id;
+            s->clk_inc = ck[i].inc;
+            s->clk_unit = ck[i].unit;
+            s->clk_cur = ns;
+            s->clk_off = has_boot ? boot - ns : 0;
+        }
+    }
+}
+
+/* The packet's timestamp as BOOTTIME ns; 0 when its clock is unknown. */
+int pf_resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out)
+{
+    if (clock == 0 || clock == PF_BOOTTIME) {
+        *out = ts;
+        return 1;
+    }
+    if (clock >= 1 && clock <= 5 && c->clk_has[clock]) {
+        *out = ts + c->clk_off[clock];
+        return 1;
+    }
+    if (s && s->clk_id && clock == s->clk_id) {
+        if (s->clk_inc) {
+            s->clk_cur += ts * s->clk_unit;
+            *out = s->clk_cur + s->clk_off;
+        } else {
+            *out = ts * s->clk_unit + s->clk_off;
+        }
+        return 1;
+    }
+    return 0;
+}

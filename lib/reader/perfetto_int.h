@@ -1,0 +1,135 @@
+/* perfetto_int.h - the perfetto reader's state and message decoders, shared
+ * by perfetto.c (the packet stream) and perfetto_decode.c (one decoder per
+ * message kind).  Internal to the reader. */
+#ifndef GD_PERFETTO_INT_H
+#define GD_PERFETTO_INT_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "atrace.h"
+#include "pbwire.h"
+#include "reader.h"
+
+#define PF_MAX_PACKET ((size_t)32 << 20)
+#define PF_MAX_INFLATED ((size_t)32 << 20)
+#define PF_MAX_INTERNED 262144
+#define PF_MAX_SEQS 4096
+#define PF_MAX_TRACKS 65536
+#define PF_MAX_FRAMES 4096
+#define PF_BOOTTIME 6
+#define PF_SORT_WINDOW_MS 10000.0
+#define PF_SORT_MAX 262144
+
+typedef struct iname {
+    uint64_t iid;
+    char *name;          /* NULL: empty slot */
+} iname;
+
+typedef struct pseq {
+    uint32_t id;
+    iname *names;        /* open addressing, cap power of two */
+    size_t cap, n;
+    uint64_t def_track;  /* TracePacketDefaults track uuid, 0 none */
+    uint32_t def_clock;  /* TracePacketDefaults clock id, 0 none */
+    /* the sequence's own clock (ids 64..127) from its ClockSnapshot: value
+     * in ns = timestamp * unit; boottime = value + off; incremental: each
+     * packet's timestamp adds to cur */
+    uint32_t clk_id;
+    int clk_inc;
+    uint64_t clk_unit, clk_cur;
+    uint64_t clk_off;    /* added modulo 2^64: wraps, never overflows */
+    int64_t td_pid, td_tid; /* legacy ThreadDescriptor, -1 none */
+} pseq;
+
+typedef struct ptrack {
+    uint64_t uuid;       /* 0: empty slot */
+    int64_t pid, tid;    /* tid -1: not a thread track */
+} ptrack;
+
+typedef struct pframe {
+    int64_t cookie;
+    int used;
+    double ts;
+    int64_t pid, token;
+    int64_t jank, present;
+    char layer[128];
+} pframe;
+
+typedef struct pending pending;
+
+typedef struct pctx {
+    const gd_sink *sink;
+    gd_error *err;
+    gd_atrace *at;
+    pseq *seqs;
+    size_t nseqs;
+    size_t ninterned;
+    ptrack *tracks;
+    size_t tcap, ntracks;
+    pframe frames[PF_MAX_FRAMES];
+    long packets, ftrace, markers, track_events, issues;
+    long pkno;           /* packet number, for messages */
+    uint64_t clk_off[6]; /* builtin clocks 1..5 -> boottime (added modulo 2^64) */
+    int clk_has[6];
+    pending *heap;       /* slice begins/ends waiting for time order */
+    size_t nheap, cheap;
+    uint64_t seqno;
+    double max_ts;
+    char reason[96];
+} pctx;
+
+enum { SK_MARKER, SK_BEGIN, SK_END };
+
+struct pending {
+    double ts;
+    uint64_t seqno;
+    int64_t tid, pid;
+    int kind;
+    long pkno;
+    size_t len;
+    char *text;
+};
+
+/* Skip reasons: pf_reason_of formats FMT with WHAT into the context's
+ * buffer (valid until the next call); pf_bad counts "perfetto: WHAT" for
+ * the current packet. */
+const char *pf_reason_of(pctx *c, const char *fmt, const char *what);
+void pf_bad(pctx *c, const char *what);
+
+/* The state of packet sequence `id`, created on first use; NULL when
+ * PF_MAX_SEQS are in use or out of memory.  pf_seq_clear drops its
+ * incremental state (interned names, defaults, its clock). */
+pseq *pf_seq_of(pctx *c, uint32_t id);
+void pf_seq_clear(pctx *c, pseq *s);
+
+/* Message decoders, each over one submessage `m`.  They name processes and
+ * threads, record tracks and interned names, and push slice begins/ends;
+ * malformed parts are counted and skipped.  0, or an error code (out of
+ * memory, the sink's own error) with c->err set. */
+int pf_read_interned(pctx *c, pseq *s, pb_cur m);         /* InternedData    */
+int pf_read_process_tree(pctx *c, pb_cur m);              /* ProcessTree     */
+int pf_read_track_desc(pctx *c, pb_cur m);                /* TrackDescriptor */
+int pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid); /* ProcessDescriptor */
+int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid); /* ThreadDescriptor */
+int pf_read_ftrace(pctx *c, pb_cur m);                    /* FtraceEventBundle */
+/* TrackEvent at the packet's BOOTTIME time ts_ns (has_ts 0: none). */
+int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns);
+/* FrameTimelineEvent: janky app surface frames become issues. */
+int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns);
+
+/* ClockSnapshot: records the clocks' offsets to BOOTTIME. */
+void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m);
+/* A packet timestamp on `clock` (0 = the default) as BOOTTIME ns in *out;
+ * 1, or 0 when no snapshot maps that clock.  Advances an incremental
+ * clock: call once per packet. */
+int pf_resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out);
+
+/* Pairs the waiting slice begins/ends that are old enough (all: every one);
+ * 0 or the sink's error code. */
+int pf_pend_drain(pctx *c, int all);
+
+#endif

@@ -1,0 +1,3 @@
+/* fuzz_systrace.c - libFuzzer harness for the systrace reader (see fuzz_reader.h). */
+#define FUZZ_READER systrace
+#include "fuzz_reader.h"

@@ -1,0 +1,677 @@
+/* check_perfetto.c - tests of the Perfetto protobuf reader (lib/reader/perfetto.c).
+ *
+ * The traces are built here by a small protobuf encoder (field numbers from
+ * Perfetto's .proto files), so every field path the reader walks is covered:
+ * ftrace print markers in per-CPU bundles out of time order, ProcessTree,
+ * TrackDescriptor with process and thread descriptors, TrackEvent slices
+ * with interned names, incremental-state clearing and packet defaults,
+ * frame-timeline jank, compressed packets, padded (non-minimal) varints and
+ * a truncated last packet. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "testutil.h"
+
+extern const gd_reader gd_reader_perfetto;
+
+/* ---- a protobuf encoder ---- */
+
+typedef struct pb {
+    unsigned char *b;
+    size_t n, cap;
+} pb;
+
+static void put(pb *p, const void *d, size_t n)
+{
+    if (p->n + n > p->cap) {
+        p->cap = (p->n + n) * 2 + 64;
+        p->b = realloc(p->b, p->cap);
+        ck_assert_ptr_nonnull(p->b);
+    }
+    memcpy(p->b + p->n, d, n);
+    p->n += n;
+}
+
+/* Varint, padded with `pad` extra 0x80 continuation bytes (non-minimal). */
+static void varint_pad(pb *p, uint64_t v, int pad)
+{
+    unsigned char c[20];
+    size_t k = 0;
+    do {
+        c[k] = v & 0x7F;
+        v >>= 7;
+        if (v || pad)
+            c[k] |= 0x80;
+        k++;
+    } while (v);
+    for (int i = 0; i < pad; i++)
+        c[k++] = (unsigned char)(i == pad - 1 ? 0x00 : 0x80);
+    put(p, c, k);
+}
+static void varint(pb *p, uint64_t v) { varint_pad(p, v, 0); }
+static void key(pb *p, uint32_t f, int wt) { varint(p, (uint64_t)f << 3 | (uint64_t)wt); }
+static void u(pb *p, uint32_t f, uint64_t v)
+{
+    key(p, f, 0);
+    varint(p, v);
+}
+static void u_pad(pb *p, uint32_t f, uint64_t v)
+{
+    key(p, f, 0);
+    varint_pad(p, v, 3);
+}
+static void bytes(pb *p, uint32_t f, const void *d, size_t n)
+{
+    key(p, f, 2);
+    varint(p, n);
+    put(p, d, n);
+}
+static void str(pb *p, uint32_t f, const char *s) { bytes(p, f, s, strlen(s)); }
+/* Appends message m as field f and frees m. */
+static void msg(pb *p, uint32_t f, pb *m)
+{
+    bytes(p, f, m->b ? m->b : (unsigned char *)"", m->n);
+    free(m->b);
+    memset(m, 0, sizeof *m);
+}
+static void fixed64(pb *p, uint32_t f, uint64_t v)
+{
+    key(p, f, 1);
+    unsigned char c[8];
+    for (int i = 0; i < 8; i++)
+        c[i] = (unsigned char)(v >> (8 * i));
+    put(p, c, 8);
+}
+
+/* FtraceEvent {timestamp 1, pid 2, print 3 {buf 2}} into bundle b. */
+static void print_ev(pb *bundle, uint64_t ts, uint32_t tid, const char *buf)
+{
+    pb ev = {0}, pr = {0};
+    u(&ev, 1, ts);
+    u(&ev, 2, tid);
+    fixed64(&pr, 1, 0xdeadbeef);  /* ip: an I64 field to step over */
+    str(&pr, 2, buf);
+    msg(&ev, 3, &pr);
+    msg(bundle, 2, &ev);
+}
+
+/* The same with a padded timestamp and a padded (non-minimal) length of
+ * the print message. */
+static void print_ev_pad(pb *bundle, uint64_t ts, uint32_t tid, const char *buf)
+{
+    pb ev = {0}, pr = {0};
+    u_pad(&ev, 1, ts);
+    u(&ev, 2, tid);
+    str(&pr, 2, buf);
+    key(&ev, 3, 2);
+    varint_pad(&ev, pr.n, 2);
+    put(&ev, pr.b, pr.n);
+    free(pr.b);
+    msg(bundle, 2, &ev);
+}
+
+/* A non-print ftrace event (sched_switch = 4). */
+static void other_ev(pb *bundle, uint64_t ts, uint32_t tid)
+{
+    pb ev = {0}, sw = {0};
+    u(&ev, 1, ts);
+    u(&ev, 2, tid);
+    str(&sw, 1, "prev");
+    msg(&ev, 4, &sw);
+    msg(bundle, 2, &ev);
+}
+
+/* Trace.packet (field 1) holding packet pk. */
+static void packet(pb *trace, pb *pk) { msg(trace, 1, pk); }
+
+static const char *jstr(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
+static double jnum(json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
+static long long jint(json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
+
+#define MS 1000000ull /* ns */
+
+/* The ftrace trace: process tree, two CPU bundles out of order. */
+static void build_ftrace(pb *t)
+{
+    pb pk = {0}, tree = {0}, e = {0};
+    /* a config packet: not used, counted */
+    pb cfg = {0};
+    u(&cfg, 1, 42);
+    msg(&pk, 33, &cfg);
+    u(&pk, 10, 1);
+    packet(t, &pk);
+
+    u(&e, 1, 100);
+    u(&e, 2, 1);
+    str(&e, 3, "com.example.app");
+    str(&e, 3, "--flag");
+    msg(&tree, 1, &e);
+    u(&e, 1, 101);
+    str(&e, 2, "RenderThread");
+    u(&e, 3, 100);
+    msg(&tree, 2, &e);
+    msg(&pk, 2, &tree);
+    u(&pk, 8, 900 * MS);
+    packet(t, &pk);
+
+    /* CPU 1's bundle comes first but holds the later events */
+    pb b = {0};
+    u(&b, 1, 1);
+    print_ev(&b, 1005 * MS, 100, "E|100\n");
+    print_ev(&b, 1010 * MS, 100, "E|100\n");
+    print_ev(&b, 1012 * MS, 101, "E|100");
+    other_ev(&b, 1013 * MS, 101);
+    msg(&pk, 1, &b);
+    u_pad(&pk, 10, 2);   /* padded varint */
+    packet(t, &pk);
+
+    u(&b, 1, 0);
+    print_ev_pad(&b, 1000 * MS, 100, "B|100|Choreographer#doFrame 123\n");
+    print_ev(&b, 1002 * MS, 100, "B|100|android.view.View#draw\n");
+    print_ev(&b, 1003 * MS, 101, "B|100|DrawFrame\n");
+    print_ev(&b, 1004 * MS, 101, "C|100|queue|5\n");
+    print_ev(&b, 1004 * MS, 101, "S|100|launching|7\n");
+    print_ev(&b, 1006 * MS, 102, "E|100\n"); /* no begin on 102 */
+    msg(&pk, 1, &b);
+    packet(t, &pk);
+
+    /* a slice still open at the end, on the main thread */
+    u(&b, 1, 0);
+    print_ev(&b, 1020 * MS, 100, "B|100|activityStart\n");
+    print_ev(&b, 1030 * MS, 100, "B|100|inflate\n");
+    print_ev(&b, 1040 * MS, 101, "B|100|monitor contention with owner main (100) at void a.B.c()(B.java:1) waiters=2 blocking from void d.E.f()(E.java:2)\n");
+    print_ev(&b, 1041 * MS, 101, "E|100\n");
+    msg(&pk, 1, &b);
+    packet(t, &pk);
+}
+
+START_TEST(ftrace_markers)
+{
+    pb t = {0};
+    build_ftrace(&t);
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
+    json_t *d = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert_str_eq(jstr(d, "msg"), "Choreographer#doFrame 123");
+    ck_assert(jnum(d, "ts") == 1000.0);
+    ck_assert(jnum(d, "dur") == 10.0);
+    ck_assert_int_eq(jint(d, "pid"), 100);
+    ck_assert_int_eq(jint(d, "tid"), 100);
+    ck_assert_ptr_null(json_object_get(d, "unfinished"));
+    d = gd_collected_nth(&c, "dispatch", 1);
+    ck_assert_str_eq(jstr(d, "msg"), "activityStart");
+    ck_assert(json_is_true(json_object_get(d, "unfinished")));
+    ck_assert(jnum(d, "dur") == 21.0);   /* to the last time seen, 1041 ms */
+
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    json_t *f = gd_collected_nth(&c, "frame", 0);
+    ck_assert(jnum(f, "ts") == 1000.0);
+    ck_assert(jnum(f, "dur") == 10.0);
+    ck_assert_str_eq(jstr(f, "window"), "com.example.app");
+
+    ck_assert_uint_eq(gd_collected_count(&c, "method"), 4);
+    json_t *m = gd_collected_nth(&c, "method", 0);  /* ends first: draw at 1005 */
+    ck_assert_str_eq(jstr(m, "class"), "android.view.View");
+    ck_assert_str_eq(jstr(m, "method"), "draw");
+    ck_assert_int_eq(jint(m, "depth"), 0);
+    ck_assert(jnum(m, "ts") == 1002.0);
+    ck_assert(jnum(m, "end_ts") == 1005.0);
+    m = gd_collected_nth(&c, "method", 1);          /* DrawFrame on RenderThread */
+    ck_assert_str_eq(jstr(m, "method"), "DrawFrame");
+    ck_assert_ptr_null(json_object_get(m, "class"));
+    ck_assert_str_eq(jstr(m, "thread"), "RenderThread");
+    ck_assert_int_eq(jint(m, "tid"), 101);
+    ck_assert_int_eq(jint(m, "depth"), 0);
+    ck_assert(jnum(m, "end_ts") == 1012.0);
+    m = gd_collected_nth(&c, "method", 3);          /* inflate, open at the end */
+    ck_assert_str_eq(jstr(m, "method"), "inflate");
+    ck_assert(json_is_true(json_object_get(m, "open")));
+
+    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 1);
+    json_t *is = gd_collected_nth(&c, "issue", 0);
+    ck_assert_str_eq(jstr(is, "issue_type"), "lock_contention");
+    json_t *ct = json_object_get(is, "content");
+    ck_assert_str_eq(jstr(ct, "owner"), "main");
+    ck_assert_int_eq(jint(ct, "owner_tid"), 100);
+    ck_assert_int_eq(jint(ct, "waiters"), 2);
+    ck_assert_str_eq(jstr(ct, "owner_method"), "void a.B.c()(B.java:1)");
+    ck_assert_str_eq(jstr(ct, "blocked_method"), "void d.E.f()(E.java:2)");
+    ck_assert(json_is_false(json_object_get(ct, "main")));
+    ck_assert(jnum(ct, "dur_ms") == 1.0);
+
+    ck_assert_int_eq(gd_collected_skips(&c, "perfetto: slice end without begin"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: counter marker"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: async slice marker"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: ftrace event not used"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: packet not used (trace_config)"), 1);
+
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    json_t *meta = json_array_get(c.metas, 0);
+    ck_assert_str_eq(jstr(meta, "app"), "com.example.app");
+    ck_assert_int_eq(jint(meta, "pid"), 100);
+    ck_assert_int_eq(jint(meta, "main_tid"), 100);
+    ck_assert_str_eq(jstr(meta, "clock"), "monotonic");
+    gd_collected_free(&c);
+
+    /* the same trace cut in its last packet keeps the complete ones */
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n - 7, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_int_eq(gd_collected_skips(&c, "perfetto: trace cut mid-packet"), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 0);
+    gd_collected_free(&c);
+    free(t.b);
+}
+END_TEST
+
+/* TrackEvent slices: descriptors, interning, clearing, defaults. */
+START_TEST(track_events)
+{
+    pb t = {0}, pk = {0}, td = {0}, d = {0}, in = {0}, en = {0}, te = {0};
+    /* thread track 7 (pid 200 tid 200 "main"), process track 8 */
+    u(&td, 1, 7);
+    u(&d, 1, 200);
+    u(&d, 2, 200);
+    str(&d, 5, "main");
+    msg(&td, 4, &d);
+    msg(&pk, 60, &td);
+    packet(&t, &pk);
+    u(&td, 1, 8);
+    u(&d, 1, 200);
+    str(&d, 2, "/system/bin/app_process");
+    str(&d, 6, "com.ex.te");
+    msg(&td, 3, &d);
+    msg(&pk, 60, &td);
+    packet(&t, &pk);
+    /* thread track 9: a worker of 200 */
+    u(&td, 1, 9);
+    u(&d, 1, 200);
+    u(&d, 2, 205);
+    str(&d, 5, "worker");
+    msg(&td, 4, &d);
+    msg(&pk, 60, &td);
+    packet(&t, &pk);
+
+    /* sequence 5: cleared state, interned names 1 inflate, 2 activityStart */
+    u(&pk, 10, 5);
+    u(&pk, 13, 1);
+    u(&en, 1, 1);
+    str(&en, 2, "inflate");
+    msg(&in, 2, &en);
+    u(&en, 1, 2);
+    str(&en, 2, "activityStart");
+    msg(&in, 2, &en);
+    msg(&pk, 12, &in);
+    u(&te, 9, 1);
+    u(&te, 11, 7);
+    u(&te, 10, 2);
+    msg(&pk, 11, &te);
+    u(&pk, 8, 2000 * MS);
+    packet(&t, &pk);
+
+    u(&pk, 10, 5);
+    u(&pk, 8, 2001 * MS);
+    u(&te, 9, 1);
+    u(&te, 11, 7);
+    u(&te, 10, 1);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    u(&pk, 10, 5);
+    u(&pk, 8, 2004 * MS);
+    u(&te, 9, 2);
+    u(&te, 11, 7);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    /* an instant and a slice on the process track: ignored */
+    u(&pk, 10, 5);
+    u(&pk, 8, 2005 * MS);
+    u(&te, 9, 3);
+    u(&te, 11, 7);
+    str(&te, 23, "instant");
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    u(&pk, 10, 5);
+    u(&pk, 8, 2005 * MS);
+    u(&te, 9, 1);
+    u(&te, 11, 8);
+    str(&te, 23, "async");
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    u(&pk, 10, 5);
+    u(&pk, 8, 2010 * MS);
+    u(&te, 9, 2);
+    u(&te, 11, 7);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    /* incremental state cleared (field 41): iid 1 now names bindApplication;
+     * defaults put events without track_uuid on track 9 */
+    pb def = {0}, ted = {0};
+    u(&pk, 10, 5);
+    u(&pk, 41, 1);
+    u(&en, 1, 1);
+    str(&en, 2, "bindApplication");
+    msg(&in, 2, &en);
+    msg(&pk, 12, &in);
+    u(&ted, 11, 9);
+    msg(&def, 11, &ted);
+    msg(&pk, 59, &def);
+    u(&te, 9, 1);
+    u(&te, 10, 1);
+    msg(&pk, 11, &te);
+    u(&pk, 8, 2020 * MS);
+    packet(&t, &pk);
+    u(&pk, 10, 5);
+    u(&pk, 8, 2023 * MS);
+    u(&te, 9, 1);
+    u(&te, 10, 2);   /* iid 2 dropped by the clearing */
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    u(&pk, 10, 5);
+    u(&pk, 8, 2024 * MS);
+    u(&te, 9, 2);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    u(&pk, 10, 5);
+    u(&pk, 8, 2025 * MS);
+    u(&te, 9, 2);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    /* a slice on an undescribed track */
+    u(&pk, 10, 5);
+    u(&pk, 8, 2026 * MS);
+    u(&te, 9, 1);
+    u(&te, 11, 99);
+    str(&te, 23, "lost");
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 1);
+    json_t *e = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert_str_eq(jstr(e, "msg"), "activityStart");
+    ck_assert(jnum(e, "ts") == 2000.0);
+    ck_assert(jnum(e, "dur") == 10.0);
+    ck_assert_str_eq(jstr(e, "thread"), "main");
+    ck_assert_uint_eq(gd_collected_count(&c, "method"), 3);
+    e = gd_collected_nth(&c, "method", 0);
+    ck_assert_str_eq(jstr(e, "method"), "inflate");
+    ck_assert(jnum(e, "end_ts") == 2004.0);
+    ck_assert_int_eq(jint(e, "depth"), 0);
+    e = gd_collected_nth(&c, "method", 1);
+    ck_assert_str_eq(jstr(e, "method"), "(unknown name)");
+    ck_assert_int_eq(jint(e, "tid"), 205);
+    ck_assert_int_eq(jint(e, "depth"), 1);
+    e = gd_collected_nth(&c, "method", 2);
+    ck_assert_str_eq(jstr(e, "method"), "bindApplication");
+    ck_assert_str_eq(jstr(e, "thread"), "worker");
+    ck_assert(jnum(e, "ts") == 2020.0);
+    ck_assert(jnum(e, "end_ts") == 2025.0);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: track event not a slice"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: slice not on a thread track"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "perfetto: slice name not interned"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "perfetto: track event on an undescribed track"), 1);
+    json_t *meta = json_array_get(c.metas, 0);
+    ck_assert_str_eq(jstr(meta, "app"), "com.ex.te");
+    ck_assert_int_eq(jint(meta, "pid"), 200);
+    gd_collected_free(&c);
+    free(t.b);
+}
+END_TEST
+
+/* The Perfetto SDK's incremental clock (id 64, deltas per packet) and a
+ * builtin clock (MONOTONIC = 3) mapped to BOOTTIME by clock snapshots. */
+START_TEST(clocks)
+{
+    pb t = {0}, pk = {0}, td = {0}, d = {0}, te = {0}, cs = {0}, ck = {0}, def = {0}, ted = {0};
+    u(&td, 1, 7);
+    u(&d, 1, 300);
+    u(&d, 2, 300);
+    str(&d, 5, "app");
+    msg(&td, 4, &d);
+    msg(&pk, 60, &td);
+    packet(&t, &pk);
+
+    /* global snapshot: BOOTTIME 5000 ms = MONOTONIC 4000 ms */
+    u(&ck, 1, 6);
+    u(&ck, 2, 5000 * MS);
+    msg(&cs, 1, &ck);
+    u(&ck, 1, 3);
+    u(&ck, 2, 4000 * MS);
+    msg(&cs, 1, &ck);
+    msg(&pk, 6, &cs);
+    packet(&t, &pk);
+
+    /* sequence 9: defaults clock 64 + track 7; its snapshot: clock 64 is
+     * incremental, in units of 1000 ns, at BOOTTIME 6000 ms */
+    u(&pk, 10, 9);
+    u(&pk, 13, 1);
+    u(&ted, 11, 7);
+    u(&def, 58, 64);
+    msg(&def, 11, &ted);
+    msg(&pk, 59, &def);
+    u(&ck, 1, 6);
+    u(&ck, 2, 6000 * MS);
+    msg(&cs, 1, &ck);
+    u(&ck, 1, 64);
+    u(&ck, 2, 6000000);
+    u(&ck, 3, 1);
+    u(&ck, 4, 1000);
+    msg(&cs, 1, &ck);
+    msg(&pk, 6, &cs);
+    u(&pk, 58, 6);
+    u(&pk, 8, 6000 * MS);
+    packet(&t, &pk);
+    u(&pk, 10, 9);
+    u(&pk, 8, 1000);          /* +1 ms */
+    u(&te, 9, 1);
+    str(&te, 23, "sdkSlice");
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    u(&pk, 10, 9);
+    u(&pk, 8, 2500);          /* +2.5 ms */
+    u(&te, 9, 2);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    /* on MONOTONIC: 4100 ms -> BOOTTIME 5100 ms, on the same thread track */
+    u(&pk, 58, 3);
+    u(&pk, 8, 4100 * MS);
+    u(&te, 9, 1);
+    u(&te, 11, 7);
+    str(&te, 23, "mono");
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    u(&pk, 58, 3);
+    u(&pk, 8, 4104 * MS);
+    u(&te, 9, 2);
+    u(&te, 11, 7);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+    /* on REALTIME, never snapshotted: skipped, counted */
+    u(&pk, 58, 1);
+    u(&pk, 8, 1);
+    u(&te, 9, 3);
+    u(&te, 11, 7);
+    msg(&pk, 11, &te);
+    packet(&t, &pk);
+
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
+    json_t *e = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert_str_eq(jstr(e, "msg"), "mono");
+    ck_assert(jnum(e, "ts") == 5100.0);
+    ck_assert(jnum(e, "dur") == 4.0);
+    e = gd_collected_nth(&c, "dispatch", 1);
+    ck_assert_str_eq(jstr(e, "msg"), "sdkSlice");
+    ck_assert(jnum(e, "ts") == 6001.0);
+    ck_assert(jnum(e, "dur") == 2.5);
+    ck_assert_int_eq(gd_collected_skips(&c, "perfetto: track event on a clock without a snapshot"), 1);
+    gd_collected_free(&c);
+    free(t.b);
+}
+END_TEST
+
+START_TEST(frame_timeline_and_compressed)
+{
+    pb inner = {0}, pk = {0}, ft = {0}, s = {0};
+    /* surface frame cookie 5: app deadline missed (64) + buffer stuffing (128) */
+    u(&s, 1, 5);
+    u(&s, 2, 77);
+    u(&s, 4, 300);
+    str(&s, 5, "com.j/com.j.Main#0");
+    u(&s, 6, 2);
+    u(&s, 9, 64 | 128);
+    msg(&ft, 4, &s);
+    msg(&pk, 76, &ft);
+    u(&pk, 8, 3000 * MS);
+    packet(&inner, &pk);
+    /* an on-time one, cookie 6 */
+    u(&s, 1, 6);
+    u(&s, 4, 300);
+    u(&s, 9, 1);
+    msg(&ft, 4, &s);
+    msg(&pk, 76, &ft);
+    u(&pk, 8, 3001 * MS);
+    packet(&inner, &pk);
+    u(&s, 1, 6);
+    msg(&ft, 5, &s);
+    msg(&pk, 76, &ft);
+    u(&pk, 8, 3010 * MS);
+    packet(&inner, &pk);
+    u(&s, 1, 5);
+    msg(&ft, 5, &s);
+    msg(&pk, 76, &ft);
+    u(&pk, 8, 3020 * MS);
+    packet(&inner, &pk);
+
+    /* all four inside one compressed_packets (50) */
+    uLongf zn = compressBound(inner.n);
+    unsigned char *z = malloc(zn);
+    ck_assert_int_eq(compress(z, &zn, inner.b, inner.n), Z_OK);
+    pb t = {0};
+    bytes(&pk, 50, z, zn);
+    packet(&t, &pk);
+    free(z);
+    free(inner.b);
+
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(json_array_size(c.events), 1);
+    json_t *e = gd_collected_nth(&c, "issue", 0);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(jstr(e, "issue_type"), "frame_jank");
+    ck_assert_str_eq(jstr(e, "detail"), "com.j/com.j.Main#0");
+    ck_assert(jnum(e, "cost") == 20.0);
+    ck_assert(jnum(e, "ts") == 3000.0);
+    ck_assert_int_eq(jint(e, "pid"), 300);
+    json_t *j = json_object_get(json_object_get(e, "content"), "jank");
+    ck_assert_uint_eq(json_array_size(j), 2);
+    ck_assert_str_eq(json_string_value(json_array_get(j, 0)), "app_deadline_missed");
+    ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "buffer_stuffing");
+    gd_collected_free(&c);
+    free(t.b);
+}
+END_TEST
+
+START_TEST(nothing_usable_and_bad_input)
+{
+    pb t = {0}, pk = {0}, cfg = {0};
+    u(&cfg, 1, 1);
+    msg(&pk, 33, &cfg);
+    packet(&t, &pk);
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_msg(strstr(c.err.msg, "no app slices in the Perfetto trace (1 packets") != NULL, "%s",
+                  c.err.msg);
+    gd_collected_free(&c);
+    free(t.b);
+
+    /* a group wire type at the top: not a trace */
+    static const unsigned char junk[] = {0x0b, 0x01, 0x02};
+    gd_test_read_mem(&gd_reader_perfetto, junk, sizeof junk, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_msg(strstr(c.err.msg, "bad field key") != NULL, "%s", c.err.msg);
+    gd_collected_free(&c);
+
+    /* an empty first packet is a packet with nothing in it */
+    static const unsigned char empty[] = {0x0a, 0x00};
+    gd_test_read_mem(&gd_reader_perfetto, empty, sizeof empty, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_msg(strstr(c.err.msg, "(1 packets") != NULL, "%s", c.err.msg);
+    gd_collected_free(&c);
+
+    /* a malformed packet body is skipped, counted */
+    static const unsigned char bad[] = {0x0a, 0x02, 0x0a, 0x05};
+    gd_test_read_mem(&gd_reader_perfetto, bad, sizeof bad, NULL, &c);
+    ck_assert_int_eq(gd_collected_skips(&c, "perfetto: malformed trace packet"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(probe_scores)
+{
+    pb t = {0};
+    build_ftrace(&t);
+    ck_assert_int_ge(gd_reader_perfetto.probe(t.b, t.n, 1), 90);
+    ck_assert_int_eq(gd_reader_perfetto.probe((const unsigned char *)"\nhello world\n", 13, 1), 0);
+    ck_assert_int_eq(gd_reader_perfetto.probe((const unsigned char *)"{\"a\":1}", 7, 1), 0);
+    ck_assert_int_eq(gd_reader_perfetto.probe(t.b, 1, 0), 0);
+    free(t.b);
+}
+END_TEST
+
+START_TEST(corpus_jsbridge)
+{
+    const char *p = gd_test_corpus("perfetto_proto/lumenvestige_rnjsbridge_trace_file.perfetto-trace");
+    if (!p)
+        return;
+    gd_collected c;
+    gd_test_read_file(&gd_reader_perfetto, p, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    /* tests/perfetto/pfwalk.py: 5139 paired + 3 open slices, 16 top-level on
+     * the main thread of com.sanyinchen.jsbridge (pid 16951) */
+    ck_assert_uint_eq(json_array_size(c.events), 5142);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 16);
+    json_t *meta = json_array_get(c.metas, 0);
+    ck_assert_str_eq(jstr(meta, "app"), "com.sanyinchen.jsbridge");
+    ck_assert_int_eq(jint(meta, "pid"), 16951);
+    gd_collected_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("perfetto");
+    TCase *tc = tcase_create("perfetto");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, ftrace_markers);
+    tcase_add_test(tc, track_events);
+    tcase_add_test(tc, clocks);
+    tcase_add_test(tc, frame_timeline_and_compressed);
+    tcase_add_test(tc, nothing_usable_and_bad_input);
+    tcase_add_test(tc, probe_scores);
+    tcase_add_test(tc, corpus_jsbridge);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,276 @@
+/* check_systrace.c - tests of the systrace/atrace reader (lib/reader/systrace.c):
+ * text with and without the TGID and flags columns, "atrace -z" output
+ * (zlib after "TRACE:"), the systrace HTML report with several trace-data
+ * blocks, and the real files of the corpus. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "testutil.h"
+
+extern const gd_reader gd_reader_systrace;
+
+static const char *jstr(json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
+static double jnum(json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
+static long long jint(json_t *o, const char *k) { return json_integer_value(json_object_get(o, k)); }
+
+static const char TEXT[] =
+    "# tracer: nop\n"
+    "#\n"
+    "#           TASK-PID    TGID   CPU#  ||||    TIMESTAMP  FUNCTION\n"
+    "#              | |        |      |   ||||       |         |\n"
+    "     com.example-4000  ( 4000) [001] ...1  100.000000: tracing_mark_write: B|4000|Choreographer#doFrame\n"
+    "     com.example-4000  ( 4000) [001] ...1  100.001000: tracing_mark_write: B|4000|traversal\n"
+    "     com.example-4000  ( 4000) [001] ...1  100.001500: tracing_mark_write: B|4000|draw\n"
+    "          <idle>-0     (-----) [000] d..3  100.001600: sched_switch: prev_comm=swapper/0 prev_pid=0\n"
+    "     com.example-4000  ( 4000) [001] ...1  100.002000: tracing_mark_write: E|4000\n"
+    "     com.example-4000  ( 4000) [001] ...1  100.004000: tracing_mark_write: E|4000\n"
+    "     com.example-4000  ( 4000) [001] ...1  100.016000: tracing_mark_write: E|4000\n"
+    "    RenderThread-4010  (-----) [002] ...1  100.017000: tracing_mark_write: B|4000|DrawFrame\n"
+    "    RenderThread-4010  (-----) [002] ...1  100.017500: tracing_mark_write: C|4000|queue|1\n"
+    "    RenderThread-4010  (-----) [002] ...1  100.019000: tracing_mark_write: E\n"
+    "    RenderThread-4010  (-----) [002] ...1  100.019500: tracing_mark_write: E\n"
+    "     com.example-4000  ( 4000) [001] ...1  100.020000: tracing_mark_write: B|4000|activityStart\n"
+    "this line is noise\n";
+
+START_TEST(text_with_tgid)
+{
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_systrace, TEXT, strlen(TEXT), NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
+    json_t *d = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert_str_eq(jstr(d, "msg"), "Choreographer#doFrame");
+    ck_assert_double_eq_tol(jnum(d, "ts"), 100000.0, 1e-6);
+    ck_assert_double_eq_tol(jnum(d, "dur"), 16.0, 1e-6);
+    ck_assert_str_eq(jstr(d, "thread"), "com.example");
+    ck_assert_int_eq(jint(d, "pid"), 4000);
+    d = gd_collected_nth(&c, "dispatch", 1);
+    ck_assert_str_eq(jstr(d, "msg"), "activityStart");
+    ck_assert(json_is_true(json_object_get(d, "unfinished")));
+
+    ck_assert_uint_eq(gd_collected_count(&c, "method"), 3);
+    json_t *m = gd_collected_nth(&c, "method", 0);
+    ck_assert_str_eq(jstr(m, "method"), "draw");
+    ck_assert_int_eq(jint(m, "depth"), 1);
+    m = gd_collected_nth(&c, "method", 1);
+    ck_assert_str_eq(jstr(m, "method"), "traversal");
+    ck_assert_int_eq(jint(m, "depth"), 0);
+    ck_assert_double_eq_tol(jnum(m, "end_ts"), 100004.0, 1e-6);
+    m = gd_collected_nth(&c, "method", 2);
+    ck_assert_str_eq(jstr(m, "method"), "DrawFrame");
+    ck_assert_str_eq(jstr(m, "thread"), "RenderThread");
+    ck_assert_int_eq(jint(m, "pid"), 4000);
+
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    json_t *f = gd_collected_nth(&c, "frame", 0);
+    ck_assert_double_eq_tol(jnum(f, "dur"), 16.0, 1e-6);
+    ck_assert_str_eq(jstr(f, "window"), "com.example");
+
+    ck_assert_int_eq(gd_collected_skips(&c, "systrace: slice end without begin"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: counter marker"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: ftrace event not used"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "systrace: line not an ftrace event"), 1);
+    json_t *meta = json_array_get(c.metas, 0);
+    ck_assert_str_eq(jstr(meta, "app"), "com.example");
+    ck_assert_int_eq(jint(meta, "pid"), 4000);
+    ck_assert_str_eq(jstr(meta, "clock"), "monotonic");
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* Older kernels: no TGID column, no flags column. */
+START_TEST(text_without_tgid)
+{
+    static const char t[] =
+        "# tracer: nop\n"
+        "#           TASK-PID    CPU#    TIMESTAMP  FUNCTION\n"
+        "   my app-thing-321   [000]  50.000000: tracing_mark_write: B|321|bindApplication\n"
+        "   my app-thing-321   [000]  50.250000: tracing_mark_write: E\n"
+        "   worker-123456[001]  50.300000: tracing_mark_write: B|99|w\n"
+        "   worker-123456[001]  50.301000: tracing_mark_write: E\n";
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_systrace, t, strlen(t), NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(json_array_size(c.events), 2);
+    json_t *m = gd_collected_nth(&c, "method", 0);
+    ck_assert_int_eq(jint(m, "tid"), 123456);
+    ck_assert_str_eq(jstr(m, "thread"), "worker");
+    json_t *d = gd_collected_nth(&c, "dispatch", 0);
+    ck_assert_str_eq(jstr(d, "msg"), "bindApplication");
+    ck_assert_str_eq(jstr(d, "thread"), "my app-thing");
+    ck_assert_int_eq(jint(d, "tid"), 321);
+    ck_assert_double_eq_tol(jnum(d, "dur"), 250.0, 1e-6);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* "atrace -z": TRACE: then zlib. */
+START_TEST(compressed_atrace)
+{
+    const char *pre = "capturing trace... done\nTRACE:\n";
+    uLongf zn = compressBound(strlen(TEXT));
+    size_t pl = strlen(pre);
+    unsigned char *buf = malloc(pl + zn);
+    memcpy(buf, pre, pl);
+    ck_assert_int_eq(compress(buf + pl, &zn, (const unsigned char *)TEXT, strlen(TEXT)), Z_OK);
+    ck_assert_int_ge(gd_reader_systrace.probe(buf, pl + zn, 1), 80);
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_systrace, buf, pl + zn, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
+    ck_assert_uint_eq(gd_collected_count(&c, "method"), 3);
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    gd_collected_free(&c);
+
+    /* cut short: what was inflated stays, the cut is counted */
+    gd_test_read_mem(&gd_reader_systrace, buf, pl + zn / 2, NULL, &c);
+    ck_assert_int_eq(gd_collected_skips(&c, "systrace: compressed trace cut short"), 1);
+    gd_collected_free(&c);
+    free(buf);
+}
+END_TEST
+
+/* "adb shell atrace -z" through an old adb pty: every '\n' of the binary
+ * stream became "\r\n" ("\r\r\n" on Windows); undone as systrace does. */
+START_TEST(compressed_crlf)
+{
+    for (int cr = 1; cr <= 2; cr++) {
+        size_t cap = 1 << 20, tn = 0;
+        char *text = malloc(cap);
+        tn += (size_t)snprintf(text, cap, "# tracer: nop\n");
+        unsigned x = 12345;
+        for (int i = 0; i < 3000; i++) {
+            x = x * 1103515245u + 12345u;
+            tn += (size_t)snprintf(text + tn, cap - tn,
+                                   "  app-900 (  900) [00%u] ...1  %d.%06u: tracing_mark_write: %s\n",
+                                   x % 8, 10 + i / 100, x % 1000000,
+                                   i % 2 ? "E|900" : "B|900|work");
+        }
+        uLongf zn = compressBound(tn);
+        unsigned char *z = malloc(zn);
+        ck_assert_int_eq(compress(z, &zn, (unsigned char *)text, tn), Z_OK);
+        const char *pre = cr == 1 ? "capturing trace... done\r\nTRACE:\r\n"
+                                  : "capturing trace... done\r\r\nTRACE:\r\r\n";
+        size_t pl = strlen(pre), o = pl, nls = 0;
+        unsigned char *m = malloc(pl + zn * 3);
+        memcpy(m, pre, pl);
+        for (uLongf i = 0; i < zn; i++) {
+            if (z[i] == '\n') {
+                for (int k = 0; k < cr; k++)
+                    m[o++] = '\r';
+                nls++;
+            }
+            m[o++] = z[i];
+        }
+        ck_assert_uint_ge(nls, 4);
+        ck_assert_int_ge(gd_reader_systrace.probe(m, o, 1), 80);
+        gd_collected c;
+        gd_test_read_mem(&gd_reader_systrace, m, o, NULL, &c);
+        ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+        ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: adb line endings undone in the zlib data"), 1);
+        ck_assert_int_eq(gd_collected_skips(&c, "systrace: compressed trace cut short"), 0);
+        /* the whole text came out: 1500 B/E pairs on the main thread */
+        ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 1500);
+        gd_collected_free(&c);
+        free(m);
+        free(z);
+        free(text);
+    }
+}
+END_TEST
+
+START_TEST(html_blocks)
+{
+    static const char h[] =
+        "<!DOCTYPE html>\n<html>\n<head><title>Android System Trace</title></head>\n"
+        "<script class=\"trace-data\" type=\"application/text\">not here: viewer code</script>\n"
+        "<!-- BEGIN TRACE -->\n"
+        "  <script class=\"trace-data\" type=\"application/json\">\n"
+        "{\"traceEvents\": []}\n"
+        "  </script>\n"
+        "  <script class=\"trace-data\" type=\"application/text\">\n"
+        "PROCESS DUMP\nUSER PID PPID\n"
+        "  </script>\n"
+        "  <script class=\"trace-data\" type=\"application/text\">\n"
+        "# tracer: nop\n"
+        "  app-77    (   77) [000] ...1   1.000000: tracing_mark_write: B|77|Choreographer#doFrame\n"
+        "  app-77    (   77) [000] ...1   1.008000: tracing_mark_write: E|77\n"
+        "  </script>\n"
+        "<!-- END TRACE -->\n"
+        "  app-77    (   77) [000] ...1   2.000000: tracing_mark_write: B|77|after the end\n"
+        "</html>\n";
+    ck_assert_int_ge(gd_reader_systrace.probe((const unsigned char *)h, strlen(h), 1), 80);
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_systrace, h, strlen(h), NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    ck_assert_double_eq_tol(jnum(gd_collected_nth(&c, "frame", 0), "dur"), 8.0, 1e-6);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: trace-data block not ftrace text"), 2);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(nothing_usable)
+{
+    static const char t[] =
+        "# tracer: nop\n"
+        "  <idle>-0 (-----) [000] d..3 1.000000: sched_switch: prev_comm=swapper\n";
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_systrace, t, strlen(t), NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_msg(strstr(c.err.msg, "no atrace slices (1 ftrace events, 0 atrace markers)") ||
+                      strstr(c.err.msg, "no atrace slices in the trace (1 ftrace events, 0 atrace markers)"),
+                  "%s", c.err.msg);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(probe_scores)
+{
+    ck_assert_int_ge(gd_reader_systrace.probe((const unsigned char *)TEXT, strlen(TEXT), 1), 80);
+    static const char logcat[] = "03-05 14:22:07.481  1234  1234 I tag: hello\n";
+    ck_assert_int_eq(gd_reader_systrace.probe((const unsigned char *)logcat, strlen(logcat), 1), 0);
+    static const char html[] = "<!DOCTYPE html><html><title>x</title></html>";
+    ck_assert_int_eq(gd_reader_systrace.probe((const unsigned char *)html, strlen(html), 1), 0);
+}
+END_TEST
+
+START_TEST(corpus_html)
+{
+    const char *p = gd_test_corpus("systrace_html/gtechoogle_performance_tool_trace.html");
+    if (!p)
+        return;
+    gd_collected c;
+    gd_test_read_file(&gd_reader_systrace, p, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    /* tests/perfetto/systrace_oracle.py: 252 doFrame, 254 main-thread top slices */
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 252);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 254);
+    gd_collected_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("systrace");
+    TCase *tc = tcase_create("systrace");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, text_with_tgid);
+    tcase_add_test(tc, text_without_tgid);
+    tcase_add_test(tc, compressed_atrace);
+    tcase_add_test(tc, compressed_crlf);
+    tcase_add_test(tc, html_blocks);
+    tcase_add_test(tc, nothing_usable);
+    tcase_add_test(tc, probe_scores);
+    tcase_add_test(tc, corpus_html);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
