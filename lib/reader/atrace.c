@@ -24,8 +24,24 @@ typedef struct athread {
     unsigned long main_slices; /* slices on this thread as a main thread */
 } athread;
 
+/* An app launch in progress: system_server's async "launching: PKG" slice
+ * (S|pid|name|cookie ... F|pid|name|cookie, or on newer releases the track
+ * form G|pid|track|name|cookie ... H|pid|track|cookie). */
+#define ATRACE_MAX_LAUNCHES 32
+#define ATRACE_RECENT 64
+typedef struct alaunch {
+    char key[160];        /* name (S/F) or track (G/H), then '|' cookie  */
+    char pkg[128];
+    double ts;
+    int64_t pid;
+    int used;
+} alaunch;
+
 struct gd_atrace {
     const gd_sink *sink;
+    alaunch launch[ATRACE_MAX_LAUNCHES];
+    double binds[ATRACE_RECENT], starts[ATRACE_RECENT]; /* recent begins */
+    unsigned nbinds, nstarts;
     char prefix[32];
     athread *tab;
     size_t cap, n;        /* cap a power of two */
@@ -371,6 +387,12 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         t->stack = ns;
         t->cap = nc;
     }
+    /* launch kinds: a process bound (cold) or an activity started (warm)
+     * while a launch was in progress */
+    if (len >= 15 && memcmp(name, "bindApplication", 15) == 0)
+        a->binds[a->nbinds++ % ATRACE_RECENT] = ts_ms;
+    else if (len >= 13 && memcmp(name, "activityStart", 13) == 0)
+        a->starts[a->nstarts++ % ATRACE_RECENT] = ts_ms;
     aframe *f = &t->stack[t->depth];
     if (!(f->name = copy_name(name, len)))
         return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
@@ -394,6 +416,112 @@ int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *
     }
     t->depth--;
     return emit_slice(a, t, &t->stack[t->depth], ts_ms, t->depth, 0, line, err);
+}
+
+static int recent_in(const double *v, unsigned n, double lo, double hi)
+{
+    for (unsigned i = 0; i < n && i < ATRACE_RECENT; i++)
+        if (v[i] >= lo && v[i] <= hi)
+            return 1;
+    return 0;
+}
+
+/* Splits "a|b|c" after the marker letter and pid into at most 3 fields. */
+static int fields(const char *p, const char *end, const char **f, size_t *fl, int max)
+{
+    int n = 0;
+    while (n < max) {
+        const char *bar = n + 1 < max ? memchr(p, '|', (size_t)(end - p)) : NULL;
+        f[n] = p;
+        fl[n] = (size_t)((bar ? bar : end) - p);
+        n++;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return n;
+}
+
+/* S/F (name, cookie) and G/H (track, name, cookie / track, cookie) async
+ * markers: app launches become GD_EV_STARTUP, the rest are counted. */
+static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, size_t len,
+                        long line, gd_error *err)
+{
+    const char *end = buf + len, *p = buf + 2;
+    const char *bar = memchr(p, '|', (size_t)(end - p));
+    if (!bar) {
+        gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
+        return 0;
+    }
+    int64_t pid = 0;
+    for (const char *q = p; q < bar && *q >= '0' && *q <= '9'; q++)
+        pid = pid * 10 + (*q - '0');
+    const char *f[3];
+    size_t fl[3];
+    int nf = fields(bar + 1, end, f, fl, kind == 'G' ? 3 : 2);
+    const char *name = NULL, *track = NULL, *cookie = NULL;
+    size_t nl = 0, tl = 0, cl = 0;
+    if ((kind == 'S' || kind == 'F') && nf == 2) {
+        name = f[0], nl = fl[0], cookie = f[1], cl = fl[1];
+    } else if (kind == 'G' && nf == 3) {
+        track = f[0], tl = fl[0], name = f[1], nl = fl[1], cookie = f[2], cl = fl[2];
+    } else if (kind == 'H' && nf == 2) {
+        track = f[0], tl = fl[0], cookie = f[1], cl = fl[1];
+    }
+    char key[160];
+    if (kind == 'S' || kind == 'F')
+        snprintf(key, sizeof key, "%.*s|%.*s", (int)(nl < 120 ? nl : 120), name ? name : "",
+                 (int)(cl < 30 ? cl : 30), cookie ? cookie : "");
+    else
+        snprintf(key, sizeof key, "%.*s|%.*s", (int)(tl < 120 ? tl : 120), track ? track : "",
+                 (int)(cl < 30 ? cl : 30), cookie ? cookie : "");
+    static const char launching[] = "launching: ";
+    if (kind == 'S' || kind == 'G') {
+        if (!name || nl <= sizeof launching - 1 || memcmp(name, launching, sizeof launching - 1) != 0) {
+            gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
+            return 0;
+        }
+        alaunch *l = NULL;
+        for (int i = 0; i < ATRACE_MAX_LAUNCHES && !l; i++)
+            if (!a->launch[i].used)
+                l = &a->launch[i];
+        if (!l) {
+            gd_sink_skip(a->sink, why(a, "too many launches in progress"), line, 0);
+            return 0;
+        }
+        l->used = 1;
+        l->ts = ts_ms;
+        l->pid = pid;
+        snprintf(l->key, sizeof l->key, "%s", key);
+        size_t pl = nl - (sizeof launching - 1);
+        snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pl < 127 ? pl : 127), name + sizeof launching - 1);
+        return 0;
+    }
+    alaunch *l = NULL;
+    for (int i = 0; i < ATRACE_MAX_LAUNCHES && !l; i++)
+        if (a->launch[i].used && strcmp(a->launch[i].key, key) == 0)
+            l = &a->launch[i];
+    if (!l) {
+        gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
+        return 0;
+    }
+    l->used = 0;
+    if (ts_ms < l->ts) {
+        gd_sink_skip(a->sink, why(a, "launch ends before it begins"), line, 0);
+        return 0;
+    }
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STARTUP);
+    ev.ts = ts_ms;
+    ev.pid = l->pid;
+    ev.line = line;
+    ev.u.startup.app = l->pkg;
+    ev.u.startup.total_ms = ts_ms - l->ts;
+    ev.u.startup.kind = recent_in(a->binds, a->nbinds, l->ts, ts_ms)    ? "cold"
+                        : recent_in(a->starts, a->nstarts, l->ts, ts_ms) ? "warm"
+                                                                          : "hot";
+    ev.u.startup.source = a->prefix;
+    return emit(a, &ev, err);
 }
 
 static int64_t parse_pid(const char *s, size_t len)
@@ -438,10 +566,9 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
             return 0;
         case 'S':
         case 'F':
-            gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
-            return 0;
         case 'G':
         case 'H':
+            return async_marker(a, ts_ms, buf[0], buf, len, line, err);
         case 'I':
         case 'N':
         case 'T':

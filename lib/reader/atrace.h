@@ -14,7 +14,11 @@
  *   - each Choreographer#doFrame slice on a main thread also as GD_EV_FRAME
  *     (ts, dur, window = the process name);
  *   - "monitor contention with owner ..." / "Lock contention on ..."
- *     slices also as GD_EV_ISSUE tool "android", type "lock_contention".
+ *     slices also as GD_EV_ISSUE tool "android", type "lock_contention";
+ *   - system_server's async "launching: PKG" slice (S/F markers, or the
+ *     track form G/H of newer releases) as GD_EV_STARTUP: total = the
+ *     slice, kind cold when a bindApplication slice began during it, warm
+ *     when an activityStart did (and no bindApplication), else hot.
  * Events come out when a slice ends (slices still open at the end come out
  * from gd_atrace_finish as unfinished dispatches / open methods).
  *
