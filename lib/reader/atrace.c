@@ -316,7 +316,14 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
     if (main && depth == 0) {
         gd_event_init(&ev, GD_EV_DISPATCH);
         ev.u.dispatch.dur = dur;
-        ev.u.dispatch.msg = f->name;
+        /* "Choreographer#doFrame 123456" (Android 12+ names the vsync):
+         * one message for every frame, not one per vsync id */
+        static const char df[] = "Choreographer#doFrame";
+        size_t dl = sizeof df - 1;
+        int vsync = strncmp(f->name, df, dl) == 0 && f->name[dl] == ' ' && is_digit(f->name[dl + 1]);
+        for (const char *q = f->name + dl + 1; vsync && *q; q++)
+            vsync = is_digit(*q);
+        ev.u.dispatch.msg = vsync ? df : f->name;
         ev.u.dispatch.unfinished = open;
     } else {
         gd_event_init(&ev, GD_EV_METHOD);
