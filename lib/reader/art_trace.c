@@ -78,6 +78,7 @@ enum { CLK_WALL = 0, CLK_CPU, CLK_DUAL };
 typedef struct art_frame {
     uint32_t method;
     double start;
+    uint32_t child;       /* the first method it called, 0 none yet        */
 } art_frame;
 
 typedef struct art_thread {
@@ -429,6 +430,41 @@ static int emit_call(art *a, unsigned tid, const art_thread *t, uint32_t method,
     return gd_sink_event(a->sink, &ev, a->err);
 }
 
+static int is_dispatch(const art *a, uint32_t method)
+{
+    const char *cls, *name, *desc;
+    return method_find(a, method, &cls, &name, &desc) && strcmp(name, "dispatchMessage") == 0 &&
+           strcmp(cls, "android.os.Handler") == 0;
+}
+
+/* The main thread's outermost Handler.dispatchMessage calls are the work
+ * its Looper ran: each also becomes a dispatch (msg: the method it called
+ * first, the handleMessage or the Runnable), so blocks, thresholds, groups
+ * and blame work on a method trace as on a Looper log. */
+static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const art_frame *f, double end)
+{
+    if ((int64_t)tid != a->main_tid || !is_dispatch(a, f->method))
+        return 0;
+    for (size_t i = 0; i < t->n; i++) /* t->n: the callers still open */
+        if (is_dispatch(a, t->stk[i].method))
+            return 0;
+    char msg[600];
+    const char *cls, *name, *desc;
+    if (f->child && method_find(a, f->child, &cls, &name, &desc))
+        snprintf(msg, sizeof msg, "Handler.dispatchMessage: %.280s.%.280s", cls, name);
+    else
+        snprintf(msg, sizeof msg, "Handler.dispatchMessage");
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_DISPATCH);
+    ev.ts = f->start;
+    ev.pid = a->pid > 0 ? a->pid : GD_PID_APP;
+    ev.tid = tid;
+    ev.thread = t->name;
+    ev.u.dispatch.dur = end - f->start;
+    ev.u.dispatch.msg = msg;
+    return gd_sink_event(a->sink, &ev, a->err);
+}
+
 static int record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
 {
     art_thread *t = thread_get(a, tid);
@@ -451,7 +487,9 @@ static int record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
         }
         if (gd_grow((void **)&t->stk, &t->cap, t->n + 1, sizeof *t->stk, a->err))
             return a->err->code;
-        t->stk[t->n++] = (art_frame){method, ts};
+        if (t->n > 0 && !t->stk[t->n - 1].child)
+            t->stk[t->n - 1].child = method;
+        t->stk[t->n++] = (art_frame){method, ts, 0};
         a->open_total++;
         return 0;
     }
@@ -481,6 +519,8 @@ static int record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
         if (t->n >= k)
             gd_sink_skip(a->sink, "art: exit missing, closed with its caller", 0, 0);
         int rc = emit_call(a, tid, t, f.method, f.start, ts, base + (int)t->n, 0);
+        if (!rc)
+            rc = emit_dispatch(a, tid, t, &f, ts);
         if (rc)
             return rc;
     }
