@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""schema_check.py - keeps schemas/capture.schema.json, the spec and the examples in step.
+"""schema_check.py - keeps schemas/capture.schema.json, the format's page and the examples in step.
 
 1. Without any third-party module: every event kind named by a '### `kind`'
-   heading under "## Event kinds" in spec/trace-format.md has a branch in the
+   heading under "## Event kinds" in docs/capture-format.md has a branch in the
    schema (and the schema names no kind the spec lacks); the same for the
    meta fields, the config fields and the lifecycle event names.
 2. With python3-jsonschema: every line of examples/*.jsonl, a generated
@@ -12,8 +12,8 @@ Exit 0 all good, 1 a mismatch or an invalid capture, 77 (CTest's "skipped")
 when jsonschema is not importable but part 1 passed.
 
 Usage: schema_check.py [--spec PATH] [--root REPO]
-The spec is looked for in --spec, $GODEYE_SPEC, REPO/spec, REPO/docs/spec,
-REPO/../shared/spec.
+The page is looked for in --spec, $GODEYE_SPEC, REPO/docs/capture-format.md,
+then a trace-format.md in REPO/spec, REPO/docs/spec, REPO/../shared/spec.
 """
 
 import argparse
@@ -38,7 +38,7 @@ def fail(msg):
 
 
 def find_spec(root, given):
-    cands = [given, os.environ.get("GODEYE_SPEC")]
+    cands = [given, os.environ.get("GODEYE_SPEC"), os.path.join(root, "docs", "capture-format.md")]
     for d in ("spec", os.path.join("docs", "spec"), os.path.join("..", "shared", "spec")):
         cands.append(os.path.join(root, d, "trace-format.md"))
     for c in cands:

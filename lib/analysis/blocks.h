@@ -1,8 +1,8 @@
 /* blocks.h - block intervals: Looper print pairing, key frames, groups, CPU busy.
  *
  * Pure functions over plain values (no SQL, no I/O): the store feeds them
- * rows and saves what they return.  Definitions: ../shared/spec/trace-format.md
- * ("Definitions the analyses share"). */
+ * rows and saves what they return.  Definitions: docs/capture-format.md
+ * ("Definitions the analyses share") and godeye-capture(5). */
 #ifndef GD_BLOCKS_H
 #define GD_BLOCKS_H
 
@@ -110,7 +110,7 @@ typedef struct gd_cpu_point {
     double ratio;          /* device utilisation ratio, NONE when unknown  */
 } gd_cpu_point;
 
-/* CPU busy of a block [start, end] (spec rule).  `pts` sorted by ts: the
+/* CPU busy of a block [start, end] (docs/capture-format.md).  `pts` sorted by ts: the
  * capture's samples from start − interval to end (the caller may pass more).
  * With >= 2 samples inside [start, end]: Δbusy/Δtotal between the first and
  * the last (raw), or for ratio samples (each the utilisation of the interval

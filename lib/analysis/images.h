@@ -1,7 +1,7 @@
 /* images.h - AndroidGodEye's image rules: oversized, undersized and invisible bitmaps.
  *
  * Pure functions over plain values (no SQL, no I/O).  Definition ("Image
- * issue"): ../shared/spec/trace-format.md, "Definitions the analyses share".
+ * issue"): docs/capture-format.md and godeye-capture(5), "Definitions".
  * The rules, in this order (areas in pixels, 64-bit exact):
  *
  *   view not visible                 -> INVISIBLE_BUT_MEMORY_OCCUPIED

@@ -1,7 +1,7 @@
 /* overdraw.h - exact overdraw of one view dump: paint counts, overdrawn areas, depth.
  *
  * A pure function over a plain array of views (no SQL, no I/O).  Definition
- * ("Overdraw"): ../shared/spec/trace-format.md, "Definitions the analyses share".
+ * ("Overdraw"): docs/capture-format.md and godeye-capture(5), "Definitions".
  *
  *   - effective rect of a view = its rect ∩ every ancestor's rect ∩ the screen;
  *   - a view with visible == 0 hides itself and its whole subtree;

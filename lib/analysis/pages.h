@@ -1,7 +1,7 @@
 /* pages.h - page load timeline of one page instance from its lifecycle callbacks.
  *
  * Pure function over a plain array (no SQL, no I/O).  Definition ("Page load
- * timeline"): ../shared/spec/trace-format.md, "Definitions the analyses share".
+ * timeline"): docs/capture-format.md and godeye-capture(5), "Definitions".
  *
  *   start     = the first ON_CREATE (activity) or ON_ATTACH (fragment)
  *   draw_ms   = first ON_DRAW at or after the start − start

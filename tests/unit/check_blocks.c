@@ -397,7 +397,11 @@ END_TEST
 static Suite *suite(void)
 {
     Suite *s = suite_create("blocks");
+    /* explicit timeouts: Check's default 4 s is too short on a loaded
+     * machine or under the sanitizers (key_frame_linear_in_samples takes
+     * about 1 s alone) */
     TCase *t = tcase_create("pairing");
+    tcase_set_timeout(t, 60);
     tcase_add_test(t, pair_simple_and_thread_time);
     tcase_add_test(t, pair_nested_closes_innermost_first);
     tcase_add_test(t, pair_end_without_begin_counted);
@@ -407,6 +411,7 @@ static Suite *suite(void)
     tcase_add_test(t, kind_boundaries);
     suite_add_tcase(s, t);
     t = tcase_create("key_frame");
+    tcase_set_timeout(t, 120);
     tcase_add_test(t, key_frame_most_samples);
     tcase_add_test(t, key_frame_tie_goes_innermost);
     tcase_add_test(t, key_frame_recursion_counts_once_per_sample);
@@ -416,6 +421,7 @@ static Suite *suite(void)
     tcase_add_test(t, group_strips_line_number);
     suite_add_tcase(s, t);
     t = tcase_create("cpu");
+    tcase_set_timeout(t, 60);
     tcase_add_test(t, cpu_busy_from_deltas);
     tcase_add_test(t, cpu_busy_from_ratios);
     tcase_add_test(t, cpu_busy_starved_sampler);

@@ -125,6 +125,7 @@ int main(void)
 {
     Suite *s = suite_create("icache");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60); /* the bound tests fill the cache */
     tcase_add_test(tc, test_get_put_overwrite);
     tcase_add_test(tc, test_nul_bytes_in_keys);
     tcase_add_test(tc, test_entry_bound);

@@ -623,5 +623,5 @@ int main(void)
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);
     srunner_free(r);
-    return failed ? 1 : 0;
+    return gd_test_exit(failed);
 }

@@ -28,7 +28,21 @@ size_t gd_collected_count(const gd_collected *c, const char *type);
 json_t *gd_collected_nth(const gd_collected *c, const char *type, size_t i);
 /* Count recorded for a skip reason (0 when none). */
 long gd_collected_skips(const gd_collected *c, const char *reason);
-/* Path of a corpus file (GODEYE_CORPUS/rel) if it exists, else NULL. */
+/* The real captures: $GODEYE_CORPUS when set, else the folder compiled in
+ * (the shared corpus beside the checkout). */
+const char *gd_test_corpus_dir(void);
+/* Path of a corpus file (gd_test_corpus_dir()/rel) if it exists.  Else
+ * NULL, and the absence is recorded (across Check's forked test processes):
+ * the test returns without its assertions and the suite's exit code, from
+ * gd_test_exit, says "skipped".  The path is valid until the next call. */
 const char *gd_test_corpus(const char *rel);
+
+/* ctest's SKIP_RETURN_CODE for the unit tests. */
+#define GD_TEST_SKIPPED 77
+/* A suite's exit code from its failed-test count: 1 when any test failed,
+ * else GD_TEST_SKIPPED when a test found its corpus file absent, else 0.
+ * Every suite that includes this header ends with
+ *     return gd_test_exit(srunner_ntests_failed(sr));  */
+int gd_test_exit(int failed);
 
 #endif
