@@ -16,6 +16,8 @@
 
 #define DEFAULT_ALPHA 0.01
 #define DEFAULT_MIN_SAMPLES 5
+/* traces one side may pool (the trace filter of the queries is an IN list) */
+#define SELECT_MAX 400
 
 /* ---- selectors ---------------------------------------------------------- */
 
@@ -33,6 +35,10 @@ static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double start, dou
     for (size_t i = 0; i < sel->n; i++)
         if (sel->ids[i] == id)
             return GD_OK;
+    if (sel->n == SELECT_MAX)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                            "a selector may pick at most %d traces; pick fewer (a version, a device)",
+                            SELECT_MAX);
     if (gd_grow((void **)&sel->ids, cap, sel->n + 1, sizeof *sel->ids, err))
         return err->code ? err->code : GD_ERR_IO;
     sel->ids[sel->n++] = id;

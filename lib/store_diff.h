@@ -18,7 +18,8 @@ typedef struct gd_selection {
  * app, device, api (api_level), source; the value matches exactly.
  * GD_ERR_USAGE for a malformed selector (unknown key, empty value, a list
  * with something not a positive integer); GD_ERR_DATA when it matches no
- * trace (or names an id that is not a trace); GD_ERR_IO for the database.
+ * trace (or names an id that is not a trace) or more than 400 traces;
+ * GD_ERR_IO for the database.
  * On success free with gd_selection_free. */
 int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err);
 /* The traces of the newest version_name (gd_version_cmp); every trace when
