@@ -29,6 +29,8 @@ static const gd_column group_columns[] = {
     {"count", "COUNT", GD_COL_INT, 0, 0},     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
     {"max_ms", "MAX MS", GD_COL_MS, 0, 0},    {"p50_ms", "P50 MS", GD_COL_MS, 0, 0},
     {"p95_ms", "P95 MS", GD_COL_MS, 0, 0},    {"traces", "TRACES", GD_COL_INT, 0, 0},
+    {"first_version", "FIRST", GD_COL_TEXT, 0, 0, 1},
+    {"last_version", "LAST", GD_COL_TEXT, 0, 0, 1},
     {"group", "GROUP (KEY FRAME WITHOUT LINE)", GD_COL_TEXT, 1, 0},
     {"key_frame", "KEY FRAME", GD_COL_TEXT, 0, 1},
 };

@@ -10,7 +10,7 @@
 #include "store.h"
 
 /* Exit codes: never renumbered (godeye(1) EXIT STATUS). */
-enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2 };
+enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_BROKEN = 3 /* check: a budget rule broken */ };
 
 typedef struct gd_ctx {
     const char *db_path;   /* --db, $GODEYE_DB or ./godeye.db */

@@ -29,6 +29,8 @@ static const gd_command commands[] = {
     {"export", cmd_export, "Chrome trace-event JSON or folded stacks for other viewers"},
     {"anr", cmd_anr, "ANR dumps: main thread state, lock holder, deadlock cycles"},
     {"issues", cmd_issues, "findings as the tools reported them (Matrix, GodEye, logcat, ANR)"},
+    {"diff", cmd_diff, "compare two sets of traces: new, gone, regressed and improved groups"},
+    {"check", cmd_check, "performance budgets for CI: exit 3 when a rule is broken"},
     {"sql", cmd_sql, "run one read-only SQL statement"},
     {"push", cmd_push, "send traces to a ClickHouse server"},
     {NULL, NULL, NULL},

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "analysis/stats.h"
+#include "analysis/version.h"
 #include "store_int.h"
 #include "store_methods.h"
 #include "util.h"
@@ -726,6 +727,21 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
         rc = each_block(s, &lq, add_to_group, &gs, 1, err);
     if (!rc && gs.oom)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    /* each trace's app version, for the first and last version a group
+     * was seen in */
+    json_t *versions = json_object();
+    if (!rc) {
+        sqlite3_stmt *vq = gd_store_prepare(s, "SELECT id, version_name FROM trace"
+                                               " WHERE version_name IS NOT NULL", err);
+        if (!vq)
+            rc = err->code;
+        while (vq && sqlite3_step(vq) == SQLITE_ROW) {
+            char id[32];
+            snprintf(id, sizeof id, "%lld", (long long)sqlite3_column_int64(vq, 0));
+            json_object_set_new(versions, id, gd_col_text(vq, 1));
+        }
+        sqlite3_finalize(vq);
+    }
     if (!rc) {
         if (gs.n) /* gd_sort(NULL, 0) is undefined */
             gd_sort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
@@ -742,6 +758,18 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             json_object_set_new(row, "p50_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 50))));
             json_object_set_new(row, "p95_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 95))));
             json_object_set_new(row, "traces", json_integer((json_int_t)g->ntraces));
+            const char *first = NULL, *last = NULL;
+            for (size_t t = 0; t < g->ntraces; t++) {
+                char id[32];
+                snprintf(id, sizeof id, "%lld", (long long)g->traces[t]);
+                const char *v = json_string_value(json_object_get(versions, id));
+                if (v && (!first || gd_version_cmp(v, first) < 0))
+                    first = v;
+                if (v && (!last || gd_version_cmp(v, last) > 0))
+                    last = v;
+            }
+            json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
+            json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
             int stop = fn(ctx, row);
             json_decref(row);
             if (stop)
@@ -756,6 +784,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     }
     free(gs.g);
     json_decref(gs.index);
+    json_decref(versions);
     return rc;
 }
 

@@ -50,8 +50,8 @@ static int dump_row(gd_renderer *r, json_t *row)
 
 int gd_out_mode_parse(const char *s)
 {
-    static const char *const names[] = {"table", "csv", "json", "jsonl"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"table", "csv", "json", "jsonl", "md"};
+    for (int i = 0; i < 5; i++)
         if (strcmp(s, names[i]) == 0)
             return i;
     return -1;
@@ -69,7 +69,7 @@ gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, s
     r->ncols = ncols;
     r->width = width > 0 ? width : 100;
     r->tz_min = GD_TZ_NONE;
-    if (mode == GD_OUT_TABLE)
+    if (mode == GD_OUT_TABLE || mode == GD_OUT_MD)
         r->buffered = json_array();
     if (mode == GD_OUT_CSV) {
         for (size_t i = 0; i < ncols; i++)
@@ -169,15 +169,30 @@ static char *value_text(json_t *v)
     return json_dumps(v, JSON_FLAGS | JSON_ENCODE_ANY);
 }
 
+json_t *gd_render_get(const json_t *row, const char *key)
+{
+    const char *dot = strchr(key, '.');
+    if (!dot)
+        return json_object_get(row, key);
+    char head[64];
+    size_t n = (size_t)(dot - key);
+    if (n >= sizeof head)
+        return NULL;
+    memcpy(head, key, n);
+    head[n] = '\0';
+    return gd_render_get(json_object_get(row, head), dot + 1);
+}
+
 int gd_render_row(gd_renderer *r, json_t *row)
 {
     switch (r->mode) {
     case GD_OUT_TABLE:
+    case GD_OUT_MD:
         json_array_append(r->buffered, row);
         break;
     case GD_OUT_CSV:
         for (size_t i = 0; i < r->ncols; i++) {
-            json_t *v = json_object_get(row, r->cols[i].key);
+            json_t *v = gd_render_get(row, r->cols[i].key);
             char *t = value_text(v);
             if (i)
                 fputc(',', r->out);
@@ -224,6 +239,13 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
     case GD_COL_BOOL:
         snprintf(buf, n, "%s", json_is_true(v) ? "yes" : json_is_false(v) ? "no" : "-");
         return buf;
+    case GD_COL_NUM:
+        if (json_is_number(v)) {
+            double x = json_number_value(v);
+            snprintf(buf, n, fabs(x) >= 100 ? "%.0f" : "%.3g", x);
+            return buf;
+        }
+        break;
     case GD_COL_BYTES:
         if (json_is_number(v)) {
             double b = json_number_value(v);
@@ -375,7 +397,7 @@ static int column_off(const gd_renderer *r, size_t c)
     if (!r->cols[c].auto_hide)
         return 0;
     for (size_t i = 0; i < json_array_size(r->buffered); i++) {
-        json_t *v = json_object_get(json_array_get(r->buffered, i), r->cols[c].key);
+        json_t *v = gd_render_get(json_array_get(r->buffered, i), r->cols[c].key);
         if (v && !json_is_null(v))
             return 0;
     }
@@ -407,7 +429,7 @@ static void time_header(const gd_renderer *r, size_t c, char *hdr, size_t n, int
     *mixed = 0;
     for (size_t i = 0; i < json_array_size(r->buffered) && !*mixed; i++) {
         json_t *row = json_array_get(r->buffered, i);
-        if (!time_cell(r, row, json_object_get(row, r->cols[c].key), 0, buf, sizeof buf, zone))
+        if (!time_cell(r, row, gd_render_get(row, r->cols[c].key), 0, buf, sizeof buf, zone))
             continue;
         if (!seen)
             memcpy(first, zone, sizeof first);
@@ -425,7 +447,7 @@ static void time_header(const gd_renderer *r, size_t c, char *hdr, size_t n, int
 static const char *table_cell(const gd_renderer *r, size_t c, json_t *row, int mixed, char *buf,
                               size_t n)
 {
-    json_t *v = json_object_get(row, r->cols[c].key);
+    json_t *v = gd_render_get(row, r->cols[c].key);
     char zone[GD_ZONE_MAX];
     if (r->cols[c].type == GD_COL_TIME && time_cell(r, row, v, mixed, buf, n, zone))
         return buf;
@@ -535,6 +557,66 @@ static void flush_table(gd_renderer *r)
     free(hdr);
 }
 
+/* A Markdown table cell: control characters escaped, and the characters
+ * that would end the cell or turn into markup or HTML written as escapes
+ * or entities, so text from a capture shows as the text it is. */
+static void md_cell(FILE *out, const char *s)
+{
+    char esc[16];
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f) {
+            char in[2] = {(char)c, 0};
+            fputs(gd_escape_ctrl(in, esc, sizeof esc), out);
+        } else if (c == '|') {
+            fputs("\\|", out);
+        } else if (c == '<') {
+            fputs("&lt;", out);
+        } else if (c == '>') {
+            fputs("&gt;", out);
+        } else if (c == '&') {
+            fputs("&amp;", out);
+        } else if (strchr("\\`*_[]#~!", c)) {
+            fputc('\\', out);
+            fputc(c, out);
+        } else {
+            fputc(c, out);
+        }
+    }
+}
+
+/* Markdown mode: a pipe table of the visible columns (empty: nothing). */
+static void flush_md(gd_renderer *r)
+{
+    size_t n = json_array_size(r->buffered);
+    if (!n)
+        return;
+    char buf[512];
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t c = 0; c < r->ncols; c++)
+            if (!column_off(r, c)) {
+                fputs("| ", r->out);
+                if (pass == 0)
+                    md_cell(r->out, r->cols[c].header);
+                else
+                    fputs(r->cols[c].type == GD_COL_TEXT || r->cols[c].type == GD_COL_BOOL ? ":--" : "--:",
+                          r->out);
+                fputc(' ', r->out);
+            }
+        fputs("|\n", r->out);
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *row = json_array_get(r->buffered, i);
+        for (size_t c = 0; c < r->ncols; c++)
+            if (!column_off(r, c)) {
+                fputs("| ", r->out);
+                md_cell(r->out, gd_render_cell(&r->cols[c], gd_render_get(row, r->cols[c].key), buf, sizeof buf));
+                fputc(' ', r->out);
+            }
+        fputs("|\n", r->out);
+    }
+}
+
 int gd_render_end(gd_renderer *r)
 {
     if (!r)
@@ -542,6 +624,9 @@ int gd_render_end(gd_renderer *r)
     switch (r->mode) {
     case GD_OUT_TABLE:
         flush_table(r);
+        break;
+    case GD_OUT_MD:
+        flush_md(r);
         break;
     case GD_OUT_JSON:
         fputs(r->nrows ? "\n]\n" : "[]\n", r->out);

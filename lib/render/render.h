@@ -12,9 +12,11 @@
 
 #include "render/timefmt.h"
 
-typedef enum { GD_OUT_TABLE = 0, GD_OUT_CSV, GD_OUT_JSON, GD_OUT_JSONL } gd_out_mode;
+/* GD_OUT_MD: a Markdown pipe table for pull-request comments (times of
+ * unknown clock; cells escaped so capture text never becomes markup). */
+typedef enum { GD_OUT_TABLE = 0, GD_OUT_CSV, GD_OUT_JSON, GD_OUT_JSONL, GD_OUT_MD } gd_out_mode;
 
-/* Parses "table", "csv", "json", "jsonl"; -1 when unknown. */
+/* Parses "table", "csv", "json", "jsonl", "md"; -1 when unknown. */
 int gd_out_mode_parse(const char *s);
 
 typedef enum {
@@ -25,11 +27,12 @@ typedef enum {
                        * row's trace (key "trace"); the zone label goes in  *
                        * the header when all rows share it, else in cells   */
     GD_COL_BOOL,      /* true/false/null as yes/no/-                         */
-    GD_COL_BYTES      /* a byte count, printed with a unit                   */
+    GD_COL_BYTES,     /* a byte count, printed with a unit                   */
+    GD_COL_NUM        /* any number: 3 significant digits, whole from 100 on */
 } gd_col_type;
 
 typedef struct gd_column {
-    const char *key;      /* JSON field                                      */
+    const char *key;      /* JSON field; "a.b" names field b of object a     */
     const char *header;   /* table/csv header                                */
     gd_col_type type;
     int flex;             /* table: this column shrinks to fit the terminal  */
@@ -56,6 +59,9 @@ void gd_render_tz(gd_renderer *r, int tz_min);
  * label, for lines outside a table ("05-12 10:11:12.345 UTC", "+1.500s");
  * "-" when v is no time. */
 const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *buf, size_t n);
+/* The value a column key names in a row: "a.b" is field b of the object
+ * in field a (NULL when absent). */
+json_t *gd_render_get(const json_t *row, const char *key);
 /* Adds one row (borrowed). 0 ok, -1 on a write error or out of memory. */
 int gd_render_row(gd_renderer *r, json_t *row);
 /* Finishes the output (closing bracket, table flush) and frees r.  A table

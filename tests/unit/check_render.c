@@ -57,8 +57,46 @@ START_TEST(test_mode_parse)
     ck_assert_int_eq(gd_out_mode_parse("csv"), GD_OUT_CSV);
     ck_assert_int_eq(gd_out_mode_parse("json"), GD_OUT_JSON);
     ck_assert_int_eq(gd_out_mode_parse("jsonl"), GD_OUT_JSONL);
+    ck_assert_int_eq(gd_out_mode_parse("md"), GD_OUT_MD);
     ck_assert_int_eq(gd_out_mode_parse("JSON"), -1);
     ck_assert_int_eq(gd_out_mode_parse(""), -1);
+}
+END_TEST
+
+/* Markdown: a pipe table of the visible columns; nested keys ("a.b");
+ * capture text can neither break a cell nor become markup or HTML (ESC is
+ * first shown as \e like in every table, whose backslash Markdown then
+ * escapes, so the page reads \e). */
+START_TEST(test_md_and_nested)
+{
+    static const gd_column cols[] = {
+        {"name", "NAME", GD_COL_TEXT, 1, 0},
+        {"base.count", "BASE N", GD_COL_INT, 0, 0},
+        {"base.p50_ms", "P50", GD_COL_MS, 0, 0},
+        {"p", "P", GD_COL_NUM, 0, 0},
+        {"gone", "GONE", GD_COL_TEXT, 0, 0, 1},
+        {"secret", "SECRET", GD_COL_TEXT, 0, 1},
+    };
+    int rc;
+    char *t = render(GD_OUT_MD, cols, 6, 0,
+                     "[{\"name\": \"a|b<i>c</i>_*\\u001b[2J\", \"base\": {\"count\": 3, \"p50_ms\": 12.25},"
+                     "  \"p\": 0.000123456, \"gone\": null, \"secret\": \"x\"},"
+                     " {\"name\": \"plain\", \"base\": null, \"p\": 1234.5}]",
+                     &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_str_eq(t, "| NAME | BASE N | P50 | P |\n"
+                        "| :-- | --: | --: | --: |\n"
+                        "| a\\|b&lt;i&gt;c&lt;/i&gt;\\_\\*\\\\e\\[2J | 3 | 12.2 | 0.000123 |\n"
+                        "| plain | - | - | 1234 |\n");
+    free(t);
+    /* csv and table read nested keys too */
+    t = render(GD_OUT_CSV, cols, 3, 0, "[{\"name\": \"n\", \"base\": {\"count\": 7, \"p50_ms\": 1}}]", &rc);
+    ck_assert_str_eq(t, "name,base.count,base.p50_ms\nn,7,1\n");
+    free(t);
+    /* no rows: nothing */
+    t = render(GD_OUT_MD, cols, 6, 0, "[]", &rc);
+    ck_assert_str_eq(t, "");
+    free(t);
 }
 END_TEST
 
@@ -427,6 +465,7 @@ int main(void)
     tcase_add_test(tc, test_time_utc);
     tcase_add_test(tc, test_time_local);
     tcase_add_test(tc, test_table_times);
+    tcase_add_test(tc, test_md_and_nested);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,120 @@
+/* check.c - `godeye check --budget FILE [SELECTOR]`: performance budgets for
+ * CI; exit 3 when a rule is broken. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "escape.h"
+#include "render/junit.h"
+#include "store_diff.h"
+
+static const gd_column columns[] = {
+    {"status", "STATUS", GD_COL_TEXT, 0, 0},
+    {"rule", "RULE", GD_COL_TEXT, 0, 0},
+    {"value", "VALUE", GD_COL_NUM, 0, 0},
+    {"limit", "LIMIT", GD_COL_NUM, 0, 0},
+    {"unit", "UNIT", GD_COL_TEXT, 0, 0},
+};
+
+static const char *const check_formats[] = {"table", "csv", "json", "jsonl", "md", "junit", NULL};
+
+static int collect(void *ctx, json_t *row)
+{
+    return json_array_append(ctx, row) ? 1 : 0;
+}
+
+int cmd_check(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL, *budget_path = NULL, *base_arg = NULL;
+    const gd_option opts[] = {
+        OPT_STRING_(0, "budget", &budget_path, "FILE", "the budget (JSON, see godeye-check(1))"),
+        OPT_STRING_(0, "base", &base_arg, "SELECTOR", "compare with these traces (default: the budget's \"base\")"),
+        OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl, md or junit", check_formats),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye check --budget FILE [OPTIONS] [SELECTOR]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (!budget_path) {
+        fprintf(stderr, "godeye check: --budget FILE is required (see 'godeye check -h')\n");
+        return GD_EXIT_USAGE;
+    }
+    if (nargs > 1) {
+        fprintf(stderr, "godeye check: unexpected argument '");
+        gd_fputs_escaped(argv[1], stderr);
+        fprintf(stderr, "'\n");
+        return GD_EXIT_USAGE;
+    }
+    FILE *bf = fopen(budget_path, "rb");
+    if (!bf) {
+        fprintf(stderr, "godeye check: cannot read '");
+        gd_fputs_escaped(budget_path, stderr);
+        fprintf(stderr, "': %s\n", strerror(errno));
+        return GD_EXIT_FAIL;
+    }
+    json_error_t jerr;
+    json_t *budget = json_loadf(bf, JSON_REJECT_DUPLICATES, &jerr);
+    fclose(bf);
+    gd_error err = {0};
+    if (!budget) {
+        gd_error_set(&err, GD_ERR_USAGE, 0, 0, "budget: %s", jerr.text);
+        snprintf(err.source, sizeof err.source, "%s", budget_path);
+        err.line = jerr.line;
+        err.col = jerr.column;
+        return gd_cli_fail("check", &err);
+    }
+    if (gd_budget_validate(budget, &err)) {
+        json_decref(budget);
+        return gd_cli_fail("check", &err);
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "check", GD_STORE_RO, &s))) {
+        json_decref(budget);
+        return rc;
+    }
+    gd_selection head = {0}, base = {0};
+    const char *base_sel = base_arg ? base_arg : json_string_value(json_object_get(budget, "base"));
+    json_t *rows = json_array();
+    int broken = 0;
+    if (nargs ? gd_store_select(s, argv[0], &head, &err) : gd_store_select_newest(s, &head, &err))
+        rc = 1;
+    else if (base_sel && gd_store_select(s, base_sel, &base, &err))
+        rc = 1;
+    else {
+        gd_check_query q = {.budget = budget, .head = &head, .base = base_sel ? &base : NULL};
+        rc = gd_store_check(s, &q, collect, rows, &broken, &err) ? 1 : 0;
+    }
+    int wrc = 0;
+    if (!rc) {
+        if (format && strcmp(format, "junit") == 0) {
+            wrc = gd_render_junit(stdout, "godeye check", rows);
+        } else {
+            gd_out_mode mode = format ? (gd_out_mode)gd_out_mode_parse(format) : GD_OUT_TABLE;
+            gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
+            size_t i;
+            json_t *row;
+            json_array_foreach(rows, i, row)
+                if (gd_render_row(r, row))
+                    break;
+            wrc = gd_render_end(r);
+        }
+        /* the broken rules, one line each, whatever the format */
+        char line[512];
+        size_t i;
+        json_t *row;
+        json_array_foreach(rows, i, row)
+            if (strcmp(json_string_value(json_object_get(row, "status")), "fail") == 0)
+                fprintf(stderr, "godeye check: broken: %s\n", gd_check_line(row, line, sizeof line));
+    }
+    json_decref(rows);
+    json_decref(budget);
+    gd_selection_free(&head);
+    gd_selection_free(&base);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("check", &err);
+    if (wrc)
+        return GD_EXIT_FAIL;
+    return broken ? GD_EXIT_BROKEN : GD_EXIT_OK;
+}

@@ -1,0 +1,86 @@
+/* diff.c - `godeye diff BASE HEAD`: two selections of traces compared per
+ * block group, page class, frame window, launch kind and ANR count. */
+#include <math.h>
+#include <stdio.h>
+
+#include "builtins.h"
+#include "store_diff.h"
+
+static const gd_column columns[] = {
+    {"status", "STATUS", GD_COL_TEXT, 0, 0},
+    {"kind", "KIND", GD_COL_TEXT, 0, 0},
+    {"base.count", "BASE N", GD_COL_INT, 0, 0},
+    {"head.count", "HEAD N", GD_COL_INT, 0, 0},
+    {"base.per_min", "BASE /MIN", GD_COL_NUM, 0, 0},
+    {"head.per_min", "HEAD /MIN", GD_COL_NUM, 0, 0},
+    {"base.p50_ms", "BASE P50", GD_COL_MS, 0, 0},
+    {"head.p50_ms", "HEAD P50", GD_COL_MS, 0, 0},
+    {"base.p95_ms", "BASE P95", GD_COL_MS, 0, 0},
+    {"head.p95_ms", "HEAD P95", GD_COL_MS, 0, 0},
+    {"base.max_ms", "BASE MAX", GD_COL_MS, 0, 1},
+    {"head.max_ms", "HEAD MAX", GD_COL_MS, 0, 1},
+    {"base.total_ms", "BASE TOTAL", GD_COL_MS, 0, 1},
+    {"head.total_ms", "HEAD TOTAL", GD_COL_MS, 0, 1},
+    {"base.slow_pct", "BASE SLOW%", GD_COL_NUM, 0, 0, 1},
+    {"head.slow_pct", "HEAD SLOW%", GD_COL_NUM, 0, 0, 1},
+    {"change_pct", "P50 CHANGE%", GD_COL_NUM, 0, 0},
+    {"p95_change_pct", "P95 CHANGE%", GD_COL_NUM, 0, 1},
+    {"per_min_change", "RATE CHANGE", GD_COL_NUM, 0, 1},
+    {"impact_ms_per_min", "MS/MIN CHANGE", GD_COL_NUM, 0, 0},
+    {"p_value", "P", GD_COL_NUM, 0, 0},
+    {"rate_p_value", "RATE P", GD_COL_NUM, 0, 0},
+    {"metric", "METRIC", GD_COL_TEXT, 0, 0, 1},
+    {"name", "NAME", GD_COL_TEXT, 1, 0},
+    {"note", "NOTE", GD_COL_TEXT, 0, 0, 1},
+};
+
+static const char *const diff_formats[] = {"table", "csv", "json", "jsonl", "md", NULL};
+
+int cmd_diff(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL;
+    double alpha = NAN;
+    long min_samples = -1;
+    const gd_option opts[] = {
+        OPT_DOUBLE_(0, "alpha", &alpha, "P", "significance level of the tests (default 0.01)"),
+        OPT_INT_(0, "min-samples", &min_samples, "N", "fewest durations per side for a duration test (default 5)"),
+        OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl or md", diff_formats),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye diff [OPTIONS] BASE HEAD", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs != 2) {
+        fprintf(stderr, "godeye diff: expected BASE and HEAD selectors (see 'godeye diff -h')\n");
+        return GD_EXIT_USAGE;
+    }
+    if (!isnan(alpha) && !(alpha > 0 && alpha < 1)) {
+        fprintf(stderr, "godeye diff: --alpha must be between 0 and 1\n");
+        return GD_EXIT_USAGE;
+    }
+    if (min_samples != -1 && min_samples < 1) {
+        fprintf(stderr, "godeye diff: --min-samples must be 1 or more\n");
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_store(ctx, "diff", GD_STORE_RO, &s)))
+        return rc;
+    gd_error err = {0};
+    gd_selection base = {0}, head = {0};
+    if ((rc = gd_store_select(s, argv[0], &base, &err)) || (rc = gd_store_select(s, argv[1], &head, &err))) {
+        gd_selection_free(&base);
+        gd_store_close(s);
+        return gd_cli_fail("diff", &err);
+    }
+    gd_out_mode mode = format ? (gd_out_mode)gd_out_mode_parse(format) : GD_OUT_TABLE;
+    gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
+    gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples};
+    rc = gd_store_diff(s, &q, gd_cli_render_cb, r, &err);
+    int wrc = gd_render_end(r);
+    gd_selection_free(&base);
+    gd_selection_free(&head);
+    gd_store_close(s);
+    if (rc)
+        return gd_cli_fail("diff", &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}
