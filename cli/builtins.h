@@ -20,5 +20,6 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx);
 int cmd_export(int argc, char **argv, gd_ctx *ctx);
 int cmd_startup(int argc, char **argv, gd_ctx *ctx);
 int cmd_rm(int argc, char **argv, gd_ctx *ctx);
+int cmd_retrace(int argc, char **argv, gd_ctx *ctx);
 
 #endif
