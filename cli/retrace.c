@@ -76,10 +76,13 @@ static void emit(rt_out *o, int trim)
             i++;
         if (!o->cur[i])
             goto keep;
-        /* from the start of the name that differs */
-        while (i > 0 && (isalnum((unsigned char)o->cur[i - 1]) || o->cur[i - 1] == '_' ||
-                         o->cur[i - 1] == '$'))
-            i--;
+        /* from the start of the name that differs (the differing
+         * character included in the look-back, as ProGuard does) */
+        size_t j = i + 1;
+        while (j > 0 && (isalnum((unsigned char)o->cur[j - 1]) || o->cur[j - 1] == '_' ||
+                         o->cur[j - 1] == '$'))
+            j--;
+        i = j;
         char *t = malloc(o->curlen + 1);
         if (t) {
             for (size_t j = 0; j < o->curlen; j++)
