@@ -140,7 +140,12 @@ static int rs_stack(retrace_sink *r, const gd_event *ev, gd_error *err)
         gd_frame_parts fp;
         size_t nd = 0;
         if (gd_frame_split(fr, &fp)) {
-            if (gd_retrace_frame(r->m, fp.cls, fp.clen, fp.method, fp.mlen, fp.line, &r->res, err))
+            /* without a line the frame is the method that runs (the
+             * outermost of its inline chains), nothing to expand */
+            if (fp.line >= 0 ? gd_retrace_frame(r->m, fp.cls, fp.clen, fp.method, fp.mlen, fp.line,
+                                                &r->res, err)
+                             : gd_retrace_method(r->m, fp.cls, fp.clen, fp.method, fp.mlen, &r->res,
+                                                 err))
                 return err->code;
             if (r->res.nalt && (nd = gd_retrace_distinct(&r->res)) > 1)
                 r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
@@ -200,7 +205,7 @@ static int rs_method(retrace_sink *r, const gd_event *ev, gd_error *err)
     for (char *p = r->cls; slash && *p; p++)
         if (*p == '/')
             *p = '.';
-    if (gd_retrace_frame(r->m, r->cls, clen, me->method, strlen(me->method), -1, &r->res, err))
+    if (gd_retrace_method(r->m, r->cls, clen, me->method, strlen(me->method), &r->res, err))
         return err->code;
     if (!r->res.nalt)
         return r->inner.event(r->inner.ctx, ev, err);

@@ -598,8 +598,8 @@ static int add_chain(const gd_mapping *m, const klass *k, const member *g, const
     return close_alt(r, err);
 }
 
-int gd_retrace_frame(const gd_mapping *m, const char *cls, size_t clen, const char *method,
-                     size_t mlen, long line, gd_retrace_res *r, gd_error *err)
+static int retrace(const gd_mapping *m, const char *cls, size_t clen, const char *method,
+                   size_t mlen, long line, int outer_only, gd_retrace_res *r, gd_error *err)
 {
     r->n = 0;
     r->nalt = 0;
@@ -626,6 +626,18 @@ int gd_retrace_frame(const gd_mapping *m, const char *cls, size_t clen, const ch
         const member *kend = &m->mem[k->first + k->count];
         while (hi < kend && hi->obf == o)
             hi++;
+    }
+    if (lo != hi && outer_only) {
+        /* a method as it exists at run time: the outermost member of each
+         * inline chain (the method the others were inlined into) */
+        for (const member *x = lo; x < hi; x++) {
+            if (x + 1 < hi && x[1].cont)
+                continue;
+            if (push_frame(r, member_frame(m, k, x, -1), err) || close_alt(r, err))
+                return err->code;
+        }
+        r->member_known = 1;
+        return GD_OK;
     }
     if (lo != hi && line < 0) {
         /* no line: every original with that name is an alternative, in
@@ -659,6 +671,18 @@ int gd_retrace_frame(const gd_mapping *m, const char *cls, size_t clen, const ch
     if (push_frame(r, f, err))
         return err->code;
     return close_alt(r, err);
+}
+
+int gd_retrace_frame(const gd_mapping *m, const char *cls, size_t clen, const char *method,
+                     size_t mlen, long line, gd_retrace_res *r, gd_error *err)
+{
+    return retrace(m, cls, clen, method, mlen, line, 0, r, err);
+}
+
+int gd_retrace_method(const gd_mapping *m, const char *cls, size_t clen, const char *method,
+                      size_t mlen, gd_retrace_res *r, gd_error *err)
+{
+    return retrace(m, cls, clen, method, mlen, -1, 1, r, err);
 }
 
 static int alt_equal(const gd_retrace_res *r, size_t i, size_t j)

@@ -83,6 +83,12 @@ size_t gd_retrace_distinct(const gd_retrace_res *r);
 int gd_retrace_frame(const gd_mapping *m, const char *cls, size_t clen, const char *method,
                      size_t mlen, long line, gd_retrace_res *res, gd_error *err);
 
+/* Retraces a method as it exists at run time (a method-trace event, not a
+ * frame): the alternatives are the outermost member of each inline chain
+ * of that name, since the inlined ones are not methods any more. */
+int gd_retrace_method(const gd_mapping *m, const char *cls, size_t clen, const char *method,
+                      size_t mlen, gd_retrace_res *res, gd_error *err);
+
 /* A frame text "a.b.C.m(File:12)" (optionally followed by more text kept
  * as is) split into its parts; 0 when it is not of that shape.  `line` is
  * -1 without a number; file/flen the text inside the parentheses before

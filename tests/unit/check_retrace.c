@@ -216,19 +216,24 @@ END_TEST
 
 START_TEST(t_proguard_file)
 {
-    /* ProGuard 6.2's own output for tests/retrace_proguard.sh's program */
+    /* ProGuard 6.2's own output for tests/retrace/java (the program of
+     * tests/retrace_proguard.sh), 3 optimisation passes */
     gd_error err = {0};
     gd_mapping *m = NULL;
     ck_assert_int_eq(gd_mapping_load_file(&m, GODEYE_FIXTURES "/retrace/proguard-mapping.txt", &err), 0);
     gd_retrace_res r = {0};
-    retrace(m, "com.example.app.Main.main(SourceFile:1034)", &r);
+    retrace(m, "com.example.app.Main.main(SourceFile:1045)", &r);
     ck_assert_uint_eq(r.nalt, 1);
     ck_assert_uint_eq(r.n, 5);
-    frame_is(&r, 0, "com.example.app.Main", "inner", "Main.java", 34);
-    frame_is(&r, 1, "com.example.app.Main", "middle", "Main.java", 30);
-    frame_is(&r, 4, "com.example.app.Main", "main", "Main.java", 9);
-    retrace(m, "com.example.app.a.a(SourceFile:1006)", &r);
+    frame_is(&r, 0, "com.example.app.Main", "inner", "Main.java", 45);
+    frame_is(&r, 1, "com.example.app.Main", "middle", "Main.java", 41);
+    frame_is(&r, 4, "com.example.app.Main", "main", "Main.java", 18);
+    retrace(m, "com.example.app.c.a(SourceFile:1006)", &r);
     frame_is(&r, 0, "com.example.util.Checker", "check", "Checker.java", 6);
+    /* Worker.step kept (12:16 without an original range: lines kept) */
+    retrace(m, "com.example.app.c.a(SourceFile:14)", &r);
+    ck_assert_uint_eq(r.n, 1);
+    frame_is(&r, 0, "com.example.app.Worker", "step", "Worker.java", 14);
     gd_retrace_res_free(&r);
     gd_mapping_free(m);
 }
