@@ -213,17 +213,27 @@ static int filter(const gd_mapping *m, gd_input *in, rt_out *o, gd_error *err)
     size_t len;
     int r;
     while ((r = gd_input_getline(in, &line, &len, err)) > 0) {
-        int done = memchr(line, 0, len) ? 0 : try_at(m, line, &res, o, err);
-        if (done < 0)
-            break;
+        if (memchr(line, 0, len)) { /* not text: copied as it is */
+            for (size_t i = 0; i <= len; i += strlen(line + i) + 1) {
+                if (i && o->tty)
+                    fputs("\\x00", o->f);
+                else if (i)
+                    fputc(0, o->f);
+                if (o->tty)
+                    gd_fputs_escaped(line + i, o->f);
+                else
+                    fputs(line + i, o->f);
+            }
+            fputc('\n', o->f);
+            continue;
+        }
+        int done = try_at(m, line, &res, o, err);
         if (!done)
-            done = memchr(line, 0, len) ? 0 : try_class(m, line, o);
+            done = try_class(m, line, o);
         if (done < 0)
             break;
         if (!done)
             put_line(o, line);
-        if (done < 0)
-            break;
     }
     gd_retrace_res_free(&res);
     if (r < 0)
