@@ -122,7 +122,7 @@ static int rs_add(retrace_sink *r, const char *s, size_t n, gd_error *err)
 /* Opens a new frame in buf (its text follows with rs_add). */
 static int rs_frame(retrace_sink *r, gd_error *err)
 {
-    if (r->len && rs_add(r, "", 1, err)) /* the NUL of the frame before stays */
+    if (r->noffs && rs_add(r, "", 1, err)) /* the NUL of the frame before stays */
         return err->code;
     if (gd_grow((void **)&r->offs, &r->offcap, r->noffs + 1, sizeof *r->offs, err))
         return err->code;
