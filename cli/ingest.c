@@ -37,6 +37,14 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         fprintf(stderr, "': passed over: %s\n", rep->not_capture);
         return;
     }
+    if (rep->warning) {
+        fputs("godeye ingest: warning: '", stderr);
+        gd_fputs_escaped(rep->source, stderr);
+        fputs("':", stderr); /* the warning starts with the line number */
+        gd_fputs_escaped(rep->warning, stderr); /* holds an id from the mapping */
+        fputc('\n', stderr);
+        return;
+    }
     if (rep->nothing_usable) {
         fputs("godeye ingest: '", stderr);
         gd_fputs_escaped(rep->source, stderr);

@@ -646,6 +646,16 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
             snprintf(err->source, sizeof err->source, "%s", rc.opts->mapping);
             return code;
         }
+        const char *id;
+        long line;
+        size_t nunk = gd_mapping_unknown_ids(rc.mapping, &id, &line);
+        if (nunk && fn) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "%ld: %zu metadata line(s) with an unknown id ignored (first: '%.120s')",
+                     line, nunk, id);
+            gd_ingest_report rep = {.source = rc.opts->mapping, .warning = msg};
+            fn(ctx, &rep);
+        }
     }
     if ((code = gd_store_begin(s, err))) {
         gd_mapping_free(rc.mapping);

@@ -38,6 +38,10 @@ typedef struct gd_ingest_report {
     const char *not_capture;     /* a folder member in no known format:
                                   * why it was passed over (nothing else
                                   * is set); NULL for an ingested input    */
+    const char *warning;         /* a note on opts->mapping (source is its
+                                  * path; nothing else is set): "LINE: ..."
+                                  * metadata lines with unknown ids were
+                                  * ignored                                */
     const char *nothing_usable;  /* with keep_going: an input recognised as
                                   * `format` from which no event was taken,
                                   * passed over: the reason counts        */
