@@ -34,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gd_mapping_class(m, s, (size_t)(e - s));
             for (long l = -1; l < 4; l++)
                 gd_retrace_frame(m, s, (size_t)(e - s), "a", 1, l, &res, &err);
+            gd_retrace_method(m, s, (size_t)(e - s), "a", 1, &res, &err);
+            (void)gd_retrace_distinct(&res);
         }
         gd_retrace_res_free(&res);
         gd_mapping_free(m);
