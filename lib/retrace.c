@@ -581,7 +581,6 @@ static int synthesized(const klass *k, const member *mb)
 static int add_chain(const gd_mapping *m, const klass *k, const member *g, const member *end,
                      long line, gd_retrace_res *r, gd_error *err)
 {
-    size_t before = r->n;
     const member *e = g + 1;
     while (e < end && e->cont)
         e++;
@@ -594,7 +593,6 @@ static int add_chain(const gd_mapping *m, const klass *k, const member *g, const
         if (push_frame(r, member_frame(m, k, x, x == g ? map_line(x, line) : map_line(x, -1)), err))
             return err->code;
     }
-    (void)before;
     return close_alt(r, err);
 }
 
