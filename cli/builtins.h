@@ -22,5 +22,6 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx);
 int cmd_rm(int argc, char **argv, gd_ctx *ctx);
 int cmd_diff(int argc, char **argv, gd_ctx *ctx);
 int cmd_check(int argc, char **argv, gd_ctx *ctx);
+int cmd_retrace(int argc, char **argv, gd_ctx *ctx);
 
 #endif

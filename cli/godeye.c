@@ -24,6 +24,7 @@ static const gd_command commands[] = {
     {"methods", cmd_methods, "slow methods, call trees and evil methods from method traces"},
     {"startup", cmd_startup, "app launches (cold/warm/hot) against Android vitals' bars"},
     {"rm", cmd_rm, "remove traces from the database (one transaction)"},
+    {"retrace", cmd_retrace, "obfuscated stack traces back to original names (R8/ProGuard mapping)"},
     {"frames", cmd_frames, "frame times per window: slow, frozen, percentiles, drop levels"},
     {"report", cmd_report, "one self-contained HTML page (or Markdown/JSON summary) of the traces"},
     {"export", cmd_export, "Chrome trace-event JSON or folded stacks for other viewers"},

@@ -37,6 +37,14 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         fprintf(stderr, "': passed over: %s\n", rep->not_capture);
         return;
     }
+    if (rep->warning) {
+        fputs("godeye ingest: warning: '", stderr);
+        gd_fputs_escaped(rep->source, stderr);
+        fputs("':", stderr); /* the warning starts with the line number */
+        gd_fputs_escaped(rep->warning, stderr); /* holds an id from the mapping */
+        fputc('\n', stderr);
+        return;
+    }
     if (rep->nothing_usable) {
         fputs("godeye ingest: '", stderr);
         gd_fputs_escaped(rep->source, stderr);
@@ -112,7 +120,7 @@ static void on_progress(void *ctx, const char *source, uint64_t done, int64_t to
 
 int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *format_in = NULL, *mapping = NULL;
+    const char *format = NULL, *format_in = NULL, *mapping = NULL, *retrace = NULL;
     long year = 0, timeout = 0;
     double max_bytes = 0;
     int quiet = 0, no_progress = 0, timings = 0, keep_going = 0;
@@ -121,6 +129,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         OPT_STRING_(0, "format-in", &format_in, "NAME", "read inputs as this format (no detection)"),
         OPT_INT_(0, "year", &year, "YYYY", "year of stamps that have none (logcat); default this year"),
         OPT_STRING_(0, "method-mapping", &mapping, "FILE", "Matrix methodMapping.txt for method ids"),
+        OPT_STRING_(0, "mapping", &retrace, "FILE", "R8/ProGuard mapping.txt: retrace frames and methods"),
         OPT_DOUBLE_(0, "max-bytes", &max_bytes, "N", "largest URL body accepted (default 2 GiB)"),
         OPT_INT_(0, "timeout", &timeout, "SECONDS", "URL transfer time limit (default 600)"),
         OPT_BOOL_(0, "keep-going", &keep_going, "drop a cut last line (JSONL, logcat); pass over inputs with nothing usable"),
@@ -157,7 +166,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         out.r = gd_render_new(mem, out.mode, columns, sizeof columns / sizeof columns[0], 0);
     progress prog = {0};
     gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
-                         .keep_going = keep_going};
+                         .keep_going = keep_going, .mapping = retrace};
     if (!no_progress && isatty(2)) {
         io.progress = on_progress;
         io.progress_ctx = &prog;

@@ -16,7 +16,18 @@ typedef struct gd_ingest_opts {
     void (*progress)(void *ctx, const char *source, uint64_t done, int64_t total);
     void *progress_ctx;
     int keep_going;              /* gd_read_opts.keep_going for every input  */
+    /* R8/ProGuard mapping.txt, or NULL: loaded once, then the frames of
+     * every stack and the class/method of every method event are retraced
+     * before they are stored (key frames, groups, concern packages and
+     * blame then see the original names).  Only the retraced frame is
+     * stored; a frame whose class is not in the mapping stays as it is; an
+     * ambiguous one (several originals fit) stays obfuscated and is counted
+     * as the skip reason GD_SKIP_RETRACE_AMBIGUOUS.  The mapping's content
+     * hash is part of each trace's duplicate key. */
+    const char *mapping;
 } gd_ingest_opts;
+
+#define GD_SKIP_RETRACE_AMBIGUOUS "retrace: ambiguous"
 
 /* What one input became. */
 typedef struct gd_ingest_report {
@@ -27,6 +38,10 @@ typedef struct gd_ingest_report {
     const char *not_capture;     /* a folder member in no known format:
                                   * why it was passed over (nothing else
                                   * is set); NULL for an ingested input    */
+    const char *warning;         /* a note on opts->mapping (source is its
+                                  * path; nothing else is set): "LINE: ..."
+                                  * metadata lines with unknown ids were
+                                  * ignored                                */
     const char *nothing_usable;  /* with keep_going: an input recognised as
                                   * `format` from which no event was taken,
                                   * passed over: the reason counts        */

@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libsqlite3-dev libcurl4-openssl-dev
       check zlib1g-dev libzip-dev python3)
 if [ "${1:-}" = "--test" ]; then
-  pkgs+=(gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind)
+  # proguard-cli and a JDK: tests/retrace_proguard.sh compares godeye retrace with ProGuard's
+  pkgs+=(gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind proguard-cli default-jdk-headless)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

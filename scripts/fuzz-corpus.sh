@@ -69,6 +69,11 @@ PY
 for f in "$out"/bugreport_zip/*; do
   cp "$f" "$out/ingest/"
 done
+# mapping (the R8/ProGuard mapping parser): the retrace fixtures' mappings
+mkdir -p "$out/mapping"
+for f in tests/fixtures/retrace/*mapping*.txt tests/fixtures/regress/mapping-*; do
+  [ -f "$f" ] && cp "$f" "$out/mapping/"
+done
 for f in tests/fixtures/regress/ingest-*; do
   [ -f "$f" ] && cp "$f" "$out/ingest/"
 done

@@ -1,0 +1,7 @@
+package com.example.app;
+
+class AppException extends RuntimeException {
+    AppException(String msg, Throwable cause) {
+        super(msg, cause);
+    }
+}

@@ -1,0 +1,260 @@
+/* check_retrace.c - R8/ProGuard mappings and frame retrace (lib/retrace.c).
+ * The R8-only grammar (metadata lines, qualified inline frames, synthesized
+ * frames) is checked here on a hand-written R8 mapping; ProGuard's own
+ * output is compared with the real tool in tests/retrace_proguard.sh. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "retrace.h"
+
+static gd_mapping *load_text(const char *text, gd_error *err)
+{
+    gd_input *in;
+    gd_mapping *m = NULL;
+    ck_assert_int_eq(gd_input_open_mem(&in, text, strlen(text), err), 0);
+    gd_mapping_load(&m, in, err);
+    gd_input_close(in);
+    return m;
+}
+
+static gd_mapping *r8(void)
+{
+    gd_error err = {0};
+    gd_mapping *m = NULL;
+    int rc = gd_mapping_load_file(&m, GODEYE_FIXTURES "/retrace/r8-mapping.txt", &err);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    return m;
+}
+
+/* Retraces "frame" and checks the frames of alternative `alt`. */
+static void retrace(const gd_mapping *m, const char *frame, gd_retrace_res *res)
+{
+    gd_frame_parts fp;
+    gd_error err = {0};
+    ck_assert(gd_frame_split(frame, &fp));
+    ck_assert_int_eq(gd_retrace_frame(m, fp.cls, fp.clen, fp.method, fp.mlen, fp.line, res, &err), 0);
+}
+
+static void frame_is(const gd_retrace_res *r, size_t i, const char *cls, const char *method,
+                     const char *file, long line)
+{
+    ck_assert_uint_lt(i, r->n);
+    ck_assert_str_eq(r->f[i].cls, cls);
+    if (method)
+        ck_assert_str_eq(r->f[i].method, method);
+    else
+        ck_assert_ptr_null(r->f[i].method);
+    ck_assert_str_eq(r->f[i].file, file);
+    ck_assert_int_eq(r->f[i].line, line);
+}
+
+START_TEST(t_r8_header)
+{
+    gd_mapping *m = r8();
+    ck_assert_str_eq(gd_mapping_version(m), "2.2");
+    ck_assert_uint_eq(gd_mapping_classes(m), 3);
+    ck_assert_uint_eq(gd_mapping_members(m), 15); /* methods; the field is not kept */
+    const char *id;
+    long line;
+    ck_assert_uint_eq(gd_mapping_unknown_ids(m, &id, &line), 1);
+    ck_assert_str_eq(id, "com.android.tools.r8.rewriteFrame");
+    ck_assert_int_eq(line, 22);
+    ck_assert_str_eq(gd_mapping_class(m, "a.b.c", 5), "com.example.shop.feed.FeedAdapter");
+    ck_assert_str_eq(gd_mapping_class(m, "a.b.e", 5), "com.example.shop.feed.FeedAdapter$Holder");
+    ck_assert_ptr_null(gd_mapping_class(m, "a.b.x", 5));
+    ck_assert_ptr_null(gd_mapping_class(m, "a.b", 3));
+    ck_assert_uint_eq(strlen(gd_mapping_hash(m)), 32);
+    gd_mapping_free(m);
+}
+END_TEST
+
+START_TEST(t_r8_lines)
+{
+    gd_mapping *m = r8();
+    gd_retrace_res r = {0};
+    /* range with an original range: c + (L - a) */
+    retrace(m, "a.b.c.a(SourceFile:3)", &r);
+    ck_assert_uint_eq(r.nalt, 1);
+    ck_assert_uint_eq(r.n, 1);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "bind", "FeedAdapter.kt", 41);
+    /* one original line */
+    retrace(m, "a.b.c.b(SourceFile:6)", &r);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "render", "FeedAdapter.kt", 50);
+    retrace(m, "a.b.c.b(SourceFile:8)", &r);
+    ck_assert_uint_eq(r.n, 1);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "render", "FeedAdapter.kt", 61);
+    /* sourceFile applies to the class it follows only; inner classes take
+     * the outer class's name */
+    retrace(m, "a.b.e.a(SourceFile:4)", &r);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter$Holder", "onClick", "FeedAdapter.java", 21);
+    gd_retrace_res_free(&r);
+    gd_mapping_free(m);
+}
+END_TEST
+
+START_TEST(t_r8_inline)
+{
+    gd_mapping *m = r8();
+    gd_retrace_res r = {0};
+    /* qualified inlinee first, then its caller at the call-site line */
+    retrace(m, "a.b.c.a(SourceFile:4)", &r);
+    ck_assert_uint_eq(r.nalt, 1);
+    ck_assert_uint_eq(r.n, 2);
+    frame_is(&r, 0, "com.example.shop.util.Images", "load", "Images.java", 7);
+    frame_is(&r, 1, "com.example.shop.feed.FeedAdapter", "bind", "FeedAdapter.kt", 42);
+    /* the synthesized lambda frame is stripped */
+    retrace(m, "a.b.c.a(SourceFile:5)", &r);
+    ck_assert_uint_eq(r.nalt, 1);
+    ck_assert_uint_eq(r.n, 1);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "bind", "FeedAdapter.kt", 43);
+    /* a synthesized class with nothing else left keeps its frame */
+    retrace(m, "a.b.d.run(SourceFile:1)", &r);
+    ck_assert_uint_eq(r.n, 1);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter$$ExternalSyntheticLambda0", "run",
+             "FeedAdapter.java", 0);
+    gd_retrace_res_free(&r);
+    gd_mapping_free(m);
+}
+END_TEST
+
+START_TEST(t_r8_ambiguous)
+{
+    gd_mapping *m = r8();
+    gd_retrace_res r = {0};
+    /* two overloads with the same range (not adjacent: not a chain) */
+    retrace(m, "a.b.c.d(SourceFile:11)", &r);
+    ck_assert_uint_eq(r.nalt, 2);
+    ck_assert_uint_eq(gd_retrace_distinct(&r), 2);
+    frame_is(&r, r.alt[0], "com.example.shop.feed.FeedAdapter", "over", "FeedAdapter.kt", 71);
+    frame_is(&r, r.alt[1], "com.example.shop.feed.FeedAdapter", "over", "FeedAdapter.kt", 81);
+    /* members without a range fit any line */
+    retrace(m, "a.b.c.c(SourceFile:5)", &r);
+    ck_assert_uint_eq(gd_retrace_distinct(&r), 2);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "unlined", "FeedAdapter.kt", 5);
+    frame_is(&r, 1, "com.example.shop.feed.FeedAdapter", "other", "FeedAdapter.kt", 5);
+    /* no line: every member of that name, in mapping order */
+    retrace(m, "a.b.c.b(Unknown Source)", &r);
+    ck_assert_uint_eq(r.nalt, 2);
+    ck_assert_uint_eq(gd_retrace_distinct(&r), 1); /* render twice */
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "render", "FeedAdapter.kt", -1);
+    retrace(m, "a.b.c.a(Unknown Source)", &r);
+    ck_assert_uint_eq(r.nalt, 4); /* bind, load, bind, bind: the lambda dropped */
+    ck_assert_uint_eq(gd_retrace_distinct(&r), 2);
+    gd_retrace_res_free(&r);
+    gd_mapping_free(m);
+}
+END_TEST
+
+START_TEST(t_unknown)
+{
+    gd_mapping *m = r8();
+    gd_retrace_res r = {0};
+    /* a class not in the mapping: nothing */
+    retrace(m, "android.os.Handler.dispatchMessage(Handler.java:106)", &r);
+    ck_assert_uint_eq(r.nalt, 0);
+    /* a known class, an unknown member: the class only, line kept */
+    retrace(m, "a.b.c.zz(SourceFile:3)", &r);
+    ck_assert_uint_eq(r.nalt, 1);
+    ck_assert_int_eq(r.member_known, 0);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", NULL, "FeedAdapter.kt", 3);
+    /* a line outside every range of that name: the same (ProGuard does so) */
+    retrace(m, "a.b.c.a(SourceFile:99)", &r);
+    ck_assert_int_eq(r.member_known, 0);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", NULL, "FeedAdapter.kt", 99);
+    gd_retrace_res_free(&r);
+    gd_mapping_free(m);
+}
+END_TEST
+
+START_TEST(t_split)
+{
+    gd_frame_parts p;
+    ck_assert(gd_frame_split("a.b.C.m(C.java:12) ~[x]", &p));
+    ck_assert_int_eq((int)p.clen, 5);
+    ck_assert_int_eq((int)p.mlen, 1);
+    ck_assert_int_eq((int)p.flen, 6);
+    ck_assert_int_eq(p.line, 12);
+    ck_assert_str_eq(p.rest, " ~[x]");
+    ck_assert(gd_frame_split("java.lang.Object.wait(Native Method)", &p));
+    ck_assert_int_eq(p.line, -1);
+    ck_assert_int_eq((int)p.flen, 13);
+    ck_assert(!gd_frame_split("#00 pc 0001e0 /system/lib/libc.so (__epoll_pwait+8)", &p));
+    ck_assert(!gd_frame_split("noclass(X.java:1)", &p));
+    ck_assert(!gd_frame_split("a.b.c", &p));
+}
+END_TEST
+
+static void bad(const char *text, long line, long col, const char *msg)
+{
+    gd_error err = {0};
+    gd_mapping *m = load_text(text, &err);
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(err.code, GD_ERR_DATA);
+    ck_assert_int_eq(err.line, line);
+    ck_assert_int_eq(err.col, col);
+    ck_assert_msg(strstr(err.msg, msg), "%s", err.msg);
+}
+
+START_TEST(t_errors)
+{
+    bad("    void f() -> a\n", 1, 5, "before any class");
+    bad("a.B -> c\n", 1, 9, "expected ':'");
+    bad("a.B -> c:\n    3:1:void f() -> a\n", 2, 9, "ends before it starts");
+    bad("a.B -> c:\n    1:2:void f( -> a\n", 2, 15, "expected ')'");
+    bad("a.B -> c:\n    void f() a\n", 2, 5, "expected 'member -> obfuscated'");
+    bad("a.B -> c:\nd.E -> c:\n", 2, 8, "named twice");
+    bad("# only a comment\n\n", 0, 0, "not a mapping file");
+    /* a plain comment and a metadata line that is not JSON are comments */
+    gd_error err = {0};
+    gd_mapping *m = load_text("# {not json\na.B -> c:\n    1:1:int f():5 -> a\n", &err);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(gd_mapping_unknown_ids(m, NULL, NULL), 0);
+    gd_mapping_free(m);
+}
+END_TEST
+
+START_TEST(t_proguard_file)
+{
+    /* ProGuard 6.2's own output for tests/retrace/java (the program of
+     * tests/retrace_proguard.sh), 3 optimisation passes */
+    gd_error err = {0};
+    gd_mapping *m = NULL;
+    ck_assert_int_eq(gd_mapping_load_file(&m, GODEYE_FIXTURES "/retrace/proguard-mapping.txt", &err), 0);
+    gd_retrace_res r = {0};
+    retrace(m, "com.example.app.Main.main(SourceFile:1045)", &r);
+    ck_assert_uint_eq(r.nalt, 1);
+    ck_assert_uint_eq(r.n, 5);
+    frame_is(&r, 0, "com.example.app.Main", "inner", "Main.java", 45);
+    frame_is(&r, 1, "com.example.app.Main", "middle", "Main.java", 41);
+    frame_is(&r, 4, "com.example.app.Main", "main", "Main.java", 18);
+    retrace(m, "com.example.app.c.a(SourceFile:1006)", &r);
+    frame_is(&r, 0, "com.example.util.Checker", "check", "Checker.java", 6);
+    /* Worker.step kept (12:16 without an original range: lines kept) */
+    retrace(m, "com.example.app.c.a(SourceFile:14)", &r);
+    ck_assert_uint_eq(r.n, 1);
+    frame_is(&r, 0, "com.example.app.Worker", "step", "Worker.java", 14);
+    gd_retrace_res_free(&r);
+    gd_mapping_free(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("retrace");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, t_r8_header);
+    tcase_add_test(tc, t_r8_lines);
+    tcase_add_test(tc, t_r8_inline);
+    tcase_add_test(tc, t_r8_ambiguous);
+    tcase_add_test(tc, t_unknown);
+    tcase_add_test(tc, t_split);
+    tcase_add_test(tc, t_errors);
+    tcase_add_test(tc, t_proguard_file);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
