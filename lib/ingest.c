@@ -89,6 +89,18 @@ static void ps_skip(void *ctx, const char *reason, long line, long col)
     p->inner.skip(p->inner.ctx, reason, line, col);
 }
 
+/* Analysis progress: the writer's callback with the input's name. */
+typedef struct analysis_progress {
+    const gd_ingest_opts *opts;
+    const char *source;
+} analysis_progress;
+
+static void ap_call(void *ctx, uint64_t done, int64_t total)
+{
+    analysis_progress *a = ctx;
+    a->opts->analysis_progress(a->opts->progress_ctx, a->source, done, total);
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -197,6 +209,9 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
         snprintf(hash + used, sizeof hash - (size_t)used, ";mapping=%.400s", rc->opts->method_mapping);
     gd_ingest_report rep = {.source = source, .format = r->name};
     json_t *stats = json_object();
+    analysis_progress ap = {rc->opts, source};
+    if (rc->opts->analysis_progress)
+        gd_writer_progress(w, ap_call, &ap);
     code = gd_writer_finish(w, hash, &rep.res, err);
     if (!code && !rep.res.duplicate)
         gd_writer_foreach_stat(w, stat_to_json, stats);

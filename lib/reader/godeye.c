@@ -366,6 +366,13 @@ static int emit(ctx *c, json_t *o, gd_error *err)
         return 0;
     if (rc)
         return rc;
+    const char *bad = gd_event_out_of_range(&ev);
+    if (bad)
+        return gd_error_set(err, GD_ERR_DATA, c->line, c->col, "field '%s' is out of range (%s)", bad,
+                            strchr(bad, '.') || strcmp(bad, "screen") == 0
+                                ? "a side is at most 16777216 px"
+                            : strstr(bad, "ts") ? "a time is ms from 0 to the end of year 9999"
+                                                : "a duration is at most 2^53 us, about 285 years");
     return gd_sink_event(c->sink, &ev, err);
 }
 
@@ -377,8 +384,8 @@ static int emit_fast(ctx *c, const char *text, size_t len, gd_error *err)
     int r = gd_fast_event(text, len, &c->fast, &ev);
     if (r < 0)
         return gd_error_set(err, GD_ERR_IO, c->line, c->col, "out of memory");
-    if (r == 0)
-        return 0;
+    if (r == 0 || gd_event_out_of_range(&ev))
+        return 0; /* the general path reads it (and says what is wrong) */
     ev.line = c->line;
     int rc = gd_sink_event(c->sink, &ev, err);
     return rc ? rc : 1;
