@@ -40,6 +40,18 @@ int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd
         const char *what = gd_reader_not_capture(head, n, eof);
         if (what)
             return gd_error_set(err, GD_ERR_DATA, 0, 0, "not a capture: %s", what);
+        const char *enc = gd_input_encoding(in);
+        if (enc)
+            return gd_error_set(err, GD_ERR_DATA, 1, 1,
+                                "unrecognised format (%s input, read as UTF-8; tried: %s)", enc, tried);
+        size_t nul = 0, m = n < 256 ? n : 256;
+        for (size_t i = 0; i < m; i++)
+            nul += head[i] == 0;
+        if (m >= 8 && nul * 4 >= m && nul * 2 <= m + 2) /* NULs beside characters */
+            return gd_error_set(err, GD_ERR_DATA, 1, 1,
+                                "unrecognised format (UTF-16 input? without a byte order mark only"
+                                " text that starts in ASCII is recognised: save it as UTF-8;"
+                                " tried: %s)", tried);
         return gd_error_set(err, GD_ERR_DATA, 1, 1, "unrecognised format (tried: %s)", tried);
     }
     return GD_OK;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "input.h"
 #include "ingest.h"
 #include "reader/godeye_fast.h"
 #include "store.h"
@@ -277,6 +278,174 @@ START_TEST(analysis_reports_increasing_progress)
 }
 END_TEST
 
+/* ---- encodings ------------------------------------------------------------- */
+
+static char *slurp_fixture(const char *rel, size_t *n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", GODEYE_FIXTURES, rel);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "missing fixture %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)len + 1);
+    ck_assert_uint_eq(fread(b, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    b[len] = 0;
+    *n = (size_t)len;
+    return b;
+}
+
+enum { E_UTF8BOM, E_LE_BOM_CRLF, E_LE, E_BE_BOM, E_BE, E__N };
+static const char *const enc_names[E__N] = {"UTF-8 BOM", "UTF-16LE BOM CRLF", "UTF-16LE",
+                                             "UTF-16BE BOM", "UTF-16BE"};
+
+/* ASCII text in encoding e (a new buffer) */
+static unsigned char *encode(const char *a, size_t n, int e, size_t *out_n)
+{
+    unsigned char *o = malloc(n * 4 + 4), *p = o;
+    if (e == E_UTF8BOM) {
+        memcpy(p, "\xef\xbb\xbf", 3);
+        memcpy(p + 3, a, n);
+        *out_n = n + 3;
+        return o;
+    }
+    int le = e == E_LE_BOM_CRLF || e == E_LE;
+    if (e == E_LE_BOM_CRLF || e == E_BE_BOM) {
+        *p++ = le ? 0xff : 0xfe;
+        *p++ = le ? 0xfe : 0xff;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] == '\n' && e == E_LE_BOM_CRLF && (i == 0 || a[i - 1] != '\r')) {
+            *p++ = '\r';
+            *p++ = 0;
+        }
+        *p++ = le ? (unsigned char)a[i] : 0;
+        *p++ = le ? 0 : (unsigned char)a[i];
+    }
+    *out_n = (size_t)(p - o);
+    return o;
+}
+
+static const char *const enc_fixtures[][2] = {
+    {"godeye/pairing.jsonl", "godeye"},
+    {"chrome/nested.json", "chrome"},
+    {"androidgodeye/monitor.jsonl", "androidgodeye"},
+    {"blockcanary/looper-2024-03-05_14-22-07.481.log", "blockcanary"},
+};
+
+/* every encoding of a capture is detected as the same format and gives
+ * the same trace as its UTF-8 original */
+START_TEST(every_encoding_reads_the_same)
+{
+    size_t n;
+    char *plain = slurp_fixture(enc_fixtures[_i][0], &n);
+    gd_store *s = open_db();
+    last_report base = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest_text(s, "plain", plain, n, &base, &err), 0);
+    for (int e = 0; e < E__N; e++) {
+        size_t m;
+        unsigned char *t = encode(plain, n, e, &m);
+        gd_input *in;
+        ck_assert_int_eq(gd_input_open_mem(&in, t, m, &err), 0);
+        const gd_reader *r = NULL;
+        ck_assert_msg(gd_ingest_detect(in, NULL, &r, &err) == 0, "%s %s: %s", enc_fixtures[_i][0],
+                      enc_names[e], err.msg);
+        ck_assert_str_eq(r->name, enc_fixtures[_i][1]);
+        gd_input_close(in);
+        last_report l = {0};
+        char name[32];
+        snprintf(name, sizeof name, "enc%d", e);
+        ck_assert_msg(ingest_text(s, name, (const char *)t, m, &l, &err) == 0, "%s %s: %s",
+                      enc_fixtures[_i][0], enc_names[e], err.msg);
+        ck_assert_int_eq(l.res.duplicate, 0); /* the hash is of the bytes as they were */
+        ck_assert_msg(l.res.events == base.res.events, "%s %s: %ld events, not %ld",
+                      enc_fixtures[_i][0], enc_names[e], l.res.events, base.res.events);
+        ck_assert_int_eq(l.res.skipped, base.res.skipped);
+        ck_assert_int_eq(l.res.dispatches, base.res.dispatches);
+        ck_assert_int_eq(l.res.blocks, base.res.blocks);
+        json_decref(l.stats);
+        free(t);
+    }
+    json_decref(base.stats);
+    free(plain);
+    gd_store_close(s);
+}
+END_TEST
+
+/* errors in transcoded input: the line number of the original text, the
+ * column in bytes of the line as UTF-8 */
+START_TEST(positions_in_utf16_input)
+{
+    const char *a = META "{\"type\":\"looper\",\"ts\":1}\n{\"type\":\"looper\",\"ts\":2,,}\n";
+    size_t m;
+    unsigned char *t = encode(a, strlen(a), E_LE_BOM_CRLF, &m);
+    gd_store *s = open_db();
+    last_report l = {0};
+    gd_error err = {0};
+    ck_assert_int_eq(ingest_text(s, "bad16.jsonl", (const char *)t, m, &l, &err), GD_ERR_DATA);
+    ck_assert_int_eq(err.line, 3);
+    ck_assert_int_eq(err.col, 25);
+    free(t);
+    gd_store_close(s);
+}
+END_TEST
+
+static const char *enc_of(const void *data, size_t n)
+{
+    gd_input *in;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_input_open_mem(&in, data, n, &err), 0);
+    size_t k;
+    int eof;
+    ck_assert_ptr_nonnull(gd_input_peek(in, &k, &eof, &err));
+    const char *e = gd_input_encoding(in);
+    gd_input_close(in);
+    return e;
+}
+
+/* binary heads are never taken for UTF-16, nor text too short to tell */
+START_TEST(binary_is_never_transcoded)
+{
+    unsigned char b[600];
+    static const char *const heads[] = {"PK\x03\x04", "\x0a\x80\x01", "SLOW", "PERFILE2",
+                                        "*version\n"};
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+        memset(b, 0, sizeof b);
+        memcpy(b, heads[h], strlen(heads[h]));
+        for (size_t i = 16; i < sizeof b; i += 4) /* sparse fields, NUL padding */
+            b[i] = (unsigned char)('A' + i % 26);
+        ck_assert_msg(enc_of(b, sizeof b) == NULL, "head %zu", h);
+    }
+    /* all zeros */
+    memset(b, 0, sizeof b);
+    ck_assert_ptr_null(enc_of(b, sizeof b));
+    /* 15 ASCII characters of UTF-16LE without a BOM: too short to tell */
+    size_t m;
+    unsigned char *t = encode("abcdefghijklmno", 15, E_LE, &m);
+    ck_assert_ptr_null(enc_of(t, m));
+    free(t);
+    t = encode("abcdefghijklmnop", 16, E_LE, &m);
+    ck_assert_str_eq(enc_of(t, m), "UTF-16LE");
+    free(t);
+    /* a character other than ASCII at the start: not guessed without a BOM,
+     * and the message says what it may be */
+    unsigned char *u = encode("{\"type\":\"meta\",\"app\":\"caf?\",\"pid\":1}\n", 38, E_LE, &m);
+    u[2 * 26] = 0xe9; /* the ? becomes U+00E9 */
+    ck_assert_ptr_null(enc_of(u, m));
+    gd_input *in;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_input_open_mem(&in, u, m, &err), 0);
+    const gd_reader *r;
+    ck_assert_int_eq(gd_ingest_detect(in, NULL, &r, &err), GD_ERR_DATA);
+    ck_assert_msg(strstr(err.msg, "UTF-16 input?") != NULL, "%s", err.msg);
+    gd_input_close(in);
+    free(u);
+}
+END_TEST
+
 Suite *limits_suite(void)
 {
     Suite *s = suite_create("limits");
@@ -293,6 +462,13 @@ Suite *limits_suite(void)
     tcase_add_checked_fixture(p, setup, teardown);
     tcase_add_test(p, analysis_reports_increasing_progress);
     suite_add_tcase(s, p);
+    TCase *e = tcase_create("encodings");
+    tcase_add_checked_fixture(e, setup, teardown);
+    tcase_add_loop_test(e, every_encoding_reads_the_same, 0,
+                        (int)(sizeof enc_fixtures / sizeof enc_fixtures[0]));
+    tcase_add_test(e, positions_in_utf16_input);
+    tcase_add_test(e, binary_is_never_transcoded);
+    suite_add_tcase(s, e);
     return s;
 }
 
