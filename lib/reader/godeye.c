@@ -116,6 +116,13 @@ static int rect_of(json_t *r, int32_t out[4])
     return 0;
 }
 
+/* A side in px: past int32 it stays too large (the range rule refuses it)
+ * rather than wrapping to a small one; below, as given. */
+static int32_t side(int64_t px)
+{
+    return px > INT32_MAX ? INT32_MAX : px < INT32_MIN ? INT32_MIN : (int32_t)px;
+}
+
 /* Converts one event object.  Returns 0 and fills ev, SKIP when the event
  * is to be skipped (counted), or an error code. */
 #define SKIP (-1)
@@ -296,14 +303,14 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
             return type_err(c, err, "bitmap", "an object");
         im->view_hash = opt_int(c, v, "hash");
         im->view_cls = opt_str(c, v, "class");
-        im->view_w = (int32_t)opt_int(c, v, "w");
-        im->view_h = (int32_t)opt_int(c, v, "h");
+        im->view_w = side(opt_int(c, v, "w"));
+        im->view_h = side(opt_int(c, v, "h"));
         im->view_visible = opt_bool(c, v, "visible", 1);
         json_t *bw = json_object_get(b, "w"), *bh = json_object_get(b, "h");
         if (!json_is_integer(bw) || !json_is_integer(bh))
             return type_err(c, err, "bitmap.w/h", "integers");
-        im->bitmap_w = (int32_t)json_integer_value(bw);
-        im->bitmap_h = (int32_t)json_integer_value(bh);
+        im->bitmap_w = side(json_integer_value(bw));
+        im->bitmap_h = side(json_integer_value(bh));
         im->config = opt_str(c, b, "config");
         im->source = opt_str(c, o, "source");
         break;

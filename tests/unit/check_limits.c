@@ -102,6 +102,11 @@ static const struct {
      "\"hash\":22},\"view\":{\"hash\":4,\"class\":\"V\",\"w\":1,\"h\":1,\"visible\":true},"
      "\"bitmap\":{\"w\":2147483647,\"h\":2147483647,\"config\":\"RGBA_F16\"}}",
      "'bitmap.w'"},
+    /* 2^32 + 1 once wrapped to 1 px */
+    {"{\"type\":\"image\",\"ts\":1700000000000,\"page\":{\"type\":\"activity\",\"class\":\"A\","
+     "\"hash\":22},\"view\":{\"hash\":4,\"class\":\"V\",\"w\":4294967297,\"h\":1,\"visible\":true},"
+     "\"bitmap\":{\"w\":10,\"h\":10,\"config\":\"RGBA_F16\"}}",
+     "'view.w'"},
 };
 
 START_TEST(godeye_refuses_numbers_out_of_range)
