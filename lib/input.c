@@ -495,7 +495,8 @@ static size_t put_utf8(unsigned char *o, unsigned c)
 }
 
 /* Transcodes what ubuf holds into dbuf (as much as fits); an unpaired
- * surrogate or a last odd byte becomes U+FFFD. */
+ * surrogate or a last odd byte becomes U+FFFD; U+FEFF is dropped (a
+ * folder's files are read as one stream, each with its BOM). */
 static void transcode(gd_input *in)
 {
     const unsigned char *u = in->ubuf;
@@ -520,6 +521,8 @@ static void transcode(gd_input *in)
             c = 0xfffd;
         }
         in->u_pos += used;
+        if (c == 0xfeff)
+            continue; /* the BOM of the next file of a concatenation */
         in->d_len += put_utf8(in->dbuf + in->d_len, c);
     }
     if (in->u_eof && in->u_len - in->u_pos == 1 && DBUF - in->d_len >= 4) {

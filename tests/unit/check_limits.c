@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "event.h"
@@ -451,6 +452,43 @@ START_TEST(binary_is_never_transcoded)
 }
 END_TEST
 
+/* a BlockCanary folder is read as one stream: the BOM of each UTF-16 file
+ * after the first is dropped too */
+START_TEST(utf16_blockcanary_folder)
+{
+    static const char *const logs[] = {"looper-2024-03-05_14-22-07.481.log",
+                                       "looper-2024-03-05_14-25-40.002.log"};
+    char sub[512], rel[300], name[400];
+    gd_error err = {0};
+    gd_store *s = open_db();
+    last_report l[2];
+    memset(l, 0, sizeof l);
+    for (int e = 0; e < 2; e++) {
+        snprintf(sub, sizeof sub, "%s/bc%d", dir, e);
+        ck_assert_int_eq(mkdir(sub, 0755), 0);
+        for (int i = 0; i < 2; i++) {
+            size_t n, m;
+            snprintf(rel, sizeof rel, "blockcanary/%s", logs[i]);
+            char *plain = slurp_fixture(rel, &n);
+            unsigned char *t = e ? encode(plain, n, E_LE_BOM_CRLF, &m) : (unsigned char *)plain;
+            snprintf(name, sizeof name, "bc%d/%s", e, logs[i]);
+            put(name, (const char *)t, e ? m : n);
+            if (e)
+                free(t);
+            free(plain);
+        }
+        char *inputs[] = {sub};
+        ck_assert_msg(gd_ingest(s, inputs, 1, NULL, on_report, &l[e], &err) == 0, "%s", err.msg);
+    }
+    ck_assert_int_eq(l[1].res.events, l[0].res.events);
+    ck_assert_int_eq(l[1].res.skipped, 0);
+    ck_assert_int_eq(l[1].res.dispatches, 2);
+    json_decref(l[0].stats);
+    json_decref(l[1].stats);
+    gd_store_close(s);
+}
+END_TEST
+
 Suite *limits_suite(void)
 {
     Suite *s = suite_create("limits");
@@ -473,6 +511,7 @@ Suite *limits_suite(void)
                         (int)(sizeof enc_fixtures / sizeof enc_fixtures[0]));
     tcase_add_test(e, positions_in_utf16_input);
     tcase_add_test(e, binary_is_never_transcoded);
+    tcase_add_test(e, utf16_blockcanary_folder);
     suite_add_tcase(s, e);
     return s;
 }
