@@ -1,5 +1,6 @@
 /* ingest.c - `godeye ingest`: read captures into the database. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,6 +12,22 @@
 
 static const char *const usage_line = "godeye ingest [OPTIONS] FILE|FOLDER|URL|- ...";
 
+typedef struct progress {
+    time_t started;
+    int delay;          /* seconds before the line shows (2; tests: 0) */
+    int shown;          /* a line is on the terminal                  */
+} progress;
+
+/* Takes the progress line off the terminal: back to its start, erase it. */
+static void progress_clear(progress *p)
+{
+    if (p && p->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        p->shown = 0;
+    }
+}
+
 typedef struct ingest_out {
     FILE *o;            /* what stdout gets once the ingest committed      */
     gd_renderer *r;
@@ -18,6 +35,7 @@ typedef struct ingest_out {
     gd_out_mode mode;
     int timings;
     gd_ingest_timings sum;  /* over all inputs */
+    progress *prog;         /* cleared before anything else on stderr */
 } ingest_out;
 
 static const gd_column columns[] = {
@@ -30,6 +48,7 @@ static const gd_column columns[] = {
 static void on_report(void *ctx, const gd_ingest_report *rep)
 {
     ingest_out *o = ctx;
+    progress_clear(o->prog);
     if (rep->not_capture) {
         /* a folder member in no known format: said, never silent */
         fputs("godeye ingest: '", stderr);
@@ -91,20 +110,26 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
     json_decref(row);
 }
 
-typedef struct progress {
-    time_t started;
-    int shown;
-} progress;
+/* 1 when the line is to be drawn now: after p->delay seconds of ingest */
+static int progress_due(progress *p, time_t now)
+{
+    if (!p->started)
+        p->started = now;
+    if (now - p->started < p->delay && !p->shown)
+        return 0;
+    p->shown = 1;
+    return 1;
+}
 
 static void on_progress(void *ctx, const char *source, uint64_t done, int64_t total)
 {
     progress *p = ctx;
     time_t now = time(NULL);
-    if (!p->started)
-        p->started = now;
-    if (now - p->started < 2 && !p->shown)
+    if (!progress_due(p, now))
         return;
-    p->shown = 1;
+    char src[128];
+    gd_escape_ctrl(source, src, sizeof src); /* a folder member's name */
+    source = src;
     double secs = difftime(now, p->started);
     double mbs = secs > 0 ? (double)done / 1048576.0 / secs : 0;
     if (total > 0) {
@@ -115,6 +140,18 @@ static void on_progress(void *ctx, const char *source, uint64_t done, int64_t to
     } else {
         fprintf(stderr, "\r%.30s %.1f MB %.1f MB/s ", source, (double)done / 1048576.0, mbs);
     }
+    fflush(stderr);
+}
+
+static void on_analysis(void *ctx, const char *source, uint64_t done, int64_t total)
+{
+    progress *p = ctx;
+    if (!progress_due(p, time(NULL)))
+        return;
+    char src[128];
+    gd_escape_ctrl(source, src, sizeof src); /* a folder member's name */
+    fprintf(stderr, "\r\033[K%.30s analysing: %llu/%lld blocks ", src, (unsigned long long)done,
+            (long long)total);
     fflush(stderr);
 }
 
@@ -164,11 +201,16 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     ingest_out out = {.o = mem, .quiet = quiet, .mode = gd_cli_mode(format), .timings = timings};
     if (out.mode != GD_OUT_TABLE)
         out.r = gd_render_new(mem, out.mode, columns, sizeof columns / sizeof columns[0], 0);
-    progress prog = {0};
+    progress prog = {.delay = 2};
+    const char *delay = getenv("GODEYE_PROGRESS_DELAY"); /* tests: 0 */
+    if (delay && *delay)
+        prog.delay = atoi(delay);
+    out.prog = &prog;
     gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
                          .keep_going = keep_going, .mapping = retrace};
     if (!no_progress && isatty(2)) {
         io.progress = on_progress;
+        io.analysis_progress = on_analysis;
         io.progress_ctx = &prog;
     }
     gd_error err = {0};
@@ -176,8 +218,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = gd_ingest(s, argv, (size_t)nargs, &io, on_report, &out, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (prog.shown)
-        fputc('\n', stderr);
+    progress_clear(&prog); /* before the summary and any message */
     gd_store_close(s);
     int rend = out.r ? gd_render_end(out.r) : 0;
     fclose(mem);

@@ -89,6 +89,61 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     }
 }
 
+static int ts_bad(double ms)
+{
+    return gd_has(ms) && !(ms >= 0 && ms <= GD_TS_MAX_MS);
+}
+
+static int dur_bad(double ms)
+{
+    /* a negative one in range is the writer's to count ("negative duration") */
+    return gd_has(ms) && !(ms >= -GD_DUR_MAX_MS && ms <= GD_DUR_MAX_MS);
+}
+
+static int side_bad(int32_t px)
+{
+    return px > GD_SIDE_MAX;
+}
+
+const char *gd_event_out_of_range(const gd_event *ev)
+{
+    if (ts_bad(ev->ts))
+        return "ts";
+    switch (ev->kind) {
+    case GD_EV_LOOPER:
+        return ts_bad(ev->u.looper.thread_ts) ? "thread_ts" : NULL;
+    case GD_EV_DISPATCH:
+        return dur_bad(ev->u.dispatch.dur)          ? "dur"
+               : dur_bad(ev->u.dispatch.thread_dur) ? "thread_dur"
+                                                    : NULL;
+    case GD_EV_LIFECYCLE:
+        return ts_bad(ev->u.lifecycle.end_ts) ? "end_ts" : NULL;
+    case GD_EV_METHOD:
+        return ts_bad(ev->u.method.end_ts) ? "end_ts" : NULL;
+    case GD_EV_FRAME:
+        return dur_bad(ev->u.frame.dur) ? "dur" : dur_bad(ev->u.frame.vsync_ms) ? "vsync_ms" : NULL;
+    case GD_EV_ISSUE:
+        return dur_bad(ev->u.issue.cost_ms) ? "cost_ms" : NULL;
+    case GD_EV_STARTUP:
+        return dur_bad(ev->u.startup.total_ms)  ? "total_ms"
+               : dur_bad(ev->u.startup.wait_ms) ? "wait_ms"
+                                                : NULL;
+    case GD_EV_IMAGE: {
+        const gd_image_ev *im = &ev->u.image;
+        return side_bad(im->bitmap_w)  ? "bitmap.w"
+               : side_bad(im->bitmap_h) ? "bitmap.h"
+               : side_bad(im->view_w)   ? "view.w"
+               : side_bad(im->view_h)   ? "view.h"
+                                        : NULL;
+    }
+    case GD_EV_VIEW_DUMP:
+        return side_bad(ev->u.view_dump.screen_w) || side_bad(ev->u.view_dump.screen_h) ? "screen"
+                                                                                       : NULL;
+    default:
+        return NULL;
+    }
+}
+
 void gd_meta_init(gd_meta *m)
 {
     memset(m, 0, sizeof *m);

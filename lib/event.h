@@ -223,6 +223,21 @@ typedef struct gd_event {
  * pid GD_PID_APP, tid GD_TID_MAIN). */
 void gd_event_init(gd_event *ev, gd_event_kind k);
 
+/* The sane ranges of an event's numbers (man/godeye-ingest.1): a time is
+ * milliseconds in [0, GD_TS_MAX_MS] (epoch captures: 1970-01-01 up to the
+ * end of year 9999; monotonic clocks: >= 0); a duration in
+ * [-GD_DUR_MAX_MS, GD_DUR_MAX_MS] (a negative one is the writer's to
+ * count) (2^53 microseconds, about 285 years: exact in
+ * microseconds and within int64 nanoseconds); a bitmap or view side at
+ * most GD_SIDE_MAX px (an area in bytes stays exact in int64 and double). */
+#define GD_TS_MAX_MS 253402300799999.0
+#define GD_DUR_MAX_MS 9007199254740.992
+#define GD_SIDE_MAX ((int32_t)1 << 24)
+
+/* NULL when every number of `ev` is absent or in range, else the capture
+ * field name of the first one out of range ("ts", "dur", "bitmap.w"...). */
+const char *gd_event_out_of_range(const gd_event *ev);
+
 /* Capture metadata.  Readers may call the sink's meta callback several
  * times; later values fill fields still absent (first value wins). */
 #define GD_MAX_CONCERN 16

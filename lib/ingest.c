@@ -41,6 +41,18 @@ int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd
         const char *what = gd_reader_not_capture(head, n, eof);
         if (what)
             return gd_error_set(err, GD_ERR_DATA, 0, 0, "not a capture: %s", what);
+        const char *enc = gd_input_encoding(in);
+        if (enc)
+            return gd_error_set(err, GD_ERR_DATA, 1, 1,
+                                "unrecognised format (%s input, read as UTF-8; tried: %s)", enc, tried);
+        size_t nul = 0, m = n < 256 ? n : 256;
+        for (size_t i = 0; i < m; i++)
+            nul += head[i] == 0;
+        if (m >= 8 && nul * 4 >= m && nul * 2 <= m + 2) /* NULs beside characters */
+            return gd_error_set(err, GD_ERR_DATA, 1, 1,
+                                "unrecognised format (UTF-16 input? without a byte order mark only"
+                                " text that starts in ASCII is recognised: save it as UTF-8;"
+                                " tried: %s)", tried);
         return gd_error_set(err, GD_ERR_DATA, 1, 1, "unrecognised format (tried: %s)", tried);
     }
     return GD_OK;
@@ -254,6 +266,18 @@ static void rs_free(retrace_sink *r)
     free(r->meth);
 }
 
+/* Analysis progress: the writer's callback with the input's name. */
+typedef struct analysis_progress {
+    const gd_ingest_opts *opts;
+    const char *source;
+} analysis_progress;
+
+static void ap_call(void *ctx, uint64_t done, int64_t total)
+{
+    analysis_progress *a = ctx;
+    a->opts->analysis_progress(a->opts->progress_ctx, a->source, done, total);
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -373,6 +397,9 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
         snprintf(hash + used, sizeof hash - (size_t)used, ";retrace=%s", gd_mapping_hash(rc->mapping));
     gd_ingest_report rep = {.source = source, .format = r->name};
     json_t *stats = json_object();
+    analysis_progress ap = {rc->opts, source};
+    if (rc->opts->analysis_progress)
+        gd_writer_progress(w, ap_call, &ap);
     code = gd_writer_finish(w, hash, &rep.res, err);
     if (!code && !rep.res.duplicate)
         gd_writer_foreach_stat(w, stat_to_json, stats);

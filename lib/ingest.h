@@ -15,6 +15,9 @@ typedef struct gd_ingest_opts {
     /* progress of the current input (bytes read, total or -1); may be NULL */
     void (*progress)(void *ctx, const char *source, uint64_t done, int64_t total);
     void *progress_ctx;
+    /* progress of the analysis after reading (blocks derived so far, how
+     * many to derive), with progress_ctx; may be NULL */
+    void (*analysis_progress)(void *ctx, const char *source, uint64_t done, int64_t total);
     int keep_going;              /* gd_read_opts.keep_going for every input  */
     /* R8/ProGuard mapping.txt, or NULL: loaded once, then the frames of
      * every stack and the class/method of every method event are retraced

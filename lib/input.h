@@ -48,6 +48,17 @@ long gd_input_lineno(const gd_input *in);
 int gd_input_line_cut(const gd_input *in);
 
 int gd_input_is_gzip(const gd_input *in);
+/* Text encodings, below every reader: a UTF-8 BOM at the start is dropped;
+ * UTF-16LE/BE text is transcoded to UTF-8, recognised by its BOM (dropped)
+ * or, without one, by its first bytes: at least GD_INPUT_UTF16_SAMPLE bytes
+ * (up to 512 looked at) all printable ASCII or whitespace with a NUL beside
+ * each (as a PowerShell redirect writes).  Binary data never matches.
+ * Line numbers are those of the original text; a column counts bytes of
+ * the line as transcoded to UTF-8.  The content hash is of the bytes as
+ * they were.  "UTF-16LE"/"UTF-16BE" when transcoding (known once peeked or
+ * read), else NULL. */
+#define GD_INPUT_UTF16_SAMPLE 32
+const char *gd_input_encoding(const gd_input *in);
 /* The descriptor of an input that is one regular file read as is (not
  * gzip), for readers that need random access (zip) and read it with pread
  * so the stream's position stays where it is; -1 for anything else. */

@@ -75,6 +75,11 @@ const gd_sink *gd_writer_sink(gd_writer *w);
 /* Events taken so far (skipped ones not counted). */
 long gd_writer_events(const gd_writer *w);
 int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
+/* Progress of gd_writer_finish's analysis: fn(ctx, done, total) with the
+ * dispatches analysed for blocks so far and how many there are to analyse
+ * (0 of total first, total of total last, increasing between). */
+typedef void (*gd_writer_progress_fn)(void *ctx, uint64_t done, int64_t total);
+void gd_writer_progress(gd_writer *w, gd_writer_progress_fn fn, void *ctx);
 /* Undoes everything written for this trace (rollback to its savepoint). */
 void gd_writer_abort(gd_writer *w);
 void gd_writer_free(gd_writer *w);

@@ -12,8 +12,12 @@
 /* Columns every table starts with; ?1 is the trace id. */
 #define TRACE_COLS "t.hash AS trace_uid, coalesce(t.app, '') AS app,"                  \
                    " coalesce(t.version_name, '') AS version_name,"
-#define DAY(ms) "coalesce(date((" ms ") / 1000, 'unixepoch'),"                         \
-                " date(t.start_ms / 1000, 'unixepoch'), '1970-01-01') AS day,"
+/* ClickHouse's Date holds 1970-01-01 .. 2149-06-06: a time outside it takes
+ * the trace's day, else 1970-01-01 (never a day ClickHouse would mangle) */
+#define CH_DAY_MAX_MS "5662310399999"
+#define DAY1(ms) "CASE WHEN (" ms ") BETWEEN 0 AND " CH_DAY_MAX_MS                      \
+                 " THEN date((" ms ") / 1000, 'unixepoch') END"
+#define DAY(ms) "coalesce(" DAY1(ms) ", " DAY1("t.start_ms") ", '1970-01-01') AS day,"
 
 /* Tables whose rows come from the analyses (page timelines, overdraw, image
  * issues) rather than from one SQL query: the query function's rows are
@@ -211,10 +215,11 @@ static int map_row(void *ctx, json_t *row)
     if (!json_is_number(ts))
         ts = json_object_get(out, "start_ms");
     if (json_is_number(ts)) {
-        time_t secs = (time_t)(json_number_value(ts) / 1000.0);
+        double ms = json_number_value(ts);
+        time_t secs = ms >= 0 && ms <= 5662310399999.0 ? (time_t)(ms / 1000.0) : -1;
         struct tm tm;
         char day[16];
-        if (secs > 0 && gmtime_r(&secs, &tm) && strftime(day, sizeof day, "%Y-%m-%d", &tm))
+        if (secs >= 0 && gmtime_r(&secs, &tm) && strftime(day, sizeof day, "%Y-%m-%d", &tm))
             json_object_set_new(out, "day", json_string(day));
     }
     /* "x:json" keys carry JSON text in ClickHouse String columns */

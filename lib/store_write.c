@@ -130,6 +130,8 @@ struct gd_writer {
     int64_t last_thread_pid, last_thread_tid;
     int open;
     double write_s;  /* time spent in the sink */
+    gd_writer_progress_fn progress; /* analysis progress, or NULL */
+    void *progress_ctx;
     const char *default_clock; /* the format's clock, when no meta names one */
     long unresolved; /* rows written with pid or tid -1 (resolve_main's work) */
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
@@ -523,6 +525,10 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
         on_skip(w, "event without a time", ev->line, 0);
         return 0;
     }
+    if (gd_event_out_of_range(ev)) { /* never a broken row: counted */
+        on_skip(w, "number out of range", ev->line, 0);
+        return 0;
+    }
     w->events++;
     double end = ev->ts;
     if (ev->kind == GD_EV_DISPATCH && gd_has(ev->u.dispatch.dur) && ev->u.dispatch.dur > 0)
@@ -739,6 +745,12 @@ void gd_writer_abort(gd_writer *w)
         sqlite3_exec(w->s->db, "ROLLBACK TO gd_trace; RELEASE gd_trace;", NULL, NULL, NULL);
         w->open = 0;
     }
+}
+
+void gd_writer_progress(gd_writer *w, gd_writer_progress_fn fn, void *ctx)
+{
+    w->progress = fn;
+    w->progress_ctx = ctx;
 }
 
 void gd_writer_free(gd_writer *w)
@@ -963,6 +975,21 @@ static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
     }
     sqlite3_bind_int64(q, 1, w->trace);
     sqlite3_bind_double(q, 2, cfg.short_ms);
+    int64_t total = 0;
+    if (w->progress) { /* how many dispatches the analysis goes through */
+        sqlite3_stmt *c = gd_store_prepare(
+            w->s, "SELECT count(*) FROM dispatch WHERE trace = ? AND dur_ms >= ?", err);
+        if (!c) {
+            rc = err->code ? err->code : GD_ERR_IO;
+            goto out;
+        }
+        sqlite3_bind_int64(c, 1, w->trace);
+        sqlite3_bind_double(c, 2, cfg.short_ms);
+        if (sqlite3_step(c) == SQLITE_ROW)
+            total = sqlite3_column_int64(c, 0);
+        sqlite3_finalize(c);
+        w->progress(w->progress_ctx, 0, total);
+    }
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         gd_block_info bi;
@@ -986,9 +1013,13 @@ static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
         if ((rc = gd_store_step(w->s, ins, err)))
             goto out;
         (*nblocks)++;
+        if (w->progress && (*nblocks & 0x3ff) == 0)
+            w->progress(w->progress_ctx, (uint64_t)*nblocks, total);
     }
     if (step != SQLITE_DONE)
         rc = gd_store_fail(w->s, err, "database read");
+    else if (w->progress)
+        w->progress(w->progress_ctx, (uint64_t)*nblocks, total);
 out:
     sqlite3_finalize(q);
     sqlite3_finalize(ins);

@@ -41,9 +41,12 @@ int gd_image_bytes_per_pixel(const char *config)
     return 4;
 }
 
+/* saturates at INT64_MAX: the byte count is stored and shown as int64
+ * (UINT64_MAX read back as -1); the ingest keeps sides within 2^24 px,
+ * where no product reaches it */
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
-    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+    return b && a > (uint64_t)INT64_MAX / b ? (uint64_t)INT64_MAX : a * b;
 }
 
 static double rule(double v, double def)

@@ -56,7 +56,7 @@ typedef struct gd_image_result {
     gd_image_issue issue;
     uint64_t bitmap_area, view_area;  /* pixels (0 when malformed)         */
     int bytes_per_pixel;
-    uint64_t wasted_bytes;            /* saturates at UINT64_MAX           */
+    uint64_t wasted_bytes;            /* saturates at INT64_MAX (stored)   */
 } gd_image_result;
 
 /* Applies the rules to one bitmap shown by one view.  `view_visible` == 0

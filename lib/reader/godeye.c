@@ -116,6 +116,13 @@ static int rect_of(json_t *r, int32_t out[4])
     return 0;
 }
 
+/* A side in px: past int32 it stays too large (the range rule refuses it)
+ * rather than wrapping to a small one; below, as given. */
+static int32_t side(int64_t px)
+{
+    return px > INT32_MAX ? INT32_MAX : px < INT32_MIN ? INT32_MIN : (int32_t)px;
+}
+
 /* Converts one event object.  Returns 0 and fills ev, SKIP when the event
  * is to be skipped (counted), or an error code. */
 #define SKIP (-1)
@@ -296,14 +303,14 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
             return type_err(c, err, "bitmap", "an object");
         im->view_hash = opt_int(c, v, "hash");
         im->view_cls = opt_str(c, v, "class");
-        im->view_w = (int32_t)opt_int(c, v, "w");
-        im->view_h = (int32_t)opt_int(c, v, "h");
+        im->view_w = side(opt_int(c, v, "w"));
+        im->view_h = side(opt_int(c, v, "h"));
         im->view_visible = opt_bool(c, v, "visible", 1);
         json_t *bw = json_object_get(b, "w"), *bh = json_object_get(b, "h");
         if (!json_is_integer(bw) || !json_is_integer(bh))
             return type_err(c, err, "bitmap.w/h", "integers");
-        im->bitmap_w = (int32_t)json_integer_value(bw);
-        im->bitmap_h = (int32_t)json_integer_value(bh);
+        im->bitmap_w = side(json_integer_value(bw));
+        im->bitmap_h = side(json_integer_value(bh));
         im->config = opt_str(c, b, "config");
         im->source = opt_str(c, o, "source");
         break;
@@ -366,6 +373,13 @@ static int emit(ctx *c, json_t *o, gd_error *err)
         return 0;
     if (rc)
         return rc;
+    const char *bad = gd_event_out_of_range(&ev);
+    if (bad)
+        return gd_error_set(err, GD_ERR_DATA, c->line, c->col, "field '%s' is out of range (%s)", bad,
+                            strchr(bad, '.') || strcmp(bad, "screen") == 0
+                                ? "a side is at most 16777216 px"
+                            : strstr(bad, "ts") ? "a time is ms from 0 to the end of year 9999"
+                                                : "a duration is at most 2^53 us, about 285 years");
     return gd_sink_event(c->sink, &ev, err);
 }
 
@@ -377,8 +391,8 @@ static int emit_fast(ctx *c, const char *text, size_t len, gd_error *err)
     int r = gd_fast_event(text, len, &c->fast, &ev);
     if (r < 0)
         return gd_error_set(err, GD_ERR_IO, c->line, c->col, "out of memory");
-    if (r == 0)
-        return 0;
+    if (r == 0 || gd_event_out_of_range(&ev))
+        return 0; /* the general path reads it (and says what is wrong) */
     ev.line = c->line;
     int rc = gd_sink_event(c->sink, &ev, err);
     return rc ? rc : 1;

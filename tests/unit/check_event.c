@@ -262,7 +262,7 @@ static const char *const capture[] = {
     "\"method\":\"bind\"}",
     "{\"type\":\"frame\",\"ts\":1700000001200,\"dur\":16.7,\"window\":\"Main\"}",
     "{\"type\":\"mark\",\"ts\":1700000001300,\"name\":\"scroll feed \\u00e9\\u4e2d\"}",
-    "{\"type\":\"mark\",\"ts\":-1.5}",
+    "{\"type\":\"mark\",\"ts\":1.5}",
     "{\"type\":\"startup\",\"ts\":1700000001400,\"app\":\"com.example\",\"activity\":\"com.example.Main\","
     "\"startup_kind\":\"cold\",\"total_ms\":5000,\"wait_ms\":5012.5,\"source\":\"am_start\"}",
     "{\"type\":\"startup\",\"ts\":1700000001500,\"total_ms\":0.5}",

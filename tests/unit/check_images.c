@@ -84,12 +84,15 @@ END_TEST
 
 START_TEST(sixty_four_bit)
 {
-    /* INT32_MAX squared does not overflow; x8 saturates */
+    /* INT32_MAX squared does not overflow; x4 and x8 saturate at INT64_MAX
+     * (stored as int64: UINT64_MAX read back as -1) */
     gd_image_result r = chk(1, 1, 1, INT32_MAX, INT32_MAX, "ARGB_8888");
     ck_assert_uint_eq(r.bitmap_area, 4611686014132420609ull);
-    ck_assert_uint_eq(r.wasted_bytes, (4611686014132420609ull - 1) * 4);
+    ck_assert_uint_eq(r.wasted_bytes, (uint64_t)INT64_MAX);
+    r = chk(1, 1, 1, INT32_MAX, INT32_MAX, "ALPHA_8");
+    ck_assert_uint_eq(r.wasted_bytes, 4611686014132420609ull - 1);
     r = chk(1, 1, 0, INT32_MAX, INT32_MAX, "RGBA_F16");
-    ck_assert_uint_eq(r.wasted_bytes, UINT64_MAX);
+    ck_assert_uint_eq(r.wasted_bytes, (uint64_t)INT64_MAX);
     /* 100000 x 100000 in a 60000 x 100000 view: 1e10 > 1.5 x 6e9 */
     r = chk(60000, 100000, 1, 100000, 100000, "RGB_565");
     ck_assert_int_eq(r.issue, GD_IMAGE_BITMAP_QUALITY_TOO_HIGH);
