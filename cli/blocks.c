@@ -7,10 +7,11 @@
 #include "escape.h"
 
 static const gd_column block_columns[] = {
-    {"id", "ID", GD_COL_INT, 0, 1},
+    {"id", "ID", GD_COL_INT, 0, 0},
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
-    {"tid", "TID", GD_COL_INT, 0, 1},
+    {"tid", "TID", GD_COL_INT, 0, 0},
+    {"thread", "THREAD", GD_COL_TEXT, 0, 0},
     {"start_ms", "START", GD_COL_TIME, 0, 0},
     {"end_ms", "END", GD_COL_TIME, 0, 1},
     {"duration_ms", "MS", GD_COL_MS, 0, 0},
@@ -103,7 +104,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "blocks", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "blocks", &traces, &s)))
         return rc;
     gd_blocks_query q = {.filter = gd_cli_filter(&traces), .threshold = threshold,
                          .kind = gd_block_kind_parse(kind), .stacks = stacks};

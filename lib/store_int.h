@@ -12,6 +12,13 @@ struct gd_store {
     sqlite3 *db;
     int ro;
     int in_tx;
+    /* the busy handler: how long it may wait, whom it tells once it has
+     * waited a second (gd_store_on_wait) */
+    int wait_max_ms;
+    int waited_ms;
+    int told;
+    void (*on_wait)(void *ctx);
+    void *on_wait_ctx;
     /* statements run once per row of an outer loop (a block's call window,
      * its dispatch), kept prepared: keyed by the SQL literal's address */
     struct {
