@@ -27,6 +27,14 @@ struct gd_store {
     } cache[GD_STMT_CACHE];
 };
 
+/* SQL for the thread of dispatch `d` of trace `t`: "main" for the trace's
+ * main thread (its pid when the trace names none), else the thread's name
+ * (NULL when unknown).  The one home of that rule. */
+#define GD_SQL_THREAD_OF(d, t)                                                              \
+    "CASE WHEN " d ".tid = coalesce(" t ".main_tid, " d ".pid) THEN 'main' ELSE"          \
+    " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid" \
+    " AND th.tid = " d ".tid) END"
+
 /* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
 sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);
 /* The store's prepared statement for `sql`, a string literal (the cache

@@ -454,12 +454,8 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
              "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
              " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
              " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
-             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low,"
-             /* the thread: "main" for the trace's main thread (pid when the
-              * trace names none), else its name when known */
-             " CASE WHEN d.tid = coalesce(t.main_tid, d.pid) THEN 'main' ELSE"
-             " (SELECT th.name FROM thread th WHERE th.trace = d.trace AND th.pid = d.pid"
-             " AND th.tid = d.tid) END"
+             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, "
+             GD_SQL_THREAD_OF("d", "t")
              /* CROSS JOIN keeps dispatch the outer loop, read through its
               * dur_ms index: a few blocks out of millions of dispatches */
              " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
