@@ -47,9 +47,18 @@ static int print_with_stacks(void *ctx, json_t *row)
     if (o->mode != GD_OUT_TABLE)
         return gd_render_row(o->r, row) ? 1 : 0;
     char buf[256];
-    printf("block %lld  trace %lld  %s  %.1f ms  %s%s  key frame: ",
+    json_t *th = json_object_get(row, "thread");
+    printf("block %lld  trace %lld  tid %lld",
            (long long)json_integer_value(json_object_get(row, "id")),
            (long long)json_integer_value(json_object_get(row, "trace")),
+           (long long)json_integer_value(json_object_get(row, "tid")));
+    if (json_is_string(th)) {
+        /* a thread name comes from the capture */
+        fputs(" (", stdout);
+        gd_fputs_escaped(json_string_value(th), stdout);
+        putchar(')');
+    }
+    printf("  %s  %.1f ms  %s%s  key frame: ",
            gd_render_time(o->r, row, json_object_get(row, "start_ms"), buf, sizeof buf),
            json_number_value(json_object_get(row, "duration_ms")),
            json_string_value(json_object_get(row, "kind")),

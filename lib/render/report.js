@@ -591,5 +591,9 @@
   }
 
   summary(); timelines(); groups(); anrs(); startups(); frames(); locks(); issues(); pages(); overdraw(); images(); search();
+  /* the menu names only the sections this page has */
+  Array.prototype.forEach.call(document.querySelectorAll('nav a'), function (a) {
+    if (!document.getElementById((a.getAttribute('href') || '').slice(1))) a.style.display = 'none';
+  });
   if (!errs.length) document.body.dataset.ready = '1';
 })();
