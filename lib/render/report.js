@@ -386,9 +386,12 @@
         box.appendChild(el('div', { 'class': 'mute' }, 'Deadlock: ' + c.map(function (th) { return th.name; }).join(' \u2192 ') + ' \u2192 ' + (c[0] ? c[0].name : '')));
         box.appendChild(cycleSvg(c));
       });
-      var st = a.main_stack || [];
+      var all = a.main_stack || [], st = all.filter(function (f) { return String(f).indexOf('native:') !== 0; });
+      if (!st.length) st = all; /* no Java frame: the native ones */
       if (st.length) {
-        box.appendChild(el('div', { 'class': 'mute' }, 'main thread stack (innermost first' + (st.length > 12 ? ', 12 of ' + st.length + ' frames' : '') + ')'));
+        var nat = all.length - st.length;
+        box.appendChild(el('div', { 'class': 'mute' }, 'main thread stack (innermost first' + (st.length > 12 ? ', 12 of ' + st.length + ' Java frames' : '') +
+          (nat ? '; ' + nat + ' native frames left out' : '') + ')'));
         box.appendChild(el('div', { 'class': 'stack mono' }, st.slice(0, 12).map(function (f) { return 'at ' + f; }).join('\n'))).style.whiteSpace = 'pre-wrap';
       }
       s.appendChild(box);
@@ -501,7 +504,7 @@
   }
   /* frame-time histogram of one window: bars per bucket, count on top */
   function histSvg(r) {
-    var c = el('div', { 'class': 'dump' });
+    var c = el('div', { 'class': 'dump hist' });
     c.appendChild(el('div', { 'class': 'mono' }, 'trace ' + r.trace + ' \u00b7 ' + (r.window === null ? 'all windows' : r.window)));
     var W = 360, H = 150, L = 34, B = 30, n = r.hist.length, bw = (W - L - 6) / n, max = 1;
     r.hist.forEach(function (h) { if (h[1] > max) max = h[1]; });
