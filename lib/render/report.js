@@ -531,7 +531,12 @@
     return [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'ts_ms', label: 'time', fmt: function (v, r) { return at(r, 'ts_ms'); } },
       { key: 'tool', label: 'tool', fmt: num }, { key: 'type', label: 'type', fmt: num }, { key: 'detail', label: 'detail', fmt: num },
-      { key: 'cost_ms', label: 'cost', type: 'n', fmt: ms }, { key: 'content', label: 'content', type: 'f', fmt: function (v) { return v === null || v === undefined ? '-' : typeof v === 'string' ? v : JSON.stringify(v); } }];
+      { key: 'cost_ms', label: 'cost', type: 'n', fmt: ms }, { key: 'content', label: 'content', type: 'f', fmt: function (v) {
+        if (v === null || v === undefined) return '-';
+        if (typeof v !== 'object' || Array.isArray(v)) return typeof v === 'string' ? v : JSON.stringify(v);
+        /* the tool's fields as "key: value", one after the other */
+        return Object.keys(v).map(function (k) { var x = v[k]; return k + ': ' + (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)); }).join(' \u00b7 ');
+      } }];
   }
   function locks() {
     var ls = D.locks || [];
