@@ -266,6 +266,8 @@ static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
     if (strchr(s, ' ') && !strstr(s, "(Native Method)") && !strstr(s, "(Native method)") &&
         !strstr(s, "(Unknown Source)"))
         return 0;
+    if (strchr("{[\"", s[0])) /* JSON text, not a frame */
+        return 0;
     const char *paren = strchr(s, '(');
     size_t name_len = paren ? (size_t)(paren - s) : strlen(s);
     /* the last two dotted parts of the name: Class.method */

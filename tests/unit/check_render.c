@@ -180,6 +180,10 @@ START_TEST(test_table_fit_width)
     expect_render(GD_OUT_TABLE, one, 1, 12, "[{\"f\":\"Slow dispatch took 412ms main\"}]",
                   "f\n"
                   "Slow dispat\xe2\x80\xa6\n");
+    /* JSON text is no frame, however many dots it has */
+    expect_render(GD_OUT_TABLE, one, 1, 16, "[{\"f\":\"{\\\"lock\\\":\\\"com.example.shop.Cart\\\"}\"}]",
+                  "f\n"
+                  "{\"lock\":\"com.ex\xe2\x80\xa6\n");
     /* an indented tree keeps its indentation; the frame after it is cut */
     expect_render(GD_OUT_TABLE, one, 1, 20, "[{\"f\":\"      com.example.shop.img.Decoder.decode\"}]",
                   "f\n"
