@@ -263,8 +263,10 @@ static size_t text_width(const char *s)
  * anything else (a message with spaces, a plain word). */
 static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
 {
-    if (strchr(s, ' ') && !strstr(s, "(Native Method)") && !strstr(s, "(Native method)") &&
-        !strstr(s, "(Unknown Source)"))
+    /* a name without spaces; what follows '(' may have some (a method's
+     * parameter list, "(Native Method)") */
+    const char *sp = strchr(s, ' '), *par = strchr(s, '(');
+    if (sp && (!par || sp < par))
         return 0;
     if (strchr("{[\"", s[0])) /* JSON text, not a frame */
         return 0;

@@ -180,6 +180,10 @@ START_TEST(test_table_fit_width)
     expect_render(GD_OUT_TABLE, one, 1, 12, "[{\"f\":\"Slow dispatch took 412ms main\"}]",
                   "f\n"
                   "Slow dispat\xe2\x80\xa6\n");
+    /* a method with a parameter list is a frame too */
+    expect_render(GD_OUT_TABLE, one, 1, 24, "[{\"f\":\"  com.x.feed.FeedAdapter.onBind(com.x.Holder, int)\"}]",
+                  "f\n"
+                  "  FeedAdapter.onBind\n");
     /* JSON text is no frame, however many dots it has */
     expect_render(GD_OUT_TABLE, one, 1, 16, "[{\"f\":\"{\\\"lock\\\":\\\"com.example.shop.Cart\\\"}\"}]",
                   "f\n"
