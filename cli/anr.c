@@ -20,11 +20,12 @@ typedef struct out {
     gd_renderer *r;
 } out;
 
-/* Table rows: a readable summary of each dump. */
+/* Table and CSV rows: a readable summary of each dump (JSON keeps the
+ * whole object). */
 static int on_anr(void *ctx, json_t *row)
 {
     out *o = ctx;
-    if (o->mode != GD_OUT_TABLE)
+    if (o->mode != GD_OUT_TABLE && o->mode != GD_OUT_CSV)
         return gd_render_row(o->r, row) ? 1 : 0;
     json_t *t = json_pack("{s:O s:O s:O}", "trace", json_object_get(row, "trace"), "ts_ms",
                           json_object_get(row, "ts_ms"), "pid", json_object_get(row, "pid"));
@@ -100,7 +101,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "anr", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "anr", &traces, &s)))
         return rc;
     out o = {gd_cli_mode(format), NULL};
     o.r = gd_cli_renderer(ctx, s, o.mode, anr_columns, sizeof anr_columns / sizeof anr_columns[0]);
@@ -125,8 +126,10 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *tool = NULL;
     gd_int_list traces = {0};
+    /* the tools the readers name (lib/reader: issue.tool) */
+    static const char *const tools[] = {"android", "anr", "blockcanary", "godeye", "matrix", NULL};
     const gd_option opts[] = {
-        OPT_STRING_(0, "tool", &tool, "NAME", "only this tool's findings (matrix, godeye, android, anr...)"),
+        OPT_CHOICE_(0, "tool", &tool, "NAME", "only this tool's findings: android, anr, blockcanary, godeye or matrix", tools),
         OPT_LISTING(&format, &traces),
         OPT_END_(),
     };
@@ -138,7 +141,7 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "issues", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "issues", &traces, &s)))
         return rc;
     gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), issue_columns,
                                      sizeof issue_columns / sizeof issue_columns[0]);

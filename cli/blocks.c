@@ -7,10 +7,11 @@
 #include "escape.h"
 
 static const gd_column block_columns[] = {
-    {"id", "ID", GD_COL_INT, 0, 1},
+    {"id", "ID", GD_COL_INT, 0, 0},
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
-    {"tid", "TID", GD_COL_INT, 0, 1},
+    {"tid", "TID", GD_COL_INT, 0, 0},
+    {"thread", "THREAD", GD_COL_TEXT, 0, 0},
     {"start_ms", "START", GD_COL_TIME, 0, 0},
     {"end_ms", "END", GD_COL_TIME, 0, 1},
     {"duration_ms", "MS", GD_COL_MS, 0, 0},
@@ -48,9 +49,18 @@ static int print_with_stacks(void *ctx, json_t *row)
     if (o->mode != GD_OUT_TABLE)
         return gd_render_row(o->r, row) ? 1 : 0;
     char buf[256];
-    printf("block %lld  trace %lld  %s  %.1f ms  %s%s  key frame: ",
+    json_t *th = json_object_get(row, "thread");
+    printf("block %lld  trace %lld  tid %lld",
            (long long)json_integer_value(json_object_get(row, "id")),
            (long long)json_integer_value(json_object_get(row, "trace")),
+           (long long)json_integer_value(json_object_get(row, "tid")));
+    if (json_is_string(th)) {
+        /* a thread name comes from the capture */
+        fputs(" (", stdout);
+        gd_fputs_escaped(json_string_value(th), stdout);
+        putchar(')');
+    }
+    printf("  %s  %.1f ms  %s%s  key frame: ",
            gd_render_time(o->r, row, json_object_get(row, "start_ms"), buf, sizeof buf),
            json_number_value(json_object_get(row, "duration_ms")),
            json_string_value(json_object_get(row, "kind")),
@@ -105,7 +115,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "blocks", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "blocks", &traces, &s)))
         return rc;
     gd_blocks_query q = {.filter = gd_cli_filter(&traces), .threshold = threshold,
                          .kind = gd_block_kind_parse(kind), .stacks = stacks};

@@ -71,11 +71,46 @@ int gd_cli_fail(const char *cmd, const gd_error *err)
     return err->code == GD_ERR_USAGE ? GD_EXIT_USAGE : GD_EXIT_FAIL;
 }
 
+static void say_waiting(void *cmd)
+{
+    fprintf(stderr, "godeye %s: waiting for the database lock held by another godeye\n", (const char *)cmd);
+}
+
 int gd_cli_open_store(const gd_ctx *ctx, const char *cmd, int mode, gd_store **out)
 {
     gd_error err = {0};
     if (gd_store_open(out, ctx->db_path, mode, &err))
         return gd_cli_fail(cmd, &err);
+    gd_store_on_wait(*out, say_waiting, (void *)cmd);
+    return GD_EXIT_OK;
+}
+
+static int count_row(void *ctx, json_t *row)
+{
+    (void)row;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *traces, gd_store **out)
+{
+    int rc = gd_cli_open_store(ctx, cmd, GD_STORE_RO, out);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < traces->n; i++) {
+        gd_filter one = {&traces->v[i], 1};
+        gd_error err = {0};
+        size_t n = 0;
+        if (gd_store_traces(*out, &one, count_row, &n, &err)) {
+            gd_store_close(*out);
+            return gd_cli_fail(cmd, &err);
+        }
+        if (!n) {
+            fprintf(stderr, "godeye %s: no trace %lld\n", cmd, (long long)traces->v[i]);
+            gd_store_close(*out);
+            return GD_EXIT_FAIL;
+        }
+    }
     return GD_EXIT_OK;
 }
 

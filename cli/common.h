@@ -27,6 +27,10 @@ typedef int (*gd_cmd_fn)(int argc, char **argv, gd_ctx *ctx);
 int gd_cli_fail(const char *cmd, const gd_error *err);
 /* Opens the store or reports why not (returns 0 or an exit code). */
 int gd_cli_open_store(const gd_ctx *ctx, const char *cmd, int mode, gd_store **out);
+/* A listing command's store, read-only, once every --trace id is known:
+ * "godeye CMD: no trace 99" and exit 1 when one is not (the one home of
+ * that rule).  Returns 0 or the exit code. */
+int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *traces, gd_store **out);
 /* A trace filter over a --trace list. */
 gd_filter gd_cli_filter(const gd_int_list *traces);
 

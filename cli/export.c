@@ -133,7 +133,7 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "export", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "export", &traces, &s)))
         return rc;
     const char *path = chrome ? chrome : folded;
     gd_error err = {0};

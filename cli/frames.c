@@ -110,7 +110,7 @@ int cmd_frames(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "frames", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "frames", &traces, &s)))
         return rc;
     out o = {gd_cli_mode(format), NULL};
     o.r = summary ? gd_render_new(stdout, o.mode, summary_columns,

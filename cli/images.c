@@ -42,7 +42,7 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "images", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "images", &traces, &s)))
         return rc;
     gd_images_query q = {.filter = gd_cli_filter(&traces), .issue = issue, .high = high, .low = low};
     gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,

@@ -1,4 +1,5 @@
 /* methods.c - `godeye methods`: slow methods, call trees and Matrix's evil methods from method traces. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +73,7 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
     const char *format = NULL, *thread = NULL;
     gd_int_list traces = {0};
     double min_ms = NAN, evil_ms = 700;
-    long block = -1;
+    long block = LONG_MIN; /* not given */
     int tree = 0, evil = 0;
     const gd_option opts[] = {
         OPT_STRING_(0, "thread", &thread, "T", "only this thread (tid or thread name)"),
@@ -95,12 +96,18 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye methods: --min-ms and --evil-ms must be 0 or more\n");
         return GD_EXIT_USAGE;
     }
+    if (block != LONG_MIN && block < 1) {
+        fprintf(stderr, "godeye methods: --block wants a block id (1 or more), not '%ld'\n", block);
+        return GD_EXIT_USAGE;
+    }
+    if (block == LONG_MIN)
+        block = -1;
     if (evil && (tree || block >= 0)) {
         fprintf(stderr, "godeye methods: --evil goes with neither --tree nor --block\n");
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "methods", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "methods", &traces, &s)))
         return rc;
     gd_methods_query q = {.filter = gd_cli_filter(&traces), .thread = thread, .min_ms = min_ms,
                           .block = block, .evil_ms = evil_ms};

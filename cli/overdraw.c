@@ -22,11 +22,12 @@ typedef struct out {
     gd_renderer *r;
 } out;
 
-/* Table rows flatten overdraw_px; the machine formats keep the contract shape. */
+/* Table and CSV rows flatten overdraw_px (both show every column); JSON
+ * keeps the contract shape. */
 static int on_row(void *ctx, json_t *row)
 {
     out *o = ctx;
-    if (o->mode != GD_OUT_TABLE)
+    if (o->mode != GD_OUT_TABLE && o->mode != GD_OUT_CSV)
         return gd_render_row(o->r, row) ? 1 : 0;
     json_t *t = json_deep_copy(row);
     json_t *px = json_object_get(row, "overdraw_px");
@@ -76,7 +77,7 @@ int cmd_overdraw(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "overdraw", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "overdraw", &traces, &s)))
         return rc;
     out o = {gd_cli_mode(format), NULL};
     o.r = gd_render_new(stdout, o.mode, columns, sizeof columns / sizeof columns[0], gd_cli_width());

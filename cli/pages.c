@@ -51,7 +51,7 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "pages", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "pages", &traces, &s)))
         return rc;
     gd_pages_query q = {.filter = gd_cli_filter(&traces), .page = page, .slow_ms = slow, .group = group};
     gd_renderer *r = group ? gd_cli_renderer(ctx, s, gd_cli_mode(format), group_columns,

@@ -92,7 +92,7 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
         return gd_cli_fail("push", &err);
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "push", GD_STORE_RO, &s))) {
+    if ((rc = gd_cli_open_listing(ctx, "push", &traces, &s))) {
         gd_ch_close(c);
         return rc;
     }

@@ -33,7 +33,7 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     if (!format)
         format = "html";
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "report", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "report", &traces, &s)))
         return rc;
     gd_report_opts o = {gd_cli_filter(&traces), strcmp(format, "html") == 0};
     gd_error err = {0};

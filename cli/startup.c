@@ -56,7 +56,7 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "startup", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "startup", &traces, &s)))
         return rc;
     out o = {gd_cli_mode(format), NULL};
     o.r = gd_cli_renderer(ctx, s, o.mode, columns, sizeof columns / sizeof columns[0]);

@@ -27,7 +27,7 @@ int cmd_traces(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "traces", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_listing(ctx, "traces", &traces, &s)))
         return rc;
     gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns,
                                      sizeof columns / sizeof columns[0]);

@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "store_report.h"
 
@@ -18,7 +19,10 @@ enum {
     DUMPS = 20,
     IMAGES = 200,
     STARTUPS = 500,
+    ANRS = 50,
+    ISSUES = 300,
 };
+
 #define FLAME_PRUNE 0.005
 
 typedef struct capped {
@@ -35,6 +39,19 @@ static int append_capped(void *ctx, json_t *row)
     if (c->arr && json_array_size(c->arr) < c->max)
         json_array_append_new(c->arr, json_deep_copy(row));
     return 0;
+}
+
+/* Row sink keeping only the issues of one type. */
+typedef struct typed {
+    capped c;
+    const char *type;
+} typed;
+
+static int append_typed(void *ctx, json_t *row)
+{
+    typed *t = ctx;
+    const char *ty = json_string_value(json_object_get(row, "type"));
+    return ty && strcmp(ty, t->type) == 0 ? append_capped(&t->c, row) : 0;
 }
 
 static const char *rating(json_t *v)
@@ -117,6 +134,15 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     LIST("frames", NULL, 1000, gd_store_frame_stats(s, f, append_capped, &c, err));
     gd_startup_query sq = {.filter = *f};
     LIST("startups", "startups_total", STARTUPS, gd_store_startups(s, &sq, append_capped, &c, err));
+    LIST("anrs", "anrs_total", ANRS, gd_store_anr(s, f, append_capped, &c, err));
+    LIST("issues", "issues_total", ISSUES, gd_store_issues(s, f, NULL, append_capped, &c, err));
+    {
+        typed t = {{json_array(), ISSUES, 0}, "lock_contention"};
+        json_object_set_new(doc, "locks", t.c.arr);
+        if ((rc = gd_store_issues(s, f, NULL, append_typed, &t, err)))
+            goto fail;
+        json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.c.seen));
+    }
     *out = doc;
     return GD_OK;
 fail:

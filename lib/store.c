@@ -157,6 +157,34 @@ static int migrate(gd_store *s, gd_error *err)
     return rc;
 }
 
+/* SQLite's busy handler: sleeps in growing steps up to wait_max_ms in all
+ * for one lock; after a second of waiting tells the caller's on_wait, once
+ * per lock. */
+static int on_busy(void *ctx, int count)
+{
+    gd_store *s = ctx;
+    if (count == 0) {
+        s->waited_ms = 0;
+        s->told = 0;
+    }
+    if (s->waited_ms >= s->wait_max_ms)
+        return 0;
+    int step = count < 10 ? 1 + count * 2 : 50;
+    sqlite3_sleep(step);
+    s->waited_ms += step;
+    if (s->waited_ms >= 1000 && !s->told && s->on_wait) {
+        s->told = 1;
+        s->on_wait(s->on_wait_ctx);
+    }
+    return 1;
+}
+
+void gd_store_on_wait(gd_store *s, void (*fn)(void *ctx), void *ctx)
+{
+    s->on_wait = fn;
+    s->on_wait_ctx = ctx;
+}
+
 /* Opens path as a file name, never as an SQLite URI ("file::memory:" is a
  * file called that).  immutable: a read-only URI with immutable=1, for a
  * database on read-only media, where SQLite cannot make its -shm file. */
@@ -187,7 +215,8 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
     if (rc != SQLITE_OK)
         return rc;
     /* writers wait for each other's whole ingest; readers never wait (WAL) */
-    sqlite3_busy_timeout(s->db, s->ro ? 60000 : 3600000);
+    s->wait_max_ms = s->ro ? 60000 : 3600000;
+    sqlite3_busy_handler(s->db, on_busy, s);
     sqlite3_extended_result_codes(s->db, 0);
     /* extension loading stays off (the default); defensive mode blocks
      * writes to the schema through PRAGMA writable_schema and friends */

@@ -25,6 +25,10 @@ enum { GD_STORE_RW = 0, GD_STORE_RO = 1 };
  * GD_SCHEMA_VERSION) or is corrupt.  RO never creates and never writes. */
 int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err);
 void gd_store_close(gd_store *s);
+/* fn(ctx) is called (once per lock) when a statement has waited a second
+ * for a lock another connection holds; it goes on waiting (up to an hour
+ * for a writer, a minute for a reader).  fn must not use the store. */
+void gd_store_on_wait(gd_store *s, void (*fn)(void *ctx), void *ctx);
 
 /* One write transaction (BEGIN IMMEDIATE, retried while another writer
  * holds the lock).  Commit failure leaves nothing written. */

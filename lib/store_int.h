@@ -12,6 +12,13 @@ struct gd_store {
     sqlite3 *db;
     int ro;
     int in_tx;
+    /* the busy handler: how long it may wait, whom it tells once it has
+     * waited a second (gd_store_on_wait) */
+    int wait_max_ms;
+    int waited_ms;
+    int told;
+    void (*on_wait)(void *ctx);
+    void *on_wait_ctx;
     /* statements run once per row of an outer loop (a block's call window,
      * its dispatch), kept prepared: keyed by the SQL literal's address */
     struct {
@@ -19,6 +26,14 @@ struct gd_store {
         sqlite3_stmt *st;
     } cache[GD_STMT_CACHE];
 };
+
+/* SQL for the thread of dispatch `d` of trace `t`: "main" for the trace's
+ * main thread (its pid when the trace names none), else the thread's name
+ * (NULL when unknown).  The one home of that rule. */
+#define GD_SQL_THREAD_OF(d, t)                                                              \
+    "CASE WHEN " d ".tid = coalesce(" t ".main_tid, " d ".pid) THEN 'main' ELSE"          \
+    " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid" \
+    " AND th.tid = " d ".tid) END"
 
 /* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
 sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);

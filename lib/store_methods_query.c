@@ -112,12 +112,14 @@ static int each_window_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     return rc;
 }
 
-/* The block (dispatch) of an id: its trace, thread and interval. */
+/* The block of an id (a dispatch of the block table, as godeye blocks
+ * lists them): its trace, thread and interval. */
 static int load_block(gd_store *s, int64_t id, int64_t *trace, int64_t *pid, int64_t *tid, double *a,
                       double *b, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_cached(
-        s, "SELECT trace, pid, tid, start_ms, start_ms + dur_ms FROM dispatch WHERE id = ?", err);
+        s, "SELECT d.trace, d.pid, d.tid, d.start_ms, d.start_ms + d.dur_ms FROM dispatch d"
+           " JOIN block b ON b.dispatch = d.id WHERE d.id = ?", err);
     if (!q)
         return err->code ? err->code : GD_ERR_IO;
     sqlite3_bind_int64(q, 1, id);
@@ -129,7 +131,7 @@ static int load_block(gd_store *s, int64_t id, int64_t *trace, int64_t *pid, int
         *a = sqlite3_column_double(q, 3);
         *b = sqlite3_column_double(q, 4);
     } else {
-        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "no block with id %lld", (long long)id);
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "no block %lld", (long long)id);
     }
     gd_store_release(s, q);
     return rc;

@@ -455,7 +455,8 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
              "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
              " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
              " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
-             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low"
+             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, "
+             GD_SQL_THREAD_OF("d", "t")
              /* CROSS JOIN keeps dispatch the outer loop, read through its
               * dur_ms index: a few blocks out of millions of dispatches */
              " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
@@ -487,6 +488,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
         json_object_set_new(row, "trace", json_integer(trace));
         json_object_set_new(row, "pid", gd_col_json(q, 2));
         json_object_set_new(row, "tid", gd_col_json(q, 3));
+        json_object_set_new(row, "thread", gd_col_json(q, 27));
         double start = sqlite3_column_double(q, 4);
         json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
         json_object_set_new(row, "end_ms", json_real(gd_ms_round(start + dur)));

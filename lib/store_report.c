@@ -108,12 +108,20 @@ static json_t *worst_row(sqlite3_stmt *q)
                                            ? json_null()
                                            : json_boolean(sqlite3_column_int(q, 10)));
     json_object_set_new(r, "unfinished", json_boolean(sqlite3_column_int(q, 11)));
+    json_object_set_new(r, "thread", gd_col_text(q, 13));
+    json_object_set_new(r, "blame", gd_col_text(q, 14));
+    json_object_set_new(r, "handler", gd_col_text(q, 15));
+    json_object_set_new(r, "callback", gd_col_text(q, 16));
+    json_object_set_new(r, "what", gd_col_text(q, 17));
     return r;
 }
 
 #define BLOCK_COLS                                                                          \
     "d.trace, d.id, d.tid, d.start_ms, d.dur_ms, t.long_ms, t.anr_ms, b.samples, b.key_frame," \
-    " b.grp, b.cpu_busy, d.unfinished, d.pid"
+    " b.grp, b.cpu_busy, d.unfinished, d.pid, " GD_SQL_THREAD_OF("d", "t") ", b.blame,"     \
+    " (SELECT handler FROM message WHERE id = d.message),"                                  \
+    " (SELECT callback FROM message WHERE id = d.message),"                                 \
+    " (SELECT what FROM message WHERE id = d.message)"
 
 int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
                           gd_error *err)
@@ -194,7 +202,8 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
 #undef BIN
     /* blocks: the longest max_blocks, in time order */
     sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT * FROM (SELECT d.id, d.tid, d.start_ms, d.dur_ms, t.long_ms, t.anr_ms, b.key_frame"
+        s, "SELECT * FROM (SELECT d.id, d.tid, d.start_ms, d.dur_ms, t.long_ms, t.anr_ms, b.key_frame, "
+           GD_SQL_THREAD_OF("d", "t")
            " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
            " WHERE b.trace = ?1 AND d.dur_ms >= t.short_ms ORDER BY d.dur_ms DESC, d.id LIMIT ?2)"
            " ORDER BY start_ms, id",
@@ -215,6 +224,7 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
         json_object_set_new(b, "kind", json_string(kind_name(dur, sqlite3_column_double(q, 4),
                                                              sqlite3_column_double(q, 5))));
         json_object_set_new(b, "key_frame", gd_col_text(q, 6));
+        json_object_set_new(b, "thread", gd_col_text(q, 7));
         json_array_append_new(blocks, b);
     }
     sqlite3_finalize(q);
@@ -804,7 +814,10 @@ int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
     snprintf(sql, sizeof sql,
-             "SELECT trace, window, count(*), sum(dur_ms > 16.667), sum(dur_ms > 700), max(dur_ms)"
+             "SELECT trace, window, count(*), sum(dur_ms > 16.667), sum(dur_ms > 700), max(dur_ms),"
+             " sum(dur_ms <= 8), sum(dur_ms > 8 AND dur_ms <= 16.667), sum(dur_ms > 16.667 AND dur_ms <= 33.333),"
+             " sum(dur_ms > 33.333 AND dur_ms <= 50), sum(dur_ms > 50 AND dur_ms <= 100),"
+             " sum(dur_ms > 100 AND dur_ms <= 200), sum(dur_ms > 200 AND dur_ms <= 700), sum(dur_ms > 700)"
              " FROM frame_time WHERE trace IN %s GROUP BY trace, window ORDER BY trace, window",
              set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
@@ -828,6 +841,13 @@ int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
         json_object_set_new(r, "p50_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 50))));
         json_object_set_new(r, "p95_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 95))));
         json_object_set_new(r, "max_ms", gd_col_ms(q, 5));
+        /* the frame-time histogram: [upper bound ms (null: none), count] */
+        static const double upper[] = {8, 16.667, 33.333, 50, 100, 200, 700};
+        json_t *h = json_array();
+        for (int i = 0; i < 8; i++)
+            json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(upper[i]) : json_null(),
+                                               (json_int_t)sqlite3_column_int64(q, 6 + i)));
+        json_object_set_new(r, "hist", h);
         int stop = fn(ctx, r);
         json_decref(r);
         if (stop)

@@ -13,8 +13,10 @@
  * start_ms, end_ms (null when empty). */
 int gd_store_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
-/* The `n` longest blocks: trace, id, tid, start_ms, duration_ms, kind,
- * samples, key_frame, group, cpu_busy; by duration descending. */
+/* The `n` longest blocks: trace, id, tid, thread ("main" or the thread's
+ * name or null), start_ms, duration_ms, kind, samples, key_frame, group,
+ * cpu_busy, unfinished, blame, and the Looper message's handler, callback
+ * and what (null when unknown); by duration descending. */
 int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
@@ -23,7 +25,7 @@ int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, 
  *   dispatch_bins [[i, max_ms, count]]   (bins without dispatches omitted)
  *   cpu [[i, total_ratio, app_ratio]]    (means per bin; ratio may be null)
  *   memory [[i, heap_alloc_kb, pss_total_kb]] (maxima per bin)
- *   blocks [{id, tid, start_ms, duration_ms, kind, key_frame}] (longest
+ *   blocks [{id, tid, thread, start_ms, duration_ms, kind, key_frame}] (longest
  *     `max_blocks`, by start), blocks_total (before the cap)
  *   page_events [{ts_ms, event, page, hash}] (first `max_events`),
  *   page_events_total. */
@@ -62,7 +64,9 @@ int gd_store_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
 int gd_store_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Rendered frames per trace and window: trace, window, count, janky (over
- * 16.667 ms), frozen (over 700 ms), p50_ms, p95_ms, max_ms. */
+ * 16.667 ms), frozen (over 700 ms), p50_ms, p95_ms, max_ms, hist (the
+ * frame-time histogram: [[upper_ms, count]] for frames up to 8, 16.667,
+ * 33.333, 50, 100, 200, 700 ms and [null, count] past 700). */
 int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 #endif

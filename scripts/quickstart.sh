@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # quickstart.sh - on a fresh Debian machine: install what is missing, build,
-# ingest examples/ into a fresh database and print the blocks.
+# ingest examples/ into a fresh database and print what godeye finds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -9,7 +9,7 @@ cmake --build build -j"$(nproc)" >/dev/null
 db=build/examples.db
 rm -f "$db" "$db-wal" "$db-shm"
 export GODEYE_DB=$db
-build/cli/godeye ingest examples/*.jsonl
+build/cli/godeye ingest examples/*.jsonl examples/*.txt
 echo
 echo "== blocks of 500 ms and more"
 build/cli/godeye blocks --threshold 500
@@ -25,6 +25,15 @@ build/cli/godeye overdraw
 echo
 echo "== images"
 build/cli/godeye images
+echo
+echo "== ANRs"
+build/cli/godeye anr
+echo
+echo "== launches"
+build/cli/godeye startup
+echo
+echo "== findings of the tools (lock contention, slow deliveries, ANR state)"
+build/cli/godeye issues
 build/cli/godeye report --html -o build/report.html
 echo
 echo "report written to build/report.html"

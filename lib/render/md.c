@@ -90,15 +90,25 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
             (long long)json_integer_value(json_object_get(m, "images")),
             (long long)json_integer_value(json_object_get(m, "frames")));
     if (json_array_size(json_object_get(doc, "worst_blocks"))) {
-        fprintf(out, "\n### Worst blocks\n\n| ms | kind | trace | start | samples | key frame |\n"
-                     "|---:|---|---:|---|---:|---|\n");
+        fprintf(out, "\n### Worst blocks\n\n| ms | kind | block | trace | thread | start | samples | key frame |\n"
+                     "|---:|---|---:|---:|---|---|---:|---|\n");
         json_array_foreach(json_object_get(doc, "worst_blocks"), i, r) {
-            fprintf(out, "| %.1f | %s | %lld | %s | %lld | ", dbl(r, "duration_ms"), str(r, "kind"),
-                    (long long)json_integer_value(json_object_get(r, "trace")),
+            fprintf(out, "| %.1f | %s | %lld | %lld | ", dbl(r, "duration_ms"), str(r, "kind"),
+                    (long long)json_integer_value(json_object_get(r, "id")),
+                    (long long)json_integer_value(json_object_get(r, "trace")));
+            /* "main", else the thread's name (from the capture) or its tid */
+            if (str(r, "thread"))
+                code(out, str(r, "thread"));
+            else
+                fprintf(out, "tid %lld", (long long)json_integer_value(json_object_get(r, "tid")));
+            fprintf(out, " | %s | %lld | ",
                     when(doc, json_object_get(r, "trace"), json_object_get(r, "start_ms"), tz_min, buf,
                          sizeof buf),
                     (long long)json_integer_value(json_object_get(r, "samples")));
-            code(out, str(r, "key_frame"));
+            if (str(r, "key_frame"))
+                code(out, str(r, "key_frame"));
+            else
+                fputs(json_integer_value(json_object_get(r, "samples")) ? "(no app frame)" : "no samples", out);
             fputs(" |\n", out);
         }
     }

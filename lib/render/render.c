@@ -285,7 +285,12 @@ static size_t text_width(const char *s)
  * anything else (a message with spaces, a plain word). */
 static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
 {
-    if (strchr(s, ' ') && !strstr(s, "(Native Method)") && !strstr(s, "(Unknown Source)"))
+    /* a name without spaces; what follows '(' may have some (a method's
+     * parameter list, "(Native Method)") */
+    const char *sp = strchr(s, ' '), *par = strchr(s, '(');
+    if (sp && (!par || sp < par))
+        return 0;
+    if (strchr("{[\"", s[0])) /* JSON text, not a frame */
         return 0;
     const char *paren = strchr(s, '(');
     size_t name_len = paren ? (size_t)(paren - s) : strlen(s);
@@ -323,9 +328,10 @@ static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
     return 1;
 }
 
-/* Prints s in a cell of `w` columns, cutting with "…" from the left for
- * flexible columns (the end of a frame is its most telling part; a frame
- * is first made short, without package and file). */
+/* Prints s in a cell of `w` columns.  Text too wide is cut at its end,
+ * marked with "…"; in flexible columns a Java frame is first made short
+ * (without package and file) and then cut from the left, so that it keeps
+ * Class.method and its line, and an indented tree keeps its indentation. */
 /* s past its first `skip` characters (UTF-8 sequences count as one). */
 static const char *tail_of(const char *s, size_t skip)
 {
@@ -342,7 +348,17 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
     size_t tw = text_width(s);
     char shortened[1024];
     size_t name_at;
-    if (tw > w && flex && w > 1 && compact_frame(s, shortened, sizeof shortened, &name_at)) {
+    if (tw > w && flex && !right && s[0] == ' ') {
+        /* a tree keeps its indentation: only the text after it is cut */
+        size_t ind = strspn(s, " ");
+        if (ind + 2 <= w) {
+            fprintf(out, "%*s", (int)ind, "");
+            print_cell(out, s + ind, w - ind, right, flex, last);
+            return;
+        }
+    }
+    int frame = flex && compact_frame(s, shortened, sizeof shortened, &name_at);
+    if (tw > w && frame && w > 1) {
         /* the short frame when cutting the whole one from the left would
          * cut into its Class.method */
         if ((size_t)(tail_of(s, tw - (w - 1)) - s) > name_at) {
@@ -351,8 +367,8 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
         }
     }
     if (tw > w) {
-        if (flex && w > 1) {
-            /* keep the tail */
+        if (frame && w > 1) {
+            /* a frame keeps its tail: Class.method and the line */
             const char *p = tail_of(s, tw - (w - 1));
             /* start at a whole name: "…Decoder.decode(…)", not "…der.decode(…)" */
             const char *paren = strchr(p, '(');

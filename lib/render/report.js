@@ -103,13 +103,24 @@
     var wt = table(D.worst_blocks || [], blockCols(), function (tr, r) { tr.dataset.search = (r.key_frame || '') + ' ' + (r.group || ''); tr.className = 'srch'; });
     s.appendChild(wt);
   }
+  /* what a block's key frame cell says when it has none */
+  function keyFrame(r) { return r.key_frame !== null && r.key_frame !== undefined ? r.key_frame : r.samples ? '(no app frame in the samples)' : 'no samples'; }
+  function threadOf(r) { return (r.thread || 'tid ' + r.tid) + (r.thread === 'main' || !r.thread ? '' : ' (' + r.tid + ')'); }
+  /* the Looper message: handler, callback, what */
+  function message(r) {
+    if (!r.handler && !r.callback && (r.what === null || r.what === undefined)) return '-';
+    return (r.handler || '?') + (r.callback ? ' \u00b7 ' + r.callback : '') + (r.what !== null && r.what !== undefined ? ' \u00b7 what ' + r.what : '');
+  }
   function blockCols() {
     return [
-      { key: 'trace', label: 'trace', type: 'n' }, { key: 'id', label: 'block', type: 'n' }, { key: 'tid', label: 'tid', type: 'n' },
+      { key: 'id', label: 'block', type: 'n' }, { key: 'trace', label: 'trace', type: 'n' },
+      { key: 'thread', label: 'thread', fmt: function (v, r) { return threadOf(r); } },
       { key: 'start_ms', label: 'start', fmt: function (v, r) { return at(r, 'start_ms'); } }, { key: 'duration_ms', label: 'duration', type: 'n', fmt: ms },
-      { key: 'kind', label: 'kind', cell: function (td, r) { td.textContent = r.kind; td.className = 'kind-' + r.kind; } },
+      { key: 'kind', label: 'kind', cell: function (td, r) { td.textContent = r.kind + (r.unfinished ? ' (unfinished)' : ''); td.className = 'kind-' + r.kind; } },
       { key: 'cpu_busy', label: 'cpu busy', fmt: function (v) { return v === null ? '-' : v ? 'yes' : 'no'; } },
-      { key: 'samples', label: 'samples', type: 'n' }, { key: 'key_frame', label: 'key frame', type: 'f', fmt: function (v) { return v === null ? '(no app frame)' : v; } }];
+      { key: 'samples', label: 'samples', type: 'n' }, { key: 'key_frame', label: 'key frame', type: 'f', fmt: function (v, r) { return keyFrame(r); } },
+      { key: 'blame', label: 'blame (methods)', type: 'f', fmt: function (v) { return v === null || v === undefined ? '-' : v; } },
+      { key: 'handler', label: 'message (handler \u00b7 callback \u00b7 what)', type: 'f', fmt: function (v, r) { return message(r); } }];
   }
 
   /* ---- timelines ---- */
@@ -124,14 +135,22 @@
     });
     s.appendChild(lg);
     s.appendChild(el('div', { 'class': 'mute noprint' }, 'Drag across a chart to zoom in; double-click to zoom out.'));
-    tl.forEach(function (t) { timeline(s, t); });
+    /* traces with nothing over time (an ANR dump, am start output) have no timeline */
+    tl.forEach(function (t) { if (t.dispatch_bins.length || t.cpu.length || t.memory.length || t.blocks.length || t.page_events.length) timeline(s, t); });
   }
   function timeline(s, t) {
     s.appendChild(el('h3', null, 'Trace ' + t.trace + (t.app ? ' \u2014 ' + t.app : '') + ' (' + t.blocks_total + ' blocks' +
       (t.blocks_total > t.blocks.length ? ', longest ' + t.blocks.length + ' shown' : '') + ')'));
-    var W = 1200, L = 70, R = 10, PW = W - L - R, H1 = 150, HB = 22, HC = 60, HM = 60, HP = 34, gap = 16;
+    /* one lane of blocks per thread, the main thread first */
+    var lanes = [], laneOf = {};
+    t.blocks.forEach(function (b) {
+      if (!(b.tid in laneOf)) { laneOf[b.tid] = lanes.length; lanes.push({ tid: b.tid, name: b.thread, main: b.thread === 'main' }); }
+    });
+    lanes.sort(function (a, b) { return a.main !== b.main ? (a.main ? -1 : 1) : a.tid - b.tid; });
+    lanes.forEach(function (l, i) { laneOf[l.tid] = i; });
+    var W = 1200, L = 110, R = 10, PW = W - L - R, H1 = 150, LH = 18, HB = Math.max(lanes.length, 1) * LH, HC = 60, HM = 60, HP = 34, gap = 16;
     var y0 = 8, yB = y0 + H1 + 6, yC = yB + HB + gap, yM = yC + HC + gap, yP = yM + HM + gap, H = yP + HP + 18;
-    var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'tl' });
+    var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'tl', preserveAspectRatio: 'xMinYMin meet' });
     s.appendChild(svg);
     var b0 = 0, b1 = t.bins;
     var dmax = t.long_ms;
@@ -159,16 +178,26 @@
         svg.appendChild(sv('line', { x1: L, x2: L + PW, y1: y, y2: y, stroke: KIND[th[0]], 'stroke-dasharray': '4 3' }));
         svg.appendChild(sv('text', { x: 4, y: y + 4, fill: KIND[th[0]] })).textContent = th[0] + ' ' + th[1] + ' ms';
       });
-      svg.appendChild(sv('text', { x: 4, y: yB + 14 })).textContent = 'blocks';
+      lanes.forEach(function (l, i) {
+        var nm = l.main ? 'main' : l.name || 'tid ' + l.tid;
+        svg.appendChild(sv('text', { x: 4, y: yB + i * LH + 13 }, (l.name || 'thread') + ' (tid ' + l.tid + ')')).textContent = nm.length > 17 ? nm.slice(0, 16) + '\u2026' : nm;
+        svg.appendChild(sv('rect', { x: L, y: yB + i * LH, width: PW, height: LH - 2, fill: i % 2 ? '#fafbfd' : '#f1f3f8' }));
+      });
       t.blocks.forEach(function (b) {
         var x = xt(b.start_ms), w = Math.max(b.duration_ms / span * PW, 2);
         if (x + w < L || x > L + PW) return;
-        var r = sv('rect', { x: Math.max(x, L), y: yB, width: Math.min(w, L + PW - Math.max(x, L)), height: HB, fill: KIND[b.kind] || '#888' },
-          b.kind + ' block ' + b.id + ' on tid ' + b.tid + ': ' + ms(b.duration_ms) + '\n' + (b.key_frame || '(no app frame)'));
+        var r = sv('rect', { x: Math.max(x, L), y: yB + laneOf[b.tid] * LH, width: Math.min(w, L + PW - Math.max(x, L)), height: LH - 2, fill: KIND[b.kind] || '#888' },
+          b.kind + ' block ' + b.id + ' on ' + threadOf(b) + ': ' + ms(b.duration_ms) + '\n' + keyFrame(b));
         svg.appendChild(r);
       });
       svg.appendChild(sv('text', { x: 4, y: yC + 12 })).textContent = 'CPU';
+      svg.appendChild(sv('text', { x: 4, y: yC + 24, 'class': 'mute' })).textContent = '% of all cores';
       svg.appendChild(sv('rect', { x: L, y: yC, width: PW, height: HC, fill: 'none', stroke: '#d9dee8' }));
+      [0, 50, 100].forEach(function (p) {
+        var y = yC + HC - p / 100 * HC;
+        svg.appendChild(sv('line', { x1: L - 4, x2: L + PW, y1: y, y2: y, stroke: '#000', 'stroke-opacity': p % 100 ? 0.08 : 0.2 }));
+        svg.appendChild(sv('text', { x: L - 8, y: y + 4, 'text-anchor': 'end' })).textContent = p + ' %';
+      });
       [[1, '#1e8e3e'], [2, '#8e24aa']].forEach(function (c) {
         var pts = [];
         t.cpu.forEach(function (p) { if (p[0] >= b0 && p[0] < b1 && p[c[0]] !== null) pts.push(xb(p[0] + 0.5).toFixed(1) + ',' + (yC + HC - p[c[0]] * HC).toFixed(1)); });
@@ -188,10 +217,11 @@
         svg.appendChild(sv('line', { x1: x, x2: x, y1: yP, y2: yP + HP, stroke: draw ? '#1e8e3e' : '#555', 'stroke-width': draw ? 2 : 1 },
           at(e, 'ts_ms') + ' ' + (e.event || '') + ' ' + (e.page || '')));
       });
+      svg.appendChild(sv('text', { x: 4, y: H - 4, 'class': 'mute' })).textContent = 'time since start';
       for (var k = 0; k <= 6; k++) {
         var x = L + k * PW / 6;
         svg.appendChild(sv('line', { x1: x, x2: x, y1: y0, y2: yP + HP, stroke: '#000', 'stroke-opacity': 0.08 }));
-        svg.appendChild(sv('text', { x: x - (k === 6 ? 40 : k ? 20 : 0), y: H - 4 })).textContent = since(tstart - t.start_ms + k * span / 6);
+        if (k) svg.appendChild(sv('text', { x: x - (k === 6 ? 40 : 20), y: H - 4 })).textContent = since(tstart - t.start_ms + k * span / 6);
       }
       brush = sv('rect', { x: 0, y: y0, width: 0, height: yP + HP - y0, fill: 'rgba(91,123,213,0.2)' });
       svg.appendChild(brush);
@@ -223,7 +253,7 @@
   function flameSvg(g) {
     var W = 1100, RH = 17, depth = 0;
     (function d(n, k) { if (k > depth) depth = k; n.children.forEach(function (c) { d(c, k + 1); }); })(g.flame, 0);
-    var svg = sv('svg', { width: W, height: (depth + 1) * RH + 2, 'class': 'flame' });
+    var svg = sv('svg', { width: W, height: (depth + 1) * RH + 2, viewBox: '0 0 ' + W + ' ' + ((depth + 1) * RH + 2), 'class': 'flame' });
     var total = g.flame.value || 1;
     (function lay(n, x, k) {
       var w = n.value / total * W;
@@ -242,15 +272,15 @@
     })(g.flame, 0, 0);
     return svg;
   }
-  function groupDetail(g) {
+  function groupDetail(g, nofl) {
     var box = el('div');
     if (!g) { box.appendChild(el('div', { 'class': 'mute' }, 'No samples kept for this group (only the first groups are detailed).')); return box; }
     box.appendChild(el('div', { 'class': 'mute' }, g.samples + ' stack samples in ' + g.count + ' blocks; frames under 0.5% of the samples are left out.'));
-    if (g.samples) box.appendChild(flameSvg(g));
+    if (g.samples && !nofl) box.appendChild(flameSvg(g));
     g.blocks.forEach(function (b) {
       var d = el('details'), sm = el('summary');
       sm.appendChild(el('span', { 'class': 'kind-' + b.kind }, b.kind));
-      sm.appendChild(document.createTextNode(' block ' + b.id + ' (trace ' + b.trace + ', tid ' + b.tid + ') at ' + at(b, 'start_ms') + ': ' + ms(b.duration_ms) + ', ' + b.samples + ' samples'));
+      sm.appendChild(document.createTextNode(' block ' + b.id + ' (trace ' + b.trace + ', ' + threadOf(b) + ') at ' + at(b, 'start_ms') + ': ' + ms(b.duration_ms) + ', ' + b.samples + ' samples'));
       d.appendChild(sm);
       b.stacks.forEach(function (st, i) {
         d.appendChild(el('div', { 'class': 'mute' }, 'sample ' + (i + 1) + ' at ' + at(st, 'ts_ms')));
@@ -275,7 +305,7 @@
       { key: 'count', label: 'count', type: 'n' }, { key: 'total_ms', label: 'total', type: 'n', fmt: ms },
       { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms },
       { key: 'max_ms', label: 'max', type: 'n', fmt: ms }, { key: 'traces', label: 'traces', type: 'n' },
-      { key: 'group', label: 'group (key frame without line)', type: 'f', fmt: function (v) { return v === null ? '(no app frame in the samples)' : v; } }],
+      { key: 'group', label: 'group (key frame without line)', type: 'f', fmt: function (v) { return v === null ? '(no key frame: no samples, or no app frame in them)' : v; } }],
       function (tr, g, tb) {
         var f = fl[g.rank] || null;
         tr.className = 'grp srch';
@@ -284,11 +314,88 @@
           var nx = tr.nextSibling;
           if (nx && nx.className === 'detail') { tb.removeChild(nx); return; }
           var dr = el('tr', { 'class': 'detail' }), td = el('td', { colspan: 7 });
-          td.appendChild(groupDetail(f)); dr.appendChild(td);
+          td.appendChild(groupDetail(f, true)); dr.appendChild(td);
           tb.insertBefore(dr, tr.nextSibling);
         });
       });
     s.appendChild(t);
+    /* the flame graphs of the heaviest groups, open on the page (and in print) */
+    var shown = 0;
+    gs.forEach(function (g, i) {
+      var f = fl[i];
+      if (!f || !f.samples || shown >= 6) return;
+      shown++;
+      var fb = el('div', { 'class': 'flamebox' });
+      fb.appendChild(el('h3', { 'class': 'mono' }, (g.group === null ? '(blocks without a key frame)' : g.group)));
+      fb.appendChild(el('div', { 'class': 'mute' }, g.count + (g.count === 1 ? ' block, ' : ' blocks, ') + ms(g.total_ms) + ' in all, max ' + ms(g.max_ms) + '; ' + f.samples + ' stack samples (outermost frame on top; frames under 0.5% left out; app frames orange, framework blue)'));
+      fb.appendChild(flameSvg(f));
+      s.appendChild(fb);
+    });
+    if (!shown) s.appendChild(el('div', { 'class': 'mute' }, 'No stack samples inside blocks: no flame graph.'));
+  }
+
+  /* ---- ANRs: the main thread's state, the lock owner, deadlock cycles ---- */
+  function cycleSvg(cyc) {
+    var n = cyc.length, W = 420, H = n > 2 ? 240 : 150, cx = W / 2, cy = H / 2, rad = n > 2 ? 80 : 0;
+    var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'cycle' });
+    var pos = cyc.map(function (th, i) {
+      if (n === 2) return [i ? W - 90 : 90, cy];
+      var a = -Math.PI / 2 + i * 2 * Math.PI / n; return [cx + rad * 1.6 * Math.cos(a), cy + rad * Math.sin(a)];
+    });
+    cyc.forEach(function (th, i) {
+      var a = pos[i], b = pos[(i + 1) % n], dx = b[0] - a[0], dy = b[1] - a[1], d = Math.sqrt(dx * dx + dy * dy) || 1;
+      var off = n === 2 ? (i ? 14 : -14) : 0, ux = dx / d, uy = dy / d;
+      var x1 = a[0] + ux * 62, y1 = a[1] + uy * 22 + off, x2 = b[0] - ux * 62, y2 = b[1] - uy * 22 + off;
+      svg.appendChild(sv('line', { x1: x1, y1: y1, x2: x2, y2: y2, stroke: '#c5221f', 'stroke-width': 1.5 },
+        th.name + ' waits for ' + (th.lock || th.waiting_on || 'a lock') + ' held by ' + (cyc[(i + 1) % n].name)));
+      /* the arrowhead, drawn (no markers: the page has no references to other resources) */
+      var hx = x2 - ux * 9, hy = y2 - uy * 9;
+      svg.appendChild(sv('polygon', { points: x2 + ',' + y2 + ' ' + (hx - uy * 4) + ',' + (hy + ux * 4) + ' ' + (hx + uy * 4) + ',' + (hy - ux * 4), fill: '#c5221f' }));
+      var lt = sv('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 + (off < 0 ? -5 : off > 0 ? 13 : -5), 'text-anchor': 'middle', 'class': 'lk' });
+      var lk = th.lock || th.waiting_on || '';
+      lt.textContent = lk.length > 34 ? '\u2026' + lk.slice(-33) : lk;
+      svg.appendChild(lt);
+    });
+    cyc.forEach(function (th, i) {
+      var p = pos[i];
+      svg.appendChild(sv('rect', { x: p[0] - 60, y: p[1] - 18, width: 120, height: 36, rx: 6, fill: th.name === 'main' ? '#fdecea' : '#eef3ff', stroke: '#1d2330' }));
+      var t1 = sv('text', { x: p[0], y: p[1] - 2, 'text-anchor': 'middle' }); t1.textContent = th.name.length > 18 ? th.name.slice(0, 17) + '\u2026' : th.name; svg.appendChild(t1);
+      var t2 = sv('text', { x: p[0], y: p[1] + 12, 'text-anchor': 'middle', 'class': 'mute' }); t2.textContent = 'tid ' + th.tid; svg.appendChild(t2);
+    });
+    return svg;
+  }
+  function anrs() {
+    var as = D.anrs || [];
+    if (!as.length) return;
+    var s = sect('anrs', 'ANRs');
+    if (D.anrs_total > as.length) s.appendChild(el('div', { 'class': 'mute' }, as.length + ' of ' + D.anrs_total + ' ANR dumps shown.'));
+    as.forEach(function (a) {
+      var box = el('div', { 'class': 'anr' }), m = a.main || {};
+      box.appendChild(el('h3', null, 'Trace ' + a.trace + ', pid ' + num(a.pid) + ', dumped ' + at(a, 'ts_ms') + (a.deadlock ? ' \u2014 deadlock' : '')));
+      var facts = el('table', { 'class': 'kv' });
+      function kv(k, v) { var tr = el('tr'); tr.appendChild(el('th', null, k)); tr.appendChild(el('td', { 'class': 'f' }, v)); facts.appendChild(tr); }
+      kv('main thread state', m.state || '-');
+      if (m.lock || m.waiting_on) kv('waiting for', (m.lock || '') + (m.waiting_on ? ' <' + m.waiting_on + '>' : ''));
+      if (m.held_by !== undefined && m.held_by !== null) kv('lock held by', (m.held_by_name || '?') + ' (tid ' + m.held_by + ')');
+      (a.binder_waits || []).forEach(function (bw) {
+        kv('binder call', (bw.holder ? (bw.holder.name || '?') + ' (tid ' + bw.holder.tid + ')' : '?') + ' is in a binder call; waiting on it: ' +
+          (bw.waiters || []).map(function (w) { return (w.name || '?') + ' (' + w.tid + ')'; }).join(', '));
+      });
+      box.appendChild(facts);
+      (a.deadlocks || []).forEach(function (c) {
+        box.appendChild(el('div', { 'class': 'mute' }, 'Deadlock: ' + c.map(function (th) { return th.name; }).join(' \u2192 ') + ' \u2192 ' + (c[0] ? c[0].name : '')));
+        box.appendChild(cycleSvg(c));
+      });
+      var all = a.main_stack || [], st = all.filter(function (f) { return String(f).indexOf('native:') !== 0; });
+      if (!st.length) st = all; /* no Java frame: the native ones */
+      if (st.length) {
+        var nat = all.length - st.length;
+        box.appendChild(el('div', { 'class': 'mute' }, 'main thread stack (innermost first' + (st.length > 12 ? ', 12 of ' + st.length + ' Java frames' : '') +
+          (nat ? '; ' + nat + ' native frames left out' : '') + ')'));
+        box.appendChild(el('div', { 'class': 'stack mono' }, st.slice(0, 12).map(function (f) { return 'at ' + f; }).join('\n'))).style.whiteSpace = 'pre-wrap';
+      }
+      s.appendChild(box);
+    });
   }
 
   /* ---- pages ---- */
@@ -384,10 +491,78 @@
     var fr = D.frames || [];
     if (!fr.length) return;
     var s = sect('frames', 'Frames');
+    s.appendChild(el('div', { 'class': 'mute' }, 'Slow frames take over 16.7 ms (a 60 Hz frame), frozen ones over 700 ms (Android vitals).'));
+    function pct(n, of) { return of ? ' (' + (100 * n / of).toFixed(1) + ' %)' : ''; }
     s.appendChild(table(fr, [
-      { key: 'trace', label: 'trace', type: 'n' }, { key: 'window', label: 'window', type: 'f', fmt: num }, { key: 'count', label: 'frames', type: 'n' },
-      { key: 'janky', label: 'over 16.7 ms', type: 'n' }, { key: 'frozen', label: 'over 700 ms', type: 'n' },
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'window', label: 'window', type: 'f', fmt: function (v) { return v === null ? '(all)' : v; } }, { key: 'count', label: 'frames', type: 'n' },
+      { key: 'janky', label: 'slow (> 16.7 ms)', type: 'n', cell: function (td, r) { td.textContent = r.janky + pct(r.janky, r.count); td.className = 'n' + (r.janky ? ' r-warn' : ''); } },
+      { key: 'frozen', label: 'frozen (> 700 ms)', type: 'n', cell: function (td, r) { td.textContent = r.frozen + pct(r.frozen, r.count); td.className = 'n' + (r.frozen ? ' r-slow' : ''); } },
       { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms }, { key: 'max_ms', label: 'max', type: 'n', fmt: ms }]));
+    var box = el('div', { 'class': 'dumps' });
+    fr.forEach(function (r) { if (r.hist) box.appendChild(histSvg(r)); });
+    s.appendChild(box);
+  }
+  /* frame-time histogram of one window: bars per bucket, count on top */
+  function histSvg(r) {
+    var c = el('div', { 'class': 'dump hist' });
+    c.appendChild(el('div', { 'class': 'mono' }, 'trace ' + r.trace + ' \u00b7 ' + (r.window === null ? 'all windows' : r.window)));
+    var W = 360, H = 150, L = 34, B = 30, n = r.hist.length, bw = (W - L - 6) / n, max = 1;
+    r.hist.forEach(function (h) { if (h[1] > max) max = h[1]; });
+    var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H });
+    var lo = 0;
+    r.hist.forEach(function (h, i) {
+      var hh = h[1] / max * (H - B - 16), x = L + i * bw, y = H - B - hh;
+      var lab = h[0] === null ? '> ' + lo : '\u2264 ' + (h[0] % 1 ? h[0].toFixed(1) : h[0]);
+      var col = h[0] !== null && h[0] <= 16.667 ? '#1e8e3e' : h[0] === null ? '#c5221f' : '#e6a700';
+      svg.appendChild(sv('rect', { x: x + 2, y: y, width: bw - 4, height: Math.max(hh, h[1] ? 1 : 0), fill: col }, h[1] + ' frames ' + lab + ' ms'));
+      svg.appendChild(sv('text', { x: x + bw / 2, y: y - 3, 'text-anchor': 'middle' })).textContent = String(h[1]);
+      svg.appendChild(sv('text', { x: x + bw / 2, y: H - B + 13, 'text-anchor': 'middle', 'class': 'ax' })).textContent = lab;
+      if (h[0] !== null) lo = h[0] % 1 ? h[0].toFixed(1) : h[0];
+    });
+    svg.appendChild(sv('line', { x1: L, x2: W - 4, y1: H - B, y2: H - B, stroke: '#1d2330' }));
+    svg.appendChild(sv('text', { x: W / 2, y: H - 4, 'text-anchor': 'middle', 'class': 'mute' })).textContent = 'frame time (ms)';
+    svg.appendChild(sv('text', { x: 2, y: 12, 'class': 'mute' })).textContent = 'frames';
+    c.appendChild(svg);
+    return c;
+  }
+
+  /* ---- lock contention and the tools' own findings ---- */
+  function issueCols() {
+    return [
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'ts_ms', label: 'time', fmt: function (v, r) { return at(r, 'ts_ms'); } },
+      { key: 'tool', label: 'tool', fmt: num }, { key: 'type', label: 'type', fmt: num }, { key: 'detail', label: 'detail', fmt: num },
+      { key: 'cost_ms', label: 'cost', type: 'n', fmt: ms }, { key: 'content', label: 'content', type: 'f', fmt: function (v) {
+        if (v === null || v === undefined) return '-';
+        if (typeof v !== 'object' || Array.isArray(v)) return typeof v === 'string' ? v : JSON.stringify(v);
+        /* the tool's fields as "key: value", one after the other */
+        return Object.keys(v).map(function (k) { var x = v[k]; return k + ': ' + (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x)); }).join(' \u00b7 ');
+      } }];
+  }
+  function locks() {
+    var ls = D.locks || [];
+    if (!ls.length) return;
+    var s = sect('locks', 'Lock contention');
+    s.appendChild(el('div', { 'class': 'mute' }, 'Monitor contention reported by ART in Perfetto or systrace traces, longest first' +
+      (D.locks_total > ls.length ? '; ' + ls.length + ' of ' + D.locks_total + ' shown.' : '.')));
+    var sorted = ls.slice().sort(function (a, b) { return (b.cost_ms || 0) - (a.cost_ms || 0); });
+    function c(r) { return r.content && typeof r.content === 'object' ? r.content : {}; }
+    function txt(v) { return v === null || v === undefined ? '-' : String(v); }
+    s.appendChild(table(sorted, [
+      { key: 'cost_ms', label: 'waited', type: 'n', fmt: ms }, { key: 'trace', label: 'trace', type: 'n' },
+      { key: 'ts_ms', label: 'time', fmt: function (v, r) { return at(r, 'ts_ms'); } },
+      { key: 'main', label: 'waiting thread', fmt: function (v, r) { return c(r).main === true ? 'main' : c(r).main === false ? 'other' : '-'; }, sortv: function (r) { return c(r).main ? 1 : 0; } },
+      { key: 'blocked', label: 'blocked in', type: 'f', fmt: function (v, r) { return txt(c(r).blocked_method); } },
+      { key: 'owner', label: 'lock owner', fmt: function (v, r) { return txt(c(r).owner) + (c(r).owner_tid !== undefined ? ' (' + c(r).owner_tid + ')' : ''); } },
+      { key: 'owner_method', label: 'owner at', type: 'f', fmt: function (v, r) { return txt(c(r).owner_method || (c(r).owner ? null : c(r).slice)); } },
+      { key: 'waiters', label: 'other waiters', type: 'n', fmt: function (v, r) { return txt(c(r).waiters); } }]));
+  }
+  function issues() {
+    var is = (D.issues || []).filter(function (i) { return i.type !== 'lock_contention'; });
+    if (!is.length) return;
+    var s = sect('issues', 'Findings of the on-device tools');
+    s.appendChild(el('div', { 'class': 'mute' }, 'As the tools reported them (godeye issues)' +
+      (D.issues_total > (D.issues || []).length ? '; ' + D.issues.length + ' of ' + D.issues_total + ' shown.' : '.')));
+    s.appendChild(table(is, issueCols()));
   }
 
   /* ---- launches against Android vitals' bars ---- */
@@ -401,7 +576,7 @@
       ms(bars.warm) + ' warm, ' + ms(bars.hot) + ' hot.'));
     if (D.startups_total > st.length) s.appendChild(el('div', { 'class': 'mute' }, st.length + ' of ' + D.startups_total + ' launches shown.'));
     s.appendChild(table(st, [
-      { key: 'trace', label: 'trace', type: 'n' }, { key: 'ts_ms', label: 'time (UTC)', type: 't', fmt: when },
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'ts_ms', label: 'time', type: 't', fmt: function (v, r) { return at(r, 'ts_ms'); } },
       { key: 'app', label: 'app', type: 'f', fmt: num }, { key: 'kind', label: 'kind', fmt: function (v) { return v === null ? '?' : v; } },
       { key: 'total_ms', label: 'total', type: 'n', cell: function (td, r) { td.textContent = r.total_ms.toFixed(1) + ' ms'; td.className = 'n' + (r.slow === true ? ' r-slow' : r.slow === false ? ' r-ok' : ''); } },
       { key: 'slow', label: 'vitals bar', cell: function (td, r) {
@@ -423,6 +598,10 @@
     });
   }
 
-  summary(); timelines(); groups(); pages(); overdraw(); images(); frames(); startups(); search();
+  summary(); timelines(); groups(); anrs(); startups(); frames(); locks(); issues(); pages(); overdraw(); images(); search();
+  /* the menu names only the sections this page has */
+  Array.prototype.forEach.call(document.querySelectorAll('nav a'), function (a) {
+    if (!document.getElementById((a.getAttribute('href') || '').slice(1))) a.style.display = 'none';
+  });
   if (!errs.length) document.body.dataset.ready = '1';
 })();

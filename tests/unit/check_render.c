@@ -209,11 +209,27 @@ START_TEST(test_table_fit_width)
                   "[{\"frame\":\"a.b.C.m(C.java:1)\",\"msg\":\"0123456789abcdefghij\",\"n\":3}]",
                   "frame              message               count\n"
                   "a.b.C.m(C.java:1)  0123456789abcdefghij      3\n");
-    /* multibyte text cut from the left keeps whole characters */
+    /* text that is no frame, even in a flexible column, is cut at its end,
+     * keeping whole characters */
     static const gd_column one[] = {{"f", "f", GD_COL_TEXT, 1, 0}};
     expect_render(GD_OUT_TABLE, one, 1, 12, "[{\"f\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9abcdefghij\"}]",
                   "f\n"
-                  "\xe2\x80\xa6\xc3\xa9""abcdefghij\n");
+                  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9""abcde\xe2\x80\xa6\n");
+    expect_render(GD_OUT_TABLE, one, 1, 12, "[{\"f\":\"Slow dispatch took 412ms main\"}]",
+                  "f\n"
+                  "Slow dispat\xe2\x80\xa6\n");
+    /* a method with a parameter list is a frame too */
+    expect_render(GD_OUT_TABLE, one, 1, 24, "[{\"f\":\"  com.x.feed.FeedAdapter.onBind(com.x.Holder, int)\"}]",
+                  "f\n"
+                  "  FeedAdapter.onBind\n");
+    /* JSON text is no frame, however many dots it has */
+    expect_render(GD_OUT_TABLE, one, 1, 16, "[{\"f\":\"{\\\"lock\\\":\\\"com.example.shop.Cart\\\"}\"}]",
+                  "f\n"
+                  "{\"lock\":\"com.ex\xe2\x80\xa6\n");
+    /* an indented tree keeps its indentation; the frame after it is cut */
+    expect_render(GD_OUT_TABLE, one, 1, 20, "[{\"f\":\"      com.example.shop.img.Decoder.decode\"}]",
+                  "f\n"
+                  "      Decoder.decode\n");
 }
 END_TEST
 

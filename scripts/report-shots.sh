@@ -1,0 +1,34 @@
+#!/bin/sh
+# report-shots.sh - screenshots of each section of the report of examples/
+# (docs/report-*.png) in headless Chromium, at 1400 px and at phone width.
+# Usage: scripts/report-shots.sh [BUILD_DIR]   (default build)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GODEYE_DB="$tmp/examples.db"
+# relative names: the page shows them as sources
+(cd "$here" && "$build/cli/godeye" ingest -q examples/*.jsonl examples/*.txt)
+"$build/cli/godeye" report -o "$tmp/report.html"
+shot() { # ID WIDTH HEIGHT OUT
+    # the page with only section ID shown (an inline style: the page's CSP allows those)
+    sed "s|</head>|<style>#content > section:not(#$1) { display: none } nav { display: none }</style></head>|" \
+        "$tmp/report.html" >"$tmp/$1.html"
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$tmp/profile" --hide-scrollbars --force-device-scale-factor=1 \
+        --window-size="$2,$3" --screenshot="$4" "file://$tmp/$1.html" 2>/dev/null
+}
+mkdir -p "$here/docs"
+shot summary 1400 820 "$here/docs/report-summary.png"
+shot timeline 1400 1000 "$here/docs/report-timeline.png"
+shot groups 1400 1100 "$here/docs/report-groups.png"
+shot anrs 1400 700 "$here/docs/report-anrs.png"
+shot startups 1400 560 "$here/docs/report-startups.png"
+shot frames 1400 520 "$here/docs/report-frames.png"
+shot locks 1400 400 "$here/docs/report-locks.png"
+shot issues 1400 480 "$here/docs/report-issues.png"
+shot summary 390 1100 "$here/docs/report-phone-summary.png"
+shot anrs 390 1000 "$here/docs/report-phone-anrs.png"
+shot timeline 390 800 "$here/docs/report-phone-timeline.png"
