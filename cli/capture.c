@@ -369,6 +369,8 @@ static void bg_stop(cap *c, bg *b)
                           b->cmd ? b->cmd : json_null(), "bytes", (json_int_t)size, "ok", size > 0,
                           "lines", (json_int_t)b->lines);
     json_array_append_new(c->files, f);
+    if (size == 0)
+        unlink(path); /* nothing came: no empty file to mislead ingest */
     b->cmd = NULL;
     b->name = NULL;
 }
@@ -544,7 +546,8 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
                                           {"model", "ro.product.model"},
                                           {"android_release", "ro.build.version.release"},
                                           {"sdk", "ro.build.version.sdk"},
-                                          {"fingerprint", "ro.build.fingerprint"}};
+                                          {"fingerprint", "ro.build.fingerprint"},
+                                          {"timezone", "persist.sys.timezone"}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char v[256];
         json_object_set_new(dev, keys[i][0], gd_capture_getprop(out, keys[i][1], v, sizeof v) ? json_string(v) : json_null());

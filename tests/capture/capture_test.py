@@ -145,7 +145,7 @@ def case_ok(godeye, corpus):
     check(m["app"] == {"package": "com.example.jank", "version_name": "1.2.3", "version_code": 42, "uid": 10123,
                        "pid": 4292}, "ok: manifest app %s" % m["app"])
     check(m["device"]["serial"] == "emulator-5554" and m["device"]["android_release"] == "14"
-          and m["device"]["sdk"] == "34" and m["device"]["model"] == "sdk_gphone64_x86_64",
+          and m["device"]["sdk"] == "34" and m["device"]["timezone"] == "Europe/Paris" and m["device"]["model"] == "sdk_gphone64_x86_64",
           "ok: manifest device %s" % m["device"])
     for k in ("start", "end"):
         c = m["clocks"][k]
@@ -166,6 +166,46 @@ def case_ok(godeye, corpus):
     t = subprocess.run([godeye, "traces", "--format", "json"], env=e.env, capture_output=True, text=True)
     fmts = sorted(x["format"] for x in json.loads(t.stdout or "[]"))
     check(fmts == ["am_start", "dumpsys_activity", "gfxinfo", "logcat", "procstat"], "ok: ingested %s" % fmts)
+    return 0
+
+
+def case_rich(godeye, corpus):
+    """--sample, --uiautomator, --bugreport and a readable /data/anr: what
+    each adds to the sequence, the files, and an ingest of the folder."""
+    e = Env(godeye, corpus if os.path.isdir(corpus) else "", "rich")
+    r = e.run("--app", "com.example.jank", "--duration", "1s", "--interval", "200", "--sample", "--uiautomator",
+              "--bugreport", "-o", e.out)
+    check(r.returncode == 0, "rich: exit %d: %s" % (r.returncode, r.stderr))
+    perf = ("simpleperf record --app 'com.example.jank' -t 4292 -g -f 1000 -o /data/local/tmp/godeye-perf.data "
+            "--duration 1.000")
+    end = end_cmds("''")
+    want = start_cmds() + [(LOGCAT, S + ["shell", LOOP6], S + ["shell", perf])] + end[:4] + [
+        S + ["shell", "uiautomator dump /data/local/tmp/godeye-window.xml"],
+        S + ["exec-out", "cat /data/local/tmp/godeye-window.xml"],
+        S + ["shell", "rm -f /data/local/tmp/godeye-window.xml"],
+        S + ["shell", "simpleperf report-sample --show-callchain -i /data/local/tmp/godeye-perf.data"],
+        S + ["shell", "rm -f /data/local/tmp/godeye-perf.data"],
+        S + ["shell", "ls /data/anr"],
+        S + ["exec-out", "cat /data/anr/anr_2024-05-12-10-00-03-123"],
+        S + ["bugreport", os.path.join(e.out, "bugreport.zip")]]
+    got = e.log()
+    # the sampler is stopped when the duration ends, unless it ended itself first
+    got = [a for a in got if a != S + ["shell", "pkill -INT simpleperf"]]
+    same_sequence(got, want, "rich")
+    files = sorted(os.listdir(e.out))
+    check(files == ["activity_top.txt", "anr", "bugreport.zip", "capture.json", "gfxinfo.txt", "logcat.txt",
+                    "procstat.txt", "simpleperf-record.log", "simpleperf.txt", "window_dump.xml"],
+          "rich: files %s" % files)
+    check(os.listdir(os.path.join(e.out, "anr")) == ["anr_2024-05-12-10-00-03-123"], "rich: anr folder")
+    m = e.manifest()
+    check(m["options"]["sample"] is True and m["options"]["bugreport"] is True and m["warnings"] == [],
+          "rich: manifest %s %s" % (m["options"], m["warnings"]))
+    i = subprocess.run([godeye, "ingest", "--format", "json", e.out], env=e.env, capture_output=True, text=True)
+    check(i.returncode == 0, "rich: ingest exit %d: %s" % (i.returncode, i.stderr))
+    got = {os.path.relpath(x["source"], e.out): x["format"] for x in json.loads(i.stdout or "[]")}
+    check(got.get("anr/anr_2024-05-12-10-00-03-123") == "anr" and got.get("simpleperf.txt") == "simpleperf"
+          and got.get("window_dump.xml") == "uiautomator" and "bugreport.zip" in got
+          and "simpleperf-record.log" not in got, "rich: ingested %s" % got)
     return 0
 
 
@@ -225,6 +265,7 @@ def main():
     cases = {
         "ok": lambda: case_ok(godeye, corpus),
         "sigint": lambda: case_sigint(godeye, corpus),
+        "rich": lambda: case_rich(godeye, corpus),
         "nodevice": lambda: case_fail(godeye, corpus, "nodevice", None, "no device attached", dev),
         "two": lambda: case_fail(godeye, corpus, "two", None, "2 devices attached: choose one with -s SERIAL", dev),
         "unauthorized": lambda: case_fail(godeye, corpus, "unauthorized", None,

@@ -10,7 +10,9 @@ properties set with setprop persist in $FAKE_ADB_DIR/props.json.
 
 $FAKE_ADB_MODE picks the device situation: ok (one device, the default),
 nodevice, two, unauthorized, unknownpkg, disconnect (logcat stops after a
-few lines and the device is gone from then on).
+few lines and the device is gone from then on), rich (as ok, and /data/anr
+is readable).  simpleperf, uiautomator and bugreport answer from the
+project's own fixtures (tests/fixtures).
 """
 import fcntl
 import json
@@ -19,6 +21,7 @@ import re
 import shlex
 import sys
 import time
+import zipfile
 
 STATE = os.environ.get("FAKE_ADB_DIR", "/tmp")
 MODE = os.environ.get("FAKE_ADB_MODE", "ok")
@@ -27,6 +30,13 @@ SERIAL = "emulator-5554"
 PKG = "com.example.jank"
 PID = 4292  # the pid of the corpus /proc/<pid>/stat file
 GONE = os.path.join(STATE, "gone")
+FIXTURES = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "fixtures")
+ANR_NAME = "anr_2024-05-12-10-00-03-123"
+
+
+def fixture(rel):
+    with open(os.path.join(FIXTURES, rel), "rb") as f:
+        return f.read()
 
 
 def log(argv):
@@ -68,6 +78,7 @@ DEVICE_PROPS = {
     "ro.product.model": "sdk_gphone64_x86_64",
     "ro.build.version.release": "14",
     "ro.build.version.sdk": "34",
+    "persist.sys.timezone": "Europe/Paris",
     "ro.build.fingerprint": "google/sdk_gphone64_x86_64/emu64xa:14/UE1A.230829.036/10990190:userdebug/dev-keys",
 }
 
@@ -166,8 +177,28 @@ def shell(cmd, serial):
         out(corpus("dumpsys_activity/lumisky_activity_top.txt") or "TASK com.example.jank id=1\n")
         return 0
     if a == ["ls", "/data/anr"]:
+        if MODE == "rich":
+            out(ANR_NAME + "\n")
+            return 0
         sys.stderr.write("ls: /data/anr: Permission denied\n")
         return 1
+    if a == ["cat", "/data/anr/" + ANR_NAME] and MODE == "rich":
+        out(fixture("anr/art_binder_wait.txt"))
+        return 0
+    if a == ["uiautomator", "dump", "/data/local/tmp/godeye-window.xml"]:
+        out("UI hierchary dumped to: /data/local/tmp/godeye-window.xml\n")
+        return 0
+    if a == ["cat", "/data/local/tmp/godeye-window.xml"]:
+        out(fixture("uiautomator/variants.xml"))
+        return 0
+    if a[:2] == ["simpleperf", "record"]:
+        m = re.search(r"--duration (\d+(?:\.\d+)?)", cmd)
+        time.sleep(float(m.group(1)) if m else 3600)
+        out("simpleperf I cmd_record.cpp:821] Samples recorded: 812. Samples lost: 0.\n")
+        return 0
+    if a[:2] == ["simpleperf", "report-sample"]:
+        out(fixture("simpleperf/report-sample.txt"))
+        return 0
     sys.stderr.write("fake adb: unknown shell command %r\n" % cmd)
     return 127
 
@@ -205,6 +236,12 @@ def main():
         out(corpus("logcat/cranyweb_waydroid_logcat.txt") or SMALL_LOGCAT)
         while True:
             time.sleep(10)
+    if argv[:1] == ["bugreport"] and len(argv) == 2:
+        with zipfile.ZipFile(argv[1], "w") as z:
+            z.writestr("bugreport-emu64xa-UE1A.230829.036-2024-05-12-10-00-05.txt", fixture("bugreport/small.txt"))
+            z.writestr("main_entry.txt", "bugreport-emu64xa-UE1A.230829.036-2024-05-12-10-00-05.txt")
+        out("[100%] generating bugreport-emu64xa-UE1A.230829.036-2024-05-12-10-00-05.zip\n")
+        return 0
     if argv[:1] in (["shell"], ["exec-out"]) and len(argv) == 2:
         return shell(argv[1], serial)
     sys.stderr.write("fake adb: unknown command %r\n" % argv)
