@@ -716,7 +716,9 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         shell(&c, "rm -f /data/local/tmp/godeye-perf.data", -1, NULL, NULL, 0);
     }
     if (!c.disconnected) { /* ANR dumps where the shell may read them */
-        if (shell(&c, "ls /data/anr", -1, &out, NULL, 0) == 0 && out) {
+        /* adb before Android 7 has no exit status and mixes in stderr */
+        if (shell(&c, "ls /data/anr", -1, &out, NULL, 0) == 0 && out && !strstr(out, "ermission denied") &&
+            !strstr(out, "No such file")) {
             char anrdir[4096];
             snprintf(anrdir, sizeof anrdir, "%s/anr", outdir);
             for (char *s = strtok(out, " \r\n\t"); s; s = strtok(NULL, " \r\n\t")) {

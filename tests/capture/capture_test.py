@@ -258,6 +258,15 @@ def case_disconnect(godeye, corpus):
     return 0
 
 
+def case_noadb(godeye):
+    e = Env(godeye, "")
+    e.env["PATH"] = os.path.join(e.tmp, "empty")
+    r = e.run("--app", "com.example.jank", "-o", e.out)
+    check(r.returncode == 1, "noadb: exit %d: %s" % (r.returncode, r.stderr))
+    one_line(r, "adb devices failed: cannot run adb: No such file or directory (install the 'adb' package)", "noadb")
+    return 0
+
+
 def main():
     godeye, corpus, case = sys.argv[1], sys.argv[2], sys.argv[3]
     dev = [["devices", "-l"]]
@@ -279,6 +288,7 @@ def main():
                                                            tempfile.mkdtemp() + "/o"],
                                     "not a Java package name: 'com.example;reboot'", [], code=2),
         "disconnect": lambda: case_disconnect(godeye, corpus),
+        "noadb": lambda: case_noadb(godeye),
     }
     rc = cases[case]()
     if rc == 77:
