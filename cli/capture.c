@@ -467,9 +467,11 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye capture: not a device serial\n");
         return GD_EXIT_USAGE;
     }
-    if (mkdir(outdir, 0755) != 0) {
+    int created = mkdir(outdir, 0755) == 0;
+    if (!created) {
         char m[600];
-        DIR *d = errno == EEXIST ? opendir(outdir) : NULL;
+        int mkerr = errno;
+        DIR *d = mkerr == EEXIST ? opendir(outdir) : NULL;
         struct dirent *e;
         int used = 0;
         while (d && (e = readdir(d)))
@@ -478,7 +480,7 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
             closedir(d);
         if (!d || used) {
             snprintf(m, sizeof m, d ? "'%.500s' is not empty: name a new folder" : "cannot create '%.500s': %s",
-                     outdir, strerror(errno));
+                     outdir, strerror(mkerr));
             return fail(m);
         }
     }
@@ -496,7 +498,7 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
     char chosen[256] = "", err[1024] = "", msg[2048] = "";
     char *out = NULL;
     int exit_code = GD_EXIT_FAIL;
-    int prop_set = 0, prop_restored = 0;
+    int prop_set = 0, prop_restored = 0, started = 0;
     char prop[128] = "", prev[128] = "";
     gd_capture_pkg pkg = {0};
     bg lc = {.pid = -1, .rfd = -1}, ps = {.pid = -1, .rfd = -1}, sp = {.pid = -1, .rfd = -1};
@@ -571,7 +573,7 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         snprintf(msg, sizeof msg, "device '%s': cannot set %s: %s", chosen, prop, *err ? err : "setprop failed");
         goto out_fail;
     }
-    prop_set = 1;
+    prop_set = started = 1;
     const char *clear_args[] = {"logcat", "-b", "main", "-b", "system", "-b", "events", "-c", NULL};
     run_adb(&c, clear_args, -1, NULL, NULL, 0, 30000);
     if (launch) {
@@ -773,7 +775,9 @@ out_fail:
             prop_set = 0;
         }
     }
-    if (c.serial) { /* a device was chosen: the folder holds something to describe */
+    if (!started && created)
+        rmdir(outdir); /* nothing was changed or pulled: no folder left behind */
+    if (started) { /* the device was changed: the folder describes what came of it */
         json_object_set_new(man, "godeye_capture", json_integer(1));
         json_object_set_new(man, "tool", json_string("godeye " GODEYE_VERSION));
         json_object_set_new(man, "app",

@@ -233,11 +233,12 @@ def case_sigint(godeye, corpus):
 
 def case_fail(godeye, corpus, mode, args, text, want_log, code=1):
     e = Env(godeye, corpus if os.path.isdir(corpus) else "", mode)
-    r = e.run(*(args or ["--app", "com.example.jank", "--duration", "1s", "-o", e.out]))
+    r = e.run(*[e.out if a == "OUT" else a for a in (args or ["--app", "com.example.jank", "--duration", "1s", "-o", "OUT"])])
     check(r.returncode == code, "%s: exit %d, want %d: %s" % (mode, r.returncode, code, r.stderr))
     one_line(r, text, mode)
     check(e.log() == want_log, "%s: adb commands %s, want %s" % (mode, e.log(), want_log))
     check(PROP not in e.props(), "%s: property touched: %s" % (mode, e.props()))
+    check(not os.path.exists(e.out), "%s: folder %s left behind" % (mode, e.out))
     return 0
 
 
@@ -282,10 +283,10 @@ def main():
         "unknownpkg": lambda: case_fail(godeye, corpus, "unknownpkg", None,
                                         "unknown package 'com.example.jank' on device 'emulator-5554'", pkg),
         "badserial": lambda: case_fail(godeye, corpus, "ok", ["--app", "com.example.jank", "-s", "nosuch", "-o",
-                                                              tempfile.mkdtemp() + "/o"],
+                                                              "OUT"],
                                        "no device 'nosuch' attached", dev),
         "badpkg": lambda: case_fail(godeye, corpus, "ok", ["--app", "com.example;reboot", "-o",
-                                                           tempfile.mkdtemp() + "/o"],
+                                                           "OUT"],
                                     "not a Java package name: 'com.example;reboot'", [], code=2),
         "disconnect": lambda: case_disconnect(godeye, corpus),
         "noadb": lambda: case_noadb(godeye),
