@@ -5,28 +5,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "adb.h"
 #include "builtins.h"
 #include "capture.h"
 #include "escape.h"
 
-extern char **environ;
-
 static const char *const usage_line =
     "godeye capture --app PKG [-s SERIAL] [--duration D] [--launch ACTIVITY] [--slow-ms MS] "
     "[--interval MS] [--sample] [--uiautomator] [--bugreport] [--ingest] -o DIR";
-
-#define OUT_CAP (8u << 20) /* most adb output read into memory (parsed answers) */
 
 static volatile sig_atomic_t g_stop; /* the signal that asked to stop, 0 = none */
 
@@ -47,185 +41,18 @@ static double now_ms(void)
     return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1e6;
 }
 
-static double mono_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1e6;
-}
-
-/* argv for adb: "adb" [-s SERIAL] args... (NULL-terminated, at most 16). */
-static void adb_argv(const cap *c, const char *const *args, const char **av)
-{
-    int k = 0;
-    av[k++] = "adb";
-    if (c && c->serial) {
-        av[k++] = "-s";
-        av[k++] = c->serial;
-    }
-    for (int i = 0; args[i] && k < 15; i++)
-        av[k++] = args[i];
-    av[k] = NULL;
-}
-
 /* The command as the manifest records it (argv joined by spaces). */
-static json_t *cmd_text(const char *const *av)
+static json_t *cmd_text(const cap *c, const char *const *args)
 {
-    char buf[2048] = "";
-    for (int i = 0; av[i]; i++) {
-        if (i)
-            strncat(buf, " ", sizeof buf - strlen(buf) - 1);
-        strncat(buf, av[i], sizeof buf - strlen(buf) - 1);
-    }
+    char buf[2048];
+    gd_adb_cmdline(c ? c->serial : NULL, args, buf, sizeof buf);
     return json_string(buf);
 }
 
-/* Starts adb with stdout to out_fd (or a pipe read into *out when out_fd <
- * 0) and stderr to a pipe; in its own process group, so that the
- * terminal's Ctrl-C reaches godeye, not adb.  Returns the pid or -1. */
-static pid_t spawn_adb(const char *const *av, int out_fd, int *out_pipe, int *err_pipe)
-{
-    int op[2] = {-1, -1}, ep[2] = {-1, -1};
-    if ((out_fd < 0 && pipe(op)) || (err_pipe && pipe(ep)))
-        return -1;
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setpgroup(&at, 0);
-    sigset_t def;
-    sigemptyset(&def);
-    sigaddset(&def, SIGINT);
-    sigaddset(&def, SIGTERM);
-    sigaddset(&def, SIGPIPE);
-    posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    if (out_fd >= 0)
-        posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-    else {
-        posix_spawn_file_actions_adddup2(&fa, op[1], 1);
-        posix_spawn_file_actions_addclose(&fa, op[0]);
-        posix_spawn_file_actions_addclose(&fa, op[1]);
-    }
-    if (err_pipe) {
-        posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
-        posix_spawn_file_actions_addclose(&fa, ep[0]);
-        posix_spawn_file_actions_addclose(&fa, ep[1]);
-    } else
-        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "adb", &fa, &at, (char *const *)av, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    if (op[1] >= 0)
-        close(op[1]);
-    if (ep[1] >= 0)
-        close(ep[1]);
-    if (rc) {
-        if (op[0] >= 0)
-            close(op[0]);
-        if (ep[0] >= 0)
-            close(ep[0]);
-        errno = rc;
-        return -1;
-    }
-    if (out_pipe)
-        *out_pipe = op[0];
-    if (err_pipe)
-        *err_pipe = ep[0];
-    return pid;
-}
-
-typedef struct buf {
-    char *p;
-    size_t n, cap;
-} buf;
-
-static void buf_add(buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 4096;
-        while (nc < b->n + n + 1)
-            nc *= 2;
-        if (nc > OUT_CAP + 1) {
-            if (b->n >= OUT_CAP)
-                return;
-            nc = OUT_CAP + 1;
-            n = OUT_CAP - b->n;
-        }
-        char *q = realloc(b->p, nc);
-        if (!q)
-            return;
-        b->p = q;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-/* Runs adb to the end (or timeout_ms), stdout to out_fd or into *out.
- * Returns the exit status (0..255), or -1 when adb could not be started or
- * was killed.  *errtext (may be NULL) gets stderr's first line. */
-static int run_adb(cap *c, const char *const *args, int out_fd, char **out, char *errtext, size_t errn,
+static int run_adb(cap *c, const char *const *args, int out_fd, char **out, char *err, size_t errn,
                    double timeout_ms)
 {
-    const char *av[16];
-    adb_argv(c, args, av);
-    int opipe = -1, epipe = -1;
-    pid_t pid = spawn_adb(av, out_fd, out_fd < 0 ? &opipe : NULL, &epipe);
-    if (errtext && errn)
-        *errtext = 0;
-    if (pid < 0) {
-        if (errtext)
-            snprintf(errtext, errn, "cannot run adb: %s (install the 'adb' package)", strerror(errno));
-        return -1;
-    }
-    buf ob = {0}, eb = {0};
-    double t0 = mono_ms();
-    struct pollfd pf[2] = {{opipe, POLLIN, 0}, {epipe, POLLIN, 0}};
-    int killed = 0;
-    while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-        int r = poll(pf, 2, 200);
-        if (r < 0 && errno != EINTR)
-            break;
-        for (int i = 0; i < 2; i++) {
-            if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            char tmp[65536];
-            ssize_t k = read(pf[i].fd, tmp, sizeof tmp);
-            if (k <= 0) {
-                close(pf[i].fd);
-                pf[i].fd = -1;
-            } else
-                buf_add(i ? &eb : &ob, tmp, (size_t)k);
-        }
-        if (!killed && mono_ms() - t0 > timeout_ms) {
-            kill(pid, SIGKILL);
-            killed = 1;
-        }
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (errtext && eb.p) {
-        size_t k = strcspn(eb.p, "\r\n");
-        if (k >= errn)
-            k = errn - 1;
-        memcpy(errtext, eb.p, k);
-        errtext[k] = 0;
-    }
-    if (errtext && killed)
-        snprintf(errtext, errn, "adb did not answer in %.0f s", timeout_ms / 1000);
-    free(eb.p);
-    if (out)
-        *out = ob.p ? ob.p : calloc(1, 1);
-    else
-        free(ob.p);
-    if (killed || !WIFEXITED(st))
-        return -1;
-    return WEXITSTATUS(st);
+    return gd_adb_run(c ? c->serial : NULL, args, out_fd, out, err, errn, timeout_ms);
 }
 
 /* adb shell with one command line (already quoted where needed). */
@@ -267,9 +94,7 @@ static int to_file(cap *c, const char *name, const char *what, const char *const
     struct stat sb;
     long long size = fstat(fd, &sb) == 0 ? (long long)sb.st_size : 0;
     close(fd);
-    const char *av[16];
-    adb_argv(c, args, av);
-    json_t *f = json_pack("{s:s, s:s, s:o, s:I, s:b}", "path", name, "what", what, "command", cmd_text(av),
+    json_t *f = json_pack("{s:s, s:s, s:o, s:I, s:b}", "path", name, "what", what, "command", cmd_text(c, args),
                           "bytes", (json_int_t)size, "ok", rc == 0);
     if (rc != 0) {
         json_object_set_new(f, "error", json_string(*err ? err : "adb failed"));
@@ -283,82 +108,34 @@ static int to_file(cap *c, const char *name, const char *what, const char *const
 }
 
 /* A background adb (logcat, the sampling loop, simpleperf) writing to DIR/name. */
+/* A background collector and what the manifest says of it. */
 typedef struct bg {
-    pid_t pid;
-    int rfd;          /* the same file opened for reading: live counts */
-    long lines, samples;
-    int at_bol;
+    gd_adb_bg a;
     const char *name, *what;
     json_t *cmd;
-    int exited;
 } bg;
+
+static void bg_init(bg *b)
+{
+    gd_adb_bg_init(&b->a);
+    b->name = b->what = NULL;
+    b->cmd = NULL;
+}
 
 static int bg_start(cap *c, bg *b, const char *name, const char *what, const char *const *args)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    memset(b, 0, sizeof *b);
-    b->pid = -1;
-    b->rfd = -1;
+    bg_init(b);
     b->name = name;
     b->what = what;
-    b->at_bol = 1;
-    if (fd < 0)
-        return -1;
-    const char *av[16];
-    adb_argv(c, args, av);
-    b->cmd = cmd_text(av);
-    b->pid = spawn_adb(av, fd, NULL, NULL);
-    close(fd);
-    b->rfd = open(path, O_RDONLY | O_CLOEXEC);
-    return b->pid < 0 ? -1 : 0;
-}
-
-/* Counts the lines (and "cpu " sample starts) written since the last call. */
-static void bg_count(bg *b)
-{
-    char tmp[65536];
-    ssize_t k;
-    if (b->rfd < 0)
-        return;
-    while ((k = read(b->rfd, tmp, sizeof tmp)) > 0)
-        for (ssize_t i = 0; i < k; i++) {
-            if (b->at_bol && tmp[i] == 'c' && i + 3 < k && memcmp(tmp + i, "cpu ", 4) == 0)
-                b->samples++;
-            b->at_bol = tmp[i] == '\n';
-            b->lines += b->at_bol;
-        }
-}
-
-/* 1 when the background adb has ended on its own. */
-static int bg_done(bg *b)
-{
-    if (b->pid < 0 || b->exited)
-        return 1;
-    int st;
-    if (waitpid(b->pid, &st, WNOHANG) == b->pid) {
-        b->exited = 1;
-        return 1;
-    }
-    return 0;
+    b->cmd = cmd_text(c, args);
+    return gd_adb_bg_start(&b->a, c->serial, args, path);
 }
 
 static void bg_stop(cap *c, bg *b)
 {
-    if (b->pid >= 0 && !bg_done(b)) {
-        kill(b->pid, SIGTERM);
-        int st;
-        for (int i = 0; i < 50 && waitpid(b->pid, &st, WNOHANG) == 0; i++)
-            usleep(20000);
-        if (waitpid(b->pid, &st, WNOHANG) == 0) {
-            kill(b->pid, SIGKILL);
-            waitpid(b->pid, &st, 0);
-        }
-    }
-    bg_count(b);
-    if (b->rfd >= 0)
-        close(b->rfd);
+    gd_adb_bg_stop(&b->a);
     if (!b->name)
         return;
     char path[4096];
@@ -367,7 +144,7 @@ static void bg_stop(cap *c, bg *b)
     long long size = stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
     json_t *f = json_pack("{s:s, s:s, s:o, s:I, s:b, s:I}", "path", b->name, "what", b->what, "command",
                           b->cmd ? b->cmd : json_null(), "bytes", (json_int_t)size, "ok", size > 0,
-                          "lines", (json_int_t)b->lines);
+                          "lines", (json_int_t)b->a.lines);
     json_array_append_new(c->files, f);
     if (size == 0)
         unlink(path); /* nothing came: no empty file to mislead ingest */
@@ -400,7 +177,7 @@ static void status_line(int tty, double elapsed, const bg *lc, const bg *ps)
     if (!tty)
         return;
     fprintf(stderr, "\rgodeye capture: %.0f s, %ld logcat lines, %ld cpu samples   ", elapsed / 1000,
-            lc->lines, ps->samples);
+            lc->a.lines, ps->a.samples);
     fflush(stderr);
 }
 
@@ -501,7 +278,10 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
     int prop_set = 0, prop_restored = 0, started = 0;
     char prop[128] = "", prev[128] = "";
     gd_capture_pkg pkg = {0};
-    bg lc = {.pid = -1, .rfd = -1}, ps = {.pid = -1, .rfd = -1}, sp = {.pid = -1, .rfd = -1};
+    bg lc, ps, sp;
+    bg_init(&lc);
+    bg_init(&ps);
+    bg_init(&sp);
     const char *stopped_by = "error";
     long pid = -1;
 
@@ -639,21 +419,21 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
 
     /* 6. wait: the duration counts from when the collectors deliver (logcat
      * prints its "--------- beginning of" lines at once), at most 10 s on */
-    double t_start = mono_ms();
-    while (!g_stop && mono_ms() - t_start < 10000 && !bg_done(&lc) && !bg_done(&ps)) {
-        bg_count(&lc);
-        bg_count(&ps);
-        if (lc.lines > 0 && ps.samples > 0)
+    double t_start = gd_adb_mono_ms();
+    while (!g_stop && gd_adb_mono_ms() - t_start < 10000 && !gd_adb_bg_done(&lc.a) && !gd_adb_bg_done(&ps.a)) {
+        gd_adb_bg_count(&lc.a);
+        gd_adb_bg_count(&ps.a);
+        if (lc.a.lines > 0 && ps.a.samples > 0)
             break;
         usleep(20000);
     }
-    t_start = mono_ms();
+    t_start = gd_adb_mono_ms();
     int tty = isatty(2);
     stopped_by = "duration";
     for (;;) {
-        double el = mono_ms() - t_start;
-        bg_count(&lc);
-        bg_count(&ps);
+        double el = gd_adb_mono_ms() - t_start;
+        gd_adb_bg_count(&lc.a);
+        gd_adb_bg_count(&ps.a);
         status_line(tty, el, &lc, &ps);
         if (g_stop) {
             stopped_by = "signal";
@@ -661,7 +441,7 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         }
         if (dur_ms > 0 && el >= dur_ms)
             break;
-        if (bg_done(&lc)) {
+        if (gd_adb_bg_done(&lc.a)) {
             if (!device_alive(&c)) {
                 c.disconnected = 1;
                 stopped_by = "disconnect";
@@ -677,9 +457,9 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         fputc('\n', stderr);
 
     /* 7. stop, restore, collect the end state */
-    if (sample && sp.pid >= 0 && !c.disconnected) {
+    if (sample && sp.a.pid >= 0 && !c.disconnected) {
         shell(&c, "pkill -INT simpleperf", -1, NULL, NULL, 0);
-        for (int i = 0; i < 100 && !bg_done(&sp); i++)
+        for (int i = 0; i < 100 && !gd_adb_bg_done(&sp.a); i++)
             usleep(50000);
     }
     bg_stop(&c, &ps);
@@ -743,15 +523,13 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         char bp[4096];
         snprintf(bp, sizeof bp, "%s/bugreport.zip", outdir);
         const char *a[] = {"bugreport", bp, NULL};
-        const char *av[16];
-        adb_argv(&c, a, av);
         if (tty)
             fprintf(stderr, "godeye capture: adb bugreport (this takes a minute or more)\n");
         int brc = run_adb(&c, a, -1, NULL, err, sizeof err, 900000);
         struct stat sb;
         json_array_append_new(c.files,
                               json_pack("{s:s, s:s, s:o, s:I, s:b}", "path", "bugreport.zip", "what", "adb bugreport",
-                                        "command", cmd_text(av), "bytes",
+                                        "command", cmd_text(&c, a), "bytes",
                                         (json_int_t)(stat(bp, &sb) == 0 ? sb.st_size : 0), "ok", brc == 0));
         if (brc != 0 && !device_alive(&c))
             c.disconnected = 1;
