@@ -57,8 +57,17 @@ void gd_adb_cmdline(const char *serial, const char *const *args, char *buf, size
 static pid_t spawn_adb(const char *const *av, int out_fd, int *out_pipe, int *err_pipe)
 {
     int op[2] = {-1, -1}, ep[2] = {-1, -1};
-    if ((out_fd < 0 && pipe(op)) || (err_pipe && pipe(ep)))
+    if ((out_fd < 0 && pipe(op)) || (err_pipe && pipe(ep))) {
+        int e = errno;
+        for (int i = 0; i < 2; i++) {
+            if (op[i] >= 0)
+                close(op[i]);
+            if (ep[i] >= 0)
+                close(ep[i]);
+        }
+        errno = e;
         return -1;
+    }
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     posix_spawn_file_actions_init(&fa);
@@ -172,8 +181,12 @@ int gd_adb_run(const char *serial, const char *const *args, int out_fd, char **o
         if (!killed && gd_adb_mono_ms() - t0 > timeout_ms) {
             kill(pid, SIGKILL);
             killed = 1;
-        }
+        } else if (killed && gd_adb_mono_ms() - t0 > timeout_ms + 2000)
+            break; /* something adb started still holds the pipes */
     }
+    for (int i = 0; i < 2; i++)
+        if (pf[i].fd >= 0)
+            close(pf[i].fd);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -185,7 +198,7 @@ int gd_adb_run(const char *serial, const char *const *args, int out_fd, char **o
         errtext[k] = 0;
     }
     if (errtext && killed)
-        snprintf(errtext, errn, "adb did not answer in %.0f s", timeout_ms / 1000);
+        snprintf(errtext, errn, "adb did not answer in %g s", timeout_ms / 1000);
     free(eb.p);
     if (out)
         *out = ob.p ? ob.p : calloc(1, 1);
