@@ -166,6 +166,10 @@ def case_ok(godeye, corpus):
     t = subprocess.run([godeye, "traces", "--format", "json"], env=e.env, capture_output=True, text=True)
     fmts = sorted(x["format"] for x in json.loads(t.stdout or "[]"))
     check(fmts == ["am_start", "dumpsys_activity", "gfxinfo", "logcat", "procstat"], "ok: ingested %s" % fmts)
+    st = subprocess.run([godeye, "startup", "--format", "json"], env=e.env, capture_output=True, text=True)
+    launches = json.loads(st.stdout or "[]")
+    check([(x["kind"], x["total_ms"]) for x in launches if x["source"] and "am" in x["source"]] == [("cold", 812)],
+          "ok: the am start launch: %s" % launches)
     return 0
 
 

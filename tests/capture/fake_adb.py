@@ -92,7 +92,8 @@ PACKAGE = """Packages:
     flags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]
 """
 
-AM_START = """Starting: Intent { cmp=com.example.jank/.MainActivity }
+AM_START = """Stopping: com.example.jank
+Starting: Intent { cmp=com.example.jank/.MainActivity }
 Status: ok
 LaunchState: COLD
 Activity: com.example.jank/.MainActivity
