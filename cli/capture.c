@@ -428,7 +428,7 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         usleep(20000);
     }
     t_start = gd_adb_mono_ms();
-    int tty = isatty(2);
+    int tty = isatty(2), lc_ended = 0, ps_ended = 0;
     stopped_by = "duration";
     for (;;) {
         double el = gd_adb_mono_ms() - t_start;
@@ -441,15 +441,20 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         }
         if (dur_ms > 0 && el >= dur_ms)
             break;
-        if (gd_adb_bg_done(&lc.a)) {
+        /* a collector that ends early: the device is gone, or it failed */
+        int lc_end = !lc_ended && gd_adb_bg_done(&lc.a), ps_end = !ps_ended && gd_adb_bg_done(&ps.a);
+        if (lc_end || ps_end) {
+            lc_ended |= lc_end;
+            ps_ended |= ps_end;
             if (!device_alive(&c)) {
                 c.disconnected = 1;
                 stopped_by = "disconnect";
                 break;
             }
-            warn(&c, "adb logcat ended before the capture did");
-            if (dur_ms <= 0)
-                break;
+            if (lc_end)
+                warn(&c, "adb logcat ended before the capture did");
+            if (ps_end && dur_ms <= 0)
+                warn(&c, "the CPU sampling loop ended before the capture did");
         }
         usleep(100000);
     }
@@ -508,9 +513,10 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
                     *s == '.' || c.disconnected)
                     continue;
                 mkdir(anrdir, 0755);
-                char name[512], cat[600];
+                char name[512], cat[600] = "cat ", file[512];
                 snprintf(name, sizeof name, "anr/%s", s);
-                snprintf(cat, sizeof cat, "cat /data/anr/%s", s);
+                snprintf(file, sizeof file, "/data/anr/%s", s);
+                gd_capture_quote(cat, sizeof cat, file);
                 const char *a[] = {"exec-out", cat, NULL};
                 to_file(&c, name, "ANR dump from /data/anr", a, 120000);
             }

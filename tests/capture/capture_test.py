@@ -190,7 +190,7 @@ def case_rich(godeye, corpus):
         S + ["shell", "simpleperf report-sample --show-callchain -i /data/local/tmp/godeye-perf.data"],
         S + ["shell", "rm -f /data/local/tmp/godeye-perf.data"],
         S + ["shell", "ls /data/anr"],
-        S + ["exec-out", "cat /data/anr/anr_2024-05-12-10-00-03-123"],
+        S + ["exec-out", "cat '/data/anr/anr_2024-05-12-10-00-03-123'"],
         S + ["bugreport", os.path.join(e.out, "bugreport.zip")]]
     got = e.log()
     # the sampler is stopped when the duration ends, unless it ended itself first
@@ -263,6 +263,20 @@ def case_disconnect(godeye, corpus):
     return 0
 
 
+def case_nologcat(godeye):
+    """logcat fails but the device is there: said once, the capture goes on."""
+    e = Env(godeye, "", "nologcat")
+    r = e.run("--app", "com.example.jank", "--duration", "1s", "--interval", "200", "-o", e.out)
+    check(r.returncode == 0, "nologcat: exit %d: %s" % (r.returncode, r.stderr))
+    m = e.manifest()
+    check(m["stopped_by"] == "duration" and m["warnings"].count("adb logcat ended before the capture did") == 1,
+          "nologcat: manifest %s %s" % (m["stopped_by"], m["warnings"]))
+    check(e.log().count(S + ["get-state"]) == 1, "nologcat: device checked %d times" % e.log().count(S + ["get-state"]))
+    check(e.props().get(PROP) == "" and os.path.exists(os.path.join(e.out, "gfxinfo.txt")),
+          "nologcat: the end was not collected")
+    return 0
+
+
 def case_noadb(godeye):
     e = Env(godeye, "")
     e.env["PATH"] = os.path.join(e.tmp, "empty")
@@ -294,6 +308,7 @@ def main():
                                     "not a Java package name: 'com.example;reboot'", [], code=2),
         "disconnect": lambda: case_disconnect(godeye, corpus),
         "noadb": lambda: case_noadb(godeye),
+        "nologcat": lambda: case_nologcat(godeye),
     }
     rc = cases[case]()
     if rc == 77:

@@ -10,8 +10,8 @@ properties set with setprop persist in $FAKE_ADB_DIR/props.json.
 
 $FAKE_ADB_MODE picks the device situation: ok (one device, the default),
 nodevice, two, unauthorized, unknownpkg, disconnect (logcat stops after a
-few lines and the device is gone from then on), rich (as ok, and /data/anr
-is readable).  simpleperf, uiautomator and bugreport answer from the
+few lines and the device is gone from then on), nologcat (logcat fails at
+once, the device stays), rich (as ok, and /data/anr is readable).  simpleperf, uiautomator and bugreport answer from the
 project's own fixtures (tests/fixtures).
 """
 import fcntl
@@ -228,6 +228,10 @@ def main():
     if argv[:1] == ["logcat"] and "-c" in argv:
         return 0
     if argv[:1] == ["logcat"]:
+        if MODE == "nologcat":
+            out("--------- beginning of main\n")
+            sys.stderr.write("Unable to open log device '/dev/log/events'\n")
+            return 1
         if MODE == "disconnect":
             out(SMALL_LOGCAT)
             time.sleep(0.3)
