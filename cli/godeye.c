@@ -15,6 +15,7 @@ typedef struct gd_command {
 } gd_command;
 
 static const gd_command commands[] = {
+    {"capture", cmd_capture, "collect logcat, frames, CPU and views from a phone over adb into a folder"},
     {"ingest", cmd_ingest, "read captures (files, folders, URLs, stdin) into the database"},
     {"traces", cmd_traces, "list ingested traces"},
     {"blocks", cmd_blocks, "main-thread blocks, re-cut at any threshold; --group for groups"},

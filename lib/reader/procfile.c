@@ -17,7 +17,13 @@
  * latest btime line read when the sample ends), or 0 when there is none; it is a stand-in, not a capture time, and every sample
  * read this way is counted once under "procstat: no capture time" so that
  * the gap is never silent.  Consecutive samples of one file therefore share
- * a ts; their order is the file order. */
+ * a ts; their order is the file order.
+ *
+ * Series with times.  A /proc/uptime line ("12345.67 54321.00": seconds
+ * since boot, idle seconds) inside a sample, as `godeye capture` writes
+ * with `cat /proc/stat /proc/<pid>/stat /proc/uptime` per sample, dates
+ * that sample: ts = btime × 1000 + uptime × 1000 (the device's wall clock,
+ * within the second that btime rounds to). */
 
 typedef struct pst {
     const gd_sink *sink;
@@ -26,6 +32,7 @@ typedef struct pst {
     int64_t pid;
     long line;
     double btime_ms;
+    double uptime_s; /* GD_NONE until a /proc/uptime line joins the sample */
 } pst;
 
 static int flush(pst *p, gd_error *err)
@@ -40,7 +47,11 @@ static int flush(pst *p, gd_error *err)
     if (p->pid >= 0)
         ev.pid = p->pid;
     ev.u.cpu.raw = p->c;
-    gd_sink_skip(p->sink, "procstat: no capture time", p->line, 1);
+    if (gd_has(p->btime_ms) && gd_has(p->uptime_s))
+        ev.ts = p->btime_ms + p->uptime_s * 1000.0;
+    else
+        gd_sink_skip(p->sink, "procstat: no capture time", p->line, 1);
+    p->uptime_s = GD_NONE;
     return gd_sink_event(p->sink, &ev, err);
 }
 
@@ -53,15 +64,41 @@ static int looks_pid_stat(const char *s)
     return q > s && q[0] == ' ' && q[1] == '(' && strrchr(s, ')');
 }
 
+/* "12345.67 54321.00" (/proc/uptime): seconds since boot into *up. */
+static int parse_uptime(const char *s, double *up)
+{
+    const char *q = s;
+    for (int f = 0; f < 2; f++) {
+        const char *d = q;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == d || *q != '.' || !isdigit((unsigned char)q[1]))
+            return -1;
+        q++;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (f == 0) {
+            if (*q != ' ')
+                return -1;
+            *up = strtod(s, NULL);
+            q++;
+        }
+    }
+    while (*q == ' ' || *q == '\r' || *q == '\n')
+        q++;
+    return *q ? -1 : 0;
+}
+
 static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
     (void)opts;
-    pst p = {.sink = sink, .pid = -1, .btime_ms = GD_NONE};
+    pst p = {.sink = sink, .pid = -1, .btime_ms = GD_NONE, .uptime_s = GD_NONE};
     gd_textin *t = NULL;
     int rc = gd_textin_open(&t, in, err);
     char *line;
     size_t len;
     int r = 0;
+    double up = 0;
     while (rc == GD_OK && (r = gd_textin_getline(t, &line, &len, err)) == 1) {
         long lineno = gd_textin_lineno(t);
         const char *s = line;
@@ -94,6 +131,11 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
             long long b = strtoll(s + 6, &e, 10);
             if (e != s + 6 && b > 0)
                 p.btime_ms = (double)b * 1000.0;
+        } else if (isdigit((unsigned char)*s) && parse_uptime(s, &up) == 0) {
+            if (p.open)
+                p.uptime_s = up;
+            else
+                gd_sink_skip(sink, "procstat: uptime outside a sample", lineno, 1);
         } else if (looks_pid_stat(s)) {
             gd_cpu_counters c = p.c;
             int64_t pid;

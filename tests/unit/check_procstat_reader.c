@@ -58,6 +58,49 @@ START_TEST(test_fixture_repeated_blocks)
 }
 END_TEST
 
+START_TEST(test_uptime_series)
+{
+    /* what `godeye capture` writes: per sample /proc/stat, /proc/<pid>/stat,
+     * /proc/uptime; each sample dated btime + uptime */
+    const char *in = "cpu  100 0 50 1000 0 0 0 0 0 0\n"
+                     "btime 1700000000\n"
+                     "4321 (com.example) S 1 2 3 4 5 6 7 8 9 10 30 20 0 0 20 0 12 0 500\n"
+                     "12345.50 40000.25\n"
+                     "cpu  110 0 55 1090 0 0 0 0 0 0\n"
+                     "btime 1700000000\n"
+                     "4321 (com.example) S 1 2 3 4 5 6 7 8 9 10 36 22 0 0 20 0 12 0 500\n"
+                     "12346.00 40000.70\n"
+                     "12347.00 40000.90\n"
+                     "cpu  120 0 60 1180 0 0 0 0 0 0\n";
+    gd_collected c;
+    gd_test_read_mem(R, in, strlen(in), NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "cpu"), 3);
+    json_t *a = gd_collected_nth(&c, "cpu", 0), *b = gd_collected_nth(&c, "cpu", 1);
+    ck_assert_double_eq(ts(a), 1700000000000.0 + 12345500.0);
+    ck_assert_double_eq(ts(b), 1700000000000.0 + 12347000.0); /* the later uptime line wins */
+    assert_pid(a, 4321, 30, 20, 0, 0);
+    assert_pid(b, 4321, 36, 22, 0, 0);
+    /* the third sample has no uptime line: dated by btime and counted */
+    ck_assert_double_eq(ts(gd_collected_nth(&c, "cpu", 2)), 1700000000000.0);
+    ck_assert_int_eq(gd_collected_skips(&c, "procstat: no capture time"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "procstat: unknown line"), 0);
+    gd_collected_free(&c);
+}
+END_TEST
+
+START_TEST(test_uptime_outside)
+{
+    const char *in = "12345.50 40000.25\n";
+    gd_collected c;
+    gd_test_read_mem(R, in, strlen(in), NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "cpu"), 0);
+    ck_assert_int_eq(gd_collected_skips(&c, "procstat: uptime outside a sample"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
 START_TEST(test_probe)
 {
     const char *stat = "cpu  1 2 3 4 5 6 7 0 0 0\ncpu0 1 2 3 4 5 6 7 0 0 0\n";
@@ -119,6 +162,8 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_fixture_repeated_blocks);
     tcase_add_test(tc, test_probe);
+    tcase_add_test(tc, test_uptime_series);
+    tcase_add_test(tc, test_uptime_outside);
     tcase_add_test(tc, test_corpus);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
