@@ -67,6 +67,8 @@ typedef struct run_ctx {
     gd_ingest_report_fn fn;
     void *ctx;
     gd_mapping *mapping;   /* opts->mapping loaded, or NULL                  */
+    int in_folder;         /* > 0 while reading a folder's members           */
+    size_t usable;         /* inputs that gave a trace (new or duplicate)    */
 } run_ctx;
 
 static void stat_to_json(void *ctx, const char *reason, long count, long first_line)
@@ -368,7 +370,10 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
             snprintf(why, sizeof why, "no events in it");
         gd_writer_abort(w);
         gd_writer_free(w);
-        if (rc->opts->keep_going) {
+        if (rc->opts->keep_going || rc->in_folder) {
+            /* a folder member (a capture folder's empty logcat) is passed
+             * over like a file in no known format; the folder fails only
+             * when none of its members gives anything */
             char msg[512];
             snprintf(msg, sizeof msg, "read as %s, nothing usable (%s)", r->name, why);
             gd_ingest_report rep = {.source = source, .format = r->name, .nothing_usable = msg};
@@ -404,6 +409,8 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     if (!code && !rep.res.duplicate)
         gd_writer_foreach_stat(w, stat_to_json, stats);
     rep.res.timings.read = t_read - rep.res.timings.write;
+    if (!code)
+        rc->usable++;
     if (code) {
         gd_writer_abort(w);
     } else if (rc->fn) {
@@ -625,7 +632,8 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             gd_sort(files, n, sizeof *files, cmp_str);
         if (n == 0)
             code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no files in folder");
-        size_t taken = 0;
+        size_t taken = 0, usable0 = rc->usable;
+        rc->in_folder++;
         for (size_t i = 0; i < n && !code; i++) {
             char why[512];
             if (!rc->opts->format && !is_capture(files[i], why, sizeof why)) {
@@ -637,9 +645,14 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
             taken++;
             code = ingest_one(rc, files[i], err);
         }
+        rc->in_folder--;
         if (!code && n && !taken)
             code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no captures in folder (%zu file%s in no known format)",
                                 n, n == 1 ? "" : "s");
+        else if (!code && taken && rc->usable == usable0 && !rc->opts->keep_going)
+            code = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                                "nothing usable in folder (%zu capture%s read, none with an event)", taken,
+                                taken == 1 ? "" : "s");
         if (code && !err->source[0])
             snprintf(err->source, sizeof err->source, "%s", path);
         free_list(files, n);

@@ -59,8 +59,9 @@ typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
  * and reported through fn with not_capture set, and a folder with no
  * capture at all is an error.  An input recognised by a reader but
  * yielding no event at all fails with the reasons it was skipped for
- * (no silent success), unless opts->keep_going: then it is passed over
- * and reported through fn with nothing_usable set.  "-" reads
+ * (no silent success), unless opts->keep_going or it is a folder member:
+ * then it is passed over and reported through fn with nothing_usable set
+ * (a folder whose members all give nothing fails).  "-" reads
  * stdin.  On failure returns the code with err->source naming the input and
  * err->line/col the position, and the database is left as it was. */
 int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
