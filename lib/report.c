@@ -2,8 +2,10 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "store_diff.h"
 #include "store_report.h"
 
 enum {
@@ -71,6 +73,60 @@ static void rate_pages(json_t *pages)
         json_object_set_new(p, "draw_rating", d ? json_string(d) : json_null());
         json_object_set_new(p, "load_rating", l ? json_string(l) : json_null());
     }
+}
+
+/* Rows of the version comparison that changed (capped), and a count of the
+ * others. */
+typedef struct changed_rows {
+    capped c;
+    long same;
+} changed_rows;
+
+static int append_changed(void *ctx, json_t *row)
+{
+    changed_rows *v = ctx;
+    const char *st = json_string_value(json_object_get(row, "status"));
+    if (st && strcmp(st, "same") == 0) {
+        v->same++;
+        return 0;
+    }
+    return append_capped(&v->c, row);
+}
+
+/* doc.versions: the oldest and the newest app version in the store compared
+ * as `godeye diff version=OLD version=NEW` does, when there are two or
+ * more; null otherwise. */
+static int add_versions(gd_store *s, json_t *doc, gd_error *err)
+{
+    char *oldest = NULL, *newest = NULL;
+    size_t nv = 0;
+    int rc = gd_store_version_span(s, &oldest, &newest, &nv, err);
+    if (rc || nv < 2 || !oldest || !newest) {
+        json_object_set_new(doc, "versions", json_null());
+        free(oldest);
+        free(newest);
+        return rc;
+    }
+    char bsel[1100], hsel[1100];
+    snprintf(bsel, sizeof bsel, "version=%.1000s", oldest);
+    snprintf(hsel, sizeof hsel, "version=%.1000s", newest);
+    gd_selection base = {0}, head = {0};
+    changed_rows v = {{json_array(), 50, 0}, 0};
+    if (!(rc = gd_store_select(s, bsel, &base, err)) && !(rc = gd_store_select(s, hsel, &head, err))) {
+        gd_diff_query q = {&base, &head, NAN, -1};
+        rc = gd_store_diff(s, &q, append_changed, &v, err);
+    }
+    if (!rc)
+        json_object_set_new(doc, "versions",
+                            json_pack("{s:s s:s s:I s:O s:I s:I}", "base", oldest, "head", newest,
+                                      "count", (json_int_t)nv, "changed", v.c.arr, "changed_total",
+                                      (json_int_t)v.c.seen, "same", (json_int_t)v.same));
+    json_decref(v.c.arr);
+    gd_selection_free(&base);
+    gd_selection_free(&head);
+    free(oldest);
+    free(newest);
+    return rc;
 }
 
 /* Runs one query into doc[key] (capped) and doc[key_total] when given. */
@@ -143,6 +199,8 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
             goto fail;
         json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.c.seen));
     }
+    if ((rc = add_versions(s, doc, err)))
+        goto fail;
     *out = doc;
     return GD_OK;
 fail:

@@ -150,32 +150,53 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
     return rc;
 }
 
-int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err)
+int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err)
 {
-    memset(out, 0, sizeof *out);
+    *oldest = *newest = NULL;
+    *n = 0;
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT DISTINCT version_name FROM trace WHERE"
                                           " version_name IS NOT NULL AND hash NOT LIKE 'pending:%'", err);
     if (!q)
         return err->code;
-    char *best = NULL;
     int step, rc = GD_OK;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         const char *v = (const char *)sqlite3_column_text(q, 0);
-        if (v && (!best || gd_version_cmp(v, best) > 0)) {
-            free(best);
-            if (!(best = strdup(v))) {
-                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-                break;
+        if (!v)
+            continue;
+        (*n)++;
+        char **slot[2] = {newest, oldest};
+        for (int k = 0; k < 2 && !rc; k++) {
+            int c = *slot[k] ? gd_version_cmp(v, *slot[k]) : 0;
+            if (!*slot[k] || (k == 0 ? c > 0 : c < 0)) {
+                free(*slot[k]);
+                if (!(*slot[k] = strdup(v)))
+                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
             }
         }
+        if (rc)
+            break;
     }
-    if (!rc && step != SQLITE_DONE)
+    if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);
     if (rc) {
-        free(best);
-        return rc;
+        free(*oldest);
+        free(*newest);
+        *oldest = *newest = NULL;
     }
+    return rc;
+}
+
+int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *best = NULL, *oldest = NULL;
+    size_t nv;
+    int step, rc = gd_store_version_span(s, &oldest, &best, &nv, err);
+    free(oldest);
+    if (rc)
+        return rc;
+    sqlite3_stmt *q;
     if (best) {
         char sel[1100];
         snprintf(sel, sizeof sel, "version=%.1000s", best);

@@ -26,6 +26,10 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
  * none has a version; GD_ERR_DATA when the store has no trace. */
 int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err);
 void gd_selection_free(gd_selection *sel);
+/* The oldest and newest version_name in the store (gd_version_cmp order;
+ * both NULL when no trace has one) and how many distinct there are.  The
+ * strings are the caller's to free. */
+int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err);
 
 typedef struct gd_diff_query {
     const gd_selection *base, *head;

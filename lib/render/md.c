@@ -202,5 +202,33 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
             fprintf(out, "\n%zu of %lld launches shown.\n", i,
                     (long long)json_integer_value(total));
     }
+    const json_t *v = json_object_get(doc, "versions");
+    if (json_is_object(v)) {
+        fprintf(out, "\n### Versions\n\n");
+        code(out, str(v, "base"));
+        fputs(" (base) against ", out);
+        code(out, str(v, "head"));
+        fprintf(out, " (head): %lld changed, %lld the same.\n",
+                (long long)json_integer_value(json_object_get(v, "changed_total")),
+                (long long)json_integer_value(json_object_get(v, "same")));
+        if (json_array_size(json_object_get(v, "changed")))
+            fputs("\n| status | kind | name | base p95 | head p95 | base count | head count |\n"
+                  "|---|---|---|---:|---:|---:|---:|\n",
+                  out);
+        json_array_foreach(json_object_get(v, "changed"), i, r) {
+            if (i >= 20)
+                break;
+            const json_t *b = json_object_get(r, "base"), *h = json_object_get(r, "head");
+            fprintf(out, "| %s | %s | ", str(r, "status") ? str(r, "status") : "-",
+                    str(r, "kind") ? str(r, "kind") : "-");
+            code(out, str(r, "name"));
+            fputs(" | ", out);
+            ms_cell(out, json_object_get(b, "p95_ms"));
+            fputs(" | ", out);
+            ms_cell(out, json_object_get(h, "p95_ms"));
+            fprintf(out, " | %lld | %lld |\n", (long long)json_integer_value(json_object_get(b, "count")),
+                    (long long)json_integer_value(json_object_get(h, "count")));
+        }
+    }
     return ferror(out) ? -1 : 0;
 }

@@ -588,6 +588,27 @@
       { key: 'activity', label: 'activity', type: 'f', fmt: num }]));
   }
 
+  /* ---- the oldest and the newest app version compared (godeye diff) ---- */
+  function versions() {
+    var v = D.versions;
+    if (!v) return;
+    var s = sect('versions', 'Versions');
+    s.appendChild(el('div', { 'class': 'mute' }, D.versions.count + ' app versions in the database; ' + v.base + ' (base) against ' +
+      v.head + ' (head), as godeye diff version=' + v.base + ' version=' + v.head + ' compares them: ' + v.changed_total +
+      ' changed, ' + v.same + ' the same' + (v.changed_total > v.changed.length ? '; ' + v.changed.length + ' shown.' : '.')));
+    if (!v.changed.length) return;
+    function side(k, f) { return function (x, r) { var o = r[k] || {}; return f(o); }; }
+    s.appendChild(table(v.changed, [
+      { key: 'status', label: 'status', cell: function (td, r) { td.textContent = r.status; td.className = r.status === 'regressed' || r.status === 'new' ? 'r-slow' : 'r-ok'; } },
+      { key: 'kind', label: 'kind', fmt: num }, { key: 'name', label: 'name', type: 'f', fmt: num },
+      { key: 'base', label: 'base count', type: 'n', fmt: side('base', function (o) { return num(o.count); }), sortv: function (r) { return (r.base || {}).count; } },
+      { key: 'head', label: 'head count', type: 'n', fmt: side('head', function (o) { return num(o.count); }), sortv: function (r) { return (r.head || {}).count; } },
+      { key: 'base_p95', label: 'base p95', type: 'n', fmt: side('base', function (o) { return ms(o.p95_ms); }), sortv: function (r) { return (r.base || {}).p95_ms; } },
+      { key: 'head_p95', label: 'head p95', type: 'n', fmt: side('head', function (o) { return ms(o.p95_ms); }), sortv: function (r) { return (r.head || {}).p95_ms; } },
+      { key: 'change_pct', label: 'p50 change', type: 'n', fmt: function (x) { return x === null || x === undefined ? '-' : (x > 0 ? '+' : '') + x.toFixed(1) + ' %'; } },
+      { key: 'p_value', label: 'p', type: 'n', fmt: function (x) { return x === null || x === undefined ? '-' : x.toPrecision(2); } }]));
+  }
+
   function search() {
     var box = document.getElementById('search');
     box.addEventListener('input', function () {
@@ -598,7 +619,7 @@
     });
   }
 
-  summary(); timelines(); groups(); anrs(); startups(); frames(); locks(); issues(); pages(); overdraw(); images(); search();
+  summary(); timelines(); versions(); groups(); anrs(); startups(); frames(); locks(); issues(); pages(); overdraw(); images(); search();
   /* the menu names only the sections this page has */
   Array.prototype.forEach.call(document.querySelectorAll('nav a'), function (a) {
     if (!document.getElementById((a.getAttribute('href') || '').slice(1))) a.style.display = 'none';
