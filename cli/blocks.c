@@ -93,6 +93,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     static const char *const kinds[] = {"short", "long", "anr", NULL};
     const gd_option opts[] = {
         OPT_DOUBLE_(0, "threshold", &threshold, "MS", "minimum duration (default: each trace's short threshold)"),
+        OPT_DOUBLE_(0, "min-ms", &threshold, "MS", "the same as --threshold (every command's name for 'at least MS')"),
         OPT_CHOICE_(0, "kind", &kind, "KIND", "only blocks of this kind: short, long or anr", kinds),
         OPT_BOOL_(0, "group", &group, "aggregate blocks by key frame (without line number)"),
         OPT_BOOL_(0, "stacks", &stacks, "include the stack samples of each block"),

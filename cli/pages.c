@@ -37,7 +37,8 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
     double slow = NAN;
     int group = 0;
     const gd_option opts[] = {
-        OPT_DOUBLE_(0, "slow", &slow, "MS", "only pages whose draw or load time passes MS"),
+        OPT_DOUBLE_(0, "min-ms", &slow, "MS", "only pages whose draw or load time passes MS"),
+        OPT_DOUBLE_(0, "slow", &slow, "MS", "the same as --min-ms (the older name)"),
         OPT_STRING_(0, "page", &page, "CLASS", "only this page class"),
         OPT_BOOL_(0, "group", &group, "per-class aggregates: count, p50, p95, max"),
         OPT_LISTING(&format, &traces),

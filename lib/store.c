@@ -185,6 +185,25 @@ void gd_store_on_wait(gd_store *s, void (*fn)(void *ctx), void *ctx)
     s->on_wait_ctx = ctx;
 }
 
+int gd_match(const char *value, const char *pattern)
+{
+    if (!pattern)
+        return 1;
+    if (!value)
+        return 0;
+    return pattern[0] == '=' ? strcmp(value, pattern + 1) == 0 : strstr(value, pattern) != NULL;
+}
+
+/* gd_match(value, pattern) for the queries: the one matching rule of
+ * --page, --window, --app and --thread (see gd_match). */
+static void sql_match(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const char *v = (const char *)sqlite3_value_text(argv[0]);
+    const char *p = (const char *)sqlite3_value_text(argv[1]);
+    sqlite3_result_int(cx, gd_match(v, p));
+}
+
 /* Opens path as a file name, never as an SQLite URI ("file::memory:" is a
  * file called that).  immutable: a read-only URI with immutable=1, for a
  * database on read-only media, where SQLite cannot make its -shm file. */
@@ -222,6 +241,8 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
      * writes to the schema through PRAGMA writable_schema and friends */
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+    sqlite3_create_function(s->db, "gd_match", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_match,
+                            NULL, NULL);
     return SQLITE_OK;
 }
 

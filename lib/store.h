@@ -40,6 +40,12 @@ const char *gd_store_filename(gd_store *s);
  * (GD_ERR_DATA) and removes nothing.  vacuum: VACUUM afterwards. */
 int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error *err);
 
+/* The one matching rule of the name filters (--page, --window, --app,
+ * --thread): a pattern starting with '=' matches the rest exactly, any
+ * other pattern matches as a substring (case-sensitive); no pattern
+ * matches everything.  Queries call it as gd_match(column, ?). */
+int gd_match(const char *value, const char *pattern);
+
 int gd_store_begin(gd_store *s, gd_error *err);
 int gd_store_commit(gd_store *s, gd_error *err);
 void gd_store_rollback(gd_store *s);

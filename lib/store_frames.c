@@ -189,12 +189,12 @@ int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, " PID_SQL ", window, 0 FROM frame_time"
-             " WHERE (?1 IS NULL OR instr(window, ?1) > 0) %s"
+             " WHERE gd_match(window, ?1) %s"
              " UNION SELECT trace, " PID_SQL ", json_extract(json, '$.window'), 0 FROM raw_event"
              " WHERE kind = 'frame_summary' AND json_extract(json, '$.window') IS NOT NULL"
-             " AND (?1 IS NULL OR instr(json_extract(json, '$.window'), ?1) > 0) %s"
+             " AND gd_match(json_extract(json, '$.window'), ?1) %s"
              " UNION SELECT trace, NULL, json_extract(json, '$.content.scene'), 1 FROM raw_event"
-             " WHERE " FPS_WHERE " AND (?1 IS NULL OR instr(json_extract(json, '$.content.scene'), ?1) > 0) %s"
+             " WHERE " FPS_WHERE " AND gd_match(json_extract(json, '$.content.scene'), ?1) %s"
              " ORDER BY 1, 3, 4, 2",
              filt, filt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
@@ -272,7 +272,7 @@ int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
     gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, " PID_SQL ", json FROM raw_event WHERE kind = 'frame_summary'"
-             " AND (?1 IS NULL OR instr(json_extract(json, '$.window'), ?1) > 0) %s ORDER BY trace, id",
+             " AND gd_match(json_extract(json, '$.window'), ?1) %s ORDER BY trace, id",
              filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     if (!g)

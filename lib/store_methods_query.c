@@ -13,14 +13,15 @@
 
 /* ---- shared helpers ------------------------------------------------------- */
 
-/* " AND (c.tid = ?N OR c.tid IN (threads named ?N))" when a thread is given. */
+/* " AND (c.tid = ?N OR c.tid IN (threads whose name matches ?N))" when a thread
+ * is given (gd_match: =NAME exact, else a part of the name). */
 static void thread_sql(const char *thread, int param, char *buf, size_t n)
 {
     buf[0] = 0;
     if (thread)
         snprintf(buf, n,
                  " AND (c.tid = ?%d OR c.tid IN (SELECT th.tid FROM thread th WHERE th.trace = c.trace"
-                 " AND th.pid = c.pid AND th.name = ?%d))",
+                 " AND th.pid = c.pid AND gd_match(th.name, ?%d)))",
                  param, param);
 }
 

@@ -45,7 +45,7 @@ int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void
     snprintf(sql, sizeof sql,
              "SELECT st.trace, coalesce(st.app, t.app), st.activity, st.kind, st.total_ms, st.wait_ms,"
              " st.source, st.ts_ms FROM startup st JOIN trace t ON t.id = st.trace"
-             " WHERE (?1 IS NULL OR coalesce(st.app, t.app) = ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
+             " WHERE gd_match(coalesce(st.app, t.app), ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
              " ORDER BY st.trace, st.ts_ms, st.id",
              filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);

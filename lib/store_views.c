@@ -338,7 +338,7 @@ int gd_store_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ct
     gd_store_filter_sql(&pq->filter, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT trace, page_class, page_hash, page_type, parent, event, ts_ms, end_ms FROM page_event"
-             " WHERE (?1 IS NULL OR page_class = ?1) %s"
+             " WHERE gd_match(page_class, ?1) %s"
              " ORDER BY trace, page_class, page_hash, ts_ms, id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
