@@ -162,7 +162,11 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
             if (i >= 10)
                 break;
             json_t *b = json_object_get(r, "bitmap"), *v = json_object_get(r, "view");
-            fprintf(out, "| %.1f KB | %s | %lldx%lld | ", dbl(r, "wasted_bytes") / 1024.0,
+            /* sizes as every table shows them (B, KB, MB) */
+            static const gd_column bytes_col = {"wasted_bytes", "WASTED", GD_COL_BYTES, 0, 0};
+            char size[64];
+            gd_render_cell(&bytes_col, json_object_get(r, "wasted_bytes"), size, sizeof size);
+            fprintf(out, "| %s | %s | %lldx%lld | ", size,
                     str(r, "issue") ? str(r, "issue") : "-",
                     (long long)json_integer_value(json_array_get(b, 0)),
                     (long long)json_integer_value(json_array_get(b, 1)));
