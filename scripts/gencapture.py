@@ -529,7 +529,8 @@ class Capture:
                          ("frame", "act", "main", "vri", "cart", "click")}
         self.frame_receiver = r.hexhash()
         self.meta = {
-            "app": APP, "version_name": "4.12.0", "version_code": 41200,
+            "app": APP, "version_name": args.version_name,
+            "version_code": int("".join("%02d" % int(x) for x in args.version_name.split(".")[:3])),
             "device": "Google Pixel 6", "api_level": 33, "cpu_cores": CORES,
             "pid": self.pid, "main_tid": self.pid,
             "session": "s-%08x" % r.getrandbits(32),
@@ -1572,6 +1573,8 @@ def form_monitor(cap, events, out_path, oracle_path, threshold):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Generate a realistic godeye capture (and expected blocks).")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--version-name", default="4.12.0",
+                    help="the app version in the meta (version_code from it: 4.12.0 -> 41200)")
     ap.add_argument("--dispatches", type=int, default=400, help="main-thread dispatches (before the ANR)")
     ap.add_argument("--format", choices=["jsonl", "document"], default="jsonl")
     ap.add_argument("--gzip", action="store_true")

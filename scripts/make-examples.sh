@@ -14,6 +14,12 @@ $gen --seed 7 --dispatches 360 --block-samples --noise-threads 2 --noise-gap-ms 
      --images 10 --methods --frames 30 --marks --unknown-kind \
      --out "$out/shop.jsonl" --oracle "$out/shop.oracle.json" --oracle-threshold 100
 
+# shop.previous.jsonl: the same app's previous version (4.11.0), another
+# seed and fewer dispatches: two versions in the database give the report's
+# Versions section (and godeye diff) something to compare.
+$gen --seed 8 --dispatches 240 --block-samples --pages --version-name 4.11.0 \
+     --out "$out/shop.previous.jsonl"
+
 # The other sections of the report, from small files written here (each a
 # real format, hand-written for com.example.shop; never copied from a
 # device capture).
