@@ -813,9 +813,9 @@ static int launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     }
     if (nf != 4 && nf != 5)
         return 1;
-    int64_t total;
-    if (parse_int(f[nf - 1], fl[nf - 1], &total) != fl[nf - 1])
-        return 1;
+    int64_t total = 0;
+    if (fl[nf - 1] == 0 || parse_int(f[nf - 1], fl[nf - 1], &total) != fl[nf - 1])
+        return 1; /* an empty or unparsable last field is no launch time */
     return emit_startup(c, l, ts, f[2], fl[2], (double)total, err);
 }
 

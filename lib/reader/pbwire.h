@@ -45,6 +45,11 @@ static inline int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out
  * (a field cut short, a group or unknown wire type, field number 0). */
 static inline int pb_next(pb_cur *c, pb_field *f)
 {
+    /* every member set, whatever the wire type (callers test wt first;
+     * this keeps -Wmaybe-uninitialized quiet at -O2/-O3) */
+    f->v = 0;
+    f->data = NULL;
+    f->len = 0;
     if (c->p >= c->end)
         return 0;
     uint64_t key;

@@ -148,7 +148,7 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     int has_ts = 0, cleared = 0;
     pb_field pay[4];
     int npay = 0;
-    pb_field interned_f, defaults_f;
+    pb_field interned_f = {0}, defaults_f = {0};
     int has_interned = 0, has_defaults = 0;
     c->packets++;
     pb_cur scan = m;
