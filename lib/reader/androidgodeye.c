@@ -9,6 +9,7 @@
 
 #include "jsonstream.h"
 #include "reader.h"
+#include "reader/mdstamp.h"
 #include "util.h"
 
 /*
@@ -113,16 +114,6 @@ static int has(json_t *o, const char *k) { return json_object_get(o, k) != NULL;
 
 /* ---- calendar (UTC) ---- */
 
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 static int year_of_days(int64_t z)
 {
     z += 719468;
@@ -137,7 +128,7 @@ static int year_of_days(int64_t z)
 
 static double civil_ms(int y, int mo, int d, int h, int mi, int s, int ms)
 {
-    return (double)days_from_civil(y, mo, d) * 86400000.0 + h * 3600000.0 + mi * 60000.0 +
+    return (double)gd_mdstamp_days(y, mo, d) * 86400000.0 + h * 3600000.0 + mi * 60000.0 +
            s * 1000.0 + ms;
 }
 

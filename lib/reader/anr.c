@@ -72,6 +72,7 @@
 #include <string.h>
 
 #include "reader.h"
+#include "reader/mdstamp.h"
 #include "util.h"
 
 #define ANR_MAX_FRAMES 1024
@@ -167,17 +168,6 @@ static int64_t parse_uint(const char *s, const char **end)
     return v;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 /* "YYYY-MM-DD HH:MM:SS[.frac][(+|-)HHMM]" -> epoch ms (zone applied; no
  * zone = UTC).  0 ok, -1 unparsable. */
 static int parse_stamp(const char *s, double *out, int64_t *zone_min)
@@ -218,7 +208,7 @@ static int parse_stamp(const char *s, double *out, int64_t *zone_min)
     }
     if (*p && *p != ' ')
         return -1;
-    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off_min * 60;
+    int64_t secs = gd_mdstamp_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off_min * 60;
     *out = (double)secs * 1000.0 + frac * 1000.0;
     return 0;
 }

@@ -62,6 +62,7 @@
 #include <jansson.h>
 
 #include "reader/bugreport.h"
+#include "reader/mdstamp.h"
 #include "textin.h"
 
 #define BR_MAX_TITLES 256
@@ -507,16 +508,6 @@ typedef struct sec_sink {
     int failed;          /* the outer sink stopped the reader */
 } sec_sink;
 
-/* Days from 1970-01-01 to a civil date (proleptic Gregorian). */
-static int64_t br_days(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-}
-
 /* The dumpstate time ("2019-08-15 15:08:46", device wall clock) as ms on
  * the same zone-less scale the logcat reader uses; 0 when absent. */
 static double br_dumpstate_ms(const gd_br *b, int *year)
@@ -526,7 +517,7 @@ static double br_dumpstate_ms(const gd_br *b, int *year)
         mo < 1 || mo > 12 || d < 1 || d > 31)
         return 0;
     *year = y;
-    return ((double)br_days(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + se) * 1000.0;
+    return ((double)gd_mdstamp_days(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + se) * 1000.0;
 }
 
 /* "up 0 weeks, 0 days, 3 hours, 1 minute" -> ms (minute precision); -1. */

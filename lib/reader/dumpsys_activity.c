@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reader.h"
+#include "reader/mdstamp.h"
 #include "textin.h"
 #include "viewbuf.h"
 
@@ -82,16 +83,6 @@ typedef struct act {
     int decor_any;
 } act;
 
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
-}
-
 /* "2026-03-22 22:33:00.132 GMT+03:00" -> epoch ms UTC; NONE when malformed.
  * *zone_min gets the stamp's offset from UTC in minutes, INT64_MIN when it
  * has none (the stamp is then read as UTC: a local wall clock). */
@@ -111,7 +102,7 @@ static double parse_dump_time(const char *s, int64_t *zone_min)
         for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
             ms += (*p - '0') * scale;
     }
-    double t = (double)(days_from_civil(Y, (unsigned)M, (unsigned)D) * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms;
+    double t = (double)(gd_mdstamp_days(Y, M, D) * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms;
     while (*p == ' ')
         p++;
     if (strncmp(p, "GMT", 3) == 0 && (p[3] == '+' || p[3] == '-')) {

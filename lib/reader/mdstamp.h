@@ -1,4 +1,5 @@
-/* mdstamp.h - year-less "MM-dd HH:mm:ss.SSS" stamps (logcat, BlockCanary) to epoch ms.
+/* mdstamp.h - the calendar of every reader (gd_mdstamp_days), and year-less
+ * "MM-dd HH:mm:ss.SSS" stamps (logcat, BlockCanary) to epoch ms.
  *
  * Header-only (static inline) so that readers share it without a new
  * library symbol.  Device local time is treated as UTC: neither logcat nor
