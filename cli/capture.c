@@ -497,7 +497,7 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
         to_file(&c, "window_dump.xml", "uiautomator dump", a, 60000);
         shell(&c, "rm -f /data/local/tmp/godeye-window.xml", -1, NULL, NULL, 0);
     }
-    if (!c.disconnected && sample && sp.cmd == NULL && perf[0]) {
+    if (!c.disconnected && sample && perf[0]) {
         const char *a[] = {"shell", "simpleperf report-sample --show-callchain -i /data/local/tmp/godeye-perf.data", NULL};
         to_file(&c, "simpleperf.txt", "simpleperf report-sample --show-callchain (text)", a, 300000);
         shell(&c, "rm -f /data/local/tmp/godeye-perf.data", -1, NULL, NULL, 0);

@@ -90,7 +90,7 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         if (format && strcmp(format, "junit") == 0) {
             wrc = gd_render_junit(stdout, "godeye check", rows);
         } else {
-            gd_out_mode mode = format ? (gd_out_mode)gd_out_mode_parse(format) : GD_OUT_TABLE;
+            gd_out_mode mode = gd_cli_mode(format);
             gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
             size_t i;
             json_t *row;

@@ -85,11 +85,9 @@ int gd_cli_open_store(const gd_ctx *ctx, const char *cmd, int mode, gd_store **o
     return GD_EXIT_OK;
 }
 
-static int count_row(void *ctx, json_t *row)
+static int collect_id(void *ctx, json_t *row)
 {
-    (void)row;
-    ++*(size_t *)ctx;
-    return 0;
+    return json_array_append(ctx, json_object_get(row, "trace")) ? 1 : 0;
 }
 
 int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *traces, gd_store **out)
@@ -97,20 +95,30 @@ int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *t
     int rc = gd_cli_open_store(ctx, cmd, GD_STORE_RO, out);
     if (rc)
         return rc;
+    if (!traces->n)
+        return GD_EXIT_OK;
+    /* the ids that exist, in one light query (no per-trace counts) */
+    json_t *ids = json_array();
+    gd_error err = {0};
+    if (gd_store_trace_clocks(*out, collect_id, ids, &err)) {
+        json_decref(ids);
+        gd_store_close(*out);
+        return gd_cli_fail(cmd, &err);
+    }
     for (size_t i = 0; i < traces->n; i++) {
-        gd_filter one = {&traces->v[i], 1};
-        gd_error err = {0};
-        size_t n = 0;
-        if (gd_store_traces(*out, &one, count_row, &n, &err)) {
-            gd_store_close(*out);
-            return gd_cli_fail(cmd, &err);
-        }
-        if (!n) {
+        size_t k;
+        json_t *v;
+        int found = 0;
+        json_array_foreach(ids, k, v)
+            found |= json_integer_value(v) == traces->v[i];
+        if (!found) {
             fprintf(stderr, "godeye %s: no trace %lld\n", cmd, (long long)traces->v[i]);
+            json_decref(ids);
             gd_store_close(*out);
             return GD_EXIT_FAIL;
         }
     }
+    json_decref(ids);
     return GD_EXIT_OK;
 }
 
@@ -133,6 +141,11 @@ gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, c
     if (!r || mode != GD_OUT_TABLE)
         return r;
     gd_render_tz(r, ctx->tz_min);
+    int times = 0; /* the clocks serve time columns only */
+    for (size_t c = 0; c < ncols; c++)
+        times |= cols[c].type == GD_COL_TIME;
+    if (!times)
+        return r;
     gd_error err = {0};
     gd_store_trace_clocks(s, add_clock, r, &err);
     return r;

@@ -72,7 +72,7 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         gd_store_close(s);
         return gd_cli_fail("diff", &err);
     }
-    gd_out_mode mode = format ? (gd_out_mode)gd_out_mode_parse(format) : GD_OUT_TABLE;
+    gd_out_mode mode = gd_cli_mode(format);
     gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
     gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples};
     rc = gd_store_diff(s, &q, gd_cli_render_cb, r, &err);

@@ -260,7 +260,6 @@ int gd_adb_bg_done(gd_adb_bg *b)
     if (r == 0)
         return 0;
     /* reaped now (or not our child any more): never signalled again */
-    b->exited = 1;
     b->pid = -1;
     return 1;
 }

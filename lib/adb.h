@@ -34,7 +34,6 @@ typedef struct gd_adb_bg {
     long lines;     /* complete lines written so far                     */
     long samples;   /* lines starting with "cpu " (procstat samples)     */
     int at_bol;
-    int exited;     /* it ended by itself                                */
 } gd_adb_bg;
 
 /* An idle collector (for one that may never start). */

@@ -608,9 +608,15 @@ static void flush_md(gd_renderer *r)
     if (!n)
         return;
     char buf[512];
+    /* which columns show, once (an auto-hidden column scans every row) */
+    int *off = calloc(r->ncols ? r->ncols : 1, sizeof *off);
+    if (!off)
+        return;
+    for (size_t c = 0; c < r->ncols; c++)
+        off[c] = column_off(r, c);
     for (int pass = 0; pass < 2; pass++) {
         for (size_t c = 0; c < r->ncols; c++)
-            if (!column_off(r, c)) {
+            if (!off[c]) {
                 fputs("| ", r->out);
                 if (pass == 0)
                     md_cell(r->out, r->cols[c].header);
@@ -624,13 +630,14 @@ static void flush_md(gd_renderer *r)
     for (size_t i = 0; i < n; i++) {
         json_t *row = json_array_get(r->buffered, i);
         for (size_t c = 0; c < r->ncols; c++)
-            if (!column_off(r, c)) {
+            if (!off[c]) {
                 fputs("| ", r->out);
                 md_cell(r->out, gd_render_cell(&r->cols[c], gd_render_get(row, r->cols[c].key), buf, sizeof buf));
                 fputc(' ', r->out);
             }
         fputs("|\n", r->out);
     }
+    free(off);
 }
 
 int gd_render_end(gd_renderer *r)
