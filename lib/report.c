@@ -43,17 +43,19 @@ static int append_capped(void *ctx, json_t *row)
     return 0;
 }
 
-/* Row sink keeping only the issues of one type. */
-typedef struct typed {
-    capped c;
-    const char *type;
-} typed;
+/* Row sink for one read of the findings: every issue (capped), and the
+ * lock-contention ones also on their own list. */
+typedef struct issues_and_locks {
+    capped issues, locks;
+} issues_and_locks;
 
-static int append_typed(void *ctx, json_t *row)
+static int append_issue(void *ctx, json_t *row)
 {
-    typed *t = ctx;
+    issues_and_locks *t = ctx;
     const char *ty = json_string_value(json_object_get(row, "type"));
-    return ty && strcmp(ty, t->type) == 0 ? append_capped(&t->c, row) : 0;
+    if (ty && strcmp(ty, "lock_contention") == 0)
+        append_capped(&t->locks, row);
+    return append_capped(&t->issues, row);
 }
 
 static const char *rating(json_t *v)
@@ -191,13 +193,14 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     gd_startup_query sq = {.filter = *f};
     LIST("startups", "startups_total", STARTUPS, gd_store_startups(s, &sq, append_capped, &c, err));
     LIST("anrs", "anrs_total", ANRS, gd_store_anr(s, f, append_capped, &c, err));
-    LIST("issues", "issues_total", ISSUES, gd_store_issues(s, f, NULL, append_capped, &c, err));
     {
-        typed t = {{json_array(), ISSUES, 0}, "lock_contention"};
-        json_object_set_new(doc, "locks", t.c.arr);
-        if ((rc = gd_store_issues(s, f, NULL, append_typed, &t, err)))
+        issues_and_locks t = {{json_array(), ISSUES, 0}, {json_array(), ISSUES, 0}};
+        json_object_set_new(doc, "issues", t.issues.arr);
+        json_object_set_new(doc, "locks", t.locks.arr);
+        if ((rc = gd_store_issues(s, f, NULL, append_issue, &t, err)))
             goto fail;
-        json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.c.seen));
+        json_object_set_new(doc, "issues_total", json_integer((json_int_t)t.issues.seen));
+        json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.locks.seen));
     }
     if ((rc = add_versions(s, doc, err)))
         goto fail;

@@ -455,8 +455,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
              "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
              " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
              " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
-             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, "
-             GD_SQL_THREAD_OF("d", "t")
+             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s"
              /* CROSS JOIN keeps dispatch the outer loop, read through its
               * dur_ms index: a few blocks out of millions of dispatches */
              " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
@@ -465,8 +464,9 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
              " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
              " AND t.hash NOT LIKE 'pending:%%' %s %s"
              " ORDER BY d.trace, d.start_ms, d.id",
-             light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)", filt,
-             kind_sql(bq->kind));
+             light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
+             /* the thread column: not read by the light (group) rows */
+             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt, kind_sql(bq->kind));
     /* with no memory snapshot joined, columns 19.. are NULL */
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)

@@ -238,6 +238,9 @@ static void classify_binder(anr_thr *t, const char *f)
                                      "IPCThreadState::joinThreadPool",
                                      "IPCThreadState20getAndExecuteCommand",
                                      "IPCThreadState::getAndExecuteCommand"};
+    /* every pattern holds one of these two: most frames end here */
+    if (!strstr(f, "IPCThreadState") && !strstr(f, "android.os.Binder"))
+        return;
     for (size_t i = 0; i < sizeof out / sizeof *out; i++)
         if (strstr(f, out[i])) {
             t->binder_seen = 1;

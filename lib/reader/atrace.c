@@ -309,9 +309,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
     gd_event ev;
     int rc = 0;
     if (main) {
-        athread *p = find(a, pid);
-        if (p)
-            p->main_slices++;
+        t->main_slices++; /* the main thread is the process's entry (tid == pid) */
     }
     if (main && depth == 0) {
         gd_event_init(&ev, GD_EV_DISPATCH);
@@ -354,7 +352,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
         fr.thread = t->name;
         fr.line = line;
         fr.u.frame.dur = dur;
-        fr.u.frame.window = process_name(a, pid);
+        fr.u.frame.window = t->pname ? t->pname : t->name; /* t is the process */
         rc = emit(a, &fr, err);
     }
     if (!rc && !open)
