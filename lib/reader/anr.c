@@ -893,6 +893,7 @@ static int start_headless(anr_ctx *c, const char *s, long line)
     if (!header_quote(s) && !starts(s, "Cmd line: ") && !starts(s, "DALVIK THREADS"))
         return 0;
     start_dump(c, -1, 0, line);
+    c->zone_min = INT64_MIN; /* no header, no zone: not the previous dump's */
     c->headless = 1;
     return 1;
 }
