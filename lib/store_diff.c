@@ -393,7 +393,7 @@ static int side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *e
     gd_frames_query fq = {.filter = f};
     gd_startup_query sq = {.filter = f};
     int rc;
-    if ((rc = gd_store_blocks(s, &bq, on_block, sd, err)) || (rc = gd_store_pages(s, &pq, on_page, sd, err)) ||
+    if ((rc = gd_store_blocks_light(s, &bq, on_block, sd, err)) || (rc = gd_store_pages(s, &pq, on_page, sd, err)) ||
         (rc = gd_store_frames(s, &fq, on_frames, sd, err)) ||
         (rc = gd_store_startups(s, &sq, on_startup, sd, err)) || (rc = gd_store_anr(s, &f, on_anr, sd, err)))
         return rc;
@@ -799,8 +799,10 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         long min_samples;
         json_t *a = json_object_get(q->budget, "alpha"), *m = json_object_get(q->budget, "min_samples");
         resolve(&alpha, &min_samples, a ? json_number_value(a) : NAN, m ? (long)json_integer_value(m) : -1);
+        /* only group rows are counted: the other kinds need no tests */
         if (!rc)
-            rc = diff_collect(&sb, &sh, alpha, min_samples, &diff, err);
+            rc = diff_sets(&diff, K_GROUP, NULL, &sb.groups, &sh.groups, &sb, &sh, alpha, min_samples,
+                           err);
     }
     int oom = 0;
     for (int r = 0; !rc && r < R_COUNT; r++) {

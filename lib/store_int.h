@@ -150,4 +150,10 @@ int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
 int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err);
 void gd_bulk_free(gd_bulk *b);
 
+/* gd_store_blocks' rows without the message text, thread name and memory
+ * snapshot (what block groups and diff read: id, trace, times, kind,
+ * key_frame, group...). */
+int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err);
+
 #endif

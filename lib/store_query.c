@@ -568,6 +568,13 @@ int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *c
     return each_block(s, q, pass_row, &p, 0, err);
 }
 
+int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err)
+{
+    pass_ctx p = {fn, ctx};
+    return each_block(s, q, pass_row, &p, 1, err);
+}
+
 /* ---- block groups ------------------------------------------------------- */
 
 typedef struct group_acc {
