@@ -140,13 +140,9 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
     out->cpu_busy = -1;
     out->memory = -1;
     int rc = GD_OK;
-    /* samples are fed one at a time to the key-frame rule: memory grows with
-     * one sample's depth and the block's distinct frames, not with its
-     * samples.  Frame texts are copied, because the callsite cache may evict
-     * while we walk. */
+    /* frames are fed one at a time to the key-frame rule: memory grows with
+     * the block's distinct frames, not with its samples */
     gd_kf_acc *kf = gd_kf_new((const char *const *)cfg->concern, cfg->nconcern);
-    char **fr = NULL;
-    size_t nfr = 0, fr_cap = 0;
     json_t *stacks = want_stacks ? json_array() : NULL;
     if (!kf || (want_stacks && !stacks)) {
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
@@ -162,35 +158,31 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
     while (sqlite3_step(q) == SQLITE_ROW) {
         double ts = sqlite3_column_double(q, 0);
         int64_t cs = sqlite3_column_int64(q, 1);
-        /* walk from the innermost callsite to the root: innermost first */
+        json_t *frames = stacks ? json_array() : NULL;
+        gd_kf_next_sample(kf);
+        /* walk from the innermost callsite to the root: innermost first;
+         * each frame goes to the key-frame rule (which copies what it
+         * keeps) before the callsite cache can evict it */
         int guard = 0;
-        while (cs != 0 && guard++ < 100000) {
+        for (size_t j = 0; cs != 0 && guard++ < 100000; j++) {
             int64_t parent;
             const char *t = callsite_frame(d, cs, &parent, err);
             if (!t) {
                 rc = err->code;
                 break;
             }
-            if ((rc = gd_grow((void **)&fr, &fr_cap, nfr + 1, sizeof *fr, err)))
-                break;
-            if (!(fr[nfr] = strdup(t))) {
+            if (gd_kf_add_frame(kf, t, j)) {
                 rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
                 break;
             }
-            nfr++;
+            if (frames)
+                json_array_append_new(frames, json_string(t));
             cs = parent;
         }
-        if (!rc && gd_kf_add(kf, (const char *const *)fr, nfr))
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-        if (!rc && stacks) {
-            json_t *a = json_array();
-            for (size_t j = 0; j < nfr; j++)
-                json_array_append_new(a, json_string(fr[j]));
-            json_array_append_new(stacks, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(ts), "frames", a));
-        }
-        for (size_t j = 0; j < nfr; j++)
-            free(fr[j]);
-        nfr = 0;
+        if (!rc && frames)
+            json_array_append_new(stacks, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(ts), "frames", frames));
+        else
+            json_decref(frames);
         if (rc)
             break;
         out->samples++;
@@ -276,9 +268,6 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
             out->memory = id_a;
     }
 out:
-    for (size_t j = 0; j < nfr; j++)
-        free(fr[j]);
-    free(fr);
     gd_kf_free(kf);
     json_decref(stacks);
     return rc;

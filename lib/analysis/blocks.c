@@ -181,40 +181,48 @@ static int kf_rehash(gd_kf_acc *a)
     return 0;
 }
 
+void gd_kf_next_sample(gd_kf_acc *a) { a->nsamples++; }
+
+int gd_kf_add_frame(gd_kf_acc *a, const char *f, size_t j)
+{
+    if (a->oom)
+        return -1;
+    if (!f)
+        return 0;
+    if (2 * (a->used + 1) > a->cap && kf_rehash(a)) {
+        a->oom = 1;
+        return -1;
+    }
+    uint64_t h = kf_hash(f);
+    size_t k = (size_t)h & (a->cap - 1);
+    while (a->t[k].f && (a->t[k].h != h || strcmp(a->t[k].f, f) != 0))
+        k = (k + 1) & (a->cap - 1);
+    kf_ent *e = &a->t[k];
+    if (!e->f) {
+        if (!(e->f = strdup(f))) {
+            a->oom = 1;
+            return -1;
+        }
+        e->h = h;
+        e->idx = j;
+        e->concern = (unsigned char)is_concern(f, a->concern, a->ncon);
+        e->app = (unsigned char)!gd_frame_is_framework(f);
+        a->used++;
+    }
+    if (e->last == a->nsamples)
+        return 0; /* a frame counts once per sample */
+    e->last = a->nsamples;
+    e->count++;
+    if (j < e->idx)
+        e->idx = j;
+    return 0;
+}
+
 int gd_kf_add(gd_kf_acc *a, const char *const *frames, size_t n)
 {
-    size_t sample = ++a->nsamples;
-    for (size_t j = 0; j < n && !a->oom; j++) {
-        const char *f = frames[j];
-        if (!f)
-            continue;
-        if (2 * (a->used + 1) > a->cap && kf_rehash(a)) {
-            a->oom = 1;
-            break;
-        }
-        uint64_t h = kf_hash(f);
-        size_t k = (size_t)h & (a->cap - 1);
-        while (a->t[k].f && (a->t[k].h != h || strcmp(a->t[k].f, f) != 0))
-            k = (k + 1) & (a->cap - 1);
-        kf_ent *e = &a->t[k];
-        if (!e->f) {
-            if (!(e->f = strdup(f))) {
-                a->oom = 1;
-                break;
-            }
-            e->h = h;
-            e->idx = j;
-            e->concern = (unsigned char)is_concern(f, a->concern, a->ncon);
-            e->app = (unsigned char)!gd_frame_is_framework(f);
-            a->used++;
-        }
-        if (e->last == sample)
-            continue; /* a frame counts once per sample */
-        e->last = sample;
-        e->count++;
-        if (j < e->idx)
-            e->idx = j;
-    }
+    gd_kf_next_sample(a);
+    for (size_t j = 0; j < n && !a->oom; j++)
+        gd_kf_add_frame(a, frames[j], j);
     return a->oom ? -1 : 0;
 }
 

@@ -93,6 +93,11 @@ const char *gd_key_frame(const gd_sample_frames *samples, size_t nsamples,
 typedef struct gd_kf_acc gd_kf_acc;
 gd_kf_acc *gd_kf_new(const char *const *concern, size_t ncon);
 int gd_kf_add(gd_kf_acc *a, const char *const *frames, size_t n);
+/* The same, a frame at a time: gd_kf_next_sample opens a sample, then each
+ * of its frames with its position j from the innermost (gd_kf_add is these
+ * two in a loop). */
+void gd_kf_next_sample(gd_kf_acc *a);
+int gd_kf_add_frame(gd_kf_acc *a, const char *frame, size_t j);
 const char *gd_kf_result(const gd_kf_acc *a);
 void gd_kf_free(gd_kf_acc *a);
 
