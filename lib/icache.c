@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 typedef struct slot {
     uint64_t hash;      /* 0 = empty */
     int64_t id;
@@ -22,12 +24,7 @@ struct gd_icache {
 
 static uint64_t hash_bytes(const void *p, size_t n)
 {
-    const unsigned char *s = p;
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 1099511628211ULL;
-    }
+    uint64_t h = gd_fnv1a(p, n);
     h ^= h >> 29;
     return h ? h : 1;
 }

@@ -46,15 +46,7 @@ struct gd_mapping {
     long unknown_line;
 };
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
+static uint64_t hash_bytes(const char *s, size_t n) { return gd_fnv1a(s, n); }
 
 static uint64_t hash_u32(uint32_t v)
 {

@@ -7,6 +7,16 @@
 
 #include "error.h"
 
+/* FNV-1a over n bytes: the hash of every string table in libgodeye. */
+static inline uint64_t gd_fnv1a(const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211ULL;
+    return h;
+}
+
 /* qsort that accepts an empty or NULL array (qsort(NULL, 0) is undefined). */
 static inline void gd_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {

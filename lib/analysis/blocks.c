@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 gd_block_kind gd_block_kind_of(double dur, double short_ms, double long_ms, double anr_ms)
 {
     if (dur >= anr_ms)
@@ -143,13 +145,7 @@ struct gd_kf_acc {
     int oom;
 };
 
-static uint64_t kf_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
+static uint64_t kf_hash(const char *s) { return gd_fnv1a(s, strlen(s)); }
 
 gd_kf_acc *gd_kf_new(const char *const *concern, size_t ncon)
 {
