@@ -1,15 +1,36 @@
 /* store_rm.c - removing traces: every row that belongs to them, in one
  * transaction, so the store stays consistent. */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store_int.h"
 
-/* Deletes the rows of trace `id` from every table with a `trace` column
- * (found from the schema, so a new table is never forgotten), and the view
- * rows of its dumps. */
-static int rm_one(gd_store *s, int64_t id, gd_error *err)
+/* Runs `sql` (one parameter: the ids as a JSON array). */
+static int run_with_ids(gd_store *s, const char *sql, const char *ids, gd_error *err)
 {
+    sqlite3_stmt *d = gd_store_prepare(s, sql, err);
+    if (!d)
+        return err->code;
+    sqlite3_bind_text(d, 1, ids, -1, SQLITE_STATIC);
+    int rc = gd_store_step(s, d, err);
+    sqlite3_finalize(d);
+    return rc;
+}
+
+/* Deletes the rows of the traces `ids` (a JSON array) from every table with
+ * a `trace` column (found from the schema, so a new table is never
+ * forgotten), the view rows of their dumps, and the traces: one statement
+ * per table for all the ids. */
+static int rm_all(gd_store *s, const char *ids, gd_error *err)
+{
+#define IDS "(SELECT value FROM json_each(?1))"
+    /* rows that point at a trace's rows rather than at the trace */
+    int rc = run_with_ids(s, "DELETE FROM view WHERE dump IN (SELECT id FROM view_dump WHERE trace IN " IDS ")",
+                          ids, err);
+    if (rc)
+        return rc;
     sqlite3_stmt *t = gd_store_prepare(
         s,
         "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name != 'trace'"
@@ -18,42 +39,21 @@ static int rm_one(gd_store *s, int64_t id, gd_error *err)
         err);
     if (!t)
         return err->code;
-    char names[64][64];
-    int n = 0, rc = GD_OK;
-    while (sqlite3_step(t) == SQLITE_ROW && n < 64)
-        snprintf(names[n++], sizeof names[0], "%s", (const char *)sqlite3_column_text(t, 0));
+    json_t *names = json_array();
+    while (sqlite3_step(t) == SQLITE_ROW)
+        json_array_append_new(names, json_string((const char *)sqlite3_column_text(t, 0)));
     sqlite3_finalize(t);
-    char sql[256];
-    /* rows that point at a trace's rows rather than at the trace */
-    static const char *const indirect[] = {
-        "DELETE FROM view WHERE dump IN (SELECT id FROM view_dump WHERE trace = ?)",
-    };
-    for (size_t i = 0; i < sizeof indirect / sizeof *indirect && !rc; i++) {
-        sqlite3_stmt *d = gd_store_prepare(s, indirect[i], err);
-        if (!d)
-            return err->code;
-        sqlite3_bind_int64(d, 1, id);
-        rc = gd_store_step(s, d, err);
-        sqlite3_finalize(d);
+    size_t i;
+    json_t *name;
+    json_array_foreach(names, i, name) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "DELETE FROM \"%.63s\" WHERE trace IN " IDS, json_string_value(name));
+        if ((rc = run_with_ids(s, sql, ids, err)))
+            break;
     }
-    for (int i = 0; i < n && !rc; i++) {
-        snprintf(sql, sizeof sql, "DELETE FROM \"%.63s\" WHERE trace = ?", names[i]);
-        sqlite3_stmt *d = gd_store_prepare(s, sql, err);
-        if (!d)
-            return err->code;
-        sqlite3_bind_int64(d, 1, id);
-        rc = gd_store_step(s, d, err);
-        sqlite3_finalize(d);
-    }
-    if (rc)
-        return rc;
-    sqlite3_stmt *d = gd_store_prepare(s, "DELETE FROM trace WHERE id = ?", err);
-    if (!d)
-        return err->code;
-    sqlite3_bind_int64(d, 1, id);
-    rc = gd_store_step(s, d, err);
-    sqlite3_finalize(d);
-    return rc;
+    json_decref(names);
+    return rc ? rc : run_with_ids(s, "DELETE FROM trace WHERE id IN " IDS, ids, err);
+#undef IDS
 }
 
 int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error *err)
@@ -71,9 +71,17 @@ int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error 
         }
     }
     sqlite3_finalize(q);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, json_integer((json_int_t)ids[i]));
+    char *list = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    if (!list)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     int rc = gd_store_begin(s, err);
-    for (size_t i = 0; i < n && !rc; i++)
-        rc = rm_one(s, ids[i], err);
+    if (!rc)
+        rc = rm_all(s, list, err);
+    free(list);
     if (rc) {
         gd_store_rollback(s);
         return rc;
