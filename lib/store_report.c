@@ -38,9 +38,9 @@ static int64_t count_of(gd_store *s, const char *fmt, const char *set, gd_error 
     return v;
 }
 
-#define BLOCKS_OF_SET                                                                     \
-    "FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"   \
-    " WHERE d.dur_ms >= t.short_ms AND b.trace IN %s"
+#define BLOCKS_FROM "FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
+#define BLOCKS_IN_SET " WHERE d.dur_ms >= t.short_ms AND b.trace IN %s"
+#define BLOCKS_OF_SET BLOCKS_FROM BLOCKS_IN_SET
 
 /* ---- counts and worst blocks -------------------------------------------- */
 
@@ -116,19 +116,21 @@ static json_t *worst_row(sqlite3_stmt *q)
     return r;
 }
 
-#define BLOCK_COLS                                                                          \
+/* Columns 0-12 of a block (all folded stacks need), then what worst_row
+ * shows: thread, blame and the Looper message (BLOCK_MSG joins it once). */
+#define BLOCK_CORE                                                                          \
     "d.trace, d.id, d.tid, d.start_ms, d.dur_ms, t.long_ms, t.anr_ms, b.samples, b.key_frame," \
-    " b.grp, b.cpu_busy, d.unfinished, d.pid, " GD_SQL_THREAD_OF("d", "t") ", b.blame,"     \
-    " (SELECT handler FROM message WHERE id = d.message),"                                  \
-    " (SELECT callback FROM message WHERE id = d.message),"                                 \
-    " (SELECT what FROM message WHERE id = d.message)"
+    " b.grp, b.cpu_busy, d.unfinished, d.pid"
+#define BLOCK_COLS BLOCK_CORE ", " GD_SQL_THREAD_OF("d", "t") ", b.blame, m.handler, m.callback, m.what"
+#define BLOCK_MSG " LEFT JOIN message m ON m.id = d.message"
 
 int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
-    snprintf(sql, sizeof sql, "SELECT " BLOCK_COLS " " BLOCKS_OF_SET " ORDER BY d.dur_ms DESC, d.id LIMIT %d",
+    snprintf(sql, sizeof sql,
+             "SELECT " BLOCK_COLS " " BLOCKS_FROM BLOCK_MSG BLOCKS_IN_SET " ORDER BY d.dur_ms DESC, d.id LIMIT %d",
              set, n);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     return q ? gd_store_stream(s, q, worst_row, fn, ctx, err) : err->code;
@@ -565,7 +567,7 @@ static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
     gd_store_filter_sql(&fq->filter, "d.trace", fl, sizeof fl);
     snprintf(sql, sizeof sql,
              "SELECT " BLOCK_COLS " FROM block b JOIN dispatch d ON d.id = b.dispatch"
-             " JOIN trace t ON t.id = d.trace WHERE b.grp IS ?1 AND d.dur_ms >= t.short_ms"
+             " JOIN trace t ON t.id = d.trace" BLOCK_MSG " WHERE b.grp IS ?1 AND d.dur_ms >= t.short_ms"
              " AND t.hash NOT LIKE 'pending:%%' %s ORDER BY d.dur_ms DESC, d.id",
              fl);
     sqlite3_stmt *q = gd_store_prepare(fc->s, sql, err);
@@ -680,7 +682,7 @@ int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
     char fl[4096], sql[8192];
     gd_store_filter_sql(f, "d.trace", fl, sizeof fl);
     snprintf(sql, sizeof sql,
-             "SELECT " BLOCK_COLS " FROM block b JOIN dispatch d ON d.id = b.dispatch"
+             "SELECT " BLOCK_CORE " FROM block b JOIN dispatch d ON d.id = b.dispatch"
              " JOIN trace t ON t.id = d.trace WHERE (?1 IS NULL OR b.grp = ?1) AND d.dur_ms >= t.short_ms"
              " AND t.hash NOT LIKE 'pending:%%' %s ORDER BY d.trace, d.start_ms, d.id",
              fl);
