@@ -19,9 +19,14 @@ void pf_bad(pctx *c, const char *what)
 
 pseq *pf_seq_of(pctx *c, uint32_t id)
 {
+    /* packets of one writer come in runs: the last hit first */
+    if (c->last_seq < c->nseqs && c->seqs[c->last_seq].id == id)
+        return &c->seqs[c->last_seq];
     for (size_t i = 0; i < c->nseqs; i++)
-        if (c->seqs[i].id == id)
+        if (c->seqs[i].id == id) {
+            c->last_seq = i;
             return &c->seqs[i];
+        }
     if (c->nseqs >= PF_MAX_SEQS)
         return NULL;
     if (c->nseqs % 16 == 0) {

@@ -67,6 +67,7 @@ typedef struct pctx {
     gd_atrace *at;
     pseq *seqs;
     size_t nseqs;
+    size_t last_seq;     /* index of the last sequence looked up */
     size_t ninterned;
     ptrack *tracks;
     size_t tcap, ntracks;
