@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "escape.h"
+#include "core/escape.h"
 
 static const gd_column block_columns[] = {
     {"id", "ID", GD_COL_INT, 0, 0},

@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "adb.h"
+#include "capture/adb.h"
 #include "builtins.h"
-#include "capture.h"
-#include "escape.h"
+#include "capture/capture.h"
+#include "core/escape.h"
 
 static const char *const usage_line =
     "godeye capture --app PKG [-s SERIAL] [--duration D] [--launch ACTIVITY] [--slow-ms MS] "

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "escape.h"
+#include "core/escape.h"
 #include "render/junit.h"
-#include "store_diff.h"
+#include "query/diff.h"
 
 static const gd_column columns[] = {
     {"status", "STATUS", GD_COL_TEXT, 0, 0},

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "input.h"
+#include "core/escape.h"
+#include "io/input.h"
 
 /* Prints the source line of an error with a caret under the column.  Streams
  * the input and keeps only the 100 bytes around the column, so a 2 GB line

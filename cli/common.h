@@ -7,7 +7,7 @@
 
 #include "opts.h"
 #include "render/render.h"
-#include "store.h"
+#include "store/store.h"
 
 /* Exit codes: never renumbered (godeye(1) EXIT STATUS). */
 enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_BROKEN = 3 /* check: a budget rule broken */ };

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "builtins.h"
-#include "store_diff.h"
+#include "query/diff.h"
 
 static const gd_column columns[] = {
     {"status", "STATUS", GD_COL_TEXT, 0, 0},

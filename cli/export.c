@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "escape.h"
-#include "store_report.h"
+#include "core/escape.h"
+#include "query/report_series.h"
 
 typedef struct chrome_out {
     FILE *f;

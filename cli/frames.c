@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "store_frames.h"
+#include "query/frames.h"
 
 static const gd_column frame_columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},

@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "builtins.h"
-#include "escape.h"
-#include "fetch.h"
-#include "ingest.h"
+#include "core/escape.h"
+#include "io/fetch.h"
+#include "ingest/ingest.h"
 
 static const char *const usage_line = "godeye ingest [OPTIONS] FILE|FOLDER|URL|- ...";
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "store_methods.h"
+#include "derive/methods.h"
 
 static const gd_column method_columns[] = {
     {"self_ms", "SELF MS", GD_COL_MS, 0, 0},  {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},

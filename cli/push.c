@@ -5,8 +5,8 @@
 #include <time.h>
 
 #include "builtins.h"
-#include "fetch.h"
-#include "push.h"
+#include "io/fetch.h"
+#include "fleet/push.h"
 
 static const char *const usage_line =
     "godeye push --clickhouse URL [--database NAME] [--trace ID ...] [--batch N] [OPTIONS]";

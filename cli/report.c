@@ -4,7 +4,7 @@
 
 #include "builtins.h"
 #include "render/report.h"
-#include "report.h"
+#include "query/report.h"
 
 int cmd_report(int argc, char **argv, gd_ctx *ctx)
 {

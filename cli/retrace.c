@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "builtins.h"
-#include "escape.h"
-#include "retrace.h"
+#include "core/escape.h"
+#include "derive/retrace.h"
 
 static const char *const usage_line = "godeye retrace --mapping FILE [FILE...]";
 

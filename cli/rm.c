@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "builtins.h"
-#include "escape.h"
+#include "core/escape.h"
 
 static const char *const usage_line = "godeye rm [--vacuum] TRACE...";
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 gd_block_kind gd_block_kind_of(double dur, double short_ms, double long_ms, double anr_ms)
 {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "core/event.h"
 
 /* Default thresholds (ms): AndroidGodEye's long default, Android's ANR limit. */
 #define GD_SHORT_MS 100.0

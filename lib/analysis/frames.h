@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 #define GD_FRAME_VSYNC_MS (1000.0 / 60.0)
 #define GD_FRAME_FROZEN_MS 700.0

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "core/event.h"
 
 #define GD_IMAGE_HIGH 1.5
 #define GD_IMAGE_LOW 0.5

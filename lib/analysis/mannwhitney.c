@@ -1,7 +1,7 @@
 /* mannwhitney.c - Mann–Whitney U, the conditional binomial rate test and
  * the two-proportion z test (see mannwhitney.h for the exact rules). */
 #include "analysis/mannwhitney.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* overdraw.c - exact overdraw of one view dump: tree checks, effective rects, sweep line. */
 #include "analysis/overdraw.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

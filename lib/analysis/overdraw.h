@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "event.h"
+#include "core/error.h"
+#include "core/event.h"
 
 /* AndroidGodEye's viewCanary default (meta.config.max_depth). */
 #define GD_OVERDRAW_DEFAULT_MAX_DEPTH 10

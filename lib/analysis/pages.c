@@ -1,6 +1,6 @@
 /* pages.c - page load timeline: stable time order, draw and load times, step durations. */
 #include "analysis/pages.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

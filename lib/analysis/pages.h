@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-#include "error.h"
-#include "event.h"
+#include "core/error.h"
+#include "core/event.h"
 
 typedef enum gd_page_kind {
     GD_PAGE_UNKNOWN = 0,

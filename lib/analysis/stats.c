@@ -1,6 +1,6 @@
 /* stats.c - percentiles by linear interpolation, sorting of doubles. */
 #include "analysis/stats.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 
 #include "reader.h"
 #include "reader/component.h"
-#include "textin.h"
+#include "io/textin.h"
 
 /*
  * What it reads: the text `am start -W` prints for each launch (once per

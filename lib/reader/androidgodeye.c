@@ -7,10 +7,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "jsonstream.h"
+#include "io/jsonstream.h"
 #include "reader.h"
 #include "reader/mdstamp.h"
-#include "util.h"
+#include "core/util.h"
 
 /*
  * Containers: any sequence of top-level JSON values (JSON Lines, one or more

@@ -73,7 +73,7 @@
 
 #include "reader.h"
 #include "reader/mdstamp.h"
-#include "util.h"
+#include "core/util.h"
 
 #define ANR_MAX_FRAMES 1024
 #define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)

@@ -61,7 +61,7 @@
 
 #include "analysis/calltree.h"
 #include "reader.h"
-#include "util.h"
+#include "core/util.h"
 
 #define ART_MAGIC "SLOW"
 #define ART_MAX_LINE 65536

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "core/event.h"
 
 #define ATRACE_MAX_THREADS 65536
 #define ATRACE_MAX_DEPTH 128

@@ -6,7 +6,7 @@
 
 #include "mdstamp.h"
 #include "reader.h"
-#include "util.h"
+#include "core/util.h"
 
 /*
  * Layout written by BlockCanary's LogWriter.save() (CRLF; the input layer

@@ -63,7 +63,7 @@
 
 #include "reader/bugreport.h"
 #include "reader/mdstamp.h"
-#include "textin.h"
+#include "io/textin.h"
 
 #define BR_MAX_TITLES 256
 #define BR_MAX_TITLE 80

@@ -5,7 +5,7 @@
  *     as the format allows for traces cut short);
  *   - JSON Object Format: `{"traceEvents":[...], ...}` with keys in any
  *     order; other keys ("metadata", "stackFrames", "samples"...) are skipped.
- * traceEvents is streamed element by element (lib/jsonstream.h).
+ * traceEvents is streamed element by element (lib/io/jsonstream.h).
  *
  * Which slices are dispatches: Android main-looper messages as Chromium's
  * org.chromium.base.TraceEvent looper monitor records them: named exactly
@@ -44,9 +44,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonstream.h"
+#include "io/jsonstream.h"
 #include "reader.h"
-#include "util.h"
+#include "core/util.h"
 
 #define CHROME_MAX_THREADS 4096
 #define CHROME_MAX_DEPTH 256

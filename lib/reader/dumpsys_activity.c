@@ -7,7 +7,7 @@
 
 #include "reader.h"
 #include "reader/mdstamp.h"
-#include "textin.h"
+#include "io/textin.h"
 #include "viewbuf.h"
 
 /* The text carries no capture time except, on newer Android, a Looper

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "reader.h"
-#include "textin.h"
+#include "io/textin.h"
 
 /* Times: the summary's "Stats since" and the PROFILEDATA columns are
  * CLOCK_MONOTONIC nanoseconds (time since boot), not the epoch: frame ts and

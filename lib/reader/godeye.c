@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "godeye_fast.h"
-#include "jsonstream.h"
+#include "io/jsonstream.h"
 #include "procstat.h"
 #include "reader.h"
-#include "util.h"
+#include "core/util.h"
 
 /* Per-read scratch for arrays borrowed by events. */
 typedef struct scratch {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "event.h"
+#include "core/event.h"
 
 /* Scratch owned by one read: decoded strings and the frame array.  Grows
  * to the longest event seen, never with the number of events. */

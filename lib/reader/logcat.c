@@ -11,7 +11,7 @@
 #include "reader.h"
 #include "reader/component.h"
 #include "reader/matrix.h"
-#include "textin.h"
+#include "io/textin.h"
 
 /*
  * What it reads (one logcat line at a time, hand-parsed, no regex), in

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonstream.h"
+#include "io/jsonstream.h"
 #include "reader.h"
 #include "reader/matrix.h"
-#include "util.h"
+#include "core/util.h"
 
 /*
  * Inputs:

@@ -5,7 +5,7 @@
 
 #include "procstat.h"
 #include "reader.h"
-#include "textin.h"
+#include "io/textin.h"
 
 /* Samples.  Each aggregate "cpu " line starts a sample (so `cat /proc/stat;
  * sleep 1; cat /proc/stat` gives two); a /proc/<pid>/stat line joins the

@@ -50,8 +50,8 @@
 #include <string.h>
 
 #include "reader.h"
-#include "textin.h"
-#include "util.h"
+#include "io/textin.h"
+#include "core/util.h"
 
 #define SP_MAX_FRAMES 1024
 #define SP_MAX_FRAME 2048

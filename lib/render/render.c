@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "util.h"
+#include "core/escape.h"
+#include "core/util.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(16))
 

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ingest.h"
+#include "ingest/ingest.h"
 
 static int count_rows(void *ctx, json_t *row)
 {

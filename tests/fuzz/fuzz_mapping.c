@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "input.h"
-#include "retrace.h"
+#include "io/input.h"
+#include "derive/retrace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* check_adb.c - running adb (lib/adb.c) against a stand-in script named adb. */
+/* check_adb.c - running adb (lib/capture/adb.c) against a stand-in script named adb. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "adb.h"
+#include "capture/adb.h"
 
 static char dir[256];
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/blocks.h"
-#include "procstat.h"
+#include "reader/procstat.h"
 
 /* Feeds (phase, ts) pairs to one thread's pairing; collects dispatches. */
 static int feed_all(gd_pair *p, const int *phases, const double *ts, int n, gd_paired *out)

@@ -1,9 +1,9 @@
-/* check_capture.c - godeye capture's adb plan and parsers (lib/capture.c). */
+/* check_capture.c - godeye capture's adb plan and parsers (lib/capture/capture.c). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "capture/capture.h"
 
 START_TEST(test_package_names)
 {

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ingest.h"
-#include "store.h"
+#include "ingest/ingest.h"
+#include "store/store.h"
 
 #define SW 360
 #define SH 640

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "icache.h"
+#include "core/icache.h"
 
 START_TEST(test_get_put_overwrite)
 {

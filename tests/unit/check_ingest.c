@@ -5,7 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "ingest.h"
+#include "ingest/ingest.h"
 
 #define KNOWN "godeye, androidgodeye, matrix, blockcanary, bugreport, logcat, anr, chrome, " \
               "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start, art_trace, simpleperf, systrace, perfetto"

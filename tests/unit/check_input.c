@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "input.h"
+#include "io/input.h"
 
 /* gzip of data (one member), malloc'ed; *out_n its size. */
 static unsigned char *gz(const void *data, size_t n, size_t *out_n)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonstream.h"
+#include "io/jsonstream.h"
 
 typedef struct js_fixture {
     gd_input *in;

@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "input.h"
-#include "ingest.h"
+#include "core/event.h"
+#include "io/input.h"
+#include "ingest/ingest.h"
 #include "reader/godeye_fast.h"
-#include "store.h"
-#include "store_export.h"
+#include "store/store.h"
+#include "fleet/export.h"
 
 static char dir[256];
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest.h"
+#include "ingest/ingest.h"
 #include "testutil.h"
 
 #define REGRESS GODEYE_FIXTURES "/regress/"

@@ -1,4 +1,4 @@
-/* check_retrace.c - R8/ProGuard mappings and frame retrace (lib/retrace.c).
+/* check_retrace.c - R8/ProGuard mappings and frame retrace (lib/derive/retrace.c).
  * The R8-only grammar (metadata lines, qualified inline frames, synthesized
  * frames) is checked here on a hand-written R8 mapping; ProGuard's own
  * output is compared with the real tool in tests/retrace_proguard.sh. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "retrace.h"
+#include "derive/retrace.h"
 
 static gd_mapping *load_text(const char *text, gd_error *err)
 {

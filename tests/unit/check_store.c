@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "ingest.h"
-#include "store.h"
+#include "ingest/ingest.h"
+#include "store/store.h"
 
 static char dir[256];
 

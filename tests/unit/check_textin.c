@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "textin.h"
-#include "viewbuf.h"
+#include "io/textin.h"
+#include "reader/viewbuf.h"
 
 static gd_textin *open_mem(const void *data, size_t n, gd_input **in)
 {

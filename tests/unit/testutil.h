@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "reader.h"
+#include "reader/reader.h"
 
 typedef struct gd_collected {
     json_t *events;  /* array of gd_event_to_json objects, in order      */

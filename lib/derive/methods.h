@@ -1,0 +1,73 @@
+/* derive/methods.h - method traces in the store: calls rebuilt at ingest, per-method statistics, call trees, blame, Matrix's evil-method rule. */
+#ifndef GD_STORE_METHODS_H
+#define GD_STORE_METHODS_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* ---- writing (used by the writer, ingest/writer.c) -------------------------- */
+
+typedef struct gd_mw gd_mw;
+
+typedef struct gd_mw_stats {
+    long calls;          /* call rows written                              */
+    long unbalanced;     /* exits without an open enter: dropped           */
+    long unclosed;       /* calls closed by an outer call's exit           */
+    long too_deep;       /* enters past the depth bound: dropped           */
+} gd_mw_stats;
+
+/* Prepares method-event buffering for `trace` inside the writer's
+ * savepoint (a temp table).  GD_ERR_IO on failure. */
+int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err);
+/* Buffers one GD_EV_METHOD event (interning its method).  Events without
+ * a method name are counted by the caller as skipped: returns 1 then. */
+int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err);
+/* Rebuilds the calls thread by thread (enter/exit in time order; complete
+ * calls by start then depth), writes them to `call`, fills *st and empties
+ * the buffer.  Events of pid/tid -1 belong to main_pid/main_tid; calls
+ * still open end at cap_end. */
+int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, gd_mw_stats *st,
+                 gd_error *err);
+void gd_mw_free(gd_mw *m);
+
+/* ---- blame (used by block derivation, query/blocks.c) ----------------------- */
+
+/* The method with the largest self time inside [start, end] on a thread
+ * (self time clipped to the interval), among the calls of a class in
+ * `concern`; with none, among non-framework classes.  Writes the dotted
+ * "pkg.Class.method" into out (empty when the interval has no method data
+ * or no candidate with self time > 0). */
+int gd_methods_blame(gd_store *s, int64_t trace, const char *const *concern, size_t ncon,
+                     int64_t pid, int64_t tid, double start, double end, char *out, size_t n,
+                     gd_error *err);
+
+/* ---- queries (`godeye methods`) -------------------------------------------- */
+
+typedef struct gd_methods_query {
+    gd_filter filter;
+    const char *thread;  /* a tid or a thread name; NULL = all threads     */
+    double min_ms;       /* only methods with total_ms >= min_ms; NAN none */
+    int64_t block;       /* dispatch id: clip to its interval and thread; -1 */
+    double evil_ms;      /* evil-method threshold (Matrix: 700)            */
+} gd_methods_query;
+
+/* Per (method, tid): method, desc, tid, count, total_ms, self_ms, max_ms,
+ * p95_ms, open; by self_ms descending.  With q->block, over the calls of
+ * that block's thread clipped to its interval.  GD_ERR_DATA when the
+ * block does not exist. */
+int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+                     gd_error *err);
+/* The call tree merged by path: one row per top-level node, nested
+ * {method, desc, signature, count, open, total_ms, self_ms, children[]},
+ * top-level nodes also carrying trace and tid. */
+int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+                         gd_error *err);
+/* Matrix's evil-method rule: dispatches whose traced methods cost >=
+ * q->evil_ms, with the stack key recomputed as TraceDataUtils.getTreeKey
+ * does.  Rows: trace, id, pid, tid, start_ms, end_ms, duration_ms, cost_ms,
+ * stack_key, stack_key_desc, stack_key_depth, stack_key_cost_ms. */
+int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err);
+
+#endif

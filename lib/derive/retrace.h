@@ -1,0 +1,103 @@
+/* retrace.h - R8/ProGuard mapping files: one load into an index, then
+ * obfuscated classes and stack frames back to their original names.
+ *
+ * The mapping grammar (R8 and ProGuard):
+ *   orig.Class -> obf.a:                          a class
+ *       type field -> b                           a field (read, not used)
+ *       [a:b:]ret name(args)[:c[:d]] -> x         a method; `name` may be
+ *                                                 qualified (code moved in
+ *                                                 from another class)
+ *   # {"id":"...", ...}                           R8 metadata
+ * Consecutive method lines with the same obfuscated name and range a:b are
+ * one inline chain, innermost first, each caller with its call-site line.
+ * Line mapping: no range keeps the line; one original line (c, or c == d)
+ * gives c; otherwise c + (L - a).
+ *
+ * Memory: strings interned once in one arena, members as fixed records
+ * sorted by (class, obfuscated name, file order); lookups hash the class
+ * name, then binary-search the member name.  Nothing is linear in the
+ * mapping per frame. */
+#ifndef GD_RETRACE_H
+#define GD_RETRACE_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "io/input.h"
+
+typedef struct gd_mapping gd_mapping;
+
+/* Reads a mapping from `in` (gzip allowed).  On failure returns the code
+ * (GD_ERR_DATA with err->line/col for a malformed line, GD_ERR_IO for
+ * memory or reading) and *out is NULL. */
+int gd_mapping_load(gd_mapping **out, gd_input *in, gd_error *err);
+/* Same from a file path. */
+int gd_mapping_load_file(gd_mapping **out, const char *path, gd_error *err);
+void gd_mapping_free(gd_mapping *m);
+
+/* The content hash of the mapping file (hex, 32 chars), its class and
+ * member counts. */
+const char *gd_mapping_hash(const gd_mapping *m);
+size_t gd_mapping_classes(const gd_mapping *m);
+size_t gd_mapping_members(const gd_mapping *m);
+/* Metadata lines with an id this reader does not know: how many, and the
+ * first one's id and line (NULL / 0 when none).  They are ignored. */
+size_t gd_mapping_unknown_ids(const gd_mapping *m, const char **first_id, long *first_line);
+/* The "com.android.tools.r8.mapping" version, or NULL. */
+const char *gd_mapping_version(const gd_mapping *m);
+
+/* The original name of obfuscated class `obf` (dotted; len bytes), or NULL
+ * when the class is not in the mapping. */
+const char *gd_mapping_class(const gd_mapping *m, const char *obf, size_t len);
+
+/* One retraced frame; strings are owned by the mapping. */
+typedef struct gd_rframe {
+    const char *cls;     /* original class (dotted)                         */
+    const char *method;  /* original method name (or the obfuscated one     *
+                          * when the class is known but the member is not)  */
+    const char *file;    /* "Foo.java" (outer class + .java, or sourceFile) */
+    long line;           /* original line, or -1 when none                  */
+} gd_rframe;
+
+/* What gd_retrace_frame found: `nalt` alternatives (1: resolved; more:
+ * ambiguous, every original that fits, in mapping order, as ProGuard
+ * lists them: without a line number that is every member of that name,
+ * names may repeat; 0: the class is not in the mapping), alternative i being frames f[alt[i]] .. f[alt[i+1]-1],
+ * innermost first (inline chains expanded, synthesized frames dropped).
+ * Reused across calls; free with gd_retrace_res_free. */
+typedef struct gd_retrace_res {
+    gd_rframe *f;
+    size_t n, cap;
+    size_t *alt;         /* nalt + 1 entries                                 */
+    size_t nalt, altcap;
+    int member_known;    /* 0: the class is known, the method is not        */
+} gd_retrace_res;
+
+void gd_retrace_res_free(gd_retrace_res *r);
+/* How many of r's alternatives differ (1: not ambiguous after all). */
+size_t gd_retrace_distinct(const gd_retrace_res *r);
+
+/* Retraces obfuscated class `cls` (dotted, clen bytes), method `method`
+ * (mlen bytes), at `line` (-1: none).  Returns 0, or GD_ERR_IO when out
+ * of memory (err set). */
+int gd_retrace_frame(const gd_mapping *m, const char *cls, size_t clen, const char *method,
+                     size_t mlen, long line, gd_retrace_res *res, gd_error *err);
+
+/* Retraces a method as it exists at run time (a method-trace event, not a
+ * frame): the alternatives are the outermost member of each inline chain
+ * of that name, since the inlined ones are not methods any more. */
+int gd_retrace_method(const gd_mapping *m, const char *cls, size_t clen, const char *method,
+                      size_t mlen, gd_retrace_res *res, gd_error *err);
+
+/* A frame text "a.b.C.m(File:12)" (optionally followed by more text kept
+ * as is) split into its parts; 0 when it is not of that shape.  `line` is
+ * -1 without a number; file/flen the text inside the parentheses before
+ * the line number. */
+typedef struct gd_frame_parts {
+    const char *cls, *method, *file, *rest;
+    size_t clen, mlen, flen;
+    long line;
+} gd_frame_parts;
+int gd_frame_split(const char *frame, gd_frame_parts *p);
+
+#endif

@@ -1,0 +1,37 @@
+/* push.h - sending traces from the store to ClickHouse (`godeye push`). */
+#ifndef GD_PUSH_H
+#define GD_PUSH_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "clickhouse.h"
+#include "store/store.h"
+
+typedef struct gd_push_opts {
+    gd_filter filter;      /* traces to push (all when empty)               */
+    size_t batch;          /* rows per INSERT; 0 = 10000                    */
+} gd_push_opts;
+
+/* What happened to one trace. */
+typedef struct gd_push_report {
+    int64_t trace;
+    const char *trace_uid;
+    int already;           /* its traces row was there: nothing sent        */
+    long long rows;        /* rows sent, all tables                          */
+    json_t *tables;        /* {"table": rows sent} (borrowed)                */
+} gd_push_report;
+
+typedef void (*gd_push_report_fn)(void *ctx, const gd_push_report *r);
+
+/* Creates the tables if missing, then for each trace not yet in `traces`
+ * streams its rows table by table (schemas/clickhouse.sql; batches of
+ * opts->batch rows, so memory follows the batch, not the trace) and its
+ * `traces` row last.  On failure err says which rows of which table were
+ * being sent and what had been accepted for that trace before; a trace
+ * without its `traces` row is sent again in full by the next push (its
+ * copies collapse in the ReplacingMergeTree tables). */
+int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn fn, void *ctx,
+            gd_error *err);
+
+#endif

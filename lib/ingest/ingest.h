@@ -1,0 +1,74 @@
+/* ingest.h - turning inputs (files, folders, stdin, URLs) into traces:
+ * detection by content, streaming through a reader, one transaction. */
+#ifndef GD_INGEST_H
+#define GD_INGEST_H
+
+#include <jansson.h>
+
+#include "reader/reader.h"
+#include "store/store.h"
+
+typedef struct gd_ingest_opts {
+    const char *format;          /* force this reader (NULL: detect)        */
+    int year;                    /* for stamps without a year; 0 = current  */
+    const char *method_mapping;  /* Matrix method mapping file or NULL      */
+    /* progress of the current input (bytes read, total or -1); may be NULL */
+    void (*progress)(void *ctx, const char *source, uint64_t done, int64_t total);
+    void *progress_ctx;
+    /* progress of the analysis after reading (blocks derived so far, how
+     * many to derive), with progress_ctx; may be NULL */
+    void (*analysis_progress)(void *ctx, const char *source, uint64_t done, int64_t total);
+    int keep_going;              /* gd_read_opts.keep_going for every input  */
+    /* R8/ProGuard mapping.txt, or NULL: loaded once, then the frames of
+     * every stack and the class/method of every method event are retraced
+     * before they are stored (key frames, groups, concern packages and
+     * blame then see the original names).  Only the retraced frame is
+     * stored; a frame whose class is not in the mapping stays as it is; an
+     * ambiguous one (several originals fit) stays obfuscated and is counted
+     * as the skip reason GD_SKIP_RETRACE_AMBIGUOUS.  The mapping's content
+     * hash is part of each trace's duplicate key. */
+    const char *mapping;
+} gd_ingest_opts;
+
+#define GD_SKIP_RETRACE_AMBIGUOUS "retrace: ambiguous"
+
+/* What one input became. */
+typedef struct gd_ingest_report {
+    const char *source;          /* as given (folder members: their path)  */
+    const char *format;          /* reader name                            */
+    gd_ingest_result res;
+    json_t *stats;               /* {"reason": count, ...} (borrowed)      */
+    const char *not_capture;     /* a folder member in no known format:
+                                  * why it was passed over (nothing else
+                                  * is set); NULL for an ingested input    */
+    const char *warning;         /* a note on opts->mapping (source is its
+                                  * path; nothing else is set): "LINE: ..."
+                                  * metadata lines with unknown ids were
+                                  * ignored                                */
+    const char *nothing_usable;  /* with keep_going: an input recognised as
+                                  * `format` from which no event was taken,
+                                  * passed over: the reason counts        */
+} gd_ingest_report;
+
+typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
+
+/* Ingests every input in one transaction: all or nothing.  A folder is
+ * one trace when all its files are BlockCanary logs (read in name order),
+ * otherwise each file in it (recursively, sorted) is an input; there, a
+ * file in no known format (a README beside the captures) is passed over
+ * and reported through fn with not_capture set, and a folder with no
+ * capture at all is an error.  An input recognised by a reader but
+ * yielding no event at all fails with the reasons it was skipped for
+ * (no silent success), unless opts->keep_going or it is a folder member:
+ * then it is passed over and reported through fn with nothing_usable set
+ * (a folder whose members all give nothing fails).  "-" reads
+ * stdin.  On failure returns the code with err->source naming the input and
+ * err->line/col the position, and the database is left as it was. */
+int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
+              gd_ingest_report_fn fn, void *ctx, gd_error *err);
+
+/* Reads one already opened input with a reader into a sink (no store):
+ * detection as above.  For tools and tests. */
+int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err);
+
+#endif

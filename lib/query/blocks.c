@@ -1,0 +1,922 @@
+/* query/blocks.c - block derivation and the read queries behind the commands. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/stats.h"
+#include "analysis/version.h"
+#include "store/store_int.h"
+#include "derive/methods.h"
+#include "core/util.h"
+
+/* ---- trace configuration ------------------------------------------------ */
+
+int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->id = trace;
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT short_ms, long_ms, anr_ms, dump_interval_ms, concern FROM trace WHERE id = ?", err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    if (sqlite3_step(q) != SQLITE_ROW) {
+        sqlite3_finalize(q);
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "no trace %lld", (long long)trace);
+    }
+    cfg->short_ms = sqlite3_column_double(q, 0);
+    cfg->long_ms = sqlite3_column_double(q, 1);
+    cfg->anr_ms = sqlite3_column_double(q, 2);
+    cfg->interval_ms = sqlite3_column_type(q, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 3);
+    const char *con = (const char *)sqlite3_column_text(q, 4);
+    json_t *a = con ? json_loads(con, 0, NULL) : NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+        if (json_is_string(v) && cfg->nconcern < GD_MAX_CONCERN)
+            cfg->concern[cfg->nconcern++] = strdup(json_string_value(v));
+    json_decref(a);
+    sqlite3_finalize(q);
+    return GD_OK;
+}
+
+void gd_trace_cfg_free(gd_trace_cfg *cfg)
+{
+    for (size_t i = 0; i < cfg->nconcern; i++)
+        free(cfg->concern[i]);
+    cfg->nconcern = 0;
+}
+
+/* ---- block derivation --------------------------------------------------- */
+
+#define CS_SLOTS 65536
+
+typedef struct cs_slot {
+    int64_t id, parent;
+    char *text;
+} cs_slot;
+
+struct gd_deriver {
+    gd_store *s;
+    sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after;
+    cs_slot *cs;
+    int64_t calls_trace; /* the trace has_calls is for, -1 none yet */
+    int has_calls;       /* it has method calls: blame can be non-empty */
+};
+
+gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
+{
+    gd_deriver *d = calloc(1, sizeof *d);
+    if (!d) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NULL;
+    }
+    d->s = s;
+    d->calls_trace = -1;
+    d->cs = calloc(CS_SLOTS, sizeof *d->cs);
+    d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
+                                     " AND pid = ? AND ts_ms > ? AND ts_ms < ? ORDER BY ts_ms, id", err);
+    d->chain = gd_store_prepare(s, "SELECT c.parent, f.text FROM callsite c JOIN frame f"
+                                   " ON f.id = c.frame WHERE c.id = ?", err);
+    d->cpu = gd_store_prepare(s, "SELECT ts_ms, busy, total, total_ratio FROM cpu WHERE trace = ?"
+                                 " AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms, id", err);
+    d->mem_before = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms <= ?"
+                                        " ORDER BY ts_ms DESC LIMIT 1", err);
+    d->mem_after = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms > ?"
+                                       " ORDER BY ts_ms LIMIT 1", err);
+    if (!d->cs || !d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after) {
+        gd_deriver_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void gd_deriver_free(gd_deriver *d)
+{
+    if (!d)
+        return;
+    sqlite3_finalize(d->samples);
+    sqlite3_finalize(d->chain);
+    sqlite3_finalize(d->cpu);
+    sqlite3_finalize(d->mem_before);
+    sqlite3_finalize(d->mem_after);
+    if (d->cs)
+        for (size_t i = 0; i < CS_SLOTS; i++)
+            free(d->cs[i].text);
+    free(d->cs);
+    free(d);
+}
+
+/* The callsite's parent and frame text (cached, direct-mapped). */
+static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd_error *err)
+{
+    cs_slot *sl = &d->cs[(uint64_t)id % CS_SLOTS];
+    if (sl->text && sl->id == id) {
+        *parent = sl->parent;
+        return sl->text;
+    }
+    sqlite3_bind_int64(d->chain, 1, id);
+    if (sqlite3_step(d->chain) != SQLITE_ROW) {
+        sqlite3_reset(d->chain);
+        gd_error_set(err, GD_ERR_DATA, 0, 0, "database: callsite %lld missing", (long long)id);
+        return NULL;
+    }
+    free(sl->text);
+    sl->id = id;
+    sl->parent = sqlite3_column_int64(d->chain, 0);
+    sl->text = strdup((const char *)sqlite3_column_text(d->chain, 1));
+    sqlite3_reset(d->chain);
+    *parent = sl->parent;
+    return sl->text;
+}
+
+int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
+                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
+                     gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->cpu_busy = -1;
+    out->memory = -1;
+    int rc = GD_OK;
+    /* frames are fed one at a time to the key-frame rule: memory grows with
+     * the block's distinct frames, not with its samples */
+    gd_kf_acc *kf = gd_kf_new((const char *const *)cfg->concern, cfg->nconcern);
+    json_t *stacks = want_stacks ? json_array() : NULL;
+    if (!kf || (want_stacks && !stacks)) {
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        goto out;
+    }
+
+    sqlite3_stmt *q = d->samples;
+    sqlite3_bind_int64(q, 1, cfg->id);
+    sqlite3_bind_int64(q, 2, tid);
+    sqlite3_bind_int64(q, 3, pid);
+    sqlite3_bind_double(q, 4, start);
+    sqlite3_bind_double(q, 5, unfinished ? nextafter(end, INFINITY) : end);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        double ts = sqlite3_column_double(q, 0);
+        int64_t cs = sqlite3_column_int64(q, 1);
+        json_t *frames = stacks ? json_array() : NULL;
+        gd_kf_next_sample(kf);
+        /* walk from the innermost callsite to the root: innermost first;
+         * each frame goes to the key-frame rule (which copies what it
+         * keeps) before the callsite cache can evict it */
+        int guard = 0;
+        for (size_t j = 0; cs != 0 && guard++ < 100000; j++) {
+            int64_t parent;
+            const char *t = callsite_frame(d, cs, &parent, err);
+            if (!t) {
+                rc = err->code;
+                break;
+            }
+            if (gd_kf_add_frame(kf, t, j)) {
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                break;
+            }
+            if (frames)
+                json_array_append_new(frames, json_string(t));
+            cs = parent;
+        }
+        if (!rc && frames)
+            json_array_append_new(stacks, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(ts), "frames", frames));
+        else
+            json_decref(frames);
+        if (rc)
+            break;
+        out->samples++;
+    }
+    sqlite3_reset(q);
+    if (rc)
+        goto out;
+    const char *k = gd_kf_result(kf);
+    if (k) {
+        snprintf(out->key_frame, sizeof out->key_frame, "%s", k);
+        gd_group_of(k, out->group, sizeof out->group);
+    }
+    if (d->calls_trace != cfg->id) {
+        /* most captures have no method trace: no call window to look up */
+        sqlite3_stmt *hq = gd_store_cached(d->s, "SELECT 1 FROM call WHERE trace = ? LIMIT 1", err);
+        if (!hq) {
+            rc = err->code;
+            goto out;
+        }
+        sqlite3_bind_int64(hq, 1, cfg->id);
+        int step = sqlite3_step(hq);
+        if (step != SQLITE_ROW && step != SQLITE_DONE)
+            rc = gd_store_fail(d->s, err, "database read");
+        gd_store_release(d->s, hq);
+        if (rc)
+            goto out;
+        d->has_calls = step == SQLITE_ROW;
+        d->calls_trace = cfg->id;
+    }
+    if (d->has_calls && (rc = gd_methods_blame(d->s, cfg->id, (const char *const *)cfg->concern, cfg->nconcern, pid,
+                               tid, start, end, out->blame, sizeof out->blame, err)))
+        goto out;
+    if (want_stacks) {
+        *want_stacks = stacks;
+        stacks = NULL;
+    }
+
+    /* CPU busy */
+    {
+        double lo = gd_has(cfg->interval_ms) && cfg->interval_ms > 0 ? start - cfg->interval_ms : start;
+        gd_cpu_point *pts = NULL;
+        size_t n = 0, cap = 0;
+        sqlite3_stmt *c = d->cpu;
+        sqlite3_bind_int64(c, 1, cfg->id);
+        sqlite3_bind_double(c, 2, lo);
+        sqlite3_bind_double(c, 3, end);
+        while (sqlite3_step(c) == SQLITE_ROW) {
+            if (gd_grow((void **)&pts, &cap, n + 1, sizeof *pts, NULL))
+                break;
+            gd_cpu_point *p = &pts[n++];
+            p->ts = sqlite3_column_double(c, 0);
+            p->has_raw = sqlite3_column_type(c, 2) != SQLITE_NULL;
+            p->busy = (uint64_t)sqlite3_column_int64(c, 1);
+            p->total = (uint64_t)sqlite3_column_int64(c, 2);
+            p->ratio = sqlite3_column_type(c, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, 3);
+        }
+        sqlite3_reset(c);
+        out->cpu_busy = gd_cpu_busy_of(pts, n, start, end, cfg->interval_ms);
+        free(pts);
+    }
+
+    /* memory snapshot nearest to the end */
+    {
+        int64_t id_b = -1, id_a = -1;
+        double t_b = 0, t_a = 0;
+        sqlite3_bind_int64(d->mem_before, 1, cfg->id);
+        sqlite3_bind_double(d->mem_before, 2, end);
+        if (sqlite3_step(d->mem_before) == SQLITE_ROW) {
+            id_b = sqlite3_column_int64(d->mem_before, 0);
+            t_b = sqlite3_column_double(d->mem_before, 1);
+        }
+        sqlite3_reset(d->mem_before);
+        sqlite3_bind_int64(d->mem_after, 1, cfg->id);
+        sqlite3_bind_double(d->mem_after, 2, end);
+        if (sqlite3_step(d->mem_after) == SQLITE_ROW) {
+            id_a = sqlite3_column_int64(d->mem_after, 0);
+            t_a = sqlite3_column_double(d->mem_after, 1);
+        }
+        sqlite3_reset(d->mem_after);
+        if (id_b >= 0 && (id_a < 0 || end - t_b <= t_a - end))
+            out->memory = id_b;
+        else
+            out->memory = id_a;
+    }
+out:
+    gd_kf_free(kf);
+    json_decref(stacks);
+    return rc;
+}
+
+/* ---- helpers for rows --------------------------------------------------- */
+
+/* ---- traces ------------------------------------------------------------- */
+
+static json_t *trace_row(sqlite3_stmt *q)
+{
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", gd_col_json(q, 0));
+    json_object_set_new(row, "source", gd_col_json(q, 1));
+    json_object_set_new(row, "format", gd_col_json(q, 2));
+    json_object_set_new(row, "app", gd_col_json(q, 3));
+    json_object_set_new(row, "device", gd_col_json(q, 4));
+    json_object_set_new(row, "start_ms", gd_col_ms(q, 5));
+    json_object_set_new(row, "end_ms", gd_col_ms(q, 6));
+    json_object_set_new(row, "events", gd_col_json(q, 7));
+    json_object_set_new(row, "version_name", gd_col_json(q, 8));
+    json_object_set_new(row, "skipped", gd_col_json(q, 9));
+    json_object_set_new(row, "ingested_at", gd_col_json(q, 10));
+    json_object_set_new(row, "dispatches", gd_col_json(q, 11));
+    json_object_set_new(row, "blocks", gd_col_json(q, 12));
+    json_object_set_new(row, "hash", gd_col_json(q, 13));
+    json_object_set_new(row, "clock", gd_col_json(q, 14));
+    json_object_set_new(row, "utc_offset_min", gd_col_json(q, 15));
+    return row;
+}
+
+int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(f, "t.id", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT t.id, t.source, t.format, t.app, t.device, t.start_ms, t.end_ms, t.events,"
+             " t.version_name, t.skipped, t.ingested_at,"
+             " (SELECT count(*) FROM dispatch d WHERE d.trace = t.id),"
+             " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash, t.clock, t.utc_offset_min"
+             " FROM trace t WHERE t.hash NOT LIKE 'pending:%%' %s ORDER BY t.id", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    return gd_store_stream(s, q, trace_row, fn, ctx, err);
+}
+
+static json_t *clock_row(sqlite3_stmt *q)
+{
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", gd_col_json(q, 0));
+    json_object_set_new(row, "clock", gd_col_json(q, 1));
+    json_object_set_new(row, "utc_offset_min", gd_col_json(q, 2));
+    json_object_set_new(row, "start_ms", gd_col_ms(q, 3));
+    return row;
+}
+
+int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(s,
+                                       "SELECT id, clock, utc_offset_min, start_ms FROM trace"
+                                       " WHERE hash NOT LIKE 'pending:%' ORDER BY id",
+                                       err);
+    if (!q)
+        return err->code;
+    return gd_store_stream(s, q, clock_row, fn, ctx, err);
+}
+
+/* ---- blocks ------------------------------------------------------------- */
+
+/* Per-query cache of trace configurations (few traces per query). */
+typedef struct cfg_list {
+    gd_trace_cfg *cfgs;
+    size_t n, cap;
+} cfg_list;
+
+static const gd_trace_cfg *cfg_get(gd_store *s, cfg_list *l, int64_t id, gd_error *err)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->cfgs[i].id == id)
+            return &l->cfgs[i];
+    if (gd_grow((void **)&l->cfgs, &l->cap, l->n + 1, sizeof *l->cfgs, NULL))
+        return NULL;
+    if (gd_trace_cfg_load(s, id, &l->cfgs[l->n], err))
+        return NULL;
+    return &l->cfgs[l->n++];
+}
+
+static void cfg_list_free(cfg_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        gd_trace_cfg_free(&l->cfgs[i]);
+    free(l->cfgs);
+}
+
+static const char *const memory_names[] = {"ts_ms", "heap_alloc_kb", "heap_max_kb", "heap_free_kb",
+                                           "pss_total_kb", "ram_avail_kb", "ram_total_kb",
+                                           "ram_is_low"};
+
+/* The memory object from 8 consecutive columns starting at `first`. */
+static json_t *memory_cols(sqlite3_stmt *q, int first)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < 8; i++)
+        json_object_set_new(o, memory_names[i], i == 0 ? gd_col_ms(q, first) : gd_col_json(q, first + i));
+    json_t *low = json_object_get(o, "ram_is_low");
+    if (json_is_integer(low))
+        json_object_set_new(o, "ram_is_low", json_boolean(json_integer_value(low)));
+    return o;
+}
+
+/* The memory snapshot `id` through *q, prepared on first use and kept by
+ * the caller for the next rows (finalized by it). */
+static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
+{
+    if (!*q && !(*q = gd_store_prepare(s, "SELECT ts_ms, heap_alloc_kb, heap_max_kb, heap_free_kb,"
+                                          " pss_total_kb, ram_avail_kb, ram_total_kb, ram_is_low"
+                                          " FROM memory WHERE id = ?", NULL)))
+        return json_null();
+    sqlite3_bind_int64(*q, 1, id);
+    json_t *o = sqlite3_step(*q) == SQLITE_ROW ? memory_cols(*q, 0) : json_null();
+    sqlite3_reset(*q);
+    return o;
+}
+
+typedef int (*block_fn)(void *ctx, json_t *row, double dur);
+
+/* The kind filter as SQL over d (dispatch) and t (its trace). */
+static const char *kind_sql(gd_block_kind k)
+{
+    switch (k) {
+    case GD_KIND_ANR: return " AND d.dur_ms >= t.anr_ms";
+    case GD_KIND_LONG: return " AND d.dur_ms >= t.long_ms AND d.dur_ms < t.anr_ms";
+    case GD_KIND_SHORT: return " AND d.dur_ms < t.long_ms";
+    default: return "";
+    }
+}
+
+/* The lowest duration a block of kind k can have in any trace: the bound
+ * that lets the dur_ms index skip everything shorter. */
+static double kind_bound(gd_store *s, gd_block_kind k, double bound)
+{
+    const char *col = k == GD_KIND_ANR ? "anr_ms" : k == GD_KIND_LONG ? "long_ms" : NULL;
+    if (!col)
+        return bound;
+    char sql[64];
+    snprintf(sql, sizeof sql, "SELECT min(%s) FROM trace", col);
+    sqlite3_stmt *m = gd_store_prepare(s, sql, NULL);
+    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL &&
+        sqlite3_column_double(m, 0) > bound)
+        bound = sqlite3_column_double(m, 0);
+    sqlite3_finalize(m);
+    return bound;
+}
+
+static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
+                      gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
+    /* the threshold bound lets SQLite use the dur_ms index */
+    double bound = bq->threshold;
+    if (!gd_has(bound)) {
+        sqlite3_stmt *m = gd_store_prepare(s, "SELECT min(short_ms) FROM trace", err);
+        if (!m)
+            return err->code;
+        bound = (sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
+                    ? sqlite3_column_double(m, 0)
+                    : GD_SHORT_MS;
+        sqlite3_finalize(m);
+    }
+    bound = kind_bound(s, bq->kind, bound);
+    snprintf(sql, sizeof sql,
+             "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
+             " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
+             " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
+             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s"
+             /* CROSS JOIN keeps dispatch the outer loop, read through its
+              * dur_ms index: a few blocks out of millions of dispatches */
+             " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
+             " LEFT JOIN block b ON b.dispatch = d.id"
+             " LEFT JOIN memory mm ON mm.id = b.memory"
+             " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
+             " AND t.hash NOT LIKE 'pending:%%' %s %s"
+             " ORDER BY d.trace, d.start_ms, d.id",
+             light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
+             /* the thread column: not read by the light (group) rows */
+             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt, kind_sql(bq->kind));
+    /* with no memory snapshot joined, columns 19.. are NULL */
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_double(q, 1, bound);
+    sqlite3_bind_int(q, 2, gd_has(bq->threshold) ? 1 : 0);
+    cfg_list cfgs = {0};
+    gd_deriver *dv = NULL;
+    sqlite3_stmt *mem_q = NULL; /* memory of blocks derived on the fly */
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        double dur = sqlite3_column_double(q, 5);
+        /* the kind filter is in the SQL (kind_sql): same rule */
+        gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, 10),
+                                           sqlite3_column_double(q, 11));
+        int64_t trace = sqlite3_column_int64(q, 1);
+        json_t *row = json_object();
+        json_object_set_new(row, "id", gd_col_json(q, 0));
+        json_object_set_new(row, "trace", json_integer(trace));
+        json_object_set_new(row, "pid", gd_col_json(q, 2));
+        json_object_set_new(row, "tid", gd_col_json(q, 3));
+        json_object_set_new(row, "thread", gd_col_json(q, 27));
+        double start = sqlite3_column_double(q, 4);
+        json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
+        json_object_set_new(row, "end_ms", json_real(gd_ms_round(start + dur)));
+        json_object_set_new(row, "duration_ms", json_real(gd_ms_round(dur)));
+        json_object_set_new(row, "thread_ms", gd_col_ms(q, 6));
+        json_object_set_new(row, "kind", json_string(gd_block_kind_name(k)));
+        json_object_set_new(row, "unfinished", json_boolean(sqlite3_column_int(q, 7)));
+        int have = sqlite3_column_int(q, 12);
+        json_t *stacks = NULL;
+        if (have && !bq->stacks) {
+            json_object_set_new(row, "cpu_busy", sqlite3_column_type(q, 16) == SQLITE_NULL
+                                                     ? json_null()
+                                                     : json_boolean(sqlite3_column_int(q, 16)));
+            json_object_set_new(row, "samples", gd_col_json(q, 13));
+            json_object_set_new(row, "key_frame", gd_col_json(q, 14));
+            json_object_set_new(row, "group", gd_col_json(q, 15));
+            if (!light)
+                json_object_set_new(row, "memory", sqlite3_column_type(q, 17) == SQLITE_NULL
+                                                       ? json_null()
+                                                       : memory_cols(q, 19));
+        } else {
+            /* below the ingest-time cut (or stacks wanted): derive now */
+            const gd_trace_cfg *cfg = cfg_get(s, &cfgs, trace, err);
+            if (!cfg || (!dv && !(dv = gd_deriver_new(s, err)))) {
+                json_decref(row);
+                rc = err->code ? err->code : GD_ERR_IO;
+                break;
+            }
+            gd_block_info bi;
+            if ((rc = gd_deriver_block(dv, cfg, sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
+                                       start, start + dur, sqlite3_column_int(q, 7), &bi,
+                                       bq->stacks ? &stacks : NULL, err))) {
+                json_decref(row);
+                break;
+            }
+            json_object_set_new(row, "cpu_busy", bi.cpu_busy < 0 ? json_null() : json_boolean(bi.cpu_busy));
+            json_object_set_new(row, "samples", json_integer(bi.samples));
+            json_object_set_new(row, "key_frame", bi.key_frame[0] ? json_string(bi.key_frame) : json_null());
+            json_object_set_new(row, "group", bi.group[0] ? json_string(bi.group) : json_null());
+            if (!light)
+                json_object_set_new(row, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
+            json_object_set_new(row, "blame", bi.blame[0] ? json_string(bi.blame) : json_null());
+        }
+        json_object_set_new(row, "msg", gd_col_json(q, 8));
+        if (!json_object_get(row, "blame"))
+            json_object_set_new(row, "blame", gd_col_json(q, 18));
+        if (stacks)
+            json_object_set_new(row, "stacks", stacks);
+        int stop = fn(ctx, row, dur);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    sqlite3_finalize(mem_q);
+    gd_deriver_free(dv);
+    cfg_list_free(&cfgs);
+    return rc;
+}
+
+typedef struct pass_ctx {
+    gd_row_fn fn;
+    void *ctx;
+} pass_ctx;
+
+static int pass_row(void *ctx, json_t *row, double dur)
+{
+    pass_ctx *p = ctx;
+    return p->fn(p->ctx, row);
+}
+
+int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    pass_ctx p = {fn, ctx};
+    return each_block(s, q, pass_row, &p, 0, err);
+}
+
+int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err)
+{
+    pass_ctx p = {fn, ctx};
+    return each_block(s, q, pass_row, &p, 1, err);
+}
+
+/* ---- block groups ------------------------------------------------------- */
+
+typedef struct group_acc {
+    char *group, *key_frame;
+    double *durs;
+    size_t n, cap;
+    double total;
+    int64_t *traces;
+    size_t ntraces;
+} group_acc;
+
+typedef struct groups {
+    group_acc *g;
+    size_t n, cap;
+    json_t *index; /* group text -> position */
+    int oom;
+} groups;
+
+/* A new, empty group at the end of gs; NULL when out of memory. */
+static group_acc *group_new(groups *gs, const char *grp, const char *key_frame)
+{
+    if (gd_grow((void **)&gs->g, &gs->cap, gs->n + 1, sizeof *gs->g, NULL)) {
+        gs->oom = 1;
+        return NULL;
+    }
+    group_acc *g = &gs->g[gs->n++];
+    memset(g, 0, sizeof *g);
+    g->group = grp ? strdup(grp) : NULL;
+    g->key_frame = key_frame ? strdup(key_frame) : NULL;
+    return g;
+}
+
+/* Adds one block of `dur` ms in `trace` to g; 0, or 1 when out of memory. */
+static int group_add(groups *gs, group_acc *g, double dur, int64_t trace)
+{
+    if (gd_grow((void **)&g->durs, &g->cap, g->n + 1, sizeof *g->durs, NULL)) {
+        gs->oom = 1;
+        return 1;
+    }
+    g->durs[g->n++] = dur;
+    g->total += dur;
+    size_t i;
+    for (i = 0; i < g->ntraces && g->traces[i] != trace; i++)
+        ;
+    if (i == g->ntraces) {
+        size_t cap = g->ntraces;
+        if (gd_grow((void **)&g->traces, &cap, g->ntraces + 1, sizeof *g->traces, NULL)) {
+            gs->oom = 1;
+            return 1;
+        }
+        g->traces[g->ntraces++] = trace;
+    }
+    return 0;
+}
+
+static int add_to_group(void *ctx, json_t *row, double dur)
+{
+    groups *gs = ctx;
+    const char *grp = json_string_value(json_object_get(row, "group"));
+    const char *key = grp ? grp : "";
+    json_t *pos = json_object_get(gs->index, key);
+    group_acc *g;
+    if (pos) {
+        g = &gs->g[json_integer_value(pos)];
+    } else {
+        if (!(g = group_new(gs, grp, json_string_value(json_object_get(row, "key_frame")))))
+            return 1;
+        json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
+    }
+    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")));
+}
+
+static int cmp_group_total(const void *a, const void *b)
+{
+    const group_acc *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    if (!x->group || !y->group)
+        return x->group ? -1 : (y->group ? 1 : 0);
+    return strcmp(x->group, y->group);
+}
+
+/* Groups from the stored block rows in one scan ordered by (group,
+ * duration): one group's durations in memory at a time.  Used when every
+ * selected dispatch has a stored block row (threshold at or above each
+ * trace's short threshold). */
+static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, groups *gs,
+                         gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
+    char kind[128];
+    snprintf(kind, sizeof kind, "%s", kind_sql(q->kind));
+    for (char *p = strstr(kind, "d.dur_ms"); p; p = strstr(p, "d.dur_ms"))
+        *p = 'b';
+    /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
+     * trace's thresholds (a small table) */
+    snprintf(sql, sizeof sql,
+             "SELECT b.grp, b.dur_ms, b.trace FROM block b JOIN trace t ON t.id = b.trace"
+             " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
+             " AND t.hash NOT LIKE 'pending:%%' %s %s ORDER BY b.grp, b.dur_ms", filt, kind);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    if (!st)
+        return err->code;
+    sqlite3_bind_double(st, 1, bound);
+    sqlite3_bind_int(st, 2, gd_has(q->threshold) ? 1 : 0);
+    sqlite3_stmt *kf = gd_store_prepare(s, "SELECT key_frame FROM block WHERE grp IS ?1"
+                                           " ORDER BY dur_ms DESC LIMIT 1", err);
+    if (!kf) {
+        sqlite3_finalize(st);
+        return err->code;
+    }
+    int step;
+    group_acc *g = NULL;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *grp = (const char *)sqlite3_column_text(st, 0);
+        if (!g || (grp == NULL) != (g->group == NULL) || (grp && strcmp(grp, g->group) != 0)) {
+            /* the key frame of the group's longest block stands for it */
+            if (grp)
+                sqlite3_bind_text(kf, 1, grp, -1, SQLITE_TRANSIENT);
+            else
+                sqlite3_bind_null(kf, 1);
+            const char *frame = sqlite3_step(kf) == SQLITE_ROW
+                                    ? (const char *)sqlite3_column_text(kf, 0)
+                                    : NULL;
+            g = group_new(gs, grp, frame);
+            sqlite3_reset(kf);
+            if (!g)
+                break;
+        }
+        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2)))
+            break;
+    }
+    int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
+    sqlite3_finalize(st);
+    sqlite3_finalize(kf);
+    return rc;
+}
+
+int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err)
+{
+    groups gs = {0};
+    gs.index = json_object();
+    gd_blocks_query lq = *q;
+    lq.stacks = 0;
+    /* stored block rows cover the query when the threshold is at or above
+     * every trace's short threshold (the ingest-time cut) */
+    double max_short = GD_SHORT_MS;
+    sqlite3_stmt *m = gd_store_prepare(s, "SELECT max(short_ms) FROM trace", err);
+    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
+        max_short = sqlite3_column_double(m, 0);
+    sqlite3_finalize(m);
+    int rc;
+    if (!gd_has(q->threshold) || q->threshold >= max_short)
+        rc = groups_stored(s, &lq, kind_bound(s, q->kind, gd_has(q->threshold) ? q->threshold : 0),
+                           &gs, err);
+    else
+        rc = each_block(s, &lq, add_to_group, &gs, 1, err);
+    if (!rc && gs.oom)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    /* each trace's app version, for the first and last version a group
+     * was seen in */
+    json_t *versions = json_object();
+    if (!rc) {
+        sqlite3_stmt *vq = gd_store_prepare(s, "SELECT id, version_name FROM trace"
+                                               " WHERE version_name IS NOT NULL", err);
+        if (!vq)
+            rc = err->code;
+        while (vq && sqlite3_step(vq) == SQLITE_ROW) {
+            char id[32];
+            snprintf(id, sizeof id, "%lld", (long long)sqlite3_column_int64(vq, 0));
+            json_object_set_new(versions, id, gd_col_text(vq, 1));
+        }
+        sqlite3_finalize(vq);
+    }
+    if (!rc) {
+        if (gs.n) /* gd_sort(NULL, 0) is undefined */
+            gd_sort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
+        for (size_t i = 0; i < gs.n; i++) {
+            group_acc *g = &gs.g[i];
+            if (g->n > 1)
+                gd_stats_sort(g->durs, g->n);
+            json_t *row = json_object();
+            json_object_set_new(row, "group", g->group ? json_string(g->group) : json_null());
+            json_object_set_new(row, "key_frame", g->key_frame ? json_string(g->key_frame) : json_null());
+            json_object_set_new(row, "count", json_integer((json_int_t)g->n));
+            json_object_set_new(row, "total_ms", json_real(gd_ms_round(g->total)));
+            json_object_set_new(row, "max_ms", json_real(gd_ms_round(g->durs[g->n - 1])));
+            json_object_set_new(row, "p50_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 50))));
+            json_object_set_new(row, "p95_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 95))));
+            json_object_set_new(row, "traces", json_integer((json_int_t)g->ntraces));
+            const char *first = NULL, *last = NULL;
+            for (size_t t = 0; t < g->ntraces; t++) {
+                char id[32];
+                snprintf(id, sizeof id, "%lld", (long long)g->traces[t]);
+                const char *v = json_string_value(json_object_get(versions, id));
+                if (v && (!first || gd_version_cmp(v, first) < 0))
+                    first = v;
+                if (v && (!last || gd_version_cmp(v, last) > 0))
+                    last = v;
+            }
+            json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
+            json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
+            int stop = fn(ctx, row);
+            json_decref(row);
+            if (stop)
+                break;
+        }
+    }
+    for (size_t i = 0; i < gs.n; i++) {
+        free(gs.g[i].group);
+        free(gs.g[i].key_frame);
+        free(gs.g[i].durs);
+        free(gs.g[i].traces);
+    }
+    free(gs.g);
+    json_decref(gs.index);
+    json_decref(versions);
+    return rc;
+}
+
+/* ---- read-only SQL ------------------------------------------------------ */
+
+/* PRAGMAs that only read: without an argument, or (the second list) with a
+ * table or index name as their argument. */
+static const char *const readonly_pragmas[] = {
+    "user_version", "schema_version", "page_count", "page_size", "freelist_count",
+    "integrity_check", "quick_check", "database_list", "compile_options", "function_list",
+    "pragma_list", "table_list", "collation_list", "module_list", "encoding", NULL,
+};
+static const char *const introspect_pragmas[] = {
+    "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list", NULL,
+};
+
+/* SQL functions a query may call: SQLite's core, date, math, JSON, window
+ * and aggregate functions.  Anything else (fts3_tokenizer, load_extension,
+ * readfile, functions an extension might add) is refused. */
+static const char *const allowed_functions[] = {
+    "abs", "char", "coalesce", "concat", "concat_ws", "format", "glob", "hex", "ifnull", "iif",
+    "instr", "length", "like", "likelihood", "likely", "lower", "ltrim", "max", "min", "nullif",
+    "octet_length", "printf", "quote", "replace", "round", "rtrim", "sign", "soundex",
+    "sqlite_version", "substr", "substring", "trim", "typeof", "unhex", "unicode", "unlikely",
+    "upper", "zeroblob", "random",
+    "avg", "count", "group_concat", "string_agg", "sum", "total",
+    "date", "time", "datetime", "julianday", "unixepoch", "strftime", "timediff",
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "ceiling", "cos", "cosh",
+    "degrees", "exp", "floor", "ln", "log", "log10", "log2", "mod", "pi", "pow", "power",
+    "radians", "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
+    "json", "jsonb", "json_array", "jsonb_array", "json_array_length", "json_error_position",
+    "json_extract", "jsonb_extract", "json_insert", "jsonb_insert", "json_object", "jsonb_object",
+    "json_patch", "jsonb_patch", "json_pretty", "json_remove", "jsonb_remove", "json_replace",
+    "jsonb_replace", "json_set", "jsonb_set", "json_type", "json_valid", "json_quote",
+    "json_group_array", "jsonb_group_array", "json_group_object", "jsonb_group_object",
+    "json_each", "json_tree",
+    "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
+    "first_value", "last_value", "nth_value",
+    NULL,
+};
+
+static int listed(const char *name, const char *const *list)
+{
+    for (const char *const *p = list; name && *p; p++)
+        if (sqlite3_stricmp(name, *p) == 0)
+            return 1;
+    return 0;
+}
+
+static int authorize(void *ctx, int action, const char *a, const char *b, const char *db,
+                     const char *trigger)
+{
+    (void)ctx, (void)db, (void)trigger;
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    case SQLITE_FUNCTION:
+        return listed(b, allowed_functions) ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_PRAGMA:
+        if (listed(a, introspect_pragmas))
+            return SQLITE_OK;
+        /* any other pragma with an argument may write */
+        return !b && listed(a, readonly_pragmas) ? SQLITE_OK : SQLITE_DENY;
+    default:
+        return SQLITE_DENY; /* writes, ATTACH, DETACH, schema changes, ... */
+    }
+}
+
+/* Progress handler: stops a statement that runs past its deadline. */
+static int past_deadline(void *ctx)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9 > *(const double *)ctx;
+}
+
+int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    /* fts3_tokenizer(): off whatever the statement (it leaks a pointer) */
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, NULL);
+    sqlite3_set_authorizer(s->db, authorize, NULL);
+    int prc = sqlite3_prepare_v2(s->db, sql, -1, &st, &tail);
+    sqlite3_set_authorizer(s->db, NULL, NULL);
+    if (prc != SQLITE_OK) {
+        int denied = prc == SQLITE_AUTH || strstr(sqlite3_errmsg(s->db), "not authorized") != NULL;
+        gd_error_set(err, GD_ERR_USAGE, 0, 0, "%s%s",
+                     denied ? "refused: only one read-only statement is allowed (" : "",
+                     sqlite3_errmsg(s->db));
+        if (denied)
+            strncat(err->msg, ")", sizeof err->msg - strlen(err->msg) - 1);
+        return GD_ERR_USAGE;
+    }
+    if (!st)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "empty statement");
+    /* only whitespace and comments may follow */
+    if (tail) {
+        sqlite3_stmt *next = NULL;
+        sqlite3_prepare_v2(s->db, tail, -1, &next, NULL);
+        if (next) {
+            sqlite3_finalize(next);
+            sqlite3_finalize(st);
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0, "refused: one statement at a time");
+        }
+    }
+    if (!sqlite3_stmt_readonly(st)) {
+        sqlite3_finalize(st);
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "refused: the statement would write");
+    }
+    int n = sqlite3_column_count(st), step, rc = GD_OK;
+    double deadline = 0;
+    if (timeout_s > 0) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        deadline = (double)t.tv_sec + (double)t.tv_nsec / 1e9 + timeout_s;
+        sqlite3_progress_handler(s->db, 10000, past_deadline, &deadline);
+    }
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *row = json_object();
+        for (int i = 0; i < n; i++)
+            json_object_set_new(row, sqlite3_column_name(st, i), gd_col_json(st, i));
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (step == SQLITE_INTERRUPT)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "stopped after %g s (--timeout)", timeout_s);
+    else if (step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", sqlite3_errmsg(s->db));
+    sqlite3_progress_handler(s->db, 0, NULL, NULL);
+    sqlite3_finalize(st);
+    return rc;
+}

@@ -1,0 +1,63 @@
+/* query/diff.h - the questions behind `godeye diff` and `godeye check`:
+ * traces picked by selectors, two selections compared per block group,
+ * page class, frame window, launch kind and ANR count, budgets checked. */
+#ifndef GD_STORE_DIFF_H
+#define GD_STORE_DIFF_H
+
+#include "store/store.h"
+
+/* Traces picked by a selector, pooled. */
+typedef struct gd_selection {
+    int64_t *ids;
+    size_t n;
+    double minutes;   /* Σ (end_ms − start_ms) / 60000 over traces with both */
+} gd_selection;
+
+/* Resolves a selector: a trace id ("3"), a comma list ("1,2,5") or
+ * key=value on the traces' metadata, key one of version (version_name),
+ * app, device, api (api_level), source; the value matches exactly.
+ * GD_ERR_USAGE for a malformed selector (unknown key, empty value, a list
+ * with something not a positive integer); GD_ERR_DATA when it matches no
+ * trace (or names an id that is not a trace) or more than 400 traces;
+ * GD_ERR_IO for the database.
+ * On success free with gd_selection_free. */
+int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err);
+/* The traces of the newest version_name (gd_version_cmp); every trace when
+ * none has a version; GD_ERR_DATA when the store has no trace. */
+int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err);
+void gd_selection_free(gd_selection *sel);
+/* The oldest and newest version_name in the store (gd_version_cmp order;
+ * both NULL when no trace has one) and how many distinct there are.  The
+ * strings are the caller's to free. */
+int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err);
+
+typedef struct gd_diff_query {
+    const gd_selection *base, *head;
+    double alpha;          /* significance level (NAN: 0.01)               */
+    long min_samples;      /* per side for the duration tests (<0: 5)      */
+} gd_diff_query;
+
+/* Rows of `godeye diff` (godeye-diff(1) OUTPUT): kind, name, metric,
+ * status, note, base, head, p_value, rate_p_value, change_pct,
+ * p95_change_pct, per_min_change, impact_ms_per_min; changed rows first,
+ * then by impact.  GD_OK or an error code with err filled. */
+int gd_store_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* Checks that a budget (the parsed JSON of godeye-check(1)) is well formed:
+ * GD_ERR_USAGE naming unknown keys or a value of the wrong type. */
+int gd_budget_validate(const json_t *budget, gd_error *err);
+
+typedef struct gd_check_query {
+    const json_t *budget;          /* validated with gd_budget_validate     */
+    const gd_selection *head;      /* the traces checked                   */
+    const gd_selection *base;      /* for new_groups/regressed_groups, or NULL */
+} gd_check_query;
+
+/* One row per rule of the budget, in the budget's order: rule, value
+ * (null: no data), limit, status ("pass", "fail", "no data"), unit.
+ * *broken receives the number of failed rules.  A rule that needs base
+ * without one is GD_ERR_USAGE. */
+int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
+                   gd_error *err);
+
+#endif

@@ -1,0 +1,283 @@
+/* query/frames.c - frame queries: per-window statistics with the blocks under
+ * frozen frames, gfxinfo summaries as printed, Matrix FPS issues per scene. */
+#include "query/frames.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/frames.h"
+#include "store/store_int.h"
+#include "core/util.h"
+
+/* pid as reported: a positive pid, else NULL (unknown) */
+#define PID_SQL "CASE WHEN pid > 0 THEN pid END"
+#define FPS_WHERE                                                                                  \
+    "kind = 'issue' AND json_extract(json, '$.tool') = 'matrix'"                                   \
+    " AND json_extract(json, '$.issue_type') = 'Trace_FPS'"
+
+static void bind_text_or_null(sqlite3_stmt *q, int i, sqlite3_stmt *from, int col)
+{
+    if (sqlite3_column_type(from, col) == SQLITE_NULL)
+        sqlite3_bind_null(q, i);
+    else
+        sqlite3_bind_text(q, i, (const char *)sqlite3_column_text(from, col), -1, SQLITE_TRANSIENT);
+}
+
+static json_t *levels_json(const int64_t *v)
+{
+    json_t *o = json_object();
+    for (int l = 0; l < GD_DROP__COUNT; l++)
+        json_object_set_new(o, gd_drop_level_name((gd_drop_level)l), json_integer(v[l]));
+    return o;
+}
+
+/* Adds the ids of the blocks overlapping [start, end) of trace/pid to arr, once each. */
+static int overlapping_blocks(sqlite3_stmt *bq, int64_t trace, int have_pid, int64_t pid, double start,
+                              double end, json_t *arr)
+{
+    sqlite3_bind_int64(bq, 1, trace);
+    if (have_pid)
+        sqlite3_bind_int64(bq, 2, pid);
+    else
+        sqlite3_bind_null(bq, 2);
+    sqlite3_bind_double(bq, 3, start);
+    sqlite3_bind_double(bq, 4, end);
+    int step;
+    while ((step = sqlite3_step(bq)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(bq, 0);
+        size_t i, n = json_array_size(arr);
+        for (i = 0; i < n; i++)
+            if (json_integer_value(json_array_get(arr, i)) == id)
+                break;
+        if (i == n)
+            json_array_append_new(arr, json_integer(id));
+    }
+    sqlite3_reset(bq);
+    sqlite3_clear_bindings(bq);
+    return step == SQLITE_DONE ? 0 : -1;
+}
+
+typedef struct frame_buf {
+    gd_frame_in *f;
+    size_t n, cap;
+} frame_buf;
+
+static int buf_push(frame_buf *b, double dur, double vsync)
+{
+    if (gd_grow((void **)&b->f, &b->cap, b->n + 1, sizeof *b->f, NULL))
+        return -1;
+    b->f[b->n].dur_ms = dur;
+    b->f[b->n].vsync_ms = vsync;
+    b->n++;
+    return 0;
+}
+
+/* The row of one (trace, window, pid) group of frame_time. */
+static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_stmt *g, frame_buf *buf,
+                      json_t *row, gd_error *err)
+{
+    int64_t trace = sqlite3_column_int64(g, 0);
+    int have_pid = sqlite3_column_type(g, 1) != SQLITE_NULL;
+    int64_t pid = sqlite3_column_int64(g, 1);
+    sqlite3_bind_int64(fq, 1, trace);
+    bind_text_or_null(fq, 2, g, 2);
+    if (have_pid)
+        sqlite3_bind_int64(fq, 3, pid);
+    json_t *blocks = json_array();
+    buf->n = 0;
+    int step, rc = GD_OK;
+    while ((step = sqlite3_step(fq)) == SQLITE_ROW) {
+        double ts = sqlite3_column_double(fq, 0), dur = sqlite3_column_double(fq, 1);
+        double vs = sqlite3_column_type(fq, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(fq, 2);
+        if (buf_push(buf, dur, vs)) {
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            break;
+        }
+        if (gd_frame_is_frozen(dur) && overlapping_blocks(bq, trace, have_pid, pid, ts, ts + dur, blocks)) {
+            rc = gd_store_fail(s, err, "database read");
+            break;
+        }
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_reset(fq);
+    sqlite3_clear_bindings(fq);
+    gd_frame_stats st;
+    if (!rc)
+        rc = gd_frame_stats_compute(buf->f, buf->n, &st, err);
+    if (rc) {
+        json_decref(blocks);
+        return rc;
+    }
+    int64_t lv[GD_DROP__COUNT];
+    for (int l = 0; l < GD_DROP__COUNT; l++)
+        lv[l] = (int64_t)st.level[l];
+    json_object_set_new(row, "frames", json_integer((json_int_t)st.frames));
+    json_object_set_new(row, "slow", json_integer((json_int_t)st.slow));
+    json_object_set_new(row, "frozen", json_integer((json_int_t)st.frozen));
+    json_object_set_new(row, "p50_ms", gd_ms_json(st.p50_ms));
+    json_object_set_new(row, "p90_ms", gd_ms_json(st.p90_ms));
+    json_object_set_new(row, "p95_ms", gd_ms_json(st.p95_ms));
+    json_object_set_new(row, "p99_ms", gd_ms_json(st.p99_ms));
+    json_object_set_new(row, "max_ms", gd_ms_json(st.max_ms));
+    json_object_set_new(row, "vsync_ms", gd_ms_json(st.vsync_ms));
+    json_object_set_new(row, "dropped", json_integer(st.dropped));
+    json_object_set_new(row, "drop_level", levels_json(lv));
+    json_object_set_new(row, "drop_sum", levels_json(st.level_sum));
+    json_object_set_new(row, "fps", isnan(st.fps) ? json_null() : json_real(round(st.fps * 100) / 100));
+    json_object_set_new(row, "issues", json_null());
+    json_object_set_new(row, "frozen_blocks", blocks);
+    return GD_OK;
+}
+
+/* The row of one (trace, scene) of Matrix Trace_FPS issues: their counts summed. */
+static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *row, gd_error *err)
+{
+    sqlite3_bind_int64(mq, 1, sqlite3_column_int64(g, 0));
+    bind_text_or_null(mq, 2, g, 2);
+    int64_t lv[GD_DROP__COUNT] = {0}, sum[GD_DROP__COUNT] = {0}, frames = 0, dropped = 0;
+    double cost = 0; /* Σ frames_i / fps_i: the issues' rendering time in s */
+    long issues = 0, with_fps = 0;
+    int step;
+    while ((step = sqlite3_step(mq)) == SQLITE_ROW) {
+        json_t *o = json_loads((const char *)sqlite3_column_text(mq, 0), 0, NULL);
+        json_t *c = json_object_get(o, "content");
+        json_t *dl = json_object_get(c, "dropLevel"), *ds = json_object_get(c, "dropSum");
+        int64_t fi = 0;
+        for (int l = 0; l < GD_DROP__COUNT; l++) {
+            const char *k = gd_drop_level_matrix_key((gd_drop_level)l);
+            json_t *a = json_object_get(dl, k), *b = json_object_get(ds, k);
+            if (json_is_integer(a))
+                lv[l] += json_integer_value(a), fi += json_integer_value(a);
+            if (json_is_integer(b))
+                sum[l] += json_integer_value(b), dropped += json_integer_value(b);
+        }
+        frames += fi;
+        json_t *fps = json_object_get(c, "fps");
+        if (json_is_number(fps) && json_number_value(fps) > 0 && fi > 0) {
+            cost += (double)fi / json_number_value(fps);
+            with_fps++;
+        }
+        issues++;
+        json_decref(o);
+    }
+    sqlite3_reset(mq);
+    sqlite3_clear_bindings(mq);
+    if (step != SQLITE_DONE)
+        return gd_store_fail(s, err, "database read");
+    json_object_set_new(row, "frames", json_integer(frames));
+    static const char *const absent[] = {"slow", "frozen", "p50_ms", "p90_ms", "p95_ms", "p99_ms",
+                                         "max_ms", "vsync_ms"};
+    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
+        json_object_set_new(row, absent[i], json_null());
+    json_object_set_new(row, "dropped", json_integer(dropped));
+    json_object_set_new(row, "drop_level", levels_json(lv));
+    json_object_set_new(row, "drop_sum", levels_json(sum));
+    /* the issues' fps combined as Matrix computes one: frames / rendering time */
+    double fps = with_fps == issues && cost > 0 ? (double)frames / cost : NAN;
+    json_object_set_new(row, "fps", isnan(fps) ? json_null() : json_real(round(fps * 100) / 100));
+    json_object_set_new(row, "issues", json_integer(issues));
+    json_object_set_new(row, "frozen_blocks", json_null());
+    return GD_OK;
+}
+
+int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char filt[4096], sql[16384];
+    gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT trace, " PID_SQL ", window, 0 FROM frame_time"
+             " WHERE gd_match(window, ?1) %s"
+             " UNION SELECT trace, " PID_SQL ", json_extract(json, '$.window'), 0 FROM raw_event"
+             " WHERE kind = 'frame_summary' AND json_extract(json, '$.window') IS NOT NULL"
+             " AND gd_match(json_extract(json, '$.window'), ?1) %s"
+             " UNION SELECT trace, NULL, json_extract(json, '$.content.scene'), 1 FROM raw_event"
+             " WHERE " FPS_WHERE " AND gd_match(json_extract(json, '$.content.scene'), ?1) %s"
+             " ORDER BY 1, 3, 4, 2",
+             filt, filt, filt);
+    sqlite3_stmt *g = gd_store_prepare(s, sql, err);
+    sqlite3_stmt *fq = g ? gd_store_prepare(s,
+                                            "SELECT ts_ms, dur_ms, vsync_ms FROM frame_time"
+                                            " WHERE trace = ?1 AND window IS ?2 AND " PID_SQL " IS ?3"
+                                            " ORDER BY ts_ms, id",
+                                            err)
+                         : NULL;
+    sqlite3_stmt *bq = fq ? gd_store_prepare(s,
+                                             "SELECT b.dispatch FROM block b JOIN dispatch d ON d.id = b.dispatch"
+                                             " WHERE b.trace = ?1 AND (?2 IS NULL OR d.pid = ?2)"
+                                             " AND d.start_ms < ?4 AND d.start_ms + d.dur_ms > ?3"
+                                             " ORDER BY d.start_ms, d.id",
+                                             err)
+                          : NULL;
+    sqlite3_stmt *mq = bq ? gd_store_prepare(s,
+                                             "SELECT json FROM raw_event WHERE trace = ?1 AND " FPS_WHERE
+                                             " AND json_extract(json, '$.content.scene') IS ?2 ORDER BY id",
+                                             err)
+                          : NULL;
+    int rc = GD_OK, step = SQLITE_DONE;
+    frame_buf buf = {0};
+    if (!mq) {
+        rc = err->code ? err->code : GD_ERR_IO;
+        goto out;
+    }
+    if (q && q->window)
+        sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
+    while ((step = sqlite3_step(g)) == SQLITE_ROW) {
+        int matrix = sqlite3_column_int(g, 3);
+        json_t *row = json_object();
+        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, 0)));
+        json_object_set_new(row, "pid", sqlite3_column_type(g, 1) == SQLITE_NULL
+                                            ? json_null()
+                                            : json_integer(sqlite3_column_int64(g, 1)));
+        json_object_set_new(row, "window", gd_col_text(g, 2));
+        json_object_set_new(row, "source", json_string(matrix ? "matrix" : "frames"));
+        rc = matrix ? matrix_row(s, mq, g, row, err) : frames_row(s, fq, bq, g, &buf, row, err);
+        int stop = rc ? 1 : fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+out:
+    free(buf.f);
+    sqlite3_finalize(g);
+    sqlite3_finalize(fq);
+    sqlite3_finalize(bq);
+    sqlite3_finalize(mq);
+    return rc;
+}
+
+static json_t *summary_row(sqlite3_stmt *g)
+{
+    json_t *o = json_loads((const char *)sqlite3_column_text(g, 2), 0, NULL);
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, 0)));
+    json_object_set_new(row, "pid", gd_col_json(g, 1));
+    json_t *w = json_object_get(o, "window");
+    json_object_set_new(row, "window", json_is_string(w) ? json_incref(w) : json_null());
+    json_object_set_new(row, "period", json_string("since app start"));
+    json_t *f = json_object_get(o, "figures");
+    json_object_set_new(row, "figures", json_is_object(f) ? json_incref(f) : json_object());
+    json_decref(o);
+    return row;
+}
+
+int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
+                             gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT trace, " PID_SQL ", json FROM raw_event WHERE kind = 'frame_summary'"
+             " AND gd_match(json_extract(json, '$.window'), ?1) %s ORDER BY trace, id",
+             filt);
+    sqlite3_stmt *g = gd_store_prepare(s, sql, err);
+    if (!g)
+        return err->code;
+    if (q && q->window)
+        sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
+    return gd_store_stream(s, g, summary_row, fn, ctx, err);
+}

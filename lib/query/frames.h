@@ -1,0 +1,26 @@
+/* query/frames.h - the queries behind `godeye frames`: per-window frame
+ * statistics, gfxinfo summaries as printed, Matrix FPS issues. */
+#ifndef GD_STORE_FRAMES_H
+#define GD_STORE_FRAMES_H
+
+#include "store/store.h"
+
+typedef struct gd_frames_query {
+    gd_filter filter;
+    const char *window;     /* only windows/scenes whose name contains this, or NULL */
+} gd_frames_query;
+
+/* One row per (trace, window, pid) with frames or a gfxinfo per-window
+ * summary ("source": "frames"), and per (trace, Matrix scene) with Trace_FPS
+ * issues ("source": "matrix"), ordered by trace, window (null first),
+ * source, pid.  Fields: godeye-frames(1) OUTPUT.  GD_OK, or an error code
+ * with err filled (database failure, out of memory). */
+int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* One row per gfxinfo summary block, in ingest order: trace, pid, window
+ * (null: process-wide), period, figures (object of the block's "Key: value"
+ * lines as printed, in file order).  GD_OK or an error code. */
+int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
+                             gd_error *err);
+
+#endif

@@ -1,0 +1,128 @@
+/* query/issues.c - findings kept as reported (issues) and the ANR view built
+ * from them: main thread state, lock holder, deadlock cycles, main stack. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_int.h"
+
+static json_t *issue_row(sqlite3_stmt *q)
+{
+    json_t *ev = json_loads((const char *)sqlite3_column_text(q, 4), 0, NULL);
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
+    json_object_set_new(row, "ts_ms", gd_col_ms(q, 1));
+    json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(q, 2)));
+    json_object_set_new(row, "tid", json_integer(sqlite3_column_int64(q, 3)));
+    static const char *const keys[] = {"tool", "issue_type", "detail", "cost", "content"};
+    static const char *const names[] = {"tool", "type", "detail", "cost_ms", "content"};
+    for (int i = 0; i < 5; i++) {
+        json_t *v = json_object_get(ev, keys[i]);
+        json_object_set(row, names[i], v ? v : json_null());
+    }
+    json_decref(ev);
+    return row;
+}
+
+int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
+                    gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(f, "trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT trace, ts_ms, pid, tid, json FROM raw_event WHERE kind = 'issue'"
+             " AND (?1 IS NULL OR json_extract(json, '$.tool') = ?1) %s ORDER BY trace, ts_ms, id", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    if (tool)
+        sqlite3_bind_text(q, 1, tool, -1, SQLITE_STATIC);
+    return gd_store_stream(s, q, issue_row, fn, ctx, err);
+}
+
+/* The main thread's frames at one dump (innermost first), or an empty array. */
+static json_t *main_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double ts)
+{
+    json_t *frames = json_array();
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "WITH RECURSIVE up(id, parent, frame, depth) AS ("
+           " SELECT c.id, c.parent, c.frame, c.depth FROM callsite c WHERE c.id ="
+           "  (SELECT callsite FROM sample WHERE trace = ?1 AND pid = ?2 AND tid = ?3 AND abs(ts_ms - ?4) < 0.001"
+           "   ORDER BY id LIMIT 1)"
+           " UNION ALL SELECT c.id, c.parent, c.frame, c.depth FROM callsite c JOIN up ON c.id = up.parent)"
+           " SELECT f.text FROM up JOIN frame f ON f.id = up.frame ORDER BY up.depth DESC", NULL);
+    if (!q)
+        return frames;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    sqlite3_bind_int64(q, 3, tid);
+    sqlite3_bind_double(q, 4, ts);
+    while (sqlite3_step(q) == SQLITE_ROW)
+        json_array_append_new(frames, json_string((const char *)sqlite3_column_text(q, 0)));
+    sqlite3_finalize(q);
+    return frames;
+}
+
+typedef struct anr_acc {
+    gd_store *s;
+    gd_row_fn fn;
+    void *ctx;
+    json_t *cur;   /* the dump being collected */
+    int stop;
+} anr_acc;
+
+static void anr_flush(anr_acc *a)
+{
+    if (!a->cur)
+        return;
+    json_t *r = a->cur;
+    json_t *main = json_object_get(r, "main");
+    if (json_is_object(main)) {
+        json_object_set_new(r, "main_stack",
+                            main_stack(a->s, json_integer_value(json_object_get(r, "trace")),
+                                       json_integer_value(json_object_get(r, "pid")),
+                                       json_integer_value(json_object_get(main, "tid")),
+                                       json_number_value(json_object_get(r, "ts_ms"))));
+    } else {
+        json_object_set_new(r, "main_stack", json_array());
+    }
+    json_object_set_new(r, "deadlock", json_boolean(json_array_size(json_object_get(r, "deadlocks")) > 0));
+    if (!a->stop)
+        a->stop = a->fn(a->ctx, r);
+    json_decref(r);
+    a->cur = NULL;
+}
+
+static int anr_row(void *ctx, json_t *row)
+{
+    anr_acc *a = ctx;
+    json_t *cur = a->cur;
+    if (cur && (!json_equal(json_object_get(cur, "trace"), json_object_get(row, "trace")) ||
+                !json_equal(json_object_get(cur, "pid"), json_object_get(row, "pid")) ||
+                !json_equal(json_object_get(cur, "ts_ms"), json_object_get(row, "ts_ms"))))
+        anr_flush(a);
+    if (!a->cur) {
+        a->cur = json_pack("{s:O s:O s:O s:n s:[] s:[]}", "trace", json_object_get(row, "trace"),
+                           "pid", json_object_get(row, "pid"), "ts_ms", json_object_get(row, "ts_ms"),
+                           "main", "deadlocks", "binder_waits");
+    }
+    const char *type = json_string_value(json_object_get(row, "type"));
+    json_t *content = json_object_get(row, "content");
+    if (type && strcmp(type, "anr_main_state") == 0 && json_is_object(content))
+        json_object_set(a->cur, "main", content);
+    else if (type && strcmp(type, "deadlock") == 0 && json_is_object(content))
+        json_array_append(json_object_get(a->cur, "deadlocks"), json_object_get(content, "threads"));
+    else if (type && strcmp(type, "binder_wait") == 0 && json_is_object(content))
+        json_array_append(json_object_get(a->cur, "binder_waits"), content);
+    return a->stop;
+}
+
+int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    anr_acc a = {s, fn, ctx, NULL, 0};
+    int rc = gd_store_issues(s, f, "anr", anr_row, &a, err);
+    if (!rc)
+        anr_flush(&a);
+    json_decref(a.cur);
+    return rc;
+}

@@ -1,0 +1,212 @@
+/* report.c - assembles the report document from the store's bounded queries. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/diff.h"
+#include "query/report_series.h"
+
+enum {
+    TIMELINE_BINS = 2000,
+    TIMELINE_BLOCKS = 5000,
+    TIMELINE_PAGE_EVENTS = 5000,
+    WORST_BLOCKS = 10,
+    GROUPS = 100,
+    FLAME_GROUPS = 50,
+    FLAME_BLOCKS = 20,
+    FLAME_SAMPLES = 30,
+    PAGES = 500,
+    DUMPS = 20,
+    IMAGES = 200,
+    STARTUPS = 500,
+    ANRS = 50,
+    ISSUES = 300,
+};
+
+#define FLAME_PRUNE 0.005
+
+typedef struct capped {
+    json_t *arr;
+    size_t max;
+    size_t seen;
+} capped;
+
+/* Row sink appending copies into an array, counting past the cap. */
+static int append_capped(void *ctx, json_t *row)
+{
+    capped *c = ctx;
+    c->seen++;
+    if (c->arr && json_array_size(c->arr) < c->max)
+        json_array_append_new(c->arr, json_deep_copy(row));
+    return 0;
+}
+
+/* Row sink for one read of the findings: every issue (capped), and the
+ * lock-contention ones also on their own list. */
+typedef struct issues_and_locks {
+    capped issues, locks;
+} issues_and_locks;
+
+static int append_issue(void *ctx, json_t *row)
+{
+    issues_and_locks *t = ctx;
+    const char *ty = json_string_value(json_object_get(row, "type"));
+    if (ty && strcmp(ty, "lock_contention") == 0)
+        append_capped(&t->locks, row);
+    return append_capped(&t->issues, row);
+}
+
+static const char *rating(json_t *v)
+{
+    if (!json_is_number(v))
+        return NULL;
+    double ms = json_number_value(v);
+    return ms <= GD_REPORT_PAGE_OK_MS ? "ok" : ms <= GD_REPORT_PAGE_SLOW_MS ? "warn" : "slow";
+}
+
+static void rate_pages(json_t *pages)
+{
+    size_t i;
+    json_t *p;
+    json_array_foreach(pages, i, p) {
+        const char *d = rating(json_object_get(p, "draw_ms")), *l = rating(json_object_get(p, "load_ms"));
+        json_object_set_new(p, "draw_rating", d ? json_string(d) : json_null());
+        json_object_set_new(p, "load_rating", l ? json_string(l) : json_null());
+    }
+}
+
+/* Rows of the version comparison that changed (capped), and a count of the
+ * others. */
+typedef struct changed_rows {
+    capped c;
+    long same;
+} changed_rows;
+
+static int append_changed(void *ctx, json_t *row)
+{
+    changed_rows *v = ctx;
+    const char *st = json_string_value(json_object_get(row, "status"));
+    if (st && strcmp(st, "same") == 0) {
+        v->same++;
+        return 0;
+    }
+    return append_capped(&v->c, row);
+}
+
+/* doc.versions: the oldest and the newest app version in the store compared
+ * as `godeye diff version=OLD version=NEW` does, when there are two or
+ * more; null otherwise. */
+static int add_versions(gd_store *s, json_t *doc, gd_error *err)
+{
+    char *oldest = NULL, *newest = NULL;
+    size_t nv = 0;
+    int rc = gd_store_version_span(s, &oldest, &newest, &nv, err);
+    if (rc || nv < 2 || !oldest || !newest) {
+        json_object_set_new(doc, "versions", json_null());
+        free(oldest);
+        free(newest);
+        return rc;
+    }
+    char bsel[1100], hsel[1100];
+    snprintf(bsel, sizeof bsel, "version=%.1000s", oldest);
+    snprintf(hsel, sizeof hsel, "version=%.1000s", newest);
+    gd_selection base = {0}, head = {0};
+    changed_rows v = {{json_array(), 50, 0}, 0};
+    if (!(rc = gd_store_select(s, bsel, &base, err)) && !(rc = gd_store_select(s, hsel, &head, err))) {
+        gd_diff_query q = {&base, &head, NAN, -1};
+        rc = gd_store_diff(s, &q, append_changed, &v, err);
+    }
+    if (!rc)
+        json_object_set_new(doc, "versions",
+                            json_pack("{s:s s:s s:I s:O s:I s:I}", "base", oldest, "head", newest,
+                                      "count", (json_int_t)nv, "changed", v.c.arr, "changed_total",
+                                      (json_int_t)v.c.seen, "same", (json_int_t)v.same));
+    json_decref(v.c.arr);
+    gd_selection_free(&base);
+    gd_selection_free(&head);
+    free(oldest);
+    free(newest);
+    return rc;
+}
+
+/* Runs one query into doc[key] (capped) and doc[key_total] when given. */
+#define LIST(key, total_key, max, call)                                  \
+    do {                                                                 \
+        capped c = {json_array(), (max), 0};                             \
+        json_object_set_new(doc, (key), c.arr);                          \
+        if ((rc = (call)))                                               \
+            goto fail;                                                   \
+        if (total_key)                                                   \
+            json_object_set_new(doc, (total_key), json_integer((json_int_t)c.seen)); \
+    } while (0)
+
+int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error *err)
+{
+    *out = NULL;
+    json_t *doc = json_object();
+    int rc;
+    const gd_filter *f = &o->filter;
+    json_object_set_new(doc, "report_version", json_integer(1));
+    {
+        capped c = {json_array(), 1, 0};
+        if ((rc = gd_store_report_counts(s, f, append_capped, &c, err))) {
+            json_decref(c.arr);
+            goto fail;
+        }
+        json_object_set(doc, "summary", json_array_get(c.arr, 0));
+        json_decref(c.arr);
+    }
+    json_object_set_new(doc, "thresholds",
+                        json_pack("{s:f s:f s:f s:f s:f}", "page_ok_ms", GD_REPORT_PAGE_OK_MS,
+                                  "page_slow_ms", GD_REPORT_PAGE_SLOW_MS, "startup_cold_ms",
+                                  gd_startup_bar_ms("cold"), "startup_warm_ms",
+                                  gd_startup_bar_ms("warm"), "startup_hot_ms", gd_startup_bar_ms("hot")));
+    LIST("traces", NULL, 1000, gd_store_traces(s, f, append_capped, &c, err));
+    LIST("worst_blocks", NULL, WORST_BLOCKS, gd_store_worst_blocks(s, f, WORST_BLOCKS, append_capped, &c, err));
+    if (o->full) {
+        LIST("timelines", NULL, 1000,
+             gd_store_timelines(s, f, TIMELINE_BINS, TIMELINE_BLOCKS, TIMELINE_PAGE_EVENTS, append_capped,
+                                &c, err));
+        gd_flame_query fq = {*f, FLAME_PRUNE, FLAME_BLOCKS, FLAME_SAMPLES, FLAME_GROUPS};
+        LIST("flames", NULL, FLAME_GROUPS, gd_store_group_flames(s, &fq, append_capped, &c, err));
+    }
+    gd_blocks_query bq = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
+    LIST("groups", "groups_total", GROUPS, gd_store_block_groups(s, &bq, append_capped, &c, err));
+    gd_pages_query pq = {.filter = *f, .slow_ms = NAN};
+    LIST("pages", "pages_total", o->full ? PAGES : 0, gd_store_pages(s, &pq, append_capped, &c, err));
+    pq.slow_ms = GD_REPORT_PAGE_OK_MS;
+    LIST("slow_pages", "slow_pages_total", 50, gd_store_pages(s, &pq, append_capped, &c, err));
+    rate_pages(json_object_get(doc, "pages"));
+    rate_pages(json_object_get(doc, "slow_pages"));
+    LIST("overdraw", "overdraw_total", DUMPS, gd_store_overdraw(s, f, o->full, append_capped, &c, err));
+    if (!o->full) { /* the areas are for drawing */
+        size_t i;
+        json_t *d;
+        json_array_foreach(json_object_get(doc, "overdraw"), i, d)
+            json_object_del(d, "areas");
+    }
+    gd_images_query iq = {.filter = *f, .high = NAN, .low = NAN};
+    LIST("images", "images_total", IMAGES, gd_store_images(s, &iq, append_capped, &c, err));
+    LIST("frames", NULL, 1000, gd_store_frame_stats(s, f, append_capped, &c, err));
+    gd_startup_query sq = {.filter = *f};
+    LIST("startups", "startups_total", STARTUPS, gd_store_startups(s, &sq, append_capped, &c, err));
+    LIST("anrs", "anrs_total", ANRS, gd_store_anr(s, f, append_capped, &c, err));
+    {
+        issues_and_locks t = {{json_array(), ISSUES, 0}, {json_array(), ISSUES, 0}};
+        json_object_set_new(doc, "issues", t.issues.arr);
+        json_object_set_new(doc, "locks", t.locks.arr);
+        if ((rc = gd_store_issues(s, f, NULL, append_issue, &t, err)))
+            goto fail;
+        json_object_set_new(doc, "issues_total", json_integer((json_int_t)t.issues.seen));
+        json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.locks.seen));
+    }
+    if ((rc = add_versions(s, doc, err)))
+        goto fail;
+    *out = doc;
+    return GD_OK;
+fail:
+    json_decref(doc);
+    return rc;
+}

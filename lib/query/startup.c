@@ -1,0 +1,59 @@
+/* query/startup.c - app launches (`godeye startup`) and Android vitals' bars. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store/store_int.h"
+
+double gd_startup_bar_ms(const char *kind)
+{
+    /* developer.android.com/topic/performance/vitals/launch-time: excessive
+     * when cold >= 5 s, warm >= 2 s, hot >= 1.5 s */
+    if (!kind)
+        return NAN;
+    if (strcmp(kind, "cold") == 0)
+        return 5000;
+    if (strcmp(kind, "warm") == 0)
+        return 2000;
+    if (strcmp(kind, "hot") == 0)
+        return 1500;
+    return NAN;
+}
+
+static json_t *startup_row(sqlite3_stmt *q)
+{
+    json_t *row = json_object();
+    const char *kind = (const char *)sqlite3_column_text(q, 3);
+    double total = sqlite3_column_double(q, 4), bar = gd_startup_bar_ms(kind);
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
+    json_object_set_new(row, "app", gd_col_text(q, 1));
+    json_object_set_new(row, "activity", gd_col_text(q, 2));
+    json_object_set_new(row, "kind", gd_col_text(q, 3));
+    json_object_set_new(row, "total_ms", gd_col_ms(q, 4));
+    json_object_set_new(row, "wait_ms", gd_col_ms(q, 5));
+    json_object_set_new(row, "source", gd_col_text(q, 6));
+    json_object_set_new(row, "ts_ms", gd_col_ms(q, 7));
+    json_object_set_new(row, "slow", isnan(bar) ? json_null() : json_boolean(total >= bar));
+    return row;
+}
+
+int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
+                      gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&q->filter, "st.trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT st.trace, coalesce(st.app, t.app), st.activity, st.kind, st.total_ms, st.wait_ms,"
+             " st.source, st.ts_ms FROM startup st JOIN trace t ON t.id = st.trace"
+             " WHERE gd_match(coalesce(st.app, t.app), ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
+             " ORDER BY st.trace, st.ts_ms, st.id",
+             filt);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    if (!st)
+        return err->code;
+    if (q->app)
+        sqlite3_bind_text(st, 1, q->app, -1, SQLITE_STATIC);
+    if (q->kind)
+        sqlite3_bind_text(st, 2, q->kind, -1, SQLITE_STATIC);
+    return gd_store_stream(s, st, startup_row, fn, ctx, err);
+}

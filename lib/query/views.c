@@ -1,0 +1,613 @@
+/* query/views.c - pages, view dumps (with exact overdraw), images and frames:
+ * writing them at ingest and the queries behind pages/overdraw/images. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/images.h"
+#include "analysis/overdraw.h"
+#include "analysis/pages.h"
+#include "analysis/stats.h"
+#include "store/store_int.h"
+#include "core/util.h"
+
+#define MAX_AREAS 20000
+
+enum { VW_PAGE, VW_DUMP, VW_VIEW, VW_IMAGE, VW_FRAME, VW__COUNT };
+
+static const char *const vw_sql[VW__COUNT] = {
+    "INSERT INTO page_event(trace, page_type, page_class, page_hash, parent, event, ts_ms, end_ms)"
+    " VALUES (?,?,?,?,?,?,?,?)",
+    "INSERT INTO view_dump(trace, ts_ms, page_class, page_hash, window, screen_w, screen_h, views,"
+    " max_depth, depth_limit, deep_views, has_paint, px_1, px_2, px_3, px_4plus, overdraw_ratio,"
+    " areas, areas_truncated, broken) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "INSERT OR IGNORE INTO view(dump, id, parent, class, l, t, r, b, layers, visible, res_id, text)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO image(trace, ts_ms, page_class, page_hash, view_hash, view_class, view_w, view_h,"
+    " visible, bitmap_w, bitmap_h, config, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO frame_time(trace, pid, ts_ms, dur_ms, window, vsync_ms) VALUES (?,?,?,?,?,?)",
+};
+
+struct gd_views_writer {
+    gd_store *s;
+    sqlite3_stmt *st[VW__COUNT];
+};
+
+gd_views_writer *gd_views_writer_new(gd_store *s, gd_error *err)
+{
+    gd_views_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NULL;
+    }
+    w->s = s;
+    for (int i = 0; i < VW__COUNT; i++)
+        if (!(w->st[i] = gd_store_prepare(s, vw_sql[i], err))) {
+            gd_views_writer_free(w);
+            return NULL;
+        }
+    return w;
+}
+
+void gd_views_writer_free(gd_views_writer *w)
+{
+    if (!w)
+        return;
+    for (int i = 0; i < VW__COUNT; i++)
+        sqlite3_finalize(w->st[i]);
+    free(w);
+}
+
+static int run(gd_views_writer *w, sqlite3_stmt *st, gd_error *err)
+{
+    int rc = gd_store_step(w->s, st, err);
+    sqlite3_clear_bindings(st); /* optional columns stay NULL unless bound */
+    return rc;
+}
+
+static int put_dump(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_event *ev,
+                    void (*skip)(void *, const char *, long, long), void *skip_ctx, gd_error *err)
+{
+    const gd_view_dump_ev *d = &ev->u.view_dump;
+    gd_overdraw od;
+    gd_overdraw_opts o = {d->screen_w, d->screen_h, max_depth > 0 ? max_depth : 10, MAX_AREAS};
+    int rc = gd_overdraw_compute(d->views, d->nviews, &o, &od, err);
+    if (rc)
+        return rc;
+    for (int r = 0; r < GD_OVERDRAW_SKIP__COUNT; r++)
+        for (size_t k = 0; k < od.skipped[r]; k++) {
+            char reason[96];
+            snprintf(reason, sizeof reason, "view: %s", gd_overdraw_skip_name((gd_overdraw_skip)r));
+            skip(skip_ctx, reason, ev->line, 0);
+        }
+    json_t *deep = json_array(), *areas = json_array();
+    for (size_t i = 0; i < od.ndeep; i++)
+        json_array_append_new(deep, json_integer(od.deep_ids[i]));
+    if (d->has_paint)
+        for (size_t i = 0; i < od.nareas; i++) {
+            const gd_overdraw_area *a = &od.areas[i];
+            json_array_append_new(areas, json_pack("{s:[iiii] s:I}", "rect", a->rect[0], a->rect[1],
+                                                   a->rect[2], a->rect[3], "times",
+                                                   (json_int_t)a->times));
+        }
+    char *deep_t = json_dumps(deep, JSON_COMPACT), *areas_t = json_dumps(areas, JSON_COMPACT);
+    json_decref(deep);
+    json_decref(areas);
+    sqlite3_stmt *st = w->st[VW_DUMP];
+    sqlite3_bind_int64(st, 1, trace);
+    gd_bind_opt_double(st, 2, ev->ts);
+    gd_bind_text(st, 3, d->page.cls);
+    gd_bind_opt_int(st, 4, d->page.hash);
+    gd_bind_text(st, 5, d->window);
+    sqlite3_bind_int64(st, 6, od.screen[2] - od.screen[0]);
+    sqlite3_bind_int64(st, 7, od.screen[3] - od.screen[1]);
+    sqlite3_bind_int64(st, 8, (int64_t)od.views);
+    sqlite3_bind_int64(st, 9, od.max_depth);
+    sqlite3_bind_int64(st, 10, od.max_depth_limit);
+    gd_bind_text(st, 11, deep_t);
+    sqlite3_bind_int(st, 12, d->has_paint ? 1 : 0);
+    if (d->has_paint) {
+        for (int i = 0; i < 4; i++)
+            sqlite3_bind_int64(st, 13 + i, (int64_t)od.px[i]);
+        sqlite3_bind_double(st, 17, od.ratio);
+        gd_bind_text(st, 18, areas_t);
+    }
+    sqlite3_bind_int(st, 19, od.areas_truncated);
+    gd_bind_text(st, 20, od.broken ? od.broken_reason : NULL);
+    rc = run(w, st, err);
+    free(deep_t);
+    free(areas_t);
+    gd_overdraw_free(&od);
+    if (rc)
+        return rc;
+    int64_t dump = sqlite3_last_insert_rowid(w->s->db);
+    sqlite3_stmt *v = w->st[VW_VIEW];
+    for (size_t i = 0; i < d->nviews && !rc; i++) {
+        const gd_view *gv = &d->views[i];
+        sqlite3_bind_int64(v, 1, dump);
+        sqlite3_bind_int64(v, 2, gv->id);
+        sqlite3_bind_int64(v, 3, gv->parent);
+        gd_bind_text(v, 4, gv->cls);
+        for (int k = 0; k < 4; k++)
+            sqlite3_bind_int64(v, 5 + k, gv->rect[k]);
+        gd_bind_opt_int(v, 9, gv->layers);
+        sqlite3_bind_int(v, 10, gv->visible ? 1 : 0);
+        gd_bind_text(v, 11, gv->res_id);
+        gd_bind_text(v, 12, gv->text);
+        rc = run(w, v, err);
+    }
+    return rc;
+}
+
+int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_event *ev,
+                 void (*skip)(void *, const char *, long, long), void *skip_ctx, gd_error *err)
+{
+    sqlite3_stmt *st;
+    switch (ev->kind) {
+    case GD_EV_LIFECYCLE: {
+        const gd_lifecycle_ev *l = &ev->u.lifecycle;
+        st = w->st[VW_PAGE];
+        sqlite3_bind_int64(st, 1, trace);
+        gd_bind_text(st, 2, l->page.type);
+        gd_bind_text(st, 3, l->page.cls);
+        gd_bind_opt_int(st, 4, l->page.hash);
+        gd_bind_opt_int(st, 5, l->page.parent);
+        gd_bind_text(st, 6, l->event);
+        sqlite3_bind_double(st, 7, ev->ts);
+        gd_bind_opt_double(st, 8, l->end_ts);
+        return run(w, st, err);
+    }
+    case GD_EV_VIEW_DUMP:
+        return put_dump(w, trace, max_depth, ev, skip, skip_ctx, err);
+    case GD_EV_IMAGE: {
+        const gd_image_ev *im = &ev->u.image;
+        if (im->bitmap_w <= 0 || im->bitmap_h <= 0 || im->view_w < 0 || im->view_h < 0) {
+            skip(skip_ctx, "image: bad size", ev->line, 0);
+            return GD_OK;
+        }
+        st = w->st[VW_IMAGE];
+        sqlite3_bind_int64(st, 1, trace);
+        sqlite3_bind_double(st, 2, ev->ts);
+        gd_bind_text(st, 3, im->page.cls);
+        gd_bind_opt_int(st, 4, im->page.hash);
+        gd_bind_opt_int(st, 5, im->view_hash);
+        gd_bind_text(st, 6, im->view_cls);
+        sqlite3_bind_int64(st, 7, im->view_w);
+        sqlite3_bind_int64(st, 8, im->view_h);
+        sqlite3_bind_int(st, 9, im->view_visible ? 1 : 0);
+        sqlite3_bind_int64(st, 10, im->bitmap_w);
+        sqlite3_bind_int64(st, 11, im->bitmap_h);
+        gd_bind_text(st, 12, im->config);
+        gd_bind_text(st, 13, im->source);
+        return run(w, st, err);
+    }
+    case GD_EV_FRAME: {
+        const gd_frame_ev *f = &ev->u.frame;
+        if (!gd_has(f->dur) || f->dur < 0) {
+            skip(skip_ctx, "frame: bad duration", ev->line, 0);
+            return GD_OK;
+        }
+        st = w->st[VW_FRAME];
+        sqlite3_bind_int64(st, 1, trace);
+        gd_bind_opt_int(st, 2, ev->pid);
+        sqlite3_bind_double(st, 3, ev->ts);
+        sqlite3_bind_double(st, 4, f->dur);
+        gd_bind_text(st, 5, f->window);
+        gd_bind_opt_double(st, 6, f->vsync_ms);
+        return run(w, st, err);
+    }
+    default:
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "not a view event");
+    }
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+/* One page instance being collected from consecutive rows. */
+typedef struct page_acc {
+    int64_t trace, hash, parent;
+    char *cls, *type;
+    gd_page_event *ev;
+    char **names;
+    size_t n, cap;
+} page_acc;
+
+static void acc_reset(page_acc *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->names[i]);
+    free(a->cls);
+    free(a->type);
+    a->cls = a->type = NULL;
+    a->n = 0;
+    a->parent = -1;
+}
+
+static int acc_push(page_acc *a, const char *event, double ts, double end)
+{
+    if (a->n == a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 16;
+        gd_page_event *ne = realloc(a->ev, nc * sizeof *ne);
+        if (ne)
+            a->ev = ne;
+        char **nn = realloc(a->names, nc * sizeof *nn);
+        if (nn)
+            a->names = nn;
+        if (!ne || !nn)
+            return -1;
+        a->cap = nc;
+    }
+    a->names[a->n] = strdup(event ? event : "");
+    a->ev[a->n].event = a->names[a->n];
+    a->ev[a->n].ts = ts;
+    a->ev[a->n].end_ts = end;
+    a->n++;
+    return 0;
+}
+
+/* Builds the row of one page instance; NULL when filtered out. */
+static json_t *page_row(page_acc *a, const gd_pages_query *pq, gd_error *err, int *rc)
+{
+    gd_page_timeline tl;
+    *rc = gd_pages_timeline(a->ev, a->n, gd_page_kind_parse(a->type), &tl, err);
+    if (*rc)
+        return NULL;
+    json_t *row = NULL;
+    int slow = !gd_has(pq->slow_ms) || (gd_has(tl.draw_ms) && tl.draw_ms > pq->slow_ms) ||
+               (gd_has(tl.load_ms) && tl.load_ms > pq->slow_ms);
+    if (slow) {
+        row = json_object();
+        json_object_set_new(row, "trace", json_integer(a->trace));
+        json_object_set_new(row, "page", a->cls ? json_string(a->cls) : json_null());
+        json_object_set_new(row, "hash", a->hash >= 0 ? json_integer(a->hash) : json_null());
+        const char *type = tl.kind == GD_PAGE_ACTIVITY ? "activity" : tl.kind == GD_PAGE_FRAGMENT ? "fragment" : NULL;
+        json_object_set_new(row, "type", type ? json_string(type) : json_null());
+        json_object_set_new(row, "parent", a->parent >= 0 ? json_integer(a->parent) : json_null());
+        json_object_set_new(row, "start_ms", gd_ms_json(tl.start_ts));
+        json_object_set_new(row, "draw_ms", gd_ms_json(tl.draw_ms));
+        json_object_set_new(row, "load_ms", gd_ms_json(tl.load_ms));
+        json_t *evs = json_array(), *steps = json_array();
+        for (size_t i = 0; i < tl.nsteps; i++) {
+            const gd_page_step *s = &tl.steps[i];
+            json_array_append_new(evs, json_pack("{s:s s:o}", "event", s->event, "ts_ms", gd_ms_json(s->ts)));
+            json_array_append_new(steps, json_pack("{s:s s:o s:o}", "event", s->event, "callback_ms",
+                                                   gd_ms_json(s->callback_ms), "to_next_ms",
+                                                   gd_ms_json(s->to_next_ms)));
+        }
+        json_object_set_new(row, "events", evs);
+        json_object_set_new(row, "steps", steps);
+    }
+    gd_page_timeline_free(&tl);
+    return row;
+}
+
+/* Per-class aggregation for --group. */
+typedef struct page_group {
+    char *cls, *type;
+    double *draw, *load;
+    size_t n, nd, nl;
+} page_group;
+
+static void agg_add(json_t *index, page_group **gs, size_t *ng, json_t *row)
+{
+    const char *cls = json_string_value(json_object_get(row, "page"));
+    const char *key = cls ? cls : "";
+    json_t *pos = json_object_get(index, key);
+    page_group *g;
+    if (pos) {
+        g = &(*gs)[json_integer_value(pos)];
+    } else {
+        page_group *n = realloc(*gs, (*ng + 1) * sizeof *n);
+        if (!n)
+            return;
+        *gs = n;
+        g = &n[*ng];
+        memset(g, 0, sizeof *g);
+        g->cls = cls ? strdup(cls) : NULL;
+        const char *t = json_string_value(json_object_get(row, "type"));
+        g->type = t ? strdup(t) : NULL;
+        json_object_set_new(index, key, json_integer((json_int_t)(*ng)++));
+    }
+    g->n++;
+    json_t *d = json_object_get(row, "draw_ms"), *l = json_object_get(row, "load_ms");
+    if (json_is_number(d)) {
+        double *nd = realloc(g->draw, (g->nd + 1) * sizeof *nd);
+        if (nd) {
+            g->draw = nd;
+            g->draw[g->nd++] = json_number_value(d);
+        }
+    }
+    if (json_is_number(l)) {
+        double *nl = realloc(g->load, (g->nl + 1) * sizeof *nl);
+        if (nl) {
+            g->load = nl;
+            g->load[g->nl++] = json_number_value(l);
+        }
+    }
+}
+
+static json_t *pctl(double *v, size_t n, double p)
+{
+    return n ? json_real(gd_ms_round(gd_percentile(v, n, p))) : json_null();
+}
+
+int gd_store_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&pq->filter, "trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT trace, page_class, page_hash, page_type, parent, event, ts_ms, end_ms FROM page_event"
+             " WHERE gd_match(page_class, ?1) %s"
+             " ORDER BY trace, page_class, page_hash, ts_ms, id", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    if (pq->page)
+        sqlite3_bind_text(q, 1, pq->page, -1, SQLITE_STATIC);
+    page_acc a = {.parent = -1};
+    int have = 0, rc = GD_OK, step, stop = 0;
+    json_t *index = pq->group ? json_object() : NULL;
+    page_group *groups = NULL;
+    size_t ngroups = 0;
+#define EMIT()                                                                                     \
+    do {                                                                                           \
+        json_t *row = page_row(&a, pq, err, &rc);                                                  \
+        if (rc)                                                                                    \
+            goto out;                                                                              \
+        if (row) {                                                                                 \
+            if (pq->group)                                                                         \
+                agg_add(index, &groups, &ngroups, row);                                            \
+            else                                                                                   \
+                stop = fn(ctx, row);                                                               \
+            json_decref(row);                                                                      \
+        }                                                                                          \
+    } while (0)
+    while (!stop && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t trace = sqlite3_column_int64(q, 0);
+        const char *cls = (const char *)sqlite3_column_text(q, 1);
+        int64_t hash = sqlite3_column_type(q, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 2);
+        int same = have && trace == a.trace && hash == a.hash &&
+                   ((!cls && !a.cls) || (cls && a.cls && strcmp(cls, a.cls) == 0));
+        if (!same) {
+            if (have)
+                EMIT();
+            acc_reset(&a);
+            a.trace = trace;
+            a.hash = hash;
+            a.cls = cls ? strdup(cls) : NULL;
+            have = 1;
+        }
+        if (!a.type && sqlite3_column_type(q, 3) != SQLITE_NULL)
+            a.type = strdup((const char *)sqlite3_column_text(q, 3));
+        if (a.parent < 0 && sqlite3_column_type(q, 4) != SQLITE_NULL)
+            a.parent = sqlite3_column_int64(q, 4);
+        if (acc_push(&a, (const char *)sqlite3_column_text(q, 5), sqlite3_column_double(q, 6),
+                     sqlite3_column_type(q, 7) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 7))) {
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            goto out;
+        }
+    }
+    if (have && !stop)
+        EMIT();
+#undef EMIT
+    for (size_t i = 0; i < ngroups && !stop; i++) {
+        page_group *g = &groups[i];
+        gd_stats_sort(g->draw, g->nd);
+        gd_stats_sort(g->load, g->nl);
+        json_t *row = json_object();
+        json_object_set_new(row, "page", g->cls ? json_string(g->cls) : json_null());
+        json_object_set_new(row, "type", g->type ? json_string(g->type) : json_null());
+        json_object_set_new(row, "count", json_integer((json_int_t)g->n));
+        json_object_set_new(row, "draw_count", json_integer((json_int_t)g->nd));
+        json_object_set_new(row, "draw_p50_ms", pctl(g->draw, g->nd, 50));
+        json_object_set_new(row, "draw_p95_ms", pctl(g->draw, g->nd, 95));
+        json_object_set_new(row, "draw_max_ms", pctl(g->draw, g->nd, 100));
+        json_object_set_new(row, "load_count", json_integer((json_int_t)g->nl));
+        json_object_set_new(row, "load_p50_ms", pctl(g->load, g->nl, 50));
+        json_object_set_new(row, "load_p95_ms", pctl(g->load, g->nl, 95));
+        json_object_set_new(row, "load_max_ms", pctl(g->load, g->nl, 100));
+        stop = fn(ctx, row);
+        json_decref(row);
+    }
+out:
+    acc_reset(&a);
+    free(a.ev);
+    free(a.names);
+    for (size_t i = 0; i < ngroups; i++) {
+        free(groups[i].cls);
+        free(groups[i].type);
+        free(groups[i].draw);
+        free(groups[i].load);
+    }
+    free(groups);
+    json_decref(index);
+    sqlite3_finalize(q);
+    return rc;
+}
+
+int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
+                      gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(f, "trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT id, trace, page_class, page_hash, window, ts_ms, screen_w, screen_h, views,"
+             " max_depth, depth_limit, deep_views, has_paint, px_1, px_2, px_3, px_4plus,"
+             " overdraw_ratio, areas, areas_truncated, broken FROM view_dump WHERE 1 %s"
+             " ORDER BY trace, ts_ms, id", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    sqlite3_stmt *vq = with_views ? gd_store_prepare(s, "SELECT id, parent, class, l, t, r, b, layers,"
+                                                        " visible, res_id FROM view WHERE dump = ?"
+                                                        " ORDER BY id", err)
+                                  : NULL;
+    if (!q || (with_views && !vq)) {
+        sqlite3_finalize(q);
+        return err->code;
+    }
+    int step, rc = GD_OK;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        json_t *row = json_object();
+        int64_t dump = sqlite3_column_int64(q, 0);
+        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 1)));
+        json_object_set_new(row, "dump", json_integer(dump));
+        json_object_set_new(row, "page", gd_col_text(q, 2));
+        json_object_set_new(row, "page_hash", gd_col_json(q, 3));
+        json_object_set_new(row, "window", gd_col_text(q, 4));
+        json_object_set_new(row, "ts_ms", sqlite3_column_type(q, 5) == SQLITE_NULL
+                                              ? json_null()
+                                              : json_real(gd_ms_round(sqlite3_column_double(q, 5))));
+        json_object_set_new(row, "screen", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 6),
+                                                     (json_int_t)sqlite3_column_int64(q, 7)));
+        json_object_set_new(row, "views", json_integer(sqlite3_column_int64(q, 8)));
+        json_object_set_new(row, "max_depth", json_integer(sqlite3_column_int64(q, 9)));
+        json_object_set_new(row, "depth_limit", json_integer(sqlite3_column_int64(q, 10)));
+        const char *deep = (const char *)sqlite3_column_text(q, 11);
+        json_t *dj = deep ? json_loads(deep, 0, NULL) : NULL;
+        json_object_set_new(row, "deep_views", dj ? dj : json_array());
+        int paint = sqlite3_column_int(q, 12);
+        json_object_set_new(row, "has_paint", json_boolean(paint));
+        if (paint) {
+            json_object_set_new(row, "overdraw_px",
+                                json_pack("{s:I s:I s:I s:I}", "1", (json_int_t)sqlite3_column_int64(q, 13),
+                                          "2", (json_int_t)sqlite3_column_int64(q, 14), "3",
+                                          (json_int_t)sqlite3_column_int64(q, 15), "4+",
+                                          (json_int_t)sqlite3_column_int64(q, 16)));
+            json_object_set_new(row, "overdraw_ratio", json_real(sqlite3_column_double(q, 17)));
+            const char *areas = (const char *)sqlite3_column_text(q, 18);
+            json_t *aj = areas ? json_loads(areas, 0, NULL) : NULL;
+            json_object_set_new(row, "areas", aj ? aj : json_array());
+        } else {
+            json_object_set_new(row, "overdraw_px", json_null());
+            json_object_set_new(row, "overdraw_ratio", json_null());
+            json_object_set_new(row, "areas", json_null());
+        }
+        json_object_set_new(row, "areas_truncated", json_boolean(sqlite3_column_int(q, 19)));
+        json_object_set_new(row, "broken", gd_col_text(q, 20));
+        if (with_views) {
+            json_t *vs = json_array();
+            sqlite3_bind_int64(vq, 1, dump);
+            while (sqlite3_step(vq) == SQLITE_ROW)
+                json_array_append_new(
+                    vs, json_pack("{s:I s:I s:o s:[IIII] s:o s:b s:o}", "id",
+                                  (json_int_t)sqlite3_column_int64(vq, 0), "parent",
+                                  (json_int_t)sqlite3_column_int64(vq, 1), "class", gd_col_text(vq, 2), "rect",
+                                  (json_int_t)sqlite3_column_int64(vq, 3), (json_int_t)sqlite3_column_int64(vq, 4),
+                                  (json_int_t)sqlite3_column_int64(vq, 5), (json_int_t)sqlite3_column_int64(vq, 6),
+                                  "layers", gd_col_json(vq, 7), "visible", sqlite3_column_int(vq, 8),
+                                  "res_id", gd_col_text(vq, 9)));
+            sqlite3_reset(vq);
+            json_object_set_new(row, "view_list", vs);
+        }
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    sqlite3_finalize(vq);
+    return rc;
+}
+
+typedef struct image_row {
+    json_t *row;
+    uint64_t wasted;
+} image_row;
+
+static int cmp_wasted(const void *a, const void *b)
+{
+    const image_row *x = a, *y = b;
+    if (x->wasted != y->wasted)
+        return x->wasted > y->wasted ? -1 : 1;
+    return 0;
+}
+
+int gd_store_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&iq->filter, "trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT trace, page_class, page_hash, view_hash, view_class, view_w, view_h, visible,"
+             " bitmap_w, bitmap_h, config, source, count(*), min(ts_ms) FROM image WHERE 1 %s"
+             " GROUP BY trace, page_class, page_hash, view_hash, bitmap_w, bitmap_h, visible, view_w,"
+             " view_h, config, source ORDER BY trace, page_hash, view_hash, bitmap_w, bitmap_h", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    gd_image_rules rules = {gd_has(iq->high) ? iq->high : GD_IMAGE_HIGH,
+                            gd_has(iq->low) ? iq->low : GD_IMAGE_LOW};
+    gd_image_issue want = iq->issue ? gd_image_issue_parse(iq->issue) : GD_IMAGE_NONE;
+    image_row *rows = NULL;
+    size_t n = 0, cap = 0;
+    json_t *index = json_object(); /* dedup key -> position */
+    int step, rc = GD_OK;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *config = (const char *)sqlite3_column_text(q, 10);
+        gd_image_result r;
+        gd_image_issue is = gd_image_check((int32_t)sqlite3_column_int64(q, 5),
+                                           (int32_t)sqlite3_column_int64(q, 6), sqlite3_column_int(q, 7),
+                                           (int32_t)sqlite3_column_int64(q, 8),
+                                           (int32_t)sqlite3_column_int64(q, 9), config, &rules, &r);
+        if (is == GD_IMAGE_NONE || is == GD_IMAGE_MALFORMED || (want != GD_IMAGE_NONE && is != want))
+            continue;
+        char key[256];
+        snprintf(key, sizeof key, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)sqlite3_column_int64(q, 0),
+                 sqlite3_column_type(q, 2) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(q, 2),
+                 (long long)sqlite3_column_int64(q, 3), (long long)sqlite3_column_int64(q, 8),
+                 (long long)sqlite3_column_int64(q, 9), (long long)(sqlite3_column_type(q, 3) == SQLITE_NULL),
+                 (int)is);
+        json_t *pos = json_object_get(index, key);
+        if (pos) {
+            image_row *ir = &rows[json_integer_value(pos)];
+            json_t *cnt = json_object_get(ir->row, "count");
+            json_integer_set(cnt, json_integer_value(cnt) + sqlite3_column_int64(q, 12));
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            image_row *nr = realloc(rows, cap * sizeof *nr);
+            if (!nr) {
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                break;
+            }
+            rows = nr;
+        }
+        json_t *row = json_object();
+        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
+        json_object_set_new(row, "page", gd_col_text(q, 1));
+        json_object_set_new(row, "page_hash", gd_col_json(q, 2));
+        json_object_set_new(row, "view_hash", gd_col_json(q, 3));
+        json_object_set_new(row, "view_class", gd_col_text(q, 4));
+        json_object_set_new(row, "source", gd_col_text(q, 11));
+        json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 8),
+                                                     (json_int_t)sqlite3_column_int64(q, 9)));
+        json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 5),
+                                                   (json_int_t)sqlite3_column_int64(q, 6)));
+        json_object_set_new(row, "config", gd_col_text(q, 10));
+        json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, 7)));
+        json_object_set_new(row, "issue", json_string(gd_image_issue_name(is)));
+        json_object_set_new(row, "wasted_bytes", json_integer((json_int_t)r.wasted_bytes));
+        json_object_set_new(row, "count", json_integer(sqlite3_column_int64(q, 12)));
+        json_object_set_new(row, "first_ms", json_real(gd_ms_round(sqlite3_column_double(q, 13))));
+        rows[n].row = row;
+        rows[n].wasted = r.wasted_bytes;
+        json_object_set_new(index, key, json_integer((json_int_t)n));
+        n++;
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    if (n > 1)
+        gd_sort(rows, n, sizeof *rows, cmp_wasted);
+    int stop = rc != GD_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (!stop)
+            stop = fn(ctx, rows[i].row);
+        json_decref(rows[i].row);
+    }
+    free(rows);
+    json_decref(index);
+    sqlite3_finalize(q);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/* store/bulk.c - bulk load: the secondary indexes of the big tables are
+ * dropped while the first trace of a new database streams in and rebuilt
+ * (one sort each) before its analyses need them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_int.h"
+
+int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err)
+{
+    memset(b, 0, sizeof *b);
+    /* a load's page cache and each of its sorts (ORDER BY, CREATE INDEX)
+     * stay within 16 MiB, whatever the input's size */
+    int rc = gd_store_exec(s, "PRAGMA cache_size=-16384", err);
+    if (rc)
+        return rc;
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM trace)", err);
+    if (!q)
+        return err->code;
+    int empty = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 0;
+    sqlite3_finalize(q);
+    if (!empty)
+        return GD_OK;
+    q = gd_store_prepare(s, "SELECT name, sql FROM sqlite_schema WHERE type = 'index'"
+                            " AND sql IS NOT NULL AND tbl_name IN ('dispatch', 'sample', 'cpu')"
+                            " ORDER BY rowid", err);
+    if (!q)
+        return err->code;
+    char **names = NULL;
+    while (!rc && sqlite3_step(q) == SQLITE_ROW) {
+        char **ns = realloc(b->sql, (b->n + 1) * sizeof *ns);
+        char **nn = ns ? realloc(names, (b->n + 1) * sizeof *nn) : NULL;
+        if (ns)
+            b->sql = ns;
+        if (nn)
+            names = nn;
+        if (!ns || !nn) {
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            break;
+        }
+        b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, 1));
+        names[b->n] = strdup((const char *)sqlite3_column_text(q, 0));
+        b->n++;
+        if (!b->sql[b->n - 1] || !names[b->n - 1])
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    sqlite3_finalize(q);
+    /* dropped once the schema query is finished (a running one locks it) */
+    for (size_t i = 0; i < b->n && !rc; i++) {
+        char drop[256];
+        snprintf(drop, sizeof drop, "DROP INDEX \"%s\"", names[i]);
+        rc = gd_store_exec(s, drop, err);
+    }
+    for (size_t i = 0; i < b->n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err)
+{
+    int rc = GD_OK;
+    for (size_t i = 0; i < b->n && !rc; i++)
+        rc = gd_store_exec(s, b->sql[i], err);
+    gd_bulk_free(b);
+    return rc;
+}
+
+void gd_bulk_free(gd_bulk *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        free(b->sql[i]);
+    free(b->sql);
+    b->sql = NULL;
+    b->n = 0;
+}

@@ -1,0 +1,488 @@
+/* store.c - opening the database, schema versions and transactions. */
+#include "store/store_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schema_sql.h" /* GD_SCHEMA_SQL: schemas/godeye.sql, generated */
+
+int gd_store_fail(gd_store *s, gd_error *err, const char *what)
+{
+    int ec = sqlite3_errcode(s->db);
+    int code = (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB) ? GD_ERR_DATA : GD_ERR_IO;
+    return gd_error_set(err, code, 0, 0, "%s: %s", what, sqlite3_errmsg(s->db));
+}
+
+sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        gd_store_fail(s, err, "database");
+        return NULL;
+    }
+    return st;
+}
+
+sqlite3_stmt *gd_store_cached(gd_store *s, const char *sql, gd_error *err)
+{
+    for (int i = 0; i < GD_STMT_CACHE; i++) {
+        if (s->cache[i].sql == sql) {
+            if (sqlite3_stmt_busy(s->cache[i].st))
+                break; /* in use further up the stack */
+            sqlite3_clear_bindings(s->cache[i].st);
+            return s->cache[i].st;
+        }
+        if (!s->cache[i].sql) {
+            sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+            if (st) {
+                s->cache[i].sql = sql;
+                s->cache[i].st = st;
+            }
+            return st;
+        }
+    }
+    return gd_store_prepare(s, sql, err);
+}
+
+void gd_store_release(gd_store *s, sqlite3_stmt *st)
+{
+    for (int i = 0; i < GD_STMT_CACHE && s->cache[i].sql; i++)
+        if (s->cache[i].st == st) {
+            sqlite3_reset(st);
+            return;
+        }
+    sqlite3_finalize(st);
+}
+
+int gd_store_exec(gd_store *s, const char *sql, gd_error *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        int ec = sqlite3_errcode(s->db);
+        gd_error_set(err, (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB) ? GD_ERR_DATA : GD_ERR_IO,
+                     0, 0, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
+        sqlite3_free(msg);
+        return err ? err->code : GD_ERR_IO;
+    }
+    return GD_OK;
+}
+
+static int user_version(gd_store *s, int *v, gd_error *err)
+{
+    sqlite3_stmt *st = gd_store_prepare(s, "PRAGMA user_version", err);
+    if (!st)
+        return err->code;
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return gd_store_fail(s, err, "database");
+    }
+    *v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return GD_OK;
+}
+
+static int table_count(gd_store *s, int *n, gd_error *err)
+{
+    sqlite3_stmt *st = gd_store_prepare(s, "SELECT count(*) FROM sqlite_master", err);
+    if (!st)
+        return err->code;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return gd_store_fail(s, err, "database");
+    }
+    *n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return GD_OK;
+}
+
+/* Runs a statement, retrying while another connection holds a lock that the
+ * busy handler does not wait for (switching a new database to WAL). */
+static int exec_retrying(gd_store *s, const char *sql, gd_error *err)
+{
+    for (int i = 0;; i++) {
+        int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return GD_OK;
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || i == 500)
+            return gd_store_exec(s, sql, err); /* report it */
+        sqlite3_sleep(20);
+    }
+}
+
+/* Begins a transaction with `begin` and reads the schema version and the
+ * table count in it; the transaction stays open (an earlier one is ended). */
+static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_error *err)
+{
+    if (sqlite3_get_autocommit(s->db) == 0)
+        sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    int rc = gd_store_exec(s, begin, err);
+    if (!rc && ((rc = user_version(s, v, err)) || (rc = table_count(s, ntables, err))))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+/* What takes a database of schema version i (the index) to i + 1: only
+ * additions, so older rows keep their meaning.  Kept in step with
+ * schemas/godeye.sql, which creates the newest version directly. */
+static const char *const migrations[] = {
+    NULL, /* 0: no schema yet: the whole schema is created instead */
+    /* 1 -> 2: the trace's clock, and app launches */
+    "ALTER TABLE trace ADD COLUMN clock TEXT;"
+    "ALTER TABLE trace ADD COLUMN utc_offset_min INTEGER;"
+    "CREATE TABLE startup (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
+    " app TEXT, activity TEXT, kind TEXT, total_ms REAL NOT NULL, wait_ms REAL, source TEXT,"
+    " ts_ms REAL);"
+    "CREATE INDEX startup_trace ON startup (trace, ts_ms);",
+};
+
+/* Brings a database of an older schema version up to this one, under the
+ * write lock (another godeye may be doing it at the same time). */
+static int migrate(gd_store *s, gd_error *err)
+{
+    int v = 0, ntables = 0, rc;
+    if ((rc = snapshot(s, &v, &ntables, "BEGIN IMMEDIATE", err)))
+        return rc;
+    for (; !rc && v >= 1 && v < GD_SCHEMA_VERSION; v++)
+        rc = gd_store_exec(s, migrations[v], err);
+    if (!rc) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
+        rc = gd_store_exec(s, pragma, err);
+    }
+    sqlite3_exec(s->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
+/* SQLite's busy handler: sleeps in growing steps up to wait_max_ms in all
+ * for one lock; after a second of waiting tells the caller's on_wait, once
+ * per lock. */
+static int on_busy(void *ctx, int count)
+{
+    gd_store *s = ctx;
+    if (count == 0) {
+        s->waited_ms = 0;
+        s->told = 0;
+    }
+    if (s->waited_ms >= s->wait_max_ms)
+        return 0;
+    int step = count < 10 ? 1 + count * 2 : 50;
+    sqlite3_sleep(step);
+    s->waited_ms += step;
+    if (s->waited_ms >= 1000 && !s->told && s->on_wait) {
+        s->told = 1;
+        s->on_wait(s->on_wait_ctx);
+    }
+    return 1;
+}
+
+void gd_store_on_wait(gd_store *s, void (*fn)(void *ctx), void *ctx)
+{
+    s->on_wait = fn;
+    s->on_wait_ctx = ctx;
+}
+
+int gd_match(const char *value, const char *pattern)
+{
+    if (!pattern)
+        return 1;
+    if (!value)
+        return 0;
+    return pattern[0] == '=' ? strcmp(value, pattern + 1) == 0 : strstr(value, pattern) != NULL;
+}
+
+/* gd_match(value, pattern) for the queries: the one matching rule of
+ * --page, --window, --app and --thread (see gd_match). */
+static void sql_match(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const char *v = (const char *)sqlite3_value_text(argv[0]);
+    const char *p = (const char *)sqlite3_value_text(argv[1]);
+    sqlite3_result_int(cx, gd_match(v, p));
+}
+
+/* Opens path as a file name, never as an SQLite URI ("file::memory:" is a
+ * file called that).  immutable: a read-only URI with immutable=1, for a
+ * database on read-only media, where SQLite cannot make its -shm file. */
+static int open_db(gd_store *s, const char *path, int flags, int immutable)
+{
+    char *name = NULL;
+    size_t n = strlen(path);
+    if (immutable) {
+        /* file:<percent-encoded path>?immutable=1 */
+        name = malloc(3 * n + 32);
+        if (!name)
+            return SQLITE_NOMEM;
+        char *o = name + sprintf(name, "file:");
+        for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+            o += (*c == '%' || *c == '?' || *c == '#' || *c <= ' ' || *c >= 0x7f) ? sprintf(o, "%%%02X", *c)
+                                                                                 : sprintf(o, "%c", *c);
+        strcpy(o, "?immutable=1");
+        flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    } else if (strncmp(path, "file:", 5) == 0) {
+        /* a URI-looking relative name: "./" makes SQLite read it as a path */
+        name = malloc(n + 3);
+        if (!name)
+            return SQLITE_NOMEM;
+        sprintf(name, "./%s", path);
+    }
+    int rc = sqlite3_open_v2(name ? name : path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+    free(name);
+    if (rc != SQLITE_OK)
+        return rc;
+    /* writers wait for each other's whole ingest; readers never wait (WAL) */
+    s->wait_max_ms = s->ro ? 60000 : 3600000;
+    sqlite3_busy_handler(s->db, on_busy, s);
+    sqlite3_extended_result_codes(s->db, 0);
+    /* extension loading stays off (the default); defensive mode blocks
+     * writes to the schema through PRAGMA writable_schema and friends */
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+    sqlite3_create_function(s->db, "gd_match", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_match,
+                            NULL, NULL);
+    return SQLITE_OK;
+}
+
+/* The schema version and table count, and the verdict on them: GD_OK for a
+ * godeye database (or a new empty one, *fresh set), an error otherwise.
+ * The snapshot's transaction is ended. */
+static int check_db(gd_store *s, int *fresh, int *older, gd_error *err)
+{
+    int v = 0, ntables = 0, rc;
+    *fresh = *older = 0;
+    /* the version and the table count from one snapshot: another godeye may
+     * be creating the schema right now */
+    if ((rc = snapshot(s, &v, &ntables, "BEGIN", err)))
+        return rc;
+    if (v > GD_SCHEMA_VERSION)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "database written by a newer godeye (schema %d; this godeye reads %d)", v,
+                          GD_SCHEMA_VERSION);
+    else if (v == 0 && ntables > 0)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a godeye database (it has other tables)");
+    else if (v == 0 && s->ro)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "empty database (run 'godeye ingest' first)");
+    else if (v == 0)
+        *fresh = 1;
+    else if (v < GD_SCHEMA_VERSION && s->ro)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "database written by an older godeye (schema %d; this godeye reads %d):"
+                          " any command that writes (godeye ingest, godeye rm) upgrades it",
+                          v, GD_SCHEMA_VERSION);
+    else if (v < GD_SCHEMA_VERSION)
+        *older = 1;
+    sqlite3_exec(s->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+    return rc;
+}
+
+int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
+{
+    gd_store *s = calloc(1, sizeof *s);
+    if (!s)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    s->ro = mode == GD_STORE_RO;
+    snprintf(err->source, sizeof err->source, "%s", path);
+    if (s->ro && access(path, F_OK) != 0) {
+        free(s);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "no database here (run 'godeye ingest' first)");
+    }
+    int flags = s->ro ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    int fresh = 0, older = 0, rc;
+    if (open_db(s, path, flags, 0) != SQLITE_OK) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "cannot open database: %s",
+                     s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        goto fail;
+    }
+    rc = check_db(s, &fresh, &older, err);
+    if (rc == GD_ERR_IO && s->ro) {
+        /* a WAL database on read-only media (no -shm can be made): read it
+         * as immutable; a real failure shows again */
+        gd_error first = *err;
+        sqlite3_close(s->db);
+        s->db = NULL;
+        if (open_db(s, path, flags, 1) != SQLITE_OK || (rc = check_db(s, &fresh, &older, err)) != GD_OK) {
+            *err = first;
+            rc = first.code;
+        }
+    }
+    if (rc)
+        goto fail;
+    /* WAL only once the file is known to be ours (or new): a foreign
+     * database is refused untouched */
+    if (!s->ro && (rc = exec_retrying(s, "PRAGMA journal_mode=WAL", err)))
+        goto fail;
+    if (older && (rc = migrate(s, err)))
+        goto fail;
+    if (fresh) {
+        /* create the schema under the write lock, unless another process
+         * created it meanwhile */
+        int v = 0, ntables = 0;
+        if ((rc = snapshot(s, &v, &ntables, "BEGIN IMMEDIATE", err)))
+            goto fail;
+        if (v == 0 && ntables == 0) {
+            char pragma[64];
+            snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
+            if ((rc = gd_store_exec(s, GD_SCHEMA_SQL, err)) || (rc = gd_store_exec(s, pragma, err)))
+                goto rollback;
+        } else if (v == 0 || v > GD_SCHEMA_VERSION) {
+            rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a godeye database (it has other tables)");
+            goto rollback;
+        }
+        if ((rc = gd_store_exec(s, "COMMIT", err)))
+            goto rollback;
+    }
+    if (!s->ro && (rc = gd_store_exec(s, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;"
+                                         "PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;",
+                                      err)))
+        goto fail;
+    *out = s;
+    return GD_OK;
+rollback:
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+    sqlite3_close(s->db);
+    free(s);
+    return err->code ? err->code : GD_ERR_IO;
+}
+
+const char *gd_store_filename(gd_store *s)
+{
+    const char *f = sqlite3_db_filename(s->db, "main");
+    return f && *f ? f : NULL;
+}
+
+void gd_store_close(gd_store *s)
+{
+    if (!s)
+        return;
+    if (s->in_tx)
+        gd_store_rollback(s);
+    for (int i = 0; i < GD_STMT_CACHE && s->cache[i].sql; i++)
+        sqlite3_finalize(s->cache[i].st);
+    sqlite3_close_v2(s->db);
+    free(s);
+}
+
+int gd_store_begin(gd_store *s, gd_error *err)
+{
+    /* busy_timeout covers the wait for another writer */
+    int rc = gd_store_exec(s, "BEGIN IMMEDIATE", err);
+    if (rc == GD_OK)
+        s->in_tx = 1;
+    return rc;
+}
+
+int gd_store_commit(gd_store *s, gd_error *err)
+{
+    int rc = gd_store_exec(s, "COMMIT", err);
+    if (rc != GD_OK)
+        gd_store_rollback(s);
+    s->in_tx = 0;
+    return rc;
+}
+
+void gd_store_rollback(gd_store *s)
+{
+    if (sqlite3_get_autocommit(s->db) == 0)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    s->in_tx = 0;
+}
+
+int gd_store_step(gd_store *s, sqlite3_stmt *st, gd_error *err)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return gd_store_fail(s, err, "database write");
+    return GD_OK;
+}
+
+/* ---- result rows ---------------------------------------------------------- */
+
+json_t *gd_col_json(sqlite3_stmt *st, int i)
+{
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_INTEGER:
+        return json_integer(sqlite3_column_int64(st, i));
+    case SQLITE_FLOAT:
+        return json_real(sqlite3_column_double(st, i));
+    case SQLITE_TEXT: {
+        const char *t = (const char *)sqlite3_column_text(st, i);
+        json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(st, i));
+        return j ? j : json_string("\xef\xbf\xbd");
+    }
+    case SQLITE_BLOB: {
+        const unsigned char *p = sqlite3_column_blob(st, i);
+        int n = sqlite3_column_bytes(st, i);
+        char *hex = malloc((size_t)n * 2 + 1);
+        if (!hex)
+            return json_null();
+        for (int k = 0; k < n; k++)
+            sprintf(hex + 2 * k, "%02x", p[k]);
+        hex[n * 2] = 0;
+        json_t *j = json_string(hex);
+        free(hex);
+        return j;
+    }
+    default:
+        return json_null();
+    }
+}
+
+json_t *gd_col_ms(sqlite3_stmt *q, int i)
+{
+    if (sqlite3_column_type(q, i) == SQLITE_NULL)
+        return json_null();
+    return json_real(gd_ms_round(sqlite3_column_double(q, i)));
+}
+
+json_t *gd_col_text(sqlite3_stmt *q, int i)
+{
+    const char *t = (const char *)sqlite3_column_text(q, i);
+    if (!t)
+        return json_null();
+    json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(q, i));
+    return j ? j : json_string("\xef\xbf\xbd");
+}
+
+json_t *gd_ms_json(double ms)
+{
+    return isnan(ms) ? json_null() : json_real(gd_ms_round(ms));
+}
+
+int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
+                    void *ctx, gd_error *err)
+{
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        json_t *row = build(q);
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!f || !f->traces || f->ntraces == 0)
+        return;
+    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
+    for (size_t i = 0; i < f->ntraces && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
+    if (used < n)
+        snprintf(buf + used, n - used, ")");
+}
+
+double gd_ms_round(double ms)
+{
+    return round(ms * 1000.0) / 1000.0;
+}

@@ -1,0 +1,196 @@
+/* store.h - the SQLite store: the only module of libgodeye that speaks SQL.
+ *
+ * Opening, schema versions, transactions (store.c); writing one trace from
+ * the event stream (gd_writer, ingest/writer.c); the queries behind the
+ * commands, one JSON object per row (query/blocks.c). */
+#ifndef GD_STORE_H
+#define GD_STORE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "analysis/blocks.h"
+#include "core/error.h"
+#include "core/event.h"
+
+#define GD_SCHEMA_VERSION 2
+
+typedef struct gd_store gd_store;
+
+enum { GD_STORE_RW = 0, GD_STORE_RO = 1 };
+
+/* Opens (RW: creating and initialising if missing) the database at `path`.
+ * Fails with GD_ERR_IO when it cannot be opened or is not a godeye database,
+ * GD_ERR_DATA when it was written by a newer godeye (schema version above
+ * GD_SCHEMA_VERSION) or is corrupt.  RO never creates and never writes. */
+int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err);
+void gd_store_close(gd_store *s);
+/* fn(ctx) is called (once per lock) when a statement has waited a second
+ * for a lock another connection holds; it goes on waiting (up to an hour
+ * for a writer, a minute for a reader).  fn must not use the store. */
+void gd_store_on_wait(gd_store *s, void (*fn)(void *ctx), void *ctx);
+
+/* One write transaction (BEGIN IMMEDIATE, retried while another writer
+ * holds the lock).  Commit failure leaves nothing written. */
+/* The database file's absolute name (NULL for a temporary one). */
+const char *gd_store_filename(gd_store *s);
+
+/* Removes the traces `ids` and every row that belongs to them, in one
+ * transaction (all or nothing); an id that is not a trace is an error
+ * (GD_ERR_DATA) and removes nothing.  vacuum: VACUUM afterwards. */
+int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error *err);
+
+/* The one matching rule of the name filters (--page, --window, --app,
+ * --thread): a pattern starting with '=' matches the rest exactly, any
+ * other pattern matches as a substring (case-sensitive); no pattern
+ * matches everything.  Queries call it as gd_match(column, ?). */
+int gd_match(const char *value, const char *pattern);
+
+int gd_store_begin(gd_store *s, gd_error *err);
+int gd_store_commit(gd_store *s, gd_error *err);
+void gd_store_rollback(gd_store *s);
+
+/* ---- writing one trace --------------------------------------------------- */
+
+typedef struct gd_writer gd_writer;
+
+/* Where one input's ingest spent its time: wall-clock seconds. */
+typedef struct gd_ingest_timings {
+    double read;        /* reading, decompressing and parsing the input  */
+    double write;       /* turning events into rows (the writer's sink)  */
+    double analyse;     /* pairing prints, CPU ratios, deriving blocks   */
+} gd_ingest_timings;
+
+typedef struct gd_ingest_result {
+    int64_t trace;
+    int duplicate;      /* identical content was already ingested        */
+    long events, skipped, dispatches, blocks;
+    gd_ingest_timings timings;  /* read is filled by gd_ingest            */
+} gd_ingest_result;
+
+/* Starts a trace inside the open transaction (a savepoint). */
+int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char *format,
+                   gd_error *err);
+/* The clock of the trace's times ("utc", "local", "monotonic": see
+ * gd_meta.clock) when no meta of the capture names one: the format's. */
+void gd_writer_default_clock(gd_writer *w, const char *clock);
+/* The stored name of a clock ("utc", "local", "monotonic", as a static
+ * string), NULL for NULL or any other text. */
+const char *gd_store_clock_name(const char *clock);
+/* The sink readers send events to. */
+const gd_sink *gd_writer_sink(gd_writer *w);
+/* Pairs Looper prints, derives blocks, records stats and the content hash.
+ * When a trace with the same hash exists, everything of this one is undone
+ * and res->duplicate/res->trace name the existing trace. */
+/* Events taken so far (skipped ones not counted). */
+long gd_writer_events(const gd_writer *w);
+int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
+/* Progress of gd_writer_finish's analysis: fn(ctx, done, total) with the
+ * dispatches analysed for blocks so far and how many there are to analyse
+ * (0 of total first, total of total last, increasing between). */
+typedef void (*gd_writer_progress_fn)(void *ctx, uint64_t done, int64_t total);
+void gd_writer_progress(gd_writer *w, gd_writer_progress_fn fn, void *ctx);
+/* Undoes everything written for this trace (rollback to its savepoint). */
+void gd_writer_abort(gd_writer *w);
+void gd_writer_free(gd_writer *w);
+/* Calls fn for each skip/ignore reason counted so far. */
+void gd_writer_foreach_stat(gd_writer *w, void (*fn)(void *ctx, const char *reason, long count,
+                                                     long first_line),
+                            void *ctx);
+
+/* ---- queries -------------------------------------------------------------- */
+
+/* Receives one row (borrowed: valid during the call). Non-zero stops. */
+typedef int (*gd_row_fn)(void *ctx, json_t *row);
+
+typedef struct gd_filter {
+    const int64_t *traces;  /* restrict to these trace ids; NULL = all   */
+    size_t ntraces;
+} gd_filter;
+
+int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+/* What every trace's times are, for showing them: rows {trace, clock,
+ * utc_offset_min, start_ms} (clock and utc_offset_min null when unknown).
+ * Cheap: reads the trace table only. */
+int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err);
+
+typedef struct gd_blocks_query {
+    gd_filter filter;
+    double threshold;       /* NAN: each trace's short threshold          */
+    gd_block_kind kind;     /* GD_KIND_NONE: any                          */
+    int stacks;             /* add "stacks": [{ts_ms, frames[]}] per block */
+} gd_blocks_query;
+
+/* Blocks (contract fields of `godeye blocks`), by trace then start. */
+int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                    gd_error *err);
+/* Block groups (`godeye blocks --group`), by total_ms descending. */
+int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err);
+
+typedef struct gd_pages_query {
+    gd_filter filter;
+    const char *page;       /* only this class, or NULL                   */
+    double slow_ms;         /* NAN: all; else draw or load time above it  */
+    int group;              /* per-class aggregates instead of instances  */
+} gd_pages_query;
+
+/* Page instances with their timelines (`godeye pages`), or per-class
+ * aggregates with q->group. */
+int gd_store_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* One row per view dump with its overdraw (`godeye overdraw`); with_views
+ * adds "view_list" (the tree). */
+int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
+                      gd_error *err);
+
+typedef struct gd_images_query {
+    gd_filter filter;
+    const char *issue;      /* only this issue name, or NULL              */
+    double high, low;       /* thresholds (NAN: 1.5 and 0.5)              */
+} gd_images_query;
+
+/* Image issues, de-duplicated by (trace, page instance, view, bitmap size,
+ * issue) with a count, by wasted bytes descending (`godeye images`). */
+int gd_store_images(gd_store *s, const gd_images_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* Findings kept as reported by on-device tools (Matrix, AndroidGodEye,
+ * logcat warnings, ANR dumps), optionally of one tool only: trace, ts_ms,
+ * pid, tid, tool, type, detail, cost_ms, content. */
+int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
+                    gd_error *err);
+
+/* Android vitals' bar for a launch of `kind` ("cold" 5000 ms, "warm" 2000,
+ * "hot" 1500); NAN for an unknown kind.  A launch at or over it is slow. */
+double gd_startup_bar_ms(const char *kind);
+
+typedef struct gd_startup_query {
+    gd_filter filter;
+    const char *app;        /* only this package, or NULL                 */
+    const char *kind;       /* "cold", "warm", "hot" or NULL: any         */
+} gd_startup_query;
+
+/* App launches (`godeye startup`), by trace then time: trace, app (the
+ * trace's app when the tool named none), activity, kind, total_ms,
+ * wait_ms, source, ts_ms, slow (at or over gd_startup_bar_ms; null when
+ * the kind is unknown). */
+int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
+                      gd_error *err);
+
+/* One row per ANR dump: trace, pid, ts_ms, main ({name, tid, state,
+ * waiting_on, lock, held_by, held_by_name} or null), main_stack (frames,
+ * innermost first), deadlocks (arrays of {name, tid, lock, held_by...}
+ * cycles), binder_waits ({holder, waiters} objects: a lock holder in an
+ * outgoing binder call), deadlock (bool). */
+int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* Runs one read-only statement; each row as an object keyed by column name.
+ * Refuses (GD_ERR_USAGE) anything that is not a single read-only statement:
+ * writes, ATTACH, PRAGMAs that write, extension loading. */
+int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, void *ctx,
+                 gd_error *err);
+
+/* Rounds a millisecond value to microseconds (as every output does). */
+double gd_ms_round(double ms);
+
+#endif

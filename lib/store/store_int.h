@@ -1,0 +1,159 @@
+/* store/store_int.h - internals shared by the store's files (not a public API). */
+#ifndef GD_STORE_INT_H
+#define GD_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+#define GD_STMT_CACHE 8
+
+struct gd_store {
+    sqlite3 *db;
+    int ro;
+    int in_tx;
+    /* the busy handler: how long it may wait, whom it tells once it has
+     * waited a second (gd_store_on_wait) */
+    int wait_max_ms;
+    int waited_ms;
+    int told;
+    void (*on_wait)(void *ctx);
+    void *on_wait_ctx;
+    /* statements run once per row of an outer loop (a block's call window,
+     * its dispatch), kept prepared: keyed by the SQL literal's address */
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } cache[GD_STMT_CACHE];
+};
+
+/* SQL for the thread of dispatch `d` of trace `t`: "main" for the trace's
+ * main thread (its pid when the trace names none), else the thread's name
+ * (NULL when unknown).  The one home of that rule. */
+#define GD_SQL_THREAD_OF(d, t)                                                              \
+    "CASE WHEN " d ".tid = coalesce(" t ".main_tid, " d ".pid) THEN 'main' ELSE"          \
+    " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid" \
+    " AND th.tid = " d ".tid) END"
+
+/* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
+sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);
+/* The store's prepared statement for `sql`, a string literal (the cache
+ * is keyed by its address), with no bindings; a private one when that is
+ * in use or the cache is full.  Give it back with gd_store_release. */
+sqlite3_stmt *gd_store_cached(gd_store *s, const char *sql, gd_error *err);
+/* Resets a statement from gd_store_cached, or finalizes a private one. */
+void gd_store_release(gd_store *s, sqlite3_stmt *st);
+/* Runs statements without results; GD_OK or GD_ERR_IO with err set. */
+int gd_store_exec(gd_store *s, const char *sql, gd_error *err);
+/* Sets err from the connection's last error. Returns GD_ERR_IO. */
+int gd_store_fail(gd_store *s, gd_error *err, const char *what);
+
+/* " AND <col> IN (1,2,3)" for a trace filter (empty without one), into buf. */
+void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n);
+
+/* Steps a write statement and resets it: GD_OK, or GD_ERR_* with err set. */
+int gd_store_step(gd_store *s, sqlite3_stmt *st, gd_error *err);
+
+/* Binds that write NULL for an absent value: a NULL string, a negative
+ * integer (absent by godeye's convention), a NAN. */
+static inline void gd_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    if (v)
+        sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void gd_bind_opt_int(sqlite3_stmt *st, int i, int64_t v)
+{
+    if (v >= 0)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void gd_bind_opt_double(sqlite3_stmt *st, int i, double v)
+{
+    if (gd_has(v))
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Column values as JSON for result rows (NULL -> null in every one). */
+/* The column as its SQLite type: integer, real, text (invalid UTF-8 as
+ * U+FFFD), blob as hex. */
+json_t *gd_col_json(sqlite3_stmt *q, int i);
+/* A millisecond column rounded to microseconds, or null. */
+json_t *gd_col_ms(sqlite3_stmt *q, int i);
+/* A text column, or null. */
+json_t *gd_col_text(sqlite3_stmt *q, int i);
+/* A millisecond value rounded to microseconds; null when NAN. */
+json_t *gd_ms_json(double ms);
+
+/* Runs a prepared query, one row built by `build` per result, each handed
+ * to fn (non-zero stops); finalizes q.  GD_OK or GD_ERR_* with err set. */
+int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
+                    void *ctx, gd_error *err);
+
+/* What a block needs to know about its trace. */
+typedef struct gd_trace_cfg {
+    int64_t id;
+    double short_ms, long_ms, anr_ms, interval_ms;
+    char *concern[GD_MAX_CONCERN];
+    size_t nconcern;
+} gd_trace_cfg;
+
+/* Loads a trace's thresholds and concern packages. */
+int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err);
+void gd_trace_cfg_free(gd_trace_cfg *cfg);
+
+typedef struct gd_block_info {
+    long samples;
+    char key_frame[1024];   /* empty = none */
+    char group[1024];       /* empty = none */
+    int cpu_busy;           /* -1 unknown */
+    int64_t memory;         /* -1 none */
+    char blame[1024];       /* empty = none (no method data) */
+} gd_block_info;
+
+/* Derives a block's samples, key frame, group, CPU busy, nearest memory
+ * snapshot and blame (gd_methods_blame) from stored rows (the same code
+ * at ingest and at query time).
+ * Samples are those in the open interval (start, end); for an unfinished
+ * dispatch, whose end is only the capture's last event, (start, end].
+ * `want_stacks` non-NULL receives a new array of {ts_ms, frames[]}. */
+typedef struct gd_deriver gd_deriver;
+gd_deriver *gd_deriver_new(gd_store *s, gd_error *err);
+void gd_deriver_free(gd_deriver *d);
+int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
+                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
+                     gd_error *err);
+
+/* Writing pages, view dumps (overdraw computed here), images and frames. */
+typedef struct gd_views_writer gd_views_writer;
+gd_views_writer *gd_views_writer_new(gd_store *s, gd_error *err);
+void gd_views_writer_free(gd_views_writer *w);
+/* Stores a lifecycle, view_dump, image or frame event of `trace`; malformed
+ * parts are counted through `skip`.  GD_OK or an error code. */
+int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_event *ev,
+                 void (*skip)(void *, const char *, long, long), void *skip_ctx, gd_error *err);
+
+/* Bulk load (store/bulk.c).  gd_bulk_begin, inside the trace's savepoint,
+ * bounds the connection's page cache to 16 MiB (also the sorter's memory)
+ * and drops the secondary indexes of dispatch, sample and cpu when the database
+ * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
+ * (call it before anything queries those tables).  A rollback restores them. */
+typedef struct gd_bulk {
+    char **sql;
+    size_t n;
+} gd_bulk;
+int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
+int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err);
+void gd_bulk_free(gd_bulk *b);
+
+/* gd_store_blocks' rows without the message text, thread name and memory
+ * snapshot (what block groups and diff read: id, trace, times, kind,
+ * key_frame, group...). */
+int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err);
+
+#endif
