@@ -36,7 +36,7 @@ RUNS = int(os.environ.get("RUNS", "3"))
 GODEYE = os.path.join(BUILD, "cli", "godeye")
 BASELINE = os.path.join(BUILD, "bench", "godeye-baseline")
 OVERDRAW = os.path.join(BUILD, "bench", "overdraw-bench")
-GEN = os.path.join(ROOT, "scripts", "gencapture.py")
+GEN = os.path.join(ROOT, "tests", "oracle", "gencapture.py")
 GEN_ARGS = ["--seed", "1", "--block-samples", "--noise-threads", "3"]
 TARGET_DISPATCHES = 10_000_000
 

@@ -1,8 +1,8 @@
 #!/bin/sh
-# make-examples.sh - regenerates examples/ byte-identically from scripts/gencapture.py.
+# make-examples.sh - regenerates examples/ byte-identically from tests/oracle/gencapture.py.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-gen="python3 $here/scripts/gencapture.py"
+gen="python3 $here/tests/oracle/gencapture.py"
 out="$here/examples"
 mkdir -p "$out"
 

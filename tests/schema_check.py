@@ -135,7 +135,7 @@ def validate(validator, obj, where):
 
 
 def check_files(validator, root):
-    gen = os.path.join(root, "scripts", "gencapture.py")
+    gen = os.path.join(root, "tests", "oracle", "gencapture.py")
     kinds_seen = set()
     total = 0
     for path in sorted(glob.glob(os.path.join(root, "examples", "*.jsonl"))):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """diff_check.py - `godeye diff` and `godeye check` on generated captures.
 
-For each seed, tests/gendiff.py writes a base (3.1.0) and a head (3.2.0)
+For each seed, tests/oracle/gendiff.py writes a base (3.1.0) and a head (3.2.0)
 capture where one group is new, one gone, one regressed, one improved and
 two unchanged.  diff must name exactly those (no false positives on the
 unchanged groups, pages, launches and frames); its p-values must agree

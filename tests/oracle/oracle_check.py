@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """oracle_check.py - generated captures against their independently computed blocks.
 
-Generates a capture with scripts/gencapture.py (seeded), ingests it with
+Generates a capture with tests/oracle/gencapture.py (seeded), ingests it with
 godeye into a fresh database and compares `godeye blocks --format json`
 with the blocks gencapture.py computed in plain Python from the spec.
 Exit 0 when every block matches exactly (times to 1e-6 ms), else 1.
@@ -38,7 +38,7 @@ def main():
     a = ap.parse_args()
     gen = [x for x in a.gen if x != "--"]
     here = os.path.dirname(os.path.abspath(__file__))
-    script = os.path.join(os.path.dirname(here), "scripts", "gencapture.py")
+    script = os.path.join(here, "gencapture.py")
     tmp = tempfile.mkdtemp(prefix="godeye-oracle-")
     out = os.path.join(tmp, "capture")
     if "blockcanary-dir" in gen:

@@ -3,7 +3,7 @@
 equal those of the capture it came from.
 
 Generates the same seeded data as a godeye capture and as AndroidGodEye
-monitor messages (scripts/gencapture.py --as godeye-monitor), ingests each
+monitor messages (tests/oracle/gencapture.py --as godeye-monitor), ingests each
 into its own database and compares `godeye pages`: the same page instances,
 the same draw and load times to within 1 ms (GodEye's callbacks carry whole
 milliseconds), null exactly where the other is null.
@@ -26,7 +26,7 @@ def pages(godeye, db, path):
 def main():
     bin_dir, gen = sys.argv[1], sys.argv[2:]
     here = os.path.dirname(os.path.abspath(__file__))
-    script = os.path.join(os.path.dirname(here), "scripts", "gencapture.py")
+    script = os.path.join(here, "gencapture.py")
     tmp = tempfile.mkdtemp(prefix="godeye-forms-")
     cap, mon = os.path.join(tmp, "cap.jsonl"), os.path.join(tmp, "mon.jsonl")
     subprocess.run([sys.executable, script, *gen, "--out", cap], check=True)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """views_oracle.py - pages, overdraw and images checked against plain Python.
 
-Generates a capture (scripts/gencapture.py: shuffled lifecycle events of
+Generates a capture (tests/oracle/gencapture.py: shuffled lifecycle events of
 activities and their fragments, view dumps of the given sizes with clipping,
 hidden subtrees and two-layer views, bitmap observations), ingests it, and
 compares `godeye pages`, `godeye overdraw` and `godeye images` with values
@@ -128,7 +128,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     tmp = tempfile.mkdtemp(prefix="godeye-views-")
     cap = os.path.join(tmp, "capture.jsonl")
-    subprocess.run([sys.executable, os.path.join(os.path.dirname(here), "scripts", "gencapture.py"),
+    subprocess.run([sys.executable, os.path.join(here, "gencapture.py"),
                     *gen, "--out", cap], check=True)
     events = [json.loads(l) for l in open(cap) if l.strip()]
     meta = next((e for e in events if e.get("type") == "meta"), {})

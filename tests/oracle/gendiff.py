@@ -4,7 +4,7 @@ tests: block groups with chosen counts and duration distributions, one
 group per app frame, plus pages, launches and frames drawn from the same
 distributions in every role.
 
-Roles (the scenario of tests/diff_check.py):
+Roles (the scenario of tests/oracle/diff_check.py):
   base: Stable1, Stable2, Regress (p50 ~200 ms), Improve (~600 ms), Gone
   head: Stable1, Stable2, Regress (~400 ms), Improve (~300 ms), New
 Durations are 100 ms + a log-normal part, so every dispatch is a block at
