@@ -1,0 +1,187 @@
+/* query/check.c - budgets (`godeye check`): rules over one selection, and over its diff with a base. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "query/diff.h"
+#include "query/diff_int.h"
+#include "store/store_int.h"
+#include "core/util.h"
+
+typedef enum {
+    R_ANR_COUNT, R_BLOCK_P95, R_LONG_PER_MIN, R_PAGE_LOAD_P95, R_STARTUP_COLD, R_SLOW_PCT,
+    R_FROZEN_PCT, R_NEW_GROUPS, R_REGRESSED_GROUPS, R_COUNT
+} rule_id;
+
+static const struct {
+    const char *name, *unit;
+} rules[R_COUNT] = {
+    {"anr_count", "ANR dumps"},     {"block_p95_ms", "ms"},    {"long_blocks_per_min", "per min"},
+    {"page_load_p95_ms", "ms"},     {"startup_cold_ms", "ms"}, {"slow_frames_pct", "%"},
+    {"frozen_frames_pct", "%"},     {"new_groups", "groups"},  {"regressed_groups", "groups"},
+};
+
+static int rule_of(const char *key)
+{
+    for (int i = 0; i < R_COUNT; i++)
+        if (strcmp(rules[i].name, key) == 0)
+            return i;
+    return -1;
+}
+
+/* Appends `key` to a comma list in buf. */
+static void name_append(char *buf, size_t n, const char *key)
+{
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "%s'%.60s'", l ? ", " : "", key);
+}
+
+int gd_budget_validate(const json_t *budget, gd_error *err)
+{
+    if (!json_is_object(budget))
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: expected a JSON object");
+    char unknown[512] = "";
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)budget, key, v) {
+        if (strcmp(key, "base") == 0) {
+            if (!json_is_string(v))
+                return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'base' must be a selector string");
+        } else if (strcmp(key, "alpha") == 0) {
+            if (!json_is_number(v) || !(json_number_value(v) > 0 && json_number_value(v) < 1))
+                return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'alpha' must be a number in (0, 1)");
+        } else if (strcmp(key, "min_samples") == 0) {
+            if (!json_is_integer(v) || json_integer_value(v) < 1)
+                return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'min_samples' must be an integer >= 1");
+        } else if (strcmp(key, "max") != 0) {
+            name_append(unknown, sizeof unknown, key);
+        }
+    }
+    json_t *max = json_object_get(budget, "max");
+    if (!json_is_object(max))
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: expected a \"max\" object of rules");
+    json_object_foreach(max, key, v) {
+        if (rule_of(key) < 0)
+            name_append(unknown, sizeof unknown, key);
+        else if (!json_is_number(v) || json_number_value(v) < 0)
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: rule '%s' needs a number >= 0", key);
+    }
+    if (unknown[0])
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                            "budget: unknown key%s %s", strchr(unknown, ',') ? "s" : "", unknown);
+    return GD_OK;
+}
+
+/* p95 of every value of every series of a set (NAN when none). */
+static double pooled_p95(const series_set *st, gd_error *err, int *oom)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < st->n; i++)
+        n += st->s[i].n;
+    if (!n)
+        return NAN;
+    double *v = malloc(n * sizeof *v);
+    if (!v) {
+        *oom = 1;
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NAN;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < st->n; i++)
+        for (size_t j = 0; j < st->s[i].n; j++)
+            v[k++] = st->s[i].v[j];
+    gd_stats_sort(v, n);
+    double p = gd_percentile(v, n, 95);
+    free(v);
+    return p;
+}
+
+static double frames_pct(const series_set *st, int frozen)
+{
+    long frames = 0, x = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        frames += st->s[i].count;
+        x += frozen ? st->s[i].frozen : st->s[i].slow;
+    }
+    return frames ? 100.0 * (double)x / (double)frames : NAN;
+}
+
+int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
+                   gd_error *err)
+{
+    *broken = 0;
+    const json_t *max = json_object_get(q->budget, "max");
+    int need_base = json_object_get(max, "new_groups") || json_object_get(max, "regressed_groups");
+    if (need_base && !q->base)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                            "budget: new_groups and regressed_groups need \"base\" (a selector)");
+    side sh, sb;
+    memset(&sb, 0, sizeof sb);
+    out_rows diff = {0};
+    int rc = gd_diff_side_load(s, q->head, &sh, err);
+    if (!rc && need_base) {
+        rc = gd_diff_side_load(s, q->base, &sb, err);
+        double alpha;
+        long min_samples;
+        json_t *a = json_object_get(q->budget, "alpha"), *m = json_object_get(q->budget, "min_samples");
+        gd_diff_resolve(&alpha, &min_samples, a ? json_number_value(a) : NAN,
+                        m ? (long)json_integer_value(m) : -1);
+        /* only group rows are counted: the other kinds need no tests */
+        if (!rc)
+            rc = gd_diff_sets(&diff, K_GROUP, NULL, &sb.groups, &sh.groups, &sb, &sh, alpha, min_samples,
+                           err);
+    }
+    int oom = 0;
+    for (int r = 0; !rc && r < R_COUNT; r++) {
+        json_t *lim = json_object_get(max, rules[r].name);
+        if (!lim)
+            continue;
+        double v = NAN;
+        switch ((rule_id)r) {
+        case R_ANR_COUNT: v = sh.anr.n ? (double)sh.anr.s[0].count : 0; break;
+        case R_BLOCK_P95: v = pooled_p95(&sh.groups, err, &oom); break;
+        case R_LONG_PER_MIN: v = gd_diff_per_min(sh.long_blocks, q->head->minutes); break;
+        case R_PAGE_LOAD_P95: v = pooled_p95(&sh.load, err, &oom); break;
+        case R_STARTUP_COLD: v = sh.cold_max; break;
+        case R_SLOW_PCT: v = frames_pct(&sh.frames, 0); break;
+        case R_FROZEN_PCT: v = frames_pct(&sh.frames, 1); break;
+        case R_NEW_GROUPS:
+        case R_REGRESSED_GROUPS: {
+            const char *want = r == R_NEW_GROUPS ? "new" : "regressed";
+            long c = 0;
+            for (size_t i = 0; i < diff.n; i++)
+                if (diff.r[i].kind == K_GROUP &&
+                    strcmp(json_string_value(json_object_get(diff.r[i].row, "status")), want) == 0)
+                    c++;
+            v = (double)c;
+            break;
+        }
+        default: break;
+        }
+        if (oom) {
+            rc = GD_ERR_IO;
+            break;
+        }
+        double limit = json_number_value(lim);
+        v = gd_diff_r6(v);
+        const char *status = isnan(v) ? "no data" : v > limit ? "fail" : "pass";
+        if (strcmp(status, "fail") == 0)
+            (*broken)++;
+        json_t *row = json_object();
+        json_object_set_new(row, "rule", json_string(rules[r].name));
+        json_object_set_new(row, "value", gd_diff_num_json(v));
+        json_object_set_new(row, "limit", json_real(limit));
+        json_object_set_new(row, "status", json_string(status));
+        json_object_set_new(row, "unit", json_string(rules[r].unit));
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    gd_diff_rows_free(&diff);
+    gd_diff_side_free(&sh);
+    gd_diff_side_free(&sb);
+    return rc;
+}

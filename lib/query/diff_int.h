@@ -1,0 +1,80 @@
+/* query/diff_int.h - what diff.c and check.c share: a side's series, the diff rows (not a public API). */
+#ifndef GD_QUERY_DIFF_INT_H
+#define GD_QUERY_DIFF_INT_H
+
+#include <math.h>
+
+#include <jansson.h>
+
+#include "query/diff.h"
+
+typedef struct series {
+    char *name;          /* NULL: no name (a block without key frame)      */
+    double *v;           /* durations                                      */
+    size_t n, cap;
+    long count;          /* events (frames: frames)                        */
+    long slow, frozen;   /* frames only                                    */
+    double max;          /* frames only: the largest frame, NAN when none  */
+} series;
+
+typedef struct series_set {
+    series *s;
+    size_t n, cap;
+    json_t *index;       /* key -> position */
+    int oom;
+} series_set;
+
+/* Everything one side contributes. */
+typedef struct side {
+    const gd_selection *sel;
+    series_set groups, draw, load, frames, startups, anr;
+    long long_blocks;      /* blocks of kind long or anr                   */
+    double cold_max;       /* slowest cold launch, NAN when none           */
+} side;
+
+typedef enum { K_GROUP, K_PAGE, K_FRAMES, K_STARTUP, K_ANR } row_kind;
+
+typedef struct out_row {
+    json_t *row;
+    int changed;
+    double impact;
+    int kind;
+    const char *name;
+} out_row;
+
+typedef struct out_rows {
+    out_row *r;
+    size_t n, cap;
+} out_rows;
+
+/* Reads everything of one selection through the listing queries into sd
+ * (freed with gd_diff_side_free, also on failure). */
+int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *err);
+void gd_diff_side_free(side *sd);
+
+/* Appends the rows of kind k for every name in either side's set (b, h)
+ * to out; the caller frees them with gd_diff_rows_free. */
+int gd_diff_sets(out_rows *out, row_kind k, const char *metric, const series_set *b, const series_set *h,
+                 const side *sb, const side *sh, double alpha, long min_samples, gd_error *err);
+void gd_diff_rows_free(out_rows *o);
+
+/* The test level and the sample floor: a and m, or the defaults when NAN / < 0. */
+void gd_diff_resolve(double *alpha, long *min_samples, double a, long m);
+
+static inline double gd_diff_per_min(long count, double minutes)
+{
+    return minutes > 0 ? (double)count / minutes : NAN;
+}
+
+static inline json_t *gd_diff_num_json(double v)
+{
+    return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+/* Rounded to 1e-6 for stable output. */
+static inline double gd_diff_r6(double v)
+{
+    return isnan(v) || isinf(v) ? v : round(v * 1e6) / 1e6;
+}
+
+#endif

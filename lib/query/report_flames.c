@@ -1,0 +1,458 @@
+/* query/report_flames.c - stack samples aggregated by callsite: group flames and folded stacks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_int.h"
+#include "query/report_int.h"
+#include "query/report_series.h"
+#include "core/util.h"
+
+/* ---- callsite aggregation (flames, folded stacks) ----------------------- */
+
+typedef struct cs_ent {
+    int64_t id;         /* 0 = empty slot */
+    int64_t parent, frame;
+    int depth;
+    long self, total;
+    json_t *node;       /* flame node while building */
+} cs_ent;
+
+typedef struct cs_agg {
+    gd_store *s;
+    cs_ent *e;
+    size_t cap, n;
+    sqlite3_stmt *samples, *callsite, *frame;
+    long nsamples;
+    int oom;
+} cs_agg;
+
+static int agg_init(cs_agg *a, gd_store *s, gd_error *err)
+{
+    memset(a, 0, sizeof *a);
+    a->s = s;
+    a->samples = gd_store_prepare(s, "SELECT callsite, ts_ms FROM sample WHERE trace = ?1 AND pid = ?2"
+                                     " AND tid = ?3 AND ts_ms > ?4 AND (ts_ms < ?5 OR (?6 AND ts_ms = ?5))"
+                                     " ORDER BY ts_ms, id", err);
+    a->callsite = gd_store_prepare(s, "SELECT parent, frame, depth FROM callsite WHERE id = ?", err);
+    a->frame = gd_store_prepare(s, "SELECT text FROM frame WHERE id = ?", err);
+    return a->samples && a->callsite && a->frame ? GD_OK : (err->code ? err->code : GD_ERR_IO);
+}
+
+static void agg_reset(cs_agg *a)
+{
+    for (size_t i = 0; i < a->cap; i++)
+        json_decref(a->e[i].node);
+    free(a->e);
+    a->e = NULL;
+    a->cap = a->n = 0;
+    a->nsamples = 0;
+}
+
+static void agg_free(cs_agg *a)
+{
+    agg_reset(a);
+    sqlite3_finalize(a->samples);
+    sqlite3_finalize(a->callsite);
+    sqlite3_finalize(a->frame);
+}
+
+static cs_ent *agg_slot(cs_agg *a, int64_t id)
+{
+    size_t h = (size_t)((uint64_t)id * 0x9E3779B97F4A7C15ull >> 20);
+    for (size_t i = h & (a->cap - 1);; i = (i + 1) & (a->cap - 1))
+        if (a->e[i].id == id || a->e[i].id == 0)
+            return &a->e[i];
+}
+
+/* The entry of callsite `id`, loaded on first use; NULL on failure. */
+static cs_ent *agg_get(cs_agg *a, int64_t id, gd_error *err)
+{
+    if (a->cap) {
+        cs_ent *e = agg_slot(a, id);
+        if (e->id)
+            return e;
+    }
+    if (a->n * 2 >= a->cap) {
+        size_t oc = a->cap, nc = oc ? oc * 2 : 1024;
+        cs_ent *old = a->e;
+        a->e = calloc(nc, sizeof *a->e);
+        if (!a->e) {
+            a->e = old;
+            gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return NULL;
+        }
+        a->cap = nc;
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].id)
+                *agg_slot(a, old[i].id) = old[i];
+        free(old);
+    }
+    cs_ent *e = agg_slot(a, id);
+    if (e->id)
+        return e;
+    sqlite3_bind_int64(a->callsite, 1, id);
+    if (sqlite3_step(a->callsite) != SQLITE_ROW) {
+        sqlite3_reset(a->callsite);
+        gd_error_set(err, GD_ERR_DATA, 0, 0, "database: callsite %lld missing", (long long)id);
+        return NULL;
+    }
+    e->id = id;
+    e->parent = sqlite3_column_int64(a->callsite, 0);
+    e->frame = sqlite3_column_int64(a->callsite, 1);
+    e->depth = sqlite3_column_int(a->callsite, 2);
+    sqlite3_reset(a->callsite);
+    a->n++;
+    return e;
+}
+
+/* The text of frame `id` into a new json string (NULL when missing). */
+static json_t *frame_text(cs_agg *a, int64_t id)
+{
+    sqlite3_bind_int64(a->frame, 1, id);
+    json_t *j = sqlite3_step(a->frame) == SQLITE_ROW ? gd_col_text(a->frame, 0) : json_string("?");
+    sqlite3_reset(a->frame);
+    return j;
+}
+
+/* Counts the samples of one block; calls on_sample for each (may be NULL). */
+static int agg_block(cs_agg *a, int64_t trace, int64_t pid, int64_t tid, double start, double end,
+                     int unfinished, void (*on_sample)(void *, int64_t cs, double ts), void *sctx,
+                     gd_error *err)
+{
+    sqlite3_stmt *q = a->samples;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    sqlite3_bind_int64(q, 3, tid);
+    sqlite3_bind_double(q, 4, start);
+    sqlite3_bind_double(q, 5, end);
+    sqlite3_bind_int(q, 6, unfinished ? 1 : 0);
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t cs = sqlite3_column_int64(q, 0);
+        cs_ent *e = agg_get(a, cs, err);
+        if (!e) {
+            rc = err->code;
+            break;
+        }
+        e->self++;
+        a->nsamples++;
+        if (on_sample)
+            on_sample(sctx, cs, sqlite3_column_double(q, 1));
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(a->s, err, "database read");
+    sqlite3_reset(q);
+    return rc;
+}
+
+/* Propagates self counts to every ancestor (totals). */
+static int agg_totals(cs_agg *a, gd_error *err)
+{
+    size_t cap = a->cap;
+    int64_t *ids = malloc((a->n + 1) * sizeof *ids);
+    if (!ids)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < cap; i++)
+        if (a->e[i].id && a->e[i].self)
+            ids[n++] = a->e[i].id;
+    int rc = GD_OK;
+    for (size_t k = 0; k < n && !rc; k++) {
+        long self = agg_slot(a, ids[k])->self;
+        int64_t id = ids[k];
+        int guard = 0;
+        while (id && guard++ < 100000) {
+            cs_ent *e = agg_get(a, id, err); /* may grow the table */
+            if (!e) {
+                rc = err->code;
+                break;
+            }
+            e->total += self;
+            id = e->parent;
+        }
+    }
+    free(ids);
+    return rc;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_ent(const void *x, const void *y)
+{
+    const cs_ent *a = *(cs_ent *const *)x, *b = *(cs_ent *const *)y;
+    if (a->depth != b->depth)
+        return a->depth - b->depth;
+    if (a->total != b->total)
+        return a->total > b->total ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The icicle tree of the aggregated samples, nodes under `min` dropped. */
+static json_t *agg_flame(cs_agg *a, long min)
+{
+    json_t *root = json_pack("{s:s s:I s:[]}", "name", "all", "value", (json_int_t)a->nsamples,
+                             "children");
+    cs_ent **kept = malloc((a->n + 1) * sizeof *kept);
+    if (!kept)
+        return root;
+    size_t n = 0;
+    for (size_t i = 0; i < a->cap; i++)
+        if (a->e[i].id && a->e[i].total >= min && a->e[i].total > 0)
+            kept[n++] = &a->e[i];
+    gd_sort(kept, n, sizeof *kept, cmp_ent);
+    for (size_t i = 0; i < n; i++) {
+        cs_ent *e = kept[i];
+        e->node = json_pack("{s:o s:I s:[]}", "name", frame_text(a, e->frame), "value",
+                            (json_int_t)e->total, "children");
+        json_t *parent = root;
+        if (e->parent) {
+            cs_ent *p = agg_slot(a, e->parent);
+            parent = p->id && p->node ? p->node : NULL;
+        }
+        if (parent)
+            json_array_append(json_object_get(parent, "children"), e->node);
+    }
+    free(kept);
+    return root;
+}
+
+/* ---- group flames ------------------------------------------------------- */
+
+typedef struct flame_ctx {
+    gd_store *s;
+    const gd_flame_query *q;
+    cs_agg agg;
+    json_t *rows; /* group rows collected from gd_store_block_groups */
+} flame_ctx;
+
+static int collect_row(void *ctx, json_t *row)
+{
+    json_array_append(ctx, row);
+    return 0;
+}
+
+typedef struct stack_rec {
+    json_t *stacks;   /* of the current block, or NULL when not recorded */
+    int max;
+} stack_rec;
+
+static void record_sample(void *ctx, int64_t cs, double ts)
+{
+    stack_rec *r = ctx;
+    if (r->stacks && json_array_size(r->stacks) < (size_t)r->max)
+        json_array_append_new(r->stacks, json_pack("{s:f s:I}", "ts_ms", gd_ms_round(ts), "cs", (json_int_t)cs));
+}
+
+/* Turns {ts_ms, cs} into {ts_ms, frames: [indexes into the frame table]}. */
+static int resolve_stacks(cs_agg *a, json_t *stacks, json_t *table, json_t *index, gd_error *err)
+{
+    size_t i;
+    json_t *st;
+    json_array_foreach(stacks, i, st) {
+        int64_t id = json_integer_value(json_object_get(st, "cs"));
+        json_t *fr = json_array();
+        int guard = 0;
+        while (id && guard++ < 100000) {
+            cs_ent *e = agg_get(a, id, err);
+            if (!e) {
+                json_decref(fr);
+                return err->code;
+            }
+            char key[32];
+            snprintf(key, sizeof key, "%lld", (long long)e->frame);
+            json_t *pos = json_object_get(index, key);
+            if (!pos) {
+                pos = json_integer((json_int_t)json_array_size(table));
+                json_object_set_new(index, key, pos);
+                json_array_append_new(table, frame_text(a, e->frame));
+            }
+            json_array_append(fr, pos);
+            id = e->parent;
+        }
+        json_object_del(st, "cs");
+        json_object_set_new(st, "frames", fr);
+    }
+    return GD_OK;
+}
+
+static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
+{
+    const gd_flame_query *fq = fc->q;
+    char fl[4096], sql[8192];
+    gd_store_filter_sql(&fq->filter, "d.trace", fl, sizeof fl);
+    snprintf(sql, sizeof sql,
+             "SELECT " BLOCK_COLS " FROM block b JOIN dispatch d ON d.id = b.dispatch"
+             " JOIN trace t ON t.id = d.trace" BLOCK_MSG " WHERE b.grp IS ?1 AND d.dur_ms >= t.short_ms"
+             " AND t.hash NOT LIKE 'pending:%%' %s ORDER BY d.dur_ms DESC, d.id",
+             fl);
+    sqlite3_stmt *q = gd_store_prepare(fc->s, sql, err);
+    if (!q)
+        return err->code;
+    json_t *grp = json_object_get(row, "group");
+    if (json_is_string(grp))
+        sqlite3_bind_text(q, 1, json_string_value(grp), -1, SQLITE_TRANSIENT);
+    agg_reset(&fc->agg);
+    json_t *blocks = json_array(), *table = json_array(), *index = json_object();
+    int rc = GD_OK, step, nb = 0;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        stack_rec rec = {NULL, fq->max_samples};
+        if (nb < fq->max_blocks) {
+            json_t *b = gd_report_block_row(q);
+            rec.stacks = json_array();
+            json_object_set_new(b, "stacks", rec.stacks);
+            json_array_append_new(blocks, b);
+            nb++;
+        }
+        double start = sqlite3_column_double(q, 3);
+        rc = agg_block(&fc->agg, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 12),
+                       sqlite3_column_int64(q, 2), start, start + sqlite3_column_double(q, 4),
+                       sqlite3_column_int(q, 11), record_sample, &rec, err);
+        if (rc)
+            break;
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(fc->s, err, "database read");
+    sqlite3_finalize(q);
+    if (!rc)
+        rc = agg_totals(&fc->agg, err);
+    size_t i;
+    json_t *b;
+    json_array_foreach(blocks, i, b) {
+        if (rc)
+            break;
+        rc = resolve_stacks(&fc->agg, json_object_get(b, "stacks"), table, index, err);
+    }
+    if (!rc) {
+        long min = (long)ceil(fq->prune * (double)fc->agg.nsamples);
+        json_object_set_new(row, "samples", json_integer(fc->agg.nsamples));
+        json_object_set_new(row, "flame", agg_flame(&fc->agg, min < 1 ? 1 : min));
+        json_object_set_new(row, "frames", json_incref(table));
+        json_object_set(row, "blocks", blocks);
+    }
+    json_decref(blocks);
+    json_decref(table);
+    json_decref(index);
+    agg_reset(&fc->agg);
+    return rc;
+}
+
+int gd_store_group_flames(gd_store *s, const gd_flame_query *fq, gd_row_fn fn, void *ctx,
+                          gd_error *err)
+{
+    flame_ctx fc = {s, fq, {0}, json_array()};
+    gd_blocks_query bq = {.filter = fq->filter, .threshold = NAN, .kind = GD_KIND_NONE};
+    int rc = gd_store_block_groups(s, &bq, collect_row, fc.rows, err);
+    if (!rc)
+        rc = agg_init(&fc.agg, s, err);
+    size_t i;
+    json_t *row;
+    json_array_foreach(fc.rows, i, row) {
+        if (rc || (fq->max_groups > 0 && i >= (size_t)fq->max_groups))
+            break;
+        if ((rc = flame_group(&fc, row, err)))
+            break;
+        if (fn(ctx, row))
+            break;
+    }
+    agg_free(&fc.agg);
+    json_decref(fc.rows);
+    return rc;
+}
+
+/* ---- folded stacks ------------------------------------------------------ */
+
+/* Appends the chain of `id`, root first, to buf (';'-separated). */
+static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *err)
+{
+    if (!id)
+        return GD_OK;
+    cs_ent *e = agg_get(a, id, err);
+    if (!e)
+        return err->code;
+    int64_t frame = e->frame, parent = e->parent;
+    int rc = chain_text(a, parent, buf, len, err);
+    if (rc)
+        return rc;
+    json_t *t = frame_text(a, frame);
+    const char *txt = json_string_value(t) ? json_string_value(t) : "?";
+    size_t tl = strlen(txt);
+    char *nb = realloc(*buf, *len + tl + 2);
+    if (!nb) {
+        json_decref(t);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    *buf = nb;
+    if (*len)
+        nb[(*len)++] = ';';
+    for (size_t i = 0; i < tl; i++)
+        nb[(*len)++] = txt[i] == ';' ? ',' : txt[i];
+    nb[*len] = 0;
+    json_decref(t);
+    return GD_OK;
+}
+
+int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
+                    gd_error *err)
+{
+    char fl[4096], sql[8192];
+    gd_store_filter_sql(f, "d.trace", fl, sizeof fl);
+    snprintf(sql, sizeof sql,
+             "SELECT " BLOCK_CORE " FROM block b JOIN dispatch d ON d.id = b.dispatch"
+             " JOIN trace t ON t.id = d.trace WHERE (?1 IS NULL OR b.grp = ?1) AND d.dur_ms >= t.short_ms"
+             " AND t.hash NOT LIKE 'pending:%%' %s ORDER BY d.trace, d.start_ms, d.id",
+             fl);
+    cs_agg a;
+    int rc = agg_init(&a, s, err);
+    sqlite3_stmt *q = rc ? NULL : gd_store_prepare(s, sql, err);
+    if (!q) {
+        agg_free(&a);
+        return err->code ? err->code : GD_ERR_IO;
+    }
+    if (group)
+        sqlite3_bind_text(q, 1, group, -1, SQLITE_TRANSIENT);
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        double start = sqlite3_column_double(q, 3);
+        if ((rc = agg_block(&a, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 12),
+                            sqlite3_column_int64(q, 2), start, start + sqlite3_column_double(q, 4),
+                            sqlite3_column_int(q, 11), NULL, NULL, err)))
+            break;
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    /* callsites with samples, in id order for a stable output */
+    size_t n = 0;
+    int64_t *ids = rc ? NULL : malloc((a.n + 1) * sizeof *ids);
+    if (!rc && !ids)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    for (size_t i = 0; !rc && i < a.cap; i++)
+        if (a.e[i].id && a.e[i].self)
+            ids[n++] = a.e[i].id;
+    if (!rc)
+        gd_sort(ids, n, sizeof *ids, cmp_i64);
+    for (size_t i = 0; !rc && i < n; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        long self = agg_slot(&a, ids[i])->self;
+        if ((rc = chain_text(&a, ids[i], &buf, &len, err))) {
+            free(buf);
+            break;
+        }
+        json_t *row = json_pack("{s:s s:I}", "stack", buf ? buf : "", "count", (json_int_t)self);
+        free(buf);
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    free(ids);
+    agg_free(&a);
+    return rc;
+}

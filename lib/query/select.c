@@ -1,0 +1,215 @@
+/* query/select.c - selectors: the traces a `diff` or `check` side pools (ids, key=value, newest). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/version.h"
+#include "query/diff.h"
+#include "store/store_int.h"
+#include "core/util.h"
+
+/* traces one side may pool (the trace filter of the queries is an IN list) */
+#define SELECT_MAX 400
+
+void gd_selection_free(gd_selection *sel)
+{
+    if (!sel)
+        return;
+    free(sel->ids);
+    memset(sel, 0, sizeof *sel);
+}
+
+static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double start, double end,
+                   int has_times, gd_error *err)
+{
+    for (size_t i = 0; i < sel->n; i++)
+        if (sel->ids[i] == id)
+            return GD_OK;
+    if (sel->n == SELECT_MAX)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                            "a selector may pick at most %d traces; pick fewer (a version, a device)",
+                            SELECT_MAX);
+    if (gd_grow((void **)&sel->ids, cap, sel->n + 1, sizeof *sel->ids, err))
+        return err->code ? err->code : GD_ERR_IO;
+    sel->ids[sel->n++] = id;
+    if (has_times && end > start)
+        sel->minutes += (end - start) / 60000.0;
+    return GD_OK;
+}
+
+/* The trace column a selector key stands for; NULL when unknown. */
+static const char *selector_column(const char *key, size_t n)
+{
+    static const char *const map[][2] = {
+        {"version", "version_name"}, {"app", "app"}, {"device", "device"},
+        {"api", "api_level"},        {"source", "source"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && strncmp(key, map[i][0], n) == 0)
+            return map[i][1];
+    return NULL;
+}
+
+/* Parses "1,2,5" into ids; 0, or -1 when malformed. */
+static int parse_id_list(const char *s, int64_t *ids, size_t max, size_t *n)
+{
+    *n = 0;
+    const char *p = s;
+    for (;;) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (v <= 0 || *n == max)
+            return -1;
+        ids[(*n)++] = v;
+        if (*end == '\0')
+            return 0;
+        if (*end != ',')
+            return -1;
+        p = end + 1;
+    }
+}
+
+int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = 0;
+    if (!selector || !*selector)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "empty selector");
+    const char *eq = strchr(selector, '=');
+    sqlite3_stmt *q;
+    int rc = GD_OK;
+    if (eq) {
+        const char *col = selector_column(selector, (size_t)(eq - selector));
+        if (!col)
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                                "selector '%.200s': unknown key (version, app, device, api, source)",
+                                selector);
+        if (!eq[1])
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': empty value", selector);
+        char sql[256];
+        snprintf(sql, sizeof sql,
+                 "SELECT id, start_ms, end_ms FROM trace WHERE hash NOT LIKE 'pending:%%'"
+                 " AND CAST(%s AS TEXT) = ?1 ORDER BY id", col);
+        if (!(q = gd_store_prepare(s, sql, err)))
+            return err->code;
+        sqlite3_bind_text(q, 1, eq + 1, -1, SQLITE_TRANSIENT);
+        int step;
+        while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
+            rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1),
+                         sqlite3_column_double(q, 2),
+                         sqlite3_column_type(q, 1) != SQLITE_NULL &&
+                             sqlite3_column_type(q, 2) != SQLITE_NULL,
+                         err);
+        if (!rc && step != SQLITE_DONE)
+            rc = gd_store_fail(s, err, "database read");
+        sqlite3_finalize(q);
+        if (!rc && out->n == 0)
+            rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s' matches no trace", selector);
+    } else {
+        int64_t ids[256];
+        size_t n;
+        if (parse_id_list(selector, ids, sizeof ids / sizeof ids[0], &n))
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                                "selector '%.200s': expected a trace id, a comma list of ids"
+                                " or key=value",
+                                selector);
+        if (!(q = gd_store_prepare(s, "SELECT start_ms, end_ms FROM trace WHERE id = ?1"
+                                      " AND hash NOT LIKE 'pending:%'", err)))
+            return err->code;
+        for (size_t i = 0; i < n && !rc; i++) {
+            sqlite3_bind_int64(q, 1, ids[i]);
+            int step = sqlite3_step(q);
+            if (step == SQLITE_ROW)
+                rc = sel_add(out, &cap, ids[i], sqlite3_column_double(q, 0), sqlite3_column_double(q, 1),
+                             sqlite3_column_type(q, 0) != SQLITE_NULL &&
+                                 sqlite3_column_type(q, 1) != SQLITE_NULL,
+                             err);
+            else if (step == SQLITE_DONE)
+                rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s': no trace %lld", selector,
+                                  (long long)ids[i]);
+            else
+                rc = gd_store_fail(s, err, "database read");
+            sqlite3_reset(q);
+        }
+        sqlite3_finalize(q);
+    }
+    if (rc)
+        gd_selection_free(out);
+    return rc;
+}
+
+int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err)
+{
+    *oldest = *newest = NULL;
+    *n = 0;
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT DISTINCT version_name FROM trace WHERE"
+                                          " version_name IS NOT NULL AND hash NOT LIKE 'pending:%'", err);
+    if (!q)
+        return err->code;
+    int step, rc = GD_OK;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(q, 0);
+        if (!v)
+            continue;
+        (*n)++;
+        char **slot[2] = {newest, oldest};
+        for (int k = 0; k < 2 && !rc; k++) {
+            int c = *slot[k] ? gd_version_cmp(v, *slot[k]) : 0;
+            if (!*slot[k] || (k == 0 ? c > 0 : c < 0)) {
+                free(*slot[k]);
+                if (!(*slot[k] = strdup(v)))
+                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            }
+        }
+        if (rc)
+            break;
+    }
+    if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    if (rc) {
+        free(*oldest);
+        free(*newest);
+        *oldest = *newest = NULL;
+    }
+    return rc;
+}
+
+int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *best = NULL, *oldest = NULL;
+    size_t nv;
+    int step, rc = gd_store_version_span(s, &oldest, &best, &nv, err);
+    free(oldest);
+    if (rc)
+        return rc;
+    sqlite3_stmt *q;
+    if (best) {
+        char sel[1100];
+        snprintf(sel, sizeof sel, "version=%.1000s", best);
+        free(best);
+        return gd_store_select(s, sel, out, err);
+    }
+    /* no versions: every trace */
+    if (!(q = gd_store_prepare(s, "SELECT id, start_ms, end_ms FROM trace WHERE"
+                                  " hash NOT LIKE 'pending:%' ORDER BY id", err)))
+        return err->code;
+    size_t cap = 0;
+    while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
+        rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1),
+                     sqlite3_column_double(q, 2),
+                     sqlite3_column_type(q, 1) != SQLITE_NULL && sqlite3_column_type(q, 2) != SQLITE_NULL,
+                     err);
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(q);
+    if (!rc && out->n == 0)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "no traces in the database");
+    if (rc)
+        gd_selection_free(out);
+    return rc;
+}
