@@ -1,0 +1,139 @@
+/* query/evil_methods.c - Matrix's evil methods: slow dispatches and the stack key of each. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calltree.h"
+#include "core/util.h"
+#include "derive/methods.h"
+#include "query/methods_int.h"
+#include "store/store_int.h"
+
+typedef struct items {
+    gd_ct_item *v;
+    long *seq;
+    size_t n, cap;
+    double root_cost;
+    int oom;
+} items;
+
+static int item_call(void *ctx, const gd_call *c)
+{
+    items *it = ctx;
+    if (it->n == it->cap) {
+        size_t nc = it->cap ? it->cap * 2 : 64;
+        gd_ct_item *nv = realloc(it->v, nc * sizeof *nv);
+        if (nv)
+            it->v = nv;
+        long *ns = realloc(it->seq, nc * sizeof *ns);
+        if (ns)
+            it->seq = ns;
+        if (!nv || !ns) {
+            it->oom = 1;
+            return -1;
+        }
+        it->cap = nc;
+    }
+    /* post-order in, pre-order position kept: place by seq afterwards */
+    it->v[it->n] = (gd_ct_item){c->method, c->depth, c->total};
+    it->seq[it->n] = c->seq;
+    it->n++;
+    if (c->depth == 0)
+        it->root_cost += c->total;
+    return 0;
+}
+
+/* Reorders the items into pre-order (their seq is a permutation of 0..n-1). */
+static int items_preorder(items *it)
+{
+    gd_ct_item *v = malloc((it->n ? it->n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < it->n; i++)
+        v[it->seq[i]] = it->v[i];
+    free(it->v);
+    it->v = v;
+    it->cap = it->n;
+    return 0;
+}
+
+static int64_t matrix_dispatch_id(gd_store *s)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT id FROM method WHERE class = 'matrix' AND name = 'dispatch' AND desc IS NULL", NULL);
+    int64_t id = -1;
+    if (q && sqlite3_step(q) == SQLITE_ROW)
+        id = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return id;
+}
+
+int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+                          gd_error *err)
+{
+    sqlite3_stmt *st = gd_mq_prepare(
+        s, q,
+        "SELECT c.id, c.trace, c.pid, c.tid, c.start_ms, c.dur_ms FROM dispatch c"
+        " JOIN trace t ON t.id = c.trace WHERE c.dur_ms >= ?1 AND t.hash NOT LIKE 'pending:%%'%s%s"
+        " ORDER BY c.trace, c.start_ms, c.id",
+        2, err);
+    if (!st)
+        return err->code ? err->code : GD_ERR_IO;
+    sqlite3_bind_double(st, 1, q->evil_ms);
+    int64_t dispatch_method = matrix_dispatch_id(s);
+    sqlite3_stmt *nq = NULL;
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t trace = sqlite3_column_int64(st, 1), pid = sqlite3_column_int64(st, 2),
+                tid = sqlite3_column_int64(st, 3);
+        double a = sqlite3_column_double(st, 4), dur = sqlite3_column_double(st, 5);
+        items it = {0};
+        rc = gd_mq_walk(s, trace, pid, tid, a, a + dur, item_call, &it, err);
+        if (!rc && items_preorder(&it))
+            rc = -1;
+        if (rc == -1 || it.oom)
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        if (rc || it.n == 0 || !(it.root_cost >= q->evil_ms)) {
+            free(it.v);
+            free(it.seq);
+            if (rc)
+                break;
+            continue;
+        }
+        double stack_cost = dur > it.root_cost ? dur : it.root_cost;
+        long k = gd_ct_stack_key(it.v, it.n, stack_cost, dispatch_method);
+        gd_mname m;
+        if ((rc = gd_mq_name(s, &nq, it.v[k].method, &m, err))) {
+            free(it.v);
+            free(it.seq);
+            break;
+        }
+        char full[2048];
+        json_t *row = json_object();
+        json_object_set_new(row, "trace", json_integer(trace));
+        json_object_set_new(row, "id", json_integer(sqlite3_column_int64(st, 0)));
+        json_object_set_new(row, "pid", json_integer(pid));
+        json_object_set_new(row, "tid", json_integer(tid));
+        json_object_set_new(row, "start_ms", gd_mq_ms(a));
+        json_object_set_new(row, "end_ms", gd_mq_ms(a + dur));
+        json_object_set_new(row, "duration_ms", gd_mq_ms(dur));
+        json_object_set_new(row, "cost_ms", gd_mq_ms(it.root_cost));
+        json_object_set_new(row, "stack_key", json_string(gd_mq_dotted(&m, full, sizeof full)));
+        json_object_set_new(row, "stack_key_desc", m.desc ? json_string(m.desc) : json_null());
+        json_object_set_new(row, "stack_key_depth", json_integer(it.v[k].depth));
+        json_object_set_new(row, "stack_key_cost_ms", gd_mq_ms(it.v[k].cost));
+        gd_mq_name_free(&m);
+        free(it.v);
+        free(it.seq);
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(nq);
+    sqlite3_finalize(st);
+    return rc;
+}
