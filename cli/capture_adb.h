@@ -1,0 +1,50 @@
+/* capture_adb.h - what cli/capture.c uses to run adb and record its files (cli/capture_adb.c). */
+#ifndef GD_CLI_CAPTURE_ADB_H
+#define GD_CLI_CAPTURE_ADB_H
+
+#include <jansson.h>
+
+#include "capture/adb.h"
+
+typedef struct cap {
+    const char *serial;  /* chosen device */
+    const char *dir;
+    json_t *files;       /* manifest "files" */
+    json_t *warnings;
+    int disconnected;
+} cap;
+
+/* A background adb (logcat, the sampling loop, simpleperf) writing to DIR/name,
+ * and what the manifest says of it. */
+typedef struct bg {
+    gd_adb_bg a;
+    const char *name, *what;
+    json_t *cmd;
+} cap_bg;
+
+/* The command as the manifest records it (argv joined by spaces). */
+json_t *cap_cmd_text(const cap *c, const char *const *args);
+/* adb with the chosen device (c may be NULL: none yet); as gd_adb_run. */
+int cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *err, size_t errn,
+                double timeout_ms);
+/* adb shell with one command line (already quoted where needed). */
+int cap_shell(cap *c, const char *cmdline, int out_fd, char **out, char *err, size_t errn);
+/* Is the device still there?  (`adb -s SERIAL get-state` says "device") */
+int cap_device_alive(cap *c);
+/* Adds a warning to the manifest. */
+void cap_warn(cap *c, const char *msg);
+/* Runs an adb command into DIR/name and records it in the manifest.
+ * Returns 0, or -1 when it failed (recorded; c->disconnected set when the
+ * device is gone). */
+int cap_to_file(cap *c, const char *name, const char *what, const char *const *args, double timeout_ms);
+
+void cap_bg_init(cap_bg *b);
+/* Starts a background adb writing to DIR/name (as gd_adb_bg_start). */
+int cap_bg_start(cap *c, cap_bg *b, const char *name, const char *what, const char *const *args);
+/* Stops it (again: nothing) and records its file in the manifest. */
+void cap_bg_stop(cap *c, cap_bg *b);
+
+/* Device clocks against the host's: wall, uptime and their offset (null when unknown). */
+json_t *cap_clocks(cap *c);
+
+#endif
