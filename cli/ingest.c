@@ -184,7 +184,6 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     gd_fetch_opts fo = {.max_bytes = (uint64_t)max_bytes, .timeout_s = timeout};
-    gd_fetch_set_defaults(&fo);
     gd_store *s;
     if ((rc = gd_cli_open_store(ctx, "ingest", GD_STORE_RW, &s)))
         return rc;
@@ -207,7 +206,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         prog.delay = atoi(delay);
     out.prog = &prog;
     gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
-                         .keep_going = keep_going, .mapping = retrace};
+                         .keep_going = keep_going, .mapping = retrace, .fetch = &fo};
     if (!no_progress && isatty(2)) {
         io.progress = on_progress;
         io.analysis_progress = on_analysis;

@@ -582,7 +582,7 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
     struct stat st;
     if (gd_fetch_is_url(path)) {
         gd_fetch *f = NULL;
-        if ((code = gd_fetch_open(&f, path, &in, err)))
+        if ((code = gd_fetch_open(&f, path, rc->opts->fetch, &in, err)))
             return code;
         char shown[2048]; /* the source as stored: no credentials */
         gd_url_redact(path, shown, sizeof shown);

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "io/fetch.h"
 #include "reader/reader.h"
 #include "store/store.h"
 
@@ -28,6 +29,7 @@ typedef struct gd_ingest_opts {
      * as the skip reason GD_SKIP_RETRACE_AMBIGUOUS.  The mapping's content
      * hash is part of each trace's duplicate key. */
     const char *mapping;
+    const gd_fetch_opts *fetch;  /* limits of URL inputs; NULL: the defaults */
 } gd_ingest_opts;
 
 #define GD_SKIP_RETRACE_AMBIGUOUS "retrace: ambiguous"

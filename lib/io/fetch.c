@@ -6,8 +6,6 @@
 #include <string.h>
 #include <strings.h>
 
-static gd_fetch_opts defaults;
-
 struct gd_fetch {
     CURL *e;
     CURLM *m;
@@ -95,8 +93,6 @@ char *gd_url_redact(const char *url, char *out, size_t n)
     out[o] = 0;
     return out;
 }
-
-void gd_fetch_set_defaults(const gd_fetch_opts *o) { defaults = *o; }
 
 /* Unread bytes held at most (plus one libcurl write); past it the transfer
  * pauses until the reader catches up, so memory never follows the body. */
@@ -206,18 +202,18 @@ static ssize_t pull(void *ctx, void *buf, size_t n, gd_error *err)
     return (ssize_t)k;
 }
 
-int gd_fetch_open(gd_fetch **out, const char *url, gd_input **in, gd_error *err)
+int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd_input **in,
+                  gd_error *err)
 {
-    static int inited;
-    if (!inited) {
-        curl_global_init(CURL_GLOBAL_DEFAULT);
-        inited = 1;
-    }
+    const gd_fetch_opts none = {0}, *o = opts ? opts : &none;
+    /* libcurl counts these calls and initialises once (thread-safe since
+     * 7.84): no flag of ours to hold, as in fleet/clickhouse.c */
+    curl_global_init(CURL_GLOBAL_DEFAULT);
     gd_fetch *f = calloc(1, sizeof *f);
     if (!f)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     snprintf(f->url, sizeof f->url, "%s", url);
-    f->max_bytes = defaults.max_bytes ? defaults.max_bytes : ((uint64_t)2 << 30);
+    f->max_bytes = o->max_bytes ? o->max_bytes : ((uint64_t)2 << 30);
     f->e = curl_easy_init();
     f->m = curl_multi_init();
     if (!f->e || !f->m) {
@@ -230,10 +226,10 @@ int gd_fetch_open(gd_fetch **out, const char *url, gd_input **in, gd_error *err)
     curl_easy_setopt(f->e, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(f->e, CURLOPT_MAXREDIRS, 10L);
     curl_easy_setopt(f->e, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(f->e, CURLOPT_CONNECTTIMEOUT, defaults.connect_timeout_s ? defaults.connect_timeout_s : 10L);
-    curl_easy_setopt(f->e, CURLOPT_TIMEOUT, defaults.timeout_s ? defaults.timeout_s : 600L);
+    curl_easy_setopt(f->e, CURLOPT_CONNECTTIMEOUT, o->connect_timeout_s ? o->connect_timeout_s : 10L);
+    curl_easy_setopt(f->e, CURLOPT_TIMEOUT, o->timeout_s ? o->timeout_s : 600L);
     curl_easy_setopt(f->e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(f->e, CURLOPT_LOW_SPEED_TIME, defaults.stall_timeout_s ? defaults.stall_timeout_s : 30L);
+    curl_easy_setopt(f->e, CURLOPT_LOW_SPEED_TIME, o->stall_timeout_s ? o->stall_timeout_s : 30L);
     curl_easy_setopt(f->e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)f->max_bytes);
     curl_easy_setopt(f->e, CURLOPT_FAILONERROR, 1L);
     curl_easy_setopt(f->e, CURLOPT_WRITEFUNCTION, on_write);

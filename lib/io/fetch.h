@@ -22,13 +22,13 @@ int gd_fetch_is_url(const char *s);
  * values of query keys that look like secrets (token, key, password, sig,
  * auth, ...) replaced by REDACTED.  Writes at most n bytes; returns out. */
 char *gd_url_redact(const char *url, char *out, size_t n);
-/* Sets the options used by later gd_fetch_open calls (process-wide). */
-void gd_fetch_set_defaults(const gd_fetch_opts *o);
-/* Starts fetching `url`; *in pulls the body (gzip content-encoding decoded)
- * as it arrives, with bounded memory.  Only http and https, also for
- * redirects; proxies from the usual environment variables.  Transfer
- * errors surface from gd_input_read as GD_ERR_IO with the URL's reason. */
-int gd_fetch_open(gd_fetch **out, const char *url, gd_input **in, gd_error *err);
+/* Starts fetching `url` within the limits of opts (NULL: all defaults);
+ * *in pulls the body (gzip content-encoding decoded) as it arrives, with
+ * bounded memory.  Only http and https, also for redirects; proxies from
+ * the usual environment variables.  Transfer errors surface from
+ * gd_input_read as GD_ERR_IO with the URL's reason. */
+int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd_input **in,
+                  gd_error *err);
 /* Ends the transfer; GD_OK only when the whole body arrived with a 2xx. */
 int gd_fetch_close(gd_fetch *f, gd_error *err);
 
