@@ -110,20 +110,29 @@ static int put_issue(gd_store *s, int64_t trace, int64_t id, const json_t *o, gd
     return rc;
 }
 
-static int put_summary(gd_store *s, int64_t trace, int64_t id, const json_t *o, gd_error *err)
+/* A row (id, trace, text) of `sql`: a mark's name, a summary's window. */
+static int put_named(gd_store *s, const char *sql, int64_t trace, int64_t id, const char *text,
+                     gd_error *err)
 {
-    sqlite3_stmt *st = gd_store_cached(s, summary_sql, err);
+    sqlite3_stmt *st = gd_store_cached(s, sql, err);
     if (!st)
         return err->code;
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_int64(st, 2, trace);
-    gd_bind_text(st, 3, str_of(o, "window"));
+    gd_bind_text(st, 3, text);
     int rc = gd_store_step(s, st, err);
     gd_store_release(s, st);
+    return rc;
+}
+
+static int put_summary(gd_store *s, int64_t trace, int64_t id, const json_t *o, gd_error *err)
+{
+    int rc = put_named(s, summary_sql, trace, id, str_of(o, "window"), err);
     const json_t *figures = json_object_get(o, "figures");
     if (rc || !json_is_object(figures))
         return rc;
-    if (!(st = gd_store_cached(s, figure_sql, err)))
+    sqlite3_stmt *st = gd_store_cached(s, figure_sql, err);
+    if (!st)
         return err->code;
     const char *name;
     json_t *value;
@@ -149,17 +158,8 @@ int gd_findings_put(gd_store *s, int64_t trace, int64_t raw_id, gd_event_kind ki
         return put_issue(s, trace, raw_id, ev_json, err);
     case GD_EV_FRAME_SUMMARY:
         return put_summary(s, trace, raw_id, ev_json, err);
-    case GD_EV_MARK: {
-        sqlite3_stmt *st = gd_store_cached(s, mark_sql, err);
-        if (!st)
-            return err->code;
-        sqlite3_bind_int64(st, 1, raw_id);
-        sqlite3_bind_int64(st, 2, trace);
-        gd_bind_text(st, 3, str_of(ev_json, "name"));
-        int rc = gd_store_step(s, st, err);
-        gd_store_release(s, st);
-        return rc;
-    }
+    case GD_EV_MARK:
+        return put_named(s, mark_sql, trace, raw_id, str_of(ev_json, "name"), err);
     default:
         return GD_OK;
     }

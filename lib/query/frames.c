@@ -250,54 +250,49 @@ out:
     return rc;
 }
 
-/* The figures of frame summary `id`, in the printed order, into `figures`. */
-static int summary_figures(gd_store *s, sqlite3_stmt *fq, int64_t id, json_t *figures, gd_error *err)
-{
-    sqlite3_bind_int64(fq, 1, id);
-    int step;
-    while ((step = sqlite3_step(fq)) == SQLITE_ROW)
-        json_object_set_new(figures, (const char *)sqlite3_column_text(fq, 0), gd_col_text(fq, 1));
-    sqlite3_reset(fq);
-    return step == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
-}
-
+/* One frame summary with its figures: the rows of one summary, one figure
+ * per row (in the printed order), come together. */
 int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
                              gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT f.trace, " PID_SQL ", f.window, f.id FROM frame_summary f JOIN raw_event e ON e.id = f.id"
-             " WHERE gd_match(f.window, ?1) %s ORDER BY f.trace, f.id",
+             "SELECT f.trace, " PID_SQL ", f.window, f.id, g.name, g.value FROM frame_summary f"
+             " JOIN raw_event e ON e.id = f.id LEFT JOIN frame_figure g ON g.summary = f.id"
+             " WHERE gd_match(f.window, ?1) %s ORDER BY f.trace, f.id, g.seq",
              filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
-    sqlite3_stmt *fq = g ? gd_store_prepare(s, "SELECT name, value FROM frame_figure WHERE summary = ?1"
-                                               " ORDER BY seq", err)
-                         : NULL;
-    int rc = GD_OK, step = SQLITE_DONE;
-    if (!fq) {
-        sqlite3_finalize(g);
-        return err->code ? err->code : GD_ERR_IO;
-    }
+    if (!g)
+        return err->code;
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
+    json_t *row = NULL, *figures = NULL;
+    int64_t cur = 0;
+    int step, stop = 0;
     while ((step = sqlite3_step(g)) == SQLITE_ROW) {
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, 0)));
-        json_object_set_new(row, "pid", gd_col_json(g, 1));
-        json_object_set_new(row, "window", gd_col_text(g, 2));
-        json_object_set_new(row, "period", json_string("since app start"));
-        json_t *figures = json_object();
-        json_object_set_new(row, "figures", figures);
-        rc = summary_figures(s, fq, sqlite3_column_int64(g, 3), figures, err);
-        int stop = rc ? 1 : fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
+        int64_t id = sqlite3_column_int64(g, 3);
+        if (row && id != cur) {
+            stop = fn(ctx, row);
+            json_decref(row);
+            row = NULL;
+            if (stop)
+                break;
+        }
+        if (!row) {
+            cur = id;
+            row = json_pack("{s:I s:o s:o s:s s:o}", "trace", (json_int_t)sqlite3_column_int64(g, 0), "pid",
+                            gd_col_json(g, 1), "window", gd_col_text(g, 2), "period", "since app start",
+                            "figures", json_object());
+            figures = json_object_get(row, "figures");
+        }
+        if (sqlite3_column_type(g, 4) != SQLITE_NULL)
+            json_object_set_new(figures, (const char *)sqlite3_column_text(g, 4), gd_col_text(g, 5));
     }
-    if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
+    int rc = !stop && step != SQLITE_DONE ? gd_store_fail(s, err, "database read") : GD_OK;
+    if (row && !rc)
+        fn(ctx, row);
+    json_decref(row);
     sqlite3_finalize(g);
-    sqlite3_finalize(fq);
     return rc;
 }
