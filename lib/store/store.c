@@ -132,9 +132,17 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
  * number (fps) or integer (the drop counts), else NULL */
 #define MIG_NUM(k)                                                                                 \
     " CASE WHEN json_type(json, '$.content." k "') IN ('integer', 'real')"                         \
-    " THEN json ->> '$.content." k "' END,"
+    " THEN json_extract(json, '$.content." k "') END,"
 #define MIG_INT(k)                                                                                 \
-    " CASE WHEN json_type(json, '$.content." k "') = 'integer' THEN json ->> '$.content." k "' END,"
+    " CASE WHEN json_type(json, '$.content." k "') = 'integer'"                                    \
+    " THEN json_extract(json, '$.content." k "') END,"
+/* 2 -> 3: the issue's content as JSON text (json_extract gives a string
+ * without its quotes, true and false as 1 and 0); NULL when absent */
+#define MIG_CONTENT                                                                                \
+    " CASE json_type(json, '$.content') WHEN 'text' THEN json_quote(json_extract(json, '$.content'))" \
+    " WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null'"                    \
+    " ELSE json_extract(json, '$.content') END"
+
 static const char *const migrations[] = {
     NULL, /* 0: no schema yet: the whole schema is created instead */
     /* 1 -> 2: the trace's clock, and app launches */
@@ -166,18 +174,19 @@ static const char *const migrations[] = {
     " trace INTEGER NOT NULL REFERENCES trace(id), seq INTEGER NOT NULL, name TEXT NOT NULL,"
     " value TEXT, PRIMARY KEY (summary, seq)) WITHOUT ROWID;"
     "CREATE INDEX frame_figure_trace ON frame_figure (trace);"
-    "INSERT INTO issue SELECT id, trace, json ->> '$.tool', json ->> '$.issue_type',"
-    " json ->> '$.detail', json ->> '$.cost', json -> '$.content' FROM raw_event WHERE kind = 'issue';"
-    "INSERT INTO issue_fps SELECT id, trace, json ->> '$.content.scene'," MIG_NUM("fps")
+    "INSERT INTO issue SELECT id, trace, json_extract(json, '$.tool'), json_extract(json, '$.issue_type'),"
+    " json_extract(json, '$.detail'), json_extract(json, '$.cost')," MIG_CONTENT
+    " FROM raw_event WHERE kind = 'issue';"
+    "INSERT INTO issue_fps SELECT id, trace, json_extract(json, '$.content.scene')," MIG_NUM("fps")
     MIG_INT("dropLevel.DROPPED_BEST") MIG_INT("dropLevel.DROPPED_NORMAL") MIG_INT("dropLevel.DROPPED_MIDDLE")
     MIG_INT("dropLevel.DROPPED_HIGH") MIG_INT("dropLevel.DROPPED_FROZEN") MIG_INT("dropSum.DROPPED_BEST")
     MIG_INT("dropSum.DROPPED_NORMAL") MIG_INT("dropSum.DROPPED_MIDDLE") MIG_INT("dropSum.DROPPED_HIGH")
     " CASE WHEN json_type(json, '$.content.dropSum.DROPPED_FROZEN') = 'integer'"
-    " THEN json ->> '$.content.dropSum.DROPPED_FROZEN' END"
-    " FROM raw_event WHERE kind = 'issue' AND json ->> '$.tool' = 'matrix'"
-    " AND json ->> '$.issue_type' = 'Trace_FPS';"
-    "INSERT INTO mark SELECT id, trace, json ->> '$.name' FROM raw_event WHERE kind = 'mark';"
-    "INSERT INTO frame_summary SELECT id, trace, json ->> '$.window' FROM raw_event"
+    " THEN json_extract(json, '$.content.dropSum.DROPPED_FROZEN') END"
+    " FROM raw_event WHERE kind = 'issue' AND json_extract(json, '$.tool') = 'matrix'"
+    " AND json_extract(json, '$.issue_type') = 'Trace_FPS';"
+    "INSERT INTO mark SELECT id, trace, json_extract(json, '$.name') FROM raw_event WHERE kind = 'mark';"
+    "INSERT INTO frame_summary SELECT id, trace, json_extract(json, '$.window') FROM raw_event"
     " WHERE kind = 'frame_summary';"
     "INSERT INTO frame_figure SELECT r.id, r.trace, row_number() OVER (PARTITION BY r.id ORDER BY f.id) - 1,"
     " f.key, f.value FROM raw_event r, json_each(r.json, '$.figures') f WHERE r.kind = 'frame_summary'"
