@@ -1,6 +1,8 @@
--- godeye.sql - the SQLite store, schema version 2 (PRAGMA user_version).
--- A version-1 database is brought up to 2 on its first write (lib/store.c:
--- migrations): trace.clock, trace.utc_offset_min and the startup table.
+-- godeye.sql - the SQLite store, schema version 3 (PRAGMA user_version).
+-- An older database is brought up to date on its first write
+-- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
+-- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary
+-- and frame_figure tables, filled from the raw_event rows.
 --
 -- Stable for `godeye sql` users: tables and columns below are only added to,
 -- never renamed, within a major version.  Times are epoch milliseconds
@@ -146,7 +148,9 @@ CREATE TABLE block (
   blame     TEXT                        -- method blamed from method traces
 );
 
--- Events of kinds that have no table of their own yet, as capture-format JSON.
+-- Events of kinds that have no table of their own yet, as capture-format JSON;
+-- also every issue, mark and frame summary as read (their time, pid and tid
+-- are here; their fields in issue, mark and frame_summary, same id).
 CREATE TABLE raw_event (
   id    INTEGER PRIMARY KEY,
   trace INTEGER NOT NULL REFERENCES trace(id),
@@ -289,3 +293,57 @@ CREATE TABLE startup (
   ts_ms    REAL                         -- when it was reported, or NULL
 );
 CREATE INDEX startup_trace ON startup (trace, ts_ms);
+
+-- Findings as the tools reported them (godeye issues, godeye anr), one row
+-- per issue event: id is its raw_event row (time, pid, tid).
+CREATE TABLE issue (
+  id       INTEGER PRIMARY KEY REFERENCES raw_event(id),
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  tool     TEXT,                        -- matrix, anr, android, godeye, blockcanary
+  type     TEXT,                        -- the tool's type: Trace_FPS, deadlock...
+  detail   TEXT,                        -- subtype, or NULL
+  cost_ms  REAL,                        -- or NULL
+  content  TEXT                         -- the issue as reported (JSON), or NULL
+);
+CREATE INDEX issue_trace ON issue (trace, tool);
+
+-- The figures of Matrix Trace_FPS issues (godeye frames, source matrix):
+-- frames per drop level (dropLevel) and frames dropped per level (dropSum).
+CREATE TABLE issue_fps (
+  id       INTEGER PRIMARY KEY REFERENCES issue(id),
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  scene    TEXT,                        -- the activity or fragment, or NULL
+  fps      REAL,                        -- as reported, or NULL
+  best_frames INTEGER, normal_frames INTEGER, middle_frames INTEGER,
+  high_frames INTEGER, frozen_frames INTEGER,       -- NULL: not reported
+  best_dropped INTEGER, normal_dropped INTEGER, middle_dropped INTEGER,
+  high_dropped INTEGER, frozen_dropped INTEGER
+);
+CREATE INDEX issue_fps_scene ON issue_fps (trace, scene);
+
+-- Named instants of a capture (mark events); id is the raw_event row.
+CREATE TABLE mark (
+  id       INTEGER PRIMARY KEY REFERENCES raw_event(id),
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  name     TEXT
+);
+CREATE INDEX mark_trace ON mark (trace);
+
+-- gfxinfo summaries as printed (godeye frames --summary); id is the
+-- raw_event row (pid).  Their figures, in the printed order, in frame_figure.
+CREATE TABLE frame_summary (
+  id       INTEGER PRIMARY KEY REFERENCES raw_event(id),
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  window   TEXT                         -- NULL: the app-wide summary
+);
+CREATE INDEX frame_summary_trace ON frame_summary (trace);
+
+CREATE TABLE frame_figure (
+  summary  INTEGER NOT NULL REFERENCES frame_summary(id),
+  trace    INTEGER NOT NULL REFERENCES trace(id),
+  seq      INTEGER NOT NULL,            -- 0, 1, ... as printed
+  name     TEXT NOT NULL,               -- "Janky frames", "50th percentile"...
+  value    TEXT NOT NULL,               -- as printed: "772 (26.59%)", "9ms"
+  PRIMARY KEY (summary, seq)
+) WITHOUT ROWID;
+CREATE INDEX frame_figure_trace ON frame_figure (trace);

@@ -11,6 +11,7 @@
 #include "store/store_int.h"
 #include "core/util.h"
 #include "derive/methods.h"
+#include "ingest/findings.h"
 
 enum {
     ST_LOOPER,
@@ -399,9 +400,10 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     json_t *j = gd_event_to_json(ev);
     char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
-    if (!txt)
+    if (!txt) {
+        json_decref(j);
         return gd_error_set(err, GD_ERR_IO, ev->line, 0, "out of memory");
+    }
     sqlite3_stmt *st = w->st[ST_RAW];
     sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_text(st, 2, gd_event_kind_name(ev->kind), -1, SQLITE_STATIC);
@@ -409,7 +411,11 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_bind_int64(st, 4, ev->pid);
     sqlite3_bind_int64(st, 5, ev->tid);
     sqlite3_bind_text(st, 6, txt, -1, free);
-    return gd_store_step(w->s, st, err);
+    int rc = gd_store_step(w->s, st, err);
+    if (!rc) /* issues, marks, frame summaries: their typed rows too */
+        rc = gd_findings_put(w->s, w->trace, sqlite3_last_insert_rowid(w->s->db), ev->kind, j, err);
+    json_decref(j);
+    return rc;
 }
 
 /* One launch; a kind other than cold/warm/hot is stored as unknown. */

@@ -13,9 +13,11 @@
 
 /* pid as reported: a positive pid, else NULL (unknown) */
 #define PID_SQL "CASE WHEN pid > 0 THEN pid END"
-#define FPS_WHERE                                                                                  \
-    "kind = 'issue' AND json_extract(json, '$.tool') = 'matrix'"                                   \
-    " AND json_extract(json, '$.issue_type') = 'Trace_FPS'"
+/* a Matrix Trace_FPS issue's figures, drop columns in gd_drop_level order */
+#define FPS_COLS                                                                                   \
+    "fps, best_frames, normal_frames, middle_frames, high_frames, frozen_frames, best_dropped,"     \
+    " normal_dropped, middle_dropped, high_dropped, frozen_dropped"
+_Static_assert(GD_DROP__COUNT == 5, "FPS_COLS has five drop levels");
 
 static void bind_text_or_null(sqlite3_stmt *q, int i, sqlite3_stmt *from, int col)
 {
@@ -142,26 +144,24 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
     long issues = 0, with_fps = 0;
     int step;
     while ((step = sqlite3_step(mq)) == SQLITE_ROW) {
-        json_t *o = json_loads((const char *)sqlite3_column_text(mq, 0), 0, NULL);
-        json_t *c = json_object_get(o, "content");
-        json_t *dl = json_object_get(c, "dropLevel"), *ds = json_object_get(c, "dropSum");
         int64_t fi = 0;
         for (int l = 0; l < GD_DROP__COUNT; l++) {
-            const char *k = gd_drop_level_matrix_key((gd_drop_level)l);
-            json_t *a = json_object_get(dl, k), *b = json_object_get(ds, k);
-            if (json_is_integer(a))
-                lv[l] += json_integer_value(a), fi += json_integer_value(a);
-            if (json_is_integer(b))
-                sum[l] += json_integer_value(b), dropped += json_integer_value(b);
+            if (sqlite3_column_type(mq, 1 + l) != SQLITE_NULL) {
+                int64_t a = sqlite3_column_int64(mq, 1 + l);
+                lv[l] += a, fi += a;
+            }
+            if (sqlite3_column_type(mq, 1 + GD_DROP__COUNT + l) != SQLITE_NULL) {
+                int64_t b = sqlite3_column_int64(mq, 1 + GD_DROP__COUNT + l);
+                sum[l] += b, dropped += b;
+            }
         }
         frames += fi;
-        json_t *fps = json_object_get(c, "fps");
-        if (json_is_number(fps) && json_number_value(fps) > 0 && fi > 0) {
-            cost += (double)fi / json_number_value(fps);
+        double fps = sqlite3_column_type(mq, 0) == SQLITE_NULL ? 0 : sqlite3_column_double(mq, 0);
+        if (fps > 0 && fi > 0) {
+            cost += (double)fi / fps;
             with_fps++;
         }
         issues++;
-        json_decref(o);
     }
     sqlite3_reset(mq);
     sqlite3_clear_bindings(mq);
@@ -185,18 +185,18 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
 
 int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char filt[4096], sql[16384];
+    char filt[4096], sfilt[4096], sql[16384];
     gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
+    gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", sfilt, sizeof sfilt);
     snprintf(sql, sizeof sql,
              "SELECT trace, " PID_SQL ", window, 0 FROM frame_time"
              " WHERE gd_match(window, ?1) %s"
-             " UNION SELECT trace, " PID_SQL ", json_extract(json, '$.window'), 0 FROM raw_event"
-             " WHERE kind = 'frame_summary' AND json_extract(json, '$.window') IS NOT NULL"
-             " AND gd_match(json_extract(json, '$.window'), ?1) %s"
-             " UNION SELECT trace, NULL, json_extract(json, '$.content.scene'), 1 FROM raw_event"
-             " WHERE " FPS_WHERE " AND gd_match(json_extract(json, '$.content.scene'), ?1) %s"
+             " UNION SELECT f.trace, " PID_SQL ", f.window, 0 FROM frame_summary f"
+             " JOIN raw_event e ON e.id = f.id"
+             " WHERE f.window IS NOT NULL AND gd_match(f.window, ?1) %s"
+             " UNION SELECT trace, NULL, scene, 1 FROM issue_fps WHERE gd_match(scene, ?1) %s"
              " ORDER BY 1, 3, 4, 2",
-             filt, filt, filt);
+             filt, sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     sqlite3_stmt *fq = g ? gd_store_prepare(s,
                                             "SELECT ts_ms, dur_ms, vsync_ms FROM frame_time"
@@ -212,8 +212,8 @@ int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
                                              err)
                           : NULL;
     sqlite3_stmt *mq = bq ? gd_store_prepare(s,
-                                             "SELECT json FROM raw_event WHERE trace = ?1 AND " FPS_WHERE
-                                             " AND json_extract(json, '$.content.scene') IS ?2 ORDER BY id",
+                                             "SELECT " FPS_COLS " FROM issue_fps"
+                                             " WHERE trace = ?1 AND scene IS ?2 ORDER BY id",
                                              err)
                           : NULL;
     int rc = GD_OK, step = SQLITE_DONE;
@@ -250,34 +250,49 @@ out:
     return rc;
 }
 
-static json_t *summary_row(sqlite3_stmt *g)
-{
-    json_t *o = json_loads((const char *)sqlite3_column_text(g, 2), 0, NULL);
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, 0)));
-    json_object_set_new(row, "pid", gd_col_json(g, 1));
-    json_t *w = json_object_get(o, "window");
-    json_object_set_new(row, "window", json_is_string(w) ? json_incref(w) : json_null());
-    json_object_set_new(row, "period", json_string("since app start"));
-    json_t *f = json_object_get(o, "figures");
-    json_object_set_new(row, "figures", json_is_object(f) ? json_incref(f) : json_object());
-    json_decref(o);
-    return row;
-}
-
+/* One frame summary with its figures: the rows of one summary, one figure
+ * per row (in the printed order), come together. */
 int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
                              gd_error *err)
 {
     char filt[4096], sql[8192];
-    gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
+    gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT trace, " PID_SQL ", json FROM raw_event WHERE kind = 'frame_summary'"
-             " AND gd_match(json_extract(json, '$.window'), ?1) %s ORDER BY trace, id",
+             "SELECT f.trace, " PID_SQL ", f.window, f.id, g.name, g.value FROM frame_summary f"
+             " JOIN raw_event e ON e.id = f.id LEFT JOIN frame_figure g ON g.summary = f.id"
+             " WHERE gd_match(f.window, ?1) %s ORDER BY f.trace, f.id, g.seq",
              filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     if (!g)
         return err->code;
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
-    return gd_store_stream(s, g, summary_row, fn, ctx, err);
+    json_t *row = NULL, *figures = NULL;
+    int64_t cur = 0;
+    int step, stop = 0;
+    while ((step = sqlite3_step(g)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(g, 3);
+        if (row && id != cur) {
+            stop = fn(ctx, row);
+            json_decref(row);
+            row = NULL;
+            if (stop)
+                break;
+        }
+        if (!row) {
+            cur = id;
+            row = json_pack("{s:I s:o s:o s:s s:o}", "trace", (json_int_t)sqlite3_column_int64(g, 0), "pid",
+                            gd_col_json(g, 1), "window", gd_col_text(g, 2), "period", "since app start",
+                            "figures", json_object());
+            figures = json_object_get(row, "figures");
+        }
+        if (sqlite3_column_type(g, 4) != SQLITE_NULL)
+            json_object_set_new(figures, (const char *)sqlite3_column_text(g, 4), gd_col_text(g, 5));
+    }
+    int rc = !stop && step != SQLITE_DONE ? gd_store_fail(s, err, "database read") : GD_OK;
+    if (row && !rc)
+        fn(ctx, row);
+    json_decref(row);
+    sqlite3_finalize(g);
+    return rc;
 }

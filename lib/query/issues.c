@@ -1,26 +1,36 @@
 /* query/issues.c - findings kept as reported (issues) and the ANR view built
  * from them: main thread state, lock holder, deadlock cycles, main stack. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store_int.h"
 
+/* A number as the event JSON holds it: an integer when whole, else a real
+ * (the rule of core/event_json.c); null for NULL. */
+static json_t *col_num(sqlite3_stmt *q, int i)
+{
+    if (sqlite3_column_type(q, i) == SQLITE_NULL)
+        return json_null();
+    double v = sqlite3_column_double(q, i);
+    return v < 9e15 && v > -9e15 && v == (double)(int64_t)v ? json_integer((json_int_t)v) : json_real(v);
+}
+
 static json_t *issue_row(sqlite3_stmt *q)
 {
-    json_t *ev = json_loads((const char *)sqlite3_column_text(q, 4), 0, NULL);
     json_t *row = json_object();
     json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
     json_object_set_new(row, "ts_ms", gd_col_ms(q, 1));
     json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(q, 2)));
     json_object_set_new(row, "tid", json_integer(sqlite3_column_int64(q, 3)));
-    static const char *const keys[] = {"tool", "issue_type", "detail", "cost", "content"};
-    static const char *const names[] = {"tool", "type", "detail", "cost_ms", "content"};
-    for (int i = 0; i < 5; i++) {
-        json_t *v = json_object_get(ev, keys[i]);
-        json_object_set(row, names[i], v ? v : json_null());
-    }
-    json_decref(ev);
+    json_object_set_new(row, "tool", gd_col_text(q, 4));
+    json_object_set_new(row, "type", gd_col_text(q, 5));
+    json_object_set_new(row, "detail", gd_col_text(q, 6));
+    json_object_set_new(row, "cost_ms", col_num(q, 7));
+    const char *content = (const char *)sqlite3_column_text(q, 8);
+    json_t *c = content ? json_loads(content, JSON_DECODE_ANY, NULL) : NULL;
+    json_object_set_new(row, "content", c ? c : json_null());
     return row;
 }
 
@@ -28,10 +38,11 @@ int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
                     gd_error *err)
 {
     char filt[4096], sql[8192];
-    gd_store_filter_sql(f, "trace", filt, sizeof filt);
+    gd_store_filter_sql(f, "i.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT trace, ts_ms, pid, tid, json FROM raw_event WHERE kind = 'issue'"
-             " AND (?1 IS NULL OR json_extract(json, '$.tool') = ?1) %s ORDER BY trace, ts_ms, id", filt);
+             "SELECT i.trace, e.ts_ms, e.pid, e.tid, i.tool, i.type, i.detail, i.cost_ms, i.content"
+             " FROM issue i JOIN raw_event e ON e.id = i.id"
+             " WHERE (?1 IS NULL OR i.tool = ?1) %s ORDER BY i.trace, e.ts_ms, i.id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;

@@ -128,6 +128,21 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
 /* What takes a database of schema version i (the index) to i + 1: only
  * additions, so older rows keep their meaning.  Kept in step with
  * schemas/godeye.sql, which creates the newest version directly. */
+/* 2 -> 3: a Trace_FPS figure of the issue's content when it is a JSON
+ * number (fps) or integer (the drop counts), else NULL */
+#define MIG_NUM(k)                                                                                 \
+    " CASE WHEN json_type(json, '$.content." k "') IN ('integer', 'real')"                         \
+    " THEN json_extract(json, '$.content." k "') END,"
+#define MIG_INT(k)                                                                                 \
+    " CASE WHEN json_type(json, '$.content." k "') = 'integer'"                                    \
+    " THEN json_extract(json, '$.content." k "') END,"
+/* 2 -> 3: the issue's content as JSON text (json_extract gives a string
+ * without its quotes, true and false as 1 and 0); NULL when absent */
+#define MIG_CONTENT                                                                                \
+    " CASE json_type(json, '$.content') WHEN 'text' THEN json_quote(json_extract(json, '$.content'))" \
+    " WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null'"                    \
+    " ELSE json_extract(json, '$.content') END"
+
 static const char *const migrations[] = {
     NULL, /* 0: no schema yet: the whole schema is created instead */
     /* 1 -> 2: the trace's clock, and app launches */
@@ -137,6 +152,45 @@ static const char *const migrations[] = {
     " app TEXT, activity TEXT, kind TEXT, total_ms REAL NOT NULL, wait_ms REAL, source TEXT,"
     " ts_ms REAL);"
     "CREATE INDEX startup_trace ON startup (trace, ts_ms);",
+    /* 2 -> 3: issues, marks and frame summaries in tables of their own,
+     * filled from their raw_event rows as the writer fills them now */
+    "CREATE TABLE issue (id INTEGER PRIMARY KEY REFERENCES raw_event(id),"
+    " trace INTEGER NOT NULL REFERENCES trace(id), tool TEXT, type TEXT, detail TEXT, cost_ms REAL,"
+    " content TEXT);"
+    "CREATE INDEX issue_trace ON issue (trace, tool);"
+    "CREATE TABLE issue_fps (id INTEGER PRIMARY KEY REFERENCES issue(id),"
+    " trace INTEGER NOT NULL REFERENCES trace(id), scene TEXT, fps REAL,"
+    " best_frames INTEGER, normal_frames INTEGER, middle_frames INTEGER, high_frames INTEGER,"
+    " frozen_frames INTEGER, best_dropped INTEGER, normal_dropped INTEGER, middle_dropped INTEGER,"
+    " high_dropped INTEGER, frozen_dropped INTEGER);"
+    "CREATE INDEX issue_fps_scene ON issue_fps (trace, scene);"
+    "CREATE TABLE mark (id INTEGER PRIMARY KEY REFERENCES raw_event(id),"
+    " trace INTEGER NOT NULL REFERENCES trace(id), name TEXT);"
+    "CREATE INDEX mark_trace ON mark (trace);"
+    "CREATE TABLE frame_summary (id INTEGER PRIMARY KEY REFERENCES raw_event(id),"
+    " trace INTEGER NOT NULL REFERENCES trace(id), window TEXT);"
+    "CREATE INDEX frame_summary_trace ON frame_summary (trace);"
+    "CREATE TABLE frame_figure (summary INTEGER NOT NULL REFERENCES frame_summary(id),"
+    " trace INTEGER NOT NULL REFERENCES trace(id), seq INTEGER NOT NULL, name TEXT NOT NULL,"
+    " value TEXT, PRIMARY KEY (summary, seq)) WITHOUT ROWID;"
+    "CREATE INDEX frame_figure_trace ON frame_figure (trace);"
+    "INSERT INTO issue SELECT id, trace, json_extract(json, '$.tool'), json_extract(json, '$.issue_type'),"
+    " json_extract(json, '$.detail'), json_extract(json, '$.cost')," MIG_CONTENT
+    " FROM raw_event WHERE kind = 'issue';"
+    "INSERT INTO issue_fps SELECT id, trace, json_extract(json, '$.content.scene')," MIG_NUM("fps")
+    MIG_INT("dropLevel.DROPPED_BEST") MIG_INT("dropLevel.DROPPED_NORMAL") MIG_INT("dropLevel.DROPPED_MIDDLE")
+    MIG_INT("dropLevel.DROPPED_HIGH") MIG_INT("dropLevel.DROPPED_FROZEN") MIG_INT("dropSum.DROPPED_BEST")
+    MIG_INT("dropSum.DROPPED_NORMAL") MIG_INT("dropSum.DROPPED_MIDDLE") MIG_INT("dropSum.DROPPED_HIGH")
+    " CASE WHEN json_type(json, '$.content.dropSum.DROPPED_FROZEN') = 'integer'"
+    " THEN json_extract(json, '$.content.dropSum.DROPPED_FROZEN') END"
+    " FROM raw_event WHERE kind = 'issue' AND json_extract(json, '$.tool') = 'matrix'"
+    " AND json_extract(json, '$.issue_type') = 'Trace_FPS';"
+    "INSERT INTO mark SELECT id, trace, json_extract(json, '$.name') FROM raw_event WHERE kind = 'mark';"
+    "INSERT INTO frame_summary SELECT id, trace, json_extract(json, '$.window') FROM raw_event"
+    " WHERE kind = 'frame_summary';"
+    "INSERT INTO frame_figure SELECT r.id, r.trace, row_number() OVER (PARTITION BY r.id ORDER BY f.id) - 1,"
+    " f.key, f.value FROM raw_event r, json_each(r.json, '$.figures') f WHERE r.kind = 'frame_summary'"
+    " AND json_type(r.json, '$.figures') = 'object';",
 };
 
 /* Brings a database of an older schema version up to this one, under the

@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "core/event.h"
 
-#define GD_SCHEMA_VERSION 2
+#define GD_SCHEMA_VERSION 3
 
 typedef struct gd_store gd_store;
 

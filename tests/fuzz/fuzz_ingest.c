@@ -24,7 +24,9 @@ static json_int_t rows(gd_store *s)
     if (gd_store_sql(s,
                      "SELECT (SELECT count(*) FROM trace) + (SELECT count(*) FROM dispatch) +"
                      " (SELECT count(*) FROM sample) + (SELECT count(*) FROM raw_event) +"
-                     " (SELECT count(*) FROM block) AS n", 0,
+                     " (SELECT count(*) FROM block) + (SELECT count(*) FROM issue) +"
+                     " (SELECT count(*) FROM issue_fps) + (SELECT count(*) FROM mark) +"
+                     " (SELECT count(*) FROM frame_summary) + (SELECT count(*) FROM frame_figure) AS n", 0,
                      count_rows, &n, &err))
         abort();
     return n;
