@@ -43,7 +43,7 @@ static void classify_binder(anr_thr *t, const char *f)
 /* Appends a frame made of up to three pieces; counted skip when over the
  * per-thread bounds.  0 or an error code. */
 int anr_add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb,
-                     const char *z, size_t nz, long line)
+                  const char *z, size_t nz, long line)
 {
     size_t len = na + nb + nz;
     if (c->nframes >= ANR_MAX_FRAMES || c->flen + len + 1 > ANR_MAX_FRAME_BYTES) {
