@@ -214,7 +214,8 @@ static int close_alt(gd_retrace_res *r, gd_error *err)
     return GD_OK;
 }
 
-static gd_rframe member_frame(const gd_mapping *m, const rt_klass *k, const rt_member *mb, long line)
+static gd_rframe member_frame(const gd_mapping *m, const rt_klass *k, const rt_member *mb,
+                              long line)
 {
     gd_rframe f = {mb->ocls ? S(m, mb->ocls) : S(m, k->orig), S(m, mb->name),
                    mb->file ? S(m, mb->file) : S(m, k->file), line};
@@ -227,8 +228,8 @@ static int synthesized(const rt_klass *k, const rt_member *mb)
 }
 
 /* Adds the inline chain starting at g (up to `end`) as one alternative. */
-static int add_chain(const gd_mapping *m, const rt_klass *k, const rt_member *g, const rt_member *end,
-                     long line, gd_retrace_res *r, gd_error *err)
+static int add_chain(const gd_mapping *m, const rt_klass *k, const rt_member *g,
+                     const rt_member *end, long line, gd_retrace_res *r, gd_error *err)
 {
     const rt_member *e = g + 1;
     while (e < end && e->cont)

@@ -1,4 +1,4 @@
-/* retrace_parse.c - the R8/ProGuard mapping.txt parser: class, member and comment lines into the mapping index. */
+/* retrace_parse.c - the R8/ProGuard mapping.txt parser into the mapping index. */
 #include "retrace.h"
 
 #include <ctype.h>

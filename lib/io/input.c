@@ -333,7 +333,9 @@ int gd_input_file_fd(const gd_input *in)
 int gd_input_is_gzip(const gd_input *in) { return in->gz == 1; }
 const char *gd_input_encoding(const gd_input *in)
 {
-    return in->enc == INPUT_ENC_UTF16LE ? "UTF-16LE" : in->enc == INPUT_ENC_UTF16BE ? "UTF-16BE" : NULL;
+    return in->enc == INPUT_ENC_UTF16LE   ? "UTF-16LE"
+           : in->enc == INPUT_ENC_UTF16BE ? "UTF-16BE"
+                                          : NULL;
 }
 uint64_t gd_input_raw_bytes(const gd_input *in) { return in->raw_bytes; }
 int64_t gd_input_raw_size(const gd_input *in) { return in->raw_size; }

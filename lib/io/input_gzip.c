@@ -1,4 +1,4 @@
-/* input_gzip.c - the raw bytes of an input and their gzip decompression (concatenated members, plain text passed through). */
+/* input_gzip.c - the raw bytes of an input and their gzip decompression. */
 #include "input.h"
 
 #include <errno.h>

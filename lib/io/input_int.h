@@ -1,4 +1,4 @@
-/* input_int.h - the gd_input structure and the internals shared by input.c, input_gzip.c and input_utf16.c. */
+/* input_int.h - the gd_input structure, shared by input.c, input_gzip.c, input_utf16.c. */
 #ifndef GD_INPUT_INT_H
 #define GD_INPUT_INT_H
 

@@ -1,4 +1,4 @@
-/* input_utf16.c - the text encoding of an input: UTF-8 BOM dropped, UTF-16 (BOM or detected) transcoded to UTF-8. */
+/* input_utf16.c - the text encoding of an input: UTF-8 BOM dropped, UTF-16 to UTF-8. */
 #include "input.h"
 
 #include <errno.h>

@@ -165,8 +165,8 @@ static module detect(json_t *p)
 {
     if (!json_is_object(p))
         return M_UNKNOWN;
-    if (age_has(p, "blockBaseinfo") || age_has(p, "longBlockInfo") || age_has(p, "shortBlockInfo") ||
-        (age_has(p, "timeStart") && age_has(p, "timeEnd")))
+    if (age_has(p, "blockBaseinfo") || age_has(p, "longBlockInfo") ||
+        age_has(p, "shortBlockInfo") || (age_has(p, "timeStart") && age_has(p, "timeEnd")))
         return M_BLOCK;
     if (age_has(p, "lifecycleEvent") || (age_has(p, "pageInfo") && age_has(p, "currentEvent")))
         return M_PAGE;

@@ -1,4 +1,4 @@
-/* androidgodeye_int.h - internals shared by the AndroidGodEye reader's files (androidgodeye.c, androidgodeye_modules.c). */
+/* androidgodeye_int.h - internals shared by the AndroidGodEye reader's files. */
 #ifndef GD_ANDROIDGODEYE_INT_H
 #define GD_ANDROIDGODEYE_INT_H
 

@@ -1,4 +1,4 @@
-/* androidgodeye_modules.c - the AndroidGodEye module payloads with their own times: blocks, pages, images, view issues, method records. */
+/* androidgodeye_modules.c - AndroidGodEye blocks, pages, images, views, methods. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>

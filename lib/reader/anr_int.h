@@ -1,4 +1,4 @@
-/* anr_int.h - internals shared by the ANR traces.txt reader's files (anr.c, anr_thread.c, anr_locks.c). */
+/* anr_int.h - internals shared by the ANR traces.txt reader's files (anr*.c). */
 #ifndef GD_ANR_INT_H
 #define GD_ANR_INT_H
 

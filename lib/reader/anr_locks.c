@@ -1,4 +1,4 @@
-/* anr_locks.c - the end of an ANR dump: meta, the main thread's state, deadlocks and binder waits of the wait-for graph. */
+/* anr_locks.c - the end of an ANR dump: meta, main state, deadlocks, binder waits. */
 #include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>

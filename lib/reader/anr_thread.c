@@ -1,4 +1,4 @@
-/* anr_thread.c - one thread of an ANR dump: its header, Java and native frames, lock lines, its stack event. */
+/* anr_thread.c - one thread of an ANR dump: header, frames, lock lines, its stack. */
 #include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>

@@ -180,7 +180,9 @@ int art_header_line(art *a, int *sec, int *first, long lineno)
         const char *v = eq + 1;
         if (strcmp(s, "clock") == 0) {
             a->have_clock = 1;
-            a->clock = strcmp(v, "dual") == 0 ? ART_CLK_DUAL : strcmp(v, "thread-cpu") == 0 ? ART_CLK_CPU : ART_CLK_WALL;
+            a->clock = strcmp(v, "dual") == 0         ? ART_CLK_DUAL
+                       : strcmp(v, "thread-cpu") == 0 ? ART_CLK_CPU
+                                                      : ART_CLK_WALL;
         } else if (strcmp(s, "pid") == 0) {
             a->pid = strtoll(v, NULL, 10);
         } else if (strcmp(s, "elapsed-time-usec") == 0) {

@@ -1,4 +1,4 @@
-/* art_trace_bin.c - the binary part of an ART/Dalvik method trace: its header, classic and streaming records. */
+/* art_trace_bin.c - the binary part of an ART/Dalvik method trace. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* art_trace_calls.c - an ART/Dalvik method trace's enter/exit records into calls (GD_EV_METHOD) and Looper dispatches. */
+/* art_trace_calls.c - ART/Dalvik method trace records into calls and dispatches. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* art_trace_int.h - internals shared by the ART/Dalvik method trace reader's files (art_trace*.c). */
+/* art_trace_int.h - internals shared by the ART/Dalvik method trace reader. */
 #ifndef GD_ART_TRACE_INT_H
 #define GD_ART_TRACE_INT_H
 

@@ -1,4 +1,4 @@
-/* art_trace_tables.c - the method and thread tables of an ART/Dalvik method trace (its *methods and *threads sections). */
+/* art_trace_tables.c - the method and thread tables of an ART/Dalvik method trace. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>

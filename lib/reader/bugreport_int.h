@@ -1,4 +1,4 @@
-/* bugreport_int.h - internals shared by the text bugreport reader's files (bugreport.c, bugreport_split.c). */
+/* bugreport_int.h - internals shared by bugreport.c and bugreport_split.c. */
 #ifndef GD_BUGREPORT_INT_H
 #define GD_BUGREPORT_INT_H
 

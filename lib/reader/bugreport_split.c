@@ -1,4 +1,4 @@
-/* bugreport_split.c - one bugreport text cut into sections, each streamed to the reader it is routed to (anr, logcat, gfxinfo, dumpsys_activity). */
+/* bugreport_split.c - a bugreport text cut into sections, each streamed to its reader. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* logcat_int.h - internals shared by the logcat reader's files (logcat.c, logcat_lines.c, logcat_messages.c). */
+/* logcat_int.h - internals shared by the logcat reader's files (logcat*.c). */
 #ifndef GD_LOGCAT_INT_H
 #define GD_LOGCAT_INT_H
 

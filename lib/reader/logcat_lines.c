@@ -1,4 +1,4 @@
-/* logcat_lines.c - the layouts of one logcat line (threadtime, time, uid, brief, Android Studio) into an lc_line. */
+/* logcat_lines.c - the layouts of one logcat line into an lc_line. */
 #define _GNU_SOURCE /* memmem */
 #include <jansson.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* logcat_messages.c - the logcat messages godeye uses: slow dispatch/delivery, MIUI Slow Looper, skipped frames, app launch times. */
+/* logcat_messages.c - the logcat messages godeye reads: slow looper, frames, launches. */
 #define _GNU_SOURCE /* memmem */
 #include <jansson.h>
 #include <stdio.h>

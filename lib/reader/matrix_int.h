@@ -1,4 +1,4 @@
-/* matrix_int.h - internals shared by the Matrix reader's files (matrix.c, matrix_issue.c). */
+/* matrix_int.h - internals shared by matrix.c and matrix_issue.c. */
 #ifndef GD_MATRIX_INT_H
 #define GD_MATRIX_INT_H
 

@@ -1,4 +1,4 @@
-/* matrix_issue.c - one Tencent Matrix trace-canary issue (its JSON content) into events: methods, thread stack, startup, issue, meta. */
+/* matrix_issue.c - one Tencent Matrix trace-canary issue into events. */
 #define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <jansson.h>

@@ -1,4 +1,4 @@
-/* perfetto_events.c - the perfetto reader's event decoders: ftrace print events, track events, the frame timeline, and the time order of slice begins/ends. */
+/* perfetto_events.c - perfetto ftrace prints, track events, frame timeline, time order. */
 #include "perfetto_int.h"
 
 /* ---- time order ----
