@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "io/jsonstream.h"
 #include "reader.h"
@@ -100,26 +99,6 @@ int age_fbool(json_t *o, const char *k)
 
 int age_has(json_t *o, const char *k) { return json_object_get(o, k) != NULL; }
 
-/* ---- calendar (UTC) ---- */
-
-static int year_of_days(int64_t z)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    int m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    return (int)(yoe + era * 400 + (m <= 2));
-}
-
-static double civil_ms(int y, int mo, int d, int h, int mi, int s, int ms)
-{
-    return (double)gd_mdstamp_days(y, mo, d) * 86400000.0 + h * 3600000.0 + mi * 60000.0 +
-           s * 1000.0 + ms;
-}
-
 /* A stack sample stamp "MM-dd HH:mm:ss.SSS" (StacktraceUtil, device local
  * time, no year) to epoch ms.  The year is opts->year when set, else the
  * one (of the block's UTC year and its neighbours) that puts the stamp
@@ -136,23 +115,14 @@ double age_sample_time(const age_ctx *c, const char *st, double anchor)
         st[n] != 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 ||
         h < 0 || mi < 0 || s < 0 || ms < 0)
         return GD_NONE;
+    gd_mdstamp md = {.mon = mo, .day = d, .hour = h, .min = mi, .sec = s, .frac_ms = ms};
     double t;
-    if (c->opts && c->opts->year) {
-        t = civil_ms(c->opts->year, mo, d, h, mi, s, ms);
-    } else if (gd_has(anchor) && anchor > -1e15 && anchor < 1e15) {
-        int y0 = year_of_days((int64_t)(anchor / 86400000.0));
-        t = civil_ms(y0, mo, d, h, mi, s, ms);
-        for (int dy = -1; dy <= 1; dy += 2) {
-            double u = civil_ms(y0 + dy, mo, d, h, mi, s, ms);
-            if (fabs(u - anchor) < fabs(t - anchor))
-                t = u;
-        }
-    } else {
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        t = civil_ms(tm.tm_year + 1900, mo, d, h, mi, s, ms);
-    }
+    if (c->opts && c->opts->year)
+        t = gd_mdstamp_ms(c->opts->year, &md);
+    else if (gd_has(anchor) && anchor > -1e15 && anchor < 1e15)
+        t = gd_mdstamp_nearest_ms(anchor, &md);
+    else
+        t = gd_mdstamp_ms(gd_mdstamp_now_year(), &md);
     if (gd_has(anchor)) {
         double off = round((t - anchor) / 900000.0) * 900000.0;
         t -= off;

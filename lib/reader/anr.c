@@ -27,7 +27,7 @@
  * (Android 2.x), `held by tid=58 (name)` (4.4) or `held by thread 12` (ART),
  * all naming the holder by its VM thread id.
  *
- * A dump whose "----- pid N at ... -----" line is lost (a cut file) anr_starts
+ * A dump whose "----- pid N at ... -----" line is lost (a cut file) starts
  * at its first thread header or "Cmd line:" outside a dump; its threads are
  * held (bounded: ANR_MAX_HELD_BYTES of frames) until "----- end N -----"
  * gives the pid, then emitted with ts 0 (time unknown) and counted once as
@@ -150,8 +150,7 @@ static int parse_stamp(const char *s, double *out, int64_t *zone_min)
     }
     if (*p && *p != ' ')
         return -1;
-    int64_t secs = gd_mdstamp_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off_min * 60;
-    *out = (double)secs * 1000.0 + frac * 1000.0;
+    *out = gd_mdstamp_civil_ms(y, mo, d, h, mi, se) - (double)off_min * 60000.0 + frac * 1000.0;
     return 0;
 }
 
@@ -201,7 +200,7 @@ static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
     c->nthr = 0;
 }
 
-/* Ends what is open before a new section anr_starts at `line`. */
+/* Ends what is open before a new section starts at `line`. */
 static int close_open(anr_ctx *c, long line)
 {
     if (c->where == ANR_IN_DUMP && c->headless) {

@@ -152,7 +152,7 @@ static double br_dumpstate_ms(const gd_br *b, int *year)
         mo < 1 || mo > 12 || d < 1 || d > 31)
         return 0;
     *year = y;
-    return ((double)gd_mdstamp_days(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + se) * 1000.0;
+    return gd_mdstamp_civil_ms(y, mo, d, h, mi, se);
 }
 
 /* "up 0 weeks, 0 days, 3 hours, 1 minute" -> ms (minute precision); -1. */

@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "mdstamp.h"
+#include "reader/mdstamp.h"
 #include "reader.h"
 #include "reader/component.h"
 #include "reader/matrix.h"
@@ -37,7 +36,7 @@
  * goes back by six or more (12 -> 01) the year is incremented, and a line
  * whose month jumps forward by six or more (a late 12-31 line right after
  * 01-01 from another buffer) is given the previous year without moving the
- * running year.  Logcat prints the device's wall clock without a zone: the
+ * running year (gd_mdstamp_run_ms).  Logcat prints the device's wall clock without a zone: the
  * meta says clock "local" and the times are that wall clock read as if it
  * were UTC (every godeye reader of zone-less text does the same).
  *
@@ -158,32 +157,6 @@ static int probe(const unsigned char *h, size_t n, int eof)
 }
 
 /* ---- read ---- */
-
-static int current_year(void)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    if (!gmtime_r(&t, &tm))
-        return 1970;
-    return tm.tm_year + 1900;
-}
-
-static double stamp_ms(lc_ctx *c, const gd_mdstamp *st)
-{
-    if (st->year)
-        return gd_mdstamp_ms(st->year, st);
-    int year = c->year;
-    if (c->last_mon && c->last_mon - st->mon >= 6) {
-        c->year++;
-        year = c->year;
-        c->last_mon = st->mon;
-    } else if (c->last_mon && st->mon - c->last_mon >= 6) {
-        year = c->year - 1; /* a late line from before the New Year */
-    } else {
-        c->last_mon = st->mon;
-    }
-    return gd_mdstamp_ms(year, st);
-}
 
 /* Copies [p, p+n) into the thread buffer as a C string. */
 const char *lc_thread_name(lc_ctx *c, const char *p, size_t n)
@@ -333,7 +306,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
     meta.clock = "local"; /* the device's wall clock, no zone */
     rc = gd_sink_meta(sink, &meta, err);
     gd_matrix_lines *matrix = NULL;
-    c->year = opts && opts->year ? opts->year : current_year();
+    c->year.year = gd_mdstamp_year_or_now(opts ? opts->year : 0);
     int utf8 = gd_textin_encoding(t) == GD_TEXT_UTF8;
     char *s;
     size_t n;
@@ -364,7 +337,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             break;
         }
         /* every timed line moves the year tracking, even the ones we drop */
-        rc = handle(c, &l, stamp_ms(c, &l.st), err);
+        rc = handle(c, &l, gd_mdstamp_run_ms(&c->year, &l.st), err);
         if (rc == 1 && memmem(s, n, "tag[Trace_", 10)) {
             /* a Matrix trace-canary Issue line inside the logcat */
             if (!matrix && !(matrix = gd_matrix_lines_new(sink, opts, err))) {

@@ -32,8 +32,7 @@ typedef struct lc_launch {
 
 typedef struct lc_ctx {
     const gd_sink *sink;
-    int year;      /* running year for stamps without one */
-    int last_mon;  /* month of the last stamp without a year; 0 none */
+    gd_mdstamp_run year; /* the running year of stamps without one */
     char thread[256];
     char part[1024]; /* one "msg I took ..." of a MIUI line */
     long line;
