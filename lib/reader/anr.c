@@ -164,6 +164,17 @@ static int parse_dump_header(const char *s, int64_t *pid, double *ts, int64_t *z
     return parse_stamp(p + 4, ts, zone_min);
 }
 
+/* Back outside any dump: the current dump's threads are forgotten. */
+void anr_leave_dump(anr_ctx *c)
+{
+    c->where = ANR_OUT;
+    c->in_thread = 0;
+    c->nthr = 0;
+    c->thr_over = 0;
+    c->headless = 0;
+    c->held_len = 0;
+}
+
 /* A dump without header that ends without an end line either: its held
  * threads cannot be given a pid.  Counted, one skip per thread. */
 static void drop_headless(anr_ctx *c, long line)
@@ -176,12 +187,7 @@ static void drop_headless(anr_ctx *c, long line)
         gd_sink_skip(c->sink, "anr: thread of a dump without header or end line", c->thr[i].line, 1);
     if (c->nthr == 0)
         gd_sink_skip(c->sink, "anr: dump without header or end line", line, 1);
-    c->where = ANR_OUT;
-    c->in_thread = 0;
-    c->nthr = 0;
-    c->thr_over = 0;
-    c->headless = 0;
-    c->held_len = 0;
+    anr_leave_dump(c);
 }
 
 static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)

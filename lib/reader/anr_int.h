@@ -70,6 +70,8 @@ int anr_add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb
 void anr_copy_str(char *dst, size_t cap, const char *src, size_t n);
 int anr_emit_held(anr_ctx *c);
 int anr_end_dump(anr_ctx *c);
+void anr_leave_dump(anr_ctx *c);
+void anr_event_init(const anr_ctx *c, gd_event *ev, gd_event_kind k, const anr_thr *t, long line);
 int anr_end_thread(anr_ctx *c);
 const char *anr_header_quote(const char *s);
 void anr_lock_line(anr_ctx *c, const char *s);

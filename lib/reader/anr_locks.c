@@ -29,12 +29,7 @@ static int emit_issue(anr_ctx *c, const char *type, const char *detail, const an
     if (!txt)
         return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
     gd_event ev;
-    gd_event_init(&ev, GD_EV_ISSUE);
-    ev.ts = c->ts;
-    ev.pid = c->pid;
-    ev.tid = who->tid;
-    ev.thread = who->name;
-    ev.line = c->dump_line;
+    anr_event_init(c, &ev, GD_EV_ISSUE, who, c->dump_line);
     ev.u.issue.tool = "anr";
     ev.u.issue.type = type;
     ev.u.issue.detail = detail;
@@ -48,6 +43,19 @@ static json_t *jstr(const char *s)
 {
     json_t *j = json_string(s);
     return j ? j : json_string("\ufffd");
+}
+
+/* A thread waiting for a lock: {"name","tid","dalvik_tid","waiting_on"[,"lock"]}. */
+static json_t *waiter_json(const anr_thr *t)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", jstr(t->name));
+    json_object_set_new(o, "tid", json_integer(t->tid));
+    json_object_set_new(o, "dalvik_tid", json_integer(t->dtid));
+    json_object_set_new(o, "waiting_on", jstr(t->waiting_on));
+    if (t->lock[0])
+        json_object_set_new(o, "lock", jstr(t->lock));
+    return o;
 }
 
 static int emit_main_state(anr_ctx *c)
@@ -97,13 +105,7 @@ static int find_deadlocks(anr_ctx *c, const int64_t *next)
         int64_t k = first;
         do {
             const anr_thr *t = &c->thr[k], *h = &c->thr[next[k]];
-            json_t *o = json_object();
-            json_object_set_new(o, "name", jstr(t->name));
-            json_object_set_new(o, "tid", json_integer(t->tid));
-            json_object_set_new(o, "dalvik_tid", json_integer(t->dtid));
-            json_object_set_new(o, "waiting_on", jstr(t->waiting_on));
-            if (t->lock[0])
-                json_object_set_new(o, "lock", jstr(t->lock));
+            json_t *o = waiter_json(t);
             json_object_set_new(o, "held_by", json_integer(h->tid));
             json_object_set_new(o, "held_by_dalvik_tid", json_integer(h->dtid));
             json_array_append_new(arr, o);
@@ -167,13 +169,7 @@ static int find_binder_waits(anr_ctx *c, const int64_t *next)
             if (i == h || end[i] != (int64_t)h)
                 continue;
             const anr_thr *t = &c->thr[i];
-            json_t *o = json_object();
-            json_object_set_new(o, "name", jstr(t->name));
-            json_object_set_new(o, "tid", json_integer(t->tid));
-            json_object_set_new(o, "dalvik_tid", json_integer(t->dtid));
-            json_object_set_new(o, "waiting_on", jstr(t->waiting_on));
-            if (t->lock[0])
-                json_object_set_new(o, "lock", jstr(t->lock));
+            json_t *o = waiter_json(t);
             json_array_append_new(waiters, o);
         }
         if (json_array_size(waiters) == 0) {
@@ -241,11 +237,6 @@ int anr_end_dump(anr_ctx *c)
         if (!rc)
             rc = lock_waits(c);
     }
-    c->where = ANR_OUT;
-    c->in_thread = 0;
-    c->nthr = 0;
-    c->thr_over = 0;
-    c->headless = 0;
-    c->held_len = 0;
+    anr_leave_dump(c);
     return rc;
 }

@@ -230,16 +230,22 @@ int anr_thread_header(anr_ctx *c, const char *s, long line)
     return 0;
 }
 
+/* An event of kind k about thread t of the current dump, at the dump's time. */
+void anr_event_init(const anr_ctx *c, gd_event *ev, gd_event_kind k, const anr_thr *t, long line)
+{
+    gd_event_init(ev, k);
+    ev->ts = c->ts;
+    ev->pid = c->pid;
+    ev->tid = t->tid;
+    ev->thread = t->name;
+    ev->line = line;
+}
+
 /* One GD_EV_STACK of thread t with the given frames. */
 static int emit_frames(anr_ctx *c, const anr_thr *t, long line, const char *const *frames, size_t n)
 {
     gd_event ev;
-    gd_event_init(&ev, GD_EV_STACK);
-    ev.ts = c->ts;
-    ev.pid = c->pid;
-    ev.tid = t->tid;
-    ev.thread = t->name;
-    ev.line = line;
+    anr_event_init(c, &ev, GD_EV_STACK, t, line);
     ev.u.stack.frames = frames;
     ev.u.stack.nframes = n;
     ev.u.stack.state = t->has_state ? t->state : NULL;

@@ -196,15 +196,21 @@ int64_t lc_field_ms(const char *p, size_t n, const char *key)
     return lc_ms_at(f + strlen(key), n - off, NULL);
 }
 
+/* An event of kind k from line l (its pid and tid) at ts. */
+void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts)
+{
+    gd_event_init(ev, k);
+    ev->ts = ts;
+    ev->pid = l->pid;
+    ev->tid = l->tid;
+    ev->line = c->line;
+}
+
 int lc_emit_issue(lc_ctx *c, const lc_line *l, double ts, const char *type, double cost,
                   json_t *js, gd_error *err)
 {
     gd_event ev;
-    gd_event_init(&ev, GD_EV_ISSUE);
-    ev.ts = ts;
-    ev.pid = l->pid;
-    ev.tid = l->tid;
-    ev.line = c->line;
+    lc_event_init(c, &ev, GD_EV_ISSUE, l, ts);
     ev.u.issue.tool = "android";
     ev.u.issue.type = type;
     ev.u.issue.cost_ms = cost;
@@ -220,12 +226,8 @@ int lc_emit_dispatch(lc_ctx *c, const lc_line *l, double begin, double dur, cons
                      const char *msg, gd_error *err)
 {
     gd_event ev;
-    gd_event_init(&ev, GD_EV_DISPATCH);
-    ev.ts = begin;
-    ev.pid = l->pid;
-    ev.tid = l->tid;
+    lc_event_init(c, &ev, GD_EV_DISPATCH, l, begin);
     ev.thread = thr;
-    ev.line = c->line;
     ev.u.dispatch.dur = dur;
     ev.u.dispatch.msg = msg;
     return gd_sink_event(c->sink, &ev, err);

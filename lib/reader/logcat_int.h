@@ -47,6 +47,7 @@ typedef struct lc_ctx {
     size_t nlaunch, next_launch;
 } lc_ctx;
 
+void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts);
 int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const char *thr,
                   const char *late, size_t late_len, gd_error *err);

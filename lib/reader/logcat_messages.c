@@ -228,11 +228,7 @@ static int emit_startup(lc_ctx *c, const lc_line *l, double ts, const char *comp
         return 0;
     }
     gd_event ev;
-    gd_event_init(&ev, GD_EV_STARTUP);
-    ev.ts = ts;
-    ev.pid = l->pid;
-    ev.tid = l->tid;
-    ev.line = c->line;
+    lc_event_init(c, &ev, GD_EV_STARTUP, l, ts);
     ev.u.startup.app = app;
     ev.u.startup.activity = act;
     ev.u.startup.total_ms = total;
