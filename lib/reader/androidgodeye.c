@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "io/jsonstream.h"
 #include "reader.h"
 #include "reader/mdstamp.h"
 #include "core/util.h"
+#include "reader/androidgodeye_int.h"
 
 /*
  * Containers: any sequence of top-level JSON values (JSON Lines, one or more
@@ -43,27 +43,14 @@ static const struct {
     {"startupInfo", M_STARTUP}, {"threadInfo", M_THREAD},  {"methodCanary", M_METHOD},
 };
 
-/* Limit of the O(n^2) parent inference of a view issue (larger: flat). */
-#define MAX_VIEWS_FOR_PARENTS 4096
-
-typedef struct ctx {
-    const gd_sink *sink;
-    const gd_read_opts *opts;
-    long line, col;  /* start of the current record */
-    const char **frames;
-    size_t frames_cap;
-    gd_view *views;
-    size_t views_cap;
-} ctx;
-
-static void skip(ctx *c, const char *reason)
+void age_skip(age_ctx *c, const char *reason)
 {
     gd_sink_skip(c->sink, reason, c->line, c->col);
 }
 
 /* ---- optional fields (Gson omits nulls: everything may be absent) ---- */
 
-static double fnum(ctx *c, json_t *o, const char *k)
+double age_fnum(age_ctx *c, json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     if (!v || json_is_null(v))
@@ -76,31 +63,31 @@ static double fnum(ctx *c, json_t *o, const char *k)
         if (e != json_string_value(v) && *e == 0 && isfinite(d))
             return d;
     }
-    skip(c, "ignored: field of wrong type");
+    age_skip(c, "ignored: field of wrong type");
     return GD_NONE;
 }
 
-static int64_t fint(ctx *c, json_t *o, const char *k)
+int64_t age_fint(age_ctx *c, json_t *o, const char *k)
 {
-    double d = fnum(c, o, k);
+    double d = age_fnum(c, o, k);
     if (!gd_has(d) || d < -9e18 || d > 9e18)
         return -1;
     return (int64_t)d;
 }
 
-static const char *fstr(ctx *c, json_t *o, const char *k)
+const char *age_fstr(age_ctx *c, json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_string(v)) {
-        skip(c, "ignored: field of wrong type");
+        age_skip(c, "ignored: field of wrong type");
         return NULL;
     }
     return json_string_value(v);
 }
 
-static int fbool(json_t *o, const char *k)
+int age_fbool(json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     if (json_is_boolean(v))
@@ -110,27 +97,7 @@ static int fbool(json_t *o, const char *k)
     return -1;
 }
 
-static int has(json_t *o, const char *k) { return json_object_get(o, k) != NULL; }
-
-/* ---- calendar (UTC) ---- */
-
-static int year_of_days(int64_t z)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    int m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    return (int)(yoe + era * 400 + (m <= 2));
-}
-
-static double civil_ms(int y, int mo, int d, int h, int mi, int s, int ms)
-{
-    return (double)gd_mdstamp_days(y, mo, d) * 86400000.0 + h * 3600000.0 + mi * 60000.0 +
-           s * 1000.0 + ms;
-}
+int age_has(json_t *o, const char *k) { return json_object_get(o, k) != NULL; }
 
 /* A stack sample stamp "MM-dd HH:mm:ss.SSS" (StacktraceUtil, device local
  * time, no year) to epoch ms.  The year is opts->year when set, else the
@@ -141,30 +108,21 @@ static double civil_ms(int y, int mo, int d, int h, int mi, int s, int ms)
  * zone offset is a multiple of 15 min), is taken as the zone offset and
  * removed.  Without an anchor the stamp is read as UTC.  NONE when the stamp
  * is malformed. */
-static double sample_time(const ctx *c, const char *st, double anchor)
+double age_sample_time(const age_ctx *c, const char *st, double anchor)
 {
     int mo, d, h, mi, s, ms, n = 0;
     if (sscanf(st, "%2d-%2d %2d:%2d:%2d.%3d%n", &mo, &d, &h, &mi, &s, &ms, &n) != 6 ||
         st[n] != 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 ||
         h < 0 || mi < 0 || s < 0 || ms < 0)
         return GD_NONE;
+    gd_mdstamp md = {.mon = mo, .day = d, .hour = h, .min = mi, .sec = s, .frac_ms = ms};
     double t;
-    if (c->opts && c->opts->year) {
-        t = civil_ms(c->opts->year, mo, d, h, mi, s, ms);
-    } else if (gd_has(anchor) && anchor > -1e15 && anchor < 1e15) {
-        int y0 = year_of_days((int64_t)(anchor / 86400000.0));
-        t = civil_ms(y0, mo, d, h, mi, s, ms);
-        for (int dy = -1; dy <= 1; dy += 2) {
-            double u = civil_ms(y0 + dy, mo, d, h, mi, s, ms);
-            if (fabs(u - anchor) < fabs(t - anchor))
-                t = u;
-        }
-    } else {
-        time_t now = time(NULL);
-        struct tm tm;
-        gmtime_r(&now, &tm);
-        t = civil_ms(tm.tm_year + 1900, mo, d, h, mi, s, ms);
-    }
+    if (c->opts && c->opts->year)
+        t = gd_mdstamp_ms(c->opts->year, &md);
+    else if (gd_has(anchor) && anchor > -1e15 && anchor < 1e15)
+        t = gd_mdstamp_nearest_ms(anchor, &md);
+    else
+        t = gd_mdstamp_ms(gd_mdstamp_now_year(), &md);
     if (gd_has(anchor)) {
         double off = round((t - anchor) / 900000.0) * 900000.0;
         t -= off;
@@ -172,433 +130,33 @@ static double sample_time(const ctx *c, const char *st, double anchor)
     return t;
 }
 
-/* ---- modules ---- */
-
-static int emit(ctx *c, gd_event *ev, gd_error *err)
-{
-    ev->line = c->line;
-    return gd_sink_event(c->sink, ev, err);
-}
-
-static void fill_memory(ctx *c, gd_memory_ev *m, json_t *heap, json_t *pss, json_t *ram)
-{
-    if (json_is_object(heap)) {
-        m->heap_free_kb = fint(c, heap, "freeMemKb");
-        m->heap_max_kb = fint(c, heap, "maxMemKb");
-        m->heap_alloc_kb = fint(c, heap, "allocatedKb");
-    }
-    if (json_is_object(pss)) {
-        m->pss_total_kb = fint(c, pss, "totalPssKb");
-        m->pss_dalvik_kb = fint(c, pss, "dalvikPssKb");
-        m->pss_native_kb = fint(c, pss, "nativePssKb");
-        m->pss_other_kb = fint(c, pss, "otherPssKb");
-    }
-    if (json_is_object(ram)) {
-        m->ram_avail_kb = fint(c, ram, "availMemKb");
-        m->ram_total_kb = fint(c, ram, "totalMemKb");
-        m->ram_low_threshold_kb = fint(c, ram, "lowMemThresholdKb");
-        m->ram_is_low = fbool(ram, "isLowMemory");
-    }
-}
-
-/* cpu ratios; `scale` 100 for BlockCanary-style percents. */
-static void fill_cpu(ctx *c, gd_cpu_ev *cpu, json_t *o, double scale)
-{
-    cpu->total = fnum(c, o, "totalUseRatio") / scale;
-    cpu->app = fnum(c, o, "appCpuRatio") / scale;
-    cpu->user = fnum(c, o, "userCpuRatio") / scale;
-    cpu->sys = fnum(c, o, "sysCpuRatio") / scale;
-    cpu->iowait = fnum(c, o, "ioWaitRatio") / scale;
-}
-
-/* One LongBlockInfo / ShortBlockInfo object. */
-static int block_body(ctx *c, json_t *b, gd_error *err)
-{
-    double t0 = fnum(c, b, "timeStart"), t1 = fnum(c, b, "timeEnd");
-    double bt = fnum(c, b, "blockTime");
-    if (!gd_has(t0) || t0 <= 0) {
-        skip(c, "blockInfo: no timeStart");
-        return 0;
-    }
-    double dur = gd_has(t1) && t1 >= t0 ? t1 - t0 : bt;
-    if (!gd_has(dur) || dur < 0) {
-        skip(c, "blockInfo: no timeEnd");
-        return 0;
-    }
-    if (!gd_has(t1) || t1 < t0)
-        t1 = t0 + dur;
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_DISPATCH);
-    ev.ts = t0;
-    ev.u.dispatch.dur = dur;
-    ev.u.dispatch.thread_dur = fnum(c, b, "threadTimeCost");
-    int rc = emit(c, &ev, err);
-    if (rc)
-        return rc;
-
-    /* stack samples: {"MM-dd HH:mm:ss.SSS": [frames innermost first]} */
-    json_t *st = json_object_get(b, "threadStackEntriesForExport");
-    const char *key;
-    json_t *frames;
-    json_object_foreach(st, key, frames) {
-        double ts = sample_time(c, key, t0);
-        if (!gd_has(ts)) {
-            skip(c, "blockInfo: bad stack stamp");
-            continue;
-        }
-        if (!json_is_array(frames)) {
-            skip(c, "blockInfo: stack is not an array");
-            continue;
-        }
-        size_t n = json_array_size(frames), k = 0;
-        if (gd_grow((void **)&c->frames, &c->frames_cap, n + 1, sizeof(char *), err))
-            return GD_ERR_IO;
-        for (size_t i = 0; i < n; i++) {
-            const char *f = json_string_value(json_array_get(frames, i));
-            if (f)
-                c->frames[k++] = f;
-            else
-                skip(c, "blockInfo: frame is not a string");
-        }
-        gd_event_init(&ev, GD_EV_STACK);
-        ev.ts = ts;
-        ev.u.stack.frames = c->frames;
-        ev.u.stack.nframes = k;
-        if ((rc = emit(c, &ev, err)))
-            return rc;
-    }
-
-    /* cpu samples carry no time: spread evenly inside the block (the
-     * sampler keeps those strictly between start and end). */
-    json_t *cr = json_object_get(b, "cpuRateInfos");
-    size_t n = json_array_size(cr);
-    for (size_t i = 0; i < n; i++) {
-        json_t *o = json_array_get(cr, i);
-        if (!json_is_object(o)) {
-            skip(c, "blockInfo: cpu rate is not an object");
-            continue;
-        }
-        gd_event_init(&ev, GD_EV_CPU);
-        ev.ts = t0 + (t1 - t0) * (double)(i + 1) / (double)(n + 1);
-        fill_cpu(c, &ev.u.cpu, o, 100.0);
-        if ((rc = emit(c, &ev, err)))
-            return rc;
-    }
-
-    /* memory is read when the block is reported: its end */
-    json_t *mem = json_object_get(b, "memoryDetailInfo");
-    if (json_is_object(mem)) {
-        gd_event_init(&ev, GD_EV_MEMORY);
-        ev.ts = t1;
-        fill_memory(c, &ev.u.memory, json_object_get(mem, "heapInfo"),
-                    json_object_get(mem, "pssInfo"), json_object_get(mem, "ramInfo"));
-        if ((rc = emit(c, &ev, err)))
-            return rc;
-    }
-    return 0;
-}
-
-static int do_block(ctx *c, json_t *p, gd_error *err)
-{
-    json_t *bb = json_object_get(p, "blockBaseinfo");
-    if (json_is_string(bb)) {
-        /* the monitor sends the block as a JSON string inside the JSON */
-        json_t *inner = json_loads(json_string_value(bb), 0, NULL);
-        if (!json_is_object(inner)) {
-            json_decref(inner);
-            skip(c, "blockInfo: blockBaseinfo is not JSON");
-            return 0;
-        }
-        int rc = block_body(c, inner, err);
-        json_decref(inner);
-        return rc;
-    }
-    if (json_is_object(bb))
-        return block_body(c, bb, err);
-    json_t *lb = json_object_get(p, "longBlockInfo");
-    if (!json_is_object(lb))
-        lb = json_object_get(p, "shortBlockInfo");
-    if (json_is_object(lb))
-        return block_body(c, lb, err);
-    if (has(p, "timeStart"))
-        return block_body(c, p, err);
-    skip(c, "blockInfo: no block");
-    return 0;
-}
-
-static const char *page_type(const char *t)
-{
-    if (!t)
-        return NULL;
-    if (strcasecmp(t, "activity") == 0)
-        return "activity";
-    if (strcasecmp(t, "fragment") == 0)
-        return "fragment";
-    return NULL;
-}
-
-static int do_page(ctx *c, json_t *p, gd_error *err)
-{
-    /* monitor form (PageLifecycleProcessedEvent) is flat; the core's
-     * PageLifecycleEventInfo nests pageInfo and currentEvent */
-    json_t *pi = json_object_get(p, "pageInfo"), *ce = json_object_get(p, "currentEvent");
-    json_t *po = json_is_object(pi) ? pi : p, *eo = json_is_object(ce) ? ce : p;
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_LIFECYCLE);
-    gd_lifecycle_ev *l = &ev.u.lifecycle;
-    l->event = fstr(c, eo, "lifecycleEvent");
-    if (!l->event) {
-        skip(c, "pageLifecycle: no lifecycleEvent");
-        return 0;
-    }
-    ev.ts = fnum(c, eo, "startTimeMillis");
-    if (!gd_has(ev.ts) || ev.ts <= 0)
-        ev.ts = fnum(c, eo, "eventTimeMillis");
-    if (!gd_has(ev.ts) || ev.ts <= 0) {
-        skip(c, "pageLifecycle: no timestamp");
-        return 0;
-    }
-    double e = fnum(c, eo, "endTimeMillis");
-    l->end_ts = gd_has(e) && e >= ev.ts ? e : GD_NONE;
-    l->page.type = page_type(fstr(c, po, "pageType"));
-    l->page.cls = fstr(c, po, "pageClassName");
-    json_t *h = json_object_get(po, "pageHashCode");
-    if (json_is_integer(h))
-        l->page.hash = json_integer_value(h);
-    return emit(c, &ev, err);
-}
-
-static int do_image(ctx *c, json_t *p, double ts, gd_error *err)
-{
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_IMAGE);
-    ev.ts = ts;
-    gd_image_ev *im = &ev.u.image;
-    int64_t bw = fint(c, p, "bitmapWidth"), bh = fint(c, p, "bitmapHeight");
-    if (bw < 0 || bh < 0 || bw > INT32_MAX || bh > INT32_MAX) {
-        skip(c, "imageIssue: no bitmap size");
-        return 0;
-    }
-    im->bitmap_w = (int32_t)bw;
-    im->bitmap_h = (int32_t)bh;
-    int64_t vw = fint(c, p, "imageViewWidth"), vh = fint(c, p, "imageViewHeight");
-    im->view_w = vw >= 0 && vw <= INT32_MAX ? (int32_t)vw : -1;
-    im->view_h = vh >= 0 && vh <= INT32_MAX ? (int32_t)vh : -1;
-    const char *it = fstr(c, p, "issueType");
-    im->view_visible = !(it && strcmp(it, "INVISIBLE_BUT_MEMORY_OCCUPIED") == 0);
-    json_t *vh_ = json_object_get(p, "imageViewHashCode");
-    if (json_is_integer(vh_))
-        im->view_hash = json_integer_value(vh_);
-    im->page.type = "activity";
-    im->page.cls = fstr(c, p, "activityClassName");
-    json_t *ah = json_object_get(p, "activityHashCode");
-    if (json_is_integer(ah))
-        im->page.hash = json_integer_value(ah);
-    return emit(c, &ev, err);
-}
-
-static int rect_obj(json_t *r, int32_t out[4])
-{
-    static const char *const k[4] = {"left", "top", "right", "bottom"};
-    if (!json_is_object(r))
-        return -1;
-    for (int i = 0; i < 4; i++) {
-        json_t *x = json_object_get(r, k[i]);
-        if (!json_is_number(x))
-            return -1;
-        double d = json_number_value(x);
-        if (d > 1e9 || d < -1e9)
-            return -1;
-        out[i] = (int32_t)d;
-    }
-    return 0;
-}
-
-static int contains(const int32_t a[4], const int32_t b[4])
-{
-    return a[0] <= b[0] && a[1] <= b[1] && a[2] >= b[2] && a[3] >= b[3];
-}
-
-static double area(const int32_t r[4])
-{
-    double w = (double)r[2] - r[0], h = (double)r[3] - r[1];
-    return w > 0 && h > 0 ? w * h : 0;
-}
-
-/* ViewIssueInfo: views with absolute rects and a depth, in no tree order.
- * The parent of a view is inferred: among the views of smaller depth whose
- * rect contains its rect, the deepest (then the smallest, then the first);
- * none -> 0 (a root).  layers = 1 when hasBackground, else 0: text and
- * image drawables cover only part of the rect (glyphs) or are not reported,
- * so they are not counted as opaque layers. */
-static int do_view(ctx *c, json_t *p, double ts, gd_error *err)
-{
-    json_t *vs = json_object_get(p, "views");
-    if (!json_is_array(vs)) {
-        skip(c, "viewIssueInfo: no views");
-        return 0;
-    }
-    size_t n = json_array_size(vs), k = 0;
-    if (gd_grow((void **)&c->views, &c->views_cap, n + 1, sizeof(gd_view), err))
-        return GD_ERR_IO;
-    /* depth kept in `layers` temporarily would be confusing: use a side array */
-    int *depth = calloc(n + 1, sizeof *depth);
-    if (!depth)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        json_t *v = json_array_get(vs, i);
-        gd_view *gv = &c->views[k];
-        memset(gv, 0, sizeof *gv);
-        if (!json_is_object(v) || rect_obj(json_object_get(v, "rect"), gv->rect) != 0) {
-            skip(c, "viewIssueInfo: view without rect");
-            continue;
-        }
-        gv->id = (int64_t)k + 1;
-        gv->cls = fstr(c, v, "className");
-        const char *id = fstr(c, v, "id");
-        gv->res_id = id && strcmp(id, "-1") != 0 ? id : NULL;
-        gv->text = fstr(c, v, "text");
-        gv->layers = fbool(v, "hasBackground") == 1 ? 1 : 0;
-        gv->visible = 1;
-        int64_t d = fint(c, v, "depth");
-        depth[k] = d >= 0 && d < 1000000 ? (int)d : -1;
-        k++;
-    }
-    if (k > MAX_VIEWS_FOR_PARENTS)
-        skip(c, "viewIssueInfo: too many views to infer parents");
-    else
-        for (size_t i = 0; i < k; i++) {
-            if (depth[i] < 0)
-                continue;
-            size_t best = (size_t)-1;
-            for (size_t j = 0; j < k; j++) {
-                if (j == i || depth[j] < 0 || depth[j] >= depth[i] ||
-                    !contains(c->views[j].rect, c->views[i].rect))
-                    continue;
-                if (best == (size_t)-1 || depth[j] > depth[best] ||
-                    (depth[j] == depth[best] && area(c->views[j].rect) < area(c->views[best].rect)))
-                    best = j;
-            }
-            c->views[i].parent = best == (size_t)-1 ? 0 : c->views[best].id;
-        }
-    free(depth);
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_VIEW_DUMP);
-    ev.ts = ts;
-    gd_view_dump_ev *d = &ev.u.view_dump;
-    d->page.type = "activity";
-    d->page.cls = fstr(c, p, "activityName");
-    int64_t sw = fint(c, p, "screenWidth"), sh = fint(c, p, "screenHeight");
-    d->screen_w = sw > 0 && sw <= INT32_MAX ? (int32_t)sw : 0;
-    d->screen_h = sh > 0 && sh <= INT32_MAX ? (int32_t)sh : 0;
-    d->has_paint = 1;
-    d->views = c->views;
-    d->nviews = k;
-    return emit(c, &ev, err);
-}
-
-static int do_issue(ctx *c, json_t *p, double ts, const char *type, gd_error *err)
-{
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_ISSUE);
-    ev.ts = ts;
-    ev.u.issue.tool = "godeye";
-    ev.u.issue.type = type;
-    if (strcmp(type, "startup") == 0 && json_is_object(p)) {
-        ev.u.issue.detail = fstr(c, p, "startupType");
-        ev.u.issue.cost_ms = fnum(c, p, "startupTime");
-    }
-    char *js = json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-    ev.u.issue.json = js;
-    int rc = emit(c, &ev, err);
-    free(js);
-    return rc;
-}
-
-/* MethodsRecordInfo (startMillis/endMillis since the monitor's 3.x; the
- * older nano-time start/end have no wall clock and are skipped). */
-static int do_method(ctx *c, json_t *p, gd_error *err)
-{
-    double rs = fnum(c, p, "startMillis"), re = fnum(c, p, "endMillis");
-    if (!gd_has(rs) && !gd_has(re) && (has(p, "start") || has(p, "end"))) {
-        skip(c, "methodCanary: nano-time record");
-        return 0;
-    }
-    json_t *ts_ = json_object_get(p, "methodInfoOfThreadInfos");
-    size_t i, j;
-    json_t *t, *m;
-    json_array_foreach(ts_, i, t) {
-        json_t *ti = json_object_get(t, "threadInfo");
-        const char *tname = json_is_object(ti) ? fstr(c, ti, "name") : NULL;
-        int64_t tid = json_is_object(ti) ? fint(c, ti, "id") : -1;
-        json_array_foreach(json_object_get(t, "methodInfos"), j, m) {
-            if (!json_is_object(m)) {
-                skip(c, "methodCanary: method is not an object");
-                continue;
-            }
-            double s = fnum(c, m, "startMillis"), e = fnum(c, m, "endMillis");
-            if (!gd_has(s) || s <= 0) /* already running when recording started */
-                s = rs;
-            int open = !gd_has(e) || e <= 0;
-            if (open) /* still running when recording stopped */
-                e = re;
-            if (!gd_has(s) || s <= 0 || !gd_has(e) || e < s) {
-                skip(c, "methodCanary: method without times");
-                continue;
-            }
-            gd_event ev;
-            gd_event_init(&ev, GD_EV_METHOD);
-            ev.ts = s;
-            /* Java thread ids are not Linux tids: "main" maps to the main
-             * thread, others keep the Java id. */
-            if (tname && strcmp(tname, "main") == 0)
-                ev.tid = GD_TID_MAIN;
-            else if (tid >= 0)
-                ev.tid = tid;
-            ev.thread = tname;
-            ev.u.method.phase = GD_PHASE_UNKNOWN;
-            ev.u.method.cls = fstr(c, m, "className");
-            ev.u.method.method = fstr(c, m, "methodName");
-            ev.u.method.desc = fstr(c, m, "methodDesc");
-            ev.u.method.end_ts = e;
-            ev.u.method.open = open;
-            int64_t d = fint(c, m, "stack");
-            ev.u.method.depth = d >= 0 && d < 1000000 ? (int)d : -1;
-            int rc = emit(c, &ev, err);
-            if (rc)
-                return rc;
-        }
-    }
-    return 0;
-}
-
 /* Module of a bare payload, from its fields. */
 static module detect(json_t *p)
 {
     if (!json_is_object(p))
         return M_UNKNOWN;
-    if (has(p, "blockBaseinfo") || has(p, "longBlockInfo") || has(p, "shortBlockInfo") ||
-        (has(p, "timeStart") && has(p, "timeEnd")))
+    if (age_has(p, "blockBaseinfo") || age_has(p, "longBlockInfo") ||
+        age_has(p, "shortBlockInfo") || (age_has(p, "timeStart") && age_has(p, "timeEnd")))
         return M_BLOCK;
-    if (has(p, "lifecycleEvent") || (has(p, "pageInfo") && has(p, "currentEvent")))
+    if (age_has(p, "lifecycleEvent") || (age_has(p, "pageInfo") && age_has(p, "currentEvent")))
         return M_PAGE;
-    if (has(p, "overDrawAreas") || (has(p, "views") && has(p, "activityName")))
+    if (age_has(p, "overDrawAreas") || (age_has(p, "views") && age_has(p, "activityName")))
         return M_VIEW;
-    if (has(p, "bitmapWidth") && has(p, "imageViewWidth"))
+    if (age_has(p, "bitmapWidth") && age_has(p, "imageViewWidth"))
         return M_IMAGE;
-    if (has(p, "methodInfoOfThreadInfos"))
+    if (age_has(p, "methodInfoOfThreadInfos"))
         return M_METHOD;
-    if (has(p, "totalUseRatio") || has(p, "appCpuRatio"))
+    if (age_has(p, "totalUseRatio") || age_has(p, "appCpuRatio"))
         return M_CPU;
-    if (has(p, "freeMemKb") || has(p, "allocatedKb"))
+    if (age_has(p, "freeMemKb") || age_has(p, "allocatedKb"))
         return M_HEAP;
-    if (has(p, "totalPssKb"))
+    if (age_has(p, "totalPssKb"))
         return M_PSS;
-    if (has(p, "availMemKb") || has(p, "lowMemThresholdKb"))
+    if (age_has(p, "availMemKb") || age_has(p, "lowMemThresholdKb"))
         return M_RAM;
-    if (has(p, "currentFps") || has(p, "systemFps"))
+    if (age_has(p, "currentFps") || age_has(p, "systemFps"))
         return M_FPS;
-    if (has(p, "startupType") || has(p, "startupTime"))
+    if (age_has(p, "startupType") || age_has(p, "startupTime"))
         return M_STARTUP;
     return M_UNKNOWN;
 }
@@ -616,10 +174,10 @@ static double time_in(json_t *o)
     return GD_NONE;
 }
 
-static int do_record(ctx *c, json_t *o, gd_error *err)
+static int do_record(age_ctx *c, json_t *o, gd_error *err)
 {
     if (!json_is_object(o)) {
-        skip(c, "godeye: record is not an object");
+        age_skip(c, "godeye: record is not an object");
         return 0;
     }
     json_t *data = json_object_get(o, "data");
@@ -628,7 +186,7 @@ static int do_record(ctx *c, json_t *o, gd_error *err)
     double ts = GD_NONE;
     json_t *code = json_object_get(o, "code");
     if (json_is_integer(code) && json_integer_value(code) != 1) {
-        skip(c, "godeye: failed message");
+        age_skip(c, "godeye: failed message");
         return 0;
     }
     if (json_is_object(data) && json_is_string(json_object_get(data, "moduleName"))) {
@@ -637,25 +195,25 @@ static int do_record(ctx *c, json_t *o, gd_error *err)
             if (strcmp(name, module_names[i].name) == 0)
                 m = module_names[i].m;
         if (m == M_UNKNOWN) {
-            skip(c, "godeye: unsupported module");
+            age_skip(c, "godeye: unsupported module");
             return 0;
         }
         payload = json_object_get(data, "payload");
         ts = time_in(o);
         if (!gd_has(ts))
             ts = time_in(data);
-    } else if (json_is_object(data) || has(o, "code")) {
-        skip(c, "godeye: message without moduleName");
+    } else if (json_is_object(data) || age_has(o, "code")) {
+        age_skip(c, "godeye: message without moduleName");
         return 0;
     } else {
         m = detect(o);
         if (m == M_UNKNOWN) {
-            skip(c, "godeye: unrecognised payload");
+            age_skip(c, "godeye: unrecognised payload");
             return 0;
         }
     }
     if (!payload || json_is_null(payload)) {
-        skip(c, "godeye: message without payload");
+        age_skip(c, "godeye: message without payload");
         return 0;
     }
     if (!gd_has(ts))
@@ -667,51 +225,51 @@ static int do_record(ctx *c, json_t *o, gd_error *err)
             name = module_names[i].name;
     int obj = json_is_object(payload);
     if (!obj && m != M_THREAD) {
-        skip(c, "godeye: payload is not an object");
+        age_skip(c, "godeye: payload is not an object");
         return 0;
     }
     /* kinds whose own payload has no time need one from the recorder */
     if (!gd_has(ts) && m != M_BLOCK && m != M_PAGE && m != M_METHOD) {
         char reason[64];
         snprintf(reason, sizeof reason, "%s: no timestamp", name);
-        skip(c, reason);
+        age_skip(c, reason);
         return 0;
     }
     gd_event ev;
     switch (m) {
     case M_BLOCK:
-        return do_block(c, payload, err);
+        return age_do_block(c, payload, err);
     case M_PAGE:
-        return do_page(c, payload, err);
+        return age_do_page(c, payload, err);
     case M_VIEW:
-        return do_view(c, payload, ts, err);
+        return age_do_view(c, payload, ts, err);
     case M_IMAGE:
-        return do_image(c, payload, ts, err);
+        return age_do_image(c, payload, ts, err);
     case M_METHOD:
-        return do_method(c, payload, err);
+        return age_do_method(c, payload, err);
     case M_CPU:
         gd_event_init(&ev, GD_EV_CPU);
         ev.ts = ts;
-        fill_cpu(c, &ev.u.cpu, payload, 1.0);
+        age_fill_cpu(c, &ev.u.cpu, payload, 1.0);
         if (!gd_has(ev.u.cpu.total) && !gd_has(ev.u.cpu.app)) {
-            skip(c, "cpuInfo: no ratios");
+            age_skip(c, "cpuInfo: no ratios");
             return 0;
         }
-        return emit(c, &ev, err);
+        return age_emit(c, &ev, err);
     case M_HEAP:
     case M_PSS:
     case M_RAM:
         gd_event_init(&ev, GD_EV_MEMORY);
         ev.ts = ts;
-        fill_memory(c, &ev.u.memory, m == M_HEAP ? payload : NULL, m == M_PSS ? payload : NULL,
+        age_fill_memory(c, &ev.u.memory, m == M_HEAP ? payload : NULL, m == M_PSS ? payload : NULL,
                     m == M_RAM ? payload : NULL);
-        return emit(c, &ev, err);
+        return age_emit(c, &ev, err);
     case M_FPS: /* an average over an interval, not frames */
-        return do_issue(c, payload, ts, "fps", err);
+        return age_do_issue(c, payload, ts, "fps", err);
     case M_STARTUP:
-        return do_issue(c, payload, ts, "startup", err);
+        return age_do_issue(c, payload, ts, "startup", err);
     case M_THREAD:
-        return do_issue(c, payload, ts, "thread", err);
+        return age_do_issue(c, payload, ts, "thread", err);
     default:
         return 0;
     }
@@ -724,7 +282,7 @@ static int record_fn(void *ctx, json_t *o, gd_error *err)
 
 static int read_all(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
-    ctx c = {.sink = sink, .opts = opts};
+    age_ctx c = {.sink = sink, .opts = opts};
     int rc = gd_jstream_each_object(in, record_fn, &c, &c.line, &c.col, err);
     free(c.frames);
     free(c.views);

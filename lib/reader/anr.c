@@ -74,73 +74,15 @@
 #include "reader.h"
 #include "reader/mdstamp.h"
 #include "core/util.h"
-
-#define ANR_MAX_FRAMES 1024
-#define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)
-#define ANR_MAX_THREADS 8192
-#define ANR_MAX_HELD_BYTES ((size_t)8 << 20)
-
-/* What the wait-for graph and the main-state issue need of one thread. */
-typedef struct anr_thr {
-    char name[128];
-    char state[40];
-    char waiting_on[40];  /* "0x0d3a2f0a" or "" */
-    char lock[128];       /* class of the awaited lock or "" */
-    int64_t tid;          /* sysTid, else dalvik tid, else -1 */
-    int64_t dtid;         /* dalvik tid= or -1 */
-    int64_t held_by;      /* dalvik tid of the lock holder or -1 */
-    int has_state;
-    int binder_seen;      /* the innermost binder frame was classified */
-    char call[160];       /* that frame when it is an outgoing call, or "" */
-    /* frames of a thread held for a dump without header */
-    long line;
-    size_t hoff, hlen, hn;
-} anr_thr;
-
-enum { OUT = 0, IN_DUMP, IN_WCHAN, IN_BAD_DUMP, IN_KSTACKS };
-
-typedef struct anr_ctx {
-    const gd_sink *sink;
-    gd_error *err;
-    int where;
-    long dump_line;
-    int64_t pid;
-    double ts;
-    int64_t zone_min;     /* the dump header's +hhmm, INT64_MIN when none */
-    char app[256];
-    int has_app;
-    int64_t main_idx;     /* index of "main" in thr, -1 none */
-    int64_t main_tid;
-    /* thread being read */
-    int in_thread;
-    long thr_line;
-    anr_thr cur;
-    char *fbuf;           /* frame texts, NUL separated */
-    size_t flen, fcap;
-    size_t *foff;         /* offsets into fbuf */
-    size_t nframes, foff_cap;
-    const char **fptr;
-    size_t fptr_cap;
-    int frames_over;
-    /* threads of the current dump */
-    anr_thr *thr;
-    size_t nthr, thr_cap;
-    int thr_over;
-    /* a dump without header: threads held until its end line */
-    int headless;
-    char *held;
-    size_t held_len, held_cap;
-    size_t held_lost;     /* threads that could not be held */
-} anr_ctx;
-
+#include "reader/anr_int.h"
 /* ---- small parsing helpers ---- */
 
-static int starts(const char *s, const char *p)
+int anr_starts(const char *s, const char *p)
 {
     return strncmp(s, p, strlen(p)) == 0;
 }
 
-static void copy_str(char *dst, size_t cap, const char *src, size_t n)
+void anr_copy_str(char *dst, size_t cap, const char *src, size_t n)
 {
     if (n >= cap)
         n = cap - 1;
@@ -149,7 +91,7 @@ static void copy_str(char *dst, size_t cap, const char *src, size_t n)
 }
 
 /* Non-negative decimal at s; -1 when none; *end past it. */
-static int64_t parse_uint(const char *s, const char **end)
+int64_t anr_parse_uint(const char *s, const char **end)
 {
     int64_t v = 0;
     const char *p = s;
@@ -208,8 +150,7 @@ static int parse_stamp(const char *s, double *out, int64_t *zone_min)
     }
     if (*p && *p != ' ')
         return -1;
-    int64_t secs = gd_mdstamp_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - off_min * 60;
-    *out = (double)secs * 1000.0 + frac * 1000.0;
+    *out = gd_mdstamp_civil_ms(y, mo, d, h, mi, se) - (double)off_min * 60000.0 + frac * 1000.0;
     return 0;
 }
 
@@ -217,596 +158,41 @@ static int parse_stamp(const char *s, double *out, int64_t *zone_min)
 static int parse_dump_header(const char *s, int64_t *pid, double *ts, int64_t *zone_min)
 {
     const char *p;
-    *pid = parse_uint(s, &p);
-    if (*pid < 0 || !starts(p, " at "))
+    *pid = anr_parse_uint(s, &p);
+    if (*pid < 0 || !anr_starts(p, " at "))
         return -1;
     return parse_stamp(p + 4, ts, zone_min);
 }
 
-/* ---- frames of the current thread ---- */
-
-/* The innermost binder frame tells an outgoing call in progress (the thread
- * waits for another process) from an incoming call being served or an idle
- * binder thread.  Java and native (mangled or not) spellings. */
-static void classify_binder(anr_thr *t, const char *f)
+/* Back outside any dump: the current dump's threads are forgotten. */
+void anr_leave_dump(anr_ctx *c)
 {
-    static const char *const out[] = {"android.os.BinderProxy.transact", "IPCThreadState8transact",
-                                      "IPCThreadState15waitForResponse", "IPCThreadState::transact",
-                                      "IPCThreadState::waitForResponse"};
-    static const char *const in[] = {"android.os.Binder.execTransact", "IPCThreadState14executeCommand",
-                                     "IPCThreadState::executeCommand", "IPCThreadState14joinThreadPool",
-                                     "IPCThreadState::joinThreadPool",
-                                     "IPCThreadState20getAndExecuteCommand",
-                                     "IPCThreadState::getAndExecuteCommand"};
-    /* every pattern holds one of these two: most frames end here */
-    if (!strstr(f, "IPCThreadState") && !strstr(f, "android.os.Binder"))
-        return;
-    for (size_t i = 0; i < sizeof out / sizeof *out; i++)
-        if (strstr(f, out[i])) {
-            t->binder_seen = 1;
-            copy_str(t->call, sizeof t->call, f, strlen(f));
-            return;
-        }
-    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
-        if (strstr(f, in[i])) {
-            t->binder_seen = 1;
-            return;
-        }
-}
-
-/* Appends a frame made of up to three pieces; counted skip when over the
- * per-thread bounds.  0 or an error code. */
-static int add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb,
-                     const char *z, size_t nz, long line)
-{
-    size_t len = na + nb + nz;
-    if (c->nframes >= ANR_MAX_FRAMES || c->flen + len + 1 > ANR_MAX_FRAME_BYTES) {
-        if (!c->frames_over)
-            gd_sink_skip(c->sink, "anr: frames over the per-thread limit", line, 1);
-        c->frames_over = 1;
-        return 0;
-    }
-    if (gd_grow((void **)&c->fbuf, &c->fcap, c->flen + len + 1, 1, c->err) ||
-        gd_grow((void **)&c->foff, &c->foff_cap, c->nframes + 1, sizeof(size_t), c->err))
-        return GD_ERR_IO;
-    c->foff[c->nframes++] = c->flen;
-    memcpy(c->fbuf + c->flen, a, na);
-    memcpy(c->fbuf + c->flen + na, b, nb);
-    memcpy(c->fbuf + c->flen + na + nb, z, nz);
-    c->flen += len;
-    c->fbuf[c->flen++] = 0;
-    if (!c->cur.binder_seen)
-        classify_binder(&c->cur, c->fbuf + c->foff[c->nframes - 1]);
-    return 0;
-}
-
-static size_t trim_right(const char *s, size_t n)
-{
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        n--;
-    return n;
-}
-
-/* End of a balanced "(...)" group starting at s[0] == '(' (index of the
- * closing paren), or the last ')' of the line when unbalanced, or -1. */
-static long group_end(const char *s)
-{
-    int depth = 0;
-    long last = -1;
-    for (long i = 0; s[i]; i++) {
-        if (s[i] == '(')
-            depth++;
-        else if (s[i] == ')') {
-            last = i;
-            if (--depth == 0)
-                return i;
-        }
-    }
-    return last > 0 ? last : -1;
-}
-
-/* `#NN pc HEX  /path/lib.so [(deleted)] [(offset 0x..)] [(symbol+N)] [(BuildId: ..)]`
- * starting at the '#' -> "native:lib.so(symbol+N)" or "native:lib.so(pc HEX)". */
-static int native_frame(anr_ctx *c, const char *s, long line)
-{
-    const char *p = s + 1;
-    while (isdigit((unsigned char)*p))
-        p++;
-    while (*p == ' ')
-        p++;
-    if (!starts(p, "pc ")) {
-        gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
-        return 0;
-    }
-    p += 3;
-    const char *pc = p;
-    while (isxdigit((unsigned char)*p))
-        p++;
-    size_t npc = (size_t)(p - pc);
-    while (*p == ' ')
-        p++;
-    const char *path = p;
-    while (*p && !(p[0] == ' ' && p[1] == '('))
-        p++;
-    size_t npath = trim_right(path, (size_t)(p - path));
-    const char *base = path;
-    for (size_t i = 0; i < npath; i++)
-        if (path[i] == '/')
-            base = path + i + 1;
-    size_t nbase = npath - (size_t)(base - path);
-    const char *sym = NULL;
-    size_t nsym = 0;
-    while (*p == ' ' && p[1] == '(') {
-        p++;
-        long e = group_end(p);
-        if (e < 0)
-            break;
-        const char *in = p + 1;
-        size_t nin = (size_t)e - 1;
-        if (!sym && !starts(in, "offset ") && !starts(in, "BuildId:") &&
-            !(nin == 7 && starts(in, "deleted"))) {
-            sym = in;
-            nsym = nin;
-        }
-        p += e + 1;
-    }
-    char head[300];
-    size_t nh = (size_t)snprintf(head, sizeof head, "native:%.*s(", (int)(nbase > 256 ? 256 : nbase),
-                                 base);
-    if (nh >= sizeof head)
-        nh = sizeof head - 1;
-    if (sym)
-        return add_frame(c, head, nh, sym, nsym, ")", 1, line);
-    char pcs[64];
-    int np = snprintf(pcs, sizeof pcs, "pc %.*s)", (int)(npc > 40 ? 40 : npc), pc);
-    return add_frame(c, head, nh, pcs, (size_t)np, "", 0, line);
-}
-
-/* "- waiting to lock <0x..> (a C) held by thread N" (ART), "held by tid=N
- * (name)" (Dalvik 4.x), "held by threadid=N (name)" (Dalvik 2.x). */
-static void lock_line(anr_ctx *c, const char *s)
-{
-    if (!starts(s, "- waiting to lock <") || c->cur.waiting_on[0])
-        return;
-    const char *a = s + strlen("- waiting to lock <");
-    const char *e = strchr(a, '>');
-    if (!e)
-        return;
-    copy_str(c->cur.waiting_on, sizeof c->cur.waiting_on, a, (size_t)(e - a));
-    const char *cl = strstr(e, "(a ");
-    if (cl) {
-        const char *ce = strchr(cl, ')');
-        if (ce)
-            copy_str(c->cur.lock, sizeof c->cur.lock, cl + 3, (size_t)(ce - cl - 3));
-    }
-    const char *h = strstr(e, "held by thread ");
-    if (h)
-        c->cur.held_by = parse_uint(h + strlen("held by thread "), NULL);
-    else if ((h = strstr(e, "held by tid=")))
-        c->cur.held_by = parse_uint(h + strlen("held by tid="), NULL);
-    else if ((h = strstr(e, "held by threadid=")))
-        c->cur.held_by = parse_uint(h + strlen("held by threadid="), NULL);
-}
-
-/* ---- threads ---- */
-
-static void reset_thread(anr_ctx *c)
-{
-    memset(&c->cur, 0, sizeof c->cur);
-    c->cur.tid = c->cur.dtid = c->cur.held_by = -1;
-    c->nframes = c->flen = 0;
-    c->frames_over = 0;
-}
-
-/* The closing quote of a thread header's name: the last '"' followed by
- * " prio=", " daemon" or " sysTid="; NULL when s is no thread header. */
-static const char *header_quote(const char *s)
-{
-    const char *q = NULL;
-    if (s[0] != '"')
-        return NULL;
-    for (const char *p = s + 1; (p = strchr(p, '"')); p++)
-        if (starts(p, "\" prio=") || starts(p, "\" daemon") || starts(p, "\" sysTid="))
-            q = p;
-    return q;
-}
-
-/* `"name" [daemon] prio=N tid=N State[ ...]`, `"name" prio=N (not attached)`
- * or `"name" sysTid=N` (native process).  0 ok, -1 not a header. */
-static int thread_header(anr_ctx *c, const char *s, long line)
-{
-    const char *q = header_quote(s);
-    if (!q)
-        return -1;
-    reset_thread(c);
-    c->in_thread = 1;
-    c->thr_line = line;
-    copy_str(c->cur.name, sizeof c->cur.name, s + 1, (size_t)(q - s - 1));
-    const char *p = q + 1;
-    const char *t = strstr(p, " tid=");
-    if (t) {
-        const char *e;
-        c->cur.dtid = parse_uint(t + 5, &e);
-        if (c->cur.dtid >= 0 && *e == ' ') {
-            e++;
-            size_t n = 0;
-            while (e[n] && e[n] != ' ')
-                n++;
-            if (n) {
-                copy_str(c->cur.state, sizeof c->cur.state, e, n);
-                c->cur.has_state = 1;
-            }
-        }
-    }
-    const char *st = strstr(p, " sysTid=");
-    if (st)
-        c->cur.tid = parse_uint(st + 8, NULL);
-    return 0;
-}
-
-/* One GD_EV_STACK of thread t with the given frames. */
-static int emit_frames(anr_ctx *c, const anr_thr *t, long line, const char *const *frames, size_t n)
-{
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_STACK);
-    ev.ts = c->ts;
-    ev.pid = c->pid;
-    ev.tid = t->tid;
-    ev.thread = t->name;
-    ev.line = line;
-    ev.u.stack.frames = frames;
-    ev.u.stack.nframes = n;
-    ev.u.stack.state = t->has_state ? t->state : NULL;
-    return gd_sink_event(c->sink, &ev, c->err);
-}
-
-/* Copies the current thread's frames into the held buffer (a dump without
- * header).  0 held, -1 over the limit, or an error code. */
-static int hold_frames(anr_ctx *c)
-{
-    if (c->held_len + c->flen > ANR_MAX_HELD_BYTES)
-        return -1;
-    if (gd_grow((void **)&c->held, &c->held_cap, c->held_len + c->flen + 1, 1, c->err))
-        return GD_ERR_IO;
-    c->cur.hoff = c->held_len;
-    c->cur.hlen = c->flen;
-    c->cur.hn = c->nframes;
-    c->cur.line = c->thr_line;
-    if (c->flen)
-        memcpy(c->held + c->held_len, c->fbuf, c->flen);
-    c->held_len += c->flen;
-    return 0;
-}
-
-/* Ends the thread being read: emits its stack (or, in a dump without
- * header, holds its frames), keeps its record. */
-static int end_thread(anr_ctx *c)
-{
-    if (!c->in_thread)
-        return 0;
-    c->in_thread = 0;
-    anr_thr *t = &c->cur;
-    if (t->tid < 0)
-        t->tid = t->dtid;
-    if (t->tid < 0) {
-        gd_sink_skip(c->sink, "anr: thread without tid", c->thr_line, 1);
-        return 0;
-    }
-    int rc = 0;
-    if (c->headless) {
-        if (c->nthr >= ANR_MAX_THREADS || (rc = hold_frames(c)) < 0) {
-            gd_sink_skip(c->sink, "anr: thread of a dump without header over the buffer limit",
-                         c->thr_line, 1);
-            return 0;
-        }
-    } else {
-        if (gd_grow((void **)&c->fptr, &c->fptr_cap, c->nframes ? c->nframes : 1, sizeof(char *),
-                    c->err))
-            return GD_ERR_IO;
-        for (size_t i = 0; i < c->nframes; i++)
-            c->fptr[i] = c->fbuf + c->foff[i];
-        rc = emit_frames(c, t, c->thr_line, c->fptr, c->nframes);
-    }
-    if (rc)
-        return rc;
-    if (c->nthr >= ANR_MAX_THREADS) {
-        if (!c->thr_over)
-            gd_sink_skip(c->sink, "anr: too many threads for the deadlock check", c->thr_line, 1);
-        c->thr_over = 1;
-        return 0;
-    }
-    if (gd_grow((void **)&c->thr, &c->thr_cap, c->nthr + 1, sizeof(anr_thr), c->err))
-        return GD_ERR_IO;
-    if (c->main_idx < 0 && strcmp(c->cur.name, "main") == 0) {
-        c->main_idx = (int64_t)c->nthr;
-        c->main_tid = c->cur.tid;
-    }
-    c->thr[c->nthr++] = c->cur;
-    return 0;
-}
-
-/* The held threads of a dump without header, now that its pid is known. */
-static int emit_held(anr_ctx *c)
-{
-    int rc = 0;
-    for (size_t i = 0; i < c->nthr && !rc; i++) {
-        const anr_thr *t = &c->thr[i];
-        if (gd_grow((void **)&c->fptr, &c->fptr_cap, t->hn ? t->hn : 1, sizeof(char *), c->err))
-            return GD_ERR_IO;
-        const char *p = c->held + t->hoff;
-        for (size_t k = 0; k < t->hn; k++) {
-            c->fptr[k] = p;
-            p += strlen(p) + 1;
-        }
-        rc = emit_frames(c, t, t->line, c->fptr, t->hn);
-    }
-    return rc;
-}
-
-/* ---- end of a dump: meta, main state, deadlocks ---- */
-
-static int64_t find_dtid(const anr_ctx *c, int64_t dtid)
-{
-    if (dtid < 0)
-        return -1;
-    for (size_t i = 0; i < c->nthr; i++)
-        if (c->thr[i].dtid == dtid)
-            return (int64_t)i;
-    return -1;
-}
-
-static int emit_issue(anr_ctx *c, const char *type, const char *detail, const anr_thr *who,
-                      json_t *j)
-{
-    char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
-    if (!txt)
-        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_ISSUE);
-    ev.ts = c->ts;
-    ev.pid = c->pid;
-    ev.tid = who->tid;
-    ev.thread = who->name;
-    ev.line = c->dump_line;
-    ev.u.issue.tool = "anr";
-    ev.u.issue.type = type;
-    ev.u.issue.detail = detail;
-    ev.u.issue.json = txt;
-    int rc = gd_sink_event(c->sink, &ev, c->err);
-    free(txt);
-    return rc;
-}
-
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s);
-    return j ? j : json_string("\ufffd");
-}
-
-static int emit_main_state(anr_ctx *c)
-{
-    const anr_thr *m = &c->thr[c->main_idx];
-    json_t *j = json_object();
-    json_object_set_new(j, "name", jstr(m->name));
-    json_object_set_new(j, "tid", json_integer(m->tid));
-    if (m->has_state)
-        json_object_set_new(j, "state", jstr(m->state));
-    if (m->waiting_on[0]) {
-        json_object_set_new(j, "waiting_on", jstr(m->waiting_on));
-        if (m->lock[0])
-            json_object_set_new(j, "lock", jstr(m->lock));
-        int64_t h = find_dtid(c, m->held_by);
-        if (h >= 0) {
-            json_object_set_new(j, "held_by", json_integer(c->thr[h].tid));
-            json_object_set_new(j, "held_by_name", jstr(c->thr[h].name));
-        }
-    }
-    return emit_issue(c, "anr_main_state", m->has_state ? m->state : NULL, m, j);
-}
-
-/* Each thread waits for at most one holder: the wait-for graph is a
- * functional graph; every cycle is found once by walking from each node. */
-static int find_deadlocks(anr_ctx *c, const int64_t *next)
-{
-    size_t n = c->nthr;
-    size_t *mark = calloc(n, sizeof *mark);
-    int rc = 0;
-    if (!mark)
-        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
-    for (size_t i = 0; i < n && !rc; i++) {
-        int64_t j = (int64_t)i;
-        while (j >= 0 && mark[j] == 0) {
-            mark[j] = i + 1;
-            j = next[j];
-        }
-        if (j < 0 || mark[j] != i + 1)
-            continue;
-        /* a new cycle through j: start it at its first-listed thread */
-        int64_t first = j;
-        for (int64_t k = next[j]; k != j; k = next[k])
-            if (k < first)
-                first = k;
-        json_t *arr = json_array();
-        int64_t k = first;
-        do {
-            const anr_thr *t = &c->thr[k], *h = &c->thr[next[k]];
-            json_t *o = json_object();
-            json_object_set_new(o, "name", jstr(t->name));
-            json_object_set_new(o, "tid", json_integer(t->tid));
-            json_object_set_new(o, "dalvik_tid", json_integer(t->dtid));
-            json_object_set_new(o, "waiting_on", jstr(t->waiting_on));
-            if (t->lock[0])
-                json_object_set_new(o, "lock", jstr(t->lock));
-            json_object_set_new(o, "held_by", json_integer(h->tid));
-            json_object_set_new(o, "held_by_dalvik_tid", json_integer(h->dtid));
-            json_array_append_new(arr, o);
-            k = next[k];
-        } while (k != first);
-        json_t *j2 = json_object();
-        json_object_set_new(j2, "threads", arr);
-        rc = emit_issue(c, "deadlock", NULL, &c->thr[first], j2);
-    }
-    free(mark);
-    return rc;
-}
-
-/* Threads that hold a lock others wait for (through any chain of lock
- * waits) while in an outgoing binder call: one "binder_wait" issue each.
- * end[i] is where i's chain of waits ends (a thread not waiting for a
- * lock), -1 when it runs into a cycle; each chain is walked once. */
-static int find_binder_waits(anr_ctx *c, const int64_t *next)
-{
-    size_t n = c->nthr;
-    int64_t *end = malloc(n * sizeof *end);
-    size_t *stamp = calloc(n, sizeof *stamp), *path = malloc(n * sizeof *path);
-    if (!end || !stamp || !path) {
-        free(end);
-        free(stamp);
-        free(path);
-        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++)
-        end[i] = -2;  /* not known yet */
-    for (size_t i = 0; i < n; i++) {
-        size_t np = 0;
-        int64_t k = (int64_t)i, t;
-        for (;;) {
-            if (end[k] != -2) {
-                t = end[k];
-                break;
-            }
-            if (stamp[k] == i + 1) {
-                t = -1;  /* a cycle: a deadlock, reported as such */
-                break;
-            }
-            stamp[k] = i + 1;
-            path[np++] = (size_t)k;
-            if (next[k] < 0) {
-                t = k;
-                break;
-            }
-            k = next[k];
-        }
-        while (np)
-            end[path[--np]] = t;
-    }
-    int rc = 0;
-    for (size_t h = 0; h < n && !rc; h++) {
-        const anr_thr *ht = &c->thr[h];
-        if (!ht->call[0] || next[h] >= 0)
-            continue;   /* not in a binder call, or itself waiting for a lock */
-        json_t *waiters = json_array();
-        for (size_t i = 0; i < n; i++) {
-            if (i == h || end[i] != (int64_t)h)
-                continue;
-            const anr_thr *t = &c->thr[i];
-            json_t *o = json_object();
-            json_object_set_new(o, "name", jstr(t->name));
-            json_object_set_new(o, "tid", json_integer(t->tid));
-            json_object_set_new(o, "dalvik_tid", json_integer(t->dtid));
-            json_object_set_new(o, "waiting_on", jstr(t->waiting_on));
-            if (t->lock[0])
-                json_object_set_new(o, "lock", jstr(t->lock));
-            json_array_append_new(waiters, o);
-        }
-        if (json_array_size(waiters) == 0) {
-            json_decref(waiters);
-            continue;
-        }
-        json_t *j = json_object();
-        json_object_set_new(j, "holder", json_pack("{s:o s:I s:I s:o}", "name", jstr(ht->name), "tid",
-                                                   (json_int_t)ht->tid, "dalvik_tid",
-                                                   (json_int_t)ht->dtid, "call", jstr(ht->call)));
-        json_object_set_new(j, "waiters", waiters);
-        rc = emit_issue(c, "binder_wait", NULL, ht, j);
-    }
-    free(end);
-    free(stamp);
-    free(path);
-    return rc;
-}
-
-/* The wait-for graph: next[i] is the thread holding the lock i waits for,
- * -1 none.  Each thread waits for at most one lock. */
-static int lock_waits(anr_ctx *c)
-{
-    size_t n = c->nthr;
-    if (n == 0)
-        return 0;
-    int64_t *next = malloc(n * sizeof *next);
-    if (!next)
-        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
-    int rc = find_deadlocks(c, next);
-    if (!rc)
-        rc = find_binder_waits(c, next);
-    free(next);
-    return rc;
-}
-
-static int end_dump(anr_ctx *c)
-{
-    int rc = 0;
-    if (c->where == IN_DUMP) {
-        rc = end_thread(c);
-        if (!rc && c->main_tid < 0) {
-            /* no "main" (native-only dumps): the thread whose id is the pid */
-            for (size_t i = 0; i < c->nthr && c->main_tid < 0; i++)
-                if (c->thr[i].tid == c->pid)
-                    c->main_tid = c->pid;
-        }
-        if (!rc) {
-            gd_meta m;
-            gd_meta_init(&m);
-            m.pid = c->pid;
-            m.app = c->has_app ? c->app : NULL;
-            m.main_tid = c->main_tid;
-            if (c->zone_min != INT64_MIN) {
-                /* the header named its zone: the times are true instants */
-                m.clock = "utc";
-                m.utc_offset_min = c->zone_min;
-            }
-            rc = gd_sink_meta(c->sink, &m, c->err);
-        }
-        if (!rc && c->main_idx >= 0)
-            rc = emit_main_state(c);
-        if (!rc)
-            rc = lock_waits(c);
-    }
-    c->where = OUT;
+    c->where = ANR_OUT;
     c->in_thread = 0;
     c->nthr = 0;
     c->thr_over = 0;
     c->headless = 0;
     c->held_len = 0;
-    return rc;
 }
 
 /* A dump without header that ends without an end line either: its held
  * threads cannot be given a pid.  Counted, one skip per thread. */
 static void drop_headless(anr_ctx *c, long line)
 {
-    if (c->where != IN_DUMP || !c->headless)
+    if (c->where != ANR_IN_DUMP || !c->headless)
         return;
-    int rc = end_thread(c);
+    int rc = anr_end_thread(c);
     (void)rc; /* holding never emits; an allocation failure only loses the count */
     for (size_t i = 0; i < c->nthr; i++)
         gd_sink_skip(c->sink, "anr: thread of a dump without header or end line", c->thr[i].line, 1);
     if (c->nthr == 0)
         gd_sink_skip(c->sink, "anr: dump without header or end line", line, 1);
-    c->where = OUT;
-    c->in_thread = 0;
-    c->nthr = 0;
-    c->thr_over = 0;
-    c->headless = 0;
-    c->held_len = 0;
+    anr_leave_dump(c);
 }
 
 static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
 {
-    c->where = IN_DUMP;
+    c->where = ANR_IN_DUMP;
     c->headless = 0;
     c->held_len = 0;
     c->dump_line = line;
@@ -823,13 +209,13 @@ static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
 /* Ends what is open before a new section starts at `line`. */
 static int close_open(anr_ctx *c, long line)
 {
-    if (c->where == IN_DUMP && c->headless) {
+    if (c->where == ANR_IN_DUMP && c->headless) {
         drop_headless(c, line);
         return 0;
     }
-    if (c->where == IN_DUMP || c->where == IN_BAD_DUMP)
+    if (c->where == ANR_IN_DUMP || c->where == ANR_IN_BAD_DUMP)
         gd_sink_skip(c->sink, "anr: dump without end line", line, 1);
-    return end_dump(c);
+    return anr_end_dump(c);
 }
 
 /* A "----- ... -----" line.  Returns 0 or an error code. */
@@ -837,38 +223,38 @@ static int banner(anr_ctx *c, const char *s, long line)
 {
     int64_t pid;
     double ts;
-    if (starts(s, "----- pid ")) {
+    if (anr_starts(s, "----- pid ")) {
         int rc = close_open(c, line);
         if (rc)
             return rc;
         if (parse_dump_header(s + strlen("----- pid "), &pid, &ts, &c->zone_min) != 0) {
             gd_sink_skip(c->sink, "anr: dump header unparsable", line, 1);
-            c->where = IN_BAD_DUMP;
+            c->where = ANR_IN_BAD_DUMP;
             return 0;
         }
         start_dump(c, pid, ts, line);
         return 0;
     }
-    if (starts(s, "----- Waiting Channels: pid ")) {
+    if (anr_starts(s, "----- Waiting Channels: pid ")) {
         int rc = close_open(c, line);
-        c->where = IN_WCHAN;
+        c->where = ANR_IN_WCHAN;
         gd_sink_skip(c->sink, "ignored: anr waiting channels section", line, 1);
         return rc;
     }
-    if (starts(s, "----- begin pid ")) {
+    if (anr_starts(s, "----- begin pid ")) {
         int rc = close_open(c, line);
-        c->where = IN_KSTACKS;
+        c->where = ANR_IN_KSTACKS;
         gd_sink_skip(c->sink, "ignored: anr kernel stacks section", line, 1);
         return rc;
     }
-    if (starts(s, "----- end ")) {
-        if (c->where == OUT)
+    if (anr_starts(s, "----- end ")) {
+        if (c->where == ANR_OUT)
             gd_sink_skip(c->sink, "anr: end line outside a dump", line, 1);
-        if (c->where == IN_DUMP && c->headless) {
-            int rc = end_thread(c);
+        if (c->where == ANR_IN_DUMP && c->headless) {
+            int rc = anr_end_thread(c);
             if (rc)
                 return rc;
-            pid = parse_uint(s + strlen("----- end "), NULL);
+            pid = anr_parse_uint(s + strlen("----- end "), NULL);
             if (pid < 0) {
                 drop_headless(c, line);
                 return 0;
@@ -876,12 +262,12 @@ static int banner(anr_ctx *c, const char *s, long line)
             gd_sink_skip(c->sink, "anr: dump without header, pid from its end line", c->dump_line, 1);
             c->pid = pid;
             c->ts = 0;  /* time unknown */
-            rc = emit_held(c);
-            return rc ? rc : end_dump(c);
+            rc = anr_emit_held(c);
+            return rc ? rc : anr_end_dump(c);
         }
-        return end_dump(c);
+        return anr_end_dump(c);
     }
-    if (c->where == OUT)
+    if (c->where == ANR_OUT)
         gd_sink_skip(c->sink, "anr: line outside a dump", line, 1);
     return 0;
 }
@@ -890,7 +276,7 @@ static int banner(anr_ctx *c, const char *s, long line)
  * "----- pid" line was lost.  1 when it did, 0 when the line is stray. */
 static int start_headless(anr_ctx *c, const char *s, long line)
 {
-    if (!header_quote(s) && !starts(s, "Cmd line: ") && !starts(s, "DALVIK THREADS"))
+    if (!anr_header_quote(s) && !anr_starts(s, "Cmd line: ") && !anr_starts(s, "DALVIK THREADS"))
         return 0;
     start_dump(c, -1, 0, line);
     c->zone_min = INT64_MIN; /* no header, no zone: not the previous dump's */
@@ -901,15 +287,15 @@ static int start_headless(anr_ctx *c, const char *s, long line)
 static int dump_line(anr_ctx *c, char *s, size_t len, long line)
 {
     if (s[0] == '"') {
-        int rc = end_thread(c);
-        if (!rc && thread_header(c, s, line) != 0)
+        int rc = anr_end_thread(c);
+        if (!rc && anr_thread_header(c, s, line) != 0)
             gd_sink_skip(c->sink, "anr: thread header unparsable", line, 1);
         return rc;
     }
     if (!c->in_thread) {
-        if (starts(s, "Cmd line: ") && !c->has_app && c->nthr == 0) {
-            size_t n = trim_right(s + 10, len - 10);
-            copy_str(c->app, sizeof c->app, s + 10, n);
+        if (anr_starts(s, "Cmd line: ") && !c->has_app && c->nthr == 0) {
+            size_t n = anr_trim_right(s + 10, len - 10);
+            anr_copy_str(c->app, sizeof c->app, s + 10, n);
             c->has_app = 1;
         }
         return 0;  /* dump header statistics: ignored by design */
@@ -918,28 +304,28 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
     while (i < len && (s[i] == ' ' || s[i] == '\t'))
         i++;
     if (i == len)
-        return end_thread(c);
+        return anr_end_thread(c);
     const char *p = s + i;
-    if (starts(p, "at ")) {
-        size_t n = trim_right(p + 3, len - i - 3);
+    if (anr_starts(p, "at ")) {
+        size_t n = anr_trim_right(p + 3, len - i - 3);
         if (n == 0) {
             gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
             return 0;
         }
-        return add_frame(c, p + 3, n, "", 0, "", 0, line);
+        return anr_add_frame(c, p + 3, n, "", 0, "", 0, line);
     }
-    if (starts(p, "native: #"))
-        return native_frame(c, p + 8, line);
+    if (anr_starts(p, "native: #"))
+        return anr_native_frame(c, p + 8, line);
     if (p[0] == '#' && isdigit((unsigned char)p[1]))
-        return native_frame(c, p, line);
-    if (starts(p, "| sysTid=")) {
-        int64_t t = parse_uint(p + 9, NULL);
+        return anr_native_frame(c, p, line);
+    if (anr_starts(p, "| sysTid=")) {
+        int64_t t = anr_parse_uint(p + 9, NULL);
         if (t >= 0)
             c->cur.tid = t;
         return 0;
     }
     if (p[0] == '-' && p[1] == ' ')
-        lock_line(c, p);
+        anr_lock_line(c, p);
     /* other detail lines, "(no managed stack frames)", NOTE lines: nothing */
     return 0;
 }
@@ -958,9 +344,9 @@ static int probe(const unsigned char *h, size_t n, int eof)
         buf[k] = 0;
         int64_t pid, zone;
         double ts;
-        if (starts(buf, "----- pid ") && parse_dump_header(buf + 10, &pid, &ts, &zone) == 0)
+        if (anr_starts(buf, "----- pid ") && parse_dump_header(buf + 10, &pid, &ts, &zone) == 0)
             return 95;
-        if (starts(buf, "----- Waiting Channels: pid ") &&
+        if (anr_starts(buf, "----- Waiting Channels: pid ") &&
             parse_dump_header(buf + strlen("----- Waiting Channels: pid "), &pid, &ts, &zone) == 0)
             return 90;
         i = end + 1;
@@ -983,11 +369,11 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     int r, rc = 0;
     while (!rc && (r = gd_input_getline(in, &s, &len, err)) == 1) {
         long line = gd_input_lineno(in);
-        if (starts(s, "----- "))
+        if (anr_starts(s, "----- "))
             rc = banner(&c, s, line);
-        else if (c.where == IN_DUMP)
+        else if (c.where == ANR_IN_DUMP)
             rc = dump_line(&c, s, len, line);
-        else if (c.where == OUT) {
+        else if (c.where == ANR_OUT) {
             if (start_headless(&c, s, line))
                 rc = dump_line(&c, s, len, line);
             else {
@@ -1001,7 +387,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     }
     if (!rc && r < 0)
         rc = err->code ? err->code : GD_ERR_IO;
-    if (!rc && (c.where == IN_DUMP || c.where == IN_BAD_DUMP))
+    if (!rc && (c.where == ANR_IN_DUMP || c.where == ANR_IN_BAD_DUMP))
         rc = close_open(&c, gd_input_lineno(in));
     if (rc && err->code == 0)
         err->code = rc;

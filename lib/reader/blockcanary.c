@@ -2,9 +2,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "mdstamp.h"
+#include "reader/mdstamp.h"
 #include "reader.h"
 #include "core/util.h"
 
@@ -122,10 +121,7 @@ static double block_ms(const bc_ctx *c, const gd_mdstamp *st)
         return gd_mdstamp_ms(st->year, st);
     if (!c->b.has_write)
         return gd_mdstamp_ms(c->dflt_year, st);
-    double t = gd_mdstamp_ms(c->b.write_year, st);
-    if (t > c->b.write_ms + 86400000.0)
-        t = gd_mdstamp_ms(c->b.write_year - 1, st);
-    return t;
+    return gd_mdstamp_before_ms(c->b.write_year, c->b.write_ms, st);
 }
 
 /* "MM-dd HH:mm:ss.SSS" at s: its epoch ms and the bytes used (0: none). */
@@ -588,13 +584,7 @@ static int read_blockcanary(gd_input *in, const gd_sink *sink, const gd_read_opt
 {
     bc_ctx c = {.sink = sink, .sec = SEC_NONE};
     block_reset(&c.b);
-    if (opts && opts->year) {
-        c.dflt_year = opts->year;
-    } else {
-        time_t t = time(NULL);
-        struct tm tm;
-        c.dflt_year = gmtime_r(&t, &tm) ? tm.tm_year + 1900 : 1970;
-    }
+    c.dflt_year = gd_mdstamp_year_or_now(opts ? opts->year : 0);
     char *s;
     size_t n;
     int r, rc = GD_OK;

@@ -64,30 +64,7 @@
 #include "reader/bugreport.h"
 #include "reader/mdstamp.h"
 #include "io/textin.h"
-
-#define BR_MAX_TITLES 256
-#define BR_MAX_TITLE 80
-#define BR_MAX_ANR_PATHS 64
-#define BR_FIELD 256
-
-typedef enum { BR_IGNORED = 0, BR_ANR, BR_LOGCAT, BR_GFXINFO, BR_ACTIVITY, BR_PROPS } br_kind;
-
-static const char *const kind_reader[] = {
-    [BR_ANR] = "anr", [BR_LOGCAT] = "logcat", [BR_GFXINFO] = "gfxinfo",
-    [BR_ACTIVITY] = "dumpsys_activity",
-};
-
-struct gd_br {
-    const gd_sink *sink;
-    const gd_read_opts *opts;
-    char *titles[BR_MAX_TITLES];
-    size_t ntitles;
-    char *anr_paths[BR_MAX_ANR_PATHS];
-    size_t nanr;
-    char dumpstate[BR_FIELD], build[BR_FIELD], fingerprint[BR_FIELD], uptime[BR_FIELD];
-    char model[BR_FIELD], prop_fingerprint[BR_FIELD];
-    long long sdk;
-};
+#include "reader/bugreport_int.h"
 
 /* ---- small helpers ---- */
 
@@ -114,7 +91,7 @@ static int ends(const char *s, size_t n, const char *p)
     return n >= k && memcmp(s + n - k, p, k) == 0;
 }
 
-static int all_of(const char *s, size_t n, char c, size_t min)
+int br_all_of(const char *s, size_t n, char c, size_t min)
 {
     if (n < min)
         return 0;
@@ -135,18 +112,16 @@ static int contains(const char *s, size_t n, const char *p)
 
 /* ---- line classes ---- */
 
-enum { L_TEXT = 0, L_BANNER, L_SECTION, L_SERVICE, L_END, L_DASHES };
-
-/* The class of a line; for L_SECTION/L_SERVICE, the title (without the
+/* The class of a line; for BR_L_SECTION/BR_L_SERVICE, the title (without the
  * command in parentheses, the service's priority word) in [*t, *t + *tn)
- * and for L_SECTION the parenthesised argument in [*a, *a + *an). */
-static int classify(const char *s, size_t n, const char **t, size_t *tn, const char **a, size_t *an)
+ * and for BR_L_SECTION the parenthesised argument in [*a, *a + *an). */
+int br_classify(const char *s, size_t n, const char **t, size_t *tn, const char **a, size_t *an)
 {
-    if (all_of(s, n, '=', 10) || starts(s, n, "== "))
-        return L_BANNER;
+    if (br_all_of(s, n, '=', 10) || starts(s, n, "== "))
+        return BR_L_BANNER;
     if (starts(s, n, "------ ") && ends(s, n, " ------") && n >= 14) {
         if (contains(s, n, " was the duration of '"))
-            return L_END;
+            return BR_L_END;
         const char *b = s + 7, *e = s + n - 7;
         const char *lp = NULL;
         for (const char *p = b; p + 1 < e; p++)
@@ -162,10 +137,10 @@ static int classify(const char *s, size_t n, const char **t, size_t *tn, const c
             *a = lp + 2;
             *an = (size_t)(e - 1 - (lp + 2));
         }
-        return L_SECTION;
+        return BR_L_SECTION;
     }
     if (starts(s, n, "--------- ") && contains(s, n, " was the duration of dumpsys "))
-        return L_END;
+        return BR_L_END;
     if (starts(s, n, "DUMP OF SERVICE ") && ends(s, n, ":") && n > 17) {
         const char *b = s + 16;
         size_t k = n - 17;
@@ -180,14 +155,14 @@ static int classify(const char *s, size_t n, const char **t, size_t *tn, const c
         *tn = k;
         *a = NULL;
         *an = 0;
-        return L_SERVICE;
+        return BR_L_SERVICE;
     }
-    if (all_of(s, n, '-', 40))
-        return L_DASHES;
-    return L_TEXT;
+    if (br_all_of(s, n, '-', 40))
+        return BR_L_DASHES;
+    return BR_L_TEXT;
 }
 
-static br_kind route_section(const char *t, size_t n)
+br_kind br_route_section(const char *t, size_t n)
 {
     if ((n == 18 && memcmp(t, "VM TRACES JUST NOW", 18) == 0) ||
         (n == 21 && memcmp(t, "VM TRACES AT LAST ANR", 21) == 0) ||
@@ -200,7 +175,7 @@ static br_kind route_section(const char *t, size_t n)
     return BR_IGNORED;
 }
 
-static br_kind route_service(const char *t, size_t n)
+br_kind br_route_service(const char *t, size_t n)
 {
     if (n == 7 && memcmp(t, "gfxinfo", 7) == 0)
         return BR_GFXINFO;
@@ -247,7 +222,7 @@ int gd_br_anr_seen(const gd_br *b, const char *path)
 }
 
 /* "/data/anr/anr_2019-...: 2019-04-11 14:10:58" -> the path before ": " */
-static void note_anr_path(gd_br *b, const char *a, size_t an)
+void br_note_anr_path(gd_br *b, const char *a, size_t an)
 {
     if (!a || b->nanr == BR_MAX_ANR_PATHS)
         return;
@@ -264,7 +239,7 @@ static void note_anr_path(gd_br *b, const char *a, size_t an)
     b->anr_paths[b->nanr++] = p;
 }
 
-static void ignore_section(gd_br *b, const char *t, size_t tn, int service, long line)
+void br_ignore_section(gd_br *b, const char *t, size_t tn, int service, long line)
 {
     char title[BR_MAX_TITLE];
     char reason[BR_MAX_TITLE + 64];
@@ -295,7 +270,7 @@ static void copy_field(char *dst, const char *s, size_t n)
 }
 
 /* Header lines before the first section. */
-static void header_line(gd_br *b, const char *s, size_t n)
+void br_header_line(gd_br *b, const char *s, size_t n)
 {
     static const struct {
         const char *key;
@@ -317,7 +292,7 @@ static void header_line(gd_br *b, const char *s, size_t n)
 }
 
 /* "[ro.product.model]: [Nexus One]" */
-static void prop_line(gd_br *b, const char *s, size_t n)
+void br_prop_line(gd_br *b, const char *s, size_t n)
 {
     static const char *const names[] = {"[ro.product.model]: [", "[ro.build.fingerprint]: [",
                                         "[ro.build.version.sdk]: ["};
@@ -381,343 +356,6 @@ int gd_br_finish(gd_br *b, const char *format, gd_error *err)
     return rc;
 }
 
-/* ---- one text: the splitter ---- */
-
-typedef struct splitter {
-    gd_br *b;
-    gd_textin *t;
-    const char *member;
-    char *pend;          /* a line read but left for the caller (textin's buffer) */
-    size_t pend_len;
-    int has_pend;
-    int io_failed;       /* the text itself could not be read: stop    */
-    /* the section being served to a reader */
-    int sec_done;
-    int held_dash;       /* a dash line kept until the next line says  *
-                          * whether it separates services             */
-    size_t held_len;
-    char *cur;
-    size_t cur_len, cur_pos, cur_cap;
-} splitter;
-
-static int next_line(splitter *sp, char **s, size_t *n, gd_error *err)
-{
-    if (sp->has_pend) {
-        sp->has_pend = 0;
-        *s = sp->pend;
-        *n = sp->pend_len;
-        return 1;
-    }
-    int r = gd_textin_getline(sp->t, s, n, err);
-    if (r < 0)
-        sp->io_failed = 1;
-    return r;
-}
-
-static void push_back(splitter *sp, char *s, size_t n)
-{
-    sp->pend = s;
-    sp->pend_len = n;
-    sp->has_pend = 1;
-}
-
-static int cur_append(splitter *sp, const char *s, size_t n, gd_error *err)
-{
-    if (sp->cur_len + n + 1 > sp->cur_cap) {
-        size_t cap = sp->cur_cap ? sp->cur_cap : 4096;
-        while (cap < sp->cur_len + n + 1)
-            cap *= 2;
-        char *c = realloc(sp->cur, cap);
-        if (!c)
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-        sp->cur = c;
-        sp->cur_cap = cap;
-    }
-    memcpy(sp->cur + sp->cur_len, s, n);
-    sp->cur_len += n;
-    sp->cur[sp->cur_len++] = '\n';
-    return 0;
-}
-
-static int is_boundary(const char *s, size_t n)
-{
-    const char *t, *a;
-    size_t tn, an;
-    int c = classify(s, n, &t, &tn, &a, &an);
-    return c == L_BANNER || c == L_SECTION || c == L_SERVICE || c == L_END;
-}
-
-/* The section's bytes, line by line, to the routed reader's gd_input. */
-static ssize_t section_pull(void *ctx, void *buf, size_t n, gd_error *err)
-{
-    splitter *sp = ctx;
-    size_t out = 0;
-    while (out < n) {
-        if (sp->cur_pos < sp->cur_len) {
-            size_t k = sp->cur_len - sp->cur_pos;
-            if (k > n - out)
-                k = n - out;
-            memcpy((char *)buf + out, sp->cur + sp->cur_pos, k);
-            sp->cur_pos += k;
-            out += k;
-            continue;
-        }
-        if (sp->sec_done)
-            break;
-        sp->cur_len = sp->cur_pos = 0;
-        char *s;
-        size_t len;
-        int r = next_line(sp, &s, &len, err);
-        if (r < 0)
-            return -1;
-        if (r == 0 || is_boundary(s, len)) {
-            if (r)
-                push_back(sp, s, len);
-            sp->held_dash = 0; /* a separator before the next service */
-            sp->sec_done = 1;
-            break;
-        }
-        if (sp->held_dash) {
-            static const char dashes[] = "----------------------------------------"
-                                         "----------------------------------------";
-            size_t h = sp->held_len;
-            sp->held_dash = 0;
-            while (h) {
-                size_t k = h < sizeof dashes - 1 ? h : sizeof dashes - 1;
-                if (cur_append(sp, dashes, k, err))
-                    return -1;
-                h -= k;
-            }
-        }
-        if (all_of(s, len, '-', 40) && len < 160) {
-            sp->held_dash = 1;
-            sp->held_len = len;
-            continue;
-        }
-        if (cur_append(sp, s, len, err))
-            return -1;
-    }
-    return (ssize_t)out;
-}
-
-/* A sink in front of the bugreport's: renumbers lines, drops metas. */
-typedef struct sec_sink {
-    const gd_sink *outer;
-    long offset;
-    double shift;        /* added to times > 0: a monotonic section's boot */
-    int failed;          /* the outer sink stopped the reader */
-} sec_sink;
-
-/* The dumpstate time ("2019-08-15 15:08:46", device wall clock) as ms on
- * the same zone-less scale the logcat reader uses; 0 when absent. */
-static double br_dumpstate_ms(const gd_br *b, int *year)
-{
-    int y, mo, d, h, mi, se;
-    if (sscanf(b->dumpstate, "%4d-%2d-%2d %2d:%2d:%2d", &y, &mo, &d, &h, &mi, &se) != 6 || y < 1970 ||
-        mo < 1 || mo > 12 || d < 1 || d > 31)
-        return 0;
-    *year = y;
-    return ((double)gd_mdstamp_days(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + se) * 1000.0;
-}
-
-/* "up 0 weeks, 0 days, 3 hours, 1 minute" -> ms (minute precision); -1. */
-static double br_uptime_ms(const gd_br *b)
-{
-    double ms = 0;
-    int any = 0;
-    const char *p = b->uptime;
-    while (*p) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p) {
-            p++;
-            continue;
-        }
-        while (*end == ' ')
-            end++;
-        double unit = strncmp(end, "week", 4) == 0 ? 604800e3 : strncmp(end, "day", 3) == 0 ? 86400e3
-                      : strncmp(end, "hour", 4) == 0 ? 3600e3 : strncmp(end, "min", 3) == 0 ? 60e3
-                      : strncmp(end, "sec", 3) == 0 ? 1e3 : 0;
-        ms += v * unit;
-        any |= unit > 0;
-        p = end;
-    }
-    return any ? ms : -1;
-}
-
-static int ss_meta(void *ctx, const gd_meta *m, gd_error *err)
-{
-    (void)ctx, (void)m, (void)err;
-    return 0;
-}
-
-static int ss_event(void *ctx, const gd_event *ev, gd_error *err)
-{
-    sec_sink *s = ctx;
-    gd_event e = *ev;
-    if (e.line > 0)
-        e.line += s->offset;
-    if (s->shift && gd_has(e.ts) && e.ts > 0)
-        e.ts += s->shift;
-    int rc = gd_sink_event(s->outer, &e, err);
-    if (rc)
-        s->failed = 1;
-    return rc;
-}
-
-static void ss_skip(void *ctx, const char *reason, long line, long col)
-{
-    sec_sink *s = ctx;
-    gd_sink_skip(s->outer, reason, line > 0 ? line + s->offset : line, col);
-}
-
-/* Adds "in 'member': " to an error of a zip member. */
-static void name_member(gd_error *err, const char *member)
-{
-    if (!member || !err)
-        return;
-    char m[128], msg[sizeof err->msg];
-    gd_br_printable(m, sizeof m, member, strlen(member));
-    snprintf(msg, sizeof msg, "in '%s': %.370s", m, err->msg);
-    snprintf(err->msg, sizeof err->msg, "%s", msg);
-}
-
-/* Runs reader `name` over a stream; `offset` renumbers its lines.  A reader
- * refusing its input (not the sink, not the stream) is a counted skip. */
-static int run_reader(gd_br *b, const char *name, gd_input *in, long offset, const int *stream_failed,
-                      const char *member, gd_error *err)
-{
-    const gd_reader *r = gd_reader_find(name);
-    if (!r)
-        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no reader '%s'", name);
-    sec_sink ss = {b->sink, offset, 0, 0};
-    gd_sink sink = {&ss, ss_meta, ss_event, ss_skip};
-    /* the sections' clocks made the bugreport's: logcat stamps get the
-     * dumpstate's year (unless --year), monotonic times (gfxinfo frames,
-     * ms since boot) the boot's wall time = dumpstate - uptime (the
-     * header's uptime has minute precision) */
-    gd_read_opts o = {0};
-    if (b->opts)
-        o = *b->opts;
-    int year = 0;
-    double at = br_dumpstate_ms(b, &year), up = br_uptime_ms(b);
-    if (!o.year && year)
-        o.year = year;
-    if (r->clock && strcmp(r->clock, "monotonic") == 0 && at > 0 && up >= 0)
-        ss.shift = at - up;
-    gd_error e = {0};
-    int rc = r->read(in, &sink, &o, &e);
-    if (rc && !ss.failed && !*stream_failed && rc == GD_ERR_DATA) {
-        char reason[96];
-        snprintf(reason, sizeof reason, "bugreport: %s section unreadable", name);
-        gd_sink_skip(b->sink, reason, e.line > 0 ? e.line + offset : offset, 1);
-        rc = 0;
-    }
-    if (rc) {
-        *err = e;
-        if (!err->code)
-            err->code = rc;
-        /* the text's own failures and the sink's (given renumbered
-         * events) already carry the bugreport's line */
-        if (err->line > 0 && !*stream_failed && !ss.failed)
-            err->line += offset;
-        name_member(err, member);
-        return rc;
-    }
-    /* what the reader left unread (it stopped early or refused) */
-    char buf[65536];
-    ssize_t k;
-    while ((k = gd_input_read(in, buf, sizeof buf, err)) > 0)
-        ;
-    if (k < 0) {
-        name_member(err, member);
-        return err->code ? err->code : GD_ERR_IO;
-    }
-    return 0;
-}
-
-static int run_section(splitter *sp, br_kind kind, long header_line, gd_error *err)
-{
-    sp->sec_done = 0;
-    sp->held_dash = 0;
-    sp->cur_len = sp->cur_pos = 0;
-    gd_input *in = NULL;
-    int rc = gd_input_open_pull(&in, section_pull, sp, err);
-    if (rc)
-        return rc;
-    rc = run_reader(sp->b, kind_reader[kind], in, header_line, &sp->io_failed, sp->member, err);
-    gd_input_close(in);
-    return rc;
-}
-
-int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
-{
-    splitter sp = {.b = b, .member = member};
-    int rc = gd_textin_open(&sp.t, in, err);
-    if (rc)
-        return rc;
-    char *s;
-    size_t n;
-    int r = 0;
-    int in_header = 1;  /* before the first section */
-    br_kind cur = BR_IGNORED;
-    int in_section = 0;
-    while (!rc && (r = next_line(&sp, &s, &n, err)) == 1) {
-        long line = gd_textin_lineno(sp.t);
-        const char *t, *a;
-        size_t tn, an;
-        int c = classify(s, n, &t, &tn, &a, &an);
-        switch (c) {
-        case L_SECTION:
-        case L_SERVICE: {
-            in_header = 0;
-            in_section = 1;
-            cur = c == L_SECTION ? route_section(t, tn) : route_service(t, tn);
-            if (cur == BR_IGNORED) {
-                ignore_section(b, t, tn, c == L_SERVICE, line);
-            } else if (cur != BR_PROPS) {
-                if (cur == BR_ANR)
-                    note_anr_path(b, a, an);
-                rc = run_section(&sp, cur, line, err);
-                /* the boundary that ended it is read next */
-                in_section = 0;
-                cur = BR_IGNORED;
-            }
-            break;
-        }
-        case L_BANNER:
-        case L_END:
-            in_section = 0;
-            cur = BR_IGNORED;
-            if (in_header && c == L_BANNER)
-                header_line(b, s, n);
-            break;
-        case L_DASHES:
-            break;
-        default:
-            if (in_header)
-                header_line(b, s, n);
-            else if (in_section && cur == BR_PROPS)
-                prop_line(b, s, n);
-            else if (!in_section && n > 0)
-                gd_br_skip(b, "ignored: bugreport line outside a section", line);
-            break;
-        }
-    }
-    if (!rc && r < 0) {
-        rc = err->code ? err->code : GD_ERR_IO;
-        name_member(err, member);
-    }
-    gd_textin_close(sp.t);
-    free(sp.cur);
-    return rc;
-}
-
-int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, const int *stream_failed, gd_error *err)
-{
-    return run_reader(b, "anr", in, 0, stream_failed, member, err);
-}
-
 /* ---- the reader ---- */
 
 static int is_zip(const unsigned char *h, size_t n)
@@ -745,7 +383,7 @@ static int probe(const unsigned char *head, size_t n, int eof)
         size_t k = (size_t)(nl - p);
         if (k && p[k - 1] == '\r')
             k--;
-        if (all_of(p, k, '=', 20) && (size_t)(end - nl - 1) >= 14 && memcmp(nl + 1, "== dumpstate", 12) == 0)
+        if (br_all_of(p, k, '=', 20) && (size_t)(end - nl - 1) >= 14 && memcmp(nl + 1, "== dumpstate", 12) == 0)
             score = 100;
     }
     free(h);

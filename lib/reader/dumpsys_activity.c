@@ -102,7 +102,7 @@ static double parse_dump_time(const char *s, int64_t *zone_min)
         for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
             ms += (*p - '0') * scale;
     }
-    double t = (double)(gd_mdstamp_days(Y, M, D) * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms;
+    double t = gd_mdstamp_civil_ms(Y, M, D, h, mi, sec) + ms;
     while (*p == ' ')
         p++;
     if (strncmp(p, "GMT", 3) == 0 && (p[3] == '+' || p[3] == '-')) {

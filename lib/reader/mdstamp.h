@@ -1,5 +1,12 @@
-/* mdstamp.h - the calendar of every reader (gd_mdstamp_days), and year-less
- * "MM-dd HH:mm:ss.SSS" stamps (logcat, BlockCanary) to epoch ms.
+/* mdstamp.h - the readers' calendar: dates to epoch ms, the current year, year-less stamps.
+ *
+ * Every reader turns a wall-clock date into epoch ms here (gd_mdstamp_civil_ms,
+ * gd_mdstamp_ms) and takes the year of a stamp without one from the rules
+ * below: the current year (gd_mdstamp_now_year) when nothing else tells it,
+ * the running year of a log (gd_mdstamp_run_ms: logcat), the year of a later
+ * dated moment (gd_mdstamp_before_ms: BlockCanary), the year nearest an
+ * epoch anchor (gd_mdstamp_nearest_ms: AndroidGodEye).  No reader reads the
+ * clock or does calendar arithmetic of its own.
  *
  * Header-only (static inline) so that readers share it without a new
  * library symbol.  Device local time is treated as UTC: neither logcat nor
@@ -9,7 +16,9 @@
 #define GD_MDSTAMP_H
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
+#include <time.h>
 
 typedef struct gd_mdstamp {
     int year; /* 0 when the text has none */
@@ -31,12 +40,102 @@ static inline int64_t gd_mdstamp_days(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
+/* The year of day `z` since 1970-01-01 (the inverse of gd_mdstamp_days). */
+static inline int gd_mdstamp_year_of_day(int64_t z)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    return (int)(yoe + era * 400 + (m <= 2));
+}
+
+/* Epoch ms of the wall time y-mo-d h:mi:s (whole seconds) read as UTC. */
+static inline double gd_mdstamp_civil_ms(int64_t y, int mo, int d, int h, int mi, int s)
+{
+    int64_t secs = gd_mdstamp_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+    return (double)secs * 1000.0;
+}
+
 /* Epoch ms of `s` in `year` (s->year is ignored). */
 static inline double gd_mdstamp_ms(int year, const gd_mdstamp *s)
 {
-    int64_t days = gd_mdstamp_days(year, s->mon, s->day);
-    int64_t secs = days * 86400 + s->hour * 3600 + s->min * 60 + s->sec;
-    return (double)secs * 1000.0 + s->frac_ms;
+    return gd_mdstamp_civil_ms(year, s->mon, s->day, s->hour, s->min, s->sec) + s->frac_ms;
+}
+
+/* The current UTC year, 1970 when the clock cannot be read: the year of
+ * stamps without one when neither the input nor --year tells it. */
+static inline int gd_mdstamp_now_year(void)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm))
+        return 1970;
+    return tm.tm_year + 1900;
+}
+
+/* `year` when set (non-zero: --year), else the current year. */
+static inline int gd_mdstamp_year_or_now(int year)
+{
+    return year ? year : gd_mdstamp_now_year();
+}
+
+/* The running year of a log of year-less stamps in time order (logcat):
+ * starts at `year`; when the month goes back by six or more (12 -> 01) the
+ * year is incremented, and a stamp whose month goes forward by six or more
+ * (a late 12-31 line after 01-01 from another buffer) is given the previous
+ * year without moving the running year. */
+typedef struct gd_mdstamp_run {
+    int year;     /* running year */
+    int last_mon; /* month of the last stamp without a year; 0 none */
+} gd_mdstamp_run;
+
+/* Epoch ms of `st`: its own year when it has one, else the running year. */
+static inline double gd_mdstamp_run_ms(gd_mdstamp_run *r, const gd_mdstamp *st)
+{
+    if (st->year)
+        return gd_mdstamp_ms(st->year, st);
+    int year = r->year;
+    if (r->last_mon && r->last_mon - st->mon >= 6) {
+        r->year++;
+        year = r->year;
+        r->last_mon = st->mon;
+    } else if (r->last_mon && st->mon - r->last_mon >= 6) {
+        year = r->year - 1; /* a late line from before the New Year */
+    } else {
+        r->last_mon = st->mon;
+    }
+    return gd_mdstamp_ms(year, st);
+}
+
+/* Epoch ms of a year-less `st` taken before the dated moment `at_ms` of
+ * year `at_year` (BlockCanary: a block's samples and its write time): in
+ * at_year, or in the year before when at_year would put it more than a day
+ * after at_ms (a block started on Dec 31 and written on Jan 1). */
+static inline double gd_mdstamp_before_ms(int at_year, double at_ms, const gd_mdstamp *st)
+{
+    double t = gd_mdstamp_ms(at_year, st);
+    if (t > at_ms + 86400000.0)
+        t = gd_mdstamp_ms(at_year - 1, st);
+    return t;
+}
+
+/* Epoch ms of a year-less `st` in the year, of the UTC year of epoch ms
+ * `anchor` and its two neighbours, that puts it nearest the anchor (the
+ * anchor's year on a tie).  `anchor` must be within +-1e15 ms. */
+static inline double gd_mdstamp_nearest_ms(double anchor, const gd_mdstamp *st)
+{
+    int y0 = gd_mdstamp_year_of_day((int64_t)(anchor / 86400000.0));
+    double t = gd_mdstamp_ms(y0, st);
+    for (int dy = -1; dy <= 1; dy += 2) {
+        double u = gd_mdstamp_ms(y0 + dy, st);
+        if (fabs(u - anchor) < fabs(t - anchor))
+            t = u;
+    }
+    return t;
 }
 
 static inline int gd_mdstamp_2d(const char *p)

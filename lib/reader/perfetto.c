@@ -138,132 +138,166 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
     return rc;
 }
 
+/* What a TracePacket says besides its payload (the first 4 payload fields). */
+typedef struct pf_head {
+    uint64_t ts;
+    uint32_t seq_id, clock, flags;
+    int has_ts, cleared;
+    pb_field pay[4];
+    int npay;
+    pb_field interned_f, defaults_f;
+    int has_interned, has_defaults;
+} pf_head;
+
+/* Scans one TracePacket's fields into *h; pb_next's last result (< 0:
+ * malformed). */
+static int scan_packet(pb_cur m, pf_head *h)
+{
+    pb_field f;
+    int r;
+    memset(h, 0, sizeof *h);
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num == 8 && f.wt == PB_VARINT)
+            h->ts = f.v, h->has_ts = 1;
+        else if (f.num == 10 && f.wt == PB_VARINT)
+            h->seq_id = (uint32_t)f.v;
+        else if (f.num == 58 && f.wt == PB_VARINT)
+            h->clock = (uint32_t)f.v;
+        else if (f.num == 13 && f.wt == PB_VARINT)
+            h->flags = (uint32_t)f.v;
+        else if (f.num == 41 && f.wt == PB_VARINT)
+            h->cleared = f.v != 0;
+        else if (f.num == 12 && f.wt == PB_LEN)
+            h->interned_f = f, h->has_interned = 1;
+        else if (f.num == 59 && f.wt == PB_LEN)
+            h->defaults_f = f, h->has_defaults = 1;
+        else if (!is_packet_meta(f.num) && h->npay < 4)
+            h->pay[h->npay++] = f;
+    }
+    return r;
+}
+
+/* TracePacketDefaults {timestamp_clock_id 58, track_event_defaults 11
+ * {track_uuid 11}} of sequence s. */
+static void read_defaults(pseq *s, const pb_field *df)
+{
+    pb_cur d = pb_sub(df);
+    pb_field g, h;
+    while (pb_next(&d, &g) == 1) {
+        if (g.num == 58 && g.wt == PB_VARINT)
+            s->def_clock = (uint32_t)g.v;
+        else if (g.num == 11 && g.wt == PB_LEN) {
+            pb_cur te = pb_sub(&g);
+            while (pb_next(&te, &h) == 1)
+                if (h.num == 11 && h.wt == PB_VARINT)
+                    s->def_track = h.v;
+        }
+    }
+}
+
+/* A payload field we do not read: counted by its kind. */
+static void skip_unused(pctx *c, uint32_t num)
+{
+    const char *kind = NULL;
+    for (size_t k = 0; k < sizeof KINDS / sizeof *KINDS; k++)
+        if (KINDS[k].num == num)
+            kind = KINDS[k].name;
+    if (kind) {
+        gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", kind),
+                     c->pkno, 0);
+    } else {
+        char nbuf[16];
+        snprintf(nbuf, sizeof nbuf, "field %u", num);
+        gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", nbuf),
+                     c->pkno, 0);
+    }
+}
+
+/* One payload field of a packet on sequence s (NULL: none), stamped ts
+ * (BOOTTIME ns when has_ts and boottime). */
+static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime, uint64_t ts,
+                        int depth)
+{
+    int rc = 0;
+    if (f->wt != PB_LEN) {
+        gd_sink_skip(c->sink, "ignored: perfetto: packet field not used", c->pkno, 0);
+        return 0;
+    }
+    switch (f->num) {
+    case 1:
+        rc = pf_read_ftrace(c, pb_sub(f));
+        break;
+    case 2:
+        rc = pf_read_process_tree(c, pb_sub(f));
+        break;
+    case 11:
+        if (!boottime) {
+            pf_bad(c, "track event on a clock without a snapshot");
+            break;
+        }
+        rc = pf_read_track_event(c, s, pb_sub(f), has_ts, ts);
+        break;
+    case 60:
+        rc = pf_read_track_desc(c, pb_sub(f));
+        break;
+    case 43: {
+        int64_t pid;
+        rc = pf_read_process_desc(c, pb_sub(f), &pid);
+        break;
+    }
+    case 44: {
+        int64_t pid, tid;
+        rc = pf_read_thread_desc(c, pb_sub(f), &pid, &tid);
+        if (!rc && s && tid >= 0) {
+            s->td_pid = pid;
+            s->td_tid = tid;
+        }
+        break;
+    }
+    case 76:
+        rc = pf_read_frame_timeline(c, pb_sub(f), has_ts && boottime, ts);
+        break;
+    case 50:
+        rc = inflate_packets(c, f, depth);
+        break;
+    case 6:
+        break;  /* clock snapshot: read first */
+    default:
+        skip_unused(c, f->num);
+    }
+    return rc;
+}
+
 /* One TracePacket. */
 static int read_packet(pctx *c, pb_cur m, int depth)
 {
-    pb_field f;
-    int r, rc = 0;
-    uint64_t ts = 0;
-    uint32_t seq_id = 0, clock = 0, flags = 0;
-    int has_ts = 0, cleared = 0;
-    pb_field pay[4];
-    int npay = 0;
-    pb_field interned_f = {0}, defaults_f = {0};
-    int has_interned = 0, has_defaults = 0;
+    pf_head h;
+    int rc = 0;
     c->packets++;
-    pb_cur scan = m;
-    while ((r = pb_next(&scan, &f)) == 1) {
-        if (f.num == 8 && f.wt == PB_VARINT)
-            ts = f.v, has_ts = 1;
-        else if (f.num == 10 && f.wt == PB_VARINT)
-            seq_id = (uint32_t)f.v;
-        else if (f.num == 58 && f.wt == PB_VARINT)
-            clock = (uint32_t)f.v;
-        else if (f.num == 13 && f.wt == PB_VARINT)
-            flags = (uint32_t)f.v;
-        else if (f.num == 41 && f.wt == PB_VARINT)
-            cleared = f.v != 0;
-        else if (f.num == 12 && f.wt == PB_LEN)
-            interned_f = f, has_interned = 1;
-        else if (f.num == 59 && f.wt == PB_LEN)
-            defaults_f = f, has_defaults = 1;
-        else if (!is_packet_meta(f.num) && npay < 4)
-            pay[npay++] = f;
-    }
-    if (r < 0) {
+    if (scan_packet(m, &h) < 0) {
         pf_bad(c, "malformed trace packet");
         return 0;
     }
-    pseq *s = seq_id ? pf_seq_of(c, seq_id) : NULL;
-    if (s && (cleared || (flags & 1)))
+    pseq *s = h.seq_id ? pf_seq_of(c, h.seq_id) : NULL;
+    if (s && (h.cleared || (h.flags & 1)))
         pf_seq_clear(c, s);
-    if (has_defaults && s) {
-        pb_cur d = pb_sub(&defaults_f);
-        pb_field g, h;
-        while (pb_next(&d, &g) == 1) {
-            if (g.num == 58 && g.wt == PB_VARINT)
-                s->def_clock = (uint32_t)g.v;
-            else if (g.num == 11 && g.wt == PB_LEN) {
-                pb_cur te = pb_sub(&g);
-                while (pb_next(&te, &h) == 1)
-                    if (h.num == 11 && h.wt == PB_VARINT)
-                        s->def_track = h.v;
-            }
-        }
-    }
-    if (has_interned && (rc = pf_read_interned(c, s, pb_sub(&interned_f))))
+    if (h.has_defaults && s)
+        read_defaults(s, &h.defaults_f);
+    if (h.has_interned && (rc = pf_read_interned(c, s, pb_sub(&h.interned_f))))
         return rc;
+    uint32_t clock = h.clock;
     if (!clock && s)
         clock = s->def_clock;
     /* a snapshot first: it sets the clocks this packet's own stamp uses */
-    for (int i = 0; i < npay; i++)
-        if (pay[i].num == 6 && pay[i].wt == PB_LEN)
-            pf_read_clock_snapshot(c, s, pb_sub(&pay[i]));
+    for (int i = 0; i < h.npay; i++)
+        if (h.pay[i].num == 6 && h.pay[i].wt == PB_LEN)
+            pf_read_clock_snapshot(c, s, pb_sub(&h.pay[i]));
     int boottime = 1;
-    if (has_ts)
+    uint64_t ts = h.ts;
+    if (h.has_ts)
         boottime = pf_resolve_ts(c, s, clock, ts, &ts);
-    for (int i = 0; i < npay && !rc; i++) {
-        f = pay[i];
-        if (f.wt != PB_LEN) {
-            gd_sink_skip(c->sink, "ignored: perfetto: packet field not used", c->pkno, 0);
-            continue;
-        }
-        switch (f.num) {
-        case 1:
-            rc = pf_read_ftrace(c, pb_sub(&f));
-            break;
-        case 2:
-            rc = pf_read_process_tree(c, pb_sub(&f));
-            break;
-        case 11:
-            if (!boottime) {
-                pf_bad(c, "track event on a clock without a snapshot");
-                break;
-            }
-            rc = pf_read_track_event(c, s, pb_sub(&f), has_ts, ts);
-            break;
-        case 60:
-            rc = pf_read_track_desc(c, pb_sub(&f));
-            break;
-        case 43: {
-            int64_t pid;
-            rc = pf_read_process_desc(c, pb_sub(&f), &pid);
-            break;
-        }
-        case 44: {
-            int64_t pid, tid;
-            rc = pf_read_thread_desc(c, pb_sub(&f), &pid, &tid);
-            if (!rc && s && tid >= 0) {
-                s->td_pid = pid;
-                s->td_tid = tid;
-            }
-            break;
-        }
-        case 76:
-            rc = pf_read_frame_timeline(c, pb_sub(&f), has_ts && boottime, ts);
-            break;
-        case 50:
-            rc = inflate_packets(c, &f, depth);
-            break;
-        case 6:
-            break;  /* clock snapshot: read above */
-        default: {
-            const char *kind = NULL;
-            for (size_t k = 0; k < sizeof KINDS / sizeof *KINDS; k++)
-                if (KINDS[k].num == f.num)
-                    kind = KINDS[k].name;
-            if (kind) {
-                gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", kind),
-                             c->pkno, 0);
-            } else {
-                char num[16];
-                snprintf(num, sizeof num, "field %u", f.num);
-                gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", num),
-                             c->pkno, 0);
-            }
-        }
-        }
-    }
+    for (int i = 0; i < h.npay && !rc; i++)
+        rc = read_payload(c, s, &h.pay[i], h.has_ts, boottime, ts, depth);
     return rc;
 }
 
@@ -329,6 +363,116 @@ static int stream_varint(gd_input *in, uint64_t *out, uint64_t *pos, gd_error *e
     return 3;
 }
 
+/* A field of the stream that is not a packet (wire type wt, not LEN): read
+ * past and counted.  0, or an error code; *stop at a cut end. */
+static int skip_field(pctx *c, gd_input *in, int wt, uint64_t *offset, int *stop)
+{
+    uint64_t v;
+    uint8_t skip8[8];
+    int q = wt == PB_VARINT ? stream_varint(in, &v, offset, c->err)
+                            : (read_full(in, skip8, wt == PB_I64 ? 8 : 4, c->err) ==
+                                       (wt == PB_I64 ? 8 : 4)
+                                   ? 1
+                                   : 2);
+    if (q < 0) {
+        *stop = 1;
+        return c->err->code ? c->err->code : GD_ERR_IO;
+    }
+    *offset += wt == PB_I64 ? 8 : wt == PB_I32 ? 4 : 0;
+    gd_sink_skip(c->sink, "perfetto: not a trace packet", c->pkno, 0);
+    if (q != 1) {
+        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        *stop = 1;
+    }
+    return 0;
+}
+
+/* A LEN field of `len` bytes that is not a packet we read (another field
+ * number, or over the size cap): read past and counted.  0, or an error
+ * code; *stop at a cut end. */
+static int skip_len(pctx *c, gd_input *in, uint64_t key, uint64_t len, uint64_t *offset, int *stop)
+{
+    gd_sink_skip(c->sink, (key >> 3) != 1 ? "perfetto: not a trace packet"
+                                          : "perfetto: packet over the size cap",
+                 c->pkno, 0);
+    ssize_t k = read_full(in, NULL, (size_t)(len > ((uint64_t)1 << 62) ? ((uint64_t)1 << 62) : len), c->err);
+    if (k < 0) {
+        *stop = 1;
+        return c->err->code ? c->err->code : GD_ERR_IO;
+    }
+    *offset += (uint64_t)k;
+    if ((uint64_t)k < len) {
+        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        *stop = 1;
+    }
+    return 0;
+}
+
+/* The next top-level field of the stream: a packet is read into the
+ * buffer *buf (capacity *cap, grown) and decoded.  0, or an error code;
+ * *stop at the end of the stream (clean or cut). */
+static int stream_next(pctx *c, gd_input *in, uint8_t **buf, size_t *cap, uint64_t *offset,
+                       int *stop)
+{
+    gd_error *err = c->err;
+    uint64_t key, len, at = *offset;
+    int r = stream_varint(in, &key, offset, err);
+    *stop = 1;
+    if (r == 0)
+        return 0;
+    if (r < 0)
+        return err->code ? err->code : GD_ERR_IO;
+    if (r == 2) {
+        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno + 1, 0);
+        return 0;
+    }
+    c->pkno++;
+    int wt = r == 1 ? (int)(key & 7) : -1;
+    if (r == 3 || (key >> 3) == 0 || (wt != PB_LEN && wt != PB_VARINT && wt != PB_I64 && wt != PB_I32))
+        return gd_error_set(err, GD_ERR_DATA, c->pkno, 0,
+                            "not a Perfetto trace: bad field key at byte %llu",
+                            (unsigned long long)at);
+    *stop = 0;
+    if (wt != PB_LEN)
+        return skip_field(c, in, wt, offset, stop);
+    *stop = 1;
+    r = stream_varint(in, &len, offset, err);
+    if (r < 0)
+        return err->code ? err->code : GD_ERR_IO;
+    if (r != 1) {
+        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        return 0;
+    }
+    *stop = 0;
+    if ((key >> 3) != 1 || len > PF_MAX_PACKET)
+        return skip_len(c, in, key, len, offset, stop);
+    *stop = 1;
+    if (len > *cap) {
+        size_t nc = *cap ? *cap : 65536;
+        while (nc < len)
+            nc *= 2;
+        uint8_t *nb = realloc(*buf, nc);
+        if (!nb)
+            return gd_error_set(err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        *buf = nb;
+        *cap = nc;
+    }
+    ssize_t k = read_full(in, *buf, (size_t)len, err);
+    if (k < 0)
+        return err->code ? err->code : GD_ERR_IO;
+    if ((uint64_t)k < len) {
+        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        return 0;
+    }
+    *offset += len;
+    static const uint8_t empty[1];
+    const uint8_t *body = *buf ? *buf : empty; /* a 0-byte first packet: no buffer yet */
+    pb_cur m = {body, body + len};
+    int rc = read_packet(c, m, 0);
+    *stop = rc != 0;
+    return rc;
+}
+
 static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
     (void)opts;
@@ -343,102 +487,10 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     }
     uint8_t *buf = NULL;
     size_t cap = 0;
-    int rc = 0;
+    int rc = 0, stop = 0;
     uint64_t offset = 0;
-    for (;;) {
-        uint64_t key, len, at = offset;
-        int r = stream_varint(in, &key, &offset, err);
-        if (r == 0)
-            break;
-        if (r < 0) {
-            rc = err->code ? err->code : GD_ERR_IO;
-            break;
-        }
-        if (r == 2) {
-            gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno + 1, 0);
-            break;
-        }
-        c->pkno++;
-        int wt = r == 1 ? (int)(key & 7) : -1;
-        if (r == 3 || (key >> 3) == 0 || (wt != PB_LEN && wt != PB_VARINT && wt != PB_I64 && wt != PB_I32)) {
-            rc = gd_error_set(err, GD_ERR_DATA, c->pkno, 0,
-                              "not a Perfetto trace: bad field key at byte %llu",
-                              (unsigned long long)at);
-            break;
-        }
-        if (wt != PB_LEN) {
-            uint64_t v;
-            uint8_t skip8[8];
-            int q = wt == PB_VARINT ? stream_varint(in, &v, &offset, err)
-                                    : (read_full(in, skip8, wt == PB_I64 ? 8 : 4, err) ==
-                                               (wt == PB_I64 ? 8 : 4)
-                                           ? 1
-                                           : 2);
-            if (q < 0) {
-                rc = err->code ? err->code : GD_ERR_IO;
-                break;
-            }
-            offset += wt == PB_I64 ? 8 : wt == PB_I32 ? 4 : 0;
-            gd_sink_skip(sink, "perfetto: not a trace packet", c->pkno, 0);
-            if (q != 1) {
-                gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
-                break;
-            }
-            continue;
-        }
-        r = stream_varint(in, &len, &offset, err);
-        if (r < 0) {
-            rc = err->code ? err->code : GD_ERR_IO;
-            break;
-        }
-        if (r != 1) {
-            gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
-            break;
-        }
-        if ((key >> 3) != 1 || len > PF_MAX_PACKET) {
-            gd_sink_skip(sink, (key >> 3) != 1 ? "perfetto: not a trace packet"
-                                               : "perfetto: packet over the size cap",
-                         c->pkno, 0);
-            ssize_t k = read_full(in, NULL, (size_t)(len > ((uint64_t)1 << 62) ? ((uint64_t)1 << 62) : len), err);
-            if (k < 0) {
-                rc = err->code ? err->code : GD_ERR_IO;
-                break;
-            }
-            offset += (uint64_t)k;
-            if ((uint64_t)k < len) {
-                gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
-                break;
-            }
-            continue;
-        }
-        if (len > cap) {
-            size_t nc = cap ? cap : 65536;
-            while (nc < len)
-                nc *= 2;
-            uint8_t *nb = realloc(buf, nc);
-            if (!nb) {
-                rc = gd_error_set(err, GD_ERR_IO, c->pkno, 0, "out of memory");
-                break;
-            }
-            buf = nb;
-            cap = nc;
-        }
-        ssize_t k = read_full(in, buf, (size_t)len, err);
-        if (k < 0) {
-            rc = err->code ? err->code : GD_ERR_IO;
-            break;
-        }
-        if ((uint64_t)k < len) {
-            gd_sink_skip(sink, "perfetto: trace cut mid-packet", c->pkno, 0);
-            break;
-        }
-        offset += len;
-        static const uint8_t empty[1];
-        const uint8_t *body = buf ? buf : empty; /* a 0-byte first packet: no buffer yet */
-        pb_cur m = {body, body + len};
-        if ((rc = read_packet(c, m, 0)))
-            break;
-    }
+    while (!stop)
+        rc = stream_next(c, in, &buf, &cap, &offset, &stop);
     if (!rc)
         rc = pf_pend_drain(c, 1);
     if (!rc)

@@ -107,6 +107,11 @@ void pf_bad(pctx *c, const char *what);
 pseq *pf_seq_of(pctx *c, uint32_t id);
 void pf_seq_clear(pctx *c, pseq *s);
 
+/* The name interned as `iid` on sequence s, or NULL; the track of `uuid`,
+ * or NULL when none was described. */
+const char *pf_interned(const pseq *s, uint64_t iid);
+ptrack *pf_track_find(pctx *c, uint64_t uuid);
+
 /* Message decoders, each over one submessage `m`.  They name processes and
  * threads, record tracks and interned names, and push slice begins/ends;
  * malformed parts are counted and skipped.  0, or an error code (out of

@@ -131,6 +131,15 @@ const char *gd_test_corpus(const char *rel)
     return NULL;
 }
 
+int gd_test_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return gd_test_exit(failed);
+}
+
 int gd_test_exit(int failed)
 {
     if (failed)

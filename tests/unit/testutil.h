@@ -3,6 +3,7 @@
 #ifndef GD_TESTUTIL_H
 #define GD_TESTUTIL_H
 
+#include <check.h>
 #include <jansson.h>
 
 #include "reader/reader.h"
@@ -44,5 +45,7 @@ const char *gd_test_corpus(const char *rel);
  * Every suite that includes this header ends with
  *     return gd_test_exit(srunner_ntests_failed(sr));  */
 int gd_test_exit(int failed);
+/* Runs suite `s` (CK_NORMAL) and frees it: gd_test_exit of its failures. */
+int gd_test_run(Suite *s);
 
 #endif

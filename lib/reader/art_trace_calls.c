@@ -1,0 +1,171 @@
+/* art_trace_calls.c - ART/Dalvik method trace records into calls and dispatches. */
+#define _GNU_SOURCE /* memmem */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calltree.h"
+#include "reader.h"
+#include "core/util.h"
+#include "reader/art_trace_int.h"
+
+/* ---- calls ---------------------------------------------------------------- */
+
+int art_send_meta(art *a)
+{
+    if (a->meta_sent)
+        return 0;
+    a->meta_sent = 1;
+    gd_meta m;
+    gd_meta_init(&m);
+    m.pid = a->pid;
+    m.main_tid = a->main_tid >= 0 ? a->main_tid
+                 : (a->pid > 0 && a->pid < ART_MAX_THREADS && a->th[a->pid]) ? a->pid
+                                                                            : -1;
+    if (a->clock != ART_CLK_CPU)
+        m.clock = (double)a->start_us >= ART_EPOCH_US ? "utc" : "monotonic";
+    return gd_sink_meta(a->sink, &m, a->err);
+}
+
+static int emit_call(art *a, unsigned tid, const art_thread *t, uint32_t method, double start,
+                     double end, int depth, int open)
+{
+    const char *cls, *name, *desc;
+    if (!art_method_find(a, method, &cls, &name, &desc)) {
+        gd_sink_skip(a->sink, "art: method id not in the method table", 0, 0);
+        return 0;
+    }
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_METHOD);
+    ev.ts = start;
+    ev.pid = a->pid > 0 ? a->pid : GD_PID_APP;
+    ev.tid = tid;
+    ev.thread = t->name;
+    ev.u.method.phase = GD_PHASE_UNKNOWN;
+    ev.u.method.cls = cls;
+    ev.u.method.method = name;
+    ev.u.method.desc = *desc ? desc : NULL;
+    ev.u.method.end_ts = end;
+    ev.u.method.depth = depth;
+    ev.u.method.open = open;
+    return gd_sink_event(a->sink, &ev, a->err);
+}
+
+static int is_dispatch(const art *a, uint32_t method)
+{
+    const char *cls, *name, *desc;
+    return art_method_find(a, method, &cls, &name, &desc) && strcmp(name, "dispatchMessage") == 0 &&
+           strcmp(cls, "android.os.Handler") == 0;
+}
+
+/* The main thread's outermost Handler.dispatchMessage calls are the work
+ * its Looper ran: each also becomes a dispatch (msg: the method it called
+ * first, the handleMessage or the Runnable), so blocks, thresholds, groups
+ * and blame work on a method trace as on a Looper log. */
+static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const art_frame *f, double end)
+{
+    if ((int64_t)tid != a->main_tid || !is_dispatch(a, f->method))
+        return 0;
+    for (size_t i = 0; i < t->n; i++) /* t->n: the callers still open */
+        if (is_dispatch(a, t->stk[i].method))
+            return 0;
+    char msg[600];
+    const char *cls, *name, *desc;
+    if (f->child && art_method_find(a, f->child, &cls, &name, &desc))
+        snprintf(msg, sizeof msg, "Handler.dispatchMessage: %.280s.%.280s", cls, name);
+    else
+        snprintf(msg, sizeof msg, "Handler.dispatchMessage");
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_DISPATCH);
+    ev.ts = f->start;
+    ev.pid = a->pid > 0 ? a->pid : GD_PID_APP;
+    ev.tid = tid;
+    ev.thread = t->name;
+    ev.u.dispatch.dur = end - f->start;
+    ev.u.dispatch.msg = msg;
+    return gd_sink_event(a->sink, &ev, a->err);
+}
+
+int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
+{
+    art_thread *t = art_thread_get(a, tid);
+    if (!t)
+        return gd_error_set(a->err, GD_ERR_IO, 0, 0, "out of memory");
+    uint32_t method = mv & ~3u;
+    unsigned action = mv & 3u;
+    double ts = ((double)a->start_us + (double)(a->clock == ART_CLK_CPU ? cpu : wall)) / 1000.0;
+    if (ts > a->last_ts)
+        a->last_ts = ts;
+    if (action == 3) {
+        gd_sink_skip(a->sink, "art: unknown record action", 0, 0);
+        return 0;
+    }
+    if (action == 0) {
+        if (t->lost || t->n >= GD_CT_MAX_DEPTH || a->open_total >= ART_MAX_OPEN) {
+            t->lost++;
+            gd_sink_skip(a->sink, "art: nesting too deep", 0, 0);
+            return 0;
+        }
+        if (gd_grow((void **)&t->stk, &t->cap, t->n + 1, sizeof *t->stk, a->err))
+            return a->err->code;
+        if (t->n > 0 && !t->stk[t->n - 1].child)
+            t->stk[t->n - 1].child = method;
+        t->stk[t->n++] = (art_frame){method, ts, 0};
+        a->open_total++;
+        return 0;
+    }
+    if (t->lost) { /* the exit of a dropped deep enter */
+        t->lost--;
+        return 0;
+    }
+    int base = ART_DEPTH_BASE - t->pre;
+    if (t->n == 0) { /* running when tracing started */
+        if (t->pre >= ART_MAX_PRE) {
+            gd_sink_skip(a->sink, "art: too many calls running at the start", 0, 0);
+            return 0;
+        }
+        t->pre++;
+        return emit_call(a, tid, t, method, (double)a->start_us / 1000.0, ts, base - 1, 1);
+    }
+    size_t k = t->n;
+    while (k > 0 && t->stk[k - 1].method != method)
+        k--;
+    if (k == 0) {
+        gd_sink_skip(a->sink, "art: exit without enter", 0, 0);
+        return 0;
+    }
+    while (t->n >= k) {
+        art_frame f = t->stk[--t->n];
+        a->open_total--;
+        if (t->n >= k)
+            gd_sink_skip(a->sink, "art: exit missing, closed with its caller", 0, 0);
+        int rc = emit_call(a, tid, t, f.method, f.start, ts, base + (int)t->n, 0);
+        if (!rc)
+            rc = emit_dispatch(a, tid, t, &f, ts);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int art_finish(art *a)
+{
+    double end = a->last_ts;
+    if (a->elapsed_us > 0 && a->clock != ART_CLK_CPU) {
+        double e = ((double)a->start_us + a->elapsed_us) / 1000.0;
+        if (e > end)
+            end = e;
+    }
+    for (size_t i = 0; i < a->nused; i++) {
+        unsigned tid = a->used[i];
+        art_thread *t = a->th[tid];
+        while (t->n > 0) {
+            art_frame f = t->stk[--t->n];
+            int rc = emit_call(a, tid, t, f.method, f.start, end,
+                               ART_DEPTH_BASE - t->pre + (int)t->n, 1);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,87 @@
+/* art_trace_int.h - internals shared by the ART/Dalvik method trace reader. */
+#ifndef GD_ART_TRACE_INT_H
+#define GD_ART_TRACE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader.h"
+
+#define ART_MAGIC "SLOW"
+#define ART_MAX_LINE 65536
+#define ART_MAX_METHODS (1u << 20)
+#define ART_MAX_NAMES ((size_t)64 << 20)
+#define ART_MAX_OPEN 1048576
+#define ART_MAX_THREADS 65536
+#define ART_DEPTH_BASE 1048576
+#define ART_MAX_PRE 65536
+#define ART_EPOCH_US 946684800000000.0 /* 2000-01-01 in us */
+
+enum { ART_CLK_WALL = 0, ART_CLK_CPU, ART_CLK_DUAL };
+
+typedef struct art_frame {
+    uint32_t method;
+    double start;
+    uint32_t child;       /* the first method it called, 0 none yet        */
+} art_frame;
+
+typedef struct art_thread {
+    art_frame *stk;
+    size_t n, cap;
+    int pre;          /* calls found running at the start so far          */
+    long lost;        /* enters dropped (too deep) still waiting for exits */
+    char *name;
+} art_thread;
+
+typedef struct art {
+    gd_input *in;
+    const gd_sink *sink;
+    gd_error *err;
+    unsigned char buf[65536];
+    size_t pos, len;
+    uint64_t off;     /* bytes consumed                                    */
+    int eof;
+    char line[ART_MAX_LINE + 1];
+    /* header */
+    int version, streaming, clock, have_clock, recsize;
+    uint64_t start_us;
+    int64_t pid, main_tid;
+    double elapsed_us, last_ts;
+    /* methods: open addressing id -> offset into names */
+    uint32_t *mkey;
+    uint32_t *mval;
+    size_t mcap, mcount;
+    char *names;
+    size_t nlen, ncap;
+    /* threads, by id */
+    art_thread **th;
+    uint16_t *used;   /* the ids of th[] in use, in first-seen order       */
+    size_t nused;
+    size_t open_total;
+    int meta_sent;
+} art;
+
+/* the sections of the text header */
+enum { ART_SEC_NONE, ART_SEC_VERSION, ART_SEC_THREADS, ART_SEC_METHODS, ART_SEC_END, ART_SEC_OTHER };
+
+
+int art_bad(art *a, const char *what);
+int art_bin_header(art *a, int streaming_expected);
+int art_classic_records(art *a);
+int art_fill(art *a);
+int art_finish(art *a);
+int art_header_line(art *a, int *sec, int *first, long lineno);
+uint32_t art_le16(const unsigned char *p);
+uint32_t art_le32(const unsigned char *p);
+int art_method_find(const art *a, uint32_t id, const char **cls, const char **name,
+                    const char **desc);
+int art_method_line(art *a, char *s, long lineno);
+int art_rd(art *a, void *dst, size_t n);
+int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall);
+int art_send_meta(art *a);
+int art_streaming_records(art *a);
+int art_text_line(art *a, uint64_t *limit, long lineno);
+art_thread *art_thread_get(art *a, unsigned tid);
+int art_thread_name(art *a, unsigned tid, const char *name, size_t n);
+
+#endif

@@ -1,0 +1,73 @@
+/* logcat_int.h - internals shared by the logcat reader's files (logcat*.c). */
+#ifndef GD_LOGCAT_INT_H
+#define GD_LOGCAT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "reader.h"
+#include "reader/mdstamp.h"
+
+enum { LC_NONE = 0, LC_THREADTIME, LC_TIME, LC_BRIEF, LC_BEGINNING, LC_CONT };
+
+
+typedef struct lc_line {
+    int layout;
+    gd_mdstamp st;
+    int64_t pid, tid;
+    char level;
+    const char *tag;
+    size_t tag_len; /* trailing padding removed */
+    const char *msg;
+    size_t msg_len;
+} lc_line;
+#define STARTS(p, n, lit) lc_starts((p), (n), (lit), sizeof(lit) - 1)
+#define LC_LAUNCHES 16 /* recent launches remembered to drop the second report */
+
+typedef struct lc_launch {
+    char comp[256];
+    double total, ts;
+} lc_launch;
+
+typedef struct lc_ctx {
+    const gd_sink *sink;
+    gd_mdstamp_run year; /* the running year of stamps without one */
+    char thread[256];
+    char part[1024]; /* one "msg I took ..." of a MIUI line */
+    long line;
+    /* the last MIUI "Long Msg" line: its wall time places the messages
+     * that made the same message late */
+    struct {
+        int set;
+        int64_t pid, tid, late, wall;
+        double ts;
+    } longmsg;
+    lc_launch launch[LC_LAUNCHES];
+    size_t nlaunch, next_launch;
+} lc_ctx;
+
+void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts);
+int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
+int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const char *thr,
+                  const char *late, size_t late_len, gd_error *err);
+int lc_emit_dispatch(lc_ctx *c, const lc_line *l, double begin, double dur, const char *thr,
+                     const char *msg, gd_error *err);
+int lc_emit_issue(lc_ctx *c, const lc_line *l, double ts, const char *type, double cost,
+                  json_t *js, gd_error *err);
+int64_t lc_field_ms(const char *p, size_t n, const char *key);
+const char *lc_find(const char *p, size_t n, const char *lit);
+int lc_is_digit(char c);
+int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
+int lc_looper_slow(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
+int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
+int64_t lc_ms_at(const char *p, size_t n, size_t *used);
+size_t lc_parse_int(const char *p, size_t n, int64_t *out);
+int lc_parse_line(const char *s, size_t n, lc_line *l);
+int lc_skipped_frames(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
+int lc_starts(const char *p, size_t n, const char *lit, size_t litlen);
+int lc_tag_is(const lc_line *l, const char *t);
+const char *lc_thread_name(lc_ctx *c, const char *p, size_t n);
+size_t lc_word_len(const char *p, size_t n);
+
+#endif

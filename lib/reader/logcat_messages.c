@@ -1,0 +1,288 @@
+/* logcat_messages.c - the logcat messages godeye reads: slow looper, frames, launches. */
+#define _GNU_SOURCE /* memmem */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+#include "reader/component.h"
+#include "reader/matrix.h"
+#include "reader/logcat_int.h"
+
+/* "Slow dispatch took 335ms android.fg h=..." / "Slow delivery took ..." */
+int lc_looper_slow(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
+{
+    const char *m = l->msg;
+    size_t n = l->msg_len;
+    int dispatch = STARTS(m, n, "Slow dispatch took ");
+    if (!dispatch && !STARTS(m, n, "Slow delivery took "))
+        return 1;
+    size_t i = sizeof("Slow dispatch took ") - 1, k;
+    int64_t took = lc_ms_at(m + i, n - i, &k);
+    if (took < 0)
+        return 1;
+    i += k;
+    const char *thr = NULL;
+    if (i < n && m[i] == ' ') {
+        i++;
+        /* the thread name runs up to the first " key=" field (h=, or the
+         * app= main= group= some builds print first) */
+        for (size_t j = i; j < n; j++) {
+            if (m[j] != ' ')
+                continue;
+            size_t w = lc_word_len(m + j + 1, n - j - 1);
+            if (w && j + 1 + w < n && m[j + 1 + w] == '=') {
+                thr = lc_thread_name(c, m + i, j - i);
+                break;
+            }
+        }
+    }
+    if (dispatch)
+        return lc_emit_dispatch(c, l, ts - (double)took, (double)took, thr, l->msg, err);
+    return lc_emit_delay(c, l, ts, took, thr, NULL, 0, err);
+}
+
+/* MIUI: "Slow Looper main: Long Msg: ... wall=Wms ..." and
+ * "Slow Looper main: doFrame is Nms late ... msg 2 took Mms (...)". */
+int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
+{
+    const char *m = l->msg;
+    size_t n = l->msg_len;
+    size_t i = sizeof("Slow Looper ") - 1;
+    const char *colon = lc_find(m + i, n - i, ": ");
+    if (!colon)
+        return 1;
+    const char *thr = lc_thread_name(c, m + i, (size_t)(colon - (m + i)));
+    const char *r = colon + 2;
+    size_t rn = (size_t)(m + n - r);
+    if (STARTS(r, rn, "Long Msg: ")) {
+        int64_t wall = lc_field_ms(r, rn, "wall=");
+        if (wall < 0)
+            return 1;
+        c->longmsg.set = 1;
+        c->longmsg.pid = l->pid;
+        c->longmsg.tid = l->tid;
+        c->longmsg.ts = ts;
+        c->longmsg.wall = wall;
+        c->longmsg.late = lc_field_ms(r, rn, "late=");
+        return lc_emit_dispatch(c, l, ts - (double)wall, (double)wall, thr, l->msg, err);
+    }
+    /* "<what> is Nms late" */
+    const char *is = NULL;
+    int64_t late = -1;
+    size_t k = 0;
+    for (const char *p = r; (p = lc_find(p, (size_t)(m + n - p), " is ")) != NULL; p += 4) {
+        const char *q = p + 4;
+        late = lc_ms_at(q, (size_t)(m + n - q), &k);
+        if (late >= 0 && STARTS(q + k, (size_t)(m + n - q - k), " late")) {
+            is = p;
+            break;
+        }
+        late = -1;
+    }
+    if (!is)
+        return 1;
+    const char *after = is + 4 + k + 5; /* past " late" */
+    size_t an = (size_t)(m + n - after);
+    int64_t wall = -1;
+    if (STARTS(after, an, " (wall="))
+        wall = lc_ms_at(after + 7, an - 7, NULL);
+    if (wall < 0 && c->longmsg.set && c->longmsg.pid == l->pid && c->longmsg.tid == l->tid &&
+        c->longmsg.late == late && ts - c->longmsg.ts <= 100 && ts >= c->longmsg.ts)
+        wall = c->longmsg.wall;
+    c->longmsg.set = 0;
+    int rc = lc_emit_delay(c, l, ts, late, thr, r, (size_t)(is - r), err);
+    if (rc)
+        return rc;
+    /* the messages that ran before it: ", msg I took Mms (...)" */
+    enum { MAX_PARTS = 32 };
+    struct {
+        const char *p;
+        size_t n;
+        int64_t ms;
+    } part[MAX_PARTS];
+    size_t np = 0;
+    const char *p = after;
+    while (np < MAX_PARTS && (p = lc_find(p, (size_t)(m + n - p), "msg ")) != NULL) {
+        const char *q = p + 4;
+        int64_t idx;
+        size_t d = lc_parse_int(q, (size_t)(m + n - q), &idx);
+        if (!d || !STARTS(q + d, (size_t)(m + n - q - d), " took ")) {
+            p = q;
+            continue;
+        }
+        q += d + 6;
+        size_t u;
+        int64_t took = lc_ms_at(q, (size_t)(m + n - q), &u);
+        if (took < 0) {
+            p = q;
+            continue;
+        }
+        const char *e = q + u;
+        if (e < m + n && *e == ' ' && e + 1 < m + n && e[1] == '(') {
+            const char *close = memchr(e, ')', (size_t)(m + n - e));
+            e = close ? close + 1 : m + n;
+        }
+        part[np].p = p;
+        part[np].n = (size_t)(e - p);
+        part[np].ms = took;
+        np++;
+        p = e;
+    }
+    double end = ts - (double)(wall > 0 ? wall : 0);
+    for (size_t j = 0; j < np; j++)
+        end -= (double)part[j].ms; /* begin of the first one */
+    for (size_t j = 0; j < np; j++) {
+        size_t cn = part[j].n < sizeof c->part ? part[j].n : sizeof c->part - 1;
+        memcpy(c->part, part[j].p, cn);
+        c->part[cn] = 0;
+        if ((rc = lc_emit_dispatch(c, l, end, (double)part[j].ms, thr, c->part, err)))
+            return rc;
+        end += (double)part[j].ms;
+    }
+    return 0;
+}
+
+/* "Skipped 31 frames!  The application may be doing too much work..." */
+int lc_skipped_frames(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
+{
+    const char *m = l->msg;
+    size_t n = l->msg_len;
+    if (!STARTS(m, n, "Skipped "))
+        return 1;
+    size_t i = sizeof("Skipped ") - 1;
+    int64_t frames;
+    size_t k = lc_parse_int(m + i, n - i, &frames);
+    if (!k || !lc_starts(m + i + k, n - i - k, " frames!", 8))
+        return 1;
+    json_t *js = json_object();
+    json_object_set_new(js, "frames", json_integer(frames));
+    return lc_emit_issue(c, l, ts, "skipped_frames", GD_NONE, js, err);
+}
+
+/* TimeUtils.formatDuration: "+1d2h3m4s5ms", "+850ms", "+0ms"; ms or -1. */
+static double duration_at(const char *p, size_t n, size_t *used)
+{
+    size_t i = 0;
+    if (i < n && p[i] == '+')
+        i++;
+    double total = 0;
+    int parts = 0;
+    while (i < n && lc_is_digit(p[i])) {
+        int64_t v;
+        size_t k = lc_parse_int(p + i, n - i, &v);
+        if (!k)
+            return -1;
+        i += k;
+        double unit;
+        if (i + 1 < n && p[i] == 'm' && p[i + 1] == 's') {
+            unit = 1;
+            i += 2;
+        } else if (i < n && (p[i] == 'd' || p[i] == 'h' || p[i] == 'm' || p[i] == 's')) {
+            unit = p[i] == 'd' ? 86400000.0 : p[i] == 'h' ? 3600000.0 : p[i] == 'm' ? 60000.0 : 1000.0;
+            i++;
+        } else {
+            return -1;
+        }
+        total += (double)v * unit;
+        parts++;
+    }
+    if (!parts)
+        return -1;
+    *used = i;
+    return total;
+}
+
+/* 1 when this launch (component, total) was already emitted within a second;
+ * otherwise remembers it and returns 0. */
+static int launch_seen(lc_ctx *c, const char *comp, size_t n, double total, double ts)
+{
+    if (n >= sizeof c->launch[0].comp)
+        n = sizeof c->launch[0].comp - 1;
+    for (size_t i = 0; i < c->nlaunch; i++) {
+        const lc_launch *x = &c->launch[i];
+        if (x->total == total && strlen(x->comp) == n && memcmp(x->comp, comp, n) == 0 &&
+            ts - x->ts <= 1000 && x->ts - ts <= 1000)
+            return 1;
+    }
+    lc_launch *x = &c->launch[c->next_launch];
+    memcpy(x->comp, comp, n);
+    x->comp[n] = 0;
+    x->total = total;
+    x->ts = ts;
+    c->next_launch = (c->next_launch + 1) % LC_LAUNCHES;
+    if (c->nlaunch < LC_LAUNCHES)
+        c->nlaunch++;
+    return 0;
+}
+
+static int emit_startup(lc_ctx *c, const lc_line *l, double ts, const char *comp, size_t cn,
+                        double total, gd_error *err)
+{
+    char app[256], act[512];
+    if (gd_component_split(comp, cn, app, sizeof app, act, sizeof act))
+        return 1;
+    if (launch_seen(c, comp, cn, total, ts)) {
+        gd_sink_skip(c->sink, "logcat: launch already read from the other buffer", c->line, 1);
+        return 0;
+    }
+    gd_event ev;
+    lc_event_init(c, &ev, GD_EV_STARTUP, l, ts);
+    ev.u.startup.app = app;
+    ev.u.startup.activity = act;
+    ev.u.startup.total_ms = total;
+    ev.u.startup.source = "logcat";
+    return gd_sink_event(c->sink, &ev, err);
+}
+
+/* "Displayed pkg/.Act[ for user 0]: +1s234ms[ (total +1s300ms)]" */
+int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
+{
+    const char *m = l->msg;
+    size_t n = l->msg_len;
+    size_t i = sizeof("Displayed ") - 1, e = i;
+    while (e < n && m[e] != ' ' && m[e] != ':')
+        e++;
+    const char *sep = lc_find(m + e, n - e, ": +");
+    if (!sep || e == i)
+        return 1;
+    size_t d = (size_t)(sep - m) + 2, used;
+    double ms = duration_at(m + d, n - d, &used);
+    if (ms < 0)
+        return 1;
+    d += used;
+    if (STARTS(m + d, n - d, " (total ")) {
+        size_t t = d + sizeof(" (total ") - 1;
+        double total = duration_at(m + t, n - t, &used);
+        if (total >= 0)
+            ms = total;
+    }
+    return emit_startup(c, l, ts, m + i, e - i, ms, err);
+}
+
+/* events buffer: "[user,token,pkg/.Act,this,total]" or "[user,token,pkg/.Act,ms]" */
+int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
+{
+    const char *m = l->msg;
+    size_t n = l->msg_len;
+    if (n < 2 || m[0] != '[' || m[n - 1] != ']')
+        return 1;
+    const char *f[6];
+    size_t fl[6], nf = 0, a = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (m[i] != ',' && m[i] != ']')
+            continue;
+        if (nf == 6)
+            return 1;
+        f[nf] = m + a;
+        fl[nf++] = i - a;
+        a = i + 1;
+    }
+    if (nf != 4 && nf != 5)
+        return 1;
+    int64_t total = 0;
+    if (fl[nf - 1] == 0 || lc_parse_int(f[nf - 1], fl[nf - 1], &total) != fl[nf - 1])
+        return 1; /* an empty or unparsable last field is no launch time */
+    return emit_startup(c, l, ts, f[2], fl[2], (double)total, err);
+}

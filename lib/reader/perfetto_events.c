@@ -1,0 +1,351 @@
+/* perfetto_events.c - perfetto ftrace prints, track events, frame timeline, time order. */
+#include "perfetto_int.h"
+
+/* ---- time order ----
+ * Ftrace bundles are per CPU, so prints reach the reader out of time order
+ * (seconds apart in real traces).  Slice begins and ends wait in a min-heap
+ * by time and are paired once PF_SORT_WINDOW_MS older than the newest time
+ * seen (or when PF_SORT_MAX wait). */
+
+static int pend_less(const pending *a, const pending *b)
+{
+    return a->ts < b->ts || (a->ts == b->ts && a->seqno < b->seqno);
+}
+
+static int pend_pop_one(pctx *c)
+{
+    pending top = c->heap[0];
+    c->nheap--;
+    if (c->nheap) {
+        pending x = c->heap[c->nheap];
+        size_t i = 0;
+        for (;;) {
+            size_t l = 2 * i + 1, r = l + 1, m = i;
+            const pending *best = &x;
+            if (l < c->nheap && pend_less(&c->heap[l], best))
+                m = l, best = &c->heap[l];
+            if (r < c->nheap && pend_less(&c->heap[r], best))
+                m = r;
+            if (m == i)
+                break;
+            c->heap[i] = c->heap[m];
+            i = m;
+        }
+        c->heap[i] = x;
+    }
+    int rc;
+    if (top.kind == SK_MARKER)
+        rc = gd_atrace_marker(c->at, top.ts, top.tid, top.pid, top.text, top.len, top.pkno, c->err);
+    else if (top.kind == SK_BEGIN)
+        rc = gd_atrace_begin(c->at, top.ts, top.pid, top.tid, top.text, top.len, top.pkno, c->err);
+    else
+        rc = gd_atrace_end(c->at, top.ts, top.tid, top.pkno, c->err);
+    free(top.text);
+    return rc;
+}
+
+/* Pairs what is old enough (all of it when `all`). */
+int pf_pend_drain(pctx *c, int all)
+{
+    int rc = 0;
+    while (!rc && c->nheap &&
+           (all || c->nheap >= PF_SORT_MAX || c->heap[0].ts < c->max_ts - PF_SORT_WINDOW_MS))
+        rc = pend_pop_one(c);
+    return rc;
+}
+
+static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, const char *text,
+                     size_t len)
+{
+    if (c->nheap == c->cheap) {
+        size_t nc = c->cheap ? c->cheap * 2 : 1024;
+        pending *n = realloc(c->heap, nc * sizeof *n);
+        if (!n)
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        c->heap = n;
+        c->cheap = nc;
+    }
+    if (len >= ATRACE_MAX_NAME)
+        len = ATRACE_MAX_NAME - 1;
+    pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL};
+    if (text) {
+        if (!(x.text = malloc(len + 1)))
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        memcpy(x.text, text, len);
+        x.text[len] = 0;
+    }
+    size_t i = c->nheap++;
+    while (i > 0 && pend_less(&x, &c->heap[(i - 1) / 2])) {
+        c->heap[i] = c->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    c->heap[i] = x;
+    if (ts > c->max_ts)
+        c->max_ts = ts;
+    return pf_pend_drain(c, 0);
+}
+
+/* ---- ftrace ---- */
+
+int pf_read_ftrace(pctx *c, pb_cur m)
+{
+    pb_field f, g, h;
+    int r, rc = 0;
+    while (!rc && (r = pb_next(&m, &f)) == 1) {
+        if (f.num != 2 || f.wt != PB_LEN)
+            continue;
+        c->ftrace++;
+        pb_cur e = pb_sub(&f);
+        uint64_t ts = 0;
+        int64_t tid = -1;
+        const uint8_t *buf = NULL;
+        size_t len = 0;
+        int q, has_ts = 0, print = 0;
+        while ((q = pb_next(&e, &g)) == 1) {
+            if (g.num == 1 && g.wt == PB_VARINT)
+                ts = g.v, has_ts = 1;
+            else if (g.num == 2 && g.wt == PB_VARINT)
+                tid = (int64_t)(uint32_t)g.v;
+            else if (g.num == 3 && g.wt == PB_LEN) {
+                print = 1;
+                pb_cur pe = pb_sub(&g);
+                int z;
+                while ((z = pb_next(&pe, &h)) == 1)
+                    if (h.num == 2 && h.wt == PB_LEN)
+                        buf = h.data, len = h.len;
+                if (z < 0)
+                    q = -1;
+            }
+            if (q < 0)
+                break;
+        }
+        if (q < 0) {
+            pf_bad(c, "malformed ftrace event");
+            continue;
+        }
+        if (!print) {
+            gd_sink_skip(c->sink, "ignored: perfetto: ftrace event not used", c->pkno, 0);
+            continue;
+        }
+        if (!buf || !has_ts || tid < 0) {
+            pf_bad(c, "print event without buf, timestamp or pid");
+            continue;
+        }
+        c->markers++;
+        rc = pend_push(c, (double)ts / 1e6, tid, -1, SK_MARKER, (const char *)buf, len);
+    }
+    if (!rc && r < 0)
+        pf_bad(c, "malformed ftrace bundle");
+    return rc;
+}
+
+/* ---- track events ---- */
+
+int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
+{
+    pb_field f;
+    int r, type = 0;
+    uint64_t track = 0, name_iid = 0, abs_us = 0;
+    int has_track = 0, has_iid = 0, has_abs = 0, has_delta = 0;
+    const uint8_t *name = NULL;
+    size_t nlen = 0;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.num == 9 && f.wt == PB_VARINT)
+            type = (int)f.v;
+        else if (f.num == 11 && f.wt == PB_VARINT)
+            track = f.v, has_track = 1;
+        else if (f.num == 23 && f.wt == PB_LEN)
+            name = f.data, nlen = f.len;
+        else if (f.num == 10 && f.wt == PB_VARINT)
+            name_iid = f.v, has_iid = 1;
+        else if (f.num == 16 && f.wt == PB_VARINT)
+            abs_us = f.v, has_abs = 1;
+        else if (f.num == 1 && f.wt == PB_VARINT)
+            has_delta = 1;
+    }
+    if (r < 0) {
+        pf_bad(c, "malformed track event");
+        return 0;
+    }
+    c->track_events++;
+    if (type != 1 && type != 2) {
+        gd_sink_skip(c->sink, "ignored: perfetto: track event not a slice", c->pkno, 0);
+        return 0;
+    }
+    double ts;
+    if (has_abs)
+        ts = (double)abs_us / 1e3;
+    else if (has_ts && !has_delta)
+        ts = (double)ts_ns / 1e6;
+    else {
+        pf_bad(c, "track event without a usable timestamp");
+        return 0;
+    }
+    int64_t pid = -1, tid = -1;
+    if (!has_track && s && s->def_track)
+        track = s->def_track, has_track = 1;
+    if (has_track) {
+        ptrack *t = pf_track_find(c, track);
+        if (!t) {
+            pf_bad(c, "track event on an undescribed track");
+            return 0;
+        }
+        pid = t->pid;
+        tid = t->tid;
+    } else if (s && s->td_tid >= 0) {
+        pid = s->td_pid;
+        tid = s->td_tid;
+    }
+    if (tid < 0) {
+        gd_sink_skip(c->sink, "ignored: perfetto: slice not on a thread track", c->pkno, 0);
+        return 0;
+    }
+    if (type == 2)
+        return pend_push(c, ts, tid, pid, SK_END, NULL, 0);
+    const char *nm = NULL;
+    if (name) {
+        nm = (const char *)name;
+    } else if (has_iid) {
+        nm = pf_interned(s, name_iid);
+        if (nm)
+            nlen = strlen(nm);
+    }
+    if (!nm) {
+        pf_bad(c, "slice name not interned");
+        nm = "(unknown name)";
+        nlen = strlen(nm);
+    }
+    return pend_push(c, ts, tid, pid, SK_BEGIN, nm, nlen);
+}
+
+/* ---- frame timeline ---- */
+
+static pframe *frame_slot(pctx *c, int64_t cookie, int create)
+{
+    size_t h = (size_t)((uint64_t)cookie * 0x9E3779B97F4A7C15ull >> 40) % PF_MAX_FRAMES;
+    for (size_t k = 0; k < PF_MAX_FRAMES; k++) {
+        pframe *f = &c->frames[(h + k) % PF_MAX_FRAMES];
+        if (f->used && f->cookie == cookie)
+            return f;
+        if (!f->used)
+            return create ? f : NULL;
+    }
+    return NULL;
+}
+
+static const char *const JANK_NAMES[] = {
+    "none", "sf_scheduling", "prediction_error", "display_hal", "sf_cpu_deadline_missed",
+    "sf_gpu_deadline_missed", "app_deadline_missed", "buffer_stuffing", "unknown",
+    "sf_stuffing", "dropped",
+};
+
+int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
+{
+    pb_field f, g;
+    int r;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.wt != PB_LEN)
+            continue;
+        if (f.num != 4 && f.num != 5) {
+            gd_sink_skip(c->sink, "ignored: perfetto: frame timeline event not used", c->pkno, 0);
+            continue;
+        }
+        pb_cur e = pb_sub(&f);
+        int64_t cookie = 0, pid = -1, token = -1, jank = 0, present = 0;
+        const uint8_t *layer = NULL;
+        size_t llen = 0;
+        int q;
+        while ((q = pb_next(&e, &g)) == 1) {
+            if (g.num == 1 && g.wt == PB_VARINT)
+                cookie = (int64_t)g.v;
+            else if (f.num == 5)
+                continue;
+            else if (g.num == 2 && g.wt == PB_VARINT)
+                token = (int64_t)g.v;
+            else if (g.num == 4 && g.wt == PB_VARINT)
+                pid = (int64_t)(int32_t)g.v;
+            else if (g.num == 5 && g.wt == PB_LEN)
+                layer = g.data, llen = g.len;
+            else if (g.num == 6 && g.wt == PB_VARINT)
+                present = (int64_t)g.v;
+            else if (g.num == 9 && g.wt == PB_VARINT)
+                jank = (int64_t)(int32_t)g.v;
+        }
+        if (q < 0 || !has_ts) {
+            pf_bad(c, "malformed frame timeline event");
+            continue;
+        }
+        double ts = (double)ts_ns / 1e6;
+        if (f.num == 4) {
+            pframe *p = frame_slot(c, cookie, 1);
+            if (!p) {
+                pf_bad(c, "too many open timeline frames");
+                continue;
+            }
+            p->used = 1;
+            p->cookie = cookie;
+            p->ts = ts;
+            p->pid = pid;
+            p->token = token;
+            p->jank = jank;
+            p->present = present;
+            if (llen >= sizeof p->layer)
+                llen = sizeof p->layer - 1;
+            memcpy(p->layer, layer ? (const char *)layer : "", layer ? llen : 0);
+            p->layer[layer ? llen : 0] = 0;
+            continue;
+        }
+        pframe *p = frame_slot(c, cookie, 0);
+        if (!p) {
+            gd_sink_skip(c->sink, "ignored: perfetto: frame end of no app surface frame", c->pkno, 0);
+            continue;
+        }
+        pframe done = *p;
+        p->used = 0;
+        /* re-insert the followers of the freed slot (linear probing) */
+        size_t i = (size_t)(p - c->frames);
+        for (size_t k = 1; k < PF_MAX_FRAMES; k++) {
+            pframe *n = &c->frames[(i + k) % PF_MAX_FRAMES];
+            if (!n->used)
+                break;
+            pframe tmp = *n;
+            n->used = 0;
+            pframe *d = frame_slot(c, tmp.cookie, 1);
+            *d = tmp;
+        }
+        if (done.jank <= 1)   /* JANK_UNSPECIFIED, JANK_NONE */
+            continue;
+        json_t *o = json_object(), *types = json_array();
+        for (size_t b = 1; b < sizeof JANK_NAMES / sizeof *JANK_NAMES; b++)
+            if (done.jank & ((int64_t)1 << b))
+                json_array_append_new(types, json_string(JANK_NAMES[b]));
+        json_object_set_new(o, "layer", json_string(done.layer));
+        json_object_set_new(o, "token", json_integer(done.token));
+        json_object_set_new(o, "jank_type", json_integer(done.jank));
+        json_object_set_new(o, "jank", types);
+        json_object_set_new(o, "present_type", json_integer(done.present));
+        json_object_set_new(o, "dur_ms", json_real(ts - done.ts));
+        char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(o);
+        if (!js)
+            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_ISSUE);
+        ev.ts = done.ts;
+        ev.pid = done.pid >= 0 ? done.pid : GD_PID_APP;
+        ev.line = c->pkno;
+        ev.u.issue.tool = "android";
+        ev.u.issue.type = "frame_jank";
+        ev.u.issue.detail = done.layer[0] ? done.layer : NULL;
+        ev.u.issue.cost_ms = ts - done.ts;
+        ev.u.issue.json = js;
+        int rc = gd_sink_event(c->sink, &ev, c->err);
+        c->issues++;
+        free(js);
+        if (rc)
+            return rc;
+    }
+    if (r < 0)
+        pf_bad(c, "malformed frame timeline event");
+    return 0;
+}
