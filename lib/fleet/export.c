@@ -305,8 +305,8 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
 int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx,
                            gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_prepare(s, "SELECT id, hash FROM trace WHERE hash NOT LIKE 'pending:%'"
-                                          " AND (?1 IS NULL OR id = ?1) ORDER BY id", err);
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT id, hash FROM trace"
+                                          " WHERE ?1 IS NULL OR id = ?1 ORDER BY id", err);
     if (!q)
         return err->code;
     size_t nf = f && f->traces ? f->ntraces : 1;

@@ -117,7 +117,8 @@ static int tmp_rewind(FILE *f, gd_error *err)
 struct gd_writer {
     gd_store *s;
     gd_sink sink;
-    int64_t trace;
+    int64_t trace;   /* reserved id; the row is written by save_trace */
+    char *source, *format;
     sqlite3_stmt *st[ST__COUNT];
     gd_icache *frames, *callsites, *messages;
     gd_views_writer *views;
@@ -676,24 +677,25 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     w->open = 1;
     if ((rc = gd_bulk_begin(s, &w->bulk, err)))
         goto fail;
-    sqlite3_stmt *st = gd_store_prepare(
-        s, "INSERT INTO trace(source, format, hash, short_ms, long_ms, anr_ms, ingested_at)"
-           " VALUES (?, ?, 'pending:' || hex(randomblob(8)), 100, 500, 5000,"
-           " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
-        err);
+    /* the trace's id, reserved: its row is written once, at the end, when
+     * its content hash is known (the ingest transaction is exclusive) */
+    sqlite3_stmt *st = gd_store_prepare(s, "SELECT coalesce(max(id), 0) + 1 FROM trace", err);
     if (!st) {
         rc = err->code;
         goto fail;
     }
-    sqlite3_bind_text(st, 1, source, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, format, -1, SQLITE_STATIC);
     rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        w->trace = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        rc = gd_store_fail(s, err, "database write");
+    if (rc != SQLITE_ROW) {
+        rc = gd_store_fail(s, err, "database read");
         goto fail;
     }
-    w->trace = sqlite3_last_insert_rowid(s->db);
+    if (!(w->source = strdup(source)) || !(w->format = strdup(format))) {
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        goto fail;
+    }
     for (int i = 0; i < ST__COUNT; i++)
         if (!(w->st[i] = gd_store_prepare(s, stmt_sql[i], err))) {
             rc = err->code;
@@ -777,6 +779,8 @@ void gd_writer_free(gd_writer *w)
         w->stats = n;
     }
     meta_acc *a = &w->meta;
+    free(w->source);
+    free(w->format);
     free(a->app);
     free(a->version_name);
     free(a->device);
@@ -1030,11 +1034,10 @@ out:
 
 static int existing_trace(gd_writer *w, const char *hash, int64_t *id, gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_prepare(w->s, "SELECT id FROM trace WHERE hash = ? AND id != ?", err);
+    sqlite3_stmt *q = gd_store_prepare(w->s, "SELECT id FROM trace WHERE hash = ?", err);
     if (!q)
         return -1;
     sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, w->trace);
     int found = sqlite3_step(q) == SQLITE_ROW;
     if (found)
         *id = sqlite3_column_int64(q, 0);
@@ -1042,14 +1045,16 @@ static int existing_trace(gd_writer *w, const char *hash, int64_t *id, gd_error 
     return found;
 }
 
-static int save_trace(gd_writer *w, const char *hash, gd_error *err)
+/* Writes the trace row, once: its content hash, meta and figures. */
+static int save_trace(gd_writer *w, const char *hash, double interval_ms, gd_error *err)
 {
     meta_acc *a = &w->meta;
     sqlite3_stmt *u = gd_store_prepare(
-        w->s, "UPDATE trace SET hash=?, app=?, version_name=?, version_code=?, device=?,"
-              " api_level=?, cpu_cores=?, pid=?, main_tid=?, session=?, clk_tck=?, short_ms=?,"
-              " long_ms=?, anr_ms=?, dump_interval_ms=?, max_depth=?, concern=?, meta=?,"
-              " start_ms=?, end_ms=?, events=?, skipped=?, clock=?, utc_offset_min=? WHERE id=?",
+        w->s, "INSERT INTO trace(hash, app, version_name, version_code, device, api_level,"
+              " cpu_cores, pid, main_tid, session, clk_tck, short_ms, long_ms, anr_ms,"
+              " dump_interval_ms, max_depth, concern, meta, start_ms, end_ms, events, skipped,"
+              " clock, utc_offset_min, id, source, format, ingested_at) VALUES (?,?,?,?,?,?,?,?,"
+              "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
         err);
     if (!u)
         return err->code;
@@ -1074,7 +1079,7 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
     sqlite3_bind_double(u, 12, gd_has(a->short_ms) ? a->short_ms : GD_SHORT_MS);
     sqlite3_bind_double(u, 13, gd_has(a->long_ms) ? a->long_ms : GD_LONG_MS);
     sqlite3_bind_double(u, 14, GD_ANR_MS);
-    gd_bind_opt_double(u, 15, a->interval_ms);
+    gd_bind_opt_double(u, 15, interval_ms);
     gd_bind_opt_int(u, 16, a->max_depth);
     gd_bind_text(u, 17, con_txt);
     gd_bind_text(u, 18, a->json);
@@ -1088,6 +1093,8 @@ static int save_trace(gd_writer *w, const char *hash, gd_error *err)
     else
         sqlite3_bind_null(u, 24);
     sqlite3_bind_int64(u, 25, w->trace);
+    sqlite3_bind_text(u, 26, w->source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(u, 27, w->format, -1, SQLITE_STATIC);
     int rc = gd_store_step(w->s, u, err);
     sqlite3_finalize(u);
     free(con_txt);
@@ -1241,18 +1248,11 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
         return rc;
     if ((rc = finish_methods(w, err)))
         return rc;
-    if ((rc = save_trace(w, hash, err)) || (rc = derive_cpu_ratios(w, err)))
+    if ((rc = derive_cpu_ratios(w, err)))
         return rc;
-    if (!gd_has(w->meta.interval_ms)) {
-        double g = median_cpu_gap(w);
-        if (gd_has(g)) {
-            char sql[128];
-            snprintf(sql, sizeof sql, "UPDATE trace SET dump_interval_ms = %.17g WHERE id = %lld", g,
-                     (long long)w->trace);
-            if ((rc = gd_store_exec(w->s, sql, err)))
-                return rc;
-        }
-    }
+    double interval = gd_has(w->meta.interval_ms) ? w->meta.interval_ms : median_cpu_gap(w);
+    if ((rc = save_trace(w, hash, interval, err)))
+        return rc;
     if ((rc = derive_blocks(w, &nb, err)) || (rc = save_stats(w, err)))
         return rc;
     sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);

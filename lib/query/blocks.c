@@ -308,7 +308,7 @@ int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
              " t.version_name, t.skipped, t.ingested_at,"
              " (SELECT count(*) FROM dispatch d WHERE d.trace = t.id),"
              " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash, t.clock, t.utc_offset_min"
-             " FROM trace t WHERE t.hash NOT LIKE 'pending:%%' %s ORDER BY t.id", filt);
+             " FROM trace t WHERE 1 %s ORDER BY t.id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
@@ -329,7 +329,7 @@ int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(s,
                                        "SELECT id, clock, utc_offset_min, start_ms FROM trace"
-                                       " WHERE hash NOT LIKE 'pending:%' ORDER BY id",
+                                       " ORDER BY id",
                                        err);
     if (!q)
         return err->code;
@@ -451,7 +451,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
              " LEFT JOIN block b ON b.dispatch = d.id"
              " LEFT JOIN memory mm ON mm.id = b.memory"
              " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
-             " AND t.hash NOT LIKE 'pending:%%' %s %s"
+             " %s %s"
              " ORDER BY d.trace, d.start_ms, d.id",
              light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
              /* the thread column: not read by the light (group) rows */
@@ -664,7 +664,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     snprintf(sql, sizeof sql,
              "SELECT b.grp, b.dur_ms, b.trace FROM block b JOIN trace t ON t.id = b.trace"
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
-             " AND t.hash NOT LIKE 'pending:%%' %s %s ORDER BY b.grp, b.dur_ms", filt, kind);
+             " %s %s ORDER BY b.grp, b.dur_ms", filt, kind);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;

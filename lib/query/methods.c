@@ -323,7 +323,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         "SELECT c.method, c.tid, sum(c.open = 0),"
         " sum(CASE WHEN c.rec = 0 THEN c.end_ms - c.start_ms ELSE 0 END), sum(c.self_ms),"
         " max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END), sum(c.open)"
-        " FROM call c JOIN trace t ON t.id = c.trace WHERE t.hash NOT LIKE 'pending:%%'%s%s"
+        " FROM call c JOIN trace t ON t.id = c.trace WHERE 1%s%s"
         " GROUP BY c.method, c.tid ORDER BY c.method, c.tid",
         1, err);
     if (!st)
@@ -352,7 +352,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         return rc;
     st = prepare_for(s, q,
                      "SELECT c.method, c.tid, c.end_ms - c.start_ms FROM call c JOIN trace t"
-                     " ON t.id = c.trace WHERE c.open = 0 AND t.hash NOT LIKE 'pending:%%'%s%s"
+                     " ON t.id = c.trace WHERE c.open = 0%s%s"
                      " ORDER BY c.method, c.tid, 3",
                      1, err);
     if (!st)
@@ -544,7 +544,7 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
     sqlite3_stmt *st = prepare_for(
         s, q,
         "SELECT c.trace, c.pid, c.tid, c.id, c.parent, c.method, c.start_ms, c.end_ms, c.depth,"
-        " c.open FROM call c JOIN trace t ON t.id = c.trace WHERE t.hash NOT LIKE 'pending:%%'%s%s"
+        " c.open FROM call c JOIN trace t ON t.id = c.trace WHERE 1%s%s"
         " ORDER BY c.trace, c.pid, c.tid, c.start_ms, c.depth, c.id",
         1, err);
     if (!st)
@@ -657,7 +657,7 @@ int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
     sqlite3_stmt *st = prepare_for(
         s, q,
         "SELECT c.id, c.trace, c.pid, c.tid, c.start_ms, c.dur_ms FROM dispatch c"
-        " JOIN trace t ON t.id = c.trace WHERE c.dur_ms >= ?1 AND t.hash NOT LIKE 'pending:%%'%s%s"
+        " JOIN trace t ON t.id = c.trace WHERE c.dur_ms >= ?1%s%s"
         " ORDER BY c.trace, c.start_ms, c.id",
         2, err);
     if (!st)
