@@ -8,15 +8,18 @@
 
 #include "core/util.h"
 
+gd_thresholds gd_thresholds_resolve(double short_ms, double long_ms, double anr_ms)
+{
+    gd_thresholds t = {gd_has(short_ms) ? short_ms : GD_SHORT_MS, gd_has(long_ms) ? long_ms : GD_LONG_MS,
+                       gd_has(anr_ms) ? anr_ms : GD_ANR_MS};
+    return t;
+}
+
 gd_block_kind gd_block_kind_of(double dur, double short_ms, double long_ms, double anr_ms)
 {
-    if (dur >= anr_ms)
-        return GD_KIND_ANR;
-    if (dur >= long_ms)
-        return GD_KIND_LONG;
-    if (dur >= short_ms)
-        return GD_KIND_SHORT;
-    return GD_KIND_NONE;
+    if (dur < short_ms && dur < long_ms && dur < anr_ms)
+        return GD_KIND_NONE;
+    return gd_block_kind_at(dur, long_ms, anr_ms);
 }
 
 gd_block_kind gd_block_kind_at(double dur, double long_ms, double anr_ms)
@@ -47,18 +50,82 @@ gd_block_kind gd_block_kind_parse(const char *s)
     return GD_KIND_NONE;
 }
 
+/* The Looper's printer lines: ">>>>> Dispatching to TARGET CALLBACK: WHAT"
+ * and "<<<<< Finished to TARGET CALLBACK". */
+#define LOOPER_BEGIN_MARK ">>>>>"
+#define LOOPER_END_MARK "<<<<<"
+#define LOOPER_BEGIN_WORDS "Dispatching to "
+#define LOOPER_END_WORDS "Finished to "
+
+gd_phase gd_looper_prefix(const char *msg)
+{
+    if (strncmp(msg, LOOPER_BEGIN_MARK, 5) == 0)
+        return GD_PHASE_BEGIN;
+    if (strncmp(msg, LOOPER_END_MARK, 5) == 0)
+        return GD_PHASE_END;
+    return GD_PHASE_UNKNOWN;
+}
+
+/* 1 when the n bytes at m start with the string s. */
+static int starts(const char *m, size_t n, const char *s)
+{
+    size_t k = strlen(s);
+    return n >= k && memcmp(m, s, k) == 0;
+}
+
+gd_phase gd_looper_line(const char *m, size_t n)
+{
+    if (starts(m, n, LOOPER_BEGIN_MARK " " LOOPER_BEGIN_WORDS))
+        return GD_PHASE_BEGIN;
+    if (starts(m, n, LOOPER_END_MARK " " LOOPER_END_WORDS))
+        return GD_PHASE_END;
+    return GD_PHASE_UNKNOWN;
+}
+
+void gd_looper_msg_parse(const char *msg, char *handler, char *callback, char *what, size_t n)
+{
+    handler[0] = callback[0] = what[0] = 0;
+    const char *p = strstr(msg, LOOPER_BEGIN_WORDS);
+    if (!p)
+        p = strstr(msg, LOOPER_END_WORDS);
+    if (!p)
+        return;
+    p = strchr(p, ' ');
+    p = p ? strchr(p + 1, ' ') : NULL;
+    if (!p)
+        return;
+    p++;
+    const char *rest = p;
+    if (strncmp(p, "Handler (", 9) == 0) {
+        const char *close = strchr(p + 9, ')');
+        if (close) {
+            snprintf(handler, n, "%.*s", (int)(close - (p + 9)), p + 9);
+            const char *brace = strstr(close, "} ");
+            rest = brace ? brace + 2 : close + 1;
+            while (*rest == ' ')
+                rest++;
+        }
+    }
+    const char *colon = strrchr(rest, ':');
+    if (colon && colon[1] == ' ') {
+        snprintf(callback, n, "%.*s", (int)(colon - rest), rest);
+        snprintf(what, n, "%s", colon + 2);
+    } else {
+        snprintf(callback, n, "%s", rest);
+    }
+    if (strcmp(callback, "null") == 0)
+        callback[0] = 0;
+}
+
 void gd_pair_init(gd_pair *p) { memset(p, 0, sizeof *p); }
 
 gd_phase gd_pair_phase(const gd_pair *p, gd_phase given, const char *msg)
 {
     if (given != GD_PHASE_UNKNOWN)
         return given;
-    if (msg) {
-        if (strncmp(msg, ">>>>>", 5) == 0)
-            return GD_PHASE_BEGIN;
-        if (strncmp(msg, "<<<<<", 5) == 0)
-            return GD_PHASE_END;
-    }
+    gd_phase ph = msg ? gd_looper_prefix(msg) : GD_PHASE_UNKNOWN;
+    if (ph != GD_PHASE_UNKNOWN)
+        return ph;
     return p->depth > 0 ? GD_PHASE_END : GD_PHASE_BEGIN;
 }
 

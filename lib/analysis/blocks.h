@@ -16,6 +16,15 @@
 #define GD_LONG_MS 500.0
 #define GD_ANR_MS 5000.0
 
+/* A trace's block thresholds. */
+typedef struct gd_thresholds {
+    double short_ms, long_ms, anr_ms;
+} gd_thresholds;
+
+/* The one home of the defaults: each threshold as given (a capture's own),
+ * or its default when NaN. */
+gd_thresholds gd_thresholds_resolve(double short_ms, double long_ms, double anr_ms);
+
 typedef enum { GD_KIND_NONE = 0, GD_KIND_SHORT, GD_KIND_LONG, GD_KIND_ANR } gd_block_kind;
 
 /* Kind of a dispatch of `dur_ms`: ANR at or past anr_ms, long at or past
@@ -27,6 +36,21 @@ const char *gd_block_kind_name(gd_block_kind k); /* "short", "long", "anr", NULL
 gd_block_kind gd_block_kind_at(double dur_ms, double long_ms, double anr_ms);
 /* Parses "short"/"long"/"anr"; GD_KIND_NONE when unknown. */
 gd_block_kind gd_block_kind_parse(const char *s);
+
+/* ---- the Looper's printer lines ------------------------------------------ */
+
+/* The phase a printer line's prefix gives: ">>>>>" BEGIN, "<<<<<" END,
+ * anything else UNKNOWN. */
+gd_phase gd_looper_prefix(const char *msg);
+/* The same for a line of n bytes that must carry the printer's words too
+ * (">>>>> Dispatching to ", "<<<<< Finished to "): how logcat knows a
+ * printer line under any tag. */
+gd_phase gd_looper_line(const char *msg, size_t n);
+/* Splits ">>>>> Dispatching to Handler (H) {hash} CALLBACK: WHAT" (or its
+ * "<<<<< Finished to" twin) into handler "H", callback and what, each
+ * written into an n-byte buffer (empty when absent; a "null" callback is
+ * empty). */
+void gd_looper_msg_parse(const char *msg, char *handler, char *callback, char *what, size_t n);
 
 /* ---- pairing of Looper prints, one thread at a time ---------------------- */
 
@@ -54,7 +78,7 @@ typedef struct gd_paired {
 
 void gd_pair_init(gd_pair *p);
 /* The phase of a print: explicit, else from the ">>>>>"/"<<<<<" prefix of
- * msg, else alternating (END when a begin is open, BEGIN otherwise). */
+ * msg (gd_looper_prefix), else alternating (END when a begin is open, BEGIN otherwise). */
 gd_phase gd_pair_phase(const gd_pair *p, gd_phase given, const char *msg);
 /* Feeds one print.  Returns 1 and fills *out when it completed a dispatch,
  * 0 otherwise (a begin, or an end without begin, which is counted). */

@@ -122,8 +122,7 @@ static const export_def exports[] = {
     {"blocks",
      "SELECT " TRACE_COLS " b.dispatch - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
      DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms AS duration_ms, d.thread_ms,"
-     " CASE WHEN d.dur_ms >= t.anr_ms THEN 'anr' WHEN d.dur_ms >= t.long_ms THEN 'long'"
-     " ELSE 'short' END AS kind, d.unfinished, b.cpu_busy, b.samples,"
+     " " GD_SQL_BLOCK_KIND("d", "t") " AS kind, d.unfinished, b.cpu_busy, b.samples,"
      " coalesce(b.key_frame, '') AS key_frame, coalesce(b.grp, '') AS grp,"
      " coalesce((SELECT text FROM message WHERE id = d.message), '') AS msg,"
      " coalesce(b.blame, '') AS blame"
@@ -305,8 +304,8 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
 int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx,
                            gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_prepare(s, "SELECT id, hash FROM trace WHERE hash NOT LIKE 'pending:%'"
-                                          " AND (?1 IS NULL OR id = ?1) ORDER BY id", err);
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT id, hash FROM trace"
+                                          " WHERE ?1 IS NULL OR id = ?1 ORDER BY id", err);
     if (!q)
         return err->code;
     size_t nf = f && f->traces ? f->ntraces : 1;

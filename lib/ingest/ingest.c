@@ -11,6 +11,7 @@
 
 #include "io/fetch.h"
 #include "derive/retrace.h"
+#include "ingest/retrace_sink.h"
 #include "core/util.h"
 
 int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err)
@@ -105,169 +106,6 @@ static void ps_skip(void *ctx, const char *reason, long line, long col)
     p->inner.skip(p->inner.ctx, reason, line, col);
 }
 
-/* Retrace: wraps the sink to rewrite obfuscated frames (GD_EV_STACK) and
- * method names (GD_EV_METHOD) through the mapping before the writer sees
- * them.  Buffers are reused from event to event. */
-typedef struct retrace_sink {
-    gd_sink inner;
-    gd_sink outer;
-    const gd_mapping *m;
-    gd_retrace_res res;
-    char *buf;             /* the new frames' text                           */
-    size_t len, cap;
-    size_t *offs;          /* frame i at buf + offs[i]                       */
-    size_t noffs, offcap;
-    const char **frames;
-    size_t fcap;
-    char *cls, *meth;      /* GD_EV_METHOD's new names                       */
-    size_t clscap, methcap;
-} retrace_sink;
-
-static int rs_add(retrace_sink *r, const char *s, size_t n, gd_error *err)
-{
-    if (gd_grow((void **)&r->buf, &r->cap, r->len + n + 1, 1, err))
-        return err->code;
-    memcpy(r->buf + r->len, s, n);
-    r->len += n;
-    r->buf[r->len] = 0;
-    return GD_OK;
-}
-
-/* Opens a new frame in buf (its text follows with rs_add). */
-static int rs_frame(retrace_sink *r, gd_error *err)
-{
-    if (r->noffs && rs_add(r, "", 1, err)) /* the NUL of the frame before stays */
-        return err->code;
-    if (gd_grow((void **)&r->offs, &r->offcap, r->noffs + 1, sizeof *r->offs, err))
-        return err->code;
-    r->offs[r->noffs++] = r->len;
-    return GD_OK;
-}
-
-static int rs_stack(retrace_sink *r, const gd_event *ev, gd_error *err)
-{
-    const gd_stack_ev *st = &ev->u.stack;
-    r->len = r->noffs = 0;
-    int changed = 0;
-    for (size_t i = 0; i < st->nframes; i++) {
-        const char *fr = st->frames[i];
-        gd_frame_parts fp;
-        size_t nd = 0;
-        if (gd_frame_split(fr, &fp)) {
-            /* without a line the frame is the method that runs (the
-             * outermost of its inline chains), nothing to expand */
-            if (fp.line >= 0 ? gd_retrace_frame(r->m, fp.cls, fp.clen, fp.method, fp.mlen, fp.line,
-                                                &r->res, err)
-                             : gd_retrace_method(r->m, fp.cls, fp.clen, fp.method, fp.mlen, &r->res,
-                                                 err))
-                return err->code;
-            if (r->res.nalt && (nd = gd_retrace_distinct(&r->res)) > 1)
-                r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
-        }
-        if (nd != 1) { /* not in the mapping, ambiguous, not a Java frame */
-            if (rs_frame(r, err) || rs_add(r, fr, strlen(fr), err))
-                return err->code;
-            continue;
-        }
-        changed = 1;
-        for (size_t k = r->res.alt[0]; k < r->res.alt[1]; k++) {
-            const gd_rframe *f = &r->res.f[k];
-            char num[32] = "";
-            if (fp.line >= 0)
-                snprintf(num, sizeof num, ":%ld", f->line >= 0 ? f->line : fp.line);
-            if (rs_frame(r, err) || rs_add(r, f->cls, strlen(f->cls), err) || rs_add(r, ".", 1, err) ||
-                (f->method ? rs_add(r, f->method, strlen(f->method), err)
-                           : rs_add(r, fp.method, fp.mlen, err)) ||
-                rs_add(r, "(", 1, err) || rs_add(r, f->file, strlen(f->file), err) ||
-                rs_add(r, num, strlen(num), err) || rs_add(r, ")", 1, err) ||
-                rs_add(r, fp.rest, strlen(fp.rest), err))
-                return err->code;
-        }
-    }
-    if (!changed)
-        return r->inner.event(r->inner.ctx, ev, err);
-    if (gd_grow((void **)&r->frames, &r->fcap, r->noffs + 1, sizeof *r->frames, err))
-        return err->code;
-    for (size_t i = 0; i < r->noffs; i++)
-        r->frames[i] = r->buf + r->offs[i];
-    gd_event e = *ev;
-    e.u.stack.frames = r->frames;
-    e.u.stack.nframes = r->noffs;
-    return r->inner.event(r->inner.ctx, &e, err);
-}
-
-/* Copies s (n bytes) into *dst with '.' as '/' when slash. */
-static int rs_copy(char **dst, size_t *cap, const char *s, size_t n, int slash, gd_error *err)
-{
-    if (gd_grow((void **)dst, cap, n + 1, 1, err))
-        return err->code;
-    for (size_t i = 0; i < n; i++)
-        (*dst)[i] = slash && s[i] == '.' ? '/' : s[i];
-    (*dst)[n] = 0;
-    return GD_OK;
-}
-
-static int rs_method(retrace_sink *r, const gd_event *ev, gd_error *err)
-{
-    const gd_method_ev *me = &ev->u.method;
-    if (!me->cls || !me->method)
-        return r->inner.event(r->inner.ctx, ev, err);
-    size_t clen = strlen(me->cls);
-    int slash = strchr(me->cls, '/') != NULL;
-    if (rs_copy(&r->cls, &r->clscap, me->cls, clen, 0, err))
-        return err->code;
-    for (char *p = r->cls; slash && *p; p++)
-        if (*p == '/')
-            *p = '.';
-    if (gd_retrace_method(r->m, r->cls, clen, me->method, strlen(me->method), &r->res, err))
-        return err->code;
-    if (!r->res.nalt)
-        return r->inner.event(r->inner.ctx, ev, err);
-    if (gd_retrace_distinct(&r->res) > 1) {
-        r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
-        return r->inner.event(r->inner.ctx, ev, err);
-    }
-    const gd_rframe *f = &r->res.f[0];
-    const char *mn = f->method ? f->method : me->method;
-    if (rs_copy(&r->cls, &r->clscap, f->cls, strlen(f->cls), slash, err) ||
-        rs_copy(&r->meth, &r->methcap, mn, strlen(mn), 0, err))
-        return err->code;
-    gd_event e = *ev;
-    e.u.method.cls = r->cls;
-    e.u.method.method = r->meth;
-    return r->inner.event(r->inner.ctx, &e, err);
-}
-
-static int rs_event(void *ctx, const gd_event *ev, gd_error *err)
-{
-    retrace_sink *r = ctx;
-    if (ev->kind == GD_EV_STACK && ev->u.stack.nframes)
-        return rs_stack(r, ev, err);
-    if (ev->kind == GD_EV_METHOD)
-        return rs_method(r, ev, err);
-    return r->inner.event(r->inner.ctx, ev, err);
-}
-static int rs_meta(void *ctx, const gd_meta *m, gd_error *err)
-{
-    retrace_sink *r = ctx;
-    return r->inner.meta(r->inner.ctx, m, err);
-}
-static void rs_skip(void *ctx, const char *reason, long line, long col)
-{
-    retrace_sink *r = ctx;
-    r->inner.skip(r->inner.ctx, reason, line, col);
-}
-
-static void rs_free(retrace_sink *r)
-{
-    gd_retrace_res_free(&r->res);
-    free(r->buf);
-    free(r->offs);
-    free(r->frames);
-    free(r->cls);
-    free(r->meth);
-}
-
 /* Analysis progress: the writer's callback with the input's name. */
 typedef struct analysis_progress {
     const gd_ingest_opts *opts;
@@ -331,15 +169,11 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
         ps.outer = (gd_sink){&ps, ps_meta, ps_event, ps_skip};
         sink = &ps.outer;
     }
-    retrace_sink rs = {0};
-    if (rc->mapping) {
-        rs.inner = *sink;
-        rs.m = rc->mapping;
-        rs.outer = (gd_sink){&rs, rs_meta, rs_event, rs_skip};
-        sink = &rs.outer;
-    }
+    gd_retrace_sink rs = {0};
+    if (rc->mapping)
+        sink = gd_retrace_sink_wrap(&rs, sink, rc->mapping);
     code = r->read(in, sink, &ro, err);
-    rs_free(&rs);
+    gd_retrace_sink_free(&rs);
     if (!code) {
         /* drain anything a reader left unread, so the hash covers the input */
         char buf[65536];

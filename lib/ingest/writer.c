@@ -10,12 +10,14 @@
 #include "reader/procstat.h"
 #include "store/store_int.h"
 #include "core/util.h"
+#include "derive/blocks.h"
+#include "derive/cpu.h"
 #include "derive/methods.h"
 #include "ingest/findings.h"
+#include "ingest/pairing.h"
+#include "ingest/traceinfo.h"
 
 enum {
-    ST_LOOPER,
-    ST_DISPATCH,
     ST_FRAME_INS,
     ST_FRAME_SEL,
     ST_CS_INS,
@@ -32,9 +34,6 @@ enum {
 };
 
 static const char *const stmt_sql[ST__COUNT] = {
-    "INSERT INTO temp.looper_tmp(pid, tid, ts, phase, thread_ts, msg) VALUES (?,?,?,?,?,?)",
-    "INSERT INTO dispatch(trace, pid, tid, start_ms, dur_ms, thread_ms, unfinished, message)"
-    " VALUES (?,?,?,?,?,?,?,?)",
     "INSERT OR IGNORE INTO frame(text) VALUES (?)",
     "SELECT id FROM frame WHERE text = ?",
     "INSERT OR IGNORE INTO callsite(parent, frame, depth) VALUES (?,?,?)",
@@ -54,77 +53,17 @@ static const char *const stmt_sql[ST__COUNT] = {
     " VALUES (?,?,?,?,?,?,?,?)",
 };
 
-typedef struct stat_entry {
-    char *reason;
-    long count, first_line;
-    struct stat_entry *next;
-} stat_entry;
-
-/* Meta merged over the stream (first value wins), owned copies. */
-typedef struct meta_acc {
-    char *app, *version_name, *device, *session, *json;
-    const char *clock;      /* a static name: "utc", "local", "monotonic" */
-    int64_t version_code, api_level, cpu_cores, pid, main_tid, clk_tck, max_depth;
-    int64_t utc_offset_min; /* INT64_MIN: unknown */
-    double long_ms, short_ms, interval_ms;
-    char *concern[GD_MAX_CONCERN];
-    size_t nconcern;
-} meta_acc;
-
-/* One thread's streaming pairing state. */
-typedef struct stream_thr {
-    int64_t pid, tid;
-    double last_ts;
-    gd_pair p;
-} stream_thr;
-
-/* A Looper print as kept for the sorted fallback: appended to a temp file
- * (cheaper than a temp table; loaded into one only when streaming stopped). */
-typedef struct print_rec {
-    int64_t pid, tid, msg;
-    double ts, thread_ts; /* thread_ts NONE when absent */
-    int32_t phase, pad;
-} print_rec;
-
-/* A dispatch event (already paired by its tool), kept until the end. */
-typedef struct disp_rec {
-    int64_t pid, tid, msg;
-    double ts, dur, thread_dur; /* thread_dur NONE when unknown */
-    int32_t unfinished, pad;
-} disp_rec;
-
-/* Appends one record to a temporary file, created on first use. */
-static int tmp_put(FILE **f, const void *rec, size_t n, gd_error *err)
-{
-    if (!*f && !(*f = tmpfile()))
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot create a temporary file: %s", strerror(errno));
-    if (fwrite(rec, n, 1, *f) != 1)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
-    return GD_OK;
-}
-
-/* Rewinds a temporary file for reading its records back. */
-static int tmp_rewind(FILE *f, gd_error *err)
-{
-    if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
-    return GD_OK;
-}
-
-/* Past this many threads with Looper prints, pairing falls back to the
- * sorted temp table (it keeps the streaming state's memory bounded). */
-#define STREAM_MAX_THREADS 256
-
 struct gd_writer {
     gd_store *s;
     gd_sink sink;
-    int64_t trace;
+    int64_t trace;   /* reserved id; the row is written at the end */
+    char *source, *format;
     sqlite3_stmt *st[ST__COUNT];
     gd_icache *frames, *callsites, *messages;
     gd_views_writer *views;
     gd_mw *methods;
-    stat_entry *stats;
-    meta_acc meta;
+    gd_ti_stat *stats;
+    gd_ti_meta meta;
     long events, skipped;
     double min_ts, max_ts;
     int failed;
@@ -136,14 +75,7 @@ struct gd_writer {
     const char *default_clock; /* the format's clock, when no meta names one */
     long unresolved; /* rows written with pid or tid -1 (resolve_main's work) */
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
-    /* Looper prints paired as they arrive, per thread (see stream_print);
-     * while stream_on, every dispatch row of this trace came from here */
-    int stream_on;
-    FILE *prints;         /* every print, in arrival order (print_rec) */
-    FILE *directs;        /* dispatch events (disp_rec), inserted at the end */
-    int64_t stream_first; /* id of the first dispatch streamed, 0 none yet */
-    stream_thr *thr;
-    size_t nthr, thr_cap, thr_last;
+    gd_pairing pairing; /* Looper prints and dispatch events -> dispatch rows */
 };
 
 static double now_s(void)
@@ -155,24 +87,19 @@ static double now_s(void)
 
 static void count_reason_n(gd_writer *w, const char *reason, long n, long line)
 {
-    for (stat_entry *e = w->stats; e; e = e->next)
-        if (strcmp(e->reason, reason) == 0) {
-            e->count += n;
-            return;
-        }
-    stat_entry *e = calloc(1, sizeof *e);
-    if (!e)
-        return;
-    e->reason = strdup(reason);
-    e->count = n;
-    e->first_line = line;
-    e->next = w->stats;
-    w->stats = e;
+    gd_ti_count(&w->stats, reason, n, line);
 }
 
 static void count_reason(gd_writer *w, const char *reason, long line)
 {
     count_reason_n(w, reason, 1, line);
+}
+
+static int on_meta(void *ctx, const gd_meta *m, gd_error *err)
+{
+    gd_writer *w = ctx;
+    gd_ti_meta_take(&w->meta, m);
+    return 0;
 }
 
 static void on_skip(void *ctx, const char *reason, long line, long col)
@@ -181,41 +108,6 @@ static void on_skip(void *ctx, const char *reason, long line, long col)
     count_reason(w, reason, line);
     if (strncmp(reason, "ignored:", 8) != 0)
         w->skipped++;
-}
-
-static int on_meta(void *ctx, const gd_meta *m, gd_error *err)
-{
-    gd_writer *w = ctx;
-    meta_acc *a = &w->meta;
-#define TAKE_S(f, v) if (!a->f && (v)) a->f = strdup(v)
-#define TAKE_I(f, v) if (a->f < 0 && (v) >= 0) a->f = (v)
-#define TAKE_D(f, v) if (!gd_has(a->f) && gd_has(v)) a->f = (v)
-    TAKE_S(app, m->app);
-    TAKE_S(version_name, m->version_name);
-    TAKE_S(device, m->device);
-    TAKE_S(session, m->session);
-    TAKE_S(json, m->json);
-    TAKE_I(version_code, m->version_code);
-    TAKE_I(api_level, m->api_level);
-    TAKE_I(cpu_cores, m->cpu_cores);
-    TAKE_I(pid, m->pid);
-    TAKE_I(main_tid, m->main_tid);
-    TAKE_I(clk_tck, m->clk_tck);
-    TAKE_I(max_depth, m->max_depth);
-    TAKE_D(long_ms, m->long_block_ms);
-    TAKE_D(short_ms, m->short_block_ms);
-    TAKE_D(interval_ms, m->dump_interval_ms);
-    if (!a->clock)
-        a->clock = gd_store_clock_name(m->clock);
-    if (a->utc_offset_min == INT64_MIN && m->utc_offset_min != INT64_MIN)
-        a->utc_offset_min = m->utc_offset_min;
-#undef TAKE_S
-#undef TAKE_I
-#undef TAKE_D
-    if (a->nconcern == 0)
-        for (size_t i = 0; i < m->nconcern && i < GD_MAX_CONCERN; i++)
-            a->concern[a->nconcern++] = strdup(m->concern[i]);
-    return 0;
 }
 
 /* INSERT OR IGNORE then SELECT: the id of a unique row. */
@@ -243,40 +135,10 @@ static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *
     return GD_OK;
 }
 
-/* Splits ">>>>> Dispatching to Handler (H) {hash} CALLBACK: WHAT". */
+/* The message grammar's home is gd_looper_msg_parse (analysis/blocks.c). */
 static void parse_msg(const char *msg, char *handler, char *callback, char *what, size_t n)
 {
-    handler[0] = callback[0] = what[0] = 0;
-    const char *p = strstr(msg, "Dispatching to ");
-    if (!p)
-        p = strstr(msg, "Finished to ");
-    if (!p)
-        return;
-    p = strchr(p, ' ');
-    p = p ? strchr(p + 1, ' ') : NULL;
-    if (!p)
-        return;
-    p++;
-    const char *rest = p;
-    if (strncmp(p, "Handler (", 9) == 0) {
-        const char *close = strchr(p + 9, ')');
-        if (close) {
-            snprintf(handler, n, "%.*s", (int)(close - (p + 9)), p + 9);
-            const char *brace = strstr(close, "} ");
-            rest = brace ? brace + 2 : close + 1;
-            while (*rest == ' ')
-                rest++;
-        }
-    }
-    const char *colon = strrchr(rest, ':');
-    if (colon && colon[1] == ' ') {
-        snprintf(callback, n, "%.*s", (int)(colon - rest), rest);
-        snprintf(what, n, "%s", colon + 2);
-    } else {
-        snprintf(callback, n, "%s", rest);
-    }
-    if (strcmp(callback, "null") == 0)
-        callback[0] = 0;
+    gd_looper_msg_parse(msg, handler, callback, what, n);
 }
 
 static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
@@ -460,70 +322,6 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
-static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t tid, const gd_paired *d,
-                         gd_error *err);
-
-/* Stops streaming: the dispatches paired so far are deleted (while
- * streaming they are all this trace has) and the prints, all in the temp
- * file, are paired at the end in (pid, tid, ts) order instead. */
-static int stream_stop(gd_writer *w, gd_error *err)
-{
-    w->stream_on = 0;
-    free(w->thr);
-    w->thr = NULL;
-    w->nthr = w->thr_cap = 0;
-    if (!w->stream_first)
-        return GD_OK;
-    char sql[96];
-    snprintf(sql, sizeof sql, "DELETE FROM dispatch WHERE id >= %lld", (long long)w->stream_first);
-    w->stream_first = 0;
-    return gd_store_exec(w->s, sql, err);
-}
-
-/* Pairs one print now.  Exactly what pair_prints does at the end, as long
- * as each thread's prints arrive in time order (ties in arrival order, as
- * pair_prints' rowid order has them) and name their thread; the first
- * print that does not stops streaming. */
-static int stream_print(gd_writer *w, int64_t pid, int64_t tid, double ts, int phase, double tts,
-                        int64_t msg, gd_error *err)
-{
-    if (pid == -1 || tid == -1)
-        return stream_stop(w, err);
-    stream_thr *t = NULL;
-    if (w->thr_last < w->nthr && w->thr[w->thr_last].pid == pid && w->thr[w->thr_last].tid == tid) {
-        t = &w->thr[w->thr_last];
-    } else {
-        for (size_t i = 0; i < w->nthr; i++)
-            if (w->thr[i].pid == pid && w->thr[i].tid == tid) {
-                t = &w->thr[i];
-                w->thr_last = i;
-                break;
-            }
-    }
-    if (!t) {
-        if (w->nthr == STREAM_MAX_THREADS)
-            return stream_stop(w, err);
-        if (gd_grow((void **)&w->thr, &w->thr_cap, w->nthr + 1, sizeof *w->thr, err))
-            return err->code;
-        t = &w->thr[w->nthr];
-        w->thr_last = w->nthr++;
-        t->pid = pid;
-        t->tid = tid;
-        t->last_ts = ts;
-        gd_pair_init(&t->p);
-    }
-    if (ts < t->last_ts)
-        return stream_stop(w, err);
-    t->last_ts = ts;
-    gd_paired d;
-    if (!gd_pair_feed(&t->p, gd_pair_phase(&t->p, (gd_phase)phase, NULL), ts, tts, msg, &d))
-        return GD_OK;
-    int rc = insert_paired(w, w->st[ST_DISPATCH], pid, tid, &d, err);
-    if (!rc && !w->stream_first)
-        w->stream_first = sqlite3_last_insert_rowid(w->s->db);
-    return rc;
-}
-
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
@@ -577,25 +375,15 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     }
     switch (ev->kind) {
     case GD_EV_LOOPER: {
-        int64_t msg = -1;
         const char *m = ev->u.looper.msg;
-        int begin = ev->u.looper.phase == GD_PHASE_BEGIN ||
-                    (ev->u.looper.phase == GD_PHASE_UNKNOWN && (!m || strncmp(m, "<<<<<", 5) != 0));
-        if (m && begin && (rc = intern_msg(w, m, &msg, err)))
-            return rc;
         int ph = ev->u.looper.phase;
-        if (ph == GD_PHASE_UNKNOWN && m) {
-            if (strncmp(m, ">>>>>", 5) == 0)
-                ph = GD_PHASE_BEGIN;
-            else if (strncmp(m, "<<<<<", 5) == 0)
-                ph = GD_PHASE_END;
-        }
-        print_rec pr = {ev->pid, ev->tid, msg, ev->ts, ev->u.looper.thread_ts, ph, 0};
-        if ((rc = tmp_put(&w->prints, &pr, sizeof pr, err)))
+        if (ph == GD_PHASE_UNKNOWN && m)
+            ph = gd_looper_prefix(m);
+        /* a begin's text (or an unknown print's) is its dispatch's message */
+        int64_t msg = -1;
+        if (m && ph != GD_PHASE_END && (rc = intern_msg(w, m, &msg, err)))
             return rc;
-        return w->stream_on ? stream_print(w, ev->pid, ev->tid, ev->ts, ph, ev->u.looper.thread_ts,
-                                           msg, err)
-                            : GD_OK;
+        return gd_pairing_print(&w->pairing, ev->pid, ev->tid, ev->ts, ph, ev->u.looper.thread_ts, msg, err);
     }
     case GD_EV_DISPATCH: {
         const gd_dispatch_ev *d = &ev->u.dispatch;
@@ -607,10 +395,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
         int64_t msg = -1;
         if (d->msg && (rc = intern_msg(w, d->msg, &msg, err)))
             return rc;
-        /* inserted at the end (put_direct_row): while streaming, the
-         * dispatch rows of this trace are only the streamed ones */
-        disp_rec dr = {ev->pid, ev->tid, msg, ev->ts, d->dur, d->thread_dur, d->unfinished ? 1 : 0, 0};
-        return tmp_put(&w->directs, &dr, sizeof dr, err);
+        return gd_pairing_dispatch(&w->pairing, ev->pid, ev->tid, msg, ev->ts, d->dur, d->thread_dur,
+                                   d->unfinished, err);
     }
     case GD_EV_STACK:
         if (ev->u.stack.nframes == 0) {
@@ -664,13 +450,8 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     w->s = s;
     w->min_ts = w->max_ts = GD_NONE;
-    w->stream_on = 1;
     w->last_thread_pid = w->last_thread_tid = INT64_MIN;
-    meta_acc *a = &w->meta;
-    a->version_code = a->api_level = a->cpu_cores = a->pid = a->main_tid = -1;
-    a->clk_tck = a->max_depth = -1;
-    a->utc_offset_min = INT64_MIN;
-    a->long_ms = a->short_ms = a->interval_ms = GD_NONE;
+    gd_ti_meta_init(&w->meta);
     w->sink = (gd_sink){w, on_meta, on_event, on_skip};
     int rc;
     if ((rc = gd_store_exec(s, "SAVEPOINT gd_trace;"
@@ -682,29 +463,32 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     w->open = 1;
     if ((rc = gd_bulk_begin(s, &w->bulk, err)))
         goto fail;
-    sqlite3_stmt *st = gd_store_prepare(
-        s, "INSERT INTO trace(source, format, hash, short_ms, long_ms, anr_ms, ingested_at)"
-           " VALUES (?, ?, 'pending:' || hex(randomblob(8)), 100, 500, 5000,"
-           " strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
-        err);
+    /* the trace's id, reserved: its row is written once, at the end, when
+     * its content hash is known (the ingest transaction is exclusive) */
+    sqlite3_stmt *st = gd_store_prepare(s, "SELECT coalesce(max(id), 0) + 1 FROM trace", err);
     if (!st) {
         rc = err->code;
         goto fail;
     }
-    sqlite3_bind_text(st, 1, source, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, format, -1, SQLITE_STATIC);
     rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        w->trace = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        rc = gd_store_fail(s, err, "database write");
+    if (rc != SQLITE_ROW) {
+        rc = gd_store_fail(s, err, "database read");
         goto fail;
     }
-    w->trace = sqlite3_last_insert_rowid(s->db);
+    if (!(w->source = strdup(source)) || !(w->format = strdup(format))) {
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        goto fail;
+    }
     for (int i = 0; i < ST__COUNT; i++)
         if (!(w->st[i] = gd_store_prepare(s, stmt_sql[i], err))) {
             rc = err->code;
             goto fail;
         }
+    if ((rc = gd_pairing_open(&w->pairing, s, w->trace, err)))
+        goto fail;
     w->frames = gd_icache_new(65536, 8 << 20);
     w->callsites = gd_icache_new(131072, 4 << 20);
     w->messages = gd_icache_new(16384, 4 << 20);
@@ -725,15 +509,6 @@ fail:
     gd_writer_abort(w);
     gd_writer_free(w);
     return rc;
-}
-
-const char *gd_store_clock_name(const char *clock)
-{
-    static const char *const names[] = {"utc", "local", "monotonic"};
-    for (size_t i = 0; clock && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(clock, names[i]) == 0)
-            return names[i];
-    return NULL;
 }
 
 void gd_writer_default_clock(gd_writer *w, const char *clock)
@@ -765,382 +540,37 @@ void gd_writer_free(gd_writer *w)
         return;
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(w->st[i]);
-    free(w->thr);
-    if (w->prints)
-        fclose(w->prints);
-    if (w->directs)
-        fclose(w->directs);
+    gd_pairing_close(&w->pairing);
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
     gd_views_writer_free(w->views);
     gd_mw_free(w->methods);
     gd_bulk_free(&w->bulk);
-    while (w->stats) {
-        stat_entry *n = w->stats->next;
-        free(w->stats->reason);
-        free(w->stats);
-        w->stats = n;
-    }
-    meta_acc *a = &w->meta;
-    free(a->app);
-    free(a->version_name);
-    free(a->device);
-    free(a->session);
-    free(a->json);
-    for (size_t i = 0; i < a->nconcern; i++)
-        free(a->concern[i]);
+    gd_ti_stats_free(&w->stats);
+    gd_ti_meta_free(&w->meta);
+    free(w->source);
+    free(w->format);
     free(w);
 }
 
 void gd_writer_foreach_stat(gd_writer *w, void (*fn)(void *, const char *, long, long), void *ctx)
 {
-    for (stat_entry *e = w->stats; e; e = e->next)
+    for (const gd_ti_stat *e = w->stats; e; e = e->next)
         fn(ctx, e->reason, e->count, e->first_line);
-}
-
-static int insert_paired(gd_writer *w, sqlite3_stmt *ins, int64_t pid, int64_t tid, const gd_paired *d,
-                         gd_error *err)
-{
-    sqlite3_bind_int64(ins, 1, w->trace);
-    sqlite3_bind_int64(ins, 2, pid);
-    sqlite3_bind_int64(ins, 3, tid);
-    sqlite3_bind_double(ins, 4, d->start);
-    sqlite3_bind_double(ins, 5, d->end - d->start);
-    gd_bind_opt_double(ins, 6, d->thread_ms);
-    sqlite3_bind_int(ins, 7, d->unfinished);
-    gd_bind_opt_int(ins, 8, d->msg);
-    return gd_store_step(w->s, ins, err);
-}
-
-/* Ends streaming: each thread's still-open begins become unfinished
- * dispatches, as pair_prints' per-thread flush makes them. */
-static int stream_finish(gd_writer *w, gd_error *err)
-{
-    long ends_without = 0, dropped = 0;
-    gd_paired d;
-    int rc = GD_OK;
-    for (size_t i = 0; i < w->nthr && !rc; i++) {
-        stream_thr *t = &w->thr[i];
-        while (!rc && gd_pair_finish(&t->p, w->max_ts, &d))
-            rc = insert_paired(w, w->st[ST_DISPATCH], t->pid, t->tid, &d, err);
-        ends_without += t->p.ends_without_begin;
-        dropped += t->p.begins_dropped;
-    }
-    if (ends_without)
-        count_reason_n(w, "looper: end without begin", ends_without, 0);
-    if (dropped)
-        count_reason_n(w, "looper: nesting too deep", dropped, 0);
-    w->skipped += ends_without + dropped;
-    return rc;
-}
-
-/* Pairs the Looper prints of this trace, thread by thread, in time order. */
-static int pair_prints(gd_writer *w, long *ndispatch, gd_error *err)
-{
-    sqlite3_stmt *q = gd_store_prepare(
-        w->s, "SELECT pid, tid, ts, phase, thread_ts, msg FROM temp.looper_tmp"
-              " ORDER BY pid, tid, ts, rowid", err);
-    if (!q)
-        return err->code;
-    sqlite3_stmt *ins = w->st[ST_DISPATCH];
-    gd_pair p;
-    gd_pair_init(&p);
-    int64_t cur_pid = 0, cur_tid = 0;
-    int have = 0, rc = GD_OK, step;
-    long ends_without = 0, dropped = 0;
-    gd_paired d;
-    double cap_end = w->max_ts;
-#define FLUSH_THREAD()                                                                          \
-    do {                                                                                       \
-        while (gd_pair_finish(&p, cap_end, &d)) {                                               \
-            if ((rc = insert_paired(w, ins, cur_pid, cur_tid, &d, err)))                        \
-                goto out;                                                                      \
-            (*ndispatch)++;                                                                    \
-        }                                                                                      \
-        ends_without += p.ends_without_begin;                                                  \
-        dropped += p.begins_dropped;                                                           \
-        gd_pair_init(&p);                                                                      \
-    } while (0)
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t pid = sqlite3_column_int64(q, 0), tid = sqlite3_column_int64(q, 1);
-        if (!have || pid != cur_pid || tid != cur_tid) {
-            if (have)
-                FLUSH_THREAD();
-            cur_pid = pid;
-            cur_tid = tid;
-            have = 1;
-        }
-        double ts = sqlite3_column_double(q, 2);
-        gd_phase ph = gd_pair_phase(&p, (gd_phase)sqlite3_column_int(q, 3), NULL);
-        double tts = sqlite3_column_type(q, 4) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 4);
-        int64_t msg = sqlite3_column_type(q, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 5);
-        if (gd_pair_feed(&p, ph, ts, tts, msg, &d)) {
-            if ((rc = insert_paired(w, ins, pid, tid, &d, err)))
-                goto out;
-            (*ndispatch)++;
-        }
-    }
-    if (step != SQLITE_DONE) {
-        rc = gd_store_fail(w->s, err, "database read");
-        goto out;
-    }
-    if (have)
-        FLUSH_THREAD();
-#undef FLUSH_THREAD
-    if (ends_without)
-        count_reason_n(w, "looper: end without begin", ends_without, 0);
-    if (dropped)
-        count_reason_n(w, "looper: nesting too deep", dropped, 0);
-    w->skipped += ends_without + dropped;
-out:
-    sqlite3_finalize(q);
-    return rc;
-}
-
-/* Ratios of raw CPU samples from the delta to the previous sample. */
-static int derive_cpu_ratios(gd_writer *w, gd_error *err)
-{
-    sqlite3_stmt *q = gd_store_prepare(
-        w->s, "SELECT id, busy, total, app FROM cpu WHERE trace = ? AND total IS NOT NULL"
-              " ORDER BY ts_ms, id", err);
-    sqlite3_stmt *u = gd_store_prepare(
-        w->s, "UPDATE cpu SET total_ratio = coalesce(total_ratio, ?),"
-              " app_ratio = coalesce(app_ratio, ?) WHERE id = ?", err);
-    int rc = GD_OK;
-    if (!q || !u) {
-        rc = err->code;
-        goto out;
-    }
-    sqlite3_bind_int64(q, 1, w->trace);
-    int64_t pb = -1, pt = -1, pa = -1;
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(q, 0), b = sqlite3_column_int64(q, 1),
-                t = sqlite3_column_int64(q, 2);
-        int64_t a = sqlite3_column_type(q, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 3);
-        if (pt >= 0 && t > pt) {
-            sqlite3_bind_double(u, 1, (double)(b - pb) / (double)(t - pt));
-            if (a >= 0 && pa >= 0)
-                sqlite3_bind_double(u, 2, (double)(a - pa) / (double)(t - pt));
-            else
-                sqlite3_bind_null(u, 2);
-            sqlite3_bind_int64(u, 3, id);
-            if ((rc = gd_store_step(w->s, u, err)))
-                goto out;
-        }
-        pb = b;
-        pt = t;
-        pa = a;
-    }
-out:
-    sqlite3_finalize(q);
-    sqlite3_finalize(u);
-    return rc;
-}
-
-/* Median gap between consecutive CPU samples: the sampler's interval. */
-static double median_cpu_gap(gd_writer *w)
-{
-    sqlite3_stmt *q = gd_store_prepare(
-        w->s, "SELECT g FROM (SELECT ts_ms - lag(ts_ms) OVER (ORDER BY ts_ms) AS g FROM cpu"
-              " WHERE trace = ?) WHERE g > 0 ORDER BY g", NULL);
-    double *gaps = NULL, g = GD_NONE;
-    size_t n = 0, cap = 0;
-    if (!q)
-        return g;
-    sqlite3_bind_int64(q, 1, w->trace);
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        if (gd_grow((void **)&gaps, &cap, n + 1, sizeof *gaps, NULL))
-            break;
-        gaps[n++] = sqlite3_column_double(q, 0);
-    }
-    if (n)
-        g = gaps[(n - 1) / 2];
-    free(gaps);
-    sqlite3_finalize(q);
-    return g;
-}
-
-static int derive_blocks(gd_writer *w, long *nblocks, gd_error *err)
-{
-    gd_trace_cfg cfg;
-    int rc = gd_trace_cfg_load(w->s, w->trace, &cfg, err);
-    if (rc)
-        return rc;
-    gd_deriver *dv = gd_deriver_new(w->s, err);
-    sqlite3_stmt *q = gd_store_prepare(
-        w->s, "SELECT id, pid, tid, start_ms, dur_ms, unfinished FROM dispatch WHERE trace = ?"
-              " AND dur_ms >= ?"
-              " ORDER BY start_ms", err);
-    sqlite3_stmt *ins = gd_store_prepare(
-        w->s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame,"
-              " dur_ms) VALUES (?,?,?,?,?,?,?,?,?)", err);
-    if (!dv || !q || !ins) {
-        rc = err->code ? err->code : GD_ERR_IO;
-        goto out;
-    }
-    sqlite3_bind_int64(q, 1, w->trace);
-    sqlite3_bind_double(q, 2, cfg.short_ms);
-    int64_t total = 0;
-    if (w->progress) { /* how many dispatches the analysis goes through */
-        sqlite3_stmt *c = gd_store_prepare(
-            w->s, "SELECT count(*) FROM dispatch WHERE trace = ? AND dur_ms >= ?", err);
-        if (!c) {
-            rc = err->code ? err->code : GD_ERR_IO;
-            goto out;
-        }
-        sqlite3_bind_int64(c, 1, w->trace);
-        sqlite3_bind_double(c, 2, cfg.short_ms);
-        if (sqlite3_step(c) == SQLITE_ROW)
-            total = sqlite3_column_int64(c, 0);
-        sqlite3_finalize(c);
-        w->progress(w->progress_ctx, 0, total);
-    }
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        gd_block_info bi;
-        double start = sqlite3_column_double(q, 3);
-        if ((rc = gd_deriver_block(dv, &cfg, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
-                                   start, start + sqlite3_column_double(q, 4),
-                                   sqlite3_column_int(q, 5), &bi, NULL, err)))
-            goto out;
-        sqlite3_bind_int64(ins, 1, sqlite3_column_int64(q, 0));
-        sqlite3_bind_int64(ins, 2, w->trace);
-        sqlite3_bind_double(ins, 9, sqlite3_column_double(q, 4));
-        sqlite3_bind_int64(ins, 3, bi.samples);
-        gd_bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
-        gd_bind_text(ins, 5, bi.group[0] ? bi.group : NULL);
-        if (bi.cpu_busy >= 0)
-            sqlite3_bind_int(ins, 6, bi.cpu_busy);
-        else
-            sqlite3_bind_null(ins, 6);
-        gd_bind_opt_int(ins, 7, bi.memory);
-        gd_bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
-        if ((rc = gd_store_step(w->s, ins, err)))
-            goto out;
-        (*nblocks)++;
-        if (w->progress && (*nblocks & 0x3ff) == 0)
-            w->progress(w->progress_ctx, (uint64_t)*nblocks, total);
-    }
-    if (step != SQLITE_DONE)
-        rc = gd_store_fail(w->s, err, "database read");
-    else if (w->progress)
-        w->progress(w->progress_ctx, (uint64_t)*nblocks, total);
-out:
-    sqlite3_finalize(q);
-    sqlite3_finalize(ins);
-    gd_deriver_free(dv);
-    gd_trace_cfg_free(&cfg);
-    return rc;
 }
 
 static int existing_trace(gd_writer *w, const char *hash, int64_t *id, gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_prepare(w->s, "SELECT id FROM trace WHERE hash = ? AND id != ?", err);
+    sqlite3_stmt *q = gd_store_prepare(w->s, "SELECT id FROM trace WHERE hash = ?", err);
     if (!q)
         return -1;
     sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, w->trace);
     int found = sqlite3_step(q) == SQLITE_ROW;
     if (found)
         *id = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
     return found;
-}
-
-static int save_trace(gd_writer *w, const char *hash, gd_error *err)
-{
-    meta_acc *a = &w->meta;
-    sqlite3_stmt *u = gd_store_prepare(
-        w->s, "UPDATE trace SET hash=?, app=?, version_name=?, version_code=?, device=?,"
-              " api_level=?, cpu_cores=?, pid=?, main_tid=?, session=?, clk_tck=?, short_ms=?,"
-              " long_ms=?, anr_ms=?, dump_interval_ms=?, max_depth=?, concern=?, meta=?,"
-              " start_ms=?, end_ms=?, events=?, skipped=?, clock=?, utc_offset_min=? WHERE id=?",
-        err);
-    if (!u)
-        return err->code;
-    json_t *con = json_array();
-    for (size_t i = 0; i < a->nconcern; i++)
-        json_array_append_new(con, json_string(a->concern[i]));
-    if (a->nconcern == 0 && a->app)
-        json_array_append_new(con, json_string(a->app));
-    char *con_txt = json_dumps(con, JSON_COMPACT);
-    json_decref(con);
-    sqlite3_bind_text(u, 1, hash, -1, SQLITE_STATIC);
-    gd_bind_text(u, 2, a->app);
-    gd_bind_text(u, 3, a->version_name);
-    gd_bind_opt_int(u, 4, a->version_code);
-    gd_bind_text(u, 5, a->device);
-    gd_bind_opt_int(u, 6, a->api_level);
-    gd_bind_opt_int(u, 7, a->cpu_cores);
-    gd_bind_opt_int(u, 8, a->pid);
-    gd_bind_opt_int(u, 9, a->main_tid);
-    gd_bind_text(u, 10, a->session);
-    gd_bind_opt_int(u, 11, a->clk_tck);
-    sqlite3_bind_double(u, 12, gd_has(a->short_ms) ? a->short_ms : GD_SHORT_MS);
-    sqlite3_bind_double(u, 13, gd_has(a->long_ms) ? a->long_ms : GD_LONG_MS);
-    sqlite3_bind_double(u, 14, GD_ANR_MS);
-    gd_bind_opt_double(u, 15, a->interval_ms);
-    gd_bind_opt_int(u, 16, a->max_depth);
-    gd_bind_text(u, 17, con_txt);
-    gd_bind_text(u, 18, a->json);
-    gd_bind_opt_double(u, 19, w->min_ts);
-    gd_bind_opt_double(u, 20, w->max_ts);
-    sqlite3_bind_int64(u, 21, w->events);
-    sqlite3_bind_int64(u, 22, w->skipped);
-    gd_bind_text(u, 23, a->clock ? a->clock : w->default_clock);
-    if (a->utc_offset_min != INT64_MIN)
-        sqlite3_bind_int64(u, 24, a->utc_offset_min);
-    else
-        sqlite3_bind_null(u, 24);
-    sqlite3_bind_int64(u, 25, w->trace);
-    int rc = gd_store_step(w->s, u, err);
-    sqlite3_finalize(u);
-    free(con_txt);
-    return rc;
-}
-
-/* Reads a temp file's records back in order (each into rec, n bytes) and
- * hands them to put. */
-static int tmp_replay(gd_writer *w, FILE *f, void *rec, size_t n,
-                      int (*put)(gd_writer *, const void *, gd_error *), gd_error *err)
-{
-    if (!f)
-        return GD_OK;
-    int rc = tmp_rewind(f, err);
-    while (!rc && fread(rec, n, 1, f) == 1)
-        rc = put(w, rec, err);
-    if (!rc && ferror(f))
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
-    return rc;
-}
-
-static int put_print_row(gd_writer *w, const void *rec, gd_error *err)
-{
-    const print_rec *pr = rec;
-    sqlite3_stmt *st = w->st[ST_LOOPER];
-    sqlite3_bind_int64(st, 1, pr->pid);
-    sqlite3_bind_int64(st, 2, pr->tid);
-    sqlite3_bind_double(st, 3, pr->ts);
-    sqlite3_bind_int(st, 4, pr->phase);
-    gd_bind_opt_double(st, 5, pr->thread_ts);
-    gd_bind_opt_int(st, 6, pr->msg);
-    return gd_store_step(w->s, st, err);
-}
-
-static int put_direct_row(gd_writer *w, const void *rec, gd_error *err)
-{
-    const disp_rec *d = rec;
-    sqlite3_stmt *st = w->st[ST_DISPATCH];
-    sqlite3_bind_int64(st, 1, w->trace);
-    sqlite3_bind_int64(st, 2, d->pid);
-    sqlite3_bind_int64(st, 3, d->tid);
-    sqlite3_bind_double(st, 4, d->ts);
-    sqlite3_bind_double(st, 5, d->dur);
-    gd_bind_opt_double(st, 6, d->thread_dur);
-    sqlite3_bind_int(st, 7, d->unfinished);
-    gd_bind_opt_int(st, 8, d->msg);
-    return gd_store_step(w->s, st, err);
 }
 
 /* Events without tid/pid belong to the capture's main thread/process. */
@@ -1168,27 +598,6 @@ static int resolve_main(gd_writer *w, gd_error *err)
              (long long)w->trace, (long long)pid, (long long)w->trace, (long long)tid,
              (long long)w->trace);
     return gd_store_exec(w->s, sql, err);
-}
-
-static int save_stats(gd_writer *w, gd_error *err)
-{
-    sqlite3_stmt *st = gd_store_prepare(
-        w->s, "INSERT INTO ingest_stat(trace, reason, count, first_line) VALUES (?,?,?,?)", err);
-    if (!st)
-        return err->code;
-    int rc = GD_OK;
-    for (stat_entry *e = w->stats; e && !rc; e = e->next) {
-        sqlite3_bind_int64(st, 1, w->trace);
-        sqlite3_bind_text(st, 2, e->reason, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 3, e->count);
-        if (e->first_line > 0)
-            sqlite3_bind_int64(st, 4, e->first_line);
-        else
-            sqlite3_bind_null(st, 4);
-        rc = gd_store_step(w->s, st, err);
-    }
-    sqlite3_finalize(st);
-    return rc;
 }
 
 /* Rebuilds the method calls (before blocks, whose blame reads them). */
@@ -1235,31 +644,29 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int rc;
-    /* streaming stopped: the prints into the temp table for pair_prints;
-     * the dispatch events into their table (both before resolve_main) */
-    print_rec pr;
-    disp_rec dr;
-    if ((!w->stream_on && (rc = tmp_replay(w, w->prints, &pr, sizeof pr, put_print_row, err))) ||
-        (rc = tmp_replay(w, w->directs, &dr, sizeof dr, put_direct_row, err)) ||
-        (rc = resolve_main(w, err)) ||
-        (rc = w->stream_on ? stream_finish(w, err) : pair_prints(w, &nd, err)) ||
+    /* the kept prints and dispatch events into their tables, then their
+     * main thread resolved, then the prints left paired */
+    if ((rc = gd_pairing_load(&w->pairing, err)) || (rc = resolve_main(w, err)) ||
+        (rc = gd_pairing_finish(&w->pairing, w->max_ts, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
+    if (w->pairing.ends_without_begin)
+        count_reason_n(w, "looper: end without begin", w->pairing.ends_without_begin, 0);
+    if (w->pairing.begins_dropped)
+        count_reason_n(w, "looper: nesting too deep", w->pairing.begins_dropped, 0);
+    w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
     if ((rc = finish_methods(w, err)))
         return rc;
-    if ((rc = save_trace(w, hash, err)) || (rc = derive_cpu_ratios(w, err)))
+    if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)))
         return rc;
-    if (!gd_has(w->meta.interval_ms)) {
-        double g = median_cpu_gap(w);
-        if (gd_has(g)) {
-            char sql[128];
-            snprintf(sql, sizeof sql, "UPDATE trace SET dump_interval_ms = %.17g WHERE id = %lld", g,
-                     (long long)w->trace);
-            if ((rc = gd_store_exec(w->s, sql, err)))
-                return rc;
-        }
-    }
-    if ((rc = derive_blocks(w, &nb, err)) || (rc = save_stats(w, err)))
+    gd_ti_row row = {.id = w->trace, .source = w->source, .format = w->format, .hash = hash,
+                     .default_clock = w->default_clock, .start_ms = w->min_ts, .end_ms = w->max_ts,
+                     .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped};
+    if (!gd_has(row.interval_ms))
+        row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
+    if ((rc = gd_ti_insert_trace(w->s, &w->meta, &row, err)) ||
+        (rc = gd_derive_blocks(w->s, w->trace, w->progress, w->progress_ctx, &nb, err)) ||
+        (rc = gd_ti_save_stats(w->s, w->trace, w->stats, err)))
         return rc;
     sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);
     if (!c)

@@ -1,4 +1,4 @@
-/* query/blocks.c - block derivation and the read queries behind the commands. */
+/* query/blocks.c - the read queries behind traces, blocks, block groups and sql. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,272 +8,8 @@
 #include "analysis/stats.h"
 #include "analysis/version.h"
 #include "store/store_int.h"
-#include "derive/methods.h"
+#include "derive/blocks.h"
 #include "core/util.h"
-
-/* ---- trace configuration ------------------------------------------------ */
-
-int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->id = trace;
-    sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT short_ms, long_ms, anr_ms, dump_interval_ms, concern FROM trace WHERE id = ?", err);
-    if (!q)
-        return err->code;
-    sqlite3_bind_int64(q, 1, trace);
-    if (sqlite3_step(q) != SQLITE_ROW) {
-        sqlite3_finalize(q);
-        return gd_error_set(err, GD_ERR_DATA, 0, 0, "no trace %lld", (long long)trace);
-    }
-    cfg->short_ms = sqlite3_column_double(q, 0);
-    cfg->long_ms = sqlite3_column_double(q, 1);
-    cfg->anr_ms = sqlite3_column_double(q, 2);
-    cfg->interval_ms = sqlite3_column_type(q, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 3);
-    const char *con = (const char *)sqlite3_column_text(q, 4);
-    json_t *a = con ? json_loads(con, 0, NULL) : NULL;
-    size_t i;
-    json_t *v;
-    json_array_foreach(a, i, v)
-        if (json_is_string(v) && cfg->nconcern < GD_MAX_CONCERN)
-            cfg->concern[cfg->nconcern++] = strdup(json_string_value(v));
-    json_decref(a);
-    sqlite3_finalize(q);
-    return GD_OK;
-}
-
-void gd_trace_cfg_free(gd_trace_cfg *cfg)
-{
-    for (size_t i = 0; i < cfg->nconcern; i++)
-        free(cfg->concern[i]);
-    cfg->nconcern = 0;
-}
-
-/* ---- block derivation --------------------------------------------------- */
-
-#define CS_SLOTS 65536
-
-typedef struct cs_slot {
-    int64_t id, parent;
-    char *text;
-} cs_slot;
-
-struct gd_deriver {
-    gd_store *s;
-    sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after;
-    cs_slot *cs;
-    int64_t calls_trace; /* the trace has_calls is for, -1 none yet */
-    int has_calls;       /* it has method calls: blame can be non-empty */
-};
-
-gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
-{
-    gd_deriver *d = calloc(1, sizeof *d);
-    if (!d) {
-        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-        return NULL;
-    }
-    d->s = s;
-    d->calls_trace = -1;
-    d->cs = calloc(CS_SLOTS, sizeof *d->cs);
-    d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
-                                     " AND pid = ? AND ts_ms > ? AND ts_ms < ? ORDER BY ts_ms, id", err);
-    d->chain = gd_store_prepare(s, "SELECT c.parent, f.text FROM callsite c JOIN frame f"
-                                   " ON f.id = c.frame WHERE c.id = ?", err);
-    d->cpu = gd_store_prepare(s, "SELECT ts_ms, busy, total, total_ratio FROM cpu WHERE trace = ?"
-                                 " AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms, id", err);
-    d->mem_before = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms <= ?"
-                                        " ORDER BY ts_ms DESC LIMIT 1", err);
-    d->mem_after = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms > ?"
-                                       " ORDER BY ts_ms LIMIT 1", err);
-    if (!d->cs || !d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after) {
-        gd_deriver_free(d);
-        return NULL;
-    }
-    return d;
-}
-
-void gd_deriver_free(gd_deriver *d)
-{
-    if (!d)
-        return;
-    sqlite3_finalize(d->samples);
-    sqlite3_finalize(d->chain);
-    sqlite3_finalize(d->cpu);
-    sqlite3_finalize(d->mem_before);
-    sqlite3_finalize(d->mem_after);
-    if (d->cs)
-        for (size_t i = 0; i < CS_SLOTS; i++)
-            free(d->cs[i].text);
-    free(d->cs);
-    free(d);
-}
-
-/* The callsite's parent and frame text (cached, direct-mapped). */
-static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd_error *err)
-{
-    cs_slot *sl = &d->cs[(uint64_t)id % CS_SLOTS];
-    if (sl->text && sl->id == id) {
-        *parent = sl->parent;
-        return sl->text;
-    }
-    sqlite3_bind_int64(d->chain, 1, id);
-    if (sqlite3_step(d->chain) != SQLITE_ROW) {
-        sqlite3_reset(d->chain);
-        gd_error_set(err, GD_ERR_DATA, 0, 0, "database: callsite %lld missing", (long long)id);
-        return NULL;
-    }
-    free(sl->text);
-    sl->id = id;
-    sl->parent = sqlite3_column_int64(d->chain, 0);
-    sl->text = strdup((const char *)sqlite3_column_text(d->chain, 1));
-    sqlite3_reset(d->chain);
-    *parent = sl->parent;
-    return sl->text;
-}
-
-int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
-                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
-                     gd_error *err)
-{
-    memset(out, 0, sizeof *out);
-    out->cpu_busy = -1;
-    out->memory = -1;
-    int rc = GD_OK;
-    /* frames are fed one at a time to the key-frame rule: memory grows with
-     * the block's distinct frames, not with its samples */
-    gd_kf_acc *kf = gd_kf_new((const char *const *)cfg->concern, cfg->nconcern);
-    json_t *stacks = want_stacks ? json_array() : NULL;
-    if (!kf || (want_stacks && !stacks)) {
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-        goto out;
-    }
-
-    sqlite3_stmt *q = d->samples;
-    sqlite3_bind_int64(q, 1, cfg->id);
-    sqlite3_bind_int64(q, 2, tid);
-    sqlite3_bind_int64(q, 3, pid);
-    sqlite3_bind_double(q, 4, start);
-    sqlite3_bind_double(q, 5, unfinished ? nextafter(end, INFINITY) : end);
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        double ts = sqlite3_column_double(q, 0);
-        int64_t cs = sqlite3_column_int64(q, 1);
-        json_t *frames = stacks ? json_array() : NULL;
-        gd_kf_next_sample(kf);
-        /* walk from the innermost callsite to the root: innermost first;
-         * each frame goes to the key-frame rule (which copies what it
-         * keeps) before the callsite cache can evict it */
-        int guard = 0;
-        for (size_t j = 0; cs != 0 && guard++ < 100000; j++) {
-            int64_t parent;
-            const char *t = callsite_frame(d, cs, &parent, err);
-            if (!t) {
-                rc = err->code;
-                break;
-            }
-            if (gd_kf_add_frame(kf, t, j)) {
-                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-                break;
-            }
-            if (frames)
-                json_array_append_new(frames, json_string(t));
-            cs = parent;
-        }
-        if (!rc && frames)
-            json_array_append_new(stacks, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(ts), "frames", frames));
-        else
-            json_decref(frames);
-        if (rc)
-            break;
-        out->samples++;
-    }
-    sqlite3_reset(q);
-    if (rc)
-        goto out;
-    const char *k = gd_kf_result(kf);
-    if (k) {
-        snprintf(out->key_frame, sizeof out->key_frame, "%s", k);
-        gd_group_of(k, out->group, sizeof out->group);
-    }
-    if (d->calls_trace != cfg->id) {
-        /* most captures have no method trace: no call window to look up */
-        sqlite3_stmt *hq = gd_store_cached(d->s, "SELECT 1 FROM call WHERE trace = ? LIMIT 1", err);
-        if (!hq) {
-            rc = err->code;
-            goto out;
-        }
-        sqlite3_bind_int64(hq, 1, cfg->id);
-        int step = sqlite3_step(hq);
-        if (step != SQLITE_ROW && step != SQLITE_DONE)
-            rc = gd_store_fail(d->s, err, "database read");
-        gd_store_release(d->s, hq);
-        if (rc)
-            goto out;
-        d->has_calls = step == SQLITE_ROW;
-        d->calls_trace = cfg->id;
-    }
-    if (d->has_calls && (rc = gd_methods_blame(d->s, cfg->id, (const char *const *)cfg->concern, cfg->nconcern, pid,
-                               tid, start, end, out->blame, sizeof out->blame, err)))
-        goto out;
-    if (want_stacks) {
-        *want_stacks = stacks;
-        stacks = NULL;
-    }
-
-    /* CPU busy */
-    {
-        double lo = gd_has(cfg->interval_ms) && cfg->interval_ms > 0 ? start - cfg->interval_ms : start;
-        gd_cpu_point *pts = NULL;
-        size_t n = 0, cap = 0;
-        sqlite3_stmt *c = d->cpu;
-        sqlite3_bind_int64(c, 1, cfg->id);
-        sqlite3_bind_double(c, 2, lo);
-        sqlite3_bind_double(c, 3, end);
-        while (sqlite3_step(c) == SQLITE_ROW) {
-            if (gd_grow((void **)&pts, &cap, n + 1, sizeof *pts, NULL))
-                break;
-            gd_cpu_point *p = &pts[n++];
-            p->ts = sqlite3_column_double(c, 0);
-            p->has_raw = sqlite3_column_type(c, 2) != SQLITE_NULL;
-            p->busy = (uint64_t)sqlite3_column_int64(c, 1);
-            p->total = (uint64_t)sqlite3_column_int64(c, 2);
-            p->ratio = sqlite3_column_type(c, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, 3);
-        }
-        sqlite3_reset(c);
-        out->cpu_busy = gd_cpu_busy_of(pts, n, start, end, cfg->interval_ms);
-        free(pts);
-    }
-
-    /* memory snapshot nearest to the end */
-    {
-        int64_t id_b = -1, id_a = -1;
-        double t_b = 0, t_a = 0;
-        sqlite3_bind_int64(d->mem_before, 1, cfg->id);
-        sqlite3_bind_double(d->mem_before, 2, end);
-        if (sqlite3_step(d->mem_before) == SQLITE_ROW) {
-            id_b = sqlite3_column_int64(d->mem_before, 0);
-            t_b = sqlite3_column_double(d->mem_before, 1);
-        }
-        sqlite3_reset(d->mem_before);
-        sqlite3_bind_int64(d->mem_after, 1, cfg->id);
-        sqlite3_bind_double(d->mem_after, 2, end);
-        if (sqlite3_step(d->mem_after) == SQLITE_ROW) {
-            id_a = sqlite3_column_int64(d->mem_after, 0);
-            t_a = sqlite3_column_double(d->mem_after, 1);
-        }
-        sqlite3_reset(d->mem_after);
-        if (id_b >= 0 && (id_a < 0 || end - t_b <= t_a - end))
-            out->memory = id_b;
-        else
-            out->memory = id_a;
-    }
-out:
-    gd_kf_free(kf);
-    json_decref(stacks);
-    return rc;
-}
-
-/* ---- helpers for rows --------------------------------------------------- */
 
 /* ---- traces ------------------------------------------------------------- */
 
@@ -308,7 +44,7 @@ int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
              " t.version_name, t.skipped, t.ingested_at,"
              " (SELECT count(*) FROM dispatch d WHERE d.trace = t.id),"
              " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash, t.clock, t.utc_offset_min"
-             " FROM trace t WHERE t.hash NOT LIKE 'pending:%%' %s ORDER BY t.id", filt);
+             " FROM trace t WHERE 1 %s ORDER BY t.id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
@@ -329,7 +65,7 @@ int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(s,
                                        "SELECT id, clock, utc_offset_min, start_ms FROM trace"
-                                       " WHERE hash NOT LIKE 'pending:%' ORDER BY id",
+                                       " ORDER BY id",
                                        err);
     if (!q)
         return err->code;
@@ -395,15 +131,21 @@ static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 
 typedef int (*block_fn)(void *ctx, json_t *row, double dur);
 
-/* The kind filter as SQL over d (dispatch) and t (its trace). */
-static const char *kind_sql(gd_block_kind k)
+/* The kind filter over dispatch d (or block b) of trace t: ?3 is the kind's
+ * name, NULL for every kind. */
+#define KIND_FILTER(d) " AND (?3 IS NULL OR " GD_SQL_BLOCK_KIND(d, "t") " = ?3)"
+
+/* The lowest short threshold (min) or the highest (max) over the stored
+ * traces; with none, the default. */
+static double short_over_traces(gd_store *s, int highest, gd_error *err)
 {
-    switch (k) {
-    case GD_KIND_ANR: return " AND d.dur_ms >= t.anr_ms";
-    case GD_KIND_LONG: return " AND d.dur_ms >= t.long_ms AND d.dur_ms < t.anr_ms";
-    case GD_KIND_SHORT: return " AND d.dur_ms < t.long_ms";
-    default: return "";
-    }
+    sqlite3_stmt *m = gd_store_prepare(s, highest ? "SELECT max(short_ms) FROM trace"
+                                                  : "SELECT min(short_ms) FROM trace", err);
+    double v = GD_NONE;
+    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
+        v = sqlite3_column_double(m, 0);
+    sqlite3_finalize(m);
+    return gd_thresholds_resolve(v, GD_NONE, GD_NONE).short_ms;
 }
 
 /* The lowest duration a block of kind k can have in any trace: the bound
@@ -431,13 +173,9 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     /* the threshold bound lets SQLite use the dur_ms index */
     double bound = bq->threshold;
     if (!gd_has(bound)) {
-        sqlite3_stmt *m = gd_store_prepare(s, "SELECT min(short_ms) FROM trace", err);
-        if (!m)
+        bound = short_over_traces(s, 0, err);
+        if (err->code)
             return err->code;
-        bound = (sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
-                    ? sqlite3_column_double(m, 0)
-                    : GD_SHORT_MS;
-        sqlite3_finalize(m);
     }
     bound = kind_bound(s, bq->kind, bound);
     snprintf(sql, sizeof sql,
@@ -451,24 +189,25 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
              " LEFT JOIN block b ON b.dispatch = d.id"
              " LEFT JOIN memory mm ON mm.id = b.memory"
              " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
-             " AND t.hash NOT LIKE 'pending:%%' %s %s"
+             " %s %s"
              " ORDER BY d.trace, d.start_ms, d.id",
              light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
              /* the thread column: not read by the light (group) rows */
-             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt, kind_sql(bq->kind));
+             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt, KIND_FILTER("d"));
     /* with no memory snapshot joined, columns 19.. are NULL */
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
     sqlite3_bind_double(q, 1, bound);
     sqlite3_bind_int(q, 2, gd_has(bq->threshold) ? 1 : 0);
+    gd_bind_text(q, 3, gd_block_kind_name(bq->kind));
     cfg_list cfgs = {0};
     gd_deriver *dv = NULL;
     sqlite3_stmt *mem_q = NULL; /* memory of blocks derived on the fly */
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
-        /* the kind filter is in the SQL (kind_sql): same rule */
+        /* the kind filter in the SQL (KIND_FILTER) is the same rule */
         gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, 10),
                                            sqlite3_column_double(q, 11));
         int64_t trace = sqlite3_column_int64(q, 1);
@@ -655,21 +394,18 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
-    char kind[128];
-    snprintf(kind, sizeof kind, "%s", kind_sql(q->kind));
-    for (char *p = strstr(kind, "d.dur_ms"); p; p = strstr(p, "d.dur_ms"))
-        *p = 'b';
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
     snprintf(sql, sizeof sql,
              "SELECT b.grp, b.dur_ms, b.trace FROM block b JOIN trace t ON t.id = b.trace"
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
-             " AND t.hash NOT LIKE 'pending:%%' %s %s ORDER BY b.grp, b.dur_ms", filt, kind);
+             " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
     sqlite3_bind_double(st, 1, bound);
     sqlite3_bind_int(st, 2, gd_has(q->threshold) ? 1 : 0);
+    gd_bind_text(st, 3, gd_block_kind_name(q->kind));
     sqlite3_stmt *kf = gd_store_prepare(s, "SELECT key_frame FROM block WHERE grp IS ?1"
                                            " ORDER BY dur_ms DESC LIMIT 1", err);
     if (!kf) {
@@ -712,11 +448,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     lq.stacks = 0;
     /* stored block rows cover the query when the threshold is at or above
      * every trace's short threshold (the ingest-time cut) */
-    double max_short = GD_SHORT_MS;
-    sqlite3_stmt *m = gd_store_prepare(s, "SELECT max(short_ms) FROM trace", err);
-    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
-        max_short = sqlite3_column_double(m, 0);
-    sqlite3_finalize(m);
+    double max_short = short_over_traces(s, 1, NULL);
     int rc;
     if (!gd_has(q->threshold) || q->threshold >= max_short)
         rc = groups_stored(s, &lq, kind_bound(s, q->kind, gd_has(q->threshold) ? q->threshold : 0),

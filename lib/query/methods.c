@@ -173,7 +173,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         "SELECT c.method, c.tid, sum(c.open = 0),"
         " sum(CASE WHEN c.rec = 0 THEN c.end_ms - c.start_ms ELSE 0 END), sum(c.self_ms),"
         " max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END), sum(c.open)"
-        " FROM call c JOIN trace t ON t.id = c.trace WHERE t.hash NOT LIKE 'pending:%%'%s%s"
+        " FROM call c JOIN trace t ON t.id = c.trace WHERE 1%s%s"
         " GROUP BY c.method, c.tid ORDER BY c.method, c.tid",
         1, err);
     if (!st)
@@ -202,7 +202,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         return rc;
     st = gd_mq_prepare(s, q,
                        "SELECT c.method, c.tid, c.end_ms - c.start_ms FROM call c JOIN trace t"
-                       " ON t.id = c.trace WHERE c.open = 0 AND t.hash NOT LIKE 'pending:%%'%s%s"
+                       " ON t.id = c.trace WHERE c.open = 0%s%s"
                        " ORDER BY c.method, c.tid, 3",
                        1, err);
     if (!st)

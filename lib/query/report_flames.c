@@ -289,7 +289,7 @@ static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
     snprintf(sql, sizeof sql,
              "SELECT " BLOCK_COLS " FROM block b JOIN dispatch d ON d.id = b.dispatch"
              " JOIN trace t ON t.id = d.trace" BLOCK_MSG " WHERE b.grp IS ?1 AND d.dur_ms >= t.short_ms"
-             " AND t.hash NOT LIKE 'pending:%%' %s ORDER BY d.dur_ms DESC, d.id",
+             " %s ORDER BY d.dur_ms DESC, d.id",
              fl);
     sqlite3_stmt *q = gd_store_prepare(fc->s, sql, err);
     if (!q)
@@ -405,7 +405,7 @@ int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
     snprintf(sql, sizeof sql,
              "SELECT " BLOCK_CORE " FROM block b JOIN dispatch d ON d.id = b.dispatch"
              " JOIN trace t ON t.id = d.trace WHERE (?1 IS NULL OR b.grp = ?1) AND d.dur_ms >= t.short_ms"
-             " AND t.hash NOT LIKE 'pending:%%' %s ORDER BY d.trace, d.start_ms, d.id",
+             " %s ORDER BY d.trace, d.start_ms, d.id",
              fl);
     cs_agg a;
     int rc = agg_init(&a, s, err);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/frames.h"
 #include "store/store_int.h"
 #include "query/report_int.h"
 #include "query/report_series.h"
@@ -21,7 +22,7 @@ static void trace_set(const gd_filter *f, char *buf, size_t n)
 {
     char fl[4096];
     gd_store_filter_sql(f, "id", fl, sizeof fl);
-    snprintf(buf, n, "(SELECT id FROM trace WHERE hash NOT LIKE 'pending:%%' %s)", fl);
+    snprintf(buf, n, "(SELECT id FROM trace WHERE 1 %s)", fl);
 }
 
 /* One number from a query with one %s (the trace set); -1 on failure. */
@@ -53,9 +54,9 @@ int gd_store_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
         {"traces", "SELECT count(*) FROM trace WHERE id IN %s"},
         {"dispatches", "SELECT count(*) FROM dispatch WHERE trace IN %s"},
         {"blocks", "SELECT count(*) " BLOCKS_OF_SET},
-        {"short", "SELECT count(*) " BLOCKS_OF_SET " AND d.dur_ms < t.long_ms"},
-        {"long", "SELECT count(*) " BLOCKS_OF_SET " AND d.dur_ms >= t.long_ms AND d.dur_ms < t.anr_ms"},
-        {"anr", "SELECT count(*) " BLOCKS_OF_SET " AND d.dur_ms >= t.anr_ms"},
+        {"short", "SELECT count(*) " BLOCKS_OF_SET " AND " GD_SQL_BLOCK_KIND("d", "t") " = 'short'"},
+        {"long", "SELECT count(*) " BLOCKS_OF_SET " AND " GD_SQL_BLOCK_KIND("d", "t") " = 'long'"},
+        {"anr", "SELECT count(*) " BLOCKS_OF_SET " AND " GD_SQL_BLOCK_KIND("d", "t") " = 'anr'"},
         {"samples", "SELECT count(*) FROM sample WHERE trace IN %s"},
         {"pages", "SELECT count(*) FROM (SELECT DISTINCT trace, page_class, page_hash FROM page_event"
                   " WHERE trace IN %s)"},
@@ -357,15 +358,20 @@ static double frame_pct(sqlite3_stmt *q, int64_t trace, const char *win, int64_t
     return frac == 0 || isnan(b) ? a : a + frac * (b - a);
 }
 
+/* Upper bounds of the frame-time histogram's bins (ms), shown rounded to
+ * microseconds (16.667, 33.333); past the last, frozen frames. */
+static const double frame_hist_upper[7] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VSYNC_MS, 50, 100, 200,
+                                           GD_FRAME_FROZEN_MS};
+
 int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
     snprintf(sql, sizeof sql,
-             "SELECT trace, window, count(*), sum(dur_ms > 16.667), sum(dur_ms > 700), max(dur_ms),"
-             " sum(dur_ms <= 8), sum(dur_ms > 8 AND dur_ms <= 16.667), sum(dur_ms > 16.667 AND dur_ms <= 33.333),"
-             " sum(dur_ms > 33.333 AND dur_ms <= 50), sum(dur_ms > 50 AND dur_ms <= 100),"
-             " sum(dur_ms > 100 AND dur_ms <= 200), sum(dur_ms > 200 AND dur_ms <= 700), sum(dur_ms > 700)"
+             "SELECT trace, window, count(*), sum(dur_ms > ?1), sum(dur_ms > ?2), max(dur_ms),"
+             " sum(dur_ms <= ?3), sum(dur_ms > ?3 AND dur_ms <= ?4), sum(dur_ms > ?4 AND dur_ms <= ?5),"
+             " sum(dur_ms > ?5 AND dur_ms <= ?6), sum(dur_ms > ?6 AND dur_ms <= ?7),"
+             " sum(dur_ms > ?7 AND dur_ms <= ?8), sum(dur_ms > ?8 AND dur_ms <= ?9), sum(dur_ms > ?9)"
              " FROM frame_time WHERE trace IN %s GROUP BY trace, window ORDER BY trace, window",
              set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
@@ -376,6 +382,11 @@ int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
         sqlite3_finalize(q);
         return err->code;
     }
+    /* janky and frozen are analysis/frames.h's slow (at 60 Hz) and frozen */
+    sqlite3_bind_double(q, 1, GD_FRAME_VSYNC_MS);
+    sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
+    for (int i = 0; i < 7; i++)
+        sqlite3_bind_double(q, 3 + i, frame_hist_upper[i]);
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         int64_t trace = sqlite3_column_int64(q, 0), n = sqlite3_column_int64(q, 2);
@@ -390,10 +401,10 @@ int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
         json_object_set_new(r, "p95_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 95))));
         json_object_set_new(r, "max_ms", gd_col_ms(q, 5));
         /* the frame-time histogram: [upper bound ms (null: none), count] */
-        static const double upper[] = {8, 16.667, 33.333, 50, 100, 200, 700};
         json_t *h = json_array();
         for (int i = 0; i < 8; i++)
-            json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(upper[i]) : json_null(),
+            json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
+                                                              : json_null(),
                                                (json_int_t)sqlite3_column_int64(q, 6 + i)));
         json_object_set_new(r, "hist", h);
         int stop = fn(ctx, r);

@@ -91,8 +91,8 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
             return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': empty value", selector);
         char sql[256];
         snprintf(sql, sizeof sql,
-                 "SELECT id, start_ms, end_ms FROM trace WHERE hash NOT LIKE 'pending:%%'"
-                 " AND CAST(%s AS TEXT) = ?1 ORDER BY id", col);
+                 "SELECT id, start_ms, end_ms FROM trace WHERE"
+                 " CAST(%s AS TEXT) = ?1 ORDER BY id", col);
         if (!(q = gd_store_prepare(s, sql, err)))
             return err->code;
         sqlite3_bind_text(q, 1, eq + 1, -1, SQLITE_TRANSIENT);
@@ -116,8 +116,7 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
                                 "selector '%.200s': expected a trace id, a comma list of ids"
                                 " or key=value",
                                 selector);
-        if (!(q = gd_store_prepare(s, "SELECT start_ms, end_ms FROM trace WHERE id = ?1"
-                                      " AND hash NOT LIKE 'pending:%'", err)))
+        if (!(q = gd_store_prepare(s, "SELECT start_ms, end_ms FROM trace WHERE id = ?1", err)))
             return err->code;
         for (size_t i = 0; i < n && !rc; i++) {
             sqlite3_bind_int64(q, 1, ids[i]);
@@ -146,7 +145,7 @@ int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, 
     *oldest = *newest = NULL;
     *n = 0;
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT DISTINCT version_name FROM trace WHERE"
-                                          " version_name IS NOT NULL AND hash NOT LIKE 'pending:%'", err);
+                                          " version_name IS NOT NULL", err);
     if (!q)
         return err->code;
     int step, rc = GD_OK;
@@ -195,8 +194,7 @@ int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err)
         return gd_store_select(s, sel, out, err);
     }
     /* no versions: every trace */
-    if (!(q = gd_store_prepare(s, "SELECT id, start_ms, end_ms FROM trace WHERE"
-                                  " hash NOT LIKE 'pending:%' ORDER BY id", err)))
+    if (!(q = gd_store_prepare(s, "SELECT id, start_ms, end_ms FROM trace ORDER BY id", err)))
         return err->code;
     size_t cap = 0;
     while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)

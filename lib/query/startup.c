@@ -1,24 +1,9 @@
-/* query/startup.c - app launches (`godeye startup`) and Android vitals' bars. */
+/* query/startup.c - app launches (`godeye startup`), slow by Android vitals' bars (analysis/vitals.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "store/store_int.h"
-
-double gd_startup_bar_ms(const char *kind)
-{
-    /* developer.android.com/topic/performance/vitals/launch-time: excessive
-     * when cold >= 5 s, warm >= 2 s, hot >= 1.5 s */
-    if (!kind)
-        return NAN;
-    if (strcmp(kind, "cold") == 0)
-        return 5000;
-    if (strcmp(kind, "warm") == 0)
-        return 2000;
-    if (strcmp(kind, "hot") == 0)
-        return 1500;
-    return NAN;
-}
 
 static json_t *startup_row(sqlite3_stmt *q)
 {

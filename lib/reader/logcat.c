@@ -8,6 +8,7 @@
 
 #include "reader/mdstamp.h"
 #include "reader.h"
+#include "analysis/blocks.h"
 #include "reader/component.h"
 #include "reader/matrix.h"
 #include "io/textin.h"
@@ -255,15 +256,15 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
     size_t n = l->msg_len;
-    int begin = STARTS(m, n, ">>>>> Dispatching to ");
-    if (begin || STARTS(m, n, "<<<<< Finished to ")) {
+    gd_phase looper = gd_looper_line(m, n);
+    if (looper != GD_PHASE_UNKNOWN) {
         gd_event ev;
         gd_event_init(&ev, GD_EV_LOOPER);
         ev.ts = ts;
         ev.pid = l->pid;
         ev.tid = l->tid;
         ev.line = c->line;
-        ev.u.looper.phase = begin ? GD_PHASE_BEGIN : GD_PHASE_END;
+        ev.u.looper.phase = looper;
         ev.u.looper.msg = m;
         return gd_sink_event(c->sink, &ev, err);
     }

@@ -258,6 +258,21 @@ static void sql_match(sqlite3_context *cx, int argc, sqlite3_value **argv)
     sqlite3_result_int(cx, gd_match(v, p));
 }
 
+/* gd_block_kind(dur_ms, long_ms, anr_ms) for the queries: "short", "long"
+ * or "anr", the one kind rule (gd_block_kind_at); NULL when one is NULL. */
+static void sql_block_kind(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    for (int i = 0; i < 3; i++)
+        if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+            sqlite3_result_null(cx);
+            return;
+        }
+    gd_block_kind k = gd_block_kind_at(sqlite3_value_double(argv[0]), sqlite3_value_double(argv[1]),
+                                       sqlite3_value_double(argv[2]));
+    sqlite3_result_text(cx, gd_block_kind_name(k), -1, SQLITE_STATIC);
+}
+
 /* Opens path as a file name, never as an SQLite URI ("file::memory:" is a
  * file called that).  immutable: a read-only URI with immutable=1, for a
  * database on read-only media, where SQLite cannot make its -shm file. */
@@ -297,6 +312,8 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
     sqlite3_create_function(s->db, "gd_match", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_match,
                             NULL, NULL);
+    sqlite3_create_function(s->db, "gd_block_kind", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            sql_block_kind, NULL, NULL);
     return SQLITE_OK;
 }
 

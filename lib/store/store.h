@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "analysis/blocks.h"
+#include "analysis/vitals.h"
 #include "core/error.h"
 #include "core/event.h"
 
@@ -159,10 +160,6 @@ int gd_store_images(gd_store *s, const gd_images_query *q, gd_row_fn fn, void *c
  * pid, tid, tool, type, detail, cost_ms, content. */
 int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err);
-
-/* Android vitals' bar for a launch of `kind` ("cold" 5000 ms, "warm" 2000,
- * "hot" 1500); NAN for an unknown kind.  A launch at or over it is slow. */
-double gd_startup_bar_ms(const char *kind);
 
 typedef struct gd_startup_query {
     gd_filter filter;

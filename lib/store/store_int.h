@@ -35,6 +35,11 @@ struct gd_store {
     " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid" \
     " AND th.tid = " d ".tid) END"
 
+/* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
+ * in trace `t`: the registered function gd_block_kind, which is
+ * gd_block_kind_at (analysis/blocks.c). */
+#define GD_SQL_BLOCK_KIND(d, t) "gd_block_kind(" d ".dur_ms, " t ".long_ms, " t ".anr_ms)"
+
 /* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
 sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);
 /* The store's prepared statement for `sql`, a string literal (the cache
@@ -93,40 +98,6 @@ json_t *gd_ms_json(double ms);
  * to fn (non-zero stops); finalizes q.  GD_OK or GD_ERR_* with err set. */
 int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
                     void *ctx, gd_error *err);
-
-/* What a block needs to know about its trace. */
-typedef struct gd_trace_cfg {
-    int64_t id;
-    double short_ms, long_ms, anr_ms, interval_ms;
-    char *concern[GD_MAX_CONCERN];
-    size_t nconcern;
-} gd_trace_cfg;
-
-/* Loads a trace's thresholds and concern packages. */
-int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err);
-void gd_trace_cfg_free(gd_trace_cfg *cfg);
-
-typedef struct gd_block_info {
-    long samples;
-    char key_frame[1024];   /* empty = none */
-    char group[1024];       /* empty = none */
-    int cpu_busy;           /* -1 unknown */
-    int64_t memory;         /* -1 none */
-    char blame[1024];       /* empty = none (no method data) */
-} gd_block_info;
-
-/* Derives a block's samples, key frame, group, CPU busy, nearest memory
- * snapshot and blame (gd_methods_blame) from stored rows (the same code
- * at ingest and at query time).
- * Samples are those in the open interval (start, end); for an unfinished
- * dispatch, whose end is only the capture's last event, (start, end].
- * `want_stacks` non-NULL receives a new array of {ts_ms, frames[]}. */
-typedef struct gd_deriver gd_deriver;
-gd_deriver *gd_deriver_new(gd_store *s, gd_error *err);
-void gd_deriver_free(gd_deriver *d);
-int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
-                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
-                     gd_error *err);
 
 /* Writing pages, view dumps (overdraw computed here), images and frames. */
 typedef struct gd_views_writer gd_views_writer;

@@ -127,6 +127,46 @@ START_TEST(kind_boundaries)
 }
 END_TEST
 
+START_TEST(thresholds_default_when_absent)
+{
+    gd_thresholds t = gd_thresholds_resolve(NAN, NAN, NAN);
+    ck_assert_double_eq(t.short_ms, 100);
+    ck_assert_double_eq(t.long_ms, 500);
+    ck_assert_double_eq(t.anr_ms, 5000);
+    t = gd_thresholds_resolve(50, 700, NAN);
+    ck_assert_double_eq(t.short_ms, 50);
+    ck_assert_double_eq(t.long_ms, 700);
+    ck_assert_double_eq(t.anr_ms, 5000);
+}
+END_TEST
+
+START_TEST(looper_printer_lines)
+{
+    ck_assert_int_eq(gd_looper_prefix(">>>>> Dispatching to x"), GD_PHASE_BEGIN);
+    ck_assert_int_eq(gd_looper_prefix("<<<<< Finished to x"), GD_PHASE_END);
+    ck_assert_int_eq(gd_looper_prefix(">>>>"), GD_PHASE_UNKNOWN);
+    const char *b = ">>>>> Dispatching to Handler (android.app.ActivityThread$H) {3c1e5f0} null: 159";
+    ck_assert_int_eq(gd_looper_line(b, strlen(b)), GD_PHASE_BEGIN);
+    ck_assert_int_eq(gd_looper_line(b, 12), GD_PHASE_UNKNOWN); /* cut before the words */
+    ck_assert_int_eq(gd_looper_line("<<<<< Finished to Handler (a.B) {1} null", 40), GD_PHASE_END);
+    ck_assert_int_eq(gd_looper_line(">>>>> Drained", 13), GD_PHASE_UNKNOWN);
+    char h[64], c[64], w[64];
+    gd_looper_msg_parse(b, h, c, w, sizeof h);
+    ck_assert_str_eq(h, "android.app.ActivityThread$H");
+    ck_assert_str_eq(c, ""); /* "null" */
+    ck_assert_str_eq(w, "159");
+    gd_looper_msg_parse(">>>>> Dispatching to Handler (android.view.Choreographer$FrameHandler) {9f}"
+                        " android.view.Choreographer$FrameDisplayEventReceiver@9f8e7d6: 0",
+                        h, c, w, sizeof h);
+    ck_assert_str_eq(h, "android.view.Choreographer$FrameHandler");
+    ck_assert_str_eq(c, "android.view.Choreographer$FrameDisplayEventReceiver@9f8e7d6");
+    ck_assert_str_eq(w, "0");
+    gd_looper_msg_parse("no printer words", h, c, w, sizeof h);
+    ck_assert_str_eq(h, "");
+    ck_assert_str_eq(c, "");
+}
+END_TEST
+
 static const char *const concern[] = {"com.example.shop"};
 
 START_TEST(key_frame_most_samples)
@@ -409,6 +449,8 @@ static Suite *suite(void)
     tcase_add_test(t, pair_phase_inference);
     tcase_add_test(t, pair_runaway_nesting_bounded);
     tcase_add_test(t, kind_boundaries);
+    tcase_add_test(t, thresholds_default_when_absent);
+    tcase_add_test(t, looper_printer_lines);
     suite_add_tcase(s, t);
     t = tcase_create("key_frame");
     tcase_set_timeout(t, 120);

@@ -1,0 +1,373 @@
+/* derive/blocks.c - block details derived from stored rows, the same code at ingest and at query time. */
+#include "derive/blocks.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "derive/methods.h"
+
+/* ---- trace configuration ------------------------------------------------ */
+
+int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->id = trace;
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT short_ms, long_ms, anr_ms, dump_interval_ms, concern FROM trace WHERE id = ?", err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    if (sqlite3_step(q) != SQLITE_ROW) {
+        sqlite3_finalize(q);
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "no trace %lld", (long long)trace);
+    }
+    cfg->short_ms = sqlite3_column_double(q, 0);
+    cfg->long_ms = sqlite3_column_double(q, 1);
+    cfg->anr_ms = sqlite3_column_double(q, 2);
+    cfg->interval_ms = sqlite3_column_type(q, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 3);
+    const char *con = (const char *)sqlite3_column_text(q, 4);
+    json_t *a = con ? json_loads(con, 0, NULL) : NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+        if (json_is_string(v) && cfg->nconcern < GD_MAX_CONCERN)
+            cfg->concern[cfg->nconcern++] = strdup(json_string_value(v));
+    json_decref(a);
+    sqlite3_finalize(q);
+    return GD_OK;
+}
+
+void gd_trace_cfg_free(gd_trace_cfg *cfg)
+{
+    for (size_t i = 0; i < cfg->nconcern; i++)
+        free(cfg->concern[i]);
+    cfg->nconcern = 0;
+}
+
+/* ---- block derivation --------------------------------------------------- */
+
+#define CS_SLOTS 65536
+
+typedef struct cs_slot {
+    int64_t id, parent;
+    char *text;
+} cs_slot;
+
+struct gd_deriver {
+    gd_store *s;
+    sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after;
+    cs_slot *cs;
+    int64_t calls_trace; /* the trace has_calls is for, -1 none yet */
+    int has_calls;       /* it has method calls: blame can be non-empty */
+};
+
+gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
+{
+    gd_deriver *d = calloc(1, sizeof *d);
+    if (!d) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NULL;
+    }
+    d->s = s;
+    d->calls_trace = -1;
+    d->cs = calloc(CS_SLOTS, sizeof *d->cs);
+    d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
+                                     " AND pid = ? AND ts_ms > ? AND ts_ms < ? ORDER BY ts_ms, id", err);
+    d->chain = gd_store_prepare(s, "SELECT c.parent, f.text FROM callsite c JOIN frame f"
+                                   " ON f.id = c.frame WHERE c.id = ?", err);
+    d->cpu = gd_store_prepare(s, "SELECT ts_ms, busy, total, total_ratio FROM cpu WHERE trace = ?"
+                                 " AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms, id", err);
+    d->mem_before = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms <= ?"
+                                        " ORDER BY ts_ms DESC LIMIT 1", err);
+    d->mem_after = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms > ?"
+                                       " ORDER BY ts_ms LIMIT 1", err);
+    if (!d->cs || !d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after) {
+        gd_deriver_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void gd_deriver_free(gd_deriver *d)
+{
+    if (!d)
+        return;
+    sqlite3_finalize(d->samples);
+    sqlite3_finalize(d->chain);
+    sqlite3_finalize(d->cpu);
+    sqlite3_finalize(d->mem_before);
+    sqlite3_finalize(d->mem_after);
+    if (d->cs)
+        for (size_t i = 0; i < CS_SLOTS; i++)
+            free(d->cs[i].text);
+    free(d->cs);
+    free(d);
+}
+
+/* The callsite's parent and frame text (cached, direct-mapped). */
+static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd_error *err)
+{
+    cs_slot *sl = &d->cs[(uint64_t)id % CS_SLOTS];
+    if (sl->text && sl->id == id) {
+        *parent = sl->parent;
+        return sl->text;
+    }
+    sqlite3_bind_int64(d->chain, 1, id);
+    if (sqlite3_step(d->chain) != SQLITE_ROW) {
+        sqlite3_reset(d->chain);
+        gd_error_set(err, GD_ERR_DATA, 0, 0, "database: callsite %lld missing", (long long)id);
+        return NULL;
+    }
+    free(sl->text);
+    sl->id = id;
+    sl->parent = sqlite3_column_int64(d->chain, 0);
+    sl->text = strdup((const char *)sqlite3_column_text(d->chain, 1));
+    sqlite3_reset(d->chain);
+    *parent = sl->parent;
+    return sl->text;
+}
+
+
+/* The samples in the block's interval: each stack walked innermost first,
+ * its frames fed to the key-frame rule (and to `stacks` when wanted). */
+static int derive_samples(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid,
+                          double start, double end, int unfinished, gd_kf_acc *kf, json_t *stacks,
+                          gd_block_info *out, gd_error *err)
+{
+    int rc = GD_OK;
+    sqlite3_stmt *q = d->samples;
+    sqlite3_bind_int64(q, 1, cfg->id);
+    sqlite3_bind_int64(q, 2, tid);
+    sqlite3_bind_int64(q, 3, pid);
+    sqlite3_bind_double(q, 4, start);
+    sqlite3_bind_double(q, 5, unfinished ? nextafter(end, INFINITY) : end);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        double ts = sqlite3_column_double(q, 0);
+        int64_t cs = sqlite3_column_int64(q, 1);
+        json_t *frames = stacks ? json_array() : NULL;
+        gd_kf_next_sample(kf);
+        /* walk from the innermost callsite to the root: innermost first;
+         * each frame goes to the key-frame rule (which copies what it
+         * keeps) before the callsite cache can evict it */
+        int guard = 0;
+        for (size_t j = 0; cs != 0 && guard++ < 100000; j++) {
+            int64_t parent;
+            const char *t = callsite_frame(d, cs, &parent, err);
+            if (!t) {
+                rc = err->code;
+                break;
+            }
+            if (gd_kf_add_frame(kf, t, j)) {
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                break;
+            }
+            if (frames)
+                json_array_append_new(frames, json_string(t));
+            cs = parent;
+        }
+        if (!rc && frames)
+            json_array_append_new(stacks, json_pack("{s:f s:o}", "ts_ms", gd_ms_round(ts), "frames", frames));
+        else
+            json_decref(frames);
+        if (rc)
+            break;
+        out->samples++;
+    }
+    sqlite3_reset(q);
+    return rc;
+}
+
+/* The method blamed for the block, when the trace has method calls. */
+static int derive_blame(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid,
+                        double start, double end, gd_block_info *out, gd_error *err)
+{
+    int rc = GD_OK;
+    if (d->calls_trace != cfg->id) {
+        /* most captures have no method trace: no call window to look up */
+        sqlite3_stmt *hq = gd_store_cached(d->s, "SELECT 1 FROM call WHERE trace = ? LIMIT 1", err);
+        if (!hq)
+            return err->code;
+        sqlite3_bind_int64(hq, 1, cfg->id);
+        int step = sqlite3_step(hq);
+        if (step != SQLITE_ROW && step != SQLITE_DONE)
+            rc = gd_store_fail(d->s, err, "database read");
+        gd_store_release(d->s, hq);
+        if (rc)
+            return rc;
+        d->has_calls = step == SQLITE_ROW;
+        d->calls_trace = cfg->id;
+    }
+    if (!d->has_calls)
+        return GD_OK;
+    return gd_methods_blame(d->s, cfg->id, (const char *const *)cfg->concern, cfg->nconcern, pid, tid,
+                            start, end, out->blame, sizeof out->blame, err);
+}
+
+/* CPU busy of [start, end] from the samples since start - interval. */
+static int derive_cpu(gd_deriver *d, const gd_trace_cfg *cfg, double start, double end)
+{
+    double lo = gd_has(cfg->interval_ms) && cfg->interval_ms > 0 ? start - cfg->interval_ms : start;
+    gd_cpu_point *pts = NULL;
+    size_t n = 0, cap = 0;
+    sqlite3_stmt *c = d->cpu;
+    sqlite3_bind_int64(c, 1, cfg->id);
+    sqlite3_bind_double(c, 2, lo);
+    sqlite3_bind_double(c, 3, end);
+    while (sqlite3_step(c) == SQLITE_ROW) {
+        if (gd_grow((void **)&pts, &cap, n + 1, sizeof *pts, NULL))
+            break;
+        gd_cpu_point *p = &pts[n++];
+        p->ts = sqlite3_column_double(c, 0);
+        p->has_raw = sqlite3_column_type(c, 2) != SQLITE_NULL;
+        p->busy = (uint64_t)sqlite3_column_int64(c, 1);
+        p->total = (uint64_t)sqlite3_column_int64(c, 2);
+        p->ratio = sqlite3_column_type(c, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, 3);
+    }
+    sqlite3_reset(c);
+    int busy = gd_cpu_busy_of(pts, n, start, end, cfg->interval_ms);
+    free(pts);
+    return busy;
+}
+
+/* The memory snapshot nearest to `end` (the earlier on a tie), -1 none. */
+static int64_t derive_memory(gd_deriver *d, const gd_trace_cfg *cfg, double end)
+{
+    int64_t id_b = -1, id_a = -1;
+    double t_b = 0, t_a = 0;
+    sqlite3_bind_int64(d->mem_before, 1, cfg->id);
+    sqlite3_bind_double(d->mem_before, 2, end);
+    if (sqlite3_step(d->mem_before) == SQLITE_ROW) {
+        id_b = sqlite3_column_int64(d->mem_before, 0);
+        t_b = sqlite3_column_double(d->mem_before, 1);
+    }
+    sqlite3_reset(d->mem_before);
+    sqlite3_bind_int64(d->mem_after, 1, cfg->id);
+    sqlite3_bind_double(d->mem_after, 2, end);
+    if (sqlite3_step(d->mem_after) == SQLITE_ROW) {
+        id_a = sqlite3_column_int64(d->mem_after, 0);
+        t_a = sqlite3_column_double(d->mem_after, 1);
+    }
+    sqlite3_reset(d->mem_after);
+    if (id_b >= 0 && (id_a < 0 || end - t_b <= t_a - end))
+        return id_b;
+    return id_a;
+}
+
+int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
+                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
+                     gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->cpu_busy = -1;
+    out->memory = -1;
+    int rc = GD_OK;
+    /* frames are fed one at a time to the key-frame rule: memory grows with
+     * the block's distinct frames, not with its samples */
+    gd_kf_acc *kf = gd_kf_new((const char *const *)cfg->concern, cfg->nconcern);
+    json_t *stacks = want_stacks ? json_array() : NULL;
+    if (!kf || (want_stacks && !stacks)) {
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        goto out;
+    }
+    if ((rc = derive_samples(d, cfg, pid, tid, start, end, unfinished, kf, stacks, out, err)))
+        goto out;
+    const char *k = gd_kf_result(kf);
+    if (k) {
+        snprintf(out->key_frame, sizeof out->key_frame, "%s", k);
+        gd_group_of(k, out->group, sizeof out->group);
+    }
+    if ((rc = derive_blame(d, cfg, pid, tid, start, end, out, err)))
+        goto out;
+    if (want_stacks) {
+        *want_stacks = stacks;
+        stacks = NULL;
+    }
+    out->cpu_busy = derive_cpu(d, cfg, start, end);
+    out->memory = derive_memory(d, cfg, end);
+out:
+    gd_kf_free(kf);
+    json_decref(stacks);
+    return rc;
+}
+
+/* How many dispatches of `trace` last at least short_ms. */
+static int count_candidates(gd_store *s, int64_t trace, double short_ms, int64_t *total, gd_error *err)
+{
+    sqlite3_stmt *c = gd_store_prepare(s, "SELECT count(*) FROM dispatch WHERE trace = ? AND dur_ms >= ?", err);
+    if (!c)
+        return err->code ? err->code : GD_ERR_IO;
+    sqlite3_bind_int64(c, 1, trace);
+    sqlite3_bind_double(c, 2, short_ms);
+    if (sqlite3_step(c) == SQLITE_ROW)
+        *total = sqlite3_column_int64(c, 0);
+    sqlite3_finalize(c);
+    return GD_OK;
+}
+
+int gd_derive_blocks(gd_store *s, int64_t trace, gd_writer_progress_fn progress, void *progress_ctx,
+                     long *nblocks, gd_error *err)
+{
+    gd_trace_cfg cfg;
+    int rc = gd_trace_cfg_load(s, trace, &cfg, err);
+    if (rc)
+        return rc;
+    gd_deriver *dv = gd_deriver_new(s, err);
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT id, pid, tid, start_ms, dur_ms, unfinished FROM dispatch WHERE trace = ?"
+           " AND dur_ms >= ?"
+           " ORDER BY start_ms", err);
+    sqlite3_stmt *ins = gd_store_prepare(
+        s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame,"
+           " dur_ms) VALUES (?,?,?,?,?,?,?,?,?)", err);
+    if (!dv || !q || !ins) {
+        rc = err->code ? err->code : GD_ERR_IO;
+        goto out;
+    }
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_double(q, 2, cfg.short_ms);
+    int64_t total = 0;
+    if (progress) { /* how many dispatches the analysis goes through */
+        if ((rc = count_candidates(s, trace, cfg.short_ms, &total, err)))
+            goto out;
+        progress(progress_ctx, 0, total);
+    }
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        gd_block_info bi;
+        double start = sqlite3_column_double(q, 3);
+        if ((rc = gd_deriver_block(dv, &cfg, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+                                   start, start + sqlite3_column_double(q, 4),
+                                   sqlite3_column_int(q, 5), &bi, NULL, err)))
+            goto out;
+        sqlite3_bind_int64(ins, 1, sqlite3_column_int64(q, 0));
+        sqlite3_bind_int64(ins, 2, trace);
+        sqlite3_bind_double(ins, 9, sqlite3_column_double(q, 4));
+        sqlite3_bind_int64(ins, 3, bi.samples);
+        gd_bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
+        gd_bind_text(ins, 5, bi.group[0] ? bi.group : NULL);
+        if (bi.cpu_busy >= 0)
+            sqlite3_bind_int(ins, 6, bi.cpu_busy);
+        else
+            sqlite3_bind_null(ins, 6);
+        gd_bind_opt_int(ins, 7, bi.memory);
+        gd_bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
+        if ((rc = gd_store_step(s, ins, err)))
+            goto out;
+        (*nblocks)++;
+        if (progress && (*nblocks & 0x3ff) == 0)
+            progress(progress_ctx, (uint64_t)*nblocks, total);
+    }
+    if (step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    else if (progress)
+        progress(progress_ctx, (uint64_t)*nblocks, total);
+out:
+    sqlite3_finalize(q);
+    sqlite3_finalize(ins);
+    gd_deriver_free(dv);
+    gd_trace_cfg_free(&cfg);
+    return rc;
+}

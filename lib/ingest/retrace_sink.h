@@ -1,0 +1,31 @@
+/* ingest/retrace_sink.h - a sink that retraces stacks and method names through an R8/ProGuard mapping before the writer sees them. */
+#ifndef GD_INGEST_RETRACE_SINK_H
+#define GD_INGEST_RETRACE_SINK_H
+
+#include "derive/retrace.h"
+#include "reader/reader.h"
+
+/* Retrace: wraps the sink to rewrite obfuscated frames (GD_EV_STACK) and
+ * method names (GD_EV_METHOD) through the mapping before the writer sees
+ * them.  Buffers are reused from event to event. */
+typedef struct gd_retrace_sink {
+    gd_sink inner;
+    gd_sink outer;
+    const gd_mapping *m;
+    gd_retrace_res res;
+    char *buf;             /* the new frames' text                           */
+    size_t len, cap;
+    size_t *offs;          /* frame i at buf + offs[i]                       */
+    size_t noffs, offcap;
+    const char **frames;
+    size_t fcap;
+    char *cls, *meth;      /* GD_EV_METHOD's new names                       */
+    size_t clscap, methcap;
+} gd_retrace_sink;
+
+/* Points r at inner (both outlive the reading) and returns the sink to
+ * read into.  A zeroed r needs no wrap to be freed. */
+const gd_sink *gd_retrace_sink_wrap(gd_retrace_sink *r, const gd_sink *inner, const gd_mapping *m);
+void gd_retrace_sink_free(gd_retrace_sink *r);
+
+#endif

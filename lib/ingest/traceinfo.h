@@ -1,0 +1,51 @@
+/* ingest/traceinfo.h - what a trace's own rows say: its meta merged over the stream (the trace row), its skip reasons (ingest_stat rows). */
+#ifndef GD_INGEST_TRACEINFO_H
+#define GD_INGEST_TRACEINFO_H
+
+#include <stdint.h>
+
+#include "store/store_int.h"
+
+/* Meta merged over the stream (first value wins), owned copies. */
+typedef struct gd_ti_meta {
+    char *app, *version_name, *device, *session, *json;
+    const char *clock;      /* a static name: "utc", "local", "monotonic" */
+    int64_t version_code, api_level, cpu_cores, pid, main_tid, clk_tck, max_depth;
+    int64_t utc_offset_min; /* INT64_MIN: unknown */
+    double long_ms, short_ms, interval_ms;
+    char *concern[GD_MAX_CONCERN];
+    size_t nconcern;
+} gd_ti_meta;
+
+void gd_ti_meta_init(gd_ti_meta *a);
+/* Takes what m names and a does not have yet. */
+void gd_ti_meta_take(gd_ti_meta *a, const gd_meta *m);
+void gd_ti_meta_free(gd_ti_meta *a);
+
+/* The trace row's own figures, beside its meta. */
+typedef struct gd_ti_row {
+    int64_t id;
+    const char *source, *format, *hash;
+    const char *default_clock; /* when the meta names none */
+    double start_ms, end_ms, interval_ms; /* GD_NONE: unknown */
+    long events, skipped;
+} gd_ti_row;
+
+/* Inserts the trace row (thresholds through gd_thresholds_resolve; the
+ * concern packages, or the app's, as a JSON array). */
+int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_error *err);
+
+/* Skip reasons with their counts and first line, newest first. */
+typedef struct gd_ti_stat {
+    char *reason;
+    long count, first_line;
+    struct gd_ti_stat *next;
+} gd_ti_stat;
+
+/* Adds n to reason's count (a new reason remembers line). */
+void gd_ti_count(gd_ti_stat **list, const char *reason, long n, long line);
+void gd_ti_stats_free(gd_ti_stat **list);
+/* One ingest_stat row per reason of `trace`. */
+int gd_ti_save_stats(gd_store *s, int64_t trace, const gd_ti_stat *list, gd_error *err);
+
+#endif
