@@ -90,6 +90,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     gd_int_list traces = {0};
     double threshold = NAN;
     int group = 0, stacks = 0;
+    long limit = 0;
     static const char *const kinds[] = {"short", "long", "anr", NULL};
     const gd_option opts[] = {
         OPT_DOUBLE_(0, "threshold", &threshold, "MS", "minimum duration (default: each trace's short threshold)"),
@@ -97,6 +98,8 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_CHOICE_(0, "kind", &kind, "KIND", "only blocks of this kind: short, long or anr", kinds),
         OPT_BOOL_(0, "group", &group, "aggregate blocks by key frame (without line number)"),
         OPT_BOOL_(0, "stacks", &stacks, "include the stack samples of each block"),
+        OPT_INT_(0, "limit", &limit, "N", "only the N longest blocks (or the first N groups)"),
+        OPT_INT_(0, "top", &limit, "N", "the same as --limit"),
         OPT_LISTING(&format, &traces),
         OPT_END_(),
     };
@@ -111,6 +114,10 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye blocks: --threshold must be 0 or more\n");
         return GD_EXIT_USAGE;
     }
+    if (limit < 0) {
+        fprintf(stderr, "godeye blocks: --limit must be 0 (all) or more\n");
+        return GD_EXIT_USAGE;
+    }
     if (group && stacks) {
         fprintf(stderr, "godeye blocks: --group and --stacks do not go together\n");
         return GD_EXIT_USAGE;
@@ -119,7 +126,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     if ((rc = gd_cli_open_listing(ctx, "blocks", &traces, &s)))
         return rc;
     gd_blocks_query q = {.filter = gd_cli_filter(&traces), .threshold = threshold,
-                         .kind = gd_block_kind_parse(kind), .stacks = stacks};
+                         .kind = gd_block_kind_parse(kind), .stacks = stacks, .limit = limit};
     gd_out_mode mode = gd_cli_mode(format);
     gd_error err = {0};
     gd_renderer *r;
@@ -132,7 +139,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         rc = gd_store_blocks(s, &q, print_with_stacks, &o, &err);
     } else {
         r = gd_cli_renderer(ctx, s, mode, block_columns, sizeof block_columns / sizeof block_columns[0]);
-        rc = gd_store_blocks(s, &q, gd_cli_render_cb, r, &err);
+        rc = gd_store_block_values(s, &q, gd_cli_values_cb, r, &err);
     }
     int wrc = gd_render_end(r);
     gd_store_close(s);

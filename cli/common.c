@@ -156,6 +156,11 @@ int gd_cli_render_cb(void *ctx, json_t *row)
     return gd_render_row((gd_renderer *)ctx, row) ? 1 : 0;
 }
 
+int gd_cli_values_cb(void *ctx, const gd_row *row)
+{
+    return gd_render_values((gd_renderer *)ctx, row) ? 1 : 0;
+}
+
 gd_out_mode gd_cli_mode(const char *format)
 {
     int m = format ? gd_out_mode_parse(format) : GD_OUT_TABLE;

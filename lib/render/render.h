@@ -1,8 +1,9 @@
 /* render.h - one column spec, many output modes (table, csv, json, jsonl).
  *
- * Commands describe their rows once (gd_column[]) and push rows as JSON
- * objects; the renderer decides how they look.  Renderers never compute:
- * they format what the analyses produced. */
+ * Commands describe their rows once (gd_column[], whose columns name paths
+ * into the row) and push the query's rows as they are, JSON objects or rows
+ * of plain values (core/row.h); the renderer decides how they look.
+ * Renderers never compute: they format what the analyses produced. */
 #ifndef GD_RENDER_H
 #define GD_RENDER_H
 
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/row.h"
 #include "render/timefmt.h"
 
 /* GD_OUT_MD: a Markdown pipe table for pull-request comments (times of
@@ -28,16 +30,28 @@ typedef enum {
                        * the header when all rows share it, else in cells   */
     GD_COL_BOOL,      /* true/false/null as yes/no/-                         */
     GD_COL_BYTES,     /* a byte count, printed with a unit                   */
-    GD_COL_NUM        /* any number: 3 significant digits, whole from 100 on */
+    GD_COL_NUM,       /* any number: 3 significant digits, whole from 100 on */
+    GD_COL_WINDOW     /* a window name: a ViewRootImpl's long one           *
+                       * ("pkg/Act/android.view.ViewRootImpl@h (visibility=8)")*
+                       * reads "pkg/Act@h" in tables                        */
 } gd_col_type;
 
+/* A cell's text made from its whole row (for columns that summarize
+ * nested fields): buf, or NULL when the row has none. */
+typedef const char *(*gd_cell_fn)(const json_t *row, char *buf, size_t n);
+
 typedef struct gd_column {
-    const char *key;      /* JSON field; "a.b" names field b of object a     */
-    const char *header;   /* table/csv header                                */
+    const char *key;      /* the column's name: csv header; its path too     */
+    const char *header;   /* table header                                    */
     gd_col_type type;
     int flex;             /* table: this column shrinks to fit the terminal  */
     int hidden;           /* table: not shown (csv/json still have it)       */
     int auto_hide;        /* table: not shown when every value is null       */
+    const char *path;     /* where the value is in the row when not at key:  *
+                           * "a.b" field b of object a, "a.0" the first     *
+                           * element of array a ("overdraw_px.4+")          */
+    gd_cell_fn text;      /* table and csv: the cell's text from the row     */
+    const char *words;    /* tables: "YES|NO", the words for true and false  */
 } gd_column;
 
 typedef struct gd_renderer gd_renderer;
@@ -59,11 +73,16 @@ void gd_render_tz(gd_renderer *r, int tz_min);
  * label, for lines outside a table ("05-12 10:11:12.345 UTC", "+1.500s");
  * "-" when v is no time. */
 const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *buf, size_t n);
-/* The value a column key names in a row: "a.b" is field b of the object
- * in field a (NULL when absent). */
-json_t *gd_render_get(const json_t *row, const char *key);
+/* The value a path names in a row: "a.b" is field b of the object in
+ * field a, "a.2" the third element of the array in field a (NULL when
+ * absent). */
+json_t *gd_render_get(const json_t *row, const char *path);
 /* Adds one row (borrowed). 0 ok, -1 on a write error or out of memory. */
 int gd_render_row(gd_renderer *r, json_t *row);
+/* Adds one row of plain values (borrowed): json, jsonl and csv are written
+ * from the values as they come, with the same text as gd_render_row would
+ * write for gd_row_json(row).  0 ok, -1 on a write error or out of memory. */
+int gd_render_values(gd_renderer *r, const gd_row *row);
 /* Finishes the output (closing bracket, table flush) and frees r.  A table
  * with no rows prints nothing (csv still has its header, json is []).
  * Returns -1 when writing failed. */
