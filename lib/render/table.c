@@ -6,6 +6,12 @@
 #include "core/escape.h"
 #include "render/render_int.h"
 
+/* 1 for a column of text (left-aligned, cut last). */
+static int is_text(const gd_column *c)
+{
+    return c->type == GD_COL_TEXT || c->type == GD_COL_WINDOW;
+}
+
 /* Display width of UTF-8 text: counts code points (good enough for frames). */
 static size_t text_width(const char *s)
 {
@@ -271,7 +277,7 @@ void gd_render_flush_table(gd_renderer *r)
     for (int pass = 0; pass < 3 && total > (size_t)r->width; pass++)
         for (size_t c = r->ncols; c-- > 0 && total > (size_t)r->width;) {
             if (r->cols[c].hidden || (pass < 2 && !r->cols[c].flex) ||
-                (pass == 2 && r->cols[c].type != GD_COL_TEXT))
+                (pass == 2 && !is_text(&r->cols[c])))
                 continue;
             size_t minw = 12, excess = total - (size_t)r->width;
             if (pass == 0) { /* the widest short frame (or whole cell) */
@@ -301,7 +307,7 @@ void gd_render_flush_table(gd_renderer *r)
         if (!first)
             fputs("  ", r->out);
         first = 0;
-        print_cell(r->out, r->cols[c].header, w[c], r->cols[c].type != GD_COL_TEXT, 0, c == last);
+        print_cell(r->out, r->cols[c].header, w[c], !is_text(&r->cols[c]), 0, c == last);
     }
     fputc('\n', r->out);
     for (size_t i = 0; i < nrows; i++) {
@@ -313,7 +319,7 @@ void gd_render_flush_table(gd_renderer *r)
                 fputs("  ", r->out);
             first = 0;
             const char *cell = table_cell(r, c, row, mixed[c], buf, sizeof buf);
-            print_cell(r->out, cell, w[c], r->cols[c].type != GD_COL_TEXT, r->cols[c].flex, c == last);
+            print_cell(r->out, cell, w[c], !is_text(&r->cols[c]), r->cols[c].flex, c == last);
         }
         fputc('\n', r->out);
     }
@@ -372,7 +378,7 @@ void gd_render_flush_md(gd_renderer *r)
                 if (pass == 0)
                     md_cell(r->out, r->cols[c].header);
                 else
-                    fputs(r->cols[c].type == GD_COL_TEXT || r->cols[c].type == GD_COL_BOOL ? ":--" : "--:",
+                    fputs(is_text(&r->cols[c]) || r->cols[c].type == GD_COL_BOOL ? ":--" : "--:",
                           r->out);
                 fputc(' ', r->out);
             }
