@@ -98,3 +98,68 @@ json_t *gd_row_json(const gd_row *r)
         json_object_set_new(o, r->names[k], gd_value_json(&r->v[k]));
     return o;
 }
+
+void gd_rowb_init(gd_rowb *b)
+{
+    b->row.names = b->names;
+    b->row.v = b->v;
+    b->row.n = 0;
+}
+
+gd_value *gd_rowb_add(gd_rowb *b, const char *name)
+{
+    static const gd_value null_value = {GD_V_NULL, {0}};
+    size_t k = b->row.n < GD_ROWB_MAX ? b->row.n++ : GD_ROWB_MAX - 1;
+    b->names[k] = name;
+    b->v[k] = null_value;
+    return &b->v[k];
+}
+
+void gd_rowb_real(gd_rowb *b, const char *name, double d)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_REAL;
+    v->u.d = d;
+}
+
+void gd_rowb_int(gd_rowb *b, const char *name, int64_t i)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_INT;
+    v->u.i = i;
+}
+
+void gd_rowb_bool(gd_rowb *b, const char *name, int yes)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_BOOL;
+    v->u.i = yes != 0;
+}
+
+void gd_rowb_text(gd_rowb *b, const char *name, const char *t)
+{
+    size_t n = t ? strlen(t) : 0;
+    if (n && !gd_utf8_valid(t, n))
+        return;
+    gd_value *v = gd_rowb_add(b, name);
+    if (n) {
+        v->kind = GD_V_TEXT;
+        v->u.t.s = t;
+        v->u.t.n = n;
+    }
+}
+
+void gd_rowb_json(gd_rowb *b, const char *name, json_t *j)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_JSON;
+    v->u.json = j;
+}
+
+void gd_rowb_clear(gd_rowb *b)
+{
+    for (size_t i = 0; i < b->row.n; i++)
+        if (b->v[i].kind == GD_V_JSON)
+            json_decref(b->v[i].u.json);
+    b->row.n = 0;
+}

@@ -40,6 +40,30 @@ struct gd_row {
     size_t n;
 };
 
+/* A row being built field by field (names borrowed; GD_V_JSON values are
+ * its own references, released by gd_rowb_clear). */
+#define GD_ROWB_MAX 32
+typedef struct gd_rowb {
+    const char *names[GD_ROWB_MAX];
+    gd_value v[GD_ROWB_MAX];
+    gd_row row;
+} gd_rowb;
+
+void gd_rowb_init(gd_rowb *b);
+/* The next field's value, null until set (past GD_ROWB_MAX fields: a slot
+ * that is not in the row). */
+gd_value *gd_rowb_add(gd_rowb *b, const char *name);
+void gd_rowb_real(gd_rowb *b, const char *name, double d);
+void gd_rowb_int(gd_rowb *b, const char *name, int64_t i);
+void gd_rowb_bool(gd_rowb *b, const char *name, int yes);
+/* A C string (NULL or "": null); left out when it is not UTF-8, as
+ * json_string leaves it out. */
+void gd_rowb_text(gd_rowb *b, const char *name, const char *t);
+/* A JSON value the row takes over. */
+void gd_rowb_json(gd_rowb *b, const char *name, json_t *j);
+/* Releases the row's JSON values and empties it. */
+void gd_rowb_clear(gd_rowb *b);
+
 /* The value a path names in a row ("a", "a.b": field b of nested row a);
  * NULL when absent.  When the path goes on into a GD_V_JSON value, that
  * value is returned and *rest is the remaining path (else *rest = NULL). */

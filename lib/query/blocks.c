@@ -395,72 +395,29 @@ static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 
 typedef int (*block_fn)(void *ctx, const gd_row *row, double dur);
 
-/* One block row of plain values, filled field by field in contract order;
- * GD_V_JSON values are its own references. */
+/* One block row of plain values, filled field by field in contract order. */
 typedef struct block_row {
-    const char *names[24];
-    gd_value v[24], mem[8];
-    gd_row row, memrow;
+    gd_rowb b;
+    gd_value mem[8];
+    gd_row memrow;
 } block_row;
 
-static gd_value *field(block_row *b, const char *name)
-{
-    b->names[b->row.n] = name;
-    return &b->v[b->row.n++];
-}
-
-static void set_real(block_row *b, const char *name, double d)
-{
-    gd_value *v = field(b, name);
-    v->kind = GD_V_REAL;
-    v->u.d = d;
-}
-
-static void set_bool(block_row *b, const char *name, int yes)
-{
-    gd_value *v = field(b, name);
-    v->kind = GD_V_BOOL;
-    v->u.i = yes != 0;
-}
-
-/* A derived text (NULL or "": null); left out when it is not UTF-8, as
- * json_string leaves it. */
-static void set_text(block_row *b, const char *name, const char *t)
-{
-    size_t n = t ? strlen(t) : 0;
-    if (n && !gd_utf8_valid(t, n))
-        return;
-    gd_value *v = field(b, name);
-    v->kind = n ? GD_V_TEXT : GD_V_NULL;
-    v->u.t.s = t;
-    v->u.t.n = n;
-}
-
-static void set_json(block_row *b, const char *name, json_t *j)
-{
-    gd_value *v = field(b, name);
-    v->kind = GD_V_JSON;
-    v->u.json = j;
-}
-
 /* A millisecond column (gd_col_ms). */
-static void set_ms(block_row *b, const char *name, sqlite3_stmt *q, int i)
+static void set_ms(gd_rowb *b, const char *name, sqlite3_stmt *q, int i)
 {
     if (sqlite3_column_type(q, i) == SQLITE_NULL)
-        field(b, name)->kind = GD_V_NULL;
+        gd_rowb_add(b, name);
     else
-        set_real(b, name, gd_ms_round(sqlite3_column_double(q, i)));
+        gd_rowb_real(b, name, gd_ms_round(sqlite3_column_double(q, i)));
 }
 
 /* The memory object from 8 consecutive columns starting at `first`
  * (memory_cols, as values). */
 static void set_memory(block_row *b, sqlite3_stmt *q, int first)
 {
-    gd_value *v = field(b, "memory");
-    if (sqlite3_column_type(q, 17) == SQLITE_NULL) {
-        v->kind = GD_V_NULL;
+    gd_value *v = gd_rowb_add(&b->b, "memory");
+    if (sqlite3_column_type(q, 17) == SQLITE_NULL)
         return;
-    }
     for (int i = 0; i < 8; i++)
         gd_col_value(q, first + i, &b->mem[i]);
     if (b->mem[0].kind != GD_V_NULL) {
@@ -478,14 +435,11 @@ static void set_memory(block_row *b, sqlite3_stmt *q, int first)
 
 static void block_row_clear(block_row *b)
 {
-    for (size_t i = 0; i < b->row.n; i++)
-        if (b->v[i].kind == GD_V_JSON)
-            json_decref(b->v[i].u.json);
     for (size_t i = 0; i < 8; i++)
         if (b->mem[i].kind == GD_V_JSON)
             json_decref(b->mem[i].u.json);
     memset(b->mem, 0, sizeof b->mem);
-    b->row.n = 0;
+    gd_rowb_clear(&b->b);
 }
 
 /* The kind filter as SQL over d (dispatch) and t (its trace). */
@@ -516,24 +470,12 @@ static double kind_bound(gd_store *s, gd_block_kind k, double bound)
     return bound;
 }
 
-static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
-                      gd_error *err)
+/* The blocks query: dispatches at or over ?1 (each trace's short threshold
+ * when ?2 is 0) with their stored block rows and memory snapshots, by trace
+ * and start; with a limit (?3) the longest first, then put back in order. */
+static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light, const char *filt)
 {
-    char filt[4096], sql[8192];
-    gd_store_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
-    /* the threshold bound lets SQLite use the dur_ms index */
-    double bound = bq->threshold;
-    if (!gd_has(bound)) {
-        sqlite3_stmt *m = gd_store_prepare(s, "SELECT min(short_ms) FROM trace", err);
-        if (!m)
-            return err->code;
-        bound = (sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
-                    ? sqlite3_column_double(m, 0)
-                    : GD_SHORT_MS;
-        sqlite3_finalize(m);
-    }
-    bound = kind_bound(s, bq->kind, bound);
-    snprintf(sql, sizeof sql,
+    snprintf(sql, n,
              /* --limit: the longest `limit` blocks, listed in the listing's order */
              "%sSELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
              " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
@@ -552,7 +494,26 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
              light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt, kind_sql(bq->kind),
              bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?3" : "d.trace, d.start_ms, d.id",
              bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
+}
 
+static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
+                      gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
+    /* the threshold bound lets SQLite use the dur_ms index */
+    double bound = bq->threshold;
+    if (!gd_has(bound)) {
+        sqlite3_stmt *m = gd_store_prepare(s, "SELECT min(short_ms) FROM trace", err);
+        if (!m)
+            return err->code;
+        bound = (sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
+                    ? sqlite3_column_double(m, 0)
+                    : GD_SHORT_MS;
+        sqlite3_finalize(m);
+    }
+    bound = kind_bound(s, bq->kind, bound);
+    block_sql(sql, sizeof sql, bq, light, filt);
     /* with no memory snapshot joined, columns 19.. are NULL */
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
@@ -565,42 +526,42 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     gd_deriver *dv = NULL;
     sqlite3_stmt *mem_q = NULL; /* memory of blocks derived on the fly */
     int rc = GD_OK, step;
-    block_row b = {.row = {NULL, NULL, 0}};
-    b.row.names = b.names;
-    b.row.v = b.v;
+    block_row b = {0};
+    gd_rowb *f = &b.b;
+    gd_rowb_init(f);
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
         /* the kind filter is in the SQL (kind_sql): same rule */
         gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, 10),
                                            sqlite3_column_double(q, 11));
         int64_t trace = sqlite3_column_int64(q, 1);
-        gd_col_value(q, 0, field(&b, "id"));
-        gd_col_value(q, 1, field(&b, "trace"));
-        gd_col_value(q, 2, field(&b, "pid"));
-        gd_col_value(q, 3, field(&b, "tid"));
-        gd_col_value(q, 27, field(&b, "thread"));
+        gd_col_value(q, 0, gd_rowb_add(f, "id"));
+        gd_col_value(q, 1, gd_rowb_add(f, "trace"));
+        gd_col_value(q, 2, gd_rowb_add(f, "pid"));
+        gd_col_value(q, 3, gd_rowb_add(f, "tid"));
+        gd_col_value(q, 27, gd_rowb_add(f, "thread"));
         double start = sqlite3_column_double(q, 4);
-        set_real(&b, "start_ms", gd_ms_round(start));
-        set_real(&b, "end_ms", gd_ms_round(start + dur));
-        set_real(&b, "duration_ms", gd_ms_round(dur));
-        set_ms(&b, "thread_ms", q, 6);
-        set_text(&b, "kind", gd_block_kind_name(k));
-        set_bool(&b, "unfinished", sqlite3_column_int(q, 7));
+        gd_rowb_real(f, "start_ms", gd_ms_round(start));
+        gd_rowb_real(f, "end_ms", gd_ms_round(start + dur));
+        gd_rowb_real(f, "duration_ms", gd_ms_round(dur));
+        set_ms(f, "thread_ms", q, 6);
+        gd_rowb_text(f, "kind", gd_block_kind_name(k));
+        gd_rowb_bool(f, "unfinished", sqlite3_column_int(q, 7));
         int have = sqlite3_column_int(q, 12);
         json_t *stacks = NULL;
         gd_block_info bi;
         if (have && !bq->stacks) {
             if (sqlite3_column_type(q, 16) == SQLITE_NULL)
-                field(&b, "cpu_busy")->kind = GD_V_NULL;
+                gd_rowb_add(f, "cpu_busy");
             else
-                set_bool(&b, "cpu_busy", sqlite3_column_int(q, 16));
-            gd_col_value(q, 13, field(&b, "samples"));
-            gd_col_value(q, 14, field(&b, "key_frame"));
-            gd_col_value(q, 15, field(&b, "group"));
+                gd_rowb_bool(f, "cpu_busy", sqlite3_column_int(q, 16));
+            gd_col_value(q, 13, gd_rowb_add(f, "samples"));
+            gd_col_value(q, 14, gd_rowb_add(f, "key_frame"));
+            gd_col_value(q, 15, gd_rowb_add(f, "group"));
             if (!light)
                 set_memory(&b, q, 19);
-            gd_col_value(q, 8, field(&b, "msg"));
-            gd_col_value(q, 18, field(&b, "blame"));
+            gd_col_value(q, 8, gd_rowb_add(f, "msg"));
+            gd_col_value(q, 18, gd_rowb_add(f, "blame"));
         } else {
             /* below the ingest-time cut (or stacks wanted): derive now */
             const gd_trace_cfg *cfg = cfg_get(s, &cfgs, trace, err);
@@ -613,22 +574,20 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                                        bq->stacks ? &stacks : NULL, err)))
                 break;
             if (bi.cpu_busy < 0)
-                field(&b, "cpu_busy")->kind = GD_V_NULL;
+                gd_rowb_add(f, "cpu_busy");
             else
-                set_bool(&b, "cpu_busy", bi.cpu_busy);
-            gd_value *n = field(&b, "samples");
-            n->kind = GD_V_INT;
-            n->u.i = bi.samples;
-            set_text(&b, "key_frame", bi.key_frame);
-            set_text(&b, "group", bi.group);
+                gd_rowb_bool(f, "cpu_busy", bi.cpu_busy);
+            gd_rowb_int(f, "samples", bi.samples);
+            gd_rowb_text(f, "key_frame", bi.key_frame);
+            gd_rowb_text(f, "group", bi.group);
             if (!light)
-                set_json(&b, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
-            set_text(&b, "blame", bi.blame);
-            gd_col_value(q, 8, field(&b, "msg"));
+                gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
+            gd_rowb_text(f, "blame", bi.blame);
+            gd_col_value(q, 8, gd_rowb_add(f, "msg"));
         }
         if (stacks)
-            set_json(&b, "stacks", stacks);
-        int stop = fn(ctx, &b.row, dur);
+            gd_rowb_json(f, "stacks", stacks);
+        int stop = fn(ctx, &f->row, dur);
         block_row_clear(&b);
         if (stop)
             break;

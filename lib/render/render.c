@@ -180,8 +180,47 @@ json_t *gd_render_col_value(const gd_column *c, const json_t *row)
     return gd_render_get(row, c->path ? c->path : c->key);
 }
 
+void gd_render_nodes(gd_renderer *r, const char *children) { r->children = children; }
+
+/* A tree as rows (gd_render_nodes): the node, then its children. */
+static int node_rows(gd_renderer *r, json_t *root, json_t *node, int depth)
+{
+    json_t *flat = json_copy(node), *v, *kid;
+    const char *k;
+    if (!flat || json_object_set_new(flat, "depth", json_integer(depth))) {
+        json_decref(flat);
+        return -1;
+    }
+    json_object_foreach(root, k, v)
+        if (!json_object_get(flat, k))
+            json_object_set(flat, k, v);
+    json_object_del(flat, r->children);
+    const char *saved = r->children;
+    r->children = NULL;
+    int rc = gd_render_row(r, flat);
+    r->children = saved;
+    json_decref(flat);
+    size_t i;
+    json_array_foreach(json_object_get(node, r->children), i, kid)
+        if (!rc)
+            rc = node_rows(r, root, kid, depth + 1);
+    return rc;
+}
+
+void gd_render_lines(gd_renderer *r, gd_lines_fn fn, void *ctx)
+{
+    r->lines = fn;
+    r->lines_ctx = ctx;
+}
+
 int gd_render_row(gd_renderer *r, json_t *row)
 {
+    if (r->lines && r->mode == GD_OUT_TABLE) {
+        r->nrows++;
+        return r->lines(r->out, r, row, r->lines_ctx) || ferror(r->out) ? -1 : 0;
+    }
+    if (r->children && r->mode != GD_OUT_JSON && r->mode != GD_OUT_JSONL)
+        return node_rows(r, row, row, 0);
     if (r->text.n)
         gd_render_values_flush(r);
     switch (r->mode) {
@@ -194,7 +233,7 @@ int gd_render_row(gd_renderer *r, json_t *row)
             if (i)
                 fputc(',', r->out);
             if (r->cols[i].text) {
-                char buf[1024];
+                char buf[4096];
                 const char *t = r->cols[i].text(row, buf, sizeof buf);
                 gd_render_csv_field(r->out, t ? t : "", t != NULL);
                 continue;

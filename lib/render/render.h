@@ -77,6 +77,18 @@ const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *b
  * field a, "a.2" the third element of the array in field a (NULL when
  * absent). */
 json_t *gd_render_get(const json_t *row, const char *path);
+/* Rows are trees whose nodes hold their children in the array field
+ * `children` (a literal or kept by the caller): json and jsonl write each
+ * tree as it is; the other modes show one row per node, in pre-order, with
+ * the node's fields, "depth" (0 for the root) and its root's fields the node
+ * has not. */
+void gd_render_nodes(gd_renderer *r, const char *children);
+/* Writes one row for humans as lines of text to out (r: for its times,
+ * gd_render_time).  0, or -1 on a write error. */
+typedef int (*gd_lines_fn)(FILE *out, const gd_renderer *r, json_t *row, void *ctx);
+/* Table mode: each row is written by fn as it comes (a report of lines,
+ * not a table); the other modes are unchanged. */
+void gd_render_lines(gd_renderer *r, gd_lines_fn fn, void *ctx);
 /* Adds one row (borrowed). 0 ok, -1 on a write error or out of memory. */
 int gd_render_row(gd_renderer *r, json_t *row);
 /* Adds one row of plain values (borrowed): json, jsonl and csv are written

@@ -23,6 +23,9 @@ struct gd_renderer {
     struct trace_clock { int64_t trace; gd_clock c; } *clocks; /* table mode */
     size_t nclocks, clocks_cap;
     int tz_min;
+    const char *children; /* rows are trees: their nodes' array field */
+    gd_lines_fn lines;    /* table mode: rows written as lines by this   */
+    void *lines_ctx;
 };
 
 /* A text cell that a spreadsheet would run as a formula gets a leading '. */

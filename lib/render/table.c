@@ -208,7 +208,7 @@ static void time_header(const gd_renderer *r, size_t c, char *hdr, size_t n, int
 static const char *human_cell(const gd_column *c, json_t *row, char *buf, size_t n)
 {
     if (c->text) {
-        char raw[1024];
+        char raw[4096];
         const char *t = c->text(row, raw, sizeof raw);
         /* the text holds names from the capture */
         return gd_escape_ctrl(t ? t : "-", buf, n);
