@@ -7,6 +7,7 @@
 
 #include "core/escape.h"
 #include "core/util.h"
+#include "render/junit.h"
 #include "render/render_int.h"
 
 /* Writes row as compact JSON with one fwrite (json_dumpf writes token by
@@ -33,8 +34,8 @@ static int dump_row(gd_renderer *r, json_t *row)
 
 int gd_out_mode_parse(const char *s)
 {
-    static const char *const names[] = {"table", "csv", "json", "jsonl", "md"};
-    for (int i = 0; i < 5; i++)
+    static const char *const names[] = {"table", "csv", "json", "jsonl", "md", "junit"};
+    for (int i = 0; i < 6; i++)
         if (strcmp(s, names[i]) == 0)
             return i;
     return -1;
@@ -52,7 +53,7 @@ gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, s
     r->ncols = ncols;
     r->width = width > 0 ? width : 100;
     r->tz_min = GD_TZ_NONE;
-    if (mode == GD_OUT_TABLE || mode == GD_OUT_MD)
+    if (mode == GD_OUT_TABLE || mode == GD_OUT_MD || mode == GD_OUT_JUNIT)
         r->buffered = json_array();
     if (mode == GD_OUT_CSV) {
         for (size_t i = 0; i < ncols; i++)
@@ -89,6 +90,16 @@ int gd_render_clock(gd_renderer *r, int64_t trace, const gd_clock *c)
 }
 
 void gd_render_tz(gd_renderer *r, int tz_min) { r->tz_min = tz_min; }
+
+int gd_render_wants_clocks(const gd_renderer *r)
+{
+    if (r->mode != GD_OUT_TABLE)
+        return 0;
+    for (size_t c = 0; c < r->ncols; c++)
+        if (r->cols[c].type == GD_COL_TIME)
+            return 1;
+    return 0;
+}
 
 /* The clock of a row's trace (unknown when the row names none). */
 const gd_clock *gd_render_row_clock(const gd_renderer *r, json_t *row)
@@ -226,6 +237,7 @@ int gd_render_row(gd_renderer *r, json_t *row)
     switch (r->mode) {
     case GD_OUT_TABLE:
     case GD_OUT_MD:
+    case GD_OUT_JUNIT:
         json_array_append(r->buffered, row);
         break;
     case GD_OUT_CSV:
@@ -343,6 +355,10 @@ int gd_render_end(gd_renderer *r)
         break;
     case GD_OUT_MD:
         gd_render_flush_md(r);
+        break;
+    case GD_OUT_JUNIT:
+        if (gd_render_junit(r->out, "godeye check", r->buffered))
+            r->failed = 1;
         break;
     case GD_OUT_JSON:
         fputs(r->nrows ? "\n]\n" : "[]\n", r->out);

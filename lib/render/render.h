@@ -15,10 +15,11 @@
 #include "render/timefmt.h"
 
 /* GD_OUT_MD: a Markdown pipe table for pull-request comments (times of
- * unknown clock; cells escaped so capture text never becomes markup). */
-typedef enum { GD_OUT_TABLE = 0, GD_OUT_CSV, GD_OUT_JSON, GD_OUT_JSONL, GD_OUT_MD } gd_out_mode;
+ * unknown clock; cells escaped so capture text never becomes markup).
+ * GD_OUT_JUNIT: `godeye check`'s rules as a JUnit XML suite (junit.h). */
+typedef enum { GD_OUT_TABLE = 0, GD_OUT_CSV, GD_OUT_JSON, GD_OUT_JSONL, GD_OUT_MD, GD_OUT_JUNIT } gd_out_mode;
 
-/* Parses "table", "csv", "json", "jsonl", "md"; -1 when unknown. */
+/* Parses "table", "csv", "json", "jsonl", "md", "junit"; -1 when unknown. */
 int gd_out_mode_parse(const char *s);
 
 typedef enum {
@@ -63,6 +64,9 @@ gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, s
 /* The clock described by a trace row (`godeye traces`' "clock",
  * "utc_offset_min" and "start_ms"; absent fields: unknown). */
 gd_clock gd_clock_of_trace_row(const json_t *row);
+/* 1 when the output shows times by their trace's clock (a table with a
+ * time column): the caller then gives the clocks (gd_render_clock). */
+int gd_render_wants_clocks(const gd_renderer *r);
 /* Table mode: time columns of rows whose "trace" is `trace` follow clock
  * `c` (copied); rows of traces never named here are of unknown clock.
  * 0, or -1 when out of memory. */
