@@ -602,48 +602,41 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     return rc;
 }
 
+/* The caller's callback: rows as JSON (fn) or as plain values (values). */
 typedef struct pass_ctx {
     gd_row_fn fn;
+    gd_values_fn values;
     void *ctx;
 } pass_ctx;
 
 static int pass_row(void *ctx, const gd_row *row, double dur)
 {
     pass_ctx *p = ctx;
+    if (p->values)
+        return p->values(p->ctx, row);
     json_t *j = gd_row_json(row);
     int stop = j ? p->fn(p->ctx, j) : 1;
     json_decref(j);
     return stop;
 }
 
-typedef struct values_ctx {
-    gd_values_fn fn;
-    void *ctx;
-} values_ctx;
-
-static int pass_values(void *ctx, const gd_row *row, double dur)
-{
-    values_ctx *p = ctx;
-    return p->fn(p->ctx, row);
-}
-
 int gd_store_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn, void *ctx,
                           gd_error *err)
 {
-    values_ctx p = {fn, ctx};
-    return each_block(s, q, pass_values, &p, 0, err);
+    pass_ctx p = {NULL, fn, ctx};
+    return each_block(s, q, pass_row, &p, 0, err);
 }
 
 int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    pass_ctx p = {fn, ctx};
+    pass_ctx p = {fn, NULL, ctx};
     return each_block(s, q, pass_row, &p, 0, err);
 }
 
 int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
-    pass_ctx p = {fn, ctx};
+    pass_ctx p = {fn, NULL, ctx};
     return each_block(s, q, pass_row, &p, 1, err);
 }
 

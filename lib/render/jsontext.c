@@ -11,8 +11,7 @@
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(16))
 
-/* Room for `more` bytes past t->n.  0, or -1 when out of memory. */
-static int reserve(gd_text *t, size_t more)
+int gd_text_reserve(gd_text *t, size_t more)
 {
     if (t->n + more <= t->cap)
         return 0;
@@ -29,7 +28,7 @@ static int reserve(gd_text *t, size_t more)
 
 int gd_text_put(gd_text *t, const char *s, size_t n)
 {
-    if (reserve(t, n))
+    if (gd_text_reserve(t, n))
         return -1;
     memcpy(t->p + t->n, s, n);
     t->n += n;
@@ -41,7 +40,7 @@ int gd_json_string_text(gd_text *t, const char *s, size_t n)
     if (!gd_utf8_valid(s, n))
         return gd_text_put(t, "\"\xef\xbf\xbd\"", 5);
     /* at most 6 bytes per input byte ("\u001F") and the quotes */
-    if (reserve(t, n * 6 + 2))
+    if (gd_text_reserve(t, n * 6 + 2))
         return -1;
     char *o = t->p + t->n;
     *o++ = '"';
@@ -99,7 +98,7 @@ int gd_json_real_text(gd_text *t, double d)
 static int tree_text(gd_text *t, json_t *j)
 {
     size_t n = json_dumpb(j, NULL, 0, JSON_FLAGS | JSON_ENCODE_ANY);
-    if (n == 0 || reserve(t, n))
+    if (n == 0 || gd_text_reserve(t, n))
         return -1;
     if (json_dumpb(j, t->p + t->n, n, JSON_FLAGS | JSON_ENCODE_ANY) != n)
         return -1;

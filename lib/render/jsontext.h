@@ -14,6 +14,8 @@ typedef struct gd_text {
     size_t n, cap;
 } gd_text;
 
+/* Room for `more` bytes past t->n.  0, or -1 when out of memory. */
+int gd_text_reserve(gd_text *t, size_t more);
 /* Appends n bytes of s.  0, or -1 when out of memory. */
 int gd_text_put(gd_text *t, const char *s, size_t n);
 /* Appends row r as one JSON object to t.  0, or -1 when out of memory. */

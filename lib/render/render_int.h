@@ -17,9 +17,7 @@ struct gd_renderer {
     size_t nrows;
     json_t *buffered; /* table mode */
     int failed;
-    char *buf;        /* json/jsonl: one row's text, reused */
-    size_t cap;
-    gd_text text;     /* json/jsonl rows of plain values: their text */
+    gd_text text;     /* json/jsonl: rows' text not yet written */
     struct trace_clock { int64_t trace; gd_clock c; } *clocks; /* table mode */
     size_t nclocks, clocks_cap;
     int tz_min;
@@ -35,8 +33,10 @@ void gd_render_csv_field(FILE *out, const char *s, int text);
 json_t *gd_render_col_value(const gd_column *c, const json_t *row);
 /* The clock of a row's trace (NULL: unknown). */
 const gd_clock *gd_render_row_clock(const gd_renderer *r, json_t *row);
-/* Writes the json/jsonl text of plain-value rows still held.  0, or -1. */
+/* Writes the json/jsonl text still held.  0, or -1. */
 int gd_render_values_flush(gd_renderer *r);
+/* The same once the text held is a block's worth. */
+void gd_render_values_flush_at(gd_renderer *r);
 /* Table and Markdown modes: the buffered rows, printed. */
 void gd_render_flush_table(gd_renderer *r);
 void gd_render_flush_md(gd_renderer *r);

@@ -227,6 +227,22 @@ static const char *table_cell(const gd_renderer *r, size_t c, json_t *row, int m
     return human_cell(&r->cols[c], row, buf, n);
 }
 
+/* One line of the table: the headers (row NULL) or a row's cells. */
+static void print_line(gd_renderer *r, const size_t *w, size_t last, json_t *row, const int *mixed,
+                       char *buf, size_t n)
+{
+    for (size_t c = 0, first = 1; c < r->ncols; c++) {
+        if (r->cols[c].hidden)
+            continue;
+        if (!first)
+            fputs("  ", r->out);
+        first = 0;
+        const char *cell = row ? table_cell(r, c, row, mixed[c], buf, n) : r->cols[c].header;
+        print_cell(r->out, cell, w[c], !is_text(&r->cols[c]), row ? r->cols[c].flex : 0, c == last);
+    }
+    fputc('\n', r->out);
+}
+
 void gd_render_flush_table(gd_renderer *r)
 {
     size_t nvis = 0, nrows = json_array_size(r->buffered);
@@ -301,28 +317,9 @@ void gd_render_flush_table(gd_renderer *r)
     for (size_t c = 0; c < r->ncols; c++)
         if (!r->cols[c].hidden)
             last = c;
-    for (size_t c = 0, first = 1; c < r->ncols; c++) {
-        if (r->cols[c].hidden)
-            continue;
-        if (!first)
-            fputs("  ", r->out);
-        first = 0;
-        print_cell(r->out, r->cols[c].header, w[c], !is_text(&r->cols[c]), 0, c == last);
-    }
-    fputc('\n', r->out);
-    for (size_t i = 0; i < nrows; i++) {
-        json_t *row = json_array_get(r->buffered, i);
-        for (size_t c = 0, first = 1; c < r->ncols; c++) {
-            if (r->cols[c].hidden)
-                continue;
-            if (!first)
-                fputs("  ", r->out);
-            first = 0;
-            const char *cell = table_cell(r, c, row, mixed[c], buf, sizeof buf);
-            print_cell(r->out, cell, w[c], !is_text(&r->cols[c]), r->cols[c].flex, c == last);
-        }
-        fputc('\n', r->out);
-    }
+    print_line(r, w, last, NULL, mixed, buf, sizeof buf);
+    for (size_t i = 0; i < nrows; i++)
+        print_line(r, w, last, json_array_get(r->buffered, i), mixed, buf, sizeof buf);
     r->cols = saved;
     free(cols);
     free(w);

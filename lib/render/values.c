@@ -101,8 +101,7 @@ int gd_render_values(gd_renderer *r, const gd_row *row)
             (r->mode == GD_OUT_JSONL && gd_text_put(&r->text, "\n", 1)))
             r->failed = 1;
         r->nrows++;
-        if (r->text.n >= FLUSH_AT)
-            flush_text(r);
+        gd_render_values_flush_at(r);
         return r->failed || ferror(r->out) ? -1 : 0;
     }
     if (r->mode == GD_OUT_CSV && !csv_needs_json(r)) {
@@ -116,8 +115,13 @@ int gd_render_values(gd_renderer *r, const gd_row *row)
     return rc;
 }
 
-/* Writes what json/jsonl text is still held (gd_render_end calls it). */
 int gd_render_values_flush(gd_renderer *r)
 {
     return flush_text(r);
+}
+
+void gd_render_values_flush_at(gd_renderer *r)
+{
+    if (r->text.n >= FLUSH_AT)
+        flush_text(r);
 }
