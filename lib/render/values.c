@@ -93,6 +93,38 @@ static int csv_row(gd_renderer *r, const gd_row *row)
     return 0;
 }
 
+/* 1 when field `name` of a row shows in a table: a visible column reads it
+ * (the first segment of its path) or it is the row's "trace" (its clock). */
+static int table_field(const gd_renderer *r, const char *name)
+{
+    if (strcmp(name, "trace") == 0)
+        return 1;
+    for (size_t i = 0; i < r->ncols; i++) {
+        const char *p = r->cols[i].path ? r->cols[i].path : r->cols[i].key;
+        size_t n = strcspn(p, ".");
+        if (!r->cols[i].hidden && strncmp(p, name, n) == 0 && name[n] == '\0')
+            return 1;
+    }
+    return 0;
+}
+
+/* The row as JSON for the table modes, which hold every row: only the
+ * fields a table shows (all of them when a column's text is made from the
+ * whole row, or rows are written as lines). */
+static json_t *table_row(const gd_renderer *r, const gd_row *row)
+{
+    int whole = r->lines != NULL || r->mode == GD_OUT_CSV;
+    for (size_t i = 0; i < r->ncols && !whole; i++)
+        whole = r->cols[i].text != NULL;
+    if (whole)
+        return gd_row_json(row);
+    json_t *o = json_object();
+    for (size_t k = 0; o && k < row->n; k++)
+        if (table_field(r, row->names[k]))
+            json_object_set_new(o, row->names[k], gd_value_json(&row->v[k]));
+    return o;
+}
+
 int gd_render_values(gd_renderer *r, const gd_row *row)
 {
     if (r->mode == GD_OUT_JSON || r->mode == GD_OUT_JSONL) {
@@ -109,7 +141,7 @@ int gd_render_values(gd_renderer *r, const gd_row *row)
         r->nrows++;
         return r->failed || ferror(r->out) ? -1 : 0;
     }
-    json_t *j = gd_row_json(row);
+    json_t *j = table_row(r, row);
     int rc = j ? gd_render_row(r, j) : -1;
     json_decref(j);
     return rc;
