@@ -36,51 +36,43 @@ static const gd_column group_columns[] = {
     {"key_frame", "KEY FRAME", GD_COL_TEXT, 0, 1},
 };
 
-/* Table mode with --stacks: each block followed by its samples (the
- * renderer, fed no rows, shows their times). */
-typedef struct stacks_out {
-    gd_out_mode mode;
-    gd_renderer *r;
-} stacks_out;
-
-static int print_with_stacks(void *ctx, json_t *row)
+/* Table mode with --stacks: each block, a line, followed by its samples. */
+static int print_with_stacks(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
 {
-    stacks_out *o = ctx;
-    if (o->mode != GD_OUT_TABLE)
-        return gd_render_row(o->r, row) ? 1 : 0;
     char buf[256];
+    (void)ctx;
     json_t *th = json_object_get(row, "thread");
-    printf("block %lld  trace %lld  tid %lld",
-           (long long)json_integer_value(json_object_get(row, "id")),
-           (long long)json_integer_value(json_object_get(row, "trace")),
-           (long long)json_integer_value(json_object_get(row, "tid")));
+    fprintf(out, "block %lld  trace %lld  tid %lld",
+            (long long)json_integer_value(json_object_get(row, "id")),
+            (long long)json_integer_value(json_object_get(row, "trace")),
+            (long long)json_integer_value(json_object_get(row, "tid")));
     if (json_is_string(th)) {
         /* a thread name comes from the capture */
-        fputs(" (", stdout);
-        gd_fputs_escaped(json_string_value(th), stdout);
-        putchar(')');
+        fputs(" (", out);
+        gd_fputs_escaped(json_string_value(th), out);
+        fputc(')', out);
     }
-    printf("  %s  %.1f ms  %s%s  key frame: ",
-           gd_render_time(o->r, row, json_object_get(row, "start_ms"), buf, sizeof buf),
-           json_number_value(json_object_get(row, "duration_ms")),
-           json_string_value(json_object_get(row, "kind")),
-           json_is_true(json_object_get(row, "unfinished")) ? " (unfinished)" : "");
+    fprintf(out, "  %s  %.1f ms  %s%s  key frame: ",
+            gd_render_time(r, row, json_object_get(row, "start_ms"), buf, sizeof buf),
+            json_number_value(json_object_get(row, "duration_ms")),
+            json_string_value(json_object_get(row, "kind")),
+            json_is_true(json_object_get(row, "unfinished")) ? " (unfinished)" : "");
     /* frames come from the capture: shown escaped, one line each */
     json_t *kf = json_object_get(row, "key_frame");
-    gd_fputs_escaped(json_is_string(kf) ? json_string_value(kf) : "-", stdout);
-    putchar('\n');
+    gd_fputs_escaped(json_is_string(kf) ? json_string_value(kf) : "-", out);
+    fputc('\n', out);
     size_t i, j;
     json_t *s, *f;
     json_array_foreach(json_object_get(row, "stacks"), i, s) {
-        printf("  sample %zu at %s\n", i + 1,
-               gd_render_time(o->r, row, json_object_get(s, "ts_ms"), buf, sizeof buf));
+        fprintf(out, "  sample %zu at %s\n", i + 1,
+                gd_render_time(r, row, json_object_get(s, "ts_ms"), buf, sizeof buf));
         json_array_foreach(json_object_get(s, "frames"), j, f) {
-            fputs("      at ", stdout);
-            gd_fputs_escaped(json_string_value(f), stdout);
-            putchar('\n');
+            fputs("      at ", out);
+            gd_fputs_escaped(json_string_value(f), out);
+            fputc('\n', out);
         }
     }
-    printf("\n");
+    fputc('\n', out);
     return 0;
 }
 
@@ -90,6 +82,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     gd_int_list traces = {0};
     double threshold = NAN;
     int group = 0, stacks = 0;
+    long limit = 0;
     static const char *const kinds[] = {"short", "long", "anr", NULL};
     const gd_option opts[] = {
         OPT_DOUBLE_(0, "threshold", &threshold, "MS", "minimum duration (default: each trace's short threshold)"),
@@ -97,6 +90,8 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_CHOICE_(0, "kind", &kind, "KIND", "only blocks of this kind: short, long or anr", kinds),
         OPT_BOOL_(0, "group", &group, "aggregate blocks by key frame (without line number)"),
         OPT_BOOL_(0, "stacks", &stacks, "include the stack samples of each block"),
+        OPT_INT_(0, "limit", &limit, "N", "only the N longest blocks (or the first N groups)"),
+        OPT_INT_(0, "top", &limit, "N", "the same as --limit"),
         OPT_LISTING(&format, &traces),
         OPT_END_(),
     };
@@ -111,6 +106,10 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye blocks: --threshold must be 0 or more\n");
         return GD_EXIT_USAGE;
     }
+    if (limit < 0) {
+        fprintf(stderr, "godeye blocks: --limit must be 0 (all) or more\n");
+        return GD_EXIT_USAGE;
+    }
     if (group && stacks) {
         fprintf(stderr, "godeye blocks: --group and --stacks do not go together\n");
         return GD_EXIT_USAGE;
@@ -119,20 +118,18 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     if ((rc = gd_cli_open_listing(ctx, "blocks", &traces, &s)))
         return rc;
     gd_blocks_query q = {.filter = gd_cli_filter(&traces), .threshold = threshold,
-                         .kind = gd_block_kind_parse(kind), .stacks = stacks};
+                         .kind = gd_block_kind_parse(kind), .stacks = stacks, .limit = limit};
     gd_out_mode mode = gd_cli_mode(format);
     gd_error err = {0};
     gd_renderer *r;
     if (group) {
         r = gd_cli_renderer(ctx, s, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
         rc = gd_store_block_groups(s, &q, gd_cli_render_cb, r, &err);
-    } else if (stacks && mode == GD_OUT_TABLE) {
-        r = gd_cli_renderer(ctx, s, mode, block_columns, sizeof block_columns / sizeof block_columns[0]);
-        stacks_out o = {mode, r};
-        rc = gd_store_blocks(s, &q, print_with_stacks, &o, &err);
     } else {
         r = gd_cli_renderer(ctx, s, mode, block_columns, sizeof block_columns / sizeof block_columns[0]);
-        rc = gd_store_blocks(s, &q, gd_cli_render_cb, r, &err);
+        if (stacks)
+            gd_render_lines(r, print_with_stacks, NULL);
+        rc = gd_store_block_values(s, &q, gd_cli_values_cb, r, &err);
     }
     int wrc = gd_render_end(r);
     gd_store_close(s);

@@ -87,22 +87,15 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     }
     int wrc = 0;
     if (!rc) {
-        if (format && strcmp(format, "junit") == 0) {
-            wrc = gd_render_junit(stdout, "godeye check", rows);
-        } else {
-            gd_out_mode mode = gd_cli_mode(format);
-            gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
-            size_t i;
-            json_t *row;
-            json_array_foreach(rows, i, row)
-                if (gd_render_row(r, row))
-                    break;
-            wrc = gd_render_end(r);
-        }
-        /* the broken rules, one line each, whatever the format */
-        char line[512];
+        gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
         size_t i;
         json_t *row;
+        json_array_foreach(rows, i, row)
+            if (gd_render_row(r, row))
+                break;
+        wrc = gd_render_end(r);
+        /* the broken rules, one line each, whatever the format */
+        char line[512];
         json_array_foreach(rows, i, row)
             if (strcmp(json_string_value(json_object_get(row, "status")), "fail") == 0)
                 fprintf(stderr, "godeye check: broken: %s\n", gd_check_line(row, line, sizeof line));

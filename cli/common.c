@@ -138,13 +138,10 @@ gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, c
                              size_t ncols)
 {
     gd_renderer *r = gd_render_new(stdout, mode, cols, ncols, gd_cli_width());
-    if (!r || mode != GD_OUT_TABLE)
+    if (!r)
         return r;
     gd_render_tz(r, ctx->tz_min);
-    int times = 0; /* the clocks serve time columns only */
-    for (size_t c = 0; c < ncols; c++)
-        times |= cols[c].type == GD_COL_TIME;
-    if (!times)
+    if (!gd_render_wants_clocks(r)) /* the clocks serve time columns only */
         return r;
     gd_error err = {0};
     gd_store_trace_clocks(s, add_clock, r, &err);
@@ -154,6 +151,11 @@ gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, c
 int gd_cli_render_cb(void *ctx, json_t *row)
 {
     return gd_render_row((gd_renderer *)ctx, row) ? 1 : 0;
+}
+
+int gd_cli_values_cb(void *ctx, const gd_row *row)
+{
+    return gd_render_values((gd_renderer *)ctx, row) ? 1 : 0;
 }
 
 gd_out_mode gd_cli_mode(const char *format)

@@ -45,6 +45,8 @@ gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, c
 
 /* Row sink that feeds a renderer (ctx = gd_renderer*). */
 int gd_cli_render_cb(void *ctx, json_t *row);
+/* The same for rows of plain values (gd_values_fn). */
+int gd_cli_values_cb(void *ctx, const gd_row *row);
 /* Mode from a --format choice (NULL = table). */
 gd_out_mode gd_cli_mode(const char *format);
 /* Terminal width for tables (COLUMNS, else 100). */

@@ -29,10 +29,8 @@ static void progress_clear(progress *p)
 }
 
 typedef struct ingest_out {
-    FILE *o;            /* what stdout gets once the ingest committed      */
-    gd_renderer *r;
+    gd_renderer *r;     /* writes to what stdout gets once the ingest committed */
     int quiet;
-    gd_out_mode mode;
     int timings;
     gd_ingest_timings sum;  /* over all inputs */
     progress *prog;         /* cleared before anything else on stderr */
@@ -44,6 +42,33 @@ static const gd_column columns[] = {
     {"skipped", "SKIPPED", GD_COL_INT, 0, 0}, {"dispatches", "DISPATCHES", GD_COL_INT, 0, 0},
     {"blocks", "BLOCKS", GD_COL_INT, 0, 0},  {"duplicate", "DUPLICATE", GD_COL_BOOL, 0, 1},
 };
+
+/* Table mode: one line per input (and its reader's figures), not a table. */
+static int report_line(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
+{
+    const ingest_out *o = ctx;
+    (void)r;
+    if (o->quiet)
+        return 0;
+    char src[1024];
+    gd_escape_ctrl(json_string_value(json_object_get(row, "source")), src, sizeof src); /* a folder member's name */
+    long long trace = (long long)json_integer_value(json_object_get(row, "trace"));
+    if (json_is_true(json_object_get(row, "duplicate"))) {
+        fprintf(out, "'%s': already ingested as trace %lld (identical content)\n", src, trace);
+        return 0;
+    }
+    fprintf(out, "'%s': %s, trace %lld: %lld events, %lld dispatches, %lld blocks, %lld skipped\n", src,
+            json_string_value(json_object_get(row, "format")), trace,
+            (long long)json_integer_value(json_object_get(row, "events")),
+            (long long)json_integer_value(json_object_get(row, "dispatches")),
+            (long long)json_integer_value(json_object_get(row, "blocks")),
+            (long long)json_integer_value(json_object_get(row, "skipped")));
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(row, "stats"), k, v)
+        fprintf(out, "    %-44s %lld\n", k, (long long)json_integer_value(v));
+    return 0;
+}
 
 static void on_report(void *ctx, const gd_ingest_report *rep)
 {
@@ -87,26 +112,8 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         return;
     if (!rep->res.duplicate && rep->stats && json_object_size(rep->stats))
         json_object_set(row, "stats", rep->stats);
-    if (o->mode == GD_OUT_TABLE) {
-        if (!o->quiet) {
-            char src[1024];
-            gd_escape_ctrl(rep->source, src, sizeof src); /* a folder member's name */
-            if (rep->res.duplicate)
-                fprintf(o->o, "'%s': already ingested as trace %lld (identical content)\n", src,
-                       (long long)rep->res.trace);
-            else
-                fprintf(o->o, "'%s': %s, trace %lld: %ld events, %ld dispatches, %ld blocks, %ld skipped\n",
-                       src, rep->format, (long long)rep->res.trace, rep->res.events,
-                       rep->res.dispatches, rep->res.blocks, rep->res.skipped);
-            const char *k;
-            json_t *v;
-            json_t *stats = rep->res.duplicate ? NULL : rep->stats;
-            json_object_foreach(stats, k, v)
-                fprintf(o->o, "    %-44s %lld\n", k, (long long)json_integer_value(v));
-        }
-    } else {
+    if (o->r)
         gd_render_row(o->r, row);
-    }
     json_decref(row);
 }
 
@@ -197,9 +204,10 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye ingest: out of memory\n");
         return GD_EXIT_FAIL;
     }
-    ingest_out out = {.o = mem, .quiet = quiet, .mode = gd_cli_mode(format), .timings = timings};
-    if (out.mode != GD_OUT_TABLE)
-        out.r = gd_render_new(mem, out.mode, columns, sizeof columns / sizeof columns[0], 0);
+    ingest_out out = {.quiet = quiet, .timings = timings};
+    out.r = gd_render_new(mem, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0], 0);
+    if (out.r)
+        gd_render_lines(out.r, report_line, &out);
     progress prog = {.delay = 2};
     const char *delay = getenv("GODEYE_PROGRESS_DELAY"); /* tests: 0 */
     if (delay && *delay)

@@ -15,12 +15,20 @@ static const gd_column method_columns[] = {
     {"desc", "DESC", GD_COL_TEXT, 0, 1},
 };
 
-/* The tree flattened for table/csv: one row per node, names indented. */
+/* CALL: a node's signature, indented by its depth in the tree. */
+static const char *call_text(const json_t *node, char *buf, size_t n)
+{
+    snprintf(buf, n, "%*s%s", (int)json_integer_value(json_object_get(node, "depth")) * 2, "",
+             json_string_value(json_object_get(node, "signature")));
+    return buf;
+}
+
+/* The tree in tables and csv: one row per node (gd_render_nodes). */
 static const gd_column tree_columns[] = {
     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0}, {"self_ms", "SELF MS", GD_COL_MS, 0, 0},
     {"count", "COUNT", GD_COL_INT, 0, 0},      {"open", "OPEN", GD_COL_INT, 0, 0},
     {"tid", "TID", GD_COL_INT, 0, 0},          {"depth", "DEPTH", GD_COL_INT, 0, 1},
-    {"call", "CALL", GD_COL_TEXT, 1, 0},
+    {"call", "CALL", GD_COL_TEXT, 1, 0, .text = call_text},
 };
 
 static const gd_column evil_columns[] = {
@@ -36,37 +44,6 @@ static const gd_column evil_columns[] = {
     {"stack_key", "STACK KEY", GD_COL_TEXT, 1, 0},
     {"stack_key_desc", "KEY DESC", GD_COL_TEXT, 0, 1},
 };
-
-typedef struct tree_out {
-    gd_renderer *r;
-    int flat;
-} tree_out;
-
-static int flat_node(gd_renderer *r, json_t *n, json_t *tid, int depth)
-{
-    char call[4096];
-    snprintf(call, sizeof call, "%*s%s", depth * 2, "",
-             json_string_value(json_object_get(n, "signature")));
-    json_t *row = json_pack("{s:O s:O s:O s:O s:O s:i s:s}", "total_ms", json_object_get(n, "total_ms"),
-                            "self_ms", json_object_get(n, "self_ms"), "count", json_object_get(n, "count"),
-                            "open", json_object_get(n, "open"), "tid", tid, "depth", depth, "call", call);
-    int rc = row ? gd_render_row(r, row) : -1;
-    json_decref(row);
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(n, "children"), i, c)
-        if (!rc)
-            rc = flat_node(r, c, tid, depth + 1);
-    return rc;
-}
-
-static int tree_row(void *ctx, json_t *row)
-{
-    tree_out *o = ctx;
-    if (!o->flat)
-        return gd_render_row(o->r, row) ? 1 : 0;
-    return flat_node(o->r, row, json_object_get(row, "tid"), 0) ? 1 : 0;
-}
 
 int cmd_methods(int argc, char **argv, gd_ctx *ctx)
 {
@@ -115,12 +92,10 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
     gd_error err = {0};
     gd_renderer *r;
     if (tree) {
-        int flat = mode == GD_OUT_TABLE || mode == GD_OUT_CSV;
-        r = flat ? gd_render_new(stdout, mode, tree_columns, sizeof tree_columns / sizeof tree_columns[0],
-                                 gd_cli_width())
-                 : gd_render_new(stdout, mode, NULL, 0, gd_cli_width());
-        tree_out o = {r, flat};
-        rc = gd_store_method_tree(s, &q, tree_row, &o, &err);
+        r = gd_render_new(stdout, mode, tree_columns, sizeof tree_columns / sizeof tree_columns[0],
+                          gd_cli_width());
+        gd_render_nodes(r, "children");
+        rc = gd_store_method_tree(s, &q, gd_cli_render_cb, r, &err);
     } else if (evil) {
         r = gd_cli_renderer(ctx, s, mode, evil_columns, sizeof evil_columns / sizeof evil_columns[0]);
         rc = gd_store_evil_methods(s, &q, gd_cli_render_cb, r, &err);

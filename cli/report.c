@@ -49,13 +49,7 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", output);
         return gd_cli_fail("report", &err);
     }
-    int wrc;
-    if (strcmp(format, "html") == 0)
-        wrc = gd_render_html(out, doc, ctx->tz_min);
-    else if (strcmp(format, "md") == 0)
-        wrc = gd_render_md(out, doc, ctx->tz_min);
-    else
-        wrc = json_dumpf(doc, out, JSON_INDENT(1)) || fputc('\n', out) == EOF;
+    int wrc = gd_render_report(out, format, doc, ctx->tz_min);
     json_decref(doc);
     if (gd_cli_out_close(out, tmp, output ? output : "-", !wrc))
         wrc = -1;

@@ -9,34 +9,14 @@ static const gd_column columns[] = {
     {"app", "APP", GD_COL_TEXT, 0, 0},
     {"kind", "KIND", GD_COL_TEXT, 0, 0},
     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
-    {"slow", "VITALS", GD_COL_TEXT, 0, 0},
+    /* at or over its Android vitals bar (SLOW), under it (ok), unknown (-) */
+    {"slow", "VITALS", GD_COL_TEXT, 0, 0, .words = "SLOW|ok"},
     {"wait_ms", "WAIT MS", GD_COL_MS, 0, 0, 1},
     {"source", "SOURCE", GD_COL_TEXT, 0, 0},
     {"activity", "ACTIVITY", GD_COL_TEXT, 1, 0},
 };
 
 static const char *const kind_choices[] = {"cold", "warm", "hot", NULL};
-
-typedef struct out {
-    gd_out_mode mode;
-    gd_renderer *r;
-} out;
-
-/* Table rows: the vitals column marks a launch at or over its bar (SLOW),
- * under it (ok) or of unknown kind (-). */
-static int on_row(void *ctx, json_t *row)
-{
-    out *o = ctx;
-    if (o->mode != GD_OUT_TABLE)
-        return gd_render_row(o->r, row) ? 1 : 0;
-    json_t *t = json_copy(row);
-    json_t *slow = json_object_get(row, "slow");
-    const char *mark = json_is_true(slow) ? "SLOW" : json_is_false(slow) ? "ok" : "-";
-    json_object_set_new(t, "slow", json_string(mark));
-    int rc = gd_render_row(o->r, t) ? 1 : 0;
-    json_decref(t);
-    return rc;
-}
 
 int cmd_startup(int argc, char **argv, gd_ctx *ctx)
 {
@@ -58,12 +38,11 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, "startup", &traces, &s)))
         return rc;
-    out o = {gd_cli_mode(format), NULL};
-    o.r = gd_cli_renderer(ctx, s, o.mode, columns, sizeof columns / sizeof columns[0]);
+    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
     gd_startup_query q = {gd_cli_filter(&traces), app, kind};
     gd_error err = {0};
-    rc = gd_store_startups(s, &q, on_row, &o, &err);
-    int wrc = gd_render_end(o.r);
+    rc = gd_store_startups(s, &q, gd_cli_render_cb, r, &err);
+    int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail("startup", &err);

@@ -129,7 +129,54 @@ static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
     return o;
 }
 
-typedef int (*block_fn)(void *ctx, json_t *row, double dur);
+typedef int (*block_fn)(void *ctx, const gd_row *row, double dur);
+
+/* One block row of plain values, filled field by field in contract order. */
+typedef struct block_row {
+    gd_rowb b;
+    gd_value mem[8];
+    gd_row memrow;
+} block_row;
+
+/* A millisecond column (gd_col_ms). */
+static void set_ms(gd_rowb *b, const char *name, sqlite3_stmt *q, int i)
+{
+    if (sqlite3_column_type(q, i) == SQLITE_NULL)
+        gd_rowb_add(b, name);
+    else
+        gd_rowb_real(b, name, gd_ms_round(sqlite3_column_double(q, i)));
+}
+
+/* The memory object from 8 consecutive columns starting at `first`
+ * (memory_cols, as values). */
+static void set_memory(block_row *b, sqlite3_stmt *q, int first)
+{
+    gd_value *v = gd_rowb_add(&b->b, "memory");
+    if (sqlite3_column_type(q, 17) == SQLITE_NULL)
+        return;
+    for (int i = 0; i < 8; i++)
+        gd_col_value(q, first + i, &b->mem[i]);
+    if (b->mem[0].kind != GD_V_NULL) {
+        b->mem[0].kind = GD_V_REAL;
+        b->mem[0].u.d = gd_ms_round(sqlite3_column_double(q, first));
+    }
+    if (b->mem[7].kind == GD_V_INT) {
+        b->mem[7].kind = GD_V_BOOL;
+        b->mem[7].u.i = b->mem[7].u.i != 0;
+    }
+    b->memrow = (gd_row){memory_names, b->mem, 8};
+    v->kind = GD_V_ROW;
+    v->u.row = &b->memrow;
+}
+
+static void block_row_clear(block_row *b)
+{
+    for (size_t i = 0; i < 8; i++)
+        if (b->mem[i].kind == GD_V_JSON)
+            json_decref(b->mem[i].u.json);
+    memset(b->mem, 0, sizeof b->mem);
+    gd_rowb_clear(&b->b);
+}
 
 /* The kind filter over dispatch d (or block b) of trace t: ?3 is the kind's
  * name, NULL for every kind. */
@@ -165,6 +212,32 @@ static double kind_bound(gd_store *s, gd_block_kind k, double bound)
     return bound;
 }
 
+/* The blocks query: dispatches at or over ?1 (each trace's short threshold
+ * when ?2 is 0) with their stored block rows and memory snapshots, by trace
+ * and start, of kind ?3 (any when NULL); with a limit (?4) the longest first, then put back in order. */
+static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light, const char *filt)
+{
+    snprintf(sql, n,
+             /* --limit: the longest `limit` blocks, listed in the listing's order */
+             "%sSELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
+             " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
+             " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
+             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s"
+             /* CROSS JOIN keeps dispatch the outer loop, read through its
+              * dur_ms index: a few blocks out of millions of dispatches */
+             " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
+             " LEFT JOIN block b ON b.dispatch = d.id"
+             " LEFT JOIN memory mm ON mm.id = b.memory"
+             " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
+             " %s" KIND_FILTER("d")
+             " ORDER BY %s%s",
+             bq->limit > 0 ? "SELECT * FROM (" : "", light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
+             /* the thread column: not read by the light (group) rows */
+             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt,
+             bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
+             bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
+}
+
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
                       gd_error *err)
 {
@@ -178,22 +251,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             return err->code;
     }
     bound = kind_bound(s, bq->kind, bound);
-    snprintf(sql, sizeof sql,
-             "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
-             " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
-             " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
-             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s"
-             /* CROSS JOIN keeps dispatch the outer loop, read through its
-              * dur_ms index: a few blocks out of millions of dispatches */
-             " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
-             " LEFT JOIN block b ON b.dispatch = d.id"
-             " LEFT JOIN memory mm ON mm.id = b.memory"
-             " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
-             " %s %s"
-             " ORDER BY d.trace, d.start_ms, d.id",
-             light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
-             /* the thread column: not read by the light (group) rows */
-             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt, KIND_FILTER("d"));
+    block_sql(sql, sizeof sql, bq, light, filt);
     /* with no memory snapshot joined, columns 19.. are NULL */
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
@@ -201,75 +259,79 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     sqlite3_bind_double(q, 1, bound);
     sqlite3_bind_int(q, 2, gd_has(bq->threshold) ? 1 : 0);
     gd_bind_text(q, 3, gd_block_kind_name(bq->kind));
+    if (bq->limit > 0)
+        sqlite3_bind_int64(q, 4, bq->limit);
     cfg_list cfgs = {0};
     gd_deriver *dv = NULL;
     sqlite3_stmt *mem_q = NULL; /* memory of blocks derived on the fly */
     int rc = GD_OK, step;
+    block_row b = {0};
+    gd_rowb *f = &b.b;
+    gd_rowb_init(f);
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
         /* the kind filter in the SQL (KIND_FILTER) is the same rule */
         gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, 10),
                                            sqlite3_column_double(q, 11));
         int64_t trace = sqlite3_column_int64(q, 1);
-        json_t *row = json_object();
-        json_object_set_new(row, "id", gd_col_json(q, 0));
-        json_object_set_new(row, "trace", json_integer(trace));
-        json_object_set_new(row, "pid", gd_col_json(q, 2));
-        json_object_set_new(row, "tid", gd_col_json(q, 3));
-        json_object_set_new(row, "thread", gd_col_json(q, 27));
+        gd_col_value(q, 0, gd_rowb_add(f, "id"));
+        gd_col_value(q, 1, gd_rowb_add(f, "trace"));
+        gd_col_value(q, 2, gd_rowb_add(f, "pid"));
+        gd_col_value(q, 3, gd_rowb_add(f, "tid"));
+        gd_col_value(q, 27, gd_rowb_add(f, "thread"));
         double start = sqlite3_column_double(q, 4);
-        json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
-        json_object_set_new(row, "end_ms", json_real(gd_ms_round(start + dur)));
-        json_object_set_new(row, "duration_ms", json_real(gd_ms_round(dur)));
-        json_object_set_new(row, "thread_ms", gd_col_ms(q, 6));
-        json_object_set_new(row, "kind", json_string(gd_block_kind_name(k)));
-        json_object_set_new(row, "unfinished", json_boolean(sqlite3_column_int(q, 7)));
+        gd_rowb_real(f, "start_ms", gd_ms_round(start));
+        gd_rowb_real(f, "end_ms", gd_ms_round(start + dur));
+        gd_rowb_real(f, "duration_ms", gd_ms_round(dur));
+        set_ms(f, "thread_ms", q, 6);
+        gd_rowb_text(f, "kind", gd_block_kind_name(k));
+        gd_rowb_bool(f, "unfinished", sqlite3_column_int(q, 7));
         int have = sqlite3_column_int(q, 12);
         json_t *stacks = NULL;
+        gd_block_info bi;
         if (have && !bq->stacks) {
-            json_object_set_new(row, "cpu_busy", sqlite3_column_type(q, 16) == SQLITE_NULL
-                                                     ? json_null()
-                                                     : json_boolean(sqlite3_column_int(q, 16)));
-            json_object_set_new(row, "samples", gd_col_json(q, 13));
-            json_object_set_new(row, "key_frame", gd_col_json(q, 14));
-            json_object_set_new(row, "group", gd_col_json(q, 15));
+            if (sqlite3_column_type(q, 16) == SQLITE_NULL)
+                gd_rowb_add(f, "cpu_busy");
+            else
+                gd_rowb_bool(f, "cpu_busy", sqlite3_column_int(q, 16));
+            gd_col_value(q, 13, gd_rowb_add(f, "samples"));
+            gd_col_value(q, 14, gd_rowb_add(f, "key_frame"));
+            gd_col_value(q, 15, gd_rowb_add(f, "group"));
             if (!light)
-                json_object_set_new(row, "memory", sqlite3_column_type(q, 17) == SQLITE_NULL
-                                                       ? json_null()
-                                                       : memory_cols(q, 19));
+                set_memory(&b, q, 19);
+            gd_col_value(q, 8, gd_rowb_add(f, "msg"));
+            gd_col_value(q, 18, gd_rowb_add(f, "blame"));
         } else {
             /* below the ingest-time cut (or stacks wanted): derive now */
             const gd_trace_cfg *cfg = cfg_get(s, &cfgs, trace, err);
             if (!cfg || (!dv && !(dv = gd_deriver_new(s, err)))) {
-                json_decref(row);
                 rc = err->code ? err->code : GD_ERR_IO;
                 break;
             }
-            gd_block_info bi;
             if ((rc = gd_deriver_block(dv, cfg, sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
                                        start, start + dur, sqlite3_column_int(q, 7), &bi,
-                                       bq->stacks ? &stacks : NULL, err))) {
-                json_decref(row);
+                                       bq->stacks ? &stacks : NULL, err)))
                 break;
-            }
-            json_object_set_new(row, "cpu_busy", bi.cpu_busy < 0 ? json_null() : json_boolean(bi.cpu_busy));
-            json_object_set_new(row, "samples", json_integer(bi.samples));
-            json_object_set_new(row, "key_frame", bi.key_frame[0] ? json_string(bi.key_frame) : json_null());
-            json_object_set_new(row, "group", bi.group[0] ? json_string(bi.group) : json_null());
+            if (bi.cpu_busy < 0)
+                gd_rowb_add(f, "cpu_busy");
+            else
+                gd_rowb_bool(f, "cpu_busy", bi.cpu_busy);
+            gd_rowb_int(f, "samples", bi.samples);
+            gd_rowb_text(f, "key_frame", bi.key_frame);
+            gd_rowb_text(f, "group", bi.group);
             if (!light)
-                json_object_set_new(row, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
-            json_object_set_new(row, "blame", bi.blame[0] ? json_string(bi.blame) : json_null());
+                gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
+            gd_rowb_text(f, "blame", bi.blame);
+            gd_col_value(q, 8, gd_rowb_add(f, "msg"));
         }
-        json_object_set_new(row, "msg", gd_col_json(q, 8));
-        if (!json_object_get(row, "blame"))
-            json_object_set_new(row, "blame", gd_col_json(q, 18));
         if (stacks)
-            json_object_set_new(row, "stacks", stacks);
-        int stop = fn(ctx, row, dur);
-        json_decref(row);
+            gd_rowb_json(f, "stacks", stacks);
+        int stop = fn(ctx, &f->row, dur);
+        block_row_clear(&b);
         if (stop)
             break;
     }
+    block_row_clear(&b);
     if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);
@@ -279,27 +341,41 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     return rc;
 }
 
+/* The caller's callback: rows as JSON (fn) or as plain values (values). */
 typedef struct pass_ctx {
     gd_row_fn fn;
+    gd_values_fn values;
     void *ctx;
 } pass_ctx;
 
-static int pass_row(void *ctx, json_t *row, double dur)
+static int pass_row(void *ctx, const gd_row *row, double dur)
 {
     pass_ctx *p = ctx;
-    return p->fn(p->ctx, row);
+    if (p->values)
+        return p->values(p->ctx, row);
+    json_t *j = gd_row_json(row);
+    int stop = j ? p->fn(p->ctx, j) : 1;
+    json_decref(j);
+    return stop;
+}
+
+int gd_store_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn, void *ctx,
+                          gd_error *err)
+{
+    pass_ctx p = {NULL, fn, ctx};
+    return each_block(s, q, pass_row, &p, 0, err);
 }
 
 int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    pass_ctx p = {fn, ctx};
+    pass_ctx p = {fn, NULL, ctx};
     return each_block(s, q, pass_row, &p, 0, err);
 }
 
 int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
-    pass_ctx p = {fn, ctx};
+    pass_ctx p = {fn, NULL, ctx};
     return each_block(s, q, pass_row, &p, 1, err);
 }
 
@@ -358,9 +434,8 @@ static int group_add(groups *gs, group_acc *g, double dur, int64_t trace)
     return 0;
 }
 
-static int add_to_group(void *ctx, json_t *row, double dur)
+static int add_json_to_group(groups *gs, json_t *row, double dur)
 {
-    groups *gs = ctx;
     const char *grp = json_string_value(json_object_get(row, "group"));
     const char *key = grp ? grp : "";
     json_t *pos = json_object_get(gs->index, key);
@@ -373,6 +448,14 @@ static int add_to_group(void *ctx, json_t *row, double dur)
         json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
     }
     return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")));
+}
+
+static int add_to_group(void *ctx, const gd_row *values, double dur)
+{
+    json_t *row = gd_row_json(values);
+    int rc = !row || add_json_to_group(ctx, row, dur);
+    json_decref(row);
+    return rc;
 }
 
 static int cmp_group_total(const void *a, const void *b)
@@ -446,6 +529,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     gs.index = json_object();
     gd_blocks_query lq = *q;
     lq.stacks = 0;
+    lq.limit = 0; /* groups are made of every block; the limit cuts groups */
     /* stored block rows cover the query when the threshold is at or above
      * every trace's short threshold (the ingest-time cut) */
     double max_short = short_over_traces(s, 1, NULL);
@@ -475,7 +559,9 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     if (!rc) {
         if (gs.n) /* gd_sort(NULL, 0) is undefined */
             gd_sort(gs.g, gs.n, sizeof *gs.g, cmp_group_total);
-        for (size_t i = 0; i < gs.n; i++) {
+        /* --limit: the first groups (the largest totals) */
+        size_t n = q->limit > 0 && (uint64_t)q->limit < gs.n ? (size_t)q->limit : gs.n;
+        for (size_t i = 0; i < n; i++) {
             group_acc *g = &gs.g[i];
             if (g->n > 1)
                 gd_stats_sort(g->durs, g->n);

@@ -56,7 +56,8 @@ static const char *when(const json_t *doc, const json_t *trace, const json_t *v,
     return gd_time_label(json_number_value(v), &c, tz_min, buf, n);
 }
 
-int gd_render_md(FILE *out, const json_t *doc, int tz_min)
+/* The traces, and the summary counts. */
+static void md_summary(FILE *out, const json_t *doc, int tz_min)
 {
     const json_t *m = json_object_get(doc, "summary");
     size_t i;
@@ -89,6 +90,14 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
             (long long)json_integer_value(json_object_get(m, "dumps")),
             (long long)json_integer_value(json_object_get(m, "images")),
             (long long)json_integer_value(json_object_get(m, "frames")));
+}
+
+/* The worst blocks and the top block groups. */
+static void md_blocks(FILE *out, const json_t *doc, int tz_min)
+{
+    size_t i;
+    json_t *r;
+    char buf[96];
     if (json_array_size(json_object_get(doc, "worst_blocks"))) {
         fprintf(out, "\n### Worst blocks\n\n| ms | kind | block | trace | thread | start | samples | key frame |\n"
                      "|---:|---|---:|---:|---|---|---:|---|\n");
@@ -124,6 +133,14 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
             fputs(" |\n", out);
         }
     }
+}
+
+/* Slow pages and overdraw. */
+static void md_pages(FILE *out, const json_t *doc, int tz_min)
+{
+    size_t i;
+    json_t *r;
+    (void)tz_min;
     if (json_array_size(json_object_get(doc, "slow_pages"))) {
         fprintf(out, "\n### Slow pages (draw or load over %.0f ms)\n\n| page | draw | load |\n|---|---:|---:|\n",
                 dbl(json_object_get(doc, "thresholds"), "page_ok_ms"));
@@ -156,6 +173,14 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
                 fputs(" | - |\n", out);
         }
     }
+}
+
+/* Images by wasted bytes. */
+static void md_images(FILE *out, const json_t *doc, int tz_min)
+{
+    size_t i;
+    json_t *r;
+    (void)tz_min;
     if (json_array_size(json_object_get(doc, "images"))) {
         fprintf(out, "\n### Images (by wasted bytes)\n\n| wasted | issue | bitmap | view | page |\n|---:|---|---|---|---|\n");
         json_array_foreach(json_object_get(doc, "images"), i, r) {
@@ -180,6 +205,14 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
             fputs(" |\n", out);
         }
     }
+}
+
+/* App launches against the vitals bars. */
+static void md_startups(FILE *out, const json_t *doc, int tz_min)
+{
+    size_t i;
+    json_t *r;
+    (void)tz_min;
     if (json_array_size(json_object_get(doc, "startups"))) {
         const json_t *th = json_object_get(doc, "thresholds");
         fprintf(out, "\n### Startup (Android vitals: slow at %.1f s cold, %.1f s warm, %.1f s hot)\n\n"
@@ -206,6 +239,14 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
             fprintf(out, "\n%zu of %lld launches shown.\n", i,
                     (long long)json_integer_value(total));
     }
+}
+
+/* Two versions compared. */
+static void md_versions(FILE *out, const json_t *doc, int tz_min)
+{
+    size_t i;
+    json_t *r;
+    (void)tz_min;
     const json_t *v = json_object_get(doc, "versions");
     if (json_is_object(v)) {
         fprintf(out, "\n### Versions\n\n");
@@ -234,5 +275,15 @@ int gd_render_md(FILE *out, const json_t *doc, int tz_min)
                     (long long)json_integer_value(json_object_get(h, "count")));
         }
     }
+}
+
+int gd_render_md(FILE *out, const json_t *doc, int tz_min)
+{
+    md_summary(out, doc, tz_min);
+    md_blocks(out, doc, tz_min);
+    md_pages(out, doc, tz_min);
+    md_images(out, doc, tz_min);
+    md_startups(out, doc, tz_min);
+    md_versions(out, doc, tz_min);
     return ferror(out) ? -1 : 0;
 }

@@ -7,51 +7,31 @@
 
 #include "core/escape.h"
 #include "core/util.h"
+#include "render/junit.h"
+#include "render/render_int.h"
 
-#define JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(16))
-
-struct gd_renderer {
-    FILE *out;
-    gd_out_mode mode;
-    const gd_column *cols;
-    size_t ncols;
-    int width;
-    size_t nrows;
-    json_t *buffered; /* table mode */
-    int failed;
-    char *buf;        /* json/jsonl: one row's text, reused */
-    size_t cap;
-    struct trace_clock { int64_t trace; gd_clock c; } *clocks; /* table mode */
-    size_t nclocks, clocks_cap;
-    int tz_min;
-};
-
-/* Writes row as compact JSON with one fwrite (json_dumpf writes token by
- * token, which was a third of `blocks`' time for large answers). */
+/* Appends row as compact JSON to the text written in blocks (json_dumpf
+ * writes token by token, which was a third of `blocks`' time for large
+ * answers). */
 static int dump_row(gd_renderer *r, json_t *row)
 {
-    size_t n = json_dumpb(row, r->buf, r->cap, JSON_FLAGS);
+    size_t room = r->text.cap - r->text.n;
+    size_t n = json_dumpb(row, r->text.p ? r->text.p + r->text.n : NULL, room, JSON_FLAGS);
     if (n == 0)
         return -1;
-    if (n > r->cap) {
-        size_t cap = r->cap ? r->cap : 1024;
-        while (cap < n)
-            cap *= 2;
-        char *b = realloc(r->buf, cap);
-        if (!b)
-            return -1;
-        r->buf = b;
-        r->cap = cap;
-        if (json_dumpb(row, r->buf, r->cap, JSON_FLAGS) != n)
+    if (n > room) {
+        if (gd_text_reserve(&r->text, n) ||
+            json_dumpb(row, r->text.p + r->text.n, n, JSON_FLAGS) != n)
             return -1;
     }
-    return fwrite(r->buf, 1, n, r->out) == n ? 0 : -1;
+    r->text.n += n;
+    return 0;
 }
 
 int gd_out_mode_parse(const char *s)
 {
-    static const char *const names[] = {"table", "csv", "json", "jsonl", "md"};
-    for (int i = 0; i < 5; i++)
+    static const char *const names[] = {"table", "csv", "json", "jsonl", "md", "junit"};
+    for (int i = 0; i < 6; i++)
         if (strcmp(s, names[i]) == 0)
             return i;
     return -1;
@@ -69,7 +49,7 @@ gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, s
     r->ncols = ncols;
     r->width = width > 0 ? width : 100;
     r->tz_min = GD_TZ_NONE;
-    if (mode == GD_OUT_TABLE || mode == GD_OUT_MD)
+    if (mode == GD_OUT_TABLE || mode == GD_OUT_MD || mode == GD_OUT_JUNIT)
         r->buffered = json_array();
     if (mode == GD_OUT_CSV) {
         for (size_t i = 0; i < ncols; i++)
@@ -107,8 +87,18 @@ int gd_render_clock(gd_renderer *r, int64_t trace, const gd_clock *c)
 
 void gd_render_tz(gd_renderer *r, int tz_min) { r->tz_min = tz_min; }
 
+int gd_render_wants_clocks(const gd_renderer *r)
+{
+    if (r->mode != GD_OUT_TABLE)
+        return 0;
+    for (size_t c = 0; c < r->ncols; c++)
+        if (r->cols[c].type == GD_COL_TIME)
+            return 1;
+    return 0;
+}
+
 /* The clock of a row's trace (unknown when the row names none). */
-static const gd_clock *row_clock(const gd_renderer *r, json_t *row)
+const gd_clock *gd_render_row_clock(const gd_renderer *r, json_t *row)
 {
     json_t *t = json_object_get(row, "trace");
     if (json_is_integer(t))
@@ -124,13 +114,13 @@ const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *b
         snprintf(buf, n, "-");
         return buf;
     }
-    return gd_time_label(json_number_value(v), row_clock(r, row), r->tz_min, buf, n);
+    return gd_time_label(json_number_value(v), gd_render_row_clock(r, row), r->tz_min, buf, n);
 }
 
 /* A text cell that a spreadsheet would run as a formula (=, +, -, @, tab,
  * CR first) gets a leading ' (as OWASP advises for CSV exports); numbers
  * are never text here. */
-static void csv_field(FILE *out, const char *s, int text)
+void gd_render_csv_field(FILE *out, const char *s, int text)
 {
     if (text && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t' || *s == '\r')) {
         fputc('"', out);
@@ -169,47 +159,109 @@ static char *value_text(json_t *v)
     return json_dumps(v, JSON_FLAGS | JSON_ENCODE_ANY);
 }
 
-json_t *gd_render_get(const json_t *row, const char *key)
+json_t *gd_render_get(const json_t *row, const char *path)
 {
-    const char *dot = strchr(key, '.');
-    if (!dot)
-        return json_object_get(row, key);
-    char head[64];
-    size_t n = (size_t)(dot - key);
-    if (n >= sizeof head)
-        return NULL;
-    memcpy(head, key, n);
-    head[n] = '\0';
-    return gd_render_get(json_object_get(row, head), dot + 1);
+    json_t *v = (json_t *)row;
+    while (v) {
+        size_t n = strcspn(path, ".");
+        char head[64], *end;
+        if (n >= sizeof head)
+            return NULL;
+        memcpy(head, path, n);
+        head[n] = '\0';
+        if (json_is_array(v)) {
+            unsigned long k = strtoul(head, &end, 10);
+            v = n && *end == '\0' ? json_array_get(v, k) : NULL;
+        } else {
+            v = json_object_get(v, head);
+        }
+        if (!path[n])
+            return v;
+        path += n + 1;
+    }
+    return NULL;
+}
+
+json_t *gd_render_col_value(const gd_column *c, const json_t *row)
+{
+    return gd_render_get(row, c->path ? c->path : c->key);
+}
+
+void gd_render_nodes(gd_renderer *r, const char *children) { r->children = children; }
+
+/* A tree as rows (gd_render_nodes): the node, then its children. */
+static int node_rows(gd_renderer *r, json_t *root, json_t *node, int depth)
+{
+    json_t *flat = json_copy(node), *v, *kid;
+    const char *k;
+    if (!flat || json_object_set_new(flat, "depth", json_integer(depth))) {
+        json_decref(flat);
+        return -1;
+    }
+    json_object_foreach(root, k, v)
+        if (!json_object_get(flat, k))
+            json_object_set(flat, k, v);
+    json_object_del(flat, r->children);
+    const char *saved = r->children;
+    r->children = NULL;
+    int rc = gd_render_row(r, flat);
+    r->children = saved;
+    json_decref(flat);
+    size_t i;
+    json_array_foreach(json_object_get(node, r->children), i, kid)
+        if (!rc)
+            rc = node_rows(r, root, kid, depth + 1);
+    return rc;
+}
+
+void gd_render_lines(gd_renderer *r, gd_lines_fn fn, void *ctx)
+{
+    r->lines = fn;
+    r->lines_ctx = ctx;
 }
 
 int gd_render_row(gd_renderer *r, json_t *row)
 {
+    if (r->lines && r->mode == GD_OUT_TABLE) {
+        r->nrows++;
+        return r->lines(r->out, r, row, r->lines_ctx) || ferror(r->out) ? -1 : 0;
+    }
+    if (r->children && r->mode != GD_OUT_JSON && r->mode != GD_OUT_JSONL)
+        return node_rows(r, row, row, 0);
+    if (r->text.n)
+        gd_render_values_flush(r);
     switch (r->mode) {
     case GD_OUT_TABLE:
     case GD_OUT_MD:
+    case GD_OUT_JUNIT:
         json_array_append(r->buffered, row);
         break;
     case GD_OUT_CSV:
         for (size_t i = 0; i < r->ncols; i++) {
-            json_t *v = gd_render_get(row, r->cols[i].key);
-            char *t = value_text(v);
             if (i)
                 fputc(',', r->out);
-            csv_field(r->out, t ? t : "", json_is_string(v));
+            if (r->cols[i].text) {
+                char buf[4096];
+                const char *t = r->cols[i].text(row, buf, sizeof buf);
+                gd_render_csv_field(r->out, t ? t : "", t != NULL);
+                continue;
+            }
+            json_t *v = gd_render_col_value(&r->cols[i], row);
+            char *t = value_text(v);
+            gd_render_csv_field(r->out, t ? t : "", json_is_string(v));
             free(t);
         }
         fputc('\n', r->out);
         break;
     case GD_OUT_JSON:
-        fputs(r->nrows ? ",\n" : "[\n", r->out);
-        if (dump_row(r, row))
+        if (gd_text_put(&r->text, r->nrows ? ",\n" : "[\n", 2) || dump_row(r, row))
             r->failed = 1;
+        gd_render_values_flush_at(r);
         break;
     case GD_OUT_JSONL:
-        if (dump_row(r, row))
+        if (dump_row(r, row) || gd_text_put(&r->text, "\n", 1))
             r->failed = 1;
-        fputc('\n', r->out);
+        gd_render_values_flush_at(r);
         break;
     }
     r->nrows++;
@@ -220,6 +272,14 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
 {
     if (!v || json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0)) {
         snprintf(buf, n, "-");
+        return buf;
+    }
+    const char *no = c->words ? strchr(c->words, '|') : NULL;
+    if (no && json_is_boolean(v)) { /* the column's words for true and false */
+        if (json_is_true(v))
+            snprintf(buf, n, "%.*s", (int)(no - c->words), c->words);
+        else
+            snprintf(buf, n, "%s", no + 1);
         return buf;
     }
     switch (c->type) {
@@ -239,6 +299,17 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
     case GD_COL_BOOL:
         snprintf(buf, n, "%s", json_is_true(v) ? "yes" : json_is_false(v) ? "no" : "-");
         return buf;
+    case GD_COL_WINDOW: {
+        /* "pkg/Activity/android.view.ViewRootImpl@hash (visibility=N)"
+         * reads as "pkg/Activity@hash" (cells are cut from the left) */
+        const char *w = json_string_value(v), *vr = w ? strstr(w, "/android.view.ViewRootImpl@") : NULL;
+        if (!vr)
+            break;
+        const char *at = vr + strlen("/android.view.ViewRootImpl"), *vis = strstr(at, " (visibility=");
+        char t[1024];
+        snprintf(t, sizeof t, "%.*s%.*s", (int)(vr - w), w, (int)(vis ? (size_t)(vis - at) : strlen(at)), at);
+        return gd_escape_ctrl(t, buf, n);
+    }
     case GD_COL_NUM:
         if (json_is_number(v)) {
             double x = json_number_value(v);
@@ -269,387 +340,21 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
     return buf;
 }
 
-/* Display width of UTF-8 text: counts code points (good enough for frames). */
-static size_t text_width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            w++;
-    return w;
-}
-
-/* A Java frame or method name too wide for its cell, short:
- * "com.x.feed.FeedAdapter.bind(FeedAdapter.java:88)" -> "FeedAdapter.bind:88",
- * "com.x.img.Decoder.decode" -> "Decoder.decode".  0 (out untouched) for
- * anything else (a message with spaces, a plain word). */
-static int compact_frame(const char *s, char *out, size_t n, size_t *name_at)
-{
-    /* a name without spaces; what follows '(' may have some (a method's
-     * parameter list, "(Native Method)") */
-    const char *sp = strchr(s, ' '), *par = strchr(s, '(');
-    if (sp && (!par || sp < par))
-        return 0;
-    if (strchr("{[\"", s[0])) /* JSON text, not a frame */
-        return 0;
-    const char *paren = strchr(s, '(');
-    size_t name_len = paren ? (size_t)(paren - s) : strlen(s);
-    /* the last two dotted parts of the name: Class.method */
-    const char *start = s;
-    int dots = 0;
-    for (const char *p = s + name_len; p > s; p--)
-        if (p[-1] == '.' && ++dots == 2) {
-            start = p;
-            break;
-        }
-    if (dots == 0)
-        return 0;
-    if (!paren) {
-        /* a class ("com.x.MainActivity"): its simple name */
-        const char *last = strrchr(s, '.');
-        if (last && last[1] >= 'A' && last[1] <= 'Z')
-            start = last + 1;
-    }
-    const char *line = NULL;
-    if (paren) {
-        const char *colon = strrchr(paren, ':');
-        if (colon && colon[1] >= '0' && colon[1] <= '9')
-            line = colon;
-    }
-    size_t len = (size_t)(s + name_len - start);
-    size_t ll = line ? strcspn(line, ")") : 0;
-    if (len + ll + 1 > n)
-        return 0;
-    memcpy(out, start, len);
-    memcpy(out + len, line ? line : "", ll);
-    out[len + ll] = 0;
-    if (name_at)
-        *name_at = (size_t)(start - s);
-    return 1;
-}
-
-/* Prints s in a cell of `w` columns.  Text too wide is cut at its end,
- * marked with "…"; in flexible columns a Java frame is first made short
- * (without package and file) and then cut from the left, so that it keeps
- * Class.method and its line, and an indented tree keeps its indentation. */
-/* s past its first `skip` characters (UTF-8 sequences count as one). */
-static const char *tail_of(const char *s, size_t skip)
-{
-    for (size_t k = 0; *s && k < skip; k++) {
-        s++;
-        while (((unsigned char)*s & 0xC0) == 0x80)
-            s++;
-    }
-    return s;
-}
-
-static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, int last)
-{
-    size_t tw = text_width(s);
-    char shortened[1024];
-    size_t name_at;
-    if (tw > w && flex && !right && s[0] == ' ') {
-        /* a tree keeps its indentation: only the text after it is cut */
-        size_t ind = strspn(s, " ");
-        if (ind + 2 <= w) {
-            fprintf(out, "%*s", (int)ind, "");
-            print_cell(out, s + ind, w - ind, right, flex, last);
-            return;
-        }
-    }
-    int frame = flex && compact_frame(s, shortened, sizeof shortened, &name_at);
-    if (tw > w && frame && w > 1) {
-        /* the short frame when cutting the whole one from the left would
-         * cut into its Class.method */
-        if ((size_t)(tail_of(s, tw - (w - 1)) - s) > name_at) {
-            s = shortened;
-            tw = text_width(s);
-        }
-    }
-    if (tw > w) {
-        if (frame && w > 1) {
-            /* a frame keeps its tail: Class.method and the line */
-            const char *p = tail_of(s, tw - (w - 1));
-            /* start at a whole name: "…Decoder.decode(…)", not "…der.decode(…)" */
-            const char *paren = strchr(p, '(');
-            const char *dot = strchr(p, '.');
-            if (dot && (!paren || dot < paren) && strlen(dot + 1) >= 8)
-                p = dot + 1;
-            fputs("\xe2\x80\xa6", out);
-            fputs(p, out);
-            if (!last)
-                for (size_t i = text_width(p) + 1; i < w; i++)
-                    fputc(' ', out);
-        } else {
-            /* cut the end, marked with "…" (a cut app name must not pass
-             * for a whole one) */
-            size_t k = 0, keep = w > 1 ? w - 1 : w;
-            const char *p = s;
-            while (*p && k < keep) {
-                fputc(*p++, out);
-                while (((unsigned char)*p & 0xC0) == 0x80)
-                    fputc(*p++, out);
-                k++;
-            }
-            if (w > 1)
-                fputs("\xe2\x80\xa6", out);
-        }
-        return;
-    }
-    if (right)
-        for (size_t i = tw; i < w; i++)
-            fputc(' ', out);
-    fputs(s, out);
-    if (!right && !last)
-        for (size_t i = tw; i < w; i++)
-            fputc(' ', out);
-}
-
-/* 1 when a column shows nothing in this table (auto_hide and all null). */
-static int column_off(const gd_renderer *r, size_t c)
-{
-    if (r->cols[c].hidden)
-        return 1;
-    if (!r->cols[c].auto_hide)
-        return 0;
-    for (size_t i = 0; i < json_array_size(r->buffered); i++) {
-        json_t *v = gd_render_get(json_array_get(r->buffered, i), r->cols[c].key);
-        if (v && !json_is_null(v))
-            return 0;
-    }
-    return 1;
-}
-
-/* A time cell: its text by the one rule, with its zone label when the
- * column's rows do not share one (`mixed`); NULL when it is no time. */
-static const char *time_cell(const gd_renderer *r, json_t *row, json_t *v, int mixed, char *buf,
-                             size_t n, char zone[GD_ZONE_MAX])
-{
-    if (!json_is_number(v) ||
-        !gd_time_text(json_number_value(v), row_clock(r, row), r->tz_min, buf, n, zone))
-        return NULL;
-    if (mixed && zone[0]) {
-        size_t k = strlen(buf);
-        snprintf(buf + k, n - k, " %s", zone);
-    }
-    return buf;
-}
-
-/* A time column's header: "START (UTC)" when every time in it has the zone
- * UTC; *mixed = 1 when its rows have different zone labels (each cell then
- * carries its own). */
-static void time_header(const gd_renderer *r, size_t c, char *hdr, size_t n, int *mixed)
-{
-    char first[GD_ZONE_MAX] = "", zone[GD_ZONE_MAX], buf[128];
-    int seen = 0;
-    *mixed = 0;
-    for (size_t i = 0; i < json_array_size(r->buffered) && !*mixed; i++) {
-        json_t *row = json_array_get(r->buffered, i);
-        if (!time_cell(r, row, gd_render_get(row, r->cols[c].key), 0, buf, sizeof buf, zone))
-            continue;
-        if (!seen)
-            memcpy(first, zone, sizeof first);
-        else if (strcmp(first, zone) != 0)
-            *mixed = 1;
-        seen = 1;
-    }
-    if (!*mixed && first[0])
-        snprintf(hdr, n, "%s (%s)", r->cols[c].header, first);
-    else
-        snprintf(hdr, n, "%s", r->cols[c].header);
-}
-
-/* The text of column c in a row of the table. */
-static const char *table_cell(const gd_renderer *r, size_t c, json_t *row, int mixed, char *buf,
-                              size_t n)
-{
-    json_t *v = gd_render_get(row, r->cols[c].key);
-    char zone[GD_ZONE_MAX];
-    if (r->cols[c].type == GD_COL_TIME && time_cell(r, row, v, mixed, buf, n, zone))
-        return buf;
-    return gd_render_cell(&r->cols[c], v, buf, n);
-}
-
-static void flush_table(gd_renderer *r)
-{
-    size_t nvis = 0, nrows = json_array_size(r->buffered);
-    if (nrows == 0)
-        return; /* nothing to show: no header either */
-    size_t *w = calloc(r->ncols, sizeof *w);
-    gd_column *cols = malloc(r->ncols * sizeof *cols);
-    int *mixed = calloc(r->ncols, sizeof *mixed);
-    char (*hdr)[160] = calloc(r->ncols, sizeof *hdr);
-    char buf[4096];
-    if (!w || !cols || !mixed || !hdr) {
-        free(w);
-        free(cols);
-        free(mixed);
-        free(hdr);
-        return;
-    }
-    for (size_t c = 0; c < r->ncols; c++) {
-        cols[c] = r->cols[c];
-        cols[c].hidden = column_off(r, c);
-    }
-    const gd_column *saved = r->cols;
-    r->cols = cols;
-    for (size_t c = 0; c < r->ncols; c++) {
-        if (r->cols[c].type == GD_COL_TIME)
-            time_header(r, c, hdr[c], sizeof hdr[c], &mixed[c]);
-        else
-            snprintf(hdr[c], sizeof hdr[c], "%s", r->cols[c].header);
-        cols[c].header = hdr[c];
-    }
-    for (size_t c = 0; c < r->ncols; c++) {
-        if (r->cols[c].hidden)
-            continue;
-        nvis++;
-        w[c] = text_width(r->cols[c].header);
-        for (size_t i = 0; i < nrows; i++) {
-            size_t tw = text_width(table_cell(r, c, json_array_get(r->buffered, i), mixed[c], buf,
-                                              sizeof buf));
-            if (tw > w[c])
-                w[c] = tw;
-        }
-    }
-    /* fit the width: flexible columns shrink, first no narrower than their
-     * frames made short (compact_frame), then to 12; then wide text columns */
-    size_t total = nvis ? (nvis - 1) * 2 : 0;
-    for (size_t c = 0; c < r->ncols; c++)
-        total += r->cols[c].hidden ? 0 : w[c];
-    for (int pass = 0; pass < 3 && total > (size_t)r->width; pass++)
-        for (size_t c = r->ncols; c-- > 0 && total > (size_t)r->width;) {
-            if (r->cols[c].hidden || (pass < 2 && !r->cols[c].flex) ||
-                (pass == 2 && r->cols[c].type != GD_COL_TEXT))
-                continue;
-            size_t minw = 12, excess = total - (size_t)r->width;
-            if (pass == 0) { /* the widest short frame (or whole cell) */
-                minw = text_width(r->cols[c].header);
-                for (size_t i = 0; i < nrows; i++) {
-                    char sh[1024];
-                    const char *cell = table_cell(r, c, json_array_get(r->buffered, i), mixed[c],
-                                                  buf, sizeof buf);
-                    size_t tw = text_width(compact_frame(cell, sh, sizeof sh, NULL) ? sh : cell);
-                    if (tw > minw)
-                        minw = tw;
-                }
-            }
-            if (w[c] > minw) {
-                size_t cut = w[c] - minw < excess ? w[c] - minw : excess;
-                w[c] -= cut;
-                total -= cut;
-            }
-        }
-    size_t last = 0;
-    for (size_t c = 0; c < r->ncols; c++)
-        if (!r->cols[c].hidden)
-            last = c;
-    for (size_t c = 0, first = 1; c < r->ncols; c++) {
-        if (r->cols[c].hidden)
-            continue;
-        if (!first)
-            fputs("  ", r->out);
-        first = 0;
-        print_cell(r->out, r->cols[c].header, w[c], r->cols[c].type != GD_COL_TEXT, 0, c == last);
-    }
-    fputc('\n', r->out);
-    for (size_t i = 0; i < nrows; i++) {
-        json_t *row = json_array_get(r->buffered, i);
-        for (size_t c = 0, first = 1; c < r->ncols; c++) {
-            if (r->cols[c].hidden)
-                continue;
-            if (!first)
-                fputs("  ", r->out);
-            first = 0;
-            const char *cell = table_cell(r, c, row, mixed[c], buf, sizeof buf);
-            print_cell(r->out, cell, w[c], r->cols[c].type != GD_COL_TEXT, r->cols[c].flex, c == last);
-        }
-        fputc('\n', r->out);
-    }
-    r->cols = saved;
-    free(cols);
-    free(w);
-    free(mixed);
-    free(hdr);
-}
-
-/* A Markdown table cell: control characters escaped, and the characters
- * that would end the cell or turn into markup or HTML written as escapes
- * or entities, so text from a capture shows as the text it is. */
-static void md_cell(FILE *out, const char *s)
-{
-    char esc[16];
-    for (const char *p = s; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c < 0x20 || c == 0x7f) {
-            char in[2] = {(char)c, 0};
-            fputs(gd_escape_ctrl(in, esc, sizeof esc), out);
-        } else if (c == '|') {
-            fputs("\\|", out);
-        } else if (c == '<') {
-            fputs("&lt;", out);
-        } else if (c == '>') {
-            fputs("&gt;", out);
-        } else if (c == '&') {
-            fputs("&amp;", out);
-        } else if (strchr("\\`*_[]#~!", c)) {
-            fputc('\\', out);
-            fputc(c, out);
-        } else {
-            fputc(c, out);
-        }
-    }
-}
-
-/* Markdown mode: a pipe table of the visible columns (empty: nothing). */
-static void flush_md(gd_renderer *r)
-{
-    size_t n = json_array_size(r->buffered);
-    if (!n)
-        return;
-    char buf[512];
-    /* which columns show, once (an auto-hidden column scans every row) */
-    int *off = calloc(r->ncols ? r->ncols : 1, sizeof *off);
-    if (!off)
-        return;
-    for (size_t c = 0; c < r->ncols; c++)
-        off[c] = column_off(r, c);
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t c = 0; c < r->ncols; c++)
-            if (!off[c]) {
-                fputs("| ", r->out);
-                if (pass == 0)
-                    md_cell(r->out, r->cols[c].header);
-                else
-                    fputs(r->cols[c].type == GD_COL_TEXT || r->cols[c].type == GD_COL_BOOL ? ":--" : "--:",
-                          r->out);
-                fputc(' ', r->out);
-            }
-        fputs("|\n", r->out);
-    }
-    for (size_t i = 0; i < n; i++) {
-        json_t *row = json_array_get(r->buffered, i);
-        for (size_t c = 0; c < r->ncols; c++)
-            if (!off[c]) {
-                fputs("| ", r->out);
-                md_cell(r->out, gd_render_cell(&r->cols[c], gd_render_get(row, r->cols[c].key), buf, sizeof buf));
-                fputc(' ', r->out);
-            }
-        fputs("|\n", r->out);
-    }
-    free(off);
-}
-
 int gd_render_end(gd_renderer *r)
 {
     if (!r)
         return -1;
+    gd_render_values_flush(r);
     switch (r->mode) {
     case GD_OUT_TABLE:
-        flush_table(r);
+        gd_render_flush_table(r);
         break;
     case GD_OUT_MD:
-        flush_md(r);
+        gd_render_flush_md(r);
+        break;
+    case GD_OUT_JUNIT:
+        if (gd_render_junit(r->out, "godeye check", r->buffered))
+            r->failed = 1;
         break;
     case GD_OUT_JSON:
         fputs(r->nrows ? "\n]\n" : "[]\n", r->out);
@@ -659,7 +364,7 @@ int gd_render_end(gd_renderer *r)
     }
     int bad = r->failed || ferror(r->out) || fflush(r->out) != 0;
     json_decref(r->buffered);
-    free(r->buf);
+    free(r->text.p);
     free(r->clocks);
     free(r);
     return bad ? -1 : 0;

@@ -22,6 +22,10 @@ int gd_render_html(FILE *out, json_t *doc, int tz_min);
  * zone `tz_min`.  0 or -1. */
 int gd_render_md(FILE *out, const json_t *doc, int tz_min);
 
+/* Writes the report document in `format` ("html", "md" or "json"); -1
+ * when writing failed or the format is none of those. */
+int gd_render_report(FILE *out, const char *format, json_t *doc, int tz_min);
+
 /* The clock of trace `id` as the document's "traces" rows describe it
  * (unknown when it is not there). */
 gd_clock gd_report_clock(const json_t *doc, json_int_t id);

@@ -503,6 +503,31 @@ json_t *gd_col_json(sqlite3_stmt *st, int i)
     }
 }
 
+void gd_col_value(sqlite3_stmt *st, int i, gd_value *v)
+{
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_INTEGER:
+        v->kind = GD_V_INT;
+        v->u.i = sqlite3_column_int64(st, i);
+        return;
+    case SQLITE_FLOAT:
+        v->kind = GD_V_REAL;
+        v->u.d = sqlite3_column_double(st, i);
+        return;
+    case SQLITE_TEXT:
+        v->kind = GD_V_TEXT;
+        v->u.t.s = (const char *)sqlite3_column_text(st, i);
+        v->u.t.n = (size_t)sqlite3_column_bytes(st, i);
+        return;
+    case SQLITE_BLOB:
+        v->kind = GD_V_JSON; /* hex text, as gd_col_json has it */
+        v->u.json = gd_col_json(st, i);
+        return;
+    default:
+        v->kind = GD_V_NULL;
+    }
+}
+
 json_t *gd_col_ms(sqlite3_stmt *q, int i)
 {
     if (sqlite3_column_type(q, i) == SQLITE_NULL)

@@ -13,6 +13,7 @@
 #include "analysis/vitals.h"
 #include "core/error.h"
 #include "core/event.h"
+#include "core/row.h"
 
 #define GD_SCHEMA_VERSION 3
 
@@ -103,6 +104,8 @@ void gd_writer_foreach_stat(gd_writer *w, void (*fn)(void *ctx, const char *reas
 
 /* Receives one row (borrowed: valid during the call). Non-zero stops. */
 typedef int (*gd_row_fn)(void *ctx, json_t *row);
+/* The same for a row of plain values (core/row.h), for large answers. */
+typedef int (*gd_values_fn)(void *ctx, const gd_row *row);
 
 typedef struct gd_filter {
     const int64_t *traces;  /* restrict to these trace ids; NULL = all   */
@@ -120,11 +123,16 @@ typedef struct gd_blocks_query {
     double threshold;       /* NAN: each trace's short threshold          */
     gd_block_kind kind;     /* GD_KIND_NONE: any                          */
     int stacks;             /* add "stacks": [{ts_ms, frames[]}] per block */
+    int64_t limit;          /* > 0: only the `limit` longest blocks (ties: *
+                             * the earlier), still by trace then start    */
 } gd_blocks_query;
 
 /* Blocks (contract fields of `godeye blocks`), by trace then start. */
 int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                     gd_error *err);
+/* The same rows as plain values (the same fields in the same order). */
+int gd_store_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn, void *ctx,
+                          gd_error *err);
 /* Block groups (`godeye blocks --group`), by total_ms descending. */
 int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);

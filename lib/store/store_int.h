@@ -87,6 +87,9 @@ static inline void gd_bind_opt_double(sqlite3_stmt *st, int i, double v)
 /* The column as its SQLite type: integer, real, text (invalid UTF-8 as
  * U+FFFD), blob as hex. */
 json_t *gd_col_json(sqlite3_stmt *q, int i);
+/* Column i as a plain value (valid until the next step); a blob is a new
+ * GD_V_JSON reference, released by the caller. */
+void gd_col_value(sqlite3_stmt *q, int i, gd_value *v);
 /* A millisecond column rounded to microseconds, or null. */
 json_t *gd_col_ms(sqlite3_stmt *q, int i);
 /* A text column, or null. */

@@ -1,0 +1,165 @@
+/* row.c - result rows as plain values: path look-up, conversion to JSON. */
+#include "core/row.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The length of the first path segment (up to '.' or the end). */
+static size_t segment(const char *p)
+{
+    return strcspn(p, ".");
+}
+
+const gd_value *gd_row_get(const gd_row *r, const char *path, const char **rest)
+{
+    *rest = NULL;
+    while (r) {
+        size_t n = segment(path);
+        const gd_value *v = NULL;
+        for (size_t k = 0; k < r->n && !v; k++)
+            if (strncmp(r->names[k], path, n) == 0 && r->names[k][n] == '\0')
+                v = &r->v[k];
+        if (!v || !path[n])
+            return v;
+        path += n + 1;
+        if (v->kind == GD_V_JSON) {
+            *rest = path;
+            return v;
+        }
+        r = v->kind == GD_V_ROW ? v->u.row : NULL;
+    }
+    return NULL;
+}
+
+/* jansson's rule (utf.c): no overlong forms, no surrogates, at most U+10FFFF. */
+int gd_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        unsigned c = *p;
+        size_t len;
+        unsigned cp;
+        if (c < 0x80) {
+            p++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        if ((size_t)(end - p) < len)
+            return 0;
+        for (size_t k = 1; k < len; k++) {
+            if ((p[k] & 0xC0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (p[k] & 0x3F);
+        }
+        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (len == 3 && cp < 0x800) ||
+            (len == 4 && cp < 0x10000))
+            return 0;
+        p += len;
+    }
+    return 1;
+}
+
+json_t *gd_value_json(const gd_value *v)
+{
+    switch (v->kind) {
+    case GD_V_INT:
+        return json_integer(v->u.i);
+    case GD_V_REAL:
+        return json_real(v->u.d);
+    case GD_V_BOOL:
+        return json_boolean(v->u.i);
+    case GD_V_TEXT: {
+        json_t *j = json_stringn(v->u.t.s, v->u.t.n);
+        return j ? j : json_string("\xef\xbf\xbd");
+    }
+    case GD_V_ROW:
+        return gd_row_json(v->u.row);
+    case GD_V_JSON:
+        return json_incref(v->u.json);
+    default:
+        return json_null();
+    }
+}
+
+json_t *gd_row_json(const gd_row *r)
+{
+    json_t *o = json_object();
+    for (size_t k = 0; o && k < r->n; k++)
+        json_object_set_new(o, r->names[k], gd_value_json(&r->v[k]));
+    return o;
+}
+
+void gd_rowb_init(gd_rowb *b)
+{
+    b->row.names = b->names;
+    b->row.v = b->v;
+    b->row.n = 0;
+}
+
+gd_value *gd_rowb_add(gd_rowb *b, const char *name)
+{
+    static const gd_value null_value = {GD_V_NULL, {0}};
+    size_t k = b->row.n < GD_ROWB_MAX ? b->row.n++ : GD_ROWB_MAX - 1;
+    b->names[k] = name;
+    b->v[k] = null_value;
+    return &b->v[k];
+}
+
+void gd_rowb_real(gd_rowb *b, const char *name, double d)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_REAL;
+    v->u.d = d;
+}
+
+void gd_rowb_int(gd_rowb *b, const char *name, int64_t i)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_INT;
+    v->u.i = i;
+}
+
+void gd_rowb_bool(gd_rowb *b, const char *name, int yes)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_BOOL;
+    v->u.i = yes != 0;
+}
+
+void gd_rowb_text(gd_rowb *b, const char *name, const char *t)
+{
+    size_t n = t ? strlen(t) : 0;
+    if (n && !gd_utf8_valid(t, n))
+        return;
+    gd_value *v = gd_rowb_add(b, name);
+    if (n) {
+        v->kind = GD_V_TEXT;
+        v->u.t.s = t;
+        v->u.t.n = n;
+    }
+}
+
+void gd_rowb_json(gd_rowb *b, const char *name, json_t *j)
+{
+    gd_value *v = gd_rowb_add(b, name);
+    v->kind = GD_V_JSON;
+    v->u.json = j;
+}
+
+void gd_rowb_clear(gd_rowb *b)
+{
+    for (size_t i = 0; i < b->row.n; i++)
+        if (b->v[i].kind == GD_V_JSON)
+            json_decref(b->v[i].u.json);
+    b->row.n = 0;
+}

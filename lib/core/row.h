@@ -1,0 +1,79 @@
+/* row.h - a result row as plain values (names and typed values in order):
+ * what a query hands the renderer when no JSON tree is needed. */
+#ifndef GD_ROW_H
+#define GD_ROW_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    GD_V_NULL = 0,
+    GD_V_INT,
+    GD_V_REAL, /* a non-finite real is left out of the row (as jansson does) */
+    GD_V_BOOL,
+    GD_V_TEXT, /* UTF-8 of n bytes; invalid UTF-8 reads as U+FFFD */
+    GD_V_ROW,  /* a nested object */
+    GD_V_JSON  /* any JSON value (borrowed) */
+} gd_vkind;
+
+typedef struct gd_row gd_row;
+
+typedef struct gd_value {
+    gd_vkind kind;
+    union {
+        int64_t i;
+        double d;
+        struct {
+            const char *s;
+            size_t n;
+        } t;
+        const gd_row *row;
+        json_t *json;
+    } u;
+} gd_value;
+
+/* n fields: names[k] is the name of v[k]; both borrowed. */
+struct gd_row {
+    const char *const *names;
+    const gd_value *v;
+    size_t n;
+};
+
+/* A row being built field by field (names borrowed; GD_V_JSON values are
+ * its own references, released by gd_rowb_clear). */
+#define GD_ROWB_MAX 32
+typedef struct gd_rowb {
+    const char *names[GD_ROWB_MAX];
+    gd_value v[GD_ROWB_MAX];
+    gd_row row;
+} gd_rowb;
+
+void gd_rowb_init(gd_rowb *b);
+/* The next field's value, null until set (past GD_ROWB_MAX fields: a slot
+ * that is not in the row). */
+gd_value *gd_rowb_add(gd_rowb *b, const char *name);
+void gd_rowb_real(gd_rowb *b, const char *name, double d);
+void gd_rowb_int(gd_rowb *b, const char *name, int64_t i);
+void gd_rowb_bool(gd_rowb *b, const char *name, int yes);
+/* A C string (NULL or "": null); left out when it is not UTF-8, as
+ * json_string leaves it out. */
+void gd_rowb_text(gd_rowb *b, const char *name, const char *t);
+/* A JSON value the row takes over. */
+void gd_rowb_json(gd_rowb *b, const char *name, json_t *j);
+/* Releases the row's JSON values and empties it. */
+void gd_rowb_clear(gd_rowb *b);
+
+/* The value a path names in a row ("a", "a.b": field b of nested row a);
+ * NULL when absent.  When the path goes on into a GD_V_JSON value, that
+ * value is returned and *rest is the remaining path (else *rest = NULL). */
+const gd_value *gd_row_get(const gd_row *r, const char *path, const char **rest);
+/* The row as a JSON object (new reference); NULL when out of memory. */
+json_t *gd_row_json(const gd_row *r);
+/* One value as JSON (new reference; NULL for a non-finite real). */
+json_t *gd_value_json(const gd_value *v);
+
+/* 1 when s[0..n) is UTF-8 that jansson accepts. */
+int gd_utf8_valid(const char *s, size_t n);
+
+#endif
