@@ -8,6 +8,7 @@
 
 #include "core/icache.h"
 #include "reader/procstat.h"
+#include "ingest/views.h"
 #include "store/store_int.h"
 #include "core/util.h"
 #include "derive/blocks.h"

@@ -102,15 +102,6 @@ json_t *gd_ms_json(double ms);
 int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
                     void *ctx, gd_error *err);
 
-/* Writing pages, view dumps (overdraw computed here), images and frames. */
-typedef struct gd_views_writer gd_views_writer;
-gd_views_writer *gd_views_writer_new(gd_store *s, gd_error *err);
-void gd_views_writer_free(gd_views_writer *w);
-/* Stores a lifecycle, view_dump, image or frame event of `trace`; malformed
- * parts are counted through `skip`.  GD_OK or an error code. */
-int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_event *ev,
-                 void (*skip)(void *, const char *, long, long), void *skip_ctx, gd_error *err);
-
 /* Bulk load (store/bulk.c).  gd_bulk_begin, inside the trace's savepoint,
  * bounds the connection's page cache to 16 MiB (also the sorter's memory)
  * and drops the secondary indexes of dispatch, sample and cpu when the database
