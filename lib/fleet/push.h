@@ -19,6 +19,9 @@ typedef struct gd_push_report {
     const char *trace_uid;
     int already;           /* its traces row was there: nothing sent        */
     long long rows;        /* rows sent, all tables                          */
+    long long json_rows;   /* of those of tables read row by row: rows sent as
+                              JSONEachRow (no TabSeparated form, or a table
+                              without all the exported columns)             */
     json_t *tables;        /* {"table": rows sent} (borrowed)                */
 } gd_push_report;
 
