@@ -254,12 +254,13 @@ static void sent_summary(json_t *tables, char *out, size_t n)
 
 /* One table's rows for the trace: TabSeparated when the store gives them
  * row by row and ClickHouse has their columns, else JSONEachRow. */
-static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, gd_push_report *rep)
+static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, int json,
+                      gd_push_report *rep)
 {
-    gd_export_rows *r;
+    gd_export_rows *r = NULL;
     ch_table *t;
     char columns[1024];
-    int rc = gd_export_rows_open(s, b->table, trace, &r, b->err);
+    int rc = json ? GD_OK : gd_export_rows_open(s, b->table, trace, &r, b->err);
     if (!rc && r)
         rc = table_columns(b->c, ts, b->table, &t, b->err);
     if (!rc && r && match_columns(r, t, columns, sizeof columns))
@@ -271,16 +272,17 @@ static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, gd_
             rc = b->rc;
         else if (!rc)
             rc = flush(b);
-        if (r)
-            rep->json_rows += b->sent - before;
+        rep->json_rows += b->sent - before;
     }
     gd_export_rows_close(r);
     return rc;
 }
 
-static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid, size_t batch,
-                      batcher *b, ch_tables *ts, gd_push_report *rep, gd_error *err)
+static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
+                      const gd_push_opts *opts, batcher *b, ch_tables *ts, gd_push_report *rep,
+                      gd_error *err)
 {
+    size_t batch = opts->batch ? opts->batch : 10000;
     char q[256], ans[64];
     for (const char *p = uid; *p; p++)
         if (!strchr("0123456789abcdefABCDEF", *p))
@@ -300,7 +302,7 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid, siz
         b->len = b->rows = 0;
         b->sent = 0;
         b->rc = GD_OK;
-        rc = push_table(s, trace, b, ts, rep);
+        rc = push_table(s, trace, b, ts, opts->json, rep);
         if (rc) {
             /* say exactly what was sent before the failure */
             char msg[sizeof err->msg], done[200];
@@ -334,8 +336,7 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     ch_tables ts = {0};
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};
-        rc = push_trace(s, c, l.id[i], l.uid[i], opts->batch ? opts->batch : 10000, &b, &ts, &rep,
-                        err);
+        rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, &ts, &rep, err);
         if (!rc && fn)
             fn(ctx, &rep);
         json_decref(rep.tables);

@@ -11,6 +11,8 @@
 typedef struct gd_push_opts {
     gd_filter filter;      /* traces to push (all when empty)               */
     size_t batch;          /* rows per INSERT; 0 = 10000                    */
+    int json;              /* every row as JSONEachRow (else TabSeparated
+                              where the value's form is exact)              */
 } gd_push_opts;
 
 /* What happened to one trace. */
@@ -19,9 +21,10 @@ typedef struct gd_push_report {
     const char *trace_uid;
     int already;           /* its traces row was there: nothing sent        */
     long long rows;        /* rows sent, all tables                          */
-    long long json_rows;   /* of those of tables read row by row: rows sent as
-                              JSONEachRow (no TabSeparated form, or a table
-                              without all the exported columns)             */
+    long long json_rows;   /* of those, rows sent as JSONEachRow: the analyses'
+                              tables (pages, overdraw, image_issues,
+                              startups), values without an exact TabSeparated
+                              form, tables lacking an exported column      */
     json_t *tables;        /* {"table": rows sent} (borrowed)                */
 } gd_push_report;
 
