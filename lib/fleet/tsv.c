@@ -68,9 +68,10 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-static int valid_utf8(const char *s, size_t n)
+/* 1 when s holds only UTF-8 jansson accepts (checked from the first
+ * byte over 0x7F on). */
+static int valid_utf8(const unsigned char *u, size_t n)
 {
-    const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
         if (u[i] < 0x80) {
             i++;
@@ -84,25 +85,33 @@ static int valid_utf8(const char *s, size_t n)
     return 1;
 }
 
+/* Bytes escaped by a backslash: \\ \t \n, and ' inside quotes. */
+static const unsigned char special[256] = {['\\'] = 1, ['\t'] = 1, ['\n'] = 1, ['\''] = 1};
+
 /* s escaped for TabSeparated (quote: 0) or inside a quoted literal ('\''). */
 static void escaped(gd_tsv *b, const char *s, size_t n, char quote)
 {
-    if (!valid_utf8(s, n)) {
-        s = "\xef\xbf\xbd";
-        n = 3;
-    }
-    if (!reserve(b, 2 * n + 2))
+    if (!reserve(b, 2 * n + 5))
         return;
+    const unsigned char *u = (const unsigned char *)s;
     char *o = b->p + b->len;
+    int checked = 0;
     if (quote)
         *o++ = quote;
     for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == '\\' || c == '\t' || c == '\n' || (quote && c == quote)) {
+        unsigned char c = u[i];
+        if (c >= 0x80 && !checked) {
+            if (!valid_utf8(u + i, n - i)) { /* as jansson's string: U+FFFD */
+                escaped(b, "\xef\xbf\xbd", 3, quote);
+                return;
+            }
+            checked = 1;
+        }
+        if (special[c] && (c != '\'' || quote)) {
             *o++ = '\\';
             c = c == '\t' ? 't' : c == '\n' ? 'n' : c;
         }
-        *o++ = c;
+        *o++ = (char)c;
     }
     if (quote)
         *o++ = quote;
@@ -114,17 +123,77 @@ void gd_tsv_text(gd_tsv *b, const char *s, size_t n)
     escaped(b, s, n, 0);
 }
 
-void gd_tsv_int(gd_tsv *b, long long v)
+/* The decimal digits of v at out; how many. */
+static size_t utoa(char *out, unsigned long long v)
 {
     char t[24];
-    int n = snprintf(t, sizeof t, "%lld", v);
-    gd_tsv_bytes(b, t, (size_t)n);
+    size_t n = 0;
+    do
+        t[n++] = (char)('0' + v % 10);
+    while (v /= 10);
+    for (size_t i = 0; i < n; i++)
+        out[i] = t[n - 1 - i];
+    return n;
+}
+
+void gd_tsv_int(gd_tsv *b, long long v)
+{
+    if (!reserve(b, 24))
+        return;
+    char *o = b->p + b->len;
+    if (v < 0)
+        *o++ = '-';
+    o += utoa(o, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+    b->len = (size_t)(o - b->p);
+}
+
+/* v as %.17g (and jansson) print it, without printf, when v is a multiple
+ * of 1/1024 under 2^43 whose exact decimal has at most 17 significant
+ * digits (times and durations in ms mostly are); 0 when it is not. */
+static int real_exact(gd_tsv *b, double v)
+{
+    double a = fabs(v), scaled = a * 1024.0; /* exact: a power of two */
+    if (!(a < 8796093022208.0) || scaled != floor(scaled))
+        return 0;
+    uint64_t q = (uint64_t)scaled, ip = q >> 10, fp = q & 1023;
+    char frac[10], ib[24];
+    size_t nf = 0, ni = utoa(ib, ip);
+    if (fp) { /* fp / 1024 = fp * 5^10 / 10^10 */
+        uint64_t d = fp * 9765625ull;
+        for (int i = 9; i >= 0; i--, d /= 10)
+            frac[i] = (char)('0' + d % 10);
+        nf = 10;
+        while (frac[nf - 1] == '0')
+            nf--;
+    }
+    size_t lead = 0;
+    while (!ip && lead < nf && frac[lead] == '0')
+        lead++;
+    if ((ip ? ni + nf : nf - lead) > 17 || lead > 3) /* %g would round or use e-05 */
+        return 0;
+    if (!reserve(b, ni + nf + 3))
+        return 1;
+    char *o = b->p + b->len;
+    if (signbit(v))
+        *o++ = '-';
+    memcpy(o, ib, ni);
+    o += ni;
+    *o++ = '.';
+    if (nf)
+        memcpy(o, frac, nf);
+    else
+        *o = '0';
+    o += nf ? nf : 1;
+    b->len = (size_t)(o - b->p);
+    return 1;
 }
 
 int gd_tsv_real(gd_tsv *b, double v)
 {
     if (!isfinite(v))
         return 0;
+    if (real_exact(b, v))
+        return 1;
     char t[40];
     int n = snprintf(t, sizeof t, "%.17g", v);
     char *e = strchr(t, 'e');

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,15 +39,25 @@ START_TEST(reals_as_jansson)
                         123456789012345678.0, 1.0 / 3.0};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         same_as_jansson(&b, v[i]);
-    /* random bit patterns: every finite double */
+    /* random bit patterns: every finite double (10,000 of them) */
     uint64_t x = 88172645463325252ull;
-    for (int i = 0; i < 20000; i++) {
+    for (int i = 0; i < 10000; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         double d;
         memcpy(&d, &x, sizeof d);
         if (isfinite(d))
             same_as_jansson(&b, d);
     }
+    /* times and durations: multiples of 1/1024 (printed without printf) */
+    for (int i = 0; i < 30000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double d = (double)(int64_t)(x >> (11 + i % 40)) / (double)(1u << (i % 11));
+        same_as_jansson(&b, i % 2 ? -d : d);
+    }
+    const double t[] = {1700000000056.25, 8796093022207.9990234375, 0.0009765625, -0.0009765625,
+                        1e12 + 0.5, 123456789.0009765625, 99999999999.5};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        same_as_jansson(&b, t[i]);
     /* jansson has no such real: nothing written */
     ck_assert(!gd_tsv_real(&b, INFINITY));
     ck_assert(!gd_tsv_real(&b, NAN));
@@ -58,6 +69,13 @@ END_TEST
 START_TEST(text_escaped)
 {
     gd_tsv b = {0};
+    const long long iv[] = {0, 1, -1, 42, 9223372036854775807ll, -9223372036854775807ll - 1};
+    for (size_t i = 0; i < sizeof iv / sizeof iv[0]; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "%lld", iv[i]);
+        gd_tsv_int(&b, iv[i]);
+        ck_assert_str_eq(take(&b), want);
+    }
     const char s[] = "a\tb\nc\\d\re'f\"g\x01\x7f\0h \xc3\xa9\xf0\x9f\x98\x80 \\N";
     gd_tsv_text(&b, s, sizeof s - 1);
     ck_assert_uint_eq(b.len, sizeof s - 1 + 4); /* \t \n and two \\ */
