@@ -40,14 +40,14 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
 {
     const char *url = NULL, *database = NULL, *format = NULL, *user = NULL, *pwfile = NULL;
     gd_int_list traces = {0};
-    long batch = 10000;
+    long batch = GD_PUSH_BATCH;
     int timings = 0, json_rows = 0;
     const gd_option opts[] = {
         OPT_STRING_(0, "clickhouse", &url, "URL", "ClickHouse HTTP interface, e.g. http://host:8123"),
         OPT_STRING_(0, "database", &database, "NAME", "database (created if missing; default: the server's)"),
         OPT_STRING_(0, "user", &user, "NAME", "ClickHouse user (default: $GODEYE_CLICKHOUSE_USER)"),
         OPT_STRING_(0, "password-file", &pwfile, "FILE", "read the password from FILE (default: $GODEYE_CLICKHOUSE_PASSWORD)"),
-        OPT_INT_(0, "batch", &batch, "N", "rows per INSERT (default 10000)"),
+        OPT_INT_(0, "batch", &batch, "N", "rows per INSERT (default 1048576)"),
         OPT_BOOL_(0, "json-rows", &json_rows, "send every row as JSONEachRow (slower; to compare)"),
         OPT_BOOL_(0, "timings", &timings, "print the time spent and rows per second"),
         OPT_LISTING(&format, &traces),

@@ -8,6 +8,10 @@
 #include "core/util.h"
 #include "fleet/export.h"
 
+/* A JSONEachRow body is sent when it reaches this size, before its batch
+ * is full (TabSeparated rows are streamed: they need no such cap). */
+#define JSON_MAX (8u << 20)
+
 typedef struct batcher {
     gd_ch *c;
     const char *table;
@@ -58,7 +62,7 @@ static int on_row(void *ctx, json_t *row)
     b->buf[b->len + n] = '\n';
     b->len += n + 1;
     free(line);
-    if (++b->rows >= b->batch && flush(b))
+    if ((++b->rows >= b->batch || b->len >= JSON_MAX) && flush(b))
         return 1;
     return 0;
 }
@@ -78,7 +82,8 @@ typedef struct sender {
 /* Reads rows until `want` bytes wait or the batch is full; 0 or an error. */
 static int refill(sender *w, size_t want)
 {
-    while (w->tsv.len - w->off < want && !w->done && w->rows + w->jrows < w->b->batch) {
+    while (w->tsv.len - w->off < want && !w->done && w->rows + w->jrows < w->b->batch &&
+           w->json.len < JSON_MAX) {
         int k = gd_export_rows_next(w->r, &w->tsv, &w->json, w->b->err);
         if (k < 0)
             return w->b->rc = w->b->err->code;
@@ -282,7 +287,7 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
                       const gd_push_opts *opts, batcher *b, ch_tables *ts, gd_push_report *rep,
                       gd_error *err)
 {
-    size_t batch = opts->batch ? opts->batch : 10000;
+    size_t batch = opts->batch ? opts->batch : GD_PUSH_BATCH;
     char q[256], ans[64];
     for (const char *p = uid; *p; p++)
         if (!strchr("0123456789abcdefABCDEF", *p))
