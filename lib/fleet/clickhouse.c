@@ -14,7 +14,7 @@ struct gd_ch {
     CURL *e;
     char *base;            /* url up to and including '?' or '&' for more params */
     char db[128];
-    char resp[4096];       /* the start of the last response */
+    char resp[16384];      /* the start of the last response */
     size_t rlen;
     char errbuf[CURL_ERROR_SIZE];
     struct curl_slist *headers;
@@ -219,14 +219,40 @@ void gd_ch_close(gd_ch *c)
     free(c);
 }
 
+/* 1 when `sql` is "CREATE TABLE IF NOT EXISTS name ..." with name in
+ * `have` ("\nname\n" lines, as listed by the server). */
+static int exists(const char *sql, const char *have)
+{
+    static const char head[] = "CREATE TABLE IF NOT EXISTS ";
+    const char *name = strstr(sql, head);
+    if (!name)
+        return 0;
+    name += sizeof head - 1;
+    size_t n = strcspn(name, " (\n");
+    for (const char *p = have; (p = strstr(p, name)) != NULL; p++)
+        if (p[-1] == '\n' && p[n] == '\n' && (size_t)(strchr(p, '\n') - p) == n)
+            return 1;
+    return 0;
+}
+
 int gd_ch_create_tables(gd_ch *c, gd_error *err)
 {
+    /* the tables there (all created when the list does not fit) */
+    char have[4096] = "\n";
+    int rc = gd_ch_query(c, "SELECT name FROM system.tables WHERE database = currentDatabase()"
+                            " FORMAT TabSeparated", have + 1, sizeof have - 2, err);
+    if (rc)
+        return rc;
+    size_t hn = strlen(have);
+    if (hn >= sizeof have - 3)
+        have[0] = 0;
+    else
+        memcpy(have + hn, "\n", 2);
     /* statements end with ";" at the end of a line; "--" lines are comments */
     char *sql = malloc(sizeof GD_CLICKHOUSE_SQL);
     if (!sql)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     size_t len = 0;
-    int rc = GD_OK;
     for (const char *p = GD_CLICKHOUSE_SQL; *p && !rc;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -239,7 +265,8 @@ int gd_ch_create_tables(gd_ch *c, gd_error *err)
             sql[len++] = '\n';
             if (n && p[n - 1] == ';') {
                 sql[len - 2] = 0;
-                rc = gd_ch_query(c, sql, NULL, 0, err);
+                if (!have[0] || !exists(sql, have))
+                    rc = gd_ch_query(c, sql, NULL, 0, err);
                 len = 0;
             }
         }

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
 #include "fleet/export.h"
 
 /* A JSONEachRow body is sent when it reaches this size, before its batch
@@ -147,7 +146,7 @@ static int send_rows(batcher *b, gd_export_rows *r, const char *columns, long lo
     return rc;
 }
 
-/* The ClickHouse columns of each table, read once per push. */
+/* The ClickHouse columns of each exported table, read once per push. */
 typedef struct ch_table {
     char table[32];
     int n;
@@ -156,42 +155,62 @@ typedef struct ch_table {
 } ch_table;
 
 typedef struct ch_tables {
-    ch_table *t;
-    size_t n, cap;
+    int loaded;
+    ch_table t[16];
+    size_t n;
 } ch_tables;
 
-static int table_columns(gd_ch *c, ch_tables *ts, const char *table, ch_table **out, gd_error *err)
+static int load_columns(gd_ch *c, ch_tables *ts, gd_error *err)
 {
-    for (size_t i = 0; i < ts->n; i++)
-        if (strcmp(ts->t[i].table, table) == 0) {
-            *out = &ts->t[i];
-            return GD_OK;
-        }
-    char q[256], ans[4096];
-    snprintf(q, sizeof q, "SELECT name, type FROM system.columns WHERE database = currentDatabase()"
-                          " AND table = '%s' FORMAT TabSeparated", table);
+    char q[1024], ans[16384];
+    size_t used = (size_t)snprintf(q, sizeof q, "SELECT table, name, type FROM system.columns"
+                                                " WHERE database = currentDatabase() AND table IN (");
+    const char *const *names = gd_store_export_tables();
+    for (size_t i = 0; names[i] && used < sizeof q; i++)
+        used += (size_t)snprintf(q + used, sizeof q - used, "%s'%s'", i ? ", " : "", names[i]);
+    if (used < sizeof q)
+        snprintf(q + used, sizeof q - used, ") FORMAT TabSeparated");
     int rc = gd_ch_query(c, q, ans, sizeof ans, err);
-    if (!rc)
-        rc = gd_grow((void **)&ts->t, &ts->cap, ts->n + 1, sizeof *ts->t, err);
     if (rc)
         return rc;
-    ch_table *t = &ts->t[ts->n++];
-    memset(t, 0, sizeof *t);
-    snprintf(t->table, sizeof t->table, "%s", table);
-    /* a full answer holds less than sizeof ans - 1 bytes (else: no types) */
-    for (char *line = ans; strlen(ans) < sizeof ans - 1 && *line && t->n < 32;) {
-        char *nl = strchr(line, '\n'), *tab = strchr(line, '\t');
+    ts->loaded = 1;
+    if (strlen(ans) >= sizeof ans - 1)
+        return GD_OK; /* cut: no types, every table as JSONEachRow */
+    for (char *line = ans; *line;) {
+        char *nl = strchr(line, '\n'), *name = strchr(line, '\t');
+        char *type = name ? strchr(name + 1, '\t') : NULL;
         if (nl)
             *nl = 0;
-        if (tab) {
-            *tab = 0;
-            snprintf(t->name[t->n], sizeof t->name[0], "%s", line);
-            t->col[t->n++] = gd_tsv_col_of(tab + 1);
+        if (type) {
+            *name++ = 0;
+            *type++ = 0;
+            ch_table *t = NULL;
+            for (size_t i = 0; i < ts->n && !t; i++)
+                if (strcmp(ts->t[i].table, line) == 0)
+                    t = &ts->t[i];
+            if (!t && ts->n < sizeof ts->t / sizeof ts->t[0]) {
+                t = &ts->t[ts->n++];
+                snprintf(t->table, sizeof t->table, "%s", line);
+            }
+            if (t && t->n < 32) {
+                snprintf(t->name[t->n], sizeof t->name[0], "%s", name);
+                t->col[t->n++] = gd_tsv_col_of(type);
+            }
         }
         line = nl ? nl + 1 : line + strlen(line);
     }
-    *out = t;
     return GD_OK;
+}
+
+/* The table's columns on the server (NULL when it has none known). */
+static int table_columns(gd_ch *c, ch_tables *ts, const char *table, ch_table **out, gd_error *err)
+{
+    *out = NULL;
+    int rc = ts->loaded ? GD_OK : load_columns(c, ts, err);
+    for (size_t i = 0; !rc && i < ts->n; i++)
+        if (strcmp(ts->t[i].table, table) == 0)
+            *out = &ts->t[i];
+    return rc;
 }
 
 /* The ClickHouse types of r's columns and their list "a, b, ..."; 0 when a
@@ -268,7 +287,7 @@ static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, int
     int rc = json ? GD_OK : gd_export_rows_open(s, b->table, trace, &r, b->err);
     if (!rc && r)
         rc = table_columns(b->c, ts, b->table, &t, b->err);
-    if (!rc && r && match_columns(r, t, columns, sizeof columns))
+    if (!rc && r && t && match_columns(r, t, columns, sizeof columns))
         rc = send_rows(b, r, columns, &rep->json_rows);
     else if (!rc) {
         long long before = b->sent;
@@ -338,16 +357,18 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     if (rc == GD_ERR_ABORT)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     batcher b = {.c = c, .err = err};
-    ch_tables ts = {0};
+    ch_tables *ts = calloc(1, sizeof *ts);
+    if (!ts && !rc)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};
-        rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, &ts, &rep, err);
+        rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, ts, &rep, err);
         if (!rc && fn)
             fn(ctx, &rep);
         json_decref(rep.tables);
     }
     free(b.buf);
-    free(ts.t);
+    free(ts);
     free(l.id);
     free(l.uid);
     return rc;
