@@ -88,6 +88,16 @@ static int valid_utf8(const unsigned char *u, size_t n)
 /* Bytes escaped by a backslash: \\ \t \n, and ' inside quotes. */
 static const unsigned char special[256] = {['\\'] = 1, ['\t'] = 1, ['\n'] = 1, ['\''] = 1};
 
+#define ONES 0x0101010101010101ull
+#define HAS_ZERO(v) (((v) - ONES) & ~(v) & (ONES * 0x80))
+
+/* 1 when none of w's bytes is a tab, newline, backslash or over 0x7F. */
+static int plain8(uint64_t w)
+{
+    return !(w & (ONES * 0x80)) && !HAS_ZERO(w ^ (ONES * '\t')) && !HAS_ZERO(w ^ (ONES * '\n')) &&
+           !HAS_ZERO(w ^ (ONES * '\\'));
+}
+
 /* s escaped for TabSeparated (quote: 0) or inside a quoted literal ('\''). */
 static void escaped(gd_tsv *b, const char *s, size_t n, char quote)
 {
@@ -99,6 +109,15 @@ static void escaped(gd_tsv *b, const char *s, size_t n, char quote)
     if (quote)
         *o++ = quote;
     for (size_t i = 0; i < n; i++) {
+        uint64_t w;
+        /* eight plain ASCII bytes at a time */
+        while (!quote && i + 8 <= n && (memcpy(&w, u + i, 8), plain8(w))) {
+            memcpy(o, &w, 8);
+            o += 8;
+            i += 8;
+        }
+        if (i == n)
+            break;
         unsigned char c = u[i];
         if (c >= 0x80 && !checked) {
             if (!valid_utf8(u + i, n - i)) { /* as jansson's string: U+FFFD */

@@ -85,6 +85,35 @@ START_TEST(text_escaped)
 }
 END_TEST
 
+/* Long text (escaped eight bytes at a time where it can) as byte by byte. */
+START_TEST(text_long)
+{
+    static const char *pieces[] = {"abcdefgh", "\t", "\n", "\\", "'", "\r", "\xc3\xa9", "xyz",
+                                   "\xe6\x97\xa5", "0123456789ABCDEF"};
+    uint64_t x = 12345;
+    gd_tsv b = {0};
+    for (int round = 0; round < 2000; round++) {
+        char in[41 * 16], want[2 * 41 * 16];
+        size_t n = 0, m = 0;
+        for (int k = (int)(x % 40); k >= 0; k--) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
+            for (; *p; p++) {
+                in[n++] = *p;
+                if (*p == '\t' || *p == '\n' || *p == '\\')
+                    want[m++] = '\\';
+                want[m++] = *p == '\t' ? 't' : *p == '\n' ? 'n' : *p;
+            }
+        }
+        gd_tsv_text(&b, in, n);
+        ck_assert_uint_eq(b.len, m);
+        ck_assert(memcmp(b.p, want, m) == 0);
+        b.len = 0;
+    }
+    gd_tsv_free(&b);
+}
+END_TEST
+
 /* Text jansson refuses (not UTF-8) is U+FFFD, as value() makes it. */
 START_TEST(text_utf8_as_jansson)
 {
@@ -151,6 +180,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, reals_as_jansson);
     tcase_add_test(tc, text_escaped);
+    tcase_add_test(tc, text_long);
     tcase_add_test(tc, text_utf8_as_jansson);
     tcase_add_test(tc, nulls_by_type);
     tcase_add_test(tc, arrays_quoted);
