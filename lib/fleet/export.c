@@ -145,11 +145,13 @@ static const export_def exports[] = {
      "SELECT " TRACE_COLS " s.id - (SELECT min(id) FROM sample WHERE trace = ?1) AS seq, "
      DAY("s.ts_ms") " s.pid, s.tid, s.ts_ms, coalesce(s.state, '') AS state,"
      " s.callsite AS \"frames:callsite\""
-     " FROM sample s JOIN trace t ON t.id = s.trace WHERE " IN_TRACE("s", "sample") " ORDER BY s.id"},
+     " FROM sample s JOIN trace t ON t.id = s.trace"
+     " WHERE " IN_TRACE("s", "sample") " ORDER BY s.id"},
     {"events",
      "SELECT " TRACE_COLS " e.id - (SELECT min(id) FROM raw_event WHERE trace = ?1) AS seq, "
      DAY("e.ts_ms") " e.kind, e.ts_ms, e.pid, e.tid, e.json"
-     " FROM raw_event e JOIN trace t ON t.id = e.trace WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
+     " FROM raw_event e JOIN trace t ON t.id = e.trace"
+     " WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
     {"frames",
      "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
      DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms"
@@ -427,7 +429,7 @@ int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
 
 #define ROWS_MAXCOLS 32
 
-struct gd_export_rows {
+struct gd_store_export_rows {
     gd_store *s;
     sqlite3_stmt *q;
     int n;
@@ -439,7 +441,7 @@ struct gd_export_rows {
     gd_error *err;
 };
 
-int gd_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_export_rows **out,
+int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_store_export_rows **out,
                         gd_error *err)
 {
     *out = NULL;
@@ -448,7 +450,7 @@ int gd_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_export
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
     if (!def->sql)
         return GD_OK;
-    gd_export_rows *r = calloc(1, sizeof *r);
+    gd_store_export_rows *r = calloc(1, sizeof *r);
     if (!r)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     r->s = s;
@@ -459,7 +461,7 @@ int gd_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_export
     sqlite3_bind_int64(r->q, 1, trace);
     r->n = sqlite3_column_count(r->q);
     if (r->n > ROWS_MAXCOLS) {
-        gd_export_rows_close(r);
+        gd_store_export_rows_close(r);
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "export of '%s': too many columns", table);
     }
     for (int i = 0; i < r->n; i++) {
@@ -473,24 +475,24 @@ int gd_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_export
     return GD_OK;
 }
 
-int gd_export_rows_ncols(const gd_export_rows *r)
+int gd_store_export_rows_ncols(const gd_store_export_rows *r)
 {
     return r->n;
 }
 
-const char *gd_export_rows_name(const gd_export_rows *r, int i)
+const char *gd_store_export_rows_name(const gd_store_export_rows *r, int i)
 {
     return r->name[i];
 }
 
-void gd_export_rows_types(gd_export_rows *r, const gd_tsv_col *cols)
+void gd_store_export_rows_types(gd_store_export_rows *r, const gd_tsv_col *cols)
 {
     memcpy(r->col, cols, (size_t)r->n * sizeof *cols);
 }
 
 /* The frames of a callsite as an Array(String) literal; 0 when they have
  * none, -1 on a database error (r->err). */
-static int callsite_tsv(gd_export_rows *r, int64_t id, gd_tsv_col c, gd_tsv *b)
+static int callsite_tsv(gd_store_export_rows *r, int64_t id, gd_tsv_col c, gd_tsv *b)
 {
     if (c.kind != GD_TSV_ARRAY)
         return 0;
@@ -512,7 +514,7 @@ static int callsite_tsv(gd_export_rows *r, int64_t id, gd_tsv_col c, gd_tsv *b)
 
 /* Column i of the current row as ClickHouse reads its JSON value (value());
  * 0 when it has no such form, -1 on a database error. */
-static int tsv_value(gd_export_rows *r, int i, gd_tsv *b)
+static int tsv_value(gd_store_export_rows *r, int i, gd_tsv *b)
 {
     gd_tsv_col c = r->col[i];
     sqlite3_stmt *q = r->q;
@@ -543,7 +545,7 @@ static int tsv_value(gd_export_rows *r, int i, gd_tsv *b)
     }
 }
 
-int gd_export_rows_next(gd_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err)
+int gd_store_export_rows_next(gd_store_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err)
 {
     int step = sqlite3_step(r->q);
     if (step == SQLITE_DONE)
@@ -579,7 +581,7 @@ int gd_export_rows_next(gd_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *
     return 2;
 }
 
-void gd_export_rows_close(gd_export_rows *r)
+void gd_store_export_rows_close(gd_store_export_rows *r)
 {
     if (!r)
         return;

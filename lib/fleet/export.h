@@ -26,18 +26,18 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
 /* The rows of `table` for one trace (the rows gd_store_export gives), one
  * at a time, written in ClickHouse's TabSeparated format.  *out is NULL for a
  * table whose rows come from an analysis (gd_store_export gives those). */
-typedef struct gd_export_rows gd_export_rows;
-int gd_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_export_rows **out,
+typedef struct gd_store_export_rows gd_store_export_rows;
+int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_store_export_rows **out,
                         gd_error *err);
-int gd_export_rows_ncols(const gd_export_rows *r);
-const char *gd_export_rows_name(const gd_export_rows *r, int i);
+int gd_store_export_rows_ncols(const gd_store_export_rows *r);
+const char *gd_store_export_rows_name(const gd_store_export_rows *r, int i);
 /* The ClickHouse type of each column (ncols of them), as gd_tsv_col_of reads it. */
-void gd_export_rows_types(gd_export_rows *r, const gd_tsv_col *cols);
+void gd_store_export_rows_types(gd_store_export_rows *r, const gd_tsv_col *cols);
 /* Writes the next row: 1 as a TabSeparated line to tsv, 2 as a JSONEachRow
  * line to json when one of its values has no TabSeparated form that
  * ClickHouse reads as it reads the JSON value; 0 after the last row, -1 on a
  * database error (err). */
-int gd_export_rows_next(gd_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err);
-void gd_export_rows_close(gd_export_rows *r);
+int gd_store_export_rows_next(gd_store_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err);
+void gd_store_export_rows_close(gd_store_export_rows *r);
 
 #endif

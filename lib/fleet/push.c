@@ -70,7 +70,7 @@ static int on_row(void *ctx, json_t *row)
  * rows whose body is read from the store while it is sent. */
 typedef struct sender {
     batcher *b;
-    gd_export_rows *r;
+    gd_store_export_rows *r;
     gd_tsv tsv;               /* rendered rows, from `off` not yet sent    */
     size_t off;
     gd_tsv json;              /* rows without a TabSeparated form          */
@@ -83,7 +83,7 @@ static int refill(sender *w, size_t want)
 {
     while (w->tsv.len - w->off < want && !w->done && w->rows + w->jrows < w->b->batch &&
            w->json.len < JSON_MAX) {
-        int k = gd_export_rows_next(w->r, &w->tsv, &w->json, w->b->err);
+        int k = gd_store_export_rows_next(w->r, &w->tsv, &w->json, w->b->err);
         if (k < 0)
             return w->b->rc = w->b->err->code;
         if (w->tsv.oom || w->json.oom)
@@ -112,7 +112,7 @@ static size_t fill(void *ctx, char *buf, size_t n)
 }
 
 /* Sends the rows of r in batches; b->sent counts the accepted ones. */
-static int send_rows(batcher *b, gd_export_rows *r, const char *columns, long long *json_rows)
+static int send_rows(batcher *b, gd_store_export_rows *r, const char *columns, long long *json_rows)
 {
     sender w = {.b = b, .r = r};
     int rc = GD_OK;
@@ -163,8 +163,8 @@ typedef struct ch_tables {
 static int load_columns(gd_ch *c, ch_tables *ts, gd_error *err)
 {
     char q[1024], ans[16384];
-    size_t used = (size_t)snprintf(q, sizeof q, "SELECT table, name, type FROM system.columns"
-                                                " WHERE database = currentDatabase() AND table IN (");
+    size_t used = (size_t)snprintf(q, sizeof q, "SELECT table, name, type FROM system.columns WHERE"
+                                                " database = currentDatabase() AND table IN (");
     const char *const *names = gd_store_export_tables();
     for (size_t i = 0; names[i] && used < sizeof q; i++)
         used += (size_t)snprintf(q + used, sizeof q - used, "%s'%s'", i ? ", " : "", names[i]);
@@ -215,13 +215,13 @@ static int table_columns(gd_ch *c, ch_tables *ts, const char *table, ch_table **
 
 /* The ClickHouse types of r's columns and their list "a, b, ..."; 0 when a
  * column is not in the table (its rows then go as JSONEachRow, as before). */
-static int match_columns(gd_export_rows *r, const ch_table *t, char *list, size_t n)
+static int match_columns(gd_store_export_rows *r, const ch_table *t, char *list, size_t n)
 {
     gd_tsv_col cols[32];
     size_t used = 0;
     list[0] = 0;
-    for (int i = 0; i < gd_export_rows_ncols(r); i++) {
-        const char *name = gd_export_rows_name(r, i);
+    for (int i = 0; i < gd_store_export_rows_ncols(r); i++) {
+        const char *name = gd_store_export_rows_name(r, i);
         int j = 0;
         while (j < t->n && strcmp(t->name[j], name) != 0)
             j++;
@@ -230,7 +230,7 @@ static int match_columns(gd_export_rows *r, const ch_table *t, char *list, size_
         cols[i] = t->col[j];
         used += (size_t)snprintf(list + used, used < n ? n - used : 0, "%s%s", i ? ", " : "", name);
     }
-    gd_export_rows_types(r, cols);
+    gd_store_export_rows_types(r, cols);
     return used < n;
 }
 
@@ -281,10 +281,10 @@ static void sent_summary(json_t *tables, char *out, size_t n)
 static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, int json,
                       gd_push_report *rep)
 {
-    gd_export_rows *r = NULL;
+    gd_store_export_rows *r = NULL;
     ch_table *t;
     char columns[1024];
-    int rc = json ? GD_OK : gd_export_rows_open(s, b->table, trace, &r, b->err);
+    int rc = json ? GD_OK : gd_store_export_rows_open(s, b->table, trace, &r, b->err);
     if (!rc && r)
         rc = table_columns(b->c, ts, b->table, &t, b->err);
     if (!rc && r && t && match_columns(r, t, columns, sizeof columns))
@@ -298,7 +298,7 @@ static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, int
             rc = flush(b);
         rep->json_rows += b->sent - before;
     }
-    gd_export_rows_close(r);
+    gd_store_export_rows_close(r);
     return rc;
 }
 

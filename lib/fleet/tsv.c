@@ -256,7 +256,8 @@ gd_tsv_col gd_tsv_col_of(const char *type)
         c.kind = GD_TSV_INT;
     else if (strncmp(type, "Float", 5) == 0)
         c.kind = GD_TSV_FLOAT;
-    else if ((n == 4 && strncmp(type, "Date", 4) == 0) || (n == 8 && strncmp(type, "DateTime", 8) == 0))
+    else if ((n == 4 && strncmp(type, "Date", 4) == 0) ||
+             (n == 8 && strncmp(type, "DateTime", 8) == 0))
         c.kind = GD_TSV_DATE;
     else if (!c.nullable && strcmp(type, "Array(String)") == 0)
         c.kind = GD_TSV_ARRAY;

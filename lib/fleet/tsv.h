@@ -30,7 +30,14 @@ int gd_tsv_real(gd_tsv *b, double v);
 void gd_tsv_null(gd_tsv *b);
 
 /* What a ClickHouse column takes, from its type ("Nullable(Int32)", ...). */
-typedef enum { GD_TSV_OTHER, GD_TSV_STRING, GD_TSV_INT, GD_TSV_FLOAT, GD_TSV_DATE, GD_TSV_ARRAY } gd_tsv_kind;
+typedef enum {
+    GD_TSV_OTHER,
+    GD_TSV_STRING,
+    GD_TSV_INT,
+    GD_TSV_FLOAT,
+    GD_TSV_DATE,
+    GD_TSV_ARRAY
+} gd_tsv_kind;
 typedef struct gd_tsv_col {
     gd_tsv_kind kind;
     int nullable;

@@ -1,4 +1,4 @@
-/* check_tsv.c - ClickHouse TabSeparated values: each as ClickHouse reads the JSONEachRow value jansson writes. */
+/* check_tsv.c - TabSeparated values as ClickHouse reads the JSONEachRow value jansson writes. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
