@@ -20,7 +20,7 @@ static const gd_column columns[] = {
 
 typedef struct push_out {
     gd_renderer *r;
-    long long rows;
+    long long rows, json_rows;
 } push_out;
 
 static void on_report(void *ctx, const gd_push_report *rep)
@@ -33,20 +33,22 @@ static void on_report(void *ctx, const gd_push_report *rep)
         gd_render_row(o->r, row);
     json_decref(row);
     o->rows += rep->rows;
+    o->json_rows += rep->json_rows;
 }
 
 int cmd_push(int argc, char **argv, gd_ctx *ctx)
 {
     const char *url = NULL, *database = NULL, *format = NULL, *user = NULL, *pwfile = NULL;
     gd_int_list traces = {0};
-    long batch = 10000;
-    int timings = 0;
+    long batch = GD_PUSH_BATCH;
+    int timings = 0, json_rows = 0;
     const gd_option opts[] = {
         OPT_STRING_(0, "clickhouse", &url, "URL", "ClickHouse HTTP interface, e.g. http://host:8123"),
         OPT_STRING_(0, "database", &database, "NAME", "database (created if missing; default: the server's)"),
         OPT_STRING_(0, "user", &user, "NAME", "ClickHouse user (default: $GODEYE_CLICKHOUSE_USER)"),
         OPT_STRING_(0, "password-file", &pwfile, "FILE", "read the password from FILE (default: $GODEYE_CLICKHOUSE_PASSWORD)"),
-        OPT_INT_(0, "batch", &batch, "N", "rows per INSERT (default 10000)"),
+        OPT_INT_(0, "batch", &batch, "N", "rows per INSERT (default 1048576)"),
+        OPT_BOOL_(0, "json-rows", &json_rows, "send every row as JSONEachRow (slower; to compare)"),
         OPT_BOOL_(0, "timings", &timings, "print the time spent and rows per second"),
         OPT_LISTING(&format, &traces),
         OPT_END_(),
@@ -98,7 +100,7 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     }
     push_out out = {.r = gd_render_new(stdout, gd_cli_mode(format), columns,
                                        sizeof columns / sizeof columns[0], gd_cli_width())};
-    gd_push_opts po = {.filter = gd_cli_filter(&traces), .batch = (size_t)batch};
+    gd_push_opts po = {.filter = gd_cli_filter(&traces), .batch = (size_t)batch, .json = json_rows};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = gd_push(s, c, &po, on_report, &out, &err);
@@ -113,8 +115,8 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     }
     if (timings) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        fprintf(stderr, "godeye push: %lld rows in %.3f s (%.0f rows/s)\n", out.rows, secs,
-                secs > 0 ? (double)out.rows / secs : 0.0);
+        fprintf(stderr, "godeye push: %lld rows in %.3f s (%.0f rows/s; %lld as JSONEachRow)\n",
+                out.rows, secs, secs > 0 ? (double)out.rows / secs : 0.0, out.json_rows);
     }
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

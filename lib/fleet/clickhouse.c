@@ -14,9 +14,10 @@ struct gd_ch {
     CURL *e;
     char *base;            /* url up to and including '?' or '&' for more params */
     char db[128];
-    char resp[4096];       /* the start of the last response */
+    char resp[16384];      /* the start of the last response */
     size_t rlen;
     char errbuf[CURL_ERROR_SIZE];
+    struct curl_slist *headers;
 };
 
 static size_t on_resp(char *p, size_t size, size_t n, void *ctx)
@@ -48,8 +49,27 @@ static int server_error(gd_ch *c, long code, gd_error *err)
                         n ? c->resp : (code ? "HTTP error without a message" : "no answer"));
 }
 
-/* POSTs body to base + params; GD_OK on HTTP 200. */
-static int post(gd_ch *c, const char *params, const char *body, size_t n, gd_error *err)
+typedef struct stream {
+    gd_ch_fill_fn fill;
+    void *ctx;
+    int aborted;
+} stream;
+
+static size_t on_read(char *p, size_t size, size_t n, void *ctx)
+{
+    stream *st = ctx;
+    size_t k = st->fill(st->ctx, p, size * n);
+    if (k == GD_CH_FILL_ABORT) {
+        st->aborted = 1;
+        return CURL_READFUNC_ABORT;
+    }
+    return k;
+}
+
+/* POSTs body (or, when body is NULL, what st fills) to base + params; GD_OK
+ * on HTTP 200. */
+static int post(gd_ch *c, const char *params, const char *body, size_t n, stream *st,
+                gd_error *err)
 {
     size_t ulen = strlen(c->base) + strlen(params) + strlen(c->db) + 32;
     char *url = malloc(ulen);
@@ -61,10 +81,15 @@ static int post(gd_ch *c, const char *params, const char *body, size_t n, gd_err
     c->rlen = 0;
     c->resp[0] = c->errbuf[0] = 0;
     curl_easy_setopt(c->e, CURLOPT_URL, url);
+    curl_easy_setopt(c->e, CURLOPT_POST, 1L);
     curl_easy_setopt(c->e, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(c->e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
+    curl_easy_setopt(c->e, CURLOPT_POSTFIELDSIZE_LARGE, body ? (curl_off_t)n : (curl_off_t)-1);
+    curl_easy_setopt(c->e, CURLOPT_READFUNCTION, body ? NULL : on_read);
+    curl_easy_setopt(c->e, CURLOPT_READDATA, body ? NULL : st);
     CURLcode r = curl_easy_perform(c->e);
     free(url);
+    if (st && st->aborted)
+        return GD_ERR_ABORT;
     long code = 0;
     curl_easy_getinfo(c->e, CURLINFO_RESPONSE_CODE, &code);
     if (r != CURLE_OK)
@@ -77,7 +102,7 @@ static int post(gd_ch *c, const char *params, const char *body, size_t n, gd_err
 
 int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err)
 {
-    int rc = post(c, "", sql, strlen(sql), err);
+    int rc = post(c, "", sql, strlen(sql), NULL, err);
     if (!rc && out && outn) {
         snprintf(out, outn, "%s", c->resp);
         size_t n = strlen(out);
@@ -87,16 +112,31 @@ int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err
     return rc;
 }
 
-int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_error *err)
+/* INSERT INTO table [(columns)] FORMAT format, the body given or streamed. */
+static int insert(gd_ch *c, const char *table, const char *columns, const char *format,
+                  const char *body, size_t n, stream *st, gd_error *err)
 {
-    char q[256], params[512];
-    snprintf(q, sizeof q, "INSERT INTO %s FORMAT JSONEachRow", table);
+    char q[2048], params[6200];
+    snprintf(q, sizeof q, "INSERT INTO %s%s%s%s FORMAT %s", table, columns ? " (" : "",
+             columns ? columns : "", columns ? ")" : "", format);
     char *esc = curl_easy_escape(c->e, q, 0);
     if (!esc)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     snprintf(params, sizeof params, "query=%s", esc);
     curl_free(esc);
-    return post(c, params, body, n, err);
+    return post(c, params, body, n, st, err);
+}
+
+int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_error *err)
+{
+    return insert(c, table, NULL, "JSONEachRow", body, n, NULL, err);
+}
+
+int gd_ch_insert_stream(gd_ch *c, const char *table, const char *columns, gd_ch_fill_fn fill,
+                        void *ctx, gd_error *err)
+{
+    stream st = {fill, ctx, 0};
+    return insert(c, table, columns, "TabSeparated", NULL, 0, &st, err);
 }
 
 static int valid_name(const char *s)
@@ -141,6 +181,13 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     curl_easy_setopt(c->e, CURLOPT_ERRORBUFFER, c->errbuf);
     curl_easy_setopt(c->e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c->e, CURLOPT_USERAGENT, "godeye/" GODEYE_VERSION);
+    curl_easy_setopt(c->e, CURLOPT_UPLOAD_BUFFERSIZE, 1L << 20);
+    /* no "Expect: 100-continue" wait before a body */
+    if (!(c->headers = curl_slist_append(NULL, "Expect:"))) {
+        gd_ch_close(c);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    curl_easy_setopt(c->e, CURLOPT_HTTPHEADER, c->headers);
     /* HTTP basic authentication, as ClickHouse's HTTP interface takes it */
     if (user)
         curl_easy_setopt(c->e, CURLOPT_USERNAME, user);
@@ -167,18 +214,45 @@ void gd_ch_close(gd_ch *c)
         return;
     if (c->e)
         curl_easy_cleanup(c->e);
+    curl_slist_free_all(c->headers);
     free(c->base);
     free(c);
 }
 
+/* 1 when `sql` is "CREATE TABLE IF NOT EXISTS name ..." with name in
+ * `have` ("\nname\n" lines, as listed by the server). */
+static int exists(const char *sql, const char *have)
+{
+    static const char head[] = "CREATE TABLE IF NOT EXISTS ";
+    const char *name = strstr(sql, head);
+    if (!name)
+        return 0;
+    name += sizeof head - 1;
+    size_t n = strcspn(name, " (\n");
+    for (const char *p = have; (p = strstr(p, name)) != NULL; p++)
+        if (p[-1] == '\n' && p[n] == '\n' && (size_t)(strchr(p, '\n') - p) == n)
+            return 1;
+    return 0;
+}
+
 int gd_ch_create_tables(gd_ch *c, gd_error *err)
 {
+    /* the tables there (all created when the list does not fit) */
+    char have[4096] = "\n";
+    int rc = gd_ch_query(c, "SELECT name FROM system.tables WHERE database = currentDatabase()"
+                            " FORMAT TabSeparated", have + 1, sizeof have - 2, err);
+    if (rc)
+        return rc;
+    size_t hn = strlen(have);
+    if (hn >= sizeof have - 3)
+        have[0] = 0;
+    else
+        memcpy(have + hn, "\n", 2);
     /* statements end with ";" at the end of a line; "--" lines are comments */
     char *sql = malloc(sizeof GD_CLICKHOUSE_SQL);
     if (!sql)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     size_t len = 0;
-    int rc = GD_OK;
     for (const char *p = GD_CLICKHOUSE_SQL; *p && !rc;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -191,7 +265,8 @@ int gd_ch_create_tables(gd_ch *c, gd_error *err)
             sql[len++] = '\n';
             if (n && p[n - 1] == ';') {
                 sql[len - 2] = 0;
-                rc = gd_ch_query(c, sql, NULL, 0, err);
+                if (!have[0] || !exists(sql, have))
+                    rc = gd_ch_query(c, sql, NULL, 0, err);
                 len = 0;
             }
         }

@@ -25,6 +25,18 @@ int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err
 /* INSERT INTO `table` FORMAT JSONEachRow with `body` (n bytes of lines). */
 int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_error *err);
 
+/* Fills buf (n bytes of room) with the next bytes of a streamed body;
+ * returns how many (0 = the body is complete) or GD_CH_FILL_ABORT. */
+typedef size_t (*gd_ch_fill_fn)(void *ctx, char *buf, size_t n);
+#define GD_CH_FILL_ABORT ((size_t)-1)
+
+/* INSERT INTO `table` (`columns`) FORMAT TabSeparated with a body that
+ * `fill` writes while it is sent (chunked), so that the rows are read while
+ * the server parses the ones before.  An abort by fill is GD_ERR_ABORT (the
+ * caller knows why). */
+int gd_ch_insert_stream(gd_ch *c, const char *table, const char *columns, gd_ch_fill_fn fill,
+                        void *ctx, gd_error *err);
+
 /* Runs every statement of schemas/clickhouse.sql (CREATE TABLE IF NOT EXISTS). */
 int gd_ch_create_tables(gd_ch *c, gd_error *err);
 

@@ -19,6 +19,11 @@
                  " THEN date((" ms ") / 1000, 'unixepoch') END"
 #define DAY(ms) "coalesce(" DAY1(ms) ", " DAY1("t.start_ms") ", '1970-01-01') AS day,"
 
+/* The rows of table `tbl` (alias a) of trace ?1, walked in id order over
+ * the trace's id range (no sort of all its rows before the first one). */
+#define IN_TRACE(a, tbl) "+" a ".trace = ?1 AND " a ".id BETWEEN (SELECT min(id) FROM " tbl    \
+                         " WHERE trace = ?1) AND (SELECT max(id) FROM " tbl " WHERE trace = ?1)"
+
 /* Tables whose rows come from the analyses (page timelines, overdraw, image
  * issues) rather than from one SQL query: the query function's rows are
  * mapped onto the ClickHouse columns by `map`. */
@@ -118,7 +123,7 @@ static const export_def exports[] = {
      " coalesce(m.handler, '') AS handler, coalesce(m.callback, '') AS callback,"
      " coalesce(m.what, '') AS what, coalesce(m.text, '') AS msg"
      " FROM dispatch d JOIN trace t ON t.id = d.trace LEFT JOIN message m ON m.id = d.message"
-     " WHERE d.trace = ?1 ORDER BY d.id"},
+     " WHERE " IN_TRACE("d", "dispatch") " ORDER BY d.id"},
     {"blocks",
      "SELECT " TRACE_COLS " b.dispatch - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
      DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms AS duration_ms, d.thread_ms,"
@@ -134,24 +139,22 @@ static const export_def exports[] = {
      " sum(d.dur_ms) AS total_ms, max(d.dur_ms) AS max_ms"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
      " WHERE b.trace = ?1 AND b.grp IS NOT NULL GROUP BY b.grp ORDER BY b.grp"},
+    /* frames: the callsite's, from callsite_frames (once per callsite) */
     {"stack_samples",
      "SELECT " TRACE_COLS " s.id - (SELECT min(id) FROM sample WHERE trace = ?1) AS seq, "
      DAY("s.ts_ms") " s.pid, s.tid, s.ts_ms, coalesce(s.state, '') AS state,"
-     " (WITH RECURSIVE up(id, parent, frame, depth) AS ("
-     "    SELECT id, parent, frame, depth FROM callsite WHERE id = s.callsite"
-     "    UNION ALL SELECT c.id, c.parent, c.frame, c.depth FROM callsite c"
-     "    JOIN up ON c.id = up.parent)"
-     "  SELECT json_group_array(text) FROM (SELECT f.text AS text FROM up"
-     "    JOIN frame f ON f.id = up.frame ORDER BY up.depth DESC)) AS \"frames:json\""
-     " FROM sample s JOIN trace t ON t.id = s.trace WHERE s.trace = ?1 ORDER BY s.id"},
+     " s.callsite AS \"frames:callsite\""
+     " FROM sample s JOIN trace t ON t.id = s.trace"
+     " WHERE " IN_TRACE("s", "sample") " ORDER BY s.id"},
     {"events",
      "SELECT " TRACE_COLS " e.id - (SELECT min(id) FROM raw_event WHERE trace = ?1) AS seq, "
      DAY("e.ts_ms") " e.kind, e.ts_ms, e.pid, e.tid, e.json"
-     " FROM raw_event e JOIN trace t ON t.id = e.trace WHERE e.trace = ?1 ORDER BY e.id"},
+     " FROM raw_event e JOIN trace t ON t.id = e.trace"
+     " WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
     {"frames",
      "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
      DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms"
-     " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE f.trace = ?1 ORDER BY f.id"},
+     " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
     {"pages", NULL, q_pages, m_pages},
     {"overdraw", NULL, q_overdraw, m_overdraw},
     {"image_issues", NULL, q_images, m_images},
@@ -190,6 +193,94 @@ static json_t *value(sqlite3_stmt *q, int i, int parse)
     default:
         return json_null();
     }
+}
+
+/* The frames of callsites as JSON arrays of text, innermost first, each
+ * read once: a direct-mapped cache by callsite id. */
+#define FRAMES_SLOTS 1024
+
+typedef struct frames_cache {
+    sqlite3_stmt *q;
+    struct {
+        int64_t id;
+        json_t *frames;
+        gd_tsv tsv;     /* its Array(String) literal; len 0 = not yet      */
+        int no_tsv;     /* it has none                                     */
+    } e[FRAMES_SLOTS];
+} frames_cache;
+
+static const char frames_sql[] =
+    "WITH RECURSIVE up(id, parent, frame, depth) AS ("
+    "  SELECT id, parent, frame, depth FROM callsite WHERE id = ?1"
+    "  UNION ALL SELECT c.id, c.parent, c.frame, c.depth FROM callsite c"
+    "  JOIN up ON c.id = up.parent)"
+    " SELECT json_group_array(text) FROM (SELECT f.text AS text FROM up"
+    "  JOIN frame f ON f.id = up.frame ORDER BY up.depth DESC)";
+
+static void frames_free(frames_cache *fc)
+{
+    if (!fc)
+        return;
+    sqlite3_finalize(fc->q);
+    for (size_t i = 0; i < FRAMES_SLOTS; i++) {
+        json_decref(fc->e[i].frames);
+        gd_tsv_free(&fc->e[i].tsv);
+    }
+    free(fc);
+}
+
+/* The slot holding callsite id's frames (NULL: out of memory or a database
+ * error, in err). */
+static int frames_slot(frames_cache *fc, gd_store *s, int64_t id, gd_error *err)
+{
+    size_t k = (size_t)((uint64_t)id % FRAMES_SLOTS);
+    if (fc->e[k].frames && fc->e[k].id == id)
+        return (int)k;
+    if (!fc->q && !(fc->q = gd_store_prepare(s, frames_sql, err)))
+        return -1;
+    sqlite3_bind_int64(fc->q, 1, id);
+    json_t *v = sqlite3_step(fc->q) == SQLITE_ROW ? value(fc->q, 0, 1) : NULL;
+    sqlite3_reset(fc->q);
+    if (!v) {
+        gd_store_fail(s, err, "database read");
+        return -1;
+    }
+    json_decref(fc->e[k].frames);
+    fc->e[k].frames = v;
+    fc->e[k].id = id;
+    fc->e[k].tsv.len = 0;
+    fc->e[k].no_tsv = 0;
+    return (int)k;
+}
+
+/* The current row of q as JSON, keys = column names ("x:json" parsed as x,
+ * "x:callsite" as the callsite's frames); NULL on a database error. */
+static json_t *json_row(sqlite3_stmt *q, gd_store *s, frames_cache **fc, gd_error *err)
+{
+    json_t *row = json_object();
+    for (int i = 0, n = sqlite3_column_count(q); i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s", sqlite3_column_name(q, i));
+        char *colon = strchr(name, ':');
+        if (colon)
+            *colon = 0;
+        json_t *v;
+        if (colon && strcmp(colon + 1, "callsite") == 0) {
+            int k = -1;
+            if (*fc || (*fc = calloc(1, sizeof **fc)))
+                k = frames_slot(*fc, s, sqlite3_column_int64(q, i), err);
+            else
+                gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            if (k < 0) {
+                json_decref(row);
+                return NULL;
+            }
+            v = json_incref((*fc)->e[k].frames);
+        } else
+            v = value(q, i, colon != NULL);
+        json_object_set_new(row, name, v);
+    }
+    return row;
 }
 
 /* Rows of an analysis query, given the trace columns and a sequence number. */
@@ -256,13 +347,18 @@ static int trace_head(gd_store *s, int64_t trace, json_t **out, gd_error *err)
     return GD_OK;
 }
 
+static const export_def *find_def(const char *table)
+{
+    for (size_t i = 0; i < NEXPORTS; i++)
+        if (strcmp(exports[i].table, table) == 0)
+            return &exports[i];
+    return NULL;
+}
+
 int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
-    const export_def *def = NULL;
-    for (size_t i = 0; i < NEXPORTS && !def; i++)
-        if (strcmp(exports[i].table, table) == 0)
-            def = &exports[i];
+    const export_def *def = find_def(table);
     if (!def)
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
     if (def->query) {
@@ -277,16 +373,13 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, trace);
-    int n = sqlite3_column_count(q), rc = GD_OK, step;
+    int rc = GD_OK, step;
+    frames_cache *fc = NULL;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        json_t *row = json_object();
-        for (int i = 0; i < n; i++) {
-            char name[64];
-            snprintf(name, sizeof name, "%s", sqlite3_column_name(q, i));
-            char *colon = strchr(name, ':');
-            if (colon)
-                *colon = 0;
-            json_object_set_new(row, name, value(q, i, colon != NULL));
+        json_t *row = json_row(q, s, &fc, err);
+        if (!row) {
+            rc = err->code;
+            break;
         }
         int stop = fn(ctx, row);
         json_decref(row);
@@ -298,6 +391,7 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);
+    frames_free(fc);
     return rc;
 }
 
@@ -330,4 +424,167 @@ int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
     }
     sqlite3_finalize(q);
     return rc;
+}
+
+#define ROWS_MAXCOLS 32
+
+struct gd_store_export_rows {
+    gd_store *s;
+    sqlite3_stmt *q;
+    int n;
+    char name[ROWS_MAXCOLS][32];
+    unsigned char parse[ROWS_MAXCOLS];   /* 1 "x:json": JSON text for an Array;
+                                            2 "x:callsite": its frames */
+    gd_tsv_col col[ROWS_MAXCOLS];
+    frames_cache *fc;
+    gd_error *err;
+};
+
+int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_store_export_rows **out,
+                        gd_error *err)
+{
+    *out = NULL;
+    const export_def *def = find_def(table);
+    if (!def)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
+    if (!def->sql)
+        return GD_OK;
+    gd_store_export_rows *r = calloc(1, sizeof *r);
+    if (!r)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    r->s = s;
+    if (!(r->q = gd_store_prepare(s, def->sql, err))) {
+        free(r);
+        return err->code;
+    }
+    sqlite3_bind_int64(r->q, 1, trace);
+    r->n = sqlite3_column_count(r->q);
+    if (r->n > ROWS_MAXCOLS) {
+        gd_store_export_rows_close(r);
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "export of '%s': too many columns", table);
+    }
+    for (int i = 0; i < r->n; i++) {
+        snprintf(r->name[i], sizeof r->name[i], "%s", sqlite3_column_name(r->q, i));
+        char *colon = strchr(r->name[i], ':');
+        if (colon)
+            *colon = 0;
+        r->parse[i] = !colon ? 0 : strcmp(colon + 1, "callsite") == 0 ? 2 : 1;
+    }
+    *out = r;
+    return GD_OK;
+}
+
+int gd_store_export_rows_ncols(const gd_store_export_rows *r)
+{
+    return r->n;
+}
+
+const char *gd_store_export_rows_name(const gd_store_export_rows *r, int i)
+{
+    return r->name[i];
+}
+
+void gd_store_export_rows_types(gd_store_export_rows *r, const gd_tsv_col *cols)
+{
+    memcpy(r->col, cols, (size_t)r->n * sizeof *cols);
+}
+
+/* The frames of a callsite as an Array(String) literal; 0 when they have
+ * none, -1 on a database error (r->err). */
+static int callsite_tsv(gd_store_export_rows *r, int64_t id, gd_tsv_col c, gd_tsv *b)
+{
+    if (c.kind != GD_TSV_ARRAY)
+        return 0;
+    if (!r->fc && !(r->fc = calloc(1, sizeof *r->fc))) {
+        gd_error_set(r->err, GD_ERR_IO, 0, 0, "out of memory");
+        return -1;
+    }
+    int k = frames_slot(r->fc, r->s, id, r->err);
+    if (k < 0)
+        return -1;
+    gd_tsv *t = &r->fc->e[k].tsv;
+    if (!t->len && !r->fc->e[k].no_tsv)
+        r->fc->e[k].no_tsv = !gd_tsv_json(t, r->fc->e[k].frames) || t->oom;
+    if (r->fc->e[k].no_tsv)
+        return 0;
+    gd_tsv_bytes(b, t->p, t->len);
+    return 1;
+}
+
+/* Column i of the current row as ClickHouse reads its JSON value (value());
+ * 0 when it has no such form, -1 on a database error. */
+static int tsv_value(gd_store_export_rows *r, int i, gd_tsv *b)
+{
+    gd_tsv_col c = r->col[i];
+    sqlite3_stmt *q = r->q;
+    switch (sqlite3_column_type(q, i)) {
+    case SQLITE_INTEGER:
+        if (r->parse[i] == 2)
+            return callsite_tsv(r, sqlite3_column_int64(q, i), c, b);
+        if (c.kind != GD_TSV_INT && c.kind != GD_TSV_FLOAT)
+            return 0;
+        gd_tsv_int(b, (long long)sqlite3_column_int64(q, i));
+        return 1;
+    case SQLITE_FLOAT:
+        return c.kind == GD_TSV_FLOAT && gd_tsv_real(b, sqlite3_column_double(q, i));
+    case SQLITE_TEXT: {
+        const char *t = (const char *)sqlite3_column_text(q, i);
+        size_t n = (size_t)sqlite3_column_bytes(q, i);
+        if (r->parse[i])
+            return c.kind == GD_TSV_ARRAY && gd_tsv_json_text(b, t, n);
+        if (c.kind != GD_TSV_STRING && c.kind != GD_TSV_DATE)
+            return 0;
+        gd_tsv_text(b, t, n);
+        return 1;
+    }
+    case SQLITE_NULL:
+        return gd_tsv_null_in(b, c);
+    default:
+        return 0;
+    }
+}
+
+int gd_store_export_rows_next(gd_store_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err)
+{
+    int step = sqlite3_step(r->q);
+    if (step == SQLITE_DONE)
+        return 0;
+    if (step != SQLITE_ROW) {
+        gd_store_fail(r->s, err, "database read");
+        return -1;
+    }
+    size_t mark = tsv->len;
+    int ok = 1;
+    r->err = err;
+    for (int i = 0; i < r->n && ok > 0; i++) {
+        if (i)
+            gd_tsv_char(tsv, '\t');
+        ok = tsv_value(r, i, tsv);
+    }
+    if (ok > 0) {
+        gd_tsv_char(tsv, '\n');
+        return 1;
+    }
+    tsv->len = mark;
+    json_t *row = ok < 0 ? NULL : json_row(r->q, r->s, &r->fc, err);
+    if (!row)
+        return -1;
+    char *line = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(row);
+    if (line) {
+        gd_tsv_bytes(json, line, strlen(line));
+        gd_tsv_char(json, '\n');
+    } else
+        json->oom = 1;
+    free(line);
+    return 2;
+}
+
+void gd_store_export_rows_close(gd_store_export_rows *r)
+{
+    if (!r)
+        return;
+    sqlite3_finalize(r->q);
+    frames_free(r->fc);
+    free(r);
 }

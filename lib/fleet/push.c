@@ -1,4 +1,4 @@
-/* push.c - streaming a store's traces into ClickHouse, batch by batch. */
+/* push.c - streaming a store's traces into ClickHouse, batch by batch (TabSeparated). */
 #include "push.h"
 
 #include <stdio.h>
@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "fleet/export.h"
+
+/* A JSONEachRow body is sent when it reaches this size, before its batch
+ * is full (TabSeparated rows are streamed: they need no such cap). */
+#define JSON_MAX (8u << 20)
 
 typedef struct batcher {
     gd_ch *c;
@@ -57,9 +61,177 @@ static int on_row(void *ctx, json_t *row)
     b->buf[b->len + n] = '\n';
     b->len += n + 1;
     free(line);
-    if (++b->rows >= b->batch && flush(b))
+    if ((++b->rows >= b->batch || b->len >= JSON_MAX) && flush(b))
         return 1;
     return 0;
+}
+
+/* The TabSeparated stream of one table's rows: INSERTs of up to `batch`
+ * rows whose body is read from the store while it is sent. */
+typedef struct sender {
+    batcher *b;
+    gd_store_export_rows *r;
+    gd_tsv tsv;               /* rendered rows, from `off` not yet sent    */
+    size_t off;
+    gd_tsv json;              /* rows without a TabSeparated form          */
+    size_t rows, jrows;       /* of this INSERT                            */
+    int done;
+} sender;
+
+/* Reads rows until `want` bytes wait or the batch is full; 0 or an error. */
+static int refill(sender *w, size_t want)
+{
+    while (w->tsv.len - w->off < want && !w->done && w->rows + w->jrows < w->b->batch &&
+           w->json.len < JSON_MAX) {
+        int k = gd_store_export_rows_next(w->r, &w->tsv, &w->json, w->b->err);
+        if (k < 0)
+            return w->b->rc = w->b->err->code;
+        if (w->tsv.oom || w->json.oom)
+            return w->b->rc = gd_error_set(w->b->err, GD_ERR_IO, 0, 0, "out of memory");
+        w->done = k == 0;
+        w->rows += k == 1;
+        w->jrows += k == 2;
+    }
+    return GD_OK;
+}
+
+static size_t fill(void *ctx, char *buf, size_t n)
+{
+    sender *w = ctx;
+    if (w->off) { /* keep the unsent bytes at the start */
+        memmove(w->tsv.p, w->tsv.p + w->off, w->tsv.len - w->off);
+        w->tsv.len -= w->off;
+        w->off = 0;
+    }
+    if (refill(w, n))
+        return GD_CH_FILL_ABORT;
+    size_t k = w->tsv.len < n ? w->tsv.len : n;
+    memcpy(buf, w->tsv.p, k);
+    w->off = k;
+    return k;
+}
+
+/* Sends the rows of r in batches; b->sent counts the accepted ones. */
+static int send_rows(batcher *b, gd_store_export_rows *r, const char *columns, long long *json_rows)
+{
+    sender w = {.b = b, .r = r};
+    int rc = GD_OK;
+    while (!rc && !w.done) {
+        w.rows = w.jrows = 0;
+        rc = refill(&w, 1);
+        if (!rc && w.rows) {
+            rc = gd_ch_insert_stream(b->c, b->table, columns, fill, &w, b->err);
+            if (rc == GD_ERR_ABORT)
+                rc = b->rc;
+            w.tsv.len = w.off = 0;
+        }
+        if (!rc) {
+            b->sent += (long long)w.rows;
+            b->rows = w.rows = 0;
+        } else
+            b->rows = w.rows;
+        if (!rc && w.jrows) {
+            b->rows = w.jrows;
+            rc = gd_ch_insert(b->c, b->table, w.json.p, w.json.len, b->err);
+            if (!rc) {
+                b->sent += (long long)w.jrows;
+                *json_rows += (long long)w.jrows;
+                b->rows = 0;
+            }
+            w.json.len = 0;
+        }
+    }
+    gd_tsv_free(&w.tsv);
+    gd_tsv_free(&w.json);
+    return rc;
+}
+
+/* The ClickHouse columns of each exported table, read once per push. */
+typedef struct ch_table {
+    char table[32];
+    int n;
+    char name[32][32];
+    gd_tsv_col col[32];
+} ch_table;
+
+typedef struct ch_tables {
+    int loaded;
+    ch_table t[16];
+    size_t n;
+} ch_tables;
+
+static int load_columns(gd_ch *c, ch_tables *ts, gd_error *err)
+{
+    char q[1024], ans[16384];
+    size_t used = (size_t)snprintf(q, sizeof q, "SELECT table, name, type FROM system.columns WHERE"
+                                                " database = currentDatabase() AND table IN (");
+    const char *const *names = gd_store_export_tables();
+    for (size_t i = 0; names[i] && used < sizeof q; i++)
+        used += (size_t)snprintf(q + used, sizeof q - used, "%s'%s'", i ? ", " : "", names[i]);
+    if (used < sizeof q)
+        snprintf(q + used, sizeof q - used, ") FORMAT TabSeparated");
+    int rc = gd_ch_query(c, q, ans, sizeof ans, err);
+    if (rc)
+        return rc;
+    ts->loaded = 1;
+    if (strlen(ans) >= sizeof ans - 1)
+        return GD_OK; /* cut: no types, every table as JSONEachRow */
+    for (char *line = ans; *line;) {
+        char *nl = strchr(line, '\n'), *name = strchr(line, '\t');
+        char *type = name ? strchr(name + 1, '\t') : NULL;
+        if (nl)
+            *nl = 0;
+        if (type) {
+            *name++ = 0;
+            *type++ = 0;
+            ch_table *t = NULL;
+            for (size_t i = 0; i < ts->n && !t; i++)
+                if (strcmp(ts->t[i].table, line) == 0)
+                    t = &ts->t[i];
+            if (!t && ts->n < sizeof ts->t / sizeof ts->t[0]) {
+                t = &ts->t[ts->n++];
+                snprintf(t->table, sizeof t->table, "%s", line);
+            }
+            if (t && t->n < 32) {
+                snprintf(t->name[t->n], sizeof t->name[0], "%s", name);
+                t->col[t->n++] = gd_tsv_col_of(type);
+            }
+        }
+        line = nl ? nl + 1 : line + strlen(line);
+    }
+    return GD_OK;
+}
+
+/* The table's columns on the server (NULL when it has none known). */
+static int table_columns(gd_ch *c, ch_tables *ts, const char *table, ch_table **out, gd_error *err)
+{
+    *out = NULL;
+    int rc = ts->loaded ? GD_OK : load_columns(c, ts, err);
+    for (size_t i = 0; !rc && i < ts->n; i++)
+        if (strcmp(ts->t[i].table, table) == 0)
+            *out = &ts->t[i];
+    return rc;
+}
+
+/* The ClickHouse types of r's columns and their list "a, b, ..."; 0 when a
+ * column is not in the table (its rows then go as JSONEachRow, as before). */
+static int match_columns(gd_store_export_rows *r, const ch_table *t, char *list, size_t n)
+{
+    gd_tsv_col cols[32];
+    size_t used = 0;
+    list[0] = 0;
+    for (int i = 0; i < gd_store_export_rows_ncols(r); i++) {
+        const char *name = gd_store_export_rows_name(r, i);
+        int j = 0;
+        while (j < t->n && strcmp(t->name[j], name) != 0)
+            j++;
+        if (j == t->n || i >= 32)
+            return 0;
+        cols[i] = t->col[j];
+        used += (size_t)snprintf(list + used, used < n ? n - used : 0, "%s%s", i ? ", " : "", name);
+    }
+    gd_store_export_rows_types(r, cols);
+    return used < n;
 }
 
 typedef struct trace_list {
@@ -104,9 +276,37 @@ static void sent_summary(json_t *tables, char *out, size_t n)
         snprintf(out, n, "nothing");
 }
 
-static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid, size_t batch,
-                      batcher *b, gd_push_report *rep, gd_error *err)
+/* One table's rows for the trace: TabSeparated when the store gives them
+ * row by row and ClickHouse has their columns, else JSONEachRow. */
+static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, int json,
+                      gd_push_report *rep)
 {
+    gd_store_export_rows *r = NULL;
+    ch_table *t;
+    char columns[1024];
+    int rc = json ? GD_OK : gd_store_export_rows_open(s, b->table, trace, &r, b->err);
+    if (!rc && r)
+        rc = table_columns(b->c, ts, b->table, &t, b->err);
+    if (!rc && r && t && match_columns(r, t, columns, sizeof columns))
+        rc = send_rows(b, r, columns, &rep->json_rows);
+    else if (!rc) {
+        long long before = b->sent;
+        rc = gd_store_export(s, b->table, trace, on_row, b, b->err);
+        if (rc == GD_ERR_ABORT)
+            rc = b->rc;
+        else if (!rc)
+            rc = flush(b);
+        rep->json_rows += b->sent - before;
+    }
+    gd_store_export_rows_close(r);
+    return rc;
+}
+
+static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
+                      const gd_push_opts *opts, batcher *b, ch_tables *ts, gd_push_report *rep,
+                      gd_error *err)
+{
+    size_t batch = opts->batch ? opts->batch : GD_PUSH_BATCH;
     char q[256], ans[64];
     for (const char *p = uid; *p; p++)
         if (!strchr("0123456789abcdefABCDEF", *p))
@@ -126,11 +326,7 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid, siz
         b->len = b->rows = 0;
         b->sent = 0;
         b->rc = GD_OK;
-        rc = gd_store_export(s, *t, trace, on_row, b, err);
-        if (rc == GD_ERR_ABORT)
-            rc = b->rc;
-        else if (!rc)
-            rc = flush(b);
+        rc = push_table(s, trace, b, ts, opts->json, rep);
         if (rc) {
             /* say exactly what was sent before the failure */
             char msg[sizeof err->msg], done[200];
@@ -161,14 +357,18 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     if (rc == GD_ERR_ABORT)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     batcher b = {.c = c, .err = err};
+    ch_tables *ts = calloc(1, sizeof *ts);
+    if (!ts && !rc)
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};
-        rc = push_trace(s, c, l.id[i], l.uid[i], opts->batch ? opts->batch : 10000, &b, &rep, err);
+        rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, ts, &rep, err);
         if (!rc && fn)
             fn(ctx, &rep);
         json_decref(rep.tables);
     }
     free(b.buf);
+    free(ts);
     free(l.id);
     free(l.uid);
     return rc;

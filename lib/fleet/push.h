@@ -8,9 +8,14 @@
 #include "clickhouse.h"
 #include "store/store.h"
 
+/* Rows per INSERT by default: ClickHouse's own block size (max_insert_block_size). */
+#define GD_PUSH_BATCH 1048576
+
 typedef struct gd_push_opts {
     gd_filter filter;      /* traces to push (all when empty)               */
-    size_t batch;          /* rows per INSERT; 0 = 10000                    */
+    size_t batch;          /* rows per INSERT; 0 = GD_PUSH_BATCH            */
+    int json;              /* every row as JSONEachRow (else TabSeparated
+                              where the value's form is exact)              */
 } gd_push_opts;
 
 /* What happened to one trace. */
@@ -19,14 +24,19 @@ typedef struct gd_push_report {
     const char *trace_uid;
     int already;           /* its traces row was there: nothing sent        */
     long long rows;        /* rows sent, all tables                          */
+    long long json_rows;   /* of those, rows sent as JSONEachRow: the analyses'
+                              tables (pages, overdraw, image_issues,
+                              startups), values without an exact TabSeparated
+                              form, tables lacking an exported column      */
     json_t *tables;        /* {"table": rows sent} (borrowed)                */
 } gd_push_report;
 
 typedef void (*gd_push_report_fn)(void *ctx, const gd_push_report *r);
 
 /* Creates the tables if missing, then for each trace not yet in `traces`
- * streams its rows table by table (schemas/clickhouse.sql; batches of
- * opts->batch rows, so memory follows the batch, not the trace) and its
+ * streams its rows table by table (schemas/clickhouse.sql; INSERTs of
+ * opts->batch rows, TabSeparated bodies rendered while they are sent, so
+ * memory stays small whatever the batch or the trace) and its
  * `traces` row last.  On failure err says which rows of which table were
  * being sent and what had been accepted for that trace before; a trace
  * without its `traces` row is sent again in full by the next push (its

@@ -150,6 +150,52 @@ def main():
     check(rc == 0 and len(second) == ntraces and not any(r["pushed"] for r in second)
           and all(r["rows"] == 0 for r in second), f"second push sends nothing ({err.strip()})")
 
+    # the same rows as JSONEachRow (the format before TabSeparated): every
+    # table identical, strings with tabs, newlines, quotes, controls included
+    rc, out, err = run("push", "--clickhouse", url, "--database", "fleetjson", "--batch", "5",
+                       "--json-rows", "--format", "json")
+    check(rc == 0 and sum(r["rows"] for r in json.loads(out)) == sum(r["rows"] for r in first),
+          f"push --json-rows sends the same number of rows ({err.strip()})")
+    tables = ch(url, "SELECT name FROM system.tables WHERE database = 'fleet' ORDER BY name").split()
+    check(len(tables) == 11, f"11 tables: {tables}")
+    for t in tables:
+        cols = ch(url, f"SELECT name FROM system.columns WHERE database = 'fleet' AND table = '{t}'"
+                       " AND name != 'pushed_at'").split()
+        key = "trace_uid" + (", seq" if "seq" in cols else "")
+        sql = f"SELECT {', '.join(cols)} FROM {t} ORDER BY {key} FORMAT TSV"
+        tsv, js = ch(url, sql), ch(url, sql, db="fleetjson")
+        n = ch(url, f"SELECT count() FROM {t}")
+        check(tsv == js, f"{t}: {n} rows, TabSeparated push = JSONEachRow push")
+    weird = ("tab\there nl\nthere cr\rback\\slash \"dq\" 'sq' \u0001\u001f\u007f"
+             " \u00e9\u65e5\u672c \U0001F600 \\N \\t end")  # as in strings.jsonl
+    got = [json.loads(line) for line in ch(url, "SELECT msg, what FROM dispatches WHERE"
+                                                " position(msg, '(com.example.H') > 0"
+                                                " FORMAT JSONEachRow").splitlines()]
+    check(got == [{"msg": ">>>>> Dispatching to Handler (com.example.H\t\\x) {b2} " + weird + ": 3",
+                   "what": "3"}], f"the message with tabs, newlines, quotes, controls arrived intact: {got}")
+    got = ch(url, "SELECT frames FROM stack_samples WHERE has(frames, 'x.Y.z(Y.java:1)')"
+                  " FORMAT JSONEachRow")
+    check(json.loads(got or "{}").get("frames") == ["a.B.c(" + weird + ")", "x.Y.z(Y.java:1)",
+                                                    "tab\tframe\\ 'q' \u00e9"],
+          f"frames with tabs, backslashes and quotes arrived intact: {got!r}")
+
+    # a value without an exact TabSeparated form (text in an Int64 column,
+    # which ClickHouse reads from JSON) goes as JSONEachRow, and is counted
+    ddl = ch(url, "SHOW CREATE TABLE dispatches").replace("\\n", "\n")
+    ddl = ddl.replace("what String", "what Int64").replace("fleet.dispatches", "dispatches")
+    for db in ("fallback", "fallbackjson"):
+        ch(url, f"CREATE DATABASE {db}", db="default")
+        ch(url, ddl, db=db)
+    rc, out, err = run("push", "--clickhouse", url, "--database", "fallback", "--timings")
+    ndisp = gsql("SELECT count(*) FROM dispatch")
+    njson = int(err.split("; ")[-1].split()[0]) if rc == 0 and "; " in err else -1
+    check(rc == 0 and njson >= ndisp, f"dispatches with text in an Int64 column as JSONEachRow: {err.strip()}")
+    run("push", "--clickhouse", url, "--database", "fallbackjson", "--json-rows")
+    sql = "SELECT * FROM dispatches ORDER BY trace_uid, seq FORMAT TSV"
+    got = ch(url, sql, db="fallback")
+    check(got == ch(url, sql, db="fallbackjson") and got.count("\n") + 1 == ndisp,
+          f"those {ndisp} rows are the same as a --json-rows push's")
+
     counts = {"traces": "trace", "dispatches": "dispatch", "blocks": "block",
               "stack_samples": "sample", "events": "raw_event"}
     for chtab, table in counts.items():
