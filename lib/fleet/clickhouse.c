@@ -104,8 +104,10 @@ int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err
 {
     int rc = post(c, "", sql, strlen(sql), NULL, err);
     if (!rc && out && outn) {
-        snprintf(out, outn, "%s", c->resp);
-        size_t n = strlen(out);
+        /* the answer, cut to fit `out` */
+        size_t n = strnlen(c->resp, outn - 1);
+        memcpy(out, c->resp, n);
+        out[n] = 0;
         if (n && out[n - 1] == '\n')
             out[n - 1] = 0;
     }
