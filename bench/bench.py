@@ -113,10 +113,18 @@ def rm_db(db):
             pass
 
 
+TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
 def run_once(argv, stdout=subprocess.DEVNULL):
-    """(wall s, cpu s, peak RSS KiB) of one run; raises on failure."""
+    """(wall s, cpu s, peak RSS KiB) of one run; raises on failure.  The
+    peak RSS is /usr/bin/time's %M when it is installed: on Linux a child's
+    ru_maxrss starts from its parent's RSS at fork, which for this Python
+    process is 20+ MB, more than some measured programs use."""
+    rss_file = path("rss.txt")
+    full = [TIME, "-f", "%M", "-o", rss_file] + argv if TIME else argv
     t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    p = subprocess.Popen(full, stdout=stdout, stderr=subprocess.PIPE)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -124,7 +132,11 @@ def run_once(argv, stdout=subprocess.DEVNULL):
     p.stderr.close()
     if p.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(argv), p.returncode, err))
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    rss = ru.ru_maxrss
+    if TIME:
+        with open(rss_file) as f:
+            rss = int(f.read().split()[-1])
+    return wall, ru.ru_utime + ru.ru_stime, rss
 
 
 def median(xs):
@@ -251,8 +263,16 @@ def sqlite3_blocks_argv(db, threshold):
 
 
 def count_lines(argv):
-    p = subprocess.run(argv, check=True, capture_output=True)
-    return p.stdout.count(b"\n")
+    """Lines printed by argv, read in chunks (the parent's RSS stays small:
+    a child's ru_maxrss starts from its parent's RSS at fork on Linux)."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE)
+    n = 0
+    for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
+        n += chunk.count(b"\n")
+    p.stdout.close()
+    if p.wait():
+        raise RuntimeError("%s failed (%d)" % (" ".join(argv), p.returncode))
+    return n
 
 
 def push_measure(db):
@@ -272,6 +292,7 @@ def push_measure(db):
         shutil.rmtree(path("push-replay"), ignore_errors=True)
         curl, formats, nreq, size = chbench.write_replay(reqs, url, path("push-replay"))
         setup = chbench.setup_statements(reqs)
+        del reqs  # the bodies are in files now (see count_lines on RSS)
         fresh()
         out = subprocess.run(push + [url], check=True, capture_output=True).stdout
         rows = sum(r["rows"] for r in json.loads(out))
@@ -334,8 +355,6 @@ def main():
     gz = to_gzip(jl1, "cap150k.jsonl.gz")
     lc = generate("cap150k.log", ["--dispatches", "150000", "--as", "logcat"])
     big = build_big_db(jl2)
-    seq = [generate("seq%dk-s%d.jsonl" % (SEQ_DISPATCHES // 1000, k),
-                    ["--dispatches", str(SEQ_DISPATCHES), "--seed", str(k)]) for k in range(2, 2 + SEQ_N)]
     push_db = path("push.db")
     if not os.path.exists(push_db):
         run_once([GODEYE, "--db", push_db + ".tmp", "ingest", "-q", "--no-progress", jl1])
@@ -422,6 +441,8 @@ def main():
     else:
         notes.append("push: clickhouse-server is not installed and CLICKHOUSE_URL is not set: skipped.")
 
+    seq = [generate("seq%dk-s%d.jsonl" % (SEQ_DISPATCHES // 1000, k),
+                    ["--dispatches", str(SEQ_DISPATCHES), "--seed", str(k)]) for k in range(2, 2 + SEQ_N)]
     t1, t10, rseq, all_t, n_seq = sequence_measure(seq)
     rows.append(["ingest #%d vs #1 of %d distinct %dk captures, one db" % (SEQ_N, SEQ_N, SEQ_DISPATCHES // 1000),
                  "%.1f" % mb(seq[-1]), "%.2f (#1)" % t1, "%.2f (#%d)" % (t10, SEQ_N), "%.2f" % rseq,
