@@ -21,6 +21,7 @@ python3 standard library only.
 
 import datetime
 import gzip
+import json
 import os
 import re
 import shutil
@@ -29,16 +30,24 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chbench  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
 DATA = os.path.join(BUILD, "bench-data")
-RUNS = int(os.environ.get("RUNS", "3"))
+RUNS = int(os.environ.get("RUNS", "5"))
 GODEYE = os.path.join(BUILD, "cli", "godeye")
 BASELINE = os.path.join(BUILD, "bench", "godeye-baseline")
 OVERDRAW = os.path.join(BUILD, "bench", "overdraw-bench")
 GEN = os.path.join(ROOT, "tests", "oracle", "gencapture.py")
 GEN_ARGS = ["--seed", "1", "--block-samples", "--noise-threads", "3"]
 TARGET_DISPATCHES = 10_000_000
+# the 10th-ingest measure: this many distinct captures (seeds 2, 3, ...)
+# of SEQ_DISPATCHES main-thread dispatches each, ingested into one database
+SEQ_N = int(os.environ.get("SEQ_N", "10"))
+SEQ_DISPATCHES = int(os.environ.get("SEQ_DISPATCHES", "150000"))
+RESULTS = os.path.join(ROOT, "bench", "RESULTS.md")
 
 
 def log(msg):
@@ -104,10 +113,18 @@ def rm_db(db):
             pass
 
 
+TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
 def run_once(argv, stdout=subprocess.DEVNULL):
-    """(wall s, cpu s, peak RSS KiB) of one run; raises on failure."""
+    """(wall s, cpu s, peak RSS KiB) of one run; raises on failure.  The
+    peak RSS is /usr/bin/time's %M when it is installed: on Linux a child's
+    ru_maxrss starts from its parent's RSS at fork, which for this Python
+    process is 20+ MB, more than some measured programs use."""
+    rss_file = path("rss.txt")
+    full = [TIME, "-f", "%M", "-o", rss_file] + argv if TIME else argv
     t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    p = subprocess.Popen(full, stdout=stdout, stderr=subprocess.PIPE)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -115,7 +132,11 @@ def run_once(argv, stdout=subprocess.DEVNULL):
     p.stderr.close()
     if p.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(argv), p.returncode, err))
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    rss = ru.ru_maxrss
+    if TIME:
+        with open(rss_file) as f:
+            rss = int(f.read().split()[-1])
+    return wall, ru.ru_utime + ru.ru_stime, rss
 
 
 def median(xs):
@@ -209,6 +230,152 @@ def build_big_db(src):
     return db
 
 
+# The listing query of `godeye blocks --threshold T` (lib/query/blocks.c,
+# block_sql/each_block, with no --trace/--kind/--limit; ?1 = T, ?2 = 1: a
+# threshold was given), GD_SQL_THREAD_OF expanded (lib/store/store_int.h).
+# Left out: the kind term "AND (?3 IS NULL OR gd_block_kind(...) = ?3)",
+# always true with no --kind (?3 NULL) and not runnable in the sqlite3 shell
+# (gd_block_kind is godeye's own SQL function); older trees also had
+# "AND t.hash NOT LIKE 'pending:%'", true for every trace of the bench db.
+# Keep in step with blocks.c: bench checks that sqlite3 prints as many rows
+# as godeye does.
+BLOCKS_SQL = (
+    "SELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
+    " (SELECT text FROM message WHERE id = d.message), t.short_ms, t.long_ms, t.anr_ms,"
+    " b.dispatch IS NOT NULL, b.samples, b.key_frame,"
+    " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
+    " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low,"
+    " CASE WHEN d.tid = coalesce(t.main_tid, d.pid) THEN 'main' ELSE"
+    " (SELECT th.name FROM thread th WHERE th.trace = d.trace AND th.pid = d.pid"
+    " AND th.tid = d.tid) END"
+    " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
+    " LEFT JOIN block b ON b.dispatch = d.id"
+    " LEFT JOIN memory mm ON mm.id = b.memory"
+    " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
+    " ORDER BY d.trace, d.start_ms, d.id")
+
+
+SQLLOG = os.path.join(BUILD, "bench", "godeye-sqllog.so")
+
+
+def godeye_sql(argv, match):
+    """The SQL godeye prepares (containing `match`) when running argv, read
+    through the LD_PRELOAD shim bench/sqllog.c; None without the shim."""
+    if not os.path.exists(SQLLOG):
+        return None
+    log_file = path("sqllog.txt")
+    if os.path.exists(log_file):
+        os.unlink(log_file)
+    env = dict(os.environ, LD_PRELOAD=SQLLOG, GODEYE_SQLLOG=log_file, GODEYE_SQLLOG_MATCH=match)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env)
+    if not os.path.exists(log_file):
+        return None
+    with open(log_file) as f:
+        stmts = [x.strip().rstrip(";") for x in f.read().split(";\n--\n") if x.strip()]
+    return stmts[0] if stmts else None
+
+
+def sqlite3_blocks_argv(db, threshold, blocks_argv):
+    """sqlite3 -json printing the blocks listing's rows: the SELECT godeye
+    prepares (captured by the shim; BLOCKS_SQL without it), parameters bound
+    in the script the way godeye binds them (bound, not literals: the same
+    query plan).  godeye's own SQL function gd_block_kind(dur, long, anr),
+    which the sqlite3 shell lacks, becomes the same rule in CASE form (its
+    term is "?3 IS NULL OR ...": always true here, ?3 is NULL)."""
+    sql = godeye_sql(blocks_argv, "CROSS JOIN trace t")
+    source = "captured from godeye"
+    if not sql:
+        sql, source = BLOCKS_SQL, "bench.py's copy (no sqllog shim)"
+    sql = re.sub(r"gd_block_kind\(([^,()]+), ([^,()]+), ([^,()]+)\)",
+                 r"(CASE WHEN \1 >= \3 THEN 'anr' WHEN \1 >= \2 THEN 'long' ELSE 'short' END)", sql)
+    script = path("blocks-%s.sql" % threshold)
+    with open(script, "w") as f:
+        f.write(".parameter set ?1 %s\n.parameter set ?2 1\n.parameter set ?3 NULL\n%s;\n"
+                % (threshold, sql))
+    return ["sqlite3", "-json", "-readonly", db, ".read " + script], source
+
+
+def count_lines(argv):
+    """Lines printed by argv, read in chunks (the parent's RSS stays small:
+    a child's ru_maxrss starts from its parent's RSS at fork on Linux)."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE)
+    n = 0
+    for chunk in iter(lambda: p.stdout.read(1 << 20), b""):
+        n += chunk.count(b"\n")
+    p.stdout.close()
+    if p.wait():
+        raise RuntimeError("%s failed (%d)" % (" ".join(argv), p.returncode))
+    return n
+
+
+def push_measure(db):
+    """(godeye (wall, cpu, rss), baseline (wall, cpu, rss), rows, info) or None."""
+    url, stop = chbench.server(log)
+    if not url:
+        return None
+    try:
+        push = [GODEYE, "--db", db, "push", "--database", "benchfleet", "--format", "json",
+                "--clickhouse"]
+
+        def fresh():
+            chbench.ch(url, "DROP DATABASE IF EXISTS benchfleet")
+        fresh()
+        log("recording the requests of godeye push")
+        reqs = chbench.record(lambda u: push + [u], url, path("push-replay"))
+        shutil.rmtree(path("push-replay"), ignore_errors=True)
+        curl, formats, nreq, size = chbench.write_replay(reqs, url, path("push-replay"))
+        setup = chbench.setup_statements(reqs)
+        del reqs  # the bodies are in files now (see count_lines on RSS)
+        fresh()
+        out = subprocess.run(push + [url], check=True, capture_output=True).stdout
+        rows = sum(r["rows"] for r in json.loads(out))
+
+        def fresh_tables():
+            fresh()
+            chbench.replay(url, setup)
+        res = {"g": ([], [], []), "b": ([], [], [])}
+        for k in range(RUNS):
+            log("push round %d of %d" % (k + 1, RUNS))
+            for name, argv, before in (("b", curl, fresh_tables), ("g", push + [url], fresh)):
+                before()
+                w, c, r = run_once(argv)
+                res[name][0].append(w)
+                res[name][1].append(c)
+                res[name][2].append(r)
+        n = int(chbench.ch(url, "SELECT sum(rows) FROM system.parts WHERE database = 'benchfleet'"
+                                " AND active").strip() or 0)
+        fresh()
+        g, b = ((median(v[0]), median(v[1]), max(v[2])) for v in (res["g"], res["b"]))
+        info = "%d requests, %.1f MB, format %s; %d rows in ClickHouse after the last run" % (
+            nreq, size / 1e6, ",".join(formats), n)
+        return g, b, rows, info
+    finally:
+        stop()
+
+
+def sequence_measure(caps):
+    """The ingest time of each of the captures into one database, in turn,
+    RUNS times: (median of the 1st, median of the last, median of the
+    per-run ratio last/1st, all medians)."""
+    db = path("seq.db")
+    times = [[] for _ in caps]
+    cpus = [[] for _ in caps]
+    ratios, cratios = [], []
+    for k in range(RUNS):
+        log("sequence round %d of %d (%d captures)" % (k + 1, RUNS, len(caps)))
+        rm_db(db)
+        for i, cap in enumerate(caps):
+            w, c, r = run_once([GODEYE, "--db", db, "ingest", "-q", "--no-progress", cap])
+            times[i].append(w)
+            cpus[i].append(c)
+        ratios.append(times[-1][-1] / times[0][-1])
+        cratios.append(cpus[-1][-1] / cpus[0][-1])
+    n = sqlite3.connect(db).execute("SELECT count(*) FROM dispatch").fetchone()[0]
+    rm_db(db)
+    return ((median(times[0]), median(cpus[0])), (median(times[-1]), median(cpus[-1])),
+            (median(ratios), median(cratios)), [median(t) for t in times], [median(c) for c in cpus], n)
+
+
 def mb(p):
     return os.path.getsize(p) / 1e6
 
@@ -225,10 +392,19 @@ def main():
     gz = to_gzip(jl1, "cap150k.jsonl.gz")
     lc = generate("cap150k.log", ["--dispatches", "150000", "--as", "logcat"])
     big = build_big_db(jl2)
+    push_db = path("push.db")
+    if not os.path.exists(push_db):
+        run_once([GODEYE, "--db", push_db + ".tmp", "ingest", "-q", "--no-progress", jl1])
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(push_db + ".tmp" + suffix):
+                os.unlink(push_db + ".tmp" + suffix)
+        os.replace(push_db + ".tmp", push_db)
+    t_start = time.monotonic()
 
     head = ["measure", "input MB", "baseline wall s (cpu s)", "godeye wall s (cpu s)",
             "ratio wall (cpu)", "MB/s", "peak RSS MB", "target"]
     rows = []
+    notes = []
 
     m = interleaved([("b1", baseline_argv(jl1)), ("g1", ingest_argv(jl1)), ("gd", ingest_argv(doc)),
                      ("gg", ingest_argv(gz)), ("gl", ingest_argv(lc)), ("b2", baseline_argv(jl2)),
@@ -257,8 +433,19 @@ def main():
         return w
 
     n_big = sqlite3.connect(big).execute("SELECT count(*) FROM dispatch").fetchone()[0]
-    qb = query_row("blocks --threshold 500, %.1fM dispatches" % (n_big / 1e6),
-                   [GODEYE, "--db", big, "blocks", "--threshold", "500", "--format", "jsonl"], "< 0.050 s")
+    blocks_argv = [GODEYE, "--db", big, "blocks", "--threshold", "500", "--format", "jsonl"]
+    sq_argv, sq_source = sqlite3_blocks_argv(big, 500, blocks_argv)
+    notes.append("blocks: the sqlite3 baseline runs the SELECT %s (build/bench-data/blocks-500.sql)"
+                 % sq_source)
+    n_rows, n_sq = count_lines(blocks_argv), count_lines(sq_argv)  # one row a line
+    if n_rows != n_sq:
+        raise RuntimeError("blocks printed %d rows, sqlite3 -json %d" % (n_rows, n_sq))
+    log("blocks --threshold 500 and sqlite3 -json, %d rows" % n_rows)
+    jobs = interleaved([("sq", sq_argv), ("gb", blocks_argv)])
+    qb, sq = jobs["gb"], jobs["sq"]
+    rows.append(["blocks --threshold 500 --format jsonl, %.1fM dispatches, %d rows vs sqlite3 -json"
+                 % (n_big / 1e6, n_rows), "-", "%.3f (%.3f)" % (sq[0], sq[1]), "%.3f (%.3f)" % (qb[0], qb[1]),
+                 "%.2f (%.2f)" % (qb[0] / sq[0], qb[1] / sq[1]), "-", "%.1f" % (qb[2] / 1024), "<= 1.5x"])
     qg = query_row("blocks --group, %.1fM dispatches" % (n_big / 1e6),
                    [GODEYE, "--db", big, "blocks", "--group", "--format", "jsonl"], "< 0.500 s")
 
@@ -273,7 +460,6 @@ def main():
                  "%.3f" % (od / 1000), "-", "-", "-", "< 0.020 s"])
 
     has_report = subprocess.run([GODEYE, "report", "-h"], capture_output=True).returncode == 0
-    notes = []
     if has_report:
         db = path("report.db")
         if not os.path.exists(db):
@@ -282,18 +468,65 @@ def main():
     else:
         notes.append("`godeye report` does not exist in this build: its measure is skipped.")
 
+    pm = push_measure(push_db)
+    if pm:
+        pg, pb, prow, pinfo = pm
+        rows.append(["push %d rows (150k capture) vs curl --data-binary" % prow, "-",
+                     "%.2f (%.2f)" % (pb[0], pb[1]), "%.2f (%.2f)" % (pg[0], pg[1]),
+                     "%.2f (%.2f)" % (pg[0] / pb[0], pg[1] / max(pb[1], 1e-9)), "-",
+                     "%.1f" % (pg[2] / 1024), "<= 1.2x"])
+        notes.append("push: %s; baseline cpu is curl's own (the server's work is in the wall time)"
+                     % pinfo)
+    else:
+        notes.append("push: clickhouse-server is not installed and CLICKHOUSE_URL is not set: skipped.")
+
+    seq = [generate("seq%dk-s%d.jsonl" % (SEQ_DISPATCHES // 1000, k),
+                    ["--dispatches", str(SEQ_DISPATCHES), "--seed", str(k)]) for k in range(2, 2 + SEQ_N)]
+    t1, t10, rseq, all_t, all_c, n_seq = sequence_measure(seq)
+    rows.append(["ingest #%d vs #1 of %d distinct %dk captures, one db" % (SEQ_N, SEQ_N, SEQ_DISPATCHES // 1000),
+                 "%.1f" % mb(seq[-1]), "%.2f (%.2f) #1" % t1, "%.2f (%.2f) #%d" % (t10 + (SEQ_N,)),
+                 "%.2f (%.2f)" % rseq, "%.1f" % (mb(seq[-1]) / t10[0]), "-", "<= 1.1x"])
+    notes.append("sequence: median ingest wall s (cpu s) of each capture in turn: %s; %d dispatches in"
+                 " the database after the last" % (" ".join("%.2f (%.2f)" % wc for wc in zip(all_t, all_c)),
+                                                   n_seq))
+
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
     lines = [fmt_row(head, widths), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     lines += [fmt_row(r, widths) for r in rows]
-    print("godeye benchmark, %s, %d runs each (median), %s" % (
-        datetime.date.today().isoformat(), RUNS, os.uname().nodename))
+    summary = [
+        "| issue row | measured | target |",
+        "|---|---|---|",
+        "| ingest %.1f MB JSONL vs baseline | %.2fx wall (%.2fx cpu) | <= 0.5x |" % (
+            mb(jl1), g1[0] / b1[0], g1[1] / b1[1]),
+        "| peak RSS 2x / 1x input | %.2fx (%.1f / %.1f MB) | <= 1.05x, <= 64 MB |" % (
+            g2[2] / g1[2], g2[2] / 1024, g1[2] / 1024),
+        "| push vs curl of the same rows | %s | <= 1.2x |" % (
+            "%.2fx wall" % (pg[0] / pb[0]) if pm else "skipped"),
+        "| blocks --threshold 500 jsonl vs sqlite3 -json | %.2fx wall | <= 1.5x |" % (qb[0] / sq[0]),
+        "| ingest #%d / #1 into one db | %.2fx wall (%.2fx cpu) | <= 1.1x |" % ((SEQ_N,) + rseq),
+    ]
+    title = "godeye benchmark, %s, %d runs each (median), %s" % (
+        datetime.date.today().isoformat(), RUNS, os.uname().nodename)
+    ratios = ("RSS ratio 300k / 150k: %.2f; document / JSONL time: %.2f; gzip / JSONL time: %.2f;"
+              " logcat / JSONL time: %.2f" % (g2[2] / g1[2], gd[0] / g1[0], gg[0] / g1[0], gl[0] / g1[0]))
+    text = "\n".join([title, ""] + lines + ["", ratios] + notes)
+    print(text)
     print()
-    print("\n".join(lines))
-    print()
-    print("RSS ratio 300k / 150k: %.2f; document / JSONL time: %.2f; gzip / JSONL time: %.2f;"
-          " logcat / JSONL time: %.2f" % (g2[2] / g1[2], gd[0] / g1[0], gg[0] / g1[0], gl[0] / g1[0]))
-    for n in notes:
-        print(n)
+    print("\n".join(summary))
+    if os.environ.get("RESULTS_MD", "1") != "0":
+        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True).stdout.strip() or "?"
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        with open(RESULTS, "a", encoding="utf-8") as f:
+            f.write("\n## Run of %s (written by bench/run.sh)\n\n" % datetime.datetime.now().strftime(
+                "%Y-%m-%d %H:%M"))
+            f.write("`RUNS=%d bench/run.sh` at %s%s; %.1f min for the measures (inputs cached);"
+                    " load average at the end %.1f.\n\n" % (
+                        RUNS, rev, " (with uncommitted changes)" if dirty else "",
+                        (time.monotonic() - t_start) / 60, os.getloadavg()[0]))
+            f.write("\n".join(summary) + "\n\n```\n" + text + "\n```\n")
+        log("appended to %s" % RESULTS)
     return 0
 
 

@@ -2,12 +2,17 @@
 # deps.sh - installs the Debian packages godeye needs that are missing.
 #   scripts/deps.sh          build dependencies
 #   scripts/deps.sh --test   build and test dependencies
+#   scripts/deps.sh --bench  build and bench/run.sh dependencies
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libsqlite3-dev libcurl4-openssl-dev
       check zlib1g-dev libzip-dev python3)
 if [ "${1:-}" = "--test" ]; then
   # proguard-cli and a JDK: tests/retrace_proguard.sh compares godeye retrace with ProGuard's
   pkgs+=(gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind proguard-cli default-jdk-headless)
+fi
+if [ "${1:-}" = "--bench" ]; then
+  # bench/run.sh: the sqlite3 -json and curl baselines, a loopback ClickHouse for push
+  pkgs+=(sqlite3 curl clickhouse-server)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
