@@ -215,7 +215,8 @@ static double kind_bound(gd_store *s, gd_block_kind k, double bound)
 /* The blocks query: dispatches at or over ?1 (each trace's short threshold
  * when ?2 is 0) with their stored block rows and memory snapshots, by trace
  * and start, of kind ?3 (any when NULL); with a limit (?4) the longest first, then put back in order. */
-static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light, const char *filt)
+static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light, const char *filt,
+                      double bound)
 {
     snprintf(sql, n,
              /* --limit: the longest `limit` blocks, listed in the listing's order */
@@ -229,11 +230,13 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              " LEFT JOIN block b ON b.dispatch = d.id"
              " LEFT JOIN memory mm ON mm.id = b.memory"
              " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
-             " %s" KIND_FILTER("d")
+             " %s%s" KIND_FILTER("d")
              " ORDER BY %s%s",
              bq->limit > 0 ? "SELECT * FROM (" : "", light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
              /* the thread column: not read by the light (group) rows */
              light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt,
+             /* the dur_ms index holds dispatches from GD_DUR_INDEXED_MS up */
+             bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
              bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
              bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
 }
@@ -251,7 +254,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             return err->code;
     }
     bound = kind_bound(s, bq->kind, bound);
-    block_sql(sql, sizeof sql, bq, light, filt);
+    block_sql(sql, sizeof sql, bq, light, filt, bound);
     /* with no memory snapshot joined, columns 19.. are NULL */
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)

@@ -191,6 +191,9 @@ static const char *const migrations[] = {
     "INSERT INTO frame_figure SELECT r.id, r.trace, row_number() OVER (PARTITION BY r.id ORDER BY f.id) - 1,"
     " f.key, f.value FROM raw_event r, json_each(r.json, '$.figures') f WHERE r.kind = 'frame_summary'"
     " AND json_type(r.json, '$.figures') = 'object';",
+    /* 3 -> 4: dispatch_dur keeps only dispatches of a frame or longer */
+    "DROP INDEX IF EXISTS dispatch_dur;"
+    "CREATE INDEX dispatch_dur ON dispatch (dur_ms) WHERE dur_ms >= " GD_STR(GD_DUR_INDEXED_MS) ";",
 };
 
 /* Brings a database of an older schema version up to this one, under the

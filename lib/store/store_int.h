@@ -38,6 +38,14 @@ struct gd_store {
 /* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
  * in trace `t`: the registered function gd_block_kind, which is
  * gd_block_kind_at (analysis/blocks.c). */
+/* The floor of the partial index dispatch_dur (schemas/godeye.sql): a query
+ * reads dispatches through it only with the literal term
+ * GD_SQL_DUR_INDEXED(d), added when its own bound is at least this. */
+#define GD_DUR_INDEXED_MS 16
+#define GD_STR_(x) #x
+#define GD_STR(x) GD_STR_(x)
+#define GD_SQL_DUR_INDEXED(d) " AND " d ".dur_ms >= " GD_STR(GD_DUR_INDEXED_MS)
+
 #define GD_SQL_BLOCK_KIND(d, t) "gd_block_kind(" d ".dur_ms, " t ".long_ms, " t ".anr_ms)"
 
 /* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
