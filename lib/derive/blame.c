@@ -6,16 +6,6 @@
 #include "derive/calls.h"
 #include "derive/methods.h"
 
-static int prefixed(const char *s, const char *const *con, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(con[i]);
-        if (k && strncmp(s, con[i], k) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 int gd_methods_blame(gd_store *s, int64_t trace, const char *const *concern, size_t ncon,
                      int64_t pid, int64_t tid, double start, double end, char *out, size_t n,
                      gd_error *err)
@@ -39,7 +29,7 @@ int gd_methods_blame(gd_store *s, int64_t trace, const char *const *concern, siz
         char full[1024];
         gd_calls_dotted(&m, full, sizeof full);
         gd_calls_name_free(&m);
-        int k = prefixed(full, concern, ncon) ? 0 : !gd_frame_is_framework(full) ? 1 : -1;
+        int k = gd_frame_is_concern(full, concern, ncon) ? 0 : !gd_frame_is_framework(full) ? 1 : -1;
         if (k < 0)
             continue;
         if (!best[k][0] || a.v[i].self > best_self[k] ||
