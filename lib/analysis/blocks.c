@@ -184,7 +184,7 @@ int gd_frame_is_framework(const char *f)
     return 0;
 }
 
-static int is_concern(const char *f, const char *const *concern, size_t ncon)
+int gd_frame_is_concern(const char *f, const char *const *concern, size_t ncon)
 {
     for (size_t i = 0; i < ncon; i++) {
         size_t k = strlen(concern[i]);
@@ -268,7 +268,7 @@ int gd_kf_add_frame(gd_kf_acc *a, const char *f, size_t j)
         }
         e->h = h;
         e->idx = j;
-        e->concern = (unsigned char)is_concern(f, a->concern, a->ncon);
+        e->concern = (unsigned char)gd_frame_is_concern(f, a->concern, a->ncon);
         e->app = (unsigned char)!gd_frame_is_framework(f);
         a->used++;
     }

@@ -100,6 +100,9 @@ typedef struct gd_sample_frames {
  * package (java., javax., android., androidx., com.android., dalvik.,
  * libcore., sun., kotlin., kotlinx., com.google.android.). */
 int gd_frame_is_framework(const char *frame);
+/* 1 when `frame` starts with one of the ncon non-empty prefixes `concern`
+ * (the concern packages of a trace). */
+int gd_frame_is_concern(const char *frame, const char *const *concern, size_t ncon);
 
 /* The key frame of a block: the frame appearing in the most samples,
  * counting only frames starting with one of `concern` (a frame counts once

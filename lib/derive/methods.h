@@ -31,7 +31,7 @@ int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, g
                  gd_error *err);
 void gd_mw_free(gd_mw *m);
 
-/* ---- blame (used by block derivation, query/blocks.c) ----------------------- */
+/* ---- blame (derive/blame.c; used by block derivation, derive/blocks.c) ----- */
 
 /* The method with the largest self time inside [start, end] on a thread
  * (self time clipped to the interval), among the calls of a class in

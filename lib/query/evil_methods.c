@@ -89,7 +89,7 @@ int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
                 tid = sqlite3_column_int64(st, 3);
         double a = sqlite3_column_double(st, 4), dur = sqlite3_column_double(st, 5);
         items it = {0};
-        rc = gd_mq_walk(s, trace, pid, tid, a, a + dur, item_call, &it, err);
+        rc = gd_calls_walk(s, trace, pid, tid, a, a + dur, item_call, &it, err);
         if (!rc && items_preorder(&it))
             rc = -1;
         if (rc == -1 || it.oom)
@@ -104,7 +104,7 @@ int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
         double stack_cost = dur > it.root_cost ? dur : it.root_cost;
         long k = gd_ct_stack_key(it.v, it.n, stack_cost, dispatch_method);
         gd_mname m;
-        if ((rc = gd_mq_name(s, &nq, it.v[k].method, &m, err))) {
+        if ((rc = gd_calls_name(s, &nq, it.v[k].method, &m, err))) {
             free(it.v);
             free(it.seq);
             break;
@@ -119,11 +119,11 @@ int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
         json_object_set_new(row, "end_ms", gd_mq_ms(a + dur));
         json_object_set_new(row, "duration_ms", gd_mq_ms(dur));
         json_object_set_new(row, "cost_ms", gd_mq_ms(it.root_cost));
-        json_object_set_new(row, "stack_key", json_string(gd_mq_dotted(&m, full, sizeof full)));
+        json_object_set_new(row, "stack_key", json_string(gd_calls_dotted(&m, full, sizeof full)));
         json_object_set_new(row, "stack_key_desc", m.desc ? json_string(m.desc) : json_null());
         json_object_set_new(row, "stack_key_depth", json_integer(it.v[k].depth));
         json_object_set_new(row, "stack_key_cost_ms", gd_mq_ms(it.v[k].cost));
-        gd_mq_name_free(&m);
+        gd_calls_name_free(&m);
         free(it.v);
         free(it.seq);
         int stop = fn(ctx, row);

@@ -13,18 +13,18 @@
 static json_t *node_json(gd_store *s, sqlite3_stmt **nq, const gd_ct_node *n, gd_error *err)
 {
     gd_mname m;
-    if (gd_mq_name(s, nq, n->method, &m, err))
+    if (gd_calls_name(s, nq, n->method, &m, err))
         return NULL;
     char full[2048], sig[2048];
     json_t *o = json_object();
-    json_object_set_new(o, "method", json_string(gd_mq_dotted(&m, full, sizeof full)));
+    json_object_set_new(o, "method", json_string(gd_calls_dotted(&m, full, sizeof full)));
     json_object_set_new(o, "desc", m.desc ? json_string(m.desc) : json_null());
     json_object_set_new(o, "signature", json_string(gd_ct_java_name(m.cls, m.name, m.desc, sig, sizeof sig)));
     json_object_set_new(o, "count", json_integer(n->count));
     json_object_set_new(o, "open", json_integer(n->open));
     json_object_set_new(o, "total_ms", gd_mq_ms(n->total));
     json_object_set_new(o, "self_ms", gd_mq_ms(n->self));
-    gd_mq_name_free(&m);
+    gd_calls_name_free(&m);
     json_t *kids = json_array();
     for (const gd_ct_node *c = n->child; c; c = c->next) {
         json_t *k = node_json(s, nq, c, err);
@@ -82,7 +82,7 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
         gd_ctt *t = gd_ctt_new(a, b);
         if (!t)
             return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-        rc = gd_mq_window_calls(s, trace, pid, tid, a, b, feed_tree, t, err);
+        rc = gd_calls_window(s, trace, pid, tid, a, b, feed_tree, t, err);
         if (rc == -1)
             rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
         if (!rc)
@@ -118,7 +118,7 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
             tid = ti;
         }
         gd_call c;
-        gd_mq_call_at(st, 3, &c);
+        gd_calls_at(st, 3, &c);
         if (gd_ctt_add(t, &c)) {
             rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
             break;

@@ -1,131 +1,15 @@
-/* query/methods.c - per-method statistics (`godeye methods`) and the blame of a block. */
+/* query/methods.c - per-method statistics (`godeye methods`). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/blocks.h"
 #include "analysis/calltree.h"
 #include "analysis/stats.h"
 #include "core/util.h"
 #include "derive/methods.h"
 #include "query/methods_int.h"
 #include "store/store_int.h"
-
-/* ---- per-method sums of a window -------------------------------------------------------- */
-
-typedef struct acc {
-    int64_t method;
-    long count, open;
-    double total, self, max;
-    double *durs;        /* completed calls' clipped totals (block mode)     */
-    size_t n, cap;
-} acc;
-
-typedef struct acc_set {
-    acc *v;
-    size_t n, cap;
-    int oom;
-} acc_set;
-
-static acc *acc_get(acc_set *a, int64_t method)
-{
-    for (size_t i = 0; i < a->n; i++)
-        if (a->v[i].method == method)
-            return &a->v[i];
-    if (gd_grow((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, NULL))
-        return NULL;
-    acc *e = &a->v[a->n++];
-    memset(e, 0, sizeof *e);
-    e->method = method;
-    e->max = NAN;
-    return e;
-}
-
-static void acc_set_free(acc_set *a)
-{
-    for (size_t i = 0; i < a->n; i++)
-        free(a->v[i].durs);
-    free(a->v);
-}
-
-/* Walker output: per-method sums of clipped times. */
-static int acc_call(void *ctx, const gd_call *c)
-{
-    acc_set *a = ctx;
-    acc *e = acc_get(a, c->method);
-    if (!e) {
-        a->oom = 1;
-        return -1;
-    }
-    e->self += c->self;
-    if (!c->rec)
-        e->total += c->total;
-    if (c->open) {
-        e->open++;
-        return 0;
-    }
-    e->count++;
-    if (isnan(e->max) || c->total > e->max)
-        e->max = c->total;
-    if (gd_grow((void **)&e->durs, &e->cap, e->n + 1, sizeof *e->durs, NULL)) {
-        a->oom = 1;
-        return -1;
-    }
-    e->durs[e->n++] = c->total;
-    return 0;
-}
-
-/* ---- blame ------------------------------------------------------------------ */
-
-static int prefixed(const char *s, const char *const *con, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(con[i]);
-        if (k && strncmp(s, con[i], k) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-int gd_methods_blame(gd_store *s, int64_t trace, const char *const *concern, size_t ncon,
-                     int64_t pid, int64_t tid, double start, double end, char *out, size_t n,
-                     gd_error *err)
-{
-    out[0] = 0;
-    acc_set a = {0};
-    int rc = gd_mq_walk(s, trace, pid, tid, start, end, acc_call, &a, err);
-    if (rc == -1 || a.oom)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    /* best concern candidate, else best non-framework one: larger self,
-     * then the smaller name */
-    sqlite3_stmt *nq = NULL;
-    double best_self[2] = {0, 0};
-    char best[2][1024] = {"", ""};
-    for (size_t i = 0; !rc && i < a.n; i++) {
-        if (!(a.v[i].self > 0))
-            continue;
-        gd_mname m;
-        if ((rc = gd_mq_name(s, &nq, a.v[i].method, &m, err)))
-            break;
-        char full[1024];
-        gd_mq_dotted(&m, full, sizeof full);
-        gd_mq_name_free(&m);
-        int k = prefixed(full, concern, ncon) ? 0 : !gd_frame_is_framework(full) ? 1 : -1;
-        if (k < 0)
-            continue;
-        if (!best[k][0] || a.v[i].self > best_self[k] ||
-            (a.v[i].self == best_self[k] && strcmp(full, best[k]) < 0)) {
-            best_self[k] = a.v[i].self;
-            snprintf(best[k], sizeof best[k], "%s", full);
-        }
-    }
-    sqlite3_finalize(nq);
-    acc_set_free(&a);
-    if (!rc)
-        snprintf(out, n, "%s", best[0][0] ? best[0] : best[1]);
-    return rc;
-}
 
 /* ---- per-method statistics ------------------------------------------------------ */
 
@@ -241,12 +125,12 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
     int rc = gd_mq_block(s, q->block, &trace, &pid, &tid, &a, &b, err);
     if (rc)
         return rc;
-    acc_set as = {0};
-    rc = gd_mq_walk(s, trace, pid, tid, a, b, acc_call, &as, err);
+    gd_calls_accs as = {0};
+    rc = gd_calls_walk(s, trace, pid, tid, a, b, gd_calls_acc_call, &as, err);
     if (rc == -1 || as.oom)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     for (size_t i = 0; !rc && i < as.n; i++) {
-        acc *e = &as.v[i];
+        gd_calls_acc *e = &as.v[i];
         mrow *m = mrows_add(r);
         if (!m) {
             rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
@@ -264,7 +148,7 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
             m->p95 = gd_percentile(e->durs, e->n, 95);
         }
     }
-    acc_set_free(&as);
+    gd_calls_accs_free(&as);
     return rc;
 }
 
@@ -280,11 +164,11 @@ int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void 
         if (!isnan(q->min_ms) && !(m->total >= q->min_ms))
             continue;
         gd_mname nm;
-        if ((rc = gd_mq_name(s, &nq, m->method, &nm, err)))
+        if ((rc = gd_calls_name(s, &nq, m->method, &nm, err)))
             break;
         char full[2048];
         json_t *row = json_object();
-        json_object_set_new(row, "method", json_string(gd_mq_dotted(&nm, full, sizeof full)));
+        json_object_set_new(row, "method", json_string(gd_calls_dotted(&nm, full, sizeof full)));
         json_object_set_new(row, "desc", nm.desc ? json_string(nm.desc) : json_null());
         json_object_set_new(row, "tid", json_integer(m->tid));
         json_object_set_new(row, "count", json_integer(m->count));
@@ -293,7 +177,7 @@ int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void 
         json_object_set_new(row, "max_ms", gd_mq_ms(m->max));
         json_object_set_new(row, "p95_ms", gd_mq_ms(m->p95));
         json_object_set_new(row, "open", json_integer(m->open));
-        gd_mq_name_free(&nm);
+        gd_calls_name_free(&nm);
         int stop = fn(ctx, row);
         json_decref(row);
         if (stop)

@@ -64,9 +64,10 @@ int gd_store_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
 int gd_store_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Rendered frames per trace and window: trace, window, count, janky (over
- * 16.667 ms), frozen (over 700 ms), p50_ms, p95_ms, max_ms, hist (the
- * frame-time histogram: [[upper_ms, count]] for frames up to 8, 16.667,
- * 33.333, 50, 100, 200, 700 ms and [null, count] past 700). */
+ * one 60 Hz frame, GD_FRAME_VSYNC_MS = 1000/60 ms), frozen (over
+ * GD_FRAME_FROZEN_MS, 700 ms), p50_ms, p95_ms, max_ms, hist (the frame-time
+ * histogram: [[upper_ms, count]] for frames up to 8, 1000/60, 2000/60 (shown
+ * rounded: 16.667, 33.333), 50, 100, 200, 700 ms and [null, count] past 700). */
 int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 #endif

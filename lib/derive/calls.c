@@ -1,0 +1,166 @@
+/* derive/calls.c - a thread's stored calls over a window: method names, the window's calls, per-method sums. */
+#include "derive/calls.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* ---- method names ------------------------------------------------------------ */
+
+/* Names of a method id (owned copies in *out); GD_ERR_DATA when missing. */
+int gd_calls_name(gd_store *s, sqlite3_stmt **q, int64_t id, gd_mname *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!*q && !(*q = gd_store_prepare(s, "SELECT class, name, desc FROM method WHERE id = ?", err)))
+        return err->code ? err->code : GD_ERR_IO;
+    sqlite3_bind_int64(*q, 1, id);
+    int rc = GD_OK;
+    if (sqlite3_step(*q) == SQLITE_ROW) {
+        out->cls = strdup((const char *)sqlite3_column_text(*q, 0));
+        out->name = strdup((const char *)sqlite3_column_text(*q, 1));
+        const unsigned char *d = sqlite3_column_text(*q, 2);
+        out->desc = d ? strdup((const char *)d) : NULL;
+        if (!out->cls || !out->name)
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    } else {
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "database: method %lld missing", (long long)id);
+    }
+    sqlite3_reset(*q);
+    return rc;
+}
+
+void gd_calls_name_free(gd_mname *m)
+{
+    free(m->cls);
+    free(m->name);
+    free(m->desc);
+    memset(m, 0, sizeof *m);
+}
+
+char *gd_calls_dotted(const gd_mname *m, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s", m->cls, m->cls[0] ? "." : "", m->name);
+    return buf;
+}
+
+/* ---- the calls of a window ---------------------------------------------------- */
+
+void gd_calls_at(sqlite3_stmt *q, int col, gd_call *c)
+{
+    memset(c, 0, sizeof *c);
+    c->id = sqlite3_column_int64(q, col);
+    c->parent = sqlite3_column_type(q, col + 1) == SQLITE_NULL ? 0 : sqlite3_column_int64(q, col + 1);
+    c->method = sqlite3_column_int64(q, col + 2);
+    c->start = sqlite3_column_double(q, col + 3);
+    c->end = sqlite3_column_double(q, col + 4);
+    c->depth = sqlite3_column_int(q, col + 5);
+    c->open = sqlite3_column_int(q, col + 6);
+}
+
+/* Feeds the calls of one thread that overlap [a, b] to fn, in pre-order:
+ * the calls running at `a` (the ancestors of the last call started by
+ * then) and the calls started inside (a, b). */
+int gd_calls_window(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double a, double b,
+                    gd_call_fn fn, void *ctx, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "WITH RECURSIVE anc(id) AS ("
+        " SELECT id FROM (SELECT id FROM call WHERE trace = ?1 AND pid = ?2 AND tid = ?3"
+        "  AND start_ms = (SELECT max(start_ms) FROM call WHERE trace = ?1 AND pid = ?2"
+        "  AND tid = ?3 AND start_ms <= ?4) ORDER BY depth DESC, id DESC LIMIT 1)"
+        " UNION ALL SELECT c.parent FROM call c JOIN anc ON c.id = anc.id WHERE c.parent IS NOT NULL)"
+        " SELECT id, parent, method, start_ms, end_ms, depth, open FROM call"
+        "  WHERE id IN (SELECT id FROM anc) AND end_ms > ?4"
+        " UNION ALL"
+        " SELECT id, parent, method, start_ms, end_ms, depth, open FROM call"
+        "  WHERE trace = ?1 AND pid = ?2 AND tid = ?3 AND start_ms > ?4 AND start_ms < ?5"
+        " ORDER BY 4, 6, 1",
+        err);
+    if (!q)
+        return err->code ? err->code : GD_ERR_IO;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    sqlite3_bind_int64(q, 3, tid);
+    sqlite3_bind_double(q, 4, a);
+    sqlite3_bind_double(q, 5, b);
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        gd_call c;
+        gd_calls_at(q, 0, &c);
+        if ((rc = fn(ctx, &c)))
+            break;
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    return rc;
+}
+
+/* Window calls into a walker (fn for gd_calls_window). */
+static int feed_walker(void *ctx, const gd_call *c) { return gd_ctw_add(ctx, c); }
+
+int gd_calls_walk(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double a, double b,
+                  gd_call_fn out, void *ctx, gd_error *err)
+{
+    gd_ctw w;
+    gd_ctw_init(&w, a, b, out, ctx);
+    int rc = gd_calls_window(s, trace, pid, tid, a, b, feed_walker, &w, err);
+    if (!rc)
+        rc = gd_ctw_finish(&w);
+    gd_ctw_free(&w);
+    return rc;
+}
+
+/* ---- per-method sums of a window ---------------------------------------------- */
+
+static gd_calls_acc *acc_get(gd_calls_accs *a, int64_t method)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (a->v[i].method == method)
+            return &a->v[i];
+    if (gd_grow((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, NULL))
+        return NULL;
+    gd_calls_acc *e = &a->v[a->n++];
+    memset(e, 0, sizeof *e);
+    e->method = method;
+    e->max = NAN;
+    return e;
+}
+
+void gd_calls_accs_free(gd_calls_accs *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i].durs);
+    free(a->v);
+}
+
+/* Walker output: per-method sums of clipped times. */
+int gd_calls_acc_call(void *ctx, const gd_call *c)
+{
+    gd_calls_accs *a = ctx;
+    gd_calls_acc *e = acc_get(a, c->method);
+    if (!e) {
+        a->oom = 1;
+        return -1;
+    }
+    e->self += c->self;
+    if (!c->rec)
+        e->total += c->total;
+    if (c->open) {
+        e->open++;
+        return 0;
+    }
+    e->count++;
+    if (isnan(e->max) || c->total > e->max)
+        e->max = c->total;
+    if (gd_grow((void **)&e->durs, &e->cap, e->n + 1, sizeof *e->durs, NULL)) {
+        a->oom = 1;
+        return -1;
+    }
+    e->durs[e->n++] = c->total;
+    return 0;
+}
