@@ -80,50 +80,62 @@ static int string(parser *ps, const char **out)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* A number in strict JSON grammar. 0 ok, -1 not for the fast path. */
+/* Powers of ten exact in a double. */
+static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                               1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* A number in strict JSON grammar, read in place. 0 ok, -1 not for the fast path. */
 static int number(parser *ps, val *v)
 {
     const char *p = ps->p, *s = p;
-    int is_int = 1;
+    int is_int = 1, neg = 0, ndig = 0, frac = 0, exp = 0, eneg = 0, edig = 0;
+    uint64_t m = 0; /* the significant digits, while there are at most 19 */
     if (p < ps->end && *p == '-')
-        p++;
+        p++, neg = 1;
     if (p >= ps->end || !is_digit(*p))
         return -1;
     if (*p == '0') {
         p++;
     } else {
-        while (p < ps->end && is_digit(*p))
-            p++;
+        for (; p < ps->end && is_digit(*p); p++, ndig++)
+            m = m * 10 + (uint64_t)(*p - '0');
     }
     if (p < ps->end && *p == '.') {
         is_int = 0;
         p++;
         if (p >= ps->end || !is_digit(*p))
             return -1;
-        while (p < ps->end && is_digit(*p))
-            p++;
+        for (; p < ps->end && is_digit(*p); p++, frac++) {
+            if (m || *p != '0')
+                ndig++;
+            m = m * 10 + (uint64_t)(*p - '0');
+        }
     }
     if (p < ps->end && (*p == 'e' || *p == 'E')) {
         is_int = 0;
         p++;
         if (p < ps->end && (*p == '+' || *p == '-'))
-            p++;
+            eneg = *p++ == '-';
         if (p >= ps->end || !is_digit(*p))
             return -1;
-        while (p < ps->end && is_digit(*p))
-            p++;
+        for (; p < ps->end && is_digit(*p); p++, edig++)
+            exp = edig < 6 ? exp * 10 + (*p - '0') : exp;
     }
     size_t n = (size_t)(p - s);
     if (is_int) {
-        size_t digits = n - (*s == '-');
-        if (digits > 18)
+        if (ndig > 18)
             return -1; /* near the int64 limits: jansson decides */
-        int64_t x = 0;
-        for (const char *q = s + (*s == '-'); q < p; q++)
-            x = x * 10 + (*q - '0');
         v->t = V_INT;
-        v->i = *s == '-' ? -x : x;
+        v->i = neg ? -(int64_t)m : (int64_t)m;
         v->d = (double)v->i;
+        ps->p = p;
+        return 0;
+    }
+    int e = (eneg ? -exp : exp) - frac;
+    if (ndig <= 15 && edig <= 5 && e >= -22 && e <= 22) {
+        /* m and 10^|e| are exact doubles: one rounding, as strtod does */
+        double d = e >= 0 ? (double)m * pow10[e] : (double)m / pow10[-e];
+        v->d = neg ? -d : d;
     } else {
         char tmp[64];
         if (n >= sizeof tmp)
@@ -131,12 +143,12 @@ static int number(parser *ps, val *v)
         memcpy(tmp, s, n);
         tmp[n] = 0;
         errno = 0;
-        char *e;
-        v->d = strtod(tmp, &e);
-        if (errno == ERANGE || e != tmp + n)
+        char *end;
+        v->d = strtod(tmp, &end);
+        if (errno == ERANGE || end != tmp + n)
             return -1;
-        v->t = V_NUM;
     }
+    v->t = V_NUM;
     ps->p = p;
     return 0;
 }
