@@ -84,7 +84,9 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* A number in strict JSON grammar, read in place. 0 ok, -1 not for the fast path. */
+/* A number in strict JSON grammar, read in place (at most 19 significant
+ * digits worth 2^53 or less and a power of ten up to 22 exactly, as in
+ * Clinger's fast path; else strtod). 0 ok, -1 not for the fast path. */
 static int number(parser *ps, val *v)
 {
     const char *p = ps->p, *s = p;
@@ -132,7 +134,7 @@ static int number(parser *ps, val *v)
         return 0;
     }
     int e = (eneg ? -exp : exp) - frac;
-    if (ndig <= 15 && edig <= 5 && e >= -22 && e <= 22) {
+    if (ndig <= 19 && m <= ((uint64_t)1 << 53) && edig <= 5 && e >= -22 && e <= 22) {
         /* m and 10^|e| are exact doubles: one rounding, as strtod does */
         double d = e >= 0 ? (double)m * pow10[e] : (double)m / pow10[-e];
         v->d = neg ? -d : d;
