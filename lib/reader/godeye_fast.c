@@ -32,6 +32,9 @@ static void ws(parser *ps)
         ps->p++;
 }
 
+/* 1 for the bytes a string may hold as they are: printable ASCII but '"' and '\\'. */
+static const unsigned char plain[256] = {[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1};
+
 /* At '"': decodes into the scratch. 0 ok, -1 not for the fast path. */
 static int string(parser *ps, const char **out)
 {
@@ -41,8 +44,7 @@ static int string(parser *ps, const char **out)
     while (p < ps->end) {
         /* runs of plain printable ASCII, copied in one go */
         const char *run = p;
-        while (p < ps->end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' &&
-               *p != '\\')
+        while (p < ps->end && plain[(unsigned char)*p])
             p++;
         memcpy(o, run, (size_t)(p - run));
         o += p - run;
@@ -272,7 +274,7 @@ static int key_slot(const gd_fast_scratch *sc, const char *k, size_t n)
 static int key(parser *ps)
 {
     const char *p = ps->p + 1, *s = p;
-    while (p < ps->end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+    while (p < ps->end && plain[(unsigned char)*p])
         p++;
     if (p < ps->end && *p == '"') {
         ps->p = p + 1;
