@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/capture_format.h"
 #include "godeye_fast.h"
 #include "io/jsonstream.h"
 #include "procstat.h"
@@ -23,6 +24,7 @@ typedef struct ctx {
     gd_fast_scratch fast;
     long line, col;  /* start of the current event */
     int keep_going;  /* gd_read_opts.keep_going */
+    int has_paint;   /* of the view dump being read */
 } ctx;
 
 static int type_err(ctx *c, gd_error *err, const char *field, const char *want)
@@ -89,17 +91,6 @@ static int opt_bool(ctx *c, json_t *o, const char *k, int dflt)
     return dflt;
 }
 
-static void read_page(ctx *c, json_t *o, gd_page *p)
-{
-    json_t *pg = json_object_get(o, "page");
-    if (!json_is_object(pg))
-        return;
-    p->type = opt_str(c, pg, "type");
-    p->cls = opt_str(c, pg, "class");
-    p->hash = opt_int(c, pg, "hash");
-    p->parent = opt_int(c, pg, "parent");
-}
-
 static int rect_of(json_t *r, int32_t out[4])
 {
     if (!json_is_array(r) || json_array_size(r) != 4)
@@ -123,6 +114,223 @@ static int32_t side(int64_t px)
     return px > INT32_MAX ? INT32_MAX : px < INT32_MIN ? INT32_MIN : (int32_t)px;
 }
 
+static int read_group(ctx *c, json_t *o, void *base, int g, gd_error *err);
+
+/* A phase word of looper ("begin"/"end") or method ("enter"/"exit"). */
+static int read_phase(ctx *c, json_t *o, void *base, const gd_cf_field *f, gd_error *err)
+{
+    const char *b = f->handler == GD_CF_PHASE_BE ? "begin" : "enter";
+    const char *e = f->handler == GD_CF_PHASE_BE ? "end" : "exit";
+    const char *ph = opt_str(c, o, f->key);
+    gd_phase *p = GD_CF_AT(base, f, gd_phase);
+    if (ph && strcmp(ph, b) == 0)
+        *p = GD_PHASE_BEGIN;
+    else if (ph && strcmp(ph, e) == 0)
+        *p = GD_PHASE_END;
+    else if (ph || f->handler == GD_CF_PHASE_EE)
+        return gd_error_set(err, GD_ERR_DATA, c->line, c->col, "field '%s' must be \"%s\" or \"%s\"",
+                            f->key, b, e);
+    return 0;
+}
+
+/* Fields kept as given (numbers, strings, booleans): 0, an error code, or
+ * NOT_SCALAR for the other handlers. */
+#define NOT_SCALAR (-2)
+static int read_scalar(ctx *c, json_t *o, void *base, const gd_cf_field *f, gd_error *err)
+{
+    json_t *v;
+    switch (f->handler) {
+    case GD_CF_TS:
+    case GD_CF_NUM_REQ:
+    case GD_CF_NUM_REQ0:
+        v = json_object_get(o, f->key);
+        if (!json_is_number(v) || (f->handler == GD_CF_NUM_REQ0 && json_number_value(v) < 0))
+            return type_err(c, err, f->key,
+                            f->handler == GD_CF_TS         ? "a number (epoch ms)"
+                            : f->handler == GD_CF_NUM_REQ0 ? "a number (ms, >= 0)"
+                                                           : "a number (ms)");
+        *GD_CF_AT(base, f, double) = json_number_value(v);
+        return 0;
+    case GD_CF_TID:
+        v = json_object_get(o, f->key);
+        if (v && !json_is_null(v)) {
+            if (!json_is_integer(v))
+                return type_err(c, err, f->key, "an integer");
+            *GD_CF_AT(base, f, int64_t) = json_integer_value(v);
+        }
+        return 0;
+    case GD_CF_PID:
+        v = json_object_get(o, f->key);
+        if (json_is_integer(v))
+            *GD_CF_AT(base, f, int64_t) = json_integer_value(v);
+        return 0;
+    case GD_CF_NUM:
+        *GD_CF_AT(base, f, double) = opt_num(c, o, f->key);
+        return 0;
+    case GD_CF_INT:
+    case GD_CF_INT0: {
+        int64_t x = opt_int(c, o, f->key);
+        *GD_CF_AT(base, f, int64_t) = f->handler == GD_CF_INT0 && x < 0 ? 0 : x;
+        return 0;
+    }
+    case GD_CF_STR:
+    case GD_CF_STR_REQ:
+        *GD_CF_AT(base, f, const char *) = opt_str(c, o, f->key);
+        return 0;
+    case GD_CF_STARTUP_KIND: {
+        const char *k = opt_str(c, o, f->key);
+        if (k && strcmp(k, "cold") != 0 && strcmp(k, "warm") != 0 && strcmp(k, "hot") != 0) {
+            gd_sink_skip(c->sink, "ignored: startup: unknown startup_kind", c->line, c->col);
+            k = NULL;
+        }
+        *GD_CF_AT(base, f, const char *) = k;
+        return 0;
+    }
+    case GD_CF_BOOL0:
+    case GD_CF_BOOL1:
+    case GD_CF_BOOLN:
+        *GD_CF_AT(base, f, int) =
+            opt_bool(c, o, f->key, f->handler == GD_CF_BOOL0 ? 0 : f->handler == GD_CF_BOOL1 ? 1 : -1);
+        return 0;
+    case GD_CF_PHASE_BE:
+    case GD_CF_PHASE_EE:
+        return read_phase(c, o, base, f, err);
+    case GD_CF_SCREEN_SIDE: {
+        int32_t x = (int32_t)opt_int(c, o, f->key);
+        *GD_CF_AT(base, f, int32_t) = x < 0 ? 0 : x;
+        return 0;
+    }
+    case GD_CF_SIDE:
+        *GD_CF_AT(base, f, int32_t) = side(opt_int(c, o, f->key));
+        return 0;
+    case GD_CF_BITMAP_SIDE:
+        v = json_object_get(o, f->key);
+        if (!json_is_integer(v))
+            return type_err(c, err, "bitmap.w/h", "integers");
+        *GD_CF_AT(base, f, int32_t) = side(json_integer_value(v));
+        return 0;
+    case GD_CF_LAYERS:
+        v = json_object_get(o, f->key);
+        *GD_CF_AT(base, f, int32_t) = json_is_integer(v) ? (int32_t)json_integer_value(v) : (c->has_paint ? 1 : -1);
+        return 0;
+    default:
+        return NOT_SCALAR;
+    }
+}
+
+/* view_dump's views: an object without its rect is counted and dropped. */
+static int read_views(ctx *c, json_t *o, gd_view_dump_ev *d, const gd_cf_field *f, gd_error *err)
+{
+    json_t *vs = json_object_get(o, f->key);
+    if (!json_is_array(vs))
+        return type_err(c, err, f->key, "an array");
+    const gd_cf_field *rect = NULL;
+    for (unsigned i = gd_cf_group_first[f->sub]; i < gd_cf_group_first[f->sub + 1]; i++)
+        if (gd_cf_fields[i].handler == GD_CF_RECT)
+            rect = &gd_cf_fields[i];
+    size_t n = json_array_size(vs), k = 0;
+    if (gd_grow((void **)&c->sc.views, &c->sc.views_cap, n, sizeof(gd_view), err))
+        return GD_ERR_IO;
+    c->has_paint = d->has_paint;
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(vs, i);
+        gd_view *gv = &c->sc.views[k];
+        memset(gv, 0, sizeof *gv);
+        if (!json_is_object(v) || rect_of(json_object_get(v, rect->key), GD_CF_AT(gv, rect, int32_t)) != 0) {
+            gd_sink_skip(c->sink, "view: malformed", c->line, c->col);
+            continue;
+        }
+        read_group(c, v, gv, f->sub, err);
+        k++;
+    }
+    d->views = c->sc.views;
+    d->nviews = k;
+    return 0;
+}
+
+static int read_frames(ctx *c, json_t *o, gd_stack_ev *st, const gd_cf_field *f, gd_error *err)
+{
+    json_t *a = json_object_get(o, f->key);
+    if (!json_is_array(a))
+        return type_err(c, err, f->key, "an array of strings");
+    size_t n = json_array_size(a);
+    if (gd_grow((void **)&c->sc.frames, &c->sc.frames_cap, n, sizeof(char *), err))
+        return GD_ERR_IO;
+    for (size_t i = 0; i < n; i++) {
+        json_t *s = json_array_get(a, i);
+        if (!json_is_string(s))
+            return type_err(c, err, f->key, "an array of strings");
+        c->sc.frames[i] = json_string_value(s);
+    }
+    st->frames = c->sc.frames;
+    st->nframes = n;
+    return 0;
+}
+
+/* Arrays, objects and parsed strings. */
+static int read_composite(ctx *c, json_t *o, void *base, const gd_cf_field *f, gd_error *err)
+{
+    switch (f->handler) {
+    case GD_CF_FRAMES:
+        return read_frames(c, o, GD_CF_AT(base, f, gd_stack_ev), f, err);
+    case GD_CF_STAT:
+    case GD_CF_PID_STAT: {
+        gd_cpu_counters *raw = GD_CF_AT(base, f, gd_cpu_counters);
+        const char *s = opt_str(c, o, f->key);
+        if (s && f->handler == GD_CF_STAT && gd_procstat_parse_stat(s, raw) != 0)
+            return gd_error_set(err, GD_ERR_DATA, c->line, c->col, "field '%s' is not a /proc/stat cpu line",
+                                f->key);
+        if (s && f->handler == GD_CF_PID_STAT && gd_procstat_parse_pid_stat(s, raw, NULL, NULL, 0) != 0)
+            return gd_error_set(err, GD_ERR_DATA, c->line, c->col,
+                                "field '%s' is not a /proc/<pid>/stat line", f->key);
+        return 0;
+    }
+    case GD_CF_OBJ:
+    case GD_CF_OBJ_REQ:
+    case GD_CF_OBJ_SIDES: {
+        json_t *sub = json_object_get(o, f->key);
+        if (json_is_object(sub))
+            return read_group(c, sub, (char *)base + f->off, f->sub, err);
+        return f->handler == GD_CF_OBJ_REQ ? type_err(c, err, f->key, "an object") : 0;
+    }
+    case GD_CF_VIEWS:
+        return read_views(c, o, GD_CF_AT(base, f, gd_view_dump_ev), f, err);
+    case GD_CF_CONCERN: {
+        gd_meta *m = base;
+        size_t i;
+        json_t *s;
+        json_array_foreach(json_object_get(o, f->key), i, s)
+            if (json_is_string(s) && m->nconcern < GD_MAX_CONCERN)
+                m->concern[m->nconcern++] = json_string_value(s);
+        return 0;
+    }
+    default:
+        return 0; /* type: read before; rect: read by views */
+    }
+}
+
+/* The fields of group g of the table (lib/core/capture_format.def) from
+ * object o into base: required numbers first, then the fields in the
+ * table's order, then the required strings. */
+static int read_group(ctx *c, json_t *o, void *base, int g, gd_error *err)
+{
+    for (int p = 0; p < 3; p++)
+        for (unsigned i = gd_cf_group_first[g]; i < gd_cf_group_first[g + 1]; i++) {
+            const gd_cf_field *f = &gd_cf_fields[i];
+            int h = f->handler, rc;
+            int first = h == GD_CF_TS || h == GD_CF_NUM_REQ || h == GD_CF_NUM_REQ0;
+            if ((f->flags & GD_CF_OUT) || (p == 0) != first || (p == 2 && h != GD_CF_STR_REQ))
+                continue;
+            if (p == 2)
+                rc = *GD_CF_AT(base, f, const char *) ? 0 : type_err(c, err, f->key, "a string");
+            else if ((rc = read_scalar(c, o, base, f, err)) == NOT_SCALAR)
+                rc = read_composite(c, o, base, f, err);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
 /* Converts one event object.  Returns 0 and fills ev, SKIP when the event
  * is to be skipped (counted), or an error code. */
 #define SKIP (-1)
@@ -134,233 +342,22 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
     if (!json_is_string(t))
         return type_err(c, err, "type", "a string");
     int kind = gd_event_kind_from_name(json_string_value(t));
-    if (kind < 0 || kind == GD_EV_FRAME_SUMMARY || kind == GD_EV_ISSUE) {
+    gd_cf_group_id g = kind < 0 ? GD_CFG_NONE : gd_cf_kind_group((gd_event_kind)kind);
+    if (g == GD_CFG_NONE || (gd_cf_groups[g].flags & GD_CF_INTERNAL)) {
         gd_sink_skip(c->sink, "unknown event kind", c->line, c->col);
         return SKIP;
     }
     gd_event_init(ev, (gd_event_kind)kind);
     ev->line = c->line;
-    json_t *ts = json_object_get(o, "ts");
-    if (!json_is_number(ts))
-        return type_err(c, err, "ts", "a number (epoch ms)");
-    ev->ts = json_number_value(ts);
-    json_t *tid = json_object_get(o, "tid");
-    if (tid && !json_is_null(tid)) {
-        if (!json_is_integer(tid))
-            return type_err(c, err, "tid", "an integer");
-        ev->tid = json_integer_value(tid);
-    }
-    json_t *pid = json_object_get(o, "pid");
-    if (json_is_integer(pid))
-        ev->pid = json_integer_value(pid);
-    ev->thread = opt_str(c, o, "thread");
-
-    switch (ev->kind) {
-    case GD_EV_LOOPER: {
-        const char *ph = opt_str(c, o, "phase");
-        if (ph && strcmp(ph, "begin") == 0)
-            ev->u.looper.phase = GD_PHASE_BEGIN;
-        else if (ph && strcmp(ph, "end") == 0)
-            ev->u.looper.phase = GD_PHASE_END;
-        else if (ph)
-            return gd_error_set(err, GD_ERR_DATA, c->line, c->col,
-                                "field 'phase' must be \"begin\" or \"end\"");
-        ev->u.looper.thread_ts = opt_num(c, o, "thread_ts");
-        ev->u.looper.msg = opt_str(c, o, "msg");
-        break;
-    }
-    case GD_EV_DISPATCH: {
-        json_t *d = json_object_get(o, "dur");
-        if (!json_is_number(d))
-            return type_err(c, err, "dur", "a number (ms)");
-        ev->u.dispatch.dur = json_number_value(d);
-        ev->u.dispatch.thread_dur = opt_num(c, o, "thread_dur");
-        ev->u.dispatch.msg = opt_str(c, o, "msg");
-        ev->u.dispatch.unfinished = opt_bool(c, o, "unfinished", 0);
-        break;
-    }
-    case GD_EV_STACK: {
-        json_t *f = json_object_get(o, "frames");
-        if (!json_is_array(f))
-            return type_err(c, err, "frames", "an array of strings");
-        size_t n = json_array_size(f);
-        if (gd_grow((void **)&c->sc.frames, &c->sc.frames_cap, n, sizeof(char *), err))
-            return GD_ERR_IO;
-        for (size_t i = 0; i < n; i++) {
-            json_t *s = json_array_get(f, i);
-            if (!json_is_string(s))
-                return type_err(c, err, "frames", "an array of strings");
-            c->sc.frames[i] = json_string_value(s);
-        }
-        ev->u.stack.frames = c->sc.frames;
-        ev->u.stack.nframes = n;
-        ev->u.stack.state = opt_str(c, o, "state");
-        break;
-    }
-    case GD_EV_CPU: {
-        gd_cpu_ev *cpu = &ev->u.cpu;
-        const char *st = opt_str(c, o, "stat");
-        const char *ps = opt_str(c, o, "pid_stat");
-        if (st && gd_procstat_parse_stat(st, &cpu->raw) != 0)
-            return gd_error_set(err, GD_ERR_DATA, c->line, c->col,
-                                "field 'stat' is not a /proc/stat cpu line");
-        if (ps && gd_procstat_parse_pid_stat(ps, &cpu->raw, NULL, NULL, 0) != 0)
-            return gd_error_set(err, GD_ERR_DATA, c->line, c->col,
-                                "field 'pid_stat' is not a /proc/<pid>/stat line");
-        cpu->total = opt_num(c, o, "total");
-        cpu->app = opt_num(c, o, "app");
-        cpu->user = opt_num(c, o, "user");
-        cpu->sys = opt_num(c, o, "sys");
-        cpu->iowait = opt_num(c, o, "iowait");
-        if (!cpu->raw.has_stat && !gd_has(cpu->total) && !gd_has(cpu->app)) {
-            gd_sink_skip(c->sink, "cpu: no counters or ratios", c->line, c->col);
-            return SKIP;
-        }
-        break;
-    }
-    case GD_EV_MEMORY: {
-        gd_memory_ev *m = &ev->u.memory;
-        json_t *h = json_object_get(o, "heap"), *p = json_object_get(o, "pss"),
-               *r = json_object_get(o, "ram");
-        if (json_is_object(h)) {
-            m->heap_free_kb = opt_int(c, h, "freeMemKb");
-            m->heap_max_kb = opt_int(c, h, "maxMemKb");
-            m->heap_alloc_kb = opt_int(c, h, "allocatedKb");
-        }
-        if (json_is_object(p)) {
-            m->pss_total_kb = opt_int(c, p, "totalPssKb");
-            m->pss_dalvik_kb = opt_int(c, p, "dalvikPssKb");
-            m->pss_native_kb = opt_int(c, p, "nativePssKb");
-            m->pss_other_kb = opt_int(c, p, "otherPssKb");
-        }
-        if (json_is_object(r)) {
-            m->ram_avail_kb = opt_int(c, r, "availMemKb");
-            m->ram_total_kb = opt_int(c, r, "totalMemKb");
-            m->ram_low_threshold_kb = opt_int(c, r, "lowMemThresholdKb");
-            m->ram_is_low = opt_bool(c, r, "isLowMemory", -1);
-        }
-        break;
-    }
-    case GD_EV_LIFECYCLE:
-        read_page(c, o, &ev->u.lifecycle.page);
-        ev->u.lifecycle.event = opt_str(c, o, "event");
-        ev->u.lifecycle.end_ts = opt_num(c, o, "end_ts");
-        if (!ev->u.lifecycle.event)
-            return type_err(c, err, "event", "a string");
-        break;
-    case GD_EV_VIEW_DUMP: {
-        gd_view_dump_ev *d = &ev->u.view_dump;
-        read_page(c, o, &d->page);
-        json_t *scr = json_object_get(o, "screen");
-        if (json_is_object(scr)) {
-            d->screen_w = (int32_t)opt_int(c, scr, "w");
-            d->screen_h = (int32_t)opt_int(c, scr, "h");
-            if (d->screen_w < 0)
-                d->screen_w = 0;
-            if (d->screen_h < 0)
-                d->screen_h = 0;
-        }
-        d->window = opt_str(c, o, "window");
-        d->has_paint = opt_bool(c, o, "has_paint", 1);
-        json_t *vs = json_object_get(o, "views");
-        if (!json_is_array(vs))
-            return type_err(c, err, "views", "an array");
-        size_t n = json_array_size(vs);
-        if (gd_grow((void **)&c->sc.views, &c->sc.views_cap, n, sizeof(gd_view), err))
-            return GD_ERR_IO;
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++) {
-            json_t *v = json_array_get(vs, i);
-            gd_view *gv = &c->sc.views[k];
-            memset(gv, 0, sizeof *gv);
-            if (!json_is_object(v) || rect_of(json_object_get(v, "rect"), gv->rect) != 0) {
-                gd_sink_skip(c->sink, "view: malformed", c->line, c->col);
-                continue;
-            }
-            gv->id = opt_int(c, v, "id");
-            gv->parent = opt_int(c, v, "parent");
-            if (gv->parent < 0)
-                gv->parent = 0;
-            gv->cls = opt_str(c, v, "class");
-            json_t *ly = json_object_get(v, "layers");
-            gv->layers = json_is_integer(ly) ? (int32_t)json_integer_value(ly) : (d->has_paint ? 1 : -1);
-            gv->visible = opt_bool(c, v, "visible", 1);
-            gv->res_id = opt_str(c, v, "res_id");
-            gv->text = opt_str(c, v, "text");
-            k++;
-        }
-        d->views = c->sc.views;
-        d->nviews = k;
-        break;
-    }
-    case GD_EV_IMAGE: {
-        gd_image_ev *im = &ev->u.image;
-        read_page(c, o, &im->page);
-        json_t *v = json_object_get(o, "view"), *b = json_object_get(o, "bitmap");
-        if (!json_is_object(v))
-            return type_err(c, err, "view", "an object");
-        if (!json_is_object(b))
-            return type_err(c, err, "bitmap", "an object");
-        im->view_hash = opt_int(c, v, "hash");
-        im->view_cls = opt_str(c, v, "class");
-        im->view_w = side(opt_int(c, v, "w"));
-        im->view_h = side(opt_int(c, v, "h"));
-        im->view_visible = opt_bool(c, v, "visible", 1);
-        json_t *bw = json_object_get(b, "w"), *bh = json_object_get(b, "h");
-        if (!json_is_integer(bw) || !json_is_integer(bh))
-            return type_err(c, err, "bitmap.w/h", "integers");
-        im->bitmap_w = side(json_integer_value(bw));
-        im->bitmap_h = side(json_integer_value(bh));
-        im->config = opt_str(c, b, "config");
-        im->source = opt_str(c, o, "source");
-        break;
-    }
-    case GD_EV_METHOD: {
-        gd_method_ev *m = &ev->u.method;
-        const char *ph = opt_str(c, o, "phase");
-        if (ph && strcmp(ph, "enter") == 0)
-            m->phase = GD_PHASE_BEGIN;
-        else if (ph && strcmp(ph, "exit") == 0)
-            m->phase = GD_PHASE_END;
-        else
-            return gd_error_set(err, GD_ERR_DATA, c->line, c->col,
-                                "field 'phase' must be \"enter\" or \"exit\"");
-        m->cls = opt_str(c, o, "class");
-        m->method = opt_str(c, o, "method");
-        m->desc = opt_str(c, o, "desc");
-        break;
-    }
-    case GD_EV_FRAME: {
-        json_t *d = json_object_get(o, "dur");
-        if (!json_is_number(d))
-            return type_err(c, err, "dur", "a number (ms)");
-        ev->u.frame.dur = json_number_value(d);
-        ev->u.frame.window = opt_str(c, o, "window");
-        break;
-    }
-    case GD_EV_MARK:
-        ev->u.mark.name = opt_str(c, o, "name");
-        break;
-    case GD_EV_STARTUP: {
-        gd_startup_ev *st = &ev->u.startup;
-        json_t *t = json_object_get(o, "total_ms");
-        if (!json_is_number(t) || json_number_value(t) < 0)
-            return type_err(c, err, "total_ms", "a number (ms, >= 0)");
-        st->total_ms = json_number_value(t);
-        st->wait_ms = opt_num(c, o, "wait_ms");
-        st->app = opt_str(c, o, "app");
-        st->activity = opt_str(c, o, "activity");
-        st->source = opt_str(c, o, "source");
-        st->kind = opt_str(c, o, "startup_kind");
-        if (st->kind && strcmp(st->kind, "cold") != 0 && strcmp(st->kind, "warm") != 0 &&
-            strcmp(st->kind, "hot") != 0) {
-            gd_sink_skip(c->sink, "ignored: startup: unknown startup_kind", c->line, c->col);
-            st->kind = NULL;
-        }
-        break;
-    }
-    default:
-        break;
+    int rc = read_group(c, o, ev, GD_CFG_EVENT, err);
+    if (!rc)
+        rc = read_group(c, o, ev, g, err);
+    if (rc)
+        return rc;
+    const char *why = gd_cf_check(ev);
+    if (why) {
+        gd_sink_skip(c->sink, why, c->line, c->col);
+        return SKIP;
     }
     return 0;
 }
@@ -404,36 +401,15 @@ static int read_meta(ctx *c, json_t *o, gd_error *err)
         return gd_error_set(err, GD_ERR_DATA, c->line, c->col, "meta must be an object");
     gd_meta m;
     gd_meta_init(&m);
-    m.app = opt_str(c, o, "app");
-    m.version_name = opt_str(c, o, "version_name");
-    m.version_code = opt_int(c, o, "version_code");
-    m.device = opt_str(c, o, "device");
-    m.api_level = opt_int(c, o, "api_level");
-    m.cpu_cores = opt_int(c, o, "cpu_cores");
-    m.pid = opt_int(c, o, "pid");
-    m.main_tid = opt_int(c, o, "main_tid");
-    m.session = opt_str(c, o, "session");
-    m.clk_tck = opt_int(c, o, "clk_tck");
-    json_t *cfg = json_object_get(o, "config");
-    if (json_is_object(cfg)) {
-        m.long_block_ms = opt_num(c, cfg, "long_block_ms");
-        m.short_block_ms = opt_num(c, cfg, "short_block_ms");
-        m.dump_interval_ms = opt_num(c, cfg, "dump_interval_ms");
-        m.sample_delay_ms = opt_num(c, cfg, "sample_delay_ms");
-        m.max_depth = opt_int(c, cfg, "max_depth");
-        json_t *cp = json_object_get(cfg, "concern_packages");
-        size_t i;
-        json_t *s;
-        json_array_foreach(cp, i, s)
-            if (json_is_string(s) && m.nconcern < GD_MAX_CONCERN)
-                m.concern[m.nconcern++] = json_string_value(s);
-    }
+    int rc = read_group(c, o, &m, GD_CFG_META, err);
+    if (rc)
+        return rc;
     json_t *copy = json_deep_copy(o);
     json_object_del(copy, "type");
     char *js = json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(copy);
     m.json = js;
-    int rc = gd_sink_meta(c->sink, &m, err);
+    rc = gd_sink_meta(c->sink, &m, err);
     free(js);
     return rc;
 }

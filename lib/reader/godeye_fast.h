@@ -11,11 +11,23 @@
 
 /* Scratch owned by one read: decoded strings and the frame array.  Grows
  * to the longest event seen, never with the number of events. */
+#define GD_FAST_MAX_KEYS 32
 typedef struct gd_fast_scratch {
     char *buf;
     size_t cap;
     const char **frames;
     size_t frames_cap;
+    /* the keys of the format's table that the fast path reads (built on
+     * the first call): one slot per name, and the fields they feed */
+    int nkeys, nfields, type_slot;
+    struct {
+        const char *name;
+        unsigned char len, frames;
+    } keys[GD_FAST_MAX_KEYS];
+    struct {
+        unsigned short field;
+        unsigned char group, slot;
+    } fields[GD_FAST_MAX_KEYS];
 } gd_fast_scratch;
 
 /* Parses one event object `text[0..len)` (trailing whitespace allowed).

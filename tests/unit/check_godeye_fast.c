@@ -1,6 +1,9 @@
 /* check_godeye_fast.c - the tokenizer for hot event kinds (lib/reader/godeye_fast.c):
  * exact fields, refusal of anything unusual, and equivalence with the jansson path. */
 #include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +124,46 @@ START_TEST(refuses_the_unusual)
 }
 END_TEST
 
+/* Numbers are read in place; every value is the one strtod gives. */
+START_TEST(numbers_as_strtod)
+{
+    static const char *const fixed[] = {"0.1", "-0.0", "1700000000123.456", "1e22", "1e23", "9007199254740993.5",
+                                        "123456789012345.6", "0.000001", "5e-324", "1.7976931348623157e308",
+                                        "4.9406564584124654e-324", "2.2250738585072011e-308", "0.30000000000000004",
+                                        "1E+2", "12e-3", "0.0000000000000000000000000001"};
+    gd_fast_scratch sc = {0};
+    gd_event ev;
+    char line[256], num[64];
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 20000; i++) {
+        if (i < (int)(sizeof fixed / sizeof fixed[0])) {
+            snprintf(num, sizeof num, "%s", fixed[i]);
+        } else {
+            /* xorshift: digits, a point somewhere, sometimes an exponent */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int nd = 1 + (int)(x % 19), pt = (int)((x >> 8) % (uint64_t)nd), k = 0;
+            num[k++] = '1' + (char)((x >> 16) % 9);
+            for (int d = 1; d < nd; d++) {
+                if (d == pt)
+                    num[k++] = '.';
+                num[k++] = '0' + (char)((x >> (d * 3)) % 10);
+            }
+            if (!pt)
+                num[k++] = '.', num[k++] = '5';
+            if ((x >> 40) % 3 == 0)
+                k += snprintf(num + k, sizeof num - (size_t)k, "e%d", (int)((x >> 44) % 60) - 30);
+            num[k] = 0;
+        }
+        snprintf(line, sizeof line, "{\"type\":\"looper\",\"ts\":1,\"thread_ts\":%s}", num);
+        if (fast(line, &sc, &ev) != 1)
+            continue; /* out of range: the general path reads it */
+        ck_assert_msg(ev.u.looper.thread_ts == strtod(num, NULL), "%s: %.17g", num, ev.u.looper.thread_ts);
+        ck_assert_int_eq(signbit(ev.u.looper.thread_ts), signbit(strtod(num, NULL)));
+    }
+    gd_fast_scratch_free(&sc);
+}
+END_TEST
+
 /* The same lines through the reader: once on the fast path, once forced
  * onto the jansson path by a nested object under an unknown key. */
 START_TEST(same_events_as_jansson)
@@ -165,6 +208,7 @@ int main(void)
     tcase_add_test(tc, stack_and_cpu_fields);
     tcase_add_test(tc, refuses_the_unusual);
     tcase_add_test(tc, same_events_as_jansson);
+    tcase_add_test(tc, numbers_as_strtod);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
