@@ -58,14 +58,19 @@ CREATE TABLE thread (
   PRIMARY KEY (trace, pid, tid)
 ) WITHOUT ROWID;
 
--- Interned Looper message texts and what was parsed from them.
+-- Interned Looper message texts and what was parsed from them.  A text is
+-- looked up by its hash (an 8-byte key: most texts are distinct, and a
+-- UNIQUE index over them cost a long random key insert per dispatch), then
+-- compared; one row per distinct text.
 CREATE TABLE message (
   id       INTEGER PRIMARY KEY,
-  text     TEXT NOT NULL UNIQUE,
+  text     TEXT NOT NULL,
   handler  TEXT,      -- "android.view.Choreographer$FrameHandler"
   callback TEXT,      -- "android.view.Choreographer$FrameDisplayEventReceiver@9f8e7d6"
-  what     TEXT       -- "0"
+  what     TEXT,      -- "0"
+  hash     INTEGER NOT NULL  -- gd_text_hash(text): FNV-1a 64 of the bytes
 );
+CREATE INDEX message_hash ON message (hash);
 
 -- Every paired main-looper (or other looper) message.
 CREATE TABLE dispatch (
