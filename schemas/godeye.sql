@@ -58,19 +58,20 @@ CREATE TABLE thread (
   PRIMARY KEY (trace, pid, tid)
 ) WITHOUT ROWID;
 
--- Interned Looper message texts and what was parsed from them.  A text is
--- looked up by its hash (an 8-byte key: most texts are distinct, and a
--- UNIQUE index over them cost a long random key insert per dispatch), then
--- compared; one row per distinct text.
+-- Looper message texts and what was parsed from them, shared by the
+-- dispatches of one ingest that carry the same text (an ingest remembers
+-- the texts it saw in a bounded cache).  There is no index on the text:
+-- nearly every text is distinct (it names object instances), and a lookup
+-- index cost a random insert per dispatch; a text may therefore have more
+-- than one row (one per ingest that saw it, or after the cache forgot it),
+-- which no query depends on: dispatches refer to rows by id.
 CREATE TABLE message (
   id       INTEGER PRIMARY KEY,
   text     TEXT NOT NULL,
   handler  TEXT,      -- "android.view.Choreographer$FrameHandler"
   callback TEXT,      -- "android.view.Choreographer$FrameDisplayEventReceiver@9f8e7d6"
-  what     TEXT,      -- "0"
-  hash     INTEGER NOT NULL  -- gd_text_hash(text): FNV-1a 64 of the bytes
+  what     TEXT       -- "0"
 );
-CREATE INDEX message_hash ON message (hash);
 
 -- Every paired main-looper (or other looper) message.
 CREATE TABLE dispatch (

@@ -28,7 +28,6 @@ enum {
     ST_MEMORY,
     ST_RAW,
     ST_MSG_INS,
-    ST_MSG_SEL,
     ST_THREAD,
     ST_STARTUP,
     ST__COUNT
@@ -47,8 +46,7 @@ static const char *const stmt_sql[ST__COUNT] = {
     " pss_dalvik_kb, pss_native_kb, pss_other_kb, ram_avail_kb, ram_total_kb,"
     " ram_low_threshold_kb, ram_is_low) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO raw_event(trace, kind, ts_ms, pid, tid, json) VALUES (?,?,?,?,?,?)",
-    "INSERT INTO message(text, handler, callback, what, hash) VALUES (?,?,?,?,?)",
-    "SELECT id FROM message WHERE hash = ?1 AND text = ?2",
+    "INSERT INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
     "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
     "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms)"
     " VALUES (?,?,?,?,?,?,?,?)",
@@ -148,31 +146,19 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
     size_t len = strlen(msg);
     if (gd_icache_get(w->messages, msg, len, id))
         return GD_OK;
-    /* looked up by hash and text; inserted when absent (no UNIQUE index) */
-    int64_t hv = GD_TEXT_HASH(msg, len);
-    sqlite3_stmt *sel = w->st[ST_MSG_SEL];
-    sqlite3_bind_int64(sel, 1, hv);
-    sqlite3_bind_text(sel, 2, msg, (int)len, SQLITE_STATIC);
-    int step = sqlite3_step(sel);
-    if (step == SQLITE_ROW)
-        *id = sqlite3_column_int64(sel, 0);
-    sqlite3_reset(sel);
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        return gd_store_fail(w->s, err, "database lookup");
-    if (step == SQLITE_DONE) {
-        parse_msg(msg, h, c, wh, sizeof h);
-        sqlite3_stmt *ins = w->st[ST_MSG_INS];
-        sqlite3_bind_text(ins, 1, msg, (int)len, SQLITE_STATIC);
-        gd_bind_text(ins, 2, h[0] ? h : NULL);
-        gd_bind_text(ins, 3, c[0] ? c : NULL);
-        gd_bind_text(ins, 4, wh[0] ? wh : NULL);
-        sqlite3_bind_int64(ins, 5, hv);
-        int rc = gd_store_step(w->s, ins, err);
-        sqlite3_clear_bindings(ins);
-        if (rc)
-            return rc;
-        *id = sqlite3_last_insert_rowid(w->s->db);
-    }
+    /* a text this ingest has not seen (or its cache forgot): a new row, no
+     * lookup in the database (see the message table in schemas/godeye.sql) */
+    parse_msg(msg, h, c, wh, sizeof h);
+    sqlite3_stmt *ins = w->st[ST_MSG_INS];
+    sqlite3_bind_text(ins, 1, msg, (int)len, SQLITE_STATIC);
+    gd_bind_text(ins, 2, h[0] ? h : NULL);
+    gd_bind_text(ins, 3, c[0] ? c : NULL);
+    gd_bind_text(ins, 4, wh[0] ? wh : NULL);
+    int rc = gd_store_step(w->s, ins, err);
+    sqlite3_clear_bindings(ins);
+    if (rc)
+        return rc;
+    *id = sqlite3_last_insert_rowid(w->s->db);
     gd_icache_put(w->messages, msg, len, *id);
     return GD_OK;
 }

@@ -194,13 +194,12 @@ static const char *const migrations[] = {
     /* 3 -> 4: dispatch_dur keeps only dispatches of a frame or longer */
     "DROP INDEX IF EXISTS dispatch_dur;"
     "CREATE INDEX dispatch_dur ON dispatch (dur_ms) WHERE dur_ms >= " GD_STR(GD_DUR_INDEXED_MS) ";"
-    /* and messages are found by the hash of their text, not a UNIQUE index */
+    /* and message texts have no UNIQUE index (the table is rebuilt without it) */
     "CREATE TABLE message_v4 (id INTEGER PRIMARY KEY, text TEXT NOT NULL, handler TEXT,"
-    " callback TEXT, what TEXT, hash INTEGER NOT NULL);"
-    "INSERT INTO message_v4 SELECT id, text, handler, callback, what, gd_text_hash(text) FROM message;"
+    " callback TEXT, what TEXT);"
+    "INSERT INTO message_v4 SELECT id, text, handler, callback, what FROM message;"
     "DROP TABLE message;"
-    "ALTER TABLE message_v4 RENAME TO message;"
-    "CREATE INDEX message_hash ON message (hash);",
+    "ALTER TABLE message_v4 RENAME TO message;",
 };
 
 /* Brings a database of an older schema version up to this one, under the
@@ -268,15 +267,6 @@ static void sql_match(sqlite3_context *cx, int argc, sqlite3_value **argv)
     sqlite3_result_int(cx, gd_match(v, p));
 }
 
-/* gd_text_hash(text): the message lookup key (GD_TEXT_HASH), for migrations */
-static void sql_text_hash(sqlite3_context *cx, int argc, sqlite3_value **argv)
-{
-    (void)argc;
-    const void *t = sqlite3_value_blob(argv[0]);
-    int n = sqlite3_value_bytes(argv[0]);
-    sqlite3_result_int64(cx, GD_TEXT_HASH(t ? t : "", (size_t)n));
-}
-
 /* gd_block_kind(dur_ms, long_ms, anr_ms) for the queries: "short", "long"
  * or "anr", the one kind rule (gd_block_kind_at); NULL when one is NULL. */
 static void sql_block_kind(sqlite3_context *cx, int argc, sqlite3_value **argv)
@@ -333,8 +323,6 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
                             NULL, NULL);
     sqlite3_create_function(s->db, "gd_block_kind", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                             sql_block_kind, NULL, NULL);
-    sqlite3_create_function(s->db, "gd_text_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-                            sql_text_hash, NULL, NULL);
     return SQLITE_OK;
 }
 

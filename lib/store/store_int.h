@@ -4,7 +4,6 @@
 
 #include <sqlite3.h>
 
-#include "core/util.h"
 #include "store.h"
 
 #define GD_STMT_CACHE 8
@@ -39,10 +38,6 @@ struct gd_store {
 /* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
  * in trace `t`: the registered function gd_block_kind, which is
  * gd_block_kind_at (analysis/blocks.c). */
-/* The key messages are looked up by (message.hash): FNV-1a 64 of the text's
- * bytes as a signed 64-bit SQLite integer. */
-#define GD_TEXT_HASH(p, n) ((int64_t)gd_fnv1a((p), (n)))
-
 /* The floor of the partial index dispatch_dur (schemas/godeye.sql): a query
  * reads dispatches through it only with the literal term
  * GD_SQL_DUR_INDEXED(d), added when its own bound is at least this. */
