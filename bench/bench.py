@@ -384,8 +384,25 @@ def fmt_row(cells, widths):
     return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
 
 
+def drop_stale_dbs():
+    """Cached databases written by a godeye of another schema version are
+    removed (read-only commands refuse an older schema): they are rebuilt."""
+    with open(os.path.join(ROOT, "lib", "store", "store.h")) as f:
+        want = int(re.search(r"#define GD_SCHEMA_VERSION (\d+)", f.read()).group(1))
+    for name in os.listdir(DATA):
+        if not name.endswith(".db"):
+            continue
+        con = sqlite3.connect(path(name))
+        have = con.execute("PRAGMA user_version").fetchone()[0]
+        con.close()
+        if have != want:
+            log("%s has schema %d, godeye writes %d: rebuilt" % (name, have, want))
+            rm_db(path(name))
+
+
 def main():
     os.makedirs(DATA, exist_ok=True)
+    drop_stale_dbs()
     jl1 = generate("cap150k.jsonl", ["--dispatches", "150000"])
     jl2 = generate("cap300k.jsonl", ["--dispatches", "300000"])
     doc = to_document(jl1, "cap150k.json")
