@@ -525,9 +525,5 @@ int main(void)
     tcase_add_test(tc, test_zip_lying_size);
     tcase_add_test(tc, test_corpus_android9);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return gd_test_exit(failed);
+    return gd_test_run(s);
 }

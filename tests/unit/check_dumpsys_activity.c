@@ -424,9 +424,5 @@ int main(void)
     tcase_add_test(tc, test_corpus_lumisky);
     tcase_add_test(tc, test_corpus_flylogics_utf16);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return gd_test_exit(failed);
+    return gd_test_run(s);
 }

@@ -11,6 +11,7 @@
 
 #include "ingest/ingest.h"
 #include "store/store.h"
+#include "testutil.h"
 
 #define SW 360
 #define SH 640
@@ -267,9 +268,5 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, generated_dumps_match_brute_force);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

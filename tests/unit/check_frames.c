@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "analysis/frames.h"
+#include "testutil.h"
 
 START_TEST(drop_levels_follow_matrix_thresholds)
 {
@@ -119,9 +120,5 @@ int main(void)
     tcase_add_test(tc, stats_with_known_intervals);
     tcase_add_test(tc, no_frames_and_bad_input);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/icache.h"
+#include "testutil.h"
 
 START_TEST(test_get_put_overwrite)
 {
@@ -131,9 +132,5 @@ int main(void)
     tcase_add_test(tc, test_entry_bound);
     tcase_add_test(tc, test_byte_bound);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/images.h"
+#include "testutil.h"
 
 static gd_image_result chk(int32_t vw, int32_t vh, int vis, int32_t bw, int32_t bh,
                            const char *cfg)
@@ -207,9 +208,5 @@ int main(void)
     tcase_add_test(tc, from_event);
     tcase_add_test(tc, dedup_keys);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "ingest/ingest.h"
+#include "testutil.h"
 
 #define KNOWN "godeye, androidgodeye, matrix, blockcanary, bugreport, logcat, anr, chrome, " \
               "dumpsys_activity, gfxinfo, procstat, uiautomator, am_start, art_trace, simpleperf, systrace, perfetto"
@@ -216,9 +217,5 @@ int main(void)
     tcase_add_test(tc, test_detect_garbage);
     tcase_add_test(tc, test_ingest_detect_forced_and_empty);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "io/input.h"
+#include "testutil.h"
 
 /* gzip of data (one member), malloc'ed; *out_n its size. */
 static unsigned char *gz(const void *data, size_t n, size_t *out_n)
@@ -606,9 +607,5 @@ int main(void)
     tcase_add_test(tc, test_pull_one_byte_at_a_time);
     tcase_add_test(tc, test_pull_error);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

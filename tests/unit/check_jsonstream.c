@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "io/jsonstream.h"
+#include "testutil.h"
 
 typedef struct js_fixture {
     gd_input *in;
@@ -483,9 +484,5 @@ int main(void)
     tcase_add_test(tc, test_depth_limit);
     tcase_add_test(tc, test_chunk_boundary);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis/mannwhitney.h"
+#include "testutil.h"
 
 START_TEST(mw_no_ties)
 {
@@ -111,9 +112,5 @@ int main(void)
     tcase_add_test(tc, rate_test);
     tcase_add_test(tc, prop_test);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/pages.h"
+#include "testutil.h"
 
 #define T0 1700000000000.0
 
@@ -189,9 +190,5 @@ int main(void)
     tcase_add_test(tc, stable_and_dropped);
     tcase_add_test(tc, empty_and_usage);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

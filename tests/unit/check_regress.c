@@ -182,9 +182,5 @@ int main(void)
     tcase_add_test(tc, test_logcat_long_what);
     tcase_add_test(tc, test_every_input_listed);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return gd_test_exit(failed);
+    return gd_test_run(s);
 }

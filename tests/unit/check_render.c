@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "testutil.h"
 
 typedef struct out_buf {
     FILE *f;
@@ -483,9 +484,5 @@ int main(void)
     tcase_add_test(tc, test_table_times);
     tcase_add_test(tc, test_md_and_nested);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -10,6 +10,7 @@
 
 #include "render/jsontext.h"
 #include "render/render.h"
+#include "testutil.h"
 
 /* A small deterministic generator (the test must not depend on rand()). */
 static uint64_t next(uint64_t *s)
@@ -227,9 +228,5 @@ int main(void)
     tcase_add_test(tc, test_paths);
     tcase_add_test(tc, test_tree_rows_and_words);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

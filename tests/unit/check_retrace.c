@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "derive/retrace.h"
+#include "testutil.h"
 
 static gd_mapping *load_text(const char *text, gd_error *err)
 {
@@ -252,9 +253,5 @@ int main(void)
     tcase_add_test(tc, t_errors);
     tcase_add_test(tc, t_proguard_file);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

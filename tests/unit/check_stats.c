@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "analysis/stats.h"
+#include "testutil.h"
 
 START_TEST(percentile_linear)
 {
@@ -62,9 +63,5 @@ int main(void)
     tcase_add_test(tc, percentile_edges);
     tcase_add_test(tc, sort_doubles);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fleet/tsv.h"
+#include "testutil.h"
 
 /* b's text, NUL-terminated, then emptied. */
 static const char *take(gd_tsv *b)
@@ -185,9 +186,5 @@ int main(void)
     tcase_add_test(tc, nulls_by_type);
     tcase_add_test(tc, arrays_quoted);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }

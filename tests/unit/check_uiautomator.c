@@ -158,9 +158,5 @@ int main(void)
     tcase_add_test(tc, test_probe);
     tcase_add_test(tc, test_corpus);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return gd_test_exit(failed);
+    return gd_test_run(s);
 }

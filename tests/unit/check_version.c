@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/version.h"
+#include "testutil.h"
 
 #define LT(a, b) ck_assert_msg(gd_version_cmp(a, b) < 0 && gd_version_cmp(b, a) > 0, "%s < %s", #a, #b)
 
@@ -39,9 +40,5 @@ int main(void)
     tcase_add_test(tc, numeric_runs);
     tcase_add_test(tc, text_and_null);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return gd_test_run(s);
 }
