@@ -134,21 +134,15 @@ static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *
     return GD_OK;
 }
 
-/* The message grammar's home is gd_looper_msg_parse (analysis/blocks.c). */
-static void parse_msg(const char *msg, char *handler, char *callback, char *what, size_t n)
-{
-    gd_looper_msg_parse(msg, handler, callback, what, n);
-}
-
 static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
 {
-    char h[256], c[256], wh[256]; /* parse_msg fills each up to sizeof h */
+    char h[256], c[256], wh[256]; /* filled up to sizeof h each */
     size_t len = strlen(msg);
     if (gd_icache_get(w->messages, msg, len, id))
         return GD_OK;
     /* a text this ingest has not seen (or its cache forgot): a new row, no
      * lookup in the database (see the message table in schemas/godeye.sql) */
-    parse_msg(msg, h, c, wh, sizeof h);
+    gd_looper_msg_parse(msg, h, c, wh, sizeof h);
     sqlite3_stmt *ins = w->st[ST_MSG_INS];
     sqlite3_bind_text(ins, 1, msg, (int)len, SQLITE_STATIC);
     gd_bind_text(ins, 2, h[0] ? h : NULL);
