@@ -14,7 +14,7 @@
 #include "builtins.h"
 #include "capture/adb.h"
 #include "capture/capture.h"
-#include "capture_adb.h"
+#include "capture/record.h"
 #include "core/escape.h"
 
 static const char *const usage_line =

@@ -1,4 +1,4 @@
-/* capture_adb.c - the adb side of `godeye capture`: phone commands into files, each recorded in the manifest. */
+/* capture/record.c - the adb side of `godeye capture`: phone commands into files, each recorded in the manifest. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 
 #include "capture/adb.h"
 #include "capture/capture.h"
-#include "capture_adb.h"
+#include "capture/record.h"
 
 static double now_ms(void)
 {

@@ -1,6 +1,6 @@
-/* capture_adb.h - what cli/capture.c uses to run adb and record its files (cli/capture_adb.c). */
-#ifndef GD_CLI_CAPTURE_ADB_H
-#define GD_CLI_CAPTURE_ADB_H
+/* capture/record.h - running adb for `godeye capture` on the chosen device and recording its files in the manifest. */
+#ifndef GD_CAPTURE_RECORD_H
+#define GD_CAPTURE_RECORD_H
 
 #include <jansson.h>
 
