@@ -50,29 +50,6 @@ static void usage(FILE *out)
                  "'godeye COMMAND -h' shows a command's options; man godeye for more.\n");
 }
 
-/* Levenshtein distance, small strings only. */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 32 || lb > 32)
-        return 99;
-    size_t d[33][33];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c)
-                c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c)
-                c = d[i][j - 1] + 1;
-            d[i][j] = c;
-        }
-    return d[la][lb];
-}
-
 /* Runs godeye-NAME from the exec directory or PATH; returns only on failure. */
 static void run_plugin(const char *name, int argc, char **argv, const gd_ctx *ctx)
 {
@@ -163,6 +140,17 @@ int main(int argc, char **argv)
         ctx.db_path = "godeye.db";
     const char *name = argv[i];
     if (strcmp(name, "help") == 0) {
+        /* 'godeye help CMD' is 'godeye CMD -h' */
+        if (i + 1 < argc && argv[i + 1][0] != '-') {
+            char help_opt[] = "-h";
+            char *sub[3] = {argv[i + 1], help_opt, NULL};
+            for (const gd_command *c = commands; c->name; c++)
+                if (strcmp(c->name, argv[i + 1]) == 0)
+                    return c->fn(2, sub, &ctx);
+            run_plugin(argv[i + 1], 2, sub, &ctx);
+            fprintf(stderr, "godeye: '%s' is not a godeye command. See 'godeye --help'.\n", argv[i + 1]);
+            return GD_EXIT_USAGE;
+        }
         usage(stdout);
         return GD_EXIT_OK;
     }
@@ -174,7 +162,7 @@ int main(int argc, char **argv)
     const char *best = NULL;
     size_t bd = 3;
     for (const gd_command *c = commands; c->name; c++) {
-        size_t d = distance(name, c->name);
+        size_t d = gd_edit_distance(name, c->name);
         if (d < bd || (strncmp(name, c->name, strlen(name)) == 0 && strlen(name) >= 2)) {
             bd = d < bd ? d : bd;
             best = c->name;

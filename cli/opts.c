@@ -8,6 +8,60 @@
 
 const char *const gd_format_choices[] = {"table", "csv", "json", "jsonl", NULL};
 
+size_t gd_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 99;
+    size_t d[33][33];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+/* The long option nearest to the unknown NAME (without its dashes): an edit
+ * prefix of exactly one option, else the one option within an edit distance
+ * of 2; NULL when nothing is that close or two options are equally near. */
+static const char *nearest_option(const gd_option *opts, const char *name, size_t len)
+{
+    char want[64];
+    snprintf(want, sizeof want, "%.*s", (int)len, name);
+    const char *best = NULL;
+    size_t bd = 3;
+    int ties = 0, prefixed = 0;
+    const char *prefix_of = NULL;
+    for (const gd_option *p = opts; p && p->type != OPT_END; p++) {
+        if (!p->long_name || p->type == OPT_GROUP)
+            continue;
+        size_t d = gd_edit_distance(want, p->long_name);
+        if (d < bd) {
+            bd = d;
+            best = p->long_name;
+            ties = 0;
+        } else if (d == bd && best && strcmp(best, p->long_name) != 0) {
+            ties = 1;
+        }
+        if (len >= 2 && strncmp(p->long_name, want, len) == 0) {
+            prefixed++;
+            prefix_of = p->long_name;
+        }
+    }
+    if (prefixed == 1)
+        return prefix_of;
+    return best && !ties ? best : NULL;
+}
+
 static int bad(const char *cmd, const char *fmt, const char *a, const char *b)
 {
     fprintf(stderr, "godeye %s: ", cmd);
@@ -131,6 +185,14 @@ int gd_parse_options(int argc, char **argv, const gd_option *opts, const char *u
                     o = p;
             if (o && a[2])
                 inline_val = a + 2;
+        }
+        if ((!o || o->type == OPT_GROUP) && a[1] == '-') {
+            const char *near = nearest_option(opts, name + 2, strlen(name + 2));
+            if (near) {
+                char hint[96];
+                snprintf(hint, sizeof hint, "; did you mean '--%s'?", near);
+                return bad(cmd, "unknown option '%s'%s", name, hint);
+            }
         }
         if (!o || o->type == OPT_GROUP)
             return bad(cmd, "unknown option '%s'%s", name, "");

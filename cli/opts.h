@@ -53,6 +53,9 @@ extern const char *const gd_format_choices[];
  * stderr as "godeye CMD: ..."). */
 int gd_parse_options(int argc, char **argv, const gd_option *opts, const char *usage,
                      int *nargs);
+/* Levenshtein distance of two short strings (99 when either is over 32
+ * bytes): how near an unknown command or option is to a known one. */
+size_t gd_edit_distance(const char *a, const char *b);
 /* Prints the usage line and the option table. */
 void gd_print_usage(FILE *out, const char *usage, const gd_option *opts);
 
