@@ -1,4 +1,5 @@
 /* ingest.c - `godeye ingest`: read captures into the database. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static void progress_clear(progress *p)
 typedef struct ingest_out {
     gd_renderer *r;     /* writes to what stdout gets once the ingest committed */
     int quiet;
+    int verbose;        /* every skip reason, not only the top three */
     int timings;
     gd_ingest_timings sum;  /* over all inputs */
     progress *prog;         /* cleared before anything else on stderr */
@@ -42,6 +44,53 @@ static const gd_column columns[] = {
     {"skipped", "SKIPPED", GD_COL_INT, 0, 0}, {"dispatches", "DISPATCHES", GD_COL_INT, 0, 0},
     {"blocks", "BLOCKS", GD_COL_INT, 0, 0},  {"duplicate", "DUPLICATE", GD_COL_BOOL, 0, 1},
 };
+
+/* How many skip reasons a summary line shows without -v. */
+#define GD_INGEST_TOP_REASONS 3
+
+typedef struct reason {
+    const char *name;
+    long long n;
+} reason;
+
+static int by_count(const void *a, const void *b)
+{
+    const reason *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* The reader's reason counts, most frequent first: the first `most` of
+ * them, then one line saying how many more -v would show. */
+static void print_reasons(FILE *out, json_t *stats, size_t most)
+{
+    size_t n = json_object_size(stats), i = 0;
+    if (!n)
+        return;
+    reason *rs = calloc(n, sizeof *rs);
+    if (!rs)
+        return;
+    const char *k;
+    json_t *v;
+    json_object_foreach(stats, k, v) {
+        rs[i].name = k;
+        rs[i++].n = (long long)json_integer_value(v);
+    }
+    qsort(rs, n, sizeof *rs, by_count);
+    for (i = 0; i < n && i < most; i++) {
+        char name[512];
+        gd_escape_ctrl(rs[i].name, name, sizeof name); /* may quote a section title */
+        fprintf(out, "    %-44s %lld\n", name, rs[i].n);
+    }
+    if (n > most) {
+        long long rest = 0;
+        for (i = most; i < n; i++)
+            rest += rs[i].n;
+        fprintf(out, "    (%zu more reasons, %lld in all: -v shows them)\n", n - most, rest);
+    }
+    free(rs);
+}
 
 /* Table mode: one line per input (and its reader's figures), not a table. */
 static int report_line(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
@@ -63,10 +112,7 @@ static int report_line(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
             (long long)json_integer_value(json_object_get(row, "dispatches")),
             (long long)json_integer_value(json_object_get(row, "blocks")),
             (long long)json_integer_value(json_object_get(row, "skipped")));
-    const char *k;
-    json_t *v;
-    json_object_foreach(json_object_get(row, "stats"), k, v)
-        fprintf(out, "    %-44s %lld\n", k, (long long)json_integer_value(v));
+    print_reasons(out, json_object_get(row, "stats"), o->verbose ? SIZE_MAX : GD_INGEST_TOP_REASONS);
     return 0;
 }
 
@@ -167,7 +213,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     const char *format = NULL, *format_in = NULL, *mapping = NULL, *retrace = NULL;
     long year = 0, timeout = 0;
     double max_bytes = 0;
-    int quiet = 0, no_progress = 0, timings = 0, keep_going = 0;
+    int quiet = 0, verbose = 0, no_progress = 0, timings = 0, keep_going = 0;
     const gd_option opts[] = {
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json or jsonl", gd_format_choices),
         OPT_STRING_(0, "format-in", &format_in, "NAME", "read inputs as this format (no detection)"),
@@ -180,6 +226,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "no-progress", &no_progress, "no progress bar on a terminal"),
         OPT_BOOL_(0, "timings", &timings, "print time spent reading, writing and analysing"),
         OPT_BOOL_('q', "quiet", &quiet, "print nothing on success"),
+        OPT_BOOL_('v', "verbose", &verbose, "list every skip reason (else the three most frequent)"),
         OPT_END_(),
     };
     int nargs, rc = gd_parse_options(argc, argv, opts, usage_line, &nargs);
@@ -204,7 +251,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye ingest: out of memory\n");
         return GD_EXIT_FAIL;
     }
-    ingest_out out = {.quiet = quiet, .timings = timings};
+    ingest_out out = {.quiet = quiet, .verbose = verbose, .timings = timings};
     out.r = gd_render_new(mem, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0], 0);
     if (out.r)
         gd_render_lines(out.r, report_line, &out);
