@@ -18,6 +18,7 @@ static const gd_command commands[] = {
     {"capture", cmd_capture, "collect logcat, frames, CPU and views from a phone over adb into a folder"},
     {"ingest", cmd_ingest, "read captures (files, folders, URLs, stdin) into the database"},
     {"traces", cmd_traces, "list ingested traces"},
+    {"top", cmd_top, "what to fix first: ANRs, block groups, launches, frames, locks, ranked"},
     {"blocks", cmd_blocks, "main-thread blocks, re-cut at any threshold; --group for groups"},
     {"pages", cmd_pages, "page load timelines: draw and load times per page instance"},
     {"overdraw", cmd_overdraw, "exact overdraw areas and depth of each view dump"},

@@ -1,0 +1,62 @@
+/* top.c - `godeye top`: what to fix first, one ranked list. */
+#include <stdio.h>
+
+#include "builtins.h"
+#include "query/top.h"
+
+static const gd_column columns[] = {
+    {"rank", "#", GD_COL_INT, 0, 0},
+    {"kind", "KIND", GD_COL_TEXT, 0, 0},
+    /* milliseconds users lost per minute of capture (ANRs rank first whatever it says) */
+    {"score_ms_per_min", "MS/MIN", GD_COL_NUM, 0, 0},
+    {"trace", "TRACE", GD_COL_INT, 0, 0, 1},
+    {"title", "WHAT", GD_COL_TEXT, 1, 0},
+    {"command", "MORE", GD_COL_TEXT, 0, 0},
+    {"tier", "TIER", GD_COL_INT, 0, 1},
+    {"capture_min", "CAPTURE MIN", GD_COL_NUM, 0, 1},
+    {"evidence", "EVIDENCE", GD_COL_TEXT, 0, 1},
+};
+
+int cmd_top(int argc, char **argv, gd_ctx *ctx)
+{
+    const char *format = NULL;
+    gd_int_list traces = {0};
+    long limit = 10;
+    const gd_option opts[] = {
+        OPT_INT_(0, "limit", &limit, "N", "the first N entries (default 10, at most 50)"),
+        OPT_LISTING(&format, &traces),
+        OPT_END_(),
+    };
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye top [OPTIONS]", &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        fprintf(stderr, "godeye top: unexpected argument '%s'\n", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    if (limit < 1 || limit > GD_TOP_MAX) {
+        fprintf(stderr, "godeye top: --limit wants 1 to %d, not %ld\n", GD_TOP_MAX, limit);
+        return GD_EXIT_USAGE;
+    }
+    gd_store *s;
+    if ((rc = gd_cli_open_listing(ctx, "top", &traces, &s)))
+        return rc;
+    gd_filter f = gd_cli_filter(&traces);
+    gd_error err = {0};
+    json_t *top = NULL;
+    rc = gd_top_build(s, &f, (int)limit, &top, &err);
+    if (rc) {
+        gd_store_close(s);
+        return gd_cli_fail("top", &err);
+    }
+    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(top, "entries"), i, e)
+        if (gd_render_row(r, e))
+            break;
+    int wrc = gd_render_end(r);
+    gd_store_close(s);
+    json_decref(top);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}

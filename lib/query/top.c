@@ -1,0 +1,392 @@
+/* top.c - what to fix first: ANRs, block groups, slow launches, janky frames
+ * and main-thread lock contention in one list, ranked by the time users lost. */
+#include "query/top.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/frames.h"
+#include "analysis/vitals.h"
+#include "store/store_int.h"
+
+/* The entries gathered so far (a JSON array) and what scoring needs. */
+typedef struct top_acc {
+    json_t *entries;
+    double minutes;     /* of capture, over the selected traces (>= 1/60) */
+    json_t *anr_groups; /* group -> number of ANR-kind blocks in it        */
+    gd_error *err;
+} top_acc;
+
+static const char *str(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static double num(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Appends one entry; steals evidence. */
+static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *trace,
+               const char *title, json_t *evidence, const char *command)
+{
+    double score = lost_ms / a->minutes; /* NAN: not measured in time (a dump) */
+    json_t *e = json_pack("{s:s s:i s:o s:f s:o s:s s:o s:s}", "kind", kind, "tier", tier,
+                          "score_ms_per_min", isfinite(score) ? json_real(round(score * 10) / 10) : json_null(),
+                          "capture_min", round(a->minutes * 1000) / 1000, "trace",
+                          trace ? trace : json_null(), "title", title, "evidence", evidence, "command", command);
+    if (!e || json_array_append_new(a->entries, e))
+        return gd_error_set(a->err, GD_ERR_IO, 0, 0, "out of memory");
+    return 0;
+}
+
+/* The innermost frame worth naming: the key frame, else the blame, else
+ * the Looper message. */
+static const char *place_of(json_t *b)
+{
+    const char *k = str(b, "key_frame");
+    if (k && *k)
+        return k;
+    json_t *bl = json_object_get(b, "blame");
+    if (json_is_string(bl) && *json_string_value(bl))
+        return json_string_value(bl);
+    if (json_is_object(bl) && str(bl, "method"))
+        return str(bl, "method");
+    k = str(b, "msg");
+    return k && *k ? k : "(no key frame, no message)";
+}
+
+/* An ANR-kind block: the main thread did not come back for 5 s. */
+static int on_anr_block(void *ctx, json_t *b)
+{
+    top_acc *a = ctx;
+    double dur = num(b, "duration_ms");
+    char title[1400], cmd[96];
+    snprintf(title, sizeof title, "ANR: the main thread was blocked %.0f ms in %.1200s", dur, place_of(b));
+    long long trace = (long long)json_integer_value(json_object_get(b, "trace"));
+    snprintf(cmd, sizeof cmd, "godeye blocks --kind anr --trace %lld", trace);
+    const char *g = str(b, "group");
+    if (g) {
+        json_int_t n = json_integer_value(json_object_get(a->anr_groups, g));
+        json_object_set_new(a->anr_groups, g, json_integer(n + 1));
+    }
+    json_t *ev = json_pack("{s:O s:f s:O s:O s:O s:O}", "block", json_object_get(b, "id"),
+                           "duration_ms", dur, "key_frame", json_object_get(b, "key_frame"), "msg",
+                           json_object_get(b, "msg"), "thread", json_object_get(b, "thread"),
+                           "samples", json_object_get(b, "samples"));
+    return add(a, "anr", 0, dur, json_incref(json_object_get(b, "trace")), title, ev, cmd);
+}
+
+/* A dump is the ANR when its row says so (`anr`); a row that does not say
+ * counts when its main thread is not idle in the Looper (nativePollOnce). */
+static int dump_is_anr(json_t *d)
+{
+    json_t *flag = json_object_get(d, "anr");
+    if (json_is_boolean(flag))
+        return json_is_true(flag);
+    if (json_is_true(json_object_get(d, "deadlock")))
+        return 1;
+    json_t *st = json_object_get(d, "main_stack");
+    for (size_t i = 0; i < json_array_size(st) && i < 4; i++) {
+        const char *f = json_string_value(json_array_get(st, i));
+        if (f && strstr(f, "nativePollOnce"))
+            return 0;
+    }
+    return json_object_get(d, "main") && !json_is_null(json_object_get(d, "main"));
+}
+
+static int on_anr_dump(void *ctx, json_t *d)
+{
+    top_acc *a = ctx;
+    if (!dump_is_anr(d))
+        return 0;
+    json_t *m = json_object_get(d, "main");
+    char title[1400], cmd[96];
+    const char *state = m ? str(m, "state") : NULL;
+    const char *lock = m ? str(m, "lock") : NULL;
+    const char *holder = m ? str(m, "held_by_name") : NULL;
+    const char *proc = str(d, "process");
+    int n = snprintf(title, sizeof title, "ANR dump of %.200s: main %.40s", proc ? proc : "pid",
+                     state ? state : "(no main thread)");
+    if (!proc)
+        n = snprintf(title, sizeof title, "ANR dump of pid %lld: main %.40s",
+                     (long long)json_integer_value(json_object_get(d, "pid")), state ? state : "(no main thread)");
+    if (lock && n > 0 && (size_t)n < sizeof title)
+        n += snprintf(title + n, sizeof title - (size_t)n, " on %.300s", lock);
+    if (holder && n > 0 && (size_t)n < sizeof title)
+        n += snprintf(title + n, sizeof title - (size_t)n, " held by %.200s", holder);
+    if (json_is_true(json_object_get(d, "deadlock")) && n > 0 && (size_t)n < sizeof title)
+        snprintf(title + n, sizeof title - (size_t)n, " (deadlock)");
+    long long trace = (long long)json_integer_value(json_object_get(d, "trace"));
+    snprintf(cmd, sizeof cmd, "godeye anr --trace %lld", trace);
+    json_t *st = json_object_get(d, "main_stack");
+    json_t *ev = json_pack("{s:O s:o s:o s:o s:O s:o}", "pid", json_object_get(d, "pid"), "state",
+                           state ? json_string(state) : json_null(), "lock",
+                           lock ? json_string(lock) : json_null(), "held_by",
+                           holder ? json_string(holder) : json_null(), "deadlock",
+                           json_object_get(d, "deadlock") ? json_object_get(d, "deadlock") : json_false(),
+                           "where", json_array_size(st) ? json_incref(json_array_get(st, 0)) : json_null());
+    /* a dump has no duration: no score, it ranks after the ANR blocks */
+    return add(a, "anr_dump", 0, NAN, json_incref(json_object_get(d, "trace")), title, ev, cmd);
+}
+
+static int on_group(void *ctx, json_t *g)
+{
+    top_acc *a = ctx;
+    const char *name = str(g, "group");
+    json_int_t count = json_integer_value(json_object_get(g, "count"));
+    json_int_t anrs = name ? json_integer_value(json_object_get(a->anr_groups, name)) : 0;
+    if (count <= anrs) /* every block of it is listed as an ANR already */
+        return 0;
+    double total = num(g, "total_ms");
+    char title[1400];
+    const char *kf = str(g, "key_frame");
+    snprintf(title, sizeof title, "%lld main-thread block%s, %.0f ms in all (p95 %.0f ms)%s: %.1100s",
+             (long long)count, count == 1 ? "" : "s", total, num(g, "p95_ms"), anrs ? " incl. an ANR" : "",
+             kf ? kf : "(no key frame: no samples, or no app frame in them)");
+    json_t *ev = json_pack("{s:O s:O s:I s:f s:O s:O s:O}", "group", json_object_get(g, "group"), "key_frame",
+                           json_object_get(g, "key_frame"), "count", count, "total_ms", total, "p95_ms",
+                           json_object_get(g, "p95_ms"), "max_ms", json_object_get(g, "max_ms"), "traces",
+                           json_object_get(g, "traces"));
+    return add(a, "block_group", 1, total, NULL, title, ev, "godeye blocks --group");
+}
+
+/* Slow launches by (trace, app, activity, kind): time over the bar. */
+typedef struct launch_acc {
+    json_t *by;        /* key -> {trace, app, activity, kind, count, worst, over} */
+} launch_acc;
+
+static int on_startup(void *ctx, json_t *l)
+{
+    launch_acc *la = ctx;
+    if (!json_is_true(json_object_get(l, "slow")))
+        return 0;
+    const char *kind = str(l, "kind");
+    double bar = gd_startup_bar_ms(kind), total = num(l, "total_ms");
+    if (!isfinite(bar) || !isfinite(total))
+        return 0;
+    char key[1200];
+    snprintf(key, sizeof key, "%lld|%.400s|%.400s|%s", (long long)json_integer_value(json_object_get(l, "trace")),
+             str(l, "app") ? str(l, "app") : "", str(l, "activity") ? str(l, "activity") : "", kind);
+    json_t *e = json_object_get(la->by, key);
+    if (!e) {
+        e = json_pack("{s:O s:O s:O s:s s:i s:f s:f s:f}", "trace", json_object_get(l, "trace"), "app",
+                      json_object_get(l, "app"), "activity", json_object_get(l, "activity"), "kind", kind,
+                      "count", 0, "worst_ms", 0.0, "over_ms", 0.0, "bar_ms", bar);
+        json_object_set_new(la->by, key, e);
+    }
+    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
+    if (total > num(e, "worst_ms"))
+        json_object_set_new(e, "worst_ms", json_real(total));
+    json_object_set_new(e, "over_ms", json_real(num(e, "over_ms") + (total - bar)));
+    return 0;
+}
+
+static int add_launches(top_acc *a, json_t *by)
+{
+    const char *k;
+    json_t *e;
+    json_object_foreach(by, k, e) {
+        char title[1200], cmd[600];
+        const char *app = str(e, "app");
+        snprintf(title, sizeof title, "%s launch of %.300s%s%.300s: %.0f ms, over the %.0f ms bar (%lld launch%s)",
+                 str(e, "kind"), app ? app : "the app", str(e, "activity") ? "/" : "",
+                 str(e, "activity") ? str(e, "activity") : "", num(e, "worst_ms"), num(e, "bar_ms"),
+                 (long long)json_integer_value(json_object_get(e, "count")),
+                 json_integer_value(json_object_get(e, "count")) == 1 ? "" : "es");
+        snprintf(cmd, sizeof cmd, "godeye startup --trace %lld",
+                 (long long)json_integer_value(json_object_get(e, "trace")));
+        json_t *ev = json_pack("{s:O s:O s:O s:O s:O s:O}", "kind", json_object_get(e, "kind"), "count",
+                               json_object_get(e, "count"), "worst_ms", json_object_get(e, "worst_ms"), "bar_ms",
+                               json_object_get(e, "bar_ms"), "over_ms", json_object_get(e, "over_ms"), "app",
+                               json_object_get(e, "app"));
+        int rc = add(a, "startup", 1, num(e, "over_ms"), json_incref(json_object_get(e, "trace")), title, ev, cmd);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Janky frames per window: the time past each slow frame's deadline. */
+static int add_frames(gd_store *s, top_acc *a, const char *set)
+{
+    char sql[4600];
+    snprintf(sql, sizeof sql,
+             "SELECT trace AS trace, window AS window, count(*) AS n, sum(dur_ms > ?1) AS slow,"
+             " sum(dur_ms > ?2) AS frozen, sum(max(dur_ms - ?1, 0)) AS lost FROM frame_time"
+             " WHERE trace IN %s GROUP BY trace, window HAVING slow > 0", set);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, a->err);
+    if (!q)
+        return a->err->code ? a->err->code : GD_ERR_IO;
+    sqlite3_bind_double(q, 1, GD_FRAME_VSYNC_MS);
+    sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
+    int rc = 0, step;
+    while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        long long trace = sqlite3_column_int64(q, 0), n = sqlite3_column_int64(q, 2),
+                  slow = sqlite3_column_int64(q, 3), frozen = sqlite3_column_int64(q, 4);
+        const char *win = (const char *)sqlite3_column_text(q, 1);
+        double lost = sqlite3_column_double(q, 5);
+        char title[1000], cmd[64];
+        snprintf(title, sizeof title, "frames of %.600s: %lld of %lld slow (%.1f%%), %lld frozen",
+                 win ? win : "the app", slow, n, 100.0 * (double)slow / (double)n, frozen);
+        snprintf(cmd, sizeof cmd, "godeye frames --trace %lld", trace);
+        json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", win ? json_string(win) : json_null(), "frames",
+                               (json_int_t)n, "slow", (json_int_t)slow, "frozen", (json_int_t)frozen,
+                               "lost_ms", round(lost * 1000) / 1000);
+        rc = add(a, "frames", 1, lost, json_integer(trace), title, ev, cmd);
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, a->err, "database read");
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* Main-thread lock contention by (owner, blocked method, owner's method). */
+typedef struct lock_acc {
+    json_t *by;
+} lock_acc;
+
+static int on_issue(void *ctx, json_t *i)
+{
+    lock_acc *la = ctx;
+    if (!str(i, "type") || strcmp(str(i, "type"), "lock_contention") != 0)
+        return 0;
+    json_t *c = json_object_get(i, "content");
+    double dur = num(c, "dur_ms");
+    if (!json_is_true(json_object_get(c, "main")) || !(dur > 0))
+        return 0;
+    char key[2400];
+    snprintf(key, sizeof key, "%.600s|%.800s|%.800s", str(c, "owner") ? str(c, "owner") : "",
+             str(c, "blocked_method") ? str(c, "blocked_method") : "",
+             str(c, "owner_method") ? str(c, "owner_method") : "");
+    json_t *e = json_object_get(la->by, key);
+    if (!e) {
+        e = json_pack("{s:O s:O s:O s:i s:f s:f}", "owner", json_object_get(c, "owner"), "blocked_method",
+                      json_object_get(c, "blocked_method"), "owner_method", json_object_get(c, "owner_method"),
+                      "count", 0, "total_ms", 0.0, "max_ms", 0.0);
+        json_object_set_new(la->by, key, e);
+    }
+    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
+    json_object_set_new(e, "total_ms", json_real(num(e, "total_ms") + dur));
+    if (dur > num(e, "max_ms"))
+        json_object_set_new(e, "max_ms", json_real(dur));
+    return 0;
+}
+
+static int add_locks(top_acc *a, json_t *by)
+{
+    const char *k;
+    json_t *e;
+    json_object_foreach(by, k, e) {
+        char title[2000];
+        snprintf(title, sizeof title, "main waited for a lock held by %.200s (in %.600s): %lld time%s, %.0f ms in all, at %.600s",
+                 str(e, "owner") ? str(e, "owner") : "another thread",
+                 str(e, "owner_method") ? str(e, "owner_method") : "?",
+                 (long long)json_integer_value(json_object_get(e, "count")),
+                 json_integer_value(json_object_get(e, "count")) == 1 ? "" : "s", num(e, "total_ms"),
+                 str(e, "blocked_method") ? str(e, "blocked_method") : "?");
+        int rc = add(a, "lock", 1, num(e, "total_ms"), NULL, title, json_incref(e), "godeye issues --tool android");
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int by_rank(const void *x, const void *y)
+{
+    json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
+    json_int_t ta = json_integer_value(json_object_get(a, "tier")), tb = json_integer_value(json_object_get(b, "tier"));
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    double sa = num(a, "score_ms_per_min"), sb = num(b, "score_ms_per_min");
+    sa = isnan(sa) ? -1 : sa; /* no score: after every scored entry of its tier */
+    sb = isnan(sb) ? -1 : sb;
+    if (sa != sb)
+        return sa > sb ? -1 : 1;
+    return strcmp(str(a, "title"), str(b, "title"));
+}
+
+/* Minutes of capture: the selected traces' spans added up, at least one
+ * second (a capture without a span, such as one ANR dump, counts as 1 s). */
+static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_error *err)
+{
+    char sql[4400];
+    snprintf(sql, sizeof sql,
+             "SELECT total(max(end_ms - start_ms, 0)) AS span FROM trace WHERE id IN %s"
+             " AND start_ms IS NOT NULL AND end_ms IS NOT NULL", set);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code ? err->code : GD_ERR_IO;
+    double span = 0;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        span = sqlite3_column_double(q, 0);
+    sqlite3_finalize(q);
+    *minutes = (span > 1000 ? span : 1000) / 60000.0;
+    return GD_OK;
+}
+
+int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_error *err)
+{
+    *out = NULL;
+    if (max <= 0)
+        max = GD_TOP_MAX;
+    char fl[4096], set[4200];
+    gd_store_filter_sql(f, "id", fl, sizeof fl);
+    snprintf(set, sizeof set, "(SELECT id FROM trace WHERE 1 %s)", fl);
+    top_acc a = {json_array(), 1, json_object(), err};
+    launch_acc la = {json_object()};
+    lock_acc lk = {json_object()};
+    int rc = capture_minutes(s, set, &a.minutes, err);
+    gd_blocks_query anr = {.filter = *f, .threshold = NAN, .kind = GD_KIND_ANR};
+    gd_blocks_query all = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
+    gd_startup_query sq = {.filter = *f};
+    if (!rc)
+        rc = gd_store_blocks(s, &anr, on_anr_block, &a, err);
+    if (!rc)
+        rc = gd_store_anr(s, f, on_anr_dump, &a, err);
+    if (!rc)
+        rc = gd_store_block_groups(s, &all, on_group, &a, err);
+    if (!rc)
+        rc = gd_store_startups(s, &sq, on_startup, &la, err);
+    if (!rc)
+        rc = add_launches(&a, la.by);
+    if (!rc)
+        rc = add_frames(s, &a, set);
+    if (!rc)
+        rc = gd_store_issues(s, f, NULL, on_issue, &lk, err);
+    if (!rc)
+        rc = add_locks(&a, lk.by);
+    json_decref(la.by);
+    json_decref(lk.by);
+    json_decref(a.anr_groups);
+    if (rc) {
+        json_decref(a.entries);
+        return rc;
+    }
+    size_t n = json_array_size(a.entries);
+    json_t **v = n ? malloc(n * sizeof *v) : NULL;
+    if (n && !v) {
+        json_decref(a.entries);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] = json_incref(json_array_get(a.entries, i));
+    qsort(v, n, sizeof *v, by_rank);
+    json_t *ranked = json_array();
+    for (size_t i = 0; i < n; i++) {
+        if (i < (size_t)max) {
+            json_object_set_new(v[i], "rank", json_integer((json_int_t)i + 1));
+            json_array_append(ranked, v[i]);
+        }
+        json_decref(v[i]);
+    }
+    free(v);
+    json_decref(a.entries);
+    *out = json_pack("{s:f s:o s:I}", "minutes", round(a.minutes * 1000) / 1000, "entries", ranked, "more",
+                     (json_int_t)(n > (size_t)max ? n - (size_t)max : 0));
+    return *out ? GD_OK : gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+}
