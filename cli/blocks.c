@@ -22,9 +22,18 @@ static const gd_column block_columns[] = {
     {"samples", "N", GD_COL_INT, 0, 0},
     {"key_frame", "KEY FRAME", GD_COL_TEXT, 1, 0},
     {"group", "GROUP", GD_COL_TEXT, 0, 1},
+    {"group_rule", "GROUP RULE", GD_COL_TEXT, 0, 1},
     {"msg", "MSG", GD_COL_TEXT, 0, 1},
     {"blame", "BLAME", GD_COL_TEXT, 1, 0, 1},
 };
+
+/* A group no rule could name (godeye-blocks(1), GROUPS). */
+static const char *group_text(const json_t *row, char *buf, size_t n)
+{
+    const char *g = json_string_value(json_object_get(row, "group"));
+    snprintf(buf, n, "%s", g ? g : "(no app frame)");
+    return buf;
+}
 
 static const gd_column group_columns[] = {
     {"count", "COUNT", GD_COL_INT, 0, 0},     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
@@ -32,7 +41,8 @@ static const gd_column group_columns[] = {
     {"p95_ms", "P95 MS", GD_COL_MS, 0, 0},    {"traces", "TRACES", GD_COL_INT, 0, 0},
     {"first_version", "FIRST", GD_COL_TEXT, 0, 0, 1},
     {"last_version", "LAST", GD_COL_TEXT, 0, 0, 1},
-    {"group", "GROUP (KEY FRAME WITHOUT LINE)", GD_COL_TEXT, 1, 0},
+    {"group_rule", "RULE", GD_COL_TEXT, 0, 1},
+    {"group", "GROUP", GD_COL_TEXT, 1, 0, .text = group_text},
     {"key_frame", "KEY FRAME", GD_COL_TEXT, 0, 1},
 };
 
@@ -88,7 +98,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_DOUBLE_(0, "threshold", &threshold, "MS", "minimum duration (default: each trace's short threshold)"),
         OPT_DOUBLE_(0, "min-ms", &threshold, "MS", "the same as --threshold (every command's name for 'at least MS')"),
         OPT_CHOICE_(0, "kind", &kind, "KIND", "only blocks of this kind: short, long or anr", kinds),
-        OPT_BOOL_(0, "group", &group, "aggregate blocks by key frame (without line number)"),
+        OPT_BOOL_(0, "group", &group, "aggregate blocks by group (key frame, else handler, else slice name)"),
         OPT_BOOL_(0, "stacks", &stacks, "include the stack samples of each block"),
         OPT_INT_(0, "limit", &limit, "N", "only the N longest blocks (or the first N groups)"),
         OPT_INT_(0, "top", &limit, "N", "the same as --limit"),

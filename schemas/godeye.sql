@@ -148,10 +148,11 @@ CREATE TABLE block (
   dur_ms    REAL NOT NULL,                -- the dispatch's, kept here for groups
   samples   INTEGER NOT NULL,
   key_frame TEXT,
-  grp       TEXT,                       -- key frame without its line number
+  grp       TEXT,                       -- key frame without its line number, else the fallback
   cpu_busy  INTEGER,                    -- 1, 0 or NULL (unknown)
   memory    INTEGER REFERENCES memory(id),  -- snapshot nearest to the end
-  blame     TEXT                        -- method blamed from method traces
+  blame     TEXT,                       -- method blamed from method traces
+  grp_rule  TEXT                        -- which rule named grp: key_frame, handler, slice; NULL none
 );
 
 -- Events of kinds that have no table of their own yet, as capture-format JSON;

@@ -1,6 +1,7 @@
 /* blocks.c - pairing, key frame, group and CPU busy rules for blocks. */
 #include "analysis/blocks.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +359,127 @@ char *gd_group_of(const char *kf, char *buf, size_t n)
         }
     }
     return buf;
+}
+
+const char *gd_group_rule_name(gd_group_rule r)
+{
+    switch (r) {
+    case GD_GROUP_KEY_FRAME:
+        return "key_frame";
+    case GD_GROUP_HANDLER:
+        return "handler";
+    case GD_GROUP_SLICE:
+        return "slice";
+    default:
+        return NULL;
+    }
+}
+
+/* A class name without its objects' "@1a2b3c" (an @ and one or more hex digits up to
+ * the end or to punctuation: "Continuation at X$1@9c6a8fc]" too). */
+static void strip_hash(char *c)
+{
+    char *o = c;
+    for (const char *p = c; *p;) {
+        if (*p == '@') {
+            const char *q = p + 1;
+            while (isxdigit((unsigned char)*q))
+                q++;
+            if (q - p >= 2 && !isalnum((unsigned char)*q) && *q != '_' && *q != '$') {
+                p = q;
+                continue;
+            }
+        }
+        *o++ = *p++;
+    }
+    *o = 0;
+}
+
+/* The value of " KEY=" in msg (up to the next space) into out; 1 found. */
+static int token_value(const char *msg, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key);
+    for (const char *p = msg; (p = strstr(p, key)); p += kl)
+        if (p > msg && p[-1] == ' ') {
+            const char *v = p + kl;
+            size_t len = strcspn(v, " ");
+            snprintf(out, n, "%.*s", (int)len, v);
+            return 1;
+        }
+    return 0;
+}
+
+/* A word made of digits (with hex letters, a 0x or # in front, a time
+ * unit or punctuation after): a frame number, an id, a duration. */
+static int volatile_word(const char *w, size_t len)
+{
+    size_t i = 0, digits = 0;
+    if (i < len && (w[i] == '#' || w[i] == '@' || w[i] == '+' || w[i] == '-'))
+        i++;
+    if (i + 1 < len && w[i] == '0' && (w[i + 1] == 'x' || w[i + 1] == 'X'))
+        i += 2;
+    for (; i < len && isxdigit((unsigned char)w[i]); i++)
+        digits += isdigit((unsigned char)w[i]) != 0;
+    if (!digits)
+        return 0;
+    static const char *const units[] = {"ms", "us", "ns", "s", NULL};
+    for (const char *const *u = units; *u; u++)
+        if (len - i >= strlen(*u) && strncmp(w + i, *u, strlen(*u)) == 0) {
+            i += strlen(*u);
+            break;
+        }
+    for (; i < len; i++)
+        if (!strchr(",;:.)]}", w[i]))
+            return 0;
+    return 1;
+}
+
+gd_group_rule gd_group_fallback(const char *msg, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!msg || !*msg || n < 2)
+        return GD_GROUP_NONE;
+    char h[512], c[512], w[512];
+    if (gd_looper_prefix(msg) != GD_PHASE_UNKNOWN) {
+        gd_looper_msg_parse(msg, h, c, w, sizeof h);
+    } else if (token_value(msg, "h=", h, sizeof h)) {
+        if (!token_value(msg, "c=", c, sizeof c) || strcmp(c, "null") == 0)
+            c[0] = 0;
+        if (!token_value(msg, "m=", w, sizeof w))
+            w[0] = 0;
+    } else {
+        h[0] = c[0] = 0;
+    }
+    if (h[0] || c[0]) {
+        strip_hash(c);
+        if (!h[0])
+            snprintf(buf, n, "c=%s", c);
+        else if (c[0])
+            snprintf(buf, n, "h=%s c=%s", h, c);
+        else if (w[0])
+            snprintf(buf, n, "h=%s m=%s", h, w);
+        else
+            snprintf(buf, n, "h=%s", h);
+        return GD_GROUP_HANDLER;
+    }
+    /* the name, its number-only words left out, spaces folded */
+    size_t o = 0;
+    for (const char *p = msg; *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t len = strcspn(p, " \t");
+        if (!len)
+            break;
+        if (!volatile_word(p, len) && o + len + 2 < n) {
+            if (o)
+                buf[o++] = ' ';
+            memcpy(buf + o, p, len);
+            o += len;
+        }
+        p += len;
+    }
+    buf[o] = 0;
+    return o ? GD_GROUP_SLICE : GD_GROUP_NONE;
 }
 
 int gd_cpu_busy_of(const gd_cpu_point *pts, size_t n, double start, double end, double interval)

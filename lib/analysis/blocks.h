@@ -132,6 +132,32 @@ void gd_kf_free(gd_kf_acc *a);
  * ("a.B.c(B.java:88)" -> "a.B.c(B.java)").  Writes into buf; returns buf. */
 char *gd_group_of(const char *key_frame, char *buf, size_t n);
 
+/* Which rule named a block's group (block.grp_rule): the key frame (the
+ * dominant sampled app frame), the Looper message's handler and callback,
+ * the slice or message name without its volatile numbers, or none. */
+typedef enum {
+    GD_GROUP_NONE = 0,
+    GD_GROUP_KEY_FRAME,
+    GD_GROUP_HANDLER,
+    GD_GROUP_SLICE
+} gd_group_rule;
+
+/* "key_frame", "handler", "slice"; NULL for GD_GROUP_NONE. */
+const char *gd_group_rule_name(gd_group_rule r);
+
+/* The group of a block without a key frame, from its Looper message or
+ * slice name `msg` (NULL: none), in this order:
+ *  - the handler and callback class of a Looper message, without the
+ *    object's @hash: ">>>>> Dispatching to Handler (H) {..} C@1a2b: 0" and
+ *    "Slow dispatch took 135ms main h=H c=C@1a2b m=0" both give "h=H c=C";
+ *    a message without callback gives "h=H m=WHAT" (the what code tells an
+ *    ActivityThread$H message from another);
+ *  - else the name with every number-only word left out ("DrawFrame 123"
+ *    -> "DrawFrame", "Slow Looper main: doFrame is 351ms late" -> "Slow
+ *    Looper main: doFrame is late"): GD_GROUP_SLICE;
+ *  - else nothing (GD_GROUP_NONE, buf empty). */
+gd_group_rule gd_group_fallback(const char *msg, char *buf, size_t n);
+
 /* ---- CPU busy ----------------------------------------------------------- */
 
 /* One CPU sample: raw counters (has_raw) or a utilisation ratio 0..1. */

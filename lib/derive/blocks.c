@@ -58,7 +58,7 @@ typedef struct cs_slot {
 
 struct gd_deriver {
     gd_store *s;
-    sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after;
+    sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after, *message;
     cs_slot *cs;
     int64_t calls_trace; /* the trace has_calls is for, -1 none yet */
     int has_calls;       /* it has method calls: blame can be non-empty */
@@ -84,7 +84,8 @@ gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
                                         " ORDER BY ts_ms DESC LIMIT 1", err);
     d->mem_after = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms > ?"
                                        " ORDER BY ts_ms LIMIT 1", err);
-    if (!d->cs || !d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after) {
+    d->message = gd_store_prepare(s, "SELECT text FROM message WHERE id = ?", err);
+    if (!d->cs || !d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after || !d->message) {
         gd_deriver_free(d);
         return NULL;
     }
@@ -100,6 +101,7 @@ void gd_deriver_free(gd_deriver *d)
     sqlite3_finalize(d->cpu);
     sqlite3_finalize(d->mem_before);
     sqlite3_finalize(d->mem_after);
+    sqlite3_finalize(d->message);
     if (d->cs)
         for (size_t i = 0; i < CS_SLOTS; i++)
             free(d->cs[i].text);
@@ -256,9 +258,21 @@ static int64_t derive_memory(gd_deriver *d, const gd_trace_cfg *cfg, double end)
     return id_a;
 }
 
+/* The group of a block without a key frame: from its message's text. */
+static void derive_fallback_group(gd_deriver *d, int64_t message, gd_block_info *out)
+{
+    if (message < 0)
+        return;
+    sqlite3_bind_int64(d->message, 1, message);
+    if (sqlite3_step(d->message) == SQLITE_ROW)
+        out->group_rule = gd_group_fallback((const char *)sqlite3_column_text(d->message, 0), out->group,
+                                            sizeof out->group);
+    sqlite3_reset(d->message);
+}
+
 int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
-                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
-                     gd_error *err)
+                     double end, int unfinished, int64_t message, gd_block_info *out,
+                     json_t **want_stacks, gd_error *err)
 {
     memset(out, 0, sizeof *out);
     out->cpu_busy = -1;
@@ -278,6 +292,9 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
     if (k) {
         snprintf(out->key_frame, sizeof out->key_frame, "%s", k);
         gd_group_of(k, out->group, sizeof out->group);
+        out->group_rule = GD_GROUP_KEY_FRAME;
+    } else {
+        derive_fallback_group(d, message, out);
     }
     if ((rc = derive_blame(d, cfg, pid, tid, start, end, out, err)))
         goto out;
@@ -316,12 +333,12 @@ int gd_derive_blocks(gd_store *s, int64_t trace, gd_writer_progress_fn progress,
         return rc;
     gd_deriver *dv = gd_deriver_new(s, err);
     sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT id, pid, tid, start_ms, dur_ms, unfinished FROM dispatch WHERE trace = ?"
+        s, "SELECT id, pid, tid, start_ms, dur_ms, unfinished, coalesce(message, -1) FROM dispatch WHERE trace = ?"
            " AND dur_ms >= ?"
            " ORDER BY start_ms", err);
     sqlite3_stmt *ins = gd_store_prepare(
         s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame,"
-           " dur_ms) VALUES (?,?,?,?,?,?,?,?,?)", err);
+           " dur_ms, grp_rule) VALUES (?,?,?,?,?,?,?,?,?,?)", err);
     if (!dv || !q || !ins) {
         rc = err->code ? err->code : GD_ERR_IO;
         goto out;
@@ -340,7 +357,8 @@ int gd_derive_blocks(gd_store *s, int64_t trace, gd_writer_progress_fn progress,
         double start = sqlite3_column_double(q, 3);
         if ((rc = gd_deriver_block(dv, &cfg, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
                                    start, start + sqlite3_column_double(q, 4),
-                                   sqlite3_column_int(q, 5), &bi, NULL, err)))
+                                   sqlite3_column_int(q, 5), sqlite3_column_int64(q, 6), &bi, NULL,
+                                   err)))
             goto out;
         sqlite3_bind_int64(ins, 1, sqlite3_column_int64(q, 0));
         sqlite3_bind_int64(ins, 2, trace);
@@ -354,6 +372,7 @@ int gd_derive_blocks(gd_store *s, int64_t trace, gd_writer_progress_fn progress,
             sqlite3_bind_null(ins, 6);
         gd_bind_opt_int(ins, 7, bi.memory);
         gd_bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
+        gd_bind_text(ins, 10, gd_group_rule_name(bi.group_rule));
         if ((rc = gd_store_step(s, ins, err)))
             goto out;
         (*nblocks)++;

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "analysis/blocks.h"
 #include "store/store_int.h"
 
 /* What a block needs to know about its trace. */
@@ -22,6 +23,7 @@ typedef struct gd_block_info {
     long samples;
     char key_frame[1024];   /* empty = none */
     char group[1024];       /* empty = none */
+    gd_group_rule group_rule; /* which rule named the group (analysis/blocks.h) */
     int cpu_busy;           /* -1 unknown */
     int64_t memory;         /* -1 none */
     char blame[1024];       /* empty = none (no method data) */
@@ -29,7 +31,9 @@ typedef struct gd_block_info {
 
 /* Derives a block's samples, key frame, group, CPU busy, nearest memory
  * snapshot and blame (gd_methods_blame) from stored rows (the same code
- * at ingest and at query time).
+ * at ingest and at query time).  The group is the key frame's; a block
+ * without one is grouped by its Looper message or slice name `message`
+ * (a message row id, -1 none) by gd_group_fallback.
  * Samples are those in the open interval (start, end); for an unfinished
  * dispatch, whose end is only the capture's last event, (start, end].
  * `want_stacks` non-NULL receives a new array of {ts_ms, frames[]}. */
@@ -37,8 +41,8 @@ typedef struct gd_deriver gd_deriver;
 gd_deriver *gd_deriver_new(gd_store *s, gd_error *err);
 void gd_deriver_free(gd_deriver *d);
 int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_t tid, double start,
-                     double end, int unfinished, gd_block_info *out, json_t **want_stacks,
-                     gd_error *err);
+                     double end, int unfinished, int64_t message, gd_block_info *out,
+                     json_t **want_stacks, gd_error *err);
 
 /* Derives and stores the block row of every dispatch of `trace` at or past
  * its short threshold (the trace row must be written); *nblocks counts

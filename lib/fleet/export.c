@@ -135,7 +135,7 @@ static const export_def exports[] = {
      " WHERE b.trace = ?1 ORDER BY b.dispatch"},
     {"block_groups",
      "SELECT " TRACE_COLS " row_number() OVER (ORDER BY b.grp) - 1 AS seq, "
-     DAY("NULL") " b.grp AS grp, min(b.key_frame) AS key_frame, count(*) AS count,"
+     DAY("NULL") " b.grp AS grp, coalesce(min(b.key_frame), '') AS key_frame, count(*) AS count,"
      " sum(d.dur_ms) AS total_ms, max(d.dur_ms) AS max_ms"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
      " WHERE b.trace = ?1 AND b.grp IS NOT NULL GROUP BY b.grp ORDER BY b.grp"},

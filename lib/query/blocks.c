@@ -222,7 +222,8 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              "%sSELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
              " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
              " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
-             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s"
+             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s,"
+             " b.grp_rule, coalesce(d.message, -1)"
              /* CROSS JOIN keeps dispatch the outer loop, read through its
               * dur_ms index: a few blocks out of millions of dispatches */
              " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
@@ -238,6 +239,7 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
              bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
              bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
+    /* columns: 0 id .. 27 thread, 28 grp_rule, 29 message */
 }
 
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
@@ -299,6 +301,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             gd_col_value(q, 13, gd_rowb_add(f, "samples"));
             gd_col_value(q, 14, gd_rowb_add(f, "key_frame"));
             gd_col_value(q, 15, gd_rowb_add(f, "group"));
+            gd_col_value(q, 28, gd_rowb_add(f, "group_rule"));
             if (!light)
                 set_memory(&b, q, 19);
             gd_col_value(q, 8, gd_rowb_add(f, "msg"));
@@ -311,8 +314,9 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                 break;
             }
             if ((rc = gd_deriver_block(dv, cfg, sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
-                                       start, start + dur, sqlite3_column_int(q, 7), &bi,
-                                       bq->stacks ? &stacks : NULL, err)))
+                                       start, start + dur, sqlite3_column_int(q, 7),
+                                       sqlite3_column_int64(q, 29), &bi, bq->stacks ? &stacks : NULL,
+                                       err)))
                 break;
             if (bi.cpu_busy < 0)
                 gd_rowb_add(f, "cpu_busy");
@@ -321,6 +325,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             gd_rowb_int(f, "samples", bi.samples);
             gd_rowb_text(f, "key_frame", bi.key_frame);
             gd_rowb_text(f, "group", bi.group);
+            gd_rowb_text(f, "group_rule", gd_group_rule_name(bi.group_rule));
             if (!light)
                 gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
             gd_rowb_text(f, "blame", bi.blame);
@@ -384,7 +389,7 @@ int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
 /* ---- block groups ------------------------------------------------------- */
 
 typedef struct group_acc {
-    char *group, *key_frame;
+    char *group, *key_frame, *rule; /* rule: block.grp_rule of its longest block */
     double *durs;
     size_t n, cap;
     double total;
@@ -400,7 +405,7 @@ typedef struct groups {
 } groups;
 
 /* A new, empty group at the end of gs; NULL when out of memory. */
-static group_acc *group_new(groups *gs, const char *grp, const char *key_frame)
+static group_acc *group_new(groups *gs, const char *grp, const char *key_frame, const char *rule)
 {
     if (gd_grow((void **)&gs->g, &gs->cap, gs->n + 1, sizeof *gs->g, NULL)) {
         gs->oom = 1;
@@ -410,6 +415,7 @@ static group_acc *group_new(groups *gs, const char *grp, const char *key_frame)
     memset(g, 0, sizeof *g);
     g->group = grp ? strdup(grp) : NULL;
     g->key_frame = key_frame ? strdup(key_frame) : NULL;
+    g->rule = rule ? strdup(rule) : NULL;
     return g;
 }
 
@@ -445,7 +451,8 @@ static int add_json_to_group(groups *gs, json_t *row, double dur)
     if (pos) {
         g = &gs->g[json_integer_value(pos)];
     } else {
-        if (!(g = group_new(gs, grp, json_string_value(json_object_get(row, "key_frame")))))
+        if (!(g = group_new(gs, grp, json_string_value(json_object_get(row, "key_frame")),
+                            json_string_value(json_object_get(row, "group_rule")))))
             return 1;
         json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
     }
@@ -491,7 +498,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     sqlite3_bind_double(st, 1, bound);
     sqlite3_bind_int(st, 2, gd_has(q->threshold) ? 1 : 0);
     gd_bind_text(st, 3, gd_block_kind_name(q->kind));
-    sqlite3_stmt *kf = gd_store_prepare(s, "SELECT key_frame FROM block WHERE grp IS ?1"
+    sqlite3_stmt *kf = gd_store_prepare(s, "SELECT key_frame, grp_rule FROM block WHERE grp IS ?1"
                                            " ORDER BY dur_ms DESC LIMIT 1", err);
     if (!kf) {
         sqlite3_finalize(st);
@@ -507,10 +514,10 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
                 sqlite3_bind_text(kf, 1, grp, -1, SQLITE_TRANSIENT);
             else
                 sqlite3_bind_null(kf, 1);
-            const char *frame = sqlite3_step(kf) == SQLITE_ROW
-                                    ? (const char *)sqlite3_column_text(kf, 0)
-                                    : NULL;
-            g = group_new(gs, grp, frame);
+            int found = sqlite3_step(kf) == SQLITE_ROW;
+            const char *frame = found ? (const char *)sqlite3_column_text(kf, 0) : NULL;
+            const char *rule = found ? (const char *)sqlite3_column_text(kf, 1) : NULL;
+            g = group_new(gs, grp, frame, rule);
             sqlite3_reset(kf);
             if (!g)
                 break;
@@ -570,6 +577,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             json_t *row = json_object();
             json_object_set_new(row, "group", g->group ? json_string(g->group) : json_null());
             json_object_set_new(row, "key_frame", g->key_frame ? json_string(g->key_frame) : json_null());
+            json_object_set_new(row, "group_rule", g->rule ? json_string(g->rule) : json_null());
             json_object_set_new(row, "count", json_integer((json_int_t)g->n));
             json_object_set_new(row, "total_ms", json_real(gd_ms_round(g->total)));
             json_object_set_new(row, "max_ms", json_real(gd_ms_round(g->durs[g->n - 1])));
@@ -597,6 +605,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     for (size_t i = 0; i < gs.n; i++) {
         free(gs.g[i].group);
         free(gs.g[i].key_frame);
+        free(gs.g[i].rule);
         free(gs.g[i].durs);
         free(gs.g[i].traces);
     }

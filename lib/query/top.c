@@ -147,7 +147,7 @@ static int on_group(void *ctx, json_t *g)
     const char *kf = str(g, "key_frame");
     snprintf(title, sizeof title, "%lld main-thread block%s, %.0f ms in all (p95 %.0f ms)%s: %.1100s",
              (long long)count, count == 1 ? "" : "s", total, num(g, "p95_ms"), anrs ? " incl. an ANR" : "",
-             kf ? kf : "(no key frame: no samples, or no app frame in them)");
+             kf ? kf : name ? name : "(no app frame, no handler, no name)");
     json_t *ev = json_pack("{s:O s:O s:I s:f s:O s:O s:O}", "group", json_object_get(g, "group"), "key_frame",
                            json_object_get(g, "key_frame"), "count", count, "total_ms", total, "p95_ms",
                            json_object_get(g, "p95_ms"), "max_ms", json_object_get(g, "max_ms"), "traces",

@@ -305,7 +305,7 @@
       { key: 'count', label: 'count', type: 'n' }, { key: 'total_ms', label: 'total', type: 'n', fmt: ms },
       { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms },
       { key: 'max_ms', label: 'max', type: 'n', fmt: ms }, { key: 'traces', label: 'traces', type: 'n' },
-      { key: 'group', label: 'group (key frame without line)', type: 'f', fmt: function (v) { return v === null ? '(no key frame: no samples, or no app frame in them)' : v; } }],
+      { key: 'group', label: 'group (key frame, else handler, else slice name)', type: 'f', fmt: function (v) { return v === null ? '(no app frame, no handler, no name)' : v; } }],
       function (tr, g, tb) {
         var f = fl[g.rank] || null;
         tr.className = 'grp srch';

@@ -200,6 +200,17 @@ static const char *const migrations[] = {
     "INSERT INTO message_v4 SELECT id, text, handler, callback, what FROM message;"
     "DROP TABLE message;"
     "ALTER TABLE message_v4 RENAME TO message;",
+    /* 4 -> 5 (#30): which rule named a block's group; a group of a block
+     * without key frame is named from its message (gd_group_fallback, the
+     * registered SQL function gd_group_fallback) */
+    "ALTER TABLE block ADD COLUMN grp_rule TEXT;"
+    "UPDATE block SET grp_rule = 'key_frame' WHERE key_frame IS NOT NULL;"
+    "UPDATE block SET grp = gd_group_fallback((SELECT m.text FROM dispatch d JOIN message m"
+    " ON m.id = d.message WHERE d.id = block.dispatch)),"
+    " grp_rule = gd_group_fallback_rule((SELECT m.text FROM dispatch d JOIN message m"
+    " ON m.id = d.message WHERE d.id = block.dispatch)) WHERE key_frame IS NULL;"
+    /* end 4 -> 5 (#30) */
+    ,
 };
 
 /* Brings a database of an older schema version up to this one, under the
@@ -282,6 +293,34 @@ static void sql_block_kind(sqlite3_context *cx, int argc, sqlite3_value **argv)
     sqlite3_result_text(cx, gd_block_kind_name(k), -1, SQLITE_STATIC);
 }
 
+/* gd_group_fallback(text) and gd_group_fallback_rule(text): the group of a
+ * block without key frame and the rule that named it (analysis/blocks.h),
+ * for the schema 5 migration; NULL when no rule names one. */
+static void group_fallback(sqlite3_context *cx, sqlite3_value **argv, int want_rule)
+{
+    char buf[1024];
+    const char *text = (const char *)sqlite3_value_text(argv[0]);
+    gd_group_rule r = gd_group_fallback(text, buf, sizeof buf);
+    if (r == GD_GROUP_NONE)
+        sqlite3_result_null(cx);
+    else if (want_rule)
+        sqlite3_result_text(cx, gd_group_rule_name(r), -1, SQLITE_STATIC);
+    else
+        sqlite3_result_text(cx, buf, -1, SQLITE_TRANSIENT);
+}
+
+static void sql_group_fallback(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    group_fallback(cx, argv, 0);
+}
+
+static void sql_group_fallback_rule(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    group_fallback(cx, argv, 1);
+}
+
 /* Opens path as a file name, never as an SQLite URI ("file::memory:" is a
  * file called that).  immutable: a read-only URI with immutable=1, for a
  * database on read-only media, where SQLite cannot make its -shm file. */
@@ -323,6 +362,10 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
                             NULL, NULL);
     sqlite3_create_function(s->db, "gd_block_kind", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                             sql_block_kind, NULL, NULL);
+    sqlite3_create_function(s->db, "gd_group_fallback", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            sql_group_fallback, NULL, NULL);
+    sqlite3_create_function(s->db, "gd_group_fallback_rule", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            sql_group_fallback_rule, NULL, NULL);
     return SQLITE_OK;
 }
 

@@ -19,6 +19,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 
 TICKS = 8  # time unit: 1/8 ms (exact in binary floating point)
@@ -356,6 +357,58 @@ def key_frame(samples, concern):
     return top[0], len(top) > 1
 
 
+def fallback_group(msg):
+    """godeye-blocks(1), GROUPS: the group of a block without key frame,
+    from its Looper message or slice name: (group, rule)."""
+    if not msg:
+        return None, None
+    h = c = w = ""
+    m = re.search(r"(?:>>>>> Dispatching to|<<<<< Finished to) (.*)$", msg)
+    if m:
+        rest = m.group(1)
+        hm = re.match(r"Handler \(([^)]*)\)(.*)$", rest)
+        if hm:
+            h = hm.group(1)
+            after = hm.group(2)
+            b = after.find("} ")
+            rest = after[b + 2:] if b >= 0 else after
+            rest = rest.lstrip(" ")
+        k = rest.rfind(":")
+        if k >= 0 and rest[k + 1:k + 2] == " ":
+            c, w = rest[:k], rest[k + 2:]
+        else:
+            c = rest
+        if c == "null":
+            c = ""
+    elif re.search(r"(?:^| )h=", msg):
+        def tok(key):
+            t = re.search(r"(?<= )" + key + r"(\S*)", msg)
+            return t.group(1) if t else ""
+        h, c, w = tok("h="), tok("c="), tok("m=")
+        if c == "null":
+            c = ""
+    if h or c:
+        c = re.sub(r"@[0-9a-fA-F]+(?![0-9A-Za-z_$])", "", c)
+        if not h:
+            return "c=" + c, "handler"
+        if c:
+            return "h=%s c=%s" % (h, c), "handler"
+        return ("h=%s m=%s" % (h, w) if w else "h=" + h), "handler"
+
+    def volatile(word):
+        v = re.fullmatch(r"[#@+\-]?(?:0[xX])?([0-9a-fA-F]*)(?:ms|us|ns|s)?[,;:.)\]}]*", word)
+        return bool(v) and any(ch.isdigit() for ch in v.group(1))
+    words = [x for x in msg.split() if not volatile(x)]
+    return (" ".join(words), "slice") if words else (None, None)
+
+
+def group_rule_of(kf, msg):
+    """(group, group_rule) of a block: its key frame's, else the fallback."""
+    if kf is not None:
+        return group_of(kf), "key_frame"
+    return fallback_group(msg)
+
+
 def group_of(frame):
     if frame is None:
         return None
@@ -480,8 +533,8 @@ def compute_oracle(meta, events, threshold=100.0, trace=1):
             "kind": "anr" if dur >= ANR_MS else ("long" if dur >= long_ else "short"),
             "unfinished": d["unfinished"],
             "cpu_busy": cpu_busy(d["start"], d["end"], cpus, interval),
-            "samples": len(samples), "key_frame": kf, "group": group_of(kf),
-            "msg": d["msg"], "blame": None,
+            "samples": len(samples), "key_frame": kf, "group": group_rule_of(kf, d["msg"])[0],
+            "group_rule": group_rule_of(kf, d["msg"])[1], "msg": d["msg"], "blame": None,
         })
         if amb:
             rows[-1]["_ambiguous_key_frame"] = True
@@ -1382,7 +1435,8 @@ def form_logcat(cap, events, out_path, oracle_path, threshold):
                                  "kind": "anr" if n >= ANR_MS else ("long" if n >= CONFIG["long_block_ms"]
                                                                     else "short"),
                                  "unfinished": False, "cpu_busy": None, "samples": 0, "key_frame": None,
-                                 "group": None, "msg": body, "blame": None})
+                                 "group": fallback_group(body)[0], "group_rule": fallback_group(body)[1],
+                                 "msg": body, "blame": None})
         rows.sort(key=lambda x: (x["start_ms"], x["pid"], x["tid"]))
         write_oracle(oracle_path, rows)
 

@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 FIELDS = ["trace", "pid", "tid", "start_ms", "end_ms", "duration_ms", "thread_ms", "kind",
-          "unfinished", "cpu_busy", "samples", "key_frame", "group", "msg"]
+          "unfinished", "cpu_busy", "samples", "key_frame", "group", "group_rule", "msg"]
 
 
 def same(a, b):

@@ -331,6 +331,63 @@ START_TEST(group_strips_line_number)
 }
 END_TEST
 
+/* godeye-blocks(1), GROUPS: one case per fallback rule */
+START_TEST(group_fallback_handler)
+{
+    char buf[512];
+    /* the Looper Printer's begin print: handler and callback class, no @hash */
+    ck_assert_int_eq(gd_group_fallback(">>>>> Dispatching to Handler (android.os.Handler) {1c5c7fd} "
+                                       "com.example.shop.cart.CartActivity$1@8a1a329: 0",
+                                       buf, sizeof buf),
+                     GD_GROUP_HANDLER);
+    ck_assert_str_eq(buf, "h=android.os.Handler c=com.example.shop.cart.CartActivity$1");
+    /* Android's Slow dispatch line: the same form */
+    ck_assert_int_eq(gd_group_fallback("Slow dispatch took 135ms main h=android.app.ActivityThread$H "
+                                       "c=android.app.LoadedApk$ServiceDispatcher$RunConnection@ce66029 m=0",
+                                       buf, sizeof buf),
+                     GD_GROUP_HANDLER);
+    ck_assert_str_eq(buf, "h=android.app.ActivityThread$H c=android.app.LoadedApk$ServiceDispatcher$RunConnection");
+    /* no callback: the what code names the message */
+    ck_assert_int_eq(gd_group_fallback("Slow dispatch took 123ms android.ui "
+                                       "h=com.android.server.am.ActivityManagerService$UiHandler c=null m=68",
+                                       buf, sizeof buf),
+                     GD_GROUP_HANDLER);
+    ck_assert_str_eq(buf, "h=com.android.server.am.ActivityManagerService$UiHandler m=68");
+    ck_assert_int_eq(gd_group_fallback(">>>>> Dispatching to Handler (com.example.SyncHandler) {b2} null: 7",
+                                       buf, sizeof buf),
+                     GD_GROUP_HANDLER);
+    ck_assert_str_eq(buf, "h=com.example.SyncHandler m=7");
+    /* a hash inside the callback's text goes too */
+    gd_group_fallback(">>>>> Dispatching to Handler (android.os.Handler) {a1} DispatchedContinuation[Dispatchers.Main, "
+                      "Continuation at a.B$c$1@9c6a8fc]: 0",
+                      buf, sizeof buf);
+    ck_assert_str_eq(buf, "h=android.os.Handler c=DispatchedContinuation[Dispatchers.Main, Continuation at a.B$c$1]");
+}
+END_TEST
+
+START_TEST(group_fallback_slice_and_none)
+{
+    char buf[512];
+    ck_assert_int_eq(gd_group_fallback("DrawFrame 123", buf, sizeof buf), GD_GROUP_SLICE);
+    ck_assert_str_eq(buf, "DrawFrame");
+    ck_assert_int_eq(gd_group_fallback("Choreographer#doFrame 1234567", buf, sizeof buf), GD_GROUP_SLICE);
+    ck_assert_str_eq(buf, "Choreographer#doFrame");
+    ck_assert_int_eq(gd_group_fallback("Slow Looper main: doFrame is 351ms late", buf, sizeof buf), GD_GROUP_SLICE);
+    ck_assert_str_eq(buf, "Slow Looper main: doFrame is late");
+    /* words with letters stay: a hex-looking word without digits, a name with digits inside */
+    gd_group_fallback("RV OnBindView face 0x1f 7f3a", buf, sizeof buf);
+    ck_assert_str_eq(buf, "RV OnBindView face");
+    gd_group_fallback("inflate2 Activity#onCreate", buf, sizeof buf);
+    ck_assert_str_eq(buf, "inflate2 Activity#onCreate");
+    ck_assert_int_eq(gd_group_fallback("12345 678", buf, sizeof buf), GD_GROUP_NONE);
+    ck_assert_str_eq(buf, "");
+    ck_assert_int_eq(gd_group_fallback(NULL, buf, sizeof buf), GD_GROUP_NONE);
+    ck_assert_int_eq(gd_group_fallback("", buf, sizeof buf), GD_GROUP_NONE);
+    ck_assert_ptr_null(gd_group_rule_name(GD_GROUP_NONE));
+    ck_assert_str_eq(gd_group_rule_name(GD_GROUP_SLICE), "slice");
+}
+END_TEST
+
 static gd_cpu_point raw(double ts, uint64_t busy, uint64_t total)
 {
     gd_cpu_point p = {ts, 1, busy, total, GD_NONE};
@@ -461,6 +518,8 @@ static Suite *suite(void)
     tcase_add_test(t, key_frame_matches_the_plain_rule);
     tcase_add_test(t, key_frame_linear_in_samples);
     tcase_add_test(t, group_strips_line_number);
+    tcase_add_test(t, group_fallback_handler);
+    tcase_add_test(t, group_fallback_slice_and_none);
     suite_add_tcase(s, t);
     t = tcase_create("cpu");
     tcase_set_timeout(t, 60);
