@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,7 +138,7 @@ static int add_clock(void *ctx, json_t *row)
 gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_column *cols,
                              size_t ncols)
 {
-    gd_renderer *r = gd_render_new(stdout, mode, cols, ncols, gd_cli_width());
+    gd_renderer *r = gd_render_new(stdout, mode, cols, ncols, gd_cli_width(ctx));
     if (!r)
         return r;
     gd_render_tz(r, ctx->tz_min);
@@ -164,8 +165,13 @@ gd_out_mode gd_cli_mode(const char *format)
     return m < 0 ? GD_OUT_TABLE : (gd_out_mode)m;
 }
 
-int gd_cli_width(void)
+int gd_cli_width(const gd_ctx *ctx)
 {
+    if (ctx && ctx->wide)
+        return GD_CLI_WIDE;
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        return ws.ws_col;
     const char *c = getenv("COLUMNS");
     int w = c ? atoi(c) : 0;
     return w >= 40 ? w : 100;

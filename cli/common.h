@@ -17,6 +17,7 @@ typedef struct gd_ctx {
     const char *argv0;
     const char *tz_arg;    /* --tz or $GODEYE_TZ as given, or NULL */
     int tz_min;            /* that zone in minutes east of UTC, else GD_TZ_NONE */
+    int wide;              /* --wide: tables cut nothing (OPT_LISTING sets it) */
 } gd_ctx;
 
 typedef int (*gd_cmd_fn)(int argc, char **argv, gd_ctx *ctx);
@@ -49,8 +50,11 @@ int gd_cli_render_cb(void *ctx, json_t *row);
 int gd_cli_values_cb(void *ctx, const gd_row *row);
 /* Mode from a --format choice (NULL = table). */
 gd_out_mode gd_cli_mode(const char *format);
-/* Terminal width for tables (COLUMNS, else 100). */
-int gd_cli_width(void);
+/* Width for tables: unlimited with --wide (ctx->wide; ctx may be NULL);
+ * else the terminal's own (TIOCGWINSZ) when stdout is one; else $COLUMNS;
+ * else 100 (a width under 40 is not taken). */
+#define GD_CLI_WIDE (1 << 20) /* a table width that cuts nothing */
+int gd_cli_width(const gd_ctx *ctx);
 
 /* An output file written whole or not at all: writes go to a temporary
  * file beside `path` (tmp, n >= 4096 bytes) that gd_cli_out_close renames

@@ -72,9 +72,9 @@ int cmd_frames(int argc, char **argv, gd_ctx *ctx)
         return rc;
     gd_out_mode mode = gd_cli_mode(format);
     gd_renderer *r = summary ? gd_render_new(stdout, mode, summary_columns,
-                                             sizeof summary_columns / sizeof summary_columns[0], gd_cli_width())
+                                             sizeof summary_columns / sizeof summary_columns[0], gd_cli_width(ctx))
                              : gd_render_new(stdout, mode, frame_columns,
-                                             sizeof frame_columns / sizeof frame_columns[0], gd_cli_width());
+                                             sizeof frame_columns / sizeof frame_columns[0], gd_cli_width(ctx));
     gd_frames_query q = {.filter = gd_cli_filter(&traces), .window = window};
     gd_error err = {0};
     rc = summary ? gd_store_frame_summaries(s, &q, gd_cli_render_cb, r, &err)

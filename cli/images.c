@@ -46,7 +46,7 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx)
         return rc;
     gd_images_query q = {.filter = gd_cli_filter(&traces), .issue = issue, .high = high, .low = low};
     gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
-                                   sizeof columns / sizeof columns[0], gd_cli_width());
+                                   sizeof columns / sizeof columns[0], gd_cli_width(ctx));
     gd_error err = {0};
     rc = gd_store_images(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);

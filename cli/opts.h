@@ -42,10 +42,13 @@ typedef struct gd_option {
 
 extern const char *const gd_format_choices[];
 
-/* Options every listing command takes: --format and --trace. */
+/* Options every listing command takes: --format, --trace and --wide (which
+ * sets the command's own `ctx->wide`: the macro is used where a command's
+ * gd_ctx *ctx is in scope). */
 #define OPT_LISTING(fmt, traces)                                                              \
     OPT_CHOICE_(0, "format", (fmt), "FMT", "output: table, csv, json or jsonl", gd_format_choices), \
-    OPT_INT_LIST_(0, "trace", (traces), "ID", "only this trace (repeatable)")
+    OPT_INT_LIST_(0, "trace", (traces), "ID", "only this trace (repeatable)"),                 \
+    OPT_BOOL_(0, "wide", &ctx->wide, "tables cut nothing (else they fit the terminal)")
 
 /* Parses argv[1..] (argv[0] is the command name).  Non-option arguments
  * are moved to the front of argv; *nargs receives their count.  Returns 0

@@ -73,7 +73,7 @@ int cmd_overdraw(int argc, char **argv, gd_ctx *ctx)
     if ((rc = gd_cli_open_listing(ctx, "overdraw", &traces, &s)))
         return rc;
     gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
-                                   sizeof columns / sizeof columns[0], gd_cli_width());
+                                   sizeof columns / sizeof columns[0], gd_cli_width(ctx));
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
     rc = gd_store_overdraw(s, &f, views, gd_cli_render_cb, r, &err);

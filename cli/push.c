@@ -99,7 +99,7 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
         return rc;
     }
     push_out out = {.r = gd_render_new(stdout, gd_cli_mode(format), columns,
-                                       sizeof columns / sizeof columns[0], gd_cli_width())};
+                                       sizeof columns / sizeof columns[0], gd_cli_width(ctx))};
     gd_push_opts po = {.filter = gd_cli_filter(&traces), .batch = (size_t)batch, .json = json_rows};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

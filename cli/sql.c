@@ -30,7 +30,7 @@ static int on_row(void *ctx, json_t *row)
             o->cols[i].flex = 1;
             i++;
         }
-        o->r = gd_render_new(stdout, o->mode, o->cols, o->ncols, gd_cli_width());
+        o->r = gd_render_new(stdout, o->mode, o->cols, o->ncols, gd_cli_width(NULL));
     }
     return gd_render_row(o->r, row) ? 1 : 0;
 }
@@ -58,7 +58,7 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx)
     gd_error err = {0};
     rc = gd_store_sql(s, argv[0], timeout, on_row, &o, &err);
     if (!o.r && !rc)
-        o.r = gd_render_new(stdout, o.mode, NULL, 0, gd_cli_width());
+        o.r = gd_render_new(stdout, o.mode, NULL, 0, gd_cli_width(NULL));
     int wrc = o.r ? gd_render_end(o.r) : 0;
     for (size_t i = 0; i < o.ncols; i++)
         free((char *)o.cols[i].key);
