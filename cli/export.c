@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/blocks.h"
 #include "builtins.h"
 #include "core/escape.h"
 #include "query/report_series.h"
@@ -10,9 +11,20 @@
 typedef struct chrome_out {
     FILE *f;
     long n;
-    int64_t last_pid, last_tid, last_trace;
+    json_t *named;   /* "pid/tid" of every track whose name was written */
     int failed;
 } chrome_out;
+
+/* 1 the first time a track (pid, tid) is seen: its name is to be written. */
+static int first_sight(chrome_out *o, json_int_t pid, json_int_t tid)
+{
+    char key[48];
+    snprintf(key, sizeof key, "%lld/%lld", (long long)pid, (long long)tid);
+    if (json_object_get(o->named, key))
+        return 0;
+    json_object_set_new(o->named, key, json_true());
+    return 1;
+}
 
 /* Writes one trace event (comma-separated array elements). */
 static int emit(chrome_out *o, json_t *ev)
@@ -36,32 +48,54 @@ static int on_dispatch(void *ctx, json_t *row)
     json_int_t pid = json_integer_value(json_object_get(row, "pid"));
     json_int_t tid = json_integer_value(json_object_get(row, "tid"));
     json_t *thread = json_object_get(row, "thread");
-    if (json_is_string(thread) && (pid != o->last_pid || tid != o->last_tid)) {
-        o->last_pid = pid;
-        o->last_tid = tid;
+    if (json_is_string(thread) && first_sight(o, pid, tid)) {
         if (emit(o, json_pack("{s:s s:s s:I s:I s:{s:O}}", "name", "thread_name", "ph", "M", "pid", pid,
                               "tid", tid, "args", "name", thread)))
             return 1;
     }
     json_t *msg = json_object_get(row, "msg");
-    json_t *ev = json_pack("{s:s s:s s:s s:f s:f s:I s:I s:{s:O s:O s:O}}", "name", "dispatch", "cat", "looper",
+    /* the slice's name: a Looper message by its handler and callback
+     * (the group rule's form), any other slice by its own name */
+    char name[1024];
+    const char *text = json_string_value(msg);
+    if (gd_group_fallback(text, name, sizeof name) != GD_GROUP_HANDLER)
+        snprintf(name, sizeof name, "%.1000s", text && *text ? text : "dispatch");
+    json_t *ev = json_pack("{s:s s:s s:s s:f s:f s:I s:I s:{s:O s:O s:O}}", "name", name, "cat", "looper",
                            "ph", "X", "ts", us(json_object_get(row, "start_ms")), "dur",
                            us(json_object_get(row, "dur_ms")), "pid", pid, "tid", tid, "args", "msg", msg,
                            "thread_ms", json_object_get(row, "thread_ms"), "trace", json_object_get(row, "trace"));
     return emit(o, ev);
 }
 
+/* Blocks go on a track of their own beside their thread's: tid + this. */
+#define BLOCK_TRACK_TID 1000000000
+
 static int on_block(void *ctx, json_t *row)
 {
     chrome_out *o = ctx;
-    char name[64];
-    snprintf(name, sizeof name, "%s block", json_string_value(json_object_get(row, "kind")));
-    json_t *ev = json_pack("{s:s s:s s:s s:s s:f s:O s:O s:{s:O s:O s:O s:O}}", "name", name, "cat", "block",
-                           "ph", "i", "s", "t", "ts", us(json_object_get(row, "start_ms")), "pid",
-                           json_object_get(row, "pid"), "tid", json_object_get(row, "tid"), "args",
+    json_int_t pid = json_integer_value(json_object_get(row, "pid"));
+    json_int_t tid = json_integer_value(json_object_get(row, "tid")) + BLOCK_TRACK_TID;
+    if (first_sight(o, pid, tid)) {
+        json_t *thread = json_object_get(row, "thread");
+        char track[300];
+        if (json_is_string(thread))
+            snprintf(track, sizeof track, "blocks of %.250s", json_string_value(thread));
+        else
+            snprintf(track, sizeof track, "blocks of tid %lld", (long long)(tid - BLOCK_TRACK_TID));
+        if (emit(o, json_pack("{s:s s:s s:I s:I s:{s:s}}", "name", "thread_name", "ph", "M", "pid", pid, "tid",
+                              tid, "args", "name", track)))
+            return 1;
+    }
+    char name[1100];
+    const char *g = json_string_value(json_object_get(row, "group"));
+    snprintf(name, sizeof name, "%s block%s%.1000s", json_string_value(json_object_get(row, "kind")),
+             g ? ": " : "", g ? g : "");
+    json_t *ev = json_pack("{s:s s:s s:s s:f s:f s:I s:I s:{s:O s:O s:O s:O s:O}}", "name", name, "cat", "block",
+                           "ph", "X", "ts", us(json_object_get(row, "start_ms")), "dur",
+                           us(json_object_get(row, "duration_ms")), "pid", pid, "tid", tid, "args",
                            "duration_ms", json_object_get(row, "duration_ms"), "key_frame",
-                           json_object_get(row, "key_frame"), "samples", json_object_get(row, "samples"),
-                           "block", json_object_get(row, "id"));
+                           json_object_get(row, "key_frame"), "group", json_object_get(row, "group"), "samples",
+                           json_object_get(row, "samples"), "block", json_object_get(row, "id"));
     return emit(o, ev);
 }
 
@@ -83,7 +117,7 @@ static int on_cpu(void *ctx, json_t *row)
 
 static int export_chrome(gd_store *s, const gd_filter *f, FILE *out, gd_error *err)
 {
-    chrome_out o = {out, 0, -1, -1, -1, 0};
+    chrome_out o = {out, 0, json_object(), 0};
     fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", out);
     int rc = gd_store_dispatches(s, f, on_dispatch, &o, err);
     gd_blocks_query bq = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
@@ -92,17 +126,24 @@ static int export_chrome(gd_store *s, const gd_filter *f, FILE *out, gd_error *e
     if (!rc && !o.failed)
         rc = gd_store_cpu_series(s, f, on_cpu, &o, err);
     fputs("\n]}\n", out);
+    json_decref(o.named);
     if (!rc && o.failed)
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "write failed");
     return rc;
 }
 
+typedef struct folded_out {
+    FILE *f;
+    long lines;
+} folded_out;
+
 static int on_folded(void *ctx, json_t *row)
 {
-    FILE *f = ctx;
+    folded_out *o = ctx;
+    o->lines++;
     /* one sample, one line: a newline inside a frame is shown escaped */
-    gd_fputs_escaped(json_string_value(json_object_get(row, "stack")), f);
-    return fprintf(f, " %lld\n", (long long)json_integer_value(json_object_get(row, "count"))) < 0;
+    gd_fputs_escaped(json_string_value(json_object_get(row, "stack")), o->f);
+    return fprintf(o->f, " %lld\n", (long long)json_integer_value(json_object_get(row, "count"))) < 0;
 }
 
 int cmd_export(int argc, char **argv, gd_ctx *ctx)
@@ -145,7 +186,11 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
         return gd_cli_fail("export", &err);
     }
     gd_filter f = gd_cli_filter(&traces);
-    rc = chrome ? export_chrome(s, &f, out, &err) : gd_store_folded(s, &f, group, on_folded, out, &err);
+    folded_out fo = {out, 0};
+    rc = chrome ? export_chrome(s, &f, out, &err) : gd_store_folded(s, &f, group, on_folded, &fo, &err);
+    if (!rc && folded && fo.lines == 0) /* no file of nothing: say so, exit 1 */
+        rc = gd_error_set(&err, GD_ERR_DATA, 0, 0, "nothing to export: no block%s%s%s has stack samples",
+                          group ? " of group '" : "", group ? group : "", group ? "'" : "");
     gd_store_close(s);
     int wfail = gd_cli_out_close(out, tmp, path, rc == 0) != 0;
     if (rc)
