@@ -445,8 +445,13 @@ gd_group_rule gd_group_fallback(const char *msg, char *buf, size_t n)
     } else if (token_value(msg, "h=", h, sizeof h)) {
         if (!token_value(msg, "c=", c, sizeof c) || strcmp(c, "null") == 0)
             c[0] = 0;
-        if (!token_value(msg, "m=", w, sizeof w))
+        if (!token_value(msg, "m=", w, sizeof w) && token_value(msg, "w=", w, sizeof w)) {
+            size_t wl = strlen(w); /* "(... h=H w=159)": Slow Looper's form */
+            if (wl && w[wl - 1] == ')')
+                w[wl - 1] = 0;
+        } else if (!token_value(msg, "m=", w, sizeof w)) {
             w[0] = 0;
+        }
     } else {
         h[0] = c[0] = 0;
     }

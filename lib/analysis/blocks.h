@@ -151,7 +151,7 @@ const char *gd_group_rule_name(gd_group_rule r);
  *    object's @hash: ">>>>> Dispatching to Handler (H) {..} C@1a2b: 0" and
  *    "Slow dispatch took 135ms main h=H c=C@1a2b m=0" both give "h=H c=C";
  *    a message without callback gives "h=H m=WHAT" (the what code tells an
- *    ActivityThread$H message from another);
+ *    ActivityThread$H message from another; Slow Looper's "w=WHAT)" too);
  *  - else the name with every number-only word left out ("DrawFrame 123"
  *    -> "DrawFrame", "Slow Looper main: doFrame is 351ms late" -> "Slow
  *    Looper main: doFrame is late"): GD_GROUP_SLICE;

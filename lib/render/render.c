@@ -159,6 +159,44 @@ static char *value_text(json_t *v)
     return json_dumps(v, JSON_FLAGS | JSON_ENCODE_ANY);
 }
 
+/* A copy of v with every real rounded to 3 decimals (milliseconds to the
+ * microsecond, ratios to a thousandth): what a person reads in a cell. */
+static json_t *rounded(json_t *v)
+{
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        return json_real(isfinite(d) ? round(d * 1000) / 1000 : d);
+    }
+    if (json_is_array(v)) {
+        json_t *a = json_array();
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e)
+            json_array_append_new(a, rounded(e));
+        return a;
+    }
+    if (json_is_object(v)) {
+        json_t *o = json_object();
+        const char *k;
+        json_t *e;
+        json_object_foreach(v, k, e)
+            json_object_set_new(o, k, rounded(e));
+        return o;
+    }
+    return json_incref(v);
+}
+
+/* value_text for tables and Markdown: numbers inside objects rounded. */
+static char *human_text(json_t *v)
+{
+    if (!json_is_object(v) && !json_is_array(v) && !json_is_real(v))
+        return value_text(v);
+    json_t *r = rounded(v);
+    char *t = value_text(r);
+    json_decref(r);
+    return t;
+}
+
 json_t *gd_render_get(const json_t *row, const char *path)
 {
     json_t *v = (json_t *)row;
@@ -332,7 +370,7 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
     default:
         break;
     }
-    char *t = value_text(v);
+    char *t = human_text(v);
     /* one line per cell, and nothing a terminal would obey: control
      * characters from a capture become visible escapes (\e, \n, \x07) */
     gd_escape_ctrl(t ? t : "", buf, n);

@@ -385,6 +385,8 @@ def fallback_group(msg):
             t = re.search(r"(?<= )" + key + r"(\S*)", msg)
             return t.group(1) if t else ""
         h, c, w = tok("h="), tok("c="), tok("m=")
+        if not w and tok("w="):
+            w = tok("w=")[:-1] if tok("w=").endswith(")") else tok("w=")
         if c == "null":
             c = ""
     if h or c:
