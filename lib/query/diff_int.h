@@ -36,7 +36,7 @@ typedef enum { K_GROUP, K_PAGE, K_FRAMES, K_STARTUP, K_ANR } row_kind;
 
 typedef struct out_row {
     json_t *row;
-    int changed;
+    int changed;         /* 2 changed, 1 inconclusive, 0 same */
     double impact;
     int kind;
     const char *name;
