@@ -200,6 +200,10 @@ static const char *const migrations[] = {
     "INSERT INTO message_v4 SELECT id, text, handler, callback, what FROM message;"
     "DROP TABLE message;"
     "ALTER TABLE message_v4 RENAME TO message;",
+    /* 4 -> 5 (#29): the build a trace was tagged with (godeye ingest --set build=) */
+    "ALTER TABLE trace ADD COLUMN build TEXT;"
+    /* end 4 -> 5 (#29) */
+    "",
 };
 
 /* Brings a database of an older schema version up to this one, under the
