@@ -70,6 +70,63 @@ def durations(path):
     return out
 
 
+def others(path):
+    """Page draw/load times, launch times and frame durations, read from the
+    capture itself (draw = ON_DRAW - ON_CREATE, load = ON_LOAD - ON_CREATE)."""
+    created, draw, load, launches, frames = {}, [], [], [], []
+    for line in open(path, encoding="utf-8"):
+        e = json.loads(line)
+        t = e.get("type")
+        if t == "lifecycle":
+            h = e["page"]["hash"]
+            if e["event"] == "ON_CREATE":
+                created[h] = e["ts"]
+            elif e["event"] == "ON_DRAW":
+                draw.append(e["ts"] - created[h])
+            elif e["event"] == "ON_LOAD":
+                load.append(e["ts"] - created[h])
+        elif t == "startup":
+            launches.append(e["total_ms"])
+        elif t == "frame":
+            frames.append(e["dur"])
+    return {"draw": draw, "load": load, "startup": launches, "frames": frames}
+
+
+def check_other_rows(rows, files, where, problems):
+    """The page, launch and frame rows against scipy: Mann-Whitney p and the
+    Hodges-Lehmann interval of the durations; for frames the pooled
+    two-proportion z test of the slow share (> 1000/60 ms), which is the
+    uncorrected chi-square test of the 2x2 table."""
+    ob, oh = others(files["base"]), others(files["head"])
+    seen = set()
+    for r in rows:
+        key = r["metric"] if r["kind"] == "page" else r["kind"]
+        if key not in ob:
+            continue
+        seen.add(key)
+        b, h = ob[key], oh[key]
+        w = f"{where}: {r['kind']} {r['name']} {r['metric']}"
+        if key == "frames":
+            sb, sh = sum(d > 1000 / 60 for d in b), sum(d > 1000 / 60 for d in h)
+            if (r["base"]["count"], r["head"]["count"], r["base"]["slow"], r["head"]["slow"]) != \
+                    (len(b), len(h), sb, sh):
+                problems.append(f"{w}: counts {r['base']} {r['head']}, the captures hold "
+                                f"{len(b)}/{len(h)} frames, {sb}/{sh} slow")
+            if r["p_value"] is not None:
+                want = scipy_stats.chi2_contingency([[sb, len(b) - sb], [sh, len(h) - sh]],
+                                                    correction=False)[1]
+                if not math.isclose(r["p_value"], want, rel_tol=1e-3):
+                    problems.append(f"{w}: p_value {r['p_value']} but scipy {want}")
+            continue
+        if len(b) >= 5 and len(h) >= 5:
+            want = scipy_stats.mannwhitneyu(b, h, method="asymptotic").pvalue
+            if not math.isclose(r["p_value"], want, rel_tol=1e-3):
+                problems.append(f"{w}: p_value {r['p_value']} but scipy {want}")
+        check_effects(r, sorted(b), sorted(h), w, problems)
+    if seen != {"draw", "load", "startup", "frames"}:
+        problems.append(f"{where}: rows for {sorted(seen)}, expected draw, load, startup and frames")
+
+
 def run(bin_, db, *args, expect=0):
     p = subprocess.run([os.path.join(bin_, "godeye"), *args], capture_output=True, text=True,
                        env={**os.environ, "GODEYE_DB": db})
@@ -154,6 +211,7 @@ def one_seed(bin_, seed, tmp):
                             f"(p {r['p_value']}), expected same")
     if seen != EXPECTED:
         problems.append(f"seed {seed}: group statuses {seen}, expected {EXPECTED}")
+    check_other_rows(rows, files, f"seed {seed}", problems)
     # check: the head against the base breaks new_groups and regressed_groups
     budget = os.path.join(tmp, "budget.json")
     with open(budget, "w") as f:
@@ -191,6 +249,7 @@ def small_pair(bin_, seed, count, tmp):
                 problems.append(f"{where}: {r['status']}, expected inconclusive")
             if cls in dur_b and cls in dur_h:
                 check_effects(r, dur_b[cls], dur_h[cls], where, problems)
+    check_other_rows(rows, files, f"seed {seed}, {count} a side", problems)
     return problems
 
 
