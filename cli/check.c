@@ -15,6 +15,7 @@ static const gd_column columns[] = {
     {"value", "VALUE", GD_COL_NUM, 0, 0},
     {"limit", "LIMIT", GD_COL_NUM, 0, 0},
     {"unit", "UNIT", GD_COL_TEXT, 0, 0},
+    {"broken", "BROKEN", GD_COL_BOOL, 0, 1},
 };
 
 static const char *const check_formats[] = {"table", "csv", "json", "jsonl", "md", "junit", NULL};
@@ -27,9 +28,11 @@ static int collect(void *ctx, json_t *row)
 int cmd_check(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *budget_path = NULL, *base_arg = NULL;
+    int allow_missing = 0;
     const gd_option opts[] = {
         OPT_STRING_(0, "budget", &budget_path, "FILE", "the budget (JSON, see godeye-check(1))"),
         OPT_STRING_(0, "base", &base_arg, "SELECTOR", "compare with these traces (default: the budget's \"base\")"),
+        OPT_BOOL_(0, "allow-missing", &allow_missing, "a rule without data does not break the gate"),
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl, md or junit", check_formats),
         OPT_END_(),
     };
@@ -82,7 +85,8 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     else if (base_sel && gd_store_select(s, base_sel, &base, &err))
         rc = 1;
     else {
-        gd_check_query q = {.budget = budget, .head = &head, .base = base_sel ? &base : NULL};
+        gd_check_query q = {.budget = budget, .head = &head, .base = base_sel ? &base : NULL,
+                            .allow_missing = allow_missing};
         rc = gd_store_check(s, &q, collect, rows, &broken, &err) ? 1 : 0;
     }
     int wrc = 0;
@@ -97,7 +101,7 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         /* the broken rules, one line each, whatever the format */
         char line[512];
         json_array_foreach(rows, i, row)
-            if (strcmp(json_string_value(json_object_get(row, "status")), "fail") == 0)
+            if (json_is_true(json_object_get(row, "broken")))
                 fprintf(stderr, "godeye check: broken: %s\n", gd_check_line(row, line, sizeof line));
     }
     json_decref(rows);

@@ -208,12 +208,40 @@ static void on_analysis(void *ctx, const char *source, uint64_t done, int64_t to
     fflush(stderr);
 }
 
+/* --set KEY=VALUE into tags: keys version, app, device, build; 0, or 2
+ * (usage, printed) for an unknown key, an empty value or a key given twice. */
+static int parse_tags(const gd_str_list *set, gd_trace_tags *t)
+{
+    static const char *const keys[] = {"version", "app", "device", "build"};
+    for (size_t i = 0; i < set->n; i++) {
+        const char *a = set->v[i], *eq = strchr(a, '=');
+        const char **slot[] = {&t->version, &t->app, &t->device, &t->build};
+        size_t k = 0;
+        for (; eq && k < sizeof keys / sizeof keys[0]; k++)
+            if (strlen(keys[k]) == (size_t)(eq - a) && strncmp(a, keys[k], (size_t)(eq - a)) == 0)
+                break;
+        const char *why = !eq || k == sizeof keys / sizeof keys[0] ? "expected KEY=VALUE, KEY one of version, app, device, build"
+                          : !eq[1]                                  ? "empty value"
+                          : *slot[k]                                ? "given twice"
+                                                                    : NULL;
+        if (why) {
+            fputs("godeye ingest: --set '", stderr);
+            gd_fputs_escaped(a, stderr);
+            fprintf(stderr, "': %s\n", why);
+            return GD_EXIT_USAGE;
+        }
+        *slot[k] = eq + 1;
+    }
+    return 0;
+}
+
 int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *format_in = NULL, *mapping = NULL, *retrace = NULL;
     long year = 0, timeout = 0;
     double max_bytes = 0;
     int quiet = 0, verbose = 0, no_progress = 0, timings = 0, keep_going = 0;
+    gd_str_list set = {{0}, 0};
     const gd_option opts[] = {
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json or jsonl", gd_format_choices),
         OPT_STRING_(0, "format-in", &format_in, "NAME", "read inputs as this format (no detection)"),
@@ -222,6 +250,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         OPT_STRING_(0, "mapping", &retrace, "FILE", "R8/ProGuard mapping.txt: retrace frames and methods"),
         OPT_DOUBLE_(0, "max-bytes", &max_bytes, "N", "largest URL body accepted (default 2 GiB)"),
         OPT_INT_(0, "timeout", &timeout, "SECONDS", "URL transfer time limit (default 600)"),
+        OPT_STRING_LIST_(0, "set", &set, "KEY=VALUE", "tag every trace: version, app, device or build (repeatable)"),
         OPT_BOOL_(0, "keep-going", &keep_going, "drop a cut last line (JSONL, logcat); pass over inputs with nothing usable"),
         OPT_BOOL_(0, "no-progress", &no_progress, "no progress bar on a terminal"),
         OPT_BOOL_(0, "timings", &timings, "print time spent reading, writing and analysing"),
@@ -232,6 +261,9 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     int nargs, rc = gd_parse_options(argc, argv, opts, usage_line, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    gd_trace_tags tags = {0};
+    if ((rc = parse_tags(&set, &tags)))
+        return rc;
     if (nargs == 0) {
         fprintf(stderr, "godeye ingest: nothing to ingest\n");
         gd_print_usage(stderr, usage_line, opts);
@@ -261,7 +293,8 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         prog.delay = atoi(delay);
     out.prog = &prog;
     gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
-                         .keep_going = keep_going, .mapping = retrace, .fetch = &fo};
+                         .keep_going = keep_going, .mapping = retrace, .fetch = &fo,
+                         .tags = set.n ? &tags : NULL};
     if (!no_progress && isatty(2)) {
         io.progress = on_progress;
         io.analysis_progress = on_analysis;

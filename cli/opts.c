@@ -104,6 +104,13 @@ static int set_value(const char *cmd, const gd_option *o, const char *arg, const
         l->v[l->n++] = v;
         return 0;
     }
+    case OPT_STRING_LIST: {
+        gd_str_list *l = o->value;
+        if (l->n >= sizeof l->v / sizeof l->v[0])
+            return bad(cmd, "too many '%s' options%s", name, "");
+        l->v[l->n++] = arg;
+        return 0;
+    }
     case OPT_CHOICE:
         for (const char *const *c = o->choices; *c; c++)
             if (strcmp(*c, arg) == 0) {

@@ -13,6 +13,7 @@ typedef enum {
     OPT_DOUBLE,      /* double * (a number of ms, ratios...)               */
     OPT_STRING,      /* const char **                                      */
     OPT_INT_LIST,    /* gd_int_list *: repeatable                          */
+    OPT_STRING_LIST, /* gd_str_list *: repeatable                          */
     OPT_CHOICE,      /* const char ** restricted to `choices`              */
     OPT_GROUP        /* a heading in -h output                             */
 } gd_opt_type;
@@ -21,6 +22,11 @@ typedef struct gd_int_list {
     int64_t v[64];
     size_t n;
 } gd_int_list;
+
+typedef struct gd_str_list {
+    const char *v[16];
+    size_t n;
+} gd_str_list;
 
 typedef struct gd_option {
     gd_opt_type type;
@@ -37,6 +43,7 @@ typedef struct gd_option {
 #define OPT_DOUBLE_(s, l, v, a, h) {OPT_DOUBLE, (s), (l), (v), (a), (h), NULL}
 #define OPT_STRING_(s, l, v, a, h) {OPT_STRING, (s), (l), (v), (a), (h), NULL}
 #define OPT_INT_LIST_(s, l, v, a, h) {OPT_INT_LIST, (s), (l), (v), (a), (h), NULL}
+#define OPT_STRING_LIST_(s, l, v, a, h) {OPT_STRING_LIST, (s), (l), (v), (a), (h), NULL}
 #define OPT_CHOICE_(s, l, v, a, h, c) {OPT_CHOICE, (s), (l), (v), (a), (h), (c)}
 #define OPT_END_() {OPT_END, 0, NULL, NULL, NULL, NULL, NULL}
 

@@ -6,12 +6,15 @@
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},        {"source", "SOURCE", GD_COL_TEXT, 1, 0},
     {"format", "FORMAT", GD_COL_TEXT, 0, 0},     {"app", "APP", GD_COL_TEXT, 0, 0},
-    {"device", "DEVICE", GD_COL_TEXT, 0, 1},     {"start_ms", "START", GD_COL_TIME, 0, 0},
+    {"device", "DEVICE", GD_COL_TEXT, 0, 0, 1},  {"start_ms", "START", GD_COL_TIME, 0, 0},
     {"end_ms", "END", GD_COL_TIME, 0, 1},        {"events", "EVENTS", GD_COL_INT, 0, 0},
     {"dispatches", "DISPATCHES", GD_COL_INT, 0, 0}, {"blocks", "BLOCKS", GD_COL_INT, 0, 0},
     {"skipped", "SKIPPED", GD_COL_INT, 0, 1},
     /* what the times are (new columns go last: csv readers count columns) */
     {"clock", "CLOCK", GD_COL_TEXT, 0, 0},
+    /* the tags diff and check select by (godeye ingest --set) */
+    {"version_name", "VERSION", GD_COL_TEXT, 0, 0, 1},
+    {"build", "BUILD", GD_COL_TEXT, 0, 0, 1},
 };
 
 int cmd_traces(int argc, char **argv, gd_ctx *ctx)

@@ -38,7 +38,8 @@ CREATE TABLE trace (
   end_ms        REAL,
   events        INTEGER NOT NULL DEFAULT 0,
   skipped       INTEGER NOT NULL DEFAULT 0,
-  ingested_at   TEXT NOT NULL
+  ingested_at   TEXT NOT NULL,
+  build         TEXT                    -- the build tag (ingest --set build=), or NULL
 );
 
 -- What a reader or the store dropped or ignored, by stable reason.

@@ -31,7 +31,6 @@ NEEDS = [
     ("g.folded --group", "a group name examples/ does not have"),
     ("mapping.txt", "an R8/ProGuard mapping examples/ does not have (cli/retrace.test covers it)"),
     ("perf-budget.json", "a budget file examples/ does not have (cli/check.test covers it)"),
-    ("godeye diff ", "two app versions examples/ does not have (cli/diff.test covers it)"),
     ("godeye capture ", "a phone on adb (tests/capture/ covers it with a fake adb)"),
     ("godeye ingest jank1", "a capture folder made on a phone (tests/capture/ covers it)"),
 ]

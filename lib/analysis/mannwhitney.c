@@ -1,5 +1,5 @@
 /* mannwhitney.c - Mann–Whitney U, the conditional binomial rate test and
- * the two-proportion z test (see mannwhitney.h for the exact rules). */
+ * the two-proportion z test, the Hodges–Lehmann shift (see mannwhitney.h for the exact rules). */
 #include "analysis/mannwhitney.h"
 #include "core/util.h"
 
@@ -104,4 +104,79 @@ double gd_prop_test(long x1, long n1, long x2, long n2)
     double z = fabs((double)x1 / (double)n1 - (double)x2 / (double)n2) / se;
     double pv = 2.0 * gd_norm_sf(z);
     return pv > 1 ? 1 : pv;
+}
+
+/* ---- Hodges–Lehmann: order statistics of b_j − a_i without storing them */
+
+/* How many differences b_j − a_i are <= d (a, b sorted ascending: for
+ * each i the qualifying j form a prefix that grows as a_i grows). */
+static double count_le(const double *a, size_t na, const double *b, size_t nb, double d)
+{
+    double c = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < na; i++) {
+        while (j < nb && b[j] - a[i] <= d)
+            j++;
+        c += (double)j;
+    }
+    return c;
+}
+
+/* The smallest difference b_j − a_i greater than d (INFINITY when none). */
+static double next_above(const double *a, size_t na, const double *b, size_t nb, double d)
+{
+    double best = INFINITY;
+    size_t j = 0;
+    for (size_t i = 0; i < na; i++) {
+        /* as a_i grows, the first j with b_j − a_i > d moves right */
+        while (j < nb && b[j] - a[i] <= d)
+            j++;
+        if (j == nb)
+            break;
+        if (b[j] - a[i] < best)
+            best = b[j] - a[i];
+    }
+    return best;
+}
+
+/* The k-th smallest difference, k in 1..na·nb: bisection on the value,
+ * then a walk over the differences left between the bounds. */
+static double kth_diff(const double *a, size_t na, const double *b, size_t nb, double k)
+{
+    double lo = b[0] - a[na - 1], hi = b[nb - 1] - a[0];
+    if (count_le(a, na, b, nb, lo) >= k)
+        return lo;
+    /* count_le(lo) < k <= count_le(hi) */
+    for (int it = 0; it < 200; it++) {
+        double mid = lo + (hi - lo) / 2;
+        if (!(mid > lo && mid < hi))
+            break;
+        if (count_le(a, na, b, nb, mid) >= k)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    for (;;) { /* a difference lies in (lo, hi]: w <= hi, and the loop ends there */
+        double w = next_above(a, na, b, nb, lo);
+        if (!(w < hi) || count_le(a, na, b, nb, w) >= k)
+            return w < hi ? w : hi;
+        lo = w;
+    }
+}
+
+void gd_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, gd_hl_result *res)
+{
+    res->shift = res->lo = res->hi = NAN;
+    if (!a || !b || na == 0 || nb == 0)
+        return;
+    double n = (double)na * (double)nb;
+    if (fmod(n, 2) == 1)
+        res->shift = kth_diff(a, na, b, nb, (n + 1) / 2);
+    else
+        res->shift = (kth_diff(a, na, b, nb, n / 2) + kth_diff(a, na, b, nb, n / 2 + 1)) / 2;
+    double c = floor(n / 2 - 1.959963984540054 * sqrt(n * ((double)na + (double)nb + 1) / 12));
+    if (c >= 1) {
+        res->lo = kth_diff(a, na, b, nb, c);
+        res->hi = kth_diff(a, na, b, nb, n + 1 - c);
+    }
 }

@@ -35,6 +35,21 @@ double gd_rate_test(long k1, double t1, long k2, double t2);
  * x2 of n2.  1 when a side is empty or the pooled share is 0 or 1. */
 double gd_prop_test(long x1, long n1, long x2, long n2);
 
+/* The Hodges–Lehmann shift of b against a with its distribution-free
+ * interval (Hollander & Wolfe, Nonparametric Statistical Methods, §4.3):
+ * over the N = na·nb differences b_j − a_i, shift is their median (the
+ * mean of the two middle ones when N is even); with
+ * C = ⌊N/2 − z·√(na·nb·(na+nb+1)/12)⌋, z = 1.959964 (95%), the interval is
+ * [D(C), D(N+1−C)], D(k) the k-th smallest difference (1-based).  When
+ * C < 1 the samples are too small for a 95% interval: lo and hi are NAN.
+ * No tie correction.  a and b must be sorted ascending and hold no NaN;
+ * shift, lo and hi are NAN when a side is empty.  Time O((na+nb)·log),
+ * memory O(1): the differences are never stored. */
+typedef struct gd_hl_result {
+    double shift, lo, hi;
+} gd_hl_result;
+void gd_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, gd_hl_result *res);
+
 /* 1 − Φ(z), the standard normal upper tail. */
 double gd_norm_sf(double z);
 

@@ -3,9 +3,27 @@
 #define GD_UTIL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
+
+/* The DEVICE part of an Android build fingerprint
+ * (BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS, as bugreports and
+ * ANR dumps print it) into out; 1, or 0 (out empty) when fp has no such part. */
+static inline int gd_fingerprint_device(const char *fp, char *out, size_t n)
+{
+    const char *s2 = strchr(fp, '/');
+    const char *s3 = s2 ? strchr(s2 + 1, '/') : NULL;
+    const char *c = s3 ? strchr(s3 + 1, ':') : NULL;
+    if (n)
+        out[0] = 0;
+    if (!s3 || !c || c == s3 + 1 || n == 0)
+        return 0;
+    snprintf(out, n, "%.*s", (int)(c - s3 - 1), s3 + 1);
+    return 1;
+}
 
 /* FNV-1a over n bytes: the hash of every string table in libgodeye. */
 static inline uint64_t gd_fnv1a(const void *p, size_t n)

@@ -156,6 +156,7 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     if ((code = gd_writer_open(&w, rc->s, source, r->name, err)))
         return code;
     gd_writer_default_clock(w, r->clock);
+    gd_writer_set_tags(w, rc->opts->tags);
     gd_read_opts ro = {.year = rc->opts->year, .method_mapping = rc->opts->method_mapping, .name = source,
                        .keep_going = rc->opts->keep_going};
     const gd_sink *sink = gd_writer_sink(w);

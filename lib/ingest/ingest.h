@@ -30,6 +30,7 @@ typedef struct gd_ingest_opts {
      * hash is part of each trace's duplicate key. */
     const char *mapping;
     const gd_fetch_opts *fetch;  /* limits of URL inputs; NULL: the defaults */
+    const gd_trace_tags *tags;   /* stated for every trace of this ingest, or NULL */
 } gd_ingest_opts;
 
 #define GD_SKIP_RETRACE_AMBIGUOUS "retrace: ambiguous"

@@ -52,9 +52,31 @@ void gd_ti_meta_free(gd_ti_meta *a)
     free(a->device);
     free(a->session);
     free(a->json);
+    free(a->build);
     for (size_t i = 0; i < a->nconcern; i++)
         free(a->concern[i]);
     a->nconcern = 0;
+}
+
+static void tag_one(char **field, const char *v)
+{
+    if (!v)
+        return;
+    char *c = strdup(v);
+    if (!c)
+        return; /* out of memory: the capture's own value stays */
+    free(*field);
+    *field = c;
+}
+
+void gd_ti_meta_tag(gd_ti_meta *a, const gd_trace_tags *t)
+{
+    if (!t)
+        return;
+    tag_one(&a->app, t->app);
+    tag_one(&a->version_name, t->version);
+    tag_one(&a->device, t->device);
+    tag_one(&a->build, t->build);
 }
 
 const char *gd_store_clock_name(const char *clock)
@@ -72,8 +94,8 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
         s, "INSERT INTO trace(hash, app, version_name, version_code, device, api_level,"
            " cpu_cores, pid, main_tid, session, clk_tck, short_ms, long_ms, anr_ms,"
            " dump_interval_ms, max_depth, concern, meta, start_ms, end_ms, events, skipped,"
-           " clock, utc_offset_min, id, source, format, ingested_at) VALUES (?,?,?,?,?,?,?,?,"
-           "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+           " clock, utc_offset_min, id, source, format, build, ingested_at) VALUES (?,?,?,?,?,?,?,?,"
+           "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
         err);
     if (!u)
         return err->code;
@@ -115,6 +137,7 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
     sqlite3_bind_int64(u, 25, r->id);
     sqlite3_bind_text(u, 26, r->source, -1, SQLITE_STATIC);
     sqlite3_bind_text(u, 27, r->format, -1, SQLITE_STATIC);
+    gd_bind_text(u, 28, a->build);
     int rc = gd_store_step(s, u, err);
     sqlite3_finalize(u);
     free(con_txt);

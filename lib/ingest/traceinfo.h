@@ -8,7 +8,7 @@
 
 /* Meta merged over the stream (first value wins), owned copies. */
 typedef struct gd_ti_meta {
-    char *app, *version_name, *device, *session, *json;
+    char *app, *version_name, *device, *session, *json, *build;
     const char *clock;      /* a static name: "utc", "local", "monotonic" */
     int64_t version_code, api_level, cpu_cores, pid, main_tid, clk_tck, max_depth;
     int64_t utc_offset_min; /* INT64_MIN: unknown */
@@ -21,6 +21,8 @@ void gd_ti_meta_init(gd_ti_meta *a);
 /* Takes what m names and a does not have yet. */
 void gd_ti_meta_take(gd_ti_meta *a, const gd_meta *m);
 void gd_ti_meta_free(gd_ti_meta *a);
+/* Replaces the fields the tags name (the user's word over the capture's). */
+void gd_ti_meta_tag(gd_ti_meta *a, const gd_trace_tags *t);
 
 /* The trace row's own figures, beside its meta. */
 typedef struct gd_ti_row {

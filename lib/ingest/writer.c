@@ -63,6 +63,7 @@ struct gd_writer {
     gd_mw *methods;
     gd_ti_stat *stats;
     gd_ti_meta meta;
+    const gd_trace_tags *tags;
     long events, skipped;
     double min_ts, max_ts;
     int failed;
@@ -512,6 +513,8 @@ void gd_writer_default_clock(gd_writer *w, const char *clock)
     w->default_clock = gd_store_clock_name(clock);
 }
 
+void gd_writer_set_tags(gd_writer *w, const gd_trace_tags *tags) { w->tags = tags; }
+
 const gd_sink *gd_writer_sink(gd_writer *w) { return &w->sink; }
 
 long gd_writer_events(const gd_writer *w) { return w->events; }
@@ -660,6 +663,7 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
                      .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped};
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
+    gd_ti_meta_tag(&w->meta, w->tags);
     if ((rc = gd_ti_insert_trace(w->s, &w->meta, &row, err)) ||
         (rc = gd_derive_blocks(w->s, w->trace, w->progress, w->progress_ctx, &nb, err)) ||
         (rc = gd_ti_save_stats(w->s, w->trace, w->stats, err)))

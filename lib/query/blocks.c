@@ -31,6 +31,7 @@ static json_t *trace_row(sqlite3_stmt *q)
     json_object_set_new(row, "hash", gd_col_json(q, 13));
     json_object_set_new(row, "clock", gd_col_json(q, 14));
     json_object_set_new(row, "utc_offset_min", gd_col_json(q, 15));
+    json_object_set_new(row, "build", gd_col_json(q, 16));
     return row;
 }
 
@@ -42,8 +43,8 @@ int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
              "SELECT t.id, t.source, t.format, t.app, t.device, t.start_ms, t.end_ms, t.events,"
              " t.version_name, t.skipped, t.ingested_at,"
              " (SELECT count(*) FROM dispatch d WHERE d.trace = t.id),"
-             " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash, t.clock, t.utc_offset_min"
-             " FROM trace t WHERE 1 %s ORDER BY t.id", filt);
+             " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash, t.clock, t.utc_offset_min,"
+             " t.build FROM trace t WHERE 1 %s ORDER BY t.id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;

@@ -11,16 +11,17 @@
 #include "core/util.h"
 
 typedef enum {
-    R_ANR_COUNT, R_BLOCK_P95, R_LONG_PER_MIN, R_PAGE_LOAD_P95, R_STARTUP_COLD, R_SLOW_PCT,
-    R_FROZEN_PCT, R_NEW_GROUPS, R_REGRESSED_GROUPS, R_COUNT
+    R_ANR_COUNT, R_BLOCK_P95, R_LONG_PER_MIN, R_PAGE_LOAD_P95, R_STARTUP_COLD, R_STARTUP_WARM,
+    R_STARTUP_HOT, R_SLOW_PCT, R_FROZEN_PCT, R_NEW_GROUPS, R_REGRESSED_GROUPS, R_COUNT
 } rule_id;
 
 static const struct {
     const char *name, *unit;
 } rules[R_COUNT] = {
-    {"anr_count", "ANR dumps"},     {"block_p95_ms", "ms"},    {"long_blocks_per_min", "per min"},
-    {"page_load_p95_ms", "ms"},     {"startup_cold_ms", "ms"}, {"slow_frames_pct", "%"},
-    {"frozen_frames_pct", "%"},     {"new_groups", "groups"},  {"regressed_groups", "groups"},
+    {"anr_count", "ANRs"},          {"block_p95_ms", "ms"},    {"long_blocks_per_min", "per min"},
+    {"page_load_p95_ms", "ms"},     {"startup_cold_ms", "ms"}, {"startup_warm_ms", "ms"},
+    {"startup_hot_ms", "ms"},       {"slow_frames_pct", "%"},  {"frozen_frames_pct", "%"},
+    {"new_groups", "groups"},       {"regressed_groups", "groups"},
 };
 
 static int rule_of(const char *key)
@@ -55,6 +56,18 @@ int gd_budget_validate(const json_t *budget, gd_error *err)
         } else if (strcmp(key, "min_samples") == 0) {
             if (!json_is_integer(v) || json_integer_value(v) < 1)
                 return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'min_samples' must be an integer >= 1");
+        } else if (strcmp(key, "optional") == 0) {
+            size_t i;
+            json_t *e;
+            if (!json_is_array(v))
+                return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'optional' must be an array of rule names");
+            json_array_foreach(v, i, e) {
+                if (!json_is_string(e))
+                    return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                                        "budget: 'optional' must be an array of rule names");
+                if (rule_of(json_string_value(e)) < 0)
+                    name_append(unknown, sizeof unknown, json_string_value(e));
+            }
         } else if (strcmp(key, "max") != 0) {
             name_append(unknown, sizeof unknown, key);
         }
@@ -108,6 +121,19 @@ static double frames_pct(const series_set *st, int frozen)
     return frames ? 100.0 * (double)x / (double)frames : NAN;
 }
 
+/* Whether the budget lets `rule` go without data. */
+static int is_optional(const gd_check_query *q, const char *rule)
+{
+    if (q->allow_missing)
+        return 1;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(q->budget, "optional"), i, e)
+        if (strcmp(json_string_value(e), rule) == 0)
+            return 1;
+    return 0;
+}
+
 int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
                    gd_error *err)
 {
@@ -140,11 +166,13 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
             continue;
         double v = NAN;
         switch ((rule_id)r) {
-        case R_ANR_COUNT: v = sh.anr.n ? (double)sh.anr.s[0].count : 0; break;
+        case R_ANR_COUNT: v = (double)gd_diff_anr_count(&sh); break;
         case R_BLOCK_P95: v = pooled_p95(&sh.groups, err, &oom); break;
         case R_LONG_PER_MIN: v = gd_diff_per_min(sh.long_blocks, q->head->minutes); break;
         case R_PAGE_LOAD_P95: v = pooled_p95(&sh.load, err, &oom); break;
-        case R_STARTUP_COLD: v = sh.cold_max; break;
+        case R_STARTUP_COLD: v = sh.startup_max[0]; break;
+        case R_STARTUP_WARM: v = sh.startup_max[1]; break;
+        case R_STARTUP_HOT: v = sh.startup_max[2]; break;
         case R_SLOW_PCT: v = frames_pct(&sh.frames, 0); break;
         case R_FROZEN_PCT: v = frames_pct(&sh.frames, 1); break;
         case R_NEW_GROUPS:
@@ -166,15 +194,19 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         }
         double limit = json_number_value(lim);
         v = gd_diff_r6(v);
-        const char *status = isnan(v) ? "no data" : v > limit ? "fail" : "pass";
-        if (strcmp(status, "fail") == 0)
-            (*broken)++;
+        /* a rule the budget names but the traces cannot answer breaks the
+         * gate, unless the budget (or --allow-missing) lets it go */
+        int opt = isnan(v) && is_optional(q, rules[r].name);
+        const char *status = isnan(v) ? (opt ? "skipped" : "no data") : v > limit ? "fail" : "pass";
+        int is_broken = !opt && (isnan(v) || v > limit);
+        *broken += is_broken;
         json_t *row = json_object();
         json_object_set_new(row, "rule", json_string(rules[r].name));
         json_object_set_new(row, "value", gd_diff_num_json(v));
         json_object_set_new(row, "limit", json_real(limit));
         json_object_set_new(row, "status", json_string(status));
         json_object_set_new(row, "unit", json_string(rules[r].unit));
+        json_object_set_new(row, "broken", json_boolean(is_broken));
         int stop = fn(ctx, row);
         json_decref(row);
         if (stop)

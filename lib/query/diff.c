@@ -78,6 +78,8 @@ static int on_block(void *ctx, json_t *row)
     const char *kind = json_string_value(json_object_get(row, "kind"));
     if (kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0))
         sd->long_blocks++;
+    if (kind && strcmp(kind, "anr") == 0)
+        sd->anr_blocks++;
     return sd->groups.oom;
 }
 
@@ -120,19 +122,27 @@ static int on_startup(void *ctx, json_t *row)
     snprintf(name, sizeof name, "%.500s %s", app ? app : "-", kind ? kind : "unknown");
     double t = num(row, "total_ms");
     series_push(&sd->startups, set_get(&sd->startups, name), t);
-    if (kind && strcmp(kind, "cold") == 0 && !isnan(t) && (isnan(sd->cold_max) || t > sd->cold_max))
-        sd->cold_max = t;
+    static const char *const kinds[] = {"cold", "warm", "hot"};
+    for (int i = 0; i < 3; i++)
+        if (kind && strcmp(kind, kinds[i]) == 0 && !isnan(t) && (isnan(sd->startup_max[i]) || t > sd->startup_max[i]))
+            sd->startup_max[i] = t;
     return sd->startups.oom;
+}
+
+/* Whether an ANR dump (a row of gd_store_anr) is an ANR rather than a
+ * snapshot: every dump until the ANR issue's definition lands — then
+ * this line becomes its test of the row. */
+static int dump_is_an_anr(const json_t *row)
+{
+    (void)row;
+    return 1;
 }
 
 static int on_anr(void *ctx, json_t *row)
 {
-    (void)row;
     side *sd = ctx;
-    series *e = set_get(&sd->anr, "ANR dumps");
-    if (e)
-        e->count++;
-    return sd->anr.oom;
+    sd->anr_dumps += dump_is_an_anr(row);
+    return 0;
 }
 
 void gd_diff_side_free(side *sd)
@@ -150,7 +160,7 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
 {
     memset(sd, 0, sizeof *sd);
     sd->sel = sel;
-    sd->cold_max = NAN;
+    sd->startup_max[0] = sd->startup_max[1] = sd->startup_max[2] = NAN;
     series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups, &sd->anr};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!(sets[i]->index = json_object()))
@@ -165,6 +175,12 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
         (rc = gd_store_frames(s, &fq, on_frames, sd, err)) ||
         (rc = gd_store_startups(s, &sq, on_startup, sd, err)) || (rc = gd_store_anr(s, &f, on_anr, sd, err)))
         return rc;
+    long anrs = gd_diff_anr_count(sd);
+    if (anrs) {
+        series *e = set_get(&sd->anr, "ANRs");
+        if (e)
+            e->count = anrs;
+    }
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i]->oom)
             return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
@@ -230,6 +246,109 @@ static double rel_change(double b, double h)
 }
 
 
+/* The status of a row and why (godeye-diff(1) STATUSES: the one home of
+ * these rules).  dir: +1 worse, -1 better, 0 no significant change. */
+typedef struct verdict {
+    const char *status;
+    char note[200];
+    double p, rp;
+} verdict;
+
+/* A name on one side only: new/gone when the exact rate test says the
+ * other side's exposure would have shown it; inconclusive otherwise. */
+static void judge_one_side(verdict *v, long cb, double mb, long ch, double mh, double alpha)
+{
+    int head_only = cb == 0;
+    long c = head_only ? ch : cb;
+    if (!(mb > 0 && mh > 0)) {
+        v->status = "inconclusive";
+        snprintf(v->note, sizeof v->note, "only in %s; %s exposure unknown", head_only ? "head" : "base",
+                 head_only ? "the base's" : "the head's");
+        return;
+    }
+    v->rp = gd_rate_test(cb, mb, ch, mh);
+    if (v->rp < alpha) {
+        v->status = head_only ? "new" : "gone";
+        return;
+    }
+    v->status = "inconclusive";
+    snprintf(v->note, sizeof v->note, "only in %s; %ld in %.3g min is within what %.3g min of the %s could miss",
+             head_only ? "head" : "base", c, head_only ? mh : mb, head_only ? mb : mh,
+             head_only ? "base" : "head");
+}
+
+static void judge(verdict *v, row_kind k, const series *b, const series *h, double mb, double mh, double alpha,
+                  long min_samples)
+{
+    long cb = b ? b->count : 0, ch = h ? h->count : 0;
+    v->status = NULL;
+    v->note[0] = 0;
+    v->p = v->rp = NAN;
+    if (cb == 0 || ch == 0) {
+        judge_one_side(v, cb, mb, ch, mh, alpha);
+        return;
+    }
+    int dir = 0, tested = 0; /* tested: the kind's own test ran with enough samples */
+    long nb, nh;
+    if (k == K_FRAMES) {
+        nb = cb, nh = ch;
+        if (cb >= min_samples && ch >= min_samples) {
+            tested = 1;
+            v->p = gd_prop_test(b->slow, cb, h->slow, ch);
+            v->rp = gd_prop_test(b->frozen, cb, h->frozen, ch);
+            double sb_ = (double)b->slow / (double)cb, sh_ = (double)h->slow / (double)ch;
+            double fb = (double)b->frozen / (double)cb, fh = (double)h->frozen / (double)ch;
+            if (v->p < alpha)
+                dir = sh_ > sb_ ? 1 : -1;
+            else if (v->rp < alpha)
+                dir = fh > fb ? 1 : -1;
+        }
+    } else {
+        int dur_dir = 0, rate_dir = 0;
+        nb = k == K_ANR ? cb : (long)b->n, nh = k == K_ANR ? ch : (long)h->n;
+        if (k != K_ANR && nb >= min_samples && nh >= min_samples) {
+            tested = 1;
+            gd_mw_result mw;
+            if (gd_mannwhitney(b->v, b->n, h->v, h->n, &mw)) {
+                v->status = NULL; /* out of memory */
+                return;
+            }
+            v->p = mw.p;
+            if (v->p < alpha)
+                dur_dir = mw.direction;
+        }
+        /* rates: blocks and ANRs happen per minute of use; launches and
+         * page visits follow the test script, so only their times count */
+        if ((k == K_GROUP || k == K_ANR) && mb > 0 && mh > 0) {
+            v->rp = gd_rate_test(cb, mb, ch, mh);
+            if (k == K_ANR && cb >= min_samples && ch >= min_samples)
+                tested = 1;
+            if (v->rp < alpha)
+                rate_dir = (double)ch / mh > (double)cb / mb ? 1 : -1;
+        }
+        dir = dur_dir ? dur_dir : rate_dir;
+        if (dur_dir && rate_dir && dur_dir != rate_dir) {
+            /* longer but rarer (or the reverse): time lost per minute decides */
+            double d = sum_of(h) / mh - sum_of(b) / mb;
+            dir = d > 0 ? 1 : d < 0 ? -1 : 0;
+        }
+        if (k == K_ANR && !(mb > 0 && mh > 0)) {
+            v->status = "inconclusive";
+            snprintf(v->note, sizeof v->note, "exposure unknown: no rate test");
+            return;
+        }
+    }
+    if (dir) {
+        v->status = dir > 0 ? "regressed" : "improved";
+    } else if (tested) {
+        v->status = "same";
+    } else {
+        v->status = "inconclusive";
+        snprintf(v->note, sizeof v->note, "too few samples: base %ld, head %ld, %ld a side needed", nb, nh,
+                 min_samples);
+    }
+}
+
 /* One row for `name` of kind k from the two sides' series (either NULL). */
 static int diff_row(out_rows *out, row_kind k, const char *metric, const char *name, const series *b,
                     const series *h, const side *sb, const side *sh, double alpha, long min_samples,
@@ -239,69 +358,32 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     if (cb == 0 && ch == 0)
         return GD_OK;
     double mb = sb->sel->minutes, mh = sh->sel->minutes;
-    const char *status = "same", *note = NULL;
-    double p = NAN, rp = NAN;
-    int dir = 0; /* +1 worse, -1 better */
-    if (cb == 0) {
-        status = "new";
-    } else if (ch == 0) {
-        status = "gone";
-    } else if (k == K_FRAMES) {
-        if (cb < min_samples || ch < min_samples) {
-            note = "too few samples";
-        } else {
-            p = gd_prop_test(b->slow, cb, h->slow, ch);
-            rp = gd_prop_test(b->frozen, cb, h->frozen, ch);
-            double sb_ = (double)b->slow / (double)cb, sh_ = (double)h->slow / (double)ch;
-            double fb = (double)b->frozen / (double)cb, fh = (double)h->frozen / (double)ch;
-            if (p < alpha)
-                dir = sh_ > sb_ ? 1 : -1;
-            else if (rp < alpha)
-                dir = fh > fb ? 1 : -1;
-        }
-    } else {
-        int dur_dir = 0, rate_dir = 0;
-        if (k != K_ANR) {
-            if ((long)b->n < min_samples || (long)h->n < min_samples) {
-                note = "too few samples";
-            } else {
-                gd_mw_result mw;
-                if (gd_mannwhitney(b->v, b->n, h->v, h->n, &mw))
-                    return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-                p = mw.p;
-                if (p < alpha)
-                    dur_dir = mw.direction;
-            }
-        }
-        /* rates: blocks and ANRs happen per minute of use; launches and
-         * page visits follow the test script, so only their times count */
-        if ((k == K_GROUP || k == K_ANR) && mb > 0 && mh > 0) {
-            rp = gd_rate_test(cb, mb, ch, mh);
-            if (rp < alpha)
-                rate_dir = (double)ch / mh > (double)cb / mb ? 1 : -1;
-        }
-        dir = dur_dir ? dur_dir : rate_dir;
-        if (dur_dir && rate_dir && dur_dir != rate_dir && mb > 0 && mh > 0) {
-            /* longer but rarer (or the reverse): time lost per minute decides */
-            double d = sum_of(h) / mh - sum_of(b) / mb;
-            dir = d > 0 ? 1 : d < 0 ? -1 : 0;
-        }
-    }
-    if (dir)
-        status = dir > 0 ? "regressed" : "improved";
+    verdict vd;
+    judge(&vd, k, b, h, mb, mh, alpha, min_samples);
+    if (!vd.status)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    const char *status = vd.status;
+    double p = vd.p, rp = vd.rp;
 
     json_t *row = json_object();
     json_object_set_new(row, "kind", json_string(kind_names[k]));
     json_object_set_new(row, "name", name ? json_string(name) : json_null());
     json_object_set_new(row, "metric", metric ? json_string(metric) : json_null());
     json_object_set_new(row, "status", json_string(status));
-    json_object_set_new(row, "note", note ? json_string(note) : json_null());
+    json_object_set_new(row, "note", vd.note[0] ? json_string(vd.note) : json_null());
     json_object_set_new(row, "base", side_json(k, b, mb));
     json_object_set_new(row, "head", side_json(k, h, mh));
     json_object_set_new(row, "p_value", p_json(p));
     json_object_set_new(row, "rate_p_value", p_json(k == K_FRAMES ? NAN : rp));
     if (k == K_FRAMES)
         json_object_set_new(row, "frozen_p_value", p_json(rp));
+    /* the effect: Hodges–Lehmann shift of head against base, 95% interval */
+    gd_hl_result hl = {NAN, NAN, NAN};
+    if (k != K_FRAMES && k != K_ANR && b && h)
+        gd_hodges_lehmann(b->v, b->n, h->v, h->n, &hl);
+    json_object_set_new(row, "shift_ms", gd_ms_json(hl.shift));
+    json_object_set_new(row, "shift_ci_low_ms", gd_ms_json(hl.lo));
+    json_object_set_new(row, "shift_ci_high_ms", gd_ms_json(hl.hi));
     double change = NAN, change95 = NAN;
     if (k == K_FRAMES) {
         if (cb && ch)
@@ -325,7 +407,8 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
         json_decref(row);
         return err->code ? err->code : GD_ERR_IO;
     }
-    out->r[out->n++] = (out_row){row, strcmp(status, "same") != 0, isnan(impact) ? 0 : fabs(impact),
+    int rank = strcmp(status, "same") == 0 ? 0 : strcmp(status, "inconclusive") == 0 ? 1 : 2;
+    out->r[out->n++] = (out_row){row, rank, isnan(impact) ? 0 : fabs(impact),
                                  (int)k, json_string_value(json_object_get(row, "name"))};
     return GD_OK;
 }
@@ -350,14 +433,14 @@ int gd_diff_sets(out_rows *out, row_kind k, const char *metric, const series_set
     return rc;
 }
 
-/* Changed rows first; then the time lost or won per minute; then anr,
+/* Changed rows first, then inconclusive, then same; then the time lost or won per minute; then anr,
  * frames, startup, page, group; then by name. */
 static int cmp_out(const void *x, const void *y)
 {
     static const int kind_rank[] = {[K_ANR] = 0, [K_FRAMES] = 1, [K_STARTUP] = 2, [K_PAGE] = 3, [K_GROUP] = 4};
     const out_row *a = x, *b = y;
     if (a->changed != b->changed)
-        return a->changed ? -1 : 1;
+        return a->changed > b->changed ? -1 : 1;
     if (a->impact != b->impact)
         return a->impact > b->impact ? -1 : 1;
     if (a->kind != b->kind)

@@ -51,11 +51,13 @@ typedef struct gd_check_query {
     const json_t *budget;          /* validated with gd_budget_validate     */
     const gd_selection *head;      /* the traces checked                   */
     const gd_selection *base;      /* for new_groups/regressed_groups, or NULL */
+    int allow_missing;             /* every rule optional (--allow-missing)  */
 } gd_check_query;
 
-/* One row per rule of the budget, in the budget's order: rule, value
- * (null: no data), limit, status ("pass", "fail", "no data"), unit.
- * *broken receives the number of failed rules.  A rule that needs base
+/* One row per rule of the budget, in the rule table's order: rule, value
+ * (null: no data), limit, status ("pass", "fail", "no data" — no value, and
+ * the rule is not optional — or "skipped" — no value, optional), unit,
+ * broken (fail or no data).  *broken receives the number of broken rules.  A rule that needs base
  * without one is GD_ERR_USAGE. */
 int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
                    gd_error *err);

@@ -81,7 +81,7 @@ static void rate_pages(json_t *pages)
  * others. */
 typedef struct changed_rows {
     capped c;
-    long same;
+    long same, inconclusive;
 } changed_rows;
 
 static int append_changed(void *ctx, json_t *row)
@@ -90,6 +90,10 @@ static int append_changed(void *ctx, json_t *row)
     const char *st = json_string_value(json_object_get(row, "status"));
     if (st && strcmp(st, "same") == 0) {
         v->same++;
+        return 0;
+    }
+    if (st && strcmp(st, "inconclusive") == 0) {
+        v->inconclusive++;
         return 0;
     }
     return append_capped(&v->c, row);
@@ -113,16 +117,17 @@ static int add_versions(gd_store *s, json_t *doc, gd_error *err)
     snprintf(bsel, sizeof bsel, "version=%.1000s", oldest);
     snprintf(hsel, sizeof hsel, "version=%.1000s", newest);
     gd_selection base = {0}, head = {0};
-    changed_rows v = {{json_array(), 50, 0}, 0};
+    changed_rows v = {{json_array(), 50, 0}, 0, 0};
     if (!(rc = gd_store_select(s, bsel, &base, err)) && !(rc = gd_store_select(s, hsel, &head, err))) {
         gd_diff_query q = {&base, &head, NAN, -1};
         rc = gd_store_diff(s, &q, append_changed, &v, err);
     }
     if (!rc)
         json_object_set_new(doc, "versions",
-                            json_pack("{s:s s:s s:I s:O s:I s:I}", "base", oldest, "head", newest,
+                            json_pack("{s:s s:s s:I s:O s:I s:I s:I}", "base", oldest, "head", newest,
                                       "count", (json_int_t)nv, "changed", v.c.arr, "changed_total",
-                                      (json_int_t)v.c.seen, "same", (json_int_t)v.same));
+                                      (json_int_t)v.c.seen, "same", (json_int_t)v.same, "inconclusive",
+                                      (json_int_t)v.inconclusive));
     json_decref(v.c.arr);
     gd_selection_free(&base);
     gd_selection_free(&head);

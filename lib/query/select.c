@@ -43,7 +43,7 @@ static const char *selector_column(const char *key, size_t n)
 {
     static const char *const map[][2] = {
         {"version", "version_name"}, {"app", "app"}, {"device", "device"},
-        {"api", "api_level"},        {"source", "source"},
+        {"api", "api_level"},        {"source", "source"},      {"build", "build"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strlen(map[i][0]) == n && strncmp(key, map[i][0], n) == 0)
@@ -72,6 +72,59 @@ static int parse_id_list(const char *s, int64_t *ids, size_t max, size_t *n)
     }
 }
 
+static int cmp_version_str(const void *x, const void *y)
+{
+    return gd_version_cmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* GD_ERR_DATA for a key=value selector that matched nothing, listing the
+ * values the key has in the store (versions in version order, the rest
+ * in text order; the first 24), or saying that no trace has one. */
+static int no_match(gd_store *s, const char *selector, const char *col, gd_error *err)
+{
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT DISTINCT CAST(%s AS TEXT) AS v FROM trace WHERE %s IS NOT NULL ORDER BY v",
+             col, col);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    char *v[24];
+    size_t n = 0;
+    int more = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(q, 0);
+        if (!t)
+            continue;
+        if (n == sizeof v / sizeof v[0]) {
+            more = 1;
+            break;
+        }
+        if (!(v[n] = strdup(t)))
+            break;
+        n++;
+    }
+    sqlite3_finalize(q);
+    if (strcmp(col, "version_name") == 0 && n > 1)
+        gd_sort(v, n, sizeof *v, cmp_version_str);
+    char vals[600] = "", key[40];
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        int k = snprintf(vals + used, sizeof vals - used, "%s%.60s", i ? ", " : "", v[i]);
+        if (k > 0 && used + (size_t)k < sizeof vals)
+            used += (size_t)k;
+        else
+            more = 1;
+        free(v[i]);
+    }
+    snprintf(key, sizeof key, "%.*s", (int)(strchr(selector, '=') - selector), selector);
+    if (!n)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                            "selector '%.200s' matches no trace; no trace has a %s (godeye ingest --set %s=...)",
+                            selector, key, key);
+    return gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s' matches no trace; %s present: %s%s", selector,
+                        key, vals, more ? ", ..." : "");
+}
+
 int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -85,7 +138,7 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
         const char *col = selector_column(selector, (size_t)(eq - selector));
         if (!col)
             return gd_error_set(err, GD_ERR_USAGE, 0, 0,
-                                "selector '%.200s': unknown key (version, app, device, api, source)",
+                                "selector '%.200s': unknown key (version, app, device, api, source, build)",
                                 selector);
         if (!eq[1])
             return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': empty value", selector);
@@ -107,7 +160,7 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
             rc = gd_store_fail(s, err, "database read");
         sqlite3_finalize(q);
         if (!rc && out->n == 0)
-            rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s' matches no trace", selector);
+            rc = no_match(s, selector, col, err);
     } else {
         int64_t ids[256];
         size_t n;

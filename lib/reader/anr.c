@@ -44,9 +44,10 @@
  *     "native:<library basename>(<symbol+offset>)" or, without a symbol,
  *     "native:<library basename>(pc <hex>)" -- the "native:" prefix lets
  *     analyses tell them from Java frames.  Lock lines are not frames.
- *   - a gd_meta: pid, app (the "Cmd line:"), main_tid (sysTid of "main";
- *     without a "main" thread -- native-only dumps -- the pid when a thread
- *     has that id).
+ *   - a gd_meta: pid, app (the "Cmd line:"), device (the DEVICE part of
+ *     the dump header's "Build fingerprint:", gd_fingerprint_device),
+ *     main_tid (sysTid of "main"; without a "main" thread -- native-only
+ *     dumps -- the pid when a thread has that id).
  *   - a GD_EV_ISSUE tool "anr", type "anr_main_state", detail = the main
  *     thread's state, json {"name","tid","state"[,"waiting_on","lock",
  *     "held_by","held_by_name"]}, when the dump has a "main" thread.
@@ -200,6 +201,7 @@ static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
     c->ts = ts;
     c->has_app = 0;
     c->app[0] = 0;
+    c->device[0] = 0;
     c->main_idx = -1;
     c->main_tid = -1;
     c->in_thread = 0;
@@ -297,6 +299,11 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
             size_t n = anr_trim_right(s + 10, len - 10);
             anr_copy_str(c->app, sizeof c->app, s + 10, n);
             c->has_app = 1;
+        } else if (anr_starts(s, "Build fingerprint: '") && !c->device[0] && c->nthr == 0) {
+            /* the device, as a bugreport names it without ro.product.model */
+            char fp[256];
+            anr_copy_str(fp, sizeof fp, s + 20, anr_trim_right(s + 20, len - 20));
+            gd_fingerprint_device(fp, c->device, sizeof c->device);
         }
         return 0;  /* dump header statistics: ignored by design */
     }

@@ -41,6 +41,7 @@ typedef struct anr_ctx {
     int64_t zone_min;     /* the dump header's +hhmm, INT64_MIN when none */
     char app[256];
     int has_app;
+    char device[128];     /* of the dump's "Build fingerprint:" (#29), or "" */
     int64_t main_idx;     /* index of "main" in thr, -1 none */
     int64_t main_tid;
     /* thread being read */

@@ -224,6 +224,7 @@ int anr_end_dump(anr_ctx *c)
             gd_meta_init(&m);
             m.pid = c->pid;
             m.app = c->has_app ? c->app : NULL;
+            m.device = c->device[0] ? c->device : NULL;
             m.main_tid = c->main_tid;
             if (c->zone_min != INT64_MIN) {
                 /* the header named its zone: the times are true instants */

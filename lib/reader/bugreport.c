@@ -65,6 +65,7 @@
 #include "reader/mdstamp.h"
 #include "io/textin.h"
 #include "reader/bugreport_int.h"
+#include "core/util.h"
 
 /* ---- small helpers ---- */
 
@@ -326,12 +327,7 @@ int gd_br_finish(gd_br *b, const char *format, gd_error *err)
     if (b->model[0]) {
         snprintf(dev, sizeof dev, "%s", b->model);
     } else if (fp[0]) {
-        /* BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS */
-        const char *s2 = strchr(fp, '/');
-        const char *s3 = s2 ? strchr(s2 + 1, '/') : NULL;
-        const char *c = s3 ? strchr(s3 + 1, ':') : NULL;
-        if (s3 && c)
-            snprintf(dev, sizeof dev, "%.*s", (int)(c - s3 - 1), s3 + 1);
+        gd_fingerprint_device(fp, dev, sizeof dev);
     }
     m.device = dev[0] ? dev : NULL;
     m.api_level = b->sdk;

@@ -31,7 +31,8 @@ const char *gd_check_line(const json_t *row, char *buf, size_t n)
     if (!rule || !status)
         snprintf(buf, n, "?");
     else if (!json_is_number(v))
-        snprintf(buf, n, "no data for %s (limit %g %s)", rule, limit, unit ? unit : "");
+        snprintf(buf, n, "%s: no data (limit %g %s)%s", rule, limit, unit ? unit : "",
+                 strcmp(status, "skipped") == 0 ? ", optional" : "");
     else
         snprintf(buf, n, "%s is %g %s, %s the limit %g %s", rule, json_number_value(v), unit ? unit : "",
                  strcmp(status, "fail") == 0 ? "over" : "within", limit, unit ? unit : "");
@@ -44,8 +45,8 @@ int gd_render_junit(FILE *out, const char *suite, const json_t *rows)
     json_t *row;
     json_array_foreach(rows, i, row) {
         const char *st = json_string_value(json_object_get(row, "status"));
-        failures += st && strcmp(st, "fail") == 0;
-        skipped += st && strcmp(st, "no data") == 0;
+        failures += json_is_true(json_object_get(row, "broken"));
+        skipped += st && strcmp(st, "skipped") == 0;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", out);
     xml_text(out, suite);
@@ -58,13 +59,13 @@ int gd_render_junit(FILE *out, const char *suite, const json_t *rows)
         xml_text(out, json_string_value(json_object_get(row, "rule")));
         fputs("\"", out);
         gd_check_line(row, line, sizeof line);
-        if (st && strcmp(st, "fail") == 0) {
+        if (json_is_true(json_object_get(row, "broken"))) {
             fputs(">\n      <failure message=\"", out);
             xml_text(out, line);
             fputs("\" type=\"budget\">", out);
             xml_text(out, line);
             fputs("</failure>\n    </testcase>\n", out);
-        } else if (st && strcmp(st, "no data") == 0) {
+        } else if (st && strcmp(st, "skipped") == 0) {
             fputs(">\n      <skipped message=\"", out);
             xml_text(out, line);
             fputs("\"/>\n    </testcase>\n", out);

@@ -253,9 +253,10 @@ static void md_versions(FILE *out, const json_t *doc, int tz_min)
         code(out, str(v, "base"));
         fputs(" (base) against ", out);
         code(out, str(v, "head"));
-        fprintf(out, " (head): %lld changed, %lld the same.\n",
+        fprintf(out, " (head): %lld changed, %lld the same, %lld inconclusive.\n",
                 (long long)json_integer_value(json_object_get(v, "changed_total")),
-                (long long)json_integer_value(json_object_get(v, "same")));
+                (long long)json_integer_value(json_object_get(v, "same")),
+                (long long)json_integer_value(json_object_get(v, "inconclusive")));
         if (json_array_size(json_object_get(v, "changed")))
             fputs("\n| status | kind | name | base p95 | head p95 | base count | head count |\n"
                   "|---|---|---|---:|---:|---:|---:|\n",

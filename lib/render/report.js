@@ -595,7 +595,7 @@
     var s = sect('versions', 'Versions');
     s.appendChild(el('div', { 'class': 'mute' }, D.versions.count + ' app versions in the database; ' + v.base + ' (base) against ' +
       v.head + ' (head), as godeye diff version=' + v.base + ' version=' + v.head + ' compares them: ' + v.changed_total +
-      ' changed, ' + v.same + ' the same' + (v.changed_total > v.changed.length ? '; ' + v.changed.length + ' shown.' : '.')));
+      ' changed, ' + v.same + ' the same, ' + v.inconclusive + ' inconclusive' + (v.changed_total > v.changed.length ? '; ' + v.changed.length + ' shown.' : '.')));
     if (!v.changed.length) return;
     function side(k, f) { return function (x, r) { var o = r[k] || {}; return f(o); }; }
     s.appendChild(table(v.changed, [

@@ -210,7 +210,10 @@ static const char *const migrations[] = {
     " grp_rule = gd_group_fallback_rule((SELECT m.text FROM dispatch d JOIN message m"
     " ON m.id = d.message WHERE d.id = block.dispatch)) WHERE key_frame IS NULL;"
     /* end 4 -> 5 (#30) */
-    ,
+    /* 4 -> 5 (#29): the build a trace was tagged with (godeye ingest --set build=) */
+    "ALTER TABLE trace ADD COLUMN build TEXT;"
+    /* end 4 -> 5 (#29) */
+    "",
 };
 
 /* Brings a database of an older schema version up to this one, under the

@@ -76,6 +76,14 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
 /* The clock of the trace's times ("utc", "local", "monotonic": see
  * gd_meta.clock) when no meta of the capture names one: the format's. */
 void gd_writer_default_clock(gd_writer *w, const char *clock);
+/* Tags the user states at ingest (`godeye ingest --set KEY=VALUE`): each
+ * non-NULL one replaces what the capture says (version is version_name;
+ * build goes to trace.build). */
+typedef struct gd_trace_tags {
+    const char *app, *version, *device, *build;
+} gd_trace_tags;
+/* The tags of the trace (borrowed until gd_writer_finish; NULL: none). */
+void gd_writer_set_tags(gd_writer *w, const gd_trace_tags *tags);
 /* The stored name of a clock ("utc", "local", "monotonic", as a static
  * string), NULL for NULL or any other text. */
 const char *gd_store_clock_name(const char *clock);

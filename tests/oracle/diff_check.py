@@ -18,6 +18,17 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+try:
+    import numpy as np
+    from scipy import stats as scipy_stats
+except ImportError:
+    # a python3 outside Debian's (pyenv, venv) lacks python3-scipy: use Debian's
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != "/usr/bin/python3" \
+            and not os.environ.get("GODEYE_DIFF_CHECK_REEXEC"):
+        os.environ["GODEYE_DIFF_CHECK_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    sys.exit("diff_check.py: needs python3-scipy and python3-numpy (scripts/deps.sh --test)")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXPECTED = {"Stable1": "same", "Stable2": "same", "Regress": "regressed", "Improve": "improved",
             "Gone": "gone", "New": "new"}
@@ -59,6 +70,63 @@ def durations(path):
     return out
 
 
+def others(path):
+    """Page draw/load times, launch times and frame durations, read from the
+    capture itself (draw = ON_DRAW - ON_CREATE, load = ON_LOAD - ON_CREATE)."""
+    created, draw, load, launches, frames = {}, [], [], [], []
+    for line in open(path, encoding="utf-8"):
+        e = json.loads(line)
+        t = e.get("type")
+        if t == "lifecycle":
+            h = e["page"]["hash"]
+            if e["event"] == "ON_CREATE":
+                created[h] = e["ts"]
+            elif e["event"] == "ON_DRAW":
+                draw.append(e["ts"] - created[h])
+            elif e["event"] == "ON_LOAD":
+                load.append(e["ts"] - created[h])
+        elif t == "startup":
+            launches.append(e["total_ms"])
+        elif t == "frame":
+            frames.append(e["dur"])
+    return {"draw": draw, "load": load, "startup": launches, "frames": frames}
+
+
+def check_other_rows(rows, files, where, problems):
+    """The page, launch and frame rows against scipy: Mann-Whitney p and the
+    Hodges-Lehmann interval of the durations; for frames the pooled
+    two-proportion z test of the slow share (> 1000/60 ms), which is the
+    uncorrected chi-square test of the 2x2 table."""
+    ob, oh = others(files["base"]), others(files["head"])
+    seen = set()
+    for r in rows:
+        key = r["metric"] if r["kind"] == "page" else r["kind"]
+        if key not in ob:
+            continue
+        seen.add(key)
+        b, h = ob[key], oh[key]
+        w = f"{where}: {r['kind']} {r['name']} {r['metric']}"
+        if key == "frames":
+            sb, sh = sum(d > 1000 / 60 for d in b), sum(d > 1000 / 60 for d in h)
+            if (r["base"]["count"], r["head"]["count"], r["base"]["slow"], r["head"]["slow"]) != \
+                    (len(b), len(h), sb, sh):
+                problems.append(f"{w}: counts {r['base']} {r['head']}, the captures hold "
+                                f"{len(b)}/{len(h)} frames, {sb}/{sh} slow")
+            if r["p_value"] is not None:
+                want = scipy_stats.chi2_contingency([[sb, len(b) - sb], [sh, len(h) - sh]],
+                                                    correction=False)[1]
+                if not math.isclose(r["p_value"], want, rel_tol=1e-3):
+                    problems.append(f"{w}: p_value {r['p_value']} but scipy {want}")
+            continue
+        if len(b) >= 5 and len(h) >= 5:
+            want = scipy_stats.mannwhitneyu(b, h, method="asymptotic").pvalue
+            if not math.isclose(r["p_value"], want, rel_tol=1e-3):
+                problems.append(f"{w}: p_value {r['p_value']} but scipy {want}")
+        check_effects(r, sorted(b), sorted(h), w, problems)
+    if seen != {"draw", "load", "startup", "frames"}:
+        problems.append(f"{where}: rows for {sorted(seen)}, expected draw, load, startup and frames")
+
+
 def run(bin_, db, *args, expect=0):
     p = subprocess.run([os.path.join(bin_, "godeye"), *args], capture_output=True, text=True,
                        env={**os.environ, "GODEYE_DB": db})
@@ -68,16 +136,52 @@ def run(bin_, db, *args, expect=0):
     return p
 
 
-def one_seed(bin_, seed, tmp, scipy_stats):
-    db = os.path.join(tmp, f"s{seed}.db")
+def gen_pair(bin_, seed, tmp, count=None):
+    """The base and head captures of one seed ingested into a fresh
+    database; returns (db, files, diff rows)."""
+    tag = f"s{seed}" + (f"n{count}" if count else "")
+    db = os.path.join(tmp, f"{tag}.db")
     files = {}
     for role, ver, start in (("base", "3.1.0", 1700000000000), ("head", "3.2.0", 1700100000000)):
-        files[role] = os.path.join(tmp, f"{role}{seed}.jsonl")
+        files[role] = os.path.join(tmp, f"{role}{tag}.jsonl")
         subprocess.run([sys.executable, os.path.join(HERE, "gendiff.py"), "--role", role, "--seed",
-                        str(seed), "--version", ver, "--start", str(start), "--out", files[role]],
-                       check=True)
+                        str(seed), "--version", ver, "--start", str(start), "--out", files[role]]
+                       + (["--count", str(count)] if count else []), check=True)
     run(bin_, db, "ingest", "-q", files["base"], files["head"])
     rows = json.loads(run(bin_, db, "diff", "version=3.1.0", "version=3.2.0", "--format", "json").stdout)
+    return db, files, rows
+
+
+def hl_oracle(b, h):
+    """Hodges-Lehmann shift of h against b and its 95% interval, from all
+    the differences (numpy) and the normal quantile (scipy)."""
+    d = np.sort(np.subtract.outer(np.asarray(h, float), np.asarray(b, float)).ravel())
+    n = len(d)
+    c = math.floor(n / 2 - scipy_stats.norm.ppf(0.975) * math.sqrt(len(b) * len(h) * (len(b) + len(h) + 1) / 12))
+    lo, hi = (d[c - 1], d[n - c]) if c >= 1 else (None, None)
+    return float(np.median(d)), lo, hi
+
+
+def close(x, want, tol=2e-3):
+    if want is None or x is None:
+        return x is None and want is None
+    return math.isclose(x, want, rel_tol=1e-9, abs_tol=tol)
+
+
+def check_effects(r, b, h, where, problems):
+    """shift_ms and its interval against hl_oracle."""
+    s, lo, hi = hl_oracle(b, h)
+    for key, want in (("shift_ms", s), ("shift_ci_low_ms", lo), ("shift_ci_high_ms", hi)):
+        if not close(r[key], want):
+            problems.append(f"{where}: {key} {r[key]} but {want} by numpy/scipy")
+
+
+def rate_oracle(kb, kh, mb, mh):
+    return scipy_stats.binomtest(kh, kb + kh, mh / (mb + mh)).pvalue
+
+
+def one_seed(bin_, seed, tmp):
+    db, files, rows = gen_pair(bin_, seed, tmp)
     problems = []
     seen = {}
     dur_b, dur_h = durations(files["base"]), durations(files["head"])
@@ -85,22 +189,29 @@ def one_seed(bin_, seed, tmp, scipy_stats):
         if r["kind"] == "group":
             cls = r["name"].split("(")[0].split(".")[-2]
             seen[cls] = r["status"]
+            kb, kh = len(dur_b.get(cls, [])), len(dur_h.get(cls, []))
+            if r["base"]["count"] != kb or r["head"]["count"] != kh:
+                problems.append(f"seed {seed}: {cls}: counts {r['base']['count']}/{r['head']['count']}, "
+                                f"the captures hold {kb}/{kh}")
+            want_rp = rate_oracle(kb, kh, 10.0, 10.0)
+            if not math.isclose(r["rate_p_value"], want_rp, rel_tol=1e-3):
+                problems.append(f"seed {seed}: {cls}: rate_p_value {r['rate_p_value']} but scipy {want_rp}")
             if cls in dur_b and cls in dur_h:
                 want = mw_p(dur_b[cls], dur_h[cls])
                 if not math.isclose(r["p_value"], want, rel_tol=1e-3, abs_tol=1e-300):
                     problems.append(f"seed {seed}: {cls}: p_value {r['p_value']} but {want:.6g} by hand")
-                if scipy_stats is not None:
-                    sp = scipy_stats.mannwhitneyu(dur_b[cls], dur_h[cls], method="asymptotic").pvalue
-                    if not math.isclose(r["p_value"], sp, rel_tol=1e-3):
-                        problems.append(f"seed {seed}: {cls}: p_value {r['p_value']} but scipy {sp}")
-                # equal counts over equal minutes: the rate test sees nothing
-                if r["rate_p_value"] != 1.0:
-                    problems.append(f"seed {seed}: {cls}: rate_p_value {r['rate_p_value']}")
+                sp = scipy_stats.mannwhitneyu(dur_b[cls], dur_h[cls], method="asymptotic").pvalue
+                if not math.isclose(r["p_value"], sp, rel_tol=1e-3):
+                    problems.append(f"seed {seed}: {cls}: p_value {r['p_value']} but scipy {sp}")
+                check_effects(r, dur_b[cls], dur_h[cls], f"seed {seed}: {cls}", problems)
+            elif r["shift_ms"] is not None:
+                problems.append(f"seed {seed}: {cls}: shift_ms {r['shift_ms']} with one side empty")
         elif r["status"] != "same":
             problems.append(f"seed {seed}: {r['kind']} {r['name']} {r['metric']}: {r['status']} "
                             f"(p {r['p_value']}), expected same")
     if seen != EXPECTED:
         problems.append(f"seed {seed}: group statuses {seen}, expected {EXPECTED}")
+    check_other_rows(rows, files, f"seed {seed}", problems)
     # check: the head against the base breaks new_groups and regressed_groups
     budget = os.path.join(tmp, "budget.json")
     with open(budget, "w") as f:
@@ -120,20 +231,38 @@ def one_seed(bin_, seed, tmp, scipy_stats):
     return problems
 
 
+def small_pair(bin_, seed, count, tmp):
+    """1-4 events a side: every test lacks samples, so nothing is "same";
+    the new and gone groups are inconclusive (2 * 0.5^4 > alpha)."""
+    _, files, rows = gen_pair(bin_, seed, tmp, count)
+    problems = []
+    dur_b, dur_h = durations(files["base"]), durations(files["head"])
+    for r in rows:
+        where = f"seed {seed}, {count} a side: {r['kind']} {r['name']} {r['metric']}"
+        if r["status"] == "same":
+            problems.append(f"{where}: same")
+        if r["status"] == "inconclusive" and not r["note"]:
+            problems.append(f"{where}: inconclusive without a reason")
+        if r["kind"] == "group":
+            cls = r["name"].split("(")[0].split(".")[-2]
+            if cls in ("New", "Gone") and r["status"] != "inconclusive":
+                problems.append(f"{where}: {r['status']}, expected inconclusive")
+            if cls in dur_b and cls in dur_h:
+                check_effects(r, dur_b[cls], dur_h[cls], where, problems)
+    check_other_rows(rows, files, f"seed {seed}, {count} a side", problems)
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--seeds", type=int, default=5)
     a = ap.parse_args()
-    try:
-        from scipy import stats as scipy_stats
-    except ImportError:
-        scipy_stats = None
-        print("scipy not installed: p-values checked against the Python reimplementation only")
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(1, a.seeds + 1):
-            problems += one_seed(a.bin, seed, tmp, scipy_stats)
+            problems += one_seed(a.bin, seed, tmp)
+            problems += small_pair(a.bin, seed, 1 + (seed - 1) % 4, tmp)
     for p in problems:
         print(p)
     print(f"{a.seeds} seeds, {len(problems)} problems")

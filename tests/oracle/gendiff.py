@@ -10,6 +10,8 @@ Roles (the scenario of tests/oracle/diff_check.py):
 Durations are 100 ms + a log-normal part, so every dispatch is a block at
 the default 100 ms threshold; counts are exact and the capture lasts
 exactly --minutes, so the rates of the stable groups are equal.
+--count N gives every group, page class, launch kind and frame window N
+events instead (the small-sample pairs: nothing may be "same").
 """
 import argparse
 import json
@@ -36,6 +38,7 @@ def main():
     ap.add_argument("--version", required=True, help="meta.version_name")
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--start", type=float, default=1700000000000.0, help="epoch ms of the start")
+    ap.add_argument("--count", type=int, help="N events in every group, page, launch kind and window")
     ap.add_argument("--out", default="-")
     a = ap.parse_args()
     rnd = random.Random(a.seed * 2 + (a.role == "head"))
@@ -45,7 +48,7 @@ def main():
         m = mb if a.role == "base" else mh
         if m is None:
             continue
-        for _ in range(count):
+        for _ in range(a.count or count):
             blocks.append((name, 100.0 + rnd.lognormvariate(0, 0.35) * m))
     rnd.shuffle(blocks)
     events = [{"type": "meta", "app": APP, "version_name": a.version, "version_code": 1,
@@ -68,7 +71,7 @@ def main():
         t += d + gap
     # pages, launches and frames: the same distributions in both roles
     tp = t0 + span - 55000.0
-    for i in range(12):
+    for i in range(a.count or 12):
         h = 1000 + i
         page = {"type": "activity", "class": f"{APP}.DetailActivity", "hash": h, "parent": None}
         draw = 150 + rnd.lognormvariate(0, 0.3) * 200
@@ -77,12 +80,12 @@ def main():
         events.append({"type": "lifecycle", "ts": round(tp + draw, 3), "page": page, "event": "ON_DRAW"})
         events.append({"type": "lifecycle", "ts": round(tp + load, 3), "page": page, "event": "ON_LOAD"})
         tp += 2000
-    for i in range(6):
+    for i in range(a.count or 6):
         events.append({"type": "startup", "ts": t0 + 1000 + i * 10, "activity": f"{APP}.MainActivity",
                        "startup_kind": "cold", "total_ms": round(800 + rnd.lognormvariate(0, 0.2) * 600, 1),
                        "source": "logcat"})
     tf = t0 + span - 25000.0
-    for i in range(1000):
+    for i in range(a.count or 1000):
         d = 8 + rnd.lognormvariate(0, 0.3) * 5 if rnd.random() > 0.05 else 20 + rnd.random() * 40
         events.append({"type": "frame", "ts": round(tf, 3), "dur": round(d, 3)})
         tf += max(d, 16.7)

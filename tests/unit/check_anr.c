@@ -83,6 +83,10 @@ static size_t total_frames(const gd_collected *c)
     return n;
 }
 
+/* The device in the metas below is the DEVICE part of the dump's "Build
+ * fingerprint:" line (BRAND/PRODUCT/DEVICE:...), read off the files:
+ * deadlock2.txt google/sargo/sargo:9, sentry_thread_dump.txt
+ * google/sdk_gphone64_arm64/emu64a:13, tornaco_traces.txt ZUK/ham/Z1:7.1.1. */
 static void assert_json(json_t *got, const char *want)
 {
     json_error_t je;
@@ -105,7 +109,7 @@ START_TEST(two_thread_deadlock)
     read_fix(FIX("deadlock2.txt"), &c);
     ck_assert_uint_eq(json_array_size(c.metas), 1);
     assert_json(json_array_get(c.metas, 0),
-                "{\"app\":\"com.example.shop\",\"pid\":4321,\"main_tid\":4321}");
+                "{\"app\":\"com.example.shop\",\"pid\":4321,\"main_tid\":4321,\"device\":\"sargo\"}");
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 4);
     ck_assert_uint_eq(json_object_size(c.skips), 0);
 
@@ -478,7 +482,7 @@ START_TEST(corpus_sentry)
     ck_assert_uint_eq(json_array_size(c.metas), 1);
     assert_json(json_array_get(c.metas, 0),
                 "{\"app\":\"io.sentry.samples.android\",\"pid\":28941,\"main_tid\":28941,"
-                "\"clock\":\"utc\",\"utc_offset_min\":120}");
+                "\"clock\":\"utc\",\"utc_offset_min\":120,\"device\":\"emu64a\"}");
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 30);
     ck_assert_uint_eq(total_frames(&c), 219);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 1);
@@ -540,7 +544,7 @@ START_TEST(corpus_tornaco)
     read_fix(p, &c);
     ck_assert_uint_eq(json_array_size(c.metas), 13);
     assert_json(json_array_get(c.metas, 0),
-                "{\"app\":\"org.newstand.datamigration\",\"pid\":17902,\"main_tid\":17902}");
+                "{\"app\":\"org.newstand.datamigration\",\"pid\":17902,\"main_tid\":17902,\"device\":\"Z1\"}");
     assert_json(json_array_get(c.metas, 5),
                 "{\"app\":\"/system/bin/surfaceflinger\",\"pid\":338,\"main_tid\":338}");
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 334);

@@ -102,6 +102,44 @@ START_TEST(prop_test)
 }
 END_TEST
 
+/* Hodges–Lehmann by hand: b − a for a = {1,2,3}, b = {2,4,6} gives
+ * -1 0 1 1 2 3 3 4 5 (median 2); C = ⌊4.5 − 1.96·√(63/12)⌋ = 0, so no 95%
+ * interval.  a = 1..5, b = a + 10: the 25 differences 10 + (j − i) are
+ * 6 7 7 8 8 8 ... 14, median 10, C = ⌊12.5 − 1.96·√(275/12)⌋ = 3:
+ * [D(3), D(23)] = [7, 13]. */
+START_TEST(hodges_lehmann)
+{
+    gd_hl_result r;
+    double a[] = {1, 2, 3}, b[] = {2, 4, 6};
+    gd_hodges_lehmann(a, 3, b, 3, &r);
+    ck_assert_double_eq(r.shift, 2);
+    ck_assert(isnan(r.lo) && isnan(r.hi));
+    double a5[] = {1, 2, 3, 4, 5}, b5[] = {11, 12, 13, 14, 15};
+    gd_hodges_lehmann(a5, 5, b5, 5, &r);
+    ck_assert_double_eq(r.shift, 10);
+    ck_assert_double_eq(r.lo, 7);
+    ck_assert_double_eq(r.hi, 13);
+    /* the other way round: the shift and interval change sign */
+    gd_hodges_lehmann(b5, 5, a5, 5, &r);
+    ck_assert_double_eq(r.shift, -10);
+    ck_assert_double_eq(r.lo, -13);
+    ck_assert_double_eq(r.hi, -7);
+    /* one value each: the difference itself, no interval; even N: the mean of the middle two */
+    gd_hodges_lehmann(a, 1, b + 2, 1, &r);
+    ck_assert_double_eq(r.shift, 5);
+    gd_hodges_lehmann(a, 1, b, 2, &r); /* 1, 3 */
+    ck_assert_double_eq(r.shift, 2);
+    gd_hodges_lehmann(a, 0, b, 2, &r);
+    ck_assert(isnan(r.shift));
+    /* ties and a constant sample */
+    double c[] = {5, 5, 5, 5, 5, 5};
+    gd_hodges_lehmann(c, 6, c, 6, &r);
+    ck_assert_double_eq(r.shift, 0);
+    ck_assert_double_eq(r.lo, 0);
+    ck_assert_double_eq(r.hi, 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("mannwhitney");
@@ -111,6 +149,7 @@ int main(void)
     tcase_add_test(tc, mw_edges);
     tcase_add_test(tc, rate_test);
     tcase_add_test(tc, prop_test);
+    tcase_add_test(tc, hodges_lehmann);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
