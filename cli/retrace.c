@@ -249,7 +249,8 @@ static int try_at(const gd_mapping *m, const char *line, gd_retrace_res *res, rt
             continue;
         int native = fp.flen == 13 && !memcmp(fp.file, "Native Method", 13);
         gd_retrace_in in = {st->outline_pos, st->top ? st->thrown : NULL, st->thrown_len,
-                            fp.flen > 3 && !memcmp(fp.file + fp.flen - 3, ".kt", 3)};
+                            fp.flen > 3 && !memcmp(fp.file + fp.flen - 3, ".kt", 3),
+                            st->verbose};
         int top = st->top;
         st->top = 0;
         st->outline_pos = -1;

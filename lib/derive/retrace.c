@@ -306,7 +306,7 @@ static int add_candidate(const gd_mapping *m, const rt_klass *k, const rt_member
 {
     const rt_member *first = mode == M_OUTER ? e - 1 : g, *x = first;
     long v0 = -1, v1 = -1;
-    int nocallers = 0;
+    int nocallers = 0, all = in && in->all_lines;
     switch (mode) {
     case M_RANGE:
         if (x->c < 0)
@@ -326,13 +326,16 @@ static int add_candidate(const gd_mapping *m, const rt_klass *k, const rt_member
             v0 = x->c;
             v1 = x->d;
         } else
-            v0 = ncand == 1 ? x->c : -1;
+            v0 = ncand == 1 || all ? x->c : -1;
         break;
     case M_ZERO:
-        if (x->c >= 0 && x->d > x->c)
+        if (x->c >= 0 && x->d > x->c && all) {
+            v0 = x->c;
+            v1 = x->d;
+        } else if (x->c >= 0 && x->d > x->c)
             nocallers = 1;
         else if (x->c >= 0)
-            v0 = x->a >= 0 || ncand == 1 ? x->c : -1;
+            v0 = x->a >= 0 || ncand == 1 || all ? x->c : -1;
         break;
     default: /* a guess of R8's: no line (ProGuard prints none either) */
         break;

@@ -102,6 +102,9 @@ typedef struct gd_retrace_in {
                           * top frame of its stack (rewriteFrame), or NULL  */
     size_t thrown_len;
     int kotlin;          /* the frame's file name ends in ".kt"             */
+    int all_lines;       /* keep the original lines R8 prints only in its   *
+                          * verbose form (ambiguous range-less members, a  *
+                          * 0:0 range's original span)                      */
 } gd_retrace_in;
 
 void gd_retrace_res_free(gd_retrace_res *r);

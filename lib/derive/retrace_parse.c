@@ -180,12 +180,15 @@ static int parse_member(pstate *p, const char *line, size_t len, gd_error *err)
     }
     char sig[1024];
     size_t rl = (size_t)(sp - rs), nl = (size_t)(ne - ns), al = (size_t)(close + 1 - paren);
-    if (rl + nl + al + 2 < sizeof sig) {
+    if (rl + nl + al + 2 < sizeof sig) { /* "ret name(a,b)", as R8 prints it */
         memcpy(sig, rs, rl);
         sig[rl] = ' ';
         memcpy(sig + rl + 1, ns, nl);
-        memcpy(sig + rl + 1 + nl, paren, al);
-        if (!(mb.sig = rt_str_intern(m, sig, rl + 1 + nl + al, err)))
+        size_t k = rl + 1 + nl;
+        for (const char *x = paren; x <= close; x++)
+            if (!isspace((unsigned char)*x))
+                sig[k++] = *x;
+        if (!(mb.sig = rt_str_intern(m, sig, k, err)))
             return err->code;
     }
     if (!(mb.name = rt_str_intern(m, ns, (size_t)(ne - ns), err)) ||
