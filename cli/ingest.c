@@ -67,6 +67,13 @@ static int report_line(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
     json_t *v;
     json_object_foreach(json_object_get(row, "stats"), k, v)
         fprintf(out, "    %-44s %lld\n", k, (long long)json_integer_value(v));
+    json_t *rt = json_object_get(row, "retrace");
+    if (rt)
+        fprintf(out, "    retrace: %lld of %lld Java frames retraced, %lld of unknown classes, %lld cut\n",
+                (long long)json_integer_value(json_object_get(rt, "retraced")),
+                (long long)json_integer_value(json_object_get(rt, "frames")),
+                (long long)json_integer_value(json_object_get(rt, "unknown_class")),
+                (long long)json_integer_value(json_object_get(rt, "cut")));
     return 0;
 }
 
@@ -112,6 +119,8 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         return;
     if (!rep->res.duplicate && rep->stats && json_object_size(rep->stats))
         json_object_set(row, "stats", rep->stats);
+    if (rep->retrace)
+        json_object_set(row, "retrace", rep->retrace);
     if (o->r)
         gd_render_row(o->r, row);
     json_decref(row);

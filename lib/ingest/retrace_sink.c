@@ -37,7 +37,13 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
         const char *fr = st->frames[i];
         gd_frame_parts fp;
         size_t nd = 0;
+        if (r->noffs >= GD_RETRACE_MAX_STACK) { /* the cap: the rest is cut */
+            r->cut += st->nframes - i;
+            changed = 1;
+            break;
+        }
         if (gd_frame_split(fr, &fp)) {
+            r->seen++;
             /* without a line the frame is the method that runs (the
              * outermost of its inline chains), nothing to expand */
             if (fp.line >= 0 ? gd_retrace_frame(r->m, fp.cls, fp.clen, fp.method, fp.mlen, fp.line,
@@ -47,6 +53,11 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
                 return err->code;
             if (r->res.nalt && (nd = gd_retrace_distinct(&r->res)) > 1)
                 r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
+            if (!r->res.nalt && !r->res.dropped)
+                r->unknown++;
+            r->cut += r->res.cut;
+            if (nd == 1)
+                r->retraced++;
         }
         if (nd != 1) { /* not in the mapping, ambiguous, not a Java frame */
             if (rs_frame(r, err) || rs_add(r, fr, strlen(fr), err))
@@ -56,9 +67,13 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
         changed = 1;
         for (size_t k = r->res.alt[0]; k < r->res.alt[1]; k++) {
             const gd_rframe *f = &r->res.f[k];
+            if (r->noffs >= GD_RETRACE_MAX_STACK) {
+                r->cut += r->res.alt[1] - k;
+                break;
+            }
             char num[32] = "";
-            if (fp.line >= 0)
-                snprintf(num, sizeof num, ":%ld", f->line >= 0 ? f->line : fp.line);
+            if (f->line >= 0) /* the line to print (R8: original 0 is none) */
+                snprintf(num, sizeof num, ":%ld", f->line);
             if (rs_frame(r, err) || rs_add(r, f->cls, strlen(f->cls), err) || rs_add(r, ".", 1, err) ||
                 (f->method ? rs_add(r, f->method, strlen(f->method), err)
                            : rs_add(r, fp.method, fp.mlen, err)) ||
@@ -105,12 +120,16 @@ static int rs_method(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
             *p = '.';
     if (gd_retrace_method(r->m, r->cls, clen, me->method, strlen(me->method), &r->res, err))
         return err->code;
-    if (!r->res.nalt)
+    r->seen++;
+    if (!r->res.nalt) {
+        r->unknown++;
         return r->inner.event(r->inner.ctx, ev, err);
+    }
     if (gd_retrace_distinct(&r->res) > 1) {
         r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
         return r->inner.event(r->inner.ctx, ev, err);
     }
+    r->retraced++;
     const gd_rframe *f = &r->res.f[0];
     const char *mn = f->method ? f->method : me->method;
     if (rs_copy(&r->cls, &r->clscap, f->cls, strlen(f->cls), slash, err) ||
