@@ -101,63 +101,6 @@ static int frame_tail(const char *r)
     return r[0] == '~' && r[1] == '[' && r[n - 1] == ']';
 }
 
-/* The frame text at q: "[module/]CLASS.METHOD(FILE[:LINE])" (FILE may
- * hold parentheses and colons: Play services' "(:com.google.android.gms@2039
- * (0608):46)").  *cls is past the module prefix. */
-typedef struct cframe {
-    const char *cls, *method, *file, *rest;
-    size_t clen, mlen, flen;
-    long line;
-} cframe;
-
-static int split_frame(const char *q, cframe *f)
-{
-    const char *paren = strchr(q, '(');
-    if (!paren || paren == q)
-        return 0;
-    const char *start = q, *dot = NULL;
-    for (const char *x = q; x < paren; x++) {
-        if (isspace((unsigned char)*x) || *x == '"' || *x == ')')
-            return 0;
-        if (*x == '/')
-            start = x + 1;
-    }
-    for (const char *x = start; x < paren; x++) {
-        if (*x == ':')
-            return 0;
-        if (*x == '.')
-            dot = x;
-    }
-    if (!dot || dot == start || dot + 1 == paren)
-        return 0;
-    const char *close = strrchr(paren, ')');
-    if (!close || !frame_tail(close + 1))
-        return 0;
-    f->cls = start;
-    f->clen = (size_t)(dot - start);
-    f->method = dot + 1;
-    f->mlen = (size_t)(paren - dot - 1);
-    f->file = paren + 1;
-    f->flen = (size_t)(close - paren - 1);
-    f->line = -1;
-    f->rest = close + 1;
-    const char *colon = NULL;
-    for (const char *x = f->file; x < close; x++)
-        if (*x == ':')
-            colon = x;
-    if (colon) {
-        long v = 0;
-        const char *x = colon + 1;
-        while (x < close && isdigit((unsigned char)*x) && v < 100000000)
-            v = v * 10 + (*x++ - '0');
-        if (x == close) {
-            f->line = x > colon + 1 ? v : -1;
-            f->flen = (size_t)(colon - f->file);
-        }
-    }
-    return 1;
-}
-
 static int st_add(rt_state *st, const char *s)
 {
     if (gd_grow_plain((void **)&st->lines, &st->linecap, st->nlines + 1, sizeof *st->lines))
@@ -244,8 +187,8 @@ static int try_at(const gd_mapping *m, const char *line, gd_retrace_res *res, rt
             continue;
         while (isspace((unsigned char)*q))
             q++;
-        cframe fp;
-        if (!split_frame(q, &fp))
+        gd_frame_parts fp;
+        if (!gd_frame_split(q, &fp) || !frame_tail(fp.rest))
             continue;
         int native = fp.flen == 13 && !memcmp(fp.file, "Native Method", 13);
         gd_retrace_in in = {st->outline_pos, st->top ? st->thrown : NULL, st->thrown_len,

@@ -540,20 +540,29 @@ int gd_frame_split(const char *frame, gd_frame_parts *p)
     const char *paren = strchr(frame, '(');
     if (!paren || paren == frame)
         return 0;
-    const char *dot = NULL;
+    const char *start = frame, *dot = NULL;
     for (const char *x = frame; x < paren; x++) {
-        if (isspace((unsigned char)*x) || *x == ':' || *x == '"' || *x == '/' || *x == ')')
+        if (isspace((unsigned char)*x) || *x == '"' || *x == ')')
+            return 0;
+        if (*x == '/') /* a module or class loader prefix */
+            start = x + 1;
+    }
+    for (const char *x = start; x < paren; x++) {
+        if (*x == ':')
             return 0;
         if (*x == '.')
             dot = x;
     }
-    if (!dot || dot == frame || dot + 1 == paren)
+    if (!dot || dot == start || dot + 1 == paren)
         return 0;
-    const char *close = strchr(paren, ')');
+    /* the last ')': a file may hold parentheses (Play services' modules) */
+    const char *close = strrchr(paren, ')');
     if (!close)
         return 0;
-    p->cls = frame;
-    p->clen = (size_t)(dot - frame);
+    p->module = frame;
+    p->modlen = (size_t)(start - frame);
+    p->cls = start;
+    p->clen = (size_t)(dot - start);
     p->method = dot + 1;
     p->mlen = (size_t)(paren - dot - 1);
     p->file = paren + 1;
@@ -563,13 +572,13 @@ int gd_frame_split(const char *frame, gd_frame_parts *p)
     for (const char *x = p->file; x < close; x++)
         if (*x == ':')
             colon = x;
-    if (colon && colon + 1 < close) {
+    if (colon) {
         long v = 0;
         const char *x = colon + 1;
         while (x < close && isdigit((unsigned char)*x) && v < 100000000)
             v = v * 10 + (*x++ - '0');
-        if (x == close) {
-            p->line = v;
+        if (x == close) { /* "File:12", or "File:" (no line) */
+            p->line = x > colon + 1 ? v : -1;
             p->flen = (size_t)(colon - p->file);
         }
     }

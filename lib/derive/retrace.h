@@ -136,13 +136,16 @@ int gd_retrace_frame_in(const gd_mapping *m, const char *cls, size_t clen, const
 int gd_retrace_method(const gd_mapping *m, const char *cls, size_t clen, const char *method,
                       size_t mlen, gd_retrace_res *res, gd_error *err);
 
-/* A frame text "a.b.C.m(File:12)" (optionally followed by more text kept
- * as is) split into its parts; 0 when it is not of that shape.  `line` is
- * -1 without a number; file/flen the text inside the parentheses before
- * the line number. */
+/* A frame text "[module/]a.b.C.m(File:12)" (optionally followed by more
+ * text kept as is) split into its parts; 0 when it is not of that shape.
+ * module/modlen: a module or class-loader prefix ending in '/'
+ * ("java.base/", "classloader.a/named_module@9.0/"), empty when none.
+ * The file ends at the last ')' (Play services' "(:com.google.android.gms@
+ * 2039 (0608):46)").  `line` is -1 without a number ("File", "File:");
+ * file/flen the text inside the parentheses before the line number. */
 typedef struct gd_frame_parts {
-    const char *cls, *method, *file, *rest;
-    size_t clen, mlen, flen;
+    const char *module, *cls, *method, *file, *rest;
+    size_t modlen, clen, mlen, flen;
     long line;
 } gd_frame_parts;
 int gd_frame_split(const char *frame, gd_frame_parts *p);

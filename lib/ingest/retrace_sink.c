@@ -74,7 +74,8 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
             char num[32] = "";
             if (f->line >= 0) /* the line to print (R8: original 0 is none) */
                 snprintf(num, sizeof num, ":%ld", f->line);
-            if (rs_frame(r, err) || rs_add(r, f->cls, strlen(f->cls), err) || rs_add(r, ".", 1, err) ||
+            if (rs_frame(r, err) || rs_add(r, fp.module, fp.modlen, err) ||
+                rs_add(r, f->cls, strlen(f->cls), err) || rs_add(r, ".", 1, err) ||
                 (f->method ? rs_add(r, f->method, strlen(f->method), err)
                            : rs_add(r, fp.method, fp.mlen, err)) ||
                 rs_add(r, "(", 1, err) || rs_add(r, f->file, strlen(f->file), err) ||

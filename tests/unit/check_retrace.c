@@ -186,6 +186,20 @@ START_TEST(t_split)
     ck_assert(!gd_frame_split("#00 pc 0001e0 /system/lib/libc.so (__epoll_pwait+8)", &p));
     ck_assert(!gd_frame_split("noclass(X.java:1)", &p));
     ck_assert(!gd_frame_split("a.b.c", &p));
+    /* module prefixes (R8's NamedModuleStackTrace), Play services' file
+     * with parentheses (AutoStackTrace), "File:" without a number */
+    ck_assert(gd_frame_split("classloader.a.b.a/named_module@9.0/a.a(:101)", &p));
+    ck_assert_int_eq((int)p.modlen, 35);
+    ck_assert_int_eq((int)p.clen, 1);
+    ck_assert_int_eq(p.line, 101);
+    ck_assert(gd_frame_split("qtr.a(:com.google.android.gms@203915081@20.39.15 (060808-335085812):46)", &p));
+    ck_assert_int_eq((int)p.modlen, 0);
+    ck_assert_int_eq(p.line, 46);
+    ck_assert_str_eq(p.rest, "");
+    ck_assert(gd_frame_split("R8.main(Main.java:)", &p));
+    ck_assert_int_eq(p.line, -1);
+    ck_assert_int_eq((int)p.flen, 9);
+    ck_assert(!gd_frame_split("a/b:c.d(X.java:1)", &p));
 }
 END_TEST
 
