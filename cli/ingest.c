@@ -240,6 +240,9 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     fclose(mem);
     if (rc) {
         free(held);
+        /* a mapping error is one line, as godeye retrace prints it */
+        if (retrace && !strcmp(err.source, retrace))
+            return gd_cli_fail_line("ingest", &err);
         return gd_cli_fail("ingest", &err);
     }
     int wfail = rend || (nheld && fwrite(held, 1, nheld, stdout) != nheld) || fflush(stdout);
