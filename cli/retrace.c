@@ -16,8 +16,6 @@ static const char *const usage_line = "godeye retrace --mapping FILE [--verbose]
 typedef struct rt_out {
     FILE *f;
     int tty;             /* control characters escaped (tabs kept)           */
-    char *prev;          /* the previous alternative line (trimming)         */
-    size_t prevcap;
     char *cur;
     size_t curcap, curlen;
 } rt_out;
@@ -194,10 +192,8 @@ static int try_at(const gd_mapping *m, const char *line, gd_retrace_res *res, rt
         gd_retrace_in in = {st->outline_pos, st->top ? st->thrown : NULL, st->thrown_len,
                             fp.flen > 3 && !memcmp(fp.file + fp.flen - 3, ".kt", 3),
                             st->verbose};
-        int top = st->top;
         st->top = 0;
         st->outline_pos = -1;
-        (void)top;
         if (gd_retrace_frame_in(m, fp.cls, fp.clen, fp.method, fp.mlen, fp.line, &in, res, err))
             return -1;
         if (res->outline)
@@ -230,7 +226,7 @@ static int class_char(int c)
     return c && !isspace(c) && !strchr("\":./()[]", c);
 }
 
-/* Class at s: (part.)*part followed by the end, ':', ']' or a blank; its
+/* Class at s: (part.)*part followed by the end, ':' or ']'; its
  * end or NULL. */
 static const char *class_at(const char *s)
 {
@@ -390,7 +386,6 @@ int cmd_retrace(int argc, char **argv, gd_ctx *ctx)
             rc = gd_cli_fail("retrace", &err);
         }
     }
-    free(o.prev);
     free(o.cur);
     for (size_t i = 0; i < st.nlines; i++)
         free(st.lines[i]);
