@@ -72,6 +72,15 @@ int gd_cli_fail(const char *cmd, const gd_error *err)
     return err->code == GD_ERR_USAGE ? GD_EXIT_USAGE : GD_EXIT_FAIL;
 }
 
+int gd_cli_fail_line(const char *cmd, const gd_error *err)
+{
+    char buf[2048];
+    fprintf(stderr, "godeye %s: ", cmd);
+    gd_fputs_escaped(gd_error_format(err, buf, sizeof buf), stderr);
+    fputc('\n', stderr);
+    return err->code == GD_ERR_USAGE ? GD_EXIT_USAGE : GD_EXIT_FAIL;
+}
+
 static void say_waiting(void *cmd)
 {
     fprintf(stderr, "godeye %s: waiting for the database lock held by another godeye\n", (const char *)cmd);

@@ -26,6 +26,9 @@ typedef int (*gd_cmd_fn)(int argc, char **argv, gd_ctx *ctx);
  * when the error names a position in a readable file); returns the exit
  * code for the error (2 for usage errors, else 1). */
 int gd_cli_fail(const char *cmd, const gd_error *err);
+/* The same in one line, without the source line and caret (errors read
+ * by tools, e.g. a mapping file's: 'FILE':LINE:COL: problem). */
+int gd_cli_fail_line(const char *cmd, const gd_error *err);
 /* Opens the store or reports why not (returns 0 or an exit code). */
 int gd_cli_open_store(const gd_ctx *ctx, const char *cmd, int mode, gd_store **out);
 /* A listing command's store, read-only, once every --trace id is known:

@@ -113,6 +113,13 @@ static int report_line(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
             (long long)json_integer_value(json_object_get(row, "blocks")),
             (long long)json_integer_value(json_object_get(row, "skipped")));
     print_reasons(out, json_object_get(row, "stats"), o->verbose ? SIZE_MAX : GD_INGEST_TOP_REASONS);
+    json_t *rt = json_object_get(row, "retrace");
+    if (rt)
+        fprintf(out, "    retrace: %lld of %lld Java frames retraced, %lld of unknown classes, %lld cut\n",
+                (long long)json_integer_value(json_object_get(rt, "retraced")),
+                (long long)json_integer_value(json_object_get(rt, "frames")),
+                (long long)json_integer_value(json_object_get(rt, "unknown_class")),
+                (long long)json_integer_value(json_object_get(rt, "cut")));
     return 0;
 }
 
@@ -158,6 +165,8 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         return;
     if (!rep->res.duplicate && rep->stats && json_object_size(rep->stats))
         json_object_set(row, "stats", rep->stats);
+    if (rep->retrace)
+        json_object_set(row, "retrace", rep->retrace);
     if (o->r)
         gd_render_row(o->r, row);
     json_decref(row);
@@ -311,6 +320,9 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     fclose(mem);
     if (rc) {
         free(held);
+        /* a mapping error is one line, as godeye retrace prints it */
+        if (retrace && !strcmp(err.source, retrace))
+            return gd_cli_fail_line("ingest", &err);
         return gd_cli_fail("ingest", &err);
     }
     int wfail = rend || (nheld && fwrite(held, 1, nheld, stdout) != nheld) || fflush(stdout);

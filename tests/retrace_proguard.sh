@@ -9,7 +9,10 @@
 # (proguard-cli) with -printmapping, and run to record its stack traces.
 # Both tools then read those traces and variants of them (no line numbers,
 # "Unknown Source", lines outside every range, exception lines naming each
-# obfuscated class); their outputs must be identical.  Exit 77 (skipped)
+# obfuscated class); their outputs must be identical, except for frames
+# without a line, where godeye follows R8's rules (the outermost member of
+# each inline chain, "<OR> " alternatives) and each frame it prints must be
+# one ProGuard lists there (tests/retrace/pg_compare.py).  Exit 77 (skipped)
 # when java, javac or ProGuard are missing.
 set -eu
 godeye=$1
@@ -74,6 +77,14 @@ frames=0
 for f in traces noline unknown outside classes; do
   java -jar $rt mapping.txt $f.txt >$f.proguard
   "$godeye" retrace --mapping mapping.txt $f.txt >$f.godeye
+  case $f in
+  noline|unknown)
+    # without a line godeye follows R8, not ProGuard: its frames must be
+    # among those ProGuard lists (tests/retrace/pg_compare.py)
+    python3 "$here/retrace/pg_compare.py" $f.proguard $f.godeye >$f.cmp ||
+      { echo "FAIL: $f.txt: $(cat $f.cmp)"; status=1; }
+    continue;;
+  esac
   if ! cmp -s $f.proguard $f.godeye; then
     echo "FAIL: $f.txt: godeye retrace differs from ProGuard's retrace:"
     diff -u $f.proguard $f.godeye || true
@@ -85,5 +96,5 @@ done
 grep -q 'at com.example.util.Checker.fail(Checker.java:14)' traces.godeye || { echo "FAIL: Checker.fail not retraced"; status=1; }
 grep -q 'at com.example.app.Main.inner(Main.java:45)' traces.godeye || { echo "FAIL: inline chain not expanded"; status=1; }
 grep -q 'com.example.app.AppException: wrapped 1' traces.godeye || { echo "FAIL: exception class not retraced"; status=1; }
-[ $status -eq 0 ] && echo "ok: $frames frame lines identical to ProGuard 6.2's retrace over 5 inputs"
+[ $status -eq 0 ] && echo "ok: $frames frame lines over 5 inputs: identical to ProGuard 6.2's retrace for 3, among ProGuard's alternatives for the 2 without lines"
 exit $status

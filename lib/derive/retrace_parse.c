@@ -80,7 +80,7 @@ static int parse_class(pstate *p, const char *line, size_t len, gd_error *err)
     rt_klass k = {0};
     if (!(k.orig = rt_str_intern(m, os, (size_t)(oe - os), err)) ||
         !(k.obf = rt_str_intern(m, bs, (size_t)(be - bs), err)) ||
-        !(k.file = rt_derived_file(m, os, (size_t)(oe - os), err)))
+        rt_derived_files(m, os, (size_t)(oe - os), &k.djava, &k.dkt, err))
         return err->code;
     if (rt_class_find(m, bs, (size_t)(be - bs)))
         return perr(p, line, bs, "obfuscated class named twice", err);
@@ -125,8 +125,11 @@ static int parse_member(pstate *p, const char *line, size_t len, gd_error *err)
         } else {
             mb.b = mb.a;
         }
-        if (mb.b < mb.a)
-            return perr(p, line, s, "line range ends before it starts", err);
+        if (mb.b < mb.a) { /* R8 reads 5:3 as 3:5 */
+            int32_t t = mb.a;
+            mb.a = mb.b;
+            mb.b = t;
+        }
     }
     /* return type, then the name up to '(' */
     const char *sp = s;
@@ -156,6 +159,12 @@ static int parse_member(pstate *p, const char *line, size_t len, gd_error *err)
         q++;
     if (q != arrow)
         return perr(p, line, q, "unexpected text before '->'", err);
+    if (mb.c >= 0 && mb.d >= 0 && mb.d < mb.c) { /* as R8 reads 5:2 */
+        int32_t t = mb.c;
+        mb.c = mb.d;
+        mb.d = t;
+    }
+    const char *rs = s; /* the return type */
     /* a qualified name: code moved in from another class */
     const char *dot = NULL;
     for (const char *x = ns; x < ne; x++)
@@ -165,25 +174,137 @@ static int parse_member(pstate *p, const char *line, size_t len, gd_error *err)
         if (dot == ns || dot + 1 == ne)
             return perr(p, line, ns, "bad qualified method name", err);
         if (!(mb.ocls = rt_str_intern(m, ns, (size_t)(dot - ns), err)) ||
-            !(mb.file = rt_derived_file(m, ns, (size_t)(dot - ns), err)))
+            rt_derived_files(m, ns, (size_t)(dot - ns), &mb.djava, &mb.dkt, err))
             return err->code;
         ns = dot + 1;
+    }
+    char sig[1024];
+    size_t rl = (size_t)(sp - rs), nl = (size_t)(ne - ns), al = (size_t)(close + 1 - paren);
+    if (rl + nl + al + 2 < sizeof sig) { /* "ret name(a,b)", as R8 prints it */
+        memcpy(sig, rs, rl);
+        sig[rl] = ' ';
+        memcpy(sig + rl + 1, ns, nl);
+        size_t k = rl + 1 + nl;
+        for (const char *x = paren; x <= close; x++)
+            if (!isspace((unsigned char)*x))
+                sig[k++] = *x;
+        if (!(mb.sig = rt_str_intern(m, sig, k, err)))
+            return err->code;
     }
     if (!(mb.name = rt_str_intern(m, ns, (size_t)(ne - ns), err)) ||
         !(mb.obf = rt_str_intern(m, os, (size_t)(oe - os), err)))
         return err->code;
     mb.cls = (uint32_t)(m->ncls - 1);
     mb.seq = p->seq++;
-    if (p->last_member && m->nmem) {
-        const rt_member *prev = &m->mem[m->nmem - 1];
-        if (prev->cls == mb.cls && prev->obf == mb.obf && mb.a >= 0 && prev->a == mb.a &&
-            prev->b == mb.b)
-            mb.cont = 1;
-    }
     if (gd_grow((void **)&m->mem, &m->memcap, m->nmem + 1, sizeof *m->mem, err))
         return err->code;
     m->mem[m->nmem++] = mb;
     p->last_member = 1;
+    return GD_OK;
+}
+
+/* R8's lenient JSON (single-quoted strings, bare keys) as strict JSON in
+ * out (cap bytes); 0 when it does not fit. */
+static size_t lenient_json(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+#define PUT(c) do { if (o + 1 >= cap) return 0; out[o++] = (c); } while (0)
+    for (size_t i = 0; i < n;) {
+        char c = s[i];
+        if (c == '"' || c == '\'') {
+            char q = c;
+            PUT('"');
+            for (i++; i < n && s[i] != q; i++) {
+                if (s[i] == '\\' && i + 1 < n) {
+                    PUT(s[i]);
+                    PUT(s[++i]);
+                } else if (s[i] == '"') {
+                    PUT('\\');
+                    PUT('"');
+                } else {
+                    PUT(s[i]);
+                }
+            }
+            PUT('"');
+            i++;
+        } else if (isalpha((unsigned char)c) || c == '_' || c == '$') {
+            size_t j = i;
+            while (j < n && (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '$' || s[j] == '.'))
+                j++;
+            int word = (j - i == 4 && (!memcmp(s + i, "true", 4) || !memcmp(s + i, "null", 4))) ||
+                       (j - i == 5 && !memcmp(s + i, "false", 5));
+            if (!word)
+                PUT('"');
+            for (; i < j; i++)
+                PUT(s[i]);
+            if (!word)
+                PUT('"');
+        } else {
+            PUT(c);
+            i++;
+        }
+    }
+#undef PUT
+    out[o] = 0;
+    return o;
+}
+
+/* rewriteFrame: the class of throws(Lx/y/Z;) (dotted) and the count of
+ * removeInnerFrames(N), when both are there. */
+static int parse_rewrite(pstate *p, json_t *o, gd_error *err)
+{
+    gd_mapping *m = p->m;
+    if (!p->last_member || !m->nmem)
+        return GD_OK;
+    json_t *conds = json_object_get(o, "conditions"), *acts = json_object_get(o, "actions");
+    size_t i;
+    json_t *v;
+    uint32_t thr = 0;
+    json_array_foreach(conds, i, v) {
+        const char *c = json_string_value(v);
+        size_t l = c ? strlen(c) : 0;
+        if (l > 10 && !strncmp(c, "throws(L", 8) && !strcmp(c + l - 2, ";)")) {
+            char buf[512];
+            size_t k = l - 10 < sizeof buf ? l - 10 : sizeof buf - 1;
+            for (size_t j = 0; j < k; j++)
+                buf[j] = c[8 + j] == '/' ? '.' : c[8 + j];
+            if (!(thr = rt_str_intern(m, buf, k, err)))
+                return err->code;
+        }
+    }
+    json_array_foreach(acts, i, v) {
+        const char *a = json_string_value(v);
+        int n = 0;
+        if (thr && a && sscanf(a, "removeInnerFrames(%d)", &n) == 1 && n > 0) {
+            m->mem[m->nmem - 1].rw_throws = thr;
+            m->mem[m->nmem - 1].rw_remove = (uint8_t)(n > 255 ? 255 : n);
+        }
+    }
+    return GD_OK;
+}
+
+/* outlineCallsite: {"positions": {"1": 4, ...}} on the member before. */
+static int parse_callsite(pstate *p, json_t *o, gd_error *err)
+{
+    gd_mapping *m = p->m;
+    json_t *pos = json_object_get(o, "positions");
+    if (!p->last_member || !m->nmem || !json_is_object(pos))
+        return GD_OK;
+    rt_member *mb = &m->mem[m->nmem - 1];
+    mb->cs_first = (uint32_t)(m->ncs / 2);
+    mb->cs_n = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(pos, key, v) {
+        if (!json_is_integer(v) || mb->cs_n == UINT16_MAX)
+            continue;
+        if (gd_grow((void **)&m->cs, &m->cscap, m->ncs + 2, sizeof *m->cs, err))
+            return err->code;
+        long long kv = strtoll(key, NULL, 10), vv = json_integer_value(v);
+        m->cs[m->ncs++] = (int32_t)(kv < 0 ? -1 : kv > INT32_MAX ? INT32_MAX : kv);
+        m->cs[m->ncs++] = (int32_t)(vv < 0 ? -1 : vv > INT32_MAX ? INT32_MAX : vv);
+        mb->cs_n++;
+    }
     return GD_OK;
 }
 
@@ -197,6 +318,12 @@ static int parse_comment(pstate *p, const char *line, size_t len, gd_error *err)
         return GD_OK; /* a plain comment */
     json_error_t je;
     json_t *o = json_loadb(s, (size_t)(end - s), 0, &je);
+    if (!o) {
+        char buf[4096];
+        size_t n = lenient_json(s, (size_t)(end - s), buf, sizeof buf);
+        if (n)
+            o = json_loadb(buf, n, 0, &je);
+    }
     const char *id = o ? json_string_value(json_object_get(o, "id")) : NULL;
     if (!id) {
         json_decref(o);
@@ -217,6 +344,19 @@ static int parse_comment(pstate *p, const char *line, size_t len, gd_error *err)
                 return err->code;
             }
             m->cls[m->ncls - 1].file = fo;
+        }
+    } else if (!strcmp(id, "com.android.tools.r8.outline")) {
+        if (p->last_member && m->nmem)
+            m->mem[m->nmem - 1].outline = 1;
+    } else if (!strcmp(id, "com.android.tools.r8.outlineCallsite")) {
+        if (parse_callsite(p, o, err)) {
+            json_decref(o);
+            return err->code;
+        }
+    } else if (!strcmp(id, "com.android.tools.r8.rewriteFrame")) {
+        if (parse_rewrite(p, o, err)) {
+            json_decref(o);
+            return err->code;
         }
     } else if (!strcmp(id, "com.android.tools.r8.synthesized")) {
         if (p->last_member && m->nmem)
@@ -285,13 +425,22 @@ int gd_mapping_load(gd_mapping **out, gd_input *in, gd_error *err)
     }
     if (!code && r < 0)
         code = err->code ? err->code : GD_ERR_IO;
-    if (!code && m->ncls == 0)
-        code = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a mapping file: no 'original -> obfuscated:' class line");
+    /* an empty mapping is a mapping (R8 and ProGuard retrace nothing) */
+    if (!code)
+        code = rt_otab_build(m, err);
     if (code) {
         gd_mapping_free(m);
         return code;
     }
     gd_sort(m->mem, m->nmem, sizeof *m->mem, cmp_member);
+    /* an inline chain, as R8 reads it: members of one name whose range
+     * equals that of the member of that name before (other names between
+     * them do not matter) */
+    for (size_t i = 1; i < m->nmem; i++) {
+        const rt_member *prev = &m->mem[i - 1], *mb = &m->mem[i];
+        m->mem[i].cont = prev->cls == mb->cls && prev->obf == mb->obf && mb->a >= 0 &&
+                         prev->a == mb->a && prev->b == mb->b;
+    }
     for (size_t i = 0; i < m->nmem;) {
         size_t j = i;
         while (j < m->nmem && m->mem[j].cls == m->mem[i].cls)
@@ -299,6 +448,12 @@ int gd_mapping_load(gd_mapping **out, gd_input *in, gd_error *err)
         m->cls[m->mem[i].cls].first = (uint32_t)i;
         m->cls[m->mem[i].cls].count = (uint32_t)(j - i);
         i = j;
+    }
+    /* code moved in from another class: that class's sourceFile */
+    for (size_t i = 0; i < m->nmem; i++) {
+        const rt_klass *k = rt_class_find_orig(m, m->mem[i].ocls);
+        if (k && k->file)
+            m->mem[i].file = k->file;
     }
     gd_input_hash_hex(in, m->hash);
     *out = m;

@@ -174,6 +174,7 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     if (rc->mapping)
         sink = gd_retrace_sink_wrap(&rs, sink, rc->mapping);
     code = r->read(in, sink, &ro, err);
+    size_t rt_seen = rs.seen, rt_done = rs.retraced, rt_unknown = rs.unknown, rt_cut = rs.cut;
     gd_retrace_sink_free(&rs);
     if (!code) {
         /* drain anything a reader left unread, so the hash covers the input */
@@ -250,7 +251,23 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
         gd_writer_abort(w);
     } else if (rc->fn) {
         rep.stats = stats;
+        json_t *rt = NULL;
+        if (rc->mapping && !rep.res.duplicate) {
+            rt = json_pack("{s:I s:I s:I s:I}", "frames", (json_int_t)rt_seen, "retraced",
+                           (json_int_t)rt_done, "unknown_class", (json_int_t)rt_unknown, "cut",
+                           (json_int_t)rt_cut);
+            rep.retrace = rt;
+        }
         rc->fn(rc->ctx, &rep);
+        json_decref(rt);
+        if (rc->mapping && !rep.res.duplicate && rt_seen && !rt_done) {
+            /* a wrong mapping is never silent */
+            char msg[700];
+            snprintf(msg, sizeof msg, " matched none of the %zu Java frames of '%.500s' (%zu of classes it does not know): the build's mapping?",
+                     rt_seen, source, rt_unknown);
+            gd_ingest_report w = {.source = rc->opts->mapping, .warning = msg};
+            rc->fn(rc->ctx, &w);
+        }
     }
     json_decref(stats);
     gd_writer_free(w);

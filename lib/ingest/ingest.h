@@ -48,6 +48,11 @@ typedef struct gd_ingest_report {
                                   * path; nothing else is set): "LINE: ..."
                                   * metadata lines with unknown ids were
                                   * ignored                                */
+    json_t *retrace;             /* with opts->mapping: {"frames": Java
+                                  * frames and method names seen,
+                                  * "retraced", "unknown_class": of a class
+                                  * the mapping does not know, "cut": left
+                                  * out by the expansion caps} (borrowed)  */
     const char *nothing_usable;  /* with keep_going: an input recognised as
                                   * `format` from which no event was taken,
                                   * passed over: the reason counts        */

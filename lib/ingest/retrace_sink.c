@@ -28,6 +28,48 @@ static int rs_frame(gd_retrace_sink *r, gd_error *err)
     return GD_OK;
 }
 
+/* A bare method name "a.b.C.m" (simpleperf's Java frames): the length of
+ * its class part, or 0 when the frame is not of that shape. */
+static size_t bare_method(const char *fr)
+{
+    size_t dot = 0, i = 0;
+    for (; fr[i]; i++) {
+        unsigned char c = (unsigned char)fr[i];
+        if (c == '.')
+            dot = i;
+        else if (!(c == '_' || c == '$' || c == '<' || c == '>' || (c >= '0' && c <= '9') ||
+                   ((c | 32) >= 'a' && (c | 32) <= 'z')))
+            return 0;
+    }
+    return dot && dot + 1 < i ? dot : 0;
+}
+
+/* A bare method frame: the method that runs, like a method event (no line,
+ * so no inline chain).  1 when written, 0 when kept as it is. */
+static int rs_bare(gd_retrace_sink *r, const gd_event *ev, const char *fr, size_t clen,
+                   gd_error *err)
+{
+    const char *mn = fr + clen + 1;
+    r->seen++;
+    if (gd_retrace_method(r->m, fr, clen, mn, strlen(mn), &r->res, err))
+        return -1;
+    if (!r->res.nalt) {
+        r->unknown++;
+        return 0;
+    }
+    if (gd_retrace_distinct(&r->res) > 1) {
+        r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
+        return 0;
+    }
+    const gd_rframe *f = &r->res.f[0];
+    const char *m = f->method ? f->method : mn;
+    if (rs_frame(r, err) || rs_add(r, f->cls, strlen(f->cls), err) || rs_add(r, ".", 1, err) ||
+        rs_add(r, m, strlen(m), err))
+        return -1;
+    r->retraced++;
+    return 1;
+}
+
 static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
 {
     const gd_stack_ev *st = &ev->u.stack;
@@ -37,7 +79,22 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
         const char *fr = st->frames[i];
         gd_frame_parts fp;
         size_t nd = 0;
-        if (gd_frame_split(fr, &fp)) {
+        if (r->noffs >= GD_RETRACE_MAX_STACK) { /* the cap: the rest is cut */
+            r->cut += st->nframes - i;
+            changed = 1;
+            break;
+        }
+        size_t bare = gd_frame_split(fr, &fp) ? 0 : bare_method(fr);
+        if (bare) {
+            int w = rs_bare(r, ev, fr, bare, err);
+            if (w < 0)
+                return err->code;
+            if (w) {
+                changed = 1;
+                continue;
+            }
+        } else if (fp.cls) {
+            r->seen++;
             /* without a line the frame is the method that runs (the
              * outermost of its inline chains), nothing to expand */
             if (fp.line >= 0 ? gd_retrace_frame(r->m, fp.cls, fp.clen, fp.method, fp.mlen, fp.line,
@@ -47,6 +104,11 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
                 return err->code;
             if (r->res.nalt && (nd = gd_retrace_distinct(&r->res)) > 1)
                 r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
+            if (!r->res.nalt && !r->res.dropped)
+                r->unknown++;
+            r->cut += r->res.cut;
+            if (nd == 1)
+                r->retraced++;
         }
         if (nd != 1) { /* not in the mapping, ambiguous, not a Java frame */
             if (rs_frame(r, err) || rs_add(r, fr, strlen(fr), err))
@@ -56,10 +118,15 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
         changed = 1;
         for (size_t k = r->res.alt[0]; k < r->res.alt[1]; k++) {
             const gd_rframe *f = &r->res.f[k];
+            if (r->noffs >= GD_RETRACE_MAX_STACK) {
+                r->cut += r->res.alt[1] - k;
+                break;
+            }
             char num[32] = "";
-            if (fp.line >= 0)
-                snprintf(num, sizeof num, ":%ld", f->line >= 0 ? f->line : fp.line);
-            if (rs_frame(r, err) || rs_add(r, f->cls, strlen(f->cls), err) || rs_add(r, ".", 1, err) ||
+            if (f->line >= 0) /* the line to print (R8: original 0 is none) */
+                snprintf(num, sizeof num, ":%ld", f->line);
+            if (rs_frame(r, err) || rs_add(r, fp.module, fp.modlen, err) ||
+                rs_add(r, f->cls, strlen(f->cls), err) || rs_add(r, ".", 1, err) ||
                 (f->method ? rs_add(r, f->method, strlen(f->method), err)
                            : rs_add(r, fp.method, fp.mlen, err)) ||
                 rs_add(r, "(", 1, err) || rs_add(r, f->file, strlen(f->file), err) ||
@@ -105,12 +172,16 @@ static int rs_method(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
             *p = '.';
     if (gd_retrace_method(r->m, r->cls, clen, me->method, strlen(me->method), &r->res, err))
         return err->code;
-    if (!r->res.nalt)
+    r->seen++;
+    if (!r->res.nalt) {
+        r->unknown++;
         return r->inner.event(r->inner.ctx, ev, err);
+    }
     if (gd_retrace_distinct(&r->res) > 1) {
         r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
         return r->inner.event(r->inner.ctx, ev, err);
     }
+    r->retraced++;
     const gd_rframe *f = &r->res.f[0];
     const char *mn = f->method ? f->method : me->method;
     if (rs_copy(&r->cls, &r->clscap, f->cls, strlen(f->cls), slash, err) ||

@@ -21,7 +21,15 @@ typedef struct gd_retrace_sink {
     size_t fcap;
     char *cls, *meth;      /* GD_EV_METHOD's new names                       */
     size_t clscap, methcap;
+    /* what the mapping did (#31): Java frames and method names seen, those
+     * retraced, those of a class the mapping does not know, and frames
+     * left out by the caps (gd_retrace_res.cut, GD_RETRACE_MAX_STACK) */
+    size_t seen, retraced, unknown, cut;
 } gd_retrace_sink;
+
+/* At most this many frames in one retraced stack (a hostile mapping can
+ * expand each frame 256 times); the rest is cut and counted. */
+#define GD_RETRACE_MAX_STACK 4096
 
 /* Points r at inner (both outlive the reading) and returns the sink to
  * read into.  A zeroed r needs no wrap to be freed. */

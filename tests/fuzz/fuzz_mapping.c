@@ -34,6 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gd_mapping_class(m, s, (size_t)(e - s));
             for (long l = -1; l < 4; l++)
                 gd_retrace_frame(m, s, (size_t)(e - s), "a", 1, l, &res, &err);
+            /* R8's frame context: after an outline, as a top frame of an
+             * NPE, a Kotlin file, the verbose lines */
+            for (long l = 0; l < 4; l++) {
+                gd_retrace_in ctx = {l, "java.lang.NullPointerException", 30, (int)(l & 1),
+                                     (int)(l >> 1)};
+                gd_retrace_frame_in(m, s, (size_t)(e - s), "a", 1, l + 1, &ctx, &res, &err);
+                (void)gd_retrace_distinct(&res);
+            }
             gd_retrace_method(m, s, (size_t)(e - s), "a", 1, &res, &err);
             (void)gd_retrace_distinct(&res);
         }

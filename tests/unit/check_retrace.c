@@ -59,8 +59,8 @@ START_TEST(t_r8_header)
     const char *id;
     long line;
     ck_assert_uint_eq(gd_mapping_unknown_ids(m, &id, &line), 1);
-    ck_assert_str_eq(id, "com.android.tools.r8.rewriteFrame");
-    ck_assert_int_eq(line, 22);
+    ck_assert_str_eq(id, "com.android.tools.r8.residualsignature");
+    ck_assert_int_eq(line, 29);
     ck_assert_str_eq(gd_mapping_class(m, "a.b.c", 5), "com.example.shop.feed.FeedAdapter");
     ck_assert_str_eq(gd_mapping_class(m, "a.b.e", 5), "com.example.shop.feed.FeedAdapter$Holder");
     ck_assert_ptr_null(gd_mapping_class(m, "a.b.x", 5));
@@ -109,11 +109,12 @@ START_TEST(t_r8_inline)
     ck_assert_uint_eq(r.nalt, 1);
     ck_assert_uint_eq(r.n, 1);
     frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "bind", "FeedAdapter.kt", 43);
-    /* a synthesized class with nothing else left keeps its frame */
+    /* a synthesized class with nothing else left: the frame is dropped
+     * (R8's SyntheticLambdaMethodStackTrace) */
     retrace(m, "a.b.d.run(SourceFile:1)", &r);
-    ck_assert_uint_eq(r.n, 1);
-    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter$$ExternalSyntheticLambda0", "run",
-             "FeedAdapter.java", 0);
+    ck_assert_uint_eq(r.nalt, 0);
+    ck_assert_uint_eq(r.n, 0);
+    ck_assert_int_eq(r.dropped, 1);
     gd_retrace_res_free(&r);
     gd_mapping_free(m);
 }
@@ -123,25 +124,27 @@ START_TEST(t_r8_ambiguous)
 {
     gd_mapping *m = r8();
     gd_retrace_res r = {0};
-    /* two overloads with the same range (not adjacent: not a chain) */
+    /* two members of one name with the same range, another name between
+     * them: R8 reads them as one inline chain (IdentityMappingStackTrace),
+     * the caller at its call-site line */
     retrace(m, "a.b.c.d(SourceFile:11)", &r);
-    ck_assert_uint_eq(r.nalt, 2);
-    ck_assert_uint_eq(gd_retrace_distinct(&r), 2);
-    frame_is(&r, r.alt[0], "com.example.shop.feed.FeedAdapter", "over", "FeedAdapter.kt", 71);
-    frame_is(&r, r.alt[1], "com.example.shop.feed.FeedAdapter", "over", "FeedAdapter.kt", 81);
+    ck_assert_uint_eq(r.nalt, 1);
+    ck_assert_uint_eq(r.n, 2);
+    frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "over", "FeedAdapter.kt", 71);
+    frame_is(&r, 1, "com.example.shop.feed.FeedAdapter", "over", "FeedAdapter.kt", 80);
     /* members without a range fit any line */
     retrace(m, "a.b.c.c(SourceFile:5)", &r);
     ck_assert_uint_eq(gd_retrace_distinct(&r), 2);
     frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "unlined", "FeedAdapter.kt", 5);
     frame_is(&r, 1, "com.example.shop.feed.FeedAdapter", "other", "FeedAdapter.kt", 5);
-    /* no line: every member of that name, in mapping order */
+    /* no line, no 0:0 range: the outermost member of each chain (R8) */
     retrace(m, "a.b.c.b(Unknown Source)", &r);
     ck_assert_uint_eq(r.nalt, 2);
     ck_assert_uint_eq(gd_retrace_distinct(&r), 1); /* render twice */
     frame_is(&r, 0, "com.example.shop.feed.FeedAdapter", "render", "FeedAdapter.kt", -1);
     retrace(m, "a.b.c.a(Unknown Source)", &r);
-    ck_assert_uint_eq(r.nalt, 4); /* bind, load, bind, bind: the lambda dropped */
-    ck_assert_uint_eq(gd_retrace_distinct(&r), 2);
+    ck_assert_uint_eq(r.nalt, 3); /* bind three times */
+    ck_assert_uint_eq(gd_retrace_distinct(&r), 1);
     gd_retrace_res_free(&r);
     gd_mapping_free(m);
 }
@@ -183,6 +186,20 @@ START_TEST(t_split)
     ck_assert(!gd_frame_split("#00 pc 0001e0 /system/lib/libc.so (__epoll_pwait+8)", &p));
     ck_assert(!gd_frame_split("noclass(X.java:1)", &p));
     ck_assert(!gd_frame_split("a.b.c", &p));
+    /* module prefixes (R8's NamedModuleStackTrace), Play services' file
+     * with parentheses (AutoStackTrace), "File:" without a number */
+    ck_assert(gd_frame_split("classloader.a.b.a/named_module@9.0/a.a(:101)", &p));
+    ck_assert_int_eq((int)p.modlen, 35);
+    ck_assert_int_eq((int)p.clen, 1);
+    ck_assert_int_eq(p.line, 101);
+    ck_assert(gd_frame_split("qtr.a(:com.google.android.gms@203915081@20.39.15 (060808-335085812):46)", &p));
+    ck_assert_int_eq((int)p.modlen, 0);
+    ck_assert_int_eq(p.line, 46);
+    ck_assert_str_eq(p.rest, "");
+    ck_assert(gd_frame_split("R8.main(Main.java:)", &p));
+    ck_assert_int_eq(p.line, -1);
+    ck_assert_int_eq((int)p.flen, 9);
+    ck_assert(!gd_frame_split("a/b:c.d(X.java:1)", &p));
 }
 END_TEST
 
@@ -201,13 +218,24 @@ START_TEST(t_errors)
 {
     bad("    void f() -> a\n", 1, 5, "before any class");
     bad("a.B -> c\n", 1, 9, "expected ':'");
-    bad("a.B -> c:\n    3:1:void f() -> a\n", 2, 9, "ends before it starts");
+    bad("a.B -> c:\n    3:4:void f():x -> a\n", 2, 18, "expected an original line number");
     bad("a.B -> c:\n    1:2:void f( -> a\n", 2, 15, "expected ')'");
     bad("a.B -> c:\n    void f() a\n", 2, 5, "expected 'member -> obfuscated'");
     bad("a.B -> c:\nd.E -> c:\n", 2, 8, "named twice");
-    bad("# only a comment\n\n", 0, 0, "not a mapping file");
-    /* a plain comment and a metadata line that is not JSON are comments */
+    /* an empty mapping is a mapping; a reversed range is read in order */
     gd_error err = {0};
+    gd_mapping *e = load_text("# only a comment\n\n", &err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(gd_mapping_classes(e), 0);
+    gd_mapping_free(e);
+    e = load_text("a.B -> c:\n    5:3:void f():9:7 -> a\n", &err);
+    ck_assert_ptr_nonnull(e);
+    gd_retrace_res rr = {0};
+    retrace(e, "c.a(SourceFile:4)", &rr);
+    frame_is(&rr, 0, "a.B", "f", "B.java", 8);
+    gd_retrace_res_free(&rr);
+    gd_mapping_free(e);
+    /* a plain comment and a metadata line that is not JSON are comments */
     gd_mapping *m = load_text("# {not json\na.B -> c:\n    1:1:int f():5 -> a\n", &err);
     ck_assert_ptr_nonnull(m);
     ck_assert_uint_eq(gd_mapping_unknown_ids(m, NULL, NULL), 0);
