@@ -31,9 +31,15 @@ static int emit_call(art *a, unsigned tid, const art_thread *t, uint32_t method,
                      double end, int depth, int open)
 {
     const char *cls, *name, *desc;
+    char unknown[40];
     if (!art_method_find(a, method, &cls, &name, &desc)) {
-        gd_sink_skip(a->sink, "art: method id not in the method table", 0, 0);
-        return 0;
+        /* kept as a frame of its own, so that its callees stay its
+         * children: "<unknown method 0x1468>" (counted) */
+        gd_sink_skip(a->sink, "ignored: art: method id not in the method table, kept as <unknown method>", 0, 0);
+        snprintf(unknown, sizeof unknown, "<unknown method 0x%x>", (unsigned)method);
+        cls = "";
+        name = unknown;
+        desc = "";
     }
     gd_event ev;
     gd_event_init(&ev, GD_EV_METHOD);

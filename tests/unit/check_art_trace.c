@@ -171,14 +171,20 @@ START_TEST(test_streaming)
     gd_collected c;
     gd_test_read_mem(R, b.d, b.n, NULL, &c);
     ck_assert_msg(c.rc == 0, "%s", c.err.msg);
-    ck_assert_uint_eq(gd_collected_count(&c, "method"), 2);
+    /* the undefined method is kept, named by its id (issue 32) */
+    ck_assert_uint_eq(gd_collected_count(&c, "method"), 3);
+    json_t *uk = call(&c, "<unknown method 0x8>", 0);
+    ck_assert_ptr_nonnull(uk);
+    ck_assert_double_eq_tol(num(uk, "ts"), 2000.05, 1e-9);
+    ck_assert_double_eq_tol(num(uk, "end_ts"), 2000.06, 1e-9);
     json_t *oc = call(&c, "onCreate", 0);
     ck_assert_double_eq_tol(num(oc, "ts"), 2000.01, 1e-9);
     ck_assert_double_eq_tol(num(oc, "end_ts"), 2000.04, 1e-9);
     ck_assert_str_eq(sval(oc, "thread"), "main");
     json_t *in = call(&c, "init", 0);
     ck_assert_double_eq_tol(num(in, "ts"), 2000.02, 1e-9);
-    ck_assert_int_eq(gd_collected_skips(&c, "art: method id not in the method table"), 1);
+    ck_assert_int_eq(
+        gd_collected_skips(&c, "ignored: art: method id not in the method table, kept as <unknown method>"), 1);
     ck_assert_uint_ge(json_array_size(c.metas), 1);
     json_t *m = json_array_get(c.metas, 0);
     ck_assert_int_eq(json_integer_value(json_object_get(m, "pid")), 300);
