@@ -38,7 +38,10 @@ CREATE TABLE trace (
   end_ms        REAL,
   events        INTEGER NOT NULL DEFAULT 0,
   skipped       INTEGER NOT NULL DEFAULT 0,
-  ingested_at   TEXT NOT NULL
+  ingested_at   TEXT NOT NULL,
+  sampled       INTEGER NOT NULL DEFAULT 0 -- 1: recorded by sampling (an ART trace of
+                                        -- Debug.startMethodTracingSampling): its call
+                                        -- counts and times are estimates
 );
 
 -- What a reader or the store dropped or ignored, by stable reason.

@@ -99,6 +99,12 @@ int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
         return gd_error_set(a->err, GD_ERR_IO, 0, 0, "out of memory");
     uint32_t method = mv & ~3u;
     unsigned action = mv & 3u;
+    uint32_t t_raw = a->clock == ART_CLK_CPU ? cpu : wall;
+    a->records++;
+    if (t->seen && t->last_t == t_raw)
+        a->clumped++;
+    t->seen = 1;
+    t->last_t = t_raw;
     double ts = ((double)a->start_us + (double)(a->clock == ART_CLK_CPU ? cpu : wall)) / 1000.0;
     if (ts > a->last_ts)
         a->last_ts = ts;
@@ -154,8 +160,26 @@ int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
     return 0;
 }
 
+/* 1 when the trace was recorded by sampling: its header says so, or its
+ * records come in clumps (at least ART_SAMPLED_MIN records, half or more of
+ * them at the same time as the previous record of their thread; a traced
+ * run writes each call at its own microsecond). */
+int art_sampled(const art *a)
+{
+    return a->hdr_sampled || (a->records >= ART_SAMPLED_MIN && a->clumped * 2 >= a->records);
+}
+
 int art_finish(art *a)
 {
+    if (art_sampled(a)) {
+        /* known only now: a second meta fills the field still absent */
+        gd_meta m;
+        gd_meta_init(&m);
+        m.sampled = 1;
+        int rc = gd_sink_meta(a->sink, &m, a->err);
+        if (rc)
+            return rc;
+    }
     double end = a->last_ts;
     if (a->elapsed_us > 0 && a->clock != ART_CLK_CPU) {
         double e = ((double)a->start_us + a->elapsed_us) / 1000.0;

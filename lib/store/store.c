@@ -200,6 +200,10 @@ static const char *const migrations[] = {
     "INSERT INTO message_v4 SELECT id, text, handler, callback, what FROM message;"
     "DROP TABLE message;"
     "ALTER TABLE message_v4 RENAME TO message;",
+    /* 4 -> 5 (#32): the trace says whether its figures come from sampling */
+    "ALTER TABLE trace ADD COLUMN sampled INTEGER NOT NULL DEFAULT 0;"
+    /* end 4 -> 5 (#32) */
+    ,
 };
 
 /* Brings a database of an older schema version up to this one, under the
