@@ -35,6 +35,6 @@ tested=$(awk '$1 == "tested" {print $2}' "$log" | sort -u | wc -l)
 absent=$(awk '$1 == "tested" {t[$2] = 1} $1 == "absent" {a[$2] = 1}
               END {n = 0; for (f in a) if (!(f in t)) n++; print n}' "$log")
 inrepo=$(awk '$1 == "tested" {print $2}' "$log" | sort -u |
-         while read -r f; do [ -f "tests/corpus/files/$f" ] && echo "$f"; done | wc -l)
+         while read -r f; do if [ -f "tests/corpus/files/$f" ]; then echo "$f"; fi; done | wc -l)
 echo "real files: $tested tested ($inrepo from tests/corpus/files), $absent absent (not in the repository; set GODEYE_CORPUS, now $corpus)"
 exit "$rc"
