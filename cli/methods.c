@@ -11,8 +11,8 @@ static const gd_column method_columns[] = {
     {"self_ms", "SELF MS", GD_COL_MS, 0, 0},  {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
     {"count", "COUNT", GD_COL_INT, 0, 0},     {"max_ms", "MAX", GD_COL_MS, 0, 0},
     {"p95_ms", "P95", GD_COL_MS, 0, 0},       {"open", "OPEN", GD_COL_INT, 0, 0},
-    {"tid", "TID", GD_COL_INT, 0, 0},         {"method", "METHOD", GD_COL_TEXT, 1, 0},
-    {"desc", "DESC", GD_COL_TEXT, 0, 1},
+    {"tid", "TID", GD_COL_INT, 0, 0},         {"sampled", "SAMPLED", GD_COL_BOOL, 0, 0},
+    {"method", "METHOD", GD_COL_TEXT, 1, 0},  {"desc", "DESC", GD_COL_TEXT, 0, 1},
 };
 
 /* CALL: a node's signature, indented by its depth in the tree. */

@@ -39,7 +39,10 @@ CREATE TABLE trace (
   events        INTEGER NOT NULL DEFAULT 0,
   skipped       INTEGER NOT NULL DEFAULT 0,
   ingested_at   TEXT NOT NULL,
-  build         TEXT                    -- the build tag (ingest --set build=), or NULL
+  build         TEXT,                   -- the build tag (ingest --set build=), or NULL
+  sampled       INTEGER NOT NULL DEFAULT 0 -- 1: recorded by sampling (an ART trace of
+                                        -- Debug.startMethodTracingSampling): its call
+                                        -- counts and times are estimates
 );
 
 -- What a reader or the store dropped or ignored, by stable reason.

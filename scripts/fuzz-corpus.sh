@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fuzz-corpus.sh - assembles the seed corpus of every fuzz harness into DIR
 # (default build-fuzz/seeds): DIR/<harness>/ gets the reader's fixtures
-# (tests/fixtures/<reader>), its real captures (../shared/corpus, when present;
+# (tests/fixtures/<reader>), its real captures (tests/corpus/files and
+# $GODEYE_CORPUS, default ../shared/corpus, when present;
 # gzip seeds decompressed, every seed cut to its first 64 KiB) and the
 # regression inputs tests/fixtures/regress/<reader>-*.  DIR/ingest gets all.
 set -euo pipefail
@@ -39,7 +40,7 @@ for r in $readers; do
     [ -f "$f" ] && seed "$r" "$f"
   done
   for d in $real; do
-    for f in "$corpus/$d"/*; do
+    for f in tests/corpus/files/"$d"/* "$corpus/$d"/*; do
       [ -f "$f" ] && seed "$r" "$f"
     done
   done

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # test.sh - install what is missing, build, and run the whole test suite (CTest).
-#   scripts/test.sh             normal build in build/
+#   scripts/test.sh             RelWithDebInfo build in build-test/
 #   scripts/test.sh --sanitize  ASan + UBSan build in build-san/ (any finding fails)
+# Its own build folders: build/ stays scripts/quickstart.sh's Release build.
+# The real captures: tests/corpus/files/ (carried in the repository) first,
+# then $GODEYE_CORPUS (default ../shared/corpus); the closing line says how
+# many real files were tested and how many were absent (after ctest's own
+# "N% tests passed" line, which stays as ctest prints it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=build
+dir=build-test
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-san
@@ -19,5 +24,17 @@ fi
 scripts/deps.sh --test
 cmake -S . -B "$dir" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)"
-cd "$dir"
-ctest --output-on-failure -j"$(nproc)"
+log=$PWD/$dir/corpus-files.log
+: >"$log"
+export GODEYE_CORPUS_LOG=$log
+corpus=${GODEYE_CORPUS:-$(cd .. && pwd)/shared/corpus}
+rc=0
+(cd "$dir" && ctest --output-on-failure -j"$(nproc)") || rc=$?
+# a file counts as tested when any runner read it, absent when none found it
+tested=$(awk '$1 == "tested" {print $2}' "$log" | sort -u | wc -l)
+absent=$(awk '$1 == "tested" {t[$2] = 1} $1 == "absent" {a[$2] = 1}
+              END {n = 0; for (f in a) if (!(f in t)) n++; print n}' "$log")
+inrepo=$(awk '$1 == "tested" {print $2}' "$log" | sort -u |
+         while read -r f; do if [ -f "tests/corpus/files/$f" ]; then echo "$f"; fi; done | wc -l)
+echo "real files: $tested tested ($inrepo from tests/corpus/files), $absent absent (not in the repository; set GODEYE_CORPUS, now $corpus)"
+exit "$rc"

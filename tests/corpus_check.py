@@ -1,5 +1,11 @@
 #!/usr/bin/env python3
-"""corpus_check.py - every real file in ../shared/corpus against its expectation.
+"""corpus_check.py - every real file against its expectation.
+
+    corpus_check.py BIN_DIR CORPUS [IN_REPO]
+
+The real files are read from IN_REPO (tests/corpus/files: the
+redistributable ones carried in the repository) first, then from CORPUS
+($GODEYE_CORPUS when set, else the folder given: ../shared/corpus).
 
 Each corpus file FILE has an expectation tests/corpus/FILE.json, written by
 hand from the file itself (counts of lines, durations, states read with grep
@@ -22,8 +28,10 @@ the same database and compares with its JSON rows: "len" is the row count,
 "tol" (default 0.001).
 
 A corpus file without an expectation fails (the corpus has grown and nobody
-looked); an expectation whose corpus file is absent is reported as skipped;
-no corpus at all exits 77 (skipped).
+looked); an expectation whose corpus file is in neither place is reported
+as skipped by name; no real file at all exits 77 (skipped).  Each file
+tested or absent is appended to $GODEYE_CORPUS_LOG when set ("tested REL" /
+"absent REL"; scripts/test.sh counts them).
 """
 import json
 import os
@@ -32,6 +40,26 @@ import sys
 import tempfile
 
 NOT_CAPTURES = {"SOURCES.md"}
+
+
+def corpus_log(what, rel):
+    log = os.environ.get("GODEYE_CORPUS_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(f"{what} {rel}\n")
+
+
+def list_files(top, skip_dirs=()):
+    """Relative paths of the capture files under top (none when absent)."""
+    found = set()
+    if not os.path.isdir(top):
+        return found
+    for root, dirs, names in os.walk(top):
+        dirs[:] = [d for d in dirs if os.path.join(root, d) not in skip_dirs and d != "LICENSES"]
+        for n in names:
+            if n not in NOT_CAPTURES:
+                found.add(os.path.relpath(os.path.join(root, n), top))
+    return found
 
 
 def get(row, path):
@@ -127,19 +155,21 @@ def check_file(godeye, path, rel, exp):
 
 
 def main():
-    bin_dir, corpus = sys.argv[1], sys.argv[2]
+    bin_dir = sys.argv[1]
+    corpus = os.environ.get("GODEYE_CORPUS") or sys.argv[2]
+    inrepo = sys.argv[3] if len(sys.argv) > 3 else ""
     expect_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
-    if not os.path.isdir(corpus):
-        print(f"SKIP: no corpus at {corpus}")
-        return 77
     godeye = os.path.join(bin_dir, "godeye")
-    files = set()
-    for root, _, names in os.walk(corpus):
-        for n in names:
-            if n not in NOT_CAPTURES:
-                files.add(os.path.relpath(os.path.join(root, n), corpus))
+    here = list_files(inrepo) if inrepo else set()
+    outside = list_files(corpus)
+    files = here | outside
+    if not files:
+        print(f"SKIP: no real file in {inrepo or '-'} nor in {corpus}")
+        return 77
     expected = set()
-    for root, _, names in os.walk(expect_dir):
+    files_dir = os.path.join(expect_dir, "files")
+    for root, dirs, names in os.walk(expect_dir):
+        dirs[:] = [d for d in dirs if os.path.join(root, d) != files_dir]
         for n in names:
             if n.endswith(".json"):
                 expected.add(os.path.relpath(os.path.join(root, n), expect_dir)[:-5])
@@ -150,12 +180,14 @@ def main():
             failed += 1
             continue
         if rel not in files:
-            print(f"skip {rel}: not in this corpus")
+            print(f"skip {rel}: absent (not in tests/corpus/files, nor in {corpus})")
+            corpus_log("absent", rel)
             skipped += 1
             continue
+        corpus_log("tested", rel)
         with open(os.path.join(expect_dir, rel + ".json"), encoding="utf-8") as f:
             exp = json.load(f)
-        fails = check_file(godeye, os.path.join(corpus, rel), rel, exp)
+        fails = check_file(godeye, os.path.join(inrepo if rel in here else corpus, rel), rel, exp)
         if fails:
             failed += 1
             for m in fails:
@@ -163,7 +195,8 @@ def main():
         else:
             passed += 1
             n = sum(len(c["expect"]) for c in exp.get("checks", []))
-            print(f"ok   {rel}: {exp['ingest'].get('format', 'refused')}, {n} figures")
+            where = "in repo" if rel in here else "outside"
+            print(f"ok   {rel}: {exp['ingest'].get('format', 'refused')}, {n} figures ({where})")
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     if failed:
         return 1

@@ -5,7 +5,7 @@ A case is a sequence of steps run in a fresh temporary folder with its own
 database (GODEYE_DB=<tmp>/godeye.db).  Format:
 
     # comment
-    requires: corpus              (skip, exit 77, when ../shared/corpus is absent)
+    requires: corpus              (the case reads real files: {corpus}/DIR/FILE)
     $ godeye blocks --format json (a step: godeye with arguments, shlex-split)
     $ sh: gzip -k {tmp}/x.jsonl   (a step run by /bin/sh -c)
     stdin: {fixtures}/a.jsonl     (file given to the step's standard input)
@@ -20,6 +20,11 @@ database (GODEYE_DB=<tmp>/godeye.db).  Format:
     file-json FILE:               (a file's content compared like stdout-json)
 
 Placeholders: {fixtures} {corpus} {examples} {tmp} {bin} {scripts}.
+{corpus}/DIR/FILE names a real file: the copy in the repository
+(--corpus-inrepo, tests/corpus/files) first, else the one under
+$GODEYE_CORPUS (else --corpus, ../shared/corpus).  A case naming a real
+file that is in neither place is skipped (exit 77), the absent files named;
+each file tested or absent is appended to $GODEYE_CORPUS_LOG when set.
 Directives start at column 0; block text ends at the next directive line.
 
 GODEYE_VALGRIND=1 runs every `$ godeye` step under valgrind memcheck (any
@@ -31,6 +36,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -154,12 +160,32 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--case", required=True)
     ap.add_argument("--corpus", required=True)
+    ap.add_argument("--corpus-inrepo", default="")
     ap.add_argument("--examples", required=True)
     a = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     requires, steps = parse(a.case)
-    if "corpus" in requires and not os.path.isdir(a.corpus):
-        print(f"SKIP: {a.corpus} is not there")
+    corpus = os.environ.get("GODEYE_CORPUS") or a.corpus
+    with open(a.case, encoding="utf-8") as f:
+        named = sorted(set(re.findall(r"\{corpus\}/([^\s\"']+)", f.read())))
+    real, absent = {}, []
+    for rel in named:
+        for top in (a.corpus_inrepo, corpus):
+            if top and os.path.isfile(os.path.join(top, rel)):
+                real[rel] = os.path.join(top, rel)
+                break
+        else:
+            absent.append(rel)
+    log = os.environ.get("GODEYE_CORPUS_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            for rel in named:
+                f.write(f"{'absent' if rel in absent else 'tested'} {rel}\n")
+    if "corpus" in requires and not named:
+        print("SKIP: the case requires the corpus but names no real file")
+        return 77
+    if absent:
+        print(f"SKIP: real file(s) absent (not in tests/corpus/files, nor under {corpus}): {', '.join(absent)}")
         return 77
     for r in requires:
         if r.startswith("cmd="):
@@ -169,11 +195,12 @@ def main():
                 print(f"SKIP: {prog} is not installed")
                 return 77
     tmp = tempfile.mkdtemp(prefix="godeye-case-")
-    subs = {"{fixtures}": os.path.join(here, "fixtures"), "{corpus}": a.corpus,
+    subs = {"{fixtures}": os.path.join(here, "fixtures"), "{corpus}": corpus,
             "{examples}": a.examples, "{tmp}": tmp, "{bin}": a.bin,
             "{scripts}": os.path.join(os.path.dirname(here), "scripts")}
 
     def sub(s):
+        s = re.sub(r"\{corpus\}/([^\s\"']+)", lambda m: real.get(m.group(1), m.group(0)), s)
         for k, v in subs.items():
             s = s.replace(k, v)
         return s

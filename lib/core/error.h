@@ -10,7 +10,10 @@ enum {
     GD_ERR_DATA = 1,   /* bad input data (parse error, wrong type)        */
     GD_ERR_IO = 2,     /* file, network or database failure               */
     GD_ERR_USAGE = 3,  /* caller passed something invalid                 */
-    GD_ERR_ABORT = 4   /* a sink asked the reader to stop                 */
+    GD_ERR_ABORT = 4,  /* a sink asked the reader to stop                 */
+    GD_ERR_NOT_MINE = 5 /* the input looked like the reader's format (a zip)
+                         * but is not (no bugreport inside): alone, an error
+                         * like GD_ERR_DATA; in a folder, passed over       */
 };
 
 /* Where and what went wrong.  `source` is filled by ingest (the reader

@@ -256,6 +256,9 @@ typedef struct gd_meta {
     const char *clock;
     int64_t utc_offset_min; /* the capture's own zone offset when known,   *
                              * INT64_MIN when not                           */
+    int sampled;            /* 1: recorded by sampling (an ART trace of      *
+                             * Debug.startMethodTracingSampling): counts and *
+                             * times are estimates; 0 exact or unknown       */
 } gd_meta;
 
 /* Initialises `m` with every field absent. */

@@ -494,8 +494,19 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
                     rc->fn(rc->ctx, &rep);
                 continue;
             }
-            taken++;
             code = ingest_one(rc, files[i], err);
+            if (code == GD_ERR_NOT_MINE) {
+                /* recognised by its bytes (a zip), then found to be none
+                 * of the reader's (a zip that is no bugreport): passed over
+                 * and counted like a file in no known format */
+                gd_ingest_report rep = {.source = files[i], .not_capture = err->msg};
+                if (rc->fn)
+                    rc->fn(rc->ctx, &rep);
+                gd_error_clear(err);
+                code = GD_OK;
+                continue;
+            }
+            taken++;
         }
         rc->in_folder--;
         if (!code && n && !taken)

@@ -35,6 +35,8 @@ void gd_ti_meta_take(gd_ti_meta *a, const gd_meta *m)
     TAKE_D(interval_ms, m->dump_interval_ms);
     if (!a->clock)
         a->clock = gd_store_clock_name(m->clock);
+    if (m->sampled)
+        a->sampled = 1;
     if (a->utc_offset_min == INT64_MIN && m->utc_offset_min != INT64_MIN)
         a->utc_offset_min = m->utc_offset_min;
 #undef TAKE_S
@@ -94,8 +96,8 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
         s, "INSERT INTO trace(hash, app, version_name, version_code, device, api_level,"
            " cpu_cores, pid, main_tid, session, clk_tck, short_ms, long_ms, anr_ms,"
            " dump_interval_ms, max_depth, concern, meta, start_ms, end_ms, events, skipped,"
-           " clock, utc_offset_min, id, source, format, build, ingested_at) VALUES (?,?,?,?,?,?,?,?,"
-           "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+           " clock, utc_offset_min, id, source, format, build, sampled, ingested_at) VALUES (?,?,?,?,?,?,?,?,"
+           "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
         err);
     if (!u)
         return err->code;
@@ -138,6 +140,7 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
     sqlite3_bind_text(u, 26, r->source, -1, SQLITE_STATIC);
     sqlite3_bind_text(u, 27, r->format, -1, SQLITE_STATIC);
     gd_bind_text(u, 28, a->build);
+    sqlite3_bind_int(u, 29, a->sampled ? 1 : 0);
     int rc = gd_store_step(s, u, err);
     sqlite3_finalize(u);
     free(con_txt);

@@ -12,6 +12,7 @@ typedef struct gd_ti_meta {
     const char *clock;      /* a static name: "utc", "local", "monotonic" */
     int64_t version_code, api_level, cpu_cores, pid, main_tid, clk_tck, max_depth;
     int64_t utc_offset_min; /* INT64_MIN: unknown */
+    int sampled;            /* 1 when any meta said so */
     double long_ms, short_ms, interval_ms;
     char *concern[GD_MAX_CONCERN];
     size_t nconcern;

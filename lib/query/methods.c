@@ -16,6 +16,7 @@
 typedef struct mrow {
     int64_t method, tid;
     long count, open;
+    int sampled;         /* a trace it comes from was recorded by sampling  */
     double total, self, max, p95;
     size_t lo, hi;       /* percentile ranks (streamed mode)                */
     double vlo, vhi;
@@ -56,7 +57,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         s, q,
         "SELECT c.method, c.tid, sum(c.open = 0),"
         " sum(CASE WHEN c.rec = 0 THEN c.end_ms - c.start_ms ELSE 0 END), sum(c.self_ms),"
-        " max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END), sum(c.open)"
+        " max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END), sum(c.open), max(t.sampled)"
         " FROM call c JOIN trace t ON t.id = c.trace WHERE 1%s%s"
         " GROUP BY c.method, c.tid ORDER BY c.method, c.tid",
         1, err);
@@ -77,6 +78,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         if (sqlite3_column_type(st, 5) != SQLITE_NULL)
             m->max = sqlite3_column_double(st, 5);
         m->open = (long)sqlite3_column_int64(st, 6);
+        m->sampled = sqlite3_column_int(st, 7) != 0;
         gd_ct_pct_ranks((size_t)m->count, 95, &m->lo, &m->hi);
     }
     if (!rc && step != SQLITE_DONE)
@@ -125,6 +127,14 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
     int rc = gd_mq_block(s, q->block, &trace, &pid, &tid, &a, &b, err);
     if (rc)
         return rc;
+    int sampled = 0;
+    sqlite3_stmt *sq = gd_store_prepare(s, "SELECT sampled FROM trace WHERE id = ?", err);
+    if (!sq)
+        return err->code ? err->code : GD_ERR_IO;
+    sqlite3_bind_int64(sq, 1, trace);
+    if (sqlite3_step(sq) == SQLITE_ROW)
+        sampled = sqlite3_column_int(sq, 0) != 0;
+    sqlite3_finalize(sq);
     gd_calls_accs as = {0};
     rc = gd_calls_walk(s, trace, pid, tid, a, b, gd_calls_acc_call, &as, err);
     if (rc == -1 || as.oom)
@@ -138,6 +148,7 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
         }
         m->method = e->method;
         m->tid = tid;
+        m->sampled = sampled;
         m->count = e->count;
         m->open = e->open;
         m->total = e->total;
@@ -177,6 +188,8 @@ int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void 
         json_object_set_new(row, "max_ms", gd_mq_ms(m->max));
         json_object_set_new(row, "p95_ms", gd_mq_ms(m->p95));
         json_object_set_new(row, "open", json_integer(m->open));
+        /* counts and times of a sampled trace are estimates */
+        json_object_set_new(row, "sampled", json_boolean(m->sampled));
         gd_calls_name_free(&nm);
         int stop = fn(ctx, row);
         json_decref(row);

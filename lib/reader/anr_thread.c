@@ -120,6 +120,11 @@ int anr_native_frame(anr_ctx *c, const char *s, long line)
         if (path[i] == '/')
             base = path + i + 1;
     size_t nbase = npath - (size_t)(base - path);
+    /* an anonymous mapping, `[anon:dalvik-classes16.dex extracted in memory
+     * from /data/app/.../base.apk!classes16.dex]`: the file after the last
+     * '/', without the closing bracket (`[vdso]` keeps its brackets) */
+    if (npath > 1 && path[0] == '[' && base != path && nbase > 1 && base[nbase - 1] == ']')
+        nbase--;
     const char *sym = NULL;
     size_t nsym = 0;
     while (*p == ' ' && p[1] == '(') {

@@ -187,6 +187,8 @@ int art_header_line(art *a, int *sec, int *first, long lineno)
             a->pid = strtoll(v, NULL, 10);
         } else if (strcmp(s, "elapsed-time-usec") == 0) {
             a->elapsed_us = strtod(v, NULL);
+        } else if (strstr(s, "sampling") && *v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0) {
+            a->hdr_sampled = 1; /* a header that says the trace was sampled */
         } else if (strcmp(s, "data-file-overflow") == 0 && strcmp(v, "true") == 0) {
             gd_sink_skip(a->sink, "art: trace buffer overflowed, later calls not recorded", lineno, 1);
         }

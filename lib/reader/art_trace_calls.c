@@ -31,9 +31,15 @@ static int emit_call(art *a, unsigned tid, const art_thread *t, uint32_t method,
                      double end, int depth, int open)
 {
     const char *cls, *name, *desc;
+    char unknown[40];
     if (!art_method_find(a, method, &cls, &name, &desc)) {
-        gd_sink_skip(a->sink, "art: method id not in the method table", 0, 0);
-        return 0;
+        /* kept as a frame of its own, so that its callees stay its
+         * children: "<unknown method 0x1468>" (counted) */
+        gd_sink_skip(a->sink, "ignored: art: method id not in the method table, kept as <unknown method>", 0, 0);
+        snprintf(unknown, sizeof unknown, "<unknown method 0x%x>", (unsigned)method);
+        cls = "";
+        name = unknown;
+        desc = "";
     }
     gd_event ev;
     gd_event_init(&ev, GD_EV_METHOD);
@@ -93,6 +99,12 @@ int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
         return gd_error_set(a->err, GD_ERR_IO, 0, 0, "out of memory");
     uint32_t method = mv & ~3u;
     unsigned action = mv & 3u;
+    uint32_t t_raw = a->clock == ART_CLK_CPU ? cpu : wall;
+    a->records++;
+    if (t->seen && t->last_t == t_raw)
+        a->clumped++;
+    t->seen = 1;
+    t->last_t = t_raw;
     double ts = ((double)a->start_us + (double)(a->clock == ART_CLK_CPU ? cpu : wall)) / 1000.0;
     if (ts > a->last_ts)
         a->last_ts = ts;
@@ -148,8 +160,26 @@ int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
     return 0;
 }
 
+/* 1 when the trace was recorded by sampling: its header says so, or its
+ * records come in clumps (at least ART_SAMPLED_MIN records, half or more of
+ * them at the same time as the previous record of their thread; a traced
+ * run writes each call at its own microsecond). */
+int art_sampled(const art *a)
+{
+    return a->hdr_sampled || (a->records >= ART_SAMPLED_MIN && a->clumped * 2 >= a->records);
+}
+
 int art_finish(art *a)
 {
+    if (art_sampled(a)) {
+        /* known only now: a second meta fills the field still absent */
+        gd_meta m;
+        gd_meta_init(&m);
+        m.sampled = 1;
+        int rc = gd_sink_meta(a->sink, &m, a->err);
+        if (rc)
+            return rc;
+    }
     double end = a->last_ts;
     if (a->elapsed_us > 0 && a->clock != ART_CLK_CPU) {
         double e = ((double)a->start_us + a->elapsed_us) / 1000.0;

@@ -31,6 +31,8 @@ typedef struct art_thread {
     int pre;          /* calls found running at the start so far          */
     long lost;        /* enters dropped (too deep) still waiting for exits */
     char *name;
+    uint32_t last_t;  /* the time of its last record (sampling check)     */
+    int seen;
 } art_thread;
 
 typedef struct art {
@@ -59,6 +61,11 @@ typedef struct art {
     size_t nused;
     size_t open_total;
     int meta_sent;
+    /* sampling: records, those at the same time as their thread's last
+     * record (a sampled trace writes each sample's stack changes in one
+     * clump), and a header line that says so */
+    long records, clumped;
+    int hdr_sampled;
 } art;
 
 /* the sections of the text header */
@@ -70,6 +77,8 @@ int art_bin_header(art *a, int streaming_expected);
 int art_classic_records(art *a);
 int art_fill(art *a);
 int art_finish(art *a);
+#define ART_SAMPLED_MIN 100
+int art_sampled(const art *a);
 int art_header_line(art *a, int *sec, int *first, long lineno);
 uint32_t art_le16(const unsigned char *p);
 uint32_t art_le32(const unsigned char *p);

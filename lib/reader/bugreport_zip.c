@@ -12,7 +12,8 @@
  * Members read:
  *   - the main text: the name in main_entry.txt when there is one (else,
  *     or when it names no member: counted, then) the first top-level
- *     "bugreport-*.txt"; none at all = "not a bugreport zip" (GD_ERR_DATA);
+ *     "bugreport-*.txt"; none at all = "not a bugreport zip" (GD_ERR_NOT_MINE:
+ *     a zip of something else, passed over in a folder);
  *   - ANR dumps: "FS/data/anr/anr_*" and "FS/data/anr/traces*.txt" (Android
  *     10+ puts "traces-just-now.txt" there instead of in the text), each an
  *     ANR file of its own, except one the main text already held as a "VM
@@ -301,7 +302,7 @@ static int read_archive(zip_t *za, const gd_bugreport_caps *caps, const gd_sink 
             named_i = (zip_int64_t)i;
     }
     if (entry_i < 0 && named_i < 0)
-        return gd_error_set(err, GD_ERR_DATA, 0, 0,
+        return gd_error_set(err, GD_ERR_NOT_MINE, 0, 0,
                             "not a bugreport zip: no main_entry.txt or bugreport-*.txt member");
     gd_br *b = gd_br_new(sink, opts);
     if (!b)

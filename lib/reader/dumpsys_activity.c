@@ -256,6 +256,14 @@ static int is_class_name(const char *s, size_t n)
     return 1;
 }
 
+/* "DecorView" or "<package>.DecorView": the window's root, in either form. */
+static int is_decor_class(const char *s, size_t n)
+{
+    static const char k[] = "DecorView";
+    size_t kn = sizeof k - 1;
+    return n >= kn && memcmp(s + n - kn, k, kn) == 0 && (n == kn || s[n - kn - 1] == '.');
+}
+
 /* A parsed hierarchy line. */
 typedef struct vline {
     int shaped;          /* Class{hash FLAGS FLAGS l,t-r,b ...} or DecorView@ */
@@ -339,6 +347,10 @@ static void parse_vline(const char *s, vline *out)
             const char *f = tok[1];
             out->visible = f[0] == 'V';
             out->layers = (f[0] == 'V' && f[3] == 'D') ? 1 : 0;
+            /* the window's DecorView paints its background, whether or not
+             * 'D' is printed (`DecorView{5e9b2a1 V.E...... ... aid=N}`) */
+            if (f[0] == 'V' && is_decor_class(s, (size_t)(brace - s)))
+                out->layers = 1;
             for (size_t i = 4; i < nt; i++)
                 if (tok[i][0] != '#' && memchr(tok[i], ':', tlen[i]) && memchr(tok[i], '/', tlen[i]) &&
                     strncmp(tok[i], "aid=", 4) != 0) {

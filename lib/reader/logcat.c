@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "reader/mdstamp.h"
+
+#define REASON_CLOCK_RESET "ignored: logcat: clock reset (went back, year kept)"
 #include "reader.h"
 #include "analysis/blocks.h"
 #include "reader/component.h"
@@ -33,11 +35,12 @@
  *
  * The stamp may carry a year ("-v year": "2023-05-12 ...") and 3, 6 or 9
  * fraction digits ("-v usec"/"-v nsec").  Stamps without a year take
- * opts->year (else the current year) for the first line; when the month
- * goes back by six or more (12 -> 01) the year is incremented, and a line
- * whose month jumps forward by six or more (a late 12-31 line right after
- * 01-01 from another buffer) is given the previous year without moving the
- * running year (gd_mdstamp_run_ms).  Logcat prints the device's wall clock without a zone: the
+ * opts->year (else the current year) for the first line; a step from
+ * December to January of a few weeks at most is a New Year (the year is
+ * incremented), a late December line right after it keeps the previous
+ * year, and any other jump back by more than a day (09-05 -> 03-30: the
+ * boot clock not yet set) keeps the year and is counted as
+ * "ignored: logcat: clock reset (went back, year kept)" (gd_mdstamp_run_ms).  Logcat prints the device's wall clock without a zone: the
  * meta says clock "local" and the times are that wall clock read as if it
  * were UTC (every godeye reader of zone-less text does the same).
  *
@@ -340,7 +343,11 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             break;
         }
         /* every timed line moves the year tracking, even the ones we drop */
-        rc = handle(c, &l, gd_mdstamp_run_ms(&c->year, &l.st), err);
+        long resets = c->year.resets;
+        double ts = gd_mdstamp_run_ms(&c->year, &l.st);
+        if (c->year.resets != resets)
+            gd_sink_skip(sink, REASON_CLOCK_RESET, c->line, 1);
+        rc = handle(c, &l, ts, err);
         if (rc == 1 && memmem(s, n, "tag[Trace_", 10)) {
             /* a Matrix trace-canary Issue line inside the logcat */
             if (!matrix && !(matrix = gd_matrix_lines_new(sink, opts, err))) {

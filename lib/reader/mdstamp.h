@@ -84,13 +84,21 @@ static inline int gd_mdstamp_year_or_now(int year)
 }
 
 /* The running year of a log of year-less stamps in time order (logcat):
- * starts at `year`; when the month goes back by six or more (12 -> 01) the
- * year is incremented, and a stamp whose month goes forward by six or more
- * (a late 12-31 line after 01-01 from another buffer) is given the previous
- * year without moving the running year. */
+ * starts at `year`.  A new year is only a step from December to January of
+ * at most GD_MDSTAMP_NEW_YEAR_MS (a few weeks: 12-31 -> 01-01); then the
+ * year is incremented.  A late December line right after such a step (from
+ * another buffer, within the same window) is given the previous year
+ * without moving the running year.  Any other step back by more than
+ * GD_MDSTAMP_RESET_MS (09-05 -> 03-30: the boot clock not yet set) keeps
+ * the year and is counted in `resets` (the reader reports it); smaller steps
+ * back are buffers merged out of order. */
+#define GD_MDSTAMP_NEW_YEAR_MS (31.0 * 86400000.0)
+#define GD_MDSTAMP_RESET_MS 86400000.0
 typedef struct gd_mdstamp_run {
-    int year;     /* running year */
-    int last_mon; /* month of the last stamp without a year; 0 none */
+    int year;       /* running year */
+    int last_mon;   /* month of the last stamp without a year; 0 none */
+    double last_ms; /* its epoch ms */
+    long resets;    /* backwards jumps that were no New Year */
 } gd_mdstamp_run;
 
 /* Epoch ms of `st`: its own year when it has one, else the running year. */
@@ -98,17 +106,25 @@ static inline double gd_mdstamp_run_ms(gd_mdstamp_run *r, const gd_mdstamp *st)
 {
     if (st->year)
         return gd_mdstamp_ms(st->year, st);
-    int year = r->year;
-    if (r->last_mon && r->last_mon - st->mon >= 6) {
-        r->year++;
-        year = r->year;
-        r->last_mon = st->mon;
-    } else if (r->last_mon && st->mon - r->last_mon >= 6) {
-        year = r->year - 1; /* a late line from before the New Year */
-    } else {
-        r->last_mon = st->mon;
+    double t = gd_mdstamp_ms(r->year, st);
+    if (r->last_mon == 12 && st->mon == 1) {
+        double next = gd_mdstamp_ms(r->year + 1, st);
+        if (next - r->last_ms <= GD_MDSTAMP_NEW_YEAR_MS) {
+            r->year++;
+            r->last_mon = st->mon;
+            r->last_ms = next;
+            return next;
+        }
+    } else if (r->last_mon == 1 && st->mon == 12) {
+        double prev = gd_mdstamp_ms(r->year - 1, st);
+        if (r->last_ms - prev <= GD_MDSTAMP_NEW_YEAR_MS)
+            return prev; /* a late line from before the New Year */
     }
-    return gd_mdstamp_ms(year, st);
+    if (r->last_mon && t < r->last_ms - GD_MDSTAMP_RESET_MS)
+        r->resets++;
+    r->last_mon = st->mon;
+    r->last_ms = t;
+    return t;
 }
 
 /* Epoch ms of a year-less `st` taken before the dated moment `at_ms` of

@@ -28,11 +28,14 @@
  * (the kernel's 15-character comm); a process's name is its main thread's.
  *
  * A trace whose markers yield no slice at all is an error ("no atrace
- * slices"), not an empty success.
+ * slices"), not an empty success; for an HTML report the message says what
+ * it held (no BEGIN TRACE section, no trace-data block, blocks that are no
+ * ftrace text, the legacy `var linuxPerfData` string, which is not read).
  *
  * Memory: one line at a time (compressed input: a fixed inflate window and
  * the current line, capped at SYS_MAX_ZLINE) plus atrace.h's per-thread
  * state. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -53,6 +56,9 @@ typedef struct sctx {
     smode mode;
     int block_first;     /* next line is the first of a trace-data block */
     long lines, ftrace, markers;
+    /* what an HTML report held, for the message when nothing was usable */
+    int html, begin;
+    long blocks, not_ftrace, legacy;
     /* inflated "atrace -z" text */
     int zon;
     z_stream z;
@@ -231,6 +237,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             return 0;
         if (starts(t, "<!DOCTYPE") || starts(t, "<!doctype") || starts(t, "<html")) {
             c->mode = M_HTML;
+            c->html = 1;
             return 0;
         }
         if (t[0] == '#') {
@@ -248,8 +255,12 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             return 0;
         return handle_ftrace(c, s, n, line);
     case M_HTML:
-        if (starts(t, "<!-- BEGIN TRACE -->"))
+        if (starts(t, "<!-- BEGIN TRACE -->")) {
             c->mode = M_HTML_TRACE;
+            c->begin = 1;
+        } else if (strstr(t, "linuxPerfData")) {
+            c->legacy++; /* the old systrace: the text in a JavaScript string */
+        }
         return 0;
     case M_HTML_TRACE:
         if (starts(t, "<!-- END TRACE -->")) {
@@ -257,6 +268,9 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
         } else if (starts(t, "<script") && strstr(t, "trace-data")) {
             c->mode = M_HTML_BLOCK;
             c->block_first = 1;
+            c->blocks++;
+        } else if (strstr(t, "linuxPerfData")) {
+            c->legacy++;
         }
         return 0;
     case M_HTML_BLOCK:
@@ -276,6 +290,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
                 if (!parse_ftrace(s, n, &f)) {
                     gd_sink_skip(c->sink, "ignored: systrace: trace-data block not ftrace text",
                                  line, 0);
+                    c->not_ftrace++;
                     c->mode = M_HTML_SKIP;
                     return 0;
                 }
@@ -538,7 +553,24 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = err->code ? err->code : GD_ERR_IO;
     if (!rc)
         rc = gd_atrace_finish(c.at, err);
-    if (!rc && gd_atrace_events(c.at) == 0)
+    if (!rc && gd_atrace_events(c.at) == 0 && c.html) {
+        /* say what the report held and why none of it was usable */
+        char why[200];
+        if (!c.begin)
+            snprintf(why, sizeof why, "no <!-- BEGIN TRACE --> section");
+        else if (!c.blocks)
+            snprintf(why, sizeof why, "no <script class=\"trace-data\"> block after <!-- BEGIN TRACE -->");
+        else
+            snprintf(why, sizeof why, "%ld trace-data block%s, %ld of them not ftrace text", c.blocks,
+                     c.blocks == 1 ? "" : "s", c.not_ftrace);
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "no atrace slices in the systrace HTML: %s%s; %ld ftrace events, %ld atrace markers",
+                          why,
+                          c.legacy ? " (the trace data is embedded the legacy way, as a JavaScript string"
+                                     " 'var linuxPerfData', which is not read)"
+                                   : "",
+                          c.ftrace, c.markers);
+    } else if (!rc && gd_atrace_events(c.at) == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "no atrace slices in the trace (%ld ftrace events, %ld atrace markers)",
                           c.ftrace, c.markers);

@@ -216,7 +216,8 @@ static const char *human_cell(const gd_column *c, json_t *row, char *buf, size_t
     return gd_render_cell(c, gd_render_col_value(c, row), buf, n);
 }
 
-/* The text of column c in a row of the table. */
+/* The text of column c in a row of the table.  A text longer than the
+ * buffer ends in "…" (at a whole character), as any cut cell does. */
 static const char *table_cell(const gd_renderer *r, size_t c, json_t *row, int mixed, char *buf,
                               size_t n)
 {
@@ -224,7 +225,15 @@ static const char *table_cell(const gd_renderer *r, size_t c, json_t *row, int m
     char zone[GD_ZONE_MAX];
     if (r->cols[c].type == GD_COL_TIME && time_cell(r, row, v, mixed, buf, n, zone))
         return buf;
-    return human_cell(&r->cols[c], row, buf, n);
+    const char *t = human_cell(&r->cols[c], row, buf, n);
+    size_t len = t == buf ? strlen(buf) : 0;
+    if (n > 8 && len + 1 >= n) {
+        size_t k = n - 4; /* room for the 3 bytes of "…" and the NUL */
+        while (k > 0 && ((unsigned char)buf[k] & 0xC0) == 0x80)
+            k--;
+        memcpy(buf + k, "\xe2\x80\xa6", 4);
+    }
+    return t;
 }
 
 /* One line of the table: the headers (row NULL) or a row's cells. */

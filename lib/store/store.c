@@ -213,6 +213,9 @@ static const char *const migrations[] = {
     /* 4 -> 5 (#29): the build a trace was tagged with (godeye ingest --set build=) */
     "ALTER TABLE trace ADD COLUMN build TEXT;"
     /* end 4 -> 5 (#29) */
+    /* 4 -> 5 (#32): the trace says whether its figures come from sampling */
+    "ALTER TABLE trace ADD COLUMN sampled INTEGER NOT NULL DEFAULT 0;"
+    /* end 4 -> 5 (#32) */
     "",
 };
 

@@ -118,9 +118,19 @@ def end_cmds(previous):
             S + ["shell", "ls /data/anr"]]
 
 
+OK_FILES = ("gfxinfo/choi890_framestats.txt", "dumpsys_activity/lumisky_activity_top.txt",
+            "logcat/cranyweb_waydroid_logcat.txt")
+
+
 def case_ok(godeye, corpus):
-    if not os.path.isdir(corpus):
-        print("corpus %s absent: skipped" % corpus)
+    # the device's recorded outputs are real files kept outside the repository
+    absent = [rel for rel in OK_FILES if not os.path.isfile(os.path.join(corpus, rel))]
+    log = os.environ.get("GODEYE_CORPUS_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.writelines("%s %s\n" % ("absent" if rel in absent else "tested", rel) for rel in OK_FILES)
+    if absent:
+        print("SKIP: real file(s) absent under %s: %s" % (corpus, ", ".join(absent)))
         return 77
     e = Env(godeye, corpus)
     r = e.run("--app", "com.example.jank", "--duration", "1s", "--interval", "200", "--launch", ".MainActivity",
@@ -287,7 +297,7 @@ def case_noadb(godeye):
 
 
 def main():
-    godeye, corpus, case = sys.argv[1], sys.argv[2], sys.argv[3]
+    godeye, corpus, case = sys.argv[1], os.environ.get("GODEYE_CORPUS") or sys.argv[2], sys.argv[3]
     dev = [["devices", "-l"]]
     pkg = dev + [S + ["shell", "dumpsys package 'com.example.jank'"]]
     cases = {

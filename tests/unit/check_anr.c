@@ -83,6 +83,25 @@ static size_t total_frames(const gd_collected *c)
     return n;
 }
 
+/* Frames of every stack that contain `needle` (prefix: start with it). */
+static size_t frames_with(const gd_collected *c, const char *needle, int prefix)
+{
+    size_t i, j, n = 0;
+    json_t *e, *f;
+    json_array_foreach(c->events, i, e) {
+        if (strcmp(str(e, "type"), "stack") != 0)
+            continue;
+        json_array_foreach(json_object_get(e, "frames"), j, f) {
+            const char *t = json_string_value(json_object_get(f, "text"));
+            if (!t)
+                t = json_string_value(f);
+            if (t && (prefix ? strncmp(t, needle, strlen(needle)) == 0 : strstr(t, needle) != NULL))
+                n++;
+        }
+    }
+    return n;
+}
+
 /* The device in the metas below is the DEVICE part of the dump's "Build
  * fingerprint:" line (BRAND/PRODUCT/DEVICE:...), read off the files:
  * deadlock2.txt google/sargo/sargo:9, sentry_thread_dump.txt
@@ -531,6 +550,16 @@ START_TEST(corpus_sentry_native_only)
     ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 179);
     ck_assert_str_eq(frame(m, 0), "native:libc.so(syscall+28)");
     ck_assert_str_eq(frame(m, 178), "native:libart.so(pc 000000000022258c)");
+    /* anonymous dex mappings, `[anon:dalvik-classes16.dex extracted in memory
+     * from /data/app/.../base.apk!classes16.dex]`: named by the file after
+     * the last '/', without the bracket (grep -o '\[anon:dalvik-[^]]*\]':
+     * 27 such frames, 1 of classes16.dex at pc 306f0, 12 of classes21.dex) */
+    ck_assert_uint_eq(frames_with(&c, "](", 0), 0);
+    ck_assert_uint_eq(frames_with(&c, "native:base.apk!classes16.dex(pc 00000000000306f0)", 1), 1);
+    ck_assert_uint_eq(frames_with(&c, "native:base.apk!classes21.dex(pc ", 1), 12);
+    ck_assert_uint_eq(frames_with(&c, "native:base.apk(pc ", 1), 3);
+    ck_assert_uint_eq(frames_with(&c, "native:core-oj.jar-transformed(pc ", 1), 5);
+    ck_assert_uint_eq(frames_with(&c, "native:layoutinspector-view-inspection.jar(pc ", 1), 6);
     gd_collected_free(&c);
 }
 END_TEST

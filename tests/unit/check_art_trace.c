@@ -171,14 +171,20 @@ START_TEST(test_streaming)
     gd_collected c;
     gd_test_read_mem(R, b.d, b.n, NULL, &c);
     ck_assert_msg(c.rc == 0, "%s", c.err.msg);
-    ck_assert_uint_eq(gd_collected_count(&c, "method"), 2);
+    /* the undefined method is kept, named by its id (issue 32) */
+    ck_assert_uint_eq(gd_collected_count(&c, "method"), 3);
+    json_t *uk = call(&c, "<unknown method 0x8>", 0);
+    ck_assert_ptr_nonnull(uk);
+    ck_assert_double_eq_tol(num(uk, "ts"), 2000.05, 1e-9);
+    ck_assert_double_eq_tol(num(uk, "end_ts"), 2000.06, 1e-9);
     json_t *oc = call(&c, "onCreate", 0);
     ck_assert_double_eq_tol(num(oc, "ts"), 2000.01, 1e-9);
     ck_assert_double_eq_tol(num(oc, "end_ts"), 2000.04, 1e-9);
     ck_assert_str_eq(sval(oc, "thread"), "main");
     json_t *in = call(&c, "init", 0);
     ck_assert_double_eq_tol(num(in, "ts"), 2000.02, 1e-9);
-    ck_assert_int_eq(gd_collected_skips(&c, "art: method id not in the method table"), 1);
+    ck_assert_int_eq(
+        gd_collected_skips(&c, "ignored: art: method id not in the method table, kept as <unknown method>"), 1);
     ck_assert_uint_ge(json_array_size(c.metas), 1);
     json_t *m = json_array_get(c.metas, 0);
     ck_assert_int_eq(json_integer_value(json_object_get(m, "pid")), 300);
@@ -324,6 +330,66 @@ START_TEST(test_corpus)
 }
 END_TEST
 
+/* A sink that only remembers whether any meta said "sampled". */
+static int sm_meta(void *ctx, const gd_meta *m, gd_error *err)
+{
+    (void)err;
+    if (m->sampled)
+        *(int *)ctx = 1;
+    return 0;
+}
+static int sm_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    (void)ctx, (void)ev, (void)err;
+    return 0;
+}
+static void sm_skip(void *ctx, const char *reason, long line, long col)
+{
+    (void)ctx, (void)reason, (void)line, (void)col;
+}
+
+/* A streaming trace of `n` samples 1500 us apart; each sample writes its
+ * stack changes at one time when `clumped` (exit and re-enter onCreate and
+ * draw: 4 records at one time), else each record at its own microsecond. */
+static int read_sampled(int n, int clumped)
+{
+    buf b = {0};
+    slow(&b, 0xf3, 3000000, 14);
+    newmethod(&b, "0x4\tcom.example.App\tonCreate\t()V\tA.java\n");
+    newmethod(&b, "0x8\tcom.example.View\tdraw\t()V\tV.java\n");
+    u2(&b, 0); u1(&b, 2); u2(&b, 300); u2(&b, 4); puts_(&b, "main");
+    for (int k = 0; k < n; k++) {
+        uint32_t t = (uint32_t)k * 1500;
+        rec(&b, 300, 0x4, 0, t, t);
+        rec(&b, 300, 0x8, 0, t, clumped ? t : t + 1);
+        rec(&b, 300, 0x8, 1, t, clumped ? t : t + 2);
+        rec(&b, 300, 0x4, 1, t, clumped ? t : t + 3);
+    }
+    const char *sum = "*version\n3\ndata-file-overflow=false\nclock=dual\nelapsed-time-usec=100000\n"
+                      "vm=art\npid=300\n*threads\n300\tmain\n*methods\n*end\n";
+    u2(&b, 0); u1(&b, 3); u4(&b, (uint32_t)strlen(sum)); puts_(&b, sum);
+    int sampled = 0;
+    gd_sink sink = {&sampled, sm_meta, sm_event, sm_skip};
+    gd_input *in = NULL;
+    gd_error err = {0};
+    gd_read_opts o = {0};
+    ck_assert_int_eq(gd_input_open_mem(&in, b.d, b.n, &err), 0);
+    ck_assert_int_eq(R->read(in, &sink, &o, &err), 0);
+    gd_input_close(in);
+    return sampled;
+}
+
+/* Recorded by sampling (Debug.startMethodTracingSampling, Android Studio's
+ * "sample Java methods"): call starts come in clumps at the sampling
+ * interval, so the trace is marked sampled (its figures are estimates). */
+START_TEST(test_sampled_by_clumping)
+{
+    ck_assert_int_eq(read_sampled(60, 1), 1);  /* 240 records, 180 clumped   */
+    ck_assert_int_eq(read_sampled(60, 0), 0);  /* each at its own microsecond */
+    ck_assert_int_eq(read_sampled(20, 1), 0);  /* 80 records: too few to tell */
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("art_trace");
@@ -335,6 +401,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_probe);
     tcase_add_test(tc, test_corpus);
+    tcase_add_test(tc, test_sampled_by_clumping);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

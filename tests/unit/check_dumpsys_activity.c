@@ -176,6 +176,42 @@ START_TEST(test_utf16_decor_with_flags)
 }
 END_TEST
 
+/* Recent Android prints the root as `DecorView{hash V.E...... R....... l,t-r,b
+ * aid=N}`: without the 'D' flag, yet the DecorView paints the window
+ * background (as the old `DecorView@hash[Title]` form is read): one layer,
+ * so a full-screen child that draws makes the screen 2x over 1080 x 2400 =
+ * 2,592,000 px.  Recognised by its class in either spelling. */
+START_TEST(test_decor_brace_aid)
+{
+    const char *text =
+        "TASK null id=9 userId=0\n"
+        "  ACTIVITY com.example.app/.Main 1a2b3c4 pid=4242\n"
+        "    View Hierarchy:\n"
+        "      DecorView{5e9b2a1 V.E...... R....... 0,0-1080,2400 aid=1073741824}\n"
+        "        android.widget.LinearLayout{1d2e3f4 V.ED..... ........ 0,0-1080,2400}\n"
+        "  ACTIVITY com.example.app/.Other 5a6b7c8 pid=4242\n"
+        "    View Hierarchy:\n"
+        "      com.android.internal.policy.DecorView{6e9b2a2 V.E...... R....... 0,0-1080,2400 aid=1073741825}\n"
+        "        android.widget.FrameLayout{2d2e3f5 V.E...... ........ 0,0-1080,2400}\n"
+        ;
+    gd_collected c;
+    gd_test_read_mem(R, text, strlen(text), NULL, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "view_dump"), 2);
+    json_t *d = gd_collected_nth(&c, "view_dump", 0);
+    ck_assert_str_eq(sval(view(d, 1), "class"), "DecorView");
+    assert_view(d, 1, 0, 0, 0, 1080, 2400, 1, 1); /* the window background */
+    assert_view(d, 2, 1, 0, 0, 1080, 2400, 1, 1);
+    ck_assert_uint_eq(painting(d), 2);
+    d = gd_collected_nth(&c, "view_dump", 1);
+    ck_assert_str_eq(sval(view(d, 1), "class"), "com.android.internal.policy.DecorView");
+    assert_view(d, 1, 0, 0, 0, 1080, 2400, 1, 1);
+    /* only the root is the window's DecorView: a FrameLayout without 'D' paints nothing */
+    assert_view(d, 2, 1, 0, 0, 1080, 2400, 0, 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
 START_TEST(test_probe)
 {
     const char *logcat = "01-02 03:04:05.678  1234  1234 I ActivityManager: ACTIVITY com.a/.B 1 pid=2\n";
@@ -416,6 +452,7 @@ int main(void)
     tcase_add_test(tc, test_fixture);
     tcase_add_test(tc, test_utf16_decor_with_flags);
     tcase_add_test(tc, test_probe);
+    tcase_add_test(tc, test_decor_brace_aid);
     tcase_add_test(tc, test_garbage_never_crashes);
     tcase_add_test(tc, test_custom_view_with_bounds);
     tcase_add_test(tc, test_miui_multiline_tostring);

@@ -191,9 +191,9 @@ END_TEST
 
 START_TEST(years_keep_increasing)
 {
-    /* two New Years in one capture, months advancing in steps */
+    /* two New Years in one capture (December -> January), months advancing in steps */
     const char *txt = "12-31 23:59:59.000  1  1 W Looper  : Drained\n"
-                      "03-15 12:00:00.000  1  1 W Looper  : Drained\n"
+                      "01-02 12:00:00.000  1  1 W Looper  : Drained\n"
                       "06-30 12:00:00.000  1  1 W Looper  : Drained\n"
                       "09-30 12:00:00.000  1  1 W Looper  : Drained\n"
                       "12-31 23:59:59.000  1  1 W Looper  : Drained\n"
@@ -205,13 +205,36 @@ START_TEST(years_keep_increasing)
     gd_test_read_mem(&gd_reader_logcat, txt, strlen(txt), &o, &c);
     ck_assert_int_eq(json_array_size(c.events), 8);
     ck_assert(num(json_array_get(c.events, 0), "ts") == 1672531199000.0); /* 2022-12-31 */
-    ck_assert(num(json_array_get(c.events, 1), "ts") == 1678881600000.0); /* 2023-03-15 */
+    ck_assert(num(json_array_get(c.events, 1), "ts") == 1672660800000.0); /* 2023-01-02 */
     ck_assert(num(json_array_get(c.events, 2), "ts") == 1688126400000.0); /* 2023-06-30 */
     ck_assert(num(json_array_get(c.events, 3), "ts") == 1696075200000.0); /* 2023-09-30 */
     ck_assert(num(json_array_get(c.events, 4), "ts") == 1704067199000.0); /* 2023-12-31 */
     ck_assert(num(json_array_get(c.events, 5), "ts") == 1704067200000.0); /* 2024-01-01 */
     ck_assert(num(json_array_get(c.events, 6), "ts") == 1704067199500.0); /* late: 2023 */
     ck_assert(num(json_array_get(c.events, 7), "ts") == 1704067201000.0); /* 2024 again */
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: logcat: clock reset (went back, year kept)"), 0);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* A backwards jump that is no New Year (the boot clock not yet set: 09-05
+ * then 03-30) keeps the year and is counted as a clock reset; before, every
+ * later line moved one year ahead.  Values from Python's datetime (UTC). */
+START_TEST(clock_reset_keeps_year)
+{
+    const char *txt = "09-05 10:00:00.000  1  1 W Looper  : Drained\n"
+                      "03-30 08:00:00.000  1  1 W Looper  : Drained\n"
+                      "03-30 08:00:01.000  1  1 W Looper  : Drained\n"
+                      "09-05 10:05:00.000  1  1 W Looper  : Drained\n";
+    gd_read_opts o = {.year = 2024};
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_logcat, txt, strlen(txt), &o, &c);
+    ck_assert_int_eq(json_array_size(c.events), 4);
+    ck_assert(num(json_array_get(c.events, 0), "ts") == 1725530400000.0); /* 2024-09-05 */
+    ck_assert(num(json_array_get(c.events, 1), "ts") == 1711785600000.0); /* 2024-03-30, not 2025 */
+    ck_assert(num(json_array_get(c.events, 2), "ts") == 1711785601000.0);
+    ck_assert(num(json_array_get(c.events, 3), "ts") == 1725530700000.0); /* 2024-09-05 again */
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: logcat: clock reset (went back, year kept)"), 1);
     gd_collected_free(&c);
 }
 END_TEST
@@ -609,6 +632,7 @@ int main(void)
     tcase_add_test(t, time_format_and_brief);
     tcase_add_test(t, stamp_variants);
     tcase_add_test(t, years_keep_increasing);
+    tcase_add_test(t, clock_reset_keeps_year);
     tcase_add_test(t, probe_scores);
     tcase_add_test(t, corpus_eggonlea);
     tcase_add_test(t, corpus_probe);

@@ -29,19 +29,25 @@ size_t gd_collected_count(const gd_collected *c, const char *type);
 json_t *gd_collected_nth(const gd_collected *c, const char *type, size_t i);
 /* Count recorded for a skip reason (0 when none). */
 long gd_collected_skips(const gd_collected *c, const char *reason);
-/* The real captures: $GODEYE_CORPUS when set, else the folder compiled in
- * (the shared corpus beside the checkout). */
+/* The real captures kept outside the repository: $GODEYE_CORPUS when set,
+ * else the folder compiled in (../shared/corpus beside the checkout). */
 const char *gd_test_corpus_dir(void);
-/* Path of a corpus file (gd_test_corpus_dir()/rel) if it exists.  Else
- * NULL, and the absence is recorded (across Check's forked test processes):
- * the test returns without its assertions and the suite's exit code, from
- * gd_test_exit, says "skipped".  The path is valid until the next call. */
-const char *gd_test_corpus(const char *rel);
+/* Path of a real capture `rel` (dir/file): the copy carried in the
+ * repository (tests/corpus/files/rel) first, else gd_test_corpus_dir()/rel,
+ * if it exists.  Else NULL: the case (`test`, the calling function) prints
+ * "skipped: CASE: corpus file absent: REL" and returns without its
+ * assertions; the suite still runs its other cases and passes when they
+ * pass.  Each file found or absent is appended to $GODEYE_CORPUS_LOG when
+ * set ("tested REL" / "absent REL"; scripts/test.sh counts them).  The
+ * path is valid until the next call. */
+const char *gd_test_corpus_at(const char *rel, const char *test);
+#define gd_test_corpus(rel) gd_test_corpus_at((rel), __func__)
 
 /* ctest's SKIP_RETURN_CODE for the unit tests. */
 #define GD_TEST_SKIPPED 77
 /* A suite's exit code from its failed-test count: 1 when any test failed,
- * else GD_TEST_SKIPPED when a test found its corpus file absent, else 0.
+ * else 0 (the cases whose corpus file was absent are named on stderr and
+ * counted in the closing "skipped" line).
  * Every suite that includes this header ends with
  *     return gd_test_exit(srunner_ntests_failed(sr));  */
 int gd_test_exit(int failed);
