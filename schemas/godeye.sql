@@ -357,3 +357,22 @@ CREATE TABLE frame_figure (
   PRIMARY KEY (summary, seq)
 ) WITHOUT ROWID;
 CREATE INDEX frame_figure_trace ON frame_figure (trace);
+
+-- #26: one row per scheduling interval of a thread, as Perfetto's
+-- thread_state table defines it (from sched_switch, sched_waking,
+-- task_newtask, sched_blocked_reason: Perfetto ftrace or systrace text).
+-- Written as each interval closes; ts_ms/dur_ms on the trace's clock.
+CREATE TABLE thread_state (
+  id               INTEGER PRIMARY KEY,
+  trace            INTEGER NOT NULL REFERENCES trace(id),
+  pid              INTEGER,             -- the thread's process, NULL when unknown
+  tid              INTEGER NOT NULL,
+  ts_ms            REAL NOT NULL,
+  dur_ms           REAL,                -- NULL: still open when the trace ended (or data lost)
+  state            TEXT,                -- 'Running', 'R', 'R+', 'S', 'D', ... NULL: invalid
+  io_wait          INTEGER,             -- D: 1 waiting for I/O, 0 not, NULL unknown
+  blocked_function TEXT,                -- kernel function it blocked in, when given
+  cpu              INTEGER,             -- Running: the CPU
+  waker_tid        INTEGER              -- R: the thread that woke it (0: an interrupt)
+);
+CREATE INDEX thread_state_at ON thread_state (trace, tid, ts_ms);

@@ -30,6 +30,7 @@ enum {
     ST_MSG_INS,
     ST_THREAD,
     ST_STARTUP,
+    ST_THREAD_STATE, /* #26 */
     ST__COUNT
 };
 
@@ -50,6 +51,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
     "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms)"
     " VALUES (?,?,?,?,?,?,?,?)",
+    "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
+    " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct gd_writer {
@@ -318,6 +321,25 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
+/* One scheduling interval (#26); its pid is the thread's own or unknown,
+ * never the capture's. */
+static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_thread_state_ev *u = &ev->u.thread_state;
+    sqlite3_stmt *st = w->st[ST_THREAD_STATE];
+    sqlite3_bind_int64(st, 1, w->trace);
+    gd_bind_opt_int(st, 2, ev->pid);
+    sqlite3_bind_int64(st, 3, ev->tid);
+    sqlite3_bind_double(st, 4, ev->ts);
+    gd_bind_opt_double(st, 5, u->dur);
+    gd_bind_text(st, 6, u->state);
+    gd_bind_opt_int(st, 7, u->io_wait);
+    gd_bind_text(st, 8, u->blocked_function);
+    gd_bind_opt_int(st, 9, u->cpu);
+    gd_bind_opt_int(st, 10, u->waker_tid);
+    return gd_store_step(w->s, st, err);
+}
+
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
@@ -353,6 +375,7 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_IMAGE:
     case GD_EV_FRAME:
     case GD_EV_STARTUP:
+    case GD_EV_THREAD_STATE:
         break;
     default:
         /* the main thread's events, resolved now when the meta already
@@ -424,6 +447,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             return 0;
         }
         return put_startup(w, ev, err);
+    case GD_EV_THREAD_STATE:
+        return put_thread_state(w, ev, err);
     default:
         return put_raw(w, ev, err);
     }

@@ -200,6 +200,14 @@ static const char *const migrations[] = {
     "INSERT INTO message_v4 SELECT id, text, handler, callback, what FROM message;"
     "DROP TABLE message;"
     "ALTER TABLE message_v4 RENAME TO message;",
+    /* 4 -> 5 */
+    /* 4 -> 5 (#26): thread states */
+    "CREATE TABLE thread_state (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
+    " pid INTEGER, tid INTEGER NOT NULL, ts_ms REAL NOT NULL, dur_ms REAL, state TEXT, io_wait INTEGER,"
+    " blocked_function TEXT, cpu INTEGER, waker_tid INTEGER);"
+    "CREATE INDEX thread_state_at ON thread_state (trace, tid, ts_ms);"
+    /* end 4 -> 5 (#26) */
+    "",
 };
 
 /* Brings a database of an older schema version up to this one, under the
