@@ -24,6 +24,7 @@ static const gd_column block_columns[] = {
     {"group", "GROUP", GD_COL_TEXT, 0, 1},
     {"msg", "MSG", GD_COL_TEXT, 0, 1},
     {"blame", "BLAME", GD_COL_TEXT, 1, 0, 1},
+    {"dominant_state", "STATES", GD_COL_TEXT, 0, 0, 1},
 };
 
 static const gd_column group_columns[] = {

@@ -678,6 +678,15 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
     if ((rc = finish_methods(w, err)))
         return rc;
+    /* #26: a thread's states written before its process was known */
+    char fill[512];
+    snprintf(fill, sizeof fill,
+             "UPDATE thread_state SET pid = (SELECT h.pid FROM thread h WHERE h.trace = %lld"
+             " AND h.tid = thread_state.tid AND h.pid >= 0 LIMIT 1)"
+             " WHERE trace = %lld AND pid IS NULL",
+             (long long)w->trace, (long long)w->trace);
+    if ((rc = gd_store_exec(w->s, fill, err)))
+        return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)))
         return rc;
     gd_ti_row row = {.id = w->trace, .source = w->source, .format = w->format, .hash = hash,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/states.h"
 #include "analysis/stats.h"
 #include "analysis/version.h"
 #include "store/store_int.h"
@@ -129,6 +130,33 @@ static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 }
 
 typedef int (*block_fn)(void *ctx, const gd_row *row, double dur);
+
+/* The block's scheduling states (#26, derive/states.c): the time in each
+ * class, the share with scheduling data, the dominant one as text. */
+static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, int64_t tid,
+                      double start, double dur, gd_error *err)
+{
+    gd_state_share sh = {0};
+    int rc = have_states ? gd_states_in(s, trace, tid, start, start + dur, &sh, err) : GD_OK;
+    if (rc)
+        return rc;
+    const char *names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
+    double v[4] = {sh.running, sh.runnable, sh.sleeping, sh.uninterruptible};
+    for (int i = 0; i < 4; i++) {
+        if (sh.covered > 0)
+            gd_rowb_real(f, names[i], gd_ms_round(v[i]));
+        else
+            gd_rowb_add(f, names[i]);
+    }
+    gd_rowb_real(f, "states_coverage", round(sh.coverage * 10000.0) / 10000.0);
+    char txt[192];
+    gd_states_text(&sh, dur, txt, sizeof txt);
+    if (txt[0])
+        gd_rowb_text(f, "dominant_state", txt);
+    else
+        gd_rowb_add(f, "dominant_state");
+    return GD_OK;
+}
 
 /* One block row of plain values, filled field by field in contract order. */
 typedef struct block_row {
@@ -270,6 +298,15 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     block_row b = {0};
     gd_rowb *f = &b.b;
     gd_rowb_init(f);
+    int have_states = 0; /* any thread states stored at all (#26) */
+    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state)", err);
+    if (!hs) {
+        sqlite3_finalize(q);
+        return err->code;
+    }
+    if (sqlite3_step(hs) == SQLITE_ROW)
+        have_states = sqlite3_column_int(hs, 0);
+    sqlite3_finalize(hs);
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
         /* the kind filter in the SQL (KIND_FILTER) is the same rule */
@@ -325,6 +362,10 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                 gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
             gd_rowb_text(f, "blame", bi.blame);
             gd_col_value(q, 8, gd_rowb_add(f, "msg"));
+        }
+        if ((rc = set_states(s, f, have_states, trace, sqlite3_column_int64(q, 3), start, dur, err))) {
+            json_decref(stacks);
+            break;
         }
         if (stacks)
             gd_rowb_json(f, "stacks", stacks);
