@@ -431,6 +431,7 @@ typedef struct group_acc {
     double total;
     int64_t *traces;
     size_t ntraces;
+    double st[5]; /* ms running, runnable, sleeping, uninterruptible, covered (#26) */
 } group_acc;
 
 typedef struct groups {
@@ -455,8 +456,10 @@ static group_acc *group_new(groups *gs, const char *grp, const char *key_frame)
 }
 
 /* Adds one block of `dur` ms in `trace` to g; 0, or 1 when out of memory. */
-static int group_add(groups *gs, group_acc *g, double dur, int64_t trace)
+static int group_add(groups *gs, group_acc *g, double dur, int64_t trace, const double *st)
 {
+    for (int k = 0; st && k < 5; k++)
+        g->st[k] += st[k];
     if (gd_grow((void **)&g->durs, &g->cap, g->n + 1, sizeof *g->durs, NULL)) {
         gs->oom = 1;
         return 1;
@@ -490,7 +493,12 @@ static int add_json_to_group(groups *gs, json_t *row, double dur)
             return 1;
         json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
     }
-    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")));
+    double st[5];
+    static const char *const names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
+    for (int k = 0; k < 4; k++)
+        st[k] = json_number_value(json_object_get(row, names[k]));
+    st[4] = json_number_value(json_object_get(row, "states_coverage")) * dur;
+    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")), st);
 }
 
 static int add_to_group(void *ctx, const gd_row *values, double dur)
@@ -522,10 +530,19 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
+    int have_states = 0; /* any thread states stored at all (#26) */
+    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state)", err);
+    if (!hs)
+        return err->code;
+    if (sqlite3_step(hs) == SQLITE_ROW)
+        have_states = sqlite3_column_int(hs, 0);
+    sqlite3_finalize(hs);
     snprintf(sql, sizeof sql,
-             "SELECT b.grp, b.dur_ms, b.trace FROM block b JOIN trace t ON t.id = b.trace"
+             "SELECT b.grp, b.dur_ms, b.trace, %s FROM block b JOIN trace t ON t.id = b.trace%s"
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
-             " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms", filt);
+             " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms",
+             have_states ? "d.tid, d.start_ms" : "NULL, NULL",
+             have_states ? " JOIN dispatch d ON d.id = b.dispatch" : "", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
@@ -556,7 +573,20 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
             if (!g)
                 break;
         }
-        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2)))
+        double sh[5] = {0};
+        if (have_states) {
+            gd_state_share ss;
+            double dur = sqlite3_column_double(st, 1), start = sqlite3_column_double(st, 4);
+            if (gd_states_in(s, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), start,
+                             start + dur, &ss, err)) {
+                sqlite3_finalize(st);
+                sqlite3_finalize(kf);
+                return err->code;
+            }
+            sh[0] = ss.running, sh[1] = ss.runnable, sh[2] = ss.sleeping;
+            sh[3] = ss.uninterruptible, sh[4] = ss.covered;
+        }
+        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2), sh))
             break;
     }
     int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
@@ -629,6 +659,16 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             }
             json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
             json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
+            /* #26: the group's time by state, as shares of its total */
+            static const char *const shares[4] = {"running_share", "runnable_share", "sleeping_share",
+                                                  "uninterruptible_share"};
+            for (int k = 0; k < 4; k++)
+                json_object_set_new(row, shares[k],
+                                    g->st[4] > 0 && g->total > 0
+                                        ? json_real(round(g->st[k] / g->total * 10000.0) / 10000.0)
+                                        : json_null());
+            json_object_set_new(row, "states_coverage",
+                                json_real(g->total > 0 ? round(g->st[4] / g->total * 10000.0) / 10000.0 : 0));
             int stop = fn(ctx, row);
             json_decref(row);
             if (stop)
