@@ -34,6 +34,7 @@ NEEDS = [
     ("godeye diff ", "two app versions examples/ does not have (cli/diff.test covers it)"),
     ("godeye capture ", "a phone on adb (tests/capture/ covers it with a fake adb)"),
     ("godeye ingest jank1", "a capture folder made on a phone (tests/capture/ covers it)"),
+    ("godeye threads", "scheduling data examples/ does not have (cli/states_block.test covers it)"),
 ]
 # command -> (exit status, what may be missing, why)
 EXPECTED = {

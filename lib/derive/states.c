@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* The state's class: 0 running, 1 runnable, 2 sleeping, 3 uninterruptible, 4 other. */
-static int class_of(const char *st)
+int gd_state_class(const char *st)
 {
     if (!st)
         return 4;
@@ -59,7 +59,7 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
             b = end;
         if (!(b > a))
             continue;
-        int k = class_of((const char *)sqlite3_column_text(q, 0));
+        int k = gd_state_class((const char *)sqlite3_column_text(q, 0));
         cls[k] += b - a;
         const char *fn = (const char *)sqlite3_column_text(q, 3);
         if (k == 3 && fn) {

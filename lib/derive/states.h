@@ -27,6 +27,10 @@ typedef struct gd_state_share {
     char function[GD_STATES_FN_MAX]; /* "" when none */
 } gd_state_share;
 
+/* The class of a state name: 0 running, 1 runnable, 2 sleeping,
+ * 3 uninterruptible, 4 other (NULL: other). */
+int gd_state_class(const char *state);
+
 /* Fills *out; GD_OK or GD_ERR_IO with err set. */
 int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                  gd_state_share *out, gd_error *err);
