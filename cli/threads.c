@@ -20,6 +20,8 @@ static const gd_column columns[] = {
     {"longest_uninterruptible_ms", "MAX D", GD_COL_MS, 0, 0},
     {"longest_uninterruptible_ts_ms", "MAX D AT", GD_COL_TIME, 0, 1},
     {"longest_uninterruptible_function", "MAX D IN", GD_COL_TEXT, 1, 0, 1},
+    {"binder_calls", "BINDER OUT", GD_COL_INT, 0, 0},
+    {"binder_served", "BINDER IN", GD_COL_INT, 0, 0},
 };
 
 int cmd_threads(int argc, char **argv, gd_ctx *ctx)

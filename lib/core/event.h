@@ -49,6 +49,7 @@ typedef enum gd_event_kind {
     /* #26: the platform's "why" */
     GD_EV_THREAD_STATE, /* one scheduling interval of one thread (ftrace    *
                          * sched events, Perfetto's thread_state)           */
+    GD_EV_BINDER,       /* one binder transaction (ts = the client's call)  */
     GD_EV__COUNT
 } gd_event_kind;
 
@@ -213,6 +214,15 @@ typedef struct gd_thread_state_ev {
     int64_t waker_tid;   /* R: the thread that woke it, -1 unknown         */
 } gd_thread_state_ev;
 
+/* One binder transaction: pid/tid = the client (pid -1 when unknown). */
+typedef struct gd_binder_ev {
+    double dur;          /* client: call to reply received; NONE: no reply */
+    int64_t server_pid, server_tid; /* -1 unknown                          */
+    double server_ts, server_dur;   /* NONE when the server never got it   */
+    int oneway;
+    int64_t code, flags, txn_id;
+} gd_binder_ev;
+
 typedef struct gd_event {
     gd_event_kind kind;
     double ts;           /* epoch ms; NONE only where a kind allows it     */
@@ -236,6 +246,7 @@ typedef struct gd_event {
         gd_issue_ev issue;
         gd_startup_ev startup;
         gd_thread_state_ev thread_state;
+        gd_binder_ev binder;
     } u;
 } gd_event;
 

@@ -117,3 +117,72 @@ void gd_states_text(const gd_state_share *sh, double range_ms, char *buf, size_t
         snprintf(buf + len, n - (size_t)len, " in %.*s", (int)fl, sh->function);
     }
 }
+
+int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
+                 gd_binder_share *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->server_pid = -1;
+    if (!(end > start))
+        return GD_OK;
+    /* calls are nested at most: those beginning inside, and the one
+     * (outermost) running at the start */
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "SELECT ts_ms, dur_ms, server_pid FROM binder_txn WHERE trace = ?1 AND client_tid = ?2"
+        " AND oneway = 0 AND dur_ms IS NOT NULL AND ts_ms < ?4 AND ts_ms + dur_ms > ?3"
+        " ORDER BY ts_ms",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, tid);
+    sqlite3_bind_double(q, 3, start);
+    sqlite3_bind_double(q, 4, end);
+    struct {
+        int64_t pid;
+        double ms;
+    } per[8];
+    size_t np = 0;
+    double covered_to = start;
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        double a = sqlite3_column_double(q, 0), b = a + sqlite3_column_double(q, 1);
+        if (a < covered_to)
+            a = covered_to; /* a nested call's time is its caller's */
+        if (b > end)
+            b = end;
+        if (!(b > a))
+            continue;
+        covered_to = b;
+        out->ms += b - a;
+        int64_t pid = sqlite3_column_type(q, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 2);
+        size_t i;
+        for (i = 0; i < np && per[i].pid != pid; i++)
+            ;
+        if (i == np && np < sizeof per / sizeof *per)
+            per[np].pid = pid, per[np++].ms = 0;
+        if (i < np)
+            per[i].ms += b - a;
+    }
+    int rc = step == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    if (rc || !np)
+        return rc;
+    size_t best = 0;
+    for (size_t i = 1; i < np; i++)
+        if (per[i].ms > per[best].ms)
+            best = i;
+    out->server_pid = per[best].pid;
+    if (out->server_pid < 0)
+        return GD_OK;
+    sqlite3_stmt *n = gd_store_cached(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 AND name IS NOT NULL LIMIT 1", err);
+    if (!n)
+        return err->code;
+    sqlite3_bind_int64(n, 1, trace);
+    sqlite3_bind_int64(n, 2, out->server_pid);
+    if (sqlite3_step(n) == SQLITE_ROW)
+        snprintf(out->server_name, sizeof out->server_name, "%s", (const char *)sqlite3_column_text(n, 0));
+    gd_store_release(s, n);
+    return GD_OK;
+}

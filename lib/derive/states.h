@@ -35,6 +35,18 @@ int gd_state_class(const char *state);
 int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                  gd_state_share *out, gd_error *err);
 
+/* Time (ms) thread tid of trace spent inside [start, end) waiting in its
+ * own synchronous binder calls (binder_txn rows with a reply), and the
+ * process it waited on most (*server_pid, -1 when none; *server_name its
+ * main thread's name, or "" when unknown). */
+typedef struct gd_binder_share {
+    double ms;
+    int64_t server_pid;
+    char server_name[64];
+} gd_binder_share;
+int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
+                 gd_binder_share *out, gd_error *err);
+
 /* "62% D in fsync" (the dominant class's share of the range, the kernel
  * function without its offset), or "" when there is no data. */
 void gd_states_text(const gd_state_share *sh, double range_ms, char *buf, size_t n);

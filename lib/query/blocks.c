@@ -137,7 +137,10 @@ static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, i
                       double start, double dur, gd_error *err)
 {
     gd_state_share sh = {0};
+    gd_binder_share bs = {0, -1, ""};
     int rc = have_states ? gd_states_in(s, trace, tid, start, start + dur, &sh, err) : GD_OK;
+    if (!rc && have_states)
+        rc = gd_binder_in(s, trace, tid, start, start + dur, &bs, err);
     if (rc)
         return rc;
     const char *names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
@@ -149,6 +152,18 @@ static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, i
             gd_rowb_add(f, names[i]);
     }
     gd_rowb_real(f, "states_coverage", round(sh.coverage * 10000.0) / 10000.0);
+    if (have_states)
+        gd_rowb_real(f, "binder_ms", gd_ms_round(bs.ms));
+    else
+        gd_rowb_add(f, "binder_ms");
+    if (bs.server_pid >= 0)
+        gd_rowb_int(f, "binder_server_pid", bs.server_pid);
+    else
+        gd_rowb_add(f, "binder_server_pid");
+    if (bs.server_name[0])
+        gd_rowb_text(f, "binder_server", bs.server_name);
+    else
+        gd_rowb_add(f, "binder_server");
     char txt[192];
     gd_states_text(&sh, dur, txt, sizeof txt);
     if (txt[0])
@@ -299,7 +314,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     gd_rowb *f = &b.b;
     gd_rowb_init(f);
     int have_states = 0; /* any thread states stored at all (#26) */
-    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state)", err);
+    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
     if (!hs) {
         sqlite3_finalize(q);
         return err->code;
@@ -531,7 +546,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
     int have_states = 0; /* any thread states stored at all (#26) */
-    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state)", err);
+    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
     if (!hs)
         return err->code;
     if (sqlite3_step(hs) == SQLITE_ROW)

@@ -17,6 +17,7 @@ typedef struct tacc {
     double ms[5];
     double long_r, long_r_ts, long_d, long_d_ts;
     char *long_d_fn;
+    int64_t calls, served; /* binder transactions made and served */
 } tacc;
 
 static int cmp_threads(const void *a, const void *b)
@@ -54,6 +55,8 @@ static json_t *thread_row(const tacc *t)
     json_object_set_new(row, "longest_uninterruptible_ts_ms", ms_or_null(t->long_d_ts, t->long_d > 0));
     json_object_set_new(row, "longest_uninterruptible_function",
                         t->long_d > 0 && t->long_d_fn ? json_string(t->long_d_fn) : json_null());
+    json_object_set_new(row, "binder_calls", json_integer(t->calls));
+    json_object_set_new(row, "binder_served", json_integer(t->served));
     return row;
 }
 
@@ -148,6 +151,31 @@ int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(st);
+    /* binder transactions each thread made (as the client) and served,
+     * starting in the range */
+    sqlite3_stmt *bq = rc ? NULL
+                          : gd_store_prepare(s,
+                                             "SELECT (SELECT count(*) FROM binder_txn WHERE trace = ?1"
+                                             " AND client_tid = ?2 AND ts_ms >= ?3 AND ts_ms < ?4),"
+                                             " (SELECT count(*) FROM binder_txn WHERE trace = ?1"
+                                             " AND server_tid = ?2 AND server_ts_ms >= ?3 AND server_ts_ms < ?4)",
+                                             err);
+    if (!rc && !bq)
+        rc = err->code;
+    for (size_t i = 0; !rc && i < n; i++) {
+        sqlite3_bind_int64(bq, 1, ts[i].trace);
+        sqlite3_bind_int64(bq, 2, ts[i].tid);
+        sqlite3_bind_double(bq, 3, isinf(start) ? -1e300 : start);
+        sqlite3_bind_double(bq, 4, isinf(end) ? 1e300 : end);
+        if (sqlite3_step(bq) == SQLITE_ROW) {
+            ts[i].calls = sqlite3_column_int64(bq, 0);
+            ts[i].served = sqlite3_column_int64(bq, 1);
+        } else {
+            rc = gd_store_fail(s, err, "database read");
+        }
+        sqlite3_reset(bq);
+    }
+    sqlite3_finalize(bq);
     if (!rc && n)
         qsort(ts, n, sizeof *ts, cmp_threads);
     for (size_t i = 0; !rc && i < n; i++) {

@@ -22,13 +22,14 @@
  * they wait in a min-heap by time (small fixed records) and go to the
  * tracker (ftrace_sched.h) once PF_SORT_WINDOW_MS older than the newest
  * one seen, or when PF_SORT_MAX wait. */
+#include "ftrace_binder.h"
 #include "ftrace_sched.h"
 #include "perfetto_int.h"
 
 #define PS_MAX_CPUS 4096
 #define PS_MAX_KSYMS 65536
 
-enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_BLOCKED };
+enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX };
 
 typedef struct srec {
     int64_t ts;
@@ -39,6 +40,8 @@ typedef struct srec {
     uint8_t type;
     const char *fn;      /* blocked: interned function */
     long pkno;
+    int32_t x, y;        /* binder: to_proc, to_thread */
+    uint32_t code, flags;
 } srec;
 
 typedef struct ksym {
@@ -48,6 +51,7 @@ typedef struct ksym {
 
 struct pf_sched {
     gd_sched *st;
+    gd_binder *bd;       /* binder transactions (#26) */
     srec *heap;
     size_t n, cap;
     uint64_t seqno;
@@ -61,7 +65,10 @@ struct pf_sched {
 int pf_sched_new(pctx *c)
 {
     struct pf_sched *p = calloc(1, sizeof *p);
-    if (!p || !(p->st = gd_sched_new(c->sink, "perfetto"))) {
+    if (!p || !(p->st = gd_sched_new(c->sink, "perfetto")) ||
+        !(p->bd = gd_binder_new(c->sink, "perfetto"))) {
+        if (p)
+            gd_sched_free(p->st);
         free(p);
         return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
     }
@@ -79,13 +86,17 @@ void pf_sched_free(pctx *c)
     if (!p)
         return;
     gd_sched_free(p->st);
+    gd_binder_free(p->bd);
     free(p->heap);
     free(p->ksyms);
     free(p);
     c->sched = NULL;
 }
 
-unsigned long pf_sched_states(const pctx *c) { return c->sched ? gd_sched_states(c->sched->st) : 0; }
+unsigned long pf_sched_states(const pctx *c)
+{
+    return c->sched ? gd_sched_states(c->sched->st) + gd_binder_count(c->sched->bd) : 0;
+}
 unsigned long pf_sched_events(const pctx *c) { return c->sched ? gd_sched_events(c->sched->st) : 0; }
 
 /* ---- time order ---- */
@@ -107,6 +118,11 @@ static int deliver(pctx *c, const srec *r)
         return gd_sched_waking(p->st, r->ts, r->a, r->b, r->pkno, c->err);
     case EV_NEWTASK:
         return gd_sched_new_task(p->st, r->ts, r->a, r->b, r->pkno, c->err);
+    case EV_BINDER_TX:
+        return gd_binder_transaction(p->bd, r->ts, r->a, r->b, r->x, r->y, r->state, r->flags, r->code,
+                                     r->pkno, c->err);
+    case EV_BINDER_RX:
+        return gd_binder_received(p->bd, r->ts, r->a, r->b, r->pkno, c->err);
     default:
         return gd_sched_blocked(p->st, r->ts, r->a, r->state, r->fn, r->pkno, c->err);
     }
@@ -174,7 +190,9 @@ int pf_sched_finish(pctx *c)
 {
     struct pf_sched *p = c->sched;
     int rc = drain(c, 1);
-    return rc ? rc : gd_sched_finish(p->st, c->err);
+    if (!rc)
+        rc = gd_sched_finish(p->st, c->err);
+    return rc ? rc : gd_binder_finish(p->bd, c->err);
 }
 
 /* ---- kernel symbols ---- */
@@ -321,6 +339,8 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
     case 20:  /* sched_waking */
     case 235: /* task_newtask */
     case 236: /* task_rename */
+    case 50:  /* binder_transaction */
+    case 51:  /* binder_transaction_received */
         break;
     case 17:
     case 114:
@@ -375,6 +395,23 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
             else if (g.num == 3 && ln)
                 s1 = g.data, l1 = g.len;
             break;
+        case 50: /* debug_id 1, to_proc 3, to_thread 4, reply 5, code 6, flags 7 */
+        case 51:
+            if (!vi)
+                break;
+            if (g.num == 1)
+                pid = (int64_t)(int32_t)g.v;
+            else if (g.num == 3)
+                pid2 = (int64_t)(int32_t)g.v;
+            else if (g.num == 4)
+                raw = (int64_t)(int32_t)g.v;
+            else if (g.num == 5)
+                io = g.v != 0;
+            else if (g.num == 6)
+                caller = g.v;
+            else if (g.num == 7)
+                flags = g.v;
+            break;
         }
     }
     if (q < 0) {
@@ -421,6 +458,16 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
         if (rc)
             return rc;
         return push(c, (srec){.ts = t, .a = pid, .b = tid, .type = EV_NEWTASK});
+    case 50:
+    case 51:
+        if (pid < 0 || tid < 0) {
+            pf_bad(c, "binder event without its transaction id or thread");
+            return 0;
+        }
+        return push(c, (srec){.ts = t, .a = tid, .b = pid, .state = io > 0,
+                              .x = (int32_t)pid2, .y = (int32_t)raw, .code = (uint32_t)caller,
+                              .flags = (uint32_t)flags,
+                              .type = ev->num == 50 ? EV_BINDER_TX : EV_BINDER_RX});
     default:
         if (pid > 0 && s1)
             rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err);

@@ -40,6 +40,7 @@
 #include <zlib.h>
 
 #include "atrace.h"
+#include "ftrace_binder.h"
 #include "ftrace_sched.h"
 #include "reader.h"
 
@@ -53,6 +54,7 @@ typedef struct sctx {
     gd_error *err;
     gd_atrace *at;
     gd_sched *sched;     /* thread states from the sched events (#26) */
+    gd_binder *binder;   /* binder transactions (#26) */
     smode mode;
     int block_first;     /* next line is the first of a trace-data block */
     long lines, ftrace, markers;
@@ -210,6 +212,10 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
     if (!is_func(&f, "tracing_mark_write") && !is_func(&f, "print")) {
         int used, rc = gd_sched_text(c->sched, llround(f.ts_ms * 1e6), f.cpu, f.tid, f.tgid, f.func,
                                      f.func_len, f.payload, f.payload_len, line, &used, c->err);
+        if (rc || used)
+            return rc;
+        rc = gd_binder_text(c->binder, llround(f.ts_ms * 1e6), f.tid, f.func, f.func_len, f.payload,
+                            f.payload_len, line, &used, c->err);
         if (rc || used)
             return rc;
         gd_sink_skip(c->sink, "ignored: systrace: ftrace event not used", line, 0);
@@ -464,7 +470,8 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     c.mode = M_PREAMBLE;
     if (!(c.at = gd_atrace_new(sink, "systrace")))
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
-    if (!(c.sched = gd_sched_new(sink, "systrace"))) {
+    if (!(c.sched = gd_sched_new(sink, "systrace")) || !(c.binder = gd_binder_new(sink, "systrace"))) {
+        gd_sched_free(c.sched);
         gd_atrace_free(c.at);
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     }
@@ -555,8 +562,11 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     if (!rc)
         rc = gd_sched_finish(c.sched, err);
     if (!rc)
+        rc = gd_binder_finish(c.binder, err);
+    if (!rc)
         rc = gd_atrace_finish(c.at, err);
-    if (!rc && gd_atrace_events(c.at) == 0 && gd_sched_states(c.sched) == 0)
+    if (!rc && gd_atrace_events(c.at) == 0 && gd_sched_states(c.sched) == 0 &&
+        gd_binder_count(c.binder) == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "no atrace slices in the trace (%ld ftrace events, %ld atrace markers) "
                           "and no thread states (%lu sched events)",
@@ -569,6 +579,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     free(c.zline);
     gd_atrace_free(c.at);
     gd_sched_free(c.sched);
+    gd_binder_free(c.binder);
     return rc;
 }
 
