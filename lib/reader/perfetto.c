@@ -265,6 +265,9 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     case 45:
         pf_sched_system_info(c, pb_sub(f));
         break;
+    case 39:
+        rc = pf_read_android_log(c, pb_sub(f));
+        break;
     default:
         skip_unused(c, f->num);
     }
@@ -506,7 +509,8 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = pf_sched_finish(c);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
-    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0)
+    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
+        c->log_used == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
                           "%ld atrace markers, %ld track events) and no thread states (%lu sched events)",
@@ -520,6 +524,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     free(c->tracks);
     free(buf);
     pf_sched_free(c);
+    gd_logcat_rules_free(c->logrules);
     gd_atrace_free(c->at);
     free(c);
     return rc;

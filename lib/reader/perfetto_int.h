@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "atrace.h"
+#include "logcat_rules.h"
 #include "pbwire.h"
 #include "reader.h"
 
@@ -83,6 +84,8 @@ typedef struct pctx {
     double max_ts;
     char reason[96];
     struct pf_sched *sched; /* thread states (#26, perfetto_sched.c) */
+    gd_logcat_rules *logrules; /* android_log lines (#26, perfetto_log.c) */
+    long log_lines, log_used;
 } pctx;
 
 enum { SK_MARKER, SK_BEGIN, SK_END };
@@ -149,6 +152,9 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
 int pf_sched_compact(pctx *c, int cpu, pb_cur m);
 int pf_sched_interned(pctx *c, pseq *s, pb_cur m);
 void pf_sched_system_info(pctx *c, pb_cur m);
+
+/* AndroidLogPacket: each line through the logcat line rules (#26). */
+int pf_read_android_log(pctx *c, pb_cur m);
 
 /* Pairs the waiting slice begins/ends that are old enough (all: every one);
  * 0 or the sink's error code. */
