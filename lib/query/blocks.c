@@ -160,16 +160,13 @@ static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, i
         gd_rowb_int(f, "binder_server_pid", bs.server_pid);
     else
         gd_rowb_add(f, "binder_server_pid");
-    if (bs.server_name[0])
-        gd_rowb_text(f, "binder_server", bs.server_name);
-    else
-        gd_rowb_add(f, "binder_server");
+    /* the row keeps these texts after this function: JSON values it owns */
+    json_t *j = bs.server_name[0] ? json_string(bs.server_name) : NULL;
+    gd_rowb_json(f, "binder_server", j ? j : json_null());
     char txt[192];
     gd_states_text(&sh, dur, txt, sizeof txt);
-    if (txt[0])
-        gd_rowb_text(f, "dominant_state", txt);
-    else
-        gd_rowb_add(f, "dominant_state");
+    j = txt[0] ? json_string(txt) : NULL;
+    gd_rowb_json(f, "dominant_state", j ? j : json_null());
     return GD_OK;
 }
 
