@@ -25,6 +25,7 @@ static const gd_column block_columns[] = {
     {"group_rule", "GROUP RULE", GD_COL_TEXT, 0, 1},
     {"msg", "MSG", GD_COL_TEXT, 0, 1},
     {"blame", "BLAME", GD_COL_TEXT, 1, 0, 1},
+    {"dominant_state", "STATES", GD_COL_TEXT, 0, 0, 1},
 };
 
 /* A group no rule could name (godeye-blocks(1), GROUPS). */

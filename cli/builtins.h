@@ -19,6 +19,7 @@ int cmd_frames(int argc, char **argv, gd_ctx *ctx);
 int cmd_report(int argc, char **argv, gd_ctx *ctx);
 int cmd_export(int argc, char **argv, gd_ctx *ctx);
 int cmd_startup(int argc, char **argv, gd_ctx *ctx);
+int cmd_threads(int argc, char **argv, gd_ctx *ctx);
 int cmd_capture(int argc, char **argv, gd_ctx *ctx);
 int cmd_rm(int argc, char **argv, gd_ctx *ctx);
 int cmd_diff(int argc, char **argv, gd_ctx *ctx);

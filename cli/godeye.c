@@ -25,6 +25,7 @@ static const gd_command commands[] = {
     {"images", cmd_images, "bitmaps too large, too small or hidden, by wasted bytes"},
     {"methods", cmd_methods, "slow methods, call trees and evil methods from method traces"},
     {"startup", cmd_startup, "app launches (cold/warm/hot) against Android vitals' bars"},
+    {"threads", cmd_threads, "each thread's time Running, Runnable, Sleeping, in D (scheduling data)"},
     {"rm", cmd_rm, "remove traces from the database (one transaction)"},
     {"retrace", cmd_retrace, "obfuscated stack traces back to original names (R8/ProGuard mapping)"},
     {"frames", cmd_frames, "frame times per window: slow, frozen, percentiles, drop levels"},

@@ -362,3 +362,44 @@ CREATE TABLE frame_figure (
   PRIMARY KEY (summary, seq)
 ) WITHOUT ROWID;
 CREATE INDEX frame_figure_trace ON frame_figure (trace);
+
+-- #26: one row per scheduling interval of a thread, as Perfetto's
+-- thread_state table defines it (from sched_switch, sched_waking,
+-- task_newtask, sched_blocked_reason: Perfetto ftrace or systrace text).
+-- Written as each interval closes; ts_ms/dur_ms on the trace's clock.
+CREATE TABLE thread_state (
+  id               INTEGER PRIMARY KEY,
+  trace            INTEGER NOT NULL REFERENCES trace(id),
+  pid              INTEGER,             -- the thread's process, NULL when unknown
+  tid              INTEGER NOT NULL,
+  ts_ms            REAL NOT NULL,
+  dur_ms           REAL,                -- NULL: still open when the trace ended (or data lost)
+  state            TEXT,                -- 'Running', 'R', 'R+', 'S', 'D', ... NULL: invalid
+  io_wait          INTEGER,             -- D: 1 waiting for I/O, 0 not, NULL unknown
+  blocked_function TEXT,                -- kernel function it blocked in, when given
+  cpu              INTEGER,             -- Running: the CPU
+  waker_tid        INTEGER              -- R: the thread that woke it (0: an interrupt)
+);
+CREATE INDEX thread_state_at ON thread_state (trace, tid, ts_ms);
+
+-- #26: one row per binder transaction (ftrace binder_transaction and
+-- binder_transaction_received, Perfetto or systrace text), written when the
+-- client has its reply (or at the end of the trace without one).
+CREATE TABLE binder_txn (
+  id            INTEGER PRIMARY KEY,
+  trace         INTEGER NOT NULL REFERENCES trace(id),
+  client_pid    INTEGER,                -- NULL when unknown
+  client_tid    INTEGER NOT NULL,
+  ts_ms         REAL NOT NULL,          -- the client's call
+  dur_ms        REAL,                   -- until its reply arrived; 0 one-way; NULL no reply
+  server_pid    INTEGER,                -- the process called (dest_proc)
+  server_tid    INTEGER,                -- the thread that served it
+  server_ts_ms  REAL,                   -- the server received it (NULL: never)
+  server_dur_ms REAL,                   -- until the server replied (NULL: one-way or no reply)
+  oneway        INTEGER NOT NULL,
+  code          INTEGER,
+  flags         INTEGER,
+  txn_id        INTEGER                 -- the kernel's debug id
+);
+CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);
+CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);

@@ -6,6 +6,7 @@
 static const char *const kind_names[GD_EV__COUNT] = {
     "looper", "dispatch", "stack", "cpu", "memory", "lifecycle", "view_dump",
     "image", "method", "frame", "mark", "frame_summary", "issue", "startup",
+    "thread_state", "binder", /* #26 */
 };
 
 const char *gd_event_kind_name(gd_event_kind k)
@@ -84,6 +85,17 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
         ev->u.startup.total_ms = GD_NONE;
         ev->u.startup.wait_ms = GD_NONE;
         break;
+    case GD_EV_BINDER:
+        ev->u.binder.dur = ev->u.binder.server_ts = ev->u.binder.server_dur = GD_NONE;
+        ev->u.binder.server_pid = ev->u.binder.server_tid = -1;
+        ev->u.binder.code = ev->u.binder.flags = ev->u.binder.txn_id = -1;
+        break;
+    case GD_EV_THREAD_STATE:
+        ev->u.thread_state.dur = GD_NONE;
+        ev->u.thread_state.io_wait = -1;
+        ev->u.thread_state.cpu = -1;
+        ev->u.thread_state.waker_tid = -1;
+        break;
     default:
         break;
     }
@@ -128,6 +140,13 @@ const char *gd_event_out_of_range(const gd_event *ev)
         return dur_bad(ev->u.startup.total_ms)  ? "total_ms"
                : dur_bad(ev->u.startup.wait_ms) ? "wait_ms"
                                                 : NULL;
+    case GD_EV_THREAD_STATE:
+        return dur_bad(ev->u.thread_state.dur) ? "dur" : NULL;
+    case GD_EV_BINDER:
+        return dur_bad(ev->u.binder.dur)          ? "dur"
+               : ts_bad(ev->u.binder.server_ts)   ? "server_ts"
+               : dur_bad(ev->u.binder.server_dur) ? "server_dur"
+                                                  : NULL;
     case GD_EV_IMAGE: {
         const gd_image_ev *im = &ev->u.image;
         return side_bad(im->bitmap_w)  ? "bitmap.w"

@@ -46,6 +46,10 @@ typedef enum gd_event_kind {
                         * GodEye view issue...) kept as reported            */
     GD_EV_STARTUP,     /* one app launch (cold/warm/hot) as measured by a   *
                         * tool: ts = when the launch was reported           */
+    /* #26: the platform's "why" */
+    GD_EV_THREAD_STATE, /* one scheduling interval of one thread (ftrace    *
+                         * sched events, Perfetto's thread_state)           */
+    GD_EV_BINDER,       /* one binder transaction (ts = the client's call)  */
     GD_EV__COUNT
 } gd_event_kind;
 
@@ -194,6 +198,31 @@ typedef struct gd_startup_ev {
     const char *source;   /* "logcat", "am_start", "matrix", "perfetto"...   */
 } gd_startup_ev;
 
+/* One interval of a thread's scheduling state, as Perfetto's thread_state
+ * names it: "Running" (on a CPU), "R" (runnable: woken or new), "R+"
+ * (runnable: preempted), or the sleeping states of sched_switch's
+ * prev_state ("S", "D", "T", "t", "X", "Z", "P", "x", "K", "W", "N", "I",
+ * combined as the kernel prints them, "DK"...); NULL when the kernel's
+ * state was not valid.  ts = start; pid = the thread's process or -1 when
+ * unknown (never the capture's). */
+typedef struct gd_thread_state_ev {
+    double dur;          /* ms, NONE: still open at the end of the trace   */
+    const char *state;
+    int io_wait;         /* D state: 1 waiting for I/O, 0 not, -1 unknown  */
+    const char *blocked_function; /* kernel function it blocked in, or NULL */
+    int cpu;             /* Running: the CPU, else -1                      */
+    int64_t waker_tid;   /* R: the thread that woke it, -1 unknown         */
+} gd_thread_state_ev;
+
+/* One binder transaction: pid/tid = the client (pid -1 when unknown). */
+typedef struct gd_binder_ev {
+    double dur;          /* client: call to reply received; NONE: no reply */
+    int64_t server_pid, server_tid; /* -1 unknown                          */
+    double server_ts, server_dur;   /* NONE when the server never got it   */
+    int oneway;
+    int64_t code, flags, txn_id;
+} gd_binder_ev;
+
 typedef struct gd_event {
     gd_event_kind kind;
     double ts;           /* epoch ms; NONE only where a kind allows it     */
@@ -216,6 +245,8 @@ typedef struct gd_event {
         gd_frame_summary_ev frame_summary;
         gd_issue_ev issue;
         gd_startup_ev startup;
+        gd_thread_state_ev thread_state;
+        gd_binder_ev binder;
     } u;
 } gd_event;
 

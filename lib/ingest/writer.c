@@ -30,6 +30,8 @@ enum {
     ST_MSG_INS,
     ST_THREAD,
     ST_STARTUP,
+    ST_THREAD_STATE, /* #26 */
+    ST_BINDER,       /* #26 */
     ST__COUNT
 };
 
@@ -50,6 +52,10 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
     "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms)"
     " VALUES (?,?,?,?,?,?,?,?)",
+    "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
+    " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
+    " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct gd_writer {
@@ -319,6 +325,46 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
+/* One scheduling interval (#26); its pid is the thread's own or unknown,
+ * never the capture's. */
+static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_thread_state_ev *u = &ev->u.thread_state;
+    sqlite3_stmt *st = w->st[ST_THREAD_STATE];
+    sqlite3_bind_int64(st, 1, w->trace);
+    gd_bind_opt_int(st, 2, ev->pid);
+    sqlite3_bind_int64(st, 3, ev->tid);
+    sqlite3_bind_double(st, 4, ev->ts);
+    gd_bind_opt_double(st, 5, u->dur);
+    gd_bind_text(st, 6, u->state);
+    gd_bind_opt_int(st, 7, u->io_wait);
+    gd_bind_text(st, 8, u->blocked_function);
+    gd_bind_opt_int(st, 9, u->cpu);
+    gd_bind_opt_int(st, 10, u->waker_tid);
+    return gd_store_step(w->s, st, err);
+}
+
+/* One binder transaction (#26). */
+static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_binder_ev *u = &ev->u.binder;
+    sqlite3_stmt *st = w->st[ST_BINDER];
+    sqlite3_bind_int64(st, 1, w->trace);
+    gd_bind_opt_int(st, 2, ev->pid);
+    sqlite3_bind_int64(st, 3, ev->tid);
+    sqlite3_bind_double(st, 4, ev->ts);
+    gd_bind_opt_double(st, 5, u->dur);
+    gd_bind_opt_int(st, 6, u->server_pid);
+    gd_bind_opt_int(st, 7, u->server_tid);
+    gd_bind_opt_double(st, 8, u->server_ts);
+    gd_bind_opt_double(st, 9, u->server_dur);
+    sqlite3_bind_int(st, 10, u->oneway != 0);
+    gd_bind_opt_int(st, 11, u->code);
+    gd_bind_opt_int(st, 12, u->flags);
+    gd_bind_opt_int(st, 13, u->txn_id);
+    return gd_store_step(w->s, st, err);
+}
+
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
@@ -354,6 +400,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_IMAGE:
     case GD_EV_FRAME:
     case GD_EV_STARTUP:
+    case GD_EV_THREAD_STATE:
+    case GD_EV_BINDER:
         break;
     default:
         /* the main thread's events, resolved now when the meta already
@@ -425,6 +473,10 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             return 0;
         }
         return put_startup(w, ev, err);
+    case GD_EV_THREAD_STATE:
+        return put_thread_state(w, ev, err);
+    case GD_EV_BINDER:
+        return put_binder(w, ev, err);
     default:
         return put_raw(w, ev, err);
     }
@@ -655,6 +707,18 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
         count_reason_n(w, "looper: nesting too deep", w->pairing.begins_dropped, 0);
     w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
     if ((rc = finish_methods(w, err)))
+        return rc;
+    /* #26: a thread's states written before its process was known */
+    char fill[1024];
+    snprintf(fill, sizeof fill,
+             "UPDATE thread_state SET pid = (SELECT h.pid FROM thread h WHERE h.trace = %lld"
+             " AND h.tid = thread_state.tid AND h.pid >= 0 LIMIT 1)"
+             " WHERE trace = %lld AND pid IS NULL;"
+             "UPDATE binder_txn SET client_pid = (SELECT h.pid FROM thread h WHERE h.trace = %lld"
+             " AND h.tid = binder_txn.client_tid AND h.pid >= 0 LIMIT 1)"
+             " WHERE trace = %lld AND client_pid IS NULL",
+             (long long)w->trace, (long long)w->trace, (long long)w->trace, (long long)w->trace);
+    if ((rc = gd_store_exec(w->s, fill, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)))
         return rc;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive/states.h"
 #include "analysis/stats.h"
 #include "analysis/version.h"
 #include "store/store_int.h"
@@ -130,6 +131,45 @@ static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 }
 
 typedef int (*block_fn)(void *ctx, const gd_row *row, double dur);
+
+/* The block's scheduling states (#26, derive/states.c): the time in each
+ * class, the share with scheduling data, the dominant one as text. */
+static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, int64_t tid,
+                      double start, double dur, gd_error *err)
+{
+    gd_state_share sh = {0};
+    gd_binder_share bs = {0, -1, ""};
+    int rc = have_states ? gd_states_in(s, trace, tid, start, start + dur, &sh, err) : GD_OK;
+    if (!rc && have_states)
+        rc = gd_binder_in(s, trace, tid, start, start + dur, &bs, err);
+    if (rc)
+        return rc;
+    const char *names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
+    double v[4] = {sh.running, sh.runnable, sh.sleeping, sh.uninterruptible};
+    for (int i = 0; i < 4; i++) {
+        if (sh.covered > 0)
+            gd_rowb_real(f, names[i], gd_ms_round(v[i]));
+        else
+            gd_rowb_add(f, names[i]);
+    }
+    gd_rowb_real(f, "states_coverage", round(sh.coverage * 10000.0) / 10000.0);
+    if (have_states)
+        gd_rowb_real(f, "binder_ms", gd_ms_round(bs.ms));
+    else
+        gd_rowb_add(f, "binder_ms");
+    if (bs.server_pid >= 0)
+        gd_rowb_int(f, "binder_server_pid", bs.server_pid);
+    else
+        gd_rowb_add(f, "binder_server_pid");
+    /* the row keeps these texts after this function: JSON values it owns */
+    json_t *j = bs.server_name[0] ? json_string(bs.server_name) : NULL;
+    gd_rowb_json(f, "binder_server", j ? j : json_null());
+    char txt[192];
+    gd_states_text(&sh, dur, txt, sizeof txt);
+    j = txt[0] ? json_string(txt) : NULL;
+    gd_rowb_json(f, "dominant_state", j ? j : json_null());
+    return GD_OK;
+}
 
 /* One block row of plain values, filled field by field in contract order. */
 typedef struct block_row {
@@ -273,6 +313,15 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     block_row b = {0};
     gd_rowb *f = &b.b;
     gd_rowb_init(f);
+    int have_states = 0; /* any thread states stored at all (#26) */
+    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
+    if (!hs) {
+        sqlite3_finalize(q);
+        return err->code;
+    }
+    if (sqlite3_step(hs) == SQLITE_ROW)
+        have_states = sqlite3_column_int(hs, 0);
+    sqlite3_finalize(hs);
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
         /* the kind filter in the SQL (KIND_FILTER) is the same rule */
@@ -331,6 +380,10 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                 gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
             gd_rowb_text(f, "blame", bi.blame);
             gd_col_value(q, 8, gd_rowb_add(f, "msg"));
+        }
+        if ((rc = set_states(s, f, have_states, trace, sqlite3_column_int64(q, 3), start, dur, err))) {
+            json_decref(stacks);
+            break;
         }
         if (stacks)
             gd_rowb_json(f, "stacks", stacks);
@@ -396,6 +449,7 @@ typedef struct group_acc {
     double total;
     int64_t *traces;
     size_t ntraces;
+    double st[5]; /* ms running, runnable, sleeping, uninterruptible, covered (#26) */
 } group_acc;
 
 typedef struct groups {
@@ -421,8 +475,10 @@ static group_acc *group_new(groups *gs, const char *grp, const char *key_frame, 
 }
 
 /* Adds one block of `dur` ms in `trace` to g; 0, or 1 when out of memory. */
-static int group_add(groups *gs, group_acc *g, double dur, int64_t trace)
+static int group_add(groups *gs, group_acc *g, double dur, int64_t trace, const double *st)
 {
+    for (int k = 0; st && k < 5; k++)
+        g->st[k] += st[k];
     if (gd_grow((void **)&g->durs, &g->cap, g->n + 1, sizeof *g->durs, NULL)) {
         gs->oom = 1;
         return 1;
@@ -457,7 +513,12 @@ static int add_json_to_group(groups *gs, json_t *row, double dur)
             return 1;
         json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
     }
-    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")));
+    double st[5];
+    static const char *const names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
+    for (int k = 0; k < 4; k++)
+        st[k] = json_number_value(json_object_get(row, names[k]));
+    st[4] = json_number_value(json_object_get(row, "states_coverage")) * dur;
+    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")), st);
 }
 
 static int add_to_group(void *ctx, const gd_row *values, double dur)
@@ -489,10 +550,19 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
+    int have_states = 0; /* any thread states stored at all (#26) */
+    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
+    if (!hs)
+        return err->code;
+    if (sqlite3_step(hs) == SQLITE_ROW)
+        have_states = sqlite3_column_int(hs, 0);
+    sqlite3_finalize(hs);
     snprintf(sql, sizeof sql,
-             "SELECT b.grp, b.dur_ms, b.trace FROM block b JOIN trace t ON t.id = b.trace"
+             "SELECT b.grp, b.dur_ms, b.trace, %s FROM block b JOIN trace t ON t.id = b.trace%s"
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
-             " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms", filt);
+             " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms",
+             have_states ? "d.tid, d.start_ms" : "NULL, NULL",
+             have_states ? " JOIN dispatch d ON d.id = b.dispatch" : "", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
@@ -523,7 +593,20 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
             if (!g)
                 break;
         }
-        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2)))
+        double sh[5] = {0};
+        if (have_states) {
+            gd_state_share ss;
+            double dur = sqlite3_column_double(st, 1), start = sqlite3_column_double(st, 4);
+            if (gd_states_in(s, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), start,
+                             start + dur, &ss, err)) {
+                sqlite3_finalize(st);
+                sqlite3_finalize(kf);
+                return err->code;
+            }
+            sh[0] = ss.running, sh[1] = ss.runnable, sh[2] = ss.sleeping;
+            sh[3] = ss.uninterruptible, sh[4] = ss.covered;
+        }
+        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2), sh))
             break;
     }
     int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
@@ -597,6 +680,16 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             }
             json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
             json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
+            /* #26: the group's time by state, as shares of its total */
+            static const char *const shares[4] = {"running_share", "runnable_share", "sleeping_share",
+                                                  "uninterruptible_share"};
+            for (int k = 0; k < 4; k++)
+                json_object_set_new(row, shares[k],
+                                    g->st[4] > 0 && g->total > 0
+                                        ? json_real(round(g->st[k] / g->total * 10000.0) / 10000.0)
+                                        : json_null());
+            json_object_set_new(row, "states_coverage",
+                                json_real(g->total > 0 ? round(g->st[4] / g->total * 10000.0) / 10000.0 : 0));
             int stop = fn(ctx, row);
             json_decref(row);
             if (stop)

@@ -629,3 +629,13 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
     }
     return gd_sink_meta(a->sink, &m, err);
 }
+
+int gd_atrace_thread_info(void *ctx, int64_t tid, int64_t *pid, const char **name)
+{
+    athread *t = find(ctx, tid);
+    if (!t)
+        return 0;
+    *pid = t->pid;
+    *name = t->name;
+    return 1;
+}

@@ -66,6 +66,11 @@ int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *
  * slices, pid/main_tid.  0 or the sink's error code. */
 int gd_atrace_finish(gd_atrace *a, gd_error *err);
 
+/* What the markers and descriptors said of thread tid: 1 with *pid (-1
+ * unknown) and *name (NULL unknown) set, 0 when the thread is unknown.
+ * A gd_sched_lookup_fn (ftrace_sched.h); ctx is the gd_atrace. */
+int gd_atrace_thread_info(void *ctx, int64_t tid, int64_t *pid, const char **name);
+
 /* Events emitted so far. */
 unsigned long gd_atrace_events(const gd_atrace *a);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/logcat_rules.h"
 #include "reader/mdstamp.h"
 
 #define REASON_CLOCK_RESET "ignored: logcat: clock reset (went back, year kept)"
@@ -377,3 +378,33 @@ const gd_reader gd_reader_logcat = {
     .read = read_logcat,
     .clock = "local",
 };
+
+/* ---- the line rules for other carriers (logcat_rules.h, #26) ---- */
+
+gd_logcat_rules *gd_logcat_rules_new(const gd_sink *sink)
+{
+    lc_ctx *c = calloc(1, sizeof *c);
+    if (c)
+        c->sink = sink;
+    return c;
+}
+
+void gd_logcat_rules_free(gd_logcat_rules *r) { free(r); }
+
+int gd_logcat_rules_line(gd_logcat_rules *c, double ts, int64_t pid, int64_t tid, char level,
+                         const char *tag, size_t tlen, const char *msg, size_t mlen, long line,
+                         gd_error *err)
+{
+    lc_line l;
+    memset(&l, 0, sizeof l);
+    l.layout = LC_THREADTIME;
+    l.pid = pid;
+    l.tid = tid;
+    l.level = level;
+    l.tag = tag;
+    l.tag_len = tlen;
+    l.msg = msg;
+    l.msg_len = mlen;
+    c->line = line;
+    return handle(c, &l, ts, err);
+}

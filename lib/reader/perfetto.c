@@ -225,7 +225,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     }
     switch (f->num) {
     case 1:
-        rc = pf_read_ftrace(c, pb_sub(f));
+        rc = pf_read_ftrace(c, s, pb_sub(f));
         break;
     case 2:
         rc = pf_read_process_tree(c, pb_sub(f));
@@ -262,6 +262,12 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
         break;
     case 6:
         break;  /* clock snapshot: read first */
+    case 45:
+        pf_sched_system_info(c, pb_sub(f));
+        break;
+    case 39:
+        rc = pf_read_android_log(c, pb_sub(f));
+        break;
     default:
         skip_unused(c, f->num);
     }
@@ -283,7 +289,8 @@ static int read_packet(pctx *c, pb_cur m, int depth)
         pf_seq_clear(c, s);
     if (h.has_defaults && s)
         read_defaults(s, &h.defaults_f);
-    if (h.has_interned && (rc = pf_read_interned(c, s, pb_sub(&h.interned_f))))
+    if (h.has_interned && ((rc = pf_read_interned(c, s, pb_sub(&h.interned_f))) ||
+                           (rc = pf_sched_interned(c, s, pb_sub(&h.interned_f)))))
         return rc;
     uint32_t clock = h.clock;
     if (!clock && s)
@@ -485,6 +492,11 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         free(c);
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
     }
+    if (pf_sched_new(c)) {
+        gd_atrace_free(c->at);
+        free(c);
+        return err->code;
+    }
     uint8_t *buf = NULL;
     size_t cap = 0;
     int rc = 0, stop = 0;
@@ -494,12 +506,15 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     if (!rc)
         rc = pf_pend_drain(c, 1);
     if (!rc)
+        rc = pf_sched_finish(c);
+    if (!rc)
         rc = gd_atrace_finish(c->at, err);
-    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0)
+    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
+        c->log_used == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
-                          "%ld atrace markers, %ld track events)",
-                          c->packets, c->ftrace, c->markers, c->track_events);
+                          "%ld atrace markers, %ld track events) and no thread states (%lu sched events)",
+                          c->packets, c->ftrace, c->markers, c->track_events, pf_sched_events(c));
     for (size_t i = 0; i < c->nseqs; i++)
         pf_seq_clear(c, &c->seqs[i]);
     for (size_t i = 0; i < c->nheap; i++)
@@ -508,6 +523,8 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     free(c->seqs);
     free(c->tracks);
     free(buf);
+    pf_sched_free(c);
+    gd_logcat_rules_free(c->logrules);
     gd_atrace_free(c->at);
     free(c);
     return rc;

@@ -87,11 +87,19 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, con
 
 /* ---- ftrace ---- */
 
-int pf_read_ftrace(pctx *c, pb_cur m)
+int pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
 {
     pb_field f, g, h;
-    int r, rc = 0;
+    int r, rc = 0, cpu = -1;
+    pb_cur pre = m;
+    while (pb_next(&pre, &f) == 1)
+        if (f.num == 1 && f.wt == PB_VARINT)
+            cpu = f.v < 65536 ? (int)f.v : 65535;
     while (!rc && (r = pb_next(&m, &f)) == 1) {
+        if (f.num == 4 && f.wt == PB_LEN) { /* compact_sched (#26) */
+            rc = pf_sched_compact(c, cpu, pb_sub(&f));
+            continue;
+        }
         if (f.num != 2 || f.wt != PB_LEN)
             continue;
         c->ftrace++;
@@ -101,6 +109,7 @@ int pf_read_ftrace(pctx *c, pb_cur m)
         const uint8_t *buf = NULL;
         size_t len = 0;
         int q, has_ts = 0, print = 0;
+        pb_field other = {0};
         while ((q = pb_next(&e, &g)) == 1) {
             if (g.num == 1 && g.wt == PB_VARINT)
                 ts = g.v, has_ts = 1;
@@ -115,6 +124,8 @@ int pf_read_ftrace(pctx *c, pb_cur m)
                         buf = h.data, len = h.len;
                 if (z < 0)
                     q = -1;
+            } else if (g.wt == PB_LEN && g.num != 3) {
+                other = g;
             }
             if (q < 0)
                 break;
@@ -122,6 +133,11 @@ int pf_read_ftrace(pctx *c, pb_cur m)
         if (q < 0) {
             pf_bad(c, "malformed ftrace event");
             continue;
+        }
+        if (!print && other.num && has_ts) {
+            int used = 0;
+            if ((rc = pf_sched_event(c, s, cpu, ts, tid, &other, &used)) || used)
+                continue;
         }
         if (!print) {
             gd_sink_skip(c->sink, "ignored: perfetto: ftrace event not used", c->pkno, 0);

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "atrace.h"
+#include "logcat_rules.h"
 #include "pbwire.h"
 #include "reader.h"
 
@@ -60,6 +61,7 @@ typedef struct pframe {
 } pframe;
 
 typedef struct pending pending;
+struct pf_sched;
 
 typedef struct pctx {
     const gd_sink *sink;
@@ -81,6 +83,9 @@ typedef struct pctx {
     uint64_t seqno;
     double max_ts;
     char reason[96];
+    struct pf_sched *sched; /* thread states (#26, perfetto_sched.c) */
+    gd_logcat_rules *logrules; /* android_log lines (#26, perfetto_log.c) */
+    long log_lines, log_used;
 } pctx;
 
 enum { SK_MARKER, SK_BEGIN, SK_END };
@@ -121,7 +126,7 @@ int pf_read_process_tree(pctx *c, pb_cur m);              /* ProcessTree     */
 int pf_read_track_desc(pctx *c, pb_cur m);                /* TrackDescriptor */
 int pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid); /* ProcessDescriptor */
 int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid); /* ThreadDescriptor */
-int pf_read_ftrace(pctx *c, pb_cur m);                    /* FtraceEventBundle */
+int pf_read_ftrace(pctx *c, pseq *s, pb_cur m);           /* FtraceEventBundle */
 /* TrackEvent at the packet's BOOTTIME time ts_ns (has_ts 0: none). */
 int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns);
 /* FrameTimelineEvent: janky app surface frames become issues. */
@@ -133,6 +138,23 @@ void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m);
  * 1, or 0 when no snapshot maps that clock.  Advances an incremental
  * clock: call once per packet. */
 int pf_resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out);
+
+/* Thread states (#26, perfetto_sched.c): the tracker's life; one ftrace
+ * event `ev` (a field of FtraceEvent) of thread tid on cpu at BOOTTIME ts
+ * (*used 0: not a scheduling event); a bundle's compact_sched; interned
+ * kernel symbols; SystemInfo (the kernel version).  0 or an error code. */
+int pf_sched_new(pctx *c);
+void pf_sched_free(pctx *c);
+int pf_sched_finish(pctx *c);
+unsigned long pf_sched_states(const pctx *c);
+unsigned long pf_sched_events(const pctx *c);
+int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev, int *used);
+int pf_sched_compact(pctx *c, int cpu, pb_cur m);
+int pf_sched_interned(pctx *c, pseq *s, pb_cur m);
+void pf_sched_system_info(pctx *c, pb_cur m);
+
+/* AndroidLogPacket: each line through the logcat line rules (#26). */
+int pf_read_android_log(pctx *c, pb_cur m);
 
 /* Pairs the waiting slice begins/ends that are old enough (all: every one);
  * 0 or the sink's error code. */

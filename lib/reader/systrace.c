@@ -35,6 +35,7 @@
  * Memory: one line at a time (compressed input: a fixed inflate window and
  * the current line, capped at SYS_MAX_ZLINE) plus atrace.h's per-thread
  * state. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@
 #include <zlib.h>
 
 #include "atrace.h"
+#include "ftrace_binder.h"
+#include "ftrace_sched.h"
 #include "reader.h"
 
 #define SYS_MAX_ZLINE ((size_t)1 << 20)
@@ -53,6 +56,8 @@ typedef struct sctx {
     const gd_sink *sink;
     gd_error *err;
     gd_atrace *at;
+    gd_sched *sched;     /* thread states from the sched events (#26) */
+    gd_binder *binder;   /* binder transactions (#26) */
     smode mode;
     int block_first;     /* next line is the first of a trace-data block */
     long lines, ftrace, markers;
@@ -85,6 +90,7 @@ typedef struct fline {
     size_t func_len;
     const char *payload;
     size_t payload_len;
+    int cpu;
 } fline;
 
 static int parse_ftrace(const char *s, size_t n, fline *f)
@@ -105,6 +111,9 @@ static int parse_ftrace(const char *s, size_t n, fline *f)
             k++;
         if (k < n && s[k] == ']') {
             cpu = j;
+            f->cpu = 0;
+            for (size_t q = j + 1; q < k && f->cpu < 100000; q++)
+                f->cpu = f->cpu * 10 + (s[q] - '0');
             break;
         }
     }
@@ -207,6 +216,14 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
     }
     c->ftrace++;
     if (!is_func(&f, "tracing_mark_write") && !is_func(&f, "print")) {
+        int used, rc = gd_sched_text(c->sched, llround(f.ts_ms * 1e6), f.cpu, f.tid, f.tgid, f.func,
+                                     f.func_len, f.payload, f.payload_len, line, &used, c->err);
+        if (rc || used)
+            return rc;
+        rc = gd_binder_text(c->binder, llround(f.ts_ms * 1e6), f.tid, f.func, f.func_len, f.payload,
+                            f.payload_len, line, &used, c->err);
+        if (rc || used)
+            return rc;
         gd_sink_skip(c->sink, "ignored: systrace: ftrace event not used", line, 0);
         return 0;
     }
@@ -468,6 +485,12 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     c.mode = M_PREAMBLE;
     if (!(c.at = gd_atrace_new(sink, "systrace")))
         return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    if (!(c.sched = gd_sched_new(sink, "systrace")) || !(c.binder = gd_binder_new(sink, "systrace"))) {
+        gd_sched_free(c.sched);
+        gd_atrace_free(c.at);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    }
+    gd_sched_set_lookup(c.sched, gd_atrace_thread_info, c.at);
     char *s;
     size_t n;
     int r, rc = 0;
@@ -552,8 +575,14 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     if (!rc && r < 0)
         rc = err->code ? err->code : GD_ERR_IO;
     if (!rc)
+        rc = gd_sched_finish(c.sched, err);
+    if (!rc)
+        rc = gd_binder_finish(c.binder, err);
+    if (!rc)
         rc = gd_atrace_finish(c.at, err);
-    if (!rc && gd_atrace_events(c.at) == 0 && c.html) {
+    int nothing = gd_atrace_events(c.at) == 0 && gd_sched_states(c.sched) == 0 &&
+                  gd_binder_count(c.binder) == 0;
+    if (!rc && nothing && c.html) {
         /* say what the report held and why none of it was usable */
         char why[200];
         if (!c.begin)
@@ -564,16 +593,18 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
             snprintf(why, sizeof why, "%ld trace-data block%s, %ld of them not ftrace text", c.blocks,
                      c.blocks == 1 ? "" : "s", c.not_ftrace);
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
-                          "no atrace slices in the systrace HTML: %s%s; %ld ftrace events, %ld atrace markers",
+                          "no atrace slices and no thread states in the systrace HTML: %s%s; %ld ftrace"
+                          " events, %ld atrace markers, %lu sched events",
                           why,
                           c.legacy ? " (the trace data is embedded the legacy way, as a JavaScript string"
                                      " 'var linuxPerfData', which is not read)"
                                    : "",
-                          c.ftrace, c.markers);
-    } else if (!rc && gd_atrace_events(c.at) == 0)
+                          c.ftrace, c.markers, gd_sched_events(c.sched));
+    } else if (!rc && nothing)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
-                          "no atrace slices in the trace (%ld ftrace events, %ld atrace markers)",
-                          c.ftrace, c.markers);
+                          "no atrace slices in the trace (%ld ftrace events, %ld atrace markers) "
+                          "and no thread states (%lu sched events)",
+                          c.ftrace, c.markers, gd_sched_events(c.sched));
     if (c.zon)
         inflateEnd(&c.z);
     free(c.zin);
@@ -581,6 +612,8 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     free(c.zflt);
     free(c.zline);
     gd_atrace_free(c.at);
+    gd_sched_free(c.sched);
+    gd_binder_free(c.binder);
     return rc;
 }
 
@@ -623,7 +656,7 @@ static int probe(const unsigned char *h, size_t n, int eof)
                         (off + 9 <= n && memcmp(after, "# tracer:", 9) == 0)))
             return 85;
     }
-    if (find_in(h, n, ": tracing_mark_write: "))
+    if (find_in(h, n, ": tracing_mark_write: ") || find_in(h, n, ": sched_switch: "))
         return 60;
     return 0;
 }

@@ -216,6 +216,18 @@ static const char *const migrations[] = {
     /* 4 -> 5 (#32): the trace says whether its figures come from sampling */
     "ALTER TABLE trace ADD COLUMN sampled INTEGER NOT NULL DEFAULT 0;"
     /* end 4 -> 5 (#32) */
+    /* 4 -> 5 (#26): thread states */
+    "CREATE TABLE thread_state (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
+    " pid INTEGER, tid INTEGER NOT NULL, ts_ms REAL NOT NULL, dur_ms REAL, state TEXT, io_wait INTEGER,"
+    " blocked_function TEXT, cpu INTEGER, waker_tid INTEGER);"
+    "CREATE INDEX thread_state_at ON thread_state (trace, tid, ts_ms);"
+    "CREATE TABLE binder_txn (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
+    " client_pid INTEGER, client_tid INTEGER NOT NULL, ts_ms REAL NOT NULL, dur_ms REAL,"
+    " server_pid INTEGER, server_tid INTEGER, server_ts_ms REAL, server_dur_ms REAL,"
+    " oneway INTEGER NOT NULL, code INTEGER, flags INTEGER, txn_id INTEGER);"
+    "CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);"
+    "CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);"
+    /* end 4 -> 5 (#26) */
     "",
 };
 

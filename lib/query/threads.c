@@ -1,0 +1,194 @@
+/* query/threads.c - each thread's time by scheduling state (`godeye threads`). */
+#include "query/threads.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "derive/states.h"
+#include "store/store_int.h"
+
+typedef struct tacc {
+    int64_t trace, pid, tid;
+    int main;
+    char *name;
+    double ms[5];
+    double long_r, long_r_ts, long_d, long_d_ts;
+    char *long_d_fn;
+    int64_t calls, served; /* binder transactions made and served */
+} tacc;
+
+static int cmp_threads(const void *a, const void *b)
+{
+    const tacc *x = a, *y = b;
+    if (x->trace != y->trace)
+        return x->trace < y->trace ? -1 : 1;
+    if (x->main != y->main)
+        return x->main ? -1 : 1;
+    if (x->ms[0] != y->ms[0])
+        return x->ms[0] > y->ms[0] ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static json_t *ms_or_null(double v, int have)
+{
+    return have ? json_real(gd_ms_round(v)) : json_null();
+}
+
+static json_t *thread_row(const tacc *t)
+{
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(t->trace));
+    json_object_set_new(row, "pid", t->pid >= 0 ? json_integer(t->pid) : json_null());
+    json_object_set_new(row, "tid", json_integer(t->tid));
+    json_object_set_new(row, "thread", t->name ? json_string(t->name) : json_null());
+    json_object_set_new(row, "main", json_boolean(t->main));
+    static const char *const names[5] = {"running_ms", "runnable_ms", "sleeping_ms",
+                                         "uninterruptible_ms", "other_ms"};
+    for (int k = 0; k < 5; k++)
+        json_object_set_new(row, names[k], json_real(gd_ms_round(t->ms[k])));
+    json_object_set_new(row, "longest_runnable_ms", ms_or_null(t->long_r, t->long_r > 0));
+    json_object_set_new(row, "longest_runnable_ts_ms", ms_or_null(t->long_r_ts, t->long_r > 0));
+    json_object_set_new(row, "longest_uninterruptible_ms", ms_or_null(t->long_d, t->long_d > 0));
+    json_object_set_new(row, "longest_uninterruptible_ts_ms", ms_or_null(t->long_d_ts, t->long_d > 0));
+    json_object_set_new(row, "longest_uninterruptible_function",
+                        t->long_d > 0 && t->long_d_fn ? json_string(t->long_d_fn) : json_null());
+    json_object_set_new(row, "binder_calls", json_integer(t->calls));
+    json_object_set_new(row, "binder_served", json_integer(t->served));
+    return row;
+}
+
+/* The block's trace, thread and time; 1 found, 0 not, -1 error. */
+static int block_range(gd_store *s, int64_t id, int64_t *trace, int64_t *tid, double *start,
+                       double *end, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT trace, tid, start_ms, dur_ms FROM dispatch WHERE id = ?1", err);
+    if (!q)
+        return -1;
+    sqlite3_bind_int64(q, 1, id);
+    int found = sqlite3_step(q) == SQLITE_ROW;
+    if (found) {
+        *trace = sqlite3_column_int64(q, 0);
+        *tid = sqlite3_column_int64(q, 1);
+        *start = sqlite3_column_double(q, 2);
+        *end = *start + sqlite3_column_double(q, 3);
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    int64_t btrace = -1, tid = q->tid;
+    double start = -INFINITY, end = INFINITY;
+    if (q->block >= 0) {
+        int f = block_range(s, q->block, &btrace, &tid, &start, &end, err);
+        if (f < 0)
+            return err->code;
+        if (!f)
+            return gd_error_set(err, GD_ERR_DATA, 0, 0, "no block %lld", (long long)q->block);
+    }
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(&q->filter, "s.trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql,
+             "SELECT s.trace, s.tid, s.pid, s.ts_ms, s.dur_ms, s.state, s.blocked_function,"
+             " s.tid = t.main_tid AS main,"
+             " (SELECT h.name FROM thread h WHERE h.trace = s.trace AND h.tid = s.tid LIMIT 1) AS name"
+             " FROM thread_state s JOIN trace t ON t.id = s.trace"
+             " WHERE (?1 < 0 OR s.tid = ?1) AND (?2 < 0 OR s.trace = ?2) AND s.dur_ms IS NOT NULL"
+             " AND s.ts_ms < ?4 AND s.ts_ms + s.dur_ms > ?3 %s"
+             " ORDER BY s.trace, s.tid, s.ts_ms",
+             filt);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    if (!st)
+        return err->code;
+    sqlite3_bind_int64(st, 1, tid);
+    sqlite3_bind_int64(st, 2, btrace);
+    sqlite3_bind_double(st, 3, isinf(start) ? -1e300 : start);
+    sqlite3_bind_double(st, 4, isinf(end) ? 1e300 : end);
+    tacc *ts = NULL;
+    size_t n = 0, cap = 0;
+    int rc = GD_OK, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t tr = sqlite3_column_int64(st, 0), td = sqlite3_column_int64(st, 1);
+        if (!n || ts[n - 1].trace != tr || ts[n - 1].tid != td) {
+            if (gd_grow((void **)&ts, &cap, n + 1, sizeof *ts, NULL)) {
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                break;
+            }
+            tacc *t = &ts[n++];
+            memset(t, 0, sizeof *t);
+            t->trace = tr;
+            t->tid = td;
+            t->pid = -1;
+            t->main = sqlite3_column_int(st, 7);
+            const char *nm = (const char *)sqlite3_column_text(st, 8);
+            if (nm && !(t->name = strdup(nm))) {
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                break;
+            }
+        }
+        tacc *t = &ts[n - 1];
+        if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+            t->pid = sqlite3_column_int64(st, 2);
+        double a = sqlite3_column_double(st, 3), b = a + sqlite3_column_double(st, 4);
+        double ca = a < start ? start : a, cb = b > end ? end : b;
+        if (!(cb >= ca))
+            continue;
+        int k = gd_state_class((const char *)sqlite3_column_text(st, 5));
+        t->ms[k] += cb - ca;
+        if (k == 1 && cb - ca > t->long_r)
+            t->long_r = cb - ca, t->long_r_ts = ca;
+        if (k == 3 && cb - ca > t->long_d) {
+            t->long_d = cb - ca, t->long_d_ts = ca;
+            free(t->long_d_fn);
+            const char *fnm = (const char *)sqlite3_column_text(st, 6);
+            t->long_d_fn = fnm ? strdup(fnm) : NULL;
+        }
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "database read");
+    sqlite3_finalize(st);
+    /* binder transactions each thread made (as the client) and served,
+     * starting in the range */
+    sqlite3_stmt *bq = rc ? NULL
+                          : gd_store_prepare(s,
+                                             "SELECT (SELECT count(*) FROM binder_txn WHERE trace = ?1"
+                                             " AND client_tid = ?2 AND ts_ms >= ?3 AND ts_ms < ?4),"
+                                             " (SELECT count(*) FROM binder_txn WHERE trace = ?1"
+                                             " AND server_tid = ?2 AND server_ts_ms >= ?3 AND server_ts_ms < ?4)",
+                                             err);
+    if (!rc && !bq)
+        rc = err->code;
+    for (size_t i = 0; !rc && i < n; i++) {
+        sqlite3_bind_int64(bq, 1, ts[i].trace);
+        sqlite3_bind_int64(bq, 2, ts[i].tid);
+        sqlite3_bind_double(bq, 3, isinf(start) ? -1e300 : start);
+        sqlite3_bind_double(bq, 4, isinf(end) ? 1e300 : end);
+        if (sqlite3_step(bq) == SQLITE_ROW) {
+            ts[i].calls = sqlite3_column_int64(bq, 0);
+            ts[i].served = sqlite3_column_int64(bq, 1);
+        } else {
+            rc = gd_store_fail(s, err, "database read");
+        }
+        sqlite3_reset(bq);
+    }
+    sqlite3_finalize(bq);
+    if (!rc && n)
+        qsort(ts, n, sizeof *ts, cmp_threads);
+    for (size_t i = 0; !rc && i < n; i++) {
+        json_t *row = thread_row(&ts[i]);
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            break;
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(ts[i].name);
+        free(ts[i].long_d_fn);
+    }
+    free(ts);
+    return rc;
+}

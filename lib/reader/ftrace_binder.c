@@ -1,0 +1,396 @@
+/* ftrace_binder.c - binder transactions from binder_transaction / binder_transaction_received. */
+#include "ftrace_binder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bcall {
+    int64_t id, reply_id;    /* the call's debug id; its reply's (-1 none yet) */
+    int64_t client, to_proc, to_thread, server;
+    int64_t ts, server_ts, server_end; /* ns; -1 not yet */
+    int64_t code, flags;
+    int oneway, used;
+    uint64_t seq;            /* age, for dropping the oldest */
+} bcall;
+
+typedef struct bkey {
+    int64_t id;              /* -1 empty, -2 deleted */
+    int slot;                /* index into calls */
+} bkey;
+
+typedef struct bthr {
+    int64_t tid;             /* -1 empty */
+    int depth;
+    int stack[GD_BINDER_MAX_DEPTH]; /* calls it serves, innermost last */
+} bthr;
+
+struct gd_binder {
+    const gd_sink *sink;
+    char prefix[16], reason[96];
+    bcall *calls;
+    size_t ncalls, ccap;
+    int *free_slots;
+    size_t nfree;
+    bkey *keys;
+    size_t kcap, kused;      /* kused counts deleted keys too */
+    bthr *th;
+    size_t tcap, tn;
+    uint64_t seq;
+    unsigned long count;
+};
+
+gd_binder *gd_binder_new(const gd_sink *sink, const char *prefix)
+{
+    gd_binder *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->sink = sink;
+    snprintf(b->prefix, sizeof b->prefix, "%s", prefix);
+    return b;
+}
+
+void gd_binder_free(gd_binder *b)
+{
+    if (!b)
+        return;
+    free(b->calls);
+    free(b->free_slots);
+    free(b->keys);
+    free(b->th);
+    free(b);
+}
+
+unsigned long gd_binder_count(const gd_binder *b) { return b->count; }
+
+static void skip(gd_binder *b, const char *what, long line)
+{
+    snprintf(b->reason, sizeof b->reason, "%s: %s", b->prefix, what);
+    gd_sink_skip(b->sink, b->reason, line, 0);
+}
+
+static size_t h64(int64_t k, size_t cap)
+{
+    uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+    return (size_t)((h ^ (h >> 29)) & (cap - 1));
+}
+
+/* ---- id -> call ---- */
+
+static bkey *key_find(gd_binder *b, int64_t id)
+{
+    if (!b->kcap)
+        return NULL;
+    for (size_t i = h64(id, b->kcap);; i = (i + 1) & (b->kcap - 1)) {
+        if (b->keys[i].id == id)
+            return &b->keys[i];
+        if (b->keys[i].id == -1)
+            return NULL;
+    }
+}
+
+static int key_rehash(gd_binder *b, size_t nc)
+{
+    bkey *n = malloc(nc * sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < nc; i++)
+        n[i].id = -1;
+    size_t used = 0;
+    for (size_t i = 0; i < b->kcap; i++) {
+        if (b->keys[i].id < 0)
+            continue;
+        size_t j = h64(b->keys[i].id, nc);
+        while (n[j].id != -1)
+            j = (j + 1) & (nc - 1);
+        n[j] = b->keys[i];
+        used++;
+    }
+    free(b->keys);
+    b->keys = n;
+    b->kcap = nc;
+    b->kused = used;
+    return 0;
+}
+
+static int key_put(gd_binder *b, int64_t id, int slot)
+{
+    bkey *k = key_find(b, id);
+    if (k) {
+        k->slot = slot;
+        return 0;
+    }
+    if ((b->kused + 1) * 2 > b->kcap && key_rehash(b, b->kcap ? b->kcap * 2 : 1024))
+        return -1;
+    size_t i = h64(id, b->kcap);
+    while (b->keys[i].id >= 0)
+        i = (i + 1) & (b->kcap - 1);
+    if (b->keys[i].id == -1)
+        b->kused++;
+    b->keys[i].id = id;
+    b->keys[i].slot = slot;
+    return 0;
+}
+
+static void key_del(gd_binder *b, int64_t id)
+{
+    bkey *k = id >= 0 ? key_find(b, id) : NULL;
+    if (k)
+        k->id = -2;
+}
+
+/* ---- server threads ---- */
+
+static bthr *thr_of(gd_binder *b, int64_t tid, int create)
+{
+    if (b->tcap) {
+        for (size_t i = h64(tid, b->tcap);; i = (i + 1) & (b->tcap - 1)) {
+            if (b->th[i].tid == tid)
+                return &b->th[i];
+            if (b->th[i].tid == -1)
+                break;
+        }
+    }
+    if (!create)
+        return NULL;
+    if ((b->tn + 1) * 2 > b->tcap) {
+        size_t nc = b->tcap ? b->tcap * 2 : 256;
+        if (nc > 4 * (size_t)GD_BINDER_MAX_OPEN)
+            return NULL;
+        bthr *n = malloc(nc * sizeof *n);
+        if (!n)
+            return NULL;
+        for (size_t i = 0; i < nc; i++)
+            n[i].tid = -1;
+        for (size_t i = 0; i < b->tcap; i++) {
+            if (b->th[i].tid == -1)
+                continue;
+            size_t j = h64(b->th[i].tid, nc);
+            while (n[j].tid != -1)
+                j = (j + 1) & (nc - 1);
+            n[j] = b->th[i];
+        }
+        free(b->th);
+        b->th = n;
+        b->tcap = nc;
+    }
+    size_t i = h64(tid, b->tcap);
+    while (b->th[i].tid != -1)
+        i = (i + 1) & (b->tcap - 1);
+    b->th[i].tid = tid;
+    b->th[i].depth = 0;
+    b->tn++;
+    return &b->th[i];
+}
+
+static void unstack(gd_binder *b, int slot)
+{
+    bcall *c = &b->calls[slot];
+    if (c->server < 0)
+        return;
+    bthr *t = thr_of(b, c->server, 0);
+    if (!t)
+        return;
+    for (int i = t->depth; i-- > 0;)
+        if (t->stack[i] == slot) {
+            memmove(t->stack + i, t->stack + i + 1, (size_t)(t->depth - i - 1) * sizeof *t->stack);
+            t->depth--;
+            break;
+        }
+}
+
+/* ---- calls ---- */
+
+static int emit(gd_binder *b, int slot, int64_t end, gd_error *err)
+{
+    bcall *c = &b->calls[slot];
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_BINDER);
+    ev.ts = (double)c->ts / 1e6;
+    ev.pid = -1;
+    ev.tid = c->client;
+    gd_binder_ev *u = &ev.u.binder;
+    u->dur = end >= 0 ? (double)(end - c->ts) / 1e6 : GD_NONE;
+    u->server_pid = c->to_proc > 0 ? c->to_proc : -1;
+    u->server_tid = c->server >= 0 ? c->server : c->to_thread > 0 ? c->to_thread : -1;
+    if (c->server_ts >= 0) {
+        u->server_ts = (double)c->server_ts / 1e6;
+        if (c->server_end >= 0)
+            u->server_dur = (double)(c->server_end - c->server_ts) / 1e6;
+    }
+    u->oneway = c->oneway;
+    u->code = c->code;
+    u->flags = c->flags;
+    u->txn_id = c->id;
+    /* the call is done: its ids and its place on the server's stack go */
+    key_del(b, c->id);
+    key_del(b, c->reply_id);
+    unstack(b, slot);
+    c->used = 0;
+    b->free_slots[b->nfree++] = slot;
+    b->count++;
+    return gd_sink_event(b->sink, &ev, err);
+}
+
+static int new_slot(gd_binder *b, long line, gd_error *err)
+{
+    if (b->nfree)
+        return b->free_slots[--b->nfree];
+    if (b->ncalls == GD_BINDER_MAX_OPEN) {
+        /* full: the oldest call waiting goes out without its reply */
+        size_t old = 0;
+        for (size_t i = 1; i < b->ncalls; i++)
+            if (b->calls[i].used && (!b->calls[old].used || b->calls[i].seq < b->calls[old].seq))
+                old = i;
+        skip(b, "binder: too many calls waiting, the oldest closed without its reply", line);
+        int rc = emit(b, (int)old, -1, err);
+        if (rc)
+            return -rc - 1;
+        return b->free_slots[--b->nfree];
+    }
+    if (b->ncalls == b->ccap) {
+        size_t nc = b->ccap ? b->ccap * 2 : 256;
+        bcall *n = realloc(b->calls, nc * sizeof *n);
+        int *f = n ? realloc(b->free_slots, nc * sizeof *f) : NULL;
+        if (n)
+            b->calls = n;
+        if (!f) {
+            gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+            return -GD_ERR_IO - 1;
+        }
+        b->free_slots = f;
+        b->ccap = nc;
+    }
+    return (int)b->ncalls++;
+}
+
+int gd_binder_transaction(gd_binder *b, int64_t ts, int64_t tid, int64_t id, int64_t to_proc,
+                          int64_t to_thread, int reply, int64_t flags, int64_t code, long line,
+                          gd_error *err)
+{
+    if (reply) {
+        /* the server answers the innermost call it is serving */
+        bthr *t = thr_of(b, tid, 0);
+        if (!t || !t->depth) {
+            skip(b, "binder: binder reply without its transaction", line);
+            return 0;
+        }
+        int slot = t->stack[--t->depth];
+        bcall *c = &b->calls[slot];
+        c->server_end = ts;
+        c->reply_id = id;
+        c->server = -1; /* off the stack already */
+        c->to_thread = tid;
+        if (key_put(b, id, slot))
+            return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+        return 0;
+    }
+    int slot = new_slot(b, line, err);
+    if (slot < 0)
+        return -slot - 1;
+    bcall *c = &b->calls[slot];
+    *c = (bcall){id, -1, tid, to_proc, to_thread, -1, ts, -1, -1, code, flags, (int)(flags & 1), 1,
+                 b->seq++};
+    if (key_put(b, id, slot))
+        return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+    return 0;
+}
+
+int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long line, gd_error *err)
+{
+    bkey *k = key_find(b, id);
+    if (!k) {
+        skip(b, "binder: binder reply without its transaction", line);
+        return 0;
+    }
+    int slot = k->slot;
+    bcall *c = &b->calls[slot];
+    if (c->reply_id == id) /* the reply reached the client: done */
+        return emit(b, slot, ts, err);
+    if (c->server_ts >= 0) {
+        skip(b, "binder: transaction received twice", line);
+        return 0;
+    }
+    c->server_ts = ts;
+    if (c->oneway) { /* one-way: done once the server has it (client side: an instant) */
+        c->server = tid;
+        c->server_end = -1;
+        int64_t s = c->server;
+        c->server = -1;
+        c->to_thread = s;
+        return emit(b, slot, c->ts, err);
+    }
+    bthr *t = thr_of(b, tid, 1);
+    if (!t)
+        return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+    if (t->depth == GD_BINDER_MAX_DEPTH) {
+        skip(b, "binder: nesting too deep", line);
+        return 0;
+    }
+    c->server = tid;
+    t->stack[t->depth++] = slot;
+    return 0;
+}
+
+int gd_binder_finish(gd_binder *b, gd_error *err)
+{
+    for (size_t i = 0; i < b->ncalls; i++) {
+        if (!b->calls[i].used)
+            continue;
+        int rc = emit(b, (int)i, -1, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- ftrace text ---- */
+
+static int field(const char *p, size_t n, const char *key, int64_t *out)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl <= n; i++) {
+        if ((i && p[i - 1] != ' ') || memcmp(p + i, key, kl) != 0)
+            continue;
+        char buf[32];
+        size_t j = i + kl, l = 0;
+        while (j < n && p[j] != ' ' && l + 1 < sizeof buf)
+            buf[l++] = p[j++];
+        buf[l] = 0;
+        char *e;
+        long long v = strtoll(buf, &e, 0);
+        if (!l || *e)
+            return 0;
+        *out = v;
+        return 1;
+    }
+    return 0;
+}
+
+int gd_binder_text(gd_binder *b, int64_t ts, int64_t tid, const char *func, size_t flen,
+                   const char *p, size_t n, long line, int *used, gd_error *err)
+{
+    static const char TX[] = "binder_transaction", RX[] = "binder_transaction_received";
+    *used = 1;
+    int64_t id, proc = -1, thread = -1, reply = 0, flags = 0, code = -1;
+    if (flen == sizeof TX - 1 && memcmp(func, TX, flen) == 0) {
+        if (!field(p, n, "transaction=", &id) || !field(p, n, "reply=", &reply)) {
+            skip(b, "binder: binder event unparsable", line);
+            return 0;
+        }
+        field(p, n, "dest_proc=", &proc);
+        field(p, n, "dest_thread=", &thread);
+        field(p, n, "flags=", &flags);
+        field(p, n, "code=", &code);
+        return gd_binder_transaction(b, ts, tid, id, proc, thread, reply != 0, flags, code, line, err);
+    }
+    if (flen == sizeof RX - 1 && memcmp(func, RX, flen) == 0) {
+        if (!field(p, n, "transaction=", &id)) {
+            skip(b, "binder: binder event unparsable", line);
+            return 0;
+        }
+        return gd_binder_received(b, ts, tid, id, line, err);
+    }
+    *used = 0;
+    return 0;
+}

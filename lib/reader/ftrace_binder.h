@@ -1,0 +1,55 @@
+/* ftrace_binder.h - binder transactions from the kernel's binder ftrace events.
+ *
+ * Shared by the perfetto reader (ftrace protobuf events) and the systrace
+ * reader (the same events as text lines).  The caller feeds the events in
+ * time order; a transaction comes out (GD_EV_BINDER) when it completes:
+ *   - binder_transaction (reply 0) on the client thread: the call starts;
+ *     one-way (flags & 1) calls complete when the server receives them
+ *     (client dur 0, as Perfetto's "binder transaction async");
+ *   - binder_transaction_received of it on a server thread: the server
+ *     side starts there;
+ *   - binder_transaction (reply 1) on that server thread: the server side
+ *     ends (the call the thread is serving, innermost first);
+ *   - binder_transaction_received of the reply on the client: the client
+ *     side ends.
+ * A call whose reply never came comes out from gd_binder_finish without a
+ * client end (dur NONE); a reply or a received event matching no call is
+ * counted ("<prefix>: binder reply without its transaction").
+ *
+ * Memory: at most GD_BINDER_MAX_OPEN calls waiting (the oldest is dropped
+ * and counted beyond it) and per server thread a stack of the calls it
+ * serves, GD_BINDER_MAX_DEPTH deep. */
+#ifndef GD_FTRACE_BINDER_H
+#define GD_FTRACE_BINDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/event.h"
+
+#define GD_BINDER_MAX_OPEN 65536
+#define GD_BINDER_MAX_DEPTH 16
+
+typedef struct gd_binder gd_binder;
+
+gd_binder *gd_binder_new(const gd_sink *sink, const char *prefix);
+void gd_binder_free(gd_binder *b);
+
+/* binder_transaction by thread tid at ts_ns.  0 or the sink's error code. */
+int gd_binder_transaction(gd_binder *b, int64_t ts_ns, int64_t tid, int64_t id, int64_t to_proc,
+                          int64_t to_thread, int reply, int64_t flags, int64_t code, long line,
+                          gd_error *err);
+/* binder_transaction_received by thread tid at ts_ns. */
+int gd_binder_received(gd_binder *b, int64_t ts_ns, int64_t tid, int64_t id, long line, gd_error *err);
+
+/* One ftrace text event (systrace); *used = 1 when it is binder_transaction
+ * or binder_transaction_received. */
+int gd_binder_text(gd_binder *b, int64_t ts_ns, int64_t tid, const char *func, size_t flen,
+                   const char *payload, size_t plen, long line, int *used, gd_error *err);
+
+/* Emits the calls still waiting for their reply.  0 or the sink's error. */
+int gd_binder_finish(gd_binder *b, gd_error *err);
+
+unsigned long gd_binder_count(const gd_binder *b);
+
+#endif

@@ -1,0 +1,636 @@
+/* ftrace_sched.c - thread states from scheduling events (Perfetto's thread_state rules). */
+#include "ftrace_sched.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ST_RUNNING (-1) /* the state code of "Running"; others are GD_TS_* flags */
+
+typedef struct srow {
+    int64_t ts, end;     /* ns; end -1: no end (open, or lost data) */
+    int code;            /* ST_RUNNING or GD_TS_* flags (0: "R")     */
+    int cpu;
+    int io_wait;
+    int64_t waker;
+    const char *fn;
+} srow;
+
+typedef struct sthr {
+    int64_t tid;         /* -1: empty slot */
+    int64_t pid;         /* -1 unknown */
+    char name[16];
+    unsigned char has_open, has_held, blocked_open, named;
+    srow open, held;
+} sthr;
+
+typedef struct sname {
+    char *s;
+    size_t len;
+} sname;
+
+struct gd_sched {
+    const gd_sink *sink;
+    char prefix[16];
+    char reason[96];
+    sthr *th;
+    size_t cap, n;
+    sname *names;
+    size_t ncap, nn;
+    int64_t last_ts;
+    unsigned long events, states;
+    gd_sched_lookup_fn lookup;
+    void *lookup_ctx;
+};
+
+gd_sched *gd_sched_new(const gd_sink *sink, const char *prefix)
+{
+    gd_sched *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->sink = sink;
+    snprintf(s->prefix, sizeof s->prefix, "%s", prefix);
+    s->last_ts = INT64_MIN;
+    return s;
+}
+
+void gd_sched_free(gd_sched *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->ncap; i++)
+        free(s->names[i].s);
+    free(s->names);
+    free(s->th);
+    free(s);
+}
+
+void gd_sched_set_lookup(gd_sched *s, gd_sched_lookup_fn fn, void *ctx)
+{
+    s->lookup = fn;
+    s->lookup_ctx = ctx;
+}
+
+unsigned long gd_sched_events(const gd_sched *s) { return s->events; }
+unsigned long gd_sched_states(const gd_sched *s) { return s->states; }
+
+static void skip(gd_sched *s, const char *what, long line)
+{
+    snprintf(s->reason, sizeof s->reason, "%s: %s", s->prefix, what);
+    gd_sink_skip(s->sink, s->reason, line, 0);
+}
+
+/* ---- task states ---- */
+
+int gd_sched_state_from_raw(int64_t raw64, int kmajor, int kminor)
+{
+    unsigned raw = (unsigned)(uint16_t)raw64;
+    int f = (int)(raw & 0x3f);
+    if (kmajor == 0)
+        kmajor = 4, kminor = 4;
+    if (kmajor > 4 || (kmajor == 4 && kminor >= 14)) {
+        if (raw & 0x40)
+            f |= GD_TS_P;
+        if (raw & 0x80)
+            f |= GD_TS_I;
+        if (raw & 0x100)
+            f |= GD_TS_PREEMPT;
+        if (raw & 0xfe00)
+            return GD_TS_INVALID;
+        return f;
+    }
+    if (raw & 0x40)
+        f |= GD_TS_x;
+    if (raw & 0x80)
+        f |= GD_TS_K;
+    if (raw & 0x100)
+        f |= GD_TS_W;
+    if (raw & 0x200)
+        f |= GD_TS_P;
+    if (raw & 0x400)
+        f |= GD_TS_N;
+    if (f == (GD_TS_D | GD_TS_N))
+        f = GD_TS_I;
+    if ((kmajor == 4 && kminor >= 8) ? (raw & 0x1000) : (raw & 0x800))
+        f |= GD_TS_PREEMPT;
+    return f;
+}
+
+static const struct {
+    int flag;
+    char c;
+} LETTERS[] = {
+    {GD_TS_S, 'S'}, {GD_TS_D, 'D'}, {GD_TS_T, 'T'}, {GD_TS_t, 't'}, {GD_TS_X, 'X'},
+    {GD_TS_Z, 'Z'}, {GD_TS_P, 'P'}, {GD_TS_x, 'x'}, {GD_TS_K, 'K'}, {GD_TS_W, 'W'},
+    {GD_TS_N, 'N'}, {GD_TS_I, 'I'},
+};
+
+int gd_sched_state_from_text(const char *s, size_t n)
+{
+    if (!n)
+        return GD_TS_INVALID;
+    if (s[0] == 'R')
+        return n == 2 && s[1] == '+' ? GD_TS_PREEMPT : n == 1 ? 0 : GD_TS_INVALID;
+    int f = 0;
+    for (size_t i = 0; i < n; i++) {
+        int hit = 0;
+        for (size_t k = 0; k < sizeof LETTERS / sizeof *LETTERS; k++)
+            if (LETTERS[k].c == s[i])
+                f |= LETTERS[k].flag, hit = 1;
+        if (!hit && s[i] != '|')
+            return GD_TS_INVALID;
+    }
+    return f;
+}
+
+/* The state's name as Perfetto writes it, in buf; NULL for an invalid one. */
+static const char *state_name(int code, char *buf)
+{
+    if (code == ST_RUNNING)
+        return "Running";
+    if (code & GD_TS_INVALID)
+        return NULL;
+    if (!(code & ~GD_TS_PREEMPT))
+        return code & GD_TS_PREEMPT ? "R+" : "R";
+    size_t p = 0;
+    for (size_t k = 0; k < sizeof LETTERS / sizeof *LETTERS; k++)
+        if (code & LETTERS[k].flag)
+            buf[p++] = LETTERS[k].c;
+    buf[p] = 0;
+    return buf;
+}
+
+static int is_running(int code) { return code == ST_RUNNING; }
+static int is_runnable(int code) { return code != ST_RUNNING && !(code & ~GD_TS_PREEMPT); }
+static int is_blocked(int code) { return !is_running(code) && !is_runnable(code); }
+
+/* ---- threads ---- */
+
+static size_t hash_tid(int64_t tid, size_t cap)
+{
+    uint64_t h = (uint64_t)tid * 0x9E3779B97F4A7C15ull;
+    return (size_t)((h ^ (h >> 29)) & (cap - 1));
+}
+
+static sthr *find(gd_sched *s, int64_t tid)
+{
+    if (!s->cap)
+        return NULL;
+    for (size_t i = hash_tid(tid, s->cap);; i = (i + 1) & (s->cap - 1)) {
+        if (s->th[i].tid == tid)
+            return &s->th[i];
+        if (s->th[i].tid == -1)
+            return NULL;
+    }
+}
+
+static int grow(gd_sched *s)
+{
+    size_t nc = s->cap ? s->cap * 2 : 1024;
+    sthr *n = malloc(nc * sizeof *n);
+    if (!n)
+        return -1;
+    for (size_t i = 0; i < nc; i++)
+        n[i].tid = -1;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (s->th[i].tid == -1)
+            continue;
+        size_t j = hash_tid(s->th[i].tid, nc);
+        while (n[j].tid != -1)
+            j = (j + 1) & (nc - 1);
+        n[j] = s->th[i];
+    }
+    free(s->th);
+    s->th = n;
+    s->cap = nc;
+    return 0;
+}
+
+/* The state of thread tid, created on first use; NULL when full (counted)
+ * or out of memory (err set). */
+static sthr *thread_of(gd_sched *s, int64_t tid, long line, gd_error *err)
+{
+    sthr *t = find(s, tid);
+    if (t)
+        return t;
+    if (s->n >= GD_SCHED_MAX_THREADS) {
+        skip(s, "sched: too many threads", line);
+        return NULL;
+    }
+    if ((s->n + 1) * 2 > s->cap && grow(s)) {
+        gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+        return NULL;
+    }
+    size_t i = hash_tid(tid, s->cap);
+    while (s->th[i].tid != -1)
+        i = (i + 1) & (s->cap - 1);
+    t = &s->th[i];
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->pid = -1;
+    s->n++;
+    return t;
+}
+
+int gd_sched_name(gd_sched *s, int64_t tid, const char *comm, size_t len, gd_error *err)
+{
+    if (tid <= 0 || !len)
+        return 0;
+    sthr *t = thread_of(s, tid, 0, err);
+    if (!t)
+        return err->code;
+    if (len >= sizeof t->name)
+        len = sizeof t->name - 1;
+    if (strlen(t->name) != len || memcmp(t->name, comm, len) != 0) {
+        memcpy(t->name, comm, len);
+        t->name[len] = 0;
+        t->named = 0;
+    }
+    return 0;
+}
+
+int gd_sched_pid(gd_sched *s, int64_t tid, int64_t pid, gd_error *err)
+{
+    if (tid <= 0 || pid < 0)
+        return 0;
+    sthr *t = thread_of(s, tid, 0, err);
+    if (!t)
+        return err->code;
+    if (t->pid != pid)
+        t->named = 0;
+    t->pid = pid;
+    return 0;
+}
+
+const char *gd_sched_intern(gd_sched *s, const char *name, size_t len)
+{
+    if (len > GD_SCHED_MAX_FN)
+        len = GD_SCHED_MAX_FN;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+    if (s->ncap) {
+        for (size_t i = (size_t)h & (s->ncap - 1);; i = (i + 1) & (s->ncap - 1)) {
+            if (!s->names[i].s)
+                break;
+            if (s->names[i].len == len && memcmp(s->names[i].s, name, len) == 0)
+                return s->names[i].s;
+        }
+    }
+    if (s->nn >= GD_SCHED_MAX_NAMES)
+        return NULL;
+    if ((s->nn + 1) * 2 > s->ncap) {
+        size_t nc = s->ncap ? s->ncap * 2 : 256;
+        sname *n = calloc(nc, sizeof *n);
+        if (!n)
+            return NULL;
+        for (size_t i = 0; i < s->ncap; i++) {
+            if (!s->names[i].s)
+                continue;
+            uint64_t g = 1469598103934665603ull;
+            for (size_t k = 0; k < s->names[i].len; k++)
+                g = (g ^ (unsigned char)s->names[i].s[k]) * 1099511628211ull;
+            size_t j = (size_t)g & (nc - 1);
+            while (n[j].s)
+                j = (j + 1) & (nc - 1);
+            n[j] = s->names[i];
+        }
+        free(s->names);
+        s->names = n;
+        s->ncap = nc;
+    }
+    size_t i = (size_t)h & (s->ncap - 1);
+    while (s->names[i].s)
+        i = (i + 1) & (s->ncap - 1);
+    char *c = malloc(len + 1);
+    if (!c)
+        return NULL;
+    memcpy(c, name, len);
+    c[len] = 0;
+    s->names[i].s = c;
+    s->names[i].len = len;
+    s->nn++;
+    return c;
+}
+
+/* ---- intervals ---- */
+
+static int emit(gd_sched *s, sthr *t, const srow *r, gd_error *err)
+{
+    gd_event ev;
+    char buf[16];
+    gd_event_init(&ev, GD_EV_THREAD_STATE);
+    ev.ts = (double)r->ts / 1e6;
+    ev.tid = t->tid;
+    ev.pid = t->pid;
+    const char *name = t->name[0] ? t->name : NULL;
+    if (s->lookup) {
+        int64_t pid = -1;
+        const char *nm = NULL;
+        if (s->lookup(s->lookup_ctx, t->tid, &pid, &nm)) {
+            if (pid >= 0)
+                ev.pid = pid;
+            if (nm)
+                name = nm;
+        }
+    }
+    if (ev.pid < 0)
+        ev.pid = -1;
+    /* the name once per thread (again when it or the process changes):
+     * the store keeps it; only with a known process */
+    if (name && ev.pid >= 0 && !t->named) {
+        ev.thread = name;
+        t->named = 1;
+        if (ev.pid != t->pid)
+            t->pid = ev.pid;
+    }
+    gd_thread_state_ev *u = &ev.u.thread_state;
+    u->dur = r->end >= 0 ? (double)(r->end - r->ts) / 1e6 : GD_NONE;
+    u->state = state_name(r->code, buf);
+    u->io_wait = r->io_wait;
+    u->blocked_function = r->fn;
+    u->cpu = r->cpu;
+    u->waker_tid = r->waker;
+    s->states++;
+    return gd_sink_event(s->sink, &ev, err);
+}
+
+static int flush_held(gd_sched *s, sthr *t, gd_error *err)
+{
+    if (!t->has_held)
+        return 0;
+    t->has_held = 0;
+    return emit(s, t, &t->held, err);
+}
+
+/* Perfetto's ClosePendingState: the open interval ends at `end` (lost
+ * data: without an end).  A blocked interval is held back for its
+ * blocked reason until the thread runs again. */
+static int close_open(gd_sched *s, sthr *t, int64_t end, int lost, gd_error *err)
+{
+    if (!t->has_open)
+        return 0;
+    t->has_open = 0;
+    t->open.end = lost ? -1 : end;
+    if (t->blocked_open && is_blocked(t->open.code)) {
+        int rc = flush_held(s, t, err);
+        t->held = t->open;
+        t->has_held = 1;
+        return rc;
+    }
+    return emit(s, t, &t->open, err);
+}
+
+/* Perfetto's AddOpenState. */
+static int open_state(gd_sched *s, sthr *t, int64_t ts, int code, int cpu, int64_t waker,
+                      gd_error *err)
+{
+    int rc = 0;
+    if (t->has_open) /* a new task over an open state: that one stays open */
+        rc = emit(s, t, &t->open, err);
+    t->has_open = 1;
+    t->open = (srow){ts, -1, code, cpu, -1, waker, NULL};
+    if (!rc && is_running(code)) {
+        rc = flush_held(s, t, err);
+        t->blocked_open = 0;
+    } else if (!rc && is_blocked(code)) {
+        rc = flush_held(s, t, err);
+        t->blocked_open = 1;
+    }
+    return rc;
+}
+
+/* 1 when the event may go on (time order kept), 0 when skipped. */
+static int in_order(gd_sched *s, int64_t ts, long line)
+{
+    s->events++;
+    if (ts < s->last_ts) {
+        skip(s, "sched: event out of time order", line);
+        return 0;
+    }
+    s->last_ts = ts;
+    return 1;
+}
+
+int gd_sched_switch(gd_sched *s, int64_t ts, int cpu, int64_t prev, int prev_state, int64_t next,
+                    long line, gd_error *err)
+{
+    if (!in_order(s, ts, line))
+        return 0;
+    int rc;
+    if (prev > 0) {
+        sthr *t = thread_of(s, prev, line, err);
+        if (!t)
+            return err->code;
+        int lost = t->has_open && !is_running(t->open.code);
+        if (lost)
+            skip(s, "sched: switch out of a thread that was not running (lost data)", line);
+        if ((rc = close_open(s, t, ts, lost, err)) ||
+            (rc = open_state(s, t, ts, prev_state, -1, -1, err)))
+            return rc;
+    }
+    if (next > 0) {
+        sthr *t = thread_of(s, next, line, err);
+        if (!t)
+            return err->code;
+        if ((rc = close_open(s, t, ts, 0, err)) || (rc = open_state(s, t, ts, ST_RUNNING, cpu, -1, err)))
+            return rc;
+    }
+    return 0;
+}
+
+int gd_sched_waking(gd_sched *s, int64_t ts, int64_t tid, int64_t waker, long line, gd_error *err)
+{
+    if (!in_order(s, ts, line) || tid <= 0)
+        return 0;
+    sthr *t = thread_of(s, tid, line, err);
+    if (!t)
+        return err->code;
+    if (t->has_open && !is_blocked(t->open.code))
+        return 0; /* already running or runnable: Perfetto's spurious wakeup */
+    int rc = close_open(s, t, ts, 0, err);
+    return rc ? rc : open_state(s, t, ts, 0, -1, waker, err);
+}
+
+int gd_sched_new_task(gd_sched *s, int64_t ts, int64_t tid, int64_t parent, long line, gd_error *err)
+{
+    if (!in_order(s, ts, line) || tid <= 0)
+        return 0;
+    sthr *t = thread_of(s, tid, line, err);
+    if (!t)
+        return err->code;
+    return open_state(s, t, ts, 0, -1, parent, err);
+}
+
+int gd_sched_blocked(gd_sched *s, int64_t ts, int64_t tid, int io_wait, const char *fn, long line,
+                     gd_error *err)
+{
+    if (!in_order(s, ts, line) || tid <= 0)
+        return 0;
+    sthr *t = thread_of(s, tid, line, err);
+    if (!t)
+        return err->code;
+    if (!t->blocked_open)
+        return 0; /* no blocked interval to explain */
+    srow *r = t->has_held ? &t->held : t->has_open ? &t->open : NULL;
+    if (!r)
+        return 0;
+    if (io_wait >= 0)
+        r->io_wait = io_wait;
+    if (fn)
+        r->fn = fn;
+    return 0;
+}
+
+int gd_sched_finish(gd_sched *s, gd_error *err)
+{
+    for (size_t i = 0; i < s->cap; i++) {
+        sthr *t = &s->th[i];
+        if (t->tid == -1)
+            continue;
+        int rc = flush_held(s, t, err);
+        if (!rc && t->has_open) {
+            t->has_open = 0;
+            t->open.end = -1;
+            rc = emit(s, t, &t->open, err);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- ftrace text (systrace) ---- */
+
+/* The value of "KEY=" in p[0..n) (KEY at the start or after a space), up to
+ * the next space, or up to " UNTIL" when UNTIL is given (comms hold
+ * spaces).  1 with *v, *vl set, else 0. */
+static int kv(const char *p, size_t n, const char *key, const char *until, const char **v, size_t *vl)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl <= n; i++) {
+        if ((i && p[i - 1] != ' ') || memcmp(p + i, key, kl) != 0)
+            continue;
+        size_t b = i + kl, e = b;
+        if (until) {
+            size_t ul = strlen(until);
+            e = n;
+            for (size_t j = b; j + ul + 1 <= n; j++)
+                if (p[j] == ' ' && memcmp(p + j + 1, until, ul) == 0) {
+                    e = j;
+                    break;
+                }
+        } else {
+            while (e < n && p[e] != ' ')
+                e++;
+        }
+        *v = p + b;
+        *vl = e - b;
+        return 1;
+    }
+    return 0;
+}
+
+static int kv_int(const char *p, size_t n, const char *key, int64_t *out)
+{
+    const char *v;
+    size_t l;
+    if (!kv(p, n, key, NULL, &v, &l) || !l)
+        return 0;
+    int neg = v[0] == '-';
+    int64_t r = 0;
+    size_t i = neg;
+    if (i >= l)
+        return 0;
+    for (; i < l; i++) {
+        if (v[i] < '0' || v[i] > '9' || r > ((int64_t)1 << 50))
+            return 0;
+        r = r * 10 + (v[i] - '0');
+    }
+    *out = neg ? -r : r;
+    return 1;
+}
+
+static int fn_is(const char *f, size_t n, const char *name)
+{
+    return strlen(name) == n && memcmp(f, name, n) == 0;
+}
+
+int gd_sched_text(gd_sched *s, int64_t ts, int cpu, int64_t tid, int64_t tgid, const char *func,
+                  size_t flen, const char *p, size_t n, long line, int *used, gd_error *err)
+{
+    const char *v;
+    size_t vl;
+    int64_t a, b;
+    int rc = 0;
+    *used = 1;
+    if (tgid >= 0 && (rc = gd_sched_pid(s, tid, tgid, err)))
+        return rc;
+    if (fn_is(func, flen, "sched_switch")) {
+        const char *st, *pc, *nc;
+        size_t stl, pcl, ncl;
+        if (!kv_int(p, n, "prev_pid=", &a) || !kv_int(p, n, "next_pid=", &b) ||
+            !kv(p, n, "prev_state=", NULL, &st, &stl) || !kv(p, n, "prev_comm=", "prev_pid=", &pc, &pcl) ||
+            !kv(p, n, "next_comm=", "next_pid=", &nc, &ncl)) {
+            skip(s, "sched: sched event unparsable", line);
+            return 0;
+        }
+        if ((rc = gd_sched_name(s, a, pc, pcl, err)) || (rc = gd_sched_name(s, b, nc, ncl, err)))
+            return rc;
+        return gd_sched_switch(s, ts, cpu, a, gd_sched_state_from_text(st, stl), b, line, err);
+    }
+    if (fn_is(func, flen, "sched_waking")) {
+        if (!kv_int(p, n, "pid=", &a) || !kv(p, n, "comm=", "pid=", &v, &vl)) {
+            skip(s, "sched: sched event unparsable", line);
+            return 0;
+        }
+        if ((rc = gd_sched_name(s, a, v, vl, err)))
+            return rc;
+        return gd_sched_waking(s, ts, a, tid, line, err);
+    }
+    if (fn_is(func, flen, "sched_blocked_reason")) {
+        int64_t io = -1;
+        if (!kv_int(p, n, "pid=", &a)) {
+            skip(s, "sched: sched event unparsable", line);
+            return 0;
+        }
+        kv_int(p, n, "iowait=", &io);
+        const char *fn = NULL;
+        if (kv(p, n, "caller=", NULL, &v, &vl) && vl)
+            fn = gd_sched_intern(s, v, vl);
+        return gd_sched_blocked(s, ts, a, io < 0 ? -1 : io != 0, fn, line, err);
+    }
+    if (fn_is(func, flen, "task_newtask")) {
+        if (!kv_int(p, n, "pid=", &a) || !kv(p, n, "comm=", "clone_flags=", &v, &vl)) {
+            skip(s, "sched: sched event unparsable", line);
+            return 0;
+        }
+        if ((rc = gd_sched_name(s, a, v, vl, err)))
+            return rc;
+        /* clone_flags in hex: CLONE_THREAD (0x10000) joins the parent's process */
+        const char *cf;
+        size_t cfl;
+        if (kv(p, n, "clone_flags=", NULL, &cf, &cfl)) {
+            char buf[24];
+            if (cfl < sizeof buf) {
+                memcpy(buf, cf, cfl);
+                buf[cfl] = 0;
+                unsigned long long flags = strtoull(buf, NULL, 16);
+                sthr *parent = find(s, tid);
+                int64_t pid = (flags & 0x10000) ? (parent ? parent->pid : -1) : a;
+                if ((rc = gd_sched_pid(s, a, pid, err)))
+                    return rc;
+            }
+        }
+        return gd_sched_new_task(s, ts, a, tid, line, err);
+    }
+    if (fn_is(func, flen, "task_rename")) {
+        if (!kv_int(p, n, "pid=", &a) || !kv(p, n, "newcomm=", "oom_score_adj=", &v, &vl)) {
+            skip(s, "sched: sched event unparsable", line);
+            return 0;
+        }
+        return gd_sched_name(s, a, v, vl, err);
+    }
+    *used = 0;
+    return 0;
+}
