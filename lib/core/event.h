@@ -159,6 +159,12 @@ typedef struct gd_frame_ev {
     const char *window;  /* window or NULL                                 */
     int64_t flags;       /* gfxinfo Flags; 0 normal                        */
     double vsync_ms;     /* refresh interval ms when known, else NONE      */
+    /* #27: where the frame comes from, and a Perfetto FrameTimeline
+     * surface frame's own figures (all -1 for other frames) */
+    const char *source;  /* "frametimeline", "doframe" or NULL (as read)   */
+    int64_t jank;        /* FrameTimeline jank_type bitmask, -1 none       */
+    int64_t present;     /* FrameTimeline present_type, -1 none            */
+    int64_t token;       /* surface frame token, -1 none                   */
 } gd_frame_ev;
 
 typedef struct gd_mark_ev {

@@ -343,7 +343,10 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
     rc = emit(a, &ev, err);
     if (ev.kind == GD_EV_METHOD && ev.u.method.cls)
         f->name[strlen(f->name)] = '#';  /* undo the split */
-    if (!rc && main && !open && strncmp(f->name, "Choreographer#doFrame", 21) == 0) {
+    /* a frame is "Choreographer#doFrame" or "Choreographer#doFrame <vsync id>";
+     * "Choreographer#doFrame - resynced to N ..." (nested in it) is not another (#27) */
+    if (!rc && main && !open && strncmp(f->name, "Choreographer#doFrame", 21) == 0 &&
+        (f->name[21] == 0 || (f->name[21] == ' ' && is_digit(f->name[22])))) {
         gd_event fr;
         gd_event_init(&fr, GD_EV_FRAME);
         fr.ts = f->ts;
@@ -353,6 +356,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
         fr.line = line;
         fr.u.frame.dur = dur;
         fr.u.frame.window = t->pname ? t->pname : t->name; /* t is the process */
+        fr.u.frame.source = "doframe";
         rc = emit(a, &fr, err);
     }
     if (!rc && !open)

@@ -200,6 +200,14 @@ static const char *const migrations[] = {
     "INSERT INTO message_v4 SELECT id, text, handler, callback, what FROM message;"
     "DROP TABLE message;"
     "ALTER TABLE message_v4 RENAME TO message;",
+    /* 4 -> 5 */
+    /* 4 -> 5 (#27): frames say their source; FrameTimeline frames keep their jank */
+    "ALTER TABLE frame_time ADD COLUMN source TEXT;"
+    "ALTER TABLE frame_time ADD COLUMN jank INTEGER;"
+    "ALTER TABLE frame_time ADD COLUMN present INTEGER;"
+    "ALTER TABLE frame_time ADD COLUMN token INTEGER;"
+    /* end 4 -> 5 (#27) */
+    "",
 };
 
 /* Brings a database of an older schema version up to this one, under the

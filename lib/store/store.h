@@ -15,7 +15,7 @@
 #include "core/event.h"
 #include "core/row.h"
 
-#define GD_SCHEMA_VERSION 4
+#define GD_SCHEMA_VERSION 5
 
 typedef struct gd_store gd_store;
 
