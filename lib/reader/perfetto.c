@@ -521,9 +521,12 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
 /* ---- probe ---- */
 
 /* A packet that parses whole inside the head and uses TracePacket field
- * numbers with their wire types. */
+ * numbers with their wire types.  Empty packets before it (0a 00, as
+ * Perfetto's own test traces begin) are stepped over (#27). */
 static int probe(const unsigned char *h, size_t n, int eof)
 {
+    while (n >= 2 && h[0] == 0x0a && h[1] == 0x00)
+        h += 2, n -= 2;
     if (n < 2 || h[0] != 0x0a)
         return 0;
     const uint8_t *p = h + 1, *end = h + n;
