@@ -307,7 +307,8 @@ CREATE TABLE startup (
   total_ms REAL NOT NULL,               -- the whole launch
   wait_ms  REAL,                        -- am start -W WaitTime or NULL
   source   TEXT,                        -- logcat, am_start, matrix, perfetto...
-  ts_ms    REAL                         -- when it was reported, or NULL
+  ts_ms    REAL,                        -- when it was reported, or NULL
+  ttfd_ms  REAL                         -- #27: time to full display (reportFullyDrawn), or NULL
 );
 CREATE INDEX startup_trace ON startup (trace, ts_ms);
 

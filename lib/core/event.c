@@ -84,6 +84,7 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     case GD_EV_STARTUP:
         ev->u.startup.total_ms = GD_NONE;
         ev->u.startup.wait_ms = GD_NONE;
+        ev->u.startup.ttfd_ms = GD_NONE;
         break;
     default:
         break;

@@ -198,6 +198,11 @@ typedef struct gd_startup_ev {
     double total_ms;      /* required                                        */
     double wait_ms;       /* am start -W WaitTime, or NONE                   */
     const char *source;   /* "logcat", "am_start", "matrix", "perfetto"...   */
+    /* #27: time to full display (reportFullyDrawn), or NONE; fully_drawn 1:
+     * the event only gives ttfd_ms of the last launch of app/activity
+     * before it (logcat "Fully drawn"), total_ms is then ttfd_ms */
+    double ttfd_ms;
+    int fully_drawn;
 } gd_startup_ev;
 
 typedef struct gd_event {

@@ -201,11 +201,13 @@ static const char *const migrations[] = {
     "DROP TABLE message;"
     "ALTER TABLE message_v4 RENAME TO message;",
     /* 4 -> 5 */
-    /* 4 -> 5 (#27): frames say their source; FrameTimeline frames keep their jank */
+    /* 4 -> 5 (#27): frames say their source; FrameTimeline frames keep their
+     * jank; launches keep their time to full display */
     "ALTER TABLE frame_time ADD COLUMN source TEXT;"
     "ALTER TABLE frame_time ADD COLUMN jank INTEGER;"
     "ALTER TABLE frame_time ADD COLUMN present INTEGER;"
     "ALTER TABLE frame_time ADD COLUMN token INTEGER;"
+    "ALTER TABLE startup ADD COLUMN ttfd_ms REAL;"
     /* end 4 -> 5 (#27) */
     "",
 };
