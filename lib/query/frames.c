@@ -312,7 +312,7 @@ int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT f.trace, " PID_SQL ", f.window, f.id, g.name, g.value FROM frame_summary f"
-             " JOIN raw_event e ON e.id = f.id LEFT JOIN frame_figure g ON g.summary = f.id"
+             " JOIN raw_event e ON e.id = f.id JOIN frame_figure g ON g.summary = f.id"
              " WHERE gd_match(f.window, ?1) %s ORDER BY f.trace, f.id, g.seq",
              filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
