@@ -3,8 +3,8 @@
 
 The JSON (tests/fixtures/perfetto/*.json) lists "processes" ([pid, name],
 written as one ProcessTree packet at "process_ts"), "threads" ([tid, pid,
-name], another), "atrace" ([ts, tid, pid, "B", name] or [ts, tid, pid,
-"E"]: ftrace print events in one bundle, in the order listed),
+name], another), "atrace" ([ts, tid, pid, "B", name], [ts, tid, pid,
+"E"] or [ts, tid, pid, "RAW", marker]: ftrace print events in one bundle, in the order listed),
 "empty_first" (true: the trace begins with an empty packet 0a 00), "expected" surface
 frames ({ts, end, cookie, token, pid, layer}) and actual "frames" ({ts,
 end, cookie, token, display_frame_token, pid, layer, present, jank}); each
@@ -61,7 +61,10 @@ def main():
         # one FtraceEventBundle (cpu 0): print events "B|pid|name" / "E|pid"
         evs = b""
         for a in spec["atrace"]:
-            buf = "B|%d|%s\n" % (a[2], a[4]) if a[3] == "B" else "E|%d\n" % a[2]
+            if a[3] == "RAW":
+                buf = a[4] + "\n"
+            else:
+                buf = "B|%d|%s\n" % (a[2], a[4]) if a[3] == "B" else "E|%d\n" % a[2]
             evs += fl(2, fv(1, a[0]) + fv(2, a[1]) + fl(3, fl(2, buf)))
         out += fl(1, fl(1, fv(1, 0) + evs) + fv(10, 1))
     for e in spec.get("expected", []):
