@@ -26,6 +26,15 @@ static const gd_column frame_columns[] = {
     {"drop_frozen", "D42", GD_COL_INT, 0, 0, .path = "drop_level.frozen"},
     {"fps", "FPS", GD_COL_TEXT, 0, 1},
     {"frozen_blocks", "BLOCKS", GD_COL_TEXT, 0, 0},
+    /* #27: FrameTimeline figures (null for other frames) */
+    {"frame_source", "FROM", GD_COL_TEXT, 0, 0, .auto_hide = 1},
+    {"janky", "JANKY", GD_COL_INT, 0, 0, .auto_hide = 1},
+    {"janky_pct", "JANK%", GD_COL_NUM, 0, 0, .auto_hide = 1},
+    {"app_janky", "APP", GD_COL_INT, 0, 0, .auto_hide = 1},
+    {"compositor_janky", "SF", GD_COL_INT, 0, 0, .auto_hide = 1},
+    {"dropped_frames", "FT_DROPPED", GD_COL_INT, 0, 1},
+    {"jank_tags", "JANK_TAGS", GD_COL_TEXT, 0, 1},
+    {"jank_types", "JANK_TYPES", GD_COL_TEXT, 0, 1},
 };
 
 /* WINDOW of a summary: figures of the whole process have none. */

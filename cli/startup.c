@@ -14,6 +14,11 @@ static const gd_column columns[] = {
     {"wait_ms", "WAIT MS", GD_COL_MS, 0, 0, 1},
     {"source", "SOURCE", GD_COL_TEXT, 0, 0},
     {"activity", "ACTIVITY", GD_COL_TEXT, 1, 0},
+    /* #27: the kind the VITALS verdict used (cold for an unknown kind),
+     * time to initial display (= total_ms) and to full display */
+    {"graded_as", "GRADED AS", GD_COL_TEXT, 0, 0},
+    {"ttid_ms", "TTID MS", GD_COL_MS, 0, 1},
+    {"ttfd_ms", "TTFD MS", GD_COL_MS, 0, 0, .auto_hide = 1},
 };
 
 static const char *const kind_choices[] = {"cold", "warm", "hot", NULL};

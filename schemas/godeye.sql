@@ -261,7 +261,14 @@ CREATE TABLE frame_time (
   ts_ms    REAL NOT NULL,
   dur_ms   REAL NOT NULL,
   window   TEXT,
-  vsync_ms REAL
+  vsync_ms REAL,
+  -- #27: where the frame comes from: 'frametimeline' (a Perfetto
+  -- FrameTimeline actual surface frame), 'doframe' (a Choreographer#doFrame
+  -- slice), NULL (capture frame events, gfxinfo rows)
+  source   TEXT,
+  jank     INTEGER,                     -- FrameTimeline jank_type bitmask, or NULL
+  present  INTEGER,                     -- FrameTimeline present_type, or NULL
+  token    INTEGER                      -- surface frame token, or NULL
 );
 CREATE INDEX frame_time_trace ON frame_time (trace, window, ts_ms);
 -- Interned instrumented methods (method traces: godeye enter/exit events,
@@ -305,7 +312,8 @@ CREATE TABLE startup (
   total_ms REAL NOT NULL,               -- the whole launch
   wait_ms  REAL,                        -- am start -W WaitTime or NULL
   source   TEXT,                        -- logcat, am_start, matrix, perfetto...
-  ts_ms    REAL                         -- when it was reported, or NULL
+  ts_ms    REAL,                        -- when it was reported, or NULL
+  ttfd_ms  REAL                         -- #27: time to full display (reportFullyDrawn), or NULL
 );
 CREATE INDEX startup_trace ON startup (trace, ts_ms);
 

@@ -18,3 +18,19 @@ double gd_startup_bar_ms(const char *kind)
         return 1500;
     return NAN;
 }
+
+const char *gd_startup_graded_kind(const char *kind)
+{
+    return isnan(gd_startup_bar_ms(kind)) ? "cold" : kind;
+}
+
+const char *gd_startup_time_bad(double ms)
+{
+    if (isnan(ms))
+        return "launch time not a number";
+    if (ms < 0)
+        return "negative launch time";
+    if (ms > GD_STARTUP_MAX_MS)
+        return "absurd launch time (over 1 h)";
+    return NULL;
+}

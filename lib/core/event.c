@@ -77,6 +77,7 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     case GD_EV_FRAME:
         ev->u.frame.dur = GD_NONE;
         ev->u.frame.vsync_ms = GD_NONE;
+        ev->u.frame.jank = ev->u.frame.present = ev->u.frame.token = -1;
         break;
     case GD_EV_ISSUE:
         ev->u.issue.cost_ms = GD_NONE;
@@ -84,6 +85,7 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     case GD_EV_STARTUP:
         ev->u.startup.total_ms = GD_NONE;
         ev->u.startup.wait_ms = GD_NONE;
+        ev->u.startup.ttfd_ms = GD_NONE;
         break;
     case GD_EV_BINDER:
         ev->u.binder.dur = ev->u.binder.server_ts = ev->u.binder.server_dur = GD_NONE;

@@ -163,6 +163,12 @@ typedef struct gd_frame_ev {
     const char *window;  /* window or NULL                                 */
     int64_t flags;       /* gfxinfo Flags; 0 normal                        */
     double vsync_ms;     /* refresh interval ms when known, else NONE      */
+    /* #27: where the frame comes from, and a Perfetto FrameTimeline
+     * surface frame's own figures (all -1 for other frames) */
+    const char *source;  /* "frametimeline", "doframe" or NULL (as read)   */
+    int64_t jank;        /* FrameTimeline jank_type bitmask, -1 none       */
+    int64_t present;     /* FrameTimeline present_type, -1 none            */
+    int64_t token;       /* surface frame token, -1 none                   */
 } gd_frame_ev;
 
 typedef struct gd_mark_ev {
@@ -196,6 +202,11 @@ typedef struct gd_startup_ev {
     double total_ms;      /* required                                        */
     double wait_ms;       /* am start -W WaitTime, or NONE                   */
     const char *source;   /* "logcat", "am_start", "matrix", "perfetto"...   */
+    /* #27: time to full display (reportFullyDrawn), or NONE; fully_drawn 1:
+     * the event only gives ttfd_ms of the last launch of app/activity
+     * before it (logcat "Fully drawn"), total_ms is then ttfd_ms */
+    double ttfd_ms;
+    int fully_drawn;
 } gd_startup_ev;
 
 /* One interval of a thread's scheduling state, as Perfetto's thread_state

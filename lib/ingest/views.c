@@ -26,7 +26,8 @@ static const char *const vw_sql[VW__COUNT] = {
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO image(trace, ts_ms, page_class, page_hash, view_hash, view_class, view_w, view_h,"
     " visible, bitmap_w, bitmap_h, config, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO frame_time(trace, pid, ts_ms, dur_ms, window, vsync_ms) VALUES (?,?,?,?,?,?)",
+    "INSERT INTO frame_time(trace, pid, ts_ms, dur_ms, window, vsync_ms, source, jank, present, token)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct gd_views_writer {
@@ -195,6 +196,10 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
         sqlite3_bind_double(st, 4, f->dur);
         gd_bind_text(st, 5, f->window);
         gd_bind_opt_double(st, 6, f->vsync_ms);
+        gd_bind_text(st, 7, f->source);
+        gd_bind_opt_int(st, 8, f->jank);
+        gd_bind_opt_int(st, 9, f->present);
+        gd_bind_opt_int(st, 10, f->token);
         return run(w, st, err);
     }
     default:

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/vitals.h"
 #include "core/icache.h"
 #include "reader/procstat.h"
 #include "ingest/views.h"
@@ -50,8 +51,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO raw_event(trace, kind, ts_ms, pid, tid, json) VALUES (?,?,?,?,?,?)",
     "INSERT INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
     "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
-    "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms)"
-    " VALUES (?,?,?,?,?,?,?,?)",
+    "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms)"
+    " VALUES (?,?,?,?,?,?,?,?,?)",
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
     " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
@@ -283,34 +284,91 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     return rc;
 }
 
-/* One launch; a kind other than cold/warm/hot is stored as unknown. */
+/* A "Fully drawn" report: the time to full display of the last launch of
+ * its app and activity read before it (#27). */
+static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    const gd_startup_ev *u = &ev->u.startup;
+    sqlite3_stmt *q = gd_store_cached(w->s,
+                                      "UPDATE startup SET ttfd_ms = ?1 WHERE id = (SELECT id FROM startup"
+                                      " WHERE trace = ?2 AND app IS ?3 AND activity IS ?4 AND ttfd_ms IS NULL"
+                                      " AND (?5 IS NULL OR ts_ms IS NULL OR ts_ms <= ?5)"
+                                      " ORDER BY ts_ms DESC, id DESC LIMIT 1)",
+                                      err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_double(q, 1, u->ttfd_ms);
+    sqlite3_bind_int64(q, 2, w->trace);
+    gd_bind_text(q, 3, u->app);
+    gd_bind_text(q, 4, u->activity);
+    gd_bind_opt_double(q, 5, ev->ts);
+    int rc = gd_store_step(w->s, q, err);
+    int changed = sqlite3_changes(w->s->db);
+    gd_store_release(w->s, q);
+    if (rc)
+        return rc;
+    w->events--;
+    if (!changed)
+        count_reason(w, "ignored: startup: Fully drawn of no launch read before it", ev->line);
+    return GD_OK;
+}
+
+/* One launch; a kind other than cold/warm/hot is stored as unknown.  A
+ * launch reported twice (a bugreport's main and events buffers, logcat's
+ * Displayed and *_activity_launch_time lines) is kept once: same app,
+ * activity and duration within 1 s, kinds equal or one unknown (the known
+ * one is kept). */
 static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_startup_ev *u = &ev->u.startup;
     const char *kind = u->kind;
+    const char *bad = gd_startup_time_bad(u->fully_drawn ? u->ttfd_ms : u->total_ms);
+    if (!bad && gd_has(u->ttfd_ms))
+        bad = gd_startup_time_bad(u->ttfd_ms);
+    if (bad) {
+        char why[96];
+        snprintf(why, sizeof why, "startup: %s", bad);
+        w->events--;
+        on_skip(w, why, ev->line, 0);
+        return GD_OK;
+    }
+    if (u->fully_drawn)
+        return put_fully_drawn(w, ev, err);
     if (kind && strcmp(kind, "cold") != 0 && strcmp(kind, "warm") != 0 && strcmp(kind, "hot") != 0) {
         count_reason(w, "ignored: startup: unknown kind", ev->line);
         kind = NULL;
     }
     if (gd_has(ev->ts)) {
-        /* one launch logged twice (a bugreport's main and events buffers,
-         * read as two sections): same activity and duration within 1 s */
         sqlite3_stmt *q = gd_store_cached(w->s,
-                                          "SELECT 1 FROM startup WHERE trace = ? AND activity IS ?"
-                                          " AND total_ms = ? AND abs(ts_ms - ?) <= 1000 LIMIT 1",
+                                          "SELECT id, kind FROM startup WHERE trace = ?1 AND app IS ?2"
+                                          " AND activity IS ?3 AND total_ms = ?4 AND abs(ts_ms - ?5) <= 1000"
+                                          " AND (kind IS ?6 OR kind IS NULL OR ?6 IS NULL) LIMIT 1",
                                           err);
         if (!q)
             return err->code;
         sqlite3_bind_int64(q, 1, w->trace);
-        gd_bind_text(q, 2, u->activity);
-        sqlite3_bind_double(q, 3, u->total_ms);
-        sqlite3_bind_double(q, 4, ev->ts);
+        gd_bind_text(q, 2, u->app);
+        gd_bind_text(q, 3, u->activity);
+        sqlite3_bind_double(q, 4, u->total_ms);
+        sqlite3_bind_double(q, 5, ev->ts);
+        gd_bind_text(q, 6, kind);
         int seen = sqlite3_step(q) == SQLITE_ROW;
+        int64_t id = seen ? sqlite3_column_int64(q, 0) : 0;
+        int fill = seen && kind && sqlite3_column_type(q, 1) == SQLITE_NULL;
         gd_store_release(w->s, q);
         if (seen) {
             w->events--;
             count_reason(w, "ignored: startup: the same launch reported twice", ev->line);
-            return GD_OK;
+            if (!fill)
+                return GD_OK;
+            sqlite3_stmt *k = gd_store_cached(w->s, "UPDATE startup SET kind = ?1 WHERE id = ?2", err);
+            if (!k)
+                return err->code;
+            gd_bind_text(k, 1, kind);
+            sqlite3_bind_int64(k, 2, id);
+            int rc = gd_store_step(w->s, k, err);
+            gd_store_release(w->s, k);
+            return rc;
         }
     }
     sqlite3_stmt *st = w->st[ST_STARTUP];
@@ -322,6 +380,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_opt_double(st, 6, u->wait_ms >= 0 ? u->wait_ms : GD_NONE);
     gd_bind_text(st, 7, u->source);
     gd_bind_opt_double(st, 8, ev->ts);
+    gd_bind_opt_double(st, 9, u->ttfd_ms);
     return gd_store_step(w->s, st, err);
 }
 

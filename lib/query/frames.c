@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "analysis/frames.h"
+#include "analysis/frametimeline.h"
 #include "store/store_int.h"
 #include "core/util.h"
 
 /* pid as reported: a positive pid, else NULL (unknown) */
 #define PID_SQL "CASE WHEN pid > 0 THEN pid END"
+
 /* a Matrix Trace_FPS issue's figures, drop columns in gd_drop_level order */
 #define FPS_COLS                                                                                   \
     "fps, best_frames, normal_frames, middle_frames, high_frames, frozen_frames, best_dropped,"     \
@@ -76,7 +78,40 @@ static int buf_push(frame_buf *b, double dur, double vsync)
     return 0;
 }
 
-/* The row of one (trace, window, pid) group of frame_time. */
+static const char *const TIMELINE_FIELDS[] = {"janky", "janky_pct", "app_janky", "compositor_janky",
+                                              "dropped_frames", "jank_tags", "jank_types"};
+
+static void timeline_null(json_t *row)
+{
+    for (size_t i = 0; i < sizeof TIMELINE_FIELDS / sizeof *TIMELINE_FIELDS; i++)
+        json_object_set_new(row, TIMELINE_FIELDS[i], json_null());
+}
+
+/* The FrameTimeline figures of a window (godeye-frames(1)). */
+static void timeline_json(const gd_ft_stats *ft, json_t *row)
+{
+    json_object_set_new(row, "janky", json_integer((json_int_t)ft->janky));
+    json_object_set_new(row, "janky_pct",
+                        ft->frames ? json_real(round(1e4 * (double)ft->janky / (double)ft->frames) / 100)
+                                   : json_null());
+    json_object_set_new(row, "app_janky", json_integer((json_int_t)ft->app));
+    json_object_set_new(row, "compositor_janky", json_integer((json_int_t)ft->compositor));
+    json_object_set_new(row, "dropped_frames", json_integer((json_int_t)ft->dropped));
+    json_t *tags = json_object(), *types = json_object();
+    for (int t = 0; t < GD_FT_TAG__COUNT; t++)
+        json_object_set_new(tags, gd_ft_tag_name((gd_ft_tag)t), json_integer((json_int_t)ft->tag[t]));
+    if (ft->unspecified)
+        json_object_set_new(types, "Unspecified", json_integer((json_int_t)ft->unspecified));
+    for (int b = 0; b < GD_FT_NBITS; b++)
+        if (ft->bit[b])
+            json_object_set_new(types, gd_ft_jank_bit_name(b), json_integer((json_int_t)ft->bit[b]));
+    if (ft->other_bits)
+        json_object_set_new(types, "other", json_integer((json_int_t)ft->other_bits));
+    json_object_set_new(row, "jank_tags", tags);
+    json_object_set_new(row, "jank_types", types);
+}
+
+/* The row of one (trace, window, pid, frame source) group of frame_time. */
 static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_stmt *g, frame_buf *buf,
                       json_t *row, gd_error *err)
 {
@@ -87,12 +122,23 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     bind_text_or_null(fq, 2, g, 2);
     if (have_pid)
         sqlite3_bind_int64(fq, 3, pid);
+    bind_text_or_null(fq, 4, g, 4);
+    int timeline = sqlite3_column_type(g, 4) != SQLITE_NULL &&
+                   strcmp((const char *)sqlite3_column_text(g, 4), "frametimeline") == 0;
+    gd_ft_stats ft = {0};
     json_t *blocks = json_array();
     buf->n = 0;
     int step, rc = GD_OK;
     while ((step = sqlite3_step(fq)) == SQLITE_ROW) {
         double ts = sqlite3_column_double(fq, 0), dur = sqlite3_column_double(fq, 1);
         double vs = sqlite3_column_type(fq, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(fq, 2);
+        if (timeline) {
+            int64_t jank = sqlite3_column_type(fq, 3) == SQLITE_NULL ? 0 : sqlite3_column_int64(fq, 3);
+            int64_t present = sqlite3_column_type(fq, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(fq, 4);
+            gd_ft_stats_add(&ft, jank, present);
+            if (gd_ft_is_dropped(jank))
+                continue; /* no meaningful duration */
+        }
         if (buf_push(buf, dur, vs)) {
             rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
             break;
@@ -116,7 +162,7 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     int64_t lv[GD_DROP__COUNT];
     for (int l = 0; l < GD_DROP__COUNT; l++)
         lv[l] = (int64_t)st.level[l];
-    json_object_set_new(row, "frames", json_integer((json_int_t)st.frames));
+    json_object_set_new(row, "frames", json_integer((json_int_t)(timeline ? ft.frames : st.frames)));
     json_object_set_new(row, "slow", json_integer((json_int_t)st.slow));
     json_object_set_new(row, "frozen", json_integer((json_int_t)st.frozen));
     json_object_set_new(row, "p50_ms", gd_ms_json(st.p50_ms));
@@ -131,6 +177,11 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     json_object_set_new(row, "fps", isnan(st.fps) ? json_null() : json_real(round(st.fps * 100) / 100));
     json_object_set_new(row, "issues", json_null());
     json_object_set_new(row, "frozen_blocks", blocks);
+    json_object_set_new(row, "frame_source", gd_col_text(g, 4));
+    if (timeline)
+        timeline_json(&ft, row);
+    else
+        timeline_null(row);
     return GD_OK;
 }
 
@@ -180,6 +231,8 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
     json_object_set_new(row, "fps", isnan(fps) ? json_null() : json_real(round(fps * 100) / 100));
     json_object_set_new(row, "issues", json_integer(issues));
     json_object_set_new(row, "frozen_blocks", json_null());
+    json_object_set_new(row, "frame_source", json_null());
+    timeline_null(row);
     return GD_OK;
 }
 
@@ -189,19 +242,19 @@ int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", sfilt, sizeof sfilt);
     snprintf(sql, sizeof sql,
-             "SELECT trace, " PID_SQL ", window, 0 FROM frame_time"
-             " WHERE gd_match(window, ?1) %s"
-             " UNION SELECT f.trace, " PID_SQL ", f.window, 0 FROM frame_summary f"
+             "SELECT trace, " PID_SQL ", window, 0, source FROM frame_time"
+             " WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL
+             " UNION SELECT f.trace, " PID_SQL ", f.window, 0, NULL FROM frame_summary f"
              " JOIN raw_event e ON e.id = f.id"
              " WHERE f.window IS NOT NULL AND gd_match(f.window, ?1) %s"
-             " UNION SELECT trace, NULL, scene, 1 FROM issue_fps WHERE gd_match(scene, ?1) %s"
-             " ORDER BY 1, 3, 4, 2",
+             " UNION SELECT trace, NULL, scene, 1, NULL FROM issue_fps WHERE gd_match(scene, ?1) %s"
+             " ORDER BY 1, 3, 4, 5, 2",
              filt, sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     sqlite3_stmt *fq = g ? gd_store_prepare(s,
-                                            "SELECT ts_ms, dur_ms, vsync_ms FROM frame_time"
+                                            "SELECT ts_ms, dur_ms, vsync_ms, jank, present FROM frame_time"
                                             " WHERE trace = ?1 AND window IS ?2 AND " PID_SQL " IS ?3"
-                                            " ORDER BY ts_ms, id",
+                                            " AND source IS ?4 ORDER BY ts_ms, id",
                                             err)
                          : NULL;
     sqlite3_stmt *bq = fq ? gd_store_prepare(s,
@@ -259,7 +312,7 @@ int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT f.trace, " PID_SQL ", f.window, f.id, g.name, g.value FROM frame_summary f"
-             " JOIN raw_event e ON e.id = f.id LEFT JOIN frame_figure g ON g.summary = f.id"
+             " JOIN raw_event e ON e.id = f.id JOIN frame_figure g ON g.summary = f.id"
              " WHERE gd_match(f.window, ?1) %s ORDER BY f.trace, f.id, g.seq",
              filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);

@@ -5,6 +5,12 @@
 
 #include "store/store.h"
 
+/* The frame_time rows that count: a trace with FrameTimeline frames shows
+ * those, not its Choreographer#doFrame ones (the one home of that rule). */
+#define GD_FRAMES_SHOWN_SQL                                                                        \
+    "NOT (source IS 'doframe' AND trace IN"                                                         \
+    " (SELECT trace FROM frame_time WHERE source = 'frametimeline'))"
+
 typedef struct gd_frames_query {
     gd_filter filter;
     const char *window;     /* only windows/scenes whose name contains this, or NULL */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/frames.h"
+#include "query/frames.h"
 #include "store/store_int.h"
 #include "query/report_int.h"
 #include "query/report_series.h"
@@ -62,7 +63,7 @@ int gd_store_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
                   " WHERE trace IN %s)"},
         {"dumps", "SELECT count(*) FROM view_dump WHERE trace IN %s"},
         {"images", "SELECT count(*) FROM image WHERE trace IN %s"},
-        {"frames", "SELECT count(*) FROM frame_time WHERE trace IN %s"},
+        {"frames", "SELECT count(*) FROM frame_time WHERE trace IN %s AND " GD_FRAMES_SHOWN_SQL},
     };
     char set[4200];
     trace_set(f, set, sizeof set);
@@ -372,10 +373,11 @@ int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
              " sum(dur_ms <= ?3), sum(dur_ms > ?3 AND dur_ms <= ?4), sum(dur_ms > ?4 AND dur_ms <= ?5),"
              " sum(dur_ms > ?5 AND dur_ms <= ?6), sum(dur_ms > ?6 AND dur_ms <= ?7),"
              " sum(dur_ms > ?7 AND dur_ms <= ?8), sum(dur_ms > ?8 AND dur_ms <= ?9), sum(dur_ms > ?9)"
-             " FROM frame_time WHERE trace IN %s GROUP BY trace, window ORDER BY trace, window",
+             " FROM frame_time WHERE trace IN %s AND " GD_FRAMES_SHOWN_SQL
+             " GROUP BY trace, window ORDER BY trace, window",
              set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2"
+    sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_FRAMES_SHOWN_SQL
                                               " ORDER BY dur_ms LIMIT 2 OFFSET ?3", err)
                         : NULL;
     if (!p) {

@@ -9,7 +9,9 @@ static json_t *startup_row(sqlite3_stmt *q)
 {
     json_t *row = json_object();
     const char *kind = (const char *)sqlite3_column_text(q, 3);
-    double total = sqlite3_column_double(q, 4), bar = gd_startup_bar_ms(kind);
+    /* a launch of unknown kind is graded against the cold bar, and says so */
+    const char *graded = gd_startup_graded_kind(kind);
+    double total = sqlite3_column_double(q, 4), bar = gd_startup_bar_ms(graded);
     json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
     json_object_set_new(row, "app", gd_col_text(q, 1));
     json_object_set_new(row, "activity", gd_col_text(q, 2));
@@ -19,6 +21,9 @@ static json_t *startup_row(sqlite3_stmt *q)
     json_object_set_new(row, "source", gd_col_text(q, 6));
     json_object_set_new(row, "ts_ms", gd_col_ms(q, 7));
     json_object_set_new(row, "slow", isnan(bar) ? json_null() : json_boolean(total >= bar));
+    json_object_set_new(row, "graded_as", json_string(graded));
+    json_object_set_new(row, "ttid_ms", gd_col_ms(q, 4));
+    json_object_set_new(row, "ttfd_ms", gd_col_ms(q, 8));
     return row;
 }
 
@@ -29,7 +34,7 @@ int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void
     gd_store_filter_sql(&q->filter, "st.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT st.trace, coalesce(st.app, t.app), st.activity, st.kind, st.total_ms, st.wait_ms,"
-             " st.source, st.ts_ms FROM startup st JOIN trace t ON t.id = st.trace"
+             " st.source, st.ts_ms, st.ttfd_ms FROM startup st JOIN trace t ON t.id = st.trace"
              " WHERE gd_match(coalesce(st.app, t.app), ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
              " ORDER BY st.trace, st.ts_ms, st.id",
              filt);

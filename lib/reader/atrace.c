@@ -35,6 +35,13 @@ typedef struct alaunch {
     double ts;
     int64_t pid;
     int used;
+    /* #27: Android 13+ "launchingActivity#N" (id N): its package and kind
+     * come from the "launchingActivity#N:completed[-KIND]:PKG" instant,
+     * before or after its end */
+    int a13, ended, have_pkg;
+    int64_t id;
+    double end;
+    const char *kind;     /* "cold", "warm", "hot" from the marker, or NULL */
 } alaunch;
 
 struct gd_atrace {
@@ -343,7 +350,10 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
     rc = emit(a, &ev, err);
     if (ev.kind == GD_EV_METHOD && ev.u.method.cls)
         f->name[strlen(f->name)] = '#';  /* undo the split */
-    if (!rc && main && !open && strncmp(f->name, "Choreographer#doFrame", 21) == 0) {
+    /* a frame is "Choreographer#doFrame" or "Choreographer#doFrame <vsync id>";
+     * "Choreographer#doFrame - resynced to N ..." (nested in it) is not another (#27) */
+    if (!rc && main && !open && strncmp(f->name, "Choreographer#doFrame", 21) == 0 &&
+        (f->name[21] == 0 || (f->name[21] == ' ' && is_digit(f->name[22])))) {
         gd_event fr;
         gd_event_init(&fr, GD_EV_FRAME);
         fr.ts = f->ts;
@@ -353,6 +363,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
         fr.line = line;
         fr.u.frame.dur = dur;
         fr.u.frame.window = t->pname ? t->pname : t->name; /* t is the process */
+        fr.u.frame.source = "doframe";
         rc = emit(a, &fr, err);
     }
     if (!rc && !open)
@@ -447,6 +458,27 @@ static int fields(const char *p, const char *end, const char **f, size_t *fl, in
     return n;
 }
 
+/* A launch that began at l->ts ended at `end`: a GD_EV_STARTUP; its kind
+ * as the marker says, else cold when a bindApplication began during it,
+ * warm when an activityStart did, else hot.  Frees the slot. */
+static int launch_done(gd_atrace *a, alaunch *l, double end, long line, gd_error *err)
+{
+    l->used = 0;
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STARTUP);
+    ev.ts = end;
+    ev.pid = l->pid;
+    ev.line = line;
+    ev.u.startup.app = l->pkg;
+    ev.u.startup.total_ms = end - l->ts;
+    ev.u.startup.kind = l->kind                                         ? l->kind
+                        : recent_in(a->binds, a->nbinds, l->ts, end)    ? "cold"
+                        : recent_in(a->starts, a->nstarts, l->ts, end) ? "warm"
+                                                                        : "hot";
+    ev.u.startup.source = a->prefix;
+    return emit(a, &ev, err);
+}
+
 /* S/F (name, cookie) and G/H (track, name, cookie / track, cookie) async
  * markers: app launches become GD_EV_STARTUP, the rest are counted. */
 static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, size_t len,
@@ -480,9 +512,12 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
     else
         snprintf(key, sizeof key, "%.*s|%.*s", (int)(tl < 120 ? tl : 120), track ? track : "",
                  (int)(cl < 30 ? cl : 30), cookie ? cookie : "");
-    static const char launching[] = "launching: ";
+    static const char launching[] = "launching: ", a13[] = "launchingActivity#";
     if (kind == 'S' || kind == 'G') {
-        if (!name || nl <= sizeof launching - 1 || memcmp(name, launching, sizeof launching - 1) != 0) {
+        int is13 = name && nl > sizeof a13 - 1 && memcmp(name, a13, sizeof a13 - 1) == 0 &&
+                   !memchr(name, ':', nl);
+        if (!is13 && (!name || nl <= sizeof launching - 1 ||
+                      memcmp(name, launching, sizeof launching - 1) != 0)) {
             gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
             return 0;
         }
@@ -494,39 +529,89 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
             gd_sink_skip(a->sink, why(a, "too many launches in progress"), line, 0);
             return 0;
         }
+        memset(l, 0, sizeof *l);
         l->used = 1;
         l->ts = ts_ms;
         l->pid = pid;
         snprintf(l->key, sizeof l->key, "%s", key);
+        if (is13) {
+            l->a13 = 1;
+            for (const char *q = name + sizeof a13 - 1; q < name + nl && *q >= '0' && *q <= '9'; q++)
+                l->id = l->id * 10 + (*q - '0');
+            return 0;
+        }
         size_t pl = nl - (sizeof launching - 1);
         snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pl < 127 ? pl : 127), name + sizeof launching - 1);
+        l->have_pkg = 1;
         return 0;
     }
     alaunch *l = NULL;
     for (int i = 0; i < ATRACE_MAX_LAUNCHES && !l; i++)
-        if (a->launch[i].used && strcmp(a->launch[i].key, key) == 0)
+        if (a->launch[i].used && !a->launch[i].ended && strcmp(a->launch[i].key, key) == 0)
             l = &a->launch[i];
     if (!l) {
         gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
         return 0;
     }
-    l->used = 0;
     if (ts_ms < l->ts) {
+        l->used = 0;
         gd_sink_skip(a->sink, why(a, "launch ends before it begins"), line, 0);
         return 0;
     }
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_STARTUP);
-    ev.ts = ts_ms;
-    ev.pid = l->pid;
-    ev.line = line;
-    ev.u.startup.app = l->pkg;
-    ev.u.startup.total_ms = ts_ms - l->ts;
-    ev.u.startup.kind = recent_in(a->binds, a->nbinds, l->ts, ts_ms)    ? "cold"
-                        : recent_in(a->starts, a->nstarts, l->ts, ts_ms) ? "warm"
-                                                                          : "hot";
-    ev.u.startup.source = a->prefix;
-    return emit(a, &ev, err);
+    if (l->a13 && !l->have_pkg) { /* its completed marker names the app */
+        l->ended = 1;
+        l->end = ts_ms;
+        return 0;
+    }
+    return launch_done(a, l, ts_ms, line, err);
+}
+
+/* Android 13+ "I|pid|launchingActivity#N:completed[-cold|-warm|-hot]:PKG"
+ * (Perfetto's startups_minsdk33): the package and, when given, the kind of
+ * launch N.  1 when the marker is not one. */
+static int launch_completed(gd_atrace *a, const char *name, size_t nl, long line, gd_error *err)
+{
+    static const char pre[] = "launchingActivity#";
+    size_t pl = sizeof pre - 1;
+    if (nl <= pl || memcmp(name, pre, pl) != 0)
+        return 1;
+    const char *end = name + nl, *p = name + pl;
+    int64_t id = 0;
+    const char *q = p;
+    for (; q < end && *q >= '0' && *q <= '9'; q++)
+        id = id * 10 + (*q - '0');
+    static const char done[] = ":completed";
+    if (q == p || (size_t)(end - q) < sizeof done - 1 || memcmp(q, done, sizeof done - 1) != 0)
+        return 1;
+    q += sizeof done - 1;
+    const char *colon = memchr(q, ':', (size_t)(end - q));
+    if (!colon || colon + 1 >= end)
+        return 1;
+    const char *kind = NULL;
+    size_t kl = (size_t)(colon - q);
+    if (kl == 5 && memcmp(q, "-cold", 5) == 0)
+        kind = "cold";
+    else if (kl == 5 && memcmp(q, "-warm", 5) == 0)
+        kind = "warm";
+    else if (kl == 4 && memcmp(q, "-hot", 4) == 0)
+        kind = "hot";
+    if (kl == 13 && memcmp(q, "-same-process", 13) == 0) {
+        gd_sink_skip(a->sink, ignored(a, "launch completed in the same process"), line, 0);
+        return 0;
+    }
+    alaunch *l = NULL;
+    for (int i = 0; i < ATRACE_MAX_LAUNCHES && !l; i++)
+        if (a->launch[i].used && a->launch[i].a13 && !a->launch[i].have_pkg && a->launch[i].id == id)
+            l = &a->launch[i];
+    if (!l) {
+        gd_sink_skip(a->sink, why(a, "launch completed marker of no launch"), line, 0);
+        return 0;
+    }
+    size_t pk = (size_t)(end - colon - 1);
+    snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pk < 127 ? pk : 127), colon + 1);
+    l->have_pkg = 1;
+    l->kind = kind;
+    return l->ended ? launch_done(a, l, l->end, line, err) : 0;
 }
 
 static int64_t parse_pid(const char *s, size_t len)
@@ -574,7 +659,16 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
         case 'G':
         case 'H':
             return async_marker(a, ts_ms, buf[0], buf, len, line, err);
-        case 'I':
+        case 'I': {
+            /* "I|pid|name": an instant; Android 13+ launch completions are read */
+            const char *p = buf + 2, *end = buf + len;
+            const char *bar = memchr(p, '|', (size_t)(end - p));
+            int r = bar ? launch_completed(a, bar + 1, (size_t)(end - bar - 1), line, err) : 1;
+            if (r != 1)
+                return r;
+            gd_sink_skip(a->sink, ignored(a, "other atrace marker"), line, 0);
+            return 0;
+        }
         case 'N':
         case 'T':
         case 'U':
@@ -594,6 +688,11 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
 int gd_atrace_finish(gd_atrace *a, gd_error *err)
 {
     int rc = 0;
+    for (int i = 0; i < ATRACE_MAX_LAUNCHES; i++)
+        if (a->launch[i].used && a->launch[i].ended) {
+            a->launch[i].used = 0;
+            gd_sink_skip(a->sink, why(a, "launch without its completed marker"), 0, 0);
+        }
     int64_t best = -1;
     unsigned long most = 0;
     for (size_t i = 0; i < a->cap && !rc; i++) {

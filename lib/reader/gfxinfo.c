@@ -67,6 +67,10 @@ typedef struct gfx {
     /* legacy "Profile data in ms" table */
     int in_legacy;        /* after "Profile data in ms:"                    */
     int legacy_cols;      /* columns of the current table's header, 0 none  */
+    /* #27: a window's profile data (legacy table or PROFILEDATA block) is
+     * open and how many frames it gave */
+    int win_open, win_summarized; /* summarized: a "Window:" summary named it */
+    long win_frames, win_line;
 } gfx;
 
 static void free_figs(gfx *g)
@@ -92,12 +96,42 @@ static int flush_summary(gfx *g, gd_error *err)
     if (g->pid >= 0)
         ev.pid = g->pid;
     ev.u.frame_summary.window = g->summary_window && g->have_window ? g->window : NULL;
+    if (ev.u.frame_summary.window)
+        g->win_summarized = 1;
     ev.u.frame_summary.keys = (const char *const *)g->keys;
     ev.u.frame_summary.values = (const char *const *)g->vals;
     ev.u.frame_summary.n = g->nfig;
     int rc = gd_sink_event(g->sink, &ev, err);
     free_figs(g);
     return rc;
+}
+
+/* The end of a window's profile data: one that gave no frame is still a
+ * window of the capture, emitted as a summary without figures (godeye
+ * frames lists it with 0 frames; --summary shows only printed figures). */
+static int end_window(gfx *g, gd_error *err)
+{
+    if (!g->win_open)
+        return 0;
+    g->win_open = 0;
+    if (g->win_frames || g->win_summarized || !g->have_window)
+        return 0;
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_FRAME_SUMMARY);
+    ev.ts = 0;
+    ev.line = g->win_line;
+    if (g->pid >= 0)
+        ev.pid = g->pid;
+    ev.u.frame_summary.window = g->window;
+    ev.u.frame_summary.n = 0;
+    return gd_sink_event(g->sink, &ev, err);
+}
+
+static void open_window(gfx *g, long lineno)
+{
+    g->win_open = 1;
+    g->win_frames = 0;
+    g->win_line = lineno;
 }
 
 static char *dup_n(const char *s, size_t n)
@@ -250,6 +284,7 @@ static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
         if (in > 0 && in <= 1000000000LL)
             ev.u.frame.vsync_ms = (double)in / NS_PER_MS;
     }
+    g->win_frames++;
     return gd_sink_event(g->sink, &ev, err);
 }
 
@@ -320,6 +355,7 @@ static int legacy_row(gfx *g, char *s, long lineno, gd_error *err)
     ev.u.frame.window = g->have_window ? g->window : NULL;
     ev.u.frame.flags = 0;
     ev.u.frame.vsync_ms = GD_NONE;
+    g->win_frames++;
     return gd_sink_event(g->sink, &ev, err);
 }
 
@@ -373,6 +409,8 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         const char *s = line;
         if (strcmp(s, "---PROFILEDATA---") == 0) {
             rc = flush_summary(g, err);
+            if (!g->in_profile && g->have_window && !g->win_open)
+                open_window(g, lineno);
             g->in_profile = !g->in_profile;
             g->have_header = 0;
             continue;
@@ -411,6 +449,13 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
                 g->legacy_cols = 0;
             }
         }
+        if (strcmp(s, "View hierarchy:") == 0) {
+            /* the last window's summary, then the end of its profile data */
+            rc = flush_summary(g, err);
+            if (rc == GD_OK)
+                rc = end_window(g, err);
+            continue;
+        }
         if (strcmp(s, "Profile data in ms:") == 0) {
             rc = flush_summary(g, err);
             g->in_legacy = 1;
@@ -420,17 +465,24 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         if (strncmp(s, "** Graphics info for pid ", 25) == 0) {
             rc = flush_summary(g, err);
             if (rc == GD_OK)
+                rc = end_window(g, err);
+            if (rc == GD_OK)
                 rc = process_header(g, s, lineno, err);
             continue;
         }
         if (s[0] == '\t' && strstr(s, "ViewRootImpl@")) {
             rc = flush_summary(g, err);
+            if (rc == GD_OK)
+                rc = end_window(g, err); /* the previous window's table */
             size_t n = strlen(s + 1);
             if (n >= sizeof g->window)
                 n = sizeof g->window - 1;
             memcpy(g->window, s + 1, n);
             g->window[n] = 0;
             g->have_window = 1;
+            g->win_summarized = 0;
+            if (g->in_legacy)
+                open_window(g, lineno);
             continue;
         }
         if (strncmp(s, "Window: ", 8) == 0) {
@@ -455,6 +507,8 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         rc = err->code ? err->code : GD_ERR_DATA;
     if (rc == GD_OK)
         rc = flush_summary(g, err);
+    if (rc == GD_OK)
+        rc = end_window(g, err);
     free_figs(g);
     gd_textin_close(t);
     free(g);

@@ -81,19 +81,21 @@
  *     Skipped N frames!", cost_ms NONE (the frame interval is not in the log),
  *     json {"frames":N}.
  *   - GD_EV_STARTUP source "logcat" for ActivityManager/ActivityTaskManager
- *     "Displayed pkg/.Act[ for user 0]: +1s234ms[ (total +1s300ms)]":
+ *     "Displayed pkg/.Act[ for user 0]: +1s234ms[ (total +1s300ms)][ COLD]"
+ *     (MediaTek: "[AppLaunch] Displayed Displayed pkg/.Act: +248ms"):
  *     app = pkg, activity = the class with the package expanded, total_ms =
- *     the "total" figure when printed (the whole launch, from its first
- *     activity) else the Displayed one, kind NULL (the line does not say),
- *     ts = the line's time; and for the events buffer's
+ *     the first figure (the launch's own; "total" is the whole task's, from
+ *     its first activity), kind = the COLD / WARM / HOT word Android 14+
+ *     prints, else NULL, ts = the line's time; and for the events buffer's
  *     "am_activity_launch_time: [user,token,pkg/.Act,this,total]" (Android
- *     <= 9) / "wm_activity_launch_time: [user,token,pkg/.Act,ms]" (10+):
- *     total_ms = the last figure.  Both lines report one launch: the second
- *     one seen (same component, same ms, within a second) is counted
- *     "logcat: launch already read from the other buffer", not emitted
- *     again.  "Fully drawn pkg/.Act: +Nms" (reportFullyDrawn()) is a later
- *     point of the same launch that the startup event has no field for: it
- *     is counted ("logcat: Fully drawn line (not kept)").
+ *     4.2..9), "activity_launch_time: [token,pkg/.Act,this,total]" (older)
+ *     / "wm_activity_launch_time: [user,token,pkg/.Act,ms]" (10+): total_ms
+ *     = this (or ms).  Both lines report one launch: the writer keeps it
+ *     once (same app, activity, ms, kind, within a second).  "Fully drawn
+ *     pkg/.Act: +Nms" (reportFullyDrawn()) -> GD_EV_STARTUP fully_drawn 1,
+ *     ttfd_ms N: the time to full display of that launch.  A launch line
+ *     whose time does not parse (negative, garbled) is counted "logcat:
+ *     launch line with a bad time".
  * pid/tid come from the line; time and brief have no tid: tid = pid (the
  * main thread, whose tid equals the pid on Android).
  *
@@ -282,15 +284,12 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     if (lc_tag_is(l, "Choreographer") && STARTS(m, n, "Skipped "))
         return lc_skipped_frames(c, l, ts, err);
     if (lc_tag_is(l, "ActivityTaskManager") || lc_tag_is(l, "ActivityManager")) {
-        if (STARTS(m, n, "Displayed "))
+        if (STARTS(m, n, "Displayed ") || STARTS(m, n, "Fully drawn ") || STARTS(m, n, "[AppLaunch] "))
             return lc_displayed(c, l, ts, err);
-        if (STARTS(m, n, "Fully drawn ")) {
-            gd_sink_skip(c->sink, "logcat: Fully drawn line (not kept)", c->line, 1);
-            return 0;
-        }
         return 1;
     }
-    if (lc_tag_is(l, "am_activity_launch_time") || lc_tag_is(l, "wm_activity_launch_time"))
+    if (lc_tag_is(l, "am_activity_launch_time") || lc_tag_is(l, "wm_activity_launch_time") ||
+        lc_tag_is(l, "activity_launch_time"))
         return lc_launch_time(c, l, ts, err);
     return 1;
 }

@@ -23,13 +23,6 @@ typedef struct lc_line {
     size_t msg_len;
 } lc_line;
 #define STARTS(p, n, lit) lc_starts((p), (n), (lit), sizeof(lit) - 1)
-#define LC_LAUNCHES 16 /* recent launches remembered to drop the second report */
-
-typedef struct lc_launch {
-    char comp[256];
-    double total, ts;
-} lc_launch;
-
 typedef struct lc_ctx {
     const gd_sink *sink;
     gd_mdstamp_run year; /* the running year of stamps without one */
@@ -43,8 +36,6 @@ typedef struct lc_ctx {
         int64_t pid, tid, late, wall;
         double ts;
     } longmsg;
-    lc_launch launch[LC_LAUNCHES];
-    size_t nlaunch, next_launch;
 } lc_ctx;
 
 void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts);

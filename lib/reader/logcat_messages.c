@@ -194,76 +194,92 @@ static double duration_at(const char *p, size_t n, size_t *used)
     return total;
 }
 
-/* 1 when this launch (component, total) was already emitted within a second;
- * otherwise remembers it and returns 0. */
-static int launch_seen(lc_ctx *c, const char *comp, size_t n, double total, double ts)
-{
-    if (n >= sizeof c->launch[0].comp)
-        n = sizeof c->launch[0].comp - 1;
-    for (size_t i = 0; i < c->nlaunch; i++) {
-        const lc_launch *x = &c->launch[i];
-        if (x->total == total && strlen(x->comp) == n && memcmp(x->comp, comp, n) == 0 &&
-            ts - x->ts <= 1000 && x->ts - ts <= 1000)
-            return 1;
-    }
-    lc_launch *x = &c->launch[c->next_launch];
-    memcpy(x->comp, comp, n);
-    x->comp[n] = 0;
-    x->total = total;
-    x->ts = ts;
-    c->next_launch = (c->next_launch + 1) % LC_LAUNCHES;
-    if (c->nlaunch < LC_LAUNCHES)
-        c->nlaunch++;
-    return 0;
-}
-
+/* One launch (kind NULL when the line does not say), or with fully_drawn
+ * its time to full display.  A launch reported twice (Displayed and the
+ * events buffer) is merged by the writer (same app, activity, duration and
+ * kind). */
 static int emit_startup(lc_ctx *c, const lc_line *l, double ts, const char *comp, size_t cn,
-                        double total, gd_error *err)
+                        double total, const char *kind, int fully_drawn, gd_error *err)
 {
     char app[256], act[512];
     if (gd_component_split(comp, cn, app, sizeof app, act, sizeof act))
         return 1;
-    if (launch_seen(c, comp, cn, total, ts)) {
-        gd_sink_skip(c->sink, "logcat: launch already read from the other buffer", c->line, 1);
-        return 0;
-    }
     gd_event ev;
     lc_event_init(c, &ev, GD_EV_STARTUP, l, ts);
     ev.u.startup.app = app;
     ev.u.startup.activity = act;
+    ev.u.startup.kind = kind;
     ev.u.startup.total_ms = total;
     ev.u.startup.source = "logcat";
+    if (fully_drawn) {
+        ev.u.startup.fully_drawn = 1;
+        ev.u.startup.ttfd_ms = total;
+    }
     return gd_sink_event(c->sink, &ev, err);
 }
 
-/* "Displayed pkg/.Act[ for user 0]: +1s234ms[ (total +1s300ms)]" */
+/* The launch kind Android 14+ prints after the time: " COLD", " WARM", " HOT". */
+static const char *kind_word(const char *p, size_t n)
+{
+    static const struct { const char *w; const char *kind; } k[] = {
+        {" COLD", "cold"}, {" WARM", "warm"}, {" HOT", "hot"}};
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+        size_t wl = strlen(k[i].w);
+        if (n >= wl && memcmp(p, k[i].w, wl) == 0 && (n == wl || p[wl] == ' '))
+            return k[i].kind;
+    }
+    return NULL;
+}
+
+/* "Displayed pkg/.Act[ for user 0]: +1s234ms[ (total +1s300ms)][ COLD]",
+ * "Fully drawn pkg/.Act: +1s2ms", MediaTek's "[AppLaunch] Displayed
+ * Displayed pkg/.Act: +248ms".  The launch's own time is the first figure
+ * (ActivityMetricsLogger: "total" is the whole task's, from its first
+ * activity). */
 int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
-    size_t n = l->msg_len;
-    size_t i = sizeof("Displayed ") - 1, e = i;
+    size_t n = l->msg_len, i;
+    int fully = 0;
+    if (STARTS(m, n, "[AppLaunch] "))
+        m += sizeof("[AppLaunch] ") - 1, n -= sizeof("[AppLaunch] ") - 1;
+    if (STARTS(m, n, "Fully drawn ")) {
+        fully = 1;
+        i = sizeof("Fully drawn ") - 1;
+    } else {
+        i = 0;
+        while (STARTS(m + i, n - i, "Displayed "))
+            i += sizeof("Displayed ") - 1;
+        if (!i)
+            return 1;
+    }
+    size_t e = i;
     while (e < n && m[e] != ' ' && m[e] != ':')
         e++;
-    const char *sep = lc_find(m + e, n - e, ": +");
-    if (!sep || e == i)
+    const char *sep = lc_find(m + e, n - e, ": ");
+    if (!sep || e == i || !memchr(m + i, '/', e - i))
         return 1;
     size_t d = (size_t)(sep - m) + 2, used;
-    double ms = duration_at(m + d, n - d, &used);
-    if (ms < 0)
-        return 1;
+    double ms = d < n && m[d] == '+' ? duration_at(m + d, n - d, &used) : -1;
+    if (ms < 0) {
+        gd_sink_skip(c->sink, "logcat: launch line with a bad time", c->line, 1);
+        return 0;
+    }
     d += used;
     if (STARTS(m + d, n - d, " (total ")) {
-        size_t t = d + sizeof(" (total ") - 1;
-        double total = duration_at(m + t, n - t, &used);
-        if (total >= 0)
-            ms = total;
+        const char *close = lc_find(m + d, n - d, ")");
+        d = close ? (size_t)(close - m) + 1 : n;
     }
-    return emit_startup(c, l, ts, m + i, e - i, ms, err);
+    return emit_startup(c, l, ts, m + i, e - i, ms, fully ? NULL : kind_word(m + d, n - d), fully, err);
 }
 
-/* events buffer: "[user,token,pkg/.Act,this,total]" or "[user,token,pkg/.Act,ms]" */
+/* events buffer: am_activity_launch_time "[user,token,pkg/.Act,this,total]"
+ * (Android 4.2..9), wm_activity_launch_time "[user,token,pkg/.Act,ms]" (10+),
+ * activity_launch_time "[token,pkg/.Act,this,total]" (4.1 and older): the
+ * launch's own time is `this` (`total` is the whole task's). */
 int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
+    int old = lc_tag_is(l, "activity_launch_time");
     const char *m = l->msg;
     size_t n = l->msg_len;
     if (n < 2 || m[0] != '[' || m[n - 1] != ']')
@@ -279,10 +295,14 @@ int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
         fl[nf++] = i - a;
         a = i + 1;
     }
-    if (nf != 4 && nf != 5)
+    if (old ? nf != 4 : nf != 4 && nf != 5)
         return 1;
+    size_t ci = old ? 1 : 2, ti = old || nf == 5 ? ci + 1 : nf - 1;
     int64_t total = 0;
-    if (fl[nf - 1] == 0 || lc_parse_int(f[nf - 1], fl[nf - 1], &total) != fl[nf - 1])
-        return 1; /* an empty or unparsable last field is no launch time */
-    return emit_startup(c, l, ts, f[2], fl[2], (double)total, err);
+    if (fl[ti] == 0 || lc_parse_int(f[ti], fl[ti], &total) != fl[ti]) {
+        /* a negative or unparsable time is no launch time */
+        gd_sink_skip(c->sink, "logcat: launch line with a bad time", c->line, 1);
+        return 0;
+    }
+    return emit_startup(c, l, ts, f[ci], fl[ci], (double)total, NULL, 0, err);
 }

@@ -23,16 +23,18 @@
  *     track_uuid 11, name 23, name_iid 10, timestamp_absolute_us 16;
  *   InternedData: event_names 2 (EventName: iid 1, name 2), per sequence,
  *     dropped when the sequence clears its incremental state;
- *   FrameTimelineEvent: actual_surface_frame_start 4 (cookie 1, token 2,
- *     pid 4, layer_name 5, present_type 6, jank_type 9), frame_end 5
- *     (cookie 1).
+ *   FrameTimelineEvent: expected_surface_frame_start 3 (cookie 1, token 2,
+ *     pid 4), actual_surface_frame_start 4 (cookie 1, token 2, pid 4,
+ *     layer_name 5, present_type 6, jank_type 9), frame_end 5 (cookie 1).
  *
  * Emits (through atrace.h): atrace markers of ftrace print events and
  * TrackEvent slices on thread tracks, paired per thread -> dispatches
  * (top-level slices on a main thread, tid == pid), methods (the others),
- * frames (Choreographer#doFrame), lock-contention issues; app surface
- * frames that the frame timeline marks janky -> GD_EV_ISSUE tool "android",
- * type "frame_jank" (json: layer, token, jank types, present type, dur_ms).
+ * frames (Choreographer#doFrame, source "doframe"), lock-contention
+ * issues; the frame timeline's actual surface frames -> GD_EV_FRAME (source
+ * "frametimeline", with jank_type, present_type and token), the janky ones
+ * also GD_EV_ISSUE tool "android", type "frame_jank" (json: layer, token,
+ * jank types, jank tag, present type, dur_ms) -- perfetto_frames.c.
  * Process names come from ProcessTree and descriptors; thread names likewise.
  * Clock: packet timestamps are CLOCK_BOOTTIME ns -> ms since boot,
  * meta.clock "monotonic".  Packets stamped on another clock are mapped to
@@ -504,13 +506,15 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     while (!stop)
         rc = stream_next(c, in, &buf, &cap, &offset, &stop);
     if (!rc)
+        pf_ft_finish(c);
+    if (!rc)
         rc = pf_pend_drain(c, 1);
     if (!rc)
         rc = pf_sched_finish(c);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
     if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
-        c->log_used == 0)
+        c->log_used == 0 && c->ft_frames == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
                           "%ld atrace markers, %ld track events) and no thread states (%lu sched events)",
@@ -525,6 +529,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     free(buf);
     pf_sched_free(c);
     gd_logcat_rules_free(c->logrules);
+    pf_ft_free(c);
     gd_atrace_free(c->at);
     free(c);
     return rc;
@@ -533,9 +538,12 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
 /* ---- probe ---- */
 
 /* A packet that parses whole inside the head and uses TracePacket field
- * numbers with their wire types. */
+ * numbers with their wire types.  Empty packets before it (0a 00, as
+ * Perfetto's own test traces begin) are stepped over (#27). */
 static int probe(const unsigned char *h, size_t n, int eof)
 {
+    while (n >= 2 && h[0] == 0x0a && h[1] == 0x00)
+        h += 2, n -= 2;
     if (n < 2 || h[0] != 0x0a)
         return 0;
     const uint8_t *p = h + 1, *end = h + n;

@@ -51,15 +51,6 @@ typedef struct ptrack {
     int64_t pid, tid;    /* tid -1: not a thread track */
 } ptrack;
 
-typedef struct pframe {
-    int64_t cookie;
-    int used;
-    double ts;
-    int64_t pid, token;
-    int64_t jank, present;
-    char layer[128];
-} pframe;
-
 typedef struct pending pending;
 struct pf_sched;
 
@@ -73,8 +64,9 @@ typedef struct pctx {
     size_t ninterned;
     ptrack *tracks;
     size_t tcap, ntracks;
-    pframe frames[PF_MAX_FRAMES];
+    struct pf_ft *ft;    /* frame timeline state (perfetto_frames.c), NULL until used */
     long packets, ftrace, markers, track_events, issues;
+    long ft_frames;      /* FrameTimeline surface frames emitted */
     long pkno;           /* packet number, for messages */
     uint64_t clk_off[6]; /* builtin clocks 1..5 -> boottime (added modulo 2^64) */
     int clk_has[6];
@@ -129,8 +121,13 @@ int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid); /* Threa
 int pf_read_ftrace(pctx *c, pseq *s, pb_cur m);           /* FtraceEventBundle */
 /* TrackEvent at the packet's BOOTTIME time ts_ns (has_ts 0: none). */
 int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns);
-/* FrameTimelineEvent: janky app surface frames become issues. */
+/* FrameTimelineEvent (perfetto_frames.c): each actual surface frame, once
+ * per (pid, layer, token), becomes a frame; janky ones also an issue.
+ * pf_ft_free releases the frame timeline state. */
 int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns);
+void pf_ft_free(pctx *c);
+/* Counts the surface frames still open at the end of the trace. */
+void pf_ft_finish(pctx *c);
 
 /* ClockSnapshot: records the clocks' offsets to BOOTTIME. */
 void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m);

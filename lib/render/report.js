@@ -577,10 +577,10 @@
     if (D.startups_total > st.length) s.appendChild(el('div', { 'class': 'mute' }, st.length + ' of ' + D.startups_total + ' launches shown.'));
     s.appendChild(table(st, [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'ts_ms', label: 'time', type: 't', fmt: function (v, r) { return at(r, 'ts_ms'); } },
-      { key: 'app', label: 'app', type: 'f', fmt: num }, { key: 'kind', label: 'kind', fmt: function (v) { return v === null ? '?' : v; } },
+      { key: 'app', label: 'app', type: 'f', fmt: num }, { key: 'kind', label: 'kind', fmt: function (v, r) { return v === null ? 'unknown (graded as ' + r.graded_as + ')' : v; } },
       { key: 'total_ms', label: 'total', type: 'n', cell: function (td, r) { td.textContent = r.total_ms.toFixed(1) + ' ms'; td.className = 'n' + (r.slow === true ? ' r-slow' : r.slow === false ? ' r-ok' : ''); } },
       { key: 'slow', label: 'vitals bar', cell: function (td, r) {
-        var b = r.kind === null ? undefined : bars[r.kind];
+        var b = bars[r.graded_as];
         td.textContent = r.slow === null || b === undefined ? '-' : (r.slow ? 'slow: \u2265 ' : 'ok: < ') + ms(b);
         td.className = r.slow === true ? 'r-slow' : r.slow === false ? 'r-ok' : '';
       } },

@@ -228,6 +228,14 @@ static const char *const migrations[] = {
     "CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);"
     "CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);"
     /* end 4 -> 5 (#26) */
+    /* 4 -> 5 (#27): frames say their source; FrameTimeline frames keep their
+     * jank; launches keep their time to full display */
+    "ALTER TABLE frame_time ADD COLUMN source TEXT;"
+    "ALTER TABLE frame_time ADD COLUMN jank INTEGER;"
+    "ALTER TABLE frame_time ADD COLUMN present INTEGER;"
+    "ALTER TABLE frame_time ADD COLUMN token INTEGER;"
+    "ALTER TABLE startup ADD COLUMN ttfd_ms REAL;"
+    /* end 4 -> 5 (#27) */
     "",
 };
 

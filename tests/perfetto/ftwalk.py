@@ -6,7 +6,16 @@ of frame_timeline_event.proto: expected/actual display and surface frame
 starts (1..4) and frame ends (5). Prints, per layer, the actual surface frames,
 the distinct tokens, and the jank_type bits seen.
 
-Usage: ftwalk.py TRACE
+With --metric, also per layer the figures of Perfetto's
+android_frame_timeline_metric (android_frame_timeline_metric.sql), computed
+here from the raw events: surface frames that ended (frame_end of their
+cookie), one per (pid, layer, token); missed (an app bit 64|4096, a
+SurfaceFlinger bit 2|4|8|16|32, or Dropped Frame 1024), missed_app,
+missed_sf, dropped; durations (end - start, dropped frames left out) as
+linear-interpolated percentiles, max, slow (> 1000/60 ms) and frozen
+(> 700 ms).
+
+Usage: ftwalk.py [--metric] TRACE
 """
 import collections
 import json
@@ -17,7 +26,70 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pfwalk import fields  # noqa: E402
 
 
+def pct(v, p):
+    if not v:
+        return None
+    v = sorted(v)
+    r = (len(v) - 1) * p / 100.0
+    lo = int(r)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (r - lo)
+
+
+def metric(data):
+    starts, ends = {}, {}
+    for f, wt, pkt in fields(data):
+        if f != 1 or wt != 2:
+            continue
+        ts = ev = None
+        for pf, pwt, v in fields(pkt):
+            if pf == 8:
+                ts = v
+            elif pf == 76:
+                ev = v
+        if ev is None:
+            continue
+        for ef, ewt, body in fields(ev):
+            d = dict((a, x) for a, _, x in fields(body))
+            if ef == 4:
+                starts[d.get(1)] = (d, ts)
+            elif ef == 5 and d.get(1) in starts and d.get(1) not in ends:
+                ends[d.get(1)] = ts
+    layers = collections.OrderedDict()
+    seen = set()
+    for ck, (d, ts) in sorted(starts.items(), key=lambda kv: ends.get(kv[0], 0)):
+        if ck not in ends:
+            continue
+        layer = (d.get(5) or b"").decode("utf-8", "replace")
+        key = (d.get(4), layer, d.get(2))
+        if key in seen:
+            continue
+        seen.add(key)
+        j = d.get(9, 0)
+        L = layers.setdefault(layer, {"frames": 0, "missed": 0, "missed_app": 0, "missed_sf": 0,
+                                      "dropped": 0, "durs": []})
+        L["frames"] += 1
+        app, sf, drop = bool(j & (64 | 4096)), bool(j & (2 | 4 | 8 | 16 | 32)), bool(j & 1024)
+        L["missed"] += app or sf or drop
+        L["missed_app"] += app
+        L["missed_sf"] += sf
+        L["dropped"] += drop
+        if not drop:
+            L["durs"].append((ends[ck] - ts) / 1e6)
+    out = {}
+    for name, L in layers.items():
+        v = L.pop("durs")
+        L.update({"p50": pct(v, 50), "p90": pct(v, 90), "p95": pct(v, 95), "p99": pct(v, 99),
+                  "max": max(v) if v else None, "slow": sum(1 for x in v if x > 1000.0 / 60),
+                  "frozen": sum(1 for x in v if x > 700)})
+        out[name] = L
+    return out
+
+
 def main():
+    if sys.argv[1] == "--metric":
+        print(json.dumps(metric(open(sys.argv[2], "rb").read()), indent=1))
+        return
     data = open(sys.argv[1], "rb").read()
     kinds = collections.Counter()
     actual = []      # (pid, layer, token, jank_type, present_type, ts)

@@ -131,9 +131,16 @@ START_TEST(test_corpus_anavmode)
     ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame completed before its IntendedVsync (stale value)"), 6);
     ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: frame over 10 s (ANR or garbage FrameCompleted)"), 3);
     ck_assert_uint_eq(json_object_size(c.skips), 6);
-    /* 10 process-wide + 13 per-window summaries */
-    ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 23);
-    json_t *s = gd_collected_nth(&c, "frame_summary", 0);
+    /* 10 process-wide + 13 per-window summaries, and one without figures for
+     * pid 28907's window, whose legacy table (lines 5-8) is empty (#27) */
+    ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 24);
+    json_t *s = gd_collected_nth(&c, "frame_summary", 0); /* the empty table's window */
+    ck_assert_int_eq(json_integer_value(json_object_get(s, "pid")), 28907);
+    ck_assert_str_eq(json_string_value(json_object_get(s, "window")),
+                     "de.codevoid.aNavMode/de.codevoid.aNavMode.MainActivity/android.view.ViewRootImpl@1720d3b "
+                     "(visibility=0)");
+    ck_assert_uint_eq(json_object_size(json_object_get(s, "figures")), 0);
+    s = gd_collected_nth(&c, "frame_summary", 1);
     ck_assert_int_eq(json_integer_value(json_object_get(s, "pid")), 17477);
     ck_assert_ptr_null(json_object_get(s, "window"));
     ck_assert_str_eq(fig(s, "Total frames rendered"), "3370");

@@ -268,18 +268,17 @@ START_TEST(corpus_eggonlea)
     gd_collected c;
     gd_test_read_file(&gd_reader_logcat, p, &o, &c);
     ck_assert_int_eq(c.rc, GD_OK);
-    /* 7 Slow dispatch, 3 Slow delivery, 3 Drained (Looper tag), 7 Displayed */
-    ck_assert_int_eq(json_array_size(c.events), 20);
+    /* 7 Slow dispatch, 3 Slow delivery, 3 Drained (Looper tag), 7 Displayed,
+     * 3 Fully drawn (their launches' time to full display) */
+    ck_assert_int_eq(json_array_size(c.events), 23);
     ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 7);
     ck_assert_int_eq(gd_collected_count(&c, "issue"), 6);
-    ck_assert_int_eq(gd_collected_count(&c, "startup"), 7);
+    ck_assert_int_eq(gd_collected_count(&c, "startup"), 10);
     ck_assert_int_eq(gd_collected_count(&c, "looper"), 0);
-    /* 25557 lines: 3 "beginning of", 20 used, 3 "Fully drawn", the rest
-     * ordinary logcat */
+    /* 25557 lines: 3 "beginning of", 23 used, the rest ordinary logcat */
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 25531);
-    ck_assert_int_eq(gd_collected_skips(&c, "logcat: Fully drawn line (not kept)"), 3);
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 0);
-    ck_assert_int_eq(json_object_size(c.skips), 2);
+    ck_assert_int_eq(json_object_size(c.skips), 1);
     /* the capture's clock: the device's wall clock, no zone */
     ck_assert_int_eq(json_array_size(c.metas), 1);
     ck_assert_str_eq(str(json_array_get(c.metas, 0), "clock"), "local");
@@ -287,13 +286,23 @@ START_TEST(corpus_eggonlea)
     /* "Displayed <pkg>/<full class> for user 0: +Nms" (Android 13/14):
      * grep 'ActivityTaskManager: Displayed' gives 290 737 404 454 422 574 754 */
     static const double shown[] = {290, 737, 404, 454, 422, 574, 754};
+    /* and "Fully drawn" after 737, 404, 454: +737ms, +415ms, +487ms */
+    static const double drawn[] = {737, 415, 487};
     double shown_sum = 0;
-    for (size_t i = 0; i < 7; i++) {
+    size_t nshown = 0, ndrawn = 0;
+    for (size_t i = 0; i < 10; i++) {
         json_t *s = gd_collected_nth(&c, "startup", i);
-        ck_assert(num(s, "total_ms") == shown[i]);
         ck_assert_str_eq(str(s, "source"), "logcat");
+        if (json_object_get(s, "ttfd_ms")) {
+            ck_assert(ndrawn < 3 && num(s, "ttfd_ms") == drawn[ndrawn]);
+            ndrawn++;
+            continue;
+        }
+        ck_assert(nshown < 7 && num(s, "total_ms") == shown[nshown]);
+        nshown++;
         shown_sum += num(s, "total_ms");
     }
+    ck_assert(nshown == 7 && ndrawn == 3);
     ck_assert(shown_sum == 3635);
     json_t *st = gd_collected_nth(&c, "startup", 1);
     ck_assert(num(st, "ts") == 1683891796376.0); /* 2023-05-12 11:43:16.376 */
@@ -389,17 +398,17 @@ START_TEST(uid_columns_and_launches)
 {
     /* -v uid (bugreports): a uid column, as a number or a name; the time
      * layout with "(uid: pid)"; a launch seen in the main buffer
-     * (Displayed) and in the events buffer (am_activity_launch_time) once */
+     * (Displayed) and in the events buffer (am_activity_launch_time): both
+     * read, the writer keeps one (cli/startup_merge) */
     gd_read_opts o = {.year = 2019};
     gd_collected c;
     gd_test_read_file(&gd_reader_logcat, FIX "uid_bugreport.txt", &o, &c);
     ck_assert_int_eq(c.rc, GD_OK);
     ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 3);
     ck_assert_int_eq(gd_collected_count(&c, "issue"), 3);
-    ck_assert_int_eq(gd_collected_count(&c, "startup"), 3);
-    ck_assert_int_eq(json_array_size(c.events), 9);
+    ck_assert_int_eq(gd_collected_count(&c, "startup"), 4);
+    ck_assert_int_eq(json_array_size(c.events), 10);
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 3);
-    ck_assert_int_eq(gd_collected_skips(&c, "logcat: launch already read from the other buffer"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 0);
 
     json_t *e = gd_collected_nth(&c, "dispatch", 0); /* uid 1000 */
@@ -432,7 +441,10 @@ START_TEST(uid_columns_and_launches)
     ck_assert(num(e, "ts") == 1565817750849.0);
     ck_assert_str_eq(str(e, "activity"), "com.android.settings.FallbackHome");
     ck_assert(num(e, "total_ms") == 2335.0);
-    e = gd_collected_nth(&c, "startup", 2); /* wm_activity_launch_time, 4 fields */
+    e = gd_collected_nth(&c, "startup", 2); /* the same launch, events buffer: [...,729,729] */
+    ck_assert_str_eq(str(e, "activity"), "com.jeanboy.app.training.ui.activity.TestActivity");
+    ck_assert(num(e, "total_ms") == 729.0);
+    e = gd_collected_nth(&c, "startup", 3); /* wm_activity_launch_time, 4 fields */
     ck_assert_str_eq(str(e, "app"), "com.example");
     ck_assert_str_eq(str(e, "activity"), "com.example.ui.Main");
     ck_assert(num(e, "total_ms") == 501.0);
@@ -492,9 +504,8 @@ START_TEST(miui_and_modern_looper)
     ck_assert_int_eq(c.rc, GD_OK);
     ck_assert_int_eq(gd_collected_count(&c, "dispatch"), 5);
     ck_assert_int_eq(gd_collected_count(&c, "issue"), 4);
-    ck_assert_int_eq(gd_collected_count(&c, "startup"), 3);
+    ck_assert_int_eq(gd_collected_count(&c, "startup"), 4); /* 3 Displayed, 1 Fully drawn */
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: other line"), 3);
-    ck_assert_int_eq(gd_collected_skips(&c, "logcat: Fully drawn line (not kept)"), 1);
 
     /* "Activity ... is 708ms late (wall=0ms ...) because of 2 msg, msg 1
      * took 108ms (...), msg 2 took 627ms (...)" at 22:41:49.791: the delay is
@@ -547,11 +558,15 @@ START_TEST(miui_and_modern_looper)
     ck_assert(num(e, "cost") == 300.0);
     ck_assert_str_eq(str(json_object_get(e, "content"), "thread"), "main");
 
-    /* "+850ms (total +1s2ms)": the whole launch; "+1m2s3ms" */
+    /* "+850ms (total +1s2ms)": the launch's own time is the first figure
+     * (the total is the task's, from its first activity); "+1m2s3ms" */
     e = gd_collected_nth(&c, "startup", 1);
     ck_assert_str_eq(str(e, "activity"), "com.example.Trampoline");
-    ck_assert(num(e, "total_ms") == 1002.0);
-    e = gd_collected_nth(&c, "startup", 2);
+    ck_assert(num(e, "total_ms") == 850.0);
+    e = gd_collected_nth(&c, "startup", 2); /* "Fully drawn com.example/.Main: +2s3ms" */
+    ck_assert_str_eq(str(e, "activity"), "com.example.Main");
+    ck_assert(num(e, "ttfd_ms") == 2003.0);
+    e = gd_collected_nth(&c, "startup", 3);
     ck_assert_str_eq(str(e, "activity"), "com.example.Main");
     ck_assert(num(e, "total_ms") == 62003.0);
     gd_collected_free(&c);

@@ -544,6 +544,7 @@ START_TEST(frame_timeline_and_compressed)
     packet(&inner, &pk);
     /* an on-time one, cookie 6 */
     u(&s, 1, 6);
+    u(&s, 2, 78);
     u(&s, 4, 300);
     u(&s, 9, 1);
     msg(&ft, 4, &s);
@@ -574,7 +575,20 @@ START_TEST(frame_timeline_and_compressed)
     gd_collected c;
     gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
     ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
-    ck_assert_uint_eq(json_array_size(c.events), 1);
+    /* both surface frames are frames (cookie 6 ends first), the janky one an issue too */
+    ck_assert_uint_eq(json_array_size(c.events), 3);
+    json_t *fr = gd_collected_nth(&c, "frame", 0);
+    ck_assert_ptr_nonnull(fr);
+    ck_assert(jnum(fr, "ts") == 3001.0);
+    ck_assert(jnum(fr, "dur") == 9.0);
+    fr = gd_collected_nth(&c, "frame", 1);
+    ck_assert_ptr_nonnull(fr);
+    ck_assert(jnum(fr, "ts") == 3000.0);
+    ck_assert(jnum(fr, "dur") == 20.0);
+    ck_assert_str_eq(jstr(fr, "window"), "com.j/com.j.Main#0");
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: frame timeline: surface frame without its "
+                                            "expected timeline (kept)"),
+                     2);
     json_t *e = gd_collected_nth(&c, "issue", 0);
     ck_assert_ptr_nonnull(e);
     ck_assert_str_eq(jstr(e, "issue_type"), "frame_jank");
@@ -584,8 +598,10 @@ START_TEST(frame_timeline_and_compressed)
     ck_assert_int_eq(jint(e, "pid"), 300);
     json_t *j = json_object_get(json_object_get(e, "content"), "jank");
     ck_assert_uint_eq(json_array_size(j), 2);
-    ck_assert_str_eq(json_string_value(json_array_get(j, 0)), "app_deadline_missed");
-    ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "buffer_stuffing");
+    ck_assert_str_eq(json_string_value(json_array_get(j, 0)), "App Deadline Missed");
+    ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "Buffer Stuffing");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(e, "content"), "jank_tag")),
+                     "Self Jank");
     gd_collected_free(&c);
     free(t.b);
 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""ftgen.py - writes a Perfetto trace of FrameTimeline events described in JSON.
+
+The JSON (tests/fixtures/perfetto/*.json) lists "processes" ([pid, name],
+written as one ProcessTree packet at "process_ts"), "threads" ([tid, pid,
+name], another), "atrace" ([ts, tid, pid, "B", name], [ts, tid, pid,
+"E"] or [ts, tid, pid, "RAW", marker]: ftrace print events in one bundle, in the order listed),
+"empty_first" (true: the trace begins with an empty packet 0a 00), "expected" surface
+frames ({ts, end, cookie, token, pid, layer}) and actual "frames" ({ts,
+end, cookie, token, display_frame_token, pid, layer, present, jank}); each
+frame is a start packet then an end packet, in the order listed (as
+Perfetto's own diff-test generators write them).  Field numbers are those of
+TracePacket (timestamp 8, trusted_packet_sequence_id 10, process_tree 2,
+frame_timeline_event 76, ftrace_events 1 -> event 2 -> timestamp 1, pid 2, print 3 -> buf 2)
+and FrameTimelineEvent (expected_surface_frame_start
+3, actual_surface_frame_start 4, frame_end 5).
+
+Usage: ftgen.py SPEC.json OUT.perfetto-trace
+"""
+import json
+import sys
+
+
+def varint(v):
+    v &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def fv(num, v):
+    return varint(num << 3) + varint(v)
+
+
+def fl(num, data):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return varint(num << 3 | 2) + varint(len(data)) + data
+
+
+def packet(ts, body):
+    return fl(1, fv(8, ts) + fv(10, 1) + body)
+
+
+def main():
+    spec = json.load(open(sys.argv[1]))
+    out = bytearray()
+    if spec.get("processes"):
+        tree = b"".join(fl(1, fv(1, pid) + fv(2, 1) + fl(3, name)) for pid, name in spec["processes"])
+        out += packet(spec.get("process_ts", 0), fl(2, tree))
+    if spec.get("threads"):
+        tree = b"".join(fl(2, fv(1, tid) + fl(2, name) + fv(3, pid)) for tid, pid, name in spec["threads"])
+        out += packet(spec.get("process_ts", 0), fl(2, tree))
+    if spec.get("atrace"):
+        # one FtraceEventBundle (cpu 0): print events "B|pid|name" / "E|pid"
+        evs = b""
+        for a in spec["atrace"]:
+            if a[3] == "RAW":
+                buf = a[4] + "\n"
+            else:
+                buf = "B|%d|%s\n" % (a[2], a[4]) if a[3] == "B" else "E|%d\n" % a[2]
+            evs += fl(2, fv(1, a[0]) + fv(2, a[1]) + fl(3, fl(2, buf)))
+        out += fl(1, fl(1, fv(1, 0) + evs) + fv(10, 1))
+    for e in spec.get("expected", []):
+        start = fv(1, e["cookie"]) + fv(2, e["token"]) + fv(3, e.get("display_frame_token", 0)) + \
+            fv(4, e["pid"]) + fl(5, e.get("layer", ""))
+        out += packet(e["ts"], fl(76, fl(3, start)))
+        out += packet(e["end"], fl(76, fl(5, fv(1, e["cookie"]))))
+    for f in spec["frames"]:
+        start = fv(1, f["cookie"]) + fv(2, f["token"]) + fv(3, f.get("display_frame_token", 0)) + \
+            fv(4, f["pid"]) + fl(5, f.get("layer", "")) + fv(6, f.get("present", 1)) + \
+            fv(9, f.get("jank", 1))
+        out += packet(f["ts"], fl(76, fl(4, start)))
+        if f.get("end") is not None:
+            out += packet(f["end"], fl(76, fl(5, fv(1, f["cookie"]))))
+    if spec.get("empty_first"):
+        out = bytearray(b"\x0a\x00") + out  # an empty first packet, as Perfetto's test traces begin
+    open(sys.argv[2], "wb").write(bytes(out))
+
+
+if __name__ == "__main__":
+    main()
