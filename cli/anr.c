@@ -66,22 +66,50 @@ static const char *top_text(const json_t *row, char *buf, size_t size)
     return json_string_value(top);
 }
 
-/* a readable summary of each dump (JSON keeps the whole object) */
+/* HOLDER AT: the first Java frame of the thread holding main's lock */
+static const char *holder_text(const json_t *row, char *buf, size_t size)
+{
+    json_t *stack = json_object_get(row, "holder_stack"), *fr, *top = json_array_get(stack, 0);
+    size_t k;
+    (void)buf, (void)size;
+    json_array_foreach(stack, k, fr) {
+        const char *f = json_string_value(fr);
+        if (f && strncmp(f, "native:", 7) != 0) {
+            top = fr;
+            break;
+        }
+    }
+    return json_string_value(top);
+}
+
+/* a readable summary of each dump (JSON keeps the whole object): the
+ * headline of an ANR is app, time, reason, main state, where main is, who
+ * blocks it */
 static const gd_column anr_columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"ts_ms", "DUMP", GD_COL_TIME, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
+    {"process", "APP", GD_COL_TEXT, 1, 0},
+    {"anr", "ANR", GD_COL_BOOL, 0, 0, .words = "ANR|-"},
+    {"subject", "REASON", GD_COL_TEXT, 1, 0, .auto_hide = 1},
     {"state", "MAIN STATE", GD_COL_TEXT, 0, 0, .path = "main.state"},
-    {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0, .text = blocked_by_text},
-    {"cycle", "DEADLOCK", GD_COL_TEXT, 1, 0, .text = cycle_text},
     {"top", "MAIN AT", GD_COL_TEXT, 1, 0, .text = top_text},
+    {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0, .text = blocked_by_text},
+    {"holder_at", "HOLDER AT", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = holder_text},
+    {"cycle", "DEADLOCK", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = cycle_text},
 };
 
 int cmd_anr(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL;
+    const char *format = NULL, *app = NULL;
+    int all = 0;
     gd_int_list traces = {0};
-    const gd_option opts[] = {OPT_LISTING(&format, &traces), OPT_END_()};
+    const gd_option opts[] = {
+        OPT_STRING_(0, "app", &app, "PKG", "only dumps of this process (or its PKG:name processes)"),
+        OPT_BOOL_(0, "all", &all, "list every dump, the quiet snapshot dumps too"),
+        OPT_LISTING(&format, &traces),
+        OPT_END_(),
+    };
     int nargs, rc = gd_parse_options(argc, argv, opts, "godeye anr [OPTIONS]", &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
@@ -92,15 +120,29 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, "anr", &traces, &s)))
         return rc;
-    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), anr_columns,
-                                     sizeof anr_columns / sizeof anr_columns[0]);
-    gd_filter f = gd_cli_filter(&traces);
+    gd_out_mode mode = gd_cli_mode(format);
+    gd_renderer *r = gd_cli_renderer(ctx, s, mode, anr_columns, sizeof anr_columns / sizeof anr_columns[0]);
+    gd_anr_counts counts = {0}, total = {0};
+    gd_anr_query q = {.filter = gd_cli_filter(&traces), .app = app, .all = all, .counts = &counts};
     gd_error err = {0};
-    rc = gd_store_anr(s, &f, gd_cli_render_cb, r, &err);
+    rc = gd_store_anr_list(s, &q, gd_cli_render_cb, r, &err);
+    if (!rc)
+        rc = gd_store_anr_count(s, &q.filter, &total, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail("anr", &err);
+    if (mode == GD_OUT_TABLE && !wrc) {
+        /* the count every output gives (gd_store_anr_count), then what was folded */
+        printf("%lld ANR%s: %lld dump%s the system took for an ANR, %lld main-thread block%s of kind anr;"
+               " %lld other dump%s (snapshots, never counted)\n",
+               (long long)total.total, total.total == 1 ? "" : "s", (long long)total.dumps,
+               total.dumps == 1 ? "" : "s", (long long)total.blocks, total.blocks == 1 ? "" : "s",
+               (long long)total.snapshots, total.snapshots == 1 ? "" : "s");
+        if (counts.folded)
+            printf("%lld quiet snapshot dump%s not shown (not the ANR, no lock wait, no deadlock): --all lists them\n",
+                   (long long)counts.folded, counts.folded == 1 ? "" : "s");
+    }
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
