@@ -191,7 +191,7 @@ int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
              " (SELECT max(v.anr) FROM anr_dump v WHERE v.trace = i.trace AND v.pid IS e.pid"
              "  AND v.ts_ms IS e.ts_ms) AS anr, i.id AS id"
              " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' %s)"
-             " ORDER BY coalesce(anr, 0) DESC, trace, ts_ms, pid, id", filt);
+             " ORDER BY coalesce(anr, 0) DESC, trace, ts_ms, id", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;

@@ -36,6 +36,7 @@ typedef struct anr_thr {
     char locked[ANR_MAX_LOCKED][24];  /* "- locked <0x..>" addresses, in order */
     int nlocked;
     int locked_over;      /* more than ANR_MAX_LOCKED locks held */
+    char wait_obj[24];    /* "- waiting on <0x..>" (Object.wait releases it) */
     /* frames of a thread held for a dump without header */
     long line;
     size_t hoff, hlen, hn;

@@ -61,11 +61,14 @@ static json_t *waiter_json(const anr_thr *t)
 /* ["0x..", ...] of the locks a thread holds, or NULL when none. */
 static json_t *locks_json(const anr_thr *t)
 {
-    if (t->nlocked == 0)
-        return NULL;
-    json_t *a = json_array();
-    for (int i = 0; i < t->nlocked; i++)
+    json_t *a = NULL;
+    for (int i = 0; i < t->nlocked; i++) {
+        if (strcmp(t->locked[i], t->wait_obj) == 0)
+            continue;  /* released by Object.wait() */
+        if (!a)
+            a = json_array();
         json_array_append_new(a, jstr(t->locked[i]));
+    }
     return a;
 }
 

@@ -152,6 +152,14 @@ int anr_native_frame(anr_ctx *c, const char *s, long line)
  * (name)" (Dalvik 4.x), "held by threadid=N (name)" (Dalvik 2.x). */
 void anr_lock_line(anr_ctx *c, const char *s)
 {
+    if (anr_starts(s, "- waiting on <") && !c->cur.wait_obj[0]) {
+        /* Object.wait(): the monitor a frame further out "locked" is
+         * released while waiting -- not held */
+        const char *a = s + strlen("- waiting on <"), *e = strchr(a, '>');
+        if (e && e > a)
+            anr_copy_str(c->cur.wait_obj, sizeof c->cur.wait_obj, a, (size_t)(e - a));
+        return;
+    }
     if (anr_starts(s, "- locked <")) {
         const char *a = s + strlen("- locked <"), *e = strchr(a, '>');
         if (!e || e == a)
