@@ -18,7 +18,7 @@ typedef enum {
 static const struct {
     const char *name, *unit;
 } rules[R_COUNT] = {
-    {"anr_count", "ANR dumps"},     {"block_p95_ms", "ms"},    {"long_blocks_per_min", "per min"},
+    {"anr_count", "ANRs"},     {"block_p95_ms", "ms"},    {"long_blocks_per_min", "per min"},
     {"page_load_p95_ms", "ms"},     {"startup_cold_ms", "ms"}, {"slow_frames_pct", "%"},
     {"frozen_frames_pct", "%"},     {"new_groups", "groups"},  {"regressed_groups", "groups"},
 };
@@ -140,7 +140,15 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
             continue;
         double v = NAN;
         switch ((rule_id)r) {
-        case R_ANR_COUNT: v = sh.anr.n ? (double)sh.anr.s[0].count : 0; break;
+        case R_ANR_COUNT: {
+            /* #28: the ANR count of every output, never the snapshot dumps */
+            gd_filter hf = {q->head->ids, q->head->n};
+            gd_anr_counts ac;
+            if ((rc = gd_store_anr_count(s, &hf, &ac, err)))
+                break;
+            v = (double)ac.total;
+            break;
+        }
         case R_BLOCK_P95: v = pooled_p95(&sh.groups, err, &oom); break;
         case R_LONG_PER_MIN: v = gd_diff_per_min(sh.long_blocks, q->head->minutes); break;
         case R_PAGE_LOAD_P95: v = pooled_p95(&sh.load, err, &oom); break;
@@ -160,6 +168,8 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         }
         default: break;
         }
+        if (rc)
+            break;
         if (oom) {
             rc = GD_ERR_IO;
             break;

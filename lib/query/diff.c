@@ -125,15 +125,6 @@ static int on_startup(void *ctx, json_t *row)
     return sd->startups.oom;
 }
 
-static int on_anr(void *ctx, json_t *row)
-{
-    (void)row;
-    side *sd = ctx;
-    series *e = set_get(&sd->anr, "ANR dumps");
-    if (e)
-        e->count++;
-    return sd->anr.oom;
-}
 
 void gd_diff_side_free(side *sd)
 {
@@ -163,8 +154,17 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     int rc;
     if ((rc = gd_store_blocks_light(s, &bq, on_block, sd, err)) || (rc = gd_store_pages(s, &pq, on_page, sd, err)) ||
         (rc = gd_store_frames(s, &fq, on_frames, sd, err)) ||
-        (rc = gd_store_startups(s, &sq, on_startup, sd, err)) || (rc = gd_store_anr(s, &f, on_anr, sd, err)))
+        (rc = gd_store_startups(s, &sq, on_startup, sd, err)))
         return rc;
+    /* #28: the ANR count of every output (never the snapshot dumps) */
+    gd_anr_counts ac;
+    if ((rc = gd_store_anr_count(s, &f, &ac, err)))
+        return rc;
+    if (ac.total) {
+        series *e = set_get(&sd->anr, "ANRs");
+        if (e)
+            e->count = ac.total;
+    }
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i]->oom)
             return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");

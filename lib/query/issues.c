@@ -213,7 +213,7 @@ int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_er
 
 int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[12288];
     memset(out, 0, sizeof *out);
     gd_store_filter_sql(f, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql, "SELECT coalesce(sum(anr = 1), 0) AS anr, coalesce(sum(anr = 0), 0) AS other"
@@ -229,10 +229,18 @@ int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
     sqlite3_finalize(q);
     if (r != SQLITE_ROW)
         return gd_store_fail(s, err, "database read");
+    /* an ANR-kind block is the same ANR as a dump of its process taken
+     * during it or within the trace's ANR threshold after its end (the
+     * system dumps once its timeout fired; an unfinished block ends with
+     * the capture): then it is not counted again */
+    char vfilt[4096];
     gd_store_filter_sql(f, "b.trace", filt, sizeof filt);
+    gd_store_filter_sql(f, "v.trace", vfilt, sizeof vfilt);
     snprintf(sql, sizeof sql,
              "SELECT count(*) AS n FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
-             " WHERE " GD_SQL_BLOCK_KIND("d", "t") " = 'anr' %s", filt);
+             " WHERE " GD_SQL_BLOCK_KIND("d", "t") " = 'anr' %s AND NOT EXISTS (SELECT 1 FROM anr_dump v"
+             " WHERE v.anr = 1 AND v.pid = d.pid AND v.ts_ms >= d.start_ms"
+             " AND v.ts_ms <= d.start_ms + d.dur_ms + t.anr_ms %s)", filt, vfilt);
     if (!(q = gd_store_prepare(s, sql, err)))
         return err->code;
     r = sqlite3_step(q);

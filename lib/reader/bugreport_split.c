@@ -354,6 +354,10 @@ int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
 
 int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, const int *stream_failed, gd_error *err)
 {
-    b->anr_section = "anr_file";
+    /* FS/data/anr/anr_* is an ANR record, FS/data/anr/traces*.txt a traces
+     * file (the anr reader's rule for a file of its own) */
+    const char *base = member ? strrchr(member, '/') : NULL;
+    base = base ? base + 1 : member;
+    b->anr_section = base && strncmp(base, "anr_", 4) == 0 ? "anr_file" : "traces_file";
     return run_reader(b, "anr", in, 0, stream_failed, member, err);
 }

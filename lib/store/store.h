@@ -199,7 +199,8 @@ int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_er
 /* What `godeye anr` left out. */
 typedef struct gd_anr_counts {
     int64_t dumps;      /* dumps the system took for an ANR (anr_dump.anr = 1) */
-    int64_t blocks;     /* main-thread blocks of kind anr                      */
+    int64_t blocks;     /* main-thread blocks of kind anr that no ANR dump of  *
+                         * their pid falls in (start .. end + anr_ms)          */
     int64_t total;      /* THE ANR count of every output: dumps + blocks       */
     int64_t snapshots;  /* the other dumps (never counted as ANRs)             */
     int64_t folded;     /* gd_store_anr_list: quiet dumps not listed           */
@@ -217,7 +218,9 @@ int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
 
 /* The ANR count every output reports (#28: one definition): an ANR is a
  * dump the system took for an ANR (the anr_dump view's anr = 1) or a
- * main-thread block of kind anr, never a snapshot dump.  Fills *out
+ * main-thread block of kind anr (once: a block in which, or within the
+ * trace's anr_ms after which, an ANR dump of its pid was taken is that
+ * dump's ANR), never a snapshot dump.  Fills *out
  * (folded = 0); GD_OK or an error code with err set. */
 int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err);
 
