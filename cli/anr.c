@@ -12,6 +12,12 @@ static const char *blocked_by_text(const json_t *row, char *buf, size_t size)
     json_t *main = json_object_get(row, "main");
     if (!json_is_object(main) || !json_object_get(main, "held_by"))
         return NULL;
+    if (!json_is_integer(json_object_get(main, "held_by"))) {
+        /* the dump names a holder it does not list */
+        snprintf(buf, size, "thread %lld (not in the dump)",
+                 (long long)json_integer_value(json_object_get(main, "held_by_dalvik_tid")));
+        return buf;
+    }
     json_int_t held = json_integer_value(json_object_get(main, "held_by"));
     const char *name = json_string_value(json_object_get(main, "held_by_name"));
     int n = snprintf(buf, size, "%s (%lld)", name ? name : "?", (long long)held);
@@ -134,9 +140,9 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         return gd_cli_fail("anr", &err);
     if (mode == GD_OUT_TABLE && !wrc) {
         /* the count every output gives (gd_store_anr_count), then what was folded */
-        printf("%lld ANR%s: %lld dump%s the system took for an ANR, %lld main-thread block%s of kind anr;"
+        printf("%s%lld ANR%s: %lld dump%s the system took for an ANR, %lld main-thread block%s of kind anr;"
                " %lld other dump%s (snapshots, never counted)\n",
-               (long long)total.total, total.total == 1 ? "" : "s", (long long)total.dumps,
+               app ? "every app: " : "", (long long)total.total, total.total == 1 ? "" : "s", (long long)total.dumps,
                total.dumps == 1 ? "" : "s", (long long)total.blocks, total.blocks == 1 ? "" : "s",
                (long long)total.snapshots, total.snapshots == 1 ? "" : "s");
         if (counts.folded)
