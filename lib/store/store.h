@@ -224,6 +224,28 @@ int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
  * (folded = 0); GD_OK or an error code with err set. */
 int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err);
 
+/* One ANR whose context is asked for (`godeye anr --context`). */
+typedef struct gd_anr_context_query {
+    gd_filter filter;     /* the traces searched                           */
+    int64_t trace, pid;   /* the ANR dump's trace and pid                  */
+    double ts_ms;         /* the dump's time                               */
+    double window_ms;     /* how far back                                  */
+    const char *process;  /* the dump's process (matches launches) or NULL */
+} gd_anr_context_query;
+
+/* What the database holds for the ANR's process in [ts_ms - window_ms,
+ * ts_ms], by time (at most 500 rows): blocks of its threads (dispatches at
+ * or over the trace's short threshold) overlapping the window (block: their
+ * kind), its outermost calls, its frames (one row per trace and window:
+ * count, the longest as dur_ms), the tools' findings about it, launches of
+ * its app.  Rows: trace, ts_ms, kind ("block", "call", "frames", "issue",
+ * "startup"), tid, dur_ms, what, block, anr_trace, anr_pid, anr_ts_ms,
+ * process, before_ms.  When no log row (dispatch, frame, finding, launch) of
+ * the traces searched reaches into the window, a last row of kind "no_log"
+ * (ts_ms: the dump's) with log_start_ms / log_end_ms (null: no log at
+ * all).  Log lines are not kept as rows. */
+int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
 /* Runs one read-only statement; each row as an object keyed by column name.
  * Refuses (GD_ERR_USAGE) anything that is not a single read-only statement:
  * writes, ATTACH, PRAGMAs that write, extension loading. */
