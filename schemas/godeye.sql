@@ -1,4 +1,4 @@
--- godeye.sql - the SQLite store, schema version 3 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 5 (PRAGMA user_version).
 -- An older database is brought up to date on its first write
 -- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
 -- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary
@@ -411,3 +411,21 @@ CREATE TABLE binder_txn (
 );
 CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);
 CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);
+
+-- #28: one row per ANR dump (the "anr_dump" issues of the anr reader) and
+-- THE rule of which dump is the one the system took for an ANR (anr = 1):
+-- the first dump (dump_index 0) of a "VM TRACES AT LAST ANR" section or of
+-- a /data/anr/anr_* record (section at_last_anr, anr_file); the first dump
+-- of a traces file of its own (traces_file) unless that file dumps the same
+-- pid again (a watchdog's two dumps of system_server); never a bugreport's
+-- "VM TRACES JUST NOW" / "WHEN SLOW" snapshot.  godeye-anr(1), godeye-schema(7).
+CREATE VIEW anr_dump AS SELECT i.id AS id, i.trace AS trace, e.ts_ms AS ts_ms, e.pid AS pid,
+ json_extract(i.content, '$.process') AS process, json_extract(i.content, '$.section') AS section,
+ json_extract(i.content, '$.index') AS dump_index, json_extract(i.content, '$.subject') AS subject,
+ CASE WHEN json_extract(i.content, '$.index') IS NOT 0 THEN 0
+ WHEN json_extract(i.content, '$.section') IN ('at_last_anr', 'anr_file') THEN 1
+ WHEN json_extract(i.content, '$.section') = 'traces_file' AND NOT EXISTS (SELECT 1 FROM issue i2
+ JOIN raw_event e2 ON e2.id = i2.id WHERE i2.trace = i.trace AND i2.tool = 'anr' AND i2.type = 'anr_dump'
+ AND i2.id <> i.id AND e2.pid IS e.pid AND json_extract(i2.content, '$.section') = 'traces_file') THEN 1
+ ELSE 0 END AS anr
+ FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' AND i.type = 'anr_dump';

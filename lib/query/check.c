@@ -166,7 +166,15 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
             continue;
         double v = NAN;
         switch ((rule_id)r) {
-        case R_ANR_COUNT: v = (double)gd_diff_anr_count(&sh); break;
+        case R_ANR_COUNT: {
+            /* #28: the ANR count of every output, never the snapshot dumps */
+            gd_filter hf = {q->head->ids, q->head->n};
+            gd_anr_counts ac;
+            if ((rc = gd_store_anr_count(s, &hf, &ac, err)))
+                break;
+            v = (double)ac.total;
+            break;
+        }
         case R_BLOCK_P95: v = pooled_p95(&sh.groups, err, &oom); break;
         case R_LONG_PER_MIN: v = gd_diff_per_min(sh.long_blocks, q->head->minutes); break;
         case R_PAGE_LOAD_P95: v = pooled_p95(&sh.load, err, &oom); break;
@@ -188,6 +196,8 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         }
         default: break;
         }
+        if (rc)
+            break;
         if (oom) {
             rc = GD_ERR_IO;
             break;

@@ -78,8 +78,6 @@ static int on_block(void *ctx, json_t *row)
     const char *kind = json_string_value(json_object_get(row, "kind"));
     if (kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0))
         sd->long_blocks++;
-    if (kind && strcmp(kind, "anr") == 0)
-        sd->anr_blocks++;
     return sd->groups.oom;
 }
 
@@ -129,21 +127,6 @@ static int on_startup(void *ctx, json_t *row)
     return sd->startups.oom;
 }
 
-/* Whether an ANR dump (a row of gd_store_anr) is an ANR rather than a
- * snapshot: every dump until the ANR issue's definition lands — then
- * this line becomes its test of the row. */
-static int dump_is_an_anr(const json_t *row)
-{
-    (void)row;
-    return 1;
-}
-
-static int on_anr(void *ctx, json_t *row)
-{
-    side *sd = ctx;
-    sd->anr_dumps += dump_is_an_anr(row);
-    return 0;
-}
 
 void gd_diff_side_free(side *sd)
 {
@@ -173,13 +156,16 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     int rc;
     if ((rc = gd_store_blocks_light(s, &bq, on_block, sd, err)) || (rc = gd_store_pages(s, &pq, on_page, sd, err)) ||
         (rc = gd_store_frames(s, &fq, on_frames, sd, err)) ||
-        (rc = gd_store_startups(s, &sq, on_startup, sd, err)) || (rc = gd_store_anr(s, &f, on_anr, sd, err)))
+        (rc = gd_store_startups(s, &sq, on_startup, sd, err)))
         return rc;
-    long anrs = gd_diff_anr_count(sd);
-    if (anrs) {
+    /* #28: the ANR count of every output (never the snapshot dumps) */
+    gd_anr_counts ac;
+    if ((rc = gd_store_anr_count(s, &f, &ac, err)))
+        return rc;
+    if (ac.total) {
         series *e = set_get(&sd->anr, "ANRs");
         if (e)
-            e->count = anrs;
+            e->count = ac.total;
     }
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i]->oom)

@@ -29,17 +29,8 @@ typedef struct side {
     const gd_selection *sel;
     series_set groups, draw, load, frames, startups, anr;
     long long_blocks;      /* blocks of kind long or anr                   */
-    long anr_blocks;       /* blocks of kind anr (unfinished past the ANR bar) */
-    long anr_dumps;        /* ANR dumps that are an ANR (diff.c: dump_is_an_anr) */
     double startup_max[3]; /* slowest cold, warm, hot launch; NAN when none */
 } side;
-
-/* The ANRs of a side: ANR-kind blocks plus the ANR dumps that are an ANR
- * (the one definition behind the anr row of diff and check's anr_count). */
-static inline long gd_diff_anr_count(const side *sd)
-{
-    return sd->anr_blocks + sd->anr_dumps;
-}
 
 typedef enum { K_GROUP, K_PAGE, K_FRAMES, K_STARTUP, K_ANR } row_kind;
 

@@ -51,8 +51,8 @@ int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
     return gd_store_stream(s, q, issue_row, fn, ctx, err);
 }
 
-/* The main thread's frames at one dump (innermost first), or an empty array. */
-static json_t *main_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double ts)
+/* A thread's frames at one dump (innermost first), or an empty array. */
+static json_t *thread_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double ts)
 {
     json_t *frames = json_array();
     sqlite3_stmt *q = gd_store_prepare(
@@ -61,7 +61,7 @@ static json_t *main_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid, 
            "  (SELECT callsite FROM sample WHERE trace = ?1 AND pid = ?2 AND tid = ?3 AND abs(ts_ms - ?4) < 0.001"
            "   ORDER BY id LIMIT 1)"
            " UNION ALL SELECT c.id, c.parent, c.frame, c.depth FROM callsite c JOIN up ON c.id = up.parent)"
-           " SELECT f.text FROM up JOIN frame f ON f.id = up.frame ORDER BY up.depth DESC", NULL);
+           " SELECT f.text AS text FROM up JOIN frame f ON f.id = up.frame ORDER BY up.depth DESC", NULL);
     if (!q)
         return frames;
     sqlite3_bind_int64(q, 1, trace);
@@ -76,29 +76,62 @@ static json_t *main_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid, 
 
 typedef struct anr_acc {
     gd_store *s;
+    const gd_anr_query *q;
     gd_row_fn fn;
     void *ctx;
     json_t *cur;   /* the dump being collected */
     int stop;
 } anr_acc;
 
+/* The dump's process is `app`, or a process of it ("app:remote"). */
+static int of_app(const json_t *row, const char *app)
+{
+    const char *p = json_string_value(json_object_get(row, "process"));
+    size_t n = strlen(app);
+    return p && strncmp(p, app, n) == 0 && (p[n] == 0 || p[n] == ':');
+}
+
+/* A dump that is not the ANR and shows nothing wrong: no deadlock, no
+ * binder wait, main not waiting for a lock (`godeye anr` folds these). */
+static int quiet_dump(const json_t *r)
+{
+    json_t *main = json_object_get(r, "main");
+    return !json_is_true(json_object_get(r, "anr")) && json_array_size(json_object_get(r, "deadlocks")) == 0 &&
+           json_array_size(json_object_get(r, "binder_waits")) == 0 &&
+           !(json_is_object(main) && json_object_get(main, "waiting_on"));
+}
+
 static void anr_flush(anr_acc *a)
 {
     if (!a->cur)
         return;
     json_t *r = a->cur;
+    int64_t trace = json_integer_value(json_object_get(r, "trace")),
+            pid = json_integer_value(json_object_get(r, "pid"));
+    double ts = json_number_value(json_object_get(r, "ts_ms"));
     json_t *main = json_object_get(r, "main");
-    if (json_is_object(main)) {
-        json_object_set_new(r, "main_stack",
-                            main_stack(a->s, json_integer_value(json_object_get(r, "trace")),
-                                       json_integer_value(json_object_get(r, "pid")),
-                                       json_integer_value(json_object_get(main, "tid")),
-                                       json_number_value(json_object_get(r, "ts_ms"))));
-    } else {
-        json_object_set_new(r, "main_stack", json_array());
-    }
+    json_t *holder = json_is_object(main) ? json_object_get(main, "held_by") : NULL;
+    json_object_set_new(r, "main_stack", json_is_object(main)
+                                             ? thread_stack(a->s, trace, pid,
+                                                            json_integer_value(json_object_get(main, "tid")), ts)
+                                             : json_array());
+    json_object_set_new(r, "holder_stack", json_is_integer(holder)
+                                               ? thread_stack(a->s, trace, pid, json_integer_value(holder), ts)
+                                               : json_null());
+    /* each thread of a deadlock cycle with its frames */
+    json_t *cycle, *th;
+    size_t i, k;
+    json_array_foreach(json_object_get(r, "deadlocks"), i, cycle)
+        json_array_foreach(cycle, k, th)
+            json_object_set_new(th, "stack",
+                                thread_stack(a->s, trace, pid, json_integer_value(json_object_get(th, "tid")), ts));
     json_object_set_new(r, "deadlock", json_boolean(json_array_size(json_object_get(r, "deadlocks")) > 0));
-    if (!a->stop)
+    int quiet = quiet_dump(r);
+    json_object_set_new(r, "quiet", json_boolean(quiet));
+    int shown = !a->q || ((!a->q->app || of_app(r, a->q->app)) && (a->q->all || !quiet));
+    if (a->q && a->q->counts && (!a->q->app || of_app(r, a->q->app)) && !shown)
+        a->q->counts->folded++;
+    if (shown && !a->stop)
         a->stop = a->fn(a->ctx, r);
     json_decref(r);
     a->cur = NULL;
@@ -113,13 +146,23 @@ static int anr_row(void *ctx, json_t *row)
                 !json_equal(json_object_get(cur, "ts_ms"), json_object_get(row, "ts_ms"))))
         anr_flush(a);
     if (!a->cur) {
-        a->cur = json_pack("{s:O s:O s:O s:n s:[] s:[]}", "trace", json_object_get(row, "trace"),
-                           "pid", json_object_get(row, "pid"), "ts_ms", json_object_get(row, "ts_ms"),
+        json_t *anr = json_object_get(row, "anr");
+        a->cur = json_pack("{s:O s:O s:O s:o s:n s:n s:n s:n s:n s:n s:n s:n s:[] s:[]}", "trace",
+                           json_object_get(row, "trace"), "pid", json_object_get(row, "pid"), "ts_ms",
+                           json_object_get(row, "ts_ms"), "anr",
+                           json_is_integer(anr) ? json_boolean(json_integer_value(anr)) : json_null(),
+                           "process", "section", "dump_index", "subject", "threads", "heap", "locks_held",
                            "main", "deadlocks", "binder_waits");
     }
     const char *type = json_string_value(json_object_get(row, "type"));
     json_t *content = json_object_get(row, "content");
-    if (type && strcmp(type, "anr_main_state") == 0 && json_is_object(content))
+    if (type && strcmp(type, "anr_dump") == 0 && json_is_object(content)) {
+        static const char *const keys[] = {"process", "section", "subject", "threads", "heap", "locks_held"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (json_object_get(content, keys[i]))
+                json_object_set(a->cur, keys[i], json_object_get(content, keys[i]));
+        json_object_set(a->cur, "dump_index", json_object_get(content, "index"));
+    } else if (type && strcmp(type, "anr_main_state") == 0 && json_is_object(content))
         json_object_set(a->cur, "main", content);
     else if (type && strcmp(type, "deadlock") == 0 && json_is_object(content))
         json_array_append(json_object_get(a->cur, "deadlocks"), json_object_get(content, "threads"));
@@ -128,12 +171,83 @@ static int anr_row(void *ctx, json_t *row)
     return a->stop;
 }
 
-int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+static json_t *anr_issue_row(sqlite3_stmt *q)
 {
-    anr_acc a = {s, fn, ctx, NULL, 0};
-    int rc = gd_store_issues(s, f, "anr", anr_row, &a, err);
+    json_t *row = issue_row(q);
+    json_object_set_new(row, "anr", sqlite3_column_type(q, 9) == SQLITE_NULL
+                                        ? json_null()
+                                        : json_integer(sqlite3_column_int64(q, 9)));
+    return row;
+}
+
+int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char filt[4096], sql[8192];
+    gd_store_filter_sql(q ? &q->filter : NULL, "i.trace", filt, sizeof filt);
+    /* a dump's issues share its trace, pid and time; its role is the view's */
+    snprintf(sql, sizeof sql,
+             "SELECT * FROM (SELECT i.trace AS trace, e.ts_ms AS ts_ms, e.pid AS pid, e.tid AS tid,"
+             " i.tool AS tool, i.type AS type, i.detail AS detail, i.cost_ms AS cost_ms, i.content AS content,"
+             " (SELECT max(v.anr) FROM anr_dump v WHERE v.trace = i.trace AND v.pid IS e.pid"
+             "  AND v.ts_ms IS e.ts_ms) AS anr, i.id AS id"
+             " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' %s)"
+             " ORDER BY coalesce(anr, 0) DESC, trace, ts_ms, id", filt);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    if (!st)
+        return err->code;
+    anr_acc a = {s, q, fn, ctx, NULL, 0};
+    int rc = gd_store_stream(s, st, anr_issue_row, anr_row, &a, err);
     if (!rc)
         anr_flush(&a);
     json_decref(a.cur);
     return rc;
+}
+
+int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    gd_anr_query q = {.all = 1};
+    if (f)
+        q.filter = *f;
+    return gd_store_anr_list(s, &q, fn, ctx, err);
+}
+
+int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
+{
+    char filt[4096], sql[12288];
+    memset(out, 0, sizeof *out);
+    gd_store_filter_sql(f, "trace", filt, sizeof filt);
+    snprintf(sql, sizeof sql, "SELECT coalesce(sum(anr = 1), 0) AS anr, coalesce(sum(anr = 0), 0) AS other"
+                              " FROM anr_dump WHERE 1 %s", filt);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    int r = sqlite3_step(q);
+    if (r == SQLITE_ROW) {
+        out->dumps = sqlite3_column_int64(q, 0);
+        out->snapshots = sqlite3_column_int64(q, 1);
+    }
+    sqlite3_finalize(q);
+    if (r != SQLITE_ROW)
+        return gd_store_fail(s, err, "database read");
+    /* an ANR-kind block is the same ANR as a dump of its process taken
+     * during it or within the trace's ANR threshold after its end (the
+     * system dumps once its timeout fired; an unfinished block ends with
+     * the capture): then it is not counted again */
+    char vfilt[4096];
+    gd_store_filter_sql(f, "b.trace", filt, sizeof filt);
+    gd_store_filter_sql(f, "v.trace", vfilt, sizeof vfilt);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) AS n FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
+             " WHERE " GD_SQL_BLOCK_KIND("d", "t") " = 'anr' %s AND NOT EXISTS (SELECT 1 FROM anr_dump v"
+             " WHERE " GD_SQL_DUMP_OF_BLOCK("v", "d", "t") " %s)", filt, vfilt);
+    if (!(q = gd_store_prepare(s, sql, err)))
+        return err->code;
+    r = sqlite3_step(q);
+    if (r == SQLITE_ROW)
+        out->blocks = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    if (r != SQLITE_ROW)
+        return gd_store_fail(s, err, "database read");
+    out->total = out->dumps + out->blocks;
+    return 0;
 }

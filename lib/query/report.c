@@ -163,6 +163,18 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
         json_object_set(doc, "summary", json_array_get(c.arr, 0));
         json_decref(c.arr);
     }
+    {
+        /* #28: the ANR count is the one every output gives (gd_store_anr_count);
+         * the ANR-kind blocks alone stay as anr_blocks */
+        gd_anr_counts ac;
+        if ((rc = gd_store_anr_count(s, f, &ac, err)))
+            goto fail;
+        json_t *m = json_object_get(doc, "summary");
+        json_object_set_new(m, "anr", json_integer(ac.total));
+        json_object_set_new(m, "anr_dumps", json_integer(ac.dumps));
+        json_object_set_new(m, "anr_blocks", json_integer(ac.blocks));
+        json_object_set_new(m, "snapshot_dumps", json_integer(ac.snapshots));
+    }
     json_object_set_new(doc, "thresholds",
                         json_pack("{s:f s:f s:f s:f s:f}", "page_ok_ms", GD_REPORT_PAGE_OK_MS,
                                   "page_slow_ms", GD_REPORT_PAGE_SLOW_MS, "startup_cold_ms",
@@ -197,7 +209,14 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     LIST("frames", NULL, 1000, gd_store_frame_stats(s, f, append_capped, &c, err));
     gd_startup_query sq = {.filter = *f};
     LIST("startups", "startups_total", STARTUPS, gd_store_startups(s, &sq, append_capped, &c, err));
-    LIST("anrs", "anrs_total", ANRS, gd_store_anr(s, f, append_capped, &c, err));
+    {
+        /* the ANR dumps first, then the snapshots that show a lock wait or
+         * a deadlock; the quiet snapshots are counted, not listed (#28) */
+        gd_anr_counts folded = {0};
+        gd_anr_query aq = {.filter = *f, .counts = &folded};
+        LIST("anrs", "anrs_total", ANRS, gd_store_anr_list(s, &aq, append_capped, &c, err));
+        json_object_set_new(doc, "anrs_quiet", json_integer(folded.folded));
+    }
     {
         issues_and_locks t = {{json_array(), ISSUES, 0}, {json_array(), ISSUES, 0}};
         json_object_set_new(doc, "issues", t.issues.arr);

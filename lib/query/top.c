@@ -13,7 +13,10 @@
 
 /* The entries gathered so far (a JSON array) and what scoring needs. */
 typedef struct top_acc {
+    gd_store *s;
     json_t *entries;
+    json_t *dumps_of_blocks; /* "trace/pid/ts_ms" of the ANR dumps an ANR block entry names */
+    const char *set;         /* the selected traces, "(SELECT id FROM trace ...)" */
     double minutes;     /* of capture, over the selected traces (>= 1/60) */
     json_t *anr_groups; /* group -> number of ANR-kind blocks in it        */
     gd_error *err;
@@ -74,29 +77,44 @@ static int on_anr_block(void *ctx, json_t *b)
         json_int_t n = json_integer_value(json_object_get(a->anr_groups, g));
         json_object_set_new(a->anr_groups, g, json_integer(n + 1));
     }
-    json_t *ev = json_pack("{s:O s:f s:O s:O s:O s:O}", "block", json_object_get(b, "id"),
+    json_t *ev = json_pack("{s:O s:f s:O s:O s:O s:O s:O}", "block", json_object_get(b, "id"),
                            "duration_ms", dur, "key_frame", json_object_get(b, "key_frame"), "msg",
                            json_object_get(b, "msg"), "thread", json_object_get(b, "thread"),
-                           "samples", json_object_get(b, "samples"));
+                           "samples", json_object_get(b, "samples"), "dominant_state",
+                           json_object_get(b, "dominant_state") ? json_object_get(b, "dominant_state")
+                                                                : json_null());
+    /* the ANR dump of the same freeze joins this entry (GD_SQL_DUMP_OF_BLOCK) */
+    char sql[5000];
+    snprintf(sql, sizeof sql,
+             "SELECT v.trace AS trace, v.pid AS pid, v.ts_ms AS ts_ms, v.process AS process FROM anr_dump v"
+             " JOIN dispatch d ON d.id = ?1"
+             " JOIN trace t ON t.id = d.trace WHERE v.trace IN %s AND " GD_SQL_DUMP_OF_BLOCK("v", "d", "t")
+             " ORDER BY v.ts_ms LIMIT 1", a->set);
+    sqlite3_stmt *q = gd_store_prepare(a->s, sql, a->err);
+    if (!q)
+        return a->err->code ? a->err->code : GD_ERR_IO;
+    sqlite3_bind_int64(q, 1, json_integer_value(json_object_get(b, "id")));
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        char key[96];
+        snprintf(key, sizeof key, "%lld/%lld/%.3f", (long long)sqlite3_column_int64(q, 0),
+                 (long long)sqlite3_column_int64(q, 1), sqlite3_column_double(q, 2));
+        json_object_set_new(a->dumps_of_blocks, key, json_true());
+        json_object_set_new(ev, "dump", json_pack("{s:I s:I s:f s:s?}", "trace", (json_int_t)sqlite3_column_int64(q, 0),
+                                                  "pid", (json_int_t)sqlite3_column_int64(q, 1), "ts_ms",
+                                                  sqlite3_column_double(q, 2), "process",
+                                                  (const char *)sqlite3_column_text(q, 3)));
+        size_t tl = strlen(title);
+        snprintf(title + tl, sizeof title - tl, " (its ANR dump: trace %lld)", (long long)sqlite3_column_int64(q, 0));
+    }
+    sqlite3_finalize(q);
     return add(a, "anr", 0, dur, json_incref(json_object_get(b, "trace")), title, ev, cmd);
 }
 
-/* A dump is the ANR when its row says so (`anr`); a row that does not say
- * counts when its main thread is not idle in the Looper (nativePollOnce). */
+/* A dump counts when it is the ANR (its row's `anr`: the anr_dump view's
+ * rule, godeye-anr(1)); a snapshot never does. */
 static int dump_is_anr(json_t *d)
 {
-    json_t *flag = json_object_get(d, "anr");
-    if (json_is_boolean(flag))
-        return json_is_true(flag);
-    if (json_is_true(json_object_get(d, "deadlock")))
-        return 1;
-    json_t *st = json_object_get(d, "main_stack");
-    for (size_t i = 0; i < json_array_size(st) && i < 4; i++) {
-        const char *f = json_string_value(json_array_get(st, i));
-        if (f && strstr(f, "nativePollOnce"))
-            return 0;
-    }
-    return json_object_get(d, "main") && !json_is_null(json_object_get(d, "main"));
+    return json_is_true(json_object_get(d, "anr"));
 }
 
 static int on_anr_dump(void *ctx, json_t *d)
@@ -104,6 +122,11 @@ static int on_anr_dump(void *ctx, json_t *d)
     top_acc *a = ctx;
     if (!dump_is_anr(d))
         return 0;
+    char id[96];
+    snprintf(id, sizeof id, "%lld/%lld/%.3f", (long long)json_integer_value(json_object_get(d, "trace")),
+             (long long)json_integer_value(json_object_get(d, "pid")), num(d, "ts_ms"));
+    if (json_object_get(a->dumps_of_blocks, id))
+        return 0; /* listed with the ANR block of the same freeze */
     json_t *m = json_object_get(d, "main");
     char title[1400], cmd[96];
     const char *state = m ? str(m, "state") : NULL;
@@ -337,7 +360,7 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     char fl[4096], set[4200];
     gd_store_filter_sql(f, "id", fl, sizeof fl);
     snprintf(set, sizeof set, "(SELECT id FROM trace WHERE 1 %s)", fl);
-    top_acc a = {json_array(), 1, json_object(), err};
+    top_acc a = {s, json_array(), json_object(), set, 1, json_object(), err};
     launch_acc la = {json_object()};
     lock_acc lk = {json_object()};
     int rc = capture_minutes(s, set, &a.minutes, err);
@@ -363,6 +386,7 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     json_decref(la.by);
     json_decref(lk.by);
     json_decref(a.anr_groups);
+    json_decref(a.dumps_of_blocks);
     if (rc) {
         json_decref(a.entries);
         return rc;

@@ -191,8 +191,31 @@ static void drop_headless(anr_ctx *c, long line)
     anr_leave_dump(c);
 }
 
+/* The basename of the source starts with "anr_" (/data/anr/anr_2019-...). */
+static int named_anr_record(const char *name)
+{
+    if (!name)
+        return 0;
+    const char *b = strrchr(name, '/');
+    b = b ? b + 1 : name;
+    return anr_starts(b, "anr_");
+}
+
+/* A dump starts (parsed or not): its index in the input, and the carrier
+ * of a file of its own decided before its first dump (see "Roles"). */
+static void count_dump(anr_ctx *c)
+{
+    if (!c->section)
+        c->section = c->has_subject || named_anr_record(c->name) ? "anr_file" : "traces_file";
+    c->ndump++;
+}
+
 static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
 {
+    count_dump(c);
+    for (int i = 0; i < ANR_H_N; i++)
+        c->heap[i] = -1;
+    c->native_name[0] = 0;
     c->where = ANR_IN_DUMP;
     c->headless = 0;
     c->held_len = 0;
@@ -231,6 +254,7 @@ static int banner(anr_ctx *c, const char *s, long line)
             return rc;
         if (parse_dump_header(s + strlen("----- pid "), &pid, &ts, &c->zone_min) != 0) {
             gd_sink_skip(c->sink, "anr: dump header unparsable", line, 1);
+            count_dump(c);
             c->where = ANR_IN_BAD_DUMP;
             return 0;
         }
@@ -286,6 +310,93 @@ static int start_headless(anr_ctx *c, const char *s, long line)
     return 1;
 }
 
+/* ART's PrettySize ("4484KB", "11MB", "0B") -> bytes; -1 unparsable. */
+static double pretty_size(const char *p)
+{
+    char *e;
+    double v = strtod(p, &e);
+    if (e == p || v < 0)
+        return -1;
+    if (anr_starts(e, "GB"))
+        return v * 1073741824.0;
+    if (anr_starts(e, "MB"))
+        return v * 1048576.0;
+    if (anr_starts(e, "KB"))
+        return v * 1024.0;
+    if (*e == 'B')
+        return v;
+    return -1;
+}
+
+/* ART's PrettyDuration ("11.807ms", "1.891s", "12us", "5ns") -> ms; -1. */
+static double pretty_ms(const char *p)
+{
+    char *e;
+    double v = strtod(p, &e);
+    if (e == p || v < 0)
+        return -1;
+    if (anr_starts(e, "ms"))
+        return v;
+    if (anr_starts(e, "us"))
+        return v / 1e3;
+    if (anr_starts(e, "ns"))
+        return v / 1e6;
+    if (*e == 's')
+        return v * 1e3;
+    return -1;
+}
+
+/* A line of the dump header before its first thread: the heap and GC
+ * figures ART prints (each taken once, the first time it appears).
+ * "Heap: 40% free, 4484KB/7592KB; 169353 objects" gives four of them. */
+static void header_stat(anr_ctx *c, const char *s, size_t len)
+{
+    static const struct {
+        const char *prefix;
+        int slot, ms;
+    } lines[] = {
+        {"Total bytes allocated ", ANR_H_ALLOCATED, 0},
+        {"Free memory until OOME ", ANR_H_FREE_OOME, 0},
+        {"Free memory until GC ", -1, 0},
+        {"Free memory ", ANR_H_FREE, 0},
+        {"Total memory ", ANR_H_TOTAL, 0},
+        {"Max memory ", ANR_H_MAX, 0},
+        {"Total GC count: ", ANR_H_GC_COUNT, -1},
+        {"Total time spent in GC: ", ANR_H_GC_TIME, 1},
+        {"Total GC time: ", ANR_H_GC_TIME, 1},
+        {"Total blocking GC count: ", ANR_H_GC_BLOCKING_COUNT, -1},
+        {"Total blocking GC time: ", ANR_H_GC_BLOCKING_TIME, 1},
+    };
+    (void)len;
+    if (anr_starts(s, "Heap: ")) {
+        double pct, used, size, objs;
+        char u1[3], u2[3];
+        if (c->heap[ANR_H_FREE_PCT] < 0 &&
+            sscanf(s + 6, "%lf%% free, %lf%2[KMGB]/%lf%2[KMGB]; %lf objects", &pct, &used, u1, &size,
+                   u2, &objs) == 6) {
+            char b1[40], b2[40];
+            snprintf(b1, sizeof b1, "%.17g%s", used, u1);
+            snprintf(b2, sizeof b2, "%.17g%s", size, u2);
+            c->heap[ANR_H_FREE_PCT] = pct;
+            c->heap[ANR_H_USED] = pretty_size(b1);
+            c->heap[ANR_H_SIZE] = pretty_size(b2);
+            c->heap[ANR_H_OBJECTS] = objs;
+        }
+        return;
+    }
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (!anr_starts(s, lines[i].prefix))
+            continue;
+        int k = lines[i].slot;
+        if (k < 0 || c->heap[k] >= 0)
+            return;
+        const char *v = s + strlen(lines[i].prefix);
+        c->heap[k] = lines[i].ms > 0 ? pretty_ms(v) : lines[i].ms < 0 ? (double)anr_parse_uint(v, NULL)
+                                                                      : pretty_size(v);
+        return;
+    }
+}
+
 static int dump_line(anr_ctx *c, char *s, size_t len, long line)
 {
     if (s[0] == '"') {
@@ -298,14 +409,34 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
         if (anr_starts(s, "Cmd line: ") && !c->has_app && c->nthr == 0) {
             size_t n = anr_trim_right(s + 10, len - 10);
             anr_copy_str(c->app, sizeof c->app, s + 10, n);
+            /* untrusted text: control bytes never reach a terminal */
+            int bad = 0;
+            for (char *p = c->app; *p; p++)
+                if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+                    *p = '?';
+                    bad = 1;
+                }
+            if (bad)
+                gd_sink_skip(c->sink, "anr: control characters in Cmd line (shown as '?')", line, 1);
             c->has_app = 1;
+            return 0;
         } else if (anr_starts(s, "Build fingerprint: '") && !c->device[0] && c->nthr == 0) {
             /* the device, as a bugreport names it without ro.product.model */
             char fp[256];
             anr_copy_str(fp, sizeof fp, s + 20, anr_trim_right(s + 20, len - 20));
             gd_fingerprint_device(fp, c->device, sizeof c->device);
         }
-        return 0;  /* dump header statistics: ignored by design */
+        const char *nb = c->nthr == 0 ? strstr(s, ">>> ") : NULL, *ne = nb ? strstr(nb + 4, " <<<") : NULL;
+        if (ne && !c->native_name[0]) {
+            anr_copy_str(c->native_name, sizeof c->native_name, nb + 4, (size_t)(ne - nb - 4));
+            for (char *p = c->native_name; *p; p++)
+                if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                    *p = '?';
+            return 0;
+        }
+        if (c->nthr == 0)
+            header_stat(c, s, len);
+        return 0;  /* other dump header statistics: ignored by design */
     }
     size_t i = 0;
     while (i < len && (s[i] == ' ' || s[i] == '\t'))
@@ -363,12 +494,13 @@ static int probe(const unsigned char *h, size_t n, int eof)
 
 static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
-    (void)opts;
     anr_ctx c;
     memset(&c, 0, sizeof c);
     c.zone_min = INT64_MIN;
     c.sink = sink;
     c.err = err;
+    c.section = opts ? opts->anr_section : NULL;
+    c.name = opts ? opts->name : NULL;
     c.main_idx = -1;
     c.main_tid = -1;
     char *s;
@@ -383,7 +515,16 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         else if (c.where == ANR_OUT) {
             if (start_headless(&c, s, line))
                 rc = dump_line(&c, s, len, line);
-            else {
+            else if (c.ndump == 0 && !c.has_subject && anr_starts(s, "Subject: ")) {
+                /* an ANR record's reason (Android 11+), before its first dump */
+                size_t n = anr_trim_right(s + 9, len - 9);
+                anr_copy_str(c.subject, sizeof c.subject, s + 9, n);
+                for (char *p = c.subject; *p; p++)
+                    if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                        *p = '?';
+                c.has_subject = 1;
+                c.subject_line = line;
+            } else {
                 size_t i = 0;
                 while (i < len && isspace((unsigned char)s[i]))
                     i++;
@@ -396,6 +537,8 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         rc = err->code ? err->code : GD_ERR_IO;
     if (!rc && (c.where == ANR_IN_DUMP || c.where == ANR_IN_BAD_DUMP))
         rc = close_open(&c, gd_input_lineno(in));
+    if (!rc && c.has_subject && c.ndump == 0)
+        gd_sink_skip(sink, "anr: ANR record without dumps", c.subject_line, 1);
     if (rc && err->code == 0)
         err->code = rc;
     free(c.fbuf);

@@ -11,6 +11,15 @@
 #define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)
 #define ANR_MAX_THREADS 8192
 #define ANR_MAX_HELD_BYTES ((size_t)8 << 20)
+#define ANR_MAX_LOCKED 8      /* "- locked <0x..>" kept per thread */
+
+/* The dump header's heap and GC figures (ART's "Heap:", "Total GC count:",
+ * "Total memory" ... lines), -1 when absent. */
+enum {
+    ANR_H_FREE_PCT = 0, ANR_H_USED, ANR_H_SIZE, ANR_H_OBJECTS, ANR_H_ALLOCATED, ANR_H_FREE,
+    ANR_H_FREE_OOME, ANR_H_TOTAL, ANR_H_MAX, ANR_H_GC_COUNT, ANR_H_GC_TIME, ANR_H_GC_BLOCKING_COUNT,
+    ANR_H_GC_BLOCKING_TIME, ANR_H_N
+};
 
 /* What the wait-for graph and the main-state issue need of one thread. */
 typedef struct anr_thr {
@@ -24,6 +33,10 @@ typedef struct anr_thr {
     int has_state;
     int binder_seen;      /* the innermost binder frame was classified */
     char call[160];       /* that frame when it is an outgoing call, or "" */
+    char locked[ANR_MAX_LOCKED][24];  /* "- locked <0x..>" addresses, in order */
+    int nlocked;
+    int locked_over;      /* more than ANR_MAX_LOCKED locks held */
+    char wait_obj[24];    /* "- waiting on <0x..>" (Object.wait releases it) */
     /* frames of a thread held for a dump without header */
     long line;
     size_t hoff, hlen, hn;
@@ -42,6 +55,15 @@ typedef struct anr_ctx {
     char app[256];
     int has_app;
     char device[128];     /* of the dump's "Build fingerprint:" (#29), or "" */
+    /* the dump's role (see anr.c: "Roles") */
+    const char *section;  /* the carrier's, or NULL: decided at the first dump */
+    const char *name;     /* source name (opts->name) or NULL */
+    int64_t ndump;        /* dumps started so far in this input */
+    char subject[512];    /* "Subject:" of an ANR record, before its first dump */
+    int has_subject;
+    long subject_line;
+    char native_name[128];/* ">>> name <<<" of a native dump's header */
+    double heap[ANR_H_N];
     int64_t main_idx;     /* index of "main" in thr, -1 none */
     int64_t main_tid;
     /* thread being read */

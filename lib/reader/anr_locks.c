@@ -58,6 +58,20 @@ static json_t *waiter_json(const anr_thr *t)
     return o;
 }
 
+/* ["0x..", ...] of the locks a thread holds, or NULL when none. */
+static json_t *locks_json(const anr_thr *t)
+{
+    json_t *a = NULL;
+    for (int i = 0; i < t->nlocked; i++) {
+        if (strcmp(t->locked[i], t->wait_obj) == 0)
+            continue;  /* released by Object.wait() */
+        if (!a)
+            a = json_array();
+        json_array_append_new(a, jstr(t->locked[i]));
+    }
+    return a;
+}
+
 static int emit_main_state(anr_ctx *c)
 {
     const anr_thr *m = &c->thr[c->main_idx];
@@ -66,17 +80,92 @@ static int emit_main_state(anr_ctx *c)
     json_object_set_new(j, "tid", json_integer(m->tid));
     if (m->has_state)
         json_object_set_new(j, "state", jstr(m->state));
+    json_t *held = locks_json(m);
+    if (held)
+        json_object_set_new(j, "locks_held", held);
     if (m->waiting_on[0]) {
         json_object_set_new(j, "waiting_on", jstr(m->waiting_on));
         if (m->lock[0])
             json_object_set_new(j, "lock", jstr(m->lock));
         int64_t h = find_dtid(c, m->held_by);
         if (h >= 0) {
-            json_object_set_new(j, "held_by", json_integer(c->thr[h].tid));
-            json_object_set_new(j, "held_by_name", jstr(c->thr[h].name));
+            const anr_thr *ht = &c->thr[h];
+            json_object_set_new(j, "held_by", json_integer(ht->tid));
+            json_object_set_new(j, "held_by_name", jstr(ht->name));
+            json_object_set_new(j, "holder_state", ht->has_state ? jstr(ht->state) : json_null());
+            json_t *hl = locks_json(ht);
+            json_object_set_new(j, "holder_locks_held", hl ? hl : json_array());
+            if (ht->waiting_on[0])
+                json_object_set_new(j, "holder_waiting_on", jstr(ht->waiting_on));
+        } else if (m->held_by >= 0) {
+            /* the dump names a holder it does not list: said, never guessed */
+            json_object_set_new(j, "held_by", json_null());
+            json_object_set_new(j, "held_by_dalvik_tid", json_integer(m->held_by));
         }
     }
     return emit_issue(c, "anr_main_state", m->has_state ? m->state : NULL, m, j);
+}
+
+/* The name of the process: its "Cmd line:", else a native dump's ">>> name
+ * <<<", else the name of the thread whose id is the pid; NULL when none. */
+static const char *process_name(const anr_ctx *c, const char **from)
+{
+    *from = NULL;
+    if (c->has_app && c->app[0]) {
+        *from = "cmd_line";
+        return c->app;
+    }
+    if (c->native_name[0]) {
+        *from = "native_name";
+        return c->native_name;
+    }
+    for (size_t i = 0; i < c->nthr; i++)
+        if (c->thr[i].tid == c->pid && c->thr[i].name[0]) {
+            *from = "main_thread";
+            return c->thr[i].name;
+        }
+    return NULL;
+}
+
+/* One "anr_dump" issue per dump, whatever its threads: its process, its
+ * carrier and place in it, the record's subject, heap/GC figures, locks. */
+static int emit_dump(anr_ctx *c)
+{
+    static const char *const heap_keys[ANR_H_N] = {
+        [ANR_H_FREE_PCT] = "free_pct", [ANR_H_USED] = "used_bytes", [ANR_H_SIZE] = "size_bytes",
+        [ANR_H_OBJECTS] = "objects", [ANR_H_ALLOCATED] = "allocated_bytes", [ANR_H_FREE] = "free_bytes",
+        [ANR_H_FREE_OOME] = "free_until_oome_bytes", [ANR_H_TOTAL] = "total_bytes",
+        [ANR_H_MAX] = "max_bytes", [ANR_H_GC_COUNT] = "gc_count", [ANR_H_GC_TIME] = "gc_time_ms",
+        [ANR_H_GC_BLOCKING_COUNT] = "gc_blocking_count", [ANR_H_GC_BLOCKING_TIME] = "gc_blocking_time_ms"};
+    const char *from, *name = process_name(c, &from);
+    json_t *j = json_object();
+    json_object_set_new(j, "process", name ? jstr(name) : json_null());
+    json_object_set_new(j, "process_from", from ? json_string(from) : json_null());
+    json_object_set_new(j, "section", json_string(c->section ? c->section : "traces_file"));
+    json_object_set_new(j, "index", json_integer(c->ndump - 1));
+    json_object_set_new(j, "subject", c->has_subject && c->ndump == 1 ? jstr(c->subject) : json_null());
+    json_object_set_new(j, "threads", json_integer((json_int_t)c->nthr));
+    json_object_set_new(j, "main_tid", c->main_tid >= 0 ? json_integer(c->main_tid) : json_null());
+    json_t *heap = json_object();
+    for (int i = 0; i < ANR_H_N; i++)
+        if (c->heap[i] >= 0)
+            json_object_set_new(heap, heap_keys[i], json_real(c->heap[i]));
+    json_object_set_new(j, "heap", json_object_size(heap) ? heap : (json_decref(heap), json_null()));
+    json_t *locks = json_array();
+    for (size_t i = 0; i < c->nthr; i++) {
+        json_t *l = locks_json(&c->thr[i]);
+        if (l)
+            json_array_append_new(locks, json_pack("{s:o s:I s:o s:b}", "name", jstr(c->thr[i].name), "tid",
+                                                   (json_int_t)c->thr[i].tid, "locks", l, "more",
+                                                   c->thr[i].locked_over));
+    }
+    json_object_set_new(j, "locks_held", locks);
+    anr_thr who;
+    memset(&who, 0, sizeof who);
+    who.tid = c->main_tid >= 0 ? c->main_tid : c->pid;
+    anr_copy_str(who.name, sizeof who.name, c->main_idx >= 0 ? c->thr[c->main_idx].name : "", 
+                 c->main_idx >= 0 ? strlen(c->thr[c->main_idx].name) : 0);
+    return emit_issue(c, "anr_dump", name, &who, j);
 }
 
 /* Each thread waits for at most one holder: the wait-for graph is a
@@ -199,8 +288,11 @@ static int lock_waits(anr_ctx *c)
     int64_t *next = malloc(n * sizeof *next);
     if (!next)
         return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
+        if (c->thr[i].waiting_on[0] && c->thr[i].held_by >= 0 && next[i] < 0 && !c->thr_over)
+            gd_sink_skip(c->sink, "anr: lock holder not in the dump", c->thr[i].line, 1);
+    }
     int rc = find_deadlocks(c, next);
     if (!rc)
         rc = find_binder_waits(c, next);
@@ -214,10 +306,13 @@ int anr_end_dump(anr_ctx *c)
     if (c->where == ANR_IN_DUMP) {
         rc = anr_end_thread(c);
         if (!rc && c->main_tid < 0) {
-            /* no "main" (native-only dumps): the thread whose id is the pid */
+            /* no "main" (native-only dumps, a main thread the OS renamed):
+             * the thread whose id is the pid */
             for (size_t i = 0; i < c->nthr && c->main_tid < 0; i++)
-                if (c->thr[i].tid == c->pid)
+                if (c->thr[i].tid == c->pid) {
                     c->main_tid = c->pid;
+                    c->main_idx = (int64_t)i;
+                }
         }
         if (!rc) {
             gd_meta m;
@@ -233,6 +328,8 @@ int anr_end_dump(anr_ctx *c)
             }
             rc = gd_sink_meta(c->sink, &m, c->err);
         }
+        if (!rc)
+            rc = emit_dump(c);
         if (!rc && c->main_idx >= 0)
             rc = emit_main_state(c);
         if (!rc)

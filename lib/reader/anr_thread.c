@@ -157,6 +157,28 @@ int anr_native_frame(anr_ctx *c, const char *s, long line)
  * (name)" (Dalvik 4.x), "held by threadid=N (name)" (Dalvik 2.x). */
 void anr_lock_line(anr_ctx *c, const char *s)
 {
+    if (anr_starts(s, "- waiting on <") && !c->cur.wait_obj[0]) {
+        /* Object.wait(): the monitor a frame further out "locked" is
+         * released while waiting -- not held */
+        const char *a = s + strlen("- waiting on <"), *e = strchr(a, '>');
+        if (e && e > a)
+            anr_copy_str(c->cur.wait_obj, sizeof c->cur.wait_obj, a, (size_t)(e - a));
+        return;
+    }
+    if (anr_starts(s, "- locked <")) {
+        const char *a = s + strlen("- locked <"), *e = strchr(a, '>');
+        if (!e || e == a)
+            return;
+        for (int i = 0; i < c->cur.nlocked; i++)
+            if (strlen(c->cur.locked[i]) == (size_t)(e - a) && memcmp(c->cur.locked[i], a, (size_t)(e - a)) == 0)
+                return;  /* a lock taken again further out (recursive) */
+        if (c->cur.nlocked == ANR_MAX_LOCKED) {
+            c->cur.locked_over = 1;
+            return;
+        }
+        anr_copy_str(c->cur.locked[c->cur.nlocked++], sizeof c->cur.locked[0], a, (size_t)(e - a));
+        return;
+    }
     if (!anr_starts(s, "- waiting to lock <") || c->cur.waiting_on[0])
         return;
     const char *a = s + strlen("- waiting to lock <");
@@ -283,6 +305,7 @@ int anr_end_thread(anr_ctx *c)
         return 0;
     c->in_thread = 0;
     anr_thr *t = &c->cur;
+    t->line = c->thr_line;
     if (t->tid < 0)
         t->tid = t->dtid;
     if (t->tid < 0) {

@@ -163,6 +163,18 @@ int br_classify(const char *s, size_t n, const char **t, size_t *tn, const char 
     return BR_L_TEXT;
 }
 
+/* The anr reader's section name of a "VM TRACES ..." title (#28). */
+const char *br_anr_section(const char *t, size_t n)
+{
+    if (n == 21 && memcmp(t, "VM TRACES AT LAST ANR", 21) == 0)
+        return "at_last_anr";
+    if (n == 18 && memcmp(t, "VM TRACES JUST NOW", 18) == 0)
+        return "just_now";
+    if (n == 19 && memcmp(t, "VM TRACES WHEN SLOW", 19) == 0)
+        return "when_slow";
+    return "vm_traces";
+}
+
 br_kind br_route_section(const char *t, size_t n)
 {
     if ((n == 18 && memcmp(t, "VM TRACES JUST NOW", 18) == 0) ||

@@ -23,6 +23,7 @@ struct gd_br {
     char dumpstate[BR_FIELD], build[BR_FIELD], fingerprint[BR_FIELD], uptime[BR_FIELD];
     char model[BR_FIELD], prop_fingerprint[BR_FIELD];
     long long sdk;
+    const char *anr_section;  /* the carrier of the ANR dumps being read */
 };
 
 enum { BR_L_TEXT = 0, BR_L_BANNER, BR_L_SECTION, BR_L_SERVICE, BR_L_END, BR_L_DASHES };
@@ -34,6 +35,7 @@ void br_ignore_section(gd_br *b, const char *t, size_t tn, int service, long lin
 void br_note_anr_path(gd_br *b, const char *a, size_t an);
 void br_prop_line(gd_br *b, const char *s, size_t n);
 br_kind br_route_section(const char *t, size_t n);
+const char *br_anr_section(const char *t, size_t n);
 br_kind br_route_service(const char *t, size_t n);
 
 #endif

@@ -238,6 +238,8 @@ static int run_reader(gd_br *b, const char *name, gd_input *in, long offset, con
     double at = br_dumpstate_ms(b, &year), up = br_uptime_ms(b);
     if (!o.year && year)
         o.year = year;
+    if (strcmp(name, "anr") == 0)
+        o.anr_section = b->anr_section;
     if (r->clock && strcmp(r->clock, "monotonic") == 0 && at > 0 && up >= 0)
         ss.shift = at - up;
     gd_error e = {0};
@@ -311,8 +313,10 @@ int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
             if (cur == BR_IGNORED) {
                 br_ignore_section(b, t, tn, c == BR_L_SERVICE, line);
             } else if (cur != BR_PROPS) {
-                if (cur == BR_ANR)
+                if (cur == BR_ANR) {
                     br_note_anr_path(b, a, an);
+                    b->anr_section = br_anr_section(t, tn);
+                }
                 rc = run_section(&sp, cur, line, err);
                 /* the boundary that ended it is read next */
                 in_section = 0;
@@ -350,5 +354,10 @@ int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
 
 int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, const int *stream_failed, gd_error *err)
 {
+    /* FS/data/anr/anr_* is an ANR record, FS/data/anr/traces*.txt a traces
+     * file (the anr reader's rule for a file of its own) */
+    const char *base = member ? strrchr(member, '/') : NULL;
+    base = base ? base + 1 : member;
+    b->anr_section = base && strncmp(base, "anr_", 4) == 0 ? "anr_file" : "traces_file";
     return run_reader(b, "anr", in, 0, stream_failed, member, err);
 }

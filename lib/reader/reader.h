@@ -20,6 +20,11 @@ typedef struct gd_read_opts {
      * line formats drop the cut last line as the skip GD_SKIP_TRUNCATED.
      * Readers that support it: godeye (JSONL), logcat. */
     int keep_going;
+    /* #28: the carrier of ANR dumps (the anr reader's section field):
+     * "at_last_anr", "just_now", "when_slow", "vm_traces" (bugreport
+     * sections), "anr_file" (a zip's FS/data/anr/ member); NULL = a file of
+     * its own, decided by the reader ("anr_file" or "traces_file"). */
+    const char *anr_section;
 } gd_read_opts;
 
 /* Skip reason of a last line dropped under keep_going. */

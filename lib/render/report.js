@@ -368,15 +368,34 @@
     var as = D.anrs || [];
     if (!as.length) return;
     var s = sect('anrs', 'ANRs');
-    if (D.anrs_total > as.length) s.appendChild(el('div', { 'class': 'mute' }, as.length + ' of ' + D.anrs_total + ' ANR dumps shown.'));
+    var sm = D.summary || {};
+    function pl(n, w) { return num(n) + ' ' + w + (n === 1 ? '' : 's'); }
+    s.appendChild(el('div', { 'class': 'mute' }, pl(sm.anr, 'ANR') + ' (' + pl(sm.anr_dumps, 'dump') + ' the system took for an ANR, ' +
+      pl(sm.anr_blocks, 'main-thread block') + ' of kind anr); ' + pl(sm.snapshot_dumps, 'other dump') + ': snapshots, never counted' +
+      (D.anrs_quiet ? ', ' + D.anrs_quiet + ' of them quiet (no lock wait, no deadlock) and not shown' : '') + '.'));
+    if (D.anrs_total > as.length) s.appendChild(el('div', { 'class': 'mute' }, as.length + ' of ' + D.anrs_total + ' dumps shown.'));
+    function stackBox(title, all) {
+      var st = (all || []).filter(function (f) { return String(f).indexOf('native:') !== 0; });
+      if (!st.length) st = all || []; /* no Java frame: the native ones */
+      var d = el('div', { 'class': 'anrstack' });
+      if (!st.length) return d;
+      var nat = (all || []).length - st.length;
+      d.appendChild(el('div', { 'class': 'mute' }, title + ' (innermost first' + (st.length > 12 ? ', 12 of ' + st.length + ' Java frames' : '') +
+        (nat ? '; ' + nat + ' native frames left out' : '') + ')'));
+      d.appendChild(el('div', { 'class': 'stack mono' }, st.slice(0, 12).map(function (f) { return 'at ' + f; }).join('\n'))).style.whiteSpace = 'pre-wrap';
+      return d;
+    }
     as.forEach(function (a) {
       var box = el('div', { 'class': 'anr' }), m = a.main || {};
-      box.appendChild(el('h3', null, 'Trace ' + a.trace + ', pid ' + num(a.pid) + ', dumped ' + at(a, 'ts_ms') + (a.deadlock ? ' \u2014 deadlock' : '')));
+      box.appendChild(el('h3', null, (a.anr ? 'ANR: ' : 'Snapshot: ') + (a.process || 'pid ' + num(a.pid)) + ' (trace ' + a.trace + ', pid ' + num(a.pid) + '), dumped ' + at(a, 'ts_ms') + (a.deadlock ? ' \u2014 deadlock' : '')));
       var facts = el('table', { 'class': 'kv' });
       function kv(k, v) { var tr = el('tr'); tr.appendChild(el('th', null, k)); tr.appendChild(el('td', { 'class': 'f' }, v)); facts.appendChild(tr); }
+      if (a.subject) kv('reason', a.subject);
+      if (a.section) kv('taken', a.section + (a.dump_index !== null && a.dump_index !== undefined ? ', dump ' + (a.dump_index + 1) : ''));
       kv('main thread state', m.state || '-');
       if (m.lock || m.waiting_on) kv('waiting for', (m.lock || '') + (m.waiting_on ? ' <' + m.waiting_on + '>' : ''));
-      if (m.held_by !== undefined && m.held_by !== null) kv('lock held by', (m.held_by_name || '?') + ' (tid ' + m.held_by + ')');
+      if (m.held_by !== undefined && m.held_by !== null) kv('lock held by', (m.held_by_name || '?') + ' (tid ' + m.held_by + (m.holder_state ? ', ' + m.holder_state : '') + ')');
+      else if (m.held_by_dalvik_tid !== undefined) kv('lock held by', 'thread ' + m.held_by_dalvik_tid + ', not in the dump');
       (a.binder_waits || []).forEach(function (bw) {
         kv('binder call', (bw.holder ? (bw.holder.name || '?') + ' (tid ' + bw.holder.tid + ')' : '?') + ' is in a binder call; waiting on it: ' +
           (bw.waiters || []).map(function (w) { return (w.name || '?') + ' (' + w.tid + ')'; }).join(', '));
@@ -386,14 +405,11 @@
         box.appendChild(el('div', { 'class': 'mute' }, 'Deadlock: ' + c.map(function (th) { return th.name; }).join(' \u2192 ') + ' \u2192 ' + (c[0] ? c[0].name : '')));
         box.appendChild(cycleSvg(c));
       });
-      var all = a.main_stack || [], st = all.filter(function (f) { return String(f).indexOf('native:') !== 0; });
-      if (!st.length) st = all; /* no Java frame: the native ones */
-      if (st.length) {
-        var nat = all.length - st.length;
-        box.appendChild(el('div', { 'class': 'mute' }, 'main thread stack (innermost first' + (st.length > 12 ? ', 12 of ' + st.length + ' Java frames' : '') +
-          (nat ? '; ' + nat + ' native frames left out' : '') + ')'));
-        box.appendChild(el('div', { 'class': 'stack mono' }, st.slice(0, 12).map(function (f) { return 'at ' + f; }).join('\n'))).style.whiteSpace = 'pre-wrap';
-      }
+      /* main and the holder of its lock side by side */
+      var pair = el('div', { 'class': 'anrpair' });
+      pair.appendChild(stackBox('main thread stack', a.main_stack));
+      if (a.holder_stack) pair.appendChild(stackBox('lock holder ' + (m.held_by_name || '?') + ' stack', a.holder_stack));
+      box.appendChild(pair);
       s.appendChild(box);
     });
   }

@@ -236,6 +236,18 @@ static const char *const migrations[] = {
     "ALTER TABLE frame_time ADD COLUMN token INTEGER;"
     "ALTER TABLE startup ADD COLUMN ttfd_ms REAL;"
     /* end 4 -> 5 (#27) */
+    /* 4 -> 5 (#28): the anr_dump view (the rule of which dump is an ANR) */
+    "CREATE VIEW anr_dump AS SELECT i.id AS id, i.trace AS trace, e.ts_ms AS ts_ms, e.pid AS pid,"
+    " json_extract(i.content, '$.process') AS process, json_extract(i.content, '$.section') AS section,"
+    " json_extract(i.content, '$.index') AS dump_index, json_extract(i.content, '$.subject') AS subject,"
+    " CASE WHEN json_extract(i.content, '$.index') IS NOT 0 THEN 0"
+    " WHEN json_extract(i.content, '$.section') IN ('at_last_anr', 'anr_file') THEN 1"
+    " WHEN json_extract(i.content, '$.section') = 'traces_file' AND NOT EXISTS (SELECT 1 FROM issue i2"
+    " JOIN raw_event e2 ON e2.id = i2.id WHERE i2.trace = i.trace AND i2.tool = 'anr' AND i2.type = 'anr_dump'"
+    " AND i2.id <> i.id AND e2.pid IS e.pid AND json_extract(i2.content, '$.section') = 'traces_file') THEN 1"
+    " ELSE 0 END AS anr"
+    " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' AND i.type = 'anr_dump';"
+    /* end 4 -> 5 (#28) */
     "",
 };
 

@@ -190,12 +190,69 @@ typedef struct gd_startup_query {
 int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
                       gd_error *err);
 
-/* One row per ANR dump: trace, pid, ts_ms, main ({name, tid, state,
- * waiting_on, lock, held_by, held_by_name} or null), main_stack (frames,
- * innermost first), deadlocks (arrays of {name, tid, lock, held_by...}
+/* One row per ANR dump, the dumps the system took for an ANR first (then
+ * by trace and time): trace, pid, ts_ms, anr (bool: the anr_dump view's
+ * rule; null for a database ingested before it), process, section,
+ * dump_index, subject, threads, heap ({free_pct, used_bytes, ...} or null),
+ * locks_held ([{name, tid, locks, more}]), main ({name, tid, state,
+ * locks_held, waiting_on, lock, held_by, held_by_name, holder_state,
+ * holder_locks_held, holder_waiting_on} or null), main_stack (frames,
+ * innermost first), holder_stack (the frames of main's lock holder, or
+ * null), deadlocks (arrays of {name, tid, lock, held_by, stack...}
  * cycles), binder_waits ({holder, waiters} objects: a lock holder in an
- * outgoing binder call), deadlock (bool). */
+ * outgoing binder call), deadlock (bool), quiet (bool: not the ANR, no
+ * deadlock, no binder wait, main waits for no lock). */
 int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* What `godeye anr` left out. */
+typedef struct gd_anr_counts {
+    int64_t dumps;      /* dumps the system took for an ANR (anr_dump.anr = 1) */
+    int64_t blocks;     /* main-thread blocks of kind anr that no ANR dump of  *
+                         * their pid falls in (start .. end + anr_ms)          */
+    int64_t total;      /* THE ANR count of every output: dumps + blocks       */
+    int64_t snapshots;  /* the other dumps (never counted as ANRs)             */
+    int64_t folded;     /* gd_store_anr_list: quiet dumps not listed           */
+} gd_anr_counts;
+
+typedef struct gd_anr_query {
+    gd_filter filter;
+    const char *app;        /* only dumps of this process (or "app:..."), or NULL */
+    int all;                /* 0: quiet dumps are left out and counted         */
+    gd_anr_counts *counts;  /* NULL, or where `folded` is counted              */
+} gd_anr_query;
+
+/* gd_store_anr's rows, filtered by q. */
+int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* The ANR count every output reports (#28: one definition): an ANR is a
+ * dump the system took for an ANR (the anr_dump view's anr = 1) or a
+ * main-thread block of kind anr (once: a block in which, or within the
+ * trace's anr_ms after which, an ANR dump of its pid was taken is that
+ * dump's ANR), never a snapshot dump.  Fills *out
+ * (folded = 0); GD_OK or an error code with err set. */
+int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err);
+
+/* One ANR whose context is asked for (`godeye anr --context`). */
+typedef struct gd_anr_context_query {
+    gd_filter filter;     /* the traces searched                           */
+    int64_t trace, pid;   /* the ANR dump's trace and pid                  */
+    double ts_ms;         /* the dump's time                               */
+    double window_ms;     /* how far back                                  */
+    const char *process;  /* the dump's process (matches launches) or NULL */
+} gd_anr_context_query;
+
+/* What the database holds for the ANR's process in [ts_ms - window_ms,
+ * ts_ms], by time (at most 500 rows): blocks of its threads (dispatches at
+ * or over the trace's short threshold) overlapping the window (block: their
+ * kind), its outermost calls, its frames (one row per trace and window:
+ * count, the longest as dur_ms), the tools' findings about it, launches of
+ * its app.  Rows: trace, ts_ms, kind ("block", "call", "frames", "issue",
+ * "startup"), tid, dur_ms, what, block, anr_trace, anr_pid, anr_ts_ms,
+ * process, before_ms.  When no log row (dispatch, frame, finding, launch) of
+ * the traces searched reaches into the window, a last row of kind "no_log"
+ * (ts_ms: the dump's) with log_start_ms / log_end_ms (null: no log at
+ * all).  Log lines are not kept as rows. */
+int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Runs one read-only statement; each row as an object keyed by column name.
  * Refuses (GD_ERR_USAGE) anything that is not a single read-only statement:

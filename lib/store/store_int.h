@@ -47,6 +47,12 @@ struct gd_store {
 #define GD_SQL_DUR_INDEXED(d) " AND " d ".dur_ms >= " GD_STR(GD_DUR_INDEXED_MS)
 
 #define GD_SQL_BLOCK_KIND(d, t) "gd_block_kind(" d ".dur_ms, " t ".long_ms, " t ".anr_ms)"
+/* An ANR dump v (of the anr_dump view) is the dump of the ANR-kind block of
+ * dispatch d (trace t): the same pid, taken from the block's start up to
+ * one ANR bar after its end.  Such a block and dump are one ANR (#28). */
+#define GD_SQL_DUMP_OF_BLOCK(v, d, t)                                                             \
+    v ".anr = 1 AND " v ".pid = " d ".pid AND " v ".ts_ms >= " d ".start_ms AND " v ".ts_ms <= " d \
+    ".start_ms + " d ".dur_ms + " t ".anr_ms"
 
 /* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
 sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);

@@ -165,7 +165,9 @@ START_TEST(two_thread_deadlock)
     ck_assert_str_eq(str(ms, "detail"), "Blocked");
     assert_json(json_object_get(ms, "content"),
                 "{\"name\":\"main\",\"tid\":4321,\"state\":\"Blocked\",\"waiting_on\":\"0x0a1b2c3d\","
-                "\"lock\":\"com.example.shop.Inventory\",\"held_by\":4350,\"held_by_name\":\"StockSync\"}");
+                "\"lock\":\"com.example.shop.Inventory\",\"held_by\":4350,\"held_by_name\":\"StockSync\","
+                "\"locks_held\":[\"0x0e5f6a7b\"],\"holder_state\":\"Blocked\","
+                "\"holder_locks_held\":[\"0x0a1b2c3d\"],\"holder_waiting_on\":\"0x0e5f6a7b\"}");
 
     ck_assert_uint_eq(count_issues(&c, "deadlock"), 1);
     json_t *d = nth_issue(&c, "deadlock", 0);
@@ -267,7 +269,8 @@ START_TEST(dalvik_binder_wait)
     ck_assert_uint_eq(count_issues(&c, "deadlock"), 0);
     assert_json(json_object_get(nth_issue(&c, "anr_main_state", 0), "content"),
                 "{\"name\":\"main\",\"tid\":800,\"state\":\"MONITOR\",\"waiting_on\":\"0x406baf80\","
-                "\"lock\":\"java.lang.Object\",\"held_by\":807,\"held_by_name\":\"Binder Thread #2\"}");
+                "\"lock\":\"java.lang.Object\",\"held_by\":807,\"held_by_name\":\"Binder Thread #2\","
+                "\"holder_state\":\"NATIVE\",\"holder_locks_held\":[]}");
     ck_assert_uint_eq(count_issues(&c, "binder_wait"), 1);
     json_t *b = nth_issue(&c, "binder_wait", 0);
     ck_assert_int_eq(num(b, "tid"), 807);
@@ -523,7 +526,9 @@ START_TEST(corpus_sentry)
     ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 1);
     assert_json(json_object_get(nth_issue(&c, "anr_main_state", 0), "content"),
                 "{\"name\":\"main\",\"tid\":28941,\"state\":\"Blocked\",\"waiting_on\":\"0x0d3a2f0a\","
-                "\"lock\":\"java.lang.Object\",\"held_by\":29157,\"held_by_name\":\"Thread-9\"}");
+                "\"lock\":\"java.lang.Object\",\"held_by\":29157,\"held_by_name\":\"Thread-9\","
+                /* grep: Thread-9 (tid=5) 'Sleeping', '- locked <0x09228c2d>' then '<0x0d3a2f0a>' */
+                "\"holder_state\":\"Sleeping\",\"holder_locks_held\":[\"0x09228c2d\",\"0x0d3a2f0a\"]}");
     gd_collected_free(&c);
 }
 END_TEST
@@ -544,7 +549,14 @@ START_TEST(corpus_sentry_native_only)
     ck_assert_uint_eq(count_state(&c, NULL), 57);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 2);
     ck_assert_uint_eq(json_object_size(c.skips), 1);
-    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 0);
+    /* #28: one anr_dump issue, and the main state of the thread whose
+     * sysTid is the pid ("samples.android" sysTid=9955, no state word) */
+    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 2);
+    json_t *d = nth_issue(&c, "anr_dump", 0);
+    ck_assert_str_eq(str(json_object_get(d, "content"), "process"), "io.sentry.samples.android");
+    ck_assert_str_eq(str(json_object_get(d, "content"), "section"), "traces_file");
+    assert_json(json_object_get(nth_issue(&c, "anr_main_state", 0), "content"),
+                "{\"name\":\"samples.android\",\"tid\":9955}");
     json_t *m = by_thread(&c, "stack", "samples.android", 0);
     ck_assert_int_eq(num(m, "tid"), 9955);
     ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 179);
@@ -596,7 +608,10 @@ START_TEST(corpus_tornaco)
     json_t *sf = by_thread(&c, "stack", "surfaceflinger", 0);
     ck_assert_uint_eq(json_array_size(json_object_get(sf, "frames")), 10);
     ck_assert_str_eq(frame(sf, 5), "native:libsurfaceflinger.so(pc 0002261d)");
-    ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 5);
+    /* 5 dumps with a "main", 8 native ones whose main is the thread with
+     * sysTid = pid (awk: every one of the 13 dumps has one) */
+    ck_assert_uint_eq(count_issues(&c, "anr_main_state"), 13);
+    ck_assert_uint_eq(count_issues(&c, "anr_dump"), 13);
     ck_assert_uint_eq(count_issues(&c, "deadlock"), 0);
     gd_collected_free(&c);
 }

@@ -122,12 +122,13 @@ START_TEST(test_text_sections)
     json_t *st = gd_collected_nth(&c, "stack", 0);
     ck_assert_str_eq(sval(st, "state"), "Blocked");
     ck_assert_int_eq(json_integer_value(json_object_get(st, "pid")), 1234);
-    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 1);
+    /* the main state and (#28) the dump's anr_dump issue */
+    ck_assert_uint_eq(gd_collected_count(&c, "issue"), 2);
     /* DUMP OF SERVICE gfxinfo -> gfxinfo: one frame (the flagged one is
      * skipped) and the summary */
     ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
     ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 1);
-    ck_assert_uint_eq(json_array_size(c.events), 7);
+    ck_assert_uint_eq(json_array_size(c.events), 7 + 1); /* + the dump's anr_dump issue (#28) */
     /* other sections: once per title, not per line */
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: DUMP OF SERVICE SurfaceFlinger"), 1);
@@ -215,7 +216,7 @@ START_TEST(test_text_utf16)
     gd_read_opts ro = {.year = 2024};
     gd_test_read_mem(R, w, k, &ro, &c);
     ck_assert_int_eq(c.rc, 0);
-    ck_assert_uint_eq(json_array_size(c.events), 7);
+    ck_assert_uint_eq(json_array_size(c.events), 7 + 1); /* + the dump's anr_dump issue (#28) */
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
     gd_collected_free(&c);
@@ -300,7 +301,7 @@ START_TEST(test_zip)
     for (size_t i = 0; i < l.nev; i++)
         stacks += l.ev_kind[i] == GD_EV_STACK;
     ck_assert_uint_eq(stacks, 3); /* 2 from the text, 1 from traces_01.txt */
-    ck_assert_uint_eq(l.nev, 7 + 2);
+    ck_assert_uint_eq(l.nev, 7 + 2 + 2); /* + one anr_dump issue per dump (#28) */
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member already read as a VM TRACES section"), 1);
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member not read"), 2);
     ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 62);
@@ -314,7 +315,7 @@ START_TEST(test_zip)
     gd_test_read_mem(R, z, zn, NULL, &c);
     ck_assert_int_eq(c.rc, 0);
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 3);
-    ck_assert_uint_eq(json_array_size(c.events), 9);
+    ck_assert_uint_eq(json_array_size(c.events), 9 + 2); /* + an anr_dump issue per dump (#28) */
     gd_collected_free(&c);
     ck_assert_int_eq(R->probe((const unsigned char *)z, zn, 1), 80);
     free(z);
@@ -336,7 +337,7 @@ START_TEST(test_zip_main_by_name)
     gd_error err = {0};
     ck_assert_int_eq(read_lines(path, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: main_entry.txt names no member"), 1);
-    ck_assert_uint_eq(l.nev, 7);
+    ck_assert_uint_eq(l.nev, 7 + 1); /* + the dump's anr_dump issue (#28) */
     unlink(path);
     free(txt);
 }
@@ -392,21 +393,21 @@ START_TEST(test_zip_caps)
     gd_error err = {0};
     ck_assert_int_eq(zip_mem(path, &gd_bugreport_default_caps, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member over the compression ratio cap"), 1);
-    ck_assert_uint_eq(l.nev, 7 + 2); /* the text and traces.txt */
+    ck_assert_uint_eq(l.nev, 7 + 2 + 2); /* the text and traces.txt, + an anr_dump issue each (#28) */
 
     /* a member cap under the text's size: the main text is refused */
     gd_bugreport_caps small = gd_bugreport_default_caps;
     small.member_max = 1024;
     ck_assert_int_eq(zip_mem(path, &small, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member over the size cap"), 2);
-    ck_assert_uint_eq(l.nev, 2); /* traces.txt only */
+    ck_assert_uint_eq(l.nev, 2 + 1); /* traces.txt only, + its anr_dump issue (#28) */
 
     /* a total cap: what fits is read, the rest refused */
     gd_bugreport_caps total = gd_bugreport_default_caps;
     total.total_max = n + 10;
     ck_assert_int_eq(zip_mem(path, &total, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member over the total size cap"), 2);
-    ck_assert_uint_eq(l.nev, 7);
+    ck_assert_uint_eq(l.nev, 7 + 1); /* + the dump's anr_dump issue (#28) */
 
     /* too many entries */
     gd_bugreport_caps few = gd_bugreport_default_caps;
@@ -483,7 +484,7 @@ START_TEST(test_zip_encrypted)
     gd_error err = {0};
     ck_assert_int_eq(read_lines(path, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member encrypted"), 1);
-    ck_assert_uint_eq(l.nev, 7);
+    ck_assert_uint_eq(l.nev, 7 + 1); /* + the dump's anr_dump issue (#28) */
     unlink(path);
     free(txt);
 }

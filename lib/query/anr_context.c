@@ -1,0 +1,123 @@
+/* query/anr_context.c - what the database holds for an ANR's process in the
+ * window before its dump (`godeye anr --context`, #28). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store/store_int.h"
+
+/* At most this many rows of context per ANR (the window is the user's). */
+#define ANR_CONTEXT_MAX 500
+
+static json_t *ctx_row(sqlite3_stmt *q)
+{
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
+    json_object_set_new(row, "ts_ms", gd_col_ms(q, 1));
+    json_object_set_new(row, "kind", gd_col_text(q, 2));
+    json_object_set_new(row, "tid", sqlite3_column_type(q, 3) == SQLITE_NULL ? json_null()
+                                                                               : json_integer(sqlite3_column_int64(q, 3)));
+    json_object_set_new(row, "dur_ms", gd_col_ms(q, 4));
+    json_object_set_new(row, "what", gd_col_text(q, 5));
+    json_object_set_new(row, "block", gd_col_text(q, 6));
+    return row;
+}
+
+typedef struct ctx_acc {
+    const gd_anr_context_query *q;
+    gd_row_fn fn;
+    void *ctx;
+} ctx_acc;
+
+/* Each row says which ANR it is about and how long before the dump. */
+static int on_ctx(void *ctx, json_t *row)
+{
+    ctx_acc *a = ctx;
+    json_object_set_new(row, "anr_trace", json_integer(a->q->trace));
+    json_object_set_new(row, "anr_pid", json_integer(a->q->pid));
+    json_object_set_new(row, "anr_ts_ms", json_real(gd_ms_round(a->q->ts_ms)));
+    json_object_set_new(row, "process", a->q->process ? json_string(a->q->process) : json_null());
+    json_t *ts = json_object_get(row, "ts_ms");
+    json_object_set_new(row, "before_ms",
+                        json_is_number(ts) ? json_real(gd_ms_round(a->q->ts_ms - json_number_value(ts))) : json_null());
+    return a->fn(a->ctx, row);
+}
+
+int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char fd[4096], fc[4096], ff[4096], fi[4096], fs[4096], sql[24576];
+    gd_store_filter_sql(&q->filter, "d.trace", fd, sizeof fd);
+    gd_store_filter_sql(&q->filter, "c.trace", fc, sizeof fc);
+    gd_store_filter_sql(&q->filter, "f.trace", ff, sizeof ff);
+    gd_store_filter_sql(&q->filter, "i.trace", fi, sizeof fi);
+    gd_store_filter_sql(&q->filter, "u.trace", fs, sizeof fs);
+    /* ?1 pid, ?2 window start, ?3 the dump, ?4 the process name */
+    snprintf(sql, sizeof sql,
+             "SELECT * FROM ("
+             /* the process's blocks (dispatches of its threads at or over the
+              * trace's short threshold) overlapping the window */
+             "SELECT d.trace AS trace, d.start_ms AS ts_ms, 'block' AS kind, d.tid AS tid, d.dur_ms AS dur_ms,"
+             " m.text AS what, " GD_SQL_BLOCK_KIND("d", "t") " AS block"
+             " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
+             " LEFT JOIN message m ON m.id = d.message"
+             " WHERE d.pid = ?1 AND d.dur_ms >= t.short_ms AND d.start_ms < ?3 AND d.start_ms + d.dur_ms > ?2 %s"
+             /* its outermost method calls and slices */
+             " UNION ALL SELECT c.trace, c.start_ms, 'call', c.tid, c.end_ms - c.start_ms,"
+             " me.class || '.' || me.name, NULL FROM call c JOIN method me ON me.id = c.method"
+             " WHERE c.pid = ?1 AND c.depth = 0 AND c.start_ms < ?3 AND c.end_ms > ?2 %s"
+             /* its frames, one row per trace and window: count and the longest */
+             " UNION ALL SELECT f.trace, min(f.ts_ms), 'frames', NULL, max(f.dur_ms),"
+             " count(*) || ' frames' || coalesce(' of ' || f.window, ''), NULL FROM frame_time f"
+             " WHERE f.pid = ?1 AND f.ts_ms >= ?2 AND f.ts_ms < ?3 %s GROUP BY f.trace, f.window"
+             /* the tools' findings about it (logcat warnings, Matrix...), not the dumps' own */
+             " UNION ALL SELECT i.trace, e.ts_ms, 'issue', e.tid, i.cost_ms,"
+             " i.tool || ' ' || i.type || coalesce(': ' || i.detail, ''), NULL"
+             " FROM issue i JOIN raw_event e ON e.id = i.id"
+             " WHERE i.tool <> 'anr' AND e.pid = ?1 AND e.ts_ms >= ?2 AND e.ts_ms <= ?3 %s"
+             /* its launches (a launch names its app, not its pid) */
+             " UNION ALL SELECT u.trace, u.ts_ms, 'startup', NULL, u.total_ms,"
+             " coalesce(u.kind || ' ', '') || 'launch of ' || coalesce(u.activity, u.app), NULL FROM startup u"
+             " WHERE ?4 IS NOT NULL AND u.app = ?4 AND u.ts_ms >= ?2 AND u.ts_ms <= ?3 %s"
+             ") ORDER BY ts_ms, kind LIMIT " GD_STR(ANR_CONTEXT_MAX),
+             fd, fc, ff, fi, fs);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    if (!st)
+        return err->code;
+    sqlite3_bind_int64(st, 1, q->pid);
+    sqlite3_bind_double(st, 2, q->ts_ms - q->window_ms);
+    sqlite3_bind_double(st, 3, q->ts_ms);
+    if (q->process)
+        sqlite3_bind_text(st, 4, q->process, -1, SQLITE_STATIC);
+    ctx_acc a = {q, fn, ctx};
+    int rc = gd_store_stream(s, st, ctx_row, on_ctx, &a, err);
+    if (rc)
+        return rc;
+    /* does any log cover the window?  The log's rows: dispatches, frames,
+     * the tools' findings and launches of the traces searched (the dumps'
+     * own stacks and issues are no log) */
+    snprintf(sql, sizeof sql,
+             "SELECT min(a) AS lo, max(z) AS hi FROM ("
+             "SELECT min(d.start_ms) AS a, max(d.start_ms + d.dur_ms) AS z FROM dispatch d WHERE 1 %s"
+             " UNION ALL SELECT min(f.ts_ms), max(f.ts_ms) FROM frame_time f WHERE 1 %s"
+             " UNION ALL SELECT min(e.ts_ms), max(e.ts_ms) FROM issue i JOIN raw_event e ON e.id = i.id"
+             "  WHERE i.tool <> 'anr' %s"
+             " UNION ALL SELECT min(u.ts_ms), max(u.ts_ms) FROM startup u WHERE 1 %s)",
+             fd, ff, fi, fs);
+    if (!(st = gd_store_prepare(s, sql, err)))
+        return err->code;
+    int r = sqlite3_step(st);
+    int none = r == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_NULL;
+    double lo = r == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0, hi = r == SQLITE_ROW ? sqlite3_column_double(st, 1) : 0;
+    sqlite3_finalize(st);
+    if (r != SQLITE_ROW)
+        return gd_store_fail(s, err, "database read");
+    if (none || lo > q->ts_ms || hi < q->ts_ms - q->window_ms) {
+        json_t *row = json_pack("{s:I s:f s:s s:n s:n s:s s:n s:o s:o}", "trace", (json_int_t)q->trace, "ts_ms",
+                                gd_ms_round(q->ts_ms), "kind", "no_log", "tid", "dur_ms", "what", "no log covers the ANR's time", "block",
+                                "log_start_ms", none ? json_null() : json_real(gd_ms_round(lo)), "log_end_ms",
+                                none ? json_null() : json_real(gd_ms_round(hi)));
+        rc = on_ctx(&a, row);
+        json_decref(row);
+    }
+    return rc;
+}
