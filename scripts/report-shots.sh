@@ -22,6 +22,7 @@ shot() { # ID WIDTH HEIGHT OUT
 }
 mkdir -p "$here/docs"
 shot summary 1400 820 "$here/docs/report-summary.png"
+shot top 1400 560 "$here/docs/report-top.png"
 shot timeline 1400 1000 "$here/docs/report-timeline.png"
 shot groups 1400 1100 "$here/docs/report-groups.png"
 shot anrs 1400 700 "$here/docs/report-anrs.png"
@@ -33,3 +34,4 @@ shot versions 1400 700 "$here/docs/report-versions.png"
 shot summary 390 1100 "$here/docs/report-phone-summary.png"
 shot anrs 390 1000 "$here/docs/report-phone-anrs.png"
 shot timeline 390 800 "$here/docs/report-phone-timeline.png"
+shot top 390 1100 "$here/docs/report-phone-top.png"

@@ -7,6 +7,7 @@
 
 #include "query/diff.h"
 #include "query/report_series.h"
+#include "query/top.h"
 
 enum {
     TIMELINE_BINS = 2000,
@@ -147,6 +148,9 @@ static int add_versions(gd_store *s, json_t *doc, gd_error *err)
             json_object_set_new(doc, (total_key), json_integer((json_int_t)c.seen)); \
     } while (0)
 
+/* Entries of the fix-first list the report shows (godeye top --limit). */
+#define REPORT_TOP 10
+
 int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error *err)
 {
     *out = NULL;
@@ -181,6 +185,14 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
                                   gd_startup_bar_ms("cold"), "startup_warm_ms",
                                   gd_startup_bar_ms("warm"), "startup_hot_ms", gd_startup_bar_ms("hot")));
     LIST("traces", NULL, 1000, gd_store_traces(s, f, append_capped, &c, err));
+    { /* what to fix first (godeye top): the report's first section */
+        json_t *top = NULL;
+        if ((rc = gd_top_build(s, f, REPORT_TOP, &top, err)))
+            goto fail;
+        json_object_set(doc, "top", json_object_get(top, "entries"));
+        json_object_set(doc, "top_more", json_object_get(top, "more"));
+        json_decref(top);
+    }
     LIST("worst_blocks", NULL, WORST_BLOCKS, gd_store_worst_blocks(s, f, WORST_BLOCKS, append_capped, &c, err));
     if (o->full) {
         LIST("timelines", NULL, 1000,

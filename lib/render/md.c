@@ -282,9 +282,37 @@ static void md_versions(FILE *out, const json_t *doc, int tz_min)
     }
 }
 
+/* What to fix first (godeye top), ranked. */
+static void md_top(FILE *out, const json_t *doc)
+{
+    const json_t *top = json_object_get(doc, "top");
+    if (!json_array_size(top))
+        return;
+    fputs("\n### What to fix first\n\n| # | kind | ms lost per min | what | more |\n|---|---|---|---|---|\n", out);
+    size_t i;
+    const json_t *e;
+    json_array_foreach(top, i, e) {
+        fprintf(out, "| %lld | %s | ", (long long)json_integer_value(json_object_get(e, "rank")), str(e, "kind"));
+        const json_t *sc = json_object_get(e, "score_ms_per_min");
+        if (json_is_number(sc))
+            fprintf(out, "%.1f", json_number_value(sc));
+        else
+            fputs("-", out);
+        fputs(" | ", out);
+        code(out, str(e, "title"));
+        fputs(" | ", out);
+        code(out, str(e, "command"));
+        fputs(" |\n", out);
+    }
+    json_int_t more = json_integer_value(json_object_get(doc, "top_more"));
+    if (more)
+        fprintf(out, "\n%lld more: `godeye top --limit 50`.\n", (long long)more);
+}
+
 int gd_render_md(FILE *out, const json_t *doc, int tz_min)
 {
     md_summary(out, doc, tz_min);
+    md_top(out, doc);
     md_blocks(out, doc, tz_min);
     md_pages(out, doc, tz_min);
     md_images(out, doc, tz_min);

@@ -82,9 +82,16 @@
   function summary() {
     var s = sect('summary', 'Summary'), m = D.summary || {}, cards = el('div', { 'class': 'cards' });
     var tr = D.traces || [];
-    var apps = tr.map(function (t) { return t.app; }).filter(function (a) { return a; });
-    var devs = tr.map(function (t) { return t.device; }).filter(function (a) { return a; });
-    document.getElementById('sub').textContent = (apps[0] || 'unknown app') + (devs[0] ? ' on ' + devs[0] : '') +
+    /* each trace's own app, version and device, never one trace's app with
+     * another's device: the distinct triples, the first three named */
+    var seen = {}, who = [];
+    tr.forEach(function (t) {
+      if (!t.app && !t.device) return;
+      var w = (t.app || 'unknown app') + (t.version_name ? ' ' + t.version_name : '') + (t.device ? ' on ' + t.device : '');
+      if (!seen[w]) { seen[w] = 1; who.push(w); }
+    });
+    var named = who.length ? who.slice(0, 3).join('; ') + (who.length > 3 ? '; +' + (who.length - 3) + ' more' : '') : 'unknown app';
+    document.getElementById('sub').textContent = named +
       /* start and span only when the traces share a clock (one trace: its span) */
       (m.start_ms && (m.start_ms_text || tr.length === 1) ? ' \u2014 ' + (m.start_ms_text ? m.start_ms_text + ', ' : '') + ms(m.end_ms - m.start_ms) : '');
     [['traces', m.traces], ['dispatches', m.dispatches], ['blocks', m.blocks], ['long', m.long], ['ANR', m.anr],
@@ -95,7 +102,8 @@
     s.appendChild(table(tr, [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'source', label: 'source', type: 'f', fmt: String },
       { key: 'format', label: 'format', fmt: String }, { key: 'app', label: 'app', fmt: num },
-      { key: 'device', label: 'device', fmt: num }, { key: 'clock', label: 'clock', fmt: num },
+      { key: 'version_name', label: 'version', fmt: num }, { key: 'device', label: 'device', fmt: num },
+      { key: 'clock', label: 'clock', fmt: num },
       { key: 'start_ms', label: 'start', fmt: function (v, r) { return at(r, 'start_ms'); } },
       { key: 'end_ms', label: 'span', type: 'n', fmt: function (v, r) { return ms(v - r.start_ms); }, sortv: function (r) { return r.end_ms - r.start_ms; } },
       { key: 'dispatches', label: 'dispatches', type: 'n' }, { key: 'blocks', label: 'blocks', type: 'n' }]));
@@ -604,6 +612,23 @@
       { key: 'activity', label: 'activity', type: 'f', fmt: num }]));
   }
 
+  /* ---- what to fix first (godeye top): one ranked list across the kinds ---- */
+  function fixFirst() {
+    var t = D.top || [];
+    if (!t.length) return;
+    var s = sect('top', 'What to fix first');
+    s.appendChild(el('div', { 'class': 'mute' }, 'Ranked by the time users lost: ANRs first, then milliseconds lost per minute of capture (godeye top; godeye-top(1), SCORING).' +
+      (D.top_more ? ' ' + D.top_more + ' more: godeye top --limit 50.' : '')));
+    /* three columns, so that it fits a phone: the command under its line */
+    s.appendChild(table(t, [
+      { key: 'rank', label: '#', type: 'n', fmt: num },
+      { key: 'score_ms_per_min', label: 'ms/min', type: 'n', fmt: function (x) { return x === null || x === undefined ? '-' : x.toFixed(1); } },
+      { key: 'title', label: 'what, and what shows more', type: 'f', cell: function (td, r) {
+        td.appendChild(el('div', null, r.title));
+        td.appendChild(el('div', { 'class': 'mute' }, r.command));
+      } }]));
+  }
+
   /* ---- the oldest and the newest app version compared (godeye diff) ---- */
   function versions() {
     var v = D.versions;
@@ -635,7 +660,9 @@
     });
   }
 
-  summary(); timelines(); versions(); groups(); anrs(); startups(); frames(); locks(); issues(); pages(); overdraw(); images(); search();
+  /* top-down by question: what to fix first, ANRs, launches, frames, block
+   * groups, then the per-data-type sections */
+  summary(); fixFirst(); anrs(); startups(); frames(); groups(); timelines(); versions(); locks(); issues(); pages(); overdraw(); images(); search();
   /* the menu names only the sections this page has */
   Array.prototype.forEach.call(document.querySelectorAll('nav a'), function (a) {
     if (!document.getElementById((a.getAttribute('href') || '').slice(1))) a.style.display = 'none';
