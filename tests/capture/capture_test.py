@@ -233,7 +233,7 @@ def case_rich(godeye, corpus):
     return 0
 
 
-def case_sigint(godeye, corpus):
+def case_sigint(godeye, corpus, sig=signal.SIGINT):
     e = Env(godeye, corpus if os.path.isdir(corpus) else "")
     e.props({PROP: "7"})  # a value set before: put back as it was
     p = e.start("--app", "com.example.jank", "--interval", "100", "-o", e.out)
@@ -246,7 +246,7 @@ def case_sigint(godeye, corpus):
                         for f in ("logcat.txt", "procstat.txt")))
     wait_for(delivered, "sigint: the collectors never delivered")
     check(e.props().get(PROP) == "50", "sigint: property not set during the capture: %s" % e.props())
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     out, err = p.communicate(timeout=120)
     check(p.returncode == 0, "sigint: exit %s: %s" % (p.returncode, err))
     loop = "while :; do cat /proc/stat /proc/4292/stat /proc/uptime; sleep 0.100; done"
@@ -317,6 +317,7 @@ def main():
     cases = {
         "ok": lambda: case_ok(godeye, corpus),
         "sigint": lambda: case_sigint(godeye, corpus),
+        "sighup": lambda: case_sigint(godeye, corpus, signal.SIGHUP),
         "rich": lambda: case_rich(godeye, corpus),
         "nodevice": lambda: case_fail(godeye, corpus, "nodevice", None, "no device attached", dev),
         "two": lambda: case_fail(godeye, corpus, "two", None, "2 devices attached: choose one with -s SERIAL", dev),
