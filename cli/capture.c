@@ -548,11 +548,12 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
     if (rc >= 0)
         return rc;
 
-    struct sigaction sa = {0}, old_int, old_term;
+    struct sigaction sa = {0}, old_int, old_term, old_hup;
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup); /* a closed terminal or ssh: stopped as by TERM */
     signal(SIGPIPE, SIG_IGN);
     g_stop = 0;
 
@@ -578,5 +579,6 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
     finish_run(&r);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     return report_run(&r, ctx);
 }

@@ -64,11 +64,13 @@ CREATE TABLE thread (
 
 -- Looper message texts and what was parsed from them, shared by the
 -- dispatches of one ingest that carry the same text (an ingest remembers
--- the texts it saw in a bounded cache).  There is no index on the text:
--- nearly every text is distinct (it names object instances), and a lookup
--- index cost a random insert per dispatch; a text may therefore have more
--- than one row (one per ingest that saw it, or after the cache forgot it),
--- which no query depends on: dispatches refer to rows by id.
+-- the rows it wrote in a fixed-size table of text hashes, 16 MiB, 4-way
+-- buckets, and confirms a hit by reading the row's text by id).  There is
+-- no index on the text: nearly every text is distinct (it names object
+-- instances), and a lookup index cost a random insert per dispatch; a text
+-- may therefore have more than one row (one per ingest that saw it, or when
+-- more than ~1M distinct texts pushed it out), which no query depends on:
+-- dispatches refer to rows by id.
 CREATE TABLE message (
   id       INTEGER PRIMARY KEY,
   text     TEXT NOT NULL,

@@ -215,7 +215,62 @@ struct gd_ctt {
     double lo, hi;
     tstk *stk;
     size_t n, cap;
+    /* every node by (parent, method): open addressing, nslot a power of
+     * two > 2 * nnode, so finding a child is O(1) whatever its siblings */
+    gd_ct_node **slot;
+    size_t nslot, nnode;
+    size_t probes;       /* slots compared so far (gd_ctt_probes)           */
 };
+
+static size_t node_hash(const gd_ct_node *parent, int64_t method, size_t mask)
+{
+    uint64_t x = ((uint64_t)(uintptr_t)parent >> 4) * 0x9E3779B97F4A7C15ull ^ (uint64_t)method * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(x ^ (x >> 31)) & mask;
+}
+
+/* Doubles the node index; -1 when out of memory. */
+static int ctt_rehash(gd_ctt *t)
+{
+    size_t n = t->nslot ? t->nslot * 2 : 256;
+    gd_ct_node **slot = calloc(n, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < t->nslot; i++)
+        if (t->slot[i]) {
+            size_t h = node_hash(t->slot[i]->parent, t->slot[i]->method, n - 1);
+            while (slot[h])
+                h = (h + 1) & (n - 1);
+            slot[h] = t->slot[i];
+        }
+    free(t->slot);
+    t->slot = slot;
+    t->nslot = n;
+    return 0;
+}
+
+/* parent's child for method, created (last among its siblings) when absent;
+ * NULL when out of memory. */
+static gd_ct_node *ctt_child(gd_ctt *t, gd_ct_node *parent, int64_t method)
+{
+    if ((t->nnode + 1) * 2 > t->nslot && ctt_rehash(t))
+        return NULL;
+    size_t h = node_hash(parent, method, t->nslot - 1);
+    for (; t->slot[h]; h = (h + 1) & (t->nslot - 1), t->probes++)
+        if (t->slot[h]->parent == parent && t->slot[h]->method == method)
+            return t->slot[h];
+    gd_ct_node *n = calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    n->method = method;
+    n->parent = parent;
+    /* pushed at the head: gd_ctt_finish orders siblings by a total order
+     * (total, then method, distinct among siblings), not by arrival */
+    n->next = parent->child;
+    parent->child = n;
+    t->slot[h] = n;
+    t->nnode++;
+    return n;
+}
 
 gd_ctt *gd_ctt_new(double lo, double hi)
 {
@@ -245,6 +300,7 @@ void gd_ctt_free(gd_ctt *t)
         return;
     node_free(&t->root);
     free(t->stk);
+    free(t->slot);
     free(t);
 }
 
@@ -256,20 +312,9 @@ int gd_ctt_add(gd_ctt *t, const gd_call *c)
     while (t->n > 0 && t->stk[t->n - 1].id != c->parent)
         t->n--;
     gd_ct_node *parent = t->n ? t->stk[t->n - 1].node : &t->root;
-    gd_ct_node *n = parent->child, *last = NULL;
-    for (; n && n->method != c->method; n = n->next)
-        last = n;
-    if (!n) {
-        n = calloc(1, sizeof *n);
-        if (!n)
-            return -1;
-        n->method = c->method;
-        n->parent = parent;
-        if (last)
-            last->next = n;
-        else
-            parent->child = n;
-    }
+    gd_ct_node *n = ctt_child(t, parent, c->method);
+    if (!n)
+        return -1;
     n->count++;
     n->open += c->open ? 1 : 0;
     n->total += clip(c->start, c->end, t->lo, t->hi);
@@ -316,6 +361,8 @@ static void node_finish(gd_ct_node *n)
     n->child = v[0];
     free(v);
 }
+
+size_t gd_ctt_probes(const gd_ctt *t) { return t->probes; }
 
 const gd_ct_node *gd_ctt_finish(gd_ctt *t)
 {

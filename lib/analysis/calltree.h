@@ -124,6 +124,10 @@ int gd_ctt_add(gd_ctt *t, const gd_call *c);
  * method ascending).  Returns the root: a dummy node whose children are
  * the top-level calls. */
 const gd_ct_node *gd_ctt_finish(gd_ctt *t);
+/* Node slots compared so far while finding children (each add finds its
+ * node among its siblings through a hash: O(1) expected, so a test can
+ * bound the work without timing it). */
+size_t gd_ctt_probes(const gd_ctt *t);
 
 /* ---- Matrix's stack key --------------------------------------------------- */
 

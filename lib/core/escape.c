@@ -4,6 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
+static size_t esc_at(const unsigned char *p, char *buf, size_t *skip);
+
+size_t gd_escape_at(const char *p, char *buf, size_t *skip)
+{
+    return esc_at((const unsigned char *)p, buf, skip);
+}
+
 /* Length of the escape for the character at p (0: not escaped); *skip is
  * how many input bytes it covers.  Fills buf (at least 9 bytes). */
 static size_t esc_at(const unsigned char *p, char *buf, size_t *skip)
@@ -23,6 +30,12 @@ static size_t esc_at(const unsigned char *p, char *buf, size_t *skip)
     if (c == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { /* C1 controls (CSI is U+009B) */
         *skip = 2;
         return (size_t)sprintf(buf, "\\u%04x", p[1]);
+    }
+    /* the bidirectional overrides and isolates (U+202A..U+202E,
+     * U+2066..U+2069): they reorder what a terminal or a page shows */
+    if (c == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) || (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+        *skip = 3;
+        return (size_t)sprintf(buf, "\\u%04x", 0x2000 + ((p[1] & 0x3f) << 6 | (p[2] & 0x3f)));
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 #include "core/row.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The length of the first path segment (up to '.' or the end). */
@@ -31,42 +32,79 @@ const gd_value *gd_row_get(const gd_row *r, const char *path, const char **rest)
     return NULL;
 }
 
-/* jansson's rule (utf.c): no overlong forms, no surrogates, at most U+10FFFF. */
+/* Length of the UTF-8 character at p (at most `avail` bytes) by jansson's
+ * rule (utf.c): no overlong forms, no surrogates, at most U+10FFFF; 0 when
+ * the bytes there are not one. */
+static size_t utf8_char(const unsigned char *p, size_t avail)
+{
+    unsigned c = *p;
+    size_t len;
+    unsigned cp;
+    if (c < 0x80)
+        return 1;
+    else if (c >= 0xC2 && c <= 0xDF)
+        len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (avail < len)
+        return 0;
+    for (size_t k = 1; k < len; k++) {
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[k] & 0x3F);
+    }
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (len == 3 && cp < 0x800) ||
+        (len == 4 && cp < 0x10000))
+        return 0;
+    return len;
+}
+
 int gd_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
-    while (p < end) {
-        unsigned c = *p;
-        size_t len;
-        unsigned cp;
-        if (c < 0x80) {
-            p++;
-            continue;
-        } else if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
+    for (size_t k; p < end; p += k)
+        if (!(k = utf8_char(p, (size_t)(end - p))))
             return 0;
-        }
-        if ((size_t)(end - p) < len)
-            return 0;
-        for (size_t k = 1; k < len; k++) {
-            if ((p[k] & 0xC0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (p[k] & 0x3F);
-        }
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || (len == 3 && cp < 0x800) ||
-            (len == 4 && cp < 0x10000))
-            return 0;
-        p += len;
-    }
     return 1;
+}
+
+char *gd_utf8_mend(const char *s, size_t n, size_t *out_n)
+{
+    char *buf = malloc(3 * n + 1);
+    if (!buf)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    size_t o = 0;
+    while (p < end) {
+        size_t k = utf8_char(p, (size_t)(end - p));
+        if (k) {
+            memcpy(buf + o, p, k);
+            o += k;
+            p += k;
+        } else { /* one byte that starts no character: U+FFFD */
+            memcpy(buf + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            p++;
+        }
+    }
+    buf[o] = 0;
+    *out_n = o;
+    return buf;
+}
+
+json_t *gd_json_text(const char *s, size_t n)
+{
+    if (gd_utf8_valid(s, n))
+        return json_stringn(s, n);
+    size_t m;
+    char *buf = gd_utf8_mend(s, n, &m);
+    json_t *j = buf ? json_stringn(buf, m) : NULL;
+    free(buf);
+    return j;
 }
 
 json_t *gd_value_json(const gd_value *v)
@@ -79,8 +117,7 @@ json_t *gd_value_json(const gd_value *v)
     case GD_V_BOOL:
         return json_boolean(v->u.i);
     case GD_V_TEXT: {
-        json_t *j = json_stringn(v->u.t.s, v->u.t.n);
-        return j ? j : json_string("\xef\xbf\xbd");
+        return gd_json_text(v->u.t.s, v->u.t.n);
     }
     case GD_V_ROW:
         return gd_row_json(v->u.row);
@@ -139,8 +176,6 @@ void gd_rowb_bool(gd_rowb *b, const char *name, int yes)
 void gd_rowb_text(gd_rowb *b, const char *name, const char *t)
 {
     size_t n = t ? strlen(t) : 0;
-    if (n && !gd_utf8_valid(t, n))
-        return;
     gd_value *v = gd_rowb_add(b, name);
     if (n) {
         v->kind = GD_V_TEXT;

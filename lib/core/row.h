@@ -56,8 +56,8 @@ gd_value *gd_rowb_add(gd_rowb *b, const char *name);
 void gd_rowb_real(gd_rowb *b, const char *name, double d);
 void gd_rowb_int(gd_rowb *b, const char *name, int64_t i);
 void gd_rowb_bool(gd_rowb *b, const char *name, int yes);
-/* A C string (NULL or "": null); left out when it is not UTF-8, as
- * json_string leaves it out. */
+/* A C string (NULL or "": null); bytes that are not UTF-8 become U+FFFD
+ * in JSON (gd_json_text), never a field left out. */
 void gd_rowb_text(gd_rowb *b, const char *name, const char *t);
 /* A JSON value the row takes over. */
 void gd_rowb_json(gd_rowb *b, const char *name, json_t *j);
@@ -75,5 +75,12 @@ json_t *gd_value_json(const gd_value *v);
 
 /* 1 when s[0..n) is UTF-8 that jansson accepts. */
 int gd_utf8_valid(const char *s, size_t n);
+/* s[0..n) with every byte that starts no UTF-8 character replaced by
+ * U+FFFD (malloc'ed, NUL-terminated, its length in *out_n; NULL when out of
+ * memory). */
+char *gd_utf8_mend(const char *s, size_t n, size_t *out_n);
+/* s[0..n) as a JSON string, mended as gd_utf8_mend does, the rest kept: the one rule of every output
+ * for text that is not UTF-8.  NULL only when out of memory. */
+json_t *gd_json_text(const char *s, size_t n);
 
 #endif

@@ -73,7 +73,8 @@ gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
     }
     d->s = s;
     d->calls_trace = -1;
-    d->cs = calloc(CS_SLOTS, sizeof *d->cs);
+    /* d->cs, 1.5 MiB, is made at the first stack walked: a deriver per
+     * file of a folder of small files would clear and free it each time */
     d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
                                      " AND pid = ? AND ts_ms > ? AND ts_ms < ? ORDER BY ts_ms, id", err);
     d->chain = gd_store_prepare(s, "SELECT c.parent, f.text FROM callsite c JOIN frame f"
@@ -85,7 +86,7 @@ gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
     d->mem_after = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms > ?"
                                        " ORDER BY ts_ms LIMIT 1", err);
     d->message = gd_store_prepare(s, "SELECT text FROM message WHERE id = ?", err);
-    if (!d->cs || !d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after || !d->message) {
+    if (!d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after || !d->message) {
         gd_deriver_free(d);
         return NULL;
     }
@@ -112,6 +113,10 @@ void gd_deriver_free(gd_deriver *d)
 /* The callsite's parent and frame text (cached, direct-mapped). */
 static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd_error *err)
 {
+    if (!d->cs && !(d->cs = calloc(CS_SLOTS, sizeof *d->cs))) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return NULL;
+    }
     cs_slot *sl = &d->cs[(uint64_t)id % CS_SLOTS];
     if (sl->text && sl->id == id) {
         *parent = sl->parent;

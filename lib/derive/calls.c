@@ -117,17 +117,46 @@ int gd_calls_walk(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double a
 
 /* ---- per-method sums of a window ---------------------------------------------- */
 
+static size_t acc_hash(int64_t method, size_t mask)
+{
+    uint64_t x = (uint64_t)method * 0x9E3779B97F4A7C15ull;
+    return (size_t)(x ^ (x >> 29)) & mask;
+}
+
+/* Doubles the index (rehashing every method); -1 when out of memory. */
+static int acc_rehash(gd_calls_accs *a)
+{
+    size_t n = a->nslot ? a->nslot * 2 : 64;
+    size_t *slot = calloc(n, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < a->n; i++) {
+        size_t h = acc_hash(a->v[i].method, n - 1);
+        while (slot[h])
+            h = (h + 1) & (n - 1);
+        slot[h] = i + 1;
+    }
+    free(a->slot);
+    a->slot = slot;
+    a->nslot = n;
+    return 0;
+}
+
 static gd_calls_acc *acc_get(gd_calls_accs *a, int64_t method)
 {
-    for (size_t i = 0; i < a->n; i++)
-        if (a->v[i].method == method)
-            return &a->v[i];
+    if ((a->n + 1) * 2 > a->nslot && acc_rehash(a))
+        return NULL;
+    size_t h = acc_hash(method, a->nslot - 1);
+    for (; a->slot[h]; h = (h + 1) & (a->nslot - 1), a->probes++)
+        if (a->v[a->slot[h] - 1].method == method)
+            return &a->v[a->slot[h] - 1];
     if (gd_grow((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, NULL))
         return NULL;
     gd_calls_acc *e = &a->v[a->n++];
     memset(e, 0, sizeof *e);
     e->method = method;
     e->max = NAN;
+    a->slot[h] = a->n;
     return e;
 }
 
@@ -136,6 +165,7 @@ void gd_calls_accs_free(gd_calls_accs *a)
     for (size_t i = 0; i < a->n; i++)
         free(a->v[i].durs);
     free(a->v);
+    free(a->slot);
 }
 
 /* Walker output: per-method sums of clipped times. */

@@ -45,6 +45,10 @@ typedef struct gd_calls_accs {
     gd_calls_acc *v;
     size_t n, cap;
     int oom;             /* set when a sum could not be recorded             */
+    size_t *slot;        /* open-addressed index: method -> 1 + its place in v
+                          * (0 = empty), nslot a power of two > 2n: O(1) lookups */
+    size_t nslot;
+    size_t probes;       /* slots compared so far: O(1) per call (tests bound it) */
 } gd_calls_accs;
 
 /* A gd_call_fn for gd_calls_walk: adds a clipped call to the gd_calls_accs

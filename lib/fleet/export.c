@@ -1,5 +1,6 @@
 /* fleet/export.c - the SQL behind `godeye push`: one query per exported table. */
 #include "fleet/export.h"
+#include "core/row.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,7 +188,7 @@ static json_t *value(sqlite3_stmt *q, int i, int parse)
     case SQLITE_TEXT: {
         const char *t = (const char *)sqlite3_column_text(q, i);
         size_t n = (size_t)sqlite3_column_bytes(q, i);
-        json_t *j = parse ? json_loadb(t, n, 0, NULL) : json_stringn(t, n);
+        json_t *j = parse ? json_loadb(t, n, 0, NULL) : gd_json_text(t, n);
         return j ? j : json_string("\xef\xbf\xbd");
     }
     default:

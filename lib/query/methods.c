@@ -179,8 +179,9 @@ int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void 
             break;
         char full[2048];
         json_t *row = json_object();
-        json_object_set_new(row, "method", json_string(gd_calls_dotted(&nm, full, sizeof full)));
-        json_object_set_new(row, "desc", nm.desc ? json_string(nm.desc) : json_null());
+        gd_calls_dotted(&nm, full, sizeof full);
+        json_object_set_new(row, "method", gd_json_text(full, strlen(full)));
+        json_object_set_new(row, "desc", nm.desc ? gd_json_text(nm.desc, strlen(nm.desc)) : json_null());
         json_object_set_new(row, "tid", json_integer(m->tid));
         json_object_set_new(row, "count", json_integer(m->count));
         json_object_set_new(row, "total_ms", gd_mq_ms(m->total));

@@ -37,8 +37,13 @@ int gd_text_put(gd_text *t, const char *s, size_t n)
 
 int gd_json_string_text(gd_text *t, const char *s, size_t n)
 {
-    if (!gd_utf8_valid(s, n))
-        return gd_text_put(t, "\"\xef\xbf\xbd\"", 5);
+    if (!gd_utf8_valid(s, n)) { /* the one rule: gd_utf8_mend (as gd_json_text) */
+        size_t m;
+        char *fixed = gd_utf8_mend(s, n, &m);
+        int rc = fixed ? gd_json_string_text(t, fixed, m) : -1;
+        free(fixed);
+        return rc;
+    }
     /* at most 6 bytes per input byte ("\u001F") and the quotes */
     if (gd_text_reserve(t, n * 6 + 2))
         return -1;

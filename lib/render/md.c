@@ -2,10 +2,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "render/render.h"
 #include "report.h"
 
-/* Writes `s` as inline code, safe in a Markdown table cell. */
+/* Writes `s` as inline code, safe in a Markdown table cell and on a
+ * terminal (control and bidi characters as visible escapes). */
 static void code(FILE *out, const char *s)
 {
     if (!s) {
@@ -13,8 +15,13 @@ static void code(FILE *out, const char *s)
         return;
     }
     fputc('`', out);
+    char esc[16];
+    size_t skip;
     for (const char *p = s; *p; p++) {
-        if (*p == '`')
+        if (*p != '\n' && *p != '\r' && gd_escape_at(p, esc, &skip)) {
+            fputs(esc, out); /* ESC, BEL, C1, bidi: visible, as in the tables */
+            p += skip - 1;
+        } else if (*p == '`')
             fputc('\'', out);
         else if (*p == '|')
             fputs("\\|", out);

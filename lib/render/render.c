@@ -120,30 +120,40 @@ const char *gd_render_time(const gd_renderer *r, json_t *row, json_t *v, char *b
 /* A text cell that a spreadsheet would run as a formula (=, +, -, @, tab,
  * CR first) gets a leading ' (as OWASP advises for CSV exports); numbers
  * are never text here. */
+/* One character of a CSV field: quoting keeps \n, \r and \t; every other
+ * character a table cell escapes (ESC, BEL, C1, bidi) is escaped the same
+ * way, so no CSV reaches a terminal raw. */
+static void csv_char(FILE *out, const char **s)
+{
+    char esc[16];
+    size_t skip;
+    if (**s != '\n' && **s != '\r' && **s != '\t' && gd_escape_at(*s, esc, &skip)) {
+        fputs(esc, out);
+        *s += skip - 1;
+        return;
+    }
+    if (**s == '"')
+        fputc('"', out);
+    fputc(**s, out);
+}
+
 void gd_render_csv_field(FILE *out, const char *s, int text)
 {
     if (text && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t' || *s == '\r')) {
         fputc('"', out);
         fputc('\'', out);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', out);
-            fputc(*s, out);
-        }
+        for (; *s; s++)
+            csv_char(out, &s);
         fputc('"', out);
         return;
     }
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
+    int quote = strpbrk(s, ",\"\n\r") != NULL;
+    if (quote)
+        fputc('"', out);
+    for (; *s; s++)
+        csv_char(out, &s);
+    if (quote)
+        fputc('"', out);
 }
 
 static char *value_text(json_t *v)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/render_int.h"
+#include "core/row.h"
 
 /* jsonl text is written in blocks of about this many bytes */
 #define FLUSH_AT 65536
@@ -51,9 +52,15 @@ static int csv_value(gd_renderer *r, const gd_value *v, const char *rest)
     char b[32];
     switch (v->kind) {
     case GD_V_TEXT:
-        /* invalid UTF-8 reads U+FFFD; the text ends at a NUL, as in C */
-        if (!gd_utf8_valid(v->u.t.s, v->u.t.n))
-            return gd_text_put(&r->text, "\xef\xbf\xbd", 3) || csv_text(r, 1);
+        /* bytes that are not UTF-8 read U+FFFD each (gd_utf8_mend, as in
+         * JSON); the text ends at a NUL, as in C */
+        if (!gd_utf8_valid(v->u.t.s, v->u.t.n)) {
+            size_t m;
+            char *fixed = gd_utf8_mend(v->u.t.s, strnlen(v->u.t.s, v->u.t.n), &m);
+            int rc = !fixed || gd_text_put(&r->text, fixed, m) || csv_text(r, 1);
+            free(fixed);
+            return rc ? -1 : 0;
+        }
         return gd_text_put(&r->text, v->u.t.s, strnlen(v->u.t.s, v->u.t.n)) || csv_text(r, 1);
     case GD_V_INT:
         return gd_text_put(&r->text, b, (size_t)snprintf(b, sizeof b, "%" PRId64, v->u.i)) ||

@@ -572,8 +572,7 @@ json_t *gd_col_json(sqlite3_stmt *st, int i)
         return json_real(sqlite3_column_double(st, i));
     case SQLITE_TEXT: {
         const char *t = (const char *)sqlite3_column_text(st, i);
-        json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(st, i));
-        return j ? j : json_string("\xef\xbf\xbd");
+        return gd_json_text(t, (size_t)sqlite3_column_bytes(st, i));
     }
     case SQLITE_BLOB: {
         const unsigned char *p = sqlite3_column_blob(st, i);
@@ -630,8 +629,7 @@ json_t *gd_col_text(sqlite3_stmt *q, int i)
     const char *t = (const char *)sqlite3_column_text(q, i);
     if (!t)
         return json_null();
-    json_t *j = json_stringn(t, (size_t)sqlite3_column_bytes(q, i));
-    return j ? j : json_string("\xef\xbf\xbd");
+    return gd_json_text(t, (size_t)sqlite3_column_bytes(q, i));
 }
 
 json_t *gd_ms_json(double ms)

@@ -161,6 +161,9 @@ def shell(cmd, serial):
     if a[:2] == ["am", "start"]:
         out(AM_START)
         return 0
+    if a == ["pkill", "-INT", "simpleperf"]:
+        open(os.path.join(STATE, "simpleperf-stop"), "w").close()
+        return 0
     if a[:2] == ["am", "force-stop"] or a[0] in ("pkill", "rm"):
         return 0
     if a[0] == "monkey":
@@ -193,8 +196,11 @@ def shell(cmd, serial):
         out(fixture("uiautomator/variants.xml"))
         return 0
     if a[:2] == ["simpleperf", "record"]:
+        # ends after its duration or at `pkill -INT simpleperf`, as the real one
         m = re.search(r"--duration (\d+(?:\.\d+)?)", cmd)
-        time.sleep(float(m.group(1)) if m else 3600)
+        end = time.monotonic() + (float(m.group(1)) if m else 3600)
+        while time.monotonic() < end and not os.path.exists(os.path.join(STATE, "simpleperf-stop")):
+            time.sleep(0.02)
         out("simpleperf I cmd_record.cpp:821] Samples recorded: 812. Samples lost: 0.\n")
         return 0
     if a[:2] == ["simpleperf", "report-sample"]:

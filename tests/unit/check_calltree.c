@@ -285,6 +285,37 @@ START_TEST(streamed_percentile_matches)
 }
 END_TEST
 
+
+/* #25 item 6: a node with many distinct children finds each in O(1): the
+ * slots compared stay a small multiple of the calls (a sibling scan makes
+ * them N^2/2), and the merge is still right */
+START_TEST(tree_many_children_linear)
+{
+    enum { N = 50000 };
+    gd_ctt *t = gd_ctt_new(-INFINITY, INFINITY);
+    gd_call root = {.id = 1, .parent = 0, .method = 1, .start = 0, .end = 2 * N + 10};
+    ck_assert_int_eq(gd_ctt_add(t, &root), 0);
+    for (int rep = 0; rep < 2; rep++)
+        for (int i = 0; i < N; i++) {
+            gd_call c = {.id = 2 + rep * N + i, .parent = 1, .method = 100 + i, .start = 1 + i,
+                         .end = 1 + i + (i == 7 ? 3 : 0.5), .depth = 1};
+            ck_assert_int_eq(gd_ctt_add(t, &c), 0);
+        }
+    ck_assert_uint_le(gd_ctt_probes(t), (size_t)4 * 2 * N);
+    const gd_ct_node *r = gd_ctt_finish(t);
+    const gd_ct_node *a = r->child;
+    ck_assert_ptr_null(a->next);
+    size_t k = 0;
+    for (const gd_ct_node *c = a->child; c; c = c->next, k++)
+        ck_assert_int_eq(c->count, 2);
+    ck_assert_uint_eq(k, N);
+    ck_assert_int_eq(a->child->method, 107); /* the longest first */
+    ck_assert_double_eq_tol(a->child->total, 6, 1e-9);
+    ck_assert_int_eq(a->child->next->method, 100); /* then by method */
+    gd_ctt_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("calltree");
@@ -297,6 +328,7 @@ static Suite *suite(void)
     tcase_add_test(t, matrix_stack_key);
     tcase_add_test(t, java_names);
     tcase_add_test(t, streamed_percentile_matches);
+    tcase_add_test(t, tree_many_children_linear);
     suite_add_tcase(s, t);
     return s;
 }

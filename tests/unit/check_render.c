@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render/render.h"
+#include "render/report.h"
 #include "testutil.h"
 
 typedef struct out_buf {
@@ -117,6 +118,38 @@ START_TEST(test_csv_quoting)
                   "true,false,plain text\n");
     /* no rows: the header only */
     expect_render(GD_OUT_CSV, basic, 3, 0, "[]", "a,b,c\n");
+}
+END_TEST
+
+
+/* #25 items 13, 14: ESC, BEL, C1 and U+202E from a capture become visible
+ * escapes in CSV (quoting keeps newlines) and in the Markdown report, as
+ * in table cells */
+START_TEST(test_csv_md_escaped)
+{
+    expect_render(GD_OUT_CSV, basic, 3, 0,
+                  "[{\"a\":\"\\u001b]0;owned\\u0007x\\u202eyz\",\"b\":1},"
+                  " {\"a\":\"=\\u001b[2J\\u009b\"},"
+                  " {\"a\":\"two\\nlines,\\u2066i\"}]",
+                  "a,b,c\n"
+                  "\\e]0;owned\\x07x\\u202eyz,1,\n"
+                  "\"'=\\e[2J\\u009b\",,\n"
+                  "\"two\nlines,\\u2066i\",,\n");
+    json_error_t je;
+    json_t *doc = json_loads("{\"traces\":[{\"trace\":1,\"app\":\"com.x\\u001b]2;t\\u0007\\u202e\","
+                             "\"device\":\"d\\u001b[2J\"}],\"summary\":{}}", 0, &je);
+    ck_assert_ptr_nonnull(doc);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gd_render_md(f, doc, 0);
+    fclose(f);
+    ck_assert_ptr_null(strchr(text, 0x1b));
+    ck_assert_ptr_null(strchr(text, 0x07));
+    ck_assert_ptr_null(strstr(text, "\xe2\x80\xae"));
+    ck_assert_ptr_nonnull(strstr(text, "`com.x\\e]2;t\\x07\\u202e` on `d\\e[2J`"));
+    free(text);
+    json_decref(doc);
 }
 END_TEST
 
@@ -473,6 +506,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_mode_parse);
     tcase_add_test(tc, test_csv_quoting);
+    tcase_add_test(tc, test_csv_md_escaped);
     tcase_add_test(tc, test_json_and_jsonl);
     tcase_add_test(tc, test_table_sizing);
     tcase_add_test(tc, test_table_fit_width);

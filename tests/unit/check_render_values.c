@@ -156,7 +156,7 @@ START_TEST(test_modes_as_json_rows)
     char *csv = render_rows(GD_OUT_CSV, cols, 7, rows, 2, 1);
     ck_assert_str_eq(csv, "id,name,ms,heap,mem,px_4,busy\n"
                           "1,\"'=cmd,\"\"x\"\"\",1787.625,51943,\"{\"\"heap_kb\"\":51943,\"\"low\"\":false}\",9,\n"
-                          "-2,\xef\xbf\xbd,1e21,,,,true\n");
+                          "-2,bad \xef\xbf\xbd utf-8,1e21,,,,true\n" /* the stray byte only: gd_utf8_mend */);
     free(csv);
     json_decref(px);
 }
