@@ -52,9 +52,10 @@
  * (1-based); errors in the framing also give the byte offset.
  *
  * Memory: one packet at a time (at most PF_MAX_PACKET bytes; larger ones are
- * read past and counted), per-sequence interned names (PF_MAX_INTERNED in
- * all), PF_MAX_TRACKS track descriptors, PF_MAX_FRAMES open frame-timeline
- * frames, and atrace.h's per-thread state. */
+ * read past and counted), per-sequence interned names (PF_MAX_INTERNED and
+ * PF_MAX_INTERNED_BYTES in all), PF_MAX_TRACKS track descriptors,
+ * PF_MAX_FRAMES open frame-timeline frames, the sort queue (PF_SORT_MAX
+ * entries, PF_SORT_MAX_BYTES) and atrace.h's per-thread state. */
 #include "perfetto_int.h"
 
 /* ---- packets ---- */

@@ -45,7 +45,10 @@ pseq *pf_seq_of(pctx *c, uint32_t id)
 void pf_seq_clear(pctx *c, pseq *s)
 {
     for (size_t i = 0; i < s->cap; i++)
-        free(s->names[i].name);
+        if (s->names[i].name) {
+            c->interned_bytes -= strlen(s->names[i].name) + 1;
+            free(s->names[i].name);
+        }
     free(s->names);
     c->ninterned -= s->n;
     s->names = NULL;
@@ -88,6 +91,8 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
                     return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
                 memcpy(n, name, len);
                 n[len] = 0;
+                c->interned_bytes += strlen(n) + 1;
+                c->interned_bytes -= strlen(s->names[h].name) + 1;
                 free(s->names[h].name);
                 s->names[h].name = n;
                 return 0;
@@ -95,7 +100,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
             h = (h + 1) & (s->cap - 1);
         }
     }
-    if (c->ninterned >= PF_MAX_INTERNED) {
+    if (c->ninterned >= PF_MAX_INTERNED || c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES) {
         pf_bad(c, "too many interned names, later ones dropped");
         return 0;
     }
@@ -128,6 +133,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
     s->names[h].name = n;
     s->n++;
     c->ninterned++;
+    c->interned_bytes += strlen(n) + 1;
     return 0;
 }
 
