@@ -16,6 +16,10 @@
 #include "core/row.h"
 
 #define GD_SCHEMA_VERSION 4
+/* godeye's mark in the SQLite header (PRAGMA application_id, "gdEY"): set
+ * when a database is created or migrated.  A database without it is taken
+ * for godeye's only when it has godeye's tables (trace, dispatch, block). */
+#define GD_APPLICATION_ID 0x67644559
 
 typedef struct gd_store gd_store;
 
