@@ -368,8 +368,8 @@ static int is_zip(const unsigned char *h, size_t n)
 static int probe(const unsigned char *head, size_t n, int eof)
 {
     (void)eof;
-    if (is_zip(head, n))
-        return 80;
+    if (is_zip(head, n)) /* its members decide, whatever their compression */
+        return GD_PROBE_CONTAINER;
     size_t hn;
     char *h = gd_text_head(head, n < 4096 ? n : 4096, &hn);
     if (!h)
