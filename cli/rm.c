@@ -1,4 +1,5 @@
 /* rm.c - `godeye rm`: remove traces from the database. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,8 +29,9 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_FAIL;
     for (int i = 0; i < nargs; i++) {
         char *end;
+        errno = 0;
         long long v = strtoll(argv[i], &end, 10);
-        if (*argv[i] == 0 || *end || v < 1) {
+        if (*argv[i] == 0 || *end || v < 1 || errno) { /* out of range: never clamped */
             fputs("godeye rm: not a trace id: '", stderr);
             gd_fputs_escaped(argv[i], stderr);
             fputs("'\n", stderr);
