@@ -154,7 +154,7 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups, &sd->anr};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!(sets[i]->index = json_object()))
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_filter f = {sel->ids, sel->n};
     gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};
     gd_pages_query pq = {.filter = f, .slow_ms = NAN};
@@ -167,7 +167,7 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
         return rc;
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i]->oom)
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         for (size_t j = 0; j < sets[i]->n; j++)
             gd_stats_sort(sets[i]->s[j].v, sets[i]->s[j].n);
     }
@@ -267,7 +267,7 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
             } else {
                 gd_mw_result mw;
                 if (gd_mannwhitney(b->v, b->n, h->v, h->n, &mw))
-                    return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                    return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 p = mw.p;
                 if (p < alpha)
                     dur_dir = mw.direction;

@@ -80,7 +80,7 @@ static cs_ent *agg_get(cs_agg *a, int64_t id, gd_error *err)
         a->e = calloc(nc, sizeof *a->e);
         if (!a->e) {
             a->e = old;
-            gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             return NULL;
         }
         a->cap = nc;
@@ -153,7 +153,7 @@ static int agg_totals(cs_agg *a, gd_error *err)
     size_t cap = a->cap;
     int64_t *ids = malloc((a->n + 1) * sizeof *ids);
     if (!ids)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     size_t n = 0;
     for (size_t i = 0; i < cap; i++)
         if (a->e[i].id && a->e[i].self)
@@ -461,7 +461,7 @@ int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
     size_t n = 0;
     int64_t *ids = rc ? NULL : malloc((a.n + 1) * sizeof *ids);
     if (!rc && !ids)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     for (size_t i = 0; !rc && i < a.cap; i++)
         if (a.e[i].id && a.e[i].self)
             ids[n++] = a.e[i].id;

@@ -162,7 +162,7 @@ int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, 
             if (!*slot[k] || (k == 0 ? c > 0 : c < 0)) {
                 free(*slot[k]);
                 if (!(*slot[k] = strdup(v)))
-                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             }
         }
         if (rc)

@@ -143,7 +143,7 @@ static athread *thread_of(gd_atrace *a, int64_t tid, gd_error *err)
         return NULL;
     }
     if ((a->n + 1) * 2 > a->cap && rehash(a, a->cap ? a->cap * 2 : 256)) {
-        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         return NULL;
     }
     size_t h = slot_of(tid, a->cap);
@@ -188,7 +188,7 @@ static int set_name(char **dst, const char *name, size_t len, gd_error *err)
         return 0;
     char *c = copy_name(name, len);
     if (!c)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     free(*dst);
     *dst = c;
     return 0;
@@ -244,7 +244,7 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
         return 0;
     json_t *o = json_object();
     if (!o)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     if (name[0] == 'm') {
         /* owner "NAME (TID)", then " at METHOD" (newer ART), " waiters=N",
          * " blocking from METHOD" */
@@ -284,7 +284,7 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     if (!js)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_event ev = *base;
     ev.kind = GD_EV_ISSUE;
     memset(&ev.u, 0, sizeof ev.u);
@@ -409,7 +409,7 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         int nc = t->cap ? t->cap * 2 : 8;
         aframe *ns = realloc(t->stack, (size_t)nc * sizeof *ns);
         if (!ns)
-            return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
         t->stack = ns;
         t->cap = nc;
     }
@@ -421,7 +421,7 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         a->starts[a->nstarts++ % ATRACE_RECENT] = ts_ms;
     aframe *f = &t->stack[t->depth];
     if (!(f->name = copy_name(name, len)))
-        return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
     f->ts = ts_ms;
     f->pid = pid;
     a->open_bytes += frame_cost(f->name);

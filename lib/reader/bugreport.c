@@ -338,7 +338,7 @@ int gd_br_finish(gd_br *b, const char *format, gd_error *err)
     m.clock = "local";
     json_t *j = json_object();
     if (!j)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     json_object_set_new(j, "bugreport", json_string(format));
     if (b->dumpstate[0])
         json_object_set_new(j, "dumpstate", json_string(b->dumpstate));
@@ -401,7 +401,7 @@ static int read_bugreport(gd_input *in, const gd_sink *sink, const gd_read_opts 
         return gd_bugreport_read_zip(in, &gd_bugreport_default_caps, sink, opts, err);
     gd_br *b = gd_br_new(sink, opts);
     if (!b)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc = gd_br_text(b, in, NULL, err);
     if (!rc)
         rc = gd_br_finish(b, "text", err);

@@ -251,7 +251,7 @@ int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const c
     return lc_emit_issue(c, l, ts, "slow_delivery", (double)delay, js, err);
 }
 
-/* Returns 0 emitted, 1 not a line we use, or an error code from the sink. */
+/* Returns 0 emitted, GD_NOT_MINE not a line we use, or an error code from the sink. */
 static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
@@ -284,11 +284,11 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
             gd_sink_skip(c->sink, "logcat: Fully drawn line (not kept)", c->line, 1);
             return 0;
         }
-        return 1;
+        return GD_NOT_MINE;
     }
     if (lc_tag_is(l, "am_activity_launch_time") || lc_tag_is(l, "wm_activity_launch_time"))
         return lc_launch_time(c, l, ts, err);
-    return 1;
+    return GD_NOT_MINE;
 }
 
 static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
@@ -297,7 +297,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
     lc_ctx *c = calloc(1, sizeof *c);
     gd_textin *t = NULL;
     if (!c)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc = gd_textin_open(&t, in, err);
     if (rc) {
         free(c);
@@ -341,7 +341,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         }
         /* every timed line moves the year tracking, even the ones we drop */
         rc = handle(c, &l, gd_mdstamp_run_ms(&c->year, &l.st), err);
-        if (rc == 1 && memmem(s, n, "tag[Trace_", 10)) {
+        if (rc == GD_NOT_MINE && memmem(s, n, "tag[Trace_", 10)) {
             /* a Matrix trace-canary Issue line inside the logcat */
             if (!matrix && !(matrix = gd_matrix_lines_new(sink, opts, err))) {
                 rc = err->code ? err->code : GD_ERR_IO;
@@ -349,7 +349,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             }
             rc = gd_matrix_lines_feed(matrix, s, n, c->line, err);
         }
-        if (rc == 1) {
+        if (rc == GD_NOT_MINE) {
             gd_sink_skip(sink, "logcat: other line", c->line, 1);
             rc = 0;
         }

@@ -88,7 +88,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
             if (s->names[h].iid == iid) {
                 char *n = malloc(len + 1);
                 if (!n)
-                    return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+                    return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
                 memcpy(n, name, len);
                 n[len] = 0;
                 c->interned_bytes += strlen(n) + 1;
@@ -108,7 +108,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
         size_t nc = s->cap ? s->cap * 2 : 64;
         iname *nt = calloc(nc, sizeof *nt);
         if (!nt)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->names[i].name)
                 continue;
@@ -123,7 +123,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
     }
     char *n = malloc(len + 1);
     if (!n)
-        return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     memcpy(n, name, len);
     n[len] = 0;
     size_t h = ihash(iid, s->cap);
@@ -209,7 +209,7 @@ static int track_put(pctx *c, uint64_t uuid, int64_t pid, int64_t tid)
         size_t nc = c->tcap ? c->tcap * 2 : 256;
         ptrack *nt = calloc(nc, sizeof *nt);
         if (!nt)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         for (size_t i = 0; i < c->tcap; i++) {
             if (!c->tracks[i].uuid)
                 continue;

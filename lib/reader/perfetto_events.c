@@ -69,7 +69,7 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, con
         size_t nc = c->cheap ? c->cheap * 2 : 1024;
         pending *n = realloc(c->heap, nc * sizeof *n);
         if (!n)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         c->heap = n;
         c->cheap = nc;
     }
@@ -78,7 +78,7 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, con
     pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL};
     if (text) {
         if (!(x.text = malloc(len + 1)))
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         memcpy(x.text, text, len);
         x.text[len] = 0;
     }
@@ -337,7 +337,7 @@ int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
         char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
         json_decref(o);
         if (!js)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         gd_event ev;
         gd_event_init(&ev, GD_EV_ISSUE);
         ev.ts = done.ts;

@@ -77,7 +77,7 @@ int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error 
     char *list = json_dumps(arr, JSON_COMPACT);
     json_decref(arr);
     if (!list)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc = gd_store_begin(s, err);
     if (!rc)
         rc = rm_all(s, list, err);

@@ -409,7 +409,7 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
 {
     gd_store *s = calloc(1, sizeof *s);
     if (!s)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     s->ro = mode == GD_STORE_RO;
     snprintf(err->source, sizeof err->source, "%s", path);
     if (s->ro && access(path, F_OK) != 0) {
