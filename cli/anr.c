@@ -164,7 +164,7 @@ static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_
     gd_error err = {0};
     int rc = gd_store_anr_list(s, q, collect_anr, &l, &err);
     if (!rc && l.oom)
-        rc = gd_error_set(&err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(&err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_renderer *r = NULL;
     if (!rc)
         r = gd_cli_renderer(ctx, s, mode, context_columns, sizeof context_columns / sizeof context_columns[0]);

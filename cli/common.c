@@ -1,6 +1,7 @@
 /* common.c - store opening, error reporting and rendering helpers for commands. */
 #include "common.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,11 +196,24 @@ static void fchmod_like(const char *path)
     chmod(path, 0666 & ~m);
 }
 
+/* Temp-and-rename only replaces what it may: nothing, or a regular file.
+ * A symlink, a FIFO, a device or a socket is written as it is (a symlink's
+ * target), never replaced by a regular file. */
+static int replaceable(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT;
+    return S_ISREG(st.st_mode);
+}
+
 FILE *gd_cli_out_open(const char *path, char *tmp, size_t n)
 {
     tmp[0] = 0;
     if (strcmp(path, "-") == 0)
         return stdout;
+    if (!replaceable(path))
+        return fopen(path, "w");
     if (snprintf(tmp, n, "%s.tmp.XXXXXX", path) >= (int)n) {
         tmp[0] = 0;
         return NULL;
@@ -224,6 +238,8 @@ int gd_cli_out_close(FILE *f, const char *tmp, const char *path, int ok)
     if (f == stdout)
         return ok && !bad ? 0 : -1;
     bad |= fclose(f) != 0;
+    if (!tmp[0]) /* written in place: there is nothing to rename or undo */
+        return ok && !bad ? 0 : -1;
     if (ok && !bad) {
         /* the new file takes the old one's place at once, never half written */
         fchmod_like(tmp);

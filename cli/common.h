@@ -59,11 +59,13 @@ gd_out_mode gd_cli_mode(const char *format);
 #define GD_CLI_WIDE (1 << 20) /* a table width that cuts nothing */
 int gd_cli_width(const gd_ctx *ctx);
 
-/* An output file written whole or not at all: writes go to a temporary
- * file beside `path` (tmp, n >= 4096 bytes) that gd_cli_out_close renames
- * over `path` when ok and every write succeeded, else removes (an existing
- * file is left as it was).  "-" is standard output.  NULL when the
- * temporary file cannot be made.  gd_cli_out_close returns 0 or -1. */
+/* An output file written whole or not at all: when `path` is absent or a
+ * regular file, writes go to a temporary file beside it (tmp, n >= 4096
+ * bytes) that gd_cli_out_close renames over `path` when ok and every write
+ * succeeded, else removes (an existing file is left as it was).  Anything
+ * else (a symlink, a FIFO, a device) is opened and written in place, never
+ * replaced; tmp is then "".  "-" is standard output.  NULL when the file
+ * cannot be opened or made.  gd_cli_out_close returns 0 or -1. */
 FILE *gd_cli_out_open(const char *path, char *tmp, size_t n);
 int gd_cli_out_close(FILE *f, const char *tmp, const char *path, int ok);
 

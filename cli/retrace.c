@@ -330,7 +330,7 @@ static int filter(const gd_mapping *m, gd_input *in, rt_out *o, rt_state *st, gd
     if (r < 0)
         return err->code ? err->code : GD_ERR_IO;
     if (!err->code && r > 0)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return err->code;
 }
 

@@ -1,4 +1,5 @@
 /* rm.c - `godeye rm`: remove traces from the database. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,8 +29,9 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_FAIL;
     for (int i = 0; i < nargs; i++) {
         char *end;
+        errno = 0;
         long long v = strtoll(argv[i], &end, 10);
-        if (*argv[i] == 0 || *end || v < 1) {
+        if (*argv[i] == 0 || *end || v < 1 || errno) { /* out of range: never clamped */
             fputs("godeye rm: not a trace id: '", stderr);
             gd_fputs_escaped(argv[i], stderr);
             fputs("'\n", stderr);
@@ -44,15 +46,26 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
         return rc;
     }
     gd_error err = {0};
-    rc = gd_store_rm(s, ids, (size_t)nargs, vacuum, &err);
-    gd_store_close(s);
+    rc = gd_store_rm(s, ids, (size_t)nargs, 0, &err);
     if (rc) {
+        gd_store_close(s);
         free(ids);
         return gd_cli_fail("rm", &err);
     }
+    /* the removal is committed: say so before the vacuum, which may fail
+     * on its own (a full disk) and then leaves the database as it is now */
     if (!quiet)
         for (int i = 0; i < nargs; i++)
             printf("removed trace %lld\n", (long long)ids[i]);
+    fflush(stdout);
     free(ids);
+    if (vacuum && (rc = gd_store_vacuum(s, &err))) {
+        gd_store_close(s);
+        char what[600];
+        snprintf(what, sizeof what, "%s", err.msg);
+        snprintf(err.msg, sizeof err.msg, "vacuum failed, the traces are removed: %.400s", what);
+        return gd_cli_fail("rm", &err);
+    }
+    gd_store_close(s);
     return GD_EXIT_OK;
 }

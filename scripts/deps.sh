@@ -7,9 +7,11 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libsqlite3-dev libcurl4-openssl-dev
       check zlib1g-dev libzip-dev python3)
 if [ "${1:-}" = "--test" ]; then
+  # zip and unzip: tests/cli/bugreport-stored.test re-packs a bugreport with stored members
   # proguard-cli and a JDK: tests/retrace_proguard.sh compares godeye retrace with ProGuard's
   # python3-scipy: tests/oracle/diff_check.py checks diff's p-values and intervals against scipy
-  pkgs+=(python3-scipy gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind proguard-cli default-jdk-headless)
+  # zip, unzip: tests/cli/bugreport-stored.test re-packs a real bugreport with zip -0
+  pkgs+=(python3-scipy zip unzip gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind proguard-cli default-jdk-headless)
 fi
 if [ "${1:-}" = "--bench" ]; then
   # bench/run.sh: the sqlite3 -json and curl baselines, a loopback ClickHouse for push

@@ -3,6 +3,7 @@
 
     edges_check.py progress GODEYE   the progress line on a terminal (a pty)
     edges_check.py fulldisk GODEYE   a really full file system (tmpfs, root)
+    edges_check.py rmvacuum GODEYE   rm --vacuum on a full file system (tmpfs, root)
 
 progress: stdout and stderr on one pseudo-terminal; the line shows the
 reading and then "analysing: N/M blocks" (GODEYE_PROGRESS_DELAY=0 shows it
@@ -171,14 +172,68 @@ def fulldisk_on(exe, tmp, fs):
     return 0
 
 
+def rmvacuum(exe, tmp):
+    """rm --vacuum on a full disk (issue #25 item 11): the removal commits
+    and is reported ("removed trace 1"), then the vacuum's failure, exit 1;
+    the database holds the other trace, whole.  The room left on the disk
+    grows in 16 KiB steps until the removal fits: the vacuum, which needs
+    more, must then fail on its own."""
+    fs = os.path.join(tmp, "fs")
+    os.mkdir(fs)
+    m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", fs],
+                       capture_output=True, text=True)
+    if m.returncode != 0:
+        print("SKIP: cannot mount a tmpfs here (%s)" % m.stderr.strip())
+        return 77
+    try:
+        base = os.path.join(tmp, "base.db")
+        for seed in (4, 5):
+            cap = os.path.join(tmp, "c%d.jsonl" % seed)
+            generate(cap, 4000, seed)
+            rc, out, err = run(exe, base, "ingest", "-q", cap)
+            check(rc == 0, "ingest %d" % seed, err)
+        db, filler = os.path.join(fs, "g.db"), os.path.join(fs, "filler")
+        room, rc, out, err = 0, None, "", ""
+        while room <= 2 * os.path.getsize(base):
+            for f in os.listdir(fs):
+                os.remove(os.path.join(fs, f))
+            shutil.copy(base, db)
+            fill(filler)
+            with open(filler, "r+b") as f:
+                f.truncate(max(0, os.path.getsize(filler) - room))
+            rc, out, err = run(exe, db, "rm", "--vacuum", "1")
+            if out:
+                break
+            room += 16384
+        check(rc == 1 and out == "removed trace 1\n",
+              "the removal is reported before the vacuum fails (room %d bytes)" % room,
+              f"exit {rc}, {out!r}, {err!r}")
+        lines = err.rstrip("\n").split("\n")
+        check(len(lines) == 1 and "vacuum failed, the traces are removed: " in lines[0]
+              and "full" in lines[0], "the vacuum's failure is one line", repr(err))
+        os.remove(filler)
+        rc, out, err = run(exe, db, "sql", "--format", "json",
+                           "select group_concat(id) as ids, (select count(*) from dispatch) as d"
+                           " from trace")
+        check(rc == 0 and json.loads(out) == [{"ids": "2", "d": 2000}],
+              "trace 1 is gone, trace 2 whole (2000 dispatches)", out + err)
+        rc, out, err = run(exe, db, "sql", "pragma integrity_check")
+        check(rc == 0 and "ok" in out, "integrity_check ok", out + err)
+        rc, out, err = run(exe, db, "rm", "--vacuum", "2")
+        check(rc == 0 and out == "removed trace 2\n", "with room, rm --vacuum succeeds", err)
+    finally:
+        subprocess.run(["umount", fs])
+    return 0
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("progress", "fulldisk"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("progress", "fulldisk", "rmvacuum"):
         print(__doc__, file=sys.stderr)
         return 2
     exe = os.path.realpath(sys.argv[2])
     tmp = tempfile.mkdtemp(prefix="godeye-edges-")
     try:
-        rc = (progress if sys.argv[1] == "progress" else fulldisk)(exe, tmp)
+        rc = {"progress": progress, "fulldisk": fulldisk, "rmvacuum": rmvacuum}[sys.argv[1]](exe, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if rc == 77:

@@ -11,10 +11,17 @@ enum {
     GD_ERR_IO = 2,     /* file, network or database failure               */
     GD_ERR_USAGE = 3,  /* caller passed something invalid                 */
     GD_ERR_ABORT = 4,  /* a sink asked the reader to stop                 */
-    GD_ERR_NOT_MINE = 5 /* the input looked like the reader's format (a zip)
+    GD_ERR_NOMEM = 5,  /* out of memory (message "out of memory")         */
+    GD_ERR_NOT_MINE = 6 /* the input looked like the reader's format (a zip)
                          * but is not (no bugreport inside): alone, an error
-                         * like GD_ERR_DATA; in a folder, passed over       */
+                         * like GD_ERR_DATA; in a folder, passed over.  Not
+                         * GD_NOT_MINE below, a parser's "another rule's" */
 };
+
+/* What a probe or a line parser returns for input that belongs to another
+ * format or rule: never one of the codes above, so "not mine" can't be
+ * taken for an error nor an error for "not mine". */
+#define GD_NOT_MINE (-1)
 
 /* Where and what went wrong.  `source` is filled by ingest (the reader
  * does not know the file name); `line`/`col` are 1-based, 0 when the

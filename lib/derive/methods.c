@@ -37,7 +37,7 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
     *out = NULL;
     gd_mw *m = calloc(1, sizeof *m);
     if (!m)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     m->s = s;
     m->trace = trace;
     int rc = gd_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS method_tmp(pid INTEGER, tid INTEGER,"
@@ -49,7 +49,7 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
         if (!(m->st[i] = gd_store_prepare(s, ms_sql[i], err)))
             rc = err->code ? err->code : GD_ERR_IO;
     if (!rc && !(m->methods = gd_icache_new(65536, 8 << 20)))
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     if (rc) {
         gd_mw_free(m);
         return rc;
@@ -108,7 +108,7 @@ int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
 {
     const gd_method_ev *me = &ev->u.method;
     if (!me->method || !*me->method)
-        return 1;
+        return GD_NOT_MINE;
     int64_t id;
     int rc = intern_method(m, me->cls, me->method, me->desc, &id, err);
     if (rc)
@@ -174,7 +174,7 @@ static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
     gd_ctb b;
     if (gd_ctb_init(&b, &m->next_id, put_call, m)) {
         sqlite3_finalize(q);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     int have = 0, rc = 0, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
@@ -204,7 +204,7 @@ static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
     if (!rc && have)
         rc = gd_ctb_finish(&b, cap_end);
     if (rc == -1)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     else if (rc == 1) /* put_call failed: err is filled */
         rc = err->code ? err->code : GD_ERR_IO;
     add_stats(m->stats, &b);

@@ -74,7 +74,7 @@ static int post(gd_ch *c, const char *params, const char *body, size_t n, stream
     size_t ulen = strlen(c->base) + strlen(params) + strlen(c->db) + 32;
     char *url = malloc(ulen);
     if (!url)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(url, ulen, "%s%s%s%s", c->base, c->db[0] ? "database=" : "", c->db,
              c->db[0] && params[0] ? "&" : "");
     strncat(url, params, ulen - strlen(url) - 1);
@@ -123,7 +123,7 @@ static int insert(gd_ch *c, const char *table, const char *columns, const char *
              columns ? columns : "", columns ? ")" : "", format);
     char *esc = curl_easy_escape(c->e, q, 0);
     if (!esc)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(params, sizeof params, "query=%s", esc);
     curl_free(esc);
     return post(c, params, body, n, st, err);
@@ -187,7 +187,7 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     /* no "Expect: 100-continue" wait before a body */
     if (!(c->headers = curl_slist_append(NULL, "Expect:"))) {
         gd_ch_close(c);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     curl_easy_setopt(c->e, CURLOPT_HTTPHEADER, c->headers);
     /* HTTP basic authentication, as ClickHouse's HTTP interface takes it */
@@ -253,7 +253,7 @@ int gd_ch_create_tables(gd_ch *c, gd_error *err)
     /* statements end with ";" at the end of a line; "--" lines are comments */
     char *sql = malloc(sizeof GD_CLICKHOUSE_SQL);
     if (!sql)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     size_t len = 0;
     for (const char *p = GD_CLICKHOUSE_SQL; *p && !rc;) {
         const char *nl = strchr(p, '\n');

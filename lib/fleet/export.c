@@ -271,7 +271,7 @@ static json_t *json_row(sqlite3_stmt *q, gd_store *s, frames_cache **fc, gd_erro
             if (*fc || (*fc = calloc(1, sizeof **fc)))
                 k = frames_slot(*fc, s, sqlite3_column_int64(q, i), err);
             else
-                gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             if (k < 0) {
                 json_decref(row);
                 return NULL;
@@ -452,7 +452,7 @@ int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_
         return GD_OK;
     gd_store_export_rows *r = calloc(1, sizeof *r);
     if (!r)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     r->s = s;
     if (!(r->q = gd_store_prepare(s, def->sql, err))) {
         free(r);
@@ -497,7 +497,7 @@ static int callsite_tsv(gd_store_export_rows *r, int64_t id, gd_tsv_col c, gd_ts
     if (c.kind != GD_TSV_ARRAY)
         return 0;
     if (!r->fc && !(r->fc = calloc(1, sizeof *r->fc))) {
-        gd_error_set(r->err, GD_ERR_IO, 0, 0, "out of memory");
+        gd_error_set(r->err, GD_ERR_NOMEM, 0, 0, "out of memory");
         return -1;
     }
     int k = frames_slot(r->fc, r->s, id, r->err);

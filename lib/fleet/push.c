@@ -40,7 +40,7 @@ static int on_row(void *ctx, json_t *row)
     batcher *b = ctx;
     char *line = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(17));
     if (!line) {
-        b->rc = gd_error_set(b->err, GD_ERR_IO, 0, 0, "out of memory");
+        b->rc = gd_error_set(b->err, GD_ERR_NOMEM, 0, 0, "out of memory");
         return 1;
     }
     size_t n = strlen(line);
@@ -51,7 +51,7 @@ static int on_row(void *ctx, json_t *row)
         char *nb = realloc(b->buf, nc);
         if (!nb) {
             free(line);
-            b->rc = gd_error_set(b->err, GD_ERR_IO, 0, 0, "out of memory");
+            b->rc = gd_error_set(b->err, GD_ERR_NOMEM, 0, 0, "out of memory");
             return 1;
         }
         b->buf = nb;
@@ -87,7 +87,7 @@ static int refill(sender *w, size_t want)
         if (k < 0)
             return w->b->rc = w->b->err->code;
         if (w->tsv.oom || w->json.oom)
-            return w->b->rc = gd_error_set(w->b->err, GD_ERR_IO, 0, 0, "out of memory");
+            return w->b->rc = gd_error_set(w->b->err, GD_ERR_NOMEM, 0, 0, "out of memory");
         w->done = k == 0;
         w->rows += k == 1;
         w->jrows += k == 2;
@@ -355,11 +355,11 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     trace_list l = {0};
     rc = gd_store_export_traces(s, &opts->filter, on_trace, &l, err);
     if (rc == GD_ERR_ABORT)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     batcher b = {.c = c, .err = err};
     ch_tables *ts = calloc(1, sizeof *ts);
     if (!ts && !rc)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};
         rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, ts, &rep, err);

@@ -309,7 +309,7 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
     if (!txt) {
         json_decref(j);
-        return gd_error_set(err, GD_ERR_IO, ev->line, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, ev->line, 0, "out of memory");
     }
     sqlite3_stmt *st = w->st[ST_RAW];
     sqlite3_bind_int64(st, 1, w->trace);
@@ -560,7 +560,7 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_FRAME:
         return gd_views_put(w->views, w->trace, w->meta.max_depth, ev, on_skip, w, err);
     case GD_EV_METHOD:
-        if ((rc = gd_mw_put(w->methods, ev, err)) == 1) {
+        if ((rc = gd_mw_put(w->methods, ev, err)) == GD_NOT_MINE) {
             w->events--;
             on_skip(w, "method: no method name", ev->line, 0);
             return 0;
@@ -596,7 +596,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
 {
     gd_writer *w = calloc(1, sizeof *w);
     if (!w)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     w->s = s;
     w->min_ts = w->max_ts = GD_NONE;
     w->last_thread_pid = w->last_thread_tid = INT64_MIN;
@@ -628,7 +628,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         goto fail;
     }
     if (!(w->source = strdup(source)) || !(w->format = strdup(format))) {
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         goto fail;
     }
     for (int i = 0; i < ST__COUNT; i++)
@@ -650,7 +650,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     if ((rc = gd_mw_open(&w->methods, s, w->trace, err)))
         goto fail;
     if (!w->frames || !w->callsites || !w->messages) {
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         goto fail;
     }
     *out = w;

@@ -211,7 +211,7 @@ int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd
     curl_global_init(CURL_GLOBAL_DEFAULT);
     gd_fetch *f = calloc(1, sizeof *f);
     if (!f)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(f->url, sizeof f->url, "%s", url);
     f->max_bytes = o->max_bytes ? o->max_bytes : ((uint64_t)2 << 30);
     f->e = curl_easy_init();

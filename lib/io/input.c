@@ -123,7 +123,7 @@ int gd_input_open_file(gd_input **out, const char *path, gd_error *err)
 {
     gd_input *in = alloc_input(INPUT_SRC_FD);
     if (!in)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc = input_open_path(in, path, err);
     if (rc) {
         gd_input_close(in);
@@ -137,7 +137,7 @@ int gd_input_open_files(gd_input **out, char *const *paths, size_t n, gd_error *
 {
     gd_input *in = alloc_input(INPUT_SRC_FILES);
     if (!in)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     in->paths = calloc(n ? n : 1, sizeof *in->paths);
     for (size_t i = 0; i < n; i++) {
         struct stat st;
@@ -164,7 +164,7 @@ int gd_input_open_mem(gd_input **out, const void *data, size_t n, gd_error *err)
 {
     gd_input *in = alloc_input(INPUT_SRC_MEM);
     if (!in)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     in->mem = data;
     in->mem_len = n;
     in->raw_size = (int64_t)n;
@@ -176,7 +176,7 @@ int gd_input_open_pull(gd_input **out, gd_pull_fn fn, void *ctx, gd_error *err)
 {
     gd_input *in = alloc_input(INPUT_SRC_PULL);
     if (!in)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     in->pull = fn;
     in->pull_ctx = ctx;
     *out = in;
@@ -262,7 +262,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
                     size_t cap = (acc + k + 1) * 2;
                     char *nb = realloc(in->lbuf, cap);
                     if (!nb)
-                        return gd_error_set(err, GD_ERR_IO, in->lineno + 1, 0, "out of memory"), -1;
+                        return gd_error_set(err, GD_ERR_NOMEM, in->lineno + 1, 0, "out of memory"), -1;
                     in->lbuf = nb;
                     in->l_cap = cap;
                 }
@@ -291,7 +291,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
                 size_t cap = (acc + avail + 1) * 2;
                 char *nb = realloc(in->lbuf, cap);
                 if (!nb)
-                    return gd_error_set(err, GD_ERR_IO, in->lineno + 1, 0, "out of memory"), -1;
+                    return gd_error_set(err, GD_ERR_NOMEM, in->lineno + 1, 0, "out of memory"), -1;
                 in->lbuf = nb;
                 in->l_cap = cap;
             }

@@ -131,7 +131,7 @@ static int settle_enc(gd_input *in, gd_error *err)
         if (r < 0) { /* the bytes before the error come first */
             in->pend = malloc(sizeof *in->pend);
             if (!in->pend) {
-                gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 return -1;
             }
             *in->pend = e;
@@ -154,7 +154,7 @@ static int settle_enc(gd_input *in, gd_error *err)
     }
     unsigned char *nb = malloc(INPUT_DBUF + 1);
     if (!nb) {
-        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         return -1;
     }
     in->enc = enc;

@@ -125,7 +125,7 @@ int gd_textin_open(gd_textin **out, gd_input *in, gd_error *err)
         return err && err->code ? err->code : GD_ERR_IO;
     gd_textin *t = calloc(1, sizeof *t);
     if (!t)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     t->in = in;
     t->first = 1;
     t->enc = gd_text_detect(h, n);
@@ -133,7 +133,7 @@ int gd_textin_open(gd_textin **out, gd_input *in, gd_error *err)
         t->raw = malloc(RAW_CAP);
         if (!t->raw) {
             free(t);
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         }
         /* consume the BOM */
         unsigned char bom[2];
@@ -197,7 +197,7 @@ static int line_room(gd_textin *t, size_t extra, gd_error *err)
         nc *= 2;
     char *p = realloc(t->line, nc);
     if (!p)
-        return gd_error_set(err, GD_ERR_IO, t->lineno + 1, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, t->lineno + 1, 0, "out of memory");
     t->line = p;
     t->line_cap = nc;
     return 0;

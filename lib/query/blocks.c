@@ -633,7 +633,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     else
         rc = each_block(s, &lq, add_to_group, &gs, 1, err);
     if (!rc && gs.oom)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     /* each trace's app version, for the first and last version a group
      * was seen in */
     json_t *versions = json_object();

@@ -147,7 +147,7 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups, &sd->anr};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!(sets[i]->index = json_object()))
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_filter f = {sel->ids, sel->n};
     gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};
     gd_pages_query pq = {.filter = f, .slow_ms = NAN};
@@ -169,7 +169,7 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     }
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i]->oom)
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         for (size_t j = 0; j < sets[i]->n; j++)
             gd_stats_sort(sets[i]->s[j].v, sets[i]->s[j].n);
     }
@@ -347,7 +347,7 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     verdict vd;
     judge(&vd, k, b, h, mb, mh, alpha, min_samples);
     if (!vd.status)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     const char *status = vd.status;
     double p = vd.p, rp = vd.rp;
 

@@ -93,7 +93,7 @@ int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
         if (!rc && items_preorder(&it))
             rc = -1;
         if (rc == -1 || it.oom)
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         if (rc || it.n == 0 || !(it.root_cost >= q->evil_ms)) {
             free(it.v);
             free(it.seq);

@@ -140,7 +140,7 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
                 continue; /* no meaningful duration */
         }
         if (buf_push(buf, dur, vs)) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;
         }
         if (gd_frame_is_frozen(dur) && overlapping_blocks(bq, trace, have_pid, pid, ts, ts + dur, blocks)) {

@@ -81,10 +81,10 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
             return rc;
         gd_ctt *t = gd_ctt_new(a, b);
         if (!t)
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         rc = gd_calls_window(s, trace, pid, tid, a, b, feed_tree, t, err);
         if (rc == -1)
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         if (!rc)
             rc = emit_tree(s, t, trace, tid, fn, ctx, err);
         gd_ctt_free(t);
@@ -110,7 +110,7 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
                 break;
             gd_ctt_free(t);
             if (!(t = gd_ctt_new(-INFINITY, INFINITY))) {
-                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 break;
             }
             trace = tr;
@@ -120,7 +120,7 @@ int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
         gd_call c;
         gd_calls_at(st, 3, &c);
         if (gd_ctt_add(t, &c)) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;
         }
     }

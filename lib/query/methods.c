@@ -67,7 +67,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         mrow *m = mrows_add(r);
         if (!m) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;
         }
         m->method = sqlite3_column_int64(st, 0);
@@ -138,12 +138,12 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
     gd_calls_accs as = {0};
     rc = gd_calls_walk(s, trace, pid, tid, a, b, gd_calls_acc_call, &as, err);
     if (rc == -1 || as.oom)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     for (size_t i = 0; !rc && i < as.n; i++) {
         gd_calls_acc *e = &as.v[i];
         mrow *m = mrows_add(r);
         if (!m) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;
         }
         m->method = e->method;

@@ -80,7 +80,7 @@ static cs_ent *agg_get(cs_agg *a, int64_t id, gd_error *err)
         a->e = calloc(nc, sizeof *a->e);
         if (!a->e) {
             a->e = old;
-            gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             return NULL;
         }
         a->cap = nc;
@@ -153,7 +153,7 @@ static int agg_totals(cs_agg *a, gd_error *err)
     size_t cap = a->cap;
     int64_t *ids = malloc((a->n + 1) * sizeof *ids);
     if (!ids)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     size_t n = 0;
     for (size_t i = 0; i < cap; i++)
         if (a->e[i].id && a->e[i].self)
@@ -193,7 +193,11 @@ static int cmp_ent(const void *x, const void *y)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* The icicle tree of the aggregated samples, nodes under `min` dropped. */
+/* The icicle tree of the aggregated samples, nodes under `min` dropped, and
+ * those FLAME_MAX_DEPTH and more below the root cut (a stack can be as
+ * deep as the input; a tree that deep would cost a recursion per level to
+ * write and free).  The root's "cut" counts the nodes cut at that depth. */
+#define FLAME_MAX_DEPTH 1024
 static json_t *agg_flame(cs_agg *a, long min)
 {
     json_t *root = json_pack("{s:s s:I s:[]}", "name", "all", "value", (json_int_t)a->nsamples,
@@ -206,8 +210,13 @@ static json_t *agg_flame(cs_agg *a, long min)
         if (a->e[i].id && a->e[i].total >= min && a->e[i].total > 0)
             kept[n++] = &a->e[i];
     gd_sort(kept, n, sizeof *kept, cmp_ent);
+    long cut = 0;
     for (size_t i = 0; i < n; i++) {
         cs_ent *e = kept[i];
+        if (e->depth >= FLAME_MAX_DEPTH) {
+            cut += e->depth == FLAME_MAX_DEPTH;
+            continue;
+        }
         e->node = json_pack("{s:o s:I s:[]}", "name", frame_text(a, e->frame), "value",
                             (json_int_t)e->total, "children");
         json_t *parent = root;
@@ -219,6 +228,8 @@ static json_t *agg_flame(cs_agg *a, long min)
             json_array_append(json_object_get(parent, "children"), e->node);
     }
     free(kept);
+    if (cut)
+        json_object_set_new(root, "cut", json_integer(cut));
     return root;
 }
 
@@ -367,34 +378,53 @@ int gd_store_group_flames(gd_store *s, const gd_flame_query *fq, gd_row_fn fn, v
 
 /* ---- folded stacks ------------------------------------------------------ */
 
-/* Appends the chain of `id`, root first, to buf (';'-separated). */
+/* Appends the chain of `id`, root first, to buf (';'-separated).  A loop,
+ * not a recursion: a chain is as deep as the input's stack (300k frames
+ * and more). */
 static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *err)
 {
-    if (!id)
-        return GD_OK;
-    cs_ent *e = agg_get(a, id, err);
-    if (!e)
-        return err->code;
-    int64_t frame = e->frame, parent = e->parent;
-    int rc = chain_text(a, parent, buf, len, err);
-    if (rc)
-        return rc;
-    json_t *t = frame_text(a, frame);
-    const char *txt = json_string_value(t) ? json_string_value(t) : "?";
-    size_t tl = strlen(txt);
-    char *nb = realloc(*buf, *len + tl + 2);
-    if (!nb) {
-        json_decref(t);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    int64_t *frames = NULL;
+    size_t n = 0, cap = 0;
+    int rc = GD_OK;
+    while (id) {
+        cs_ent *e = agg_get(a, id, err);
+        if (!e) {
+            rc = err->code;
+            break;
+        }
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            int64_t *nf = realloc(frames, nc * sizeof *nf);
+            if (!nf) {
+                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                break;
+            }
+            frames = nf;
+            cap = nc;
+        }
+        frames[n++] = e->frame;
+        id = e->parent;
     }
-    *buf = nb;
-    if (*len)
-        nb[(*len)++] = ';';
-    for (size_t i = 0; i < tl; i++)
-        nb[(*len)++] = txt[i] == ';' ? ',' : txt[i];
-    nb[*len] = 0;
-    json_decref(t);
-    return GD_OK;
+    while (!rc && n > 0) {
+        json_t *t = frame_text(a, frames[--n]);
+        const char *txt = json_string_value(t) ? json_string_value(t) : "?";
+        size_t tl = strlen(txt);
+        char *nb = realloc(*buf, *len + tl + 2);
+        if (!nb) {
+            json_decref(t);
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            break;
+        }
+        *buf = nb;
+        if (*len)
+            nb[(*len)++] = ';';
+        for (size_t i = 0; i < tl; i++)
+            nb[(*len)++] = txt[i] == ';' ? ',' : txt[i];
+        nb[*len] = 0;
+        json_decref(t);
+    }
+    free(frames);
+    return rc;
 }
 
 int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
@@ -431,7 +461,7 @@ int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
     size_t n = 0;
     int64_t *ids = rc ? NULL : malloc((a.n + 1) * sizeof *ids);
     if (!rc && !ids)
-        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     for (size_t i = 0; !rc && i < a.cap; i++)
         if (a.e[i].id && a.e[i].self)
             ids[n++] = a.e[i].id;

@@ -1,4 +1,5 @@
 /* query/select.c - selectors: the traces a `diff` or `check` side pools (ids, key=value, newest). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +61,9 @@ static int parse_id_list(const char *s, int64_t *ids, size_t max, size_t *n)
         if (*p < '0' || *p > '9')
             return -1;
         char *end;
+        errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (v <= 0 || *n == max)
+        if (errno || v <= 0 || *n == max) /* out of range: refused, never clamped */
             return -1;
         ids[(*n)++] = v;
         if (*end == '\0')
@@ -213,7 +215,7 @@ int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, 
             if (!*slot[k] || (k == 0 ? c > 0 : c < 0)) {
                 free(*slot[k]);
                 if (!(*slot[k] = strdup(v)))
-                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             }
         }
         if (rc)

@@ -115,7 +115,7 @@ int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
         int64_t tr = sqlite3_column_int64(st, 0), td = sqlite3_column_int64(st, 1);
         if (!n || ts[n - 1].trace != tr || ts[n - 1].tid != td) {
             if (gd_grow((void **)&ts, &cap, n + 1, sizeof *ts, NULL)) {
-                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 break;
             }
             tacc *t = &ts[n++];
@@ -126,7 +126,7 @@ int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
             t->main = sqlite3_column_int(st, 7);
             const char *nm = (const char *)sqlite3_column_text(st, 8);
             if (nm && !(t->name = strdup(nm))) {
-                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 break;
             }
         }

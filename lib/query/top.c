@@ -43,7 +43,7 @@ static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *t
                           "capture_min", round(a->minutes * 1000) / 1000, "trace",
                           trace ? trace : json_null(), "title", title, "evidence", evidence, "command", command);
     if (!e || json_array_append_new(a->entries, e))
-        return gd_error_set(a->err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return 0;
 }
 
@@ -395,7 +395,7 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     json_t **v = n ? malloc(n * sizeof *v) : NULL;
     if (n && !v) {
         json_decref(a.entries);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
         v[i] = json_incref(json_array_get(a.entries, i));
@@ -412,5 +412,5 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     json_decref(a.entries);
     *out = json_pack("{s:f s:o s:I}", "minutes", round(a.minutes * 1000) / 1000, "entries", ranked, "more",
                      (json_int_t)(n > (size_t)max ? n - (size_t)max : 0));
-    return *out ? GD_OK : gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+    return *out ? GD_OK : gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
 }

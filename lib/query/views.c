@@ -191,7 +191,7 @@ int gd_store_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ct
             a.parent = sqlite3_column_int64(q, 4);
         if (acc_push(&a, (const char *)sqlite3_column_text(q, 5), sqlite3_column_double(q, 6),
                      sqlite3_column_type(q, 7) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 7))) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             goto out;
         }
     }
@@ -376,7 +376,7 @@ int gd_store_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *
             cap = cap ? cap * 2 : 64;
             image_row *nr = realloc(rows, cap * sizeof *nr);
             if (!nr) {
-                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 break;
             }
             rows = nr;

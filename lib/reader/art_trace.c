@@ -239,7 +239,7 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         if (a)
             free(a->th);
         free(a);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     a->in = in;
     a->sink = sink;

@@ -96,7 +96,7 @@ int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
 {
     art_thread *t = art_thread_get(a, tid);
     if (!t)
-        return gd_error_set(a->err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     uint32_t method = mv & ~3u;
     unsigned action = mv & 3u;
     uint32_t t_raw = a->clock == ART_CLK_CPU ? cpu : wall;

@@ -20,7 +20,8 @@ typedef struct athread {
     char *pname;          /* process name (entries whose tid is a pid) */
     aframe *stack;
     int depth, cap;
-    long over;            /* begins beyond ATRACE_MAX_DEPTH still open */
+    long over;            /* begins dropped (beyond a bound) still open */
+    int over_mem;         /* that run began at ATRACE_MAX_OPEN_BYTES, not the depth */
     unsigned long main_slices; /* slices on this thread as a main thread */
 } athread;
 
@@ -55,6 +56,7 @@ struct gd_atrace {
     int full;
     double last_ts;
     unsigned long events;
+    size_t open_bytes;    /* open slices of every thread, at most ATRACE_MAX_OPEN_BYTES */
     char reason[96];
 };
 
@@ -148,7 +150,7 @@ static athread *thread_of(gd_atrace *a, int64_t tid, gd_error *err)
         return NULL;
     }
     if ((a->n + 1) * 2 > a->cap && rehash(a, a->cap ? a->cap * 2 : 256)) {
-        gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         return NULL;
     }
     size_t h = slot_of(tid, a->cap);
@@ -193,7 +195,7 @@ static int set_name(char **dst, const char *name, size_t len, gd_error *err)
         return 0;
     char *c = copy_name(name, len);
     if (!c)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     free(*dst);
     *dst = c;
     return 0;
@@ -249,7 +251,7 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
         return 0;
     json_t *o = json_object();
     if (!o)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     if (name[0] == 'm') {
         /* owner "NAME (TID)", then " at METHOD" (newer ART), " waiters=N",
          * " blocking from METHOD" */
@@ -289,7 +291,7 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     if (!js)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_event ev = *base;
     ev.kind = GD_EV_ISSUE;
     memset(&ev.u, 0, sizeof ev.u);
@@ -301,6 +303,12 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
     int rc = emit(a, &ev, err);
     free(js);
     return rc;
+}
+
+/* What one open slice holds, counted against ATRACE_MAX_OPEN_BYTES. */
+static size_t frame_cost(const char *name)
+{
+    return sizeof(aframe) + strlen(name) + 1;
 }
 
 /* One slice of thread t that began as f and ends at end; depth = open
@@ -369,6 +377,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
     if (!rc && !open)
         rc = lock_issue(a, &ev, f->name, depth > 0 ? t->stack[depth - 1].name : NULL, dur, main,
                         err);
+    a->open_bytes -= frame_cost(f->name);
     free(f->name);
     f->name = NULL;
     return rc;
@@ -389,6 +398,18 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         return err->code;
     if (pid >= 0 && t->pid < 0)
         t->pid = pid;
+    /* every thread's open slices together: past the bound a begin is
+     * dropped (its end then closes nothing), each one counted; a begin
+     * above a dropped one is dropped too */
+    int mem = !t->over && t->depth < ATRACE_MAX_DEPTH &&
+              a->open_bytes + sizeof(aframe) + (len < ATRACE_MAX_NAME ? len : ATRACE_MAX_NAME) +
+                      1 > ATRACE_MAX_OPEN_BYTES;
+    if (mem || t->over_mem) {
+        gd_sink_skip(a->sink, why(a, "slice dropped: open slices over 16 MiB"), line, 0);
+        t->over_mem = 1;
+        t->over++;
+        return 0;
+    }
     if (t->depth >= ATRACE_MAX_DEPTH || t->over) {
         if (t->over == 0)
             gd_sink_skip(a->sink, why(a, "slices nested too deep"), line, 0);
@@ -399,7 +420,7 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         int nc = t->cap ? t->cap * 2 : 8;
         aframe *ns = realloc(t->stack, (size_t)nc * sizeof *ns);
         if (!ns)
-            return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
         t->stack = ns;
         t->cap = nc;
     }
@@ -411,9 +432,10 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         a->starts[a->nstarts++ % ATRACE_RECENT] = ts_ms;
     aframe *f = &t->stack[t->depth];
     if (!(f->name = copy_name(name, len)))
-        return gd_error_set(err, GD_ERR_IO, line, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
     f->ts = ts_ms;
     f->pid = pid;
+    a->open_bytes += frame_cost(f->name);
     t->depth++;
     return 0;
 }
@@ -423,7 +445,8 @@ int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *
     note_ts(a, ts_ms);
     athread *t = find(a, tid);
     if (t && t->over) {
-        t->over--;
+        if (--t->over == 0)
+            t->over_mem = 0;
         return 0;
     }
     if (!t || t->depth == 0) {
@@ -699,10 +722,9 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
         athread *t = &a->tab[i];
         if (t->tid < 0)
             continue;
-        if (t->over) {
+        if (t->over && !t->over_mem)
             gd_sink_skip(a->sink, why(a, "slices nested too deep"), 0, 0);
-            t->over = 0;
-        }
+        t->over = 0;
         /* innermost first, each ended at the trace's last time */
         while (t->depth > 0 && !rc) {
             t->depth--;

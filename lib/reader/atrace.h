@@ -23,7 +23,11 @@
  * from gd_atrace_finish as unfinished dispatches / open methods).
  *
  * Memory: per-thread state for at most ATRACE_MAX_THREADS threads, stacks
- * ATRACE_MAX_DEPTH deep, names capped at ATRACE_MAX_NAME bytes. */
+ * ATRACE_MAX_DEPTH deep, names capped at ATRACE_MAX_NAME bytes, and the
+ * open slices of all threads together at most ATRACE_MAX_OPEN_BYTES (names
+ * and stack entries): a begin past a bound is dropped, counted "slices
+ * nested too deep" (once per run) or "slice dropped: open slices over
+ * 16 MiB" (each), and the end that matches it closes nothing. */
 #ifndef GD_ATRACE_H
 #define GD_ATRACE_H
 
@@ -35,6 +39,7 @@
 #define ATRACE_MAX_THREADS 65536
 #define ATRACE_MAX_DEPTH 128
 #define ATRACE_MAX_NAME 1024
+#define ATRACE_MAX_OPEN_BYTES ((size_t)16 << 20)
 
 typedef struct gd_atrace gd_atrace;
 

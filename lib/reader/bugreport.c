@@ -346,7 +346,7 @@ int gd_br_finish(gd_br *b, const char *format, gd_error *err)
     m.clock = "local";
     json_t *j = json_object();
     if (!j)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     json_object_set_new(j, "bugreport", json_string(format));
     if (b->dumpstate[0])
         json_object_set_new(j, "dumpstate", json_string(b->dumpstate));
@@ -376,8 +376,8 @@ static int is_zip(const unsigned char *h, size_t n)
 static int probe(const unsigned char *head, size_t n, int eof)
 {
     (void)eof;
-    if (is_zip(head, n))
-        return 80;
+    if (is_zip(head, n)) /* its members decide, whatever their compression */
+        return GD_PROBE_CONTAINER;
     size_t hn;
     char *h = gd_text_head(head, n < 4096 ? n : 4096, &hn);
     if (!h)
@@ -409,7 +409,7 @@ static int read_bugreport(gd_input *in, const gd_sink *sink, const gd_read_opts 
         return gd_bugreport_read_zip(in, &gd_bugreport_default_caps, sink, opts, err);
     gd_br *b = gd_br_new(sink, opts);
     if (!b)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc = gd_br_text(b, in, NULL, err);
     if (!rc)
         rc = gd_br_finish(b, "text", err);

@@ -64,7 +64,7 @@ static int cur_append(splitter *sp, const char *s, size_t n, gd_error *err)
             cap *= 2;
         char *c = realloc(sp->cur, cap);
         if (!c)
-            return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         sp->cur = c;
         sp->cur_cap = cap;
     }

@@ -306,7 +306,7 @@ static int read_archive(zip_t *za, const gd_bugreport_caps *caps, const gd_sink 
                             "not a bugreport zip: no main_entry.txt or bugreport-*.txt member");
     gd_br *b = gd_br_new(sink, opts);
     if (!b)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     if (entry_i >= 0) {
         char want[1024];
         if (read_main_entry(za, (zip_uint64_t)entry_i, want, sizeof want) == 0) {

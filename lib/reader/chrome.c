@@ -94,7 +94,7 @@ static cthread *thread_of(cctx *c, int64_t pid, int64_t tid, int *oom)
         c->slot = calloc(CHROME_HASH, sizeof *c->slot);
         if (!c->slot) {
             *oom = 1;
-            gd_error_set(c->err, GD_ERR_IO, c->line, c->col, "out of memory");
+            gd_error_set(c->err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
             return NULL;
         }
     }
@@ -113,7 +113,7 @@ static cthread *thread_of(cctx *c, int64_t pid, int64_t tid, int *oom)
         cthread *n = realloc(c->thr, (c->nthr + 64) * sizeof *n);
         if (!n) {
             *oom = 1;
-            gd_error_set(c->err, GD_ERR_IO, c->line, c->col, "out of memory");
+            gd_error_set(c->err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
             return NULL;
         }
         c->thr = n;
@@ -354,7 +354,7 @@ static int read_chrome(gd_input *in, const gd_sink *sink, const gd_read_opts *op
     c.err = err;
     gd_jstream *js = gd_jstream_new(in);
     if (!js)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc;
     int t = gd_jstream_peek(js, err);
     if (t == '[') {

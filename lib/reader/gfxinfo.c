@@ -164,7 +164,7 @@ static int add_figure(gfx *g, const char *s, long lineno, gd_error *err)
     if (!k || !val) {
         free(k);
         free(val);
-        return gd_error_set(err, GD_ERR_IO, lineno, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, lineno, 0, "out of memory");
     }
     /* a key printed twice in one block: keep the first */
     for (size_t i = 0; i < g->nfig; i++)
@@ -396,7 +396,7 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     (void)opts;
     gfx *g = calloc(1, sizeof *g);
     if (!g)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     g->sink = sink;
     g->pid = -1;
     gd_textin *t = NULL;

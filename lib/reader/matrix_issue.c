@@ -222,7 +222,7 @@ static int send_meta(mx_ctx *c, json_t *o, gd_error *err)
     char *js = mj ? json_dumps(mj, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(mj);
     if (!js)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_meta m;
     gd_meta_init(&m);
     m.app = process;
@@ -308,7 +308,7 @@ int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
         return rc;
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     if (!js)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     const char *detail = mx_fstr(o, "detail");
     issue_kind kind = kind_of(tag, detail);
     double cost = fnum(o, "cost");

@@ -54,9 +54,10 @@
  * (1-based); errors in the framing also give the byte offset.
  *
  * Memory: one packet at a time (at most PF_MAX_PACKET bytes; larger ones are
- * read past and counted), per-sequence interned names (PF_MAX_INTERNED in
- * all), PF_MAX_TRACKS track descriptors, PF_MAX_FRAMES open frame-timeline
- * frames, and atrace.h's per-thread state. */
+ * read past and counted), per-sequence interned names (PF_MAX_INTERNED and
+ * PF_MAX_INTERNED_BYTES in all), PF_MAX_TRACKS track descriptors,
+ * PF_MAX_FRAMES open frame-timeline frames, the sort queue (PF_SORT_MAX
+ * entries, PF_SORT_MAX_BYTES) and atrace.h's per-thread state. */
 #include "perfetto_int.h"
 
 /* ---- packets ---- */
@@ -101,7 +102,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
     int rc = 0, zr = Z_OK;
     if (!out) {
         inflateEnd(&z);
-        return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     }
     z.next_in = (Bytef *)f->data;
     z.avail_in = (uInt)f->len;
@@ -114,7 +115,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
             size_t nc = cap * 2 > PF_MAX_INFLATED ? PF_MAX_INFLATED : cap * 2;
             uint8_t *n = realloc(out, nc);
             if (!n) {
-                rc = gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+                rc = gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
                 break;
             }
             out = n;
@@ -462,7 +463,7 @@ static int stream_next(pctx *c, gd_input *in, uint8_t **buf, size_t *cap, uint64
             nc *= 2;
         uint8_t *nb = realloc(*buf, nc);
         if (!nb)
-            return gd_error_set(err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         *buf = nb;
         *cap = nc;
     }
@@ -487,12 +488,12 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     (void)opts;
     pctx *c = calloc(1, sizeof *c);
     if (!c)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     c->sink = sink;
     c->err = err;
     if (!(c->at = gd_atrace_new(sink, "perfetto"))) {
         free(c);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     if (pf_sched_new(c)) {
         gd_atrace_free(c->at);

@@ -45,7 +45,10 @@ pseq *pf_seq_of(pctx *c, uint32_t id)
 void pf_seq_clear(pctx *c, pseq *s)
 {
     for (size_t i = 0; i < s->cap; i++)
-        free(s->names[i].name);
+        if (s->names[i].name) {
+            c->interned_bytes -= strlen(s->names[i].name) + 1;
+            free(s->names[i].name);
+        }
     free(s->names);
     c->ninterned -= s->n;
     s->names = NULL;
@@ -85,9 +88,11 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
             if (s->names[h].iid == iid) {
                 char *n = malloc(len + 1);
                 if (!n)
-                    return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+                    return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
                 memcpy(n, name, len);
                 n[len] = 0;
+                c->interned_bytes += strlen(n) + 1;
+                c->interned_bytes -= strlen(s->names[h].name) + 1;
                 free(s->names[h].name);
                 s->names[h].name = n;
                 return 0;
@@ -95,7 +100,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
             h = (h + 1) & (s->cap - 1);
         }
     }
-    if (c->ninterned >= PF_MAX_INTERNED) {
+    if (c->ninterned >= PF_MAX_INTERNED || c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES) {
         pf_bad(c, "too many interned names, later ones dropped");
         return 0;
     }
@@ -103,7 +108,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
         size_t nc = s->cap ? s->cap * 2 : 64;
         iname *nt = calloc(nc, sizeof *nt);
         if (!nt)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         for (size_t i = 0; i < s->cap; i++) {
             if (!s->names[i].name)
                 continue;
@@ -118,7 +123,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
     }
     char *n = malloc(len + 1);
     if (!n)
-        return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     memcpy(n, name, len);
     n[len] = 0;
     size_t h = ihash(iid, s->cap);
@@ -128,6 +133,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
     s->names[h].name = n;
     s->n++;
     c->ninterned++;
+    c->interned_bytes += strlen(n) + 1;
     return 0;
 }
 
@@ -203,7 +209,7 @@ static int track_put(pctx *c, uint64_t uuid, int64_t pid, int64_t tid)
         size_t nc = c->tcap ? c->tcap * 2 : 256;
         ptrack *nt = calloc(nc, sizeof *nt);
         if (!nt)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         for (size_t i = 0; i < c->tcap; i++) {
             if (!c->tracks[i].uuid)
                 continue;

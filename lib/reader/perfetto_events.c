@@ -5,7 +5,8 @@
  * Ftrace bundles are per CPU, so prints reach the reader out of time order
  * (seconds apart in real traces).  Slice begins and ends wait in a min-heap
  * by time and are paired once PF_SORT_WINDOW_MS older than the newest time
- * seen (or when PF_SORT_MAX wait). */
+ * seen, or earlier when PF_SORT_MAX of them or PF_SORT_MAX_BYTES (entries
+ * and names) wait: those paired early are counted. */
 
 static int pend_less(const pending *a, const pending *b)
 {
@@ -40,6 +41,7 @@ static int pend_pop_one(pctx *c)
         rc = gd_atrace_begin(c->at, top.ts, top.pid, top.tid, top.text, top.len, top.pkno, c->err);
     else
         rc = gd_atrace_end(c->at, top.ts, top.tid, top.pkno, c->err);
+    c->heap_bytes -= sizeof top + (top.text ? top.len + 1 : 0);
     free(top.text);
     return rc;
 }
@@ -48,9 +50,15 @@ static int pend_pop_one(pctx *c)
 int pf_pend_drain(pctx *c, int all)
 {
     int rc = 0;
-    while (!rc && c->nheap &&
-           (all || c->nheap >= PF_SORT_MAX || c->heap[0].ts < c->max_ts - PF_SORT_WINDOW_MS))
+    while (!rc && c->nheap) {
+        int ripe = all || c->heap[0].ts < c->max_ts - PF_SORT_WINDOW_MS;
+        if (!ripe && c->nheap < PF_SORT_MAX && c->heap_bytes <= PF_SORT_MAX_BYTES)
+            break;
+        if (!ripe)
+            gd_sink_skip(c->sink, "ignored: perfetto: paired before its sort window (queue full)",
+                         c->pkno, 0);
         rc = pend_pop_one(c);
+    }
     return rc;
 }
 
@@ -61,7 +69,7 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, con
         size_t nc = c->cheap ? c->cheap * 2 : 1024;
         pending *n = realloc(c->heap, nc * sizeof *n);
         if (!n)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         c->heap = n;
         c->cheap = nc;
     }
@@ -70,10 +78,11 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, con
     pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL};
     if (text) {
         if (!(x.text = malloc(len + 1)))
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         memcpy(x.text, text, len);
         x.text[len] = 0;
     }
+    c->heap_bytes += sizeof x + (x.text ? len + 1 : 0);
     size_t i = c->nheap++;
     while (i > 0 && pend_less(&x, &c->heap[(i - 1) / 2])) {
         c->heap[i] = c->heap[(i - 1) / 2];

@@ -18,12 +18,14 @@
 #define PF_MAX_PACKET ((size_t)32 << 20)
 #define PF_MAX_INFLATED ((size_t)32 << 20)
 #define PF_MAX_INTERNED 262144
+#define PF_MAX_INTERNED_BYTES ((size_t)16 << 20) /* the names' bytes, all sequences */
 #define PF_MAX_SEQS 4096
 #define PF_MAX_TRACKS 65536
 #define PF_MAX_FRAMES 4096
 #define PF_BOOTTIME 6
 #define PF_SORT_WINDOW_MS 10000.0
 #define PF_SORT_MAX 262144
+#define PF_SORT_MAX_BYTES ((size_t)16 << 20)
 
 typedef struct iname {
     uint64_t iid;
@@ -62,6 +64,7 @@ typedef struct pctx {
     size_t nseqs;
     size_t last_seq;     /* index of the last sequence looked up */
     size_t ninterned;
+    size_t interned_bytes; /* at most PF_MAX_INTERNED_BYTES */
     ptrack *tracks;
     size_t tcap, ntracks;
     struct pf_ft *ft;    /* frame timeline state (perfetto_frames.c), NULL until used */
@@ -72,6 +75,7 @@ typedef struct pctx {
     int clk_has[6];
     pending *heap;       /* slice begins/ends waiting for time order */
     size_t nheap, cheap;
+    size_t heap_bytes;   /* entries and their texts, at most PF_SORT_MAX_BYTES */
     uint64_t seqno;
     double max_ts;
     char reason[96];

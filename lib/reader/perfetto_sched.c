@@ -70,7 +70,7 @@ int pf_sched_new(pctx *c)
         if (p)
             gd_sched_free(p->st);
         free(p);
-        return gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     for (size_t i = 0; i < PS_MAX_CPUS; i++)
         p->cpu_tid[i] = -1;

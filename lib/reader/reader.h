@@ -27,6 +27,8 @@ typedef struct gd_read_opts {
     const char *anr_section;
 } gd_read_opts;
 
+#define GD_PROBE_CONTAINER 200
+
 /* Skip reason of a last line dropped under keep_going. */
 #define GD_SKIP_TRUNCATED "truncated input"
 
@@ -34,7 +36,11 @@ typedef struct gd_reader {
     const char *name;            /* stable: "godeye", "logcat", ...         */
     const char *description;
     /* Confidence 0..100 that `head` (the first bytes, decompressed) is this
-     * format; eof = head is the whole input. */
+     * format; eof = head is the whole input.  GD_PROBE_CONTAINER: `head`
+     * starts with this reader's container magic (a zip's local header),
+     * whose members decide what it holds: it beats every text probe, which
+     * could otherwise take a stored (uncompressed) first member's bytes for
+     * its own format. */
     int (*probe)(const unsigned char *head, size_t n, int eof);
     /* Reads the whole input; returns GD_OK or an error code with err set. */
     int (*read)(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err);

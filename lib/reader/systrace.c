@@ -439,7 +439,7 @@ static int zgetline(sctx *c, gd_input *in, char **line, size_t *len)
             size_t cap = (acc + k + 1) * 2;
             char *nb = realloc(c->zline, cap);
             if (!nb) {
-                gd_error_set(c->err, GD_ERR_IO, 0, 0, "out of memory");
+                gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 return -1;
             }
             c->zline = nb;
@@ -484,11 +484,11 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     c.err = err;
     c.mode = M_PREAMBLE;
     if (!(c.at = gd_atrace_new(sink, "systrace")))
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     if (!(c.sched = gd_sched_new(sink, "systrace")) || !(c.binder = gd_binder_new(sink, "systrace"))) {
         gd_sched_free(c.sched);
         gd_atrace_free(c.at);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     gd_sched_set_lookup(c.sched, gd_atrace_thread_info, c.at);
     char *s;
@@ -513,7 +513,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 c.zout = malloc(SYS_ZCHUNK);
                 c.zflt = malloc(SYS_ZCHUNK + 4);
                 if (!c.zin || !c.zout || !c.zflt) {
-                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                     break;
                 }
                 memset(&c.z, 0, sizeof c.z);
@@ -554,7 +554,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 /* rebuild the line with its first byte */
                 char *joined = malloc(n + 2);
                 if (!joined) {
-                    rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                     break;
                 }
                 joined[0] = first[0];

@@ -36,14 +36,14 @@ int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err)
         if (nn)
             names = nn;
         if (!ns || !nn) {
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;
         }
         b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, 1));
         names[b->n] = strdup((const char *)sqlite3_column_text(q, 0));
         b->n++;
         if (!b->sql[b->n - 1] || !names[b->n - 1])
-            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     sqlite3_finalize(q);
     /* dropped once the schema query is finished (a running one locks it) */

@@ -77,7 +77,7 @@ int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error 
     char *list = json_dumps(arr, JSON_COMPACT);
     json_decref(arr);
     if (!list)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc = gd_store_begin(s, err);
     if (!rc)
         rc = rm_all(s, list, err);
@@ -88,5 +88,10 @@ int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error 
     }
     if ((rc = gd_store_commit(s, err)))
         return rc;
-    return vacuum ? gd_store_exec(s, "VACUUM", err) : GD_OK;
+    return vacuum ? gd_store_vacuum(s, err) : GD_OK;
+}
+
+int gd_store_vacuum(gd_store *s, gd_error *err)
+{
+    return gd_store_exec(s, "VACUUM", err);
 }

@@ -85,6 +85,39 @@ static int user_version(gd_store *s, int *v, gd_error *err)
     return GD_OK;
 }
 
+static int application_id(gd_store *s, int *id, gd_error *err)
+{
+    sqlite3_stmt *st = gd_store_prepare(s, "PRAGMA application_id", err);
+    if (!st)
+        return err->code;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return gd_store_fail(s, err, "database");
+    }
+    *id = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return GD_OK;
+}
+
+/* 1 when the database has godeye's core tables (a database of godeye from
+ * before GD_APPLICATION_ID), else 0. */
+static int godeye_tables(gd_store *s, int *yes, gd_error *err)
+{
+    sqlite3_stmt *st = gd_store_prepare(s,
+                                        "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                                        " AND name IN ('trace', 'dispatch', 'block')",
+                                        err);
+    if (!st)
+        return err->code;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return gd_store_fail(s, err, "database");
+    }
+    *yes = sqlite3_column_int(st, 0) == 3;
+    sqlite3_finalize(st);
+    return GD_OK;
+}
+
 static int table_count(gd_store *s, int *n, gd_error *err)
 {
     sqlite3_stmt *st = gd_store_prepare(s, "SELECT count(*) FROM sqlite_master", err);
@@ -262,7 +295,8 @@ static int migrate(gd_store *s, gd_error *err)
         rc = gd_store_exec(s, migrations[v], err);
     if (!rc) {
         char pragma[64];
-        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d; PRAGMA application_id=%d",
+                 GD_SCHEMA_VERSION, GD_APPLICATION_ID);
         rc = gd_store_exec(s, pragma, err);
     }
     sqlite3_exec(s->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
@@ -418,7 +452,20 @@ static int check_db(gd_store *s, int *fresh, int *older, gd_error *err)
      * be creating the schema right now */
     if ((rc = snapshot(s, &v, &ntables, "BEGIN", err)))
         return rc;
-    if (v > GD_SCHEMA_VERSION)
+    int app = 0, ours = 0;
+    if ((rc = application_id(s, &app, err)) || (rc = godeye_tables(s, &ours, err))) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    /* another program's database (Room sets user_version 1, 2, ...) is
+     * refused before anything is written to it */
+    if (app != 0 && app != GD_APPLICATION_ID)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "not a godeye database (application_id %d is another program's)", app);
+    else if (app == 0 && v != 0 && !ours)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
+                          "not a godeye database (user_version %d, but not godeye's tables)", v);
+    else if (v > GD_SCHEMA_VERSION)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "database written by a newer godeye (schema %d; this godeye reads %d)", v,
                           GD_SCHEMA_VERSION);
@@ -443,7 +490,7 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
 {
     gd_store *s = calloc(1, sizeof *s);
     if (!s)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "out of memory");
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     s->ro = mode == GD_STORE_RO;
     snprintf(err->source, sizeof err->source, "%s", path);
     if (s->ro && access(path, F_OK) != 0) {
@@ -485,7 +532,8 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
             goto fail;
         if (v == 0 && ntables == 0) {
             char pragma[64];
-            snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", GD_SCHEMA_VERSION);
+            snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d; PRAGMA application_id=%d",
+                     GD_SCHEMA_VERSION, GD_APPLICATION_ID);
             if ((rc = gd_store_exec(s, GD_SCHEMA_SQL, err)) || (rc = gd_store_exec(s, pragma, err)))
                 goto rollback;
         } else if (v == 0 || v > GD_SCHEMA_VERSION) {

@@ -16,6 +16,10 @@
 #include "core/row.h"
 
 #define GD_SCHEMA_VERSION 5
+/* godeye's mark in the SQLite header (PRAGMA application_id, "gdEY"): set
+ * when a database is created or migrated.  A database without it is taken
+ * for godeye's only when it has godeye's tables (trace, dispatch, block). */
+#define GD_APPLICATION_ID 0x67644559
 
 typedef struct gd_store gd_store;
 
@@ -41,6 +45,10 @@ const char *gd_store_filename(gd_store *s);
  * transaction (all or nothing); an id that is not a trace is an error
  * (GD_ERR_DATA) and removes nothing.  vacuum: VACUUM afterwards. */
 int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error *err);
+/* VACUUM: rewrites the database without its free pages.  On failure (a
+ * full disk: it needs about the database's size again) the database is as
+ * it was before, err says why. */
+int gd_store_vacuum(gd_store *s, gd_error *err);
 
 /* The one matching rule of the name filters (--page, --window, --app,
  * --thread): a pattern starting with '=' matches the rest exactly, any

@@ -317,7 +317,7 @@ START_TEST(test_zip)
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 3);
     ck_assert_uint_eq(json_array_size(c.events), 9 + 2); /* + an anr_dump issue per dump (#28) */
     gd_collected_free(&c);
-    ck_assert_int_eq(R->probe((const unsigned char *)z, zn, 1), 80);
+    ck_assert_int_eq(R->probe((const unsigned char *)z, zn, 1), GD_PROBE_CONTAINER);
     free(z);
     unlink(path);
     free(txt);

@@ -638,6 +638,40 @@ START_TEST(corpus_small_files)
 }
 END_TEST
 
+/* A sink whose store is corrupt: every event fails with GD_ERR_DATA (1),
+ * the number "not mine" used to have too (issue #25 item 10). */
+static int corrupt_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    (void)ev;
+    ++*(int *)ctx;
+    return gd_error_set(err, GD_ERR_DATA, 0, 0, "database disk image is malformed");
+}
+static void count_skip(void *ctx, const char *reason, long line, long col)
+{
+    (void)reason, (void)line, (void)col;
+    ((int *)ctx)[1]++;
+}
+
+START_TEST(sink_error_is_not_a_skip)
+{
+    const char *text = "12-31 23:59:59.100  4321  4321 W Looper  : Slow dispatch took 902ms main h=x c=y m=1\n"
+                       "12-31 23:59:59.200  4321  4321 W Looper  : Slow dispatch took 903ms main h=x c=y m=1\n";
+    int counts[2] = {0, 0}; /* events tried, skips */
+    gd_sink sink = {counts, NULL, corrupt_event, count_skip};
+    gd_input *in = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_input_open_mem(&in, text, strlen(text), &err), GD_OK);
+    int rc = gd_reader_logcat.read(in, &sink, NULL, &err);
+    gd_input_close(in);
+    /* the first event's error ends the read: before, it was counted as
+     * "logcat: other line" and the second line was read too */
+    ck_assert_int_eq(rc, GD_ERR_DATA);
+    ck_assert_str_eq(err.msg, "database disk image is malformed");
+    ck_assert_int_eq(counts[0], 1);
+    ck_assert_int_eq(counts[1], 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("logcat");
@@ -657,6 +691,7 @@ int main(void)
     tcase_add_test(t, miui_and_modern_looper);
     tcase_add_test(t, bom_and_utf16);
     tcase_add_test(t, corpus_small_files);
+    tcase_add_test(t, sink_error_is_not_a_skip);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

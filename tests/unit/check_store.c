@@ -332,9 +332,11 @@ START_TEST(newer_schema_is_refused)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/new.db", dir);
+    /* a newer godeye's database carries godeye's mark (GD_APPLICATION_ID) */
     sqlite3 *db;
     ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE trace(id); PRAGMA user_version=7", 0, 0, 0), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE trace(id); PRAGMA user_version=7;"
+                                          " PRAGMA application_id=1734624601", 0, 0, 0), SQLITE_OK);
     sqlite3_close(db);
     gd_store *s = NULL;
     gd_error err = {0};
