@@ -2,12 +2,35 @@
 # report-shots.sh - screenshots of each section of the report of examples/
 # (docs/report-*.png) in headless Chromium, at 1400 px and at phone width.
 # Usage: scripts/report-shots.sh [BUILD_DIR]   (default build)
+#        scripts/report-shots.sh --corpus [BUILD_DIR]: the report of every
+#        real file of $GODEYE_CORPUS (default ../shared/corpus) and
+#        tests/corpus/files in one database, its top (summary and what to fix
+#        first) at 1400 and 390 px: docs/report-corpus.png, report-corpus-phone.png
 set -eu
+corpus_mode=0
+if [ "${1:-}" = "--corpus" ]; then corpus_mode=1; shift; fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GODEYE_DB="$tmp/examples.db"
+if [ "$corpus_mode" = 1 ]; then
+    corpus=${GODEYE_CORPUS:-$here/../shared/corpus}
+    # one file at a time: a file with nothing usable is left out (and said)
+    find "$corpus" "$here/tests/corpus/files" -type f ! -name '*.md' ! -path '*/LICENSES/*' 2>/dev/null | sort |
+        while read -r f; do
+            "$build/cli/godeye" ingest -q "$f" 2>/dev/null || echo "report-shots: left out '$f'" >&2
+        done
+    "$build/cli/godeye" report -o "$tmp/report.html"
+    for w in 1400:1600:report-corpus 390:2600:report-corpus-phone; do
+        chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+            --disable-background-networking --disable-component-update --disable-sync \
+            --user-data-dir="$tmp/profile" --hide-scrollbars --force-device-scale-factor=1 \
+            --window-size="${w%%:*},$(echo "$w" | cut -d: -f2)" --screenshot="$here/docs/${w##*:}.png" \
+            "file://$tmp/report.html" 2>/dev/null
+    done
+    exit 0
+fi
 # relative names: the page shows them as sources
 (cd "$here" && "$build/cli/godeye" ingest -q examples/*.jsonl examples/*.txt)
 "$build/cli/godeye" report -o "$tmp/report.html"

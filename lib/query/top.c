@@ -133,11 +133,16 @@ static int on_anr_dump(void *ctx, json_t *d)
     const char *lock = m ? str(m, "lock") : NULL;
     const char *holder = m ? str(m, "held_by_name") : NULL;
     const char *proc = str(d, "process");
-    int n = snprintf(title, sizeof title, "ANR dump of %.200s: main %.40s", proc ? proc : "pid",
-                     state ? state : "(no main thread)");
+    /* a main thread the OS renamed ("samples.android") is named */
+    char mst[200];
+    const char *mname = json_is_object(m) ? str(m, "name") : NULL;
+    snprintf(mst, sizeof mst, "%s%.60s%s%.40s", mname && strcmp(mname, "main") != 0 ? "(" : "",
+             mname && strcmp(mname, "main") != 0 ? mname : "", mname && strcmp(mname, "main") != 0 ? ") " : "",
+             state ? state : json_is_object(m) ? "state not given" : "(no main thread)");
+    int n = snprintf(title, sizeof title, "ANR dump of %.200s: main %s", proc ? proc : "pid", mst);
     if (!proc)
-        n = snprintf(title, sizeof title, "ANR dump of pid %lld: main %.40s",
-                     (long long)json_integer_value(json_object_get(d, "pid")), state ? state : "(no main thread)");
+        n = snprintf(title, sizeof title, "ANR dump of pid %lld: main %s",
+                     (long long)json_integer_value(json_object_get(d, "pid")), mst);
     if (lock && n > 0 && (size_t)n < sizeof title)
         n += snprintf(title + n, sizeof title - (size_t)n, " on %.300s", lock);
     if (holder && n > 0 && (size_t)n < sizeof title)

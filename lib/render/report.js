@@ -662,7 +662,7 @@
 
   /* top-down by question: what to fix first, ANRs, launches, frames, block
    * groups, then the per-data-type sections */
-  summary(); fixFirst(); anrs(); startups(); frames(); groups(); timelines(); versions(); locks(); issues(); pages(); overdraw(); images(); search();
+  fixFirst(); summary(); anrs(); startups(); frames(); groups(); timelines(); versions(); locks(); issues(); pages(); overdraw(); images(); search();
   /* the menu names only the sections this page has */
   Array.prototype.forEach.call(document.querySelectorAll('nav a'), function (a) {
     if (!document.getElementById((a.getAttribute('href') || '').slice(1))) a.style.display = 'none';
