@@ -405,15 +405,24 @@ static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *
         frames[n++] = e->frame;
         id = e->parent;
     }
+    /* the text grows geometrically: one realloc per frame would copy the
+     * whole chain at every frame (quadratic where realloc cannot grow in
+     * place, as under ASan) */
+    size_t bcap = *buf ? *len + 1 : 0;
     while (!rc && n > 0) {
         json_t *t = frame_text(a, frames[--n]);
         const char *txt = json_string_value(t) ? json_string_value(t) : "?";
         size_t tl = strlen(txt);
-        char *nb = realloc(*buf, *len + tl + 2);
-        if (!nb) {
-            json_decref(t);
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-            break;
+        char *nb = *buf;
+        if (*len + tl + 2 > bcap) {
+            size_t nc = bcap * 2 > *len + tl + 2 ? bcap * 2 : *len + tl + 2 + 256;
+            nb = realloc(*buf, nc);
+            if (!nb) {
+                json_decref(t);
+                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                break;
+            }
+            bcap = nc;
         }
         *buf = nb;
         if (*len)

@@ -404,7 +404,8 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     }
     for (size_t i = 0; i < n; i++)
         v[i] = json_incref(json_array_get(a.entries, i));
-    qsort(v, n, sizeof *v, by_rank);
+    if (n)
+        qsort(v, n, sizeof *v, by_rank);
     json_t *ranked = json_array();
     for (size_t i = 0; i < n; i++) {
         if (i < (size_t)max) {
