@@ -350,8 +350,10 @@ static int add_candidate(const gd_mapping *m, const rt_klass *k, const rt_member
     int kotlin = in && in->kotlin;
     for (long v = v0; v <= v1; v++) {
         if (r->nalt >= GD_RETRACE_MAX_ALTS) {
-            r->cut += (size_t)(e - first);
-            continue;
+            /* every line left of the span is cut at once: a span can be
+             * 2^31 lines wide (found by fuzz_mapping: a loop over it) */
+            r->cut += (size_t)(e - first) * (size_t)(v1 - v + 1);
+            break;
         }
         size_t skipped = 0;
         for (const rt_member *y = first; y < e; y++) {

@@ -30,6 +30,11 @@ static const struct {
      "read as chrome but nothing usable was found (ignored: chrome event not used: 2);"
      " --keep-going passes over it"},
     {"logcat-long-what.txt", GD_OK, 1, NULL},
+    /* a seed of fuzz_mapping (scripts/fuzz-corpus.sh copies mapping-*): a
+     * mapping whose member spans 2^31 lines once looped over the whole span
+     * after the alternatives cap (a libFuzzer timeout); as a capture it is
+     * no known format */
+    {"mapping-wide-span-timeout.txt", GD_ERR_DATA, 0, NULL},
     {"uiautomator-empty-tag.xml", GD_OK, 1, NULL, "uiautomator"},
     /* UBSan (fuzz_perfetto): a 0-byte first packet made a cursor from a
      * NULL buffer; now an empty packet, then a bad key is refused */
