@@ -5,6 +5,7 @@
 
 #include "capture_format.h"
 #include "event.h"
+#include "row.h"
 
 static void set_num(json_t *o, const char *k, double v)
 {
@@ -15,64 +16,13 @@ static void set_num(json_t *o, const char *k, double v)
                                       : json_real(v));
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), 0 when invalid
- * (overlong forms, surrogates and code points over U+10FFFF are invalid). */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    unsigned c = p[0], cp;
-    size_t len;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, cp = c & 0x07;
-    else
-        return 0;
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-        (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-        return 0;
-    return len;
-}
-
-/* A JSON string of s (NULL for NULL or out of memory).  jansson refuses
- * invalid UTF-8; each byte that does not start a valid sequence then
- * becomes U+FFFD and the rest of the text is kept. */
+/* A JSON string of s (NULL for NULL or out of memory), invalid UTF-8
+ * mended by the one rule of every output (gd_json_text). */
 static json_t *str_json(const char *s)
 {
-    json_t *j = s ? json_string(s) : NULL;
-    if (j || !s)
-        return j;
-    size_t n = strlen(s), k = 0;
-    char *t = malloc(n * 3 + 1);
-    if (!t)
-        return NULL;
-    for (size_t i = 0; i < n;) {
-        size_t len = utf8_len((const unsigned char *)s + i, n - i);
-        if (len) {
-            memcpy(t + k, s + i, len);
-            k += len;
-            i += len;
-        } else {
-            memcpy(t + k, "\xef\xbf\xbd", 3);
-            k += 3;
-            i++;
-        }
-    }
-    t[k] = 0;
-    j = json_string(t);
-    free(t);
-    return j;
+    return s ? gd_json_text(s, strlen(s)) : NULL;
 }
+
 static void set_str(json_t *o, const char *k, const char *v)
 {
     if (v)

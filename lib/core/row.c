@@ -35,7 +35,7 @@ const gd_value *gd_row_get(const gd_row *r, const char *path, const char **rest)
 /* Length of the UTF-8 character at p (at most `avail` bytes) by jansson's
  * rule (utf.c): no overlong forms, no surrogates, at most U+10FFFF; 0 when
  * the bytes there are not one. */
-static size_t utf8_char(const unsigned char *p, size_t avail)
+size_t gd_utf8_char_len(const unsigned char *p, size_t avail)
 {
     unsigned c = *p;
     size_t len;
@@ -67,7 +67,7 @@ int gd_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
     for (size_t k; p < end; p += k)
-        if (!(k = utf8_char(p, (size_t)(end - p))))
+        if (!(k = gd_utf8_char_len(p, (size_t)(end - p))))
             return 0;
     return 1;
 }
@@ -80,7 +80,7 @@ char *gd_utf8_mend(const char *s, size_t n, size_t *out_n)
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
     size_t o = 0;
     while (p < end) {
-        size_t k = utf8_char(p, (size_t)(end - p));
+        size_t k = gd_utf8_char_len(p, (size_t)(end - p));
         if (k) {
             memcpy(buf + o, p, k);
             o += k;

@@ -74,6 +74,10 @@ json_t *gd_row_json(const gd_row *r);
 json_t *gd_value_json(const gd_value *v);
 
 /* 1 when s[0..n) is UTF-8 that jansson accepts. */
+/* Length of the UTF-8 character at p (at most `avail` bytes) by jansson's
+ * rule: no overlong forms, no surrogates, at most U+10FFFF; 0 when the
+ * bytes there are not one.  The one UTF-8 decoder of core/. */
+size_t gd_utf8_char_len(const unsigned char *p, size_t avail);
 int gd_utf8_valid(const char *s, size_t n);
 /* s[0..n) with every byte that starts no UTF-8 character replaced by
  * U+FFFD (malloc'ed, NUL-terminated, its length in *out_n; NULL when out of

@@ -169,7 +169,7 @@ static int push(pctx *c, srec r)
         size_t nc = p->cap ? p->cap * 2 : 4096;
         srec *n = realloc(p->heap, nc * sizeof *n);
         if (!n)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         p->heap = n;
         p->cap = nc;
     }
@@ -226,7 +226,7 @@ static int ksym_put(pctx *c, uint64_t key, const char *name)
         size_t nc = p->kcap ? p->kcap * 2 : 256;
         ksym *n = calloc(nc, sizeof *n);
         if (!n)
-            return gd_error_set(c->err, GD_ERR_IO, c->pkno, 0, "out of memory");
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         for (size_t i = 0; i < p->kcap; i++) {
             if (!p->ksyms[i].key)
                 continue;

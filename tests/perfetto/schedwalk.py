@@ -21,38 +21,13 @@ Usage: schedwalk.py TRACE [--tid TID] [--states] [--json]
 """
 import collections
 import json
+import os
 import re
 import sys
 
 
-def varint(b, i):
-    r = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        r |= (c & 0x7F) << s
-        s += 7
-        if not c & 0x80:
-            return r, i
-
-
-def fields(b):
-    i, n = 0, len(b)
-    while i < n:
-        key, i = varint(b, i)
-        f, wt = key >> 3, key & 7
-        if wt == 0:
-            v, i = varint(b, i)
-        elif wt == 1:
-            v = int.from_bytes(b[i:i + 8], "little"); i += 8
-        elif wt == 5:
-            v = int.from_bytes(b[i:i + 4], "little"); i += 4
-        elif wt == 2:
-            ln, i = varint(b, i)
-            v = b[i:i + ln]; i += ln
-        else:
-            raise ValueError("wire type %d" % wt)
-        yield f, wt, v
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pfwalk import fields, varint  # noqa: E402  (the one wire walker of these oracles)
 
 
 def packed(b):
