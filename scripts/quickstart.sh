@@ -11,6 +11,9 @@ rm -f "$db" "$db-wal" "$db-shm"
 export GODEYE_DB=$db
 build/cli/godeye ingest examples/*.jsonl examples/*.txt
 echo
+echo "== what to fix first (godeye top: ANRs, then ms lost per minute of capture)"
+build/cli/godeye top
+echo
 echo "== blocks of 500 ms and more"
 build/cli/godeye blocks --threshold 500
 echo
@@ -32,8 +35,8 @@ echo
 echo "== launches"
 build/cli/godeye startup
 echo
-echo "== findings of the tools (lock contention, slow deliveries, ANR state)"
-build/cli/godeye issues
+echo "== findings of the tools, grouped (lock contention, slow deliveries, ANR state)"
+build/cli/godeye issues --group
 build/cli/godeye report --html -o build/report.html
 echo
 echo "report written to build/report.html"
