@@ -348,10 +348,16 @@ static int add_candidate(const gd_mapping *m, const rt_klass *k, const rt_member
             if (thrown_matches(m, y, in) && y->rw_remove > remove)
                 remove = y->rw_remove;
     int kotlin = in && in->kotlin;
+    /* A span can be 2^31 lines wide (fuzz_mapping).  At most MAX_ALTS of
+     * its lines are tried, whatever they yield: an alternative whose frames
+     * are all dropped (synthesized, an outline) is not kept and so never
+     * reaches the alternatives cap; the lines past it are cut at once. */
+    if (v1 > v0 && v1 - v0 >= GD_RETRACE_MAX_ALTS) {
+        r->cut += (size_t)(e - first) * (size_t)(v1 - v0 + 1 - GD_RETRACE_MAX_ALTS);
+        v1 = v0 + GD_RETRACE_MAX_ALTS - 1;
+    }
     for (long v = v0; v <= v1; v++) {
         if (r->nalt >= GD_RETRACE_MAX_ALTS) {
-            /* every line left of the span is cut at once: a span can be
-             * 2^31 lines wide (found by fuzz_mapping: a loop over it) */
             r->cut += (size_t)(e - first) * (size_t)(v1 - v + 1);
             break;
         }

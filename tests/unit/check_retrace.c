@@ -3,6 +3,7 @@
  * frames) is checked here on a hand-written R8 mapping; ProGuard's own
  * output is compared with the real tool in tests/retrace_proguard.sh. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +269,36 @@ START_TEST(t_proguard_file)
 }
 END_TEST
 
+/* fuzz_mapping (CI): a synthesized member whose one obfuscated line stands
+ * for ~2^31 original lines.  Every alternative is dropped (synthesized),
+ * so none is kept and the alternatives cap was never reached: the loop
+ * went over the whole span (a 10 s timeout).  At most 32 lines are tried,
+ * the rest are counted as cut. */
+START_TEST(t_wide_span_dropped)
+{
+    gd_error err = {0};
+    gd_mapping *m = load_text("x.Y -> a.a:\n"
+                              "    1:1:void m():1:2000000000 -> a\n"
+                              "    # {\"id\":\"com.android.tools.r8.synthesized\"}\n"
+                              "    2:2:void n():1:2000000000 -> b\n",
+                              &err);
+    ck_assert_msg(m != NULL, "%s", err.msg);
+    gd_retrace_res r = {0};
+    retrace(m, "a.a.a(SourceFile:1)", &r);
+    ck_assert_uint_eq(r.nalt, 0);
+    ck_assert_int_eq(r.dropped, 1);
+    ck_assert_uint_eq(r.cut, 2000000000u - GD_RETRACE_MAX_ALTS);
+    /* a kept span: 32 alternatives, lines 1..32, the rest cut */
+    retrace(m, "a.a.b(SourceFile:2)", &r);
+    ck_assert_uint_eq(r.nalt, GD_RETRACE_MAX_ALTS);
+    frame_is(&r, 0, "x.Y", "n", "Y.java", 1);
+    frame_is(&r, GD_RETRACE_MAX_ALTS - 1, "x.Y", "n", "Y.java", GD_RETRACE_MAX_ALTS);
+    ck_assert_uint_eq(r.cut, 2000000000u - GD_RETRACE_MAX_ALTS);
+    gd_retrace_res_free(&r);
+    gd_mapping_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("retrace");
@@ -280,6 +311,7 @@ int main(void)
     tcase_add_test(tc, t_split);
     tcase_add_test(tc, t_errors);
     tcase_add_test(tc, t_proguard_file);
+    tcase_add_test(tc, t_wide_span_dropped);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
