@@ -1,4 +1,4 @@
--- godeye.sql - the SQLite store, schema version 5 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 6 (PRAGMA user_version).
 -- An older database is brought up to date on its first write
 -- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
 -- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary

@@ -145,10 +145,10 @@ static void put_composite(json_t *o, const void *base, const gd_cf_field *f)
     case GD_CF_STR:
     case GD_CF_STR_REQ:
     case GD_CF_STARTUP_KIND:
-        set_str(o, k, *GD_CF_CAT(base, f, const char *));
+        set_str(o, k, *GD_CF_CAT(base, f, char *));
         break;
     case GD_CF_JSON_TEXT: {
-        const char *t = *GD_CF_CAT(base, f, const char *);
+        const char *t = *GD_CF_CAT(base, f, char *);
         json_t *j = t ? json_loads(t, JSON_DECODE_ANY, NULL) : NULL;
         if (j)
             json_object_set_new(o, k, j);

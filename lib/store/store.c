@@ -282,6 +282,9 @@ static const char *const migrations[] = {
     " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' AND i.type = 'anr_dump';"
     /* end 4 -> 5 (#28) */
     "",
+    /* 5 -> 6: each issue's change in a block of its own, marked
+     * "5 -> 6 (#NN)" ... "end 5 -> 6 (#NN)" */
+    "",
 };
 
 /* Brings a database of an older schema version up to this one, under the

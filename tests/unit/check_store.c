@@ -341,7 +341,7 @@ START_TEST(newer_schema_is_refused)
     gd_store *s = NULL;
     gd_error err = {0};
     ck_assert_int_eq(gd_store_open(&s, path, GD_STORE_RW, &err), GD_ERR_DATA);
-    ck_assert_str_eq(err.msg, "database written by a newer godeye (schema 7; this godeye reads 5)");
+    ck_assert_str_eq(err.msg, "database written by a newer godeye (schema 7; this godeye reads 6)");
     ck_assert_int_eq(gd_store_open(&s, path, GD_STORE_RO, &err), GD_ERR_DATA);
 }
 END_TEST
