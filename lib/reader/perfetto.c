@@ -35,6 +35,8 @@
  * "frametimeline", with jank_type, present_type and token), the janky ones
  * also GD_EV_ISSUE tool "android", type "frame_jank" (json: layer, token,
  * jank types, jank tag, present type, dur_ms) -- perfetto_frames.c.
+ * PerfSample packets (perf_sample 66) with interned callstacks -> GD_EV_STACK,
+ * source "perf_sample" (cpu-clock timebase only) -- perfetto_perf.c.
  * Process names come from ProcessTree and descriptors; thread names likewise.
  * Clock: packet timestamps are CLOCK_BOOTTIME ns -> ms since boot,
  * meta.clock "monotonic".  Packets stamped on another clock are mapped to
@@ -271,6 +273,13 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     case 39:
         rc = pf_read_android_log(c, pb_sub(f));
         break;
+    case 66:
+        if (!boottime) {
+            pf_bad(c, "perf sample on a clock without a snapshot");
+            break;
+        }
+        rc = pf_read_perf_sample(c, s, pb_sub(f), has_ts, ts);
+        break;
     default:
         skip_unused(c, f->num);
     }
@@ -290,10 +299,14 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     pseq *s = h.seq_id ? pf_seq_of(c, h.seq_id) : NULL;
     if (s && (h.cleared || (h.flags & 1)))
         pf_seq_clear(c, s);
-    if (h.has_defaults && s)
+    if (h.has_defaults && s) {
         read_defaults(s, &h.defaults_f);
+        if ((rc = pf_perf_defaults(c, s, pb_sub(&h.defaults_f))))
+            return rc;
+    }
     if (h.has_interned && ((rc = pf_read_interned(c, s, pb_sub(&h.interned_f))) ||
-                           (rc = pf_sched_interned(c, s, pb_sub(&h.interned_f)))))
+                           (rc = pf_sched_interned(c, s, pb_sub(&h.interned_f))) ||
+                           (rc = pf_perf_interned(c, s, pb_sub(&h.interned_f)))))
         return rc;
     uint32_t clock = h.clock;
     if (!clock && s)
@@ -515,7 +528,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
     if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
-        c->log_used == 0 && c->ft_frames == 0)
+        c->log_used == 0 && c->ft_frames == 0 && c->perf_used == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
                           "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
                           "%ld atrace markers, %ld track events) and no thread states (%lu sched events)",
@@ -529,6 +542,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     free(c->tracks);
     free(buf);
     pf_sched_free(c);
+    pf_perf_free(c);
     gd_logcat_rules_free(c->logrules);
     pf_ft_free(c);
     gd_atrace_free(c->at);
