@@ -50,7 +50,10 @@
  * used (<kind>)"), other ftrace events, counters, instants, async slices;
  * malformed fields under "perfetto: ..." reasons.  A trace cut off
  * mid-packet keeps its complete packets and counts "perfetto: trace cut
- * mid-packet".  A recognised trace with no slice at all is an error.
+ * mid-packet".  A recognised trace that yields nothing (no slice, thread
+ * state, stack sample, log line or frame) counts "perfetto: no app slices,
+ * thread states, stack samples or log lines" and reads as empty: the
+ * ingest's nothing-usable rule decides.
  *
  * Positions: the "line" of a message or a skip is the packet's number
  * (1-based); errors in the framing also give the byte offset.
@@ -527,12 +530,11 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = pf_sched_finish(c);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
+    /* nothing emitted: counted, and the ingest's nothing-usable rule decides
+     * (exit 1 alone, passed over with --keep-going or inside a folder) */
     if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
         c->log_used == 0 && c->ft_frames == 0 && c->perf_used == 0)
-        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
-                          "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
-                          "%ld atrace markers, %ld track events) and no thread states (%lu sched events)",
-                          c->packets, c->ftrace, c->markers, c->track_events, pf_sched_events(c));
+        gd_sink_skip(sink, "perfetto: no app slices, thread states, stack samples or log lines", 0, 0);
     for (size_t i = 0; i < c->nseqs; i++)
         pf_seq_clear(c, &c->seqs[i]);
     for (size_t i = 0; i < c->nheap; i++)
