@@ -36,7 +36,9 @@
  * also GD_EV_ISSUE tool "android", type "frame_jank" (json: layer, token,
  * jank types, jank tag, present type, dur_ms) -- perfetto_frames.c.
  * PerfSample packets (perf_sample 66) with interned callstacks -> GD_EV_STACK,
- * source "perf_sample" (cpu-clock timebase only) -- perfetto_perf.c.
+ * source "perf_sample" (cpu-clock timebase only), and StreamingProfilePacket
+ * (streaming_profile_packet 54) samples, source "streaming_profile" --
+ * perfetto_perf.c.
  * Process names come from ProcessTree and descriptors; thread names likewise.
  * Clock: packet timestamps are CLOCK_BOOTTIME ns -> ms since boot,
  * meta.clock "monotonic".  Packets stamped on another clock are mapped to
@@ -247,6 +249,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
         break;
     case 60:
         rc = pf_read_track_desc(c, pb_sub(f));
+        pf_perf_thread_ref(c, s, pb_sub(f), 1);
         break;
     case 43: {
         int64_t pid;
@@ -256,6 +259,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     case 44: {
         int64_t pid, tid;
         rc = pf_read_thread_desc(c, pb_sub(f), &pid, &tid);
+        pf_perf_thread_ref(c, s, pb_sub(f), 0);
         if (!rc && s && tid >= 0) {
             s->td_pid = pid;
             s->td_tid = tid;
@@ -282,6 +286,9 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
             break;
         }
         rc = pf_read_perf_sample(c, s, pb_sub(f), has_ts, ts);
+        break;
+    case 54:
+        rc = pf_read_streaming_profile(c, s, pb_sub(f));
         break;
     default:
         skip_unused(c, f->num);

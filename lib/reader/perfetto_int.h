@@ -171,6 +171,12 @@ int pf_perf_defaults(pctx *c, pseq *s, pb_cur m);
 int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts);
 void pf_perf_seq_clear(pctx *c, pseq *s);
 void pf_perf_free(pctx *c);
+/* A ThreadDescriptor (track 0) or a TrackDescriptor's (track 1) thread
+ * with reference_timestamp_us: the thread and time of the sequence's
+ * StreamingProfilePackets, each of whose callstack_iid / timestamp_delta_us
+ * pairs becomes a stack sample (source "streaming_profile"). */
+void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track);
+int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m);
 
 /* Pairs the waiting slice begins/ends that are old enough (all: every one);
  * 0 or the sink's error code. */

@@ -54,6 +54,11 @@ struct pf_perf_seq {
     pient *t;            /* open addressing, cap power of two */
     size_t cap, n;
     int tb;              /* TB_*: the timebase of the sequence's defaults */
+    /* StreamingProfilePacket: the thread of the sequence's thread
+     * descriptor and its time (MONOTONIC ns, advanced by every delta) */
+    int has_ref;
+    int64_t sp_pid, sp_tid;
+    uint64_t sp_ns;
 };
 
 struct pf_perf {
@@ -303,7 +308,8 @@ static int add_frame(pctx *c, const pseq *s, uint64_t iid)
     }
     const pient *name = has_fn ? find(s, K_FUNC, fn) : NULL;
     char path[PF_MAX_PATH], pcs[24], text[PF_MAX_FRAME_TEXT];
-    mapping_path(s, map, path, sizeof path);
+    if (!mapping_path(s, map, path, sizeof path) || !path[0])
+        snprintf(path, sizeof path, "?"); /* a mapping without a path (a build id only) */
     size_t nsym = name ? name->len : 0;
     snprintf(pcs, sizeof pcs, "%llx", (unsigned long long)pc);
     size_t n = gd_prof_frame(text, sizeof text, name ? (const char *)name->data : "", nsym, path,
@@ -325,6 +331,60 @@ static const char *skip_reason(uint64_t r)
     case 4: return "ignored: perfetto: perf sample skipped by the profiler (not in scope)";
     default: return "ignored: perfetto: perf sample skipped by the profiler (other reason)";
     }
+}
+
+/* The stack sample of callstack `cs` of sequence s by pid/tid at BOOTTIME
+ * ts, source `src`; a callstack not interned, empty or naming a frame not
+ * interned is counted.  0 or an error code. */
+static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, int64_t tid,
+                const char *src)
+{
+    const pient *st = find(s, K_STACK, cs);
+    if (!st) {
+        pf_bad(c, "profile sample of a callstack not interned");
+        return 0;
+    }
+    uint64_t ids[PF_MAX_STACK];
+    int over;
+    size_t n = repeated((pb_cur){st->data, st->data + st->len}, 2, ids, PF_MAX_STACK, &over);
+    if (over)
+        gd_sink_skip(c->sink, "perfetto: profile sample frames over the per-sample limit", c->pkno, 0);
+    if (n == 0) {
+        gd_sink_skip(c->sink, "ignored: perfetto: profile sample with an empty callstack", c->pkno, 0);
+        return 0;
+    }
+    if (!c->perf && !(c->perf = calloc(1, sizeof *c->perf)))
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+    struct pf_perf *p = c->perf;
+    p->tlen = 0;
+    /* frame_ids are outermost first; events want innermost first */
+    for (size_t i = n; i-- > 0;) {
+        int q = add_frame(c, s, ids[i]);
+        if (q == 1) {
+            pf_bad(c, "profile sample of a frame not interned");
+            return 0;
+        }
+        if (q)
+            return q;
+    }
+    if (gd_grow((void **)&p->ptr, &p->fcap, n, sizeof *p->ptr, c->err))
+        return c->err->code ? c->err->code : GD_ERR_NOMEM;
+    const char *t = p->text;
+    for (size_t i = 0; i < n; i++) {
+        p->ptr[i] = t;
+        t += strlen(t) + 1;
+    }
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STACK);
+    ev.ts = (double)ts / 1e6;
+    ev.line = c->pkno;
+    ev.pid = pid;
+    ev.tid = tid;
+    ev.u.stack.frames = p->ptr;
+    ev.u.stack.nframes = n;
+    ev.u.stack.source = src;
+    c->perf_used++;
+    return gd_sink_event(c->sink, &ev, c->err);
 }
 
 int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
@@ -376,50 +436,76 @@ int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
         pf_bad(c, "perf sample without a timestamp");
         return 0;
     }
-    const pient *st = find(s, K_STACK, cs);
-    if (!st) {
-        pf_bad(c, "perf sample of a callstack not interned");
+    return emit(c, s, cs, ts, (int64_t)pid, (int64_t)tid, "perf_sample");
+}
+
+void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track)
+{
+    pb_field f;
+    if (track) { /* TrackDescriptor: its thread 4 */
+        int found = 0;
+        while (pb_next(&m, &f) == 1)
+            if (f.num == 4 && f.wt == PB_LEN) {
+                m = pb_sub(&f);
+                found = 1;
+                break;
+            }
+        if (!found)
+            return;
+    }
+    int64_t pid = -1, tid = -1;
+    uint64_t ref = 0;
+    int has = 0;
+    while (pb_next(&m, &f) == 1) {
+        if (f.wt != PB_VARINT)
+            continue;
+        if (f.num == 1)
+            pid = (int64_t)(int32_t)f.v;
+        else if (f.num == 2)
+            tid = (int64_t)(int32_t)f.v;
+        else if (f.num == 6)
+            ref = f.v, has = 1;
+    }
+    if (!has || !s)
+        return;
+    struct pf_perf_seq *q = seq_state(c, s);
+    if (!q)
+        return; /* out of memory: the profile's samples are then counted as without thread */
+    q->has_ref = 1;
+    q->sp_pid = pid;
+    q->sp_tid = tid;
+    q->sp_ns = ref * 1000;
+}
+
+int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
+{
+    struct pf_perf_seq *q = s ? s->perf : NULL;
+    if (!q || !q->has_ref) {
+        pf_bad(c, "streaming profile without a thread descriptor");
         return 0;
     }
-    uint64_t ids[PF_MAX_STACK];
-    int over;
-    size_t n = repeated((pb_cur){st->data, st->data + st->len}, 2, ids, PF_MAX_STACK, &over);
-    if (over)
-        gd_sink_skip(c->sink, "perfetto: perf sample frames over the per-sample limit", c->pkno, 0);
-    if (n == 0) {
-        gd_sink_skip(c->sink, "ignored: perfetto: perf sample with an empty callstack", c->pkno, 0);
-        return 0;
-    }
-    if (!c->perf && !(c->perf = calloc(1, sizeof *c->perf)))
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-    struct pf_perf *p = c->perf;
-    p->tlen = 0;
-    /* frame_ids are outermost first; events want innermost first */
-    for (size_t i = n; i-- > 0;) {
-        int q = add_frame(c, s, ids[i]);
-        if (q == 1) {
-            pf_bad(c, "perf sample of a frame not interned");
-            return 0;
-        }
-        if (q)
-            return q;
-    }
-    if (gd_grow((void **)&p->ptr, &p->fcap, n, sizeof *p->ptr, c->err))
-        return c->err->code ? c->err->code : GD_ERR_NOMEM;
-    const char *t = p->text;
+    uint64_t ids[PF_MAX_STACK], deltas[PF_MAX_STACK];
+    int over1, over2;
+    size_t n = repeated(m, 1, ids, PF_MAX_STACK, &over1);
+    size_t nd = repeated(m, 2, deltas, PF_MAX_STACK, &over2);
+    if (over1 || over2)
+        gd_sink_skip(c->sink, "perfetto: streaming profile samples over the per-packet limit", c->pkno, 0);
+    /* the packet's time: the sequence's, MONOTONIC, mapped to BOOTTIME */
+    uint64_t base;
+    if (!pf_resolve_ts(c, s, 3, q->sp_ns, &base))
+        base = q->sp_ns; /* no snapshot maps MONOTONIC: as is, as Perfetto takes it */
+    int64_t off = 0; /* deltas are signed (int64 timestamp_delta_us) */
+    for (size_t i = 0; i < nd; i++)
+        q->sp_ns += (uint64_t)((int64_t)deltas[i] * 1000);
     for (size_t i = 0; i < n; i++) {
-        p->ptr[i] = t;
-        t += strlen(t) + 1;
+        if (i >= nd) {
+            pf_bad(c, "streaming profile with fewer timestamps than callstacks");
+            break;
+        }
+        off += (int64_t)deltas[i] * 1000;
+        int rc = emit(c, s, ids[i], base + (uint64_t)off, q->sp_pid, q->sp_tid, "streaming_profile");
+        if (rc)
+            return rc;
     }
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_STACK);
-    ev.ts = (double)ts / 1e6;
-    ev.line = c->pkno;
-    ev.pid = (int64_t)pid;
-    ev.tid = (int64_t)tid;
-    ev.u.stack.frames = p->ptr;
-    ev.u.stack.nframes = n;
-    ev.u.stack.source = "perf_sample";
-    c->perf_used++;
-    return gd_sink_event(c->sink, &ev, c->err);
+    return 0;
 }
