@@ -468,9 +468,9 @@ void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track)
     }
     if (!has || !s)
         return;
-    struct pf_perf_seq *q = seq_state(c, s);
-    if (!q)
-        return; /* out of memory: the profile's samples are then counted as without thread */
+    if (!s->perf && !(s->perf = calloc(1, sizeof *s->perf)))
+        return; /* out of memory: the profile's samples are counted as without a thread */
+    struct pf_perf_seq *q = s->perf;
     q->has_ref = 1;
     q->sp_pid = pid;
     q->sp_tid = tid;
@@ -494,16 +494,18 @@ int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
     uint64_t base;
     if (!pf_resolve_ts(c, s, 3, q->sp_ns, &base))
         base = q->sp_ns; /* no snapshot maps MONOTONIC: as is, as Perfetto takes it */
-    int64_t off = 0; /* deltas are signed (int64 timestamp_delta_us) */
+    /* deltas are int64 (negative ones as two's complement): summed modulo
+     * 2^64, which is the signed sum without overflow */
+    uint64_t off = 0;
     for (size_t i = 0; i < nd; i++)
-        q->sp_ns += (uint64_t)((int64_t)deltas[i] * 1000);
+        q->sp_ns += deltas[i] * 1000u;
     for (size_t i = 0; i < n; i++) {
         if (i >= nd) {
             pf_bad(c, "streaming profile with fewer timestamps than callstacks");
             break;
         }
-        off += (int64_t)deltas[i] * 1000;
-        int rc = emit(c, s, ids[i], base + (uint64_t)off, q->sp_pid, q->sp_tid, "streaming_profile");
+        off += deltas[i] * 1000u;
+        int rc = emit(c, s, ids[i], base + off, q->sp_pid, q->sp_tid, "streaming_profile");
         if (rc)
             return rc;
     }
