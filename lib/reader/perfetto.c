@@ -152,7 +152,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
 typedef struct pf_head {
     uint64_t ts;
     uint32_t seq_id, clock, flags;
-    int has_ts, cleared;
+    int has_ts, cleared, dropped;
     pb_field pay[4];
     int npay;
     pb_field interned_f, defaults_f;
@@ -177,6 +177,8 @@ static int scan_packet(pb_cur m, pf_head *h)
             h->flags = (uint32_t)f.v;
         else if (f.num == 41 && f.wt == PB_VARINT)
             h->cleared = f.v != 0;
+        else if (f.num == 42 && f.wt == PB_VARINT)
+            h->dropped = f.v != 0;
         else if (f.num == 12 && f.wt == PB_LEN)
             h->interned_f = f, h->has_interned = 1;
         else if (f.num == 59 && f.wt == PB_LEN)
@@ -309,6 +311,11 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     pseq *s = h.seq_id ? pf_seq_of(c, h.seq_id) : NULL;
     if (s && (h.cleared || (h.flags & 1)))
         pf_seq_clear(c, s);
+    else if (s && h.dropped)
+        s->lost = 1; /* its incremental state is not valid until cleared */
+    /* a packet that needs incremental state its sequence lost (#26: read
+     * by the profile samples, as Perfetto skips such packets) */
+    c->state_lost = s && s->lost && (h.flags & 2);
     if (h.has_defaults && s) {
         read_defaults(s, &h.defaults_f);
         if ((rc = pf_perf_defaults(c, s, pb_sub(&h.defaults_f))))

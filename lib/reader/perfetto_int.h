@@ -47,6 +47,7 @@ typedef struct pseq {
     uint64_t clk_off;    /* added modulo 2^64: wraps, never overflows */
     int64_t td_pid, td_tid; /* legacy ThreadDescriptor, -1 none */
     struct pf_perf_seq *perf; /* interned profile entries (#26, perfetto_perf.c) */
+    int lost;            /* a packet was dropped since the last clear */
 } pseq;
 
 typedef struct ptrack {
@@ -85,6 +86,7 @@ typedef struct pctx {
     long log_lines, log_used;
     struct pf_perf *perf;   /* one perf sample's frames (#26, perfetto_perf.c) */
     long perf_used;         /* perf samples emitted */
+    int state_lost;         /* the current packet needs incremental state its sequence lost */
 } pctx;
 
 enum { SK_MARKER, SK_BEGIN, SK_END };

@@ -19,6 +19,9 @@
  *     iid 1, frame_ids 2, outermost first), mappings 19 (Mapping: iid 1,
  *     path_string_ids 7, the path's components).
  *
+ * A sample in a packet that needs incremental state (sequence_flags 2) on
+ * a sequence that dropped packets since its last clear is skipped, counted,
+ * as Perfetto's reader skips such packets.
  * As Perfetto's trace processor rules (ProfileModule::ParsePerfSample):
  * records-lost and producer-event packets are not samples; a sample the
  * profiler skipped (read or unwind stage, queue full) has no callstack;
@@ -39,6 +42,12 @@
 #define PF_MAX_STACK 1024
 #define PF_MAX_FRAME_TEXT 2048
 #define PF_MAX_PATH 1024
+
+/* A packet flagged SEQ_NEEDS_INCREMENTAL_STATE (sequence_flags 2) on a
+ * sequence that dropped packets (previous_packet_dropped) since it last
+ * cleared its incremental state: Perfetto skips it, its interned ids may
+ * name entries that were lost. */
+#define STATE_LOST "ignored: perfetto: profile sample after lost packets (incremental state not valid)"
 
 enum { K_FUNC = 5, K_FRAME = 6, K_STACK = 7, K_PATH = 17, K_MAPPING = 19 };
 enum { TB_DEFAULT = 0, TB_CPU_CLOCK, TB_OTHER };
@@ -415,6 +424,10 @@ int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
         gd_sink_skip(c->sink, "ignored: perfetto: perf records lost by the kernel", c->pkno, 0);
         return 0;
     }
+    if (c->state_lost) {
+        gd_sink_skip(c->sink, STATE_LOST, c->pkno, 0);
+        return 0;
+    }
     if (producer) {
         gd_sink_skip(c->sink, "ignored: perfetto: perf producer event", c->pkno, 0);
         return 0;
@@ -480,6 +493,10 @@ void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track)
 int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
 {
     struct pf_perf_seq *q = s ? s->perf : NULL;
+    if (c->state_lost) {
+        gd_sink_skip(c->sink, STATE_LOST, c->pkno, 0);
+        return 0;
+    }
     if (!q || !q->has_ref) {
         pf_bad(c, "streaming profile without a thread descriptor");
         return 0;

@@ -697,6 +697,19 @@ START_TEST(perf_samples)
     msg(&pk, 59, &def);
     packet(&t, &pk);
     perf_pkt(&t, 2050000000, 301, 5, 0);
+    /* sequence 8: packets dropped (previous_packet_dropped), then a sample
+     * that needs incremental state: skipped until the sequence clears */
+    u(&pk, 10, 8);
+    u(&pk, 42, 1);
+    packet(&t, &pk);
+    pb ps = {0};
+    u(&pk, 10, 8);
+    u(&pk, 13, 2);
+    u(&pk, 8, 2060000000);
+    u(&ps, 3, 303);
+    u(&ps, 4, 5);
+    msg(&pk, 66, &ps);
+    packet(&t, &pk);
 
     gd_collected c;
     gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
@@ -719,6 +732,7 @@ START_TEST(perf_samples)
     ck_assert_int_eq(gd_collected_skips(&c, "perfetto: profile sample of a callstack not interned"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: perf records lost by the kernel"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: perf sample not on the cpu-clock (not a CPU profile)"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: perfetto: profile sample after lost packets (incremental state not valid)"), 1);
     gd_collected_free(&c);
     free(t.b);
 }
