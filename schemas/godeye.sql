@@ -115,7 +115,9 @@ CREATE TABLE sample (
   tid      INTEGER NOT NULL,
   ts_ms    REAL NOT NULL,
   callsite INTEGER NOT NULL REFERENCES callsite(id),
-  state    TEXT                         -- thread state (ANR dumps) or NULL
+  state    TEXT,                        -- thread state (ANR dumps) or NULL
+  source   TEXT                         -- 'perf_sample', 'streaming_profile' (Perfetto CPU
+                                        -- profiles), else the reader's name (trace.format)
 );
 
 -- CPU samples: raw jiffies when the capture had /proc lines, and ratios

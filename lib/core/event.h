@@ -77,6 +77,8 @@ typedef struct gd_stack_ev {
     const char *const *frames; /* innermost first                          */
     size_t nframes;
     const char *state;   /* thread state (ANR dumps: "Blocked"...) or NULL */
+    const char *source;  /* "perf_sample", "streaming_profile" (Perfetto CPU
+                          * profiles) or NULL: the trace's format (#26)     */
 } gd_stack_ev;
 
 /* Raw counters from /proc/stat's first line and /proc/<pid>/stat. */

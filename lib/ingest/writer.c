@@ -42,7 +42,7 @@ static const char *const stmt_sql[ST__COUNT] = {
     "SELECT id FROM frame WHERE text = ?",
     "INSERT OR IGNORE INTO callsite(parent, frame, depth) VALUES (?,?,?)",
     "SELECT id FROM callsite WHERE parent = ? AND frame = ?",
-    "INSERT INTO sample(trace, pid, tid, ts_ms, callsite, state) VALUES (?,?,?,?,?,?)",
+    "INSERT INTO sample(trace, pid, tid, ts_ms, callsite, state, source) VALUES (?,?,?,?,?,?,?)",
     "INSERT INTO cpu(trace, ts_ms, busy, total, app, user_j, nice_j, system_j, idle_j, iowait_j,"
     " irq_j, softirq_j, total_ratio, app_ratio, user_ratio, sys_ratio, iowait_ratio)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -256,6 +256,7 @@ static int put_stack(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_bind_double(st, 4, ev->ts);
     sqlite3_bind_int64(st, 5, parent);
     gd_bind_text(st, 6, s->state);
+    gd_bind_text(st, 7, s->source ? s->source : w->format); /* #26 */
     return gd_store_step(w->s, st, err);
 }
 

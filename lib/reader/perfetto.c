@@ -35,6 +35,10 @@
  * "frametimeline", with jank_type, present_type and token), the janky ones
  * also GD_EV_ISSUE tool "android", type "frame_jank" (json: layer, token,
  * jank types, jank tag, present type, dur_ms) -- perfetto_frames.c.
+ * PerfSample packets (perf_sample 66) with interned callstacks -> GD_EV_STACK,
+ * source "perf_sample" (cpu-clock timebase only), and StreamingProfilePacket
+ * (streaming_profile_packet 54) samples, source "streaming_profile" --
+ * perfetto_perf.c.
  * Process names come from ProcessTree and descriptors; thread names likewise.
  * Clock: packet timestamps are CLOCK_BOOTTIME ns -> ms since boot,
  * meta.clock "monotonic".  Packets stamped on another clock are mapped to
@@ -48,7 +52,10 @@
  * used (<kind>)"), other ftrace events, counters, instants, async slices;
  * malformed fields under "perfetto: ..." reasons.  A trace cut off
  * mid-packet keeps its complete packets and counts "perfetto: trace cut
- * mid-packet".  A recognised trace with no slice at all is an error.
+ * mid-packet".  A recognised trace that yields nothing (no slice, thread
+ * state, stack sample, log line or frame) counts "perfetto: no app slices,
+ * thread states, stack samples or log lines" and reads as empty: the
+ * ingest's nothing-usable rule decides.
  *
  * Positions: the "line" of a message or a skip is the packet's number
  * (1-based); errors in the framing also give the byte offset.
@@ -145,7 +152,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
 typedef struct pf_head {
     uint64_t ts;
     uint32_t seq_id, clock, flags;
-    int has_ts, cleared;
+    int has_ts, cleared, dropped;
     pb_field pay[4];
     int npay;
     pb_field interned_f, defaults_f;
@@ -170,6 +177,8 @@ static int scan_packet(pb_cur m, pf_head *h)
             h->flags = (uint32_t)f.v;
         else if (f.num == 41 && f.wt == PB_VARINT)
             h->cleared = f.v != 0;
+        else if (f.num == 42 && f.wt == PB_VARINT)
+            h->dropped = f.v != 0;
         else if (f.num == 12 && f.wt == PB_LEN)
             h->interned_f = f, h->has_interned = 1;
         else if (f.num == 59 && f.wt == PB_LEN)
@@ -242,6 +251,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
         break;
     case 60:
         rc = pf_read_track_desc(c, pb_sub(f));
+        pf_perf_thread_ref(c, s, pb_sub(f), 1);
         break;
     case 43: {
         int64_t pid;
@@ -251,6 +261,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     case 44: {
         int64_t pid, tid;
         rc = pf_read_thread_desc(c, pb_sub(f), &pid, &tid);
+        pf_perf_thread_ref(c, s, pb_sub(f), 0);
         if (!rc && s && tid >= 0) {
             s->td_pid = pid;
             s->td_tid = tid;
@@ -271,6 +282,16 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     case 39:
         rc = pf_read_android_log(c, pb_sub(f));
         break;
+    case 66:
+        if (!boottime) {
+            pf_bad(c, "perf sample on a clock without a snapshot");
+            break;
+        }
+        rc = pf_read_perf_sample(c, s, pb_sub(f), has_ts, ts);
+        break;
+    case 54:
+        rc = pf_read_streaming_profile(c, s, pb_sub(f));
+        break;
     default:
         skip_unused(c, f->num);
     }
@@ -290,10 +311,19 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     pseq *s = h.seq_id ? pf_seq_of(c, h.seq_id) : NULL;
     if (s && (h.cleared || (h.flags & 1)))
         pf_seq_clear(c, s);
-    if (h.has_defaults && s)
+    else if (s && h.dropped)
+        s->lost = 1; /* its incremental state is not valid until cleared */
+    /* a packet that needs incremental state its sequence lost (#26: read
+     * by the profile samples, as Perfetto skips such packets) */
+    c->state_lost = s && s->lost && (h.flags & 2);
+    if (h.has_defaults && s) {
         read_defaults(s, &h.defaults_f);
+        if ((rc = pf_perf_defaults(c, s, pb_sub(&h.defaults_f))))
+            return rc;
+    }
     if (h.has_interned && ((rc = pf_read_interned(c, s, pb_sub(&h.interned_f))) ||
-                           (rc = pf_sched_interned(c, s, pb_sub(&h.interned_f)))))
+                           (rc = pf_sched_interned(c, s, pb_sub(&h.interned_f))) ||
+                           (rc = pf_perf_interned(c, s, pb_sub(&h.interned_f)))))
         return rc;
     uint32_t clock = h.clock;
     if (!clock && s)
@@ -514,12 +544,11 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = pf_sched_finish(c);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
+    /* nothing emitted: counted, and the ingest's nothing-usable rule decides
+     * (exit 1 alone, passed over with --keep-going or inside a folder) */
     if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
-        c->log_used == 0 && c->ft_frames == 0)
-        rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
-                          "no app slices in the Perfetto trace (%ld packets, %ld ftrace events, "
-                          "%ld atrace markers, %ld track events) and no thread states (%lu sched events)",
-                          c->packets, c->ftrace, c->markers, c->track_events, pf_sched_events(c));
+        c->log_used == 0 && c->ft_frames == 0 && c->perf_used == 0)
+        gd_sink_skip(sink, "perfetto: no app slices, thread states, stack samples or log lines", 0, 0);
     for (size_t i = 0; i < c->nseqs; i++)
         pf_seq_clear(c, &c->seqs[i]);
     for (size_t i = 0; i < c->nheap; i++)
@@ -529,6 +558,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     free(c->tracks);
     free(buf);
     pf_sched_free(c);
+    pf_perf_free(c);
     gd_logcat_rules_free(c->logrules);
     pf_ft_free(c);
     gd_atrace_free(c->at);

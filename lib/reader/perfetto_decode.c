@@ -57,6 +57,8 @@ void pf_seq_clear(pctx *c, pseq *s)
     s->def_clock = 0;
     s->clk_id = 0;
     s->td_pid = s->td_tid = -1;
+    pf_perf_seq_clear(c, s);
+    s->lost = 0;
 }
 
 static size_t ihash(uint64_t iid, size_t cap)

@@ -46,6 +46,8 @@ typedef struct pseq {
     uint64_t clk_unit, clk_cur;
     uint64_t clk_off;    /* added modulo 2^64: wraps, never overflows */
     int64_t td_pid, td_tid; /* legacy ThreadDescriptor, -1 none */
+    struct pf_perf_seq *perf; /* interned profile entries (#26, perfetto_perf.c) */
+    int lost;            /* a packet was dropped since the last clear */
 } pseq;
 
 typedef struct ptrack {
@@ -82,6 +84,9 @@ typedef struct pctx {
     struct pf_sched *sched; /* thread states (#26, perfetto_sched.c) */
     gd_logcat_rules *logrules; /* android_log lines (#26, perfetto_log.c) */
     long log_lines, log_used;
+    struct pf_perf *perf;   /* one perf sample's frames (#26, perfetto_perf.c) */
+    long perf_used;         /* perf samples emitted */
+    int state_lost;         /* the current packet needs incremental state its sequence lost */
 } pctx;
 
 enum { SK_MARKER, SK_BEGIN, SK_END };
@@ -156,6 +161,24 @@ void pf_sched_system_info(pctx *c, pb_cur m);
 
 /* AndroidLogPacket: each line through the logcat line rules (#26). */
 int pf_read_android_log(pctx *c, pb_cur m);
+
+/* CPU-profile samples (#26, perfetto_perf.c): InternedData's profile
+ * entries (function names, mapping paths, frames, callstacks, mappings) of
+ * sequence s; a TracePacketDefaults' perf_sample_defaults (the timebase); one
+ * PerfSample at BOOTTIME ts (has_ts 0: none) -> a stack sample.  0 or an
+ * error code.  pf_perf_seq_clear drops a sequence's entries, pf_perf_free
+ * the context's buffers. */
+int pf_perf_interned(pctx *c, pseq *s, pb_cur m);
+int pf_perf_defaults(pctx *c, pseq *s, pb_cur m);
+int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts);
+void pf_perf_seq_clear(pctx *c, pseq *s);
+void pf_perf_free(pctx *c);
+/* A ThreadDescriptor (track 0) or a TrackDescriptor's (track 1) thread
+ * with reference_timestamp_us: the thread and time of the sequence's
+ * StreamingProfilePackets, each of whose callstack_iid / timestamp_delta_us
+ * pairs becomes a stack sample (source "streaming_profile"). */
+void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track);
+int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m);
 
 /* Pairs the waiting slice begins/ends that are old enough (all: every one);
  * 0 or the sink's error code. */

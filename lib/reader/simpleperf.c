@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "reader.h"
+#include "profname.h"
 #include "io/textin.h"
 #include "core/util.h"
 
@@ -95,19 +96,6 @@ static void copy(char *dst, size_t n, const char *s, size_t len)
     dst[len] = 0;
 }
 
-static int is_java_file(const char *f)
-{
-    static const char *const ext[] = {".oat", ".odex", ".vdex", ".dex", ".jar", ".apk", ".art"};
-    size_t n = strlen(f);
-    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
-        size_t k = strlen(ext[i]);
-        if (n >= k && strcmp(f + n - k, ext[i]) == 0)
-            return 1;
-    }
-    return starts(f, "[JIT") || strstr(f, "dalvik-jit-code-cache") || strstr(f, "jit-cache") ||
-           strstr(f, ".apk!/") || strstr(f, ".jar!/");
-}
-
 static int add_frame(sp *s, const char *text, size_t n)
 {
     if (s->nframes >= SP_MAX_FRAMES) {
@@ -128,7 +116,8 @@ static int add_frame(sp *s, const char *text, size_t n)
     return 0;
 }
 
-/* One frame from its symbol and file as simpleperf prints them. */
+/* One frame from its symbol and file as simpleperf prints them (named by
+ * profname.h's rule). */
 static int frame(sp *s, const char *sym, size_t nsym, const char *file, size_t nfile)
 {
     char f[1024], buf[SP_MAX_FRAME + 1100];
@@ -145,37 +134,9 @@ static int frame(sp *s, const char *sym, size_t nsym, const char *file, size_t n
                 break;
             }
     }
-    int unnamed = plus != NULL || nsym == 0 || (nsym == 9 && strncmp(sym, "[unknown]", 9) == 0);
-    if (!unnamed && is_java_file(f)) {
-        /* "void a.B.c(int)" in older versions: keep "a.B.c" */
-        size_t b = 0, e = nsym;
-        for (size_t i = 0; i < nsym; i++)
-            if (sym[i] == '(') {
-                e = i;
-                break;
-            }
-        for (size_t i = 0; i < e; i++)
-            if (sym[i] == ' ')
-                b = i + 1;
-        if (e > b && memchr(sym + b, '.', e - b))
-            return add_frame(s, sym + b, e - b);
-    }
-    const char *base = strrchr(f, '/');
-    base = base && base[1] ? base + 1 : f;
-    int n;
-    if (plus) {
-        size_t np = (size_t)(sym + nsym - 1 - plus);
-        n = snprintf(buf, sizeof buf, "native:%s(pc %.*s)", base, (int)(np > 40 ? 40 : np), plus);
-    } else if (nsym == 0) {
-        n = snprintf(buf, sizeof buf, "native:%s(?)", base);
-    } else {
-        n = snprintf(buf, sizeof buf, "native:%s(%.*s)", base, (int)(nsym > SP_MAX_FRAME ? SP_MAX_FRAME : nsym), sym);
-    }
-    if (n < 0)
-        return 0;
-    if ((size_t)n >= sizeof buf)
-        n = (int)sizeof buf - 1;
-    return add_frame(s, buf, (size_t)n);
+    size_t n = gd_prof_frame(buf, sizeof buf, sym, nsym, f, plus,
+                             plus ? (size_t)(sym + nsym - 1 - plus) : 0);
+    return add_frame(s, buf, n);
 }
 
 static int send_meta(sp *s, int64_t pid, int64_t main_tid)

@@ -284,6 +284,12 @@ static const char *const migrations[] = {
     "",
     /* 5 -> 6: each issue's change in a block of its own, marked
      * "5 -> 6 (#NN)" ... "end 5 -> 6 (#NN)" */
+    /* 5 -> 6 (#26): where a stack sample comes from: 'perf_sample' or
+     * 'streaming_profile' (Perfetto CPU profiles), else the reader's name;
+     * rows of older versions get their trace's format */
+    "ALTER TABLE sample ADD COLUMN source TEXT;"
+    "UPDATE sample SET source = (SELECT t.format FROM trace t WHERE t.id = sample.trace);"
+    /* end 5 -> 6 (#26) */
     "",
 };
 

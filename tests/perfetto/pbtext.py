@@ -27,7 +27,26 @@ SCHEMA = {
         "interned_data": (12, M, "InternedData"), "system_info": (45, M, "SystemInfo"),
         "track_event": (11, M, "TrackEvent"), "clock_snapshot": (6, M, "ClockSnapshot"),
         "android_log": (39, M, "AndroidLog"), "track_descriptor": (60, M, "TrackDescriptor"),
+        "trace_packet_defaults": (59, M, "TracePacketDefaults"), "perf_sample": (66, M, "PerfSample"),
+        "streaming_profile_packet": (54, M, "StreamingProfilePacket"),
     },
+    "TracePacketDefaults": {"timestamp_clock_id": (58, V, None),
+                            "perf_sample_defaults": (12, M, "PerfSampleDefaults")},
+    "PerfSampleDefaults": {"timebase": (1, M, "Timebase"), "followers": (4, M, "FollowerEvent")},
+    "Timebase": {"period": (1, V, None), "frequency": (2, V, None), "counter": (4, V, None),
+                 "tracepoint": (3, M, "Tracepoint"), "name": (10, S, None)},
+    "Tracepoint": {"name": (1, S, None), "filter": (2, S, None)},
+    "FollowerEvent": {"counter": (1, V, None), "name": (4, S, None)},
+    "PerfSample": {"cpu": (1, V, None), "pid": (2, V, None), "tid": (3, V, None),
+                   "callstack_iid": (4, V, None), "cpu_mode": (5, V, None),
+                   "timebase_count": (6, V, None), "follower_counts": (7, V, None),
+                   "kernel_records_lost": (17, V, None), "sample_skipped_reason": (18, V, None)},
+    "Frame": {"iid": (1, V, None), "function_name_id": (2, V, None), "mapping_id": (3, V, None),
+              "rel_pc": (4, V, None)},
+    "Callstack": {"iid": (1, V, None), "frame_ids": (2, V, None)},
+    "Mapping": {"iid": (1, V, None), "build_id": (2, V, None), "start_offset": (3, V, None),
+                "start": (4, V, None), "end": (5, V, None), "load_bias": (6, V, None),
+                "path_string_ids": (7, V, None), "exact_offset": (8, V, None)},
     "ClockSnapshot": {"clocks": (1, M, "Clock"), "primary_trace_clock": (2, V, None)},
     "Clock": {"clock_id": (1, V, None), "timestamp": (2, V, None)},
     "AndroidLog": {"events": (1, M, "LogEvent")},
@@ -37,15 +56,21 @@ SCHEMA = {
     "SystemInfo": {"utsname": (1, M, "Utsname")},
     "Utsname": {"sysname": (1, S, None), "version": (2, S, None), "release": (3, S, None),
                 "machine": (4, S, None)},
-    "InternedData": {"kernel_symbols": (26, M, "InternedString"), "event_names": (2, M, "EventName")},
+    "InternedData": {"kernel_symbols": (26, M, "InternedString"), "event_names": (2, M, "EventName"),
+                     "function_names": (5, M, "InternedString"), "frames": (6, M, "Frame"),
+                     "callstacks": (7, M, "Callstack"), "build_ids": (16, M, "InternedString"),
+                     "mapping_paths": (17, M, "InternedString"), "mappings": (19, M, "Mapping")},
     "InternedString": {"iid": (1, V, None), "str": (2, S, None)},
     "EventName": {"iid": (1, V, None), "name": (2, S, None)},
     "ProcessTree": {"processes": (1, M, "Process"), "threads": (2, M, "Thread")},
     "Process": {"pid": (1, V, None), "ppid": (2, V, None), "cmdline": (3, S, None), "uid": (5, V, None)},
     "Thread": {"tid": (1, V, None), "name": (2, S, None), "tgid": (3, V, None)},
-    "TrackDescriptor": {"uuid": (1, V, None), "thread": (4, M, "ThreadDescriptor"),
+    "StreamingProfilePacket": {"callstack_iid": (1, V, None), "timestamp_delta_us": (2, V, None),
+                               "process_priority": (3, V, None)},
+    "TrackDescriptor": {"uuid": (1, V, None), "thread": (4, M, "ThreadDescriptor"), "parent_uuid": (5, V, None),
                         "process": (3, M, "ProcessDescriptor")},
-    "ThreadDescriptor": {"pid": (1, V, None), "tid": (2, V, None), "thread_name": (5, S, None)},
+    "ThreadDescriptor": {"pid": (1, V, None), "tid": (2, V, None), "thread_name": (5, S, None),
+                         "reference_timestamp_us": (6, V, None)},
     "ProcessDescriptor": {"pid": (1, V, None), "process_name": (6, S, None)},
     "TrackEvent": {"type": (9, V, None), "track_uuid": (11, V, None), "name": (23, S, None)},
     "FtraceEventBundle": {"cpu": (1, V, None), "event": (2, M, "FtraceEvent"),
@@ -79,6 +104,14 @@ SCHEMA = {
     "TaskRename": {"pid": (1, V, None), "oldcomm": (2, S, None), "newcomm": (3, S, None),
                    "oom_score_adj": (4, V, None)},
 }
+
+# enum value names -> numbers (perf_events.proto Counter, profile_common.proto
+# CpuMode, builtin_clock.proto BuiltinClock, PerfSample SampleSkipReason)
+ENUMS = {"SW_CPU_CLOCK": 1, "SW_PAGE_FAULTS": 2, "SW_TASK_CLOCK": 3, "HW_CPU_CYCLES": 10,
+         "HW_INSTRUCTIONS": 11, "MODE_UNKNOWN": 0, "MODE_KERNEL": 1, "MODE_USER": 2,
+         "BUILTIN_CLOCK_REALTIME": 1, "BUILTIN_CLOCK_MONOTONIC": 3, "BUILTIN_CLOCK_BOOTTIME": 6,
+         "PROFILER_SKIP_READ_STAGE": 1, "PROFILER_SKIP_UNWIND_STAGE": 2,
+         "PROFILER_SKIP_UNWIND_ENQUEUE": 3, "PROFILER_SKIP_NOT_IN_SCOPE": 4}
 
 TOKEN = re.compile(r'\s*(?:#[^\n]*\n)*\s*("(?:[^"\\]|\\.)*"|[{}:]|[^\s{}:"]+)')
 
@@ -135,7 +168,7 @@ def parse(toks, msg, close):
         elif kind == B:
             out += varint(num << 3) + varint(1 if nxt == "true" else 0 if nxt == "false" else int(nxt))
         else:
-            out += varint(num << 3) + varint(int(nxt, 0))
+            out += varint(num << 3) + varint(ENUMS[nxt] if nxt in ENUMS else int(nxt, 0))
     if close:
         raise SystemExit("pbtext: missing }")
     return bytes(out)

@@ -1,0 +1,530 @@
+/* perfetto_perf.c - CPU-profile samples of Perfetto traces (#26): PerfSample
+ * packets (traced_perf) with their interned callstacks, frames, function
+ * names and mappings become stack samples (GD_EV_STACK, source
+ * "perf_sample").
+ *
+ * Field numbers (Perfetto's protos/perfetto/trace/ .proto files):
+ *   TracePacket: perf_sample 66, trace_packet_defaults 59 ->
+ *     TracePacketDefaults.perf_sample_defaults 12 -> PerfSampleDefaults:
+ *     timebase 1 -> PerfEvents.Timebase: counter 4 (SW_CPU_CLOCK = 1),
+ *     tracepoint 3, raw_event 5;
+ *   PerfSample: cpu 1, pid 2, tid 3, callstack_iid 4, cpu_mode 5,
+ *     timebase_count 6, kernel_records_lost 17, sample_skipped_reason 18
+ *     (1 read stage, 2 unwind stage, 3 unwind enqueue, 4 not in scope),
+ *     producer_event 19, unwind_error 16;
+ *   InternedData (per sequence, dropped when the sequence clears its
+ *     incremental state): function_names 5 and mapping_paths 17
+ *     (InternedString: iid 1, str 2), frames 6 (Frame: iid 1,
+ *     function_name_id 2, mapping_id 3, rel_pc 4), callstacks 7 (Callstack:
+ *     iid 1, frame_ids 2, outermost first), mappings 19 (Mapping: iid 1,
+ *     path_string_ids 7, the path's components).
+ *
+ * A sample in a packet that needs incremental state (sequence_flags 2) on
+ * a sequence that dropped packets since its last clear is skipped, counted,
+ * as Perfetto's reader skips such packets.
+ * As Perfetto's trace processor rules (ProfileModule::ParsePerfSample):
+ * records-lost and producer-event packets are not samples; a sample the
+ * profiler skipped (read or unwind stage, queue full) has no callstack;
+ * a callstack whose frames are not all interned makes no callsite.  Only
+ * samples of a cpu-clock timebase are a CPU profile (the sequence's
+ * PerfSampleDefaults; none given: traced_perf's default, the cpu-clock);
+ * the others (page faults, cycles, tracepoints) are counted, not stored.
+ * Frames are named by profname.h's rule (Java "Class.method", native
+ * "native:lib.so(symbol)").
+ *
+ * Memory: the interned entries are counted in the reader's interned caps
+ * (PF_MAX_INTERNED entries, PF_MAX_INTERNED_BYTES); one sample's frames
+ * (PF_MAX_STACK frames). */
+#include "perfetto_int.h"
+#include "profname.h"
+#include "core/util.h"
+
+#define PF_MAX_STACK 1024
+#define PF_MAX_FRAME_TEXT 2048
+#define PF_MAX_PATH 1024
+
+/* A packet flagged SEQ_NEEDS_INCREMENTAL_STATE (sequence_flags 2) on a
+ * sequence that dropped packets (previous_packet_dropped) since it last
+ * cleared its incremental state: Perfetto skips it, its interned ids may
+ * name entries that were lost. */
+#define STATE_LOST "ignored: perfetto: profile sample after lost packets (incremental state not valid)"
+
+enum { K_FUNC = 5, K_FRAME = 6, K_STACK = 7, K_PATH = 17, K_MAPPING = 19 };
+enum { TB_DEFAULT = 0, TB_CPU_CLOCK, TB_OTHER };
+
+typedef struct pient {
+    uint64_t iid;
+    uint32_t kind;       /* 0: empty slot */
+    uint32_t len;
+    uint8_t *data;       /* the string (names) or the message (the others) */
+} pient;
+
+struct pf_perf_seq {
+    pient *t;            /* open addressing, cap power of two */
+    size_t cap, n;
+    int tb;              /* TB_*: the timebase of the sequence's defaults */
+    /* StreamingProfilePacket: the thread of the sequence's thread
+     * descriptor and its time (MONOTONIC ns, advanced by every delta) */
+    int has_ref;
+    int64_t sp_pid, sp_tid;
+    uint64_t sp_ns;
+};
+
+struct pf_perf {
+    char *text;          /* one sample's frame texts, NUL-separated */
+    size_t tlen, tcap;
+    const char **ptr;
+    size_t fcap;
+};
+
+static size_t phash(uint64_t iid, uint32_t kind, size_t cap)
+{
+    uint64_t h = (iid ^ ((uint64_t)kind << 56)) * 0x9E3779B97F4A7C15ull;
+    return (size_t)((h ^ (h >> 29)) & (cap - 1));
+}
+
+void pf_perf_seq_clear(pctx *c, pseq *s)
+{
+    struct pf_perf_seq *q = s->perf;
+    if (!q)
+        return;
+    for (size_t i = 0; i < q->cap; i++)
+        if (q->t[i].kind) {
+            c->interned_bytes -= q->t[i].len + 1;
+            free(q->t[i].data);
+        }
+    c->ninterned -= q->n;
+    free(q->t);
+    free(q);
+    s->perf = NULL;
+}
+
+void pf_perf_free(pctx *c)
+{
+    if (!c->perf)
+        return;
+    free(c->perf->text);
+    free(c->perf->ptr);
+    free(c->perf);
+    c->perf = NULL;
+}
+
+static const pient *find(const pseq *s, uint32_t kind, uint64_t iid)
+{
+    const struct pf_perf_seq *q = s ? s->perf : NULL;
+    if (!q || !q->cap)
+        return NULL;
+    size_t h = phash(iid, kind, q->cap);
+    while (q->t[h].kind) {
+        if (q->t[h].kind == kind && q->t[h].iid == iid)
+            return &q->t[h];
+        h = (h + 1) & (q->cap - 1);
+    }
+    return NULL;
+}
+
+static struct pf_perf_seq *seq_state(pctx *c, pseq *s)
+{
+    if (!s->perf && !(s->perf = calloc(1, sizeof *s->perf)))
+        gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+    return s->perf;
+}
+
+/* Records (kind, iid) -> data[0..len) on sequence s (a later entry of the
+ * same iid replaces the earlier one).  0 or an error code. */
+static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *data, size_t len)
+{
+    struct pf_perf_seq *q = seq_state(c, s);
+    if (!q)
+        return GD_ERR_NOMEM;
+    if (len > UINT32_MAX - 1 || c->ninterned >= PF_MAX_INTERNED ||
+        c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES) {
+        pf_bad(c, "too many interned names, later ones dropped");
+        return 0;
+    }
+    if ((q->n + 1) * 2 > q->cap) {
+        size_t nc = q->cap ? q->cap * 2 : 64;
+        pient *nt = calloc(nc, sizeof *nt);
+        if (!nt)
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        for (size_t i = 0; i < q->cap; i++) {
+            if (!q->t[i].kind)
+                continue;
+            size_t h = phash(q->t[i].iid, q->t[i].kind, nc);
+            while (nt[h].kind)
+                h = (h + 1) & (nc - 1);
+            nt[h] = q->t[i];
+        }
+        free(q->t);
+        q->t = nt;
+        q->cap = nc;
+    }
+    uint8_t *d = malloc(len + 1);
+    if (!d)
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+    if (len)
+        memcpy(d, data, len);
+    d[len] = 0;
+    size_t h = phash(iid, kind, q->cap);
+    while (q->t[h].kind && !(q->t[h].kind == kind && q->t[h].iid == iid))
+        h = (h + 1) & (q->cap - 1);
+    if (q->t[h].kind) {
+        c->interned_bytes -= q->t[h].len + 1;
+        free(q->t[h].data);
+    } else {
+        q->n++;
+        c->ninterned++;
+    }
+    q->t[h] = (pient){iid, kind, (uint32_t)len, d};
+    c->interned_bytes += len + 1;
+    return 0;
+}
+
+int pf_perf_interned(pctx *c, pseq *s, pb_cur m)
+{
+    pb_field f, g;
+    int r;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.wt != PB_LEN || (f.num != K_FUNC && f.num != K_PATH && f.num != K_FRAME &&
+                               f.num != K_STACK && f.num != K_MAPPING))
+            continue;
+        pb_cur e = pb_sub(&f);
+        uint64_t iid = 0;
+        const uint8_t *str = NULL;
+        size_t len = 0;
+        int q;
+        while ((q = pb_next(&e, &g)) == 1) {
+            if (g.num == 1 && g.wt == PB_VARINT)
+                iid = g.v;
+            else if (g.num == 2 && g.wt == PB_LEN)
+                str = g.data, len = g.len;
+        }
+        if (q < 0) {
+            pf_bad(c, "malformed interned profile entry");
+            continue;
+        }
+        if (!s) {
+            pf_bad(c, "too many packet sequences");
+            continue;
+        }
+        int named = f.num == K_FUNC || f.num == K_PATH;
+        if ((q = named ? put(c, s, f.num, iid, str ? str : (const uint8_t *)"", str ? len : 0)
+                       : put(c, s, f.num, iid, f.data, f.len)))
+            return q;
+    }
+    if (r < 0)
+        pf_bad(c, "malformed interned data");
+    return 0;
+}
+
+int pf_perf_defaults(pctx *c, pseq *s, pb_cur m)
+{
+    pb_field f, g, h;
+    while (pb_next(&m, &f) == 1) {
+        if (f.num != 12 || f.wt != PB_LEN)
+            continue;
+        struct pf_perf_seq *q = seq_state(c, s);
+        if (!q)
+            return GD_ERR_NOMEM;
+        q->tb = TB_CPU_CLOCK; /* a timebase not given is the cpu-clock */
+        pb_cur d = pb_sub(&f);
+        while (pb_next(&d, &g) == 1) {
+            if (g.num != 1 || g.wt != PB_LEN)
+                continue;
+            pb_cur tb = pb_sub(&g);
+            while (pb_next(&tb, &h) == 1) {
+                if (h.num == 4 && h.wt == PB_VARINT)
+                    q->tb = h.v == 1 ? TB_CPU_CLOCK : TB_OTHER;
+                else if (h.num == 3 || h.num == 5)
+                    q->tb = TB_OTHER;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The repeated uint64 field `num` of message m (packed or not) into
+ * out[0..cap); the count read (more than cap: *over set). */
+static size_t repeated(pb_cur m, uint32_t num, uint64_t *out, size_t cap, int *over)
+{
+    pb_field f;
+    size_t n = 0;
+    *over = 0;
+    while (pb_next(&m, &f) == 1) {
+        if (f.num != num)
+            continue;
+        if (f.wt == PB_VARINT) {
+            if (n < cap)
+                out[n++] = f.v;
+            else
+                *over = 1;
+        } else if (f.wt == PB_LEN) {
+            const uint8_t *p = f.data, *end = f.data + f.len;
+            uint64_t v;
+            while (p < end && pb_varint(&p, end, &v)) {
+                if (n < cap)
+                    out[n++] = v;
+                else
+                    *over = 1;
+            }
+        }
+    }
+    return n;
+}
+
+/* The path of mapping `iid` ("/system/lib64/libc.so") into out; 0 when the
+ * mapping is not interned (an empty path: out ""). */
+static int mapping_path(const pseq *s, uint64_t iid, char *out, size_t cap)
+{
+    out[0] = 0;
+    const pient *e = find(s, K_MAPPING, iid);
+    if (!e)
+        return 0;
+    uint64_t ids[32];
+    int over;
+    size_t n = repeated((pb_cur){e->data, e->data + e->len}, 7, ids, 32, &over), len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const pient *p = find(s, K_PATH, ids[i]);
+        const char *part = p ? (const char *)p->data : "";
+        int k = snprintf(out + len, cap - len, "/%s", part);
+        if (k < 0 || (size_t)k >= cap - len)
+            break;
+        len += (size_t)k;
+    }
+    return 1;
+}
+
+/* The text of frame `iid` appended to the sample's frames; 0, 1 when the
+ * frame is not interned, or an error code. */
+static int add_frame(pctx *c, const pseq *s, uint64_t iid)
+{
+    const pient *e = find(s, K_FRAME, iid);
+    if (!e)
+        return 1;
+    pb_cur m = {e->data, e->data + e->len};
+    pb_field f;
+    uint64_t fn = 0, map = 0, pc = 0;
+    int has_fn = 0, has_pc = 0;
+    while (pb_next(&m, &f) == 1) {
+        if (f.wt != PB_VARINT)
+            continue;
+        if (f.num == 2)
+            fn = f.v, has_fn = 1;
+        else if (f.num == 3)
+            map = f.v;
+        else if (f.num == 4)
+            pc = f.v, has_pc = 1;
+    }
+    const pient *name = has_fn ? find(s, K_FUNC, fn) : NULL;
+    char path[PF_MAX_PATH], pcs[24], text[PF_MAX_FRAME_TEXT];
+    if (!mapping_path(s, map, path, sizeof path) || !path[0])
+        snprintf(path, sizeof path, "?"); /* a mapping without a path (a build id only) */
+    size_t nsym = name ? name->len : 0;
+    snprintf(pcs, sizeof pcs, "%llx", (unsigned long long)pc);
+    size_t n = gd_prof_frame(text, sizeof text, name ? (const char *)name->data : "", nsym, path,
+                             nsym ? NULL : has_pc ? pcs : NULL, strlen(pcs));
+    struct pf_perf *p = c->perf;
+    if (gd_grow((void **)&p->text, &p->tcap, p->tlen + n + 1, 1, c->err))
+        return c->err->code ? c->err->code : GD_ERR_NOMEM;
+    memcpy(p->text + p->tlen, text, n + 1);
+    p->tlen += n + 1;
+    return 0;
+}
+
+static const char *skip_reason(uint64_t r)
+{
+    switch (r) {
+    case 1: return "ignored: perfetto: perf sample skipped by the profiler (read stage)";
+    case 2: return "ignored: perfetto: perf sample skipped by the profiler (unwind stage)";
+    case 3: return "ignored: perfetto: perf sample skipped by the profiler (unwind queue full)";
+    case 4: return "ignored: perfetto: perf sample skipped by the profiler (not in scope)";
+    default: return "ignored: perfetto: perf sample skipped by the profiler (other reason)";
+    }
+}
+
+/* The stack sample of callstack `cs` of sequence s by pid/tid at BOOTTIME
+ * ts, source `src`; a callstack not interned, empty or naming a frame not
+ * interned is counted.  0 or an error code. */
+static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, int64_t tid,
+                const char *src)
+{
+    const pient *st = find(s, K_STACK, cs);
+    if (!st) {
+        pf_bad(c, "profile sample of a callstack not interned");
+        return 0;
+    }
+    uint64_t ids[PF_MAX_STACK];
+    int over;
+    size_t n = repeated((pb_cur){st->data, st->data + st->len}, 2, ids, PF_MAX_STACK, &over);
+    if (over)
+        gd_sink_skip(c->sink, "perfetto: profile sample frames over the per-sample limit", c->pkno, 0);
+    if (n == 0) {
+        gd_sink_skip(c->sink, "ignored: perfetto: profile sample with an empty callstack", c->pkno, 0);
+        return 0;
+    }
+    if (!c->perf && !(c->perf = calloc(1, sizeof *c->perf)))
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+    struct pf_perf *p = c->perf;
+    p->tlen = 0;
+    /* frame_ids are outermost first; events want innermost first */
+    for (size_t i = n; i-- > 0;) {
+        int q = add_frame(c, s, ids[i]);
+        if (q == 1) {
+            pf_bad(c, "profile sample of a frame not interned");
+            return 0;
+        }
+        if (q)
+            return q;
+    }
+    if (gd_grow((void **)&p->ptr, &p->fcap, n, sizeof *p->ptr, c->err))
+        return c->err->code ? c->err->code : GD_ERR_NOMEM;
+    const char *t = p->text;
+    for (size_t i = 0; i < n; i++) {
+        p->ptr[i] = t;
+        t += strlen(t) + 1;
+    }
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STACK);
+    ev.ts = (double)ts / 1e6;
+    ev.line = c->pkno;
+    ev.pid = pid;
+    ev.tid = tid;
+    ev.u.stack.frames = p->ptr;
+    ev.u.stack.nframes = n;
+    ev.u.stack.source = src;
+    c->perf_used++;
+    return gd_sink_event(c->sink, &ev, c->err);
+}
+
+int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
+{
+    pb_field f;
+    int r;
+    uint64_t pid = 0, tid = 0, cs = 0, lost = 0, skipped = 0;
+    int has_cs = 0, has_skip = 0, producer = 0;
+    while ((r = pb_next(&m, &f)) == 1) {
+        if (f.wt == PB_LEN && f.num == 19)
+            producer = 1;
+        if (f.wt != PB_VARINT)
+            continue;
+        switch (f.num) {
+        case 2: pid = f.v; break;
+        case 3: tid = f.v; break;
+        case 4: cs = f.v, has_cs = 1; break;
+        case 17: lost = f.v; break;
+        case 18: skipped = f.v, has_skip = 1; break;
+        default: break;
+        }
+    }
+    if (r < 0) {
+        pf_bad(c, "malformed perf sample");
+        return 0;
+    }
+    if (lost) {
+        gd_sink_skip(c->sink, "ignored: perfetto: perf records lost by the kernel", c->pkno, 0);
+        return 0;
+    }
+    if (c->state_lost) {
+        gd_sink_skip(c->sink, STATE_LOST, c->pkno, 0);
+        return 0;
+    }
+    if (producer) {
+        gd_sink_skip(c->sink, "ignored: perfetto: perf producer event", c->pkno, 0);
+        return 0;
+    }
+    if (s && s->perf && s->perf->tb == TB_OTHER) {
+        gd_sink_skip(c->sink, "ignored: perfetto: perf sample not on the cpu-clock (not a CPU profile)",
+                     c->pkno, 0);
+        return 0;
+    }
+    if (has_skip && !has_cs) {
+        gd_sink_skip(c->sink, skip_reason(skipped), c->pkno, 0);
+        return 0;
+    }
+    if (!has_cs) {
+        gd_sink_skip(c->sink, "ignored: perfetto: perf sample without a callstack", c->pkno, 0);
+        return 0;
+    }
+    if (!has_ts) {
+        pf_bad(c, "perf sample without a timestamp");
+        return 0;
+    }
+    return emit(c, s, cs, ts, (int64_t)pid, (int64_t)tid, "perf_sample");
+}
+
+void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track)
+{
+    pb_field f;
+    if (track) { /* TrackDescriptor: its thread 4 */
+        int found = 0;
+        while (pb_next(&m, &f) == 1)
+            if (f.num == 4 && f.wt == PB_LEN) {
+                m = pb_sub(&f);
+                found = 1;
+                break;
+            }
+        if (!found)
+            return;
+    }
+    int64_t pid = -1, tid = -1;
+    uint64_t ref = 0;
+    int has = 0;
+    while (pb_next(&m, &f) == 1) {
+        if (f.wt != PB_VARINT)
+            continue;
+        if (f.num == 1)
+            pid = (int64_t)(int32_t)f.v;
+        else if (f.num == 2)
+            tid = (int64_t)(int32_t)f.v;
+        else if (f.num == 6)
+            ref = f.v, has = 1;
+    }
+    if (!has || !s)
+        return;
+    if (!s->perf && !(s->perf = calloc(1, sizeof *s->perf)))
+        return; /* out of memory: the profile's samples are counted as without a thread */
+    struct pf_perf_seq *q = s->perf;
+    q->has_ref = 1;
+    q->sp_pid = pid;
+    q->sp_tid = tid;
+    q->sp_ns = ref * 1000;
+}
+
+int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
+{
+    struct pf_perf_seq *q = s ? s->perf : NULL;
+    if (c->state_lost) {
+        gd_sink_skip(c->sink, STATE_LOST, c->pkno, 0);
+        return 0;
+    }
+    if (!q || !q->has_ref) {
+        pf_bad(c, "streaming profile without a thread descriptor");
+        return 0;
+    }
+    uint64_t ids[PF_MAX_STACK], deltas[PF_MAX_STACK];
+    int over1, over2;
+    size_t n = repeated(m, 1, ids, PF_MAX_STACK, &over1);
+    size_t nd = repeated(m, 2, deltas, PF_MAX_STACK, &over2);
+    if (over1 || over2)
+        gd_sink_skip(c->sink, "perfetto: streaming profile samples over the per-packet limit", c->pkno, 0);
+    /* the packet's time: the sequence's, MONOTONIC, mapped to BOOTTIME */
+    uint64_t base;
+    if (!pf_resolve_ts(c, s, 3, q->sp_ns, &base))
+        base = q->sp_ns; /* no snapshot maps MONOTONIC: as is, as Perfetto takes it */
+    /* deltas are int64 (negative ones as two's complement): summed modulo
+     * 2^64, which is the signed sum without overflow */
+    uint64_t off = 0;
+    for (size_t i = 0; i < nd; i++)
+        q->sp_ns += deltas[i] * 1000u;
+    for (size_t i = 0; i < n; i++) {
+        if (i >= nd) {
+            pf_bad(c, "streaming profile with fewer timestamps than callstacks");
+            break;
+        }
+        off += deltas[i] * 1000u;
+        int rc = emit(c, s, ids[i], base + off, q->sp_pid, q->sp_tid, "streaming_profile");
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
