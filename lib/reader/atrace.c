@@ -752,9 +752,11 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
 {
     int rc = 0;
     for (int i = 0; i < ATRACE_MAX_LAUNCHES; i++)
-        if (a->launch[i].used && a->launch[i].ended) {
+        if (a->launch[i].used) {
+            /* #27: a launch still open at the end has no first frame: no launch */
+            gd_sink_skip(a->sink, why(a, a->launch[i].ended ? "launch without its completed marker"
+                                                            : "launch never ended"), 0, 0);
             a->launch[i].used = 0;
-            gd_sink_skip(a->sink, why(a, "launch without its completed marker"), 0, 0);
         }
     int64_t best = -1;
     unsigned long most = 0;

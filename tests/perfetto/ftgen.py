@@ -61,8 +61,8 @@ def main():
         # one FtraceEventBundle (cpu 0): print events "B|pid|name" / "E|pid",
         # sched_switch (4: prev_comm 1, prev_pid 2, prev_state 4, next_comm 5,
         # next_pid 6) from "sched" ([ts, prev_pid, prev_comm, next_pid,
-        # next_comm], prev_state absent: 0, runnable, as synth_common writes
-        # it); "sort": true orders them all by time (stable), as Perfetto's
+        # next_comm(, prev_state)], prev_state absent: 0, runnable, as
+        # synth_common writes it); "sort": true orders them all by time (stable), as Perfetto's
         # sorter does
         evs = []
         for a in spec.get("atrace", []):
@@ -71,8 +71,11 @@ def main():
             else:
                 buf = "B|%d|%s\n" % (a[2], a[4]) if a[3] == "B" else "E|%d\n" % a[2]
             evs.append((a[0], fl(2, fv(1, a[0]) + fv(2, a[1]) + fl(3, fl(2, buf)))))
-        for ts, ppid, pcomm, npid, ncomm in spec.get("sched", []):
+        for s in spec.get("sched", []):
+            ts, ppid, pcomm, npid, ncomm = s[:5]
             sw = fl(1, pcomm) + fv(2, ppid) + fl(5, ncomm) + fv(6, npid)
+            if len(s) > 5:  # a prev_state: 1 S, 2 D (synth_common's numbers)
+                sw += fv(4, s[5])
             evs.append((ts, fl(2, fv(1, ts) + fv(2, 0) + fl(4, sw))))
         if spec.get("sort"):
             evs.sort(key=lambda e: e[0])
