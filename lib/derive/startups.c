@@ -142,8 +142,10 @@ static int beside(gd_store *st, const launch *l, const char *phase, const char *
     return put_phase(st, &nobody, phase, ts, dur, n, err);
 }
 
-/* The app's process: the main thread that resumed (else started, else
- * bound) an activity during the launch, one named as the app first. */
+/* The app's process: the main thread named as the app (a name that begins
+ * with it, or a 15-character comm that is its head or its tail; or no name
+ * known), as the reader's launch kinds match it, that resumed (else
+ * started, else bound) an activity during the launch. */
 static int app_pid(gd_store *st, launch *l, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(
@@ -151,8 +153,9 @@ static int app_pid(gd_store *st, launch *l, gd_error *err)
         SLICES "SELECT sl.pid FROM sl LEFT JOIN thread h ON h.trace = ?1 AND h.pid = sl.pid"
                " AND h.tid = sl.tid WHERE sl.tid = sl.pid AND sl.ts >= ?2 AND sl.ts < ?3"
                " AND sl.name IN ('activityResume', 'activityStart', 'bindApplication')"
-               " ORDER BY coalesce(h.name = ?4 OR substr(?4, -length(h.name)) = h.name, 0) DESC,"
-               " sl.name = 'activityResume' DESC, sl.name = 'activityStart' DESC, sl.ts LIMIT 1",
+               " AND (h.name IS NULL OR h.name = '' OR substr(h.name, 1, length(?4)) = ?4"
+               " OR (length(h.name) = 15 AND (substr(?4, 1, 15) = h.name OR substr(?4, -15) = h.name)))"
+               " ORDER BY sl.name = 'activityResume' DESC, sl.name = 'activityStart' DESC, sl.ts LIMIT 1",
         err);
     if (!q)
         return err->code;

@@ -436,9 +436,9 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
      * while a launch was in progress */
     int64_t owner = pid >= 0 ? pid : t->pid;
     static const char intent[] = "MetricsLogger:launchObserverNotifyIntentStarted";
-    if (owner != tid)
-        ;
-    else if (len == 15 && memcmp(name, "bindApplication", 15) == 0) {
+    if (owner != tid) {
+        /* not a main thread: no launch kind */
+    } else if (len == 15 && memcmp(name, "bindApplication", 15) == 0) {
         a->bind_pid[a->nbinds % ATRACE_RECENT] = owner;
         a->binds[a->nbinds++ % ATRACE_RECENT] = ts_ms;
     } else if (len == 13 && memcmp(name, "activityStart", 13) == 0) {
@@ -480,9 +480,11 @@ int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *
     return emit_slice(a, t, &t->stack[t->depth], ts_ms, t->depth, 0, line, err);
 }
 
-/* 1 when a begin of the app `pkg` is in [lo, hi): a process named pkg (or
- * pkg:..., or pkg's prefix as Perfetto matches names without a package
- * list), or any process when the trace names none. */
+/* 1 when a begin of the app `pkg` is in [lo, hi): a process whose name
+ * begins with pkg (pkg, pkg:remote: Perfetto's GLOB 'pkg*' without a
+ * package list) or, when no process name is known, whose main thread's
+ * 15-character comm is the head or the tail of pkg; or any process when
+ * the trace names none. */
 static int recent_in(gd_atrace *a, const double *v, const int64_t *pids, unsigned n,
                      const char *pkg, double lo, double hi)
 {
@@ -491,7 +493,9 @@ static int recent_in(gd_atrace *a, const double *v, const int64_t *pids, unsigne
         if (!(v[i] >= lo && v[i] < hi))
             continue;
         const char *pn = process_name(a, pids[i]);
-        if (!pn || strncmp(pn, pkg, pl) == 0)
+        size_t nl = pn ? strlen(pn) : 0;
+        if (!pn || strncmp(pn, pkg, pl) == 0 ||
+            (nl == 15 && nl < pl && (strncmp(pkg, pn, nl) == 0 || strcmp(pkg + pl - nl, pn) == 0)))
             return 1;
     }
     return 0;
