@@ -21,15 +21,44 @@ static const gd_column columns[] = {
     {"ttfd_ms", "TTFD MS", GD_COL_MS, 0, 0, .auto_hide = 1},
 };
 
+/* --breakdown (#27): a launch read from a trace's slices, phase by phase
+ * (startup_phase; man godeye-startup) and the main thread's states over
+ * the whole launch; json has every phase under "phases" */
+#define PHASE_MS(name, header) {"phases." name ".dur_ms", header, GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases." name ".dur_ms"}
+static const gd_column breakdown_columns[] = {
+    {"trace", "TRACE", GD_COL_INT, 0, 0},
+    {"ts_ms", "TIME", GD_COL_TIME, 0, 0},
+    {"app", "APP", GD_COL_TEXT, 1, 0},
+    {"kind", "KIND", GD_COL_TEXT, 0, 0},
+    {"ttid_ms", "TTID MS", GD_COL_MS, 0, 0},
+    {"ttfd_ms", "TTFD MS", GD_COL_MS, 0, 0, .auto_hide = 1},
+    PHASE_MS("before_process_start", "BEFORE PROC"),
+    PHASE_MS("start_process", "START PROC"),
+    PHASE_MS("bind_application", "BIND APP"),
+    PHASE_MS("activity_start", "ACT START"),
+    PHASE_MS("activity_resume", "ACT RESUME"),
+    PHASE_MS("first_frame", "1ST FRAME"),
+    PHASE_MS("fully_drawn", "FULLY DRAWN"),
+    {"phases.launch.running_ms", "MAIN RUN MS", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.running_ms"},
+    {"phases.launch.runnable_ms", "MAIN RUNNABLE", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.runnable_ms"},
+    {"phases.launch.blocked_ms", "MAIN D MS", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.blocked_ms"},
+    PHASE_MS("dex2oat", "DEX2OAT MS"),
+    PHASE_MS("installd", "INSTALLD MS"),
+    {"phases.broadcast_dispatched.slices", "BCAST SENT", GD_COL_INT, 0, 0, .auto_hide = 1, .path = "phases.broadcast_dispatched.slices"},
+    {"phases.broadcast_received.slices", "BCAST RECV", GD_COL_INT, 0, 0, .auto_hide = 1, .path = "phases.broadcast_received.slices"},
+};
+
 static const char *const kind_choices[] = {"cold", "warm", "hot", NULL};
 
 int cmd_startup(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *app = NULL, *kind = NULL;
     gd_int_list traces = {0};
+    int breakdown = 0;
     const gd_option opts[] = {
         OPT_STRING_(0, "app", &app, "PKG", "only this app's launches"),
         OPT_CHOICE_(0, "kind", &kind, "KIND", "only cold, warm or hot launches", kind_choices),
+        OPT_BOOL_(0, "breakdown", &breakdown, "each trace launch phase by phase"),
         OPT_LISTING(&format, &traces),
         OPT_END_(),
     };
@@ -43,8 +72,10 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, "startup", &traces, &s)))
         return rc;
-    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
-    gd_startup_query q = {gd_cli_filter(&traces), app, kind};
+    gd_renderer *r = breakdown ? gd_cli_renderer(ctx, s, gd_cli_mode(format), breakdown_columns,
+                                                 sizeof breakdown_columns / sizeof breakdown_columns[0])
+                               : gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
+    gd_startup_query q = {gd_cli_filter(&traces), app, kind, breakdown};
     gd_error err = {0};
     rc = gd_store_startups(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);

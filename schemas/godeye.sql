@@ -321,6 +321,27 @@ CREATE TABLE startup (
 );
 CREATE INDEX startup_trace ON startup (trace, ts_ms);
 
+-- #27: a launch read from a trace's slices, phase by phase (Perfetto's
+-- startup breakdown): before_process_start (the launch's start to
+-- system_server's "Start proc:"), start_process, bind_application,
+-- activity_start, activity_resume, first_frame (the app's first
+-- Choreographer#doFrame), fully_drawn (its first reportFullyDrawn), and what
+-- ran beside it: dex2oat, installd, broadcast.  The states are the app
+-- main thread's time in thread_state during the phase (NULL: no sched data).
+CREATE TABLE startup_phase (
+  id          INTEGER PRIMARY KEY,
+  startup     INTEGER NOT NULL REFERENCES startup(id),
+  phase       TEXT NOT NULL,
+  ts_ms       REAL NOT NULL,            -- its first slice's start
+  dur_ms      REAL NOT NULL,            -- first phases: that slice; dex2oat...: all of theirs inside the launch
+  slices      INTEGER NOT NULL,         -- the slices it counts
+  running_ms  REAL,                     -- main thread Running
+  runnable_ms REAL,                     -- R, R+
+  sleeping_ms REAL,                     -- S
+  blocked_ms  REAL                      -- D (uninterruptible, I/O or not)
+);
+CREATE INDEX startup_phase_of ON startup_phase (startup, ts_ms);
+
 -- Findings as the tools reported them (godeye issues, godeye anr), one row
 -- per issue event: id is its raw_event row (time, pid, tid).
 CREATE TABLE issue (

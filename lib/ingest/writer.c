@@ -14,6 +14,7 @@
 #include "core/util.h"
 #include "derive/blocks.h"
 #include "derive/cpu.h"
+#include "derive/startups.h"
 #include "derive/methods.h"
 #include "ingest/findings.h"
 #include "ingest/pairing.h"
@@ -823,7 +824,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
              (long long)w->trace, (long long)w->trace, (long long)w->trace, (long long)w->trace);
     if ((rc = gd_store_exec(w->s, fill, err)))
         return rc;
-    if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)))
+    if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
+        (rc = gd_derive_startup_phases(w->s, w->trace, err))) /* #27 */
         return rc;
     gd_ti_row row = {.id = w->trace, .source = w->source, .format = w->format, .hash = hash,
                      .default_clock = w->default_clock, .start_ms = w->min_ts, .end_ms = w->max_ts,

@@ -219,7 +219,7 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     gd_images_query iq = {.filter = *f, .high = NAN, .low = NAN};
     LIST("images", "images_total", IMAGES, gd_store_images(s, &iq, append_capped, &c, err));
     LIST("frames", NULL, 1000, gd_store_frame_stats(s, f, append_capped, &c, err));
-    gd_startup_query sq = {.filter = *f};
+    gd_startup_query sq = {.filter = *f, .breakdown = 1}; /* #27: one subquery per launch */
     LIST("startups", "startups_total", STARTUPS, gd_store_startups(s, &sq, append_capped, &c, err));
     {
         /* the ANR dumps first, then the snapshots that show a lock wait or

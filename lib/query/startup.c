@@ -24,8 +24,21 @@ static json_t *startup_row(sqlite3_stmt *q)
     json_object_set_new(row, "graded_as", json_string(graded));
     json_object_set_new(row, "ttid_ms", gd_col_ms(q, 4));
     json_object_set_new(row, "ttfd_ms", gd_col_ms(q, 8));
+    if (sqlite3_column_count(q) > 9) { /* --breakdown: the phases, built by SQLite's JSON1 */
+        const char *ph = (const char *)sqlite3_column_text(q, 9);
+        json_t *phases = ph ? json_loads(ph, 0, NULL) : NULL;
+        json_object_set_new(row, "phases", phases ? phases : json_object());
+    }
     return row;
 }
+
+/* A launch's startup_phase rows as one JSON object by phase name. */
+#define PHASES                                                                                     \
+    ", (SELECT json_group_object(p.phase, json_object('ts_ms', round(p.ts_ms, 3),"                 \
+    " 'dur_ms', round(p.dur_ms, 3), 'slices', p.slices, 'running_ms', round(p.running_ms, 3),"     \
+    " 'runnable_ms', round(p.runnable_ms, 3), 'sleeping_ms', round(p.sleeping_ms, 3),"            \
+    " 'blocked_ms', round(p.blocked_ms, 3))) FROM (SELECT * FROM startup_phase"                    \
+    " WHERE startup = st.id ORDER BY ts_ms, id) p)"
 
 int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
                       gd_error *err)
@@ -34,10 +47,10 @@ int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void
     gd_store_filter_sql(&q->filter, "st.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT st.trace, coalesce(st.app, t.app), st.activity, st.kind, st.total_ms, st.wait_ms,"
-             " st.source, st.ts_ms, st.ttfd_ms FROM startup st JOIN trace t ON t.id = st.trace"
+             " st.source, st.ts_ms, st.ttfd_ms%s FROM startup st JOIN trace t ON t.id = st.trace"
              " WHERE gd_match(coalesce(st.app, t.app), ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
              " ORDER BY st.trace, st.ts_ms, st.id",
-             filt);
+             q->breakdown ? PHASES : "", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;

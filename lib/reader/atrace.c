@@ -48,8 +48,15 @@ typedef struct alaunch {
 struct gd_atrace {
     const gd_sink *sink;
     alaunch launch[ATRACE_MAX_LAUNCHES];
-    double binds[ATRACE_RECENT], starts[ATRACE_RECENT]; /* recent begins */
-    unsigned nbinds, nstarts;
+    /* recent bindApplication, activityStart, activityResume begins on a
+     * main thread (tid == pid): the launch kinds */
+    double binds[ATRACE_RECENT], starts[ATRACE_RECENT], resumes[ATRACE_RECENT];
+    int64_t bind_pid[ATRACE_RECENT], start_pid[ATRACE_RECENT], resume_pid[ATRACE_RECENT];
+    unsigned nbinds, nstarts, nresumes;
+    /* #27: the last "MetricsLogger:launchObserverNotifyIntentStarted"
+     * begin, and whether a "launching: PKG" slice already took it */
+    double intent_ts;
+    int have_intent, intent_taken;
     char prefix[32];
     athread *tab;
     size_t cap, n;        /* cap a power of two */
@@ -424,12 +431,28 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         t->stack = ns;
         t->cap = nc;
     }
-    /* launch kinds: a process bound (cold) or an activity started (warm)
+    /* launch kinds (Perfetto's android_startup_processes): the app's main
+     * thread bound (cold), started (warm) or resumed (hot) an activity
      * while a launch was in progress */
-    if (len >= 15 && memcmp(name, "bindApplication", 15) == 0)
+    int64_t owner = pid >= 0 ? pid : t->pid;
+    static const char intent[] = "MetricsLogger:launchObserverNotifyIntentStarted";
+    if (owner != tid) {
+        /* not a main thread: no launch kind */
+    } else if (len == 15 && memcmp(name, "bindApplication", 15) == 0) {
+        a->bind_pid[a->nbinds % ATRACE_RECENT] = owner;
         a->binds[a->nbinds++ % ATRACE_RECENT] = ts_ms;
-    else if (len >= 13 && memcmp(name, "activityStart", 13) == 0)
+    } else if (len == 13 && memcmp(name, "activityStart", 13) == 0) {
+        a->start_pid[a->nstarts % ATRACE_RECENT] = owner;
         a->starts[a->nstarts++ % ATRACE_RECENT] = ts_ms;
+    } else if (len == 14 && memcmp(name, "activityResume", 14) == 0) {
+        a->resume_pid[a->nresumes % ATRACE_RECENT] = owner;
+        a->resumes[a->nresumes++ % ATRACE_RECENT] = ts_ms;
+    }
+    if (len == sizeof intent - 1 && memcmp(name, intent, len) == 0) {
+        a->intent_ts = ts_ms;
+        a->have_intent = 1;
+        a->intent_taken = 0;
+    }
     aframe *f = &t->stack[t->depth];
     if (!(f->name = copy_name(name, len)))
         return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
@@ -457,11 +480,24 @@ int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *
     return emit_slice(a, t, &t->stack[t->depth], ts_ms, t->depth, 0, line, err);
 }
 
-static int recent_in(const double *v, unsigned n, double lo, double hi)
+/* 1 when a begin of the app `pkg` is in [lo, hi): a process whose name
+ * begins with pkg (pkg, pkg:remote: Perfetto's GLOB 'pkg*' without a
+ * package list) or, when no process name is known, whose main thread's
+ * 15-character comm is the head or the tail of pkg; or any process when
+ * the trace names none. */
+static int recent_in(gd_atrace *a, const double *v, const int64_t *pids, unsigned n,
+                     const char *pkg, double lo, double hi)
 {
-    for (unsigned i = 0; i < n && i < ATRACE_RECENT; i++)
-        if (v[i] >= lo && v[i] <= hi)
+    size_t pl = strlen(pkg);
+    for (unsigned i = 0; i < n && i < ATRACE_RECENT; i++) {
+        if (!(v[i] >= lo && v[i] < hi))
+            continue;
+        const char *pn = process_name(a, pids[i]);
+        size_t nl = pn ? strlen(pn) : 0;
+        if (!pn || strncmp(pn, pkg, pl) == 0 ||
+            (nl == 15 && nl < pl && (strncmp(pkg, pn, nl) == 0 || strcmp(pkg + pl - nl, pn) == 0)))
             return 1;
+    }
     return 0;
 }
 
@@ -482,8 +518,10 @@ static int fields(const char *p, const char *end, const char **f, size_t *fl, in
 }
 
 /* A launch that began at l->ts ended at `end`: a GD_EV_STARTUP; its kind
- * as the marker says, else cold when a bindApplication began during it,
- * warm when an activityStart did, else hot.  Frees the slot. */
+ * as the marker says, else as Perfetto decides it from the app's main
+ * thread during [start, end): bindApplication, activityStart and
+ * activityResume: cold; activityStart and activityResume: warm;
+ * activityResume: hot; else unknown.  Frees the slot. */
 static int launch_done(gd_atrace *a, alaunch *l, double end, long line, gd_error *err)
 {
     l->used = 0;
@@ -494,10 +532,10 @@ static int launch_done(gd_atrace *a, alaunch *l, double end, long line, gd_error
     ev.line = line;
     ev.u.startup.app = l->pkg;
     ev.u.startup.total_ms = end - l->ts;
-    ev.u.startup.kind = l->kind                                         ? l->kind
-                        : recent_in(a->binds, a->nbinds, l->ts, end)    ? "cold"
-                        : recent_in(a->starts, a->nstarts, l->ts, end) ? "warm"
-                                                                        : "hot";
+    int resumed = recent_in(a, a->resumes, a->resume_pid, a->nresumes, l->pkg, l->ts, end);
+    int started = resumed && recent_in(a, a->starts, a->start_pid, a->nstarts, l->pkg, l->ts, end);
+    int bound = started && recent_in(a, a->binds, a->bind_pid, a->nbinds, l->pkg, l->ts, end);
+    ev.u.startup.kind = l->kind ? l->kind : bound ? "cold" : started ? "warm" : resumed ? "hot" : NULL;
     ev.u.startup.source = a->prefix;
     return emit(a, &ev, err);
 }
@@ -562,6 +600,12 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
             for (const char *q = name + sizeof a13 - 1; q < name + nl && *q >= '0' && *q <= '9'; q++)
                 l->id = l->id * 10 + (*q - '0');
             return 0;
+        }
+        /* Perfetto (startups_minsdk29): the launch starts at the intent
+         * received before it, when no other launch took that intent */
+        if (a->have_intent && !a->intent_taken && a->intent_ts <= ts_ms) {
+            l->ts = a->intent_ts;
+            a->intent_taken = 1;
         }
         size_t pl = nl - (sizeof launching - 1);
         snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pl < 127 ? pl : 127), name + sizeof launching - 1);
@@ -712,9 +756,11 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
 {
     int rc = 0;
     for (int i = 0; i < ATRACE_MAX_LAUNCHES; i++)
-        if (a->launch[i].used && a->launch[i].ended) {
+        if (a->launch[i].used) {
+            /* #27: a launch still open at the end has no first frame: no launch */
+            gd_sink_skip(a->sink, why(a, a->launch[i].ended ? "launch without its completed marker"
+                                                            : "launch never ended"), 0, 0);
             a->launch[i].used = 0;
-            gd_sink_skip(a->sink, why(a, "launch without its completed marker"), 0, 0);
         }
     int64_t best = -1;
     unsigned long most = 0;

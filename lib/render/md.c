@@ -214,6 +214,48 @@ static void md_images(FILE *out, const json_t *doc, int tz_min)
     }
 }
 
+/* #27: the launches read from a trace's slices, phase by phase (the
+ * query's startup_phase rows; godeye-startup(1), Breakdown). */
+static void md_startup_phases(FILE *out, const json_t *doc)
+{
+    static const char *const cols[][2] = {
+        {"before_process_start", "before proc"}, {"start_process", "start proc"},
+        {"bind_application", "bindApplication"}, {"activity_start", "activityStart"},
+        {"activity_resume", "activityResume"}, {"first_frame", "first frame"},
+        {"fully_drawn", "reportFullyDrawn"},
+    };
+    size_t i, n = 0;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "startups"), i, r) {
+        if (i >= 20 || json_object_size(json_object_get(r, "phases")) == 0)
+            continue;
+        if (n++ == 0) {
+            fputs("\nBreakdown (from the trace's slices; main thread Running / runnable during the launch):\n\n"
+                  "| app | total |", out);
+            for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+                fprintf(out, " %s |", cols[c][1]);
+            fputs(" main running | main runnable |\n|---|---:|", out);
+            for (size_t c = 0; c < sizeof cols / sizeof cols[0] + 2; c++)
+                fputs("---:|", out);
+            fputs("\n", out);
+        }
+        const json_t *ph = json_object_get(r, "phases"), *launch = json_object_get(ph, "launch");
+        fputs("| ", out);
+        code(out, str(r, "app"));
+        fputs(" | ", out);
+        ms_cell(out, json_object_get(r, "total_ms"));
+        for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+            fputs(" | ", out);
+            ms_cell(out, json_object_get(json_object_get(ph, cols[c][0]), "dur_ms"));
+        }
+        fputs(" | ", out);
+        ms_cell(out, json_object_get(launch, "running_ms"));
+        fputs(" | ", out);
+        ms_cell(out, json_object_get(launch, "runnable_ms"));
+        fputs(" |\n", out);
+    }
+}
+
 /* App launches against the vitals bars. */
 static void md_startups(FILE *out, const json_t *doc, int tz_min)
 {
@@ -249,6 +291,7 @@ static void md_startups(FILE *out, const json_t *doc, int tz_min)
         if (json_integer_value(total) > (json_int_t)i)
             fprintf(out, "\n%zu of %lld launches shown.\n", i,
                     (long long)json_integer_value(total));
+        md_startup_phases(out, doc);
     }
 }
 

@@ -610,6 +610,21 @@
       } },
       { key: 'wait_ms', label: 'wait', type: 'n', fmt: ms }, { key: 'source', label: 'source', fmt: num },
       { key: 'activity', label: 'activity', type: 'f', fmt: num }]));
+    /* #27: launches read from a trace's slices, phase by phase (startup_phase rows) */
+    var bd = st.filter(function (r) { return r.phases && Object.keys(r.phases).length; });
+    if (!bd.length) return;
+    s.appendChild(el('div', { 'class': 'mute' }, 'Breakdown from the trace\'s slices (godeye startup --breakdown; godeye-startup(1)): each phase\'s duration, and the main thread\'s time Running and runnable during the launch.'));
+    var phase = function (name, label) {
+      return { key: name, label: label, type: 'n', fmt: function (v, r) { var p = r.phases[name]; return p ? ms(p.dur_ms) : '-'; } };
+    };
+    s.appendChild(table(bd, [
+      { key: 'app', label: 'app', type: 'f', fmt: num }, { key: 'total_ms', label: 'total', type: 'n', fmt: ms },
+      phase('before_process_start', 'before proc'), phase('start_process', 'start proc'),
+      phase('bind_application', 'bindApplication'), phase('activity_start', 'activityStart'),
+      phase('activity_resume', 'activityResume'), phase('first_frame', 'first frame'),
+      phase('fully_drawn', 'reportFullyDrawn'),
+      { key: 'running', label: 'main running', type: 'n', fmt: function (v, r) { var l = r.phases.launch; return l ? ms(l.running_ms) : '-'; } },
+      { key: 'runnable', label: 'main runnable', type: 'n', fmt: function (v, r) { var l = r.phases.launch; return l ? ms(l.runnable_ms) : '-'; } }]));
   }
 
   /* ---- what to fix first (godeye top): one ranked list across the kinds ---- */

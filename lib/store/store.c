@@ -290,6 +290,12 @@ static const char *const migrations[] = {
     "ALTER TABLE sample ADD COLUMN source TEXT;"
     "UPDATE sample SET source = (SELECT t.format FROM trace t WHERE t.id = sample.trace);"
     /* end 5 -> 6 (#26) */
+    /* 5 -> 6 (#27): a trace launch's phases and main-thread states */
+    "CREATE TABLE startup_phase (id INTEGER PRIMARY KEY, startup INTEGER NOT NULL REFERENCES startup(id),"
+    " phase TEXT NOT NULL, ts_ms REAL NOT NULL, dur_ms REAL NOT NULL, slices INTEGER NOT NULL,"
+    " running_ms REAL, runnable_ms REAL, sleeping_ms REAL, blocked_ms REAL);"
+    "CREATE INDEX startup_phase_of ON startup_phase (startup, ts_ms);"
+    /* end 5 -> 6 (#27) */
     "",
 };
 

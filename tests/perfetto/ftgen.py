@@ -57,22 +57,35 @@ def main():
     if spec.get("threads"):
         tree = b"".join(fl(2, fv(1, tid) + fl(2, name) + fv(3, pid)) for tid, pid, name in spec["threads"])
         out += packet(spec.get("process_ts", 0), fl(2, tree))
-    if spec.get("atrace"):
-        # one FtraceEventBundle (cpu 0): print events "B|pid|name" / "E|pid"
-        evs = b""
-        for a in spec["atrace"]:
+    if spec.get("atrace") or spec.get("sched"):
+        # one FtraceEventBundle (cpu 0): print events "B|pid|name" / "E|pid",
+        # sched_switch (4: prev_comm 1, prev_pid 2, prev_state 4, next_comm 5,
+        # next_pid 6) from "sched" ([ts, prev_pid, prev_comm, next_pid,
+        # next_comm(, prev_state)], prev_state absent: 0, runnable, as
+        # synth_common writes it); "sort": true orders them all by time (stable), as Perfetto's
+        # sorter does
+        evs = []
+        for a in spec.get("atrace", []):
             if a[3] == "RAW":
                 buf = a[4] + "\n"
             else:
                 buf = "B|%d|%s\n" % (a[2], a[4]) if a[3] == "B" else "E|%d\n" % a[2]
-            evs += fl(2, fv(1, a[0]) + fv(2, a[1]) + fl(3, fl(2, buf)))
-        out += fl(1, fl(1, fv(1, 0) + evs) + fv(10, 1))
+            evs.append((a[0], fl(2, fv(1, a[0]) + fv(2, a[1]) + fl(3, fl(2, buf)))))
+        for s in spec.get("sched", []):
+            ts, ppid, pcomm, npid, ncomm = s[:5]
+            sw = fl(1, pcomm) + fv(2, ppid) + fl(5, ncomm) + fv(6, npid)
+            if len(s) > 5:  # a prev_state: 1 S, 2 D (synth_common's numbers)
+                sw += fv(4, s[5])
+            evs.append((ts, fl(2, fv(1, ts) + fv(2, 0) + fl(4, sw))))
+        if spec.get("sort"):
+            evs.sort(key=lambda e: e[0])
+        out += fl(1, fl(1, fv(1, 0) + b"".join(e[1] for e in evs)) + fv(10, 1))
     for e in spec.get("expected", []):
         start = fv(1, e["cookie"]) + fv(2, e["token"]) + fv(3, e.get("display_frame_token", 0)) + \
             fv(4, e["pid"]) + fl(5, e.get("layer", ""))
         out += packet(e["ts"], fl(76, fl(3, start)))
         out += packet(e["end"], fl(76, fl(5, fv(1, e["cookie"]))))
-    for f in spec["frames"]:
+    for f in spec.get("frames", []):
         start = fv(1, f["cookie"]) + fv(2, f["token"]) + fv(3, f.get("display_frame_token", 0)) + \
             fv(4, f["pid"]) + fl(5, f.get("layer", "")) + fv(6, f.get("present", 1)) + \
             fv(9, f.get("jank", 1))

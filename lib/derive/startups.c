@@ -1,0 +1,271 @@
+/* derive/startups.c - a trace launch's phases (Perfetto's startup breakdown) into startup_phase at ingest. */
+#include "derive/startups.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The trace's slices (?1): a main thread's outermost ones are dispatches,
+ * the rest calls (their "Class#name" split undone). */
+#define SLICES                                                                                     \
+    "WITH sl(pid, tid, name, ts, te) AS ("                                                         \
+    "SELECT d.pid, d.tid, m.text, d.start_ms, d.start_ms + d.dur_ms FROM dispatch d"               \
+    " JOIN message m ON m.id = d.message WHERE d.trace = ?1"                                       \
+    " UNION ALL SELECT c.pid, c.tid, CASE WHEN me.class = '' THEN me.name"                         \
+    " ELSE me.class || '#' || me.name END, c.start_ms, c.end_ms"                                   \
+    " FROM call c JOIN method me ON me.id = c.method WHERE c.trace = ?1) "
+
+/* One launch: [s, e) on the trace's clock, its app and its process (the
+ * main thread pid == tid), or -1 when no main thread resumed, started or
+ * bound an activity during it. */
+typedef struct launch {
+    int64_t id, trace, pid;
+    double s, e;
+    char app[256];
+} launch;
+
+/* Writes one phase: [ts, ts + dur), `slices` slices, with the main thread's
+ * time per state (NULL when the trace has no state of that thread). */
+static int put_phase(gd_store *st, const launch *l, const char *phase, double ts, double dur,
+                     long slices, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_cached(
+        st,
+        "INSERT INTO startup_phase (startup, phase, ts_ms, dur_ms, slices, running_ms, runnable_ms,"
+        " sleeping_ms, blocked_ms) SELECT ?1, ?2, ?3, ?4, ?5,"
+        " CASE WHEN h THEN total(CASE WHEN state = 'Running' THEN ov END) END,"
+        " CASE WHEN h THEN total(CASE WHEN state IN ('R', 'R+') THEN ov END) END,"
+        " CASE WHEN h THEN total(CASE WHEN state = 'S' THEN ov END) END,"
+        " CASE WHEN h THEN total(CASE WHEN state GLOB 'D*' THEN ov END) END"
+        " FROM (SELECT EXISTS (SELECT 1 FROM thread_state WHERE trace = ?6 AND tid = ?7) AS h)"
+        " LEFT JOIN (SELECT state, max(0, min(coalesce(ts_ms + dur_ms, ?3 + ?4), ?3 + ?4)"
+        " - max(ts_ms, ?3)) AS ov FROM thread_state WHERE trace = ?6 AND tid = ?7"
+        " AND ts_ms < ?3 + ?4 AND (dur_ms IS NULL OR ts_ms + dur_ms > ?3)) ON 1",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, l->id);
+    sqlite3_bind_text(q, 2, phase, -1, SQLITE_STATIC);
+    sqlite3_bind_double(q, 3, ts);
+    sqlite3_bind_double(q, 4, dur);
+    sqlite3_bind_int64(q, 5, slices);
+    sqlite3_bind_int64(q, 6, l->trace);
+    if (l->pid >= 0)
+        sqlite3_bind_int64(q, 7, l->pid);
+    int rc = gd_store_step(st, q, err);
+    gd_store_release(st, q);
+    return rc;
+}
+
+/* The first slice of the launch matching `where` (SQL over sl, with ?2 =
+ * start, ?3 = end, ?4 = app, ?5 = app pid): its start and end. 1 found, 0
+ * not, < 0 error. */
+static int first_slice(gd_store *st, const launch *l, const char *where, double *ts, double *te,
+                       gd_error *err)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql, SLICES "SELECT ts, te FROM sl WHERE %s ORDER BY ts LIMIT 1", where);
+    sqlite3_stmt *q = gd_store_prepare(st, sql, err);
+    if (!q)
+        return -1;
+    sqlite3_bind_int64(q, 1, l->trace);
+    sqlite3_bind_double(q, 2, l->s);
+    sqlite3_bind_double(q, 3, l->e);
+    sqlite3_bind_text(q, 4, l->app, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 5, l->pid);
+    int rc = sqlite3_step(q), found = 0;
+    if (rc == SQLITE_ROW) {
+        *ts = sqlite3_column_double(q, 0);
+        *te = sqlite3_column_double(q, 1);
+        found = 1;
+    } else if (rc != SQLITE_DONE) {
+        gd_store_fail(st, err, "startup phases");
+        found = -1;
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+/* A phase that is the launch's first slice of a kind ("" when none). */
+static int slice_phase(gd_store *st, const launch *l, const char *phase, const char *where,
+                       double *ts_out, gd_error *err)
+{
+    double ts = 0, te = 0;
+    int f = first_slice(st, l, where, &ts, &te, err);
+    if (f < 0)
+        return err->code;
+    if (ts_out)
+        *ts_out = f ? ts : -1;
+    return f ? put_phase(st, l, phase, ts, te - ts, 1, err) : GD_OK;
+}
+
+/* What ran beside the launch: `phase` as the Running time inside it of the
+ * threads named by `glob` (dex2oat, installd), or as the slices inside it
+ * named by `glob` (broadcasts), summed; nothing when none. */
+static int beside(gd_store *st, const launch *l, const char *phase, const char *glob, int slices,
+                  gd_error *err)
+{
+    char sql[2048];
+    if (slices)
+        snprintf(sql, sizeof sql,
+                 SLICES "SELECT min(ts), total(min(te, ?3) - ts), count(*) FROM sl"
+                        " WHERE name GLOB ?4 AND ts >= ?2 AND ts <= ?3");
+    else
+        snprintf(sql, sizeof sql,
+                 "SELECT min(max(s.ts_ms, ?2)), total(max(0, min(coalesce(s.ts_ms + s.dur_ms, ?3), ?3)"
+                 " - max(s.ts_ms, ?2))), count(*) FROM thread_state s WHERE s.trace = ?1"
+                 " AND s.state = 'Running' AND s.ts_ms < ?3 AND (s.dur_ms IS NULL OR s.ts_ms + s.dur_ms > ?2)"
+                 " AND s.tid IN (SELECT tid FROM thread WHERE trace = ?1 AND name GLOB ?4)");
+    sqlite3_stmt *q = gd_store_prepare(st, sql, err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, l->trace);
+    sqlite3_bind_double(q, 2, l->s);
+    sqlite3_bind_double(q, 3, l->e);
+    sqlite3_bind_text(q, 4, glob, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    double ts = 0, dur = 0;
+    long n = 0;
+    if (rc == SQLITE_ROW) {
+        ts = sqlite3_column_double(q, 0);
+        dur = sqlite3_column_double(q, 1);
+        n = (long)sqlite3_column_int64(q, 2);
+    } else {
+        gd_store_fail(st, err, "startup phases");
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW)
+        return err->code;
+    if (!n)
+        return GD_OK;
+    launch nobody = *l;
+    nobody.pid = -1; /* its states are not the app's */
+    return put_phase(st, &nobody, phase, ts, dur, n, err);
+}
+
+/* The app's process: the main thread named as the app (a name that begins
+ * with it, or a 15-character comm that is its head or its tail; or no name
+ * known), as the reader's launch kinds match it, that resumed (else
+ * started, else bound) an activity during the launch. */
+static int app_pid(gd_store *st, launch *l, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        st,
+        SLICES "SELECT sl.pid FROM sl LEFT JOIN thread h ON h.trace = ?1 AND h.pid = sl.pid"
+               " AND h.tid = sl.tid WHERE sl.tid = sl.pid AND sl.ts >= ?2 AND sl.ts < ?3"
+               " AND sl.name IN ('activityResume', 'activityStart', 'bindApplication')"
+               " AND (h.name IS NULL OR h.name = '' OR substr(h.name, 1, length(?4)) = ?4"
+               " OR (length(h.name) = 15 AND (substr(?4, 1, 15) = h.name OR substr(?4, -15) = h.name)))"
+               " ORDER BY sl.name = 'activityResume' DESC, sl.name = 'activityStart' DESC, sl.ts LIMIT 1",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, l->trace);
+    sqlite3_bind_double(q, 2, l->s);
+    sqlite3_bind_double(q, 3, l->e);
+    sqlite3_bind_text(q, 4, l->app, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    l->pid = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        gd_store_fail(st, err, "startup phases");
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GD_OK : err->code;
+}
+
+/* Time to full display (Perfetto's _ttfd): the end of the first frame on
+ * the app's main thread ending after its first reportFullyDrawn began
+ * (the frame's RenderThread DrawFrame when the trace has it) minus the
+ * launch's start; kept only where no tool reported one. */
+static int fill_ttfd(gd_store *st, const launch *l, double rfd, gd_error *err)
+{
+    double fts = 0, fte = 0, dts = 0, dte = 0;
+    char where[512];
+    snprintf(where, sizeof where,
+             "pid = ?5 AND tid = ?5 AND te > %.17g AND (name = 'Choreographer#doFrame'"
+             " OR name GLOB 'Choreographer#doFrame [0-9]*')", rfd);
+    int f = first_slice(st, l, where, &fts, &fte, err);
+    if (f <= 0)
+        return f < 0 ? err->code : GD_OK;
+    snprintf(where, sizeof where,
+             "pid = ?5 AND name GLOB 'DrawFrame*' AND ts >= %.17g AND tid IN (SELECT tid FROM thread"
+             " WHERE trace = ?1 AND pid = ?5 AND name = 'RenderThread')", fts);
+    int d = first_slice(st, l, where, &dts, &dte, err);
+    if (d < 0)
+        return err->code;
+    sqlite3_stmt *q = gd_store_cached(st, "UPDATE startup SET ttfd_ms = ?1 WHERE id = ?2 AND ttfd_ms IS NULL", err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_double(q, 1, (d ? dte : fte) - l->s);
+    sqlite3_bind_int64(q, 2, l->id);
+    int rc = gd_store_step(st, q, err);
+    gd_store_release(st, q);
+    return rc;
+}
+
+static int phases(gd_store *st, launch *l, gd_error *err)
+{
+    int rc = app_pid(st, l, err);
+    if (rc || (rc = put_phase(st, l, "launch", l->s, l->e - l->s, 1, err)))
+        return rc;
+    /* system_server's "Start proc: PKG": before it, and during it */
+    double sp = 0, spe = 0, rfd = -1;
+    int f = first_slice(st, l, "ts >= ?2 AND ts < ?3 AND substr(name, 1, 12 + length(?4)) = 'Start proc: ' || ?4",
+                        &sp, &spe, err);
+    if (f < 0)
+        return err->code;
+    if (f && ((rc = put_phase(st, l, "before_process_start", l->s, sp - l->s, 0, err)) ||
+              (rc = put_phase(st, l, "start_process", sp, spe - sp, 1, err))))
+        return rc;
+    static const char *const main_phases[][2] = {
+        {"bind_application", "name = 'bindApplication'"},
+        {"activity_start", "name = 'activityStart'"},
+        {"activity_resume", "name = 'activityResume'"},
+        {"first_frame", "(name = 'Choreographer#doFrame' OR name GLOB 'Choreographer#doFrame [0-9]*')"},
+    };
+    char where[512];
+    for (size_t i = 0; l->pid >= 0 && i < sizeof main_phases / sizeof main_phases[0]; i++) {
+        snprintf(where, sizeof where, "pid = ?5 AND tid = ?5 AND ts >= ?2 AND ts < ?3 AND %s",
+                 main_phases[i][1]);
+        if ((rc = slice_phase(st, l, main_phases[i][0], where, NULL, err)))
+            return rc;
+    }
+    /* reportFullyDrawn may come after the first frame: any time after the
+     * start, before the app's next launch */
+    if (l->pid >= 0 &&
+        (rc = slice_phase(st, l, "fully_drawn",
+                          "pid = ?5 AND tid = ?5 AND ts >= ?2 AND name GLOB 'reportFullyDrawn*'"
+                          " AND NOT EXISTS (SELECT 1 FROM startup o WHERE o.trace = ?1 AND o.app IS ?4"
+                          " AND o.ts_ms - o.total_ms > ?2 AND o.ts_ms - o.total_ms <= sl.ts)",
+                          &rfd, err)))
+        return rc;
+    if (rfd >= 0 && (rc = fill_ttfd(st, l, rfd, err)))
+        return rc;
+    if ((rc = beside(st, l, "dex2oat", "*dex2oat*", 0, err)) ||
+        (rc = beside(st, l, "installd", "*installd*", 0, err)) ||
+        (rc = beside(st, l, "broadcast_dispatched", "Broadcast dispatched*", 1, err)) ||
+        (rc = beside(st, l, "broadcast_received", "broadcastReceiveReg*", 1, err)))
+        return rc;
+    return GD_OK;
+}
+
+int gd_derive_startup_phases(gd_store *s, int64_t trace, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s,
+        "SELECT id, ts_ms - total_ms, ts_ms, coalesce(app, '') FROM startup WHERE trace = ?1"
+        " AND source IN ('perfetto', 'systrace') AND ts_ms IS NOT NULL ORDER BY ts_ms, id",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    int rc = GD_OK, step = SQLITE_DONE;
+    while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        launch l = {.id = sqlite3_column_int64(q, 0), .trace = trace, .pid = -1,
+                    .s = sqlite3_column_double(q, 1), .e = sqlite3_column_double(q, 2)};
+        snprintf(l.app, sizeof l.app, "%s", (const char *)sqlite3_column_text(q, 3));
+        rc = phases(s, &l, err);
+    }
+    if (!rc && step != SQLITE_DONE)
+        rc = gd_store_fail(s, err, "startup phases");
+    sqlite3_finalize(q);
+    return rc;
+}
