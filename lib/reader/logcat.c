@@ -152,10 +152,10 @@ static int probe_text(const char *h, size_t n, int eof)
 
 static int probe(const unsigned char *h, size_t n, int eof)
 {
-    if (gd_text_detect(h, n) == GD_TEXT_UTF8 && !(n >= 3 && h[0] == 0xEF))
+    if (!(n >= 3 && h[0] == 0xEF))
         return probe_text((const char *)h, n, eof);
     size_t tn;
-    char *t = gd_text_head(h, n, &tn); /* past a BOM, or from UTF-16 */
+    char *t = gd_text_head(h, n, &tn); /* past a BOM */
     if (!t)
         return 0;
     int score = probe_text(t, tn, eof);
@@ -313,7 +313,6 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
     rc = gd_sink_meta(sink, &meta, err);
     gd_matrix_lines *matrix = NULL;
     c->year.year = gd_mdstamp_year_or_now(opts ? opts->year : 0);
-    int utf8 = gd_textin_encoding(t) == GD_TEXT_UTF8;
     char *s;
     size_t n;
     int r = 1;
@@ -322,7 +321,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         if (n == 0)
             continue;
         /* keep_going: a last line without its newline was cut mid-message */
-        if (opts && opts->keep_going && utf8 && gd_input_line_cut(in)) {
+        if (opts && opts->keep_going && gd_input_line_cut(in)) {
             gd_sink_skip(sink, GD_SKIP_TRUNCATED, c->line, 1);
             continue;
         }
