@@ -1,6 +1,6 @@
 /* error.h - the error record every libgodeye call fills instead of printing. */
-#ifndef GD_ERROR_H
-#define GD_ERROR_H
+#ifndef GD_CORE_ERROR_H
+#define GD_CORE_ERROR_H
 
 #include <stdarg.h>
 

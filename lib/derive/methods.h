@@ -1,6 +1,6 @@
 /* derive/methods.h - method traces in the store: calls rebuilt at ingest, per-method statistics, call trees, blame, Matrix's evil-method rule. */
-#ifndef GD_STORE_METHODS_H
-#define GD_STORE_METHODS_H
+#ifndef GD_DERIVE_METHODS_H
+#define GD_DERIVE_METHODS_H
 
 #include <stdint.h>
 

@@ -3,8 +3,8 @@
  * lines, "Slow dispatch"/"Slow delivery", Choreographer "Skipped N frames",
  * ActivityManager/ActivityTaskManager "Displayed", launch-time events: the
  * same events the logcat reader emits for the same lines. */
-#ifndef GD_LOGCAT_RULES_H
-#define GD_LOGCAT_RULES_H
+#ifndef GD_READER_LOGCAT_RULES_H
+#define GD_READER_LOGCAT_RULES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * Opening, schema versions, transactions (store.c); writing one trace from
  * the event stream (gd_writer, ingest/writer.c); the queries behind the
  * commands, one JSON object per row (query/blocks.c). */
-#ifndef GD_STORE_H
-#define GD_STORE_H
+#ifndef GD_STORE_STORE_H
+#define GD_STORE_STORE_H
 
 #include <jansson.h>
 #include <stdint.h>
