@@ -157,7 +157,7 @@ static int split_issue_line(char *line, size_t len, const char **tag, size_t *ta
     return 0;
 }
 
-/* One text line: 0 handled (events or a counted skip), GD_NOT_MINE not an issue line,
+/* One text line: 0 handled (events or a counted skip), GD_OTHER_RULE not an issue line,
  * else an error code. */
 static int issue_line(mx_ctx *c, char *line, size_t len, gd_error *err)
 {
@@ -165,7 +165,7 @@ static int issue_line(mx_ctx *c, char *line, size_t len, gd_error *err)
     size_t tl, cl;
     char *content;
     if (split_issue_line(line, len, &tag, &tl, &content, &cl) != 0)
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     c->col = (long)(content - line) + 1;
     json_error_t je;
     json_t *o = json_loadb(content, cl, 0, &je);
@@ -191,7 +191,7 @@ static int read_lines(mx_ctx *c, gd_input *in, gd_error *err)
         c->line = gd_input_lineno(in);
         c->col = 1;
         int rc = issue_line(c, line, len, err);
-        if (rc == GD_NOT_MINE) {
+        if (rc == GD_OTHER_RULE) {
             size_t i = 0;
             while (i < len && isspace((unsigned char)line[i]))
                 i++;
@@ -227,7 +227,7 @@ gd_matrix_lines *gd_matrix_lines_new(const gd_sink *sink, const gd_read_opts *op
 int gd_matrix_lines_feed(gd_matrix_lines *m, char *line, size_t len, long lineno, gd_error *err)
 {
     if (!memmem(line, len, "tag[Trace_", 10))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     m->c.line = lineno;
     m->c.col = 1;
     return issue_line(&m->c, line, len, err);
