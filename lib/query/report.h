@@ -1,4 +1,4 @@
-/* report.h - the report document: every number `godeye report` shows, gathered from the store. */
+/* query/report.h - the report document: every number `godeye report` shows, gathered from the store. */
 #ifndef GD_QUERY_REPORT_H
 #define GD_QUERY_REPORT_H
 
