@@ -1,6 +1,6 @@
 /* builtins.h - the commands built into the godeye driver. */
-#ifndef GD_BUILTINS_H
-#define GD_BUILTINS_H
+#ifndef GD_CLI_BUILTINS_H
+#define GD_CLI_BUILTINS_H
 
 #include "common.h"
 

@@ -1,6 +1,6 @@
 /* opts.h - one option table per command: it parses argv and prints -h. */
-#ifndef GD_OPTS_H
-#define GD_OPTS_H
+#ifndef GD_CLI_OPTS_H
+#define GD_CLI_OPTS_H
 
 #include <stddef.h>
 #include <stdint.h>

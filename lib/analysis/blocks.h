@@ -3,8 +3,8 @@
  * Pure functions over plain values (no SQL, no I/O): the store feeds them
  * rows and saves what they return.  Definitions: docs/capture-format.md
  * ("Definitions the analyses share") and godeye-capture(5). */
-#ifndef GD_BLOCKS_H
-#define GD_BLOCKS_H
+#ifndef GD_ANALYSIS_BLOCKS_H
+#define GD_ANALYSIS_BLOCKS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -14,8 +14,8 @@
  *   - gd_ctt (tree): stored calls merged by call path (top-down tree) with
  *     counts, total and self time, clipped to a time range.
  * Self time = total - the sum of the children's totals. */
-#ifndef GD_CALLTREE_H
-#define GD_CALLTREE_H
+#ifndef GD_ANALYSIS_CALLTREE_H
+#define GD_ANALYSIS_CALLTREE_H
 
 #include <stddef.h>
 #include <stdint.h>

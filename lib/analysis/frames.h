@@ -14,8 +14,8 @@
  *     middle ≥ 9, normal ≥ 3, else best;
  *   - fps (Matrix FrameCollectItem): 1000 × frames / Σ (dropped + 1) × interval,
  *     without Matrix's cap at 60. */
-#ifndef GD_FRAMES_H
-#define GD_FRAMES_H
+#ifndef GD_ANALYSIS_FRAMES_H
+#define GD_ANALYSIS_FRAMES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -31,8 +31,8 @@
  *     is neither, and never the app's);
  *   - dropped: the Dropped Frame bit; a dropped frame's duration means
  *     nothing (the metric leaves it out of the duration figures). */
-#ifndef GD_FRAMETIMELINE_H
-#define GD_FRAMETIMELINE_H
+#ifndef GD_ANALYSIS_FRAMETIMELINE_H
+#define GD_ANALYSIS_FRAMETIMELINE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -14,8 +14,8 @@
  * Wasted bytes = bytes per pixel × (bitmap area − view area) for TOO_HIGH
  * (0 if not positive, with a custom high below 1), bytes per pixel × bitmap
  * area for INVISIBLE, 0 for TOO_LOW and no issue. */
-#ifndef GD_IMAGES_H
-#define GD_IMAGES_H
+#ifndef GD_ANALYSIS_IMAGES_H
+#define GD_ANALYSIS_IMAGES_H
 
 #include <stddef.h>
 #include <stdint.h>

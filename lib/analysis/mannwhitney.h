@@ -1,8 +1,8 @@
 /* mannwhitney.h - two-sample tests behind `godeye diff`: Mann–Whitney U on
  * durations, a conditional binomial test on event rates, a two-proportion
  * z test on frame shares.  Pure functions, no I/O. */
-#ifndef GD_MANNWHITNEY_H
-#define GD_MANNWHITNEY_H
+#ifndef GD_ANALYSIS_MANNWHITNEY_H
+#define GD_ANALYSIS_MANNWHITNEY_H
 
 #include <stddef.h>
 

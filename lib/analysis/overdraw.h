@@ -17,8 +17,8 @@
  * O(n log n) for the tree plus O((n + k) log n) for the sweep, where k is the
  * number of uniform overdrawn runs reported (the output size): never
  * quadratic in the number of views for realistic dumps. */
-#ifndef GD_OVERDRAW_H
-#define GD_OVERDRAW_H
+#ifndef GD_ANALYSIS_OVERDRAW_H
+#define GD_ANALYSIS_OVERDRAW_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -10,8 +10,8 @@
  * "First" is in time order; events are sorted by ts, stably (equal ts keep
  * their input order).  A value whose events are missing is absent (NAN,
  * test with gd_has()), never 0. */
-#ifndef GD_PAGES_H
-#define GD_PAGES_H
+#ifndef GD_ANALYSIS_PAGES_H
+#define GD_ANALYSIS_PAGES_H
 
 #include <stddef.h>
 

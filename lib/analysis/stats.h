@@ -1,6 +1,6 @@
 /* stats.h - small statistics shared by the analyses (percentiles for blocks, pages). */
-#ifndef GD_STATS_H
-#define GD_STATS_H
+#ifndef GD_ANALYSIS_STATS_H
+#define GD_ANALYSIS_STATS_H
 
 #include <stddef.h>
 

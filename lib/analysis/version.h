@@ -1,6 +1,6 @@
 /* version.h - app versions compared as versions ("3.10.0" > "3.9.2"). */
-#ifndef GD_VERSION_H
-#define GD_VERSION_H
+#ifndef GD_ANALYSIS_VERSION_H
+#define GD_ANALYSIS_VERSION_H
 
 /* <0, 0 or >0 as version a is older than, equal to or newer than b.  Both
  * are read left to right: a run of digits against a run of digits compares

@@ -3,8 +3,8 @@
  * timeouts, and background collectors (logcat, on-device loops).  Nothing
  * here prints; every child runs in its own process group, so a terminal's
  * Ctrl-C reaches the caller and not adb. */
-#ifndef GD_ADB_H
-#define GD_ADB_H
+#ifndef GD_CAPTURE_ADB_H
+#define GD_CAPTURE_ADB_H
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -1,8 +1,8 @@
 /* capture.h - `godeye capture`'s device-independent part: what may be sent to
  * `adb shell`, the commands it sends, and the parsing of adb's answers.  No
  * process is started here (the command runs adb); nothing prints. */
-#ifndef GD_CAPTURE_H
-#define GD_CAPTURE_H
+#ifndef GD_CAPTURE_CAPTURE_H
+#define GD_CAPTURE_CAPTURE_H
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* capture_format.h - the capture format's table (capture_format.def) as C data. */
-#ifndef GD_CAPTURE_FORMAT_H
-#define GD_CAPTURE_FORMAT_H
+#ifndef GD_CORE_CAPTURE_FORMAT_H
+#define GD_CORE_CAPTURE_FORMAT_H
 
 #include <stddef.h>
 

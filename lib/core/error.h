@@ -1,6 +1,6 @@
 /* error.h - the error record every libgodeye call fills instead of printing. */
-#ifndef GD_ERROR_H
-#define GD_ERROR_H
+#ifndef GD_CORE_ERROR_H
+#define GD_CORE_ERROR_H
 
 #include <stdarg.h>
 
@@ -15,13 +15,16 @@ enum {
     GD_ERR_NOT_MINE = 6 /* the input looked like the reader's format (a zip)
                          * but is not (no bugreport inside): alone, an error
                          * like GD_ERR_DATA; in a folder, passed over.  Not
-                         * GD_NOT_MINE below, a parser's "another rule's" */
+                         * GD_OTHER_RULE below, a parser's "another rule's" */
 };
 
 /* What a probe or a line parser returns for input that belongs to another
  * format or rule: never one of the codes above, so "not mine" can't be
  * taken for an error nor an error for "not mine". */
-#define GD_NOT_MINE (-1)
+#define GD_OTHER_RULE (-1)
+/* The old name of GD_OTHER_RULE, too close to GD_ERR_NOT_MINE (6): kept only
+ * so branches written before the rename (#24) still build; do not use. */
+#define GD_NOT_MINE GD_OTHER_RULE
 
 /* Where and what went wrong.  `source` is filled by ingest (the reader
  * does not know the file name); `line`/`col` are 1-based, 0 when the

@@ -1,7 +1,7 @@
 /* escape.h - untrusted text made safe for a terminal or a line-oriented
  * file: control characters become visible escapes, as git and ls show them. */
-#ifndef GD_ESCAPE_H
-#define GD_ESCAPE_H
+#ifndef GD_CORE_ESCAPE_H
+#define GD_CORE_ESCAPE_H
 
 #include <stddef.h>
 #include <stdio.h>

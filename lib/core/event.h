@@ -12,8 +12,8 @@
  *     unless the field says otherwise;
  *   - an absent string is NULL.
  */
-#ifndef GD_EVENT_H
-#define GD_EVENT_H
+#ifndef GD_CORE_EVENT_H
+#define GD_CORE_EVENT_H
 
 #include <math.h>
 #include <stddef.h>

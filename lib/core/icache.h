@@ -3,8 +3,8 @@
  * Memory never exceeds the capacity given at creation: when the table is
  * full it is emptied and starts over (callers fall back to the database,
  * which holds the truth). */
-#ifndef GD_ICACHE_H
-#define GD_ICACHE_H
+#ifndef GD_CORE_ICACHE_H
+#define GD_CORE_ICACHE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* row.h - a result row as plain values (names and typed values in order):
  * what a query hands the renderer when no JSON tree is needed. */
-#ifndef GD_ROW_H
-#define GD_ROW_H
+#ifndef GD_CORE_ROW_H
+#define GD_CORE_ROW_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* util.h - tiny helpers shared across libgodeye. */
-#ifndef GD_UTIL_H
-#define GD_UTIL_H
+#ifndef GD_CORE_UTIL_H
+#define GD_CORE_UTIL_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -108,7 +108,7 @@ int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
 {
     const gd_method_ev *me = &ev->u.method;
     if (!me->method || !*me->method)
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     int64_t id;
     int rc = intern_method(m, me->cls, me->method, me->desc, &id, err);
     if (rc)

@@ -1,6 +1,6 @@
 /* derive/methods.h - method traces in the store: calls rebuilt at ingest, per-method statistics, call trees, blame, Matrix's evil-method rule. */
-#ifndef GD_STORE_METHODS_H
-#define GD_STORE_METHODS_H
+#ifndef GD_DERIVE_METHODS_H
+#define GD_DERIVE_METHODS_H
 
 #include <stdint.h>
 
@@ -21,7 +21,7 @@ typedef struct gd_mw_stats {
  * savepoint (a temp table).  GD_ERR_IO on failure. */
 int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err);
 /* Buffers one GD_EV_METHOD event (interning its method).  Events without
- * a method name are counted by the caller as skipped: returns GD_NOT_MINE
+ * a method name are counted by the caller as skipped: returns GD_OTHER_RULE
  * then (never an error code). */
 int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err);
 /* Rebuilds the calls thread by thread (enter/exit in time order; complete

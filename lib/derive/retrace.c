@@ -55,7 +55,7 @@ static int str_rehash(gd_mapping *m, gd_error *err)
 }
 
 /* Interns s[0..n); 0 (with err) when out of memory or over 4 GiB. */
-uint32_t rt_str_intern(gd_mapping *m, const char *s, size_t n, gd_error *err)
+uint32_t gd_retrace_str_intern(gd_mapping *m, const char *s, size_t n, gd_error *err)
 {
     uint32_t o = str_find(m, s, n);
     if (o)
@@ -86,7 +86,7 @@ static const char *S(const gd_mapping *m, uint32_t o)
     return o ? m->arena + o : NULL;
 }
 
-int rt_ctab_put(gd_mapping *m, uint32_t obf, uint32_t idx, gd_error *err)
+int gd_retrace_ctab_put(gd_mapping *m, uint32_t obf, uint32_t idx, gd_error *err)
 {
     if ((m->ncls + 1) * 2 > m->ccap) {
         size_t ncap = m->ccap ? m->ccap * 2 : 256;
@@ -113,7 +113,7 @@ int rt_ctab_put(gd_mapping *m, uint32_t obf, uint32_t idx, gd_error *err)
     return GD_OK;
 }
 
-const rt_klass *rt_class_find(const gd_mapping *m, const char *s, size_t n)
+const rt_klass *gd_retrace_class_find(const gd_mapping *m, const char *s, size_t n)
 {
     uint32_t o = str_find(m, s, n);
     if (!o || !m->ccap)
@@ -128,7 +128,7 @@ const rt_klass *rt_class_find(const gd_mapping *m, const char *s, size_t n)
 /* The file names R8 and ProGuard derive for class a.b.Foo$Inner: the outer
  * simple name with ".java" (or ".kt" when the frame's file is a Kotlin
  * one); a Kotlin facade class FooKt gives Foo.kt either way. */
-int rt_derived_files(gd_mapping *m, const char *cls, size_t n, uint32_t *java, uint32_t *kt,
+int gd_retrace_derived_files(gd_mapping *m, const char *cls, size_t n, uint32_t *java, uint32_t *kt,
                      gd_error *err)
 {
     size_t s = n;
@@ -144,20 +144,20 @@ int rt_derived_files(gd_mapping *m, const char *cls, size_t n, uint32_t *java, u
     memcpy(buf, cls + s, k);
     if (k > 2 && buf[k - 2] == 'K' && buf[k - 1] == 't') {
         memcpy(buf + k - 2, ".kt", 4);
-        if (!(*java = *kt = rt_str_intern(m, buf, k + 1, err)))
+        if (!(*java = *kt = gd_retrace_str_intern(m, buf, k + 1, err)))
             return err->code;
         return GD_OK;
     }
     memcpy(buf + k, ".java", 6);
-    if (!(*java = rt_str_intern(m, buf, k + 5, err)))
+    if (!(*java = gd_retrace_str_intern(m, buf, k + 5, err)))
         return err->code;
     memcpy(buf + k, ".kt", 4);
-    if (!(*kt = rt_str_intern(m, buf, k + 3, err)))
+    if (!(*kt = gd_retrace_str_intern(m, buf, k + 3, err)))
         return err->code;
     return GD_OK;
 }
 
-int rt_otab_build(gd_mapping *m, gd_error *err)
+int gd_retrace_otab_build(gd_mapping *m, gd_error *err)
 {
     size_t cap = 16;
     while (cap < m->ncls * 2)
@@ -177,7 +177,7 @@ int rt_otab_build(gd_mapping *m, gd_error *err)
     return GD_OK;
 }
 
-const rt_klass *rt_class_find_orig(const gd_mapping *m, uint32_t orig)
+const rt_klass *gd_retrace_class_find_orig(const gd_mapping *m, uint32_t orig)
 {
     if (!orig || !m->ocap)
         return NULL;
@@ -220,7 +220,7 @@ void gd_mapping_free(gd_mapping *m)
 
 const char *gd_mapping_class(const gd_mapping *m, const char *obf, size_t len)
 {
-    const rt_klass *k = rt_class_find(m, obf, len);
+    const rt_klass *k = gd_retrace_class_find(m, obf, len);
     return k ? S(m, k->orig) : NULL;
 }
 
@@ -408,7 +408,7 @@ static int retrace(const gd_mapping *m, const char *cls, size_t clen, const char
     if (gd_grow((void **)&r->alt, &r->altcap, 2, sizeof *r->alt, err))
         return err->code;
     r->alt[0] = 0;
-    const rt_klass *k = rt_class_find(m, cls, clen);
+    const rt_klass *k = gd_retrace_class_find(m, cls, clen);
     if (!k)
         return GD_OK;
     uint32_t o = str_find(m, method, mlen);

@@ -21,8 +21,8 @@
  * sorted by (class, obfuscated name, file order); lookups hash the class
  * name, then binary-search the member name.  Nothing is linear in the
  * mapping per frame. */
-#ifndef GD_RETRACE_H
-#define GD_RETRACE_H
+#ifndef GD_DERIVE_RETRACE_H
+#define GD_DERIVE_RETRACE_H
 
 #include <stddef.h>
 

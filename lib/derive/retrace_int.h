@@ -1,6 +1,6 @@
 /* retrace_int.h - the mapping index (gd_mapping) shared by retrace.c and retrace_parse.c. */
-#ifndef GD_RETRACE_INT_H
-#define GD_RETRACE_INT_H
+#ifndef GD_DERIVE_RETRACE_INT_H
+#define GD_DERIVE_RETRACE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -58,15 +58,15 @@ struct gd_mapping {
     long unknown_line;
 };
 
-const rt_klass *rt_class_find(const gd_mapping *m, const char *s, size_t n);
-int rt_ctab_put(gd_mapping *m, uint32_t obf, uint32_t idx, gd_error *err);
+const rt_klass *gd_retrace_class_find(const gd_mapping *m, const char *s, size_t n);
+int gd_retrace_ctab_put(gd_mapping *m, uint32_t obf, uint32_t idx, gd_error *err);
 /* Interns the derived file names of class cls[0..n) into *java, *kt;
  * GD_OK or the error code. */
-int rt_derived_files(gd_mapping *m, const char *cls, size_t n, uint32_t *java, uint32_t *kt,
+int gd_retrace_derived_files(gd_mapping *m, const char *cls, size_t n, uint32_t *java, uint32_t *kt,
                      gd_error *err);
 /* Builds the original-name table (after parsing); GD_OK or the code. */
-int rt_otab_build(gd_mapping *m, gd_error *err);
-const rt_klass *rt_class_find_orig(const gd_mapping *m, uint32_t orig);
-uint32_t rt_str_intern(gd_mapping *m, const char *s, size_t n, gd_error *err);
+int gd_retrace_otab_build(gd_mapping *m, gd_error *err);
+const rt_klass *gd_retrace_class_find_orig(const gd_mapping *m, uint32_t orig);
+uint32_t gd_retrace_str_intern(gd_mapping *m, const char *s, size_t n, gd_error *err);
 
 #endif

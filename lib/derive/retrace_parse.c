@@ -78,14 +78,14 @@ static int parse_class(pstate *p, const char *line, size_t len, gd_error *err)
     if (gd_grow((void **)&m->cls, &m->clscap, m->ncls + 1, sizeof *m->cls, err))
         return err->code;
     rt_klass k = {0};
-    if (!(k.orig = rt_str_intern(m, os, (size_t)(oe - os), err)) ||
-        !(k.obf = rt_str_intern(m, bs, (size_t)(be - bs), err)) ||
-        rt_derived_files(m, os, (size_t)(oe - os), &k.djava, &k.dkt, err))
+    if (!(k.orig = gd_retrace_str_intern(m, os, (size_t)(oe - os), err)) ||
+        !(k.obf = gd_retrace_str_intern(m, bs, (size_t)(be - bs), err)) ||
+        gd_retrace_derived_files(m, os, (size_t)(oe - os), &k.djava, &k.dkt, err))
         return err->code;
-    if (rt_class_find(m, bs, (size_t)(be - bs)))
+    if (gd_retrace_class_find(m, bs, (size_t)(be - bs)))
         return perr(p, line, bs, "obfuscated class named twice", err);
     m->cls[m->ncls] = k;
-    if (rt_ctab_put(m, k.obf, (uint32_t)m->ncls, err))
+    if (gd_retrace_ctab_put(m, k.obf, (uint32_t)m->ncls, err))
         return err->code;
     m->ncls++;
     p->have_class = 1;
@@ -173,8 +173,8 @@ static int parse_member(pstate *p, const char *line, size_t len, gd_error *err)
     if (dot) {
         if (dot == ns || dot + 1 == ne)
             return perr(p, line, ns, "bad qualified method name", err);
-        if (!(mb.ocls = rt_str_intern(m, ns, (size_t)(dot - ns), err)) ||
-            rt_derived_files(m, ns, (size_t)(dot - ns), &mb.djava, &mb.dkt, err))
+        if (!(mb.ocls = gd_retrace_str_intern(m, ns, (size_t)(dot - ns), err)) ||
+            gd_retrace_derived_files(m, ns, (size_t)(dot - ns), &mb.djava, &mb.dkt, err))
             return err->code;
         ns = dot + 1;
     }
@@ -188,11 +188,11 @@ static int parse_member(pstate *p, const char *line, size_t len, gd_error *err)
         for (const char *x = paren; x <= close; x++)
             if (!isspace((unsigned char)*x))
                 sig[k++] = *x;
-        if (!(mb.sig = rt_str_intern(m, sig, k, err)))
+        if (!(mb.sig = gd_retrace_str_intern(m, sig, k, err)))
             return err->code;
     }
-    if (!(mb.name = rt_str_intern(m, ns, (size_t)(ne - ns), err)) ||
-        !(mb.obf = rt_str_intern(m, os, (size_t)(oe - os), err)))
+    if (!(mb.name = gd_retrace_str_intern(m, ns, (size_t)(ne - ns), err)) ||
+        !(mb.obf = gd_retrace_str_intern(m, os, (size_t)(oe - os), err)))
         return err->code;
     mb.cls = (uint32_t)(m->ncls - 1);
     mb.seq = p->seq++;
@@ -268,7 +268,7 @@ static int parse_rewrite(pstate *p, json_t *o, gd_error *err)
             size_t k = l - 10 < sizeof buf ? l - 10 : sizeof buf - 1;
             for (size_t j = 0; j < k; j++)
                 buf[j] = c[8 + j] == '/' ? '.' : c[8 + j];
-            if (!(thr = rt_str_intern(m, buf, k, err)))
+            if (!(thr = gd_retrace_str_intern(m, buf, k, err)))
                 return err->code;
         }
     }
@@ -338,7 +338,7 @@ static int parse_comment(pstate *p, const char *line, size_t len, gd_error *err)
     } else if (!strcmp(id, "sourceFile")) {
         const char *f = json_string_value(json_object_get(o, "fileName"));
         if (f && p->have_class && !p->last_member) {
-            uint32_t fo = rt_str_intern(m, f, strlen(f), err);
+            uint32_t fo = gd_retrace_str_intern(m, f, strlen(f), err);
             if (!fo) {
                 json_decref(o);
                 return err->code;
@@ -427,7 +427,7 @@ int gd_mapping_load(gd_mapping **out, gd_input *in, gd_error *err)
         code = err->code ? err->code : GD_ERR_IO;
     /* an empty mapping is a mapping (R8 and ProGuard retrace nothing) */
     if (!code)
-        code = rt_otab_build(m, err);
+        code = gd_retrace_otab_build(m, err);
     if (code) {
         gd_mapping_free(m);
         return code;
@@ -451,7 +451,7 @@ int gd_mapping_load(gd_mapping **out, gd_input *in, gd_error *err)
     }
     /* code moved in from another class: that class's sourceFile */
     for (size_t i = 0; i < m->nmem; i++) {
-        const rt_klass *k = rt_class_find_orig(m, m->mem[i].ocls);
+        const rt_klass *k = gd_retrace_class_find_orig(m, m->mem[i].ocls);
         if (k && k->file)
             m->mem[i].file = k->file;
     }

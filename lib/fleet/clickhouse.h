@@ -1,6 +1,6 @@
 /* clickhouse.h - a ClickHouse server over its HTTP interface (libcurl). */
-#ifndef GD_CLICKHOUSE_H
-#define GD_CLICKHOUSE_H
+#ifndef GD_FLEET_CLICKHOUSE_H
+#define GD_FLEET_CLICKHOUSE_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* fleet/export.h - a trace's rows laid out for an analytics database
  * (`godeye push`): one export per ClickHouse table of schemas/clickhouse.sql. */
-#ifndef GD_STORE_EXPORT_H
-#define GD_STORE_EXPORT_H
+#ifndef GD_FLEET_EXPORT_H
+#define GD_FLEET_EXPORT_H
 
 #include "fleet/tsv.h"
 #include "store/store.h"

@@ -1,6 +1,6 @@
 /* push.h - sending traces from the store to ClickHouse (`godeye push`). */
-#ifndef GD_PUSH_H
-#define GD_PUSH_H
+#ifndef GD_FLEET_PUSH_H
+#define GD_FLEET_PUSH_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* tsv.h - values written in ClickHouse's TabSeparated format, the body of
  * `godeye push` inserts: each value as ClickHouse reads back exactly what a
  * JSONEachRow insert of the same jansson value gives. */
-#ifndef GD_TSV_H
-#define GD_TSV_H
+#ifndef GD_FLEET_TSV_H
+#define GD_FLEET_TSV_H
 
 #include <jansson.h>
 #include <stddef.h>

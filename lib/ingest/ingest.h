@@ -1,7 +1,7 @@
 /* ingest.h - turning inputs (files, folders, stdin, URLs) into traces:
  * detection by content, streaming through a reader, one transaction. */
-#ifndef GD_INGEST_H
-#define GD_INGEST_H
+#ifndef GD_INGEST_INGEST_H
+#define GD_INGEST_INGEST_H
 
 #include <jansson.h>
 

@@ -562,7 +562,7 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_FRAME:
         return gd_views_put(w->views, w->trace, w->meta.max_depth, ev, on_skip, w, err);
     case GD_EV_METHOD:
-        if ((rc = gd_mw_put(w->methods, ev, err)) == GD_NOT_MINE) {
+        if ((rc = gd_mw_put(w->methods, ev, err)) == GD_OTHER_RULE) {
             w->events--;
             on_skip(w, "method: no method name", ev->line, 0);
             return 0;

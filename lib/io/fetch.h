@@ -1,6 +1,6 @@
 /* fetch.h - http(s) inputs streamed with libcurl into a gd_input. */
-#ifndef GD_FETCH_H
-#define GD_FETCH_H
+#ifndef GD_IO_FETCH_H
+#define GD_IO_FETCH_H
 
 #include <stdint.h>
 

@@ -18,7 +18,7 @@ static void hash_word(gd_input *in, uint64_t w)
     in->h2 = rotl64(in->h2 + w * 0x165667B19E3779F9ULL, 27) * 0x94D049BB133111EBULL + 0x27D4EB2F165667C5ULL;
 }
 
-void input_hash_update(gd_input *in, const unsigned char *p, size_t n)
+void gd_input_hash_update(gd_input *in, const unsigned char *p, size_t n)
 {
     in->hlen += n;
     while (n && in->htail_n) {
@@ -95,7 +95,7 @@ static gd_input *alloc_input(int src)
     return in;
 }
 
-int input_open_path(gd_input *in, const char *path, gd_error *err)
+int gd_input_open_path(gd_input *in, const char *path, gd_error *err)
 {
     struct stat st;
     if (strcmp(path, "-") == 0) {
@@ -124,7 +124,7 @@ int gd_input_open_file(gd_input **out, const char *path, gd_error *err)
     gd_input *in = alloc_input(INPUT_SRC_FD);
     if (!in)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    int rc = input_open_path(in, path, err);
+    int rc = gd_input_open_path(in, path, err);
     if (rc) {
         gd_input_close(in);
         return rc;
@@ -148,7 +148,7 @@ int gd_input_open_files(gd_input **out, char *const *paths, size_t n, gd_error *
     in->npaths = n;
     if (n) {
         int64_t total = in->raw_size; /* already summed above */
-        int rc = input_open_path(in, in->paths[0], err);
+        int rc = gd_input_open_path(in, in->paths[0], err);
         in->raw_size = total;
         if (rc) {
             gd_input_close(in);
@@ -206,7 +206,7 @@ const unsigned char *gd_input_peek(gd_input *in, size_t *n, int *eof, gd_error *
 {
     /* <=: with exactly GD_INPUT_PEEK bytes, one more fill tells the end */
     while (!in->eof && in->d_len - in->d_pos <= GD_INPUT_PEEK) {
-        int r = input_fill(in, err);
+        int r = gd_input_fill(in, err);
         if (r < 0)
             return NULL;
         if (r == 0)
@@ -223,7 +223,7 @@ const unsigned char *gd_input_peek(gd_input *in, size_t *n, int *eof, gd_error *
 ssize_t gd_input_read(gd_input *in, void *buf, size_t n, gd_error *err)
 {
     if (in->d_pos == in->d_len) {
-        int r = input_fill(in, err);
+        int r = gd_input_fill(in, err);
         if (r < 0)
             return -1;
         if (r == 0 && in->d_pos == in->d_len)
@@ -299,7 +299,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
             acc += avail;
             in->d_pos = in->d_len;
         }
-        int r = input_fill(in, err);
+        int r = gd_input_fill(in, err);
         if (r < 0) {
             if (err && err->line == 0)
                 err->line = in->lineno + 1;

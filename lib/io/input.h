@@ -3,8 +3,8 @@
  *
  * Memory is bounded: a fixed read buffer plus the longest line seen (lines
  * longer than GD_INPUT_MAX_LINE are an error, never an allocation). */
-#ifndef GD_INPUT_H
-#define GD_INPUT_H
+#ifndef GD_IO_INPUT_H
+#define GD_IO_INPUT_H
 
 #include <stddef.h>
 #include <stdint.h>

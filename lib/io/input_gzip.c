@@ -50,7 +50,7 @@ static int raw_fill(gd_input *in, gd_error *err)
                     close(in->fd);
                 in->fd = -1;
                 long save = in->raw_size;
-                if (input_open_path(in, in->paths[in->path_i++], err))
+                if (gd_input_open_path(in, in->paths[in->path_i++], err))
                     return -1;
                 in->raw_size = save;
                 continue;
@@ -69,7 +69,7 @@ static int raw_fill(gd_input *in, gd_error *err)
 }
 
 /* err gets the code, position and message of e (its source stays) */
-void input_pass_error(gd_error *err, const gd_error *e)
+void gd_input_pass_error(gd_error *err, const gd_error *e)
 {
     if (!err)
         return;
@@ -80,10 +80,10 @@ void input_pass_error(gd_error *err, const gd_error *e)
 }
 
 /* Appends decompressed bytes to dbuf; returns >0 added, 0 at end, -1 error. */
-int input_fill_dec(gd_input *in, gd_error *err)
+int gd_input_fill_dec(gd_input *in, gd_error *err)
 {
     if (in->pend) {
-        input_pass_error(err, in->pend);
+        gd_input_pass_error(err, in->pend);
         free(in->pend);
         in->pend = NULL;
         return -1;
@@ -171,6 +171,6 @@ int input_fill_dec(gd_input *in, gd_error *err)
             }
         }
     }
-    input_hash_update(in, in->dbuf + before, in->d_len - before);
+    gd_input_hash_update(in, in->dbuf + before, in->d_len - before);
     return (int)(in->d_len - before > 0);
 }

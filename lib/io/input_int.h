@@ -1,6 +1,6 @@
 /* input_int.h - the gd_input structure, shared by input.c, input_gzip.c, input_utf16.c. */
-#ifndef GD_INPUT_INT_H
-#define GD_INPUT_INT_H
+#ifndef GD_IO_INPUT_INT_H
+#define GD_IO_INPUT_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -62,10 +62,10 @@ struct gd_input {
     size_t htail_n;
 };
 
-int input_fill(gd_input *in, gd_error *err);
-int input_fill_dec(gd_input *in, gd_error *err);
-void input_hash_update(gd_input *in, const unsigned char *p, size_t n);
-int input_open_path(gd_input *in, const char *path, gd_error *err);
-void input_pass_error(gd_error *err, const gd_error *e);
+int gd_input_fill(gd_input *in, gd_error *err);
+int gd_input_fill_dec(gd_input *in, gd_error *err);
+void gd_input_hash_update(gd_input *in, const unsigned char *p, size_t n);
+int gd_input_open_path(gd_input *in, const char *path, gd_error *err);
+void gd_input_pass_error(gd_error *err, const gd_error *e);
 
 #endif

@@ -47,7 +47,7 @@ static int fill_u(gd_input *in, gd_error *err)
     SWAP(size_t, in->d_pos, in->u_pos);
     SWAP(size_t, in->d_len, in->u_len);
     SWAP(int, in->eof, in->u_eof);
-    int r = input_fill_dec(in, err);
+    int r = gd_input_fill_dec(in, err);
     SWAP(unsigned char *, in->dbuf, in->ubuf);
     SWAP(size_t, in->d_pos, in->u_pos);
     SWAP(size_t, in->d_len, in->u_len);
@@ -123,9 +123,9 @@ static int settle_enc(gd_input *in, gd_error *err)
 {
     while (!in->eof && in->d_len - in->d_pos < 512) {
         gd_error e = {0};
-        int r = input_fill_dec(in, &e);
+        int r = gd_input_fill_dec(in, &e);
         if (r < 0 && in->d_len == in->d_pos) {
-            input_pass_error(err, &e);
+            gd_input_pass_error(err, &e);
             return -1;
         }
         if (r < 0) { /* the bytes before the error come first */
@@ -171,17 +171,17 @@ static int settle_enc(gd_input *in, gd_error *err)
 }
 
 /* Appends decoded (UTF-8) bytes to dbuf: >0 added, 0 at end, -1 error. */
-int input_fill(gd_input *in, gd_error *err)
+int gd_input_fill(gd_input *in, gd_error *err)
 {
     if (in->enc == INPUT_ENC_UNKNOWN) {
         size_t had = in->d_len - in->d_pos;
         if (settle_enc(in, err))
             return -1;
         if (in->enc == INPUT_ENC_ASIS)
-            return in->d_len - in->d_pos > had ? 1 : input_fill_dec(in, err);
+            return in->d_len - in->d_pos > had ? 1 : gd_input_fill_dec(in, err);
     }
     if (in->enc == INPUT_ENC_ASIS)
-        return input_fill_dec(in, err);
+        return gd_input_fill_dec(in, err);
     if (in->eof)
         return 0;
     if (in->d_pos > 0 && in->d_pos == in->d_len)

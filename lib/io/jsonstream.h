@@ -5,8 +5,8 @@
  * each element as a small jansson tree.  Memory is bounded by the largest
  * single value pulled, never by the document.  Positions (line, column) are
  * tracked so that errors name the place in the file. */
-#ifndef GD_JSONSTREAM_H
-#define GD_JSONSTREAM_H
+#ifndef GD_IO_JSONSTREAM_H
+#define GD_IO_JSONSTREAM_H
 
 #include <jansson.h>
 

@@ -1,8 +1,8 @@
 /* query/diff.h - the questions behind `godeye diff` and `godeye check`:
  * traces picked by selectors, two selections compared per block group,
  * page class, frame window, launch kind and ANR count, budgets checked. */
-#ifndef GD_STORE_DIFF_H
-#define GD_STORE_DIFF_H
+#ifndef GD_QUERY_DIFF_H
+#define GD_QUERY_DIFF_H
 
 #include "store/store.h"
 

@@ -1,7 +1,7 @@
 /* query/frames.h - the queries behind `godeye frames`: per-window frame
  * statistics, gfxinfo summaries as printed, Matrix FPS issues. */
-#ifndef GD_STORE_FRAMES_H
-#define GD_STORE_FRAMES_H
+#ifndef GD_QUERY_FRAMES_H
+#define GD_QUERY_FRAMES_H
 
 #include "store/store.h"
 

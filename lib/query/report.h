@@ -1,6 +1,6 @@
-/* report.h - the report document: every number `godeye report` shows, gathered from the store. */
-#ifndef GD_REPORT_H
-#define GD_REPORT_H
+/* query/report.h - the report document: every number `godeye report` shows, gathered from the store. */
+#ifndef GD_QUERY_REPORT_H
+#define GD_QUERY_REPORT_H
 
 #include <jansson.h>
 

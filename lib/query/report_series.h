@@ -3,8 +3,8 @@
  * Every query returns JSON rows through a gd_row_fn, like store.h, and keeps
  * its output bounded whatever the capture size: series are aggregated into
  * bins, lists are capped, stack samples are aggregated by callsite. */
-#ifndef GD_STORE_REPORT_H
-#define GD_STORE_REPORT_H
+#ifndef GD_QUERY_REPORT_SERIES_H
+#define GD_QUERY_REPORT_SERIES_H
 
 #include "store/store.h"
 

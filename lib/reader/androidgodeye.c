@@ -43,14 +43,14 @@ static const struct {
     {"startupInfo", M_STARTUP}, {"threadInfo", M_THREAD},  {"methodCanary", M_METHOD},
 };
 
-void age_skip(age_ctx *c, const char *reason)
+void gd_age_skip(age_ctx *c, const char *reason)
 {
     gd_sink_skip(c->sink, reason, c->line, c->col);
 }
 
 /* ---- optional fields (Gson omits nulls: everything may be absent) ---- */
 
-double age_fnum(age_ctx *c, json_t *o, const char *k)
+double gd_age_fnum(age_ctx *c, json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     if (!v || json_is_null(v))
@@ -63,31 +63,31 @@ double age_fnum(age_ctx *c, json_t *o, const char *k)
         if (e != json_string_value(v) && *e == 0 && isfinite(d))
             return d;
     }
-    age_skip(c, "ignored: field of wrong type");
+    gd_age_skip(c, "ignored: field of wrong type");
     return GD_NONE;
 }
 
-int64_t age_fint(age_ctx *c, json_t *o, const char *k)
+int64_t gd_age_fint(age_ctx *c, json_t *o, const char *k)
 {
-    double d = age_fnum(c, o, k);
+    double d = gd_age_fnum(c, o, k);
     if (!gd_has(d) || d < -9e18 || d > 9e18)
         return -1;
     return (int64_t)d;
 }
 
-const char *age_fstr(age_ctx *c, json_t *o, const char *k)
+const char *gd_age_fstr(age_ctx *c, json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_string(v)) {
-        age_skip(c, "ignored: field of wrong type");
+        gd_age_skip(c, "ignored: field of wrong type");
         return NULL;
     }
     return json_string_value(v);
 }
 
-int age_fbool(json_t *o, const char *k)
+int gd_age_fbool(json_t *o, const char *k)
 {
     json_t *v = json_object_get(o, k);
     if (json_is_boolean(v))
@@ -97,7 +97,7 @@ int age_fbool(json_t *o, const char *k)
     return -1;
 }
 
-int age_has(json_t *o, const char *k) { return json_object_get(o, k) != NULL; }
+int gd_age_has(json_t *o, const char *k) { return json_object_get(o, k) != NULL; }
 
 /* A stack sample stamp "MM-dd HH:mm:ss.SSS" (StacktraceUtil, device local
  * time, no year) to epoch ms.  The year is opts->year when set, else the
@@ -108,7 +108,7 @@ int age_has(json_t *o, const char *k) { return json_object_get(o, k) != NULL; }
  * zone offset is a multiple of 15 min), is taken as the zone offset and
  * removed.  Without an anchor the stamp is read as UTC.  NONE when the stamp
  * is malformed. */
-double age_sample_time(const age_ctx *c, const char *st, double anchor)
+double gd_age_sample_time(const age_ctx *c, const char *st, double anchor)
 {
     int mo, d, h, mi, s, ms, n = 0;
     if (sscanf(st, "%2d-%2d %2d:%2d:%2d.%3d%n", &mo, &d, &h, &mi, &s, &ms, &n) != 6 ||
@@ -135,28 +135,28 @@ static module detect(json_t *p)
 {
     if (!json_is_object(p))
         return M_UNKNOWN;
-    if (age_has(p, "blockBaseinfo") || age_has(p, "longBlockInfo") ||
-        age_has(p, "shortBlockInfo") || (age_has(p, "timeStart") && age_has(p, "timeEnd")))
+    if (gd_age_has(p, "blockBaseinfo") || gd_age_has(p, "longBlockInfo") ||
+        gd_age_has(p, "shortBlockInfo") || (gd_age_has(p, "timeStart") && gd_age_has(p, "timeEnd")))
         return M_BLOCK;
-    if (age_has(p, "lifecycleEvent") || (age_has(p, "pageInfo") && age_has(p, "currentEvent")))
+    if (gd_age_has(p, "lifecycleEvent") || (gd_age_has(p, "pageInfo") && gd_age_has(p, "currentEvent")))
         return M_PAGE;
-    if (age_has(p, "overDrawAreas") || (age_has(p, "views") && age_has(p, "activityName")))
+    if (gd_age_has(p, "overDrawAreas") || (gd_age_has(p, "views") && gd_age_has(p, "activityName")))
         return M_VIEW;
-    if (age_has(p, "bitmapWidth") && age_has(p, "imageViewWidth"))
+    if (gd_age_has(p, "bitmapWidth") && gd_age_has(p, "imageViewWidth"))
         return M_IMAGE;
-    if (age_has(p, "methodInfoOfThreadInfos"))
+    if (gd_age_has(p, "methodInfoOfThreadInfos"))
         return M_METHOD;
-    if (age_has(p, "totalUseRatio") || age_has(p, "appCpuRatio"))
+    if (gd_age_has(p, "totalUseRatio") || gd_age_has(p, "appCpuRatio"))
         return M_CPU;
-    if (age_has(p, "freeMemKb") || age_has(p, "allocatedKb"))
+    if (gd_age_has(p, "freeMemKb") || gd_age_has(p, "allocatedKb"))
         return M_HEAP;
-    if (age_has(p, "totalPssKb"))
+    if (gd_age_has(p, "totalPssKb"))
         return M_PSS;
-    if (age_has(p, "availMemKb") || age_has(p, "lowMemThresholdKb"))
+    if (gd_age_has(p, "availMemKb") || gd_age_has(p, "lowMemThresholdKb"))
         return M_RAM;
-    if (age_has(p, "currentFps") || age_has(p, "systemFps"))
+    if (gd_age_has(p, "currentFps") || gd_age_has(p, "systemFps"))
         return M_FPS;
-    if (age_has(p, "startupType") || age_has(p, "startupTime"))
+    if (gd_age_has(p, "startupType") || gd_age_has(p, "startupTime"))
         return M_STARTUP;
     return M_UNKNOWN;
 }
@@ -177,7 +177,7 @@ static double time_in(json_t *o)
 static int do_record(age_ctx *c, json_t *o, gd_error *err)
 {
     if (!json_is_object(o)) {
-        age_skip(c, "godeye: record is not an object");
+        gd_age_skip(c, "godeye: record is not an object");
         return 0;
     }
     json_t *data = json_object_get(o, "data");
@@ -186,7 +186,7 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
     double ts = GD_NONE;
     json_t *code = json_object_get(o, "code");
     if (json_is_integer(code) && json_integer_value(code) != 1) {
-        age_skip(c, "godeye: failed message");
+        gd_age_skip(c, "godeye: failed message");
         return 0;
     }
     if (json_is_object(data) && json_is_string(json_object_get(data, "moduleName"))) {
@@ -195,25 +195,25 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
             if (strcmp(name, module_names[i].name) == 0)
                 m = module_names[i].m;
         if (m == M_UNKNOWN) {
-            age_skip(c, "godeye: unsupported module");
+            gd_age_skip(c, "godeye: unsupported module");
             return 0;
         }
         payload = json_object_get(data, "payload");
         ts = time_in(o);
         if (!gd_has(ts))
             ts = time_in(data);
-    } else if (json_is_object(data) || age_has(o, "code")) {
-        age_skip(c, "godeye: message without moduleName");
+    } else if (json_is_object(data) || gd_age_has(o, "code")) {
+        gd_age_skip(c, "godeye: message without moduleName");
         return 0;
     } else {
         m = detect(o);
         if (m == M_UNKNOWN) {
-            age_skip(c, "godeye: unrecognised payload");
+            gd_age_skip(c, "godeye: unrecognised payload");
             return 0;
         }
     }
     if (!payload || json_is_null(payload)) {
-        age_skip(c, "godeye: message without payload");
+        gd_age_skip(c, "godeye: message without payload");
         return 0;
     }
     if (!gd_has(ts))
@@ -225,51 +225,51 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
             name = module_names[i].name;
     int obj = json_is_object(payload);
     if (!obj && m != M_THREAD) {
-        age_skip(c, "godeye: payload is not an object");
+        gd_age_skip(c, "godeye: payload is not an object");
         return 0;
     }
     /* kinds whose own payload has no time need one from the recorder */
     if (!gd_has(ts) && m != M_BLOCK && m != M_PAGE && m != M_METHOD) {
         char reason[64];
         snprintf(reason, sizeof reason, "%s: no timestamp", name);
-        age_skip(c, reason);
+        gd_age_skip(c, reason);
         return 0;
     }
     gd_event ev;
     switch (m) {
     case M_BLOCK:
-        return age_do_block(c, payload, err);
+        return gd_age_do_block(c, payload, err);
     case M_PAGE:
-        return age_do_page(c, payload, err);
+        return gd_age_do_page(c, payload, err);
     case M_VIEW:
-        return age_do_view(c, payload, ts, err);
+        return gd_age_do_view(c, payload, ts, err);
     case M_IMAGE:
-        return age_do_image(c, payload, ts, err);
+        return gd_age_do_image(c, payload, ts, err);
     case M_METHOD:
-        return age_do_method(c, payload, err);
+        return gd_age_do_method(c, payload, err);
     case M_CPU:
         gd_event_init(&ev, GD_EV_CPU);
         ev.ts = ts;
-        age_fill_cpu(c, &ev.u.cpu, payload, 1.0);
+        gd_age_fill_cpu(c, &ev.u.cpu, payload, 1.0);
         if (!gd_has(ev.u.cpu.total) && !gd_has(ev.u.cpu.app)) {
-            age_skip(c, "cpuInfo: no ratios");
+            gd_age_skip(c, "cpuInfo: no ratios");
             return 0;
         }
-        return age_emit(c, &ev, err);
+        return gd_age_emit(c, &ev, err);
     case M_HEAP:
     case M_PSS:
     case M_RAM:
         gd_event_init(&ev, GD_EV_MEMORY);
         ev.ts = ts;
-        age_fill_memory(c, &ev.u.memory, m == M_HEAP ? payload : NULL, m == M_PSS ? payload : NULL,
+        gd_age_fill_memory(c, &ev.u.memory, m == M_HEAP ? payload : NULL, m == M_PSS ? payload : NULL,
                     m == M_RAM ? payload : NULL);
-        return age_emit(c, &ev, err);
+        return gd_age_emit(c, &ev, err);
     case M_FPS: /* an average over an interval, not frames */
-        return age_do_issue(c, payload, ts, "fps", err);
+        return gd_age_do_issue(c, payload, ts, "fps", err);
     case M_STARTUP:
-        return age_do_issue(c, payload, ts, "startup", err);
+        return gd_age_do_issue(c, payload, ts, "startup", err);
     case M_THREAD:
-        return age_do_issue(c, payload, ts, "thread", err);
+        return gd_age_do_issue(c, payload, ts, "thread", err);
     default:
         return 0;
     }

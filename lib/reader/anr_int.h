@@ -1,6 +1,6 @@
 /* anr_int.h - internals shared by the ANR traces.txt reader's files (anr*.c). */
-#ifndef GD_ANR_INT_H
-#define GD_ANR_INT_H
+#ifndef GD_READER_ANR_INT_H
+#define GD_READER_ANR_INT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -66,7 +66,7 @@
 
 /* ---- bytes ---------------------------------------------------------------- */
 
-int art_fill(art *a)
+int gd_art_fill(art *a)
 {
     if (a->pos < a->len || a->eof)
         return a->pos < a->len;
@@ -82,12 +82,12 @@ int art_fill(art *a)
 
 /* n bytes into dst: 1 read, 0 end of input before the first byte, 2 end
  * of input inside them, -1 read error. */
-int art_rd(art *a, void *dst, size_t n)
+int gd_art_rd(art *a, void *dst, size_t n)
 {
     unsigned char *d = dst;
     size_t got = 0;
     while (got < n) {
-        int f = art_fill(a);
+        int f = gd_art_fill(a);
         if (f < 0)
             return -1;
         if (f == 0)
@@ -104,13 +104,13 @@ int art_rd(art *a, void *dst, size_t n)
     return 1;
 }
 
-uint32_t art_le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-uint32_t art_le32(const unsigned char *p)
+uint32_t gd_art_le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+uint32_t gd_art_le32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-int art_bad(art *a, const char *what)
+int gd_art_bad(art *a, const char *what)
 {
     return gd_error_set(a->err, GD_ERR_DATA, 0, 0, "art method trace: %s at byte %llu", what,
                         (unsigned long long)a->off);
@@ -119,13 +119,13 @@ int art_bad(art *a, const char *what)
 /* One text line of at most `*limit` bytes (NULL: unlimited) into a->line
  * without its "\n" (a "\r" before it is dropped).  1 a line, 0 end of
  * input or limit, -1 error (err set). */
-int art_text_line(art *a, uint64_t *limit, long lineno)
+int gd_art_text_line(art *a, uint64_t *limit, long lineno)
 {
     size_t n = 0;
     for (;;) {
         if (limit && *limit == 0)
             break;
-        int f = art_fill(a);
+        int f = gd_art_fill(a);
         if (f < 0)
             return -1;
         if (f == 0)
@@ -151,7 +151,7 @@ int art_text_line(art *a, uint64_t *limit, long lineno)
 
 /* ---- the text header (file start, or the streaming summary) --------------- */
 
-int art_header_line(art *a, int *sec, int *first, long lineno)
+int gd_art_header_line(art *a, int *sec, int *first, long lineno)
 {
     char *s = a->line;
     if (s[0] == '*') {
@@ -203,10 +203,10 @@ int art_header_line(art *a, int *sec, int *first, long lineno)
         }
         if (tid >= ART_MAX_THREADS)
             return 0; /* records carry 16-bit ids: this one cannot occur */
-        return art_thread_name(a, (unsigned)tid, e + 1, strlen(e + 1));
+        return gd_art_thread_name(a, (unsigned)tid, e + 1, strlen(e + 1));
     }
     case ART_SEC_METHODS:
-        return art_method_line(a, s, lineno);
+        return gd_art_method_line(a, s, lineno);
     default:
         return 0;
     }
@@ -246,7 +246,7 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     a->err = err;
     a->pid = a->main_tid = -1;
     a->last_ts = -1e300;
-    int rc = 0, f = art_fill(a);
+    int rc = 0, f = gd_art_fill(a);
     if (f < 0) {
         rc = err->code ? err->code : GD_ERR_IO;
     } else if (f > 0 && a->buf[0] == '*') {
@@ -256,8 +256,8 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         a->clock = ART_CLK_CPU;
         int sec = ART_SEC_NONE, first = 0, r = 1;
         long lineno = 0;
-        while (!rc && sec != ART_SEC_END && (r = art_text_line(a, NULL, ++lineno)) == 1)
-            rc = art_header_line(a, &sec, &first, lineno);
+        while (!rc && sec != ART_SEC_END && (r = gd_art_text_line(a, NULL, ++lineno)) == 1)
+            rc = gd_art_header_line(a, &sec, &first, lineno);
         if (!rc && r < 0)
             rc = err->code;
         if (!rc && sec != ART_SEC_END)
@@ -266,15 +266,15 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             rc = gd_error_set(err, GD_ERR_DATA, 2, 1,
                               "art method trace: unsupported version %d (versions 1 to 3 are read)",
                               a->version);
-        if (!rc && !(rc = art_bin_header(a, 0)))
-            rc = art_classic_records(a);
-    } else if (!(rc = art_bin_header(a, 1))) {
-        rc = art_streaming_records(a);
+        if (!rc && !(rc = gd_art_bin_header(a, 0)))
+            rc = gd_art_classic_records(a);
+    } else if (!(rc = gd_art_bin_header(a, 1))) {
+        rc = gd_art_streaming_records(a);
         if (!rc)
-            rc = art_send_meta(a);
+            rc = gd_art_send_meta(a);
     }
     if (!rc)
-        rc = art_finish(a);
+        rc = gd_art_finish(a);
     art_free(a);
     return rc;
 }

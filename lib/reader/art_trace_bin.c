@@ -11,15 +11,15 @@
 
 /* ---- binary part ---------------------------------------------------------- */
 
-int art_bin_header(art *a, int streaming_expected)
+int gd_art_bin_header(art *a, int streaming_expected)
 {
     unsigned char h[18];
-    int r = art_rd(a, h, 16);
+    int r = gd_art_rd(a, h, 16);
     if (r < 0)
         return a->err->code;
     if (r != 1 || memcmp(h, ART_MAGIC, 4) != 0)
-        return art_bad(a, "no \"SLOW\" data header");
-    uint32_t ver = art_le16(h + 4), off = art_le16(h + 6);
+        return gd_art_bad(a, "no \"SLOW\" data header");
+    uint32_t ver = gd_art_le16(h + 4), off = gd_art_le16(h + 6);
     a->streaming = (ver & 0xF0) == 0xF0;
     int v = (int)(ver & 0x0F);
     if ((ver & 0xFF00) || (ver & 0xF0 && !a->streaming) || v < 1 || v > 3 ||
@@ -27,20 +27,20 @@ int art_bin_header(art *a, int streaming_expected)
         return gd_error_set(a->err, GD_ERR_DATA, 0, 0,
                             "art method trace: unsupported data version 0x%x at byte 4 "
                             "(versions 1 to 3 are read)", ver);
-    a->start_us = (uint64_t)art_le32(h + 8) | (uint64_t)art_le32(h + 12) << 32;
+    a->start_us = (uint64_t)gd_art_le32(h + 8) | (uint64_t)gd_art_le32(h + 12) << 32;
     a->version = v; /* the record layout follows the data header */
     uint32_t rs = 0;
     size_t at = 16;
     if (v >= 3) {
-        if ((r = art_rd(a, h + 16, 2)) != 1)
-            return r < 0 ? a->err->code : art_bad(a, "data header cut short");
-        rs = art_le16(h + 16);
+        if ((r = gd_art_rd(a, h + 16, 2)) != 1)
+            return r < 0 ? a->err->code : gd_art_bad(a, "data header cut short");
+        rs = gd_art_le16(h + 16);
         at = 18;
     }
     if (off < at || off > 4096)
-        return art_bad(a, "data offset out of range");
-    if ((r = art_rd(a, NULL, off - at)) != 1 && off > at)
-        return r < 0 ? a->err->code : art_bad(a, "data header cut short");
+        return gd_art_bad(a, "data offset out of range");
+    if ((r = gd_art_rd(a, NULL, off - at)) != 1 && off > at)
+        return r < 0 ? a->err->code : gd_art_bad(a, "data header cut short");
     if (v == 1)
         rs = 9;
     else if (v == 2)
@@ -58,7 +58,7 @@ int art_bin_header(art *a, int streaming_expected)
     else if (rs < 14 && a->clock == ART_CLK_DUAL)
         a->clock = ART_CLK_WALL;
     /* a streaming trace's pid comes with its summary, at the end */
-    return a->streaming ? 0 : art_send_meta(a);
+    return a->streaming ? 0 : gd_art_send_meta(a);
 }
 
 /* One record after its thread id (already read: tid, and the first bytes
@@ -66,7 +66,7 @@ int art_bin_header(art *a, int streaming_expected)
 static int bin_record(art *a, unsigned tid, unsigned char *p, size_t have)
 {
     size_t rest = (size_t)a->recsize - have;
-    int r = art_rd(a, p + have, rest);
+    int r = gd_art_rd(a, p + have, rest);
     if (r < 0)
         return a->err->code;
     if (r != 1) {
@@ -74,17 +74,17 @@ static int bin_record(art *a, unsigned tid, unsigned char *p, size_t have)
         return 1;
     }
     size_t m = a->version == 1 ? 1 : 2;
-    uint32_t mv = art_le32(p + m), t1 = art_le32(p + m + 4), t2 = a->recsize >= 14 ? art_le32(p + m + 8) : 0;
+    uint32_t mv = gd_art_le32(p + m), t1 = gd_art_le32(p + m + 4), t2 = a->recsize >= 14 ? gd_art_le32(p + m + 8) : 0;
     uint32_t cpu = a->clock == ART_CLK_DUAL ? t1 : a->clock == ART_CLK_CPU ? t1 : 0;
     uint32_t wall = a->clock == ART_CLK_DUAL ? t2 : t1;
-    return art_record(a, tid, mv, cpu, wall);
+    return gd_art_record(a, tid, mv, cpu, wall);
 }
 
-int art_classic_records(art *a)
+int gd_art_classic_records(art *a)
 {
     unsigned char p[64];
     for (;;) {
-        int r = art_rd(a, p, 1);
+        int r = gd_art_rd(a, p, 1);
         if (r < 0)
             return a->err->code;
         if (r == 0)
@@ -92,13 +92,13 @@ int art_classic_records(art *a)
         unsigned tid = p[0];
         size_t have = 1;
         if (a->version != 1) {
-            if ((r = art_rd(a, p + 1, 1)) != 1) {
+            if ((r = gd_art_rd(a, p + 1, 1)) != 1) {
                 if (r < 0)
                     return a->err->code;
                 gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0);
                 return 0;
             }
-            tid = art_le16(p);
+            tid = gd_art_le16(p);
             have = 2;
         }
         int rc = bin_record(a, tid, p, have);
@@ -107,11 +107,11 @@ int art_classic_records(art *a)
     }
 }
 
-int art_streaming_records(art *a)
+int gd_art_streaming_records(art *a)
 {
     unsigned char p[64];
     for (;;) {
-        int r = art_rd(a, p, 2);
+        int r = gd_art_rd(a, p, 2);
         if (r < 0)
             return a->err->code;
         if (r == 0)
@@ -120,7 +120,7 @@ int art_streaming_records(art *a)
             gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0);
             return 0;
         }
-        unsigned tid = art_le16(p);
+        unsigned tid = gd_art_le16(p);
         if (tid) {
             int rc = bin_record(a, tid, p, 2);
             if (rc)
@@ -128,37 +128,37 @@ int art_streaming_records(art *a)
             continue;
         }
         uint64_t at = a->off - 2;
-        if ((r = art_rd(a, p, 1)) != 1)
+        if ((r = gd_art_rd(a, p, 1)) != 1)
             return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
         unsigned op = p[0];
         if (op == 1 || op == 2) {
             size_t hn = op == 1 ? 2 : 4;
-            if ((r = art_rd(a, p, hn)) != 1)
+            if ((r = gd_art_rd(a, p, hn)) != 1)
                 return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
-            size_t n = art_le16(p + hn - 2);
-            if ((r = art_rd(a, a->line, n)) != 1)
+            size_t n = gd_art_le16(p + hn - 2);
+            if ((r = gd_art_rd(a, a->line, n)) != 1)
                 return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
             a->line[n] = 0;
             int rc;
             if (op == 2) {
-                rc = art_thread_name(a, art_le16(p), a->line, n);
+                rc = gd_art_thread_name(a, gd_art_le16(p), a->line, n);
             } else {
                 while (n && (a->line[n - 1] == '\n' || a->line[n - 1] == '\r'))
                     a->line[--n] = 0;
                 rc = memchr(a->line, 0, n) ? (gd_sink_skip(a->sink, "art: method line unparsable", 0, 0), 0)
-                                           : art_method_line(a, a->line, 0);
+                                           : gd_art_method_line(a, a->line, 0);
             }
             if (rc)
                 return rc;
         } else if (op == 3) {
-            if ((r = art_rd(a, p, 4)) != 1)
+            if ((r = gd_art_rd(a, p, 4)) != 1)
                 return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
-            uint64_t limit = art_le32(p);
+            uint64_t limit = gd_art_le32(p);
             int sec = ART_SEC_NONE, first = 0;
             long lineno = 0;
             a->pid = -1;
-            while ((r = art_text_line(a, &limit, ++lineno)) == 1) {
-                int rc = art_header_line(a, &sec, &first, lineno);
+            while ((r = gd_art_text_line(a, &limit, ++lineno)) == 1) {
+                int rc = gd_art_header_line(a, &sec, &first, lineno);
                 if (rc)
                     return rc;
             }
@@ -167,7 +167,7 @@ int art_streaming_records(art *a)
             if (limit)
                 gd_sink_skip(a->sink, "art: summary cut short at the end", 0, 0);
             /* anything after the summary is not part of the trace */
-            if (art_fill(a) > 0)
+            if (gd_art_fill(a) > 0)
                 gd_sink_skip(a->sink, "art: bytes after the summary", 0, 0);
             return 0;
         } else {

@@ -11,7 +11,7 @@
 
 /* ---- calls ---------------------------------------------------------------- */
 
-int art_send_meta(art *a)
+int gd_art_send_meta(art *a)
 {
     if (a->meta_sent)
         return 0;
@@ -32,7 +32,7 @@ static int emit_call(art *a, unsigned tid, const art_thread *t, uint32_t method,
 {
     const char *cls, *name, *desc;
     char unknown[40];
-    if (!art_method_find(a, method, &cls, &name, &desc)) {
+    if (!gd_art_method_find(a, method, &cls, &name, &desc)) {
         /* kept as a frame of its own, so that its callees stay its
          * children: "<unknown method 0x1468>" (counted) */
         gd_sink_skip(a->sink, "ignored: art: method id not in the method table, kept as <unknown method>", 0, 0);
@@ -60,7 +60,7 @@ static int emit_call(art *a, unsigned tid, const art_thread *t, uint32_t method,
 static int is_dispatch(const art *a, uint32_t method)
 {
     const char *cls, *name, *desc;
-    return art_method_find(a, method, &cls, &name, &desc) && strcmp(name, "dispatchMessage") == 0 &&
+    return gd_art_method_find(a, method, &cls, &name, &desc) && strcmp(name, "dispatchMessage") == 0 &&
            strcmp(cls, "android.os.Handler") == 0;
 }
 
@@ -77,7 +77,7 @@ static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const art_fr
             return 0;
     char msg[600];
     const char *cls, *name, *desc;
-    if (f->child && art_method_find(a, f->child, &cls, &name, &desc))
+    if (f->child && gd_art_method_find(a, f->child, &cls, &name, &desc))
         snprintf(msg, sizeof msg, "Handler.dispatchMessage: %.280s.%.280s", cls, name);
     else
         snprintf(msg, sizeof msg, "Handler.dispatchMessage");
@@ -92,9 +92,9 @@ static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const art_fr
     return gd_sink_event(a->sink, &ev, a->err);
 }
 
-int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
+int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
 {
-    art_thread *t = art_thread_get(a, tid);
+    art_thread *t = gd_art_thread_get(a, tid);
     if (!t)
         return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     uint32_t method = mv & ~3u;
@@ -164,12 +164,12 @@ int art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall)
  * records come in clumps (at least ART_SAMPLED_MIN records, half or more of
  * them at the same time as the previous record of their thread; a traced
  * run writes each call at its own microsecond). */
-int art_sampled(const art *a)
+static int art_sampled(const art *a)
 {
     return a->hdr_sampled || (a->records >= ART_SAMPLED_MIN && a->clumped * 2 >= a->records);
 }
 
-int art_finish(art *a)
+int gd_art_finish(art *a)
 {
     if (art_sampled(a)) {
         /* known only now: a second meta fills the field still absent */

@@ -13,7 +13,7 @@
 
 static uint32_t mhash(uint32_t id) { return (id >> 2) * 2654435761u; }
 
-int art_method_find(const art *a, uint32_t id, const char **cls, const char **name,
+int gd_art_method_find(const art *a, uint32_t id, const char **cls, const char **name,
                     const char **desc)
 {
     if (!a->mcap)
@@ -59,7 +59,7 @@ static int method_grow(art *a)
 }
 
 /* "0xID<TAB>class<TAB>name<TAB>signature[<TAB>file...]" (ID may be "0"). */
-int art_method_line(art *a, char *s, long lineno)
+int gd_art_method_line(art *a, char *s, long lineno)
 {
     char *f[4];
     int nf = 0;
@@ -85,7 +85,7 @@ int art_method_line(art *a, char *s, long lineno)
         return 0;
     }
     const char *oc, *on, *od;
-    if (art_method_find(a, (uint32_t)id & ~3u, &oc, &on, &od)) {
+    if (gd_art_method_find(a, (uint32_t)id & ~3u, &oc, &on, &od)) {
         gd_sink_skip(a->sink, "art: method id defined twice", lineno, 1);
         return 0;
     }
@@ -108,7 +108,7 @@ int art_method_line(art *a, char *s, long lineno)
     return 0;
 }
 
-art_thread *art_thread_get(art *a, unsigned tid)
+art_thread *gd_art_thread_get(art *a, unsigned tid)
 {
     if (tid >= ART_MAX_THREADS)
         return NULL;
@@ -117,9 +117,9 @@ art_thread *art_thread_get(art *a, unsigned tid)
     return a->th[tid];
 }
 
-int art_thread_name(art *a, unsigned tid, const char *name, size_t n)
+int gd_art_thread_name(art *a, unsigned tid, const char *name, size_t n)
 {
-    art_thread *t = art_thread_get(a, tid);
+    art_thread *t = gd_art_thread_get(a, tid);
     if (!t)
         return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     char *c = malloc(n + 1);

@@ -28,8 +28,8 @@
  * and stack entries): a begin past a bound is dropped, counted "slices
  * nested too deep" (once per run) or "slice dropped: open slices over
  * 16 MiB" (each), and the end that matches it closes nothing. */
-#ifndef GD_ATRACE_H
-#define GD_ATRACE_H
+#ifndef GD_READER_ATRACE_H
+#define GD_READER_ATRACE_H
 
 #include <stddef.h>
 #include <stdint.h>

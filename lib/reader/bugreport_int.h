@@ -1,6 +1,6 @@
 /* bugreport_int.h - internals shared by bugreport.c and bugreport_split.c. */
-#ifndef GD_BUGREPORT_INT_H
-#define GD_BUGREPORT_INT_H
+#ifndef GD_READER_BUGREPORT_INT_H
+#define GD_READER_BUGREPORT_INT_H
 
 #include <stddef.h>
 

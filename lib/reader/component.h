@@ -3,8 +3,8 @@
  *
  * Header-only (static inline) so that the readers that meet component names
  * (logcat's Displayed lines, am start -W output) share one rule. */
-#ifndef GD_COMPONENT_H
-#define GD_COMPONENT_H
+#ifndef GD_READER_COMPONENT_H
+#define GD_READER_COMPONENT_H
 
 #include <stddef.h>
 #include <string.h>

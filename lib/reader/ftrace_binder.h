@@ -19,8 +19,8 @@
  * Memory: at most GD_BINDER_MAX_OPEN calls waiting (the oldest is dropped
  * and counted beyond it) and per server thread a stack of the calls it
  * serves, GD_BINDER_MAX_DEPTH deep. */
-#ifndef GD_FTRACE_BINDER_H
-#define GD_FTRACE_BINDER_H
+#ifndef GD_READER_FTRACE_BINDER_H
+#define GD_READER_FTRACE_BINDER_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -33,8 +33,8 @@
  * Memory: per-thread state for at most GD_SCHED_MAX_THREADS threads (one
  * open and one held interval each), interned blocked-function names (at
  * most GD_SCHED_MAX_NAMES). */
-#ifndef GD_FTRACE_SCHED_H
-#define GD_FTRACE_SCHED_H
+#ifndef GD_READER_FTRACE_SCHED_H
+#define GD_READER_FTRACE_SCHED_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * capture format (looper, stack, cpu), so that most lines never build a
  * jansson tree.  It only accepts what it is sure of and hands everything
  * else to the general (jansson) path, which keeps all messages and rules. */
-#ifndef GD_GODEYE_FAST_H
-#define GD_GODEYE_FAST_H
+#ifndef GD_READER_GODEYE_FAST_H
+#define GD_READER_GODEYE_FAST_H
 
 #include <stddef.h>
 

@@ -152,10 +152,10 @@ static int probe_text(const char *h, size_t n, int eof)
 
 static int probe(const unsigned char *h, size_t n, int eof)
 {
-    if (gd_text_detect(h, n) == GD_TEXT_UTF8 && !(n >= 3 && h[0] == 0xEF))
+    if (!(n >= 3 && h[0] == 0xEF))
         return probe_text((const char *)h, n, eof);
     size_t tn;
-    char *t = gd_text_head(h, n, &tn); /* past a BOM, or from UTF-16 */
+    char *t = gd_text_head(h, n, &tn); /* past a BOM */
     if (!t)
         return 0;
     int score = probe_text(t, tn, eof);
@@ -257,7 +257,7 @@ int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const c
     return lc_emit_issue(c, l, ts, "slow_delivery", (double)delay, js, err);
 }
 
-/* Returns 0 emitted, GD_NOT_MINE not a line we use, or an error code from the sink. */
+/* Returns 0 emitted, GD_OTHER_RULE not a line we use, or an error code from the sink. */
 static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
@@ -286,12 +286,12 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     if (lc_tag_is(l, "ActivityTaskManager") || lc_tag_is(l, "ActivityManager")) {
         if (STARTS(m, n, "Displayed ") || STARTS(m, n, "Fully drawn ") || STARTS(m, n, "[AppLaunch] "))
             return lc_displayed(c, l, ts, err);
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     }
     if (lc_tag_is(l, "am_activity_launch_time") || lc_tag_is(l, "wm_activity_launch_time") ||
         lc_tag_is(l, "activity_launch_time"))
         return lc_launch_time(c, l, ts, err);
-    return GD_NOT_MINE;
+    return GD_OTHER_RULE;
 }
 
 static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
@@ -313,7 +313,6 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
     rc = gd_sink_meta(sink, &meta, err);
     gd_matrix_lines *matrix = NULL;
     c->year.year = gd_mdstamp_year_or_now(opts ? opts->year : 0);
-    int utf8 = gd_textin_encoding(t) == GD_TEXT_UTF8;
     char *s;
     size_t n;
     int r = 1;
@@ -322,7 +321,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         if (n == 0)
             continue;
         /* keep_going: a last line without its newline was cut mid-message */
-        if (opts && opts->keep_going && utf8 && gd_input_line_cut(in)) {
+        if (opts && opts->keep_going && gd_input_line_cut(in)) {
             gd_sink_skip(sink, GD_SKIP_TRUNCATED, c->line, 1);
             continue;
         }
@@ -348,7 +347,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         if (c->year.resets != resets)
             gd_sink_skip(sink, REASON_CLOCK_RESET, c->line, 1);
         rc = handle(c, &l, ts, err);
-        if (rc == GD_NOT_MINE && memmem(s, n, "tag[Trace_", 10)) {
+        if (rc == GD_OTHER_RULE && memmem(s, n, "tag[Trace_", 10)) {
             /* a Matrix trace-canary Issue line inside the logcat */
             if (!matrix && !(matrix = gd_matrix_lines_new(sink, opts, err))) {
                 rc = err->code ? err->code : GD_ERR_IO;
@@ -356,7 +355,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             }
             rc = gd_matrix_lines_feed(matrix, s, n, c->line, err);
         }
-        if (rc == GD_NOT_MINE) {
+        if (rc == GD_OTHER_RULE) {
             gd_sink_skip(sink, "logcat: other line", c->line, 1);
             rc = 0;
         }

@@ -1,6 +1,6 @@
 /* logcat_int.h - internals shared by the logcat reader's files (logcat*.c). */
-#ifndef GD_LOGCAT_INT_H
-#define GD_LOGCAT_INT_H
+#ifndef GD_READER_LOGCAT_INT_H
+#define GD_READER_LOGCAT_INT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -17,11 +17,11 @@ int lc_looper_slow(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     size_t n = l->msg_len;
     int dispatch = STARTS(m, n, "Slow dispatch took ");
     if (!dispatch && !STARTS(m, n, "Slow delivery took "))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     size_t i = sizeof("Slow dispatch took ") - 1, k;
     int64_t took = lc_ms_at(m + i, n - i, &k);
     if (took < 0)
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     i += k;
     const char *thr = NULL;
     if (i < n && m[i] == ' ') {
@@ -52,14 +52,14 @@ int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     size_t i = sizeof("Slow Looper ") - 1;
     const char *colon = lc_find(m + i, n - i, ": ");
     if (!colon)
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     const char *thr = lc_thread_name(c, m + i, (size_t)(colon - (m + i)));
     const char *r = colon + 2;
     size_t rn = (size_t)(m + n - r);
     if (STARTS(r, rn, "Long Msg: ")) {
         int64_t wall = lc_field_ms(r, rn, "wall=");
         if (wall < 0)
-            return GD_NOT_MINE;
+            return GD_OTHER_RULE;
         c->longmsg.set = 1;
         c->longmsg.pid = l->pid;
         c->longmsg.tid = l->tid;
@@ -82,7 +82,7 @@ int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
         late = -1;
     }
     if (!is)
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     const char *after = is + 4 + k + 5; /* past " late" */
     size_t an = (size_t)(m + n - after);
     int64_t wall = -1;
@@ -150,12 +150,12 @@ int lc_skipped_frames(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     const char *m = l->msg;
     size_t n = l->msg_len;
     if (!STARTS(m, n, "Skipped "))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     size_t i = sizeof("Skipped ") - 1;
     int64_t frames;
     size_t k = lc_parse_int(m + i, n - i, &frames);
     if (!k || !lc_starts(m + i + k, n - i - k, " frames!", 8))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     json_t *js = json_object();
     json_object_set_new(js, "frames", json_integer(frames));
     return lc_emit_issue(c, l, ts, "skipped_frames", GD_NONE, js, err);
@@ -203,7 +203,7 @@ static int emit_startup(lc_ctx *c, const lc_line *l, double ts, const char *comp
 {
     char app[256], act[512];
     if (gd_component_split(comp, cn, app, sizeof app, act, sizeof act))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     gd_event ev;
     lc_event_init(c, &ev, GD_EV_STARTUP, l, ts);
     ev.u.startup.app = app;
@@ -251,14 +251,14 @@ int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
         while (STARTS(m + i, n - i, "Displayed "))
             i += sizeof("Displayed ") - 1;
         if (!i)
-            return GD_NOT_MINE;
+            return GD_OTHER_RULE;
     }
     size_t e = i;
     while (e < n && m[e] != ' ' && m[e] != ':')
         e++;
     const char *sep = lc_find(m + e, n - e, ": ");
     if (!sep || e == i || !memchr(m + i, '/', e - i))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     size_t d = (size_t)(sep - m) + 2, used;
     double ms = d < n && m[d] == '+' ? duration_at(m + d, n - d, &used) : -1;
     if (ms < 0) {
@@ -283,20 +283,20 @@ int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     const char *m = l->msg;
     size_t n = l->msg_len;
     if (n < 2 || m[0] != '[' || m[n - 1] != ']')
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     const char *f[6];
     size_t fl[6], nf = 0, a = 1;
     for (size_t i = 1; i < n; i++) {
         if (m[i] != ',' && m[i] != ']')
             continue;
         if (nf == 6)
-            return GD_NOT_MINE;
+            return GD_OTHER_RULE;
         f[nf] = m + a;
         fl[nf++] = i - a;
         a = i + 1;
     }
     if (old ? nf != 4 : nf != 4 && nf != 5)
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     size_t ci = old ? 1 : 2, ti = old || nf == 5 ? ci + 1 : nf - 1;
     int64_t total = 0;
     if (fl[ti] == 0 || lc_parse_int(f[ti], fl[ti], &total) != fl[ti]) {

@@ -3,8 +3,8 @@
  * lines, "Slow dispatch"/"Slow delivery", Choreographer "Skipped N frames",
  * ActivityManager/ActivityTaskManager "Displayed", launch-time events: the
  * same events the logcat reader emits for the same lines. */
-#ifndef GD_LOGCAT_RULES_H
-#define GD_LOGCAT_RULES_H
+#ifndef GD_READER_LOGCAT_RULES_H
+#define GD_READER_LOGCAT_RULES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,7 +19,7 @@ void gd_logcat_rules_free(gd_logcat_rules *r);
 
 /* One log line at ts (ms on the carrier's clock) of pid/tid, priority
  * letter level ('V'...'F'), tag and message; `line` the source position.
- * 0 when a rule used it, GD_NOT_MINE when no rule did, or the sink's
+ * 0 when a rule used it, GD_OTHER_RULE when no rule did, or the sink's
  * error code. */
 int gd_logcat_rules_line(gd_logcat_rules *r, double ts, int64_t pid, int64_t tid, char level,
                          const char *tag, size_t tlen, const char *msg, size_t mlen, long line,

@@ -35,7 +35,7 @@
  * ignored).
  */
 
-void mx_skip(mx_ctx *c, const char *reason)
+void gd_mx_skip(mx_ctx *c, const char *reason)
 {
     gd_sink_skip(c->sink, reason, c->line, c->col);
 }
@@ -114,7 +114,7 @@ static int load_mapping(mx_ctx *c, const char *path, gd_error *err)
     return 0;
 }
 
-const mx_mapping_entry *mx_lookup(const mx_ctx *c, long id)
+const mx_mapping_entry *gd_mx_lookup(const mx_ctx *c, long id)
 {
     mx_mapping_entry key = {.id = id};
     return c->nmap ? bsearch(&key, c->map, c->nmap, sizeof *c->map, cmp_entry) : NULL;
@@ -124,7 +124,7 @@ const mx_mapping_entry *mx_lookup(const mx_ctx *c, long id)
 
 static int issue_fn(void *c, json_t *o, gd_error *err)
 {
-    return mx_do_issue(c, o, NULL, err);
+    return gd_mx_do_issue(c, o, NULL, err);
 }
 
 static int read_json(mx_ctx *c, gd_input *in, gd_error *err)
@@ -157,7 +157,7 @@ static int split_issue_line(char *line, size_t len, const char **tag, size_t *ta
     return 0;
 }
 
-/* One text line: 0 handled (events or a counted skip), GD_NOT_MINE not an issue line,
+/* One text line: 0 handled (events or a counted skip), GD_OTHER_RULE not an issue line,
  * else an error code. */
 static int issue_line(mx_ctx *c, char *line, size_t len, gd_error *err)
 {
@@ -165,19 +165,19 @@ static int issue_line(mx_ctx *c, char *line, size_t len, gd_error *err)
     size_t tl, cl;
     char *content;
     if (split_issue_line(line, len, &tag, &tl, &content, &cl) != 0)
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     c->col = (long)(content - line) + 1;
     json_error_t je;
     json_t *o = json_loadb(content, cl, 0, &je);
     if (!o) {
-        mx_skip(c, "matrix: content is not JSON");
+        gd_mx_skip(c, "matrix: content is not JSON");
         return 0;
     }
     char tagbuf[128];
     size_t n = tl < sizeof tagbuf - 1 ? tl : sizeof tagbuf - 1;
     memcpy(tagbuf, tag, n);
     tagbuf[n] = 0;
-    int rc = mx_do_issue(c, o, n ? tagbuf : NULL, err);
+    int rc = gd_mx_do_issue(c, o, n ? tagbuf : NULL, err);
     json_decref(o);
     return rc;
 }
@@ -191,12 +191,12 @@ static int read_lines(mx_ctx *c, gd_input *in, gd_error *err)
         c->line = gd_input_lineno(in);
         c->col = 1;
         int rc = issue_line(c, line, len, err);
-        if (rc == GD_NOT_MINE) {
+        if (rc == GD_OTHER_RULE) {
             size_t i = 0;
             while (i < len && isspace((unsigned char)line[i]))
                 i++;
             if (i < len)
-                mx_skip(c, "line: not a matrix issue");
+                gd_mx_skip(c, "line: not a matrix issue");
         } else if (rc) {
             return rc;
         }
@@ -227,7 +227,7 @@ gd_matrix_lines *gd_matrix_lines_new(const gd_sink *sink, const gd_read_opts *op
 int gd_matrix_lines_feed(gd_matrix_lines *m, char *line, size_t len, long lineno, gd_error *err)
 {
     if (!memmem(line, len, "tag[Trace_", 10))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     m->c.line = lineno;
     m->c.col = 1;
     return issue_line(&m->c, line, len, err);
@@ -266,14 +266,14 @@ static int probe(const unsigned char *h, size_t n, int eof)
         if (json_is_object(o)) {
             json_t *inner = json_object_get(o, "content");
             json_t *x = json_is_object(inner) ? inner : o;
-            const char *tag = mx_fstr(o, "tag");
+            const char *tag = gd_mx_fstr(o, "tag");
             if (tag && strncmp(tag, "Trace_", 6) == 0)
                 score = 95;
             else if (json_is_string(json_object_get(x, "tag")) &&
-                     strncmp(mx_fstr(x, "tag"), "Trace_", 6) == 0)
+                     strncmp(gd_mx_fstr(x, "tag"), "Trace_", 6) == 0)
                 score = 95;
             else if (!json_object_get(o, "tag") && json_object_get(o, "time") &&
-                     mx_issue_tag(o, NULL))
+                     gd_mx_issue_tag(o, NULL))
                 score = 80;
         } else if (!eof && memmem(h, n, "\"tag\"", 5) && memmem(h, n, "\"Trace_", 7) &&
                    memmem(h, n, "\"time\"", 6)) {

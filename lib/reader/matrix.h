@@ -13,7 +13,7 @@ typedef struct gd_matrix_lines gd_matrix_lines;
  * NULL with err filled on failure. */
 gd_matrix_lines *gd_matrix_lines_new(const gd_sink *sink, const gd_read_opts *opts, gd_error *err);
 /* Reads one line: 0 when it was a Matrix issue line (events sent, or a
- * counted skip), GD_NOT_MINE when it is not one, else an error code. */
+ * counted skip), GD_OTHER_RULE when it is not one, else an error code. */
 int gd_matrix_lines_feed(gd_matrix_lines *m, char *line, size_t len, long lineno, gd_error *err);
 void gd_matrix_lines_free(gd_matrix_lines *m);
 

@@ -1,6 +1,6 @@
 /* matrix_int.h - internals shared by matrix.c and matrix_issue.c. */
-#ifndef GD_MATRIX_INT_H
-#define GD_MATRIX_INT_H
+#ifndef GD_READER_MATRIX_INT_H
+#define GD_READER_MATRIX_INT_H
 
 #include <stddef.h>
 #include <jansson.h>
@@ -39,10 +39,10 @@ typedef struct mx_ctx {
     const char *last_kind;  /* a literal */
 } mx_ctx;
 
-int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err);
-const char *mx_fstr(json_t *o, const char *k);
-const char *mx_issue_tag(json_t *o, const char *line_tag);
-const mx_mapping_entry *mx_lookup(const mx_ctx *c, long id);
-void mx_skip(mx_ctx *c, const char *reason);
+int gd_mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err);
+const char *gd_mx_fstr(json_t *o, const char *k);
+const char *gd_mx_issue_tag(json_t *o, const char *line_tag);
+const mx_mapping_entry *gd_mx_lookup(const mx_ctx *c, long id);
+void gd_mx_skip(mx_ctx *c, const char *reason);
 
 #endif

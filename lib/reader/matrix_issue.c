@@ -27,7 +27,7 @@ static double fnum(json_t *o, const char *k)
     return GD_NONE;
 }
 
-const char *mx_fstr(json_t *o, const char *k)
+const char *gd_mx_fstr(json_t *o, const char *k)
 {
     return json_string_value(json_object_get(o, k));
 }
@@ -36,14 +36,14 @@ const char *mx_fstr(json_t *o, const char *k)
  * "process":"" and "scene":"" when it does not know). */
 static const char *fstr_set(json_t *o, const char *k)
 {
-    const char *v = mx_fstr(o, k);
+    const char *v = gd_mx_fstr(o, k);
     return v && *v ? v : NULL;
 }
 
 /* Tag from the content, or from its fields when the content lacks one. */
-const char *mx_issue_tag(json_t *o, const char *line_tag)
+const char *gd_mx_issue_tag(json_t *o, const char *line_tag)
 {
-    const char *t = mx_fstr(o, "tag");
+    const char *t = gd_mx_fstr(o, "tag");
     if (t)
         return t;
     if (line_tag)
@@ -75,7 +75,7 @@ static int emit_methods(mx_ctx *c, const char *stack, double t0, gd_error *err)
         int n = 0;
         if (len == 0 || len >= sizeof tmp) {
             if (len)
-                mx_skip(c, "matrix: malformed stack line");
+                gd_mx_skip(c, "matrix: malformed stack line");
             p += len + (nl != NULL);
             continue;
         }
@@ -84,7 +84,7 @@ static int emit_methods(mx_ctx *c, const char *stack, double t0, gd_error *err)
         p += len + (nl != NULL);
         if (sscanf(tmp, " %ld,%ld,%ld,%lf %n", &depth, &id, &count, &cost, &n) != 4 ||
             tmp[n] != 0 || depth < 0 || depth > 100000 || !(cost >= 0 && cost <= 1e12)) {
-            mx_skip(c, "matrix: malformed stack line");
+            gd_mx_skip(c, "matrix: malformed stack line");
             continue;
         }
         while (top > 0 && c->stack[top - 1].depth >= depth)
@@ -111,7 +111,7 @@ static int emit_methods(mx_ctx *c, const char *stack, double t0, gd_error *err)
         ev.u.method.phase = GD_PHASE_UNKNOWN;
         ev.u.method.end_ts = start + cost;
         ev.u.method.depth = (int)depth;
-        const mx_mapping_entry *m = mx_lookup(c, id);
+        const mx_mapping_entry *m = gd_mx_lookup(c, id);
         if (m) {
             ev.u.method.cls = m->cls;
             ev.u.method.method = m->method;
@@ -165,7 +165,7 @@ static int emit_thread_stack(mx_ctx *c, const char *text, double ts, gd_error *e
         c->frames[k++] = l;
     }
     if (k == 0) {
-        mx_skip(c, "matrix: empty threadStack");
+        gd_mx_skip(c, "matrix: empty threadStack");
         return 0;
     }
     gd_event ev;
@@ -245,7 +245,7 @@ static int emit_startup(mx_ctx *c, json_t *o, const char *tag, double time, gd_e
     if (!gd_has(total))
         total = fnum(o, "cost");
     if (!gd_has(total) || total < 0 || total > 1e9) {
-        mx_skip(c, "matrix: startup without duration");
+        gd_mx_skip(c, "matrix: startup without duration");
         return 0;
     }
     const char *kind = NULL;
@@ -278,10 +278,10 @@ static int emit_startup(mx_ctx *c, json_t *o, const char *tag, double time, gd_e
     return gd_sink_event(c->sink, &ev, err);
 }
 
-int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
+int gd_mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
 {
     if (!json_is_object(o)) {
-        mx_skip(c, "matrix: issue is not an object");
+        gd_mx_skip(c, "matrix: issue is not an object");
         return 0;
     }
     /* Issue as a whole ({"type":0,"tag":..,"key":..,"content":{..}}, what
@@ -290,17 +290,17 @@ int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
     json_t *inner = json_object_get(o, "content");
     if (json_is_object(inner)) {
         if (json_is_string(json_object_get(o, "tag")))
-            line_tag = mx_fstr(o, "tag");
+            line_tag = gd_mx_fstr(o, "tag");
         o = inner;
     }
-    const char *tag = mx_issue_tag(o, line_tag);
+    const char *tag = gd_mx_issue_tag(o, line_tag);
     if (!tag) {
-        mx_skip(c, "matrix: not a trace issue");
+        gd_mx_skip(c, "matrix: not a trace issue");
         return 0;
     }
     double time = fnum(o, "time");
     if (!gd_has(time) || time <= 0) {
-        mx_skip(c, "matrix: issue without time");
+        gd_mx_skip(c, "matrix: issue without time");
         return 0;
     }
     int rc = send_meta(c, o, err);
@@ -309,7 +309,7 @@ int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     if (!js)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    const char *detail = mx_fstr(o, "detail");
+    const char *detail = gd_mx_fstr(o, "detail");
     issue_kind kind = kind_of(tag, detail);
     double cost = fnum(o, "cost");
     gd_event ev;
@@ -322,7 +322,7 @@ int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
     ev.u.issue.cost_ms = cost;
     ev.u.issue.json = js;
     if (strcmp(tag, "Trace_FPS") == 0) {
-        ev.u.issue.detail = mx_fstr(o, "scene");
+        ev.u.issue.detail = gd_mx_fstr(o, "scene");
     } else if (strcmp(tag, "Trace_StartUp") == 0) {
         json_t *w = json_object_get(o, "is_warm_start_up");
         ev.u.issue.detail = json_is_boolean(w) ? (json_is_true(w) ? "warm" : "cold") : detail;
@@ -334,14 +334,14 @@ int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
         rc = emit_startup(c, o, tag, time, err);
     if (rc == 0 && (kind == IS_EVIL || kind == IS_ANR)) {
         if (!gd_has(cost) || cost < 0) {
-            mx_skip(c, kind == IS_ANR ? "matrix: ANR without cost" : "matrix: evil method without cost");
+            gd_mx_skip(c, kind == IS_ANR ? "matrix: ANR without cost" : "matrix: evil method without cost");
         } else {
             double t0 = time - cost;
             gd_event_init(&ev, GD_EV_DISPATCH);
             ev.line = c->line;
             ev.ts = t0;
             ev.u.dispatch.dur = cost;
-            ev.u.dispatch.msg = mx_fstr(o, "scene");
+            ev.u.dispatch.msg = gd_mx_fstr(o, "scene");
             /* an ANR is reported while its message still runs */
             ev.u.dispatch.unfinished = kind == IS_ANR;
             rc = gd_sink_event(c->sink, &ev, err);
@@ -349,10 +349,10 @@ int mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
     }
     /* the method tree of an evil method, an ANR or a slow launch, laid out
      * as ending at the report */
-    const char *stack = mx_fstr(o, "stack");
+    const char *stack = gd_mx_fstr(o, "stack");
     if (rc == 0 && stack && kind != IS_FINDING && gd_has(cost) && cost >= 0)
         rc = emit_methods(c, stack, time - cost, err);
-    const char *ts = mx_fstr(o, "threadStack");
+    const char *ts = gd_mx_fstr(o, "threadStack");
     if (rc == 0 && ts && strcmp(tag, "Trace_EvilMethod") == 0)
         rc = emit_thread_stack(c, ts, time, err);
     free(js);

@@ -12,8 +12,8 @@
  * library symbol.  Device local time is treated as UTC: neither logcat nor
  * BlockCanary writes a zone, and every godeye reader makes the same choice,
  * so times from different sources stay comparable. */
-#ifndef GD_MDSTAMP_H
-#define GD_MDSTAMP_H
+#ifndef GD_READER_MDSTAMP_H
+#define GD_READER_MDSTAMP_H
 
 #include <stddef.h>
 #include <math.h>

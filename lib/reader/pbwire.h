@@ -1,8 +1,8 @@
 /* pbwire.h - the protobuf wire format, read in place: varints and fields
  * of a message held in memory (no generated code, no schema).  Used by the
  * perfetto reader. */
-#ifndef GD_PBWIRE_H
-#define GD_PBWIRE_H
+#ifndef GD_READER_PBWIRE_H
+#define GD_READER_PBWIRE_H
 
 #include <stddef.h>
 #include <stdint.h>

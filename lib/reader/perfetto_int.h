@@ -1,8 +1,8 @@
 /* perfetto_int.h - the perfetto reader's state and message decoders, shared
  * by perfetto.c (the packet stream) and perfetto_decode.c (one decoder per
  * message kind).  Internal to the reader. */
-#ifndef GD_PERFETTO_INT_H
-#define GD_PERFETTO_INT_H
+#ifndef GD_READER_PERFETTO_INT_H
+#define GD_READER_PERFETTO_INT_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -63,7 +63,7 @@ int pf_read_android_log(pctx *c, pb_cur m)
         c->log_lines++;
         rc = gd_logcat_rules_line(c->logrules, (double)bt / 1e6, pid, tid, level,
                                   tag ? (const char *)tag : "", tl, buf, ml, c->pkno, c->err);
-        if (rc == GD_NOT_MINE) {
+        if (rc == GD_OTHER_RULE) {
             rc = 0;
             gd_sink_skip(c->sink, "ignored: perfetto: android_log line not used", c->pkno, 0);
         } else if (!rc) {

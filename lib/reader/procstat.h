@@ -1,6 +1,6 @@
 /* procstat.h - parsing /proc/stat and /proc/<pid>/stat lines into counters. */
-#ifndef GD_PROCSTAT_H
-#define GD_PROCSTAT_H
+#ifndef GD_READER_PROCSTAT_H
+#define GD_READER_PROCSTAT_H
 
 #include <stddef.h>
 #include <stdint.h>

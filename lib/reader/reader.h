@@ -6,8 +6,8 @@
  * independent of the input size (per-event buffers only).  Malformed input
  * it cannot recover from: return GD_ERR_DATA with err->line/col set.
  * Records it can step over: gd_sink_skip() with a stable reason, go on. */
-#ifndef GD_READER_H
-#define GD_READER_H
+#ifndef GD_READER_READER_H
+#define GD_READER_READER_H
 
 #include "core/event.h"
 #include "io/input.h"

@@ -2,8 +2,8 @@
  * readers that must collect a whole view tree before emitting it (a view
  * dump is one event).  Bounded: at most `max_views` views and
  * GD_VIEWBUF_MAX_TEXT bytes of strings per dump. */
-#ifndef GD_VIEWBUF_H
-#define GD_VIEWBUF_H
+#ifndef GD_READER_VIEWBUF_H
+#define GD_READER_VIEWBUF_H
 
 #include <stddef.h>
 

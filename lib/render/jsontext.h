@@ -1,8 +1,8 @@
 /* jsontext.h - rows of plain values written as compact JSON text, byte for
  * byte what jansson's json_dumpb(JSON_COMPACT | JSON_REAL_PRECISION(16))
  * writes for the same row as a tree (the fast path of large answers). */
-#ifndef GD_JSONTEXT_H
-#define GD_JSONTEXT_H
+#ifndef GD_RENDER_JSONTEXT_H
+#define GD_RENDER_JSONTEXT_H
 
 #include <stddef.h>
 

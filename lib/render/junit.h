@@ -1,6 +1,6 @@
 /* junit.h - `godeye check` rows as JUnit XML, the report CI systems show. */
-#ifndef GD_JUNIT_H
-#define GD_JUNIT_H
+#ifndef GD_RENDER_JUNIT_H
+#define GD_RENDER_JUNIT_H
 
 #include <jansson.h>
 #include <stdio.h>

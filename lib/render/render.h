@@ -4,8 +4,8 @@
  * into the row) and push the query's rows as they are, JSON objects or rows
  * of plain values (core/row.h); the renderer decides how they look.
  * Renderers never compute: they format what the analyses produced. */
-#ifndef GD_RENDER_H
-#define GD_RENDER_H
+#ifndef GD_RENDER_RENDER_H
+#define GD_RENDER_RENDER_H
 
 #include <jansson.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* render_int.h - the renderer's state, shared by its output modes (render.c,
  * table.c, values.c); not for callers. */
-#ifndef GD_RENDER_INT_H
-#define GD_RENDER_INT_H
+#ifndef GD_RENDER_RENDER_INT_H
+#define GD_RENDER_RENDER_INT_H
 
 #include "render/jsontext.h"
 #include "render/render.h"

@@ -1,10 +1,14 @@
-/* store.h - the SQLite store: the only module of libgodeye that speaks SQL.
+/* store/store.h - the SQLite store: opening, schema versions and migrations,
+ * transactions, removal (store/store.c, store/rm.c).
  *
- * Opening, schema versions, transactions (store.c); writing one trace from
- * the event stream (gd_writer, ingest/writer.c); the queries behind the
- * commands, one JSON object per row (query/blocks.c). */
-#ifndef GD_STORE_H
-#define GD_STORE_H
+ * SQL is spoken by five folders, each for its own tables
+ * (docs/architecture.md, "Who writes which table"): store, ingest, derive,
+ * query (read-only) and fleet.  This header still declares two other
+ * layers' APIs, to be moved out (#24 item 1): the ingest writer
+ * (gd_writer_*, ingest/writer.c) and the queries behind the commands
+ * (gd_store_* query functions, the query/ files; one JSON object per row). */
+#ifndef GD_STORE_STORE_H
+#define GD_STORE_STORE_H
 
 #include <jansson.h>
 #include <stdint.h>
@@ -36,8 +40,6 @@ void gd_store_close(gd_store *s);
  * for a writer, a minute for a reader).  fn must not use the store. */
 void gd_store_on_wait(gd_store *s, void (*fn)(void *ctx), void *ctx);
 
-/* One write transaction (BEGIN IMMEDIATE, retried while another writer
- * holds the lock).  Commit failure leaves nothing written. */
 /* The database file's absolute name (NULL for a temporary one). */
 const char *gd_store_filename(gd_store *s);
 
@@ -56,6 +58,8 @@ int gd_store_vacuum(gd_store *s, gd_error *err);
  * matches everything.  Queries call it as gd_match(column, ?). */
 int gd_match(const char *value, const char *pattern);
 
+/* One write transaction (BEGIN IMMEDIATE, retried while another writer
+ * holds the lock).  Commit failure leaves nothing written. */
 int gd_store_begin(gd_store *s, gd_error *err);
 int gd_store_commit(gd_store *s, gd_error *err);
 void gd_store_rollback(gd_store *s);

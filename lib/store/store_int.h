@@ -1,6 +1,6 @@
 /* store/store_int.h - internals shared by the store's files (not a public API). */
-#ifndef GD_STORE_INT_H
-#define GD_STORE_INT_H
+#ifndef GD_STORE_STORE_INT_H
+#define GD_STORE_STORE_INT_H
 
 #include <sqlite3.h>
 

@@ -2,8 +2,8 @@
  * the fuzzer's bytes go through gd_input_open_mem to one reader, whose
  * events a counting sink turns into JSON (so every string and array the
  * reader hands out is read by ASan).  Include after defining FUZZ_READER. */
-#ifndef GD_FUZZ_READER_H
-#define GD_FUZZ_READER_H
+#ifndef GD_TESTS_FUZZ_FUZZ_READER_H
+#define GD_TESTS_FUZZ_FUZZ_READER_H
 
 #include <jansson.h>
 #include <stdint.h>

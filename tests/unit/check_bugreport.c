@@ -211,7 +211,7 @@ START_TEST(test_text_utf16)
             w[k++] = '\r', w[k++] = 0;
         w[k++] = (unsigned char)txt[i], w[k++] = 0;
     }
-    ck_assert_int_eq(R->probe(w, k, 1), 100);
+    ck_assert_int_eq(gd_test_probe_mem(R, w, k), 100);
     gd_collected c;
     gd_read_opts ro = {.year = 2024};
     gd_test_read_mem(R, w, k, &ro, &c);

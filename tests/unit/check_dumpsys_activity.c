@@ -158,7 +158,7 @@ START_TEST(test_utf16_decor_with_flags)
         "        android.widget.FrameLayout{745d01c V.E...... .......D 0,0-720,1280}\r\n";
     size_t n;
     unsigned char *buf = to_utf16le(text, &n);
-    ck_assert_int_eq(R->probe(buf, n, 1), 95);
+    ck_assert_int_eq(gd_test_probe_mem(R, buf, n), 95);
     gd_collected c;
     gd_test_read_mem(R, buf, n, NULL, &c);
     ck_assert_int_eq(c.rc, 0);

@@ -599,7 +599,20 @@ START_TEST(bom_and_utf16)
         u16[k++] = (unsigned char)u8[i];
         u16[k++] = 0;
     }
-    ck_assert_int_ge(gd_reader_logcat.probe(u16, k, 1), 90);
+    /* probes see what the input peeks, as ingest does: already UTF-8 (the
+     * raw UTF-16 bytes never reach a probe or a line reader) */
+    gd_input *in;
+    gd_error err;
+    size_t hn;
+    int eof;
+    ck_assert_int_eq(gd_input_open_mem(&in, u16, k, &err), 0);
+    const unsigned char *head = gd_input_peek(in, &hn, &eof, &err);
+    ck_assert_ptr_nonnull(head);
+    ck_assert_str_eq(gd_input_encoding(in), "UTF-16LE");
+    ck_assert_uint_eq(hn, sizeof u8 - 1 - 3);
+    ck_assert_int_eq(memcmp(head, u8 + 3, hn), 0);
+    ck_assert_int_ge(gd_reader_logcat.probe(head, hn, eof), 90);
+    gd_input_close(in);
     gd_test_read_mem(&gd_reader_logcat, u16, k, &o, &c);
     ck_assert_int_eq(c.rc, GD_OK);
     ck_assert_int_eq(json_array_size(c.events), 3);

@@ -45,6 +45,20 @@ static void init(gd_collected *out)
     out->skips = json_object();
 }
 
+int gd_test_probe_mem(const gd_reader *r, const void *data, size_t len)
+{
+    gd_input *in = NULL;
+    gd_error err;
+    size_t n;
+    int eof, score = -1;
+    ck_assert_int_eq(gd_input_open_mem(&in, data, len, &err), 0);
+    const unsigned char *head = gd_input_peek(in, &n, &eof, &err);
+    ck_assert_ptr_nonnull(head);
+    score = r->probe(head, n, eof);
+    gd_input_close(in);
+    return score;
+}
+
 void gd_test_read_mem(const gd_reader *r, const void *data, size_t len,
                       const gd_read_opts *opts, gd_collected *out)
 {

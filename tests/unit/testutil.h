@@ -1,7 +1,7 @@
 /* testutil.h - helpers shared by the Check suites: run a reader over a
  * fixture and collect what it emitted as JSON, for exact assertions. */
-#ifndef GD_TESTUTIL_H
-#define GD_TESTUTIL_H
+#ifndef GD_TESTS_UNIT_TESTUTIL_H
+#define GD_TESTS_UNIT_TESTUTIL_H
 
 #include <check.h>
 #include <jansson.h>
@@ -15,6 +15,10 @@ typedef struct gd_collected {
     int rc;          /* the reader's return code                          */
     gd_error err;
 } gd_collected;
+
+/* Reader r's probe score for `len` bytes of `data` seen as ingest sees them:
+ * through gd_input's peek (UTF-16 already transcoded, a UTF-8 BOM dropped). */
+int gd_test_probe_mem(const gd_reader *r, const void *data, size_t len);
 
 /* Runs reader `r` over `len` bytes of `data`. Always fills `out`. */
 void gd_test_read_mem(const gd_reader *r, const void *data, size_t len,
