@@ -132,18 +132,18 @@ static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 
 typedef int (*block_fn)(void *ctx, const gd_row *row, double dur);
 
-/* The block's scheduling states (#26, derive/states.c): the time in each
- * class, the share with scheduling data, the dominant one as text. */
-static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, int64_t tid,
+/* The block's "why" (#26, derive/states.c): the time in each state class,
+ * the share with scheduling data, binder and lock waits, the dominant cause
+ * as text. */
+static int set_states(gd_store *s, gd_rowb *f, int have, int64_t trace, int64_t tid,
                       double start, double dur, gd_error *err)
 {
-    gd_state_share sh = {0};
-    gd_binder_share bs = {0, -1, ""};
-    int rc = have_states ? gd_states_in(s, trace, tid, start, start + dur, &sh, err) : GD_OK;
-    if (!rc && have_states)
-        rc = gd_binder_in(s, trace, tid, start, start + dur, &bs, err);
+    gd_why w;
+    int rc = gd_why_in(s, have, trace, tid, start, start + dur, &w, err);
     if (rc)
         return rc;
+    const gd_state_share sh = w.states;
+    const gd_binder_share bs = w.binder;
     const char *names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
     double v[4] = {sh.running, sh.runnable, sh.sleeping, sh.uninterruptible};
     for (int i = 0; i < 4; i++) {
@@ -153,7 +153,7 @@ static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, i
             gd_rowb_add(f, names[i]);
     }
     gd_rowb_real(f, "states_coverage", round(sh.coverage * 10000.0) / 10000.0);
-    if (have_states)
+    if (have & GD_WHY_SCHED)
         gd_rowb_real(f, "binder_ms", gd_ms_round(bs.ms));
     else
         gd_rowb_add(f, "binder_ms");
@@ -164,8 +164,22 @@ static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, i
     /* the row keeps these texts after this function: JSON values it owns */
     json_t *j = bs.server_name[0] ? json_string(bs.server_name) : NULL;
     gd_rowb_json(f, "binder_server", j ? j : json_null());
-    char txt[192];
-    gd_states_text(&sh, dur, txt, sizeof txt);
+    j = bs.aidl[0] ? json_string(bs.aidl) : NULL;
+    gd_rowb_json(f, "binder_aidl", j ? j : json_null());
+    if (have)
+        gd_rowb_real(f, "lock_ms", gd_ms_round(w.lock.ms));
+    else
+        gd_rowb_add(f, "lock_ms");
+    if (w.lock.owner_tid >= 0)
+        gd_rowb_int(f, "lock_owner_tid", w.lock.owner_tid);
+    else
+        gd_rowb_add(f, "lock_owner_tid");
+    j = w.lock.owner[0] ? json_string(w.lock.owner) : NULL;
+    gd_rowb_json(f, "lock_owner", j ? j : json_null());
+    j = w.lock.owner_method[0] ? json_string(w.lock.owner_method) : NULL;
+    gd_rowb_json(f, "lock_owner_method", j ? j : json_null());
+    char txt[448];
+    gd_why_text(&w, dur, txt, sizeof txt);
     j = txt[0] ? json_string(txt) : NULL;
     gd_rowb_json(f, "dominant_state", j ? j : json_null());
     return GD_OK;
@@ -313,15 +327,11 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     block_row b = {0};
     gd_rowb *f = &b.b;
     gd_rowb_init(f);
-    int have_states = 0; /* any thread states stored at all (#26) */
-    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
-    if (!hs) {
+    int have_states = 0; /* which "why" data is stored at all (#26) */
+    if ((rc = gd_why_have(s, &have_states, err))) {
         sqlite3_finalize(q);
-        return err->code;
+        return rc;
     }
-    if (sqlite3_step(hs) == SQLITE_ROW)
-        have_states = sqlite3_column_int(hs, 0);
-    sqlite3_finalize(hs);
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
         /* the kind filter in the SQL (KIND_FILTER) is the same rule */
@@ -551,12 +561,9 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
     int have_states = 0; /* any thread states stored at all (#26) */
-    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
-    if (!hs)
+    if (gd_why_have(s, &have_states, err))
         return err->code;
-    if (sqlite3_step(hs) == SQLITE_ROW)
-        have_states = sqlite3_column_int(hs, 0);
-    sqlite3_finalize(hs);
+    have_states &= GD_WHY_SCHED;
     snprintf(sql, sizeof sql,
              "SELECT b.grp, b.dur_ms, b.trace, %s FROM block b JOIN trace t ON t.id = b.trace%s"
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"

@@ -284,6 +284,10 @@ static const char *const migrations[] = {
     "",
     /* 5 -> 6: each issue's change in a block of its own, marked
      * "5 -> 6 (#NN)" ... "end 5 -> 6 (#NN)" */
+    /* 5 -> 6 (#26): binder calls keep their AIDL name and their failure */
+    "ALTER TABLE binder_txn ADD COLUMN aidl_name TEXT;"
+    "ALTER TABLE binder_txn ADD COLUMN reply_status TEXT;"
+    /* end 5 -> 6 (#26) */
     "",
 };
 
