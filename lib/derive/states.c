@@ -393,3 +393,69 @@ int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err)
     gd_store_release(s, u);
     return rc;
 }
+
+static const char *const LANE_CLASS[5] = {"Running", "R", "S", "D", "other"};
+
+static int lane_put(json_t *out, size_t *n, size_t max_n, double a, double b, int k, double min_ms)
+{
+    if (k < 0 || !(b - a >= min_ms) || *n >= max_n)
+        return 0;
+    json_t *r = json_pack("[ffs]", gd_ms_round(a), gd_ms_round(b - a), LANE_CLASS[k]);
+    if (!r || json_array_append_new(out, r))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json_t *out, gd_error *err)
+{
+    /* one thread's intervals follow each other (thread_state_at) */
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "SELECT state, ts_ms, dur_ms FROM thread_state WHERE trace = ?1"
+        " AND tid = (SELECT main_tid FROM trace WHERE id = ?1) AND dur_ms IS NOT NULL ORDER BY ts_ms",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    int k = -1, step = SQLITE_DONE, oom = 0;
+    double a = 0, b = 0;
+    size_t n = 0;
+    while (!oom && n < max_n && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        int c = gd_state_class((const char *)sqlite3_column_text(q, 0));
+        double t = sqlite3_column_double(q, 1), e = t + sqlite3_column_double(q, 2);
+        if (c == k && t <= b) {
+            if (e > b)
+                b = e;
+            continue;
+        }
+        oom = lane_put(out, &n, max_n, a, b, k, min_ms);
+        k = c, a = t, b = e;
+    }
+    if (!oom && n < max_n)
+        oom = lane_put(out, &n, max_n, a, b, k, min_ms);
+    int rc = oom ? gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory")
+             : (n >= max_n || step == SQLITE_DONE) ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    return rc;
+}
+
+int gd_binder_from_slices(gd_store *s, int64_t trace, gd_error *err)
+{
+    sqlite3_stmt *u = gd_store_cached(
+        s,
+        "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, oneway)"
+        " SELECT c.trace, CASE WHEN c.pid >= 0 THEN c.pid END, c.tid, c.start_ms,"
+        " CASE WHEN m.name = 'binder transaction async' THEN 0 WHEN c.open THEN NULL"
+        " ELSE c.end_ms - c.start_ms END, m.name = 'binder transaction async'"
+        " FROM method m JOIN call c ON c.method = m.id WHERE m.class = ''"
+        " AND m.name IN ('binder transaction', 'binder transaction async') AND c.trace = ?1"
+        " AND NOT EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1) ORDER BY c.start_ms, c.id",
+        err);
+    if (!u)
+        return err->code;
+    sqlite3_bind_int64(u, 1, trace);
+    int rc = sqlite3_step(u) == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database write");
+    gd_store_release(s, u);
+    return rc;
+}

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "store/store_int.h"
 
 #define GD_STATES_FN_MAX 128
@@ -96,10 +98,25 @@ void gd_why_text(const gd_why *w, double range_ms, char *buf, size_t n);
  * "AIDL::*server" or "HIDL::*server".  GD_OK or the store's error. */
 int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err);
 
+/* A trace without ftrace binder events but with the atrace slices
+ * "binder transaction" (a synchronous call: the slice is the client's
+ * wait; dur NULL when still open) and "binder transaction async" (one-way:
+ * dur 0) gets a binder_txn row per slice, client side only (the server is
+ * unknown without the kernel's events).  GD_OK or the store's error. */
+int gd_binder_from_slices(gd_store *s, int64_t trace, gd_error *err);
+
 /* "IPackageManager::getPackageInfo" of "AIDL::java::IPackageManager::
  * getPackageInfo::server" (Perfetto's interface and method_name: the 3rd
  * and 4th "::" parts), or the name as it is when it has fewer parts. */
 void gd_aidl_short(const char *aidl, char *buf, size_t n);
+
+/* The main thread's states of trace as a report lane can show them:
+ * consecutive intervals of one class merged, then those shorter than
+ * min_ms left out, at most max_n (the first ones); each appended to out as
+ * [ts_ms, dur_ms, class] with class "Running", "R", "S", "D" or "other"
+ * (gd_state_class).  Intervals without an end count nowhere.  GD_OK, or
+ * an error code with err set. */
+int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json_t *out, gd_error *err);
 
 /* "62% D in fsync" (the dominant class's share of the range, the kernel
  * function without its offset), or "" when there is no data. */

@@ -823,7 +823,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
              " AND h.tid = binder_txn.client_tid AND h.pid >= 0 LIMIT 1)"
              " WHERE trace = %lld AND client_pid IS NULL",
              (long long)w->trace, (long long)w->trace, (long long)w->trace, (long long)w->trace);
-    if ((rc = gd_store_exec(w->s, fill, err)) || (rc = gd_binder_name_aidl(w->s, w->trace, err)))
+    if ((rc = gd_store_exec(w->s, fill, err)) || (rc = gd_binder_from_slices(w->s, w->trace, err)) ||
+        (rc = gd_binder_name_aidl(w->s, w->trace, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)))
         return rc;
