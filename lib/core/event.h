@@ -234,6 +234,7 @@ typedef struct gd_binder_ev {
     double server_ts, server_dur;   /* NONE when the server never got it   */
     int oneway;
     int64_t code, flags, txn_id;
+    const char *reply_status; /* "BR_FAILED_REPLY", "BR_DEAD_REPLY"...: the call failed; NULL */
 } gd_binder_ev;
 
 typedef struct gd_event {

@@ -42,7 +42,7 @@ struct gd_row {
 
 /* A row being built field by field (names borrowed; GD_V_JSON values are
  * its own references, released by gd_rowb_clear). */
-#define GD_ROWB_MAX 32
+#define GD_ROWB_MAX 48 /* a block row has 33 fields (#26) */
 typedef struct gd_rowb {
     const char *names[GD_ROWB_MAX];
     gd_value v[GD_ROWB_MAX];

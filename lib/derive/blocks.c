@@ -1,5 +1,6 @@
 /* derive/blocks.c - block details derived from stored rows, the same code at ingest and at query time. */
 #include "derive/blocks.h"
+#include "derive/states.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +63,8 @@ struct gd_deriver {
     cs_slot *cs;
     int64_t calls_trace; /* the trace has_calls is for, -1 none yet */
     int has_calls;       /* it has method calls: blame can be non-empty */
+    int64_t why_trace;   /* the trace why_have is for, -1 none yet */
+    int why_have;        /* gd_why_have's bits (derive/states.h) */
 };
 
 gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
@@ -73,6 +76,7 @@ gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
     }
     d->s = s;
     d->calls_trace = -1;
+    d->why_trace = -1;
     /* d->cs, 1.5 MiB, is made at the first stack walked: a deriver per
      * file of a folder of small files would clear and free it each time */
     d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
@@ -213,6 +217,26 @@ static int derive_blame(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int
                             start, end, out->blame, sizeof out->blame, err);
 }
 
+/* No stack sample and no method: the blame is the block's dominant cause
+ * (a lock owner, a binder peer, a state: gd_why_text, #26). */
+static int derive_why_blame(gd_deriver *d, const gd_trace_cfg *cfg, int64_t tid, double start,
+                            double end, gd_block_info *out, gd_error *err)
+{
+    int rc;
+    if (d->why_trace != cfg->id) {
+        if ((rc = gd_why_have(d->s, &d->why_have, err)))
+            return rc;
+        d->why_trace = cfg->id;
+    }
+    if (!d->why_have)
+        return GD_OK;
+    gd_why w;
+    if ((rc = gd_why_in(d->s, d->why_have, cfg->id, tid, start, end, &w, err)))
+        return rc;
+    gd_why_text(&w, end - start, out->blame, sizeof out->blame);
+    return GD_OK;
+}
+
 /* CPU busy of [start, end] from the samples since start - interval. */
 static int derive_cpu(gd_deriver *d, const gd_trace_cfg *cfg, double start, double end)
 {
@@ -302,6 +326,8 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
         derive_fallback_group(d, message, out);
     }
     if ((rc = derive_blame(d, cfg, pid, tid, start, end, out, err)))
+        goto out;
+    if (!out->blame[0] && !out->samples && (rc = derive_why_blame(d, cfg, tid, start, end, out, err)))
         goto out;
     if (want_stacks) {
         *want_stacks = stacks;

@@ -129,7 +129,7 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
      * (outermost) running at the start */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT ts_ms, dur_ms, server_pid FROM binder_txn WHERE trace = ?1 AND client_tid = ?2"
+        "SELECT ts_ms, dur_ms, server_pid, aidl_name FROM binder_txn WHERE trace = ?1 AND client_tid = ?2"
         " AND oneway = 0 AND dur_ms IS NOT NULL AND ts_ms < ?4 AND ts_ms + dur_ms > ?3"
         " ORDER BY ts_ms",
         err);
@@ -141,7 +141,8 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     sqlite3_bind_double(q, 4, end);
     struct {
         int64_t pid;
-        double ms;
+        double ms, longest;
+        char aidl[128];
     } per[8];
     size_t np = 0;
     double covered_to = start;
@@ -160,10 +161,18 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
         size_t i;
         for (i = 0; i < np && per[i].pid != pid; i++)
             ;
-        if (i == np && np < sizeof per / sizeof *per)
-            per[np].pid = pid, per[np++].ms = 0;
-        if (i < np)
+        if (i == np && np < sizeof per / sizeof *per) {
+            per[np].pid = pid, per[np].ms = per[np].longest = 0;
+            per[np++].aidl[0] = 0;
+        }
+        if (i < np) {
             per[i].ms += b - a;
+            const char *an = (const char *)sqlite3_column_text(q, 3);
+            if (an && b - a > per[i].longest) {
+                per[i].longest = b - a;
+                gd_aidl_short(an, per[i].aidl, sizeof per[i].aidl);
+            }
+        }
     }
     int rc = step == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
     gd_store_release(s, q);
@@ -174,6 +183,7 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
         if (per[i].ms > per[best].ms)
             best = i;
     out->server_pid = per[best].pid;
+    memcpy(out->aidl, per[best].aidl, sizeof out->aidl);
     if (out->server_pid < 0)
         return GD_OK;
     sqlite3_stmt *n = gd_store_cached(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 AND name IS NOT NULL LIMIT 1", err);
@@ -185,4 +195,267 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
         snprintf(out->server_name, sizeof out->server_name, "%s", (const char *)sqlite3_column_text(n, 0));
     gd_store_release(s, n);
     return GD_OK;
+}
+
+int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
+               gd_lock_share *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->owner_tid = -1;
+    if (!(end > start))
+        return GD_OK;
+    /* contentions of one thread follow each other (ART's nested "Lock
+     * contention on a monitor lock" is not stored twice); those beginning
+     * inside, and those begun at most the trace's longest one earlier */
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "SELECT e.ts_ms AS ts, i.cost_ms AS dur, json_extract(i.content, '$.owner_tid') AS otid,"
+        " json_extract(i.content, '$.owner') AS owner, json_extract(i.content, '$.owner_method') AS om"
+        " FROM raw_event e JOIN issue i ON i.id = e.id WHERE e.trace = ?1 AND e.kind = 'issue'"
+        " AND e.tid = ?2 AND i.tool = 'android' AND i.type = 'lock_contention' AND i.cost_ms > 0"
+        " AND e.ts_ms < ?4 AND e.ts_ms >= ?3 - (SELECT coalesce(max(cost_ms), 0) FROM issue"
+        " WHERE trace = ?1 AND tool = 'android' AND type = 'lock_contention')"
+        " AND e.ts_ms + i.cost_ms > ?3 ORDER BY e.ts_ms",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, tid);
+    sqlite3_bind_double(q, 3, start);
+    sqlite3_bind_double(q, 4, end);
+    struct {
+        int64_t tid;
+        double ms, longest;
+        char name[64], method[256];
+    } per[8];
+    size_t np = 0;
+    double covered_to = start;
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        double a = sqlite3_column_double(q, 0), b = a + sqlite3_column_double(q, 1);
+        if (a < covered_to)
+            a = covered_to;
+        if (b > end)
+            b = end;
+        if (!(b > a))
+            continue;
+        covered_to = b;
+        out->ms += b - a;
+        int64_t otid = sqlite3_column_type(q, 2) == SQLITE_INTEGER ? sqlite3_column_int64(q, 2) : -1;
+        const char *name = (const char *)sqlite3_column_text(q, 3);
+        size_t i;
+        for (i = 0; i < np && per[i].tid != otid; i++)
+            ;
+        if (i == np && np < sizeof per / sizeof *per) {
+            per[np].tid = otid;
+            per[np].ms = per[np].longest = 0;
+            snprintf(per[np].name, sizeof per[np].name, "%s", name ? name : "");
+            per[np++].method[0] = 0;
+        }
+        if (i < np) {
+            per[i].ms += b - a;
+            const char *m = (const char *)sqlite3_column_text(q, 4);
+            if (m && b - a > per[i].longest) {
+                per[i].longest = b - a;
+                snprintf(per[i].method, sizeof per[i].method, "%s", m);
+            }
+        }
+    }
+    int rc = step == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    if (rc || !np)
+        return rc;
+    size_t best = 0;
+    for (size_t i = 1; i < np; i++)
+        if (per[i].ms > per[best].ms)
+            best = i;
+    out->owner_tid = per[best].tid;
+    memcpy(out->owner, per[best].name, sizeof out->owner);
+    memcpy(out->owner_method, per[best].method, sizeof out->owner_method);
+    return GD_OK;
+}
+
+int gd_why_have(gd_store *s, int *have, gd_error *err)
+{
+    *have = 0;
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "SELECT (EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)) AS sched,"
+        " EXISTS (SELECT 1 FROM issue WHERE type = 'lock_contention' AND tool = 'android') AS lock",
+        err);
+    if (!q)
+        return err->code;
+    int step = sqlite3_step(q);
+    if (step == SQLITE_ROW)
+        *have = (sqlite3_column_int(q, 0) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, 1) ? GD_WHY_LOCK : 0);
+    int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    return rc;
+}
+
+int gd_why_in(gd_store *s, int have, int64_t trace, int64_t tid, double start, double end,
+              gd_why *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->binder.server_pid = -1;
+    out->lock.owner_tid = -1;
+    int rc = GD_OK;
+    if (have & GD_WHY_SCHED) {
+        rc = gd_states_in(s, trace, tid, start, end, &out->states, err);
+        if (!rc)
+            rc = gd_binder_in(s, trace, tid, start, end, &out->binder, err);
+    }
+    if (!rc && (have & GD_WHY_LOCK))
+        rc = gd_lock_in(s, trace, tid, start, end, &out->lock, err);
+    return rc;
+}
+
+void gd_why_text(const gd_why *w, double range_ms, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = 0;
+    if (!(range_ms > 0) || !n)
+        return;
+    const gd_state_share *sh = &w->states;
+    double st = sh->dominant ? sh->dominant_ms : 0;
+    if (sh->dominant && (strcmp(sh->dominant, "S") == 0 || strcmp(sh->dominant, "R") == 0))
+        st -= w->lock.ms + w->binder.ms; /* the waits explain that sleep */
+    if (w->lock.ms > 0 && w->lock.ms >= w->binder.ms && w->lock.ms >= st) {
+        int len = snprintf(buf, n, "%.0f%% lock held by %s", 100.0 * w->lock.ms / range_ms,
+                           w->lock.owner[0] ? w->lock.owner : "thread");
+        if (w->lock.owner_tid >= 0 && len >= 0 && (size_t)len < n)
+            snprintf(buf + len, n - (size_t)len, " (%lld)", (long long)w->lock.owner_tid);
+        return;
+    }
+    if (w->binder.ms > 0 && w->binder.ms >= st) {
+        int len;
+        if (w->binder.server_name[0])
+            len = snprintf(buf, n, "%.0f%% binder to %s", 100.0 * w->binder.ms / range_ms, w->binder.server_name);
+        else if (w->binder.server_pid >= 0)
+            len = snprintf(buf, n, "%.0f%% binder to pid %lld", 100.0 * w->binder.ms / range_ms,
+                           (long long)w->binder.server_pid);
+        else
+            len = snprintf(buf, n, "%.0f%% binder", 100.0 * w->binder.ms / range_ms);
+        if (w->binder.aidl[0] && len >= 0 && (size_t)len < n)
+            snprintf(buf + len, n - (size_t)len, " (%s)", w->binder.aidl);
+        return;
+    }
+    gd_states_text(sh, range_ms, buf, n);
+}
+
+void gd_aidl_short(const char *aidl, char *buf, size_t n)
+{
+    /* parts: 0 AIDL, 1 java/cpp, 2 interface, 3 method, 4 server */
+    const char *p = aidl, *from = NULL, *to = NULL;
+    for (int part = 0; p && part < 4; part++) {
+        if (part == 2)
+            from = p;
+        const char *sep = strstr(p, "::");
+        if (part == 3)
+            to = sep ? sep : p + strlen(p);
+        p = sep ? sep + 2 : NULL;
+    }
+    if (from && to && to > from)
+        snprintf(buf, n, "%.*s", (int)(to - from), from);
+    else
+        snprintf(buf, n, "%s", aidl);
+}
+
+int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err)
+{
+    /* most traces have no slices on binder threads: nothing to look up */
+    sqlite3_stmt *h = gd_store_cached(s, "SELECT EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1)"
+                                         " AND EXISTS (SELECT 1 FROM call WHERE trace = ?1)", err);
+    if (!h)
+        return err->code;
+    sqlite3_bind_int64(h, 1, trace);
+    int step = sqlite3_step(h), any = step == SQLITE_ROW && sqlite3_column_int(h, 0);
+    int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, h);
+    if (rc || !any)
+        return rc;
+    sqlite3_stmt *u = gd_store_cached(
+        s,
+        "UPDATE binder_txn SET aidl_name = (SELECT m.name FROM call c JOIN method m ON m.id = c.method"
+        " WHERE c.trace = ?1 AND c.pid = binder_txn.server_pid AND c.tid = binder_txn.server_tid"
+        " AND c.start_ms >= binder_txn.server_ts_ms AND c.start_ms <= CASE"
+        " WHEN binder_txn.server_dur_ms IS NOT NULL THEN binder_txn.server_ts_ms + binder_txn.server_dur_ms"
+        " ELSE coalesce((SELECT min(b2.server_ts_ms) FROM binder_txn b2 WHERE b2.trace = ?1"
+        " AND b2.server_tid = binder_txn.server_tid AND b2.server_ts_ms > binder_txn.server_ts_ms), 1e308) END"
+        " AND m.class = '' AND (m.name GLOB 'AIDL::*Server' OR m.name GLOB 'AIDL::*server'"
+        " OR m.name GLOB 'HIDL::*server') ORDER BY c.depth, c.start_ms LIMIT 1)"
+        " WHERE trace = ?1 AND server_tid IS NOT NULL AND server_ts_ms IS NOT NULL AND server_pid IS NOT NULL",
+        err);
+    if (!u)
+        return err->code;
+    sqlite3_bind_int64(u, 1, trace);
+    rc = sqlite3_step(u) == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database write");
+    gd_store_release(s, u);
+    return rc;
+}
+
+static const char *const LANE_CLASS[5] = {"Running", "R", "S", "D", "other"};
+
+static int lane_put(json_t *out, size_t *n, size_t max_n, double a, double b, int k, double min_ms)
+{
+    if (k < 0 || !(b - a >= min_ms) || *n >= max_n)
+        return 0;
+    json_t *r = json_pack("[ffs]", gd_ms_round(a), gd_ms_round(b - a), LANE_CLASS[k]);
+    if (!r || json_array_append_new(out, r))
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json_t *out, gd_error *err)
+{
+    /* one thread's intervals follow each other (thread_state_at) */
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "SELECT state, ts_ms, dur_ms FROM thread_state WHERE trace = ?1"
+        " AND tid = (SELECT main_tid FROM trace WHERE id = ?1) AND dur_ms IS NOT NULL ORDER BY ts_ms",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    int k = -1, step = SQLITE_DONE, oom = 0;
+    double a = 0, b = 0;
+    size_t n = 0;
+    while (!oom && n < max_n && (step = sqlite3_step(q)) == SQLITE_ROW) {
+        int c = gd_state_class((const char *)sqlite3_column_text(q, 0));
+        double t = sqlite3_column_double(q, 1), e = t + sqlite3_column_double(q, 2);
+        if (c == k && t <= b) {
+            if (e > b)
+                b = e;
+            continue;
+        }
+        oom = lane_put(out, &n, max_n, a, b, k, min_ms);
+        k = c, a = t, b = e;
+    }
+    if (!oom && n < max_n)
+        oom = lane_put(out, &n, max_n, a, b, k, min_ms);
+    int rc = oom ? gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory")
+             : (n >= max_n || step == SQLITE_DONE) ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    return rc;
+}
+
+int gd_binder_from_slices(gd_store *s, int64_t trace, gd_error *err)
+{
+    sqlite3_stmt *u = gd_store_cached(
+        s,
+        "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, oneway)"
+        " SELECT c.trace, CASE WHEN c.pid >= 0 THEN c.pid END, c.tid, c.start_ms,"
+        " CASE WHEN m.name = 'binder transaction async' THEN 0 WHEN c.open THEN NULL"
+        " ELSE c.end_ms - c.start_ms END, m.name = 'binder transaction async'"
+        " FROM method m JOIN call c ON c.method = m.id WHERE m.class = ''"
+        " AND m.name IN ('binder transaction', 'binder transaction async') AND c.trace = ?1"
+        " AND NOT EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1) ORDER BY c.start_ms, c.id",
+        err);
+    if (!u)
+        return err->code;
+    sqlite3_bind_int64(u, 1, trace);
+    int rc = sqlite3_step(u) == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database write");
+    gd_store_release(s, u);
+    return rc;
 }

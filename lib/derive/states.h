@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "store/store_int.h"
 
 #define GD_STATES_FN_MAX 128
@@ -43,9 +45,78 @@ typedef struct gd_binder_share {
     double ms;
     int64_t server_pid;
     char server_name[64];
+    char aidl[128]; /* the AIDL name of its longest call to that process, "" unknown */
 } gd_binder_share;
 int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                  gd_binder_share *out, gd_error *err);
+
+/* Time (ms) thread tid of trace spent inside [start, end) in lock
+ * contention (the "monitor contention with owner ..." / "Lock contention
+ * on ..." atrace slices, stored as issues android/lock_contention), and the
+ * owner it waited on most: *owner_tid (-1 unknown), *owner its thread name
+ * as the slice gives it ("" unknown), owner_method the method the owner
+ * held the lock in (its longest contention's, "" when not given). */
+typedef struct gd_lock_share {
+    double ms;
+    int64_t owner_tid;
+    char owner[64];
+    char owner_method[256];
+} gd_lock_share;
+int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
+               gd_lock_share *out, gd_error *err);
+
+/* Which kinds of "why" data the store holds at all: GD_WHY_SCHED (thread
+ * states or binder transactions), GD_WHY_LOCK (lock contention slices).
+ * *have = the bits; GD_OK or GD_ERR_IO with err set. */
+#define GD_WHY_SCHED 1
+#define GD_WHY_LOCK 2
+int gd_why_have(gd_store *s, int *have, gd_error *err);
+
+/* A range's "why": its states, binder and lock shares (each left empty when
+ * its bit is not in `have`). */
+typedef struct gd_why {
+    gd_state_share states;
+    gd_binder_share binder;
+    gd_lock_share lock;
+} gd_why;
+int gd_why_in(gd_store *s, int have, int64_t trace, int64_t tid, double start, double end,
+              gd_why *out, gd_error *err);
+
+/* The range's cause as text, THE rule of the dominant cause: the largest of
+ * the lock time, the binder time and the dominant state's time, where a
+ * Sleeping or Runnable dominant state counts only its time outside lock
+ * and binder waits (they are the why of that sleep); a tie goes to the
+ * lock, then to binder.  "74% lock held by CartSync (14031)", "67% binder
+ * to system_server (IPackageManager::getPackageInfo)", "42% D in do_fsync";
+ * "" when there is no data. */
+void gd_why_text(const gd_why *w, double range_ms, char *buf, size_t n);
+
+/* Names the binder transactions of trace by their AIDL method, as
+ * Perfetto's android_binder_txns does: the outermost slice on the server
+ * thread while it served the call (a one-way call: from its reception to
+ * the next call that thread received) named "AIDL::*Server",
+ * "AIDL::*server" or "HIDL::*server".  GD_OK or the store's error. */
+int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err);
+
+/* A trace without ftrace binder events but with the atrace slices
+ * "binder transaction" (a synchronous call: the slice is the client's
+ * wait; dur NULL when still open) and "binder transaction async" (one-way:
+ * dur 0) gets a binder_txn row per slice, client side only (the server is
+ * unknown without the kernel's events).  GD_OK or the store's error. */
+int gd_binder_from_slices(gd_store *s, int64_t trace, gd_error *err);
+
+/* "IPackageManager::getPackageInfo" of "AIDL::java::IPackageManager::
+ * getPackageInfo::server" (Perfetto's interface and method_name: the 3rd
+ * and 4th "::" parts), or the name as it is when it has fewer parts. */
+void gd_aidl_short(const char *aidl, char *buf, size_t n);
+
+/* The main thread's states of trace as a report lane can show them:
+ * consecutive intervals of one class merged, then those shorter than
+ * min_ms left out, at most max_n (the first ones); each appended to out as
+ * [ts_ms, dur_ms, class] with class "Running", "R", "S", "D" or "other"
+ * (gd_state_class).  Intervals without an end count nowhere.  GD_OK, or
+ * an error code with err set. */
+int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json_t *out, gd_error *err);
 
 /* "62% D in fsync" (the dominant class's share of the range, the kernel
  * function without its offset), or "" when there is no data. */

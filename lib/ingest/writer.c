@@ -16,6 +16,7 @@
 #include "derive/cpu.h"
 #include "derive/startups.h"
 #include "derive/methods.h"
+#include "derive/states.h"
 #include "ingest/findings.h"
 #include "ingest/pairing.h"
 #include "ingest/traceinfo.h"
@@ -59,7 +60,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
     " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
-    " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id, reply_status)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct gd_writer {
@@ -464,6 +466,7 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_opt_int(st, 11, u->code);
     gd_bind_opt_int(st, 12, u->flags);
     gd_bind_opt_int(st, 13, u->txn_id);
+    gd_bind_text(st, 14, u->reply_status);
     return gd_store_step(w->s, st, err);
 }
 
@@ -822,7 +825,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
              " AND h.tid = binder_txn.client_tid AND h.pid >= 0 LIMIT 1)"
              " WHERE trace = %lld AND client_pid IS NULL",
              (long long)w->trace, (long long)w->trace, (long long)w->trace, (long long)w->trace);
-    if ((rc = gd_store_exec(w->s, fill, err)))
+    if ((rc = gd_store_exec(w->s, fill, err)) || (rc = gd_binder_from_slices(w->s, w->trace, err)) ||
+        (rc = gd_binder_name_aidl(w->s, w->trace, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
         (rc = gd_derive_startup_phases(w->s, w->trace, err))) /* #27 */

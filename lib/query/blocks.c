@@ -132,18 +132,18 @@ static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 
 typedef int (*block_fn)(void *ctx, const gd_row *row, double dur);
 
-/* The block's scheduling states (#26, derive/states.c): the time in each
- * class, the share with scheduling data, the dominant one as text. */
-static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, int64_t tid,
+/* The block's "why" (#26, derive/states.c): the time in each state class,
+ * the share with scheduling data, binder and lock waits, the dominant cause
+ * as text. */
+static int set_states(gd_store *s, gd_rowb *f, int have, int64_t trace, int64_t tid,
                       double start, double dur, gd_error *err)
 {
-    gd_state_share sh = {0};
-    gd_binder_share bs = {0, -1, ""};
-    int rc = have_states ? gd_states_in(s, trace, tid, start, start + dur, &sh, err) : GD_OK;
-    if (!rc && have_states)
-        rc = gd_binder_in(s, trace, tid, start, start + dur, &bs, err);
+    gd_why w;
+    int rc = gd_why_in(s, have, trace, tid, start, start + dur, &w, err);
     if (rc)
         return rc;
+    const gd_state_share sh = w.states;
+    const gd_binder_share bs = w.binder;
     const char *names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
     double v[4] = {sh.running, sh.runnable, sh.sleeping, sh.uninterruptible};
     for (int i = 0; i < 4; i++) {
@@ -153,7 +153,7 @@ static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, i
             gd_rowb_add(f, names[i]);
     }
     gd_rowb_real(f, "states_coverage", round(sh.coverage * 10000.0) / 10000.0);
-    if (have_states)
+    if (have & GD_WHY_SCHED)
         gd_rowb_real(f, "binder_ms", gd_ms_round(bs.ms));
     else
         gd_rowb_add(f, "binder_ms");
@@ -164,8 +164,22 @@ static int set_states(gd_store *s, gd_rowb *f, int have_states, int64_t trace, i
     /* the row keeps these texts after this function: JSON values it owns */
     json_t *j = bs.server_name[0] ? json_string(bs.server_name) : NULL;
     gd_rowb_json(f, "binder_server", j ? j : json_null());
-    char txt[192];
-    gd_states_text(&sh, dur, txt, sizeof txt);
+    j = bs.aidl[0] ? json_string(bs.aidl) : NULL;
+    gd_rowb_json(f, "binder_aidl", j ? j : json_null());
+    if (have)
+        gd_rowb_real(f, "lock_ms", gd_ms_round(w.lock.ms));
+    else
+        gd_rowb_add(f, "lock_ms");
+    if (w.lock.owner_tid >= 0)
+        gd_rowb_int(f, "lock_owner_tid", w.lock.owner_tid);
+    else
+        gd_rowb_add(f, "lock_owner_tid");
+    j = w.lock.owner[0] ? json_string(w.lock.owner) : NULL;
+    gd_rowb_json(f, "lock_owner", j ? j : json_null());
+    j = w.lock.owner_method[0] ? json_string(w.lock.owner_method) : NULL;
+    gd_rowb_json(f, "lock_owner_method", j ? j : json_null());
+    char txt[448];
+    gd_why_text(&w, dur, txt, sizeof txt);
     j = txt[0] ? json_string(txt) : NULL;
     gd_rowb_json(f, "dominant_state", j ? j : json_null());
     return GD_OK;
@@ -313,15 +327,11 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     block_row b = {0};
     gd_rowb *f = &b.b;
     gd_rowb_init(f);
-    int have_states = 0; /* any thread states stored at all (#26) */
-    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
-    if (!hs) {
+    int have_states = 0; /* which "why" data is stored at all (#26) */
+    if ((rc = gd_why_have(s, &have_states, err))) {
         sqlite3_finalize(q);
-        return err->code;
+        return rc;
     }
-    if (sqlite3_step(hs) == SQLITE_ROW)
-        have_states = sqlite3_column_int(hs, 0);
-    sqlite3_finalize(hs);
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         double dur = sqlite3_column_double(q, 5);
         /* the kind filter in the SQL (KIND_FILTER) is the same rule */
@@ -449,7 +459,7 @@ typedef struct group_acc {
     double total;
     int64_t *traces;
     size_t ntraces;
-    double st[5]; /* ms running, runnable, sleeping, uninterruptible, covered (#26) */
+    double st[7]; /* ms running, runnable, sleeping, uninterruptible, covered, binder, lock (#26) */
 } group_acc;
 
 typedef struct groups {
@@ -457,6 +467,7 @@ typedef struct groups {
     size_t n, cap;
     json_t *index; /* group text -> position */
     int oom;
+    int have;      /* gd_why_have's bits: which shares have data (#26) */
 } groups;
 
 /* A new, empty group at the end of gs; NULL when out of memory. */
@@ -477,7 +488,7 @@ static group_acc *group_new(groups *gs, const char *grp, const char *key_frame, 
 /* Adds one block of `dur` ms in `trace` to g; 0, or 1 when out of memory. */
 static int group_add(groups *gs, group_acc *g, double dur, int64_t trace, const double *st)
 {
-    for (int k = 0; st && k < 5; k++)
+    for (int k = 0; st && k < 7; k++)
         g->st[k] += st[k];
     if (gd_grow((void **)&g->durs, &g->cap, g->n + 1, sizeof *g->durs, NULL)) {
         gs->oom = 1;
@@ -513,11 +524,13 @@ static int add_json_to_group(groups *gs, json_t *row, double dur)
             return 1;
         json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
     }
-    double st[5];
+    double st[7];
     static const char *const names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
     for (int k = 0; k < 4; k++)
         st[k] = json_number_value(json_object_get(row, names[k]));
     st[4] = json_number_value(json_object_get(row, "states_coverage")) * dur;
+    st[5] = json_number_value(json_object_get(row, "binder_ms"));
+    st[6] = json_number_value(json_object_get(row, "lock_ms"));
     return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")), st);
 }
 
@@ -550,13 +563,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
-    int have_states = 0; /* any thread states stored at all (#26) */
-    sqlite3_stmt *hs = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)", err);
-    if (!hs)
-        return err->code;
-    if (sqlite3_step(hs) == SQLITE_ROW)
-        have_states = sqlite3_column_int(hs, 0);
-    sqlite3_finalize(hs);
+    int have_states = gs->have; /* which "why" data is stored at all (#26) */
     snprintf(sql, sizeof sql,
              "SELECT b.grp, b.dur_ms, b.trace, %s FROM block b JOIN trace t ON t.id = b.trace%s"
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
@@ -593,18 +600,20 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
             if (!g)
                 break;
         }
-        double sh[5] = {0};
+        double sh[7] = {0};
         if (have_states) {
-            gd_state_share ss;
+            gd_why w;
             double dur = sqlite3_column_double(st, 1), start = sqlite3_column_double(st, 4);
-            if (gd_states_in(s, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), start,
-                             start + dur, &ss, err)) {
+            if (gd_why_in(s, have_states, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), start,
+                          start + dur, &w, err)) {
                 sqlite3_finalize(st);
                 sqlite3_finalize(kf);
                 return err->code;
             }
-            sh[0] = ss.running, sh[1] = ss.runnable, sh[2] = ss.sleeping;
-            sh[3] = ss.uninterruptible, sh[4] = ss.covered;
+            const gd_state_share *ss = &w.states;
+            sh[0] = ss->running, sh[1] = ss->runnable, sh[2] = ss->sleeping;
+            sh[3] = ss->uninterruptible, sh[4] = ss->covered;
+            sh[5] = w.binder.ms, sh[6] = w.lock.ms;
         }
         if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2), sh))
             break;
@@ -620,13 +629,17 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
 {
     groups gs = {0};
     gs.index = json_object();
+    int rc;
+    if ((rc = gd_why_have(s, &gs.have, err))) {
+        json_decref(gs.index);
+        return rc;
+    }
     gd_blocks_query lq = *q;
     lq.stacks = 0;
     lq.limit = 0; /* groups are made of every block; the limit cuts groups */
     /* stored block rows cover the query when the threshold is at or above
      * every trace's short threshold (the ingest-time cut) */
     double max_short = short_over_traces(s, 1, NULL);
-    int rc;
     if (!gd_has(q->threshold) || q->threshold >= max_short)
         rc = groups_stored(s, &lq, kind_bound(s, q->kind, gd_has(q->threshold) ? q->threshold : 0),
                            &gs, err);
@@ -690,6 +703,15 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
                                         : json_null());
             json_object_set_new(row, "states_coverage",
                                 json_real(g->total > 0 ? round(g->st[4] / g->total * 10000.0) / 10000.0 : 0));
+            /* binder and lock waits, as shares of its total (null without such data) */
+            json_object_set_new(row, "binder_share",
+                                (gs.have & GD_WHY_SCHED) && g->total > 0
+                                    ? json_real(round(g->st[5] / g->total * 10000.0) / 10000.0)
+                                    : json_null());
+            json_object_set_new(row, "lock_share",
+                                gs.have && g->total > 0
+                                    ? json_real(round(g->st[6] / g->total * 10000.0) / 10000.0)
+                                    : json_null());
             int stop = fn(ctx, row);
             json_decref(row);
             if (stop)

@@ -70,11 +70,23 @@ static double num(const json_t *row, const char *key)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+const char *const gd_diff_state_metrics[GD_DIFF_NSTATES] = {
+    "running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms", "binder_ms", "lock_ms"};
+
 static int on_block(void *ctx, json_t *row)
 {
     side *sd = ctx;
-    series_push(&sd->groups, set_get(&sd->groups, json_string_value(json_object_get(row, "group"))),
-                num(row, "duration_ms"));
+    const char *grp = json_string_value(json_object_get(row, "group"));
+    series_push(&sd->groups, set_get(&sd->groups, grp), num(row, "duration_ms"));
+    /* #26: a block with data in a metric counts in that metric's series */
+    for (int i = 0; i < GD_DIFF_NSTATES; i++) {
+        double v = num(row, gd_diff_state_metrics[i]);
+        if (!isnan(v)) {
+            series_push(&sd->states[i], set_get(&sd->states[i], grp), v);
+            if (sd->states[i].oom)
+                return 1;
+        }
+    }
     const char *kind = json_string_value(json_object_get(row, "kind"));
     if (kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0))
         sd->long_blocks++;
@@ -136,6 +148,8 @@ void gd_diff_side_free(side *sd)
     set_free(&sd->frames);
     set_free(&sd->startups);
     set_free(&sd->anr);
+    for (int i = 0; i < GD_DIFF_NSTATES; i++)
+        set_free(&sd->states[i]);
 }
 
 /* Reads everything of one selection through the listing queries. */
@@ -147,6 +161,9 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups, &sd->anr};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!(sets[i]->index = json_object()))
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    for (int i = 0; i < GD_DIFF_NSTATES; i++)
+        if (!(sd->states[i].index = json_object()))
             return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_filter f = {sel->ids, sel->n};
     gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};
@@ -172,6 +189,12 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
             return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         for (size_t j = 0; j < sets[i]->n; j++)
             gd_stats_sort(sets[i]->s[j].v, sets[i]->s[j].n);
+    }
+    for (int i = 0; i < GD_DIFF_NSTATES; i++) {
+        if (sd->states[i].oom)
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        for (size_t j = 0; j < sd->states[i].n; j++)
+            gd_stats_sort(sd->states[i].s[j].v, sd->states[i].s[j].n);
     }
     return GD_OK;
 }
@@ -449,6 +472,23 @@ static int diff_collect(const side *sb, const side *sh, double alpha, long min_s
                         err)) ||
         (rc = gd_diff_sets(out, K_ANR, NULL, &sb->anr, &sh->anr, sb, sh, alpha, min_samples, err)))
         return rc;
+    /* #26: a group's time in each state (and in binder and lock waits) per
+     * block, judged by the duration rows' rules; only the changed rows */
+    for (int i = 0; i < GD_DIFF_NSTATES; i++) {
+        size_t n0 = out->n;
+        if ((rc = gd_diff_sets(out, K_GROUP, gd_diff_state_metrics[i], &sb->states[i], &sh->states[i], sb, sh,
+                               alpha, min_samples, err)))
+            return rc;
+        size_t keep = n0;
+        for (size_t j = n0; j < out->n; j++) {
+            const char *st = json_string_value(json_object_get(out->r[j].row, "status"));
+            if (st && (strcmp(st, "regressed") == 0 || strcmp(st, "improved") == 0))
+                out->r[keep++] = out->r[j];
+            else
+                json_decref(out->r[j].row);
+        }
+        out->n = keep;
+    }
     if (out->n > 1)
         gd_sort(out->r, out->n, sizeof *out->r, cmp_out);
     return GD_OK;

@@ -24,10 +24,16 @@ typedef struct series_set {
     int oom;
 } series_set;
 
+/* The per-block "why" metrics a group's states are compared by (#26):
+ * block fields of godeye-blocks(1), in this order. */
+#define GD_DIFF_NSTATES 6
+extern const char *const gd_diff_state_metrics[GD_DIFF_NSTATES];
+
 /* Everything one side contributes. */
 typedef struct side {
     const gd_selection *sel;
     series_set groups, draw, load, frames, startups, anr;
+    series_set states[GD_DIFF_NSTATES]; /* per group: each block's ms in the metric */
     long long_blocks;      /* blocks of kind long or anr                   */
     double startup_max[3]; /* slowest cold, warm, hot launch; NAN when none */
 } side;

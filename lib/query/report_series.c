@@ -9,6 +9,7 @@
 #include "store/store_int.h"
 #include "query/report_int.h"
 #include "query/report_series.h"
+#include "derive/states.h"
 #include "core/util.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -251,7 +252,11 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     }
     sqlite3_finalize(q);
     json_object_set_new(row, "page_events_total", json_integer(ne));
-    return GD_OK;
+    /* #26: the main thread's states under its blocks, merged and bounded
+     * to what the lane shows (intervals of half a bin or more) */
+    json_t *lane = json_array();
+    json_object_set_new(row, "main_states", lane);
+    return gd_states_lane(s, id, bin_ms / 2, (size_t)bins * 2 + 2, lane, err);
 }
 
 int gd_store_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks, int max_events,

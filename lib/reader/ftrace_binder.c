@@ -12,6 +12,7 @@ typedef struct bcall {
     int64_t code, flags;
     int oneway, used;
     uint64_t seq;            /* age, for dropping the oldest */
+    const char *status;      /* the failure the client got (binder_return), NULL none */
 } bcall;
 
 typedef struct bkey {
@@ -222,6 +223,7 @@ static int emit(gd_binder *b, int slot, int64_t end, gd_error *err)
     u->code = c->code;
     u->flags = c->flags;
     u->txn_id = c->id;
+    u->reply_status = c->status;
     /* the call is done: its ids and its place on the server's stack go */
     key_del(b, c->id);
     key_del(b, c->reply_id);
@@ -290,7 +292,7 @@ int gd_binder_transaction(gd_binder *b, int64_t ts, int64_t tid, int64_t id, int
         return -slot - 1;
     bcall *c = &b->calls[slot];
     *c = (bcall){id, -1, tid, to_proc, to_thread, -1, ts, -1, -1, code, flags, (int)(flags & 1), 1,
-                 b->seq++};
+                 b->seq++, NULL};
     if (key_put(b, id, slot))
         return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
     return 0;
@@ -330,6 +332,40 @@ int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long l
     c->server = tid;
     t->stack[t->depth++] = slot;
     return 0;
+}
+
+const char *gd_binder_failure(int64_t cmd)
+{
+    switch (cmd & 0xffff) { /* _IO('r', nr): no size bits */
+    case 0x7205: return "BR_DEAD_REPLY";
+    case 0x7211: return "BR_FAILED_REPLY";
+    case 0x7212: return "BR_FROZEN_REPLY";
+    case 0x7214: return "BR_TRANSACTION_PENDING_FROZEN";
+    default: return NULL;
+    }
+}
+
+int gd_binder_return(gd_binder *b, int64_t ts, int64_t tid, int64_t cmd, long line, gd_error *err)
+{
+    const char *status = gd_binder_failure(cmd);
+    if (!status)
+        return 0;
+    /* the failure ends the client's innermost synchronous call waiting for
+     * its reply (Perfetto's BinderTracker ends its transaction slice);
+     * failures are rare: a scan of the calls waiting */
+    int best = -1;
+    for (size_t i = 0; i < b->ncalls; i++) {
+        const bcall *c = &b->calls[i];
+        if (c->used && c->client == tid && !c->oneway &&
+            (best < 0 || c->seq > b->calls[best].seq))
+            best = (int)i;
+    }
+    if (best < 0) {
+        skip(b, "binder: failed reply without its transaction", line);
+        return 0;
+    }
+    b->calls[best].status = status;
+    return emit(b, best, ts, err);
 }
 
 int gd_binder_finish(gd_binder *b, gd_error *err)
@@ -390,6 +426,15 @@ int gd_binder_text(gd_binder *b, int64_t ts, int64_t tid, const char *func, size
             return 0;
         }
         return gd_binder_received(b, ts, tid, id, line, err);
+    }
+    static const char RET[] = "binder_return";
+    if (flen == sizeof RET - 1 && memcmp(func, RET, flen) == 0) {
+        int64_t cmd;
+        if (!field(p, n, "cmd=", &cmd)) {
+            skip(b, "binder: binder event unparsable", line);
+            return 0;
+        }
+        return gd_binder_return(b, ts, tid, cmd, line, err);
     }
     *used = 0;
     return 0;

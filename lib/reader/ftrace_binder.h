@@ -12,6 +12,10 @@
  *     ends (the call the thread is serving, innermost first);
  *   - binder_transaction_received of the reply on the client: the client
  *     side ends.
+ *   - binder_return with a failure (BR_DEAD_REPLY, BR_FAILED_REPLY,
+ *     BR_FROZEN_REPLY, BR_TRANSACTION_PENDING_FROZEN) on a client thread:
+ *     its innermost synchronous call ends there, marked with the failure
+ *     (reply_status), as Perfetto's binder tracker ends it.
  * A call whose reply never came comes out from gd_binder_finish without a
  * client end (dur NONE); a reply or a received event matching no call is
  * counted ("<prefix>: binder reply without its transaction").
@@ -42,8 +46,15 @@ int gd_binder_transaction(gd_binder *b, int64_t ts_ns, int64_t tid, int64_t id, 
 /* binder_transaction_received by thread tid at ts_ns. */
 int gd_binder_received(gd_binder *b, int64_t ts_ns, int64_t tid, int64_t id, long line, gd_error *err);
 
-/* One ftrace text event (systrace); *used = 1 when it is binder_transaction
- * or binder_transaction_received. */
+/* binder_return (cmd = the BR_ code) by thread tid at ts_ns: only failures
+ * matter (a failure without a call waiting is counted). */
+int gd_binder_return(gd_binder *b, int64_t ts_ns, int64_t tid, int64_t cmd, long line, gd_error *err);
+/* The failure a binder_return cmd names ("BR_FAILED_REPLY"...), NULL for
+ * any other command. */
+const char *gd_binder_failure(int64_t cmd);
+
+/* One ftrace text event (systrace); *used = 1 when it is binder_transaction,
+ * binder_transaction_received or binder_return. */
 int gd_binder_text(gd_binder *b, int64_t ts_ns, int64_t tid, const char *func, size_t flen,
                    const char *payload, size_t plen, long line, int *used, gd_error *err);
 

@@ -29,7 +29,7 @@
 #define PS_MAX_CPUS 4096
 #define PS_MAX_KSYMS 65536
 
-enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX };
+enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX, EV_BINDER_RET };
 
 typedef struct srec {
     int64_t ts;
@@ -123,6 +123,8 @@ static int deliver(pctx *c, const srec *r)
                                      r->pkno, c->err);
     case EV_BINDER_RX:
         return gd_binder_received(p->bd, r->ts, r->a, r->b, r->pkno, c->err);
+    case EV_BINDER_RET:
+        return gd_binder_return(p->bd, r->ts, r->a, r->code, r->pkno, c->err);
     default:
         return gd_sched_blocked(p->st, r->ts, r->a, r->state, r->fn, r->pkno, c->err);
     }
@@ -341,6 +343,7 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
     case 236: /* task_rename */
     case 50:  /* binder_transaction */
     case 51:  /* binder_transaction_received */
+    case 486: /* binder_return */
         break;
     case 17:
     case 114:
@@ -412,6 +415,10 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
             else if (g.num == 7)
                 flags = g.v;
             break;
+        case 486: /* cmd 1 */
+            if (g.num == 1 && vi)
+                caller = g.v, has_caller = 1;
+            break;
         }
     }
     if (q < 0) {
@@ -468,6 +475,11 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
                               .x = (int32_t)pid2, .y = (int32_t)raw, .code = (uint32_t)caller,
                               .flags = (uint32_t)flags,
                               .type = ev->num == 50 ? EV_BINDER_TX : EV_BINDER_RX});
+    case 486:
+        /* only failures end a call: the others are not kept */
+        if (tid < 0 || !has_caller || !gd_binder_failure((int64_t)(caller & 0xffffffffu)))
+            return 0;
+        return push(c, (srec){.ts = t, .a = tid, .code = (uint32_t)caller, .type = EV_BINDER_RET});
     default:
         if (pid > 0 && s1)
             rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err);

@@ -146,6 +146,28 @@
     /* traces with nothing over time (an ANR dump, am start output) have no timeline */
     tl.forEach(function (t) { if (t.dispatch_bins.length || t.cpu.length || t.memory.length || t.blocks.length || t.page_events.length) timeline(s, t); });
   }
+  /* the main thread's states as the report document gives them
+   * ([ts_ms, dur_ms, class], merged and bounded by the query), a legend */
+  var STATE_COLOR = { Running: '#1e8e3e', R: '#5b7bd5', S: '#cfd6e4', D: '#e8710a', other: '#888888' };
+  var STATE_NAME = { Running: 'Running', R: 'Runnable', S: 'Sleeping', D: 'D (uninterruptible)', other: 'other' };
+  function stateLane(svg, st, y, lh, L, PW, xt, span) {
+    svg.appendChild(sv('text', { x: 4, y: y + 13 })).textContent = 'main state';
+    svg.appendChild(sv('rect', { x: L, y: y, width: PW, height: lh - 2, fill: '#f7f8fb' }));
+    st.forEach(function (iv) {
+      var x = xt(iv[0]), w = Math.max(iv[1] / span * PW, 1);
+      if (x + w < L || x > L + PW) return;
+      svg.appendChild(sv('rect', { x: Math.max(x, L), y: y, width: Math.min(w, L + PW - Math.max(x, L)), height: lh - 2,
+        fill: STATE_COLOR[iv[2]] || '#888888' }, (STATE_NAME[iv[2]] || iv[2]) + ': ' + ms(iv[1])));
+    });
+    var lx = L;
+    ['Running', 'R', 'S', 'D', 'other'].forEach(function (k) {
+      svg.appendChild(sv('rect', { x: lx, y: y + lh + 2, width: 10, height: 10, fill: STATE_COLOR[k] }));
+      var tx = sv('text', { x: lx + 14, y: y + lh + 11, 'class': 'mute' });
+      tx.textContent = STATE_NAME[k];
+      svg.appendChild(tx);
+      lx += 24 + STATE_NAME[k].length * 6.5;
+    });
+  }
   function timeline(s, t) {
     s.appendChild(el('h3', null, 'Trace ' + t.trace + (t.app ? ' \u2014 ' + t.app : '') + ' (' + t.blocks_total + ' blocks' +
       (t.blocks_total > t.blocks.length ? ', longest ' + t.blocks.length + ' shown' : '') + ')'));
@@ -157,7 +179,9 @@
     lanes.sort(function (a, b) { return a.main !== b.main ? (a.main ? -1 : 1) : a.tid - b.tid; });
     lanes.forEach(function (l, i) { laneOf[l.tid] = i; });
     var W = 1200, L = 110, R = 10, PW = W - L - R, H1 = 150, LH = 18, HB = Math.max(lanes.length, 1) * LH, HC = 60, HM = 60, HP = 34, gap = 16;
-    var y0 = 8, yB = y0 + H1 + 6, yC = yB + HB + gap, yM = yC + HC + gap, yP = yM + HM + gap, H = yP + HP + 18;
+    /* #26: the main thread's states, a lane under the blocks (drawn by stateLane) */
+    var ST = t.main_states || [], HS = ST.length ? LH + 16 : 0;
+    var y0 = 8, yB = y0 + H1 + 6, yC = yB + HB + HS + gap, yM = yC + HC + gap, yP = yM + HM + gap, H = yP + HP + 18;
     var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'tl', preserveAspectRatio: 'xMinYMin meet' });
     s.appendChild(svg);
     var b0 = 0, b1 = t.bins;
@@ -198,6 +222,7 @@
           b.kind + ' block ' + b.id + ' on ' + threadOf(b) + ': ' + ms(b.duration_ms) + '\n' + keyFrame(b));
         svg.appendChild(r);
       });
+      if (HS) stateLane(svg, ST, yB + HB + 2, LH, L, PW, xt, span);
       svg.appendChild(sv('text', { x: 4, y: yC + 12 })).textContent = 'CPU';
       svg.appendChild(sv('text', { x: 4, y: yC + 24, 'class': 'mute' })).textContent = '% of all cores';
       svg.appendChild(sv('rect', { x: L, y: yC, width: PW, height: HC, fill: 'none', stroke: '#d9dee8' }));

@@ -296,6 +296,10 @@ static const char *const migrations[] = {
     " running_ms REAL, runnable_ms REAL, sleeping_ms REAL, blocked_ms REAL);"
     "CREATE INDEX startup_phase_of ON startup_phase (startup, ts_ms);"
     /* end 5 -> 6 (#27) */
+    /* 5 -> 6 (#26): binder calls keep their AIDL name and their failure */
+    "ALTER TABLE binder_txn ADD COLUMN aidl_name TEXT;"
+    "ALTER TABLE binder_txn ADD COLUMN reply_status TEXT;"
+    /* end 5 -> 6 (#26) */
     "",
 };
 
