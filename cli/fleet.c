@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "core/escape.h"
 #include "fleet/clickhouse.h"
 #include "io/fetch.h"
 
@@ -30,7 +31,9 @@ int gd_cli_ch_open(const char *cmd, const gd_cli_ch *o, int create, gd_ch **out)
     if (o->pwfile) {
         FILE *f = fopen(o->pwfile, "r");
         if (!f || !fgets(password, sizeof password, f)) {
-            fprintf(stderr, "godeye %s: cannot read the password from '%s'\n", cmd, o->pwfile);
+            fprintf(stderr, "godeye %s: cannot read the password from '", cmd);
+            gd_fputs_escaped(o->pwfile, stderr);
+            fputs("'\n", stderr);
             if (f)
                 fclose(f);
             return GD_EXIT_FAIL;

@@ -146,7 +146,10 @@ CREATE TABLE IF NOT EXISTS frames (
   ts_ms         Float64,
   dur_ms        Float64,
   window        String,
-  vsync_ms      Nullable(Float64)
+  vsync_ms      Nullable(Float64),
+  -- frametimeline, doframe or '' (godeye-frames(1)); added in schema 6: a
+  -- server with the older table needs ALTER TABLE frames ADD COLUMN source String
+  source        String
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, window, trace_uid, seq);

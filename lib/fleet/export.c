@@ -154,7 +154,8 @@ static const export_def exports[] = {
      " WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
     {"frames",
      "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
-     DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms"
+     DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms,"
+     " coalesce(f.source, '') AS source"
      " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
     /* what gd_store_anr_count's rule reads (#28): the dumps (anr: the
      * anr_dump view's) and the ANR-kind blocks with their trace's anr_ms;

@@ -8,6 +8,7 @@
 
 #include "analysis/frames.h"
 #include "analysis/version.h"
+#include "query/frames.h"
 #include "store/store_int.h"
 
 #define STR_(x) #x
@@ -300,8 +301,9 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
         fmt = "SELECT page, draw_ms, load_ms FROM pages FINAL WHERE %s ORDER BY trace_uid, seq";
     } else if (strcmp(what, "frames") == 0) {
         each = on_frame_bucket;
-        fmt = "SELECT window, dur_ms, vsync_ms, count() AS n FROM frames FINAL WHERE %s"
-              " GROUP BY window, dur_ms, vsync_ms ORDER BY window, dur_ms";
+        fmt = "SELECT window, dur_ms, vsync_ms, count() AS n FROM frames FINAL WHERE %s AND "
+              GD_SQL_FRAMES_SHOWN("trace_uid", "frames FINAL") " GROUP BY window, dur_ms, vsync_ms"
+              " ORDER BY window, dur_ms";
     } else if (strcmp(what, "startups") == 0) {
         r.null_key = "app";
         fmt = "SELECT launched_app AS app, if(kind = '', NULL, kind) AS kind, total_ms FROM startups FINAL"

@@ -70,6 +70,14 @@ def main():
              ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-anr.txt")],
              ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-am-start.txt")],
              ["--set", "version=4.11.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-logcat.txt")]]
+    # Perfetto traces written by tests/perfetto/ftgen.py: one with both
+    # FrameTimeline frames and doFrame slices, one with FrameTimeline only
+    pf = os.path.join(HERE, "..", "fixtures", "perfetto")
+    for name, ver in (("frame_timeline_and_doframe", "5.0.0"), ("frame_timeline_metric", "5.1.0")):
+        out = os.path.join(tmp, name + ".perfetto-trace")
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "perfetto", "ftgen.py"),
+                        os.path.join(pf, name + ".json"), out], check=True)
+        caps.append(["--set", f"version={ver}", "--set", "app=com.example.frames", out])
     for i, cap in enumerate(caps):
         for db in ("all", f"w{i % 3}"):
             rc, _, err = run(db, "ingest", "-q", *cap)
@@ -110,6 +118,11 @@ def main():
           f"the generated groups are there: {sorted(k or '' for k in st)[:8]}")
     same_diff("version=4.11.0", "version=4.12.0", "examples")
     same_diff("app=com.example.shop", "version=4.12.0", "by app")
+    # FrameTimeline frames hide the same trace's doFrame slices (GD_SQL_FRAMES_SHOWN)
+    rows = same_diff("version=5.0.0", "version=5.1.0", "Perfetto frames")
+    # the base trace has 2 FrameTimeline frames and 3 doFrame slices (cli/frames_timeline)
+    nb = sum(r["base"]["count"] for r in rows if r["kind"] == "frames")
+    check(nb == 2, f"frames of the base: {nb} (the 2 FrameTimeline frames, not the doFrame slices)")
 
     budgets = os.path.join(HERE, "..", "fixtures", "diff")
     exits = set()
@@ -177,8 +190,23 @@ def main():
     one_line_fail(("blocks", "--group", "--clickhouse", url, "--database", "nosuchdb"),
                   "clickhouse: Code: ", "blocks, missing database")
     one_line_fail(("diff", *fleet, "version=9.9.9", "version=3.2.0"),
-                  "matches no trace of the fleet; version present: 3.1.0, 3.2.0, 4.11.0, 4.12.0",
+                  "matches no trace of the fleet; version present: 3.1.0, 3.2.0, 4.11.0, 4.12.0, 5.0.0, 5.1.0",
                   "a selector matching nothing")
+
+    # credentials as push takes them: a user from the environment, a password file
+    e = dict(env, GODEYE_DB=os.path.join(tmp, "all.db"), GODEYE_CLICKHOUSE_USER="nobody")
+    p = subprocess.run([godeye, "diff", *fleet, "version=3.1.0", "version=3.2.0"], capture_output=True,
+                       env=e, timeout=60)
+    err = p.stderr.decode()
+    check(p.returncode == 1 and err.count("\n") == 1 and "clickhouse: Code: " in err and "nobody" in err,
+          f"an unknown $GODEYE_CLICKHOUSE_USER is refused: {err.strip()!r}")
+    one_line_fail(("check", *fleet, "--password-file", os.path.join(tmp, "missing"), "--budget",
+                   os.path.join(budgets, "budget-anr.json")), "cannot read the password from", "no password file")
+    pwfile = os.path.join(tmp, "pw")
+    open(pwfile, "w").write("\n")
+    rc, out, err = run("all", "check", *fleet, "--user", "default", "--password-file", pwfile, "--budget",
+                       os.path.join(budgets, "budget-anr.json"), "version=3.2.0")
+    check(rc == 0, f"--user default with an empty password file: exit {rc} ({err.strip()})")
 
     # a server that accepts and never answers
     srv = socket.socket()
