@@ -208,6 +208,31 @@ def main():
                        os.path.join(budgets, "budget-anr.json"), "version=3.2.0")
     check(rc == 0, f"--user default with an empty password file: exit {rc} ({err.strip()})")
 
+    # a server that answers 200 and then an error within the rows (as
+    # ClickHouse does when a query fails after its first block was sent)
+    import http.server
+
+    class Broken(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            sql = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
+            body = b"1\n" if sql == "SELECT 1" else (
+                b'{"n":1,"minutes":1}\n' * 2000 + b"Code: 241, e.displayText() = DB::Exception: Memory limit"
+                b" (for query) exceeded, e.what() = DB::Exception\n")
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    broken = http.server.HTTPServer(("127.0.0.1", 0), Broken)
+    threading.Thread(target=broken.serve_forever, daemon=True).start()
+    burl = f"http://127.0.0.1:{broken.server_address[1]}"
+    one_line_fail(("diff", "--clickhouse", burl, "version=3.1.0", "version=3.2.0"),
+                  f"godeye diff: '{burl}': clickhouse: Code: 241, DB::Exception: Memory limit (for query) exceeded",
+                  "an error after 2000 rows (40 KB) of a 200 answer")
+    broken.shutdown()
+
     # a server that accepts and never answers
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
