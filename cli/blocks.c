@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "fleet/clickhouse.h"
+#include "fleet/gate.h"
 #include "core/escape.h"
 
 static const gd_column block_columns[] = {
@@ -87,6 +89,29 @@ static int print_with_stacks(FILE *out, const gd_renderer *r, json_t *row, void 
     return 0;
 }
 
+/* --group over the fleet in ClickHouse (the other options need one database). */
+static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_int_list *traces, double threshold,
+                        const char *kind, long limit, gd_out_mode mode)
+{
+    if (!group || traces->n || !isnan(threshold) || kind || limit) {
+        fprintf(stderr, "godeye blocks: --clickhouse goes with --group alone (no --trace, --threshold,"
+                        " --kind, --limit)\n");
+        return GD_EXIT_USAGE;
+    }
+    gd_ch *c;
+    int rc = gd_cli_ch_open("blocks", co, 0, &c);
+    if (rc)
+        return rc;
+    gd_error err = {0};
+    gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
+    rc = gd_fleet_block_groups(c, NULL, gd_cli_render_cb, r, &err);
+    int wrc = gd_render_end(r);
+    gd_ch_close(c);
+    if (rc)
+        return gd_cli_ch_fail("blocks", co, &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}
+
 int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *kind = NULL;
@@ -94,6 +119,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     double threshold = NAN;
     int group = 0, stacks = 0;
     long limit = 0;
+    gd_cli_ch co = {0};
     static const char *const kinds[] = {"short", "long", "anr", NULL};
     const gd_option opts[] = {
         OPT_DOUBLE_(0, "threshold", &threshold, "MS", "minimum duration (default: each trace's short threshold)"),
@@ -104,6 +130,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_INT_(0, "limit", &limit, "N", "only the N longest blocks (or the first N groups)"),
         OPT_INT_(0, "top", &limit, "N", "the same as --limit"),
         OPT_LISTING(&format, &traces),
+        OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
     int nargs, rc = gd_parse_options(argc, argv, opts, "godeye blocks [OPTIONS]", &nargs);
@@ -125,6 +152,8 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye blocks: --group and --stacks do not go together\n");
         return GD_EXIT_USAGE;
     }
+    if (co.url)
+        return blocks_fleet(ctx, &co, group, &traces, threshold, kind, limit, gd_cli_mode(format));
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, "blocks", &traces, &s)))
         return rc;

@@ -7,6 +7,8 @@
 #include "builtins.h"
 #include "core/escape.h"
 #include "render/junit.h"
+#include "fleet/clickhouse.h"
+#include "fleet/gate.h"
 #include "query/diff.h"
 
 static const gd_column columns[] = {
@@ -29,11 +31,13 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *budget_path = NULL, *base_arg = NULL;
     int allow_missing = 0;
+    gd_cli_ch co = {0};
     const gd_option opts[] = {
         OPT_STRING_(0, "budget", &budget_path, "FILE", "the budget (JSON, see godeye-check(1))"),
         OPT_STRING_(0, "base", &base_arg, "SELECTOR", "compare with these traces (default: the budget's \"base\")"),
         OPT_BOOL_(0, "allow-missing", &allow_missing, "a rule without data does not break the gate"),
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl, md or junit", check_formats),
+        OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
     int nargs, rc = gd_parse_options(argc, argv, opts, "godeye check --budget FILE [OPTIONS] [SELECTOR]", &nargs);
@@ -71,22 +75,27 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         json_decref(budget);
         return gd_cli_fail("check", &err);
     }
-    gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "check", GD_STORE_RO, &s))) {
+    gd_store *s = NULL;
+    gd_ch *c = NULL;
+    gd_side_source src;
+    if (co.url ? (rc = gd_cli_ch_open("check", &co, 0, &c)) : (rc = gd_cli_open_store(ctx, "check", GD_STORE_RO, &s))) {
         json_decref(budget);
         return rc;
     }
+    if (c)
+        src = gd_fleet_source(c);
     gd_selection head = {0}, base = {0};
     const char *base_sel = base_arg ? base_arg : json_string_value(json_object_get(budget, "base"));
     json_t *rows = json_array();
     int broken = 0;
-    if (nargs ? gd_store_select(s, argv[0], &head, &err) : gd_store_select_newest(s, &head, &err))
+    if (c ? (nargs ? gd_fleet_select(c, argv[0], &head, &err) : gd_fleet_select_newest(c, &head, &err))
+          : (nargs ? gd_store_select(s, argv[0], &head, &err) : gd_store_select_newest(s, &head, &err)))
         rc = 1;
-    else if (base_sel && gd_store_select(s, base_sel, &base, &err))
+    else if (base_sel && (c ? gd_fleet_select(c, base_sel, &base, &err) : gd_store_select(s, base_sel, &base, &err)))
         rc = 1;
     else {
         gd_check_query q = {.budget = budget, .head = &head, .base = base_sel ? &base : NULL,
-                            .allow_missing = allow_missing};
+                            .allow_missing = allow_missing, .src = c ? &src : NULL};
         rc = gd_store_check(s, &q, collect, rows, &broken, &err) ? 1 : 0;
     }
     int wrc = 0;
@@ -109,6 +118,10 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     gd_selection_free(&head);
     gd_selection_free(&base);
     gd_store_close(s);
+    int fleet = co.url != NULL;
+    gd_ch_close(c);
+    if (rc && fleet && err.code == GD_ERR_IO)
+        return gd_cli_ch_fail("check", &co, &err);
     if (rc)
         return gd_cli_fail("check", &err);
     if (wrc)

@@ -152,7 +152,7 @@ gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, c
     if (!r)
         return r;
     gd_render_tz(r, ctx->tz_min);
-    if (!gd_render_wants_clocks(r)) /* the clocks serve time columns only */
+    if (!s || !gd_render_wants_clocks(r)) /* the clocks serve time columns only */
         return r;
     gd_error err = {0};
     gd_store_trace_clocks(s, add_clock, r, &err);

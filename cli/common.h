@@ -69,4 +69,29 @@ int gd_cli_width(const gd_ctx *ctx);
 FILE *gd_cli_out_open(const char *path, char *tmp, size_t n);
 int gd_cli_out_close(FILE *f, const char *tmp, const char *path, int ok);
 
+/* ClickHouse: where `push` sends and the fleet commands read (cli/fleet.c). */
+typedef struct gd_ch gd_ch;
+typedef struct gd_cli_ch {
+    const char *url, *database, *user, *pwfile;
+    long timeout;          /* seconds per request; 0: 600 */
+} gd_cli_ch;
+
+/* The options of a command that reads a fleet: --clickhouse, --database,
+ * --user, --password-file (as `push` takes them) and --timeout. */
+#define OPT_CLICKHOUSE(o)                                                                           \
+    OPT_STRING_(0, "clickhouse", &(o)->url, "URL", "read the fleet in ClickHouse (godeye push) instead"), \
+    OPT_STRING_(0, "database", &(o)->database, "NAME", "ClickHouse database (default: the server's)"), \
+    OPT_STRING_(0, "user", &(o)->user, "NAME", "ClickHouse user (default: $GODEYE_CLICKHOUSE_USER)"), \
+    OPT_STRING_(0, "password-file", &(o)->pwfile, "FILE",                                           \
+                "read the password from FILE (default: $GODEYE_CLICKHOUSE_PASSWORD)"),              \
+    OPT_INT_(0, "timeout", &(o)->timeout, "S", "seconds a ClickHouse request may take (default 600)")
+
+/* Connects as o says (user and password from the options or the
+ * environment; the database created first when `create`); on failure
+ * prints one line naming the server (no credentials) and returns the exit
+ * code, else 0 with *out set. */
+int gd_cli_ch_open(const char *cmd, const gd_cli_ch *o, int create, gd_ch **out);
+/* err's message for a failure while talking to the server o names. */
+int gd_cli_ch_fail(const char *cmd, const gd_cli_ch *o, gd_error *err);
+
 #endif

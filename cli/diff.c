@@ -4,6 +4,8 @@
 #include <stdio.h>
 
 #include "builtins.h"
+#include "fleet/clickhouse.h"
+#include "fleet/gate.h"
 #include "query/diff.h"
 
 static const gd_column columns[] = {
@@ -39,15 +41,46 @@ static const gd_column columns[] = {
 
 static const char *const diff_formats[] = {"table", "csv", "json", "jsonl", "md", NULL};
 
+/* The same diff with both sides read from the fleet in ClickHouse. */
+static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode mode, double alpha,
+                      long min_samples)
+{
+    gd_ch *c;
+    int rc = gd_cli_ch_open("diff", co, 0, &c);
+    if (rc)
+        return rc;
+    gd_error err = {0};
+    gd_selection base = {0}, head = {0};
+    if ((rc = gd_fleet_select(c, argv[0], &base, &err)) || (rc = gd_fleet_select(c, argv[1], &head, &err))) {
+        gd_selection_free(&base);
+        gd_ch_close(c);
+        return err.code == GD_ERR_USAGE || err.code == GD_ERR_DATA ? gd_cli_fail("diff", &err)
+                                                                   : gd_cli_ch_fail("diff", co, &err);
+    }
+    gd_side_source src = gd_fleet_source(c);
+    gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, columns, sizeof columns / sizeof columns[0]);
+    gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples, .src = &src};
+    rc = gd_store_diff(NULL, &q, gd_cli_render_cb, r, &err);
+    int wrc = gd_render_end(r);
+    gd_selection_free(&base);
+    gd_selection_free(&head);
+    gd_ch_close(c);
+    if (rc)
+        return gd_cli_ch_fail("diff", co, &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}
+
 int cmd_diff(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL;
     double alpha = NAN;
     long min_samples = -1;
+    gd_cli_ch co = {0};
     const gd_option opts[] = {
         OPT_DOUBLE_(0, "alpha", &alpha, "P", "significance level of the tests (default 0.01)"),
         OPT_INT_(0, "min-samples", &min_samples, "N", "fewest durations per side for a duration test (default 5)"),
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl or md", diff_formats),
+        OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
     int nargs, rc = gd_parse_options(argc, argv, opts, "godeye diff [OPTIONS] BASE HEAD", &nargs);
@@ -65,6 +98,8 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye diff: --min-samples must be 1 or more\n");
         return GD_EXIT_USAGE;
     }
+    if (co.url)
+        return diff_fleet(ctx, &co, argv, gd_cli_mode(format), alpha, min_samples);
     gd_store *s;
     if ((rc = gd_cli_open_store(ctx, "diff", GD_STORE_RO, &s)))
         return rc;

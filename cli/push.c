@@ -72,27 +72,10 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     gd_error err = {0};
     char shown[1024]; /* the URL as messages show it: no credentials */
     gd_url_redact(url, shown, sizeof shown);
-    if (!user)
-        user = getenv("GODEYE_CLICKHOUSE_USER");
-    char password[512];
-    const char *pw = getenv("GODEYE_CLICKHOUSE_PASSWORD");
-    if (pwfile) {
-        FILE *f = fopen(pwfile, "r");
-        if (!f || !fgets(password, sizeof password, f)) {
-            fprintf(stderr, "godeye push: cannot read the password from '%s'\n", pwfile);
-            if (f)
-                fclose(f);
-            return GD_EXIT_FAIL;
-        }
-        fclose(f);
-        password[strcspn(password, "\r\n")] = 0;
-        pw = password;
-    }
+    gd_cli_ch co = {url, database, user, pwfile, 0};
     gd_ch *c;
-    if ((rc = gd_ch_open(&c, url, database, user, pw, &err))) {
-        snprintf(err.source, sizeof err.source, "%.500s", shown);
-        return gd_cli_fail("push", &err);
-    }
+    if ((rc = gd_cli_ch_open("push", &co, 1, &c)))
+        return rc;
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, "push", &traces, &s))) {
         gd_ch_close(c);

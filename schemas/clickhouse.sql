@@ -146,7 +146,10 @@ CREATE TABLE IF NOT EXISTS frames (
   ts_ms         Float64,
   dur_ms        Float64,
   window        String,
-  vsync_ms      Nullable(Float64)
+  vsync_ms      Nullable(Float64),
+  -- frametimeline, doframe or '' (godeye-frames(1)); added in schema 6: a
+  -- server with the older table needs ALTER TABLE frames ADD COLUMN source String
+  source        String
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, window, trace_uid, seq);
@@ -213,6 +216,28 @@ PARTITION BY day
 ORDER BY (app, version_name, trace_uid, seq);
 
 -- Image issues (default thresholds), de-duplicated as godeye images does.
+-- What godeye's ANR count (godeye-anr(1), #28) reads: each dump (anr = 1
+-- when the system took it for an ANR, 0 for a snapshot) with its pid and
+-- time, each ANR-kind block with its pid, start, duration and its trace's
+-- ANR threshold.  The fleet counts dumps with anr = 1 plus blocks that no
+-- such dump of the selection explains (the same condition as the store's).
+CREATE TABLE IF NOT EXISTS anrs (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  kind          String,
+  anr           UInt8,
+  pid           Nullable(Int32),
+  ts_ms         Nullable(Float64),
+  start_ms      Nullable(Float64),
+  dur_ms        Nullable(Float64),
+  anr_ms        Nullable(Float64)
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid, seq);
+
 CREATE TABLE IF NOT EXISTS image_issues (
   trace_uid     String,
   seq           UInt64,

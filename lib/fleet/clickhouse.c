@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "clickhouse_sql.h"
 #include "io/fetch.h"
 
@@ -17,13 +19,83 @@ struct gd_ch {
     char resp[16384];      /* the start of the last response */
     size_t rlen;
     char errbuf[CURL_ERROR_SIZE];
+    long timeout;          /* seconds for a whole request */
     struct curl_slist *headers;
+    /* gd_ch_select: the answer's lines, each handed to `fn` parsed */
+    gd_ch_row_fn fn;
+    void *fn_ctx;
+    char *line;            /* the line being received */
+    size_t llen, lcap;
+    int stop;              /* 1: fn stopped, 2: out of memory, 3: a line too long or not JSON */
 };
+
+/* Longest line of an answer gd_ch_select accepts (one row). */
+#define LINE_MAX_BYTES (16u << 20)
+
+/* One complete line of a select's answer. */
+static int on_line(gd_ch *c)
+{
+    if (!c->llen)
+        return 0;
+    json_error_t je;
+    json_t *row = json_loadb(c->line, c->llen, 0, &je);
+    if (!json_is_object(row)) {
+        /* an error the server wrote after its 200 header: keep its text */
+        json_decref(row);
+        size_t n = c->llen < sizeof c->resp - 1 ? c->llen : sizeof c->resp - 1;
+        memcpy(c->resp, c->line, n);
+        c->resp[n] = 0;
+        c->rlen = n;
+        return 3;
+    }
+    int stop = c->fn(c->fn_ctx, row);
+    json_decref(row);
+    return stop ? 1 : 0;
+}
 
 static size_t on_resp(char *p, size_t size, size_t n, void *ctx)
 {
     gd_ch *c = ctx;
-    size_t k = size * n, room = sizeof c->resp - 1 - c->rlen;
+    size_t k = size * n;
+    long code = 0;
+    if (c->fn)
+        curl_easy_getinfo(c->e, CURLINFO_RESPONSE_CODE, &code);
+    if (c->fn && code == 200) {
+        /* streamed: a line at a time, never the whole answer */
+        size_t i = 0;
+        while (i < k && !c->stop) {
+            const char *nl = memchr(p + i, '\n', k - i);
+            size_t seg = nl ? (size_t)(nl - (p + i)) : k - i;
+            if (c->llen + seg > LINE_MAX_BYTES) {
+                snprintf(c->resp, sizeof c->resp, "a row of the answer is over %u bytes", LINE_MAX_BYTES);
+                c->stop = 3;
+                break;
+            }
+            if (c->llen + seg > c->lcap) {
+                size_t cap = c->lcap ? c->lcap : 4096;
+                while (cap < c->llen + seg)
+                    cap *= 2;
+                char *l = realloc(c->line, cap);
+                if (!l) {
+                    c->stop = 2;
+                    break;
+                }
+                c->line = l;
+                c->lcap = cap;
+            }
+            if (seg)
+                memcpy(c->line + c->llen, p + i, seg);
+            c->llen += seg;
+            i += seg;
+            if (nl) {
+                c->stop = on_line(c);
+                c->llen = 0;
+                i++;
+            }
+        }
+        return c->stop ? 0 : k;
+    }
+    size_t room = sizeof c->resp - 1 - c->rlen;
     memcpy(c->resp + c->rlen, p, k < room ? k : room);
     c->rlen += k < room ? k : room;
     c->resp[c->rlen] = 0;
@@ -92,6 +164,16 @@ static int post(gd_ch *c, const char *params, const char *body, size_t n, stream
         return GD_ERR_ABORT;
     long code = 0;
     curl_easy_getinfo(c->e, CURLINFO_RESPONSE_CODE, &code);
+    if (c->fn && !c->stop && r == CURLE_OK && code == 200 && c->llen)
+        c->stop = on_line(c); /* the last line, without its newline */
+    if (c->fn && c->stop == 1)
+        return GD_ERR_ABORT;
+    if (c->fn && c->stop == 2)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (c->fn && c->stop == 3)
+        return server_error(c, code, err);
+    if (r == CURLE_OPERATION_TIMEDOUT)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer within %ld s", c->timeout);
     if (r != CURLE_OK)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s",
                             c->errbuf[0] ? c->errbuf : curl_easy_strerror(r));
@@ -152,7 +234,7 @@ static int valid_name(const char *s)
 }
 
 int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *user,
-               const char *password, gd_error *err)
+               const char *password, long timeout, int create, gd_error *err)
 {
     *out = NULL;
     if (!gd_fetch_is_url(url)) {
@@ -176,8 +258,7 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     else
         snprintf(c->base, n + 3, "%s%s", url, url[n - 1] == '/' ? "?" : "/?");
     curl_easy_setopt(c->e, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c->e, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(c->e, CURLOPT_TIMEOUT, 600L);
+    gd_ch_set_timeout(c, timeout > 0 ? timeout : 600);
     curl_easy_setopt(c->e, CURLOPT_WRITEFUNCTION, on_resp);
     curl_easy_setopt(c->e, CURLOPT_WRITEDATA, c);
     curl_easy_setopt(c->e, CURLOPT_ERRORBUFFER, c->errbuf);
@@ -197,11 +278,12 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
         curl_easy_setopt(c->e, CURLOPT_PASSWORD, password);
     char sql[256];
     int rc = gd_ch_query(c, "SELECT 1", NULL, 0, err);
-    if (!rc && database) {
+    if (!rc && database && create) {
         snprintf(sql, sizeof sql, "CREATE DATABASE IF NOT EXISTS %s", database);
         rc = gd_ch_query(c, sql, NULL, 0, err);
-        snprintf(c->db, sizeof c->db, "%s", database);
     }
+    if (database)
+        snprintf(c->db, sizeof c->db, "%s", database);
     if (rc) {
         gd_ch_close(c);
         return rc;
@@ -210,10 +292,38 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     return GD_OK;
 }
 
+void gd_ch_set_timeout(gd_ch *c, long seconds)
+{
+    c->timeout = seconds;
+    curl_easy_setopt(c->e, CURLOPT_TIMEOUT, seconds);
+    curl_easy_setopt(c->e, CURLOPT_CONNECTTIMEOUT, seconds < 10 ? seconds : 10L);
+}
+
+int gd_ch_select(gd_ch *c, const char *sql, gd_ch_row_fn fn, void *ctx, gd_error *err)
+{
+    size_t n = strlen(sql);
+    char *q = malloc(n + 32);
+    if (!q)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    snprintf(q, n + 32, "%s FORMAT JSONEachRow", sql);
+    c->fn = fn;
+    c->fn_ctx = ctx;
+    c->stop = 0;
+    c->llen = 0;
+    /* numbers as numbers; the whole answer computed before the 200, so that
+     * an error comes as one (and a row's error line is still caught) */
+    int rc = post(c, "output_format_json_quote_64bit_integers=0&wait_end_of_query=1", q, strlen(q),
+                  NULL, err);
+    c->fn = NULL;
+    free(q);
+    return rc;
+}
+
 void gd_ch_close(gd_ch *c)
 {
     if (!c)
         return;
+    free(c->line);
     if (c->e)
         curl_easy_cleanup(c->e);
     curl_slist_free_all(c->headers);

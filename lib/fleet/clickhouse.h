@@ -4,23 +4,40 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "core/error.h"
 
 typedef struct gd_ch gd_ch;
 
 /* Connects to the server at `url` (http(s)://host:8123, optionally with
  * ?user=..&password=..) and checks it answers; with `database` (letters,
- * digits, _; NULL = the server's default) creates it if missing and uses it.
+ * digits, _; NULL = the server's default) uses it, creating it first when
+ * `create`; timeout: seconds per request (gd_ch_set_timeout; <= 0: 600).
  * Fails with GD_ERR_USAGE on a bad URL or name, GD_ERR_IO when the server
- * cannot be reached or refuses (message: the server's). */
+ * cannot be reached, is slower than the timeout or refuses (message: the
+ * server's). */
 int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *user,
-               const char *password, gd_error *err);
+               const char *password, long timeout, int create, gd_error *err);
 void gd_ch_close(gd_ch *c);
 
 /* Runs one statement; the response (up to outn-1 bytes, NUL-terminated,
  * trailing newline removed) goes to out when not NULL.  A server error is
  * GD_ERR_IO with "clickhouse: " and the server's first line. */
 int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err);
+
+/* Runs `sql` (a SELECT, no FORMAT) and calls fn with each row of the
+ * answer (JSONEachRow, 64-bit integers as numbers), read a line at a time
+ * whatever the answer's size (a row over 16 MB is an error).  fn returning
+ * non-zero stops: GD_ERR_ABORT.  A server error, before or within the
+ * answer, is GD_ERR_IO with "clickhouse: " and the server's first line; a
+ * timeout is GD_ERR_IO "clickhouse: no answer within N s". */
+typedef int (*gd_ch_row_fn)(void *ctx, json_t *row);
+int gd_ch_select(gd_ch *c, const char *sql, gd_ch_row_fn fn, void *ctx, gd_error *err);
+
+/* Seconds a request may take in all (connecting: at most 10 of them);
+ * 600 by default. */
+void gd_ch_set_timeout(gd_ch *c, long seconds);
 
 /* INSERT INTO `table` FORMAT JSONEachRow with `body` (n bytes of lines). */
 int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_error *err);

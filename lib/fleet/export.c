@@ -154,8 +154,20 @@ static const export_def exports[] = {
      " WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
     {"frames",
      "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
-     DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms"
+     DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms,"
+     " coalesce(f.source, '') AS source"
      " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
+    /* what gd_store_anr_count's rule reads (#28): the dumps (anr: the
+     * anr_dump view's) and the ANR-kind blocks with their trace's anr_ms;
+     * the fleet applies GD_SQL_DUMP_OF_BLOCK to them (fleet/gate.c) */
+    {"anrs",
+     "SELECT " TRACE_COLS " row_number() OVER (ORDER BY a.k, a.at, a.pid) - 1 AS seq, "
+     DAY("a.at") " a.kind, a.anr, a.pid, a.ts_ms, a.start_ms, a.dur_ms, a.anr_ms"
+     " FROM (SELECT 'dump' AS kind, 0 AS k, v.anr AS anr, v.pid AS pid, v.ts_ms AS ts_ms, NULL AS start_ms,"
+     " NULL AS dur_ms, NULL AS anr_ms, v.ts_ms AS at FROM anr_dump v WHERE v.trace = ?1"
+     " UNION ALL SELECT 'block', 1, 0, d.pid, NULL, d.start_ms, d.dur_ms, t2.anr_ms, d.start_ms"
+     " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t2 ON t2.id = d.trace"
+     " WHERE b.trace = ?1 AND " GD_SQL_BLOCK_KIND("d", "t2") " = 'anr') a JOIN trace t ON t.id = ?1"},
     {"pages", NULL, q_pages, m_pages},
     {"overdraw", NULL, q_overdraw, m_overdraw},
     {"image_issues", NULL, q_images, m_images},

@@ -146,9 +146,9 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
     side sh, sb;
     memset(&sb, 0, sizeof sb);
     out_rows diff = {0};
-    int rc = gd_diff_side_load(s, q->head, &sh, err);
+    int rc = gd_diff_side_load_from(s, q->src, q->head, &sh, err);
     if (!rc && need_base) {
-        rc = gd_diff_side_load(s, q->base, &sb, err);
+        rc = gd_diff_side_load_from(s, q->src, q->base, &sb, err);
         double alpha;
         long min_samples;
         json_t *a = json_object_get(q->budget, "alpha"), *m = json_object_get(q->budget, "min_samples");
@@ -166,15 +166,8 @@ int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
             continue;
         double v = NAN;
         switch ((rule_id)r) {
-        case R_ANR_COUNT: {
-            /* #28: the ANR count of every output, never the snapshot dumps */
-            gd_filter hf = {q->head->ids, q->head->n};
-            gd_anr_counts ac;
-            if ((rc = gd_store_anr_count(s, &hf, &ac, err)))
-                break;
-            v = (double)ac.total;
-            break;
-        }
+        /* #28: the ANR count of every output, never the snapshot dumps */
+        case R_ANR_COUNT: v = (double)sh.anr_total; break;
         case R_BLOCK_P95: v = pooled_p95(&sh.groups, err, &oom); break;
         case R_LONG_PER_MIN: v = gd_diff_per_min(sh.long_blocks, q->head->minutes); break;
         case R_PAGE_LOAD_P95: v = pooled_p95(&sh.load, err, &oom); break;

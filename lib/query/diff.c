@@ -43,9 +43,12 @@ static void series_push(series_set *st, series *e, double v)
 {
     if (!e)
         return;
-    e->count++;
+    if (!e->sampled)
+        e->count++;
     if (isnan(v))
         return;
+    if (!e->sampled)
+        e->sum += v;
     if (gd_grow((void **)&e->v, &e->cap, e->n + 1, sizeof *e->v, NULL)) {
         st->oom = 1;
         return;
@@ -88,9 +91,34 @@ static int on_block(void *ctx, json_t *row)
         }
     }
     const char *kind = json_string_value(json_object_get(row, "kind"));
-    if (kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0))
+    if (!sd->stats && kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0))
         sd->long_blocks++;
     return sd->groups.oom;
+}
+
+/* A source's exact figures of a group whose blocks come as a sample. */
+static int on_group_stats(void *ctx, json_t *row)
+{
+    side *sd = ctx;
+    series *e = set_get(&sd->groups, json_string_value(json_object_get(row, "group")));
+    if (!e)
+        return 1;
+    double c = num(row, "count"), t = num(row, "total_ms"), l = num(row, "long");
+    e->count = isnan(c) ? 0 : (long)c;
+    e->sum = isnan(t) ? 0 : t;
+    e->max = num(row, "max_ms");
+    e->sampled = 1;
+    sd->long_blocks += isnan(l) ? 0 : (long)l;
+    sd->stats = 1;
+    return 0;
+}
+
+static int on_anr(void *ctx, json_t *row)
+{
+    side *sd = ctx;
+    double t = num(row, "total");
+    sd->anr_total += isnan(t) ? 0 : (long)t;
+    return 0;
 }
 
 static int on_page(void *ctx, json_t *row)
@@ -152,8 +180,10 @@ void gd_diff_side_free(side *sd)
         set_free(&sd->states[i]);
 }
 
-/* Reads everything of one selection through the listing queries. */
-int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *err)
+/* Reads everything of one selection through the listing queries, or
+ * from src: the same row handlers either way. */
+int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_selection *sel, side *sd,
+                           gd_error *err)
 {
     memset(sd, 0, sizeof *sd);
     sd->sel = sel;
@@ -165,24 +195,35 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     for (int i = 0; i < GD_DIFF_NSTATES; i++)
         if (!(sd->states[i].index = json_object()))
             return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    gd_filter f = {sel->ids, sel->n};
-    gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};
-    gd_pages_query pq = {.filter = f, .slow_ms = NAN};
-    gd_frames_query fq = {.filter = f};
-    gd_startup_query sq = {.filter = f};
     int rc;
-    if ((rc = gd_store_blocks_light(s, &bq, on_block, sd, err)) || (rc = gd_store_pages(s, &pq, on_page, sd, err)) ||
-        (rc = gd_store_frames(s, &fq, on_frames, sd, err)) ||
-        (rc = gd_store_startups(s, &sq, on_startup, sd, err)))
-        return rc;
-    /* #28: the ANR count of every output (never the snapshot dumps) */
-    gd_anr_counts ac;
-    if ((rc = gd_store_anr_count(s, &f, &ac, err)))
-        return rc;
-    if (ac.total) {
+    if (src) {
+        if ((rc = src->rows(src->ctx, sel, "group_stats", on_group_stats, sd, err)) ||
+            (rc = src->rows(src->ctx, sel, "blocks", on_block, sd, err)) ||
+            (rc = src->rows(src->ctx, sel, "pages", on_page, sd, err)) ||
+            (rc = src->rows(src->ctx, sel, "frames", on_frames, sd, err)) ||
+            (rc = src->rows(src->ctx, sel, "startups", on_startup, sd, err)) ||
+            (rc = src->rows(src->ctx, sel, "anr", on_anr, sd, err)))
+            return rc;
+    } else {
+        gd_filter f = {sel->ids, sel->n};
+        gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};
+        gd_pages_query pq = {.filter = f, .slow_ms = NAN};
+        gd_frames_query fq = {.filter = f};
+        gd_startup_query sq = {.filter = f};
+        if ((rc = gd_store_blocks_light(s, &bq, on_block, sd, err)) ||
+            (rc = gd_store_pages(s, &pq, on_page, sd, err)) || (rc = gd_store_frames(s, &fq, on_frames, sd, err)) ||
+            (rc = gd_store_startups(s, &sq, on_startup, sd, err)))
+            return rc;
+        /* #28: the ANR count of every output (never the snapshot dumps) */
+        gd_anr_counts ac;
+        if ((rc = gd_store_anr_count(s, &f, &ac, err)))
+            return rc;
+        sd->anr_total = ac.total;
+    }
+    if (sd->anr_total) {
         series *e = set_get(&sd->anr, "ANRs");
         if (e)
-            e->count = ac.total;
+            e->count = sd->anr_total;
     }
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i]->oom)
@@ -199,16 +240,18 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
     return GD_OK;
 }
 
+int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *err)
+{
+    return gd_diff_side_load_from(s, NULL, sel, sd, err);
+}
+
 /* ---- diff rows ---------------------------------------------------------- */
 
 static const char *const kind_names[] = {"group", "page", "frames", "startup", "anr"};
 
 static double sum_of(const series *e)
 {
-    double t = 0;
-    for (size_t i = 0; e && i < e->n; i++)
-        t += e->v[i];
-    return t;
+    return e ? e->sum : 0;
 }
 
 /* A p-value with 4 significant digits. */
@@ -244,7 +287,8 @@ static json_t *side_json(row_kind k, const series *e, double minutes)
     int has = e && e->n;
     json_object_set_new(o, "p50_ms", gd_ms_json(has ? gd_percentile(e->v, e->n, 50) : NAN));
     json_object_set_new(o, "p95_ms", gd_ms_json(has ? gd_percentile(e->v, e->n, 95) : NAN));
-    json_object_set_new(o, "max_ms", gd_ms_json(has ? e->v[e->n - 1] : NAN));
+    json_object_set_new(o, "max_ms", gd_ms_json(e && e->sampled && !isnan(e->max) ? e->max
+                                                  : has ? e->v[e->n - 1] : NAN));
     json_object_set_new(o, "total_ms", gd_ms_json(k == K_ANR ? NAN : sum_of(e)));
     return o;
 }
@@ -514,9 +558,9 @@ int gd_store_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, 
     gd_diff_resolve(&alpha, &min_samples, q->alpha, q->min_samples);
     side sb, sh;
     out_rows out = {0};
-    int rc = gd_diff_side_load(s, q->base, &sb, err);
+    int rc = gd_diff_side_load_from(s, q->src, q->base, &sb, err);
     if (!rc)
-        rc = gd_diff_side_load(s, q->head, &sh, err);
+        rc = gd_diff_side_load_from(s, q->src, q->head, &sh, err);
     else
         memset(&sh, 0, sizeof sh);
     if (!rc)

@@ -11,7 +11,27 @@ typedef struct gd_selection {
     int64_t *ids;
     size_t n;
     double minutes;   /* Σ (end_ms − start_ms) / 60000 over traces with both */
+    char *where;      /* a fleet's selection: its condition on the fleet's
+                         traces (ids NULL, n the traces matched); NULL here */
 } gd_selection;
+
+/* What a side of a diff or check is read from when it is not the store
+ * (a fleet, fleet/gate.h): rows calls fn with every row of `what` over
+ * the selection, shaped as the store's listing rows are:
+ *   "blocks"   group, kind, duration_ms (one per block; a bounded sample
+ *              per group may stand for the rest, see "group_stats")
+ *   "group_stats" group, count, total_ms (a group's exact figures when
+ *              "blocks" gave only a sample of it)
+ *   "pages"    page, draw_ms, load_ms
+ *   "frames"   source ("frames"), window, frames, slow, frozen, max_ms
+ *   "startups" app, kind, total_ms
+ *   "anr"      total (the ANR count, gd_store_anr_count's rule)
+ * and returns GD_OK or an error code with err set. */
+typedef struct gd_side_source {
+    int (*rows)(void *ctx, const gd_selection *sel, const char *what, gd_row_fn fn, void *fn_ctx,
+                gd_error *err);
+    void *ctx;
+} gd_side_source;
 
 /* Resolves a selector: a trace id ("3"), a comma list ("1,2,5") or
  * key=value on the traces' metadata, key one of version (version_name),
@@ -35,6 +55,7 @@ typedef struct gd_diff_query {
     const gd_selection *base, *head;
     double alpha;          /* significance level (NAN: 0.01)               */
     long min_samples;      /* per side for the duration tests (<0: 5)      */
+    const gd_side_source *src; /* NULL: the store; else the store is unused */
 } gd_diff_query;
 
 /* Rows of `godeye diff` (godeye-diff(1) OUTPUT): kind, name, metric,
@@ -52,6 +73,7 @@ typedef struct gd_check_query {
     const gd_selection *head;      /* the traces checked                   */
     const gd_selection *base;      /* for new_groups/regressed_groups, or NULL */
     int allow_missing;             /* every rule optional (--allow-missing)  */
+    const gd_side_source *src;     /* NULL: the store; else the store is unused */
 } gd_check_query;
 
 /* One row per rule of the budget, in the rule table's order: rule, value

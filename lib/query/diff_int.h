@@ -15,6 +15,8 @@ typedef struct series {
     long count;          /* events (frames: frames)                        */
     long slow, frozen;   /* frames only                                    */
     double max;          /* frames only: the largest frame, NAN when none  */
+    double sum;          /* Σ durations (of all `count`, v may be a sample) */
+    int sampled;         /* sum and count set by a source's group_stats     */
 } series;
 
 typedef struct series_set {
@@ -35,6 +37,9 @@ typedef struct side {
     series_set groups, draw, load, frames, startups, anr;
     series_set states[GD_DIFF_NSTATES]; /* per group: each block's ms in the metric */
     long long_blocks;      /* blocks of kind long or anr                   */
+    long anr_total;        /* gd_store_anr_count's total                   */
+    int stats;             /* groups' counts, sums, long_blocks came from a
+                              source's group_stats: block rows add samples */
     double startup_max[3]; /* slowest cold, warm, hot launch; NAN when none */
 } side;
 
@@ -56,6 +61,9 @@ typedef struct out_rows {
 /* Reads everything of one selection through the listing queries into sd
  * (freed with gd_diff_side_free, also on failure). */
 int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *err);
+/* The same from a source (src NULL: gd_diff_side_load). */
+int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_selection *sel, side *sd,
+                           gd_error *err);
 void gd_diff_side_free(side *sd);
 
 /* Appends the rows of kind k for every name in either side's set (b, h)

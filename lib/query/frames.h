@@ -7,9 +7,14 @@
 
 /* The frame_time rows that count: a trace with FrameTimeline frames shows
  * those, not its Choreographer#doFrame ones (the one home of that rule). */
-#define GD_FRAMES_SHOWN_SQL                                                                        \
-    "NOT (source IS 'doframe' AND trace IN"                                                         \
-    " (SELECT trace FROM frame_time WHERE source = 'frametimeline'))"
+/* The frames shown (the one rule): a trace's doFrame slices give way to
+ * its FrameTimeline frames.  `trace` names the trace column and `table`
+ * the frames table (plain SQL: the store's, and the fleet's in ClickHouse,
+ * fleet/gate.c). */
+#define GD_SQL_FRAMES_SHOWN(trace, table)                                                          \
+    "NOT (coalesce(source, '') = 'doframe' AND " trace " IN"                                        \
+    " (SELECT " trace " FROM " table " WHERE source = 'frametimeline'))"
+#define GD_FRAMES_SHOWN_SQL GD_SQL_FRAMES_SHOWN("trace", "frame_time")
 
 typedef struct gd_frames_query {
     gd_filter filter;

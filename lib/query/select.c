@@ -18,6 +18,7 @@ void gd_selection_free(gd_selection *sel)
     if (!sel)
         return;
     free(sel->ids);
+    free(sel->where);
     memset(sel, 0, sizeof *sel);
 }
 

@@ -1,0 +1,49 @@
+/* fleet.c - connecting to ClickHouse with the credentials `push` takes, for every command that reads or writes a fleet. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins.h"
+#include "core/escape.h"
+#include "fleet/clickhouse.h"
+#include "io/fetch.h"
+
+int gd_cli_ch_fail(const char *cmd, const gd_cli_ch *o, gd_error *err)
+{
+    if (!err->source[0]) {
+        char shown[1024]; /* the URL as messages show it: no credentials */
+        gd_url_redact(o->url, shown, sizeof shown);
+        snprintf(err->source, sizeof err->source, "%.500s", shown);
+    }
+    return gd_cli_fail(cmd, err);
+}
+
+int gd_cli_ch_open(const char *cmd, const gd_cli_ch *o, int create, gd_ch **out)
+{
+    *out = NULL;
+    if (o->timeout < 0) {
+        fprintf(stderr, "godeye %s: --timeout must be 0 or more seconds\n", cmd);
+        return GD_EXIT_USAGE;
+    }
+    const char *user = o->user ? o->user : getenv("GODEYE_CLICKHOUSE_USER");
+    char password[512];
+    const char *pw = getenv("GODEYE_CLICKHOUSE_PASSWORD");
+    if (o->pwfile) {
+        FILE *f = fopen(o->pwfile, "r");
+        if (!f || !fgets(password, sizeof password, f)) {
+            fprintf(stderr, "godeye %s: cannot read the password from '", cmd);
+            gd_fputs_escaped(o->pwfile, stderr);
+            fputs("'\n", stderr);
+            if (f)
+                fclose(f);
+            return GD_EXIT_FAIL;
+        }
+        fclose(f);
+        password[strcspn(password, "\r\n")] = 0;
+        pw = password;
+    }
+    gd_error err = {0};
+    if (gd_ch_open(out, o->url, o->database, user, pw, o->timeout, create, &err))
+        return gd_cli_ch_fail(cmd, o, &err);
+    return 0;
+}

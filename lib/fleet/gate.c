@@ -1,0 +1,349 @@
+/* gate.c - the sides of `godeye diff`/`check` from ClickHouse: selections over the fleet's traces and the rows query/diff judges. */
+#include "fleet/gate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/frames.h"
+#include "analysis/version.h"
+#include "query/frames.h"
+#include "store/store_int.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define GD_FLEET_SAMPLE_TEXT STR(GD_FLEET_SAMPLE)
+
+/* Every table is a ReplacingMergeTree: FINAL collapses a row pushed twice. */
+#define TRACES_FINAL "traces FINAL"
+
+/* The fleet column a selector key stands for; NULL when unknown. */
+static const char *fleet_column(const char *key, size_t n)
+{
+    static const char *const map[][2] = {
+        {"version", "version_name"}, {"app", "app"},       {"device", "device"},
+        {"api", "toString(api_level)"}, {"source", "source"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && strncmp(key, map[i][0], n) == 0)
+            return map[i][1];
+    return NULL;
+}
+
+/* `v` as a ClickHouse string literal into out (n bytes); -1 when it does not fit. */
+static int quote(const char *v, char *out, size_t n)
+{
+    size_t k = 0;
+    if (n < 3)
+        return -1;
+    out[k++] = '\'';
+    for (; *v; v++) {
+        if (k + 4 >= n)
+            return -1;
+        if (*v == '\'' || *v == '\\')
+            out[k++] = '\\';
+        out[k++] = *v;
+    }
+    out[k++] = '\'';
+    out[k] = 0;
+    return 0;
+}
+
+typedef struct counted {
+    long n;
+    double minutes;
+} counted;
+
+static int on_count(void *ctx, json_t *row)
+{
+    counted *c = ctx;
+    json_t *n = json_object_get(row, "n"), *m = json_object_get(row, "minutes");
+    c->n = json_is_number(n) ? (long)json_number_value(n) : 0;
+    c->minutes = json_is_number(m) ? json_number_value(m) : 0;
+    return 0;
+}
+
+typedef struct values {
+    char *v[24];
+    size_t n;
+    int more;
+} values;
+
+static int on_value(void *ctx, json_t *row)
+{
+    values *vs = ctx;
+    const char *t = json_string_value(json_object_get(row, "v"));
+    if (!t || !*t)
+        return 0;
+    if (vs->n == sizeof vs->v / sizeof vs->v[0]) {
+        vs->more = 1;
+        return 0;
+    }
+    if ((vs->v[vs->n] = strdup(t)))
+        vs->n++;
+    return 0;
+}
+
+static int cmp_version_str(const void *x, const void *y)
+{
+    return gd_version_cmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The distinct values of col in the fleet (versions in version order). */
+static int values_of(gd_ch *c, const char *col, values *vs, gd_error *err)
+{
+    char sql[300];
+    memset(vs, 0, sizeof *vs);
+    snprintf(sql, sizeof sql, "SELECT DISTINCT %s AS v FROM " TRACES_FINAL " WHERE v != '' ORDER BY v LIMIT 25",
+             col);
+    int rc = gd_ch_select(c, sql, on_value, vs, err);
+    if (!rc && strcmp(col, "version_name") == 0 && vs->n > 1)
+        qsort(vs->v, vs->n, sizeof *vs->v, cmp_version_str);
+    return rc;
+}
+
+static void values_free(values *vs)
+{
+    for (size_t i = 0; i < vs->n; i++)
+        free(vs->v[i]);
+}
+
+static int no_match(gd_ch *c, const char *selector, const char *col, gd_error *err)
+{
+    values vs;
+    int rc = values_of(c, col, &vs, err);
+    if (rc)
+        return rc;
+    char vals[600] = "", key[40];
+    size_t used = 0;
+    for (size_t i = 0; i < vs.n; i++) {
+        int k = snprintf(vals + used, sizeof vals - used, "%s%.60s", i ? ", " : "", vs.v[i]);
+        if (k > 0 && used + (size_t)k < sizeof vals)
+            used += (size_t)k;
+        else
+            vs.more = 1;
+    }
+    values_free(&vs);
+    snprintf(key, sizeof key, "%.*s", (int)(strchr(selector, '=') - selector), selector);
+    if (!vs.n)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s' matches no trace of the fleet; no trace has a %s",
+                            selector, key);
+    return gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s' matches no trace of the fleet; %s present: %s%s",
+                        selector, key, vals, vs.more ? ", ..." : "");
+}
+
+int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!selector || !*selector)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "empty selector");
+    const char *eq = strchr(selector, '=');
+    if (!eq)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                            "selector '%.200s': a fleet is selected by key=value (trace ids differ between"
+                            " databases)",
+                            selector);
+    const char *col = fleet_column(selector, (size_t)(eq - selector));
+    if (!col)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                            "selector '%.200s': unknown key (version, app, device, api, source)", selector);
+    if (!eq[1])
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': empty value", selector);
+    char lit[1100];
+    if (quote(eq + 1, lit, sizeof lit))
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': value too long", selector);
+    size_t wn = strlen(lit) + strlen(col) + 128;
+    if (!(out->where = malloc(wn)))
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    snprintf(out->where, wn, "trace_uid IN (SELECT trace_uid FROM " TRACES_FINAL " WHERE %s = %s)", col, lit);
+    /* exposure as gd_store_select counts it: traces with both ends, end > start */
+    char sql[1400];
+    snprintf(sql, sizeof sql,
+             "SELECT count() AS n, sumIf(end_ms - start_ms, isNotNull(start_ms) AND isNotNull(end_ms)"
+             " AND end_ms > start_ms) / 60000 AS minutes FROM " TRACES_FINAL " WHERE %s = %s",
+             col, lit);
+    counted ct = {0, 0};
+    int rc = gd_ch_select(c, sql, on_count, &ct, err);
+    if (!rc && ct.n == 0)
+        rc = no_match(c, selector, col, err);
+    if (rc) {
+        gd_selection_free(out);
+        return rc;
+    }
+    out->n = (size_t)ct.n;
+    out->minutes = ct.minutes;
+    return GD_OK;
+}
+
+int gd_fleet_select_newest(gd_ch *c, gd_selection *out, gd_error *err)
+{
+    values vs;
+    int rc = values_of(c, "version_name", &vs, err);
+    if (rc)
+        return rc;
+    /* the newest of the first 25 in text order is not the newest of all:
+     * ask for every distinct version when there are more */
+    if (vs.more) {
+        values_free(&vs);
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0,
+                            "the fleet holds more than 24 versions: name the one to check (version=...)");
+    }
+    if (!vs.n) {
+        values_free(&vs);
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "no versioned traces in the fleet: name a selector");
+    }
+    char sel[1100];
+    snprintf(sel, sizeof sel, "version=%.1000s", vs.v[vs.n - 1]);
+    values_free(&vs);
+    return gd_fleet_select(c, sel, out, err);
+}
+
+/* ---- the rows of a side -------------------------------------------------- */
+
+/* '' (a String column's null) as JSON null, as the store gives it. */
+static void empty_null(json_t *row, const char *key)
+{
+    const char *t = json_string_value(json_object_get(row, key));
+    if (t && !*t)
+        json_object_set_new(row, key, json_null());
+}
+
+typedef struct relay {
+    gd_row_fn fn;
+    void *ctx;
+    const char *null_key; /* a text column whose '' means null */
+} relay;
+
+static int on_relay(void *ctx, json_t *row)
+{
+    relay *r = ctx;
+    if (r->null_key)
+        empty_null(row, r->null_key);
+    return r->fn(r->ctx, row);
+}
+
+/* A block group: its times rounded as the store's rows are (gd_ms_json). */
+static int on_group(void *ctx, json_t *row)
+{
+    static const char *const ms[] = {"total_ms", "max_ms"};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        json_t *v = json_object_get(row, ms[i]);
+        if (json_is_number(v))
+            json_object_set_new(row, ms[i], gd_ms_json(json_number_value(v)));
+    }
+    return on_relay(ctx, row);
+}
+
+/* Frames: ClickHouse counts each (window, duration, vsync); the slow and
+ * frozen rules (analysis/frames.h) are applied to each such bucket here. */
+static int on_frame_bucket(void *ctx, json_t *row)
+{
+    relay *r = ctx;
+    json_t *d = json_object_get(row, "dur_ms"), *vs = json_object_get(row, "vsync_ms"),
+           *n = json_object_get(row, "n");
+    double dur = json_is_number(d) ? json_number_value(d) : NAN;
+    double vsync = json_is_number(vs) ? json_number_value(vs) : NAN;
+    json_int_t cnt = json_is_number(n) ? (json_int_t)json_number_value(n) : 0;
+    empty_null(row, "window");
+    json_t *out = json_pack("{s:s s:O s:I s:I s:I s:o}", "source", "frames", "window",
+                            json_object_get(row, "window"), "frames", cnt, "slow",
+                            gd_frame_is_slow(dur, vsync) ? cnt : (json_int_t)0, "frozen",
+                            gd_frame_is_frozen(dur) ? cnt : (json_int_t)0, "max_ms",
+                            isnan(dur) ? json_null() : json_real(dur));
+    if (!out)
+        return 1;
+    int stop = r->fn(r->ctx, out);
+    json_decref(out);
+    return stop;
+}
+
+/* The ANR count by gd_store_anr_count's rule: dumps taken for an ANR, plus
+ * ANR-kind blocks no such dump of the selection explains
+ * (GD_SQL_DUMP_OF_BLOCK, the store's own condition, run by ClickHouse). */
+static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd_error *err)
+{
+    static const char fmt[] =
+        "SELECT (SELECT countIf(anr = 1) FROM anrs FINAL WHERE kind = 'dump' AND %1$s)"
+        " + (SELECT count() FROM anrs FINAL WHERE kind = 'block' AND %1$s)"
+        " - (SELECT uniqExact(trace_uid, seq) FROM (SELECT trace_uid, seq, pid, start_ms, dur_ms, anr_ms"
+        " FROM anrs FINAL WHERE kind = 'block' AND %1$s) AS d ALL INNER JOIN (SELECT pid, ts_ms, anr FROM anrs"
+        " FINAL WHERE kind = 'dump' AND %1$s) AS v USING pid WHERE " GD_SQL_DUMP_OF_BLOCK("v", "d", "d")
+        ") AS total";
+    size_t n = sizeof fmt + 4 * strlen(where);
+    char *sql = malloc(n);
+    if (!sql)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    snprintf(sql, n, fmt, where);
+    relay r = {fn, fn_ctx, NULL};
+    int rc = gd_ch_select(c, sql, on_relay, &r, err);
+    free(sql);
+    return rc;
+}
+
+static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_row_fn fn, void *fn_ctx,
+                      gd_error *err)
+{
+    gd_ch *c = ctx;
+    const char *where = sel->where ? sel->where : "1";
+    relay r = {fn, fn_ctx, NULL};
+    gd_ch_row_fn each = on_relay;
+    const char *fmt;
+    if (strcmp(what, "group_stats") == 0) {
+        r.null_key = "group";
+        fmt = "SELECT grp AS `group`, count() AS count, sum(duration_ms) AS total_ms, max(duration_ms) AS max_ms,"
+              " countIf(kind IN ('long', 'anr')) AS long FROM blocks FINAL WHERE %s GROUP BY grp ORDER BY grp";
+    } else if (strcmp(what, "blocks") == 0) {
+        r.null_key = "group";
+        fmt = "SELECT grp AS `group`, kind, duration_ms FROM blocks FINAL WHERE %s"
+              " ORDER BY grp, cityHash64(trace_uid, seq) LIMIT " GD_FLEET_SAMPLE_TEXT " BY grp";
+    } else if (strcmp(what, "pages") == 0) {
+        fmt = "SELECT page, draw_ms, load_ms FROM pages FINAL WHERE %s ORDER BY trace_uid, seq";
+    } else if (strcmp(what, "frames") == 0) {
+        each = on_frame_bucket;
+        fmt = "SELECT window, dur_ms, vsync_ms, count() AS n FROM frames FINAL WHERE %s AND "
+              GD_SQL_FRAMES_SHOWN("trace_uid", "frames FINAL") " GROUP BY window, dur_ms, vsync_ms"
+              " ORDER BY window, dur_ms";
+    } else if (strcmp(what, "startups") == 0) {
+        r.null_key = "app";
+        fmt = "SELECT launched_app AS app, if(kind = '', NULL, kind) AS kind, total_ms FROM startups FINAL"
+              " WHERE %s ORDER BY trace_uid, seq";
+    } else if (strcmp(what, "anr") == 0) {
+        return anr_total(c, where, fn, fn_ctx, err);
+    } else {
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no fleet rows for '%s'", what);
+    }
+    size_t n = strlen(fmt) + strlen(where) + 1;
+    char *sql = malloc(n);
+    if (!sql)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    snprintf(sql, n, fmt, where);
+    int rc = gd_ch_select(c, sql, each, &r, err);
+    free(sql);
+    if (rc == GD_ERR_ABORT && !err->code)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return rc;
+}
+
+gd_side_source gd_fleet_source(gd_ch *c)
+{
+    return (gd_side_source){fleet_rows, c};
+}
+
+int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    const char *where = sel && sel->where ? sel->where : "1";
+    const char *fmt = "SELECT grp AS `group`, min(key_frame) AS key_frame, count() AS count,"
+                      " sum(duration_ms) AS total_ms, max(duration_ms) AS max_ms,"
+                      " uniqExact(trace_uid) AS traces FROM blocks FINAL WHERE grp != '' AND %s"
+                      " GROUP BY grp ORDER BY total_ms DESC, grp";
+    size_t n = strlen(fmt) + strlen(where) + 1;
+    char *sql = malloc(n);
+    if (!sql)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    snprintf(sql, n, fmt, where);
+    relay r = {fn, ctx, "key_frame"};
+    int rc = gd_ch_select(c, sql, on_group, &r, err);
+    free(sql);
+    return rc;
+}

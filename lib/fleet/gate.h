@@ -1,0 +1,39 @@
+/* gate.h - the release gate over a fleet: `godeye diff`/`check` sides read
+ * from the ClickHouse tables `godeye push` fills (ClickHouse aggregates,
+ * query/diff judges: the same rules as over one database). */
+#ifndef GD_FLEET_GATE_H
+#define GD_FLEET_GATE_H
+
+#include "clickhouse.h"
+#include "query/diff.h"
+
+/* Durations per block group and side fed to the rank test and the
+ * percentiles: a group with more blocks is represented by this many
+ * (a fixed pseudo-random choice, cityHash64 of trace and row); its count,
+ * total and max stay exact. */
+#define GD_FLEET_SAMPLE 20000
+
+/* Resolves a selector over the fleet's traces (deduplicated, FINAL):
+ * key=value with the keys of gd_store_select (version, app, device, api,
+ * source; not build, which the fleet does not hold).  Trace ids are
+ * GD_ERR_USAGE (they differ from one database to the next).  No match is
+ * GD_ERR_DATA naming the values present (the first 24).  out->where holds
+ * the condition, out->n the traces, out->minutes their exposure;
+ * gd_selection_free frees it. */
+int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error *err);
+
+/* The newest version_name of the fleet's traces (gd_version_cmp), as
+ * gd_store_select_newest; GD_ERR_DATA when the fleet has no trace. */
+int gd_fleet_select_newest(gd_ch *c, gd_selection *out, gd_error *err);
+
+/* The side source (query/diff.h) over connection c. */
+gd_side_source gd_fleet_source(gd_ch *c);
+
+/* `godeye blocks --group` over the fleet: rows group, key_frame, count,
+ * total_ms, max_ms, traces (distinct traces), by total_ms descending, of
+ * the named groups (ClickHouse aggregates every block; no percentiles:
+ * 18.16 has no interpolated quantile, and a nearest-rank one would not be
+ * the local p50); selection NULL: every trace. */
+int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *ctx, gd_error *err);
+
+#endif

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""clickhouse_gate.py - the release gate over a fleet (`diff`, `check`,
+`blocks --group` with --clickhouse) against a real clickhouse-server on
+loopback, compared with the same commands over one local database.
+
+    clickhouse_gate.py --bin BUILD/cli --examples DIR
+
+Three worker databases share the traces (generated pairs of three seeds,
+tests/oracle/gendiff.py, and the shipped examples), each is pushed to one
+server; a fourth database holds them all.  Fleet and local must give the
+same diff rows (--format json, row for row), the same check rows and exit
+codes (pass and fail budgets), the same block groups.  Rows pushed twice
+(FINAL) change nothing; a closed port, a missing database and a server that
+never answers (--timeout 1) each give one line and exit 1.  Exit 77
+(skipped) when clickhouse-server is not installed.
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import clickhouse_push as chp  # noqa: E402  (start_server, ch)
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--examples", required=True)
+    a = ap.parse_args()
+    if not chp.SERVER:
+        print("SKIP: clickhouse-server is not installed (scripts/deps.sh --test installs it)")
+        return 77
+    chp.signal.alarm(400)
+    tmp = tempfile.mkdtemp(prefix="godeye-gate-")
+    url, stop = chp.start_server(tmp)
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    godeye = os.path.join(a.bin, "godeye")
+
+    def run(db, *args):
+        e = dict(env, GODEYE_DB=os.path.join(tmp, db + ".db"))
+        p = subprocess.run([godeye] + list(args), capture_output=True, env=e, timeout=120)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+    # the captures: three seeds of generated pairs, and the examples
+    caps = []
+    gen = os.path.join(HERE, "..", "oracle", "gendiff.py")
+    for seed in (1, 2, 3):
+        for role, ver, start in (("base", "3.1.0", 1700000000000), ("head", "3.2.0", 1700100000000)):
+            out = os.path.join(tmp, f"{role}{seed}.jsonl")
+            subprocess.run([sys.executable, gen, "--role", role, "--seed", str(seed), "--version", ver,
+                            "--start", str(start + seed * 1000000), "--out", out], check=True)
+            caps.append([out])
+    ex = a.examples
+    caps += [[os.path.join(ex, "shop.previous.jsonl")], [os.path.join(ex, "shop.jsonl")],
+             ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-anr.txt")],
+             ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-am-start.txt")],
+             ["--set", "version=4.11.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-logcat.txt")]]
+    # Perfetto traces written by tests/perfetto/ftgen.py: one with both
+    # FrameTimeline frames and doFrame slices, one with FrameTimeline only
+    pf = os.path.join(HERE, "..", "fixtures", "perfetto")
+    for name, ver in (("frame_timeline_and_doframe", "5.0.0"), ("frame_timeline_metric", "5.1.0")):
+        out = os.path.join(tmp, name + ".perfetto-trace")
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "perfetto", "ftgen.py"),
+                        os.path.join(pf, name + ".json"), out], check=True)
+        caps.append(["--set", f"version={ver}", "--set", "app=com.example.frames", out])
+    for i, cap in enumerate(caps):
+        for db in ("all", f"w{i % 3}"):
+            rc, _, err = run(db, "ingest", "-q", *cap)
+            check(rc == 0, f"ingest {os.path.basename(cap[-1])} into {db} ({err.strip()})")
+    for w in ("w0", "w1", "w2"):
+        rc, out, err = run(w, "push", "--clickhouse", url, "--database", "fleet", "--format", "json")
+        check(rc == 0 and all(r["pushed"] for r in json.loads(out)), f"push {w} ({err.strip()})")
+    fleet = ("--clickhouse", url, "--database", "fleet")
+    # the fleet's ANR counts by the local rule, one row per trace
+    n = chp.ch(url, "SELECT kind, count() FROM anrs FINAL GROUP BY kind ORDER BY kind FORMAT JSONCompact")
+    n = {k: int(v) for k, v in json.loads(n)["data"]}
+    lrc, lout, _ = run("all", "sql", "--format", "json", "SELECT count(*) AS n FROM anr_dump")
+    check(n.get("dump") == json.loads(lout)[0]["n"] and n.get("block", 0) >= 1,
+          f"anrs: {n} (dumps as in the anr_dump view)")
+
+    def same_diff(base, head, what):
+        lrc, lout, lerr = run("all", "diff", base, head, "--format", "json")
+        frc, fout, ferr = run("all", "diff", *fleet, base, head, "--format", "json")
+        local = json.loads(lout) if lrc == 0 else None
+        got = json.loads(fout) if frc == 0 else None
+        check(lrc == 0 and frc == 0 and local == got and len(local) > 0,
+              f"{what}: fleet diff {base} {head} = local, {len(local or [])} rows"
+              f" ({ferr.strip()} {lerr.strip()})")
+        if local != got and local and got:
+            for x, y in zip(local, got):
+                if x != y:
+                    print("  local:", json.dumps(x)[:600])
+                    print("  fleet:", json.dumps(y)[:600])
+                    break
+        return local or []
+
+    # the blocks' answer alone is far over the 16 KB an answer was once cut to
+    size = len(chp.ch(url, "SELECT grp AS `group`, kind, duration_ms FROM blocks FINAL FORMAT JSONEachRow"))
+    check(size > 4 * 16384, f"the fleet's blocks answer is {size} bytes")
+    rows = same_diff("version=3.1.0", "version=3.2.0", "generated pairs")
+    st = {r["name"]: r["status"] for r in rows if r["kind"] == "group"}
+    check(any(k.endswith("Regress") or "Regress" in (k or "") for k in st),
+          f"the generated groups are there: {sorted(k or '' for k in st)[:8]}")
+    same_diff("version=4.11.0", "version=4.12.0", "examples")
+    same_diff("app=com.example.shop", "version=4.12.0", "by app")
+    # FrameTimeline frames hide the same trace's doFrame slices (GD_SQL_FRAMES_SHOWN)
+    rows = same_diff("version=5.0.0", "version=5.1.0", "Perfetto frames")
+    # the base trace has 2 FrameTimeline frames and 3 doFrame slices (cli/frames_timeline)
+    nb = sum(r["base"]["count"] for r in rows if r["kind"] == "frames")
+    check(nb == 2, f"frames of the base: {nb} (the 2 FrameTimeline frames, not the doFrame slices)")
+
+    budgets = os.path.join(HERE, "..", "fixtures", "diff")
+    exits = set()
+    for budget, head, extra in (("budget-anr.json", "version=4.12.0", ()),
+                                ("budget-anr.json", "version=3.2.0", ()),
+                                ("budget-gate.json", "version=4.12.0", ()),
+                                ("budget-optional.json", "version=3.2.0", ()),
+                                ("budget-optional.json", "version=3.2.0", ("--allow-missing",)),
+                                ("budget-self.json", "version=3.2.0", ("--base", "version=3.1.0")),
+                                ("budget-self.json", "version=3.1.0", ("--base", "version=3.1.0"))):
+        args = ("check", "--budget", os.path.join(budgets, budget), "--format", "json", *extra, head)
+        lrc, lout, lerr = run("all", *args)
+        frc, fout, ferr = run("all", args[0], *fleet, *args[1:])
+        exits.add(lrc)
+        check(lrc == frc and lout == fout and lerr == ferr,
+              f"check {budget} {' '.join(extra)} {head}: exit {frc} as local {lrc}, same rows"
+              f" ({ferr.strip()!r} vs {lerr.strip()!r})")
+    check({0, 3} <= exits, f"the budgets pass and fail: exits {sorted(exits)}")
+    # the newest version when no selector is given
+    args = ("--budget", os.path.join(budgets, "budget-anr.json"), "--format", "json")
+    l, f = run("all", "check", *args), run("all", "check", *fleet, *args)
+    check(l == f, f"check without a selector: the newest version, exit {f[0]} as local {l[0]}")
+
+    lrc, lout, _ = run("all", "blocks", "--group", "--format", "json")
+    frc, fout, ferr = run("all", "blocks", "--group", *fleet, "--format", "json")
+    keys = ("group", "key_frame", "count", "total_ms", "max_ms", "traces")
+    local = sorted((tuple(g.get(k) for k in keys) for g in json.loads(lout) if g["group"]), key=str) \
+        if lrc == 0 else []
+    got = sorted((tuple(g.get(k) for k in keys) for g in json.loads(fout)), key=str) if frc == 0 else None
+    check(frc == 0 and local == got and len(local) > 5,
+          f"blocks --group: {len(local)} groups, fleet = local ({ferr.strip()})")
+    for x, y in zip(local, got or []):
+        if x != y:
+            print("  local:", x, "\n  fleet:", y)
+            break
+
+    # rows sent twice collapse: FINAL, never counted twice
+    for t in ("blocks", "pages", "frames", "startups", "anrs", "traces"):
+        chp.ch(url, f"INSERT INTO {t} SELECT * FROM {t}")
+    n2 = int(chp.ch(url, "SELECT count() FROM blocks"))
+    n1 = int(chp.ch(url, "SELECT count() FROM blocks FINAL"))
+    check(n2 == 2 * n1 or n2 > n1, f"blocks doubled in the table: {n2} rows, {n1} distinct")
+    same_diff("version=3.1.0", "version=3.2.0", "after a double push")
+    args = ("--budget", os.path.join(budgets, "budget-anr.json"), "--format", "json", "version=4.12.0")
+    l, f = run("all", "check", *args), run("all", "check", *fleet, *args)
+    check(l == f, f"anr_count after a double push: exit {f[0]} as local {l[0]}")
+
+    # errors: one line, exit 1, never a pass
+    def one_line_fail(args, want, what):
+        rc, out, err = run("all", *args)
+        check(rc == 1 and err.count("\n") == 1 and want in err and out == "",
+              f"{what}: exit {rc}, {err.strip()!r}")
+
+    closed = chp.free_port()
+    one_line_fail(("diff", "--clickhouse", f"http://127.0.0.1:{closed}", "version=3.1.0", "version=3.2.0"),
+                  f"godeye diff: 'http://127.0.0.1:{closed}': clickhouse: ", "closed port")
+    one_line_fail(("check", "--clickhouse", f"http://127.0.0.1:{closed}", "--budget",
+                   os.path.join(budgets, "budget-anr.json"), "version=3.2.0"),
+                  "godeye check: ", "check, closed port")
+    one_line_fail(("diff", "--clickhouse", url, "--database", "nosuchdb", "version=3.1.0", "version=3.2.0"),
+                  "clickhouse: Code: ", "missing database")
+    one_line_fail(("check", "--clickhouse", url, "--database", "nosuchdb", "--budget",
+                   os.path.join(budgets, "budget-anr.json"), "version=3.2.0"),
+                  "clickhouse: Code: ", "check, missing database")
+    one_line_fail(("blocks", "--group", "--clickhouse", url, "--database", "nosuchdb"),
+                  "clickhouse: Code: ", "blocks, missing database")
+    one_line_fail(("diff", *fleet, "version=9.9.9", "version=3.2.0"),
+                  "matches no trace of the fleet; version present: 3.1.0, 3.2.0, 4.11.0, 4.12.0, 5.0.0, 5.1.0",
+                  "a selector matching nothing")
+
+    # credentials as push takes them: a user from the environment, a password file
+    e = dict(env, GODEYE_DB=os.path.join(tmp, "all.db"), GODEYE_CLICKHOUSE_USER="nobody")
+    p = subprocess.run([godeye, "diff", *fleet, "version=3.1.0", "version=3.2.0"], capture_output=True,
+                       env=e, timeout=60)
+    err = p.stderr.decode()
+    check(p.returncode == 1 and err.count("\n") == 1 and "clickhouse: Code: " in err and "nobody" in err,
+          f"an unknown $GODEYE_CLICKHOUSE_USER is refused: {err.strip()!r}")
+    one_line_fail(("check", *fleet, "--password-file", os.path.join(tmp, "missing"), "--budget",
+                   os.path.join(budgets, "budget-anr.json")), "cannot read the password from", "no password file")
+    pwfile = os.path.join(tmp, "pw")
+    open(pwfile, "w").write("\n")
+    rc, out, err = run("all", "check", *fleet, "--user", "default", "--password-file", pwfile, "--budget",
+                       os.path.join(budgets, "budget-anr.json"), "version=3.2.0")
+    check(rc == 0, f"--user default with an empty password file: exit {rc} ({err.strip()})")
+
+    # a server that answers 200 and then an error within the rows (as
+    # ClickHouse does when a query fails after its first block was sent)
+    import http.server
+
+    class Broken(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            sql = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
+            body = b"1\n" if sql == "SELECT 1" else (
+                b'{"n":1,"minutes":1}\n' * 2000 + b"Code: 241, e.displayText() = DB::Exception: Memory limit"
+                b" (for query) exceeded, e.what() = DB::Exception\n")
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    broken = http.server.HTTPServer(("127.0.0.1", 0), Broken)
+    threading.Thread(target=broken.serve_forever, daemon=True).start()
+    burl = f"http://127.0.0.1:{broken.server_address[1]}"
+    one_line_fail(("diff", "--clickhouse", burl, "version=3.1.0", "version=3.2.0"),
+                  f"godeye diff: '{burl}': clickhouse: Code: 241, DB::Exception: Memory limit (for query) exceeded",
+                  "an error after 2000 rows (40 KB) of a 200 answer")
+    broken.shutdown()
+
+    # a server that accepts and never answers
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    held = []
+
+    def hold():
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            held.append(conn)
+    threading.Thread(target=hold, daemon=True).start()
+    slow = f"http://127.0.0.1:{srv.getsockname()[1]}"
+    one_line_fail(("diff", "--clickhouse", slow, "--timeout", "1", "version=3.1.0", "version=3.2.0"),
+                  "no answer within 1 s", "slow server")
+    one_line_fail(("check", "--clickhouse", slow, "--timeout", "1", "--budget",
+                   os.path.join(budgets, "budget-anr.json")), "no answer within 1 s", "check, slow server")
+    srv.close()
+    stop()
+    print(f"{len(failures)} failed")
+    if not failures:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
