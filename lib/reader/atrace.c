@@ -567,7 +567,8 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
             return 0;
         }
         size_t pl = nl - (sizeof launching - 1);
-        snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pl < 127 ? pl : 127), name + sizeof launching - 1);
+        pl = gd_sink_cut(a->sink, name + sizeof launching - 1, pl, sizeof l->pkg - 1, line);
+        snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)pl, name + sizeof launching - 1);
         l->have_pkg = 1;
         return 0;
     }
@@ -634,7 +635,8 @@ static int launch_completed(gd_atrace *a, const char *name, size_t nl, long line
         return 0;
     }
     size_t pk = (size_t)(end - colon - 1);
-    snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pk < 127 ? pk : 127), colon + 1);
+    pk = gd_sink_cut(a->sink, colon + 1, pk, sizeof l->pkg - 1, line);
+    snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)pk, colon + 1);
     l->have_pkg = 1;
     l->kind = kind;
     return l->ended ? launch_done(a, l, l->end, line, err) : 0;
