@@ -42,11 +42,13 @@ def main():
             r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             if r.returncode:
                 sys.exit("ingest %s: exit %d" % (d, r.returncode))
-            rows.append((n, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)))
-    print("| files | ratio | wall s | CPU s | CPU ratio | CPU ms per file |")
-    print("|---|---|---|---|---|---|")
-    for n, w, c in rows:
-        print("| %d | %.1f | %.2f | %.2f | %.1f | %.2f |" % (n, n / rows[0][0], w, c, c / rows[0][2], 1000 * c / n))
+            # peak RSS: the largest of the children so far (the sizes grow, so this run's)
+            rows.append((n, wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime), r1.ru_maxrss / 1024))
+    print("| files | ratio | wall s | wall ratio | CPU s | CPU ratio | CPU ms per file | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n, w, c, m in rows:
+        print("| %d | %.1f | %.2f | %.1f | %.2f | %.1f | %.2f | %.1f |" % (n, n / rows[0][0], w, w / rows[0][1], c,
+                                                              c / rows[0][2], 1000 * c / n, m))
 
 
 if __name__ == "__main__":

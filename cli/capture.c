@@ -22,8 +22,13 @@ static const char *const usage_line =
     "[--interval MS] [--sample] [--uiautomator] [--bugreport] [--ingest] -o DIR";
 
 static volatile sig_atomic_t g_stop; /* the signal that asked to stop, 0 = none */
+static volatile sig_atomic_t g_nsig; /* how many came: one past the capture's stop cuts a pull short */
 
-static void on_signal(int sig) { g_stop = sig; }
+static void on_signal(int sig)
+{
+    g_stop = sig;
+    g_nsig++;
+}
 
 static void status_line(int tty, double elapsed, const cap_bg *lc, const cap_bg *ps)
 {
@@ -54,8 +59,8 @@ typedef struct capture_run {
     cap c;
     json_t *man, *clk;
     char chosen[256], err[1024], msg[2048];
-    int created, started, prop_set, prop_restored, tty, exit_code;
-    char prop[128], prev[128], perf[1024];
+    int created, started, prop_set, prop_restored, restore_tried, tty, exit_code;
+    char prop[128], prev[128], perf[1024], restore_err[256];
     gd_capture_pkg pkg;
     cap_bg lc, ps, sp;
     const char *stopped_by;
@@ -348,13 +353,38 @@ static void wait_capture(capture_run *r)
         fputc('\n', stderr);
 }
 
-/* Sets the Looper property back to its value before; 1 when that worked. */
+/* The device command that sets the Looper property back to its value before. */
+static void restore_line(const capture_run *r, char *buf, size_t n)
+{
+    snprintf(buf, n, "setprop %s ", r->prop);
+    gd_capture_quote(buf, n, r->prev);
+}
+
+/* The same as a host command to type: adb -s SERIAL shell "setprop P 'v'"
+ * (the device line kept as one argument, quoted for the host's sh). */
+static void restore_hint(const capture_run *r, char *buf, size_t n)
+{
+    char line[512], ser[300] = "";
+    restore_line(r, line, sizeof line);
+    gd_capture_quote(ser, sizeof ser, r->chosen);
+    int plain = strpbrk(line, "\"$`!") == NULL;
+    snprintf(buf, n, "adb -s %s shell %s", ser, plain ? "\"" : "");
+    if (plain) {
+        strncat(buf, line, n - strlen(buf) - 1);
+        strncat(buf, "\"", n - strlen(buf) - 1);
+    } else
+        gd_capture_quote(buf, n, line);
+}
+
+/* Sets the Looper property back to its value before, whatever signals come
+ * (tried once); 1 when that worked. */
 static int restore_prop(capture_run *r)
 {
     char rs[512];
-    snprintf(rs, sizeof rs, "setprop %s ", r->prop);
-    gd_capture_quote(rs, sizeof rs, r->prev);
-    return cap_shell(&r->c, rs, -1, NULL, NULL, 0) == 0;
+    restore_line(r, rs, sizeof rs);
+    r->restore_tried = 1;
+    r->restore_err[0] = 0;
+    return cap_shell_always(&r->c, rs, r->restore_err, sizeof r->restore_err) == 0;
 }
 
 /* 7. stop the collectors, restore the property, the clocks at the end */
@@ -373,7 +403,9 @@ static void stop_collectors(capture_run *r)
             r->prop_restored = 1;
         r->prop_set = !r->prop_restored;
     }
-    if (!r->c.disconnected)
+    if (g_nsig > r->c.sig_base)
+        r->c.interrupted = 1; /* a second Ctrl-C: ends at once, the property put back */
+    if (!r->c.disconnected && !r->c.interrupted)
         json_object_set_new(r->clk, "end", cap_clocks(&r->c));
 }
 
@@ -381,24 +413,24 @@ static void stop_collectors(capture_run *r)
 static void pull_state(capture_run *r)
 {
     cap *c = &r->c;
-    if (!c->disconnected) {
+    if (!c->disconnected && !c->interrupted) {
         char fq[600] = "dumpsys gfxinfo ";
         gd_capture_quote(fq, sizeof fq, r->app);
         strncat(fq, " framestats", sizeof fq - strlen(fq) - 1);
         const char *a[] = {"shell", fq, NULL};
         cap_to_file(c, "gfxinfo.txt", "dumpsys gfxinfo framestats (since the reset at the start)", a, 120000);
     }
-    if (!c->disconnected) {
+    if (!c->disconnected && !c->interrupted) {
         const char *a[] = {"shell", "dumpsys activity top", NULL};
         cap_to_file(c, "activity_top.txt", "dumpsys activity top: view hierarchies", a, 120000);
     }
-    if (!c->disconnected && r->uia) {
+    if (!c->disconnected && !c->interrupted && r->uia) {
         cap_shell(c, "uiautomator dump /data/local/tmp/godeye-window.xml", -1, NULL, NULL, 0);
         const char *a[] = {"exec-out", "cat /data/local/tmp/godeye-window.xml", NULL};
         cap_to_file(c, "window_dump.xml", "uiautomator dump", a, 60000);
         cap_shell(c, "rm -f /data/local/tmp/godeye-window.xml", -1, NULL, NULL, 0);
     }
-    if (!c->disconnected && r->sample && r->perf[0]) {
+    if (!c->disconnected && !c->interrupted && r->sample && r->perf[0]) {
         const char *a[] = {"shell", "simpleperf report-sample --show-callchain -i /data/local/tmp/godeye-perf.data", NULL};
         cap_to_file(c, "simpleperf.txt", "simpleperf report-sample --show-callchain (text)", a, 300000);
         cap_shell(c, "rm -f /data/local/tmp/godeye-perf.data", -1, NULL, NULL, 0);
@@ -409,7 +441,7 @@ static void pull_state(capture_run *r)
 static void pull_anr(capture_run *r)
 {
     cap *c = &r->c;
-    if (c->disconnected)
+    if (c->disconnected || c->interrupted)
         return;
     char *out = NULL;
     /* adb before Android 7 has no exit status and mixes in stderr */
@@ -419,7 +451,7 @@ static void pull_anr(capture_run *r)
         snprintf(anrdir, sizeof anrdir, "%s/anr", r->outdir);
         for (char *s = strtok(out, " \r\n\t"); s; s = strtok(NULL, " \r\n\t")) {
             if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != strlen(s) ||
-                *s == '.' || c->disconnected)
+                *s == '.' || c->disconnected || c->interrupted)
                 continue;
             mkdir(anrdir, 0755);
             char name[512], cat[600] = "cat ", file[512];
@@ -438,7 +470,7 @@ static void pull_anr(capture_run *r)
 static void pull_bugreport(capture_run *r)
 {
     cap *c = &r->c;
-    if (c->disconnected || !r->bugreport)
+    if (c->disconnected || c->interrupted || !r->bugreport)
         return;
     char bp[4096];
     snprintf(bp, sizeof bp, "%s/bugreport.zip", r->outdir);
@@ -451,7 +483,7 @@ static void pull_bugreport(capture_run *r)
                           json_pack("{s:s, s:s, s:o, s:I, s:b}", "path", "bugreport.zip", "what", "adb bugreport",
                                     "command", cap_cmd_text(c, a), "bytes",
                                     (json_int_t)(stat(bp, &sb) == 0 ? sb.st_size : 0), "ok", brc == 0));
-    if (brc != 0 && !cap_device_alive(c))
+    if (brc != 0 && !c->interrupted && !cap_device_alive(c))
         c->disconnected = 1;
 }
 
@@ -499,7 +531,7 @@ static void finish_run(capture_run *r)
     cap_bg_stop(&r->c, &r->ps);
     cap_bg_stop(&r->c, &r->lc);
     cap_bg_stop(&r->c, &r->sp);
-    if (r->prop_set && !r->c.disconnected && restore_prop(r)) {
+    if (r->prop_set && !r->c.disconnected && !r->restore_tried && restore_prop(r)) {
         r->prop_restored = 1;
         r->prop_set = 0;
     }
@@ -515,18 +547,30 @@ static void finish_run(capture_run *r)
 /* 10. the last word: the failure, or ingest, or where the folder is */
 static int report_run(capture_run *r, gd_ctx *ctx)
 {
+    char hint[800];
+    restore_hint(r, hint, sizeof hint);
     if (r->c.disconnected) {
-        char again[300] = "";
-        if (r->prop_set) {
-            snprintf(again, sizeof again, "; reset the property when it is back: adb shell setprop %s ", r->prop);
-            gd_capture_quote(again, sizeof again, r->prev);
-        }
+        char again[900] = "";
+        if (r->prop_set)
+            snprintf(again, sizeof again, "; reset the property when it is back: %s", hint);
         snprintf(r->msg, sizeof r->msg, "device '%s' disconnected; kept what was pulled in '%s'%s", r->chosen,
                  r->outdir, again);
         return fail(r->msg);
     }
     if (r->exit_code != GD_EXIT_OK)
         return fail(r->msg);
+    if (r->prop_set) {
+        snprintf(r->msg, sizeof r->msg,
+                 "device '%s': cannot restore %s: %s; kept what was pulled in '%s'; restore it with: %s", r->chosen,
+                 r->prop, r->restore_err[0] ? r->restore_err : "setprop failed", r->outdir, hint);
+        return fail(r->msg);
+    }
+    if (r->c.interrupted) {
+        snprintf(r->msg, sizeof r->msg,
+                 "interrupted while pulling from device '%s' (the property was put back); kept what was pulled in "
+                 "'%s'; read it with: godeye ingest %s", r->chosen, r->outdir, r->outdir);
+        return fail(r->msg);
+    }
     if (r->do_ingest) {
         char *iv[] = {"ingest", (char *)r->outdir, NULL};
         return cmd_ingest(2, iv, ctx);
@@ -551,13 +595,16 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
     struct sigaction sa = {0}, old_int, old_term, old_hup;
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup); /* a closed terminal or ssh: stopped as by TERM */
     signal(SIGPIPE, SIG_IGN);
-    g_stop = 0;
+    g_stop = g_nsig = 0;
 
-    r.c = (cap){NULL, r.outdir, json_array(), json_array(), 0};
+    r.c = (cap){NULL, r.outdir, json_array(), json_array(), 0, &g_nsig, 0, 0};
     r.man = json_object();
     r.exit_code = GD_EXIT_FAIL;
     r.stopped_by = "error";
@@ -568,6 +615,7 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
     if (find_device(&r) == 0 && check_app(&r) == 0 && read_device(&r) == 0 && start_app(&r) == 0) {
         start_collectors(&r);
         wait_capture(&r);
+        r.c.sig_base = g_nsig; /* from here a signal cuts the pull short */
         stop_collectors(&r);
         pull_state(&r);
         pull_anr(&r);

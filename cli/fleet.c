@@ -43,7 +43,9 @@ int gd_cli_ch_open(const char *cmd, const gd_cli_ch *o, int create, gd_ch **out)
         pw = password;
     }
     gd_error err = {0};
-    if (gd_ch_open(out, o->url, o->database, user, pw, o->timeout, create, &err))
+    /* ingest's URL limits: connect 10 s, no byte for 30 s = stalled */
+    gd_fetch_opts limits = {.timeout_s = o->timeout};
+    if (gd_ch_open(out, o->url, o->database, user, pw, &limits, create, &err))
         return gd_cli_ch_fail(cmd, o, &err);
     return 0;
 }

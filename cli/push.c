@@ -40,7 +40,7 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
 {
     const char *url = NULL, *database = NULL, *format = NULL, *user = NULL, *pwfile = NULL;
     gd_int_list traces = {0};
-    long batch = GD_PUSH_BATCH;
+    long batch = GD_PUSH_BATCH, timeout = 600;
     int timings = 0, json_rows = 0;
     const gd_option opts[] = {
         OPT_STRING_(0, "clickhouse", &url, "URL", "ClickHouse HTTP interface, e.g. http://host:8123"),
@@ -48,6 +48,7 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
         OPT_STRING_(0, "user", &user, "NAME", "ClickHouse user (default: $GODEYE_CLICKHOUSE_USER)"),
         OPT_STRING_(0, "password-file", &pwfile, "FILE", "read the password from FILE (default: $GODEYE_CLICKHOUSE_PASSWORD)"),
         OPT_INT_(0, "batch", &batch, "N", "rows per INSERT (default 1048576)"),
+        OPT_INT_(0, "timeout", &timeout, "SECONDS", "time limit of each request to the server (default 600)"),
         OPT_BOOL_(0, "json-rows", &json_rows, "send every row as JSONEachRow (slower; to compare)"),
         OPT_BOOL_(0, "timings", &timings, "print the time spent and rows per second"),
         OPT_LISTING(&format, &traces),
@@ -69,11 +70,16 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
         fprintf(stderr, "godeye push: --batch must be at least 1\n");
         return GD_EXIT_USAGE;
     }
+    if (timeout < 1 || timeout > 86400) {
+        fprintf(stderr, "godeye push: --timeout takes 1..86400 seconds\n");
+        return GD_EXIT_USAGE;
+    }
     gd_error err = {0};
     char shown[1024]; /* the URL as messages show it: no credentials */
     gd_url_redact(url, shown, sizeof shown);
     gd_cli_ch co = {url, database, user, pwfile, 0};
     gd_ch *c;
+    co.timeout = timeout;
     if ((rc = gd_cli_ch_open("push", &co, 1, &c)))
         return rc;
     gd_store *s;

@@ -140,7 +140,7 @@ def fulldisk_on(exe, tmp, fs):
     # (its progress says so) before the disk is found full, at the commit
     rc, text = run_pty([exe, "--db", db, "ingest", "--format", "json", big], tmp)
     done = text.rfind("analysing: 8583/8583 blocks")
-    full = text.find("godeye ingest: database: database or disk is full")
+    full = text.find("godeye ingest: '%s': database: database or disk is full" % db)
     check(rc == 1 and 0 <= done < full, "the ingest fails at its commit, after the analysis",
           f"exit {rc}, {text[-300:]!r}")
     check('"trace"' not in text and '"format"' not in text,

@@ -148,6 +148,12 @@ static void buf_add(buf *b, const char *s, size_t n)
 int gd_adb_run(const char *serial, const char *const *args, int out_fd, char **out, char *errtext, size_t errn,
                double timeout_ms)
 {
+    return gd_adb_run_until(serial, args, out_fd, out, errtext, errn, timeout_ms, NULL, 0, NULL);
+}
+
+int gd_adb_run_until(const char *serial, const char *const *args, int out_fd, char **out, char *errtext, size_t errn,
+                     double timeout_ms, const volatile sig_atomic_t *count, long base, int *interrupted)
+{
     const char *av[GD_ADB_MAX_ARGS + 4];
     gd_adb_argv(serial, args, av);
     int opipe = -1, epipe = -1;
@@ -162,7 +168,7 @@ int gd_adb_run(const char *serial, const char *const *args, int out_fd, char **o
     buf ob = {0}, eb = {0};
     double t0 = gd_adb_mono_ms();
     struct pollfd pf[2] = {{opipe, POLLIN, 0}, {epipe, POLLIN, 0}};
-    int killed = 0;
+    int killed = 0, stopped = 0;
     while (pf[0].fd >= 0 || pf[1].fd >= 0) {
         int r = poll(pf, 2, 200);
         if (r < 0 && errno != EINTR)
@@ -178,9 +184,12 @@ int gd_adb_run(const char *serial, const char *const *args, int out_fd, char **o
             } else
                 buf_add(i ? &eb : &ob, tmp, (size_t)k);
         }
-        if (!killed && gd_adb_mono_ms() - t0 > timeout_ms) {
+        if (!killed && (gd_adb_mono_ms() - t0 > timeout_ms || (count && *count > base))) {
             kill(pid, SIGKILL);
             killed = 1;
+            stopped = !(gd_adb_mono_ms() - t0 > timeout_ms);
+            if (stopped)
+                timeout_ms = gd_adb_mono_ms() - t0; /* the 2 s grace below counts from now */
         } else if (killed && gd_adb_mono_ms() - t0 > timeout_ms + 2000)
             break; /* something adb started still holds the pipes */
     }
@@ -197,8 +206,12 @@ int gd_adb_run(const char *serial, const char *const *args, int out_fd, char **o
         memcpy(errtext, eb.p, k);
         errtext[k] = 0;
     }
-    if (errtext && killed)
+    if (errtext && killed && stopped)
+        snprintf(errtext, errn, "interrupted");
+    else if (errtext && killed)
         snprintf(errtext, errn, "adb did not answer in %g s", timeout_ms / 1000);
+    if (interrupted)
+        *interrupted = stopped;
     free(eb.p);
     if (out)
         *out = ob.p ? ob.p : calloc(1, 1);

@@ -6,6 +6,7 @@
 #ifndef GD_CAPTURE_ADB_H
 #define GD_CAPTURE_ADB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -25,6 +26,11 @@ void gd_adb_cmdline(const char *serial, const char *const *args, char *buf, size
  * not end by itself. */
 int gd_adb_run(const char *serial, const char *const *args, int out_fd, char **out, char *errtext, size_t n,
                double timeout_ms);
+/* As gd_adb_run, and adb is killed as soon as *count (a signal counter;
+ * NULL: never) exceeds base: -1, errtext "interrupted", *interrupted = 1
+ * (may be NULL).  A Ctrl-C never waits for a hung adb's timeout. */
+int gd_adb_run_until(const char *serial, const char *const *args, int out_fd, char **out, char *errtext, size_t n,
+                     double timeout_ms, const volatile sig_atomic_t *count, long base, int *interrupted);
 
 /* A background adb writing its stdout to a file, which the caller can
  * count lines in while it grows. */

@@ -31,7 +31,24 @@ json_t *cap_cmd_text(const cap *c, const char *const *args)
 int cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *err, size_t errn,
                 double timeout_ms)
 {
-    return gd_adb_run(c ? c->serial : NULL, args, out_fd, out, err, errn, timeout_ms);
+    if (!c)
+        return gd_adb_run(NULL, args, out_fd, out, err, errn, timeout_ms);
+    if (c->interrupted || (c->sigs && *c->sigs > c->sig_base)) {
+        c->interrupted = 1; /* cut short before it starts */
+        if (err && errn)
+            snprintf(err, errn, "interrupted");
+        return -1;
+    }
+    int irq = 0;
+    int rc = gd_adb_run_until(c->serial, args, out_fd, out, err, errn, timeout_ms, c->sigs, c->sig_base, &irq);
+    c->interrupted |= irq;
+    return rc;
+}
+
+int cap_shell_always(cap *c, const char *cmdline, char *err, size_t errn)
+{
+    const char *args[] = {"shell", cmdline, NULL};
+    return gd_adb_run(c->serial, args, -1, NULL, err, errn, 120000);
 }
 
 /* adb shell with one command line (already quoted where needed). */
@@ -77,7 +94,7 @@ int cap_to_file(cap *c, const char *name, const char *what, const char *const *a
                           "bytes", (json_int_t)size, "ok", rc == 0);
     if (rc != 0) {
         json_object_set_new(f, "error", json_string(*err ? err : "adb failed"));
-        if (!cap_device_alive(c))
+        if (!c->interrupted && !cap_device_alive(c))
             c->disconnected = 1;
     }
     if (rc != 0 && size == 0)

@@ -12,6 +12,11 @@ typedef struct cap {
     json_t *files;       /* manifest "files" */
     json_t *warnings;
     int disconnected;
+    /* a signal counter: an adb run is killed once it exceeds sig_base
+     * (NULL: never), and `interrupted` set; what follows is not pulled */
+    const volatile sig_atomic_t *sigs;
+    long sig_base;
+    int interrupted;
 } cap;
 
 /* A background adb (logcat, the sampling loop, simpleperf) writing to DIR/name,
@@ -29,6 +34,9 @@ int cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *e
                 double timeout_ms);
 /* adb shell with one command line (already quoted where needed). */
 int cap_shell(cap *c, const char *cmdline, int out_fd, char **out, char *err, size_t errn);
+/* The same, never cut short by a signal (what puts the device back as it
+ * was); still bounded by its timeout. */
+int cap_shell_always(cap *c, const char *cmdline, char *err, size_t errn);
 /* Is the device still there?  (`adb -s SERIAL get-state` says "device") */
 int cap_device_alive(cap *c);
 /* Adds a warning to the manifest. */

@@ -1,5 +1,6 @@
 /* event.c - names of event kinds and initialisers for events and meta. */
 #include "event.h"
+#include "row.h"
 
 #include <string.h>
 
@@ -174,4 +175,13 @@ void gd_meta_init(gd_meta *m)
     m->dump_interval_ms = m->sample_delay_ms = GD_NONE;
     m->max_depth = -1;
     m->utc_offset_min = INT64_MIN;
+}
+
+size_t gd_sink_cut(const gd_sink *s, const char *t, size_t len, size_t max, long line)
+{
+    if (len <= max)
+        return len;
+    if (s)
+        gd_sink_skip(s, GD_SKIP_TEXT_CUT, line, 0);
+    return gd_utf8_cut(t, len, max);
 }

@@ -63,6 +63,19 @@ size_t gd_utf8_char_len(const unsigned char *p, size_t avail)
     return len;
 }
 
+size_t gd_utf8_cut(const char *s, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    const unsigned char *p = (const unsigned char *)s;
+    size_t b = max;
+    /* back over at most 3 continuation bytes to the lead byte at or before the cut */
+    while (b > 0 && max - b < 3 && (p[b] & 0xC0) == 0x80)
+        b--;
+    size_t k = gd_utf8_char_len(p + b, len - b);
+    return k && b + k > max ? b : max;
+}
+
 int gd_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n;

@@ -79,6 +79,11 @@ json_t *gd_value_json(const gd_value *v);
  * bytes there are not one.  The one UTF-8 decoder of core/. */
 size_t gd_utf8_char_len(const unsigned char *p, size_t avail);
 int gd_utf8_valid(const char *s, size_t n);
+/* The length of s[0..len) cut to at most `max` bytes without splitting a
+ * UTF-8 character: len when it fits, else max less the bytes of a
+ * character that the cut would split (bytes that are no character are cut
+ * where they fall).  The one rule of every bounded copy of a text. */
+size_t gd_utf8_cut(const char *s, size_t len, size_t max);
 /* s[0..n) with every byte that starts no UTF-8 character replaced by
  * U+FFFD (malloc'ed, NUL-terminated, its length in *out_n; NULL when out of
  * memory). */

@@ -121,6 +121,14 @@ static int server_error(gd_ch *c, long code, gd_error *err)
                         n ? c->resp : (code ? "HTTP error without a message" : "no answer"));
 }
 
+/* The same with the status when the server said nothing. */
+static int status_error(gd_ch *c, long code, gd_error *err)
+{
+    if (c->rlen || !code)
+        return server_error(c, code, err);
+    return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: HTTP %ld without a message", code);
+}
+
 typedef struct stream {
     gd_ch_fill_fn fill;
     void *ctx;
@@ -177,8 +185,17 @@ static int post(gd_ch *c, const char *params, const char *body, size_t n, stream
     if (r != CURLE_OK)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s",
                             c->errbuf[0] ? c->errbuf : curl_easy_strerror(r));
+    if (code >= 300 && code < 400) {
+        /* a redirect: its status and where it points, never followed */
+        char *loc = NULL, shown[1024] = "";
+        curl_easy_getinfo(c->e, CURLINFO_REDIRECT_URL, &loc);
+        if (loc)
+            gd_url_redact(loc, shown, sizeof shown);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: HTTP %ld redirect to %s%.700s%s (not followed: give that URL)",
+                            code, loc ? "'" : "", loc ? shown : "no Location", loc ? "'" : "");
+    }
     if (code != 200)
-        return server_error(c, code, err);
+        return status_error(c, code, err);
     return GD_OK;
 }
 
@@ -234,7 +251,7 @@ static int valid_name(const char *s)
 }
 
 int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *user,
-               const char *password, long timeout, int create, gd_error *err)
+               const char *password, const gd_fetch_opts *limits, int create, gd_error *err)
 {
     *out = NULL;
     if (!gd_fetch_is_url(url)) {
@@ -258,7 +275,8 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     else
         snprintf(c->base, n + 3, "%s%s", url, url[n - 1] == '/' ? "?" : "/?");
     curl_easy_setopt(c->e, CURLOPT_PROTOCOLS_STR, "http,https");
-    gd_ch_set_timeout(c, timeout > 0 ? timeout : 600);
+    gd_fetch_limits(c->e, limits);
+    c->timeout = limits && limits->timeout_s > 0 ? limits->timeout_s : 600;
     curl_easy_setopt(c->e, CURLOPT_WRITEFUNCTION, on_resp);
     curl_easy_setopt(c->e, CURLOPT_WRITEDATA, c);
     curl_easy_setopt(c->e, CURLOPT_ERRORBUFFER, c->errbuf);

@@ -7,18 +7,22 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "io/fetch.h"
 
 typedef struct gd_ch gd_ch;
 
 /* Connects to the server at `url` (http(s)://host:8123, optionally with
  * ?user=..&password=..) and checks it answers; with `database` (letters,
  * digits, _; NULL = the server's default) uses it, creating it first when
- * `create`; timeout: seconds per request (gd_ch_set_timeout; <= 0: 600).
+ * `create`.  Every request keeps to `limits` (connect, whole request,
+ * stall; NULL: the defaults of gd_fetch_limits; gd_ch_set_timeout changes
+ * the whole request's).  An answer 3xx is an error naming its status and
+ * Location (never followed: a POST is not replayed elsewhere).
  * Fails with GD_ERR_USAGE on a bad URL or name, GD_ERR_IO when the server
  * cannot be reached, is slower than the timeout or refuses (message: the
  * server's). */
 int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *user,
-               const char *password, long timeout, int create, gd_error *err);
+               const char *password, const gd_fetch_opts *limits, int create, gd_error *err);
 void gd_ch_close(gd_ch *c);
 
 /* Runs one statement; the response (up to outn-1 bytes, NUL-terminated,

@@ -202,6 +202,16 @@ static ssize_t pull(void *ctx, void *buf, size_t n, gd_error *err)
     return (ssize_t)k;
 }
 
+void gd_fetch_limits(void *curl_easy, const gd_fetch_opts *opts)
+{
+    const gd_fetch_opts none = {0}, *o = opts ? opts : &none;
+    CURL *e = curl_easy;
+    curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, o->connect_timeout_s ? o->connect_timeout_s : 10L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT, o->timeout_s ? o->timeout_s : 600L);
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, o->stall_timeout_s ? o->stall_timeout_s : 30L);
+}
+
 int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd_input **in,
                   gd_error *err)
 {
@@ -226,10 +236,7 @@ int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd
     curl_easy_setopt(f->e, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(f->e, CURLOPT_MAXREDIRS, 10L);
     curl_easy_setopt(f->e, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(f->e, CURLOPT_CONNECTTIMEOUT, o->connect_timeout_s ? o->connect_timeout_s : 10L);
-    curl_easy_setopt(f->e, CURLOPT_TIMEOUT, o->timeout_s ? o->timeout_s : 600L);
-    curl_easy_setopt(f->e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(f->e, CURLOPT_LOW_SPEED_TIME, o->stall_timeout_s ? o->stall_timeout_s : 30L);
+    gd_fetch_limits(f->e, o);
     curl_easy_setopt(f->e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)f->max_bytes);
     curl_easy_setopt(f->e, CURLOPT_FAILONERROR, 1L);
     curl_easy_setopt(f->e, CURLOPT_WRITEFUNCTION, on_write);

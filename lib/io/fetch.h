@@ -16,6 +16,12 @@ typedef struct gd_fetch_opts {
     long stall_timeout_s;      /* no byte for this long = fail; 0 = 30    */
 } gd_fetch_opts;
 
+/* Sets the limits of opts (NULL: all defaults) on a libcurl easy handle:
+ * the connect timeout, the whole transfer's, and the stall limit (less than
+ * 1 byte/s for stall_timeout_s fails).  The one rule of every http
+ * transfer (URL ingest, push). */
+void gd_fetch_limits(void *curl_easy, const gd_fetch_opts *opts);
+
 /* 1 when `s` starts with http:// or https:// (case-insensitive). */
 int gd_fetch_is_url(const char *s);
 /* The URL as it may be stored or shown: user:password@ removed and the

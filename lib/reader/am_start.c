@@ -79,16 +79,15 @@ static double number_after(const char *s, size_t n, size_t keylen)
     return d && i == n ? v : -1;
 }
 
-static void set_comp(as_block *b, const char *p, size_t n)
+static void set_comp(as_block *b, const char *p, size_t n, const gd_sink *sink, long line)
 {
-    if (n >= sizeof b->comp)
-        n = sizeof b->comp - 1;
+    n = gd_sink_cut(sink, p, n, sizeof b->comp - 1, line);
     memcpy(b->comp, p, n);
     b->comp[n] = 0;
 }
 
 /* The cmp= of "Starting: Intent { ... cmp=pkg/.Act ... }". */
-static void intent_cmp(as_block *b, const char *s, size_t n)
+static void intent_cmp(as_block *b, const char *s, size_t n, const gd_sink *sink, long line)
 {
     for (size_t i = 0; i + 4 <= n; i++) {
         if (memcmp(s + i, "cmp=", 4) != 0 || (i && s[i - 1] != ' ' && s[i - 1] != '{'))
@@ -96,7 +95,7 @@ static void intent_cmp(as_block *b, const char *s, size_t n)
         size_t a = i + 4, e = a;
         while (e < n && s[e] != ' ' && s[e] != '}')
             e++;
-        set_comp(b, s + a, e - a);
+        set_comp(b, s + a, e - a, sink, line);
         return;
     }
 }
@@ -150,7 +149,7 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
             open_block(b, line);
         }
         if (b && s[2] == 'a')
-            intent_cmp(b, s, n);
+            intent_cmp(b, s, n, sink, line);
     } else if (STARTS(s, n, "Status: ")) {
         recognised = STARTS(s + 8, n - 8, "ok") || STARTS(s + 8, n - 8, "timeout");
     } else if (STARTS(s, n, "LaunchState: ")) {
@@ -165,7 +164,7 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
         }
     } else if (STARTS(s, n, "Activity: ")) {
         if (b) {
-            set_comp(b, s + 10, n - 10);
+            set_comp(b, s + 10, n - 10, sink, line);
         }
     } else if (STARTS(s, n, "TotalTime: ")) {
         double v = number_after(s, n, 11);

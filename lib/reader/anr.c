@@ -75,6 +75,7 @@
 #include "reader.h"
 #include "reader/mdstamp.h"
 #include "core/util.h"
+#include "core/row.h"
 #include "reader/anr_int.h"
 /* ---- small parsing helpers ---- */
 
@@ -85,8 +86,7 @@ int anr_starts(const char *s, const char *p)
 
 void anr_copy_str(char *dst, size_t cap, const char *src, size_t n)
 {
-    if (n >= cap)
-        n = cap - 1;
+    n = gd_utf8_cut(src, n, cap - 1); /* whole characters (#25 item 16) */
     memcpy(dst, src, n);
     dst[n] = 0;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/row.h"
 
 typedef struct aframe {
     char *name;
@@ -184,10 +185,11 @@ static athread *find(gd_atrace *a, int64_t tid)
     return NULL;
 }
 
-static char *copy_name(const char *s, size_t len)
+/* s[0..len) as a C string of at most ATRACE_MAX_NAME - 1 bytes, cut at a
+ * character boundary and counted (gd_sink_cut). */
+static char *copy_name(gd_atrace *a, const char *s, size_t len, long line)
 {
-    if (len >= ATRACE_MAX_NAME)
-        len = ATRACE_MAX_NAME - 1;
+    len = gd_sink_cut(a->sink, s, len, ATRACE_MAX_NAME - 1, line);
     char *c = malloc(len + 1);
     if (c) {
         memcpy(c, s, len);
@@ -196,11 +198,12 @@ static char *copy_name(const char *s, size_t len)
     return c;
 }
 
-static int set_name(char **dst, const char *name, size_t len, gd_error *err)
+static int set_name(gd_atrace *a, char **dst, const char *name, size_t len, gd_error *err)
 {
-    if (*dst && strlen(*dst) == len && memcmp(*dst, name, len) == 0)
+    if (*dst && strlen(*dst) == gd_utf8_cut(name, len, ATRACE_MAX_NAME - 1) &&
+        memcmp(*dst, name, strlen(*dst)) == 0)
         return 0;
-    char *c = copy_name(name, len);
+    char *c = copy_name(a, name, len, 0);
     if (!c)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     free(*dst);
@@ -214,7 +217,7 @@ int gd_atrace_process_name(gd_atrace *a, int64_t pid, const char *name, size_t l
     if (!t)
         return err->code;
     t->pid = pid;
-    return len ? set_name(&t->pname, name, len, err) : 0;
+    return len ? set_name(a, &t->pname, name, len, err) : 0;
 }
 
 int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *name, size_t len,
@@ -225,7 +228,7 @@ int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *na
         return err->code;
     if (pid >= 0)
         t->pid = pid;
-    return len ? set_name(&t->name, name, len, err) : 0;
+    return len ? set_name(a, &t->name, name, len, err) : 0;
 }
 
 /* The name of process pid: its process name, else its main thread's. */
@@ -454,7 +457,7 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         a->intent_taken = 0;
     }
     aframe *f = &t->stack[t->depth];
-    if (!(f->name = copy_name(name, len)))
+    if (!(f->name = copy_name(a, name, len, line)))
         return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
     f->ts = ts_ms;
     f->pid = pid;
@@ -608,7 +611,8 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
             a->intent_taken = 1;
         }
         size_t pl = nl - (sizeof launching - 1);
-        snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pl < 127 ? pl : 127), name + sizeof launching - 1);
+        pl = gd_sink_cut(a->sink, name + sizeof launching - 1, pl, sizeof l->pkg - 1, line);
+        snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)pl, name + sizeof launching - 1);
         l->have_pkg = 1;
         return 0;
     }
@@ -675,7 +679,8 @@ static int launch_completed(gd_atrace *a, const char *name, size_t nl, long line
         return 0;
     }
     size_t pk = (size_t)(end - colon - 1);
-    snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)(pk < 127 ? pk : 127), colon + 1);
+    pk = gd_sink_cut(a->sink, colon + 1, pk, sizeof l->pkg - 1, line);
+    snprintf(l->pkg, sizeof l->pkg, "%.*s", (int)pk, colon + 1);
     l->have_pkg = 1;
     l->kind = kind;
     return l->ended ? launch_done(a, l, l->end, line, err) : 0;

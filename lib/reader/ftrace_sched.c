@@ -239,8 +239,7 @@ int gd_sched_name(gd_sched *s, int64_t tid, const char *comm, size_t len, gd_err
     sthr *t = thread_of(s, tid, 0, err);
     if (!t)
         return err->code;
-    if (len >= sizeof t->name)
-        len = sizeof t->name - 1;
+    len = gd_sink_cut(s->sink, comm, len, sizeof t->name - 1, 0);
     if (strlen(t->name) != len || memcmp(t->name, comm, len) != 0) {
         memcpy(t->name, comm, len);
         t->name[len] = 0;

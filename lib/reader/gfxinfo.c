@@ -374,8 +374,7 @@ static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
     if (!g->meta_sent && lb && rb) {
         char app[512];
         size_t n = (size_t)(rb - lb - 1);
-        if (n >= sizeof app)
-            n = sizeof app - 1;
+        n = gd_sink_cut(g->sink, lb + 1, n, sizeof app - 1, 0);
         memcpy(app, lb + 1, n);
         app[n] = 0;
         gd_meta m;
@@ -475,8 +474,7 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             if (rc == GD_OK)
                 rc = end_window(g, err); /* the previous window's table */
             size_t n = strlen(s + 1);
-            if (n >= sizeof g->window)
-                n = sizeof g->window - 1;
+            n = gd_sink_cut(g->sink, s + 1, n, sizeof g->window - 1, 0);
             memcpy(g->window, s + 1, n);
             g->window[n] = 0;
             g->have_window = 1;

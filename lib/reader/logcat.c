@@ -168,8 +168,7 @@ static int probe(const unsigned char *h, size_t n, int eof)
 /* Copies [p, p+n) into the thread buffer as a C string. */
 const char *lc_thread_name(lc_ctx *c, const char *p, size_t n)
 {
-    if (n >= sizeof c->thread)
-        n = sizeof c->thread - 1;
+    n = gd_sink_cut(c->sink, p, n, sizeof c->thread - 1, c->line);
     memcpy(c->thread, p, n);
     c->thread[n] = 0;
     return c->thread;

@@ -134,7 +134,7 @@ int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     for (size_t j = 0; j < np; j++)
         end -= (double)part[j].ms; /* begin of the first one */
     for (size_t j = 0; j < np; j++) {
-        size_t cn = part[j].n < sizeof c->part ? part[j].n : sizeof c->part - 1;
+        size_t cn = gd_sink_cut(c->sink, part[j].p, part[j].n, sizeof c->part - 1, c->line);
         memcpy(c->part, part[j].p, cn);
         c->part[cn] = 0;
         if ((rc = lc_emit_dispatch(c, l, end, (double)part[j].ms, thr, c->part, err)))

@@ -174,7 +174,7 @@ static int issue_line(mx_ctx *c, char *line, size_t len, gd_error *err)
         return 0;
     }
     char tagbuf[128];
-    size_t n = tl < sizeof tagbuf - 1 ? tl : sizeof tagbuf - 1;
+    size_t n = gd_sink_cut(c->sink, tag, tl, sizeof tagbuf - 1, c->line);
     memcpy(tagbuf, tag, n);
     tagbuf[n] = 0;
     int rc = gd_mx_do_issue(c, o, n ? tagbuf : NULL, err);

@@ -82,8 +82,7 @@ const char *pf_interned(const pseq *s, uint64_t iid)
 
 static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_t len)
 {
-    if (len >= ATRACE_MAX_NAME)
-        len = ATRACE_MAX_NAME - 1;
+    len = gd_sink_cut(c->sink, (const char *)name, len, ATRACE_MAX_NAME - 1, c->pkno);
     if (s->cap) {
         size_t h = ihash(iid, s->cap);
         while (s->names[h].name) {

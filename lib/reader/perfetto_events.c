@@ -73,8 +73,8 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, con
         c->heap = n;
         c->cheap = nc;
     }
-    if (len >= ATRACE_MAX_NAME)
-        len = ATRACE_MAX_NAME - 1;
+    if (text)
+        len = gd_sink_cut(c->sink, text, len, ATRACE_MAX_NAME - 1, c->pkno);
     pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL};
     if (text) {
         if (!(x.text = malloc(len + 1)))

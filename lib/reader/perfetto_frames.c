@@ -29,6 +29,7 @@
 #include "perfetto_int.h"
 
 #include "analysis/frametimeline.h"
+#include "core/row.h"
 
 #define FT_GEN 8192
 #define FT_SLOTS (FT_GEN * 2) /* load <= 1/2 */
@@ -39,7 +40,7 @@ typedef struct pframe {
     double ts;
     int64_t pid, token;
     int64_t jank, present;
-    char layer[256];
+    char layer[ATRACE_MAX_NAME]; /* cut at a character boundary, counted (gd_sink_cut) */
 } pframe;
 
 typedef struct ftent {
@@ -177,7 +178,7 @@ static int jank_issue(pctx *c, const pframe *f, double end)
             json_array_append_new(types, json_string(gd_ft_jank_bit_name(b)));
     if (u >> GD_FT_NBITS)
         json_array_append_new(types, json_string("other"));
-    json_object_set_new(o, "layer", json_string(f->layer));
+    json_object_set_new(o, "layer", gd_json_text(f->layer, strlen(f->layer)));
     json_object_set_new(o, "token", json_integer(f->token));
     json_object_set_new(o, "jank_type", json_integer(f->jank));
     json_object_set_new(o, "jank", types);
@@ -312,8 +313,8 @@ int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
             p->token = token;
             p->jank = jank;
             p->present = present;
-            if (llen >= sizeof p->layer)
-                llen = sizeof p->layer - 1;
+            if (layer)
+                llen = gd_sink_cut(c->sink, (const char *)layer, llen, sizeof p->layer - 1, c->pkno);
             memcpy(p->layer, layer ? (const char *)layer : "", layer ? llen : 0);
             p->layer[layer ? llen : 0] = 0;
             continue;

@@ -88,10 +88,10 @@ typedef struct sp {
 
 static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
-static void copy(char *dst, size_t n, const char *s, size_t len)
+/* s[0..len) into dst[n], cut at a character boundary and counted. */
+static void copy(const sp *p, char *dst, size_t n, const char *s, size_t len)
 {
-    if (len >= n)
-        len = n - 1;
+    len = gd_sink_cut(p->sink, s, len, n - 1, p->line);
     memcpy(dst, s, len);
     dst[len] = 0;
 }
@@ -104,8 +104,7 @@ static int add_frame(sp *s, const char *text, size_t n)
         s->over = 1;
         return 0;
     }
-    if (n > SP_MAX_FRAME)
-        n = SP_MAX_FRAME;
+    n = gd_sink_cut(s->sink, text, n, SP_MAX_FRAME, s->line);
     if (gd_grow((void **)&s->fbuf, &s->fcap, s->flen + n + 1, 1, s->err) ||
         gd_grow((void **)&s->foff, &s->foff_cap, s->nframes + 1, sizeof *s->foff, s->err))
         return GD_ERR_IO;
@@ -121,7 +120,7 @@ static int add_frame(sp *s, const char *text, size_t n)
 static int frame(sp *s, const char *sym, size_t nsym, const char *file, size_t nfile)
 {
     char f[1024], buf[SP_MAX_FRAME + 1100];
-    copy(f, sizeof f, file, nfile);
+    copy(s, f, sizeof f, file, nfile);
     while (nsym && isspace((unsigned char)sym[nsym - 1]))
         nsym--;
     /* simpleperf's unnamed symbol: "lib.so[+29c3f0]" */
@@ -228,7 +227,7 @@ static void header(sp *s, const char *l)
     size_t nk = (size_t)(colon - p);
     const char *v = colon + 3;
     if (nk == 16 && starts(p, "app_package_name") && *v) {
-        copy(s->app, sizeof s->app, v, strlen(v));
+        copy(s, s->app, sizeof s->app, v, strlen(v));
         s->have_app = 1;
     } else if (nk == 7 && starts(p, "cmdline") && !s->have_app) {
         const char *a = strstr(v, " --app");
@@ -238,7 +237,7 @@ static void header(sp *s, const char *l)
                 a++;
             size_t n = strcspn(a, " \t");
             if (n) {
-                copy(s->app, sizeof s->app, a, n);
+                copy(s, s->app, sizeof s->app, a, n);
                 s->have_app = 1;
             }
         }
@@ -304,7 +303,7 @@ static int sample_line(sp *s, const char *l, long line)
     const char *ne = id;
     while (ne > l && (ne[-1] == ' ' || ne[-1] == '\t'))
         ne--;
-    copy(s->thread, sizeof s->thread, l, (size_t)(ne - l));
+    copy(s, s->thread, sizeof s->thread, l, (size_t)(ne - l));
     s->have_thread = ne > l;
     s->ts = strtod(t, NULL) * 1000.0;
     return 1;
@@ -393,7 +392,7 @@ static int rs_line(sp *s, const char *l, long line)
         v++;
     if (s->rs_block == 2) {
         if (nk == 16 && starts(p, "app_package_name") && *v) {
-            copy(s->app, sizeof s->app, v, strlen(v));
+            copy(s, s->app, sizeof s->app, v, strlen(v));
             s->have_app = 1;
         }
         return 0;
@@ -410,17 +409,17 @@ static int rs_line(sp *s, const char *l, long line)
     } else if (!s->rs_chain && KEY("thread_id")) {
         s->tid = strtoll(v, NULL, 10);
     } else if (!s->rs_chain && KEY("thread_name")) {
-        copy(s->thread, sizeof s->thread, v, strlen(v));
+        copy(s, s->thread, sizeof s->thread, v, strlen(v));
         s->have_thread = 1;
     } else if (KEY("vaddr_in_file") || KEY("ip")) {
         if ((rc = rs_entry_done(s)))
             return rc;
         s->ent_have = 1;
     } else if (KEY("file") || KEY("dso")) {
-        copy(s->ent_file, sizeof s->ent_file, v, strlen(v));
+        copy(s, s->ent_file, sizeof s->ent_file, v, strlen(v));
         s->ent_have = 1;
     } else if (KEY("symbol")) {
-        copy(s->ent_sym, sizeof s->ent_sym, v, strlen(v));
+        copy(s, s->ent_sym, sizeof s->ent_sym, v, strlen(v));
         s->ent_have = 1;
     }
 #undef KEY

@@ -403,7 +403,7 @@ static int start_node(ua *u, int self_close, gd_error *err)
             u->scr_h = v.rect[3];
         const attr *pkg = get_attr(u, "package");
         if (pkg && pkg->vlen && !u->have_window) {
-            size_t n = pkg->vlen < sizeof u->window ? pkg->vlen : sizeof u->window - 1;
+            size_t n = gd_sink_cut(u->sink, pkg->value, pkg->vlen, sizeof u->window - 1, u->tag_line);
             memcpy(u->window, pkg->value, n);
             u->window[n] = 0;
             u->have_window = 1;

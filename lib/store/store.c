@@ -9,10 +9,18 @@
 
 #include "schema_sql.h" /* GD_SCHEMA_SQL: schemas/godeye.sql, generated */
 
+/* A store error names the database file: 'FILE': message (#25 item 18). */
+static void name_db(const gd_store *s, gd_error *err)
+{
+    if (err && s->path[0])
+        snprintf(err->source, sizeof err->source, "%s", s->path);
+}
+
 int gd_store_fail(gd_store *s, gd_error *err, const char *what)
 {
     int ec = sqlite3_errcode(s->db);
     int code = (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB) ? GD_ERR_DATA : GD_ERR_IO;
+    name_db(s, err);
     return gd_error_set(err, code, 0, 0, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
@@ -62,6 +70,7 @@ int gd_store_exec(gd_store *s, const char *sql, gd_error *err)
     char *msg = NULL;
     if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
         int ec = sqlite3_errcode(s->db);
+        name_db(s, err);
         gd_error_set(err, (ec == SQLITE_CORRUPT || ec == SQLITE_NOTADB) ? GD_ERR_DATA : GD_ERR_IO,
                      0, 0, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
@@ -512,6 +521,7 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     s->ro = mode == GD_STORE_RO;
     snprintf(err->source, sizeof err->source, "%s", path);
+    snprintf(s->path, sizeof s->path, "%s", path);
     if (s->ro && access(path, F_OK) != 0) {
         free(s);
         return gd_error_set(err, GD_ERR_IO, 0, 0, "no database here (run 'godeye ingest' first)");

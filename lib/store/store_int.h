@@ -10,6 +10,7 @@
 
 struct gd_store {
     sqlite3 *db;
+    char path[512];  /* the database file as the caller named it: every store error names it */
     int ro;
     int in_tx;
     /* the busy handler: how long it may wait, whom it tells once it has

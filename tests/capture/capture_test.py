@@ -285,7 +285,7 @@ def case_disconnect(godeye, corpus):
     r = e.run("--app", "com.example.jank", "--duration", "10s", "-o", e.out)
     check(r.returncode == 1, "disconnect: exit %d: %s" % (r.returncode, r.stderr))
     one_line(r, "device 'emulator-5554' disconnected; kept what was pulled in '%s'; reset the property when it "
-                "is back: adb shell setprop %s ''" % (e.out, PROP), "disconnect")
+                "is back: adb -s 'emulator-5554' shell \"setprop %s ''\"" % (e.out, PROP), "disconnect")
     log = e.log()
     check(log[-1] == S + ["get-state"] and [S + ["shell", "setprop %s 50" % PROP]] == [a for a in log if "setprop" in " ".join(a)],
           "disconnect: after the loss, only get-state: %s" % log[-3:])
@@ -308,6 +308,65 @@ def case_nologcat(godeye):
     check(e.log().count(S + ["get-state"]) == 1, "nologcat: device checked %d times" % e.log().count(S + ["get-state"]))
     check(e.props().get(PROP) == "" and os.path.exists(os.path.join(e.out, "gfxinfo.txt")),
           "nologcat: the end was not collected")
+    return 0
+
+
+def case_failrestore(godeye):
+    """the property cannot be put back, the device still there: said with
+    the command to type, exit 1, never "done" (#25 item 17)"""
+    e = Env(godeye, "", "failrestore")
+    r = e.run("--app", "com.example.jank", "--duration", "1s", "--interval", "200", "-o", e.out)
+    check(r.returncode == 1, "failrestore: exit %d: %s" % (r.returncode, r.stderr))
+    one_line(r, "device 'emulator-5554': cannot restore %s: Failed to set property '%s' to ''.; kept what was "
+                "pulled in '%s'; restore it with: adb -s 'emulator-5554' shell \"setprop %s ''\""
+                % (PROP, PROP, e.out, PROP), "failrestore")
+    check(e.props().get(PROP) == "50", "failrestore: property at %r" % e.props().get(PROP))
+    sets = [a for a in e.log() if a[-1].startswith("setprop")]
+    check(sets == [S + ["shell", "setprop %s 50" % PROP], S + ["shell", "setprop %s ''" % PROP]],
+          "failrestore: setprop sent %s" % sets)
+    m = e.manifest()
+    check(m["looper_property"]["restored"] is False and os.path.exists(os.path.join(e.out, "gfxinfo.txt")),
+          "failrestore: manifest %s" % m["looper_property"])
+    return 0
+
+
+def case_pullint(godeye, twice):
+    """Ctrl-C while a pull hangs ends it at once (no 120 s timeout): the
+    property is put back first, the hung adb killed, nothing pulled after.
+    twice: the first Ctrl-C stops an open-ended capture, the second comes
+    during the hung pull."""
+    e = Env(godeye, "", "hangpull")
+    prev = "7" if twice else ""
+    if twice:
+        e.props({PROP: "7"})
+        p = e.start("--app", "com.example.jank", "--interval", "100", "-o", e.out)
+        wait_for(lambda: os.path.exists(os.path.join(e.out, "logcat.txt"))
+                 and os.path.getsize(os.path.join(e.out, "logcat.txt")) > 0, "pullint2: logcat never delivered")
+        p.send_signal(signal.SIGINT)
+    else:
+        p = e.start("--app", "com.example.jank", "--duration", "1s", "--interval", "200", "-o", e.out)
+    what = "pullint2" if twice else "pullint"
+    wait_for(lambda: os.path.exists(os.path.join(e.state, "pull-hangs")), what + ": the pull never started")
+    check(e.props().get(PROP) == prev, "%s: property not put back before the pulls: %s" % (what, e.props()))
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=60)  # a hang guard: it ends at once
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        check(False, what + ": did not end after Ctrl-C during the hung pull")
+    check(p.returncode == 1, "%s: exit %s: %s" % (what, p.returncode, err))
+    r = subprocess.CompletedProcess(p.args, p.returncode, out, err)
+    one_line(r, "interrupted while pulling from device 'emulator-5554' (the property was put back); kept what was "
+                "pulled in '%s'; read it with: godeye ingest %s" % (e.out, e.out), what)
+    log = e.log()
+    check(log[-1] == S + ["shell", "dumpsys gfxinfo 'com.example.jank' framestats"],
+          "%s: adb run after the interrupted pull: %s" % (what, log[-2:]))
+    m = e.manifest()
+    g = [f for f in m["files"] if f["path"] == "gfxinfo.txt"]
+    check(m["stopped_by"] == ("signal" if twice else "duration") and m["looper_property"]["restored"] is True
+          and g and g[0]["ok"] is False and g[0].get("error") == "interrupted"
+          and not os.path.exists(os.path.join(e.out, "gfxinfo.txt")), "%s: manifest %s %s" % (what, m["stopped_by"], g))
     return 0
 
 
@@ -344,6 +403,9 @@ def main():
         "disconnect": lambda: case_disconnect(godeye, corpus),
         "noadb": lambda: case_noadb(godeye),
         "nologcat": lambda: case_nologcat(godeye),
+        "failrestore": lambda: case_failrestore(godeye),
+        "pullint": lambda: case_pullint(godeye, False),
+        "pullint2": lambda: case_pullint(godeye, True),
     }
     rc = cases[case]()
     if rc == 77:

@@ -11,7 +11,11 @@ properties set with setprop persist in $FAKE_ADB_DIR/props.json.
 $FAKE_ADB_MODE picks the device situation: ok (one device, the default),
 nodevice, two, unauthorized, unknownpkg, disconnect (logcat stops after a
 few lines and the device is gone from then on), nologcat (logcat fails at
-once, the device stays), rich (as ok, and /data/anr is readable).  simpleperf, uiautomator and bugreport answer from the
+once, the device stays), rich (as ok, and /data/anr is readable),
+failrestore (as ok, but every setprop after the first fails, as a
+property service refusing it would), hangpull (as ok, but `dumpsys gfxinfo
+PKG framestats` never answers: it creates $FAKE_ADB_DIR/pull-hangs, then
+waits until killed).  simpleperf, uiautomator and bugreport answer from the
 project's own fixtures (tests/fixtures).
 """
 import fcntl
@@ -154,6 +158,10 @@ def shell(cmd, serial):
         out("".join("[%s]: [%s]\n" % kv for kv in sorted(p.items())))
         return 0
     if a[0] == "setprop" and len(a) == 3:
+        if MODE == "failrestore" and os.path.exists(os.path.join(STATE, "set-once")):
+            sys.stderr.write("Failed to set property '%s' to '%s'.\n" % (a[1], a[2]))
+            return 1
+        open(os.path.join(STATE, "set-once"), "w").close()
         p = props()
         p[a[1]] = a[2]
         save_props(p)
@@ -174,6 +182,10 @@ def shell(cmd, serial):
         return 0
     if a[:2] == ["dumpsys", "gfxinfo"] and a[2:] == [PKG, "reset"]:
         return 0
+    if a[:2] == ["dumpsys", "gfxinfo"] and a[2:] == [PKG, "framestats"] and MODE == "hangpull":
+        open(os.path.join(STATE, "pull-hangs"), "w").close()
+        while True:
+            time.sleep(10)
     if a[:2] == ["dumpsys", "gfxinfo"] and a[2:] == [PKG, "framestats"]:
         out(corpus("gfxinfo/choi890_framestats.txt") or "Applications Graphics Acceleration Info:\n")
         return 0

@@ -78,6 +78,29 @@ START_TEST(test_timeout_and_missing)
 }
 END_TEST
 
+/* a signal counter past its base kills a hung adb at once, whatever the
+ * timeout (#25 item 17): "interrupted", not "did not answer" */
+START_TEST(test_interrupted)
+{
+    fake_adb("exec /bin/sleep 30");
+    const char *args[] = {"shell", "dumpsys gfxinfo x framestats", NULL};
+    char err[64];
+    volatile sig_atomic_t count = 0;
+    int irq = -1;
+    ck_assert_int_eq(gd_adb_run_until(NULL, args, -1, NULL, err, sizeof err, 300, &count, 0, &irq), -1);
+    ck_assert_int_eq(irq, 0);
+    ck_assert_str_eq(err, "adb did not answer in 0.3 s");
+    count = 2;
+    ck_assert_int_eq(gd_adb_run_until(NULL, args, -1, NULL, err, sizeof err, 120000, &count, 1, &irq), -1);
+    ck_assert_int_eq(irq, 1);
+    ck_assert_str_eq(err, "interrupted");
+    /* not past its base: runs to the end */
+    fake_adb("exit 4");
+    ck_assert_int_eq(gd_adb_run_until(NULL, args, -1, NULL, err, sizeof err, 120000, &count, 2, &irq), 4);
+    ck_assert_int_eq(irq, 0);
+}
+END_TEST
+
 START_TEST(test_background)
 {
     fake_adb("printf 'cpu  1 2\\nbtime 5\\ncpu  3 4\\n'; exec /bin/sleep 30");
@@ -114,6 +137,7 @@ int main(void)
     tcase_add_test(tc, test_argv);
     tcase_add_test(tc, test_run);
     tcase_add_test(tc, test_timeout_and_missing);
+    tcase_add_test(tc, test_interrupted);
     tcase_add_test(tc, test_background);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);

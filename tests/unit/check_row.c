@@ -1,4 +1,5 @@
-/* check_row.c - the row builder's text rule: bytes that are not UTF-8 (#25 item 15). */
+/* check_row.c - the row builder's text rule: bytes that are not UTF-8 (#25 item 15);
+ * a bounded copy cuts at a character boundary (#25 item 16). */
 #include <check.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -31,11 +32,42 @@ START_TEST(text_not_utf8_kept)
 }
 END_TEST
 
+/* "a" then U+00E9 (2 bytes), U+20AC (3), U+1F600 (4): each cut that
+ * would split one ends before it; bytes that are no character are cut
+ * where they fall */
+START_TEST(cut_at_char_boundary)
+{
+    const char *s = "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80z"; /* 11 bytes */
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 11), 11);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 20), 11);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 1), 1);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 2), 1);  /* inside U+00E9 */
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 3), 3);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 4), 3);  /* inside U+20AC */
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 5), 3);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 6), 6);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 7), 6);  /* inside U+1F600 */
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 9), 6);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 10), 10);
+    ck_assert_uint_eq(gd_utf8_cut(s, 11, 0), 0);
+    /* stray continuation bytes: no character to keep whole */
+    ck_assert_uint_eq(gd_utf8_cut("\x80\x80\x80\x80\x80", 5, 3), 3);
+    /* a 1,023-byte bound over a run of U+00E9: 511 whole characters */
+    char big[2048];
+    for (int i = 0; i < 1024; i++)
+        big[2 * i] = (char)0xc3, big[2 * i + 1] = (char)0xa9;
+    size_t n = gd_utf8_cut(big, sizeof big, 1023);
+    ck_assert_uint_eq(n, 1022);
+    ck_assert_int_eq(gd_utf8_valid(big, n), 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("row");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, text_not_utf8_kept);
+    tcase_add_test(tc, cut_at_char_boundary);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }

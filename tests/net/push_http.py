@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""push_http.py - `godeye push` against a stand-in ClickHouse HTTP server on loopback.
+
+    push_http.py --bin BUILD/cli --fixture F.jsonl
+
+The stand-in answers by path (#25 item 18):
+    /ok/        200 "0" to every statement (tables created, no trace there yet)
+    /moved/     302 with a Location (redacted in the message: its password)
+    /silent/    500 with an empty body
+    /hang/      reads the request and never answers
+and checks: a 3xx is reported with its status and Location; a status
+without a body with its status; `--timeout 2` ends a request that hangs
+(with curl's reason), where it used to wait 600 s; a database error names
+the database file, not the server.  Every wait is a hang guard, not a timing.
+"""
+import argparse
+import http.server
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        if n:
+            self.rfile.read(n)
+        elif self.headers.get("Transfer-Encoding") == "chunked":
+            while True:
+                size = int(self.rfile.readline().split(b";")[0], 16)
+                self.rfile.read(size + 2)
+                if size == 0:
+                    break
+        if self.path.startswith("/hang/"):
+            self.server.stop.wait(120)  # until the test ends
+            return
+        if self.path.startswith("/moved/"):
+            self.send_response(302)
+            self.send_header("Location", "http://admin:s3cret@127.0.0.1:1/ch/?x=1")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        code, body = (500, b"") if self.path.startswith("/silent/") else (200, b"0\n")
+        self.send_response(code)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--fixture", required=True)
+    a = ap.parse_args()
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.stop = threading.Event()
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = "http://127.0.0.1:%d" % srv.server_address[1]
+    tmp = tempfile.mkdtemp(prefix="godeye-push-")
+    db = os.path.join(tmp, "g.db")
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    env["GODEYE_DB"] = db
+    godeye = os.path.join(a.bin, "godeye")
+
+    def run(*args):
+        p = subprocess.run([godeye] + list(args), capture_output=True, env=env, timeout=120)
+        return p.returncode, p.stdout.decode(), p.stderr.decode().strip()
+
+    rc, out, err = run("ingest", "-q", a.fixture)
+    check(rc == 0, "ingest the fixture (%s)" % err)
+
+    rc, out, err = run("push", "--clickhouse", base + "/moved/")
+    check(rc == 1 and err == "godeye push: '%s/moved/': clickhouse: HTTP 302 redirect to "
+          "'http://127.0.0.1:1/ch/?x=1' (not followed: give that URL)" % base,
+          "a 302 names its status and Location, credentials dropped: %r" % err)
+
+    rc, out, err = run("push", "--clickhouse", base + "/silent/")
+    check(rc == 1 and err == "godeye push: '%s/silent/': clickhouse: HTTP 500 without a message" % base,
+          "a 500 without a body names its status: %r" % err)
+
+    rc, out, err = run("push", "--clickhouse", base + "/hang/", "--timeout", "2")
+    check(rc == 1 and err.startswith("godeye push: '%s/hang/': clickhouse: Operation timed out after " % base),
+          "--timeout 2 ends a request that never gets an answer: %r" % err)
+    rc, out, err = run("push", "--clickhouse", base + "/ok/", "--timeout", "0")
+    check(rc == 2 and err == "godeye push: --timeout takes 1..86400 seconds", "--timeout 0 is a usage error: %r" % err)
+
+    # a database error (a table gone) names the database file, not the server
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE dispatch")
+    con.commit()
+    con.close()
+    rc, out, err = run("push", "--clickhouse", base + "/ok/", "--format", "json")
+    check(rc == 1 and err.startswith("godeye push: '%s': " % db) and "no such table: dispatch" in err,
+          "a database error names the database: %r" % err)
+    srv.stop.set()
+    srv.shutdown()
+    print("%d passed, %d failed" % (0 if failures else 1, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
