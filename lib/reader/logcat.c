@@ -262,6 +262,9 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
     size_t n = l->msg_len;
+    int anr = lc_anr_line(c, l, ts, err);
+    if (anr != GD_NOT_MINE)
+        return anr;
     gd_phase looper = gd_looper_line(m, n);
     if (looper != GD_PHASE_UNKNOWN) {
         gd_event ev;
@@ -361,6 +364,8 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             rc = 0;
         }
     }
+    if (!rc && r >= 0)
+        rc = lc_anr_flush(c, err);
     gd_matrix_lines_free(matrix);
     gd_textin_close(t);
     free(c);
@@ -389,6 +394,8 @@ gd_logcat_rules *gd_logcat_rules_new(const gd_sink *sink)
 }
 
 void gd_logcat_rules_free(gd_logcat_rules *r) { free(r); }
+
+int gd_logcat_rules_finish(gd_logcat_rules *r, gd_error *err) { return r ? lc_anr_flush(r, err) : 0; }
 
 int gd_logcat_rules_line(gd_logcat_rules *c, double ts, int64_t pid, int64_t tid, char level,
                          const char *tag, size_t tlen, const char *msg, size_t mlen, long line,

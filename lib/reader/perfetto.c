@@ -514,6 +514,8 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = pf_sched_finish(c);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
+    if (!rc)
+        rc = gd_logcat_rules_finish(c->logrules, err);
     if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
         c->log_used == 0 && c->ft_frames == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0,
