@@ -257,6 +257,29 @@ int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const c
     return lc_emit_issue(c, l, ts, "slow_delivery", (double)delay, js, err);
 }
 
+static void copy_cap(char *dst, size_t size, const char *s, size_t n)
+{
+    if (n >= size)
+        n = size - 1;
+    if (n)
+        memcpy(dst, s, n);
+    dst[n] = 0;
+}
+
+int lc_emit_log(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
+{
+    gd_event ev;
+    lc_event_init(c, &ev, GD_EV_LOG, l, ts);
+    c->log_level[0] = l->level;
+    c->log_level[1] = 0;
+    copy_cap(c->log_tag, sizeof c->log_tag, l->tag ? l->tag : "", l->tag ? l->tag_len : 0);
+    copy_cap(c->log_msg, sizeof c->log_msg, l->msg ? l->msg : "", l->msg ? l->msg_len : 0);
+    ev.u.log.level = l->level && l->level != '?' ? c->log_level : NULL;
+    ev.u.log.tag = c->log_tag;
+    ev.u.log.msg = c->log_msg;
+    return gd_sink_event(c->sink, &ev, err);
+}
+
 /* Returns 0 emitted, GD_NOT_MINE not a line we use, or an error code from the sink. */
 static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
@@ -350,6 +373,8 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         double ts = gd_mdstamp_run_ms(&c->year, &l.st);
         if (c->year.resets != resets)
             gd_sink_skip(sink, REASON_CLOCK_RESET, c->line, 1);
+        if ((rc = lc_emit_log(c, &l, ts, err)))
+            break;
         rc = handle(c, &l, ts, err);
         if (rc == GD_NOT_MINE && memmem(s, n, "tag[Trace_", 10)) {
             /* a Matrix trace-canary Issue line inside the logcat */
@@ -412,5 +437,6 @@ int gd_logcat_rules_line(gd_logcat_rules *c, double ts, int64_t pid, int64_t tid
     l.msg = msg;
     l.msg_len = mlen;
     c->line = line;
-    return handle(c, &l, ts, err);
+    int rc = lc_emit_log(c, &l, ts, err);
+    return rc ? rc : handle(c, &l, ts, err);
 }

@@ -46,6 +46,8 @@ typedef struct lc_ctx {
         double ts;
     } longmsg;
     lc_anr anr;
+    /* the line kept as a log_line row (#28): NUL-terminated copies */
+    char log_level[2], log_tag[128], log_msg[GD_LOG_MSG_MAX + 1];
 } lc_ctx;
 
 void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts);
@@ -53,6 +55,8 @@ void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line
  * "ANR in" block is emitted by the next line not of it or lc_anr_flush */
 int lc_anr_line(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 int lc_anr_flush(lc_ctx *c, gd_error *err);
+/* The line as a GD_EV_LOG event (a row of log_line): 0 or the sink's error. */
+int lc_emit_log(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const char *thr,
                   const char *late, size_t late_len, gd_error *err);
