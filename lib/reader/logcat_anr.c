@@ -98,7 +98,7 @@ int lc_anr_flush(lc_ctx *c, gd_error *err)
     lc_line l;
     memset(&l, 0, sizeof l);
     l.pid = a->pid;
-    l.tid = -1;
+    l.tid = a->pid; /* an app's main thread is its pid: the ANR's thread */
     long line = c->line;
     c->line = a->line;
     int rc = lc_emit_issue(c, &l, a->ts, "anr_report", GD_NONE, js, err);
@@ -141,7 +141,7 @@ static int am_anr(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     json_object_set_new(js, "reporter_pid", json_integer(l->pid));
     lc_line a = *l;
     a.pid = pid;
-    a.tid = -1;
+    a.tid = pid; /* as for anr_report */
     return lc_emit_issue(c, &a, ts, "am_anr", GD_NONE, js, err);
 }
 
