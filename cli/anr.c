@@ -99,7 +99,7 @@ static const gd_column anr_columns[] = {
     {"pid", "PID", GD_COL_INT, 0, 1},
     {"process", "APP", GD_COL_TEXT, 1, 0},
     {"anr", "ANR", GD_COL_BOOL, 0, 0, .words = "ANR|-"},
-    {"subject", "REASON", GD_COL_TEXT, 1, 0, .auto_hide = 1},
+    {"reason", "REASON", GD_COL_TEXT, 1, 0, .auto_hide = 1},
     {"state", "MAIN STATE", GD_COL_TEXT, 0, 0, .path = "main.state"},
     {"top", "MAIN AT", GD_COL_TEXT, 1, 0, .text = top_text},
     {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0, .text = blocked_by_text},

@@ -441,6 +441,23 @@ CREATE TABLE binder_txn (
 CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);
 CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);
 
+-- #28: the log lines of a logcat, a bugreport's logs or Perfetto android_log
+-- packets, one row each: the first 200000 of a trace (the others are counted
+-- as skipped, "log_line: past the 200000 lines kept a trace"), each message
+-- cut at 1024 bytes.  Not events: no dispatch, no thread row, no part of the
+-- trace's span.  godeye anr --context lists them.
+CREATE TABLE log_line (
+  id     INTEGER PRIMARY KEY,
+  trace  INTEGER NOT NULL REFERENCES trace(id),
+  ts_ms  REAL NOT NULL,          -- the line's time (the carrier's clock)
+  pid    INTEGER,                -- NULL when the line has none
+  tid    INTEGER,
+  level  TEXT,                   -- V D I W E F (or NULL)
+  tag    TEXT,
+  msg    TEXT                    -- at most 1024 bytes
+);
+CREATE INDEX log_line_at ON log_line (pid, ts_ms);
+
 -- #28: one row per ANR dump (the "anr_dump" issues of the anr reader) and
 -- THE rule of which dump is the one the system took for an ANR (anr = 1):
 -- the first dump (dump_index 0) of a "VM TRACES AT LAST ANR" section or of

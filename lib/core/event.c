@@ -8,6 +8,7 @@ static const char *const kind_names[GD_EV__COUNT] = {
     "looper", "dispatch", "stack", "cpu", "memory", "lifecycle", "view_dump",
     "image", "method", "frame", "mark", "frame_summary", "issue", "startup",
     "thread_state", "binder", /* #26 */
+    "log",                    /* #28 */
 };
 
 const char *gd_event_kind_name(gd_event_kind k)

@@ -50,6 +50,9 @@ typedef enum gd_event_kind {
     GD_EV_THREAD_STATE, /* one scheduling interval of one thread (ftrace    *
                          * sched events, Perfetto's thread_state)           */
     GD_EV_BINDER,       /* one binder transaction (ts = the client's call)  */
+    /* #28 */
+    GD_EV_LOG,          /* one log line kept as a row (never an "event" of  *
+                         * the ingest's count)                              */
     GD_EV__COUNT
 } gd_event_kind;
 
@@ -237,6 +240,15 @@ typedef struct gd_binder_ev {
     const char *reply_status; /* "BR_FAILED_REPLY", "BR_DEAD_REPLY"...: the call failed; NULL */
 } gd_binder_ev;
 
+/* One log line (logcat, a bugreport's logs, Perfetto android_log). */
+typedef struct gd_log_ev {
+    const char *level;   /* "V".."F", or NULL                              */
+    const char *tag;     /* or NULL                                        */
+    const char *msg;     /* the message, capped by the reader (GD_LOG_MSG_MAX) */
+} gd_log_ev;
+/* The longest log message kept, in bytes (a longer one is cut). */
+#define GD_LOG_MSG_MAX 1024
+
 typedef struct gd_event {
     gd_event_kind kind;
     double ts;           /* epoch ms; NONE only where a kind allows it     */
@@ -261,6 +273,7 @@ typedef struct gd_event {
         gd_startup_ev startup;
         gd_thread_state_ev thread_state;
         gd_binder_ev binder;
+        gd_log_ev log;
     } u;
 } gd_event;
 

@@ -36,6 +36,7 @@ enum {
     ST_STARTUP,
     ST_THREAD_STATE, /* #26 */
     ST_BINDER,       /* #26 */
+    ST_LOG,          /* #28 */
     ST__COUNT
 };
 
@@ -62,7 +63,13 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
     " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id, reply_status)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO log_line(trace, ts_ms, pid, tid, level, tag, msg) VALUES (?,?,?,?,?,?,?)",
 };
+
+/* #28: at most this many log lines of one trace are kept as log_line rows
+ * (the first ones; the others are counted, GD_LOG_DROPPED). */
+#define GD_LOG_LINES_MAX 200000
+#define GD_LOG_DROPPED "log_line: past the " GD_STR(GD_LOG_LINES_MAX) " lines kept a trace (not kept as rows)"
 
 struct gd_writer {
     gd_store *s;
@@ -93,6 +100,7 @@ struct gd_writer {
     long unresolved; /* rows written with pid or tid -1 (resolve_main's work) */
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
     gd_pairing pairing; /* Looper prints and dispatch events -> dispatch rows */
+    long log_lines;  /* log_line rows written (#28) */
 };
 
 static double now_s(void)
@@ -470,8 +478,33 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
+/* One log line as a row (#28): no event of the count, no thread, no part
+ * of the trace's span; past GD_LOG_LINES_MAX lines counted, not kept. */
+static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    if (!gd_has(ev->ts) || gd_event_out_of_range(ev))
+        return 0; /* the line's own rules counted it */
+    if (w->log_lines >= GD_LOG_LINES_MAX) {
+        on_skip(w, GD_LOG_DROPPED, ev->line, 0);
+        return 0;
+    }
+    w->log_lines++;
+    const gd_log_ev *u = &ev->u.log;
+    sqlite3_stmt *st = w->st[ST_LOG];
+    sqlite3_bind_int64(st, 1, w->trace);
+    sqlite3_bind_double(st, 2, ev->ts);
+    gd_bind_opt_int(st, 3, ev->pid);
+    gd_bind_opt_int(st, 4, ev->tid);
+    gd_bind_text(st, 5, u->level);
+    gd_bind_text(st, 6, u->tag);
+    gd_bind_text(st, 7, u->msg);
+    return gd_store_step(w->s, st, err);
+}
+
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
+    if (ev->kind == GD_EV_LOG)
+        return put_log(w, ev, err);
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
         ev->kind != GD_EV_STARTUP) { /* am start -W prints no time */
         on_skip(w, "event without a time", ev->line, 0);

@@ -45,12 +45,13 @@ static int on_ctx(void *ctx, json_t *row)
 
 int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char fd[4096], fc[4096], ff[4096], fi[4096], fs[4096], sql[24576];
+    char fd[4096], fc[4096], ff[4096], fi[4096], fs[4096], fl[4096], sql[28672];
     gd_store_filter_sql(&q->filter, "d.trace", fd, sizeof fd);
     gd_store_filter_sql(&q->filter, "c.trace", fc, sizeof fc);
     gd_store_filter_sql(&q->filter, "f.trace", ff, sizeof ff);
     gd_store_filter_sql(&q->filter, "i.trace", fi, sizeof fi);
     gd_store_filter_sql(&q->filter, "u.trace", fs, sizeof fs);
+    gd_store_filter_sql(&q->filter, "l.trace", fl, sizeof fl);
     /* ?1 pid, ?2 window start, ?3 the dump, ?4 the process name */
     snprintf(sql, sizeof sql,
              "SELECT * FROM ("
@@ -78,8 +79,12 @@ int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
              " UNION ALL SELECT u.trace, u.ts_ms, 'startup', NULL, u.total_ms,"
              " coalesce(u.kind || ' ', '') || 'launch of ' || coalesce(u.activity, u.app), NULL FROM startup u"
              " WHERE ?4 IS NOT NULL AND u.app = ?4 AND u.ts_ms >= ?2 AND u.ts_ms <= ?3 %s"
+             /* #28: its log lines (the log_line rows of its pid) */
+             " UNION ALL SELECT l.trace, l.ts_ms, 'log', l.tid, NULL,"
+             " coalesce(l.level || ' ', '') || coalesce(l.tag, '') || ': ' || coalesce(l.msg, ''), NULL"
+             " FROM log_line l WHERE l.pid = ?1 AND l.ts_ms >= ?2 AND l.ts_ms <= ?3 %s"
              ") ORDER BY ts_ms, kind LIMIT " GD_STR(ANR_CONTEXT_MAX),
-             fd, fc, ff, fi, fs);
+             fd, fc, ff, fi, fs, fl);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
@@ -101,8 +106,9 @@ int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
              " UNION ALL SELECT min(f.ts_ms), max(f.ts_ms) FROM frame_time f WHERE 1 %s"
              " UNION ALL SELECT min(e.ts_ms), max(e.ts_ms) FROM issue i JOIN raw_event e ON e.id = i.id"
              "  WHERE i.tool <> 'anr' %s"
-             " UNION ALL SELECT min(u.ts_ms), max(u.ts_ms) FROM startup u WHERE 1 %s)",
-             fd, ff, fi, fs);
+             " UNION ALL SELECT min(u.ts_ms), max(u.ts_ms) FROM startup u WHERE 1 %s"
+             " UNION ALL SELECT min(l.ts_ms), max(l.ts_ms) FROM log_line l WHERE 1 %s)",
+             fd, ff, fi, fs, fl);
     if (!(st = gd_store_prepare(s, sql, err)))
         return err->code;
     int r = sqlite3_step(st);

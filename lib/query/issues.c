@@ -81,7 +81,64 @@ typedef struct anr_acc {
     void *ctx;
     json_t *cur;   /* the dump being collected */
     int stop;
+    const char *filt; /* the traces searched for log reports (SQL on "i.trace") */
 } anr_acc;
+
+/* The window in which the system's own report of an ANR (logcat's
+ * ActivityManager "ANR in" block, the event log's am_anr) is the report of
+ * a dump: same pid, logged from 30 s before the dump's time (am_anr is
+ * written before the traces are dumped) to 60 s after it ("ANR in" is
+ * logged once they are); the nearest of each kind wins.  godeye-anr(1). */
+#define ANR_LOG_BEFORE_MS 30000.0
+#define ANR_LOG_AFTER_MS 60000.0
+
+/* Sets "log_report", "am_anr" (each the nearest such report, or null) and
+ * "reason" (the record's Subject:, else the log report's Reason:, else
+ * am_anr's reason, else null) on an ANR dump's row. */
+static void log_reports(anr_acc *a, json_t *r, int64_t pid, double ts)
+{
+    json_t *rep = json_null(), *am = json_null();
+    if (json_is_true(json_object_get(r, "anr"))) {
+        char sql[8192];
+        snprintf(sql, sizeof sql,
+                 "SELECT i.trace AS trace, e.ts_ms AS ts_ms, i.type AS type, i.content AS content"
+                 " FROM issue i JOIN raw_event e ON e.id = i.id"
+                 " WHERE i.tool = 'android' AND i.type IN ('anr_report', 'am_anr') AND e.pid = ?1"
+                 " AND e.ts_ms >= ?2 - %.1f AND e.ts_ms <= ?2 + %.1f %s"
+                 " ORDER BY abs(e.ts_ms - ?2), i.id",
+                 ANR_LOG_BEFORE_MS, ANR_LOG_AFTER_MS, a->filt ? a->filt : "");
+        sqlite3_stmt *q = gd_store_prepare(a->s, sql, NULL);
+        if (q) {
+            sqlite3_bind_int64(q, 1, pid);
+            sqlite3_bind_double(q, 2, ts);
+            while (sqlite3_step(q) == SQLITE_ROW) {
+                const char *type = (const char *)sqlite3_column_text(q, 2);
+                const char *content = (const char *)sqlite3_column_text(q, 3);
+                json_t **slot = type && strcmp(type, "am_anr") == 0 ? &am : &rep;
+                if (!json_is_null(*slot))
+                    continue;
+                json_t *c = content ? json_loads(content, 0, NULL) : NULL;
+                if (!json_is_object(c)) {
+                    json_decref(c);
+                    continue;
+                }
+                json_object_del(c, "reporter_pid");
+                json_object_set_new(c, "trace", json_integer(sqlite3_column_int64(q, 0)));
+                json_object_set_new(c, "ts_ms", gd_col_ms(q, 1));
+                *slot = c;
+            }
+            sqlite3_finalize(q);
+        }
+    }
+    json_t *reason = json_object_get(r, "subject");
+    if (!json_is_string(reason))
+        reason = json_object_get(rep, "reason");
+    if (!json_is_string(reason))
+        reason = json_object_get(am, "reason");
+    json_object_set_new(r, "reason", json_is_string(reason) ? json_copy(reason) : json_null());
+    json_object_set_new(r, "log_report", rep);
+    json_object_set_new(r, "am_anr", am);
+}
 
 /* The dump's process is `app`, or a process of it ("app:remote"). */
 static int of_app(const json_t *row, const char *app)
@@ -126,6 +183,7 @@ static void anr_flush(anr_acc *a)
             json_object_set_new(th, "stack",
                                 thread_stack(a->s, trace, pid, json_integer_value(json_object_get(th, "tid")), ts));
     json_object_set_new(r, "deadlock", json_boolean(json_array_size(json_object_get(r, "deadlocks")) > 0));
+    log_reports(a, r, pid, ts);
     int quiet = quiet_dump(r);
     json_object_set_new(r, "quiet", json_boolean(quiet));
     int shown = !a->q || ((!a->q->app || of_app(r, a->q->app)) && (a->q->all || !quiet));
@@ -195,7 +253,7 @@ int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
-    anr_acc a = {s, q, fn, ctx, NULL, 0};
+    anr_acc a = {s, q, fn, ctx, NULL, 0, filt};
     int rc = gd_store_stream(s, st, anr_issue_row, anr_row, &a, err);
     if (!rc)
         anr_flush(&a);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/row.h"
 #include "reader/logcat_rules.h"
 #include "reader/mdstamp.h"
 
@@ -256,11 +257,37 @@ int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const c
     return lc_emit_issue(c, l, ts, "slow_delivery", (double)delay, js, err);
 }
 
+static void copy_cap(char *dst, size_t size, const char *s, size_t n)
+{
+    if (n >= size) /* at a character boundary (gd_utf8_cut) */
+        n = gd_utf8_cut(s, n, size - 1);
+    if (n)
+        memcpy(dst, s, n);
+    dst[n] = 0;
+}
+
+int lc_emit_log(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
+{
+    gd_event ev;
+    lc_event_init(c, &ev, GD_EV_LOG, l, ts);
+    c->log_level[0] = l->level;
+    c->log_level[1] = 0;
+    copy_cap(c->log_tag, sizeof c->log_tag, l->tag ? l->tag : "", l->tag ? l->tag_len : 0);
+    copy_cap(c->log_msg, sizeof c->log_msg, l->msg ? l->msg : "", l->msg ? l->msg_len : 0);
+    ev.u.log.level = l->level && l->level != '?' ? c->log_level : NULL;
+    ev.u.log.tag = c->log_tag;
+    ev.u.log.msg = c->log_msg;
+    return gd_sink_event(c->sink, &ev, err);
+}
+
 /* Returns 0 emitted, GD_OTHER_RULE not a line we use, or an error code from the sink. */
 static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
     size_t n = l->msg_len;
+    int anr = lc_anr_line(c, l, ts, err);
+    if (anr != GD_NOT_MINE)
+        return anr;
     gd_phase looper = gd_looper_line(m, n);
     if (looper != GD_PHASE_UNKNOWN) {
         gd_event ev;
@@ -345,6 +372,8 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         double ts = gd_mdstamp_run_ms(&c->year, &l.st);
         if (c->year.resets != resets)
             gd_sink_skip(sink, REASON_CLOCK_RESET, c->line, 1);
+        if ((rc = lc_emit_log(c, &l, ts, err)))
+            break;
         rc = handle(c, &l, ts, err);
         if (rc == GD_OTHER_RULE && memmem(s, n, "tag[Trace_", 10)) {
             /* a Matrix trace-canary Issue line inside the logcat */
@@ -359,6 +388,8 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             rc = 0;
         }
     }
+    if (!rc && r >= 0)
+        rc = lc_anr_flush(c, err);
     gd_matrix_lines_free(matrix);
     gd_textin_close(t);
     free(c);
@@ -388,6 +419,8 @@ gd_logcat_rules *gd_logcat_rules_new(const gd_sink *sink)
 
 void gd_logcat_rules_free(gd_logcat_rules *r) { free(r); }
 
+int gd_logcat_rules_finish(gd_logcat_rules *r, gd_error *err) { return r ? lc_anr_flush(r, err) : 0; }
+
 int gd_logcat_rules_line(gd_logcat_rules *c, double ts, int64_t pid, int64_t tid, char level,
                          const char *tag, size_t tlen, const char *msg, size_t mlen, long line,
                          gd_error *err)
@@ -403,5 +436,6 @@ int gd_logcat_rules_line(gd_logcat_rules *c, double ts, int64_t pid, int64_t tid
     l.msg = msg;
     l.msg_len = mlen;
     c->line = line;
-    return handle(c, &l, ts, err);
+    int rc = lc_emit_log(c, &l, ts, err);
+    return rc ? rc : handle(c, &l, ts, err);
 }

@@ -23,6 +23,15 @@ typedef struct lc_line {
     size_t msg_len;
 } lc_line;
 #define STARTS(p, n, lit) lc_starts((p), (n), (lit), sizeof(lit) - 1)
+/* an ActivityManager "ANR in" block being read (logcat_anr.c) */
+typedef struct lc_anr {
+    int open, in_cpu, cpu_done;
+    int64_t am_pid, am_tid, pid;
+    double ts, cpu_total, cpu_app;
+    long line;
+    char package[256], component[256], reason[1024], load[64], cpu_window[256];
+} lc_anr;
+
 typedef struct lc_ctx {
     const gd_sink *sink;
     gd_mdstamp_run year; /* the running year of stamps without one */
@@ -36,9 +45,18 @@ typedef struct lc_ctx {
         int64_t pid, tid, late, wall;
         double ts;
     } longmsg;
+    lc_anr anr;
+    /* the line kept as a log_line row (#28): NUL-terminated copies */
+    char log_level[2], log_tag[128], log_msg[GD_LOG_MSG_MAX + 1];
 } lc_ctx;
 
 void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts);
+/* the ANR report rules: 0 used, GD_NOT_MINE, or the sink's error; an open
+ * "ANR in" block is emitted by the next line not of it or lc_anr_flush */
+int lc_anr_line(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
+int lc_anr_flush(lc_ctx *c, gd_error *err);
+/* The line as a GD_EV_LOG event (a row of log_line): 0 or the sink's error. */
+int lc_emit_log(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 int lc_emit_delay(lc_ctx *c, const lc_line *l, double ts, int64_t delay, const char *thr,
                   const char *late, size_t late_len, gd_error *err);

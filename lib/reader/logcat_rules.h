@@ -16,6 +16,9 @@ typedef struct lc_ctx gd_logcat_rules;
 /* Rules emitting to `sink`; NULL when out of memory. */
 gd_logcat_rules *gd_logcat_rules_new(const gd_sink *sink);
 void gd_logcat_rules_free(gd_logcat_rules *r);
+/* Emits what the rules still hold (an ANR report block cut by the end of
+ * the log): 0 or the sink's error code. */
+int gd_logcat_rules_finish(gd_logcat_rules *r, gd_error *err);
 
 /* One log line at ts (ms on the carrier's clock) of pid/tid, priority
  * letter level ('V'...'F'), tag and message; `line` the source position.

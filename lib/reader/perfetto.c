@@ -544,6 +544,8 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = pf_sched_finish(c);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
+    if (!rc)
+        rc = gd_logcat_rules_finish(c->logrules, err);
     /* nothing emitted: counted, and the ingest's nothing-usable rule decides
      * (exit 1 alone, passed over with --keep-going or inside a folder) */
     if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&

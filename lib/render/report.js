@@ -423,7 +423,14 @@
       box.appendChild(el('h3', null, (a.anr ? 'ANR: ' : 'Snapshot: ') + (a.process || 'pid ' + num(a.pid)) + ' (trace ' + a.trace + ', pid ' + num(a.pid) + '), dumped ' + at(a, 'ts_ms') + (a.deadlock ? ' \u2014 deadlock' : '')));
       var facts = el('table', { 'class': 'kv' });
       function kv(k, v) { var tr = el('tr'); tr.appendChild(el('th', null, k)); tr.appendChild(el('td', { 'class': 'f' }, v)); facts.appendChild(tr); }
-      if (a.subject) kv('reason', a.subject);
+      if (a.reason) kv('reason', a.reason);
+      var lr = a.log_report;
+      if (lr) {
+        if (lr.cpu_total_pct !== null && lr.cpu_total_pct !== undefined)
+          kv('CPU at the ANR', 'total ' + lr.cpu_total_pct + '%' + (lr.cpu_app_pct !== null && lr.cpu_app_pct !== undefined ? ', the app ' + lr.cpu_app_pct + '%' : '') +
+            (lr.cpu_window ? ' (' + lr.cpu_window + ')' : ''));
+        if (lr.load) kv('load', lr.load);
+      }
       if (a.section) kv('taken', a.section + (a.dump_index !== null && a.dump_index !== undefined ? ', dump ' + (a.dump_index + 1) : ''));
       kv('main thread state', m.state || '-');
       if (m.lock || m.waiting_on) kv('waiting for', (m.lock || '') + (m.waiting_on ? ' <' + m.waiting_on + '>' : ''));

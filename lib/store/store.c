@@ -309,6 +309,11 @@ static const char *const migrations[] = {
     "ALTER TABLE binder_txn ADD COLUMN aidl_name TEXT;"
     "ALTER TABLE binder_txn ADD COLUMN reply_status TEXT;"
     /* end 5 -> 6 (#26) */
+    /* 5 -> 6 (#28): log lines kept as rows (godeye anr --context) */
+    "CREATE TABLE log_line (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
+    " ts_ms REAL NOT NULL, pid INTEGER, tid INTEGER, level TEXT, tag TEXT, msg TEXT);"
+    "CREATE INDEX log_line_at ON log_line (pid, ts_ms);"
+    /* end 5 -> 6 (#28) */
     "",
 };
 

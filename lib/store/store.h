@@ -267,7 +267,8 @@ typedef struct gd_anr_context_query {
  * process, before_ms.  When no log row (dispatch, frame, finding, launch) of
  * the traces searched reaches into the window, a last row of kind "no_log"
  * (ts_ms: the dump's) with log_start_ms / log_end_ms (null: no log at
- * all).  Log lines are not kept as rows. */
+ * all).  #28: the log_line rows of its pid are rows of kind "log" (what:
+ * "LEVEL TAG: message") and count as log. */
 int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Runs one read-only statement; each row as an object keyed by column name.

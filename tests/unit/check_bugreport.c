@@ -46,6 +46,8 @@ static int l_meta(void *ctx, const gd_meta *m, gd_error *err)
 static int l_event(void *ctx, const gd_event *ev, gd_error *err)
 {
     lines *l = ctx;
+    if (ev->kind == GD_EV_LOG) /* log lines are rows, not the sections' events */
+        return 0;
     if (l->nev < 64) {
         l->ev_line[l->nev] = ev->line;
         l->ev_kind[l->nev++] = ev->kind;

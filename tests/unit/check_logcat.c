@@ -665,6 +665,46 @@ static void count_skip(void *ctx, const char *reason, long line, long col)
     ((int *)ctx)[1]++;
 }
 
+/* #28: every timed line is also a log event (a log_line row): level, tag
+ * and message as read, the "ANR in" block and am_anr as android issues */
+START_TEST(log_lines_and_anr_report)
+{
+    static const char text[] =
+        "03-09 10:15:12.480  1511  1580 E ActivityManager: ANR in com.example.notes (com.example.notes/.Main)\n"
+        "03-09 10:15:12.480  1511  1580 E ActivityManager: PID: 4321\n"
+        "03-09 10:15:12.480  1511  1580 E ActivityManager: Reason: executing service com.example.notes/.S\n"
+        "03-09 10:15:12.480  1511  1580 E ActivityManager: CPU usage from 0ms to 9655ms later:\n"
+        "03-09 10:15:12.480  1511  1580 E ActivityManager:   12.5% 4321/com.example.notes: 10% user + 2.5% kernel\n"
+        "03-09 10:15:12.480  1511  1580 E ActivityManager: 40% TOTAL: 30% user + 10% kernel\n"
+        "03-09 10:15:13.000  1511  1580 I am_anr  : [0,4321,com.example.notes,13155908,a, b]\n";
+    gd_read_opts o = {.year = 2025};
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_logcat, text, sizeof text - 1, &o, &c);
+    ck_assert_int_eq(c.rc, GD_OK);
+    ck_assert_int_eq(json_array_size(c.logs), 7);
+    json_t *l = json_array_get(c.logs, 4);
+    ck_assert_str_eq(str(l, "level"), "E");
+    ck_assert_str_eq(str(l, "tag"), "ActivityManager");
+    ck_assert_str_eq(str(l, "msg"), "  12.5% 4321/com.example.notes: 10% user + 2.5% kernel");
+    ck_assert_int_eq(inum(l, "pid"), 1511);
+    ck_assert_int_eq(json_array_size(c.events), 2);
+    json_t *r = json_array_get(c.events, 0), *a = json_array_get(c.events, 1);
+    ck_assert_str_eq(str(r, "issue_type"), "anr_report");
+    ck_assert_int_eq(inum(r, "pid"), 4321);
+    json_t *rj = json_incref(json_object_get(r, "content"));
+    ck_assert(json_real_value(json_object_get(rj, "cpu_app_pct")) == 12.5);
+    ck_assert(json_real_value(json_object_get(rj, "cpu_total_pct")) == 40.0);
+    ck_assert_str_eq(json_string_value(json_object_get(rj, "component")), "com.example.notes/.Main");
+    json_decref(rj);
+    ck_assert_str_eq(str(a, "issue_type"), "am_anr");
+    ck_assert_int_eq(inum(a, "pid"), 4321);
+    json_t *aj = json_incref(json_object_get(a, "content"));
+    ck_assert_str_eq(json_string_value(json_object_get(aj, "reason")), "a, b");
+    json_decref(aj);
+    gd_collected_free(&c);
+}
+END_TEST
+
 START_TEST(sink_error_is_not_a_skip)
 {
     const char *text = "12-31 23:59:59.100  4321  4321 W Looper  : Slow dispatch took 902ms main h=x c=y m=1\n"
@@ -705,6 +745,7 @@ int main(void)
     tcase_add_test(t, bom_and_utf16);
     tcase_add_test(t, corpus_small_files);
     tcase_add_test(t, sink_error_is_not_a_skip);
+    tcase_add_test(t, log_lines_and_anr_report);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

@@ -20,7 +20,7 @@ static int c_meta(void *ctx, const gd_meta *m, gd_error *err)
 static int c_event(void *ctx, const gd_event *ev, gd_error *err)
 {
     gd_collected *c = ctx;
-    json_array_append_new(c->events, gd_event_to_json(ev));
+    json_array_append_new(ev->kind == GD_EV_LOG ? c->logs : c->events, gd_event_to_json(ev));
     return 0;
 }
 static void c_skip(void *ctx, const char *reason, long line, long col)
@@ -41,6 +41,7 @@ static void init(gd_collected *out)
 {
     memset(out, 0, sizeof *out);
     out->events = json_array();
+    out->logs = json_array();
     out->metas = json_array();
     out->skips = json_object();
 }
@@ -84,6 +85,7 @@ void gd_test_read_file(const gd_reader *r, const char *path, const gd_read_opts 
 void gd_collected_free(gd_collected *c)
 {
     json_decref(c->events);
+    json_decref(c->logs);
     json_decref(c->metas);
     json_decref(c->skips);
 }

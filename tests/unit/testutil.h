@@ -9,7 +9,9 @@
 #include "reader/reader.h"
 
 typedef struct gd_collected {
-    json_t *events;  /* array of gd_event_to_json objects, in order      */
+    json_t *events;  /* array of gd_event_to_json objects, in order      *
+                      * (log lines, GD_EV_LOG, apart: logs)              */
+    json_t *logs;    /* the GD_EV_LOG events, in order (#28)              */
     json_t *metas;   /* array of gd_meta_to_json objects                  */
     json_t *skips;   /* object: reason -> count                           */
     int rc;          /* the reader's return code                          */
