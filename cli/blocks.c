@@ -12,6 +12,7 @@ static const gd_column block_columns[] = {
     {"id", "ID", GD_COL_INT, 0, 0},
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
+    {"process", "PROCESS", GD_COL_TEXT, 0, 0, 1},
     {"tid", "TID", GD_COL_INT, 0, 0},
     {"thread", "THREAD", GD_COL_TEXT, 0, 0},
     {"start_ms", "START", GD_COL_TIME, 0, 0},

@@ -8,7 +8,7 @@ static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
     {"tid", "TID", GD_COL_INT, 0, 0},
-    {"thread", "THREAD", GD_COL_TEXT, 1, 0},
+    {"thread", "THREAD", GD_COL_TEXT, 0, 0}, /* a name: cut at its end */
     {"main", "MAIN", GD_COL_BOOL, 0, 1},
     {"running_ms", "RUNNING", GD_COL_MS, 0, 0},
     {"runnable_ms", "RUNNABLE", GD_COL_MS, 0, 0},

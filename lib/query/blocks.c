@@ -278,7 +278,7 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
              " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
              " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s,"
-             " b.grp_rule, coalesce(d.message, -1)"
+             " b.grp_rule, coalesce(d.message, -1), %s"
              /* CROSS JOIN keeps dispatch the outer loop, read through its
               * dur_ms index: a few blocks out of millions of dispatches */
              " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
@@ -289,12 +289,14 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              " ORDER BY %s%s",
              bq->limit > 0 ? "SELECT * FROM (" : "", light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
              /* the thread column: not read by the light (group) rows */
-             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"), filt,
+             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"),
+             /* the process column (#30): not read by the light rows either */
+             light ? "NULL" : GD_SQL_PROCESS_OF("d", "t"), filt,
              /* the dur_ms index holds dispatches from GD_DUR_INDEXED_MS up */
              bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
              bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
              bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
-    /* columns: 0 id .. 27 thread, 28 grp_rule, 29 message */
+    /* columns: 0 id .. 27 thread, 28 grp_rule, 29 message, 30 process */
 }
 
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
@@ -341,6 +343,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
         gd_col_value(q, 0, gd_rowb_add(f, "id"));
         gd_col_value(q, 1, gd_rowb_add(f, "trace"));
         gd_col_value(q, 2, gd_rowb_add(f, "pid"));
+        gd_col_value(q, 30, gd_rowb_add(f, "process"));
         gd_col_value(q, 3, gd_rowb_add(f, "tid"));
         gd_col_value(q, 27, gd_rowb_add(f, "thread"));
         double start = sqlite3_column_double(q, 4);

@@ -231,6 +231,33 @@ int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *na
     return len ? set_name(a, &t->name, name, len, err) : 0;
 }
 
+/* The name a thread is stored under (#30): a process's main thread (tid =
+ * pid) goes by its process's name when that is known and the thread's own
+ * name is that name cut by the kernel's 15-character comm (the tail of a
+ * package, "android.youtube" for com.google.android.youtube: the package;
+ * the head of a binary's base name, "android.hardwar" for
+ * /vendor/bin/hw/android.hardware.health-service: that base name); a comm
+ * shorter than 15 characters was not cut and stays.  The one home of that
+ * rule. */
+#define GD_COMM_MAX 15 /* the kernel's TASK_COMM_LEN - 1 */
+static const char *name_as(const athread *t, const char *name)
+{
+    if (!name || !t->pname || t->tid != t->pid)
+        return name;
+    size_t n = strlen(name), pn = strlen(t->pname);
+    if (n < GD_COMM_MAX || n >= pn) /* a shorter comm was not cut */
+        return name;
+    const char *base = strrchr(t->pname, '/');
+    base = base ? base + 1 : t->pname;
+    if (memcmp(t->pname + pn - n, name, n) == 0)
+        return t->pname;
+    if (strlen(base) > n && memcmp(base, name, n) == 0)
+        return base; /* a binary goes by its base name */
+    return name;
+}
+
+static const char *stored_name(const athread *t) { return name_as(t, t->name); }
+
 /* The name of process pid: its process name, else its main thread's. */
 static const char *process_name(gd_atrace *a, int64_t pid)
 {
@@ -363,7 +390,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
     ev.ts = f->ts;
     ev.pid = pid >= 0 ? pid : GD_PID_APP;
     ev.tid = t->tid;
-    ev.thread = t->name;
+    ev.thread = stored_name(t);
     ev.line = line;
     rc = emit(a, &ev, err);
     if (ev.kind == GD_EV_METHOD && ev.u.method.cls)
@@ -377,7 +404,7 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
         fr.ts = f->ts;
         fr.pid = pid;
         fr.tid = t->tid;
-        fr.thread = t->name;
+        fr.thread = stored_name(t);
         fr.line = line;
         fr.u.frame.dur = dur;
         fr.u.frame.window = t->pname ? t->pname : t->name; /* t is the process */
@@ -808,6 +835,7 @@ int gd_atrace_thread_info(void *ctx, int64_t tid, int64_t *pid, const char **nam
     if (!t)
         return 0;
     *pid = t->pid;
-    *name = t->name;
+    /* its own name (markers, descriptors) before the scheduler's comm */
+    *name = name_as(t, t->name ? t->name : *name);
     return 1;
 }

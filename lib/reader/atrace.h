@@ -72,7 +72,9 @@ int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *
 int gd_atrace_finish(gd_atrace *a, gd_error *err);
 
 /* What the markers and descriptors said of thread tid: 1 with *pid (-1
- * unknown) and *name (NULL unknown) set, 0 when the thread is unknown.
+ * unknown) and *name (NULL unknown) set, 0 when the thread is unknown;
+ * *name comes in as the scheduler's comm or NULL (a main thread whose comm
+ * is its process's name cut gets the process's name, #30).
  * A gd_sched_lookup_fn (ftrace_sched.h); ctx is the gd_atrace. */
 int gd_atrace_thread_info(void *ctx, int64_t tid, int64_t *pid, const char **name);
 

@@ -47,6 +47,9 @@
  *
  * Meta: a bugreport is the device's, not one app's: the sections' own metas
  * (an ANR dump's pid and command line, gfxinfo's first package) are dropped.
+ * Its app is the one rule of br_finish: the process of the first dump "AT
+ * LAST ANR" (or of a zip's FS/data/anr/anr_* record), else the package of
+ * dumpsys activity's first mResumedActivity naming one, else none.
  * Sent once at the end: device = [ro.product.model] (else the fingerprint's
  * device part), api_level = [ro.build.version.sdk], clock "local" (logcat
  * and dump stamps are the device's wall clock), json {"bugreport": format,
@@ -330,6 +333,39 @@ void br_prop_line(gd_br *b, const char *s, size_t n)
     }
 }
 
+/* "  mResumedActivity: ActivityRecord{25f1806 u0 com.example/.Main t12}"
+ * (HistoryRecord{40838768 com.example/.Main} before Android 4): the
+ * package of the first such line of dumpsys activity that names one
+ * ("mResumedActivity: null" does not). */
+void br_activity_line(gd_br *b, const char *s, size_t n)
+{
+    static const char key[] = "mResumedActivity: ";
+    size_t i = 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (b->resumed_app[0] || !starts(s + i, n - i, key))
+        return;
+    const char *p = memchr(s + i, '{', n - i), *e = s + n;
+    if (!p)
+        return;
+    /* the word holding '/': package/activity */
+    for (const char *w = p + 1; w < e;) {
+        while (w < e && *w == ' ')
+            w++;
+        const char *we = w;
+        while (we < e && *we != ' ' && *we != '}')
+            we++;
+        const char *slash = memchr(w, '/', (size_t)(we - w));
+        if (slash && slash > w) {
+            gd_br_printable(b->resumed_app, BR_FIELD, w, (size_t)(slash - w));
+            return;
+        }
+        if (we < e && *we == '}')
+            return;
+        w = we;
+    }
+}
+
 int gd_br_finish(gd_br *b, const char *format, gd_error *err)
 {
     gd_meta m;
@@ -342,6 +378,10 @@ int gd_br_finish(gd_br *b, const char *format, gd_error *err)
         gd_fingerprint_device(fp, dev, sizeof dev);
     }
     m.device = dev[0] ? dev : NULL;
+    /* the app (#30, godeye-traces(1)): the ANR's process, else the
+     * activity on top; never a pid (a dump at last ANR may be of an older
+     * boot) */
+    m.app = b->anr_app[0] ? b->anr_app : b->resumed_app[0] ? b->resumed_app : NULL;
     m.api_level = b->sdk;
     m.clock = "local";
     json_t *j = json_object();

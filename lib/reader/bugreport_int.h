@@ -24,6 +24,9 @@ struct gd_br {
     char model[BR_FIELD], prop_fingerprint[BR_FIELD];
     long long sdk;
     const char *anr_section;  /* the carrier of the ANR dumps being read */
+    /* the bugreport's app (#30, gd_br_finish): the first ANR dump's process
+     * at last ANR, else the package of dumpsys activity's mResumedActivity */
+    char anr_app[BR_FIELD], resumed_app[BR_FIELD];
 };
 
 enum { BR_L_TEXT = 0, BR_L_BANNER, BR_L_SECTION, BR_L_SERVICE, BR_L_END, BR_L_DASHES };
@@ -34,6 +37,7 @@ void br_header_line(gd_br *b, const char *s, size_t n);
 void br_ignore_section(gd_br *b, const char *t, size_t tn, int service, long line);
 void br_note_anr_path(gd_br *b, const char *a, size_t an);
 void br_prop_line(gd_br *b, const char *s, size_t n);
+void br_activity_line(gd_br *b, const char *s, size_t n);
 br_kind br_route_section(const char *t, size_t n);
 const char *br_anr_section(const char *t, size_t n);
 br_kind br_route_service(const char *t, size_t n);

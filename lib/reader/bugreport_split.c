@@ -28,6 +28,7 @@ typedef struct splitter {
     int io_failed;       /* the text itself could not be read: stop    */
     /* the section being served to a reader */
     int sec_done;
+    br_kind kind;        /* the section's route                        */
     int held_dash;       /* a dash line kept until the next line says  *
                           * whether it separates services             */
     size_t held_len;
@@ -124,6 +125,8 @@ static ssize_t section_pull(void *ctx, void *buf, size_t n, gd_error *err)
                 h -= k;
             }
         }
+        if (sp->kind == BR_ACTIVITY)
+            br_activity_line(sp->b, s, len);
         if (br_all_of(s, len, '-', 40) && len < 160) {
             sp->held_dash = 1;
             sp->held_len = len;
@@ -138,6 +141,7 @@ static ssize_t section_pull(void *ctx, void *buf, size_t n, gd_error *err)
 /* A sink in front of the bugreport's: renumbers lines, drops metas. */
 typedef struct sec_sink {
     const gd_sink *outer;
+    gd_br *b;
     long offset;
     double shift;        /* added to times > 0: a monotonic section's boot */
     int failed;          /* the outer sink stopped the reader */
@@ -182,7 +186,13 @@ static double br_uptime_ms(const gd_br *b)
 
 static int ss_meta(void *ctx, const gd_meta *m, gd_error *err)
 {
-    (void)ctx, (void)m, (void)err;
+    sec_sink *s = ctx;
+    gd_br *b = s->b;
+    (void)err;
+    /* kept: the first ANR dump's process at last ANR (gd_br_finish) */
+    if (m->app && m->app[0] && !b->anr_app[0] && b->anr_section &&
+        (strcmp(b->anr_section, "at_last_anr") == 0 || strcmp(b->anr_section, "anr_file") == 0))
+        gd_br_printable(b->anr_app, BR_FIELD, m->app, strlen(m->app));
     return 0;
 }
 
@@ -225,7 +235,7 @@ static int run_reader(gd_br *b, const char *name, gd_input *in, long offset, con
     const gd_reader *r = gd_reader_find(name);
     if (!r)
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no reader '%s'", name);
-    sec_sink ss = {b->sink, offset, 0, 0};
+    sec_sink ss = {b->sink, b, offset, 0, 0};
     gd_sink sink = {&ss, ss_meta, ss_event, ss_skip};
     /* the sections' clocks made the bugreport's: logcat stamps get the
      * dumpstate's year (unless --year), monotonic times (gfxinfo frames,
@@ -276,6 +286,7 @@ static int run_reader(gd_br *b, const char *name, gd_input *in, long offset, con
 static int run_section(splitter *sp, br_kind kind, long br_header_line, gd_error *err)
 {
     sp->sec_done = 0;
+    sp->kind = kind;
     sp->held_dash = 0;
     sp->cur_len = sp->cur_pos = 0;
     gd_input *in = NULL;

@@ -325,7 +325,7 @@ static int emit(gd_sched *s, sthr *t, const srow *r, gd_error *err)
     const char *name = t->name[0] ? t->name : NULL;
     if (s->lookup) {
         int64_t pid = -1;
-        const char *nm = NULL;
+        const char *nm = name; /* in: the comm; out: the caller's name */
         if (s->lookup(s->lookup_ctx, t->tid, &pid, &nm)) {
             if (pid >= 0)
                 ev.pid = pid;

@@ -56,7 +56,8 @@ typedef struct gd_sched gd_sched;
 
 /* Who a thread is when the caller knows better than the sched events
  * (process trees, track descriptors): 1 with *pid (-1 unknown) and *name
- * (NULL unknown) set, 0 when it does not know the thread. */
+ * (NULL unknown) set, 0 when it does not know the thread.  *name comes in
+ * as the sched events' own name (comm) for the thread, or NULL. */
 typedef int (*gd_sched_lookup_fn)(void *ctx, int64_t tid, int64_t *pid, const char **name);
 
 /* A new tracker emitting to `sink`; `prefix` starts the skip reasons.

@@ -178,10 +178,18 @@
     });
     lanes.sort(function (a, b) { return a.main !== b.main ? (a.main ? -1 : 1) : a.tid - b.tid; });
     lanes.forEach(function (l, i) { laneOf[l.tid] = i; });
-    var W = 1200, L = 110, R = 10, PW = W - L - R, H1 = 150, LH = 18, HB = Math.max(lanes.length, 1) * LH, HC = 60, HM = 60, HP = 34, gap = 16;
+    /* drawn at the page's own width (text stays 11 px on a phone), at most
+     * 1200; a lane with no rows (no CPU, no memory, no page events, no
+     * blocks) is not drawn */
+    var W = Math.round(Math.min(1200, Math.max(340, (s.clientWidth || 1200) - 2)));
+    var L = 110, R = 10, PW = W - L - R, H1 = W < 700 ? 110 : 150, LH = 18, gap = 16;
+    var HB = lanes.length * LH, HC = t.cpu.length ? 60 : 0, HM = t.memory.length ? 60 : 0, HP = t.page_events.length ? 34 : 0;
     /* #26: the main thread's states, a lane under the blocks (drawn by stateLane) */
     var ST = t.main_states || [], HS = ST.length ? LH + 16 : 0;
-    var y0 = 8, yB = y0 + H1 + 6, yC = yB + HB + HS + gap, yM = yC + HC + gap, yP = yM + HM + gap, H = yP + HP + 18;
+    var y0 = 8, yB = y0 + H1 + 6, yC = yB + HB + HS + (HB || HS ? gap : 0), yM = yC + HC + (HC ? gap : 0),
+      yP = yM + HM + (HM ? gap : 0),
+      yEnd = HP ? yP + HP : HM ? yM + HM : HC ? yC + HC : HB || HS ? yB + HB + HS : y0 + H1, H = yEnd + 18;
+
     var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'tl', preserveAspectRatio: 'xMinYMin meet' });
     s.appendChild(svg);
     var b0 = 0, b1 = t.bins;
@@ -196,20 +204,33 @@
       function xt(ts) { return L + (ts - tstart) / span * PW; }
       var bw = Math.max(PW / (b1 - b0), 1);
       function yd(v) { return y0 + H1 - Math.sqrt(v / dmax) * H1; }
-      svg.appendChild(sv('text', { x: 4, y: y0 + H1 / 2 })).textContent = 'dispatch';
-      svg.appendChild(sv('text', { x: 4, y: y0 + H1 / 2 + 12 })).textContent = '(\u221a ms)';
+
       t.dispatch_bins.forEach(function (b) {
         if (b[0] < b0 || b[0] >= b1) return;
         var y = yd(b[1]);
         svg.appendChild(sv('rect', { x: xb(b[0]), y: y, width: bw, height: y0 + H1 - y, fill: '#5b7bd5' },
           since(b[0] * t.bin_ms) + ': ' + b[2] + ' dispatches, max ' + ms(b[1])));
       });
-      [['short', t.short_ms], ['long', t.long_ms], ['anr', t.anr_ms]].forEach(function (th) {
+      /* left labels never overlap: a threshold's label only where no other
+       * is within 13 px (its dashed line is always drawn), the lane's name
+       * (two lines) in the first free place from its middle */
+      var taken = [];
+      function free(y, h) { return taken.every(function (u) { return y + h + 13 <= u[0] || y >= u[0] + u[1] + 13; }); }
+      [['anr', t.anr_ms], ['long', t.long_ms], ['short', t.short_ms]].forEach(function (th) {
         if (th[1] > dmax) return;
         var y = yd(th[1]);
         svg.appendChild(sv('line', { x1: L, x2: L + PW, y1: y, y2: y, stroke: KIND[th[0]], 'stroke-dasharray': '4 3' }));
+        if (!free(y + 4, 0)) return;
+        taken.push([y + 4, 0]);
         svg.appendChild(sv('text', { x: 4, y: y + 4, fill: KIND[th[0]] })).textContent = th[0] + ' ' + th[1] + ' ms';
       });
+      var yl = null;
+      for (var d = 0; d <= H1 && yl === null; d += 6)
+        [y0 + H1 / 2 + d, y0 + H1 / 2 - d].forEach(function (y) { if (yl === null && y >= y0 + 10 && y + 12 <= y0 + H1 && free(y, 12)) yl = y; });
+      if (yl !== null) {
+        svg.appendChild(sv('text', { x: 4, y: yl })).textContent = 'dispatch';
+        svg.appendChild(sv('text', { x: 4, y: yl + 12 })).textContent = '(\u221a ms)';
+      }
       lanes.forEach(function (l, i) {
         var nm = l.main ? 'main' : l.name || 'tid ' + l.tid;
         svg.appendChild(sv('text', { x: 4, y: yB + i * LH + 13 }, (l.name || 'thread') + ' (tid ' + l.tid + ')')).textContent = nm.length > 17 ? nm.slice(0, 16) + '\u2026' : nm;
@@ -223,6 +244,7 @@
         svg.appendChild(r);
       });
       if (HS) stateLane(svg, ST, yB + HB + 2, LH, L, PW, xt, span);
+      if (HC) {
       svg.appendChild(sv('text', { x: 4, y: yC + 12 })).textContent = 'CPU';
       svg.appendChild(sv('text', { x: 4, y: yC + 24, 'class': 'mute' })).textContent = '% of all cores';
       svg.appendChild(sv('rect', { x: L, y: yC, width: PW, height: HC, fill: 'none', stroke: '#d9dee8' }));
@@ -236,13 +258,16 @@
         t.cpu.forEach(function (p) { if (p[0] >= b0 && p[0] < b1 && p[c[0]] !== null) pts.push(xb(p[0] + 0.5).toFixed(1) + ',' + (yC + HC - p[c[0]] * HC).toFixed(1)); });
         if (pts.length) svg.appendChild(sv('polyline', { points: pts.join(' '), fill: 'none', stroke: c[1], 'stroke-width': 1.5 }));
       });
+      }
+      if (HM) {
       svg.appendChild(sv('text', { x: 4, y: yM + 12 })).textContent = 'memory';
       svg.appendChild(sv('text', { x: 4, y: yM + 24, 'class': 'mute' })).textContent = (mmax / 1024).toFixed(0) + ' MB';
       svg.appendChild(sv('rect', { x: L, y: yM, width: PW, height: HM, fill: 'none', stroke: '#d9dee8' }));
       var mp = [];
       t.memory.forEach(function (p) { if (p[0] >= b0 && p[0] < b1 && p[1] !== null) mp.push(xb(p[0] + 0.5).toFixed(1) + ',' + (yM + HM - p[1] / mmax * HM).toFixed(1)); });
       if (mp.length) svg.appendChild(sv('polyline', { points: mp.join(' '), fill: 'none', stroke: '#00838f', 'stroke-width': 1.5 }));
-      svg.appendChild(sv('text', { x: 4, y: yP + 12 })).textContent = 'pages';
+      }
+      if (HP) svg.appendChild(sv('text', { x: 4, y: yP + 12 })).textContent = 'pages';
       t.page_events.forEach(function (e) {
         var x = xt(e.ts_ms);
         if (x < L || x > L + PW) return;
@@ -251,12 +276,17 @@
           at(e, 'ts_ms') + ' ' + (e.event || '') + ' ' + (e.page || '')));
       });
       svg.appendChild(sv('text', { x: 4, y: H - 4, 'class': 'mute' })).textContent = 'time since start';
-      for (var k = 0; k <= 6; k++) {
-        var x = L + k * PW / 6;
-        svg.appendChild(sv('line', { x1: x, x2: x, y1: y0, y2: yP + HP, stroke: '#000', 'stroke-opacity': 0.08 }));
-        if (k) svg.appendChild(sv('text', { x: x - (k === 6 ? 40 : 20), y: H - 4 })).textContent = since(tstart - t.start_ms + k * span / 6);
+      /* time ticks: labels centred on their tick, the last ending at the
+       * plot's edge, so ticks 1.5 widest labels apart (the last label, ~6.5
+       * px a character at 11 px, and a 16 px gap), at most 6: labels never meet */
+      var NT = Math.max(1, Math.min(6, Math.floor(PW / (1.5 * (since(tstart - t.start_ms + span).length * 6.5 + 16)))));
+      for (var k = 0; k <= NT; k++) {
+        var x = L + k * PW / NT;
+        svg.appendChild(sv('line', { x1: x, x2: x, y1: y0, y2: yEnd, stroke: '#000', 'stroke-opacity': 0.08 }));
+        /* the last label ends at the plot's edge, the others are centred */
+        if (k) svg.appendChild(sv('text', { x: x, y: H - 4, 'text-anchor': k === NT ? 'end' : 'middle' })).textContent = since(tstart - t.start_ms + k * span / NT);
       }
-      brush = sv('rect', { x: 0, y: y0, width: 0, height: yP + HP - y0, fill: 'rgba(91,123,213,0.2)' });
+      brush = sv('rect', { x: 0, y: y0, width: 0, height: yEnd - y0, fill: 'rgba(91,123,213,0.2)' });
       svg.appendChild(brush);
     }
     var brush, drag = null;

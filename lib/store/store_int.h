@@ -36,6 +36,18 @@ struct gd_store {
     " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid" \
     " AND th.tid = " d ".tid) END"
 
+/* SQL for the process of dispatch `d` of trace `t` (#30): the trace's app
+ * when the dispatch's pid is the trace's pid; else the process an ANR dump
+ * of that pid in the trace names; else the name of that pid's main thread
+ * (tid = pid) unless it is 'main'; else NULL (shown '-').  The one home of
+ * that rule (godeye-blocks(1), PROCESS). */
+#define GD_SQL_PROCESS_OF(d, t)                                                               \
+    "coalesce(CASE WHEN " d ".pid = " t ".pid THEN " t ".app END,"                            \
+    " (SELECT a.process FROM anr_dump a WHERE a.trace = " d ".trace AND a.pid = " d ".pid"    \
+    " AND a.process IS NOT NULL AND a.process <> '' ORDER BY a.id LIMIT 1),"                  \
+    " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid"     \
+    " AND th.tid = " d ".pid AND th.name <> 'main' AND th.name <> ''))"
+
 /* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
  * in trace `t`: the registered function gd_block_kind, which is
  * gd_block_kind_at (analysis/blocks.c). */

@@ -140,13 +140,59 @@ START_TEST(test_text_sections)
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport line outside a section"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 1);
-    /* one meta: the device's, not the ANR'd app's */
+    /* one meta: the device's; its app the ANR's process at last ANR
+     * (small.txt line 23, "Cmd line: com.example.shop", #30), never its pid */
     ck_assert_uint_eq(json_array_size(c.metas), 1);
     json_t *m = json_array_get(c.metas, 0);
     ck_assert_str_eq(sval(m, "device"), "Pixel 6");
     ck_assert_int_eq(json_integer_value(json_object_get(m, "api_level")), 34);
-    ck_assert_ptr_null(json_object_get(m, "app"));
+    ck_assert_str_eq(sval(m, "app"), "com.example.shop");
     ck_assert_ptr_null(json_object_get(m, "pid"));
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* #30: without a dump at last ANR, the app is the package of dumpsys
+ * activity's first mResumedActivity naming one (both record spellings); a
+ * dump "JUST NOW" names no app; with neither, none. */
+START_TEST(test_text_app)
+{
+    static const char head[] = "== dumpstate: 2024-03-05 14:22:07\n"
+                               "------ VM TRACES JUST NOW (/data/anr/t: 2024-03-05 14:21:00) ------\n"
+                               "----- pid 77 at 2024-03-05 14:21:00 -----\n"
+                               "Cmd line: system_server\n"
+                               "----- end 77 -----\n";
+    static const char *const acts[] = {
+        "  mResumedActivity: ActivityRecord{25f1806 u0 com.jeanboy.app/.ui.MainActivity t12}\n",
+        "  mResumedActivity: HistoryRecord{40838768 com.sonymobile.testapp/.HybridDeadlock}\n",
+        "  mResumedActivity: null\n",
+    };
+    /* a null record names nothing: the next line that names one is taken */
+    static const char *const want[] = {"com.jeanboy.app", "com.sonymobile.testapp", "com.second"};
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "%s-------------------------------------------------------------------------------\n"
+                 "DUMP OF SERVICE CRITICAL activity:\n"
+                 "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n%s"
+                 "  mResumedActivity: ActivityRecord{1 u0 com.second/.Later t1}\n",
+                 head, acts[i]);
+        gd_collected c;
+        gd_read_opts ro = {.year = 2024};
+        gd_test_read_mem(R, text, strlen(text), &ro, &c);
+        ck_assert_int_eq(c.rc, 0);
+        ck_assert_uint_eq(json_array_size(c.metas), 1);
+        json_t *m = json_array_get(c.metas, 0);
+        ck_assert_str_eq(sval(m, "app"), want[i]);
+        gd_collected_free(&c);
+    }
+    /* neither: no app */
+    gd_collected c;
+    gd_read_opts ro = {.year = 2024};
+    gd_test_read_mem(R, head, strlen(head), &ro, &c);
+    ck_assert_int_eq(c.rc, 0);
+    ck_assert_uint_eq(json_array_size(c.metas), 1);
+    ck_assert_ptr_null(json_object_get(json_array_get(c.metas, 0), "app"));
     gd_collected_free(&c);
 }
 END_TEST
@@ -519,6 +565,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_text_sections);
     tcase_add_test(tc, test_text_positions);
+    tcase_add_test(tc, test_text_app);
     tcase_add_test(tc, test_text_minimal_and_probe);
     tcase_add_test(tc, test_text_utf16);
     tcase_add_test(tc, test_zip);
