@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/row.h"
+
 #define ST_RUNNING (-1) /* the state code of "Running"; others are GD_TS_* flags */
 
 typedef struct srow {
@@ -239,7 +241,11 @@ int gd_sched_name(gd_sched *s, int64_t tid, const char *comm, size_t len, gd_err
     sthr *t = thread_of(s, tid, 0, err);
     if (!t)
         return err->code;
-    len = gd_sink_cut(s->sink, comm, len, sizeof t->name - 1, 0);
+    /* the scheduler's name is the kernel's 15-byte comm; a longer name (a
+     * process's cmdline from a process tree) keeps its first 15 bytes,
+     * at a character boundary, not counted as a cut: that bound is the
+     * kernel's, and the full name is kept by the thread rows */
+    len = gd_utf8_cut(comm, len, sizeof t->name - 1);
     if (strlen(t->name) != len || memcmp(t->name, comm, len) != 0) {
         memcpy(t->name, comm, len);
         t->name[len] = 0;

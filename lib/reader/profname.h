@@ -1,7 +1,7 @@
 /* profname.h - how a profiler's frame (a symbol in a mapped file) is named
  * as a stack frame: one rule for simpleperf text and Perfetto perf samples. */
-#ifndef GD_PROFNAME_H
-#define GD_PROFNAME_H
+#ifndef GD_READER_PROFNAME_H
+#define GD_READER_PROFNAME_H
 
 #include <stddef.h>
 
