@@ -29,6 +29,9 @@ static int rm_all(gd_store *s, const char *ids, gd_error *err)
     /* rows that point at a trace's rows rather than at the trace */
     int rc = run_with_ids(s, "DELETE FROM view WHERE dump IN (SELECT id FROM view_dump WHERE trace IN " IDS ")",
                           ids, err);
+    if (!rc) /* a launch's phases (#27) */
+        rc = run_with_ids(s, "DELETE FROM startup_phase WHERE startup IN (SELECT id FROM startup"
+                             " WHERE trace IN " IDS ")", ids, err);
     if (rc)
         return rc;
     sqlite3_stmt *t = gd_store_prepare(
