@@ -54,6 +54,8 @@ def symbols(nm, objs):
             continue
         defs, undef = out.setdefault(source_of(head), (set(), set()))
         name, t = f[0], f[1]
+        if name.startswith("__") or name.startswith(".L"):
+            continue  # the compiler's and sanitizers' own (__odr_asan.*, __sancov_*, __asan_*)
         if t == "U":
             undef.add(name)
         elif t in "TDBRCVWGS":
