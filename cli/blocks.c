@@ -90,13 +90,13 @@ static int print_with_stacks(FILE *out, const gd_renderer *r, json_t *row, void 
     return 0;
 }
 
-/* --group over the fleet in ClickHouse (the other options need one database). */
+/* --group over the fleet in ClickHouse, with --kind and --limit (the other options need one database). */
 static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_int_list *traces, double threshold,
                         const char *kind, long limit, gd_out_mode mode)
 {
-    if (!group || traces->n || !isnan(threshold) || kind || limit) {
-        fprintf(stderr, "godeye blocks: --clickhouse goes with --group alone (no --trace, --threshold,"
-                        " --kind, --limit)\n");
+    if (!group || traces->n || !isnan(threshold)) {
+        fprintf(stderr, "godeye blocks: --clickhouse goes with --group (and --kind, --limit; no --trace,"
+                        " --threshold)\n");
         return GD_EXIT_USAGE;
     }
     gd_ch *c;
@@ -105,7 +105,7 @@ static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_in
         return rc;
     gd_error err = {0};
     gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
-    rc = gd_fleet_block_groups(c, NULL, gd_cli_render_cb, r, &err);
+    rc = gd_fleet_block_groups(c, NULL, kind, limit, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_ch_close(c);
     if (rc)

@@ -36,7 +36,10 @@ CREATE TABLE IF NOT EXISTS traces (
   long_ms       Float64,
   anr_ms        Float64,
   meta          String,
-  pushed_at     DateTime
+  pushed_at     DateTime,
+  -- the build tag (ingest --set build=); tables made before it:
+  -- ALTER TABLE traces ADD COLUMN build String DEFAULT ''
+  build         String DEFAULT ''
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid);
@@ -80,7 +83,10 @@ CREATE TABLE IF NOT EXISTS blocks (
   key_frame     String,
   grp           String,
   msg           String,
-  blame         String
+  blame         String,
+  -- the rule that named grp (godeye-blocks(1), GROUPS); tables made before it:
+  -- ALTER TABLE blocks ADD COLUMN grp_rule String DEFAULT ''
+  grp_rule      String DEFAULT ''
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, grp, version_name, trace_uid, seq);

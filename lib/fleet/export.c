@@ -131,7 +131,7 @@ static const export_def exports[] = {
      " " GD_SQL_BLOCK_KIND("d", "t") " AS kind, d.unfinished, b.cpu_busy, b.samples,"
      " coalesce(b.key_frame, '') AS key_frame, coalesce(b.grp, '') AS grp,"
      " coalesce((SELECT text FROM message WHERE id = d.message), '') AS msg,"
-     " coalesce(b.blame, '') AS blame"
+     " coalesce(b.blame, '') AS blame, coalesce(b.grp_rule, '') AS grp_rule"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
      " WHERE b.trace = ?1 ORDER BY b.dispatch"},
     {"block_groups",
@@ -176,7 +176,8 @@ static const export_def exports[] = {
      "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
      " t.start_ms, t.end_ms, t.events, t.skipped, t.short_ms, t.long_ms, t.anr_ms,"
-     " coalesce(t.meta, '') AS meta, strftime('%Y-%m-%d %H:%M:%S', 'now') AS pushed_at"
+     " coalesce(t.meta, '') AS meta, strftime('%Y-%m-%d %H:%M:%S', 'now') AS pushed_at,"
+     " coalesce(t.build, '') AS build"
      " FROM trace t WHERE t.id = ?1"},
 };
 

@@ -11,9 +11,6 @@
 #include "query/frames.h"
 #include "store/store_int.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define GD_FLEET_SAMPLE_TEXT STR(GD_FLEET_SAMPLE)
 
 /* Every table is a ReplacingMergeTree: FINAL collapses a row pushed twice. */
 #define TRACES_FINAL "traces FINAL"
@@ -23,7 +20,7 @@ static const char *fleet_column(const char *key, size_t n)
 {
     static const char *const map[][2] = {
         {"version", "version_name"}, {"app", "app"},       {"device", "device"},
-        {"api", "toString(api_level)"}, {"source", "source"},
+        {"api", "toString(api_level)"}, {"source", "source"}, {"build", "build"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strlen(map[i][0]) == n && strncmp(key, map[i][0], n) == 0)
@@ -141,13 +138,14 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
     const char *eq = strchr(selector, '=');
     if (!eq)
         return gd_error_set(err, GD_ERR_USAGE, 0, 0,
-                            "selector '%.200s': a fleet is selected by key=value (trace ids differ between"
-                            " databases)",
+                            "selector '%.200s': a trace id names a trace of one database (each worker"
+                            " numbers its own), not of the fleet: select by version=, app=, device=, build=,"
+                            " api= or source=",
                             selector);
     const char *col = fleet_column(selector, (size_t)(eq - selector));
     if (!col)
         return gd_error_set(err, GD_ERR_USAGE, 0, 0,
-                            "selector '%.200s': unknown key (version, app, device, api, source)", selector);
+                            "selector '%.200s': unknown key (version, app, device, build, api, source)", selector);
     if (!eq[1])
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': empty value", selector);
     char lit[1100];
@@ -281,6 +279,14 @@ static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd
     return rc;
 }
 
+long gd_fleet_sample(void)
+{
+    const char *e = getenv("GODEYE_FLEET_SAMPLE");
+    char *end;
+    long v = e && *e ? strtol(e, &end, 10) : 0;
+    return e && *e && !*end && v > 0 && v <= GD_FLEET_SAMPLE ? v : GD_FLEET_SAMPLE;
+}
+
 static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_row_fn fn, void *fn_ctx,
                       gd_error *err)
 {
@@ -289,14 +295,16 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
     relay r = {fn, fn_ctx, NULL};
     gd_ch_row_fn each = on_relay;
     const char *fmt;
+    char sampled[300];
     if (strcmp(what, "group_stats") == 0) {
         r.null_key = "group";
         fmt = "SELECT grp AS `group`, count() AS count, sum(duration_ms) AS total_ms, max(duration_ms) AS max_ms,"
               " countIf(kind IN ('long', 'anr')) AS long FROM blocks FINAL WHERE %s GROUP BY grp ORDER BY grp";
     } else if (strcmp(what, "blocks") == 0) {
         r.null_key = "group";
-        fmt = "SELECT grp AS `group`, kind, duration_ms FROM blocks FINAL WHERE %s"
-              " ORDER BY grp, cityHash64(trace_uid, seq) LIMIT " GD_FLEET_SAMPLE_TEXT " BY grp";
+        snprintf(sampled, sizeof sampled, "SELECT grp AS `group`, kind, duration_ms FROM blocks FINAL WHERE %%s"
+                 " ORDER BY grp, cityHash64(trace_uid, seq) LIMIT %ld BY grp", gd_fleet_sample());
+        fmt = sampled;
     } else if (strcmp(what, "pages") == 0) {
         fmt = "SELECT page, draw_ms, load_ms FROM pages FINAL WHERE %s ORDER BY trace_uid, seq";
     } else if (strcmp(what, "frames") == 0) {
@@ -330,20 +338,76 @@ gd_side_source gd_fleet_source(gd_ch *c)
     return (gd_side_source){fleet_rows, c};
 }
 
-int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *ctx, gd_error *err)
+/* gd_percentile's rule (analysis/stats.c: linear between the closest
+ * ranks of the sorted durations d) in ClickHouse: h = (n - 1) p / 100. */
+#define H_(p) "(`count` - 1) * " p " / 100"
+#define LO_(p) "toUInt64(floor(" H_(p) "))"
+#define PCT(p)                                                                                       \
+    "if(`count` = 1, d[1], d[" LO_(p) " + 1] + (" H_(p) " - floor(" H_(p) ")) * (d[" LO_(p) " + 2] - d[" \
+    LO_(p) " + 1]))"
+
+/* A fleet group row as the store's: '' as null, times rounded, the first
+ * and last of its versions by gd_version_cmp. */
+static int on_fleet_group(void *ctx, json_t *row)
+{
+    static const char *const ms[] = {"p50_ms", "p95_ms"};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        json_t *v = json_object_get(row, ms[i]);
+        if (json_is_number(v))
+            json_object_set_new(row, ms[i], gd_ms_json(json_number_value(v)));
+    }
+    empty_null(row, "group");
+    empty_null(row, "group_rule");
+    const char *first = NULL, *last = NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(row, "versions"), i, v) {
+        const char *t = json_string_value(v);
+        if (!t || !*t)
+            continue;
+        if (!first || gd_version_cmp(t, first) < 0)
+            first = t;
+        if (!last || gd_version_cmp(t, last) > 0)
+            last = t;
+    }
+    json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
+    json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
+    json_object_del(row, "versions");
+    return on_group(ctx, row);
+}
+
+int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, long limit, gd_row_fn fn,
+                          void *ctx, gd_error *err)
 {
     const char *where = sel && sel->where ? sel->where : "1";
-    const char *fmt = "SELECT grp AS `group`, min(key_frame) AS key_frame, count() AS count,"
-                      " sum(duration_ms) AS total_ms, max(duration_ms) AS max_ms,"
-                      " uniqExact(trace_uid) AS traces FROM blocks FINAL WHERE grp != '' AND %s"
-                      " GROUP BY grp ORDER BY total_ms DESC, grp";
-    size_t n = strlen(fmt) + strlen(where) + 1;
+    char kind_lit[80] = "", limit_sql[40] = "";
+    if (kind) {
+        char lit[64];
+        if (quote(kind, lit, sizeof lit))
+            return gd_error_set(err, GD_ERR_USAGE, 0, 0, "--kind: value too long");
+        snprintf(kind_lit, sizeof kind_lit, " AND kind = %s", lit);
+    }
+    if (limit > 0)
+        snprintf(limit_sql, sizeof limit_sql, " LIMIT %ld", limit);
+    /* every block of a group counts (the percentiles are exact, not of the
+     * diff's sample); the store's order: total descending, then the group
+     * (the unnamed one, '', first) */
+    static const char fmt[] =
+        "SELECT `group`, key_frame, group_rule, `count`, total_ms, max_ms, " PCT("50") " AS p50_ms, "
+        PCT("95") " AS p95_ms, traces, versions FROM (SELECT grp AS `group`, min(key_frame) AS key_frame,"
+        " argMax(grp_rule, duration_ms) AS group_rule, count() AS `count`, sum(duration_ms) AS total_ms,"
+        " max(duration_ms) AS max_ms, arraySort(groupArray(duration_ms)) AS d,"
+        " uniqExact(trace_uid) AS traces, groupUniqArray(version_name) AS versions"
+        " FROM blocks FINAL WHERE %s%s GROUP BY grp) ORDER BY total_ms DESC, `group`%s";
+    size_t n = sizeof fmt + strlen(where) + sizeof kind_lit + sizeof limit_sql;
     char *sql = malloc(n);
     if (!sql)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    snprintf(sql, n, fmt, where);
+    snprintf(sql, n, fmt, where, kind_lit, limit_sql);
     relay r = {fn, ctx, "key_frame"};
-    int rc = gd_ch_select(c, sql, on_group, &r, err);
+    int rc = gd_ch_select(c, sql, on_fleet_group, &r, err);
     free(sql);
+    if (rc == GD_ERR_ABORT && !err->code)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return rc;
 }

@@ -51,8 +51,8 @@ def main():
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     godeye = os.path.join(a.bin, "godeye")
 
-    def run(db, *args):
-        e = dict(env, GODEYE_DB=os.path.join(tmp, db + ".db"))
+    def run(db, *args, extra_env=None):
+        e = dict(env, GODEYE_DB=os.path.join(tmp, db + ".db"), **(extra_env or {}))
         p = subprocess.run([godeye] + list(args), capture_output=True, env=e, timeout=120)
         return p.returncode, p.stdout.decode(), p.stderr.decode()
 
@@ -67,7 +67,8 @@ def main():
             caps.append([out])
     ex = a.examples
     caps += [[os.path.join(ex, "shop.previous.jsonl")], [os.path.join(ex, "shop.jsonl")],
-             ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-anr.txt")],
+             ["--set", "version=4.12.0", "--set", "app=com.example.shop", "--set", "build=b42",
+              os.path.join(ex, "shop-anr.txt")],
              ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-am-start.txt")],
              ["--set", "version=4.11.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-logcat.txt")]]
     # Perfetto traces written by tests/perfetto/ftgen.py: one with both
@@ -118,6 +119,8 @@ def main():
           f"the generated groups are there: {sorted(k or '' for k in st)[:8]}")
     same_diff("version=4.11.0", "version=4.12.0", "examples")
     same_diff("app=com.example.shop", "version=4.12.0", "by app")
+    # build= is pushed (traces.build) and selects as locally: the ANR dump's trace
+    same_diff("version=4.11.0", "build=b42", "by build")
     # FrameTimeline frames hide the same trace's doFrame slices (GD_SQL_FRAMES_SHOWN)
     rows = same_diff("version=5.0.0", "version=5.1.0", "Perfetto frames")
     # the base trace has 2 FrameTimeline frames and 3 doFrame slices (cli/frames_timeline)
@@ -146,18 +149,61 @@ def main():
     l, f = run("all", "check", *args), run("all", "check", *fleet, *args)
     check(l == f, f"check without a selector: the newest version, exit {f[0]} as local {l[0]}")
 
-    lrc, lout, _ = run("all", "blocks", "--group", "--format", "json")
-    frc, fout, ferr = run("all", "blocks", "--group", *fleet, "--format", "json")
-    keys = ("group", "key_frame", "count", "total_ms", "max_ms", "traces")
-    local = sorted((tuple(g.get(k) for k in keys) for g in json.loads(lout) if g["group"]), key=str) \
-        if lrc == 0 else []
-    got = sorted((tuple(g.get(k) for k in keys) for g in json.loads(fout)), key=str) if frc == 0 else None
-    check(frc == 0 and local == got and len(local) > 5,
-          f"blocks --group: {len(local)} groups, fleet = local ({ferr.strip()})")
-    for x, y in zip(local, got or []):
-        if x != y:
-            print("  local:", x, "\n  fleet:", y)
-            break
+    # blocks --group: every column of the store's rows but the state shares
+    # (no scheduler data in ClickHouse), row for row in the store's order
+    keys = ("group", "key_frame", "group_rule", "count", "total_ms", "max_ms", "p50_ms", "p95_ms", "traces",
+            "first_version", "last_version")
+
+    def same_groups(args, what, extra_env=None):
+        lrc, lout, _ = run("all", "blocks", "--group", "--format", "json", *args)
+        frc, fout, ferr = run("all", "blocks", "--group", *fleet, "--format", "json", *args, extra_env=extra_env)
+        local = [tuple(g.get(k) for k in keys) for g in json.loads(lout)] if lrc == 0 else []
+        got = [tuple(g.get(k) for k in keys) for g in json.loads(fout)] if frc == 0 else None
+        check(frc == 0 and local == got and len(local) > 0,
+              f"blocks --group {' '.join(args)}{' (' + what + ')' if what else ''}: {len(local)} groups,"
+              f" fleet = local ({ferr.strip()})")
+        for x, y in zip(local, got or []):
+            if x != y:
+                print("  local:", x, "\n  fleet:", y)
+                break
+        return local
+    groups = same_groups((), "")
+    nulls = sum(1 for g in groups if g[0] is None)
+    spread = sum(1 for g in groups if g[3] > 1 and g[6] != g[5])
+    versions = sum(1 for g in groups if g[9] and g[9] != g[10])
+    check(spread > 3 and versions > 1,
+          f"{len(groups)} groups: {nulls} unnamed, {spread} with p50 < max, {versions} seen in two versions")
+    # CartRepository.awaitSync: 500.0 ms (4.12.0) and 1150.375 ms (4.11.0) in
+    # examples/shop*.jsonl: p50 825.1875, p95 500 + 0.95 * 650.375 = 1117.856
+    cart = [g for g in groups if g[0] == "com.example.shop.cart.CartRepository.awaitSync(CartRepository.java)"]
+    check(cart and cart[0][3:] == (2, 1650.375, 1150.375, 825.188, 1117.856, 2, "4.11.0", "4.12.0")
+          and cart[0][2] == "key_frame", f"CartRepository.awaitSync: {cart}")
+    same_groups(("--limit", "3"), "")
+    same_groups(("--kind", "long"), "")
+    same_groups(("--kind", "anr", "--limit", "1"), "")
+    # the percentiles take every block, whatever the diff's sample cap
+    same_groups((), "a sample cap of 2", {"GODEYE_FLEET_SAMPLE": "2"})
+
+    # a group over the per-group sample cap: counts, totals, max and rates
+    # stay exact (ClickHouse aggregates every block); percentiles, the rank
+    # test and the statuses come from the cap's sample (docs/fleet.md)
+    lrc, lout, _ = run("all", "diff", "version=3.1.0", "version=3.2.0", "--format", "json")
+    frc, fout, ferr = run("all", "diff", *fleet, "version=3.1.0", "version=3.2.0", "--format", "json",
+                          extra_env={"GODEYE_FLEET_SAMPLE": "3"})
+    exact = ("count", "per_min", "max_ms", "total_ms")
+    lg = {r["name"]: r for r in json.loads(lout) if r["kind"] == "group"} if lrc == 0 else {}
+    fg = {r["name"]: r for r in json.loads(fout) if r["kind"] == "group"} if frc == 0 else {}
+    over = [n for n, r in lg.items() if max(r["base"]["count"], r["head"]["count"]) > 3]
+    check(frc == 0 and set(lg) == set(fg) and len(over) >= 3
+          and all(lg[n][side][k] == fg[n][side][k] for n in lg for side in ("base", "head") for k in exact),
+          f"a sample cap of 3: {len(over)} of {len(lg)} groups over it, count/per_min/max/total = local"
+          f" ({ferr.strip()})")
+    differ = [n for n in over if any(lg[n][side]["p50_ms"] != fg[n][side]["p50_ms"] for side in ("base", "head"))]
+    check(len(differ) >= 1, f"and their p50s come from the sample: {len(differ)} of {len(over)} differ")
+    lrc2, lout2, _ = run("all", "diff", *fleet, "version=3.1.0", "version=3.2.0", "--format", "json",
+                         extra_env={"GODEYE_FLEET_SAMPLE": "junk"})
+    check(lrc2 == 0 and json.loads(lout2) == json.loads(lout),
+          "GODEYE_FLEET_SAMPLE=junk: the default cap (20,000), fleet = local")
 
     # rows sent twice collapse: FINAL, never counted twice
     for t in ("blocks", "pages", "frames", "startups", "anrs", "traces"):
@@ -171,9 +217,9 @@ def main():
     check(l == f, f"anr_count after a double push: exit {f[0]} as local {l[0]}")
 
     # errors: one line, exit 1, never a pass
-    def one_line_fail(args, want, what):
+    def one_line_fail(args, want, what, code=1):
         rc, out, err = run("all", *args)
-        check(rc == 1 and err.count("\n") == 1 and want in err and out == "",
+        check(rc == code and err.count("\n") == 1 and want in err and out == "",
               f"{what}: exit {rc}, {err.strip()!r}")
 
     closed = chp.free_port()
@@ -189,6 +235,12 @@ def main():
                   "clickhouse: Code: ", "check, missing database")
     one_line_fail(("blocks", "--group", "--clickhouse", url, "--database", "nosuchdb"),
                   "clickhouse: Code: ", "blocks, missing database")
+    one_line_fail(("diff", *fleet, "1", "version=3.2.0"),
+                  "selector '1': a trace id names a trace of one database (each worker numbers its own)",
+                  "a trace id", code=2)
+    one_line_fail(("diff", *fleet, "build=nope", "version=3.2.0"),
+                  "selector 'build=nope' matches no trace of the fleet; build present: b42", "a build matching nothing")
+    one_line_fail(("blocks", "--group", *fleet, "--threshold", "5"), "--clickhouse goes with --group", "--threshold", code=2)
     one_line_fail(("diff", *fleet, "version=9.9.9", "version=3.2.0"),
                   "matches no trace of the fleet; version present: 3.1.0, 3.2.0, 4.11.0, 4.12.0, 5.0.0, 5.1.0",
                   "a selector matching nothing")
