@@ -251,7 +251,8 @@
       [0, 50, 100].forEach(function (p) {
         var y = yC + HC - p / 100 * HC;
         svg.appendChild(sv('line', { x1: L - 4, x2: L + PW, y1: y, y2: y, stroke: '#000', 'stroke-opacity': p % 100 ? 0.08 : 0.2 }));
-        svg.appendChild(sv('text', { x: L - 8, y: y + 4, 'text-anchor': 'end' })).textContent = p + ' %';
+        /* 0 and 100 % labelled; the 50 % line's label would meet "% of all cores" */
+        if (p % 100 === 0) svg.appendChild(sv('text', { x: L - 8, y: y + 4, 'text-anchor': 'end' })).textContent = p + ' %';
       });
       [[1, '#1e8e3e'], [2, '#8e24aa']].forEach(function (c) {
         var pts = [];
