@@ -341,7 +341,7 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
 static int emit_slice(gd_atrace *a, athread *t, gd_slice *f, const gd_slice *parent, double end,
                       int depth, int open, long line, gd_error *err)
 {
-    int64_t pid = f->pid >= 0 ? f->pid : t->pid;
+    int64_t pid = f->tag >= 0 ? f->tag : t->pid;
     int main = pid > 0 && pid == t->tid; /* pid 0: the kernel (idle task) */
     double dur = end - f->ts;
     if (dur < 0)
@@ -461,7 +461,7 @@ static int slice_begin(gd_atrace *a, int ns, uint64_t id, double ts_ms, int64_t 
         return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
     gd_slicetrack_name(a->st, f, c);
     f->ts = ts_ms;
-    f->pid = pid;
+    f->tag = pid;
     return 0;
 }
 

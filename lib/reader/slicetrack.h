@@ -42,7 +42,8 @@ enum {
 typedef struct gd_slice {
     char *name;        /* the caller's copy (malloc), freed by gd_slicetrack_release */
     double ts;
-    int64_t pid;       /* the caller's: the process the begin named, or -1 */
+    int64_t tag;       /* the caller's: atrace the process the begin named (-1
+                        * unknown), Chrome JSON 1 when the slice is a dispatch */
 } gd_slice;
 
 typedef struct gd_slicetrack gd_slicetrack;
@@ -53,7 +54,7 @@ void gd_slicetrack_free(gd_slicetrack *st);
 
 /* A begin on track (ns, id), which belongs to thread `owner` (the last
  * begin says), whose name will take `len` bytes (+1): on
- * GD_ST_OK the new open slice, which the caller fills (ts, pid) and
+ * GD_ST_OK the new open slice, which the caller fills (ts, tag) and
  * names with gd_slicetrack_name; NULL with *status set otherwise. */
 gd_slice *gd_slicetrack_begin(gd_slicetrack *st, int ns, uint64_t id, int64_t owner, size_t len,
                               int *status);
