@@ -23,12 +23,13 @@
  * Events come out when a slice ends (slices still open at the end come out
  * from gd_atrace_finish as unfinished dispatches / open methods).
  *
- * Memory: per-thread state for at most ATRACE_MAX_THREADS threads, stacks
- * ATRACE_MAX_DEPTH deep, names capped at ATRACE_MAX_NAME bytes, and the
- * open slices of all threads together at most ATRACE_MAX_OPEN_BYTES (names
- * and stack entries): a begin past a bound is dropped, counted "slices
- * nested too deep" (once per run) or "slice dropped: open slices over
- * 16 MiB" (each), and the end that matches it closes nothing. */
+ * Memory: per-thread state for at most ATRACE_MAX_THREADS threads (and as
+ * many tracks), stacks ATRACE_MAX_DEPTH deep, names capped at
+ * ATRACE_MAX_NAME bytes, and the open slices of all tracks together at most
+ * ATRACE_MAX_OPEN_BYTES (names and stack entries): a begin past a bound is
+ * dropped, counted "slices nested too deep" (once per run), "slice dropped:
+ * open slices over 16 MiB" (each) or "too many tracks, later ones not
+ * tracked" (once), and the end that matches it closes nothing. */
 #ifndef GD_READER_ATRACE_H
 #define GD_READER_ATRACE_H
 
