@@ -7,22 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/row.h"
-
-typedef struct aframe {
-    char *name;
-    double ts;
-    int64_t pid;          /* the process the marker named, or -1 */
-} aframe;
+#include "slicetrack.h"
 
 typedef struct athread {
     int64_t tid;          /* -1: empty slot */
     int64_t pid;          /* -1 unknown */
     char *name;           /* thread name */
     char *pname;          /* process name (entries whose tid is a pid) */
-    aframe *stack;
-    int depth, cap;
-    long over;            /* begins dropped (beyond a bound) still open */
-    int over_mem;         /* that run began at ATRACE_MAX_OPEN_BYTES, not the depth */
     unsigned long main_slices; /* slices on this thread as a main thread */
 } athread;
 
@@ -64,7 +55,7 @@ struct gd_atrace {
     int full;
     double last_ts;
     unsigned long events;
-    size_t open_bytes;    /* open slices of every thread, at most ATRACE_MAX_OPEN_BYTES */
+    gd_slicetrack *st;    /* open slices per track (thread or TrackEvent track) */
     char reason[96];
 };
 
@@ -87,6 +78,10 @@ gd_atrace *gd_atrace_new(const gd_sink *sink, const char *prefix)
     a->sink = sink;
     snprintf(a->prefix, sizeof a->prefix, "%s", prefix);
     a->last_ts = GD_NONE;
+    if (!(a->st = gd_slicetrack_new(ATRACE_MAX_THREADS, ATRACE_MAX_DEPTH, ATRACE_MAX_OPEN_BYTES))) {
+        free(a);
+        return NULL;
+    }
     return a;
 }
 
@@ -98,13 +93,11 @@ void gd_atrace_free(gd_atrace *a)
         athread *t = &a->tab[i];
         if (t->tid < 0)
             continue;
-        for (int d = 0; d < t->depth; d++)
-            free(t->stack[d].name);
-        free(t->stack);
         free(t->name);
         free(t->pname);
     }
     free(a->tab);
+    gd_slicetrack_free(a->st);
     free(a);
 }
 
@@ -342,18 +335,13 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
     return rc;
 }
 
-/* What one open slice holds, counted against ATRACE_MAX_OPEN_BYTES. */
-static size_t frame_cost(const char *name)
-{
-    return sizeof(aframe) + strlen(name) + 1;
-}
-
 /* One slice of thread t that began as f and ends at end; depth = open
- * slices below it.  Frees f's name. */
-static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth, int open,
-                      long line, gd_error *err)
+ * slices below it on its track, parent the one right below (or NULL).
+ * Releases f. */
+static int emit_slice(gd_atrace *a, athread *t, gd_slice *f, const gd_slice *parent, double end,
+                      int depth, int open, long line, gd_error *err)
 {
-    int64_t pid = f->pid >= 0 ? f->pid : t->pid;
+    int64_t pid = f->tag >= 0 ? f->tag : t->pid;
     int main = pid > 0 && pid == t->tid; /* pid 0: the kernel (idle task) */
     double dur = end - f->ts;
     if (dur < 0)
@@ -412,11 +400,8 @@ static int emit_slice(gd_atrace *a, athread *t, aframe *f, double end, int depth
         rc = emit(a, &fr, err);
     }
     if (!rc && !open)
-        rc = lock_issue(a, &ev, f->name, depth > 0 ? t->stack[depth - 1].name : NULL, dur, main,
-                        err);
-    a->open_bytes -= frame_cost(f->name);
-    free(f->name);
-    f->name = NULL;
+        rc = lock_issue(a, &ev, f->name, parent ? parent->name : NULL, dur, main, err);
+    gd_slicetrack_release(a->st, f);
     return rc;
 }
 
@@ -426,8 +411,9 @@ static void note_ts(gd_atrace *a, double ts)
         a->last_ts = ts;
 }
 
-int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const char *name,
-                    size_t len, long line, gd_error *err)
+/* A begin on track (ns, id) by thread tid of process pid (-1 unknown). */
+static int slice_begin(gd_atrace *a, int ns, uint64_t id, double ts_ms, int64_t pid, int64_t tid,
+                       const char *name, size_t len, long line, gd_error *err)
 {
     note_ts(a, ts_ms);
     athread *t = thread_of(a, tid, err);
@@ -435,32 +421,19 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         return err->code;
     if (pid >= 0 && t->pid < 0)
         t->pid = pid;
-    /* every thread's open slices together: past the bound a begin is
-     * dropped (its end then closes nothing), each one counted; a begin
-     * above a dropped one is dropped too */
-    int mem = !t->over && t->depth < ATRACE_MAX_DEPTH &&
-              a->open_bytes + sizeof(aframe) + (len < ATRACE_MAX_NAME ? len : ATRACE_MAX_NAME) +
-                      1 > ATRACE_MAX_OPEN_BYTES;
-    if (mem || t->over_mem) {
+    int st;
+    gd_slice *f = gd_slicetrack_begin(a->st, ns, id, tid,
+                                      len < ATRACE_MAX_NAME ? len : ATRACE_MAX_NAME, &st);
+    if (st == GD_ST_MEM)
         gd_sink_skip(a->sink, why(a, "slice dropped: open slices over 16 MiB"), line, 0);
-        t->over_mem = 1;
-        t->over++;
+    else if (st == GD_ST_DEEP)
+        gd_sink_skip(a->sink, why(a, "slices nested too deep"), line, 0);
+    else if (st == GD_ST_FULL)
+        gd_sink_skip(a->sink, why(a, "too many tracks, later ones not tracked"), line, 0);
+    else if (st == GD_ST_NOMEM)
+        return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+    if (!f)
         return 0;
-    }
-    if (t->depth >= ATRACE_MAX_DEPTH || t->over) {
-        if (t->over == 0)
-            gd_sink_skip(a->sink, why(a, "slices nested too deep"), line, 0);
-        t->over++;
-        return 0;
-    }
-    if (t->depth == t->cap) {
-        int nc = t->cap ? t->cap * 2 : 8;
-        aframe *ns = realloc(t->stack, (size_t)nc * sizeof *ns);
-        if (!ns)
-            return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
-        t->stack = ns;
-        t->cap = nc;
-    }
     /* launch kinds (Perfetto's android_startup_processes): the app's main
      * thread bound (cold), started (warm) or resumed (hot) an activity
      * while a launch was in progress */
@@ -483,31 +456,54 @@ int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const 
         a->have_intent = 1;
         a->intent_taken = 0;
     }
-    aframe *f = &t->stack[t->depth];
-    if (!(f->name = copy_name(a, name, len, line)))
+    char *c = copy_name(a, name, len, line);
+    if (!c)
         return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+    gd_slicetrack_name(a->st, f, c);
     f->ts = ts_ms;
-    f->pid = pid;
-    a->open_bytes += frame_cost(f->name);
-    t->depth++;
+    f->tag = pid;
     return 0;
+}
+
+/* An end on track (ns, id) by thread tid. */
+static int slice_end(gd_atrace *a, int ns, uint64_t id, double ts_ms, int64_t tid, long line,
+                     gd_error *err)
+{
+    note_ts(a, ts_ms);
+    athread *t = find(a, tid);
+    int st = GD_ST_UNMATCHED, depth = 0;
+    const gd_slice *parent = NULL;
+    gd_slice *f = t ? gd_slicetrack_end(a->st, ns, id, &depth, &parent, &st) : NULL;
+    if (st == GD_ST_DROPPED)
+        return 0;
+    if (!f) {
+        gd_sink_skip(a->sink, why(a, "slice end without begin"), line, 0);
+        return 0;
+    }
+    return emit_slice(a, t, f, parent, ts_ms, depth, 0, line, err);
+}
+
+int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const char *name,
+                    size_t len, long line, gd_error *err)
+{
+    return slice_begin(a, GD_TRACK_THREAD, (uint64_t)tid, ts_ms, pid, tid, name, len, line, err);
 }
 
 int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *err)
 {
-    note_ts(a, ts_ms);
-    athread *t = find(a, tid);
-    if (t && t->over) {
-        if (--t->over == 0)
-            t->over_mem = 0;
-        return 0;
-    }
-    if (!t || t->depth == 0) {
-        gd_sink_skip(a->sink, why(a, "slice end without begin"), line, 0);
-        return 0;
-    }
-    t->depth--;
-    return emit_slice(a, t, &t->stack[t->depth], ts_ms, t->depth, 0, line, err);
+    return slice_end(a, GD_TRACK_THREAD, (uint64_t)tid, ts_ms, tid, line, err);
+}
+
+int gd_atrace_track_begin(gd_atrace *a, uint64_t track, double ts_ms, int64_t pid, int64_t tid,
+                          const char *name, size_t len, long line, gd_error *err)
+{
+    return slice_begin(a, GD_TRACK_UUID, track, ts_ms, pid, tid, name, len, line, err);
+}
+
+int gd_atrace_track_end(gd_atrace *a, uint64_t track, double ts_ms, int64_t tid, long line,
+                        gd_error *err)
+{
+    return slice_end(a, GD_TRACK_UUID, track, ts_ms, tid, line, err);
 }
 
 /* 1 when a begin of the app `pkg` is in [lo, hi): a process whose name
@@ -784,6 +780,20 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
     return 0;
 }
 
+/* The slices still open on track (ns, id) of thread t, innermost first,
+ * each ended at the trace's last time. */
+static int flush_track(gd_atrace *a, athread *t, int ns, uint64_t id, gd_error *err)
+{
+    if (gd_slicetrack_forget_dropped(a->st, ns, id))
+        gd_sink_skip(a->sink, why(a, "slices nested too deep"), 0, 0);
+    int rc = 0, depth;
+    const gd_slice *parent;
+    gd_slice *f;
+    while (!rc && (f = gd_slicetrack_pop_open(a->st, ns, id, &depth, &parent)))
+        rc = emit_slice(a, t, f, parent, a->last_ts, depth, 1, 0, err);
+    return rc;
+}
+
 int gd_atrace_finish(gd_atrace *a, gd_error *err)
 {
     int rc = 0;
@@ -800,15 +810,17 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
         athread *t = &a->tab[i];
         if (t->tid < 0)
             continue;
-        if (t->over && !t->over_mem)
-            gd_sink_skip(a->sink, why(a, "slices nested too deep"), 0, 0);
-        t->over = 0;
-        /* innermost first, each ended at the trace's last time */
-        while (t->depth > 0 && !rc) {
-            t->depth--;
-            rc = emit_slice(a, t, &t->stack[t->depth], a->last_ts, t->depth, 1, 0, err);
-        }
+        rc = flush_track(a, t, GD_TRACK_THREAD, (uint64_t)t->tid, err);
     }
+    /* then TrackEvent tracks, each flushed as its thread's */
+    size_t it = 0;
+    int ns;
+    uint64_t id;
+    int64_t owner;
+    athread *t;
+    while (!rc && gd_slicetrack_next(a->st, &it, &ns, &id, &owner))
+        if (ns == GD_TRACK_UUID && (t = find(a, owner)))
+            rc = flush_track(a, t, ns, id, err);
     for (size_t i = 0; i < a->cap; i++) {
         athread *t = &a->tab[i];
         if (t->tid >= 0 && t->main_slices > most) {

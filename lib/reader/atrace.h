@@ -2,9 +2,10 @@
  * print events, Perfetto TrackEvent slices) turned into godeye events.
  *
  * Shared by the systrace and perfetto readers.  The caller feeds
- * begin/end pairs per thread (or raw marker text, "B|pid|name", "E|pid",
- * "C|..."), in time order per thread; this module pairs them with a
- * bounded stack per thread and emits:
+ * begin/end pairs per thread or per track (or raw marker text,
+ * "B|pid|name", "E|pid", "C|..."), in time order per thread; this module
+ * pairs them with the one begin/end tracker (slicetrack.h, keyed by track:
+ * the thread for atrace, the track uuid for TrackEvent) and emits:
  *   - a top-level slice on an app's main thread (tid == pid) as
  *     GD_EV_DISPATCH (ts = begin ms, dur, msg = the slice name);
  *   - every other slice (nested on the main thread, or on any other
@@ -22,12 +23,13 @@
  * Events come out when a slice ends (slices still open at the end come out
  * from gd_atrace_finish as unfinished dispatches / open methods).
  *
- * Memory: per-thread state for at most ATRACE_MAX_THREADS threads, stacks
- * ATRACE_MAX_DEPTH deep, names capped at ATRACE_MAX_NAME bytes, and the
- * open slices of all threads together at most ATRACE_MAX_OPEN_BYTES (names
- * and stack entries): a begin past a bound is dropped, counted "slices
- * nested too deep" (once per run) or "slice dropped: open slices over
- * 16 MiB" (each), and the end that matches it closes nothing. */
+ * Memory: per-thread state for at most ATRACE_MAX_THREADS threads (and as
+ * many tracks), stacks ATRACE_MAX_DEPTH deep, names capped at
+ * ATRACE_MAX_NAME bytes, and the open slices of all tracks together at most
+ * ATRACE_MAX_OPEN_BYTES (names and stack entries): a begin past a bound is
+ * dropped, counted "slices nested too deep" (once per run), "slice dropped:
+ * open slices over 16 MiB" (each) or "too many tracks, later ones not
+ * tracked" (once), and the end that matches it closes nothing. */
 #ifndef GD_READER_ATRACE_H
 #define GD_READER_ATRACE_H
 
@@ -65,6 +67,12 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
 int gd_atrace_begin(gd_atrace *a, double ts_ms, int64_t pid, int64_t tid, const char *name,
                     size_t len, long line, gd_error *err);
 int gd_atrace_end(gd_atrace *a, double ts_ms, int64_t tid, long line, gd_error *err);
+/* The same on a track of its own (a Perfetto TrackEvent track uuid) run by
+ * thread tid: paired apart from the thread's atrace slices (slicetrack.h). */
+int gd_atrace_track_begin(gd_atrace *a, uint64_t track, double ts_ms, int64_t pid, int64_t tid,
+                          const char *name, size_t len, long line, gd_error *err);
+int gd_atrace_track_end(gd_atrace *a, uint64_t track, double ts_ms, int64_t tid, long line,
+                        gd_error *err);
 
 /* Flushes the slices still open (ended at the last time seen) and emits the
  * meta: clock "monotonic", app = the process whose main thread had the most

@@ -22,9 +22,10 @@
  *     the name;
  *   - ph B dispatch slice -> GD_EV_LOOPER BEGIN, ph E closing one -> GD_EV_LOOPER
  *     END: thread_ts = tts, msg as above (an E without name or args: NULL).
- *     B/E nest per pid/tid: a small stack of open B slices per thread (depth
- *     CHROME_MAX_DEPTH) tells which B an E closes, so only the dispatch
- *     slices' own ends become looper events.  Pairing is left to analyses.
+ *     B/E nest per pid/tid: the begin/end tracker (slicetrack.h, one track
+ *     per pid/tid pair, depth CHROME_MAX_DEPTH) tells which B an E closes,
+ *     so only the dispatch slices' own ends become looper events.  Pairing
+ *     of the looper events is left to analyses.
  *   all with pid, tid and thread = the M thread_name seen so far for that
  *   pid/tid (NULL when the name comes later in the file).
  * Times: ts/dur/tts/tdur are microseconds, converted to milliseconds.  The
@@ -47,6 +48,7 @@
 #include "io/jsonstream.h"
 #include "reader.h"
 #include "core/util.h"
+#include "slicetrack.h"
 
 #define CHROME_MAX_THREADS 4096
 #define CHROME_MAX_DEPTH 256
@@ -56,9 +58,6 @@
 typedef struct cthread {
     int64_t pid, tid;
     char *name;                          /* from M thread_name, or NULL */
-    unsigned char open[CHROME_MAX_DEPTH]; /* 1 = that open B is a dispatch */
-    int depth;
-    long over;                           /* open Bs beyond CHROME_MAX_DEPTH */
 } cthread;
 
 typedef struct cctx {
@@ -67,6 +66,7 @@ typedef struct cctx {
     cthread *thr;
     size_t nthr;
     int32_t *slot;                       /* hash -> index + 1 into thr, 0 empty */
+    gd_slicetrack *st;                   /* open Bs, one track per thr index (tag 1: a dispatch) */
     int thr_full;
     long line, col;
 } cctx;
@@ -92,7 +92,9 @@ static cthread *thread_of(cctx *c, int64_t pid, int64_t tid, int *oom)
 {
     if (!c->slot) {
         c->slot = calloc(CHROME_HASH, sizeof *c->slot);
-        if (!c->slot) {
+        c->st = gd_slicetrack_new(CHROME_MAX_THREADS, CHROME_MAX_DEPTH,
+                                  (size_t)CHROME_MAX_THREADS * CHROME_MAX_DEPTH * sizeof(gd_slice));
+        if (!c->slot || !c->st) {
             *oom = 1;
             gd_error_set(c->err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
             return NULL;
@@ -231,21 +233,30 @@ static int handle(cctx *c, json_t *o)
     if (p == 'B') {
         dispatch = is_dispatch_name(name);
         if (t) {
-            if (t->depth < CHROME_MAX_DEPTH)
-                t->open[t->depth++] = (unsigned char)dispatch;
-            else {
-                if (t->over == 0)
+            int st;
+            gd_slice *f = gd_slicetrack_begin(c->st, GD_TRACK_THREAD, (uint64_t)(t - c->thr),
+                                              t->tid, 0, &st);
+            if (st == GD_ST_NOMEM)
+                return gd_error_set(c->err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
+            if (f) {
+                f->tag = dispatch;
+            } else {
+                if (st == GD_ST_DEEP)
                     gd_sink_skip(c->sink, "chrome: slices nested too deep", c->line, c->col);
-                t->over++;
                 dispatch = 0;
             }
         }
     } else if (p == 'E') {
-        if (t && t->over > 0) {
-            t->over--;
+        int st = GD_ST_UNMATCHED, depth;
+        const gd_slice *parent;
+        gd_slice *f = t ? gd_slicetrack_end(c->st, GD_TRACK_THREAD, (uint64_t)(t - c->thr), &depth,
+                                            &parent, &st)
+                        : NULL;
+        if (st == GD_ST_DROPPED) {
             dispatch = 0;
-        } else if (t && t->depth > 0) {
-            dispatch = t->open[--t->depth];
+        } else if (f) {
+            dispatch = (int)f->tag;
+            gd_slicetrack_release(c->st, f);
         } else if (is_dispatch_name(name)) {
             dispatch = 1;  /* began before the trace: analyses drop it */
         } else {
@@ -375,6 +386,7 @@ static int read_chrome(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         free(c.thr[i].name);
     free(c.thr);
     free(c.slot);
+    gd_slicetrack_free(c.st);
     gd_jstream_free(js);
     return rc;
 }

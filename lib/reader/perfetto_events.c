@@ -39,8 +39,13 @@ static int pend_pop_one(pctx *c)
         rc = gd_atrace_marker(c->at, top.ts, top.tid, top.pid, top.text, top.len, top.pkno, c->err);
     else if (top.kind == SK_BEGIN)
         rc = gd_atrace_begin(c->at, top.ts, top.pid, top.tid, top.text, top.len, top.pkno, c->err);
-    else
+    else if (top.kind == SK_END)
         rc = gd_atrace_end(c->at, top.ts, top.tid, top.pkno, c->err);
+    else if (top.kind == SK_TRACK_BEGIN)
+        rc = gd_atrace_track_begin(c->at, top.track, top.ts, top.pid, top.tid, top.text, top.len,
+                                   top.pkno, c->err);
+    else
+        rc = gd_atrace_track_end(c->at, top.track, top.ts, top.tid, top.pkno, c->err);
     c->heap_bytes -= sizeof top + (top.text ? top.len + 1 : 0);
     free(top.text);
     return rc;
@@ -62,8 +67,8 @@ int pf_pend_drain(pctx *c, int all)
     return rc;
 }
 
-static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, const char *text,
-                     size_t len)
+static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, uint64_t track,
+                     const char *text, size_t len)
 {
     if (c->nheap == c->cheap) {
         size_t nc = c->cheap ? c->cheap * 2 : 1024;
@@ -75,7 +80,7 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, con
     }
     if (text)
         len = gd_sink_cut(c->sink, text, len, ATRACE_MAX_NAME - 1, c->pkno);
-    pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL};
+    pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL, track};
     if (text) {
         if (!(x.text = malloc(len + 1)))
             return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
@@ -157,7 +162,7 @@ int pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
             continue;
         }
         c->markers++;
-        rc = pend_push(c, (double)ts / 1e6, tid, -1, SK_MARKER, (const char *)buf, len);
+        rc = pend_push(c, (double)ts / 1e6, tid, -1, SK_MARKER, 0, (const char *)buf, len);
     }
     if (!rc && r < 0)
         pf_bad(c, "malformed ftrace bundle");
@@ -225,8 +230,11 @@ int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
         gd_sink_skip(c->sink, "ignored: perfetto: slice not on a thread track", c->pkno, 0);
         return 0;
     }
+    /* a slice on a track of its own pairs on that track, never with the
+     * thread's atrace slices (Perfetto's track_event_with_atrace_separate_tracks) */
+    int kb = has_track ? SK_TRACK_BEGIN : SK_BEGIN, ke = has_track ? SK_TRACK_END : SK_END;
     if (type == 2)
-        return pend_push(c, ts, tid, pid, SK_END, NULL, 0);
+        return pend_push(c, ts, tid, pid, ke, track, NULL, 0);
     const char *nm = NULL;
     if (name) {
         nm = (const char *)name;
@@ -240,6 +248,6 @@ int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
         nm = "(unknown name)";
         nlen = strlen(nm);
     }
-    return pend_push(c, ts, tid, pid, SK_BEGIN, nm, nlen);
+    return pend_push(c, ts, tid, pid, kb, track, nm, nlen);
 }
 

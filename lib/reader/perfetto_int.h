@@ -89,7 +89,7 @@ typedef struct pctx {
     int state_lost;         /* the current packet needs incremental state its sequence lost */
 } pctx;
 
-enum { SK_MARKER, SK_BEGIN, SK_END };
+enum { SK_MARKER, SK_BEGIN, SK_END, SK_TRACK_BEGIN, SK_TRACK_END };
 
 struct pending {
     double ts;
@@ -99,6 +99,7 @@ struct pending {
     long pkno;
     size_t len;
     char *text;
+    uint64_t track;      /* SK_TRACK_*: the TrackEvent track uuid */
 };
 
 /* Skip reasons: pf_reason_of formats FMT with WHAT into the context's
