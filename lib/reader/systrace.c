@@ -491,6 +491,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     gd_sched_set_lookup(c.sched, gd_atrace_thread_info, c.at);
+    gd_binder_set_process_names(c.binder, gd_atrace_process_of, c.at);
     char *s;
     size_t n;
     int r, rc = 0;
