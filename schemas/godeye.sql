@@ -435,8 +435,11 @@ CREATE TABLE binder_txn (
   txn_id        INTEGER,                -- the kernel's debug id
   aidl_name     TEXT,                   -- "AIDL::java::IPackageManager::getPackageInfo::server": the
                                         -- server thread's AIDL/HIDL slice while it served the call; NULL
-  reply_status  TEXT                    -- the failure the client got (binder_return): 'BR_FAILED_REPLY',
+  reply_status  TEXT,                   -- the failure the client got (binder_return): 'BR_FAILED_REPLY',
                                         -- 'BR_DEAD_REPLY', 'BR_FROZEN_REPLY', 'BR_TRANSACTION_PENDING_FROZEN'; NULL none
+  server_process TEXT                   -- the name the trace gives server_pid when the call ended (Perfetto's
+                                        -- process name: its process tree's or descriptor's, else its main
+                                        -- thread's); NULL unknown
 );
 CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);
 CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);

@@ -238,6 +238,7 @@ typedef struct gd_binder_ev {
     int oneway;
     int64_t code, flags, txn_id;
     const char *reply_status; /* "BR_FAILED_REPLY", "BR_DEAD_REPLY"...: the call failed; NULL */
+    const char *server_process; /* the name the trace gives server_pid, NULL unknown */
 } gd_binder_ev;
 
 /* One log line (logcat, a bugreport's logs, Perfetto android_log). */

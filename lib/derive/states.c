@@ -129,7 +129,8 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
      * (outermost) running at the start */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT ts_ms, dur_ms, server_pid, aidl_name FROM binder_txn WHERE trace = ?1 AND client_tid = ?2"
+        "SELECT ts_ms, dur_ms, server_pid, aidl_name, server_process FROM binder_txn"
+        " WHERE trace = ?1 AND client_tid = ?2"
         " AND oneway = 0 AND dur_ms IS NOT NULL AND ts_ms < ?4 AND ts_ms + dur_ms > ?3"
         " ORDER BY ts_ms",
         err);
@@ -143,6 +144,7 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
         int64_t pid;
         double ms, longest;
         char aidl[128];
+        char name[64]; /* the trace's name of the process, "" unknown */
     } per[8];
     size_t np = 0;
     double covered_to = start;
@@ -163,10 +165,14 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
             ;
         if (i == np && np < sizeof per / sizeof *per) {
             per[np].pid = pid, per[np].ms = per[np].longest = 0;
+            per[np].name[0] = 0;
             per[np++].aidl[0] = 0;
         }
         if (i < np) {
             per[i].ms += b - a;
+            const char *pn = (const char *)sqlite3_column_text(q, 4);
+            if (pn && *pn && !per[i].name[0])
+                snprintf(per[i].name, sizeof per[i].name, "%s", pn);
             const char *an = (const char *)sqlite3_column_text(q, 3);
             if (an && b - a > per[i].longest) {
                 per[i].longest = b - a;
@@ -184,7 +190,10 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
             best = i;
     out->server_pid = per[best].pid;
     memcpy(out->aidl, per[best].aidl, sizeof out->aidl);
-    if (out->server_pid < 0)
+    /* the process's name: the one the trace gave it (server_process), else
+     * its main thread's (a systrace line of that thread) */
+    memcpy(out->server_name, per[best].name, sizeof out->server_name);
+    if (out->server_pid < 0 || out->server_name[0])
         return GD_OK;
     sqlite3_stmt *n = gd_store_cached(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 AND name IS NOT NULL LIMIT 1", err);
     if (!n)

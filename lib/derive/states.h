@@ -39,8 +39,9 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
 
 /* Time (ms) thread tid of trace spent inside [start, end) waiting in its
  * own synchronous binder calls (binder_txn rows with a reply), and the
- * process it waited on most (*server_pid, -1 when none; *server_name its
- * main thread's name, or "" when unknown). */
+ * process it waited on most (*server_pid, -1 when none; *server_name the
+ * name the trace gives it, binder_txn.server_process, else its main
+ * thread's name, or "" when unknown). */
 typedef struct gd_binder_share {
     double ms;
     int64_t server_pid;

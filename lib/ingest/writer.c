@@ -61,8 +61,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
     " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
-    " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id, reply_status)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id, reply_status, server_process)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO log_line(trace, ts_ms, pid, tid, level, tag, msg) VALUES (?,?,?,?,?,?,?)",
 };
 
@@ -475,6 +475,7 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_opt_int(st, 12, u->flags);
     gd_bind_opt_int(st, 13, u->txn_id);
     gd_bind_text(st, 14, u->reply_status);
+    gd_bind_text(st, 15, u->server_process);
     return gd_store_step(w->s, st, err);
 }
 

@@ -841,6 +841,8 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
     return gd_sink_meta(a->sink, &m, err);
 }
 
+const char *gd_atrace_process_of(void *ctx, int64_t pid) { return process_name(ctx, pid); }
+
 int gd_atrace_thread_info(void *ctx, int64_t tid, int64_t *pid, const char **name)
 {
     athread *t = find(ctx, tid);

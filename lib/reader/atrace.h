@@ -86,6 +86,12 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err);
  * A gd_sched_lookup_fn (ftrace_sched.h); ctx is the gd_atrace. */
 int gd_atrace_thread_info(void *ctx, int64_t tid, int64_t *pid, const char **name);
 
+/* The name the trace gives process pid (its process tree or descriptor
+ * name, Perfetto's process name: cmdline's first argument or
+ * process_name; else its main thread's name), NULL unknown.  A
+ * gd_binder_process_fn (ftrace_binder.h); ctx is the gd_atrace. */
+const char *gd_atrace_process_of(void *ctx, int64_t pid);
+
 /* Events emitted so far. */
 unsigned long gd_atrace_events(const gd_atrace *a);
 

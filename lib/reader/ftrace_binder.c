@@ -39,6 +39,8 @@ struct gd_binder {
     size_t tcap, tn;
     uint64_t seq;
     unsigned long count;
+    gd_binder_process_fn process_name; /* names server_process, or NULL */
+    void *process_ctx;
 };
 
 gd_binder *gd_binder_new(const gd_sink *sink, const char *prefix)
@@ -49,6 +51,12 @@ gd_binder *gd_binder_new(const gd_sink *sink, const char *prefix)
     b->sink = sink;
     snprintf(b->prefix, sizeof b->prefix, "%s", prefix);
     return b;
+}
+
+void gd_binder_set_process_names(gd_binder *b, gd_binder_process_fn fn, void *ctx)
+{
+    b->process_name = fn;
+    b->process_ctx = ctx;
 }
 
 void gd_binder_free(gd_binder *b)
@@ -224,6 +232,8 @@ static int emit(gd_binder *b, int slot, int64_t end, gd_error *err)
     u->flags = c->flags;
     u->txn_id = c->id;
     u->reply_status = c->status;
+    u->server_process =
+        b->process_name && u->server_pid >= 0 ? b->process_name(b->process_ctx, u->server_pid) : NULL;
     /* the call is done: its ids and its place on the server's stack go */
     key_del(b, c->id);
     key_del(b, c->reply_id);

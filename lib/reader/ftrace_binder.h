@@ -38,6 +38,12 @@ typedef struct gd_binder gd_binder;
 
 gd_binder *gd_binder_new(const gd_sink *sink, const char *prefix);
 void gd_binder_free(gd_binder *b);
+/* Names the server process of each transaction as it comes out
+ * (server_process): fn(ctx, pid) gives the name the trace gives process
+ * pid, or NULL; the name is read at once (it need only live until fn is
+ * called again).  Without it server_process is NULL. */
+typedef const char *(*gd_binder_process_fn)(void *ctx, int64_t pid);
+void gd_binder_set_process_names(gd_binder *b, gd_binder_process_fn fn, void *ctx);
 
 /* binder_transaction by thread tid at ts_ns.  0 or the sink's error code. */
 int gd_binder_transaction(gd_binder *b, int64_t ts_ns, int64_t tid, int64_t id, int64_t to_proc,

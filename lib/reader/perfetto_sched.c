@@ -76,6 +76,7 @@ int pf_sched_new(pctx *c)
         p->cpu_tid[i] = -1;
     p->max_ts = INT64_MIN;
     gd_sched_set_lookup(p->st, gd_atrace_thread_info, c->at);
+    gd_binder_set_process_names(p->bd, gd_atrace_process_of, c->at);
     c->sched = p;
     return 0;
 }

@@ -491,6 +491,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     gd_sched_set_lookup(c.sched, gd_atrace_thread_info, c.at);
+    gd_binder_set_process_names(c.binder, gd_atrace_process_of, c.at);
     char *s;
     size_t n;
     int r, rc = 0;
@@ -656,8 +657,13 @@ static int probe(const unsigned char *h, size_t n, int eof)
                         (off + 9 <= n && memcmp(after, "# tracer:", 9) == 0)))
             return 85;
     }
-    if (find_in(h, n, ": tracing_mark_write: ") || find_in(h, n, ": sched_switch: "))
-        return 60;
+    /* text without its header: an event this reader reads (Perfetto's
+     * binder diff tests are binder events only) */
+    static const char *const events[] = {": tracing_mark_write: ", ": sched_switch: ",
+                                          ": binder_transaction: "};
+    for (size_t k = 0; k < sizeof events / sizeof *events; k++)
+        if (find_in(h, n, events[k]))
+            return 60;
     return 0;
 }
 

@@ -314,6 +314,9 @@ static const char *const migrations[] = {
     " ts_ms REAL NOT NULL, pid INTEGER, tid INTEGER, level TEXT, tag TEXT, msg TEXT);"
     "CREATE INDEX log_line_at ON log_line (pid, ts_ms);"
     /* end 5 -> 6 (#28) */
+    /* 5 -> 6 (#26b): a binder call names its server process */
+    "ALTER TABLE binder_txn ADD COLUMN server_process TEXT;"
+    /* end 5 -> 6 (#26b) */
     "",
 };
 
