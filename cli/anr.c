@@ -12,6 +12,20 @@
 static const char *blocked_by_text(const json_t *row, char *buf, size_t size)
 {
     json_t *main = json_object_get(row, "main");
+    json_t *peer = json_object_get(row, "binder_peer");
+    if (json_is_object(main) && !json_object_get(main, "held_by") && json_is_object(peer)) {
+        /* main in a binder call the bugreport's snapshot proves (#28) */
+        const char *by = json_string_value(json_object_get(json_object_get(peer, "waits_on"), "held_by_name"));
+        int n = snprintf(buf, size, "binder %lld:%lld %s", (long long)json_integer_value(json_object_get(peer, "pid")),
+                         (long long)json_integer_value(json_object_get(peer, "tid")),
+                         json_is_string(json_object_get(peer, "thread"))
+                             ? json_string_value(json_object_get(peer, "thread")) : "?");
+        if (by && n > 0 && (size_t)n < size)
+            n += snprintf(buf + n, size - (size_t)n, " -> waits on %s", by);
+        if (json_is_true(json_object_get(row, "cross_process_cycle")) && n > 0 && (size_t)n < size)
+            snprintf(buf + n, size - (size_t)n, " (%s)", json_string_value(json_object_get(row, "binder_reason")));
+        return buf;
+    }
     if (!json_is_object(main) || !json_object_get(main, "held_by"))
         return NULL;
     if (!json_is_integer(json_object_get(main, "held_by"))) {
@@ -77,7 +91,10 @@ static const char *top_text(const json_t *row, char *buf, size_t size)
 /* HOLDER AT: the first Java frame of the thread holding main's lock */
 static const char *holder_text(const json_t *row, char *buf, size_t size)
 {
-    json_t *stack = json_object_get(row, "holder_stack"), *fr, *top = json_array_get(stack, 0);
+    json_t *stack = json_object_get(row, "holder_stack"), *fr, *top;
+    if (!json_is_array(stack)) /* the holder of main's binder peer's lock (#28) */
+        stack = json_object_get(json_object_get(json_object_get(row, "binder_peer"), "waits_on"), "holder_stack");
+    top = json_array_get(stack, 0);
     size_t k;
     (void)buf, (void)size;
     json_array_foreach(stack, k, fr) {

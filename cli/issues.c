@@ -25,9 +25,9 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
     int group = 0;
     gd_int_list traces = {0};
     /* the tools the readers name (lib/reader: issue.tool) */
-    static const char *const tools[] = {"android", "anr", "blockcanary", "godeye", "matrix", NULL};
+    static const char *const tools[] = {"android", "anr", "blockcanary", "bugreport", "godeye", "matrix", NULL};
     const gd_option opts[] = {
-        OPT_CHOICE_(0, "tool", &tool, "NAME", "only this tool's findings: android, anr, blockcanary, godeye or matrix", tools),
+        OPT_CHOICE_(0, "tool", &tool, "NAME", "only this tool's findings: android, anr, blockcanary, bugreport, godeye or matrix", tools),
         OPT_BOOL_(0, "group", &group, "aggregate: locks by owner and methods, jank by layer and type, ..."),
         OPT_LISTING(&format, &traces),
         OPT_END_(),

@@ -149,13 +149,249 @@ static int of_app(const json_t *row, const char *app)
 }
 
 /* A dump that is not the ANR and shows nothing wrong: no deadlock, no
- * binder wait, main not waiting for a lock (`godeye anr` folds these). */
+ * binder wait, no binder peer, main not waiting for a lock (`godeye anr`
+ * folds these). */
 static int quiet_dump(const json_t *r)
 {
     json_t *main = json_object_get(r, "main");
     return !json_is_true(json_object_get(r, "anr")) && json_array_size(json_object_get(r, "deadlocks")) == 0 &&
-           json_array_size(json_object_get(r, "binder_waits")) == 0 &&
+           json_array_size(json_object_get(r, "binder_waits")) == 0 && !json_is_object(json_object_get(r, "binder_peer")) &&
            !(json_is_object(main) && json_object_get(main, "waiting_on"));
+}
+
+/* ---- #28 item 2: the binder chain across the dumps of one bugreport ----
+ *
+ * A bugreport's binder snapshot ("binder_txn" issues of tool "bugreport",
+ * bugreport_binder.c) proves an edge "main -> server thread" when main's
+ * own dump shows it in an outgoing binder call (its innermost binder frame
+ * BinderProxy.transact, transactNative or IPCThreadState: the anr reader's
+ * "binder_call" of the main state) and the snapshot holds an outgoing
+ * transaction from main's tid to a thread of a process that has a dump,
+ * that thread in it.  From there the chain follows proven edges only: a
+ * lock wait whose holder the dump lists ("lock_waits" of anr_dump), or an
+ * outgoing transaction of the thread to a thread in a dump; it closes
+ * ("cross_process_cycle" true) when it comes back to a thread already on
+ * it.  Anything else leaves it open, with "binder_reason" saying why.
+ * godeye-anr(1). */
+#define BINDER_MAX_HOPS 32
+
+/* The outgoing transaction of pid:tid in the trace's snapshot, or NULL. */
+static json_t *outgoing_txn(gd_store *s, int64_t trace, int64_t pid, int64_t tid)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT i.content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
+           " AND i.tool = 'bugreport' AND i.type = 'binder_txn' AND i.detail = 'outgoing'"
+           " AND e.pid = ?2 AND e.tid = ?3 ORDER BY i.id LIMIT 1", NULL);
+    json_t *c = NULL;
+    if (!q)
+        return NULL;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    sqlite3_bind_int64(q, 3, tid);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+        c = json_loads((const char *)sqlite3_column_text(q, 0), 0, NULL);
+    sqlite3_finalize(q);
+    if (c && !json_is_object(c)) {
+        json_decref(c);
+        c = NULL;
+    }
+    return c;
+}
+
+/* The trace holds a binder snapshot. */
+static int has_snapshot(gd_store *s, int64_t trace)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT 1 FROM issue WHERE trace = ?1 AND tool = 'bugreport' AND type = 'binder_txn' LIMIT 1", NULL);
+    if (!q)
+        return 0;
+    sqlite3_bind_int64(q, 1, trace);
+    int r = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    return r;
+}
+
+/* The dump of pid in the trace (the one of the same section first, then
+ * the nearest in time): its anr_dump content with "ts_ms" set, or NULL. */
+static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *section, double ts)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT e.ts_ms, i.content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
+           " AND i.tool = 'anr' AND i.type = 'anr_dump' AND e.pid = ?2"
+           " ORDER BY json_extract(i.content, '$.section') IS NOT ?3, abs(e.ts_ms - ?4), i.id LIMIT 1", NULL);
+    json_t *c = NULL;
+    if (!q)
+        return NULL;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    if (section)
+        sqlite3_bind_text(q, 3, section, -1, SQLITE_STATIC);
+    sqlite3_bind_double(q, 4, ts);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 1)) {
+        c = json_loads((const char *)sqlite3_column_text(q, 1), 0, NULL);
+        if (json_is_object(c))
+            json_object_set_new(c, "ts_ms", gd_col_ms(q, 0));
+        else {
+            json_decref(c);
+            c = NULL;
+        }
+    }
+    sqlite3_finalize(q);
+    return c;
+}
+
+/* Name and state of pid:tid in its dump at ts (1), or 0 when the dump does
+ * not list that thread. */
+static int thread_in_dump(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double ts, json_t **name,
+                          json_t **state)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT s.state, (SELECT t.name FROM thread t WHERE t.trace = s.trace AND t.pid = s.pid"
+           " AND t.tid = s.tid) FROM sample s WHERE s.trace = ?1 AND s.pid = ?2 AND s.tid = ?3"
+           " AND abs(s.ts_ms - ?4) < 0.001 ORDER BY s.id LIMIT 1", NULL);
+    int found = 0;
+    if (!q)
+        return 0;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    sqlite3_bind_int64(q, 3, tid);
+    sqlite3_bind_double(q, 4, ts);
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        found = 1;
+        *state = gd_col_text(q, 0);
+        *name = gd_col_text(q, 1);
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+/* The lock wait of tid in a dump's content, or NULL. */
+static json_t *lock_wait_of(const json_t *dump, int64_t tid)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(dump, "lock_waits"), i, w)
+        if (json_integer_value(json_object_get(w, "tid")) == tid)
+            return w;
+    return NULL;
+}
+
+static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, double ts)
+{
+    char why[256] = "";
+    json_t *peer = json_null(), *chain = json_array();
+    int cycle = 0;
+    json_t *main = json_object_get(r, "main");
+    const char *section = json_string_value(json_object_get(r, "section"));
+    json_t *txn = NULL, *dump = NULL;
+    if (!json_is_object(main) || !json_is_string(json_object_get(main, "binder_call")))
+        goto done;
+    int64_t mtid = json_integer_value(json_object_get(main, "tid"));
+    txn = outgoing_txn(a->s, trace, pid, mtid);
+    if (!txn) {
+        if (!has_snapshot(a->s, trace))
+            goto done;  /* nothing to check the call against */
+        snprintf(why, sizeof why, "no outgoing transaction of %lld:%lld in the binder snapshot", (long long)pid,
+                 (long long)mtid);
+        goto done;
+    }
+    json_array_append_new(chain, json_pack("{s:I s:I s:O? s:n}", "pid", (json_int_t)pid, "tid", (json_int_t)mtid,
+                                           "thread", json_object_get(main, "name"), "via"));
+    int64_t cp = json_integer_value(json_object_get(txn, "to_pid")),
+            ct = json_integer_value(json_object_get(txn, "to_tid"));
+    const char *edge = "binder";
+    for (int hop = 0; hop < BINDER_MAX_HOPS; hop++) {
+        if (ct <= 0) {
+            snprintf(why, sizeof why, "transaction to %lld not yet taken by a thread", (long long)cp);
+            goto done;
+        }
+        /* back on the chain: closed */
+        size_t i;
+        json_t *n;
+        json_array_foreach(chain, i, n)
+            if (json_integer_value(json_object_get(n, "pid")) == cp &&
+                json_integer_value(json_object_get(n, "tid")) == ct) {
+                cycle = 1;
+                char pids[160] = "";
+                size_t len = 0;
+                for (size_t k = i; k < json_array_size(chain) && len < sizeof pids - 24; k++) {
+                    long long p = json_integer_value(json_object_get(json_array_get(chain, k), "pid"));
+                    int dup = 0;
+                    for (size_t m = i; m < k; m++)
+                        dup |= json_integer_value(json_object_get(json_array_get(chain, m), "pid")) == p;
+                    if (!dup)
+                        len += (size_t)snprintf(pids + len, sizeof pids - len, "%s%lld", len ? ", " : "", p);
+                }
+                snprintf(why, sizeof why, "%s %s", strchr(pids, ',') ? "cycle across" : "deadlock in", pids);
+                goto done;
+            }
+        if (!dump || json_integer_value(json_object_get(dump, "pid_")) != cp) {
+            json_decref(dump);
+            dump = dump_of(a->s, trace, cp, section, ts);
+            if (dump)
+                json_object_set_new(dump, "pid_", json_integer(cp));
+        }
+        json_t *name = NULL, *state = NULL;
+        if (!dump || !thread_in_dump(a->s, trace, cp, ct, json_number_value(json_object_get(dump, "ts_ms")), &name,
+                                     &state)) {
+            snprintf(why, sizeof why, "%s %lld:%lld not in the dumps", dump ? "thread" : "process of", (long long)cp,
+                     (long long)ct);
+            goto done;
+        }
+        json_t *w = lock_wait_of(dump, ct);
+        json_t *node = json_pack("{s:I s:I s:o s:o s:s}", "pid", (json_int_t)cp, "tid", (json_int_t)ct, "thread",
+                                 name, "state", state, "via", edge);
+        if (json_array_size(chain) == 1) {
+            /* the server thread main waits on */
+            json_t *wo = json_null();
+            if (w) {
+                wo = json_deep_copy(w);
+                json_object_del(wo, "tid");
+                json_object_del(wo, "name");
+                json_object_del(wo, "state");
+                json_t *h = json_object_get(w, "held_by");
+                json_object_set_new(wo, "holder_stack",
+                                    json_is_integer(h) ? thread_stack(a->s, trace, cp, json_integer_value(h),
+                                                                      json_number_value(json_object_get(dump, "ts_ms")))
+                                                       : json_null());
+            }
+            peer = json_pack("{s:I s:I s:I s:O? s:O? s:O? s:o}", "txn_id",
+                             (json_int_t)json_integer_value(json_object_get(txn, "txn_id")), "pid", (json_int_t)cp,
+                             "tid", (json_int_t)ct, "process", json_object_get(dump, "process"), "thread",
+                             json_object_get(node, "thread"), "state", json_object_get(node, "state"), "waits_on",
+                             wo);
+        }
+        json_array_append_new(chain, node);
+        if (w) {
+            json_t *h = json_object_get(w, "held_by");
+            if (!json_is_integer(h)) {
+                snprintf(why, sizeof why, "holder of the lock %lld:%lld waits on is not in its dump", (long long)cp,
+                         (long long)ct);
+                goto done;
+            }
+            ct = json_integer_value(h);
+            edge = "lock";
+            continue;
+        }
+        json_t *t2 = outgoing_txn(a->s, trace, cp, ct);
+        if (!t2) {
+            snprintf(why, sizeof why, "chain ends at %lld:%lld, waiting on no lock or binder call", (long long)cp,
+                     (long long)ct);
+            goto done;
+        }
+        cp = json_integer_value(json_object_get(t2, "to_pid"));
+        ct = json_integer_value(json_object_get(t2, "to_tid"));
+        json_decref(t2);
+        edge = "binder";
+    }
+    snprintf(why, sizeof why, "chain longer than %d hops", BINDER_MAX_HOPS);
+done:
+    json_decref(txn);
+    json_decref(dump);
+    json_object_set_new(r, "binder_peer", peer);
+    json_object_set_new(r, "binder_chain", json_array_size(chain) ? chain : (json_decref(chain), json_null()));
+    json_object_set_new(r, "cross_process_cycle", json_boolean(cycle));
+    json_object_set_new(r, "binder_reason", why[0] ? json_string(why) : json_null());
 }
 
 static void anr_flush(anr_acc *a)
@@ -184,6 +420,7 @@ static void anr_flush(anr_acc *a)
                                 thread_stack(a->s, trace, pid, json_integer_value(json_object_get(th, "tid")), ts));
     json_object_set_new(r, "deadlock", json_boolean(json_array_size(json_object_get(r, "deadlocks")) > 0));
     log_reports(a, r, pid, ts);
+    binder_chain(a, r, trace, pid, ts);
     int quiet = quiet_dump(r);
     json_object_set_new(r, "quiet", json_boolean(quiet));
     int shown = !a->q || ((!a->q->app || of_app(r, a->q->app)) && (a->q->all || !quiet));

@@ -83,6 +83,8 @@ static int emit_main_state(anr_ctx *c)
     json_t *held = locks_json(m);
     if (held)
         json_object_set_new(j, "locks_held", held);
+    if (m->call[0])  /* main's innermost binder frame is an outgoing call */
+        json_object_set_new(j, "binder_call", jstr(m->call));
     if (m->waiting_on[0]) {
         json_object_set_new(j, "waiting_on", jstr(m->waiting_on));
         if (m->lock[0])
@@ -160,6 +162,22 @@ static int emit_dump(anr_ctx *c)
                                                    c->thr[i].locked_over));
     }
     json_object_set_new(j, "locks_held", locks);
+    /* each thread waiting for a lock, with its holder (#28 item 2: the
+     * binder chain across the dumps of a bugreport walks these) */
+    json_t *waits = json_array();
+    for (size_t i = 0; i < c->nthr; i++) {
+        const anr_thr *t = &c->thr[i];
+        if (!t->waiting_on[0])
+            continue;
+        int64_t h = find_dtid(c, t->held_by);
+        json_array_append_new(waits, json_pack("{s:I s:o s:o s:o s:o s:o s:o}", "tid", (json_int_t)t->tid, "name",
+                                               jstr(t->name), "state", t->has_state ? jstr(t->state) : json_null(),
+                                               "waiting_on", jstr(t->waiting_on), "lock",
+                                               t->lock[0] ? jstr(t->lock) : json_null(), "held_by",
+                                               h >= 0 ? json_integer(c->thr[h].tid) : json_null(),
+                                               "held_by_name", h >= 0 ? jstr(c->thr[h].name) : json_null()));
+    }
+    json_object_set_new(j, "lock_waits", waits);
     anr_thr who;
     memset(&who, 0, sizeof who);
     who.tid = c->main_tid >= 0 ? c->main_tid : c->pid;

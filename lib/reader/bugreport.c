@@ -36,7 +36,8 @@
  * TITLE" (at most BR_MAX_TITLES distinct titles, then one reason for the
  * rest); lines outside any section past the header are counted as
  * "ignored: bugreport line outside a section".  SYSTEM PROPERTIES is read
- * for the meta only.
+ * for the meta only; BINDER TRANSACTIONS (else BINDER STATE) for the
+ * binder snapshot, "binder_txn" issues (bugreport_binder.c).
  *
  * Positions: a section's reader sees the section as a file of its own; its
  * lines are renumbered to the bugreport's (section header line + n), for
@@ -188,6 +189,8 @@ br_kind br_route_section(const char *t, size_t n)
         return BR_LOGCAT;
     if (n == 17 && memcmp(t, "SYSTEM PROPERTIES", 17) == 0)
         return BR_PROPS;
+    if ((n == 19 && memcmp(t, "BINDER TRANSACTIONS", 19) == 0) || (n == 12 && memcmp(t, "BINDER STATE", 12) == 0))
+        return BR_BINDER;
     return BR_IGNORED;
 }
 

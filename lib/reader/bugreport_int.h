@@ -3,6 +3,7 @@
 #define GD_READER_BUGREPORT_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "reader/bugreport.h"
 
@@ -11,7 +12,7 @@
 #define BR_MAX_ANR_PATHS 64
 #define BR_FIELD 256
 
-typedef enum { BR_IGNORED = 0, BR_ANR, BR_LOGCAT, BR_GFXINFO, BR_ACTIVITY, BR_PROPS } br_kind;
+typedef enum { BR_IGNORED = 0, BR_ANR, BR_LOGCAT, BR_GFXINFO, BR_ACTIVITY, BR_PROPS, BR_BINDER } br_kind;
 
 struct gd_br {
     const gd_sink *sink;
@@ -27,6 +28,9 @@ struct gd_br {
     /* the bugreport's app (#30, gd_br_finish): the first ANR dump's process
      * at last ANR, else the package of dumpsys activity's mResumedActivity */
     char anr_app[BR_FIELD], resumed_app[BR_FIELD];
+    /* the binder snapshot (bugreport_binder.c) */
+    int binder_sections;  /* BINDER TRANSACTIONS / STATE sections read */
+    long long binder_txns;
 };
 
 enum { BR_L_TEXT = 0, BR_L_BANNER, BR_L_SECTION, BR_L_SERVICE, BR_L_END, BR_L_DASHES };
@@ -41,5 +45,16 @@ void br_activity_line(gd_br *b, const char *s, size_t n);
 br_kind br_route_section(const char *t, size_t n);
 const char *br_anr_section(const char *t, size_t n);
 br_kind br_route_service(const char *t, size_t n);
+
+/* One transaction line of the kernel's binder debugfs text (#28). */
+typedef struct br_txn {
+    const char *kind;  /* "outgoing", "incoming", "pending" */
+    int64_t txn_id, from_pid, from_tid, to_pid, to_tid, code, flags;
+} br_txn;
+/* 1 read into t, 0 not a transaction line, -1 a transaction line that
+ * cannot be read. */
+int gd_br_binder_parse(const char *s, size_t n, br_txn *t);
+/* One line of a binder section: a "binder_txn" issue, or counted. */
+int gd_br_binder_line(gd_br *b, const char *s, size_t n, long line, gd_error *err);
 
 #endif

@@ -321,9 +321,12 @@ int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
             in_header = 0;
             in_section = 1;
             cur = c == BR_L_SECTION ? br_route_section(t, tn) : br_route_service(t, tn);
+            /* BINDER STATE repeats BINDER TRANSACTIONS: the first one read */
+            if (cur == BR_BINDER && b->binder_sections++ > 0)
+                cur = BR_IGNORED;
             if (cur == BR_IGNORED) {
                 br_ignore_section(b, t, tn, c == BR_L_SERVICE, line);
-            } else if (cur != BR_PROPS) {
+            } else if (cur != BR_PROPS && cur != BR_BINDER) {
                 if (cur == BR_ANR) {
                     br_note_anr_path(b, a, an);
                     b->anr_section = br_anr_section(t, tn);
@@ -349,6 +352,8 @@ int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
                 br_header_line(b, s, n);
             else if (in_section && cur == BR_PROPS)
                 br_prop_line(b, s, n);
+            else if (in_section && cur == BR_BINDER)
+                rc = gd_br_binder_line(b, s, n, line, err);
             else if (!in_section && n > 0)
                 gd_br_skip(b, "ignored: bugreport line outside a section", line);
             break;

@@ -471,6 +471,11 @@
         kv('binder call', (bw.holder ? (bw.holder.name || '?') + ' (tid ' + bw.holder.tid + ')' : '?') + ' is in a binder call; waiting on it: ' +
           (bw.waiters || []).map(function (w) { return (w.name || '?') + ' (' + w.tid + ')'; }).join(', '));
       });
+      var bp = a.binder_peer, bwo = bp ? bp.waits_on : null;
+      if (bp) kv('binder call', 'main \u2192 binder ' + bp.pid + ':' + bp.tid + ' ' + (bp.thread || '?') + (bp.process ? ' of ' + bp.process : '') +
+        (bp.state ? ' (' + bp.state + ', transaction ' + bp.txn_id + ')' : '') + (bwo && bwo.held_by_name ? ' \u2192 waits on ' + bwo.held_by_name : '') +
+        (a.binder_reason ? ' (' + a.binder_reason + ')' : ''));
+      else if (a.binder_reason) kv('binder call', a.binder_reason);
       box.appendChild(facts);
       (a.deadlocks || []).forEach(function (c) {
         box.appendChild(el('div', { 'class': 'mute' }, 'Deadlock: ' + c.map(function (th) { return th.name; }).join(' \u2192 ') + ' \u2192 ' + (c[0] ? c[0].name : '')));
@@ -480,6 +485,7 @@
       var pair = el('div', { 'class': 'anrpair' });
       pair.appendChild(stackBox('main thread stack', a.main_stack));
       if (a.holder_stack) pair.appendChild(stackBox('lock holder ' + (m.held_by_name || '?') + ' stack', a.holder_stack));
+      if (bwo && bwo.holder_stack) pair.appendChild(stackBox('binder peer\'s lock holder ' + (bwo.held_by_name || '?') + ' (pid ' + bp.pid + ') stack', bwo.holder_stack));
       box.appendChild(pair);
       s.appendChild(box);
     });

@@ -8,6 +8,7 @@
 #include <zip.h>
 
 #include "reader/bugreport.h"
+#include "reader/bugreport_int.h"
 #include "testutil.h"
 
 extern const gd_reader gd_reader_bugreport;
@@ -538,6 +539,72 @@ START_TEST(test_zip_encrypted)
 }
 END_TEST
 
+/* #28 item 2: the kernel's binder transaction lines, old (Android 2.3,
+ * ChkBugReport's hybriddeadlock line 6967) and new spellings; a line that
+ * says it is a transaction and cannot be read is -1, other lines 0. */
+START_TEST(test_binder_parse)
+{
+    br_txn t;
+    const char *old = "    outgoing transaction 8350: d4c1b1a0 from 613:613 to 622:628 code 2 flags 10 pri 0 r1 "
+                      "node 8345 size 100:0 data e4a00054";
+    ck_assert_int_eq(gd_br_binder_parse(old, strlen(old), &t), 1);
+    ck_assert_str_eq(t.kind, "outgoing");
+    ck_assert_int_eq(t.txn_id, 8350);
+    ck_assert_int_eq(t.from_pid, 613);
+    ck_assert_int_eq(t.from_tid, 613);
+    ck_assert_int_eq(t.to_pid, 622);
+    ck_assert_int_eq(t.to_tid, 628);
+    ck_assert_int_eq(t.code, 2);
+    ck_assert_int_eq(t.flags, 0x10);
+    const char *nw = "  pending transaction 9007: 0000000000000000 from 4600:4600 to 4100:0 code 1f flags 11 pri 0:120 r0";
+    ck_assert_int_eq(gd_br_binder_parse(nw, strlen(nw), &t), 1);
+    ck_assert_str_eq(t.kind, "pending");
+    ck_assert_int_eq(t.to_tid, 0);
+    ck_assert_int_eq(t.code, 0x1f);
+    ck_assert_int_eq(t.flags, 0x11);
+    const char *in = "incoming transaction 1: x from 1:2 to 3:4 code 0 flags 0";
+    ck_assert_int_eq(gd_br_binder_parse(in, strlen(in), &t), 1);
+    ck_assert_str_eq(t.kind, "incoming");
+    static const char *const bad[] = {
+        "outgoing transaction 9006: 0 from 4600:x to 4500:4502 code 1 flags 10", /* tid not a number */
+        "outgoing transaction : 0 from 1:2 to 3:4 code 1 flags 10",              /* no id */
+        "outgoing transaction 12 from 1:2 to 3:4 code 1 flags 10",               /* no colon after the id */
+        "outgoing transaction 12: 0 from 1:2 to 3:4 code 1",                     /* no flags */
+        "outgoing transaction 12: 0 from 1:2 3:4 code 1 flags 10",               /* no "to" */
+        "outgoing transaction 12: 0 from 1:2 to 3:4 code zz flags 10",           /* code not hex */
+        "outgoing transaction 1234567890123456: 0 from 1:2 to 3:4 code 1 flags 1", /* over 15 digits */
+        "outgoing transaction 12:",                                              /* cut short */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(gd_br_binder_parse(bad[i], strlen(bad[i]), &t) == -1, "%s", bad[i]);
+    static const char *const other[] = {"proc 622", "  thread 628: l 02", "binder transactions:",
+                                        "  buffer 8350: e4a00054 size 100:0 active", "pending transactions:",
+                                        "outgoingtransaction 1: 0 from 1:2 to 3:4 code 1 flags 1", ""};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        ck_assert_msg(gd_br_binder_parse(other[i], strlen(other[i]), &t) == 0, "%s", other[i]);
+}
+END_TEST
+
+/* The fixture's BINDER TRANSACTIONS section (lines 122-150): 8 transaction lines, 7 read
+ * (issues), 9006 counted at its line; BINDER STATE (a repeat) ignored. */
+START_TEST(test_binder_section)
+{
+    lines l;
+    gd_error err = {0};
+    ck_assert_int_eq(read_lines(GODEYE_FIXTURES "/bugreport/binder_chain.txt", &l, &err), 0);
+    ck_assert_int_eq(count_of(&l, "bugreport: binder transaction line unreadable"), 1);
+    ck_assert_int_eq(first_line(&l, "bugreport: binder transaction line unreadable"), 148);
+    ck_assert_int_eq(count_of(&l, "ignored: bugreport binder line (not a transaction)"), 18);
+    ck_assert_int_eq(count_of(&l, "ignored: bugreport section: BINDER STATE"), 1);
+    ck_assert_int_eq(line_of_kind(&l, GD_EV_ISSUE, 0) > 0, 1);
+    size_t issues = 0;
+    for (size_t i = 0; i < l.nev; i++)
+        if (l.ev_kind[i] == GD_EV_ISSUE && l.ev_line[i] >= 127 && l.ev_line[i] <= 150)
+            issues++;
+    ck_assert_int_eq(issues, 7);
+}
+END_TEST
+
 /* The real Android 9 zip: 11.7 MB of text streamed, ANR dumps counted by
  * hand (grep -c '^"' over each VM TRACES section). */
 START_TEST(test_corpus_android9)
@@ -575,6 +642,8 @@ int main(void)
     tcase_add_test(tc, test_zip_encrypted);
     tcase_add_test(tc, test_zip_lying_size);
     tcase_add_test(tc, test_corpus_android9);
+    tcase_add_test(tc, test_binder_parse);
+    tcase_add_test(tc, test_binder_section);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
