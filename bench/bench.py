@@ -376,6 +376,50 @@ def sequence_measure(caps):
             (median(ratios), median(cratios)), [median(t) for t in times], [median(c) for c in cpus], n)
 
 
+PERFETTO_MB = int(os.environ.get("PERFETTO_MB", "24"))
+CORPUS_PERFETTO = os.path.join(ROOT, "..", "shared", "corpus", "perfetto_proto")
+
+
+def perfetto_inputs():
+    """(label, path) of the Perfetto traces to time: the two synthetic ones
+    of bench/perfetto_gen.py (slices; --sched: a phone's sched-heavy mix)
+    and the corpus's real traces when they are there."""
+    out = []
+    for label, extra in (("slices", []), ("sched-heavy", ["--sched"])):
+        name = "perfetto-%s-%d.perfetto-trace" % (label, PERFETTO_MB)
+        p = path(name)
+        if not os.path.exists(p):
+            log("writing %s" % name)
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "perfetto_gen.py"), p + ".tmp",
+                            str(PERFETTO_MB)] + extra, check=True, stdout=subprocess.DEVNULL)
+            os.replace(p + ".tmp", p)
+        out.append(("synthetic %s %d MB" % (label, PERFETTO_MB), p))
+    if os.path.isdir(CORPUS_PERFETTO):
+        for f in sorted(os.listdir(CORPUS_PERFETTO)):
+            p = os.path.join(CORPUS_PERFETTO, f)
+            if f.endswith(".perfetto-trace") and os.path.getsize(p) >= 100_000:
+                out.append(("corpus " + f, p))
+    return out
+
+
+def perfetto_measure(rows):
+    """Adds one row per Perfetto trace: godeye ingest CPU over `gzip -6`
+    CPU of the same file, both run in each round (interleaved, RUNS rounds):
+    gzip is the yardstick of "reads every byte once and does some work"."""
+    inputs = perfetto_inputs()
+    jobs = []
+    for k, (_, p) in enumerate(inputs):
+        jobs += [("z%d" % k, ["gzip", "-6", "-c", p]), ("p%d" % k, ingest_argv(p))]
+    m = interleaved(jobs)
+    for k, (label, p) in enumerate(inputs):
+        z, g = m["z%d" % k], m["p%d" % k]
+        size = mb(p)
+        rows.append(["ingest Perfetto %s vs gzip -6" % label, "%.1f" % size, "%.2f (%.2f)" % (z[0], z[1]),
+                     "%.2f (%.2f)" % (g[0], g[1]), "%.2f (%.2f)" % (g[0] / z[0], g[1] / z[1]),
+                     "%.1f" % (size / g[0]), "%.1f" % (g[2] / 1024), "-"])
+    return m
+
+
 def mb(p):
     return os.path.getsize(p) / 1e6
 
@@ -400,9 +444,47 @@ def drop_stale_dbs():
             rm_db(path(name))
 
 
+def perfetto_main():
+    """BENCH_ONLY=perfetto: the Perfetto rows alone (a few minutes)."""
+    t_start = time.monotonic()
+    head = ["measure", "input MB", "gzip -6 wall s (cpu s)", "godeye wall s (cpu s)",
+            "ratio wall (cpu)", "MB/s", "peak RSS MB", "target"]
+    rows = []
+    perfetto_measure(rows)
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    lines = [fmt_row(head, widths), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    lines += [fmt_row(r, widths) for r in rows]
+    text = "\n".join(lines)
+    print(text)
+    if os.environ.get("RESULTS_MD", "1") != "0":
+        write_results("BENCH_ONLY=perfetto RUNS=%d bench/run.sh" % RUNS, t_start, [], text)
+    return 0
+
+
+def write_results(command, t_start, summary, text):
+    rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                         text=True).stdout.strip() or "?"
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    with open(RESULTS, "a", encoding="utf-8") as f:
+        f.write("\n## Run of %s (written by bench/run.sh)\n\n" % datetime.datetime.now().strftime(
+            "%Y-%m-%d %H:%M"))
+        f.write("`%s` at %s%s; %.1f min for the measures (inputs cached);"
+                " load average at the start %.1f, at the end %.1f.\n\n" % (
+                    command, rev, " (with uncommitted changes)" if dirty else "",
+                    (time.monotonic() - t_start) / 60, LOAD_START, os.getloadavg()[0]))
+        f.write(("\n".join(summary) + "\n\n" if summary else "") + "```\n" + text + "\n```\n")
+    log("appended to %s" % RESULTS)
+
+
+LOAD_START = os.getloadavg()[0]
+
+
 def main():
     os.makedirs(DATA, exist_ok=True)
     drop_stale_dbs()
+    if os.environ.get("BENCH_ONLY") == "perfetto":
+        return perfetto_main()
     jl1 = generate("cap150k.jsonl", ["--dispatches", "150000"])
     jl2 = generate("cap300k.jsonl", ["--dispatches", "300000"])
     doc = to_document(jl1, "cap150k.json")
@@ -442,6 +524,9 @@ def main():
     gd = ingest_row("ingest document 150k", "gd", doc, b1, "<= 1.2x JSONL time")
     gg = ingest_row("ingest gzip JSONL 150k", "gg", gz, b1, "<= 1.2x JSONL time")
     gl = ingest_row("ingest logcat 150k", "gl", lc, b1, "-")
+    perfetto_measure(rows)
+    notes.append("Perfetto rows: the baseline column is `gzip -6 -c` of the same file (its CPU), run in"
+                 " the same rounds")
 
     def query_row(label, argv, target):
         log(label)
@@ -531,19 +616,7 @@ def main():
     print()
     print("\n".join(summary))
     if os.environ.get("RESULTS_MD", "1") != "0":
-        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True).stdout.strip() or "?"
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip()
-        with open(RESULTS, "a", encoding="utf-8") as f:
-            f.write("\n## Run of %s (written by bench/run.sh)\n\n" % datetime.datetime.now().strftime(
-                "%Y-%m-%d %H:%M"))
-            f.write("`RUNS=%d bench/run.sh` at %s%s; %.1f min for the measures (inputs cached);"
-                    " load average at the end %.1f.\n\n" % (
-                        RUNS, rev, " (with uncommitted changes)" if dirty else "",
-                        (time.monotonic() - t_start) / 60, os.getloadavg()[0]))
-            f.write("\n".join(summary) + "\n\n```\n" + text + "\n```\n")
-        log("appended to %s" % RESULTS)
+        write_results("RUNS=%d bench/run.sh" % RUNS, t_start, summary, text)
     return 0
 
 

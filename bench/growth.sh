@@ -13,6 +13,7 @@
 # on the project's 2-core VM.
 #
 # usage: bench/growth.sh [GODEYE] [CORPUS]   (default build/cli/godeye ../shared/corpus)
+#        GROWTH_ONLY='godeye jsonl' bench/growth.sh   (only the readers whose name matches, grep -E)
 set -eu
 GODEYE=${1:-build/cli/godeye}
 CORPUS=${2:-${GODEYE_CORPUS:-../shared/corpus}}
@@ -76,15 +77,30 @@ if src.endswith((".json", ".jsonl")) and doc is None:
             rows.append(None)
     ts = [d[k] for o in rows if isinstance(o, dict) for d, k in times(o)]
     span = (max(ts) - min(ts) + 1000) if ts else 0
+    # a godeye method "enter" left without its "exit" (a capture stopped
+    # mid-call) gets one at its copy's end: else every later copy would
+    # nest under it (shop.jsonl: 2 a copy; at 160 copies, calls 321 deep,
+    # each block walking its hundreds of ancestors: time grew as copies
+    # squared, an artifact of the repetition, not of the input's size)
+    opened = {}
+    for o in rows:
+        if isinstance(o, dict) and o.get("type") == "method" and o.get("phase") in ("enter", "exit"):
+            st = opened.setdefault(o.get("tid"), [])
+            if o["phase"] == "enter":
+                st.append(o)
+            elif st:
+                st.pop()
+    closing = [dict(e, phase="exit", ts=max(ts)) for st in opened.values() for e in reversed(st)
+               if isinstance(e.get("ts"), (int, float)) and ts]
     with open(out, "w") as f:
         for i in range(k):
-            for line, o in zip(raw.splitlines(), rows):
+            for line, o in list(zip(raw.splitlines(), rows)) + [(None, c) for c in closing]:
                 if isinstance(o, dict) and span:
-                    o = json.loads(line)
+                    o = json.loads(line) if line is not None else dict(o)
                     for d, key in times(o):
                         d[key] += i * span
                     f.write(json.dumps(o) + "\n")
-                else:
+                elif line is not None:
                     f.write(line.decode("utf-8", "replace") + "\n")
     sys.exit(0)
 i = raw.find(b"*end\n") if raw[:8] == b"*version" else -1
@@ -102,6 +118,7 @@ PY
 printf '| reader | 1x input | events 1x / 4x / 16x | CPU s 1x | CPU 4x/1x | CPU 16x/1x | peak RSS MB 1x | RSS 4x/1x | RSS 16x/1x |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
 echo "$INPUTS" | while IFS='|' read -r fmt rel; do
+    [ -z "${GROWTH_ONLY:-}" ] || echo "$fmt" | grep -Eq -- "$GROWTH_ONLY" || continue
     case $rel in @*) src="$(dirname "$0")/../${rel#@}" ;; *) src="$CORPUS/$rel" ;; esac
     [ -f "$src" ] || { printf '| %s | %s absent | - | - | - | - | - | - | - |\n' "$fmt" "$rel"; continue; }
     base=$(basename "$rel" .gz)

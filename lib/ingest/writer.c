@@ -847,7 +847,9 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (w->pairing.begins_dropped)
         count_reason_n(w, "looper: nesting too deep", w->pairing.begins_dropped, 0);
     w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
-    if ((rc = finish_methods(w, err)))
+    /* the calls stream in sorted by thread: their indexes built after */
+    if ((rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", err)) || (rc = finish_methods(w, err)) ||
+        (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     /* #26: a thread's states written before its process was known */
     char fill[1024];

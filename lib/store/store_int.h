@@ -131,14 +131,18 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
 
 /* Bulk load (store/bulk.c).  gd_bulk_begin, inside the trace's savepoint,
  * bounds the connection's page cache to 16 MiB (also the sorter's memory)
- * and drops the secondary indexes of dispatch, sample and cpu when the database
+ * and drops the secondary indexes of GD_BULK_LOAD_TABLES when the database
  * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
- * (call it before anything queries those tables).  A rollback restores them. */
+ * (call it before anything queries those tables).  A rollback restores them.
+ * gd_bulk_begin_tables does the same for `tables`, a constant SQL list of
+ * quoted names (the calls, written after the load's gd_bulk_end). */
+#define GD_BULK_LOAD_TABLES "'dispatch', 'sample', 'cpu', 'thread_state'"
 typedef struct gd_bulk {
     char **sql;
     size_t n;
 } gd_bulk;
 int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
+int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, gd_error *err);
 int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err);
 void gd_bulk_free(gd_bulk *b);
 
