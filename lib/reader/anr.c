@@ -91,6 +91,13 @@ void anr_copy_str(char *dst, size_t cap, const char *src, size_t n)
     dst[n] = 0;
 }
 
+void gd_anr_copy_text(anr_ctx *c, char *dst, size_t cap, const char *src, size_t n)
+{
+    n = gd_sink_cut(c->sink, src, n, cap - 1, c->line);
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
 /* Non-negative decimal at s; -1 when none; *end past it. */
 int64_t anr_parse_uint(const char *s, const char **end)
 {
@@ -408,7 +415,7 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
     if (!c->in_thread) {
         if (anr_starts(s, "Cmd line: ") && !c->has_app && c->nthr == 0) {
             size_t n = anr_trim_right(s + 10, len - 10);
-            anr_copy_str(c->app, sizeof c->app, s + 10, n);
+            gd_anr_copy_text(c, c->app, sizeof c->app, s + 10, n);
             /* untrusted text: control bytes never reach a terminal */
             int bad = 0;
             for (char *p = c->app; *p; p++)
@@ -423,12 +430,12 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
         } else if (anr_starts(s, "Build fingerprint: '") && !c->device[0] && c->nthr == 0) {
             /* the device, as a bugreport names it without ro.product.model */
             char fp[256];
-            anr_copy_str(fp, sizeof fp, s + 20, anr_trim_right(s + 20, len - 20));
+            gd_anr_copy_text(c, fp, sizeof fp, s + 20, anr_trim_right(s + 20, len - 20));
             gd_fingerprint_device(fp, c->device, sizeof c->device);
         }
         const char *nb = c->nthr == 0 ? strstr(s, ">>> ") : NULL, *ne = nb ? strstr(nb + 4, " <<<") : NULL;
         if (ne && !c->native_name[0]) {
-            anr_copy_str(c->native_name, sizeof c->native_name, nb + 4, (size_t)(ne - nb - 4));
+            gd_anr_copy_text(c, c->native_name, sizeof c->native_name, nb + 4, (size_t)(ne - nb - 4));
             for (char *p = c->native_name; *p; p++)
                 if ((unsigned char)*p < 0x20 || *p == 0x7f)
                     *p = '?';
@@ -508,6 +515,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     int r, rc = 0;
     while (!rc && (r = gd_input_getline(in, &s, &len, err)) == 1) {
         long line = gd_input_lineno(in);
+        c.line = line;
         if (anr_starts(s, "----- "))
             rc = banner(&c, s, line);
         else if (c.where == ANR_IN_DUMP)
@@ -518,7 +526,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             else if (c.ndump == 0 && !c.has_subject && anr_starts(s, "Subject: ")) {
                 /* an ANR record's reason (Android 11+), before its first dump */
                 size_t n = anr_trim_right(s + 9, len - 9);
-                anr_copy_str(c.subject, sizeof c.subject, s + 9, n);
+                gd_anr_copy_text(&c, c.subject, sizeof c.subject, s + 9, n);
                 for (char *p = c.subject; *p; p++)
                     if ((unsigned char)*p < 0x20 || *p == 0x7f)
                         *p = '?';

@@ -86,11 +86,15 @@ typedef struct anr_ctx {
     char *held;
     size_t held_len, held_cap;
     size_t held_lost;     /* threads that could not be held */
+    long line;            /* the input line being read (for counted cuts) */
 } anr_ctx;
 
 int anr_add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb,
                   const char *z, size_t nz, long line);
 void anr_copy_str(char *dst, size_t cap, const char *src, size_t n);
+/* anr_copy_str of a text read from the input: a cut is counted under
+ * GD_SKIP_TEXT_CUT at the line being read (gd_sink_cut). */
+void gd_anr_copy_text(anr_ctx *c, char *dst, size_t cap, const char *src, size_t n);
 int anr_emit_held(anr_ctx *c);
 int anr_end_dump(anr_ctx *c);
 void anr_leave_dump(anr_ctx *c);

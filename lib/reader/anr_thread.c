@@ -162,7 +162,7 @@ void anr_lock_line(anr_ctx *c, const char *s)
          * released while waiting -- not held */
         const char *a = s + strlen("- waiting on <"), *e = strchr(a, '>');
         if (e && e > a)
-            anr_copy_str(c->cur.wait_obj, sizeof c->cur.wait_obj, a, (size_t)(e - a));
+            gd_anr_copy_text(c, c->cur.wait_obj, sizeof c->cur.wait_obj, a, (size_t)(e - a));
         return;
     }
     if (anr_starts(s, "- locked <")) {
@@ -176,7 +176,7 @@ void anr_lock_line(anr_ctx *c, const char *s)
             c->cur.locked_over = 1;
             return;
         }
-        anr_copy_str(c->cur.locked[c->cur.nlocked++], sizeof c->cur.locked[0], a, (size_t)(e - a));
+        gd_anr_copy_text(c, c->cur.locked[c->cur.nlocked++], sizeof c->cur.locked[0], a, (size_t)(e - a));
         return;
     }
     if (!anr_starts(s, "- waiting to lock <") || c->cur.waiting_on[0])
@@ -185,12 +185,12 @@ void anr_lock_line(anr_ctx *c, const char *s)
     const char *e = strchr(a, '>');
     if (!e)
         return;
-    anr_copy_str(c->cur.waiting_on, sizeof c->cur.waiting_on, a, (size_t)(e - a));
+    gd_anr_copy_text(c, c->cur.waiting_on, sizeof c->cur.waiting_on, a, (size_t)(e - a));
     const char *cl = strstr(e, "(a ");
     if (cl) {
         const char *ce = strchr(cl, ')');
         if (ce)
-            anr_copy_str(c->cur.lock, sizeof c->cur.lock, cl + 3, (size_t)(ce - cl - 3));
+            gd_anr_copy_text(c, c->cur.lock, sizeof c->cur.lock, cl + 3, (size_t)(ce - cl - 3));
     }
     const char *h = strstr(e, "held by thread ");
     if (h)
@@ -234,7 +234,7 @@ int anr_thread_header(anr_ctx *c, const char *s, long line)
     reset_thread(c);
     c->in_thread = 1;
     c->thr_line = line;
-    anr_copy_str(c->cur.name, sizeof c->cur.name, s + 1, (size_t)(q - s - 1));
+    gd_anr_copy_text(c, c->cur.name, sizeof c->cur.name, s + 1, (size_t)(q - s - 1));
     const char *p = q + 1;
     const char *t = strstr(p, " tid=");
     if (t) {
@@ -246,7 +246,7 @@ int anr_thread_header(anr_ctx *c, const char *s, long line)
             while (e[n] && e[n] != ' ')
                 n++;
             if (n) {
-                anr_copy_str(c->cur.state, sizeof c->cur.state, e, n);
+                gd_anr_copy_text(c, c->cur.state, sizeof c->cur.state, e, n);
                 c->cur.has_state = 1;
             }
         }
