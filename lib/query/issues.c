@@ -178,7 +178,7 @@ static int quiet_dump(const json_t *r)
 /* The outgoing transaction of pid:tid in the trace's snapshot, or NULL. */
 static json_t *outgoing_txn(gd_store *s, int64_t trace, int64_t pid, int64_t tid)
 {
-    sqlite3_stmt *q = gd_store_prepare(
+    sqlite3_stmt *q = gd_store_cached(
         s, "SELECT i.content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
            " AND i.tool = 'bugreport' AND i.type = 'binder_txn' AND i.detail = 'outgoing'"
            " AND e.pid = ?2 AND e.tid = ?3 ORDER BY i.id LIMIT 1", NULL);
@@ -190,7 +190,7 @@ static json_t *outgoing_txn(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     sqlite3_bind_int64(q, 3, tid);
     if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
         c = json_loads((const char *)sqlite3_column_text(q, 0), 0, NULL);
-    sqlite3_finalize(q);
+    gd_store_release(s, q);
     if (c && !json_is_object(c)) {
         json_decref(c);
         c = NULL;
@@ -201,13 +201,13 @@ static json_t *outgoing_txn(gd_store *s, int64_t trace, int64_t pid, int64_t tid
 /* The trace holds a binder snapshot. */
 static int has_snapshot(gd_store *s, int64_t trace)
 {
-    sqlite3_stmt *q = gd_store_prepare(
+    sqlite3_stmt *q = gd_store_cached(
         s, "SELECT 1 FROM issue WHERE trace = ?1 AND tool = 'bugreport' AND type = 'binder_txn' LIMIT 1", NULL);
     if (!q)
         return 0;
     sqlite3_bind_int64(q, 1, trace);
     int r = sqlite3_step(q) == SQLITE_ROW;
-    sqlite3_finalize(q);
+    gd_store_release(s, q);
     return r;
 }
 
@@ -215,7 +215,7 @@ static int has_snapshot(gd_store *s, int64_t trace)
  * the nearest in time): its anr_dump content with "ts_ms" set, or NULL. */
 static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *section, double ts)
 {
-    sqlite3_stmt *q = gd_store_prepare(
+    sqlite3_stmt *q = gd_store_cached(
         s, "SELECT e.ts_ms, i.content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
            " AND i.tool = 'anr' AND i.type = 'anr_dump' AND e.pid = ?2"
            " ORDER BY json_extract(i.content, '$.section') IS NOT ?3, abs(e.ts_ms - ?4), i.id LIMIT 1", NULL);
@@ -236,7 +236,7 @@ static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *sect
             c = NULL;
         }
     }
-    sqlite3_finalize(q);
+    gd_store_release(s, q);
     return c;
 }
 
@@ -245,7 +245,7 @@ static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *sect
 static int thread_in_dump(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double ts, json_t **name,
                           json_t **state)
 {
-    sqlite3_stmt *q = gd_store_prepare(
+    sqlite3_stmt *q = gd_store_cached(
         s, "SELECT s.state, (SELECT t.name FROM thread t WHERE t.trace = s.trace AND t.pid = s.pid"
            " AND t.tid = s.tid) FROM sample s WHERE s.trace = ?1 AND s.pid = ?2 AND s.tid = ?3"
            " AND abs(s.ts_ms - ?4) < 0.001 ORDER BY s.id LIMIT 1", NULL);
@@ -261,7 +261,7 @@ static int thread_in_dump(gd_store *s, int64_t trace, int64_t pid, int64_t tid, 
         *state = gd_col_text(q, 0);
         *name = gd_col_text(q, 1);
     }
-    sqlite3_finalize(q);
+    gd_store_release(s, q);
     return found;
 }
 
