@@ -22,6 +22,7 @@ typedef struct athread {
  * form G|pid|track|name|cookie ... H|pid|track|cookie). */
 #define ATRACE_MAX_LAUNCHES 32
 #define ATRACE_RECENT 64
+#define ATRACE_DIGITS_CAP ((int64_t)1 << 40) /* digits past this are read but not added: no overflow */
 typedef struct alaunch {
     char key[160];        /* name (S/F) or track (G/H), then '|' cookie  */
     char pkg[128];
@@ -578,7 +579,7 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
         return 0;
     }
     int64_t pid = 0;
-    for (const char *q = p; q < bar && *q >= '0' && *q <= '9'; q++)
+    for (const char *q = p; q < bar && *q >= '0' && *q <= '9' && pid < ATRACE_DIGITS_CAP; q++)
         pid = pid * 10 + (*q - '0');
     const char *f[3];
     size_t fl[3];
@@ -623,7 +624,8 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
         snprintf(l->key, sizeof l->key, "%s", key);
         if (is13) {
             l->a13 = 1;
-            for (const char *q = name + sizeof a13 - 1; q < name + nl && *q >= '0' && *q <= '9'; q++)
+            for (const char *q = name + sizeof a13 - 1;
+                 q < name + nl && *q >= '0' && *q <= '9' && l->id < ATRACE_DIGITS_CAP; q++)
                 l->id = l->id * 10 + (*q - '0');
             return 0;
         }
@@ -672,7 +674,7 @@ static int launch_completed(gd_atrace *a, const char *name, size_t nl, long line
     const char *end = name + nl, *p = name + pl;
     int64_t id = 0;
     const char *q = p;
-    for (; q < end && *q >= '0' && *q <= '9'; q++)
+    for (; q < end && *q >= '0' && *q <= '9' && id < ATRACE_DIGITS_CAP; q++)
         id = id * 10 + (*q - '0');
     static const char done[] = ":completed";
     if (q == p || (size_t)(end - q) < sizeof done - 1 || memcmp(q, done, sizeof done - 1) != 0)
