@@ -39,7 +39,13 @@ CREATE TABLE IF NOT EXISTS traces (
   pushed_at     DateTime,
   -- the build tag (ingest --set build=); tables made before it:
   -- ALTER TABLE traces ADD COLUMN build String DEFAULT ''
-  build         String DEFAULT ''
+  build         String DEFAULT '',
+  -- the time the capture watched the app, the divisor of the gate's
+  -- per-minute figures (godeye-schema(7) trace.exposure_ms); tables made
+  -- before it, whose rows then count their span:
+  -- ALTER TABLE traces ADD COLUMN exposure_ms Float64
+  --   DEFAULT greatest(ifNull(end_ms - start_ms, 0), 0)
+  exposure_ms   Float64 DEFAULT 0
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid);

@@ -40,9 +40,14 @@ CREATE TABLE trace (
   skipped       INTEGER NOT NULL DEFAULT 0,
   ingested_at   TEXT NOT NULL,
   build         TEXT,                   -- the build tag (ingest --set build=), or NULL
-  sampled       INTEGER NOT NULL DEFAULT 0 -- 1: recorded by sampling (an ART trace of
+  sampled       INTEGER NOT NULL DEFAULT 0, -- 1: recorded by sampling (an ART trace of
                                         -- Debug.startMethodTracingSampling): its call
                                         -- counts and times are estimates
+  exposure_ms   REAL NOT NULL DEFAULT 0 -- the time the capture watched the app, the divisor
+                                        -- of every per-minute figure: end_ms - start_ms
+                                        -- (0 without a span), but a trace holding ANR
+                                        -- dumps as well as dispatches or log lines (a
+                                        -- bugreport) spans those alone (#30)
 );
 
 -- What a reader or the store dropped or ignored, by stable reason.

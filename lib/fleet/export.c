@@ -177,7 +177,7 @@ static const export_def exports[] = {
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
      " t.start_ms, t.end_ms, t.events, t.skipped, t.short_ms, t.long_ms, t.anr_ms,"
      " coalesce(t.meta, '') AS meta, strftime('%Y-%m-%d %H:%M:%S', 'now') AS pushed_at,"
-     " coalesce(t.build, '') AS build"
+     " coalesce(t.build, '') AS build, t.exposure_ms"
      " FROM trace t WHERE t.id = ?1"},
 };
 

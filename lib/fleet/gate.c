@@ -155,11 +155,12 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
     if (!(out->where = malloc(wn)))
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(out->where, wn, "trace_uid IN (SELECT trace_uid FROM " TRACES_FINAL " WHERE %s = %s)", col, lit);
-    /* exposure as gd_store_select counts it: traces with both ends, end > start */
+    /* exposure as gd_store_select counts it: the traces' exposure_ms,
+     * pushed as computed at ingest (GD_SQL_TRACE_EXPOSURE) */
     char sql[1400];
     snprintf(sql, sizeof sql,
-             "SELECT count() AS n, sumIf(end_ms - start_ms, isNotNull(start_ms) AND isNotNull(end_ms)"
-             " AND end_ms > start_ms) / 60000 AS minutes FROM " TRACES_FINAL " WHERE %s = %s",
+             "SELECT count() AS n, sumIf(exposure_ms, exposure_ms > 0) / 60000 AS minutes FROM " TRACES_FINAL
+             " WHERE %s = %s",
              col, lit);
     counted ct = {0, 0};
     int rc = gd_ch_select(c, sql, on_count, &ct, err);

@@ -144,6 +144,15 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
     int rc = gd_store_step(s, u, err);
     sqlite3_finalize(u);
     free(con_txt);
+    if (rc)
+        return rc;
+    /* its exposure, once its rows are all written (the store's rule) */
+    sqlite3_stmt *x = gd_store_prepare(s, GD_SQL_TRACE_EXPOSURE " WHERE id = ?", err);
+    if (!x)
+        return err->code;
+    sqlite3_bind_int64(x, 1, r->id);
+    rc = gd_store_step(s, x, err);
+    sqlite3_finalize(x);
     return rc;
 }
 

@@ -35,7 +35,8 @@ typedef struct gd_ti_row {
 } gd_ti_row;
 
 /* Inserts the trace row (thresholds through gd_thresholds_resolve; the
- * concern packages, or the app's, as a JSON array). */
+ * concern packages, or the app's, as a JSON array) and sets its exposure
+ * (GD_SQL_TRACE_EXPOSURE): call it once the trace's rows are written. */
 int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_error *err);
 
 /* Skip reasons with their counts and first line, newest first. */

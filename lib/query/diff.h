@@ -10,7 +10,7 @@
 typedef struct gd_selection {
     int64_t *ids;
     size_t n;
-    double minutes;   /* Σ (end_ms − start_ms) / 60000 over traces with both */
+    double minutes;   /* Σ trace.exposure_ms / 60000 (GD_SQL_TRACE_EXPOSURE) */
     char *where;      /* a fleet's selection: its condition on the fleet's
                          traces (ids NULL, n the traces matched); NULL here */
 } gd_selection;

@@ -22,8 +22,8 @@ void gd_selection_free(gd_selection *sel)
     memset(sel, 0, sizeof *sel);
 }
 
-static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double start, double end,
-                   int has_times, gd_error *err)
+/* Adds trace `id` with its exposure (trace.exposure_ms) once. */
+static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double exposure_ms, gd_error *err)
 {
     for (size_t i = 0; i < sel->n; i++)
         if (sel->ids[i] == id)
@@ -35,8 +35,8 @@ static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double start, dou
     if (gd_grow((void **)&sel->ids, cap, sel->n + 1, sizeof *sel->ids, err))
         return err->code ? err->code : GD_ERR_IO;
     sel->ids[sel->n++] = id;
-    if (has_times && end > start)
-        sel->minutes += (end - start) / 60000.0;
+    if (exposure_ms > 0)
+        sel->minutes += exposure_ms / 60000.0;
     return GD_OK;
 }
 
@@ -147,18 +147,14 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
             return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': empty value", selector);
         char sql[256];
         snprintf(sql, sizeof sql,
-                 "SELECT id, start_ms, end_ms FROM trace WHERE"
+                 "SELECT id, exposure_ms FROM trace WHERE"
                  " CAST(%s AS TEXT) = ?1 ORDER BY id", col);
         if (!(q = gd_store_prepare(s, sql, err)))
             return err->code;
         sqlite3_bind_text(q, 1, eq + 1, -1, SQLITE_TRANSIENT);
         int step;
         while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
-            rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1),
-                         sqlite3_column_double(q, 2),
-                         sqlite3_column_type(q, 1) != SQLITE_NULL &&
-                             sqlite3_column_type(q, 2) != SQLITE_NULL,
-                         err);
+            rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1), err);
         if (!rc && step != SQLITE_DONE)
             rc = gd_store_fail(s, err, "database read");
         sqlite3_finalize(q);
@@ -172,16 +168,13 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
                                 "selector '%.200s': expected a trace id, a comma list of ids"
                                 " or key=value",
                                 selector);
-        if (!(q = gd_store_prepare(s, "SELECT start_ms, end_ms FROM trace WHERE id = ?1", err)))
+        if (!(q = gd_store_prepare(s, "SELECT exposure_ms FROM trace WHERE id = ?1", err)))
             return err->code;
         for (size_t i = 0; i < n && !rc; i++) {
             sqlite3_bind_int64(q, 1, ids[i]);
             int step = sqlite3_step(q);
             if (step == SQLITE_ROW)
-                rc = sel_add(out, &cap, ids[i], sqlite3_column_double(q, 0), sqlite3_column_double(q, 1),
-                             sqlite3_column_type(q, 0) != SQLITE_NULL &&
-                                 sqlite3_column_type(q, 1) != SQLITE_NULL,
-                             err);
+                rc = sel_add(out, &cap, ids[i], sqlite3_column_double(q, 0), err);
             else if (step == SQLITE_DONE)
                 rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s': no trace %lld", selector,
                                   (long long)ids[i]);
@@ -250,14 +243,11 @@ int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err)
         return gd_store_select(s, sel, out, err);
     }
     /* no versions: every trace */
-    if (!(q = gd_store_prepare(s, "SELECT id, start_ms, end_ms FROM trace ORDER BY id", err)))
+    if (!(q = gd_store_prepare(s, "SELECT id, exposure_ms FROM trace ORDER BY id", err)))
         return err->code;
     size_t cap = 0;
     while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
-        rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1),
-                     sqlite3_column_double(q, 2),
-                     sqlite3_column_type(q, 1) != SQLITE_NULL && sqlite3_column_type(q, 2) != SQLITE_NULL,
-                     err);
+        rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1), err);
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);

@@ -338,47 +338,23 @@ static int by_rank(const void *x, const void *y)
     return strcmp(str(a, "title"), str(b, "title"));
 }
 
-/* Minutes of capture (#30): the selected traces' spans added up, at least
- * one second (a capture without a span, such as one ANR dump, counts as
- * 1 s), where a trace holding ANR dumps as well as dispatches or log lines
- * (a bugreport) is timed by the span of those alone: a dump is a snapshot,
- * not time watched, and a bugreport's /data/anr dump from April does not
- * turn its August log into 126 days of capture.  The one home of that rule. */
+/* Minutes of capture (#30): the selected traces' exposures added up
+ * (trace.exposure_ms, GD_SQL_TRACE_EXPOSURE: the rule diff and check and
+ * the fleet add up too), at least one second, the divisor of a ranking (a
+ * capture without a span, such as one ANR dump, counts as 1 s). */
 static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_error *err)
 {
-    char sql[4800];
-    snprintf(sql, sizeof sql,
-             "SELECT t.start_ms, t.end_ms,"
-             " (SELECT min(d.start_ms) FROM dispatch d WHERE d.trace = t.id),"
-             " (SELECT max(d.start_ms + coalesce(d.dur_ms, 0)) FROM dispatch d WHERE d.trace = t.id),"
-             " (SELECT min(l.ts_ms) FROM log_line l WHERE l.trace = t.id),"
-             " (SELECT max(l.ts_ms) FROM log_line l WHERE l.trace = t.id),"
-             " EXISTS (SELECT 1 FROM anr_dump a WHERE a.trace = t.id)"
-             " FROM trace t WHERE t.id IN %s", set);
+    char sql[4400];
+    snprintf(sql, sizeof sql, "SELECT total(exposure_ms) AS ms FROM trace WHERE id IN %s", set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code ? err->code : GD_ERR_IO;
-    double span = 0;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        double a = NAN, z = NAN;
-        for (int c = 2; c < 6 && sqlite3_column_int(q, 6); c += 2) /* dispatches, then log lines */
-            if (sqlite3_column_type(q, c) != SQLITE_NULL && sqlite3_column_type(q, c + 1) != SQLITE_NULL) {
-                double ca = sqlite3_column_double(q, c), cz = sqlite3_column_double(q, c + 1);
-                a = isnan(a) || ca < a ? ca : a;
-                z = isnan(z) || cz > z ? cz : z;
-            }
-        if (isnan(a) && sqlite3_column_type(q, 0) != SQLITE_NULL && sqlite3_column_type(q, 1) != SQLITE_NULL) {
-            a = sqlite3_column_double(q, 0);
-            z = sqlite3_column_double(q, 1);
-        }
-        if (!isnan(a) && z > a)
-            span += z - a;
-    }
+    int rc = sqlite3_step(q);
+    double ms = rc == SQLITE_ROW ? sqlite3_column_double(q, 0) : 0;
     sqlite3_finalize(q);
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_ROW)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "capture minutes: %s", sqlite3_errmsg(s->db));
-    *minutes = (span > 1000 ? span : 1000) / 60000.0;
+    *minutes = (ms > 1000 ? ms : 1000) / 60000.0;
     return GD_OK;
 }
 

@@ -14,9 +14,9 @@
  *     systrace's importer does;
  *   - the systrace HTML report: the trace text sits in
  *     `<script class="trace-data">` blocks after `<!-- BEGIN TRACE -->`
- *     (possibly several).  Blocks holding JSON or process dumps instead of
- *     ftrace text are skipped, counted under "ignored: systrace: trace-data
- *     block not ftrace text".
+ *     (possibly several).  Blocks holding JSON instead of ftrace text are
+ *     skipped, counted under "ignored: systrace: trace-data block not
+ *     ftrace text"; a "PROCESS DUMP" block names the processes (below).
  *
  * Only `tracing_mark_write` events (atrace markers: B|pid|name, E|pid, C|,
  * S|/F| ...) are used; atrace.h pairs them per thread and emits dispatches
@@ -25,7 +25,10 @@
  * ftrace events count under "ignored: systrace: ftrace event not used".
  * Times: the ftrace clock in seconds (CLOCK_MONOTONIC/BOOTTIME), kept as
  * ms since boot; meta.clock "monotonic".  Thread names are the TASK column
- * (the kernel's 15-character comm); a process's name is its main thread's.
+ * (the kernel's 15-character comm); a process's name is the NAME of its
+ * PROCESS DUMP row when the report has one (its main thread then goes by
+ * it, atrace.h's rule), else its main thread's comm, and the ingest counts
+ * "ignored: systrace: no process dump: ..." to say so.
  *
  * A trace whose markers yield no slice at all is an error ("no atrace
  * slices"), not an empty success; for an HTML report the message says what
@@ -50,7 +53,11 @@
 #define SYS_MAX_ZLINE ((size_t)1 << 20)
 #define SYS_ZCHUNK 65536
 
-typedef enum { M_PREAMBLE, M_TEXT, M_HTML, M_HTML_TRACE, M_HTML_BLOCK, M_HTML_SKIP, M_HTML_DONE } smode;
+typedef enum {
+    M_PREAMBLE, M_TEXT, M_HTML, M_HTML_TRACE, M_HTML_BLOCK, M_HTML_SKIP, M_HTML_PS, M_HTML_DONE
+} smode;
+/* the form of the `ps` table being read in a PROCESS DUMP block */
+typedef enum { PS_NONE, PS_LONG, PS_SHORT } psform;
 
 typedef struct sctx {
     const gd_sink *sink;
@@ -60,6 +67,8 @@ typedef struct sctx {
     gd_binder *binder;   /* binder transactions (#26) */
     smode mode;
     int block_first;     /* next line is the first of a trace-data block */
+    psform ps;           /* in a PROCESS DUMP block: the table's form */
+    long dumps, dump_procs; /* PROCESS DUMP blocks read, processes named by them */
     long lines, ftrace, markers;
     /* what an HTML report held, for the message when nothing was usable */
     int html, begin;
@@ -244,6 +253,104 @@ static const char *skip_sp(const char *s)
     return s;
 }
 
+/* ---- the PROCESS DUMP block (systrace's android_process_data agent) ----
+ *
+ * A trace-data block whose first line is "PROCESS DUMP" holds `ps` output
+ * taken at the start and the end of the capture, in two forms, each after
+ * its header line:
+ *   long:  USER PID PPID VSZ RSS WCHAN PC S NAME COMM
+ *          (ps -A -o USER,PID,PPID,VSIZE,RSS,WCHAN,ADDR=PC,S,NAME,COMM):
+ *          one process a row; NAME is its full name (cmdline's first
+ *          argument), COMM the kernel's 15-character comm;
+ *   short: USER PID TID CMD (ps -AT -o USER,PID,TID,CMD): one thread a row,
+ *          with its process.
+ * As Perfetto's systrace parser reads it: a long row of at least 10 fields
+ * names process PID by NAME; a short row of at least 4 fields says which
+ * process thread TID belongs to (its name stays the TASK column's comm).
+ * Rows that do not parse are counted and stepped over. */
+#define PS_MAX_TOK 10
+
+/* Splits s[0..n) on spaces into at most PS_MAX_TOK fields (the last one
+ * runs to the end of the line); the field count, at most PS_MAX_TOK. */
+static int ps_fields(const char *s, size_t n, const char **tok, size_t *tl)
+{
+    int k = 0;
+    size_t i = 0;
+    while (k < PS_MAX_TOK) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i == n)
+            break;
+        size_t b = i;
+        if (k == PS_MAX_TOK - 1)
+            i = n;
+        else
+            while (i < n && s[i] != ' ' && s[i] != '\t')
+                i++;
+        tok[k] = s + b;
+        tl[k] = i - b;
+        k++;
+    }
+    if (k == PS_MAX_TOK) /* the rest of the line, its trailing blanks off */
+        while (tl[k - 1] && (tok[k - 1][tl[k - 1] - 1] == ' ' || tok[k - 1][tl[k - 1] - 1] == '\t'))
+            tl[k - 1]--;
+    return k;
+}
+
+static int tok_is(const char *t, size_t l, const char *w) { return strlen(w) == l && memcmp(t, w, l) == 0; }
+
+/* A pid or tid: 1 to 10 digits, at most 2^31 - 1; -1 otherwise. */
+static int64_t ps_id(const char *t, size_t l)
+{
+    if (l == 0 || l > 10)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < l; i++) {
+        if (!is_digit(t[i]))
+            return -1;
+        v = v * 10 + (t[i] - '0');
+    }
+    return v <= 2147483647 ? v : -1;
+}
+
+static int handle_ps(sctx *c, const char *s, size_t n, long line)
+{
+    const char *tok[PS_MAX_TOK];
+    size_t tl[PS_MAX_TOK];
+    int k = ps_fields(s, n, tok, tl);
+    if (k == 0)
+        return 0;
+    if (k >= 4 && tok_is(tok[0], tl[0], "USER") && tok_is(tok[1], tl[1], "PID")) {
+        if (k == 4 && tok_is(tok[2], tl[2], "TID") && tok_is(tok[3], tl[3], "CMD")) {
+            c->ps = PS_SHORT;
+            return 0;
+        }
+        if (k > 4 && tok_is(tok[2], tl[2], "PPID") && tok_is(tok[3], tl[3], "VSZ")) {
+            c->ps = PS_LONG;
+            return 0;
+        }
+    }
+    if (c->ps == PS_LONG && k >= PS_MAX_TOK) {
+        int64_t pid = ps_id(tok[1], tl[1]);
+        if (pid < 0 || ps_id(tok[2], tl[2]) < 0) {
+            gd_sink_skip(c->sink, "systrace: process dump row not parsed", line, 1);
+            return 0;
+        }
+        c->dump_procs++;
+        return gd_atrace_process_name(c->at, pid, tok[8], tl[8], c->err);
+    }
+    if (c->ps == PS_SHORT && k >= 4) {
+        int64_t pid = ps_id(tok[1], tl[1]), tid = ps_id(tok[2], tl[2]);
+        if (pid < 0 || tid < 0) {
+            gd_sink_skip(c->sink, "systrace: process dump row not parsed", line, 1);
+            return 0;
+        }
+        return gd_atrace_thread_name(c->at, tid, pid, NULL, 0, c->err);
+    }
+    gd_sink_skip(c->sink, "ignored: systrace: process dump line not a ps row", line, 0);
+    return 0;
+}
+
 /* One line in the current mode. */
 static int handle_line(sctx *c, char *s, size_t n, long line)
 {
@@ -292,16 +399,25 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
         return 0;
     case M_HTML_BLOCK:
     case M_HTML_SKIP:
+    case M_HTML_PS:
         if (starts(t, "</script>")) {
             c->mode = M_HTML_TRACE;
             return 0;
         }
         if (c->mode == M_HTML_SKIP)
             return 0;
+        if (c->mode == M_HTML_PS)
+            return handle_ps(c, s, n, line);
         if (c->block_first) {
             if (!*t)
                 return 0;
             c->block_first = 0;
+            if (starts(t, "PROCESS DUMP")) {
+                c->mode = M_HTML_PS;
+                c->ps = PS_NONE;
+                c->dumps++;
+                return 0;
+            }
             if (t[0] != '#') {
                 fline f;
                 if (!parse_ftrace(s, n, &f)) {
@@ -579,6 +695,9 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = gd_sched_finish(c.sched, err);
     if (!rc)
         rc = gd_binder_finish(c.binder, err);
+    if (!rc && !c.dump_procs && c.markers)
+        gd_sink_skip(sink, "ignored: systrace: no process dump: process names are the kernel's"
+                           " 15-character comm", 0, 0);
     if (!rc)
         rc = gd_atrace_finish(c.at, err);
     int nothing = gd_atrace_events(c.at) == 0 && gd_sched_states(c.sched) == 0 &&

@@ -317,6 +317,11 @@ static const char *const migrations[] = {
     /* 5 -> 6 (#26b): a binder call names its server process */
     "ALTER TABLE binder_txn ADD COLUMN server_process TEXT;"
     /* end 5 -> 6 (#26b) */
+    /* 5 -> 6 (#30): a trace's exposure, the divisor of the per-minute
+     * figures (GD_SQL_TRACE_EXPOSURE, the rule's one home) */
+    "ALTER TABLE trace ADD COLUMN exposure_ms REAL NOT NULL DEFAULT 0;"
+    GD_SQL_TRACE_EXPOSURE ";"
+    /* end 5 -> 6 (#30) */
     "",
 };
 

@@ -211,7 +211,53 @@ START_TEST(html_blocks)
     ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 1);
     ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
     ck_assert_double_eq_tol(jnum(gd_collected_nth(&c, "frame", 0), "dur"), 8.0, 1e-6);
-    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: trace-data block not ftrace text"), 2);
+    /* the JSON block; the PROCESS DUMP block is read (#30): its one line
+     * is no ps header ("USER PID PPID", 3 fields) nor a row */
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: trace-data block not ftrace text"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: process dump line not a ps row"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* #30: a PROCESS DUMP block's long form names processes by NAME (Perfetto's
+ * 9th field), a main thread whose comm is the name's 15-character tail goes
+ * by the name, other threads keep their comm; rows whose pid is no number
+ * or past 2^31 - 1 are counted; the short form is read without names. */
+START_TEST(html_process_dump)
+{
+    static const char h[] =
+        "<!DOCTYPE html>\n<html>\n<!-- BEGIN TRACE -->\n"
+        "  <script class=\"trace-data\" type=\"application/text\">\n"
+        "PROCESS DUMP\n"
+        "USER PID PPID VSZ RSS WCHAN PC S NAME COMM\n"
+        "u0_a1 77 1 10 20 0 0 S com.example.longname.app:remote  name.app:remote   \n"
+        "u0_a2 99999999999 1 10 20 0 0 S too.big big\n"
+        "u0_a2 88 1 10 20 0 0 S short\n" /* 9 fields: not a row */
+        "USER PID TID CMD\n"
+        "u0_a1 77 78 Render Thread\n"
+        "u0_a1 7x 79 bad\n"
+        "  </script>\n"
+        "  <script class=\"trace-data\" type=\"application/text\">\n"
+        "# tracer: nop\n"
+        "  name.app:remote-77    (   77) [000] ...1   1.000000: tracing_mark_write: B|77|Choreographer#doFrame\n"
+        "  name.app:remote-77    (   77) [000] ...1   1.008000: tracing_mark_write: E|77\n"
+        "  RenderThread-78    (-----) [001] ...1   1.009000: tracing_mark_write: B|77|DrawFrame\n"
+        "  RenderThread-78    (-----) [001] ...1   1.010000: tracing_mark_write: E|77\n"
+        "  </script>\n"
+        "<!-- END TRACE -->\n</html>\n";
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_systrace, h, strlen(h), NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    json_t *f = gd_collected_nth(&c, "frame", 0);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_str_eq(jstr(f, "window"), "com.example.longname.app:remote");
+    ck_assert_str_eq(jstr(gd_collected_nth(&c, "dispatch", 0), "thread"), "com.example.longname.app:remote");
+    ck_assert_str_eq(jstr(gd_collected_nth(&c, "method", 0), "thread"), "RenderThread");
+    ck_assert_str_eq(jstr(json_array_get(c.metas, 0), "app"), "com.example.longname.app:remote");
+    ck_assert_int_eq(gd_collected_skips(&c, "systrace: process dump row not parsed"), 2);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: process dump line not a ps row"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: no process dump: process names are the kernel's"
+                                            " 15-character comm"), 0);
     gd_collected_free(&c);
 }
 END_TEST
@@ -262,6 +308,7 @@ int main(void)
     TCase *tc = tcase_create("systrace");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, text_with_tgid);
+    tcase_add_test(tc, html_process_dump);
     tcase_add_test(tc, text_without_tgid);
     tcase_add_test(tc, compressed_atrace);
     tcase_add_test(tc, compressed_crlf);
