@@ -348,7 +348,7 @@ int cmd_retrace(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (!mapping) {
-        fprintf(stderr, "godeye retrace: --mapping FILE is required\n");
+        gd_cli_say(ctx, "--mapping FILE is required");
         gd_print_usage(stderr, usage_line, opts);
         return GD_EXIT_USAGE;
     }
@@ -356,7 +356,7 @@ int cmd_retrace(int argc, char **argv, gd_ctx *ctx)
     gd_mapping *m;
     if (gd_mapping_load_file(&m, mapping, &err)) {
         snprintf(err.source, sizeof err.source, "%s", mapping);
-        return gd_cli_fail_line("retrace", &err);
+        return gd_cli_fail_line(ctx, &err);
     }
     const char *uid;
     long uline;
@@ -383,7 +383,7 @@ int cmd_retrace(int argc, char **argv, gd_ctx *ctx)
         }
         if (code) {
             snprintf(err.source, sizeof err.source, "%s", files[i]);
-            rc = gd_cli_fail("retrace", &err);
+            rc = gd_cli_fail(ctx, &err);
         }
     }
     free(o.cur);
@@ -393,7 +393,7 @@ int cmd_retrace(int argc, char **argv, gd_ctx *ctx)
     free(st.order);
     gd_mapping_free(m);
     if (fflush(stdout) && rc == GD_EXIT_OK) {
-        fprintf(stderr, "godeye retrace: cannot write the output\n");
+        gd_cli_say(ctx, "cannot write the output");
         rc = GD_EXIT_FAIL;
     }
     return rc;
