@@ -196,7 +196,7 @@ static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_
     free(l.a);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("anr", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
@@ -217,16 +217,16 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye anr: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     double window_ms = 0;
     if (context && gd_capture_parse_duration(context, &window_ms)) {
-        fprintf(stderr, "godeye anr: --context wants a duration (10s, 500ms, 1m), not '%s'\n", context);
+        gd_cli_say(ctx, "--context wants a duration (10s, 500ms, 1m), not '%s'", context);
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "anr", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_out_mode mode = gd_cli_mode(format);
     if (context) {
@@ -243,7 +243,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("anr", &err);
+        return gd_cli_fail(ctx, &err);
     if (mode == GD_OUT_TABLE && !wrc) {
         /* the count every output gives (gd_store_anr_count), then what was folded */
         printf("%s%lld ANR%s: %lld dump%s the system took for an ANR, %lld main-thread block%s of kind anr;"

@@ -100,7 +100,7 @@ static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_in
         return GD_EXIT_USAGE;
     }
     gd_ch *c;
-    int rc = gd_cli_ch_open("blocks", co, 0, &c);
+    int rc = gd_cli_ch_open(ctx, co, &c);
     if (rc)
         return rc;
     gd_error err = {0};
@@ -109,7 +109,7 @@ static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_in
     int wrc = gd_render_end(r);
     gd_ch_close(c);
     if (rc)
-        return gd_cli_ch_fail("blocks", co, &err);
+        return gd_cli_ch_fail(ctx, co, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
@@ -138,25 +138,25 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye blocks: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     if (!isnan(threshold) && threshold < 0) {
-        fprintf(stderr, "godeye blocks: --threshold must be 0 or more\n");
+        gd_cli_say(ctx, "--threshold must be 0 or more");
         return GD_EXIT_USAGE;
     }
     if (limit < 0) {
-        fprintf(stderr, "godeye blocks: --limit must be 0 (all) or more\n");
+        gd_cli_say(ctx, "--limit must be 0 (all) or more");
         return GD_EXIT_USAGE;
     }
     if (group && stacks) {
-        fprintf(stderr, "godeye blocks: --group and --stacks do not go together\n");
+        gd_cli_say(ctx, "--group and --stacks do not go together");
         return GD_EXIT_USAGE;
     }
     if (co.url)
         return blocks_fleet(ctx, &co, group, &traces, threshold, kind, limit, gd_cli_mode(format));
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "blocks", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_blocks_query q = {.filter = gd_cli_filter(&traces), .threshold = threshold,
                          .kind = gd_block_kind_parse(kind), .stacks = stacks, .limit = limit};
@@ -175,6 +175,6 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("blocks", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

@@ -573,7 +573,8 @@ static int report_run(capture_run *r, gd_ctx *ctx)
     }
     if (r->do_ingest) {
         char *iv[] = {"ingest", (char *)r->outdir, NULL};
-        return cmd_ingest(2, iv, ctx);
+        gd_ctx ic = *ctx; /* its messages and database mode are ingest's */
+        return gd_cli_enter(&ic, "ingest") ? cmd_ingest(2, iv, &ic) : GD_EXIT_FAIL;
     }
     fprintf(stderr, "godeye capture: wrote '%s' (%s); read it with: godeye ingest %s\n", r->outdir,
             strcmp(r->stopped_by, "signal") == 0 ? "stopped by a signal" : "done", r->outdir);

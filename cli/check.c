@@ -44,7 +44,7 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (!budget_path) {
-        fprintf(stderr, "godeye check: --budget FILE is required (see 'godeye check -h')\n");
+        gd_cli_say(ctx, "--budget FILE is required (see 'godeye check -h')");
         return GD_EXIT_USAGE;
     }
     if (nargs > 1) {
@@ -69,16 +69,16 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         snprintf(err.source, sizeof err.source, "%s", budget_path);
         err.line = jerr.line;
         err.col = jerr.column;
-        return gd_cli_fail("check", &err);
+        return gd_cli_fail(ctx, &err);
     }
     if (gd_budget_validate(budget, &err)) {
         json_decref(budget);
-        return gd_cli_fail("check", &err);
+        return gd_cli_fail(ctx, &err);
     }
     gd_store *s = NULL;
     gd_ch *c = NULL;
     gd_side_source src;
-    if (co.url ? (rc = gd_cli_ch_open("check", &co, 0, &c)) : (rc = gd_cli_open_store(ctx, "check", GD_STORE_RO, &s))) {
+    if (co.url ? (rc = gd_cli_ch_open(ctx, &co, &c)) : (rc = gd_cli_open_store(ctx, &s))) {
         json_decref(budget);
         return rc;
     }
@@ -111,7 +111,7 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         char line[512];
         json_array_foreach(rows, i, row)
             if (json_is_true(json_object_get(row, "broken")))
-                fprintf(stderr, "godeye check: broken: %s\n", gd_check_line(row, line, sizeof line));
+                gd_cli_say(ctx, "broken: %s", gd_check_line(row, line, sizeof line));
     }
     json_decref(rows);
     json_decref(budget);
@@ -121,9 +121,9 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     int fleet = co.url != NULL;
     gd_ch_close(c);
     if (rc && fleet && err.code == GD_ERR_IO)
-        return gd_cli_ch_fail("check", &co, &err);
+        return gd_cli_ch_fail(ctx, &co, &err);
     if (rc)
-        return gd_cli_fail("check", &err);
+        return gd_cli_fail(ctx, &err);
     if (wrc)
         return GD_EXIT_FAIL;
     return broken ? GD_EXIT_BROKEN : GD_EXIT_OK;

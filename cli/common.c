@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,21 +63,49 @@ static void show_line(const gd_error *err)
     fprintf(stderr, "    %*s^\n", (int)(col - from + (from ? 3 : 0)), "");
 }
 
-int gd_cli_fail(const char *cmd, const gd_error *err)
+const gd_command *gd_cli_command(const gd_ctx *ctx, const char *name)
+{
+    for (const gd_command *c = ctx->commands; c && c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+const gd_command *gd_cli_enter(gd_ctx *ctx, const char *name)
+{
+    const gd_command *c = gd_cli_command(ctx, name);
+    if (c) {
+        ctx->cmd = c->name;
+        ctx->flags = c->flags;
+    }
+    return c;
+}
+
+void gd_cli_say(const gd_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "godeye %s: ", ctx->cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int gd_cli_fail(const gd_ctx *ctx, const gd_error *err)
 {
     char buf[2048];
     /* the message may quote a capture's text or a server's answer */
-    fprintf(stderr, "godeye %s: ", cmd);
+    fprintf(stderr, "godeye %s: ", ctx->cmd);
     gd_fputs_escaped(gd_error_format(err, buf, sizeof buf), stderr);
     fputc('\n', stderr);
     show_line(err);
     return err->code == GD_ERR_USAGE ? GD_EXIT_USAGE : GD_EXIT_FAIL;
 }
 
-int gd_cli_fail_line(const char *cmd, const gd_error *err)
+int gd_cli_fail_line(const gd_ctx *ctx, const gd_error *err)
 {
     char buf[2048];
-    fprintf(stderr, "godeye %s: ", cmd);
+    fprintf(stderr, "godeye %s: ", ctx->cmd);
     gd_fputs_escaped(gd_error_format(err, buf, sizeof buf), stderr);
     fputc('\n', stderr);
     return err->code == GD_ERR_USAGE ? GD_EXIT_USAGE : GD_EXIT_FAIL;
@@ -87,12 +116,12 @@ static void say_waiting(void *cmd)
     fprintf(stderr, "godeye %s: waiting for the database lock held by another godeye\n", (const char *)cmd);
 }
 
-int gd_cli_open_store(const gd_ctx *ctx, const char *cmd, int mode, gd_store **out)
+int gd_cli_open_store(const gd_ctx *ctx, gd_store **out)
 {
     gd_error err = {0};
-    if (gd_store_open(out, ctx->db_path, mode, &err))
-        return gd_cli_fail(cmd, &err);
-    gd_store_on_wait(*out, say_waiting, (void *)cmd);
+    if (gd_store_open(out, ctx->db_path, ctx->flags & GD_CMD_WRITES ? GD_STORE_RW : GD_STORE_RO, &err))
+        return gd_cli_fail(ctx, &err);
+    gd_store_on_wait(*out, say_waiting, (void *)ctx->cmd);
     return GD_EXIT_OK;
 }
 
@@ -101,9 +130,11 @@ static int collect_id(void *ctx, json_t *row)
     return json_array_append(ctx, json_object_get(row, "trace")) ? 1 : 0;
 }
 
-int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *traces, gd_store **out)
+int gd_cli_open_listing(const gd_ctx *ctx, const gd_int_list *traces, gd_store **out)
 {
-    int rc = gd_cli_open_store(ctx, cmd, GD_STORE_RO, out);
+    gd_ctx ro = *ctx; /* a listing reads, even for a command that writes elsewhere (push) */
+    ro.flags &= ~(unsigned)GD_CMD_WRITES;
+    int rc = gd_cli_open_store(&ro, out);
     if (rc)
         return rc;
     if (!traces->n)
@@ -114,7 +145,7 @@ int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *t
     if (gd_store_trace_clocks(*out, collect_id, ids, &err)) {
         json_decref(ids);
         gd_store_close(*out);
-        return gd_cli_fail(cmd, &err);
+        return gd_cli_fail(ctx, &err);
     }
     for (size_t i = 0; i < traces->n; i++) {
         size_t k;
@@ -123,7 +154,7 @@ int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *t
         json_array_foreach(ids, k, v)
             found |= json_integer_value(v) == traces->v[i];
         if (!found) {
-            fprintf(stderr, "godeye %s: no trace %lld\n", cmd, (long long)traces->v[i]);
+            fprintf(stderr, "godeye %s: no trace %lld\n", ctx->cmd, (long long)traces->v[i]);
             json_decref(ids);
             gd_store_close(*out);
             return GD_EXIT_FAIL;

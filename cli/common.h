@@ -12,29 +12,60 @@
 /* Exit codes: never renumbered (godeye(1) EXIT STATUS). */
 enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_BROKEN = 3 /* check: a budget rule broken */ };
 
-typedef struct gd_ctx {
+/* What a command does with the database and a fleet: the flags column of
+ * the command table (cli/godeye.c), read by the helpers below instead of
+ * each command naming itself and its mode at every call. */
+enum {
+    GD_CMD_STORE = 1 << 0,      /* opens the database: read-only unless GD_CMD_WRITES */
+    GD_CMD_WRITES = 1 << 1,     /* writes: the database read-write; a fleet created if absent */
+    GD_CMD_CLICKHOUSE = 1 << 2, /* reads or writes a fleet in ClickHouse (OPT_CLICKHOUSE) */
+};
+
+typedef struct gd_ctx gd_ctx;
+typedef int (*gd_cmd_fn)(int argc, char **argv, gd_ctx *ctx);
+
+/* One row of the command table. */
+typedef struct gd_command {
+    const char *name;
+    gd_cmd_fn fn;
+    unsigned flags; /* GD_CMD_* */
+    const char *summary;
+} gd_command;
+
+struct gd_ctx {
+    const char *cmd;       /* the running command's name (set by the driver) */
+    unsigned flags;        /* its GD_CMD_* flags */
+    const gd_command *commands; /* the command table, NULL-name terminated */
     const char *db_path;   /* --db, $GODEYE_DB or ./godeye.db */
     const char *argv0;
     const char *tz_arg;    /* --tz or $GODEYE_TZ as given, or NULL */
     int tz_min;            /* that zone in minutes east of UTC, else GD_TZ_NONE */
     int wide;              /* --wide: tables cut nothing (OPT_LISTING sets it) */
-} gd_ctx;
+};
 
-typedef int (*gd_cmd_fn)(int argc, char **argv, gd_ctx *ctx);
+/* The table's row named `name`, or NULL. */
+const gd_command *gd_cli_command(const gd_ctx *ctx, const char *name);
+/* Makes `name` (a row of the table) the running command of ctx: its name
+ * and flags; returns its row, NULL (ctx unchanged) when there is none. */
+const gd_command *gd_cli_enter(gd_ctx *ctx, const char *name);
 
-/* Prints "godeye CMD: <formatted error>" (and the source line with a caret
- * when the error names a position in a readable file); returns the exit
- * code for the error (2 for usage errors, else 1). */
-int gd_cli_fail(const char *cmd, const gd_error *err);
-/* The same in one line, without the source line and caret (errors read
+/* Prints "godeye CMD: <formatted error>" (CMD: ctx->cmd; and the source
+ * line with a caret when the error names a position in a readable file);
+ * returns the exit code for the error (2 for usage errors, else 1). */
+int gd_cli_fail(const gd_ctx *ctx, const gd_error *err);
+/* Prints "godeye CMD: <printf-style message>\n" (CMD: ctx->cmd); the
+ * caller escapes untrusted text it passes. */
+void gd_cli_say(const gd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same as gd_cli_fail in one line, without the source line and caret (errors read
  * by tools, e.g. a mapping file's: 'FILE':LINE:COL: problem). */
-int gd_cli_fail_line(const char *cmd, const gd_error *err);
-/* Opens the store or reports why not (returns 0 or an exit code). */
-int gd_cli_open_store(const gd_ctx *ctx, const char *cmd, int mode, gd_store **out);
+int gd_cli_fail_line(const gd_ctx *ctx, const gd_error *err);
+/* Opens the store, read-write when the command's flags say GD_CMD_WRITES,
+ * else read-only, or reports why not (returns 0 or an exit code). */
+int gd_cli_open_store(const gd_ctx *ctx, gd_store **out);
 /* A listing command's store, read-only, once every --trace id is known:
  * "godeye CMD: no trace 99" and exit 1 when one is not (the one home of
  * that rule).  Returns 0 or the exit code. */
-int gd_cli_open_listing(const gd_ctx *ctx, const char *cmd, const gd_int_list *traces, gd_store **out);
+int gd_cli_open_listing(const gd_ctx *ctx, const gd_int_list *traces, gd_store **out);
 /* A trace filter over a --trace list. */
 gd_filter gd_cli_filter(const gd_int_list *traces);
 
@@ -87,11 +118,11 @@ typedef struct gd_cli_ch {
     OPT_INT_(0, "timeout", &(o)->timeout, "S", "seconds a ClickHouse request may take (default 600)")
 
 /* Connects as o says (user and password from the options or the
- * environment; the database created first when `create`); on failure
- * prints one line naming the server (no credentials) and returns the exit
- * code, else 0 with *out set. */
-int gd_cli_ch_open(const char *cmd, const gd_cli_ch *o, int create, gd_ch **out);
+ * environment; the database created first when the command's flags say
+ * GD_CMD_WRITES); on failure prints one line naming the server (no
+ * credentials) and returns the exit code, else 0 with *out set. */
+int gd_cli_ch_open(const gd_ctx *ctx, const gd_cli_ch *o, gd_ch **out);
 /* err's message for a failure while talking to the server o names. */
-int gd_cli_ch_fail(const char *cmd, const gd_cli_ch *o, gd_error *err);
+int gd_cli_ch_fail(const gd_ctx *ctx, const gd_cli_ch *o, gd_error *err);
 
 #endif

@@ -46,7 +46,7 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
                       long min_samples)
 {
     gd_ch *c;
-    int rc = gd_cli_ch_open("diff", co, 0, &c);
+    int rc = gd_cli_ch_open(ctx, co, &c);
     if (rc)
         return rc;
     gd_error err = {0};
@@ -54,8 +54,8 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
     if ((rc = gd_fleet_select(c, argv[0], &base, &err)) || (rc = gd_fleet_select(c, argv[1], &head, &err))) {
         gd_selection_free(&base);
         gd_ch_close(c);
-        return err.code == GD_ERR_USAGE || err.code == GD_ERR_DATA ? gd_cli_fail("diff", &err)
-                                                                   : gd_cli_ch_fail("diff", co, &err);
+        return err.code == GD_ERR_USAGE || err.code == GD_ERR_DATA ? gd_cli_fail(ctx, &err)
+                                                                   : gd_cli_ch_fail(ctx, co, &err);
     }
     gd_side_source src = gd_fleet_source(c);
     gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, columns, sizeof columns / sizeof columns[0]);
@@ -66,7 +66,7 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
     gd_selection_free(&head);
     gd_ch_close(c);
     if (rc)
-        return gd_cli_ch_fail("diff", co, &err);
+        return gd_cli_ch_fail(ctx, co, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
@@ -87,28 +87,28 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs != 2) {
-        fprintf(stderr, "godeye diff: expected BASE and HEAD selectors (see 'godeye diff -h')\n");
+        gd_cli_say(ctx, "expected BASE and HEAD selectors (see 'godeye diff -h')");
         return GD_EXIT_USAGE;
     }
     if (!isnan(alpha) && !(alpha > 0 && alpha < 1)) {
-        fprintf(stderr, "godeye diff: --alpha must be between 0 and 1\n");
+        gd_cli_say(ctx, "--alpha must be between 0 and 1");
         return GD_EXIT_USAGE;
     }
     if (min_samples != -1 && min_samples < 1) {
-        fprintf(stderr, "godeye diff: --min-samples must be 1 or more\n");
+        gd_cli_say(ctx, "--min-samples must be 1 or more");
         return GD_EXIT_USAGE;
     }
     if (co.url)
         return diff_fleet(ctx, &co, argv, gd_cli_mode(format), alpha, min_samples);
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "diff", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_store(ctx, &s)))
         return rc;
     gd_error err = {0};
     gd_selection base = {0}, head = {0};
     if ((rc = gd_store_select(s, argv[0], &base, &err)) || (rc = gd_store_select(s, argv[1], &head, &err))) {
         gd_selection_free(&base);
         gd_store_close(s);
-        return gd_cli_fail("diff", &err);
+        return gd_cli_fail(ctx, &err);
     }
     gd_out_mode mode = gd_cli_mode(format);
     gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
@@ -119,6 +119,6 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
     gd_selection_free(&head);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("diff", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

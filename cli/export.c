@@ -162,19 +162,19 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye export: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     if (!chrome == !folded) {
-        fprintf(stderr, "godeye export: give one of --chrome FILE or --folded FILE\n");
+        gd_cli_say(ctx, "give one of --chrome FILE or --folded FILE");
         return GD_EXIT_USAGE;
     }
     if (group && !folded) {
-        fprintf(stderr, "godeye export: --group goes with --folded\n");
+        gd_cli_say(ctx, "--group goes with --folded");
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "export", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     const char *path = chrome ? chrome : folded;
     gd_error err = {0};
@@ -183,7 +183,7 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
     if (!out) {
         gd_store_close(s);
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", path);
-        return gd_cli_fail("export", &err);
+        return gd_cli_fail(ctx, &err);
     }
     gd_filter f = gd_cli_filter(&traces);
     folded_out fo = {out, 0};
@@ -194,10 +194,10 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
     gd_store_close(s);
     int wfail = gd_cli_out_close(out, tmp, path, rc == 0) != 0;
     if (rc)
-        return gd_cli_fail("export", &err);
+        return gd_cli_fail(ctx, &err);
     if (wfail) {
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", path);
-        return gd_cli_fail("export", &err);
+        return gd_cli_fail(ctx, &err);
     }
     return GD_EXIT_OK;
 }

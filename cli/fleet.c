@@ -8,18 +8,20 @@
 #include "fleet/clickhouse.h"
 #include "io/fetch.h"
 
-int gd_cli_ch_fail(const char *cmd, const gd_cli_ch *o, gd_error *err)
+int gd_cli_ch_fail(const gd_ctx *ctx, const gd_cli_ch *o, gd_error *err)
 {
     if (!err->source[0]) {
         char shown[1024]; /* the URL as messages show it: no credentials */
         gd_url_redact(o->url, shown, sizeof shown);
         snprintf(err->source, sizeof err->source, "%.500s", shown);
     }
-    return gd_cli_fail(cmd, err);
+    return gd_cli_fail(ctx, err);
 }
 
-int gd_cli_ch_open(const char *cmd, const gd_cli_ch *o, int create, gd_ch **out)
+int gd_cli_ch_open(const gd_ctx *ctx, const gd_cli_ch *o, gd_ch **out)
 {
+    const char *cmd = ctx->cmd;
+    int create = (ctx->flags & GD_CMD_WRITES) != 0;
     *out = NULL;
     if (o->timeout < 0) {
         fprintf(stderr, "godeye %s: --timeout must be 0 or more seconds\n", cmd);
@@ -46,6 +48,6 @@ int gd_cli_ch_open(const char *cmd, const gd_cli_ch *o, int create, gd_ch **out)
     /* ingest's URL limits: connect 10 s, no byte for 30 s = stalled */
     gd_fetch_opts limits = {.timeout_s = o->timeout};
     if (gd_ch_open(out, o->url, o->database, user, pw, &limits, create, &err))
-        return gd_cli_ch_fail(cmd, o, &err);
+        return gd_cli_ch_fail(ctx, o, &err);
     return 0;
 }

@@ -8,37 +8,40 @@
 
 #include "builtins.h"
 
-typedef struct gd_command {
-    const char *name;
-    gd_cmd_fn fn;
-    const char *summary;
-} gd_command;
+#define DB GD_CMD_STORE
+#define WRITES GD_CMD_WRITES
+#define CH GD_CMD_CLICKHOUSE
 
+/* name, function, what it does with the database and a fleet (GD_CMD_*),
+ * the line of `godeye --help` */
 static const gd_command commands[] = {
-    {"capture", cmd_capture, "collect logcat, frames, CPU and views from a phone over adb into a folder"},
-    {"ingest", cmd_ingest, "read captures (files, folders, URLs, stdin) into the database"},
-    {"traces", cmd_traces, "list ingested traces"},
-    {"top", cmd_top, "what to fix first: ANRs, block groups, launches, frames, locks, ranked"},
-    {"blocks", cmd_blocks, "main-thread blocks, re-cut at any threshold; --group for groups"},
-    {"pages", cmd_pages, "page load timelines: draw and load times per page instance"},
-    {"overdraw", cmd_overdraw, "exact overdraw areas and depth of each view dump"},
-    {"images", cmd_images, "bitmaps too large, too small or hidden, by wasted bytes"},
-    {"methods", cmd_methods, "slow methods, call trees and evil methods from method traces"},
-    {"startup", cmd_startup, "app launches (cold/warm/hot) against Android vitals' bars"},
-    {"threads", cmd_threads, "each thread's time Running, Runnable, Sleeping, in D (scheduling data)"},
-    {"rm", cmd_rm, "remove traces from the database (one transaction)"},
-    {"retrace", cmd_retrace, "obfuscated stack traces back to original names (R8/ProGuard mapping)"},
-    {"frames", cmd_frames, "frame times per window: slow, frozen, percentiles, drop levels"},
-    {"report", cmd_report, "one self-contained HTML page (or Markdown/JSON summary) of the traces"},
-    {"export", cmd_export, "Chrome trace-event JSON or folded stacks for other viewers"},
-    {"anr", cmd_anr, "ANR dumps: main thread state, lock holder, deadlock cycles"},
-    {"issues", cmd_issues, "findings as the tools reported them (Matrix, GodEye, logcat, ANR)"},
-    {"diff", cmd_diff, "compare two sets of traces: new, gone, regressed and improved groups"},
-    {"check", cmd_check, "performance budgets for CI: exit 3 when a rule is broken"},
-    {"sql", cmd_sql, "run one read-only SQL statement"},
-    {"push", cmd_push, "send traces to a ClickHouse server"},
-    {NULL, NULL, NULL},
+    {"capture", cmd_capture, 0, "collect logcat, frames, CPU and views from a phone over adb into a folder"},
+    {"ingest", cmd_ingest, DB | WRITES, "read captures (files, folders, URLs, stdin) into the database"},
+    {"traces", cmd_traces, DB, "list ingested traces"},
+    {"top", cmd_top, DB, "what to fix first: ANRs, block groups, launches, frames, locks, ranked"},
+    {"blocks", cmd_blocks, DB | CH, "main-thread blocks, re-cut at any threshold; --group for groups"},
+    {"pages", cmd_pages, DB, "page load timelines: draw and load times per page instance"},
+    {"overdraw", cmd_overdraw, DB, "exact overdraw areas and depth of each view dump"},
+    {"images", cmd_images, DB, "bitmaps too large, too small or hidden, by wasted bytes"},
+    {"methods", cmd_methods, DB, "slow methods, call trees and evil methods from method traces"},
+    {"startup", cmd_startup, DB, "app launches (cold/warm/hot) against Android vitals' bars"},
+    {"threads", cmd_threads, DB, "each thread's time Running, Runnable, Sleeping, in D (scheduling data)"},
+    {"rm", cmd_rm, DB | WRITES, "remove traces from the database (one transaction)"},
+    {"retrace", cmd_retrace, 0, "obfuscated stack traces back to original names (R8/ProGuard mapping)"},
+    {"frames", cmd_frames, DB, "frame times per window: slow, frozen, percentiles, drop levels"},
+    {"report", cmd_report, DB, "one self-contained HTML page (or Markdown/JSON summary) of the traces"},
+    {"export", cmd_export, DB, "Chrome trace-event JSON or folded stacks for other viewers"},
+    {"anr", cmd_anr, DB, "ANR dumps: main thread state, lock holder, deadlock cycles"},
+    {"issues", cmd_issues, DB, "findings as the tools reported them (Matrix, GodEye, logcat, ANR)"},
+    {"diff", cmd_diff, DB | CH, "compare two sets of traces: new, gone, regressed and improved groups"},
+    {"check", cmd_check, DB | CH, "performance budgets for CI: exit 3 when a rule is broken"},
+    {"sql", cmd_sql, DB, "run one read-only SQL statement"},
+    {"push", cmd_push, DB | WRITES | CH, "send traces to a ClickHouse server"},
+    {NULL, NULL, 0, NULL},
 };
+#undef DB
+#undef WRITES
+#undef CH
 
 static void usage(FILE *out)
 {
@@ -89,7 +92,7 @@ static void run_plugin(const char *name, int argc, char **argv, const gd_ctx *ct
 
 int main(int argc, char **argv)
 {
-    gd_ctx ctx = {.db_path = NULL, .argv0 = argv[0], .tz_min = GD_TZ_NONE};
+    gd_ctx ctx = {.commands = commands, .db_path = NULL, .argv0 = argv[0], .tz_min = GD_TZ_NONE};
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -146,9 +149,9 @@ int main(int argc, char **argv)
         if (i + 1 < argc && argv[i + 1][0] != '-') {
             char help_opt[] = "-h";
             char *sub[3] = {argv[i + 1], help_opt, NULL};
-            for (const gd_command *c = commands; c->name; c++)
-                if (strcmp(c->name, argv[i + 1]) == 0)
-                    return c->fn(2, sub, &ctx);
+            const gd_command *c = gd_cli_enter(&ctx, argv[i + 1]);
+            if (c)
+                return c->fn(2, sub, &ctx);
             run_plugin(argv[i + 1], 2, sub, &ctx);
             fprintf(stderr, "godeye: '%s' is not a godeye command. See 'godeye --help'.\n", argv[i + 1]);
             return GD_EXIT_USAGE;
@@ -156,9 +159,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return GD_EXIT_OK;
     }
-    for (const gd_command *c = commands; c->name; c++)
-        if (strcmp(c->name, name) == 0)
-            return c->fn(argc - i, argv + i, &ctx);
+    const gd_command *c = gd_cli_enter(&ctx, name);
+    if (c)
+        return c->fn(argc - i, argv + i, &ctx);
     run_plugin(name, argc - i, argv + i, &ctx);
     fprintf(stderr, "godeye: '%s' is not a godeye command. See 'godeye --help'.\n", name);
     const char *best = NULL;

@@ -34,15 +34,15 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye images: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     if ((!isnan(high) && high <= 0) || (!isnan(low) && low <= 0)) {
-        fprintf(stderr, "godeye images: --high and --low must be above 0\n");
+        gd_cli_say(ctx, "--high and --low must be above 0");
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "images", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_images_query q = {.filter = gd_cli_filter(&traces), .issue = issue, .high = high, .low = low};
     gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
@@ -52,6 +52,6 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx)
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("images", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

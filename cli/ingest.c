@@ -150,7 +150,7 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
     }
     if (o->timings) {
         const gd_ingest_timings *t = &rep->res.timings;
-        fprintf(stderr, "godeye ingest: '%s': read %.3f s, write %.3f s, analyse %.3f s\n",
+        gd_cli_say(ctx, "'%s': read %.3f s, write %.3f s, analyse %.3f s",
                 rep->source, t->read, t->write, t->analyse);
         o->sum.read += t->read;
         o->sum.write += t->write;
@@ -274,13 +274,13 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     if ((rc = parse_tags(&set, &tags)))
         return rc;
     if (nargs == 0) {
-        fprintf(stderr, "godeye ingest: nothing to ingest\n");
+        gd_cli_say(ctx, "nothing to ingest");
         gd_print_usage(stderr, usage_line, opts);
         return GD_EXIT_USAGE;
     }
     gd_fetch_opts fo = {.max_bytes = (uint64_t)max_bytes, .timeout_s = timeout};
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "ingest", GD_STORE_RW, &s)))
+    if ((rc = gd_cli_open_store(ctx, &s)))
         return rc;
     /* rows are held until the transaction commits: a failed ingest (a full
      * disk at commit) prints no row for a trace that does not exist */
@@ -289,7 +289,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     FILE *mem = open_memstream(&held, &nheld);
     if (!mem) {
         gd_store_close(s);
-        fprintf(stderr, "godeye ingest: out of memory\n");
+        gd_cli_say(ctx, "out of memory");
         return GD_EXIT_FAIL;
     }
     ingest_out out = {.quiet = quiet, .verbose = verbose, .timings = timings};
@@ -322,8 +322,8 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         free(held);
         /* a mapping error is one line, as godeye retrace prints it */
         if (retrace && !strcmp(err.source, retrace))
-            return gd_cli_fail_line("ingest", &err);
-        return gd_cli_fail("ingest", &err);
+            return gd_cli_fail_line(ctx, &err);
+        return gd_cli_fail(ctx, &err);
     }
     int wfail = rend || (nheld && fwrite(held, 1, nheld, stdout) != nheld) || fflush(stdout);
     free(held);

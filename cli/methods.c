@@ -66,25 +66,25 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye methods: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     if ((!isnan(min_ms) && min_ms < 0) || evil_ms < 0) {
-        fprintf(stderr, "godeye methods: --min-ms and --evil-ms must be 0 or more\n");
+        gd_cli_say(ctx, "--min-ms and --evil-ms must be 0 or more");
         return GD_EXIT_USAGE;
     }
     if (block != LONG_MIN && block < 1) {
-        fprintf(stderr, "godeye methods: --block wants a block id (1 or more), not '%ld'\n", block);
+        gd_cli_say(ctx, "--block wants a block id (1 or more), not '%ld'", block);
         return GD_EXIT_USAGE;
     }
     if (block == LONG_MIN)
         block = -1;
     if (evil && (tree || block >= 0)) {
-        fprintf(stderr, "godeye methods: --evil goes with neither --tree nor --block\n");
+        gd_cli_say(ctx, "--evil goes with neither --tree nor --block");
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "methods", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_methods_query q = {.filter = gd_cli_filter(&traces), .thread = thread, .min_ms = min_ms,
                           .block = block, .evil_ms = evil_ms};
@@ -107,6 +107,6 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("methods", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

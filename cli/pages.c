@@ -48,11 +48,11 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye pages: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "pages", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_pages_query q = {.filter = gd_cli_filter(&traces), .page = page, .slow_ms = slow, .group = group};
     gd_renderer *r = group ? gd_cli_renderer(ctx, s, gd_cli_mode(format), group_columns,
@@ -64,6 +64,6 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("pages", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

@@ -58,20 +58,20 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye push: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     if (!url) {
-        fprintf(stderr, "godeye push: --clickhouse URL is required\n");
+        gd_cli_say(ctx, "--clickhouse URL is required");
         gd_print_usage(stderr, usage_line, opts);
         return GD_EXIT_USAGE;
     }
     if (batch < 1) {
-        fprintf(stderr, "godeye push: --batch must be at least 1\n");
+        gd_cli_say(ctx, "--batch must be at least 1");
         return GD_EXIT_USAGE;
     }
     if (timeout < 1 || timeout > 86400) {
-        fprintf(stderr, "godeye push: --timeout takes 1..86400 seconds\n");
+        gd_cli_say(ctx, "--timeout takes 1..86400 seconds");
         return GD_EXIT_USAGE;
     }
     gd_error err = {0};
@@ -80,10 +80,10 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     gd_cli_ch co = {url, database, user, pwfile, 0};
     gd_ch *c;
     co.timeout = timeout;
-    if ((rc = gd_cli_ch_open("push", &co, 1, &c)))
+    if ((rc = gd_cli_ch_open(ctx, &co, &c)))
         return rc;
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "push", &traces, &s))) {
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s))) {
         gd_ch_close(c);
         return rc;
     }
@@ -100,11 +100,11 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     if (rc) {
         if (!err.source[0])
             snprintf(err.source, sizeof err.source, "%.500s", shown);
-        return gd_cli_fail("push", &err);
+        return gd_cli_fail(ctx, &err);
     }
     if (timings) {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        fprintf(stderr, "godeye push: %lld rows in %.3f s (%.0f rows/s; %lld as JSONEachRow)\n",
+        gd_cli_say(ctx, "%lld rows in %.3f s (%.0f rows/s; %lld as JSONEachRow)",
                 out.rows, secs, secs > 0 ? (double)out.rows / secs : 0.0, out.json_rows);
     }
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;

@@ -23,17 +23,17 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye report: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     if (html && format && strcmp(format, "html") != 0) {
-        fprintf(stderr, "godeye report: --html and --format %s do not go together\n", format);
+        gd_cli_say(ctx, "--html and --format %s do not go together", format);
         return GD_EXIT_USAGE;
     }
     if (!format)
         format = "html";
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "report", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_report_opts o = {gd_cli_filter(&traces), strcmp(format, "html") == 0};
     gd_error err = {0};
@@ -41,13 +41,13 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     rc = gd_report_build(s, &o, &doc, &err);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("report", &err);
+        return gd_cli_fail(ctx, &err);
     char tmp[4096];
     FILE *out = gd_cli_out_open(output ? output : "-", tmp, sizeof tmp);
     if (!out) {
         json_decref(doc);
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", output);
-        return gd_cli_fail("report", &err);
+        return gd_cli_fail(ctx, &err);
     }
     int wrc = gd_render_report(out, format, doc, ctx->tz_min);
     json_decref(doc);
@@ -55,7 +55,7 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
         wrc = -1;
     if (wrc) {
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", output ? output : "standard output");
-        return gd_cli_fail("report", &err);
+        return gd_cli_fail(ctx, &err);
     }
     return GD_EXIT_OK;
 }

@@ -20,7 +20,7 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs == 0) {
-        fprintf(stderr, "godeye rm: name the traces to remove (ids from 'godeye traces')\n");
+        gd_cli_say(ctx, "name the traces to remove (ids from 'godeye traces')");
         gd_print_usage(stderr, usage_line, opts);
         return GD_EXIT_USAGE;
     }
@@ -41,7 +41,7 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
         ids[i] = v;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "rm", GD_STORE_RW, &s))) {
+    if ((rc = gd_cli_open_store(ctx, &s))) {
         free(ids);
         return rc;
     }
@@ -50,7 +50,7 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
     if (rc) {
         gd_store_close(s);
         free(ids);
-        return gd_cli_fail("rm", &err);
+        return gd_cli_fail(ctx, &err);
     }
     /* the removal is committed: say so before the vacuum, which may fail
      * on its own (a full disk) and then leaves the database as it is now */
@@ -64,7 +64,7 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
         char what[600];
         snprintf(what, sizeof what, "%s", err.msg);
         snprintf(err.msg, sizeof err.msg, "vacuum failed, the traces are removed: %.400s", what);
-        return gd_cli_fail("rm", &err);
+        return gd_cli_fail(ctx, &err);
     }
     gd_store_close(s);
     return GD_EXIT_OK;

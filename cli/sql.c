@@ -48,11 +48,11 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs != 1) {
-        fprintf(stderr, "godeye sql: give exactly one query (quote it)\n");
+        gd_cli_say(ctx, "give exactly one query (quote it)");
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, "sql", GD_STORE_RO, &s)))
+    if ((rc = gd_cli_open_store(ctx, &s)))
         return rc;
     sql_out o = {.mode = gd_cli_mode(format)};
     gd_error err = {0};
@@ -65,6 +65,6 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx)
     free(o.cols);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("sql", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

@@ -66,11 +66,11 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye startup: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "startup", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_renderer *r = breakdown ? gd_cli_renderer(ctx, s, gd_cli_mode(format), breakdown_columns,
                                                  sizeof breakdown_columns / sizeof breakdown_columns[0])
@@ -81,6 +81,6 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("startup", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

@@ -39,11 +39,11 @@ int cmd_threads(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye threads: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "threads", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
     gd_threads_query q = {gd_cli_filter(&traces), tid, block};
@@ -52,6 +52,6 @@ int cmd_threads(int argc, char **argv, gd_ctx *ctx)
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
-        return gd_cli_fail("threads", &err);
+        return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }

@@ -31,15 +31,15 @@ int cmd_top(int argc, char **argv, gd_ctx *ctx)
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
-        fprintf(stderr, "godeye top: unexpected argument '%s'\n", argv[0]);
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
         return GD_EXIT_USAGE;
     }
     if (limit < 1 || limit > GD_TOP_MAX) {
-        fprintf(stderr, "godeye top: --limit wants 1 to %d, not %ld\n", GD_TOP_MAX, limit);
+        gd_cli_say(ctx, "--limit wants 1 to %d, not %ld", GD_TOP_MAX, limit);
         return GD_EXIT_USAGE;
     }
     gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, "top", &traces, &s)))
+    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
@@ -47,7 +47,7 @@ int cmd_top(int argc, char **argv, gd_ctx *ctx)
     rc = gd_top_build(s, &f, (int)limit, &top, &err);
     if (rc) {
         gd_store_close(s);
-        return gd_cli_fail("top", &err);
+        return gd_cli_fail(ctx, &err);
     }
     gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
     size_t i;

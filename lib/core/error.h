@@ -22,9 +22,6 @@ enum {
  * format or rule: never one of the codes above, so "not mine" can't be
  * taken for an error nor an error for "not mine". */
 #define GD_OTHER_RULE (-1)
-/* The old name of GD_OTHER_RULE, too close to GD_ERR_NOT_MINE (6): kept only
- * so branches written before the rename (#24) still build; do not use. */
-#define GD_NOT_MINE GD_OTHER_RULE
 
 /* Where and what went wrong.  `source` is filled by ingest (the reader
  * does not know the file name); `line`/`col` are 1-based, 0 when the

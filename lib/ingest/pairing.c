@@ -253,6 +253,11 @@ int gd_pairing_open(gd_pairing *p, gd_store *s, int64_t trace, gd_error *err)
     p->s = s;
     p->trace = trace;
     p->stream_on = 1;
+    int rc = gd_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS looper_tmp(pid INTEGER, tid INTEGER,"
+                              " ts REAL, phase INTEGER, thread_ts REAL, msg INTEGER);"
+                              "DELETE FROM temp.looper_tmp;", err);
+    if (rc)
+        return rc;
     p->dispatch_ins = gd_store_prepare(
         s, "INSERT INTO dispatch(trace, pid, tid, start_ms, dur_ms, thread_ms, unfinished, message)"
            " VALUES (?,?,?,?,?,?,?,?)", err);
@@ -278,6 +283,8 @@ int gd_pairing_print(gd_pairing *p, int64_t pid, int64_t tid, double ts, int pha
                      int64_t msg, gd_error *err)
 {
     print_rec pr = {pid, tid, msg, ts, thread_ts, phase, 0};
+    if (pid == -1 || tid == -1)
+        p->unresolved = 1;
     int rc = tmp_put(&p->prints, &pr, sizeof pr, err);
     if (rc || !p->stream_on)
         return rc;
@@ -290,10 +297,14 @@ int gd_pairing_dispatch(gd_pairing *p, int64_t pid, int64_t tid, int64_t msg, do
     /* inserted at the end (put_direct_row): while streaming, the dispatch
      * rows of this trace are only the streamed ones */
     disp_rec dr = {pid, tid, msg, ts, dur, thread_dur, unfinished ? 1 : 0, 0};
+    if (pid == -1 || tid == -1)
+        p->unresolved = 1;
     return tmp_put(&p->directs, &dr, sizeof dr, err);
 }
 
-int gd_pairing_load(gd_pairing *p, gd_error *err)
+/* Writes what was kept: the prints into temp.looper_tmp when streaming
+ * stopped, the dispatch events into dispatch. */
+static int load_kept(gd_pairing *p, gd_error *err)
 {
     print_rec pr;
     disp_rec dr;
@@ -303,7 +314,38 @@ int gd_pairing_load(gd_pairing *p, gd_error *err)
     return rc ? rc : tmp_replay(p, p->directs, &dr, sizeof dr, put_direct_row, err);
 }
 
-int gd_pairing_finish(gd_pairing *p, double capture_end, gd_error *err)
+/* A pid or tid of -1 in the loaded prints and this trace's dispatch rows
+ * becomes the main thread's (streamed rows never have one: such a print
+ * stops streaming). */
+static int resolve_main(gd_pairing *p, int64_t main_pid, int64_t main_tid, gd_error *err)
 {
-    return p->stream_on ? stream_finish(p, capture_end, err) : pair_prints(p, capture_end, err);
+    static const struct { const char *sql; int is_tid; } upd[] = {
+        {"UPDATE temp.looper_tmp SET pid = ?1 WHERE pid = -1", 0},
+        {"UPDATE temp.looper_tmp SET tid = ?1 WHERE tid = -1", 1},
+        {"UPDATE dispatch SET pid = ?1 WHERE trace = ?2 AND pid = -1", 0},
+        {"UPDATE dispatch SET tid = ?1 WHERE trace = ?2 AND tid = -1", 1},
+    };
+    int rc = GD_OK;
+    for (size_t i = 0; i < sizeof upd / sizeof *upd && !rc; i++) {
+        sqlite3_stmt *st = gd_store_prepare(p->s, upd[i].sql, err);
+        if (!st)
+            return err->code;
+        sqlite3_bind_int64(st, 1, upd[i].is_tid ? main_tid : main_pid);
+        if (sqlite3_bind_parameter_count(st) == 2) /* the temp table holds this trace alone */
+            sqlite3_bind_int64(st, 2, p->trace);
+        rc = gd_store_step(p->s, st, err);
+        sqlite3_finalize(st);
+    }
+    return rc;
+}
+
+int gd_pairing_finish(gd_pairing *p, double capture_end, int64_t main_pid, int64_t main_tid,
+                      gd_error *err)
+{
+    int rc = load_kept(p, err);
+    if (!rc && p->unresolved)
+        rc = resolve_main(p, main_pid, main_tid, err);
+    if (!rc)
+        rc = p->stream_on ? stream_finish(p, capture_end, err) : pair_prints(p, capture_end, err);
+    return rc ? rc : gd_store_exec(p->s, "DELETE FROM temp.looper_tmp", err);
 }

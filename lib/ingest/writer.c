@@ -135,6 +135,19 @@ static void on_skip(void *ctx, const char *reason, long line, long col)
         w->skipped++;
 }
 
+/* What a put_* function returns for an event it handled without keeping
+ * it as one (skipped, or merged into a row already written): put_event
+ * counts an event once, when its put_* returns GD_OK.  Never a sink's
+ * code (those are GD_OK, GD_OTHER_RULE and the positive GD_ERR_*). */
+#define NOT_COUNTED (-2)
+
+/* A skipped event: its reason counted, the event not. */
+static int skip_event(gd_writer *w, const char *reason, long line)
+{
+    on_skip(w, reason, line, 0);
+    return NOT_COUNTED;
+}
+
 /* INSERT OR IGNORE then SELECT: the id of a unique row. */
 static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *key, size_t klen,
                   int64_t *id, gd_error *err)
@@ -338,7 +351,7 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
 }
 
 /* A "Fully drawn" report: the time to full display of the last launch of
- * its app and activity read before it (#27). */
+ * its app and activity read before it (#27); NOT_COUNTED when written. */
 static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_startup_ev *u = &ev->u.startup;
@@ -360,17 +373,16 @@ static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_store_release(w->s, q);
     if (rc)
         return rc;
-    w->events--;
     if (!changed)
         count_reason(w, "ignored: startup: Fully drawn of no launch read before it", ev->line);
-    return GD_OK;
+    return NOT_COUNTED; /* a figure of a launch, not an event of its own */
 }
 
 /* One launch; a kind other than cold/warm/hot is stored as unknown.  A
  * launch reported twice (a bugreport's main and events buffers, logcat's
  * Displayed and *_activity_launch_time lines) is kept once: same app,
  * activity and duration within 1 s, kinds equal or one unknown (the known
- * one is kept). */
+ * one is kept), the second NOT_COUNTED. */
 static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_startup_ev *u = &ev->u.startup;
@@ -381,9 +393,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     if (bad) {
         char why[96];
         snprintf(why, sizeof why, "startup: %s", bad);
-        w->events--;
-        on_skip(w, why, ev->line, 0);
-        return GD_OK;
+        return skip_event(w, why, ev->line);
     }
     if (u->fully_drawn)
         return put_fully_drawn(w, ev, err);
@@ -410,10 +420,9 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         int fill = seen && kind && sqlite3_column_type(q, 1) == SQLITE_NULL;
         gd_store_release(w->s, q);
         if (seen) {
-            w->events--;
             count_reason(w, "ignored: startup: the same launch reported twice", ev->line);
             if (!fill)
-                return GD_OK;
+                return NOT_COUNTED;
             sqlite3_stmt *k = gd_store_cached(w->s, "UPDATE startup SET kind = ?1 WHERE id = ?2", err);
             if (!k)
                 return err->code;
@@ -421,7 +430,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
             sqlite3_bind_int64(k, 2, id);
             int rc = gd_store_step(w->s, k, err);
             gd_store_release(w->s, k);
-            return rc;
+            return rc ? rc : NOT_COUNTED;
         }
     }
     sqlite3_stmt *st = w->st[ST_STARTUP];
@@ -502,34 +511,11 @@ static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
-static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
+/* Writes one event's rows: GD_OK when it was kept (counted there),
+ * NOT_COUNTED when skipped or merged, else an error code. */
+static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
 {
-    if (ev->kind == GD_EV_LOG)
-        return put_log(w, ev, err);
-    if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
-        ev->kind != GD_EV_STARTUP) { /* am start -W prints no time */
-        on_skip(w, "event without a time", ev->line, 0);
-        return 0;
-    }
-    if (gd_event_out_of_range(ev)) { /* never a broken row: counted */
-        on_skip(w, "number out of range", ev->line, 0);
-        return 0;
-    }
-    w->events++;
-    double end = ev->ts;
-    if (ev->kind == GD_EV_DISPATCH && gd_has(ev->u.dispatch.dur) && ev->u.dispatch.dur > 0)
-        end = ev->ts + ev->u.dispatch.dur;
-    if (ev->kind == GD_EV_METHOD && gd_has(ev->u.method.end_ts) && ev->u.method.end_ts > ev->ts)
-        end = ev->u.method.end_ts;
-    if (gd_has(ev->ts) && ev->ts > 0) { /* 0: a reader's "time unknown" */
-        if (!gd_has(w->min_ts) || ev->ts < w->min_ts)
-            w->min_ts = ev->ts;
-        if (!gd_has(w->max_ts) || end > w->max_ts)
-            w->max_ts = end;
-    }
-    int rc = note_thread(w, ev, err);
-    if (rc)
-        return rc;
+    int rc;
     gd_event resolved;
     switch (ev->kind) {
     case GD_EV_CPU:
@@ -571,11 +557,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     }
     case GD_EV_DISPATCH: {
         const gd_dispatch_ev *d = &ev->u.dispatch;
-        if (!gd_has(d->dur) || d->dur < 0) {
-            w->events--;
-            on_skip(w, "dispatch: negative duration", ev->line, 0);
-            return 0;
-        }
+        if (!gd_has(d->dur) || d->dur < 0)
+            return skip_event(w, "dispatch: negative duration", ev->line);
         int64_t msg = -1;
         if (d->msg && (rc = intern_msg(w, d->msg, &msg, err)))
             return rc;
@@ -583,11 +566,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
                                    d->unfinished, err);
     }
     case GD_EV_STACK:
-        if (ev->u.stack.nframes == 0) {
-            w->events--;
-            on_skip(w, "stack: no frames", ev->line, 0);
-            return 0;
-        }
+        if (ev->u.stack.nframes == 0)
+            return skip_event(w, "stack: no frames", ev->line);
         return put_stack(w, ev, err);
     case GD_EV_CPU:
         return put_cpu(w, ev, err);
@@ -599,18 +579,12 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_FRAME:
         return gd_views_put(w->views, w->trace, w->meta.max_depth, ev, on_skip, w, err);
     case GD_EV_METHOD:
-        if ((rc = gd_mw_put(w->methods, ev, err)) == GD_OTHER_RULE) {
-            w->events--;
-            on_skip(w, "method: no method name", ev->line, 0);
-            return 0;
-        }
+        if ((rc = gd_mw_put(w->methods, ev, err)) == GD_OTHER_RULE)
+            return skip_event(w, "method: no method name", ev->line);
         return rc;
     case GD_EV_STARTUP:
-        if (!gd_has(ev->u.startup.total_ms) || ev->u.startup.total_ms < 0) {
-            w->events--;
-            on_skip(w, "startup: no total time", ev->line, 0);
-            return 0;
-        }
+        if (!gd_has(ev->u.startup.total_ms) || ev->u.startup.total_ms < 0)
+            return skip_event(w, "startup: no total time", ev->line);
         return put_startup(w, ev, err);
     case GD_EV_THREAD_STATE:
         return put_thread_state(w, ev, err);
@@ -619,6 +593,41 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
     default:
         return put_raw(w, ev, err);
     }
+}
+
+/* One event from the reader: counted once, when its rows were kept. */
+static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    if (ev->kind == GD_EV_LOG)
+        return put_log(w, ev, err);
+    if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
+        ev->kind != GD_EV_STARTUP) { /* am start -W prints no time */
+        on_skip(w, "event without a time", ev->line, 0);
+        return 0;
+    }
+    if (gd_event_out_of_range(ev)) { /* never a broken row: counted */
+        on_skip(w, "number out of range", ev->line, 0);
+        return 0;
+    }
+    /* a skipped event's time still widens the trace's span */
+    double end = ev->ts;
+    if (ev->kind == GD_EV_DISPATCH && gd_has(ev->u.dispatch.dur) && ev->u.dispatch.dur > 0)
+        end = ev->ts + ev->u.dispatch.dur;
+    if (ev->kind == GD_EV_METHOD && gd_has(ev->u.method.end_ts) && ev->u.method.end_ts > ev->ts)
+        end = ev->u.method.end_ts;
+    if (gd_has(ev->ts) && ev->ts > 0) { /* 0: a reader's "time unknown" */
+        if (!gd_has(w->min_ts) || ev->ts < w->min_ts)
+            w->min_ts = ev->ts;
+        if (!gd_has(w->max_ts) || end > w->max_ts)
+            w->max_ts = end;
+    }
+    int rc = note_thread(w, ev, err);
+    if (rc)
+        return rc;
+    rc = put_rows(w, ev, err);
+    if (rc == GD_OK)
+        w->events++;
+    return rc == NOT_COUNTED ? GD_OK : rc;
 }
 
 static int on_event(void *ctx, const gd_event *ev, gd_error *err)
@@ -642,11 +651,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     gd_ti_meta_init(&w->meta);
     w->sink = (gd_sink){w, on_meta, on_event, on_skip};
     int rc;
-    if ((rc = gd_store_exec(s, "SAVEPOINT gd_trace;"
-                               "CREATE TEMP TABLE IF NOT EXISTS looper_tmp(pid INTEGER, tid INTEGER,"
-                               " ts REAL, phase INTEGER, thread_ts REAL, msg INTEGER);"
-                               "DELETE FROM temp.looper_tmp;",
-                            err)))
+    if ((rc = gd_store_exec(s, "SAVEPOINT gd_trace", err)))
         goto fail;
     w->open = 1;
     if ((rc = gd_bulk_begin(s, &w->bulk, err)))
@@ -765,38 +770,46 @@ static int existing_trace(gd_writer *w, const char *hash, int64_t *id, gd_error 
     return found;
 }
 
-/* Events without tid/pid belong to the capture's main thread/process. */
+/* The capture's main process and thread: what an event naming none
+ * belongs to. */
+static void main_thread(const gd_writer *w, int64_t *pid, int64_t *tid)
+{
+    *pid = w->meta.pid >= 0 ? w->meta.pid : 0;
+    *tid = w->meta.main_tid >= 0 ? w->meta.main_tid : *pid;
+}
+
+/* Rows without tid/pid belong to the capture's main thread/process (the
+ * pairing resolves its own tables, dispatch and temp.looper_tmp). */
 static int resolve_main(gd_writer *w, gd_error *err)
 {
+    /* thread: a row that would then repeat one is left as it was */
+    static const char *const updates[] = {"UPDATE sample", "UPDATE OR IGNORE thread", "UPDATE raw_event"};
+    static const char *const cols[] = {"pid", "tid"};
     if (!w->unresolved)
         return GD_OK;
-    int64_t pid = w->meta.pid >= 0 ? w->meta.pid : 0;
-    int64_t tid = w->meta.main_tid >= 0 ? w->meta.main_tid : pid;
-    char sql[1024];
-    snprintf(sql, sizeof sql,
-             "UPDATE temp.looper_tmp SET pid = %lld WHERE pid = -1;"
-             "UPDATE temp.looper_tmp SET tid = %lld WHERE tid = -1;"
-             "UPDATE dispatch SET pid = %lld WHERE trace = %lld AND pid = -1;"
-             "UPDATE dispatch SET tid = %lld WHERE trace = %lld AND tid = -1;"
-             "UPDATE sample SET pid = %lld WHERE trace = %lld AND pid = -1;"
-             "UPDATE sample SET tid = %lld WHERE trace = %lld AND tid = -1;"
-             "UPDATE OR IGNORE thread SET pid = %lld WHERE trace = %lld AND pid = -1;"
-             "UPDATE OR IGNORE thread SET tid = %lld WHERE trace = %lld AND tid = -1;"
-             "UPDATE raw_event SET pid = %lld WHERE trace = %lld AND pid = -1;"
-             "UPDATE raw_event SET tid = %lld WHERE trace = %lld AND tid = -1;",
-             (long long)pid, (long long)tid, (long long)pid, (long long)w->trace, (long long)tid,
-             (long long)w->trace, (long long)pid, (long long)w->trace, (long long)tid,
-             (long long)w->trace, (long long)pid, (long long)w->trace, (long long)tid,
-             (long long)w->trace, (long long)pid, (long long)w->trace, (long long)tid,
-             (long long)w->trace);
-    return gd_store_exec(w->s, sql, err);
+    int64_t id[2];
+    main_thread(w, &id[0], &id[1]);
+    int rc = GD_OK;
+    for (size_t t = 0; t < sizeof updates / sizeof *updates && !rc; t++)
+        for (size_t c = 0; c < 2 && !rc; c++) {
+            char sql[128];
+            snprintf(sql, sizeof sql, "%s SET %s = ?1 WHERE trace = ?2 AND %s = -1", updates[t], cols[c], cols[c]);
+            sqlite3_stmt *st = gd_store_prepare(w->s, sql, err);
+            if (!st)
+                return err->code;
+            sqlite3_bind_int64(st, 1, id[c]);
+            sqlite3_bind_int64(st, 2, w->trace);
+            rc = gd_store_step(w->s, st, err);
+            sqlite3_finalize(st);
+        }
+    return rc;
 }
 
 /* Rebuilds the method calls (before blocks, whose blame reads them). */
 static int finish_methods(gd_writer *w, gd_error *err)
 {
-    int64_t pid = w->meta.pid >= 0 ? w->meta.pid : 0;
-    int64_t tid = w->meta.main_tid >= 0 ? w->meta.main_tid : pid;
+    int64_t pid, tid;
+    main_thread(w, &pid, &tid);
     gd_mw_stats st;
     int rc = gd_mw_finish(w->methods, pid, tid, w->max_ts, &st, err);
     if (rc)
@@ -836,11 +849,10 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int rc;
-    /* the kept prints and dispatch events into their tables, then their
-     * main thread resolved, then the prints left paired */
-    if ((rc = gd_pairing_load(&w->pairing, err)) || (rc = resolve_main(w, err)) ||
-        (rc = gd_pairing_finish(&w->pairing, w->max_ts, err)) ||
-        (rc = gd_bulk_end(w->s, &w->bulk, err)))
+    int64_t main_pid, main_tid;
+    main_thread(w, &main_pid, &main_tid);
+    if ((rc = gd_pairing_finish(&w->pairing, w->max_ts, main_pid, main_tid, err)) ||
+        (rc = resolve_main(w, err)) || (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     if (w->pairing.ends_without_begin)
         count_reason_n(w, "looper: end without begin", w->pairing.ends_without_begin, 0);
@@ -884,7 +896,7 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (sqlite3_step(c) == SQLITE_ROW)
         nd = (long)sqlite3_column_int64(c, 0);
     sqlite3_finalize(c);
-    if ((rc = gd_store_exec(w->s, "DELETE FROM temp.looper_tmp; RELEASE gd_trace;", err)))
+    if ((rc = gd_store_exec(w->s, "RELEASE gd_trace", err)))
         return rc;
     w->open = 0;
     res->trace = w->trace;

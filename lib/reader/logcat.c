@@ -286,7 +286,7 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     const char *m = l->msg;
     size_t n = l->msg_len;
     int anr = lc_anr_line(c, l, ts, err);
-    if (anr != GD_NOT_MINE)
+    if (anr != GD_OTHER_RULE)
         return anr;
     gd_phase looper = gd_looper_line(m, n);
     if (looper != GD_PHASE_UNKNOWN) {

@@ -114,21 +114,21 @@ static int am_anr(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     while (e > m && (e[-1] == ' ' || e[-1] == '\r'))
         e--;
     if (m >= e || *m != '[' || e[-1] != ']')
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     const char *f[5];
     size_t fl[5], nf = 0;
     const char *p = m + 1, *end = e - 1;
     while (nf < 4) {
         const char *comma = memchr(p, ',', (size_t)(end - p));
         if (!comma)
-            return GD_NOT_MINE;
+            return GD_OTHER_RULE;
         f[nf] = p, fl[nf] = (size_t)(comma - p), nf++;
         p = comma + 1;
     }
     f[4] = p, fl[4] = (size_t)(end - p);
     int64_t user = -1, pid = -1;
     if (lc_parse_int(f[0], fl[0], &user) != fl[0] || lc_parse_int(f[1], fl[1], &pid) != fl[1] || !fl[1])
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     json_t *js = json_object();
     json_object_set_new(js, "user", json_integer(user));
     json_t *v;
@@ -178,7 +178,7 @@ int lc_anr_line(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     if (lc_tag_is(l, "am_anr"))
         return am_anr(c, l, ts, err);
     if (!am || !STARTS(m, n, "ANR in "))
-        return GD_NOT_MINE;
+        return GD_OTHER_RULE;
     memset(a, 0, sizeof *a);
     a->open = 1;
     a->am_pid = l->pid;

@@ -51,7 +51,7 @@ typedef struct lc_ctx {
 } lc_ctx;
 
 void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts);
-/* the ANR report rules: 0 used, GD_NOT_MINE, or the sink's error; an open
+/* the ANR report rules: 0 used, GD_OTHER_RULE, or the sink's error; an open
  * "ANR in" block is emitted by the next line not of it or lc_anr_flush */
 int lc_anr_line(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 int lc_anr_flush(lc_ctx *c, gd_error *err);

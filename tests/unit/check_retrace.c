@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "derive/retrace.h"
+#include "derive/retrace_text.h"
 #include "testutil.h"
 
 static gd_mapping *load_text(const char *text, gd_error *err)
@@ -50,6 +51,63 @@ static void frame_is(const gd_retrace_res *r, size_t i, const char *cls, const c
     ck_assert_str_eq(r->f[i].file, file);
     ck_assert_int_eq(r->f[i].line, line);
 }
+
+/* Collects the matcher's output lines; stops (returns 7) at `stop_at`. */
+typedef struct text_out {
+    char lines[16][160];
+    size_t n, stop_at;
+} text_out;
+
+static int take_line(void *ctx, const char *line)
+{
+    text_out *o = ctx;
+    ck_assert_uint_lt(o->n, 16);
+    snprintf(o->lines[o->n++], sizeof o->lines[0], "%s", line);
+    return o->stop_at && o->n == o->stop_at ? 7 : 0;
+}
+
+/* The text matcher (derive/retrace_text.c): a stack read line by line
+ * over the R8 fixture, each output checked against the frames t_r8_lines
+ * and t_r8_ambiguous check one by one. */
+START_TEST(t_text_lines)
+{
+    gd_mapping *m = r8();
+    gd_retrace_text *t = gd_retrace_text_new(m, 0);
+    ck_assert_ptr_nonnull(t);
+    static const char *const in[] = {
+        "a.b.e: boom",                                            /* the exception's class */
+        "\tat a.b.c.d(SourceFile:11)",                           /* an inline chain: 2 frames */
+        "\tat a.b.c.c(SourceFile:5)",                            /* ambiguous: <OR> */
+        "\tat android.os.Handler.dispatchMessage(Handler.java:106)", /* unknown: as it is */
+        "Caused by: a.b.c",
+        "plain text",
+    };
+    static const char *const want[] = {
+        "com.example.shop.feed.FeedAdapter$Holder: boom",
+        "\tat com.example.shop.feed.FeedAdapter.over(FeedAdapter.kt:71)",
+        "\tat com.example.shop.feed.FeedAdapter.over(FeedAdapter.kt:80)",
+        "\tat com.example.shop.feed.FeedAdapter.other(FeedAdapter.kt:5)",
+        "\t<OR> at com.example.shop.feed.FeedAdapter.unlined(FeedAdapter.kt:5)",
+        "\tat android.os.Handler.dispatchMessage(Handler.java:106)",
+        "Caused by: com.example.shop.feed.FeedAdapter",
+        "plain text",
+    };
+    text_out o = {.n = 0};
+    gd_error err = {0};
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+        ck_assert_int_eq(gd_retrace_text_line(t, in[i], take_line, &o, &err), 0);
+    ck_assert_uint_eq(o.n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < o.n; i++)
+        ck_assert_str_eq(o.lines[i], want[i]);
+    /* the callback's nonzero return stops the line and is returned */
+    text_out stop = {.stop_at = 1};
+    ck_assert_int_eq(gd_retrace_text_line(t, "\tat a.b.c.d(SourceFile:11)", take_line, &stop, &err), 7);
+    ck_assert_uint_eq(stop.n, 1);
+    ck_assert_str_eq(stop.lines[0], want[1]);
+    gd_retrace_text_free(t);
+    gd_mapping_free(m);
+}
+END_TEST
 
 START_TEST(t_r8_header)
 {
@@ -312,6 +370,7 @@ int main(void)
     tcase_add_test(tc, t_errors);
     tcase_add_test(tc, t_proguard_file);
     tcase_add_test(tc, t_wide_span_dropped);
+    tcase_add_test(tc, t_text_lines);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }

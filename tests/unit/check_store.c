@@ -74,6 +74,26 @@ static json_t *blocks_of(gd_store *s, double threshold)
 
 #define FIX GODEYE_FIXTURES "/godeye/"
 
+static int keep_row(void *ctx, json_t *row)
+{
+    json_array_append((json_t *)ctx, row);
+    return 0;
+}
+
+/* The integer column `col` of the one row `sql` returns on store s. */
+static long long sql_int(gd_store *s, const char *sql, const char *col)
+{
+    json_t *rows = json_array();
+    gd_error err = {0};
+    ck_assert_msg(gd_store_sql(s, sql, 0, keep_row, rows, &err) == 0, "%s: %s", sql, err.msg);
+    ck_assert_uint_eq(json_array_size(rows), 1);
+    json_t *v = json_object_get(json_array_get(rows, 0), col);
+    ck_assert_msg(json_is_integer(v), "%s: %s not an integer", sql, col);
+    long long n = json_integer_value(v);
+    json_decref(rows);
+    return n;
+}
+
 START_TEST(pairing_fixture_exact_blocks)
 {
     gd_store *s = open_db("a.db");
@@ -201,6 +221,8 @@ START_TEST(streamed_and_sorted_pairing_agree)
         ck_assert_msg(ingest(s, paths[i], &rs, &err) == 0, "%s: %s", paths[i], err.msg);
         ck_assert_int_eq(rs.res[0].dispatches, i == 3 ? 8 : 7);
         ck_assert_int_eq(rs.res[0].skipped, 2);
+        /* the pairing empties its temp table once paired (#24 item 8) */
+        ck_assert_int_eq(sql_int(s, "SELECT count(*) AS n FROM temp.looper_tmp", "n"), 0);
         json_t *b = blocks_of(s, 0);
         if (i == 3) {
             ck_assert_int_eq(json_array_size(b), 8);
@@ -263,6 +285,51 @@ START_TEST(gzip_gives_the_same_rows)
     ck_assert_int_eq(rs.n, 2);
     ck_assert_int_eq(rs.res[1].duplicate, 1);
     ck_assert_int_eq(rs.res[1].trace, rs.res[0].trace);
+    gd_store_close(s);
+}
+END_TEST
+
+/* An event is counted once, when its rows are kept: a stack without
+ * frames, a dispatch of negative duration, a method without a name and an
+ * absurd launch are skipped (counted as skipped, not as events); a launch
+ * reported twice is merged into the first (an "ignored:" reason, neither
+ * skipped nor an event).  11 events: 6 kept, 4 skipped, 1 merged. */
+START_TEST(skipped_events_count_once)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/skips.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"type\":\"meta\",\"app\":\"com.example.shop\",\"pid\":100,\"main_tid\":100}\n"
+          "{\"type\":\"startup\",\"ts\":1700000020000,\"activity\":\"com.example.shop.Main\","
+          "\"startup_kind\":\"cold\",\"total_ms\":500,\"source\":\"am_start\"}\n"
+          "{\"type\":\"startup\",\"ts\":1700000020300,\"activity\":\"com.example.shop.Main\","
+          "\"total_ms\":500,\"source\":\"logcat\"}\n"
+          "{\"type\":\"startup\",\"ts\":1700000020400,\"activity\":\"com.example.shop.Main\","
+          "\"total_ms\":7200000,\"source\":\"logcat\"}\n"
+          "{\"type\":\"stack\",\"ts\":1700000000300,\"thread\":\"main\",\"frames\":[]}\n"
+          "{\"type\":\"stack\",\"ts\":1700000000400,\"thread\":\"main\",\"frames\":[\"a.B.c(B.java:1)\"]}\n"
+          "{\"type\":\"dispatch\",\"ts\":1700000004000,\"dur\":-5,\"tid\":300,\"msg\":\"x\"}\n"
+          "{\"type\":\"dispatch\",\"ts\":1700000004000,\"dur\":80,\"tid\":300,\"msg\":\"x\"}\n"
+          "{\"type\":\"method\",\"ts\":1700000004000,\"tid\":100,\"phase\":\"enter\"}\n"
+          "{\"type\":\"method\",\"ts\":1700000004010,\"tid\":100,\"phase\":\"enter\",\"class\":\"a/B\","
+          "\"method\":\"c\"}\n"
+          "{\"type\":\"method\",\"ts\":1700000004020,\"tid\":100,\"phase\":\"exit\",\"class\":\"a/B\","
+          "\"method\":\"c\"}\n"
+          "{\"type\":\"cpu\",\"ts\":1700000000090,\"stat\":\"cpu  50 0 50 700 0 0 0 0 0 0\"}\n",
+          f);
+    fclose(f);
+    gd_store *s = open_db("a.db");
+    reports rs = {0};
+    gd_error err = {0};
+    ck_assert_msg(ingest(s, path, &rs, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(rs.res[0].events, 6);
+    ck_assert_int_eq(rs.res[0].skipped, 4);
+    ck_assert_int_eq(rs.res[0].dispatches, 1);
+    ck_assert_int_eq(sql_int(s, "SELECT events AS n FROM trace", "n"), 6);
+    ck_assert_int_eq(sql_int(s, "SELECT count(*) AS n FROM startup WHERE kind = 'cold'", "n"), 1);
+    ck_assert_int_eq(sql_int(s, "SELECT count(*) AS n FROM sample", "n"), 1);
+    ck_assert_int_eq(sql_int(s, "SELECT sum(count) AS n FROM ingest_stat", "n"), 5);
     gd_store_close(s);
 }
 END_TEST
@@ -380,6 +447,7 @@ static Suite *suite(void)
     tcase_add_test(t, streamed_and_sorted_pairing_agree);
     tcase_add_test(t, document_and_lines_give_the_same_rows);
     tcase_add_test(t, gzip_gives_the_same_rows);
+    tcase_add_test(t, skipped_events_count_once);
     tcase_add_test(t, reingest_is_idempotent);
     tcase_add_test(t, failed_ingest_writes_nothing);
     tcase_add_test(t, wrong_type_names_the_field_and_position);
