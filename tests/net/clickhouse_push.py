@@ -169,9 +169,10 @@ def main():
         check(rc == 0 and len(json.loads(out)) == int(n), f"{kind} blocks: {n} in ClickHouse")
 
     # a server error comes back with ClickHouse's message and what was sent
+    # (every column there, `json` an Int64 the rows' JSON text cannot be)
+    ddl = ch(url, "SHOW CREATE TABLE events").replace("\\n", "\n").replace("json String", "json Int64")
     ch(url, "DROP TABLE events")
-    ch(url, "CREATE TABLE events (trace_uid String, seq UInt64, day Date) ENGINE = MergeTree"
-            " PARTITION BY day ORDER BY (trace_uid, seq)")
+    ch(url, ddl)
     ch(url, "TRUNCATE TABLE traces")
     rc, out, err = run(*push)
     check(rc == 1 and err.count("\n") == 1 and err.startswith(f"godeye push: '{url}': clickhouse: Code: ")
@@ -180,6 +181,32 @@ def main():
           and "(trace 1: rows 1..1 of 'events' refused; accepted for it: dispatches 7, blocks 6,"
               " block_groups 6, stack_samples 7, events 0;" in err,
           f"refused insert names the server's message and what was sent: {err!r}")
+
+    # a table made by an older godeye (blocks without the "why" columns of
+    # #29): push says so before sending anything and names the ALTER TABLE
+    # that adds them; once run, the push goes through
+    why = ("running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms", "states_covered_ms",
+           "binder_ms", "lock_ms")
+    schema = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schemas",
+                               "clickhouse.sql")).read()
+    ddl = schema[schema.index("CREATE TABLE IF NOT EXISTS blocks ("):]
+    ddl = ddl[:ddl.index(";", ddl.index(") ENGINE"))]
+    old = "\n".join(line for line in ddl.split("\n")
+                    if line.strip().split(" ")[0] not in why and not line.strip().startswith("--"))
+    old = old.replace("grp_rule      String DEFAULT '',", "grp_rule      String DEFAULT ''")
+    ch(url, "CREATE DATABASE old", db="default")
+    ch(url, old, db="old")
+    rc, out, err = run("push", "--clickhouse", url, "--database", "old")
+    alter = err.split("add them once with ")[-1].strip()
+    check(rc == 1 and err.count("\n") == 1 and "table 'blocks' lacks 7 columns of this godeye" in err
+          and alter.startswith("ALTER TABLE blocks ADD COLUMN running_ms Nullable(Float64), ADD COLUMN")
+          and all(c in alter for c in why) and ch(url, "SELECT count() FROM traces", db="old") == "0",
+          f"an old blocks table: nothing sent, the ALTER named: {err.strip()!r}")
+    ch(url, alter, db="old")
+    rc, out, err = run("push", "--clickhouse", url, "--database", "old")
+    n = ch(url, "SELECT count(), countIf(isNotNull(lock_ms)) FROM blocks", db="old").split()
+    check(rc == 0 and int(n[0]) == gsql("SELECT count(*) FROM block"),
+          f"after that ALTER the push goes through: {n[0]} blocks ({err.strip()})")
 
     rc, out, err = run("push", "--clickhouse", "http://127.0.0.1:1", "--database", "fleet")
     check(rc == 1 and err.startswith("godeye push: 'http://127.0.0.1:1': clickhouse: "),
