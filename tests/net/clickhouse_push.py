@@ -202,6 +202,10 @@ def main():
           and alter.startswith("ALTER TABLE blocks ADD COLUMN running_ms Nullable(Float64), ADD COLUMN")
           and all(c in alter for c in why) and ch(url, "SELECT count() FROM traces", db="old") == "0",
           f"an old blocks table: nothing sent, the ALTER named: {err.strip()!r}")
+    # the gate over such tables: one line saying so, exit 1
+    rc, out, err = run("blocks", "--group", "--clickhouse", url, "--database", "old")
+    check(rc == 1 and err.count("\n") == 1 and "tables made by an older godeye" in err,
+          f"blocks --group over the old table: {err.strip()!r}")
     ch(url, alter, db="old")
     rc, out, err = run("push", "--clickhouse", url, "--database", "old")
     n = ch(url, "SELECT count(), countIf(isNotNull(lock_ms)) FROM blocks", db="old").split()
