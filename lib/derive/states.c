@@ -216,15 +216,19 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
         return GD_OK;
     /* contentions of one thread follow each other (ART's nested "Lock
      * contention on a monitor lock" is not stored twice); those beginning
-     * inside, and those begun at most the trace's longest one earlier */
+     * inside, and the last one begun at or before the start (found walking
+     * the time index back from it: a bound by the trace's longest
+     * contention read every contention of the trace for each range) */
     sqlite3_stmt *q = gd_store_cached(
         s,
         "SELECT e.ts_ms AS ts, i.cost_ms AS dur, json_extract(i.content, '$.owner_tid') AS otid,"
         " json_extract(i.content, '$.owner') AS owner, json_extract(i.content, '$.owner_method') AS om"
         " FROM raw_event e JOIN issue i ON i.id = e.id WHERE e.trace = ?1 AND e.kind = 'issue'"
         " AND e.tid = ?2 AND i.tool = 'android' AND i.type = 'lock_contention' AND i.cost_ms > 0"
-        " AND e.ts_ms < ?4 AND e.ts_ms >= ?3 - (SELECT coalesce(max(cost_ms), 0) FROM issue"
-        " WHERE trace = ?1 AND tool = 'android' AND type = 'lock_contention')"
+        " AND e.ts_ms < ?4 AND e.ts_ms >= coalesce((SELECT e2.ts_ms FROM raw_event e2 JOIN issue i2"
+        " ON i2.id = e2.id WHERE e2.trace = ?1 AND e2.kind = 'issue' AND e2.ts_ms <= ?3 AND e2.tid = ?2"
+        " AND i2.tool = 'android' AND i2.type = 'lock_contention' AND i2.cost_ms > 0"
+        " ORDER BY e2.ts_ms DESC LIMIT 1), ?3)"
         " AND e.ts_ms + i.cost_ms > ?3 ORDER BY e.ts_ms",
         err);
     if (!q)
