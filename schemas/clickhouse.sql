@@ -42,10 +42,10 @@ CREATE TABLE IF NOT EXISTS traces (
   build         String DEFAULT '',
   -- the time the capture watched the app, the divisor of the gate's
   -- per-minute figures (godeye-schema(7) trace.exposure_ms); tables made
-  -- before it, whose rows then count their span:
+  -- before it, whose rows then count their span (push names this ALTER):
   -- ALTER TABLE traces ADD COLUMN exposure_ms Float64
   --   DEFAULT greatest(ifNull(end_ms - start_ms, 0), 0)
-  exposure_ms   Float64 DEFAULT 0
+  exposure_ms   Float64 DEFAULT greatest(ifNull(end_ms - start_ms, 0), 0)
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid);
@@ -92,7 +92,18 @@ CREATE TABLE IF NOT EXISTS blocks (
   blame         String,
   -- the rule that named grp (godeye-blocks(1), GROUPS); tables made before it:
   -- ALTER TABLE blocks ADD COLUMN grp_rule String DEFAULT ''
-  grp_rule      String DEFAULT ''
+  grp_rule      String DEFAULT '',
+  -- the block's "why" (godeye-blocks(1) fields, unrounded): ms in each
+  -- thread state, with scheduling data at all, in binder and lock waits;
+  -- NULL where the trace has no such data.  Tables made before them:
+  -- ALTER TABLE blocks ADD COLUMN running_ms Nullable(Float64), ADD COLUMN runnable_ms Nullable(Float64), ADD COLUMN sleeping_ms Nullable(Float64), ADD COLUMN uninterruptible_ms Nullable(Float64), ADD COLUMN states_covered_ms Nullable(Float64), ADD COLUMN binder_ms Nullable(Float64), ADD COLUMN lock_ms Nullable(Float64)
+  running_ms    Nullable(Float64),
+  runnable_ms   Nullable(Float64),
+  sleeping_ms   Nullable(Float64),
+  uninterruptible_ms Nullable(Float64),
+  states_covered_ms  Nullable(Float64),
+  binder_ms     Nullable(Float64),
+  lock_ms       Nullable(Float64)
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, grp, version_name, trace_uid, seq);

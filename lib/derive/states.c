@@ -1,6 +1,7 @@
 /* derive/states.c - a thread's scheduling states inside a time range (a block). */
 #include "derive/states.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -215,15 +216,19 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
         return GD_OK;
     /* contentions of one thread follow each other (ART's nested "Lock
      * contention on a monitor lock" is not stored twice); those beginning
-     * inside, and those begun at most the trace's longest one earlier */
+     * inside, and the last one begun at or before the start (found walking
+     * the time index back from it: a bound by the trace's longest
+     * contention read every contention of the trace for each range) */
     sqlite3_stmt *q = gd_store_cached(
         s,
         "SELECT e.ts_ms AS ts, i.cost_ms AS dur, json_extract(i.content, '$.owner_tid') AS otid,"
         " json_extract(i.content, '$.owner') AS owner, json_extract(i.content, '$.owner_method') AS om"
         " FROM raw_event e JOIN issue i ON i.id = e.id WHERE e.trace = ?1 AND e.kind = 'issue'"
         " AND e.tid = ?2 AND i.tool = 'android' AND i.type = 'lock_contention' AND i.cost_ms > 0"
-        " AND e.ts_ms < ?4 AND e.ts_ms >= ?3 - (SELECT coalesce(max(cost_ms), 0) FROM issue"
-        " WHERE trace = ?1 AND tool = 'android' AND type = 'lock_contention')"
+        " AND e.ts_ms < ?4 AND e.ts_ms >= coalesce((SELECT e2.ts_ms FROM raw_event e2 JOIN issue i2"
+        " ON i2.id = e2.id WHERE e2.trace = ?1 AND e2.kind = 'issue' AND e2.ts_ms <= ?3 AND e2.tid = ?2"
+        " AND i2.tool = 'android' AND i2.type = 'lock_contention' AND i2.cost_ms > 0"
+        " ORDER BY e2.ts_ms DESC LIMIT 1), ?3)"
         " AND e.ts_ms + i.cost_ms > ?3 ORDER BY e.ts_ms",
         err);
     if (!q)
@@ -300,6 +305,62 @@ int gd_why_have(gd_store *s, int *have, gd_error *err)
     int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
     gd_store_release(s, q);
     return rc;
+}
+
+int gd_why_have_trace(gd_store *s, int64_t trace, int *have, gd_error *err)
+{
+    *have = 0;
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "SELECT (EXISTS (SELECT 1 FROM thread_state WHERE trace = ?1)"
+        " OR EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1)) AS sched,"
+        " EXISTS (SELECT 1 FROM issue WHERE trace = ?1 AND tool = 'android' AND type = 'lock_contention') AS lock",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    int step = sqlite3_step(q);
+    if (step == SQLITE_ROW)
+        *have = (sqlite3_column_int(q, 0) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, 1) ? GD_WHY_LOCK : 0);
+    int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    return rc;
+}
+
+void gd_why_values(const gd_why *w, int have, double v[GD_WHY_NVALUES])
+{
+    const gd_state_share *sh = &w->states;
+    int states = sh->covered > 0;
+    v[GD_WHY_V_RUNNING] = states ? sh->running : NAN;
+    v[GD_WHY_V_RUNNABLE] = states ? sh->runnable : NAN;
+    v[GD_WHY_V_SLEEPING] = states ? sh->sleeping : NAN;
+    v[GD_WHY_V_UNINTERRUPTIBLE] = states ? sh->uninterruptible : NAN;
+    v[GD_WHY_V_COVERED] = sh->covered;
+    v[GD_WHY_V_BINDER] = (have & GD_WHY_SCHED) ? w->binder.ms : NAN;
+    v[GD_WHY_V_LOCK] = have ? w->lock.ms : NAN;
+}
+
+static json_t *share_json(double part, double total)
+{
+    return json_real(round((isnan(part) ? 0 : part) / total * 10000.0) / 10000.0);
+}
+
+int gd_why_shares_json(json_t *row, const double sums[GD_WHY_NVALUES], double total, int have)
+{
+    static const char *const names[4] = {"running_share", "runnable_share", "sleeping_share",
+                                         "uninterruptible_share"};
+    int ok = 1, pos = total > 0;
+    for (int k = 0; k < 4; k++)
+        ok &= !json_object_set_new(row, names[k],
+                                   sums[GD_WHY_V_COVERED] > 0 && pos ? share_json(sums[k], total) : json_null());
+    ok &= !json_object_set_new(row, "states_coverage",
+                               pos ? share_json(sums[GD_WHY_V_COVERED], total) : json_real(0));
+    ok &= !json_object_set_new(row, "binder_share",
+                               (have & GD_WHY_SCHED) && pos ? share_json(sums[GD_WHY_V_BINDER], total)
+                                                            : json_null());
+    ok &= !json_object_set_new(row, "lock_share",
+                               have && pos ? share_json(sums[GD_WHY_V_LOCK], total) : json_null());
+    return ok ? 0 : -1;
 }
 
 int gd_why_in(gd_store *s, int have, int64_t trace, int64_t tid, double start, double end,

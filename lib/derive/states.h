@@ -73,6 +73,11 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
 #define GD_WHY_LOCK 2
 int gd_why_have(gd_store *s, int *have, gd_error *err);
 
+/* The same bits for one trace: a block's shares are data (not "none
+ * seen") only when its own trace holds such data, wherever it is stored
+ * (one database or a fleet of them: the rule gd_why_values applies). */
+int gd_why_have_trace(gd_store *s, int64_t trace, int *have, gd_error *err);
+
 /* A range's "why": its states, binder and lock shares (each left empty when
  * its bit is not in `have`). */
 typedef struct gd_why {
@@ -82,6 +87,34 @@ typedef struct gd_why {
 } gd_why;
 int gd_why_in(gd_store *s, int have, int64_t trace, int64_t tid, double start, double end,
               gd_why *out, gd_error *err);
+
+/* A block's "why" figures, THE rule of which are data (godeye-blocks(1)
+ * fields, unrounded): v[GD_WHY_V_RUNNING..GD_WHY_V_UNINTERRUPTIBLE] the ms
+ * in each state class, NAN when the range has no scheduling data;
+ * v[GD_WHY_V_COVERED] the ms with scheduling data (0 when none);
+ * v[GD_WHY_V_BINDER] the binder wait, NAN unless have has GD_WHY_SCHED;
+ * v[GD_WHY_V_LOCK] the lock wait, NAN when have is 0.  `have` is the
+ * block's trace's (gd_why_have_trace). */
+enum {
+    GD_WHY_V_RUNNING,
+    GD_WHY_V_RUNNABLE,
+    GD_WHY_V_SLEEPING,
+    GD_WHY_V_UNINTERRUPTIBLE,
+    GD_WHY_V_COVERED,
+    GD_WHY_V_BINDER,
+    GD_WHY_V_LOCK,
+    GD_WHY_NVALUES
+};
+void gd_why_values(const gd_why *w, int have, double v[GD_WHY_NVALUES]);
+
+/* A block group's shares (godeye-blocks(1), --group): running_share,
+ * runnable_share, sleeping_share, uninterruptible_share (null when no
+ * block has scheduling data), states_coverage, binder_share (null when
+ * `have` lacks GD_WHY_SCHED), lock_share (null when have is 0), each
+ * rounded to 4 decimals, set on row from sums[] (gd_why_values' order,
+ * NANs counted as 0) over the group's blocks of `total` ms; have is the OR
+ * of its blocks' traces' bits.  0, or -1 when out of memory. */
+int gd_why_shares_json(json_t *row, const double sums[GD_WHY_NVALUES], double total, int have);
 
 /* The range's cause as text, THE rule of the dominant cause: the largest of
  * the lock time, the binder time and the dominant state's time, where a

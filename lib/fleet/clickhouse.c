@@ -365,6 +365,36 @@ static int exists(const char *sql, const char *have)
     return 0;
 }
 
+int gd_ch_column_type(const char *table, const char *column, char *out, size_t n)
+{
+    char head[96];
+    snprintf(head, sizeof head, "CREATE TABLE IF NOT EXISTS %s (\n", table);
+    const char *p = strstr(GD_CLICKHOUSE_SQL, head);
+    size_t cl = strlen(column);
+    /* one column a line, "  name  type," up to the line ")" */
+    for (p = p ? p + strlen(head) : NULL; p && *p && *p != ')';) {
+        const char *nl = strchr(p, '\n'), *end = nl ? nl : p + strlen(p);
+        const char *q = p;
+        while (q < end && isspace((unsigned char)*q))
+            q++;
+        if ((size_t)(end - q) > cl && strncmp(q, column, cl) == 0 && isspace((unsigned char)q[cl])) {
+            q += cl;
+            while (q < end && isspace((unsigned char)*q))
+                q++;
+            const char *e = end;
+            while (e > q && (isspace((unsigned char)e[-1]) || e[-1] == ','))
+                e--;
+            if (e == q || (size_t)(e - q) >= n)
+                return -1;
+            memcpy(out, q, (size_t)(e - q));
+            out[e - q] = 0;
+            return 0;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return -1;
+}
+
 int gd_ch_create_tables(gd_ch *c, gd_error *err)
 {
     /* the tables there (all created when the list does not fit) */

@@ -58,6 +58,12 @@ typedef size_t (*gd_ch_fill_fn)(void *ctx, char *buf, size_t n);
 int gd_ch_insert_stream(gd_ch *c, const char *table, const char *columns, gd_ch_fill_fn fill,
                         void *ctx, gd_error *err);
 
+/* The type of column `column` of `table` in schemas/clickhouse.sql, as
+ * its CREATE TABLE writes it ("Nullable(Float64)", "String DEFAULT ''"),
+ * into out (n bytes); 0, or -1 when the schema has no such column (or it
+ * does not fit). */
+int gd_ch_column_type(const char *table, const char *column, char *out, size_t n);
+
 /* Runs every statement of schemas/clickhouse.sql (CREATE TABLE IF NOT EXISTS). */
 int gd_ch_create_tables(gd_ch *c, gd_error *err);
 

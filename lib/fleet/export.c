@@ -8,7 +8,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "derive/states.h"
 #include "store/store_int.h"
+
+/* The block's "why" (#26/#29) as the store's block rows have it: derive/states'
+ * gd_why_values through gd_block_why, unrounded (the fleet rounds as the
+ * store's rows do). */
+#define WHY1(tr, tid, st, dur, k, name) "gd_block_why(" tr ", " tid ", " st ", " dur ", " #k ") AS " name
+#define WHY_COLS(tr, tid, st, dur)                                                                  \
+    WHY1(tr, tid, st, dur, 0, "running_ms") ", " WHY1(tr, tid, st, dur, 1, "runnable_ms") ", "     \
+    WHY1(tr, tid, st, dur, 2, "sleeping_ms") ", " WHY1(tr, tid, st, dur, 3, "uninterruptible_ms") ", " \
+    WHY1(tr, tid, st, dur, 4, "states_covered_ms") ", " WHY1(tr, tid, st, dur, 5, "binder_ms") ", "  \
+    WHY1(tr, tid, st, dur, 6, "lock_ms")
 
 /* Columns every table starts with; ?1 is the trace id. */
 #define TRACE_COLS "t.hash AS trace_uid, coalesce(t.app, '') AS app,"                  \
@@ -34,9 +45,92 @@ typedef json_t *(*map_fn)(json_t *row);
 typedef struct export_def {
     const char *table;
     const char *sql;      /* columns named as in clickhouse.sql; "x:json" is parsed */
+    int why;              /* sql calls gd_block_why (register_why)            */
     query_fn query;       /* or: rows from an analysis query...               */
     map_fn map;           /* ...mapped onto the table's columns               */
 } export_def;
+
+/* ---- a block's "why" as SQL: gd_block_why(trace, tid, start, dur, k) ----
+ * The k-th of derive/states' gd_why_values for the block (k in
+ * GD_WHY_V_* order; NULL where it has no data), so that the export stays
+ * one SQL query and the rule stays in derive/states.  The figures of the
+ * last block asked are kept: the 7 columns of a row cost one computation.
+ * k = -1 forgets them (each export starts afresh). */
+typedef struct why_fn {
+    gd_store *s;
+    int valid;
+    int64_t trace, tid;
+    double start, dur;
+    double v[GD_WHY_NVALUES];
+    int64_t have_trace; /* gd_why_have_trace of this trace... */
+    int have;           /* ...is this; have_trace -1: none yet */
+} why_fn;
+
+static void sql_block_why(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    why_fn *w = sqlite3_user_data(cx);
+    int k = sqlite3_value_int(argv[4]);
+    if (k < 0) {
+        w->valid = 0;
+        w->have_trace = -1;
+        sqlite3_result_null(cx);
+        return;
+    }
+    if (k >= GD_WHY_NVALUES || sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+        sqlite3_value_type(argv[1]) == SQLITE_NULL || sqlite3_value_type(argv[2]) == SQLITE_NULL ||
+        sqlite3_value_type(argv[3]) == SQLITE_NULL) {
+        sqlite3_result_null(cx);
+        return;
+    }
+    int64_t trace = sqlite3_value_int64(argv[0]), tid = sqlite3_value_int64(argv[1]);
+    double start = sqlite3_value_double(argv[2]), dur = sqlite3_value_double(argv[3]);
+    if (!w->valid || w->trace != trace || w->tid != tid || w->start != start || w->dur != dur) {
+        gd_error err = {0};
+        gd_why why;
+        w->valid = 0;
+        if (w->have_trace != trace) {
+            if (gd_why_have_trace(w->s, trace, &w->have, &err)) {
+                sqlite3_result_error(cx, err.msg, -1);
+                return;
+            }
+            w->have_trace = trace;
+        }
+        if (gd_why_in(w->s, w->have, trace, tid, start, start + dur, &why, &err)) {
+            sqlite3_result_error(cx, err.msg, -1);
+            return;
+        }
+        gd_why_values(&why, w->have, w->v);
+        w->trace = trace, w->tid = tid, w->start = start, w->dur = dur;
+        w->valid = 1;
+    }
+    if (isnan(w->v[k]))
+        sqlite3_result_null(cx);
+    else
+        sqlite3_result_double(cx, w->v[k]);
+}
+
+/* Makes gd_block_why callable on s (once per connection: the function
+ * lives as long as it, its state freed with it), its cache emptied. */
+static int register_why(gd_store *s, gd_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT gd_block_why(NULL, NULL, NULL, NULL, -1)", -1, &q, NULL) == SQLITE_OK) {
+        sqlite3_step(q);
+        sqlite3_finalize(q);
+        return GD_OK;
+    }
+    sqlite3_finalize(q);
+    why_fn *w = calloc(1, sizeof *w);
+    if (!w)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    w->s = s;
+    w->have_trace = -1;
+    if (sqlite3_create_function_v2(s->db, "gd_block_why", 5, SQLITE_UTF8, w, sql_block_why, NULL, NULL, free) !=
+        SQLITE_OK)
+        return gd_store_fail(s, err, "database function");
+    return GD_OK;
+}
 
 static int q_pages(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
@@ -131,9 +225,10 @@ static const export_def exports[] = {
      " " GD_SQL_BLOCK_KIND("d", "t") " AS kind, d.unfinished, b.cpu_busy, b.samples,"
      " coalesce(b.key_frame, '') AS key_frame, coalesce(b.grp, '') AS grp,"
      " coalesce((SELECT text FROM message WHERE id = d.message), '') AS msg,"
-     " coalesce(b.blame, '') AS blame, coalesce(b.grp_rule, '') AS grp_rule"
+     " coalesce(b.blame, '') AS blame, coalesce(b.grp_rule, '') AS grp_rule, "
+     WHY_COLS("b.trace", "d.tid", "d.start_ms", "d.dur_ms")
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
-     " WHERE b.trace = ?1 ORDER BY b.dispatch"},
+     " WHERE b.trace = ?1 ORDER BY b.dispatch", 1},
     {"block_groups",
      "SELECT " TRACE_COLS " row_number() OVER (ORDER BY b.grp) - 1 AS seq, "
      DAY("NULL") " b.grp AS grp, coalesce(min(b.key_frame), '') AS key_frame, count(*) AS count,"
@@ -168,10 +263,10 @@ static const export_def exports[] = {
      " UNION ALL SELECT 'block', 1, 0, d.pid, NULL, d.start_ms, d.dur_ms, t2.anr_ms, d.start_ms"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t2 ON t2.id = d.trace"
      " WHERE b.trace = ?1 AND " GD_SQL_BLOCK_KIND("d", "t2") " = 'anr') a JOIN trace t ON t.id = ?1"},
-    {"pages", NULL, q_pages, m_pages},
-    {"overdraw", NULL, q_overdraw, m_overdraw},
-    {"image_issues", NULL, q_images, m_images},
-    {"startups", NULL, q_startups, m_startups},
+    {"pages", NULL, 0, q_pages, m_pages},
+    {"overdraw", NULL, 0, q_overdraw, m_overdraw},
+    {"image_issues", NULL, 0, q_images, m_images},
+    {"startups", NULL, 0, q_startups, m_startups},
     {"traces",
      "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
@@ -383,6 +478,8 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
         json_decref(m.head);
         return rc;
     }
+    if (def->why && register_why(s, err))
+        return err->code;
     sqlite3_stmt *q = gd_store_prepare(s, def->sql, err);
     if (!q)
         return err->code;
@@ -463,6 +560,8 @@ int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
     if (!def->sql)
         return GD_OK;
+    if (def->why && register_why(s, err))
+        return err->code;
     gd_store_export_rows *r = calloc(1, sizeof *r);
     if (!r)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");

@@ -8,6 +8,7 @@
 
 #include "analysis/frames.h"
 #include "analysis/version.h"
+#include "derive/states.h"
 #include "query/frames.h"
 #include "store/store_int.h"
 
@@ -234,6 +235,32 @@ static int on_group(void *ctx, json_t *row)
     return on_relay(ctx, row);
 }
 
+/* The columns of the fleet's blocks holding the "why" of each block (#29):
+ * derive/states' gd_why_values as push exported them (GD_WHY_V_* order),
+ * and the store's block fields the first four and the last two are. */
+static const char *const why_cols[GD_WHY_NVALUES] = {
+    "running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms", "states_covered_ms", "binder_ms", "lock_ms"};
+#define WHY_SELECT "running_ms, runnable_ms, sleeping_ms, uninterruptible_ms, binder_ms, lock_ms"
+#define WHY_SUMS                                                                                        \
+    "sum(running_ms) AS s_running_ms, sum(runnable_ms) AS s_runnable_ms, sum(sleeping_ms) AS s_sleeping_ms," \
+    " sum(uninterruptible_ms) AS s_uninterruptible_ms, sum(states_covered_ms) AS s_states_covered_ms,"     \
+    " sum(binder_ms) AS s_binder_ms, sum(lock_ms) AS s_lock_ms,"                                         \
+    " countIf(isNotNull(binder_ms)) > 0 AS has_binder, countIf(isNotNull(lock_ms)) > 0 AS has_lock"
+
+/* A fleet block as the store's block rows have it: its times rounded
+ * (gd_ms_round), null where the trace had no such data. */
+static int on_fleet_block(void *ctx, json_t *row)
+{
+    static const char *const ms[] = {"duration_ms", "running_ms", "runnable_ms", "sleeping_ms",
+                                     "uninterruptible_ms", "binder_ms", "lock_ms"};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        json_t *v = json_object_get(row, ms[i]);
+        if (json_is_number(v))
+            json_object_set_new(row, ms[i], json_real(gd_ms_round(json_number_value(v))));
+    }
+    return on_relay(ctx, row);
+}
+
 /* Frames: ClickHouse counts each (window, duration, vsync); the slow and
  * frozen rules (analysis/frames.h) are applied to each such bucket here. */
 static int on_frame_bucket(void *ctx, json_t *row)
@@ -280,6 +307,19 @@ static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd
     return rc;
 }
 
+/* A query that names a column the server's table lacks: tables made by
+ * an older godeye (push says which ALTER TABLE adds them). */
+static int older_tables(int rc, gd_error *err)
+{
+    if (rc == GD_ERR_IO && (strstr(err->msg, "Missing columns") || strstr(err->msg, "Unknown identifier") ||
+                             strstr(err->msg, "no column"))) {
+        size_t n = strlen(err->msg);
+        snprintf(err->msg + n, sizeof err->msg - n, " (tables made by an older godeye: `godeye push`"
+                                                   " names the ALTER TABLE that adds the columns)");
+    }
+    return rc;
+}
+
 long gd_fleet_sample(void)
 {
     const char *e = getenv("GODEYE_FLEET_SAMPLE");
@@ -303,8 +343,10 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
               " countIf(kind IN ('long', 'anr')) AS long FROM blocks FINAL WHERE %s GROUP BY grp ORDER BY grp";
     } else if (strcmp(what, "blocks") == 0) {
         r.null_key = "group";
-        snprintf(sampled, sizeof sampled, "SELECT grp AS `group`, kind, duration_ms FROM blocks FINAL WHERE %%s"
-                 " ORDER BY grp, cityHash64(trace_uid, seq) LIMIT %ld BY grp", gd_fleet_sample());
+        each = on_fleet_block;
+        snprintf(sampled, sizeof sampled, "SELECT grp AS `group`, kind, duration_ms, " WHY_SELECT
+                 " FROM blocks FINAL WHERE %%s ORDER BY grp, cityHash64(trace_uid, seq) LIMIT %ld BY grp",
+                 gd_fleet_sample());
         fmt = sampled;
     } else if (strcmp(what, "pages") == 0) {
         fmt = "SELECT page, draw_ms, load_ms FROM pages FINAL WHERE %s ORDER BY trace_uid, seq";
@@ -327,7 +369,7 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
     if (!sql)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where);
-    int rc = gd_ch_select(c, sql, each, &r, err);
+    int rc = older_tables(gd_ch_select(c, sql, each, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -374,6 +416,24 @@ static int on_fleet_group(void *ctx, json_t *row)
     json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
     json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
     json_object_del(row, "versions");
+    /* the state, binder and lock shares by derive/states' rule (#29) */
+    double sums[GD_WHY_NVALUES];
+    for (int k = 0; k < GD_WHY_NVALUES; k++) {
+        char key[40];
+        snprintf(key, sizeof key, "s_%s", why_cols[k]);
+        json_t *v = json_object_get(row, key);
+        sums[k] = json_is_number(v) ? json_number_value(v) : NAN;
+        json_object_del(row, key);
+    }
+    json_t *tot = json_object_get(row, "total_ms");
+    int have = (json_is_true(json_object_get(row, "has_binder")) ||
+                json_integer_value(json_object_get(row, "has_binder")) ? GD_WHY_SCHED : 0) |
+               (json_is_true(json_object_get(row, "has_lock")) ||
+                json_integer_value(json_object_get(row, "has_lock")) ? GD_WHY_LOCK : 0);
+    json_object_del(row, "has_binder");
+    json_object_del(row, "has_lock");
+    if (gd_why_shares_json(row, sums, json_is_number(tot) ? json_number_value(tot) : 0, have))
+        return 1;
     return on_group(ctx, row);
 }
 
@@ -395,7 +455,9 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
      * (the unnamed one, '', first) */
     static const char fmt[] =
         "SELECT `group`, key_frame, group_rule, `count`, total_ms, max_ms, " PCT("50") " AS p50_ms, "
-        PCT("95") " AS p95_ms, traces, versions FROM (SELECT grp AS `group`, min(key_frame) AS key_frame,"
+        PCT("95") " AS p95_ms, traces, versions, s_running_ms, s_runnable_ms, s_sleeping_ms, s_uninterruptible_ms,"
+        " s_states_covered_ms, s_binder_ms, s_lock_ms, has_binder, has_lock"
+        " FROM (SELECT grp AS `group`, min(key_frame) AS key_frame, " WHY_SUMS ","
         " argMax(grp_rule, duration_ms) AS group_rule, count() AS `count`, sum(duration_ms) AS total_ms,"
         " max(duration_ms) AS max_ms, arraySort(groupArray(duration_ms)) AS d,"
         " uniqExact(trace_uid) AS traces, groupUniqArray(version_name) AS versions"
@@ -406,7 +468,7 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where, kind_lit, limit_sql);
     relay r = {fn, ctx, "key_frame"};
-    int rc = gd_ch_select(c, sql, on_fleet_group, &r, err);
+    int rc = older_tables(gd_ch_select(c, sql, on_fleet_group, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");

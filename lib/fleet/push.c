@@ -234,6 +234,39 @@ static int match_columns(gd_store_export_rows *r, const ch_table *t, char *list,
     return used < n;
 }
 
+/* The export's columns the server's table lacks although the schema has
+ * them (a table made by an older godeye: CREATE ... IF NOT EXISTS keeps
+ * it): GD_ERR_DATA naming the ALTER TABLE that adds them; GD_OK when
+ * none is missing. */
+static int missing_columns(gd_store_export_rows *r, const ch_table *t, const char *table, gd_error *err)
+{
+    char alter[400];
+    size_t used = 0;
+    int missing = 0, fits = 1;
+    for (int i = 0; i < gd_store_export_rows_ncols(r); i++) {
+        const char *name = gd_store_export_rows_name(r, i);
+        int j = 0;
+        while (j < t->n && strcmp(t->name[j], name) != 0)
+            j++;
+        char type[64];
+        if (j < t->n || gd_ch_column_type(table, name, type, sizeof type))
+            continue;
+        int k = snprintf(alter + used, sizeof alter - used, "%s%s %s", missing ? ", ADD COLUMN " : "", name,
+                         type);
+        if (k < 0 || used + (size_t)k >= sizeof alter)
+            fits = 0;
+        else
+            used += (size_t)k;
+        missing++;
+    }
+    if (!missing)
+        return GD_OK;
+    return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                        "table '%s' lacks %d column%s of this godeye (made by an older one): add them once with"
+                        " ALTER TABLE %s ADD COLUMN %s%s",
+                        table, missing, missing > 1 ? "s" : "", table, alter, fits ? "" : ", ... (see docs/fleet.md)");
+}
+
 typedef struct trace_list {
     int64_t *id;
     char (*uid)[40];
@@ -360,6 +393,17 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     ch_tables *ts = calloc(1, sizeof *ts);
     if (!ts && !rc)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    /* tables made by an older godeye: said before anything is sent */
+    for (const char *const *t = gd_store_export_tables(); *t && !rc && l.n; t++) {
+        gd_store_export_rows *r = NULL;
+        ch_table *ct = NULL;
+        rc = gd_store_export_rows_open(s, *t, l.id[0], &r, err);
+        if (!rc && r)
+            rc = table_columns(c, ts, *t, &ct, err);
+        if (!rc && r && ct)
+            rc = missing_columns(r, ct, *t, err);
+        gd_store_export_rows_close(r);
+    }
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};
         rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, ts, &rep, err);

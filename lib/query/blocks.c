@@ -144,17 +144,18 @@ static int set_states(gd_store *s, gd_rowb *f, int have, int64_t trace, int64_t 
         return rc;
     const gd_state_share sh = w.states;
     const gd_binder_share bs = w.binder;
+    double v[GD_WHY_NVALUES];
+    gd_why_values(&w, have, v); /* which are data: the one rule */
     const char *names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
-    double v[4] = {sh.running, sh.runnable, sh.sleeping, sh.uninterruptible};
     for (int i = 0; i < 4; i++) {
-        if (sh.covered > 0)
+        if (!isnan(v[i]))
             gd_rowb_real(f, names[i], gd_ms_round(v[i]));
         else
             gd_rowb_add(f, names[i]);
     }
     gd_rowb_real(f, "states_coverage", round(sh.coverage * 10000.0) / 10000.0);
-    if (have & GD_WHY_SCHED)
-        gd_rowb_real(f, "binder_ms", gd_ms_round(bs.ms));
+    if (!isnan(v[GD_WHY_V_BINDER]))
+        gd_rowb_real(f, "binder_ms", gd_ms_round(v[GD_WHY_V_BINDER]));
     else
         gd_rowb_add(f, "binder_ms");
     if (bs.server_pid >= 0)
@@ -166,8 +167,8 @@ static int set_states(gd_store *s, gd_rowb *f, int have, int64_t trace, int64_t 
     gd_rowb_json(f, "binder_server", j ? j : json_null());
     j = bs.aidl[0] ? json_string(bs.aidl) : NULL;
     gd_rowb_json(f, "binder_aidl", j ? j : json_null());
-    if (have)
-        gd_rowb_real(f, "lock_ms", gd_ms_round(w.lock.ms));
+    if (!isnan(v[GD_WHY_V_LOCK]))
+        gd_rowb_real(f, "lock_ms", gd_ms_round(v[GD_WHY_V_LOCK]));
     else
         gd_rowb_add(f, "lock_ms");
     if (w.lock.owner_tid >= 0)
@@ -330,6 +331,8 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     gd_rowb *f = &b.b;
     gd_rowb_init(f);
     int have_states = 0; /* which "why" data is stored at all (#26) */
+    int have_t = 0;      /* ...in the trace have_trace */
+    int64_t have_trace = -1;
     if ((rc = gd_why_have(s, &have_states, err))) {
         sqlite3_finalize(q);
         return rc;
@@ -394,7 +397,16 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             gd_rowb_text(f, "blame", bi.blame);
             gd_col_value(q, 8, gd_rowb_add(f, "msg"));
         }
-        if ((rc = set_states(s, f, have_states, trace, sqlite3_column_int64(q, 3), start, dur, err))) {
+        /* the block's own trace's data decides which shares are data */
+        if (have_states && trace != have_trace) {
+            if ((rc = gd_why_have_trace(s, trace, &have_t, err))) {
+                json_decref(stacks);
+                break;
+            }
+            have_trace = trace;
+        }
+        if ((rc = set_states(s, f, have_states ? have_t : 0, trace, sqlite3_column_int64(q, 3), start, dur,
+                             err))) {
             json_decref(stacks);
             break;
         }
@@ -462,7 +474,8 @@ typedef struct group_acc {
     double total;
     int64_t *traces;
     size_t ntraces;
-    double st[7]; /* ms running, runnable, sleeping, uninterruptible, covered, binder, lock (#26) */
+    double st[GD_WHY_NVALUES]; /* Σ of its blocks' gd_why_values (#26), NANs as 0 */
+    int have;                  /* the OR of its blocks' traces' gd_why_have_trace bits */
 } group_acc;
 
 typedef struct groups {
@@ -471,6 +484,7 @@ typedef struct groups {
     json_t *index; /* group text -> position */
     int oom;
     int have;      /* gd_why_have's bits: which shares have data (#26) */
+    json_t *trace_have; /* trace id -> gd_why_have_trace's bits */
 } groups;
 
 /* A new, empty group at the end of gs; NULL when out of memory. */
@@ -489,10 +503,12 @@ static group_acc *group_new(groups *gs, const char *grp, const char *key_frame, 
 }
 
 /* Adds one block of `dur` ms in `trace` to g; 0, or 1 when out of memory. */
-static int group_add(groups *gs, group_acc *g, double dur, int64_t trace, const double *st)
+static int group_add(groups *gs, group_acc *g, double dur, int64_t trace, const double *st, int have)
 {
-    for (int k = 0; st && k < 7; k++)
-        g->st[k] += st[k];
+    for (int k = 0; st && k < GD_WHY_NVALUES; k++)
+        if (!isnan(st[k]))
+            g->st[k] += st[k];
+    g->have |= have;
     if (gd_grow((void **)&g->durs, &g->cap, g->n + 1, sizeof *g->durs, NULL)) {
         gs->oom = 1;
         return 1;
@@ -527,14 +543,17 @@ static int add_json_to_group(groups *gs, json_t *row, double dur)
             return 1;
         json_object_set_new(gs->index, key, json_integer((json_int_t)(gs->n - 1)));
     }
-    double st[7];
+    double st[GD_WHY_NVALUES];
     static const char *const names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
     for (int k = 0; k < 4; k++)
         st[k] = json_number_value(json_object_get(row, names[k]));
-    st[4] = json_number_value(json_object_get(row, "states_coverage")) * dur;
-    st[5] = json_number_value(json_object_get(row, "binder_ms"));
-    st[6] = json_number_value(json_object_get(row, "lock_ms"));
-    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")), st);
+    st[GD_WHY_V_COVERED] = json_number_value(json_object_get(row, "states_coverage")) * dur;
+    json_t *binder = json_object_get(row, "binder_ms"), *lock = json_object_get(row, "lock_ms");
+    st[GD_WHY_V_BINDER] = json_number_value(binder);
+    st[GD_WHY_V_LOCK] = json_number_value(lock);
+    /* the row's nulls are gd_why_values' (its trace has no such data) */
+    int have = (json_is_number(binder) ? GD_WHY_SCHED : 0) | (json_is_number(lock) ? GD_WHY_LOCK : 0);
+    return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")), st, have);
 }
 
 static int add_to_group(void *ctx, const gd_row *values, double dur)
@@ -553,6 +572,22 @@ static int cmp_group_total(const void *a, const void *b)
     if (!x->group || !y->group)
         return x->group ? -1 : (y->group ? 1 : 0);
     return strcmp(x->group, y->group);
+}
+
+/* gd_why_have_trace's bits of trace, looked up once per trace. */
+static int trace_have(gd_store *s, groups *gs, int64_t trace, int *have, gd_error *err)
+{
+    char id[32];
+    snprintf(id, sizeof id, "%lld", (long long)trace);
+    json_t *v = json_object_get(gs->trace_have, id);
+    if (v) {
+        *have = (int)json_integer_value(v);
+        return GD_OK;
+    }
+    int rc = gd_why_have_trace(s, trace, have, err);
+    if (!rc && json_object_set_new(gs->trace_have, id, json_integer(*have)))
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return rc;
 }
 
 /* Groups from the stored block rows in one scan ordered by (group,
@@ -603,22 +638,21 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
             if (!g)
                 break;
         }
-        double sh[7] = {0};
+        double sh[GD_WHY_NVALUES] = {0};
+        int have = 0;
         if (have_states) {
             gd_why w;
             double dur = sqlite3_column_double(st, 1), start = sqlite3_column_double(st, 4);
-            if (gd_why_in(s, have_states, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), start,
-                          start + dur, &w, err)) {
+            int64_t trace = sqlite3_column_int64(st, 2);
+            if (trace_have(s, gs, trace, &have, err) ||
+                gd_why_in(s, have, trace, sqlite3_column_int64(st, 3), start, start + dur, &w, err)) {
                 sqlite3_finalize(st);
                 sqlite3_finalize(kf);
                 return err->code;
             }
-            const gd_state_share *ss = &w.states;
-            sh[0] = ss->running, sh[1] = ss->runnable, sh[2] = ss->sleeping;
-            sh[3] = ss->uninterruptible, sh[4] = ss->covered;
-            sh[5] = w.binder.ms, sh[6] = w.lock.ms;
+            gd_why_values(&w, have, sh);
         }
-        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2), sh))
+        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2), sh, have))
             break;
     }
     int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
@@ -632,9 +666,11 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
 {
     groups gs = {0};
     gs.index = json_object();
+    gs.trace_have = json_object();
     int rc;
     if ((rc = gd_why_have(s, &gs.have, err))) {
         json_decref(gs.index);
+        json_decref(gs.trace_have);
         return rc;
     }
     gd_blocks_query lq = *q;
@@ -696,25 +732,13 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             }
             json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
             json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
-            /* #26: the group's time by state, as shares of its total */
-            static const char *const shares[4] = {"running_share", "runnable_share", "sleeping_share",
-                                                  "uninterruptible_share"};
-            for (int k = 0; k < 4; k++)
-                json_object_set_new(row, shares[k],
-                                    g->st[4] > 0 && g->total > 0
-                                        ? json_real(round(g->st[k] / g->total * 10000.0) / 10000.0)
-                                        : json_null());
-            json_object_set_new(row, "states_coverage",
-                                json_real(g->total > 0 ? round(g->st[4] / g->total * 10000.0) / 10000.0 : 0));
-            /* binder and lock waits, as shares of its total (null without such data) */
-            json_object_set_new(row, "binder_share",
-                                (gs.have & GD_WHY_SCHED) && g->total > 0
-                                    ? json_real(round(g->st[5] / g->total * 10000.0) / 10000.0)
-                                    : json_null());
-            json_object_set_new(row, "lock_share",
-                                gs.have && g->total > 0
-                                    ? json_real(round(g->st[6] / g->total * 10000.0) / 10000.0)
-                                    : json_null());
+            /* #26: the group's time by state, binder and lock waits, as
+             * shares of its total (null where none of its traces has such data) */
+            if (gd_why_shares_json(row, g->st, g->total, g->have)) {
+                json_decref(row);
+                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                break;
+            }
             int stop = fn(ctx, row);
             json_decref(row);
             if (stop)
@@ -730,6 +754,7 @@ int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     }
     free(gs.g);
     json_decref(gs.index);
+    json_decref(gs.trace_have);
     json_decref(versions);
     return rc;
 }

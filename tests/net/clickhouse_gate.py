@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -26,7 +27,7 @@ import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import clickhouse_push as chp  # noqa: E402  (start_server, ch)
+import chserver as chp  # noqa: E402  (SERVER, start_server, ch, free_port)
 
 failures = []
 
@@ -45,7 +46,7 @@ def main():
     if not chp.SERVER:
         print("SKIP: clickhouse-server is not installed (scripts/deps.sh --test installs it)")
         return 77
-    chp.signal.alarm(400)
+    signal.alarm(400)
     tmp = tempfile.mkdtemp(prefix="godeye-gate-")
     url, stop = chp.start_server(tmp)
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
@@ -70,7 +71,9 @@ def main():
              ["--set", "version=4.12.0", "--set", "app=com.example.shop", "--set", "build=b42",
               os.path.join(ex, "shop-anr.txt")],
              ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-am-start.txt")],
-             ["--set", "version=4.11.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-logcat.txt")]]
+             ["--set", "version=4.11.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-logcat.txt")],
+             # 3 monitor contentions, no scheduling data: lock shares only
+             ["--set", "version=4.12.0", "--set", "app=com.example.shop", os.path.join(ex, "shop-systrace.txt")]]
     # Perfetto traces written by tests/perfetto/ftgen.py: one with both
     # FrameTimeline frames and doFrame slices, one with FrameTimeline only
     pf = os.path.join(HERE, "..", "fixtures", "perfetto")
@@ -79,6 +82,16 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "..", "perfetto", "ftgen.py"),
                         os.path.join(pf, name + ".json"), out], check=True)
         caps.append(["--set", f"version={ver}", "--set", "app=com.example.frames", out])
+    # scheduling and lock data (#26/#29): generated systrace text, 6 blocks
+    # of 600 ms a side (tests/fixtures/states/diffgen.py); base Running 350 ms
+    # then D 250 ms, head Running 150 ms, 100 ms Sleeping in a monitor
+    # contention, then D 350 ms.  Base and head land in different workers;
+    # the other traces have no such data (their blocks' shares are null)
+    dg = os.path.join(HERE, "..", "fixtures", "states", "diffgen.py")
+    for ver, args in (("6.0.0", ("250", "6")), ("6.1.0", ("350", "6", "100"))):
+        out = os.path.join(tmp, f"states-{ver}.systrace")
+        subprocess.run([sys.executable, dg, args[0], args[1], out, *args[2:]], check=True)
+        caps.append(["--set", f"version={ver}", "--set", "app=com.example.app", out])
     for i, cap in enumerate(caps):
         for db in ("all", f"w{i % 3}"):
             rc, _, err = run(db, "ingest", "-q", *cap)
@@ -109,6 +122,30 @@ def main():
                     print("  fleet:", json.dumps(y)[:600])
                     break
         return local or []
+
+    # the state rows (#26): the same in both, through the same row handlers.
+    # By hand from diffgen.py: uninterruptible_ms 250 -> 350 ms in every
+    # block (shift +100, 6 against 6 all tied: Mann-Whitney p = 0.001262 as
+    # in cli/states_diff.test), lock_ms 0 -> 100 (6 x 100 = 600 ms in the
+    # head), running_ms 350 -> 150 improved, sleeping_ms 0 -> 100 regressed
+    rows = same_diff("version=6.0.0", "version=6.1.0", "thread states and locks")
+    st = {r["metric"]: r for r in rows if r["kind"] == "group" and r["name"] == "Handler: com.example.Feed"}
+    want = {None: "same", "running_ms": "improved", "uninterruptible_ms": "regressed",
+            "sleeping_ms": "regressed", "lock_ms": "regressed"}
+    check({m: r["status"] for m, r in st.items()} == want, f"state rows: {sorted((m or '-', r['status']) for m, r in st.items())}")
+    u, lk = st.get("uninterruptible_ms"), st.get("lock_ms")
+    check(u and u["base"]["p50_ms"] == 250.0 and u["head"]["p50_ms"] == 350.0 and u["shift_ms"] == 100.0
+          and u["p_value"] == 0.001262, f"uninterruptible_ms: 250 -> 350 ms, p 0.001262: {json.dumps(u)[:300]}")
+    check(lk and lk["base"]["total_ms"] == 0.0 and lk["head"]["total_ms"] == 600.0 and lk["head"]["count"] == 6,
+          f"lock_ms: 0 -> 600 ms over 6 blocks: {json.dumps(lk)[:300]}")
+    n = chp.ch(url, "SELECT countIf(isNotNull(lock_ms)), countIf(isNotNull(running_ms)), countIf(isNotNull(binder_ms)),"
+                    " sum(lock_ms) FROM blocks FINAL WHERE version_name = '6.1.0' FORMAT JSONCompact")
+    check(json.loads(n)["data"] == [["6", "6", "6", 600]] or json.loads(n)["data"] == [[6, 6, 6, 600]],
+          f"the head's blocks in ClickHouse: lock_ms, running_ms, binder_ms set on 6 of 6, lock 600 ms: {n}")
+    n = chp.ch(url, "SELECT count(), countIf(isNull(lock_ms)) FROM blocks FINAL WHERE version_name = '3.1.0'"
+                    " FORMAT JSONCompact")
+    c = [int(x) for x in json.loads(n)["data"][0]]
+    check(c[0] > 0 and c[0] == c[1], f"blocks of traces without such data: {c[1]} of {c[0]} have lock_ms null")
 
     # the blocks' answer alone is far over the 16 KB an answer was once cut to
     size = len(chp.ch(url, "SELECT grp AS `group`, kind, duration_ms FROM blocks FINAL FORMAT JSONEachRow"))
@@ -149,10 +186,11 @@ def main():
     l, f = run("all", "check", *args), run("all", "check", *fleet, *args)
     check(l == f, f"check without a selector: the newest version, exit {f[0]} as local {l[0]}")
 
-    # blocks --group: every column of the store's rows but the state shares
-    # (no scheduler data in ClickHouse), row for row in the store's order
+    # blocks --group: every column of the store's rows, the state, binder
+    # and lock shares included (#29), row for row in the store's order
     keys = ("group", "key_frame", "group_rule", "count", "total_ms", "max_ms", "p50_ms", "p95_ms", "traces",
-            "first_version", "last_version")
+            "first_version", "last_version", "running_share", "runnable_share", "sleeping_share",
+            "uninterruptible_share", "states_coverage", "binder_share", "lock_share")
 
     def same_groups(args, what, extra_env=None):
         lrc, lout, _ = run("all", "blocks", "--group", "--format", "json", *args)
@@ -176,7 +214,17 @@ def main():
     # CartRepository.awaitSync: 500.0 ms (4.12.0) and 1150.375 ms (4.11.0) in
     # examples/shop*.jsonl: p50 825.1875, p95 500 + 0.95 * 650.375 = 1117.856
     cart = [g for g in groups if g[0] == "com.example.shop.cart.CartRepository.awaitSync(CartRepository.java)"]
-    check(cart and cart[0][3:] == (2, 1650.375, 1150.375, 825.188, 1117.856, 2, "4.11.0", "4.12.0")
+    # Handler: com.example.Feed, 12 blocks of 600 ms: Running 6 x 350 + 6 x
+    # 150 = 3000 of 7200 ms (0.4167), D 6 x 250 + 6 x 350 = 3600 (0.5),
+    # Sleeping and lock 600 (0.0833), binder 0
+    feed = [g for g in groups if g[0] == "Handler: com.example.Feed"]
+    check(feed and feed[0][3:5] == (12, 7200.0) and feed[0][11:] == (0.4167, 0.0, 0.0833, 0.5, 1.0, 0.0, 0.0833),
+          f"Handler: com.example.Feed's shares: {feed}")
+    # the examples' systrace: lock contentions but no scheduling data
+    shares = [g for g in groups if g[17] is not None and g[0] != "Handler: com.example.Feed"]
+    check(any(g[11] is None and g[16] is None for g in shares) and any(g[17] is None for g in groups),
+          f"groups with lock data only: {[(g[0], g[17]) for g in shares][:3]}; and groups without any")
+    check(cart and cart[0][3:11] == (2, 1650.375, 1150.375, 825.188, 1117.856, 2, "4.11.0", "4.12.0")
           and cart[0][2] == "key_frame", f"CartRepository.awaitSync: {cart}")
     same_groups(("--limit", "3"), "")
     same_groups(("--kind", "long"), "")

@@ -11,21 +11,17 @@ error is reported with ClickHouse's message, and stops the server on any
 exit.  Exit 77 (skipped) when clickhouse-server is not installed.
 """
 import argparse
-import atexit
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.parse
-import urllib.request
 
-SERVER = shutil.which("clickhouse-server") or (
-    "/usr/sbin/clickhouse-server" if os.access("/usr/sbin/clickhouse-server", os.X_OK) else None)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chserver import SERVER, ch, start_server  # noqa: E402
+
 failures = []
 
 
@@ -33,79 +29,6 @@ def check(cond, what):
     print(("ok   " if cond else "FAIL ") + what)
     if not cond:
         failures.append(what)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(tmp):
-    http_port, tcp_port = free_port(), free_port()
-    config = f"""<?xml version="1.0"?>
-<yandex>
-  <logger><level>warning</level><log>{tmp}/server.log</log><errorlog>{tmp}/error.log</errorlog>
-    <console>0</console></logger>
-  <listen_host>127.0.0.1</listen_host>
-  <http_port>{http_port}</http_port>
-  <tcp_port>{tcp_port}</tcp_port>
-  <path>{tmp}/data/</path>
-  <tmp_path>{tmp}/tmp/</tmp_path>
-  <user_files_path>{tmp}/user_files/</user_files_path>
-  <format_schema_path>{tmp}/format_schemas/</format_schema_path>
-  <mark_cache_size>5368709</mark_cache_size>
-  <max_concurrent_queries>20</max_concurrent_queries>
-  <users_config>{tmp}/users.xml</users_config>
-  <default_profile>default</default_profile>
-  <default_database>default</default_database>
-  <timezone>UTC</timezone>
-  <mlock_executable>false</mlock_executable>
-</yandex>
-"""
-    users = """<?xml version="1.0"?>
-<yandex>
-  <profiles><default></default></profiles>
-  <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-    <profile>default</profile><quota>default</quota></default></users>
-  <quotas><default></default></quotas>
-</yandex>
-"""
-    open(f"{tmp}/config.xml", "w").write(config)
-    open(f"{tmp}/users.xml", "w").write(users)
-    log = open(f"{tmp}/stdout.log", "wb")
-    proc = subprocess.Popen([SERVER, f"--config-file={tmp}/config.xml"], stdout=log,
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp,
-                            start_new_session=True)
-
-    def stop():
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-    atexit.register(stop)
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
-        signal.signal(sig, lambda *_: sys.exit(1))
-    url = f"http://127.0.0.1:{http_port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            break
-        try:
-            if urllib.request.urlopen(url + "/ping", timeout=1).read() == b"Ok.\n":
-                return url, stop
-        except OSError:
-            time.sleep(0.1)
-    print(open(f"{tmp}/stdout.log", errors="replace").read()[-2000:])
-    raise SystemExit("clickhouse-server did not answer /ping")
-
-
-def ch(url, sql, db="fleet"):
-    q = urllib.parse.urlencode({"database": db})
-    return urllib.request.urlopen(f"{url}/?{q}", data=sql.encode(), timeout=30).read().decode().strip()
 
 
 def main():
@@ -246,9 +169,10 @@ def main():
         check(rc == 0 and len(json.loads(out)) == int(n), f"{kind} blocks: {n} in ClickHouse")
 
     # a server error comes back with ClickHouse's message and what was sent
+    # (every column there, `json` an Int64 the rows' JSON text cannot be)
+    ddl = ch(url, "SHOW CREATE TABLE events").replace("\\n", "\n").replace("json String", "json Int64")
     ch(url, "DROP TABLE events")
-    ch(url, "CREATE TABLE events (trace_uid String, seq UInt64, day Date) ENGINE = MergeTree"
-            " PARTITION BY day ORDER BY (trace_uid, seq)")
+    ch(url, ddl)
     ch(url, "TRUNCATE TABLE traces")
     rc, out, err = run(*push)
     check(rc == 1 and err.count("\n") == 1 and err.startswith(f"godeye push: '{url}': clickhouse: Code: ")
@@ -257,6 +181,36 @@ def main():
           and "(trace 1: rows 1..1 of 'events' refused; accepted for it: dispatches 7, blocks 6,"
               " block_groups 6, stack_samples 7, events 0;" in err,
           f"refused insert names the server's message and what was sent: {err!r}")
+
+    # a table made by an older godeye (blocks without the "why" columns of
+    # #29): push says so before sending anything and names the ALTER TABLE
+    # that adds them; once run, the push goes through
+    why = ("running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms", "states_covered_ms",
+           "binder_ms", "lock_ms")
+    schema = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schemas",
+                               "clickhouse.sql")).read()
+    ddl = schema[schema.index("CREATE TABLE IF NOT EXISTS blocks ("):]
+    ddl = ddl[:ddl.index(";", ddl.index(") ENGINE"))]
+    old = "\n".join(line for line in ddl.split("\n")
+                    if line.strip().split(" ")[0] not in why and not line.strip().startswith("--"))
+    old = old.replace("grp_rule      String DEFAULT '',", "grp_rule      String DEFAULT ''")
+    ch(url, "CREATE DATABASE old", db="default")
+    ch(url, old, db="old")
+    rc, out, err = run("push", "--clickhouse", url, "--database", "old")
+    alter = err.split("add them once with ")[-1].strip()
+    check(rc == 1 and err.count("\n") == 1 and "table 'blocks' lacks 7 columns of this godeye" in err
+          and alter.startswith("ALTER TABLE blocks ADD COLUMN running_ms Nullable(Float64), ADD COLUMN")
+          and all(c in alter for c in why) and ch(url, "SELECT count() FROM traces", db="old") == "0",
+          f"an old blocks table: nothing sent, the ALTER named: {err.strip()!r}")
+    # the gate over such tables: one line saying so, exit 1
+    rc, out, err = run("blocks", "--group", "--clickhouse", url, "--database", "old")
+    check(rc == 1 and err.count("\n") == 1 and "tables made by an older godeye" in err,
+          f"blocks --group over the old table: {err.strip()!r}")
+    ch(url, alter, db="old")
+    rc, out, err = run("push", "--clickhouse", url, "--database", "old")
+    n = ch(url, "SELECT count(), countIf(isNotNull(lock_ms)) FROM blocks", db="old").split()
+    check(rc == 0 and int(n[0]) == gsql("SELECT count(*) FROM block"),
+          f"after that ALTER the push goes through: {n[0]} blocks ({err.strip()})")
 
     rc, out, err = run("push", "--clickhouse", "http://127.0.0.1:1", "--database", "fleet")
     check(rc == 1 and err.startswith("godeye push: 'http://127.0.0.1:1': clickhouse: "),

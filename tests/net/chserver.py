@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""chserver.py - a clickhouse-server of its own for the net/ tests: started
+on loopback with a minimal config (127.0.0.1, free ports, data and logs
+under a temporary folder), ready when /ping answers, stopped on any exit.
+
+    url, stop = start_server(tmp)    # SERVER is None when not installed
+    ch(url, "SELECT 1")              # a query over HTTP, its answer stripped
+"""
+import atexit
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+SERVER = shutil.which("clickhouse-server") or (
+    "/usr/sbin/clickhouse-server" if os.access("/usr/sbin/clickhouse-server", os.X_OK) else None)
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(tmp):
+    http_port, tcp_port = free_port(), free_port()
+    config = f"""<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><log>{tmp}/server.log</log><errorlog>{tmp}/error.log</errorlog>
+    <console>0</console></logger>
+  <listen_host>127.0.0.1</listen_host>
+  <http_port>{http_port}</http_port>
+  <tcp_port>{tcp_port}</tcp_port>
+  <path>{tmp}/data/</path>
+  <tmp_path>{tmp}/tmp/</tmp_path>
+  <user_files_path>{tmp}/user_files/</user_files_path>
+  <format_schema_path>{tmp}/format_schemas/</format_schema_path>
+  <mark_cache_size>5368709</mark_cache_size>
+  <max_concurrent_queries>20</max_concurrent_queries>
+  <users_config>{tmp}/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <timezone>UTC</timezone>
+  <mlock_executable>false</mlock_executable>
+</yandex>
+"""
+    users = """<?xml version="1.0"?>
+<yandex>
+  <profiles><default></default></profiles>
+  <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
+    <profile>default</profile><quota>default</quota></default></users>
+  <quotas><default></default></quotas>
+</yandex>
+"""
+    open(f"{tmp}/config.xml", "w").write(config)
+    open(f"{tmp}/users.xml", "w").write(users)
+    log = open(f"{tmp}/stdout.log", "wb")
+    proc = subprocess.Popen([SERVER, f"--config-file={tmp}/config.xml"], stdout=log,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp,
+                            start_new_session=True)
+
+    def stop():
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+    atexit.register(stop)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM):
+        signal.signal(sig, lambda *_: sys.exit(1))
+    url = f"http://127.0.0.1:{http_port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            break
+        try:
+            if urllib.request.urlopen(url + "/ping", timeout=1).read() == b"Ok.\n":
+                return url, stop
+        except OSError:
+            time.sleep(0.1)
+    print(open(f"{tmp}/stdout.log", errors="replace").read()[-2000:])
+    raise SystemExit("clickhouse-server did not answer /ping")
+
+
+def ch(url, sql, db="fleet"):
+    q = urllib.parse.urlencode({"database": db})
+    return urllib.request.urlopen(f"{url}/?{q}", data=sql.encode(), timeout=30).read().decode().strip()
