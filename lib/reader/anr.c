@@ -78,6 +78,7 @@
 #include "reader/mdstamp.h"
 #include "core/util.h"
 #include "core/row.h"
+#include "core/scan.h"
 
 #define ANR_MAX_FRAMES 1024
 #define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)
@@ -176,16 +177,9 @@ static const char *anr_header_quote(const char *s);
 static void anr_lock_line(anr_ctx *c, const char *s);
 static int anr_native_frame(anr_ctx *c, const char *s, long line);
 static int64_t anr_parse_uint(const char *s, const char **end);
-static int anr_starts(const char *s, const char *p);
 static int anr_thread_header(anr_ctx *c, const char *s, long line);
-static size_t anr_trim_right(const char *s, size_t n);
 
 /* ---- small parsing helpers ---- */
-
-static int anr_starts(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
 
 static void anr_copy_str(char *dst, size_t cap, const char *src, size_t n)
 {
@@ -270,7 +264,7 @@ static int parse_dump_header(const char *s, int64_t *pid, double *ts, int64_t *z
 {
     const char *p;
     *pid = anr_parse_uint(s, &p);
-    if (*pid < 0 || !anr_starts(p, " at "))
+    if (*pid < 0 || !gd_starts(p, " at "))
         return -1;
     return parse_stamp(p + 4, ts, zone_min);
 }
@@ -308,7 +302,7 @@ static int named_anr_record(const char *name)
         return 0;
     const char *b = strrchr(name, '/');
     b = b ? b + 1 : name;
-    return anr_starts(b, "anr_");
+    return gd_starts(b, "anr_");
 }
 
 /* A dump starts (parsed or not): its index in the input, and the carrier
@@ -358,7 +352,7 @@ static int banner(anr_ctx *c, const char *s, long line)
 {
     int64_t pid;
     double ts;
-    if (anr_starts(s, "----- pid ")) {
+    if (gd_starts(s, "----- pid ")) {
         int rc = close_open(c, line);
         if (rc)
             return rc;
@@ -371,19 +365,19 @@ static int banner(anr_ctx *c, const char *s, long line)
         start_dump(c, pid, ts, line);
         return 0;
     }
-    if (anr_starts(s, "----- Waiting Channels: pid ")) {
+    if (gd_starts(s, "----- Waiting Channels: pid ")) {
         int rc = close_open(c, line);
         c->where = ANR_IN_WCHAN;
         gd_sink_skip(c->sink, "ignored: anr waiting channels section", line, 1);
         return rc;
     }
-    if (anr_starts(s, "----- begin pid ")) {
+    if (gd_starts(s, "----- begin pid ")) {
         int rc = close_open(c, line);
         c->where = ANR_IN_KSTACKS;
         gd_sink_skip(c->sink, "ignored: anr kernel stacks section", line, 1);
         return rc;
     }
-    if (anr_starts(s, "----- end ")) {
+    if (gd_starts(s, "----- end ")) {
         if (c->where == ANR_OUT)
             gd_sink_skip(c->sink, "anr: end line outside a dump", line, 1);
         if (c->where == ANR_IN_DUMP && c->headless) {
@@ -412,7 +406,7 @@ static int banner(anr_ctx *c, const char *s, long line)
  * "----- pid" line was lost.  1 when it did, 0 when the line is stray. */
 static int start_headless(anr_ctx *c, const char *s, long line)
 {
-    if (!anr_header_quote(s) && !anr_starts(s, "Cmd line: ") && !anr_starts(s, "DALVIK THREADS"))
+    if (!anr_header_quote(s) && !gd_starts(s, "Cmd line: ") && !gd_starts(s, "DALVIK THREADS"))
         return 0;
     start_dump(c, -1, 0, line);
     c->zone_min = INT64_MIN; /* no header, no zone: not the previous dump's */
@@ -427,11 +421,11 @@ static double pretty_size(const char *p)
     double v = strtod(p, &e);
     if (e == p || v < 0)
         return -1;
-    if (anr_starts(e, "GB"))
+    if (gd_starts(e, "GB"))
         return v * 1073741824.0;
-    if (anr_starts(e, "MB"))
+    if (gd_starts(e, "MB"))
         return v * 1048576.0;
-    if (anr_starts(e, "KB"))
+    if (gd_starts(e, "KB"))
         return v * 1024.0;
     if (*e == 'B')
         return v;
@@ -445,11 +439,11 @@ static double pretty_ms(const char *p)
     double v = strtod(p, &e);
     if (e == p || v < 0)
         return -1;
-    if (anr_starts(e, "ms"))
+    if (gd_starts(e, "ms"))
         return v;
-    if (anr_starts(e, "us"))
+    if (gd_starts(e, "us"))
         return v / 1e3;
-    if (anr_starts(e, "ns"))
+    if (gd_starts(e, "ns"))
         return v / 1e6;
     if (*e == 's')
         return v * 1e3;
@@ -478,7 +472,7 @@ static void header_stat(anr_ctx *c, const char *s, size_t len)
         {"Total blocking GC time: ", ANR_H_GC_BLOCKING_TIME, 1},
     };
     (void)len;
-    if (anr_starts(s, "Heap: ")) {
+    if (gd_starts(s, "Heap: ")) {
         double pct, used, size, objs;
         char u1[3], u2[3];
         if (c->heap[ANR_H_FREE_PCT] < 0 &&
@@ -495,7 +489,7 @@ static void header_stat(anr_ctx *c, const char *s, size_t len)
         return;
     }
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        if (!anr_starts(s, lines[i].prefix))
+        if (!gd_starts(s, lines[i].prefix))
             continue;
         int k = lines[i].slot;
         if (k < 0 || c->heap[k] >= 0)
@@ -516,8 +510,8 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
         return rc;
     }
     if (!c->in_thread) {
-        if (anr_starts(s, "Cmd line: ") && !c->has_app && c->nthr == 0) {
-            size_t n = anr_trim_right(s + 10, len - 10);
+        if (gd_starts(s, "Cmd line: ") && !c->has_app && c->nthr == 0) {
+            size_t n = gd_trim_right(s + 10, len - 10);
             gd_anr_copy_text(c, c->app, sizeof c->app, s + 10, n);
             /* untrusted text: control bytes never reach a terminal */
             int bad = 0;
@@ -530,10 +524,10 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
                 gd_sink_skip(c->sink, "anr: control characters in Cmd line (shown as '?')", line, 1);
             c->has_app = 1;
             return 0;
-        } else if (anr_starts(s, "Build fingerprint: '") && !c->device[0] && c->nthr == 0) {
+        } else if (gd_starts(s, "Build fingerprint: '") && !c->device[0] && c->nthr == 0) {
             /* the device, as a bugreport names it without ro.product.model */
             char fp[256];
-            gd_anr_copy_text(c, fp, sizeof fp, s + 20, anr_trim_right(s + 20, len - 20));
+            gd_anr_copy_text(c, fp, sizeof fp, s + 20, gd_trim_right(s + 20, len - 20));
             gd_fingerprint_device(fp, c->device, sizeof c->device);
         }
         const char *nb = c->nthr == 0 ? strstr(s, ">>> ") : NULL, *ne = nb ? strstr(nb + 4, " <<<") : NULL;
@@ -554,19 +548,19 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
     if (i == len)
         return anr_end_thread(c);
     const char *p = s + i;
-    if (anr_starts(p, "at ")) {
-        size_t n = anr_trim_right(p + 3, len - i - 3);
+    if (gd_starts(p, "at ")) {
+        size_t n = gd_trim_right(p + 3, len - i - 3);
         if (n == 0) {
             gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
             return 0;
         }
         return anr_add_frame(c, p + 3, n, "", 0, "", 0, line);
     }
-    if (anr_starts(p, "native: #"))
+    if (gd_starts(p, "native: #"))
         return anr_native_frame(c, p + 8, line);
     if (p[0] == '#' && isdigit((unsigned char)p[1]))
         return anr_native_frame(c, p, line);
-    if (anr_starts(p, "| sysTid=")) {
+    if (gd_starts(p, "| sysTid=")) {
         int64_t t = anr_parse_uint(p + 9, NULL);
         if (t >= 0)
             c->cur.tid = t;
@@ -592,9 +586,9 @@ static int probe(const unsigned char *h, size_t n, int eof)
         buf[k] = 0;
         int64_t pid, zone;
         double ts;
-        if (anr_starts(buf, "----- pid ") && parse_dump_header(buf + 10, &pid, &ts, &zone) == 0)
+        if (gd_starts(buf, "----- pid ") && parse_dump_header(buf + 10, &pid, &ts, &zone) == 0)
             return 95;
-        if (anr_starts(buf, "----- Waiting Channels: pid ") &&
+        if (gd_starts(buf, "----- Waiting Channels: pid ") &&
             parse_dump_header(buf + strlen("----- Waiting Channels: pid "), &pid, &ts, &zone) == 0)
             return 90;
         i = end + 1;
@@ -619,16 +613,16 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     while (!rc && (r = gd_input_getline(in, &s, &len, err)) == 1) {
         long line = gd_input_lineno(in);
         c.line = line;
-        if (anr_starts(s, "----- "))
+        if (gd_starts(s, "----- "))
             rc = banner(&c, s, line);
         else if (c.where == ANR_IN_DUMP)
             rc = dump_line(&c, s, len, line);
         else if (c.where == ANR_OUT) {
             if (start_headless(&c, s, line))
                 rc = dump_line(&c, s, len, line);
-            else if (c.ndump == 0 && !c.has_subject && anr_starts(s, "Subject: ")) {
+            else if (c.ndump == 0 && !c.has_subject && gd_starts(s, "Subject: ")) {
                 /* an ANR record's reason (Android 11+), before its first dump */
-                size_t n = anr_trim_right(s + 9, len - 9);
+                size_t n = gd_trim_right(s + 9, len - 9);
                 gd_anr_copy_text(&c, c.subject, sizeof c.subject, s + 9, n);
                 for (char *p = c.subject; *p; p++)
                     if ((unsigned char)*p < 0x20 || *p == 0x7f)
@@ -727,13 +721,6 @@ static int anr_add_frame(anr_ctx *c, const char *a, size_t na, const char *b, si
     return 0;
 }
 
-static size_t anr_trim_right(const char *s, size_t n)
-{
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        n--;
-    return n;
-}
-
 /* End of a balanced "(...)" group starting at s[0] == '(' (index of the
  * closing paren), or the last ')' of the line when unbalanced, or -1. */
 static long group_end(const char *s)
@@ -761,7 +748,7 @@ static int anr_native_frame(anr_ctx *c, const char *s, long line)
         p++;
     while (*p == ' ')
         p++;
-    if (!anr_starts(p, "pc ")) {
+    if (!gd_starts(p, "pc ")) {
         gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
         return 0;
     }
@@ -775,7 +762,7 @@ static int anr_native_frame(anr_ctx *c, const char *s, long line)
     const char *path = p;
     while (*p && !(p[0] == ' ' && p[1] == '('))
         p++;
-    size_t npath = anr_trim_right(path, (size_t)(p - path));
+    size_t npath = gd_trim_right(path, (size_t)(p - path));
     const char *base = path;
     for (size_t i = 0; i < npath; i++)
         if (path[i] == '/')
@@ -795,8 +782,8 @@ static int anr_native_frame(anr_ctx *c, const char *s, long line)
             break;
         const char *in = p + 1;
         size_t nin = (size_t)e - 1;
-        if (!sym && !anr_starts(in, "offset ") && !anr_starts(in, "BuildId:") &&
-            !(nin == 7 && anr_starts(in, "deleted"))) {
+        if (!sym && !gd_starts(in, "offset ") && !gd_starts(in, "BuildId:") &&
+            !(nin == 7 && gd_starts(in, "deleted"))) {
             sym = in;
             nsym = nin;
         }
@@ -818,7 +805,7 @@ static int anr_native_frame(anr_ctx *c, const char *s, long line)
  * (name)" (Dalvik 4.x), "held by threadid=N (name)" (Dalvik 2.x). */
 static void anr_lock_line(anr_ctx *c, const char *s)
 {
-    if (anr_starts(s, "- waiting on <") && !c->cur.wait_obj[0]) {
+    if (gd_starts(s, "- waiting on <") && !c->cur.wait_obj[0]) {
         /* Object.wait(): the monitor a frame further out "locked" is
          * released while waiting -- not held */
         const char *a = s + strlen("- waiting on <"), *e = strchr(a, '>');
@@ -826,7 +813,7 @@ static void anr_lock_line(anr_ctx *c, const char *s)
             gd_anr_copy_text(c, c->cur.wait_obj, sizeof c->cur.wait_obj, a, (size_t)(e - a));
         return;
     }
-    if (anr_starts(s, "- locked <")) {
+    if (gd_starts(s, "- locked <")) {
         const char *a = s + strlen("- locked <"), *e = strchr(a, '>');
         if (!e || e == a)
             return;
@@ -840,7 +827,7 @@ static void anr_lock_line(anr_ctx *c, const char *s)
         gd_anr_copy_text(c, c->cur.locked[c->cur.nlocked++], sizeof c->cur.locked[0], a, (size_t)(e - a));
         return;
     }
-    if (!anr_starts(s, "- waiting to lock <") || c->cur.waiting_on[0])
+    if (!gd_starts(s, "- waiting to lock <") || c->cur.waiting_on[0])
         return;
     const char *a = s + strlen("- waiting to lock <");
     const char *e = strchr(a, '>');
@@ -880,7 +867,7 @@ static const char *anr_header_quote(const char *s)
     if (s[0] != '"')
         return NULL;
     for (const char *p = s + 1; (p = strchr(p, '"')); p++)
-        if (anr_starts(p, "\" prio=") || anr_starts(p, "\" daemon") || anr_starts(p, "\" sysTid="))
+        if (gd_starts(p, "\" prio=") || gd_starts(p, "\" daemon") || gd_starts(p, "\" sysTid="))
             q = p;
     return q;
 }

@@ -73,6 +73,7 @@
 #include "io/textin.h"
 #include "reader/bugreport_int.h"
 #include "core/util.h"
+#include "core/scan.h"
 
 /* NULL when out of memory. */
 static gd_br *gd_br_new(const gd_sink *sink, const gd_read_opts *opts);
@@ -128,18 +129,6 @@ static void gd_br_printable(char *out, size_t n, const char *s, size_t len)
         out[k] = 0;
 }
 
-static int starts(const char *s, size_t n, const char *p)
-{
-    size_t k = strlen(p);
-    return n >= k && memcmp(s, p, k) == 0;
-}
-
-static int ends(const char *s, size_t n, const char *p)
-{
-    size_t k = strlen(p);
-    return n >= k && memcmp(s + n - k, p, k) == 0;
-}
-
 static int br_all_of(const char *s, size_t n, char c, size_t min)
 {
     if (n < min)
@@ -166,9 +155,9 @@ static int contains(const char *s, size_t n, const char *p)
  * and for BR_L_SECTION the parenthesised argument in [*a, *a + *an). */
 static int br_classify(const char *s, size_t n, const char **t, size_t *tn, const char **a, size_t *an)
 {
-    if (br_all_of(s, n, '=', 10) || starts(s, n, "== "))
+    if (br_all_of(s, n, '=', 10) || gd_starts_n(s, n, "== "))
         return BR_L_BANNER;
-    if (starts(s, n, "------ ") && ends(s, n, " ------") && n >= 14) {
+    if (gd_starts_n(s, n, "------ ") && gd_ends_n(s, n, " ------") && n >= 14) {
         if (contains(s, n, " was the duration of '"))
             return BR_L_END;
         const char *b = s + 7, *e = s + n - 7;
@@ -188,14 +177,14 @@ static int br_classify(const char *s, size_t n, const char **t, size_t *tn, cons
         }
         return BR_L_SECTION;
     }
-    if (starts(s, n, "--------- ") && contains(s, n, " was the duration of dumpsys "))
+    if (gd_starts_n(s, n, "--------- ") && contains(s, n, " was the duration of dumpsys "))
         return BR_L_END;
-    if (starts(s, n, "DUMP OF SERVICE ") && ends(s, n, ":") && n > 17) {
+    if (gd_starts_n(s, n, "DUMP OF SERVICE ") && gd_ends_n(s, n, ":") && n > 17) {
         const char *b = s + 16;
         size_t k = n - 17;
         static const char *const prio[] = {"CRITICAL ", "HIGH ", "NORMAL "};
         for (size_t i = 0; i < 3; i++)
-            if (starts(b, k, prio[i])) {
+            if (gd_starts_n(b, k, prio[i])) {
                 b += strlen(prio[i]);
                 k -= strlen(prio[i]);
                 break;
@@ -347,7 +336,7 @@ static void br_header_line(gd_br *b, const char *s, size_t n)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char *dst = (char *)b + keys[i].off;
         size_t k = strlen(keys[i].key);
-        if (!dst[0] && starts(s, n, keys[i].key)) {
+        if (!dst[0] && gd_starts_n(s, n, keys[i].key)) {
             copy_field(dst, s + k, n - k);
             return;
         }
@@ -361,7 +350,7 @@ static void br_prop_line(gd_br *b, const char *s, size_t n)
                                         "[ro.build.version.sdk]: ["};
     for (size_t i = 0; i < 3; i++) {
         size_t k = strlen(names[i]);
-        if (!starts(s, n, names[i]) || s[n - 1] != ']')
+        if (!gd_starts_n(s, n, names[i]) || s[n - 1] != ']')
             continue;
         const char *v = s + k;
         size_t vn = n - k - 1;
@@ -390,7 +379,7 @@ static void br_activity_line(gd_br *b, const char *s, size_t n)
     size_t i = 0;
     while (i < n && s[i] == ' ')
         i++;
-    if (b->resumed_app[0] || !starts(s + i, n - i, key))
+    if (b->resumed_app[0] || !gd_starts_n(s + i, n - i, key))
         return;
     const char *p = memchr(s + i, '{', n - i), *e = s + n;
     if (!p)

@@ -49,6 +49,7 @@
 #include "reader.h"
 #include "core/util.h"
 #include "slicetrack.h"
+#include "core/scan.h"
 
 #define CHROME_MAX_THREADS 4096
 #define CHROME_MAX_DEPTH 256
@@ -393,13 +394,6 @@ static int read_chrome(gd_input *in, const gd_sink *sink, const gd_read_opts *op
 
 /* ---- probe ---- */
 
-static size_t skip_ws(const unsigned char *h, size_t n, size_t i)
-{
-    while (i < n && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))
-        i++;
-    return i;
-}
-
 /* `"key"` followed by optional whitespace and ':' somewhere in h[i..n). */
 static int has_key(const unsigned char *h, size_t n, size_t i, const char *key)
 {
@@ -407,7 +401,7 @@ static int has_key(const unsigned char *h, size_t n, size_t i, const char *key)
     for (; i + kl + 2 <= n; i++) {
         if (h[i] != '"' || memcmp(h + i + 1, key, kl) != 0 || h[i + 1 + kl] != '"')
             continue;
-        size_t j = skip_ws(h, n, i + kl + 2);
+        size_t j = gd_skip_ws(h, n, i + kl + 2);
         if (j < n && h[j] == ':')
             return 1;
     }
@@ -417,11 +411,11 @@ static int has_key(const unsigned char *h, size_t n, size_t i, const char *key)
 static int probe(const unsigned char *h, size_t n, int eof)
 {
     (void)eof;
-    size_t i = skip_ws(h, n, 0);
+    size_t i = gd_skip_ws(h, n, 0);
     if (i >= n)
         return 0;
     if (h[i] == '[') {
-        size_t j = skip_ws(h, n, i + 1);
+        size_t j = gd_skip_ws(h, n, i + 1);
         if (j < n && h[j] == '{' && has_key(h, n, j, "ph") &&
             (has_key(h, n, j, "ts") || has_key(h, n, j, "pid")))
             return 90;

@@ -326,14 +326,14 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     if (gd_lc_tag_is(l, "Looper")) {
         if (n == 7 && memcmp(m, "Drained", 7) == 0)
             return lc_emit_issue(c, l, ts, "slow_delivery_drained", GD_NONE, NULL, err);
-        if (STARTS(m, n, "Slow Looper "))
+        if (gd_starts_n(m, n, "Slow Looper "))
             return lc_miui_slow_looper(c, l, ts, err);
         return lc_looper_slow(c, l, ts, err);
     }
-    if (gd_lc_tag_is(l, "Choreographer") && STARTS(m, n, "Skipped "))
+    if (gd_lc_tag_is(l, "Choreographer") && gd_starts_n(m, n, "Skipped "))
         return lc_skipped_frames(c, l, ts, err);
     if (gd_lc_tag_is(l, "ActivityTaskManager") || gd_lc_tag_is(l, "ActivityManager")) {
-        if (STARTS(m, n, "Displayed ") || STARTS(m, n, "Fully drawn ") || STARTS(m, n, "[AppLaunch] "))
+        if (gd_starts_n(m, n, "Displayed ") || gd_starts_n(m, n, "Fully drawn ") || gd_starts_n(m, n, "[AppLaunch] "))
             return lc_displayed(c, l, ts, err);
         return GD_OTHER_RULE;
     }
@@ -470,8 +470,8 @@ static int lc_looper_slow(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
     size_t n = l->msg_len;
-    int dispatch = STARTS(m, n, "Slow dispatch took ");
-    if (!dispatch && !STARTS(m, n, "Slow delivery took "))
+    int dispatch = gd_starts_n(m, n, "Slow dispatch took ");
+    if (!dispatch && !gd_starts_n(m, n, "Slow delivery took "))
         return GD_OTHER_RULE;
     size_t i = sizeof("Slow dispatch took ") - 1, k;
     int64_t took = lc_ms_at(m + i, n - i, &k);
@@ -511,7 +511,7 @@ static int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error 
     const char *thr = lc_thread_name(c, m + i, (size_t)(colon - (m + i)));
     const char *r = colon + 2;
     size_t rn = (size_t)(m + n - r);
-    if (STARTS(r, rn, "Long Msg: ")) {
+    if (gd_starts_n(r, rn, "Long Msg: ")) {
         int64_t wall = lc_field_ms(r, rn, "wall=");
         if (wall < 0)
             return GD_OTHER_RULE;
@@ -530,7 +530,7 @@ static int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error 
     for (const char *p = r; (p = lc_find(p, (size_t)(m + n - p), " is ")) != NULL; p += 4) {
         const char *q = p + 4;
         late = lc_ms_at(q, (size_t)(m + n - q), &k);
-        if (late >= 0 && STARTS(q + k, (size_t)(m + n - q - k), " late")) {
+        if (late >= 0 && gd_starts_n(q + k, (size_t)(m + n - q - k), " late")) {
             is = p;
             break;
         }
@@ -541,7 +541,7 @@ static int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error 
     const char *after = is + 4 + k + 5; /* past " late" */
     size_t an = (size_t)(m + n - after);
     int64_t wall = -1;
-    if (STARTS(after, an, " (wall="))
+    if (gd_starts_n(after, an, " (wall="))
         wall = lc_ms_at(after + 7, an - 7, NULL);
     if (wall < 0 && c->longmsg.set && c->longmsg.pid == l->pid && c->longmsg.tid == l->tid &&
         c->longmsg.late == late && ts - c->longmsg.ts <= 100 && ts >= c->longmsg.ts)
@@ -563,7 +563,7 @@ static int lc_miui_slow_looper(lc_ctx *c, const lc_line *l, double ts, gd_error 
         const char *q = p + 4;
         int64_t idx;
         size_t d = gd_lc_parse_int(q, (size_t)(m + n - q), &idx);
-        if (!d || !STARTS(q + d, (size_t)(m + n - q - d), " took ")) {
+        if (!d || !gd_starts_n(q + d, (size_t)(m + n - q - d), " took ")) {
             p = q;
             continue;
         }
@@ -604,12 +604,12 @@ static int lc_skipped_frames(lc_ctx *c, const lc_line *l, double ts, gd_error *e
 {
     const char *m = l->msg;
     size_t n = l->msg_len;
-    if (!STARTS(m, n, "Skipped "))
+    if (!gd_starts_n(m, n, "Skipped "))
         return GD_OTHER_RULE;
     size_t i = sizeof("Skipped ") - 1;
     int64_t frames;
     size_t k = gd_lc_parse_int(m + i, n - i, &frames);
-    if (!k || !gd_lc_starts(m + i + k, n - i - k, " frames!", 8))
+    if (!k || !gd_starts_n(m + i + k, n - i - k, " frames!"))
         return GD_OTHER_RULE;
     json_t *js = json_object();
     json_object_set_new(js, "frames", json_integer(frames));
@@ -696,14 +696,14 @@ static int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     const char *m = l->msg;
     size_t n = l->msg_len, i;
     int fully = 0;
-    if (STARTS(m, n, "[AppLaunch] "))
+    if (gd_starts_n(m, n, "[AppLaunch] "))
         m += sizeof("[AppLaunch] ") - 1, n -= sizeof("[AppLaunch] ") - 1;
-    if (STARTS(m, n, "Fully drawn ")) {
+    if (gd_starts_n(m, n, "Fully drawn ")) {
         fully = 1;
         i = sizeof("Fully drawn ") - 1;
     } else {
         i = 0;
-        while (STARTS(m + i, n - i, "Displayed "))
+        while (gd_starts_n(m + i, n - i, "Displayed "))
             i += sizeof("Displayed ") - 1;
         if (!i)
             return GD_OTHER_RULE;
@@ -721,7 +721,7 @@ static int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
         return 0;
     }
     d += used;
-    if (STARTS(m + d, n - d, " (total ")) {
+    if (gd_starts_n(m + d, n - d, " (total ")) {
         const char *close = lc_find(m + d, n - d, ")");
         d = close ? (size_t)(close - m) + 1 : n;
     }
@@ -815,7 +815,7 @@ static void cpu_line(lc_anr *a, const char *m, size_t n)
     i += k;
     while (i < n && m[i] == ' ')
         i++;
-    if (STARTS(m + i, n - i, "TOTAL:")) {
+    if (gd_starts_n(m + i, n - i, "TOTAL:")) {
         a->cpu_total = v;
         a->in_cpu = 0;
         a->cpu_done = 1;
@@ -906,16 +906,16 @@ static int lc_anr_line(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     size_t n = l->msg_len;
     int am = gd_lc_tag_is(l, "ActivityManager");
     if (a->open) {
-        if (am && l->pid == a->am_pid && l->tid == a->am_tid && !STARTS(m, n, "ANR in ")) {
-            if (STARTS(m, n, "PID: ")) {
+        if (am && l->pid == a->am_pid && l->tid == a->am_tid && !gd_starts_n(m, n, "ANR in ")) {
+            if (gd_starts_n(m, n, "PID: ")) {
                 int64_t pid = -1;
                 if (gd_lc_parse_int(m + 5, n - 5, &pid))
                     a->pid = pid;
-            } else if (STARTS(m, n, "Reason: ") && !a->reason[0])
+            } else if (gd_starts_n(m, n, "Reason: ") && !a->reason[0])
                 copy_text(a->reason, sizeof a->reason, m + 8, n - 8);
-            else if (STARTS(m, n, "Load: ") && !a->load[0])
+            else if (gd_starts_n(m, n, "Load: ") && !a->load[0])
                 copy_text(a->load, sizeof a->load, m + 6, n - 6);
-            else if (STARTS(m, n, "CPU usage from ") && !a->cpu_done && !a->cpu_window[0]) {
+            else if (gd_starts_n(m, n, "CPU usage from ") && !a->cpu_done && !a->cpu_window[0]) {
                 copy_text(a->cpu_window, sizeof a->cpu_window, m + 15, n - 15);
                 size_t w = strlen(a->cpu_window);
                 if (w && a->cpu_window[w - 1] == ':')
@@ -931,7 +931,7 @@ static int lc_anr_line(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     }
     if (gd_lc_tag_is(l, "am_anr"))
         return am_anr(c, l, ts, err);
-    if (!am || !STARTS(m, n, "ANR in "))
+    if (!am || !gd_starts_n(m, n, "ANR in "))
         return GD_NOT_MINE;
     memset(a, 0, sizeof *a);
     a->open = 1;

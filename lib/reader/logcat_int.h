@@ -8,6 +8,7 @@
 
 #include "reader.h"
 #include "reader/mdstamp.h"
+#include "core/scan.h"
 
 enum { LC_NONE = 0, LC_THREADTIME, LC_TIME, LC_BRIEF, LC_BEGINNING, LC_CONT };
 
@@ -22,7 +23,6 @@ typedef struct lc_line {
     const char *msg;
     size_t msg_len;
 } lc_line;
-#define STARTS(p, n, lit) gd_lc_starts((p), (n), (lit), sizeof(lit) - 1)
 /* an ActivityManager "ANR in" block being read (logcat.c) */
 typedef struct lc_anr {
     int open, in_cpu, cpu_done;
@@ -53,7 +53,6 @@ typedef struct lc_ctx {
 int gd_lc_is_digit(char c);
 size_t gd_lc_parse_int(const char *p, size_t n, int64_t *out);
 int gd_lc_parse_line(const char *s, size_t n, lc_line *l);
-int gd_lc_starts(const char *p, size_t n, const char *lit, size_t litlen);
 int gd_lc_tag_is(const lc_line *l, const char *t);
 size_t gd_lc_word_len(const char *p, size_t n);
 

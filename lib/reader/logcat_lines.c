@@ -223,11 +223,6 @@ int gd_lc_parse_line(const char *s, size_t n, lc_line *l)
     return l->layout = parse_tag_colon(s, i + 2, n, l);
 }
 
-int gd_lc_starts(const char *p, size_t n, const char *lit, size_t litlen)
-{
-    return n >= litlen && memcmp(p, lit, litlen) == 0;
-}
-
 int gd_lc_tag_is(const lc_line *l, const char *t)
 {
     size_t n = strlen(t);

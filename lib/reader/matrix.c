@@ -12,6 +12,7 @@
 #include "reader.h"
 #include "reader/matrix.h"
 #include "core/util.h"
+#include "core/scan.h"
 
 #define MX_METHOD_ID_DISPATCH 1048574L
 
@@ -282,21 +283,14 @@ void gd_matrix_lines_free(gd_matrix_lines *m)
     free(m);
 }
 
-static size_t skip_ws(const unsigned char *h, size_t n, size_t i)
-{
-    while (i < n && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))
-        i++;
-    return i;
-}
-
 static int probe(const unsigned char *h, size_t n, int eof)
 {
-    size_t i = skip_ws(h, n, 0);
+    size_t i = gd_skip_ws(h, n, 0);
     if (i >= n)
         return 0;
     if (h[i] == '{' || h[i] == '[') {
         if (h[i] == '[')
-            i = skip_ws(h, n, i + 1);
+            i = gd_skip_ws(h, n, i + 1);
         if (i >= n || h[i] != '{')
             return 0;
         json_t *o = json_loadb((const char *)h + i, n - i, JSON_DISABLE_EOF_CHECK, NULL);
@@ -340,7 +334,7 @@ static int read_matrix(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         rc = err->code ? err->code : GD_ERR_IO;
         goto out;
     }
-    size_t i = skip_ws(h, n, 0);
+    size_t i = gd_skip_ws(h, n, 0);
     rc = i < n && (h[i] == '{' || h[i] == '[') ? read_json(&c, in, err) : read_lines(&c, in, err);
 out:
     free_mapping(&c);

@@ -53,6 +53,7 @@
 #include "profname.h"
 #include "io/textin.h"
 #include "core/util.h"
+#include "core/scan.h"
 
 #define SP_MAX_FRAMES 1024
 #define SP_MAX_FRAME 2048
@@ -85,8 +86,6 @@ typedef struct sp {
     const char **fptr;
     size_t fptr_cap;
 } sp;
-
-static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
 /* s[0..len) into dst[n], cut at a character boundary and counted. */
 static void copy(const sp *p, char *dst, size_t n, const char *s, size_t len)
@@ -226,10 +225,10 @@ static void header(sp *s, const char *l)
         return;
     size_t nk = (size_t)(colon - p);
     const char *v = colon + 3;
-    if (nk == 16 && starts(p, "app_package_name") && *v) {
+    if (nk == 16 && gd_starts(p, "app_package_name") && *v) {
         copy(s, s->app, sizeof s->app, v, strlen(v));
         s->have_app = 1;
-    } else if (nk == 7 && starts(p, "cmdline") && !s->have_app) {
+    } else if (nk == 7 && gd_starts(p, "cmdline") && !s->have_app) {
         const char *a = strstr(v, " --app");
         if (a && (a[6] == ' ' || a[6] == '=')) {
             a += 7;
@@ -241,7 +240,7 @@ static void header(sp *s, const char *l)
                 s->have_app = 1;
             }
         }
-    } else if (nk == 7 && starts(p, "clockid")) {
+    } else if (nk == 7 && gd_starts(p, "clockid")) {
         s->realtime = strcmp(v, "realtime") == 0;
     }
 }
@@ -372,10 +371,10 @@ static int rs_line(sp *s, const char *l, long line)
         if ((rc = rs_entry_done(s)) || (rc = flush(s)))
             return rc;
         s->rs_chain = 0;
-        if (starts(p, "sample:")) {
+        if (gd_starts(p, "sample:")) {
             s->rs_block = 1;
             begin(s, line);
-        } else if (starts(p, "meta_info:")) {
+        } else if (gd_starts(p, "meta_info:")) {
             s->rs_block = 2;
         } else {
             s->rs_block = 3;
@@ -391,7 +390,7 @@ static int rs_line(sp *s, const char *l, long line)
     while (*v == ' ')
         v++;
     if (s->rs_block == 2) {
-        if (nk == 16 && starts(p, "app_package_name") && *v) {
+        if (nk == 16 && gd_starts(p, "app_package_name") && *v) {
             copy(s, s->app, sizeof s->app, v, strlen(v));
             s->have_app = 1;
         }
@@ -460,8 +459,8 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
                 header(s, l);
                 continue;
             }
-            form = (starts(l, "sample:") || starts(l, "meta_info:") || starts(l, "sample ") ||
-                    starts(l, "lost_situation:") || starts(l, "context_switch:"))
+            form = (gd_starts(l, "sample:") || gd_starts(l, "meta_info:") || gd_starts(l, "sample ") ||
+                    gd_starts(l, "lost_situation:") || gd_starts(l, "context_switch:"))
                        ? 2
                        : 1;
         }
@@ -537,8 +536,8 @@ static int probe(const unsigned char *head, size_t n, int eof)
     if (!h)
         return 0;
     int score = 0;
-    if ((starts(h, "sample:\n") || starts(h, "meta_info:\n") || starts(h, "context_switch:\n")) &&
-        strstr(h, "\n  thread_id: ") && (starts(h, "sample:\n") || strstr(h, "\nsample:\n")))
+    if ((gd_starts(h, "sample:\n") || gd_starts(h, "meta_info:\n") || gd_starts(h, "context_switch:\n")) &&
+        strstr(h, "\n  thread_id: ") && (gd_starts(h, "sample:\n") || strstr(h, "\nsample:\n")))
         score = 90;
     else if (strstr(h, "# cmdline : ") && strstr(h, "simpleperf") && looks_like_script(h))
         score = 95;

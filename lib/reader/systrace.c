@@ -46,6 +46,7 @@
 #include "ftrace_binder.h"
 #include "ftrace_sched.h"
 #include "reader.h"
+#include "core/scan.h"
 
 #define SYS_MAX_ZLINE ((size_t)1 << 20)
 #define SYS_ZCHUNK 65536
@@ -235,8 +236,6 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
     return gd_atrace_marker(c->at, f.ts_ms, f.tid, f.tgid, f.payload, f.payload_len, line, c->err);
 }
 
-static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
-
 static const char *skip_sp(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -252,7 +251,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
     case M_PREAMBLE:
         if (!*t)
             return 0;
-        if (starts(t, "<!DOCTYPE") || starts(t, "<!doctype") || starts(t, "<html")) {
+        if (gd_starts(t, "<!DOCTYPE") || gd_starts(t, "<!doctype") || gd_starts(t, "<html")) {
             c->mode = M_HTML;
             c->html = 1;
             return 0;
@@ -261,7 +260,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             c->mode = M_TEXT;
             return 0;
         }
-        if (strcmp(t, "TRACE:") == 0 || starts(t, "capturing trace")) {
+        if (strcmp(t, "TRACE:") == 0 || gd_starts(t, "capturing trace")) {
             gd_sink_skip(c->sink, "ignored: systrace: preamble line", line, 0);
             return 0;
         }
@@ -272,7 +271,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             return 0;
         return handle_ftrace(c, s, n, line);
     case M_HTML:
-        if (starts(t, "<!-- BEGIN TRACE -->")) {
+        if (gd_starts(t, "<!-- BEGIN TRACE -->")) {
             c->mode = M_HTML_TRACE;
             c->begin = 1;
         } else if (strstr(t, "linuxPerfData")) {
@@ -280,9 +279,9 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
         }
         return 0;
     case M_HTML_TRACE:
-        if (starts(t, "<!-- END TRACE -->")) {
+        if (gd_starts(t, "<!-- END TRACE -->")) {
             c->mode = M_HTML_DONE;
-        } else if (starts(t, "<script") && strstr(t, "trace-data")) {
+        } else if (gd_starts(t, "<script") && strstr(t, "trace-data")) {
             c->mode = M_HTML_BLOCK;
             c->block_first = 1;
             c->blocks++;
@@ -292,7 +291,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
         return 0;
     case M_HTML_BLOCK:
     case M_HTML_SKIP:
-        if (starts(t, "</script>")) {
+        if (gd_starts(t, "</script>")) {
             c->mode = M_HTML_TRACE;
             return 0;
         }
