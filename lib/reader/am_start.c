@@ -6,6 +6,7 @@
 #include "reader/component.h"
 #include "io/textin.h"
 #include "core/scan.h"
+#include "core/skip_reasons.h"
 
 /*
  * What it reads: the text `am start -W` prints for each launch (once per
@@ -109,11 +110,11 @@ static int close_block(as_block *b, const gd_sink *sink, long line, gd_error *er
         return 0;
     b->open = 0;
     if (b->error) {
-        gd_sink_skip(sink, "am_start: launch failed", b->line, 1);
+        gd_sink_skip(sink, GD_SKIP(AM_START_LAUNCH_FAILED), b->line, 1);
         return 0;
     }
     if (b->total < 0) {
-        gd_sink_skip(sink, "am_start: launch without TotalTime", b->line, 1);
+        gd_sink_skip(sink, GD_SKIP(AM_START_LAUNCH_WITHOUT_TOTALTIME), b->line, 1);
         return 0;
     }
     char app[256], act[512];
@@ -178,7 +179,7 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
             *rc = close_block(b, sink, line, err);
     } else if (gd_starts_n(s, n, "Warning: ")) {
         if (b)
-            gd_sink_skip(sink, "am_start: warning line", line, 1);
+            gd_sink_skip(sink, GD_SKIP(AM_START_WARNING_LINE), line, 1);
     } else if (gd_starts_n(s, n, "Error: ") || gd_starts_n(s, n, "Error type ")) {
         if (b) {
             if (!b->open)
@@ -249,7 +250,7 @@ static int read_am_start(gd_input *in, const gd_sink *sink, const gd_read_opts *
         if (!n)
             continue;
         if (!am_line(&b, p, n, line, sink, &rc, err))
-            gd_sink_skip(sink, "am_start: other line", line, 1);
+            gd_sink_skip(sink, GD_SKIP(AM_START_OTHER_LINE), line, 1);
     }
     if (!rc && r == 0)
         rc = close_block(&b, sink, line, err);

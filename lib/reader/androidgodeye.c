@@ -13,6 +13,7 @@
 #include "reader.h"
 #include "reader/mdstamp.h"
 #include "core/util.h"
+#include "core/skip_reasons.h"
 
 typedef struct age_ctx {
     const gd_sink *sink;
@@ -92,7 +93,7 @@ double gd_age_fnum(age_ctx *c, json_t *o, const char *k)
         if (e != json_string_value(v) && *e == 0 && isfinite(d))
             return d;
     }
-    gd_age_skip(c, "ignored: field of wrong type");
+    gd_age_skip(c, GD_SKIP(IGNORED_FIELD_OF_WRONG_TYPE));
     return GD_NONE;
 }
 
@@ -110,7 +111,7 @@ const char *gd_age_fstr(age_ctx *c, json_t *o, const char *k)
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_string(v)) {
-        gd_age_skip(c, "ignored: field of wrong type");
+        gd_age_skip(c, GD_SKIP(IGNORED_FIELD_OF_WRONG_TYPE));
         return NULL;
     }
     return json_string_value(v);
@@ -206,7 +207,7 @@ static double time_in(json_t *o)
 static int do_record(age_ctx *c, json_t *o, gd_error *err)
 {
     if (!json_is_object(o)) {
-        gd_age_skip(c, "godeye: record is not an object");
+        gd_age_skip(c, GD_SKIP(GODEYE_RECORD_IS_NOT_AN_OBJECT));
         return 0;
     }
     json_t *data = json_object_get(o, "data");
@@ -215,7 +216,7 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
     double ts = GD_NONE;
     json_t *code = json_object_get(o, "code");
     if (json_is_integer(code) && json_integer_value(code) != 1) {
-        gd_age_skip(c, "godeye: failed message");
+        gd_age_skip(c, GD_SKIP(GODEYE_FAILED_MESSAGE));
         return 0;
     }
     if (json_is_object(data) && json_is_string(json_object_get(data, "moduleName"))) {
@@ -224,7 +225,7 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
             if (strcmp(name, module_names[i].name) == 0)
                 m = module_names[i].m;
         if (m == M_UNKNOWN) {
-            gd_age_skip(c, "godeye: unsupported module");
+            gd_age_skip(c, GD_SKIP(GODEYE_UNSUPPORTED_MODULE));
             return 0;
         }
         payload = json_object_get(data, "payload");
@@ -232,17 +233,17 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
         if (!gd_has(ts))
             ts = time_in(data);
     } else if (json_is_object(data) || gd_age_has(o, "code")) {
-        gd_age_skip(c, "godeye: message without moduleName");
+        gd_age_skip(c, GD_SKIP(GODEYE_MESSAGE_WITHOUT_MODULENAME));
         return 0;
     } else {
         m = detect(o);
         if (m == M_UNKNOWN) {
-            gd_age_skip(c, "godeye: unrecognised payload");
+            gd_age_skip(c, GD_SKIP(GODEYE_UNRECOGNISED_PAYLOAD));
             return 0;
         }
     }
     if (!payload || json_is_null(payload)) {
-        gd_age_skip(c, "godeye: message without payload");
+        gd_age_skip(c, GD_SKIP(GODEYE_MESSAGE_WITHOUT_PAYLOAD));
         return 0;
     }
     if (!gd_has(ts))
@@ -254,7 +255,7 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
             name = module_names[i].name;
     int obj = json_is_object(payload);
     if (!obj && m != M_THREAD) {
-        gd_age_skip(c, "godeye: payload is not an object");
+        gd_age_skip(c, GD_SKIP(GODEYE_PAYLOAD_IS_NOT_AN_OBJECT));
         return 0;
     }
     /* kinds whose own payload has no time need one from the recorder */
@@ -281,7 +282,7 @@ static int do_record(age_ctx *c, json_t *o, gd_error *err)
         ev.ts = ts;
         gd_age_fill_cpu(c, &ev.u.cpu, payload, 1.0);
         if (!gd_has(ev.u.cpu.total) && !gd_has(ev.u.cpu.app)) {
-            gd_age_skip(c, "cpuInfo: no ratios");
+            gd_age_skip(c, GD_SKIP(CPUINFO_NO_RATIOS));
             return 0;
         }
         return gd_age_emit(c, &ev, err);
@@ -422,12 +423,12 @@ static int block_body(age_ctx *c, json_t *b, gd_error *err)
     double t0 = gd_age_fnum(c, b, "timeStart"), t1 = gd_age_fnum(c, b, "timeEnd");
     double bt = gd_age_fnum(c, b, "blockTime");
     if (!gd_has(t0) || t0 <= 0) {
-        gd_age_skip(c, "blockInfo: no timeStart");
+        gd_age_skip(c, GD_SKIP(BLOCKINFO_NO_TIMESTART));
         return 0;
     }
     double dur = gd_has(t1) && t1 >= t0 ? t1 - t0 : bt;
     if (!gd_has(dur) || dur < 0) {
-        gd_age_skip(c, "blockInfo: no timeEnd");
+        gd_age_skip(c, GD_SKIP(BLOCKINFO_NO_TIMEEND));
         return 0;
     }
     if (!gd_has(t1) || t1 < t0)
@@ -448,11 +449,11 @@ static int block_body(age_ctx *c, json_t *b, gd_error *err)
     json_object_foreach(st, key, frames) {
         double ts = gd_age_sample_time(c, key, t0);
         if (!gd_has(ts)) {
-            gd_age_skip(c, "blockInfo: bad stack stamp");
+            gd_age_skip(c, GD_SKIP(BLOCKINFO_BAD_STACK_STAMP));
             continue;
         }
         if (!json_is_array(frames)) {
-            gd_age_skip(c, "blockInfo: stack is not an array");
+            gd_age_skip(c, GD_SKIP(BLOCKINFO_STACK_IS_NOT_AN_ARRAY));
             continue;
         }
         size_t n = json_array_size(frames), k = 0;
@@ -463,7 +464,7 @@ static int block_body(age_ctx *c, json_t *b, gd_error *err)
             if (f)
                 c->frames[k++] = f;
             else
-                gd_age_skip(c, "blockInfo: frame is not a string");
+                gd_age_skip(c, GD_SKIP(BLOCKINFO_FRAME_IS_NOT_A_STRING));
         }
         gd_event_init(&ev, GD_EV_STACK);
         ev.ts = ts;
@@ -480,7 +481,7 @@ static int block_body(age_ctx *c, json_t *b, gd_error *err)
     for (size_t i = 0; i < n; i++) {
         json_t *o = json_array_get(cr, i);
         if (!json_is_object(o)) {
-            gd_age_skip(c, "blockInfo: cpu rate is not an object");
+            gd_age_skip(c, GD_SKIP(BLOCKINFO_CPU_RATE_IS_NOT_AN_OBJECT));
             continue;
         }
         gd_event_init(&ev, GD_EV_CPU);
@@ -511,7 +512,7 @@ static int gd_age_do_block(age_ctx *c, json_t *p, gd_error *err)
         json_t *inner = json_loads(json_string_value(bb), 0, NULL);
         if (!json_is_object(inner)) {
             json_decref(inner);
-            gd_age_skip(c, "blockInfo: blockBaseinfo is not JSON");
+            gd_age_skip(c, GD_SKIP(BLOCKINFO_BLOCKBASEINFO_IS_NOT_JSON));
             return 0;
         }
         int rc = block_body(c, inner, err);
@@ -527,7 +528,7 @@ static int gd_age_do_block(age_ctx *c, json_t *p, gd_error *err)
         return block_body(c, lb, err);
     if (gd_age_has(p, "timeStart"))
         return block_body(c, p, err);
-    gd_age_skip(c, "blockInfo: no block");
+    gd_age_skip(c, GD_SKIP(BLOCKINFO_NO_BLOCK));
     return 0;
 }
 
@@ -553,14 +554,14 @@ static int gd_age_do_page(age_ctx *c, json_t *p, gd_error *err)
     gd_lifecycle_ev *l = &ev.u.lifecycle;
     l->event = gd_age_fstr(c, eo, "lifecycleEvent");
     if (!l->event) {
-        gd_age_skip(c, "pageLifecycle: no lifecycleEvent");
+        gd_age_skip(c, GD_SKIP(PAGELIFECYCLE_NO_LIFECYCLEEVENT));
         return 0;
     }
     ev.ts = gd_age_fnum(c, eo, "startTimeMillis");
     if (!gd_has(ev.ts) || ev.ts <= 0)
         ev.ts = gd_age_fnum(c, eo, "eventTimeMillis");
     if (!gd_has(ev.ts) || ev.ts <= 0) {
-        gd_age_skip(c, "pageLifecycle: no timestamp");
+        gd_age_skip(c, GD_SKIP(PAGELIFECYCLE_NO_TIMESTAMP));
         return 0;
     }
     double e = gd_age_fnum(c, eo, "endTimeMillis");
@@ -581,7 +582,7 @@ static int gd_age_do_image(age_ctx *c, json_t *p, double ts, gd_error *err)
     gd_image_ev *im = &ev.u.image;
     int64_t bw = gd_age_fint(c, p, "bitmapWidth"), bh = gd_age_fint(c, p, "bitmapHeight");
     if (bw < 0 || bh < 0 || bw > INT32_MAX || bh > INT32_MAX) {
-        gd_age_skip(c, "imageIssue: no bitmap size");
+        gd_age_skip(c, GD_SKIP(IMAGEISSUE_NO_BITMAP_SIZE));
         return 0;
     }
     im->bitmap_w = (int32_t)bw;
@@ -640,7 +641,7 @@ static int gd_age_do_view(age_ctx *c, json_t *p, double ts, gd_error *err)
 {
     json_t *vs = json_object_get(p, "views");
     if (!json_is_array(vs)) {
-        gd_age_skip(c, "viewIssueInfo: no views");
+        gd_age_skip(c, GD_SKIP(VIEWISSUEINFO_NO_VIEWS));
         return 0;
     }
     size_t n = json_array_size(vs), k = 0;
@@ -655,7 +656,7 @@ static int gd_age_do_view(age_ctx *c, json_t *p, double ts, gd_error *err)
         gd_view *gv = &c->views[k];
         memset(gv, 0, sizeof *gv);
         if (!json_is_object(v) || rect_obj(json_object_get(v, "rect"), gv->rect) != 0) {
-            gd_age_skip(c, "viewIssueInfo: view without rect");
+            gd_age_skip(c, GD_SKIP(VIEWISSUEINFO_VIEW_WITHOUT_RECT));
             continue;
         }
         gv->id = (int64_t)k + 1;
@@ -670,7 +671,7 @@ static int gd_age_do_view(age_ctx *c, json_t *p, double ts, gd_error *err)
         k++;
     }
     if (k > MAX_VIEWS_FOR_PARENTS)
-        gd_age_skip(c, "viewIssueInfo: too many views to infer parents");
+        gd_age_skip(c, GD_SKIP(VIEWISSUEINFO_TOO_MANY_VIEWS_TO_INFER));
     else
         for (size_t i = 0; i < k; i++) {
             if (depth[i] < 0)
@@ -726,7 +727,7 @@ static int gd_age_do_method(age_ctx *c, json_t *p, gd_error *err)
 {
     double rs = gd_age_fnum(c, p, "startMillis"), re = gd_age_fnum(c, p, "endMillis");
     if (!gd_has(rs) && !gd_has(re) && (gd_age_has(p, "start") || gd_age_has(p, "end"))) {
-        gd_age_skip(c, "methodCanary: nano-time record");
+        gd_age_skip(c, GD_SKIP(METHODCANARY_NANO_TIME_RECORD));
         return 0;
     }
     json_t *ts_ = json_object_get(p, "methodInfoOfThreadInfos");
@@ -738,7 +739,7 @@ static int gd_age_do_method(age_ctx *c, json_t *p, gd_error *err)
         int64_t tid = json_is_object(ti) ? gd_age_fint(c, ti, "id") : -1;
         json_array_foreach(json_object_get(t, "methodInfos"), j, m) {
             if (!json_is_object(m)) {
-                gd_age_skip(c, "methodCanary: method is not an object");
+                gd_age_skip(c, GD_SKIP(METHODCANARY_METHOD_IS_NOT_AN_OBJECT));
                 continue;
             }
             double s = gd_age_fnum(c, m, "startMillis"), e = gd_age_fnum(c, m, "endMillis");
@@ -748,7 +749,7 @@ static int gd_age_do_method(age_ctx *c, json_t *p, gd_error *err)
             if (open) /* still running when recording stopped */
                 e = re;
             if (!gd_has(s) || s <= 0 || !gd_has(e) || e < s) {
-                gd_age_skip(c, "methodCanary: method without times");
+                gd_age_skip(c, GD_SKIP(METHODCANARY_METHOD_WITHOUT_TIMES));
                 continue;
             }
             gd_event ev;

@@ -79,6 +79,7 @@
 #include "core/util.h"
 #include "core/row.h"
 #include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define ANR_MAX_FRAMES 1024
 #define ANR_MAX_FRAME_BYTES ((size_t)1 << 20)
@@ -289,9 +290,9 @@ static void drop_headless(anr_ctx *c, long line)
     int rc = anr_end_thread(c);
     (void)rc; /* holding never emits; an allocation failure only loses the count */
     for (size_t i = 0; i < c->nthr; i++)
-        gd_sink_skip(c->sink, "anr: thread of a dump without header or end line", c->thr[i].line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(ANR_THREAD_OF_A_DUMP_WITHOUT_HEADER_OR_END), c->thr[i].line, 1);
     if (c->nthr == 0)
-        gd_sink_skip(c->sink, "anr: dump without header or end line", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(ANR_DUMP_WITHOUT_HEADER_OR_END_LINE), line, 1);
     anr_leave_dump(c);
 }
 
@@ -343,7 +344,7 @@ static int close_open(anr_ctx *c, long line)
         return 0;
     }
     if (c->where == ANR_IN_DUMP || c->where == ANR_IN_BAD_DUMP)
-        gd_sink_skip(c->sink, "anr: dump without end line", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(ANR_DUMP_WITHOUT_END_LINE), line, 1);
     return anr_end_dump(c);
 }
 
@@ -357,7 +358,7 @@ static int banner(anr_ctx *c, const char *s, long line)
         if (rc)
             return rc;
         if (parse_dump_header(s + strlen("----- pid "), &pid, &ts, &c->zone_min) != 0) {
-            gd_sink_skip(c->sink, "anr: dump header unparsable", line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_DUMP_HEADER_UNPARSABLE), line, 1);
             count_dump(c);
             c->where = ANR_IN_BAD_DUMP;
             return 0;
@@ -368,18 +369,18 @@ static int banner(anr_ctx *c, const char *s, long line)
     if (gd_starts(s, "----- Waiting Channels: pid ")) {
         int rc = close_open(c, line);
         c->where = ANR_IN_WCHAN;
-        gd_sink_skip(c->sink, "ignored: anr waiting channels section", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_ANR_WAITING_CHANNELS_SECTION), line, 1);
         return rc;
     }
     if (gd_starts(s, "----- begin pid ")) {
         int rc = close_open(c, line);
         c->where = ANR_IN_KSTACKS;
-        gd_sink_skip(c->sink, "ignored: anr kernel stacks section", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_ANR_KERNEL_STACKS_SECTION), line, 1);
         return rc;
     }
     if (gd_starts(s, "----- end ")) {
         if (c->where == ANR_OUT)
-            gd_sink_skip(c->sink, "anr: end line outside a dump", line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_END_LINE_OUTSIDE_A_DUMP), line, 1);
         if (c->where == ANR_IN_DUMP && c->headless) {
             int rc = anr_end_thread(c);
             if (rc)
@@ -389,7 +390,7 @@ static int banner(anr_ctx *c, const char *s, long line)
                 drop_headless(c, line);
                 return 0;
             }
-            gd_sink_skip(c->sink, "anr: dump without header, pid from its end line", c->dump_line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_DUMP_WITHOUT_HEADER_PID_FROM_ITS_END), c->dump_line, 1);
             c->pid = pid;
             c->ts = 0;  /* time unknown */
             rc = anr_emit_held(c);
@@ -398,7 +399,7 @@ static int banner(anr_ctx *c, const char *s, long line)
         return anr_end_dump(c);
     }
     if (c->where == ANR_OUT)
-        gd_sink_skip(c->sink, "anr: line outside a dump", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(ANR_LINE_OUTSIDE_A_DUMP), line, 1);
     return 0;
 }
 
@@ -506,7 +507,7 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
     if (s[0] == '"') {
         int rc = anr_end_thread(c);
         if (!rc && anr_thread_header(c, s, line) != 0)
-            gd_sink_skip(c->sink, "anr: thread header unparsable", line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_THREAD_HEADER_UNPARSABLE), line, 1);
         return rc;
     }
     if (!c->in_thread) {
@@ -521,7 +522,7 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
                     bad = 1;
                 }
             if (bad)
-                gd_sink_skip(c->sink, "anr: control characters in Cmd line (shown as '?')", line, 1);
+                gd_sink_skip(c->sink, GD_SKIP(ANR_CONTROL_CHARACTERS_IN_CMD_LINE_SHOWN_AS), line, 1);
             c->has_app = 1;
             return 0;
         } else if (gd_starts(s, "Build fingerprint: '") && !c->device[0] && c->nthr == 0) {
@@ -551,7 +552,7 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
     if (gd_starts(p, "at ")) {
         size_t n = gd_trim_right(p + 3, len - i - 3);
         if (n == 0) {
-            gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_FRAME_UNPARSABLE), line, 1);
             return 0;
         }
         return anr_add_frame(c, p + 3, n, "", 0, "", 0, line);
@@ -634,7 +635,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
                 while (i < len && isspace((unsigned char)s[i]))
                     i++;
                 if (i < len)
-                    gd_sink_skip(sink, "anr: line outside a dump", line, 1);
+                    gd_sink_skip(sink, GD_SKIP(ANR_LINE_OUTSIDE_A_DUMP), line, 1);
             }
         }
     }
@@ -643,7 +644,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     if (!rc && (c.where == ANR_IN_DUMP || c.where == ANR_IN_BAD_DUMP))
         rc = close_open(&c, gd_input_lineno(in));
     if (!rc && c.has_subject && c.ndump == 0)
-        gd_sink_skip(sink, "anr: ANR record without dumps", c.subject_line, 1);
+        gd_sink_skip(sink, GD_SKIP(ANR_ANR_RECORD_WITHOUT_DUMPS), c.subject_line, 1);
     if (rc && err->code == 0)
         err->code = rc;
     free(c.fbuf);
@@ -703,7 +704,7 @@ static int anr_add_frame(anr_ctx *c, const char *a, size_t na, const char *b, si
     size_t len = na + nb + nz;
     if (c->nframes >= ANR_MAX_FRAMES || c->flen + len + 1 > ANR_MAX_FRAME_BYTES) {
         if (!c->frames_over)
-            gd_sink_skip(c->sink, "anr: frames over the per-thread limit", line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_FRAMES_OVER_THE_PER_THREAD_LIMIT), line, 1);
         c->frames_over = 1;
         return 0;
     }
@@ -749,7 +750,7 @@ static int anr_native_frame(anr_ctx *c, const char *s, long line)
     while (*p == ' ')
         p++;
     if (!gd_starts(p, "pc ")) {
-        gd_sink_skip(c->sink, "anr: frame unparsable", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(ANR_FRAME_UNPARSABLE), line, 1);
         return 0;
     }
     p += 3;
@@ -957,13 +958,13 @@ static int anr_end_thread(anr_ctx *c)
     if (t->tid < 0)
         t->tid = t->dtid;
     if (t->tid < 0) {
-        gd_sink_skip(c->sink, "anr: thread without tid", c->thr_line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(ANR_THREAD_WITHOUT_TID), c->thr_line, 1);
         return 0;
     }
     int rc = 0;
     if (c->headless) {
         if (c->nthr >= ANR_MAX_THREADS || (rc = hold_frames(c)) < 0) {
-            gd_sink_skip(c->sink, "anr: thread of a dump without header over the buffer limit",
+            gd_sink_skip(c->sink, GD_SKIP(ANR_THREAD_OF_A_DUMP_WITHOUT_HEADER_OVER_THE),
                          c->thr_line, 1);
             return 0;
         }
@@ -979,7 +980,7 @@ static int anr_end_thread(anr_ctx *c)
         return rc;
     if (c->nthr >= ANR_MAX_THREADS) {
         if (!c->thr_over)
-            gd_sink_skip(c->sink, "anr: too many threads for the deadlock check", c->thr_line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_TOO_MANY_THREADS_FOR_THE_DEADLOCK_CHECK), c->thr_line, 1);
         c->thr_over = 1;
         return 0;
     }
@@ -1313,7 +1314,7 @@ static int lock_waits(anr_ctx *c)
     for (size_t i = 0; i < n; i++) {
         next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
         if (c->thr[i].waiting_on[0] && c->thr[i].held_by >= 0 && next[i] < 0 && !c->thr_over)
-            gd_sink_skip(c->sink, "anr: lock holder not in the dump", c->thr[i].line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(ANR_LOCK_HOLDER_NOT_IN_THE_DUMP), c->thr[i].line, 1);
     }
     int rc = find_deadlocks(c, next);
     if (!rc)

@@ -63,6 +63,7 @@
 #include "reader.h"
 #include "core/util.h"
 #include "reader/art_trace_int.h"
+#include "core/skip_reasons.h"
 
 static int gd_art_bad(art *a, const char *what);
 static int gd_art_bin_header(art *a, int streaming_expected);
@@ -201,7 +202,7 @@ static int gd_art_header_line(art *a, int *sec, int *first, long lineno)
         } else if (strstr(s, "sampling") && *v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0) {
             a->hdr_sampled = 1; /* a header that says the trace was sampled */
         } else if (strcmp(s, "data-file-overflow") == 0 && strcmp(v, "true") == 0) {
-            gd_sink_skip(a->sink, "art: trace buffer overflowed, later calls not recorded", lineno, 1);
+            gd_sink_skip(a->sink, GD_SKIP(ART_TRACE_BUFFER_OVERFLOWED_LATER_CALLS_NOT), lineno, 1);
         }
         return 0;
     }
@@ -209,7 +210,7 @@ static int gd_art_header_line(art *a, int *sec, int *first, long lineno)
         char *e;
         long tid = strtol(s, &e, 10);
         if (e == s || (*e != '\t' && *e != ' ') || tid <= 0) {
-            gd_sink_skip(a->sink, "art: thread line unparsable", lineno, 1);
+            gd_sink_skip(a->sink, GD_SKIP(ART_THREAD_LINE_UNPARSABLE), lineno, 1);
             return 0;
         }
         if (tid >= ART_MAX_THREADS)
@@ -380,7 +381,7 @@ static int bin_record(art *a, unsigned tid, unsigned char *p, size_t have)
     if (r < 0)
         return a->err->code;
     if (r != 1) {
-        gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0);
+        gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0);
         return 1;
     }
     size_t m = a->version == 1 ? 1 : 2;
@@ -405,7 +406,7 @@ static int gd_art_classic_records(art *a)
             if ((r = gd_art_rd(a, p + 1, 1)) != 1) {
                 if (r < 0)
                     return a->err->code;
-                gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0);
+                gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0);
                 return 0;
             }
             tid = gd_art_le16(p);
@@ -427,7 +428,7 @@ static int gd_art_streaming_records(art *a)
         if (r == 0)
             return 0;
         if (r == 2) {
-            gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0);
+            gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0);
             return 0;
         }
         unsigned tid = gd_art_le16(p);
@@ -439,15 +440,15 @@ static int gd_art_streaming_records(art *a)
         }
         uint64_t at = a->off - 2;
         if ((r = gd_art_rd(a, p, 1)) != 1)
-            return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
+            return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
         unsigned op = p[0];
         if (op == 1 || op == 2) {
             size_t hn = op == 1 ? 2 : 4;
             if ((r = gd_art_rd(a, p, hn)) != 1)
-                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
+                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
             size_t n = gd_art_le16(p + hn - 2);
             if ((r = gd_art_rd(a, a->line, n)) != 1)
-                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
+                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
             a->line[n] = 0;
             int rc;
             if (op == 2) {
@@ -455,14 +456,14 @@ static int gd_art_streaming_records(art *a)
             } else {
                 while (n && (a->line[n - 1] == '\n' || a->line[n - 1] == '\r'))
                     a->line[--n] = 0;
-                rc = memchr(a->line, 0, n) ? (gd_sink_skip(a->sink, "art: method line unparsable", 0, 0), 0)
+                rc = memchr(a->line, 0, n) ? (gd_sink_skip(a->sink, GD_SKIP(ART_METHOD_LINE_UNPARSABLE), 0, 0), 0)
                                            : gd_art_method_line(a, a->line, 0);
             }
             if (rc)
                 return rc;
         } else if (op == 3) {
             if ((r = gd_art_rd(a, p, 4)) != 1)
-                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, "art: record cut short at the end", 0, 0), 0);
+                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
             uint64_t limit = gd_art_le32(p);
             int sec = ART_SEC_NONE, first = 0;
             long lineno = 0;
@@ -475,10 +476,10 @@ static int gd_art_streaming_records(art *a)
             if (r < 0)
                 return a->err->code;
             if (limit)
-                gd_sink_skip(a->sink, "art: summary cut short at the end", 0, 0);
+                gd_sink_skip(a->sink, GD_SKIP(ART_SUMMARY_CUT_SHORT_AT_THE_END), 0, 0);
             /* anything after the summary is not part of the trace */
             if (gd_art_fill(a) > 0)
-                gd_sink_skip(a->sink, "art: bytes after the summary", 0, 0);
+                gd_sink_skip(a->sink, GD_SKIP(ART_BYTES_AFTER_THE_SUMMARY), 0, 0);
             return 0;
         } else {
             a->off = at;

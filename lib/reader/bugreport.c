@@ -74,6 +74,7 @@
 #include "reader/bugreport_int.h"
 #include "core/util.h"
 #include "core/scan.h"
+#include "core/skip_reasons.h"
 
 /* NULL when out of memory. */
 static gd_br *gd_br_new(const gd_sink *sink, const gd_read_opts *opts);
@@ -304,7 +305,7 @@ static void br_ignore_section(gd_br *b, const char *t, size_t tn, int service, l
     if (i == b->ntitles) {
         char *c = b->ntitles < BR_MAX_TITLES ? strdup(reason) : NULL;
         if (!c) {
-            gd_br_skip(b, "ignored: bugreport section: (more titles)", line);
+            gd_br_skip(b, GD_SKIP(IGNORED_BUGREPORT_SECTION_MORE_TITLES), line);
             return;
         }
         b->titles[b->ntitles++] = c;
@@ -849,7 +850,7 @@ static int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
             else if (in_section && cur == BR_BINDER)
                 rc = gd_br_binder_line(b, s, n, line, err);
             else if (!in_section && n > 0)
-                gd_br_skip(b, "ignored: bugreport line outside a section", line);
+                gd_br_skip(b, GD_SKIP(IGNORED_BUGREPORT_LINE_OUTSIDE_A_SECTION), line);
             break;
         }
     }
@@ -1150,7 +1151,7 @@ static int read_archive(zip_t *za, const gd_bugreport_caps *caps, const gd_sink 
             }
         }
         if (main_i < 0)
-            gd_br_skip(b, "bugreport: main_entry.txt names no member", 0);
+            gd_br_skip(b, GD_SKIP(BUGREPORT_MAIN_ENTRY_TXT_NAMES_NO_MEMBER), 0);
     }
     if (main_i < 0)
         main_i = named_i;
@@ -1170,11 +1171,11 @@ static int read_archive(zip_t *za, const gd_bugreport_caps *caps, const gd_sink 
         if (len && name[len - 1] == '/')
             continue;
         if (!name || !is_anr_name(name)) {
-            gd_br_skip(b, "ignored: bugreport zip member not read", 0);
+            gd_br_skip(b, GD_SKIP(IGNORED_BUGREPORT_ZIP_MEMBER_NOT_READ), 0);
             continue;
         }
         if (gd_br_anr_seen(b, name + 2)) { /* "FS/data/anr/x" is "/data/anr/x" */
-            gd_br_skip(b, "ignored: bugreport zip member already read as a VM TRACES section", 0);
+            gd_br_skip(b, GD_SKIP(IGNORED_BUGREPORT_ZIP_MEMBER_ALREADY_READ_AS), 0);
             continue;
         }
         rc = read_member(za, i, name, b, caps, &total, gd_br_anr_file, err);

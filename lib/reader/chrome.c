@@ -50,6 +50,7 @@
 #include "core/util.h"
 #include "slicetrack.h"
 #include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define CHROME_MAX_THREADS 4096
 #define CHROME_MAX_DEPTH 256
@@ -72,7 +73,7 @@ typedef struct cctx {
     long line, col;
 } cctx;
 
-static const char SKIP_UNUSED[] = "ignored: chrome event not used";
+#define SKIP_UNUSED GD_SKIP(IGNORED_CHROME_EVENT_NOT_USED)
 
 static int is_dispatch_name(const char *n)
 {
@@ -109,7 +110,7 @@ static cthread *thread_of(cctx *c, int64_t pid, int64_t tid, int *oom)
         h = (h + 1) & (CHROME_HASH - 1);
     }
     if (c->nthr >= CHROME_MAX_THREADS) {
-        gd_sink_skip(c->sink, "chrome: too many threads, nesting not tracked", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_TOO_MANY_THREADS_NESTING_NOT_TRACKED), c->line, c->col);
         return NULL;
     }
     if (c->nthr % 64 == 0) {
@@ -174,7 +175,7 @@ static void set_thread_name(cctx *c, json_t *o, int64_t pid, int64_t tid)
     int oom = 0;
     cthread *t;
     if (!n) {
-        gd_sink_skip(c->sink, "chrome: thread_name without args.name", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_THREAD_NAME_WITHOUT_ARGS_NAME), c->line, c->col);
         return;
     }
     if (!(t = thread_of(c, pid, tid, &oom)))
@@ -195,12 +196,12 @@ static void set_thread_name(cctx *c, json_t *o, int64_t pid, int64_t tid)
 static int handle(cctx *c, json_t *o)
 {
     if (!json_is_object(o)) {
-        gd_sink_skip(c->sink, "chrome: event not an object", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_EVENT_NOT_AN_OBJECT), c->line, c->col);
         return 0;
     }
     const char *ph = json_string_value(json_object_get(o, "ph"));
     if (!ph || !ph[0] || ph[1]) {
-        gd_sink_skip(c->sink, "chrome: event without ph", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_EVENT_WITHOUT_PH), c->line, c->col);
         return 0;
     }
     const char *name = json_string_value(json_object_get(o, "name"));
@@ -243,7 +244,7 @@ static int handle(cctx *c, json_t *o)
                 f->tag = dispatch;
             } else {
                 if (st == GD_ST_DEEP)
-                    gd_sink_skip(c->sink, "chrome: slices nested too deep", c->line, c->col);
+                    gd_sink_skip(c->sink, GD_SKIP(CHROME_SLICES_NESTED_TOO_DEEP), c->line, c->col);
                 dispatch = 0;
             }
         }
@@ -261,7 +262,7 @@ static int handle(cctx *c, json_t *o)
         } else if (is_dispatch_name(name)) {
             dispatch = 1;  /* began before the trace: analyses drop it */
         } else {
-            gd_sink_skip(c->sink, "chrome: end without begin", c->line, c->col);
+            gd_sink_skip(c->sink, GD_SKIP(CHROME_END_WITHOUT_BEGIN), c->line, c->col);
             return 0;
         }
     } else {
@@ -274,7 +275,7 @@ static int handle(cctx *c, json_t *o)
 
     double ts = ms_of(o, "ts");
     if (!gd_has(ts)) {
-        gd_sink_skip(c->sink, "chrome: event without ts", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_EVENT_WITHOUT_TS), c->line, c->col);
         return 0;
     }
     gd_event ev;
@@ -282,7 +283,7 @@ static int handle(cctx *c, json_t *o)
     if (p == 'X') {
         double dur = ms_of(o, "dur");
         if (!gd_has(dur) || dur < 0) {
-            gd_sink_skip(c->sink, "chrome: complete event without dur", c->line, c->col);
+            gd_sink_skip(c->sink, GD_SKIP(CHROME_COMPLETE_EVENT_WITHOUT_DUR), c->line, c->col);
             return 0;
         }
         gd_event_init(&ev, GD_EV_DISPATCH);

@@ -15,6 +15,7 @@
 #include "reader/matrix.h"
 #include "io/textin.h"
 #include "reader/logcat_int.h"
+#include "core/skip_reasons.h"
 
 static void lc_event_init(const lc_ctx *c, gd_event *ev, gd_event_kind k, const lc_line *l, double ts);
 /* the ANR report rules: 0 used, GD_NOT_MINE, or the sink's error; an open
@@ -39,7 +40,7 @@ static int64_t lc_ms_at(const char *p, size_t n, size_t *used);
 static int lc_skipped_frames(lc_ctx *c, const lc_line *l, double ts, gd_error *err);
 static const char *lc_thread_name(lc_ctx *c, const char *p, size_t n);
 
-#define REASON_CLOCK_RESET "ignored: logcat: clock reset (went back, year kept)"
+#define REASON_CLOCK_RESET GD_SKIP(IGNORED_LOGCAT_CLOCK_RESET_WENT_BACK_YEAR)
 
 /*
  * What it reads (one logcat line at a time, hand-parsed, no regex), in
@@ -379,13 +380,13 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         case LC_BEGINNING:
             continue;
         case LC_BRIEF:
-            gd_sink_skip(sink, "logcat: brief line without time", c->line, 1);
+            gd_sink_skip(sink, GD_SKIP(LOGCAT_BRIEF_LINE_WITHOUT_TIME), c->line, 1);
             continue;
         case LC_CONT:
-            gd_sink_skip(sink, "logcat: continuation line", c->line, 1);
+            gd_sink_skip(sink, GD_SKIP(LOGCAT_CONTINUATION_LINE), c->line, 1);
             continue;
         case LC_NONE:
-            gd_sink_skip(sink, "logcat: unparsable line", c->line, 1);
+            gd_sink_skip(sink, GD_SKIP(LOGCAT_UNPARSABLE_LINE), c->line, 1);
             continue;
         default:
             break;
@@ -407,7 +408,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             rc = gd_matrix_lines_feed(matrix, s, n, c->line, err);
         }
         if (rc == GD_OTHER_RULE) {
-            gd_sink_skip(sink, "logcat: other line", c->line, 1);
+            gd_sink_skip(sink, GD_SKIP(LOGCAT_OTHER_LINE), c->line, 1);
             rc = 0;
         }
     }
@@ -717,7 +718,7 @@ static int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     size_t d = (size_t)(sep - m) + 2, used;
     double ms = d < n && m[d] == '+' ? duration_at(m + d, n - d, &used) : -1;
     if (ms < 0) {
-        gd_sink_skip(c->sink, "logcat: launch line with a bad time", c->line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(LOGCAT_LAUNCH_LINE_WITH_A_BAD_TIME), c->line, 1);
         return 0;
     }
     d += used;
@@ -756,7 +757,7 @@ static int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     int64_t total = 0;
     if (fl[ti] == 0 || gd_lc_parse_int(f[ti], fl[ti], &total) != fl[ti]) {
         /* a negative or unparsable time is no launch time */
-        gd_sink_skip(c->sink, "logcat: launch line with a bad time", c->line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(LOGCAT_LAUNCH_LINE_WITH_A_BAD_TIME), c->line, 1);
         return 0;
     }
     return emit_startup(c, l, ts, f[ci], fl[ci], (double)total, NULL, 0, err);

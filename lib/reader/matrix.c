@@ -13,6 +13,7 @@
 #include "reader/matrix.h"
 #include "core/util.h"
 #include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define MX_METHOD_ID_DISPATCH 1048574L
 
@@ -112,12 +113,12 @@ static int load_mapping(mx_ctx *c, const char *path, gd_error *err)
         char *e;
         long id = strtol(line, &e, 10);
         if (e == line || *e != ',') {
-            gd_sink_skip(c->sink, "matrix: bad method mapping line", gd_input_lineno(in), 1);
+            gd_sink_skip(c->sink, GD_SKIP(MATRIX_BAD_METHOD_MAPPING_LINE), gd_input_lineno(in), 1);
             continue;
         }
         char *rest = strchr(e + 1, ',');
         if (!rest || !rest[1]) {
-            gd_sink_skip(c->sink, "matrix: bad method mapping line", gd_input_lineno(in), 1);
+            gd_sink_skip(c->sink, GD_SKIP(MATRIX_BAD_METHOD_MAPPING_LINE), gd_input_lineno(in), 1);
             continue;
         }
         if (gd_grow((void **)&c->map, &cap, c->nmap + 1, sizeof *c->map, err)) {
@@ -209,7 +210,7 @@ static int issue_line(mx_ctx *c, char *line, size_t len, gd_error *err)
     json_error_t je;
     json_t *o = json_loadb(content, cl, 0, &je);
     if (!o) {
-        gd_mx_skip(c, "matrix: content is not JSON");
+        gd_mx_skip(c, GD_SKIP(MATRIX_CONTENT_IS_NOT_JSON));
         return 0;
     }
     char tagbuf[128];
@@ -235,7 +236,7 @@ static int read_lines(mx_ctx *c, gd_input *in, gd_error *err)
             while (i < len && isspace((unsigned char)line[i]))
                 i++;
             if (i < len)
-                gd_mx_skip(c, "line: not a matrix issue");
+                gd_mx_skip(c, GD_SKIP(LINE_NOT_A_MATRIX_ISSUE));
         } else if (rc) {
             return rc;
         }
@@ -460,7 +461,7 @@ static int emit_methods(mx_ctx *c, const char *stack, double t0, gd_error *err)
         int n = 0;
         if (len == 0 || len >= sizeof tmp) {
             if (len)
-                gd_mx_skip(c, "matrix: malformed stack line");
+                gd_mx_skip(c, GD_SKIP(MATRIX_MALFORMED_STACK_LINE));
             p += len + (nl != NULL);
             continue;
         }
@@ -469,7 +470,7 @@ static int emit_methods(mx_ctx *c, const char *stack, double t0, gd_error *err)
         p += len + (nl != NULL);
         if (sscanf(tmp, " %ld,%ld,%ld,%lf %n", &depth, &id, &count, &cost, &n) != 4 ||
             tmp[n] != 0 || depth < 0 || depth > 100000 || !(cost >= 0 && cost <= 1e12)) {
-            gd_mx_skip(c, "matrix: malformed stack line");
+            gd_mx_skip(c, GD_SKIP(MATRIX_MALFORMED_STACK_LINE));
             continue;
         }
         while (top > 0 && c->stack[top - 1].depth >= depth)
@@ -550,7 +551,7 @@ static int emit_thread_stack(mx_ctx *c, const char *text, double ts, gd_error *e
         c->frames[k++] = l;
     }
     if (k == 0) {
-        gd_mx_skip(c, "matrix: empty threadStack");
+        gd_mx_skip(c, GD_SKIP(MATRIX_EMPTY_THREADSTACK));
         return 0;
     }
     gd_event ev;
@@ -630,7 +631,7 @@ static int emit_startup(mx_ctx *c, json_t *o, const char *tag, double time, gd_e
     if (!gd_has(total))
         total = fnum(o, "cost");
     if (!gd_has(total) || total < 0 || total > 1e9) {
-        gd_mx_skip(c, "matrix: startup without duration");
+        gd_mx_skip(c, GD_SKIP(MATRIX_STARTUP_WITHOUT_DURATION));
         return 0;
     }
     const char *kind = NULL;
@@ -644,7 +645,7 @@ static int emit_startup(mx_ctx *c, json_t *o, const char *tag, double time, gd_e
         kind = "warm";
     if (c->last_startup && total == c->last_total && fabs(time - c->last_time) <= 60000 &&
         (!kind || !c->last_kind || strcmp(kind, c->last_kind) == 0)) {
-        gd_sink_skip(c->sink, "ignored: matrix: launch reported twice", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_MATRIX_LAUNCH_REPORTED_TWICE), c->line, c->col);
         return 0;
     }
     c->last_startup = 1;
@@ -666,7 +667,7 @@ static int emit_startup(mx_ctx *c, json_t *o, const char *tag, double time, gd_e
 static int gd_mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *err)
 {
     if (!json_is_object(o)) {
-        gd_mx_skip(c, "matrix: issue is not an object");
+        gd_mx_skip(c, GD_SKIP(MATRIX_ISSUE_IS_NOT_AN_OBJECT));
         return 0;
     }
     /* Issue as a whole ({"type":0,"tag":..,"key":..,"content":{..}}, what
@@ -680,12 +681,12 @@ static int gd_mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *
     }
     const char *tag = gd_mx_issue_tag(o, line_tag);
     if (!tag) {
-        gd_mx_skip(c, "matrix: not a trace issue");
+        gd_mx_skip(c, GD_SKIP(MATRIX_NOT_A_TRACE_ISSUE));
         return 0;
     }
     double time = fnum(o, "time");
     if (!gd_has(time) || time <= 0) {
-        gd_mx_skip(c, "matrix: issue without time");
+        gd_mx_skip(c, GD_SKIP(MATRIX_ISSUE_WITHOUT_TIME));
         return 0;
     }
     int rc = send_meta(c, o, err);
@@ -719,7 +720,7 @@ static int gd_mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *
         rc = emit_startup(c, o, tag, time, err);
     if (rc == 0 && (kind == IS_EVIL || kind == IS_ANR)) {
         if (!gd_has(cost) || cost < 0) {
-            gd_mx_skip(c, kind == IS_ANR ? "matrix: ANR without cost" : "matrix: evil method without cost");
+            gd_mx_skip(c, kind == IS_ANR ? GD_SKIP(MATRIX_ANR_WITHOUT_COST) : GD_SKIP(MATRIX_EVIL_METHOD_WITHOUT_COST));
         } else {
             double t0 = time - cost;
             gd_event_init(&ev, GD_EV_DISPATCH);

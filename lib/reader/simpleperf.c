@@ -54,6 +54,7 @@
 #include "io/textin.h"
 #include "core/util.h"
 #include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define SP_MAX_FRAMES 1024
 #define SP_MAX_FRAME 2048
@@ -99,7 +100,7 @@ static int add_frame(sp *s, const char *text, size_t n)
 {
     if (s->nframes >= SP_MAX_FRAMES) {
         if (!s->over)
-            gd_sink_skip(s->sink, "simpleperf: frames over the per-sample limit", s->line, 1);
+            gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_FRAMES_OVER_THE_PER_SAMPLE_LIMIT), s->line, 1);
         s->over = 1;
         return 0;
     }
@@ -168,11 +169,11 @@ static int flush(sp *s)
     if (!s->meta_sent && (rc = send_meta(s, -1, -1)))
         return rc;
     if (!gd_has(s->ts) || s->tid < 0) {
-        gd_sink_skip(s->sink, "simpleperf: sample without time or thread", s->line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_SAMPLE_WITHOUT_TIME_OR_THREAD), s->line, 1);
         goto out;
     }
     if (s->nframes == 0) {
-        gd_sink_skip(s->sink, "simpleperf: sample without frames", s->line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_SAMPLE_WITHOUT_FRAMES), s->line, 1);
         goto out;
     }
     if (!s->main_sent && ((s->pid >= 0 && s->pid == s->tid) || (s->pid < 0 && main_by_name(s)))) {
@@ -321,7 +322,7 @@ static int chain_line(sp *s, const char *l, long line)
     while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
         n--;
     if (p == h || (*p != ' ' && *p != '\t') || n == 0 || l[n - 1] != ')') {
-        gd_sink_skip(s->sink, "simpleperf: call chain line unparsable", line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_CALL_CHAIN_LINE_UNPARSABLE), line, 1);
         return 0;
     }
     while (*p == ' ' || *p == '\t')
@@ -339,7 +340,7 @@ static int chain_line(sp *s, const char *l, long line)
         }
     }
     if (open == close || open < (size_t)(p - l)) {
-        gd_sink_skip(s->sink, "simpleperf: call chain line unparsable", line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_CALL_CHAIN_LINE_UNPARSABLE), line, 1);
         return 0;
     }
     size_t sym_end = open;
@@ -378,7 +379,7 @@ static int rs_line(sp *s, const char *l, long line)
             s->rs_block = 2;
         } else {
             s->rs_block = 3;
-            gd_sink_skip(s->sink, "simpleperf: record other than a sample", line, 1);
+            gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_RECORD_OTHER_THAN_A_SAMPLE), line, 1);
         }
         return 0;
     }
@@ -476,12 +477,12 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
             if (s->in_sample)
                 rc = chain_line(s, l, line);
             else
-                gd_sink_skip(sink, "simpleperf: call chain line outside a sample", line, 1);
+                gd_sink_skip(sink, GD_SKIP(SIMPLEPERF_CALL_CHAIN_LINE_OUTSIDE_A_SAMPLE), line, 1);
         } else {
             if ((rc = flush(s)))
                 break;
             if (!sample_line(s, l, line))
-                gd_sink_skip(sink, "simpleperf: line unparsable", line, 1);
+                gd_sink_skip(sink, GD_SKIP(SIMPLEPERF_LINE_UNPARSABLE), line, 1);
         }
     }
     if (rc == GD_OK && r < 0)

@@ -47,6 +47,7 @@
 #include "ftrace_sched.h"
 #include "reader.h"
 #include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define SYS_MAX_ZLINE ((size_t)1 << 20)
 #define SYS_ZCHUNK 65536
@@ -212,7 +213,7 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
 {
     fline f;
     if (!parse_ftrace(s, n, &f)) {
-        gd_sink_skip(c->sink, "systrace: line not an ftrace event", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(SYSTRACE_LINE_NOT_AN_FTRACE_EVENT), line, 1);
         return 0;
     }
     c->ftrace++;
@@ -225,7 +226,7 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
                             f.payload_len, line, &used, c->err);
         if (rc || used)
             return rc;
-        gd_sink_skip(c->sink, "ignored: systrace: ftrace event not used", line, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_FTRACE_EVENT_NOT_USED), line, 0);
         return 0;
     }
     int rc;
@@ -261,7 +262,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             return 0;
         }
         if (strcmp(t, "TRACE:") == 0 || gd_starts(t, "capturing trace")) {
-            gd_sink_skip(c->sink, "ignored: systrace: preamble line", line, 0);
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_PREAMBLE_LINE), line, 0);
             return 0;
         }
         c->mode = M_TEXT;
@@ -304,7 +305,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             if (t[0] != '#') {
                 fline f;
                 if (!parse_ftrace(s, n, &f)) {
-                    gd_sink_skip(c->sink, "ignored: systrace: trace-data block not ftrace text",
+                    gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_TRACE_DATA_BLOCK_NOT_FTRACE),
                                  line, 0);
                     c->not_ftrace++;
                     c->mode = M_HTML_SKIP;
@@ -385,7 +386,7 @@ static int zfill(sctx *c, gd_input *in)
             if (k < 0)
                 return -1;
             if (k == 0) {
-                gd_sink_skip(c->sink, "systrace: compressed trace cut short", c->zlineno, 0);
+                gd_sink_skip(c->sink, GD_SKIP(SYSTRACE_COMPRESSED_TRACE_CUT_SHORT), c->zlineno, 0);
                 c->zend = 1;
                 return 0;
             }
@@ -500,7 +501,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
             s[--n] = 0;
         if (c.mode == M_PREAMBLE && strcmp(skip_sp(s), "TRACE:") == 0) {
             /* "atrace -z": a zlib stream follows (0x78 = deflate, 32K window) */
-            gd_sink_skip(sink, "ignored: systrace: preamble line", line, 0);
+            gd_sink_skip(sink, GD_SKIP(IGNORED_SYSTRACE_PREAMBLE_LINE), line, 0);
             unsigned char b = 0;
             ssize_t k = gd_input_read(in, &b, 1, err);
             if (k < 0) {
@@ -530,7 +531,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 }
                 c.crlf = crlf_of(c.zin, (size_t)more + 1);
                 if (c.crlf)
-                    gd_sink_skip(sink, "ignored: systrace: adb line endings undone in the zlib data",
+                    gd_sink_skip(sink, GD_SKIP(IGNORED_SYSTRACE_ADB_LINE_ENDINGS_UNDONE_IN),
                                  line, 0);
                 feed(&c, (size_t)more + 1);
                 c.zlineno = line;
