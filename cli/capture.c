@@ -148,7 +148,7 @@ static int find_device(capture_run *r)
     char *out = NULL;
     int rc = -1;
     gd_error derr = {0};
-    if (cap_run_adb(NULL, dev_args, -1, &out, r->err, sizeof r->err, 30000) != 0)
+    if (gd_cap_run_adb(NULL, dev_args, -1, &out, r->err, sizeof r->err, 30000) != 0)
         snprintf(r->msg, sizeof r->msg, "adb devices failed: %s", *r->err ? r->err : "no answer");
     else if (gd_capture_pick_device(out, r->serial, r->chosen, sizeof r->chosen, &derr) != GD_DEV_OK)
         snprintf(r->msg, sizeof r->msg, "%s", derr.msg);
@@ -165,7 +165,7 @@ static int check_app(capture_run *r)
 {
     char q[1024] = "dumpsys package ", *out = NULL;
     gd_capture_quote(q, sizeof q, r->app);
-    if (cap_shell(&r->c, q, -1, &out, r->err, sizeof r->err) != 0) {
+    if (gd_cap_shell(&r->c, q, -1, &out, r->err, sizeof r->err) != 0) {
         free(out);
         snprintf(r->msg, sizeof r->msg, "device '%s': dumpsys package failed: %s", r->chosen,
                  *r->err ? r->err : "no answer");
@@ -186,7 +186,7 @@ static int check_app(capture_run *r)
 static int read_device(capture_run *r)
 {
     char *out = NULL;
-    if (cap_shell(&r->c, "getprop", -1, &out, r->err, sizeof r->err) != 0) {
+    if (gd_cap_shell(&r->c, "getprop", -1, &out, r->err, sizeof r->err) != 0) {
         free(out);
         snprintf(r->msg, sizeof r->msg, "device '%s': getprop failed: %s", r->chosen,
                  *r->err ? r->err : "no answer");
@@ -223,14 +223,14 @@ static long find_pid(capture_run *r)
     for (int i = 0; i < 10 && pid <= 0 && !g_stop && !r->c.disconnected; i++) {
         if (i)
             usleep(300000);
-        if (cap_shell(&r->c, pq, -1, &out, NULL, 0) == 0 && out)
+        if (gd_cap_shell(&r->c, pq, -1, &out, NULL, 0) == 0 && out)
             pid = strtol(out, NULL, 10);
         free(out);
         out = NULL;
     }
     if (pid <= 0) {
         pid = -1;
-        cap_warn(&r->c, "the app's process was not found (pidof): CPU samples have no process counters");
+        gd_cap_warn(&r->c, "the app's process was not found (pidof): CPU samples have no process counters");
     }
     return pid;
 }
@@ -239,39 +239,39 @@ static long find_pid(capture_run *r)
 static int start_app(capture_run *r)
 {
     r->clk = json_object();
-    json_object_set_new(r->clk, "start", cap_clocks(&r->c));
+    json_object_set_new(r->clk, "start", gd_cap_clocks(&r->c));
     json_object_set_new(r->man, "clocks", r->clk);
     char setp[512];
     snprintf(setp, sizeof setp, "setprop %s %ld", r->prop, r->slow_ms);
-    if (cap_shell(&r->c, setp, -1, NULL, r->err, sizeof r->err) != 0) {
+    if (gd_cap_shell(&r->c, setp, -1, NULL, r->err, sizeof r->err) != 0) {
         snprintf(r->msg, sizeof r->msg, "device '%s': cannot set %s: %s", r->chosen, r->prop,
                  *r->err ? r->err : "setprop failed");
         return -1;
     }
     r->prop_set = r->started = 1;
     const char *clear_args[] = {"logcat", "-b", "main", "-b", "system", "-b", "events", "-c", NULL};
-    cap_run_adb(&r->c, clear_args, -1, NULL, NULL, 0, 30000);
+    gd_cap_run_adb(&r->c, clear_args, -1, NULL, NULL, 0, 30000);
     if (r->launch) {
         char comp[1024] = "am start -W -S -n ";
         char target[800];
         snprintf(target, sizeof target, "%s/%s", r->app, r->launch);
         gd_capture_quote(comp, sizeof comp, target);
         const char *args[] = {"shell", comp, NULL};
-        cap_to_file(&r->c, "am_start.txt", "am start -W: cold launch time", args, 120000);
+        gd_cap_to_file(&r->c, "am_start.txt", "am start -W: cold launch time", args, 120000);
     } else {
         char fs[600] = "am force-stop ";
         gd_capture_quote(fs, sizeof fs, r->app);
-        cap_shell(&r->c, fs, -1, NULL, NULL, 0);
+        gd_cap_shell(&r->c, fs, -1, NULL, NULL, 0);
         char mk[700] = "monkey -p ";
         gd_capture_quote(mk, sizeof mk, r->app);
         strncat(mk, " -c android.intent.category.LAUNCHER 1", sizeof mk - strlen(mk) - 1);
-        cap_shell(&r->c, mk, -1, NULL, NULL, 0);
+        gd_cap_shell(&r->c, mk, -1, NULL, NULL, 0);
     }
     r->pid = find_pid(r);
     char gr[600] = "dumpsys gfxinfo ";
     gd_capture_quote(gr, sizeof gr, r->app);
     strncat(gr, " reset", sizeof gr - strlen(gr) - 1);
-    cap_shell(&r->c, gr, -1, NULL, NULL, 0);
+    gd_cap_shell(&r->c, gr, -1, NULL, NULL, 0);
     return 0;
 }
 
@@ -279,16 +279,16 @@ static int start_app(capture_run *r)
 static void start_collectors(capture_run *r)
 {
     const char *lc_args[] = {"logcat", "-v", "threadtime", "-b", "main", "-b", "system", "-b", "events", NULL};
-    cap_bg_start(&r->c, &r->lc, "logcat.txt", "logcat -v threadtime (main, system, events)", lc_args);
+    gd_cap_bg_start(&r->c, &r->lc, "logcat.txt", "logcat -v threadtime (main, system, events)", lc_args);
     char loop[1024];
     long count = r->dur_ms > 0 ? (long)ceil(r->dur_ms / (double)r->interval) + 1 : 0;
     gd_capture_procstat_loop(loop, sizeof loop, r->pid, r->interval, count);
     const char *ps_args[] = {"shell", loop, NULL};
-    cap_bg_start(&r->c, &r->ps, "procstat.txt", "/proc/stat, /proc/PID/stat, /proc/uptime every interval", ps_args);
+    gd_cap_bg_start(&r->c, &r->ps, "procstat.txt", "/proc/stat, /proc/PID/stat, /proc/uptime every interval", ps_args);
     if (!r->sample)
         return;
     if (r->pid <= 0) {
-        cap_warn(&r->c, "--sample: no app process to sample");
+        gd_cap_warn(&r->c, "--sample: no app process to sample");
         return;
     }
     char pa[600] = "";
@@ -301,7 +301,7 @@ static void start_collectors(capture_run *r)
         strncat(r->perf, d, sizeof r->perf - strlen(r->perf) - 1);
     }
     const char *sp_args[] = {"shell", r->perf, NULL};
-    cap_bg_start(&r->c, &r->sp, "simpleperf-record.log", "simpleperf record (its messages)", sp_args);
+    gd_cap_bg_start(&r->c, &r->sp, "simpleperf-record.log", "simpleperf record (its messages)", sp_args);
 }
 
 /* 6. wait: the duration counts from when the collectors deliver (logcat
@@ -337,15 +337,15 @@ static void wait_capture(capture_run *r)
         if (lc_end || ps_end) {
             lc_ended |= lc_end;
             ps_ended |= ps_end;
-            if (!cap_device_alive(&r->c)) {
+            if (!gd_cap_device_alive(&r->c)) {
                 r->c.disconnected = 1;
                 r->stopped_by = "disconnect";
                 break;
             }
             if (lc_end)
-                cap_warn(&r->c, "adb logcat ended before the capture did");
+                gd_cap_warn(&r->c, "adb logcat ended before the capture did");
             if (ps_end && r->dur_ms <= 0)
-                cap_warn(&r->c, "the CPU sampling loop ended before the capture did");
+                gd_cap_warn(&r->c, "the CPU sampling loop ended before the capture did");
         }
         usleep(100000);
     }
@@ -384,20 +384,20 @@ static int restore_prop(capture_run *r)
     restore_line(r, rs, sizeof rs);
     r->restore_tried = 1;
     r->restore_err[0] = 0;
-    return cap_shell_always(&r->c, rs, r->restore_err, sizeof r->restore_err) == 0;
+    return gd_cap_shell_always(&r->c, rs, r->restore_err, sizeof r->restore_err) == 0;
 }
 
 /* 7. stop the collectors, restore the property, the clocks at the end */
 static void stop_collectors(capture_run *r)
 {
     if (r->sample && r->sp.a.pid >= 0 && !r->c.disconnected) {
-        cap_shell(&r->c, "pkill -INT simpleperf", -1, NULL, NULL, 0);
+        gd_cap_shell(&r->c, "pkill -INT simpleperf", -1, NULL, NULL, 0);
         for (int i = 0; i < 100 && !gd_adb_bg_done(&r->sp.a); i++)
             usleep(50000);
     }
-    cap_bg_stop(&r->c, &r->ps);
-    cap_bg_stop(&r->c, &r->lc);
-    cap_bg_stop(&r->c, &r->sp);
+    gd_cap_bg_stop(&r->c, &r->ps);
+    gd_cap_bg_stop(&r->c, &r->lc);
+    gd_cap_bg_stop(&r->c, &r->sp);
     if (!r->c.disconnected) {
         if (restore_prop(r))
             r->prop_restored = 1;
@@ -406,7 +406,7 @@ static void stop_collectors(capture_run *r)
     if (g_nsig > r->c.sig_base)
         r->c.interrupted = 1; /* a second Ctrl-C: ends at once, the property put back */
     if (!r->c.disconnected && !r->c.interrupted)
-        json_object_set_new(r->clk, "end", cap_clocks(&r->c));
+        json_object_set_new(r->clk, "end", gd_cap_clocks(&r->c));
 }
 
 /* 8. pull the end state: frame stats, view hierarchies, the optional dumps */
@@ -418,22 +418,22 @@ static void pull_state(capture_run *r)
         gd_capture_quote(fq, sizeof fq, r->app);
         strncat(fq, " framestats", sizeof fq - strlen(fq) - 1);
         const char *a[] = {"shell", fq, NULL};
-        cap_to_file(c, "gfxinfo.txt", "dumpsys gfxinfo framestats (since the reset at the start)", a, 120000);
+        gd_cap_to_file(c, "gfxinfo.txt", "dumpsys gfxinfo framestats (since the reset at the start)", a, 120000);
     }
     if (!c->disconnected && !c->interrupted) {
         const char *a[] = {"shell", "dumpsys activity top", NULL};
-        cap_to_file(c, "activity_top.txt", "dumpsys activity top: view hierarchies", a, 120000);
+        gd_cap_to_file(c, "activity_top.txt", "dumpsys activity top: view hierarchies", a, 120000);
     }
     if (!c->disconnected && !c->interrupted && r->uia) {
-        cap_shell(c, "uiautomator dump /data/local/tmp/godeye-window.xml", -1, NULL, NULL, 0);
+        gd_cap_shell(c, "uiautomator dump /data/local/tmp/godeye-window.xml", -1, NULL, NULL, 0);
         const char *a[] = {"exec-out", "cat /data/local/tmp/godeye-window.xml", NULL};
-        cap_to_file(c, "window_dump.xml", "uiautomator dump", a, 60000);
-        cap_shell(c, "rm -f /data/local/tmp/godeye-window.xml", -1, NULL, NULL, 0);
+        gd_cap_to_file(c, "window_dump.xml", "uiautomator dump", a, 60000);
+        gd_cap_shell(c, "rm -f /data/local/tmp/godeye-window.xml", -1, NULL, NULL, 0);
     }
     if (!c->disconnected && !c->interrupted && r->sample && r->perf[0]) {
         const char *a[] = {"shell", "simpleperf report-sample --show-callchain -i /data/local/tmp/godeye-perf.data", NULL};
-        cap_to_file(c, "simpleperf.txt", "simpleperf report-sample --show-callchain (text)", a, 300000);
-        cap_shell(c, "rm -f /data/local/tmp/godeye-perf.data", -1, NULL, NULL, 0);
+        gd_cap_to_file(c, "simpleperf.txt", "simpleperf report-sample --show-callchain (text)", a, 300000);
+        gd_cap_shell(c, "rm -f /data/local/tmp/godeye-perf.data", -1, NULL, NULL, 0);
     }
 }
 
@@ -445,7 +445,7 @@ static void pull_anr(capture_run *r)
         return;
     char *out = NULL;
     /* adb before Android 7 has no exit status and mixes in stderr */
-    if (cap_shell(c, "ls /data/anr", -1, &out, NULL, 0) == 0 && out && !strstr(out, "ermission denied") &&
+    if (gd_cap_shell(c, "ls /data/anr", -1, &out, NULL, 0) == 0 && out && !strstr(out, "ermission denied") &&
         !strstr(out, "No such file")) {
         char anrdir[4096];
         snprintf(anrdir, sizeof anrdir, "%s/anr", r->outdir);
@@ -459,10 +459,10 @@ static void pull_anr(capture_run *r)
             snprintf(file, sizeof file, "/data/anr/%s", s);
             gd_capture_quote(cat, sizeof cat, file);
             const char *a[] = {"exec-out", cat, NULL};
-            cap_to_file(c, name, "ANR dump from /data/anr", a, 120000);
+            gd_cap_to_file(c, name, "ANR dump from /data/anr", a, 120000);
         }
     } else
-        cap_warn(c, "/data/anr is not readable from adb shell on this device (use --bugreport for ANR dumps)");
+        gd_cap_warn(c, "/data/anr is not readable from adb shell on this device (use --bugreport for ANR dumps)");
     free(out);
 }
 
@@ -477,13 +477,13 @@ static void pull_bugreport(capture_run *r)
     const char *a[] = {"bugreport", bp, NULL};
     if (r->tty)
         fprintf(stderr, "godeye capture: adb bugreport (this takes a minute or more)\n");
-    int brc = cap_run_adb(c, a, -1, NULL, r->err, sizeof r->err, 900000);
+    int brc = gd_cap_run_adb(c, a, -1, NULL, r->err, sizeof r->err, 900000);
     struct stat sb;
     json_array_append_new(c->files,
                           json_pack("{s:s, s:s, s:o, s:I, s:b}", "path", "bugreport.zip", "what", "adb bugreport",
-                                    "command", cap_cmd_text(c, a), "bytes",
+                                    "command", gd_cap_cmd_text(c, a), "bytes",
                                     (json_int_t)(stat(bp, &sb) == 0 ? sb.st_size : 0), "ok", brc == 0));
-    if (brc != 0 && !c->interrupted && !cap_device_alive(c))
+    if (brc != 0 && !c->interrupted && !gd_cap_device_alive(c))
         c->disconnected = 1;
 }
 
@@ -528,9 +528,9 @@ static void write_manifest(capture_run *r)
  * and a folder only when the device was changed. */
 static void finish_run(capture_run *r)
 {
-    cap_bg_stop(&r->c, &r->ps);
-    cap_bg_stop(&r->c, &r->lc);
-    cap_bg_stop(&r->c, &r->sp);
+    gd_cap_bg_stop(&r->c, &r->ps);
+    gd_cap_bg_stop(&r->c, &r->lc);
+    gd_cap_bg_stop(&r->c, &r->sp);
     if (r->prop_set && !r->c.disconnected && !r->restore_tried && restore_prop(r)) {
         r->prop_restored = 1;
         r->prop_set = 0;
@@ -610,9 +610,9 @@ int cmd_capture(int argc, char **argv, gd_ctx *ctx)
     r.exit_code = GD_EXIT_FAIL;
     r.stopped_by = "error";
     r.pid = -1;
-    cap_bg_init(&r.lc);
-    cap_bg_init(&r.ps);
-    cap_bg_init(&r.sp);
+    gd_cap_bg_init(&r.lc);
+    gd_cap_bg_init(&r.ps);
+    gd_cap_bg_init(&r.sp);
     if (find_device(&r) == 0 && check_app(&r) == 0 && read_device(&r) == 0 && start_app(&r) == 0) {
         start_collectors(&r);
         wait_capture(&r);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "core/scan.h"
 
 gd_thresholds gd_thresholds_resolve(double short_ms, double long_ms, double anr_ms)
 {
@@ -67,18 +68,11 @@ gd_phase gd_looper_prefix(const char *msg)
     return GD_PHASE_UNKNOWN;
 }
 
-/* 1 when the n bytes at m start with the string s. */
-static int starts(const char *m, size_t n, const char *s)
-{
-    size_t k = strlen(s);
-    return n >= k && memcmp(m, s, k) == 0;
-}
-
 gd_phase gd_looper_line(const char *m, size_t n)
 {
-    if (starts(m, n, LOOPER_BEGIN_MARK " " LOOPER_BEGIN_WORDS))
+    if (gd_starts_n(m, n, LOOPER_BEGIN_MARK " " LOOPER_BEGIN_WORDS))
         return GD_PHASE_BEGIN;
-    if (starts(m, n, LOOPER_END_MARK " " LOOPER_END_WORDS))
+    if (gd_starts_n(m, n, LOOPER_END_MARK " " LOOPER_END_WORDS))
         return GD_PHASE_END;
     return GD_PHASE_UNKNOWN;
 }

@@ -21,14 +21,14 @@ static double now_ms(void)
 }
 
 /* The command as the manifest records it (argv joined by spaces). */
-json_t *cap_cmd_text(const cap *c, const char *const *args)
+json_t *gd_cap_cmd_text(const cap *c, const char *const *args)
 {
     char buf[2048];
     gd_adb_cmdline(c ? c->serial : NULL, args, buf, sizeof buf);
     return json_string(buf);
 }
 
-int cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *err, size_t errn,
+int gd_cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *err, size_t errn,
                 double timeout_ms)
 {
     if (!c)
@@ -45,36 +45,36 @@ int cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *e
     return rc;
 }
 
-int cap_shell_always(cap *c, const char *cmdline, char *err, size_t errn)
+int gd_cap_shell_always(cap *c, const char *cmdline, char *err, size_t errn)
 {
     const char *args[] = {"shell", cmdline, NULL};
     return gd_adb_run(c->serial, args, -1, NULL, err, errn, 120000);
 }
 
 /* adb shell with one command line (already quoted where needed). */
-int cap_shell(cap *c, const char *cmdline, int out_fd, char **out, char *err, size_t errn)
+int gd_cap_shell(cap *c, const char *cmdline, int out_fd, char **out, char *err, size_t errn)
 {
     const char *args[] = {"shell", cmdline, NULL};
-    return cap_run_adb(c, args, out_fd, out, err, errn, 120000);
+    return gd_cap_run_adb(c, args, out_fd, out, err, errn, 120000);
 }
 
 /* Is the device still there?  (`adb -s SERIAL get-state` says "device") */
-int cap_device_alive(cap *c)
+int gd_cap_device_alive(cap *c)
 {
     const char *args[] = {"get-state", NULL};
     char *out = NULL;
-    int rc = cap_run_adb(c, args, -1, &out, NULL, 0, 10000);
+    int rc = gd_cap_run_adb(c, args, -1, &out, NULL, 0, 10000);
     int ok = rc == 0 && out && strncmp(out, "device", 6) == 0;
     free(out);
     return ok;
 }
 
-void cap_warn(cap *c, const char *msg) { json_array_append_new(c->warnings, json_string(msg)); }
+void gd_cap_warn(cap *c, const char *msg) { json_array_append_new(c->warnings, json_string(msg)); }
 
 /* Runs a shell command into DIR/name and records it in the manifest.
  * Returns 0, or -1 when it failed (recorded; c->disconnected set when the
  * device is gone). */
-int cap_to_file(cap *c, const char *name, const char *what, const char *const *args, double timeout_ms)
+int gd_cap_to_file(cap *c, const char *name, const char *what, const char *const *args, double timeout_ms)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
@@ -82,19 +82,19 @@ int cap_to_file(cap *c, const char *name, const char *what, const char *const *a
     if (fd < 0) {
         char m[600];
         snprintf(m, sizeof m, "cannot write %s: %s", name, strerror(errno));
-        cap_warn(c, m);
+        gd_cap_warn(c, m);
         return -1;
     }
     char err[512];
-    int rc = cap_run_adb(c, args, fd, NULL, err, sizeof err, timeout_ms);
+    int rc = gd_cap_run_adb(c, args, fd, NULL, err, sizeof err, timeout_ms);
     struct stat sb;
     long long size = fstat(fd, &sb) == 0 ? (long long)sb.st_size : 0;
     close(fd);
-    json_t *f = json_pack("{s:s, s:s, s:o, s:I, s:b}", "path", name, "what", what, "command", cap_cmd_text(c, args),
+    json_t *f = json_pack("{s:s, s:s, s:o, s:I, s:b}", "path", name, "what", what, "command", gd_cap_cmd_text(c, args),
                           "bytes", (json_int_t)size, "ok", rc == 0);
     if (rc != 0) {
         json_object_set_new(f, "error", json_string(*err ? err : "adb failed"));
-        if (!c->interrupted && !cap_device_alive(c))
+        if (!c->interrupted && !gd_cap_device_alive(c))
             c->disconnected = 1;
     }
     if (rc != 0 && size == 0)
@@ -103,25 +103,25 @@ int cap_to_file(cap *c, const char *name, const char *what, const char *const *a
     return rc == 0 ? 0 : -1;
 }
 
-void cap_bg_init(cap_bg *b)
+void gd_cap_bg_init(cap_bg *b)
 {
     gd_adb_bg_init(&b->a);
     b->name = b->what = NULL;
     b->cmd = NULL;
 }
 
-int cap_bg_start(cap *c, cap_bg *b, const char *name, const char *what, const char *const *args)
+int gd_cap_bg_start(cap *c, cap_bg *b, const char *name, const char *what, const char *const *args)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", c->dir, name);
-    cap_bg_init(b);
+    gd_cap_bg_init(b);
     b->name = name;
     b->what = what;
-    b->cmd = cap_cmd_text(c, args);
+    b->cmd = gd_cap_cmd_text(c, args);
     return gd_adb_bg_start(&b->a, c->serial, args, path);
 }
 
-void cap_bg_stop(cap *c, cap_bg *b)
+void gd_cap_bg_stop(cap *c, cap_bg *b)
 {
     gd_adb_bg_stop(&b->a);
     if (!b->name)
@@ -141,11 +141,11 @@ void cap_bg_stop(cap *c, cap_bg *b)
 }
 
 /* Device clocks against the host's: wall, uptime and their offset. */
-json_t *cap_clocks(cap *c)
+json_t *gd_cap_clocks(cap *c)
 {
     char *out = NULL;
     double h0 = now_ms();
-    int rc = cap_shell(c, gd_capture_clock_cmd, -1, &out, NULL, 0);
+    int rc = gd_cap_shell(c, gd_capture_clock_cmd, -1, &out, NULL, 0);
     double h1 = now_ms();
     double wall, up;
     json_t *j;

@@ -28,31 +28,31 @@ typedef struct bg {
 } cap_bg;
 
 /* The command as the manifest records it (argv joined by spaces). */
-json_t *cap_cmd_text(const cap *c, const char *const *args);
+json_t *gd_cap_cmd_text(const cap *c, const char *const *args);
 /* adb with the chosen device (c may be NULL: none yet); as gd_adb_run. */
-int cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *err, size_t errn,
+int gd_cap_run_adb(cap *c, const char *const *args, int out_fd, char **out, char *err, size_t errn,
                 double timeout_ms);
 /* adb shell with one command line (already quoted where needed). */
-int cap_shell(cap *c, const char *cmdline, int out_fd, char **out, char *err, size_t errn);
+int gd_cap_shell(cap *c, const char *cmdline, int out_fd, char **out, char *err, size_t errn);
 /* The same, never cut short by a signal (what puts the device back as it
  * was); still bounded by its timeout. */
-int cap_shell_always(cap *c, const char *cmdline, char *err, size_t errn);
+int gd_cap_shell_always(cap *c, const char *cmdline, char *err, size_t errn);
 /* Is the device still there?  (`adb -s SERIAL get-state` says "device") */
-int cap_device_alive(cap *c);
+int gd_cap_device_alive(cap *c);
 /* Adds a warning to the manifest. */
-void cap_warn(cap *c, const char *msg);
+void gd_cap_warn(cap *c, const char *msg);
 /* Runs an adb command into DIR/name and records it in the manifest.
  * Returns 0, or -1 when it failed (recorded; c->disconnected set when the
  * device is gone). */
-int cap_to_file(cap *c, const char *name, const char *what, const char *const *args, double timeout_ms);
+int gd_cap_to_file(cap *c, const char *name, const char *what, const char *const *args, double timeout_ms);
 
-void cap_bg_init(cap_bg *b);
+void gd_cap_bg_init(cap_bg *b);
 /* Starts a background adb writing to DIR/name (as gd_adb_bg_start). */
-int cap_bg_start(cap *c, cap_bg *b, const char *name, const char *what, const char *const *args);
+int gd_cap_bg_start(cap *c, cap_bg *b, const char *name, const char *what, const char *const *args);
 /* Stops it (again: nothing) and records its file in the manifest. */
-void cap_bg_stop(cap *c, cap_bg *b);
+void gd_cap_bg_stop(cap *c, cap_bg *b);
 
 /* Device clocks against the host's: wall, uptime and their offset (null when unknown). */
-json_t *cap_clocks(cap *c);
+json_t *gd_cap_clocks(cap *c);
 
 #endif

@@ -5,6 +5,8 @@
 #include "reader.h"
 #include "reader/component.h"
 #include "io/textin.h"
+#include "core/scan.h"
+#include "core/skip_reasons.h"
 
 /*
  * What it reads: the text `am start -W` prints for each launch (once per
@@ -47,12 +49,6 @@ typedef struct as_block {
     char kind[8];
     double total, wait;
 } as_block;
-
-static int starts(const char *p, size_t n, const char *lit, size_t litlen)
-{
-    return n >= litlen && memcmp(p, lit, litlen) == 0;
-}
-#define STARTS(p, n, lit) starts((p), (n), (lit), sizeof(lit) - 1)
 
 /* Leading and trailing blanks off s[0..*n). */
 static const char *trim(const char *s, size_t *n)
@@ -114,11 +110,11 @@ static int close_block(as_block *b, const gd_sink *sink, long line, gd_error *er
         return 0;
     b->open = 0;
     if (b->error) {
-        gd_sink_skip(sink, "am_start: launch failed", b->line, 1);
+        gd_sink_skip(sink, GD_SKIP(AM_START_LAUNCH_FAILED), b->line, 1);
         return 0;
     }
     if (b->total < 0) {
-        gd_sink_skip(sink, "am_start: launch without TotalTime", b->line, 1);
+        gd_sink_skip(sink, GD_SKIP(AM_START_LAUNCH_WITHOUT_TOTALTIME), b->line, 1);
         return 0;
     }
     char app[256], act[512];
@@ -141,7 +137,7 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
                    int *rc, gd_error *err)
 {
     int recognised = 1;
-    if (STARTS(s, n, "Starting: ") || STARTS(s, n, "Stopping: ")) {
+    if (gd_starts_n(s, n, "Starting: ") || gd_starts_n(s, n, "Stopping: ")) {
         /* "Stopping:" (-S) comes first and "Starting:" follows it */
         int same = b && b->open && s[2] == 'a' && !b->comp[0] && b->total < 0 && !b->error;
         if (b && !same) {
@@ -150,9 +146,9 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
         }
         if (b && s[2] == 'a')
             intent_cmp(b, s, n, sink, line);
-    } else if (STARTS(s, n, "Status: ")) {
-        recognised = STARTS(s + 8, n - 8, "ok") || STARTS(s + 8, n - 8, "timeout");
-    } else if (STARTS(s, n, "LaunchState: ")) {
+    } else if (gd_starts_n(s, n, "Status: ")) {
+        recognised = gd_starts_n(s + 8, n - 8, "ok") || gd_starts_n(s + 8, n - 8, "timeout");
+    } else if (gd_starts_n(s, n, "LaunchState: ")) {
         if (b) {
             const char *k = s + 13;
             size_t kn = n - 13;
@@ -162,29 +158,29 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
                                                                     : "";
             strcpy(b->kind, lc);
         }
-    } else if (STARTS(s, n, "Activity: ")) {
+    } else if (gd_starts_n(s, n, "Activity: ")) {
         if (b) {
             set_comp(b, s + 10, n - 10, sink, line);
         }
-    } else if (STARTS(s, n, "TotalTime: ")) {
+    } else if (gd_starts_n(s, n, "TotalTime: ")) {
         double v = number_after(s, n, 11);
         recognised = v >= 0;
         if (b && v >= 0)
             b->total = v;
-    } else if (STARTS(s, n, "WaitTime: ")) {
+    } else if (gd_starts_n(s, n, "WaitTime: ")) {
         double v = number_after(s, n, 10);
         recognised = v >= 0;
         if (b && v >= 0)
             b->wait = v;
-    } else if (STARTS(s, n, "ThisTime: ")) {
+    } else if (gd_starts_n(s, n, "ThisTime: ")) {
         recognised = number_after(s, n, 10) >= 0;
     } else if (n == 8 && memcmp(s, "Complete", 8) == 0) {
         if (b)
             *rc = close_block(b, sink, line, err);
-    } else if (STARTS(s, n, "Warning: ")) {
+    } else if (gd_starts_n(s, n, "Warning: ")) {
         if (b)
-            gd_sink_skip(sink, "am_start: warning line", line, 1);
-    } else if (STARTS(s, n, "Error: ") || STARTS(s, n, "Error type ")) {
+            gd_sink_skip(sink, GD_SKIP(AM_START_WARNING_LINE), line, 1);
+    } else if (gd_starts_n(s, n, "Error: ") || gd_starts_n(s, n, "Error type ")) {
         if (b) {
             if (!b->open)
                 open_block(b, line);
@@ -194,9 +190,9 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
         recognised = 0;
     }
     /* output saved without its "Starting:" line still makes a block */
-    if (b && recognised && !b->open && (STARTS(s, n, "Status: ") || STARTS(s, n, "LaunchState: ") ||
-                                        STARTS(s, n, "Activity: ") || STARTS(s, n, "TotalTime: ") ||
-                                        STARTS(s, n, "WaitTime: ") || STARTS(s, n, "ThisTime: "))) {
+    if (b && recognised && !b->open && (gd_starts_n(s, n, "Status: ") || gd_starts_n(s, n, "LaunchState: ") ||
+                                        gd_starts_n(s, n, "Activity: ") || gd_starts_n(s, n, "TotalTime: ") ||
+                                        gd_starts_n(s, n, "WaitTime: ") || gd_starts_n(s, n, "ThisTime: "))) {
         open_block(b, line);
         return am_line(b, s, n, line, sink, rc, err);
     }
@@ -224,9 +220,9 @@ static int probe(const unsigned char *h, size_t n, int eof)
         if (!am_line(NULL, s, len, 0, NULL, NULL, NULL))
             continue;
         known++;
-        status += STARTS(s, len, "Status: ");
-        times += STARTS(s, len, "TotalTime: ") || STARTS(s, len, "WaitTime: ");
-        frame += STARTS(s, len, "Starting: Intent {") || (len == 8 && !memcmp(s, "Complete", 8));
+        status += gd_starts_n(s, len, "Status: ");
+        times += gd_starts_n(s, len, "TotalTime: ") || gd_starts_n(s, len, "WaitTime: ");
+        frame += gd_starts_n(s, len, "Starting: Intent {") || (len == 8 && !memcmp(s, "Complete", 8));
     }
     free(t);
     if (!status || !times || known * 2 < lines)
@@ -254,7 +250,7 @@ static int read_am_start(gd_input *in, const gd_sink *sink, const gd_read_opts *
         if (!n)
             continue;
         if (!am_line(&b, p, n, line, sink, &rc, err))
-            gd_sink_skip(sink, "am_start: other line", line, 1);
+            gd_sink_skip(sink, GD_SKIP(AM_START_OTHER_LINE), line, 1);
     }
     if (!rc && r == 0)
         rc = close_block(&b, sink, line, err);

@@ -63,10 +63,22 @@
 #include "reader.h"
 #include "core/util.h"
 #include "reader/art_trace_int.h"
+#include "core/skip_reasons.h"
+
+static int gd_art_bad(art *a, const char *what);
+static int gd_art_bin_header(art *a, int streaming_expected);
+static int gd_art_classic_records(art *a);
+static int gd_art_fill(art *a);
+static int gd_art_header_line(art *a, int *sec, int *first, long lineno);
+static uint32_t gd_art_le16(const unsigned char *p);
+static uint32_t gd_art_le32(const unsigned char *p);
+static int gd_art_rd(art *a, void *dst, size_t n);
+static int gd_art_streaming_records(art *a);
+static int gd_art_text_line(art *a, uint64_t *limit, long lineno);
 
 /* ---- bytes ---------------------------------------------------------------- */
 
-int gd_art_fill(art *a)
+static int gd_art_fill(art *a)
 {
     if (a->pos < a->len || a->eof)
         return a->pos < a->len;
@@ -82,7 +94,7 @@ int gd_art_fill(art *a)
 
 /* n bytes into dst: 1 read, 0 end of input before the first byte, 2 end
  * of input inside them, -1 read error. */
-int gd_art_rd(art *a, void *dst, size_t n)
+static int gd_art_rd(art *a, void *dst, size_t n)
 {
     unsigned char *d = dst;
     size_t got = 0;
@@ -104,13 +116,13 @@ int gd_art_rd(art *a, void *dst, size_t n)
     return 1;
 }
 
-uint32_t gd_art_le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-uint32_t gd_art_le32(const unsigned char *p)
+static uint32_t gd_art_le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t gd_art_le32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-int gd_art_bad(art *a, const char *what)
+static int gd_art_bad(art *a, const char *what)
 {
     return gd_error_set(a->err, GD_ERR_DATA, 0, 0, "art method trace: %s at byte %llu", what,
                         (unsigned long long)a->off);
@@ -119,7 +131,7 @@ int gd_art_bad(art *a, const char *what)
 /* One text line of at most `*limit` bytes (NULL: unlimited) into a->line
  * without its "\n" (a "\r" before it is dropped).  1 a line, 0 end of
  * input or limit, -1 error (err set). */
-int gd_art_text_line(art *a, uint64_t *limit, long lineno)
+static int gd_art_text_line(art *a, uint64_t *limit, long lineno)
 {
     size_t n = 0;
     for (;;) {
@@ -151,7 +163,7 @@ int gd_art_text_line(art *a, uint64_t *limit, long lineno)
 
 /* ---- the text header (file start, or the streaming summary) --------------- */
 
-int gd_art_header_line(art *a, int *sec, int *first, long lineno)
+static int gd_art_header_line(art *a, int *sec, int *first, long lineno)
 {
     char *s = a->line;
     if (s[0] == '*') {
@@ -190,7 +202,7 @@ int gd_art_header_line(art *a, int *sec, int *first, long lineno)
         } else if (strstr(s, "sampling") && *v && strcmp(v, "false") != 0 && strcmp(v, "0") != 0) {
             a->hdr_sampled = 1; /* a header that says the trace was sampled */
         } else if (strcmp(s, "data-file-overflow") == 0 && strcmp(v, "true") == 0) {
-            gd_sink_skip(a->sink, "art: trace buffer overflowed, later calls not recorded", lineno, 1);
+            gd_sink_skip(a->sink, GD_SKIP(ART_TRACE_BUFFER_OVERFLOWED_LATER_CALLS_NOT), lineno, 1);
         }
         return 0;
     }
@@ -198,7 +210,7 @@ int gd_art_header_line(art *a, int *sec, int *first, long lineno)
         char *e;
         long tid = strtol(s, &e, 10);
         if (e == s || (*e != '\t' && *e != ' ') || tid <= 0) {
-            gd_sink_skip(a->sink, "art: thread line unparsable", lineno, 1);
+            gd_sink_skip(a->sink, GD_SKIP(ART_THREAD_LINE_UNPARSABLE), lineno, 1);
             return 0;
         }
         if (tid >= ART_MAX_THREADS)
@@ -305,3 +317,175 @@ const gd_reader gd_reader_art_trace = {
     .probe = probe,
     .read = read_art,
 };
+
+/* ==== the binary part of an ART/Dalvik method trace. ==== */
+
+/* ---- binary part ---------------------------------------------------------- */
+
+static int gd_art_bin_header(art *a, int streaming_expected)
+{
+    unsigned char h[18];
+    int r = gd_art_rd(a, h, 16);
+    if (r < 0)
+        return a->err->code;
+    if (r != 1 || memcmp(h, ART_MAGIC, 4) != 0)
+        return gd_art_bad(a, "no \"SLOW\" data header");
+    uint32_t ver = gd_art_le16(h + 4), off = gd_art_le16(h + 6);
+    a->streaming = (ver & 0xF0) == 0xF0;
+    int v = (int)(ver & 0x0F);
+    if ((ver & 0xFF00) || (ver & 0xF0 && !a->streaming) || v < 1 || v > 3 ||
+        (streaming_expected >= 0 && a->streaming != streaming_expected))
+        return gd_error_set(a->err, GD_ERR_DATA, 0, 0,
+                            "art method trace: unsupported data version 0x%x at byte 4 "
+                            "(versions 1 to 3 are read)", ver);
+    a->start_us = (uint64_t)gd_art_le32(h + 8) | (uint64_t)gd_art_le32(h + 12) << 32;
+    a->version = v; /* the record layout follows the data header */
+    uint32_t rs = 0;
+    size_t at = 16;
+    if (v >= 3) {
+        if ((r = gd_art_rd(a, h + 16, 2)) != 1)
+            return r < 0 ? a->err->code : gd_art_bad(a, "data header cut short");
+        rs = gd_art_le16(h + 16);
+        at = 18;
+    }
+    if (off < at || off > 4096)
+        return gd_art_bad(a, "data offset out of range");
+    if ((r = gd_art_rd(a, NULL, off - at)) != 1 && off > at)
+        return r < 0 ? a->err->code : gd_art_bad(a, "data header cut short");
+    if (v == 1)
+        rs = 9;
+    else if (v == 2)
+        rs = 10;
+    else if (rs == 0)
+        rs = a->clock == ART_CLK_DUAL ? 14 : 10;
+    if (rs < (v == 1 ? 9u : 10u) || rs > 64)
+        return gd_error_set(a->err, GD_ERR_DATA, 0, 0,
+                            "art method trace: record size %u out of range at byte 16", rs);
+    a->recsize = (int)rs;
+    if (v < 3 && a->clock == ART_CLK_DUAL)
+        a->clock = ART_CLK_WALL;
+    if (rs >= 14 && (a->streaming || !a->have_clock))
+        a->clock = ART_CLK_DUAL;
+    else if (rs < 14 && a->clock == ART_CLK_DUAL)
+        a->clock = ART_CLK_WALL;
+    /* a streaming trace's pid comes with its summary, at the end */
+    return a->streaming ? 0 : gd_art_send_meta(a);
+}
+
+/* One record after its thread id (already read: tid, and the first bytes
+ * in p).  0 or an error. */
+static int bin_record(art *a, unsigned tid, unsigned char *p, size_t have)
+{
+    size_t rest = (size_t)a->recsize - have;
+    int r = gd_art_rd(a, p + have, rest);
+    if (r < 0)
+        return a->err->code;
+    if (r != 1) {
+        gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0);
+        return 1;
+    }
+    size_t m = a->version == 1 ? 1 : 2;
+    uint32_t mv = gd_art_le32(p + m), t1 = gd_art_le32(p + m + 4), t2 = a->recsize >= 14 ? gd_art_le32(p + m + 8) : 0;
+    uint32_t cpu = a->clock == ART_CLK_DUAL ? t1 : a->clock == ART_CLK_CPU ? t1 : 0;
+    uint32_t wall = a->clock == ART_CLK_DUAL ? t2 : t1;
+    return gd_art_record(a, tid, mv, cpu, wall);
+}
+
+static int gd_art_classic_records(art *a)
+{
+    unsigned char p[64];
+    for (;;) {
+        int r = gd_art_rd(a, p, 1);
+        if (r < 0)
+            return a->err->code;
+        if (r == 0)
+            return 0;
+        unsigned tid = p[0];
+        size_t have = 1;
+        if (a->version != 1) {
+            if ((r = gd_art_rd(a, p + 1, 1)) != 1) {
+                if (r < 0)
+                    return a->err->code;
+                gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0);
+                return 0;
+            }
+            tid = gd_art_le16(p);
+            have = 2;
+        }
+        int rc = bin_record(a, tid, p, have);
+        if (rc)
+            return rc == 1 ? 0 : rc;
+    }
+}
+
+static int gd_art_streaming_records(art *a)
+{
+    unsigned char p[64];
+    for (;;) {
+        int r = gd_art_rd(a, p, 2);
+        if (r < 0)
+            return a->err->code;
+        if (r == 0)
+            return 0;
+        if (r == 2) {
+            gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0);
+            return 0;
+        }
+        unsigned tid = gd_art_le16(p);
+        if (tid) {
+            int rc = bin_record(a, tid, p, 2);
+            if (rc)
+                return rc == 1 ? 0 : rc;
+            continue;
+        }
+        uint64_t at = a->off - 2;
+        if ((r = gd_art_rd(a, p, 1)) != 1)
+            return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
+        unsigned op = p[0];
+        if (op == 1 || op == 2) {
+            size_t hn = op == 1 ? 2 : 4;
+            if ((r = gd_art_rd(a, p, hn)) != 1)
+                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
+            size_t n = gd_art_le16(p + hn - 2);
+            if ((r = gd_art_rd(a, a->line, n)) != 1)
+                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
+            a->line[n] = 0;
+            int rc;
+            if (op == 2) {
+                rc = gd_art_thread_name(a, gd_art_le16(p), a->line, n);
+            } else {
+                while (n && (a->line[n - 1] == '\n' || a->line[n - 1] == '\r'))
+                    a->line[--n] = 0;
+                rc = memchr(a->line, 0, n) ? (gd_sink_skip(a->sink, GD_SKIP(ART_METHOD_LINE_UNPARSABLE), 0, 0), 0)
+                                           : gd_art_method_line(a, a->line, 0);
+            }
+            if (rc)
+                return rc;
+        } else if (op == 3) {
+            if ((r = gd_art_rd(a, p, 4)) != 1)
+                return r < 0 ? a->err->code : (gd_sink_skip(a->sink, GD_SKIP(ART_RECORD_CUT_SHORT_AT_THE_END), 0, 0), 0);
+            uint64_t limit = gd_art_le32(p);
+            int sec = ART_SEC_NONE, first = 0;
+            long lineno = 0;
+            a->pid = -1;
+            while ((r = gd_art_text_line(a, &limit, ++lineno)) == 1) {
+                int rc = gd_art_header_line(a, &sec, &first, lineno);
+                if (rc)
+                    return rc;
+            }
+            if (r < 0)
+                return a->err->code;
+            if (limit)
+                gd_sink_skip(a->sink, GD_SKIP(ART_SUMMARY_CUT_SHORT_AT_THE_END), 0, 0);
+            /* anything after the summary is not part of the trace */
+            if (gd_art_fill(a) > 0)
+                gd_sink_skip(a->sink, GD_SKIP(ART_BYTES_AFTER_THE_SUMMARY), 0, 0);
+            return 0;
+        } else {
+            a->off = at;
+            return gd_error_set(a->err, GD_ERR_DATA, 0, 0,
+                                "art method trace: unknown special record %u at byte %llu", op,
+                                (unsigned long long)at);
+        }
+    }
+}

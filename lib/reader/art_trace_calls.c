@@ -8,6 +8,7 @@
 #include "reader.h"
 #include "core/util.h"
 #include "reader/art_trace_int.h"
+#include "core/skip_reasons.h"
 
 /* ---- calls ---------------------------------------------------------------- */
 
@@ -35,7 +36,7 @@ static int emit_call(art *a, unsigned tid, const art_thread *t, uint32_t method,
     if (!gd_art_method_find(a, method, &cls, &name, &desc)) {
         /* kept as a frame of its own, so that its callees stay its
          * children: "<unknown method 0x1468>" (counted) */
-        gd_sink_skip(a->sink, "ignored: art: method id not in the method table, kept as <unknown method>", 0, 0);
+        gd_sink_skip(a->sink, GD_SKIP(IGNORED_ART_METHOD_ID_NOT_IN_THE_METHOD), 0, 0);
         snprintf(unknown, sizeof unknown, "<unknown method 0x%x>", (unsigned)method);
         cls = "";
         name = unknown;
@@ -109,13 +110,13 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
     if (ts > a->last_ts)
         a->last_ts = ts;
     if (action == 3) {
-        gd_sink_skip(a->sink, "art: unknown record action", 0, 0);
+        gd_sink_skip(a->sink, GD_SKIP(ART_UNKNOWN_RECORD_ACTION), 0, 0);
         return 0;
     }
     if (action == 0) {
         if (t->lost || t->n >= GD_CT_MAX_DEPTH || a->open_total >= ART_MAX_OPEN) {
             t->lost++;
-            gd_sink_skip(a->sink, "art: nesting too deep", 0, 0);
+            gd_sink_skip(a->sink, GD_SKIP(ART_NESTING_TOO_DEEP), 0, 0);
             return 0;
         }
         if (gd_grow((void **)&t->stk, &t->cap, t->n + 1, sizeof *t->stk, a->err))
@@ -133,7 +134,7 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
     int base = ART_DEPTH_BASE - t->pre;
     if (t->n == 0) { /* running when tracing started */
         if (t->pre >= ART_MAX_PRE) {
-            gd_sink_skip(a->sink, "art: too many calls running at the start", 0, 0);
+            gd_sink_skip(a->sink, GD_SKIP(ART_TOO_MANY_CALLS_RUNNING_AT_THE_START), 0, 0);
             return 0;
         }
         t->pre++;
@@ -143,14 +144,14 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
     while (k > 0 && t->stk[k - 1].method != method)
         k--;
     if (k == 0) {
-        gd_sink_skip(a->sink, "art: exit without enter", 0, 0);
+        gd_sink_skip(a->sink, GD_SKIP(ART_EXIT_WITHOUT_ENTER), 0, 0);
         return 0;
     }
     while (t->n >= k) {
         art_frame f = t->stk[--t->n];
         a->open_total--;
         if (t->n >= k)
-            gd_sink_skip(a->sink, "art: exit missing, closed with its caller", 0, 0);
+            gd_sink_skip(a->sink, GD_SKIP(ART_EXIT_MISSING_CLOSED_WITH_ITS_CALLER), 0, 0);
         int rc = emit_call(a, tid, t, f.method, f.start, ts, base + (int)t->n, 0);
         if (!rc)
             rc = emit_dispatch(a, tid, t, &f, ts);

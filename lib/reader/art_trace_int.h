@@ -72,23 +72,13 @@ typedef struct art {
 enum { ART_SEC_NONE, ART_SEC_VERSION, ART_SEC_THREADS, ART_SEC_METHODS, ART_SEC_END, ART_SEC_OTHER };
 
 
-int gd_art_bad(art *a, const char *what);
-int gd_art_bin_header(art *a, int streaming_expected);
-int gd_art_classic_records(art *a);
-int gd_art_fill(art *a);
 int gd_art_finish(art *a);
 #define ART_SAMPLED_MIN 100
-int gd_art_header_line(art *a, int *sec, int *first, long lineno);
-uint32_t gd_art_le16(const unsigned char *p);
-uint32_t gd_art_le32(const unsigned char *p);
 int gd_art_method_find(const art *a, uint32_t id, const char **cls, const char **name,
                     const char **desc);
 int gd_art_method_line(art *a, char *s, long lineno);
-int gd_art_rd(art *a, void *dst, size_t n);
 int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall);
 int gd_art_send_meta(art *a);
-int gd_art_streaming_records(art *a);
-int gd_art_text_line(art *a, uint64_t *limit, long lineno);
 art_thread *gd_art_thread_get(art *a, unsigned tid);
 int gd_art_thread_name(art *a, unsigned tid, const char *name, size_t n);
 

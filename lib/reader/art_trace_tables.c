@@ -8,6 +8,7 @@
 #include "reader.h"
 #include "core/util.h"
 #include "reader/art_trace_int.h"
+#include "core/skip_reasons.h"
 
 /* ---- tables --------------------------------------------------------------- */
 
@@ -75,18 +76,18 @@ int gd_art_method_line(art *a, char *s, long lineno)
     char *e;
     unsigned long long id = strtoull(f[0], &e, 0);
     if (nf < 3 || e == f[0] || *e || id > UINT32_MAX || !*f[2]) {
-        gd_sink_skip(a->sink, "art: method line unparsable", lineno, 1);
+        gd_sink_skip(a->sink, GD_SKIP(ART_METHOD_LINE_UNPARSABLE), lineno, 1);
         return 0;
     }
     const char *sig = nf >= 4 ? f[3] : "";
     size_t need = strlen(f[1]) + strlen(f[2]) + strlen(sig) + 3;
     if (a->mcount >= ART_MAX_METHODS || a->nlen + need > ART_MAX_NAMES) {
-        gd_sink_skip(a->sink, "art: method table too large", lineno, 1);
+        gd_sink_skip(a->sink, GD_SKIP(ART_METHOD_TABLE_TOO_LARGE), lineno, 1);
         return 0;
     }
     const char *oc, *on, *od;
     if (gd_art_method_find(a, (uint32_t)id & ~3u, &oc, &on, &od)) {
-        gd_sink_skip(a->sink, "art: method id defined twice", lineno, 1);
+        gd_sink_skip(a->sink, GD_SKIP(ART_METHOD_ID_DEFINED_TWICE), lineno, 1);
         return 0;
     }
     if ((a->mcount + 1) * 2 > a->mcap && method_grow(a))

@@ -6,6 +6,7 @@
 #include "reader/mdstamp.h"
 #include "reader.h"
 #include "core/util.h"
+#include "core/skip_reasons.h"
 
 /*
  * Layout written by BlockCanary's LogWriter.save() (CRLF; the input layer
@@ -231,10 +232,10 @@ static int send_times(bc_ctx *c, gd_error *err)
             if ((rc = send(c, &ev, err)))
                 return rc;
         } else {
-            gd_sink_skip(c->sink, "blockcanary: block without time-start", b->start_line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BLOCK_WITHOUT_TIME_START), b->start_line, 1);
         }
     } else {
-        gd_sink_skip(c->sink, "blockcanary: block without time-start", b->start_line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BLOCK_WITHOUT_TIME_START), b->start_line, 1);
     }
     if (b->free_kb >= 0 || b->total_kb >= 0) {
         double ts = gd_has(b->end_ms) ? b->end_ms : b->has_write ? b->write_ms : GD_NONE;
@@ -265,7 +266,7 @@ static int sample_frame(bc_ctx *c, const char *s, size_t n, gd_error *err)
 {
     if (c->nframes >= BC_MAX_FRAMES || c->arena_len + n + 1 > BC_MAX_STACK_BYTES) {
         if (!c->over_limit)
-            gd_sink_skip(c->sink, "blockcanary: frames over limit", c->line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_FRAMES_OVER_LIMIT), c->line, 1);
         c->over_limit = 1;
         return 0;
     }
@@ -315,7 +316,7 @@ static int cpu_entry(bc_ctx *c, const char *s, size_t n, gd_error *err)
     double ts;
     size_t i = parse_block_stamp(c, s, n, &ts);
     if (!i) {
-        gd_sink_skip(c->sink, "blockcanary: bad cpu-rate entry", c->line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BAD_CPU_RATE_ENTRY), c->line, 1);
         return 0;
     }
     gd_event ev;
@@ -358,7 +359,7 @@ static int cpu_entry(bc_ctx *c, const char *s, size_t n, gd_error *err)
         got++;
     }
     if (!got) {
-        gd_sink_skip(c->sink, "blockcanary: bad cpu-rate entry", c->line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BAD_CPU_RATE_ENTRY), c->line, 1);
         return 0;
     }
     return send(c, &ev, err);
@@ -402,7 +403,7 @@ static int key_value(bc_ctx *c, const char *s, size_t n, gd_error *err)
             v = s + n;
             vn = 0;
         } else {
-            gd_sink_skip(c->sink, "blockcanary: unparsable line", c->line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_UNPARSABLE_LINE), c->line, 1);
             return 0;
         }
     }
@@ -437,7 +438,7 @@ static int key_value(bc_ctx *c, const char *s, size_t n, gd_error *err)
     else if (KEY("time-start") || KEY("time-end")) {
         size_t k = gd_mdstamp_parse(v, vn, 1, &st);
         if (!k || !is_blank(v + k, vn - k)) {
-            gd_sink_skip(c->sink, "blockcanary: bad time", c->line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BAD_TIME), c->line, 1);
             return 0;
         }
         if (s[5] == 's') {
@@ -452,7 +453,7 @@ static int key_value(bc_ctx *c, const char *s, size_t n, gd_error *err)
             return rc;
         if (vn >= 4 && memcmp(v, "true", 4) == 0) {
             if (!gd_has(b->start_ms)) {
-                gd_sink_skip(c->sink, "blockcanary: block without time-start", c->line, 1);
+                gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BLOCK_WITHOUT_TIME_START), c->line, 1);
                 return 0;
             }
             gd_event ev;
@@ -478,12 +479,12 @@ static int key_value(bc_ctx *c, const char *s, size_t n, gd_error *err)
         if (stack_stamp(c, v, vn)) {
             c->sec = SEC_STACK_HEAD;
         } else {
-            gd_sink_skip(c->sink, "blockcanary: bad time", c->line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BAD_TIME), c->line, 1);
             c->sec = SEC_STACK_BAD;
             c->bad_frames = 0;
         }
     } else {
-        gd_sink_skip(c->sink, "blockcanary: unknown key", c->line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_UNKNOWN_KEY), c->line, 1);
     }
     return 0;
 }
@@ -535,7 +536,7 @@ static int one_line(bc_ctx *c, const char *s, size_t n, gd_error *err)
     }
     if (!c->b.open) {
         if (!find_kv(s, n)) {
-            gd_sink_skip(c->sink, "blockcanary: line outside a block", c->line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_LINE_OUTSIDE_A_BLOCK), c->line, 1);
             return 0;
         }
         /* a log cut above its header: the keys open a block (opts year) */
@@ -561,7 +562,7 @@ static int one_line(bc_ctx *c, const char *s, size_t n, gd_error *err)
         if (stack_stamp(c, s, n)) {
             c->sec = SEC_STACK_HEAD;
         } else {
-            gd_sink_skip(c->sink, "blockcanary: bad time", c->line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(BLOCKCANARY_BAD_TIME), c->line, 1);
             c->sec = SEC_STACK_BAD;
             c->bad_frames = 0;
         }

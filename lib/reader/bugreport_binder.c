@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "reader/bugreport_int.h"
+#include "core/skip_reasons.h"
 
 static const char *skip_sp(const char *p, const char *e)
 {
@@ -122,13 +123,13 @@ int gd_br_binder_line(gd_br *b, const char *s, size_t n, long line, gd_error *er
     br_txn t;
     int r = gd_br_binder_parse(s, n, &t);
     if (r < 0) {
-        gd_sink_skip(b->sink, "bugreport: binder transaction line unreadable", line, 1);
+        gd_sink_skip(b->sink, GD_SKIP(BUGREPORT_BINDER_TRANSACTION_LINE_UNREADABLE), line, 1);
         return 0;
     }
     if (r == 0) {
         if (skip_sp(s, s + n) < s + n && !(n == 20 && memcmp(s, "binder transactions:", 20) == 0) &&
             !(n == 13 && memcmp(s, "binder state:", 13) == 0))
-            gd_sink_skip(b->sink, "ignored: bugreport binder line (not a transaction)", line, 1);
+            gd_sink_skip(b->sink, GD_SKIP(IGNORED_BUGREPORT_BINDER_LINE_NOT_A), line, 1);
         return 0;
     }
     json_t *j = json_pack("{s:I s:s s:I s:I s:I s:I s:I s:I}", "txn_id", (json_int_t)t.txn_id, "kind", t.kind,

@@ -1,4 +1,4 @@
-/* bugreport_int.h - internals shared by bugreport.c and bugreport_split.c. */
+/* bugreport_int.h - internals shared by bugreport.c and bugreport_binder.c. */
 #ifndef GD_READER_BUGREPORT_INT_H
 #define GD_READER_BUGREPORT_INT_H
 
@@ -35,16 +35,6 @@ struct gd_br {
 
 enum { BR_L_TEXT = 0, BR_L_BANNER, BR_L_SECTION, BR_L_SERVICE, BR_L_END, BR_L_DASHES };
 
-int br_all_of(const char *s, size_t n, char c, size_t min);
-int br_classify(const char *s, size_t n, const char **t, size_t *tn, const char **a, size_t *an);
-void br_header_line(gd_br *b, const char *s, size_t n);
-void br_ignore_section(gd_br *b, const char *t, size_t tn, int service, long line);
-void br_note_anr_path(gd_br *b, const char *a, size_t an);
-void br_prop_line(gd_br *b, const char *s, size_t n);
-void br_activity_line(gd_br *b, const char *s, size_t n);
-br_kind br_route_section(const char *t, size_t n);
-const char *br_anr_section(const char *t, size_t n);
-br_kind br_route_service(const char *t, size_t n);
 
 /* One transaction line of the kernel's binder debugfs text (#28). */
 typedef struct br_txn {

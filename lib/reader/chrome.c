@@ -49,6 +49,8 @@
 #include "reader.h"
 #include "core/util.h"
 #include "slicetrack.h"
+#include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define CHROME_MAX_THREADS 4096
 #define CHROME_MAX_DEPTH 256
@@ -71,7 +73,7 @@ typedef struct cctx {
     long line, col;
 } cctx;
 
-static const char SKIP_UNUSED[] = "ignored: chrome event not used";
+#define SKIP_UNUSED GD_SKIP(IGNORED_CHROME_EVENT_NOT_USED)
 
 static int is_dispatch_name(const char *n)
 {
@@ -108,7 +110,7 @@ static cthread *thread_of(cctx *c, int64_t pid, int64_t tid, int *oom)
         h = (h + 1) & (CHROME_HASH - 1);
     }
     if (c->nthr >= CHROME_MAX_THREADS) {
-        gd_sink_skip(c->sink, "chrome: too many threads, nesting not tracked", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_TOO_MANY_THREADS_NESTING_NOT_TRACKED), c->line, c->col);
         return NULL;
     }
     if (c->nthr % 64 == 0) {
@@ -173,7 +175,7 @@ static void set_thread_name(cctx *c, json_t *o, int64_t pid, int64_t tid)
     int oom = 0;
     cthread *t;
     if (!n) {
-        gd_sink_skip(c->sink, "chrome: thread_name without args.name", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_THREAD_NAME_WITHOUT_ARGS_NAME), c->line, c->col);
         return;
     }
     if (!(t = thread_of(c, pid, tid, &oom)))
@@ -194,12 +196,12 @@ static void set_thread_name(cctx *c, json_t *o, int64_t pid, int64_t tid)
 static int handle(cctx *c, json_t *o)
 {
     if (!json_is_object(o)) {
-        gd_sink_skip(c->sink, "chrome: event not an object", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_EVENT_NOT_AN_OBJECT), c->line, c->col);
         return 0;
     }
     const char *ph = json_string_value(json_object_get(o, "ph"));
     if (!ph || !ph[0] || ph[1]) {
-        gd_sink_skip(c->sink, "chrome: event without ph", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_EVENT_WITHOUT_PH), c->line, c->col);
         return 0;
     }
     const char *name = json_string_value(json_object_get(o, "name"));
@@ -242,7 +244,7 @@ static int handle(cctx *c, json_t *o)
                 f->tag = dispatch;
             } else {
                 if (st == GD_ST_DEEP)
-                    gd_sink_skip(c->sink, "chrome: slices nested too deep", c->line, c->col);
+                    gd_sink_skip(c->sink, GD_SKIP(CHROME_SLICES_NESTED_TOO_DEEP), c->line, c->col);
                 dispatch = 0;
             }
         }
@@ -260,7 +262,7 @@ static int handle(cctx *c, json_t *o)
         } else if (is_dispatch_name(name)) {
             dispatch = 1;  /* began before the trace: analyses drop it */
         } else {
-            gd_sink_skip(c->sink, "chrome: end without begin", c->line, c->col);
+            gd_sink_skip(c->sink, GD_SKIP(CHROME_END_WITHOUT_BEGIN), c->line, c->col);
             return 0;
         }
     } else {
@@ -273,7 +275,7 @@ static int handle(cctx *c, json_t *o)
 
     double ts = ms_of(o, "ts");
     if (!gd_has(ts)) {
-        gd_sink_skip(c->sink, "chrome: event without ts", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(CHROME_EVENT_WITHOUT_TS), c->line, c->col);
         return 0;
     }
     gd_event ev;
@@ -281,7 +283,7 @@ static int handle(cctx *c, json_t *o)
     if (p == 'X') {
         double dur = ms_of(o, "dur");
         if (!gd_has(dur) || dur < 0) {
-            gd_sink_skip(c->sink, "chrome: complete event without dur", c->line, c->col);
+            gd_sink_skip(c->sink, GD_SKIP(CHROME_COMPLETE_EVENT_WITHOUT_DUR), c->line, c->col);
             return 0;
         }
         gd_event_init(&ev, GD_EV_DISPATCH);
@@ -393,13 +395,6 @@ static int read_chrome(gd_input *in, const gd_sink *sink, const gd_read_opts *op
 
 /* ---- probe ---- */
 
-static size_t skip_ws(const unsigned char *h, size_t n, size_t i)
-{
-    while (i < n && (h[i] == ' ' || h[i] == '\n' || h[i] == '\r' || h[i] == '\t'))
-        i++;
-    return i;
-}
-
 /* `"key"` followed by optional whitespace and ':' somewhere in h[i..n). */
 static int has_key(const unsigned char *h, size_t n, size_t i, const char *key)
 {
@@ -407,7 +402,7 @@ static int has_key(const unsigned char *h, size_t n, size_t i, const char *key)
     for (; i + kl + 2 <= n; i++) {
         if (h[i] != '"' || memcmp(h + i + 1, key, kl) != 0 || h[i + 1 + kl] != '"')
             continue;
-        size_t j = skip_ws(h, n, i + kl + 2);
+        size_t j = gd_skip_ws(h, n, i + kl + 2);
         if (j < n && h[j] == ':')
             return 1;
     }
@@ -417,11 +412,11 @@ static int has_key(const unsigned char *h, size_t n, size_t i, const char *key)
 static int probe(const unsigned char *h, size_t n, int eof)
 {
     (void)eof;
-    size_t i = skip_ws(h, n, 0);
+    size_t i = gd_skip_ws(h, n, 0);
     if (i >= n)
         return 0;
     if (h[i] == '[') {
-        size_t j = skip_ws(h, n, i + 1);
+        size_t j = gd_skip_ws(h, n, i + 1);
         if (j < n && h[j] == '{' && has_key(h, n, j, "ph") &&
             (has_key(h, n, j, "ts") || has_key(h, n, j, "pid")))
             return 90;

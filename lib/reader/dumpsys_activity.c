@@ -9,6 +9,7 @@
 #include "reader/mdstamp.h"
 #include "io/textin.h"
 #include "viewbuf.h"
+#include "core/skip_reasons.h"
 
 /* The text carries no capture time except, on newer Android, a Looper
  * "Dump time: 2026-03-22 22:33:00.132 GMT+03:00" line inside each activity's
@@ -39,10 +40,10 @@
  *   - a non-view line deeper than its parent's child level is noise too;
  *     a view line there is attached to the nearest open ancestor to its left
  *     (REASON_OFFSET). */
-#define REASON_CUSTOM "dumpsys activity: view line without flags (paint unknown)"
-#define REASON_NOISE "dumpsys activity: non-view line in hierarchy"
-#define REASON_OFFSET "dumpsys activity: view off its parent's child indentation"
-#define REASON_DEEP "dumpsys activity: hierarchy too deep"
+#define REASON_CUSTOM GD_SKIP(DUMPSYS_ACTIVITY_VIEW_LINE_WITHOUT_FLAGS)
+#define REASON_NOISE GD_SKIP(DUMPSYS_ACTIVITY_NON_VIEW_LINE_IN_HIERARCHY)
+#define REASON_OFFSET GD_SKIP(DUMPSYS_ACTIVITY_VIEW_OFF_ITS_PARENT_S_CHILD)
+#define REASON_DEEP GD_SKIP(DUMPSYS_ACTIVITY_HIERARCHY_TOO_DEEP)
 
 /* rect[0] of a view whose box is its parent's, resolved at emit time */
 #define BOX_OF_PARENT INT32_MIN
@@ -134,7 +135,7 @@ static int emit_dump(act *a, gd_error *err)
         return 0;
     a->have_dump = 0;
     if (a->vb.n == 0) {
-        gd_sink_skip(a->sink, "dumpsys activity: empty view hierarchy", a->dump_line, 0);
+        gd_sink_skip(a->sink, GD_SKIP(DUMPSYS_ACTIVITY_EMPTY_VIEW_HIERARCHY), a->dump_line, 0);
         return 0;
     }
     gd_event ev;
@@ -179,7 +180,7 @@ static int end_activity(act *a, gd_error *err)
 {
     int rc = emit_dump(a, err);
     if (a->have_activity && a->dump_line == 0)
-        gd_sink_skip(a->sink, "dumpsys activity: activity without view hierarchy", 0, 0);
+        gd_sink_skip(a->sink, GD_SKIP(DUMPSYS_ACTIVITY_ACTIVITY_WITHOUT_VIEW), 0, 0);
     a->have_activity = 0;
     a->have_window = 0;
     a->dump_ts = GD_NONE;

@@ -5,6 +5,7 @@
 
 #include "reader.h"
 #include "io/textin.h"
+#include "core/skip_reasons.h"
 
 /* Times: the summary's "Stats since" and the PROFILEDATA columns are
  * CLOCK_MONOTONIC nanoseconds (time since boot), not the epoch: frame ts and
@@ -151,7 +152,7 @@ static int add_figure(gfx *g, const char *s, long lineno, gd_error *err)
     if (!colon || colon == s || !colon[2])
         return 1;
     if (g->nfig >= MAX_FIGS) {
-        gd_sink_skip(g->sink, "gfxinfo: too many summary figures", lineno, 1);
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_TOO_MANY_SUMMARY_FIGURES), lineno, 1);
         return 0;
     }
     const char *v = colon + 1;
@@ -225,7 +226,7 @@ static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
             v[i] = x;
             have[i] = 1;
         } else if (*p != ',') {
-            gd_sink_skip(g->sink, "gfxinfo: unparsable frame row", lineno, (long)(p - s) + 1);
+            gd_sink_skip(g->sink, GD_SKIP(GFXINFO_UNPARSABLE_FRAME_ROW), lineno, (long)(p - s) + 1);
             return 0;
         }
         const char *c = strchr(p, ',');
@@ -235,35 +236,35 @@ static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
         p = c + 1;
     }
     if (!have[g->col_flags] || !have[g->col_intended] || !have[g->col_completed]) {
-        gd_sink_skip(g->sink, "gfxinfo: unparsable frame row", lineno, 1);
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_UNPARSABLE_FRAME_ROW), lineno, 1);
         return 0;
     }
     int64_t fl = v[g->col_flags];
     if (fl != 0) {
         gd_sink_skip(g->sink,
-                     fl & 8   ? "gfxinfo: outlier frame (Flags 8: skipped frame)"
-                     : fl & 1 ? "gfxinfo: outlier frame (Flags 1: window visibility changed)"
-                     : fl & 4 ? "gfxinfo: outlier frame (Flags 4: surface canvas)"
-                     : fl & 2 ? "gfxinfo: outlier frame (Flags 2: render-thread animation)"
-                              : "gfxinfo: outlier frame (unknown Flags)",
+                     fl & 8   ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_8_SKIPPED_FRAME)
+                     : fl & 1 ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_1_WINDOW)
+                     : fl & 4 ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_4_SURFACE_CANVAS)
+                     : fl & 2 ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_2_RENDER_THREAD)
+                              : GD_SKIP(GFXINFO_OUTLIER_FRAME_UNKNOWN_FLAGS),
                      lineno, 1);
         return 0;
     }
     int64_t iv = v[g->col_intended], done = v[g->col_completed];
     if (iv <= 0) {
-        gd_sink_skip(g->sink, "gfxinfo: frame without IntendedVsync", lineno, 1);
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_FRAME_WITHOUT_INTENDEDVSYNC), lineno, 1);
         return 0;
     }
     if (done == 0) {
-        gd_sink_skip(g->sink, "gfxinfo: frame not completed (FrameCompleted 0)", lineno, 1);
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_FRAME_NOT_COMPLETED_FRAMECOMPLETED_0), lineno, 1);
         return 0;
     }
     if (done < iv) {
-        gd_sink_skip(g->sink, "gfxinfo: frame completed before its IntendedVsync (stale value)", lineno, 1);
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_FRAME_COMPLETED_BEFORE_ITS), lineno, 1);
         return 0;
     }
     if (done - iv > GFX_MAX_FRAME_NS) {
-        gd_sink_skip(g->sink, "gfxinfo: frame over 10 s (ANR or garbage FrameCompleted)", lineno, 1);
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_FRAME_OVER_10_S_ANR_OR_GARBAGE), lineno, 1);
         return 0;
     }
     gd_event ev;
@@ -336,13 +337,13 @@ static int legacy_row(gfx *g, char *s, long lineno, gd_error *err)
         while (*e == ' ' || *e == '\r')
             e++;
         if (e == cells[i] || *e || !(x >= 0 && x < 1e7)) {
-            gd_sink_skip(g->sink, "gfxinfo: unparsable legacy profile row", lineno, 1);
+            gd_sink_skip(g->sink, GD_SKIP(GFXINFO_UNPARSABLE_LEGACY_PROFILE_ROW), lineno, 1);
             return 0;
         }
         sum += x;
     }
     if (nc != g->legacy_cols) {
-        gd_sink_skip(g->sink, "gfxinfo: legacy profile row with a wrong column count", lineno, 1);
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_LEGACY_PROFILE_ROW_WITH_A_WRONG), lineno, 1);
         return 0;
     }
     gd_event ev;
@@ -421,7 +422,7 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
                 if (parse_header(g, s) == 0)
                     g->have_header = 1;
                 else {
-                    gd_sink_skip(sink, "gfxinfo: profile data without known header", lineno, 1);
+                    gd_sink_skip(sink, GD_SKIP(GFXINFO_PROFILE_DATA_WITHOUT_KNOWN_HEADER), lineno, 1);
                     g->in_profile = 0;
                 }
                 continue;
@@ -429,7 +430,7 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             if (isdigit((unsigned char)*s) || *s == '-')
                 rc = frame_row(g, s, lineno, err);
             else
-                gd_sink_skip(sink, "gfxinfo: unparsable frame row", lineno, 1);
+                gd_sink_skip(sink, GD_SKIP(GFXINFO_UNPARSABLE_FRAME_ROW), lineno, 1);
             continue;
         }
         if (g->in_legacy) {

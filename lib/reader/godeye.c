@@ -9,6 +9,7 @@
 #include "procstat.h"
 #include "reader.h"
 #include "core/util.h"
+#include "core/skip_reasons.h"
 
 /* Per-read scratch for arrays borrowed by events. */
 typedef struct scratch {
@@ -39,7 +40,7 @@ static double opt_num(ctx *c, json_t *o, const char *k)
     if (!v || json_is_null(v))
         return GD_NONE;
     if (!json_is_number(v)) {
-        gd_sink_skip(c->sink, "ignored: field of wrong type", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_FIELD_OF_WRONG_TYPE), c->line, c->col);
         return GD_NONE;
     }
     return json_number_value(v);
@@ -62,7 +63,7 @@ static int64_t opt_int(ctx *c, json_t *o, const char *k)
         if (*e == 0 && e != json_string_value(v))
             return x;
     }
-    gd_sink_skip(c->sink, "ignored: field of wrong type", c->line, c->col);
+    gd_sink_skip(c->sink, GD_SKIP(IGNORED_FIELD_OF_WRONG_TYPE), c->line, c->col);
     return -1;
 }
 
@@ -72,7 +73,7 @@ static const char *opt_str(ctx *c, json_t *o, const char *k)
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_string(v)) {
-        gd_sink_skip(c->sink, "ignored: field of wrong type", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_FIELD_OF_WRONG_TYPE), c->line, c->col);
         return NULL;
     }
     return json_string_value(v);
@@ -87,7 +88,7 @@ static int opt_bool(ctx *c, json_t *o, const char *k, int dflt)
         return json_is_true(v);
     if (json_is_integer(v))
         return json_integer_value(v) != 0;
-    gd_sink_skip(c->sink, "ignored: field of wrong type", c->line, c->col);
+    gd_sink_skip(c->sink, GD_SKIP(IGNORED_FIELD_OF_WRONG_TYPE), c->line, c->col);
     return dflt;
 }
 
@@ -180,7 +181,7 @@ static int read_scalar(ctx *c, json_t *o, void *base, const gd_cf_field *f, gd_e
     case GD_CF_STARTUP_KIND: {
         const char *k = opt_str(c, o, f->key);
         if (k && strcmp(k, "cold") != 0 && strcmp(k, "warm") != 0 && strcmp(k, "hot") != 0) {
-            gd_sink_skip(c->sink, "ignored: startup: unknown startup_kind", c->line, c->col);
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_STARTUP_UNKNOWN_STARTUP_KIND), c->line, c->col);
             k = NULL;
         }
         *GD_CF_AT(base, f, const char *) = k;
@@ -237,7 +238,7 @@ static int read_views(ctx *c, json_t *o, gd_view_dump_ev *d, const gd_cf_field *
         gd_view *gv = &c->sc.views[k];
         memset(gv, 0, sizeof *gv);
         if (!json_is_object(v) || rect_of(json_object_get(v, rect->key), GD_CF_AT(gv, rect, int32_t)) != 0) {
-            gd_sink_skip(c->sink, "view: malformed", c->line, c->col);
+            gd_sink_skip(c->sink, GD_SKIP(VIEW_MALFORMED), c->line, c->col);
             continue;
         }
         read_group(c, v, gv, f->sub, err);
@@ -344,7 +345,7 @@ static int convert(ctx *c, json_t *o, gd_event *ev, gd_error *err)
     int kind = gd_event_kind_from_name(json_string_value(t));
     gd_cf_group_id g = kind < 0 ? GD_CFG_NONE : gd_cf_kind_group((gd_event_kind)kind);
     if (g == GD_CFG_NONE || (gd_cf_groups[g].flags & GD_CF_INTERNAL)) {
-        gd_sink_skip(c->sink, "unknown event kind", c->line, c->col);
+        gd_sink_skip(c->sink, GD_SKIP(UNKNOWN_EVENT_KIND), c->line, c->col);
         return SKIP;
     }
     gd_event_init(ev, (gd_event_kind)kind);

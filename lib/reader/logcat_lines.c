@@ -10,21 +10,21 @@
 #include "reader/matrix.h"
 #include "reader/logcat_int.h"
 
-int lc_is_digit(char c)
+int gd_lc_is_digit(char c)
 {
     return c >= '0' && c <= '9';
 }
 
 /* Parses a decimal integer of at most 10 digits; returns bytes used or 0. */
-size_t lc_parse_int(const char *p, size_t n, int64_t *out)
+size_t gd_lc_parse_int(const char *p, size_t n, int64_t *out)
 {
     size_t i = 0;
     int64_t v = 0;
-    while (i < n && lc_is_digit(p[i]) && i < 10) {
+    while (i < n && gd_lc_is_digit(p[i]) && i < 10) {
         v = v * 10 + (p[i] - '0');
         i++;
     }
-    if (i == 0 || (i < n && lc_is_digit(p[i])))
+    if (i == 0 || (i < n && gd_lc_is_digit(p[i])))
         return 0;
     *out = v;
     return i;
@@ -37,11 +37,11 @@ static int is_level(char c)
 }
 
 /* A uid column's word: digits or a user name ("u0_a45", "system"). */
-size_t lc_word_len(const char *p, size_t n)
+size_t gd_lc_word_len(const char *p, size_t n)
 {
     size_t i = 0;
     while (i < n && ((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
-                     lc_is_digit(p[i]) || p[i] == '_'))
+                     gd_lc_is_digit(p[i]) || p[i] == '_'))
         i++;
     return i;
 }
@@ -71,14 +71,14 @@ static int parse_tag_pid(const char *p, size_t n, lc_line *l)
         size_t j = i + 1;
         while (j < n && p[j] == ' ')
             j++;
-        size_t w = lc_word_len(p + j, n - j);
+        size_t w = gd_lc_word_len(p + j, n - j);
         if (w && j + w < n && p[j + w] == ':') {
             j += w + 1;
             while (j < n && p[j] == ' ')
                 j++;
         }
         int64_t pid;
-        size_t k = lc_parse_int(p + j, n - j, &pid);
+        size_t k = gd_lc_parse_int(p + j, n - j, &pid);
         if (!k)
             continue;
         j += k;
@@ -166,7 +166,7 @@ static int parse_studio(const char *s, size_t i, size_t n, lc_line *l)
 }
 
 /* Classifies one line; fills l for the timed layouts and brief. */
-int lc_parse_line(const char *s, size_t n, lc_line *l)
+int gd_lc_parse_line(const char *s, size_t n, lc_line *l)
 {
     memset(l, 0, sizeof *l);
     static const char beg[] = "--------- beginning of ";
@@ -192,9 +192,9 @@ int lc_parse_line(const char *s, size_t n, lc_line *l)
     while (i < n && s[i] == ' ')
         i++;
     /* Android Studio: "PID-TID" */
-    size_t k = lc_parse_int(s + i, n - i, &l->pid);
+    size_t k = gd_lc_parse_int(s + i, n - i, &l->pid);
     if (k && i + k < n && s[i + k] == '-') {
-        size_t t = lc_parse_int(s + i + k + 1, n - i - k - 1, &l->tid);
+        size_t t = gd_lc_parse_int(s + i + k + 1, n - i - k - 1, &l->tid);
         if (!t)
             return LC_NONE;
         return l->layout = parse_studio(s, i + k + 1 + t, n, l);
@@ -207,7 +207,7 @@ int lc_parse_line(const char *s, size_t n, lc_line *l)
             break;
         if (ncol == 3)
             return LC_NONE;
-        size_t w = lc_word_len(s + i, n - i);
+        size_t w = gd_lc_word_len(s + i, n - i);
         if (!w || i + w >= n || s[i + w] != ' ')
             return LC_NONE;
         col[ncol++] = s + i;
@@ -216,19 +216,14 @@ int lc_parse_line(const char *s, size_t n, lc_line *l)
             i++;
     }
     const char *pid = col[ncol - 2], *tid = col[ncol - 1];
-    if (!lc_parse_int(pid, (size_t)(s + n - pid), &l->pid) ||
-        !lc_parse_int(tid, (size_t)(s + n - tid), &l->tid))
+    if (!gd_lc_parse_int(pid, (size_t)(s + n - pid), &l->pid) ||
+        !gd_lc_parse_int(tid, (size_t)(s + n - tid), &l->tid))
         return LC_NONE;
     l->level = s[i];
     return l->layout = parse_tag_colon(s, i + 2, n, l);
 }
 
-int lc_starts(const char *p, size_t n, const char *lit, size_t litlen)
-{
-    return n >= litlen && memcmp(p, lit, litlen) == 0;
-}
-
-int lc_tag_is(const lc_line *l, const char *t)
+int gd_lc_tag_is(const lc_line *l, const char *t)
 {
     size_t n = strlen(t);
     return l->tag_len == n && memcmp(l->tag, t, n) == 0;

@@ -6,6 +6,7 @@
 #include "procstat.h"
 #include "reader.h"
 #include "io/textin.h"
+#include "core/skip_reasons.h"
 
 /* Samples.  Each aggregate "cpu " line starts a sample (so `cat /proc/stat;
  * sleep 1; cat /proc/stat` gives two); a /proc/<pid>/stat line joins the
@@ -50,7 +51,7 @@ static int flush(pst *p, gd_error *err)
     if (gd_has(p->btime_ms) && gd_has(p->uptime_s))
         ev.ts = p->btime_ms + p->uptime_s * 1000.0;
     else
-        gd_sink_skip(p->sink, "procstat: no capture time", p->line, 1);
+        gd_sink_skip(p->sink, GD_SKIP(PROCSTAT_NO_CAPTURE_TIME), p->line, 1);
     p->uptime_s = GD_NONE;
     return gd_sink_event(p->sink, &ev, err);
 }
@@ -115,7 +116,7 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
             if (!p.open)
                 memset(&c, 0, sizeof c);
             if (gd_procstat_parse_stat(s, &c) != 0) {
-                gd_sink_skip(sink, "procstat: unparsable cpu line", lineno, 1);
+                gd_sink_skip(sink, GD_SKIP(PROCSTAT_UNPARSABLE_CPU_LINE), lineno, 1);
                 continue;
             }
             if (!p.open) {
@@ -125,7 +126,7 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
             p.c = c;
             p.open = 1;
         } else if (strncmp(s, "cpu", 3) == 0 && isdigit((unsigned char)s[3])) {
-            gd_sink_skip(sink, "procstat: per-cpu line not kept", lineno, 1);
+            gd_sink_skip(sink, GD_SKIP(PROCSTAT_PER_CPU_LINE_NOT_KEPT), lineno, 1);
         } else if (strncmp(s, "btime ", 6) == 0) {
             char *e;
             long long b = strtoll(s + 6, &e, 10);
@@ -135,7 +136,7 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
             if (p.open)
                 p.uptime_s = up;
             else
-                gd_sink_skip(sink, "procstat: uptime outside a sample", lineno, 1);
+                gd_sink_skip(sink, GD_SKIP(PROCSTAT_UPTIME_OUTSIDE_A_SAMPLE), lineno, 1);
         } else if (looks_pid_stat(s)) {
             gd_cpu_counters c = p.c;
             int64_t pid;
@@ -146,7 +147,7 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
             if (!p.open)
                 memset(&c, 0, sizeof c);
             if (gd_procstat_parse_pid_stat(s, &c, &pid, NULL, 0) != 0) {
-                gd_sink_skip(sink, "procstat: unparsable pid stat line", lineno, 1);
+                gd_sink_skip(sink, GD_SKIP(PROCSTAT_UNPARSABLE_PID_STAT_LINE), lineno, 1);
                 continue;
             }
             if (!p.open)
@@ -162,7 +163,7 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
                 if (strncmp(s, known[k], strlen(known[k])) == 0)
                     break;
             if (k == sizeof known / sizeof *known)
-                gd_sink_skip(sink, "procstat: unknown line", lineno, 1);
+                gd_sink_skip(sink, GD_SKIP(PROCSTAT_UNKNOWN_LINE), lineno, 1);
         }
     }
     if (rc == GD_OK && r < 0)

@@ -53,6 +53,8 @@
 #include "profname.h"
 #include "io/textin.h"
 #include "core/util.h"
+#include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define SP_MAX_FRAMES 1024
 #define SP_MAX_FRAME 2048
@@ -86,8 +88,6 @@ typedef struct sp {
     size_t fptr_cap;
 } sp;
 
-static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
-
 /* s[0..len) into dst[n], cut at a character boundary and counted. */
 static void copy(const sp *p, char *dst, size_t n, const char *s, size_t len)
 {
@@ -100,7 +100,7 @@ static int add_frame(sp *s, const char *text, size_t n)
 {
     if (s->nframes >= SP_MAX_FRAMES) {
         if (!s->over)
-            gd_sink_skip(s->sink, "simpleperf: frames over the per-sample limit", s->line, 1);
+            gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_FRAMES_OVER_THE_PER_SAMPLE_LIMIT), s->line, 1);
         s->over = 1;
         return 0;
     }
@@ -169,11 +169,11 @@ static int flush(sp *s)
     if (!s->meta_sent && (rc = send_meta(s, -1, -1)))
         return rc;
     if (!gd_has(s->ts) || s->tid < 0) {
-        gd_sink_skip(s->sink, "simpleperf: sample without time or thread", s->line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_SAMPLE_WITHOUT_TIME_OR_THREAD), s->line, 1);
         goto out;
     }
     if (s->nframes == 0) {
-        gd_sink_skip(s->sink, "simpleperf: sample without frames", s->line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_SAMPLE_WITHOUT_FRAMES), s->line, 1);
         goto out;
     }
     if (!s->main_sent && ((s->pid >= 0 && s->pid == s->tid) || (s->pid < 0 && main_by_name(s)))) {
@@ -226,10 +226,10 @@ static void header(sp *s, const char *l)
         return;
     size_t nk = (size_t)(colon - p);
     const char *v = colon + 3;
-    if (nk == 16 && starts(p, "app_package_name") && *v) {
+    if (nk == 16 && gd_starts(p, "app_package_name") && *v) {
         copy(s, s->app, sizeof s->app, v, strlen(v));
         s->have_app = 1;
-    } else if (nk == 7 && starts(p, "cmdline") && !s->have_app) {
+    } else if (nk == 7 && gd_starts(p, "cmdline") && !s->have_app) {
         const char *a = strstr(v, " --app");
         if (a && (a[6] == ' ' || a[6] == '=')) {
             a += 7;
@@ -241,7 +241,7 @@ static void header(sp *s, const char *l)
                 s->have_app = 1;
             }
         }
-    } else if (nk == 7 && starts(p, "clockid")) {
+    } else if (nk == 7 && gd_starts(p, "clockid")) {
         s->realtime = strcmp(v, "realtime") == 0;
     }
 }
@@ -322,7 +322,7 @@ static int chain_line(sp *s, const char *l, long line)
     while (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
         n--;
     if (p == h || (*p != ' ' && *p != '\t') || n == 0 || l[n - 1] != ')') {
-        gd_sink_skip(s->sink, "simpleperf: call chain line unparsable", line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_CALL_CHAIN_LINE_UNPARSABLE), line, 1);
         return 0;
     }
     while (*p == ' ' || *p == '\t')
@@ -340,7 +340,7 @@ static int chain_line(sp *s, const char *l, long line)
         }
     }
     if (open == close || open < (size_t)(p - l)) {
-        gd_sink_skip(s->sink, "simpleperf: call chain line unparsable", line, 1);
+        gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_CALL_CHAIN_LINE_UNPARSABLE), line, 1);
         return 0;
     }
     size_t sym_end = open;
@@ -372,14 +372,14 @@ static int rs_line(sp *s, const char *l, long line)
         if ((rc = rs_entry_done(s)) || (rc = flush(s)))
             return rc;
         s->rs_chain = 0;
-        if (starts(p, "sample:")) {
+        if (gd_starts(p, "sample:")) {
             s->rs_block = 1;
             begin(s, line);
-        } else if (starts(p, "meta_info:")) {
+        } else if (gd_starts(p, "meta_info:")) {
             s->rs_block = 2;
         } else {
             s->rs_block = 3;
-            gd_sink_skip(s->sink, "simpleperf: record other than a sample", line, 1);
+            gd_sink_skip(s->sink, GD_SKIP(SIMPLEPERF_RECORD_OTHER_THAN_A_SAMPLE), line, 1);
         }
         return 0;
     }
@@ -391,7 +391,7 @@ static int rs_line(sp *s, const char *l, long line)
     while (*v == ' ')
         v++;
     if (s->rs_block == 2) {
-        if (nk == 16 && starts(p, "app_package_name") && *v) {
+        if (nk == 16 && gd_starts(p, "app_package_name") && *v) {
             copy(s, s->app, sizeof s->app, v, strlen(v));
             s->have_app = 1;
         }
@@ -460,8 +460,8 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
                 header(s, l);
                 continue;
             }
-            form = (starts(l, "sample:") || starts(l, "meta_info:") || starts(l, "sample ") ||
-                    starts(l, "lost_situation:") || starts(l, "context_switch:"))
+            form = (gd_starts(l, "sample:") || gd_starts(l, "meta_info:") || gd_starts(l, "sample ") ||
+                    gd_starts(l, "lost_situation:") || gd_starts(l, "context_switch:"))
                        ? 2
                        : 1;
         }
@@ -477,12 +477,12 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
             if (s->in_sample)
                 rc = chain_line(s, l, line);
             else
-                gd_sink_skip(sink, "simpleperf: call chain line outside a sample", line, 1);
+                gd_sink_skip(sink, GD_SKIP(SIMPLEPERF_CALL_CHAIN_LINE_OUTSIDE_A_SAMPLE), line, 1);
         } else {
             if ((rc = flush(s)))
                 break;
             if (!sample_line(s, l, line))
-                gd_sink_skip(sink, "simpleperf: line unparsable", line, 1);
+                gd_sink_skip(sink, GD_SKIP(SIMPLEPERF_LINE_UNPARSABLE), line, 1);
         }
     }
     if (rc == GD_OK && r < 0)
@@ -537,8 +537,8 @@ static int probe(const unsigned char *head, size_t n, int eof)
     if (!h)
         return 0;
     int score = 0;
-    if ((starts(h, "sample:\n") || starts(h, "meta_info:\n") || starts(h, "context_switch:\n")) &&
-        strstr(h, "\n  thread_id: ") && (starts(h, "sample:\n") || strstr(h, "\nsample:\n")))
+    if ((gd_starts(h, "sample:\n") || gd_starts(h, "meta_info:\n") || gd_starts(h, "context_switch:\n")) &&
+        strstr(h, "\n  thread_id: ") && (gd_starts(h, "sample:\n") || strstr(h, "\nsample:\n")))
         score = 90;
     else if (strstr(h, "# cmdline : ") && strstr(h, "simpleperf") && looks_like_script(h))
         score = 95;

@@ -49,6 +49,8 @@
 #include "ftrace_binder.h"
 #include "ftrace_sched.h"
 #include "reader.h"
+#include "core/scan.h"
+#include "core/skip_reasons.h"
 
 #define SYS_MAX_ZLINE ((size_t)1 << 20)
 #define SYS_ZCHUNK 65536
@@ -220,7 +222,7 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
 {
     fline f;
     if (!parse_ftrace(s, n, &f)) {
-        gd_sink_skip(c->sink, "systrace: line not an ftrace event", line, 1);
+        gd_sink_skip(c->sink, GD_SKIP(SYSTRACE_LINE_NOT_AN_FTRACE_EVENT), line, 1);
         return 0;
     }
     c->ftrace++;
@@ -233,7 +235,7 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
                             f.payload_len, line, &used, c->err);
         if (rc || used)
             return rc;
-        gd_sink_skip(c->sink, "ignored: systrace: ftrace event not used", line, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_FTRACE_EVENT_NOT_USED), line, 0);
         return 0;
     }
     int rc;
@@ -243,8 +245,6 @@ static int handle_ftrace(sctx *c, const char *s, size_t n, long line)
     c->markers++;
     return gd_atrace_marker(c->at, f.ts_ms, f.tid, f.tgid, f.payload, f.payload_len, line, c->err);
 }
-
-static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
 static const char *skip_sp(const char *s)
 {
@@ -333,7 +333,7 @@ static int handle_ps(sctx *c, const char *s, size_t n, long line)
     if (c->ps == PS_LONG && k >= PS_MAX_TOK) {
         int64_t pid = ps_id(tok[1], tl[1]);
         if (pid < 0 || ps_id(tok[2], tl[2]) < 0) {
-            gd_sink_skip(c->sink, "systrace: process dump row not parsed", line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(SYSTRACE_PROCESS_DUMP_ROW_NOT_PARSED), line, 1);
             return 0;
         }
         c->dump_procs++;
@@ -342,12 +342,12 @@ static int handle_ps(sctx *c, const char *s, size_t n, long line)
     if (c->ps == PS_SHORT && k >= 4) {
         int64_t pid = ps_id(tok[1], tl[1]), tid = ps_id(tok[2], tl[2]);
         if (pid < 0 || tid < 0) {
-            gd_sink_skip(c->sink, "systrace: process dump row not parsed", line, 1);
+            gd_sink_skip(c->sink, GD_SKIP(SYSTRACE_PROCESS_DUMP_ROW_NOT_PARSED), line, 1);
             return 0;
         }
         return gd_atrace_thread_name(c->at, tid, pid, NULL, 0, c->err);
     }
-    gd_sink_skip(c->sink, "ignored: systrace: process dump line not a ps row", line, 0);
+    gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_PROCESS_DUMP_LINE_NOT_PS), line, 0);
     return 0;
 }
 
@@ -359,7 +359,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
     case M_PREAMBLE:
         if (!*t)
             return 0;
-        if (starts(t, "<!DOCTYPE") || starts(t, "<!doctype") || starts(t, "<html")) {
+        if (gd_starts(t, "<!DOCTYPE") || gd_starts(t, "<!doctype") || gd_starts(t, "<html")) {
             c->mode = M_HTML;
             c->html = 1;
             return 0;
@@ -368,8 +368,8 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             c->mode = M_TEXT;
             return 0;
         }
-        if (strcmp(t, "TRACE:") == 0 || starts(t, "capturing trace")) {
-            gd_sink_skip(c->sink, "ignored: systrace: preamble line", line, 0);
+        if (strcmp(t, "TRACE:") == 0 || gd_starts(t, "capturing trace")) {
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_PREAMBLE_LINE), line, 0);
             return 0;
         }
         c->mode = M_TEXT;
@@ -379,7 +379,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             return 0;
         return handle_ftrace(c, s, n, line);
     case M_HTML:
-        if (starts(t, "<!-- BEGIN TRACE -->")) {
+        if (gd_starts(t, "<!-- BEGIN TRACE -->")) {
             c->mode = M_HTML_TRACE;
             c->begin = 1;
         } else if (strstr(t, "linuxPerfData")) {
@@ -387,9 +387,9 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
         }
         return 0;
     case M_HTML_TRACE:
-        if (starts(t, "<!-- END TRACE -->")) {
+        if (gd_starts(t, "<!-- END TRACE -->")) {
             c->mode = M_HTML_DONE;
-        } else if (starts(t, "<script") && strstr(t, "trace-data")) {
+        } else if (gd_starts(t, "<script") && strstr(t, "trace-data")) {
             c->mode = M_HTML_BLOCK;
             c->block_first = 1;
             c->blocks++;
@@ -400,7 +400,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
     case M_HTML_BLOCK:
     case M_HTML_SKIP:
     case M_HTML_PS:
-        if (starts(t, "</script>")) {
+        if (gd_starts(t, "</script>")) {
             c->mode = M_HTML_TRACE;
             return 0;
         }
@@ -412,7 +412,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             if (!*t)
                 return 0;
             c->block_first = 0;
-            if (starts(t, "PROCESS DUMP")) {
+            if (gd_starts(t, "PROCESS DUMP")) {
                 c->mode = M_HTML_PS;
                 c->ps = PS_NONE;
                 c->dumps++;
@@ -421,7 +421,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             if (t[0] != '#') {
                 fline f;
                 if (!parse_ftrace(s, n, &f)) {
-                    gd_sink_skip(c->sink, "ignored: systrace: trace-data block not ftrace text",
+                    gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_TRACE_DATA_BLOCK_NOT_FTRACE),
                                  line, 0);
                     c->not_ftrace++;
                     c->mode = M_HTML_SKIP;
@@ -502,7 +502,7 @@ static int zfill(sctx *c, gd_input *in)
             if (k < 0)
                 return -1;
             if (k == 0) {
-                gd_sink_skip(c->sink, "systrace: compressed trace cut short", c->zlineno, 0);
+                gd_sink_skip(c->sink, GD_SKIP(SYSTRACE_COMPRESSED_TRACE_CUT_SHORT), c->zlineno, 0);
                 c->zend = 1;
                 return 0;
             }
@@ -617,7 +617,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
             s[--n] = 0;
         if (c.mode == M_PREAMBLE && strcmp(skip_sp(s), "TRACE:") == 0) {
             /* "atrace -z": a zlib stream follows (0x78 = deflate, 32K window) */
-            gd_sink_skip(sink, "ignored: systrace: preamble line", line, 0);
+            gd_sink_skip(sink, GD_SKIP(IGNORED_SYSTRACE_PREAMBLE_LINE), line, 0);
             unsigned char b = 0;
             ssize_t k = gd_input_read(in, &b, 1, err);
             if (k < 0) {
@@ -647,7 +647,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 }
                 c.crlf = crlf_of(c.zin, (size_t)more + 1);
                 if (c.crlf)
-                    gd_sink_skip(sink, "ignored: systrace: adb line endings undone in the zlib data",
+                    gd_sink_skip(sink, GD_SKIP(IGNORED_SYSTRACE_ADB_LINE_ENDINGS_UNDONE_IN),
                                  line, 0);
                 feed(&c, (size_t)more + 1);
                 c.zlineno = line;
@@ -696,8 +696,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     if (!rc)
         rc = gd_binder_finish(c.binder, err);
     if (!rc && !c.dump_procs && c.markers)
-        gd_sink_skip(sink, "ignored: systrace: no process dump: process names are the kernel's"
-                           " 15-character comm", 0, 0);
+        gd_sink_skip(sink, GD_SKIP(IGNORED_SYSTRACE_NO_PROCESS_DUMP), 0, 0);
     if (!rc)
         rc = gd_atrace_finish(c.at, err);
     int nothing = gd_atrace_events(c.at) == 0 && gd_sched_states(c.sched) == 0 &&

@@ -5,6 +5,7 @@
 
 #include "reader.h"
 #include "viewbuf.h"
+#include "core/skip_reasons.h"
 
 /* What the dump gives: absolute screen bounds, class, resource-id, text,
  * package; no paint information (has_paint 0, layers -1), no capture time
@@ -184,7 +185,7 @@ static int next_tag(ua *u, gd_error *err)
 truncated:
     if (err && err->code)
         return TAG_ERR;
-    gd_sink_skip(u->sink, "uiautomator: truncated document", u->tag_line, u->tag_col);
+    gd_sink_skip(u->sink, GD_SKIP(UIAUTOMATOR_TRUNCATED_DOCUMENT), u->tag_line, u->tag_col);
     return TAG_EOF;
 }
 
@@ -353,7 +354,7 @@ static int end_dump(ua *u, gd_error *err)
         return 0;
     u->in_dump = 0;
     if (u->depth)
-        gd_sink_skip(u->sink, "uiautomator: unclosed node", u->tag_line, u->tag_col);
+        gd_sink_skip(u->sink, GD_SKIP(UIAUTOMATOR_UNCLOSED_NODE), u->tag_line, u->tag_col);
     gd_event ev;
     gd_event_init(&ev, GD_EV_VIEW_DUMP);
     ev.ts = 0;
@@ -382,7 +383,7 @@ static int start_node(ua *u, int self_close, gd_error *err)
     v.visible = 1;
     const attr *b = get_attr(u, "bounds");
     if (!b || parse_bounds(b->value, v.rect) != 0)
-        gd_sink_skip(u->sink, "uiautomator: node without bounds", u->tag_line, u->tag_col);
+        gd_sink_skip(u->sink, GD_SKIP(UIAUTOMATOR_NODE_WITHOUT_BOUNDS), u->tag_line, u->tag_col);
     const attr *vis = get_attr(u, "visible-to-user");
     if (vis && strcmp(vis->value, "false") == 0)
         v.visible = 0;
@@ -431,11 +432,11 @@ static int read_ui(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
             size_t n = strcspn(name, " \t\r\n");
             if (n == 4 && strncmp(name, "node", 4) == 0) {
                 if (u->other_depth)
-                    gd_sink_skip(sink, "uiautomator: unexpected end tag", u->tag_line, u->tag_col);
+                    gd_sink_skip(sink, GD_SKIP(UIAUTOMATOR_UNEXPECTED_END_TAG), u->tag_line, u->tag_col);
                 else if (u->depth)
                     u->depth--;
                 else
-                    gd_sink_skip(sink, "uiautomator: unexpected end tag", u->tag_line, u->tag_col);
+                    gd_sink_skip(sink, GD_SKIP(UIAUTOMATOR_UNEXPECTED_END_TAG), u->tag_line, u->tag_col);
             } else if (n == 9 && strncmp(name, "hierarchy", 9) == 0) {
                 rc = end_dump(u, err);
             } else if (u->other_depth) {
@@ -446,7 +447,7 @@ static int read_ui(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
         int self_close;
         const char *name = parse_start(u, &self_close);
         if (!name) {
-            gd_sink_skip(sink, "uiautomator: malformed tag", u->tag_line, u->tag_col);
+            gd_sink_skip(sink, GD_SKIP(UIAUTOMATOR_MALFORMED_TAG), u->tag_line, u->tag_col);
             continue;
         }
         if (strcmp(name, "hierarchy") == 0) {
@@ -458,7 +459,7 @@ static int read_ui(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
         } else if (strcmp(name, "node") == 0 && !u->other_depth) {
             rc = start_node(u, self_close, err);
         } else {
-            gd_sink_skip(sink, "uiautomator: unknown element", u->tag_line, u->tag_col);
+            gd_sink_skip(sink, GD_SKIP(UIAUTOMATOR_UNKNOWN_ELEMENT), u->tag_line, u->tag_col);
             if (!self_close && u->in_dump)
                 u->other_depth++;
         }

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "core/skip_reasons.h"
+#include "reader/reader.h"
 
 START_TEST(test_error_format)
 {
@@ -312,6 +314,25 @@ START_TEST(test_round_trip_through_the_godeye_reader)
 }
 END_TEST
 
+/* The skip-reason table (#24 item 6): every row has a text and a reader,
+ * no text twice, and the texts named elsewhere are rows of it. */
+START_TEST(test_skip_reason_table)
+{
+    ck_assert_int_gt(GD_SR_N, 200);
+    for (int i = 0; i < GD_SR_N; i++) {
+        ck_assert_msg(gd_skip_reasons[i].text && gd_skip_reasons[i].text[0], "row %d", i);
+        ck_assert_msg(gd_skip_reasons[i].readers && gd_skip_reasons[i].readers[0], "row %d", i);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcmp(gd_skip_reasons[i].text, gd_skip_reasons[j].text) != 0, "%s twice",
+                          gd_skip_reasons[i].text);
+    }
+    ck_assert_str_eq(GD_SKIP(TRUNCATED_INPUT), GD_SKIP_TRUNCATED);
+    ck_assert_str_eq(GD_SKIP(TEXT_CUT), GD_SKIP_TEXT_CUT);
+    ck_assert_str_eq(GD_SKIP(ANR_LINE_OUTSIDE_A_DUMP), "anr: line outside a dump");
+    ck_assert_str_eq(gd_skip_reasons[GD_SR_ANR_LINE_OUTSIDE_A_DUMP].readers, "anr");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("event");
@@ -322,6 +343,7 @@ int main(void)
     tcase_add_test(tc, test_kinds_outside_the_capture_format);
     tcase_add_test(tc, test_invalid_utf8);
     tcase_add_test(tc, test_round_trip_through_the_godeye_reader);
+    tcase_add_test(tc, test_skip_reason_table);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
