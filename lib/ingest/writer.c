@@ -101,6 +101,7 @@ struct gd_writer {
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
     gd_pairing pairing; /* Looper prints and dispatch events -> dispatch rows */
     long log_lines;  /* log_line rows written (#28) */
+    long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
 };
 
 static double now_s(void)
@@ -454,6 +455,8 @@ static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_stmt *st = w->st[ST_THREAD_STATE];
     sqlite3_bind_int64(st, 1, w->trace);
     gd_bind_opt_int(st, 2, ev->pid);
+    if (ev->pid < 0)
+        w->states_nopid++;
     sqlite3_bind_int64(st, 3, ev->tid);
     sqlite3_bind_double(st, 4, ev->ts);
     gd_bind_opt_double(st, 5, u->dur);
@@ -472,6 +475,8 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_stmt *st = w->st[ST_BINDER];
     sqlite3_bind_int64(st, 1, w->trace);
     gd_bind_opt_int(st, 2, ev->pid);
+    if (ev->pid < 0)
+        w->binder_nopid++;
     sqlite3_bind_int64(st, 3, ev->tid);
     sqlite3_bind_double(st, 4, ev->ts);
     gd_bind_opt_double(st, 5, u->dur);
@@ -825,6 +830,40 @@ static int finish_methods(gd_writer *w, gd_error *err)
 }
 static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
 
+/* #26: the thread_state and binder_txn rows written before their thread's
+ * process was known take it from the thread rows (the smallest pid >= 0
+ * of the tid, as the first match of thread's (trace, pid, tid) key), through
+ * one tid -> pid map built once: no pass at all when every row had its pid,
+ * and no scan of thread per row when some did not. */
+static int fill_pids(gd_writer *w, gd_error *err)
+{
+    if (!w->states_nopid && !w->binder_nopid)
+        return GD_OK;
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "CREATE TEMP TABLE IF NOT EXISTS tid_pid(tid INTEGER PRIMARY KEY, pid INTEGER NOT NULL);"
+             "DELETE FROM temp.tid_pid;"
+             "INSERT INTO temp.tid_pid SELECT tid, min(pid) FROM thread WHERE trace = %lld AND pid >= 0"
+             " GROUP BY tid;",
+             (long long)w->trace);
+    int rc = gd_store_exec(w->s, sql, err);
+    if (!rc && w->states_nopid) {
+        snprintf(sql, sizeof sql,
+                 "UPDATE thread_state SET pid = (SELECT m.pid FROM temp.tid_pid m WHERE m.tid = thread_state.tid)"
+                 " WHERE trace = %lld AND pid IS NULL",
+                 (long long)w->trace);
+        rc = gd_store_exec(w->s, sql, err);
+    }
+    if (!rc && w->binder_nopid) {
+        snprintf(sql, sizeof sql,
+                 "UPDATE binder_txn SET client_pid = (SELECT m.pid FROM temp.tid_pid m"
+                 " WHERE m.tid = binder_txn.client_tid) WHERE trace = %lld AND client_pid IS NULL",
+                 (long long)w->trace);
+        rc = gd_store_exec(w->s, sql, err);
+    }
+    return rc ? rc : gd_store_exec(w->s, "DELETE FROM temp.tid_pid;", err);
+}
+
 int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
 {
     double t0 = now_s();
@@ -864,16 +903,9 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     /* #26: a thread's states written before its process was known */
-    char fill[1024];
-    snprintf(fill, sizeof fill,
-             "UPDATE thread_state SET pid = (SELECT h.pid FROM thread h WHERE h.trace = %lld"
-             " AND h.tid = thread_state.tid AND h.pid >= 0 LIMIT 1)"
-             " WHERE trace = %lld AND pid IS NULL;"
-             "UPDATE binder_txn SET client_pid = (SELECT h.pid FROM thread h WHERE h.trace = %lld"
-             " AND h.tid = binder_txn.client_tid AND h.pid >= 0 LIMIT 1)"
-             " WHERE trace = %lld AND client_pid IS NULL",
-             (long long)w->trace, (long long)w->trace, (long long)w->trace, (long long)w->trace);
-    if ((rc = gd_store_exec(w->s, fill, err)) || (rc = gd_binder_from_slices(w->s, w->trace, err)) ||
+    if ((rc = fill_pids(w, err)))
+        return rc;
+    if ((rc = gd_binder_from_slices(w->s, w->trace, err)) ||
         (rc = gd_binder_name_aidl(w->s, w->trace, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||

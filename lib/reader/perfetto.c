@@ -95,7 +95,7 @@ static int read_packets(pctx *c, pb_cur m, int depth);
 static int inflate_packets(pctx *c, const pb_field *f, int depth)
 {
     if (depth > 0) {
-        pf_bad(c, "compressed packets inside compressed packets");
+        gd_pf_bad(c, "compressed packets inside compressed packets");
         return 0;
     }
     z_stream z;
@@ -139,7 +139,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
     }
     inflateEnd(&z);
     if (!rc && zr != Z_STREAM_END)
-        pf_bad(c, "compressed packets not inflatable");
+        gd_pf_bad(c, "compressed packets not inflatable");
     else if (!rc) {
         pb_cur in = {out, out + len};
         rc = read_packets(c, in, depth + 1);
@@ -215,12 +215,12 @@ static void skip_unused(pctx *c, uint32_t num)
         if (KINDS[k].num == num)
             kind = KINDS[k].name;
     if (kind) {
-        gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", kind),
+        gd_sink_skip(c->sink, gd_pf_reason_of(c, "ignored: perfetto: packet not used (%s)", kind),
                      c->pkno, 0);
     } else {
         char nbuf[16];
         snprintf(nbuf, sizeof nbuf, "field %u", num);
-        gd_sink_skip(c->sink, pf_reason_of(c, "ignored: perfetto: packet not used (%s)", nbuf),
+        gd_sink_skip(c->sink, gd_pf_reason_of(c, "ignored: perfetto: packet not used (%s)", nbuf),
                      c->pkno, 0);
     }
 }
@@ -237,31 +237,31 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     }
     switch (f->num) {
     case 1:
-        rc = pf_read_ftrace(c, s, pb_sub(f));
+        rc = gd_pf_read_ftrace(c, s, pb_sub(f));
         break;
     case 2:
-        rc = pf_read_process_tree(c, pb_sub(f));
+        rc = gd_pf_read_process_tree(c, pb_sub(f));
         break;
     case 11:
         if (!boottime) {
-            pf_bad(c, "track event on a clock without a snapshot");
+            gd_pf_bad(c, "track event on a clock without a snapshot");
             break;
         }
-        rc = pf_read_track_event(c, s, pb_sub(f), has_ts, ts);
+        rc = gd_pf_read_track_event(c, s, pb_sub(f), has_ts, ts);
         break;
     case 60:
-        rc = pf_read_track_desc(c, pb_sub(f));
-        pf_perf_thread_ref(c, s, pb_sub(f), 1);
+        rc = gd_pf_read_track_desc(c, pb_sub(f));
+        gd_pf_perf_thread_ref(c, s, pb_sub(f), 1);
         break;
     case 43: {
         int64_t pid;
-        rc = pf_read_process_desc(c, pb_sub(f), &pid);
+        rc = gd_pf_read_process_desc(c, pb_sub(f), &pid);
         break;
     }
     case 44: {
         int64_t pid, tid;
-        rc = pf_read_thread_desc(c, pb_sub(f), &pid, &tid);
-        pf_perf_thread_ref(c, s, pb_sub(f), 0);
+        rc = gd_pf_read_thread_desc(c, pb_sub(f), &pid, &tid);
+        gd_pf_perf_thread_ref(c, s, pb_sub(f), 0);
         if (!rc && s && tid >= 0) {
             s->td_pid = pid;
             s->td_tid = tid;
@@ -269,7 +269,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
         break;
     }
     case 76:
-        rc = pf_read_frame_timeline(c, pb_sub(f), has_ts && boottime, ts);
+        rc = gd_pf_read_frame_timeline(c, pb_sub(f), has_ts && boottime, ts);
         break;
     case 50:
         rc = inflate_packets(c, f, depth);
@@ -277,20 +277,20 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     case 6:
         break;  /* clock snapshot: read first */
     case 45:
-        pf_sched_system_info(c, pb_sub(f));
+        gd_pf_sched_system_info(c, pb_sub(f));
         break;
     case 39:
-        rc = pf_read_android_log(c, pb_sub(f));
+        rc = gd_pf_read_android_log(c, pb_sub(f));
         break;
     case 66:
         if (!boottime) {
-            pf_bad(c, "perf sample on a clock without a snapshot");
+            gd_pf_bad(c, "perf sample on a clock without a snapshot");
             break;
         }
-        rc = pf_read_perf_sample(c, s, pb_sub(f), has_ts, ts);
+        rc = gd_pf_read_perf_sample(c, s, pb_sub(f), has_ts, ts);
         break;
     case 54:
-        rc = pf_read_streaming_profile(c, s, pb_sub(f));
+        rc = gd_pf_read_streaming_profile(c, s, pb_sub(f));
         break;
     default:
         skip_unused(c, f->num);
@@ -305,12 +305,14 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     int rc = 0;
     c->packets++;
     if (scan_packet(m, &h) < 0) {
-        pf_bad(c, "malformed trace packet");
+        gd_pf_bad(c, "malformed trace packet");
         return 0;
     }
-    pseq *s = h.seq_id ? pf_seq_of(c, h.seq_id) : NULL;
-    if (s && (h.cleared || (h.flags & 1)))
-        pf_seq_clear(c, s);
+    pseq *s = h.seq_id ? gd_pf_seq_of(c, h.seq_id) : NULL;
+    if (s && (h.cleared || (h.flags & 1))) {
+        gd_pf_seq_clear(c, s);
+        gd_pf_perf_seq_clear(c, s);
+    }
     else if (s && h.dropped)
         s->lost = 1; /* its incremental state is not valid until cleared */
     /* a packet that needs incremental state its sequence lost (#26: read
@@ -318,12 +320,12 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     c->state_lost = s && s->lost && (h.flags & 2);
     if (h.has_defaults && s) {
         read_defaults(s, &h.defaults_f);
-        if ((rc = pf_perf_defaults(c, s, pb_sub(&h.defaults_f))))
+        if ((rc = gd_pf_perf_defaults(c, s, pb_sub(&h.defaults_f))))
             return rc;
     }
-    if (h.has_interned && ((rc = pf_read_interned(c, s, pb_sub(&h.interned_f))) ||
-                           (rc = pf_sched_interned(c, s, pb_sub(&h.interned_f))) ||
-                           (rc = pf_perf_interned(c, s, pb_sub(&h.interned_f)))))
+    if (h.has_interned && ((rc = gd_pf_read_interned(c, s, pb_sub(&h.interned_f))) ||
+                           (rc = gd_pf_sched_interned(c, s, pb_sub(&h.interned_f))) ||
+                           (rc = gd_pf_perf_interned(c, s, pb_sub(&h.interned_f)))))
         return rc;
     uint32_t clock = h.clock;
     if (!clock && s)
@@ -331,11 +333,11 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     /* a snapshot first: it sets the clocks this packet's own stamp uses */
     for (int i = 0; i < h.npay; i++)
         if (h.pay[i].num == 6 && h.pay[i].wt == PB_LEN)
-            pf_read_clock_snapshot(c, s, pb_sub(&h.pay[i]));
+            gd_pf_read_clock_snapshot(c, s, pb_sub(&h.pay[i]));
     int boottime = 1;
     uint64_t ts = h.ts;
     if (h.has_ts)
-        boottime = pf_resolve_ts(c, s, clock, ts, &ts);
+        boottime = gd_pf_resolve_ts(c, s, clock, ts, &ts);
     for (int i = 0; i < h.npay && !rc; i++)
         rc = read_payload(c, s, &h.pay[i], h.has_ts, boottime, ts, depth);
     return rc;
@@ -348,13 +350,13 @@ static int read_packets(pctx *c, pb_cur m, int depth)
     int r, rc = 0;
     while (!rc && (r = pb_next(&m, &f)) == 1) {
         if (f.num != 1 || f.wt != PB_LEN) {
-            pf_bad(c, "not a trace packet");
+            gd_pf_bad(c, "not a trace packet");
             continue;
         }
         rc = read_packet(c, pb_sub(&f), depth);
     }
     if (!rc && r < 0)
-        pf_bad(c, "malformed compressed packets");
+        gd_pf_bad(c, "malformed compressed packets");
     return rc;
 }
 
@@ -525,7 +527,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         free(c);
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
-    if (pf_sched_new(c)) {
+    if (gd_pf_sched_new(c)) {
         gd_atrace_free(c->at);
         free(c);
         return err->code;
@@ -537,32 +539,34 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     while (!stop)
         rc = stream_next(c, in, &buf, &cap, &offset, &stop);
     if (!rc)
-        pf_ft_finish(c);
+        gd_pf_ft_finish(c);
     if (!rc)
-        rc = pf_pend_drain(c, 1);
+        rc = gd_pf_pend_drain(c, 1);
     if (!rc)
-        rc = pf_sched_finish(c);
+        rc = gd_pf_sched_finish(c);
     if (!rc)
         rc = gd_atrace_finish(c->at, err);
     if (!rc)
         rc = gd_logcat_rules_finish(c->logrules, err);
     /* nothing emitted: counted, and the ingest's nothing-usable rule decides
      * (exit 1 alone, passed over with --keep-going or inside a folder) */
-    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && pf_sched_states(c) == 0 &&
+    if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && gd_pf_sched_states(c) == 0 &&
         c->log_used == 0 && c->ft_frames == 0 && c->perf_used == 0)
         gd_sink_skip(sink, "perfetto: no app slices, thread states, stack samples or log lines", 0, 0);
-    for (size_t i = 0; i < c->nseqs; i++)
-        pf_seq_clear(c, &c->seqs[i]);
+    for (size_t i = 0; i < c->nseqs; i++) {
+        gd_pf_seq_clear(c, &c->seqs[i]);
+        gd_pf_perf_seq_clear(c, &c->seqs[i]);
+    }
     for (size_t i = 0; i < c->nheap; i++)
         free(c->heap[i].text);
     free(c->heap);
     free(c->seqs);
     free(c->tracks);
     free(buf);
-    pf_sched_free(c);
-    pf_perf_free(c);
+    gd_pf_sched_free(c);
+    gd_pf_perf_free(c);
     gd_logcat_rules_free(c->logrules);
-    pf_ft_free(c);
+    gd_pf_ft_free(c);
     gd_atrace_free(c->at);
     free(c);
     return rc;

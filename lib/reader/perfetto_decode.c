@@ -4,20 +4,20 @@
  * in perfetto_events.c). */
 #include "perfetto_int.h"
 
-const char *pf_reason_of(pctx *c, const char *fmt, const char *what)
+const char *gd_pf_reason_of(pctx *c, const char *fmt, const char *what)
 {
     snprintf(c->reason, sizeof c->reason, fmt, what);
     return c->reason;
 }
 
-void pf_bad(pctx *c, const char *what)
+void gd_pf_bad(pctx *c, const char *what)
 {
-    gd_sink_skip(c->sink, pf_reason_of(c, "perfetto: %s", what), c->pkno, 0);
+    gd_sink_skip(c->sink, gd_pf_reason_of(c, "perfetto: %s", what), c->pkno, 0);
 }
 
 /* ---- sequences and interned names ---- */
 
-pseq *pf_seq_of(pctx *c, uint32_t id)
+pseq *gd_pf_seq_of(pctx *c, uint32_t id)
 {
     /* packets of one writer come in runs: the last hit first */
     if (c->last_seq < c->nseqs && c->seqs[c->last_seq].id == id)
@@ -42,104 +42,61 @@ pseq *pf_seq_of(pctx *c, uint32_t id)
     return s;
 }
 
-void pf_seq_clear(pctx *c, pseq *s)
+void gd_pf_seq_clear(pctx *c, pseq *s)
 {
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->names[i].name) {
-            c->interned_bytes -= strlen(s->names[i].name) + 1;
-            free(s->names[i].name);
+    for (size_t i = 0; i < s->names.cap; i++)
+        if (s->names.t[i].used) {
+            c->interned_bytes -= s->names.t[i].len + 1;
+            free(s->names.t[i].val);
         }
-    free(s->names);
-    c->ninterned -= s->n;
-    s->names = NULL;
-    s->cap = s->n = 0;
+    c->ninterned -= s->names.n;
+    gd_keytab_clear(&s->names);
     s->def_track = 0;
     s->def_clock = 0;
     s->clk_id = 0;
     s->td_pid = s->td_tid = -1;
-    pf_perf_seq_clear(c, s);
     s->lost = 0;
 }
 
-static size_t ihash(uint64_t iid, size_t cap)
+const char *gd_pf_interned(const pseq *s, uint64_t iid)
 {
-    uint64_t h = iid * 0x9E3779B97F4A7C15ull;
-    return (size_t)((h ^ (h >> 29)) & (cap - 1));
-}
-
-const char *pf_interned(const pseq *s, uint64_t iid)
-{
-    if (!s || !s->cap)
-        return NULL;
-    size_t h = ihash(iid, s->cap);
-    while (s->names[h].name) {
-        if (s->names[h].iid == iid)
-            return s->names[h].name;
-        h = (h + 1) & (s->cap - 1);
-    }
-    return NULL;
+    const gd_keytab_ent *e = s ? gd_keytab_find(&s->names, iid, 0) : NULL;
+    return e ? e->val : NULL;
 }
 
 static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_t len)
 {
     len = gd_sink_cut(c->sink, (const char *)name, len, ATRACE_MAX_NAME - 1, c->pkno);
-    if (s->cap) {
-        size_t h = ihash(iid, s->cap);
-        while (s->names[h].name) {
-            if (s->names[h].iid == iid) {
-                char *n = malloc(len + 1);
-                if (!n)
-                    return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-                memcpy(n, name, len);
-                n[len] = 0;
-                c->interned_bytes += strlen(n) + 1;
-                c->interned_bytes -= strlen(s->names[h].name) + 1;
-                free(s->names[h].name);
-                s->names[h].name = n;
-                return 0;
-            }
-            h = (h + 1) & (s->cap - 1);
-        }
-    }
-    if (c->ninterned >= PF_MAX_INTERNED || c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES) {
-        pf_bad(c, "too many interned names, later ones dropped");
+    gd_keytab_ent *e = gd_keytab_find(&s->names, iid, 0);
+    if (!e && (c->ninterned >= PF_MAX_INTERNED || c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES)) {
+        gd_pf_bad(c, "too many interned names, later ones dropped");
         return 0;
-    }
-    if ((s->n + 1) * 2 > s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 64;
-        iname *nt = calloc(nc, sizeof *nt);
-        if (!nt)
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-        for (size_t i = 0; i < s->cap; i++) {
-            if (!s->names[i].name)
-                continue;
-            size_t h = ihash(s->names[i].iid, nc);
-            while (nt[h].name)
-                h = (h + 1) & (nc - 1);
-            nt[h] = s->names[i];
-        }
-        free(s->names);
-        s->names = nt;
-        s->cap = nc;
     }
     char *n = malloc(len + 1);
     if (!n)
         return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     memcpy(n, name, len);
     n[len] = 0;
-    size_t h = ihash(iid, s->cap);
-    while (s->names[h].name)
-        h = (h + 1) & (s->cap - 1);
-    s->names[h].iid = iid;
-    s->names[h].name = n;
-    s->n++;
-    c->ninterned++;
-    c->interned_bytes += strlen(n) + 1;
+    size_t nlen = strlen(n); /* a name cut at a NUL it holds counts to there */
+    int fresh = 0;
+    if (!e && !(e = gd_keytab_put(&s->names, iid, 0, &fresh))) {
+        free(n);
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+    }
+    if (fresh)
+        c->ninterned++;
+    else {
+        c->interned_bytes -= e->len + 1;
+        free(e->val);
+    }
+    e->val = n;
+    e->len = (uint32_t)nlen;
+    c->interned_bytes += nlen + 1;
     return 0;
 }
 
 /* InternedData: event_names 2 -> EventName {iid 1, name 2}. */
-int pf_read_interned(pctx *c, pseq *s, pb_cur m)
+int gd_pf_read_interned(pctx *c, pseq *s, pb_cur m)
 {
     pb_field f, g;
     int r;
@@ -158,18 +115,18 @@ int pf_read_interned(pctx *c, pseq *s, pb_cur m)
                 name = g.data, len = g.len;
         }
         if (q < 0 || !name) {
-            pf_bad(c, "malformed interned event name");
+            gd_pf_bad(c, "malformed interned event name");
             continue;
         }
         if (!s) {
-            pf_bad(c, "too many packet sequences");
+            gd_pf_bad(c, "too many packet sequences");
             continue;
         }
         if ((q = intern_put(c, s, iid, name, len)))
             return q;
     }
     if (r < 0)
-        pf_bad(c, "malformed interned data");
+        gd_pf_bad(c, "malformed interned data");
     return 0;
 }
 
@@ -181,7 +138,7 @@ static size_t thash(uint64_t uuid, size_t cap)
     return (size_t)((h ^ (h >> 31)) & (cap - 1));
 }
 
-ptrack *pf_track_find(pctx *c, uint64_t uuid)
+ptrack *gd_pf_track_find(pctx *c, uint64_t uuid)
 {
     if (!c->tcap || uuid == 0)
         return NULL;
@@ -196,14 +153,14 @@ ptrack *pf_track_find(pctx *c, uint64_t uuid)
 
 static int track_put(pctx *c, uint64_t uuid, int64_t pid, int64_t tid)
 {
-    ptrack *t = pf_track_find(c, uuid);
+    ptrack *t = gd_pf_track_find(c, uuid);
     if (t) {
         t->pid = pid;
         t->tid = tid;
         return 0;
     }
     if (c->ntracks >= PF_MAX_TRACKS) {
-        pf_bad(c, "too many tracks, later ones dropped");
+        gd_pf_bad(c, "too many tracks, later ones dropped");
         return 0;
     }
     if ((c->ntracks + 1) * 2 > c->tcap) {
@@ -235,7 +192,7 @@ static int track_put(pctx *c, uint64_t uuid, int64_t pid, int64_t tid)
 
 /* ProcessDescriptor {pid 1, cmdline 2, process_name 6}: names the process;
  * *pid set. */
-int pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid)
+int gd_pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid)
 {
     pb_field f;
     const uint8_t *name = NULL, *cmd = NULL;
@@ -251,7 +208,7 @@ int pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid)
             cmd = f.data, clen = f.len;
     }
     if (r < 0) {
-        pf_bad(c, "malformed process descriptor");
+        gd_pf_bad(c, "malformed process descriptor");
         return 0;
     }
     if (!name)
@@ -262,7 +219,7 @@ int pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid)
 }
 
 /* ThreadDescriptor {pid 1, tid 2, thread_name 5}: names the thread. */
-int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid)
+int gd_pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid)
 {
     pb_field f;
     const uint8_t *name = NULL;
@@ -278,7 +235,7 @@ int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid)
             name = f.data, nlen = f.len;
     }
     if (r < 0) {
-        pf_bad(c, "malformed thread descriptor");
+        gd_pf_bad(c, "malformed thread descriptor");
         *tid = -1;
         return 0;
     }
@@ -289,7 +246,7 @@ int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid)
 }
 
 /* TrackDescriptor {uuid 1, process 3, thread 4}. */
-int pf_read_track_desc(pctx *c, pb_cur m)
+int gd_pf_read_track_desc(pctx *c, pb_cur m)
 {
     pb_field f;
     uint64_t uuid = 0;
@@ -299,16 +256,16 @@ int pf_read_track_desc(pctx *c, pb_cur m)
         if (f.num == 1 && f.wt == PB_VARINT)
             uuid = f.v;
         else if (f.num == 3 && f.wt == PB_LEN)
-            rc = pf_read_process_desc(c, pb_sub(&f), &ppid);
+            rc = gd_pf_read_process_desc(c, pb_sub(&f), &ppid);
         else if (f.num == 4 && f.wt == PB_LEN) {
-            rc = pf_read_thread_desc(c, pb_sub(&f), &pid, &tid);
+            rc = gd_pf_read_thread_desc(c, pb_sub(&f), &pid, &tid);
             thread = 1;
         }
     }
     if (rc)
         return rc;
     if (r < 0) {
-        pf_bad(c, "malformed track descriptor");
+        gd_pf_bad(c, "malformed track descriptor");
         return 0;
     }
     if (uuid == 0)
@@ -319,7 +276,7 @@ int pf_read_track_desc(pctx *c, pb_cur m)
 }
 
 /* ProcessTree {processes 1 {pid 1, cmdline 3}, threads 2 {tid 1, name 2, tgid 3}}. */
-int pf_read_process_tree(pctx *c, pb_cur m)
+int gd_pf_read_process_tree(pctx *c, pb_cur m)
 {
     pb_field f, g;
     int r, rc = 0;
@@ -342,7 +299,7 @@ int pf_read_process_tree(pctx *c, pb_cur m)
                 tgid = (int64_t)(int32_t)g.v;
         }
         if (q < 0 || id < 0) {
-            pf_bad(c, "malformed process tree entry");
+            gd_pf_bad(c, "malformed process tree entry");
             continue;
         }
         if (f.num == 1)
@@ -351,7 +308,7 @@ int pf_read_process_tree(pctx *c, pb_cur m)
             rc = gd_atrace_thread_name(c->at, id, tgid, (const char *)name, name ? len : 0, c->err);
     }
     if (!rc && r < 0)
-        pf_bad(c, "malformed process tree");
+        gd_pf_bad(c, "malformed process tree");
     return rc;
 }
 
@@ -362,7 +319,7 @@ int pf_read_process_tree(pctx *c, pb_cur m)
  * (64..127, e.g. the Perfetto SDK's incremental track-event clock) by the
  * sequence's own snapshot. */
 
-void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
+void gd_pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
 {
     struct {
         uint32_t id;
@@ -400,7 +357,7 @@ void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
         n++;
     }
     if (r < 0) {
-        pf_bad(c, "malformed clock snapshot");
+        gd_pf_bad(c, "malformed clock snapshot");
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -419,7 +376,7 @@ void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
 }
 
 /* The packet's timestamp as BOOTTIME ns; 0 when its clock is unknown. */
-int pf_resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out)
+int gd_pf_resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out)
 {
     if (clock == 0 || clock == PF_BOOTTIME) {
         *out = ts;

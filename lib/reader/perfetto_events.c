@@ -52,7 +52,7 @@ static int pend_pop_one(pctx *c)
 }
 
 /* Pairs what is old enough (all of it when `all`). */
-int pf_pend_drain(pctx *c, int all)
+int gd_pf_pend_drain(pctx *c, int all)
 {
     int rc = 0;
     while (!rc && c->nheap) {
@@ -96,12 +96,12 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, uin
     c->heap[i] = x;
     if (ts > c->max_ts)
         c->max_ts = ts;
-    return pf_pend_drain(c, 0);
+    return gd_pf_pend_drain(c, 0);
 }
 
 /* ---- ftrace ---- */
 
-int pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
+int gd_pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
 {
     pb_field f, g, h;
     int r, rc = 0, cpu = -1;
@@ -111,7 +111,7 @@ int pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
             cpu = f.v < 65536 ? (int)f.v : 65535;
     while (!rc && (r = pb_next(&m, &f)) == 1) {
         if (f.num == 4 && f.wt == PB_LEN) { /* compact_sched (#26) */
-            rc = pf_sched_compact(c, cpu, pb_sub(&f));
+            rc = gd_pf_sched_compact(c, cpu, pb_sub(&f));
             continue;
         }
         if (f.num != 2 || f.wt != PB_LEN)
@@ -145,12 +145,12 @@ int pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
                 break;
         }
         if (q < 0) {
-            pf_bad(c, "malformed ftrace event");
+            gd_pf_bad(c, "malformed ftrace event");
             continue;
         }
         if (!print && other.num && has_ts) {
             int used = 0;
-            if ((rc = pf_sched_event(c, s, cpu, ts, tid, &other, &used)) || used)
+            if ((rc = gd_pf_sched_event(c, s, cpu, ts, tid, &other, &used)) || used)
                 continue;
         }
         if (!print) {
@@ -158,20 +158,20 @@ int pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
             continue;
         }
         if (!buf || !has_ts || tid < 0) {
-            pf_bad(c, "print event without buf, timestamp or pid");
+            gd_pf_bad(c, "print event without buf, timestamp or pid");
             continue;
         }
         c->markers++;
         rc = pend_push(c, (double)ts / 1e6, tid, -1, SK_MARKER, 0, (const char *)buf, len);
     }
     if (!rc && r < 0)
-        pf_bad(c, "malformed ftrace bundle");
+        gd_pf_bad(c, "malformed ftrace bundle");
     return rc;
 }
 
 /* ---- track events ---- */
 
-int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
+int gd_pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
 {
     pb_field f;
     int r, type = 0;
@@ -194,7 +194,7 @@ int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
             has_delta = 1;
     }
     if (r < 0) {
-        pf_bad(c, "malformed track event");
+        gd_pf_bad(c, "malformed track event");
         return 0;
     }
     c->track_events++;
@@ -208,16 +208,16 @@ int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
     else if (has_ts && !has_delta)
         ts = (double)ts_ns / 1e6;
     else {
-        pf_bad(c, "track event without a usable timestamp");
+        gd_pf_bad(c, "track event without a usable timestamp");
         return 0;
     }
     int64_t pid = -1, tid = -1;
     if (!has_track && s && s->def_track)
         track = s->def_track, has_track = 1;
     if (has_track) {
-        ptrack *t = pf_track_find(c, track);
+        ptrack *t = gd_pf_track_find(c, track);
         if (!t) {
-            pf_bad(c, "track event on an undescribed track");
+            gd_pf_bad(c, "track event on an undescribed track");
             return 0;
         }
         pid = t->pid;
@@ -239,12 +239,12 @@ int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns)
     if (name) {
         nm = (const char *)name;
     } else if (has_iid) {
-        nm = pf_interned(s, name_iid);
+        nm = gd_pf_interned(s, name_iid);
         if (nm)
             nlen = strlen(nm);
     }
     if (!nm) {
-        pf_bad(c, "slice name not interned");
+        gd_pf_bad(c, "slice name not interned");
         nm = "(unknown name)";
         nlen = strlen(nm);
     }

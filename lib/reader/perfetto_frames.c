@@ -110,7 +110,7 @@ static int set_put(ftset *s, int64_t pid, int64_t token, uint64_t lh, int64_t ja
     return 0;
 }
 
-void pf_ft_finish(pctx *c)
+void gd_pf_ft_finish(pctx *c)
 {
     if (!c->ft)
         return;
@@ -120,7 +120,7 @@ void pf_ft_finish(pctx *c)
                          c->pkno, 0);
 }
 
-void pf_ft_free(pctx *c)
+void gd_pf_ft_free(pctx *c)
 {
     if (!c->ft)
         return;
@@ -210,7 +210,7 @@ static int frame_done(pctx *c, const pframe *f, double end)
 {
     struct pf_ft *ft = c->ft;
     if (end < f->ts) {
-        pf_bad(c, "frame timeline: surface frame ends before it starts");
+        gd_pf_bad(c, "frame timeline: surface frame ends before it starts");
         return 0;
     }
     uint64_t lh = layer_hash(f->layer);
@@ -220,7 +220,7 @@ static int frame_done(pctx *c, const pframe *f, double end)
             gd_sink_skip(c->sink, "ignored: perfetto: frame timeline: duplicate surface frame token",
                          c->pkno, 0);
         else
-            pf_bad(c, "frame timeline: duplicate surface frame token with conflicting jank");
+            gd_pf_bad(c, "frame timeline: duplicate surface frame token with conflicting jank");
         return 0;
     }
     if (set_put(&ft->done, f->pid, f->token, lh, f->jank))
@@ -246,7 +246,7 @@ static int frame_done(pctx *c, const pframe *f, double end)
     return rc;
 }
 
-int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
+int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
 {
     pb_field f, g;
     int r;
@@ -285,13 +285,13 @@ int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
                 jank = (int64_t)(uint32_t)g.v;
         }
         if (q < 0 || !has_ts || !has_cookie) {
-            pf_bad(c, "malformed frame timeline event");
+            gd_pf_bad(c, "malformed frame timeline event");
             continue;
         }
         double ts = (double)ts_ns / 1e6;
         if (f.num == 3 || f.num == 4) {
             if (token < 0 || pid < 0) {
-                pf_bad(c, "frame timeline: surface frame without token or pid");
+                gd_pf_bad(c, "frame timeline: surface frame without token or pid");
                 continue;
             }
         }
@@ -303,7 +303,7 @@ int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
         if (f.num == 4) {
             pframe *p = frame_slot(ft, cookie, 1);
             if (!p) {
-                pf_bad(c, "too many open timeline frames");
+                gd_pf_bad(c, "too many open timeline frames");
                 continue;
             }
             p->used = 1;
@@ -331,6 +331,6 @@ int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
             return rc;
     }
     if (r < 0)
-        pf_bad(c, "malformed frame timeline event");
+        gd_pf_bad(c, "malformed frame timeline event");
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "atrace.h"
+#include "core/keytab.h"
 #include "logcat_rules.h"
 #include "pbwire.h"
 #include "reader.h"
@@ -27,15 +28,9 @@
 #define PF_SORT_MAX 262144
 #define PF_SORT_MAX_BYTES ((size_t)16 << 20)
 
-typedef struct iname {
-    uint64_t iid;
-    char *name;          /* NULL: empty slot */
-} iname;
-
 typedef struct pseq {
     uint32_t id;
-    iname *names;        /* open addressing, cap power of two */
-    size_t cap, n;
+    gd_keytab names;     /* interned event names: iid -> a NUL-ended string */
     uint64_t def_track;  /* TracePacketDefaults track uuid, 0 none */
     uint32_t def_clock;  /* TracePacketDefaults clock id, 0 none */
     /* the sequence's own clock (ids 64..127) from its ClockSnapshot: value
@@ -102,87 +97,89 @@ struct pending {
     uint64_t track;      /* SK_TRACK_*: the TrackEvent track uuid */
 };
 
-/* Skip reasons: pf_reason_of formats FMT with WHAT into the context's
- * buffer (valid until the next call); pf_bad counts "perfetto: WHAT" for
+/* Skip reasons: gd_pf_reason_of formats FMT with WHAT into the context's
+ * buffer (valid until the next call); gd_pf_bad counts "perfetto: WHAT" for
  * the current packet. */
-const char *pf_reason_of(pctx *c, const char *fmt, const char *what);
-void pf_bad(pctx *c, const char *what);
+const char *gd_pf_reason_of(pctx *c, const char *fmt, const char *what);
+void gd_pf_bad(pctx *c, const char *what);
 
 /* The state of packet sequence `id`, created on first use; NULL when
- * PF_MAX_SEQS are in use or out of memory.  pf_seq_clear drops its
- * incremental state (interned names, defaults, its clock). */
-pseq *pf_seq_of(pctx *c, uint32_t id);
-void pf_seq_clear(pctx *c, pseq *s);
+ * PF_MAX_SEQS are in use or out of memory.  gd_pf_seq_clear drops its
+ * incremental state (interned names, defaults, its clock); the caller
+ * also drops its profile entries (gd_pf_perf_seq_clear, perfetto_perf.c),
+ * so that this file calls none of perfetto_perf.c (#24). */
+pseq *gd_pf_seq_of(pctx *c, uint32_t id);
+void gd_pf_seq_clear(pctx *c, pseq *s);
 
 /* The name interned as `iid` on sequence s, or NULL; the track of `uuid`,
  * or NULL when none was described. */
-const char *pf_interned(const pseq *s, uint64_t iid);
-ptrack *pf_track_find(pctx *c, uint64_t uuid);
+const char *gd_pf_interned(const pseq *s, uint64_t iid);
+ptrack *gd_pf_track_find(pctx *c, uint64_t uuid);
 
 /* Message decoders, each over one submessage `m`.  They name processes and
  * threads, record tracks and interned names, and push slice begins/ends;
  * malformed parts are counted and skipped.  0, or an error code (out of
  * memory, the sink's own error) with c->err set. */
-int pf_read_interned(pctx *c, pseq *s, pb_cur m);         /* InternedData    */
-int pf_read_process_tree(pctx *c, pb_cur m);              /* ProcessTree     */
-int pf_read_track_desc(pctx *c, pb_cur m);                /* TrackDescriptor */
-int pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid); /* ProcessDescriptor */
-int pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid); /* ThreadDescriptor */
-int pf_read_ftrace(pctx *c, pseq *s, pb_cur m);           /* FtraceEventBundle */
+int gd_pf_read_interned(pctx *c, pseq *s, pb_cur m);         /* InternedData    */
+int gd_pf_read_process_tree(pctx *c, pb_cur m);              /* ProcessTree     */
+int gd_pf_read_track_desc(pctx *c, pb_cur m);                /* TrackDescriptor */
+int gd_pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid); /* ProcessDescriptor */
+int gd_pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid); /* ThreadDescriptor */
+int gd_pf_read_ftrace(pctx *c, pseq *s, pb_cur m);           /* FtraceEventBundle */
 /* TrackEvent at the packet's BOOTTIME time ts_ns (has_ts 0: none). */
-int pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns);
+int gd_pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_ns);
 /* FrameTimelineEvent (perfetto_frames.c): each actual surface frame, once
  * per (pid, layer, token), becomes a frame; janky ones also an issue.
- * pf_ft_free releases the frame timeline state. */
-int pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns);
-void pf_ft_free(pctx *c);
+ * gd_pf_ft_free releases the frame timeline state. */
+int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns);
+void gd_pf_ft_free(pctx *c);
 /* Counts the surface frames still open at the end of the trace. */
-void pf_ft_finish(pctx *c);
+void gd_pf_ft_finish(pctx *c);
 
 /* ClockSnapshot: records the clocks' offsets to BOOTTIME. */
-void pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m);
+void gd_pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m);
 /* A packet timestamp on `clock` (0 = the default) as BOOTTIME ns in *out;
  * 1, or 0 when no snapshot maps that clock.  Advances an incremental
  * clock: call once per packet. */
-int pf_resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out);
+int gd_pf_resolve_ts(pctx *c, pseq *s, uint32_t clock, uint64_t ts, uint64_t *out);
 
 /* Thread states (#26, perfetto_sched.c): the tracker's life; one ftrace
  * event `ev` (a field of FtraceEvent) of thread tid on cpu at BOOTTIME ts
  * (*used 0: not a scheduling event); a bundle's compact_sched; interned
  * kernel symbols; SystemInfo (the kernel version).  0 or an error code. */
-int pf_sched_new(pctx *c);
-void pf_sched_free(pctx *c);
-int pf_sched_finish(pctx *c);
-unsigned long pf_sched_states(const pctx *c);
-unsigned long pf_sched_events(const pctx *c);
-int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev, int *used);
-int pf_sched_compact(pctx *c, int cpu, pb_cur m);
-int pf_sched_interned(pctx *c, pseq *s, pb_cur m);
-void pf_sched_system_info(pctx *c, pb_cur m);
+int gd_pf_sched_new(pctx *c);
+void gd_pf_sched_free(pctx *c);
+int gd_pf_sched_finish(pctx *c);
+unsigned long gd_pf_sched_states(const pctx *c);
+unsigned long gd_pf_sched_events(const pctx *c);
+int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev, int *used);
+int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m);
+int gd_pf_sched_interned(pctx *c, pseq *s, pb_cur m);
+void gd_pf_sched_system_info(pctx *c, pb_cur m);
 
 /* AndroidLogPacket: each line through the logcat line rules (#26). */
-int pf_read_android_log(pctx *c, pb_cur m);
+int gd_pf_read_android_log(pctx *c, pb_cur m);
 
 /* CPU-profile samples (#26, perfetto_perf.c): InternedData's profile
  * entries (function names, mapping paths, frames, callstacks, mappings) of
  * sequence s; a TracePacketDefaults' perf_sample_defaults (the timebase); one
  * PerfSample at BOOTTIME ts (has_ts 0: none) -> a stack sample.  0 or an
- * error code.  pf_perf_seq_clear drops a sequence's entries, pf_perf_free
+ * error code.  gd_pf_perf_seq_clear drops a sequence's entries, gd_pf_perf_free
  * the context's buffers. */
-int pf_perf_interned(pctx *c, pseq *s, pb_cur m);
-int pf_perf_defaults(pctx *c, pseq *s, pb_cur m);
-int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts);
-void pf_perf_seq_clear(pctx *c, pseq *s);
-void pf_perf_free(pctx *c);
+int gd_pf_perf_interned(pctx *c, pseq *s, pb_cur m);
+int gd_pf_perf_defaults(pctx *c, pseq *s, pb_cur m);
+int gd_pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts);
+void gd_pf_perf_seq_clear(pctx *c, pseq *s);
+void gd_pf_perf_free(pctx *c);
 /* A ThreadDescriptor (track 0) or a TrackDescriptor's (track 1) thread
  * with reference_timestamp_us: the thread and time of the sequence's
  * StreamingProfilePackets, each of whose callstack_iid / timestamp_delta_us
  * pairs becomes a stack sample (source "streaming_profile"). */
-void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track);
-int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m);
+void gd_pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track);
+int gd_pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m);
 
 /* Pairs the waiting slice begins/ends that are old enough (all: every one);
  * 0 or the sink's error code. */
-int pf_pend_drain(pctx *c, int all);
+int gd_pf_pend_drain(pctx *c, int all);
 
 #endif

@@ -12,7 +12,7 @@
 #define PF_LOG_CLOCK_REALTIME 1
 #define PF_MAX_LOG_MSG 4096
 
-int pf_read_android_log(pctx *c, pb_cur m)
+int gd_pf_read_android_log(pctx *c, pb_cur m)
 {
     pb_field f, g;
     int r, rc = 0;
@@ -42,11 +42,11 @@ int pf_read_android_log(pctx *c, pb_cur m)
                 msg = g.data, ml = g.len;
         }
         if (q < 0) {
-            pf_bad(c, "malformed android_log event");
+            gd_pf_bad(c, "malformed android_log event");
             continue;
         }
         uint64_t bt;
-        if (!has_ts || !msg || !pf_resolve_ts(c, NULL, PF_LOG_CLOCK_REALTIME, ts, &bt)) {
+        if (!has_ts || !msg || !gd_pf_resolve_ts(c, NULL, PF_LOG_CLOCK_REALTIME, ts, &bt)) {
             gd_sink_skip(c->sink, "perfetto: android_log line without a usable time or message",
                          c->pkno, 0);
             continue;

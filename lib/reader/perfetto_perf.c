@@ -52,16 +52,8 @@
 enum { K_FUNC = 5, K_FRAME = 6, K_STACK = 7, K_PATH = 17, K_MAPPING = 19 };
 enum { TB_DEFAULT = 0, TB_CPU_CLOCK, TB_OTHER };
 
-typedef struct pient {
-    uint64_t iid;
-    uint32_t kind;       /* 0: empty slot */
-    uint32_t len;
-    uint8_t *data;       /* the string (names) or the message (the others) */
-} pient;
-
 struct pf_perf_seq {
-    pient *t;            /* open addressing, cap power of two */
-    size_t cap, n;
+    gd_keytab t;         /* (iid, kind K_*) -> the string (names) or the message (the others) */
     int tb;              /* TB_*: the timebase of the sequence's defaults */
     /* StreamingProfilePacket: the thread of the sequence's thread
      * descriptor and its time (MONOTONIC ns, advanced by every delta) */
@@ -77,29 +69,23 @@ struct pf_perf {
     size_t fcap;
 };
 
-static size_t phash(uint64_t iid, uint32_t kind, size_t cap)
-{
-    uint64_t h = (iid ^ ((uint64_t)kind << 56)) * 0x9E3779B97F4A7C15ull;
-    return (size_t)((h ^ (h >> 29)) & (cap - 1));
-}
-
-void pf_perf_seq_clear(pctx *c, pseq *s)
+void gd_pf_perf_seq_clear(pctx *c, pseq *s)
 {
     struct pf_perf_seq *q = s->perf;
     if (!q)
         return;
-    for (size_t i = 0; i < q->cap; i++)
-        if (q->t[i].kind) {
-            c->interned_bytes -= q->t[i].len + 1;
-            free(q->t[i].data);
+    for (size_t i = 0; i < q->t.cap; i++)
+        if (q->t.t[i].used) {
+            c->interned_bytes -= q->t.t[i].len + 1;
+            free(q->t.t[i].val);
         }
-    c->ninterned -= q->n;
-    free(q->t);
+    c->ninterned -= q->t.n;
+    gd_keytab_clear(&q->t);
     free(q);
     s->perf = NULL;
 }
 
-void pf_perf_free(pctx *c)
+void gd_pf_perf_free(pctx *c)
 {
     if (!c->perf)
         return;
@@ -109,18 +95,9 @@ void pf_perf_free(pctx *c)
     c->perf = NULL;
 }
 
-static const pient *find(const pseq *s, uint32_t kind, uint64_t iid)
+static const gd_keytab_ent *find(const pseq *s, uint32_t kind, uint64_t iid)
 {
-    const struct pf_perf_seq *q = s ? s->perf : NULL;
-    if (!q || !q->cap)
-        return NULL;
-    size_t h = phash(iid, kind, q->cap);
-    while (q->t[h].kind) {
-        if (q->t[h].kind == kind && q->t[h].iid == iid)
-            return &q->t[h];
-        h = (h + 1) & (q->cap - 1);
-    }
-    return NULL;
+    return s && s->perf ? gd_keytab_find(&s->perf->t, iid, kind) : NULL;
 }
 
 static struct pf_perf_seq *seq_state(pctx *c, pseq *s)
@@ -139,25 +116,8 @@ static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *dat
         return GD_ERR_NOMEM;
     if (len > UINT32_MAX - 1 || c->ninterned >= PF_MAX_INTERNED ||
         c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES) {
-        pf_bad(c, "too many interned names, later ones dropped");
+        gd_pf_bad(c, "too many interned names, later ones dropped");
         return 0;
-    }
-    if ((q->n + 1) * 2 > q->cap) {
-        size_t nc = q->cap ? q->cap * 2 : 64;
-        pient *nt = calloc(nc, sizeof *nt);
-        if (!nt)
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-        for (size_t i = 0; i < q->cap; i++) {
-            if (!q->t[i].kind)
-                continue;
-            size_t h = phash(q->t[i].iid, q->t[i].kind, nc);
-            while (nt[h].kind)
-                h = (h + 1) & (nc - 1);
-            nt[h] = q->t[i];
-        }
-        free(q->t);
-        q->t = nt;
-        q->cap = nc;
     }
     uint8_t *d = malloc(len + 1);
     if (!d)
@@ -165,22 +125,25 @@ static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *dat
     if (len)
         memcpy(d, data, len);
     d[len] = 0;
-    size_t h = phash(iid, kind, q->cap);
-    while (q->t[h].kind && !(q->t[h].kind == kind && q->t[h].iid == iid))
-        h = (h + 1) & (q->cap - 1);
-    if (q->t[h].kind) {
-        c->interned_bytes -= q->t[h].len + 1;
-        free(q->t[h].data);
-    } else {
-        q->n++;
-        c->ninterned++;
+    int fresh;
+    gd_keytab_ent *e = gd_keytab_put(&q->t, iid, kind, &fresh);
+    if (!e) {
+        free(d);
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     }
-    q->t[h] = (pient){iid, kind, (uint32_t)len, d};
+    if (fresh)
+        c->ninterned++;
+    else {
+        c->interned_bytes -= e->len + 1;
+        free(e->val);
+    }
+    e->val = d;
+    e->len = (uint32_t)len;
     c->interned_bytes += len + 1;
     return 0;
 }
 
-int pf_perf_interned(pctx *c, pseq *s, pb_cur m)
+int gd_pf_perf_interned(pctx *c, pseq *s, pb_cur m)
 {
     pb_field f, g;
     int r;
@@ -200,11 +163,11 @@ int pf_perf_interned(pctx *c, pseq *s, pb_cur m)
                 str = g.data, len = g.len;
         }
         if (q < 0) {
-            pf_bad(c, "malformed interned profile entry");
+            gd_pf_bad(c, "malformed interned profile entry");
             continue;
         }
         if (!s) {
-            pf_bad(c, "too many packet sequences");
+            gd_pf_bad(c, "too many packet sequences");
             continue;
         }
         int named = f.num == K_FUNC || f.num == K_PATH;
@@ -213,11 +176,11 @@ int pf_perf_interned(pctx *c, pseq *s, pb_cur m)
             return q;
     }
     if (r < 0)
-        pf_bad(c, "malformed interned data");
+        gd_pf_bad(c, "malformed interned data");
     return 0;
 }
 
-int pf_perf_defaults(pctx *c, pseq *s, pb_cur m)
+int gd_pf_perf_defaults(pctx *c, pseq *s, pb_cur m)
 {
     pb_field f, g, h;
     while (pb_next(&m, &f) == 1) {
@@ -277,15 +240,15 @@ static size_t repeated(pb_cur m, uint32_t num, uint64_t *out, size_t cap, int *o
 static int mapping_path(const pseq *s, uint64_t iid, char *out, size_t cap)
 {
     out[0] = 0;
-    const pient *e = find(s, K_MAPPING, iid);
+    const gd_keytab_ent *e = find(s, K_MAPPING, iid);
     if (!e)
         return 0;
     uint64_t ids[32];
     int over;
-    size_t n = repeated((pb_cur){e->data, e->data + e->len}, 7, ids, 32, &over), len = 0;
+    size_t n = repeated((pb_cur){((const uint8_t *)e->val), ((const uint8_t *)e->val) + e->len}, 7, ids, 32, &over), len = 0;
     for (size_t i = 0; i < n; i++) {
-        const pient *p = find(s, K_PATH, ids[i]);
-        const char *part = p ? (const char *)p->data : "";
+        const gd_keytab_ent *p = find(s, K_PATH, ids[i]);
+        const char *part = p ? (const char *)p->val : "";
         int k = snprintf(out + len, cap - len, "/%s", part);
         if (k < 0 || (size_t)k >= cap - len)
             break;
@@ -298,10 +261,10 @@ static int mapping_path(const pseq *s, uint64_t iid, char *out, size_t cap)
  * frame is not interned, or an error code. */
 static int add_frame(pctx *c, const pseq *s, uint64_t iid)
 {
-    const pient *e = find(s, K_FRAME, iid);
+    const gd_keytab_ent *e = find(s, K_FRAME, iid);
     if (!e)
         return 1;
-    pb_cur m = {e->data, e->data + e->len};
+    pb_cur m = {((const uint8_t *)e->val), ((const uint8_t *)e->val) + e->len};
     pb_field f;
     uint64_t fn = 0, map = 0, pc = 0;
     int has_fn = 0, has_pc = 0;
@@ -315,13 +278,13 @@ static int add_frame(pctx *c, const pseq *s, uint64_t iid)
         else if (f.num == 4)
             pc = f.v, has_pc = 1;
     }
-    const pient *name = has_fn ? find(s, K_FUNC, fn) : NULL;
+    const gd_keytab_ent *name = has_fn ? find(s, K_FUNC, fn) : NULL;
     char path[PF_MAX_PATH], pcs[24], text[PF_MAX_FRAME_TEXT];
     if (!mapping_path(s, map, path, sizeof path) || !path[0])
         snprintf(path, sizeof path, "?"); /* a mapping without a path (a build id only) */
     size_t nsym = name ? name->len : 0;
     snprintf(pcs, sizeof pcs, "%llx", (unsigned long long)pc);
-    size_t n = gd_prof_frame(text, sizeof text, name ? (const char *)name->data : "", nsym, path,
+    size_t n = gd_prof_frame(text, sizeof text, name ? (const char *)name->val : "", nsym, path,
                              nsym ? NULL : has_pc ? pcs : NULL, strlen(pcs));
     struct pf_perf *p = c->perf;
     if (gd_grow((void **)&p->text, &p->tcap, p->tlen + n + 1, 1, c->err))
@@ -348,14 +311,14 @@ static const char *skip_reason(uint64_t r)
 static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, int64_t tid,
                 const char *src)
 {
-    const pient *st = find(s, K_STACK, cs);
+    const gd_keytab_ent *st = find(s, K_STACK, cs);
     if (!st) {
-        pf_bad(c, "profile sample of a callstack not interned");
+        gd_pf_bad(c, "profile sample of a callstack not interned");
         return 0;
     }
     uint64_t ids[PF_MAX_STACK];
     int over;
-    size_t n = repeated((pb_cur){st->data, st->data + st->len}, 2, ids, PF_MAX_STACK, &over);
+    size_t n = repeated((pb_cur){((const uint8_t *)st->val), ((const uint8_t *)st->val) + st->len}, 2, ids, PF_MAX_STACK, &over);
     if (over)
         gd_sink_skip(c->sink, "perfetto: profile sample frames over the per-sample limit", c->pkno, 0);
     if (n == 0) {
@@ -370,7 +333,7 @@ static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, i
     for (size_t i = n; i-- > 0;) {
         int q = add_frame(c, s, ids[i]);
         if (q == 1) {
-            pf_bad(c, "profile sample of a frame not interned");
+            gd_pf_bad(c, "profile sample of a frame not interned");
             return 0;
         }
         if (q)
@@ -396,7 +359,7 @@ static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, i
     return gd_sink_event(c->sink, &ev, c->err);
 }
 
-int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
+int gd_pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
 {
     pb_field f;
     int r;
@@ -417,7 +380,7 @@ int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
         }
     }
     if (r < 0) {
-        pf_bad(c, "malformed perf sample");
+        gd_pf_bad(c, "malformed perf sample");
         return 0;
     }
     if (lost) {
@@ -446,13 +409,13 @@ int pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
         return 0;
     }
     if (!has_ts) {
-        pf_bad(c, "perf sample without a timestamp");
+        gd_pf_bad(c, "perf sample without a timestamp");
         return 0;
     }
     return emit(c, s, cs, ts, (int64_t)pid, (int64_t)tid, "perf_sample");
 }
 
-void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track)
+void gd_pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track)
 {
     pb_field f;
     if (track) { /* TrackDescriptor: its thread 4 */
@@ -490,7 +453,7 @@ void pf_perf_thread_ref(pctx *c, pseq *s, pb_cur m, int track)
     q->sp_ns = ref * 1000;
 }
 
-int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
+int gd_pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
 {
     struct pf_perf_seq *q = s ? s->perf : NULL;
     if (c->state_lost) {
@@ -498,7 +461,7 @@ int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
         return 0;
     }
     if (!q || !q->has_ref) {
-        pf_bad(c, "streaming profile without a thread descriptor");
+        gd_pf_bad(c, "streaming profile without a thread descriptor");
         return 0;
     }
     uint64_t ids[PF_MAX_STACK], deltas[PF_MAX_STACK];
@@ -509,7 +472,7 @@ int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
         gd_sink_skip(c->sink, "perfetto: streaming profile samples over the per-packet limit", c->pkno, 0);
     /* the packet's time: the sequence's, MONOTONIC, mapped to BOOTTIME */
     uint64_t base;
-    if (!pf_resolve_ts(c, s, 3, q->sp_ns, &base))
+    if (!gd_pf_resolve_ts(c, s, 3, q->sp_ns, &base))
         base = q->sp_ns; /* no snapshot maps MONOTONIC: as is, as Perfetto takes it */
     /* deltas are int64 (negative ones as two's complement): summed modulo
      * 2^64, which is the signed sum without overflow */
@@ -518,7 +481,7 @@ int pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
         q->sp_ns += deltas[i] * 1000u;
     for (size_t i = 0; i < n; i++) {
         if (i >= nd) {
-            pf_bad(c, "streaming profile with fewer timestamps than callstacks");
+            gd_pf_bad(c, "streaming profile with fewer timestamps than callstacks");
             break;
         }
         off += deltas[i] * 1000u;

@@ -44,11 +44,6 @@ typedef struct srec {
     uint32_t code, flags;
 } srec;
 
-typedef struct ksym {
-    uint64_t key;        /* seq id << 40 ^ iid; 0 empty */
-    const char *name;
-} ksym;
-
 struct pf_sched {
     gd_sched *st;
     gd_binder *bd;       /* binder transactions (#26) */
@@ -58,11 +53,10 @@ struct pf_sched {
     int64_t max_ts;
     int kmajor, kminor;
     int64_t cpu_tid[PS_MAX_CPUS]; /* the thread the CPU's last switch put on it, -1 */
-    ksym *ksyms;
-    size_t kcap, kn;
+    gd_keytab ksyms;     /* (seq id + 1) << 40 ^ iid -> its name (an interned string) */
 };
 
-int pf_sched_new(pctx *c)
+int gd_pf_sched_new(pctx *c)
 {
     struct pf_sched *p = calloc(1, sizeof *p);
     if (!p || !(p->st = gd_sched_new(c->sink, "perfetto")) ||
@@ -81,7 +75,7 @@ int pf_sched_new(pctx *c)
     return 0;
 }
 
-void pf_sched_free(pctx *c)
+void gd_pf_sched_free(pctx *c)
 {
     struct pf_sched *p = c->sched;
     if (!p)
@@ -89,16 +83,16 @@ void pf_sched_free(pctx *c)
     gd_sched_free(p->st);
     gd_binder_free(p->bd);
     free(p->heap);
-    free(p->ksyms);
+    gd_keytab_clear(&p->ksyms);
     free(p);
     c->sched = NULL;
 }
 
-unsigned long pf_sched_states(const pctx *c)
+unsigned long gd_pf_sched_states(const pctx *c)
 {
     return c->sched ? gd_sched_states(c->sched->st) + gd_binder_count(c->sched->bd) : 0;
 }
-unsigned long pf_sched_events(const pctx *c) { return c->sched ? gd_sched_events(c->sched->st) : 0; }
+unsigned long gd_pf_sched_events(const pctx *c) { return c->sched ? gd_sched_events(c->sched->st) : 0; }
 
 /* ---- time order ---- */
 
@@ -189,7 +183,7 @@ static int push(pctx *c, srec r)
     return drain(c, 0);
 }
 
-int pf_sched_finish(pctx *c)
+int gd_pf_sched_finish(pctx *c)
 {
     struct pf_sched *p = c->sched;
     int rc = drain(c, 1);
@@ -200,55 +194,24 @@ int pf_sched_finish(pctx *c)
 
 /* ---- kernel symbols ---- */
 
-static size_t khash(uint64_t k, size_t cap)
-{
-    uint64_t h = k * 0x9E3779B97F4A7C15ull;
-    return (size_t)((h ^ (h >> 31)) & (cap - 1));
-}
-
 static const char *ksym_find(struct pf_sched *p, uint64_t key)
 {
-    if (!p->kcap)
-        return NULL;
-    for (size_t i = khash(key, p->kcap);; i = (i + 1) & (p->kcap - 1)) {
-        if (p->ksyms[i].key == key)
-            return p->ksyms[i].name;
-        if (!p->ksyms[i].key)
-            return NULL;
-    }
+    const gd_keytab_ent *e = gd_keytab_find(&p->ksyms, key, 0);
+    return e ? e->val : NULL;
 }
 
 static int ksym_put(pctx *c, uint64_t key, const char *name)
 {
     struct pf_sched *p = c->sched;
-    if (p->kn >= PS_MAX_KSYMS) {
-        pf_bad(c, "too many kernel symbols");
+    if (p->ksyms.n >= PS_MAX_KSYMS) {
+        gd_pf_bad(c, "too many kernel symbols");
         return 0;
     }
-    if ((p->kn + 1) * 2 > p->kcap) {
-        size_t nc = p->kcap ? p->kcap * 2 : 256;
-        ksym *n = calloc(nc, sizeof *n);
-        if (!n)
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-        for (size_t i = 0; i < p->kcap; i++) {
-            if (!p->ksyms[i].key)
-                continue;
-            size_t j = khash(p->ksyms[i].key, nc);
-            while (n[j].key)
-                j = (j + 1) & (nc - 1);
-            n[j] = p->ksyms[i];
-        }
-        free(p->ksyms);
-        p->ksyms = n;
-        p->kcap = nc;
-    }
-    size_t i = khash(key, p->kcap);
-    while (p->ksyms[i].key && p->ksyms[i].key != key)
-        i = (i + 1) & (p->kcap - 1);
-    if (!p->ksyms[i].key)
-        p->kn++;
-    p->ksyms[i].key = key;
-    p->ksyms[i].name = name;
+    int fresh;
+    gd_keytab_ent *e = gd_keytab_put(&p->ksyms, key, 0, &fresh);
+    if (!e)
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+    e->val = (void *)name;
     return 0;
 }
 
@@ -257,7 +220,7 @@ static uint64_t ksym_key(const pseq *s, uint64_t iid)
     return (((uint64_t)(s ? s->id : 0) + 1) << 40) ^ iid;
 }
 
-int pf_sched_interned(pctx *c, pseq *s, pb_cur m)
+int gd_pf_sched_interned(pctx *c, pseq *s, pb_cur m)
 {
     pb_field f, g;
     int r;
@@ -276,7 +239,7 @@ int pf_sched_interned(pctx *c, pseq *s, pb_cur m)
                 str = g.data, len = g.len;
         }
         if (q < 0 || !str) {
-            pf_bad(c, "malformed interned kernel symbol");
+            gd_pf_bad(c, "malformed interned kernel symbol");
             continue;
         }
         const char *name = gd_sched_intern(c->sched->st, (const char *)str, len);
@@ -288,7 +251,7 @@ int pf_sched_interned(pctx *c, pseq *s, pb_cur m)
 
 /* ---- system info ---- */
 
-void pf_sched_system_info(pctx *c, pb_cur m)
+void gd_pf_sched_system_info(pctx *c, pb_cur m)
 {
     pb_field f, g;
     while (pb_next(&m, &f) == 1) {
@@ -323,7 +286,7 @@ static void note_cpu(struct pf_sched *p, int cpu, int64_t tid)
         p->cpu_tid[cpu] = tid;
 }
 
-int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev,
+int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev,
                    int *used)
 {
     struct pf_sched *p = c->sched;
@@ -423,14 +386,14 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
         }
     }
     if (q < 0) {
-        pf_bad(c, "malformed sched event");
+        gd_pf_bad(c, "malformed sched event");
         return 0;
     }
     int64_t t = (int64_t)(ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : ts);
     switch (ev->num) {
     case 4:
         if (pid < 0 || pid2 < 0) {
-            pf_bad(c, "sched_switch without its pids");
+            gd_pf_bad(c, "sched_switch without its pids");
             return 0;
         }
         if ((s1 && (rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err))) ||
@@ -442,7 +405,7 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
                               .type = EV_SWITCH});
     case 18: {
         if (pid < 0) {
-            pf_bad(c, "sched_blocked_reason without its pid");
+            gd_pf_bad(c, "sched_blocked_reason without its pid");
             return 0;
         }
         const char *fn = has_caller ? ksym_find(p, ksym_key(s, caller)) : NULL;
@@ -450,7 +413,7 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
     }
     case 20:
         if (pid < 0) {
-            pf_bad(c, "sched_waking without its pid");
+            gd_pf_bad(c, "sched_waking without its pid");
             return 0;
         }
         if (s1 && (rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err)))
@@ -469,7 +432,7 @@ int pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb
     case 50:
     case 51:
         if (pid < 0 || tid < 0) {
-            pf_bad(c, "binder event without its transaction id or thread");
+            gd_pf_bad(c, "binder event without its transaction id or thread");
             return 0;
         }
         return push(c, (srec){.ts = t, .a = tid, .b = pid, .state = io > 0,
@@ -498,7 +461,7 @@ static int packed_next(pb_cur *cur, uint64_t *v)
 
 #define PS_MAX_INTERN 2048
 
-int pf_sched_compact(pctx *c, int cpu, pb_cur m)
+int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
 {
     struct pf_sched *p = c->sched;
     pb_field f;
@@ -529,7 +492,7 @@ int pf_sched_compact(pctx *c, int cpu, pb_cur m)
         }
     }
     if (r < 0) {
-        pf_bad(c, "malformed compact sched");
+        gd_pf_bad(c, "malformed compact sched");
         return 0;
     }
     /* the two arrays merged in time order (a switch first at equal times,
@@ -546,7 +509,7 @@ int pf_sched_compact(pctx *c, int cpu, pb_cur m)
         if (has_sw && (!has_wk || sw_ts <= wk_ts)) {
             uint64_t st = 0, np = 0, ci = 0;
             if (packed_next(&sst, &st) != 1 || packed_next(&spid, &np) != 1) {
-                pf_bad(c, "compact sched switch arrays of different lengths");
+                gd_pf_bad(c, "compact sched switch arrays of different lengths");
                 has_sw = 0;
                 continue;
             }
@@ -569,7 +532,7 @@ int pf_sched_compact(pctx *c, int cpu, pb_cur m)
         } else {
             uint64_t wp = 0, ci = 0;
             if (packed_next(&wpid, &wp) != 1) {
-                pf_bad(c, "compact sched waking arrays of different lengths");
+                gd_pf_bad(c, "compact sched waking arrays of different lengths");
                 has_wk = 0;
                 continue;
             }
