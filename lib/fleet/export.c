@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "store/store_int.h"
+#include "query/startup.h"
+#include "query/views.h"
+#include "store/sql.h"
 
 /* Columns every table starts with; ?1 is the trace id. */
 #define TRACE_COLS "t.hash AS trace_uid, coalesce(t.app, '') AS app,"                  \

@@ -9,7 +9,7 @@
 #include "analysis/frames.h"
 #include "analysis/version.h"
 #include "query/frames.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 
 /* Every table is a ReplacingMergeTree: FINAL collapses a row pushed twice. */

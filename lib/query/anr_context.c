@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store_int.h"
+#include "query/anr_context.h"
+#include "store/sql.h"
 
 /* At most this many rows of context per ANR (the window is the user's). */
 #define ANR_CONTEXT_MAX 500

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store_int.h"
+#include "query/issues.h"
+#include "store/sql.h"
 
 /* A number as the event JSON holds it: an integer when whole, else a real
  * (the rule of core/event_json.c); null for NULL. */

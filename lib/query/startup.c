@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store_int.h"
+#include "analysis/vitals.h"
+#include "query/startup.h"
+#include "store/sql.h"
 
 static json_t *startup_row(sqlite3_stmt *q)
 {

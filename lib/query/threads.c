@@ -8,7 +8,7 @@
 
 #include "core/util.h"
 #include "derive/states.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 typedef struct tacc {
     int64_t trace, pid, tid;

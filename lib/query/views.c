@@ -8,7 +8,8 @@
 #include "analysis/overdraw.h"
 #include "analysis/pages.h"
 #include "analysis/stats.h"
-#include "store/store_int.h"
+#include "query/views.h"
+#include "store/sql.h"
 #include "core/util.h"
 
 /* One page instance being collected from consecutive rows. */
