@@ -112,6 +112,15 @@ json_t *gd_col_text(sqlite3_stmt *q, int i);
 /* A millisecond value rounded to microseconds; null when NAN. */
 json_t *gd_ms_json(double ms);
 
+/* A query's columns written once, read by name (#24 item 7): a list of
+ * X(ID, "sql expression") entries gives both the SELECT text (GD_COL_SQL:
+ * ", expression" each, after a first column written out) and the
+ * positions (GD_COL_ENUM: ID, each, after the first column's ID = 0), so a
+ * row is read as sqlite3_column_double(q, C_TOTAL), never by a bare number
+ * that a change to the SELECT would silently shift. */
+#define GD_COL_ENUM(id, expr) id,
+#define GD_COL_SQL(id, expr) ", " expr
+
 /* Runs a prepared query, one row built by `build` per result, each handed
  * to fn (non-zero stops); finalizes q.  GD_OK or GD_ERR_* with err set. */
 int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
