@@ -6,6 +6,8 @@
 
 #include "builtins.h"
 #include "capture/capture.h" /* gd_capture_parse_duration */
+#include "query/anr_context.h"
+#include "query/issues.h"
 
 /* BLOCKED BY: the lock holder of the main thread, and where the chain of
  * lock waits ends when it ends at a thread in a binder call. */

@@ -7,6 +7,7 @@
 #include "fleet/clickhouse.h"
 #include "fleet/gate.h"
 #include "core/escape.h"
+#include "query/blocks.h"
 
 static const gd_column block_columns[] = {
     {"id", "ID", GD_COL_INT, 0, 0},

@@ -12,6 +12,7 @@
 
 #include "core/escape.h"
 #include "io/input.h"
+#include "query/blocks.h"
 
 /* Prints the source line of an error with a caret under the column.  Streams
  * the input and keeps only the 100 bytes around the column, so a 2 GB line

@@ -6,6 +6,7 @@
 #include "analysis/blocks.h"
 #include "builtins.h"
 #include "core/escape.h"
+#include "query/blocks.h"
 #include "query/report_series.h"
 
 typedef struct chrome_out {

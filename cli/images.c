@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "builtins.h"
+#include "query/views.h"
 
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},

@@ -8,6 +8,7 @@
 
 #include "builtins.h"
 #include "core/escape.h"
+#include "ingest/writer.h"
 #include "io/fetch.h"
 #include "ingest/ingest.h"
 

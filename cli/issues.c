@@ -3,6 +3,7 @@
 
 #include "builtins.h"
 #include "query/issue_groups.h"
+#include "query/issues.h"
 
 static const gd_column issue_columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},  {"ts_ms", "TIME", GD_COL_TIME, 0, 0},

@@ -6,6 +6,7 @@
 
 #include "builtins.h"
 #include "derive/methods.h"
+#include "query/methods.h"
 
 static const gd_column method_columns[] = {
     {"self_ms", "SELF MS", GD_COL_MS, 0, 0},  {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "builtins.h"
+#include "query/views.h"
 
 /* PAGE: the page, else the window (uiautomator dumps have no page). */
 static const char *page_text(const json_t *row, char *buf, size_t n)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "query/sql.h"
 
 typedef struct sql_out {
     gd_out_mode mode;

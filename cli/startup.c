@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "builtins.h"
+#include "query/startup.h"
 
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "builtins.h"
+#include "query/blocks.h"
 
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},        {"source", "SOURCE", GD_COL_TEXT, 1, 0},

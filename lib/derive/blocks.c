@@ -355,7 +355,7 @@ static int count_candidates(gd_store *s, int64_t trace, double short_ms, int64_t
     return GD_OK;
 }
 
-int gd_derive_blocks(gd_store *s, int64_t trace, gd_writer_progress_fn progress, void *progress_ctx,
+int gd_derive_blocks(gd_store *s, int64_t trace, gd_derive_progress_fn progress, void *progress_ctx,
                      long *nblocks, gd_error *err)
 {
     gd_trace_cfg cfg;

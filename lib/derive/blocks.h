@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "analysis/blocks.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 /* What a block needs to know about its trace. */
 typedef struct gd_trace_cfg {
@@ -46,8 +46,11 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
 
 /* Derives and stores the block row of every dispatch of `trace` at or past
  * its short threshold (the trace row must be written); *nblocks counts
- * them.  progress, when not NULL, hears (done, total) as it goes. */
-int gd_derive_blocks(gd_store *s, int64_t trace, gd_writer_progress_fn progress, void *progress_ctx,
+ * them.  progress, when not NULL, hears (done, total) as it goes: the
+ * dispatches analysed so far and how many there are (0 of total first,
+ * total of total last, increasing between). */
+typedef void (*gd_derive_progress_fn)(void *ctx, uint64_t done, int64_t total);
+int gd_derive_blocks(gd_store *s, int64_t trace, gd_derive_progress_fn progress, void *progress_ctx,
                      long *nblocks, gd_error *err);
 
 #endif

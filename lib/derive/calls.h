@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "analysis/calltree.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 typedef struct gd_mname {
     char *cls, *name, *desc;

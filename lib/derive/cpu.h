@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "store/store_int.h"
+#include "store/sql.h"
 
 /* Fills the total and app ratios that a stored CPU sample of `trace` lacks
  * from the delta of its raw counters to the previous sample's. */

@@ -6,7 +6,7 @@
 
 #include "analysis/calltree.h"
 #include "core/icache.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 #include "derive/methods.h"
 
 enum { MS_TMP, MS_M_INS, MS_M_SEL, MS_CALL, MS__COUNT };
@@ -94,7 +94,7 @@ static int intern_method(gd_mw *m, const char *cls, const char *name, const char
     if (sqlite3_step(sel) == SQLITE_ROW) {
         *id = sqlite3_column_int64(sel, 0);
     } else if ((rc = gd_store_step(m->s, ins, err)) == GD_OK) {
-        *id = sqlite3_last_insert_rowid(m->s->db);
+        *id = sqlite3_last_insert_rowid(gd_store_db(m->s));
     }
     sqlite3_reset(sel);
     sqlite3_clear_bindings(ins);

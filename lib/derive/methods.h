@@ -1,4 +1,5 @@
-/* derive/methods.h - method traces in the store: calls rebuilt at ingest, per-method statistics, call trees, blame, Matrix's evil-method rule. */
+/* derive/methods.h - method traces in the store: calls rebuilt at ingest and a
+ * block's blame (the queries over them: query/methods.h). */
 #ifndef GD_DERIVE_METHODS_H
 #define GD_DERIVE_METHODS_H
 
@@ -42,33 +43,5 @@ void gd_mw_free(gd_mw *m);
 int gd_methods_blame(gd_store *s, int64_t trace, const char *const *concern, size_t ncon,
                      int64_t pid, int64_t tid, double start, double end, char *out, size_t n,
                      gd_error *err);
-
-/* ---- queries (`godeye methods`) -------------------------------------------- */
-
-typedef struct gd_methods_query {
-    gd_filter filter;
-    const char *thread;  /* a tid or a thread name; NULL = all threads     */
-    double min_ms;       /* only methods with total_ms >= min_ms; NAN none */
-    int64_t block;       /* dispatch id: clip to its interval and thread; -1 */
-    double evil_ms;      /* evil-method threshold (Matrix: 700)            */
-} gd_methods_query;
-
-/* Per (method, tid): method, desc, tid, count, total_ms, self_ms, max_ms,
- * p95_ms, open; by self_ms descending.  With q->block, over the calls of
- * that block's thread clipped to its interval.  GD_ERR_DATA when the
- * block does not exist. */
-int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
-                     gd_error *err);
-/* The call tree merged by path: one row per top-level node, nested
- * {method, desc, signature, count, open, total_ms, self_ms, children[]},
- * top-level nodes also carrying trace and tid. */
-int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
-                         gd_error *err);
-/* Matrix's evil-method rule: dispatches whose traced methods cost >=
- * q->evil_ms, with the stack key recomputed as TraceDataUtils.getTreeKey
- * does.  Rows: trace, id, pid, tid, start_ms, end_ms, duration_ms, cost_ms,
- * stack_key, stack_key_desc, stack_key_depth, stack_key_cost_ms. */
-int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
-                          gd_error *err);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "store/store_int.h"
+#include "store/sql.h"
 
 /* For every launch of `trace` read from its slices (source perfetto or
  * systrace), writes its startup_phase rows from the trace's slices

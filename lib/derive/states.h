@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "store/store_int.h"
+#include "store/sql.h"
 
 #define GD_STATES_FN_MAX 128
 

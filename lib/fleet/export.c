@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "derive/states.h"
-#include "store/store_int.h"
+#include "query/startup.h"
+#include "query/views.h"
+#include "store/sql.h"
 
 /* The block's "why" (#26/#29) as the store's block rows have it: derive/states'
  * gd_why_values through gd_block_why, unrounded (the fleet rounds as the
@@ -115,7 +117,7 @@ static void sql_block_why(sqlite3_context *cx, int argc, sqlite3_value **argv)
 static int register_why(gd_store *s, gd_error *err)
 {
     sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(s->db, "SELECT gd_block_why(NULL, NULL, NULL, NULL, -1)", -1, &q, NULL) == SQLITE_OK) {
+    if (sqlite3_prepare_v2(gd_store_db(s), "SELECT gd_block_why(NULL, NULL, NULL, NULL, -1)", -1, &q, NULL) == SQLITE_OK) {
         sqlite3_step(q);
         sqlite3_finalize(q);
         return GD_OK;
@@ -126,7 +128,7 @@ static int register_why(gd_store *s, gd_error *err)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     w->s = s;
     w->have_trace = -1;
-    if (sqlite3_create_function_v2(s->db, "gd_block_why", 5, SQLITE_UTF8, w, sql_block_why, NULL, NULL, free) !=
+    if (sqlite3_create_function_v2(gd_store_db(s), "gd_block_why", 5, SQLITE_UTF8, w, sql_block_why, NULL, NULL, free) !=
         SQLITE_OK)
         return gd_store_fail(s, err, "database function");
     return GD_OK;

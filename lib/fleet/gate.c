@@ -10,7 +10,7 @@
 #include "analysis/version.h"
 #include "derive/states.h"
 #include "query/frames.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 
 /* Every table is a ReplacingMergeTree: FINAL collapses a row pushed twice. */

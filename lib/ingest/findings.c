@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "analysis/frames.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 static const char *const issue_sql =
     "INSERT INTO issue(id, trace, tool, type, detail, cost_ms, content) VALUES (?,?,?,?,?,?,?)";

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "ingest/writer.h"
 #include "io/fetch.h"
 #include "derive/retrace.h"
 #include "ingest/retrace_sink.h"

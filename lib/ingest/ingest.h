@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "ingest/writer.h"
 #include "io/fetch.h"
 #include "reader/reader.h"
 #include "store/store.h"

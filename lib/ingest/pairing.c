@@ -124,7 +124,7 @@ static int stream_print(gd_pairing *pg, int64_t pid, int64_t tid, double ts, int
         return GD_OK;
     int rc = insert_paired(pg, pg->dispatch_ins, pid, tid, &d, err);
     if (!rc && !pg->stream_first)
-        pg->stream_first = sqlite3_last_insert_rowid(pg->s->db);
+        pg->stream_first = sqlite3_last_insert_rowid(gd_store_db(pg->s));
     return rc;
 }
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store/store_int.h"
+#include "store/sql.h"
 
 typedef struct gd_pairing_thr gd_pairing_thr;
 

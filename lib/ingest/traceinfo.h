@@ -4,7 +4,8 @@
 
 #include <stdint.h>
 
-#include "store/store_int.h"
+#include "ingest/writer.h"
+#include "store/sql.h"
 
 /* Meta merged over the stream (first value wins), owned copies. */
 typedef struct gd_ti_meta {
@@ -51,5 +52,9 @@ void gd_ti_count(gd_ti_stat **list, const char *reason, long n, long line);
 void gd_ti_stats_free(gd_ti_stat **list);
 /* One ingest_stat row per reason of `trace`. */
 int gd_ti_save_stats(gd_store *s, int64_t trace, const gd_ti_stat *list, gd_error *err);
+
+/* The stored name of a clock ("utc", "local", "monotonic", as a static
+ * string), NULL for NULL or any other text. */
+const char *gd_store_clock_name(const char *clock);
 
 #endif

@@ -9,7 +9,7 @@
 #include "analysis/pages.h"
 #include "analysis/stats.h"
 #include "ingest/views.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 #include "core/util.h"
 
 #define MAX_AREAS 20000
@@ -122,7 +122,7 @@ static int put_dump(gd_views_writer *w, int64_t trace, int64_t max_depth, const 
     gd_overdraw_free(&od);
     if (rc)
         return rc;
-    int64_t dump = sqlite3_last_insert_rowid(w->s->db);
+    int64_t dump = sqlite3_last_insert_rowid(gd_store_db(w->s));
     sqlite3_stmt *v = w->st[VW_VIEW];
     for (size_t i = 0; i < d->nviews && !rc; i++) {
         const gd_view *gv = &d->views[i];

@@ -2,7 +2,7 @@
 #ifndef GD_INGEST_VIEWS_H
 #define GD_INGEST_VIEWS_H
 
-#include "store/store_int.h"
+#include "store/sql.h"
 
 /* Writing pages, view dumps (overdraw computed here), images and frames. */
 typedef struct gd_views_writer gd_views_writer;

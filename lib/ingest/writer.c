@@ -10,7 +10,7 @@
 #include "core/icache.h"
 #include "reader/procstat.h"
 #include "ingest/views.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 #include "core/util.h"
 #include "derive/blocks.h"
 #include "derive/cpu.h"
@@ -158,8 +158,8 @@ static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *
     int rc;
     if ((rc = gd_store_step(w->s, w->st[ins], err)))
         return rc;
-    if (sqlite3_changes(w->s->db) > 0) {
-        *id = sqlite3_last_insert_rowid(w->s->db);
+    if (sqlite3_changes(gd_store_db(w->s)) > 0) {
+        *id = sqlite3_last_insert_rowid(gd_store_db(w->s));
     } else {
         sqlite3_stmt *st = w->st[sel];
         if (sqlite3_step(st) != SQLITE_ROW) {
@@ -224,7 +224,7 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
     sqlite3_clear_bindings(ins);
     if (rc)
         return rc;
-    *id = sqlite3_last_insert_rowid(w->s->db);
+    *id = sqlite3_last_insert_rowid(gd_store_db(w->s));
     gd_icache_put(w->messages, msg, len, *id);
     if (slot)
         *slot = (struct msg_slot){hv, *id};
@@ -346,7 +346,7 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_bind_text(st, 6, txt, -1, free);
     int rc = gd_store_step(w->s, st, err);
     if (!rc) /* issues, marks, frame summaries: their typed rows too */
-        rc = gd_findings_put(w->s, w->trace, sqlite3_last_insert_rowid(w->s->db), ev->kind, j, err);
+        rc = gd_findings_put(w->s, w->trace, sqlite3_last_insert_rowid(gd_store_db(w->s)), ev->kind, j, err);
     json_decref(j);
     return rc;
 }
@@ -370,7 +370,7 @@ static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_text(q, 4, u->activity);
     gd_bind_opt_double(q, 5, ev->ts);
     int rc = gd_store_step(w->s, q, err);
-    int changed = sqlite3_changes(w->s->db);
+    int changed = sqlite3_changes(gd_store_db(w->s));
     gd_store_release(w->s, q);
     if (rc)
         return rc;
@@ -724,7 +724,7 @@ long gd_writer_events(const gd_writer *w) { return w->events; }
 void gd_writer_abort(gd_writer *w)
 {
     if (w && w->open) {
-        sqlite3_exec(w->s->db, "ROLLBACK TO gd_trace; RELEASE gd_trace;", NULL, NULL, NULL);
+        sqlite3_exec(gd_store_db(w->s), "ROLLBACK TO gd_trace; RELEASE gd_trace;", NULL, NULL, NULL);
         w->open = 0;
     }
 }

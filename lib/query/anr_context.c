@@ -4,22 +4,27 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store_int.h"
+#include "query/anr_context.h"
+#include "store/sql.h"
 
 /* At most this many rows of context per ANR (the window is the user's). */
 #define ANR_CONTEXT_MAX 500
 
+/* The context rows' columns, in the order of the first SELECT's AS names. */
+enum { C_TRACE, C_TS, C_KIND, C_TID, C_DUR, C_WHAT, C_BLOCK };
+
 static json_t *ctx_row(sqlite3_stmt *q)
 {
     json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
-    json_object_set_new(row, "ts_ms", gd_col_ms(q, 1));
-    json_object_set_new(row, "kind", gd_col_text(q, 2));
-    json_object_set_new(row, "tid", sqlite3_column_type(q, 3) == SQLITE_NULL ? json_null()
-                                                                               : json_integer(sqlite3_column_int64(q, 3)));
-    json_object_set_new(row, "dur_ms", gd_col_ms(q, 4));
-    json_object_set_new(row, "what", gd_col_text(q, 5));
-    json_object_set_new(row, "block", gd_col_text(q, 6));
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, C_TRACE)));
+    json_object_set_new(row, "ts_ms", gd_col_ms(q, C_TS));
+    json_object_set_new(row, "kind", gd_col_text(q, C_KIND));
+    json_object_set_new(row, "tid", sqlite3_column_type(q, C_TID) == SQLITE_NULL
+                                        ? json_null()
+                                        : json_integer(sqlite3_column_int64(q, C_TID)));
+    json_object_set_new(row, "dur_ms", gd_col_ms(q, C_DUR));
+    json_object_set_new(row, "what", gd_col_text(q, C_WHAT));
+    json_object_set_new(row, "block", gd_col_text(q, C_BLOCK));
     return row;
 }
 

@@ -7,7 +7,8 @@
 #include "derive/states.h"
 #include "analysis/stats.h"
 #include "analysis/version.h"
-#include "store/store_int.h"
+#include "query/blocks.h"
+#include "store/sql.h"
 #include "derive/blocks.h"
 #include "core/util.h"
 

@@ -7,7 +7,7 @@
 #include "analysis/stats.h"
 #include "query/diff.h"
 #include "query/diff_int.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 #include "core/util.h"
 
 typedef enum {

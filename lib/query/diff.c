@@ -6,10 +6,14 @@
 
 #include "analysis/mannwhitney.h"
 #include "analysis/stats.h"
+#include "query/blocks.h"
 #include "query/diff.h"
 #include "query/diff_int.h"
 #include "query/frames.h"
-#include "store/store_int.h"
+#include "query/issues.h"
+#include "query/startup.h"
+#include "query/views.h"
+#include "store/sql.h"
 #include "core/util.h"
 
 #define DEFAULT_ALPHA 0.01

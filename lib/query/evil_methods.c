@@ -7,8 +7,9 @@
 #include "analysis/calltree.h"
 #include "core/util.h"
 #include "derive/methods.h"
+#include "query/methods.h"
 #include "query/methods_int.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 typedef struct items {
     gd_ct_item *v;

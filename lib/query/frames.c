@@ -9,7 +9,7 @@
 
 #include "analysis/frames.h"
 #include "analysis/frametimeline.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 #include "core/util.h"
 
 /* pid as reported: a positive pid, else NULL (unknown) */

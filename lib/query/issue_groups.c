@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/blocks.h"
+#include "query/issues.h"
 
 typedef struct acc {
     json_t *by;        /* key text -> group object being filled            */

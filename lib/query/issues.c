@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store_int.h"
+#include "query/issues.h"
+#include "store/sql.h"
 
 /* A number as the event JSON holds it: an integer when whole, else a real
  * (the rule of core/event_json.c); null for NULL. */
@@ -17,18 +18,30 @@ static json_t *col_num(sqlite3_stmt *q, int i)
     return v < 9e15 && v > -9e15 && v == (double)(int64_t)v ? json_integer((json_int_t)v) : json_real(v);
 }
 
+/* The columns of a finding's row, after i.trace (I_TRACE). */
+#define ISSUE_COLS(X)          \
+    X(I_TS, "e.ts_ms")         \
+    X(I_PID, "e.pid")          \
+    X(I_TID, "e.tid")          \
+    X(I_TOOL, "i.tool")        \
+    X(I_TYPE, "i.type")        \
+    X(I_DETAIL, "i.detail")    \
+    X(I_COST, "i.cost_ms")     \
+    X(I_CONTENT, "i.content")
+enum { I_TRACE = 0, ISSUE_COLS(GD_COL_ENUM) I_NCOLS };
+
 static json_t *issue_row(sqlite3_stmt *q)
 {
     json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
-    json_object_set_new(row, "ts_ms", gd_col_ms(q, 1));
-    json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(q, 2)));
-    json_object_set_new(row, "tid", json_integer(sqlite3_column_int64(q, 3)));
-    json_object_set_new(row, "tool", gd_col_text(q, 4));
-    json_object_set_new(row, "type", gd_col_text(q, 5));
-    json_object_set_new(row, "detail", gd_col_text(q, 6));
-    json_object_set_new(row, "cost_ms", col_num(q, 7));
-    const char *content = (const char *)sqlite3_column_text(q, 8);
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, I_TRACE)));
+    json_object_set_new(row, "ts_ms", gd_col_ms(q, I_TS));
+    json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(q, I_PID)));
+    json_object_set_new(row, "tid", json_integer(sqlite3_column_int64(q, I_TID)));
+    json_object_set_new(row, "tool", gd_col_text(q, I_TOOL));
+    json_object_set_new(row, "type", gd_col_text(q, I_TYPE));
+    json_object_set_new(row, "detail", gd_col_text(q, I_DETAIL));
+    json_object_set_new(row, "cost_ms", col_num(q, I_COST));
+    const char *content = (const char *)sqlite3_column_text(q, I_CONTENT);
     json_t *c = content ? json_loads(content, JSON_DECODE_ANY, NULL) : NULL;
     json_object_set_new(row, "content", c ? c : json_null());
     return row;
@@ -40,8 +53,7 @@ int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
     char filt[4096], sql[8192];
     gd_store_filter_sql(f, "i.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT i.trace, e.ts_ms, e.pid, e.tid, i.tool, i.type, i.detail, i.cost_ms, i.content"
-             " FROM issue i JOIN raw_event e ON e.id = i.id"
+             "SELECT i.trace" ISSUE_COLS(GD_COL_SQL) " FROM issue i JOIN raw_event e ON e.id = i.id"
              " WHERE (?1 IS NULL OR i.tool = ?1) %s ORDER BY i.trace, e.ts_ms, i.id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)

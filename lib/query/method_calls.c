@@ -4,8 +4,9 @@
 
 #include "core/util.h"
 #include "derive/methods.h"
+#include "query/methods.h"
 #include "query/methods_int.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 /* " AND (c.tid = ?N OR c.tid IN (threads whose name matches ?N))" when a thread
  * is given (gd_match: =NAME exact, else a part of the name). */

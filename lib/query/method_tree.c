@@ -7,8 +7,9 @@
 #include "analysis/calltree.h"
 #include "core/util.h"
 #include "derive/methods.h"
+#include "query/methods.h"
 #include "query/methods_int.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 static json_t *node_json(gd_store *s, sqlite3_stmt **nq, const gd_ct_node *n, gd_error *err)
 {

@@ -8,8 +8,9 @@
 #include "analysis/stats.h"
 #include "core/util.h"
 #include "derive/methods.h"
+#include "query/methods.h"
 #include "query/methods_int.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 /* ---- per-method statistics ------------------------------------------------------ */
 

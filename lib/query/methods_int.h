@@ -8,7 +8,8 @@
 #include "analysis/calltree.h"
 #include "derive/calls.h"
 #include "derive/methods.h"
-#include "store/store_int.h"
+#include "query/methods.h"
+#include "store/sql.h"
 
 /* A time in ms, rounded, or null when NAN. */
 json_t *gd_mq_ms(double v);

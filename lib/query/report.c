@@ -5,9 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/vitals.h"
+#include "query/blocks.h"
 #include "query/diff.h"
+#include "query/issues.h"
 #include "query/report_series.h"
+#include "query/startup.h"
 #include "query/top.h"
+#include "query/views.h"
 
 enum {
     TIMELINE_BINS = 2000,

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store_int.h"
+#include "query/blocks.h"
+#include "store/sql.h"
 #include "query/report_int.h"
 #include "query/report_series.h"
 #include "core/util.h"

@@ -5,6 +5,8 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "store/sql.h"
+
 /* Columns 0-12 of a block (all folded stacks need), then what gd_report_block_row
  * shows: thread, blame and the Looper message (BLOCK_MSG joins it once). */
 #define BLOCK_CORE                                                                          \

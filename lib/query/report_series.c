@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/blocks.h"
 #include "analysis/frames.h"
 #include "query/frames.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 #include "query/report_int.h"
 #include "query/report_series.h"
 #include "derive/states.h"

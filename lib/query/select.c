@@ -7,7 +7,7 @@
 
 #include "analysis/version.h"
 #include "query/diff.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 #include "core/util.h"
 
 /* traces one side may pool (the trace filter of the queries is an IN list) */

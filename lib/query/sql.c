@@ -2,7 +2,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "store/store_int.h"
+#include "query/sql.h"
+#include "store/sql.h"
 
 /* PRAGMAs that only read: without an argument, or (the second list) with a
  * table or index name as their argument. */
@@ -84,15 +85,15 @@ int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, v
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     /* fts3_tokenizer(): off whatever the statement (it leaks a pointer) */
-    sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, NULL);
-    sqlite3_set_authorizer(s->db, authorize, NULL);
-    int prc = sqlite3_prepare_v2(s->db, sql, -1, &st, &tail);
-    sqlite3_set_authorizer(s->db, NULL, NULL);
+    sqlite3_db_config(gd_store_db(s), SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, NULL);
+    sqlite3_set_authorizer(gd_store_db(s), authorize, NULL);
+    int prc = sqlite3_prepare_v2(gd_store_db(s), sql, -1, &st, &tail);
+    sqlite3_set_authorizer(gd_store_db(s), NULL, NULL);
     if (prc != SQLITE_OK) {
-        int denied = prc == SQLITE_AUTH || strstr(sqlite3_errmsg(s->db), "not authorized") != NULL;
+        int denied = prc == SQLITE_AUTH || strstr(sqlite3_errmsg(gd_store_db(s)), "not authorized") != NULL;
         gd_error_set(err, GD_ERR_USAGE, 0, 0, "%s%s",
                      denied ? "refused: only one read-only statement is allowed (" : "",
-                     sqlite3_errmsg(s->db));
+                     sqlite3_errmsg(gd_store_db(s)));
         if (denied)
             strncat(err->msg, ")", sizeof err->msg - strlen(err->msg) - 1);
         return GD_ERR_USAGE;
@@ -102,7 +103,7 @@ int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, v
     /* only whitespace and comments may follow */
     if (tail) {
         sqlite3_stmt *next = NULL;
-        sqlite3_prepare_v2(s->db, tail, -1, &next, NULL);
+        sqlite3_prepare_v2(gd_store_db(s), tail, -1, &next, NULL);
         if (next) {
             sqlite3_finalize(next);
             sqlite3_finalize(st);
@@ -119,7 +120,7 @@ int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, v
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
         deadline = (double)t.tv_sec + (double)t.tv_nsec / 1e9 + timeout_s;
-        sqlite3_progress_handler(s->db, 10000, past_deadline, &deadline);
+        sqlite3_progress_handler(gd_store_db(s), 10000, past_deadline, &deadline);
     }
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         json_t *row = json_object();
@@ -133,8 +134,8 @@ int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, v
     if (step == SQLITE_INTERRUPT)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "stopped after %g s (--timeout)", timeout_s);
     else if (step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", sqlite3_errmsg(s->db));
-    sqlite3_progress_handler(s->db, 0, NULL, NULL);
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", sqlite3_errmsg(gd_store_db(s)));
+    sqlite3_progress_handler(gd_store_db(s), 0, NULL, NULL);
     sqlite3_finalize(st);
     return rc;
 }

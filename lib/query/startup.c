@@ -3,29 +3,44 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store_int.h"
+#include "analysis/vitals.h"
+#include "query/startup.h"
+#include "store/sql.h"
+
+/* The columns of a launch row, after st.trace (C_TRACE); C_PHASES only with
+ * --breakdown. */
+#define STARTUP_COLS(X)                   \
+    X(C_APP, "coalesce(st.app, t.app)")   \
+    X(C_ACTIVITY, "st.activity")          \
+    X(C_KIND, "st.kind")                  \
+    X(C_TOTAL, "st.total_ms")             \
+    X(C_WAIT, "st.wait_ms")               \
+    X(C_SOURCE, "st.source")              \
+    X(C_TS, "st.ts_ms")                   \
+    X(C_TTFD, "st.ttfd_ms")
+enum { C_TRACE = 0, STARTUP_COLS(GD_COL_ENUM) C_PHASES };
 
 static json_t *startup_row(sqlite3_stmt *q)
 {
     json_t *row = json_object();
-    const char *kind = (const char *)sqlite3_column_text(q, 3);
+    const char *kind = (const char *)sqlite3_column_text(q, C_KIND);
     /* a launch of unknown kind is graded against the cold bar, and says so */
     const char *graded = gd_startup_graded_kind(kind);
-    double total = sqlite3_column_double(q, 4), bar = gd_startup_bar_ms(graded);
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
-    json_object_set_new(row, "app", gd_col_text(q, 1));
-    json_object_set_new(row, "activity", gd_col_text(q, 2));
-    json_object_set_new(row, "kind", gd_col_text(q, 3));
-    json_object_set_new(row, "total_ms", gd_col_ms(q, 4));
-    json_object_set_new(row, "wait_ms", gd_col_ms(q, 5));
-    json_object_set_new(row, "source", gd_col_text(q, 6));
-    json_object_set_new(row, "ts_ms", gd_col_ms(q, 7));
+    double total = sqlite3_column_double(q, C_TOTAL), bar = gd_startup_bar_ms(graded);
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, C_TRACE)));
+    json_object_set_new(row, "app", gd_col_text(q, C_APP));
+    json_object_set_new(row, "activity", gd_col_text(q, C_ACTIVITY));
+    json_object_set_new(row, "kind", gd_col_text(q, C_KIND));
+    json_object_set_new(row, "total_ms", gd_col_ms(q, C_TOTAL));
+    json_object_set_new(row, "wait_ms", gd_col_ms(q, C_WAIT));
+    json_object_set_new(row, "source", gd_col_text(q, C_SOURCE));
+    json_object_set_new(row, "ts_ms", gd_col_ms(q, C_TS));
     json_object_set_new(row, "slow", isnan(bar) ? json_null() : json_boolean(total >= bar));
     json_object_set_new(row, "graded_as", json_string(graded));
-    json_object_set_new(row, "ttid_ms", gd_col_ms(q, 4));
-    json_object_set_new(row, "ttfd_ms", gd_col_ms(q, 8));
-    if (sqlite3_column_count(q) > 9) { /* --breakdown: the phases, built by SQLite's JSON1 */
-        const char *ph = (const char *)sqlite3_column_text(q, 9);
+    json_object_set_new(row, "ttid_ms", gd_col_ms(q, C_TOTAL));
+    json_object_set_new(row, "ttfd_ms", gd_col_ms(q, C_TTFD));
+    if (sqlite3_column_count(q) > C_PHASES) { /* --breakdown: the phases, built by SQLite's JSON1 */
+        const char *ph = (const char *)sqlite3_column_text(q, C_PHASES);
         json_t *phases = ph ? json_loads(ph, 0, NULL) : NULL;
         json_object_set_new(row, "phases", phases ? phases : json_object());
     }
@@ -46,8 +61,7 @@ int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void
     char filt[4096], sql[8192];
     gd_store_filter_sql(&q->filter, "st.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT st.trace, coalesce(st.app, t.app), st.activity, st.kind, st.total_ms, st.wait_ms,"
-             " st.source, st.ts_ms, st.ttfd_ms%s FROM startup st JOIN trace t ON t.id = st.trace"
+             "SELECT st.trace" STARTUP_COLS(GD_COL_SQL) "%s FROM startup st JOIN trace t ON t.id = st.trace"
              " WHERE gd_match(coalesce(st.app, t.app), ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
              " ORDER BY st.trace, st.ts_ms, st.id",
              q->breakdown ? PHASES : "", filt);

@@ -8,7 +8,7 @@
 
 #include "core/util.h"
 #include "derive/states.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 typedef struct tacc {
     int64_t trace, pid, tid;
@@ -79,6 +79,19 @@ static int block_range(gd_store *s, int64_t id, int64_t *trace, int64_t *tid, do
     return found;
 }
 
+/* The columns of the thread_state rows read, after s.trace (TS_TRACE). */
+#define STATE_COLS(X)                                                                   \
+    X(TS_TID, "s.tid")                                                                  \
+    X(TS_PID, "s.pid")                                                                  \
+    X(TS_TS, "s.ts_ms")                                                                 \
+    X(TS_DUR, "s.dur_ms")                                                               \
+    X(TS_STATE, "s.state")                                                              \
+    X(TS_BLOCKED_FN, "s.blocked_function")                                              \
+    X(TS_MAIN, "s.tid = t.main_tid AS main")                                            \
+    X(TS_NAME, "(SELECT h.name FROM thread h WHERE h.trace = s.trace AND h.tid = s.tid" \
+               " LIMIT 1) AS name")
+enum { TS_TRACE = 0, STATE_COLS(GD_COL_ENUM) TS_NCOLS };
+
 int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     int64_t btrace = -1, tid = q->tid;
@@ -93,9 +106,7 @@ int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     char filt[4096], sql[8192];
     gd_store_filter_sql(&q->filter, "s.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT s.trace, s.tid, s.pid, s.ts_ms, s.dur_ms, s.state, s.blocked_function,"
-             " s.tid = t.main_tid AS main,"
-             " (SELECT h.name FROM thread h WHERE h.trace = s.trace AND h.tid = s.tid LIMIT 1) AS name"
+             "SELECT s.trace" STATE_COLS(GD_COL_SQL)
              " FROM thread_state s JOIN trace t ON t.id = s.trace"
              " WHERE (?1 < 0 OR s.tid = ?1) AND (?2 < 0 OR s.trace = ?2) AND s.dur_ms IS NOT NULL"
              " AND s.ts_ms < ?4 AND s.ts_ms + s.dur_ms > ?3 %s"
@@ -112,7 +123,7 @@ int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     size_t n = 0, cap = 0;
     int rc = GD_OK, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t tr = sqlite3_column_int64(st, 0), td = sqlite3_column_int64(st, 1);
+        int64_t tr = sqlite3_column_int64(st, TS_TRACE), td = sqlite3_column_int64(st, TS_TID);
         if (!n || ts[n - 1].trace != tr || ts[n - 1].tid != td) {
             if (gd_grow((void **)&ts, &cap, n + 1, sizeof *ts, NULL)) {
                 rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -123,28 +134,28 @@ int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
             t->trace = tr;
             t->tid = td;
             t->pid = -1;
-            t->main = sqlite3_column_int(st, 7);
-            const char *nm = (const char *)sqlite3_column_text(st, 8);
+            t->main = sqlite3_column_int(st, TS_MAIN);
+            const char *nm = (const char *)sqlite3_column_text(st, TS_NAME);
             if (nm && !(t->name = strdup(nm))) {
                 rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
                 break;
             }
         }
         tacc *t = &ts[n - 1];
-        if (sqlite3_column_type(st, 2) != SQLITE_NULL)
-            t->pid = sqlite3_column_int64(st, 2);
-        double a = sqlite3_column_double(st, 3), b = a + sqlite3_column_double(st, 4);
+        if (sqlite3_column_type(st, TS_PID) != SQLITE_NULL)
+            t->pid = sqlite3_column_int64(st, TS_PID);
+        double a = sqlite3_column_double(st, TS_TS), b = a + sqlite3_column_double(st, TS_DUR);
         double ca = a < start ? start : a, cb = b > end ? end : b;
         if (!(cb >= ca))
             continue;
-        int k = gd_state_class((const char *)sqlite3_column_text(st, 5));
+        int k = gd_state_class((const char *)sqlite3_column_text(st, TS_STATE));
         t->ms[k] += cb - ca;
         if (k == 1 && cb - ca > t->long_r)
             t->long_r = cb - ca, t->long_r_ts = ca;
         if (k == 3 && cb - ca > t->long_d) {
             t->long_d = cb - ca, t->long_d_ts = ca;
             free(t->long_d_fn);
-            const char *fnm = (const char *)sqlite3_column_text(st, 6);
+            const char *fnm = (const char *)sqlite3_column_text(st, TS_BLOCKED_FN);
             t->long_d_fn = fnm ? strdup(fnm) : NULL;
         }
     }

@@ -1,5 +1,8 @@
 /* top.c - what to fix first: ANRs, block groups, slow launches, janky frames
  * and main-thread lock contention in one list, ranked by the time users lost. */
+#include "query/blocks.h"
+#include "query/issues.h"
+#include "query/startup.h"
 #include "query/top.h"
 
 #include <math.h>
@@ -9,7 +12,7 @@
 
 #include "analysis/frames.h"
 #include "analysis/vitals.h"
-#include "store/store_int.h"
+#include "store/sql.h"
 
 /* The entries gathered so far (a JSON array) and what scoring needs. */
 typedef struct top_acc {
@@ -353,7 +356,7 @@ static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_err
     double ms = rc == SQLITE_ROW ? sqlite3_column_double(q, 0) : 0;
     sqlite3_finalize(q);
     if (rc != SQLITE_ROW)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "capture minutes: %s", sqlite3_errmsg(s->db));
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "capture minutes: %s", sqlite3_errmsg(gd_store_db(s)));
     *minutes = (ms > 1000 ? ms : 1000) / 60000.0;
     return GD_OK;
 }

@@ -8,7 +8,8 @@
 #include "analysis/overdraw.h"
 #include "analysis/pages.h"
 #include "analysis/stats.h"
-#include "store/store_int.h"
+#include "query/views.h"
+#include "store/sql.h"
 #include "core/util.h"
 
 /* One page instance being collected from consecutive rows. */
@@ -233,15 +234,37 @@ out:
     return rc;
 }
 
+/* The columns of a view dump's row, after id (D_ID). */
+#define DUMP_COLS(X)                            \
+    X(D_TRACE, "trace")                     \
+    X(D_PAGE_CLASS, "page_class")           \
+    X(D_PAGE_HASH, "page_hash")             \
+    X(D_WINDOW, "window")                   \
+    X(D_TS_MS, "ts_ms")                     \
+    X(D_SCREEN_W, "screen_w")               \
+    X(D_SCREEN_H, "screen_h")               \
+    X(D_VIEWS, "views")                     \
+    X(D_MAX_DEPTH, "max_depth")             \
+    X(D_DEPTH_LIMIT, "depth_limit")         \
+    X(D_DEEP_VIEWS, "deep_views")           \
+    X(D_HAS_PAINT, "has_paint")             \
+    X(D_PX_1, "px_1")                       \
+    X(D_PX_2, "px_2")                       \
+    X(D_PX_3, "px_3")                       \
+    X(D_PX_4PLUS, "px_4plus")               \
+    X(D_OVERDRAW_RATIO, "overdraw_ratio")   \
+    X(D_AREAS, "areas")                     \
+    X(D_AREAS_TRUNCATED, "areas_truncated") \
+    X(D_BROKEN, "broken")
+enum { D_ID = 0, DUMP_COLS(GD_COL_ENUM) D_NCOLS };
+
 int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(f, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT id, trace, page_class, page_hash, window, ts_ms, screen_w, screen_h, views,"
-             " max_depth, depth_limit, deep_views, has_paint, px_1, px_2, px_3, px_4plus,"
-             " overdraw_ratio, areas, areas_truncated, broken FROM view_dump WHERE 1 %s"
+             "SELECT id" DUMP_COLS(GD_COL_SQL) " FROM view_dump WHERE 1 %s"
              " ORDER BY trace, ts_ms, id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     sqlite3_stmt *vq = with_views ? gd_store_prepare(s, "SELECT id, parent, class, l, t, r, b, layers,"
@@ -255,33 +278,33 @@ int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
     int step, rc = GD_OK;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         json_t *row = json_object();
-        int64_t dump = sqlite3_column_int64(q, 0);
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 1)));
+        int64_t dump = sqlite3_column_int64(q, D_ID);
+        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, D_TRACE)));
         json_object_set_new(row, "dump", json_integer(dump));
-        json_object_set_new(row, "page", gd_col_text(q, 2));
-        json_object_set_new(row, "page_hash", gd_col_json(q, 3));
-        json_object_set_new(row, "window", gd_col_text(q, 4));
-        json_object_set_new(row, "ts_ms", sqlite3_column_type(q, 5) == SQLITE_NULL
+        json_object_set_new(row, "page", gd_col_text(q, D_PAGE_CLASS));
+        json_object_set_new(row, "page_hash", gd_col_json(q, D_PAGE_HASH));
+        json_object_set_new(row, "window", gd_col_text(q, D_WINDOW));
+        json_object_set_new(row, "ts_ms", sqlite3_column_type(q, D_TS_MS) == SQLITE_NULL
                                               ? json_null()
-                                              : json_real(gd_ms_round(sqlite3_column_double(q, 5))));
-        json_object_set_new(row, "screen", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 6),
-                                                     (json_int_t)sqlite3_column_int64(q, 7)));
-        json_object_set_new(row, "views", json_integer(sqlite3_column_int64(q, 8)));
-        json_object_set_new(row, "max_depth", json_integer(sqlite3_column_int64(q, 9)));
-        json_object_set_new(row, "depth_limit", json_integer(sqlite3_column_int64(q, 10)));
-        const char *deep = (const char *)sqlite3_column_text(q, 11);
+                                              : json_real(gd_ms_round(sqlite3_column_double(q, D_TS_MS))));
+        json_object_set_new(row, "screen", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, D_SCREEN_W),
+                                                     (json_int_t)sqlite3_column_int64(q, D_SCREEN_H)));
+        json_object_set_new(row, "views", json_integer(sqlite3_column_int64(q, D_VIEWS)));
+        json_object_set_new(row, "max_depth", json_integer(sqlite3_column_int64(q, D_MAX_DEPTH)));
+        json_object_set_new(row, "depth_limit", json_integer(sqlite3_column_int64(q, D_DEPTH_LIMIT)));
+        const char *deep = (const char *)sqlite3_column_text(q, D_DEEP_VIEWS);
         json_t *dj = deep ? json_loads(deep, 0, NULL) : NULL;
         json_object_set_new(row, "deep_views", dj ? dj : json_array());
-        int paint = sqlite3_column_int(q, 12);
+        int paint = sqlite3_column_int(q, D_HAS_PAINT);
         json_object_set_new(row, "has_paint", json_boolean(paint));
         if (paint) {
             json_object_set_new(row, "overdraw_px",
-                                json_pack("{s:I s:I s:I s:I}", "1", (json_int_t)sqlite3_column_int64(q, 13),
-                                          "2", (json_int_t)sqlite3_column_int64(q, 14), "3",
-                                          (json_int_t)sqlite3_column_int64(q, 15), "4+",
-                                          (json_int_t)sqlite3_column_int64(q, 16)));
-            json_object_set_new(row, "overdraw_ratio", json_real(sqlite3_column_double(q, 17)));
-            const char *areas = (const char *)sqlite3_column_text(q, 18);
+                                json_pack("{s:I s:I s:I s:I}", "1", (json_int_t)sqlite3_column_int64(q, D_PX_1),
+                                          "2", (json_int_t)sqlite3_column_int64(q, D_PX_2), "3",
+                                          (json_int_t)sqlite3_column_int64(q, D_PX_3), "4+",
+                                          (json_int_t)sqlite3_column_int64(q, D_PX_4PLUS)));
+            json_object_set_new(row, "overdraw_ratio", json_real(sqlite3_column_double(q, D_OVERDRAW_RATIO)));
+            const char *areas = (const char *)sqlite3_column_text(q, D_AREAS);
             json_t *aj = areas ? json_loads(areas, 0, NULL) : NULL;
             json_object_set_new(row, "areas", aj ? aj : json_array());
         } else {
@@ -289,8 +312,8 @@ int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
             json_object_set_new(row, "overdraw_ratio", json_null());
             json_object_set_new(row, "areas", json_null());
         }
-        json_object_set_new(row, "areas_truncated", json_boolean(sqlite3_column_int(q, 19)));
-        json_object_set_new(row, "broken", gd_col_text(q, 20));
+        json_object_set_new(row, "areas_truncated", json_boolean(sqlite3_column_int(q, D_AREAS_TRUNCATED)));
+        json_object_set_new(row, "broken", gd_col_text(q, D_BROKEN));
         if (with_views) {
             json_t *vs = json_array();
             sqlite3_bind_int64(vq, 1, dump);

@@ -1,4 +1,5 @@
 /* store.c - opening the database, schema versions and transactions. */
+#include "analysis/blocks.h"
 #include "store/store_int.h"
 
 #include <math.h>
@@ -598,6 +599,8 @@ fail:
     free(s);
     return err->code ? err->code : GD_ERR_IO;
 }
+
+sqlite3 *gd_store_db(gd_store *s) { return s->db; }
 
 const char *gd_store_filename(gd_store *s)
 {

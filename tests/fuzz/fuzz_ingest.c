@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
+#include "query/sql.h"
 
 static int count_rows(void *ctx, json_t *row)
 {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
+#include "query/views.h"
 #include "store/store.h"
 #include "testutil.h"
 

@@ -12,6 +12,7 @@
 #include "core/event.h"
 #include "io/input.h"
 #include "ingest/ingest.h"
+#include "query/views.h"
 #include "reader/godeye_fast.h"
 #include "store/store.h"
 #include "fleet/export.h"

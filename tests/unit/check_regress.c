@@ -9,6 +9,7 @@
 
 #include "ingest/ingest.h"
 #include "testutil.h"
+#include "query/sql.h"
 
 #define REGRESS GODEYE_FIXTURES "/regress/"
 

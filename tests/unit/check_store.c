@@ -9,6 +9,8 @@
 #include <zlib.h>
 
 #include "ingest/ingest.h"
+#include "query/blocks.h"
+#include "query/sql.h"
 #include "store/store.h"
 
 static char dir[256];

@@ -1,0 +1,58 @@
+/* query/issues.h - the tools' findings and the ANR dumps, the one ANR count
+ * (`godeye issues`, `godeye anr`; query/issues.c). */
+#ifndef GD_QUERY_ISSUES_H
+#define GD_QUERY_ISSUES_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* Findings kept as reported by on-device tools (Matrix, AndroidGodEye,
+ * logcat warnings, ANR dumps), optionally of one tool only: trace, ts_ms,
+ * pid, tid, tool, type, detail, cost_ms, content. */
+int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
+                    gd_error *err);
+
+/* One row per ANR dump, the dumps the system took for an ANR first (then
+ * by trace and time): trace, pid, ts_ms, anr (bool: the anr_dump view's
+ * rule; null for a database ingested before it), process, section,
+ * dump_index, subject, threads, heap ({free_pct, used_bytes, ...} or null),
+ * locks_held ([{name, tid, locks, more}]), main ({name, tid, state,
+ * locks_held, waiting_on, lock, held_by, held_by_name, holder_state,
+ * holder_locks_held, holder_waiting_on} or null), main_stack (frames,
+ * innermost first), holder_stack (the frames of main's lock holder, or
+ * null), deadlocks (arrays of {name, tid, lock, held_by, stack...}
+ * cycles), binder_waits ({holder, waiters} objects: a lock holder in an
+ * outgoing binder call), deadlock (bool), quiet (bool: not the ANR, no
+ * deadlock, no binder wait, main waits for no lock). */
+int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* What `godeye anr` left out. */
+typedef struct gd_anr_counts {
+    int64_t dumps;      /* dumps the system took for an ANR (anr_dump.anr = 1) */
+    int64_t blocks;     /* main-thread blocks of kind anr that no ANR dump of  *
+                         * their pid falls in (start .. end + anr_ms)          */
+    int64_t total;      /* THE ANR count of every output: dumps + blocks       */
+    int64_t snapshots;  /* the other dumps (never counted as ANRs)             */
+    int64_t folded;     /* gd_store_anr_list: quiet dumps not listed           */
+} gd_anr_counts;
+
+typedef struct gd_anr_query {
+    gd_filter filter;
+    const char *app;        /* only dumps of this process (or "app:..."), or NULL */
+    int all;                /* 0: quiet dumps are left out and counted         */
+    gd_anr_counts *counts;  /* NULL, or where `folded` is counted              */
+} gd_anr_query;
+
+/* gd_store_anr's rows, filtered by q. */
+int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* The ANR count every output reports (#28: one definition): an ANR is a
+ * dump the system took for an ANR (the anr_dump view's anr = 1) or a
+ * main-thread block of kind anr (once: a block in which, or within the
+ * trace's anr_ms after which, an ANR dump of its pid was taken is that
+ * dump's ANR), never a snapshot dump.  Fills *out
+ * (folded = 0); GD_OK or an error code with err set. */
+int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err);
+
+#endif

@@ -1,0 +1,164 @@
+/* store/sql.h - the store's SQL helpers, public to the folders that speak
+ * SQL for their own tables (ingest, derive, query, fleet: docs/architecture.md,
+ * "Who writes which table"): preparing and caching statements, binding and
+ * reading columns, streaming rows, bulk loads, the shared SQL fragments.
+ * struct gd_store stays opaque (store/store_int.h, lib/store/ only); a raw
+ * connection is had through gd_store_db. */
+#ifndef GD_STORE_SQL_H
+#define GD_STORE_SQL_H
+
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+/* The store's SQLite connection, for what the helpers below do not cover
+ * (sqlite3_last_insert_rowid, sqlite3_changes, an authorizer).  Borrowed:
+ * never closed by the caller. */
+sqlite3 *gd_store_db(gd_store *s);
+
+/* SQL for the thread of dispatch `d` of trace `t`: "main" for the trace's
+ * main thread (its pid when the trace names none), else the thread's name
+ * (NULL when unknown).  The one home of that rule. */
+#define GD_SQL_THREAD_OF(d, t)                                                              \
+    "CASE WHEN " d ".tid = coalesce(" t ".main_tid, " d ".pid) THEN 'main' ELSE"          \
+    " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid" \
+    " AND th.tid = " d ".tid) END"
+
+/* SQL for the process of dispatch `d` of trace `t` (#30): the trace's app
+ * when the dispatch's pid is the trace's pid; else the process an ANR dump
+ * of that pid in the trace names; else the name of that pid's main thread
+ * (tid = pid) unless it is 'main'; else NULL (shown '-').  The one home of
+ * that rule (godeye-blocks(1), PROCESS). */
+#define GD_SQL_PROCESS_OF(d, t)                                                               \
+    "coalesce(CASE WHEN " d ".pid = " t ".pid THEN " t ".app END,"                            \
+    " (SELECT a.process FROM anr_dump a WHERE a.trace = " d ".trace AND a.pid = " d ".pid"    \
+    " AND a.process IS NOT NULL AND a.process <> '' ORDER BY a.id LIMIT 1),"                  \
+    " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid"     \
+    " AND th.tid = " d ".pid AND th.name <> 'main' AND th.name <> ''))"
+
+/* A trace's exposure (#30), the time its capture watched the app, the
+ * divisor of every per-minute figure (top, diff, check, the fleet's
+ * traces.exposure_ms): the span of its times (end_ms - start_ms; 0 when
+ * it has no span), except that a trace holding ANR dumps as well as
+ * dispatches or log lines (a bugreport) is timed by the span of those
+ * alone: a dump is a snapshot, not time watched, and a bugreport's
+ * /data/anr dump from April does not turn its August log into 126 days.
+ * The statement that sets trace.exposure_ms: the one home of the rule; the
+ * 5 -> 6 migration runs it over every trace, ingest with " WHERE id = ?". */
+#define GD_SQL_SPAN_MS "(CASE WHEN end_ms > start_ms THEN end_ms - start_ms ELSE 0 END)"
+#define GD_SQL_TRACE_EXPOSURE                                                                       \
+    "UPDATE trace SET exposure_ms = CASE WHEN EXISTS (SELECT 1 FROM anr_dump v WHERE v.trace = trace.id)" \
+    " THEN coalesce((SELECT max(w.z - w.a, 0) FROM (SELECT min(a) AS a, max(z) AS z FROM"              \
+    " (SELECT min(d.start_ms) AS a, max(d.start_ms + coalesce(d.dur_ms, 0)) AS z FROM dispatch d"        \
+    " WHERE d.trace = trace.id UNION ALL SELECT min(l.ts_ms), max(l.ts_ms) FROM log_line l"             \
+    " WHERE l.trace = trace.id)) w WHERE w.a IS NOT NULL), " GD_SQL_SPAN_MS ")"                         \
+    " ELSE " GD_SQL_SPAN_MS " END"
+
+/* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
+ * in trace `t`: the registered function gd_block_kind, which is
+ * gd_block_kind_at (analysis/blocks.c). */
+/* The floor of the partial index dispatch_dur (schemas/godeye.sql): a query
+ * reads dispatches through it only with the literal term
+ * GD_SQL_DUR_INDEXED(d), added when its own bound is at least this. */
+#define GD_DUR_INDEXED_MS 16
+#define GD_STR_(x) #x
+#define GD_STR(x) GD_STR_(x)
+#define GD_SQL_DUR_INDEXED(d) " AND " d ".dur_ms >= " GD_STR(GD_DUR_INDEXED_MS)
+
+#define GD_SQL_BLOCK_KIND(d, t) "gd_block_kind(" d ".dur_ms, " t ".long_ms, " t ".anr_ms)"
+/* An ANR dump v (of the anr_dump view) is the dump of the ANR-kind block of
+ * dispatch d (trace t): the same pid, taken from the block's start up to
+ * one ANR bar after its end.  Such a block and dump are one ANR (#28). */
+#define GD_SQL_DUMP_OF_BLOCK(v, d, t)                                                             \
+    v ".anr = 1 AND " v ".pid = " d ".pid AND " v ".ts_ms >= " d ".start_ms AND " v ".ts_ms <= " d \
+    ".start_ms + " d ".dur_ms + " t ".anr_ms"
+
+/* Prepares `sql`; NULL with err set (GD_ERR_IO, SQLite's message). */
+sqlite3_stmt *gd_store_prepare(gd_store *s, const char *sql, gd_error *err);
+/* The store's prepared statement for `sql`, a string literal (the cache
+ * is keyed by its address), with no bindings; a private one when that is
+ * in use or the cache is full.  Give it back with gd_store_release. */
+sqlite3_stmt *gd_store_cached(gd_store *s, const char *sql, gd_error *err);
+/* Resets a statement from gd_store_cached, or finalizes a private one. */
+void gd_store_release(gd_store *s, sqlite3_stmt *st);
+/* Runs statements without results; GD_OK or GD_ERR_IO with err set. */
+int gd_store_exec(gd_store *s, const char *sql, gd_error *err);
+/* Sets err from the connection's last error. Returns GD_ERR_IO. */
+int gd_store_fail(gd_store *s, gd_error *err, const char *what);
+
+/* " AND <col> IN (1,2,3)" for a trace filter (empty without one), into buf. */
+void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n);
+
+/* Steps a write statement and resets it: GD_OK, or GD_ERR_* with err set. */
+int gd_store_step(gd_store *s, sqlite3_stmt *st, gd_error *err);
+
+/* Binds that write NULL for an absent value: a NULL string, a negative
+ * integer (absent by godeye's convention), a NAN. */
+static inline void gd_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    if (v)
+        sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void gd_bind_opt_int(sqlite3_stmt *st, int i, int64_t v)
+{
+    if (v >= 0)
+        sqlite3_bind_int64(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+static inline void gd_bind_opt_double(sqlite3_stmt *st, int i, double v)
+{
+    if (gd_has(v))
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/* Column values as JSON for result rows (NULL -> null in every one). */
+/* The column as its SQLite type: integer, real, text (invalid UTF-8 as
+ * U+FFFD), blob as hex. */
+json_t *gd_col_json(sqlite3_stmt *q, int i);
+/* Column i as a plain value (valid until the next step); a blob is a new
+ * GD_V_JSON reference, released by the caller. */
+void gd_col_value(sqlite3_stmt *q, int i, gd_value *v);
+/* A millisecond column rounded to microseconds, or null. */
+json_t *gd_col_ms(sqlite3_stmt *q, int i);
+/* A text column, or null. */
+json_t *gd_col_text(sqlite3_stmt *q, int i);
+/* A millisecond value rounded to microseconds; null when NAN. */
+json_t *gd_ms_json(double ms);
+
+/* A query's columns written once, read by name (#24 item 7): a list of
+ * X(ID, "sql expression") entries gives both the SELECT text (GD_COL_SQL:
+ * ", expression" each, after a first column written out) and the
+ * positions (GD_COL_ENUM: ID, each, after the first column's ID = 0), so a
+ * row is read as sqlite3_column_double(q, C_TOTAL), never by a bare number
+ * that a change to the SELECT would silently shift. */
+#define GD_COL_ENUM(id, expr) id,
+#define GD_COL_SQL(id, expr) ", " expr
+
+/* Runs a prepared query, one row built by `build` per result, each handed
+ * to fn (non-zero stops); finalizes q.  GD_OK or GD_ERR_* with err set. */
+int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
+                    void *ctx, gd_error *err);
+
+/* Bulk load (store/bulk.c).  gd_bulk_begin, inside the trace's savepoint,
+ * bounds the connection's page cache to 16 MiB (also the sorter's memory)
+ * and drops the secondary indexes of GD_BULK_LOAD_TABLES when the database
+ * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
+ * (call it before anything queries those tables).  A rollback restores them.
+ * gd_bulk_begin_tables does the same for `tables`, a constant SQL list of
+ * quoted names (the calls, written after the load's gd_bulk_end). */
+#define GD_BULK_LOAD_TABLES "'dispatch', 'sample', 'cpu', 'thread_state'"
+typedef struct gd_bulk {
+    char **sql;
+    size_t n;
+} gd_bulk;
+int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
+int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, gd_error *err);
+int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err);
+void gd_bulk_free(gd_bulk *b);
+
+#endif
