@@ -181,7 +181,7 @@ static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_
 {
     anr_list l = {0};
     gd_error err = {0};
-    int rc = gd_store_anr_list(s, q, collect_anr, &l, &err);
+    int rc = gd_query_anr_list(s, q, collect_anr, &l, &err);
     if (!rc && l.oom)
         rc = gd_error_set(&err, GD_ERR_NOMEM, 0, 0, "out of memory");
     gd_renderer *r = NULL;
@@ -190,7 +190,7 @@ static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_
     for (size_t i = 0; !rc && i < l.n; i++) {
         l.a[i].filter = q->filter;
         l.a[i].window_ms = window_ms;
-        rc = gd_store_anr_context(s, &l.a[i], gd_cli_render_cb, r, &err);
+        rc = gd_query_anr_context(s, &l.a[i], gd_cli_render_cb, r, &err);
     }
     int wrc = r ? gd_render_end(r) : 0;
     for (size_t i = 0; i < l.n; i++)
@@ -239,15 +239,15 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     gd_anr_counts counts = {0}, total = {0};
     gd_anr_query q = {.filter = gd_cli_filter(&traces), .app = app, .all = all, .counts = &counts};
     gd_error err = {0};
-    rc = gd_store_anr_list(s, &q, gd_cli_render_cb, r, &err);
+    rc = gd_query_anr_list(s, &q, gd_cli_render_cb, r, &err);
     if (!rc)
-        rc = gd_store_anr_count(s, &q.filter, &total, &err);
+        rc = gd_query_anr_count(s, &q.filter, &total, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);
     if (mode == GD_OUT_TABLE && !wrc) {
-        /* the count every output gives (gd_store_anr_count), then what was folded */
+        /* the count every output gives (gd_query_anr_count), then what was folded */
         printf("%s%lld ANR%s: %lld dump%s the system took for an ANR, %lld main-thread block%s of kind anr;"
                " %lld other dump%s (snapshots, never counted)\n",
                app ? "every app: " : "", (long long)total.total, total.total == 1 ? "" : "s", (long long)total.dumps,

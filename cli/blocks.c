@@ -166,12 +166,12 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     gd_renderer *r;
     if (group) {
         r = gd_cli_renderer(ctx, s, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
-        rc = gd_store_block_groups(s, &q, gd_cli_render_cb, r, &err);
+        rc = gd_query_block_groups(s, &q, gd_cli_render_cb, r, &err);
     } else {
         r = gd_cli_renderer(ctx, s, mode, block_columns, sizeof block_columns / sizeof block_columns[0]);
         if (stacks)
             gd_render_lines(r, print_with_stacks, NULL);
-        rc = gd_store_block_values(s, &q, gd_cli_values_cb, r, &err);
+        rc = gd_query_block_values(s, &q, gd_cli_values_cb, r, &err);
     }
     int wrc = gd_render_end(r);
     gd_store_close(s);

@@ -89,14 +89,14 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     json_t *rows = json_array();
     int broken = 0;
     if (c ? (nargs ? gd_fleet_select(c, argv[0], &head, &err) : gd_fleet_select_newest(c, &head, &err))
-          : (nargs ? gd_store_select(s, argv[0], &head, &err) : gd_store_select_newest(s, &head, &err)))
+          : (nargs ? gd_query_select(s, argv[0], &head, &err) : gd_query_select_newest(s, &head, &err)))
         rc = 1;
-    else if (base_sel && (c ? gd_fleet_select(c, base_sel, &base, &err) : gd_store_select(s, base_sel, &base, &err)))
+    else if (base_sel && (c ? gd_fleet_select(c, base_sel, &base, &err) : gd_query_select(s, base_sel, &base, &err)))
         rc = 1;
     else {
         gd_check_query q = {.budget = budget, .head = &head, .base = base_sel ? &base : NULL,
                             .allow_missing = allow_missing, .src = c ? &src : NULL};
-        rc = gd_store_check(s, &q, collect, rows, &broken, &err) ? 1 : 0;
+        rc = gd_query_check(s, &q, collect, rows, &broken, &err) ? 1 : 0;
     }
     int wrc = 0;
     if (!rc) {

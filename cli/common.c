@@ -143,7 +143,7 @@ int gd_cli_open_listing(const gd_ctx *ctx, const gd_int_list *traces, gd_store *
     /* the ids that exist, in one light query (no per-trace counts) */
     json_t *ids = json_array();
     gd_error err = {0};
-    if (gd_store_trace_clocks(*out, collect_id, ids, &err)) {
+    if (gd_query_trace_clocks(*out, collect_id, ids, &err)) {
         json_decref(ids);
         gd_store_close(*out);
         return gd_cli_fail(ctx, &err);
@@ -187,7 +187,7 @@ gd_renderer *gd_cli_renderer(const gd_ctx *ctx, gd_store *s, gd_out_mode mode, c
     if (!s || !gd_render_wants_clocks(r)) /* the clocks serve time columns only */
         return r;
     gd_error err = {0};
-    gd_store_trace_clocks(s, add_clock, r, &err);
+    gd_query_trace_clocks(s, add_clock, r, &err);
     return r;
 }
 

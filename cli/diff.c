@@ -60,7 +60,7 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
     gd_side_source src = gd_fleet_source(c);
     gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, columns, sizeof columns / sizeof columns[0]);
     gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples, .src = &src};
-    rc = gd_store_diff(NULL, &q, gd_cli_render_cb, r, &err);
+    rc = gd_query_diff(NULL, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_selection_free(&base);
     gd_selection_free(&head);
@@ -105,7 +105,7 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         return rc;
     gd_error err = {0};
     gd_selection base = {0}, head = {0};
-    if ((rc = gd_store_select(s, argv[0], &base, &err)) || (rc = gd_store_select(s, argv[1], &head, &err))) {
+    if ((rc = gd_query_select(s, argv[0], &base, &err)) || (rc = gd_query_select(s, argv[1], &head, &err))) {
         gd_selection_free(&base);
         gd_store_close(s);
         return gd_cli_fail(ctx, &err);
@@ -113,7 +113,7 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
     gd_out_mode mode = gd_cli_mode(format);
     gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
     gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples};
-    rc = gd_store_diff(s, &q, gd_cli_render_cb, r, &err);
+    rc = gd_query_diff(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_selection_free(&base);
     gd_selection_free(&head);

@@ -120,12 +120,12 @@ static int export_chrome(gd_store *s, const gd_filter *f, FILE *out, gd_error *e
 {
     chrome_out o = {out, 0, json_object(), 0};
     fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", out);
-    int rc = gd_store_dispatches(s, f, on_dispatch, &o, err);
+    int rc = gd_query_dispatches(s, f, on_dispatch, &o, err);
     gd_blocks_query bq = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
     if (!rc && !o.failed)
-        rc = gd_store_blocks(s, &bq, on_block, &o, err);
+        rc = gd_query_blocks(s, &bq, on_block, &o, err);
     if (!rc && !o.failed)
-        rc = gd_store_cpu_series(s, f, on_cpu, &o, err);
+        rc = gd_query_cpu_series(s, f, on_cpu, &o, err);
     fputs("\n]}\n", out);
     json_decref(o.named);
     if (!rc && o.failed)
@@ -188,7 +188,7 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
     }
     gd_filter f = gd_cli_filter(&traces);
     folded_out fo = {out, 0};
-    rc = chrome ? export_chrome(s, &f, out, &err) : gd_store_folded(s, &f, group, on_folded, &fo, &err);
+    rc = chrome ? export_chrome(s, &f, out, &err) : gd_query_folded(s, &f, group, on_folded, &fo, &err);
     if (!rc && folded && fo.lines == 0) /* no file of nothing: say so, exit 1 */
         rc = gd_error_set(&err, GD_ERR_DATA, 0, 0, "nothing to export: no block%s%s%s has stack samples",
                           group ? " of group '" : "", group ? group : "", group ? "'" : "");

@@ -86,8 +86,8 @@ int cmd_frames(int argc, char **argv, gd_ctx *ctx)
                                              sizeof frame_columns / sizeof frame_columns[0], gd_cli_width(ctx));
     gd_frames_query q = {.filter = gd_cli_filter(&traces), .window = window};
     gd_error err = {0};
-    rc = summary ? gd_store_frame_summaries(s, &q, gd_cli_render_cb, r, &err)
-                 : gd_store_frames(s, &q, gd_cli_render_cb, r, &err);
+    rc = summary ? gd_query_frame_summaries(s, &q, gd_cli_render_cb, r, &err)
+                 : gd_query_frames(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

@@ -49,7 +49,7 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx)
     gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
                                    sizeof columns / sizeof columns[0], gd_cli_width(ctx));
     gd_error err = {0};
-    rc = gd_store_images(s, &q, gd_cli_render_cb, r, &err);
+    rc = gd_query_images(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

@@ -50,7 +50,7 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
     rc = group ? gd_query_issue_groups(s, &f, tool, gd_cli_render_cb, r, &err)
-               : gd_store_issues(s, &f, tool, gd_cli_render_cb, r, &err);
+               : gd_query_issues(s, &f, tool, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

@@ -96,14 +96,14 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
         r = gd_render_new(stdout, mode, tree_columns, sizeof tree_columns / sizeof tree_columns[0],
                           gd_cli_width(ctx));
         gd_render_nodes(r, "children");
-        rc = gd_store_method_tree(s, &q, gd_cli_render_cb, r, &err);
+        rc = gd_query_method_tree(s, &q, gd_cli_render_cb, r, &err);
     } else if (evil) {
         r = gd_cli_renderer(ctx, s, mode, evil_columns, sizeof evil_columns / sizeof evil_columns[0]);
-        rc = gd_store_evil_methods(s, &q, gd_cli_render_cb, r, &err);
+        rc = gd_query_evil_methods(s, &q, gd_cli_render_cb, r, &err);
     } else {
         r = gd_render_new(stdout, mode, method_columns, sizeof method_columns / sizeof method_columns[0],
                           gd_cli_width(ctx));
-        rc = gd_store_methods(s, &q, gd_cli_render_cb, r, &err);
+        rc = gd_query_methods(s, &q, gd_cli_render_cb, r, &err);
     }
     int wrc = gd_render_end(r);
     gd_store_close(s);

@@ -77,7 +77,7 @@ int cmd_overdraw(int argc, char **argv, gd_ctx *ctx)
                                    sizeof columns / sizeof columns[0], gd_cli_width(ctx));
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
-    rc = gd_store_overdraw(s, &f, views, gd_cli_render_cb, r, &err);
+    rc = gd_query_overdraw(s, &f, views, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

@@ -61,7 +61,7 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
                            : gd_cli_renderer(ctx, s, gd_cli_mode(format), page_columns,
                                              sizeof page_columns / sizeof page_columns[0]);
     gd_error err = {0};
-    rc = gd_store_pages(s, &q, gd_cli_render_cb, r, &err);
+    rc = gd_query_pages(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

@@ -57,7 +57,7 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx)
         return rc;
     sql_out o = {.mode = gd_cli_mode(format)};
     gd_error err = {0};
-    rc = gd_store_sql(s, argv[0], timeout, on_row, &o, &err);
+    rc = gd_query_sql(s, argv[0], timeout, on_row, &o, &err);
     if (!o.r && !rc)
         o.r = gd_render_new(stdout, o.mode, NULL, 0, gd_cli_width(NULL));
     int wrc = o.r ? gd_render_end(o.r) : 0;

@@ -78,7 +78,7 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
                                : gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
     gd_startup_query q = {gd_cli_filter(&traces), app, kind, breakdown};
     gd_error err = {0};
-    rc = gd_store_startups(s, &q, gd_cli_render_cb, r, &err);
+    rc = gd_query_startups(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

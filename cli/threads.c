@@ -48,7 +48,7 @@ int cmd_threads(int argc, char **argv, gd_ctx *ctx)
     gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
     gd_threads_query q = {gd_cli_filter(&traces), tid, block};
     gd_error err = {0};
-    rc = gd_store_threads(s, &q, gd_cli_render_cb, r, &err);
+    rc = gd_query_threads(s, &q, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

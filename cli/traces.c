@@ -37,7 +37,7 @@ int cmd_traces(int argc, char **argv, gd_ctx *ctx)
                                      sizeof columns / sizeof columns[0]);
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
-    rc = gd_store_traces(s, &f, gd_cli_render_cb, r, &err);
+    rc = gd_query_traces(s, &f, gd_cli_render_cb, r, &err);
     int wrc = gd_render_end(r);
     gd_store_close(s);
     if (rc)

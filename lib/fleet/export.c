@@ -137,7 +137,7 @@ static int register_why(gd_store *s, gd_error *err)
 static int q_pages(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
     gd_pages_query q = {.filter = {&trace, 1}, .slow_ms = NAN};
-    return gd_store_pages(s, &q, fn, ctx, err);
+    return gd_query_pages(s, &q, fn, ctx, err);
 }
 
 static json_t *m_pages(json_t *r)
@@ -152,7 +152,7 @@ static json_t *m_pages(json_t *r)
 static int q_overdraw(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
     gd_filter f = {&trace, 1};
-    return gd_store_overdraw(s, &f, 0, fn, ctx, err);
+    return gd_query_overdraw(s, &f, 0, fn, ctx, err);
 }
 
 static json_t *m_overdraw(json_t *r)
@@ -172,7 +172,7 @@ static json_t *m_overdraw(json_t *r)
 static int q_startups(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
     gd_startup_query q = {.filter = {&trace, 1}};
-    return gd_store_startups(s, &q, fn, ctx, err);
+    return gd_query_startups(s, &q, fn, ctx, err);
 }
 
 /* A null text as '' (String columns); slow as 1/0/null. */
@@ -197,7 +197,7 @@ static json_t *m_startups(json_t *r)
 static int q_images(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
     gd_images_query q = {.filter = {&trace, 1}, .high = NAN, .low = NAN};
-    return gd_store_images(s, &q, fn, ctx, err);
+    return gd_query_images(s, &q, fn, ctx, err);
 }
 
 static json_t *m_images(json_t *r)
@@ -254,7 +254,7 @@ static const export_def exports[] = {
      DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms,"
      " coalesce(f.source, '') AS source"
      " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
-    /* what gd_store_anr_count's rule reads (#28): the dumps (anr: the
+    /* what gd_query_anr_count's rule reads (#28): the dumps (anr: the
      * anr_dump view's) and the ANR-kind blocks with their trace's anr_ms;
      * the fleet applies GD_SQL_DUMP_OF_BLOCK to them (fleet/gate.c) */
     {"anrs",
@@ -280,7 +280,7 @@ static const export_def exports[] = {
 
 #define NEXPORTS (sizeof exports / sizeof exports[0])
 
-const char *const *gd_store_export_tables(void)
+const char *const *gd_fleet_export_tables(void)
 {
     static const char *names[NEXPORTS + 1];
     for (size_t i = 0; i < NEXPORTS; i++)
@@ -466,7 +466,7 @@ static const export_def *find_def(const char *table)
     return NULL;
 }
 
-int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn, void *ctx,
+int gd_fleet_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
     const export_def *def = find_def(table);
@@ -508,7 +508,7 @@ int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
     return rc;
 }
 
-int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx,
+int gd_fleet_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx,
                            gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT id, hash FROM trace"
@@ -541,7 +541,7 @@ int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
 
 #define ROWS_MAXCOLS 32
 
-struct gd_store_export_rows {
+struct gd_fleet_export_rows {
     gd_store *s;
     sqlite3_stmt *q;
     int n;
@@ -553,7 +553,7 @@ struct gd_store_export_rows {
     gd_error *err;
 };
 
-int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_store_export_rows **out,
+int gd_fleet_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_fleet_export_rows **out,
                         gd_error *err)
 {
     *out = NULL;
@@ -564,7 +564,7 @@ int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_
         return GD_OK;
     if (def->why && register_why(s, err))
         return err->code;
-    gd_store_export_rows *r = calloc(1, sizeof *r);
+    gd_fleet_export_rows *r = calloc(1, sizeof *r);
     if (!r)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     r->s = s;
@@ -575,7 +575,7 @@ int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_
     sqlite3_bind_int64(r->q, 1, trace);
     r->n = sqlite3_column_count(r->q);
     if (r->n > ROWS_MAXCOLS) {
-        gd_store_export_rows_close(r);
+        gd_fleet_export_rows_close(r);
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "export of '%s': too many columns", table);
     }
     for (int i = 0; i < r->n; i++) {
@@ -589,24 +589,24 @@ int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_
     return GD_OK;
 }
 
-int gd_store_export_rows_ncols(const gd_store_export_rows *r)
+int gd_fleet_export_rows_ncols(const gd_fleet_export_rows *r)
 {
     return r->n;
 }
 
-const char *gd_store_export_rows_name(const gd_store_export_rows *r, int i)
+const char *gd_fleet_export_rows_name(const gd_fleet_export_rows *r, int i)
 {
     return r->name[i];
 }
 
-void gd_store_export_rows_types(gd_store_export_rows *r, const gd_tsv_col *cols)
+void gd_fleet_export_rows_types(gd_fleet_export_rows *r, const gd_tsv_col *cols)
 {
     memcpy(r->col, cols, (size_t)r->n * sizeof *cols);
 }
 
 /* The frames of a callsite as an Array(String) literal; 0 when they have
  * none, -1 on a database error (r->err). */
-static int callsite_tsv(gd_store_export_rows *r, int64_t id, gd_tsv_col c, gd_tsv *b)
+static int callsite_tsv(gd_fleet_export_rows *r, int64_t id, gd_tsv_col c, gd_tsv *b)
 {
     if (c.kind != GD_TSV_ARRAY)
         return 0;
@@ -628,7 +628,7 @@ static int callsite_tsv(gd_store_export_rows *r, int64_t id, gd_tsv_col c, gd_ts
 
 /* Column i of the current row as ClickHouse reads its JSON value (value());
  * 0 when it has no such form, -1 on a database error. */
-static int tsv_value(gd_store_export_rows *r, int i, gd_tsv *b)
+static int tsv_value(gd_fleet_export_rows *r, int i, gd_tsv *b)
 {
     gd_tsv_col c = r->col[i];
     sqlite3_stmt *q = r->q;
@@ -659,7 +659,7 @@ static int tsv_value(gd_store_export_rows *r, int i, gd_tsv *b)
     }
 }
 
-int gd_store_export_rows_next(gd_store_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err)
+int gd_fleet_export_rows_next(gd_fleet_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err)
 {
     int step = sqlite3_step(r->q);
     if (step == SQLITE_DONE)
@@ -695,7 +695,7 @@ int gd_store_export_rows_next(gd_store_export_rows *r, gd_tsv *tsv, gd_tsv *json
     return 2;
 }
 
-void gd_store_export_rows_close(gd_store_export_rows *r)
+void gd_fleet_export_rows_close(gd_fleet_export_rows *r)
 {
     if (!r)
         return;

@@ -8,11 +8,11 @@
 
 /* The exported tables, NULL-terminated, in the order a push sends them:
  * "traces" comes last, so that a trace's row there means all its rows are. */
-const char *const *gd_store_export_tables(void);
+const char *const *gd_fleet_export_tables(void);
 
 /* Calls fn with {"trace": id, "trace_uid": content hash} for each finished
  * trace (all, or those of the filter; an unknown id is GD_ERR_DATA). */
-int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx,
+int gd_fleet_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx,
                            gd_error *err);
 
 /* Calls fn with each row of `table` for one trace, keys = the ClickHouse
@@ -20,24 +20,24 @@ int gd_store_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
  * seq order.  seq numbers the trace's rows of that table in ingest order,
  * so it is the same wherever identical content is ingested.  Unknown table:
  * GD_ERR_USAGE.  Rows are borrowed (valid during the call). */
-int gd_store_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn, void *ctx,
+int gd_fleet_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn, void *ctx,
                     gd_error *err);
 
-/* The rows of `table` for one trace (the rows gd_store_export gives), one
+/* The rows of `table` for one trace (the rows gd_fleet_export gives), one
  * at a time, written in ClickHouse's TabSeparated format.  *out is NULL for a
- * table whose rows come from an analysis (gd_store_export gives those). */
-typedef struct gd_store_export_rows gd_store_export_rows;
-int gd_store_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_store_export_rows **out,
+ * table whose rows come from an analysis (gd_fleet_export gives those). */
+typedef struct gd_fleet_export_rows gd_fleet_export_rows;
+int gd_fleet_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_fleet_export_rows **out,
                         gd_error *err);
-int gd_store_export_rows_ncols(const gd_store_export_rows *r);
-const char *gd_store_export_rows_name(const gd_store_export_rows *r, int i);
+int gd_fleet_export_rows_ncols(const gd_fleet_export_rows *r);
+const char *gd_fleet_export_rows_name(const gd_fleet_export_rows *r, int i);
 /* The ClickHouse type of each column (ncols of them), as gd_tsv_col_of reads it. */
-void gd_store_export_rows_types(gd_store_export_rows *r, const gd_tsv_col *cols);
+void gd_fleet_export_rows_types(gd_fleet_export_rows *r, const gd_tsv_col *cols);
 /* Writes the next row: 1 as a TabSeparated line to tsv, 2 as a JSONEachRow
  * line to json when one of its values has no TabSeparated form that
  * ClickHouse reads as it reads the JSON value; 0 after the last row, -1 on a
  * database error (err). */
-int gd_store_export_rows_next(gd_store_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err);
-void gd_store_export_rows_close(gd_store_export_rows *r);
+int gd_fleet_export_rows_next(gd_fleet_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err);
+void gd_fleet_export_rows_close(gd_fleet_export_rows *r);
 
 #endif

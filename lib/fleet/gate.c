@@ -156,7 +156,7 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
     if (!(out->where = malloc(wn)))
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(out->where, wn, "trace_uid IN (SELECT trace_uid FROM " TRACES_FINAL " WHERE %s = %s)", col, lit);
-    /* exposure as gd_store_select counts it: the traces' exposure_ms,
+    /* exposure as gd_query_select counts it: the traces' exposure_ms,
      * pushed as computed at ingest (GD_SQL_TRACE_EXPOSURE) */
     char sql[1400];
     snprintf(sql, sizeof sql,
@@ -284,7 +284,7 @@ static int on_frame_bucket(void *ctx, json_t *row)
     return stop;
 }
 
-/* The ANR count by gd_store_anr_count's rule: dumps taken for an ANR, plus
+/* The ANR count by gd_query_anr_count's rule: dumps taken for an ANR, plus
  * ANR-kind blocks no such dump of the selection explains
  * (GD_SQL_DUMP_OF_BLOCK, the store's own condition, run by ClickHouse). */
 static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd_error *err)

@@ -14,7 +14,7 @@
 #define GD_FLEET_SAMPLE 20000
 
 /* Resolves a selector over the fleet's traces (deduplicated, FINAL):
- * key=value with the keys of gd_store_select (version, app, device, build,
+ * key=value with the keys of gd_query_select (version, app, device, build,
  * api, source).  Trace ids are GD_ERR_USAGE (they differ from one database
  * to the next: the message says so).  No match is
  * GD_ERR_DATA naming the values present (the first 24).  out->where holds
@@ -23,7 +23,7 @@
 int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error *err);
 
 /* The newest version_name of the fleet's traces (gd_version_cmp), as
- * gd_store_select_newest; GD_ERR_DATA when the fleet has no trace. */
+ * gd_query_select_newest; GD_ERR_DATA when the fleet has no trace. */
 int gd_fleet_select_newest(gd_ch *c, gd_selection *out, gd_error *err);
 
 /* The side source (query/diff.h) over connection c. */

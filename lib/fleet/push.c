@@ -70,7 +70,7 @@ static int on_row(void *ctx, json_t *row)
  * rows whose body is read from the store while it is sent. */
 typedef struct sender {
     batcher *b;
-    gd_store_export_rows *r;
+    gd_fleet_export_rows *r;
     gd_tsv tsv;               /* rendered rows, from `off` not yet sent    */
     size_t off;
     gd_tsv json;              /* rows without a TabSeparated form          */
@@ -83,7 +83,7 @@ static int refill(sender *w, size_t want)
 {
     while (w->tsv.len - w->off < want && !w->done && w->rows + w->jrows < w->b->batch &&
            w->json.len < JSON_MAX) {
-        int k = gd_store_export_rows_next(w->r, &w->tsv, &w->json, w->b->err);
+        int k = gd_fleet_export_rows_next(w->r, &w->tsv, &w->json, w->b->err);
         if (k < 0)
             return w->b->rc = w->b->err->code;
         if (w->tsv.oom || w->json.oom)
@@ -112,7 +112,7 @@ static size_t fill(void *ctx, char *buf, size_t n)
 }
 
 /* Sends the rows of r in batches; b->sent counts the accepted ones. */
-static int send_rows(batcher *b, gd_store_export_rows *r, const char *columns, long long *json_rows)
+static int send_rows(batcher *b, gd_fleet_export_rows *r, const char *columns, long long *json_rows)
 {
     sender w = {.b = b, .r = r};
     int rc = GD_OK;
@@ -165,7 +165,7 @@ static int load_columns(gd_ch *c, ch_tables *ts, gd_error *err)
     char q[1024], ans[16384];
     size_t used = (size_t)snprintf(q, sizeof q, "SELECT table, name, type FROM system.columns WHERE"
                                                 " database = currentDatabase() AND table IN (");
-    const char *const *names = gd_store_export_tables();
+    const char *const *names = gd_fleet_export_tables();
     for (size_t i = 0; names[i] && used < sizeof q; i++)
         used += (size_t)snprintf(q + used, sizeof q - used, "%s'%s'", i ? ", " : "", names[i]);
     if (used < sizeof q)
@@ -215,13 +215,13 @@ static int table_columns(gd_ch *c, ch_tables *ts, const char *table, ch_table **
 
 /* The ClickHouse types of r's columns and their list "a, b, ..."; 0 when a
  * column is not in the table (its rows then go as JSONEachRow, as before). */
-static int match_columns(gd_store_export_rows *r, const ch_table *t, char *list, size_t n)
+static int match_columns(gd_fleet_export_rows *r, const ch_table *t, char *list, size_t n)
 {
     gd_tsv_col cols[32];
     size_t used = 0;
     list[0] = 0;
-    for (int i = 0; i < gd_store_export_rows_ncols(r); i++) {
-        const char *name = gd_store_export_rows_name(r, i);
+    for (int i = 0; i < gd_fleet_export_rows_ncols(r); i++) {
+        const char *name = gd_fleet_export_rows_name(r, i);
         int j = 0;
         while (j < t->n && strcmp(t->name[j], name) != 0)
             j++;
@@ -230,7 +230,7 @@ static int match_columns(gd_store_export_rows *r, const ch_table *t, char *list,
         cols[i] = t->col[j];
         used += (size_t)snprintf(list + used, used < n ? n - used : 0, "%s%s", i ? ", " : "", name);
     }
-    gd_store_export_rows_types(r, cols);
+    gd_fleet_export_rows_types(r, cols);
     return used < n;
 }
 
@@ -238,13 +238,13 @@ static int match_columns(gd_store_export_rows *r, const ch_table *t, char *list,
  * them (a table made by an older godeye: CREATE ... IF NOT EXISTS keeps
  * it): GD_ERR_DATA naming the ALTER TABLE that adds them; GD_OK when
  * none is missing. */
-static int missing_columns(gd_store_export_rows *r, const ch_table *t, const char *table, gd_error *err)
+static int missing_columns(gd_fleet_export_rows *r, const ch_table *t, const char *table, gd_error *err)
 {
     char alter[400];
     size_t used = 0;
     int missing = 0, fits = 1;
-    for (int i = 0; i < gd_store_export_rows_ncols(r); i++) {
-        const char *name = gd_store_export_rows_name(r, i);
+    for (int i = 0; i < gd_fleet_export_rows_ncols(r); i++) {
+        const char *name = gd_fleet_export_rows_name(r, i);
         int j = 0;
         while (j < t->n && strcmp(t->name[j], name) != 0)
             j++;
@@ -314,24 +314,24 @@ static void sent_summary(json_t *tables, char *out, size_t n)
 static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, int json,
                       gd_push_report *rep)
 {
-    gd_store_export_rows *r = NULL;
+    gd_fleet_export_rows *r = NULL;
     ch_table *t;
     char columns[1024];
-    int rc = json ? GD_OK : gd_store_export_rows_open(s, b->table, trace, &r, b->err);
+    int rc = json ? GD_OK : gd_fleet_export_rows_open(s, b->table, trace, &r, b->err);
     if (!rc && r)
         rc = table_columns(b->c, ts, b->table, &t, b->err);
     if (!rc && r && t && match_columns(r, t, columns, sizeof columns))
         rc = send_rows(b, r, columns, &rep->json_rows);
     else if (!rc) {
         long long before = b->sent;
-        rc = gd_store_export(s, b->table, trace, on_row, b, b->err);
+        rc = gd_fleet_export(s, b->table, trace, on_row, b, b->err);
         if (rc == GD_ERR_ABORT)
             rc = b->rc;
         else if (!rc)
             rc = flush(b);
         rep->json_rows += b->sent - before;
     }
-    gd_store_export_rows_close(r);
+    gd_fleet_export_rows_close(r);
     return rc;
 }
 
@@ -353,7 +353,7 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
         rep->already = 1;
         return GD_OK;
     }
-    for (const char *const *t = gd_store_export_tables(); *t && !rc; t++) {
+    for (const char *const *t = gd_fleet_export_tables(); *t && !rc; t++) {
         b->table = *t;
         b->batch = batch;
         b->len = b->rows = 0;
@@ -386,7 +386,7 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     if (rc)
         return rc;
     trace_list l = {0};
-    rc = gd_store_export_traces(s, &opts->filter, on_trace, &l, err);
+    rc = gd_fleet_export_traces(s, &opts->filter, on_trace, &l, err);
     if (rc == GD_ERR_ABORT)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     batcher b = {.c = c, .err = err};
@@ -394,15 +394,15 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     if (!ts && !rc)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     /* tables made by an older godeye: said before anything is sent */
-    for (const char *const *t = gd_store_export_tables(); *t && !rc && l.n; t++) {
-        gd_store_export_rows *r = NULL;
+    for (const char *const *t = gd_fleet_export_tables(); *t && !rc && l.n; t++) {
+        gd_fleet_export_rows *r = NULL;
         ch_table *ct = NULL;
-        rc = gd_store_export_rows_open(s, *t, l.id[0], &r, err);
+        rc = gd_fleet_export_rows_open(s, *t, l.id[0], &r, err);
         if (!rc && r)
             rc = table_columns(c, ts, *t, &ct, err);
         if (!rc && r && ct)
             rc = missing_columns(r, ct, *t, err);
-        gd_store_export_rows_close(r);
+        gd_fleet_export_rows_close(r);
     }
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};

@@ -34,7 +34,7 @@ void gd_ti_meta_take(gd_ti_meta *a, const gd_meta *m)
     TAKE_D(short_ms, m->short_block_ms);
     TAKE_D(interval_ms, m->dump_interval_ms);
     if (!a->clock)
-        a->clock = gd_store_clock_name(m->clock);
+        a->clock = gd_ti_clock_name(m->clock);
     if (m->sampled)
         a->sampled = 1;
     if (a->utc_offset_min == INT64_MIN && m->utc_offset_min != INT64_MIN)
@@ -81,7 +81,7 @@ void gd_ti_meta_tag(gd_ti_meta *a, const gd_trace_tags *t)
     tag_one(&a->build, t->build);
 }
 
-const char *gd_store_clock_name(const char *clock)
+const char *gd_ti_clock_name(const char *clock)
 {
     static const char *const names[] = {"utc", "local", "monotonic"};
     for (size_t i = 0; clock && i < sizeof names / sizeof names[0]; i++)

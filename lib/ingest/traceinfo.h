@@ -55,6 +55,6 @@ int gd_ti_save_stats(gd_store *s, int64_t trace, const gd_ti_stat *list, gd_erro
 
 /* The stored name of a clock ("utc", "local", "monotonic", as a static
  * string), NULL for NULL or any other text. */
-const char *gd_store_clock_name(const char *clock);
+const char *gd_ti_clock_name(const char *clock);
 
 #endif

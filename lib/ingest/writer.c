@@ -712,7 +712,7 @@ fail:
 
 void gd_writer_default_clock(gd_writer *w, const char *clock)
 {
-    w->default_clock = gd_store_clock_name(clock);
+    w->default_clock = gd_ti_clock_name(clock);
 }
 
 void gd_writer_set_tags(gd_writer *w, const gd_trace_tags *tags) { w->tags = tags; }

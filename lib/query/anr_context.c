@@ -48,7 +48,7 @@ static int on_ctx(void *ctx, json_t *row)
     return a->fn(a->ctx, row);
 }
 
-int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char fd[4096], fc[4096], ff[4096], fi[4096], fs[4096], fl[4096], sql[28672];
     gd_store_filter_sql(&q->filter, "d.trace", fd, sizeof fd);

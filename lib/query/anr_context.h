@@ -28,6 +28,6 @@ typedef struct gd_anr_context_query {
  * (ts_ms: the dump's) with log_start_ms / log_end_ms (null: no log at
  * all).  #28: the log_line rows of its pid are rows of kind "log" (what:
  * "LEVEL TAG: message") and count as log. */
-int gd_store_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 #endif

@@ -37,7 +37,7 @@ static json_t *trace_row(sqlite3_stmt *q)
     return row;
 }
 
-int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(f, "t.id", filt, sizeof filt);
@@ -63,7 +63,7 @@ static json_t *clock_row(sqlite3_stmt *q)
     return row;
 }
 
-int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(s,
                                        "SELECT id, clock, utc_offset_min, start_ms FROM trace"
@@ -446,20 +446,20 @@ static int pass_row(void *ctx, const gd_row *row, double dur)
     return stop;
 }
 
-int gd_store_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn, void *ctx,
+int gd_query_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn, void *ctx,
                           gd_error *err)
 {
     pass_ctx p = {NULL, fn, ctx};
     return each_block(s, q, pass_row, &p, 0, err);
 }
 
-int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     pass_ctx p = {fn, NULL, ctx};
     return each_block(s, q, pass_row, &p, 0, err);
 }
 
-int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+int gd_query_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
     pass_ctx p = {fn, NULL, ctx};
@@ -662,7 +662,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     return rc;
 }
 
-int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
     groups gs = {0};

@@ -8,11 +8,11 @@
 #include "analysis/blocks.h"
 #include "store/store.h"
 
-int gd_store_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 /* What every trace's times are, for showing them: rows {trace, clock,
  * utc_offset_min, start_ms} (clock and utc_offset_min null when unknown).
  * Cheap: reads the trace table only. */
-int gd_store_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err);
 
 typedef struct gd_blocks_query {
     gd_filter filter;
@@ -24,19 +24,19 @@ typedef struct gd_blocks_query {
 } gd_blocks_query;
 
 /* Blocks (contract fields of `godeye blocks`), by trace then start. */
-int gd_store_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+int gd_query_blocks(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                     gd_error *err);
 /* The same rows as plain values (the same fields in the same order). */
-int gd_store_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn, void *ctx,
+int gd_query_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn, void *ctx,
                           gd_error *err);
 /* Block groups (`godeye blocks --group`), by total_ms descending. */
-int gd_store_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
-/* gd_store_blocks' rows without the message text, thread name and memory
+/* gd_query_blocks' rows without the message text, thread name and memory
  * snapshot (what block groups and diff read: id, trace, times, kind,
  * key_frame, group...). */
-int gd_store_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
+int gd_query_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
 #endif

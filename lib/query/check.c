@@ -134,7 +134,7 @@ static int is_optional(const gd_check_query *q, const char *rule)
     return 0;
 }
 
-int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
+int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
                    gd_error *err)
 {
     *broken = 0;

@@ -214,13 +214,13 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
         gd_pages_query pq = {.filter = f, .slow_ms = NAN};
         gd_frames_query fq = {.filter = f};
         gd_startup_query sq = {.filter = f};
-        if ((rc = gd_store_blocks_light(s, &bq, on_block, sd, err)) ||
-            (rc = gd_store_pages(s, &pq, on_page, sd, err)) || (rc = gd_store_frames(s, &fq, on_frames, sd, err)) ||
-            (rc = gd_store_startups(s, &sq, on_startup, sd, err)))
+        if ((rc = gd_query_blocks_light(s, &bq, on_block, sd, err)) ||
+            (rc = gd_query_pages(s, &pq, on_page, sd, err)) || (rc = gd_query_frames(s, &fq, on_frames, sd, err)) ||
+            (rc = gd_query_startups(s, &sq, on_startup, sd, err)))
             return rc;
         /* #28: the ANR count of every output (never the snapshot dumps) */
         gd_anr_counts ac;
-        if ((rc = gd_store_anr_count(s, &f, &ac, err)))
+        if ((rc = gd_query_anr_count(s, &f, &ac, err)))
             return rc;
         sd->anr_total = ac.total;
     }
@@ -555,7 +555,7 @@ void gd_diff_resolve(double *alpha, long *min_samples, double a, long m)
     *min_samples = m < 0 ? DEFAULT_MIN_SAMPLES : m;
 }
 
-int gd_store_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     double alpha;
     long min_samples;

@@ -25,7 +25,7 @@ typedef struct gd_selection {
  *   "pages"    page, draw_ms, load_ms
  *   "frames"   source ("frames"), window, frames, slow, frozen, max_ms
  *   "startups" app, kind, total_ms
- *   "anr"      total (the ANR count, gd_store_anr_count's rule)
+ *   "anr"      total (the ANR count, gd_query_anr_count's rule)
  * and returns GD_OK or an error code with err set. */
 typedef struct gd_side_source {
     int (*rows)(void *ctx, const gd_selection *sel, const char *what, gd_row_fn fn, void *fn_ctx,
@@ -41,15 +41,15 @@ typedef struct gd_side_source {
  * trace (or names an id that is not a trace) or more than 400 traces;
  * GD_ERR_IO for the database.
  * On success free with gd_selection_free. */
-int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err);
+int gd_query_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err);
 /* The traces of the newest version_name (gd_version_cmp); every trace when
  * none has a version; GD_ERR_DATA when the store has no trace. */
-int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err);
+int gd_query_select_newest(gd_store *s, gd_selection *out, gd_error *err);
 void gd_selection_free(gd_selection *sel);
 /* The oldest and newest version_name in the store (gd_version_cmp order;
  * both NULL when no trace has one) and how many distinct there are.  The
  * strings are the caller's to free. */
-int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err);
+int gd_query_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err);
 
 typedef struct gd_diff_query {
     const gd_selection *base, *head;
@@ -62,7 +62,7 @@ typedef struct gd_diff_query {
  * status, note, base, head, p_value, rate_p_value, change_pct,
  * p95_change_pct, per_min_change, impact_ms_per_min; changed rows first,
  * then by impact.  GD_OK or an error code with err filled. */
-int gd_store_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Checks that a budget (the parsed JSON of godeye-check(1)) is well formed:
  * GD_ERR_USAGE naming unknown keys or a value of the wrong type. */
@@ -81,7 +81,7 @@ typedef struct gd_check_query {
  * the rule is not optional — or "skipped" — no value, optional), unit,
  * broken (fail or no data).  *broken receives the number of broken rules.  A rule that needs base
  * without one is GD_ERR_USAGE. */
-int gd_store_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
+int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
                    gd_error *err);
 
 #endif

@@ -37,7 +37,7 @@ typedef struct side {
     series_set groups, draw, load, frames, startups, anr;
     series_set states[GD_DIFF_NSTATES]; /* per group: each block's ms in the metric */
     long long_blocks;      /* blocks of kind long or anr                   */
-    long anr_total;        /* gd_store_anr_count's total                   */
+    long anr_total;        /* gd_query_anr_count's total                   */
     int stats;             /* groups' counts, sums, long_blocks came from a
                               source's group_stats: block rows add samples */
     double startup_max[3]; /* slowest cold, warm, hot launch; NAN when none */

@@ -70,7 +70,7 @@ static int64_t matrix_dispatch_id(gd_store *s)
     return id;
 }
 
-int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
     sqlite3_stmt *st = gd_mq_prepare(

@@ -236,7 +236,7 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
     return GD_OK;
 }
 
-int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sfilt[4096], sql[16384];
     gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
@@ -305,7 +305,7 @@ out:
 
 /* One frame summary with its figures: the rows of one summary, one figure
  * per row (in the printed order), come together. */
-int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
+int gd_query_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
                              gd_error *err)
 {
     char filt[4096], sql[8192];

@@ -26,12 +26,12 @@ typedef struct gd_frames_query {
  * issues ("source": "matrix"), ordered by trace, window (null first),
  * source, pid.  Fields: godeye-frames(1) OUTPUT.  GD_OK, or an error code
  * with err filled (database failure, out of memory). */
-int gd_store_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* One row per gfxinfo summary block, in ingest order: trace, pid, window
  * (null: process-wide), period, figures (object of the block's "Key: value"
  * lines as printed, in file order).  GD_OK or an error code. */
-int gd_store_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
+int gd_query_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
                              gd_error *err);
 
 #endif

@@ -148,7 +148,7 @@ int gd_query_issue_groups(gd_store *s, const gd_filter *f, const char *tool, gd_
                           gd_error *err)
 {
     acc a = {json_object(), json_array()};
-    int rc = gd_store_issues(s, f, tool, on_issue, &a, err);
+    int rc = gd_query_issues(s, f, tool, on_issue, &a, err);
     size_t n = json_array_size(a.order);
     json_t **v = n ? calloc(n, sizeof *v) : NULL;
     if (!rc && n && !v)

@@ -4,7 +4,7 @@
 
 #include "store/store.h"
 
-/* The findings of gd_store_issues (of `tool` only, or all) in groups, the
+/* The findings of gd_query_issues (of `tool` only, or all) in groups, the
  * largest total cost first: lock_contention by owner thread, owner's
  * method, blocked method and whether main waited; frame_jank by layer and
  * jank types; a finding with a Looper message (slow_delivery, ...) by its

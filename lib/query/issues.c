@@ -47,7 +47,7 @@ static json_t *issue_row(sqlite3_stmt *q)
     return row;
 }
 
-int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
+int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
     char filt[4096], sql[8192];
@@ -487,7 +487,7 @@ static json_t *anr_issue_row(sqlite3_stmt *q)
     return row;
 }
 
-int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(q ? &q->filter : NULL, "i.trace", filt, sizeof filt);
@@ -510,15 +510,15 @@ int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
     return rc;
 }
 
-int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     gd_anr_query q = {.all = 1};
     if (f)
         q.filter = *f;
-    return gd_store_anr_list(s, &q, fn, ctx, err);
+    return gd_query_anr_list(s, &q, fn, ctx, err);
 }
 
-int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
+int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
 {
     char filt[4096], sql[12288];
     memset(out, 0, sizeof *out);

@@ -10,7 +10,7 @@
 /* Findings kept as reported by on-device tools (Matrix, AndroidGodEye,
  * logcat warnings, ANR dumps), optionally of one tool only: trace, ts_ms,
  * pid, tid, tool, type, detail, cost_ms, content. */
-int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
+int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err);
 
 /* One row per ANR dump, the dumps the system took for an ANR first (then
@@ -25,7 +25,7 @@ int gd_store_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
  * cycles), binder_waits ({holder, waiters} objects: a lock holder in an
  * outgoing binder call), deadlock (bool), quiet (bool: not the ANR, no
  * deadlock, no binder wait, main waits for no lock). */
-int gd_store_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* What `godeye anr` left out. */
 typedef struct gd_anr_counts {
@@ -34,7 +34,7 @@ typedef struct gd_anr_counts {
                          * their pid falls in (start .. end + anr_ms)          */
     int64_t total;      /* THE ANR count of every output: dumps + blocks       */
     int64_t snapshots;  /* the other dumps (never counted as ANRs)             */
-    int64_t folded;     /* gd_store_anr_list: quiet dumps not listed           */
+    int64_t folded;     /* gd_query_anr_list: quiet dumps not listed           */
 } gd_anr_counts;
 
 typedef struct gd_anr_query {
@@ -44,8 +44,8 @@ typedef struct gd_anr_query {
     gd_anr_counts *counts;  /* NULL, or where `folded` is counted              */
 } gd_anr_query;
 
-/* gd_store_anr's rows, filtered by q. */
-int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+/* gd_query_anr's rows, filtered by q. */
+int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* The ANR count every output reports (#28: one definition): an ANR is a
  * dump the system took for an ANR (the anr_dump view's anr = 1) or a
@@ -53,6 +53,6 @@ int gd_store_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
  * trace's anr_ms after which, an ANR dump of its pid was taken is that
  * dump's ANR), never a snapshot dump.  Fills *out
  * (folded = 0); GD_OK or an error code with err set. */
-int gd_store_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err);
+int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err);
 
 #endif

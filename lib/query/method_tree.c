@@ -71,7 +71,7 @@ static int emit_tree(gd_store *s, gd_ctt *t, int64_t trace, int64_t tid, gd_row_
 
 static int feed_tree(void *ctx, const gd_call *c) { return gd_ctt_add(ctx, c); }
 
-int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                          gd_error *err)
 {
     int rc;

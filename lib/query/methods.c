@@ -164,7 +164,7 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
     return rc;
 }
 
-int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     mrows r = {0};
     int rc = q->block >= 0 ? stats_block(s, q, &r, err) : stats_sql(s, q, &r, err);

@@ -19,18 +19,18 @@ typedef struct gd_methods_query {
  * p95_ms, open; by self_ms descending.  With q->block, over the calls of
  * that block's thread clipped to its interval.  GD_ERR_DATA when the
  * block does not exist. */
-int gd_store_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+int gd_query_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                      gd_error *err);
 /* The call tree merged by path: one row per top-level node, nested
  * {method, desc, signature, count, open, total_ms, self_ms, children[]},
  * top-level nodes also carrying trace and tid. */
-int gd_store_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                          gd_error *err);
 /* Matrix's evil-method rule: dispatches whose traced methods cost >=
  * q->evil_ms, with the stack key recomputed as TraceDataUtils.getTreeKey
  * does.  Rows: trace, id, pid, tid, start_ms, end_ms, duration_ms, cost_ms,
  * stack_key, stack_key_desc, stack_key_depth, stack_key_cost_ms. */
-int gd_store_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
+int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
 #endif

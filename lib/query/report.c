@@ -112,7 +112,7 @@ static int add_versions(gd_store *s, json_t *doc, gd_error *err)
 {
     char *oldest = NULL, *newest = NULL;
     size_t nv = 0;
-    int rc = gd_store_version_span(s, &oldest, &newest, &nv, err);
+    int rc = gd_query_version_span(s, &oldest, &newest, &nv, err);
     if (rc || nv < 2 || !oldest || !newest) {
         json_object_set_new(doc, "versions", json_null());
         free(oldest);
@@ -124,9 +124,9 @@ static int add_versions(gd_store *s, json_t *doc, gd_error *err)
     snprintf(hsel, sizeof hsel, "version=%.1000s", newest);
     gd_selection base = {0}, head = {0};
     changed_rows v = {{json_array(), 50, 0}, 0, 0};
-    if (!(rc = gd_store_select(s, bsel, &base, err)) && !(rc = gd_store_select(s, hsel, &head, err))) {
+    if (!(rc = gd_query_select(s, bsel, &base, err)) && !(rc = gd_query_select(s, hsel, &head, err))) {
         gd_diff_query q = {&base, &head, NAN, -1};
-        rc = gd_store_diff(s, &q, append_changed, &v, err);
+        rc = gd_query_diff(s, &q, append_changed, &v, err);
     }
     if (!rc)
         json_object_set_new(doc, "versions",
@@ -165,7 +165,7 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     json_object_set_new(doc, "report_version", json_integer(1));
     {
         capped c = {json_array(), 1, 0};
-        if ((rc = gd_store_report_counts(s, f, append_capped, &c, err))) {
+        if ((rc = gd_query_report_counts(s, f, append_capped, &c, err))) {
             json_decref(c.arr);
             goto fail;
         }
@@ -173,10 +173,10 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
         json_decref(c.arr);
     }
     {
-        /* #28: the ANR count is the one every output gives (gd_store_anr_count);
+        /* #28: the ANR count is the one every output gives (gd_query_anr_count);
          * the ANR-kind blocks alone stay as anr_blocks */
         gd_anr_counts ac;
-        if ((rc = gd_store_anr_count(s, f, &ac, err)))
+        if ((rc = gd_query_anr_count(s, f, &ac, err)))
             goto fail;
         json_t *m = json_object_get(doc, "summary");
         json_object_set_new(m, "anr", json_integer(ac.total));
@@ -189,7 +189,7 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
                                   "page_slow_ms", GD_REPORT_PAGE_SLOW_MS, "startup_cold_ms",
                                   gd_startup_bar_ms("cold"), "startup_warm_ms",
                                   gd_startup_bar_ms("warm"), "startup_hot_ms", gd_startup_bar_ms("hot")));
-    LIST("traces", NULL, 1000, gd_store_traces(s, f, append_capped, &c, err));
+    LIST("traces", NULL, 1000, gd_query_traces(s, f, append_capped, &c, err));
     { /* what to fix first (godeye top): the report's first section */
         json_t *top = NULL;
         if ((rc = gd_top_build(s, f, REPORT_TOP, &top, err)))
@@ -198,23 +198,23 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
         json_object_set(doc, "top_more", json_object_get(top, "more"));
         json_decref(top);
     }
-    LIST("worst_blocks", NULL, WORST_BLOCKS, gd_store_worst_blocks(s, f, WORST_BLOCKS, append_capped, &c, err));
+    LIST("worst_blocks", NULL, WORST_BLOCKS, gd_query_worst_blocks(s, f, WORST_BLOCKS, append_capped, &c, err));
     if (o->full) {
         LIST("timelines", NULL, 1000,
-             gd_store_timelines(s, f, TIMELINE_BINS, TIMELINE_BLOCKS, TIMELINE_PAGE_EVENTS, append_capped,
+             gd_query_timelines(s, f, TIMELINE_BINS, TIMELINE_BLOCKS, TIMELINE_PAGE_EVENTS, append_capped,
                                 &c, err));
         gd_flame_query fq = {*f, FLAME_PRUNE, FLAME_BLOCKS, FLAME_SAMPLES, FLAME_GROUPS};
-        LIST("flames", NULL, FLAME_GROUPS, gd_store_group_flames(s, &fq, append_capped, &c, err));
+        LIST("flames", NULL, FLAME_GROUPS, gd_query_group_flames(s, &fq, append_capped, &c, err));
     }
     gd_blocks_query bq = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
-    LIST("groups", "groups_total", GROUPS, gd_store_block_groups(s, &bq, append_capped, &c, err));
+    LIST("groups", "groups_total", GROUPS, gd_query_block_groups(s, &bq, append_capped, &c, err));
     gd_pages_query pq = {.filter = *f, .slow_ms = NAN};
-    LIST("pages", "pages_total", o->full ? PAGES : 0, gd_store_pages(s, &pq, append_capped, &c, err));
+    LIST("pages", "pages_total", o->full ? PAGES : 0, gd_query_pages(s, &pq, append_capped, &c, err));
     pq.slow_ms = GD_REPORT_PAGE_OK_MS;
-    LIST("slow_pages", "slow_pages_total", 50, gd_store_pages(s, &pq, append_capped, &c, err));
+    LIST("slow_pages", "slow_pages_total", 50, gd_query_pages(s, &pq, append_capped, &c, err));
     rate_pages(json_object_get(doc, "pages"));
     rate_pages(json_object_get(doc, "slow_pages"));
-    LIST("overdraw", "overdraw_total", DUMPS, gd_store_overdraw(s, f, o->full, append_capped, &c, err));
+    LIST("overdraw", "overdraw_total", DUMPS, gd_query_overdraw(s, f, o->full, append_capped, &c, err));
     if (!o->full) { /* the areas are for drawing */
         size_t i;
         json_t *d;
@@ -222,23 +222,23 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
             json_object_del(d, "areas");
     }
     gd_images_query iq = {.filter = *f, .high = NAN, .low = NAN};
-    LIST("images", "images_total", IMAGES, gd_store_images(s, &iq, append_capped, &c, err));
-    LIST("frames", NULL, 1000, gd_store_frame_stats(s, f, append_capped, &c, err));
+    LIST("images", "images_total", IMAGES, gd_query_images(s, &iq, append_capped, &c, err));
+    LIST("frames", NULL, 1000, gd_query_frame_stats(s, f, append_capped, &c, err));
     gd_startup_query sq = {.filter = *f, .breakdown = 1}; /* #27: one subquery per launch */
-    LIST("startups", "startups_total", STARTUPS, gd_store_startups(s, &sq, append_capped, &c, err));
+    LIST("startups", "startups_total", STARTUPS, gd_query_startups(s, &sq, append_capped, &c, err));
     {
         /* the ANR dumps first, then the snapshots that show a lock wait or
          * a deadlock; the quiet snapshots are counted, not listed (#28) */
         gd_anr_counts folded = {0};
         gd_anr_query aq = {.filter = *f, .counts = &folded};
-        LIST("anrs", "anrs_total", ANRS, gd_store_anr_list(s, &aq, append_capped, &c, err));
+        LIST("anrs", "anrs_total", ANRS, gd_query_anr_list(s, &aq, append_capped, &c, err));
         json_object_set_new(doc, "anrs_quiet", json_integer(folded.folded));
     }
     {
         issues_and_locks t = {{json_array(), ISSUES, 0}, {json_array(), ISSUES, 0}};
         json_object_set_new(doc, "issues", t.issues.arr);
         json_object_set_new(doc, "locks", t.locks.arr);
-        if ((rc = gd_store_issues(s, f, NULL, append_issue, &t, err)))
+        if ((rc = gd_query_issues(s, f, NULL, append_issue, &t, err)))
             goto fail;
         json_object_set_new(doc, "issues_total", json_integer((json_int_t)t.issues.seen));
         json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.locks.seen));

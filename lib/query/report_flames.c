@@ -240,7 +240,7 @@ typedef struct flame_ctx {
     gd_store *s;
     const gd_flame_query *q;
     cs_agg agg;
-    json_t *rows; /* group rows collected from gd_store_block_groups */
+    json_t *rows; /* group rows collected from gd_query_block_groups */
 } flame_ctx;
 
 static int collect_row(void *ctx, json_t *row)
@@ -354,12 +354,12 @@ static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
     return rc;
 }
 
-int gd_store_group_flames(gd_store *s, const gd_flame_query *fq, gd_row_fn fn, void *ctx,
+int gd_query_group_flames(gd_store *s, const gd_flame_query *fq, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
     flame_ctx fc = {s, fq, {0}, json_array()};
     gd_blocks_query bq = {.filter = fq->filter, .threshold = NAN, .kind = GD_KIND_NONE};
-    int rc = gd_store_block_groups(s, &bq, collect_row, fc.rows, err);
+    int rc = gd_query_block_groups(s, &bq, collect_row, fc.rows, err);
     if (!rc)
         rc = agg_init(&fc.agg, s, err);
     size_t i;
@@ -437,7 +437,7 @@ static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *
     return rc;
 }
 
-int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
+int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
     char fl[4096], sql[8192];

@@ -49,7 +49,7 @@ static int64_t count_of(gd_store *s, const char *fmt, const char *set, gd_error 
 
 /* ---- counts and worst blocks -------------------------------------------- */
 
-int gd_store_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     static const struct {
         const char *key, *sql;
@@ -95,7 +95,7 @@ int gd_store_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
     return GD_OK;
 }
 
-/* One block row of the report (BLOCK_COLS, as gd_store_worst_blocks lists it). */
+/* One block row of the report (BLOCK_COLS, as gd_query_worst_blocks lists it). */
 json_t *gd_report_block_row(sqlite3_stmt *q)
 {
     double start = sqlite3_column_double(q, 3), dur = sqlite3_column_double(q, 4);
@@ -122,7 +122,7 @@ json_t *gd_report_block_row(sqlite3_stmt *q)
     return r;
 }
 
-int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
+int gd_query_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
     char set[4200], sql[8192];
@@ -260,7 +260,7 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     return gd_states_lane(s, id, bin_ms / 2, (size_t)bins * 2 + 2, lane, err);
 }
 
-int gd_store_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks, int max_events,
+int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks, int max_events,
                        gd_row_fn fn, void *ctx, gd_error *err)
 {
     if (bins < 1)
@@ -306,7 +306,7 @@ static json_t *dispatch_row(sqlite3_stmt *q)
     return r;
 }
 
-int gd_store_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
@@ -331,7 +331,7 @@ static json_t *cpu_row(sqlite3_stmt *q)
     return r;
 }
 
-int gd_store_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
@@ -370,7 +370,7 @@ static double frame_pct(sqlite3_stmt *q, int64_t trace, const char *win, int64_t
 static const double frame_hist_upper[7] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VSYNC_MS, 50, 100, 200,
                                            GD_FRAME_FROZEN_MS};
 
-int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);

@@ -11,13 +11,13 @@
 /* Counts over the selected traces, one row: traces, dispatches, blocks,
  * short, long, anr, samples, pages (instances), dumps, images, frames,
  * start_ms, end_ms (null when empty). */
-int gd_store_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* The `n` longest blocks: trace, id, tid, thread ("main" or the thread's
  * name or null), start_ms, duration_ms, kind, samples, key_frame, group,
  * cpu_busy, unfinished, blame, and the Looper message's handler, callback
  * and what (null when unknown); by duration descending. */
-int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
+int gd_query_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
 /* One row per trace: its thresholds and span, then series on `bins` equal
@@ -29,7 +29,7 @@ int gd_store_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, 
  *     `max_blocks`, by start), blocks_total (before the cap)
  *   page_events [{ts_ms, event, page, hash}] (first `max_events`),
  *   page_events_total. */
-int gd_store_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks, int max_events,
+int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks, int max_events,
                        gd_row_fn fn, void *ctx, gd_error *err);
 
 typedef struct gd_flame_query {
@@ -40,34 +40,34 @@ typedef struct gd_flame_query {
     int max_groups;      /* groups (by total_ms); 0 = all                               */
 } gd_flame_query;
 
-/* The block groups of gd_store_block_groups (same fields, same order), each
+/* The block groups of gd_query_block_groups (same fields, same order), each
  * with "samples" (all samples of its blocks), "flame" (icicle tree
  * {name, value, children[]} rooted at "all", children by value descending,
  * pruned), "frames" (a string table) and "blocks" [{id, trace, tid,
  * start_ms, duration_ms, kind, samples, key_frame, stacks: [{ts_ms,
  * frames: [index into "frames", innermost first]}]}]. */
-int gd_store_group_flames(gd_store *s, const gd_flame_query *q, gd_row_fn fn, void *ctx,
+int gd_query_group_flames(gd_store *s, const gd_flame_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
 /* Folded stacks of the samples inside blocks (of group `group` only when
  * not NULL): rows {stack: "root;...;leaf", count}, ';' inside a frame
  * replaced by ','.  The counts sum to the blocks' samples. */
-int gd_store_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
+int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
                     gd_error *err);
 
 /* Every dispatch, by trace and start: trace, pid, tid, thread (name or
  * null), start_ms, dur_ms, thread_ms, msg. Streams (constant memory). */
-int gd_store_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Every CPU sample with a ratio, by trace and time: trace, pid (the trace's
  * pid or null), ts_ms, total_ratio, app_ratio. Streams. */
-int gd_store_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Rendered frames per trace and window: trace, window, count, janky (over
  * one 60 Hz frame, GD_FRAME_VSYNC_MS = 1000/60 ms), frozen (over
  * GD_FRAME_FROZEN_MS, 700 ms), p50_ms, p95_ms, max_ms, hist (the frame-time
  * histogram: [[upper_ms, count]] for frames up to 8, 1000/60, 2000/60 (shown
  * rounded: 16.667, 33.333), 50, 100, 200, 700 ms and [null, count] past 700). */
-int gd_store_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 #endif

@@ -128,7 +128,7 @@ static int no_match(gd_store *s, const char *selector, const char *col, gd_error
                         key, vals, more ? ", ..." : "");
 }
 
-int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err)
+int gd_query_select(gd_store *s, const char *selector, gd_selection *out, gd_error *err)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;
@@ -189,7 +189,7 @@ int gd_store_select(gd_store *s, const char *selector, gd_selection *out, gd_err
     return rc;
 }
 
-int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err)
+int gd_query_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err)
 {
     *oldest = *newest = NULL;
     *n = 0;
@@ -226,12 +226,12 @@ int gd_store_version_span(gd_store *s, char **oldest, char **newest, size_t *n, 
     return rc;
 }
 
-int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err)
+int gd_query_select_newest(gd_store *s, gd_selection *out, gd_error *err)
 {
     memset(out, 0, sizeof *out);
     char *best = NULL, *oldest = NULL;
     size_t nv;
-    int step, rc = gd_store_version_span(s, &oldest, &best, &nv, err);
+    int step, rc = gd_query_version_span(s, &oldest, &best, &nv, err);
     free(oldest);
     if (rc)
         return rc;
@@ -240,7 +240,7 @@ int gd_store_select_newest(gd_store *s, gd_selection *out, gd_error *err)
         char sel[1100];
         snprintf(sel, sizeof sel, "version=%.1000s", best);
         free(best);
-        return gd_store_select(s, sel, out, err);
+        return gd_query_select(s, sel, out, err);
     }
     /* no versions: every trace */
     if (!(q = gd_store_prepare(s, "SELECT id, exposure_ms FROM trace ORDER BY id", err)))

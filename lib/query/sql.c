@@ -80,7 +80,7 @@ static int past_deadline(void *ctx)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9 > *(const double *)ctx;
 }
 
-int gd_store_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_sql(gd_store *s, const char *sql, double timeout_s, gd_row_fn fn, void *ctx, gd_error *err)
 {
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;

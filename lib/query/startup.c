@@ -55,7 +55,7 @@ static json_t *startup_row(sqlite3_stmt *q)
     " 'blocked_ms', round(p.blocked_ms, 3))) FROM (SELECT * FROM startup_phase"                    \
     " WHERE startup = st.id ORDER BY ts_ms, id) p)"
 
-int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
+int gd_query_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
                       gd_error *err)
 {
     char filt[4096], sql[8192];

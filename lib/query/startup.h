@@ -20,7 +20,7 @@ typedef struct gd_startup_query {
  * "phases": its startup_phase rows as an object by phase name ({ts_ms,
  * dur_ms, slices, running_ms, runnable_ms, sleeping_ms, blocked_ms}; {}
  * for a launch not read from a trace's slices). */
-int gd_store_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
+int gd_query_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void *ctx,
                       gd_error *err);
 
 #endif

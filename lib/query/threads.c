@@ -92,7 +92,7 @@ static int block_range(gd_store *s, int64_t id, int64_t *trace, int64_t *tid, do
                " LIMIT 1) AS name")
 enum { TS_TRACE = 0, STATE_COLS(GD_COL_ENUM) TS_NCOLS };
 
-int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     int64_t btrace = -1, tid = q->tid;
     double start = -INFINITY, end = INFINITY;

@@ -14,6 +14,6 @@ typedef struct gd_threads_query {
  * then by Running time (longest first), then tid.  Fields: godeye-threads(1)
  * OUTPUT.  GD_OK; GD_ERR_DATA when q->block names no block; another error
  * code with err filled (database failure, out of memory). */
-int gd_store_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 #endif

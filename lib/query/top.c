@@ -377,19 +377,19 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     gd_blocks_query all = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
     gd_startup_query sq = {.filter = *f};
     if (!rc)
-        rc = gd_store_blocks(s, &anr, on_anr_block, &a, err);
+        rc = gd_query_blocks(s, &anr, on_anr_block, &a, err);
     if (!rc)
-        rc = gd_store_anr(s, f, on_anr_dump, &a, err);
+        rc = gd_query_anr(s, f, on_anr_dump, &a, err);
     if (!rc)
-        rc = gd_store_block_groups(s, &all, on_group, &a, err);
+        rc = gd_query_block_groups(s, &all, on_group, &a, err);
     if (!rc)
-        rc = gd_store_startups(s, &sq, on_startup, &la, err);
+        rc = gd_query_startups(s, &sq, on_startup, &la, err);
     if (!rc)
         rc = add_launches(&a, la.by);
     if (!rc)
         rc = add_frames(s, &a, set);
     if (!rc)
-        rc = gd_store_issues(s, f, NULL, on_issue, &lk, err);
+        rc = gd_query_issues(s, f, NULL, on_issue, &lk, err);
     if (!rc)
         rc = add_locks(&a, lk.by);
     json_decref(la.by);

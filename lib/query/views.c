@@ -140,7 +140,7 @@ static json_t *pctl(double *v, size_t n, double p)
     return n ? json_real(gd_ms_round(gd_percentile(v, n, p))) : json_null();
 }
 
-int gd_store_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(&pq->filter, "trace", filt, sizeof filt);
@@ -258,7 +258,7 @@ out:
     X(D_BROKEN, "broken")
 enum { D_ID = 0, DUMP_COLS(GD_COL_ENUM) D_NCOLS };
 
-int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
+int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err)
 {
     char filt[4096], sql[8192];
@@ -354,7 +354,7 @@ static int cmp_wasted(const void *a, const void *b)
     return 0;
 }
 
-int gd_store_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
+int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(&iq->filter, "trace", filt, sizeof filt);

@@ -16,11 +16,11 @@ typedef struct gd_pages_query {
 
 /* Page instances with their timelines (`godeye pages`), or per-class
  * aggregates with q->group. */
-int gd_store_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* One row per view dump with its overdraw (`godeye overdraw`); with_views
  * adds "view_list" (the tree). */
-int gd_store_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
+int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err);
 
 typedef struct gd_images_query {
@@ -31,6 +31,6 @@ typedef struct gd_images_query {
 
 /* Image issues, de-duplicated by (trace, page instance, view, bitmap size,
  * issue) with a count, by wasted bytes descending (`godeye images`). */
-int gd_store_images(gd_store *s, const gd_images_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+int gd_query_images(gd_store *s, const gd_images_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 #endif

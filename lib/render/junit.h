@@ -7,7 +7,7 @@
 
 /* Writes one <testsuite name="suite"> with a <testcase> per row of
  * `rows` (objects with rule, value, limit, status, unit as
- * gd_store_check gives them): a <failure> for a broken rule (fail, or
+ * gd_query_check gives them): a <failure> for a broken rule (fail, or
  * no data for a rule not optional), <skipped> for "skipped".  All text is XML-escaped (control characters other than
  * tab and newline, which XML 1.0 cannot carry, become '?').  0, or -1 when
  * writing failed. */

@@ -22,7 +22,7 @@ static json_int_t rows(gd_store *s)
 {
     json_int_t n = -1;
     gd_error err = {0};
-    if (gd_store_sql(s,
+    if (gd_query_sql(s,
                      "SELECT (SELECT count(*) FROM trace) + (SELECT count(*) FROM dispatch) +"
                      " (SELECT count(*) FROM sample) + (SELECT count(*) FROM raw_event) +"
                      " (SELECT count(*) FROM block) + (SELECT count(*) FROM issue) +"

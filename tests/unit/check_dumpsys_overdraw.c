@@ -214,7 +214,7 @@ static void ingest_and_read(const char *text, int utf16, got *out)
     char *inputs[] = {path};
     ck_assert_msg(gd_ingest(s, inputs, 1, NULL, NULL, NULL, &err) == 0, "%s", err.msg);
     memset(out, 0, sizeof *out);
-    ck_assert_int_eq(gd_store_overdraw(s, NULL, 0, on_row, out, &err), 0);
+    ck_assert_int_eq(gd_query_overdraw(s, NULL, 0, on_row, out, &err), 0);
     gd_store_close(s);
     unlink(path);
     unlink(db);

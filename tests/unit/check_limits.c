@@ -195,7 +195,7 @@ START_TEST(writer_counts_numbers_out_of_range)
     ck_assert_int_eq(json_integer_value(json_object_get(l.stats, "number out of range")), 2);
     json_t *rows = json_array();
     gd_images_query q = {0};
-    ck_assert_int_eq(gd_store_images(s, &q, count_rows, rows, &err), 0);
+    ck_assert_int_eq(gd_query_images(s, &q, count_rows, rows, &err), 0);
     ck_assert_int_eq(json_array_size(rows), 0);
     json_decref(rows);
     json_decref(l.stats);
@@ -216,7 +216,7 @@ START_TEST(clickhouse_day_within_its_range)
     const char *tables[] = {"dispatches", "blocks", "traces"};
     for (size_t t = 0; t < 3; t++) {
         json_t *rows = json_array();
-        ck_assert_int_eq(gd_store_export(s, tables[t], l.res.trace, count_rows, rows, &err), 0);
+        ck_assert_int_eq(gd_fleet_export(s, tables[t], l.res.trace, count_rows, rows, &err), 0);
         ck_assert_int_gt(json_array_size(rows), 0);
         size_t i;
         json_t *r;

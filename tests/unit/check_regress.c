@@ -60,7 +60,7 @@ static json_t *query(gd_store *s, const char *sql)
 {
     json_t *row = NULL;
     gd_error err = {0};
-    ck_assert_int_eq(gd_store_sql(s, sql, 0, keep_first, &row, &err), GD_OK);
+    ck_assert_int_eq(gd_query_sql(s, sql, 0, keep_first, &row, &err), GD_OK);
     ck_assert_ptr_nonnull(row);
     return row;
 }

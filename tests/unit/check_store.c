@@ -70,7 +70,7 @@ static json_t *blocks_of(gd_store *s, double threshold)
     json_t *a = json_array();
     gd_blocks_query q = {.threshold = threshold};
     gd_error err = {0};
-    ck_assert_int_eq(gd_store_blocks(s, &q, collect, a, &err), 0);
+    ck_assert_int_eq(gd_query_blocks(s, &q, collect, a, &err), 0);
     return a;
 }
 
@@ -87,7 +87,7 @@ static long long sql_int(gd_store *s, const char *sql, const char *col)
 {
     json_t *rows = json_array();
     gd_error err = {0};
-    ck_assert_msg(gd_store_sql(s, sql, 0, keep_row, rows, &err) == 0, "%s: %s", sql, err.msg);
+    ck_assert_msg(gd_query_sql(s, sql, 0, keep_row, rows, &err) == 0, "%s: %s", sql, err.msg);
     ck_assert_uint_eq(json_array_size(rows), 1);
     json_t *v = json_object_get(json_array_get(rows, 0), col);
     ck_assert_msg(json_is_integer(v), "%s: %s not an integer", sql, col);
@@ -422,7 +422,7 @@ START_TEST(readonly_sql_refusals)
     gd_error err = {0};
     ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
     json_t *rows = json_array();
-    ck_assert_int_eq(gd_store_sql(s, "select count(*) as n from dispatch", 0, collect, rows, &err), 0);
+    ck_assert_int_eq(gd_query_sql(s, "select count(*) as n from dispatch", 0, collect, rows, &err), 0);
     ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(rows, 0), "n")), 7);
     const char *refused[] = {
         "delete from trace", "attach database '/tmp/x.db' as x", "pragma user_version=3",
@@ -431,7 +431,7 @@ START_TEST(readonly_sql_refusals)
     };
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
         gd_error e = {0};
-        ck_assert_int_eq(gd_store_sql(s, refused[i], 0, collect, rows, &e), GD_ERR_USAGE);
+        ck_assert_int_eq(gd_query_sql(s, refused[i], 0, collect, rows, &e), GD_ERR_USAGE);
     }
     ck_assert_int_eq(json_array_size(rows), 1);
     json_decref(rows);
