@@ -1,6 +1,7 @@
 /* event.c - names of event kinds and initialisers for events and meta. */
 #include "event.h"
 #include "row.h"
+#include "skip_reasons.h"
 
 #include <string.h>
 
@@ -183,6 +184,6 @@ size_t gd_sink_cut(const gd_sink *s, const char *t, size_t len, size_t max, long
     if (len <= max)
         return len;
     if (s)
-        gd_sink_skip(s, GD_SKIP_TEXT_CUT, line, 0);
+        gd_sink_skip(s, GD_SKIP(TEXT_CUT), line, 0);
     return gd_utf8_cut(t, len, max);
 }

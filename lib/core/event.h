@@ -356,12 +356,9 @@ static inline void gd_sink_skip(const gd_sink *s, const char *reason, long line,
         s->skip(s->ctx, reason, line, col);
 }
 
-/* The one reason under which a text cut at its bound is counted (#25
- * item 16). */
-#define GD_SKIP_TEXT_CUT "text cut at its bound (at a character boundary)"
 /* The length of t[0..len) that a copy bounded to `max` bytes keeps: cut
  * without splitting a UTF-8 character (gd_utf8_cut), and counted once
- * under GD_SKIP_TEXT_CUT at `line` when it is cut (s may be NULL). */
+ * under GD_SKIP(TEXT_CUT) (core/skip_reasons.def, #25 item 16) at `line` when it is cut (s may be NULL). */
 size_t gd_sink_cut(const gd_sink *s, const char *t, size_t len, size_t max, long line);
 
 #endif

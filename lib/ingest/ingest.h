@@ -27,14 +27,12 @@ typedef struct gd_ingest_opts {
      * blame then see the original names).  Only the retraced frame is
      * stored; a frame whose class is not in the mapping stays as it is; an
      * ambiguous one (several originals fit) stays obfuscated and is counted
-     * as the skip reason GD_SKIP_RETRACE_AMBIGUOUS.  The mapping's content
+     * as the skip reason GD_SKIP(RETRACE_AMBIGUOUS).  The mapping's content
      * hash is part of each trace's duplicate key. */
     const char *mapping;
     const gd_fetch_opts *fetch;  /* limits of URL inputs; NULL: the defaults */
     const gd_trace_tags *tags;   /* stated for every trace of this ingest, or NULL */
 } gd_ingest_opts;
-
-#define GD_SKIP_RETRACE_AMBIGUOUS "retrace: ambiguous"
 
 /* What one input became. */
 typedef struct gd_ingest_report {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/skip_reasons.h"
 #include "core/util.h"
 #include "ingest/ingest.h"
 
@@ -58,7 +59,7 @@ static int rs_bare(gd_retrace_sink *r, const gd_event *ev, const char *fr, size_
         return 0;
     }
     if (gd_retrace_distinct(&r->res) > 1) {
-        r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
+        r->inner.skip(r->inner.ctx, GD_SKIP(RETRACE_AMBIGUOUS), ev->line, 0);
         return 0;
     }
     const gd_rframe *f = &r->res.f[0];
@@ -103,7 +104,7 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
                                                  err))
                 return err->code;
             if (r->res.nalt && (nd = gd_retrace_distinct(&r->res)) > 1)
-                r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
+                r->inner.skip(r->inner.ctx, GD_SKIP(RETRACE_AMBIGUOUS), ev->line, 0);
             if (!r->res.nalt && !r->res.dropped)
                 r->unknown++;
             r->cut += r->res.cut;
@@ -178,7 +179,7 @@ static int rs_method(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
         return r->inner.event(r->inner.ctx, ev, err);
     }
     if (gd_retrace_distinct(&r->res) > 1) {
-        r->inner.skip(r->inner.ctx, GD_SKIP_RETRACE_AMBIGUOUS, ev->line, 0);
+        r->inner.skip(r->inner.ctx, GD_SKIP(RETRACE_AMBIGUOUS), ev->line, 0);
         return r->inner.event(r->inner.ctx, ev, err);
     }
     r->retraced++;

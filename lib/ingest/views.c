@@ -10,6 +10,7 @@
 #include "analysis/stats.h"
 #include "ingest/views.h"
 #include "store/sql.h"
+#include "core/skip_reasons.h"
 #include "core/util.h"
 
 #define MAX_AREAS 20000
@@ -164,7 +165,7 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
     case GD_EV_IMAGE: {
         const gd_image_ev *im = &ev->u.image;
         if (im->bitmap_w <= 0 || im->bitmap_h <= 0 || im->view_w < 0 || im->view_h < 0) {
-            skip(skip_ctx, "image: bad size", ev->line, 0);
+            skip(skip_ctx, GD_SKIP(IMAGE_BAD_SIZE), ev->line, 0);
             return GD_OK;
         }
         st = w->st[VW_IMAGE];
@@ -186,7 +187,7 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
     case GD_EV_FRAME: {
         const gd_frame_ev *f = &ev->u.frame;
         if (!gd_has(f->dur) || f->dur < 0) {
-            skip(skip_ctx, "frame: bad duration", ev->line, 0);
+            skip(skip_ctx, GD_SKIP(FRAME_BAD_DURATION), ev->line, 0);
             return GD_OK;
         }
         st = w->st[VW_FRAME];

@@ -8,6 +8,7 @@
 
 #include "analysis/vitals.h"
 #include "core/icache.h"
+#include "core/skip_reasons.h"
 #include "reader/procstat.h"
 #include "ingest/views.h"
 #include "store/sql.h"
@@ -375,7 +376,7 @@ static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
     if (rc)
         return rc;
     if (!changed)
-        count_reason(w, "ignored: startup: Fully drawn of no launch read before it", ev->line);
+        count_reason(w, GD_SKIP(IGNORED_STARTUP_FULLY_DRAWN_OF_NO_LAUNCH), ev->line);
     return NOT_COUNTED; /* a figure of a launch, not an event of its own */
 }
 
@@ -399,7 +400,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     if (u->fully_drawn)
         return put_fully_drawn(w, ev, err);
     if (kind && strcmp(kind, "cold") != 0 && strcmp(kind, "warm") != 0 && strcmp(kind, "hot") != 0) {
-        count_reason(w, "ignored: startup: unknown kind", ev->line);
+        count_reason(w, GD_SKIP(IGNORED_STARTUP_UNKNOWN_KIND), ev->line);
         kind = NULL;
     }
     if (gd_has(ev->ts)) {
@@ -421,7 +422,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         int fill = seen && kind && sqlite3_column_type(q, 1) == SQLITE_NULL;
         gd_store_release(w->s, q);
         if (seen) {
-            count_reason(w, "ignored: startup: the same launch reported twice", ev->line);
+            count_reason(w, GD_SKIP(IGNORED_STARTUP_SAME_LAUNCH_TWICE), ev->line);
             if (!fill)
                 return NOT_COUNTED;
             sqlite3_stmt *k = gd_store_cached(w->s, "UPDATE startup SET kind = ?1 WHERE id = ?2", err);
@@ -563,7 +564,7 @@ static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_DISPATCH: {
         const gd_dispatch_ev *d = &ev->u.dispatch;
         if (!gd_has(d->dur) || d->dur < 0)
-            return skip_event(w, "dispatch: negative duration", ev->line);
+            return skip_event(w, GD_SKIP(DISPATCH_NEGATIVE_DURATION), ev->line);
         int64_t msg = -1;
         if (d->msg && (rc = intern_msg(w, d->msg, &msg, err)))
             return rc;
@@ -572,7 +573,7 @@ static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
     }
     case GD_EV_STACK:
         if (ev->u.stack.nframes == 0)
-            return skip_event(w, "stack: no frames", ev->line);
+            return skip_event(w, GD_SKIP(STACK_NO_FRAMES), ev->line);
         return put_stack(w, ev, err);
     case GD_EV_CPU:
         return put_cpu(w, ev, err);
@@ -585,11 +586,11 @@ static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
         return gd_views_put(w->views, w->trace, w->meta.max_depth, ev, on_skip, w, err);
     case GD_EV_METHOD:
         if ((rc = gd_mw_put(w->methods, ev, err)) == GD_OTHER_RULE)
-            return skip_event(w, "method: no method name", ev->line);
+            return skip_event(w, GD_SKIP(METHOD_NO_METHOD_NAME), ev->line);
         return rc;
     case GD_EV_STARTUP:
         if (!gd_has(ev->u.startup.total_ms) || ev->u.startup.total_ms < 0)
-            return skip_event(w, "startup: no total time", ev->line);
+            return skip_event(w, GD_SKIP(STARTUP_NO_TOTAL_TIME), ev->line);
         return put_startup(w, ev, err);
     case GD_EV_THREAD_STATE:
         return put_thread_state(w, ev, err);
@@ -820,11 +821,11 @@ static int finish_methods(gd_writer *w, gd_error *err)
     if (rc)
         return rc;
     if (st.unbalanced)
-        count_reason_n(w, "method: exit without enter", st.unbalanced, 0);
+        count_reason_n(w, GD_SKIP(METHOD_EXIT_WITHOUT_ENTER), st.unbalanced, 0);
     if (st.too_deep)
-        count_reason_n(w, "method: nesting too deep", st.too_deep, 0);
+        count_reason_n(w, GD_SKIP(METHOD_NESTING_TOO_DEEP), st.too_deep, 0);
     if (st.unclosed)
-        count_reason_n(w, "ignored: method: exit missing, closed with its caller", st.unclosed, 0);
+        count_reason_n(w, GD_SKIP(IGNORED_METHOD_EXIT_MISSING_CLOSED_WITH_CALLER), st.unclosed, 0);
     w->skipped += st.unbalanced + st.too_deep;
     return GD_OK;
 }
@@ -894,9 +895,9 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
         (rc = resolve_main(w, err)) || (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     if (w->pairing.ends_without_begin)
-        count_reason_n(w, "looper: end without begin", w->pairing.ends_without_begin, 0);
+        count_reason_n(w, GD_SKIP(LOOPER_END_WITHOUT_BEGIN), w->pairing.ends_without_begin, 0);
     if (w->pairing.begins_dropped)
-        count_reason_n(w, "looper: nesting too deep", w->pairing.begins_dropped, 0);
+        count_reason_n(w, GD_SKIP(LOOPER_NESTING_TOO_DEEP), w->pairing.begins_dropped, 0);
     w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
     /* the calls stream in sorted by thread: their indexes built after */
     if ((rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", err)) || (rc = finish_methods(w, err)) ||

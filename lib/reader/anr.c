@@ -167,7 +167,7 @@ static int anr_add_frame(anr_ctx *c, const char *a, size_t na, const char *b, si
                   const char *z, size_t nz, long line);
 static void anr_copy_str(char *dst, size_t cap, const char *src, size_t n);
 /* anr_copy_str of a text read from the input: a cut is counted under
- * GD_SKIP_TEXT_CUT at the line being read (gd_sink_cut). */
+ * GD_SKIP(TEXT_CUT) at the line being read (gd_sink_cut). */
 static void gd_anr_copy_text(anr_ctx *c, char *dst, size_t cap, const char *src, size_t n);
 static int anr_emit_held(anr_ctx *c);
 static int anr_end_dump(anr_ctx *c);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/row.h"
+#include "core/skip_reasons.h"
 #include "slicetrack.h"
 
 typedef struct athread {
@@ -147,7 +148,7 @@ static athread *thread_of(gd_atrace *a, int64_t tid, gd_error *err)
     }
     if (a->n >= ATRACE_MAX_THREADS) {
         if (!a->full)
-            gd_sink_skip(a->sink, why(a, "too many threads, later ones not tracked"), 0, 0);
+            gd_sink_skip(a->sink, why(a, GD_SKIP(TOO_MANY_THREADS_LATER_ONES_NOT_TRACKED)), 0, 0);
         a->full = 1;
         return NULL;
     }
@@ -426,11 +427,11 @@ static int slice_begin(gd_atrace *a, int ns, uint64_t id, double ts_ms, int64_t 
     gd_slice *f = gd_slicetrack_begin(a->st, ns, id, tid,
                                       len < ATRACE_MAX_NAME ? len : ATRACE_MAX_NAME, &st);
     if (st == GD_ST_MEM)
-        gd_sink_skip(a->sink, why(a, "slice dropped: open slices over 16 MiB"), line, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(SLICE_DROPPED_OPEN_SLICES_OVER_16_MIB)), line, 0);
     else if (st == GD_ST_DEEP)
-        gd_sink_skip(a->sink, why(a, "slices nested too deep"), line, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(SLICES_NESTED_TOO_DEEP)), line, 0);
     else if (st == GD_ST_FULL)
-        gd_sink_skip(a->sink, why(a, "too many tracks, later ones not tracked"), line, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(TOO_MANY_TRACKS_LATER_ONES_NOT_TRACKED)), line, 0);
     else if (st == GD_ST_NOMEM)
         return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
     if (!f)
@@ -478,7 +479,7 @@ static int slice_end(gd_atrace *a, int ns, uint64_t id, double ts_ms, int64_t ti
     if (st == GD_ST_DROPPED)
         return 0;
     if (!f) {
-        gd_sink_skip(a->sink, why(a, "slice end without begin"), line, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(SLICE_END_WITHOUT_BEGIN)), line, 0);
         return 0;
     }
     return emit_slice(a, t, f, parent, ts_ms, depth, 0, line, err);
@@ -575,7 +576,7 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
     const char *end = buf + len, *p = buf + 2;
     const char *bar = memchr(p, '|', (size_t)(end - p));
     if (!bar) {
-        gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
+        gd_sink_skip(a->sink, ignored(a, GD_SKIP(ASYNC_SLICE_MARKER)), line, 0);
         return 0;
     }
     int64_t pid = 0;
@@ -606,7 +607,7 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
                    !memchr(name, ':', nl);
         if (!is13 && (!name || nl <= sizeof launching - 1 ||
                       memcmp(name, launching, sizeof launching - 1) != 0)) {
-            gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
+            gd_sink_skip(a->sink, ignored(a, GD_SKIP(ASYNC_SLICE_MARKER)), line, 0);
             return 0;
         }
         alaunch *l = NULL;
@@ -614,7 +615,7 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
             if (!a->launch[i].used)
                 l = &a->launch[i];
         if (!l) {
-            gd_sink_skip(a->sink, why(a, "too many launches in progress"), line, 0);
+            gd_sink_skip(a->sink, why(a, GD_SKIP(TOO_MANY_LAUNCHES_IN_PROGRESS)), line, 0);
             return 0;
         }
         memset(l, 0, sizeof *l);
@@ -646,12 +647,12 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
         if (a->launch[i].used && !a->launch[i].ended && strcmp(a->launch[i].key, key) == 0)
             l = &a->launch[i];
     if (!l) {
-        gd_sink_skip(a->sink, ignored(a, "async slice marker"), line, 0);
+        gd_sink_skip(a->sink, ignored(a, GD_SKIP(ASYNC_SLICE_MARKER)), line, 0);
         return 0;
     }
     if (ts_ms < l->ts) {
         l->used = 0;
-        gd_sink_skip(a->sink, why(a, "launch ends before it begins"), line, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(LAUNCH_ENDS_BEFORE_IT_BEGINS)), line, 0);
         return 0;
     }
     if (l->a13 && !l->have_pkg) { /* its completed marker names the app */
@@ -692,7 +693,7 @@ static int launch_completed(gd_atrace *a, const char *name, size_t nl, long line
     else if (kl == 4 && memcmp(q, "-hot", 4) == 0)
         kind = "hot";
     if (kl == 13 && memcmp(q, "-same-process", 13) == 0) {
-        gd_sink_skip(a->sink, ignored(a, "launch completed in the same process"), line, 0);
+        gd_sink_skip(a->sink, ignored(a, GD_SKIP(LAUNCH_COMPLETED_IN_THE_SAME_PROCESS)), line, 0);
         return 0;
     }
     alaunch *l = NULL;
@@ -700,7 +701,7 @@ static int launch_completed(gd_atrace *a, const char *name, size_t nl, long line
         if (a->launch[i].used && a->launch[i].a13 && !a->launch[i].have_pkg && a->launch[i].id == id)
             l = &a->launch[i];
     if (!l) {
-        gd_sink_skip(a->sink, why(a, "launch completed marker of no launch"), line, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(LAUNCH_COMPLETED_MARKER_OF_NO_LAUNCH)), line, 0);
         return 0;
     }
     size_t pk = (size_t)(end - colon - 1);
@@ -730,7 +731,7 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == 0))
         len--;
     if (len == 0) {
-        gd_sink_skip(a->sink, why(a, "empty marker"), line, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(EMPTY_MARKER)), line, 0);
         return 0;
     }
     if (len >= 1 && buf[0] == 'E' && (len == 1 || buf[1] == '|'))
@@ -741,7 +742,7 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
             const char *p = buf + 2, *end = buf + len;
             const char *bar = memchr(p, '|', (size_t)(end - p));
             if (!bar) {
-                gd_sink_skip(a->sink, why(a, "begin marker without name"), line, 0);
+                gd_sink_skip(a->sink, why(a, GD_SKIP(BEGIN_MARKER_WITHOUT_NAME)), line, 0);
                 return 0;
             }
             int64_t pid = parse_pid(p, (size_t)(bar - p));
@@ -749,7 +750,7 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
                                    (size_t)(end - bar - 1), line, err);
         }
         case 'C':
-            gd_sink_skip(a->sink, ignored(a, "counter marker"), line, 0);
+            gd_sink_skip(a->sink, ignored(a, GD_SKIP(COUNTER_MARKER)), line, 0);
             return 0;
         case 'S':
         case 'F':
@@ -763,22 +764,22 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
             int r = bar ? launch_completed(a, bar + 1, (size_t)(end - bar - 1), line, err) : 1;
             if (r != 1)
                 return r;
-            gd_sink_skip(a->sink, ignored(a, "other atrace marker"), line, 0);
+            gd_sink_skip(a->sink, ignored(a, GD_SKIP(OTHER_ATRACE_MARKER)), line, 0);
             return 0;
         }
         case 'N':
         case 'T':
         case 'U':
-            gd_sink_skip(a->sink, ignored(a, "other atrace marker"), line, 0);
+            gd_sink_skip(a->sink, ignored(a, GD_SKIP(OTHER_ATRACE_MARKER)), line, 0);
             return 0;
         default:
             break;
         }
     }
     if (len >= 23 && memcmp(buf, "trace_event_clock_sync:", 23) == 0)
-        gd_sink_skip(a->sink, ignored(a, "clock sync marker"), line, 0);
+        gd_sink_skip(a->sink, ignored(a, GD_SKIP(CLOCK_SYNC_MARKER)), line, 0);
     else
-        gd_sink_skip(a->sink, ignored(a, "print not an atrace marker"), line, 0);
+        gd_sink_skip(a->sink, ignored(a, GD_SKIP(PRINT_NOT_AN_ATRACE_MARKER)), line, 0);
     return 0;
 }
 
@@ -787,7 +788,7 @@ int gd_atrace_marker(gd_atrace *a, double ts_ms, int64_t tid, int64_t tgid, cons
 static int flush_track(gd_atrace *a, athread *t, int ns, uint64_t id, gd_error *err)
 {
     if (gd_slicetrack_forget_dropped(a->st, ns, id))
-        gd_sink_skip(a->sink, why(a, "slices nested too deep"), 0, 0);
+        gd_sink_skip(a->sink, why(a, GD_SKIP(SLICES_NESTED_TOO_DEEP)), 0, 0);
     int rc = 0, depth;
     const gd_slice *parent;
     gd_slice *f;
@@ -802,8 +803,8 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
     for (int i = 0; i < ATRACE_MAX_LAUNCHES; i++)
         if (a->launch[i].used) {
             /* #27: a launch still open at the end has no first frame: no launch */
-            gd_sink_skip(a->sink, why(a, a->launch[i].ended ? "launch without its completed marker"
-                                                            : "launch never ended"), 0, 0);
+            gd_sink_skip(a->sink, why(a, a->launch[i].ended ? GD_SKIP(LAUNCH_WITHOUT_ITS_COMPLETED_MARKER)
+                                                            : GD_SKIP(LAUNCH_NEVER_ENDED)), 0, 0);
             a->launch[i].used = 0;
         }
     int64_t best = -1;

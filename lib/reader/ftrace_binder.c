@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/skip_reasons.h"
 
 typedef struct bcall {
     int64_t id, reply_id;    /* the call's debug id; its reply's (-1 none yet) */
@@ -254,7 +255,7 @@ static int new_slot(gd_binder *b, long line, gd_error *err)
         for (size_t i = 1; i < b->ncalls; i++)
             if (b->calls[i].used && (!b->calls[old].used || b->calls[i].seq < b->calls[old].seq))
                 old = i;
-        skip(b, "binder: too many calls waiting, the oldest closed without its reply", line);
+        skip(b, GD_SKIP(BINDER_TOO_MANY_CALLS_WAITING_THE_OLDEST), line);
         int rc = emit(b, (int)old, -1, err);
         if (rc)
             return -rc - 1;
@@ -284,7 +285,7 @@ int gd_binder_transaction(gd_binder *b, int64_t ts, int64_t tid, int64_t id, int
         /* the server answers the innermost call it is serving */
         bthr *t = thr_of(b, tid, 0);
         if (!t || !t->depth) {
-            skip(b, "binder: binder reply without its transaction", line);
+            skip(b, GD_SKIP(BINDER_BINDER_REPLY_WITHOUT_ITS_TRANSACTION), line);
             return 0;
         }
         int slot = t->stack[--t->depth];
@@ -312,7 +313,7 @@ int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long l
 {
     bkey *k = key_find(b, id);
     if (!k) {
-        skip(b, "binder: binder reply without its transaction", line);
+        skip(b, GD_SKIP(BINDER_BINDER_REPLY_WITHOUT_ITS_TRANSACTION), line);
         return 0;
     }
     int slot = k->slot;
@@ -320,7 +321,7 @@ int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long l
     if (c->reply_id == id) /* the reply reached the client: done */
         return emit(b, slot, ts, err);
     if (c->server_ts >= 0) {
-        skip(b, "binder: transaction received twice", line);
+        skip(b, GD_SKIP(BINDER_TRANSACTION_RECEIVED_TWICE), line);
         return 0;
     }
     c->server_ts = ts;
@@ -336,7 +337,7 @@ int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long l
     if (!t)
         return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
     if (t->depth == GD_BINDER_MAX_DEPTH) {
-        skip(b, "binder: nesting too deep", line);
+        skip(b, GD_SKIP(BINDER_NESTING_TOO_DEEP), line);
         return 0;
     }
     c->server = tid;
@@ -371,7 +372,7 @@ int gd_binder_return(gd_binder *b, int64_t ts, int64_t tid, int64_t cmd, long li
             best = (int)i;
     }
     if (best < 0) {
-        skip(b, "binder: failed reply without its transaction", line);
+        skip(b, GD_SKIP(BINDER_FAILED_REPLY_WITHOUT_ITS_TRANSACTION), line);
         return 0;
     }
     b->calls[best].status = status;
@@ -421,7 +422,7 @@ int gd_binder_text(gd_binder *b, int64_t ts, int64_t tid, const char *func, size
     int64_t id, proc = -1, thread = -1, reply = 0, flags = 0, code = -1;
     if (flen == sizeof TX - 1 && memcmp(func, TX, flen) == 0) {
         if (!field(p, n, "transaction=", &id) || !field(p, n, "reply=", &reply)) {
-            skip(b, "binder: binder event unparsable", line);
+            skip(b, GD_SKIP(BINDER_BINDER_EVENT_UNPARSABLE), line);
             return 0;
         }
         field(p, n, "dest_proc=", &proc);
@@ -432,7 +433,7 @@ int gd_binder_text(gd_binder *b, int64_t ts, int64_t tid, const char *func, size
     }
     if (flen == sizeof RX - 1 && memcmp(func, RX, flen) == 0) {
         if (!field(p, n, "transaction=", &id)) {
-            skip(b, "binder: binder event unparsable", line);
+            skip(b, GD_SKIP(BINDER_BINDER_EVENT_UNPARSABLE), line);
             return 0;
         }
         return gd_binder_received(b, ts, tid, id, line, err);
@@ -441,7 +442,7 @@ int gd_binder_text(gd_binder *b, int64_t ts, int64_t tid, const char *func, size
     if (flen == sizeof RET - 1 && memcmp(func, RET, flen) == 0) {
         int64_t cmd;
         if (!field(p, n, "cmd=", &cmd)) {
-            skip(b, "binder: binder event unparsable", line);
+            skip(b, GD_SKIP(BINDER_BINDER_EVENT_UNPARSABLE), line);
             return 0;
         }
         return gd_binder_return(b, ts, tid, cmd, line, err);

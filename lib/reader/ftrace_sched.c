@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/skip_reasons.h"
 
 #include "core/row.h"
 
@@ -216,7 +217,7 @@ static sthr *thread_of(gd_sched *s, int64_t tid, long line, gd_error *err)
     if (t)
         return t;
     if (s->n >= GD_SCHED_MAX_THREADS) {
-        skip(s, "sched: too many threads", line);
+        skip(s, GD_SKIP(SCHED_TOO_MANY_THREADS), line);
         return NULL;
     }
     if ((s->n + 1) * 2 > s->cap && grow(s)) {
@@ -410,7 +411,7 @@ static int in_order(gd_sched *s, int64_t ts, long line)
 {
     s->events++;
     if (ts < s->last_ts) {
-        skip(s, "sched: event out of time order", line);
+        skip(s, GD_SKIP(SCHED_EVENT_OUT_OF_TIME_ORDER), line);
         return 0;
     }
     s->last_ts = ts;
@@ -429,7 +430,7 @@ int gd_sched_switch(gd_sched *s, int64_t ts, int cpu, int64_t prev, int prev_sta
             return err->code;
         int lost = t->has_open && !is_running(t->open.code);
         if (lost)
-            skip(s, "sched: switch out of a thread that was not running (lost data)", line);
+            skip(s, GD_SKIP(SCHED_SWITCH_OUT_OF_A_THREAD_THAT_WAS_NOT), line);
         if ((rc = close_open(s, t, ts, lost, err)) ||
             (rc = open_state(s, t, ts, prev_state, -1, -1, err)))
             return rc;
@@ -577,7 +578,7 @@ int gd_sched_text(gd_sched *s, int64_t ts, int cpu, int64_t tid, int64_t tgid, c
         if (!kv_int(p, n, "prev_pid=", &a) || !kv_int(p, n, "next_pid=", &b) ||
             !kv(p, n, "prev_state=", NULL, &st, &stl) || !kv(p, n, "prev_comm=", "prev_pid=", &pc, &pcl) ||
             !kv(p, n, "next_comm=", "next_pid=", &nc, &ncl)) {
-            skip(s, "sched: sched event unparsable", line);
+            skip(s, GD_SKIP(SCHED_SCHED_EVENT_UNPARSABLE), line);
             return 0;
         }
         if ((rc = gd_sched_name(s, a, pc, pcl, err)) || (rc = gd_sched_name(s, b, nc, ncl, err)))
@@ -586,7 +587,7 @@ int gd_sched_text(gd_sched *s, int64_t ts, int cpu, int64_t tid, int64_t tgid, c
     }
     if (fn_is(func, flen, "sched_waking")) {
         if (!kv_int(p, n, "pid=", &a) || !kv(p, n, "comm=", "pid=", &v, &vl)) {
-            skip(s, "sched: sched event unparsable", line);
+            skip(s, GD_SKIP(SCHED_SCHED_EVENT_UNPARSABLE), line);
             return 0;
         }
         if ((rc = gd_sched_name(s, a, v, vl, err)))
@@ -596,7 +597,7 @@ int gd_sched_text(gd_sched *s, int64_t ts, int cpu, int64_t tid, int64_t tgid, c
     if (fn_is(func, flen, "sched_blocked_reason")) {
         int64_t io = -1;
         if (!kv_int(p, n, "pid=", &a)) {
-            skip(s, "sched: sched event unparsable", line);
+            skip(s, GD_SKIP(SCHED_SCHED_EVENT_UNPARSABLE), line);
             return 0;
         }
         kv_int(p, n, "iowait=", &io);
@@ -607,7 +608,7 @@ int gd_sched_text(gd_sched *s, int64_t ts, int cpu, int64_t tid, int64_t tgid, c
     }
     if (fn_is(func, flen, "task_newtask")) {
         if (!kv_int(p, n, "pid=", &a) || !kv(p, n, "comm=", "clone_flags=", &v, &vl)) {
-            skip(s, "sched: sched event unparsable", line);
+            skip(s, GD_SKIP(SCHED_SCHED_EVENT_UNPARSABLE), line);
             return 0;
         }
         if ((rc = gd_sched_name(s, a, v, vl, err)))
@@ -631,7 +632,7 @@ int gd_sched_text(gd_sched *s, int64_t ts, int cpu, int64_t tid, int64_t tgid, c
     }
     if (fn_is(func, flen, "task_rename")) {
         if (!kv_int(p, n, "pid=", &a) || !kv(p, n, "newcomm=", "oom_score_adj=", &v, &vl)) {
-            skip(s, "sched: sched event unparsable", line);
+            skip(s, GD_SKIP(SCHED_SCHED_EVENT_UNPARSABLE), line);
             return 0;
         }
         return gd_sched_name(s, a, v, vl, err);

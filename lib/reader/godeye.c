@@ -581,7 +581,7 @@ static int read_lines(ctx *c, gd_input *in, gd_error *err)
             long col = (long)i + je.column;
             /* keep_going: an unparsable LAST line is a capture cut short */
             if (c->keep_going && rest_is_blank(in)) {
-                gd_sink_skip(c->sink, GD_SKIP_TRUNCATED, c->line, col);
+                gd_sink_skip(c->sink, GD_SKIP(TRUNCATED_INPUT), c->line, col);
                 return GD_OK;
             }
             return gd_error_set(err, GD_ERR_DATA, c->line, col, "%s", je.text);

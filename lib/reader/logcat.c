@@ -372,7 +372,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             continue;
         /* keep_going: a last line without its newline was cut mid-message */
         if (opts && opts->keep_going && gd_input_line_cut(in)) {
-            gd_sink_skip(sink, GD_SKIP_TRUNCATED, c->line, 1);
+            gd_sink_skip(sink, GD_SKIP(TRUNCATED_INPUT), c->line, 1);
             continue;
         }
         lc_line l;

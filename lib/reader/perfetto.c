@@ -95,7 +95,7 @@ static int read_packets(pctx *c, pb_cur m, int depth);
 static int inflate_packets(pctx *c, const pb_field *f, int depth)
 {
     if (depth > 0) {
-        gd_pf_bad(c, "compressed packets inside compressed packets");
+        gd_pf_bad(c, GD_SKIP(COMPRESSED_PACKETS_INSIDE_COMPRESSED_PACKETS));
         return 0;
     }
     z_stream z;
@@ -139,7 +139,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
     }
     inflateEnd(&z);
     if (!rc && zr != Z_STREAM_END)
-        gd_pf_bad(c, "compressed packets not inflatable");
+        gd_pf_bad(c, GD_SKIP(COMPRESSED_PACKETS_NOT_INFLATABLE));
     else if (!rc) {
         pb_cur in = {out, out + len};
         rc = read_packets(c, in, depth + 1);
@@ -215,12 +215,12 @@ static void skip_unused(pctx *c, uint32_t num)
         if (KINDS[k].num == num)
             kind = KINDS[k].name;
     if (kind) {
-        gd_sink_skip(c->sink, gd_pf_reason_of(c, "ignored: perfetto: packet not used (%s)", kind),
+        gd_sink_skip(c->sink, gd_pf_reason_of(c, GD_SKIP(IGNORED_PERFETTO_PACKET_NOT_USED_X), kind),
                      c->pkno, 0);
     } else {
         char nbuf[16];
         snprintf(nbuf, sizeof nbuf, "field %u", num);
-        gd_sink_skip(c->sink, gd_pf_reason_of(c, "ignored: perfetto: packet not used (%s)", nbuf),
+        gd_sink_skip(c->sink, gd_pf_reason_of(c, GD_SKIP(IGNORED_PERFETTO_PACKET_NOT_USED_X), nbuf),
                      c->pkno, 0);
     }
 }
@@ -232,7 +232,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
 {
     int rc = 0;
     if (f->wt != PB_LEN) {
-        gd_sink_skip(c->sink, "ignored: perfetto: packet field not used", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PACKET_FIELD_NOT_USED), c->pkno, 0);
         return 0;
     }
     switch (f->num) {
@@ -244,7 +244,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
         break;
     case 11:
         if (!boottime) {
-            gd_pf_bad(c, "track event on a clock without a snapshot");
+            gd_pf_bad(c, GD_SKIP(TRACK_EVENT_ON_A_CLOCK_WITHOUT_A_SNAPSHOT));
             break;
         }
         rc = gd_pf_read_track_event(c, s, pb_sub(f), has_ts, ts);
@@ -284,7 +284,7 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
         break;
     case 66:
         if (!boottime) {
-            gd_pf_bad(c, "perf sample on a clock without a snapshot");
+            gd_pf_bad(c, GD_SKIP(PERF_SAMPLE_ON_A_CLOCK_WITHOUT_A_SNAPSHOT));
             break;
         }
         rc = gd_pf_read_perf_sample(c, s, pb_sub(f), has_ts, ts);
@@ -305,7 +305,7 @@ static int read_packet(pctx *c, pb_cur m, int depth)
     int rc = 0;
     c->packets++;
     if (scan_packet(m, &h) < 0) {
-        gd_pf_bad(c, "malformed trace packet");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_TRACE_PACKET));
         return 0;
     }
     pseq *s = h.seq_id ? gd_pf_seq_of(c, h.seq_id) : NULL;
@@ -350,13 +350,13 @@ static int read_packets(pctx *c, pb_cur m, int depth)
     int r, rc = 0;
     while (!rc && (r = pb_next(&m, &f)) == 1) {
         if (f.num != 1 || f.wt != PB_LEN) {
-            gd_pf_bad(c, "not a trace packet");
+            gd_pf_bad(c, GD_SKIP(NOT_A_TRACE_PACKET));
             continue;
         }
         rc = read_packet(c, pb_sub(&f), depth);
     }
     if (!rc && r < 0)
-        gd_pf_bad(c, "malformed compressed packets");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_COMPRESSED_PACKETS));
     return rc;
 }
 
@@ -421,9 +421,9 @@ static int skip_field(pctx *c, gd_input *in, int wt, uint64_t *offset, int *stop
         return c->err->code ? c->err->code : GD_ERR_IO;
     }
     *offset += wt == PB_I64 ? 8 : wt == PB_I32 ? 4 : 0;
-    gd_sink_skip(c->sink, "perfetto: not a trace packet", c->pkno, 0);
+    gd_sink_skip(c->sink, GD_SKIP(PERFETTO_NOT_A_TRACE_PACKET), c->pkno, 0);
     if (q != 1) {
-        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_TRACE_CUT_MID_PACKET), c->pkno, 0);
         *stop = 1;
     }
     return 0;
@@ -434,8 +434,8 @@ static int skip_field(pctx *c, gd_input *in, int wt, uint64_t *offset, int *stop
  * code; *stop at a cut end. */
 static int skip_len(pctx *c, gd_input *in, uint64_t key, uint64_t len, uint64_t *offset, int *stop)
 {
-    gd_sink_skip(c->sink, (key >> 3) != 1 ? "perfetto: not a trace packet"
-                                          : "perfetto: packet over the size cap",
+    gd_sink_skip(c->sink, (key >> 3) != 1 ? GD_SKIP(PERFETTO_NOT_A_TRACE_PACKET)
+                                          : GD_SKIP(PERFETTO_PACKET_OVER_THE_SIZE_CAP),
                  c->pkno, 0);
     ssize_t k = read_full(in, NULL, (size_t)(len > ((uint64_t)1 << 62) ? ((uint64_t)1 << 62) : len), c->err);
     if (k < 0) {
@@ -444,7 +444,7 @@ static int skip_len(pctx *c, gd_input *in, uint64_t key, uint64_t len, uint64_t 
     }
     *offset += (uint64_t)k;
     if ((uint64_t)k < len) {
-        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_TRACE_CUT_MID_PACKET), c->pkno, 0);
         *stop = 1;
     }
     return 0;
@@ -465,7 +465,7 @@ static int stream_next(pctx *c, gd_input *in, uint8_t **buf, size_t *cap, uint64
     if (r < 0)
         return err->code ? err->code : GD_ERR_IO;
     if (r == 2) {
-        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno + 1, 0);
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_TRACE_CUT_MID_PACKET), c->pkno + 1, 0);
         return 0;
     }
     c->pkno++;
@@ -482,7 +482,7 @@ static int stream_next(pctx *c, gd_input *in, uint8_t **buf, size_t *cap, uint64
     if (r < 0)
         return err->code ? err->code : GD_ERR_IO;
     if (r != 1) {
-        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_TRACE_CUT_MID_PACKET), c->pkno, 0);
         return 0;
     }
     *stop = 0;
@@ -503,7 +503,7 @@ static int stream_next(pctx *c, gd_input *in, uint8_t **buf, size_t *cap, uint64
     if (k < 0)
         return err->code ? err->code : GD_ERR_IO;
     if ((uint64_t)k < len) {
-        gd_sink_skip(c->sink, "perfetto: trace cut mid-packet", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_TRACE_CUT_MID_PACKET), c->pkno, 0);
         return 0;
     }
     *offset += len;
@@ -552,7 +552,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
      * (exit 1 alone, passed over with --keep-going or inside a folder) */
     if (!rc && gd_atrace_events(c->at) == 0 && c->issues == 0 && gd_pf_sched_states(c) == 0 &&
         c->log_used == 0 && c->ft_frames == 0 && c->perf_used == 0)
-        gd_sink_skip(sink, "perfetto: no app slices, thread states, stack samples or log lines", 0, 0);
+        gd_sink_skip(sink, GD_SKIP(PERFETTO_NO_APP_SLICES_THREAD_STATES_STACK), 0, 0);
     for (size_t i = 0; i < c->nseqs; i++) {
         gd_pf_seq_clear(c, &c->seqs[i]);
         gd_pf_perf_seq_clear(c, &c->seqs[i]);

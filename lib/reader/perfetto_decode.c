@@ -12,7 +12,7 @@ const char *gd_pf_reason_of(pctx *c, const char *fmt, const char *what)
 
 void gd_pf_bad(pctx *c, const char *what)
 {
-    gd_sink_skip(c->sink, gd_pf_reason_of(c, "perfetto: %s", what), c->pkno, 0);
+    gd_sink_skip(c->sink, gd_pf_reason_of(c, GD_SKIP(PERFETTO_X), what), c->pkno, 0);
 }
 
 /* ---- sequences and interned names ---- */
@@ -69,7 +69,7 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
     len = gd_sink_cut(c->sink, (const char *)name, len, ATRACE_MAX_NAME - 1, c->pkno);
     gd_keytab_ent *e = gd_keytab_find(&s->names, iid, 0);
     if (!e && (c->ninterned >= PF_MAX_INTERNED || c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES)) {
-        gd_pf_bad(c, "too many interned names, later ones dropped");
+        gd_pf_bad(c, GD_SKIP(TOO_MANY_INTERNED_NAMES_LATER_ONES_DROPPED));
         return 0;
     }
     char *n = malloc(len + 1);
@@ -115,18 +115,18 @@ int gd_pf_read_interned(pctx *c, pseq *s, pb_cur m)
                 name = g.data, len = g.len;
         }
         if (q < 0 || !name) {
-            gd_pf_bad(c, "malformed interned event name");
+            gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_EVENT_NAME));
             continue;
         }
         if (!s) {
-            gd_pf_bad(c, "too many packet sequences");
+            gd_pf_bad(c, GD_SKIP(TOO_MANY_PACKET_SEQUENCES));
             continue;
         }
         if ((q = intern_put(c, s, iid, name, len)))
             return q;
     }
     if (r < 0)
-        gd_pf_bad(c, "malformed interned data");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_DATA));
     return 0;
 }
 
@@ -160,7 +160,7 @@ static int track_put(pctx *c, uint64_t uuid, int64_t pid, int64_t tid)
         return 0;
     }
     if (c->ntracks >= PF_MAX_TRACKS) {
-        gd_pf_bad(c, "too many tracks, later ones dropped");
+        gd_pf_bad(c, GD_SKIP(TOO_MANY_TRACKS_LATER_ONES_DROPPED));
         return 0;
     }
     if ((c->ntracks + 1) * 2 > c->tcap) {
@@ -208,7 +208,7 @@ int gd_pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid)
             cmd = f.data, clen = f.len;
     }
     if (r < 0) {
-        gd_pf_bad(c, "malformed process descriptor");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_PROCESS_DESCRIPTOR));
         return 0;
     }
     if (!name)
@@ -235,7 +235,7 @@ int gd_pf_read_thread_desc(pctx *c, pb_cur m, int64_t *pid, int64_t *tid)
             name = f.data, nlen = f.len;
     }
     if (r < 0) {
-        gd_pf_bad(c, "malformed thread descriptor");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_THREAD_DESCRIPTOR));
         *tid = -1;
         return 0;
     }
@@ -265,7 +265,7 @@ int gd_pf_read_track_desc(pctx *c, pb_cur m)
     if (rc)
         return rc;
     if (r < 0) {
-        gd_pf_bad(c, "malformed track descriptor");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_TRACK_DESCRIPTOR));
         return 0;
     }
     if (uuid == 0)
@@ -299,7 +299,7 @@ int gd_pf_read_process_tree(pctx *c, pb_cur m)
                 tgid = (int64_t)(int32_t)g.v;
         }
         if (q < 0 || id < 0) {
-            gd_pf_bad(c, "malformed process tree entry");
+            gd_pf_bad(c, GD_SKIP(MALFORMED_PROCESS_TREE_ENTRY));
             continue;
         }
         if (f.num == 1)
@@ -308,7 +308,7 @@ int gd_pf_read_process_tree(pctx *c, pb_cur m)
             rc = gd_atrace_thread_name(c->at, id, tgid, (const char *)name, name ? len : 0, c->err);
     }
     if (!rc && r < 0)
-        gd_pf_bad(c, "malformed process tree");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_PROCESS_TREE));
     return rc;
 }
 
@@ -357,7 +357,7 @@ void gd_pf_read_clock_snapshot(pctx *c, pseq *s, pb_cur m)
         n++;
     }
     if (r < 0) {
-        gd_pf_bad(c, "malformed clock snapshot");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_CLOCK_SNAPSHOT));
         return;
     }
     for (int i = 0; i < n; i++) {

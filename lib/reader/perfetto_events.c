@@ -60,7 +60,7 @@ int gd_pf_pend_drain(pctx *c, int all)
         if (!ripe && c->nheap < PF_SORT_MAX && c->heap_bytes <= PF_SORT_MAX_BYTES)
             break;
         if (!ripe)
-            gd_sink_skip(c->sink, "ignored: perfetto: paired before its sort window (queue full)",
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PAIRED_BEFORE_ITS_SORT),
                          c->pkno, 0);
         rc = pend_pop_one(c);
     }
@@ -145,7 +145,7 @@ int gd_pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
                 break;
         }
         if (q < 0) {
-            gd_pf_bad(c, "malformed ftrace event");
+            gd_pf_bad(c, GD_SKIP(MALFORMED_FTRACE_EVENT));
             continue;
         }
         if (!print && other.num && has_ts) {
@@ -154,18 +154,18 @@ int gd_pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
                 continue;
         }
         if (!print) {
-            gd_sink_skip(c->sink, "ignored: perfetto: ftrace event not used", c->pkno, 0);
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FTRACE_EVENT_NOT_USED), c->pkno, 0);
             continue;
         }
         if (!buf || !has_ts || tid < 0) {
-            gd_pf_bad(c, "print event without buf, timestamp or pid");
+            gd_pf_bad(c, GD_SKIP(PRINT_EVENT_WITHOUT_BUF_TIMESTAMP_OR_PID));
             continue;
         }
         c->markers++;
         rc = pend_push(c, (double)ts / 1e6, tid, -1, SK_MARKER, 0, (const char *)buf, len);
     }
     if (!rc && r < 0)
-        gd_pf_bad(c, "malformed ftrace bundle");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_FTRACE_BUNDLE));
     return rc;
 }
 
@@ -194,12 +194,12 @@ int gd_pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_n
             has_delta = 1;
     }
     if (r < 0) {
-        gd_pf_bad(c, "malformed track event");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_TRACK_EVENT));
         return 0;
     }
     c->track_events++;
     if (type != 1 && type != 2) {
-        gd_sink_skip(c->sink, "ignored: perfetto: track event not a slice", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_TRACK_EVENT_NOT_A_SLICE), c->pkno, 0);
         return 0;
     }
     double ts;
@@ -208,7 +208,7 @@ int gd_pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_n
     else if (has_ts && !has_delta)
         ts = (double)ts_ns / 1e6;
     else {
-        gd_pf_bad(c, "track event without a usable timestamp");
+        gd_pf_bad(c, GD_SKIP(TRACK_EVENT_WITHOUT_A_USABLE_TIMESTAMP));
         return 0;
     }
     int64_t pid = -1, tid = -1;
@@ -217,7 +217,7 @@ int gd_pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_n
     if (has_track) {
         ptrack *t = gd_pf_track_find(c, track);
         if (!t) {
-            gd_pf_bad(c, "track event on an undescribed track");
+            gd_pf_bad(c, GD_SKIP(TRACK_EVENT_ON_AN_UNDESCRIBED_TRACK));
             return 0;
         }
         pid = t->pid;
@@ -227,7 +227,7 @@ int gd_pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_n
         tid = s->td_tid;
     }
     if (tid < 0) {
-        gd_sink_skip(c->sink, "ignored: perfetto: slice not on a thread track", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_SLICE_NOT_ON_A_THREAD_TRACK), c->pkno, 0);
         return 0;
     }
     /* a slice on a track of its own pairs on that track, never with the
@@ -244,7 +244,7 @@ int gd_pf_read_track_event(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts_n
             nlen = strlen(nm);
     }
     if (!nm) {
-        gd_pf_bad(c, "slice name not interned");
+        gd_pf_bad(c, GD_SKIP(SLICE_NAME_NOT_INTERNED));
         nm = "(unknown name)";
         nlen = strlen(nm);
     }

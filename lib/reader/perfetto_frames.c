@@ -116,7 +116,7 @@ void gd_pf_ft_finish(pctx *c)
         return;
     for (size_t i = 0; i < PF_MAX_FRAMES; i++)
         if (c->ft->frames[i].used)
-            gd_sink_skip(c->sink, "perfetto: frame timeline: surface frame not ended when the trace stopped",
+            gd_sink_skip(c->sink, GD_SKIP(PERFETTO_FRAME_TIMELINE_SURFACE_FRAME_NOT),
                          c->pkno, 0);
 }
 
@@ -210,23 +210,23 @@ static int frame_done(pctx *c, const pframe *f, double end)
 {
     struct pf_ft *ft = c->ft;
     if (end < f->ts) {
-        gd_pf_bad(c, "frame timeline: surface frame ends before it starts");
+        gd_pf_bad(c, GD_SKIP(FRAME_TIMELINE_SURFACE_FRAME_ENDS_BEFORE_IT));
         return 0;
     }
     uint64_t lh = layer_hash(f->layer);
     ftent *dup = set_get(&ft->done, f->pid, f->token, lh);
     if (dup) {
         if (dup->jank == f->jank)
-            gd_sink_skip(c->sink, "ignored: perfetto: frame timeline: duplicate surface frame token",
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_TIMELINE_DUPLICATE),
                          c->pkno, 0);
         else
-            gd_pf_bad(c, "frame timeline: duplicate surface frame token with conflicting jank");
+            gd_pf_bad(c, GD_SKIP(FRAME_TIMELINE_DUPLICATE_SURFACE_FRAME_TOKEN));
         return 0;
     }
     if (set_put(&ft->done, f->pid, f->token, lh, f->jank))
         return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     if (!set_get(&ft->expected, f->pid, f->token, 0))
-        gd_sink_skip(c->sink, "ignored: perfetto: frame timeline: surface frame without its expected timeline (kept)",
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_TIMELINE_SURFACE),
                      c->pkno, 0);
     gd_event ev;
     gd_event_init(&ev, GD_EV_FRAME);
@@ -257,7 +257,7 @@ int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
         if (f.wt != PB_LEN)
             continue;
         if (f.num < 3 || f.num > 5) {
-            gd_sink_skip(c->sink, "ignored: perfetto: frame timeline event not used", c->pkno, 0);
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_TIMELINE_EVENT_NOT), c->pkno, 0);
             continue;
         }
         pb_cur e = pb_sub(&f);
@@ -285,13 +285,13 @@ int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
                 jank = (int64_t)(uint32_t)g.v;
         }
         if (q < 0 || !has_ts || !has_cookie) {
-            gd_pf_bad(c, "malformed frame timeline event");
+            gd_pf_bad(c, GD_SKIP(MALFORMED_FRAME_TIMELINE_EVENT));
             continue;
         }
         double ts = (double)ts_ns / 1e6;
         if (f.num == 3 || f.num == 4) {
             if (token < 0 || pid < 0) {
-                gd_pf_bad(c, "frame timeline: surface frame without token or pid");
+                gd_pf_bad(c, GD_SKIP(FRAME_TIMELINE_SURFACE_FRAME_WITHOUT_TOKEN));
                 continue;
             }
         }
@@ -303,7 +303,7 @@ int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
         if (f.num == 4) {
             pframe *p = frame_slot(ft, cookie, 1);
             if (!p) {
-                gd_pf_bad(c, "too many open timeline frames");
+                gd_pf_bad(c, GD_SKIP(TOO_MANY_OPEN_TIMELINE_FRAMES));
                 continue;
             }
             p->used = 1;
@@ -321,7 +321,7 @@ int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
         }
         pframe *p = frame_slot(ft, cookie, 0);
         if (!p) {
-            gd_sink_skip(c->sink, "ignored: perfetto: frame end of no app surface frame", c->pkno, 0);
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_END_OF_NO_APP_SURFACE), c->pkno, 0);
             continue;
         }
         pframe done = *p;
@@ -331,6 +331,6 @@ int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
             return rc;
     }
     if (r < 0)
-        gd_pf_bad(c, "malformed frame timeline event");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_FRAME_TIMELINE_EVENT));
     return 0;
 }

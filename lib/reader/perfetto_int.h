@@ -12,6 +12,7 @@
 
 #include "atrace.h"
 #include "core/keytab.h"
+#include "core/skip_reasons.h"
 #include "logcat_rules.h"
 #include "pbwire.h"
 #include "reader.h"

@@ -42,12 +42,12 @@ int gd_pf_read_android_log(pctx *c, pb_cur m)
                 msg = g.data, ml = g.len;
         }
         if (q < 0) {
-            gd_pf_bad(c, "malformed android_log event");
+            gd_pf_bad(c, GD_SKIP(MALFORMED_ANDROID_LOG_EVENT));
             continue;
         }
         uint64_t bt;
         if (!has_ts || !msg || !gd_pf_resolve_ts(c, NULL, PF_LOG_CLOCK_REALTIME, ts, &bt)) {
-            gd_sink_skip(c->sink, "perfetto: android_log line without a usable time or message",
+            gd_sink_skip(c->sink, GD_SKIP(PERFETTO_ANDROID_LOG_LINE_WITHOUT_A_USABLE),
                          c->pkno, 0);
             continue;
         }
@@ -65,7 +65,7 @@ int gd_pf_read_android_log(pctx *c, pb_cur m)
                                   tag ? (const char *)tag : "", tl, buf, ml, c->pkno, c->err);
         if (rc == GD_OTHER_RULE) {
             rc = 0;
-            gd_sink_skip(c->sink, "ignored: perfetto: android_log line not used", c->pkno, 0);
+            gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_ANDROID_LOG_LINE_NOT_USED), c->pkno, 0);
         } else if (!rc) {
             c->log_used++;
         }

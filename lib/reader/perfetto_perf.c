@@ -47,7 +47,7 @@
  * sequence that dropped packets (previous_packet_dropped) since it last
  * cleared its incremental state: Perfetto skips it, its interned ids may
  * name entries that were lost. */
-#define STATE_LOST "ignored: perfetto: profile sample after lost packets (incremental state not valid)"
+#define STATE_LOST GD_SKIP(IGNORED_PERFETTO_PROFILE_SAMPLE_AFTER_LOST)
 
 enum { K_FUNC = 5, K_FRAME = 6, K_STACK = 7, K_PATH = 17, K_MAPPING = 19 };
 enum { TB_DEFAULT = 0, TB_CPU_CLOCK, TB_OTHER };
@@ -116,7 +116,7 @@ static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *dat
         return GD_ERR_NOMEM;
     if (len > UINT32_MAX - 1 || c->ninterned >= PF_MAX_INTERNED ||
         c->interned_bytes + len + 1 > PF_MAX_INTERNED_BYTES) {
-        gd_pf_bad(c, "too many interned names, later ones dropped");
+        gd_pf_bad(c, GD_SKIP(TOO_MANY_INTERNED_NAMES_LATER_ONES_DROPPED));
         return 0;
     }
     uint8_t *d = malloc(len + 1);
@@ -163,11 +163,11 @@ int gd_pf_perf_interned(pctx *c, pseq *s, pb_cur m)
                 str = g.data, len = g.len;
         }
         if (q < 0) {
-            gd_pf_bad(c, "malformed interned profile entry");
+            gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_PROFILE_ENTRY));
             continue;
         }
         if (!s) {
-            gd_pf_bad(c, "too many packet sequences");
+            gd_pf_bad(c, GD_SKIP(TOO_MANY_PACKET_SEQUENCES));
             continue;
         }
         int named = f.num == K_FUNC || f.num == K_PATH;
@@ -176,7 +176,7 @@ int gd_pf_perf_interned(pctx *c, pseq *s, pb_cur m)
             return q;
     }
     if (r < 0)
-        gd_pf_bad(c, "malformed interned data");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_DATA));
     return 0;
 }
 
@@ -297,11 +297,11 @@ static int add_frame(pctx *c, const pseq *s, uint64_t iid)
 static const char *skip_reason(uint64_t r)
 {
     switch (r) {
-    case 1: return "ignored: perfetto: perf sample skipped by the profiler (read stage)";
-    case 2: return "ignored: perfetto: perf sample skipped by the profiler (unwind stage)";
-    case 3: return "ignored: perfetto: perf sample skipped by the profiler (unwind queue full)";
-    case 4: return "ignored: perfetto: perf sample skipped by the profiler (not in scope)";
-    default: return "ignored: perfetto: perf sample skipped by the profiler (other reason)";
+    case 1: return GD_SKIP(IGNORED_PERFETTO_PERF_SAMPLE_SKIPPED_READ);
+    case 2: return GD_SKIP(IGNORED_PERFETTO_PERF_SAMPLE_SKIPPED_UNWIND);
+    case 3: return GD_SKIP(IGNORED_PERFETTO_PERF_SAMPLE_SKIPPED_UNWIND_QUEUE_FULL);
+    case 4: return GD_SKIP(IGNORED_PERFETTO_PERF_SAMPLE_SKIPPED_NOT_IN_SCOPE);
+    default: return GD_SKIP(IGNORED_PERFETTO_PERF_SAMPLE_SKIPPED_OTHER);
     }
 }
 
@@ -313,16 +313,16 @@ static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, i
 {
     const gd_keytab_ent *st = find(s, K_STACK, cs);
     if (!st) {
-        gd_pf_bad(c, "profile sample of a callstack not interned");
+        gd_pf_bad(c, GD_SKIP(PROFILE_SAMPLE_OF_A_CALLSTACK_NOT_INTERNED));
         return 0;
     }
     uint64_t ids[PF_MAX_STACK];
     int over;
     size_t n = repeated((pb_cur){((const uint8_t *)st->val), ((const uint8_t *)st->val) + st->len}, 2, ids, PF_MAX_STACK, &over);
     if (over)
-        gd_sink_skip(c->sink, "perfetto: profile sample frames over the per-sample limit", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_PROFILE_SAMPLE_FRAMES_OVER_THE_PER), c->pkno, 0);
     if (n == 0) {
-        gd_sink_skip(c->sink, "ignored: perfetto: profile sample with an empty callstack", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PROFILE_SAMPLE_WITH_AN), c->pkno, 0);
         return 0;
     }
     if (!c->perf && !(c->perf = calloc(1, sizeof *c->perf)))
@@ -333,7 +333,7 @@ static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, i
     for (size_t i = n; i-- > 0;) {
         int q = add_frame(c, s, ids[i]);
         if (q == 1) {
-            gd_pf_bad(c, "profile sample of a frame not interned");
+            gd_pf_bad(c, GD_SKIP(PROFILE_SAMPLE_OF_A_FRAME_NOT_INTERNED));
             return 0;
         }
         if (q)
@@ -380,11 +380,11 @@ int gd_pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
         }
     }
     if (r < 0) {
-        gd_pf_bad(c, "malformed perf sample");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_PERF_SAMPLE));
         return 0;
     }
     if (lost) {
-        gd_sink_skip(c->sink, "ignored: perfetto: perf records lost by the kernel", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PERF_RECORDS_LOST_BY_THE), c->pkno, 0);
         return 0;
     }
     if (c->state_lost) {
@@ -392,11 +392,11 @@ int gd_pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
         return 0;
     }
     if (producer) {
-        gd_sink_skip(c->sink, "ignored: perfetto: perf producer event", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PERF_PRODUCER_EVENT), c->pkno, 0);
         return 0;
     }
     if (s && s->perf && s->perf->tb == TB_OTHER) {
-        gd_sink_skip(c->sink, "ignored: perfetto: perf sample not on the cpu-clock (not a CPU profile)",
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PERF_SAMPLE_NOT_ON_THE_CPU),
                      c->pkno, 0);
         return 0;
     }
@@ -405,11 +405,11 @@ int gd_pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)
         return 0;
     }
     if (!has_cs) {
-        gd_sink_skip(c->sink, "ignored: perfetto: perf sample without a callstack", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PERF_SAMPLE_WITHOUT_A), c->pkno, 0);
         return 0;
     }
     if (!has_ts) {
-        gd_pf_bad(c, "perf sample without a timestamp");
+        gd_pf_bad(c, GD_SKIP(PERF_SAMPLE_WITHOUT_A_TIMESTAMP));
         return 0;
     }
     return emit(c, s, cs, ts, (int64_t)pid, (int64_t)tid, "perf_sample");
@@ -461,7 +461,7 @@ int gd_pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
         return 0;
     }
     if (!q || !q->has_ref) {
-        gd_pf_bad(c, "streaming profile without a thread descriptor");
+        gd_pf_bad(c, GD_SKIP(STREAMING_PROFILE_WITHOUT_A_THREAD));
         return 0;
     }
     uint64_t ids[PF_MAX_STACK], deltas[PF_MAX_STACK];
@@ -469,7 +469,7 @@ int gd_pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
     size_t n = repeated(m, 1, ids, PF_MAX_STACK, &over1);
     size_t nd = repeated(m, 2, deltas, PF_MAX_STACK, &over2);
     if (over1 || over2)
-        gd_sink_skip(c->sink, "perfetto: streaming profile samples over the per-packet limit", c->pkno, 0);
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_STREAMING_PROFILE_SAMPLES_OVER_THE), c->pkno, 0);
     /* the packet's time: the sequence's, MONOTONIC, mapped to BOOTTIME */
     uint64_t base;
     if (!gd_pf_resolve_ts(c, s, 3, q->sp_ns, &base))
@@ -481,7 +481,7 @@ int gd_pf_read_streaming_profile(pctx *c, pseq *s, pb_cur m)
         q->sp_ns += deltas[i] * 1000u;
     for (size_t i = 0; i < n; i++) {
         if (i >= nd) {
-            gd_pf_bad(c, "streaming profile with fewer timestamps than callstacks");
+            gd_pf_bad(c, GD_SKIP(STREAMING_PROFILE_WITH_FEWER_TIMESTAMPS_THAN));
             break;
         }
         off += deltas[i] * 1000u;

@@ -204,7 +204,7 @@ static int ksym_put(pctx *c, uint64_t key, const char *name)
 {
     struct pf_sched *p = c->sched;
     if (p->ksyms.n >= PS_MAX_KSYMS) {
-        gd_pf_bad(c, "too many kernel symbols");
+        gd_pf_bad(c, GD_SKIP(TOO_MANY_KERNEL_SYMBOLS));
         return 0;
     }
     int fresh;
@@ -239,7 +239,7 @@ int gd_pf_sched_interned(pctx *c, pseq *s, pb_cur m)
                 str = g.data, len = g.len;
         }
         if (q < 0 || !str) {
-            gd_pf_bad(c, "malformed interned kernel symbol");
+            gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_KERNEL_SYMBOL));
             continue;
         }
         const char *name = gd_sched_intern(c->sched->st, (const char *)str, len);
@@ -311,7 +311,7 @@ int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const
         break;
     case 17:
     case 114:
-        gd_sink_skip(c->sink, "ignored: perfetto: sched_wakeup (thread states come from sched_waking)",
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_SCHED_WAKEUP_THREAD_STATES),
                      c->pkno, 0);
         return 0;
     default:
@@ -386,14 +386,14 @@ int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const
         }
     }
     if (q < 0) {
-        gd_pf_bad(c, "malformed sched event");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_SCHED_EVENT));
         return 0;
     }
     int64_t t = (int64_t)(ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : ts);
     switch (ev->num) {
     case 4:
         if (pid < 0 || pid2 < 0) {
-            gd_pf_bad(c, "sched_switch without its pids");
+            gd_pf_bad(c, GD_SKIP(SCHED_SWITCH_WITHOUT_ITS_PIDS));
             return 0;
         }
         if ((s1 && (rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err))) ||
@@ -405,7 +405,7 @@ int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const
                               .type = EV_SWITCH});
     case 18: {
         if (pid < 0) {
-            gd_pf_bad(c, "sched_blocked_reason without its pid");
+            gd_pf_bad(c, GD_SKIP(SCHED_BLOCKED_REASON_WITHOUT_ITS_PID));
             return 0;
         }
         const char *fn = has_caller ? ksym_find(p, ksym_key(s, caller)) : NULL;
@@ -413,7 +413,7 @@ int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const
     }
     case 20:
         if (pid < 0) {
-            gd_pf_bad(c, "sched_waking without its pid");
+            gd_pf_bad(c, GD_SKIP(SCHED_WAKING_WITHOUT_ITS_PID));
             return 0;
         }
         if (s1 && (rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err)))
@@ -432,7 +432,7 @@ int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const
     case 50:
     case 51:
         if (pid < 0 || tid < 0) {
-            gd_pf_bad(c, "binder event without its transaction id or thread");
+            gd_pf_bad(c, GD_SKIP(BINDER_EVENT_WITHOUT_ITS_TRANSACTION_ID_OR));
             return 0;
         }
         return push(c, (srec){.ts = t, .a = tid, .b = pid, .state = io > 0,
@@ -492,7 +492,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
         }
     }
     if (r < 0) {
-        gd_pf_bad(c, "malformed compact sched");
+        gd_pf_bad(c, GD_SKIP(MALFORMED_COMPACT_SCHED));
         return 0;
     }
     /* the two arrays merged in time order (a switch first at equal times,
@@ -509,7 +509,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
         if (has_sw && (!has_wk || sw_ts <= wk_ts)) {
             uint64_t st = 0, np = 0, ci = 0;
             if (packed_next(&sst, &st) != 1 || packed_next(&spid, &np) != 1) {
-                gd_pf_bad(c, "compact sched switch arrays of different lengths");
+                gd_pf_bad(c, GD_SKIP(COMPACT_SCHED_SWITCH_ARRAYS_OF_DIFFERENT));
                 has_sw = 0;
                 continue;
             }
@@ -522,7 +522,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             int64_t t = (int64_t)(sw_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : sw_ts);
             if (prev < 0)
                 gd_sink_skip(c->sink,
-                             "perfetto: compact sched switch before its CPU's first (no previous thread)",
+                             GD_SKIP(PERFETTO_COMPACT_SCHED_SWITCH_BEFORE_ITS_CPU),
                              c->pkno, 0);
             else
                 rc = push(c, (srec){.ts = t, .a = prev, .b = next, .state = (int32_t)(uint16_t)st,
@@ -532,7 +532,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
         } else {
             uint64_t wp = 0, ci = 0;
             if (packed_next(&wpid, &wp) != 1) {
-                gd_pf_bad(c, "compact sched waking arrays of different lengths");
+                gd_pf_bad(c, GD_SKIP(COMPACT_SCHED_WAKING_ARRAYS_OF_DIFFERENT));
                 has_wk = 0;
                 continue;
             }
@@ -544,7 +544,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             int64_t waker = cpu >= 0 && cpu < PS_MAX_CPUS ? p->cpu_tid[cpu] : -1;
             int64_t t = (int64_t)(wk_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : wk_ts);
             if (waker < 0)
-                gd_sink_skip(c->sink, "perfetto: compact sched waking before its CPU's first switch",
+                gd_sink_skip(c->sink, GD_SKIP(PERFETTO_COMPACT_SCHED_WAKING_BEFORE_ITS_CPU),
                              c->pkno, 0);
             else
                 rc = push(c, (srec){.ts = t, .a = wakee, .b = waker, .type = EV_WAKING});

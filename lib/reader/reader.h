@@ -17,7 +17,7 @@ typedef struct gd_read_opts {
     const char *method_mapping;  /* Matrix methodMapping file or NULL       */
     const char *name;            /* source name, for stamps in file names   */
     /* 1: a capture cut short (the device died mid-write) is not an error:
-     * line formats drop the cut last line as the skip GD_SKIP_TRUNCATED.
+     * line formats drop the cut last line as the skip GD_SKIP(TRUNCATED_INPUT).
      * Readers that support it: godeye (JSONL), logcat. */
     int keep_going;
     /* #28: the carrier of ANR dumps (the anr reader's section field):
@@ -28,9 +28,6 @@ typedef struct gd_read_opts {
 } gd_read_opts;
 
 #define GD_PROBE_CONTAINER 200
-
-/* Skip reason of a last line dropped under keep_going. */
-#define GD_SKIP_TRUNCATED "truncated input"
 
 typedef struct gd_reader {
     const char *name;            /* stable: "godeye", "logcat", ...         */

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""skip_reasons.py - every skip reason a reader passes is a row of the one
-table, lib/core/skip_reasons.def (#24 item 6), so no reader can invent a
-near-duplicate of another's text.
+"""skip_reasons.py - the one table of skip reasons, lib/core/skip_reasons.def
+(#24 item 6), is the only place a reason text is written: every reason is
+passed as GD_SKIP(ID), so no reader can invent a near-duplicate of another's
+text.
 
-Fails (exit 1) when
-  - a string literal given as a skip reason in lib/reader/*.c or *.h (the
-    reason argument of gd_sink_skip and of the readers' skip wrappers, or a
-    #define REASON_.../SKIP_... of one) is not a text of the table;
+Fails (exit 1) when, in lib/reader, lib/core or lib/ingest (*.c, *.h),
+  - a string literal is part of the reason given to gd_sink_skip, a sink's
+    skip callback (x->skip / x.skip), or a reader's skip wrapper (gd_pf_bad,
+    gd_pf_reason_of, atrace's why()/ignored(), the ftrace parsers' skip(),
+    gd_age_skip, gd_br_skip, gd_mx_skip; the writer's count_reason(),
+    count_reason_n(), skip_event()), or is #defined (or a static const
+    char REASON_/SKIP_ array) under a REASON_/SKIP_/STATE_/GD_SKIP_ name --
+    whether or not the text is a row of the table;
+  - a GD_SKIP(ID) names no row;
   - two rows of the table are near-duplicates (the same words once case,
-    punctuation and spacing are dropped) or share an ID;
-  - a GD_SKIP(ID) names no row.
+    punctuation and spacing are dropped) or share an ID.
 
   skip_reasons.py --root SRC
 """
@@ -20,12 +25,15 @@ import sys
 
 # callee -> index of its reason argument
 CALLS = {"gd_sink_skip": 1, "gd_age_skip": 1, "gd_br_skip": 1, "gd_mx_skip": 1,
-         "why": 1, "ignored": 1, "skip": 1, "pf_reason_of": 1, "pf_bad": 1}
-CALL_RE = re.compile(r"(?<![\w.>])(%s)\s*\(" % "|".join(CALLS))
+         "why": 1, "ignored": 1, "skip": 1, "gd_pf_reason_of": 1, "gd_pf_bad": 1,
+         "count_reason": 1, "count_reason_n": 1, "skip_event": 1, "->skip": 1, ".skip": 1}
+CALL_RE = re.compile(r"(?:(?<![\w.>])(gd_sink_skip|gd_age_skip|gd_br_skip|gd_mx_skip|why|ignored|skip"
+                     r"|gd_pf_reason_of|gd_pf_bad|count_reason|count_reason_n|skip_event)|(->skip|\.skip))\s*\(")
+DIRS = ("reader", "core", "ingest")
 DEFINE_RE = re.compile(r'^\s*#\s*define\s+((?:GD_SKIP|REASON|SKIP|STATE)_\w+)\s+("(?:[^"\\]|\\.)*")', re.M)
 CONST_RE = re.compile(r'static\s+const\s+char\s+((?:REASON|SKIP)_\w+)\[\]\s*=\s*("(?:[^"\\]|\\.)*")\s*;')
 ROW_RE = re.compile(r'^GD_SKIP_REASON\(\s*(\w+)\s*,\s*("(?:[^"\\]|\\.)*")\s*,\s*"([^"]*)"\s*\)', re.M)
-USE_RE = re.compile(r"\bGD_SKIP\(\s*(\w+)\s*\)")
+USE_RE = re.compile(r"(?<!define )\bGD_SKIP\(\s*(\w+)\s*\)")
 LIT_RE = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
@@ -88,32 +96,21 @@ def unescape(lit):
 
 
 def reasons_in(text):
-    """[(line, text)] of the literal skip reasons in one C file: a reason
-    argument made only of adjacent literals is one text; one with a ?: or a
-    call gives each of its literals."""
+    """[(line, text)] of the string literals given as skip reasons in one C
+    file: every literal anywhere in a reason argument (adjacent literals are
+    one text), and every literal #defined or declared under a reason name."""
     text = strip_comments(text)
     found = []
     for m in CALL_RE.finditer(text):
         a = args_of(text, m.end())
-        k = CALLS[m.group(1)]
+        k = CALLS[m.group(1) or m.group(2)]
         if len(a) <= k:
             continue
-        arg = a[k].strip()
         line = text.count("\n", 0, m.start()) + 1
-        lits = LIT_RE.findall(arg)
-        if not lits:
-            continue
-        if LIT_RE.sub("", arg).strip() == "":
-            found.append((line, unescape("".join(lits))))
-        elif "?" in LIT_RE.sub('""', arg) and not re.search(r"\w\s*\(", LIT_RE.sub('""', arg)):
-            # a ?: of texts: each branch's adjacent literals are one text (a
-            # literal inside a call, pf_reason_of(c, "fmt", x), is found there)
-            held = []
-            bare = LIT_RE.sub(lambda x: held.append(x.group(1)) or "@%d@" % (len(held) - 1), arg)
-            for part in re.split(r"[?:]", bare):
-                ix = [int(k) for k in re.findall(r"@(\d+)@", part)]
-                if ix:
-                    found.append((line, unescape("".join(held[k] for k in ix))))
+        held = []
+        bare = LIT_RE.sub(lambda x: held.append(x.group(1)) or "@%d@" % (len(held) - 1), a[k])
+        for run in re.findall(r"@\d+@(?:\s*@\d+@)*", bare):
+            found.append((line, unescape("".join(held[int(x)] for x in re.findall(r"@(\d+)@", run)))))
     for rx in (DEFINE_RE, CONST_RE):
         for m in rx.finditer(text):
             found.append((text.count("\n", 0, m.start()) + 1, unescape(m.group(2)[1:-1])))
@@ -148,8 +145,9 @@ def problems(table, files):
         texts[t] = i
     for path, text in sorted(files.items()):
         for line, t in reasons_in(text):
-            if t not in texts:
-                out.append("%s:%d: skip reason %r is not in lib/core/skip_reasons.def" % (path, line, t))
+            hint = ("GD_SKIP(%s)" % texts[t]) if t in texts else "a new row and GD_SKIP(ID)"
+            out.append("%s:%d: skip reason written as a literal %r: use %s of lib/core/skip_reasons.def"
+                       % (path, line, t, hint))
         for m in USE_RE.finditer(text):
             if m.group(1) not in ids:
                 out.append("%s:%d: GD_SKIP(%s) names no row of lib/core/skip_reasons.def"
@@ -158,21 +156,34 @@ def problems(table, files):
 
 
 def selftest():
-    """The check can fail: a text not in the table, a near-duplicate row,
-    an unknown ID, a ?: of texts; and passes the table's own texts."""
-    table = [("A", "ignored: x: a thing", "x"), ("B", "x: bad", "x")]
-    good = {"g.c": 'gd_sink_skip(s, "ignored: x: a thing", 1, 0);\n'
-                   'skip(b, n ? "x: bad" : "ignored: x: a thing", 2);\n'
-                   '#define REASON_B "x: bad"\ngd_sink_skip(s, GD_SKIP(A), 0, 0);\n'}
+    """The check can fail: a literal reason (in the table or not; to
+    gd_sink_skip, a wrapper, a ?: of texts, a literal inside a call, a sink
+    callback, a #define), a near-duplicate row, an unknown ID; and passes
+    reasons given as GD_SKIP(ID) (through wrappers and ?: too)."""
+    table = [("A", "ignored: x: a thing", "x"), ("B", "x: bad", "x"), ("F", "x: %s", "x")]
+    good = {"g.c": 'gd_sink_skip(s, GD_SKIP(A), 1, 0);\n'
+                   'skip(b, n ? GD_SKIP(B) : GD_SKIP(A), 2);\n'
+                   'gd_sink_skip(s, gd_pf_reason_of(c, GD_SKIP(F), what), 0, 0);\n'
+                   '/* gd_sink_skip(s, "x: bad", 1, 0); a comment */\n'
+                   'snprintf(buf, n, "%s: %s", p, what);\n'
+                   '#define REASON_B GD_SKIP(B)\nr->inner.skip(r->inner.ctx, GD_SKIP(A), 0, 0);\n'}
     if problems(table, good):
         print("skip_reasons: selftest failed (good): %r" % problems(table, good))
         return False
-    bad = {"b.c": 'gd_sink_skip(s, "ignored: x: a thing!", 1, 0);\nwhy(a, c ? "x: bad" : "x: worse");\n'
+    bad = {"b.c": 'gd_sink_skip(s, "ignored: x: a thing", 1, 0);\n'        # in the table: still a finding
+                  'gd_sink_skip(s, "ignored: x: " "a thing!", 1, 0);\n'   # not in the table
+                  'why(a, c ? GD_SKIP(B) : "x: worse");\n'
+                  'gd_pf_bad(c, "x: bad");\n'
+                  'gd_sink_skip(s, gd_pf_reason_of(c, "x: %s", w), 0, 0);\n'
+                  'gd_sink_skip(s, f(c, "x: bad"), 0, 0);\n'
+                  'r->inner.skip(r->inner.ctx, "x: bad", 0, 0);\n'
+                  '#define STATE_LOST "x: bad"\n'
                   'gd_sink_skip(s, GD_SKIP(C), 0, 0);\n'}
     dup = table + [("C", "Ignored: x - a thing", "y")]
     got = problems(table, bad) + problems(dup, {})
-    if len(got) != 4:
-        print("skip_reasons: selftest failed (bad): %r" % got)
+    # gd_pf_reason_of inside gd_sink_skip counts twice (as each call's reason)
+    if len(got) != 11:
+        print("skip_reasons: selftest failed (bad, %d findings): %r" % (len(got), got))
         return False
     return True
 
@@ -184,16 +195,17 @@ def main():
     if not selftest():
         return 1
     table = read_table(os.path.join(a.root, "lib", "core", "skip_reasons.def"))
-    rd = os.path.join(a.root, "lib", "reader")
     files = {}
-    for fn in sorted(os.listdir(rd)):
-        if fn.endswith((".c", ".h")):
-            with open(os.path.join(rd, fn), encoding="utf-8", errors="replace") as fh:
-                files["lib/reader/" + fn] = fh.read()
+    for d in DIRS:
+        rd = os.path.join(a.root, "lib", d)
+        for fn in sorted(os.listdir(rd)):
+            if fn.endswith((".c", ".h")):
+                with open(os.path.join(rd, fn), encoding="utf-8", errors="replace") as fh:
+                    files["lib/%s/%s" % (d, fn)] = fh.read()
     out = problems(table, files)
     for o in out:
         print(o)
-    print("skip_reasons: %d rows, %d reader files, %d problems" % (len(table), len(files), len(out)))
+    print("skip_reasons: %d rows, %d files, %d problems" % (len(table), len(files), len(out)))
     return 1 if out else 0
 
 

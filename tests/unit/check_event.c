@@ -326,8 +326,10 @@ START_TEST(test_skip_reason_table)
             ck_assert_msg(strcmp(gd_skip_reasons[i].text, gd_skip_reasons[j].text) != 0, "%s twice",
                           gd_skip_reasons[i].text);
     }
-    ck_assert_str_eq(GD_SKIP(TRUNCATED_INPUT), GD_SKIP_TRUNCATED);
-    ck_assert_str_eq(GD_SKIP(TEXT_CUT), GD_SKIP_TEXT_CUT);
+    ck_assert_str_eq(GD_SKIP(TRUNCATED_INPUT), "truncated input");
+    ck_assert_str_eq(GD_SKIP(TEXT_CUT), "text cut at its bound (at a character boundary)");
+    ck_assert_str_eq(GD_SKIP(RETRACE_AMBIGUOUS), "retrace: ambiguous");
+    ck_assert_str_eq(GD_SKIP(PERFETTO_X), "perfetto: %s");
     ck_assert_str_eq(GD_SKIP(ANR_LINE_OUTSIDE_A_DUMP), "anr: line outside a dump");
     ck_assert_str_eq(gd_skip_reasons[GD_SR_ANR_LINE_OUTSIDE_A_DUMP].readers, "anr");
 }
