@@ -55,7 +55,8 @@
  * Memory: the method table (capped: ART_MAX_METHODS ids, ART_MAX_NAMES bytes
  * of names), the thread names, and each thread's open calls on the tracker
  * (capped: ART_MAX_OPEN in all, GD_CT_MAX_DEPTH per thread; an enter past
- * a cap, and every enter above it until its exit, is dropped and counted).  Records are streamed. */
+ * a cap, and every enter above it until its exit, is dropped and counted).
+ * Records are streamed. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
