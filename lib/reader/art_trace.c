@@ -33,7 +33,8 @@
  * returns: ts = enter, end_ts = exit, cls = the dotted class as the trace
  * prints it, method, desc = the signature, pid = the header's pid, tid,
  * thread = the name from *threads (or the new-thread record).  Calls are
- * rebuilt per thread with a stack:
+ * rebuilt per thread on the begin/end tracker (slicetrack.h, one track per
+ * thread; an exit closes down to its match, gd_slicetrack_end_match):
  *   - an exit whose method is the innermost open call closes it; an exit
  *     matching a deeper open call closes the calls above it too (their exit
  *     was not recorded: counted);
@@ -52,8 +53,10 @@
  * the pid), clock.
  *
  * Memory: the method table (capped: ART_MAX_METHODS ids, ART_MAX_NAMES bytes
- * of names), the thread names, and each thread's open calls (capped:
- * ART_MAX_OPEN in all, GD_CT_MAX_DEPTH per thread).  Records are streamed. */
+ * of names), the thread names, and each thread's open calls on the tracker
+ * (capped: ART_MAX_OPEN in all, GD_CT_MAX_DEPTH per thread; an enter past
+ * a cap, and every enter above it until its exit, is dropped and counted).
+ * Records are streamed. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +66,7 @@
 #include "reader.h"
 #include "core/util.h"
 #include "reader/art_trace_int.h"
+#include "reader/slicetrack.h"
 #include "core/skip_reasons.h"
 
 static int gd_art_bad(art *a, const char *what);
@@ -230,10 +234,10 @@ static void art_free(art *a)
 {
     for (size_t i = 0; a->th && i < a->nused; i++) {
         art_thread *t = a->th[a->used[i]];
-        free(t->stk);
         free(t->name);
         free(t);
     }
+    gd_slicetrack_free(a->st);
     free(a->th);
     free(a->used);
     free(a->mkey);
@@ -247,12 +251,17 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     (void)opts;
     art *a = calloc(1, sizeof *a);
     if (!a || !(a->th = calloc(ART_MAX_THREADS, sizeof *a->th)) ||
-        !(a->used = malloc(ART_MAX_THREADS * sizeof *a->used))) {
-        if (a)
+        !(a->used = malloc(ART_MAX_THREADS * sizeof *a->used)) ||
+        !(a->st = gd_slicetrack_new(ART_MAX_THREADS, GD_CT_MAX_DEPTH,
+                                    (size_t)ART_MAX_OPEN * (sizeof(gd_slice) + 1)))) {
+        if (a) {
             free(a->th);
+            free(a->used);
+        }
         free(a);
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
+    gd_slicetrack_limit_slices(a->st, ART_MAX_OPEN); /* nameless calls: the count bounds */
     a->in = in;
     a->sink = sink;
     a->err = err;

@@ -8,6 +8,7 @@
 #include "reader.h"
 #include "core/util.h"
 #include "reader/art_trace_int.h"
+#include "reader/slicetrack.h"
 #include "core/skip_reasons.h"
 
 /* ---- calls ---------------------------------------------------------------- */
@@ -65,30 +66,44 @@ static int is_dispatch(const art *a, uint32_t method)
            strcmp(cls, "android.os.Handler") == 0;
 }
 
+/* An open call on the tracker: its tag holds the method id (low 32 bits,
+ * what an exit matches) and the first method it called (high bits, 0 none
+ * yet; ids have their low two bits clear, so child >> 2 fits in 30 bits). */
+#define ART_TAG_METHOD 0xffffffffll
+static uint32_t tag_method(int64_t tag) { return (uint32_t)(tag & ART_TAG_METHOD); }
+static uint32_t tag_child(int64_t tag) { return (uint32_t)((uint64_t)tag >> 32) << 2; }
+static int64_t tag_of(uint32_t method, uint32_t child)
+{
+    return (int64_t)method | (int64_t)((uint64_t)(child >> 2) << 32);
+}
+
 /* The main thread's outermost Handler.dispatchMessage calls are the work
  * its Looper ran: each also becomes a dispatch (msg: the method it called
  * first, the handleMessage or the Runnable), so blocks, thresholds, groups
  * and blame work on a method trace as on a Looper log. */
-static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const art_frame *f, double end)
+static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const gd_slice *f, double end)
 {
-    if ((int64_t)tid != a->main_tid || !is_dispatch(a, f->method))
+    if ((int64_t)tid != a->main_tid || !is_dispatch(a, tag_method(f->tag)))
         return 0;
-    for (size_t i = 0; i < t->n; i++) /* t->n: the callers still open */
-        if (is_dispatch(a, t->stk[i].method))
+    int n;
+    const gd_slice *open = gd_slicetrack_open(a->st, GD_TRACK_THREAD, tid, &n);
+    for (int i = 0; i < n; i++) /* the callers still open */
+        if (is_dispatch(a, tag_method(open[i].tag)))
             return 0;
     char msg[600];
     const char *cls, *name, *desc;
-    if (f->child && gd_art_method_find(a, f->child, &cls, &name, &desc))
+    uint32_t child = tag_child(f->tag);
+    if (child && gd_art_method_find(a, child, &cls, &name, &desc))
         snprintf(msg, sizeof msg, "Handler.dispatchMessage: %.280s.%.280s", cls, name);
     else
         snprintf(msg, sizeof msg, "Handler.dispatchMessage");
     gd_event ev;
     gd_event_init(&ev, GD_EV_DISPATCH);
-    ev.ts = f->start;
+    ev.ts = f->ts;
     ev.pid = a->pid > 0 ? a->pid : GD_PID_APP;
     ev.tid = tid;
     ev.thread = t->name;
-    ev.u.dispatch.dur = end - f->start;
+    ev.u.dispatch.dur = end - f->ts;
     ev.u.dispatch.msg = msg;
     return gd_sink_event(a->sink, &ev, a->err);
 }
@@ -113,26 +128,29 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
         gd_sink_skip(a->sink, GD_SKIP(ART_UNKNOWN_RECORD_ACTION), 0, 0);
         return 0;
     }
+    int st;
     if (action == 0) {
-        if (t->lost || t->n >= GD_CT_MAX_DEPTH || a->open_total >= ART_MAX_OPEN) {
-            t->lost++;
+        gd_slice *f = gd_slicetrack_begin(a->st, GD_TRACK_THREAD, tid, tid, 0, &st);
+        if (st == GD_ST_NOMEM)
+            return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        if (!f) { /* past GD_CT_MAX_DEPTH or ART_MAX_OPEN, or above such a call */
             gd_sink_skip(a->sink, GD_SKIP(ART_NESTING_TOO_DEEP), 0, 0);
             return 0;
         }
-        if (gd_grow((void **)&t->stk, &t->cap, t->n + 1, sizeof *t->stk, a->err))
-            return a->err->code;
-        if (t->n > 0 && !t->stk[t->n - 1].child)
-            t->stk[t->n - 1].child = method;
-        t->stk[t->n++] = (art_frame){method, ts, 0};
-        a->open_total++;
+        f->ts = ts;
+        f->tag = tag_of(method, 0);
+        int n;
+        gd_slice *open = gd_slicetrack_open(a->st, GD_TRACK_THREAD, tid, &n);
+        if (n > 1 && !tag_child(open[n - 2].tag))
+            open[n - 2].tag = tag_of(tag_method(open[n - 2].tag), method);
         return 0;
     }
-    if (t->lost) { /* the exit of a dropped deep enter */
-        t->lost--;
+    int k = gd_slicetrack_end_match(a->st, GD_TRACK_THREAD, tid, (int64_t)method, ART_TAG_METHOD,
+                                    &st);
+    if (st == GD_ST_DROPPED) /* the exit of a dropped deep enter */
         return 0;
-    }
     int base = ART_DEPTH_BASE - t->pre;
-    if (t->n == 0) { /* running when tracing started */
+    if (st == GD_ST_UNMATCHED) { /* running when tracing started */
         if (t->pre >= ART_MAX_PRE) {
             gd_sink_skip(a->sink, GD_SKIP(ART_TOO_MANY_CALLS_RUNNING_AT_THE_START), 0, 0);
             return 0;
@@ -140,19 +158,17 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
         t->pre++;
         return emit_call(a, tid, t, method, (double)a->start_us / 1000.0, ts, base - 1, 1);
     }
-    size_t k = t->n;
-    while (k > 0 && t->stk[k - 1].method != method)
-        k--;
-    if (k == 0) {
+    if (st == GD_ST_NOMATCH) {
         gd_sink_skip(a->sink, GD_SKIP(ART_EXIT_WITHOUT_ENTER), 0, 0);
         return 0;
     }
-    while (t->n >= k) {
-        art_frame f = t->stk[--t->n];
-        a->open_total--;
-        if (t->n >= k)
+    for (; k > 0; k--) {
+        int depth;
+        const gd_slice *parent;
+        gd_slice f = *gd_slicetrack_pop_open(a->st, GD_TRACK_THREAD, tid, &depth, &parent);
+        if (k > 1)
             gd_sink_skip(a->sink, GD_SKIP(ART_EXIT_MISSING_CLOSED_WITH_ITS_CALLER), 0, 0);
-        int rc = emit_call(a, tid, t, f.method, f.start, ts, base + (int)t->n, 0);
+        int rc = emit_call(a, tid, t, tag_method(f.tag), f.ts, ts, base + depth, 0);
         if (!rc)
             rc = emit_dispatch(a, tid, t, &f, ts);
         if (rc)
@@ -190,10 +206,12 @@ int gd_art_finish(art *a)
     for (size_t i = 0; i < a->nused; i++) {
         unsigned tid = a->used[i];
         art_thread *t = a->th[tid];
-        while (t->n > 0) {
-            art_frame f = t->stk[--t->n];
-            int rc = emit_call(a, tid, t, f.method, f.start, end,
-                               ART_DEPTH_BASE - t->pre + (int)t->n, 1);
+        gd_slice *f;
+        int depth;
+        const gd_slice *parent;
+        while ((f = gd_slicetrack_pop_open(a->st, GD_TRACK_THREAD, tid, &depth, &parent))) {
+            int rc = emit_call(a, tid, t, tag_method(f->tag), f->ts, end,
+                               ART_DEPTH_BASE - t->pre + depth, 1);
             if (rc)
                 return rc;
         }

@@ -19,17 +19,8 @@
 
 enum { ART_CLK_WALL = 0, ART_CLK_CPU, ART_CLK_DUAL };
 
-typedef struct art_frame {
-    uint32_t method;
-    double start;
-    uint32_t child;       /* the first method it called, 0 none yet        */
-} art_frame;
-
 typedef struct art_thread {
-    art_frame *stk;
-    size_t n, cap;
     int pre;          /* calls found running at the start so far          */
-    long lost;        /* enters dropped (too deep) still waiting for exits */
     char *name;
     uint32_t last_t;  /* the time of its last record (sampling check)     */
     int seen;
@@ -59,7 +50,8 @@ typedef struct art {
     art_thread **th;
     uint16_t *used;   /* the ids of th[] in use, in first-seen order       */
     size_t nused;
-    size_t open_total;
+    struct gd_slicetrack *st; /* the open calls, one track per thread (tag:
+                               * method and first callee, art_trace_calls.c) */
     int meta_sent;
     /* sampling: records, those at the same time as their thread's last
      * record (a sampled trace writes each sample's stack changes in one

@@ -19,6 +19,7 @@ struct gd_slicetrack {
     sstack *tab;
     size_t cap, n;        /* cap a power of two */
     size_t max_keys, max_open, open_bytes;
+    size_t max_slices, open_n; /* open slices of every track: bound (0 none), count */
     int max_depth;
     int full;
 };
@@ -129,7 +130,8 @@ gd_slice *gd_slicetrack_begin(gd_slicetrack *st, int ns, uint64_t id, int64_t ow
      * dropped (its end then closes nothing), each one counted; a begin
      * above a dropped one is dropped too */
     int mem = !s->over && s->depth < st->max_depth &&
-              st->open_bytes + sizeof(gd_slice) + len + 1 > st->max_open;
+              (st->open_bytes + sizeof(gd_slice) + len + 1 > st->max_open ||
+               (st->max_slices && st->open_n >= st->max_slices));
     if (mem || s->over_mem) {
         s->over_mem = 1;
         s->over++;
@@ -152,6 +154,7 @@ gd_slice *gd_slicetrack_begin(gd_slicetrack *st, int ns, uint64_t id, int64_t ow
         s->cap = nc;
     }
     gd_slice *f = &s->v[s->depth++];
+    st->open_n++;
     memset(f, 0, sizeof *f);
     return f;
 }
@@ -162,8 +165,14 @@ void gd_slicetrack_name(gd_slicetrack *st, gd_slice *s, char *name)
     st->open_bytes += cost_of(name);
 }
 
-static gd_slice *pop(sstack *s, int *depth, const gd_slice **parent)
+void gd_slicetrack_limit_slices(gd_slicetrack *st, size_t max_slices)
 {
+    st->max_slices = max_slices;
+}
+
+static gd_slice *pop(gd_slicetrack *st, sstack *s, int *depth, const gd_slice **parent)
+{
+    st->open_n--;
     s->depth--;
     *depth = s->depth;
     *parent = s->depth > 0 ? &s->v[s->depth - 1] : NULL;
@@ -185,7 +194,7 @@ gd_slice *gd_slicetrack_end(gd_slicetrack *st, int ns, uint64_t id, int *depth,
         return NULL;
     }
     *status = GD_ST_OK;
-    return pop(s, depth, parent);
+    return pop(st, s, depth, parent);
 }
 
 void gd_slicetrack_release(gd_slicetrack *st, gd_slice *s)
@@ -228,5 +237,37 @@ gd_slice *gd_slicetrack_pop_open(gd_slicetrack *st, int ns, uint64_t id, int *de
     sstack *s = find(st, ns, id);
     if (!s || s->depth == 0)
         return NULL;
-    return pop(s, depth, parent);
+    return pop(st, s, depth, parent);
+}
+
+int gd_slicetrack_end_match(gd_slicetrack *st, int ns, uint64_t id, int64_t tag, int64_t mask,
+                            int *status)
+{
+    sstack *s = find(st, ns, id);
+    if (s && s->over) {
+        if (--s->over == 0)
+            s->over_mem = 0;
+        *status = GD_ST_DROPPED;
+        return 0;
+    }
+    if (!s || s->depth == 0) {
+        *status = GD_ST_UNMATCHED;
+        return 0;
+    }
+    int k = s->depth;
+    while (k > 0 && (s->v[k - 1].tag & mask) != tag)
+        k--;
+    if (k == 0) {
+        *status = GD_ST_NOMATCH;
+        return 0;
+    }
+    *status = GD_ST_OK;
+    return s->depth - k + 1;
+}
+
+gd_slice *gd_slicetrack_open(gd_slicetrack *st, int ns, uint64_t id, int *n)
+{
+    sstack *s = find(st, ns, id);
+    *n = s ? s->depth : 0;
+    return s && s->depth ? s->v : NULL;
 }

@@ -127,6 +127,61 @@ START_TEST(byte_bound_and_tracks)
 }
 END_TEST
 
+/* closing down to a match (ART's exit of method M): tags 10, 20, 30, 20
+ * open; an end for 20 closes the inner 20 only (1); an end for 10 closes
+ * 30, 20 and 10 (3, popped innermost first at depths 2, 1, 0); then an end
+ * with nothing open is UNMATCHED, one with no match NOMATCH; a begin past
+ * the slice-count bound (4) is MEM, its end DROPPED whatever its tag */
+static gd_slice *tagged(gd_slicetrack *st, int64_t tag, int *status)
+{
+    gd_slice *f = gd_slicetrack_begin(st, GD_TRACK_THREAD, 9, 9, 0, status);
+    if (f)
+        f->tag = tag;
+    return f;
+}
+
+START_TEST(end_match_and_count_bound)
+{
+    gd_slicetrack *st = gd_slicetrack_new(16, 8, 1 << 20);
+    gd_slicetrack_limit_slices(st, 4);
+    static const int64_t tags[] = {10, 20, 30, 20};
+    int s, depth, n;
+    const gd_slice *parent;
+    for (int i = 0; i < 4; i++)
+        ck_assert_ptr_nonnull(tagged(st, tags[i] | (int64_t)7 << 32, &s));
+    ck_assert_ptr_null(tagged(st, 40, &s));
+    ck_assert_int_eq(s, GD_ST_MEM);
+    ck_assert_int_eq(gd_slicetrack_end_match(st, GD_TRACK_THREAD, 9, 10, 0xffffffff, &s), 0);
+    ck_assert_int_eq(s, GD_ST_DROPPED);
+    gd_slice *open = gd_slicetrack_open(st, GD_TRACK_THREAD, 9, &n);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(open[2].tag & 0xffffffff, 30);
+    ck_assert_int_eq(gd_slicetrack_end_match(st, GD_TRACK_THREAD, 9, 20, 0xffffffff, &s), 1);
+    ck_assert_int_eq(s, GD_ST_OK);
+    gd_slice *f = gd_slicetrack_pop_open(st, GD_TRACK_THREAD, 9, &depth, &parent);
+    ck_assert_int_eq(f->tag, 20 | (int64_t)7 << 32);
+    ck_assert_int_eq(depth, 3);
+    ck_assert_int_eq(gd_slicetrack_end_match(st, GD_TRACK_THREAD, 9, 10, 0xffffffff, &s), 3);
+    for (int want = 2; want >= 0; want--) {
+        f = gd_slicetrack_pop_open(st, GD_TRACK_THREAD, 9, &depth, &parent);
+        ck_assert_int_eq(depth, want);
+        ck_assert_int_eq(f->tag & 0xffffffff, tags[want]);
+    }
+    ck_assert_ptr_null(gd_slicetrack_open(st, GD_TRACK_THREAD, 9, &n));
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(gd_slicetrack_end_match(st, GD_TRACK_THREAD, 9, 10, 0xffffffff, &s), 0);
+    ck_assert_int_eq(s, GD_ST_UNMATCHED);
+    ck_assert_int_eq(gd_slicetrack_end_match(st, GD_TRACK_THREAD, 8, 10, 0xffffffff, &s), 0);
+    ck_assert_int_eq(s, GD_ST_UNMATCHED);
+    tagged(st, 10, &s);
+    ck_assert_int_eq(gd_slicetrack_end_match(st, GD_TRACK_THREAD, 9, 11, 0xffffffff, &s), 0);
+    ck_assert_int_eq(s, GD_ST_NOMATCH);
+    ck_assert_ptr_nonnull(gd_slicetrack_open(st, GD_TRACK_THREAD, 9, &n));
+    ck_assert_int_eq(n, 1);
+    gd_slicetrack_free(st);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("slicetrack");
@@ -134,6 +189,7 @@ int main(void)
     tcase_add_test(tc, tracks_apart);
     tcase_add_test(tc, depth_bound);
     tcase_add_test(tc, byte_bound_and_tracks);
+    tcase_add_test(tc, end_match_and_count_bound);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
