@@ -14,26 +14,46 @@
 
 /* ---- traces ------------------------------------------------------------- */
 
+/* The columns of a trace row, after t.id (T_ID). */
+#define TRACE_COLS(X)                                                    \
+    X(T_SOURCE, "t.source")                                              \
+    X(T_FORMAT, "t.format")                                              \
+    X(T_APP, "t.app")                                                    \
+    X(T_DEVICE, "t.device")                                              \
+    X(T_START, "t.start_ms")                                             \
+    X(T_END, "t.end_ms")                                                 \
+    X(T_EVENTS, "t.events")                                              \
+    X(T_VERSION, "t.version_name")                                       \
+    X(T_SKIPPED, "t.skipped")                                            \
+    X(T_INGESTED, "t.ingested_at")                                       \
+    X(T_DISPATCHES, "(SELECT count(*) FROM dispatch d WHERE d.trace = t.id)") \
+    X(T_BLOCKS, "(SELECT count(*) FROM block b WHERE b.trace = t.id)")   \
+    X(T_HASH, "t.hash")                                                  \
+    X(T_CLOCK, "t.clock")                                                \
+    X(T_UTC_OFFSET, "t.utc_offset_min")                                  \
+    X(T_BUILD, "t.build")
+enum { T_ID = 0, TRACE_COLS(GD_COL_ENUM) T_NCOLS };
+
 static json_t *trace_row(sqlite3_stmt *q)
 {
     json_t *row = json_object();
-    json_object_set_new(row, "trace", gd_col_json(q, 0));
-    json_object_set_new(row, "source", gd_col_json(q, 1));
-    json_object_set_new(row, "format", gd_col_json(q, 2));
-    json_object_set_new(row, "app", gd_col_json(q, 3));
-    json_object_set_new(row, "device", gd_col_json(q, 4));
-    json_object_set_new(row, "start_ms", gd_col_ms(q, 5));
-    json_object_set_new(row, "end_ms", gd_col_ms(q, 6));
-    json_object_set_new(row, "events", gd_col_json(q, 7));
-    json_object_set_new(row, "version_name", gd_col_json(q, 8));
-    json_object_set_new(row, "skipped", gd_col_json(q, 9));
-    json_object_set_new(row, "ingested_at", gd_col_json(q, 10));
-    json_object_set_new(row, "dispatches", gd_col_json(q, 11));
-    json_object_set_new(row, "blocks", gd_col_json(q, 12));
-    json_object_set_new(row, "hash", gd_col_json(q, 13));
-    json_object_set_new(row, "clock", gd_col_json(q, 14));
-    json_object_set_new(row, "utc_offset_min", gd_col_json(q, 15));
-    json_object_set_new(row, "build", gd_col_json(q, 16));
+    json_object_set_new(row, "trace", gd_col_json(q, T_ID));
+    json_object_set_new(row, "source", gd_col_json(q, T_SOURCE));
+    json_object_set_new(row, "format", gd_col_json(q, T_FORMAT));
+    json_object_set_new(row, "app", gd_col_json(q, T_APP));
+    json_object_set_new(row, "device", gd_col_json(q, T_DEVICE));
+    json_object_set_new(row, "start_ms", gd_col_ms(q, T_START));
+    json_object_set_new(row, "end_ms", gd_col_ms(q, T_END));
+    json_object_set_new(row, "events", gd_col_json(q, T_EVENTS));
+    json_object_set_new(row, "version_name", gd_col_json(q, T_VERSION));
+    json_object_set_new(row, "skipped", gd_col_json(q, T_SKIPPED));
+    json_object_set_new(row, "ingested_at", gd_col_json(q, T_INGESTED));
+    json_object_set_new(row, "dispatches", gd_col_json(q, T_DISPATCHES));
+    json_object_set_new(row, "blocks", gd_col_json(q, T_BLOCKS));
+    json_object_set_new(row, "hash", gd_col_json(q, T_HASH));
+    json_object_set_new(row, "clock", gd_col_json(q, T_CLOCK));
+    json_object_set_new(row, "utc_offset_min", gd_col_json(q, T_UTC_OFFSET));
+    json_object_set_new(row, "build", gd_col_json(q, T_BUILD));
     return row;
 }
 
@@ -42,32 +62,31 @@ int gd_query_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
     char filt[4096], sql[8192];
     gd_store_filter_sql(f, "t.id", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT t.id, t.source, t.format, t.app, t.device, t.start_ms, t.end_ms, t.events,"
-             " t.version_name, t.skipped, t.ingested_at,"
-             " (SELECT count(*) FROM dispatch d WHERE d.trace = t.id),"
-             " (SELECT count(*) FROM block b WHERE b.trace = t.id), t.hash, t.clock, t.utc_offset_min,"
-             " t.build FROM trace t WHERE 1 %s ORDER BY t.id", filt);
+             "SELECT t.id" TRACE_COLS(GD_COL_SQL) " FROM trace t WHERE 1 %s ORDER BY t.id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
     return gd_store_stream(s, q, trace_row, fn, ctx, err);
 }
 
+/* The columns of a trace's clock row, after id (K_ID). */
+#define CLOCK_COLS(X) X(K_CLOCK, "clock") X(K_UTC_OFFSET, "utc_offset_min") X(K_START, "start_ms")
+enum { K_ID = 0, CLOCK_COLS(GD_COL_ENUM) K_NCOLS };
+
 static json_t *clock_row(sqlite3_stmt *q)
 {
     json_t *row = json_object();
-    json_object_set_new(row, "trace", gd_col_json(q, 0));
-    json_object_set_new(row, "clock", gd_col_json(q, 1));
-    json_object_set_new(row, "utc_offset_min", gd_col_json(q, 2));
-    json_object_set_new(row, "start_ms", gd_col_ms(q, 3));
+    json_object_set_new(row, "trace", gd_col_json(q, K_ID));
+    json_object_set_new(row, "clock", gd_col_json(q, K_CLOCK));
+    json_object_set_new(row, "utc_offset_min", gd_col_json(q, K_UTC_OFFSET));
+    json_object_set_new(row, "start_ms", gd_col_ms(q, K_START));
     return row;
 }
 
 int gd_query_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(s,
-                                       "SELECT id, clock, utc_offset_min, start_ms FROM trace"
-                                       " ORDER BY id",
+                                       "SELECT id" CLOCK_COLS(GD_COL_SQL) " FROM trace ORDER BY id",
                                        err);
     if (!q)
         return err->code;
@@ -105,6 +124,15 @@ static const char *const memory_names[] = {"ts_ms", "heap_alloc_kb", "heap_max_k
                                            "pss_total_kb", "ram_avail_kb", "ram_total_kb",
                                            "ram_is_low"};
 
+/* The columns of a memory snapshot, in memory_names' order, after ts_ms
+ * (M_TS): read as 8 consecutive columns from the first. */
+#define MEMORY_COLS(X)                                                                   \
+    X(M_HEAP_ALLOC, "heap_alloc_kb") X(M_HEAP_MAX, "heap_max_kb") X(M_HEAP_FREE, "heap_free_kb") \
+    X(M_PSS, "pss_total_kb") X(M_RAM_AVAIL, "ram_avail_kb") X(M_RAM_TOTAL, "ram_total_kb")     \
+    X(M_RAM_LOW, "ram_is_low")
+enum { M_TS = 0, MEMORY_COLS(GD_COL_ENUM) M_NCOLS };
+_Static_assert(M_NCOLS == sizeof memory_names / sizeof *memory_names, "memory columns");
+
 /* The memory object from 8 consecutive columns starting at `first`. */
 static json_t *memory_cols(sqlite3_stmt *q, int first)
 {
@@ -121,12 +149,11 @@ static json_t *memory_cols(sqlite3_stmt *q, int first)
  * the caller for the next rows (finalized by it). */
 static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
 {
-    if (!*q && !(*q = gd_store_prepare(s, "SELECT ts_ms, heap_alloc_kb, heap_max_kb, heap_free_kb,"
-                                          " pss_total_kb, ram_avail_kb, ram_total_kb, ram_is_low"
-                                          " FROM memory WHERE id = ?", NULL)))
+    if (!*q && !(*q = gd_store_prepare(s, "SELECT ts_ms" MEMORY_COLS(GD_COL_SQL) " FROM memory WHERE id = ?",
+                                       NULL)))
         return json_null();
     sqlite3_bind_int64(*q, 1, id);
-    json_t *o = sqlite3_step(*q) == SQLITE_ROW ? memory_cols(*q, 0) : json_null();
+    json_t *o = sqlite3_step(*q) == SQLITE_ROW ? memory_cols(*q, M_TS) : json_null();
     sqlite3_reset(*q);
     return o;
 }
@@ -194,6 +221,25 @@ typedef struct block_row {
     gd_row memrow;
 } block_row;
 
+/* The columns of a block row (block_sql), after d.id (B_ID).  The three
+ * "%s" are the message text, the thread and the process: NULL in the
+ * light (group) rows.  B_MM_TS.. are the memory snapshot (MEMORY_COLS'
+ * order), NULL with none joined. */
+#define BLOCK_COLS(X)                                                                      \
+    X(B_TRACE, "d.trace") X(B_PID, "d.pid") X(B_TID, "d.tid") X(B_START, "d.start_ms")     \
+    X(B_DUR, "d.dur_ms") X(B_THREAD_MS, "d.thread_ms") X(B_UNFINISHED, "d.unfinished")     \
+    X(B_MSG, "%s") X(B_SHORT, "t.short_ms") X(B_LONG, "t.long_ms") X(B_ANR, "t.anr_ms")    \
+    X(B_HAVE, "b.dispatch IS NOT NULL") X(B_SAMPLES, "b.samples")                          \
+    X(B_KEY_FRAME, "b.key_frame") X(B_GRP, "b.grp") X(B_CPU_BUSY, "b.cpu_busy")            \
+    X(B_MEMORY, "b.memory") X(B_BLAME, "b.blame") X(B_MM_TS, "mm.ts_ms")                   \
+    X(B_MM_HEAP_ALLOC, "mm.heap_alloc_kb") X(B_MM_HEAP_MAX, "mm.heap_max_kb")              \
+    X(B_MM_HEAP_FREE, "mm.heap_free_kb") X(B_MM_PSS, "mm.pss_total_kb")                    \
+    X(B_MM_RAM_AVAIL, "mm.ram_avail_kb") X(B_MM_RAM_TOTAL, "mm.ram_total_kb")              \
+    X(B_MM_RAM_LOW, "mm.ram_is_low") X(B_THREAD, "%s") X(B_GRP_RULE, "b.grp_rule")         \
+    X(B_MESSAGE, "coalesce(d.message, -1)") X(B_PROCESS, "%s")
+enum { B_ID = 0, BLOCK_COLS(GD_COL_ENUM) B_NCOLS };
+_Static_assert(B_MM_RAM_LOW - B_MM_TS == M_RAM_LOW - M_TS, "memory columns in a block row");
+
 /* A millisecond column (gd_col_ms). */
 static void set_ms(gd_rowb *b, const char *name, sqlite3_stmt *q, int i)
 {
@@ -208,7 +254,7 @@ static void set_ms(gd_rowb *b, const char *name, sqlite3_stmt *q, int i)
 static void set_memory(block_row *b, sqlite3_stmt *q, int first)
 {
     gd_value *v = gd_rowb_add(&b->b, "memory");
-    if (sqlite3_column_type(q, 17) == SQLITE_NULL)
+    if (sqlite3_column_type(q, B_MEMORY) == SQLITE_NULL)
         return;
     for (int i = 0; i < 8; i++)
         gd_col_value(q, first + i, &b->mem[i]);
@@ -238,6 +284,9 @@ static void block_row_clear(block_row *b)
  * name, NULL for every kind. */
 #define KIND_FILTER(d) " AND (?3 IS NULL OR " GD_SQL_BLOCK_KIND(d, "t") " = ?3)"
 
+/* The one column of a SELECT of one aggregate over trace. */
+enum { S_VALUE = 0 };
+
 /* The lowest short threshold (min) or the highest (max) over the stored
  * traces; with none, the default. */
 static double short_over_traces(gd_store *s, int highest, gd_error *err)
@@ -245,8 +294,8 @@ static double short_over_traces(gd_store *s, int highest, gd_error *err)
     sqlite3_stmt *m = gd_store_prepare(s, highest ? "SELECT max(short_ms) FROM trace"
                                                   : "SELECT min(short_ms) FROM trace", err);
     double v = GD_NONE;
-    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL)
-        v = sqlite3_column_double(m, 0);
+    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, S_VALUE) != SQLITE_NULL)
+        v = sqlite3_column_double(m, S_VALUE);
     sqlite3_finalize(m);
     return gd_thresholds_resolve(v, GD_NONE, GD_NONE).short_ms;
 }
@@ -261,9 +310,9 @@ static double kind_bound(gd_store *s, gd_block_kind k, double bound)
     char sql[64];
     snprintf(sql, sizeof sql, "SELECT min(%s) FROM trace", col);
     sqlite3_stmt *m = gd_store_prepare(s, sql, NULL);
-    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, 0) != SQLITE_NULL &&
-        sqlite3_column_double(m, 0) > bound)
-        bound = sqlite3_column_double(m, 0);
+    if (m && sqlite3_step(m) == SQLITE_ROW && sqlite3_column_type(m, S_VALUE) != SQLITE_NULL &&
+        sqlite3_column_double(m, S_VALUE) > bound)
+        bound = sqlite3_column_double(m, S_VALUE);
     sqlite3_finalize(m);
     return bound;
 }
@@ -276,11 +325,7 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
 {
     snprintf(sql, n,
              /* --limit: the longest `limit` blocks, listed in the listing's order */
-             "%sSELECT d.id, d.trace, d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
-             " %s, t.short_ms, t.long_ms, t.anr_ms, b.dispatch IS NOT NULL, b.samples, b.key_frame,"
-             " b.grp, b.cpu_busy, b.memory, b.blame, mm.ts_ms, mm.heap_alloc_kb, mm.heap_max_kb,"
-             " mm.heap_free_kb, mm.pss_total_kb, mm.ram_avail_kb, mm.ram_total_kb, mm.ram_is_low, %s,"
-             " b.grp_rule, coalesce(d.message, -1), %s"
+             "%sSELECT d.id" BLOCK_COLS(GD_COL_SQL)
              /* CROSS JOIN keeps dispatch the outer loop, read through its
               * dur_ms index: a few blocks out of millions of dispatches */
              " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
@@ -298,7 +343,6 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
              bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
              bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
-    /* columns: 0 id .. 27 thread, 28 grp_rule, 29 message, 30 process */
 }
 
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
@@ -315,7 +359,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     }
     bound = kind_bound(s, bq->kind, bound);
     block_sql(sql, sizeof sql, bq, light, filt, bound);
-    /* with no memory snapshot joined, columns 19.. are NULL */
+    /* with no memory snapshot joined, columns B_MM_TS.. are NULL */
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
@@ -339,40 +383,40 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
         return rc;
     }
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double dur = sqlite3_column_double(q, 5);
+        double dur = sqlite3_column_double(q, B_DUR);
         /* the kind filter in the SQL (KIND_FILTER) is the same rule */
-        gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, 10),
-                                           sqlite3_column_double(q, 11));
-        int64_t trace = sqlite3_column_int64(q, 1);
-        gd_col_value(q, 0, gd_rowb_add(f, "id"));
-        gd_col_value(q, 1, gd_rowb_add(f, "trace"));
-        gd_col_value(q, 2, gd_rowb_add(f, "pid"));
-        gd_col_value(q, 30, gd_rowb_add(f, "process"));
-        gd_col_value(q, 3, gd_rowb_add(f, "tid"));
-        gd_col_value(q, 27, gd_rowb_add(f, "thread"));
-        double start = sqlite3_column_double(q, 4);
+        gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, B_LONG),
+                                           sqlite3_column_double(q, B_ANR));
+        int64_t trace = sqlite3_column_int64(q, B_TRACE);
+        gd_col_value(q, B_ID, gd_rowb_add(f, "id"));
+        gd_col_value(q, B_TRACE, gd_rowb_add(f, "trace"));
+        gd_col_value(q, B_PID, gd_rowb_add(f, "pid"));
+        gd_col_value(q, B_PROCESS, gd_rowb_add(f, "process"));
+        gd_col_value(q, B_TID, gd_rowb_add(f, "tid"));
+        gd_col_value(q, B_THREAD, gd_rowb_add(f, "thread"));
+        double start = sqlite3_column_double(q, B_START);
         gd_rowb_real(f, "start_ms", gd_ms_round(start));
         gd_rowb_real(f, "end_ms", gd_ms_round(start + dur));
         gd_rowb_real(f, "duration_ms", gd_ms_round(dur));
-        set_ms(f, "thread_ms", q, 6);
+        set_ms(f, "thread_ms", q, B_THREAD_MS);
         gd_rowb_text(f, "kind", gd_block_kind_name(k));
-        gd_rowb_bool(f, "unfinished", sqlite3_column_int(q, 7));
-        int have = sqlite3_column_int(q, 12);
+        gd_rowb_bool(f, "unfinished", sqlite3_column_int(q, B_UNFINISHED));
+        int have = sqlite3_column_int(q, B_HAVE);
         json_t *stacks = NULL;
         gd_block_info bi;
         if (have && !bq->stacks) {
-            if (sqlite3_column_type(q, 16) == SQLITE_NULL)
+            if (sqlite3_column_type(q, B_CPU_BUSY) == SQLITE_NULL)
                 gd_rowb_add(f, "cpu_busy");
             else
-                gd_rowb_bool(f, "cpu_busy", sqlite3_column_int(q, 16));
-            gd_col_value(q, 13, gd_rowb_add(f, "samples"));
-            gd_col_value(q, 14, gd_rowb_add(f, "key_frame"));
-            gd_col_value(q, 15, gd_rowb_add(f, "group"));
-            gd_col_value(q, 28, gd_rowb_add(f, "group_rule"));
+                gd_rowb_bool(f, "cpu_busy", sqlite3_column_int(q, B_CPU_BUSY));
+            gd_col_value(q, B_SAMPLES, gd_rowb_add(f, "samples"));
+            gd_col_value(q, B_KEY_FRAME, gd_rowb_add(f, "key_frame"));
+            gd_col_value(q, B_GRP, gd_rowb_add(f, "group"));
+            gd_col_value(q, B_GRP_RULE, gd_rowb_add(f, "group_rule"));
             if (!light)
-                set_memory(&b, q, 19);
-            gd_col_value(q, 8, gd_rowb_add(f, "msg"));
-            gd_col_value(q, 18, gd_rowb_add(f, "blame"));
+                set_memory(&b, q, B_MM_TS);
+            gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
+            gd_col_value(q, B_BLAME, gd_rowb_add(f, "blame"));
         } else {
             /* below the ingest-time cut (or stacks wanted): derive now */
             const gd_trace_cfg *cfg = cfg_get(s, &cfgs, trace, err);
@@ -380,9 +424,9 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
                 rc = err->code ? err->code : GD_ERR_IO;
                 break;
             }
-            if ((rc = gd_deriver_block(dv, cfg, sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
-                                       start, start + dur, sqlite3_column_int(q, 7),
-                                       sqlite3_column_int64(q, 29), &bi, bq->stacks ? &stacks : NULL,
+            if ((rc = gd_deriver_block(dv, cfg, sqlite3_column_int64(q, B_PID), sqlite3_column_int64(q, B_TID),
+                                       start, start + dur, sqlite3_column_int(q, B_UNFINISHED),
+                                       sqlite3_column_int64(q, B_MESSAGE), &bi, bq->stacks ? &stacks : NULL,
                                        err)))
                 break;
             if (bi.cpu_busy < 0)
@@ -396,7 +440,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             if (!light)
                 gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
             gd_rowb_text(f, "blame", bi.blame);
-            gd_col_value(q, 8, gd_rowb_add(f, "msg"));
+            gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
         }
         /* the block's own trace's data decides which shares are data */
         if (have_states && trace != have_trace) {
@@ -406,7 +450,7 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             }
             have_trace = trace;
         }
-        if ((rc = set_states(s, f, have_states ? have_t : 0, trace, sqlite3_column_int64(q, 3), start, dur,
+        if ((rc = set_states(s, f, have_states ? have_t : 0, trace, sqlite3_column_int64(q, B_TID), start, dur,
                              err))) {
             json_decref(stacks);
             break;
@@ -591,6 +635,14 @@ static int trace_have(gd_store *s, groups *gs, int64_t trace, int *have, gd_erro
     return rc;
 }
 
+/* The columns of groups_stored's scan, after b.grp (G_GRP); the "%s" are
+ * the dispatch's tid and start, NULL without "why" data; and of its key
+ * frame lookup. */
+#define GROUP_COLS(X) X(G_DUR, "b.dur_ms") X(G_TRACE, "b.trace") X(G_TID, "%s") X(G_START, "%s")
+enum { G_GRP = 0, GROUP_COLS(GD_COL_ENUM) G_NCOLS };
+#define KEY_FRAME_COLS(X) X(KF_RULE, "grp_rule")
+enum { KF_FRAME = 0, KEY_FRAME_COLS(GD_COL_ENUM) KF_NCOLS };
+
 /* Groups from the stored block rows in one scan ordered by (group,
  * duration): one group's durations in memory at a time.  Used when every
  * selected dispatch has a stored block row (threshold at or above each
@@ -604,10 +656,10 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
      * trace's thresholds (a small table) */
     int have_states = gs->have; /* which "why" data is stored at all (#26) */
     snprintf(sql, sizeof sql,
-             "SELECT b.grp, b.dur_ms, b.trace, %s FROM block b JOIN trace t ON t.id = b.trace%s"
+             "SELECT b.grp" GROUP_COLS(GD_COL_SQL) " FROM block b JOIN trace t ON t.id = b.trace%s"
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
              " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms",
-             have_states ? "d.tid, d.start_ms" : "NULL, NULL",
+             have_states ? "d.tid" : "NULL", have_states ? "d.start_ms" : "NULL",
              have_states ? " JOIN dispatch d ON d.id = b.dispatch" : "", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
@@ -615,7 +667,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     sqlite3_bind_double(st, 1, bound);
     sqlite3_bind_int(st, 2, gd_has(q->threshold) ? 1 : 0);
     gd_bind_text(st, 3, gd_block_kind_name(q->kind));
-    sqlite3_stmt *kf = gd_store_prepare(s, "SELECT key_frame, grp_rule FROM block WHERE grp IS ?1"
+    sqlite3_stmt *kf = gd_store_prepare(s, "SELECT key_frame" KEY_FRAME_COLS(GD_COL_SQL) " FROM block WHERE grp IS ?1"
                                            " ORDER BY dur_ms DESC LIMIT 1", err);
     if (!kf) {
         sqlite3_finalize(st);
@@ -624,7 +676,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
     int step;
     group_acc *g = NULL;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *grp = (const char *)sqlite3_column_text(st, 0);
+        const char *grp = (const char *)sqlite3_column_text(st, G_GRP);
         if (!g || (grp == NULL) != (g->group == NULL) || (grp && strcmp(grp, g->group) != 0)) {
             /* the key frame of the group's longest block stands for it */
             if (grp)
@@ -632,8 +684,8 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
             else
                 sqlite3_bind_null(kf, 1);
             int found = sqlite3_step(kf) == SQLITE_ROW;
-            const char *frame = found ? (const char *)sqlite3_column_text(kf, 0) : NULL;
-            const char *rule = found ? (const char *)sqlite3_column_text(kf, 1) : NULL;
+            const char *frame = found ? (const char *)sqlite3_column_text(kf, KF_FRAME) : NULL;
+            const char *rule = found ? (const char *)sqlite3_column_text(kf, KF_RULE) : NULL;
             g = group_new(gs, grp, frame, rule);
             sqlite3_reset(kf);
             if (!g)
@@ -643,17 +695,17 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
         int have = 0;
         if (have_states) {
             gd_why w;
-            double dur = sqlite3_column_double(st, 1), start = sqlite3_column_double(st, 4);
-            int64_t trace = sqlite3_column_int64(st, 2);
+            double dur = sqlite3_column_double(st, G_DUR), start = sqlite3_column_double(st, G_START);
+            int64_t trace = sqlite3_column_int64(st, G_TRACE);
             if (trace_have(s, gs, trace, &have, err) ||
-                gd_why_in(s, have, trace, sqlite3_column_int64(st, 3), start, start + dur, &w, err)) {
+                gd_why_in(s, have, trace, sqlite3_column_int64(st, G_TID), start, start + dur, &w, err)) {
                 sqlite3_finalize(st);
                 sqlite3_finalize(kf);
                 return err->code;
             }
             gd_why_values(&w, have, sh);
         }
-        if (group_add(gs, g, sqlite3_column_double(st, 1), sqlite3_column_int64(st, 2), sh, have))
+        if (group_add(gs, g, sqlite3_column_double(st, G_DUR), sqlite3_column_int64(st, G_TRACE), sh, have))
             break;
     }
     int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
@@ -691,14 +743,15 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
      * was seen in */
     json_t *versions = json_object();
     if (!rc) {
+        enum { V_ID, V_NAME };
         sqlite3_stmt *vq = gd_store_prepare(s, "SELECT id, version_name FROM trace"
                                                " WHERE version_name IS NOT NULL", err);
         if (!vq)
             rc = err->code;
         while (vq && sqlite3_step(vq) == SQLITE_ROW) {
             char id[32];
-            snprintf(id, sizeof id, "%lld", (long long)sqlite3_column_int64(vq, 0));
-            json_object_set_new(versions, id, gd_col_text(vq, 1));
+            snprintf(id, sizeof id, "%lld", (long long)sqlite3_column_int64(vq, V_ID));
+            json_object_set_new(versions, id, gd_col_text(vq, V_NAME));
         }
         sqlite3_finalize(vq);
     }

@@ -20,6 +20,17 @@
     "fps, best_frames, normal_frames, middle_frames, high_frames, frozen_frames, best_dropped,"     \
     " normal_dropped, middle_dropped, high_dropped, frozen_dropped"
 _Static_assert(GD_DROP__COUNT == 5, "FPS_COLS has five drop levels");
+/* FPS_COLS by position: fps, then the frames of each drop level, then the
+ * dropped frames of each. */
+enum { FP_FPS = 0, FP_FRAMES = 1, FP_DROPPED = FP_FRAMES + GD_DROP__COUNT };
+
+/* The columns of gd_query_frames' groups (the three SELECTs of its UNION
+ * list them in this order), of a group's frames (fq), of its overlapping
+ * blocks (bq), and of gd_query_frame_summaries' rows. */
+enum { GR_TRACE, GR_PID, GR_WINDOW, GR_MATRIX, GR_SOURCE };
+enum { FT_TS, FT_DUR, FT_VSYNC, FT_JANK, FT_PRESENT };
+enum { BQ_DISPATCH };
+enum { SM_TRACE, SM_PID, SM_WINDOW, SM_ID, SM_NAME, SM_VALUE };
 
 static void bind_text_or_null(sqlite3_stmt *q, int i, sqlite3_stmt *from, int col)
 {
@@ -50,7 +61,7 @@ static int overlapping_blocks(sqlite3_stmt *bq, int64_t trace, int have_pid, int
     sqlite3_bind_double(bq, 4, end);
     int step;
     while ((step = sqlite3_step(bq)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(bq, 0);
+        int64_t id = sqlite3_column_int64(bq, BQ_DISPATCH);
         size_t i, n = json_array_size(arr);
         for (i = 0; i < n; i++)
             if (json_integer_value(json_array_get(arr, i)) == id)
@@ -115,26 +126,26 @@ static void timeline_json(const gd_ft_stats *ft, json_t *row)
 static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_stmt *g, frame_buf *buf,
                       json_t *row, gd_error *err)
 {
-    int64_t trace = sqlite3_column_int64(g, 0);
-    int have_pid = sqlite3_column_type(g, 1) != SQLITE_NULL;
-    int64_t pid = sqlite3_column_int64(g, 1);
+    int64_t trace = sqlite3_column_int64(g, GR_TRACE);
+    int have_pid = sqlite3_column_type(g, GR_PID) != SQLITE_NULL;
+    int64_t pid = sqlite3_column_int64(g, GR_PID);
     sqlite3_bind_int64(fq, 1, trace);
-    bind_text_or_null(fq, 2, g, 2);
+    bind_text_or_null(fq, 2, g, GR_WINDOW);
     if (have_pid)
         sqlite3_bind_int64(fq, 3, pid);
-    bind_text_or_null(fq, 4, g, 4);
-    int timeline = sqlite3_column_type(g, 4) != SQLITE_NULL &&
-                   strcmp((const char *)sqlite3_column_text(g, 4), "frametimeline") == 0;
+    bind_text_or_null(fq, 4, g, GR_SOURCE);
+    int timeline = sqlite3_column_type(g, GR_SOURCE) != SQLITE_NULL &&
+                   strcmp((const char *)sqlite3_column_text(g, GR_SOURCE), "frametimeline") == 0;
     gd_ft_stats ft = {0};
     json_t *blocks = json_array();
     buf->n = 0;
     int step, rc = GD_OK;
     while ((step = sqlite3_step(fq)) == SQLITE_ROW) {
-        double ts = sqlite3_column_double(fq, 0), dur = sqlite3_column_double(fq, 1);
-        double vs = sqlite3_column_type(fq, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(fq, 2);
+        double ts = sqlite3_column_double(fq, FT_TS), dur = sqlite3_column_double(fq, FT_DUR);
+        double vs = sqlite3_column_type(fq, FT_VSYNC) == SQLITE_NULL ? NAN : sqlite3_column_double(fq, FT_VSYNC);
         if (timeline) {
-            int64_t jank = sqlite3_column_type(fq, 3) == SQLITE_NULL ? 0 : sqlite3_column_int64(fq, 3);
-            int64_t present = sqlite3_column_type(fq, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(fq, 4);
+            int64_t jank = sqlite3_column_type(fq, FT_JANK) == SQLITE_NULL ? 0 : sqlite3_column_int64(fq, FT_JANK);
+            int64_t present = sqlite3_column_type(fq, FT_PRESENT) == SQLITE_NULL ? -1 : sqlite3_column_int64(fq, FT_PRESENT);
             gd_ft_stats_add(&ft, jank, present);
             if (gd_ft_is_dropped(jank))
                 continue; /* no meaningful duration */
@@ -177,7 +188,7 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     json_object_set_new(row, "fps", isnan(st.fps) ? json_null() : json_real(round(st.fps * 100) / 100));
     json_object_set_new(row, "issues", json_null());
     json_object_set_new(row, "frozen_blocks", blocks);
-    json_object_set_new(row, "frame_source", gd_col_text(g, 4));
+    json_object_set_new(row, "frame_source", gd_col_text(g, GR_SOURCE));
     if (timeline)
         timeline_json(&ft, row);
     else
@@ -188,8 +199,8 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
 /* The row of one (trace, scene) of Matrix Trace_FPS issues: their counts summed. */
 static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *row, gd_error *err)
 {
-    sqlite3_bind_int64(mq, 1, sqlite3_column_int64(g, 0));
-    bind_text_or_null(mq, 2, g, 2);
+    sqlite3_bind_int64(mq, 1, sqlite3_column_int64(g, GR_TRACE));
+    bind_text_or_null(mq, 2, g, GR_WINDOW);
     int64_t lv[GD_DROP__COUNT] = {0}, sum[GD_DROP__COUNT] = {0}, frames = 0, dropped = 0;
     double cost = 0; /* Σ frames_i / fps_i: the issues' rendering time in s */
     long issues = 0, with_fps = 0;
@@ -197,17 +208,17 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
     while ((step = sqlite3_step(mq)) == SQLITE_ROW) {
         int64_t fi = 0;
         for (int l = 0; l < GD_DROP__COUNT; l++) {
-            if (sqlite3_column_type(mq, 1 + l) != SQLITE_NULL) {
-                int64_t a = sqlite3_column_int64(mq, 1 + l);
+            if (sqlite3_column_type(mq, FP_FRAMES + l) != SQLITE_NULL) {
+                int64_t a = sqlite3_column_int64(mq, FP_FRAMES + l);
                 lv[l] += a, fi += a;
             }
-            if (sqlite3_column_type(mq, 1 + GD_DROP__COUNT + l) != SQLITE_NULL) {
-                int64_t b = sqlite3_column_int64(mq, 1 + GD_DROP__COUNT + l);
+            if (sqlite3_column_type(mq, FP_DROPPED + l) != SQLITE_NULL) {
+                int64_t b = sqlite3_column_int64(mq, FP_DROPPED + l);
                 sum[l] += b, dropped += b;
             }
         }
         frames += fi;
-        double fps = sqlite3_column_type(mq, 0) == SQLITE_NULL ? 0 : sqlite3_column_double(mq, 0);
+        double fps = sqlite3_column_type(mq, FP_FPS) == SQLITE_NULL ? 0 : sqlite3_column_double(mq, FP_FPS);
         if (fps > 0 && fi > 0) {
             cost += (double)fi / fps;
             with_fps++;
@@ -278,13 +289,13 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
     while ((step = sqlite3_step(g)) == SQLITE_ROW) {
-        int matrix = sqlite3_column_int(g, 3);
+        int matrix = sqlite3_column_int(g, GR_MATRIX);
         json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, 0)));
-        json_object_set_new(row, "pid", sqlite3_column_type(g, 1) == SQLITE_NULL
+        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, GR_TRACE)));
+        json_object_set_new(row, "pid", sqlite3_column_type(g, GR_PID) == SQLITE_NULL
                                             ? json_null()
-                                            : json_integer(sqlite3_column_int64(g, 1)));
-        json_object_set_new(row, "window", gd_col_text(g, 2));
+                                            : json_integer(sqlite3_column_int64(g, GR_PID)));
+        json_object_set_new(row, "window", gd_col_text(g, GR_WINDOW));
         json_object_set_new(row, "source", json_string(matrix ? "matrix" : "frames"));
         rc = matrix ? matrix_row(s, mq, g, row, err) : frames_row(s, fq, bq, g, &buf, row, err);
         int stop = rc ? 1 : fn(ctx, row);
@@ -324,7 +335,7 @@ int gd_query_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
     int64_t cur = 0;
     int step, stop = 0;
     while ((step = sqlite3_step(g)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(g, 3);
+        int64_t id = sqlite3_column_int64(g, SM_ID);
         if (row && id != cur) {
             stop = fn(ctx, row);
             json_decref(row);
@@ -334,13 +345,13 @@ int gd_query_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
         }
         if (!row) {
             cur = id;
-            row = json_pack("{s:I s:o s:o s:s s:o}", "trace", (json_int_t)sqlite3_column_int64(g, 0), "pid",
-                            gd_col_json(g, 1), "window", gd_col_text(g, 2), "period", "since app start",
+            row = json_pack("{s:I s:o s:o s:s s:o}", "trace", (json_int_t)sqlite3_column_int64(g, SM_TRACE), "pid",
+                            gd_col_json(g, SM_PID), "window", gd_col_text(g, SM_WINDOW), "period", "since app start",
                             "figures", json_object());
             figures = json_object_get(row, "figures");
         }
-        if (sqlite3_column_type(g, 4) != SQLITE_NULL)
-            json_object_set_new(figures, (const char *)sqlite3_column_text(g, 4), gd_col_text(g, 5));
+        if (sqlite3_column_type(g, SM_NAME) != SQLITE_NULL)
+            json_object_set_new(figures, (const char *)sqlite3_column_text(g, SM_NAME), gd_col_text(g, SM_VALUE));
     }
     int rc = !stop && step != SQLITE_DONE ? gd_store_fail(s, err, "database read") : GD_OK;
     if (row && !rc)

@@ -29,6 +29,11 @@ typedef struct cs_agg {
     int oom;
 } cs_agg;
 
+/* The columns of the three lookups: a block's samples, a callsite, a frame. */
+enum { SA_CALLSITE, SA_TS };
+enum { CS_PARENT, CS_FRAME, CS_DEPTH };
+enum { FR_TEXT };
+
 static int agg_init(cs_agg *a, gd_store *s, gd_error *err)
 {
     memset(a, 0, sizeof *a);
@@ -100,9 +105,9 @@ static cs_ent *agg_get(cs_agg *a, int64_t id, gd_error *err)
         return NULL;
     }
     e->id = id;
-    e->parent = sqlite3_column_int64(a->callsite, 0);
-    e->frame = sqlite3_column_int64(a->callsite, 1);
-    e->depth = sqlite3_column_int(a->callsite, 2);
+    e->parent = sqlite3_column_int64(a->callsite, CS_PARENT);
+    e->frame = sqlite3_column_int64(a->callsite, CS_FRAME);
+    e->depth = sqlite3_column_int(a->callsite, CS_DEPTH);
     sqlite3_reset(a->callsite);
     a->n++;
     return e;
@@ -112,7 +117,7 @@ static cs_ent *agg_get(cs_agg *a, int64_t id, gd_error *err)
 static json_t *frame_text(cs_agg *a, int64_t id)
 {
     sqlite3_bind_int64(a->frame, 1, id);
-    json_t *j = sqlite3_step(a->frame) == SQLITE_ROW ? gd_col_text(a->frame, 0) : json_string("?");
+    json_t *j = sqlite3_step(a->frame) == SQLITE_ROW ? gd_col_text(a->frame, FR_TEXT) : json_string("?");
     sqlite3_reset(a->frame);
     return j;
 }
@@ -131,7 +136,7 @@ static int agg_block(cs_agg *a, int64_t trace, int64_t pid, int64_t tid, double 
     sqlite3_bind_int(q, 6, unfinished ? 1 : 0);
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t cs = sqlite3_column_int64(q, 0);
+        int64_t cs = sqlite3_column_int64(q, SA_CALLSITE);
         cs_ent *e = agg_get(a, cs, err);
         if (!e) {
             rc = err->code;
@@ -140,7 +145,7 @@ static int agg_block(cs_agg *a, int64_t trace, int64_t pid, int64_t tid, double 
         e->self++;
         a->nsamples++;
         if (on_sample)
-            on_sample(sctx, cs, sqlite3_column_double(q, 1));
+            on_sample(sctx, cs, sqlite3_column_double(q, SA_TS));
     }
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(a->s, err, "database read");
@@ -321,10 +326,10 @@ static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
             json_array_append_new(blocks, b);
             nb++;
         }
-        double start = sqlite3_column_double(q, 3);
-        rc = agg_block(&fc->agg, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 12),
-                       sqlite3_column_int64(q, 2), start, start + sqlite3_column_double(q, 4),
-                       sqlite3_column_int(q, 11), record_sample, &rec, err);
+        double start = sqlite3_column_double(q, RB_START);
+        rc = agg_block(&fc->agg, sqlite3_column_int64(q, RB_TRACE), sqlite3_column_int64(q, RB_PID),
+                       sqlite3_column_int64(q, RB_TID), start, start + sqlite3_column_double(q, RB_DUR),
+                       sqlite3_column_int(q, RB_UNFINISHED), record_sample, &rec, err);
         if (rc)
             break;
     }
@@ -458,10 +463,10 @@ int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
         sqlite3_bind_text(q, 1, group, -1, SQLITE_TRANSIENT);
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double start = sqlite3_column_double(q, 3);
-        if ((rc = agg_block(&a, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 12),
-                            sqlite3_column_int64(q, 2), start, start + sqlite3_column_double(q, 4),
-                            sqlite3_column_int(q, 11), NULL, NULL, err)))
+        double start = sqlite3_column_double(q, RB_START);
+        if ((rc = agg_block(&a, sqlite3_column_int64(q, RB_TRACE), sqlite3_column_int64(q, RB_PID),
+                            sqlite3_column_int64(q, RB_TID), start, start + sqlite3_column_double(q, RB_DUR),
+                            sqlite3_column_int(q, RB_UNFINISHED), NULL, NULL, err)))
             break;
     }
     if (!rc && step != SQLITE_DONE)

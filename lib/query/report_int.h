@@ -7,12 +7,21 @@
 
 #include "store/sql.h"
 
-/* Columns 0-12 of a block (all folded stacks need), then what gd_report_block_row
+/* Columns 0-12 of a block (all folded stacks need: BLOCK_CORE), then what gd_report_block_row
  * shows: thread, blame and the Looper message (BLOCK_MSG joins it once). */
-#define BLOCK_CORE                                                                          \
-    "d.trace, d.id, d.tid, d.start_ms, d.dur_ms, t.long_ms, t.anr_ms, b.samples, b.key_frame," \
-    " b.grp, b.cpu_busy, d.unfinished, d.pid"
-#define BLOCK_COLS BLOCK_CORE ", " GD_SQL_THREAD_OF("d", "t") ", b.blame, m.handler, m.callback, m.what"
+#define REPORT_BLOCK_CORE(X)                                                             \
+    X(RB_ID, "d.id") X(RB_TID, "d.tid") X(RB_START, "d.start_ms") X(RB_DUR, "d.dur_ms")  \
+    X(RB_LONG, "t.long_ms") X(RB_ANR, "t.anr_ms") X(RB_SAMPLES, "b.samples")             \
+    X(RB_KEY_FRAME, "b.key_frame") X(RB_GRP, "b.grp") X(RB_CPU_BUSY, "b.cpu_busy")       \
+    X(RB_UNFINISHED, "d.unfinished") X(RB_PID, "d.pid")
+#define REPORT_BLOCK_SHOWN(X)                                                            \
+    X(RB_THREAD, GD_SQL_THREAD_OF("d", "t")) X(RB_BLAME, "b.blame") X(RB_HANDLER, "m.handler") \
+    X(RB_CALLBACK, "m.callback") X(RB_WHAT, "m.what")
+/* Their positions, read by name: RB_TRACE (d.trace) first; RB_THREAD..
+ * only in BLOCK_COLS. */
+enum { RB_TRACE = 0, REPORT_BLOCK_CORE(GD_COL_ENUM) REPORT_BLOCK_SHOWN(GD_COL_ENUM) RB_NCOLS };
+#define BLOCK_CORE "d.trace" REPORT_BLOCK_CORE(GD_COL_SQL)
+#define BLOCK_COLS BLOCK_CORE REPORT_BLOCK_SHOWN(GD_COL_SQL)
 #define BLOCK_MSG " LEFT JOIN message m ON m.id = d.message"
 
 /* The row of a block selected with BLOCK_COLS: trace, id, tid, start_ms,

@@ -28,6 +28,9 @@ static void trace_set(const gd_filter *f, char *buf, size_t n)
     snprintf(buf, n, "(SELECT id FROM trace WHERE 1 %s)", fl);
 }
 
+/* The one column of a one-number query. */
+enum { S_VALUE = 0 };
+
 /* One number from a query with one %s (the trace set); -1 on failure. */
 static int64_t count_of(gd_store *s, const char *fmt, const char *set, gd_error *err)
 {
@@ -36,7 +39,7 @@ static int64_t count_of(gd_store *s, const char *fmt, const char *set, gd_error 
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return -1;
-    int64_t v = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    int64_t v = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, S_VALUE) : -1;
     if (v < 0)
         gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);
@@ -79,6 +82,7 @@ int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
         json_object_set_new(row, counts[i].key, json_integer(v));
     }
     char sql[8192];
+    enum { SPAN_START, SPAN_END };
     snprintf(sql, sizeof sql, "SELECT min(start_ms), max(end_ms) FROM trace WHERE id IN %s", set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q) {
@@ -86,8 +90,8 @@ int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
         return err->code;
     }
     if (sqlite3_step(q) == SQLITE_ROW) {
-        json_object_set_new(row, "start_ms", gd_col_ms(q, 0));
-        json_object_set_new(row, "end_ms", gd_col_ms(q, 1));
+        json_object_set_new(row, "start_ms", gd_col_ms(q, SPAN_START));
+        json_object_set_new(row, "end_ms", gd_col_ms(q, SPAN_END));
     }
     sqlite3_finalize(q);
     fn(ctx, row);
@@ -98,27 +102,27 @@ int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
 /* One block row of the report (BLOCK_COLS, as gd_query_worst_blocks lists it). */
 json_t *gd_report_block_row(sqlite3_stmt *q)
 {
-    double start = sqlite3_column_double(q, 3), dur = sqlite3_column_double(q, 4);
+    double start = sqlite3_column_double(q, RB_START), dur = sqlite3_column_double(q, RB_DUR);
     json_t *r = json_object();
-    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, 0)));
-    json_object_set_new(r, "id", json_integer(sqlite3_column_int64(q, 1)));
-    json_object_set_new(r, "tid", json_integer(sqlite3_column_int64(q, 2)));
+    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, RB_TRACE)));
+    json_object_set_new(r, "id", json_integer(sqlite3_column_int64(q, RB_ID)));
+    json_object_set_new(r, "tid", json_integer(sqlite3_column_int64(q, RB_TID)));
     json_object_set_new(r, "start_ms", json_real(gd_ms_round(start)));
     json_object_set_new(r, "duration_ms", json_real(gd_ms_round(dur)));
-    json_object_set_new(r, "kind", json_string(kind_name(dur, sqlite3_column_double(q, 5),
-                                                         sqlite3_column_double(q, 6))));
-    json_object_set_new(r, "samples", json_integer(sqlite3_column_int64(q, 7)));
-    json_object_set_new(r, "key_frame", gd_col_text(q, 8));
-    json_object_set_new(r, "group", gd_col_text(q, 9));
-    json_object_set_new(r, "cpu_busy", sqlite3_column_type(q, 10) == SQLITE_NULL
+    json_object_set_new(r, "kind", json_string(kind_name(dur, sqlite3_column_double(q, RB_LONG),
+                                                         sqlite3_column_double(q, RB_ANR))));
+    json_object_set_new(r, "samples", json_integer(sqlite3_column_int64(q, RB_SAMPLES)));
+    json_object_set_new(r, "key_frame", gd_col_text(q, RB_KEY_FRAME));
+    json_object_set_new(r, "group", gd_col_text(q, RB_GRP));
+    json_object_set_new(r, "cpu_busy", sqlite3_column_type(q, RB_CPU_BUSY) == SQLITE_NULL
                                            ? json_null()
-                                           : json_boolean(sqlite3_column_int(q, 10)));
-    json_object_set_new(r, "unfinished", json_boolean(sqlite3_column_int(q, 11)));
-    json_object_set_new(r, "thread", gd_col_text(q, 13));
-    json_object_set_new(r, "blame", gd_col_text(q, 14));
-    json_object_set_new(r, "handler", gd_col_text(q, 15));
-    json_object_set_new(r, "callback", gd_col_text(q, 16));
-    json_object_set_new(r, "what", gd_col_text(q, 17));
+                                           : json_boolean(sqlite3_column_int(q, RB_CPU_BUSY)));
+    json_object_set_new(r, "unfinished", json_boolean(sqlite3_column_int(q, RB_UNFINISHED)));
+    json_object_set_new(r, "thread", gd_col_text(q, RB_THREAD));
+    json_object_set_new(r, "blame", gd_col_text(q, RB_BLAME));
+    json_object_set_new(r, "handler", gd_col_text(q, RB_HANDLER));
+    json_object_set_new(r, "callback", gd_col_text(q, RB_CALLBACK));
+    json_object_set_new(r, "what", gd_col_text(q, RB_WHAT));
     return r;
 }
 
@@ -136,6 +140,9 @@ int gd_query_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, 
 
 /* ---- timelines ---------------------------------------------------------- */
 
+/* A binned query's first column, the bin (its values follow). */
+enum { BIN_I = 0 };
+
 /* Appends [i, v1, v2] rows of a binned query (?1 start, ?2 bin_ms, ?3 trace). */
 static int binned(gd_store *s, const char *sql, int64_t trace, double start, double bin_ms, int bins,
                   json_t *out, gd_error *err)
@@ -149,9 +156,9 @@ static int binned(gd_store *s, const char *sql, int64_t trace, double start, dou
     sqlite3_bind_int(q, 4, bins - 1);
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t i = sqlite3_column_int64(q, 0);
+        int64_t i = sqlite3_column_int64(q, BIN_I);
         json_t *r = json_pack("[I]", (json_int_t)i);
-        for (int c = 1; c < sqlite3_column_count(q); c++)
+        for (int c = BIN_I + 1; c < sqlite3_column_count(q); c++)
             json_array_append_new(r, gd_col_json(q, c));
         json_array_append_new(out, r);
     }
@@ -161,22 +168,37 @@ static int binned(gd_store *s, const char *sql, int64_t trace, double start, dou
     return GD_OK;
 }
 
+/* The columns of a timeline's trace row, after t.id (TL_ID). */
+#define TIMELINE_COLS(X)                                                                     \
+    X(TL_START, "coalesce(t.start_ms, (SELECT min(start_ms) FROM dispatch WHERE trace = t.id))") \
+    X(TL_END, "coalesce(t.end_ms, (SELECT max(start_ms + dur_ms) FROM dispatch WHERE trace = t.id))") \
+    X(TL_APP, "t.app") X(TL_DEVICE, "t.device") X(TL_SHORT, "t.short_ms") X(TL_LONG, "t.long_ms") \
+    X(TL_ANR, "t.anr_ms")
+enum { TL_ID = 0, TIMELINE_COLS(GD_COL_ENUM) TL_NCOLS };
+/* ... of a timeline's block, after d.id (TB_ID), and of its page events. */
+#define TL_BLOCK_COLS(X)                                                                    \
+    X(TB_TID, "d.tid") X(TB_START, "d.start_ms") X(TB_DUR, "d.dur_ms") X(TB_LONG, "t.long_ms") \
+    X(TB_ANR, "t.anr_ms") X(TB_KEY_FRAME, "b.key_frame") X(TB_THREAD, GD_SQL_THREAD_OF("d", "t"))
+enum { TB_ID = 0, TL_BLOCK_COLS(GD_COL_ENUM) TB_NCOLS };
+#define TL_EVENT_COLS(X) X(TE_EVENT, "event") X(TE_PAGE, "page_class") X(TE_HASH, "page_hash")
+enum { TE_TS = 0, TL_EVENT_COLS(GD_COL_ENUM) TE_NCOLS };
+
 static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, int max_events,
                        json_t *row, gd_error *err)
 {
-    int64_t id = sqlite3_column_int64(t, 0);
-    double start = sqlite3_column_double(t, 1), end = sqlite3_column_double(t, 2);
+    int64_t id = sqlite3_column_int64(t, TL_ID);
+    double start = sqlite3_column_double(t, TL_START), end = sqlite3_column_double(t, TL_END);
     if (!(end > start))
         end = start + 1;
     double bin_ms = (end - start) / bins;
     json_object_set_new(row, "trace", json_integer(id));
-    json_object_set_new(row, "app", gd_col_text(t, 3));
-    json_object_set_new(row, "device", gd_col_text(t, 4));
+    json_object_set_new(row, "app", gd_col_text(t, TL_APP));
+    json_object_set_new(row, "device", gd_col_text(t, TL_DEVICE));
     json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
     json_object_set_new(row, "end_ms", json_real(gd_ms_round(end)));
-    json_object_set_new(row, "short_ms", json_real(sqlite3_column_double(t, 5)));
-    json_object_set_new(row, "long_ms", json_real(sqlite3_column_double(t, 6)));
-    json_object_set_new(row, "anr_ms", json_real(sqlite3_column_double(t, 7)));
+    json_object_set_new(row, "short_ms", json_real(sqlite3_column_double(t, TL_SHORT)));
+    json_object_set_new(row, "long_ms", json_real(sqlite3_column_double(t, TL_LONG)));
+    json_object_set_new(row, "anr_ms", json_real(sqlite3_column_double(t, TL_ANR)));
     json_object_set_new(row, "bins", json_integer(bins));
     json_object_set_new(row, "bin_ms", json_real(bin_ms));
     json_t *db = json_array(), *cpu = json_array(), *mem = json_array();
@@ -202,8 +224,7 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
 #undef BIN
     /* blocks: the longest max_blocks, in time order */
     sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT * FROM (SELECT d.id, d.tid, d.start_ms, d.dur_ms, t.long_ms, t.anr_ms, b.key_frame, "
-           GD_SQL_THREAD_OF("d", "t")
+        s, "SELECT * FROM (SELECT d.id" TL_BLOCK_COLS(GD_COL_SQL)
            " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
            " WHERE b.trace = ?1 AND d.dur_ms >= t.short_ms ORDER BY d.dur_ms DESC, d.id LIMIT ?2)"
            " ORDER BY start_ms, id",
@@ -215,16 +236,16 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     json_t *blocks = json_array();
     json_object_set_new(row, "blocks", blocks);
     while (sqlite3_step(q) == SQLITE_ROW) {
-        double dur = sqlite3_column_double(q, 3);
+        double dur = sqlite3_column_double(q, TB_DUR);
         json_t *b = json_object();
-        json_object_set_new(b, "id", json_integer(sqlite3_column_int64(q, 0)));
-        json_object_set_new(b, "tid", json_integer(sqlite3_column_int64(q, 1)));
-        json_object_set_new(b, "start_ms", gd_col_ms(q, 2));
+        json_object_set_new(b, "id", json_integer(sqlite3_column_int64(q, TB_ID)));
+        json_object_set_new(b, "tid", json_integer(sqlite3_column_int64(q, TB_TID)));
+        json_object_set_new(b, "start_ms", gd_col_ms(q, TB_START));
         json_object_set_new(b, "duration_ms", json_real(gd_ms_round(dur)));
-        json_object_set_new(b, "kind", json_string(kind_name(dur, sqlite3_column_double(q, 4),
-                                                             sqlite3_column_double(q, 5))));
-        json_object_set_new(b, "key_frame", gd_col_text(q, 6));
-        json_object_set_new(b, "thread", gd_col_text(q, 7));
+        json_object_set_new(b, "kind", json_string(kind_name(dur, sqlite3_column_double(q, TB_LONG),
+                                                             sqlite3_column_double(q, TB_ANR))));
+        json_object_set_new(b, "key_frame", gd_col_text(q, TB_KEY_FRAME));
+        json_object_set_new(b, "thread", gd_col_text(q, TB_THREAD));
         json_array_append_new(blocks, b);
     }
     sqlite3_finalize(q);
@@ -235,7 +256,7 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     if (nb < 0 || ne < 0)
         return err->code ? err->code : GD_ERR_IO;
     json_object_set_new(row, "blocks_total", json_integer(nb));
-    q = gd_store_prepare(s, "SELECT ts_ms, event, page_class, page_hash FROM page_event WHERE trace = ?1"
+    q = gd_store_prepare(s, "SELECT ts_ms" TL_EVENT_COLS(GD_COL_SQL) " FROM page_event WHERE trace = ?1"
                             " ORDER BY ts_ms, id LIMIT ?2", err);
     if (!q)
         return err->code;
@@ -245,10 +266,10 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     json_object_set_new(row, "page_events", ev);
     while (sqlite3_step(q) == SQLITE_ROW) {
         json_t *e = json_object();
-        json_object_set_new(e, "ts_ms", gd_col_ms(q, 0));
-        json_object_set_new(e, "event", gd_col_text(q, 1));
-        json_object_set_new(e, "page", gd_col_text(q, 2));
-        json_object_set_new(e, "hash", gd_col_json(q, 3));
+        json_object_set_new(e, "ts_ms", gd_col_ms(q, TE_TS));
+        json_object_set_new(e, "event", gd_col_text(q, TE_EVENT));
+        json_object_set_new(e, "page", gd_col_text(q, TE_PAGE));
+        json_object_set_new(e, "hash", gd_col_json(q, TE_HASH));
         json_array_append_new(ev, e);
     }
     sqlite3_finalize(q);
@@ -268,9 +289,7 @@ int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
     snprintf(sql, sizeof sql,
-             "SELECT t.id, coalesce(t.start_ms, (SELECT min(start_ms) FROM dispatch WHERE trace = t.id)),"
-             " coalesce(t.end_ms, (SELECT max(start_ms + dur_ms) FROM dispatch WHERE trace = t.id)),"
-             " t.app, t.device, t.short_ms, t.long_ms, t.anr_ms FROM trace t WHERE t.id IN %s ORDER BY t.id",
+             "SELECT t.id" TIMELINE_COLS(GD_COL_SQL) " FROM trace t WHERE t.id IN %s ORDER BY t.id",
              set);
     sqlite3_stmt *t = gd_store_prepare(s, sql, err);
     if (!t)
@@ -292,17 +311,23 @@ int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks
 
 /* ---- streams for the exports -------------------------------------------- */
 
+/* The columns of an exported dispatch, after d.trace (X_TRACE). */
+#define DISPATCH_COLS(X)                                                                        \
+    X(X_PID, "d.pid") X(X_TID, "d.tid") X(X_THREAD, "th.name") X(X_START, "d.start_ms")        \
+    X(X_DUR, "d.dur_ms") X(X_THREAD_MS, "d.thread_ms") X(X_MSG, "m.text")
+enum { X_TRACE = 0, DISPATCH_COLS(GD_COL_ENUM) X_NCOLS };
+
 static json_t *dispatch_row(sqlite3_stmt *q)
 {
     json_t *r = json_object();
-    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, 0)));
-    json_object_set_new(r, "pid", json_integer(sqlite3_column_int64(q, 1)));
-    json_object_set_new(r, "tid", json_integer(sqlite3_column_int64(q, 2)));
-    json_object_set_new(r, "thread", gd_col_text(q, 3));
-    json_object_set_new(r, "start_ms", gd_col_ms(q, 4));
-    json_object_set_new(r, "dur_ms", gd_col_ms(q, 5));
-    json_object_set_new(r, "thread_ms", gd_col_ms(q, 6));
-    json_object_set_new(r, "msg", gd_col_text(q, 7));
+    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, X_TRACE)));
+    json_object_set_new(r, "pid", json_integer(sqlite3_column_int64(q, X_PID)));
+    json_object_set_new(r, "tid", json_integer(sqlite3_column_int64(q, X_TID)));
+    json_object_set_new(r, "thread", gd_col_text(q, X_THREAD));
+    json_object_set_new(r, "start_ms", gd_col_ms(q, X_START));
+    json_object_set_new(r, "dur_ms", gd_col_ms(q, X_DUR));
+    json_object_set_new(r, "thread_ms", gd_col_ms(q, X_THREAD_MS));
+    json_object_set_new(r, "msg", gd_col_text(q, X_MSG));
     return r;
 }
 
@@ -311,7 +336,7 @@ int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
     snprintf(sql, sizeof sql,
-             "SELECT d.trace, d.pid, d.tid, th.name, d.start_ms, d.dur_ms, d.thread_ms, m.text"
+             "SELECT d.trace" DISPATCH_COLS(GD_COL_SQL)
              " FROM dispatch d LEFT JOIN thread th ON th.trace = d.trace AND th.pid = d.pid AND th.tid = d.tid"
              " LEFT JOIN message m ON m.id = d.message WHERE d.trace IN %s"
              " ORDER BY d.trace, d.pid, d.tid, d.start_ms",
@@ -320,14 +345,18 @@ int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
     return q ? gd_store_stream(s, q, dispatch_row, fn, ctx, err) : err->code;
 }
 
+/* The columns of an exported CPU sample, after c.trace (U_TRACE). */
+#define CPU_COLS(X) X(U_PID, "t.pid") X(U_TS, "c.ts_ms") X(U_TOTAL, "c.total_ratio") X(U_APP, "c.app_ratio")
+enum { U_TRACE = 0, CPU_COLS(GD_COL_ENUM) U_NCOLS };
+
 static json_t *cpu_row(sqlite3_stmt *q)
 {
     json_t *r = json_object();
-    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, 0)));
-    json_object_set_new(r, "pid", gd_col_json(q, 1));
-    json_object_set_new(r, "ts_ms", gd_col_ms(q, 2));
-    json_object_set_new(r, "total_ratio", gd_col_json(q, 3));
-    json_object_set_new(r, "app_ratio", gd_col_json(q, 4));
+    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, U_TRACE)));
+    json_object_set_new(r, "pid", gd_col_json(q, U_PID));
+    json_object_set_new(r, "ts_ms", gd_col_ms(q, U_TS));
+    json_object_set_new(r, "total_ratio", gd_col_json(q, U_TOTAL));
+    json_object_set_new(r, "app_ratio", gd_col_json(q, U_APP));
     return r;
 }
 
@@ -336,7 +365,7 @@ int gd_query_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
     snprintf(sql, sizeof sql,
-             "SELECT c.trace, t.pid, c.ts_ms, c.total_ratio, c.app_ratio FROM cpu c JOIN trace t"
+             "SELECT c.trace" CPU_COLS(GD_COL_SQL) " FROM cpu c JOIN trace t"
              " ON t.id = c.trace WHERE c.trace IN %s AND (c.total_ratio IS NOT NULL OR"
              " c.app_ratio IS NOT NULL) ORDER BY c.trace, c.ts_ms, c.id",
              set);
@@ -357,9 +386,9 @@ static double frame_pct(sqlite3_stmt *q, int64_t trace, const char *win, int64_t
     sqlite3_bind_int64(q, 3, lo);
     double a = NAN, b = NAN;
     if (sqlite3_step(q) == SQLITE_ROW)
-        a = sqlite3_column_double(q, 0);
+        a = sqlite3_column_double(q, S_VALUE);
     if (sqlite3_step(q) == SQLITE_ROW)
-        b = sqlite3_column_double(q, 0);
+        b = sqlite3_column_double(q, S_VALUE);
     sqlite3_reset(q);
     double frac = h - (double)lo;
     return frac == 0 || isnan(b) ? a : a + frac * (b - a);
@@ -370,16 +399,24 @@ static double frame_pct(sqlite3_stmt *q, int64_t trace, const char *win, int64_t
 static const double frame_hist_upper[7] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VSYNC_MS, 50, 100, 200,
                                            GD_FRAME_FROZEN_MS};
 
+/* The columns of a window's frame statistics, after trace (F_TRACE);
+ * F_HIST.. the 8 histogram bins' counts. */
+#define FRAME_STATS_COLS(X)                                                                      \
+    X(F_WINDOW, "window") X(F_COUNT, "count(*)") X(F_JANKY, "sum(dur_ms > ?1)")                  \
+    X(F_FROZEN, "sum(dur_ms > ?2)") X(F_MAX, "max(dur_ms)") X(F_HIST, "sum(dur_ms <= ?3)")        \
+    X(F_HIST_2, "sum(dur_ms > ?3 AND dur_ms <= ?4)") X(F_HIST_3, "sum(dur_ms > ?4 AND dur_ms <= ?5)") \
+    X(F_HIST_4, "sum(dur_ms > ?5 AND dur_ms <= ?6)") X(F_HIST_5, "sum(dur_ms > ?6 AND dur_ms <= ?7)") \
+    X(F_HIST_6, "sum(dur_ms > ?7 AND dur_ms <= ?8)") X(F_HIST_7, "sum(dur_ms > ?8 AND dur_ms <= ?9)") \
+    X(F_HIST_8, "sum(dur_ms > ?9)")
+enum { F_TRACE = 0, FRAME_STATS_COLS(GD_COL_ENUM) F_NCOLS };
+_Static_assert(F_NCOLS - F_HIST == 8, "frame histogram bins");
+
 int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
     snprintf(sql, sizeof sql,
-             "SELECT trace, window, count(*), sum(dur_ms > ?1), sum(dur_ms > ?2), max(dur_ms),"
-             " sum(dur_ms <= ?3), sum(dur_ms > ?3 AND dur_ms <= ?4), sum(dur_ms > ?4 AND dur_ms <= ?5),"
-             " sum(dur_ms > ?5 AND dur_ms <= ?6), sum(dur_ms > ?6 AND dur_ms <= ?7),"
-             " sum(dur_ms > ?7 AND dur_ms <= ?8), sum(dur_ms > ?8 AND dur_ms <= ?9), sum(dur_ms > ?9)"
-             " FROM frame_time WHERE trace IN %s AND " GD_FRAMES_SHOWN_SQL
+             "SELECT trace" FRAME_STATS_COLS(GD_COL_SQL) " FROM frame_time WHERE trace IN %s AND " GD_FRAMES_SHOWN_SQL
              " GROUP BY trace, window ORDER BY trace, window",
              set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
@@ -397,23 +434,23 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
         sqlite3_bind_double(q, 3 + i, frame_hist_upper[i]);
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t trace = sqlite3_column_int64(q, 0), n = sqlite3_column_int64(q, 2);
-        const char *win = (const char *)sqlite3_column_text(q, 1);
+        int64_t trace = sqlite3_column_int64(q, F_TRACE), n = sqlite3_column_int64(q, F_COUNT);
+        const char *win = (const char *)sqlite3_column_text(q, F_WINDOW);
         json_t *r = json_object();
         json_object_set_new(r, "trace", json_integer(trace));
-        json_object_set_new(r, "window", gd_col_text(q, 1));
+        json_object_set_new(r, "window", gd_col_text(q, F_WINDOW));
         json_object_set_new(r, "count", json_integer(n));
-        json_object_set_new(r, "janky", json_integer(sqlite3_column_int64(q, 3)));
-        json_object_set_new(r, "frozen", json_integer(sqlite3_column_int64(q, 4)));
+        json_object_set_new(r, "janky", json_integer(sqlite3_column_int64(q, F_JANKY)));
+        json_object_set_new(r, "frozen", json_integer(sqlite3_column_int64(q, F_FROZEN)));
         json_object_set_new(r, "p50_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 50))));
         json_object_set_new(r, "p95_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 95))));
-        json_object_set_new(r, "max_ms", gd_col_ms(q, 5));
+        json_object_set_new(r, "max_ms", gd_col_ms(q, F_MAX));
         /* the frame-time histogram: [upper bound ms (null: none), count] */
         json_t *h = json_array();
         for (int i = 0; i < 8; i++)
             json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
                                                               : json_null(),
-                                               (json_int_t)sqlite3_column_int64(q, 6 + i)));
+                                               (json_int_t)sqlite3_column_int64(q, F_HIST + i)));
         json_object_set_new(r, "hist", h);
         int stop = fn(ctx, r);
         json_decref(r);

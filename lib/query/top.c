@@ -87,9 +87,11 @@ static int on_anr_block(void *ctx, json_t *b)
                            json_object_get(b, "dominant_state") ? json_object_get(b, "dominant_state")
                                                                 : json_null());
     /* the ANR dump of the same freeze joins this entry (GD_SQL_DUMP_OF_BLOCK) */
+#define BLOCK_DUMP_COLS(X) X(V_PID, "v.pid AS pid") X(V_TS, "v.ts_ms AS ts_ms") X(V_PROCESS, "v.process AS process")
+    enum { V_TRACE = 0, BLOCK_DUMP_COLS(GD_COL_ENUM) V_NCOLS };
     char sql[5000];
     snprintf(sql, sizeof sql,
-             "SELECT v.trace AS trace, v.pid AS pid, v.ts_ms AS ts_ms, v.process AS process FROM anr_dump v"
+             "SELECT v.trace AS trace" BLOCK_DUMP_COLS(GD_COL_SQL) " FROM anr_dump v"
              " JOIN dispatch d ON d.id = ?1"
              " JOIN trace t ON t.id = d.trace WHERE v.trace IN %s AND " GD_SQL_DUMP_OF_BLOCK("v", "d", "t")
              " ORDER BY v.ts_ms LIMIT 1", a->set);
@@ -99,15 +101,15 @@ static int on_anr_block(void *ctx, json_t *b)
     sqlite3_bind_int64(q, 1, json_integer_value(json_object_get(b, "id")));
     if (sqlite3_step(q) == SQLITE_ROW) {
         char key[96];
-        snprintf(key, sizeof key, "%lld/%lld/%.3f", (long long)sqlite3_column_int64(q, 0),
-                 (long long)sqlite3_column_int64(q, 1), sqlite3_column_double(q, 2));
+        snprintf(key, sizeof key, "%lld/%lld/%.3f", (long long)sqlite3_column_int64(q, V_TRACE),
+                 (long long)sqlite3_column_int64(q, V_PID), sqlite3_column_double(q, V_TS));
         json_object_set_new(a->dumps_of_blocks, key, json_true());
-        json_object_set_new(ev, "dump", json_pack("{s:I s:I s:f s:s?}", "trace", (json_int_t)sqlite3_column_int64(q, 0),
-                                                  "pid", (json_int_t)sqlite3_column_int64(q, 1), "ts_ms",
-                                                  sqlite3_column_double(q, 2), "process",
-                                                  (const char *)sqlite3_column_text(q, 3)));
+        json_object_set_new(ev, "dump", json_pack("{s:I s:I s:f s:s?}", "trace", (json_int_t)sqlite3_column_int64(q, V_TRACE),
+                                                  "pid", (json_int_t)sqlite3_column_int64(q, V_PID), "ts_ms",
+                                                  sqlite3_column_double(q, V_TS), "process",
+                                                  (const char *)sqlite3_column_text(q, V_PROCESS)));
         size_t tl = strlen(title);
-        snprintf(title + tl, sizeof title - tl, " (its ANR dump: trace %lld)", (long long)sqlite3_column_int64(q, 0));
+        snprintf(title + tl, sizeof title - tl, " (its ANR dump: trace %lld)", (long long)sqlite3_column_int64(q, V_TRACE));
     }
     sqlite3_finalize(q);
     return add(a, "anr", 0, dur, json_incref(json_object_get(b, "trace")), title, ev, cmd);
@@ -242,13 +244,17 @@ static int add_launches(top_acc *a, json_t *by)
     return 0;
 }
 
-/* Janky frames per window: the time past each slow frame's deadline. */
+/* Janky frames per window: the time past each slow frame's deadline; its
+ * columns after trace (J_TRACE). */
+#define JANK_COLS(X)                                                                          \
+    X(J_WINDOW, "window AS window") X(J_N, "count(*) AS n") X(J_SLOW, "sum(dur_ms > ?1) AS slow") \
+    X(J_FROZEN, "sum(dur_ms > ?2) AS frozen") X(J_LOST, "sum(max(dur_ms - ?1, 0)) AS lost")
+enum { J_TRACE = 0, JANK_COLS(GD_COL_ENUM) J_NCOLS };
 static int add_frames(gd_store *s, top_acc *a, const char *set)
 {
     char sql[4600];
     snprintf(sql, sizeof sql,
-             "SELECT trace AS trace, window AS window, count(*) AS n, sum(dur_ms > ?1) AS slow,"
-             " sum(dur_ms > ?2) AS frozen, sum(max(dur_ms - ?1, 0)) AS lost FROM frame_time"
+             "SELECT trace AS trace" JANK_COLS(GD_COL_SQL) " FROM frame_time"
              " WHERE trace IN %s GROUP BY trace, window HAVING slow > 0", set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, a->err);
     if (!q)
@@ -257,10 +263,10 @@ static int add_frames(gd_store *s, top_acc *a, const char *set)
     sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
     int rc = 0, step;
     while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        long long trace = sqlite3_column_int64(q, 0), n = sqlite3_column_int64(q, 2),
-                  slow = sqlite3_column_int64(q, 3), frozen = sqlite3_column_int64(q, 4);
-        const char *win = (const char *)sqlite3_column_text(q, 1);
-        double lost = sqlite3_column_double(q, 5);
+        long long trace = sqlite3_column_int64(q, J_TRACE), n = sqlite3_column_int64(q, J_N),
+                  slow = sqlite3_column_int64(q, J_SLOW), frozen = sqlite3_column_int64(q, J_FROZEN);
+        const char *win = (const char *)sqlite3_column_text(q, J_WINDOW);
+        double lost = sqlite3_column_double(q, J_LOST);
         char title[1000], cmd[64];
         snprintf(title, sizeof title, "frames of %.600s: %lld of %lld slow (%.1f%%), %lld frozen",
                  win ? win : "the app", slow, n, 100.0 * (double)slow / (double)n, frozen);
@@ -353,7 +359,8 @@ static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_err
     if (!q)
         return err->code ? err->code : GD_ERR_IO;
     int rc = sqlite3_step(q);
-    double ms = rc == SQLITE_ROW ? sqlite3_column_double(q, 0) : 0;
+    enum { E_MS = 0 }; /* the one column, ms */
+    double ms = rc == SQLITE_ROW ? sqlite3_column_double(q, E_MS) : 0;
     sqlite3_finalize(q);
     if (rc != SQLITE_ROW)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "capture minutes: %s", sqlite3_errmsg(gd_store_db(s)));

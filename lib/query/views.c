@@ -140,12 +140,18 @@ static json_t *pctl(double *v, size_t n, double p)
     return n ? json_real(gd_ms_round(gd_percentile(v, n, p))) : json_null();
 }
 
+/* The columns of a page event row, after trace (P_TRACE). */
+#define PAGE_COLS(X)                                                                         \
+    X(P_CLASS, "page_class") X(P_HASH, "page_hash") X(P_TYPE, "page_type") X(P_PARENT, "parent") \
+    X(P_EVENT, "event") X(P_TS, "ts_ms") X(P_END, "end_ms")
+enum { P_TRACE = 0, PAGE_COLS(GD_COL_ENUM) P_NCOLS };
+
 int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(&pq->filter, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT trace, page_class, page_hash, page_type, parent, event, ts_ms, end_ms FROM page_event"
+             "SELECT trace" PAGE_COLS(GD_COL_SQL) " FROM page_event"
              " WHERE gd_match(page_class, ?1) %s"
              " ORDER BY trace, page_class, page_hash, ts_ms, id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
@@ -172,9 +178,9 @@ int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ct
         }                                                                                          \
     } while (0)
     while (!stop && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t trace = sqlite3_column_int64(q, 0);
-        const char *cls = (const char *)sqlite3_column_text(q, 1);
-        int64_t hash = sqlite3_column_type(q, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 2);
+        int64_t trace = sqlite3_column_int64(q, P_TRACE);
+        const char *cls = (const char *)sqlite3_column_text(q, P_CLASS);
+        int64_t hash = sqlite3_column_type(q, P_HASH) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, P_HASH);
         int same = have && trace == a.trace && hash == a.hash &&
                    ((!cls && !a.cls) || (cls && a.cls && strcmp(cls, a.cls) == 0));
         if (!same) {
@@ -186,12 +192,12 @@ int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ct
             a.cls = cls ? strdup(cls) : NULL;
             have = 1;
         }
-        if (!a.type && sqlite3_column_type(q, 3) != SQLITE_NULL)
-            a.type = strdup((const char *)sqlite3_column_text(q, 3));
-        if (a.parent < 0 && sqlite3_column_type(q, 4) != SQLITE_NULL)
-            a.parent = sqlite3_column_int64(q, 4);
-        if (acc_push(&a, (const char *)sqlite3_column_text(q, 5), sqlite3_column_double(q, 6),
-                     sqlite3_column_type(q, 7) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 7))) {
+        if (!a.type && sqlite3_column_type(q, P_TYPE) != SQLITE_NULL)
+            a.type = strdup((const char *)sqlite3_column_text(q, P_TYPE));
+        if (a.parent < 0 && sqlite3_column_type(q, P_PARENT) != SQLITE_NULL)
+            a.parent = sqlite3_column_int64(q, P_PARENT);
+        if (acc_push(&a, (const char *)sqlite3_column_text(q, P_EVENT), sqlite3_column_double(q, P_TS),
+                     sqlite3_column_type(q, P_END) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, P_END))) {
             rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             goto out;
         }
@@ -258,6 +264,12 @@ out:
     X(D_BROKEN, "broken")
 enum { D_ID = 0, DUMP_COLS(GD_COL_ENUM) D_NCOLS };
 
+/* The columns of a view of a dump (--views), after id (W_ID). */
+#define VIEW_COLS(X)                                                                             \
+    X(W_PARENT, "parent") X(W_CLASS, "class") X(W_L, "l") X(W_T, "t") X(W_R, "r") X(W_B, "b")    \
+    X(W_LAYERS, "layers") X(W_VISIBLE, "visible") X(W_RES_ID, "res_id")
+enum { W_ID = 0, VIEW_COLS(GD_COL_ENUM) W_NCOLS };
+
 int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err)
 {
@@ -267,8 +279,7 @@ int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
              "SELECT id" DUMP_COLS(GD_COL_SQL) " FROM view_dump WHERE 1 %s"
              " ORDER BY trace, ts_ms, id", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    sqlite3_stmt *vq = with_views ? gd_store_prepare(s, "SELECT id, parent, class, l, t, r, b, layers,"
-                                                        " visible, res_id FROM view WHERE dump = ?"
+    sqlite3_stmt *vq = with_views ? gd_store_prepare(s, "SELECT id" VIEW_COLS(GD_COL_SQL) " FROM view WHERE dump = ?"
                                                         " ORDER BY id", err)
                                   : NULL;
     if (!q || (with_views && !vq)) {
@@ -320,12 +331,12 @@ int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
             while (sqlite3_step(vq) == SQLITE_ROW)
                 json_array_append_new(
                     vs, json_pack("{s:I s:I s:o s:[IIII] s:o s:b s:o}", "id",
-                                  (json_int_t)sqlite3_column_int64(vq, 0), "parent",
-                                  (json_int_t)sqlite3_column_int64(vq, 1), "class", gd_col_text(vq, 2), "rect",
-                                  (json_int_t)sqlite3_column_int64(vq, 3), (json_int_t)sqlite3_column_int64(vq, 4),
-                                  (json_int_t)sqlite3_column_int64(vq, 5), (json_int_t)sqlite3_column_int64(vq, 6),
-                                  "layers", gd_col_json(vq, 7), "visible", sqlite3_column_int(vq, 8),
-                                  "res_id", gd_col_text(vq, 9)));
+                                  (json_int_t)sqlite3_column_int64(vq, W_ID), "parent",
+                                  (json_int_t)sqlite3_column_int64(vq, W_PARENT), "class", gd_col_text(vq, W_CLASS), "rect",
+                                  (json_int_t)sqlite3_column_int64(vq, W_L), (json_int_t)sqlite3_column_int64(vq, W_T),
+                                  (json_int_t)sqlite3_column_int64(vq, W_R), (json_int_t)sqlite3_column_int64(vq, W_B),
+                                  "layers", gd_col_json(vq, W_LAYERS), "visible", sqlite3_column_int(vq, W_VISIBLE),
+                                  "res_id", gd_col_text(vq, W_RES_ID)));
             sqlite3_reset(vq);
             json_object_set_new(row, "view_list", vs);
         }
@@ -354,13 +365,20 @@ static int cmp_wasted(const void *a, const void *b)
     return 0;
 }
 
+/* The columns of a group of image rows, after trace (G_TRACE). */
+#define IMAGE_COLS(X)                                                                              \
+    X(G_PAGE, "page_class") X(G_PAGE_HASH, "page_hash") X(G_VIEW_HASH, "view_hash")              \
+    X(G_VIEW_CLASS, "view_class") X(G_VIEW_W, "view_w") X(G_VIEW_H, "view_h") X(G_VISIBLE, "visible") \
+    X(G_BITMAP_W, "bitmap_w") X(G_BITMAP_H, "bitmap_h") X(G_CONFIG, "config") X(G_SOURCE, "source") \
+    X(G_COUNT, "count(*)") X(G_FIRST, "min(ts_ms)")
+enum { G_TRACE = 0, IMAGE_COLS(GD_COL_ENUM) G_NCOLS };
+
 int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
     gd_store_filter_sql(&iq->filter, "trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
-             "SELECT trace, page_class, page_hash, view_hash, view_class, view_w, view_h, visible,"
-             " bitmap_w, bitmap_h, config, source, count(*), min(ts_ms) FROM image WHERE 1 %s"
+             "SELECT trace" IMAGE_COLS(GD_COL_SQL) " FROM image WHERE 1 %s"
              " GROUP BY trace, page_class, page_hash, view_hash, bitmap_w, bitmap_h, visible, view_w,"
              " view_h, config, source ORDER BY trace, page_hash, view_hash, bitmap_w, bitmap_h", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
@@ -374,25 +392,25 @@ int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *
     json_t *index = json_object(); /* dedup key -> position */
     int step, rc = GD_OK;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *config = (const char *)sqlite3_column_text(q, 10);
+        const char *config = (const char *)sqlite3_column_text(q, G_CONFIG);
         gd_image_result r;
-        gd_image_issue is = gd_image_check((int32_t)sqlite3_column_int64(q, 5),
-                                           (int32_t)sqlite3_column_int64(q, 6), sqlite3_column_int(q, 7),
-                                           (int32_t)sqlite3_column_int64(q, 8),
-                                           (int32_t)sqlite3_column_int64(q, 9), config, &rules, &r);
+        gd_image_issue is = gd_image_check((int32_t)sqlite3_column_int64(q, G_VIEW_W),
+                                           (int32_t)sqlite3_column_int64(q, G_VIEW_H), sqlite3_column_int(q, G_VISIBLE),
+                                           (int32_t)sqlite3_column_int64(q, G_BITMAP_W),
+                                           (int32_t)sqlite3_column_int64(q, G_BITMAP_H), config, &rules, &r);
         if (is == GD_IMAGE_NONE || is == GD_IMAGE_MALFORMED || (want != GD_IMAGE_NONE && is != want))
             continue;
         char key[256];
-        snprintf(key, sizeof key, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)sqlite3_column_int64(q, 0),
-                 sqlite3_column_type(q, 2) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(q, 2),
-                 (long long)sqlite3_column_int64(q, 3), (long long)sqlite3_column_int64(q, 8),
-                 (long long)sqlite3_column_int64(q, 9), (long long)(sqlite3_column_type(q, 3) == SQLITE_NULL),
+        snprintf(key, sizeof key, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)sqlite3_column_int64(q, G_TRACE),
+                 sqlite3_column_type(q, G_PAGE_HASH) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(q, G_PAGE_HASH),
+                 (long long)sqlite3_column_int64(q, G_VIEW_HASH), (long long)sqlite3_column_int64(q, G_BITMAP_W),
+                 (long long)sqlite3_column_int64(q, G_BITMAP_H), (long long)(sqlite3_column_type(q, G_VIEW_HASH) == SQLITE_NULL),
                  (int)is);
         json_t *pos = json_object_get(index, key);
         if (pos) {
             image_row *ir = &rows[json_integer_value(pos)];
             json_t *cnt = json_object_get(ir->row, "count");
-            json_integer_set(cnt, json_integer_value(cnt) + sqlite3_column_int64(q, 12));
+            json_integer_set(cnt, json_integer_value(cnt) + sqlite3_column_int64(q, G_COUNT));
             continue;
         }
         if (n == cap) {
@@ -405,22 +423,22 @@ int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *
             rows = nr;
         }
         json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, 0)));
-        json_object_set_new(row, "page", gd_col_text(q, 1));
-        json_object_set_new(row, "page_hash", gd_col_json(q, 2));
-        json_object_set_new(row, "view_hash", gd_col_json(q, 3));
-        json_object_set_new(row, "view_class", gd_col_text(q, 4));
-        json_object_set_new(row, "source", gd_col_text(q, 11));
-        json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 8),
-                                                     (json_int_t)sqlite3_column_int64(q, 9)));
-        json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, 5),
-                                                   (json_int_t)sqlite3_column_int64(q, 6)));
-        json_object_set_new(row, "config", gd_col_text(q, 10));
-        json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, 7)));
+        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, G_TRACE)));
+        json_object_set_new(row, "page", gd_col_text(q, G_PAGE));
+        json_object_set_new(row, "page_hash", gd_col_json(q, G_PAGE_HASH));
+        json_object_set_new(row, "view_hash", gd_col_json(q, G_VIEW_HASH));
+        json_object_set_new(row, "view_class", gd_col_text(q, G_VIEW_CLASS));
+        json_object_set_new(row, "source", gd_col_text(q, G_SOURCE));
+        json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_BITMAP_W),
+                                                     (json_int_t)sqlite3_column_int64(q, G_BITMAP_H)));
+        json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_VIEW_W),
+                                                   (json_int_t)sqlite3_column_int64(q, G_VIEW_H)));
+        json_object_set_new(row, "config", gd_col_text(q, G_CONFIG));
+        json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, G_VISIBLE)));
         json_object_set_new(row, "issue", json_string(gd_image_issue_name(is)));
         json_object_set_new(row, "wasted_bytes", json_integer((json_int_t)r.wasted_bytes));
-        json_object_set_new(row, "count", json_integer(sqlite3_column_int64(q, 12)));
-        json_object_set_new(row, "first_ms", json_real(gd_ms_round(sqlite3_column_double(q, 13))));
+        json_object_set_new(row, "count", json_integer(sqlite3_column_int64(q, G_COUNT)));
+        json_object_set_new(row, "first_ms", json_real(gd_ms_round(sqlite3_column_double(q, G_FIRST))));
         rows[n].row = row;
         rows[n].wasted = r.wasted_bytes;
         json_object_set_new(index, key, json_integer((json_int_t)n));
