@@ -1205,19 +1205,23 @@ static int read_source(zip_source_t *src, const gd_bugreport_caps *caps, const g
     return rc;
 }
 
+/* Reads the zip of source src (NULL: its creation failed, ze says why),
+ * releasing ze either way. */
+static int read_opened(zip_source_t *src, zip_error_t *ze, const gd_bugreport_caps *caps,
+                       const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
+{
+    int rc = src ? GD_OK : gd_error_set(err, GD_ERR_IO, 0, 0, "zip: %s", zip_error_strerror(ze));
+    zip_error_fini(ze);
+    return src ? read_source(src, caps, sink, opts, err) : rc;
+}
+
 int gd_bugreport_read_zip_mem(const void *data, size_t n, const gd_bugreport_caps *caps,
                               const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
     zip_error_t ze;
     zip_error_init(&ze);
     zip_source_t *src = zip_source_buffer_create(data, n, 0, &ze);
-    if (!src) {
-        int rc = gd_error_set(err, GD_ERR_IO, 0, 0, "zip: %s", zip_error_strerror(&ze));
-        zip_error_fini(&ze);
-        return rc;
-    }
-    zip_error_fini(&ze);
-    return read_source(src, caps, sink, opts, err);
+    return read_opened(src, &ze, caps, sink, opts, err);
 }
 
 static int gd_bugreport_read_zip(gd_input *in, const gd_bugreport_caps *caps, const gd_sink *sink,
@@ -1267,11 +1271,5 @@ static int gd_bugreport_read_zip(gd_input *in, const gd_bugreport_caps *caps, co
         if (!src)
             fclose(f);
     }
-    if (!src) {
-        int rc = gd_error_set(err, GD_ERR_IO, 0, 0, "zip: %s", zip_error_strerror(&ze));
-        zip_error_fini(&ze);
-        return rc;
-    }
-    zip_error_fini(&ze);
-    return read_source(src, caps, sink, opts, err);
+    return read_opened(src, &ze, caps, sink, opts, err);
 }
