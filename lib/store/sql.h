@@ -139,8 +139,21 @@ json_t *gd_ms_json(double ms);
 #define GD_COL_ENUM(id, expr) id,
 #define GD_COL_SQL(id, expr) ", " expr
 
+/* The one streaming loop (#24 item 7).  gd_store_each steps a prepared
+ * query and hands each result row to `row` with the caller's context,
+ * which returns GD_OK to go on, GD_EACH_STOP to stop without error, or a
+ * GD_ERR_* code (err set by the callback) that stops and is returned.
+ * Finalizes q.  GD_OK, the callback's error, or GD_ERR_* "database read". */
+#define GD_EACH_STOP (-1)
+typedef int (*gd_step_fn)(void *ctx, sqlite3_stmt *q);
+int gd_store_each(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err);
+/* The same loop for a query not yet prepared: prepares sql (an error names
+ * the database), binds nothing, then runs gd_store_each. */
+int gd_store_each_sql(gd_store *s, const char *sql, gd_step_fn row, void *ctx, gd_error *err);
+
 /* Runs a prepared query, one row built by `build` per result, each handed
- * to fn (non-zero stops); finalizes q.  GD_OK or GD_ERR_* with err set. */
+ * to fn (non-zero stops); finalizes q.  GD_OK or GD_ERR_* with err set.
+ * (gd_store_each with a JSON row builder.) */
 int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
                     void *ctx, gd_error *err);
 

@@ -730,21 +730,54 @@ json_t *gd_ms_json(double ms)
     return isnan(ms) ? json_null() : json_real(gd_ms_round(ms));
 }
 
-int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
-                    void *ctx, gd_error *err)
+int gd_store_each(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err)
 {
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        json_t *row = build(q);
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
+        int stop = row(ctx, q);
+        if (stop) {
+            if (stop != GD_EACH_STOP)
+                rc = stop;
             break;
+        }
     }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
+    if (rc == GD_OK && step != SQLITE_ROW && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);
     return rc;
+}
+
+int gd_store_each_sql(gd_store *s, const char *sql, gd_step_fn row, void *ctx, gd_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) {
+        int rc = gd_store_fail(s, err, "database read");
+        sqlite3_finalize(q);
+        return rc;
+    }
+    return gd_store_each(s, q, row, ctx, err);
+}
+
+struct stream_ctx {
+    json_t *(*build)(sqlite3_stmt *);
+    gd_row_fn fn;
+    void *ctx;
+};
+
+static int stream_row(void *ctx, sqlite3_stmt *q)
+{
+    struct stream_ctx *c = ctx;
+    json_t *row = c->build(q);
+    int stop = c->fn(c->ctx, row);
+    json_decref(row);
+    return stop ? GD_EACH_STOP : GD_OK;
+}
+
+int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt *), gd_row_fn fn,
+                    void *ctx, gd_error *err)
+{
+    struct stream_ctx c = {build, fn, ctx};
+    return gd_store_each(s, q, stream_row, &c, err);
 }
 
 void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
