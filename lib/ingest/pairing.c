@@ -147,11 +147,21 @@ static int stream_finish(gd_pairing *pg, double cap_end, gd_error *err)
     return rc;
 }
 
+/* The columns of a Looper print read back from temp.looper_tmp (after
+ * the first, pid). */
+#define PRINT_COLS(X)                                                                           \
+    X(P_TID, "tid")                                                                             \
+    X(P_TS, "ts")                                                                               \
+    X(P_PHASE, "phase")                                                                         \
+    X(P_THREAD_TS, "thread_ts")                                                                 \
+    X(P_MSG, "msg")
+enum { P_PID = 0, PRINT_COLS(GD_COL_ENUM) P_NCOLS };
+
 /* Pairs the Looper prints of this trace, thread by thread, in time order. */
 static int pair_prints(gd_pairing *pg, double cap_end, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(
-        pg->s, "SELECT pid, tid, ts, phase, thread_ts, msg FROM temp.looper_tmp"
+        pg->s, "SELECT pid" PRINT_COLS(GD_COL_SQL) " FROM temp.looper_tmp"
               " ORDER BY pid, tid, ts, rowid", err);
     if (!q)
         return err->code;
@@ -173,7 +183,7 @@ static int pair_prints(gd_pairing *pg, double cap_end, gd_error *err)
         gd_pair_init(&p);                                                                      \
     } while (0)
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t pid = sqlite3_column_int64(q, 0), tid = sqlite3_column_int64(q, 1);
+        int64_t pid = sqlite3_column_int64(q, P_PID), tid = sqlite3_column_int64(q, P_TID);
         if (!have || pid != cur_pid || tid != cur_tid) {
             if (have)
                 FLUSH_THREAD();
@@ -181,10 +191,11 @@ static int pair_prints(gd_pairing *pg, double cap_end, gd_error *err)
             cur_tid = tid;
             have = 1;
         }
-        double ts = sqlite3_column_double(q, 2);
-        gd_phase ph = gd_pair_phase(&p, (gd_phase)sqlite3_column_int(q, 3), NULL);
-        double tts = sqlite3_column_type(q, 4) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 4);
-        int64_t msg = sqlite3_column_type(q, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 5);
+        double ts = sqlite3_column_double(q, P_TS);
+        gd_phase ph = gd_pair_phase(&p, (gd_phase)sqlite3_column_int(q, P_PHASE), NULL);
+        double tts = sqlite3_column_type(q, P_THREAD_TS) == SQLITE_NULL ? GD_NONE
+                                                                          : sqlite3_column_double(q, P_THREAD_TS);
+        int64_t msg = sqlite3_column_type(q, P_MSG) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, P_MSG);
         if (gd_pair_feed(&p, ph, ts, tts, msg, &d)) {
             if ((rc = insert_paired(pg, ins, pid, tid, &d, err)))
                 goto out;
