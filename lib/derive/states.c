@@ -5,22 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The columns of this file's queries, read by name (#24 item 7; store/sql.h). */
-#define ST_COLS(X) X(ST_TS, "ts_ms") X(ST_DUR, "dur_ms") X(ST_FUNCTION, "blocked_function")
-enum { ST_STATE = 0, ST_COLS(GD_COL_ENUM) ST_NCOLS };
-#define BT_COLS(X)                                                                          \
-    X(BT_DUR, "dur_ms") X(BT_SERVER_PID, "server_pid") X(BT_AIDL, "aidl_name")              \
-    X(BT_SERVER_PROCESS, "server_process")
-enum { BT_TS = 0, BT_COLS(GD_COL_ENUM) BT_NCOLS };
-#define LK_COLS(X)                                                                          \
-    X(LK_DUR, "i.cost_ms AS dur") X(LK_OWNER_TID, "json_extract(i.content, '$.owner_tid') AS otid") \
-    X(LK_OWNER, "json_extract(i.content, '$.owner') AS owner")                               \
-    X(LK_OWNER_METHOD, "json_extract(i.content, '$.owner_method') AS om")
-enum { LK_TS = 0, LK_COLS(GD_COL_ENUM) LK_NCOLS };
-enum { HV_SCHED, HV_LOCK }; /* gd_why_have's two EXISTS */
-#define LANE_COLS(X) X(LN_TS, "ts_ms") X(LN_DUR, "dur_ms")
-enum { LN_STATE = 0, LANE_COLS(GD_COL_ENUM) LN_NCOLS };
-
 /* The state's class: 0 running, 1 runnable, 2 sleeping, 3 uninterruptible, 4 other. */
 int gd_state_class(const char *st)
 {
@@ -52,7 +36,7 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
      * or before `start`, then those beginning inside (thread_state_at) */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT state" ST_COLS(GD_COL_SQL) " FROM thread_state"
+        "SELECT state, ts_ms, dur_ms, blocked_function FROM thread_state"
         " WHERE trace = ?1 AND tid = ?2 AND ts_ms < ?4 AND ts_ms >= coalesce("
         "(SELECT max(ts_ms) FROM thread_state WHERE trace = ?1 AND tid = ?2 AND ts_ms <= ?3), ?3)",
         err);
@@ -67,18 +51,18 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     size_t nf = 0;
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        if (sqlite3_column_type(q, ST_DUR) == SQLITE_NULL)
+        if (sqlite3_column_type(q, 2) == SQLITE_NULL)
             continue;
-        double a = sqlite3_column_double(q, ST_TS), b = a + sqlite3_column_double(q, ST_DUR);
+        double a = sqlite3_column_double(q, 1), b = a + sqlite3_column_double(q, 2);
         if (a < start)
             a = start;
         if (b > end)
             b = end;
         if (!(b > a))
             continue;
-        int k = gd_state_class((const char *)sqlite3_column_text(q, ST_STATE));
+        int k = gd_state_class((const char *)sqlite3_column_text(q, 0));
         cls[k] += b - a;
-        const char *fn = (const char *)sqlite3_column_text(q, ST_FUNCTION);
+        const char *fn = (const char *)sqlite3_column_text(q, 3);
         if (k == 3 && fn) {
             size_t i;
             for (i = 0; i < nf && strncmp(fns[i].name, fn, GD_STATES_FN_MAX - 1) != 0; i++)
@@ -146,7 +130,7 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
      * (outermost) running at the start */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT ts_ms" BT_COLS(GD_COL_SQL) " FROM binder_txn"
+        "SELECT ts_ms, dur_ms, server_pid, aidl_name, server_process FROM binder_txn"
         " WHERE trace = ?1 AND client_tid = ?2"
         " AND oneway = 0 AND dur_ms IS NOT NULL AND ts_ms < ?4 AND ts_ms + dur_ms > ?3"
         " ORDER BY ts_ms",
@@ -167,7 +151,7 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     double covered_to = start;
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double a = sqlite3_column_double(q, BT_TS), b = a + sqlite3_column_double(q, BT_DUR);
+        double a = sqlite3_column_double(q, 0), b = a + sqlite3_column_double(q, 1);
         if (a < covered_to)
             a = covered_to; /* a nested call's time is its caller's */
         if (b > end)
@@ -176,7 +160,7 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
             continue;
         covered_to = b;
         out->ms += b - a;
-        int64_t pid = sqlite3_column_type(q, BT_SERVER_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, BT_SERVER_PID);
+        int64_t pid = sqlite3_column_type(q, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 2);
         size_t i;
         for (i = 0; i < np && per[i].pid != pid; i++)
             ;
@@ -187,10 +171,10 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
         }
         if (i < np) {
             per[i].ms += b - a;
-            const char *pn = (const char *)sqlite3_column_text(q, BT_SERVER_PROCESS);
+            const char *pn = (const char *)sqlite3_column_text(q, 4);
             if (pn && *pn && !per[i].name[0])
                 snprintf(per[i].name, sizeof per[i].name, "%s", pn);
-            const char *an = (const char *)sqlite3_column_text(q, BT_AIDL);
+            const char *an = (const char *)sqlite3_column_text(q, 3);
             if (an && b - a > per[i].longest) {
                 per[i].longest = b - a;
                 gd_aidl_short(an, per[i].aidl, sizeof per[i].aidl);
@@ -212,14 +196,13 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     memcpy(out->server_name, per[best].name, sizeof out->server_name);
     if (out->server_pid < 0 || out->server_name[0])
         return GD_OK;
-    enum { N_NAME };
     sqlite3_stmt *n = gd_store_cached(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 AND name IS NOT NULL LIMIT 1", err);
     if (!n)
         return err->code;
     sqlite3_bind_int64(n, 1, trace);
     sqlite3_bind_int64(n, 2, out->server_pid);
     if (sqlite3_step(n) == SQLITE_ROW)
-        snprintf(out->server_name, sizeof out->server_name, "%s", (const char *)sqlite3_column_text(n, N_NAME));
+        snprintf(out->server_name, sizeof out->server_name, "%s", (const char *)sqlite3_column_text(n, 0));
     gd_store_release(s, n);
     return GD_OK;
 }
@@ -238,7 +221,9 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
      * contention read every contention of the trace for each range) */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT e.ts_ms AS ts" LK_COLS(GD_COL_SQL) " FROM raw_event e JOIN issue i ON i.id = e.id WHERE e.trace = ?1 AND e.kind = 'issue'"
+        "SELECT e.ts_ms AS ts, i.cost_ms AS dur, json_extract(i.content, '$.owner_tid') AS otid,"
+        " json_extract(i.content, '$.owner') AS owner, json_extract(i.content, '$.owner_method') AS om"
+        " FROM raw_event e JOIN issue i ON i.id = e.id WHERE e.trace = ?1 AND e.kind = 'issue'"
         " AND e.tid = ?2 AND i.tool = 'android' AND i.type = 'lock_contention' AND i.cost_ms > 0"
         " AND e.ts_ms < ?4 AND e.ts_ms >= coalesce((SELECT e2.ts_ms FROM raw_event e2 JOIN issue i2"
         " ON i2.id = e2.id WHERE e2.trace = ?1 AND e2.kind = 'issue' AND e2.ts_ms <= ?3 AND e2.tid = ?2"
@@ -261,7 +246,7 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
     double covered_to = start;
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double a = sqlite3_column_double(q, LK_TS), b = a + sqlite3_column_double(q, LK_DUR);
+        double a = sqlite3_column_double(q, 0), b = a + sqlite3_column_double(q, 1);
         if (a < covered_to)
             a = covered_to;
         if (b > end)
@@ -270,8 +255,8 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
             continue;
         covered_to = b;
         out->ms += b - a;
-        int64_t otid = sqlite3_column_type(q, LK_OWNER_TID) == SQLITE_INTEGER ? sqlite3_column_int64(q, LK_OWNER_TID) : -1;
-        const char *name = (const char *)sqlite3_column_text(q, LK_OWNER);
+        int64_t otid = sqlite3_column_type(q, 2) == SQLITE_INTEGER ? sqlite3_column_int64(q, 2) : -1;
+        const char *name = (const char *)sqlite3_column_text(q, 3);
         size_t i;
         for (i = 0; i < np && per[i].tid != otid; i++)
             ;
@@ -283,7 +268,7 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
         }
         if (i < np) {
             per[i].ms += b - a;
-            const char *m = (const char *)sqlite3_column_text(q, LK_OWNER_METHOD);
+            const char *m = (const char *)sqlite3_column_text(q, 4);
             if (m && b - a > per[i].longest) {
                 per[i].longest = b - a;
                 snprintf(per[i].method, sizeof per[i].method, "%s", m);
@@ -316,7 +301,7 @@ int gd_why_have(gd_store *s, int *have, gd_error *err)
         return err->code;
     int step = sqlite3_step(q);
     if (step == SQLITE_ROW)
-        *have = (sqlite3_column_int(q, HV_SCHED) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, HV_LOCK) ? GD_WHY_LOCK : 0);
+        *have = (sqlite3_column_int(q, 0) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, 1) ? GD_WHY_LOCK : 0);
     int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
     gd_store_release(s, q);
     return rc;
@@ -336,7 +321,7 @@ int gd_why_have_trace(gd_store *s, int64_t trace, int *have, gd_error *err)
     sqlite3_bind_int64(q, 1, trace);
     int step = sqlite3_step(q);
     if (step == SQLITE_ROW)
-        *have = (sqlite3_column_int(q, HV_SCHED) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, HV_LOCK) ? GD_WHY_LOCK : 0);
+        *have = (sqlite3_column_int(q, 0) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, 1) ? GD_WHY_LOCK : 0);
     int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
     gd_store_release(s, q);
     return rc;
@@ -449,13 +434,12 @@ void gd_aidl_short(const char *aidl, char *buf, size_t n)
 int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err)
 {
     /* most traces have no slices on binder threads: nothing to look up */
-    enum { H_ANY };
     sqlite3_stmt *h = gd_store_cached(s, "SELECT EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1)"
                                          " AND EXISTS (SELECT 1 FROM call WHERE trace = ?1)", err);
     if (!h)
         return err->code;
     sqlite3_bind_int64(h, 1, trace);
-    int step = sqlite3_step(h), any = step == SQLITE_ROW && sqlite3_column_int(h, H_ANY);
+    int step = sqlite3_step(h), any = step == SQLITE_ROW && sqlite3_column_int(h, 0);
     int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
     gd_store_release(s, h);
     if (rc || !any)
@@ -498,7 +482,7 @@ int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json
     /* one thread's intervals follow each other (thread_state_at) */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT state" LANE_COLS(GD_COL_SQL) " FROM thread_state WHERE trace = ?1"
+        "SELECT state, ts_ms, dur_ms FROM thread_state WHERE trace = ?1"
         " AND tid = (SELECT main_tid FROM trace WHERE id = ?1) AND dur_ms IS NOT NULL ORDER BY ts_ms",
         err);
     if (!q)
@@ -508,8 +492,8 @@ int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json
     double a = 0, b = 0;
     size_t n = 0;
     while (!oom && n < max_n && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        int c = gd_state_class((const char *)sqlite3_column_text(q, LN_STATE));
-        double t = sqlite3_column_double(q, LN_TS), e = t + sqlite3_column_double(q, LN_DUR);
+        int c = gd_state_class((const char *)sqlite3_column_text(q, 0));
+        double t = sqlite3_column_double(q, 1), e = t + sqlite3_column_double(q, 2);
         if (c == k && t <= b) {
             if (e > b)
                 b = e;
