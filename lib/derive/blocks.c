@@ -12,12 +12,17 @@
 
 /* ---- trace configuration ------------------------------------------------ */
 
+/* A trace's thresholds and concern packages, read by name. */
+#define CFG_COLS(X)                                                                                \
+    X(CF_LONG, "long_ms") X(CF_ANR, "anr_ms") X(CF_INTERVAL, "dump_interval_ms") X(CF_CONCERN, "concern")
+enum { CF_SHORT = 0, CFG_COLS(GD_COL_ENUM) CF_NCOLS };
+
 int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *err)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->id = trace;
     sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT short_ms, long_ms, anr_ms, dump_interval_ms, concern FROM trace WHERE id = ?", err);
+        s, "SELECT short_ms" CFG_COLS(GD_COL_SQL) " FROM trace WHERE id = ?", err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, trace);
@@ -25,11 +30,12 @@ int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *e
         sqlite3_finalize(q);
         return gd_error_set(err, GD_ERR_DATA, 0, 0, "no trace %lld", (long long)trace);
     }
-    cfg->short_ms = sqlite3_column_double(q, 0);
-    cfg->long_ms = sqlite3_column_double(q, 1);
-    cfg->anr_ms = sqlite3_column_double(q, 2);
-    cfg->interval_ms = sqlite3_column_type(q, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, 3);
-    const char *con = (const char *)sqlite3_column_text(q, 4);
+    cfg->short_ms = sqlite3_column_double(q, CF_SHORT);
+    cfg->long_ms = sqlite3_column_double(q, CF_LONG);
+    cfg->anr_ms = sqlite3_column_double(q, CF_ANR);
+    cfg->interval_ms =
+        sqlite3_column_type(q, CF_INTERVAL) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, CF_INTERVAL);
+    const char *con = (const char *)sqlite3_column_text(q, CF_CONCERN);
     json_t *a = con ? json_loads(con, 0, NULL) : NULL;
     size_t i;
     json_t *v;
@@ -57,6 +63,19 @@ typedef struct cs_slot {
     char *text;
 } cs_slot;
 
+/* The deriver's statements' columns, read by name: a sample in the block
+ * (SM_), a callsite's parent and frame (CH_), a CPU sample (CU_), the
+ * memory snapshot before or after (MM_), a message's text (MS_). */
+#define SAMPLE_COLS(X) X(SM_CALLSITE, "callsite")
+enum { SM_TS = 0, SAMPLE_COLS(GD_COL_ENUM) SM_NCOLS };
+#define CHAIN_COLS(X) X(CH_TEXT, "f.text")
+enum { CH_PARENT = 0, CHAIN_COLS(GD_COL_ENUM) CH_NCOLS };
+#define CPU_COLS(X) X(CU_BUSY, "busy") X(CU_TOTAL, "total") X(CU_RATIO, "total_ratio")
+enum { CU_TS = 0, CPU_COLS(GD_COL_ENUM) CU_NCOLS };
+#define MEM_COLS(X) X(MM_TS, "ts_ms")
+enum { MM_ID = 0, MEM_COLS(GD_COL_ENUM) MM_NCOLS };
+enum { MS_TEXT = 0 };
+
 struct gd_deriver {
     gd_store *s;
     sqlite3_stmt *samples, *chain, *cpu, *mem_before, *mem_after, *message;
@@ -79,16 +98,17 @@ gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
     d->why_trace = -1;
     /* d->cs, 1.5 MiB, is made at the first stack walked: a deriver per
      * file of a folder of small files would clear and free it each time */
-    d->samples = gd_store_prepare(s, "SELECT ts_ms, callsite FROM sample WHERE trace = ? AND tid = ?"
-                                     " AND pid = ? AND ts_ms > ? AND ts_ms < ? ORDER BY ts_ms, id", err);
-    d->chain = gd_store_prepare(s, "SELECT c.parent, f.text FROM callsite c JOIN frame f"
+    d->samples = gd_store_prepare(s, "SELECT ts_ms" SAMPLE_COLS(GD_COL_SQL) " FROM sample"
+                                     " WHERE trace = ? AND tid = ? AND pid = ? AND ts_ms > ? AND ts_ms < ?"
+                                     " ORDER BY ts_ms, id", err);
+    d->chain = gd_store_prepare(s, "SELECT c.parent" CHAIN_COLS(GD_COL_SQL) " FROM callsite c JOIN frame f"
                                    " ON f.id = c.frame WHERE c.id = ?", err);
-    d->cpu = gd_store_prepare(s, "SELECT ts_ms, busy, total, total_ratio FROM cpu WHERE trace = ?"
+    d->cpu = gd_store_prepare(s, "SELECT ts_ms" CPU_COLS(GD_COL_SQL) " FROM cpu WHERE trace = ?"
                                  " AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms, id", err);
-    d->mem_before = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms <= ?"
-                                        " ORDER BY ts_ms DESC LIMIT 1", err);
-    d->mem_after = gd_store_prepare(s, "SELECT id, ts_ms FROM memory WHERE trace = ? AND ts_ms > ?"
-                                       " ORDER BY ts_ms LIMIT 1", err);
+    d->mem_before = gd_store_prepare(s, "SELECT id" MEM_COLS(GD_COL_SQL) " FROM memory"
+                                        " WHERE trace = ? AND ts_ms <= ? ORDER BY ts_ms DESC LIMIT 1", err);
+    d->mem_after = gd_store_prepare(s, "SELECT id" MEM_COLS(GD_COL_SQL) " FROM memory"
+                                       " WHERE trace = ? AND ts_ms > ? ORDER BY ts_ms LIMIT 1", err);
     d->message = gd_store_prepare(s, "SELECT text FROM message WHERE id = ?", err);
     if (!d->samples || !d->chain || !d->cpu || !d->mem_before || !d->mem_after || !d->message) {
         gd_deriver_free(d);
@@ -134,8 +154,8 @@ static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd
     }
     free(sl->text);
     sl->id = id;
-    sl->parent = sqlite3_column_int64(d->chain, 0);
-    sl->text = strdup((const char *)sqlite3_column_text(d->chain, 1));
+    sl->parent = sqlite3_column_int64(d->chain, CH_PARENT);
+    sl->text = strdup((const char *)sqlite3_column_text(d->chain, CH_TEXT));
     sqlite3_reset(d->chain);
     *parent = sl->parent;
     return sl->text;
@@ -155,9 +175,12 @@ static int derive_samples(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, i
     sqlite3_bind_int64(q, 3, pid);
     sqlite3_bind_double(q, 4, start);
     sqlite3_bind_double(q, 5, unfinished ? nextafter(end, INFINITY) : end);
+    /* a hand-written loop, not gd_store_each: that finalizes its
+     * statement, and this one is the deriver's, reset and run again for
+     * every block */
     while (sqlite3_step(q) == SQLITE_ROW) {
-        double ts = sqlite3_column_double(q, 0);
-        int64_t cs = sqlite3_column_int64(q, 1);
+        double ts = sqlite3_column_double(q, SM_TS);
+        int64_t cs = sqlite3_column_int64(q, SM_CALLSITE);
         json_t *frames = stacks ? json_array() : NULL;
         gd_kf_next_sample(kf);
         /* walk from the innermost callsite to the root: innermost first;
@@ -247,15 +270,19 @@ static int derive_cpu(gd_deriver *d, const gd_trace_cfg *cfg, double start, doub
     sqlite3_bind_int64(c, 1, cfg->id);
     sqlite3_bind_double(c, 2, lo);
     sqlite3_bind_double(c, 3, end);
+    /* a hand-written loop, not gd_store_each: that finalizes its
+     * statement, and this one is the deriver's, reset and run again for
+     * every block */
     while (sqlite3_step(c) == SQLITE_ROW) {
         if (gd_grow((void **)&pts, &cap, n + 1, sizeof *pts, NULL))
             break;
         gd_cpu_point *p = &pts[n++];
-        p->ts = sqlite3_column_double(c, 0);
-        p->has_raw = sqlite3_column_type(c, 2) != SQLITE_NULL;
-        p->busy = (uint64_t)sqlite3_column_int64(c, 1);
-        p->total = (uint64_t)sqlite3_column_int64(c, 2);
-        p->ratio = sqlite3_column_type(c, 3) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, 3);
+        p->ts = sqlite3_column_double(c, CU_TS);
+        p->has_raw = sqlite3_column_type(c, CU_TOTAL) != SQLITE_NULL;
+        p->busy = (uint64_t)sqlite3_column_int64(c, CU_BUSY);
+        p->total = (uint64_t)sqlite3_column_int64(c, CU_TOTAL);
+        p->ratio =
+            sqlite3_column_type(c, CU_RATIO) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, CU_RATIO);
     }
     sqlite3_reset(c);
     int busy = gd_cpu_busy_of(pts, n, start, end, cfg->interval_ms);
@@ -271,15 +298,15 @@ static int64_t derive_memory(gd_deriver *d, const gd_trace_cfg *cfg, double end)
     sqlite3_bind_int64(d->mem_before, 1, cfg->id);
     sqlite3_bind_double(d->mem_before, 2, end);
     if (sqlite3_step(d->mem_before) == SQLITE_ROW) {
-        id_b = sqlite3_column_int64(d->mem_before, 0);
-        t_b = sqlite3_column_double(d->mem_before, 1);
+        id_b = sqlite3_column_int64(d->mem_before, MM_ID);
+        t_b = sqlite3_column_double(d->mem_before, MM_TS);
     }
     sqlite3_reset(d->mem_before);
     sqlite3_bind_int64(d->mem_after, 1, cfg->id);
     sqlite3_bind_double(d->mem_after, 2, end);
     if (sqlite3_step(d->mem_after) == SQLITE_ROW) {
-        id_a = sqlite3_column_int64(d->mem_after, 0);
-        t_a = sqlite3_column_double(d->mem_after, 1);
+        id_a = sqlite3_column_int64(d->mem_after, MM_ID);
+        t_a = sqlite3_column_double(d->mem_after, MM_TS);
     }
     sqlite3_reset(d->mem_after);
     if (id_b >= 0 && (id_a < 0 || end - t_b <= t_a - end))
@@ -294,7 +321,7 @@ static void derive_fallback_group(gd_deriver *d, int64_t message, gd_block_info 
         return;
     sqlite3_bind_int64(d->message, 1, message);
     if (sqlite3_step(d->message) == SQLITE_ROW)
-        out->group_rule = gd_group_fallback((const char *)sqlite3_column_text(d->message, 0), out->group,
+        out->group_rule = gd_group_fallback((const char *)sqlite3_column_text(d->message, MS_TEXT), out->group,
                                             sizeof out->group);
     sqlite3_reset(d->message);
 }
@@ -342,6 +369,7 @@ out:
 }
 
 /* How many dispatches of `trace` last at least short_ms. */
+enum { CC_COUNT = 0 }; /* its one column */
 static int count_candidates(gd_store *s, int64_t trace, double short_ms, int64_t *total, gd_error *err)
 {
     sqlite3_stmt *c = gd_store_prepare(s, "SELECT count(*) FROM dispatch WHERE trace = ? AND dur_ms >= ?", err);
@@ -350,8 +378,61 @@ static int count_candidates(gd_store *s, int64_t trace, double short_ms, int64_t
     sqlite3_bind_int64(c, 1, trace);
     sqlite3_bind_double(c, 2, short_ms);
     if (sqlite3_step(c) == SQLITE_ROW)
-        *total = sqlite3_column_int64(c, 0);
+        *total = sqlite3_column_int64(c, CC_COUNT);
     sqlite3_finalize(c);
+    return GD_OK;
+}
+
+/* A dispatch at or past the short threshold, read by name. */
+#define DISPATCH_COLS(X)                                                                           \
+    X(DP_PID, "pid") X(DP_TID, "tid") X(DP_START, "start_ms") X(DP_DUR, "dur_ms")                  \
+    X(DP_UNFINISHED, "unfinished") X(DP_MESSAGE, "coalesce(message, -1)")
+enum { DP_ID = 0, DISPATCH_COLS(GD_COL_ENUM) DP_NCOLS };
+
+/* gd_derive_blocks' loop: the deriver, the INSERT and the count so far. */
+typedef struct blocks_ctx {
+    gd_store *s;
+    gd_deriver *dv;
+    const gd_trace_cfg *cfg;
+    sqlite3_stmt *ins;
+    long *nblocks;
+    int64_t total;
+    gd_derive_progress_fn progress;
+    void *progress_ctx;
+    gd_error *err;
+} blocks_ctx;
+
+/* One dispatch: its block derived and stored. */
+static int block_row(void *ctx, sqlite3_stmt *q)
+{
+    blocks_ctx *c = ctx;
+    sqlite3_stmt *ins = c->ins;
+    gd_block_info bi;
+    double start = sqlite3_column_double(q, DP_START);
+    int rc = gd_deriver_block(c->dv, c->cfg, sqlite3_column_int64(q, DP_PID), sqlite3_column_int64(q, DP_TID),
+                              start, start + sqlite3_column_double(q, DP_DUR),
+                              sqlite3_column_int(q, DP_UNFINISHED), sqlite3_column_int64(q, DP_MESSAGE), &bi,
+                              NULL, c->err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(ins, 1, sqlite3_column_int64(q, DP_ID));
+    sqlite3_bind_int64(ins, 2, c->cfg->id);
+    sqlite3_bind_double(ins, 9, sqlite3_column_double(q, DP_DUR));
+    sqlite3_bind_int64(ins, 3, bi.samples);
+    gd_bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
+    gd_bind_text(ins, 5, bi.group[0] ? bi.group : NULL);
+    if (bi.cpu_busy >= 0)
+        sqlite3_bind_int(ins, 6, bi.cpu_busy);
+    else
+        sqlite3_bind_null(ins, 6);
+    gd_bind_opt_int(ins, 7, bi.memory);
+    gd_bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
+    gd_bind_text(ins, 10, gd_group_rule_name(bi.group_rule));
+    if ((rc = gd_store_step(c->s, ins, c->err)))
+        return rc;
+    (*c->nblocks)++;
+    if (c->progress && (*c->nblocks & 0x3ff) == 0)
+        c->progress(c->progress_ctx, (uint64_t)*c->nblocks, c->total);
     return GD_OK;
 }
 
@@ -364,7 +445,7 @@ int gd_derive_blocks(gd_store *s, int64_t trace, gd_derive_progress_fn progress,
         return rc;
     gd_deriver *dv = gd_deriver_new(s, err);
     sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT id, pid, tid, start_ms, dur_ms, unfinished, coalesce(message, -1) FROM dispatch WHERE trace = ?"
+        s, "SELECT id" DISPATCH_COLS(GD_COL_SQL) " FROM dispatch WHERE trace = ?"
            " AND dur_ms >= ?"
            " ORDER BY start_ms", err);
     sqlite3_stmt *ins = gd_store_prepare(
@@ -376,44 +457,17 @@ int gd_derive_blocks(gd_store *s, int64_t trace, gd_derive_progress_fn progress,
     }
     sqlite3_bind_int64(q, 1, trace);
     sqlite3_bind_double(q, 2, cfg.short_ms);
-    int64_t total = 0;
+    blocks_ctx c = {.s = s, .dv = dv, .cfg = &cfg, .ins = ins, .nblocks = nblocks,
+                    .progress = progress, .progress_ctx = progress_ctx, .err = err};
     if (progress) { /* how many dispatches the analysis goes through */
-        if ((rc = count_candidates(s, trace, cfg.short_ms, &total, err)))
+        if ((rc = count_candidates(s, trace, cfg.short_ms, &c.total, err)))
             goto out;
-        progress(progress_ctx, 0, total);
+        progress(progress_ctx, 0, c.total);
     }
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        gd_block_info bi;
-        double start = sqlite3_column_double(q, 3);
-        if ((rc = gd_deriver_block(dv, &cfg, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
-                                   start, start + sqlite3_column_double(q, 4),
-                                   sqlite3_column_int(q, 5), sqlite3_column_int64(q, 6), &bi, NULL,
-                                   err)))
-            goto out;
-        sqlite3_bind_int64(ins, 1, sqlite3_column_int64(q, 0));
-        sqlite3_bind_int64(ins, 2, trace);
-        sqlite3_bind_double(ins, 9, sqlite3_column_double(q, 4));
-        sqlite3_bind_int64(ins, 3, bi.samples);
-        gd_bind_text(ins, 4, bi.key_frame[0] ? bi.key_frame : NULL);
-        gd_bind_text(ins, 5, bi.group[0] ? bi.group : NULL);
-        if (bi.cpu_busy >= 0)
-            sqlite3_bind_int(ins, 6, bi.cpu_busy);
-        else
-            sqlite3_bind_null(ins, 6);
-        gd_bind_opt_int(ins, 7, bi.memory);
-        gd_bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
-        gd_bind_text(ins, 10, gd_group_rule_name(bi.group_rule));
-        if ((rc = gd_store_step(s, ins, err)))
-            goto out;
-        (*nblocks)++;
-        if (progress && (*nblocks & 0x3ff) == 0)
-            progress(progress_ctx, (uint64_t)*nblocks, total);
-    }
-    if (step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    else if (progress)
-        progress(progress_ctx, (uint64_t)*nblocks, total);
+    rc = gd_store_each(s, q, block_row, &c, err);
+    q = NULL; /* finalized by gd_store_each */
+    if (!rc && progress)
+        progress(progress_ctx, (uint64_t)*nblocks, c.total);
 out:
     sqlite3_finalize(q);
     sqlite3_finalize(ins);

@@ -56,6 +56,10 @@ static int put_phase(gd_store *st, const launch *l, const char *phase, double ts
     return rc;
 }
 
+/* A slice's start and end, read by name. */
+#define SPAN_COLS(X) X(SP_TE, "te")
+enum { SP_TS = 0, SPAN_COLS(GD_COL_ENUM) SP_NCOLS };
+
 /* The first slice of the launch matching `where` (SQL over sl, with ?2 =
  * start, ?3 = end, ?4 = app, ?5 = app pid): its start and end. 1 found, 0
  * not, < 0 error. */
@@ -63,7 +67,8 @@ static int first_slice(gd_store *st, const launch *l, const char *where, double 
                        gd_error *err)
 {
     char sql[2048];
-    snprintf(sql, sizeof sql, SLICES "SELECT ts, te FROM sl WHERE %s ORDER BY ts LIMIT 1", where);
+    snprintf(sql, sizeof sql, SLICES "SELECT ts" SPAN_COLS(GD_COL_SQL) " FROM sl WHERE %s ORDER BY ts LIMIT 1",
+             where);
     sqlite3_stmt *q = gd_store_prepare(st, sql, err);
     if (!q)
         return -1;
@@ -74,8 +79,8 @@ static int first_slice(gd_store *st, const launch *l, const char *where, double 
     sqlite3_bind_int64(q, 5, l->pid);
     int rc = sqlite3_step(q), found = 0;
     if (rc == SQLITE_ROW) {
-        *ts = sqlite3_column_double(q, 0);
-        *te = sqlite3_column_double(q, 1);
+        *ts = sqlite3_column_double(q, SP_TS);
+        *te = sqlite3_column_double(q, SP_TE);
         found = 1;
     } else if (rc != SQLITE_DONE) {
         gd_store_fail(st, err, "startup phases");
@@ -98,23 +103,29 @@ static int slice_phase(gd_store *st, const launch *l, const char *phase, const c
     return f ? put_phase(st, l, phase, ts, te - ts, 1, err) : GD_OK;
 }
 
+/* What ran beside the launch, one row: its first start (B_TS), its time,
+ * how many; each column as X(ID, over the slices, over the thread states). */
+#define BESIDE_COLS(X)                                                                              \
+    X(B_DUR, "total(min(te, ?3) - ts)",                                                             \
+      "total(max(0, min(coalesce(s.ts_ms + s.dur_ms, ?3), ?3) - max(s.ts_ms, ?2)))")                \
+    X(B_N, "count(*)", "count(*)")
+#define BESIDE_ENUM(id, slices, states) id,
+#define BESIDE_SLICES(id, slices, states) ", " slices
+#define BESIDE_STATES(id, slices, states) ", " states
+enum { B_TS = 0, BESIDE_COLS(BESIDE_ENUM) B_NCOLS };
+
 /* What ran beside the launch: `phase` as the Running time inside it of the
  * threads named by `glob` (dex2oat, installd), or as the slices inside it
  * named by `glob` (broadcasts), summed; nothing when none. */
 static int beside(gd_store *st, const launch *l, const char *phase, const char *glob, int slices,
                   gd_error *err)
 {
-    char sql[2048];
-    if (slices)
-        snprintf(sql, sizeof sql,
-                 SLICES "SELECT min(ts), total(min(te, ?3) - ts), count(*) FROM sl"
-                        " WHERE name GLOB ?4 AND ts >= ?2 AND ts <= ?3");
-    else
-        snprintf(sql, sizeof sql,
-                 "SELECT min(max(s.ts_ms, ?2)), total(max(0, min(coalesce(s.ts_ms + s.dur_ms, ?3), ?3)"
-                 " - max(s.ts_ms, ?2))), count(*) FROM thread_state s WHERE s.trace = ?1"
+    const char *sql =
+        slices ? SLICES "SELECT min(ts)" BESIDE_COLS(BESIDE_SLICES) " FROM sl"
+                        " WHERE name GLOB ?4 AND ts >= ?2 AND ts <= ?3"
+               : "SELECT min(max(s.ts_ms, ?2))" BESIDE_COLS(BESIDE_STATES) " FROM thread_state s WHERE s.trace = ?1"
                  " AND s.state = 'Running' AND s.ts_ms < ?3 AND (s.dur_ms IS NULL OR s.ts_ms + s.dur_ms > ?2)"
-                 " AND s.tid IN (SELECT tid FROM thread WHERE trace = ?1 AND name GLOB ?4)");
+                 " AND s.tid IN (SELECT tid FROM thread WHERE trace = ?1 AND name GLOB ?4)";
     sqlite3_stmt *q = gd_store_prepare(st, sql, err);
     if (!q)
         return err->code;
@@ -126,9 +137,9 @@ static int beside(gd_store *st, const launch *l, const char *phase, const char *
     double ts = 0, dur = 0;
     long n = 0;
     if (rc == SQLITE_ROW) {
-        ts = sqlite3_column_double(q, 0);
-        dur = sqlite3_column_double(q, 1);
-        n = (long)sqlite3_column_int64(q, 2);
+        ts = sqlite3_column_double(q, B_TS);
+        dur = sqlite3_column_double(q, B_DUR);
+        n = (long)sqlite3_column_int64(q, B_N);
     } else {
         gd_store_fail(st, err, "startup phases");
     }
@@ -146,6 +157,7 @@ static int beside(gd_store *st, const launch *l, const char *phase, const char *
  * with it, or a 15-character comm that is its head or its tail; or no name
  * known), as the reader's launch kinds match it, that resumed (else
  * started, else bound) an activity during the launch. */
+enum { AP_PID = 0 }; /* app_pid's one column */
 static int app_pid(gd_store *st, launch *l, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(
@@ -164,7 +176,7 @@ static int app_pid(gd_store *st, launch *l, gd_error *err)
     sqlite3_bind_double(q, 3, l->e);
     sqlite3_bind_text(q, 4, l->app, -1, SQLITE_STATIC);
     int rc = sqlite3_step(q);
-    l->pid = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    l->pid = rc == SQLITE_ROW ? sqlite3_column_int64(q, AP_PID) : -1;
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         gd_store_fail(st, err, "startup phases");
     sqlite3_finalize(q);
@@ -247,25 +259,36 @@ static int phases(gd_store *st, launch *l, gd_error *err)
     return GD_OK;
 }
 
+/* A launch of the trace, read by name. */
+#define LAUNCH_COLS(X) X(L_START, "ts_ms - total_ms") X(L_END, "ts_ms") X(L_APP, "coalesce(app, '')")
+enum { L_ID = 0, LAUNCH_COLS(GD_COL_ENUM) L_NCOLS };
+
+typedef struct launches_ctx {
+    gd_store *s;
+    int64_t trace;
+    gd_error *err;
+} launches_ctx;
+
+/* One launch: its phases. */
+static int launch_row(void *ctx, sqlite3_stmt *q)
+{
+    launches_ctx *c = ctx;
+    launch l = {.id = sqlite3_column_int64(q, L_ID), .trace = c->trace, .pid = -1,
+                .s = sqlite3_column_double(q, L_START), .e = sqlite3_column_double(q, L_END)};
+    snprintf(l.app, sizeof l.app, "%s", (const char *)sqlite3_column_text(q, L_APP));
+    return phases(c->s, &l, c->err);
+}
+
 int gd_derive_startup_phases(gd_store *s, int64_t trace, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(
         s,
-        "SELECT id, ts_ms - total_ms, ts_ms, coalesce(app, '') FROM startup WHERE trace = ?1"
+        "SELECT id" LAUNCH_COLS(GD_COL_SQL) " FROM startup WHERE trace = ?1"
         " AND source IN ('perfetto', 'systrace') AND ts_ms IS NOT NULL ORDER BY ts_ms, id",
         err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, trace);
-    int rc = GD_OK, step = SQLITE_DONE;
-    while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        launch l = {.id = sqlite3_column_int64(q, 0), .trace = trace, .pid = -1,
-                    .s = sqlite3_column_double(q, 1), .e = sqlite3_column_double(q, 2)};
-        snprintf(l.app, sizeof l.app, "%s", (const char *)sqlite3_column_text(q, 3));
-        rc = phases(s, &l, err);
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "startup phases");
-    sqlite3_finalize(q);
-    return rc;
+    launches_ctx c = {.s = s, .trace = trace, .err = err};
+    return gd_store_each(s, q, launch_row, &c, err);
 }

@@ -26,6 +26,12 @@ typedef struct fn_acc {
     double ms;
 } fn_acc;
 
+/* A thread_state row, read by name: STATE_COLS for gd_states_lane,
+ * SHARE_COLS (its D time's function too) for gd_states_in. */
+#define STATE_COLS(X) X(S_TS, "ts_ms") X(S_DUR, "dur_ms")
+#define SHARE_COLS(X) STATE_COLS(X) X(S_FN, "blocked_function")
+enum { S_STATE = 0, SHARE_COLS(GD_COL_ENUM) S_NCOLS };
+
 int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                  gd_state_share *out, gd_error *err)
 {
@@ -36,7 +42,7 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
      * or before `start`, then those beginning inside (thread_state_at) */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT state, ts_ms, dur_ms, blocked_function FROM thread_state"
+        "SELECT state" SHARE_COLS(GD_COL_SQL) " FROM thread_state"
         " WHERE trace = ?1 AND tid = ?2 AND ts_ms < ?4 AND ts_ms >= coalesce("
         "(SELECT max(ts_ms) FROM thread_state WHERE trace = ?1 AND tid = ?2 AND ts_ms <= ?3), ?3)",
         err);
@@ -49,20 +55,23 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     double cls[5] = {0};
     fn_acc fns[8];
     size_t nf = 0;
+    /* a hand-written loop, not gd_store_each: that finalizes its
+     * statement, and this one is the store's cached one, run for every
+     * block (gd_why_in) */
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        if (sqlite3_column_type(q, 2) == SQLITE_NULL)
+        if (sqlite3_column_type(q, S_DUR) == SQLITE_NULL)
             continue;
-        double a = sqlite3_column_double(q, 1), b = a + sqlite3_column_double(q, 2);
+        double a = sqlite3_column_double(q, S_TS), b = a + sqlite3_column_double(q, S_DUR);
         if (a < start)
             a = start;
         if (b > end)
             b = end;
         if (!(b > a))
             continue;
-        int k = gd_state_class((const char *)sqlite3_column_text(q, 0));
+        int k = gd_state_class((const char *)sqlite3_column_text(q, S_STATE));
         cls[k] += b - a;
-        const char *fn = (const char *)sqlite3_column_text(q, 3);
+        const char *fn = (const char *)sqlite3_column_text(q, S_FN);
         if (k == 3 && fn) {
             size_t i;
             for (i = 0; i < nf && strncmp(fns[i].name, fn, GD_STATES_FN_MAX - 1) != 0; i++)
@@ -119,6 +128,13 @@ void gd_states_text(const gd_state_share *sh, double range_ms, char *buf, size_t
     }
 }
 
+/* A binder call of the thread, read by name. */
+#define BINDER_COLS(X)                                                                             \
+    X(BI_DUR, "dur_ms") X(BI_SERVER_PID, "server_pid") X(BI_AIDL, "aidl_name")                     \
+    X(BI_SERVER_PROCESS, "server_process")
+enum { BI_TS = 0, BINDER_COLS(GD_COL_ENUM) BI_NCOLS };
+enum { TN_NAME = 0 }; /* the server's thread name, one column */
+
 int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                  gd_binder_share *out, gd_error *err)
 {
@@ -130,7 +146,7 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
      * (outermost) running at the start */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT ts_ms, dur_ms, server_pid, aidl_name, server_process FROM binder_txn"
+        "SELECT ts_ms" BINDER_COLS(GD_COL_SQL) " FROM binder_txn"
         " WHERE trace = ?1 AND client_tid = ?2"
         " AND oneway = 0 AND dur_ms IS NOT NULL AND ts_ms < ?4 AND ts_ms + dur_ms > ?3"
         " ORDER BY ts_ms",
@@ -149,9 +165,12 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     } per[8];
     size_t np = 0;
     double covered_to = start;
+    /* a hand-written loop, not gd_store_each: that finalizes its
+     * statement, and this one is the store's cached one, run for every
+     * block (gd_why_in) */
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double a = sqlite3_column_double(q, 0), b = a + sqlite3_column_double(q, 1);
+        double a = sqlite3_column_double(q, BI_TS), b = a + sqlite3_column_double(q, BI_DUR);
         if (a < covered_to)
             a = covered_to; /* a nested call's time is its caller's */
         if (b > end)
@@ -160,7 +179,9 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
             continue;
         covered_to = b;
         out->ms += b - a;
-        int64_t pid = sqlite3_column_type(q, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, 2);
+        int64_t pid = sqlite3_column_type(q, BI_SERVER_PID) == SQLITE_NULL
+                          ? -1
+                          : sqlite3_column_int64(q, BI_SERVER_PID);
         size_t i;
         for (i = 0; i < np && per[i].pid != pid; i++)
             ;
@@ -171,10 +192,10 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
         }
         if (i < np) {
             per[i].ms += b - a;
-            const char *pn = (const char *)sqlite3_column_text(q, 4);
+            const char *pn = (const char *)sqlite3_column_text(q, BI_SERVER_PROCESS);
             if (pn && *pn && !per[i].name[0])
                 snprintf(per[i].name, sizeof per[i].name, "%s", pn);
-            const char *an = (const char *)sqlite3_column_text(q, 3);
+            const char *an = (const char *)sqlite3_column_text(q, BI_AIDL);
             if (an && b - a > per[i].longest) {
                 per[i].longest = b - a;
                 gd_aidl_short(an, per[i].aidl, sizeof per[i].aidl);
@@ -202,10 +223,17 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     sqlite3_bind_int64(n, 1, trace);
     sqlite3_bind_int64(n, 2, out->server_pid);
     if (sqlite3_step(n) == SQLITE_ROW)
-        snprintf(out->server_name, sizeof out->server_name, "%s", (const char *)sqlite3_column_text(n, 0));
+        snprintf(out->server_name, sizeof out->server_name, "%s", (const char *)sqlite3_column_text(n, TN_NAME));
     gd_store_release(s, n);
     return GD_OK;
 }
+
+/* A lock contention of the thread, read by name. */
+#define LOCK_COLS(X)                                                                               \
+    X(LK_DUR, "i.cost_ms AS dur") X(LK_OWNER_TID, "json_extract(i.content, '$.owner_tid') AS otid") \
+    X(LK_OWNER, "json_extract(i.content, '$.owner') AS owner")                                     \
+    X(LK_METHOD, "json_extract(i.content, '$.owner_method') AS om")
+enum { LK_TS = 0, LOCK_COLS(GD_COL_ENUM) LK_NCOLS };
 
 int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                gd_lock_share *out, gd_error *err)
@@ -221,8 +249,7 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
      * contention read every contention of the trace for each range) */
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT e.ts_ms AS ts, i.cost_ms AS dur, json_extract(i.content, '$.owner_tid') AS otid,"
-        " json_extract(i.content, '$.owner') AS owner, json_extract(i.content, '$.owner_method') AS om"
+        "SELECT e.ts_ms AS ts" LOCK_COLS(GD_COL_SQL)
         " FROM raw_event e JOIN issue i ON i.id = e.id WHERE e.trace = ?1 AND e.kind = 'issue'"
         " AND e.tid = ?2 AND i.tool = 'android' AND i.type = 'lock_contention' AND i.cost_ms > 0"
         " AND e.ts_ms < ?4 AND e.ts_ms >= coalesce((SELECT e2.ts_ms FROM raw_event e2 JOIN issue i2"
@@ -244,9 +271,12 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
     } per[8];
     size_t np = 0;
     double covered_to = start;
+    /* a hand-written loop, not gd_store_each: that finalizes its
+     * statement, and this one is the store's cached one, run for every
+     * block (gd_why_in) */
     int step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double a = sqlite3_column_double(q, 0), b = a + sqlite3_column_double(q, 1);
+        double a = sqlite3_column_double(q, LK_TS), b = a + sqlite3_column_double(q, LK_DUR);
         if (a < covered_to)
             a = covered_to;
         if (b > end)
@@ -255,8 +285,10 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
             continue;
         covered_to = b;
         out->ms += b - a;
-        int64_t otid = sqlite3_column_type(q, 2) == SQLITE_INTEGER ? sqlite3_column_int64(q, 2) : -1;
-        const char *name = (const char *)sqlite3_column_text(q, 3);
+        int64_t otid = sqlite3_column_type(q, LK_OWNER_TID) == SQLITE_INTEGER
+                           ? sqlite3_column_int64(q, LK_OWNER_TID)
+                           : -1;
+        const char *name = (const char *)sqlite3_column_text(q, LK_OWNER);
         size_t i;
         for (i = 0; i < np && per[i].tid != otid; i++)
             ;
@@ -268,7 +300,7 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
         }
         if (i < np) {
             per[i].ms += b - a;
-            const char *m = (const char *)sqlite3_column_text(q, 4);
+            const char *m = (const char *)sqlite3_column_text(q, LK_METHOD);
             if (m && b - a > per[i].longest) {
                 per[i].longest = b - a;
                 snprintf(per[i].method, sizeof per[i].method, "%s", m);
@@ -289,22 +321,39 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
     return GD_OK;
 }
 
+/* Which shares have data, over every trace and over one (?1): each column
+ * as X(ID, every trace, one trace), after W_SCHED's written out. */
+#define WHY_COLS(X)                                                                                \
+    X(W_LOCK, "EXISTS (SELECT 1 FROM issue WHERE type = 'lock_contention' AND tool = 'android') AS lock", \
+      "EXISTS (SELECT 1 FROM issue WHERE trace = ?1 AND tool = 'android' AND type = 'lock_contention') AS lock")
+#define WHY_ENUM(id, all, one) id,
+#define WHY_ALL(id, all, one) ", " all
+#define WHY_ONE(id, all, one) ", " one
+enum { W_SCHED = 0, WHY_COLS(WHY_ENUM) W_NCOLS };
+
+/* Steps the one row of a WHY_COLS query into *have and releases q. */
+static int why_read(gd_store *s, sqlite3_stmt *q, int *have, gd_error *err)
+{
+    int step = sqlite3_step(q);
+    if (step == SQLITE_ROW)
+        *have = (sqlite3_column_int(q, W_SCHED) ? GD_WHY_SCHED : 0) |
+                (sqlite3_column_int(q, W_LOCK) ? GD_WHY_LOCK : 0);
+    int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
+    gd_store_release(s, q);
+    return rc;
+}
+
 int gd_why_have(gd_store *s, int *have, gd_error *err)
 {
     *have = 0;
     sqlite3_stmt *q = gd_store_cached(
         s,
-        "SELECT (EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)) AS sched,"
-        " EXISTS (SELECT 1 FROM issue WHERE type = 'lock_contention' AND tool = 'android') AS lock",
+        "SELECT (EXISTS (SELECT 1 FROM thread_state) OR EXISTS (SELECT 1 FROM binder_txn)) AS sched"
+        WHY_COLS(WHY_ALL),
         err);
     if (!q)
         return err->code;
-    int step = sqlite3_step(q);
-    if (step == SQLITE_ROW)
-        *have = (sqlite3_column_int(q, 0) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, 1) ? GD_WHY_LOCK : 0);
-    int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
-    gd_store_release(s, q);
-    return rc;
+    return why_read(s, q, have, err);
 }
 
 int gd_why_have_trace(gd_store *s, int64_t trace, int *have, gd_error *err)
@@ -313,18 +362,12 @@ int gd_why_have_trace(gd_store *s, int64_t trace, int *have, gd_error *err)
     sqlite3_stmt *q = gd_store_cached(
         s,
         "SELECT (EXISTS (SELECT 1 FROM thread_state WHERE trace = ?1)"
-        " OR EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1)) AS sched,"
-        " EXISTS (SELECT 1 FROM issue WHERE trace = ?1 AND tool = 'android' AND type = 'lock_contention') AS lock",
+        " OR EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1)) AS sched" WHY_COLS(WHY_ONE),
         err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, trace);
-    int step = sqlite3_step(q);
-    if (step == SQLITE_ROW)
-        *have = (sqlite3_column_int(q, 0) ? GD_WHY_SCHED : 0) | (sqlite3_column_int(q, 1) ? GD_WHY_LOCK : 0);
-    int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
-    gd_store_release(s, q);
-    return rc;
+    return why_read(s, q, have, err);
 }
 
 void gd_why_values(const gd_why *w, int have, double v[GD_WHY_NVALUES])
@@ -431,6 +474,7 @@ void gd_aidl_short(const char *aidl, char *buf, size_t n)
         snprintf(buf, n, "%s", aidl);
 }
 
+enum { AN_ANY = 0 }; /* gd_binder_name_aidl's look first, one column */
 int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err)
 {
     /* most traces have no slices on binder threads: nothing to look up */
@@ -439,7 +483,7 @@ int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err)
     if (!h)
         return err->code;
     sqlite3_bind_int64(h, 1, trace);
-    int step = sqlite3_step(h), any = step == SQLITE_ROW && sqlite3_column_int(h, 0);
+    int step = sqlite3_step(h), any = step == SQLITE_ROW && sqlite3_column_int(h, AN_ANY);
     int rc = step == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
     gd_store_release(s, h);
     if (rc || !any)
@@ -477,36 +521,47 @@ static int lane_put(json_t *out, size_t *n, size_t max_n, double a, double b, in
     return 0;
 }
 
+/* The lane's loop: the run of one class being merged, [a, b) of class k
+ * (-1 none yet), and the intervals put so far. */
+typedef struct lane_ctx {
+    json_t *out;
+    size_t n, max_n;
+    double min_ms, a, b;
+    int k;
+    gd_error *err;
+} lane_ctx;
+
+static int lane_row(void *ctx, sqlite3_stmt *q)
+{
+    lane_ctx *c = ctx;
+    int k = gd_state_class((const char *)sqlite3_column_text(q, S_STATE));
+    double t = sqlite3_column_double(q, S_TS), e = t + sqlite3_column_double(q, S_DUR);
+    if (k == c->k && t <= c->b) {
+        if (e > c->b)
+            c->b = e;
+        return GD_OK;
+    }
+    if (lane_put(c->out, &c->n, c->max_n, c->a, c->b, c->k, c->min_ms))
+        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    c->k = k, c->a = t, c->b = e;
+    return c->n < c->max_n ? GD_OK : GD_EACH_STOP;
+}
+
 int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json_t *out, gd_error *err)
 {
+    lane_ctx c = {.out = out, .max_n = max_n, .min_ms = min_ms, .k = -1, .err = err};
     /* one thread's intervals follow each other (thread_state_at) */
-    sqlite3_stmt *q = gd_store_cached(
+    sqlite3_stmt *q = gd_store_prepare(
         s,
-        "SELECT state, ts_ms, dur_ms FROM thread_state WHERE trace = ?1"
+        "SELECT state" STATE_COLS(GD_COL_SQL) " FROM thread_state WHERE trace = ?1"
         " AND tid = (SELECT main_tid FROM trace WHERE id = ?1) AND dur_ms IS NOT NULL ORDER BY ts_ms",
         err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, trace);
-    int k = -1, step = SQLITE_DONE, oom = 0;
-    double a = 0, b = 0;
-    size_t n = 0;
-    while (!oom && n < max_n && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        int c = gd_state_class((const char *)sqlite3_column_text(q, 0));
-        double t = sqlite3_column_double(q, 1), e = t + sqlite3_column_double(q, 2);
-        if (c == k && t <= b) {
-            if (e > b)
-                b = e;
-            continue;
-        }
-        oom = lane_put(out, &n, max_n, a, b, k, min_ms);
-        k = c, a = t, b = e;
-    }
-    if (!oom && n < max_n)
-        oom = lane_put(out, &n, max_n, a, b, k, min_ms);
-    int rc = oom ? gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory")
-             : (n >= max_n || step == SQLITE_DONE) ? GD_OK : gd_store_fail(s, err, "database read");
-    gd_store_release(s, q);
+    int rc = gd_store_each(s, q, lane_row, &c, err);
+    if (!rc && c.n < max_n && lane_put(out, &c.n, max_n, c.a, c.b, c.k, min_ms))
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return rc;
 }
 
