@@ -175,9 +175,9 @@ static int derive_samples(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, i
     sqlite3_bind_int64(q, 3, pid);
     sqlite3_bind_double(q, 4, start);
     sqlite3_bind_double(q, 5, unfinished ? nextafter(end, INFINITY) : end);
-    /* a hand-written loop, not gd_store_each: that finalizes its
-     * statement, and this one is the deriver's, reset and run again for
-     * every block */
+    /* a hand-written loop, not gd_store_each_reuse: a sample's walk up its
+     * callsites ends the loop on an error of its own (callsite_frame) and
+     * feeds two accumulators; the deriver's statement is reset below */
     while (sqlite3_step(q) == SQLITE_ROW) {
         double ts = sqlite3_column_double(q, SM_TS);
         int64_t cs = sqlite3_column_int64(q, SM_CALLSITE);
@@ -260,33 +260,40 @@ static int derive_why_blame(gd_deriver *d, const gd_trace_cfg *cfg, int64_t tid,
     return GD_OK;
 }
 
-/* CPU busy of [start, end] from the samples since start - interval. */
+/* derive_cpu's rows, gathered (gd_store_each_reuse's callback) */
+typedef struct {
+    gd_cpu_point *pts;
+    size_t n, cap;
+} cpu_acc;
+
+static int cpu_row(void *ctx, sqlite3_stmt *c)
+{
+    cpu_acc *a = ctx;
+    if (gd_grow((void **)&a->pts, &a->cap, a->n + 1, sizeof *a->pts, NULL))
+        return GD_EACH_STOP; /* out of memory: the points so far */
+    gd_cpu_point *p = &a->pts[a->n++];
+    p->ts = sqlite3_column_double(c, CU_TS);
+    p->has_raw = sqlite3_column_type(c, CU_TOTAL) != SQLITE_NULL;
+    p->busy = (uint64_t)sqlite3_column_int64(c, CU_BUSY);
+    p->total = (uint64_t)sqlite3_column_int64(c, CU_TOTAL);
+    p->ratio = sqlite3_column_type(c, CU_RATIO) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, CU_RATIO);
+    return GD_OK;
+}
+
+/* CPU busy of [start, end] from the samples since start - interval (a read
+ * error ends the points there, as an allocation failure does). */
 static int derive_cpu(gd_deriver *d, const gd_trace_cfg *cfg, double start, double end)
 {
     double lo = gd_has(cfg->interval_ms) && cfg->interval_ms > 0 ? start - cfg->interval_ms : start;
-    gd_cpu_point *pts = NULL;
-    size_t n = 0, cap = 0;
+    cpu_acc a = {0};
     sqlite3_stmt *c = d->cpu;
     sqlite3_bind_int64(c, 1, cfg->id);
     sqlite3_bind_double(c, 2, lo);
     sqlite3_bind_double(c, 3, end);
-    /* a hand-written loop, not gd_store_each: that finalizes its
-     * statement, and this one is the deriver's, reset and run again for
-     * every block */
-    while (sqlite3_step(c) == SQLITE_ROW) {
-        if (gd_grow((void **)&pts, &cap, n + 1, sizeof *pts, NULL))
-            break;
-        gd_cpu_point *p = &pts[n++];
-        p->ts = sqlite3_column_double(c, CU_TS);
-        p->has_raw = sqlite3_column_type(c, CU_TOTAL) != SQLITE_NULL;
-        p->busy = (uint64_t)sqlite3_column_int64(c, CU_BUSY);
-        p->total = (uint64_t)sqlite3_column_int64(c, CU_TOTAL);
-        p->ratio =
-            sqlite3_column_type(c, CU_RATIO) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(c, CU_RATIO);
-    }
-    sqlite3_reset(c);
-    int busy = gd_cpu_busy_of(pts, n, start, end, cfg->interval_ms);
-    free(pts);
+    /* the deriver's statement, run again for every block: only reset */
+    gd_store_each_reuse(d->s, c, cpu_row, &a, NULL);
+    int busy = gd_cpu_busy_of(a.pts, a.n, start, end, cfg->interval_ms);
+    free(a.pts);
     return busy;
 }
 

@@ -32,6 +32,43 @@ typedef struct fn_acc {
 #define SHARE_COLS(X) STATE_COLS(X) X(S_FN, "blocked_function")
 enum { S_STATE = 0, SHARE_COLS(GD_COL_ENUM) S_NCOLS };
 
+/* gd_states_in's rows, added up (gd_store_each's callback) */
+typedef struct {
+    double start, end;
+    double cls[5];
+    fn_acc fns[8];
+    size_t nf;
+} states_acc;
+
+static int states_row(void *ctx, sqlite3_stmt *q)
+{
+    states_acc *c = ctx;
+    if (sqlite3_column_type(q, S_DUR) == SQLITE_NULL)
+        return GD_OK;
+    double a = sqlite3_column_double(q, S_TS), b = a + sqlite3_column_double(q, S_DUR);
+    if (a < c->start)
+        a = c->start;
+    if (b > c->end)
+        b = c->end;
+    if (!(b > a))
+        return GD_OK;
+    int k = gd_state_class((const char *)sqlite3_column_text(q, S_STATE));
+    c->cls[k] += b - a;
+    const char *fn = (const char *)sqlite3_column_text(q, S_FN);
+    if (k == 3 && fn) {
+        size_t i;
+        for (i = 0; i < c->nf && strncmp(c->fns[i].name, fn, GD_STATES_FN_MAX - 1) != 0; i++)
+            ;
+        if (i == c->nf && c->nf < sizeof c->fns / sizeof *c->fns) {
+            snprintf(c->fns[c->nf].name, sizeof c->fns[c->nf].name, "%s", fn);
+            c->fns[c->nf++].ms = 0;
+        }
+        if (i < c->nf)
+            c->fns[i].ms += b - a;
+    }
+    return GD_OK;
+}
+
 int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                  gd_state_share *out, gd_error *err)
 {
@@ -52,42 +89,13 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     sqlite3_bind_int64(q, 2, tid);
     sqlite3_bind_double(q, 3, start);
     sqlite3_bind_double(q, 4, end);
-    double cls[5] = {0};
-    fn_acc fns[8];
-    size_t nf = 0;
-    /* a hand-written loop, not gd_store_each: that finalizes its
-     * statement, and this one is the store's cached one, run for every
-     * block (gd_why_in) */
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        if (sqlite3_column_type(q, S_DUR) == SQLITE_NULL)
-            continue;
-        double a = sqlite3_column_double(q, S_TS), b = a + sqlite3_column_double(q, S_DUR);
-        if (a < start)
-            a = start;
-        if (b > end)
-            b = end;
-        if (!(b > a))
-            continue;
-        int k = gd_state_class((const char *)sqlite3_column_text(q, S_STATE));
-        cls[k] += b - a;
-        const char *fn = (const char *)sqlite3_column_text(q, S_FN);
-        if (k == 3 && fn) {
-            size_t i;
-            for (i = 0; i < nf && strncmp(fns[i].name, fn, GD_STATES_FN_MAX - 1) != 0; i++)
-                ;
-            if (i == nf && nf < sizeof fns / sizeof *fns) {
-                snprintf(fns[nf].name, sizeof fns[nf].name, "%s", fn);
-                fns[nf++].ms = 0;
-            }
-            if (i < nf)
-                fns[i].ms += b - a;
-        }
-    }
-    int rc = step == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
-    gd_store_release(s, q);
+    states_acc a = {.start = start, .end = end};
+    int rc = gd_store_each(s, q, states_row, &a, err);
     if (rc)
         return rc;
+    double *cls = a.cls;
+    fn_acc *fns = a.fns;
+    size_t nf = a.nf;
     static const char *const NAMES[5] = {"Running", "R", "S", "D", "other"};
     out->running = cls[0];
     out->runnable = cls[1];
@@ -135,6 +143,58 @@ void gd_states_text(const gd_state_share *sh, double range_ms, char *buf, size_t
 enum { BI_TS = 0, BINDER_COLS(GD_COL_ENUM) BI_NCOLS };
 enum { TN_NAME = 0 }; /* the server's thread name, one column */
 
+/* gd_binder_in's calls, added up per server process (gd_store_each's
+ * callback) */
+typedef struct {
+    int64_t pid;
+    double ms, longest;
+    char aidl[128];
+    char name[64]; /* the trace's name of the process, "" unknown */
+} binder_per;
+
+typedef struct {
+    double end, covered_to;
+    gd_binder_share *out;
+    binder_per per[8];
+    size_t np;
+} binder_acc;
+
+static int binder_row(void *ctx, sqlite3_stmt *q)
+{
+    binder_acc *c = ctx;
+    double a = sqlite3_column_double(q, BI_TS), b = a + sqlite3_column_double(q, BI_DUR);
+    if (a < c->covered_to)
+        a = c->covered_to; /* a nested call's time is its caller's */
+    if (b > c->end)
+        b = c->end;
+    if (!(b > a))
+        return GD_OK;
+    c->covered_to = b;
+    c->out->ms += b - a;
+    int64_t pid = sqlite3_column_type(q, BI_SERVER_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, BI_SERVER_PID);
+    binder_per *per = c->per;
+    size_t i;
+    for (i = 0; i < c->np && per[i].pid != pid; i++)
+        ;
+    if (i == c->np && c->np < sizeof c->per / sizeof *c->per) {
+        per[c->np].pid = pid, per[c->np].ms = per[c->np].longest = 0;
+        per[c->np].name[0] = 0;
+        per[c->np++].aidl[0] = 0;
+    }
+    if (i < c->np) {
+        per[i].ms += b - a;
+        const char *pn = (const char *)sqlite3_column_text(q, BI_SERVER_PROCESS);
+        if (pn && *pn && !per[i].name[0])
+            snprintf(per[i].name, sizeof per[i].name, "%s", pn);
+        const char *an = (const char *)sqlite3_column_text(q, BI_AIDL);
+        if (an && b - a > per[i].longest) {
+            per[i].longest = b - a;
+            gd_aidl_short(an, per[i].aidl, sizeof per[i].aidl);
+        }
+    }
+    return GD_OK;
+}
+
 int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                  gd_binder_share *out, gd_error *err)
 {
@@ -157,53 +217,10 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     sqlite3_bind_int64(q, 2, tid);
     sqlite3_bind_double(q, 3, start);
     sqlite3_bind_double(q, 4, end);
-    struct {
-        int64_t pid;
-        double ms, longest;
-        char aidl[128];
-        char name[64]; /* the trace's name of the process, "" unknown */
-    } per[8];
-    size_t np = 0;
-    double covered_to = start;
-    /* a hand-written loop, not gd_store_each: that finalizes its
-     * statement, and this one is the store's cached one, run for every
-     * block (gd_why_in) */
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double a = sqlite3_column_double(q, BI_TS), b = a + sqlite3_column_double(q, BI_DUR);
-        if (a < covered_to)
-            a = covered_to; /* a nested call's time is its caller's */
-        if (b > end)
-            b = end;
-        if (!(b > a))
-            continue;
-        covered_to = b;
-        out->ms += b - a;
-        int64_t pid = sqlite3_column_type(q, BI_SERVER_PID) == SQLITE_NULL
-                          ? -1
-                          : sqlite3_column_int64(q, BI_SERVER_PID);
-        size_t i;
-        for (i = 0; i < np && per[i].pid != pid; i++)
-            ;
-        if (i == np && np < sizeof per / sizeof *per) {
-            per[np].pid = pid, per[np].ms = per[np].longest = 0;
-            per[np].name[0] = 0;
-            per[np++].aidl[0] = 0;
-        }
-        if (i < np) {
-            per[i].ms += b - a;
-            const char *pn = (const char *)sqlite3_column_text(q, BI_SERVER_PROCESS);
-            if (pn && *pn && !per[i].name[0])
-                snprintf(per[i].name, sizeof per[i].name, "%s", pn);
-            const char *an = (const char *)sqlite3_column_text(q, BI_AIDL);
-            if (an && b - a > per[i].longest) {
-                per[i].longest = b - a;
-                gd_aidl_short(an, per[i].aidl, sizeof per[i].aidl);
-            }
-        }
-    }
-    int rc = step == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
-    gd_store_release(s, q);
+    binder_acc c = {.end = end, .covered_to = start, .out = out};
+    int rc = gd_store_each(s, q, binder_row, &c, err);
+    size_t np = c.np;
+    binder_per *per = c.per;
     if (rc || !np)
         return rc;
     size_t best = 0;
@@ -235,6 +252,56 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     X(LK_METHOD, "json_extract(i.content, '$.owner_method') AS om")
 enum { LK_TS = 0, LOCK_COLS(GD_COL_ENUM) LK_NCOLS };
 
+/* gd_lock_in's contentions, added up per owner thread (gd_store_each's
+ * callback) */
+typedef struct {
+    int64_t tid;
+    double ms, longest;
+    char name[64], method[256];
+} lock_per;
+
+typedef struct {
+    double end, covered_to;
+    gd_lock_share *out;
+    lock_per per[8];
+    size_t np;
+} lock_acc;
+
+static int lock_row(void *ctx, sqlite3_stmt *q)
+{
+    lock_acc *c = ctx;
+    double a = sqlite3_column_double(q, LK_TS), b = a + sqlite3_column_double(q, LK_DUR);
+    if (a < c->covered_to)
+        a = c->covered_to;
+    if (b > c->end)
+        b = c->end;
+    if (!(b > a))
+        return GD_OK;
+    c->covered_to = b;
+    c->out->ms += b - a;
+    int64_t otid = sqlite3_column_type(q, LK_OWNER_TID) == SQLITE_INTEGER ? sqlite3_column_int64(q, LK_OWNER_TID) : -1;
+    const char *name = (const char *)sqlite3_column_text(q, LK_OWNER);
+    lock_per *per = c->per;
+    size_t i;
+    for (i = 0; i < c->np && per[i].tid != otid; i++)
+        ;
+    if (i == c->np && c->np < sizeof c->per / sizeof *c->per) {
+        per[c->np].tid = otid;
+        per[c->np].ms = per[c->np].longest = 0;
+        snprintf(per[c->np].name, sizeof per[c->np].name, "%s", name ? name : "");
+        per[c->np++].method[0] = 0;
+    }
+    if (i < c->np) {
+        per[i].ms += b - a;
+        const char *m = (const char *)sqlite3_column_text(q, LK_METHOD);
+        if (m && b - a > per[i].longest) {
+            per[i].longest = b - a;
+            snprintf(per[i].method, sizeof per[i].method, "%s", m);
+        }
+    }
+    return GD_OK;
+}
+
 int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end,
                gd_lock_share *out, gd_error *err)
 {
@@ -264,51 +331,10 @@ int gd_lock_in(gd_store *s, int64_t trace, int64_t tid, double start, double end
     sqlite3_bind_int64(q, 2, tid);
     sqlite3_bind_double(q, 3, start);
     sqlite3_bind_double(q, 4, end);
-    struct {
-        int64_t tid;
-        double ms, longest;
-        char name[64], method[256];
-    } per[8];
-    size_t np = 0;
-    double covered_to = start;
-    /* a hand-written loop, not gd_store_each: that finalizes its
-     * statement, and this one is the store's cached one, run for every
-     * block (gd_why_in) */
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double a = sqlite3_column_double(q, LK_TS), b = a + sqlite3_column_double(q, LK_DUR);
-        if (a < covered_to)
-            a = covered_to;
-        if (b > end)
-            b = end;
-        if (!(b > a))
-            continue;
-        covered_to = b;
-        out->ms += b - a;
-        int64_t otid = sqlite3_column_type(q, LK_OWNER_TID) == SQLITE_INTEGER
-                           ? sqlite3_column_int64(q, LK_OWNER_TID)
-                           : -1;
-        const char *name = (const char *)sqlite3_column_text(q, LK_OWNER);
-        size_t i;
-        for (i = 0; i < np && per[i].tid != otid; i++)
-            ;
-        if (i == np && np < sizeof per / sizeof *per) {
-            per[np].tid = otid;
-            per[np].ms = per[np].longest = 0;
-            snprintf(per[np].name, sizeof per[np].name, "%s", name ? name : "");
-            per[np++].method[0] = 0;
-        }
-        if (i < np) {
-            per[i].ms += b - a;
-            const char *m = (const char *)sqlite3_column_text(q, LK_METHOD);
-            if (m && b - a > per[i].longest) {
-                per[i].longest = b - a;
-                snprintf(per[i].method, sizeof per[i].method, "%s", m);
-            }
-        }
-    }
-    int rc = step == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
-    gd_store_release(s, q);
+    lock_acc c = {.end = end, .covered_to = start, .out = out};
+    int rc = gd_store_each(s, q, lock_row, &c, err);
+    size_t np = c.np;
+    lock_per *per = c.per;
     if (rc || !np)
         return rc;
     size_t best = 0;

@@ -143,10 +143,15 @@ json_t *gd_ms_json(double ms);
  * query and hands each result row to `row` with the caller's context,
  * which returns GD_OK to go on, GD_EACH_STOP to stop without error, or a
  * GD_ERR_* code (err set by the callback) that stops and is returned.
- * Finalizes q.  GD_OK, the callback's error, or GD_ERR_* "database read". */
+ * Then releases q as gd_store_release does (a statement of the store's
+ * cache, from gd_store_cached, is reset for its next use; any other is
+ * finalized).  GD_OK, the callback's error, or GD_ERR_* "database read".
+ * gd_store_each_reuse only resets q (bindings kept): for a statement its
+ * owner prepares once and runs again and again. */
 #define GD_EACH_STOP (-1)
 typedef int (*gd_step_fn)(void *ctx, sqlite3_stmt *q);
 int gd_store_each(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err);
+int gd_store_each_reuse(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err);
 /* The same loop for a query not yet prepared: prepares sql (an error names
  * the database), binds nothing, then runs gd_store_each. */
 int gd_store_each_sql(gd_store *s, const char *sql, gd_step_fn row, void *ctx, gd_error *err);

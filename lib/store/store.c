@@ -730,7 +730,7 @@ json_t *gd_ms_json(double ms)
     return isnan(ms) ? json_null() : json_real(gd_ms_round(ms));
 }
 
-int gd_store_each(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err)
+static int each_loop(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err)
 {
     int rc = GD_OK, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
@@ -743,7 +743,20 @@ int gd_store_each(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_er
     }
     if (rc == GD_OK && step != SQLITE_ROW && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
+    return rc;
+}
+
+int gd_store_each(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err)
+{
+    int rc = each_loop(s, q, row, ctx, err);
+    gd_store_release(s, q);
+    return rc;
+}
+
+int gd_store_each_reuse(gd_store *s, sqlite3_stmt *q, gd_step_fn row, void *ctx, gd_error *err)
+{
+    int rc = each_loop(s, q, row, ctx, err);
+    sqlite3_reset(q);
     return rc;
 }
 
