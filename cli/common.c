@@ -84,12 +84,16 @@ const gd_command *gd_cli_enter(gd_ctx *ctx, const char *name)
 
 void gd_cli_say(const gd_ctx *ctx, const char *fmt, ...)
 {
+    /* the message may quote the user's own argument or a file name: every
+     * control character is written escaped (core/escape.h) */
+    char buf[4096];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "godeye %s: ", ctx->cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "godeye %s: ", ctx->cmd);
+    gd_fputs_escaped(buf, stderr);
+    fputc('\n', stderr);
 }
 
 int gd_cli_fail(const gd_ctx *ctx, const gd_error *err)

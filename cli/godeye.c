@@ -1,5 +1,6 @@
 /* godeye.c - the driver: global options, the command table, plugins. */
 #include <errno.h>
+#include "core/escape.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,13 @@ static void run_plugin(const char *name, int argc, char **argv, const gd_ctx *ct
     free(args);
 }
 
+static void not_a_command(const char *name)
+{
+    fputs("godeye: '", stderr);
+    gd_fputs_escaped(name, stderr);
+    fputs("' is not a godeye command. See 'godeye --help'.\n", stderr);
+}
+
 int main(int argc, char **argv)
 {
     gd_ctx ctx = {.commands = commands, .db_path = NULL, .argv0 = argv[0], .tz_min = GD_TZ_NONE};
@@ -119,7 +127,9 @@ int main(int argc, char **argv)
             usage(stdout);
             return GD_EXIT_OK;
         } else if (a[0] == '-') {
-            fprintf(stderr, "godeye: unknown option '%s'\n", a);
+            fputs("godeye: unknown option '", stderr);
+            gd_fputs_escaped(a, stderr);
+            fputs("'\n", stderr);
             usage(stderr);
             return GD_EXIT_USAGE;
         } else {
@@ -136,7 +146,9 @@ int main(int argc, char **argv)
         tz_from = "GODEYE_TZ";
     }
     if (ctx.tz_arg && gd_tz_parse(ctx.tz_arg, &ctx.tz_min)) {
-        fprintf(stderr, "godeye: %s '%s' is not a zone (give UTC or +HH:MM)\n", tz_from, ctx.tz_arg);
+        fprintf(stderr, "godeye: %s '", tz_from);
+        gd_fputs_escaped(ctx.tz_arg, stderr);
+        fputs("' is not a zone (give UTC or +HH:MM)\n", stderr);
         return GD_EXIT_USAGE;
     }
     if (!ctx.db_path)
@@ -153,7 +165,7 @@ int main(int argc, char **argv)
             if (c)
                 return c->fn(2, sub, &ctx);
             run_plugin(argv[i + 1], 2, sub, &ctx);
-            fprintf(stderr, "godeye: '%s' is not a godeye command. See 'godeye --help'.\n", argv[i + 1]);
+            not_a_command(argv[i + 1]);
             return GD_EXIT_USAGE;
         }
         usage(stdout);
@@ -163,7 +175,7 @@ int main(int argc, char **argv)
     if (c)
         return c->fn(argc - i, argv + i, &ctx);
     run_plugin(name, argc - i, argv + i, &ctx);
-    fprintf(stderr, "godeye: '%s' is not a godeye command. See 'godeye --help'.\n", name);
+    not_a_command(name);
     const char *best = NULL;
     size_t bd = 3;
     for (const gd_command *c = commands; c->name; c++) {

@@ -1,6 +1,8 @@
 /* opts.c - parsing argv against a command's option table. */
 #include "opts.h"
 
+#include "core/escape.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +66,10 @@ static const char *nearest_option(const gd_option *opts, const char *name, size_
 
 static int bad(const char *cmd, const char *fmt, const char *a, const char *b)
 {
+    char buf[4096];
+    snprintf(buf, sizeof buf, fmt, a, b); /* a and b may be the user's text: escaped */
     fprintf(stderr, "godeye %s: ", cmd);
-    fprintf(stderr, fmt, a, b);
+    gd_fputs_escaped(buf, stderr);
     fprintf(stderr, "\n(see 'godeye %s -h')\n", cmd);
     return 2;
 }
@@ -124,7 +128,9 @@ static int set_value(const char *cmd, const gd_option *o, const char *arg, const
                 if (c[1])
                     strncat(list, ", ", sizeof list - strlen(list) - 1);
             }
-            fprintf(stderr, "godeye %s: option '%s' wants one of %s, not '%s'\n", cmd, name, list, arg);
+            fprintf(stderr, "godeye %s: option '%s' wants one of %s, not '", cmd, name, list);
+            gd_fputs_escaped(arg, stderr);
+            fputs("'\n", stderr);
             return 2;
         }
     default:
