@@ -303,7 +303,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     if (delay && *delay)
         prog.delay = atoi(delay);
     out.prog = &prog;
-    gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
+    gd_ingest_opts io = {.timings = timings, .format = format_in, .year = (int)year, .method_mapping = mapping,
                          .keep_going = keep_going, .mapping = retrace, .fetch = &fo,
                          .tags = set.n ? &tags : NULL};
     if (!no_progress && isatty(2)) {
