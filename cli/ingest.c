@@ -37,6 +37,7 @@ typedef struct ingest_out {
     int timings;
     gd_ingest_timings sum;  /* over all inputs */
     progress *prog;         /* cleared before anything else on stderr */
+    const gd_ctx *ctx;      /* the command's (on_report's ctx is this struct) */
 } ingest_out;
 
 static const gd_column columns[] = {
@@ -151,7 +152,7 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
     }
     if (o->timings) {
         const gd_ingest_timings *t = &rep->res.timings;
-        gd_cli_say(ctx, "'%s': read %.3f s, write %.3f s, analyse %.3f s",
+        gd_cli_say(o->ctx, "'%s': read %.3f s, write %.3f s, analyse %.3f s",
                 rep->source, t->read, t->write, t->analyse);
         o->sum.read += t->read;
         o->sum.write += t->write;
@@ -293,7 +294,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "out of memory");
         return GD_EXIT_FAIL;
     }
-    ingest_out out = {.quiet = quiet, .verbose = verbose, .timings = timings};
+    ingest_out out = {.quiet = quiet, .verbose = verbose, .timings = timings, .ctx = ctx};
     out.r = gd_render_new(mem, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0], 0);
     if (out.r)
         gd_render_lines(out.r, report_line, &out);
@@ -302,7 +303,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     if (delay && *delay)
         prog.delay = atoi(delay);
     out.prog = &prog;
-    gd_ingest_opts io = {.format = format_in, .year = (int)year, .method_mapping = mapping,
+    gd_ingest_opts io = {.timings = timings, .format = format_in, .year = (int)year, .method_mapping = mapping,
                          .keep_going = keep_going, .mapping = retrace, .fetch = &fo,
                          .tags = set.n ? &tags : NULL};
     if (!no_progress && isatty(2)) {

@@ -22,12 +22,13 @@ struct gd_icache {
     size_t max_bytes;
 };
 
-static uint64_t hash_bytes(const void *p, size_t n)
+uint64_t gd_icache_hash_of_fnv(uint64_t h)
 {
-    uint64_t h = gd_fnv1a(p, n);
     h ^= h >> 29;
     return h ? h : 1;
 }
+
+uint64_t gd_icache_hash(const void *p, size_t n) { return gd_icache_hash_of_fnv(gd_fnv1a(p, n)); }
 
 gd_icache *gd_icache_new(size_t max_entries, size_t max_bytes)
 {
@@ -108,7 +109,11 @@ static void reset(gd_icache *c)
 
 int gd_icache_get(gd_icache *c, const void *key, size_t len, int64_t *id)
 {
-    uint64_t h = hash_bytes(key, len);
+    return gd_icache_get_h(c, gd_icache_hash(key, len), key, len, id);
+}
+
+int gd_icache_get_h(gd_icache *c, uint64_t h, const void *key, size_t len, int64_t *id)
+{
     for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
         slot *s = &c->slots[i];
         if (!s->hash)
@@ -122,6 +127,11 @@ int gd_icache_get(gd_icache *c, const void *key, size_t len, int64_t *id)
 
 void gd_icache_put(gd_icache *c, const void *key, size_t len, int64_t id)
 {
+    gd_icache_put_h(c, gd_icache_hash(key, len), key, len, id);
+}
+
+void gd_icache_put_h(gd_icache *c, uint64_t h, const void *key, size_t len, int64_t id)
+{
     if (len > c->max_bytes / 4)
         return; /* too big to be worth caching */
     if (c->count + 1 > c->max_entries || c->arena_len + len > c->max_bytes)
@@ -130,7 +140,6 @@ void gd_icache_put(gd_icache *c, const void *key, size_t len, int64_t id)
         reset(c);
     if (c->arena_len + len > c->arena_cap && grow_arena(c, len) != 0)
         return; /* out of memory: simply not cached */
-    uint64_t h = hash_bytes(key, len);
     size_t i = h & (c->cap - 1);
     while (c->slots[i].hash) {
         slot *s = &c->slots[i];

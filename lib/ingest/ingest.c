@@ -14,6 +14,7 @@
 #include "derive/retrace.h"
 #include "ingest/retrace_sink.h"
 #include "core/util.h"
+#include "store/sql.h"
 
 int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err)
 {
@@ -158,6 +159,7 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
         return code;
     gd_writer_default_clock(w, r->clock);
     gd_writer_set_tags(w, rc->opts->tags);
+    gd_writer_time_events(w, rc->opts->timings);
     gd_read_opts ro = {.year = rc->opts->year, .method_mapping = rc->opts->method_mapping, .name = source,
                        .keep_going = rc->opts->keep_going};
     const gd_sink *sink = gd_writer_sink(w);
@@ -531,6 +533,44 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
     return code;
 }
 
+/* The first load of a new database: a rollback journal instead of the WAL
+ * for its one transaction.  WAL writes every page twice (into the -wal,
+ * then the checkpoint copies it into the file, ~10 % of a JSONL ingest);
+ * the journal of an empty database holds next to nothing.  Only for a
+ * database file without traces, and not when a folder is read (its listing
+ * must know every side file of the database, and -journal comes and goes).
+ * Another connection keeps the WAL (the switch then fails, harmlessly);
+ * the WAL is back after the commit and at every open (store.c).  1 when
+ * switched. */
+static int journal_for_first_load(gd_store *s, char *const *inputs, size_t n)
+{
+    const char *db = gd_store_filename(s);
+    if (!db || !*db)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(inputs[i], "-") && stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode))
+            return 0;
+    }
+    sqlite3 *h = gd_store_db(s);
+    sqlite3_stmt *q = NULL;
+    int empty = sqlite3_prepare_v2(h, "SELECT NOT EXISTS (SELECT 1 FROM trace)", -1, &q, NULL) == SQLITE_OK &&
+                sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
+    sqlite3_finalize(q);
+    q = NULL;
+    int done = empty && sqlite3_prepare_v2(h, "PRAGMA journal_mode=DELETE", -1, &q, NULL) == SQLITE_OK &&
+               sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) &&
+               strcmp((const char *)sqlite3_column_text(q, 0), "delete") == 0;
+    sqlite3_finalize(q);
+    return done;
+}
+
+static void journal_back_to_wal(gd_store *s)
+{
+    /* a failure (another connection) leaves it to the next open */
+    sqlite3_exec(gd_store_db(s), "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+}
+
 int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
               gd_ingest_report_fn fn, void *ctx, gd_error *err)
 {
@@ -561,8 +601,11 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
             fn(ctx, &rep);
         }
     }
+    int journal = journal_for_first_load(s, inputs, n);
     if ((code = gd_store_begin(s, err))) {
         gd_mapping_free(rc.mapping);
+        if (journal)
+            journal_back_to_wal(s);
         return code;
     }
     for (size_t i = 0; i < n && !code; i++) {
@@ -572,9 +615,11 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
             gd_url_redact(inputs[i], err->source, sizeof err->source);
     }
     gd_mapping_free(rc.mapping);
-    if (code) {
+    if (code)
         gd_store_rollback(s);
-        return code;
-    }
-    return gd_store_commit(s, err);
+    else
+        code = gd_store_commit(s, err);
+    if (journal)
+        journal_back_to_wal(s);
+    return code;
 }

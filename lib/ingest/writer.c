@@ -94,7 +94,8 @@ struct gd_writer {
     int failed;
     int64_t last_thread_pid, last_thread_tid;
     int open;
-    double write_s;  /* time spent in the sink */
+    double write_s;  /* time spent in the sink (when timed) */
+    int timed;
     gd_writer_progress_fn progress; /* analysis progress, or NULL */
     void *progress_ctx;
     const char *default_clock; /* the format's clock, when no meta names one */
@@ -182,11 +183,12 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
 {
     char h[256], c[256], wh[256]; /* filled up to sizeof h each */
     size_t len = strlen(msg);
-    if (gd_icache_get(w->messages, msg, len, id))
+    /* one pass over the text: the hash table's FNV-1a gives the cache's */
+    uint64_t hv = gd_fnv1a(msg, len), hc = gd_icache_hash_of_fnv(hv);
+    if (gd_icache_get_h(w->messages, hc, msg, len, id))
         return GD_OK;
     /* the bounded cache forgot it (or never saw it): the hash table of this
      * ingest's rows, then the row itself to confirm */
-    uint64_t hv = gd_fnv1a(msg, len);
     /* a bucket of 4 slots: texts whose hashes share a bucket do not push
      * each other out (direct-mapped, 1 in 700 of 40k texts did) */
     struct msg_slot *b = w->msg_seen ? &w->msg_seen[(hv & (GD_MSG_SEEN / 4 - 1)) * 4] : NULL, *slot = NULL;
@@ -207,7 +209,7 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
             return gd_store_fail(w->s, err, "database lookup");
         if (same) {
             *id = b[i].id;
-            gd_icache_put(w->messages, msg, len, *id);
+            gd_icache_put_h(w->messages, hc, msg, len, *id);
             return GD_OK;
         }
     }
@@ -226,7 +228,7 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
     if (rc)
         return rc;
     *id = sqlite3_last_insert_rowid(gd_store_db(w->s));
-    gd_icache_put(w->messages, msg, len, *id);
+    gd_icache_put_h(w->messages, hc, msg, len, *id);
     if (slot)
         *slot = (struct msg_slot){hv, *id};
     return GD_OK;
@@ -639,6 +641,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 static int on_event(void *ctx, const gd_event *ev, gd_error *err)
 {
     gd_writer *w = ctx;
+    if (!w->timed)
+        return put_event(w, ev, err);
     double t0 = now_s();
     int rc = put_event(w, ev, err);
     w->write_s += now_s() - t0;
@@ -717,6 +721,8 @@ void gd_writer_default_clock(gd_writer *w, const char *clock)
 }
 
 void gd_writer_set_tags(gd_writer *w, const gd_trace_tags *tags) { w->tags = tags; }
+
+void gd_writer_time_events(gd_writer *w, int on) { w->timed = on; }
 
 const gd_sink *gd_writer_sink(gd_writer *w) { return &w->sink; }
 

@@ -40,6 +40,8 @@ typedef struct gd_trace_tags {
     const char *app, *version, *device, *build;
 } gd_trace_tags;
 /* The tags of the trace (borrowed until gd_writer_finish; NULL: none). */
+/* Nonzero: the time spent in the sink is measured (gd_ingest_opts.timings). */
+void gd_writer_time_events(gd_writer *w, int on);
 void gd_writer_set_tags(gd_writer *w, const gd_trace_tags *tags);
 /* The sink readers send events to. */
 const gd_sink *gd_writer_sink(gd_writer *w);
