@@ -552,15 +552,16 @@ static int journal_for_first_load(gd_store *s, char *const *inputs, size_t n)
         if (strcmp(inputs[i], "-") && stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode))
             return 0;
     }
+    enum { J_VALUE }; /* each query's one column */
     sqlite3 *h = gd_store_db(s);
     sqlite3_stmt *q = NULL;
     int empty = sqlite3_prepare_v2(h, "SELECT NOT EXISTS (SELECT 1 FROM trace)", -1, &q, NULL) == SQLITE_OK &&
-                sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
+                sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, J_VALUE) == 1;
     sqlite3_finalize(q);
     q = NULL;
     int done = empty && sqlite3_prepare_v2(h, "PRAGMA journal_mode=DELETE", -1, &q, NULL) == SQLITE_OK &&
-               sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0) &&
-               strcmp((const char *)sqlite3_column_text(q, 0), "delete") == 0;
+               sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, J_VALUE) &&
+               strcmp((const char *)sqlite3_column_text(q, J_VALUE), "delete") == 0;
     sqlite3_finalize(q);
     return done;
 }

@@ -406,6 +406,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         kind = NULL;
     }
     if (gd_has(ev->ts)) {
+        enum { SU_ID, SU_KIND }; /* the SELECT's two columns */
         sqlite3_stmt *q = gd_store_cached(w->s,
                                           "SELECT id, kind FROM startup WHERE trace = ?1 AND app IS ?2"
                                           " AND activity IS ?3 AND total_ms = ?4 AND abs(ts_ms - ?5) <= 1000"
@@ -420,8 +421,8 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         sqlite3_bind_double(q, 5, ev->ts);
         gd_bind_text(q, 6, kind);
         int seen = sqlite3_step(q) == SQLITE_ROW;
-        int64_t id = seen ? sqlite3_column_int64(q, 0) : 0;
-        int fill = seen && kind && sqlite3_column_type(q, 1) == SQLITE_NULL;
+        int64_t id = seen ? sqlite3_column_int64(q, SU_ID) : 0;
+        int fill = seen && kind && sqlite3_column_type(q, SU_KIND) == SQLITE_NULL;
         gd_store_release(w->s, q);
         if (seen) {
             count_reason(w, GD_SKIP(IGNORED_STARTUP_SAME_LAUNCH_TWICE), ev->line);
