@@ -63,6 +63,15 @@ int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
     return gd_store_stream(s, q, issue_row, fn, ctx, err);
 }
 
+/* The one column of thread_stack's query. */
+enum { ST_TEXT };
+
+static int stack_frame(void *ctx, sqlite3_stmt *q)
+{
+    json_array_append_new(ctx, json_string((const char *)sqlite3_column_text(q, ST_TEXT)));
+    return GD_OK;
+}
+
 /* A thread's frames at one dump (innermost first), or an empty array. */
 static json_t *thread_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double ts)
 {
@@ -80,9 +89,7 @@ static json_t *thread_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     sqlite3_bind_int64(q, 2, pid);
     sqlite3_bind_int64(q, 3, tid);
     sqlite3_bind_double(q, 4, ts);
-    while (sqlite3_step(q) == SQLITE_ROW)
-        json_array_append_new(frames, json_string((const char *)sqlite3_column_text(q, 0)));
-    sqlite3_finalize(q);
+    gd_store_each(s, q, stack_frame, frames, NULL);
     return frames;
 }
 
@@ -104,16 +111,48 @@ typedef struct anr_acc {
 #define ANR_LOG_BEFORE_MS 30000.0
 #define ANR_LOG_AFTER_MS 60000.0
 
+/* The columns of log_reports' query, after i.trace (LR_TRACE). */
+#define LOG_REPORT_COLS(X)  \
+    X(LR_TS, "e.ts_ms AS ts_ms") \
+    X(LR_TYPE, "i.type AS type") \
+    X(LR_CONTENT, "i.content AS content")
+enum { LR_TRACE = 0, LOG_REPORT_COLS(GD_COL_ENUM) LR_NCOLS };
+
+/* The nearest report of each kind found so far (log_report_row). */
+typedef struct log_report_acc {
+    json_t *rep, *am;
+} log_report_acc;
+
+static int log_report_row(void *ctx, sqlite3_stmt *q)
+{
+    log_report_acc *l = ctx;
+    const char *type = (const char *)sqlite3_column_text(q, LR_TYPE);
+    const char *content = (const char *)sqlite3_column_text(q, LR_CONTENT);
+    json_t **slot = type && strcmp(type, "am_anr") == 0 ? &l->am : &l->rep;
+    if (!json_is_null(*slot))
+        return GD_OK;
+    json_t *c = content ? json_loads(content, 0, NULL) : NULL;
+    if (!json_is_object(c)) {
+        json_decref(c);
+        return GD_OK;
+    }
+    json_object_del(c, "reporter_pid");
+    json_object_set_new(c, "trace", json_integer(sqlite3_column_int64(q, LR_TRACE)));
+    json_object_set_new(c, "ts_ms", gd_col_ms(q, LR_TS));
+    *slot = c;
+    return GD_OK;
+}
+
 /* Sets "log_report", "am_anr" (each the nearest such report, or null) and
  * "reason" (the record's Subject:, else the log report's Reason:, else
  * am_anr's reason, else null) on an ANR dump's row. */
 static void log_reports(anr_acc *a, json_t *r, int64_t pid, double ts)
 {
-    json_t *rep = json_null(), *am = json_null();
+    log_report_acc l = {json_null(), json_null()};
     if (json_is_true(json_object_get(r, "anr"))) {
         char sql[8192];
         snprintf(sql, sizeof sql,
-                 "SELECT i.trace AS trace, e.ts_ms AS ts_ms, i.type AS type, i.content AS content"
+                 "SELECT i.trace AS trace" LOG_REPORT_COLS(GD_COL_SQL)
                  " FROM issue i JOIN raw_event e ON e.id = i.id"
                  " WHERE i.tool = 'android' AND i.type IN ('anr_report', 'am_anr') AND e.pid = ?1"
                  " AND e.ts_ms >= ?2 - %.1f AND e.ts_ms <= ?2 + %.1f %s"
@@ -123,25 +162,10 @@ static void log_reports(anr_acc *a, json_t *r, int64_t pid, double ts)
         if (q) {
             sqlite3_bind_int64(q, 1, pid);
             sqlite3_bind_double(q, 2, ts);
-            while (sqlite3_step(q) == SQLITE_ROW) {
-                const char *type = (const char *)sqlite3_column_text(q, 2);
-                const char *content = (const char *)sqlite3_column_text(q, 3);
-                json_t **slot = type && strcmp(type, "am_anr") == 0 ? &am : &rep;
-                if (!json_is_null(*slot))
-                    continue;
-                json_t *c = content ? json_loads(content, 0, NULL) : NULL;
-                if (!json_is_object(c)) {
-                    json_decref(c);
-                    continue;
-                }
-                json_object_del(c, "reporter_pid");
-                json_object_set_new(c, "trace", json_integer(sqlite3_column_int64(q, 0)));
-                json_object_set_new(c, "ts_ms", gd_col_ms(q, 1));
-                *slot = c;
-            }
-            sqlite3_finalize(q);
+            gd_store_each(a->s, q, log_report_row, &l, NULL);
         }
     }
+    json_t *rep = l.rep, *am = l.am;
     json_t *reason = json_object_get(r, "subject");
     if (!json_is_string(reason))
         reason = json_object_get(rep, "reason");
@@ -187,11 +211,14 @@ static int quiet_dump(const json_t *r)
  * godeye-anr(1). */
 #define BINDER_MAX_HOPS 32
 
+/* The one column of outgoing_txn's query. */
+enum { OT_CONTENT };
+
 /* The outgoing transaction of pid:tid in the trace's snapshot, or NULL. */
 static json_t *outgoing_txn(gd_store *s, int64_t trace, int64_t pid, int64_t tid)
 {
     sqlite3_stmt *q = gd_store_cached(
-        s, "SELECT i.content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
+        s, "SELECT i.content AS content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
            " AND i.tool = 'bugreport' AND i.type = 'binder_txn' AND i.detail = 'outgoing'"
            " AND e.pid = ?2 AND e.tid = ?3 ORDER BY i.id LIMIT 1", NULL);
     json_t *c = NULL;
@@ -200,8 +227,8 @@ static json_t *outgoing_txn(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     sqlite3_bind_int64(q, 1, trace);
     sqlite3_bind_int64(q, 2, pid);
     sqlite3_bind_int64(q, 3, tid);
-    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-        c = json_loads((const char *)sqlite3_column_text(q, 0), 0, NULL);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, OT_CONTENT))
+        c = json_loads((const char *)sqlite3_column_text(q, OT_CONTENT), 0, NULL);
     gd_store_release(s, q);
     if (c && !json_is_object(c)) {
         json_decref(c);
@@ -223,12 +250,15 @@ static int has_snapshot(gd_store *s, int64_t trace)
     return r;
 }
 
+/* The columns of dump_of's query. */
+enum { DO_TS, DO_CONTENT };
+
 /* The dump of pid in the trace (the one of the same section first, then
  * the nearest in time): its anr_dump content with "ts_ms" set, or NULL. */
 static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *section, double ts)
 {
     sqlite3_stmt *q = gd_store_cached(
-        s, "SELECT e.ts_ms, i.content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
+        s, "SELECT e.ts_ms AS ts_ms, i.content AS content FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.trace = ?1"
            " AND i.tool = 'anr' AND i.type = 'anr_dump' AND e.pid = ?2"
            " ORDER BY json_extract(i.content, '$.section') IS NOT ?3, abs(e.ts_ms - ?4), i.id LIMIT 1", NULL);
     json_t *c = NULL;
@@ -239,10 +269,10 @@ static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *sect
     if (section)
         sqlite3_bind_text(q, 3, section, -1, SQLITE_STATIC);
     sqlite3_bind_double(q, 4, ts);
-    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 1)) {
-        c = json_loads((const char *)sqlite3_column_text(q, 1), 0, NULL);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, DO_CONTENT)) {
+        c = json_loads((const char *)sqlite3_column_text(q, DO_CONTENT), 0, NULL);
         if (json_is_object(c))
-            json_object_set_new(c, "ts_ms", gd_col_ms(q, 0));
+            json_object_set_new(c, "ts_ms", gd_col_ms(q, DO_TS));
         else {
             json_decref(c);
             c = NULL;
@@ -252,14 +282,17 @@ static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *sect
     return c;
 }
 
+/* The columns of thread_in_dump's query. */
+enum { TD_STATE, TD_NAME };
+
 /* Name and state of pid:tid in its dump at ts (1), or 0 when the dump does
  * not list that thread. */
 static int thread_in_dump(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double ts, json_t **name,
                           json_t **state)
 {
     sqlite3_stmt *q = gd_store_cached(
-        s, "SELECT s.state, (SELECT t.name FROM thread t WHERE t.trace = s.trace AND t.pid = s.pid"
-           " AND t.tid = s.tid) FROM sample s WHERE s.trace = ?1 AND s.pid = ?2 AND s.tid = ?3"
+        s, "SELECT s.state AS state, (SELECT t.name FROM thread t WHERE t.trace = s.trace AND t.pid = s.pid"
+           " AND t.tid = s.tid) AS name FROM sample s WHERE s.trace = ?1 AND s.pid = ?2 AND s.tid = ?3"
            " AND abs(s.ts_ms - ?4) < 0.001 ORDER BY s.id LIMIT 1", NULL);
     int found = 0;
     if (!q)
@@ -270,8 +303,8 @@ static int thread_in_dump(gd_store *s, int64_t trace, int64_t pid, int64_t tid, 
     sqlite3_bind_double(q, 4, ts);
     if (sqlite3_step(q) == SQLITE_ROW) {
         found = 1;
-        *state = gd_col_text(q, 0);
-        *name = gd_col_text(q, 1);
+        *state = gd_col_text(q, TD_STATE);
+        *name = gd_col_text(q, TD_NAME);
     }
     gd_store_release(s, q);
     return found;
@@ -478,12 +511,16 @@ static int anr_row(void *ctx, json_t *row)
     return a->stop;
 }
 
+/* gd_query_anr_list's rows: a finding's columns (i.trace, ISSUE_COLS, in
+ * that order), then the view's role of its dump. */
+enum { I_ANR = I_NCOLS };
+
 static json_t *anr_issue_row(sqlite3_stmt *q)
 {
     json_t *row = issue_row(q);
-    json_object_set_new(row, "anr", sqlite3_column_type(q, 9) == SQLITE_NULL
+    json_object_set_new(row, "anr", sqlite3_column_type(q, I_ANR) == SQLITE_NULL
                                         ? json_null()
-                                        : json_integer(sqlite3_column_int64(q, 9)));
+                                        : json_integer(sqlite3_column_int64(q, I_ANR)));
     return row;
 }
 
@@ -518,6 +555,10 @@ int gd_query_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_er
     return gd_query_anr_list(s, &q, fn, ctx, err);
 }
 
+/* The columns of gd_query_anr_count's two queries. */
+enum { AC_ANR, AC_OTHER };
+enum { AC_BLOCKS };
+
 int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
 {
     char filt[4096], sql[12288];
@@ -530,8 +571,8 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
         return err->code;
     int r = sqlite3_step(q);
     if (r == SQLITE_ROW) {
-        out->dumps = sqlite3_column_int64(q, 0);
-        out->snapshots = sqlite3_column_int64(q, 1);
+        out->dumps = sqlite3_column_int64(q, AC_ANR);
+        out->snapshots = sqlite3_column_int64(q, AC_OTHER);
     }
     sqlite3_finalize(q);
     if (r != SQLITE_ROW)
@@ -551,7 +592,7 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
         return err->code;
     r = sqlite3_step(q);
     if (r == SQLITE_ROW)
-        out->blocks = sqlite3_column_int64(q, 0);
+        out->blocks = sqlite3_column_int64(q, AC_BLOCKS);
     sqlite3_finalize(q);
     if (r != SQLITE_ROW)
         return gd_store_fail(s, err, "database read");
