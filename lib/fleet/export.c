@@ -523,8 +523,9 @@ int gd_fleet_export_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
         int step, found = 0;
         while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
             found = 1;
-            json_t *row = json_pack("{s:I s:s}", "trace", (json_int_t)sqlite3_column_int64(q, 0),
-                                    "trace_uid", (const char *)sqlite3_column_text(q, 1));
+            enum { TU_ID, TU_UID }; /* id, hash (pushed as trace_uid) */
+            json_t *row = json_pack("{s:I s:s}", "trace", (json_int_t)sqlite3_column_int64(q, TU_ID),
+                                    "trace_uid", (const char *)sqlite3_column_text(q, TU_UID));
             if (fn(ctx, row))
                 rc = GD_ERR_ABORT;
             json_decref(row);

@@ -117,8 +117,10 @@ int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
     if (!(st = gd_store_prepare(s, sql, err)))
         return err->code;
     int r = sqlite3_step(st);
-    int none = r == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_NULL;
-    double lo = r == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0, hi = r == SQLITE_ROW ? sqlite3_column_double(st, 1) : 0;
+    enum { SP_FIRST, SP_LAST }; /* the span's two columns */
+    int none = r == SQLITE_ROW && sqlite3_column_type(st, SP_FIRST) == SQLITE_NULL;
+    double lo = r == SQLITE_ROW ? sqlite3_column_double(st, SP_FIRST) : 0,
+           hi = r == SQLITE_ROW ? sqlite3_column_double(st, SP_LAST) : 0;
     sqlite3_finalize(st);
     if (r != SQLITE_ROW)
         return gd_store_fail(s, err, "database read");

@@ -100,12 +100,14 @@ int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
     gd_ctt *t = NULL;
+    /* the SELECT's columns: the thread, then the call's own (gd_calls_at) */
+    enum { CT_TRACE, CT_PID, CT_TID, CT_CALL };
     int64_t trace = 0, pid = 0, tid = 0;
     int step;
     rc = GD_OK;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t tr = sqlite3_column_int64(st, 0), p = sqlite3_column_int64(st, 1),
-                ti = sqlite3_column_int64(st, 2);
+        int64_t tr = sqlite3_column_int64(st, CT_TRACE), p = sqlite3_column_int64(st, CT_PID),
+                ti = sqlite3_column_int64(st, CT_TID);
         if (!t || tr != trace || p != pid || ti != tid) {
             if (t && (rc = emit_tree(s, t, trace, tid, fn, ctx, err)))
                 break;
@@ -119,7 +121,7 @@ int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
             tid = ti;
         }
         gd_call c;
-        gd_calls_at(st, 3, &c);
+        gd_calls_at(st, CT_CALL, &c);
         if (gd_ctt_add(t, &c)) {
             rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;

@@ -64,16 +64,17 @@ static json_t *thread_row(const tacc *t)
 static int block_range(gd_store *s, int64_t id, int64_t *trace, int64_t *tid, double *start,
                        double *end, gd_error *err)
 {
+    enum { BR_TRACE, BR_TID, BR_START, BR_DUR }; /* the SELECT's columns, in order */
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT trace, tid, start_ms, dur_ms FROM dispatch WHERE id = ?1", err);
     if (!q)
         return -1;
     sqlite3_bind_int64(q, 1, id);
     int found = sqlite3_step(q) == SQLITE_ROW;
     if (found) {
-        *trace = sqlite3_column_int64(q, 0);
-        *tid = sqlite3_column_int64(q, 1);
-        *start = sqlite3_column_double(q, 2);
-        *end = *start + sqlite3_column_double(q, 3);
+        *trace = sqlite3_column_int64(q, BR_TRACE);
+        *tid = sqlite3_column_int64(q, BR_TID);
+        *start = sqlite3_column_double(q, BR_START);
+        *end = *start + sqlite3_column_double(q, BR_DUR);
     }
     sqlite3_finalize(q);
     return found;
@@ -164,6 +165,7 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     sqlite3_finalize(st);
     /* binder transactions each thread made (as the client) and served,
      * starting in the range */
+    enum { BQ_CALLS, BQ_SERVED }; /* the SELECT's two counts */
     sqlite3_stmt *bq = rc ? NULL
                           : gd_store_prepare(s,
                                              "SELECT (SELECT count(*) FROM binder_txn WHERE trace = ?1"
@@ -179,8 +181,8 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
         sqlite3_bind_double(bq, 3, isinf(start) ? -1e300 : start);
         sqlite3_bind_double(bq, 4, isinf(end) ? 1e300 : end);
         if (sqlite3_step(bq) == SQLITE_ROW) {
-            ts[i].calls = sqlite3_column_int64(bq, 0);
-            ts[i].served = sqlite3_column_int64(bq, 1);
+            ts[i].calls = sqlite3_column_int64(bq, BQ_CALLS);
+            ts[i].served = sqlite3_column_int64(bq, BQ_SERVED);
         } else {
             rc = gd_store_fail(s, err, "database read");
         }
