@@ -73,6 +73,7 @@ static int64_t matrix_dispatch_id(gd_store *s)
 int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
+    enum { EV_ID, EV_TRACE, EV_PID, EV_TID, EV_START, EV_DUR }; /* the SELECT's columns, in order */
     sqlite3_stmt *st = gd_mq_prepare(
         s, q,
         "SELECT c.id, c.trace, c.pid, c.tid, c.start_ms, c.dur_ms FROM dispatch c"
@@ -86,9 +87,9 @@ int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
     sqlite3_stmt *nq = NULL;
     int rc = GD_OK, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t trace = sqlite3_column_int64(st, 1), pid = sqlite3_column_int64(st, 2),
-                tid = sqlite3_column_int64(st, 3);
-        double a = sqlite3_column_double(st, 4), dur = sqlite3_column_double(st, 5);
+        int64_t trace = sqlite3_column_int64(st, EV_TRACE), pid = sqlite3_column_int64(st, EV_PID),
+                tid = sqlite3_column_int64(st, EV_TID);
+        double a = sqlite3_column_double(st, EV_START), dur = sqlite3_column_double(st, EV_DUR);
         items it = {0};
         rc = gd_calls_walk(s, trace, pid, tid, a, a + dur, item_call, &it, err);
         if (!rc && items_preorder(&it))
@@ -113,7 +114,7 @@ int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
         char full[2048];
         json_t *row = json_object();
         json_object_set_new(row, "trace", json_integer(trace));
-        json_object_set_new(row, "id", json_integer(sqlite3_column_int64(st, 0)));
+        json_object_set_new(row, "id", json_integer(sqlite3_column_int64(st, EV_ID)));
         json_object_set_new(row, "pid", json_integer(pid));
         json_object_set_new(row, "tid", json_integer(tid));
         json_object_set_new(row, "start_ms", gd_mq_ms(a));

@@ -27,6 +27,7 @@ json_t *gd_mq_ms(double v) { return isnan(v) ? json_null() : json_real(gd_ms_rou
 int gd_mq_block(gd_store *s, int64_t id, int64_t *trace, int64_t *pid, int64_t *tid, double *a,
                 double *b, gd_error *err)
 {
+    enum { BR_TRACE, BR_PID, BR_TID, BR_START, BR_END }; /* the SELECT's columns, in order */
     sqlite3_stmt *q = gd_store_cached(
         s, "SELECT d.trace, d.pid, d.tid, d.start_ms, d.start_ms + d.dur_ms FROM dispatch d"
            " JOIN block b ON b.dispatch = d.id WHERE d.id = ?", err);
@@ -35,11 +36,11 @@ int gd_mq_block(gd_store *s, int64_t id, int64_t *trace, int64_t *pid, int64_t *
     sqlite3_bind_int64(q, 1, id);
     int rc = GD_OK;
     if (sqlite3_step(q) == SQLITE_ROW) {
-        *trace = sqlite3_column_int64(q, 0);
-        *pid = sqlite3_column_int64(q, 1);
-        *tid = sqlite3_column_int64(q, 2);
-        *a = sqlite3_column_double(q, 3);
-        *b = sqlite3_column_double(q, 4);
+        *trace = sqlite3_column_int64(q, BR_TRACE);
+        *pid = sqlite3_column_int64(q, BR_PID);
+        *tid = sqlite3_column_int64(q, BR_TID);
+        *a = sqlite3_column_double(q, BR_START);
+        *b = sqlite3_column_double(q, BR_END);
     } else {
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "no block %lld", (long long)id);
     }

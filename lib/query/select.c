@@ -10,6 +10,9 @@
 #include "store/sql.h"
 #include "core/util.h"
 
+/* "SELECT id, exposure_ms FROM trace ...": a selection's two columns */
+enum { SEL_ID, SEL_EXPOSURE };
+
 /* traces one side may pool (the trace filter of the queries is an IN list) */
 #define SELECT_MAX 400
 
@@ -154,7 +157,7 @@ int gd_query_select(gd_store *s, const char *selector, gd_selection *out, gd_err
         sqlite3_bind_text(q, 1, eq + 1, -1, SQLITE_TRANSIENT);
         int step;
         while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
-            rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1), err);
+            rc = sel_add(out, &cap, sqlite3_column_int64(q, SEL_ID), sqlite3_column_double(q, SEL_EXPOSURE), err);
         if (!rc && step != SQLITE_DONE)
             rc = gd_store_fail(s, err, "database read");
         sqlite3_finalize(q);
@@ -247,7 +250,7 @@ int gd_query_select_newest(gd_store *s, gd_selection *out, gd_error *err)
         return err->code;
     size_t cap = 0;
     while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
-        rc = sel_add(out, &cap, sqlite3_column_int64(q, 0), sqlite3_column_double(q, 1), err);
+        rc = sel_add(out, &cap, sqlite3_column_int64(q, SEL_ID), sqlite3_column_double(q, SEL_EXPOSURE), err);
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(s, err, "database read");
     sqlite3_finalize(q);
