@@ -159,14 +159,20 @@ static void add_stats(gd_mw_stats *st, const gd_ctb *b)
     st->too_deep += b->too_deep;
 }
 
+/* temp.method_tmp's columns as the rebuild reads them, by name */
+#define TMP_COLS(X)                                                                        \
+    X(T_TID, "tid") X(T_TS, "ts") X(T_PHASE, "phase") X(T_METHOD, "method") X(T_END, "end_ts") \
+    X(T_DEPTH, "depth") X(T_OPEN, "open")
+enum { T_PID = 0, TMP_COLS(GD_COL_ENUM) T_NCOLS };
+
 /* One pass over the buffered events of one phase kind, thread by thread. */
 static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(
         m->s,
-        complete ? "SELECT pid, tid, ts, phase, method, end_ts, depth, open FROM temp.method_tmp"
+        complete ? "SELECT pid" TMP_COLS(GD_COL_SQL) " FROM temp.method_tmp"
                    " WHERE phase = 0 ORDER BY pid, tid, ts, depth, end_ts DESC, rowid"
-                 : "SELECT pid, tid, ts, phase, method, end_ts, depth, open FROM temp.method_tmp"
+                 : "SELECT pid" TMP_COLS(GD_COL_SQL) " FROM temp.method_tmp"
                    " WHERE phase != 0 ORDER BY pid, tid, ts, rowid",
         err);
     if (!q)
@@ -178,7 +184,7 @@ static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
     }
     int have = 0, rc = 0, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t pid = sqlite3_column_int64(q, 0), tid = sqlite3_column_int64(q, 1);
+        int64_t pid = sqlite3_column_int64(q, T_PID), tid = sqlite3_column_int64(q, T_TID);
         if (!have || pid != m->pid || tid != m->tid) {
             if (have && (rc = gd_ctb_finish(&b, cap_end)))
                 break;
@@ -186,16 +192,16 @@ static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
             m->tid = tid;
             have = 1;
         }
-        double ts = sqlite3_column_double(q, 2);
-        int64_t method = sqlite3_column_int64(q, 4);
-        int phase = sqlite3_column_int(q, 3);
+        double ts = sqlite3_column_double(q, T_TS);
+        int64_t method = sqlite3_column_int64(q, T_METHOD);
+        int phase = sqlite3_column_int(q, T_PHASE);
         if (phase == 1)
             rc = gd_ctb_enter(&b, method, ts);
         else if (phase == 2)
             rc = gd_ctb_exit(&b, method, ts);
         else
-            rc = gd_ctb_call(&b, method, ts, sqlite3_column_double(q, 5), sqlite3_column_int(q, 6),
-                             sqlite3_column_int(q, 7));
+            rc = gd_ctb_call(&b, method, ts, sqlite3_column_double(q, T_END), sqlite3_column_int(q, T_DEPTH),
+                             sqlite3_column_int(q, T_OPEN));
         if (rc)
             break;
     }

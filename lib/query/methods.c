@@ -50,16 +50,23 @@ static int cmp_mrow(const void *a, const void *b)
     return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+/* stats_sql's two queries, their columns by name: the sums per method and
+ * thread, then each closed call's duration in order */
+#define STATS_COLS(X)                                                                              \
+    X(MS_TID, "c.tid") X(MS_COUNT, "sum(c.open = 0)")                                                \
+    X(MS_TOTAL, "sum(CASE WHEN c.rec = 0 THEN c.end_ms - c.start_ms ELSE 0 END)")                    \
+    X(MS_SELF, "sum(c.self_ms)") X(MS_MAX, "max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END)") \
+    X(MS_OPEN, "sum(c.open)") X(MS_SAMPLED, "max(t.sampled)")
+enum { MS_METHOD = 0, STATS_COLS(GD_COL_ENUM) MS_NCOLS };
+enum { MD_METHOD, MD_TID, MD_DUR }; /* "SELECT c.method, c.tid, c.end_ms - c.start_ms ..." */
+
 /* Whole-trace statistics: sums in SQL, p95 from a second, ordered pass
  * (memory in the number of methods, not of calls). */
 static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error *err)
 {
     sqlite3_stmt *st = gd_mq_prepare(
         s, q,
-        "SELECT c.method, c.tid, sum(c.open = 0),"
-        " sum(CASE WHEN c.rec = 0 THEN c.end_ms - c.start_ms ELSE 0 END), sum(c.self_ms),"
-        " max(CASE WHEN c.open = 0 THEN c.end_ms - c.start_ms END), sum(c.open), max(t.sampled)"
-        " FROM call c JOIN trace t ON t.id = c.trace WHERE 1%s%s"
+        "SELECT c.method" STATS_COLS(GD_COL_SQL) " FROM call c JOIN trace t ON t.id = c.trace WHERE 1%s%s"
         " GROUP BY c.method, c.tid ORDER BY c.method, c.tid",
         1, err);
     if (!st)
@@ -71,15 +78,15 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
             rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;
         }
-        m->method = sqlite3_column_int64(st, 0);
-        m->tid = sqlite3_column_int64(st, 1);
-        m->count = (long)sqlite3_column_int64(st, 2);
-        m->total = sqlite3_column_double(st, 3);
-        m->self = sqlite3_column_double(st, 4);
-        if (sqlite3_column_type(st, 5) != SQLITE_NULL)
-            m->max = sqlite3_column_double(st, 5);
-        m->open = (long)sqlite3_column_int64(st, 6);
-        m->sampled = sqlite3_column_int(st, 7) != 0;
+        m->method = sqlite3_column_int64(st, MS_METHOD);
+        m->tid = sqlite3_column_int64(st, MS_TID);
+        m->count = (long)sqlite3_column_int64(st, MS_COUNT);
+        m->total = sqlite3_column_double(st, MS_TOTAL);
+        m->self = sqlite3_column_double(st, MS_SELF);
+        if (sqlite3_column_type(st, MS_MAX) != SQLITE_NULL)
+            m->max = sqlite3_column_double(st, MS_MAX);
+        m->open = (long)sqlite3_column_int64(st, MS_OPEN);
+        m->sampled = sqlite3_column_int(st, MS_SAMPLED) != 0;
         gd_ct_pct_ranks((size_t)m->count, 95, &m->lo, &m->hi);
     }
     if (!rc && step != SQLITE_DONE)
@@ -96,7 +103,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         return err->code ? err->code : GD_ERR_IO;
     size_t g = 0, pos = 0;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t method = sqlite3_column_int64(st, 0), tid = sqlite3_column_int64(st, 1);
+        int64_t method = sqlite3_column_int64(st, MD_METHOD), tid = sqlite3_column_int64(st, MD_TID);
         if (g < r->n && (r->v[g].method != method || r->v[g].tid != tid)) {
             while (g < r->n && (r->v[g].method != method || r->v[g].tid != tid))
                 g++;
@@ -104,7 +111,7 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         }
         if (g >= r->n)
             break;
-        double v = sqlite3_column_double(st, 2);
+        double v = sqlite3_column_double(st, MD_DUR);
         if (pos == r->v[g].lo)
             r->v[g].vlo = v;
         if (pos == r->v[g].hi)
