@@ -29,6 +29,7 @@ int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, gd_error *
     sqlite3_finalize(q);
     if (!empty)
         return GD_OK;
+    enum { IX_NAME, IX_SQL }; /* the index's name and its CREATE text */
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT name, sql FROM sqlite_schema WHERE type = 'index'"
                               " AND sql IS NOT NULL AND tbl_name IN (%s) ORDER BY rowid", tables);
@@ -47,8 +48,8 @@ int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, gd_error *
             rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
             break;
         }
-        b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, 1));
-        names[b->n] = strdup((const char *)sqlite3_column_text(q, 0));
+        b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, IX_SQL));
+        names[b->n] = strdup((const char *)sqlite3_column_text(q, IX_NAME));
         b->n++;
         if (!b->sql[b->n - 1] || !names[b->n - 1])
             rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
