@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_exposure_sql.h" /* GD_SQL_TRACE_EXPOSURE: lib/sql/trace-exposure.sql, generated */
+
 void gd_ti_meta_init(gd_ti_meta *a)
 {
     memset(a, 0, sizeof *a);

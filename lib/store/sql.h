@@ -36,28 +36,16 @@ sqlite3 *gd_store_db(gd_store *s);
     " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid"     \
     " AND th.tid = " d ".pid AND th.name <> 'main' AND th.name <> ''))"
 
-/* A trace's exposure (#30), the time its capture watched the app, the
- * divisor of every per-minute figure (top, diff, check, the fleet's
- * traces.exposure_ms): the span of its times (end_ms - start_ms; 0 when
- * it has no span), except that a trace holding ANR dumps as well as
- * dispatches or log lines (a bugreport) is timed by the span of those
- * alone: a dump is a snapshot, not time watched, and a bugreport's
- * /data/anr dump from April does not turn its August log into 126 days.
- * The statement that sets trace.exposure_ms: the one home of the rule; the
- * 5 -> 6 migration runs it over every trace, ingest with " WHERE id = ?". */
-#define GD_SQL_SPAN_MS "(CASE WHEN end_ms > start_ms THEN end_ms - start_ms ELSE 0 END)"
-#define GD_SQL_TRACE_EXPOSURE                                                                       \
-    "UPDATE trace SET exposure_ms = CASE WHEN EXISTS (SELECT 1 FROM anr_dump v WHERE v.trace = trace.id)" \
-    " THEN coalesce((SELECT max(w.z - w.a, 0) FROM (SELECT min(a) AS a, max(z) AS z FROM"              \
-    " (SELECT min(d.start_ms) AS a, max(d.start_ms + coalesce(d.dur_ms, 0)) AS z FROM dispatch d"        \
-    " WHERE d.trace = trace.id UNION ALL SELECT min(l.ts_ms), max(l.ts_ms) FROM log_line l"             \
-    " WHERE l.trace = trace.id)) w WHERE w.a IS NOT NULL), " GD_SQL_SPAN_MS ")"                         \
-    " ELSE " GD_SQL_SPAN_MS " END"
+/* A trace's exposure (#30), the divisor of every per-minute figure: the
+ * statement that sets trace.exposure_ms, GD_SQL_TRACE_EXPOSURE, is
+ * lib/sql/trace-exposure.sql (the rule's one home), generated into
+ * trace_exposure_sql.h for lib/ only. */
 
 /* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
  * in trace `t`: the registered function gd_block_kind, which is
  * gd_block_kind_at (analysis/blocks.c). */
-/* The floor of the partial index dispatch_dur (schemas/godeye.sql): a query
+/* The floor of the partial index dispatch_dur (schemas/godeye.sql and
+ * lib/sql/migrate-3-4.sql write it as 16): a query
  * reads dispatches through it only with the literal term
  * GD_SQL_DUR_INDEXED(d), added when its own bound is at least this. */
 #define GD_DUR_INDEXED_MS 16

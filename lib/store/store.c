@@ -8,7 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "schema_sql.h" /* GD_SCHEMA_SQL: schemas/godeye.sql, generated */
+/* generated from schemas/godeye.sql and lib/sql/ (lib/CMakeLists.txt) */
+#include "migrate_1_2_sql.h"
+#include "migrate_2_3_sql.h"
+#include "migrate_3_4_sql.h"
+#include "migrate_4_5_sql.h"
+#include "migrate_5_6_sql.h"
+#include "schema_sql.h"
+#include "trace_exposure_sql.h"
 
 /* A store error names the database file: 'FILE': message (#25 item 18). */
 static void name_db(const gd_store *s, gd_error *err)
@@ -170,160 +177,17 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
 
 /* What takes a database of schema version i (the index) to i + 1: only
  * additions, so older rows keep their meaning.  Kept in step with
- * schemas/godeye.sql, which creates the newest version directly. */
-/* 2 -> 3: a Trace_FPS figure of the issue's content when it is a JSON
- * number (fps) or integer (the drop counts), else NULL */
-#define MIG_NUM(k)                                                                                 \
-    " CASE WHEN json_type(json, '$.content." k "') IN ('integer', 'real')"                         \
-    " THEN json_extract(json, '$.content." k "') END,"
-#define MIG_INT(k)                                                                                 \
-    " CASE WHEN json_type(json, '$.content." k "') = 'integer'"                                    \
-    " THEN json_extract(json, '$.content." k "') END,"
-/* 2 -> 3: the issue's content as JSON text (json_extract gives a string
- * without its quotes, true and false as 1 and 0); NULL when absent */
-#define MIG_CONTENT                                                                                \
-    " CASE json_type(json, '$.content') WHEN 'text' THEN json_quote(json_extract(json, '$.content'))" \
-    " WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null'"                    \
-    " ELSE json_extract(json, '$.content') END"
-
+ * schemas/godeye.sql, which creates the newest version directly.  The SQL
+ * is lib/sql/migrate-<i>-<i+1>.sql (the layout rule: lib/sql/README); the
+ * 5 -> 6 step then fills trace.exposure_ms (lib/sql/trace-exposure.sql,
+ * the rule's one home) for every trace. */
 static const char *const migrations[] = {
     NULL, /* 0: no schema yet: the whole schema is created instead */
-    /* 1 -> 2: the trace's clock, and app launches */
-    "ALTER TABLE trace ADD COLUMN clock TEXT;"
-    "ALTER TABLE trace ADD COLUMN utc_offset_min INTEGER;"
-    "CREATE TABLE startup (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
-    " app TEXT, activity TEXT, kind TEXT, total_ms REAL NOT NULL, wait_ms REAL, source TEXT,"
-    " ts_ms REAL);"
-    "CREATE INDEX startup_trace ON startup (trace, ts_ms);",
-    /* 2 -> 3: issues, marks and frame summaries in tables of their own,
-     * filled from their raw_event rows as the writer fills them now */
-    "CREATE TABLE issue (id INTEGER PRIMARY KEY REFERENCES raw_event(id),"
-    " trace INTEGER NOT NULL REFERENCES trace(id), tool TEXT, type TEXT, detail TEXT, cost_ms REAL,"
-    " content TEXT);"
-    "CREATE INDEX issue_trace ON issue (trace, tool);"
-    "CREATE TABLE issue_fps (id INTEGER PRIMARY KEY REFERENCES issue(id),"
-    " trace INTEGER NOT NULL REFERENCES trace(id), scene TEXT, fps REAL,"
-    " best_frames INTEGER, normal_frames INTEGER, middle_frames INTEGER, high_frames INTEGER,"
-    " frozen_frames INTEGER, best_dropped INTEGER, normal_dropped INTEGER, middle_dropped INTEGER,"
-    " high_dropped INTEGER, frozen_dropped INTEGER);"
-    "CREATE INDEX issue_fps_scene ON issue_fps (trace, scene);"
-    "CREATE TABLE mark (id INTEGER PRIMARY KEY REFERENCES raw_event(id),"
-    " trace INTEGER NOT NULL REFERENCES trace(id), name TEXT);"
-    "CREATE INDEX mark_trace ON mark (trace);"
-    "CREATE TABLE frame_summary (id INTEGER PRIMARY KEY REFERENCES raw_event(id),"
-    " trace INTEGER NOT NULL REFERENCES trace(id), window TEXT);"
-    "CREATE INDEX frame_summary_trace ON frame_summary (trace);"
-    "CREATE TABLE frame_figure (summary INTEGER NOT NULL REFERENCES frame_summary(id),"
-    " trace INTEGER NOT NULL REFERENCES trace(id), seq INTEGER NOT NULL, name TEXT NOT NULL,"
-    " value TEXT, PRIMARY KEY (summary, seq)) WITHOUT ROWID;"
-    "CREATE INDEX frame_figure_trace ON frame_figure (trace);"
-    "INSERT INTO issue SELECT id, trace, json_extract(json, '$.tool'), json_extract(json, '$.issue_type'),"
-    " json_extract(json, '$.detail'), json_extract(json, '$.cost')," MIG_CONTENT
-    " FROM raw_event WHERE kind = 'issue';"
-    "INSERT INTO issue_fps SELECT id, trace, json_extract(json, '$.content.scene')," MIG_NUM("fps")
-    MIG_INT("dropLevel.DROPPED_BEST") MIG_INT("dropLevel.DROPPED_NORMAL") MIG_INT("dropLevel.DROPPED_MIDDLE")
-    MIG_INT("dropLevel.DROPPED_HIGH") MIG_INT("dropLevel.DROPPED_FROZEN") MIG_INT("dropSum.DROPPED_BEST")
-    MIG_INT("dropSum.DROPPED_NORMAL") MIG_INT("dropSum.DROPPED_MIDDLE") MIG_INT("dropSum.DROPPED_HIGH")
-    " CASE WHEN json_type(json, '$.content.dropSum.DROPPED_FROZEN') = 'integer'"
-    " THEN json_extract(json, '$.content.dropSum.DROPPED_FROZEN') END"
-    " FROM raw_event WHERE kind = 'issue' AND json_extract(json, '$.tool') = 'matrix'"
-    " AND json_extract(json, '$.issue_type') = 'Trace_FPS';"
-    "INSERT INTO mark SELECT id, trace, json_extract(json, '$.name') FROM raw_event WHERE kind = 'mark';"
-    "INSERT INTO frame_summary SELECT id, trace, json_extract(json, '$.window') FROM raw_event"
-    " WHERE kind = 'frame_summary';"
-    "INSERT INTO frame_figure SELECT r.id, r.trace, row_number() OVER (PARTITION BY r.id ORDER BY f.id) - 1,"
-    " f.key, f.value FROM raw_event r, json_each(r.json, '$.figures') f WHERE r.kind = 'frame_summary'"
-    " AND json_type(r.json, '$.figures') = 'object';",
-    /* 3 -> 4: dispatch_dur keeps only dispatches of a frame or longer */
-    "DROP INDEX IF EXISTS dispatch_dur;"
-    "CREATE INDEX dispatch_dur ON dispatch (dur_ms) WHERE dur_ms >= " GD_STR(GD_DUR_INDEXED_MS) ";"
-    /* and message texts have no UNIQUE index (the table is rebuilt without it) */
-    "CREATE TABLE message_v4 (id INTEGER PRIMARY KEY, text TEXT NOT NULL, handler TEXT,"
-    " callback TEXT, what TEXT);"
-    "INSERT INTO message_v4 SELECT id, text, handler, callback, what FROM message;"
-    "DROP TABLE message;"
-    "ALTER TABLE message_v4 RENAME TO message;",
-    /* 4 -> 5 (#30): which rule named a block's group; a group of a block
-     * without key frame is named from its message (gd_group_fallback, the
-     * registered SQL function gd_group_fallback) */
-    "ALTER TABLE block ADD COLUMN grp_rule TEXT;"
-    "UPDATE block SET grp_rule = 'key_frame' WHERE key_frame IS NOT NULL;"
-    "UPDATE block SET grp = gd_group_fallback((SELECT m.text FROM dispatch d JOIN message m"
-    " ON m.id = d.message WHERE d.id = block.dispatch)),"
-    " grp_rule = gd_group_fallback_rule((SELECT m.text FROM dispatch d JOIN message m"
-    " ON m.id = d.message WHERE d.id = block.dispatch)) WHERE key_frame IS NULL;"
-    /* end 4 -> 5 (#30) */
-    /* 4 -> 5 (#29): the build a trace was tagged with (godeye ingest --set build=) */
-    "ALTER TABLE trace ADD COLUMN build TEXT;"
-    /* end 4 -> 5 (#29) */
-    /* 4 -> 5 (#32): the trace says whether its figures come from sampling */
-    "ALTER TABLE trace ADD COLUMN sampled INTEGER NOT NULL DEFAULT 0;"
-    /* end 4 -> 5 (#32) */
-    /* 4 -> 5 (#26): thread states */
-    "CREATE TABLE thread_state (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
-    " pid INTEGER, tid INTEGER NOT NULL, ts_ms REAL NOT NULL, dur_ms REAL, state TEXT, io_wait INTEGER,"
-    " blocked_function TEXT, cpu INTEGER, waker_tid INTEGER);"
-    "CREATE INDEX thread_state_at ON thread_state (trace, tid, ts_ms);"
-    "CREATE TABLE binder_txn (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
-    " client_pid INTEGER, client_tid INTEGER NOT NULL, ts_ms REAL NOT NULL, dur_ms REAL,"
-    " server_pid INTEGER, server_tid INTEGER, server_ts_ms REAL, server_dur_ms REAL,"
-    " oneway INTEGER NOT NULL, code INTEGER, flags INTEGER, txn_id INTEGER);"
-    "CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);"
-    "CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);"
-    /* end 4 -> 5 (#26) */
-    /* 4 -> 5 (#27): frames say their source; FrameTimeline frames keep their
-     * jank; launches keep their time to full display */
-    "ALTER TABLE frame_time ADD COLUMN source TEXT;"
-    "ALTER TABLE frame_time ADD COLUMN jank INTEGER;"
-    "ALTER TABLE frame_time ADD COLUMN present INTEGER;"
-    "ALTER TABLE frame_time ADD COLUMN token INTEGER;"
-    "ALTER TABLE startup ADD COLUMN ttfd_ms REAL;"
-    /* end 4 -> 5 (#27) */
-    /* 4 -> 5 (#28): the anr_dump view (the rule of which dump is an ANR) */
-    "CREATE VIEW anr_dump AS SELECT i.id AS id, i.trace AS trace, e.ts_ms AS ts_ms, e.pid AS pid,"
-    " json_extract(i.content, '$.process') AS process, json_extract(i.content, '$.section') AS section,"
-    " json_extract(i.content, '$.index') AS dump_index, json_extract(i.content, '$.subject') AS subject,"
-    " CASE WHEN json_extract(i.content, '$.index') IS NOT 0 THEN 0"
-    " WHEN json_extract(i.content, '$.section') IN ('at_last_anr', 'anr_file') THEN 1"
-    " WHEN json_extract(i.content, '$.section') = 'traces_file' AND NOT EXISTS (SELECT 1 FROM issue i2"
-    " JOIN raw_event e2 ON e2.id = i2.id WHERE i2.trace = i.trace AND i2.tool = 'anr' AND i2.type = 'anr_dump'"
-    " AND i2.id <> i.id AND e2.pid IS e.pid AND json_extract(i2.content, '$.section') = 'traces_file') THEN 1"
-    " ELSE 0 END AS anr"
-    " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' AND i.type = 'anr_dump';"
-    /* end 4 -> 5 (#28) */
-    "",
-    /* 5 -> 6: each issue's change in a block of its own, marked
-     * "5 -> 6 (#NN)" ... "end 5 -> 6 (#NN)" */
-    /* 5 -> 6 (#26): where a stack sample comes from: 'perf_sample' or
-     * 'streaming_profile' (Perfetto CPU profiles), else the reader's name;
-     * rows of older versions get their trace's format */
-    "ALTER TABLE sample ADD COLUMN source TEXT;"
-    "UPDATE sample SET source = (SELECT t.format FROM trace t WHERE t.id = sample.trace);"
-    /* end 5 -> 6 (#26) */
-    /* 5 -> 6 (#27): a trace launch's phases and main-thread states */
-    "CREATE TABLE startup_phase (id INTEGER PRIMARY KEY, startup INTEGER NOT NULL REFERENCES startup(id),"
-    " phase TEXT NOT NULL, ts_ms REAL NOT NULL, dur_ms REAL NOT NULL, slices INTEGER NOT NULL,"
-    " running_ms REAL, runnable_ms REAL, sleeping_ms REAL, blocked_ms REAL);"
-    "CREATE INDEX startup_phase_of ON startup_phase (startup, ts_ms);"
-    /* end 5 -> 6 (#27) */
-    /* 5 -> 6 (#26): binder calls keep their AIDL name and their failure */
-    "ALTER TABLE binder_txn ADD COLUMN aidl_name TEXT;"
-    "ALTER TABLE binder_txn ADD COLUMN reply_status TEXT;"
-    /* end 5 -> 6 (#26) */
-    /* 5 -> 6 (#28): log lines kept as rows (godeye anr --context) */
-    "CREATE TABLE log_line (id INTEGER PRIMARY KEY, trace INTEGER NOT NULL REFERENCES trace(id),"
-    " ts_ms REAL NOT NULL, pid INTEGER, tid INTEGER, level TEXT, tag TEXT, msg TEXT);"
-    "CREATE INDEX log_line_at ON log_line (pid, ts_ms);"
-    /* end 5 -> 6 (#28) */
-    /* 5 -> 6 (#26b): a binder call names its server process */
-    "ALTER TABLE binder_txn ADD COLUMN server_process TEXT;"
-    /* end 5 -> 6 (#26b) */
-    /* 5 -> 6 (#30): a trace's exposure, the divisor of the per-minute
-     * figures (GD_SQL_TRACE_EXPOSURE, the rule's one home) */
-    "ALTER TABLE trace ADD COLUMN exposure_ms REAL NOT NULL DEFAULT 0;"
-    GD_SQL_TRACE_EXPOSURE ";"
-    /* end 5 -> 6 (#30) */
-    "",
+    GD_SQL_MIGRATE_1_2,
+    GD_SQL_MIGRATE_2_3,
+    GD_SQL_MIGRATE_3_4,
+    GD_SQL_MIGRATE_4_5,
+    GD_SQL_MIGRATE_5_6 "\n" GD_SQL_TRACE_EXPOSURE ";",
 };
 
 /* Brings a database of an older schema version up to this one, under the
