@@ -9,6 +9,35 @@
 
 #include "store/store_int.h"
 
+/* The indexes to drop: their CREATE texts (kept in the gd_bulk) and names. */
+struct indexes {
+    gd_bulk *b;
+    char **names;
+    gd_error *err;
+};
+
+/* gd_store_each row: keeps one index's name and CREATE text. */
+static int add_index(void *ctx, sqlite3_stmt *q)
+{
+    enum { IX_NAME, IX_SQL }; /* the SELECT's ix_name, ix_sql */
+    struct indexes *ix = ctx;
+    gd_bulk *b = ix->b;
+    char **ns = realloc(b->sql, (b->n + 1) * sizeof *ns);
+    if (ns)
+        b->sql = ns;
+    char **nn = ns ? realloc(ix->names, (b->n + 1) * sizeof *nn) : NULL;
+    if (nn)
+        ix->names = nn;
+    if (!ns || !nn)
+        return gd_error_set(ix->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, IX_SQL));
+    ix->names[b->n] = strdup((const char *)sqlite3_column_text(q, IX_NAME));
+    b->n++;
+    if (!b->sql[b->n - 1] || !ix->names[b->n - 1])
+        return gd_error_set(ix->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return GD_OK;
+}
+
 int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err)
 {
     return gd_bulk_begin_tables(s, b, GD_BULK_LOAD_TABLES, err);
@@ -29,32 +58,16 @@ int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, gd_error *
     sqlite3_finalize(q);
     if (!empty)
         return GD_OK;
-    enum { IX_NAME, IX_SQL }; /* the index's name and its CREATE text */
     char sql[512];
-    snprintf(sql, sizeof sql, "SELECT name, sql FROM sqlite_schema WHERE type = 'index'"
-                              " AND sql IS NOT NULL AND tbl_name IN (%s) ORDER BY rowid", tables);
+    snprintf(sql, sizeof sql, "SELECT name AS ix_name, sql AS ix_sql FROM sqlite_schema"
+                              " WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (%s)"
+                              " ORDER BY rowid", tables);
     q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
-    char **names = NULL;
-    while (!rc && sqlite3_step(q) == SQLITE_ROW) {
-        char **ns = realloc(b->sql, (b->n + 1) * sizeof *ns);
-        char **nn = ns ? realloc(names, (b->n + 1) * sizeof *nn) : NULL;
-        if (ns)
-            b->sql = ns;
-        if (nn)
-            names = nn;
-        if (!ns || !nn) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-            break;
-        }
-        b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, IX_SQL));
-        names[b->n] = strdup((const char *)sqlite3_column_text(q, IX_NAME));
-        b->n++;
-        if (!b->sql[b->n - 1] || !names[b->n - 1])
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    }
-    sqlite3_finalize(q);
+    struct indexes ix = {b, NULL, err};
+    rc = gd_store_each(s, q, add_index, &ix, err);
+    char **names = ix.names;
     /* dropped once the schema query is finished (a running one locks it) */
     for (size_t i = 0; i < b->n && !rc; i++) {
         char drop[256];

@@ -19,6 +19,21 @@ static int run_with_ids(gd_store *s, const char *sql, const char *ids, gd_error 
     return rc;
 }
 
+struct names {
+    json_t *list;
+    gd_error *err;
+};
+
+/* gd_store_each row: appends the table name (the query's one column). */
+static int add_name(void *ctx, sqlite3_stmt *q)
+{
+    struct names *n = ctx;
+    json_t *name = json_string((const char *)sqlite3_column_text(q, 0));
+    if (!name || json_array_append_new(n->list, name))
+        return gd_error_set(n->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return GD_OK;
+}
+
 /* Deletes the rows of the traces `ids` (a JSON array) from every table with
  * a `trace` column (found from the schema, so a new table is never
  * forgotten), the view rows of their dumps, and the traces: one statement
@@ -42,10 +57,17 @@ static int rm_all(gd_store *s, const char *ids, gd_error *err)
         err);
     if (!t)
         return err->code;
-    json_t *names = json_array();
-    while (sqlite3_step(t) == SQLITE_ROW)
-        json_array_append_new(names, json_string((const char *)sqlite3_column_text(t, 0)));
-    sqlite3_finalize(t);
+    struct names n = {json_array(), err};
+    if (!n.list) {
+        sqlite3_finalize(t);
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
+    /* the names first: no table is written while the schema is read */
+    if ((rc = gd_store_each(s, t, add_name, &n, err))) {
+        json_decref(n.list);
+        return rc;
+    }
+    json_t *names = n.list;
     size_t i;
     json_t *name;
     json_array_foreach(names, i, name) {

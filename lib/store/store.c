@@ -87,13 +87,14 @@ int gd_store_exec(gd_store *s, const char *sql, gd_error *err)
     return GD_OK;
 }
 
-static int user_version(gd_store *s, int *v, gd_error *err)
+/* The one integer that `sql` (a PRAGMA or a count) gives, into *v: GD_OK,
+ * or GD_ERR_* "database" with err set when it gives no row. */
+static int one_int(gd_store *s, const char *sql, int *v, gd_error *err)
 {
-    sqlite3_stmt *st = gd_store_prepare(s, "PRAGMA user_version", err);
+    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
+    if (sqlite3_step(st) != SQLITE_ROW) {
         sqlite3_finalize(st);
         return gd_store_fail(s, err, "database");
     }
@@ -102,51 +103,31 @@ static int user_version(gd_store *s, int *v, gd_error *err)
     return GD_OK;
 }
 
+static int user_version(gd_store *s, int *v, gd_error *err)
+{
+    return one_int(s, "PRAGMA user_version", v, err);
+}
+
 static int application_id(gd_store *s, int *id, gd_error *err)
 {
-    sqlite3_stmt *st = gd_store_prepare(s, "PRAGMA application_id", err);
-    if (!st)
-        return err->code;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return gd_store_fail(s, err, "database");
-    }
-    *id = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return GD_OK;
+    return one_int(s, "PRAGMA application_id", id, err);
 }
 
 /* 1 when the database has godeye's core tables (a database of godeye from
  * before GD_APPLICATION_ID), else 0. */
 static int godeye_tables(gd_store *s, int *yes, gd_error *err)
 {
-    sqlite3_stmt *st = gd_store_prepare(s,
-                                        "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-                                        " AND name IN ('trace', 'dispatch', 'block')",
-                                        err);
-    if (!st)
-        return err->code;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return gd_store_fail(s, err, "database");
-    }
-    *yes = sqlite3_column_int(st, 0) == 3;
-    sqlite3_finalize(st);
-    return GD_OK;
+    int n = 0, rc = one_int(s,
+                            "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                            " AND name IN ('trace', 'dispatch', 'block')",
+                            &n, err);
+    *yes = n == 3;
+    return rc;
 }
 
 static int table_count(gd_store *s, int *n, gd_error *err)
 {
-    sqlite3_stmt *st = gd_store_prepare(s, "SELECT count(*) FROM sqlite_master", err);
-    if (!st)
-        return err->code;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return gd_store_fail(s, err, "database");
-    }
-    *n = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return GD_OK;
+    return one_int(s, "SELECT count(*) FROM sqlite_master", n, err);
 }
 
 /* Runs a statement, retrying while another connection holds a lock that the
