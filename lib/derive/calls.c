@@ -8,6 +8,8 @@
 
 #include "core/util.h"
 
+#include "calls_window_sql.h" /* GD_SQL_CALLS_WINDOW: lib/sql/calls-window.sql, generated */
+
 /* ---- method names ------------------------------------------------------------ */
 
 /* Names of a method id (owned copies in *out); GD_ERR_DATA when missing. */
@@ -66,20 +68,7 @@ void gd_calls_at(sqlite3_stmt *q, int col, gd_call *c)
 int gd_calls_window(gd_store *s, int64_t trace, int64_t pid, int64_t tid, double a, double b,
                     gd_call_fn fn, void *ctx, gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_cached(
-        s,
-        "WITH RECURSIVE anc(id) AS ("
-        " SELECT id FROM (SELECT id FROM call WHERE trace = ?1 AND pid = ?2 AND tid = ?3"
-        "  AND start_ms = (SELECT max(start_ms) FROM call WHERE trace = ?1 AND pid = ?2"
-        "  AND tid = ?3 AND start_ms <= ?4) ORDER BY depth DESC, id DESC LIMIT 1)"
-        " UNION ALL SELECT c.parent FROM call c JOIN anc ON c.id = anc.id WHERE c.parent IS NOT NULL)"
-        " SELECT id, parent, method, start_ms, end_ms, depth, open FROM call"
-        "  WHERE id IN (SELECT id FROM anc) AND end_ms > ?4"
-        " UNION ALL"
-        " SELECT id, parent, method, start_ms, end_ms, depth, open FROM call"
-        "  WHERE trace = ?1 AND pid = ?2 AND tid = ?3 AND start_ms > ?4 AND start_ms < ?5"
-        " ORDER BY 4, 6, 1",
-        err);
+    sqlite3_stmt *q = gd_store_cached(s, GD_SQL_CALLS_WINDOW, err);
     if (!q)
         return err->code ? err->code : GD_ERR_IO;
     sqlite3_bind_int64(q, 1, trace);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "startup_phase_sql.h" /* GD_SQL_STARTUP_PHASE: lib/sql/startup-phase.sql, generated */
+
 /* The trace's slices (?1): a main thread's outermost ones are dispatches,
  * the rest calls (their "Class#name" split undone). */
 #define SLICES                                                                                     \
@@ -28,19 +30,7 @@ typedef struct launch {
 static int put_phase(gd_store *st, const launch *l, const char *phase, double ts, double dur,
                      long slices, gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_cached(
-        st,
-        "INSERT INTO startup_phase (startup, phase, ts_ms, dur_ms, slices, running_ms, runnable_ms,"
-        " sleeping_ms, blocked_ms) SELECT ?1, ?2, ?3, ?4, ?5,"
-        " CASE WHEN h THEN total(CASE WHEN state = 'Running' THEN ov END) END,"
-        " CASE WHEN h THEN total(CASE WHEN state IN ('R', 'R+') THEN ov END) END,"
-        " CASE WHEN h THEN total(CASE WHEN state = 'S' THEN ov END) END,"
-        " CASE WHEN h THEN total(CASE WHEN state GLOB 'D*' THEN ov END) END"
-        " FROM (SELECT EXISTS (SELECT 1 FROM thread_state WHERE trace = ?6 AND tid = ?7) AS h)"
-        " LEFT JOIN (SELECT state, max(0, min(coalesce(ts_ms + dur_ms, ?3 + ?4), ?3 + ?4)"
-        " - max(ts_ms, ?3)) AS ov FROM thread_state WHERE trace = ?6 AND tid = ?7"
-        " AND ts_ms < ?3 + ?4 AND (dur_ms IS NULL OR ts_ms + dur_ms > ?3)) ON 1",
-        err);
+    sqlite3_stmt *q = gd_store_cached(st, GD_SQL_STARTUP_PHASE, err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, l->id);

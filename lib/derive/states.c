@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "binder_aidl_name_sql.h" /* GD_SQL_BINDER_AIDL_NAME: lib/sql/binder-aidl-name.sql */
+
 /* The state's class: 0 running, 1 runnable, 2 sleeping, 3 uninterruptible, 4 other. */
 int gd_state_class(const char *st)
 {
@@ -514,18 +516,7 @@ int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err)
     gd_store_release(s, h);
     if (rc || !any)
         return rc;
-    sqlite3_stmt *u = gd_store_cached(
-        s,
-        "UPDATE binder_txn SET aidl_name = (SELECT m.name FROM call c JOIN method m ON m.id = c.method"
-        " WHERE c.trace = ?1 AND c.pid = binder_txn.server_pid AND c.tid = binder_txn.server_tid"
-        " AND c.start_ms >= binder_txn.server_ts_ms AND c.start_ms <= CASE"
-        " WHEN binder_txn.server_dur_ms IS NOT NULL THEN binder_txn.server_ts_ms + binder_txn.server_dur_ms"
-        " ELSE coalesce((SELECT min(b2.server_ts_ms) FROM binder_txn b2 WHERE b2.trace = ?1"
-        " AND b2.server_tid = binder_txn.server_tid AND b2.server_ts_ms > binder_txn.server_ts_ms), 1e308) END"
-        " AND m.class = '' AND (m.name GLOB 'AIDL::*Server' OR m.name GLOB 'AIDL::*server'"
-        " OR m.name GLOB 'HIDL::*server') ORDER BY c.depth, c.start_ms LIMIT 1)"
-        " WHERE trace = ?1 AND server_tid IS NOT NULL AND server_ts_ms IS NOT NULL AND server_pid IS NOT NULL",
-        err);
+    sqlite3_stmt *u = gd_store_cached(s, GD_SQL_BINDER_AIDL_NAME, err);
     if (!u)
         return err->code;
     sqlite3_bind_int64(u, 1, trace);
