@@ -345,6 +345,108 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
 }
 
+/* each_block's rows, each filled (from the stored block or derived now)
+ * and handed to fn (gd_store_each's callback) */
+struct each_ctx {
+    gd_store *s;
+    const gd_blocks_query *bq;
+    int light;
+    cfg_list cfgs;
+    gd_deriver *dv;
+    sqlite3_stmt *mem_q; /* memory of blocks derived on the fly */
+    block_row b;
+    int have_states; /* which "why" data is stored at all (#26) */
+    int have_t;      /* ...in the trace have_trace */
+    int64_t have_trace;
+    block_fn fn;
+    void *ctx;
+    gd_error *err;
+};
+
+static int each_block_row(void *ctx, sqlite3_stmt *q)
+{
+    struct each_ctx *c = ctx;
+    gd_store *s = c->s;
+    gd_error *err = c->err;
+    gd_rowb *f = &c->b.b;
+    int rc = GD_OK;
+    double dur = sqlite3_column_double(q, B_DUR);
+    /* the kind filter in the SQL (KIND_FILTER) is the same rule */
+    gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, B_LONG),
+                                       sqlite3_column_double(q, B_ANR));
+    int64_t trace = sqlite3_column_int64(q, B_TRACE);
+    gd_col_value(q, B_ID, gd_rowb_add(f, "id"));
+    gd_col_value(q, B_TRACE, gd_rowb_add(f, "trace"));
+    gd_col_value(q, B_PID, gd_rowb_add(f, "pid"));
+    gd_col_value(q, B_PROCESS, gd_rowb_add(f, "process"));
+    gd_col_value(q, B_TID, gd_rowb_add(f, "tid"));
+    gd_col_value(q, B_THREAD, gd_rowb_add(f, "thread"));
+    double start = sqlite3_column_double(q, B_START);
+    gd_rowb_real(f, "start_ms", gd_ms_round(start));
+    gd_rowb_real(f, "end_ms", gd_ms_round(start + dur));
+    gd_rowb_real(f, "duration_ms", gd_ms_round(dur));
+    set_ms(f, "thread_ms", q, B_THREAD_MS);
+    gd_rowb_text(f, "kind", gd_block_kind_name(k));
+    gd_rowb_bool(f, "unfinished", sqlite3_column_int(q, B_UNFINISHED));
+    int have = sqlite3_column_int(q, B_HAVE);
+    json_t *stacks = NULL;
+    gd_block_info bi;
+    if (have && !c->bq->stacks) {
+        if (sqlite3_column_type(q, B_CPU_BUSY) == SQLITE_NULL)
+            gd_rowb_add(f, "cpu_busy");
+        else
+            gd_rowb_bool(f, "cpu_busy", sqlite3_column_int(q, B_CPU_BUSY));
+        gd_col_value(q, B_SAMPLES, gd_rowb_add(f, "samples"));
+        gd_col_value(q, B_KEY_FRAME, gd_rowb_add(f, "key_frame"));
+        gd_col_value(q, B_GRP, gd_rowb_add(f, "group"));
+        gd_col_value(q, B_GRP_RULE, gd_rowb_add(f, "group_rule"));
+        if (!c->light)
+            set_memory(&c->b, q, B_MM_TS);
+        gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
+        gd_col_value(q, B_BLAME, gd_rowb_add(f, "blame"));
+    } else {
+        /* below the ingest-time cut (or stacks wanted): derive now */
+        const gd_trace_cfg *cfg = cfg_get(s, &c->cfgs, trace, err);
+        if (!cfg || (!c->dv && !(c->dv = gd_deriver_new(s, err))))
+            return err->code ? err->code : GD_ERR_IO;
+        if ((rc = gd_deriver_block(c->dv, cfg, sqlite3_column_int64(q, B_PID), sqlite3_column_int64(q, B_TID),
+                                   start, start + dur, sqlite3_column_int(q, B_UNFINISHED),
+                                   sqlite3_column_int64(q, B_MESSAGE), &bi, c->bq->stacks ? &stacks : NULL,
+                                   err)))
+            return rc;
+        if (bi.cpu_busy < 0)
+            gd_rowb_add(f, "cpu_busy");
+        else
+            gd_rowb_bool(f, "cpu_busy", bi.cpu_busy);
+        gd_rowb_int(f, "samples", bi.samples);
+        gd_rowb_text(f, "key_frame", bi.key_frame);
+        gd_rowb_text(f, "group", bi.group);
+        gd_rowb_text(f, "group_rule", gd_group_rule_name(bi.group_rule));
+        if (!c->light)
+            gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &c->mem_q, bi.memory));
+        gd_rowb_text(f, "blame", bi.blame);
+        gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
+    }
+    /* the block's own trace's data decides which shares are data */
+    if (c->have_states && trace != c->have_trace) {
+        if ((rc = gd_why_have_trace(s, trace, &c->have_t, err))) {
+            json_decref(stacks);
+            return rc;
+        }
+        c->have_trace = trace;
+    }
+    if ((rc = set_states(s, f, c->have_states ? c->have_t : 0, trace, sqlite3_column_int64(q, B_TID), start, dur,
+                         err))) {
+        json_decref(stacks);
+        return rc;
+    }
+    if (stacks)
+        gd_rowb_json(f, "stacks", stacks);
+    int stop = c->fn(c->ctx, &f->row, dur);
+    block_row_clear(&c->b);
+    return stop ? GD_EACH_STOP : GD_OK;
+}
+
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
                       gd_error *err)
 {
@@ -368,107 +470,18 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
     gd_bind_text(q, 3, gd_block_kind_name(bq->kind));
     if (bq->limit > 0)
         sqlite3_bind_int64(q, 4, bq->limit);
-    cfg_list cfgs = {0};
-    gd_deriver *dv = NULL;
-    sqlite3_stmt *mem_q = NULL; /* memory of blocks derived on the fly */
-    int rc = GD_OK, step;
-    block_row b = {0};
-    gd_rowb *f = &b.b;
-    gd_rowb_init(f);
-    int have_states = 0; /* which "why" data is stored at all (#26) */
-    int have_t = 0;      /* ...in the trace have_trace */
-    int64_t have_trace = -1;
-    if ((rc = gd_why_have(s, &have_states, err))) {
+    int rc;
+    struct each_ctx c = {.s = s, .bq = bq, .light = light, .have_trace = -1, .fn = fn, .ctx = ctx, .err = err};
+    gd_rowb_init(&c.b.b);
+    if ((rc = gd_why_have(s, &c.have_states, err))) {
         sqlite3_finalize(q);
         return rc;
     }
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double dur = sqlite3_column_double(q, B_DUR);
-        /* the kind filter in the SQL (KIND_FILTER) is the same rule */
-        gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, B_LONG),
-                                           sqlite3_column_double(q, B_ANR));
-        int64_t trace = sqlite3_column_int64(q, B_TRACE);
-        gd_col_value(q, B_ID, gd_rowb_add(f, "id"));
-        gd_col_value(q, B_TRACE, gd_rowb_add(f, "trace"));
-        gd_col_value(q, B_PID, gd_rowb_add(f, "pid"));
-        gd_col_value(q, B_PROCESS, gd_rowb_add(f, "process"));
-        gd_col_value(q, B_TID, gd_rowb_add(f, "tid"));
-        gd_col_value(q, B_THREAD, gd_rowb_add(f, "thread"));
-        double start = sqlite3_column_double(q, B_START);
-        gd_rowb_real(f, "start_ms", gd_ms_round(start));
-        gd_rowb_real(f, "end_ms", gd_ms_round(start + dur));
-        gd_rowb_real(f, "duration_ms", gd_ms_round(dur));
-        set_ms(f, "thread_ms", q, B_THREAD_MS);
-        gd_rowb_text(f, "kind", gd_block_kind_name(k));
-        gd_rowb_bool(f, "unfinished", sqlite3_column_int(q, B_UNFINISHED));
-        int have = sqlite3_column_int(q, B_HAVE);
-        json_t *stacks = NULL;
-        gd_block_info bi;
-        if (have && !bq->stacks) {
-            if (sqlite3_column_type(q, B_CPU_BUSY) == SQLITE_NULL)
-                gd_rowb_add(f, "cpu_busy");
-            else
-                gd_rowb_bool(f, "cpu_busy", sqlite3_column_int(q, B_CPU_BUSY));
-            gd_col_value(q, B_SAMPLES, gd_rowb_add(f, "samples"));
-            gd_col_value(q, B_KEY_FRAME, gd_rowb_add(f, "key_frame"));
-            gd_col_value(q, B_GRP, gd_rowb_add(f, "group"));
-            gd_col_value(q, B_GRP_RULE, gd_rowb_add(f, "group_rule"));
-            if (!light)
-                set_memory(&b, q, B_MM_TS);
-            gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
-            gd_col_value(q, B_BLAME, gd_rowb_add(f, "blame"));
-        } else {
-            /* below the ingest-time cut (or stacks wanted): derive now */
-            const gd_trace_cfg *cfg = cfg_get(s, &cfgs, trace, err);
-            if (!cfg || (!dv && !(dv = gd_deriver_new(s, err)))) {
-                rc = err->code ? err->code : GD_ERR_IO;
-                break;
-            }
-            if ((rc = gd_deriver_block(dv, cfg, sqlite3_column_int64(q, B_PID), sqlite3_column_int64(q, B_TID),
-                                       start, start + dur, sqlite3_column_int(q, B_UNFINISHED),
-                                       sqlite3_column_int64(q, B_MESSAGE), &bi, bq->stacks ? &stacks : NULL,
-                                       err)))
-                break;
-            if (bi.cpu_busy < 0)
-                gd_rowb_add(f, "cpu_busy");
-            else
-                gd_rowb_bool(f, "cpu_busy", bi.cpu_busy);
-            gd_rowb_int(f, "samples", bi.samples);
-            gd_rowb_text(f, "key_frame", bi.key_frame);
-            gd_rowb_text(f, "group", bi.group);
-            gd_rowb_text(f, "group_rule", gd_group_rule_name(bi.group_rule));
-            if (!light)
-                gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &mem_q, bi.memory));
-            gd_rowb_text(f, "blame", bi.blame);
-            gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
-        }
-        /* the block's own trace's data decides which shares are data */
-        if (have_states && trace != have_trace) {
-            if ((rc = gd_why_have_trace(s, trace, &have_t, err))) {
-                json_decref(stacks);
-                break;
-            }
-            have_trace = trace;
-        }
-        if ((rc = set_states(s, f, have_states ? have_t : 0, trace, sqlite3_column_int64(q, B_TID), start, dur,
-                             err))) {
-            json_decref(stacks);
-            break;
-        }
-        if (stacks)
-            gd_rowb_json(f, "stacks", stacks);
-        int stop = fn(ctx, &f->row, dur);
-        block_row_clear(&b);
-        if (stop)
-            break;
-    }
-    block_row_clear(&b);
-    if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
-    sqlite3_finalize(mem_q);
-    gd_deriver_free(dv);
-    cfg_list_free(&cfgs);
+    rc = gd_store_each(s, q, each_block_row, &c, err);
+    block_row_clear(&c.b);
+    sqlite3_finalize(c.mem_q);
+    gd_deriver_free(c.dv);
+    cfg_list_free(&c.cfgs);
     return rc;
 }
 
@@ -643,6 +656,52 @@ enum { G_GRP = 0, GROUP_COLS(GD_COL_ENUM) G_NCOLS };
 #define KEY_FRAME_COLS(X) X(KF_RULE, "grp_rule")
 enum { KF_FRAME = 0, KEY_FRAME_COLS(GD_COL_ENUM) KF_NCOLS };
 
+/* groups_stored's blocks, added to their groups (gd_store_each's
+ * callback); kf, the query of a group's key frame */
+struct stored_ctx {
+    gd_store *s;
+    groups *gs;
+    sqlite3_stmt *kf;
+    group_acc *g; /* the group being filled */
+    int have_states;
+    gd_error *err;
+};
+
+static int stored_row(void *ctx, sqlite3_stmt *st)
+{
+    struct stored_ctx *c = ctx;
+    groups *gs = c->gs;
+    const char *grp = (const char *)sqlite3_column_text(st, G_GRP);
+    if (!c->g || (grp == NULL) != (c->g->group == NULL) || (grp && strcmp(grp, c->g->group) != 0)) {
+        /* the key frame of the group's longest block stands for it */
+        if (grp)
+            sqlite3_bind_text(c->kf, 1, grp, -1, SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_null(c->kf, 1);
+        int found = sqlite3_step(c->kf) == SQLITE_ROW;
+        const char *frame = found ? (const char *)sqlite3_column_text(c->kf, KF_FRAME) : NULL;
+        const char *rule = found ? (const char *)sqlite3_column_text(c->kf, KF_RULE) : NULL;
+        c->g = group_new(gs, grp, frame, rule);
+        sqlite3_reset(c->kf);
+        if (!c->g)
+            return GD_EACH_STOP; /* gs->oom */
+    }
+    double sh[GD_WHY_NVALUES] = {0};
+    int have = 0;
+    if (c->have_states) {
+        gd_why w;
+        double dur = sqlite3_column_double(st, G_DUR), start = sqlite3_column_double(st, G_START);
+        int64_t trace = sqlite3_column_int64(st, G_TRACE);
+        if (trace_have(c->s, gs, trace, &have, c->err) ||
+            gd_why_in(c->s, have, trace, sqlite3_column_int64(st, G_TID), start, start + dur, &w, c->err))
+            return c->err->code ? c->err->code : GD_EACH_STOP;
+        gd_why_values(&w, have, sh);
+    }
+    if (group_add(gs, c->g, sqlite3_column_double(st, G_DUR), sqlite3_column_int64(st, G_TRACE), sh, have))
+        return GD_EACH_STOP; /* gs->oom */
+    return GD_OK;
+}
+
 /* Groups from the stored block rows in one scan ordered by (group,
  * duration): one group's durations in memory at a time.  Used when every
  * selected dispatch has a stored block row (threshold at or above each
@@ -673,45 +732,21 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
         sqlite3_finalize(st);
         return err->code;
     }
-    int step;
-    group_acc *g = NULL;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *grp = (const char *)sqlite3_column_text(st, G_GRP);
-        if (!g || (grp == NULL) != (g->group == NULL) || (grp && strcmp(grp, g->group) != 0)) {
-            /* the key frame of the group's longest block stands for it */
-            if (grp)
-                sqlite3_bind_text(kf, 1, grp, -1, SQLITE_TRANSIENT);
-            else
-                sqlite3_bind_null(kf, 1);
-            int found = sqlite3_step(kf) == SQLITE_ROW;
-            const char *frame = found ? (const char *)sqlite3_column_text(kf, KF_FRAME) : NULL;
-            const char *rule = found ? (const char *)sqlite3_column_text(kf, KF_RULE) : NULL;
-            g = group_new(gs, grp, frame, rule);
-            sqlite3_reset(kf);
-            if (!g)
-                break;
-        }
-        double sh[GD_WHY_NVALUES] = {0};
-        int have = 0;
-        if (have_states) {
-            gd_why w;
-            double dur = sqlite3_column_double(st, G_DUR), start = sqlite3_column_double(st, G_START);
-            int64_t trace = sqlite3_column_int64(st, G_TRACE);
-            if (trace_have(s, gs, trace, &have, err) ||
-                gd_why_in(s, have, trace, sqlite3_column_int64(st, G_TID), start, start + dur, &w, err)) {
-                sqlite3_finalize(st);
-                sqlite3_finalize(kf);
-                return err->code;
-            }
-            gd_why_values(&w, have, sh);
-        }
-        if (group_add(gs, g, sqlite3_column_double(st, G_DUR), sqlite3_column_int64(st, G_TRACE), sh, have))
-            break;
-    }
-    int rc = (!gs->oom && step != SQLITE_DONE) ? gd_store_fail(s, err, "database read") : GD_OK;
-    sqlite3_finalize(st);
+    struct stored_ctx c = {s, gs, kf, NULL, have_states, err};
+    int rc = gd_store_each(s, st, stored_row, &c, err);
     sqlite3_finalize(kf);
     return rc;
+}
+
+/* A trace's app version, by its id, into the object ctx (gd_store_each's
+ * callback). */
+enum { V_ID, V_NAME }; /* "SELECT id, version_name FROM trace ..." */
+static int version_row(void *ctx, sqlite3_stmt *vq)
+{
+    char id[32];
+    snprintf(id, sizeof id, "%lld", (long long)sqlite3_column_int64(vq, V_ID));
+    json_object_set_new(ctx, id, gd_col_text(vq, V_NAME));
+    return GD_OK;
 }
 
 int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
@@ -743,17 +778,12 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
      * was seen in */
     json_t *versions = json_object();
     if (!rc) {
-        enum { V_ID, V_NAME };
         sqlite3_stmt *vq = gd_store_prepare(s, "SELECT id, version_name FROM trace"
                                                " WHERE version_name IS NOT NULL", err);
         if (!vq)
             rc = err->code;
-        while (vq && sqlite3_step(vq) == SQLITE_ROW) {
-            char id[32];
-            snprintf(id, sizeof id, "%lld", (long long)sqlite3_column_int64(vq, V_ID));
-            json_object_set_new(versions, id, gd_col_text(vq, V_NAME));
-        }
-        sqlite3_finalize(vq);
+        else /* a read error leaves versions unknown (as before) */
+            gd_store_each(s, vq, version_row, versions, NULL);
     }
     if (!rc) {
         if (gs.n) /* gd_sort(NULL, 0) is undefined */

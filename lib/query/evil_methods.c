@@ -59,21 +59,90 @@ static int items_preorder(items *it)
     return 0;
 }
 
+/* The first row's id into the int64_t ctx (gd_store_each's callback). */
+enum { MD_ID }; /* "SELECT id FROM method ..." */
+static int first_id(void *ctx, sqlite3_stmt *q)
+{
+    *(int64_t *)ctx = sqlite3_column_int64(q, MD_ID);
+    return GD_EACH_STOP;
+}
+
 static int64_t matrix_dispatch_id(gd_store *s)
 {
     sqlite3_stmt *q = gd_store_prepare(
         s, "SELECT id FROM method WHERE class = 'matrix' AND name = 'dispatch' AND desc IS NULL", NULL);
     int64_t id = -1;
-    if (q && sqlite3_step(q) == SQLITE_ROW)
-        id = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
+    if (q)
+        gd_store_each(s, q, first_id, &id, NULL);
     return id;
+}
+
+/* gd_query_evil_methods' dispatches: each one's calls walked, the evil
+ * ones (their methods cost >= evil_ms) handed on (gd_store_each's
+ * callback); nq, the method-name query, prepared on first use */
+enum { EV_ID, EV_TRACE, EV_PID, EV_TID, EV_START, EV_DUR }; /* the SELECT's columns, in order */
+struct evil_ctx {
+    gd_store *s;
+    const gd_methods_query *q;
+    int64_t dispatch_method;
+    sqlite3_stmt *nq;
+    gd_row_fn fn;
+    void *ctx;
+    gd_error *err;
+};
+
+static int evil_row(void *ctx, sqlite3_stmt *st)
+{
+    struct evil_ctx *c = ctx;
+    gd_store *s = c->s;
+    gd_error *err = c->err;
+    int64_t trace = sqlite3_column_int64(st, EV_TRACE), pid = sqlite3_column_int64(st, EV_PID),
+            tid = sqlite3_column_int64(st, EV_TID);
+    double a = sqlite3_column_double(st, EV_START), dur = sqlite3_column_double(st, EV_DUR);
+    items it = {0};
+    int rc = gd_calls_walk(s, trace, pid, tid, a, a + dur, item_call, &it, err);
+    if (!rc && items_preorder(&it))
+        rc = -1;
+    if (rc == -1 || it.oom)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (rc || it.n == 0 || !(it.root_cost >= c->q->evil_ms)) {
+        free(it.v);
+        free(it.seq);
+        return rc;
+    }
+    double stack_cost = dur > it.root_cost ? dur : it.root_cost;
+    long k = gd_ct_stack_key(it.v, it.n, stack_cost, c->dispatch_method);
+    gd_mname m;
+    if ((rc = gd_calls_name(s, &c->nq, it.v[k].method, &m, err))) {
+        free(it.v);
+        free(it.seq);
+        return rc;
+    }
+    char full[2048];
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(trace));
+    json_object_set_new(row, "id", json_integer(sqlite3_column_int64(st, EV_ID)));
+    json_object_set_new(row, "pid", json_integer(pid));
+    json_object_set_new(row, "tid", json_integer(tid));
+    json_object_set_new(row, "start_ms", gd_mq_ms(a));
+    json_object_set_new(row, "end_ms", gd_mq_ms(a + dur));
+    json_object_set_new(row, "duration_ms", gd_mq_ms(dur));
+    json_object_set_new(row, "cost_ms", gd_mq_ms(it.root_cost));
+    json_object_set_new(row, "stack_key", json_string(gd_calls_dotted(&m, full, sizeof full)));
+    json_object_set_new(row, "stack_key_desc", m.desc ? json_string(m.desc) : json_null());
+    json_object_set_new(row, "stack_key_depth", json_integer(it.v[k].depth));
+    json_object_set_new(row, "stack_key_cost_ms", gd_mq_ms(it.v[k].cost));
+    gd_calls_name_free(&m);
+    free(it.v);
+    free(it.seq);
+    int stop = c->fn(c->ctx, row);
+    json_decref(row);
+    return stop ? GD_EACH_STOP : GD_OK;
 }
 
 int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
-    enum { EV_ID, EV_TRACE, EV_PID, EV_TID, EV_START, EV_DUR }; /* the SELECT's columns, in order */
     sqlite3_stmt *st = gd_mq_prepare(
         s, q,
         "SELECT c.id, c.trace, c.pid, c.tid, c.start_ms, c.dur_ms FROM dispatch c"
@@ -83,59 +152,8 @@ int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, 
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
     sqlite3_bind_double(st, 1, q->evil_ms);
-    int64_t dispatch_method = matrix_dispatch_id(s);
-    sqlite3_stmt *nq = NULL;
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t trace = sqlite3_column_int64(st, EV_TRACE), pid = sqlite3_column_int64(st, EV_PID),
-                tid = sqlite3_column_int64(st, EV_TID);
-        double a = sqlite3_column_double(st, EV_START), dur = sqlite3_column_double(st, EV_DUR);
-        items it = {0};
-        rc = gd_calls_walk(s, trace, pid, tid, a, a + dur, item_call, &it, err);
-        if (!rc && items_preorder(&it))
-            rc = -1;
-        if (rc == -1 || it.oom)
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-        if (rc || it.n == 0 || !(it.root_cost >= q->evil_ms)) {
-            free(it.v);
-            free(it.seq);
-            if (rc)
-                break;
-            continue;
-        }
-        double stack_cost = dur > it.root_cost ? dur : it.root_cost;
-        long k = gd_ct_stack_key(it.v, it.n, stack_cost, dispatch_method);
-        gd_mname m;
-        if ((rc = gd_calls_name(s, &nq, it.v[k].method, &m, err))) {
-            free(it.v);
-            free(it.seq);
-            break;
-        }
-        char full[2048];
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(trace));
-        json_object_set_new(row, "id", json_integer(sqlite3_column_int64(st, EV_ID)));
-        json_object_set_new(row, "pid", json_integer(pid));
-        json_object_set_new(row, "tid", json_integer(tid));
-        json_object_set_new(row, "start_ms", gd_mq_ms(a));
-        json_object_set_new(row, "end_ms", gd_mq_ms(a + dur));
-        json_object_set_new(row, "duration_ms", gd_mq_ms(dur));
-        json_object_set_new(row, "cost_ms", gd_mq_ms(it.root_cost));
-        json_object_set_new(row, "stack_key", json_string(gd_calls_dotted(&m, full, sizeof full)));
-        json_object_set_new(row, "stack_key_desc", m.desc ? json_string(m.desc) : json_null());
-        json_object_set_new(row, "stack_key_depth", json_integer(it.v[k].depth));
-        json_object_set_new(row, "stack_key_cost_ms", gd_mq_ms(it.v[k].cost));
-        gd_calls_name_free(&m);
-        free(it.v);
-        free(it.seq);
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(nq);
-    sqlite3_finalize(st);
+    struct evil_ctx c = {s, q, matrix_dispatch_id(s), NULL, fn, ctx, err};
+    int rc = gd_store_each(s, st, evil_row, &c, err);
+    sqlite3_finalize(c.nq);
     return rc;
 }

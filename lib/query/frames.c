@@ -48,9 +48,23 @@ static json_t *levels_json(const int64_t *v)
     return o;
 }
 
+/* A block's id added to the array ctx once (gd_store_each_reuse's callback). */
+static int block_id_row(void *ctx, sqlite3_stmt *bq)
+{
+    json_t *arr = ctx;
+    int64_t id = sqlite3_column_int64(bq, BQ_DISPATCH);
+    size_t i, n = json_array_size(arr);
+    for (i = 0; i < n; i++)
+        if (json_integer_value(json_array_get(arr, i)) == id)
+            break;
+    if (i == n)
+        json_array_append_new(arr, json_integer(id));
+    return GD_OK;
+}
+
 /* Adds the ids of the blocks overlapping [start, end) of trace/pid to arr, once each. */
-static int overlapping_blocks(sqlite3_stmt *bq, int64_t trace, int have_pid, int64_t pid, double start,
-                              double end, json_t *arr)
+static int overlapping_blocks(gd_store *s, sqlite3_stmt *bq, int64_t trace, int have_pid, int64_t pid,
+                              double start, double end, json_t *arr)
 {
     sqlite3_bind_int64(bq, 1, trace);
     if (have_pid)
@@ -59,19 +73,10 @@ static int overlapping_blocks(sqlite3_stmt *bq, int64_t trace, int have_pid, int
         sqlite3_bind_null(bq, 2);
     sqlite3_bind_double(bq, 3, start);
     sqlite3_bind_double(bq, 4, end);
-    int step;
-    while ((step = sqlite3_step(bq)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(bq, BQ_DISPATCH);
-        size_t i, n = json_array_size(arr);
-        for (i = 0; i < n; i++)
-            if (json_integer_value(json_array_get(arr, i)) == id)
-                break;
-        if (i == n)
-            json_array_append_new(arr, json_integer(id));
-    }
-    sqlite3_reset(bq);
+    /* the caller reports a read error (gd_store_fail, after the reset) */
+    int rc = gd_store_each_reuse(s, bq, block_id_row, arr, NULL);
     sqlite3_clear_bindings(bq);
-    return step == SQLITE_DONE ? 0 : -1;
+    return rc ? -1 : 0;
 }
 
 typedef struct frame_buf {
@@ -122,6 +127,40 @@ static void timeline_json(const gd_ft_stats *ft, json_t *row)
     json_object_set_new(row, "jank_types", types);
 }
 
+/* frames_row's frames, gathered (gd_store_each_reuse's callback): their
+ * durations into buf, FrameTimeline figures into ft, the blocks under
+ * frozen frames into blocks. */
+struct frame_ctx {
+    gd_store *s;
+    sqlite3_stmt *bq;
+    frame_buf *buf;
+    gd_ft_stats *ft;
+    json_t *blocks;
+    int64_t trace, pid;
+    int have_pid, timeline;
+    gd_error *err;
+};
+
+static int frame_row(void *ctx, sqlite3_stmt *fq)
+{
+    struct frame_ctx *c = ctx;
+    double ts = sqlite3_column_double(fq, FT_TS), dur = sqlite3_column_double(fq, FT_DUR);
+    double vs = sqlite3_column_type(fq, FT_VSYNC) == SQLITE_NULL ? NAN : sqlite3_column_double(fq, FT_VSYNC);
+    if (c->timeline) {
+        int64_t jank = sqlite3_column_type(fq, FT_JANK) == SQLITE_NULL ? 0 : sqlite3_column_int64(fq, FT_JANK);
+        int64_t present = sqlite3_column_type(fq, FT_PRESENT) == SQLITE_NULL ? -1 : sqlite3_column_int64(fq, FT_PRESENT);
+        gd_ft_stats_add(c->ft, jank, present);
+        if (gd_ft_is_dropped(jank))
+            return GD_OK; /* no meaningful duration */
+    }
+    if (buf_push(c->buf, dur, vs))
+        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (gd_frame_is_frozen(dur) &&
+        overlapping_blocks(c->s, c->bq, c->trace, c->have_pid, c->pid, ts, ts + dur, c->blocks))
+        return gd_store_fail(c->s, c->err, "database read");
+    return GD_OK;
+}
+
 /* The row of one (trace, window, pid, frame source) group of frame_time. */
 static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_stmt *g, frame_buf *buf,
                       json_t *row, gd_error *err)
@@ -139,29 +178,8 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     gd_ft_stats ft = {0};
     json_t *blocks = json_array();
     buf->n = 0;
-    int step, rc = GD_OK;
-    while ((step = sqlite3_step(fq)) == SQLITE_ROW) {
-        double ts = sqlite3_column_double(fq, FT_TS), dur = sqlite3_column_double(fq, FT_DUR);
-        double vs = sqlite3_column_type(fq, FT_VSYNC) == SQLITE_NULL ? NAN : sqlite3_column_double(fq, FT_VSYNC);
-        if (timeline) {
-            int64_t jank = sqlite3_column_type(fq, FT_JANK) == SQLITE_NULL ? 0 : sqlite3_column_int64(fq, FT_JANK);
-            int64_t present = sqlite3_column_type(fq, FT_PRESENT) == SQLITE_NULL ? -1 : sqlite3_column_int64(fq, FT_PRESENT);
-            gd_ft_stats_add(&ft, jank, present);
-            if (gd_ft_is_dropped(jank))
-                continue; /* no meaningful duration */
-        }
-        if (buf_push(buf, dur, vs)) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-            break;
-        }
-        if (gd_frame_is_frozen(dur) && overlapping_blocks(bq, trace, have_pid, pid, ts, ts + dur, blocks)) {
-            rc = gd_store_fail(s, err, "database read");
-            break;
-        }
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_reset(fq);
+    struct frame_ctx c = {s, bq, buf, &ft, blocks, trace, pid, have_pid, timeline, err};
+    int rc = gd_store_each_reuse(s, fq, frame_row, &c, err);
     sqlite3_clear_bindings(fq);
     gd_frame_stats st;
     if (!rc)
@@ -196,39 +214,51 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     return GD_OK;
 }
 
+/* matrix_row's issues, added up (gd_store_each_reuse's callback) */
+struct fps_sum {
+    int64_t lv[GD_DROP__COUNT], sum[GD_DROP__COUNT], frames, dropped;
+    double cost; /* Σ frames_i / fps_i: the issues' rendering time in s */
+    long issues, with_fps;
+};
+
+static int fps_row(void *ctx, sqlite3_stmt *mq)
+{
+    struct fps_sum *a = ctx;
+    int64_t fi = 0;
+    for (int l = 0; l < GD_DROP__COUNT; l++) {
+        if (sqlite3_column_type(mq, FP_FRAMES + l) != SQLITE_NULL) {
+            int64_t v = sqlite3_column_int64(mq, FP_FRAMES + l);
+            a->lv[l] += v, fi += v;
+        }
+        if (sqlite3_column_type(mq, FP_DROPPED + l) != SQLITE_NULL) {
+            int64_t v = sqlite3_column_int64(mq, FP_DROPPED + l);
+            a->sum[l] += v, a->dropped += v;
+        }
+    }
+    a->frames += fi;
+    double fps = sqlite3_column_type(mq, FP_FPS) == SQLITE_NULL ? 0 : sqlite3_column_double(mq, FP_FPS);
+    if (fps > 0 && fi > 0) {
+        a->cost += (double)fi / fps;
+        a->with_fps++;
+    }
+    a->issues++;
+    return GD_OK;
+}
+
 /* The row of one (trace, scene) of Matrix Trace_FPS issues: their counts summed. */
 static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *row, gd_error *err)
 {
     sqlite3_bind_int64(mq, 1, sqlite3_column_int64(g, GR_TRACE));
     bind_text_or_null(mq, 2, g, GR_WINDOW);
-    int64_t lv[GD_DROP__COUNT] = {0}, sum[GD_DROP__COUNT] = {0}, frames = 0, dropped = 0;
-    double cost = 0; /* Σ frames_i / fps_i: the issues' rendering time in s */
-    long issues = 0, with_fps = 0;
-    int step;
-    while ((step = sqlite3_step(mq)) == SQLITE_ROW) {
-        int64_t fi = 0;
-        for (int l = 0; l < GD_DROP__COUNT; l++) {
-            if (sqlite3_column_type(mq, FP_FRAMES + l) != SQLITE_NULL) {
-                int64_t a = sqlite3_column_int64(mq, FP_FRAMES + l);
-                lv[l] += a, fi += a;
-            }
-            if (sqlite3_column_type(mq, FP_DROPPED + l) != SQLITE_NULL) {
-                int64_t b = sqlite3_column_int64(mq, FP_DROPPED + l);
-                sum[l] += b, dropped += b;
-            }
-        }
-        frames += fi;
-        double fps = sqlite3_column_type(mq, FP_FPS) == SQLITE_NULL ? 0 : sqlite3_column_double(mq, FP_FPS);
-        if (fps > 0 && fi > 0) {
-            cost += (double)fi / fps;
-            with_fps++;
-        }
-        issues++;
-    }
-    sqlite3_reset(mq);
+    struct fps_sum a = {.frames = 0};
+    /* the read error is reported after the reset, as it always was */
+    int rc = gd_store_each_reuse(s, mq, fps_row, &a, NULL);
     sqlite3_clear_bindings(mq);
-    if (step != SQLITE_DONE)
+    if (rc)
         return gd_store_fail(s, err, "database read");
+    int64_t *lv = a.lv, *sum = a.sum, frames = a.frames, dropped = a.dropped;
+    double cost = a.cost;
+    long issues = a.issues, with_fps = a.with_fps;
     json_object_set_new(row, "frames", json_integer(frames));
     static const char *const absent[] = {"slow", "frozen", "p50_ms", "p90_ms", "p95_ms", "p99_ms",
                                          "max_ms", "vsync_ms"};
@@ -245,6 +275,34 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
     json_object_set_new(row, "frame_source", json_null());
     timeline_null(row);
     return GD_OK;
+}
+
+/* gd_query_frames' groups, each built and handed on (gd_store_each's
+ * callback) */
+struct groups_ctx {
+    gd_store *s;
+    sqlite3_stmt *fq, *bq, *mq;
+    frame_buf *buf;
+    gd_row_fn fn;
+    void *ctx;
+    gd_error *err;
+};
+
+static int group_row(void *ctx, sqlite3_stmt *g)
+{
+    struct groups_ctx *c = ctx;
+    int matrix = sqlite3_column_int(g, GR_MATRIX);
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, GR_TRACE)));
+    json_object_set_new(row, "pid", sqlite3_column_type(g, GR_PID) == SQLITE_NULL
+                                        ? json_null()
+                                        : json_integer(sqlite3_column_int64(g, GR_PID)));
+    json_object_set_new(row, "window", gd_col_text(g, GR_WINDOW));
+    json_object_set_new(row, "source", json_string(matrix ? "matrix" : "frames"));
+    int rc = matrix ? matrix_row(c->s, c->mq, g, row, c->err) : frames_row(c->s, c->fq, c->bq, g, c->buf, row, c->err);
+    int stop = rc ? 1 : c->fn(c->ctx, row);
+    json_decref(row);
+    return rc ? rc : stop ? GD_EACH_STOP : GD_OK;
 }
 
 int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err)
@@ -280,7 +338,7 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
                                              " WHERE trace = ?1 AND scene IS ?2 ORDER BY id",
                                              err)
                           : NULL;
-    int rc = GD_OK, step = SQLITE_DONE;
+    int rc = GD_OK;
     frame_buf buf = {0};
     if (!mq) {
         rc = err->code ? err->code : GD_ERR_IO;
@@ -288,23 +346,9 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     }
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
-    while ((step = sqlite3_step(g)) == SQLITE_ROW) {
-        int matrix = sqlite3_column_int(g, GR_MATRIX);
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, GR_TRACE)));
-        json_object_set_new(row, "pid", sqlite3_column_type(g, GR_PID) == SQLITE_NULL
-                                            ? json_null()
-                                            : json_integer(sqlite3_column_int64(g, GR_PID)));
-        json_object_set_new(row, "window", gd_col_text(g, GR_WINDOW));
-        json_object_set_new(row, "source", json_string(matrix ? "matrix" : "frames"));
-        rc = matrix ? matrix_row(s, mq, g, row, err) : frames_row(s, fq, bq, g, &buf, row, err);
-        int stop = rc ? 1 : fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
+    struct groups_ctx c = {s, fq, bq, mq, &buf, fn, ctx, err};
+    rc = gd_store_each(s, g, group_row, &c, err);
+    g = NULL; /* finalized by gd_store_each */
 out:
     free(buf.f);
     sqlite3_finalize(g);
@@ -312,6 +356,39 @@ out:
     sqlite3_finalize(bq);
     sqlite3_finalize(mq);
     return rc;
+}
+
+/* gd_query_frame_summaries' rows gathered into summaries (gd_store_each's
+ * callback): `row`, the summary being built, is handed on when the next
+ * one starts. */
+struct summary_ctx {
+    json_t *row, *figures;
+    int64_t cur;
+    gd_row_fn fn;
+    void *ctx;
+};
+
+static int summary_row(void *ctx, sqlite3_stmt *g)
+{
+    struct summary_ctx *c = ctx;
+    int64_t id = sqlite3_column_int64(g, SM_ID);
+    if (c->row && id != c->cur) {
+        int stop = c->fn(c->ctx, c->row);
+        json_decref(c->row);
+        c->row = NULL;
+        if (stop)
+            return GD_EACH_STOP;
+    }
+    if (!c->row) {
+        c->cur = id;
+        c->row = json_pack("{s:I s:o s:o s:s s:o}", "trace", (json_int_t)sqlite3_column_int64(g, SM_TRACE), "pid",
+                           gd_col_json(g, SM_PID), "window", gd_col_text(g, SM_WINDOW), "period", "since app start",
+                           "figures", json_object());
+        c->figures = json_object_get(c->row, "figures");
+    }
+    if (sqlite3_column_type(g, SM_NAME) != SQLITE_NULL)
+        json_object_set_new(c->figures, (const char *)sqlite3_column_text(g, SM_NAME), gd_col_text(g, SM_VALUE));
+    return GD_OK;
 }
 
 /* One frame summary with its figures: the rows of one summary, one figure
@@ -331,32 +408,10 @@ int gd_query_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn
         return err->code;
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
-    json_t *row = NULL, *figures = NULL;
-    int64_t cur = 0;
-    int step, stop = 0;
-    while ((step = sqlite3_step(g)) == SQLITE_ROW) {
-        int64_t id = sqlite3_column_int64(g, SM_ID);
-        if (row && id != cur) {
-            stop = fn(ctx, row);
-            json_decref(row);
-            row = NULL;
-            if (stop)
-                break;
-        }
-        if (!row) {
-            cur = id;
-            row = json_pack("{s:I s:o s:o s:s s:o}", "trace", (json_int_t)sqlite3_column_int64(g, SM_TRACE), "pid",
-                            gd_col_json(g, SM_PID), "window", gd_col_text(g, SM_WINDOW), "period", "since app start",
-                            "figures", json_object());
-            figures = json_object_get(row, "figures");
-        }
-        if (sqlite3_column_type(g, SM_NAME) != SQLITE_NULL)
-            json_object_set_new(figures, (const char *)sqlite3_column_text(g, SM_NAME), gd_col_text(g, SM_VALUE));
-    }
-    int rc = !stop && step != SQLITE_DONE ? gd_store_fail(s, err, "database read") : GD_OK;
-    if (row && !rc)
-        fn(ctx, row);
-    json_decref(row);
-    sqlite3_finalize(g);
+    struct summary_ctx c = {NULL, NULL, 0, fn, ctx};
+    int rc = gd_store_each(s, g, summary_row, &c, err);
+    if (c.row && !rc)
+        fn(ctx, c.row);
+    json_decref(c.row);
     return rc;
 }

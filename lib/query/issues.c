@@ -559,6 +559,30 @@ int gd_query_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_er
 enum { AC_ANR, AC_OTHER };
 enum { AC_BLOCKS };
 
+/* gd_query_anr_count's one row of each query (gd_store_each's callbacks);
+ * `found` says there was one. */
+struct anr_count_ctx {
+    gd_anr_counts *out;
+    int found;
+};
+
+static int anr_dumps_row(void *ctx, sqlite3_stmt *q)
+{
+    struct anr_count_ctx *c = ctx;
+    c->out->dumps = sqlite3_column_int64(q, AC_ANR);
+    c->out->snapshots = sqlite3_column_int64(q, AC_OTHER);
+    c->found = 1;
+    return GD_EACH_STOP;
+}
+
+static int anr_blocks_row(void *ctx, sqlite3_stmt *q)
+{
+    struct anr_count_ctx *c = ctx;
+    c->out->blocks = sqlite3_column_int64(q, AC_BLOCKS);
+    c->found = 1;
+    return GD_EACH_STOP;
+}
+
 int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
 {
     char filt[4096], sql[12288];
@@ -569,14 +593,10 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
-    int r = sqlite3_step(q);
-    if (r == SQLITE_ROW) {
-        out->dumps = sqlite3_column_int64(q, AC_ANR);
-        out->snapshots = sqlite3_column_int64(q, AC_OTHER);
-    }
-    sqlite3_finalize(q);
-    if (r != SQLITE_ROW)
-        return gd_store_fail(s, err, "database read");
+    struct anr_count_ctx c = {out, 0};
+    int rc = gd_store_each(s, q, anr_dumps_row, &c, err);
+    if (rc || !c.found)
+        return rc ? rc : gd_store_fail(s, err, "database read");
     /* an ANR-kind block is the same ANR as a dump of its process taken
      * during it or within the trace's ANR threshold after its end (the
      * system dumps once its timeout fired; an unfinished block ends with
@@ -590,12 +610,9 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
              " WHERE " GD_SQL_DUMP_OF_BLOCK("v", "d", "t") " %s)", filt, vfilt);
     if (!(q = gd_store_prepare(s, sql, err)))
         return err->code;
-    r = sqlite3_step(q);
-    if (r == SQLITE_ROW)
-        out->blocks = sqlite3_column_int64(q, AC_BLOCKS);
-    sqlite3_finalize(q);
-    if (r != SQLITE_ROW)
-        return gd_store_fail(s, err, "database read");
+    c.found = 0;
+    if ((rc = gd_store_each(s, q, anr_blocks_row, &c, err)) || !c.found)
+        return rc ? rc : gd_store_fail(s, err, "database read");
     out->total = out->dumps + out->blocks;
     return 0;
 }

@@ -71,6 +71,44 @@ static int emit_tree(gd_store *s, gd_ctt *t, int64_t trace, int64_t tid, gd_row_
 
 static int feed_tree(void *ctx, const gd_call *c) { return gd_ctt_add(ctx, c); }
 
+/* The SELECT's columns: the thread, then the call's own (gd_calls_at). */
+enum { CT_TRACE, CT_PID, CT_TID, CT_CALL };
+
+/* The calls of every thread in (thread, start) order, one thread's tree
+ * built at a time and emitted when the next thread starts (gd_store_each's
+ * callback; emit_tree's 1, "stop", is returned as such) */
+struct tree_ctx {
+    gd_store *s;
+    gd_ctt *t;
+    int64_t trace, pid, tid;
+    gd_row_fn fn;
+    void *ctx;
+    gd_error *err;
+};
+
+static int tree_call_row(void *ctx, sqlite3_stmt *st)
+{
+    struct tree_ctx *c = ctx;
+    int64_t tr = sqlite3_column_int64(st, CT_TRACE), p = sqlite3_column_int64(st, CT_PID),
+            ti = sqlite3_column_int64(st, CT_TID);
+    if (!c->t || tr != c->trace || p != c->pid || ti != c->tid) {
+        int rc;
+        if (c->t && (rc = emit_tree(c->s, c->t, c->trace, c->tid, c->fn, c->ctx, c->err)))
+            return rc;
+        gd_ctt_free(c->t);
+        if (!(c->t = gd_ctt_new(-INFINITY, INFINITY)))
+            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        c->trace = tr;
+        c->pid = p;
+        c->tid = ti;
+    }
+    gd_call call;
+    gd_calls_at(st, CT_CALL, &call);
+    if (gd_ctt_add(c->t, &call))
+        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return GD_OK;
+}
+
 int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                          gd_error *err)
 {
@@ -99,39 +137,10 @@ int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
         1, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
-    gd_ctt *t = NULL;
-    /* the SELECT's columns: the thread, then the call's own (gd_calls_at) */
-    enum { CT_TRACE, CT_PID, CT_TID, CT_CALL };
-    int64_t trace = 0, pid = 0, tid = 0;
-    int step;
-    rc = GD_OK;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t tr = sqlite3_column_int64(st, CT_TRACE), p = sqlite3_column_int64(st, CT_PID),
-                ti = sqlite3_column_int64(st, CT_TID);
-        if (!t || tr != trace || p != pid || ti != tid) {
-            if (t && (rc = emit_tree(s, t, trace, tid, fn, ctx, err)))
-                break;
-            gd_ctt_free(t);
-            if (!(t = gd_ctt_new(-INFINITY, INFINITY))) {
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-                break;
-            }
-            trace = tr;
-            pid = p;
-            tid = ti;
-        }
-        gd_call c;
-        gd_calls_at(st, CT_CALL, &c);
-        if (gd_ctt_add(t, &c)) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-            break;
-        }
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    if (!rc && t)
-        rc = emit_tree(s, t, trace, tid, fn, ctx, err);
-    gd_ctt_free(t);
-    sqlite3_finalize(st);
+    struct tree_ctx c = {s, NULL, 0, 0, 0, fn, ctx, err};
+    rc = gd_store_each(s, st, tree_call_row, &c, err);
+    if (!rc && c.t)
+        rc = emit_tree(s, c.t, c.trace, c.tid, fn, ctx, err);
+    gd_ctt_free(c.t);
     return rc == 1 ? GD_OK : rc;
 }

@@ -60,6 +60,61 @@ static int cmp_mrow(const void *a, const void *b)
 enum { MS_METHOD = 0, STATS_COLS(GD_COL_ENUM) MS_NCOLS };
 enum { MD_METHOD, MD_TID, MD_DUR }; /* "SELECT c.method, c.tid, c.end_ms - c.start_ms ..." */
 
+/* stats_sql's (method, thread) sums, one row each (gd_store_each's
+ * callback) */
+struct stats_ctx {
+    mrows *r;
+    gd_error *err;
+};
+
+static int stats_row(void *ctx, sqlite3_stmt *st)
+{
+    struct stats_ctx *c = ctx;
+    mrow *m = mrows_add(c->r);
+    if (!m)
+        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    m->method = sqlite3_column_int64(st, MS_METHOD);
+    m->tid = sqlite3_column_int64(st, MS_TID);
+    m->count = (long)sqlite3_column_int64(st, MS_COUNT);
+    m->total = sqlite3_column_double(st, MS_TOTAL);
+    m->self = sqlite3_column_double(st, MS_SELF);
+    if (sqlite3_column_type(st, MS_MAX) != SQLITE_NULL)
+        m->max = sqlite3_column_double(st, MS_MAX);
+    m->open = (long)sqlite3_column_int64(st, MS_OPEN);
+    m->sampled = sqlite3_column_int(st, MS_SAMPLED) != 0;
+    gd_ct_pct_ranks((size_t)m->count, 95, &m->lo, &m->hi);
+    return GD_OK;
+}
+
+/* stats_sql's durations in (method, thread, duration) order: the two
+ * around each row's p95 rank kept (gd_store_each's callback); g is the
+ * row of the current (method, thread), pos the rank in it */
+struct p95_ctx {
+    mrows *r;
+    size_t g, pos;
+};
+
+static int p95_row(void *ctx, sqlite3_stmt *st)
+{
+    struct p95_ctx *c = ctx;
+    mrows *r = c->r;
+    int64_t method = sqlite3_column_int64(st, MD_METHOD), tid = sqlite3_column_int64(st, MD_TID);
+    if (c->g < r->n && (r->v[c->g].method != method || r->v[c->g].tid != tid)) {
+        while (c->g < r->n && (r->v[c->g].method != method || r->v[c->g].tid != tid))
+            c->g++;
+        c->pos = 0;
+    }
+    if (c->g >= r->n)
+        return GD_EACH_STOP;
+    double v = sqlite3_column_double(st, MD_DUR);
+    if (c->pos == r->v[c->g].lo)
+        r->v[c->g].vlo = v;
+    if (c->pos == r->v[c->g].hi)
+        r->v[c->g].vhi = v;
+    c->pos++;
+    return GD_OK;
+}
+
 /* Whole-trace statistics: sums in SQL, p95 from a second, ordered pass
  * (memory in the number of methods, not of calls). */
 static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error *err)
@@ -71,27 +126,8 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
         1, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        mrow *m = mrows_add(r);
-        if (!m) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-            break;
-        }
-        m->method = sqlite3_column_int64(st, MS_METHOD);
-        m->tid = sqlite3_column_int64(st, MS_TID);
-        m->count = (long)sqlite3_column_int64(st, MS_COUNT);
-        m->total = sqlite3_column_double(st, MS_TOTAL);
-        m->self = sqlite3_column_double(st, MS_SELF);
-        if (sqlite3_column_type(st, MS_MAX) != SQLITE_NULL)
-            m->max = sqlite3_column_double(st, MS_MAX);
-        m->open = (long)sqlite3_column_int64(st, MS_OPEN);
-        m->sampled = sqlite3_column_int(st, MS_SAMPLED) != 0;
-        gd_ct_pct_ranks((size_t)m->count, 95, &m->lo, &m->hi);
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(st);
+    struct stats_ctx sc = {r, err};
+    int rc = gd_store_each(s, st, stats_row, &sc, err);
     if (rc)
         return rc;
     st = gd_mq_prepare(s, q,
@@ -101,26 +137,8 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
                        1, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
-    size_t g = 0, pos = 0;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t method = sqlite3_column_int64(st, MD_METHOD), tid = sqlite3_column_int64(st, MD_TID);
-        if (g < r->n && (r->v[g].method != method || r->v[g].tid != tid)) {
-            while (g < r->n && (r->v[g].method != method || r->v[g].tid != tid))
-                g++;
-            pos = 0;
-        }
-        if (g >= r->n)
-            break;
-        double v = sqlite3_column_double(st, MD_DUR);
-        if (pos == r->v[g].lo)
-            r->v[g].vlo = v;
-        if (pos == r->v[g].hi)
-            r->v[g].vhi = v;
-        pos++;
-    }
-    if (step != SQLITE_DONE && step != SQLITE_ROW)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(st);
+    struct p95_ctx pc = {r, 0, 0};
+    rc = gd_store_each(s, st, p95_row, &pc, err);
     for (size_t i = 0; i < r->n; i++)
         if (r->v[i].count > 0)
             r->v[i].p95 = gd_ct_pct_mix((size_t)r->v[i].count, 95, r->v[i].vlo, r->v[i].vhi);

@@ -122,6 +122,28 @@ static json_t *frame_text(cs_agg *a, int64_t id)
     return j;
 }
 
+/* agg_block's samples, counted (gd_store_each_reuse's callback) */
+struct samples_ctx {
+    cs_agg *a;
+    void (*on_sample)(void *, int64_t cs, double ts);
+    void *sctx;
+    gd_error *err;
+};
+
+static int sample_row(void *ctx, sqlite3_stmt *q)
+{
+    struct samples_ctx *c = ctx;
+    int64_t cs = sqlite3_column_int64(q, SA_CALLSITE);
+    cs_ent *e = agg_get(c->a, cs, c->err);
+    if (!e)
+        return c->err->code;
+    e->self++;
+    c->a->nsamples++;
+    if (c->on_sample)
+        c->on_sample(c->sctx, cs, sqlite3_column_double(q, SA_TS));
+    return GD_OK;
+}
+
 /* Counts the samples of one block; calls on_sample for each (may be NULL). */
 static int agg_block(cs_agg *a, int64_t trace, int64_t pid, int64_t tid, double start, double end,
                      int unfinished, void (*on_sample)(void *, int64_t cs, double ts), void *sctx,
@@ -134,23 +156,8 @@ static int agg_block(cs_agg *a, int64_t trace, int64_t pid, int64_t tid, double 
     sqlite3_bind_double(q, 4, start);
     sqlite3_bind_double(q, 5, end);
     sqlite3_bind_int(q, 6, unfinished ? 1 : 0);
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t cs = sqlite3_column_int64(q, SA_CALLSITE);
-        cs_ent *e = agg_get(a, cs, err);
-        if (!e) {
-            rc = err->code;
-            break;
-        }
-        e->self++;
-        a->nsamples++;
-        if (on_sample)
-            on_sample(sctx, cs, sqlite3_column_double(q, SA_TS));
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(a->s, err, "database read");
-    sqlite3_reset(q);
-    return rc;
+    struct samples_ctx c = {a, on_sample, sctx, err};
+    return gd_store_each_reuse(a->s, q, sample_row, &c, err);
 }
 
 /* Propagates self counts to every ancestor (totals). */
@@ -298,6 +305,33 @@ static int resolve_stacks(cs_agg *a, json_t *stacks, json_t *table, json_t *inde
     return GD_OK;
 }
 
+/* flame_group's blocks: the first max_blocks listed with their stacks,
+ * every one's samples counted (gd_store_each's callback) */
+struct flame_blocks {
+    flame_ctx *fc;
+    json_t *blocks;
+    int nb;
+    gd_error *err;
+};
+
+static int flame_block_row(void *ctx, sqlite3_stmt *q)
+{
+    struct flame_blocks *c = ctx;
+    const gd_flame_query *fq = c->fc->q;
+    stack_rec rec = {NULL, fq->max_samples};
+    if (c->nb < fq->max_blocks) {
+        json_t *b = gd_report_block_row(q);
+        rec.stacks = json_array();
+        json_object_set_new(b, "stacks", rec.stacks);
+        json_array_append_new(c->blocks, b);
+        c->nb++;
+    }
+    double start = sqlite3_column_double(q, RB_START);
+    return agg_block(&c->fc->agg, sqlite3_column_int64(q, RB_TRACE), sqlite3_column_int64(q, RB_PID),
+                     sqlite3_column_int64(q, RB_TID), start, start + sqlite3_column_double(q, RB_DUR),
+                     sqlite3_column_int(q, RB_UNFINISHED), record_sample, &rec, c->err);
+}
+
 static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
 {
     const gd_flame_query *fq = fc->q;
@@ -316,26 +350,8 @@ static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
         sqlite3_bind_text(q, 1, json_string_value(grp), -1, SQLITE_TRANSIENT);
     agg_reset(&fc->agg);
     json_t *blocks = json_array(), *table = json_array(), *index = json_object();
-    int rc = GD_OK, step, nb = 0;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        stack_rec rec = {NULL, fq->max_samples};
-        if (nb < fq->max_blocks) {
-            json_t *b = gd_report_block_row(q);
-            rec.stacks = json_array();
-            json_object_set_new(b, "stacks", rec.stacks);
-            json_array_append_new(blocks, b);
-            nb++;
-        }
-        double start = sqlite3_column_double(q, RB_START);
-        rc = agg_block(&fc->agg, sqlite3_column_int64(q, RB_TRACE), sqlite3_column_int64(q, RB_PID),
-                       sqlite3_column_int64(q, RB_TID), start, start + sqlite3_column_double(q, RB_DUR),
-                       sqlite3_column_int(q, RB_UNFINISHED), record_sample, &rec, err);
-        if (rc)
-            break;
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(fc->s, err, "database read");
-    sqlite3_finalize(q);
+    struct flame_blocks c = {fc, blocks, 0, err};
+    int rc = gd_store_each(fc->s, q, flame_block_row, &c, err);
     if (!rc)
         rc = agg_totals(&fc->agg, err);
     size_t i;
@@ -442,6 +458,21 @@ static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *
     return rc;
 }
 
+/* gd_query_folded's blocks, their samples counted (gd_store_each's callback) */
+struct folded_ctx {
+    cs_agg *a;
+    gd_error *err;
+};
+
+static int folded_block_row(void *ctx, sqlite3_stmt *q)
+{
+    struct folded_ctx *c = ctx;
+    double start = sqlite3_column_double(q, RB_START);
+    return agg_block(c->a, sqlite3_column_int64(q, RB_TRACE), sqlite3_column_int64(q, RB_PID),
+                     sqlite3_column_int64(q, RB_TID), start, start + sqlite3_column_double(q, RB_DUR),
+                     sqlite3_column_int(q, RB_UNFINISHED), NULL, NULL, c->err);
+}
+
 int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
@@ -461,17 +492,8 @@ int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
     }
     if (group)
         sqlite3_bind_text(q, 1, group, -1, SQLITE_TRANSIENT);
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        double start = sqlite3_column_double(q, RB_START);
-        if ((rc = agg_block(&a, sqlite3_column_int64(q, RB_TRACE), sqlite3_column_int64(q, RB_PID),
-                            sqlite3_column_int64(q, RB_TID), start, start + sqlite3_column_double(q, RB_DUR),
-                            sqlite3_column_int(q, RB_UNFINISHED), NULL, NULL, err)))
-            break;
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
+    struct folded_ctx c = {&a, err};
+    rc = gd_store_each(s, q, folded_block_row, &c, err);
     /* callsites with samples, in id order for a stable output */
     size_t n = 0;
     int64_t *ids = rc ? NULL : malloc((a.n + 1) * sizeof *ids);

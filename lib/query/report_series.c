@@ -143,6 +143,18 @@ int gd_query_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, 
 /* A binned query's first column, the bin (its values follow). */
 enum { BIN_I = 0 };
 
+/* A binned query's row as [i, v1, v2], appended to the array ctx
+ * (gd_store_each's callback). */
+static int binned_row(void *ctx, sqlite3_stmt *q)
+{
+    int64_t i = sqlite3_column_int64(q, BIN_I);
+    json_t *r = json_pack("[I]", (json_int_t)i);
+    for (int c = BIN_I + 1; c < sqlite3_column_count(q); c++)
+        json_array_append_new(r, gd_col_json(q, c));
+    json_array_append_new(ctx, r);
+    return GD_OK;
+}
+
 /* Appends [i, v1, v2] rows of a binned query (?1 start, ?2 bin_ms, ?3 trace). */
 static int binned(gd_store *s, const char *sql, int64_t trace, double start, double bin_ms, int bins,
                   json_t *out, gd_error *err)
@@ -154,18 +166,7 @@ static int binned(gd_store *s, const char *sql, int64_t trace, double start, dou
     sqlite3_bind_double(q, 2, bin_ms);
     sqlite3_bind_int64(q, 3, trace);
     sqlite3_bind_int(q, 4, bins - 1);
-    int step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t i = sqlite3_column_int64(q, BIN_I);
-        json_t *r = json_pack("[I]", (json_int_t)i);
-        for (int c = BIN_I + 1; c < sqlite3_column_count(q); c++)
-            json_array_append_new(r, gd_col_json(q, c));
-        json_array_append_new(out, r);
-    }
-    sqlite3_finalize(q);
-    if (step != SQLITE_DONE)
-        return gd_store_fail(s, err, "database read");
-    return GD_OK;
+    return gd_store_each(s, q, binned_row, out, err);
 }
 
 /* The columns of a timeline's trace row, after t.id (TL_ID). */
@@ -182,6 +183,37 @@ enum { TL_ID = 0, TIMELINE_COLS(GD_COL_ENUM) TL_NCOLS };
 enum { TB_ID = 0, TL_BLOCK_COLS(GD_COL_ENUM) TB_NCOLS };
 #define TL_EVENT_COLS(X) X(TE_EVENT, "event") X(TE_PAGE, "page_class") X(TE_HASH, "page_hash")
 enum { TE_TS = 0, TL_EVENT_COLS(GD_COL_ENUM) TE_NCOLS };
+
+/* A timeline's block (TL_BLOCK_COLS), appended to the array ctx
+ * (gd_store_each's callback). */
+static int timeline_block_row(void *ctx, sqlite3_stmt *q)
+{
+    double dur = sqlite3_column_double(q, TB_DUR);
+    json_t *b = json_object();
+    json_object_set_new(b, "id", json_integer(sqlite3_column_int64(q, TB_ID)));
+    json_object_set_new(b, "tid", json_integer(sqlite3_column_int64(q, TB_TID)));
+    json_object_set_new(b, "start_ms", gd_col_ms(q, TB_START));
+    json_object_set_new(b, "duration_ms", json_real(gd_ms_round(dur)));
+    json_object_set_new(b, "kind", json_string(kind_name(dur, sqlite3_column_double(q, TB_LONG),
+                                                         sqlite3_column_double(q, TB_ANR))));
+    json_object_set_new(b, "key_frame", gd_col_text(q, TB_KEY_FRAME));
+    json_object_set_new(b, "thread", gd_col_text(q, TB_THREAD));
+    json_array_append_new(ctx, b);
+    return GD_OK;
+}
+
+/* A timeline's page event (TL_EVENT_COLS), appended to the array ctx
+ * (gd_store_each's callback). */
+static int timeline_event_row(void *ctx, sqlite3_stmt *q)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "ts_ms", gd_col_ms(q, TE_TS));
+    json_object_set_new(e, "event", gd_col_text(q, TE_EVENT));
+    json_object_set_new(e, "page", gd_col_text(q, TE_PAGE));
+    json_object_set_new(e, "hash", gd_col_json(q, TE_HASH));
+    json_array_append_new(ctx, e);
+    return GD_OK;
+}
 
 static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, int max_events,
                        json_t *row, gd_error *err)
@@ -235,20 +267,8 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     sqlite3_bind_int(q, 2, max_blocks);
     json_t *blocks = json_array();
     json_object_set_new(row, "blocks", blocks);
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        double dur = sqlite3_column_double(q, TB_DUR);
-        json_t *b = json_object();
-        json_object_set_new(b, "id", json_integer(sqlite3_column_int64(q, TB_ID)));
-        json_object_set_new(b, "tid", json_integer(sqlite3_column_int64(q, TB_TID)));
-        json_object_set_new(b, "start_ms", gd_col_ms(q, TB_START));
-        json_object_set_new(b, "duration_ms", json_real(gd_ms_round(dur)));
-        json_object_set_new(b, "kind", json_string(kind_name(dur, sqlite3_column_double(q, TB_LONG),
-                                                             sqlite3_column_double(q, TB_ANR))));
-        json_object_set_new(b, "key_frame", gd_col_text(q, TB_KEY_FRAME));
-        json_object_set_new(b, "thread", gd_col_text(q, TB_THREAD));
-        json_array_append_new(blocks, b);
-    }
-    sqlite3_finalize(q);
+    /* a read error of these two lists is not reported (as before) */
+    gd_store_each(s, q, timeline_block_row, blocks, NULL);
     char set[64];
     snprintf(set, sizeof set, "(%lld)", (long long)id);
     int64_t nb = count_of(s, "SELECT count(*) " BLOCKS_OF_SET, set, err);
@@ -264,21 +284,33 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     sqlite3_bind_int(q, 2, max_events);
     json_t *ev = json_array();
     json_object_set_new(row, "page_events", ev);
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        json_t *e = json_object();
-        json_object_set_new(e, "ts_ms", gd_col_ms(q, TE_TS));
-        json_object_set_new(e, "event", gd_col_text(q, TE_EVENT));
-        json_object_set_new(e, "page", gd_col_text(q, TE_PAGE));
-        json_object_set_new(e, "hash", gd_col_json(q, TE_HASH));
-        json_array_append_new(ev, e);
-    }
-    sqlite3_finalize(q);
+    gd_store_each(s, q, timeline_event_row, ev, NULL);
     json_object_set_new(row, "page_events_total", json_integer(ne));
     /* #26: the main thread's states under its blocks, merged and bounded
      * to what the lane shows (intervals of half a bin or more) */
     json_t *lane = json_array();
     json_object_set_new(row, "main_states", lane);
     return gd_states_lane(s, id, bin_ms / 2, (size_t)bins * 2 + 2, lane, err);
+}
+
+/* gd_query_timelines' traces, each built and handed on (gd_store_each's
+ * callback) */
+struct timelines_ctx {
+    gd_store *s;
+    int bins, max_blocks, max_events;
+    gd_row_fn fn;
+    void *ctx;
+    gd_error *err;
+};
+
+static int timeline_row(void *ctx, sqlite3_stmt *t)
+{
+    struct timelines_ctx *c = ctx;
+    json_t *row = json_object();
+    int rc = timeline_of(c->s, t, c->bins, c->max_blocks, c->max_events, row, c->err);
+    int stop = rc ? 1 : c->fn(c->ctx, row);
+    json_decref(row);
+    return rc ? rc : stop ? GD_EACH_STOP : GD_OK;
 }
 
 int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks, int max_events,
@@ -294,19 +326,8 @@ int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks
     sqlite3_stmt *t = gd_store_prepare(s, sql, err);
     if (!t)
         return err->code;
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(t)) == SQLITE_ROW) {
-        json_t *row = json_object();
-        rc = timeline_of(s, t, bins, max_blocks, max_events, row, err);
-        int stop = rc ? 1 : fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(t);
-    return rc;
+    struct timelines_ctx c = {s, bins, max_blocks, max_events, fn, ctx, err};
+    return gd_store_each(s, t, timeline_row, &c, err);
 }
 
 /* ---- streams for the exports -------------------------------------------- */
@@ -411,6 +432,40 @@ static const double frame_hist_upper[7] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VS
 enum { F_TRACE = 0, FRAME_STATS_COLS(GD_COL_ENUM) F_NCOLS };
 _Static_assert(F_NCOLS - F_HIST == 8, "frame histogram bins");
 
+/* gd_query_frame_stats' windows, each built and handed on
+ * (gd_store_each's callback); p is the percentile query */
+struct frame_stats_ctx {
+    sqlite3_stmt *p;
+    gd_row_fn fn;
+    void *ctx;
+};
+
+static int frame_stats_row(void *ctx, sqlite3_stmt *q)
+{
+    struct frame_stats_ctx *c = ctx;
+    int64_t trace = sqlite3_column_int64(q, F_TRACE), n = sqlite3_column_int64(q, F_COUNT);
+    const char *win = (const char *)sqlite3_column_text(q, F_WINDOW);
+    json_t *r = json_object();
+    json_object_set_new(r, "trace", json_integer(trace));
+    json_object_set_new(r, "window", gd_col_text(q, F_WINDOW));
+    json_object_set_new(r, "count", json_integer(n));
+    json_object_set_new(r, "janky", json_integer(sqlite3_column_int64(q, F_JANKY)));
+    json_object_set_new(r, "frozen", json_integer(sqlite3_column_int64(q, F_FROZEN)));
+    json_object_set_new(r, "p50_ms", json_real(gd_ms_round(frame_pct(c->p, trace, win, n, 50))));
+    json_object_set_new(r, "p95_ms", json_real(gd_ms_round(frame_pct(c->p, trace, win, n, 95))));
+    json_object_set_new(r, "max_ms", gd_col_ms(q, F_MAX));
+    /* the frame-time histogram: [upper bound ms (null: none), count] */
+    json_t *h = json_array();
+    for (int i = 0; i < 8; i++)
+        json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
+                                                          : json_null(),
+                                           (json_int_t)sqlite3_column_int64(q, F_HIST + i)));
+    json_object_set_new(r, "hist", h);
+    int stop = c->fn(c->ctx, r);
+    json_decref(r);
+    return stop ? GD_EACH_STOP : GD_OK;
+}
+
 int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char set[4200], sql[8192];
@@ -432,34 +487,8 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
     sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
     for (int i = 0; i < 7; i++)
         sqlite3_bind_double(q, 3 + i, frame_hist_upper[i]);
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t trace = sqlite3_column_int64(q, F_TRACE), n = sqlite3_column_int64(q, F_COUNT);
-        const char *win = (const char *)sqlite3_column_text(q, F_WINDOW);
-        json_t *r = json_object();
-        json_object_set_new(r, "trace", json_integer(trace));
-        json_object_set_new(r, "window", gd_col_text(q, F_WINDOW));
-        json_object_set_new(r, "count", json_integer(n));
-        json_object_set_new(r, "janky", json_integer(sqlite3_column_int64(q, F_JANKY)));
-        json_object_set_new(r, "frozen", json_integer(sqlite3_column_int64(q, F_FROZEN)));
-        json_object_set_new(r, "p50_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 50))));
-        json_object_set_new(r, "p95_ms", json_real(gd_ms_round(frame_pct(p, trace, win, n, 95))));
-        json_object_set_new(r, "max_ms", gd_col_ms(q, F_MAX));
-        /* the frame-time histogram: [upper bound ms (null: none), count] */
-        json_t *h = json_array();
-        for (int i = 0; i < 8; i++)
-            json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
-                                                              : json_null(),
-                                               (json_int_t)sqlite3_column_int64(q, F_HIST + i)));
-        json_object_set_new(r, "hist", h);
-        int stop = fn(ctx, r);
-        json_decref(r);
-        if (stop)
-            break;
-    }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
+    struct frame_stats_ctx c = {p, fn, ctx};
+    int rc = gd_store_each(s, q, frame_stats_row, &c, err);
     sqlite3_finalize(p);
     return rc;
 }

@@ -43,6 +43,26 @@ static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double exposure_m
     return GD_OK;
 }
 
+/* A selection's rows, added (gd_store_each's callback): "SELECT id,
+ * exposure_ms", or for one id (`id` >= 0) "SELECT exposure_ms". */
+enum { SEL1_EXPOSURE }; /* "SELECT exposure_ms FROM trace WHERE id = ?1" */
+struct sel_ctx {
+    gd_selection *sel;
+    size_t *cap;
+    int64_t id; /* the one id asked for, or -1 */
+    int found;
+    gd_error *err;
+};
+
+static int sel_row(void *ctx, sqlite3_stmt *q)
+{
+    struct sel_ctx *c = ctx;
+    c->found = 1;
+    if (c->id >= 0)
+        return sel_add(c->sel, c->cap, c->id, sqlite3_column_double(q, SEL1_EXPOSURE), c->err);
+    return sel_add(c->sel, c->cap, sqlite3_column_int64(q, SEL_ID), sqlite3_column_double(q, SEL_EXPOSURE), c->err);
+}
+
 /* The trace column a selector key stands for; NULL when unknown. */
 static const char *selector_column(const char *key, size_t n)
 {
@@ -86,6 +106,31 @@ static int cmp_version_str(const void *x, const void *y)
 /* GD_ERR_DATA for a key=value selector that matched nothing, listing the
  * values the key has in the store (versions in version order, the rest
  * in text order; the first 24), or saying that no trace has one. */
+/* no_match's values, gathered (gd_store_each's callback): the first 24,
+ * `more` when there are others */
+enum { NM_V }; /* "SELECT DISTINCT CAST(col AS TEXT) AS v ..." */
+struct nm_ctx {
+    char *v[24];
+    size_t n;
+    int more;
+};
+
+static int nm_row(void *ctx, sqlite3_stmt *q)
+{
+    struct nm_ctx *c = ctx;
+    const char *t = (const char *)sqlite3_column_text(q, NM_V);
+    if (!t)
+        return GD_OK;
+    if (c->n == sizeof c->v / sizeof c->v[0]) {
+        c->more = 1;
+        return GD_EACH_STOP;
+    }
+    if (!(c->v[c->n] = strdup(t)))
+        return GD_EACH_STOP;
+    c->n++;
+    return GD_OK;
+}
+
 static int no_match(gd_store *s, const char *selector, const char *col, gd_error *err)
 {
     char sql[200];
@@ -94,22 +139,12 @@ static int no_match(gd_store *s, const char *selector, const char *col, gd_error
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
-    char *v[24];
-    size_t n = 0;
-    int more = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        const char *t = (const char *)sqlite3_column_text(q, 0);
-        if (!t)
-            continue;
-        if (n == sizeof v / sizeof v[0]) {
-            more = 1;
-            break;
-        }
-        if (!(v[n] = strdup(t)))
-            break;
-        n++;
-    }
-    sqlite3_finalize(q);
+    struct nm_ctx c = {.n = 0};
+    /* a read error is not reported: the error is the selector's */
+    gd_store_each(s, q, nm_row, &c, NULL);
+    char **v = c.v;
+    size_t n = c.n;
+    int more = c.more;
     if (strcmp(col, "version_name") == 0 && n > 1)
         gd_sort(v, n, sizeof *v, cmp_version_str);
     char vals[600] = "", key[40];
@@ -155,12 +190,8 @@ int gd_query_select(gd_store *s, const char *selector, gd_selection *out, gd_err
         if (!(q = gd_store_prepare(s, sql, err)))
             return err->code;
         sqlite3_bind_text(q, 1, eq + 1, -1, SQLITE_TRANSIENT);
-        int step;
-        while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
-            rc = sel_add(out, &cap, sqlite3_column_int64(q, SEL_ID), sqlite3_column_double(q, SEL_EXPOSURE), err);
-        if (!rc && step != SQLITE_DONE)
-            rc = gd_store_fail(s, err, "database read");
-        sqlite3_finalize(q);
+        struct sel_ctx c = {out, &cap, -1, 0, err};
+        rc = gd_store_each(s, q, sel_row, &c, err);
         if (!rc && out->n == 0)
             rc = no_match(s, selector, col, err);
     } else {
@@ -175,21 +206,45 @@ int gd_query_select(gd_store *s, const char *selector, gd_selection *out, gd_err
             return err->code;
         for (size_t i = 0; i < n && !rc; i++) {
             sqlite3_bind_int64(q, 1, ids[i]);
-            int step = sqlite3_step(q);
-            if (step == SQLITE_ROW)
-                rc = sel_add(out, &cap, ids[i], sqlite3_column_double(q, 0), err);
-            else if (step == SQLITE_DONE)
+            struct sel_ctx c = {out, &cap, ids[i], 0, err};
+            rc = gd_store_each_reuse(s, q, sel_row, &c, err);
+            if (!rc && !c.found)
                 rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "selector '%.200s': no trace %lld", selector,
                                   (long long)ids[i]);
-            else
-                rc = gd_store_fail(s, err, "database read");
-            sqlite3_reset(q);
         }
         sqlite3_finalize(q);
     }
     if (rc)
         gd_selection_free(out);
     return rc;
+}
+
+/* gd_query_version_span's versions, the oldest and newest kept
+ * (gd_store_each's callback) */
+enum { VS_VERSION }; /* "SELECT DISTINCT version_name FROM trace ..." */
+struct vs_ctx {
+    char **oldest, **newest;
+    size_t *n;
+    gd_error *err;
+};
+
+static int vs_row(void *ctx, sqlite3_stmt *q)
+{
+    struct vs_ctx *c = ctx;
+    const char *v = (const char *)sqlite3_column_text(q, VS_VERSION);
+    if (!v)
+        return GD_OK;
+    (*c->n)++;
+    char **slot[2] = {c->newest, c->oldest};
+    for (int k = 0; k < 2; k++) {
+        int cmp = *slot[k] ? gd_version_cmp(v, *slot[k]) : 0;
+        if (!*slot[k] || (k == 0 ? cmp > 0 : cmp < 0)) {
+            free(*slot[k]);
+            if (!(*slot[k] = strdup(v)))
+                return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        }
+    }
+    return GD_OK;
 }
 
 int gd_query_version_span(gd_store *s, char **oldest, char **newest, size_t *n, gd_error *err)
@@ -200,27 +255,8 @@ int gd_query_version_span(gd_store *s, char **oldest, char **newest, size_t *n, 
                                           " version_name IS NOT NULL", err);
     if (!q)
         return err->code;
-    int step, rc = GD_OK;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *v = (const char *)sqlite3_column_text(q, 0);
-        if (!v)
-            continue;
-        (*n)++;
-        char **slot[2] = {newest, oldest};
-        for (int k = 0; k < 2 && !rc; k++) {
-            int c = *slot[k] ? gd_version_cmp(v, *slot[k]) : 0;
-            if (!*slot[k] || (k == 0 ? c > 0 : c < 0)) {
-                free(*slot[k]);
-                if (!(*slot[k] = strdup(v)))
-                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-            }
-        }
-        if (rc)
-            break;
-    }
-    if (!rc && step != SQLITE_DONE && step != SQLITE_ROW)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
+    struct vs_ctx c = {oldest, newest, n, err};
+    int rc = gd_store_each(s, q, vs_row, &c, err);
     if (rc) {
         free(*oldest);
         free(*newest);
@@ -234,7 +270,7 @@ int gd_query_select_newest(gd_store *s, gd_selection *out, gd_error *err)
     memset(out, 0, sizeof *out);
     char *best = NULL, *oldest = NULL;
     size_t nv;
-    int step, rc = gd_query_version_span(s, &oldest, &best, &nv, err);
+    int rc = gd_query_version_span(s, &oldest, &best, &nv, err);
     free(oldest);
     if (rc)
         return rc;
@@ -249,11 +285,8 @@ int gd_query_select_newest(gd_store *s, gd_selection *out, gd_error *err)
     if (!(q = gd_store_prepare(s, "SELECT id, exposure_ms FROM trace ORDER BY id", err)))
         return err->code;
     size_t cap = 0;
-    while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
-        rc = sel_add(out, &cap, sqlite3_column_int64(q, SEL_ID), sqlite3_column_double(q, SEL_EXPOSURE), err);
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
+    struct sel_ctx c = {out, &cap, -1, 0, err};
+    rc = gd_store_each(s, q, sel_row, &c, err);
     if (!rc && out->n == 0)
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "no traces in the database");
     if (rc)

@@ -93,6 +93,52 @@ static int block_range(gd_store *s, int64_t id, int64_t *trace, int64_t *tid, do
                " LIMIT 1) AS name")
 enum { TS_TRACE = 0, STATE_COLS(GD_COL_ENUM) TS_NCOLS };
 
+/* gd_query_threads' states, added up per thread, clipped to [start, end)
+ * (gd_store_each's callback) */
+struct threads_ctx {
+    tacc *ts;
+    size_t n, cap;
+    double start, end;
+    gd_error *err;
+};
+
+static int state_row(void *ctx, sqlite3_stmt *st)
+{
+    struct threads_ctx *c = ctx;
+    int64_t tr = sqlite3_column_int64(st, TS_TRACE), td = sqlite3_column_int64(st, TS_TID);
+    if (!c->n || c->ts[c->n - 1].trace != tr || c->ts[c->n - 1].tid != td) {
+        if (gd_grow((void **)&c->ts, &c->cap, c->n + 1, sizeof *c->ts, NULL))
+            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        tacc *t = &c->ts[c->n++];
+        memset(t, 0, sizeof *t);
+        t->trace = tr;
+        t->tid = td;
+        t->pid = -1;
+        t->main = sqlite3_column_int(st, TS_MAIN);
+        const char *nm = (const char *)sqlite3_column_text(st, TS_NAME);
+        if (nm && !(t->name = strdup(nm)))
+            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
+    tacc *t = &c->ts[c->n - 1];
+    if (sqlite3_column_type(st, TS_PID) != SQLITE_NULL)
+        t->pid = sqlite3_column_int64(st, TS_PID);
+    double a = sqlite3_column_double(st, TS_TS), b = a + sqlite3_column_double(st, TS_DUR);
+    double ca = a < c->start ? c->start : a, cb = b > c->end ? c->end : b;
+    if (!(cb >= ca))
+        return GD_OK;
+    int k = gd_state_class((const char *)sqlite3_column_text(st, TS_STATE));
+    t->ms[k] += cb - ca;
+    if (k == 1 && cb - ca > t->long_r)
+        t->long_r = cb - ca, t->long_r_ts = ca;
+    if (k == 3 && cb - ca > t->long_d) {
+        t->long_d = cb - ca, t->long_d_ts = ca;
+        free(t->long_d_fn);
+        const char *fnm = (const char *)sqlite3_column_text(st, TS_BLOCKED_FN);
+        t->long_d_fn = fnm ? strdup(fnm) : NULL;
+    }
+    return GD_OK;
+}
+
 int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     int64_t btrace = -1, tid = q->tid;
@@ -120,49 +166,10 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     sqlite3_bind_int64(st, 2, btrace);
     sqlite3_bind_double(st, 3, isinf(start) ? -1e300 : start);
     sqlite3_bind_double(st, 4, isinf(end) ? 1e300 : end);
-    tacc *ts = NULL;
-    size_t n = 0, cap = 0;
-    int rc = GD_OK, step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t tr = sqlite3_column_int64(st, TS_TRACE), td = sqlite3_column_int64(st, TS_TID);
-        if (!n || ts[n - 1].trace != tr || ts[n - 1].tid != td) {
-            if (gd_grow((void **)&ts, &cap, n + 1, sizeof *ts, NULL)) {
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-                break;
-            }
-            tacc *t = &ts[n++];
-            memset(t, 0, sizeof *t);
-            t->trace = tr;
-            t->tid = td;
-            t->pid = -1;
-            t->main = sqlite3_column_int(st, TS_MAIN);
-            const char *nm = (const char *)sqlite3_column_text(st, TS_NAME);
-            if (nm && !(t->name = strdup(nm))) {
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-                break;
-            }
-        }
-        tacc *t = &ts[n - 1];
-        if (sqlite3_column_type(st, TS_PID) != SQLITE_NULL)
-            t->pid = sqlite3_column_int64(st, TS_PID);
-        double a = sqlite3_column_double(st, TS_TS), b = a + sqlite3_column_double(st, TS_DUR);
-        double ca = a < start ? start : a, cb = b > end ? end : b;
-        if (!(cb >= ca))
-            continue;
-        int k = gd_state_class((const char *)sqlite3_column_text(st, TS_STATE));
-        t->ms[k] += cb - ca;
-        if (k == 1 && cb - ca > t->long_r)
-            t->long_r = cb - ca, t->long_r_ts = ca;
-        if (k == 3 && cb - ca > t->long_d) {
-            t->long_d = cb - ca, t->long_d_ts = ca;
-            free(t->long_d_fn);
-            const char *fnm = (const char *)sqlite3_column_text(st, TS_BLOCKED_FN);
-            t->long_d_fn = fnm ? strdup(fnm) : NULL;
-        }
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(st);
+    struct threads_ctx c = {NULL, 0, 0, start, end, err};
+    int rc = gd_store_each(s, st, state_row, &c, err);
+    tacc *ts = c.ts;
+    size_t n = c.n;
     /* binder transactions each thread made (as the client) and served,
      * starting in the range */
     enum { BQ_CALLS, BQ_SERVED }; /* the SELECT's two counts */

@@ -250,6 +250,24 @@ static int add_launches(top_acc *a, json_t *by)
     X(J_WINDOW, "window AS window") X(J_N, "count(*) AS n") X(J_SLOW, "sum(dur_ms > ?1) AS slow") \
     X(J_FROZEN, "sum(dur_ms > ?2) AS frozen") X(J_LOST, "sum(max(dur_ms - ?1, 0)) AS lost")
 enum { J_TRACE = 0, JANK_COLS(GD_COL_ENUM) J_NCOLS };
+/* A window with slow frames, added as an entry (gd_store_each's callback). */
+static int jank_row(void *ctx, sqlite3_stmt *q)
+{
+    top_acc *a = ctx;
+    long long trace = sqlite3_column_int64(q, J_TRACE), n = sqlite3_column_int64(q, J_N),
+              slow = sqlite3_column_int64(q, J_SLOW), frozen = sqlite3_column_int64(q, J_FROZEN);
+    const char *win = (const char *)sqlite3_column_text(q, J_WINDOW);
+    double lost = sqlite3_column_double(q, J_LOST);
+    char title[1000], cmd[64];
+    snprintf(title, sizeof title, "frames of %.600s: %lld of %lld slow (%.1f%%), %lld frozen",
+             win ? win : "the app", slow, n, 100.0 * (double)slow / (double)n, frozen);
+    snprintf(cmd, sizeof cmd, "godeye frames --trace %lld", trace);
+    json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", win ? json_string(win) : json_null(), "frames",
+                           (json_int_t)n, "slow", (json_int_t)slow, "frozen", (json_int_t)frozen,
+                           "lost_ms", round(lost * 1000) / 1000);
+    return add(a, "frames", 1, lost, json_integer(trace), title, ev, cmd);
+}
+
 static int add_frames(gd_store *s, top_acc *a, const char *set)
 {
     char sql[4600];
@@ -261,25 +279,7 @@ static int add_frames(gd_store *s, top_acc *a, const char *set)
         return a->err->code ? a->err->code : GD_ERR_IO;
     sqlite3_bind_double(q, 1, GD_FRAME_VSYNC_MS);
     sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
-    int rc = 0, step;
-    while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        long long trace = sqlite3_column_int64(q, J_TRACE), n = sqlite3_column_int64(q, J_N),
-                  slow = sqlite3_column_int64(q, J_SLOW), frozen = sqlite3_column_int64(q, J_FROZEN);
-        const char *win = (const char *)sqlite3_column_text(q, J_WINDOW);
-        double lost = sqlite3_column_double(q, J_LOST);
-        char title[1000], cmd[64];
-        snprintf(title, sizeof title, "frames of %.600s: %lld of %lld slow (%.1f%%), %lld frozen",
-                 win ? win : "the app", slow, n, 100.0 * (double)slow / (double)n, frozen);
-        snprintf(cmd, sizeof cmd, "godeye frames --trace %lld", trace);
-        json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", win ? json_string(win) : json_null(), "frames",
-                               (json_int_t)n, "slow", (json_int_t)slow, "frozen", (json_int_t)frozen,
-                               "lost_ms", round(lost * 1000) / 1000);
-        rc = add(a, "frames", 1, lost, json_integer(trace), title, ev, cmd);
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, a->err, "database read");
-    sqlite3_finalize(q);
-    return rc;
+    return gd_store_each(s, q, jank_row, a, a->err);
 }
 
 /* Main-thread lock contention by (owner, blocked method, owner's method). */

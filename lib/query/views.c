@@ -146,6 +146,64 @@ static json_t *pctl(double *v, size_t n, double p)
     X(P_EVENT, "event") X(P_TS, "ts_ms") X(P_END, "end_ms")
 enum { P_TRACE = 0, PAGE_COLS(GD_COL_ENUM) P_NCOLS };
 
+/* gd_query_pages' events gathered into page instances (gd_store_each's
+ * callback): `a`, the instance being built, is emitted when the next one
+ * starts: handed on, or with --group added to its class's aggregate. */
+struct pages_ctx {
+    const gd_pages_query *pq;
+    gd_row_fn fn;
+    void *ctx;
+    gd_error *err;
+    page_acc a;
+    int have, rc, stop;
+    json_t *index;
+    page_group *groups;
+    size_t ngroups;
+};
+
+static int page_emit(struct pages_ctx *c)
+{
+    json_t *row = page_row(&c->a, c->pq, c->err, &c->rc);
+    if (c->rc)
+        return c->rc;
+    if (row) {
+        if (c->pq->group)
+            agg_add(c->index, &c->groups, &c->ngroups, row);
+        else
+            c->stop = c->fn(c->ctx, row);
+        json_decref(row);
+    }
+    return GD_OK;
+}
+
+static int page_event_row(void *ctx, sqlite3_stmt *q)
+{
+    struct pages_ctx *c = ctx;
+    page_acc *a = &c->a;
+    int64_t trace = sqlite3_column_int64(q, P_TRACE);
+    const char *cls = (const char *)sqlite3_column_text(q, P_CLASS);
+    int64_t hash = sqlite3_column_type(q, P_HASH) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, P_HASH);
+    int same = c->have && trace == a->trace && hash == a->hash &&
+               ((!cls && !a->cls) || (cls && a->cls && strcmp(cls, a->cls) == 0));
+    if (!same) {
+        if (c->have && page_emit(c))
+            return c->rc;
+        acc_reset(a);
+        a->trace = trace;
+        a->hash = hash;
+        a->cls = cls ? strdup(cls) : NULL;
+        c->have = 1;
+    }
+    if (!a->type && sqlite3_column_type(q, P_TYPE) != SQLITE_NULL)
+        a->type = strdup((const char *)sqlite3_column_text(q, P_TYPE));
+    if (a->parent < 0 && sqlite3_column_type(q, P_PARENT) != SQLITE_NULL)
+        a->parent = sqlite3_column_int64(q, P_PARENT);
+    if (acc_push(a, (const char *)sqlite3_column_text(q, P_EVENT), sqlite3_column_double(q, P_TS),
+                 sqlite3_column_type(q, P_END) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, P_END)))
+        return c->rc = gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return c->stop ? GD_EACH_STOP : GD_OK;
+}
+
 int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
@@ -159,52 +217,20 @@ int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ct
         return err->code;
     if (pq->page)
         sqlite3_bind_text(q, 1, pq->page, -1, SQLITE_STATIC);
-    page_acc a = {.parent = -1};
-    int have = 0, rc = GD_OK, step, stop = 0;
-    json_t *index = pq->group ? json_object() : NULL;
-    page_group *groups = NULL;
-    size_t ngroups = 0;
-#define EMIT()                                                                                     \
-    do {                                                                                           \
-        json_t *row = page_row(&a, pq, err, &rc);                                                  \
-        if (rc)                                                                                    \
-            goto out;                                                                              \
-        if (row) {                                                                                 \
-            if (pq->group)                                                                         \
-                agg_add(index, &groups, &ngroups, row);                                            \
-            else                                                                                   \
-                stop = fn(ctx, row);                                                               \
-            json_decref(row);                                                                      \
-        }                                                                                          \
-    } while (0)
-    while (!stop && (step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t trace = sqlite3_column_int64(q, P_TRACE);
-        const char *cls = (const char *)sqlite3_column_text(q, P_CLASS);
-        int64_t hash = sqlite3_column_type(q, P_HASH) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, P_HASH);
-        int same = have && trace == a.trace && hash == a.hash &&
-                   ((!cls && !a.cls) || (cls && a.cls && strcmp(cls, a.cls) == 0));
-        if (!same) {
-            if (have)
-                EMIT();
-            acc_reset(&a);
-            a.trace = trace;
-            a.hash = hash;
-            a.cls = cls ? strdup(cls) : NULL;
-            have = 1;
-        }
-        if (!a.type && sqlite3_column_type(q, P_TYPE) != SQLITE_NULL)
-            a.type = strdup((const char *)sqlite3_column_text(q, P_TYPE));
-        if (a.parent < 0 && sqlite3_column_type(q, P_PARENT) != SQLITE_NULL)
-            a.parent = sqlite3_column_int64(q, P_PARENT);
-        if (acc_push(&a, (const char *)sqlite3_column_text(q, P_EVENT), sqlite3_column_double(q, P_TS),
-                     sqlite3_column_type(q, P_END) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, P_END))) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-            goto out;
-        }
+    struct pages_ctx c = {.pq = pq, .fn = fn, .ctx = ctx, .err = err, .a = {.parent = -1}};
+    c.index = pq->group ? json_object() : NULL;
+    /* a read error ends the events without an error, as it always did */
+    gd_store_each(s, q, page_event_row, &c, NULL);
+    int rc = c.rc, stop = c.stop;
+    if (!rc && c.have && !stop) {
+        page_emit(&c);
+        rc = c.rc;
+        stop = c.stop;
     }
-    if (have && !stop)
-        EMIT();
-#undef EMIT
+    page_group *groups = c.groups;
+    size_t ngroups = c.ngroups;
+    if (rc)
+        goto out;
     for (size_t i = 0; i < ngroups && !stop; i++) {
         page_group *g = &groups[i];
         gd_stats_sort(g->draw, g->nd);
@@ -225,9 +251,9 @@ int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ct
         json_decref(row);
     }
 out:
-    acc_reset(&a);
-    free(a.ev);
-    free(a.names);
+    acc_reset(&c.a);
+    free(c.a.ev);
+    free(c.a.names);
     for (size_t i = 0; i < ngroups; i++) {
         free(groups[i].cls);
         free(groups[i].type);
@@ -235,8 +261,7 @@ out:
         free(groups[i].load);
     }
     free(groups);
-    json_decref(index);
-    sqlite3_finalize(q);
+    json_decref(c.index);
     return rc;
 }
 
@@ -270,6 +295,81 @@ enum { D_ID = 0, DUMP_COLS(GD_COL_ENUM) D_NCOLS };
     X(W_LAYERS, "layers") X(W_VISIBLE, "visible") X(W_RES_ID, "res_id")
 enum { W_ID = 0, VIEW_COLS(GD_COL_ENUM) W_NCOLS };
 
+/* A view of a dump (VIEW_COLS), appended to the array ctx
+ * (gd_store_each_reuse's callback). */
+static int view_row(void *ctx, sqlite3_stmt *vq)
+{
+    json_array_append_new(
+        ctx, json_pack("{s:I s:I s:o s:[IIII] s:o s:b s:o}", "id", (json_int_t)sqlite3_column_int64(vq, W_ID),
+                       "parent", (json_int_t)sqlite3_column_int64(vq, W_PARENT), "class", gd_col_text(vq, W_CLASS),
+                       "rect", (json_int_t)sqlite3_column_int64(vq, W_L), (json_int_t)sqlite3_column_int64(vq, W_T),
+                       (json_int_t)sqlite3_column_int64(vq, W_R), (json_int_t)sqlite3_column_int64(vq, W_B),
+                       "layers", gd_col_json(vq, W_LAYERS), "visible", sqlite3_column_int(vq, W_VISIBLE), "res_id",
+                       gd_col_text(vq, W_RES_ID)));
+    return GD_OK;
+}
+
+/* gd_query_overdraw's dumps, each built and handed on (gd_store_each's
+ * callback); vq, with --views, the query of a dump's views */
+struct dumps_ctx {
+    gd_store *s;
+    sqlite3_stmt *vq;
+    gd_row_fn fn;
+    void *ctx;
+};
+
+static int dump_row(void *ctx, sqlite3_stmt *q)
+{
+    struct dumps_ctx *c = ctx;
+    json_t *row = json_object();
+    int64_t dump = sqlite3_column_int64(q, D_ID);
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, D_TRACE)));
+    json_object_set_new(row, "dump", json_integer(dump));
+    json_object_set_new(row, "page", gd_col_text(q, D_PAGE_CLASS));
+    json_object_set_new(row, "page_hash", gd_col_json(q, D_PAGE_HASH));
+    json_object_set_new(row, "window", gd_col_text(q, D_WINDOW));
+    json_object_set_new(row, "ts_ms", sqlite3_column_type(q, D_TS_MS) == SQLITE_NULL
+                                          ? json_null()
+                                          : json_real(gd_ms_round(sqlite3_column_double(q, D_TS_MS))));
+    json_object_set_new(row, "screen", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, D_SCREEN_W),
+                                                 (json_int_t)sqlite3_column_int64(q, D_SCREEN_H)));
+    json_object_set_new(row, "views", json_integer(sqlite3_column_int64(q, D_VIEWS)));
+    json_object_set_new(row, "max_depth", json_integer(sqlite3_column_int64(q, D_MAX_DEPTH)));
+    json_object_set_new(row, "depth_limit", json_integer(sqlite3_column_int64(q, D_DEPTH_LIMIT)));
+    const char *deep = (const char *)sqlite3_column_text(q, D_DEEP_VIEWS);
+    json_t *dj = deep ? json_loads(deep, 0, NULL) : NULL;
+    json_object_set_new(row, "deep_views", dj ? dj : json_array());
+    int paint = sqlite3_column_int(q, D_HAS_PAINT);
+    json_object_set_new(row, "has_paint", json_boolean(paint));
+    if (paint) {
+        json_object_set_new(row, "overdraw_px",
+                            json_pack("{s:I s:I s:I s:I}", "1", (json_int_t)sqlite3_column_int64(q, D_PX_1), "2",
+                                      (json_int_t)sqlite3_column_int64(q, D_PX_2), "3",
+                                      (json_int_t)sqlite3_column_int64(q, D_PX_3), "4+",
+                                      (json_int_t)sqlite3_column_int64(q, D_PX_4PLUS)));
+        json_object_set_new(row, "overdraw_ratio", json_real(sqlite3_column_double(q, D_OVERDRAW_RATIO)));
+        const char *areas = (const char *)sqlite3_column_text(q, D_AREAS);
+        json_t *aj = areas ? json_loads(areas, 0, NULL) : NULL;
+        json_object_set_new(row, "areas", aj ? aj : json_array());
+    } else {
+        json_object_set_new(row, "overdraw_px", json_null());
+        json_object_set_new(row, "overdraw_ratio", json_null());
+        json_object_set_new(row, "areas", json_null());
+    }
+    json_object_set_new(row, "areas_truncated", json_boolean(sqlite3_column_int(q, D_AREAS_TRUNCATED)));
+    json_object_set_new(row, "broken", gd_col_text(q, D_BROKEN));
+    if (c->vq) {
+        json_t *vs = json_array();
+        sqlite3_bind_int64(c->vq, 1, dump);
+        /* a read error of the views is not reported (as before) */
+        gd_store_each_reuse(c->s, c->vq, view_row, vs, NULL);
+        json_object_set_new(row, "view_list", vs);
+    }
+    int stop = c->fn(c->ctx, row);
+    json_decref(row);
+    return stop ? GD_EACH_STOP : GD_OK;
+}
+
 int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err)
 {
@@ -286,68 +386,8 @@ int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn
         sqlite3_finalize(q);
         return err->code;
     }
-    int step, rc = GD_OK;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        json_t *row = json_object();
-        int64_t dump = sqlite3_column_int64(q, D_ID);
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, D_TRACE)));
-        json_object_set_new(row, "dump", json_integer(dump));
-        json_object_set_new(row, "page", gd_col_text(q, D_PAGE_CLASS));
-        json_object_set_new(row, "page_hash", gd_col_json(q, D_PAGE_HASH));
-        json_object_set_new(row, "window", gd_col_text(q, D_WINDOW));
-        json_object_set_new(row, "ts_ms", sqlite3_column_type(q, D_TS_MS) == SQLITE_NULL
-                                              ? json_null()
-                                              : json_real(gd_ms_round(sqlite3_column_double(q, D_TS_MS))));
-        json_object_set_new(row, "screen", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, D_SCREEN_W),
-                                                     (json_int_t)sqlite3_column_int64(q, D_SCREEN_H)));
-        json_object_set_new(row, "views", json_integer(sqlite3_column_int64(q, D_VIEWS)));
-        json_object_set_new(row, "max_depth", json_integer(sqlite3_column_int64(q, D_MAX_DEPTH)));
-        json_object_set_new(row, "depth_limit", json_integer(sqlite3_column_int64(q, D_DEPTH_LIMIT)));
-        const char *deep = (const char *)sqlite3_column_text(q, D_DEEP_VIEWS);
-        json_t *dj = deep ? json_loads(deep, 0, NULL) : NULL;
-        json_object_set_new(row, "deep_views", dj ? dj : json_array());
-        int paint = sqlite3_column_int(q, D_HAS_PAINT);
-        json_object_set_new(row, "has_paint", json_boolean(paint));
-        if (paint) {
-            json_object_set_new(row, "overdraw_px",
-                                json_pack("{s:I s:I s:I s:I}", "1", (json_int_t)sqlite3_column_int64(q, D_PX_1),
-                                          "2", (json_int_t)sqlite3_column_int64(q, D_PX_2), "3",
-                                          (json_int_t)sqlite3_column_int64(q, D_PX_3), "4+",
-                                          (json_int_t)sqlite3_column_int64(q, D_PX_4PLUS)));
-            json_object_set_new(row, "overdraw_ratio", json_real(sqlite3_column_double(q, D_OVERDRAW_RATIO)));
-            const char *areas = (const char *)sqlite3_column_text(q, D_AREAS);
-            json_t *aj = areas ? json_loads(areas, 0, NULL) : NULL;
-            json_object_set_new(row, "areas", aj ? aj : json_array());
-        } else {
-            json_object_set_new(row, "overdraw_px", json_null());
-            json_object_set_new(row, "overdraw_ratio", json_null());
-            json_object_set_new(row, "areas", json_null());
-        }
-        json_object_set_new(row, "areas_truncated", json_boolean(sqlite3_column_int(q, D_AREAS_TRUNCATED)));
-        json_object_set_new(row, "broken", gd_col_text(q, D_BROKEN));
-        if (with_views) {
-            json_t *vs = json_array();
-            sqlite3_bind_int64(vq, 1, dump);
-            while (sqlite3_step(vq) == SQLITE_ROW)
-                json_array_append_new(
-                    vs, json_pack("{s:I s:I s:o s:[IIII] s:o s:b s:o}", "id",
-                                  (json_int_t)sqlite3_column_int64(vq, W_ID), "parent",
-                                  (json_int_t)sqlite3_column_int64(vq, W_PARENT), "class", gd_col_text(vq, W_CLASS), "rect",
-                                  (json_int_t)sqlite3_column_int64(vq, W_L), (json_int_t)sqlite3_column_int64(vq, W_T),
-                                  (json_int_t)sqlite3_column_int64(vq, W_R), (json_int_t)sqlite3_column_int64(vq, W_B),
-                                  "layers", gd_col_json(vq, W_LAYERS), "visible", sqlite3_column_int(vq, W_VISIBLE),
-                                  "res_id", gd_col_text(vq, W_RES_ID)));
-            sqlite3_reset(vq);
-            json_object_set_new(row, "view_list", vs);
-        }
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
-    }
-    if (step != SQLITE_ROW && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
-    sqlite3_finalize(q);
+    struct dumps_ctx c = {s, vq, fn, ctx};
+    int rc = gd_store_each(s, q, dump_row, &c, err);
     sqlite3_finalize(vq);
     return rc;
 }
@@ -373,6 +413,73 @@ static int cmp_wasted(const void *a, const void *b)
     X(G_COUNT, "count(*)") X(G_FIRST, "min(ts_ms)")
 enum { G_TRACE = 0, IMAGE_COLS(GD_COL_ENUM) G_NCOLS };
 
+/* gd_query_images' groups checked, the ones with an issue kept once per
+ * dedup key (gd_store_each's callback) */
+struct images_ctx {
+    const gd_image_rules *rules;
+    gd_image_issue want;
+    image_row *rows;
+    size_t n, cap;
+    json_t *index; /* dedup key -> position */
+    gd_error *err;
+};
+
+static int image_group_row(void *ctx, sqlite3_stmt *q)
+{
+    struct images_ctx *c = ctx;
+    const char *config = (const char *)sqlite3_column_text(q, G_CONFIG);
+    gd_image_result r;
+    gd_image_issue is = gd_image_check((int32_t)sqlite3_column_int64(q, G_VIEW_W),
+                                       (int32_t)sqlite3_column_int64(q, G_VIEW_H), sqlite3_column_int(q, G_VISIBLE),
+                                       (int32_t)sqlite3_column_int64(q, G_BITMAP_W),
+                                       (int32_t)sqlite3_column_int64(q, G_BITMAP_H), config, c->rules, &r);
+    if (is == GD_IMAGE_NONE || is == GD_IMAGE_MALFORMED || (c->want != GD_IMAGE_NONE && is != c->want))
+        return GD_OK;
+    char key[256];
+    snprintf(key, sizeof key, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)sqlite3_column_int64(q, G_TRACE),
+             sqlite3_column_type(q, G_PAGE_HASH) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(q, G_PAGE_HASH),
+             (long long)sqlite3_column_int64(q, G_VIEW_HASH), (long long)sqlite3_column_int64(q, G_BITMAP_W),
+             (long long)sqlite3_column_int64(q, G_BITMAP_H), (long long)(sqlite3_column_type(q, G_VIEW_HASH) == SQLITE_NULL),
+             (int)is);
+    json_t *pos = json_object_get(c->index, key);
+    if (pos) {
+        image_row *ir = &c->rows[json_integer_value(pos)];
+        json_t *cnt = json_object_get(ir->row, "count");
+        json_integer_set(cnt, json_integer_value(cnt) + sqlite3_column_int64(q, G_COUNT));
+        return GD_OK;
+    }
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        image_row *nr = realloc(c->rows, cap * sizeof *nr);
+        if (!nr)
+            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        c->rows = nr;
+        c->cap = cap;
+    }
+    json_t *row = json_object();
+    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, G_TRACE)));
+    json_object_set_new(row, "page", gd_col_text(q, G_PAGE));
+    json_object_set_new(row, "page_hash", gd_col_json(q, G_PAGE_HASH));
+    json_object_set_new(row, "view_hash", gd_col_json(q, G_VIEW_HASH));
+    json_object_set_new(row, "view_class", gd_col_text(q, G_VIEW_CLASS));
+    json_object_set_new(row, "source", gd_col_text(q, G_SOURCE));
+    json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_BITMAP_W),
+                                                 (json_int_t)sqlite3_column_int64(q, G_BITMAP_H)));
+    json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_VIEW_W),
+                                               (json_int_t)sqlite3_column_int64(q, G_VIEW_H)));
+    json_object_set_new(row, "config", gd_col_text(q, G_CONFIG));
+    json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, G_VISIBLE)));
+    json_object_set_new(row, "issue", json_string(gd_image_issue_name(is)));
+    json_object_set_new(row, "wasted_bytes", json_integer((json_int_t)r.wasted_bytes));
+    json_object_set_new(row, "count", json_integer(sqlite3_column_int64(q, G_COUNT)));
+    json_object_set_new(row, "first_ms", json_real(gd_ms_round(sqlite3_column_double(q, G_FIRST))));
+    c->rows[c->n].row = row;
+    c->rows[c->n].wasted = r.wasted_bytes;
+    json_object_set_new(c->index, key, json_integer((json_int_t)c->n));
+    c->n++;
+    return GD_OK;
+}
+
 int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
 {
     char filt[4096], sql[8192];
@@ -387,65 +494,10 @@ int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *
     gd_image_rules rules = {gd_has(iq->high) ? iq->high : GD_IMAGE_HIGH,
                             gd_has(iq->low) ? iq->low : GD_IMAGE_LOW};
     gd_image_issue want = iq->issue ? gd_image_issue_parse(iq->issue) : GD_IMAGE_NONE;
-    image_row *rows = NULL;
-    size_t n = 0, cap = 0;
-    json_t *index = json_object(); /* dedup key -> position */
-    int step, rc = GD_OK;
-    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *config = (const char *)sqlite3_column_text(q, G_CONFIG);
-        gd_image_result r;
-        gd_image_issue is = gd_image_check((int32_t)sqlite3_column_int64(q, G_VIEW_W),
-                                           (int32_t)sqlite3_column_int64(q, G_VIEW_H), sqlite3_column_int(q, G_VISIBLE),
-                                           (int32_t)sqlite3_column_int64(q, G_BITMAP_W),
-                                           (int32_t)sqlite3_column_int64(q, G_BITMAP_H), config, &rules, &r);
-        if (is == GD_IMAGE_NONE || is == GD_IMAGE_MALFORMED || (want != GD_IMAGE_NONE && is != want))
-            continue;
-        char key[256];
-        snprintf(key, sizeof key, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)sqlite3_column_int64(q, G_TRACE),
-                 sqlite3_column_type(q, G_PAGE_HASH) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(q, G_PAGE_HASH),
-                 (long long)sqlite3_column_int64(q, G_VIEW_HASH), (long long)sqlite3_column_int64(q, G_BITMAP_W),
-                 (long long)sqlite3_column_int64(q, G_BITMAP_H), (long long)(sqlite3_column_type(q, G_VIEW_HASH) == SQLITE_NULL),
-                 (int)is);
-        json_t *pos = json_object_get(index, key);
-        if (pos) {
-            image_row *ir = &rows[json_integer_value(pos)];
-            json_t *cnt = json_object_get(ir->row, "count");
-            json_integer_set(cnt, json_integer_value(cnt) + sqlite3_column_int64(q, G_COUNT));
-            continue;
-        }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            image_row *nr = realloc(rows, cap * sizeof *nr);
-            if (!nr) {
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-                break;
-            }
-            rows = nr;
-        }
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, G_TRACE)));
-        json_object_set_new(row, "page", gd_col_text(q, G_PAGE));
-        json_object_set_new(row, "page_hash", gd_col_json(q, G_PAGE_HASH));
-        json_object_set_new(row, "view_hash", gd_col_json(q, G_VIEW_HASH));
-        json_object_set_new(row, "view_class", gd_col_text(q, G_VIEW_CLASS));
-        json_object_set_new(row, "source", gd_col_text(q, G_SOURCE));
-        json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_BITMAP_W),
-                                                     (json_int_t)sqlite3_column_int64(q, G_BITMAP_H)));
-        json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_VIEW_W),
-                                                   (json_int_t)sqlite3_column_int64(q, G_VIEW_H)));
-        json_object_set_new(row, "config", gd_col_text(q, G_CONFIG));
-        json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, G_VISIBLE)));
-        json_object_set_new(row, "issue", json_string(gd_image_issue_name(is)));
-        json_object_set_new(row, "wasted_bytes", json_integer((json_int_t)r.wasted_bytes));
-        json_object_set_new(row, "count", json_integer(sqlite3_column_int64(q, G_COUNT)));
-        json_object_set_new(row, "first_ms", json_real(gd_ms_round(sqlite3_column_double(q, G_FIRST))));
-        rows[n].row = row;
-        rows[n].wasted = r.wasted_bytes;
-        json_object_set_new(index, key, json_integer((json_int_t)n));
-        n++;
-    }
-    if (!rc && step != SQLITE_DONE)
-        rc = gd_store_fail(s, err, "database read");
+    struct images_ctx c = {&rules, want, NULL, 0, 0, json_object(), err};
+    int rc = gd_store_each(s, q, image_group_row, &c, err);
+    image_row *rows = c.rows;
+    size_t n = c.n;
     if (n > 1)
         gd_sort(rows, n, sizeof *rows, cmp_wasted);
     int stop = rc != GD_OK;
@@ -455,7 +507,6 @@ int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *
         json_decref(rows[i].row);
     }
     free(rows);
-    json_decref(index);
-    sqlite3_finalize(q);
+    json_decref(c.index);
     return rc;
 }
