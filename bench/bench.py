@@ -308,8 +308,10 @@ def count_lines(argv):
     return n
 
 
-def push_measure(db):
-    """(godeye (wall, cpu, rss), baseline (wall, cpu, rss), rows, info) or None."""
+def push_measure(db, other=None):
+    """(godeye (wall, cpu, rss), baseline (wall, cpu, rss), rows, info) or None;
+    with `other` (another godeye binary) it is timed in the same rounds and
+    its (wall, cpu, rss) is appended to the tuple."""
     url, stop = chbench.server(log)
     if not url:
         return None
@@ -333,12 +335,15 @@ def push_measure(db):
         def fresh_tables():
             fresh()
             chbench.replay(url, setup)
-        res = {"g": ([], [], []), "b": ([], [], [])}
+        res = {"g": ([], [], []), "b": ([], [], []), "o": ([], [], [])}
+        sides = [("b", curl, fresh_tables), ("g", push + [url], fresh_tables)]
+        if other:
+            sides.append(("o", [other] + push[1:] + [url], fresh_tables))
         for k in range(RUNS):
             log("push round %d of %d" % (k + 1, RUNS))
             # tables created untimed on both sides (godeye's CREATE ... IF
             # NOT EXISTS then finds them), as the recorded replay has them
-            for name, argv, before in (("b", curl, fresh_tables), ("g", push + [url], fresh_tables)):
+            for name, argv, before in sides:
                 before()
                 w, c, r = run_once(argv)
                 res[name][0].append(w)
@@ -350,6 +355,9 @@ def push_measure(db):
         g, b = ((median(v[0]), median(v[1]), max(v[2])) for v in (res["g"], res["b"]))
         info = "%d requests, %.1f MB, format %s; %d rows in ClickHouse after the last run" % (
             nreq, size / 1e6, ",".join(formats), n)
+        if other:
+            o = res["o"]
+            return g, b, rows, info, (median(o[0]), median(o[1]), max(o[2]))
         return g, b, rows, info
     finally:
         stop()
@@ -511,6 +519,45 @@ def perfetto_main():
     return 0
 
 
+def push_main():
+    """BENCH_ONLY=push: the push row alone, printed (RESULTS_MD=1 to append
+    it to RESULTS.md); PUSH_OTHER=/path/to/godeye times that binary too, in
+    the same rounds (a before/after of one run)."""
+    t_start = time.monotonic()
+    db = push_db_of(generate("cap150k.jsonl", ["--dispatches", "150000"]))
+    other = os.environ.get("PUSH_OTHER")
+    pm = push_measure(db, other)
+    if not pm:
+        print("push: clickhouse-server is not installed and CLICKHOUSE_URL is not set: skipped.")
+        return 1
+    pg, pb, prow, pinfo = pm[:4]
+    lines = ["push %d rows (150k capture), RUNS=%d, medians: %s" % (prow, RUNS, pinfo),
+             "curl --data-binary   wall %.3f s  cpu %.3f s" % (pb[0], pb[1]),
+             "godeye push          wall %.3f s  cpu %.3f s  rss %.1f MB  ratio %.2fx" % (
+                 pg[0], pg[1], pg[2] / 1024, pg[0] / pb[0])]
+    if other:
+        po = pm[4]
+        lines.append("%s  wall %.3f s  cpu %.3f s  rss %.1f MB  ratio %.2fx" % (
+            other, po[0], po[1], po[2] / 1024, po[0] / pb[0]))
+    text = "\n".join(lines)
+    print(text)
+    if os.environ.get("RESULTS_MD", "0") == "1":
+        write_results("BENCH_ONLY=push RUNS=%d bench/run.sh" % RUNS, t_start, [], text)
+    return 0
+
+
+def push_db_of(jl1):
+    """The database of the 150k capture that push reads (built once)."""
+    push_db = path("push.db")
+    if not os.path.exists(push_db):
+        run_once([GODEYE, "--db", push_db + ".tmp", "ingest", "-q", "--no-progress", jl1])
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(push_db + ".tmp" + suffix):
+                os.unlink(push_db + ".tmp" + suffix)
+        os.replace(push_db + ".tmp", push_db)
+    return push_db
+
+
 def write_results(command, t_start, summary, text):
     rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                          text=True).stdout.strip() or "?"
@@ -535,19 +582,15 @@ def main():
     drop_stale_dbs()
     if os.environ.get("BENCH_ONLY") == "perfetto":
         return perfetto_main()
+    if os.environ.get("BENCH_ONLY") == "push":
+        return push_main()
     jl1 = generate("cap150k.jsonl", ["--dispatches", "150000"])
     jl2 = generate("cap300k.jsonl", ["--dispatches", "300000"])
     doc = to_document(jl1, "cap150k.json")
     gz = to_gzip(jl1, "cap150k.jsonl.gz")
     lc = generate("cap150k.log", ["--dispatches", "150000", "--as", "logcat"])
     big = build_big_db(jl2)
-    push_db = path("push.db")
-    if not os.path.exists(push_db):
-        run_once([GODEYE, "--db", push_db + ".tmp", "ingest", "-q", "--no-progress", jl1])
-        for suffix in ("-wal", "-shm"):
-            if os.path.exists(push_db + ".tmp" + suffix):
-                os.unlink(push_db + ".tmp" + suffix)
-        os.replace(push_db + ".tmp", push_db)
+    push_db = push_db_of(jl1)
     t_start = time.monotonic()
 
     head = ["measure", "input MB", "baseline wall s (cpu s)", "godeye wall s (cpu s)",

@@ -30,7 +30,7 @@
  * the trace's day, else 1970-01-01 (never a day ClickHouse would mangle) */
 #define CH_DAY_MAX_MS "5662310399999"
 #define DAY1(ms) "CASE WHEN (" ms ") BETWEEN 0 AND " CH_DAY_MAX_MS                      \
-                 " THEN date((" ms ") / 1000, 'unixepoch') END"
+                 " THEN gd_day((" ms ") / 1000) END"
 #define DAY(ms) "coalesce(" DAY1(ms) ", " DAY1("t.start_ms") ", '1970-01-01') AS day,"
 
 /* The rows of table `tbl` (alias a) of trace ?1, walked in id order over
@@ -134,6 +134,120 @@ static int register_why(gd_store *s, gd_error *err)
     return GD_OK;
 }
 
+/* ---- gd_day(x): date(x, 'unixepoch'), asked of SQLite itself, kept ----
+ * date(x, 'unixepoch') never decreases as x grows, so when the first and
+ * the last second of x's UTC day (as x's type holds them) both give x's
+ * day, every value between them does: the function keeps that interval
+ * and calls date() for a value outside it only (rows come in time order:
+ * three calls a day instead of one a row).  The last second is 86399.999
+ * s after midnight for a real (date() rounds to the millisecond); where a
+ * bound gives another day, the interval is x alone. */
+typedef struct day_fn {
+    sqlite3 *db;
+    int type; /* SQLITE_INTEGER or SQLITE_FLOAT of lo and hi; 0: none yet */
+    double lo, hi;
+    char day[16];
+    int n;
+} day_fn;
+
+/* date(x, 'unixepoch') of x as `type` holds it, into out (16 bytes);
+ * its length, 0 when date() gives none, -1 on a database error. */
+static int date_of(sqlite3 *db, int type, double x, char *out)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT date(?1, 'unixepoch')", -1, &q, NULL) != SQLITE_OK) {
+        sqlite3_finalize(q);
+        return -1;
+    }
+    if (type == SQLITE_INTEGER)
+        sqlite3_bind_int64(q, 1, (sqlite3_int64)x);
+    else
+        sqlite3_bind_double(q, 1, x);
+    int n = 0;
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) == SQLITE_TEXT) {
+        n = sqlite3_column_bytes(q, 0);
+        if (n > 15)
+            n = 0;
+        else
+            memcpy(out, sqlite3_column_text(q, 0), (size_t)n);
+    }
+    sqlite3_finalize(q);
+    return n;
+}
+
+static void sql_day(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    day_fn *d = sqlite3_user_data(cx);
+    int type = sqlite3_value_type(argv[0]);
+    if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) {
+        sqlite3_stmt *q = NULL;
+        if (sqlite3_prepare_v2(d->db, "SELECT date(?1, 'unixepoch')", -1, &q, NULL) != SQLITE_OK)
+            sqlite3_result_error(cx, sqlite3_errmsg(d->db), -1);
+        else {
+            sqlite3_bind_value(q, 1, argv[0]);
+            if (sqlite3_step(q) == SQLITE_ROW)
+                sqlite3_result_value(cx, sqlite3_column_value(q, 0));
+            else
+                sqlite3_result_null(cx);
+        }
+        sqlite3_finalize(q);
+        return;
+    }
+    double x = sqlite3_value_double(argv[0]);
+    if (d->type == type && x >= d->lo && x <= d->hi) {
+        sqlite3_result_text(cx, d->day, d->n, SQLITE_TRANSIENT);
+        return;
+    }
+    char day[16], first[16], last[16];
+    int n = date_of(d->db, type, x, day);
+    if (n < 0) {
+        sqlite3_result_error(cx, sqlite3_errmsg(d->db), -1);
+        return;
+    }
+    if (!n) {
+        sqlite3_result_null(cx);
+        return;
+    }
+    sqlite3_result_text(cx, day, n, SQLITE_TRANSIENT);
+    double lo = floor(x / 86400.0) * 86400.0;
+    double hi = lo + (type == SQLITE_INTEGER ? 86399.0 : 86399.999); /* date() rounds to the ms */
+    d->type = type;
+    memcpy(d->day, day, (size_t)n);
+    d->n = n;
+    d->lo = d->hi = x;
+    if (lo <= x && x <= hi && date_of(d->db, type, lo, first) == n && memcmp(first, day, (size_t)n) == 0 &&
+        date_of(d->db, type, hi, last) == n && memcmp(last, day, (size_t)n) == 0)
+        d->lo = lo, d->hi = hi;
+}
+
+/* Makes gd_day callable on s (once per connection, as gd_block_why). */
+static int register_day(gd_store *s, gd_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(gd_store_db(s), "SELECT gd_day(NULL)", -1, &q, NULL) == SQLITE_OK) {
+        sqlite3_finalize(q);
+        return GD_OK;
+    }
+    sqlite3_finalize(q);
+    day_fn *d = calloc(1, sizeof *d);
+    if (!d)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    d->db = gd_store_db(s);
+    if (sqlite3_create_function_v2(d->db, "gd_day", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, d, sql_day, NULL,
+                                   NULL, free) != SQLITE_OK)
+        return gd_store_fail(s, err, "database function");
+    return GD_OK;
+}
+
+/* The functions def's SQL calls, made callable on s. */
+static int register_fns(gd_store *s, const export_def *def, gd_error *err)
+{
+    if (register_day(s, err))
+        return err->code;
+    return def && def->why ? register_why(s, err) : GD_OK;
+}
+
 static int q_pages(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
     gd_pages_query q = {.filter = {&trace, 1}, .slow_ms = NAN};
@@ -214,13 +328,16 @@ static json_t *m_images(json_t *r)
 /* Adding a table: one entry here (before "traces") and its CREATE TABLE in
  * schemas/clickhouse.sql. */
 static const export_def exports[] = {
+    /* the id range read once (dispatch_trace holds no id order: a scan
+     * of the trace's index entries, not three) */
     {"dispatches",
-     "SELECT " TRACE_COLS " d.id - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
+     "WITH r AS MATERIALIZED (SELECT min(id) AS lo, max(id) AS hi FROM dispatch WHERE trace = ?1)"
+     " SELECT " TRACE_COLS " d.id - (SELECT lo FROM r) AS seq, "
      DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
      " coalesce(m.handler, '') AS handler, coalesce(m.callback, '') AS callback,"
      " coalesce(m.what, '') AS what, coalesce(m.text, '') AS msg"
      " FROM dispatch d JOIN trace t ON t.id = d.trace LEFT JOIN message m ON m.id = d.message"
-     " WHERE " IN_TRACE("d", "dispatch") " ORDER BY d.id"},
+     " WHERE +d.trace = ?1 AND d.id BETWEEN (SELECT lo FROM r) AND (SELECT hi FROM r) ORDER BY d.id"},
     {"blocks",
      "SELECT " TRACE_COLS " b.dispatch - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
      DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms AS duration_ms, d.thread_ms,"
@@ -445,6 +562,8 @@ static int map_row(void *ctx, json_t *row)
 
 static int trace_head(gd_store *s, int64_t trace, json_t **out, gd_error *err)
 {
+    if (register_fns(s, NULL, err))
+        return err->code;
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT " TRACE_COLS " " DAY("t.start_ms") " 0"
                                           " FROM trace t WHERE t.id = ?1", err);
     if (!q)
@@ -480,7 +599,7 @@ int gd_fleet_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
         json_decref(m.head);
         return rc;
     }
-    if (def->why && register_why(s, err))
+    if (register_fns(s, def, err))
         return err->code;
     sqlite3_stmt *q = gd_store_prepare(s, def->sql, err);
     if (!q)
@@ -563,7 +682,7 @@ int gd_fleet_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
     if (!def->sql)
         return GD_OK;
-    if (def->why && register_why(s, err))
+    if (register_fns(s, def, err))
         return err->code;
     gd_fleet_export_rows *r = calloc(1, sizeof *r);
     if (!r)
