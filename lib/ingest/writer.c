@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "analysis/vitals.h"
+#include "core/bigmem.h"
 #include "core/icache.h"
 #include "core/skip_reasons.h"
 #include "reader/procstat.h"
@@ -696,7 +697,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     w->frames = gd_icache_new(65536, 8 << 20);
     w->callsites = gd_icache_new(131072, 4 << 20);
     w->messages = gd_icache_new(16384, 4 << 20);
-    w->msg_seen = calloc(GD_MSG_SEEN, sizeof *w->msg_seen); /* NULL: texts are not shared beyond the cache */
+    w->msg_seen = gd_big_calloc(GD_MSG_SEEN * sizeof *w->msg_seen); /* NULL: texts are not shared beyond the cache */
     w->views = gd_views_writer_new(s, err);
     if (!w->views) {
         rc = err->code;
@@ -753,7 +754,7 @@ void gd_writer_free(gd_writer *w)
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);
     gd_icache_free(w->messages);
-    free(w->msg_seen);
+    gd_big_free(w->msg_seen, GD_MSG_SEEN * sizeof *w->msg_seen);
     gd_views_writer_free(w->views);
     gd_mw_free(w->methods);
     gd_bulk_free(&w->bulk);
