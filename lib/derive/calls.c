@@ -12,18 +12,22 @@
 
 /* ---- method names ------------------------------------------------------------ */
 
+/* method's name columns, by name */
+#define NAME_COLS(X) X(MN_NAME, "name") X(MN_DESC, "desc")
+enum { MN_CLASS = 0, NAME_COLS(GD_COL_ENUM) MN__COUNT };
+
 /* Names of a method id (owned copies in *out); GD_ERR_DATA when missing. */
 int gd_calls_name(gd_store *s, sqlite3_stmt **q, int64_t id, gd_mname *out, gd_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!*q && !(*q = gd_store_prepare(s, "SELECT class, name, desc FROM method WHERE id = ?", err)))
+    if (!*q && !(*q = gd_store_prepare(s, "SELECT class" NAME_COLS(GD_COL_SQL) " FROM method WHERE id = ?", err)))
         return err->code ? err->code : GD_ERR_IO;
     sqlite3_bind_int64(*q, 1, id);
     int rc = GD_OK;
     if (sqlite3_step(*q) == SQLITE_ROW) {
-        out->cls = strdup((const char *)sqlite3_column_text(*q, 0));
-        out->name = strdup((const char *)sqlite3_column_text(*q, 1));
-        const unsigned char *d = sqlite3_column_text(*q, 2);
+        out->cls = strdup((const char *)sqlite3_column_text(*q, MN_CLASS));
+        out->name = strdup((const char *)sqlite3_column_text(*q, MN_NAME));
+        const unsigned char *d = sqlite3_column_text(*q, MN_DESC);
         out->desc = d ? strdup((const char *)d) : NULL;
         if (!out->cls || !out->name)
             rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
