@@ -518,6 +518,187 @@ def perfetto_main():
         write_results("BENCH_ONLY=perfetto RUNS=%d bench/run.sh" % RUNS, t_start, [], text)
     return 0
 
+# BENCH_ONLY=scale: how ingest and the queries grow with the input, at 1x,
+# 4x and 16x.  JSONL: at least SCALE_DISPATCHES (10M) Looper dispatches at
+# 16x, made of copies of bench's 150k capture (cap150k.jsonl: 150k
+# main-thread dispatches + those of 3 noise threads, ~174k, generated once;
+# the generator writes ~10k dispatches/s, an hour for 10M): 1x = C copies
+# (C = ceil(10M / 16 / dispatches of one copy)), 4x = 4C, 16x = 16C, one
+# file each, each copy's clock 10^9 ms (11.6 days) past the last
+# (gencapture's clock starts at 1700000000000 ms and the capture spans
+# ~7e6 ms, so "ts":1700 of copy k becomes "ts":17(00+k): the same bytes
+# shifted, no parsing).
+# Perfetto: SCALE_TRACES (100) traces of bench/perfetto_gen.py --sched of
+# SCALE_TRACE_MB (3 MB, the size of the corpus's largest real trace), seeds
+# 1..N; 1x/4x/16x = N/16, N/4, N of them in one folder, one `godeye ingest
+# FOLDER` into a fresh database.
+SCALE_DISPATCHES = int(os.environ.get("SCALE_DISPATCHES", "10000000"))
+SCALE_TRACES = int(os.environ.get("SCALE_TRACES", "100"))
+SCALE_TRACE_MB = float(os.environ.get("SCALE_TRACE_MB", "3"))
+# runs of the biggest (16x) ingest: 1 unless set (minutes each)
+SCALE_BIG_RUNS = int(os.environ.get("SCALE_BIG_RUNS", "1"))
+SCALE_FACTORS = (1, 4, 16)
+SCALE_QUERIES = (("blocks --group", ["blocks", "--group", "--format", "jsonl"]),
+                 ("top", ["top"]), ("threads", ["threads"]),
+                 ("report (-o file)", ["report", "-o", None]))
+
+
+def scale_jsonl_inputs():
+    """(copies at 1x, [(factor, path)]): the capture repeated C, 4C, 16C times."""
+    base = generate("cap150k.jsonl", ["--dispatches", "150000"])
+    with open(base, "rb") as src:
+        data = src.read()
+    per_copy = data.count(b'"phase":"begin"')
+    c = -(-SCALE_DISPATCHES // SCALE_FACTORS[-1] // per_copy)
+    assert c * SCALE_FACTORS[-1] <= 100, "copy k's clock is \"ts\":17(00+k)"
+    assert data.count(b'"ts":17') == data.count(b'"ts":1700'), "clock not in 1700..."
+    meta_end = data.index(b"\n") + 1
+    out = []
+    for f in SCALE_FACTORS:
+        p = path("cap150k-x%d.jsonl" % (c * f))
+        if not os.path.exists(p):
+            log("writing %s" % os.path.basename(p))
+            with open(p + ".tmp", "wb") as o:
+                o.write(data)
+                for k in range(1, c * f):
+                    o.write(data[meta_end:].replace(b'"ts":1700', b'"ts":17%02d' % k))
+            os.replace(p + ".tmp", p)
+        out.append((f, p))
+    return c, out
+
+
+def scale_perfetto_inputs():
+    """[(factor, folder)]: folders of N/16, N/4 and N traces (hard links)."""
+    gen = os.path.join(ROOT, "bench", "perfetto_gen.py")
+    traces = []
+    for k in range(1, SCALE_TRACES + 1):
+        p = path("scale-perfetto-%gmb-s%d.perfetto-trace" % (SCALE_TRACE_MB, k))
+        if not os.path.exists(p):
+            if k == 1 or k % 25 == 0:
+                log("writing %s" % os.path.basename(p))
+            subprocess.run([sys.executable, gen, p + ".tmp", str(SCALE_TRACE_MB), "--sched", "--seed",
+                            str(k)], check=True, stdout=subprocess.DEVNULL)
+            os.replace(p + ".tmp", p)
+        traces.append(p)
+    out = []
+    for f in SCALE_FACTORS:
+        n = max(1, round(SCALE_TRACES * f / SCALE_FACTORS[-1]))
+        d = path("scale-perfetto-%gmb-n%d" % (SCALE_TRACE_MB, n))
+        if not os.path.isdir(d):
+            os.makedirs(d + ".tmp", exist_ok=True)
+            for p in traces[:n]:
+                dst = os.path.join(d + ".tmp", os.path.basename(p))
+                if not os.path.exists(dst):
+                    os.link(p, dst)
+            os.replace(d + ".tmp", d)
+        out.append((f, d))
+    return out
+
+
+def input_mb(p):
+    if os.path.isdir(p):
+        return sum(os.path.getsize(os.path.join(p, f)) for f in os.listdir(p)) / 1e6
+    return mb(p)
+
+
+def db_mb(db):
+    return sum(os.path.getsize(db + s) for s in ("", "-wal") if os.path.exists(db + s)) / 1e6
+
+
+def scale_measure(label, inputs):
+    """{factor: figures} of one family: the ingest (RUNS runs into a fresh
+    db; SCALE_BIG_RUNS at the biggest factor), then each query RUNS times on
+    the database of the last ingest."""
+    res = {}
+    for f, src in inputs:
+        db = path("scale-%s-x%d.db" % (label, f))
+        runs = SCALE_BIG_RUNS if f == SCALE_FACTORS[-1] else RUNS
+        walls, cpus, rss = [], [], []
+        for k in range(runs):
+            log("%s %dx: ingest %d of %d" % (label, f, k + 1, runs))
+            rm_db(db)
+            w, c, r = run_once([GODEYE, "--db", db, "ingest", "-q", "--no-progress", src])
+            walls.append(w)
+            cpus.append(c)
+            rss.append(r)
+        con = sqlite3.connect(db)
+        n_disp = con.execute("SELECT count(*) FROM dispatch").fetchone()[0]
+        n_blocks = con.execute("SELECT count(*) FROM block").fetchone()[0]
+        n_traces, n_events = con.execute("SELECT count(*), coalesce(sum(events), 0) FROM trace").fetchone()
+        con.close()
+        fig = {"runs": runs, "in_mb": input_mb(src), "db_mb": db_mb(db), "wall": median(walls),
+               "cpu": median(cpus), "rss": max(rss) / 1024, "dispatches": n_disp, "blocks": n_blocks,
+               "traces": n_traces, "events": n_events}
+        for q, argv in SCALE_QUERIES:
+            argv = [a if a is not None else path("scale-report.html") for a in argv]
+            log("%s %dx: %s" % (label, f, q))
+            fig[q] = measure([GODEYE, "--db", db] + argv)
+        res[f] = fig
+        rm_db(db)  # the biggest are a few GB: not kept
+    return res
+
+
+def scale_table(title, res, count_label, count_key):
+    fs = SCALE_FACTORS
+    head = ["measure"] + ["%dx" % f for f in fs] + ["%dx/%dx" % (f, fs[0]) for f in fs[1:]]
+    rows = []
+
+    def row(name, fmt, get, ratio=True):
+        vals = [get(res[f]) for f in fs]
+        rows.append([name] + [fmt % v for v in vals]
+                    + [("%.2f" % (v / vals[0]) if ratio and vals[0] else "-") for v in vals[1:]])
+
+    row("input MB", "%.1f", lambda r: r["in_mb"])
+    if count_label:
+        row(count_label, "%d", lambda r: r[count_key])
+    row("dispatches in the db", "%d", lambda r: r["dispatches"])
+    row("blocks in the db", "%d", lambda r: r["blocks"])
+    row("ingest runs (median of)", "%d", lambda r: r["runs"], ratio=False)
+    row("ingest wall s", "%.2f", lambda r: r["wall"])
+    row("ingest CPU s", "%.2f", lambda r: r["cpu"])
+    row("ingest MB/s (wall)", "%.1f", lambda r: r["in_mb"] / r["wall"])
+    row("ingest dispatches/s (wall)", "%.0f", lambda r: r["dispatches"] / r["wall"])
+    row("ingest events/s (wall)", "%.0f", lambda r: r["events"] / r["wall"])
+    row("ingest peak RSS MB", "%.1f", lambda r: r["rss"])
+    row("db MB", "%.1f", lambda r: r["db_mb"])
+    row("db MB per input MB", "%.3f", lambda r: r["db_mb"] / r["in_mb"])
+    for q, _ in SCALE_QUERIES:
+        row("%s wall s (median of %d)" % (q, RUNS), "%.3f", lambda r, q=q: r[q][0])
+        row("%s CPU s" % q, "%.3f", lambda r, q=q: r[q][1])
+        row("%s peak RSS MB" % q, "%.1f", lambda r, q=q: r[q][2] / 1024)
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    lines = [title, "", fmt_row(head, widths), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    return lines + [fmt_row(r, widths) for r in rows]
+
+
+def scale_main():
+    """BENCH_ONLY=scale: ingest and query figures at 1x/4x/16x (about 20 min)."""
+    copies, jl = scale_jsonl_inputs()
+    pf = scale_perfetto_inputs()
+    t_start = time.monotonic()
+    loads = [("start", os.getloadavg())]
+    rj = scale_measure("jsonl", jl)
+    loads.append(("after JSONL", os.getloadavg()))
+    rp = scale_measure("perfetto", pf)
+    loads.append(("end", os.getloadavg()))
+    lines = scale_table("JSONL: cap150k.jsonl (gencapture %s --dispatches 150000) repeated %d/%d/%d"
+                        " times, one file each" % ((" ".join(GEN_ARGS),) + tuple(
+                            copies * f for f in SCALE_FACTORS)), rj, None, None)
+    lines += [""] + scale_table(
+        "Perfetto: %d/%d/%d traces of perfetto_gen.py --sched %g MB (seeds 1..N), one folder each"
+        % tuple([rp[f]["traces"] for f in SCALE_FACTORS] + [SCALE_TRACE_MB]), rp, "traces", "traces")
+    lines += ["", "Load average (1, 5, 15 min): " + "; ".join(
+        "%s %.2f %.2f %.2f" % ((name,) + la) for name, la in loads),
+        "Queries: `godeye --db DB blocks --group --format jsonl | top | threads | report -o FILE`,"
+        " stdout to /dev/null, median of RUNS=%d on the database of the last ingest; ingest at 16x:"
+        " %d run(s) (SCALE_BIG_RUNS), at 1x and 4x: RUNS.  db MB: the database file (+ -wal) after"
+        " the ingest." % (RUNS, SCALE_BIG_RUNS)]
+    text = "\n".join(lines)
+    print(text)
+    if os.environ.get("RESULTS_MD", "1") != "0":
+        write_results("BENCH_ONLY=scale RUNS=%d bench/run.sh" % RUNS, t_start, [], text)
+    return 0
+
 
 def push_main():
     """BENCH_ONLY=push: the push row alone, printed (RESULTS_MD=1 to append
@@ -584,6 +765,8 @@ def main():
         return perfetto_main()
     if os.environ.get("BENCH_ONLY") == "push":
         return push_main()
+    if os.environ.get("BENCH_ONLY") == "scale":
+        return scale_main()
     jl1 = generate("cap150k.jsonl", ["--dispatches", "150000"])
     jl2 = generate("cap300k.jsonl", ["--dispatches", "300000"])
     doc = to_document(jl1, "cap150k.json")

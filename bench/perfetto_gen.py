@@ -13,7 +13,11 @@ in), binder calls from the app's main thread to system_server (a
 transaction, its receipt, the reply and its receipt, about one per 40
 switches) and a Choreographer#doFrame atrace slice per 16.6 ms.
 
-Usage: perfetto_gen.py OUT [SIZE_MB] [--sched]
+--seed N: the clock starts N hours later (default 0): traces of different
+seeds differ in every timestamp, so that godeye ingests each as its own
+trace (identical content is one trace).
+
+Usage: perfetto_gen.py OUT [SIZE_MB] [--sched] [--seed N]
 """
 import sys
 
@@ -91,7 +95,7 @@ def sched_main(out, target):
     app, binder_tid = 4242, 1010
     cur = [0, 0, 0, 0]
     pending = [[], [], [], []]
-    written, ts, step, frame, debug_id = 0, 10_000_000_000, 0, 0, 1
+    written, ts, step, frame, debug_id = 0, START_NS, 0, 0, 1
     next_frame = ts
     later = []  # (ts, event) of CPU 0 that wait for their time: a bundle is in time order
     while written < target:
@@ -136,8 +140,16 @@ def sched_main(out, target):
     return written, frame, step
 
 
+START_NS = 10_000_000_000
+
+
 def main():
+    global START_NS
     args = [a for a in sys.argv[1:] if a != "--sched"]
+    if "--seed" in args:
+        k = args.index("--seed")
+        START_NS += int(args[k + 1]) * 3_600_000_000_000
+        del args[k:k + 2]
     out = open(args[0], "wb")
     target = int(float(args[1]) if len(args) > 1 else 100) << 20
     if "--sched" in sys.argv[1:]:
@@ -150,7 +162,7 @@ def main():
     tree += field(2, uint(1, rt) + field(2, b"RenderThread") + uint(3, pid))
     out.write(field(1, field(2, tree) + uint(8, 1)))
     written = 0
-    ts = 10_000_000_000
+    ts = START_NS
     frame = 0
     cpu = 0
     while written < target:
