@@ -150,16 +150,19 @@ typedef struct day_fn {
     int n;
 } day_fn;
 
-/* date(x, 'unixepoch') of x as `type` holds it, into out (16 bytes);
- * its length, 0 when date() gives none, -1 on a database error. */
-static int date_of(sqlite3 *db, int type, double x, char *out)
+/* date(x, 'unixepoch') of v (when not NULL) or of x as `type` holds it,
+ * into out (16 bytes); its length, 0 when date() gives none, -1 on a
+ * database error. */
+static int date_of(sqlite3 *db, sqlite3_value *v, int type, double x, char *out)
 {
     sqlite3_stmt *q = NULL;
     if (sqlite3_prepare_v2(db, "SELECT date(?1, 'unixepoch')", -1, &q, NULL) != SQLITE_OK) {
         sqlite3_finalize(q);
         return -1;
     }
-    if (type == SQLITE_INTEGER)
+    if (v)
+        sqlite3_bind_value(q, 1, v);
+    else if (type == SQLITE_INTEGER)
         sqlite3_bind_int64(q, 1, (sqlite3_int64)x);
     else
         sqlite3_bind_double(q, 1, x);
@@ -180,27 +183,15 @@ static void sql_day(sqlite3_context *cx, int argc, sqlite3_value **argv)
     (void)argc;
     day_fn *d = sqlite3_user_data(cx);
     int type = sqlite3_value_type(argv[0]);
-    if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) {
-        sqlite3_stmt *q = NULL;
-        if (sqlite3_prepare_v2(d->db, "SELECT date(?1, 'unixepoch')", -1, &q, NULL) != SQLITE_OK)
-            sqlite3_result_error(cx, sqlite3_errmsg(d->db), -1);
-        else {
-            sqlite3_bind_value(q, 1, argv[0]);
-            if (sqlite3_step(q) == SQLITE_ROW)
-                sqlite3_result_value(cx, sqlite3_column_value(q, 0));
-            else
-                sqlite3_result_null(cx);
-        }
-        sqlite3_finalize(q);
-        return;
-    }
-    double x = sqlite3_value_double(argv[0]);
-    if (d->type == type && x >= d->lo && x <= d->hi) {
+    int numeric = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+    double x = numeric ? sqlite3_value_double(argv[0]) : 0;
+    if (numeric && d->type == type && x >= d->lo && x <= d->hi) {
         sqlite3_result_text(cx, d->day, d->n, SQLITE_TRANSIENT);
         return;
     }
     char day[16], first[16], last[16];
-    int n = date_of(d->db, type, x, day);
+    /* a value of another type: date() of it as given, nothing kept */
+    int n = date_of(d->db, numeric ? NULL : argv[0], type, x, day);
     if (n < 0) {
         sqlite3_result_error(cx, sqlite3_errmsg(d->db), -1);
         return;
@@ -210,14 +201,16 @@ static void sql_day(sqlite3_context *cx, int argc, sqlite3_value **argv)
         return;
     }
     sqlite3_result_text(cx, day, n, SQLITE_TRANSIENT);
+    if (!numeric)
+        return;
     double lo = floor(x / 86400.0) * 86400.0;
     double hi = lo + (type == SQLITE_INTEGER ? 86399.0 : 86399.999); /* date() rounds to the ms */
     d->type = type;
     memcpy(d->day, day, (size_t)n);
     d->n = n;
     d->lo = d->hi = x;
-    if (lo <= x && x <= hi && date_of(d->db, type, lo, first) == n && memcmp(first, day, (size_t)n) == 0 &&
-        date_of(d->db, type, hi, last) == n && memcmp(last, day, (size_t)n) == 0)
+    if (lo <= x && x <= hi && date_of(d->db, NULL, type, lo, first) == n && memcmp(first, day, (size_t)n) == 0 &&
+        date_of(d->db, NULL, type, hi, last) == n && memcmp(last, day, (size_t)n) == 0)
         d->lo = lo, d->hi = hi;
 }
 
