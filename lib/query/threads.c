@@ -88,14 +88,14 @@ static int block_range(gd_store *s, int64_t id, int64_t *trace, int64_t *tid, do
     X(TS_DUR, "s.dur_ms")                                                               \
     X(TS_STATE, "s.state")                                                              \
     X(TS_BLOCKED_FN, "s.blocked_function")                                              \
-    X(TS_MAIN, "s.tid = t.main_tid AS main")                                            \
-    X(TS_NAME, "(SELECT h.name FROM thread h WHERE h.trace = s.trace AND h.tid = s.tid" \
-               " LIMIT 1) AS name")
+    X(TS_MAIN, "s.tid = t.main_tid AS main")
 enum { TS_TRACE = 0, STATE_COLS(GD_COL_ENUM) TS_NCOLS };
 
 /* gd_query_threads' states, added up per thread, clipped to [start, end)
  * (gd_store_each's callback) */
 struct threads_ctx {
+    gd_store *s;
+    sqlite3_stmt *nameq;    /* a thread's name, asked once per thread (not per row) */
     tacc *ts;
     size_t n, cap;
     double start, end;
@@ -115,9 +115,15 @@ static int state_row(void *ctx, sqlite3_stmt *st)
         t->tid = td;
         t->pid = -1;
         t->main = sqlite3_column_int(st, TS_MAIN);
-        const char *nm = (const char *)sqlite3_column_text(st, TS_NAME);
-        if (nm && !(t->name = strdup(nm)))
-            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        sqlite3_bind_int64(c->nameq, 1, tr);
+        sqlite3_bind_int64(c->nameq, 2, td);
+        int r = sqlite3_step(c->nameq);
+        const char *nm = r == SQLITE_ROW ? (const char *)sqlite3_column_text(c->nameq, 0) : NULL;
+        int bad = (r != SQLITE_ROW && r != SQLITE_DONE) || (nm && !(t->name = strdup(nm)));
+        sqlite3_reset(c->nameq);
+        if (bad)
+            return r == SQLITE_ROW ? gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory")
+                                   : gd_store_fail(c->s, c->err, "database read");
     }
     tacc *t = &c->ts[c->n - 1];
     if (sqlite3_column_type(st, TS_PID) != SQLITE_NULL)
@@ -166,8 +172,12 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     sqlite3_bind_int64(st, 2, btrace);
     sqlite3_bind_double(st, 3, isinf(start) ? -1e300 : start);
     sqlite3_bind_double(st, 4, isinf(end) ? 1e300 : end);
-    struct threads_ctx c = {NULL, 0, 0, start, end, err};
-    int rc = gd_store_each(s, st, state_row, &c, err);
+    struct threads_ctx c = {s, NULL, NULL, 0, 0, start, end, err};
+    c.nameq = gd_store_prepare(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 LIMIT 1", err);
+    int rc = c.nameq ? gd_store_each(s, st, state_row, &c, err) : err->code;
+    sqlite3_finalize(c.nameq);
+    if (!c.nameq)
+        sqlite3_finalize(st);
     tacc *ts = c.ts;
     size_t n = c.n;
     /* binder transactions each thread made (as the client) and served,
