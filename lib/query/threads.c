@@ -117,13 +117,15 @@ static int state_row(void *ctx, sqlite3_stmt *st)
         t->main = sqlite3_column_int(st, TS_MAIN);
         sqlite3_bind_int64(c->nameq, 1, tr);
         sqlite3_bind_int64(c->nameq, 2, td);
-        int r = sqlite3_step(c->nameq);
+        int r = sqlite3_step(c->nameq), rc = GD_OK;
         const char *nm = r == SQLITE_ROW ? (const char *)sqlite3_column_text(c->nameq, 0) : NULL;
-        int bad = (r != SQLITE_ROW && r != SQLITE_DONE) || (nm && !(t->name = strdup(nm)));
+        if (r != SQLITE_ROW && r != SQLITE_DONE)
+            rc = gd_store_fail(c->s, c->err, "database read");
+        else if (nm && !(t->name = strdup(nm)))
+            rc = gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
         sqlite3_reset(c->nameq);
-        if (bad)
-            return r == SQLITE_ROW ? gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory")
-                                   : gd_store_fail(c->s, c->err, "database read");
+        if (rc)
+            return rc;
     }
     tacc *t = &c->ts[c->n - 1];
     if (sqlite3_column_type(st, TS_PID) != SQLITE_NULL)
@@ -165,19 +167,20 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
              " AND s.ts_ms < ?4 AND s.ts_ms + s.dur_ms > ?3 %s"
              " ORDER BY s.trace, s.tid, s.ts_ms",
              filt);
-    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
-    if (!st)
+    sqlite3_stmt *nameq =
+        gd_store_cached(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 LIMIT 1", err);
+    sqlite3_stmt *st = nameq ? gd_store_prepare(s, sql, err) : NULL;
+    if (!st) {
+        gd_store_release(s, nameq);
         return err->code;
+    }
     sqlite3_bind_int64(st, 1, tid);
     sqlite3_bind_int64(st, 2, btrace);
     sqlite3_bind_double(st, 3, isinf(start) ? -1e300 : start);
     sqlite3_bind_double(st, 4, isinf(end) ? 1e300 : end);
-    struct threads_ctx c = {s, NULL, NULL, 0, 0, start, end, err};
-    c.nameq = gd_store_prepare(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 LIMIT 1", err);
-    int rc = c.nameq ? gd_store_each(s, st, state_row, &c, err) : err->code;
-    sqlite3_finalize(c.nameq);
-    if (!c.nameq)
-        sqlite3_finalize(st);
+    struct threads_ctx c = {s, nameq, NULL, 0, 0, start, end, err};
+    int rc = gd_store_each(s, st, state_row, &c, err);
+    gd_store_release(s, nameq);
     tacc *ts = c.ts;
     size_t n = c.n;
     /* binder transactions each thread made (as the client) and served,
