@@ -5,7 +5,7 @@ each pushes DB into its own database of one loopback clickhouse-server
 SELECT * ORDER BY all its columns FORMAT TSV and the dumps compared
 (traces.pushed_at, the push's own clock, left out).
 
-    bench/push_same.py BASE_GODEYE NEW_GODEYE DB    (exit 0: identical)
+    bench/push_same.py BASE_GODEYE NEW_GODEYE DB [PUSH OPTION ...]    (exit 0: identical)
 
 python3 standard library only.
 """
@@ -41,11 +41,12 @@ def dump(url, database, table):
 
 def main():
     base, new, db = sys.argv[1:4]
+    extra = sys.argv[4:]  # e.g. --batch 7
     tmp = tempfile.mkdtemp(prefix="godeye-push-same-")
     try:
         url, stop = chs.start_server(tmp)
         for exe, database in ((base, "same_base"), (new, "same_new")):
-            subprocess.run([exe, "--db", db, "push", "--database", database, "--clickhouse", url],
+            subprocess.run([exe, "--db", db, "push", "--database", database, "--clickhouse", url] + extra,
                            check=True, stdout=subprocess.DEVNULL)
         tables = [t for t in q(url, "SELECT name FROM system.tables WHERE database = 'same_base'"
                                          " ORDER BY name").split("\n") if t]

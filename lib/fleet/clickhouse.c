@@ -12,8 +12,26 @@
 #include "clickhouse_sql.h"
 #include "io/fetch.h"
 
+typedef struct stream {
+    gd_ch_fill_fn fill;
+    void *ctx;
+    int aborted;
+} stream;
+
+/* One connection of gd_ch_insert_lanes, kept for the next call. */
+typedef struct ch_lane {
+    CURL *e;
+    char *url;
+    struct stream st;
+    char resp[4096];       /* the start of the answer */
+    size_t rlen;
+    char errbuf[CURL_ERROR_SIZE];
+} ch_lane;
+
 struct gd_ch {
     CURL *e;
+    CURLM *m;              /* gd_ch_insert_lanes' */
+    ch_lane lane[GD_CH_LANES];
     char *base;            /* url up to and including '?' or '&' for more params */
     char db[128];
     char resp[16384];      /* the start of the last response */
@@ -103,37 +121,52 @@ static size_t on_resp(char *p, size_t size, size_t n, void *ctx)
 }
 
 /* The server's message: its first line, without the C++ exception tail. */
-static int server_error(gd_ch *c, long code, gd_error *err)
+static int server_error(char *resp, long code, gd_error *err)
 {
-    char *nl = strchr(c->resp, '\n');
+    char *nl = strchr(resp, '\n');
     if (nl)
         *nl = 0;
-    char *tail = strstr(c->resp, ", e.what() = ");
+    char *tail = strstr(resp, ", e.what() = ");
     if (tail)
         *tail = 0;
-    char *noise = strstr(c->resp, "e.displayText() = ");
+    char *noise = strstr(resp, "e.displayText() = ");
     if (noise)
         memmove(noise, noise + 18, strlen(noise + 18) + 1);
-    size_t n = strlen(c->resp);
-    while (n && (c->resp[n - 1] == ' ' || c->resp[n - 1] == '\r'))
-        c->resp[--n] = 0;
+    size_t n = strlen(resp);
+    while (n && (resp[n - 1] == ' ' || resp[n - 1] == '\r'))
+        resp[--n] = 0;
     return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %.300s",
-                        n ? c->resp : (code ? "HTTP error without a message" : "no answer"));
+                        n ? resp : (code ? "HTTP error without a message" : "no answer"));
 }
 
-/* The same with the status when the server said nothing. */
-static int status_error(gd_ch *c, long code, gd_error *err)
+/* The end of a request on handle e (curl's result r, the answer's start
+ * in resp, rlen bytes): GD_OK on HTTP 200, else the error. */
+static int outcome(const gd_ch *c, CURL *e, CURLcode r, const char *errbuf, char *resp, size_t rlen,
+                   gd_error *err)
 {
-    if (c->rlen || !code)
-        return server_error(c, code, err);
+    long code = 0;
+    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
+    if (r == CURLE_OPERATION_TIMEDOUT)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer within %ld s", c->timeout);
+    if (r != CURLE_OK)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s",
+                            errbuf[0] ? errbuf : curl_easy_strerror(r));
+    if (code >= 300 && code < 400) {
+        /* a redirect: its status and where it points, never followed */
+        char *loc = NULL, shown[1024] = "";
+        curl_easy_getinfo(e, CURLINFO_REDIRECT_URL, &loc);
+        if (loc)
+            gd_url_redact(loc, shown, sizeof shown);
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: HTTP %ld redirect to %s%.700s%s (not followed: give that URL)",
+                            code, loc ? "'" : "", loc ? shown : "no Location", loc ? "'" : "");
+    }
+    if (code == 200)
+        return GD_OK;
+    if (rlen || !code)
+        return server_error(resp, code, err);
     return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: HTTP %ld without a message", code);
 }
 
-typedef struct stream {
-    gd_ch_fill_fn fill;
-    void *ctx;
-    int aborted;
-} stream;
 
 static size_t on_read(char *p, size_t size, size_t n, void *ctx)
 {
@@ -146,26 +179,39 @@ static size_t on_read(char *p, size_t size, size_t n, void *ctx)
     return k;
 }
 
-/* POSTs body (or, when body is NULL, what st fills) to base + params; GD_OK
- * on HTTP 200. */
-static int post(gd_ch *c, const char *params, const char *body, size_t n, stream *st,
-                gd_error *err)
+/* base + the database + params, allocated (NULL: out of memory). */
+static char *request_url(const gd_ch *c, const char *params)
 {
     size_t ulen = strlen(c->base) + strlen(params) + strlen(c->db) + 32;
     char *url = malloc(ulen);
+    if (url) {
+        snprintf(url, ulen, "%s%s%s%s", c->base, c->db[0] ? "database=" : "", c->db,
+                 c->db[0] && params[0] ? "&" : "");
+        strncat(url, params, ulen - strlen(url) - 1);
+    }
+    return url;
+}
+
+/* The POST of body (n bytes) or, when body is NULL, of what st fills. */
+static void set_body(CURL *e, const char *body, size_t n, stream *st)
+{
+    curl_easy_setopt(e, CURLOPT_POST, 1L);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, body ? (curl_off_t)n : (curl_off_t)-1);
+    curl_easy_setopt(e, CURLOPT_READFUNCTION, body ? NULL : on_read);
+    curl_easy_setopt(e, CURLOPT_READDATA, body ? NULL : st);
+}
+
+/* POSTs body (or, when body is NULL, what st fills) to url (freed); GD_OK
+ * on HTTP 200. */
+static int post_url(gd_ch *c, char *url, const char *body, size_t n, stream *st, gd_error *err)
+{
     if (!url)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    snprintf(url, ulen, "%s%s%s%s", c->base, c->db[0] ? "database=" : "", c->db,
-             c->db[0] && params[0] ? "&" : "");
-    strncat(url, params, ulen - strlen(url) - 1);
     c->rlen = 0;
     c->resp[0] = c->errbuf[0] = 0;
     curl_easy_setopt(c->e, CURLOPT_URL, url);
-    curl_easy_setopt(c->e, CURLOPT_POST, 1L);
-    curl_easy_setopt(c->e, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(c->e, CURLOPT_POSTFIELDSIZE_LARGE, body ? (curl_off_t)n : (curl_off_t)-1);
-    curl_easy_setopt(c->e, CURLOPT_READFUNCTION, body ? NULL : on_read);
-    curl_easy_setopt(c->e, CURLOPT_READDATA, body ? NULL : st);
+    set_body(c->e, body, n, st);
     CURLcode r = curl_easy_perform(c->e);
     free(url);
     if (st && st->aborted)
@@ -179,24 +225,15 @@ static int post(gd_ch *c, const char *params, const char *body, size_t n, stream
     if (c->fn && c->stop == 2)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     if (c->fn && c->stop == 3)
-        return server_error(c, code, err);
-    if (r == CURLE_OPERATION_TIMEDOUT)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer within %ld s", c->timeout);
-    if (r != CURLE_OK)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s",
-                            c->errbuf[0] ? c->errbuf : curl_easy_strerror(r));
-    if (code >= 300 && code < 400) {
-        /* a redirect: its status and where it points, never followed */
-        char *loc = NULL, shown[1024] = "";
-        curl_easy_getinfo(c->e, CURLINFO_REDIRECT_URL, &loc);
-        if (loc)
-            gd_url_redact(loc, shown, sizeof shown);
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: HTTP %ld redirect to %s%.700s%s (not followed: give that URL)",
-                            code, loc ? "'" : "", loc ? shown : "no Location", loc ? "'" : "");
-    }
-    if (code != 200)
-        return status_error(c, code, err);
-    return GD_OK;
+        return server_error(c->resp, code, err);
+    return outcome(c, c->e, r, c->errbuf, c->resp, c->rlen, err);
+}
+
+/* The same to base + params. */
+static int post(gd_ch *c, const char *params, const char *body, size_t n, stream *st,
+                gd_error *err)
+{
+    return post_url(c, request_url(c, params), body, n, st, err);
 }
 
 int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err)
@@ -213,19 +250,25 @@ int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err
     return rc;
 }
 
-/* INSERT INTO table [(columns)] FORMAT format, the body given or streamed. */
-static int insert(gd_ch *c, const char *table, const char *columns, const char *format,
-                  const char *body, size_t n, stream *st, gd_error *err)
+/* The URL of INSERT INTO table [(columns)] FORMAT format (NULL: out of memory). */
+static char *insert_url(const gd_ch *c, const char *table, const char *columns, const char *format)
 {
     char q[2048], params[6200];
     snprintf(q, sizeof q, "INSERT INTO %s%s%s%s FORMAT %s", table, columns ? " (" : "",
              columns ? columns : "", columns ? ")" : "", format);
     char *esc = curl_easy_escape(c->e, q, 0);
     if (!esc)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return NULL;
     snprintf(params, sizeof params, "query=%s", esc);
     curl_free(esc);
-    return post(c, params, body, n, st, err);
+    return request_url(c, params);
+}
+
+/* INSERT INTO table [(columns)] FORMAT format, the body given or streamed. */
+static int insert(gd_ch *c, const char *table, const char *columns, const char *format,
+                  const char *body, size_t n, stream *st, gd_error *err)
+{
+    return post_url(c, insert_url(c, table, columns, format), body, n, st, err);
 }
 
 int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_error *err)
@@ -238,6 +281,112 @@ int gd_ch_insert_stream(gd_ch *c, const char *table, const char *columns, gd_ch_
 {
     stream st = {fill, ctx, 0};
     return insert(c, table, columns, "TabSeparated", NULL, 0, &st, err);
+}
+
+/* The answer to a lane's INSERT: its start kept for the error message. */
+static size_t on_lane_resp(char *p, size_t size, size_t n, void *ctx)
+{
+    ch_lane *l = ctx;
+    size_t k = size * n, room = sizeof l->resp - 1 - l->rlen;
+    memcpy(l->resp + l->rlen, p, k < room ? k : room);
+    l->rlen += k < room ? k : room;
+    l->resp[l->rlen] = 0;
+    return k;
+}
+
+/* Starts lane i's next INSERT: 1 when one is under way, 0 when the lane has
+ * none left, -1 on a failure (in lanes[i].err). */
+static int lane_start(gd_ch *c, gd_ch_lane *lane, size_t i)
+{
+    ch_lane *l = &c->lane[i];
+    gd_ch_request ins = {0};
+    int k = lane->next(lane->ctx, &ins);
+    if (k <= 0)
+        return k;
+    if (!l->e && !(l->e = curl_easy_duphandle(c->e))) {
+        gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return -1;
+    }
+    free(l->url);
+    if (!(l->url = insert_url(c, ins.table, ins.columns, ins.body ? "JSONEachRow" : "TabSeparated"))) {
+        gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return -1;
+    }
+    l->st = (stream){ins.fill, ins.ctx, 0};
+    l->rlen = 0;
+    l->resp[0] = l->errbuf[0] = 0;
+    curl_easy_setopt(l->e, CURLOPT_URL, l->url);
+    curl_easy_setopt(l->e, CURLOPT_WRITEFUNCTION, on_lane_resp);
+    curl_easy_setopt(l->e, CURLOPT_WRITEDATA, l);
+    curl_easy_setopt(l->e, CURLOPT_ERRORBUFFER, l->errbuf);
+    set_body(l->e, ins.body, ins.n, &l->st);
+    if (curl_multi_add_handle(c->m, l->e) != CURLM_OK) {
+        gd_error_set(&lane->err, GD_ERR_IO, 0, 0, "clickhouse: cannot start a request");
+        return -1;
+    }
+    return 1;
+}
+
+int gd_ch_insert_lanes(gd_ch *c, gd_ch_lane *lanes, size_t n, size_t *failed, gd_error *err)
+{
+    if (n > GD_CH_LANES)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "at most %d lanes", GD_CH_LANES);
+    if (!c->m && !(c->m = curl_multi_init()))
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    int rc = GD_OK, busy[GD_CH_LANES] = {0}, active = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        int k = lane_start(c, &lanes[i], i);
+        if (k < 0) {
+            rc = lanes[i].err.code ? lanes[i].err.code : GD_ERR_IO;
+            *failed = i;
+        }
+        busy[i] = k > 0;
+        active += k > 0;
+    }
+    /* after the first failure none is started: those under way end, so
+     * that each lane knows what the server took */
+    while (active) {
+        int running;
+        if (curl_multi_perform(c->m, &running) != CURLM_OK)
+            break;
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(c->m, &left))) {
+            size_t i = 0;
+            while (i < n && !(busy[i] && c->lane[i].e == msg->easy_handle))
+                i++;
+            if (msg->msg != CURLMSG_DONE || i == n)
+                continue;
+            ch_lane *l = &c->lane[i];
+            CURLcode r = msg->data.result;
+            curl_multi_remove_handle(c->m, l->e);
+            busy[i] = 0;
+            active--;
+            int k = l->st.aborted ? GD_ERR_ABORT
+                                  : outcome(c, l->e, r, l->errbuf, l->resp, l->rlen, &lanes[i].err);
+            k = lanes[i].done(lanes[i].ctx, k);
+            if (!k && !rc) {
+                k = lane_start(c, &lanes[i], i);
+                busy[i] = k > 0;
+                active += k > 0;
+                k = k < 0 ? (lanes[i].err.code ? lanes[i].err.code : GD_ERR_IO) : GD_OK;
+            }
+            if (k && !rc) {
+                rc = k;
+                *failed = i;
+            }
+        }
+        if (active)
+            curl_multi_poll(c->m, NULL, 0, 1000, NULL);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (busy[i]) /* the multi interface failed: nothing is known of them */
+            curl_multi_remove_handle(c->m, c->lane[i].e);
+    if (active && !rc)
+        rc = gd_error_set(&lanes[*failed = 0].err, GD_ERR_IO, 0, 0, "clickhouse: the transfers failed");
+    if (rc)
+        *err = lanes[*failed].err;
+    return rc;
 }
 
 static int valid_name(const char *s)
@@ -315,6 +464,11 @@ void gd_ch_set_timeout(gd_ch *c, long seconds)
     c->timeout = seconds;
     curl_easy_setopt(c->e, CURLOPT_TIMEOUT, seconds);
     curl_easy_setopt(c->e, CURLOPT_CONNECTTIMEOUT, seconds < 10 ? seconds : 10L);
+    for (size_t i = 0; i < GD_CH_LANES; i++)
+        if (c->lane[i].e) {
+            curl_easy_setopt(c->lane[i].e, CURLOPT_TIMEOUT, seconds);
+            curl_easy_setopt(c->lane[i].e, CURLOPT_CONNECTTIMEOUT, seconds < 10 ? seconds : 10L);
+        }
 }
 
 int gd_ch_select(gd_ch *c, const char *sql, gd_ch_row_fn fn, void *ctx, gd_error *err)
@@ -342,6 +496,13 @@ void gd_ch_close(gd_ch *c)
     if (!c)
         return;
     free(c->line);
+    for (size_t i = 0; i < GD_CH_LANES; i++) {
+        if (c->lane[i].e)
+            curl_easy_cleanup(c->lane[i].e);
+        free(c->lane[i].url);
+    }
+    if (c->m)
+        curl_multi_cleanup(c->m);
     if (c->e)
         curl_easy_cleanup(c->e);
     curl_slist_free_all(c->headers);

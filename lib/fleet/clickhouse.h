@@ -58,6 +58,34 @@ typedef size_t (*gd_ch_fill_fn)(void *ctx, char *buf, size_t n);
 int gd_ch_insert_stream(gd_ch *c, const char *table, const char *columns, gd_ch_fill_fn fill,
                         void *ctx, gd_error *err);
 
+/* gd_ch_insert_lanes: INSERTs run side by side, each lane on its own
+ * connection (kept for the next call) and its INSERTs one after another.
+ * A lane's `next` gives its next INSERT in *ins and returns 1, returns 0
+ * when it has none left, or -1 on a failure (said in the lane's err); the
+ * end of each INSERT goes to its `done` (rc GD_OK when the server took it,
+ * GD_ERR_ABORT when its fill aborted, else the error, said in err), which
+ * returns the lane's verdict (GD_OK to go on).  Once anything failed no
+ * INSERT starts: the ones under way end first, so that each lane knows
+ * exactly what the server took.  Returns GD_OK or the first failure, with
+ * its message in err and its lane in *failed.  Everything runs in the
+ * calling thread (libcurl's multi interface): fills are never concurrent. */
+#define GD_CH_LANES 2
+typedef struct gd_ch_request {
+    const char *table;
+    const char *columns;     /* "a, b, ..." or NULL: the table's order        */
+    const char *body;        /* n bytes of JSONEachRow, or NULL:               */
+    size_t n;
+    gd_ch_fill_fn fill;      /* TabSeparated written by fill while sent      */
+    void *ctx;
+} gd_ch_request;
+typedef struct gd_ch_lane {
+    int (*next)(void *ctx, gd_ch_request *ins);
+    int (*done)(void *ctx, int rc);
+    void *ctx;
+    gd_error err;
+} gd_ch_lane;
+int gd_ch_insert_lanes(gd_ch *c, gd_ch_lane *lanes, size_t n, size_t *failed, gd_error *err);
+
 /* The type of column `column` of `table` in schemas/clickhouse.sql, as
  * its CREATE TABLE writes it ("Nullable(Float64)", "String DEFAULT ''"),
  * into out (n bytes); 0, or -1 when the schema has no such column (or it

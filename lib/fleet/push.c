@@ -111,41 +111,6 @@ static size_t fill(void *ctx, char *buf, size_t n)
     return k;
 }
 
-/* Sends the rows of r in batches; b->sent counts the accepted ones. */
-static int send_rows(batcher *b, gd_fleet_export_rows *r, const char *columns, long long *json_rows)
-{
-    sender w = {.b = b, .r = r};
-    int rc = GD_OK;
-    while (!rc && !w.done) {
-        w.rows = w.jrows = 0;
-        rc = refill(&w, 1);
-        if (!rc && w.rows) {
-            rc = gd_ch_insert_stream(b->c, b->table, columns, fill, &w, b->err);
-            if (rc == GD_ERR_ABORT)
-                rc = b->rc;
-            w.tsv.len = w.off = 0;
-        }
-        if (!rc) {
-            b->sent += (long long)w.rows;
-            b->rows = w.rows = 0;
-        } else
-            b->rows = w.rows;
-        if (!rc && w.jrows) {
-            b->rows = w.jrows;
-            rc = gd_ch_insert(b->c, b->table, w.json.p, w.json.len, b->err);
-            if (!rc) {
-                b->sent += (long long)w.jrows;
-                *json_rows += (long long)w.jrows;
-                b->rows = 0;
-            }
-            w.json.len = 0;
-        }
-    }
-    gd_tsv_free(&w.tsv);
-    gd_tsv_free(&w.json);
-    return rc;
-}
-
 /* The ClickHouse columns of each exported table, read once per push. */
 typedef struct ch_table {
     char table[32];
@@ -309,29 +274,160 @@ static void sent_summary(json_t *tables, char *out, size_t n)
         snprintf(out, n, "nothing");
 }
 
-/* One table's rows for the trace: TabSeparated when the store gives them
- * row by row and ClickHouse has their columns, else JSONEachRow. */
-static int push_table(gd_store *s, int64_t trace, batcher *b, ch_tables *ts, int json,
-                      gd_push_report *rep)
-{
-    gd_fleet_export_rows *r = NULL;
-    ch_table *t;
+/* One table of a trace: TabSeparated when the store gives its rows one by
+ * one and ClickHouse has their columns (r), else JSONEachRow. */
+typedef struct shipment {
+    const char *table;
+    gd_fleet_export_rows *r;
     char columns[1024];
-    int rc = json ? GD_OK : gd_fleet_export_rows_open(s, b->table, trace, &r, b->err);
-    if (!rc && r)
-        rc = table_columns(b->c, ts, b->table, &t, b->err);
-    if (!rc && r && t && match_columns(r, t, columns, sizeof columns))
-        rc = send_rows(b, r, columns, &rep->json_rows);
-    else if (!rc) {
-        long long before = b->sent;
-        rc = gd_fleet_export(s, b->table, trace, on_row, b, b->err);
-        if (rc == GD_ERR_ABORT)
-            rc = b->rc;
-        else if (!rc)
-            rc = flush(b);
-        rep->json_rows += b->sent - before;
+    long long sent;           /* rows the server took                      */
+    long long rows;           /* of the INSERT that failed                 */
+    int started;
+} shipment;
+
+/* A lane of gd_ch_insert_lanes: its tables' TabSeparated INSERTs of up to
+ * `batch` rows one after another, each followed by one of the batch's rows
+ * that have no TabSeparated form, if any (JSONEachRow). */
+typedef struct lane {
+    shipment *tab[16];
+    size_t n, k;              /* its tables; the one being sent            */
+    batcher b;                /* batch, err, rc for refill                 */
+    sender w;
+    int json;                 /* the INSERT under way carries w.json's rows */
+    long long json_rows;
+} lane;
+
+static int lane_next(void *ctx, gd_ch_request *req)
+{
+    lane *l = ctx;
+    sender *w = &l->w;
+    while (l->k < l->n) {
+        shipment *t = l->tab[l->k];
+        if (!t->started) {
+            t->started = 1;
+            w->r = t->r;
+            w->tsv.len = w->off = w->json.len = 0;
+            w->rows = w->jrows = 0;
+            w->done = 0;
+        }
+        l->json = w->jrows > 0;
+        if (l->json) {
+            t->rows = (long long)w->jrows;
+            *req = (gd_ch_request){.table = t->table, .body = w->json.p, .n = w->json.len};
+            return 1;
+        }
+        if (w->done) {
+            l->k++;
+            continue;
+        }
+        w->rows = 0;
+        if (refill(w, 1))
+            return -1;
+        if (w->rows) {
+            t->rows = (long long)w->rows;
+            *req = (gd_ch_request){.table = t->table, .columns = t->columns, .fill = fill, .ctx = w};
+            return 1;
+        }
     }
-    gd_fleet_export_rows_close(r);
+    return 0;
+}
+
+static int lane_done(void *ctx, int rc)
+{
+    lane *l = ctx;
+    sender *w = &l->w;
+    shipment *t = l->tab[l->k];
+    if (rc == GD_ERR_ABORT && l->b.rc)
+        rc = l->b.rc; /* the store's error, in the lane's err */
+    if (l->json) {
+        w->json.len = 0;
+        if (!rc) {
+            t->sent += (long long)w->jrows;
+            l->json_rows += (long long)w->jrows;
+            w->jrows = 0;
+        }
+    } else {
+        w->tsv.len = w->off = 0;
+        t->rows = (long long)w->rows;
+        if (!rc)
+            t->sent += (long long)w->rows;
+    }
+    if (!rc)
+        t->rows = 0;
+    return rc;
+}
+
+/* Sends tables tab[0..n) in TabSeparated: the first alone in one lane (the
+ * dispatches, by far the most rows), the others one after another in a
+ * second, so that the server parses and stores one while the store reads
+ * the other.  *failed: the table that failed. */
+static int send_tsv(gd_ch *c, shipment **tab, size_t n, size_t batch, gd_push_report *rep,
+                    shipment **failed, gd_error *err)
+{
+    if (!n)
+        return GD_OK;
+    lane l[GD_CH_LANES] = {0};
+    gd_ch_lane io[GD_CH_LANES] = {0};
+    size_t nl = n > 1 ? 2 : 1;
+    for (size_t i = 0; i < nl; i++) {
+        io[i] = (gd_ch_lane){.next = lane_next, .done = lane_done, .ctx = &l[i]};
+        l[i].b = (batcher){.batch = batch, .err = &io[i].err};
+        l[i].w.b = &l[i].b;
+    }
+    l[0].tab[l[0].n++] = tab[0];
+    for (size_t i = 1; i < n; i++)
+        l[1].tab[l[1].n++] = tab[i];
+    size_t bad = 0;
+    int rc = gd_ch_insert_lanes(c, io, nl, &bad, err);
+    if (rc)
+        *failed = l[bad].tab[l[bad].k < l[bad].n ? l[bad].k : l[bad].n - 1];
+    for (size_t i = 0; i < nl; i++) {
+        rep->json_rows += l[i].json_rows;
+        gd_tsv_free(&l[i].w.tsv);
+        gd_tsv_free(&l[i].w.json);
+    }
+    return rc;
+}
+
+/* Sends a table in JSONEachRow, batch by batch. */
+static int send_json(gd_store *s, gd_ch *c, int64_t trace, shipment *t, batcher *b,
+                     size_t batch, gd_push_report *rep, gd_error *err)
+{
+    *b = (batcher){.c = c, .table = t->table, .batch = batch, .buf = b->buf, .cap = b->cap, .err = err};
+    t->started = 1;
+    int rc = gd_fleet_export(s, t->table, trace, on_row, b, err);
+    if (rc == GD_ERR_ABORT)
+        rc = b->rc;
+    else if (!rc)
+        rc = flush(b);
+    t->sent = b->sent;
+    t->rows = rc ? (long long)b->rows : 0;
+    rep->json_rows += b->sent;
+    return rc;
+}
+
+/* The trace's tables: every TabSeparated one but the last in lanes, then
+ * the JSONEachRow ones, then the last (traces: its row says the trace is
+ * complete, so it goes only once the others are in). */
+static int push_tables(gd_store *s, gd_ch *c, int64_t trace, const gd_push_opts *opts,
+                       shipment *sh, size_t n, batcher *b, gd_push_report *rep, shipment **failed,
+                       gd_error *err)
+{
+    size_t batch = opts->batch ? opts->batch : GD_PUSH_BATCH;
+    shipment *tsv[16];
+    size_t nt = 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (sh[i].r)
+            tsv[nt++] = &sh[i];
+    int rc = send_tsv(c, tsv, nt, batch, rep, failed, err);
+    for (size_t i = 0; i + 1 < n && !rc; i++)
+        if (!sh[i].r && (rc = send_json(s, c, trace, &sh[i], b, batch, rep, err)))
+            *failed = &sh[i];
+    shipment *last = &sh[n - 1];
+    if (!rc && last->r)
+        rc = send_tsv(c, &last, 1, batch, rep, failed, err);
+    else if (!rc && (rc = send_json(s, c, trace, last, b, batch, rep, err)))
+        *failed = last;
     return rc;
 }
 
@@ -339,7 +435,6 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
                       const gd_push_opts *opts, batcher *b, ch_tables *ts, gd_push_report *rep,
                       gd_error *err)
 {
-    size_t batch = opts->batch ? opts->batch : GD_PUSH_BATCH;
     char q[256], ans[64];
     for (const char *p = uid; *p; p++)
         if (!strchr("0123456789abcdefABCDEF", *p))
@@ -353,28 +448,41 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
         rep->already = 1;
         return GD_OK;
     }
-    for (const char *const *t = gd_fleet_export_tables(); *t && !rc; t++) {
-        b->table = *t;
-        b->batch = batch;
-        b->len = b->rows = 0;
-        b->sent = 0;
-        b->rc = GD_OK;
-        rc = push_table(s, trace, b, ts, opts->json, rep);
-        if (rc) {
-            /* say exactly what was sent before the failure */
-            char msg[sizeof err->msg], done[200];
-            json_object_set_new(rep->tables, *t, json_integer(b->sent));
-            sent_summary(rep->tables, done, sizeof done);
-            snprintf(msg, sizeof msg,
-                     "%.240s (trace %lld: rows %lld..%lld of '%s' refused; accepted for it: %s;"
-                     " its traces row was not sent, so a new push sends it again)",
-                     err->msg, (long long)trace, b->sent + 1, b->sent + (long long)b->rows, *t,
-                     done);
-            snprintf(err->msg, sizeof err->msg, "%s", msg);
-            return rc;
+    shipment sh[16];
+    size_t n = 0;
+    for (const char *const *t = gd_fleet_export_tables(); *t && !rc && n < 16; t++) {
+        shipment *x = &sh[n++];
+        *x = (shipment){.table = *t};
+        ch_table *ct = NULL;
+        if (!opts->json)
+            rc = gd_fleet_export_rows_open(s, *t, trace, &x->r, err);
+        if (!rc && x->r)
+            rc = table_columns(c, ts, *t, &ct, err);
+        if (!rc && x->r && !(ct && match_columns(x->r, ct, x->columns, sizeof x->columns))) {
+            gd_fleet_export_rows_close(x->r);
+            x->r = NULL;
         }
-        json_object_set_new(rep->tables, *t, json_integer(b->sent));
-        rep->rows += b->sent;
+    }
+    shipment *failed = NULL;
+    if (!rc)
+        rc = push_tables(s, c, trace, opts, sh, n, b, rep, &failed, err);
+    /* what the server took, in the tables' order */
+    for (size_t i = 0; i < n; i++) {
+        if (sh[i].started)
+            json_object_set_new(rep->tables, sh[i].table, json_integer(sh[i].sent));
+        rep->rows += sh[i].sent;
+        gd_fleet_export_rows_close(sh[i].r);
+    }
+    if (rc && failed) {
+        /* say exactly what was sent before the failure */
+        char msg[sizeof err->msg], done[200];
+        sent_summary(rep->tables, done, sizeof done);
+        snprintf(msg, sizeof msg,
+                 "%.240s (trace %lld: rows %lld..%lld of '%s' refused; accepted for it: %s;"
+                 " its traces row was not sent, so a new push sends it again)",
+                 err->msg, (long long)trace, failed->sent + 1, failed->sent + failed->rows,
+                 failed->table, done);
+        snprintf(err->msg, sizeof err->msg, "%s", msg);
     }
     return rc;
 }
