@@ -285,12 +285,18 @@ typedef struct shipment {
     int started;
 } shipment;
 
-/* A lane of gd_ch_insert_lanes: its tables' TabSeparated INSERTs of up to
- * `batch` rows one after another, each followed by one of the batch's rows
- * that have no TabSeparated form, if any (JSONEachRow). */
+/* The shipments the lanes take, in order, each as soon as one is free. */
+typedef struct queue {
+    shipment **tab;
+    size_t n, next;
+} queue;
+
+/* A lane of gd_ch_insert_lanes: TabSeparated INSERTs of up to `batch` rows
+ * one after another, each followed by one of the batch's rows that have no
+ * TabSeparated form, if any (JSONEachRow). */
 typedef struct lane {
-    shipment *tab[16];
-    size_t n, k;              /* its tables; the one being sent            */
+    queue *q;
+    shipment *cur;            /* the one being sent                         */
     batcher b;                /* batch, err, rc for refill                 */
     sender w;
     int json;                 /* the INSERT under way carries w.json's rows */
@@ -301,9 +307,12 @@ static int lane_next(void *ctx, gd_ch_request *req)
 {
     lane *l = ctx;
     sender *w = &l->w;
-    while (l->k < l->n) {
-        shipment *t = l->tab[l->k];
-        if (!t->started) {
+    for (;;) {
+        shipment *t = l->cur;
+        if (!t) {
+            if (l->q->next == l->q->n)
+                return 0;
+            t = l->cur = l->q->tab[l->q->next++];
             t->started = 1;
             w->r = t->r;
             w->tsv.len = w->off = w->json.len = 0;
@@ -317,7 +326,7 @@ static int lane_next(void *ctx, gd_ch_request *req)
             return 1;
         }
         if (w->done) {
-            l->k++;
+            l->cur = NULL;
             continue;
         }
         w->rows = 0;
@@ -329,14 +338,13 @@ static int lane_next(void *ctx, gd_ch_request *req)
             return 1;
         }
     }
-    return 0;
 }
 
 static int lane_done(void *ctx, int rc)
 {
     lane *l = ctx;
     sender *w = &l->w;
-    shipment *t = l->tab[l->k];
+    shipment *t = l->cur;
     if (rc == GD_ERR_ABORT && l->b.rc)
         rc = l->b.rc; /* the store's error, in the lane's err */
     if (l->json) {
@@ -357,30 +365,28 @@ static int lane_done(void *ctx, int rc)
     return rc;
 }
 
-/* Sends tables tab[0..n) in TabSeparated: the first alone in one lane (the
- * dispatches, by far the most rows), the others one after another in a
- * second, so that the server parses and stores one while the store reads
- * the other.  *failed: the table that failed. */
+/* Sends shipments tab[0..n) in TabSeparated on up to two lanes, each
+ * taking the next one when it is free, so that the server parses and
+ * stores one while the store reads another.  *failed: the one that failed. */
 static int send_tsv(gd_ch *c, shipment **tab, size_t n, size_t batch, gd_push_report *rep,
                     shipment **failed, gd_error *err)
 {
     if (!n)
         return GD_OK;
+    queue q = {tab, n, 0};
     lane l[GD_CH_LANES] = {0};
     gd_ch_lane io[GD_CH_LANES] = {0};
-    size_t nl = n > 1 ? 2 : 1;
+    size_t nl = n < GD_CH_LANES ? n : GD_CH_LANES;
     for (size_t i = 0; i < nl; i++) {
         io[i] = (gd_ch_lane){.next = lane_next, .done = lane_done, .ctx = &l[i]};
+        l[i].q = &q;
         l[i].b = (batcher){.batch = batch, .err = &io[i].err};
         l[i].w.b = &l[i].b;
     }
-    l[0].tab[l[0].n++] = tab[0];
-    for (size_t i = 1; i < n; i++)
-        l[1].tab[l[1].n++] = tab[i];
     size_t bad = 0;
     int rc = gd_ch_insert_lanes(c, io, nl, &bad, err);
     if (rc)
-        *failed = l[bad].tab[l[bad].k < l[bad].n ? l[bad].k : l[bad].n - 1];
+        *failed = l[bad].cur;
     for (size_t i = 0; i < nl; i++) {
         rep->json_rows += l[i].json_rows;
         gd_tsv_free(&l[i].w.tsv);
@@ -409,11 +415,9 @@ static int send_json(gd_store *s, gd_ch *c, int64_t trace, shipment *t, batcher 
 /* The trace's tables: every TabSeparated one but the last in lanes, then
  * the JSONEachRow ones, then the last (traces: its row says the trace is
  * complete, so it goes only once the others are in). */
-static int push_tables(gd_store *s, gd_ch *c, int64_t trace, const gd_push_opts *opts,
-                       shipment *sh, size_t n, batcher *b, gd_push_report *rep, shipment **failed,
-                       gd_error *err)
+static int push_tables(gd_store *s, gd_ch *c, int64_t trace, size_t batch, shipment *sh,
+                       size_t n, batcher *b, gd_push_report *rep, shipment **failed, gd_error *err)
 {
-    size_t batch = opts->batch ? opts->batch : GD_PUSH_BATCH;
     shipment *tsv[16];
     size_t nt = 0;
     for (size_t i = 0; i + 1 < n; i++)
@@ -448,6 +452,7 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
         rep->already = 1;
         return GD_OK;
     }
+    size_t batch = opts->batch ? opts->batch : GD_PUSH_BATCH;
     shipment sh[16];
     size_t n = 0;
     for (const char *const *t = gd_fleet_export_tables(); *t && !rc && n < 16; t++) {
@@ -465,7 +470,7 @@ static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
     }
     shipment *failed = NULL;
     if (!rc)
-        rc = push_tables(s, c, trace, opts, sh, n, b, rep, &failed, err);
+        rc = push_tables(s, c, trace, batch, sh, n, b, rep, &failed, err);
     /* what the server took, in the tables' order */
     for (size_t i = 0; i < n; i++) {
         if (sh[i].started)
