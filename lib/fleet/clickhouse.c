@@ -202,20 +202,17 @@ static void set_body(CURL *e, const char *body, size_t n, stream *st)
     curl_easy_setopt(e, CURLOPT_READDATA, body ? NULL : st);
 }
 
-/* POSTs body (or, when body is NULL, what st fills) to url (freed); GD_OK
- * on HTTP 200. */
-static int post_url(gd_ch *c, char *url, const char *body, size_t n, stream *st, gd_error *err)
+/* POSTs body (n bytes) to url (freed); GD_OK on HTTP 200. */
+static int post_url(gd_ch *c, char *url, const char *body, size_t n, gd_error *err)
 {
     if (!url)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     c->rlen = 0;
     c->resp[0] = c->errbuf[0] = 0;
     curl_easy_setopt(c->e, CURLOPT_URL, url);
-    set_body(c->e, body, n, st);
+    set_body(c->e, body, n, NULL);
     CURLcode r = curl_easy_perform(c->e);
     free(url);
-    if (st && st->aborted)
-        return GD_ERR_ABORT;
     long code = 0;
     curl_easy_getinfo(c->e, CURLINFO_RESPONSE_CODE, &code);
     if (c->fn && !c->stop && r == CURLE_OK && code == 200 && c->llen)
@@ -230,15 +227,14 @@ static int post_url(gd_ch *c, char *url, const char *body, size_t n, stream *st,
 }
 
 /* The same to base + params. */
-static int post(gd_ch *c, const char *params, const char *body, size_t n, stream *st,
-                gd_error *err)
+static int post(gd_ch *c, const char *params, const char *body, size_t n, gd_error *err)
 {
-    return post_url(c, request_url(c, params), body, n, st, err);
+    return post_url(c, request_url(c, params), body, n, err);
 }
 
 int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err)
 {
-    int rc = post(c, "", sql, strlen(sql), NULL, err);
+    int rc = post(c, "", sql, strlen(sql), err);
     if (!rc && out && outn) {
         /* the answer, cut to fit `out` */
         size_t n = strnlen(c->resp, outn - 1);
@@ -264,23 +260,9 @@ static char *insert_url(const gd_ch *c, const char *table, const char *columns, 
     return request_url(c, params);
 }
 
-/* INSERT INTO table [(columns)] FORMAT format, the body given or streamed. */
-static int insert(gd_ch *c, const char *table, const char *columns, const char *format,
-                  const char *body, size_t n, stream *st, gd_error *err)
-{
-    return post_url(c, insert_url(c, table, columns, format), body, n, st, err);
-}
-
 int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_error *err)
 {
-    return insert(c, table, NULL, "JSONEachRow", body, n, NULL, err);
-}
-
-int gd_ch_insert_stream(gd_ch *c, const char *table, const char *columns, gd_ch_fill_fn fill,
-                        void *ctx, gd_error *err)
-{
-    stream st = {fill, ctx, 0};
-    return insert(c, table, columns, "TabSeparated", NULL, 0, &st, err);
+    return post_url(c, insert_url(c, table, NULL, "JSONEachRow"), body, n, err);
 }
 
 /* The answer to a lane's INSERT: its start kept for the error message. */
@@ -484,8 +466,7 @@ int gd_ch_select(gd_ch *c, const char *sql, gd_ch_row_fn fn, void *ctx, gd_error
     c->llen = 0;
     /* numbers as numbers; the whole answer computed before the 200, so that
      * an error comes as one (and a row's error line is still caught) */
-    int rc = post(c, "output_format_json_quote_64bit_integers=0&wait_end_of_query=1", q, strlen(q),
-                  NULL, err);
+    int rc = post(c, "output_format_json_quote_64bit_integers=0&wait_end_of_query=1", q, strlen(q), err);
     c->fn = NULL;
     free(q);
     return rc;

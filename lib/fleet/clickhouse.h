@@ -51,15 +51,11 @@ int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_err
 typedef size_t (*gd_ch_fill_fn)(void *ctx, char *buf, size_t n);
 #define GD_CH_FILL_ABORT ((size_t)-1)
 
-/* INSERT INTO `table` (`columns`) FORMAT TabSeparated with a body that
- * `fill` writes while it is sent (chunked), so that the rows are read while
- * the server parses the ones before.  An abort by fill is GD_ERR_ABORT (the
- * caller knows why). */
-int gd_ch_insert_stream(gd_ch *c, const char *table, const char *columns, gd_ch_fill_fn fill,
-                        void *ctx, gd_error *err);
-
 /* gd_ch_insert_lanes: INSERTs run side by side, each lane on its own
- * connection (kept for the next call) and its INSERTs one after another.
+ * connection (kept for the next call) and its INSERTs one after another;
+ * a body is JSONEachRow, or TabSeparated that `fill` writes while it is
+ * sent (chunked), so that the rows are read while the server parses the
+ * ones before.
  * A lane's `next` gives its next INSERT in *ins and returns 1, returns 0
  * when it has none left, or -1 on a failure (said in the lane's err); the
  * end of each INSERT goes to its `done` (rc GD_OK when the server took it,
