@@ -21,7 +21,6 @@ typedef struct stream {
 /* One connection of gd_ch_insert_lanes, kept for the next call. */
 typedef struct ch_lane {
     CURL *e;
-    char *url;
     struct stream st;
     char resp[4096];       /* the start of the answer */
     size_t rlen;
@@ -71,6 +70,16 @@ static int on_line(gd_ch *c)
     return stop ? 1 : 0;
 }
 
+/* Appends what fits of p (k bytes) to resp (cap bytes, *len used, kept
+ * NUL-terminated): the start of an answer, for its error message. */
+static void keep_start(char *resp, size_t cap, size_t *len, const char *p, size_t k)
+{
+    size_t room = cap - 1 - *len;
+    memcpy(resp + *len, p, k < room ? k : room);
+    *len += k < room ? k : room;
+    resp[*len] = 0;
+}
+
 static size_t on_resp(char *p, size_t size, size_t n, void *ctx)
 {
     gd_ch *c = ctx;
@@ -113,10 +122,7 @@ static size_t on_resp(char *p, size_t size, size_t n, void *ctx)
         }
         return c->stop ? 0 : k;
     }
-    size_t room = sizeof c->resp - 1 - c->rlen;
-    memcpy(c->resp + c->rlen, p, k < room ? k : room);
-    c->rlen += k < room ? k : room;
-    c->resp[c->rlen] = 0;
+    keep_start(c->resp, sizeof c->resp, &c->rlen, p, k);
     return k;
 }
 
@@ -269,44 +275,41 @@ int gd_ch_insert(gd_ch *c, const char *table, const char *body, size_t n, gd_err
 static size_t on_lane_resp(char *p, size_t size, size_t n, void *ctx)
 {
     ch_lane *l = ctx;
-    size_t k = size * n, room = sizeof l->resp - 1 - l->rlen;
-    memcpy(l->resp + l->rlen, p, k < room ? k : room);
-    l->rlen += k < room ? k : room;
-    l->resp[l->rlen] = 0;
-    return k;
+    keep_start(l->resp, sizeof l->resp, &l->rlen, p, size * n);
+    return size * n;
 }
 
-/* Starts lane i's next INSERT: 1 when one is under way, 0 when the lane has
- * none left, -1 on a failure (in lanes[i].err). */
-static int lane_start(gd_ch *c, gd_ch_lane *lane, size_t i)
+/* Starts lane i's next INSERT, if it has one (*busy: 1); GD_OK or the
+ * failure, said in lane->err. */
+static int lane_start(gd_ch *c, gd_ch_lane *lane, size_t i, int *busy)
 {
     ch_lane *l = &c->lane[i];
     gd_ch_request ins = {0};
+    *busy = 0;
     int k = lane->next(lane->ctx, &ins);
     if (k <= 0)
-        return k;
-    if (!l->e && !(l->e = curl_easy_duphandle(c->e))) {
-        gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
-        return -1;
+        return k ? (lane->err.code ? lane->err.code : GD_ERR_IO) : GD_OK;
+    if (!l->e) {
+        if (!(l->e = curl_easy_duphandle(c->e)))
+            return gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        curl_easy_setopt(l->e, CURLOPT_WRITEFUNCTION, on_lane_resp);
+        curl_easy_setopt(l->e, CURLOPT_WRITEDATA, l);
+        curl_easy_setopt(l->e, CURLOPT_ERRORBUFFER, l->errbuf);
     }
-    free(l->url);
-    if (!(l->url = insert_url(c, ins.table, ins.columns, ins.body ? "JSONEachRow" : "TabSeparated"))) {
-        gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
-        return -1;
-    }
+    /* libcurl keeps its own copy of the URL */
+    char *url = insert_url(c, ins.table, ins.columns, ins.body ? "JSONEachRow" : "TabSeparated");
+    if (!url)
+        return gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    curl_easy_setopt(l->e, CURLOPT_URL, url);
+    free(url);
     l->st = (stream){ins.fill, ins.ctx, 0};
     l->rlen = 0;
     l->resp[0] = l->errbuf[0] = 0;
-    curl_easy_setopt(l->e, CURLOPT_URL, l->url);
-    curl_easy_setopt(l->e, CURLOPT_WRITEFUNCTION, on_lane_resp);
-    curl_easy_setopt(l->e, CURLOPT_WRITEDATA, l);
-    curl_easy_setopt(l->e, CURLOPT_ERRORBUFFER, l->errbuf);
     set_body(l->e, ins.body, ins.n, &l->st);
-    if (curl_multi_add_handle(c->m, l->e) != CURLM_OK) {
-        gd_error_set(&lane->err, GD_ERR_IO, 0, 0, "clickhouse: cannot start a request");
-        return -1;
-    }
-    return 1;
+    if (curl_multi_add_handle(c->m, l->e) != CURLM_OK)
+        return gd_error_set(&lane->err, GD_ERR_IO, 0, 0, "clickhouse: cannot start a request");
+    *busy = 1;
+    return GD_OK;
 }
 
 int gd_ch_insert_lanes(gd_ch *c, gd_ch_lane *lanes, size_t n, size_t *failed, gd_error *err)
@@ -316,15 +319,11 @@ int gd_ch_insert_lanes(gd_ch *c, gd_ch_lane *lanes, size_t n, size_t *failed, gd
     if (!c->m && !(c->m = curl_multi_init()))
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc = GD_OK, busy[GD_CH_LANES] = {0}, active = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        int k = lane_start(c, &lanes[i], i);
-        if (k < 0) {
-            rc = lanes[i].err.code ? lanes[i].err.code : GD_ERR_IO;
+    for (size_t i = 0; i < n && !rc; i++)
+        if ((rc = lane_start(c, &lanes[i], i, &busy[i])))
             *failed = i;
-        }
-        busy[i] = k > 0;
-        active += k > 0;
-    }
+    for (size_t i = 0; i < n; i++)
+        active += busy[i];
     /* after the first failure none is started: those under way end, so
      * that each lane knows what the server took */
     while (active) {
@@ -340,19 +339,15 @@ int gd_ch_insert_lanes(gd_ch *c, gd_ch_lane *lanes, size_t n, size_t *failed, gd
             if (msg->msg != CURLMSG_DONE || i == n)
                 continue;
             ch_lane *l = &c->lane[i];
-            CURLcode r = msg->data.result;
             curl_multi_remove_handle(c->m, l->e);
             busy[i] = 0;
-            active--;
             int k = l->st.aborted ? GD_ERR_ABORT
-                                  : outcome(c, l->e, r, l->errbuf, l->resp, l->rlen, &lanes[i].err);
+                                  : outcome(c, l->e, msg->data.result, l->errbuf, l->resp, l->rlen,
+                                            &lanes[i].err);
             k = lanes[i].done(lanes[i].ctx, k);
-            if (!k && !rc) {
-                k = lane_start(c, &lanes[i], i);
-                busy[i] = k > 0;
-                active += k > 0;
-                k = k < 0 ? (lanes[i].err.code ? lanes[i].err.code : GD_ERR_IO) : GD_OK;
-            }
+            if (!k && !rc)
+                k = lane_start(c, &lanes[i], i, &busy[i]);
+            active += busy[i] - 1;
             if (k && !rc) {
                 rc = k;
                 *failed = i;
@@ -444,12 +439,13 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
 void gd_ch_set_timeout(gd_ch *c, long seconds)
 {
     c->timeout = seconds;
-    curl_easy_setopt(c->e, CURLOPT_TIMEOUT, seconds);
-    curl_easy_setopt(c->e, CURLOPT_CONNECTTIMEOUT, seconds < 10 ? seconds : 10L);
+    CURL *handles[1 + GD_CH_LANES] = {c->e};
     for (size_t i = 0; i < GD_CH_LANES; i++)
-        if (c->lane[i].e) {
-            curl_easy_setopt(c->lane[i].e, CURLOPT_TIMEOUT, seconds);
-            curl_easy_setopt(c->lane[i].e, CURLOPT_CONNECTTIMEOUT, seconds < 10 ? seconds : 10L);
+        handles[1 + i] = c->lane[i].e;
+    for (size_t i = 0; i < 1 + GD_CH_LANES; i++)
+        if (handles[i]) {
+            curl_easy_setopt(handles[i], CURLOPT_TIMEOUT, seconds);
+            curl_easy_setopt(handles[i], CURLOPT_CONNECTTIMEOUT, seconds < 10 ? seconds : 10L);
         }
 }
 
@@ -480,7 +476,6 @@ void gd_ch_close(gd_ch *c)
     for (size_t i = 0; i < GD_CH_LANES; i++) {
         if (c->lane[i].e)
             curl_easy_cleanup(c->lane[i].e);
-        free(c->lane[i].url);
     }
     if (c->m)
         curl_multi_cleanup(c->m);
