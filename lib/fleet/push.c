@@ -314,9 +314,7 @@ static int lane_next(void *ctx, gd_ch_request *req)
                 return 0;
             t = l->cur = l->q->tab[l->q->next++];
             t->started = 1;
-            w->r = t->r;
-            w->tsv.len = w->off = w->json.len = 0;
-            w->rows = w->jrows = 0;
+            w->r = t->r; /* the buffers are empty after each INSERT (lane_done) */
             w->done = 0;
         }
         l->json = w->jrows > 0;

@@ -171,10 +171,11 @@ def main():
 
     # a server error comes back with ClickHouse's message and what was sent.
     # The tables go on two connections side by side, each taking the next
-    # table when it is free; after a refusal the other ends the INSERT it has under way
-    # and starts none.  How far it got depends on timing, so each count the
-    # message gives is checked against the server's own, in a database of
-    # its own where one column cannot take the rows (an Int64 for text)
+    # table when it is free; after a refusal the other ends the INSERT it
+    # has under way and starts none.  How far it got depends on timing, so
+    # each count the message gives is checked against the server's own, in
+    # a database of its own where one column cannot take the rows (an Int64
+    # for text)
     schema_sql = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                    "schemas", "clickhouse.sql")).read()
 
