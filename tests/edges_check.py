@@ -9,7 +9,7 @@ progress: stdout and stderr on one pseudo-terminal; the line shows the
 reading and then "analysing: N/M blocks" (GODEYE_PROGRESS_DELAY=0 shows it
 at once), and is erased ("\\r" + clear to end of line) before the summary.
 
-fulldisk: mounts a 1 MiB tmpfs (exit 77 when mount is refused: not root, no
+fulldisk: mounts a 2 MiB tmpfs (exit 77 when mount is refused: not root, no
 tmpfs), fills it, and checks that `ingest --format json` prints no row and
 leaves the database as it was, and that `export --chrome FILE` and
 `report -o FILE` fail and leave an existing FILE untouched.
@@ -108,7 +108,7 @@ def fill(path):
 def fulldisk(exe, tmp):
     fs = os.path.join(tmp, "fs")
     os.mkdir(fs)
-    m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", fs],
+    m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", fs],
                        capture_output=True, text=True)
     if m.returncode != 0:
         print("SKIP: cannot mount a tmpfs here (%s)" % m.stderr.strip())
