@@ -2,6 +2,7 @@
 #include "render/render.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>
@@ -22,6 +23,10 @@ struct gd_renderer {
     int width;
     size_t nrows;
     json_t *buffered; /* table mode */
+    FILE *spool;      /* table mode past TABLE_MEM_ROWS rows: all of them, JSON lines */
+    int no_spool;     /* no temporary file could be made: rows stay in memory */
+    struct table_layout *lay; /* table mode: what the rows kept so far need */
+    int relayout;     /* a clock or zone changed after rows were laid out */
     int failed;
     gd_text text;     /* json/jsonl: rows' text not yet written */
     struct trace_clock { int64_t trace; gd_clock c; } *clocks; /* table mode */
@@ -43,6 +48,11 @@ const gd_clock *gd_render_row_clock(const gd_renderer *r, json_t *row);
 static int gd_render_values_flush(gd_renderer *r);
 /* The same once the text held is a block's worth. */
 static void gd_render_values_flush_at(gd_renderer *r);
+/* Table mode: the layout of the rows kept (table_layout). */
+struct table_layout;
+static struct table_layout *layout_new(size_t ncols);
+static void layout_free(struct table_layout *l);
+static void layout_row(gd_renderer *r, json_t *row);
 /* Table and Markdown modes: the buffered rows, printed. */
 static void gd_render_flush_table(gd_renderer *r);
 static void gd_render_flush_md(gd_renderer *r);
@@ -113,16 +123,22 @@ int gd_render_clock(gd_renderer *r, int64_t trace, const gd_clock *c)
     for (size_t i = 0; i < r->nclocks; i++)
         if (r->clocks[i].trace == trace) {
             r->clocks[i].c = *c;
+            r->relayout = r->lay != NULL;
             return 0;
         }
     if (gd_grow((void **)&r->clocks, &r->clocks_cap, r->nclocks + 1, sizeof *r->clocks, NULL))
         return -1;
     r->clocks[r->nclocks].trace = trace;
     r->clocks[r->nclocks++].c = *c;
+    r->relayout = r->lay != NULL;
     return 0;
 }
 
-void gd_render_tz(gd_renderer *r, int tz_min) { r->tz_min = tz_min; }
+void gd_render_tz(gd_renderer *r, int tz_min)
+{
+    r->tz_min = tz_min;
+    r->relayout = r->lay != NULL;
+}
 
 int gd_render_wants_clocks(const gd_renderer *r)
 {
@@ -299,6 +315,91 @@ static int node_rows(gd_renderer *r, json_t *root, json_t *node, int depth)
     return rc;
 }
 
+/* A table is laid out from all its rows (widths, hidden columns, zones),
+ * so it holds them until the end: in memory up to this many, then all of
+ * them in a temporary file, one compact JSON line each (reals written with
+ * 17 digits read back the same), which the layout reads back: the memory
+ * of a long table stays that of TABLE_MEM_ROWS rows. */
+#define TABLE_MEM_ROWS 2048
+
+static int spool_put(FILE *f, json_t *row)
+{
+    char *t = json_dumps(row, JSON_COMPACT);
+    int bad = !t || fputs(t, f) == EOF || fputc('\n', f) == EOF;
+    free(t);
+    return bad ? -1 : 0;
+}
+
+/* Table mode: row kept for the layout.  0, or -1 (no memory, or the
+ * temporary file could not be written).  Without a temporary file (none
+ * can be made) the rows stay in memory, as they all did before. */
+static int table_keep(gd_renderer *r, json_t *row)
+{
+    if (!r->lay && !(r->lay = layout_new(r->ncols)))
+        return -1;
+    layout_row(r, row);
+    if (!r->spool && (r->no_spool || json_array_size(r->buffered) < TABLE_MEM_ROWS))
+        return json_array_append(r->buffered, row);
+    if (!r->spool) {
+        if (!(r->spool = tmpfile())) {
+            r->no_spool = 1;
+            return json_array_append(r->buffered, row);
+        }
+        size_t i;
+        json_t *v;
+        json_array_foreach(r->buffered, i, v)
+            if (spool_put(r->spool, v))
+                return -1;
+        json_array_clear(r->buffered);
+    }
+    return spool_put(r->spool, row);
+}
+
+/* The kept rows of a table, in order, read once per pass. */
+typedef struct table_rows {
+    gd_renderer *r;
+    size_t i;
+    json_t *cur; /* the row read from the spool last */
+    char *line;
+    size_t cap;
+} table_rows;
+
+static void rows_start(table_rows *it)
+{
+    it->i = 0;
+    json_decref(it->cur);
+    it->cur = NULL;
+    if (it->r->spool && (fflush(it->r->spool) != 0 || fseek(it->r->spool, 0, SEEK_SET) != 0))
+        it->r->failed = 1;
+}
+
+/* The next row (valid until the next call), or NULL at the end or on a
+ * read error (r->failed then set). */
+static json_t *rows_next(table_rows *it)
+{
+    gd_renderer *r = it->r;
+    if (!r->spool)
+        return it->i < json_array_size(r->buffered) ? json_array_get(r->buffered, it->i++) : NULL;
+    json_decref(it->cur);
+    it->cur = NULL;
+    if (r->failed)
+        return NULL;
+    if (getline(&it->line, &it->cap, r->spool) < 0) {
+        if (ferror(r->spool))
+            r->failed = 1;
+        return NULL;
+    }
+    if (!(it->cur = json_loads(it->line, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL)))
+        r->failed = 1;
+    return it->cur;
+}
+
+static void rows_end(table_rows *it)
+{
+    json_decref(it->cur);
+    free(it->line);
+}
+
 void gd_render_lines(gd_renderer *r, gd_lines_fn fn, void *ctx)
 {
     r->lines = fn;
@@ -317,6 +418,9 @@ int gd_render_row(gd_renderer *r, json_t *row)
         gd_render_values_flush(r);
     switch (r->mode) {
     case GD_OUT_TABLE:
+        if (table_keep(r, row))
+            r->failed = 1;
+        break;
     case GD_OUT_MD:
     case GD_OUT_JUNIT:
         json_array_append(r->buffered, row);
@@ -449,6 +553,9 @@ int gd_render_end(gd_renderer *r)
     }
     int bad = r->failed || ferror(r->out) || fflush(r->out) != 0;
     json_decref(r->buffered);
+    if (r->spool)
+        fclose(r->spool);
+    layout_free(r->lay);
     free(r->text.p);
     free(r->clocks);
     free(r);
@@ -630,30 +737,6 @@ static const char *time_cell(const gd_renderer *r, json_t *row, json_t *v, int m
     return buf;
 }
 
-/* A time column's header: "START (UTC)" when every time in it has the zone
- * UTC; *mixed = 1 when its rows have different zone labels (each cell then
- * carries its own). */
-static void time_header(const gd_renderer *r, size_t c, char *hdr, size_t n, int *mixed)
-{
-    char first[GD_ZONE_MAX] = "", zone[GD_ZONE_MAX], buf[128];
-    int seen = 0;
-    *mixed = 0;
-    for (size_t i = 0; i < json_array_size(r->buffered) && !*mixed; i++) {
-        json_t *row = json_array_get(r->buffered, i);
-        if (!time_cell(r, row, gd_render_col_value(&r->cols[c], row), 0, buf, sizeof buf, zone))
-            continue;
-        if (!seen)
-            memcpy(first, zone, sizeof first);
-        else if (strcmp(first, zone) != 0)
-            *mixed = 1;
-        seen = 1;
-    }
-    if (!*mixed && first[0])
-        snprintf(hdr, n, "%s (%s)", r->cols[c].header, first);
-    else
-        snprintf(hdr, n, "%s", r->cols[c].header);
-}
-
 /* The text of column c in a row (its text function's, escaped; else its
  * value's). */
 static const char *human_cell(const gd_column *c, json_t *row, char *buf, size_t n)
@@ -703,48 +786,152 @@ static void print_line(gd_renderer *r, const size_t *w, size_t last, json_t *row
     fputc('\n', r->out);
 }
 
+/* What a table's layout needs of its rows, gathered as each row is kept
+ * (the rows are then read once more, to print them), per column: */
+struct table_layout {
+    size_t (*cw)[2];   /* the widest cell, [0] with one zone label for the
+                        * column (in its header), [1] with each cell's own */
+    size_t (*cmin)[2]; /* a flexible column's widest short frame (or whole
+                        * cell), the narrowest it shrinks to first */
+    int *shown;        /* an auto-hidden column has a value in some row */
+    int *mixed;        /* a time column's rows have different zone labels */
+    int *zseen;
+    char (*zfirst)[GD_ZONE_MAX]; /* the zone label of its first time */
+    size_t ncols;
+};
+
+static void layout_free(struct table_layout *l)
+{
+    if (!l)
+        return;
+    free(l->cw);
+    free(l->cmin);
+    free(l->shown);
+    free(l->mixed);
+    free(l->zseen);
+    free(l->zfirst);
+    free(l);
+}
+
+static struct table_layout *layout_new(size_t ncols)
+{
+    struct table_layout *l = calloc(1, sizeof *l);
+    size_t n = ncols ? ncols : 1;
+    if (!l)
+        return NULL;
+    l->ncols = ncols;
+    l->cw = calloc(n, sizeof *l->cw);
+    l->cmin = calloc(n, sizeof *l->cmin);
+    l->shown = calloc(n, sizeof *l->shown);
+    l->mixed = calloc(n, sizeof *l->mixed);
+    l->zseen = calloc(n, sizeof *l->zseen);
+    l->zfirst = calloc(n, sizeof *l->zfirst);
+    if (!l->cw || !l->cmin || !l->shown || !l->mixed || !l->zseen || !l->zfirst) {
+        layout_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+/* A cell's width into *w, and, in a flexible column, that of the short
+ * frame (or the whole cell) it may shrink to into *minw: the widest of
+ * the column so far. */
+static void cell_widths(const gd_renderer *r, size_t c, json_t *row, int mixed, size_t *w, size_t *minw)
+{
+    char buf[4096];
+    const char *cell = table_cell(r, c, row, mixed, buf, sizeof buf);
+    size_t tw = text_width(cell);
+    if (tw > *w)
+        *w = tw;
+    if (r->cols[c].flex) {
+        char sh[1024];
+        tw = text_width(compact_frame(cell, sh, sizeof sh, NULL) ? sh : cell);
+        if (tw > *minw)
+            *minw = tw;
+    }
+}
+
+/* One row into the layout: which auto-hidden columns have a value (the
+ * others show nothing in this table), whether a time column's rows share
+ * one zone label, and the cells' widths both ways. */
+static void layout_row(gd_renderer *r, json_t *row)
+{
+    struct table_layout *l = r->lay;
+    char buf[128], zone[GD_ZONE_MAX];
+    for (size_t c = 0; c < r->ncols; c++) {
+        const gd_column *col = &r->cols[c];
+        if (col->hidden)
+            continue;
+        if (col->auto_hide && !l->shown[c]) {
+            json_t *v = gd_render_col_value(col, row);
+            char tb[64];
+            l->shown[c] = col->text ? col->text(row, tb, sizeof tb) != NULL : v && !json_is_null(v);
+        }
+        int time = col->type == GD_COL_TIME;
+        if (time && !l->mixed[c] && time_cell(r, row, gd_render_col_value(col, row), 0, buf, sizeof buf, zone)) {
+            if (!l->zseen[c])
+                memcpy(l->zfirst[c], zone, sizeof l->zfirst[c]);
+            else if (strcmp(l->zfirst[c], zone) != 0)
+                l->mixed[c] = 1;
+            l->zseen[c] = 1;
+        }
+        cell_widths(r, c, row, 0, &l->cw[c][0], &l->cmin[c][0]);
+        if (time)
+            cell_widths(r, c, row, 1, &l->cw[c][1], &l->cmin[c][1]);
+    }
+}
+
 static void gd_render_flush_table(gd_renderer *r)
 {
-    size_t nvis = 0, nrows = json_array_size(r->buffered);
-    if (nrows == 0)
+    size_t nvis = 0;
+    if (!r->lay)
         return; /* nothing to show: no header either */
-    size_t *w = calloc(r->ncols, sizeof *w);
-    gd_column *cols = malloc(r->ncols * sizeof *cols);
-    int *mixed = calloc(r->ncols, sizeof *mixed);
-    char (*hdr)[160] = calloc(r->ncols, sizeof *hdr);
+    struct table_layout *l = r->lay;
+    size_t *w = calloc(r->ncols ? r->ncols : 1, sizeof *w);
+    gd_column *cols = malloc((r->ncols ? r->ncols : 1) * sizeof *cols);
+    char (*hdr)[160] = calloc(r->ncols ? r->ncols : 1, sizeof *hdr);
     char buf[4096];
-    if (!w || !cols || !mixed || !hdr) {
-        free(w);
-        free(cols);
-        free(mixed);
-        free(hdr);
-        return;
+    table_rows it = {.r = r};
+    json_t *row;
+    if (!w || !cols || !hdr) {
+        r->failed = 1;
+        goto out;
     }
+    if (r->relayout) {
+        /* a clock or the zone came after rows: their times again */
+        struct table_layout *fresh = layout_new(r->ncols);
+        if (!fresh) {
+            r->failed = 1;
+            goto out;
+        }
+        layout_free(l);
+        r->lay = l = fresh;
+        rows_start(&it);
+        while ((row = rows_next(&it)))
+            layout_row(r, row);
+    }
+    /* a time column's header: "START (UTC)" when every time in it has the
+     * zone UTC (with mixed zones each cell carries its own) */
     for (size_t c = 0; c < r->ncols; c++) {
         cols[c] = r->cols[c];
-        cols[c].hidden = column_off(r, c);
-    }
-    const gd_column *saved = r->cols;
-    r->cols = cols;
-    for (size_t c = 0; c < r->ncols; c++) {
-        if (r->cols[c].type == GD_COL_TIME)
-            time_header(r, c, hdr[c], sizeof hdr[c], &mixed[c]);
+        cols[c].hidden = r->cols[c].hidden || (r->cols[c].auto_hide && !l->shown[c]);
+        if (r->cols[c].type == GD_COL_TIME && !l->mixed[c] && l->zfirst[c][0])
+            snprintf(hdr[c], sizeof hdr[c], "%s (%s)", r->cols[c].header, l->zfirst[c]);
         else
             snprintf(hdr[c], sizeof hdr[c], "%s", r->cols[c].header);
         cols[c].header = hdr[c];
     }
-    for (size_t c = 0; c < r->ncols; c++) {
-        if (r->cols[c].hidden)
-            continue;
-        nvis++;
-        w[c] = text_width(r->cols[c].header);
-        for (size_t i = 0; i < nrows; i++) {
-            size_t tw = text_width(table_cell(r, c, json_array_get(r->buffered, i), mixed[c], buf,
-                                              sizeof buf));
-            if (tw > w[c])
-                w[c] = tw;
+    const gd_column *saved = r->cols;
+    r->cols = cols;
+    /* each column as wide as its widest cell or header; a flexible one
+     * shrinks no narrower than its widest short frame (or whole cell) */
+    for (size_t c = 0; c < r->ncols; c++)
+        if (!r->cols[c].hidden) {
+            nvis++;
+            size_t hw = text_width(r->cols[c].header), m = (size_t)l->mixed[c];
+            w[c] = l->cw[c][m] > hw ? l->cw[c][m] : hw;
+            l->cmin[c][0] = l->cmin[c][m] > hw ? l->cmin[c][m] : hw;
         }
-    }
     /* fit the width: flexible columns shrink, first no narrower than their
      * frames made short (compact_frame), then to 12; then wide text columns */
     size_t total = nvis ? (nvis - 1) * 2 : 0;
@@ -755,18 +942,7 @@ static void gd_render_flush_table(gd_renderer *r)
             if (r->cols[c].hidden || (pass < 2 && !r->cols[c].flex) ||
                 (pass == 2 && !is_text(&r->cols[c])))
                 continue;
-            size_t minw = 12, excess = total - (size_t)r->width;
-            if (pass == 0) { /* the widest short frame (or whole cell) */
-                minw = text_width(r->cols[c].header);
-                for (size_t i = 0; i < nrows; i++) {
-                    char sh[1024];
-                    const char *cell = table_cell(r, c, json_array_get(r->buffered, i), mixed[c],
-                                                  buf, sizeof buf);
-                    size_t tw = text_width(compact_frame(cell, sh, sizeof sh, NULL) ? sh : cell);
-                    if (tw > minw)
-                        minw = tw;
-                }
-            }
+            size_t minw = pass == 0 ? l->cmin[c][0] : 12, excess = total - (size_t)r->width;
             if (w[c] > minw) {
                 size_t cut = w[c] - minw < excess ? w[c] - minw : excess;
                 w[c] -= cut;
@@ -777,13 +953,16 @@ static void gd_render_flush_table(gd_renderer *r)
     for (size_t c = 0; c < r->ncols; c++)
         if (!r->cols[c].hidden)
             last = c;
-    print_line(r, w, last, NULL, mixed, buf, sizeof buf);
-    for (size_t i = 0; i < nrows; i++)
-        print_line(r, w, last, json_array_get(r->buffered, i), mixed, buf, sizeof buf);
+    /* the header, then the rows, read back */
+    print_line(r, w, last, NULL, l->mixed, buf, sizeof buf);
+    rows_start(&it);
+    while ((row = rows_next(&it)))
+        print_line(r, w, last, row, l->mixed, buf, sizeof buf);
     r->cols = saved;
+out:
+    rows_end(&it);
     free(cols);
     free(w);
-    free(mixed);
     free(hdr);
 }
 

@@ -57,8 +57,9 @@ typedef struct gd_column {
 
 typedef struct gd_renderer gd_renderer;
 
-/* A renderer writing to `out`.  Table mode buffers rows to size columns
- * and fits `width` characters (0 = 100). */
+/* A renderer writing to `out`.  Table mode holds the rows to size columns
+ * (past 2048 of them, in a temporary file: its memory does not grow with
+ * the rows) and fits `width` characters (0 = 100). */
 gd_renderer *gd_render_new(FILE *out, gd_out_mode mode, const gd_column *cols, size_t ncols,
                            int width);
 /* The clock described by a trace row (`godeye traces`' "clock",

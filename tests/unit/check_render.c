@@ -500,6 +500,66 @@ START_TEST(test_table_times)
 }
 END_TEST
 
+/* A table of more rows than the renderer keeps in memory (they go to a
+ * temporary file and are read back): laid out from all of them, as a
+ * short one is.  The widest name, the only value of an auto-hidden
+ * column and the row whose zone differs all come after the first 2048. */
+START_TEST(test_table_spooled)
+{
+    static const gd_column cols[] = {
+        {"trace", "T", GD_COL_INT, 0, 0},
+        {"t", "START", GD_COL_TIME, 0, 0},
+        {"name", "NAME", GD_COL_TEXT, 0, 0},
+        {"x", "X", GD_COL_TEXT, 0, 0, 1},
+    };
+    out_buf o = {0};
+    o.f = open_memstream(&o.text, &o.len);
+    gd_renderer *r = gd_render_new(o.f, GD_OUT_TABLE, cols, 4, 0);
+    gd_clock utc = {GD_CLOCK_UTC, NAN, INT64_MIN}, mono = {GD_CLOCK_MONOTONIC, 1000, INT64_MIN};
+    ck_assert_int_eq(gd_render_clock(r, 1, &utc), 0);
+    ck_assert_int_eq(gd_render_clock(r, 2, &mono), 0);
+    for (int i = 0; i < 5000; i++) {
+        json_t *row = json_pack("{s:i, s:f, s:s, s:o}", "trace", i == 4500 ? 2 : 1, "t",
+                                i == 4500 ? 2500.0 : 1700000000123.0 + i, "name",
+                                i == 4000 ? "a-much-longer-name" : "a\tb", "x",
+                                i == 4500 ? json_string("only") : json_null());
+        ck_assert_int_eq(gd_render_row(r, row), 0);
+        json_decref(row);
+    }
+    ck_assert_int_eq(gd_render_end(r), 0);
+    fclose(o.f);
+    size_t lines = 0;
+    for (const char *p = o.text; *p; p++)
+        lines += *p == '\n';
+    ck_assert_uint_eq(lines, 5001);
+    const char *want[] = {
+        "T                   START  NAME                X\n"
+        "1  11-14 22:13:20.123 UTC  a\\tb                -\n",
+        "\n1  11-14 22:13:24.123 UTC  a-much-longer-name  -\n",
+        "\n2                 +1.500s  a\\tb                only\n",
+        "\n1  11-14 22:13:25.122 UTC  a\\tb                -\n",
+    };
+    ck_assert_msg(strncmp(o.text, want[0], strlen(want[0])) == 0, "got: %.200s", o.text);
+    for (int k = 1; k < 4; k++)
+        ck_assert_msg(strstr(o.text, want[k]) != NULL, "no line %s", want[k] + 1);
+    ck_assert_str_eq(o.text + o.len - strlen(want[3]) + 1, want[3] + 1);
+    free(o.text);
+    /* the layout is gathered as rows come: a clock given after them lays
+     * the rows out again, as if it had come first */
+    o.f = open_memstream(&o.text, &o.len);
+    r = gd_render_new(o.f, GD_OUT_TABLE, cols, 2, 0);
+    json_t *row = json_pack("{s:i, s:f}", "trace", 1, "t", 1700000000123.0);
+    ck_assert_int_eq(gd_render_row(r, row), 0);
+    json_decref(row);
+    ck_assert_int_eq(gd_render_clock(r, 1, &utc), 0);
+    ck_assert_int_eq(gd_render_end(r), 0);
+    fclose(o.f);
+    ck_assert_str_eq(o.text, "T         START (UTC)\n"
+                             "1  11-14 22:13:20.123\n");
+    free(o.text);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("render");
@@ -516,6 +576,7 @@ int main(void)
     tcase_add_test(tc, test_time_utc);
     tcase_add_test(tc, test_time_local);
     tcase_add_test(tc, test_table_times);
+    tcase_add_test(tc, test_table_spooled);
     tcase_add_test(tc, test_md_and_nested);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
