@@ -797,7 +797,6 @@ struct table_layout {
     int *mixed;        /* a time column's rows have different zone labels */
     int *zseen;
     char (*zfirst)[GD_ZONE_MAX]; /* the zone label of its first time */
-    size_t ncols;
 };
 
 static void layout_free(struct table_layout *l)
@@ -819,7 +818,6 @@ static struct table_layout *layout_new(size_t ncols)
     size_t n = ncols ? ncols : 1;
     if (!l)
         return NULL;
-    l->ncols = ncols;
     l->cw = calloc(n, sizeof *l->cw);
     l->cmin = calloc(n, sizeof *l->cmin);
     l->shown = calloc(n, sizeof *l->shown);
@@ -887,13 +885,15 @@ static void gd_render_flush_table(gd_renderer *r)
     if (!r->lay)
         return; /* nothing to show: no header either */
     struct table_layout *l = r->lay;
-    size_t *w = calloc(r->ncols ? r->ncols : 1, sizeof *w);
-    gd_column *cols = malloc((r->ncols ? r->ncols : 1) * sizeof *cols);
-    char (*hdr)[160] = calloc(r->ncols ? r->ncols : 1, sizeof *hdr);
+    size_t n = r->ncols ? r->ncols : 1;
+    /* per column: its width, and the narrowest a flexible one shrinks to first */
+    size_t *w = calloc(n, sizeof *w), *minw0 = calloc(n, sizeof *minw0);
+    gd_column *cols = malloc(n * sizeof *cols);
+    char (*hdr)[160] = calloc(n, sizeof *hdr);
     char buf[4096];
     table_rows it = {.r = r};
     json_t *row;
-    if (!w || !cols || !hdr) {
+    if (!w || !minw0 || !cols || !hdr) {
         r->failed = 1;
         goto out;
     }
@@ -930,7 +930,7 @@ static void gd_render_flush_table(gd_renderer *r)
             nvis++;
             size_t hw = text_width(r->cols[c].header), m = (size_t)l->mixed[c];
             w[c] = l->cw[c][m] > hw ? l->cw[c][m] : hw;
-            l->cmin[c][0] = l->cmin[c][m] > hw ? l->cmin[c][m] : hw;
+            minw0[c] = l->cmin[c][m] > hw ? l->cmin[c][m] : hw;
         }
     /* fit the width: flexible columns shrink, first no narrower than their
      * frames made short (compact_frame), then to 12; then wide text columns */
@@ -942,7 +942,7 @@ static void gd_render_flush_table(gd_renderer *r)
             if (r->cols[c].hidden || (pass < 2 && !r->cols[c].flex) ||
                 (pass == 2 && !is_text(&r->cols[c])))
                 continue;
-            size_t minw = pass == 0 ? l->cmin[c][0] : 12, excess = total - (size_t)r->width;
+            size_t minw = pass == 0 ? minw0[c] : 12, excess = total - (size_t)r->width;
             if (w[c] > minw) {
                 size_t cut = w[c] - minw < excess ? w[c] - minw : excess;
                 w[c] -= cut;
@@ -963,6 +963,7 @@ out:
     rows_end(&it);
     free(cols);
     free(w);
+    free(minw0);
     free(hdr);
 }
 
