@@ -48,10 +48,20 @@ const gd_clock *gd_render_row_clock(const gd_renderer *r, json_t *row);
 static int gd_render_values_flush(gd_renderer *r);
 /* The same once the text held is a block's worth. */
 static void gd_render_values_flush_at(gd_renderer *r);
-/* Table mode: the layout of the rows kept (table_layout). */
-struct table_layout;
+/* What a table's layout needs of its rows, gathered as each row is kept
+ * (the rows are then read once more, to print them): one per column. */
+struct table_layout {
+    size_t cw[2];   /* the widest cell, [0] with one zone label for the
+                     * column (in its header), [1] with each cell's own */
+    size_t cmin[2]; /* a flexible column's widest short frame (or whole
+                     * cell), the narrowest it shrinks to first */
+    int shown;      /* an auto-hidden column has a value in some row */
+    int mixed;      /* a time column's rows have different zone labels */
+    int zseen;
+    char zfirst[GD_ZONE_MAX]; /* the zone label of its first time */
+};
+
 static struct table_layout *layout_new(size_t ncols);
-static void layout_free(struct table_layout *l);
 static void layout_row(gd_renderer *r, json_t *row);
 /* Table and Markdown modes: the buffered rows, printed. */
 static void gd_render_flush_table(gd_renderer *r);
@@ -555,7 +565,7 @@ int gd_render_end(gd_renderer *r)
     json_decref(r->buffered);
     if (r->spool)
         fclose(r->spool);
-    layout_free(r->lay);
+    free(r->lay);
     free(r->text.p);
     free(r->clocks);
     free(r);
@@ -707,18 +717,23 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
 }
 
 /* 1 when a column shows nothing in this table (auto_hide and all null). */
+/* 1 when column col shows something in row (its text, or a value). */
+static int has_value(const gd_column *col, json_t *row)
+{
+    char buf[64];
+    json_t *v = gd_render_col_value(col, row);
+    return col->text ? col->text(row, buf, sizeof buf) != NULL : v && !json_is_null(v);
+}
+
 static int column_off(const gd_renderer *r, size_t c)
 {
     if (r->cols[c].hidden)
         return 1;
     if (!r->cols[c].auto_hide)
         return 0;
-    for (size_t i = 0; i < json_array_size(r->buffered); i++) {
-        json_t *row = json_array_get(r->buffered, i), *v = gd_render_col_value(&r->cols[c], row);
-        char buf[64];
-        if (r->cols[c].text ? r->cols[c].text(row, buf, sizeof buf) != NULL : v && !json_is_null(v))
+    for (size_t i = 0; i < json_array_size(r->buffered); i++)
+        if (has_value(&r->cols[c], json_array_get(r->buffered, i)))
             return 0;
-    }
     return 1;
 }
 
@@ -771,8 +786,8 @@ static const char *table_cell(const gd_renderer *r, size_t c, json_t *row, int m
 }
 
 /* One line of the table: the headers (row NULL) or a row's cells. */
-static void print_line(gd_renderer *r, const size_t *w, size_t last, json_t *row, const int *mixed,
-                       char *buf, size_t n)
+static void print_line(gd_renderer *r, const size_t *w, size_t last, json_t *row,
+                       const struct table_layout *l, char *buf, size_t n)
 {
     for (size_t c = 0, first = 1; c < r->ncols; c++) {
         if (r->cols[c].hidden)
@@ -780,55 +795,15 @@ static void print_line(gd_renderer *r, const size_t *w, size_t last, json_t *row
         if (!first)
             fputs("  ", r->out);
         first = 0;
-        const char *cell = row ? table_cell(r, c, row, mixed[c], buf, n) : r->cols[c].header;
+        const char *cell = row ? table_cell(r, c, row, l[c].mixed, buf, n) : r->cols[c].header;
         print_cell(r->out, cell, w[c], !is_text(&r->cols[c]), row ? r->cols[c].flex : 0, c == last);
     }
     fputc('\n', r->out);
 }
 
-/* What a table's layout needs of its rows, gathered as each row is kept
- * (the rows are then read once more, to print them), per column: */
-struct table_layout {
-    size_t (*cw)[2];   /* the widest cell, [0] with one zone label for the
-                        * column (in its header), [1] with each cell's own */
-    size_t (*cmin)[2]; /* a flexible column's widest short frame (or whole
-                        * cell), the narrowest it shrinks to first */
-    int *shown;        /* an auto-hidden column has a value in some row */
-    int *mixed;        /* a time column's rows have different zone labels */
-    int *zseen;
-    char (*zfirst)[GD_ZONE_MAX]; /* the zone label of its first time */
-};
-
-static void layout_free(struct table_layout *l)
-{
-    if (!l)
-        return;
-    free(l->cw);
-    free(l->cmin);
-    free(l->shown);
-    free(l->mixed);
-    free(l->zseen);
-    free(l->zfirst);
-    free(l);
-}
-
 static struct table_layout *layout_new(size_t ncols)
 {
-    struct table_layout *l = calloc(1, sizeof *l);
-    size_t n = ncols ? ncols : 1;
-    if (!l)
-        return NULL;
-    l->cw = calloc(n, sizeof *l->cw);
-    l->cmin = calloc(n, sizeof *l->cmin);
-    l->shown = calloc(n, sizeof *l->shown);
-    l->mixed = calloc(n, sizeof *l->mixed);
-    l->zseen = calloc(n, sizeof *l->zseen);
-    l->zfirst = calloc(n, sizeof *l->zfirst);
-    if (!l->cw || !l->cmin || !l->shown || !l->mixed || !l->zseen || !l->zfirst) {
-        layout_free(l);
-        return NULL;
-    }
-    return l;
+    return calloc(ncols ? ncols : 1, sizeof(struct table_layout));
 }
 
 /* A cell's width into *w, and, in a flexible column, that of the short
@@ -860,22 +835,19 @@ static void layout_row(gd_renderer *r, json_t *row)
         const gd_column *col = &r->cols[c];
         if (col->hidden)
             continue;
-        if (col->auto_hide && !l->shown[c]) {
-            json_t *v = gd_render_col_value(col, row);
-            char tb[64];
-            l->shown[c] = col->text ? col->text(row, tb, sizeof tb) != NULL : v && !json_is_null(v);
-        }
+        if (col->auto_hide && !l[c].shown)
+            l[c].shown = has_value(col, row);
         int time = col->type == GD_COL_TIME;
-        if (time && !l->mixed[c] && time_cell(r, row, gd_render_col_value(col, row), 0, buf, sizeof buf, zone)) {
-            if (!l->zseen[c])
-                memcpy(l->zfirst[c], zone, sizeof l->zfirst[c]);
-            else if (strcmp(l->zfirst[c], zone) != 0)
-                l->mixed[c] = 1;
-            l->zseen[c] = 1;
+        if (time && !l[c].mixed && time_cell(r, row, gd_render_col_value(col, row), 0, buf, sizeof buf, zone)) {
+            if (!l[c].zseen)
+                memcpy(l[c].zfirst, zone, sizeof l[c].zfirst);
+            else if (strcmp(l[c].zfirst, zone) != 0)
+                l[c].mixed = 1;
+            l[c].zseen = 1;
         }
-        cell_widths(r, c, row, 0, &l->cw[c][0], &l->cmin[c][0]);
+        cell_widths(r, c, row, 0, &l[c].cw[0], &l[c].cmin[0]);
         if (time)
-            cell_widths(r, c, row, 1, &l->cw[c][1], &l->cmin[c][1]);
+            cell_widths(r, c, row, 1, &l[c].cw[1], &l[c].cmin[1]);
     }
 }
 
@@ -904,7 +876,7 @@ static void gd_render_flush_table(gd_renderer *r)
             r->failed = 1;
             goto out;
         }
-        layout_free(l);
+        free(l);
         r->lay = l = fresh;
         rows_start(&it);
         while ((row = rows_next(&it)))
@@ -914,9 +886,9 @@ static void gd_render_flush_table(gd_renderer *r)
      * zone UTC (with mixed zones each cell carries its own) */
     for (size_t c = 0; c < r->ncols; c++) {
         cols[c] = r->cols[c];
-        cols[c].hidden = r->cols[c].hidden || (r->cols[c].auto_hide && !l->shown[c]);
-        if (r->cols[c].type == GD_COL_TIME && !l->mixed[c] && l->zfirst[c][0])
-            snprintf(hdr[c], sizeof hdr[c], "%s (%s)", r->cols[c].header, l->zfirst[c]);
+        cols[c].hidden = r->cols[c].hidden || (r->cols[c].auto_hide && !l[c].shown);
+        if (r->cols[c].type == GD_COL_TIME && !l[c].mixed && l[c].zfirst[0])
+            snprintf(hdr[c], sizeof hdr[c], "%s (%s)", r->cols[c].header, l[c].zfirst);
         else
             snprintf(hdr[c], sizeof hdr[c], "%s", r->cols[c].header);
         cols[c].header = hdr[c];
@@ -928,9 +900,9 @@ static void gd_render_flush_table(gd_renderer *r)
     for (size_t c = 0; c < r->ncols; c++)
         if (!r->cols[c].hidden) {
             nvis++;
-            size_t hw = text_width(r->cols[c].header), m = (size_t)l->mixed[c];
-            w[c] = l->cw[c][m] > hw ? l->cw[c][m] : hw;
-            minw0[c] = l->cmin[c][m] > hw ? l->cmin[c][m] : hw;
+            size_t hw = text_width(r->cols[c].header), m = (size_t)l[c].mixed;
+            w[c] = l[c].cw[m] > hw ? l[c].cw[m] : hw;
+            minw0[c] = l[c].cmin[m] > hw ? l[c].cmin[m] : hw;
         }
     /* fit the width: flexible columns shrink, first no narrower than their
      * frames made short (compact_frame), then to 12; then wide text columns */
@@ -954,10 +926,10 @@ static void gd_render_flush_table(gd_renderer *r)
         if (!r->cols[c].hidden)
             last = c;
     /* the header, then the rows, read back */
-    print_line(r, w, last, NULL, l->mixed, buf, sizeof buf);
+    print_line(r, w, last, NULL, l, buf, sizeof buf);
     rows_start(&it);
     while ((row = rows_next(&it)))
-        print_line(r, w, last, row, l->mixed, buf, sizeof buf);
+        print_line(r, w, last, row, l, buf, sizeof buf);
     r->cols = saved;
 out:
     rows_end(&it);
