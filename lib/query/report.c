@@ -14,10 +14,19 @@
 #include "query/top.h"
 #include "query/views.h"
 
+/* A timeline's bins, blocks and page events are capped per trace and, so
+ * that a database of many traces still makes a page of bounded size, shared
+ * out of a page-wide budget once there are more than a few timelines. */
 enum {
+    TIMELINES = 100,
     TIMELINE_BINS = 2000,
     TIMELINE_BLOCKS = 5000,
     TIMELINE_PAGE_EVENTS = 5000,
+    PAGE_TIMELINE_BINS = 20000,
+    PAGE_TIMELINE_BLOCKS = 20000,
+    PAGE_TIMELINE_EVENTS = 20000,
+    TIMELINE_MIN_BINS = 500,
+    TIMELINE_MIN_BLOCKS = 200,
     WORST_BLOCKS = 10,
     GROUPS = 100,
     FLAME_GROUPS = 50,
@@ -81,6 +90,39 @@ static void rate_pages(json_t *pages)
         json_object_set_new(p, "draw_rating", d ? json_string(d) : json_null());
         json_object_set_new(p, "load_rating", l ? json_string(l) : json_null());
     }
+}
+
+/* Row sink for the timelines: appends up to the cap, then stops the query
+ * (a timeline past the cap is not built). */
+static int append_upto(void *ctx, json_t *row)
+{
+    capped *c = ctx;
+    c->seen++;
+    json_array_append(c->arr, row);
+    return json_array_size(c->arr) >= c->max;
+}
+
+/* One timeline's share of a page-wide budget, within [lo, hi]. */
+static int share(int budget, size_t n, int lo, int hi)
+{
+    size_t v = n ? (size_t)budget / n : (size_t)hi;
+    return v < (size_t)lo ? lo : v > (size_t)hi ? hi : (int)v;
+}
+
+/* doc.timelines: one per trace, the first TIMELINES of them. */
+static int add_timelines(gd_store *s, const gd_filter *f, json_t *doc, gd_error *err)
+{
+    json_int_t traces = json_integer_value(json_object_get(json_object_get(doc, "summary"), "traces"));
+    size_t n = traces < TIMELINES ? (size_t)(traces > 0 ? traces : 0) : TIMELINES;
+    capped c = {json_array(), TIMELINES, 0};
+    json_object_set_new(doc, "timelines", c.arr);
+    json_object_set_new(doc, "timelines_total", json_integer(traces));
+    if (!n)
+        return GD_OK;
+    return gd_query_timelines(s, f, share(PAGE_TIMELINE_BINS, n, TIMELINE_MIN_BINS, TIMELINE_BINS),
+                              share(PAGE_TIMELINE_BLOCKS, n, TIMELINE_MIN_BLOCKS, TIMELINE_BLOCKS),
+                              share(PAGE_TIMELINE_EVENTS, n, TIMELINE_MIN_BLOCKS, TIMELINE_PAGE_EVENTS),
+                              append_upto, &c, err);
 }
 
 /* Rows of the version comparison that changed (capped), and a count of the
@@ -200,9 +242,8 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     }
     LIST("worst_blocks", NULL, WORST_BLOCKS, gd_query_worst_blocks(s, f, WORST_BLOCKS, append_capped, &c, err));
     if (o->full) {
-        LIST("timelines", NULL, 1000,
-             gd_query_timelines(s, f, TIMELINE_BINS, TIMELINE_BLOCKS, TIMELINE_PAGE_EVENTS, append_capped,
-                                &c, err));
+        if ((rc = add_timelines(s, f, doc, err)))
+            goto fail;
         gd_flame_query fq = {*f, FLAME_PRUNE, FLAME_BLOCKS, FLAME_SAMPLES, FLAME_GROUPS};
         LIST("flames", NULL, FLAME_GROUPS, gd_query_group_flames(s, &fq, append_capped, &c, err));
     }

@@ -17,8 +17,9 @@ typedef struct gd_report_opts {
 
 /* Builds the report document (a new object; see godeye-report(1) OUTPUT
  * for its fields).  Bounded: series are binned and lists capped, whatever
- * the capture size.  On failure returns an error code with err set and
- * *out NULL. */
+ * the capture size, and the timelines share a page-wide budget, however
+ * many traces the store holds.  On failure returns an error code with err
+ * set and *out NULL. */
 int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error *err);
 
 #endif

@@ -169,6 +169,55 @@ static int binned(gd_store *s, const char *sql, int64_t trace, double start, dou
     return gd_store_each(s, q, binned_row, out, err);
 }
 
+/* The dispatch series, [i, longest, count] for each bin that has any (as
+ * the binned queries give them): binned here in one pass over the trace's
+ * dispatches, where a GROUP BY would sort them all first. */
+enum { DB_START = 0, DB_DUR };
+struct dispatch_bins {
+    double start, bin_ms;
+    int bins;
+    double *longest;
+    int64_t *count;
+};
+
+/* gd_store_each's callback: one dispatch into its bin; times outside the
+ * span go to the edge bins. */
+static int dispatch_bin(void *ctx, sqlite3_stmt *q)
+{
+    struct dispatch_bins *c = ctx;
+    double x = (sqlite3_column_double(q, DB_START) - c->start) / c->bin_ms;
+    double dur = sqlite3_column_double(q, DB_DUR);
+    int i = x >= c->bins - 1 ? c->bins - 1 : x > 0 ? (int)x : 0;
+    if (!c->count[i]++ || dur > c->longest[i])
+        c->longest[i] = dur;
+    return GD_OK;
+}
+
+static int dispatch_bins(gd_store *s, int64_t trace, double start, double bin_ms, int bins, json_t *out,
+                         gd_error *err)
+{
+    struct dispatch_bins c = {start, bin_ms, bins, malloc((size_t)bins * sizeof(double)),
+                              calloc((size_t)bins, sizeof(int64_t))};
+    sqlite3_stmt *q = c.longest && c.count
+                          ? gd_store_prepare(s, "SELECT start_ms, dur_ms FROM dispatch WHERE trace = ?1", err)
+                          : NULL;
+    int rc;
+    if (!c.longest || !c.count)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    else if (!q)
+        rc = err->code;
+    else {
+        sqlite3_bind_int64(q, 1, trace);
+        rc = gd_store_each(s, q, dispatch_bin, &c, err);
+    }
+    for (int i = 0; !rc && i < bins; i++)
+        if (c.count[i])
+            json_array_append_new(out, json_pack("[i f I]", i, c.longest[i], (json_int_t)c.count[i]));
+    free(c.longest);
+    free(c.count);
+    return rc;
+}
+
 /* The columns of a timeline's trace row, after t.id (TL_ID). */
 #define TIMELINE_COLS(X)                                                                     \
     X(TL_START, "coalesce(t.start_ms, (SELECT min(start_ms) FROM dispatch WHERE trace = t.id))") \
@@ -240,9 +289,7 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
     int rc;
     /* ?1 start, ?2 bin width, ?3 trace, ?4 last bin: times outside the span go to the edge bins */
 #define BIN(col) "SELECT min(max(CAST((" col " - ?1) / ?2 AS INTEGER), 0), ?4) AS i, "
-    if ((rc = binned(s, BIN("start_ms") "max(dur_ms), count(*)"
-                        " FROM dispatch WHERE trace = ?3 GROUP BY i ORDER BY i",
-                     id, start, bin_ms, bins, db, err)))
+    if ((rc = dispatch_bins(s, id, start, bin_ms, bins, db, err)))
         return rc;
     if ((rc = binned(s, BIN("ts_ms") "avg(total_ratio), avg(app_ratio)"
                         " FROM cpu WHERE trace = ?3 AND (total_ratio IS NOT NULL OR app_ratio IS NOT NULL)"

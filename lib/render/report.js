@@ -143,6 +143,9 @@
     });
     s.appendChild(lg);
     s.appendChild(el('div', { 'class': 'mute noprint' }, 'Drag across a chart to zoom in; double-click to zoom out.'));
+    if (D.timelines_total > tl.length)
+      s.appendChild(el('div', { 'class': 'mute' }, 'Timelines of the first ' + tl.length + ' of ' + D.timelines_total +
+        ' traces; godeye report --trace ID draws any other.'));
     /* traces with nothing over time (an ANR dump, am start output) have no timeline */
     tl.forEach(function (t) { if (t.dispatch_bins.length || t.cpu.length || t.memory.length || t.blocks.length || t.page_events.length) timeline(s, t); });
   }
