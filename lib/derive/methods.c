@@ -20,12 +20,29 @@ static const char *const ms_sql[MS__COUNT] = {
     " rec) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
+/* A buffered method event.  Up to MW_MEM_ROWS of them wait in memory and
+ * are sorted there at the end; past that (or for a time SQLite would store
+ * as NULL) they all go to temp.method_tmp and SQLite sorts them, so memory
+ * stays bounded whatever the input.  Both give the same order. */
+typedef struct mw_row {
+    int64_t pid, tid, method;
+    double ts, end;
+    int32_t depth;
+    uint32_t seq;        /* arrival order: the temp table's rowid           */
+    uint8_t phase, open; /* 0 complete, 1 enter, 2 exit                      */
+} mw_row;
+
+#define MW_MEM_ROWS ((size_t)(16u << 20) / sizeof(mw_row))
+
 struct gd_mw {
     gd_store *s;
     int64_t trace;
     sqlite3_stmt *st[MS__COUNT];
     gd_icache *methods;
     long buffered;
+    mw_row *rows;        /* in memory while !spilled                        */
+    size_t nrows, caprows, mem_rows;
+    int spilled;         /* the events are in temp.method_tmp               */
     /* during finish */
     int64_t pid, tid, next_id;
     gd_mw_stats *stats;
@@ -40,6 +57,7 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     m->s = s;
     m->trace = trace;
+    m->mem_rows = MW_MEM_ROWS;
     int rc = gd_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS method_tmp(pid INTEGER, tid INTEGER,"
                               " ts REAL, phase INTEGER, method INTEGER, end_ts REAL, depth INTEGER,"
                               " open INTEGER);"
@@ -58,6 +76,11 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
     return GD_OK;
 }
 
+void gd_mw_set_mem_rows(gd_mw *m, size_t rows)
+{
+    m->mem_rows = rows;
+}
+
 void gd_mw_free(gd_mw *m)
 {
     if (!m)
@@ -65,6 +88,7 @@ void gd_mw_free(gd_mw *m)
     for (int i = 0; i < MS__COUNT; i++)
         sqlite3_finalize(m->st[i]);
     gd_icache_free(m->methods);
+    free(m->rows);
     free(m);
 }
 
@@ -104,6 +128,33 @@ static int intern_method(gd_mw *m, const char *cls, const char *name, const char
     return rc;
 }
 
+static int tmp_insert(gd_mw *m, const mw_row *r, gd_error *err)
+{
+    sqlite3_stmt *st = m->st[MS_TMP];
+    sqlite3_bind_int64(st, 1, r->pid);
+    sqlite3_bind_int64(st, 2, r->tid);
+    sqlite3_bind_double(st, 3, r->ts);
+    sqlite3_bind_int(st, 4, r->phase);
+    sqlite3_bind_int64(st, 5, r->method);
+    sqlite3_bind_double(st, 6, r->end);
+    sqlite3_bind_int(st, 7, r->depth);
+    sqlite3_bind_int(st, 8, r->open);
+    return gd_store_step(m->s, st, err);
+}
+
+/* Moves the events waiting in memory to the temp table (in arrival order). */
+static int spill(gd_mw *m, gd_error *err)
+{
+    int rc = GD_OK;
+    for (size_t i = 0; !rc && i < m->nrows; i++)
+        rc = tmp_insert(m, &m->rows[i], err);
+    free(m->rows);
+    m->rows = NULL;
+    m->nrows = m->caprows = 0;
+    m->spilled = 1;
+    return rc;
+}
+
 int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
 {
     const gd_method_ev *me = &ev->u.method;
@@ -113,20 +164,29 @@ int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
     int rc = intern_method(m, me->cls, me->method, me->desc, &id, err);
     if (rc)
         return rc;
-    sqlite3_stmt *st = m->st[MS_TMP];
-    sqlite3_bind_int64(st, 1, ev->pid);
-    sqlite3_bind_int64(st, 2, ev->tid);
-    sqlite3_bind_double(st, 3, ev->ts);
-    sqlite3_bind_int(st, 4, me->phase == GD_PHASE_BEGIN ? 1 : me->phase == GD_PHASE_END ? 2 : 0);
-    sqlite3_bind_int64(st, 5, id);
+    mw_row r = {ev->pid, ev->tid, id, ev->ts, ev->ts, me->depth, (uint32_t)m->buffered,
+                me->phase == GD_PHASE_BEGIN ? 1 : me->phase == GD_PHASE_END ? 2 : 0, me->open ? 1 : 0};
     if (me->phase == GD_PHASE_UNKNOWN && gd_has(me->end_ts))
-        sqlite3_bind_double(st, 6, me->end_ts);
-    else
-        sqlite3_bind_double(st, 6, ev->ts);
-    sqlite3_bind_int(st, 7, me->depth);
-    sqlite3_bind_int(st, 8, me->open ? 1 : 0);
+        r.end = me->end_ts;
     m->buffered++;
-    return gd_store_step(m->s, st, err);
+    if (!m->spilled && (isnan(r.ts) || m->nrows >= m->mem_rows || (uint64_t)m->buffered > UINT32_MAX))
+        if ((rc = spill(m, err)))
+            return rc;
+    if (!m->spilled && m->nrows == m->caprows) {
+        size_t nc = m->caprows ? m->caprows * 2 : 1024;
+        nc = nc < m->mem_rows ? nc : m->mem_rows;
+        mw_row *n = realloc(m->rows, nc * sizeof *n);
+        if (!n && (rc = spill(m, err)))
+            return rc;
+        if (n) {
+            m->rows = n;
+            m->caprows = nc;
+        }
+    }
+    if (m->spilled)
+        return tmp_insert(m, &r, err);
+    m->rows[m->nrows++] = r;
+    return GD_OK;
 }
 
 static int put_call(void *ctx, const gd_call *c)
@@ -165,7 +225,60 @@ static void add_stats(gd_mw_stats *st, const gd_ctb *b)
     X(T_DEPTH, "depth") X(T_OPEN, "open")
 enum { T_PID = 0, TMP_COLS(GD_COL_ENUM) T_NCOLS };
 
-/* One pass over the buffered events of one phase kind, thread by thread. */
+/* One pass over the buffered events of one phase kind: the current
+ * thread's call builder. */
+typedef struct mw_pass {
+    gd_mw *m;
+    gd_ctb b;
+    int have;
+    double cap_end;
+} mw_pass;
+
+static int pass_begin(mw_pass *p, gd_mw *m, double cap_end, gd_error *err)
+{
+    p->m = m;
+    p->have = 0;
+    p->cap_end = cap_end;
+    if (gd_ctb_init(&p->b, &m->next_id, put_call, m))
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return GD_OK;
+}
+
+/* One event, in its pass's order (thread by thread): 0, or the call
+ * builder's -1 (out of memory) or 1 (put_call failed). */
+static int feed(mw_pass *p, const mw_row *r)
+{
+    gd_mw *m = p->m;
+    if (!p->have || r->pid != m->pid || r->tid != m->tid) {
+        int rc = p->have ? gd_ctb_finish(&p->b, p->cap_end) : 0;
+        if (rc)
+            return rc;
+        m->pid = r->pid;
+        m->tid = r->tid;
+        p->have = 1;
+    }
+    if (r->phase == 1)
+        return gd_ctb_enter(&p->b, r->method, r->ts);
+    if (r->phase == 2)
+        return gd_ctb_exit(&p->b, r->method, r->ts);
+    return gd_ctb_call(&p->b, r->method, r->ts, r->end, r->depth, r->open);
+}
+
+/* Closes a pass: rc is feed's (or a gd_err code); returns a gd_err code. */
+static int pass_end(mw_pass *p, int rc, gd_error *err)
+{
+    if (!rc && p->have)
+        rc = gd_ctb_finish(&p->b, p->cap_end);
+    if (rc == -1)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    else if (rc == 1) /* put_call failed: err is filled */
+        rc = err->code ? err->code : GD_ERR_IO;
+    add_stats(p->m->stats, &p->b);
+    gd_ctb_free(&p->b);
+    return rc;
+}
+
+/* One pass over the events of one phase kind in the temp table. */
 static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_prepare(
@@ -177,46 +290,75 @@ static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
         err);
     if (!q)
         return err->code ? err->code : GD_ERR_IO;
-    gd_ctb b;
-    if (gd_ctb_init(&b, &m->next_id, put_call, m)) {
+    mw_pass p;
+    int rc = pass_begin(&p, m, cap_end, err), step = SQLITE_DONE;
+    if (rc) {
         sqlite3_finalize(q);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return rc;
     }
-    int have = 0, rc = 0, step;
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t pid = sqlite3_column_int64(q, T_PID), tid = sqlite3_column_int64(q, T_TID);
-        if (!have || pid != m->pid || tid != m->tid) {
-            if (have && (rc = gd_ctb_finish(&b, cap_end)))
-                break;
-            m->pid = pid;
-            m->tid = tid;
-            have = 1;
-        }
-        double ts = sqlite3_column_double(q, T_TS);
-        int64_t method = sqlite3_column_int64(q, T_METHOD);
-        int phase = sqlite3_column_int(q, T_PHASE);
-        if (phase == 1)
-            rc = gd_ctb_enter(&b, method, ts);
-        else if (phase == 2)
-            rc = gd_ctb_exit(&b, method, ts);
-        else
-            rc = gd_ctb_call(&b, method, ts, sqlite3_column_double(q, T_END), sqlite3_column_int(q, T_DEPTH),
-                             sqlite3_column_int(q, T_OPEN));
-        if (rc)
+        mw_row r = {sqlite3_column_int64(q, T_PID), sqlite3_column_int64(q, T_TID),
+                    sqlite3_column_int64(q, T_METHOD), sqlite3_column_double(q, T_TS),
+                    sqlite3_column_double(q, T_END), sqlite3_column_int(q, T_DEPTH), 0,
+                    (uint8_t)sqlite3_column_int(q, T_PHASE), (uint8_t)sqlite3_column_int(q, T_OPEN)};
+        if ((rc = feed(&p, &r)))
             break;
     }
     if (!rc && step != SQLITE_DONE)
         rc = gd_store_fail(m->s, err, "database read");
-    if (!rc && have)
-        rc = gd_ctb_finish(&b, cap_end);
-    if (rc == -1)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    else if (rc == 1) /* put_call failed: err is filled */
-        rc = err->code ? err->code : GD_ERR_IO;
-    add_stats(m->stats, &b);
-    gd_ctb_free(&b);
+    rc = pass_end(&p, rc, err);
     sqlite3_finalize(q);
     return rc;
+}
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
+
+/* The temp table's two orders in one: enter/exit events first, by thread,
+ * time and arrival; then complete calls by thread, start, depth, end
+ * (latest first) and arrival. */
+static int row_cmp(const void *pa, const void *pb)
+{
+    const mw_row *x = pa, *y = pb;
+    int xc = x->phase == 0, yc = y->phase == 0, c;
+    if ((c = xc - yc) || (c = CMP(x->pid, y->pid)) || (c = CMP(x->tid, y->tid)) || (c = CMP(x->ts, y->ts)))
+        return c;
+    if (xc && ((c = CMP(x->depth, y->depth)) || (c = CMP(y->end, x->end))))
+        return c;
+    return CMP(x->seq, y->seq);
+}
+
+/* Both passes over the events waiting in memory. */
+static int rebuild_rows(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, gd_error *err)
+{
+    for (size_t i = 0; i < m->nrows; i++) {
+        if (m->rows[i].pid == -1)
+            m->rows[i].pid = main_pid;
+        if (m->rows[i].tid == -1)
+            m->rows[i].tid = main_tid;
+    }
+    qsort(m->rows, m->nrows, sizeof *m->rows, row_cmp);
+    size_t i = 0;
+    int rc = GD_OK;
+    for (int complete = 0; !rc && complete < 2; complete++) {
+        mw_pass p;
+        if ((rc = pass_begin(&p, m, cap_end, err)))
+            break;
+        for (; !rc && i < m->nrows && (m->rows[i].phase == 0) == complete; i++)
+            rc = feed(&p, &m->rows[i]);
+        rc = pass_end(&p, rc, err);
+    }
+    return rc;
+}
+
+/* The first free call id. */
+static int next_call_id(gd_mw *m, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(m->s, "SELECT coalesce(max(id), 0) + 1 FROM call", err);
+    if (!q)
+        return err->code ? err->code : GD_ERR_IO;
+    m->next_id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 1;
+    sqlite3_finalize(q);
+    return GD_OK;
 }
 
 int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, gd_mw_stats *st,
@@ -227,21 +369,23 @@ int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, g
         return GD_OK;
     m->stats = st;
     m->err = err;
+    int rc;
+    if (!m->spilled) {
+        if ((rc = next_call_id(m, err)) || (rc = rebuild_rows(m, main_pid, main_tid, cap_end, err)))
+            return rc;
+        m->buffered = 0;
+        m->nrows = 0;
+        return GD_OK;
+    }
     char sql[256];
     snprintf(sql, sizeof sql,
              "UPDATE temp.method_tmp SET pid = %lld WHERE pid = -1;"
              "UPDATE temp.method_tmp SET tid = %lld WHERE tid = -1;",
              (long long)main_pid, (long long)main_tid);
-    int rc = gd_store_exec(m->s, sql, err);
-    if (rc)
-        return rc;
-    sqlite3_stmt *q = gd_store_prepare(m->s, "SELECT coalesce(max(id), 0) + 1 FROM call", err);
-    if (!q)
-        return err->code ? err->code : GD_ERR_IO;
-    m->next_id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 1;
-    sqlite3_finalize(q);
-    if ((rc = rebuild(m, 0, cap_end, err)) || (rc = rebuild(m, 1, cap_end, err)))
+    if ((rc = gd_store_exec(m->s, sql, err)) || (rc = next_call_id(m, err)) ||
+        (rc = rebuild(m, 0, cap_end, err)) || (rc = rebuild(m, 1, cap_end, err)))
         return rc;
     m->buffered = 0;
+    m->spilled = 0;
     return gd_store_exec(m->s, "DELETE FROM temp.method_tmp;", err);
 }
