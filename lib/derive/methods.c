@@ -12,27 +12,33 @@
 enum { MS_TMP, MS_M_INS, MS_M_SEL, MS_CALL, MS__COUNT };
 
 static const char *const ms_sql[MS__COUNT] = {
-    "INSERT INTO temp.method_tmp(pid, tid, ts, phase, method, end_ts, depth, open)"
-    " VALUES (?,?,?,?,?,?,?,?)",
+    "INSERT INTO temp.method_tmp(pid, tid, ts, phase, method, end_ts, depth, open, seq)"
+    " VALUES (?,?,?,?,?,?,?,?,?)",
     "INSERT OR IGNORE INTO method(class, name, desc) VALUES (?,?,?)",
     "SELECT id FROM method WHERE class = ? AND name = ? AND desc IS ?",
     "INSERT INTO call(id, trace, pid, tid, depth, parent, method, start_ms, end_ms, self_ms, open,"
     " rec) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
-/* A buffered method event.  Up to MW_MEM_ROWS of them wait in memory and
- * are sorted there at the end; past that (or for a time SQLite would store
- * as NULL) they all go to temp.method_tmp and SQLite sorts them, so memory
- * stays bounded whatever the input.  Both give the same order. */
+/* A buffered method event.  Up to MW_MEM_ROWS of them wait in memory;
+ * each time that fills, they are sorted and written to a temporary file as
+ * a run, and the runs are merged at the end, so memory stays bounded
+ * whatever the input.  When a run's order cannot be known before the end
+ * (it would hold an event of pid or tid -1: they become the main thread's
+ * at the end), or from a time that is NaN on (SQLite stores NULL), every
+ * event goes to temp.method_tmp instead and SQLite sorts them.  Both give
+ * the same order. */
 typedef struct mw_row {
     int64_t pid, tid, method;
     double ts, end;
+    uint64_t seq;        /* arrival order                                    */
     int32_t depth;
-    uint32_t seq;        /* arrival order: the temp table's rowid           */
     uint8_t phase, open; /* 0 complete, 1 enter, 2 exit                      */
 } mw_row;
 
 #define MW_MEM_ROWS ((size_t)(16u << 20) / sizeof(mw_row))
+/* rows read from a run at a time during the merge */
+#define MW_RUN_CHUNK 1024
 
 struct gd_mw {
     gd_store *s;
@@ -42,6 +48,9 @@ struct gd_mw {
     long buffered;
     mw_row *rows;        /* in memory while !spilled                        */
     size_t nrows, caprows, mem_rows;
+    FILE *runs;          /* the sorted runs, one after another              */
+    size_t *run_n, nruns, capruns; /* rows in each run                      */
+    int unknown_ids;     /* a row in memory has pid or tid -1               */
     int spilled;         /* the events are in temp.method_tmp               */
     /* during finish */
     int64_t pid, tid, next_id;
@@ -60,7 +69,7 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
     m->mem_rows = MW_MEM_ROWS;
     int rc = gd_store_exec(s, "CREATE TEMP TABLE IF NOT EXISTS method_tmp(pid INTEGER, tid INTEGER,"
                               " ts REAL, phase INTEGER, method INTEGER, end_ts REAL, depth INTEGER,"
-                              " open INTEGER);"
+                              " open INTEGER, seq INTEGER);"
                               "DELETE FROM temp.method_tmp;",
                            err);
     for (int i = 0; !rc && i < MS__COUNT; i++)
@@ -89,6 +98,9 @@ void gd_mw_free(gd_mw *m)
         sqlite3_finalize(m->st[i]);
     gd_icache_free(m->methods);
     free(m->rows);
+    free(m->run_n);
+    if (m->runs)
+        fclose(m->runs);
     free(m);
 }
 
@@ -139,13 +151,40 @@ static int tmp_insert(gd_mw *m, const mw_row *r, gd_error *err)
     sqlite3_bind_double(st, 6, r->end);
     sqlite3_bind_int(st, 7, r->depth);
     sqlite3_bind_int(st, 8, r->open);
+    sqlite3_bind_int64(st, 9, (sqlite3_int64)r->seq);
     return gd_store_step(m->s, st, err);
 }
 
-/* Moves the events waiting in memory to the temp table (in arrival order). */
+static int row_cmp(const void *pa, const void *pb);
+
+static void drop_runs(gd_mw *m)
+{
+    if (m->runs)
+        fclose(m->runs);
+    m->runs = NULL;
+    m->nruns = 0;
+}
+
+/* Moves the events of the runs and those waiting in memory to the temp
+ * table (the order they go in does not matter: seq keeps arrival). */
 static int spill(gd_mw *m, gd_error *err)
 {
     int rc = GD_OK;
+    if (m->nruns && (fflush(m->runs) || fseek(m->runs, 0, SEEK_SET)))
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read the temporary file of method events");
+    mw_row chunk[64];
+    for (size_t k = 0; !rc && k < m->nruns; k++)
+        for (size_t left = m->run_n[k]; !rc && left;) {
+            size_t want = left < 64 ? left : 64;
+            if (fread(chunk, sizeof *chunk, want, m->runs) != want) {
+                rc = gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read the temporary file of method events");
+                break;
+            }
+            for (size_t i = 0; !rc && i < want; i++)
+                rc = tmp_insert(m, &chunk[i], err);
+            left -= want;
+        }
+    drop_runs(m);
     for (size_t i = 0; !rc && i < m->nrows; i++)
         rc = tmp_insert(m, &m->rows[i], err);
     free(m->rows);
@@ -153,6 +192,32 @@ static int spill(gd_mw *m, gd_error *err)
     m->nrows = m->caprows = 0;
     m->spilled = 1;
     return rc;
+}
+
+/* The rows in memory, sorted, become a run (or, when that cannot be done,
+ * everything goes to the temp table). */
+static int flush_run(gd_mw *m, gd_error *err)
+{
+    if (m->unknown_ids || !m->nrows)
+        return spill(m, err);
+    if (m->nruns == m->capruns) {
+        size_t nc = m->capruns ? m->capruns * 2 : 16;
+        size_t *n = realloc(m->run_n, nc * sizeof *n);
+        if (!n)
+            return spill(m, err);
+        m->run_n = n;
+        m->capruns = nc;
+    }
+    if (!m->runs && !(m->runs = tmpfile()))
+        return spill(m, err);
+    qsort(m->rows, m->nrows, sizeof *m->rows, row_cmp);
+    if (fwrite(m->rows, sizeof *m->rows, m->nrows, m->runs) != m->nrows) {
+        /* what was written of this run is past the last counted one */
+        return spill(m, err);
+    }
+    m->run_n[m->nruns++] = m->nrows;
+    m->nrows = 0;
+    return GD_OK;
 }
 
 int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
@@ -164,14 +229,15 @@ int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
     int rc = intern_method(m, me->cls, me->method, me->desc, &id, err);
     if (rc)
         return rc;
-    mw_row r = {ev->pid, ev->tid, id, ev->ts, ev->ts, me->depth, (uint32_t)m->buffered,
+    mw_row r = {ev->pid, ev->tid, id, ev->ts, ev->ts, (uint64_t)m->buffered, me->depth,
                 me->phase == GD_PHASE_BEGIN ? 1 : me->phase == GD_PHASE_END ? 2 : 0, me->open ? 1 : 0};
     if (me->phase == GD_PHASE_UNKNOWN && gd_has(me->end_ts))
         r.end = me->end_ts;
     m->buffered++;
-    if (!m->spilled && (isnan(r.ts) || m->nrows >= m->mem_rows || (uint64_t)m->buffered > UINT32_MAX))
-        if ((rc = spill(m, err)))
-            return rc;
+    if (!m->spilled && isnan(r.ts) && (rc = spill(m, err)))
+        return rc;
+    if (!m->spilled && m->nrows >= m->mem_rows && (rc = flush_run(m, err)))
+        return rc;
     if (!m->spilled && m->nrows == m->caprows) {
         size_t nc = m->caprows ? m->caprows * 2 : 1024;
         nc = nc < m->mem_rows ? nc : m->mem_rows;
@@ -186,6 +252,7 @@ int gd_mw_put(gd_mw *m, const gd_event *ev, gd_error *err)
     if (m->spilled)
         return tmp_insert(m, &r, err);
     m->rows[m->nrows++] = r;
+    m->unknown_ids |= r.pid == -1 || r.tid == -1;
     return GD_OK;
 }
 
@@ -284,9 +351,9 @@ static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
     sqlite3_stmt *q = gd_store_prepare(
         m->s,
         complete ? "SELECT pid" TMP_COLS(GD_COL_SQL) " FROM temp.method_tmp"
-                   " WHERE phase = 0 ORDER BY pid, tid, ts, depth, end_ts DESC, rowid"
+                   " WHERE phase = 0 ORDER BY pid, tid, ts, depth, end_ts DESC, seq"
                  : "SELECT pid" TMP_COLS(GD_COL_SQL) " FROM temp.method_tmp"
-                   " WHERE phase != 0 ORDER BY pid, tid, ts, rowid",
+                   " WHERE phase != 0 ORDER BY pid, tid, ts, seq",
         err);
     if (!q)
         return err->code ? err->code : GD_ERR_IO;
@@ -299,7 +366,7 @@ static int rebuild(gd_mw *m, int complete, double cap_end, gd_error *err)
     while ((step = sqlite3_step(q)) == SQLITE_ROW) {
         mw_row r = {sqlite3_column_int64(q, T_PID), sqlite3_column_int64(q, T_TID),
                     sqlite3_column_int64(q, T_METHOD), sqlite3_column_double(q, T_TS),
-                    sqlite3_column_double(q, T_END), sqlite3_column_int(q, T_DEPTH), 0,
+                    sqlite3_column_double(q, T_END), 0, sqlite3_column_int(q, T_DEPTH),
                     (uint8_t)sqlite3_column_int(q, T_PHASE), (uint8_t)sqlite3_column_int(q, T_OPEN)};
         if ((rc = feed(&p, &r)))
             break;
@@ -327,26 +394,124 @@ static int row_cmp(const void *pa, const void *pb)
     return CMP(x->seq, y->seq);
 }
 
-/* Both passes over the events waiting in memory. */
+/* One sorted source of the merge: a run read back in chunks, or the rows
+ * in memory. */
+typedef struct mw_src {
+    mw_row *buf;
+    size_t n, at;        /* rows in buf, the next one                        */
+    size_t left;         /* rows of the run not read yet                     */
+    long long off;       /* where they are in the file                       */
+} mw_src;
+
+/* The source's next row, reading its next chunk when needed: 1, 0 when it
+ * is done, -1 on a read error. */
+static int src_ready(FILE *f, mw_src *s)
+{
+    if (s->at < s->n)
+        return 1;
+    if (!s->left)
+        return 0;
+    size_t want = s->left < MW_RUN_CHUNK ? s->left : MW_RUN_CHUNK;
+    if (fseeko(f, (off_t)s->off, SEEK_SET) || fread(s->buf, sizeof *s->buf, want, f) != want)
+        return -1;
+    s->off += (long long)(want * sizeof *s->buf);
+    s->left -= want;
+    s->n = want;
+    s->at = 0;
+    return 1;
+}
+
+static int src_less(const mw_src *a, const mw_src *b)
+{
+    return row_cmp(&a->buf[a->at], &b->buf[b->at]) < 0;
+}
+
+/* Restores the min-heap of source indexes h[0..n) below position i. */
+static void heap_down(mw_src *src, size_t *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && src_less(&src[h[l]], &src[h[m]]))
+            m = l;
+        if (r < n && src_less(&src[h[r]], &src[h[m]]))
+            m = r;
+        if (m == i)
+            return;
+        size_t t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/* Both passes over the events of the runs and in memory, merged in order
+ * (enter/exit events sort before complete calls). */
 static int rebuild_rows(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, gd_error *err)
 {
-    for (size_t i = 0; i < m->nrows; i++) {
+    for (size_t i = 0; i < m->nrows; i++) { /* never in a run (flush_run) */
         if (m->rows[i].pid == -1)
             m->rows[i].pid = main_pid;
         if (m->rows[i].tid == -1)
             m->rows[i].tid = main_tid;
     }
     qsort(m->rows, m->nrows, sizeof *m->rows, row_cmp);
-    size_t i = 0;
+    size_t ns = m->nruns + 1, nh = 0;
+    mw_src *src = calloc(ns, sizeof *src);
+    size_t *heap = calloc(ns, sizeof *heap);
+    mw_row *chunks = m->nruns ? malloc(m->nruns * MW_RUN_CHUNK * sizeof *chunks) : NULL;
     int rc = GD_OK;
-    for (int complete = 0; !rc && complete < 2; complete++) {
-        mw_pass p;
-        if ((rc = pass_begin(&p, m, cap_end, err)))
-            break;
-        for (; !rc && i < m->nrows && (m->rows[i].phase == 0) == complete; i++)
-            rc = feed(&p, &m->rows[i]);
-        rc = pass_end(&p, rc, err);
+    if (!src || !heap || (m->nruns && !chunks))
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    else if (m->nruns && fflush(m->runs))
+        rc = gd_error_set(err, GD_ERR_IO, 0, 0, "cannot write the temporary file of method events");
+    long long off = 0;
+    for (size_t k = 0; !rc && k < ns; k++) {
+        if (k < m->nruns) {
+            src[k] = (mw_src){chunks + k * MW_RUN_CHUNK, 0, 0, m->run_n[k], off};
+            off += (long long)(m->run_n[k] * sizeof *chunks);
+        } else {
+            src[k] = (mw_src){m->rows, m->nrows, 0, 0, 0};
+        }
+        int r = src_ready(m->runs, &src[k]);
+        if (r < 0)
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read the temporary file of method events");
+        else if (r)
+            heap[nh++] = k;
     }
+    for (size_t i = nh; !rc && i-- > 0;)
+        heap_down(src, heap, nh, i);
+    mw_pass p;
+    int complete = 0, begun = 0;
+    if (!rc && !(rc = pass_begin(&p, m, cap_end, err)))
+        begun = 1;
+    while (!rc && nh) {
+        mw_src *top = &src[heap[0]];
+        const mw_row *r = &top->buf[top->at];
+        if (r->phase == 0 && !complete) {
+            complete = 1;
+            begun = 0;
+            if ((rc = pass_end(&p, rc, err)) || (rc = pass_begin(&p, m, cap_end, err)))
+                break;
+            begun = 1;
+        }
+        if ((rc = feed(&p, r)))
+            break;
+        top->at++;
+        int more = src_ready(m->runs, top);
+        if (more < 0) {
+            rc = gd_error_set(err, GD_ERR_IO, 0, 0, "cannot read the temporary file of method events");
+            break;
+        }
+        if (!more)
+            heap[0] = heap[--nh];
+        heap_down(src, heap, nh, 0);
+    }
+    if (begun)
+        rc = pass_end(&p, rc, err);
+    free(src);
+    free(heap);
+    free(chunks);
+    drop_runs(m);
     return rc;
 }
 
@@ -375,6 +540,7 @@ int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, g
             return rc;
         m->buffered = 0;
         m->nrows = 0;
+        m->unknown_ids = 0;
         return GD_OK;
     }
     char sql[256];
@@ -387,5 +553,6 @@ int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, g
         return rc;
     m->buffered = 0;
     m->spilled = 0;
+    m->unknown_ids = 0;
     return gd_store_exec(m->s, "DELETE FROM temp.method_tmp;", err);
 }

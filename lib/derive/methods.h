@@ -19,12 +19,14 @@ typedef struct gd_mw_stats {
 } gd_mw_stats;
 
 /* Prepares method-event buffering for `trace` inside the writer's
- * savepoint (in memory, else a temp table).  GD_ERR_IO on failure. */
+ * savepoint.  GD_ERR_IO on failure. */
 int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err);
-/* Up to 16 MiB of events (349,525) wait in memory and are sorted
- * there; past that, and from an event whose time is NaN on, they all wait
- * in the temp table and SQLite sorts them (bounded memory).  Both give the
- * same calls.  Tests set a smaller bound (before the first event). */
+/* The events wait in memory, up to 16 MiB of them (299,593); each time
+ * that fills they are sorted into a run in a temporary file, and the runs
+ * are merged at the end (bounded memory).  When a run would hold an event
+ * of pid or tid -1, or from an event whose time is NaN on, they all wait in
+ * a temp table instead and SQLite sorts them.  Each way gives the same
+ * calls.  Tests set a smaller bound (rows; before the first event). */
 void gd_mw_set_mem_rows(gd_mw *m, size_t rows);
 /* Buffers one GD_EV_METHOD event (interning its method).  Events without
  * a method name are counted by the caller as skipped: returns GD_OTHER_RULE

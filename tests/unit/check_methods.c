@@ -38,11 +38,15 @@ static void close_db(gd_store *s)
     ck_assert_int_eq(system(cmd), 0);
 }
 
+/* How put_all's events differ: a NaN time at event 2000; no event of the
+ * main thread given as -1; or only from event 2000 on. */
+enum { WITH_NAN = 1, NO_MAIN = 2, MAIN_LATE = 4 };
+
 /* Events on three threads (one of them the main thread given as -1), in an
  * order that is not time order: enter/exit pairs, an exit without its
  * enter, calls left open, and complete calls that tie on start, on depth
  * and on end, so that every key of the order decides somewhere. */
-static void put_all(gd_mw *m, int with_nan)
+static void put_all(gd_mw *m, int mode)
 {
     static const char *const names[] = {"run", "draw", "measure", "layout", "inflate"};
     gd_error err = {0};
@@ -52,8 +56,9 @@ static void put_all(gd_mw *m, int with_nan)
         unsigned r = x >> 8;
         gd_event ev = {.kind = GD_EV_METHOD};
         int t = (int)(r % 3);
-        ev.pid = t == 0 ? -1 : 100;
-        ev.tid = t == 0 ? -1 : t == 1 ? 101 : 102;
+        int main = t == 0 && !(mode & NO_MAIN) && (!(mode & MAIN_LATE) || i >= 2000);
+        ev.pid = main ? -1 : 100;
+        ev.tid = main ? -1 : t == 1 ? 101 : t == 2 ? 102 : 103;
         ev.ts = 1000 + (double)(r % 97) / 4; /* many ties */
         gd_method_ev *me = &ev.u.method;
         me->cls = (r >> 3) % 2 ? "com/a/View" : "com.a.Other";
@@ -69,7 +74,7 @@ static void put_all(gd_mw *m, int with_nan)
             me->depth = (int)((r >> 19) % 4) - 1;
             me->open = (r >> 22) % 7 == 0;
         }
-        if (with_nan && i == 2000)
+        if ((mode & WITH_NAN) && i == 2000)
             ev.ts = NAN;
         ck_assert_int_eq(gd_mw_put(m, &ev, &err), GD_OK);
     }
@@ -79,14 +84,15 @@ static void put_all(gd_mw *m, int with_nan)
 #define SAME(a, b) ck_assert_msg(strcmp((a), (b)) == 0, "calls differ: %s vs %s", #a, #b)
 
 /* The calls written, one line each, after a rebuild with `mem_rows`. */
-static char *rebuild(gd_store *s, size_t mem_rows, int with_nan, gd_mw_stats *st)
+static char *rebuild(gd_store *s, size_t mem_rows, int mode, gd_mw_stats *st)
 {
     gd_error err = {0};
+    ck_assert_int_eq(gd_store_begin(s, &err), 0); /* one transaction, as an ingest */
     ck_assert_int_eq(gd_store_exec(s, "DELETE FROM call", &err), 0);
     gd_mw *m = NULL;
     ck_assert_int_eq(gd_mw_open(&m, s, 1, &err), GD_OK);
     gd_mw_set_mem_rows(m, mem_rows);
-    put_all(m, with_nan);
+    put_all(m, mode);
     ck_assert_int_eq(gd_mw_finish(m, 7, 8, 1100, st, &err), GD_OK);
     gd_mw_free(m);
     sqlite3_stmt *q = gd_store_prepare(s,
@@ -98,38 +104,64 @@ static char *rebuild(gd_store *s, size_t mem_rows, int with_nan, gd_mw_stats *st
     ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
     char *out = strdup((const char *)sqlite3_column_text(q, 0));
     sqlite3_finalize(q);
+    ck_assert_int_eq(gd_store_commit(s, &err), 0);
     return out;
 }
 
-START_TEST(memory_and_sqlite_same_calls)
+/* the same calls whether the events were sorted in memory, in runs merged
+ * from a temporary file, or by SQLite (all of them, or from part way) */
+static void same_every_way(gd_store *s, int mode, size_t run_rows, gd_mw_stats *st, char **dump)
+{
+    gd_mw_stats b, c;
+    char *in_memory = rebuild(s, (size_t)1 << 20, mode, st);
+    char *in_sqlite = rebuild(s, 0, mode, &b);
+    char *in_runs = rebuild(s, run_rows, mode, &c);
+    SAME(in_memory, in_sqlite);
+    SAME(in_memory, in_runs);
+    ck_assert_int_eq(st->calls, b.calls);
+    ck_assert_int_eq(st->unbalanced, b.unbalanced);
+    ck_assert_int_eq(st->unclosed, b.unclosed);
+    ck_assert_int_eq(st->too_deep, b.too_deep);
+    ck_assert_int_eq(st->calls, c.calls);
+    ck_assert_int_eq(st->unbalanced, c.unbalanced);
+    free(in_sqlite);
+    free(in_runs);
+    *dump = in_memory;
+}
+
+START_TEST(memory_runs_and_sqlite_same_calls)
 {
     gd_store *s = open_db();
-    gd_mw_stats a, b, c;
-    char *in_memory = rebuild(s, (size_t)1 << 20, 0, &a);
-    char *in_sqlite = rebuild(s, 0, 0, &b);
-    char *spilled_midway = rebuild(s, 1500, 0, &c);
-    SAME(in_memory, in_sqlite);
-    SAME(in_memory, spilled_midway);
+    gd_mw_stats a;
+    char *d;
+    /* 3000 events in runs of 500 (a merge of 6) or 1024 */
+    same_every_way(s, NO_MAIN, 500, &a, &d);
     ck_assert_int_gt(a.calls, 2000);
     ck_assert_int_gt(a.unbalanced, 0);
     ck_assert_int_gt(a.unclosed + a.too_deep, 0);
-    ck_assert_int_eq(a.calls, b.calls);
-    ck_assert_int_eq(a.unbalanced, b.unbalanced);
-    ck_assert_int_eq(a.unclosed, b.unclosed);
-    ck_assert_int_eq(a.calls, c.calls);
-    /* the -1 thread is the main thread given to finish */
-    ck_assert_ptr_nonnull(strstr(in_memory, " 7 8 "));
-    ck_assert_ptr_null(strstr(in_memory, " -1 "));
-    free(in_memory);
-    free(in_sqlite);
-    free(spilled_midway);
-    /* a NaN time sends the rest to SQLite (it stores it as NULL): the same
-     * calls as when SQLite had them all */
-    char *nan_memory = rebuild(s, (size_t)1 << 20, 1, &a);
-    char *nan_sqlite = rebuild(s, 0, 1, &b);
-    SAME(nan_memory, nan_sqlite);
-    free(nan_memory);
-    free(nan_sqlite);
+    ck_assert_ptr_null(strstr(d, " 7 8 "));
+    free(d);
+    same_every_way(s, NO_MAIN, 1024, &a, &d);
+    free(d);
+    /* -1 ids in the first run: everything to SQLite when it fills */
+    same_every_way(s, 0, 500, &a, &d);
+    ck_assert_ptr_nonnull(strstr(d, " 7 8 ")); /* the -1 thread is the main one given to finish */
+    ck_assert_ptr_null(strstr(d, " -1 "));
+    free(d);
+    /* -1 ids once runs exist: the runs are read back into SQLite when the
+     * next run would hold them (runs of 500), or they stay in memory for
+     * the merge (runs of 1000: events 2000 to 2999 are in memory) */
+    same_every_way(s, MAIN_LATE, 500, &a, &d);
+    ck_assert_ptr_nonnull(strstr(d, " 7 8 "));
+    free(d);
+    same_every_way(s, MAIN_LATE, 1000, &a, &d);
+    ck_assert_ptr_nonnull(strstr(d, " 7 8 "));
+    free(d);
+    /* a NaN time (SQLite stores NULL): the rest to SQLite, runs or not */
+    same_every_way(s, WITH_NAN | NO_MAIN, 500, &a, &d);
+    free(d);
+    same_every_way(s, WITH_NAN, 1 << 20, &a, &d);
+    free(d);
     close_db(s);
 }
 END_TEST
@@ -138,7 +170,7 @@ int main(void)
 {
     Suite *s = suite_create("methods");
     TCase *tc = tcase_create("core");
-    tcase_add_test(tc, memory_and_sqlite_same_calls);
+    tcase_add_test(tc, memory_runs_and_sqlite_same_calls);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
