@@ -104,17 +104,29 @@ void gd_mw_free(gd_mw *m)
     free(m);
 }
 
+/* Appends k bytes of s to key[len..], at most up to cap bytes in all; the new length. */
+static size_t key_put(char *key, size_t len, size_t cap, const char *s, size_t k)
+{
+    if (k > cap - len)
+        k = cap - len;
+    memcpy(key + len, s, k);
+    return len + k;
+}
+
 static int intern_method(gd_mw *m, const char *cls, const char *name, const char *desc, int64_t *id,
                          gd_error *err)
 {
     char key[2048];
     char dotted[1024];
     gd_ct_dotted(cls ? cls : "", dotted, sizeof dotted);
-    int klen = snprintf(key, sizeof key, "%s%c%s%c%s%c", dotted, 0, name, 0, desc ? desc : "",
-                        desc ? 1 : 0);
-    if (klen < 0 || (size_t)klen >= sizeof key)
-        klen = (int)sizeof key - 1;
-    if (gd_icache_get(m->methods, key, (size_t)klen, id))
+    /* dotted NUL name NUL desc flag, cut at sizeof key - 1 bytes (this runs per method event,
+     * so it is not snprintf) */
+    size_t klen = 0;
+    klen = key_put(key, klen, sizeof key - 1, dotted, strlen(dotted) + 1);
+    klen = key_put(key, klen, sizeof key - 1, name, strlen(name) + 1);
+    klen = key_put(key, klen, sizeof key - 1, desc ? desc : "", desc ? strlen(desc) : 0);
+    klen = key_put(key, klen, sizeof key - 1, desc ? "\1" : "", 1);
+    if (gd_icache_get(m->methods, key, klen, id))
         return GD_OK;
     sqlite3_stmt *ins = m->st[MS_M_INS], *sel = m->st[MS_M_SEL];
     int rc = GD_OK;
@@ -136,7 +148,7 @@ static int intern_method(gd_mw *m, const char *cls, const char *name, const char
     sqlite3_clear_bindings(ins);
     sqlite3_clear_bindings(sel);
     if (!rc)
-        gd_icache_put(m->methods, key, (size_t)klen, *id);
+        gd_icache_put(m->methods, key, klen, *id);
     return rc;
 }
 

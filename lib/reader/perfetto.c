@@ -558,8 +558,10 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         gd_pf_perf_seq_clear(c, &c->seqs[i]);
     }
     for (size_t i = 0; i < c->nheap; i++)
-        free(c->heap[i].text);
+        free(c->slots[c->heap[i].ord & (((uint64_t)1 << PF_SLOT_BITS) - 1)].text);
     free(c->heap);
+    free(c->slots);
+    free(c->free_slots);
     free(c->seqs);
     free(c->tracks);
     free(buf);

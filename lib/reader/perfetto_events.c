@@ -8,21 +8,23 @@
  * seen, or earlier when PF_SORT_MAX of them or PF_SORT_MAX_BYTES (entries
  * and names) wait: those paired early are counted. */
 
-static int pend_less(const pending *a, const pending *b)
+#define SLOT_MASK (((uint64_t)1 << PF_SLOT_BITS) - 1)
+
+static int pend_less(const struct pf_hkey *a, const struct pf_hkey *b)
 {
-    return a->ts < b->ts || (a->ts == b->ts && a->seqno < b->seqno);
+    return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
 }
 
 static int pend_pop_one(pctx *c)
 {
-    pending top = c->heap[0];
+    uint32_t slot = (uint32_t)(c->heap[0].ord & SLOT_MASK);
     c->nheap--;
     if (c->nheap) {
-        pending x = c->heap[c->nheap];
+        struct pf_hkey x = c->heap[c->nheap];
         size_t i = 0;
         for (;;) {
             size_t l = 2 * i + 1, r = l + 1, m = i;
-            const pending *best = &x;
+            const struct pf_hkey *best = &x;
             if (l < c->nheap && pend_less(&c->heap[l], best))
                 m = l, best = &c->heap[l];
             if (r < c->nheap && pend_less(&c->heap[r], best))
@@ -34,6 +36,8 @@ static int pend_pop_one(pctx *c)
         }
         c->heap[i] = x;
     }
+    pending top = c->slots[slot];
+    c->free_slots[c->nfree++] = slot;
     int rc;
     if (top.kind == SK_MARKER)
         rc = gd_atrace_marker(c->at, top.ts, top.tid, top.pid, top.text, top.len, top.pkno, c->err);
@@ -70,12 +74,20 @@ int gd_pf_pend_drain(pctx *c, int all)
 static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, uint64_t track,
                      const char *text, size_t len)
 {
-    if (c->nheap == c->cheap) {
+    if (c->nheap == c->cheap) { /* the heap, the slots and the free list grow together */
         size_t nc = c->cheap ? c->cheap * 2 : 1024;
-        pending *n = realloc(c->heap, nc * sizeof *n);
-        if (!n)
+        if (nc > SLOT_MASK + 1)
             return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-        c->heap = n;
+        struct pf_hkey *n = realloc(c->heap, nc * sizeof *n);
+        if (n)
+            c->heap = n;
+        pending *sl = n ? realloc(c->slots, nc * sizeof *sl) : NULL;
+        if (sl)
+            c->slots = sl;
+        uint32_t *fr = sl ? realloc(c->free_slots, nc * sizeof *fr) : NULL;
+        if (!fr)
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        c->free_slots = fr;
         c->cheap = nc;
     }
     if (text)
@@ -88,12 +100,16 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, uin
         x.text[len] = 0;
     }
     c->heap_bytes += sizeof x + (x.text ? len + 1 : 0);
+    /* nslots - nfree entries are in use, and that is nheap < cheap */
+    uint32_t slot = c->nfree ? c->free_slots[--c->nfree] : (uint32_t)c->nslots++;
+    c->slots[slot] = x;
+    struct pf_hkey k = {ts, x.seqno << PF_SLOT_BITS | slot};
     size_t i = c->nheap++;
-    while (i > 0 && pend_less(&x, &c->heap[(i - 1) / 2])) {
+    while (i > 0 && pend_less(&k, &c->heap[(i - 1) / 2])) {
         c->heap[i] = c->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    c->heap[i] = x;
+    c->heap[i] = k;
     if (ts > c->max_ts)
         c->max_ts = ts;
     return gd_pf_pend_drain(c, 0);

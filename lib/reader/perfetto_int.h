@@ -71,8 +71,11 @@ typedef struct pctx {
     long pkno;           /* packet number, for messages */
     uint64_t clk_off[6]; /* builtin clocks 1..5 -> boottime (added modulo 2^64) */
     int clk_has[6];
-    pending *heap;       /* slice begins/ends waiting for time order */
+    struct pf_hkey *heap; /* slice begins/ends waiting for time order: a min-heap of keys... */
     size_t nheap, cheap;
+    pending *slots;      /* ...naming their entries here (PF_SLOT_BITS of the key's ord) */
+    uint32_t *free_slots;
+    size_t nslots, nfree;
     size_t heap_bytes;   /* entries and their texts, at most PF_SORT_MAX_BYTES */
     uint64_t seqno;
     double max_ts;
@@ -86,6 +89,15 @@ typedef struct pctx {
 } pctx;
 
 enum { SK_MARKER, SK_BEGIN, SK_END, SK_TRACK_BEGIN, SK_TRACK_END };
+
+/* A heap key: ord is the arrival number shifted left by PF_SLOT_BITS, or'd
+ * with the entry's slot, so (ts, ord) orders as (ts, arrival).  16 bytes,
+ * where a whole entry is 72: the heap moves keys. */
+#define PF_SLOT_BITS 20
+struct pf_hkey {
+    double ts;
+    uint64_t ord;
+};
 
 struct pending {
     double ts;
