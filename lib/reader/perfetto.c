@@ -523,6 +523,7 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     c->sink = sink;
     c->err = err;
+    gd_oheap_init(&c->heap, sizeof(pending));
     if (!(c->at = gd_atrace_new(sink, "perfetto"))) {
         free(c);
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -557,11 +558,9 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
         gd_pf_seq_clear(c, &c->seqs[i]);
         gd_pf_perf_seq_clear(c, &c->seqs[i]);
     }
-    for (size_t i = 0; i < c->nheap; i++)
-        free(c->slots[c->heap[i].ord & (((uint64_t)1 << PF_SLOT_BITS) - 1)].text);
-    free(c->heap);
-    free(c->slots);
-    free(c->free_slots);
+    for (size_t i = 0; i < c->heap.n; i++)
+        free(((pending *)gd_oheap_at(&c->heap, i))->text);
+    gd_oheap_clear(&c->heap);
     free(c->seqs);
     free(c->tracks);
     free(buf);

@@ -8,36 +8,10 @@
  * seen, or earlier when PF_SORT_MAX of them or PF_SORT_MAX_BYTES (entries
  * and names) wait: those paired early are counted. */
 
-#define SLOT_MASK (((uint64_t)1 << PF_SLOT_BITS) - 1)
-
-static int pend_less(const struct pf_hkey *a, const struct pf_hkey *b)
-{
-    return a->ts < b->ts || (a->ts == b->ts && a->ord < b->ord);
-}
-
 static int pend_pop_one(pctx *c)
 {
-    uint32_t slot = (uint32_t)(c->heap[0].ord & SLOT_MASK);
-    c->nheap--;
-    if (c->nheap) {
-        struct pf_hkey x = c->heap[c->nheap];
-        size_t i = 0;
-        for (;;) {
-            size_t l = 2 * i + 1, r = l + 1, m = i;
-            const struct pf_hkey *best = &x;
-            if (l < c->nheap && pend_less(&c->heap[l], best))
-                m = l, best = &c->heap[l];
-            if (r < c->nheap && pend_less(&c->heap[r], best))
-                m = r;
-            if (m == i)
-                break;
-            c->heap[i] = c->heap[m];
-            i = m;
-        }
-        c->heap[i] = x;
-    }
-    pending top = c->slots[slot];
-    c->free_slots[c->nfree++] = slot;
+    pending top;
+    gd_oheap_pop(&c->heap, &top);
     int rc;
     if (top.kind == SK_MARKER)
         rc = gd_atrace_marker(c->at, top.ts, top.tid, top.pid, top.text, top.len, top.pkno, c->err);
@@ -50,7 +24,7 @@ static int pend_pop_one(pctx *c)
                                    top.pkno, c->err);
     else
         rc = gd_atrace_track_end(c->at, top.track, top.ts, top.tid, top.pkno, c->err);
-    c->heap_bytes -= sizeof top + (top.text ? top.len + 1 : 0);
+    c->heap_bytes -= sizeof top + sizeof(gd_oheap_key) + (top.text ? top.len + 1 : 0);
     free(top.text);
     return rc;
 }
@@ -59,9 +33,9 @@ static int pend_pop_one(pctx *c)
 int gd_pf_pend_drain(pctx *c, int all)
 {
     int rc = 0;
-    while (!rc && c->nheap) {
-        int ripe = all || c->heap[0].ts < c->max_ts - PF_SORT_WINDOW_MS;
-        if (!ripe && c->nheap < PF_SORT_MAX && c->heap_bytes <= PF_SORT_MAX_BYTES)
+    while (!rc && c->heap.n) {
+        int ripe = all || ((pending *)gd_oheap_at(&c->heap, 0))->ts < c->max_ts - PF_SORT_WINDOW_MS;
+        if (!ripe && c->heap.n < PF_SORT_MAX && c->heap_bytes <= PF_SORT_MAX_BYTES)
             break;
         if (!ripe)
             gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PAIRED_BEFORE_ITS_SORT),
@@ -74,42 +48,22 @@ int gd_pf_pend_drain(pctx *c, int all)
 static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, uint64_t track,
                      const char *text, size_t len)
 {
-    if (c->nheap == c->cheap) { /* the heap, the slots and the free list grow together */
-        size_t nc = c->cheap ? c->cheap * 2 : 1024;
-        if (nc > SLOT_MASK + 1)
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-        struct pf_hkey *n = realloc(c->heap, nc * sizeof *n);
-        if (n)
-            c->heap = n;
-        pending *sl = n ? realloc(c->slots, nc * sizeof *sl) : NULL;
-        if (sl)
-            c->slots = sl;
-        uint32_t *fr = sl ? realloc(c->free_slots, nc * sizeof *fr) : NULL;
-        if (!fr)
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-        c->free_slots = fr;
-        c->cheap = nc;
-    }
     if (text)
         len = gd_sink_cut(c->sink, text, len, ATRACE_MAX_NAME - 1, c->pkno);
-    pending x = {ts, c->seqno++, tid, pid, kind, c->pkno, len, NULL, track};
+    pending x = {ts, tid, pid, kind, c->pkno, len, NULL, track};
     if (text) {
         if (!(x.text = malloc(len + 1)))
             return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
         memcpy(x.text, text, len);
         x.text[len] = 0;
     }
-    c->heap_bytes += sizeof x + (x.text ? len + 1 : 0);
-    /* nslots - nfree entries are in use, and that is nheap < cheap */
-    uint32_t slot = c->nfree ? c->free_slots[--c->nfree] : (uint32_t)c->nslots++;
-    c->slots[slot] = x;
-    struct pf_hkey k = {ts, x.seqno << PF_SLOT_BITS | slot};
-    size_t i = c->nheap++;
-    while (i > 0 && pend_less(&k, &c->heap[(i - 1) / 2])) {
-        c->heap[i] = c->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
+    pending *slot = gd_oheap_push(&c->heap, gd_oheap_key_f64(ts));
+    if (!slot) {
+        free(x.text);
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     }
-    c->heap[i] = k;
+    *slot = x;
+    c->heap_bytes += sizeof x + sizeof(gd_oheap_key) + (x.text ? len + 1 : 0);
     if (ts > c->max_ts)
         c->max_ts = ts;
     return gd_pf_pend_drain(c, 0);

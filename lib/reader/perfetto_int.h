@@ -12,6 +12,7 @@
 
 #include "atrace.h"
 #include "core/keytab.h"
+#include "core/oheap.h"
 #include "core/skip_reasons.h"
 #include "logcat_rules.h"
 #include "pbwire.h"
@@ -71,13 +72,8 @@ typedef struct pctx {
     long pkno;           /* packet number, for messages */
     uint64_t clk_off[6]; /* builtin clocks 1..5 -> boottime (added modulo 2^64) */
     int clk_has[6];
-    struct pf_hkey *heap; /* slice begins/ends waiting for time order: a min-heap of keys... */
-    size_t nheap, cheap;
-    pending *slots;      /* ...naming their entries here (PF_SLOT_BITS of the key's ord) */
-    uint32_t *free_slots;
-    size_t nslots, nfree;
-    size_t heap_bytes;   /* entries and their texts, at most PF_SORT_MAX_BYTES */
-    uint64_t seqno;
+    gd_oheap heap;       /* slice begins/ends waiting for time order (pending entries) */
+    size_t heap_bytes;   /* entries, their keys and texts, at most PF_SORT_MAX_BYTES */
     double max_ts;
     char reason[96];
     struct pf_sched *sched; /* thread states (#26, perfetto_sched.c) */
@@ -90,18 +86,8 @@ typedef struct pctx {
 
 enum { SK_MARKER, SK_BEGIN, SK_END, SK_TRACK_BEGIN, SK_TRACK_END };
 
-/* A heap key: ord is the arrival number shifted left by PF_SLOT_BITS, or'd
- * with the entry's slot, so (ts, ord) orders as (ts, arrival).  16 bytes,
- * where a whole entry is 72: the heap moves keys. */
-#define PF_SLOT_BITS 20
-struct pf_hkey {
-    double ts;
-    uint64_t ord;
-};
-
 struct pending {
     double ts;
-    uint64_t seqno;
     int64_t tid, pid;
     int kind;
     long pkno;

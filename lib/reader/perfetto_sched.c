@@ -33,7 +33,6 @@ enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX,
 
 typedef struct srec {
     int64_t ts;
-    uint64_t seqno;
     int64_t a, b;        /* switch: prev, next; waking: wakee, waker; newtask: new, parent */
     int32_t state;       /* switch: raw prev_state; blocked: io_wait (-1 unknown) */
     int16_t cpu;
@@ -47,9 +46,7 @@ typedef struct srec {
 struct pf_sched {
     gd_sched *st;
     gd_binder *bd;       /* binder transactions (#26) */
-    srec *heap;
-    size_t n, cap;
-    uint64_t seqno;
+    gd_oheap heap;       /* srec entries */
     int64_t max_ts;
     int kmajor, kminor;
     int64_t cpu_tid[PS_MAX_CPUS]; /* the thread the CPU's last switch put on it, -1 */
@@ -69,6 +66,7 @@ int gd_pf_sched_new(pctx *c)
     for (size_t i = 0; i < PS_MAX_CPUS; i++)
         p->cpu_tid[i] = -1;
     p->max_ts = INT64_MIN;
+    gd_oheap_init(&p->heap, sizeof(srec));
     gd_sched_set_lookup(p->st, gd_atrace_thread_info, c->at);
     gd_binder_set_process_names(p->bd, gd_atrace_process_of, c->at);
     c->sched = p;
@@ -82,7 +80,7 @@ void gd_pf_sched_free(pctx *c)
         return;
     gd_sched_free(p->st);
     gd_binder_free(p->bd);
-    free(p->heap);
+    gd_oheap_clear(&p->heap);
     gd_keytab_clear(&p->ksyms);
     free(p);
     c->sched = NULL;
@@ -95,11 +93,6 @@ unsigned long gd_pf_sched_states(const pctx *c)
 unsigned long gd_pf_sched_events(const pctx *c) { return c->sched ? gd_sched_events(c->sched->st) : 0; }
 
 /* ---- time order ---- */
-
-static int rec_less(const srec *x, const srec *y)
-{
-    return x->ts < y->ts || (x->ts == y->ts && x->seqno < y->seqno);
-}
 
 static int deliver(pctx *c, const srec *r)
 {
@@ -127,25 +120,8 @@ static int deliver(pctx *c, const srec *r)
 
 static int pop_one(pctx *c)
 {
-    struct pf_sched *p = c->sched;
-    srec top = p->heap[0];
-    if (--p->n) {
-        srec x = p->heap[p->n];
-        size_t i = 0;
-        for (;;) {
-            size_t l = 2 * i + 1, r = l + 1, m = i;
-            const srec *best = &x;
-            if (l < p->n && rec_less(&p->heap[l], best))
-                m = l, best = &p->heap[l];
-            if (r < p->n && rec_less(&p->heap[r], best))
-                m = r;
-            if (m == i)
-                break;
-            p->heap[i] = p->heap[m];
-            i = m;
-        }
-        p->heap[i] = x;
-    }
+    srec top;
+    gd_oheap_pop(&c->sched->heap, &top);
     return deliver(c, &top);
 }
 
@@ -154,7 +130,8 @@ static int drain(pctx *c, int all)
     struct pf_sched *p = c->sched;
     int64_t window = (int64_t)(PF_SORT_WINDOW_MS * 1e6);
     int rc = 0;
-    while (!rc && p->n && (all || p->n >= PF_SORT_MAX || p->heap[0].ts < p->max_ts - window))
+    while (!rc && p->heap.n &&
+           (all || p->heap.n >= PF_SORT_MAX || ((srec *)gd_oheap_at(&p->heap, 0))->ts < p->max_ts - window))
         rc = pop_one(c);
     return rc;
 }
@@ -162,22 +139,11 @@ static int drain(pctx *c, int all)
 static int push(pctx *c, srec r)
 {
     struct pf_sched *p = c->sched;
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 4096;
-        srec *n = realloc(p->heap, nc * sizeof *n);
-        if (!n)
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-        p->heap = n;
-        p->cap = nc;
-    }
-    r.seqno = p->seqno++;
+    srec *slot = gd_oheap_push(&p->heap, gd_oheap_key_i64(r.ts));
+    if (!slot)
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     r.pkno = c->pkno;
-    size_t i = p->n++;
-    while (i > 0 && rec_less(&r, &p->heap[(i - 1) / 2])) {
-        p->heap[i] = p->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    p->heap[i] = r;
+    *slot = r;
     if (r.ts > p->max_ts)
         p->max_ts = r.ts;
     return drain(c, 0);
