@@ -551,8 +551,10 @@ int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, g
         if ((rc = next_call_id(m, err)) || (rc = rebuild_rows(m, main_pid, main_tid, cap_end, err)))
             return rc;
         m->buffered = 0;
-        m->nrows = 0;
         m->unknown_ids = 0;
+        free(m->rows);
+        m->rows = NULL;
+        m->nrows = m->caprows = 0;
         return GD_OK;
     }
     char sql[256];

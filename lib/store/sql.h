@@ -154,16 +154,21 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
  * bounds the connection's page cache to 16 MiB (also the sorter's memory)
  * and drops the secondary indexes of GD_BULK_LOAD_TABLES when the database
  * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
- * (call it before anything queries those tables).  A rollback restores them.
- * gd_bulk_begin_tables does the same for `tables`, a constant SQL list of
- * quoted names (the calls, written after the load's gd_bulk_end). */
+ * (call it before anything queries those tables), each index build sorting
+ * in GD_BULK_SORT_KIB.  A rollback restores them.  gd_bulk_begin_tables
+ * does the same for `tables`, a constant SQL list of quoted names, with
+ * sort_kib KiB for the builds (the calls, written after the load's
+ * gd_bulk_end, when the load's own buffers are gone: GD_BULK_SORT_CALLS_KIB). */
 #define GD_BULK_LOAD_TABLES "'dispatch', 'sample', 'cpu', 'thread_state'"
+#define GD_BULK_SORT_KIB 2048
+#define GD_BULK_SORT_CALLS_KIB 16384
 typedef struct gd_bulk {
     char **sql;
     size_t n;
+    int sort_kib;
 } gd_bulk;
 int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
-int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, gd_error *err);
+int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_kib, gd_error *err);
 int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err);
 void gd_bulk_free(gd_bulk *b);
 
