@@ -177,6 +177,14 @@ static void drop_runs(gd_mw *m)
     m->nruns = 0;
 }
 
+/* Frees the events' buffer (it grows again from 1,024 rows if needed). */
+static void drop_rows(gd_mw *m)
+{
+    free(m->rows);
+    m->rows = NULL;
+    m->nrows = m->caprows = 0;
+}
+
 /* Moves the events of the runs and those waiting in memory to the temp
  * table (the order they go in does not matter: seq keeps arrival). */
 static int spill(gd_mw *m, gd_error *err)
@@ -199,9 +207,7 @@ static int spill(gd_mw *m, gd_error *err)
     drop_runs(m);
     for (size_t i = 0; !rc && i < m->nrows; i++)
         rc = tmp_insert(m, &m->rows[i], err);
-    free(m->rows);
-    m->rows = NULL;
-    m->nrows = m->caprows = 0;
+    drop_rows(m);
     m->spilled = 1;
     return rc;
 }
@@ -552,9 +558,7 @@ int gd_mw_finish(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap_end, g
             return rc;
         m->buffered = 0;
         m->unknown_ids = 0;
-        free(m->rows);
-        m->rows = NULL;
-        m->nrows = m->caprows = 0;
+        drop_rows(m);
         return GD_OK;
     }
     char sql[256];

@@ -38,6 +38,14 @@ static int add_index(void *ctx, sqlite3_stmt *q)
     return GD_OK;
 }
 
+/* The connection's page cache, and so each sort's memory, in KiB. */
+static int set_cache(gd_store *s, int kib, gd_error *err)
+{
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%d", kib);
+    return gd_store_exec(s, pragma, err);
+}
+
 int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err)
 {
     return gd_bulk_begin_tables(s, b, GD_BULK_LOAD_TABLES, GD_BULK_SORT_KIB, err);
@@ -49,7 +57,7 @@ int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_k
     b->sort_kib = sort_kib;
     /* a load's page cache and each of its sorts (ORDER BY, CREATE INDEX)
      * stay within 16 MiB, whatever the input's size */
-    int rc = gd_store_exec(s, "PRAGMA cache_size=-16384", err);
+    int rc = set_cache(s, GD_BULK_CACHE_KIB, err);
     if (rc)
         return rc;
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM trace)", err);
@@ -92,13 +100,11 @@ int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err)
      * freed and sort in 16 MiB (GD_BULK_SORT_CALLS_KIB): the 296k calls of
      * the 24 MB synthetic Perfetto trace in one in-memory sort, 16% fewer
      * instructions than merging 2 MiB runs, and the peak is not raised. */
-    char pragma[64];
-    snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%d", b->sort_kib > 0 ? b->sort_kib : GD_BULK_SORT_KIB);
-    int rc = b->n ? gd_store_exec(s, pragma, err) : GD_OK;
+    int rc = b->n ? set_cache(s, b->sort_kib, err) : GD_OK;
     for (size_t i = 0; i < b->n && !rc; i++)
         rc = gd_store_exec(s, b->sql[i], err);
     if (b->n && !rc)
-        rc = gd_store_exec(s, "PRAGMA cache_size=-16384", err);
+        rc = set_cache(s, GD_BULK_CACHE_KIB, err);
     gd_bulk_free(b);
     return rc;
 }

@@ -151,7 +151,7 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
                     void *ctx, gd_error *err);
 
 /* Bulk load (store/bulk.c).  gd_bulk_begin, inside the trace's savepoint,
- * bounds the connection's page cache to 16 MiB (also the sorter's memory)
+ * bounds the connection's page cache to GD_BULK_CACHE_KIB (also the sorter's memory)
  * and drops the secondary indexes of GD_BULK_LOAD_TABLES when the database
  * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
  * (call it before anything queries those tables), each index build sorting
@@ -160,8 +160,9 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
  * sort_kib KiB for the builds (the calls, written after the load's
  * gd_bulk_end, when the load's own buffers are gone: GD_BULK_SORT_CALLS_KIB). */
 #define GD_BULK_LOAD_TABLES "'dispatch', 'sample', 'cpu', 'thread_state'"
+#define GD_BULK_CACHE_KIB 16384
 #define GD_BULK_SORT_KIB 2048
-#define GD_BULK_SORT_CALLS_KIB 16384
+#define GD_BULK_SORT_CALLS_KIB GD_BULK_CACHE_KIB
 typedef struct gd_bulk {
     char **sql;
     size_t n;
