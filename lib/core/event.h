@@ -356,6 +356,30 @@ static inline void gd_sink_skip(const gd_sink *s, const char *reason, long line,
         s->skip(s->ctx, reason, line, col);
 }
 
+/* Text is valid UTF-8 from where it enters (#53 item 1): the ingest writer
+ * passes every event and metadata through these before anything reads
+ * their texts, so no JSON builder downstream can fail on them.  Scratch
+ * of the mending (core/mend.c); zero it before first use. */
+typedef struct gd_mend {
+    gd_event ev;
+    gd_meta meta;
+    char **owned;        /* mended texts of the last call                  */
+    size_t nowned, capowned;
+    const char **ptrs;   /* copied text arrays (frames, keys and values)   */
+    size_t capptrs;
+    gd_view *views;
+    size_t capviews;
+} gd_mend;
+
+/* ev itself when every text of it is NULL or valid UTF-8 (no copy), else a
+ * copy in m whose invalid texts have each byte that starts no character
+ * replaced by U+FFFD (gd_utf8_mend), valid until the next call on m; NULL
+ * only when out of memory. */
+const gd_event *gd_event_mend(gd_mend *m, const gd_event *ev);
+/* The same for a capture's metadata. */
+const gd_meta *gd_meta_mend(gd_mend *m, const gd_meta *meta);
+void gd_mend_free(gd_mend *m);
+
 /* The length of t[0..len) that a copy bounded to `max` bytes keeps: cut
  * without splitting a UTF-8 character (gd_utf8_cut), and counted once
  * under GD_SKIP(TEXT_CUT) (core/skip_reasons.def, #25 item 16) at `line` when it is cut (s may be NULL). */

@@ -120,6 +120,11 @@ json_t *gd_json_text(const char *s, size_t n)
     return j;
 }
 
+json_t *gd_json_str(const char *s)
+{
+    return s ? gd_json_text(s, strlen(s)) : json_null();
+}
+
 json_t *gd_value_json(const gd_value *v)
 {
     switch (v->kind) {

@@ -91,5 +91,9 @@ char *gd_utf8_mend(const char *s, size_t n, size_t *out_n);
 /* s[0..n) as a JSON string, mended as gd_utf8_mend does, the rest kept: the one rule of every output
  * for text that is not UTF-8.  NULL only when out of memory. */
 json_t *gd_json_text(const char *s, size_t n);
+/* A C string as JSON: null when s is NULL, else gd_json_text (#53 item 1:
+ * a text read back from a database or built from one is mended, never
+ * refused); NULL only when out of memory. */
+json_t *gd_json_str(const char *s);
 
 #endif

@@ -76,6 +76,7 @@ static const char *const stmt_sql[ST__COUNT] = {
 struct gd_writer {
     gd_store *s;
     gd_sink sink;
+    gd_mend mend;    /* texts made UTF-8 as they enter (#53 item 1) */
     int64_t trace;   /* reserved id; the row is written at the end */
     char *source, *format;
     sqlite3_stmt *st[ST__COUNT];
@@ -127,7 +128,12 @@ static void count_reason(gd_writer *w, const char *reason, long line)
 static int on_meta(void *ctx, const gd_meta *m, gd_error *err)
 {
     gd_writer *w = ctx;
-    gd_ti_meta_take(&w->meta, m);
+    const gd_meta *mm = gd_meta_mend(&w->mend, m);
+    if (!mm)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (mm != m)
+        count_reason(w, GD_SKIP(IGNORED_TEXT_NOT_UTF8), 0);
+    gd_ti_meta_take(&w->meta, mm);
     return 0;
 }
 
@@ -643,6 +649,12 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 static int on_event(void *ctx, const gd_event *ev, gd_error *err)
 {
     gd_writer *w = ctx;
+    const gd_event *mended = gd_event_mend(&w->mend, ev);
+    if (!mended)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (mended != ev)
+        count_reason(w, GD_SKIP(IGNORED_TEXT_NOT_UTF8), ev->line);
+    ev = mended;
     if (!w->timed)
         return put_event(w, ev, err);
     double t0 = now_s();
@@ -757,6 +769,7 @@ void gd_writer_free(gd_writer *w)
     gd_big_free(w->msg_seen, GD_MSG_SEEN * sizeof *w->msg_seen);
     gd_views_writer_free(w->views);
     gd_mw_free(w->methods);
+    gd_mend_free(&w->mend);
     gd_bulk_free(&w->bulk);
     gd_ti_stats_free(&w->stats);
     gd_ti_meta_free(&w->meta);

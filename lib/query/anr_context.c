@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/row.h"
 #include "query/anr_context.h"
 #include "store/sql.h"
 
@@ -41,7 +42,7 @@ static int on_ctx(void *ctx, json_t *row)
     json_object_set_new(row, "anr_trace", json_integer(a->q->trace));
     json_object_set_new(row, "anr_pid", json_integer(a->q->pid));
     json_object_set_new(row, "anr_ts_ms", json_real(gd_ms_round(a->q->ts_ms)));
-    json_object_set_new(row, "process", a->q->process ? json_string(a->q->process) : json_null());
+    json_object_set_new(row, "process", gd_json_str(a->q->process));
     json_t *ts = json_object_get(row, "ts_ms");
     json_object_set_new(row, "before_ms",
                         json_is_number(ts) ? json_real(gd_ms_round(a->q->ts_ms - json_number_value(ts))) : json_null());

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/row.h"
 #include "derive/states.h"
 #include "analysis/stats.h"
 #include "analysis/version.h"
@@ -191,9 +192,9 @@ static int set_states(gd_store *s, gd_rowb *f, int have, int64_t trace, int64_t 
     else
         gd_rowb_add(f, "binder_server_pid");
     /* the row keeps these texts after this function: JSON values it owns */
-    json_t *j = bs.server_name[0] ? json_string(bs.server_name) : NULL;
+    json_t *j = bs.server_name[0] ? gd_json_str(bs.server_name) : NULL;
     gd_rowb_json(f, "binder_server", j ? j : json_null());
-    j = bs.aidl[0] ? json_string(bs.aidl) : NULL;
+    j = bs.aidl[0] ? gd_json_str(bs.aidl) : NULL;
     gd_rowb_json(f, "binder_aidl", j ? j : json_null());
     if (!isnan(v[GD_WHY_V_LOCK]))
         gd_rowb_real(f, "lock_ms", gd_ms_round(v[GD_WHY_V_LOCK]));
@@ -203,13 +204,13 @@ static int set_states(gd_store *s, gd_rowb *f, int have, int64_t trace, int64_t 
         gd_rowb_int(f, "lock_owner_tid", w.lock.owner_tid);
     else
         gd_rowb_add(f, "lock_owner_tid");
-    j = w.lock.owner[0] ? json_string(w.lock.owner) : NULL;
+    j = w.lock.owner[0] ? gd_json_str(w.lock.owner) : NULL;
     gd_rowb_json(f, "lock_owner", j ? j : json_null());
-    j = w.lock.owner_method[0] ? json_string(w.lock.owner_method) : NULL;
+    j = w.lock.owner_method[0] ? gd_json_str(w.lock.owner_method) : NULL;
     gd_rowb_json(f, "lock_owner_method", j ? j : json_null());
     char txt[448];
     gd_why_text(&w, dur, txt, sizeof txt);
-    j = txt[0] ? json_string(txt) : NULL;
+    j = txt[0] ? gd_json_str(txt) : NULL;
     gd_rowb_json(f, "dominant_state", j ? j : json_null());
     return GD_OK;
 }
@@ -795,9 +796,9 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             if (g->n > 1)
                 gd_stats_sort(g->durs, g->n);
             json_t *row = json_object();
-            json_object_set_new(row, "group", g->group ? json_string(g->group) : json_null());
-            json_object_set_new(row, "key_frame", g->key_frame ? json_string(g->key_frame) : json_null());
-            json_object_set_new(row, "group_rule", g->rule ? json_string(g->rule) : json_null());
+            json_object_set_new(row, "group", gd_json_str(g->group));
+            json_object_set_new(row, "key_frame", gd_json_str(g->key_frame));
+            json_object_set_new(row, "group_rule", gd_json_str(g->rule));
             json_object_set_new(row, "count", json_integer((json_int_t)g->n));
             json_object_set_new(row, "total_ms", json_real(gd_ms_round(g->total)));
             json_object_set_new(row, "max_ms", json_real(gd_ms_round(g->durs[g->n - 1])));
@@ -814,8 +815,8 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
                 if (v && (!last || gd_version_cmp(v, last) > 0))
                     last = v;
             }
-            json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
-            json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
+            json_object_set_new(row, "first_version", gd_json_str(first));
+            json_object_set_new(row, "last_version", gd_json_str(last));
             /* #26: the group's time by state, binder and lock waits, as
              * shares of its total (null where none of its traces has such data) */
             if (gd_why_shares_json(row, g->st, g->total, g->have)) {

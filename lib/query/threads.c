@@ -1,4 +1,5 @@
 /* query/threads.c - each thread's time by scheduling state (`godeye threads`). */
+#include "core/row.h"
 #include "query/threads.h"
 
 #include <math.h>
@@ -43,7 +44,7 @@ static json_t *thread_row(const tacc *t)
     json_object_set_new(row, "trace", json_integer(t->trace));
     json_object_set_new(row, "pid", t->pid >= 0 ? json_integer(t->pid) : json_null());
     json_object_set_new(row, "tid", json_integer(t->tid));
-    json_object_set_new(row, "thread", t->name ? json_string(t->name) : json_null());
+    json_object_set_new(row, "thread", gd_json_str(t->name));
     json_object_set_new(row, "main", json_boolean(t->main));
     static const char *const names[5] = {"running_ms", "runnable_ms", "sleeping_ms",
                                          "uninterruptible_ms", "other_ms"};
@@ -54,7 +55,7 @@ static json_t *thread_row(const tacc *t)
     json_object_set_new(row, "longest_uninterruptible_ms", ms_or_null(t->long_d, t->long_d > 0));
     json_object_set_new(row, "longest_uninterruptible_ts_ms", ms_or_null(t->long_d_ts, t->long_d > 0));
     json_object_set_new(row, "longest_uninterruptible_function",
-                        t->long_d > 0 && t->long_d_fn ? json_string(t->long_d_fn) : json_null());
+                        t->long_d > 0 ? gd_json_str(t->long_d_fn) : json_null());
     json_object_set_new(row, "binder_calls", json_integer(t->calls));
     json_object_set_new(row, "binder_served", json_integer(t->served));
     return row;

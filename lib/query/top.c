@@ -1,5 +1,6 @@
 /* top.c - what to fix first: ANRs, block groups, slow launches, janky frames
  * and main-thread lock contention in one list, ranked by the time users lost. */
+#include "core/row.h"
 #include "query/blocks.h"
 #include "query/issues.h"
 #include "query/startup.h"
@@ -41,10 +42,13 @@ static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *t
                const char *title, json_t *evidence, const char *command)
 {
     double score = lost_ms / a->minutes; /* NAN: not measured in time (a dump) */
-    json_t *e = json_pack("{s:s s:i s:o s:f s:o s:s s:o s:s}", "kind", kind, "tier", tier,
+    /* title and command hold names read from the database: mended, so a
+     * NULL here is out of memory (#53 item 1) */
+    json_t *e = json_pack("{s:s s:i s:o s:f s:o s:o s:o s:o}", "kind", kind, "tier", tier,
                           "score_ms_per_min", isfinite(score) ? json_real(round(score * 10) / 10) : json_null(),
                           "capture_min", round(a->minutes * 1000) / 1000, "trace",
-                          trace ? trace : json_null(), "title", title, "evidence", evidence, "command", command);
+                          trace ? trace : json_null(), "title", gd_json_str(title), "evidence", evidence,
+                          "command", gd_json_str(command));
     if (!e || json_array_append_new(a->entries, e))
         return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return 0;
@@ -158,9 +162,9 @@ static int on_anr_dump(void *ctx, json_t *d)
     snprintf(cmd, sizeof cmd, "godeye anr --trace %lld", trace);
     json_t *st = json_object_get(d, "main_stack");
     json_t *ev = json_pack("{s:O s:o s:o s:o s:O s:o}", "pid", json_object_get(d, "pid"), "state",
-                           state ? json_string(state) : json_null(), "lock",
-                           lock ? json_string(lock) : json_null(), "held_by",
-                           holder ? json_string(holder) : json_null(), "deadlock",
+                           gd_json_str(state), "lock",
+                           gd_json_str(lock), "held_by",
+                           gd_json_str(holder), "deadlock",
                            json_object_get(d, "deadlock") ? json_object_get(d, "deadlock") : json_false(),
                            "where", json_array_size(st) ? json_incref(json_array_get(st, 0)) : json_null());
     /* a dump has no duration: no score, it ranks after the ANR blocks */
@@ -262,7 +266,7 @@ static int jank_row(void *ctx, sqlite3_stmt *q)
     snprintf(title, sizeof title, "frames of %.600s: %lld of %lld slow (%.1f%%), %lld frozen",
              win ? win : "the app", slow, n, 100.0 * (double)slow / (double)n, frozen);
     snprintf(cmd, sizeof cmd, "godeye frames --trace %lld", trace);
-    json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", win ? json_string(win) : json_null(), "frames",
+    json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", gd_json_str(win), "frames",
                            (json_int_t)n, "slow", (json_int_t)slow, "frozen", (json_int_t)frozen,
                            "lost_ms", round(lost * 1000) / 1000);
     return add(a, "frames", 1, lost, json_integer(trace), title, ev, cmd);

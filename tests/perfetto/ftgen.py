@@ -9,7 +9,9 @@ name], another), "atrace" ([ts, tid, pid, "B", name], [ts, tid, pid,
 frames ({ts, end, cookie, token, pid, layer}) and actual "frames" ({ts,
 end, cookie, token, display_frame_token, pid, layer, present, jank}); each
 frame is a start packet then an end packet, in the order listed (as
-Perfetto's own diff-test generators write them).  Field numbers are those of
+Perfetto's own diff-test generators write them).  A lone surrogate
+U+DC80..U+DCFF in a string is written as the one byte 80..ff (Python's
+surrogateescape), so a spec can hold names that are not UTF-8.  Field numbers are those of
 TracePacket (timestamp 8, trusted_packet_sequence_id 10, process_tree 2,
 frame_timeline_event 76, ftrace_events 1 -> event 2 -> timestamp 1, pid 2, print 3 -> buf 2)
 and FrameTimelineEvent (expected_surface_frame_start
@@ -40,7 +42,7 @@ def fv(num, v):
 
 def fl(num, data):
     if isinstance(data, str):
-        data = data.encode("utf-8")
+        data = data.encode("utf-8", "surrogateescape")  # "\udcff" -> byte ff
     return varint(num << 3 | 2) + varint(len(data)) + data
 
 

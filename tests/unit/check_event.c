@@ -8,6 +8,48 @@
 #include "core/skip_reasons.h"
 #include "reader/reader.h"
 
+/* #53 item 1: an event's texts are mended once, where they enter; an event
+ * whose texts are all UTF-8 is passed as it is (no copy). */
+START_TEST(test_event_mend)
+{
+    gd_mend m = {0};
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STACK);
+    const char *frames[] = {"a.B.c(B.java:1)", "x\xff\xfe\xc3(y", NULL};
+    ev.u.stack.frames = frames;
+    ev.u.stack.nframes = 1;
+    ev.thread = "main";
+    ck_assert_ptr_eq(gd_event_mend(&m, &ev), &ev);
+    ev.u.stack.nframes = 2;
+    ev.thread = "t\xc3";
+    const gd_event *f = gd_event_mend(&m, &ev);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_ne(f, &ev);
+    ck_assert_str_eq(f->thread, "t\xef\xbf\xbd");
+    ck_assert_str_eq(f->u.stack.frames[0], "a.B.c(B.java:1)");
+    ck_assert_str_eq(f->u.stack.frames[1], "x\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd(y");
+    /* the reader's own array and texts are untouched */
+    ck_assert_str_eq(frames[1], "x\xff\xfe\xc3(y");
+    ck_assert_str_eq(ev.thread, "t\xc3");
+    /* a valid multibyte text stays as it is; a cut sequence is mended */
+    gd_event_init(&ev, GD_EV_DISPATCH);
+    ev.u.dispatch.msg = "caf\xc3\xa9 \xe2\x82\xac";
+    ck_assert_ptr_eq(gd_event_mend(&m, &ev), &ev);
+    ev.u.dispatch.msg = "caf\xc3";
+    f = gd_event_mend(&m, &ev);
+    ck_assert_str_eq(f->u.dispatch.msg, "caf\xef\xbf\xbd");
+    gd_meta meta;
+    gd_meta_init(&meta);
+    meta.app = "com.x";
+    ck_assert_ptr_eq(gd_meta_mend(&m, &meta), &meta);
+    meta.device = "\xff";
+    const gd_meta *mm = gd_meta_mend(&m, &meta);
+    ck_assert_str_eq(mm->device, "\xef\xbf\xbd");
+    ck_assert_str_eq(mm->app, "com.x");
+    gd_mend_free(&m);
+}
+END_TEST
+
 START_TEST(test_error_format)
 {
     gd_error e;
@@ -344,6 +386,7 @@ int main(void)
     tcase_add_test(tc, test_init_is_all_absent);
     tcase_add_test(tc, test_kinds_outside_the_capture_format);
     tcase_add_test(tc, test_invalid_utf8);
+    tcase_add_test(tc, test_event_mend);
     tcase_add_test(tc, test_round_trip_through_the_godeye_reader);
     tcase_add_test(tc, test_skip_reason_table);
     suite_add_tcase(s, tc);
