@@ -192,7 +192,7 @@ static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_
         l.a[i].window_ms = window_ms;
         rc = gd_query_anr_context(s, &l.a[i], gd_cli_render_cb, r, &err);
     }
-    int wrc = r ? gd_render_end(r) : 0;
+    int wrc = r ? gd_cli_render_end(ctx, r) : 0;
     for (size_t i = 0; i < l.n; i++)
         free((char *)l.a[i].process);
     free(l.a);
@@ -242,7 +242,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     rc = gd_query_anr_list(s, &q, gd_cli_render_cb, r, &err);
     if (!rc)
         rc = gd_query_anr_count(s, &q.filter, &total, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

@@ -107,7 +107,7 @@ static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_in
     gd_error err = {0};
     gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
     rc = gd_fleet_block_groups(c, NULL, kind, limit, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_ch_close(c);
     if (rc)
         return gd_cli_ch_fail(ctx, co, &err);
@@ -173,7 +173,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
             gd_render_lines(r, print_with_stacks, NULL);
         rc = gd_query_block_values(s, &q, gd_cli_values_cb, r, &err);
     }
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

@@ -106,7 +106,7 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         json_array_foreach(rows, i, row)
             if (gd_render_row(r, row))
                 break;
-        wrc = gd_render_end(r);
+        wrc = gd_cli_render_end(ctx, r);
         /* the broken rules, one line each, whatever the format */
         char line[512];
         json_array_foreach(rows, i, row)

@@ -107,6 +107,16 @@ int gd_cli_fail(const gd_ctx *ctx, const gd_error *err)
     return err->code == GD_ERR_USAGE ? GD_EXIT_USAGE : GD_EXIT_FAIL;
 }
 
+int gd_cli_render_end(const gd_ctx *ctx, gd_renderer *r)
+{
+    gd_error err = {0};
+    if (!gd_render_end_err(r, &err))
+        return 0;
+    if (err.code)
+        gd_cli_fail(ctx, &err);
+    return -1;
+}
+
 int gd_cli_fail_line(const gd_ctx *ctx, const gd_error *err)
 {
     char buf[2048];

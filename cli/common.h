@@ -53,6 +53,10 @@ const gd_command *gd_cli_enter(gd_ctx *ctx, const char *name);
  * line with a caret when the error names a position in a readable file);
  * returns the exit code for the error (2 for usage errors, else 1). */
 int gd_cli_fail(const gd_ctx *ctx, const gd_error *err);
+/* Ends a renderer (gd_render_end_err): 0, or -1 when the output failed,
+ * with the one-line reason printed when the rows could not be kept (a
+ * table's temporary file in $TMPDIR, #53 item 2). */
+int gd_cli_render_end(const gd_ctx *ctx, gd_renderer *r);
 /* Prints "godeye CMD: <printf-style message>\n" (CMD: ctx->cmd); the
  * caller escapes untrusted text it passes. */
 void gd_cli_say(const gd_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

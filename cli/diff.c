@@ -61,7 +61,7 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
     gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, columns, sizeof columns / sizeof columns[0]);
     gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples, .src = &src};
     rc = gd_query_diff(NULL, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_selection_free(&base);
     gd_selection_free(&head);
     gd_ch_close(c);
@@ -114,7 +114,7 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
     gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
     gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples};
     rc = gd_query_diff(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_selection_free(&base);
     gd_selection_free(&head);
     gd_store_close(s);

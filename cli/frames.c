@@ -88,7 +88,7 @@ int cmd_frames(int argc, char **argv, gd_ctx *ctx)
     gd_error err = {0};
     rc = summary ? gd_query_frame_summaries(s, &q, gd_cli_render_cb, r, &err)
                  : gd_query_frames(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

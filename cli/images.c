@@ -50,7 +50,7 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx)
                                    sizeof columns / sizeof columns[0], gd_cli_width(ctx));
     gd_error err = {0};
     rc = gd_query_images(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

@@ -318,7 +318,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     progress_clear(&prog); /* before the summary and any message */
     gd_store_close(s);
-    int rend = out.r ? gd_render_end(out.r) : 0;
+    int rend = out.r ? gd_cli_render_end(ctx, out.r) : 0;
     fclose(mem);
     if (rc) {
         free(held);

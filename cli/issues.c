@@ -51,7 +51,7 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
     gd_error err = {0};
     rc = group ? gd_query_issue_groups(s, &f, tool, gd_cli_render_cb, r, &err)
                : gd_query_issues(s, &f, tool, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

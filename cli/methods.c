@@ -105,7 +105,7 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
                           gd_cli_width(ctx));
         rc = gd_query_methods(s, &q, gd_cli_render_cb, r, &err);
     }
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

@@ -78,7 +78,7 @@ int cmd_overdraw(int argc, char **argv, gd_ctx *ctx)
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
     rc = gd_query_overdraw(s, &f, views, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

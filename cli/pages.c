@@ -62,7 +62,7 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
                                              sizeof page_columns / sizeof page_columns[0]);
     gd_error err = {0};
     rc = gd_query_pages(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

@@ -94,7 +94,7 @@ int cmd_push(int argc, char **argv, gd_ctx *ctx)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = gd_push(s, c, &po, on_report, &out, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    int wrc = gd_render_end(out.r);
+    int wrc = gd_cli_render_end(ctx, out.r);
     gd_store_close(s);
     gd_ch_close(c);
     if (rc) {

@@ -60,7 +60,7 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx)
     rc = gd_query_sql(s, argv[0], timeout, on_row, &o, &err);
     if (!o.r && !rc)
         o.r = gd_render_new(stdout, o.mode, NULL, 0, gd_cli_width(NULL));
-    int wrc = o.r ? gd_render_end(o.r) : 0;
+    int wrc = o.r ? gd_cli_render_end(ctx, o.r) : 0;
     for (size_t i = 0; i < o.ncols; i++)
         free((char *)o.cols[i].key);
     free(o.cols);

@@ -79,7 +79,7 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
     gd_startup_query q = {gd_cli_filter(&traces), app, kind, breakdown};
     gd_error err = {0};
     rc = gd_query_startups(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

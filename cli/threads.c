@@ -49,7 +49,7 @@ int cmd_threads(int argc, char **argv, gd_ctx *ctx)
     gd_threads_query q = {gd_cli_filter(&traces), tid, block};
     gd_error err = {0};
     rc = gd_query_threads(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

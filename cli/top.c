@@ -55,7 +55,7 @@ int cmd_top(int argc, char **argv, gd_ctx *ctx)
     json_array_foreach(json_object_get(top, "entries"), i, e)
         if (gd_render_row(r, e))
             break;
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     json_decref(top);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;

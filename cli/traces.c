@@ -38,7 +38,7 @@ int cmd_traces(int argc, char **argv, gd_ctx *ctx)
     gd_filter f = gd_cli_filter(&traces);
     gd_error err = {0};
     rc = gd_query_traces(s, &f, gd_cli_render_cb, r, &err);
-    int wrc = gd_render_end(r);
+    int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

@@ -6,6 +6,7 @@
 
 #include "analysis/calltree.h"
 #include "core/icache.h"
+#include "core/tmpfile.h"
 #include "store/sql.h"
 #include "derive/methods.h"
 
@@ -226,7 +227,7 @@ static int flush_run(gd_mw *m, gd_error *err)
         m->run_n = n;
         m->capruns = nc;
     }
-    if (!m->runs && !(m->runs = tmpfile()))
+    if (!m->runs && !(m->runs = gd_tmpfile(NULL))) /* the temp table instead */
         return spill(m, err);
     qsort(m->rows, m->nrows, sizeof *m->rows, row_cmp);
     if (fwrite(m->rows, sizeof *m->rows, m->nrows, m->runs) != m->nrows) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/blocks.h"
+#include "core/tmpfile.h"
 #include "core/util.h"
 
 /* One thread's streaming pairing state. */
@@ -34,10 +35,10 @@ typedef struct disp_rec {
 /* Appends one record to a temporary file, created on first use. */
 static int tmp_put(FILE **f, const void *rec, size_t n, gd_error *err)
 {
-    if (!*f && !(*f = tmpfile()))
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "cannot create a temporary file: %s", strerror(errno));
+    if (!*f && !(*f = gd_tmpfile(err)))
+        return err->code;
     if (fwrite(rec, n, 1, *f) != 1)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+        return gd_tmp_write_error(err, errno);
     return GD_OK;
 }
 
@@ -45,7 +46,7 @@ static int tmp_put(FILE **f, const void *rec, size_t n, gd_error *err)
 static int tmp_rewind(FILE *f, gd_error *err)
 {
     if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "temporary file: %s", strerror(errno));
+        return gd_tmp_write_error(err, errno);
     return GD_OK;
 }
 

@@ -1,6 +1,7 @@
 /* render.c - table, csv, json and jsonl output of rows described by columns. */
 #include "render/render.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <inttypes.h>
 
 #include "core/escape.h"
+#include "core/tmpfile.h"
 #include "core/util.h"
 #include "render/junit.h"
 #include "core/row.h"
@@ -24,7 +26,9 @@ struct gd_renderer {
     size_t nrows;
     json_t *buffered; /* table mode */
     FILE *spool;      /* table mode past TABLE_MEM_ROWS rows: all of them, JSON lines */
-    int no_spool;     /* no temporary file could be made: rows stay in memory */
+    int no_spool;     /* no temporary file could be made: rows stay in memory,
+                       * at most TABLE_FALLBACK_ROWS of them */
+    gd_error err;     /* why a table's rows could not be kept (the spool) */
     struct table_layout *lay; /* table mode: what the rows kept so far need */
     int relayout;     /* a clock or zone changed after rows were laid out */
     int failed;
@@ -331,38 +335,51 @@ static int node_rows(gd_renderer *r, json_t *root, json_t *node, int depth)
  * 17 digits read back the same), which the layout reads back: the memory
  * of a long table stays that of TABLE_MEM_ROWS rows. */
 #define TABLE_MEM_ROWS 2048
+/* When no temporary file can be made ($TMPDIR, else /tmp: core/tmpfile.h),
+ * the rows stay in memory up to this many; past it the table fails with
+ * the reason the file could not be made (#53 item 2). */
+#define TABLE_FALLBACK_ROWS 65536
 
-static int spool_put(FILE *f, json_t *row)
+static int spool_put(gd_renderer *r, json_t *row)
 {
     char *t = json_dumps(row, JSON_COMPACT);
-    int bad = !t || fputs(t, f) == EOF || fputc('\n', f) == EOF;
+    if (!t)
+        return gd_error_set(&r->err, GD_ERR_NOMEM, 0, 0, "out of memory"), -1;
+    int bad = fputs(t, r->spool) == EOF || fputc('\n', r->spool) == EOF;
     free(t);
+    if (bad)
+        gd_tmp_write_error(&r->err, errno);
     return bad ? -1 : 0;
 }
 
-/* Table mode: row kept for the layout.  0, or -1 (no memory, or the
- * temporary file could not be written).  Without a temporary file (none
- * can be made) the rows stay in memory, as they all did before. */
+/* Table mode: row kept for the layout.  0, or -1 with r->err filled (no
+ * memory, the temporary file could not be written, or none could be made
+ * and the rows are past TABLE_FALLBACK_ROWS). */
 static int table_keep(gd_renderer *r, json_t *row)
 {
     if (!r->lay && !(r->lay = layout_new(r->ncols)))
-        return -1;
+        return gd_error_set(&r->err, GD_ERR_NOMEM, 0, 0, "out of memory"), -1;
     layout_row(r, row);
-    if (!r->spool && (r->no_spool || json_array_size(r->buffered) < TABLE_MEM_ROWS))
-        return json_array_append(r->buffered, row);
-    if (!r->spool) {
-        if (!(r->spool = tmpfile())) {
-            r->no_spool = 1;
-            return json_array_append(r->buffered, row);
+    size_t held = json_array_size(r->buffered);
+    if (!r->spool && !r->no_spool && held >= TABLE_MEM_ROWS) {
+        if (!(r->spool = gd_tmpfile(&r->err))) {
+            r->no_spool = 1; /* r->err says why, if the rows pass the bound */
+        } else {
+            size_t i;
+            json_t *v;
+            json_array_foreach(r->buffered, i, v)
+                if (spool_put(r, v))
+                    return -1;
+            json_array_clear(r->buffered);
         }
-        size_t i;
-        json_t *v;
-        json_array_foreach(r->buffered, i, v)
-            if (spool_put(r->spool, v))
-                return -1;
-        json_array_clear(r->buffered);
     }
-    return spool_put(r->spool, row);
+    if (r->spool)
+        return spool_put(r, row);
+    if (r->no_spool && held >= TABLE_FALLBACK_ROWS)
+        return -1;
+    if (json_array_append(r->buffered, row))
+        return gd_error_set(&r->err, GD_ERR_NOMEM, 0, 0, "out of memory"), -1;
+    return 0;
 }
 
 /* The kept rows of a table, in order, read once per pass. */
@@ -379,8 +396,10 @@ static void rows_start(table_rows *it)
     it->i = 0;
     json_decref(it->cur);
     it->cur = NULL;
-    if (it->r->spool && (fflush(it->r->spool) != 0 || fseek(it->r->spool, 0, SEEK_SET) != 0))
+    if (it->r->spool && (fflush(it->r->spool) != 0 || fseek(it->r->spool, 0, SEEK_SET) != 0)) {
+        gd_tmp_write_error(&it->r->err, errno);
         it->r->failed = 1;
+    }
 }
 
 /* The next row (valid until the next call), or NULL at the end or on a
@@ -395,8 +414,10 @@ static json_t *rows_next(table_rows *it)
     if (r->failed)
         return NULL;
     if (getline(&it->line, &it->cap, r->spool) < 0) {
-        if (ferror(r->spool))
+        if (ferror(r->spool)) {
+            gd_tmp_write_error(&r->err, errno);
             r->failed = 1;
+        }
         return NULL;
     }
     if (!(it->cur = json_loads(it->line, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL)))
@@ -539,14 +560,17 @@ const char *gd_render_cell(const gd_column *c, json_t *v, char *buf, size_t n)
     return buf;
 }
 
-int gd_render_end(gd_renderer *r)
+int gd_render_end(gd_renderer *r) { return gd_render_end_err(r, NULL); }
+
+int gd_render_end_err(gd_renderer *r, gd_error *err)
 {
     if (!r)
         return -1;
     gd_render_values_flush(r);
     switch (r->mode) {
     case GD_OUT_TABLE:
-        gd_render_flush_table(r);
+        if (!r->failed) /* rows lost: no header over part of them */
+            gd_render_flush_table(r);
         break;
     case GD_OUT_MD:
         gd_render_flush_md(r);
@@ -562,6 +586,8 @@ int gd_render_end(gd_renderer *r)
         break;
     }
     int bad = r->failed || ferror(r->out) || fflush(r->out) != 0;
+    if (bad && r->failed && r->err.code && err)
+        *err = r->err;
     json_decref(r->buffered);
     if (r->spool)
         fclose(r->spool);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/error.h"
 #include "core/row.h"
 #include "render/timefmt.h"
 
@@ -104,6 +105,11 @@ int gd_render_values(gd_renderer *r, const gd_row *row);
  * with no rows prints nothing (csv still has its header, json is []).
  * Returns -1 when writing failed. */
 int gd_render_end(gd_renderer *r);
+/* gd_render_end, and when the rows could not be kept (a table's temporary
+ * file, core/tmpfile.h, could not be made or written, or memory ran out)
+ * err filled with the one-line reason, naming the folder (#53 item 2); err
+ * is left as it was on an error writing the output itself. */
+int gd_render_end_err(gd_renderer *r, gd_error *err);
 
 /* Formats a value of a column for humans into buf (table cells, reports);
  * times of unknown clock (as recorded, no zone); an empty array is "-". */
