@@ -2,6 +2,8 @@
 #include "clickhouse.h"
 
 #include <ctype.h>
+#include <math.h>
+#include <stdint.h>
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,6 +449,32 @@ void gd_ch_set_timeout(gd_ch *c, long seconds)
             curl_easy_setopt(handles[i], CURLOPT_TIMEOUT, seconds);
             curl_easy_setopt(handles[i], CURLOPT_CONNECTTIMEOUT, seconds < 10 ? seconds : 10L);
         }
+}
+
+#define CH_COUNT_MAX 9007199254740992.0 /* 2^53: every count a double holds exactly */
+
+int gd_ch_count(const json_t *v, int64_t *out)
+{
+    if (json_is_integer(v)) {
+        json_int_t i = json_integer_value(v);
+        if (i < 0 || (double)i > CH_COUNT_MAX)
+            return 0;
+        *out = (int64_t)i;
+        return 1;
+    }
+    double d = json_is_real(v) ? json_real_value(v) : NAN;
+    if (!(d >= 0 && d <= CH_COUNT_MAX) || d != floor(d))
+        return 0;
+    *out = (int64_t)d;
+    return 1;
+}
+
+int gd_ch_real(const json_t *v, double *out)
+{
+    if (!json_is_number(v) || !isfinite(json_number_value(v)))
+        return 0;
+    *out = json_number_value(v);
+    return 1;
 }
 
 int gd_ch_select(gd_ch *c, const char *sql, gd_ch_row_fn fn, void *ctx, gd_error *err)

@@ -3,6 +3,7 @@
 #define GD_FLEET_CLICKHOUSE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -37,6 +38,16 @@ int gd_ch_query(gd_ch *c, const char *sql, char *out, size_t outn, gd_error *err
  * answer, is GD_ERR_IO with "clickhouse: " and the server's first line; a
  * timeout is GD_ERR_IO "clickhouse: no answer within N s". */
 typedef int (*gd_ch_row_fn)(void *ctx, json_t *row);
+
+/* A count from an answer (count(), a sum of counts): 1 with *out set when
+ * v is a whole number in [0, 2^53] (an integer, or a real the server
+ * printed for one); 0 otherwise.  A number past int64 ("1e300"), negative,
+ * fractional or not a number is refused before any cast (#53 item 3:
+ * casting such a double is undefined). */
+int gd_ch_count(const json_t *v, int64_t *out);
+/* A measure from an answer: 1 with *out set when v is a finite number;
+ * 0 otherwise (json_real refuses an infinite one). */
+int gd_ch_real(const json_t *v, double *out);
 int gd_ch_select(gd_ch *c, const char *sql, gd_ch_row_fn fn, void *ctx, gd_error *err);
 
 /* Seconds a request may take in all (connecting: at most 10 of them);

@@ -49,16 +49,35 @@ static int quote(const char *v, char *out, size_t n)
 }
 
 typedef struct counted {
-    long n;
+    int64_t n;
     double minutes;
+    gd_error *err;
 } counted;
+
+/* Numbers of the answer are range-checked before a conversion (#53 item
+ * 3): one out of range stops the answer with this one line. */
+static int out_of_range(gd_error *err, const char *what, const json_t *v)
+{
+    char num[40];
+    char *t = json_is_number(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY);
+    if (json_is_number(v))
+        snprintf(num, sizeof num, "%.15g", json_number_value(v));
+    gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s out of range in the answer: %.40s", what,
+                 json_is_number(v) ? num : t ? t : "null");
+    free(t);
+    return 1;
+}
 
 static int on_count(void *ctx, json_t *row)
 {
     counted *c = ctx;
     json_t *n = json_object_get(row, "n"), *m = json_object_get(row, "minutes");
-    c->n = json_is_number(n) ? (long)json_number_value(n) : 0;
-    c->minutes = json_is_number(m) ? json_number_value(m) : 0;
+    if (!gd_ch_count(n, &c->n))
+        return out_of_range(c->err, "trace count", n);
+    if (json_is_null(m) || !m)
+        c->minutes = 0;
+    else if (!gd_ch_real(m, &c->minutes) || c->minutes < 0)
+        return out_of_range(c->err, "exposure minutes", m);
     return 0;
 }
 
@@ -163,7 +182,7 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
              "SELECT count() AS n, sumIf(exposure_ms, exposure_ms > 0) / 60000 AS minutes FROM " TRACES_FINAL
              " WHERE %s = %s",
              col, lit);
-    counted ct = {0, 0};
+    counted ct = {0, 0, err};
     int rc = gd_ch_select(c, sql, on_count, &ct, err);
     if (!rc && ct.n == 0)
         rc = no_match(c, selector, col, err);
@@ -213,6 +232,7 @@ typedef struct relay {
     gd_row_fn fn;
     void *ctx;
     const char *null_key; /* a text column whose '' means null */
+    gd_error *err;        /* filled by a row that stops the answer */
 } relay;
 
 static int on_relay(void *ctx, json_t *row)
@@ -270,12 +290,16 @@ static int on_frame_bucket(void *ctx, json_t *row)
            *n = json_object_get(row, "n");
     double dur = json_is_number(d) ? json_number_value(d) : NAN;
     double vsync = json_is_number(vs) ? json_number_value(vs) : NAN;
-    json_int_t cnt = json_is_number(n) ? (json_int_t)json_number_value(n) : 0;
+    int64_t cnt;
+    if (!gd_ch_count(n, &cnt))
+        return out_of_range(r->err, "frame count", n);
+    if (!isfinite(dur) && json_is_number(d))
+        return out_of_range(r->err, "frame duration", d);
     empty_null(row, "window");
     json_t *out = json_pack("{s:s s:O s:I s:I s:I s:o}", "source", "frames", "window",
-                            json_object_get(row, "window"), "frames", cnt, "slow",
-                            gd_frame_is_slow(dur, vsync) ? cnt : (json_int_t)0, "frozen",
-                            gd_frame_is_frozen(dur) ? cnt : (json_int_t)0, "max_ms",
+                            json_object_get(row, "window"), "frames", (json_int_t)cnt, "slow",
+                            (json_int_t)(gd_frame_is_slow(dur, vsync) ? cnt : 0), "frozen",
+                            (json_int_t)(gd_frame_is_frozen(dur) ? cnt : 0), "max_ms",
                             isnan(dur) ? json_null() : json_real(dur));
     if (!out)
         return 1;
@@ -301,7 +325,7 @@ static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd
     if (!sql)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where);
-    relay r = {fn, fn_ctx, NULL};
+    relay r = {fn, fn_ctx, NULL, err};
     int rc = gd_ch_select(c, sql, on_relay, &r, err);
     free(sql);
     return rc;
@@ -333,7 +357,7 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
 {
     gd_ch *c = ctx;
     const char *where = sel->where ? sel->where : "1";
-    relay r = {fn, fn_ctx, NULL};
+    relay r = {fn, fn_ctx, NULL, err};
     gd_ch_row_fn each = on_relay;
     const char *fmt;
     char sampled[300];
@@ -467,7 +491,7 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
     if (!sql)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where, kind_lit, limit_sql);
-    relay r = {fn, ctx, "key_frame"};
+    relay r = {fn, ctx, "key_frame", err};
     int rc = older_tables(gd_ch_select(c, sql, on_fleet_group, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
