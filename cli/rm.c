@@ -59,12 +59,17 @@ int cmd_rm(int argc, char **argv, gd_ctx *ctx)
             printf("removed trace %lld\n", (long long)ids[i]);
     fflush(stdout);
     free(ids);
+    /* the removal stands whatever the vacuum does: a failed compaction
+     * (a full disk, a file-size limit) is one warning line, exit 0 (#53
+     * item 8; SQLite rolls the VACUUM back, the database is as after the
+     * removal) */
     if (vacuum && (rc = gd_store_vacuum(s, &err))) {
         gd_store_close(s);
         char what[600];
         snprintf(what, sizeof what, "%s", err.msg);
-        snprintf(err.msg, sizeof err.msg, "vacuum failed, the traces are removed: %.400s", what);
-        return gd_cli_fail(ctx, &err);
+        snprintf(err.msg, sizeof err.msg, "warning: vacuum failed, the traces are removed: %.400s", what);
+        gd_cli_fail(ctx, &err);
+        return GD_EXIT_OK;
     }
     gd_store_close(s);
     return GD_EXIT_OK;
