@@ -119,7 +119,7 @@ static int rs_stack(gd_retrace_sink *r, const gd_event *ev, gd_error *err)
         changed = 1;
         for (size_t k = r->res.alt[0]; k < r->res.alt[1]; k++) {
             const gd_rframe *f = &r->res.f[k];
-            if (r->noffs >= GD_RETRACE_MAX_STACK) {
+            if (r->noffs >= GD_RETRACE_MAX_STACK || k - r->res.alt[0] >= GD_RETRACE_MAX_INLINE) {
                 r->cut += r->res.alt[1] - k;
                 break;
             }

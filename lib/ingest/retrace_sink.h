@@ -30,6 +30,13 @@ typedef struct gd_retrace_sink {
 /* At most this many frames in one retraced stack (a hostile mapping can
  * expand each frame 256 times); the rest is cut and counted. */
 #define GD_RETRACE_MAX_STACK 4096
+/* At most this many frames of one input frame's inline chain in a stored
+ * stack, innermost first (#53 item 8: every command that holds a block's
+ * samples holds them all, so what a mapping adds must stay a small
+ * multiple of the input; 146 KB of hostile input, chains of 2,000, took
+ * 268 MB in blocks --stacks with 256 a frame).  `godeye retrace` prints up
+ * to GD_RETRACE_MAX_FRAMES; R8's own inline chains are a few frames deep. */
+#define GD_RETRACE_MAX_INLINE 32
 
 /* Points r at inner (both outlive the reading) and returns the sink to
  * read into.  A zeroed r needs no wrap to be freed. */

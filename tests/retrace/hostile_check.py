@@ -6,9 +6,9 @@ sample.  Checks the caps and their count:
 
   godeye retrace: one frame prints GD_RETRACE_MAX_FRAMES = 256 lines
   godeye ingest --mapping: the stored sample has GD_RETRACE_MAX_STACK =
-    4096 frames (16 input frames x 256), and "retrace"."cut" counts what
-    was left out: 16 x (6000 - 256) expanded frames + the 684 input frames
-    after the cap = 92,588"""
+    4096 frames (128 input frames x GD_RETRACE_MAX_INLINE = 32, #53 item
+    8), and "retrace"."cut" counts what was left out: 128 x (6000 - 32)
+    expanded frames + the 572 input frames after the cap = 764,476"""
 import json
 import os
 import subprocess
@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 CHAIN, DEPTH = 6000, 700
-MAX_FRAMES, MAX_STACK = 256, 4096
+MAX_FRAMES, MAX_STACK, MAX_INLINE = 256, 4096, 32
 
 
 def main():
@@ -51,7 +51,8 @@ def main():
             print("FAIL: ingest exit %d: %s" % (p.returncode, p.stderr))
             return 1
         rt = json.loads(p.stdout)[0]["retrace"]
-        want_cut = 16 * (CHAIN - MAX_FRAMES) + (DEPTH - 16)
+        kept = MAX_STACK // MAX_INLINE  # input frames expanded before the stack cap
+        want_cut = kept * (CHAIN - MAX_INLINE) + (DEPTH - kept)
         if rt["cut"] != want_cut:
             print("FAIL: cut %d, want %d (%s)" % (rt["cut"], want_cut, rt))
             ok = False
