@@ -10,6 +10,9 @@ Three kinds of finding, one line each:
                       (file that defines it in parentheses, not compared)
   include: A -> B     lib/A/x includes lib/B/y with B not on a lower layer
                       (docs/architecture.md, "two paths over six layers")
+  tempfile: A NAME    lib/A calls NAME (tmpfile, mkstemp...): every
+                      temporary file is made by gd_tmpfile in
+                      lib/core/tmpfile.c ($TMPDIR, O_EXCL, unlinked; #53)
 
 Fails (exit 1) only on findings not in the baseline (tests/arch/baseline.txt),
 so the baseline can only be tightened; baseline lines no longer found are
@@ -27,6 +30,8 @@ import sys
 LAYER = {"core": 1, "io": 2, "analysis": 2, "render": 2, "capture": 2,
          "reader": 3, "store": 3, "derive": 4,
          "ingest": 5, "query": 5, "fleet": 5}
+TEMPFILE_CALLS = {"tmpfile", "tmpfile64", "mkstemp", "mkstemp64", "mkostemp", "mkostemp64",
+                  "mkstemps", "tmpnam", "tempnam"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
 
 
@@ -135,6 +140,11 @@ def findings_of(syms):
     for name, f in sorted(owner.items()):
         if not name.startswith("gd_"):
             found["unprefixed: " + name] = " (%s)" % f
+    for f, (_, undef) in sorted(syms.items()):
+        if f == "lib/core/tmpfile.c":
+            continue
+        for u in sorted(undef & TEMPFILE_CALLS):
+            found["tempfile: %s %s" % (f, u)] = ""
     return found
 
 
