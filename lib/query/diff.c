@@ -58,6 +58,27 @@ static void series_push(series_set *st, series *e, double v)
         return;
     }
     e->v[e->n++] = v;
+    st->values++;
+}
+
+/* 1 (sd->over set) when a fleet side holds more than its caps allow. */
+static int over_caps(side *sd)
+{
+    if (!sd->capped)
+        return 0;
+    const series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups};
+    size_t names = 0, values = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        names += sets[i]->n;
+        values += sets[i]->values;
+    }
+    for (int i = 0; i < GD_DIFF_NSTATES; i++)
+        values += sd->states[i].values;
+    if (names > GD_DIFF_FLEET_MAX_NAMES)
+        sd->over = 1;
+    else if (values > GD_DIFF_FLEET_MAX_VALUES)
+        sd->over = 2;
+    return sd->over != 0;
 }
 
 static void set_free(series_set *st)
@@ -97,7 +118,7 @@ static int on_block(void *ctx, json_t *row)
     const char *kind = json_string_value(json_object_get(row, "kind"));
     if (!sd->stats && kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0))
         sd->long_blocks++;
-    return sd->groups.oom;
+    return sd->groups.oom || over_caps(sd);
 }
 
 /* A source's exact figures of a group whose blocks come as a sample. */
@@ -114,7 +135,7 @@ static int on_group_stats(void *ctx, json_t *row)
     e->sampled = 1;
     sd->long_blocks += isnan(l) ? 0 : (long)l;
     sd->stats = 1;
-    return 0;
+    return over_caps(sd);
 }
 
 static int on_anr(void *ctx, json_t *row)
@@ -134,7 +155,7 @@ static int on_page(void *ctx, json_t *row)
         series_push(&sd->draw, set_get(&sd->draw, page), d);
     if (!isnan(l))
         series_push(&sd->load, set_get(&sd->load, page), l);
-    return sd->draw.oom || sd->load.oom;
+    return sd->draw.oom || sd->load.oom || over_caps(sd);
 }
 
 static int on_frames(void *ctx, json_t *row)
@@ -152,7 +173,7 @@ static int on_frames(void *ctx, json_t *row)
     e->frozen += isnan(fr) ? 0 : (long)fr;
     if (!isnan(mx) && (isnan(e->max) || mx > e->max))
         e->max = mx;
-    return 0;
+    return over_caps(sd);
 }
 
 static int on_startup(void *ctx, json_t *row)
@@ -168,7 +189,7 @@ static int on_startup(void *ctx, json_t *row)
     for (int i = 0; i < 3; i++)
         if (kind && strcmp(kind, kinds[i]) == 0 && !isnan(t) && (isnan(sd->startup_max[i]) || t > sd->startup_max[i]))
             sd->startup_max[i] = t;
-    return sd->startups.oom;
+    return sd->startups.oom || over_caps(sd);
 }
 
 
@@ -201,13 +222,23 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
             return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     int rc;
     if (src) {
+        sd->capped = 1;
         if ((rc = src->rows(src->ctx, sel, "group_stats", on_group_stats, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "blocks", on_block, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "pages", on_page, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "frames", on_frames, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "startups", on_startup, sd, err)) ||
-            (rc = src->rows(src->ctx, sel, "anr", on_anr, sd, err)))
+            (rc = src->rows(src->ctx, sel, "anr", on_anr, sd, err))) {
+            if (sd->over) /* the answer was stopped here, not out of memory */
+                return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                                    sd->over == 1 ? "a selection has more than %d block groups, pages, windows and"
+                                                    " launches (the fleet cap of godeye-diff(1)): narrow it"
+                                                  : "a selection has more than %d durations to compare (the fleet"
+                                                    " cap of godeye-diff(1)): narrow it or lower"
+                                                    " GODEYE_FLEET_SAMPLE",
+                                    sd->over == 1 ? GD_DIFF_FLEET_MAX_NAMES : GD_DIFF_FLEET_MAX_VALUES);
             return rc;
+        }
     } else {
         gd_filter f = {sel->ids, sel->n};
         gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};

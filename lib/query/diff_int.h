@@ -24,7 +24,15 @@ typedef struct series_set {
     size_t n, cap;
     json_t *index;       /* key -> position */
     int oom;
+    size_t values;       /* durations held over all of s (the caps below) */
 } series_set;
+
+/* What one side read from a fleet source may hold (#53 item 7): names
+ * (block groups, pages, windows, launches together) and durations over
+ * all of them (8 bytes each); past either the diff stops with one line
+ * (godeye-diff(1)) instead of growing without bound. */
+#define GD_DIFF_FLEET_MAX_NAMES 20000
+#define GD_DIFF_FLEET_MAX_VALUES 4000000
 
 /* The per-block "why" metrics a group's states are compared by (#26):
  * block fields of godeye-blocks(1), in this order. */
@@ -41,6 +49,8 @@ typedef struct side {
     int stats;             /* groups' counts, sums, long_blocks came from a
                               source's group_stats: block rows add samples */
     double startup_max[3]; /* slowest cold, warm, hot launch; NAN when none */
+    int capped;            /* read from a fleet source: the caps apply      */
+    int over;              /* 1: past GD_DIFF_FLEET_MAX_NAMES, 2: _VALUES   */
 } side;
 
 typedef enum { K_GROUP, K_PAGE, K_FRAMES, K_STARTUP, K_ANR } row_kind;
