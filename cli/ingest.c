@@ -149,6 +149,15 @@ static int report_line(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
         fprintf(out, "'%s': already ingested as trace %lld (identical content)\n", src, trace);
         return 0;
     }
+    const char *note = json_string_value(json_object_get(row, "note"));
+    if (note) {
+        fprintf(out, "'%s': %s, trace %lld: %s (%lld lines), %lld skipped\n", src,
+                json_string_value(json_object_get(row, "format")), trace, note,
+                (long long)json_integer_value(json_object_get(row, "log_lines")),
+                (long long)json_integer_value(json_object_get(row, "skipped")));
+        print_reasons(out, json_object_get(row, "stats"), o->verbose ? SIZE_MAX : GD_INGEST_TOP_REASONS);
+        return 0;
+    }
     fprintf(out, "'%s': %s, trace %lld: %lld events, %lld dispatches, %lld blocks, %lld skipped\n", src,
             json_string_value(json_object_get(row, "format")), trace,
             (long long)json_integer_value(json_object_get(row, "events")),
@@ -233,6 +242,10 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         json_object_set(row, "stats", rep->stats);
     if (rep->retrace)
         json_object_set(row, "retrace", rep->retrace);
+    if (rep->note && !rep->res.duplicate) {
+        json_object_set_new(row, "note", json_string(rep->note));
+        json_object_set_new(row, "log_lines", json_integer(rep->res.log_lines));
+    }
     if (o->r)
         gd_render_row(o->r, row);
     json_decref(row);

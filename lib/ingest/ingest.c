@@ -213,7 +213,7 @@ static int read_input(run_ctx *rc, gd_input *in, const char *source, gd_error *e
     t_read = now_s() - t_read;
     if (rc->opts->progress)
         rc->opts->progress(rc->opts->progress_ctx, source, gd_input_raw_bytes(in), gd_input_raw_size(in));
-    if (gd_writer_events(w) == 0) {
+    if (gd_writer_events(w) == 0 && gd_writer_log_lines(w) == 0) {
         /* recognised, yet nothing usable: never a silent success */
         char why[400];
         size_t used = 0;
@@ -258,6 +258,8 @@ static int read_input(run_ctx *rc, gd_input *in, const char *source, gd_error *e
         snprintf(hash + used, sizeof hash - (size_t)used, ";retrace=%s", gd_mapping_hash(rc->mapping));
     gd_ingest_report rep = {.source = source, .format = r->name, .member = rc->in_folder > 0,
                             .bytes = gd_input_raw_bytes(in)};
+    if (gd_writer_events(w) == 0) /* a logcat with no performance line is still a capture */
+        rep.note = GD_INGEST_LOG_ONLY;
     json_t *stats = json_object();
     analysis_progress ap = {rc->opts, source};
     if (rc->opts->analysis_progress)

@@ -73,7 +73,14 @@ typedef struct gd_ingest_report {
     int member;                  /* a folder's or a zip's member           */
     uint64_t bytes;              /* the input's size in bytes as read (a
                                   * stored or duplicate trace)             */
+    const char *note;            /* what the trace is, when not what its
+                                  * format says: GD_INGEST_LOG_ONLY        */
 } gd_ingest_report;
+
+/* The note of a trace with no event but log lines: they are stored (as
+ * a bugreport's, bounded) as the context `godeye anr --context` and the
+ * report show. */
+#define GD_INGEST_LOG_ONLY "log lines only: context for anr --context and the report"
 
 typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
 
