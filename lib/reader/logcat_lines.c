@@ -180,9 +180,12 @@ int gd_lc_parse_line(const char *s, size_t n, lc_line *l)
         return l->layout = LC_BEGINNING;
     if (n && (s[0] == ' ' || s[0] == '\t'))
         return l->layout = LC_CONT;
-    /* Android Studio: "---- PROCESS STARTED (PID) for package PKG ----" */
-    static const char ps[] = "---- PROCESS ";
-    if (n >= sizeof ps - 1 && memcmp(s, ps, sizeof ps - 1) == 0) {
+    /* Android Studio: "------ PROCESS STARTED (PID) for package PKG ------"
+     * (28 dashes each side; ENDED likewise) */
+    size_t d = 0;
+    while (d < n && s[d] == '-')
+        d++;
+    if (d >= 4 && (gd_starts_n(s + d, n - d, " PROCESS STARTED (") || gd_starts_n(s + d, n - d, " PROCESS ENDED ("))) {
         const char *f = memmem(s, n, " for package ", 13);
         const char *o = memchr(s, '(', n);
         if (!f || !o)
