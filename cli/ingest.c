@@ -193,7 +193,7 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
         /* a file in no known format: counted; named with -v, or when it
          * is not one of many */
         o->t.not_capture++;
-        if (o->bulk && !o->verbose)
+        if ((o->bulk || rep->member == 2) && !o->verbose) /* a zip's refusal names its members */
             return;
         fputs("godeye ingest: '", stderr);
         gd_fputs_escaped(rep->source, stderr); /* a folder member's name */

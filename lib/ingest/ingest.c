@@ -15,6 +15,7 @@
 #include "ingest/retrace_sink.h"
 #include "core/util.h"
 #include "store/sql.h"
+#include "reader/bugreport.h"
 
 int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err)
 {
@@ -78,6 +79,7 @@ typedef struct run_ctx {
                             * own: empty, no capture) is the ingest's error  */
     int undetected;        /* the refusal being returned: no reader knew it */
     int fatal;             /* the error being returned stops the ingest      */
+    int in_zip;            /* > 0 while reading a zip's members              */
 } run_ctx;
 
 static void stat_to_json(void *ctx, const char *reason, long count, long first_line)
@@ -362,7 +364,7 @@ static int is_db_file(const run_ctx *rc, const struct stat *st)
 /* Tells fn about a folder member passed over (never silent). */
 static void passed_over(const run_ctx *rc, const char *path, const char *why)
 {
-    gd_ingest_report rep = {.source = path, .not_capture = why};
+    gd_ingest_report rep = {.source = path, .not_capture = why, .member = rc->in_zip ? 2 : rc->in_folder > 0};
     if (rc->fn)
         rc->fn(rc->ctx, &rep);
 }
@@ -498,6 +500,86 @@ static int all_blockcanary(char **files, size_t n, gd_error *err)
     return 1;
 }
 
+/* A zip that is no bugreport, read as a folder of captures (issue 46). */
+typedef struct zip_walk {
+    run_ctx *rc;
+    const char *path;
+    size_t taken, looked;
+    char names[300];    /* the members looked at, for a refusal  */
+    size_t used;
+} zip_walk;
+
+static int zip_member(void *ctx, const char *name, gd_input *in, const char *why, gd_error *err)
+{
+    zip_walk *z = ctx;
+    run_ctx *rc = z->rc;
+    char clean[256], src[1024];
+    size_t k = 0;
+    for (; name[k] && k + 1 < sizeof clean; k++) /* an untrusted name: printable ASCII only */
+        clean[k] = (unsigned char)name[k] < 0x20 || (unsigned char)name[k] >= 0x7f ? '?' : name[k];
+    clean[k] = 0;
+    snprintf(src, sizeof src, "%.700s/%s", z->path, clean);
+    z->looked++;
+    if (z->used < sizeof z->names)
+        z->used += (size_t)snprintf(z->names + z->used, sizeof z->names - z->used, "%s%s",
+                                    z->used ? ", " : "", clean);
+    if (z->used >= sizeof z->names)
+        memcpy(z->names + sizeof z->names - 4, "...", 4);
+    int code;
+    if (!in) {
+        z->taken++;
+        code = gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", why);
+    } else {
+        size_t n;
+        int eof;
+        const unsigned char *h = gd_input_peek(in, &n, &eof, err);
+        if (h && n >= 4 && memcmp(h, "PK\3\4", 4) == 0) {
+            passed_over(rc, src, "a zip inside a zip (zips are read one level deep)");
+            return GD_OK;
+        }
+        code = ingest_input(rc, in, src, err);
+        if (code && rc->undetected) {
+            char what[512]; /* as for a folder's member: without the list tried */
+            snprintf(what, sizeof what, "%.*s", (int)strcspn(err->msg, "("), err->msg);
+            for (size_t e = strlen(what); e && what[e - 1] == ' ';)
+                what[--e] = 0;
+            passed_over(rc, src, what);
+            rc->undetected = 0;
+            gd_error_clear(err);
+            return GD_OK;
+        }
+        z->taken++;
+    }
+    if (code && !err->source[0])
+        snprintf(err->source, sizeof err->source, "%.500s", src);
+    if (code && rc->per_input)
+        code = refuse(rc, src, code, 1, err);
+    return code;
+}
+
+/* path, refused by the bugreport reader as no bugreport zip: each member
+ * that is a capture is read as if the zip were a folder; GD_ERR_NOT_MINE
+ * naming the members looked at when none is. */
+static int zip_as_folder(run_ctx *rc, const char *path, gd_error *err)
+{
+    zip_walk z = {.rc = rc, .path = path};
+    size_t usable0 = rc->usable;
+    gd_error_clear(err);
+    rc->in_folder++;
+    rc->in_zip++;
+    int code = gd_zip_each_member(path, &gd_bugreport_default_caps, zip_member, &z, err);
+    rc->in_zip--;
+    rc->in_folder--;
+    if (!code && !z.taken)
+        code = gd_error_set(err, GD_ERR_NOT_MINE, 0, 0,
+                            "not a bugreport zip, and none of its %zu member%s is a capture (%s)", z.looked,
+                            z.looked == 1 ? "" : "s", z.looked ? z.names : "no members");
+    else if (!code && rc->usable == usable0 && !rc->opts->keep_going && (!rc->per_input || rc->single))
+        code = gd_error_set(err, GD_ERR_DATA, 0, 0, "nothing usable in zip (%zu capture%s read, none with an event)",
+                            z.taken, z.taken == 1 ? "" : "s");
+    return code;
+}
+
 static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
 {
     gd_input *in = NULL;
@@ -599,6 +681,8 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
         return code;
     code = ingest_input(rc, in, strcmp(path, "-") == 0 ? "-" : path, err);
     gd_input_close(in);
+    if (code == GD_ERR_NOT_MINE && strcmp(path, "-") != 0 && !rc->opts->format)
+        code = zip_as_folder(rc, path, err);
     if (code && !err->source[0])
         snprintf(err->source, sizeof err->source, "%s", path);
     return code;

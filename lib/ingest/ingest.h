@@ -70,7 +70,7 @@ typedef struct gd_ingest_report {
                                   * and `format` (when detected) is set    */
     const char *refusal;         /* "broken or unsupported data" or
                                   * "unreadable"                           */
-    int member;                  /* a folder's or a zip's member           */
+    int member;                  /* 1 a folder's member, 2 a zip's         */
     uint64_t bytes;              /* the input's size in bytes as read (a
                                   * stored or duplicate trace)             */
     const char *note;            /* what the trace is, when not what its
