@@ -572,7 +572,7 @@ static int zip_as_folder(run_ctx *rc, const char *path, gd_error *err)
     rc->in_folder--;
     if (!code && !z.taken)
         code = gd_error_set(err, GD_ERR_NOT_MINE, 0, 0,
-                            "not a bugreport zip, and none of its %zu member%s is a capture (%s)", z.looked,
+                            "not a bugreport zip, and no capture among its %zu member%s (%s)", z.looked,
                             z.looked == 1 ? "" : "s", z.looked ? z.names : "no members");
     else if (!code && rc->usable == usable0 && !rc->opts->keep_going && (!rc->per_input || rc->single))
         code = gd_error_set(err, GD_ERR_DATA, 0, 0, "nothing usable in zip (%zu capture%s read, none with an event)",
