@@ -10,7 +10,13 @@
 #include "store/store.h"
 
 /* Exit codes: never renumbered (godeye(1) EXIT STATUS). */
-enum { GD_EXIT_OK = 0, GD_EXIT_FAIL = 1, GD_EXIT_USAGE = 2, GD_EXIT_BROKEN = 3 /* check: a budget rule broken */ };
+enum {
+    GD_EXIT_OK = 0,
+    GD_EXIT_FAIL = 1,
+    GD_EXIT_USAGE = 2,
+    GD_EXIT_BROKEN = 3, /* check: a budget rule broken */
+    GD_EXIT_SOME = 4    /* ingest: some inputs refused, the others stored */
+};
 
 /* What a command does with the database and a fleet: the flags column of
  * the command table (cli/godeye.c), read by the helpers below instead of

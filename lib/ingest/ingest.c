@@ -15,6 +15,7 @@
 #include "ingest/retrace_sink.h"
 #include "core/util.h"
 #include "store/sql.h"
+#include "reader/bugreport.h"
 
 int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err)
 {
@@ -72,6 +73,13 @@ typedef struct run_ctx {
     gd_mapping *mapping;   /* opts->mapping loaded, or NULL                  */
     int in_folder;         /* > 0 while reading a folder's members           */
     size_t usable;         /* inputs that gave a trace (new or duplicate)    */
+    int per_input;         /* not strict: each input its own transaction     */
+    int tx_open;           /* per_input: the input's transaction is open     */
+    int single;            /* per_input: one input: its refusal (a folder's
+                            * own: empty, no capture) is the ingest's error  */
+    int undetected;        /* the refusal being returned: no reader knew it */
+    int fatal;             /* the error being returned stops the ingest      */
+    int in_zip;            /* > 0 while reading a zip's members              */
 } run_ctx;
 
 static void stat_to_json(void *ctx, const char *reason, long count, long first_line)
@@ -147,13 +155,22 @@ static void why_add(void *ctx, const char *reason, long count, long first_line)
         memcpy(w->buf + w->cap - 4, "...", 4);
 }
 
-static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error *err)
+static int read_input(run_ctx *rc, gd_input *in, const char *source, gd_error *err)
 {
     double t_read = now_s();
     const gd_reader *r;
     int code = gd_ingest_detect(in, rc->opts->format, &r, err);
-    if (code)
+    if (code) {
+        rc->undetected = code == GD_ERR_DATA;
         return code;
+    }
+    if (rc->per_input) {
+        if ((code = gd_store_begin(rc->s, err))) {
+            rc->fatal = 1; /* the database, not this input */
+            return code;
+        }
+        rc->tx_open = 1;
+    }
     gd_writer *w = NULL;
     if ((code = gd_writer_open(&w, rc->s, source, r->name, err)))
         return code;
@@ -198,7 +215,7 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     t_read = now_s() - t_read;
     if (rc->opts->progress)
         rc->opts->progress(rc->opts->progress_ctx, source, gd_input_raw_bytes(in), gd_input_raw_size(in));
-    if (gd_writer_events(w) == 0) {
+    if (gd_writer_events(w) == 0 && gd_writer_log_lines(w) == 0) {
         /* recognised, yet nothing usable: never a silent success */
         char why[400];
         size_t used = 0;
@@ -209,13 +226,15 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
             snprintf(why, sizeof why, "no events in it");
         gd_writer_abort(w);
         gd_writer_free(w);
-        if (rc->opts->keep_going || rc->in_folder) {
-            /* a folder member (a capture folder's empty logcat) is passed
-             * over like a file in no known format; the folder fails only
-             * when none of its members gives anything */
+        if (rc->opts->keep_going || rc->in_folder || (rc->per_input && !rc->single)) {
+            /* a folder member (a capture folder's empty logcat), or one of
+             * many inputs, is passed over like a file in no known format;
+             * the folder fails only when none of its members gives
+             * anything */
             char msg[512];
             snprintf(msg, sizeof msg, "read as %s, nothing usable (%s)", r->name, why);
-            gd_ingest_report rep = {.source = source, .format = r->name, .nothing_usable = msg};
+            gd_ingest_report rep = {.source = source, .format = r->name, .nothing_usable = msg,
+                                    .member = rc->in_folder > 0};
             if (rc->fn)
                 rc->fn(rc->ctx, &rep);
             return GD_OK;
@@ -239,7 +258,10 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
                          rc->opts->method_mapping);
     if (rc->mapping && used < (int)sizeof hash)
         snprintf(hash + used, sizeof hash - (size_t)used, ";retrace=%s", gd_mapping_hash(rc->mapping));
-    gd_ingest_report rep = {.source = source, .format = r->name};
+    gd_ingest_report rep = {.source = source, .format = r->name, .member = rc->in_folder > 0,
+                            .bytes = gd_input_raw_bytes(in)};
+    if (gd_writer_events(w) == 0) /* a logcat with no performance line is still a capture */
+        rep.note = GD_INGEST_LOG_ONLY;
     json_t *stats = json_object();
     analysis_progress ap = {rc->opts, source};
     if (rc->opts->analysis_progress)
@@ -248,10 +270,21 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
     if (!code && !rep.res.duplicate)
         gd_writer_foreach_stat(w, stat_to_json, stats);
     rep.res.timings.read = t_read - rep.res.timings.write;
+    if (code)
+        gd_writer_abort(w);
+    gd_writer_free(w);
+    if (!code && rc->tx_open) {
+        /* the input is stored before anyone hears of it */
+        rc->tx_open = 0;
+        if ((code = gd_store_commit(rc->s, err))) {
+            gd_store_rollback(rc->s);
+            rc->fatal = 1;
+        }
+    }
     if (!code)
         rc->usable++;
     if (code) {
-        gd_writer_abort(w);
+        ;
     } else if (rc->fn) {
         rep.stats = stats;
         json_t *rt = NULL;
@@ -273,8 +306,45 @@ static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error 
         }
     }
     json_decref(stats);
-    gd_writer_free(w);
     return code;
+}
+
+/* One input read into one trace: with per_input, in its own transaction,
+ * rolled back when the input is refused. */
+static int ingest_input(run_ctx *rc, gd_input *in, const char *source, gd_error *err)
+{
+    rc->undetected = 0;
+    int code = read_input(rc, in, source, err);
+    if (rc->tx_open) {
+        gd_store_rollback(rc->s);
+        rc->tx_open = 0;
+    }
+    return code;
+}
+
+/* Not strict: an input that failed with code is reported through fn as
+ * refused (or, in no known format, passed over) and GD_OK returned, so
+ * that the next input is read; a failure that stops everything (the
+ * database, out of memory, a usage error) is returned as it is. */
+static int refuse(run_ctx *rc, const char *path, int code, int member, gd_error *err)
+{
+    if (code == GD_ERR_NOMEM || code == GD_ERR_USAGE || rc->fatal)
+        return code;
+    if (!err->source[0])
+        gd_url_redact(path, err->source, sizeof err->source);
+    if (code == GD_ERR_NOT_MINE || rc->undetected) {
+        gd_ingest_report rep = {.source = err->source, .not_capture = err->msg, .member = member};
+        if (rc->fn)
+            rc->fn(rc->ctx, &rep);
+    } else {
+        gd_ingest_report rep = {.source = err->source, .refused = err, .member = member,
+                                .refusal = code == GD_ERR_IO ? "unreadable" : "broken or unsupported data"};
+        if (rc->fn)
+            rc->fn(rc->ctx, &rep);
+    }
+    rc->undetected = 0;
+    gd_error_clear(err);
+    return GD_OK;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -294,7 +364,7 @@ static int is_db_file(const run_ctx *rc, const struct stat *st)
 /* Tells fn about a folder member passed over (never silent). */
 static void passed_over(const run_ctx *rc, const char *path, const char *why)
 {
-    gd_ingest_report rep = {.source = path, .not_capture = why};
+    gd_ingest_report rep = {.source = path, .not_capture = why, .member = rc->in_zip ? 2 : rc->in_folder > 0};
     if (rc->fn)
         rc->fn(rc->ctx, &rep);
 }
@@ -430,6 +500,86 @@ static int all_blockcanary(char **files, size_t n, gd_error *err)
     return 1;
 }
 
+/* A zip that is no bugreport, read as a folder of captures (issue 46). */
+typedef struct zip_walk {
+    run_ctx *rc;
+    const char *path;
+    size_t taken, looked;
+    char names[300];    /* the members looked at, for a refusal  */
+    size_t used;
+} zip_walk;
+
+static int zip_member(void *ctx, const char *name, gd_input *in, const char *why, gd_error *err)
+{
+    zip_walk *z = ctx;
+    run_ctx *rc = z->rc;
+    char clean[256], src[1024];
+    size_t k = 0;
+    for (; name[k] && k + 1 < sizeof clean; k++) /* an untrusted name: printable ASCII only */
+        clean[k] = (unsigned char)name[k] < 0x20 || (unsigned char)name[k] >= 0x7f ? '?' : name[k];
+    clean[k] = 0;
+    snprintf(src, sizeof src, "%.700s/%s", z->path, clean);
+    z->looked++;
+    if (z->used < sizeof z->names)
+        z->used += (size_t)snprintf(z->names + z->used, sizeof z->names - z->used, "%s%s",
+                                    z->used ? ", " : "", clean);
+    if (z->used >= sizeof z->names)
+        memcpy(z->names + sizeof z->names - 4, "...", 4);
+    int code;
+    if (!in) {
+        z->taken++;
+        code = gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", why);
+    } else {
+        size_t n;
+        int eof;
+        const unsigned char *h = gd_input_peek(in, &n, &eof, err);
+        if (h && n >= 4 && memcmp(h, "PK\3\4", 4) == 0) {
+            passed_over(rc, src, "a zip inside a zip (zips are read one level deep)");
+            return GD_OK;
+        }
+        code = ingest_input(rc, in, src, err);
+        if (code && rc->undetected) {
+            char what[512]; /* as for a folder's member: without the list tried */
+            snprintf(what, sizeof what, "%.*s", (int)strcspn(err->msg, "("), err->msg);
+            for (size_t e = strlen(what); e && what[e - 1] == ' ';)
+                what[--e] = 0;
+            passed_over(rc, src, what);
+            rc->undetected = 0;
+            gd_error_clear(err);
+            return GD_OK;
+        }
+        z->taken++;
+    }
+    if (code && !err->source[0])
+        snprintf(err->source, sizeof err->source, "%.500s", src);
+    if (code && rc->per_input)
+        code = refuse(rc, src, code, 1, err);
+    return code;
+}
+
+/* path, refused by the bugreport reader as no bugreport zip: each member
+ * that is a capture is read as if the zip were a folder; GD_ERR_NOT_MINE
+ * naming the members looked at when none is. */
+static int zip_as_folder(run_ctx *rc, const char *path, gd_error *err)
+{
+    zip_walk z = {.rc = rc, .path = path};
+    size_t usable0 = rc->usable;
+    gd_error_clear(err);
+    rc->in_folder++;
+    rc->in_zip++;
+    int code = gd_zip_each_member(path, &gd_bugreport_default_caps, zip_member, &z, err);
+    rc->in_zip--;
+    rc->in_folder--;
+    if (!code && !z.taken)
+        code = gd_error_set(err, GD_ERR_NOT_MINE, 0, 0,
+                            "not a bugreport zip, and no capture among its %zu member%s (%s)", z.looked,
+                            z.looked == 1 ? "" : "s", z.looked ? z.names : "no members");
+    else if (!code && rc->usable == usable0 && !rc->opts->keep_going && (!rc->per_input || rc->single))
+        code = gd_error_set(err, GD_ERR_DATA, 0, 0, "nothing usable in zip (%zu capture%s read, none with an event)",
+                            z.taken, z.taken == 1 ? "" : "s");
+    return code;
+}
+
 static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
 {
     gd_input *in = NULL;
@@ -510,12 +660,15 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
                 continue;
             }
             taken++;
+            if (code && rc->per_input)
+                code = refuse(rc, files[i], code, 1, err);
         }
         rc->in_folder--;
         if (!code && n && !taken)
             code = gd_error_set(err, GD_ERR_DATA, 0, 0, "no captures in folder (%zu file%s in no known format)",
                                 n, n == 1 ? "" : "s");
-        else if (!code && taken && rc->usable == usable0 && !rc->opts->keep_going)
+        else if (!code && taken && rc->usable == usable0 && !rc->opts->keep_going &&
+                 (!rc->per_input || rc->single))
             code = gd_error_set(err, GD_ERR_DATA, 0, 0,
                                 "nothing usable in folder (%zu capture%s read, none with an event)", taken,
                                 taken == 1 ? "" : "s");
@@ -528,6 +681,8 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
         return code;
     code = ingest_input(rc, in, strcmp(path, "-") == 0 ? "-" : path, err);
     gd_input_close(in);
+    if (code == GD_ERR_NOT_MINE && strcmp(path, "-") != 0 && !rc->opts->format)
+        code = zip_as_folder(rc, path, err);
     if (code && !err->source[0])
         snprintf(err->source, sizeof err->source, "%s", path);
     return code;
@@ -602,6 +757,23 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
             fn(ctx, &rep);
         }
     }
+    if (!rc.opts->strict) {
+        rc.per_input = 1;
+        rc.single = n == 1;
+        int journal = rc.single && journal_for_first_load(s, inputs, n);
+        for (size_t i = 0; i < n && !code; i++) {
+            err->source[0] = 0;
+            code = ingest_one(&rc, inputs[i], err);
+            if (code && !err->source[0])
+                gd_url_redact(inputs[i], err->source, sizeof err->source);
+            if (code && !rc.single)
+                code = refuse(&rc, inputs[i], code, 0, err);
+        }
+        gd_mapping_free(rc.mapping);
+        if (journal)
+            journal_back_to_wal(s);
+        return code;
+    }
     int journal = journal_for_first_load(s, inputs, n);
     if ((code = gd_store_begin(s, err))) {
         gd_mapping_free(rc.mapping);
@@ -623,4 +795,24 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
     if (journal)
         journal_back_to_wal(s);
     return code;
+}
+
+size_t gd_ingest_count_files(char *const *inputs, size_t n)
+{
+    run_ctx rc = {0};
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(inputs[i], "-") == 0 || stat(inputs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+            total++;
+            continue;
+        }
+        char **files = NULL;
+        size_t k = 0, cap = 0;
+        gd_error e = {0};
+        list_files(&rc, inputs[i], &files, &k, &cap, 1, &e);
+        total += k;
+        free_list(files, k);
+    }
+    return total;
 }

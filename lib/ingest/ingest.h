@@ -36,6 +36,10 @@ typedef struct gd_ingest_opts {
      * per cent of a JSONL ingest); zero: it is 0 and timings.read is the
      * whole read-and-write time */
     int timings;
+    /* nonzero: one transaction for every input, the first refused input
+     * fails the ingest and nothing is stored (`godeye ingest --strict`);
+     * zero: each input is its own transaction (see gd_ingest) */
+    int strict;
 } gd_ingest_opts;
 
 /* What one input became. */
@@ -59,11 +63,40 @@ typedef struct gd_ingest_report {
     const char *nothing_usable;  /* with keep_going: an input recognised as
                                   * `format` from which no event was taken,
                                   * passed over: the reason counts        */
+    const gd_error *refused;     /* not strict, an input refused (nothing of
+                                  * it stored): what godeye saw, with
+                                  * source and position; `refusal` says
+                                  * which kind; nothing else but `member`
+                                  * and `format` (when detected) is set    */
+    const char *refusal;         /* "broken or unsupported data" or
+                                  * "unreadable"                           */
+    int member;                  /* 1 a folder's member, 2 a zip's         */
+    uint64_t bytes;              /* the input's size in bytes as read (a
+                                  * stored or duplicate trace)             */
+    const char *note;            /* what the trace is, when not what its
+                                  * format says: GD_INGEST_LOG_ONLY        */
 } gd_ingest_report;
+
+/* The note of a trace with no event but log lines: they are stored (as
+ * a bugreport's, bounded) as the context `godeye anr --context` and the
+ * report show. */
+#define GD_INGEST_LOG_ONLY "log lines only: context for anr --context and the report"
 
 typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
 
-/* Ingests every input in one transaction: all or nothing.  A folder is
+/* Ingests the inputs.  Not opts->strict: each input file (a folder's
+ * member, a zip's member read as a capture) is its own transaction,
+ * committed before fn hears of it; an input that is refused (broken or
+ * unsupported data, unreadable) leaves no row and is reported through fn
+ * with `refused` set, and the next input is read; an input in no known
+ * format is reported with not_capture set, one with nothing usable in it
+ * with nothing_usable set (both passed over).  Then the
+ * return is GD_OK, except when a single input was given: its refusal (a
+ * folder's own: empty, no capture in it) is returned as the error, as with
+ * opts->strict; and except
+ * for failures that stop everything (out of memory, a usage error, the
+ * mapping).  opts->strict: every input in one transaction: all or
+ * nothing, the first refusal is the error returned.  A folder is
  * one trace when all its files are BlockCanary logs (read in name order),
  * otherwise each file in it (recursively, sorted) is an input; there, a
  * file in no known format (a README beside the captures) is passed over
@@ -77,6 +110,10 @@ typedef void (*gd_ingest_report_fn)(void *ctx, const gd_ingest_report *r);
  * err->line/col the position, and the database is left as it was. */
 int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
               gd_ingest_report_fn fn, void *ctx, gd_error *err);
+
+/* How many files gd_ingest would read from inputs (a folder's regular
+ * files, recursively; anything else counts one): for a progress line. */
+size_t gd_ingest_count_files(char *const *inputs, size_t n);
 
 /* Reads one already opened input with a reader into a sink (no store):
  * detection as above.  For tools and tests. */

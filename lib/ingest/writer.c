@@ -105,6 +105,7 @@ struct gd_writer {
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
     gd_pairing pairing; /* Looper prints and dispatch events -> dispatch rows */
     long log_lines;  /* log_line rows written (#28) */
+    double log_min, log_max; /* their span (a trace of log lines only: its span) */
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
 };
 
@@ -515,6 +516,10 @@ static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
         return 0;
     }
     w->log_lines++;
+    if (!gd_has(w->log_min) || ev->ts < w->log_min)
+        w->log_min = ev->ts;
+    if (!gd_has(w->log_max) || ev->ts > w->log_max)
+        w->log_max = ev->ts;
     const gd_log_ev *u = &ev->u.log;
     sqlite3_stmt *st = w->st[ST_LOG];
     sqlite3_bind_int64(st, 1, w->trace);
@@ -671,6 +676,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     w->s = s;
     w->min_ts = w->max_ts = GD_NONE;
+    w->log_min = w->log_max = GD_NONE;
     w->last_thread_pid = w->last_thread_tid = INT64_MIN;
     gd_ti_meta_init(&w->meta);
     w->sink = (gd_sink){w, on_meta, on_event, on_skip};
@@ -741,6 +747,8 @@ void gd_writer_time_events(gd_writer *w, int on) { w->timed = on; }
 const gd_sink *gd_writer_sink(gd_writer *w) { return &w->sink; }
 
 long gd_writer_events(const gd_writer *w) { return w->events; }
+
+long gd_writer_log_lines(const gd_writer *w) { return w->log_lines; }
 
 void gd_writer_abort(gd_writer *w)
 {
@@ -937,6 +945,10 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     gd_ti_row row = {.id = w->trace, .source = w->source, .format = w->format, .hash = hash,
                      .default_clock = w->default_clock, .start_ms = w->min_ts, .end_ms = w->max_ts,
                      .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped};
+    if (!gd_has(row.start_ms)) { /* log lines only: the span they cover */
+        row.start_ms = w->log_min;
+        row.end_ms = w->log_max;
+    }
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);
@@ -959,5 +971,6 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     res->skipped = w->skipped;
     res->dispatches = nd;
     res->blocks = nb;
+    res->log_lines = w->log_lines;
     return GD_OK;
 }

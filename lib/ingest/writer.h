@@ -24,6 +24,7 @@ typedef struct gd_ingest_result {
     int64_t trace;
     int duplicate;      /* identical content was already ingested        */
     long events, skipped, dispatches, blocks;
+    long log_lines;     /* log_line rows kept (not events)               */
     gd_ingest_timings timings;  /* read is filled by gd_ingest            */
 } gd_ingest_result;
 
@@ -50,6 +51,8 @@ const gd_sink *gd_writer_sink(gd_writer *w);
  * and res->duplicate/res->trace name the existing trace. */
 /* Events taken so far (skipped ones not counted). */
 long gd_writer_events(const gd_writer *w);
+/* Log lines kept as rows so far (GD_EV_LOG: context, not events). */
+long gd_writer_log_lines(const gd_writer *w);
 int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err);
 /* Progress of gd_writer_finish's analysis: fn(ctx, done, total) with the
  * dispatches analysed for blocks so far and how many there are to analyse

@@ -1271,3 +1271,62 @@ static int gd_bugreport_read_zip(gd_input *in, const gd_bugreport_caps *caps, co
     }
     return read_opened(src, &ze, caps, sink, opts, err);
 }
+
+/* ==== a zip of captures, member by member (issue 46) ==== */
+
+int gd_zip_each_member(const char *path, const gd_bugreport_caps *caps, gd_zip_member_fn fn, void *ctx,
+                       gd_error *err)
+{
+    int ze = 0;
+    zip_t *za = zip_open(path, ZIP_RDONLY, &ze);
+    if (!za) {
+        zip_error_t e;
+        zip_error_init_with_code(&e, ze);
+        int rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "not a readable zip: %s", zip_error_strerror(&e));
+        zip_error_fini(&e);
+        return rc;
+    }
+    zip_int64_t ne = zip_get_num_entries(za, 0);
+    int rc = GD_OK;
+    if (ne < 0 || (uint64_t)ne > caps->members_max)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "zip with too many members (%lld, at most %llu)",
+                          (long long)ne, (unsigned long long)caps->members_max);
+    uint64_t total = 0;
+    for (zip_uint64_t i = 0; !rc && i < (zip_uint64_t)(ne > 0 ? ne : 0); i++) {
+        const char *name = zip_get_name(za, i, ZIP_FL_ENC_RAW);
+        size_t len = name ? strlen(name) : 0;
+        if (!len || name[len - 1] == '/')
+            continue; /* a folder */
+        zip_stat_t st;
+        const char *why = NULL;
+        if (zip_stat_index(za, i, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE) || !(st.valid & ZIP_STAT_COMP_SIZE))
+            why = "zip member without sizes";
+        else if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE)
+            why = "zip member encrypted";
+        else if (!(st.valid & ZIP_STAT_COMP_METHOD) || !zip_compression_method_supported(st.comp_method, 0))
+            why = "zip member compression unsupported";
+        else if (st.size > caps->member_max)
+            why = "zip member over the size cap";
+        else if (st.size > caps->total_max - (total < caps->total_max ? total : caps->total_max))
+            why = "zip member over the total size cap";
+        else if (st.size > caps->ratio_floor && st.size / (st.comp_size ? st.comp_size : 1) > caps->ratio_max)
+            why = "zip member over the compression ratio cap";
+        if (why) {
+            rc = fn(ctx, name, NULL, why, err);
+            continue;
+        }
+        zmember m = {.name = name, .declared = st.size, .comp = st.comp_size, .caps = caps, .total = &total};
+        if (!(m.zf = zip_fopen_index(za, i, 0))) {
+            rc = fn(ctx, name, NULL, "zip member unreadable", err);
+            continue;
+        }
+        gd_input *in = NULL;
+        rc = gd_input_open_pull(&in, member_pull, &m, err);
+        if (!rc)
+            rc = fn(ctx, name, in, NULL, err);
+        gd_input_close(in);
+        zip_fclose(m.zf);
+    }
+    zip_discard(za);
+    return rc;
+}

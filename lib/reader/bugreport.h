@@ -29,6 +29,19 @@ extern const gd_bugreport_caps gd_bugreport_default_caps;
  * titles of ignored sections, the ANR files a "VM TRACES" section read. */
 typedef struct gd_br gd_br;
 
+/* A zip that is no bugreport, read as a folder (issue 46): fn is called
+ * once per member that is a file (in the zip's order), with `in` streaming
+ * it, or with in NULL and `why` saying why the member is not read (encrypted,
+ * compression unsupported, over caps' size or ratio caps; a member that
+ * inflates past them while read fails its fn with the reason).  The zip is
+ * opened from the regular file `path` and never written out; member names
+ * are only compared and quoted.  GD_OK, fn's first non-zero code (which
+ * stops the walk), or GD_ERR_DATA when the zip cannot be read or holds more
+ * than caps->members_max entries. */
+typedef int (*gd_zip_member_fn)(void *ctx, const char *name, gd_input *in, const char *why, gd_error *err);
+int gd_zip_each_member(const char *path, const gd_bugreport_caps *caps, gd_zip_member_fn fn, void *ctx,
+                       gd_error *err);
+
 /* Reads a bugreport zip held in memory, with the given caps (tests,
  * fuzzers).  Same contract as the reader's read. */
 int gd_bugreport_read_zip_mem(const void *data, size_t n, const gd_bugreport_caps *caps,

@@ -4,7 +4,14 @@
  *   - JSON Array Format: `[ {event}, ... ]` (the closing `]` may be missing,
  *     as the format allows for traces cut short);
  *   - JSON Object Format: `{"traceEvents":[...], ...}` with keys in any
- *     order; other keys ("metadata", "stackFrames", "samples"...) are skipped.
+ *     order; other keys ("metadata", "stackFrames", "samples"...) are skipped;
+ *   - catapult's JSON form of a systrace (issue 46): the same object with
+ *     "systemTraceEvents", the atrace/ftrace text as one JSON string, read
+ *     by the systrace reader into the same trace (as catapult's own parser
+ *     reads both); the text is one JSON element, so at most 8 MiB; its
+ *     times are the kernel's monotonic clock, the traceEvents' their own
+ *     (no clock-sync alignment).  A string of no text, or another JSON
+ *     type (catapult's tests hold [] there), is skipped.
  * traceEvents is streamed element by element (lib/io/jsonstream.h).
  *
  * Which slices are dispatches: Android main-looper messages as Chromium's
@@ -45,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/input.h"
 #include "io/jsonstream.h"
 #include "reader.h"
 #include "core/util.h"
@@ -332,10 +340,40 @@ static int read_events(cctx *c, gd_jstream *js, int lenient)
     return r < 0 ? (c->err->code ? c->err->code : GD_ERR_DATA) : 0;
 }
 
-static int read_object(cctx *c, gd_jstream *js)
+/* The systrace reader (systrace.c): systemTraceEvents' text goes through it. */
+extern const gd_reader gd_reader_systrace;
+
+/* systemTraceEvents: a string of atrace/ftrace text, read as systrace. */
+static int read_system_trace(cctx *c, gd_jstream *js, const gd_read_opts *opts)
+{
+    if (gd_jstream_peek(js, c->err) != '"')
+        return gd_jstream_skip(js, c->err) ? (c->err->code ? c->err->code : GD_ERR_DATA) : 0;
+    long line, col;
+    json_t *v = gd_jstream_value(js, &line, &col, c->err);
+    if (!v)
+        return c->err->code ? c->err->code : GD_ERR_DATA;
+    int rc = 0;
+    size_t n = json_string_length(v);
+    if (n) {
+        gd_input *in = NULL;
+        if (!(rc = gd_input_open_mem(&in, json_string_value(v), n, c->err))) {
+            rc = gd_reader_systrace.read(in, c->sink, opts, c->err);
+            if (rc && c->err->line) /* a line of the text, inside the string */
+                snprintf(c->err->msg + strlen(c->err->msg), sizeof c->err->msg - strlen(c->err->msg),
+                         " (line %ld of systemTraceEvents)", c->err->line);
+            if (rc)
+                c->err->line = line, c->err->col = col;
+        }
+        gd_input_close(in);
+    }
+    json_decref(v);
+    return rc;
+}
+
+static int read_object(cctx *c, gd_jstream *js, const gd_read_opts *opts)
 {
     const char *key;
-    int r, seen = 0;
+    int r, seen = 0, sys = 0;
     while ((r = gd_jstream_next_key(js, &key, c->err)) == 1) {
         if (strcmp(key, "traceEvents") == 0 && !seen) {
             seen = 1;
@@ -347,20 +385,25 @@ static int read_object(cctx *c, gd_jstream *js)
             int rc = read_events(c, js, 0);
             if (rc)
                 return rc;
+        } else if (strcmp(key, "systemTraceEvents") == 0 && !sys) {
+            sys = 1;
+            int rc = read_system_trace(c, js, opts);
+            if (rc)
+                return rc;
         } else if (gd_jstream_skip(js, c->err)) {
             return c->err->code ? c->err->code : GD_ERR_DATA;
         }
     }
     if (r < 0)
         return c->err->code ? c->err->code : GD_ERR_DATA;
-    if (!seen)
-        return gd_error_set(c->err, GD_ERR_DATA, 1, 1, "no 'traceEvents' array in the trace object");
+    if (!seen && !sys)
+        return gd_error_set(c->err, GD_ERR_DATA, 1, 1,
+                            "no 'traceEvents' array (nor 'systemTraceEvents') in the trace object");
     return 0;
 }
 
 static int read_chrome(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
-    (void)opts;
     cctx c;
     memset(&c, 0, sizeof c);
     c.sink = sink;
@@ -373,7 +416,7 @@ static int read_chrome(gd_input *in, const gd_sink *sink, const gd_read_opts *op
     if (t == '[') {
         rc = gd_jstream_enter(js, err) ? GD_ERR_DATA : read_events(&c, js, 1);
     } else if (t == '{') {
-        rc = gd_jstream_enter(js, err) ? GD_ERR_DATA : read_object(&c, js);
+        rc = gd_jstream_enter(js, err) ? GD_ERR_DATA : read_object(&c, js, opts);
         if (!rc && gd_jstream_expect_end(js, err))
             rc = GD_ERR_DATA;
     } else if (t < 0) {
@@ -422,7 +465,7 @@ static int probe(const unsigned char *h, size_t n, int eof)
             return 90;
         return 0;
     }
-    if (h[i] == '{' && has_key(h, n, i, "traceEvents"))
+    if (h[i] == '{' && (has_key(h, n, i, "traceEvents") || has_key(h, n, i, "systemTraceEvents")))
         return 90;
     return 0;
 }

@@ -152,7 +152,7 @@ static int probe_text(const char *h, size_t n, int eof)
             continue;
         lc_line l;
         int lay = gd_lc_parse_line(s, len, &l);
-        if (lay == LC_BEGINNING) {
+        if (lay == LC_BEGINNING || lay == LC_STUDIO_PROCESS) {
             hint = 1;
             continue;
         }
@@ -344,6 +344,24 @@ static int handle(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     return GD_OTHER_RULE;
 }
 
+/* The app of an Android Studio copy: the first package it names (its
+ * package column, a PROCESS STARTED line), "?" and "system_process" not
+ * being an app.  0 or the sink's error. */
+static int lc_studio_app(lc_ctx *c, const lc_line *l, gd_error *err)
+{
+    if (c->app_told || !l->pkg || !l->pkg_len || l->pkg_len >= 256 || memchr(l->pkg, '?', l->pkg_len) ||
+        (l->pkg_len == 14 && memcmp(l->pkg, "system_process", 14) == 0) || !memchr(l->pkg, '.', l->pkg_len))
+        return 0;
+    char app[256];
+    memcpy(app, l->pkg, l->pkg_len);
+    app[l->pkg_len] = 0;
+    c->app_told = 1;
+    gd_meta meta;
+    gd_meta_init(&meta);
+    meta.app = app;
+    return gd_sink_meta(c->sink, &meta, err);
+}
+
 static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
                        gd_error *err)
 {
@@ -379,6 +397,11 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         switch (gd_lc_parse_line(s, n, &l)) {
         case LC_BEGINNING:
             continue;
+        case LC_STUDIO_PROCESS:
+            gd_sink_skip(sink, GD_SKIP(IGNORED_LOGCAT_STUDIO_PROCESS_LINE), c->line, 1);
+            if (!(rc = lc_studio_app(c, &l, err)))
+                continue;
+            goto out;
         case LC_BRIEF:
             gd_sink_skip(sink, GD_SKIP(LOGCAT_BRIEF_LINE_WITHOUT_TIME), c->line, 1);
             continue;
@@ -396,7 +419,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
         double ts = gd_mdstamp_run_ms(&c->year, &l.st);
         if (c->year.resets != resets)
             gd_sink_skip(sink, REASON_CLOCK_RESET, c->line, 1);
-        if ((rc = lc_emit_log(c, &l, ts, err)))
+        if ((rc = lc_studio_app(c, &l, err)) || (rc = lc_emit_log(c, &l, ts, err)))
             break;
         rc = handle(c, &l, ts, err);
         if (rc == GD_OTHER_RULE && memmem(s, n, "tag[Trace_", 10)) {
@@ -412,6 +435,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
             rc = 0;
         }
     }
+out:
     if (!rc && r >= 0)
         rc = lc_anr_flush(c, err);
     gd_matrix_lines_free(matrix);

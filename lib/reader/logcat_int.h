@@ -10,7 +10,7 @@
 #include "reader/mdstamp.h"
 #include "core/scan.h"
 
-enum { LC_NONE = 0, LC_THREADTIME, LC_TIME, LC_BRIEF, LC_BEGINNING, LC_CONT };
+enum { LC_NONE = 0, LC_THREADTIME, LC_TIME, LC_BRIEF, LC_BEGINNING, LC_CONT, LC_STUDIO_PROCESS };
 
 
 typedef struct lc_line {
@@ -22,6 +22,9 @@ typedef struct lc_line {
     size_t tag_len; /* trailing padding removed */
     const char *msg;
     size_t msg_len;
+    const char *pkg;  /* Android Studio's package column (or of a PROCESS
+                       * STARTED/ENDED line), NULL when none            */
+    size_t pkg_len;
 } lc_line;
 /* an ActivityManager "ANR in" block being read (logcat.c) */
 typedef struct lc_anr {
@@ -48,6 +51,7 @@ typedef struct lc_ctx {
     lc_anr anr;
     /* the line kept as a log_line row (#28): NUL-terminated copies */
     char log_level[2], log_tag[128], log_msg[GD_LOG_MSG_MAX + 1];
+    int app_told;    /* an Android Studio package named the app        */
 } lc_ctx;
 
 int gd_lc_is_digit(char c);

@@ -129,6 +129,8 @@ static int parse_studio(const char *s, size_t i, size_t n, lc_line *l)
         const char *sp = memchr(s + i, ' ', n - i);
         if (!sp)
             return LC_NONE;
+        l->pkg = s + i + 1;
+        l->pkg_len = (size_t)(sp - l->pkg);
         i = (size_t)(sp - s) + 1;
         if (i + 2 > n || !is_level(s[i]) || s[i + 1] != '/')
             return LC_NONE;
@@ -156,6 +158,10 @@ static int parse_studio(const char *s, size_t i, size_t n, lc_line *l)
     while (t > a && s[t - 1] != ' ')
         t--;
     set_tag(l, s + a, t > a ? t - a : b - a);
+    if (t > a) {
+        l->pkg = s + t;
+        l->pkg_len = b - t;
+    }
     size_t m = j + 2;
     if (m < n)
         m++;
@@ -174,6 +180,21 @@ int gd_lc_parse_line(const char *s, size_t n, lc_line *l)
         return l->layout = LC_BEGINNING;
     if (n && (s[0] == ' ' || s[0] == '\t'))
         return l->layout = LC_CONT;
+    /* Android Studio: "------ PROCESS STARTED (PID) for package PKG ------"
+     * (28 dashes each side; ENDED likewise) */
+    size_t d = 0;
+    while (d < n && s[d] == '-')
+        d++;
+    if (d >= 4 && (gd_starts_n(s + d, n - d, " PROCESS STARTED (") || gd_starts_n(s + d, n - d, " PROCESS ENDED ("))) {
+        const char *f = memmem(s, n, " for package ", 13);
+        const char *o = memchr(s, '(', n);
+        if (!f || !o)
+            return LC_NONE;
+        gd_lc_parse_int(o + 1, (size_t)(s + n - o - 1), &l->pid);
+        l->pkg = f + 13;
+        l->pkg_len = gd_lc_word_len(l->pkg, (size_t)(s + n - l->pkg));
+        return l->layout = LC_STUDIO_PROCESS;
+    }
     size_t i = gd_mdstamp_parse(s, n, 1, &l->st);
     if (!i) {
         if (parse_level_tag_pid(s, n, l) == 0)

@@ -158,7 +158,7 @@ START_TEST(errors)
     gd_collected c;
     gd_test_read_mem(&gd_reader_chrome, noev, sizeof noev - 1, NULL, &c);
     ck_assert_int_eq(c.rc, GD_ERR_DATA);
-    ck_assert_str_eq(c.err.msg, "no 'traceEvents' array in the trace object");
+    ck_assert_str_eq(c.err.msg, "no 'traceEvents' array (nor 'systemTraceEvents') in the trace object");
     gd_collected_free(&c);
 
     static const char notarr[] = "{\"traceEvents\":{}}";
