@@ -923,6 +923,7 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if ((rc = fill_pids(w, err)))
         return rc;
     if ((rc = gd_binder_from_slices(w->s, w->trace, err)) ||
+        (rc = gd_binder_outermost(w->s, w->trace, err)) || /* #53 */
         (rc = gd_binder_name_aidl(w->s, w->trace, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
