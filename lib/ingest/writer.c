@@ -416,6 +416,8 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         sqlite3_stmt *q = gd_store_cached(w->s,
                                           "SELECT id, kind FROM startup WHERE trace = ?1 AND app IS ?2"
                                           " AND activity IS ?3 AND total_ms = ?4 AND abs(ts_ms - ?5) <= 1000"
+                                          /* a range of startup_trace: not every launch (#53) */
+                                          " AND ts_ms BETWEEN ?5 - 1001 AND ?5 + 1001"
                                           " AND (kind IS ?6 OR kind IS NULL OR ?6 IS NULL) LIMIT 1",
                                           err);
         if (!q)
