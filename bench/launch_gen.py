@@ -3,9 +3,9 @@
 (#53 item 5): K x LAUNCHES launches of one app (system_server's async
 "launching: PKG" slice, its "Start proc: PKG", the app's bindApplication,
 activityStart, activityResume, frames, a reportFullyDrawn every other
-launch, RenderThread DrawFrames, a broadcast), each followed by 20 frames
-of the running app and the main thread switched in and out (thread
-states), so that every launch's phases are looked up among ever more
+launch, RenderThread DrawFrames, a broadcast, installd running beside
+it), each followed by 20 frames of the running app and the main thread
+switched in and out (thread states), so that every launch's phases are looked up among ever more
 slices and states of the trace.
 
 Usage: launch_gen.py OUT K [--launches N]
@@ -17,9 +17,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from perfetto_gen import field, print_ev, switch_ev, uint  # noqa: E402
 
-APP, RT, SS = 4242, 4260, 1000
+APP, RT, SS, INSTALLD = 4242, 4260, 1000, 800
 PKG = "com.bench.app"
-NAMES = {0: b"swapper/0", APP: b"com.bench.app", RT: b"RenderThread", SS: b"system_server"}
+NAMES = {0: b"swapper/0", APP: b"com.bench.app", RT: b"RenderThread", SS: b"system_server", INSTALLD: b"installd"}
 
 
 def main():
@@ -31,6 +31,7 @@ def main():
     tree = field(1, uint(1, APP) + field(3, PKG.encode()))
     tree += field(2, uint(1, RT) + field(2, b"RenderThread") + uint(3, APP))
     tree += field(1, uint(1, SS) + field(3, b"system_server"))
+    tree += field(1, uint(1, INSTALLD) + field(3, b"/system/bin/installd"))
     out = bytearray(field(1, field(2, tree) + uint(8, 1)))
     ms = 1_000_000
     t = 10_000 * ms
@@ -61,6 +62,10 @@ def main():
             sl(t + 265 * ms + f * 12 * ms, RT, "DrawFrame", 5 * ms)
         evs.sort(key=lambda e: e[0])
         out += field(1, field(1, uint(1, 0) + b"".join(e for _, e in evs)) + uint(10, 1))
+        # installd beside the launch, on CPU 1: in and out every 25 ms
+        cpu1 = b"".join(switch_ev(t + i * ms, INSTALLD if i % 50 else 0, 1, 0 if i % 50 else INSTALLD, NAMES)
+                        for i in range(0, 300, 25))
+        out += field(1, field(1, uint(1, 1) + cpu1) + uint(10, 1))
         t += 1200 * ms
     open(a.out, "wb").write(out)
 

@@ -164,9 +164,14 @@ static int beside(gd_store *st, const launch *l, const char *phase, const char *
     const char *sql =
         slices ? "SELECT min(ts)" BESIDE_COLS(BESIDE_SLICES) " FROM temp.startup_sl"
                  " WHERE kind = 'bcast' AND name GLOB ?4 AND ts >= ?2 AND ts <= ?3"
-               : "SELECT min(max(s.ts_ms, ?2))" BESIDE_COLS(BESIDE_STATES) " FROM thread_state s WHERE s.trace = ?1"
-                 " AND s.state = 'Running' AND s.ts_ms < ?3 AND (s.dur_ms IS NULL OR s.ts_ms + s.dur_ms > ?2)"
-                 " AND s.tid IN (SELECT tid FROM thread WHERE trace = ?1 AND name GLOB ?4)";
+               /* a thread's states follow each other: from the last one
+                * begun at or before the start (thread_state_at, #53) */
+               : "SELECT min(max(s.ts_ms, ?2))" BESIDE_COLS(BESIDE_STATES)
+                 " FROM (SELECT DISTINCT tid FROM thread WHERE trace = ?1 AND name GLOB ?4 ORDER BY tid) t"
+                 " CROSS JOIN thread_state s ON s.trace = ?1 AND s.tid = t.tid"
+                 " WHERE s.state = 'Running' AND s.ts_ms < ?3 AND (s.dur_ms IS NULL OR s.ts_ms + s.dur_ms > ?2)"
+                 " AND s.ts_ms >= coalesce((SELECT max(s2.ts_ms) FROM thread_state s2 WHERE s2.trace = ?1"
+                 " AND s2.tid = t.tid AND s2.ts_ms <= ?2), ?2)";
     sqlite3_stmt *q = gd_store_prepare(st, sql, err);
     if (!q)
         return err->code;
