@@ -151,6 +151,7 @@ echo "$INPUTS" | while IFS='|' read -r fmt rel; do
     for k in 1 4 16; do
         in="$TMP/x$k-$base"
         make "$src" $((k * m)) "$in"
+        [ "$k" != 1 ] || sz1=$(du -k "$in" | cut -f1) # a generated row's size: its 1x input's
         rm -f "$TMP/g.db"*
         if ! GODEYE_DB="$TMP/g.db" /usr/bin/time -v -o "$TMP/time" "$GODEYE" ingest --no-progress --format json "$in" >"$TMP/out" 2>"$TMP/err"; then
             line="$line fail"
@@ -162,7 +163,7 @@ echo "$INPUTS" | while IFS='|' read -r fmt rel; do
         line="$line $ev $cpu $rss"
         rm -f "$in"
     done
-    case $src in %*) sz=0 ;; *) sz=$(du -k "$src" | cut -f1) ;; esac
+    case $src in %*) sz=${sz1:-0} ;; *) sz=$(du -k "$src" | cut -f1) ;; esac
     echo "$line" | awk -v fmt="$fmt" -v rel="$rel" -v m="$m" -v sz="$sz" '
         NF < 9 { printf "| %s | %s | ingest failed |  |  |  |  |  |  |\n", fmt, rel; next }
         { c1 = ($2 > 0.001 ? $2 : 0.001)
