@@ -12,6 +12,11 @@
 # read; the text reader it wraps is measured.)  Runs in about 2-3 minutes
 # on the project's 2-core VM.
 #
+# Rows whose input starts with "%" are generated (#53): "%GEN ARGS" runs
+# bench/GEN OUT K ARGS, K copies' worth of the generator's unit (no corpus
+# file): the CPU profiles (deep callstacks sampled many times), launches
+# (startup breakdown) and binder calls (binder time per block).
+#
 # usage: bench/growth.sh [GODEYE] [CORPUS]   (default build/cli/godeye ../shared/corpus)
 #        GROWTH_ONLY='godeye jsonl' bench/growth.sh   (only the readers whose name matches, grep -E)
 set -eu
@@ -33,10 +38,24 @@ uiautomator|uiautomator/androidmcp_window_dump.xml
 bugreport|bugreport/chkbugreport_bugreport_hybriddeadlock.txt
 art|art_method_trace/easternhong_methodtrace_test.trace
 matrix|matrix/hero0812_temp.json
-godeye jsonl|@examples/shop.jsonl"
+godeye jsonl|@examples/shop.jsonl
+perfetto streaming profile|%profile_gen.py
+perfetto perf samples|%profile_gen.py --perf
+perfetto launches|%launch_gen.py
+perfetto binder|%binder_gen.py"
 
-# make IN K OUT: IN repeated K times as one input of the same format
+# make IN K OUT: IN repeated K times as one input of the same format;
+# IN "%GEN ARGS": bench/GEN OUT K ARGS
 make() {
+    case $1 in
+    %*)
+        gen=$(echo "${1#%}" | cut -d' ' -f1)
+        args=$(echo "${1#%}" | cut -s -d' ' -f2-)
+        # shellcheck disable=SC2086 # ARGS are words
+        python3 "$(dirname "$0")/$gen" "$3" "$2" $args
+        return
+        ;;
+    esac
     python3 - "$1" "$2" "$3" <<'PY'
 import gzip, json, sys
 src, k, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -119,9 +138,9 @@ printf '| reader | 1x input | events 1x / 4x / 16x | CPU s 1x | CPU 4x/1x | CPU 
 printf '|---|---|---|---|---|---|---|---|---|\n'
 echo "$INPUTS" | while IFS='|' read -r fmt rel; do
     [ -z "${GROWTH_ONLY:-}" ] || echo "$fmt" | grep -Eq -- "$GROWTH_ONLY" || continue
-    case $rel in @*) src="$(dirname "$0")/../${rel#@}" ;; *) src="$CORPUS/$rel" ;; esac
-    [ -f "$src" ] || { printf '| %s | %s absent | - | - | - | - | - | - | - |\n' "$fmt" "$rel"; continue; }
-    base=$(basename "$rel" .gz)
+    case $rel in @*) src="$(dirname "$0")/../${rel#@}" ;; %*) src=$rel ;; *) src="$CORPUS/$rel" ;; esac
+    case $src in %*) ;; *) [ -f "$src" ] || { printf '| %s | %s absent | - | - | - | - | - | - | - |\n' "$fmt" "$rel"; continue; } ;; esac
+    base=$(basename "$(echo "$rel" | tr ' %' '__')" .gz)
     # m: copies in the 1x input (about 0.1 s of CPU; at most 48)
     make "$src" 1 "$TMP/probe-$base"
     rm -f "$TMP/g.db"*
@@ -132,6 +151,7 @@ echo "$INPUTS" | while IFS='|' read -r fmt rel; do
     for k in 1 4 16; do
         in="$TMP/x$k-$base"
         make "$src" $((k * m)) "$in"
+        [ "$k" != 1 ] || sz1=$(du -k "$in" | cut -f1) # a generated row's size: its 1x input's
         rm -f "$TMP/g.db"*
         if ! GODEYE_DB="$TMP/g.db" /usr/bin/time -v -o "$TMP/time" "$GODEYE" ingest --no-progress --format json "$in" >"$TMP/out" 2>"$TMP/err"; then
             line="$line fail"
@@ -143,7 +163,8 @@ echo "$INPUTS" | while IFS='|' read -r fmt rel; do
         line="$line $ev $cpu $rss"
         rm -f "$in"
     done
-    echo "$line" | awk -v fmt="$fmt" -v rel="$rel" -v m="$m" -v sz="$(du -k "$src" | cut -f1)" '
+    case $src in %*) sz=${sz1:-0} ;; *) sz=$(du -k "$src" | cut -f1) ;; esac
+    echo "$line" | awk -v fmt="$fmt" -v rel="$rel" -v m="$m" -v sz="$sz" '
         NF < 9 { printf "| %s | %s | ingest failed |  |  |  |  |  |  |\n", fmt, rel; next }
         { c1 = ($2 > 0.001 ? $2 : 0.001)
           printf "| %s | %s (%d KB) x %d | %d / %d / %d | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f |\n", fmt, rel, sz, m,

@@ -1,4 +1,4 @@
--- godeye.sql - the SQLite store, schema version 6 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 7 (PRAGMA user_version).
 -- An older database is brought up to date on its first write
 -- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
 -- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary
@@ -442,12 +442,16 @@ CREATE TABLE binder_txn (
                                         -- server thread's AIDL/HIDL slice while it served the call; NULL
   reply_status  TEXT,                   -- the failure the client got (binder_return): 'BR_FAILED_REPLY',
                                         -- 'BR_DEAD_REPLY', 'BR_FROZEN_REPLY', 'BR_TRANSACTION_PENDING_FROZEN'; NULL none
-  server_process TEXT                   -- the name the trace gives server_pid when the call ended (Perfetto's
+  server_process TEXT,                  -- the name the trace gives server_pid when the call ended (Perfetto's
                                         -- process name: its process tree's or descriptor's, else its main
                                         -- thread's); NULL unknown
+  outermost     INTEGER                 -- #53: a synchronous call with a reply: 1 when it ends after every
+                                        -- earlier such call of its client thread (by ts_ms, then id), 0 when it
+                                        -- ends within one (nested); NULL other calls (lib/sql/binder-outermost.sql)
 );
 CREATE INDEX binder_txn_client ON binder_txn (trace, client_tid, ts_ms);
 CREATE INDEX binder_txn_server ON binder_txn (trace, server_tid, server_ts_ms);
+CREATE INDEX binder_txn_outermost ON binder_txn (trace, client_tid, ts_ms) WHERE outermost = 1;
 
 -- #28: the log lines of a logcat, a bugreport's logs or Perfetto android_log
 -- packets, one row each: the first 200000 of a trace (the others are counted

@@ -4,7 +4,10 @@
 # (tests/fixtures/<reader>), its real captures (tests/corpus/files and
 # $GODEYE_CORPUS, default ../shared/corpus, when present;
 # gzip seeds decompressed, every seed cut to its first 64 KiB) and the
-# regression inputs tests/fixtures/regress/<reader>-*.  DIR/ingest gets all.
+# regression inputs tests/fixtures/regress/<reader>-*.  DIR/ingest gets all,
+# and so does DIR/analysis (ingest then top and report); the perfetto seeds
+# include generated CPU profiles, launches, binder calls and FrameTimeline
+# traces (#53).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-fuzz/seeds}
@@ -78,6 +81,31 @@ done
 for f in tests/fixtures/regress/ingest-*; do
   [ -f "$f" ] && cp "$f" "$out/ingest/"
 done
+# #53: the surface past the readers, generated small (no blob committed):
+# CPU profiles (streaming and perf samples of interned callstacks),
+# launches with their phase slices, binder calls, FrameTimeline frames;
+# the Perfetto reader's seeds, the ingest harness's and the analysis
+# harness's (ingest then top and report), which also gets every seed of
+# the ingest harness
+gen="$out/generated"
+mkdir -p "$gen"
+python3 bench/profile_gen.py "$gen/cpu-profile-streaming.pftrace" 1 --samples 60 --depth 24 --stacks 3
+python3 bench/profile_gen.py "$gen/cpu-profile-perf.pftrace" 1 --perf --samples 40 --depth 16 --stacks 2
+python3 bench/launch_gen.py "$gen/launches.pftrace" 1 --launches 3
+python3 bench/binder_gen.py "$gen/binder.pftrace" 1 --frames 4 --calls 3
+for f in tests/fixtures/perfetto/frame_timeline_*.json tests/fixtures/perfetto/android_doframe_depth.json; do
+  [ -f "$f" ] && python3 tests/perfetto/ftgen.py "$f" "$gen/$(basename "$f" .json).pftrace"
+done
+for f in tests/fixtures/perfetto_perf/*.textproto tests/fixtures/perfetto_diff/streaming_profile.textproto \
+         tests/fixtures/states/binder.textproto; do
+  [ -f "$f" ] && python3 tests/perfetto/pbtext.py "$f" "$gen/$(basename "$f" .textproto).pftrace"
+done
+for f in "$gen"/*; do
+  seed perfetto "$f"
+done
+rm -rf "$gen"
+mkdir -p "$out/analysis"
+cp "$out"/ingest/* "$out/analysis/"
 for d in "$out"/*/; do
   printf '%s: %s seeds\n' "$(basename "$d")" "$(ls "$d" | wc -l)"
 done

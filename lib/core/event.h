@@ -82,6 +82,9 @@ typedef struct gd_stack_ev {
     const char *state;   /* thread state (ANR dumps: "Blocked"...) or NULL */
     const char *source;  /* "perf_sample", "streaming_profile" (Perfetto CPU
                           * profiles) or NULL: the trace's format (#26)     */
+    uint64_t key;        /* 0, or a key the reader gives every event of the
+                          * same frames in one read, so that the writer
+                          * walks them once (#53)                            */
 } gd_stack_ev;
 
 /* Raw counters from /proc/stat's first line and /proc/<pid>/stat. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "binder_aidl_name_sql.h" /* GD_SQL_BINDER_AIDL_NAME: lib/sql/binder-aidl-name.sql */
+#include "binder_outermost_sql.h" /* GD_SQL_BINDER_OUTERMOST: lib/sql/binder-outermost.sql */
 
 /* The state's class: 0 running, 1 runnable, 2 sleeping, 3 uninterruptible, 4 other. */
 int gd_state_class(const char *st)
@@ -204,23 +205,37 @@ int gd_binder_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     out->server_pid = -1;
     if (!(end > start))
         return GD_OK;
-    /* calls are nested at most: those beginning inside, and the one
-     * (outermost) running at the start */
-    sqlite3_stmt *q = gd_store_cached(
-        s,
+    /* The calls running in the range, in time order: the accumulator
+     * counts each instant once, for the first call covering it.  Of those
+     * begun before the start only the outermost ones (binder_txn.outermost:
+     * each ends after every earlier call of the thread) can add time, those
+     * ending after the start: a suffix of the outermost calls, walked back
+     * from the start (binder_txn_outermost) to the last that ended by then.
+     * Then the calls begun inside (binder_txn_client).  So a block reads
+     * the calls that can count, not every earlier call of its thread (#53;
+     * nested calls add nothing: their time is their caller's). */
+    static const char *const sql[2] = {
         "SELECT ts_ms" BINDER_COLS(GD_COL_SQL) " FROM binder_txn"
-        " WHERE trace = ?1 AND client_tid = ?2"
-        " AND oneway = 0 AND dur_ms IS NOT NULL AND ts_ms < ?4 AND ts_ms + dur_ms > ?3"
-        " ORDER BY ts_ms",
-        err);
-    if (!q)
-        return err->code;
-    sqlite3_bind_int64(q, 1, trace);
-    sqlite3_bind_int64(q, 2, tid);
-    sqlite3_bind_double(q, 3, start);
-    sqlite3_bind_double(q, 4, end);
+        " WHERE trace = ?1 AND client_tid = ?2 AND outermost = 1 AND ts_ms < ?3"
+        " AND ts_ms >= coalesce((SELECT ts_ms FROM binder_txn WHERE trace = ?1 AND client_tid = ?2"
+        " AND outermost = 1 AND ts_ms < ?3 AND ts_ms + dur_ms <= ?3 ORDER BY ts_ms DESC LIMIT 1), -1e308)"
+        " AND ts_ms + dur_ms > ?3 ORDER BY ts_ms",
+        "SELECT ts_ms" BINDER_COLS(GD_COL_SQL) " FROM binder_txn"
+        " WHERE trace = ?1 AND client_tid = ?2 AND ts_ms >= ?3 AND ts_ms < ?4"
+        " AND oneway = 0 AND dur_ms IS NOT NULL AND ts_ms + dur_ms > ?3 ORDER BY ts_ms",
+    };
     binder_acc c = {.end = end, .covered_to = start, .out = out};
-    int rc = gd_store_each(s, q, binder_row, &c, err);
+    int rc = GD_OK;
+    for (int i = 0; i < 2 && !rc; i++) {
+        sqlite3_stmt *q = gd_store_cached(s, sql[i], err);
+        if (!q)
+            return err->code;
+        sqlite3_bind_int64(q, 1, trace);
+        sqlite3_bind_int64(q, 2, tid);
+        sqlite3_bind_double(q, 3, start);
+        sqlite3_bind_double(q, 4, end);
+        rc = gd_store_each(s, q, binder_row, &c, err);
+    }
     size_t np = c.np;
     binder_per *per = c.per;
     if (rc || !np)
@@ -579,6 +594,17 @@ int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json
     int rc = gd_store_each(s, q, lane_row, &c, err);
     if (!rc && c.n < max_n && lane_put(out, &c.n, max_n, c.a, c.b, c.k, min_ms))
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return rc;
+}
+
+int gd_binder_outermost(gd_store *s, int64_t trace, gd_error *err)
+{
+    sqlite3_stmt *u = gd_store_cached(s, GD_SQL_BINDER_OUTERMOST, err);
+    if (!u)
+        return err->code;
+    sqlite3_bind_int64(u, 1, trace);
+    int rc = sqlite3_step(u) == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database write");
+    gd_store_release(s, u);
     return rc;
 }
 

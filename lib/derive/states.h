@@ -139,6 +139,11 @@ int gd_binder_name_aidl(gd_store *s, int64_t trace, gd_error *err);
  * unknown without the kernel's events).  GD_OK or the store's error. */
 int gd_binder_from_slices(gd_store *s, int64_t trace, gd_error *err);
 
+/* Sets binder_txn.outermost for the calls of trace (lib/sql/binder-
+ * outermost.sql), once its calls are all written: gd_binder_in reads it.
+ * GD_OK or the store's error. */
+int gd_binder_outermost(gd_store *s, int64_t trace, gd_error *err);
+
 /* "IPackageManager::getPackageInfo" of "AIDL::java::IPackageManager::
  * getPackageInfo::server" (Perfetto's interface and method_name: the 3rd
  * and 4th "::" parts), or the name as it is when it has fewer parts. */

@@ -81,6 +81,7 @@ struct gd_writer {
     char *source, *format;
     sqlite3_stmt *st[ST__COUNT];
     gd_icache *frames, *callsites, *messages;
+    gd_icache *stacks; /* a reader's stack key -> its innermost callsite (#53) */
     /* every message text this ingest wrote, by its 64-bit hash: hash and row
      * id per slot, 4-way buckets (a newer text takes a slot), fixed size, so
      * memory stays flat; a hit is confirmed by the row's text (a primary-key
@@ -262,8 +263,10 @@ static int put_stack(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_stack_ev *s = &ev->u.stack;
     int64_t parent = 0;
+    /* frames the reader gave before under the same key: their callsite */
+    int known = s->key && gd_icache_get(w->stacks, &s->key, sizeof s->key, &parent);
     /* outermost first: frames[n-1] is the root */
-    for (size_t k = s->nframes; k-- > 0;) {
+    for (size_t k = known ? 0 : s->nframes; k-- > 0;) {
         const char *f = s->frames[k];
         if (!f)
             f = "?";
@@ -285,6 +288,8 @@ static int put_stack(gd_writer *w, const gd_event *ev, gd_error *err)
             return rc;
         parent = cid;
     }
+    if (s->key && !known)
+        gd_icache_put(w->stacks, &s->key, sizeof s->key, parent);
     sqlite3_stmt *st = w->st[ST_SAMPLE];
     sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_int64(st, 2, ev->pid);
@@ -418,6 +423,8 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         sqlite3_stmt *q = gd_store_cached(w->s,
                                           "SELECT id, kind FROM startup WHERE trace = ?1 AND app IS ?2"
                                           " AND activity IS ?3 AND total_ms = ?4 AND abs(ts_ms - ?5) <= 1000"
+                                          /* a range of startup_trace: not every launch (#53) */
+                                          " AND ts_ms BETWEEN ?5 - 1001 AND ?5 + 1001"
                                           " AND (kind IS ?6 OR kind IS NULL OR ?6 IS NULL) LIMIT 1",
                                           err);
         if (!q)
@@ -715,6 +722,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     w->frames = gd_icache_new(65536, 8 << 20);
     w->callsites = gd_icache_new(131072, 4 << 20);
     w->messages = gd_icache_new(16384, 4 << 20);
+    w->stacks = gd_icache_new(65536, 1 << 20);
     w->msg_seen = gd_big_calloc(GD_MSG_SEEN * sizeof *w->msg_seen); /* NULL: texts are not shared beyond the cache */
     w->views = gd_views_writer_new(s, err);
     if (!w->views) {
@@ -723,7 +731,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     }
     if ((rc = gd_mw_open(&w->methods, s, w->trace, err)))
         goto fail;
-    if (!w->frames || !w->callsites || !w->messages) {
+    if (!w->frames || !w->callsites || !w->messages || !w->stacks) {
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
         goto fail;
     }
@@ -773,6 +781,7 @@ void gd_writer_free(gd_writer *w)
     gd_pairing_close(&w->pairing);
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);
+    gd_icache_free(w->stacks);
     gd_icache_free(w->messages);
     gd_big_free(w->msg_seen, GD_MSG_SEEN * sizeof *w->msg_seen);
     gd_views_writer_free(w->views);
@@ -937,6 +946,7 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if ((rc = fill_pids(w, err)))
         return rc;
     if ((rc = gd_binder_from_slices(w->s, w->trace, err)) ||
+        (rc = gd_binder_outermost(w->s, w->trace, err)) || /* #53 */
         (rc = gd_binder_name_aidl(w->s, w->trace, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||

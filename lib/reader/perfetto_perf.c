@@ -32,9 +32,18 @@
  * Frames are named by profname.h's rule (Java "Class.method", native
  * "native:lib.so(symbol)").
  *
+ * Cost (#53): a callstack's frames are named once, when a sample first
+ * names it, and kept by callstack iid on its sequence; later samples of it
+ * reuse them (and carry the same stack key, so that the writer walks them
+ * once too).  A kept callstack is built again only when the sequence
+ * replaces an interned entry, or, for one that named an entry not (yet)
+ * interned, when the sequence interns anything: the frames are then the
+ * same as naming them anew at each sample.
+ *
  * Memory: the interned entries are counted in the reader's interned caps
  * (PF_MAX_INTERNED entries, PF_MAX_INTERNED_BYTES); one sample's frames
- * (PF_MAX_STACK frames). */
+ * (PF_MAX_STACK frames); the kept callstacks' texts, PF_MAX_BUILT_BYTES
+ * over all sequences (past it a sequence's kept callstacks are dropped). */
 #include "perfetto_int.h"
 #include "profname.h"
 #include "core/util.h"
@@ -42,6 +51,7 @@
 #define PF_MAX_STACK 1024
 #define PF_MAX_FRAME_TEXT 2048
 #define PF_MAX_PATH 1024
+#define PF_MAX_BUILT_BYTES ((size_t)64 << 20)
 
 /* A packet flagged SEQ_NEEDS_INCREMENTAL_STATE (sequence_flags 2) on a
  * sequence that dropped packets (previous_packet_dropped) since it last
@@ -52,8 +62,24 @@
 enum { K_FUNC = 5, K_FRAME = 6, K_STACK = 7, K_PATH = 17, K_MAPPING = 19 };
 enum { TB_DEFAULT = 0, TB_CPU_CLOCK, TB_OTHER };
 
+/* One callstack's frames, named once (#53): what emit needs for a sample. */
+enum { BUILT_OK, BUILT_FRAME_MISSING, BUILT_EMPTY };
+struct pf_built {
+    int status;          /* BUILT_*                                          */
+    int over;            /* more frame ids than PF_MAX_STACK                 */
+    int complete;        /* every entry it named was interned                */
+    uint64_t gen_any, gen_rep; /* the sequence's generations when built      */
+    uint64_t key;        /* the event's stack key                            */
+    size_t n, bytes;
+    const char **ptr;    /* n frame texts, innermost first, into text        */
+    char *text;
+};
+
 struct pf_perf_seq {
     gd_keytab t;         /* (iid, kind K_*) -> the string (names) or the message (the others) */
+    gd_keytab built;     /* (callstack iid, 0) -> struct pf_built            */
+    uint64_t gen_any;    /* bumped by every interned entry                   */
+    uint64_t gen_rep;    /* bumped by an entry that replaces another          */
     int tb;              /* TB_*: the timebase of the sequence's defaults */
     /* StreamingProfilePacket: the thread of the sequence's thread
      * descriptor and its time (MONOTONIC ns, advanced by every delta) */
@@ -63,11 +89,37 @@ struct pf_perf_seq {
 };
 
 struct pf_perf {
-    char *text;          /* one sample's frame texts, NUL-separated */
+    char *text;          /* one callstack's frame texts, NUL-separated, as named */
     size_t tlen, tcap;
-    const char **ptr;
-    size_t fcap;
+    uint64_t next_key;   /* the last stack key given                         */
+    size_t built_bytes;  /* kept callstacks, all sequences: <= PF_MAX_BUILT_BYTES */
 };
+
+static void built_drop(struct pf_built *b)
+{
+    if (!b)
+        return;
+    free(b->ptr);
+    free(b->text);
+    free(b);
+}
+
+/* Frees a kept callstack. */
+static void built_free(pctx *c, struct pf_built *b)
+{
+    if (b && c->perf)
+        c->perf->built_bytes -= b->bytes;
+    built_drop(b);
+}
+
+/* Drops the kept callstacks of q. */
+static void built_clear(pctx *c, struct pf_perf_seq *q)
+{
+    for (size_t i = 0; i < q->built.cap; i++)
+        if (q->built.t[i].used)
+            built_free(c, q->built.t[i].val);
+    gd_keytab_clear(&q->built);
+}
 
 void gd_pf_perf_seq_clear(pctx *c, pseq *s)
 {
@@ -81,6 +133,7 @@ void gd_pf_perf_seq_clear(pctx *c, pseq *s)
         }
     c->ninterned -= q->t.n;
     gd_keytab_clear(&q->t);
+    built_clear(c, q);
     free(q);
     s->perf = NULL;
 }
@@ -90,7 +143,6 @@ void gd_pf_perf_free(pctx *c)
     if (!c->perf)
         return;
     free(c->perf->text);
-    free(c->perf->ptr);
     free(c->perf);
     c->perf = NULL;
 }
@@ -131,9 +183,11 @@ static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *dat
         free(d);
         return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
     }
+    q->gen_any++;
     if (fresh)
         c->ninterned++;
     else {
+        q->gen_rep++; /* what a kept callstack named may have changed */
         c->interned_bytes -= e->len + 1;
         free(e->val);
     }
@@ -237,17 +291,21 @@ static size_t repeated(pb_cur m, uint32_t num, uint64_t *out, size_t cap, int *o
 
 /* The path of mapping `iid` ("/system/lib64/libc.so") into out; 0 when the
  * mapping is not interned (an empty path: out ""). */
-static int mapping_path(const pseq *s, uint64_t iid, char *out, size_t cap)
+static int mapping_path(const pseq *s, uint64_t iid, char *out, size_t cap, int *complete)
 {
     out[0] = 0;
     const gd_keytab_ent *e = find(s, K_MAPPING, iid);
-    if (!e)
+    if (!e) {
+        *complete = 0;
         return 0;
+    }
     uint64_t ids[32];
     int over;
     size_t n = repeated((pb_cur){((const uint8_t *)e->val), ((const uint8_t *)e->val) + e->len}, 7, ids, 32, &over), len = 0;
     for (size_t i = 0; i < n; i++) {
         const gd_keytab_ent *p = find(s, K_PATH, ids[i]);
+        if (!p)
+            *complete = 0;
         const char *part = p ? (const char *)p->val : "";
         int k = snprintf(out + len, cap - len, "/%s", part);
         if (k < 0 || (size_t)k >= cap - len)
@@ -258,12 +316,15 @@ static int mapping_path(const pseq *s, uint64_t iid, char *out, size_t cap)
 }
 
 /* The text of frame `iid` appended to the sample's frames; 0, 1 when the
- * frame is not interned, or an error code. */
-static int add_frame(pctx *c, const pseq *s, uint64_t iid)
+ * frame is not interned, or an error code.  *complete is cleared when an
+ * entry it names is not interned. */
+static int add_frame(pctx *c, const pseq *s, uint64_t iid, int *complete)
 {
     const gd_keytab_ent *e = find(s, K_FRAME, iid);
-    if (!e)
+    if (!e) {
+        *complete = 0;
         return 1;
+    }
     pb_cur m = {((const uint8_t *)e->val), ((const uint8_t *)e->val) + e->len};
     pb_field f;
     uint64_t fn = 0, map = 0, pc = 0;
@@ -279,8 +340,10 @@ static int add_frame(pctx *c, const pseq *s, uint64_t iid)
             pc = f.v, has_pc = 1;
     }
     const gd_keytab_ent *name = has_fn ? find(s, K_FUNC, fn) : NULL;
+    if (has_fn && !name)
+        *complete = 0;
     char path[PF_MAX_PATH], pcs[24], text[PF_MAX_FRAME_TEXT];
-    if (!mapping_path(s, map, path, sizeof path) || !path[0])
+    if (!mapping_path(s, map, path, sizeof path, complete) || !path[0])
         snprintf(path, sizeof path, "?"); /* a mapping without a path (a build id only) */
     size_t nsym = name ? name->len : 0;
     snprintf(pcs, sizeof pcs, "%llx", (unsigned long long)pc);
@@ -305,10 +368,86 @@ static const char *skip_reason(uint64_t r)
     }
 }
 
+/* Names the frames of callstack `cs` (its entry st) of sequence s into a
+ * new *out (status BUILT_*; its frames kept in c->perf->text until the
+ * next build).  0 or an error code. */
+static int build(pctx *c, pseq *s, uint64_t cs, const gd_keytab_ent *st, struct pf_built **out)
+{
+    (void)cs;
+    struct pf_perf *p = c->perf;
+    struct pf_perf_seq *q = s->perf;
+    uint64_t ids[PF_MAX_STACK];
+    int over, complete = 1;
+    size_t n = repeated((pb_cur){((const uint8_t *)st->val), ((const uint8_t *)st->val) + st->len}, 2, ids, PF_MAX_STACK, &over);
+    struct pf_built *b = calloc(1, sizeof *b);
+    if (!b)
+        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+    b->over = over;
+    b->gen_any = q->gen_any;
+    b->gen_rep = q->gen_rep;
+    b->bytes = sizeof *b;
+    b->status = n ? BUILT_OK : BUILT_EMPTY;
+    p->tlen = 0;
+    /* frame_ids are outermost first; events want innermost first */
+    for (size_t i = n; i-- > 0 && b->status == BUILT_OK;) {
+        int r = add_frame(c, s, ids[i], &complete);
+        if (r == 1)
+            b->status = BUILT_FRAME_MISSING;
+        else if (r) {
+            free(b);
+            return r;
+        }
+    }
+    b->complete = complete;
+    if (b->status == BUILT_OK) {
+        b->text = malloc(p->tlen);
+        b->ptr = malloc(n * sizeof *b->ptr);
+        if (!b->text || !b->ptr) {
+            free(b->text);
+            free(b->ptr);
+            free(b);
+            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        }
+        memcpy(b->text, p->text, p->tlen);
+        const char *t = b->text;
+        for (size_t i = 0; i < n; i++) {
+            b->ptr[i] = t;
+            t += strlen(t) + 1;
+        }
+        b->n = n;
+        b->key = ++p->next_key;
+        b->bytes += p->tlen + n * sizeof *b->ptr;
+    }
+    *out = b;
+    return 0;
+}
+
+/* Keeps b as callstack cs's frames on sequence s; 0 when not kept (over
+ * the cap, or out of memory for the table: the caller frees b). */
+static int keep(pctx *c, pseq *s, uint64_t cs, struct pf_built *b)
+{
+    struct pf_perf *p = c->perf;
+    struct pf_perf_seq *q = s->perf;
+    if (p->built_bytes + b->bytes > PF_MAX_BUILT_BYTES)
+        built_clear(c, q);
+    if (p->built_bytes + b->bytes > PF_MAX_BUILT_BYTES)
+        return 0;
+    int fresh;
+    gd_keytab_ent *e = gd_keytab_put(&q->built, cs, 0, &fresh);
+    if (!e)
+        return 0;
+    if (!fresh)
+        built_free(c, e->val);
+    e->val = b;
+    p->built_bytes += b->bytes;
+    return 1;
+}
+
 /* The stack sample of callstack `cs` of sequence s by pid/tid at BOOTTIME
  * ts, source `src`; a callstack not interned, empty or naming a frame not
- * interned is counted.  0 or an error code. */
-static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, int64_t tid,
+ * interned is counted.  The callstack's frames are named once (kept by
+ * iid, as long as what they name is unchanged).  0 or an error code. */
+static int emit(pctx *c, pseq *s, uint64_t cs, uint64_t ts, int64_t pid, int64_t tid,
                 const char *src)
 {
     const gd_keytab_ent *st = find(s, K_STACK, cs);
@@ -316,47 +455,42 @@ static int emit(pctx *c, const pseq *s, uint64_t cs, uint64_t ts, int64_t pid, i
         gd_pf_bad(c, GD_SKIP(PROFILE_SAMPLE_OF_A_CALLSTACK_NOT_INTERNED));
         return 0;
     }
-    uint64_t ids[PF_MAX_STACK];
-    int over;
-    size_t n = repeated((pb_cur){((const uint8_t *)st->val), ((const uint8_t *)st->val) + st->len}, 2, ids, PF_MAX_STACK, &over);
-    if (over)
-        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_PROFILE_SAMPLE_FRAMES_OVER_THE_PER), c->pkno, 0);
-    if (n == 0) {
-        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PROFILE_SAMPLE_WITH_AN), c->pkno, 0);
-        return 0;
-    }
     if (!c->perf && !(c->perf = calloc(1, sizeof *c->perf)))
         return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
-    struct pf_perf *p = c->perf;
-    p->tlen = 0;
-    /* frame_ids are outermost first; events want innermost first */
-    for (size_t i = n; i-- > 0;) {
-        int q = add_frame(c, s, ids[i]);
-        if (q == 1) {
-            gd_pf_bad(c, GD_SKIP(PROFILE_SAMPLE_OF_A_FRAME_NOT_INTERNED));
-            return 0;
-        }
-        if (q)
-            return q;
+    struct pf_perf_seq *q = s->perf; /* the callstack is interned: set */
+    gd_keytab_ent *e = gd_keytab_find(&q->built, cs, 0);
+    struct pf_built *b = e ? e->val : NULL;
+    if (b && (b->gen_rep != q->gen_rep || (!b->complete && b->gen_any != q->gen_any)))
+        b = NULL; /* what it named changed: named again */
+    int kept = 1, rc = 0;
+    if (!b) {
+        if ((rc = build(c, s, cs, st, &b)))
+            return rc;
+        kept = keep(c, s, cs, b);
     }
-    if (gd_grow((void **)&p->ptr, &p->fcap, n, sizeof *p->ptr, c->err))
-        return c->err->code ? c->err->code : GD_ERR_NOMEM;
-    const char *t = p->text;
-    for (size_t i = 0; i < n; i++) {
-        p->ptr[i] = t;
-        t += strlen(t) + 1;
+    if (b->over)
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_PROFILE_SAMPLE_FRAMES_OVER_THE_PER), c->pkno, 0);
+    if (b->status == BUILT_EMPTY)
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_PROFILE_SAMPLE_WITH_AN), c->pkno, 0);
+    else if (b->status == BUILT_FRAME_MISSING)
+        gd_pf_bad(c, GD_SKIP(PROFILE_SAMPLE_OF_A_FRAME_NOT_INTERNED));
+    else {
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_STACK);
+        ev.ts = (double)ts / 1e6;
+        ev.line = c->pkno;
+        ev.pid = pid;
+        ev.tid = tid;
+        ev.u.stack.frames = b->ptr;
+        ev.u.stack.nframes = b->n;
+        ev.u.stack.source = src;
+        ev.u.stack.key = kept ? b->key : 0;
+        c->perf_used++;
+        rc = gd_sink_event(c->sink, &ev, c->err);
     }
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_STACK);
-    ev.ts = (double)ts / 1e6;
-    ev.line = c->pkno;
-    ev.pid = pid;
-    ev.tid = tid;
-    ev.u.stack.frames = p->ptr;
-    ev.u.stack.nframes = n;
-    ev.u.stack.source = src;
-    c->perf_used++;
-    return gd_sink_event(c->sink, &ev, c->err);
+    if (!kept)
+        built_drop(b);
+    return rc;
 }
 
 int gd_pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts)

@@ -14,6 +14,8 @@
 #include "migrate_3_4_sql.h"
 #include "migrate_4_5_sql.h"
 #include "migrate_5_6_sql.h"
+#include "migrate_6_7_sql.h"
+#include "binder_outermost_sql.h"
 #include "schema_sql.h"
 #include "trace_exposure_sql.h"
 
@@ -161,7 +163,8 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
  * schemas/godeye.sql, which creates the newest version directly.  The SQL
  * is lib/sql/migrate-<i>-<i+1>.sql (the layout rule: lib/sql/README); the
  * 5 -> 6 step then fills trace.exposure_ms (lib/sql/trace-exposure.sql,
- * the rule's one home) for every trace. */
+ * the rule's one home) for every trace, the 6 -> 7 step binder_txn.outermost
+ * (lib/sql/binder-outermost.sql). */
 static const char *const migrations[] = {
     NULL, /* 0: no schema yet: the whole schema is created instead */
     GD_SQL_MIGRATE_1_2,
@@ -169,6 +172,7 @@ static const char *const migrations[] = {
     GD_SQL_MIGRATE_3_4,
     GD_SQL_MIGRATE_4_5,
     GD_SQL_MIGRATE_5_6 "\n" GD_SQL_TRACE_EXPOSURE ";",
+    GD_SQL_MIGRATE_6_7 "\n" GD_SQL_BINDER_OUTERMOST ";",
 };
 
 /* Brings a database of an older schema version up to this one, under the

@@ -738,6 +738,104 @@ START_TEST(perf_samples)
 }
 END_TEST
 
+/* #53: a sink keeping each stack event's key and innermost frame */
+typedef struct {
+    uint64_t key[16];
+    char inner[16][64];
+    size_t n;
+} key_sink;
+static int ks_meta(void *ctx, const gd_meta *m, gd_error *err)
+{
+    (void)ctx, (void)m, (void)err;
+    return 0;
+}
+static int ks_event(void *ctx, const gd_event *ev, gd_error *err)
+{
+    (void)err;
+    key_sink *k = ctx;
+    if (ev->kind == GD_EV_STACK && k->n < 16) {
+        k->key[k->n] = ev->u.stack.key;
+        snprintf(k->inner[k->n++], sizeof k->inner[0], "%s", ev->u.stack.frames[0]);
+    }
+    return 0;
+}
+static void ks_skip(void *ctx, const char *reason, long line, long col)
+{
+    (void)ctx, (void)reason, (void)line, (void)col;
+}
+
+/* A packet on sequence 7 interning function name iid -> text. */
+static void name_pkt(pb *t, uint64_t iid, const char *text)
+{
+    pb pk = {0}, d = {0};
+    u(&pk, 10, 7);
+    u(&pk, 13, 2);
+    istr(&d, 5, iid, text);
+    msg(&pk, 12, &d);
+    packet(t, &pk);
+}
+
+/* #53: a callstack's frames are named once and given one key while what
+ * they name stands; named again (a new key) when an entry they named is
+ * replaced, or, for frames that named an entry not interned, when the
+ * sequence interns more. */
+START_TEST(callstack_named_once)
+{
+    pb t = {0}, pk = {0}, d = {0}, m = {0}, cs = {0};
+    u(&pk, 10, 7);
+    u(&pk, 13, 1);
+    istr(&d, 17, 1, "libc.so");
+    u(&m, 1, 1);
+    u(&m, 7, 1);
+    msg(&d, 19, &m);
+    istr(&d, 5, 1, "read");
+    frame_ent(&d, 1, 1, 1);
+    frame_ent(&d, 2, 9, 1); /* function name 9: not interned yet */
+    u(&cs, 1, 5);
+    u(&cs, 2, 1);
+    msg(&d, 7, &cs);
+    u(&cs, 1, 6);
+    u(&cs, 2, 1);
+    u(&cs, 2, 2);
+    msg(&d, 7, &cs);
+    msg(&pk, 12, &d);
+    packet(&t, &pk);
+    perf_pkt(&t, 2000000000, 301, 5, 0);
+    perf_pkt(&t, 2001000000, 301, 5, 0);
+    perf_pkt(&t, 2002000000, 301, 6, 0);
+    perf_pkt(&t, 2003000000, 301, 6, 0);
+    name_pkt(&t, 9, "poll"); /* a new entry */
+    perf_pkt(&t, 2004000000, 301, 5, 0);
+    perf_pkt(&t, 2005000000, 301, 6, 0);
+    name_pkt(&t, 1, "write"); /* a replaced entry */
+    perf_pkt(&t, 2006000000, 301, 5, 0);
+    perf_pkt(&t, 2007000000, 301, 5, 0);
+
+    key_sink k = {0};
+    gd_sink sink = {&k, ks_meta, ks_event, ks_skip};
+    gd_read_opts opts = {0};
+    gd_input *in = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_input_open_mem(&in, t.b, t.n, &err), 0);
+    ck_assert_int_eq(gd_reader_perfetto.read(in, &sink, &opts, &err), 0);
+    gd_input_close(in);
+    ck_assert_uint_eq(k.n, 8);
+    ck_assert(k.key[0] != 0);
+    ck_assert(k.key[1] == k.key[0]); /* the same frames: named once */
+    ck_assert_str_eq(k.inner[0], "native:libc.so(read)");
+    ck_assert(k.key[2] != 0 && k.key[2] != k.key[0]);
+    ck_assert(k.key[3] == k.key[2]);
+    ck_assert_str_eq(k.inner[2], "native:libc.so(pc 10)");
+    ck_assert(k.key[4] == k.key[0]); /* named nothing missing: kept */
+    ck_assert(k.key[5] != k.key[2]); /* named function 9, missing then */
+    ck_assert_str_eq(k.inner[5], "native:libc.so(poll)");
+    ck_assert(k.key[6] != k.key[0]); /* function 1 replaced */
+    ck_assert_str_eq(k.inner[6], "native:libc.so(write)");
+    ck_assert(k.key[7] == k.key[6]);
+    free(t.b);
+}
+END_TEST
+
 START_TEST(nothing_usable_and_bad_input)
 {
     pb t = {0}, pk = {0}, cfg = {0};
@@ -817,6 +915,7 @@ int main(void)
     tcase_add_test(tc, clocks);
     tcase_add_test(tc, frame_timeline_and_compressed);
     tcase_add_test(tc, perf_samples);
+    tcase_add_test(tc, callstack_named_once);
     tcase_add_test(tc, nothing_usable_and_bad_input);
     tcase_add_test(tc, probe_scores);
     tcase_add_test(tc, corpus_jsbridge);

@@ -77,11 +77,86 @@ START_TEST(phases_by_launch)
 }
 END_TEST
 
+static int count_op(void *ctx)
+{
+    ++*(long *)ctx;
+    return 0;
+}
+
+/* SQLite virtual machine steps of deriving the phases of n launches of
+ * one app, each with its launch slices, 20 frames after it and thread
+ * states of its main thread; checks the phases of the last launch. */
+static long phase_steps(int n)
+{
+    char dir[64];
+    gd_store *s = open_db(dir, sizeof dir);
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_exec(s,
+                                   "BEGIN;"
+                                   "INSERT INTO trace (id, source, format, hash, short_ms, long_ms, anr_ms, ingested_at)"
+                                   " VALUES (1, 't', 'perfetto', 'h', 16, 100, 5000, 'now');"
+                                   "INSERT INTO thread (trace, pid, tid, name) VALUES (1, 7, 7, 'com.a'), (1, 7, 8, 'RenderThread');"
+                                   "INSERT INTO message (id, text) VALUES (1, 'Start proc: com.a'), (2, 'bindApplication'),"
+                                   " (3, 'activityStart'), (4, 'activityResume'), (5, 'Choreographer#doFrame'),"
+                                   " (6, 'reportFullyDrawn() for com.a'), (7, 'DrawFrame')",
+                                   &err),
+                     0);
+    for (int i = 0; i < n; i++) {
+        double t = 1000.0 * i;
+        char sql[1024];
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO startup (trace, app, kind, total_ms, source, ts_ms) VALUES (1, 'com.a', 'cold', 300, 'perfetto', %g);"
+                 "INSERT INTO dispatch (trace, pid, tid, start_ms, dur_ms, message) VALUES"
+                 " (1, 2, 2, %g, 20, 1), (1, 7, 7, %g, 50, 2), (1, 7, 7, %g, 30, 3), (1, 7, 7, %g, 10, 4),"
+                 " (1, 7, 7, %g, 40, 5), (1, 7, 7, %g, 2, 6), (1, 7, 8, %g, 20, 7);"
+                 "INSERT INTO thread_state (trace, pid, tid, ts_ms, dur_ms, state) VALUES"
+                 " (1, 7, 7, %g, 150, 'Running'), (1, 7, 7, %g, 150, 'S'), (1, 7, 7, %g, 700, 'R')",
+                 t + 300, t + 5, t + 40, t + 100, t + 140, t + 160, t + 250, t + 165, t, t + 150, t + 300);
+        ck_assert_int_eq(gd_store_exec(s, sql, &err), 0);
+        for (int f = 0; f < 20; f++) {
+            snprintf(sql, sizeof sql,
+                     "INSERT INTO dispatch (trace, pid, tid, start_ms, dur_ms, message) VALUES"
+                     " (1, 7, 7, %g, 8, 5), (1, 7, 8, %g, 5, 7)",
+                     t + 400 + f * 25, t + 405 + f * 25);
+            ck_assert_int_eq(gd_store_exec(s, sql, &err), 0);
+        }
+    }
+    ck_assert_int_eq(gd_store_exec(s, "COMMIT", &err), 0);
+    long ops = 0;
+    sqlite3_progress_handler(gd_store_db(s), 1, count_op, &ops);
+    ck_assert_int_eq(gd_derive_startup_phases(s, 1, &err), 0);
+    sqlite3_progress_handler(gd_store_db(s), 0, NULL, NULL);
+    char q[256];
+    snprintf(q, sizeof q, "SELECT count(*) FROM startup_phase p JOIN startup u ON u.id = p.startup WHERE u.ts_ms = %g", 1000.0 * (n - 1) + 300);
+    ck_assert_int_eq((int)one(s, q), 8); /* launch, before and start process, 4 main, fully drawn */
+    snprintf(q, sizeof q, "SELECT running_ms FROM startup_phase p JOIN startup u ON u.id = p.startup WHERE u.ts_ms = %g AND phase = 'launch'", 1000.0 * (n - 1) + 300);
+    ck_assert_double_eq_tol(one(s, q), 150, 1e-9);
+    snprintf(q, sizeof q, "SELECT ttfd_ms FROM startup WHERE ts_ms = %g", 1000.0 * (n - 1) + 300);
+    /* the first frame ending after reportFullyDrawn (+250) is +400, its DrawFrame +405..+410 */
+    ck_assert_double_eq_tol(one(s, q), 410, 1e-9);
+    gd_store_close(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    return ops;
+}
+
+/* #53: the work of the phases follows the launches and slices (4 times
+ * the launches: about 4 times the steps), where it grew with their square
+ * (each launch read every slice of the trace: about 16 times). */
+START_TEST(phases_work_is_linear)
+{
+    long a = phase_steps(40), b = phase_steps(160);
+    ck_assert_msg(b < 6 * a, "%ld steps for 160 launches, %ld for 40", b, a);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("startups");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, phases_by_launch);
+    tcase_add_test(tc, phases_work_is_linear);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
