@@ -1,4 +1,4 @@
--- godeye.sql - the SQLite store, schema version 6 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 7 (PRAGMA user_version).
 -- An older database is brought up to date on its first write
 -- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
 -- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary
@@ -318,11 +318,14 @@ CREATE TABLE startup (
   app      TEXT,                        -- package; NULL: the trace's app
   activity TEXT,                        -- launched activity or NULL
   kind     TEXT,                        -- cold, warm, hot or NULL (unknown)
-  total_ms REAL NOT NULL,               -- the whole launch
+  total_ms REAL NOT NULL,               -- the whole launch: intent to first frame (#51)
   wait_ms  REAL,                        -- am start -W WaitTime or NULL
   source   TEXT,                        -- logcat, am_start, matrix, perfetto...
   ts_ms    REAL,                        -- when it was reported, or NULL
-  ttfd_ms  REAL                         -- #27: time to full display (reportFullyDrawn), or NULL
+  ttfd_ms  REAL,                        -- #27: time to full display (reportFullyDrawn), or NULL
+  activity_ms REAL                      -- #51: the drawn activity's own time where the tool
+                                        -- prints it apart from the total (Displayed's first
+                                        -- figure, *_launch_time's this, ThisTime), or NULL
 );
 CREATE INDEX startup_trace ON startup (trace, ts_ms);
 

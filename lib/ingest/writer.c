@@ -58,8 +58,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
     "SELECT text FROM message WHERE id = ?",
     "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
-    "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms)"
-    " VALUES (?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms, activity_ms)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
     " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
@@ -386,8 +386,9 @@ static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
 /* One launch; a kind other than cold/warm/hot is stored as unknown.  A
  * launch reported twice (a bugreport's main and events buffers, logcat's
  * Displayed and *_activity_launch_time lines) is kept once: same app,
- * activity and duration within 1 s, kinds equal or one unknown (the known
- * one is kept), the second NOT_COUNTED. */
+ * activity and duration (the total) within 1 s, kinds equal or one unknown
+ * (the known one is kept, and so is an activity_ms only the second
+ * gives), the second NOT_COUNTED. */
 static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_startup_ev *u = &ev->u.startup;
@@ -407,9 +408,9 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         kind = NULL;
     }
     if (gd_has(ev->ts)) {
-        enum { SU_ID, SU_KIND }; /* the SELECT's two columns */
+        enum { SU_ID, SU_KIND, SU_OWN }; /* the SELECT's columns */
         sqlite3_stmt *q = gd_store_cached(w->s,
-                                          "SELECT id, kind FROM startup WHERE trace = ?1 AND app IS ?2"
+                                          "SELECT id, kind, activity_ms FROM startup WHERE trace = ?1 AND app IS ?2"
                                           " AND activity IS ?3 AND total_ms = ?4 AND abs(ts_ms - ?5) <= 1000"
                                           " AND (kind IS ?6 OR kind IS NULL OR ?6 IS NULL) LIMIT 1",
                                           err);
@@ -423,17 +424,21 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         gd_bind_text(q, 6, kind);
         int seen = sqlite3_step(q) == SQLITE_ROW;
         int64_t id = seen ? sqlite3_column_int64(q, SU_ID) : 0;
-        int fill = seen && kind && sqlite3_column_type(q, SU_KIND) == SQLITE_NULL;
+        int fill = seen && ((kind && sqlite3_column_type(q, SU_KIND) == SQLITE_NULL) ||
+                            (gd_has(u->activity_ms) && sqlite3_column_type(q, SU_OWN) == SQLITE_NULL));
         gd_store_release(w->s, q);
         if (seen) {
             count_reason(w, GD_SKIP(IGNORED_STARTUP_SAME_LAUNCH_TWICE), ev->line);
             if (!fill)
                 return NOT_COUNTED;
-            sqlite3_stmt *k = gd_store_cached(w->s, "UPDATE startup SET kind = ?1 WHERE id = ?2", err);
+            sqlite3_stmt *k = gd_store_cached(
+                w->s, "UPDATE startup SET kind = coalesce(kind, ?1), activity_ms = coalesce(activity_ms, ?3)"
+                      " WHERE id = ?2", err);
             if (!k)
                 return err->code;
             gd_bind_text(k, 1, kind);
             sqlite3_bind_int64(k, 2, id);
+            gd_bind_opt_double(k, 3, u->activity_ms);
             int rc = gd_store_step(w->s, k, err);
             gd_store_release(w->s, k);
             return rc ? rc : NOT_COUNTED;
@@ -449,6 +454,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_text(st, 7, u->source);
     gd_bind_opt_double(st, 8, ev->ts);
     gd_bind_opt_double(st, 9, u->ttfd_ms);
+    gd_bind_opt_double(st, 10, u->activity_ms);
     return gd_store_step(w->s, st, err);
 }
 

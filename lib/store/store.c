@@ -14,6 +14,7 @@
 #include "migrate_3_4_sql.h"
 #include "migrate_4_5_sql.h"
 #include "migrate_5_6_sql.h"
+#include "migrate_6_7_sql.h"
 #include "schema_sql.h"
 #include "trace_exposure_sql.h"
 
@@ -169,6 +170,7 @@ static const char *const migrations[] = {
     GD_SQL_MIGRATE_3_4,
     GD_SQL_MIGRATE_4_5,
     GD_SQL_MIGRATE_5_6 "\n" GD_SQL_TRACE_EXPOSURE ";",
+    GD_SQL_MIGRATE_6_7,
 };
 
 /* Brings a database of an older schema version up to this one, under the
