@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/span.h"
 #include "analysis/vitals.h"
 #include "core/bigmem.h"
 #include "core/icache.h"
@@ -92,6 +93,7 @@ struct gd_writer {
     const gd_trace_tags *tags;
     long events, skipped;
     double min_ts, max_ts;
+    gd_span span; /* #51: the dense span, of the events and log lines */
     int failed;
     int64_t last_thread_pid, last_thread_tid;
     int open;
@@ -505,11 +507,14 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
 }
 
 /* One log line as a row (#28): no event of the count, no thread, no part
- * of the trace's span; past GD_LOG_LINES_MAX lines counted, not kept. */
+ * of the trace's start..end (but of its dense span, #51); past
+ * GD_LOG_LINES_MAX lines counted, not kept. */
 static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     if (!gd_has(ev->ts) || gd_event_out_of_range(ev))
         return 0; /* the line's own rules counted it */
+    if (ev->ts > 0)
+        gd_span_add(&w->span, ev->ts, ev->ts);
     if (w->log_lines >= GD_LOG_LINES_MAX) {
         on_skip(w, GD_LOG_DROPPED, ev->line, 0);
         return 0;
@@ -636,6 +641,7 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             w->min_ts = ev->ts;
         if (!gd_has(w->max_ts) || end > w->max_ts)
             w->max_ts = end;
+        gd_span_add(&w->span, ev->ts, end);
     }
     int rc = note_thread(w, ev, err);
     if (rc)
@@ -665,6 +671,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     w->s = s;
     w->min_ts = w->max_ts = GD_NONE;
+    gd_span_init(&w->span);
     w->last_thread_pid = w->last_thread_tid = INT64_MIN;
     gd_ti_meta_init(&w->meta);
     w->sink = (gd_sink){w, on_meta, on_event, on_skip};
@@ -927,9 +934,13 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
         (rc = gd_derive_startup_phases(w->s, w->trace, err))) /* #27 */
         return rc;
+    gd_span_result dense = gd_span_finish(&w->span); /* #51 */
     gd_ti_row row = {.id = w->trace, .source = w->source, .format = w->format, .hash = hash,
                      .default_clock = w->default_clock, .start_ms = w->min_ts, .end_ms = w->max_ts,
-                     .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped};
+                     .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped,
+                     .span_start_ms = isnan(dense.start_ms) ? GD_NONE : dense.start_ms,
+                     .span_end_ms = isnan(dense.end_ms) ? GD_NONE : dense.end_ms,
+                     .left_clock = dense.left_clock, .left_lone = dense.left_lone};
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);

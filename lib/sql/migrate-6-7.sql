@@ -6,3 +6,13 @@
 -- activity's own figure, where the tool prints it apart, is kept beside it
 ALTER TABLE startup ADD COLUMN activity_ms REAL;
 -- end 6 -> 7 (#51)
+
+-- 6 -> 7 (#51): a trace's dense span (its times less a prefix before the
+-- clock was set and lone outliers; lib/analysis/span.h), what it left out,
+-- and the exposure taken from it (lib/sql/trace-exposure.sql, which
+-- store.c runs after this file; older rows have no dense span: NULL, and
+-- the statement gives them the exposure they had)
+ALTER TABLE trace ADD COLUMN span_start_ms REAL;
+ALTER TABLE trace ADD COLUMN span_end_ms REAL;
+ALTER TABLE trace ADD COLUMN span_left_out TEXT;
+-- end 6 -> 7 (#51)
