@@ -81,7 +81,9 @@ gd_span_result gd_span_finish(const gd_span *s)
             r.left_clock += c->n;
             continue;
         }
-        if (dense && i != main &&
+        const gd_span_cluster *m = &s->c[main];
+        double far = c->lo > m->hi ? c->lo - m->hi : m->lo - c->hi; /* from the main cluster */
+        if (dense && i != main && far > m->hi - m->lo &&
             (c->n <= GD_SPAN_LONE_MAX || (double)c->n < GD_SPAN_OUTLIER_SHARE * (double)total)) {
             r.left_lone += c->n;
             continue;

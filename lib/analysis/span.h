@@ -11,9 +11,11 @@
  *   - else a cluster other than the main one is left out when it lies
  *     before the main one and starts before the clock was set (before
  *     2000-01-01, or within the first hour of a 1 January: a phone's clock
- *     before the network set it, "01-01 00:00:54"), or when it is lone: at
- *     most GD_SPAN_LONE_MAX (2) events, or under GD_SPAN_OUTLIER_SHARE
- *     (1 %) of them (a 1 ms slice at t = 9e6 s beside a 9 s trace);
+ *     before the network set it, "01-01 00:00:54"), or when it is lone and
+ *     far: at most GD_SPAN_LONE_MAX (2) events, or under
+ *     GD_SPAN_OUTLIER_SHARE (1 %) of them, further from the main cluster
+ *     than the main cluster is long (a 1 ms slice at t = 9e6 s beside a
+ *     9 s trace);
  *   - the dense span is from the first kept time to the last kept end. */
 #ifndef GD_ANALYSIS_SPAN_H
 #define GD_ANALYSIS_SPAN_H
