@@ -75,23 +75,36 @@ gd_span_result gd_span_finish(const gd_span *s)
             main = i;
     }
     int dense = s->nc && 2 * s->c[main].n >= total; /* a dense part to keep */
+    /* a wall clock, that can be unset: the main cluster is past 2000 (a
+     * monotonic clock, time since boot, never is) */
+    int wall = s->nc && !clock_unset(s->c[main].lo) && s->c[main].lo >= 946684800000.0;
+    int why[GD_SPAN_MAX_CLUSTERS + 1]; /* 0 kept, 1 clock unset, 2 lone */
     for (size_t i = 0; i < s->nc; i++) {
-        const gd_span_cluster *c = &s->c[i];
-        if (dense && i < main && clock_unset(c->lo)) {
-            r.left_clock += c->n;
-            continue;
-        }
-        const gd_span_cluster *m = &s->c[main];
+        const gd_span_cluster *c = &s->c[i], *m = &s->c[main];
         double far = c->lo > m->hi ? c->lo - m->hi : m->lo - c->hi; /* from the main cluster */
-        if (dense && i != main && far > m->hi - m->lo &&
-            (c->n <= GD_SPAN_LONE_MAX || (double)c->n < GD_SPAN_OUTLIER_SHARE * (double)total)) {
-            r.left_lone += c->n;
+        why[i] = 0;
+        if (dense && wall && i < main && clock_unset(c->lo))
+            why[i] = 1;
+        else if (dense && i != main && far > m->hi - m->lo &&
+                 (c->n <= GD_SPAN_LONE_MAX || (double)c->n < GD_SPAN_OUTLIER_SHARE * (double)total))
+            why[i] = 2;
+        if (why[i])
             continue;
-        }
         if (isnan(r.start_ms) || c->lo < r.start_ms)
             r.start_ms = c->lo;
         if (isnan(r.end_ms) || c->hi > r.end_ms)
             r.end_ms = c->hi;
+    }
+    /* only what lies outside the kept span is left out: a lone cluster
+     * between kept ones is inside it all the same */
+    for (size_t i = 0; i < s->nc; i++) {
+        const gd_span_cluster *c = &s->c[i];
+        if (!why[i] || (c->lo >= r.start_ms && c->hi <= r.end_ms))
+            continue;
+        if (why[i] == 1)
+            r.left_clock += c->n;
+        else
+            r.left_lone += c->n;
     }
     return r;
 }

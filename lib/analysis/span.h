@@ -9,7 +9,9 @@
  *   - the main cluster holds the most events; when it holds under half of
  *     them the trace has no dense part and nothing is left out;
  *   - else a cluster other than the main one is left out when it lies
- *     before the main one and starts before the clock was set (before
+ *     before the main one, the main one is on a wall clock (past
+ *     2000-01-01, not in the first hour of a 1 January: never a monotonic
+ *     clock's time since boot), and it starts before the clock was set (before
  *     2000-01-01, or within the first hour of a 1 January: a phone's clock
  *     before the network set it, "01-01 00:00:54"), or when it is lone and
  *     far: at most GD_SPAN_LONE_MAX (2) events, or under

@@ -42,6 +42,15 @@ START_TEST(prefix_before_the_clock_was_set_is_left_out)
     r = gd_span_finish(&s);
     ck_assert_int_eq(r.left_clock, 5);
     ck_assert(r.start_ms == T0);
+    /* a monotonic clock (time since boot, gfxinfo): never "unset" */
+    gd_span_init(&s);
+    for (int k = 0; k < 34; k++)
+        gd_span_add(&s, 1e6 + k, 1e6 + k);
+    for (int k = 0; k < 700; k++)
+        gd_span_add(&s, 2.6e7 + k, 2.6e7 + k);
+    r = gd_span_finish(&s);
+    ck_assert_int_eq(r.left_clock + r.left_lone, 0);
+    ck_assert(r.start_ms == 1e6);
 }
 END_TEST
 
