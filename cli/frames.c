@@ -13,12 +13,9 @@ static const gd_column frame_columns[] = {
     {"source", "SOURCE", GD_COL_TEXT, 0, 1},
     {"frames", "FRAMES", GD_COL_INT, 0, 0},
     /* #51: the definitions by name: SLOW>VSYNC over the display's interval,
-     * VITALS>16 Android vitals' slow frame, FROZEN>700 vitals' frozen,
-     * MISSED the platform's jank (FrameTimeline: deadline missed) */
+     * FROZEN>700 vitals' frozen (VITALS>16 and MISSED below) */
     {"slow", "SLOW>VSYNC", GD_COL_INT, 0, 0},
-    {"vitals_slow", "VITALS>16", GD_COL_INT, 0, 0},
     {"frozen", "FROZEN>700", GD_COL_INT, 0, 0},
-    {"deadline_missed", "MISSED", GD_COL_INT, 0, 0, .auto_hide = 1},
     {"p50_ms", "P50", GD_COL_MS, 0, 0},
     {"p90_ms", "P90", GD_COL_MS, 0, 0},
     {"p95_ms", "P95", GD_COL_MS, 0, 0},
@@ -40,8 +37,12 @@ static const gd_column frame_columns[] = {
     {"dropped_frames", "FT_DROPPED", GD_COL_INT, 0, 1},
     {"jank_tags", "JANK_TAGS", GD_COL_TEXT, 0, 1},
     {"jank_types", "JANK_TYPES", GD_COL_TEXT, 0, 1},
-    /* #51: the device's printed summary beside (the window's, else its
-     * process's), and which leads, and why */
+    /* #51 (new columns go last: csv readers count columns): VITALS>16
+     * Android vitals' slow frame, MISSED the platform's jank (FrameTimeline:
+     * deadline missed); the device's printed summary beside (the window's,
+     * else its process's), and which leads, and why */
+    {"vitals_slow", "VITALS>16", GD_COL_INT, 0, 0},
+    {"deadline_missed", "MISSED", GD_COL_INT, 0, 0, .auto_hide = 1},
     {"device_scope", "DEVICE OF", GD_COL_TEXT, 0, 1},
     {"device_frames", "DEV FRAMES", GD_COL_NUM, 0, 1},
     {"device_janky", "DEV JANKY", GD_COL_NUM, 0, 1},
