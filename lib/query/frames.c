@@ -147,13 +147,59 @@ static void set_figure(json_t *row, const char *key, double x)
     json_object_set_new(row, key, isnan(x) ? json_null() : json_real(x));
 }
 
+/* device_json's figures of the first summary (gd_store_each's callback) */
+enum { DV_NAME, DV_VALUE, DV_WINDOW, DV_ID };
+struct device_ctx {
+    double frames, janky, pct, p[4];
+    const char *scope;
+    int64_t id;
+};
+
+static int device_figure(void *ctx, sqlite3_stmt *q)
+{
+    struct device_ctx *d = ctx;
+    if (d->id >= 0 && sqlite3_column_int64(q, DV_ID) != d->id)
+        return GD_EACH_STOP; /* one summary: the first */
+    d->id = sqlite3_column_int64(q, DV_ID);
+    d->scope = sqlite3_column_type(q, DV_WINDOW) == SQLITE_NULL ? "process" : "window";
+    const char *n = (const char *)sqlite3_column_text(q, DV_NAME);
+    const char *v = (const char *)sqlite3_column_text(q, DV_VALUE);
+    static const char *const pn[4] = {"50th percentile", "90th percentile", "95th percentile",
+                                      "99th percentile"};
+    if (strcmp(n, "Total frames rendered") == 0)
+        d->frames = figure_number(v, NULL);
+    else if (strcmp(n, "Janky frames") == 0)
+        d->janky = figure_number(v, &d->pct);
+    for (int i = 0; i < 4; i++)
+        if (strcmp(n, pn[i]) == 0)
+            d->p[i] = figure_number(v, NULL);
+    return GD_OK;
+}
+
+/* device_json's placeholder column, said as why the device leads */
+enum { BAD_DETAIL, BAD_VALUE, BAD_ROWS, BAD_SAME };
+struct why_ctx {
+    char *why;
+    size_t n;
+    const char *scope;
+};
+
+static int placeholder_row(void *ctx, sqlite3_stmt *q)
+{
+    struct why_ctx *w = ctx;
+    snprintf(w->why, w->n, "legacy table: %s is %.2f in %lld of %lld rows, a placeholder, not frame times; %s",
+             (const char *)sqlite3_column_text(q, BAD_DETAIL), sqlite3_column_double(q, BAD_VALUE),
+             (long long)sqlite3_column_int64(q, BAD_SAME), (long long)sqlite3_column_int64(q, BAD_ROWS),
+             w->scope ? "the device's summary leads" : "no device summary to lead");
+    return GD_EACH_STOP;
+}
+
 /* #51: the device's own summary beside godeye's figures (the window's
  * "Window:" summary, else its process's), and which of the two leads: the
  * device's when the window's rows cannot give frame times (a legacy table
  * with a placeholder column, reported by the gfxinfo reader). */
 static int device_json(gd_store *s, sqlite3_stmt *g, int have_pid, int64_t pid, json_t *row, gd_error *err)
 {
-    enum { DV_NAME, DV_VALUE, DV_WINDOW, DV_ID };
     sqlite3_stmt *q = gd_store_cached(
         s,
         "SELECT x.name, x.value, f.window, f.id FROM frame_summary f JOIN raw_event e ON e.id = f.id"
@@ -166,39 +212,18 @@ static int device_json(gd_store *s, sqlite3_stmt *g, int have_pid, int64_t pid, 
     bind_text_or_null(q, 2, g, GR_WINDOW);
     if (have_pid)
         sqlite3_bind_int64(q, 3, pid);
-    double frames = NAN, janky = NAN, pct = NAN, p[4] = {NAN, NAN, NAN, NAN};
-    const char *scope = NULL;
-    int64_t id = -1;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (id >= 0 && sqlite3_column_int64(q, DV_ID) != id)
-            break; /* one summary: the first */
-        id = sqlite3_column_int64(q, DV_ID);
-        scope = sqlite3_column_type(q, DV_WINDOW) == SQLITE_NULL ? "process" : "window";
-        const char *n = (const char *)sqlite3_column_text(q, DV_NAME);
-        const char *v = (const char *)sqlite3_column_text(q, DV_VALUE);
-        static const char *const pn[4] = {"50th percentile", "90th percentile", "95th percentile",
-                                          "99th percentile"};
-        if (strcmp(n, "Total frames rendered") == 0)
-            frames = figure_number(v, NULL);
-        else if (strcmp(n, "Janky frames") == 0)
-            janky = figure_number(v, &pct);
-        for (int i = 0; i < 4; i++)
-            if (strcmp(n, pn[i]) == 0)
-                p[i] = figure_number(v, NULL);
-    }
-    gd_store_release(s, q);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return gd_store_fail(s, err, "database read");
-    json_object_set_new(row, "device_scope", scope ? json_string(scope) : json_null());
-    set_figure(row, "device_frames", frames);
-    set_figure(row, "device_janky", janky);
-    set_figure(row, "device_janky_pct", pct);
-    set_figure(row, "device_p50_ms", p[0]);
-    set_figure(row, "device_p90_ms", p[1]);
-    set_figure(row, "device_p95_ms", p[2]);
-    set_figure(row, "device_p99_ms", p[3]);
-    enum { BAD_DETAIL, BAD_VALUE, BAD_ROWS, BAD_SAME };
+    struct device_ctx d = {NAN, NAN, NAN, {NAN, NAN, NAN, NAN}, NULL, -1};
+    int rc = gd_store_each(s, q, device_figure, &d, err); /* releases q */
+    if (rc)
+        return rc;
+    json_object_set_new(row, "device_scope", d.scope ? json_string(d.scope) : json_null());
+    set_figure(row, "device_frames", d.frames);
+    set_figure(row, "device_janky", d.janky);
+    set_figure(row, "device_janky_pct", d.pct);
+    set_figure(row, "device_p50_ms", d.p[0]);
+    set_figure(row, "device_p90_ms", d.p[1]);
+    set_figure(row, "device_p95_ms", d.p[2]);
+    set_figure(row, "device_p99_ms", d.p[3]);
     q = gd_store_cached(s,
                         "SELECT detail, json_extract(content, '$.value'), json_extract(content, '$.rows'),"
                         " json_extract(content, '$.same') FROM issue WHERE trace = ?1 AND tool = 'gfxinfo'"
@@ -210,16 +235,10 @@ static int device_json(gd_store *s, sqlite3_stmt *g, int have_pid, int64_t pid, 
     sqlite3_bind_int64(q, 1, sqlite3_column_int64(g, GR_TRACE));
     bind_text_or_null(q, 2, g, GR_WINDOW);
     char why[256] = "";
-    if ((rc = sqlite3_step(q)) == SQLITE_ROW)
-        snprintf(why, sizeof why,
-                 "legacy table: %s is %.2f in %lld of %lld rows, a placeholder, not frame times; %s",
-                 (const char *)sqlite3_column_text(q, BAD_DETAIL), sqlite3_column_double(q, BAD_VALUE),
-                 (long long)sqlite3_column_int64(q, BAD_SAME), (long long)sqlite3_column_int64(q, BAD_ROWS),
-                 scope ? "the device's summary leads" : "no device summary to lead");
-    gd_store_release(s, q);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return gd_store_fail(s, err, "database read");
-    json_object_set_new(row, "lead", json_string(why[0] && scope ? "device" : "godeye"));
+    struct why_ctx w = {why, sizeof why, d.scope};
+    if ((rc = gd_store_each(s, q, placeholder_row, &w, err))) /* releases q */
+        return rc;
+    json_object_set_new(row, "lead", json_string(why[0] && d.scope ? "device" : "godeye"));
     json_object_set_new(row, "lead_why", why[0] ? json_string(why) : json_null());
     return GD_OK;
 }
