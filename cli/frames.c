@@ -12,8 +12,10 @@ static const gd_column frame_columns[] = {
     {"window", "WINDOW", GD_COL_WINDOW, 1, 0},
     {"source", "SOURCE", GD_COL_TEXT, 0, 1},
     {"frames", "FRAMES", GD_COL_INT, 0, 0},
-    {"slow", "SLOW", GD_COL_INT, 0, 0},
-    {"frozen", "FROZEN", GD_COL_INT, 0, 0},
+    /* #51: the definitions by name: SLOW>VSYNC over the display's interval,
+     * FROZEN>700 vitals' frozen (VITALS>16 and MISSED below) */
+    {"slow", "SLOW>VSYNC", GD_COL_INT, 0, 0},
+    {"frozen", "FROZEN>700", GD_COL_INT, 0, 0},
     {"p50_ms", "P50", GD_COL_MS, 0, 0},
     {"p90_ms", "P90", GD_COL_MS, 0, 0},
     {"p95_ms", "P95", GD_COL_MS, 0, 0},
@@ -35,6 +37,22 @@ static const gd_column frame_columns[] = {
     {"dropped_frames", "FT_DROPPED", GD_COL_INT, 0, 1},
     {"jank_tags", "JANK_TAGS", GD_COL_TEXT, 0, 1},
     {"jank_types", "JANK_TYPES", GD_COL_TEXT, 0, 1},
+    /* #51 (new columns go last: csv readers count columns): VITALS>16
+     * Android vitals' slow frame, MISSED the platform's jank (FrameTimeline:
+     * deadline missed); the device's printed summary beside (the window's,
+     * else its process's), and which leads, and why */
+    {"vitals_slow", "VITALS>16", GD_COL_INT, 0, 0},
+    {"deadline_missed", "MISSED", GD_COL_INT, 0, 0, .auto_hide = 1},
+    {"device_scope", "DEVICE OF", GD_COL_TEXT, 0, 1},
+    {"device_frames", "DEV FRAMES", GD_COL_NUM, 0, 1},
+    {"device_janky", "DEV JANKY", GD_COL_NUM, 0, 1},
+    {"device_janky_pct", "DEV JANK%", GD_COL_NUM, 0, 0, .auto_hide = 1},
+    {"device_p50_ms", "DEV P50", GD_COL_NUM, 0, 0, .auto_hide = 1},
+    {"device_p90_ms", "DEV P90", GD_COL_NUM, 0, 1},
+    {"device_p95_ms", "DEV P95", GD_COL_NUM, 0, 1},
+    {"device_p99_ms", "DEV P99", GD_COL_NUM, 0, 1},
+    {"lead", "LEAD", GD_COL_TEXT, 0, 1},
+    {"lead_why", "WHY", GD_COL_TEXT, 0, 0, .auto_hide = 1},
 };
 
 /* WINDOW of a summary: figures of the whole process have none. */

@@ -20,6 +20,9 @@ static const gd_column columns[] = {
     {"graded_as", "GRADED AS", GD_COL_TEXT, 0, 0},
     {"ttid_ms", "TTID MS", GD_COL_MS, 0, 1},
     {"ttfd_ms", "TTFD MS", GD_COL_MS, 0, 0, .auto_hide = 1},
+    /* #51: the drawn activity's own time when the tool prints it apart
+     * from the total (a trampoline before it) */
+    {"activity_ms", "ACTIVITY MS", GD_COL_MS, 0, 0, .auto_hide = 1},
 };
 
 /* --breakdown (#27): a launch read from a trace's slices, phase by phase

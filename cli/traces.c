@@ -16,6 +16,10 @@ static const gd_column columns[] = {
     /* the tags diff and check select by (godeye ingest --set) */
     {"version_name", "VERSION", GD_COL_TEXT, 0, 0, 1},
     {"build", "BUILD", GD_COL_TEXT, 0, 0, 1},
+    /* #51: the span used (the exposure: per-minute figures divide by it)
+     * and what the trace's dense span left out */
+    {"exposure_ms", "SPAN USED", GD_COL_MS, 0, 0},
+    {"left_out", "LEFT OUT", GD_COL_TEXT, 0, 0, .auto_hide = 1},
 };
 
 int cmd_traces(int argc, char **argv, gd_ctx *ctx)

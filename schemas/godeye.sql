@@ -43,11 +43,16 @@ CREATE TABLE trace (
   sampled       INTEGER NOT NULL DEFAULT 0, -- 1: recorded by sampling (an ART trace of
                                         -- Debug.startMethodTracingSampling): its call
                                         -- counts and times are estimates
-  exposure_ms   REAL NOT NULL DEFAULT 0 -- the time the capture watched the app, the divisor
+  exposure_ms   REAL NOT NULL DEFAULT 0, -- the time the capture watched the app, the divisor
                                         -- of every per-minute figure: end_ms - start_ms
                                         -- (0 without a span), but a trace holding ANR
                                         -- dumps as well as dispatches or log lines (a
-                                        -- bugreport) spans those alone (#30)
+                                        -- bugreport) spans those alone (#30); both
+                                        -- within the dense span (#51)
+  span_start_ms REAL,                   -- #51: the dense span: the trace's times (events
+  span_end_ms   REAL,                   -- and log lines) less a prefix before the clock
+                                        -- was set and lone outliers (lib/analysis/span.h)
+  span_left_out TEXT                    -- what the dense span left out, as said, or NULL
 );
 
 -- What a reader or the store dropped or ignored, by stable reason.
@@ -318,11 +323,14 @@ CREATE TABLE startup (
   app      TEXT,                        -- package; NULL: the trace's app
   activity TEXT,                        -- launched activity or NULL
   kind     TEXT,                        -- cold, warm, hot or NULL (unknown)
-  total_ms REAL NOT NULL,               -- the whole launch
+  total_ms REAL NOT NULL,               -- the whole launch: intent to first frame (#51)
   wait_ms  REAL,                        -- am start -W WaitTime or NULL
   source   TEXT,                        -- logcat, am_start, matrix, perfetto...
   ts_ms    REAL,                        -- when it was reported, or NULL
-  ttfd_ms  REAL                         -- #27: time to full display (reportFullyDrawn), or NULL
+  ttfd_ms  REAL,                        -- #27: time to full display (reportFullyDrawn), or NULL
+  activity_ms REAL                      -- #51: the drawn activity's own time where the tool
+                                        -- prints it apart from the total (Displayed's first
+                                        -- figure, *_launch_time's this, ThisTime), or NULL
 );
 CREATE INDEX startup_trace ON startup (trace, ts_ms);
 

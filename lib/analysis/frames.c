@@ -53,6 +53,11 @@ int gd_frame_is_slow(double dur_ms, double vsync_ms)
     return dur_ms > gd_frame_interval(vsync_ms);
 }
 
+int gd_frame_is_vitals_slow(double dur_ms)
+{
+    return dur_ms > GD_FRAME_VITALS_SLOW_MS;
+}
+
 int gd_frame_is_frozen(double dur_ms)
 {
     return dur_ms > GD_FRAME_FROZEN_MS;
@@ -87,6 +92,7 @@ int gd_frame_stats_compute(const gd_frame_in *f, size_t n, gd_frame_stats *out, 
             vs[nv++] = f[i].vsync_ms;
         out->slow += gd_frame_is_slow(d, f[i].vsync_ms) ? 1 : 0;
         out->frozen += gd_frame_is_frozen(d) ? 1 : 0;
+        out->vitals_slow += gd_frame_is_vitals_slow(d) ? 1 : 0;
         int64_t dr = gd_frame_dropped(d, f[i].vsync_ms);
         gd_drop_level l = gd_drop_level_of(dr);
         out->dropped += dr;

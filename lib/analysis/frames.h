@@ -5,7 +5,10 @@
  *
  *   - interval of a frame = its vsync_ms when known and > 0, else
  *     GD_FRAME_VSYNC_MS (1000 / 60 ms, a 60 Hz display);
- *   - slow: duration > interval (at 60 Hz: > 16.67 ms; at 120 Hz: > 8.33 ms);
+ *   - slow: duration > interval (at 60 Hz: > 16.67 ms; at 120 Hz: > 8.33 ms):
+ *     a frame that took more than its display's refresh interval;
+ *   - vitals_slow (#51): duration > GD_FRAME_VITALS_SLOW_MS (16 ms, Android
+ *     vitals' slow rendering, whatever the display's rate);
  *   - frozen: duration > GD_FRAME_FROZEN_MS (700 ms, Android vitals);
  *   - dropped frames of a frame: ⌊duration / interval⌋, both taken in whole
  *     nanoseconds (Matrix FrameTracer: (int) (jitter / frameIntervalNs) with
@@ -24,6 +27,7 @@
 
 #define GD_FRAME_VSYNC_MS (1000.0 / 60.0)
 #define GD_FRAME_FROZEN_MS 700.0
+#define GD_FRAME_VITALS_SLOW_MS 16.0
 
 /* Matrix DropStatus, from the best to the worst. */
 typedef enum gd_drop_level {
@@ -49,6 +53,8 @@ double gd_frame_interval(double vsync_ms);
 int64_t gd_frame_dropped(double dur_ms, double vsync_ms);
 /* dur > interval. */
 int gd_frame_is_slow(double dur_ms, double vsync_ms);
+/* dur > GD_FRAME_VITALS_SLOW_MS (16 ms: Android vitals' slow frame). */
+int gd_frame_is_vitals_slow(double dur_ms);
 /* dur > GD_FRAME_FROZEN_MS. */
 int gd_frame_is_frozen(double dur_ms);
 
@@ -59,6 +65,7 @@ typedef struct gd_frame_in {
 
 typedef struct gd_frame_stats {
     size_t frames, slow, frozen;
+    size_t vitals_slow;                 /* #51: over GD_FRAME_VITALS_SLOW_MS   */
     int64_t dropped;                    /* Σ dropped frames                  */
     size_t level[GD_DROP__COUNT];       /* frames per drop level (dropLevel) */
     int64_t level_sum[GD_DROP__COUNT];  /* dropped frames per level (dropSum) */

@@ -88,6 +88,7 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     case GD_EV_STARTUP:
         ev->u.startup.total_ms = GD_NONE;
         ev->u.startup.wait_ms = GD_NONE;
+        ev->u.startup.activity_ms = GD_NONE;
         ev->u.startup.ttfd_ms = GD_NONE;
         break;
     case GD_EV_BINDER:
@@ -144,6 +145,7 @@ const char *gd_event_out_of_range(const gd_event *ev)
     case GD_EV_STARTUP:
         return dur_bad(ev->u.startup.total_ms)  ? "total_ms"
                : dur_bad(ev->u.startup.wait_ms) ? "wait_ms"
+               : dur_bad(ev->u.startup.activity_ms) ? "activity_ms"
                                                 : NULL;
     case GD_EV_THREAD_STATE:
         return dur_bad(ev->u.thread_state.dur) ? "dur" : NULL;

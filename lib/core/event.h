@@ -207,7 +207,12 @@ typedef struct gd_startup_ev {
     const char *app;      /* package, or NULL for the capture's app          */
     const char *activity; /* launched activity or NULL                       */
     const char *kind;     /* "cold", "warm", "hot" or NULL when unknown      */
-    double total_ms;      /* required                                        */
+    double total_ms;      /* required: the whole launch, from the intent to
+                           * the first frame (#51: Displayed's "total")      */
+    double activity_ms;   /* #51: the drawn activity's own time where the
+                           * source prints it apart from the total
+                           * (Displayed's first figure before "(total",
+                           * *_launch_time's this, ThisTime), or NONE        */
     double wait_ms;       /* am start -W WaitTime, or NONE                   */
     const char *source;   /* "logcat", "am_start", "matrix", "perfetto"...   */
     /* #27: time to full display (reportFullyDrawn), or NONE; fully_drawn 1:

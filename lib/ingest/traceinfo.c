@@ -1,6 +1,7 @@
 /* ingest/traceinfo.c - what a trace's own rows say: its meta merged over the stream (the trace row), its skip reasons (ingest_stat rows). */
 #include "ingest/traceinfo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,26 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
     int rc = gd_store_step(s, u, err);
     sqlite3_finalize(u);
     free(con_txt);
+    if (rc)
+        return rc;
+    /* #51: its dense span and what that left out, which the exposure uses */
+    char left[160] = "";
+    if (r->left_clock)
+        snprintf(left, sizeof left, "%ld time%s before the clock was set", r->left_clock,
+                 r->left_clock == 1 ? "" : "s");
+    if (r->left_lone)
+        snprintf(left + strlen(left), sizeof left - strlen(left), "%s%ld isolated time%s far from the rest",
+                 r->left_clock ? "; " : "", r->left_lone, r->left_lone == 1 ? "" : "s");
+    sqlite3_stmt *d = gd_store_prepare(
+        s, "UPDATE trace SET span_start_ms = ?1, span_end_ms = ?2, span_left_out = ?3 WHERE id = ?4", err);
+    if (!d)
+        return err->code;
+    gd_bind_opt_double(d, 1, r->span_start_ms);
+    gd_bind_opt_double(d, 2, r->span_end_ms);
+    gd_bind_text(d, 3, left[0] ? left : NULL);
+    sqlite3_bind_int64(d, 4, r->id);
+    rc = gd_store_step(s, d, err);
+    sqlite3_finalize(d);
     if (rc)
         return rc;
     /* its exposure, once its rows are all written (the store's rule) */

@@ -33,6 +33,9 @@ typedef struct gd_ti_row {
     const char *default_clock; /* when the meta names none */
     double start_ms, end_ms, interval_ms; /* GD_NONE: unknown */
     long events, skipped;
+    /* #51: the dense span (analysis/span.h) and the times it left out */
+    double span_start_ms, span_end_ms;    /* GD_NONE: unknown */
+    long left_clock, left_lone;
 } gd_ti_row;
 
 /* Inserts the trace row (thresholds through gd_thresholds_resolve; the

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/span.h"
 #include "analysis/vitals.h"
 #include "core/bigmem.h"
 #include "core/icache.h"
@@ -58,8 +59,8 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
     "SELECT text FROM message WHERE id = ?",
     "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
-    "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms)"
-    " VALUES (?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms, activity_ms)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
     " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
@@ -94,6 +95,7 @@ struct gd_writer {
     const gd_trace_tags *tags;
     long events, skipped;
     double min_ts, max_ts;
+    gd_span span; /* #51: the dense span, of the events and log lines */
     int failed;
     int64_t last_thread_pid, last_thread_tid;
     int open;
@@ -398,8 +400,9 @@ static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
 /* One launch; a kind other than cold/warm/hot is stored as unknown.  A
  * launch reported twice (a bugreport's main and events buffers, logcat's
  * Displayed and *_activity_launch_time lines) is kept once: same app,
- * activity and duration within 1 s, kinds equal or one unknown (the known
- * one is kept), the second NOT_COUNTED. */
+ * activity and duration (the total) within 1 s, kinds equal or one unknown
+ * (the known one is kept, and so is an activity_ms only the second
+ * gives), the second NOT_COUNTED. */
 static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_startup_ev *u = &ev->u.startup;
@@ -419,9 +422,9 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         kind = NULL;
     }
     if (gd_has(ev->ts)) {
-        enum { SU_ID, SU_KIND }; /* the SELECT's two columns */
+        enum { SU_ID, SU_KIND, SU_OWN }; /* the SELECT's columns */
         sqlite3_stmt *q = gd_store_cached(w->s,
-                                          "SELECT id, kind FROM startup WHERE trace = ?1 AND app IS ?2"
+                                          "SELECT id, kind, activity_ms FROM startup WHERE trace = ?1 AND app IS ?2"
                                           " AND activity IS ?3 AND total_ms = ?4 AND abs(ts_ms - ?5) <= 1000"
                                           /* a range of startup_trace: not every launch (#53) */
                                           " AND ts_ms BETWEEN ?5 - 1001 AND ?5 + 1001"
@@ -437,17 +440,21 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         gd_bind_text(q, 6, kind);
         int seen = sqlite3_step(q) == SQLITE_ROW;
         int64_t id = seen ? sqlite3_column_int64(q, SU_ID) : 0;
-        int fill = seen && kind && sqlite3_column_type(q, SU_KIND) == SQLITE_NULL;
+        int fill = seen && ((kind && sqlite3_column_type(q, SU_KIND) == SQLITE_NULL) ||
+                            (gd_has(u->activity_ms) && sqlite3_column_type(q, SU_OWN) == SQLITE_NULL));
         gd_store_release(w->s, q);
         if (seen) {
             count_reason(w, GD_SKIP(IGNORED_STARTUP_SAME_LAUNCH_TWICE), ev->line);
             if (!fill)
                 return NOT_COUNTED;
-            sqlite3_stmt *k = gd_store_cached(w->s, "UPDATE startup SET kind = ?1 WHERE id = ?2", err);
+            sqlite3_stmt *k = gd_store_cached(
+                w->s, "UPDATE startup SET kind = coalesce(kind, ?1), activity_ms = coalesce(activity_ms, ?3)"
+                      " WHERE id = ?2", err);
             if (!k)
                 return err->code;
             gd_bind_text(k, 1, kind);
             sqlite3_bind_int64(k, 2, id);
+            gd_bind_opt_double(k, 3, u->activity_ms);
             int rc = gd_store_step(w->s, k, err);
             gd_store_release(w->s, k);
             return rc ? rc : NOT_COUNTED;
@@ -463,6 +470,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_text(st, 7, u->source);
     gd_bind_opt_double(st, 8, ev->ts);
     gd_bind_opt_double(st, 9, u->ttfd_ms);
+    gd_bind_opt_double(st, 10, u->activity_ms);
     return gd_store_step(w->s, st, err);
 }
 
@@ -513,11 +521,14 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
 }
 
 /* One log line as a row (#28): no event of the count, no thread, no part
- * of the trace's span; past GD_LOG_LINES_MAX lines counted, not kept. */
+ * of the trace's start..end (but of its dense span, #51); past
+ * GD_LOG_LINES_MAX lines counted, not kept. */
 static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     if (!gd_has(ev->ts) || gd_event_out_of_range(ev))
         return 0; /* the line's own rules counted it */
+    if (ev->ts > 0)
+        gd_span_add(&w->span, ev->ts, ev->ts);
     if (w->log_lines >= GD_LOG_LINES_MAX) {
         on_skip(w, GD_LOG_DROPPED, ev->line, 0);
         return 0;
@@ -648,6 +659,7 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
             w->min_ts = ev->ts;
         if (!gd_has(w->max_ts) || end > w->max_ts)
             w->max_ts = end;
+        gd_span_add(&w->span, ev->ts, end);
     }
     int rc = note_thread(w, ev, err);
     if (rc)
@@ -684,6 +696,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     w->s = s;
     w->min_ts = w->max_ts = GD_NONE;
     w->log_min = w->log_max = GD_NONE;
+    gd_span_init(&w->span);
     w->last_thread_pid = w->last_thread_tid = INT64_MIN;
     gd_ti_meta_init(&w->meta);
     w->sink = (gd_sink){w, on_meta, on_event, on_skip};
@@ -952,9 +965,13 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
         (rc = gd_derive_startup_phases(w->s, w->trace, err))) /* #27 */
         return rc;
+    gd_span_result dense = gd_span_finish(&w->span); /* #51 */
     gd_ti_row row = {.id = w->trace, .source = w->source, .format = w->format, .hash = hash,
                      .default_clock = w->default_clock, .start_ms = w->min_ts, .end_ms = w->max_ts,
-                     .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped};
+                     .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped,
+                     .span_start_ms = isnan(dense.start_ms) ? GD_NONE : dense.start_ms,
+                     .span_end_ms = isnan(dense.end_ms) ? GD_NONE : dense.end_ms,
+                     .left_clock = dense.left_clock, .left_lone = dense.left_lone};
     if (!gd_has(row.start_ms)) { /* log lines only: the span they cover */
         row.start_ms = w->log_min;
         row.end_ms = w->log_max;

@@ -32,7 +32,9 @@
     X(T_HASH, "t.hash")                                                  \
     X(T_CLOCK, "t.clock")                                                \
     X(T_UTC_OFFSET, "t.utc_offset_min")                                  \
-    X(T_BUILD, "t.build")
+    X(T_BUILD, "t.build")                                                \
+    X(T_EXPOSURE, "t.exposure_ms")                                       \
+    X(T_LEFT_OUT, "t.span_left_out")
 enum { T_ID = 0, TRACE_COLS(GD_COL_ENUM) T_NCOLS };
 
 static json_t *trace_row(sqlite3_stmt *q)
@@ -55,6 +57,9 @@ static json_t *trace_row(sqlite3_stmt *q)
     json_object_set_new(row, "clock", gd_col_json(q, T_CLOCK));
     json_object_set_new(row, "utc_offset_min", gd_col_json(q, T_UTC_OFFSET));
     json_object_set_new(row, "build", gd_col_json(q, T_BUILD));
+    /* #51: the span the per-minute figures use, and what it left out */
+    json_object_set_new(row, "exposure_ms", gd_col_ms(q, T_EXPOSURE));
+    json_object_set_new(row, "left_out", gd_col_json(q, T_LEFT_OUT));
     return row;
 }
 

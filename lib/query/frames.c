@@ -127,6 +127,132 @@ static void timeline_json(const gd_ft_stats *ft, json_t *row)
     json_object_set_new(row, "jank_types", types);
 }
 
+/* "772 (26.59%)" -> 772 and 26.59, "9ms" -> 9 (the figures as gfxinfo
+ * prints them); NaN for what does not read so. */
+static double figure_number(const char *v, double *pct)
+{
+    char *e;
+    double x = v ? strtod(v, &e) : NAN;
+    if (!v || e == v)
+        return NAN;
+    if (pct) {
+        const char *o = strchr(e, '(');
+        *pct = o ? strtod(o + 1, NULL) : NAN;
+    }
+    return x;
+}
+
+static void set_figure(json_t *row, const char *key, double x)
+{
+    json_object_set_new(row, key, isnan(x) ? json_null() : json_real(x));
+}
+
+/* device_json's figures of the first summary (gd_store_each's callback) */
+enum { DV_NAME, DV_VALUE, DV_WINDOW, DV_ID };
+struct device_ctx {
+    double frames, janky, pct, p[4];
+    const char *scope;
+    int64_t id;
+};
+
+static int device_figure(void *ctx, sqlite3_stmt *q)
+{
+    struct device_ctx *d = ctx;
+    if (d->id >= 0 && sqlite3_column_int64(q, DV_ID) != d->id)
+        return GD_EACH_STOP; /* one summary: the first */
+    d->id = sqlite3_column_int64(q, DV_ID);
+    d->scope = sqlite3_column_type(q, DV_WINDOW) == SQLITE_NULL ? "process" : "window";
+    const char *n = (const char *)sqlite3_column_text(q, DV_NAME);
+    const char *v = (const char *)sqlite3_column_text(q, DV_VALUE);
+    static const char *const pn[4] = {"50th percentile", "90th percentile", "95th percentile",
+                                      "99th percentile"};
+    if (strcmp(n, "Total frames rendered") == 0)
+        d->frames = figure_number(v, NULL);
+    else if (strcmp(n, "Janky frames") == 0)
+        d->janky = figure_number(v, &d->pct);
+    for (int i = 0; i < 4; i++)
+        if (strcmp(n, pn[i]) == 0)
+            d->p[i] = figure_number(v, NULL);
+    return GD_OK;
+}
+
+/* device_json's placeholder column, said as why the device leads */
+enum { BAD_DETAIL, BAD_VALUE, BAD_ROWS, BAD_SAME };
+struct why_ctx {
+    char *why;
+    size_t n;
+    const char *scope;
+};
+
+static int placeholder_row(void *ctx, sqlite3_stmt *q)
+{
+    struct why_ctx *w = ctx;
+    snprintf(w->why, w->n, "legacy table: %s is %.2f in %lld of %lld rows, a placeholder, not frame times; %s",
+             (const char *)sqlite3_column_text(q, BAD_DETAIL), sqlite3_column_double(q, BAD_VALUE),
+             (long long)sqlite3_column_int64(q, BAD_SAME), (long long)sqlite3_column_int64(q, BAD_ROWS),
+             w->scope ? "the device's summary leads" : "no device summary to lead");
+    return GD_EACH_STOP;
+}
+
+/* #51: the device's own summary beside godeye's figures (the window's
+ * "Window:" summary, else its process's), and which of the two leads: the
+ * device's when the window's rows cannot give frame times (a legacy table
+ * with a placeholder column, reported by the gfxinfo reader). */
+static int device_json(gd_store *s, sqlite3_stmt *g, int have_pid, int64_t pid, json_t *row, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_cached(
+        s,
+        "SELECT x.name, x.value, f.window, f.id FROM frame_summary f JOIN raw_event e ON e.id = f.id"
+        " JOIN frame_figure x ON x.summary = f.id WHERE f.trace = ?1 AND (f.window IS ?2 OR (f.window IS NULL"
+        " AND (?3 IS NULL OR e.pid IS ?3))) ORDER BY f.window IS NULL, f.id DESC, x.seq",
+        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, sqlite3_column_int64(g, GR_TRACE));
+    bind_text_or_null(q, 2, g, GR_WINDOW);
+    if (have_pid)
+        sqlite3_bind_int64(q, 3, pid);
+    struct device_ctx d = {NAN, NAN, NAN, {NAN, NAN, NAN, NAN}, NULL, -1};
+    int rc = gd_store_each(s, q, device_figure, &d, err); /* releases q */
+    if (rc)
+        return rc;
+    json_object_set_new(row, "device_scope", d.scope ? json_string(d.scope) : json_null());
+    set_figure(row, "device_frames", d.frames);
+    set_figure(row, "device_janky", d.janky);
+    set_figure(row, "device_janky_pct", d.pct);
+    set_figure(row, "device_p50_ms", d.p[0]);
+    set_figure(row, "device_p90_ms", d.p[1]);
+    set_figure(row, "device_p95_ms", d.p[2]);
+    set_figure(row, "device_p99_ms", d.p[3]);
+    q = gd_store_cached(s,
+                        "SELECT detail, json_extract(content, '$.value'), json_extract(content, '$.rows'),"
+                        " json_extract(content, '$.same') FROM issue WHERE trace = ?1 AND tool = 'gfxinfo'"
+                        " AND type = 'legacy_table_constant_column'"
+                        " AND json_extract(content, '$.window') IS ?2 ORDER BY id LIMIT 1",
+                        err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, sqlite3_column_int64(g, GR_TRACE));
+    bind_text_or_null(q, 2, g, GR_WINDOW);
+    char why[256] = "";
+    struct why_ctx w = {why, sizeof why, d.scope};
+    if ((rc = gd_store_each(s, q, placeholder_row, &w, err))) /* releases q */
+        return rc;
+    json_object_set_new(row, "lead", json_string(why[0] && d.scope ? "device" : "godeye"));
+    json_object_set_new(row, "lead_why", why[0] ? json_string(why) : json_null());
+    return GD_OK;
+}
+
+static void device_null(json_t *row)
+{
+    static const char *const keys[] = {"device_scope", "device_frames", "device_janky", "device_janky_pct",
+                                       "device_p50_ms", "device_p90_ms", "device_p95_ms", "device_p99_ms",
+                                       "lead_why"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        json_object_set_new(row, keys[i], json_null());
+    json_object_set_new(row, "lead", json_string("godeye"));
+}
+
 /* frames_row's frames, gathered (gd_store_each_reuse's callback): their
  * durations into buf, FrameTimeline figures into ft, the blocks under
  * frozen frames into blocks. */
@@ -194,6 +320,9 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     json_object_set_new(row, "frames", json_integer((json_int_t)(timeline ? ft.frames : st.frames)));
     json_object_set_new(row, "slow", json_integer((json_int_t)st.slow));
     json_object_set_new(row, "frozen", json_integer((json_int_t)st.frozen));
+    json_object_set_new(row, "vitals_slow", json_integer((json_int_t)st.vitals_slow));
+    /* the platform's jank: a frame that missed its deadline (FrameTimeline) */
+    json_object_set_new(row, "deadline_missed", timeline ? json_integer((json_int_t)ft.janky) : json_null());
     json_object_set_new(row, "p50_ms", gd_ms_json(st.p50_ms));
     json_object_set_new(row, "p90_ms", gd_ms_json(st.p90_ms));
     json_object_set_new(row, "p95_ms", gd_ms_json(st.p95_ms));
@@ -211,7 +340,7 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
         timeline_json(&ft, row);
     else
         timeline_null(row);
-    return GD_OK;
+    return device_json(s, g, have_pid, pid, row, err);
 }
 
 /* matrix_row's issues, added up (gd_store_each_reuse's callback) */
@@ -260,8 +389,8 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
     double cost = a.cost;
     long issues = a.issues, with_fps = a.with_fps;
     json_object_set_new(row, "frames", json_integer(frames));
-    static const char *const absent[] = {"slow", "frozen", "p50_ms", "p90_ms", "p95_ms", "p99_ms",
-                                         "max_ms", "vsync_ms"};
+    static const char *const absent[] = {"slow", "frozen", "vitals_slow", "deadline_missed", "p50_ms",
+                                         "p90_ms", "p95_ms", "p99_ms", "max_ms", "vsync_ms"};
     for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
         json_object_set_new(row, absent[i], json_null());
     json_object_set_new(row, "dropped", json_integer(dropped));
@@ -274,6 +403,7 @@ static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *ro
     json_object_set_new(row, "frozen_blocks", json_null());
     json_object_set_new(row, "frame_source", json_null());
     timeline_null(row);
+    device_null(row);
     return GD_OK;
 }
 

@@ -529,8 +529,9 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
         sqlite3_finalize(q);
         return err->code;
     }
-    /* janky and frozen are analysis/frames.h's slow (at 60 Hz) and frozen */
-    sqlite3_bind_double(q, 1, GD_FRAME_VSYNC_MS);
+    /* janky and frozen are analysis/frames.h's vitals_slow (over 16 ms,
+     * Android vitals' slow frame, whatever the display's rate: #51) and frozen */
+    sqlite3_bind_double(q, 1, GD_FRAME_VITALS_SLOW_MS);
     sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
     for (int i = 0; i < 7; i++)
         sqlite3_bind_double(q, 3 + i, frame_hist_upper[i]);

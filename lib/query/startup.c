@@ -17,7 +17,8 @@
     X(C_WAIT, "st.wait_ms")               \
     X(C_SOURCE, "st.source")              \
     X(C_TS, "st.ts_ms")                   \
-    X(C_TTFD, "st.ttfd_ms")
+    X(C_TTFD, "st.ttfd_ms")               \
+    X(C_OWN, "st.activity_ms")
 enum { C_TRACE = 0, STARTUP_COLS(GD_COL_ENUM) C_PHASES };
 
 static json_t *startup_row(sqlite3_stmt *q)
@@ -39,6 +40,7 @@ static json_t *startup_row(sqlite3_stmt *q)
     json_object_set_new(row, "graded_as", json_string(graded));
     json_object_set_new(row, "ttid_ms", gd_col_ms(q, C_TOTAL));
     json_object_set_new(row, "ttfd_ms", gd_col_ms(q, C_TTFD));
+    json_object_set_new(row, "activity_ms", gd_col_ms(q, C_OWN));
     if (sqlite3_column_count(q) > C_PHASES) { /* --breakdown: the phases, built by SQLite's JSON1 */
         const char *ph = (const char *)sqlite3_column_text(q, C_PHASES);
         json_t *phases = ph ? json_loads(ph, 0, NULL) : NULL;

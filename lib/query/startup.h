@@ -16,7 +16,8 @@ typedef struct gd_startup_query {
 /* App launches (`godeye startup`), by trace then time: trace, app (the
  * trace's app when the tool named none), activity, kind, total_ms,
  * wait_ms, source, ts_ms, slow (at or over gd_startup_bar_ms; null when
- * the kind is unknown), graded_as, ttid_ms, ttfd_ms; with `breakdown`,
+ * the kind is unknown), graded_as, ttid_ms, ttfd_ms, activity_ms (#51:
+ * the drawn activity's own time, or null); with `breakdown`,
  * "phases": its startup_phase rows as an object by phase name ({ts_ms,
  * dur_ms, slices, running_ms, runnable_ms, sleeping_ms, blocked_ms}; {}
  * for a launch not read from a trace's slices). */

@@ -28,7 +28,9 @@
  * was drawn, which may differ from the one asked for), else from the
  * intent's cmp=; activity with the package expanded; kind from LaunchState
  * in lower case ("cold", "warm", "hot"; NULL when absent or another state:
- * "RELAUNCH", "UNKNOWN (0)"); total_ms = TotalTime; wait_ms = WaitTime (the
+ * "RELAUNCH", "UNKNOWN (0)"); total_ms = TotalTime (from the intent to the
+ * first frame, the platform's launch time); activity_ms = ThisTime (Android
+ * <= 9: the drawn activity's own, NONE when absent); wait_ms = WaitTime (the
  * whole am command, NONE when absent).  The output carries no time of day:
  * ts is NONE, pid/tid the capture's app.
  *
@@ -47,7 +49,7 @@ typedef struct as_block {
     long line;           /* its first line                              */
     char comp[512];      /* "Activity:" or else the intent's cmp=       */
     char kind[8];
-    double total, wait;
+    double total, wait, own; /* TotalTime, WaitTime, ThisTime; -1 absent */
 } as_block;
 
 /* Leading and trailing blanks off s[0..*n). */
@@ -101,7 +103,7 @@ static void open_block(as_block *b, long line)
     memset(b, 0, sizeof *b);
     b->open = 1;
     b->line = line;
-    b->total = b->wait = -1;
+    b->total = b->wait = b->own = -1;
 }
 
 static int close_block(as_block *b, const gd_sink *sink, long line, gd_error *err)
@@ -128,6 +130,7 @@ static int close_block(as_block *b, const gd_sink *sink, long line, gd_error *er
     ev.u.startup.kind = b->kind[0] ? b->kind : NULL;
     ev.u.startup.total_ms = b->total;
     ev.u.startup.wait_ms = b->wait >= 0 ? b->wait : GD_NONE;
+    ev.u.startup.activity_ms = b->own >= 0 ? b->own : GD_NONE;
     ev.u.startup.source = "am_start";
     return gd_sink_event(sink, &ev, err);
 }
@@ -173,7 +176,10 @@ static int am_line(as_block *b, const char *s, size_t n, long line, const gd_sin
         if (b && v >= 0)
             b->wait = v;
     } else if (gd_starts_n(s, n, "ThisTime: ")) {
-        recognised = number_after(s, n, 10) >= 0;
+        double v = number_after(s, n, 10);
+        recognised = v >= 0;
+        if (b && v >= 0)
+            b->own = v;
     } else if (n == 8 && memcmp(s, "Complete", 8) == 0) {
         if (b)
             *rc = close_block(b, sink, line, err);

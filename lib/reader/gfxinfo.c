@@ -1,7 +1,10 @@
 /* gfxinfo.c - reader of `adb shell dumpsys gfxinfo <pkg> [framestats]`: frames and summaries. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "reader.h"
 #include "io/textin.h"
@@ -26,7 +29,14 @@
  * names ("Draw Prepare Process Execute", older "Draw Process Execute") and
  * one row per frame of milliseconds.  Each row is a frame whose duration is
  * the sum of its columns; the table carries no time, so its frames have
- * ts 0 (time unknown), in row order.
+ * ts 0 (time unknown), in row order.  A table whose rows cannot be frame
+ * times (#51: one column holds the same non-zero value in at least
+ * LEGACY_CONST_SHARE of its rows, at least LEGACY_CONST_MIN_ROWS of them --
+ * a placeholder the build prints, not a measurement: nuviotv's Draw column
+ * is 50.00 in 110 of 120 rows) is still read, and reported as an issue of
+ * tool "gfxinfo", type "legacy_table_constant_column", detail the column,
+ * ts 0, json {"window", "column", "value", "rows", "same"}: godeye frames
+ * then lets the device's printed summary lead for that window.
  *
  * Rows skipped, by reason: a non-zero Flags column (the framestats
  * documentation's rule: such frames are outliers -- 1 window visibility or
@@ -46,6 +56,9 @@
 #define MAX_COLS 64
 #define NS_PER_MS 1e6
 #define GFX_MAX_FRAME_NS 10000000000LL
+#define LEGACY_CONST_MIN_ROWS 10
+#define LEGACY_CONST_SHARE 0.9
+#define LEGACY_MAX_KEPT 4096 /* cells kept per table for the check above */
 
 typedef struct gfx {
     const gd_sink *sink;
@@ -68,6 +81,9 @@ typedef struct gfx {
     /* legacy "Profile data in ms" table */
     int in_legacy;        /* after "Profile data in ms:"                    */
     int legacy_cols;      /* columns of the current table's header, 0 none  */
+    char legacy_names[MAX_COLS][16]; /* its column names                   */
+    double legacy_cells[LEGACY_MAX_KEPT]; /* its rows' cells, row by row    */
+    long legacy_rows;     /* rows read (cells kept for the first ones)      */
     /* #27: a window's profile data (legacy table or PROFILEDATA block) is
      * open and how many frames it gave */
     int win_open, win_summarized; /* summarized: a "Window:" summary named it */
@@ -310,8 +326,11 @@ static int tab_cells(char *s, char **cells)
     return n;
 }
 
-/* "\tDraw\tPrepare\tProcess\tExecute": the columns of a legacy table. */
-static int legacy_header(gfx *g, const char *s)
+static int legacy_end(gfx *g, gd_error *err);
+
+/* "\tDraw\tPrepare\tProcess\tExecute": the columns of a legacy table (the
+ * table before it ends: *rc). */
+static int legacy_header(gfx *g, const char *s, int *rc, gd_error *err)
 {
     char buf[256], *cells[MAX_COLS];
     size_t n = strlen(s);
@@ -321,7 +340,61 @@ static int legacy_header(gfx *g, const char *s)
     int nc = tab_cells(buf, cells);
     if (nc < 2 || strcmp(cells[0], "Draw") != 0)
         return -1;
+    if ((*rc = legacy_end(g, err)))
+        return 0;
     g->legacy_cols = nc;
+    g->legacy_rows = 0;
+    for (int i = 0; i < nc; i++)
+        snprintf(g->legacy_names[i], sizeof g->legacy_names[i], "%s", cells[i]);
+    return 0;
+}
+
+/* The end of a legacy table (#51): a column holding one non-zero value in
+ * nearly every row makes the table no measurement of frame times, reported
+ * as an issue; then the table is closed. */
+static int legacy_end(gfx *g, gd_error *err)
+{
+    int nc = g->legacy_cols;
+    long rows = g->legacy_rows;
+    g->legacy_cols = 0;
+    g->legacy_rows = 0;
+    if (nc <= 0 || rows < LEGACY_CONST_MIN_ROWS || rows * nc > LEGACY_MAX_KEPT)
+        return 0;
+    for (int c = 0; c < nc; c++) {
+        /* the most frequent value of column c (tables are short: quadratic is fine) */
+        long best = 0;
+        double val = 0;
+        for (long r = 0; r < rows && best * 1.0 < rows * LEGACY_CONST_SHARE; r++) {
+            double v = g->legacy_cells[r * nc + c];
+            long same = 0;
+            for (long k = 0; k < rows; k++)
+                same += g->legacy_cells[k * nc + c] == v;
+            if (same > best)
+                best = same, val = v;
+        }
+        if (val == 0 || (double)best < (double)rows * LEGACY_CONST_SHARE)
+            continue;
+        json_t *js = json_pack("{s:o s:s s:f s:I s:I}", "window",
+                               g->have_window ? json_string(g->window) : json_null(), "column",
+                               g->legacy_names[c], "value", val, "rows", (json_int_t)rows, "same",
+                               (json_int_t)best);
+        char *text = js ? json_dumps(js, JSON_COMPACT) : NULL;
+        json_decref(js);
+        if (!text)
+            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_ISSUE);
+        ev.ts = 0; /* the table has no time */
+        if (g->pid >= 0)
+            ev.pid = g->pid;
+        ev.u.issue.tool = "gfxinfo";
+        ev.u.issue.type = "legacy_table_constant_column";
+        ev.u.issue.detail = g->legacy_names[c];
+        ev.u.issue.json = text;
+        int rc = gd_sink_event(g->sink, &ev, err);
+        free(text);
+        return rc; /* one column says it */
+    }
     return 0;
 }
 
@@ -345,6 +418,13 @@ static int legacy_row(gfx *g, char *s, long lineno, gd_error *err)
     if (nc != g->legacy_cols) {
         gd_sink_skip(g->sink, GD_SKIP(GFXINFO_LEGACY_PROFILE_ROW_WITH_A_WRONG), lineno, 1);
         return 0;
+    }
+    if ((g->legacy_rows + 1) * nc <= LEGACY_MAX_KEPT) {
+        for (int i = 0; i < nc; i++)
+            g->legacy_cells[g->legacy_rows * nc + i] = strtod(cells[i], NULL);
+        g->legacy_rows++;
+    } else {
+        g->legacy_rows = LEGACY_MAX_KEPT; /* too long to judge: legacy_end skips it */
     }
     gd_event ev;
     gd_event_init(&ev, GD_EV_FRAME);
@@ -434,19 +514,19 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             continue;
         }
         if (g->in_legacy) {
-            if (s[0] == '\t' && legacy_header(g, s) == 0)
+            if (s[0] == '\t' && legacy_header(g, s, &rc, err) == 0)
                 continue;
             if (g->legacy_cols && s[0] == '\t' && (isdigit((unsigned char)s[1]) || s[1] == '-')) {
                 rc = legacy_row(g, line, lineno, err);
                 continue;
             }
             if (!*s) {
-                g->legacy_cols = 0;   /* a blank line ends a window's table */
+                rc = legacy_end(g, err); /* a blank line ends a window's table */
                 continue;
             }
             if (s[0] != '\t') {
                 g->in_legacy = 0;     /* "View hierarchy:" and what follows */
-                g->legacy_cols = 0;
+                rc = legacy_end(g, err);
             }
         }
         if (strcmp(s, "View hierarchy:") == 0) {
@@ -465,6 +545,8 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         if (strncmp(s, "** Graphics info for pid ", 25) == 0) {
             rc = flush_summary(g, err);
             if (rc == GD_OK)
+                rc = legacy_end(g, err);
+            if (rc == GD_OK)
                 rc = end_window(g, err);
             if (rc == GD_OK)
                 rc = process_header(g, s, lineno, err);
@@ -472,6 +554,8 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         }
         if (s[0] == '\t' && strstr(s, "ViewRootImpl@")) {
             rc = flush_summary(g, err);
+            if (rc == GD_OK)
+                rc = legacy_end(g, err);
             if (rc == GD_OK)
                 rc = end_window(g, err); /* the previous window's table */
             size_t n = strlen(s + 1);
@@ -506,6 +590,8 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         rc = err->code ? err->code : GD_ERR_DATA;
     if (rc == GD_OK)
         rc = flush_summary(g, err);
+    if (rc == GD_OK)
+        rc = legacy_end(g, err);
     if (rc == GD_OK)
         rc = end_window(g, err);
     free_figs(g);

@@ -109,14 +109,21 @@ static const char *lc_thread_name(lc_ctx *c, const char *p, size_t n);
  *     "Displayed pkg/.Act[ for user 0]: +1s234ms[ (total +1s300ms)][ COLD]"
  *     (MediaTek: "[AppLaunch] Displayed Displayed pkg/.Act: +248ms"):
  *     app = pkg, activity = the class with the package expanded, total_ms =
- *     the first figure (the launch's own; "total" is the whole task's, from
- *     its first activity), kind = the COLD / WARM / HOT word Android 14+
- *     prints, else NULL, ts = the line's time; and for the events buffer's
+ *     the launch from the intent to the first frame: the "total" figure
+ *     when the line prints one, else the only figure (#51: Android 4.4..9
+ *     print "(total ...)" only when it differs, the first activity of the
+ *     task being a trampoline that drew nothing; 10+ print the one figure,
+ *     measured from the intent; Perfetto's android_startups and
+ *     ChkBugReport count the same), activity_ms = the first figure when a
+ *     total follows it (the drawn activity's own), else NONE; kind = the
+ *     COLD / WARM / HOT word Android 14+ prints, else NULL, ts = the line's
+ *     time; and for the events buffer's
  *     "am_activity_launch_time: [user,token,pkg/.Act,this,total]" (Android
  *     4.2..9), "activity_launch_time: [token,pkg/.Act,this,total]" (older)
  *     / "wm_activity_launch_time: [user,token,pkg/.Act,ms]" (10+): total_ms
- *     = this (or ms).  Both lines report one launch: the writer keeps it
- *     once (same app, activity, ms, kind, within a second).  "Fully drawn
+ *     = total (or ms), activity_ms = this (NONE for ms).  Both lines report
+ *     one launch: the writer keeps it once (same app, activity, total,
+ *     kind, within a second).  "Fully drawn
  *     pkg/.Act: +Nms" (reportFullyDrawn()) -> GD_EV_STARTUP fully_drawn 1,
  *     ttfd_ms N: the time to full display of that launch.  A launch line
  *     whose time does not parse (negative, garbled) is counted "logcat:
@@ -679,7 +686,8 @@ static double duration_at(const char *p, size_t n, size_t *used)
  * events buffer) is merged by the writer (same app, activity, duration and
  * kind). */
 static int emit_startup(lc_ctx *c, const lc_line *l, double ts, const char *comp, size_t cn,
-                        double total, const char *kind, int fully_drawn, gd_error *err)
+                        double total, double activity, const char *kind, int fully_drawn,
+                        gd_error *err)
 {
     char app[256], act[512];
     if (gd_component_split(comp, cn, app, sizeof app, act, sizeof act))
@@ -690,6 +698,7 @@ static int emit_startup(lc_ctx *c, const lc_line *l, double ts, const char *comp
     ev.u.startup.activity = act;
     ev.u.startup.kind = kind;
     ev.u.startup.total_ms = total;
+    ev.u.startup.activity_ms = activity;
     ev.u.startup.source = "logcat";
     if (fully_drawn) {
         ev.u.startup.fully_drawn = 1;
@@ -713,9 +722,10 @@ static const char *kind_word(const char *p, size_t n)
 
 /* "Displayed pkg/.Act[ for user 0]: +1s234ms[ (total +1s300ms)][ COLD]",
  * "Fully drawn pkg/.Act: +1s2ms", MediaTek's "[AppLaunch] Displayed
- * Displayed pkg/.Act: +248ms".  The launch's own time is the first figure
- * (ActivityMetricsLogger: "total" is the whole task's, from its first
- * activity). */
+ * Displayed pkg/.Act: +248ms".  The launch is the total when printed (from
+ * the intent to the first frame: ActivityRecord.reportLaunchTimeLocked
+ * prints it only when the task's first activity was another), the first
+ * figure being the drawn activity's own (activity_ms). */
 static int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     const char *m = l->msg;
@@ -746,17 +756,27 @@ static int lc_displayed(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
         return 0;
     }
     d += used;
+    double own = GD_NONE;
     if (gd_starts_n(m + d, n - d, " (total ")) {
         const char *close = lc_find(m + d, n - d, ")");
-        d = close ? (size_t)(close - m) + 1 : n;
+        size_t t = d + sizeof(" (total ") - 1, tu;
+        double total = t < n && m[t] == '+' ? duration_at(m + t, n - t, &tu) : -1;
+        if (total < 0 || !close || t + tu != (size_t)(close - m)) {
+            gd_sink_skip(c->sink, GD_SKIP(LOGCAT_LAUNCH_LINE_WITH_A_BAD_TIME), c->line, 1);
+            return 0;
+        }
+        own = ms, ms = total; /* "Fully drawn" too: its total is the whole */
+        d = (size_t)(close - m) + 1;
     }
-    return emit_startup(c, l, ts, m + i, e - i, ms, fully ? NULL : kind_word(m + d, n - d), fully, err);
+    return emit_startup(c, l, ts, m + i, e - i, ms, own, fully ? NULL : kind_word(m + d, n - d), fully,
+                        err);
 }
 
 /* events buffer: am_activity_launch_time "[user,token,pkg/.Act,this,total]"
  * (Android 4.2..9), wm_activity_launch_time "[user,token,pkg/.Act,ms]" (10+),
  * activity_launch_time "[token,pkg/.Act,this,total]" (4.1 and older): the
- * launch's own time is `this` (`total` is the whole task's). */
+ * launch is `total` (from the intent to the first frame, as the Displayed
+ * line's total), `this` the drawn activity's own (activity_ms). */
 static int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
 {
     int old = gd_lc_tag_is(l, "activity_launch_time");
@@ -777,14 +797,16 @@ static int lc_launch_time(lc_ctx *c, const lc_line *l, double ts, gd_error *err)
     }
     if (old ? nf != 4 : nf != 4 && nf != 5)
         return GD_OTHER_RULE;
-    size_t ci = old ? 1 : 2, ti = old || nf == 5 ? ci + 1 : nf - 1;
-    int64_t total = 0;
-    if (fl[ti] == 0 || gd_lc_parse_int(f[ti], fl[ti], &total) != fl[ti]) {
+    size_t ci = old ? 1 : 2, ti = nf - 1, oi = old || nf == 5 ? ci + 1 : ti;
+    int64_t total = 0, own = 0;
+    if (fl[ti] == 0 || gd_lc_parse_int(f[ti], fl[ti], &total) != fl[ti] || fl[oi] == 0 ||
+        gd_lc_parse_int(f[oi], fl[oi], &own) != fl[oi]) {
         /* a negative or unparsable time is no launch time */
         gd_sink_skip(c->sink, GD_SKIP(LOGCAT_LAUNCH_LINE_WITH_A_BAD_TIME), c->line, 1);
         return 0;
     }
-    return emit_startup(c, l, ts, f[ci], fl[ci], (double)total, NULL, 0, err);
+    return emit_startup(c, l, ts, f[ci], fl[ci], (double)total, oi != ti ? (double)own : GD_NONE, NULL, 0,
+                        err);
 }
 
 /* ==== the system's own ANR reports in a log (#28): the * ActivityManager "ANR in PKG (COMP)" block (PID:, Reason:, Load:, the first * "CPU usage from ..." block: its TOTAL and the app's own share) and the * event log's am_anr line, each kept as one issue of tool "android" * (types "anr_report", "am_anr") whose pid is the ANR'ed app's. ==== */

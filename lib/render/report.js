@@ -587,11 +587,12 @@
     var fr = D.frames || [];
     if (!fr.length) return;
     var s = sect('frames', 'Frames');
-    s.appendChild(el('div', { 'class': 'mute' }, 'Slow frames take over 16.7 ms (a 60 Hz frame), frozen ones over 700 ms (Android vitals).'));
+    s.appendChild(el('div', { 'class': 'mute' }, 'Slow frames take over 16 ms, frozen ones over 700 ms: Android vitals\u2019 definitions, whatever the display\u2019s rate. ' +
+      '`godeye frames` also counts frames over the display\u2019s refresh interval (SLOW>VSYNC), the platform\u2019s jank (MISSED: FrameTimeline deadline missed) and shows the device\u2019s own gfxinfo summary beside.'));
     function pct(n, of) { return of ? ' (' + (100 * n / of).toFixed(1) + ' %)' : ''; }
     s.appendChild(table(fr, [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'window', label: 'window', type: 'f', fmt: function (v) { return v === null ? '(all)' : v; } }, { key: 'count', label: 'frames', type: 'n' },
-      { key: 'janky', label: 'slow (> 16.7 ms)', type: 'n', cell: function (td, r) { td.textContent = r.janky + pct(r.janky, r.count); td.className = 'n' + (r.janky ? ' r-warn' : ''); } },
+      { key: 'janky', label: 'slow (> 16 ms)', type: 'n', cell: function (td, r) { td.textContent = r.janky + pct(r.janky, r.count); td.className = 'n' + (r.janky ? ' r-warn' : ''); } },
       { key: 'frozen', label: 'frozen (> 700 ms)', type: 'n', cell: function (td, r) { td.textContent = r.frozen + pct(r.frozen, r.count); td.className = 'n' + (r.frozen ? ' r-slow' : ''); } },
       { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms }, { key: 'max_ms', label: 'max', type: 'n', fmt: ms }]));
     var box = el('div', { 'class': 'dumps' });

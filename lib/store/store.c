@@ -162,17 +162,18 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
  * additions, so older rows keep their meaning.  Kept in step with
  * schemas/godeye.sql, which creates the newest version directly.  The SQL
  * is lib/sql/migrate-<i>-<i+1>.sql (the layout rule: lib/sql/README); the
- * 5 -> 6 step then fills trace.exposure_ms (lib/sql/trace-exposure.sql,
- * the rule's one home) for every trace, the 6 -> 7 step binder_txn.outermost
- * (lib/sql/binder-outermost.sql). */
+ * last step (6 -> 7, once the statement's columns are all there: #51)
+ * fills binder_txn.outermost (lib/sql/binder-outermost.sql) and then
+ * trace.exposure_ms (lib/sql/trace-exposure.sql, the rule's one home) for
+ * every trace. */
 static const char *const migrations[] = {
     NULL, /* 0: no schema yet: the whole schema is created instead */
     GD_SQL_MIGRATE_1_2,
     GD_SQL_MIGRATE_2_3,
     GD_SQL_MIGRATE_3_4,
     GD_SQL_MIGRATE_4_5,
-    GD_SQL_MIGRATE_5_6 "\n" GD_SQL_TRACE_EXPOSURE ";",
-    GD_SQL_MIGRATE_6_7 "\n" GD_SQL_BINDER_OUTERMOST ";",
+    GD_SQL_MIGRATE_5_6,
+    GD_SQL_MIGRATE_6_7 "\n" GD_SQL_BINDER_OUTERMOST ";\n" GD_SQL_TRACE_EXPOSURE ";",
 };
 
 /* Brings a database of an older schema version up to this one, under the

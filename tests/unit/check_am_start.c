@@ -40,6 +40,7 @@ START_TEST(android9_repeat)
     ck_assert_str_eq(str(e, "activity"), "com.media.painter.PainterMainActivity");
     ck_assert_ptr_null(json_object_get(e, "startup_kind"));
     ck_assert(num(e, "total_ms") == 355.0);
+    ck_assert(num(e, "activity_ms") == 355.0); /* #51: ThisTime */
     ck_assert(num(e, "wait_ms") == 365.0);
     ck_assert_str_eq(str(e, "source"), "am_start");
     e = json_array_get(c.events, 1);
@@ -65,6 +66,7 @@ START_TEST(android10_states)
     ck_assert_str_eq(str(e, "activity"), "com.facebook.aloha.app.home.touch.HomeActivity");
     ck_assert_str_eq(str(e, "startup_kind"), "cold");
     ck_assert(num(e, "total_ms") == 1479.0);
+    ck_assert_ptr_null(json_object_get(e, "activity_ms")); /* Android 10+: no ThisTime */
     ck_assert(num(e, "wait_ms") == 1482.0);
     e = json_array_get(c.events, 1); /* brought to front, still measured */
     ck_assert_str_eq(str(e, "startup_kind"), "hot");
