@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "query/issues.h"
+#include "analysis/anrtype.h"
 #include "store/sql.h"
 
 /* A number as the event JSON holds it: an integer when whole, else a real
@@ -184,15 +185,62 @@ static int of_app(const json_t *row, const char *app)
     return p && strncmp(p, app, n) == 0 && (p[n] == 0 || p[n] == ':');
 }
 
-/* A dump that is not the ANR and shows nothing wrong: no deadlock, no
- * binder wait, no binder peer, main not waiting for a lock (`godeye anr`
+/* Main waits or sleeps inside the app's code at the dump (#48): a waiting
+ * state word and an app frame (gd_anr_app_frame) on its stack. */
+static int main_waits_in_app(const json_t *r)
+{
+    json_t *main = json_object_get(r, "main"), *f;
+    size_t i;
+    if (!json_is_object(main) || !gd_anr_waiting_state(json_string_value(json_object_get(main, "state"))))
+        return 0;
+    json_array_foreach(json_object_get(r, "main_stack"), i, f)
+        if (gd_anr_app_frame(json_string_value(f)))
+            return 1;
+    return 0;
+}
+
+/* A dump that is not the ANR and shows nothing wrong (#48: never hides a
+ * frozen main): no deadlock, no binder wait, no binder peer, main not
+ * waiting for a lock, main not waiting or sleeping in app code; a Java
+ * main is idle in its looper (gd_anr_main_idle); a dump without Java
+ * frames on main (a native process) shows no more than that (`godeye anr`
  * folds these). */
 static int quiet_dump(const json_t *r)
 {
-    json_t *main = json_object_get(r, "main");
-    return !json_is_true(json_object_get(r, "anr")) && json_array_size(json_object_get(r, "deadlocks")) == 0 &&
-           json_array_size(json_object_get(r, "binder_waits")) == 0 && !json_is_object(json_object_get(r, "binder_peer")) &&
-           !(json_is_object(main) && json_object_get(main, "waiting_on"));
+    json_t *main = json_object_get(r, "main"), *st = json_object_get(r, "main_stack"), *f;
+    if (json_is_true(json_object_get(r, "anr")) || json_array_size(json_object_get(r, "deadlocks")) ||
+        json_array_size(json_object_get(r, "binder_waits")) || json_is_object(json_object_get(r, "binder_peer")) ||
+        (json_is_object(main) && json_object_get(main, "waiting_on")) || main_waits_in_app(r))
+        return 0;
+    size_t n = json_array_size(st), i, java = 0;
+    const char *fr[64];
+    json_array_foreach(st, i, f) {
+        const char *t = json_string_value(f);
+        if (i < 64)
+            fr[i] = t;
+        java += t && strncmp(t, "native:", 7) != 0;
+    }
+    return java == 0 || gd_anr_main_idle(fr, n < 64 ? n : 64) || !json_is_object(main) ||
+           !gd_anr_waiting_state(json_string_value(json_object_get(main, "state")));
+}
+
+/* The ANR's type (gd_anr_kind_of) from its reason, and the process the
+ * reason names, on the row (#48). */
+static void anr_kind(json_t *r)
+{
+    const char *reason = json_string_value(json_object_get(r, "reason"));
+    const char *proc = json_string_value(json_object_get(r, "process"));
+    gd_anr_kind k;
+    int anr = json_is_true(json_object_get(r, "anr"));
+    gd_anr_kind_of(anr ? reason : NULL, proc, &k);
+    char named[256];
+    json_object_set_new(r, "type", k.type ? json_string(k.type) : json_null());
+    json_object_set_new(r, "type_label", k.label ? json_string(k.label) : json_null());
+    json_object_set_new(r, "user_perceived", k.type ? json_boolean(k.user_perceived) : json_null());
+    json_object_set_new(r, "timeout_ms", k.timeout_ms >= 0 ? json_integer((json_int_t)k.timeout_ms) : json_null());
+    json_object_set_new(r, "waited_ms", k.waited_ms >= 0 ? json_real(k.waited_ms) : json_null());
+    json_object_set_new(r, "reason_process",
+                        anr && gd_anr_reason_process(reason, named, sizeof named) ? json_string(named) : json_null());
 }
 
 /* ---- #28 item 2: the binder chain across the dumps of one bugreport ----
@@ -466,6 +514,15 @@ static void anr_flush(anr_acc *a)
     json_object_set_new(r, "deadlock", json_boolean(json_array_size(json_object_get(r, "deadlocks")) > 0));
     log_reports(a, r, pid, ts);
     binder_chain(a, r, trace, pid, ts);
+    anr_kind(r);
+    /* #48: what ranks a dump in `top` without the ANR's role */
+    json_object_set_new(r, "main_waits_in_app", json_boolean(main_waits_in_app(r)));
+    int main_cycle = 0;
+    json_t *mn = json_object_get(r, "main");
+    json_array_foreach(json_object_get(r, "deadlocks"), i, cycle)
+        json_array_foreach(cycle, k, th)
+            main_cycle |= json_is_object(mn) && json_equal(json_object_get(th, "tid"), json_object_get(mn, "tid"));
+    json_object_set_new(r, "main_deadlock", json_boolean(main_cycle));
     int quiet = quiet_dump(r);
     json_object_set_new(r, "quiet", json_boolean(quiet));
     int shown = !a->q || ((!a->q->app || of_app(r, a->q->app)) && (a->q->all || !quiet));
@@ -487,21 +544,23 @@ static int anr_row(void *ctx, json_t *row)
         anr_flush(a);
     if (!a->cur) {
         json_t *anr = json_object_get(row, "anr");
-        a->cur = json_pack("{s:O s:O s:O s:o s:n s:n s:n s:n s:n s:n s:n s:n s:[] s:[]}", "trace",
-                           json_object_get(row, "trace"), "pid", json_object_get(row, "pid"), "ts_ms",
+        a->cur = json_pack("{s:n s:O s:O s:O s:o s:n s:n s:n s:n s:n s:n s:n s:n s:[] s:[] s:n s:n s:n s:n}", "id",
+                           "trace", json_object_get(row, "trace"), "pid", json_object_get(row, "pid"), "ts_ms",
                            json_object_get(row, "ts_ms"), "anr",
                            json_is_integer(anr) ? json_boolean(json_integer_value(anr)) : json_null(),
                            "process", "section", "dump_index", "subject", "threads", "heap", "locks_held",
-                           "main", "deadlocks", "binder_waits");
+                           "main", "deadlocks", "binder_waits", "wchan", "evidence", "pressure", "memory_kb");
     }
     const char *type = json_string_value(json_object_get(row, "type"));
     json_t *content = json_object_get(row, "content");
     if (type && strcmp(type, "anr_dump") == 0 && json_is_object(content)) {
-        static const char *const keys[] = {"process", "section", "subject", "threads", "heap", "locks_held"};
+        static const char *const keys[] = {"process", "section", "subject", "threads", "heap", "locks_held",
+                                           "wchan", "evidence", "pressure", "memory_kb"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             if (json_object_get(content, keys[i]))
                 json_object_set(a->cur, keys[i], json_object_get(content, keys[i]));
         json_object_set(a->cur, "dump_index", json_object_get(content, "index"));
+        json_object_set(a->cur, "id", json_object_get(row, "id"));
     } else if (type && strcmp(type, "anr_main_state") == 0 && json_is_object(content))
         json_object_set(a->cur, "main", content);
     else if (type && strcmp(type, "deadlock") == 0 && json_is_object(content))
@@ -513,11 +572,12 @@ static int anr_row(void *ctx, json_t *row)
 
 /* gd_query_anr_list's rows: a finding's columns (i.trace, ISSUE_COLS, in
  * that order), then the view's role of its dump. */
-enum { I_ANR = I_NCOLS };
+enum { I_ANR = I_NCOLS, I_ID };
 
 static json_t *anr_issue_row(sqlite3_stmt *q)
 {
     json_t *row = issue_row(q);
+    json_object_set_new(row, "id", json_integer(sqlite3_column_int64(q, I_ID)));
     json_object_set_new(row, "anr", sqlite3_column_type(q, I_ANR) == SQLITE_NULL
                                         ? json_null()
                                         : json_integer(sqlite3_column_int64(q, I_ANR)));
@@ -534,11 +594,16 @@ int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
              " i.tool AS tool, i.type AS type, i.detail AS detail, i.cost_ms AS cost_ms, i.content AS content,"
              " (SELECT max(v.anr) FROM anr_dump v WHERE v.trace = i.trace AND v.pid IS e.pid"
              "  AND v.ts_ms IS e.ts_ms) AS anr, i.id AS id"
-             " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' %s)"
+             " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' %s"
+             " AND (?1 IS NULL OR EXISTS (SELECT 1 FROM issue i3 JOIN raw_event e3 ON e3.id = i3.id"
+             "  WHERE i3.id = ?1 AND i3.tool = 'anr' AND i3.type = 'anr_dump' AND i3.trace = i.trace"
+             "  AND e3.pid IS e.pid AND e3.ts_ms IS e.ts_ms)))"
              " ORDER BY coalesce(anr, 0) DESC, trace, ts_ms, id", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
+    if (q && q->id > 0)
+        sqlite3_bind_int64(st, 1, q->id);
     anr_acc a = {s, q, fn, ctx, NULL, 0, filt};
     int rc = gd_store_stream(s, st, anr_issue_row, anr_row, &a, err);
     if (!rc)
