@@ -118,7 +118,9 @@ static int on_anr_block(void *ctx, json_t *b)
         char key[96];
         snprintf(key, sizeof key, "%lld/%lld/%.3f", (long long)sqlite3_column_int64(q, V_TRACE),
                  (long long)sqlite3_column_int64(q, V_PID), sqlite3_column_double(q, V_TS));
-        json_object_set_new(a->dumps_of_blocks, key, json_true());
+        /* the entry this block is about to be (add below): a dump of a
+         * main-thread deadlock ranks it first (on_anr_dump) */
+        json_object_set_new(a->dumps_of_blocks, key, json_integer((json_int_t)json_array_size(a->entries)));
         json_object_set_new(ev, "dump", json_pack("{s:I s:I s:f s:s?}", "trace", (json_int_t)sqlite3_column_int64(q, V_TRACE),
                                                   "pid", (json_int_t)sqlite3_column_int64(q, V_PID), "ts_ms",
                                                   sqlite3_column_double(q, V_TS), "process",
@@ -151,8 +153,13 @@ static int on_anr_dump(void *ctx, json_t *d)
     char id[96];
     snprintf(id, sizeof id, "%lld/%lld/%.3f", (long long)json_integer_value(json_object_get(d, "trace")),
              (long long)json_integer_value(json_object_get(d, "pid")), num(d, "ts_ms"));
-    if (json_object_get(a->dumps_of_blocks, id))
-        return 0; /* listed with the ANR block of the same freeze */
+    json_t *blk = json_object_get(a->dumps_of_blocks, id);
+    if (blk) { /* listed with the ANR block of the same freeze */
+        json_t *r = json_object_get(json_array_get(a->entries, (size_t)json_integer_value(blk)), "anr_rank");
+        if (dl && r)
+            json_object_set_new(r, "main_deadlock", json_true());
+        return 0;
+    }
     json_t *m = json_object_get(d, "main");
     char title[1400], cmd[96];
     const char *state = m ? str(m, "state") : NULL;
