@@ -271,8 +271,13 @@ static void card_line(const char *lead, const char *text, int indent, int width)
                 }
             n = cut;
         }
-        printf("%.*s\n", (int)n, p);
+        size_t shown = n;
+        while (shown > 1 && p[shown - 1] == ' ')
+            shown--; /* no trailing blank at a break */
+        printf("%.*s\n", (int)shown, p);
         p += n;
+        while (*p == ' ')
+            p++;
         if (*p)
             col = printf("%*s", indent, "");
     }

@@ -192,6 +192,7 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
     memset(sd, 0, sizeof *sd);
     sd->sel = sel;
     sd->startup_max[0] = sd->startup_max[1] = sd->startup_max[2] = NAN;
+    sd->anr_user = NAN;
     series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups, &sd->anr};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!(sets[i]->index = json_object()))
@@ -223,6 +224,7 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
         if ((rc = gd_query_anr_count(s, &f, &ac, err)))
             return rc;
         sd->anr_total = ac.total;
+        sd->anr_user = (double)ac.user_perceived;
     }
     if (sd->anr_total) {
         series *e = set_get(&sd->anr, "ANRs");

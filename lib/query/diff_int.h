@@ -38,6 +38,8 @@ typedef struct side {
     series_set states[GD_DIFF_NSTATES]; /* per group: each block's ms in the metric */
     long long_blocks;      /* blocks of kind long or anr                   */
     long anr_total;        /* gd_query_anr_count's total                   */
+    double anr_user;       /* its user-perceived ANRs (#48); NAN when the  *
+                            * source cannot tell (a fleet)                 */
     int stats;             /* groups' counts, sums, long_blocks came from a
                               source's group_stats: block rows add samples */
     double startup_max[3]; /* slowest cold, warm, hot launch; NAN when none */

@@ -648,6 +648,19 @@ static int anr_blocks_row(void *ctx, sqlite3_stmt *q)
     return GD_EACH_STOP;
 }
 
+/* The columns of the user-perceived count's query. */
+enum { AU_REASON, AU_PROCESS };
+
+static int anr_user_row(void *ctx, sqlite3_stmt *q)
+{
+    gd_anr_counts *out = ctx;
+    gd_anr_kind k;
+    gd_anr_kind_of((const char *)sqlite3_column_text(q, AU_REASON), (const char *)sqlite3_column_text(q, AU_PROCESS),
+                   &k);
+    out->user_perceived += k.user_perceived;
+    return GD_OK;
+}
+
 int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
 {
     char filt[4096], sql[12288];
@@ -679,5 +692,22 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
     if ((rc = gd_store_each(s, q, anr_blocks_row, &c, err)) || !c.found)
         return rc ? rc : gd_store_fail(s, err, "database read");
     out->total = out->dumps + out->blocks;
-    return 0;
+    /* #48: the user-perceived ones: each ANR dump's type from its reason
+     * (the row's rule: the subject, else the nearest log report's, else
+     * am_anr's), every ANR block */
+    gd_store_filter_sql(f, "v.trace", vfilt, sizeof vfilt);
+    snprintf(sql, sizeof sql,
+             /* the outer row's columns in a derived table: SQLite does not
+              * resolve them in the ORDER BY of a subquery over a view */
+             "SELECT coalesce(v.subject, (SELECT r FROM (SELECT json_extract(i.content, '$.reason') AS r,"
+             " i.type = 'am_anr' AS k, abs(e.ts_ms - v.ts_ms) AS d, i.id AS n FROM issue i"
+             " JOIN raw_event e ON e.id = i.id WHERE i.tool = 'android' AND i.type IN ('anr_report', 'am_anr')"
+             " AND e.pid = v.pid AND e.ts_ms >= v.ts_ms - %.1f AND e.ts_ms <= v.ts_ms + %.1f"
+             " AND json_extract(i.content, '$.reason') IS NOT NULL) ORDER BY k, d, n LIMIT 1)) AS reason,"
+             " v.process AS process"
+             " FROM anr_dump v WHERE v.anr = 1 %s", ANR_LOG_BEFORE_MS, ANR_LOG_AFTER_MS, vfilt);
+    if (!(q = gd_store_prepare(s, sql, err)))
+        return err->code;
+    out->user_perceived = out->blocks;
+    return gd_store_each(s, q, anr_user_row, out, err);
 }

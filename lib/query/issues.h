@@ -44,6 +44,9 @@ typedef struct gd_anr_counts {
     int64_t total;      /* THE ANR count of every output: dumps + blocks       */
     int64_t snapshots;  /* the other dumps (never counted as ANRs)             */
     int64_t folded;     /* gd_query_anr_list: quiet dumps not listed           */
+    int64_t user_perceived; /* #48: of total, the input dispatch timeouts (the *
+                             * dumps' type, gd_anr_kind_of) and the ANR blocks *
+                             * (a main thread that did not come back)          */
 } gd_anr_counts;
 
 typedef struct gd_anr_query {
