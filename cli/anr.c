@@ -169,6 +169,54 @@ static const gd_column anr_columns[] = {
     {"cycle", "DEADLOCK", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = cycle_text},
 };
 
+/* VERSIONS: first and last version the group was seen in */
+static const char *versions_text(const json_t *row, char *buf, size_t size)
+{
+    const char *f = json_string_value(json_object_get(row, "first_version"));
+    const char *l = json_string_value(json_object_get(row, "last_version"));
+    if (!f)
+        return NULL;
+    if (strcmp(f, l) == 0)
+        return f;
+    snprintf(buf, size, "%s..%s", f, l);
+    return buf;
+}
+
+/* a comma list of a JSON array of strings */
+static const char *list_text(const json_t *a, char *buf, size_t size)
+{
+    json_t *e;
+    size_t i, n = 0;
+    if (!json_array_size(a))
+        return NULL;
+    buf[0] = 0;
+    json_array_foreach(a, i, e)
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", json_string_value(e));
+    return buf;
+}
+
+static const char *apps_text(const json_t *row, char *buf, size_t size)
+{
+    return list_text(json_object_get(row, "apps"), buf, size);
+}
+
+static const char *devices_text(const json_t *row, char *buf, size_t size)
+{
+    return list_text(json_object_get(row, "devices"), buf, size);
+}
+
+/* --group: one ANR signature a row */
+static const gd_column group_columns[] = {
+    {"count", "COUNT", GD_COL_INT, 0, 0},
+    {"type_label", "TYPE", GD_COL_TEXT, 0, 0},
+    {"apps", "APPS", GD_COL_TEXT, 1, 0, .text = apps_text},
+    {"versions", "VERSIONS", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = versions_text},
+    {"devices", "DEVICES", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = devices_text},
+    {"id", "ID", GD_COL_INT, 0, 0},
+    {"signature", "SIGNATURE", GD_COL_TEXT, 1, 0},
+};
+
 /* --context: what the database holds before each ANR */
 static const gd_column context_columns[] = {
     {"anr_trace", "ANR TRACE", GD_COL_INT, 0, 1},
@@ -395,12 +443,13 @@ static int print_card_counted(void *ctx, json_t *r)
 int cmd_anr(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *app = NULL, *context = NULL;
-    int all = 0;
+    int all = 0, group = 0;
     long id = 0;
     gd_int_list traces = {0};
     const gd_option opts[] = {
         OPT_STRING_(0, "app", &app, "PKG", "only dumps of this process (or its PKG:name processes)"),
         OPT_BOOL_(0, "all", &all, "list every dump, the quiet snapshot dumps too"),
+        OPT_BOOL_(0, "group", &group, "the ANRs in groups of one signature (type, main's top app frames)"),
         OPT_INT_(0, "id", &id, "N", "one dump in full (its row's id): reason, type, stacks, chain, wait channels"),
         OPT_STRING_(0, "context", &context, "DUR",
                     "what the database holds for each ANR's process in the DUR (10s, 500ms, 1m) before its dump"),
@@ -426,6 +475,17 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     if (context) {
         gd_anr_query cq = {.filter = gd_cli_filter(&traces), .app = app, .all = 1, .id = id};
         return anr_context(ctx, s, mode, &cq, window_ms);
+    }
+    if (group) {
+        gd_anr_query gq = {.filter = gd_cli_filter(&traces), .app = app, .all = 1};
+        gd_renderer *gr = gd_cli_renderer(ctx, s, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
+        gd_error err = {0};
+        rc = gd_query_anr_groups(s, &gq, gd_cli_render_cb, gr, &err);
+        int wrc = gd_render_end(gr);
+        gd_store_close(s);
+        if (rc)
+            return gd_cli_fail(ctx, &err);
+        return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
     }
     if (id > 0 && mode == GD_OUT_TABLE) {
         /* one dump, as a card */

@@ -7,6 +7,7 @@
 
 #include "query/issues.h"
 #include "analysis/anrtype.h"
+#include "analysis/version.h"
 #include "store/sql.h"
 
 /* A number as the event JSON holds it: an integer when whole, else a real
@@ -222,6 +223,61 @@ static int quiet_dump(const json_t *r)
     }
     return java == 0 || gd_anr_main_idle(fr, n < 64 ? n : 64) || !json_is_object(main) ||
            !gd_anr_waiting_state(json_string_value(json_object_get(main, "state")));
+}
+
+/* #48: the ANR's signature, the way Play Console and Sentry cluster ANRs:
+ * its type, then main's top app frames (framework and native frames
+ * skipped; at most ANR_SIG_FRAMES), then, when main waits for a lock, the
+ * holder's top app frame; without an app frame, main's first Java frame;
+ * without stacks, main's kernel state and wait channel. */
+#define ANR_SIG_FRAMES 3
+
+static const char *first_app_frame(const json_t *stack)
+{
+    json_t *f;
+    size_t i;
+    json_array_foreach(stack, i, f)
+        if (gd_anr_app_frame(json_string_value(f)))
+            return json_string_value(f);
+    return NULL;
+}
+
+static void anr_signature(json_t *r)
+{
+    char sig[2048];
+    const char *type = json_string_value(json_object_get(r, "type"));
+    size_t n = (size_t)snprintf(sig, sizeof sig, "%s", type ? type : "ANR");
+    json_t *stack = json_object_get(r, "main_stack"), *f, *main = json_object_get(r, "main");
+    size_t i;
+    int k = 0;
+    json_array_foreach(stack, i, f) {
+        const char *t = json_string_value(f);
+        if (k < ANR_SIG_FRAMES && gd_anr_app_frame(t) && n < sizeof sig)
+            n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%.400s", k++ ? " < " : " | ", t);
+    }
+    if (!k) {
+        json_array_foreach(stack, i, f) {
+            const char *t = json_string_value(f);
+            if (t && strncmp(t, "native:", 7) != 0 && n < sizeof sig) {
+                n += (size_t)snprintf(sig + n, sizeof sig - n, " | %.400s", t);
+                k = 1;
+                break;
+            }
+        }
+    }
+    if (!k && json_array_size(stack) && n < sizeof sig)
+        n += (size_t)snprintf(sig + n, sizeof sig - n, " | %.400s", json_string_value(json_array_get(stack, 0)));
+    else if (!json_array_size(stack) && json_is_string(json_object_get(main, "wchan")) && n < sizeof sig)
+        n += (size_t)snprintf(sig + n, sizeof sig - n, " | main %s %.100s",
+                              json_string_value(json_object_get(main, "kernel_state"))
+                                  ? json_string_value(json_object_get(main, "kernel_state")) : "?",
+                              json_string_value(json_object_get(main, "wchan")));
+    const char *h = first_app_frame(json_object_get(r, "holder_stack"));
+    if (!h)
+        h = first_app_frame(json_object_get(json_object_get(json_object_get(r, "binder_peer"), "waits_on"), "holder_stack"));
+    if (h && n < sizeof sig)
+        snprintf(sig + n, sizeof sig - n, " | held by %.400s", h);
+    json_object_set_new(r, "signature", json_string(sig));
 }
 
 /* The ANR's type (gd_anr_kind_of) from its reason, and the process the
@@ -515,6 +571,7 @@ static void anr_flush(anr_acc *a)
     log_reports(a, r, pid, ts);
     binder_chain(a, r, trace, pid, ts);
     anr_kind(r);
+    anr_signature(r);
     /* #48: what ranks a dump in `top` without the ANR's role */
     json_object_set_new(r, "main_waits_in_app", json_boolean(main_waits_in_app(r)));
     int main_cycle = 0;
@@ -710,4 +767,122 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
         return err->code;
     out->user_perceived = out->blocks;
     return gd_store_each(s, q, anr_user_row, out, err);
+}
+
+/* ---- #48: ANR groups (`godeye anr --group`) ---- */
+
+typedef struct anr_group_acc {
+    gd_store *s;
+    json_t *by;      /* signature -> group */
+    json_t *order;   /* signatures in the order first seen */
+    json_t *traces;  /* "trace id" -> {version, device} */
+} anr_group_acc;
+
+/* The columns of trace_tags' query. */
+enum { TT_VERSION, TT_DEVICE };
+
+static json_t *trace_tags(anr_group_acc *g, json_int_t trace)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lld", (long long)trace);
+    json_t *t = json_object_get(g->traces, key);
+    if (t)
+        return t;
+    t = json_pack("{s:n s:n}", "version", "device");
+    sqlite3_stmt *q = gd_store_cached(g->s, "SELECT version_name AS version, device AS device FROM trace WHERE id = ?1", NULL);
+    if (q) {
+        sqlite3_bind_int64(q, 1, trace);
+        if (sqlite3_step(q) == SQLITE_ROW) {
+            json_object_set_new(t, "version", gd_col_json(q, TT_VERSION));
+            json_object_set_new(t, "device", gd_col_json(q, TT_DEVICE));
+        }
+        gd_store_release(g->s, q);
+    }
+    json_object_set_new(g->traces, key, t);
+    return t;
+}
+
+/* Adds s to a sorted set (a JSON array of distinct strings). */
+static void set_add(json_t *set, const char *s)
+{
+    json_t *e;
+    size_t i;
+    if (!s)
+        return;
+    json_array_foreach(set, i, e)
+        if (strcmp(json_string_value(e), s) == 0)
+            return;
+    json_array_append_new(set, json_string(s));
+}
+
+static int group_row(void *ctx, json_t *r)
+{
+    anr_group_acc *g = ctx;
+    if (!json_is_true(json_object_get(r, "anr")))
+        return 0;
+    const char *sig = json_string_value(json_object_get(r, "signature"));
+    if (!sig)
+        return 0;
+    json_t *e = json_object_get(g->by, sig);
+    if (!e) {
+        e = json_pack("{s:s s:O s:O s:i s:[] s:n s:n s:[] s:[] s:O s:O}", "signature", sig, "type",
+                      json_object_get(r, "type"), "type_label", json_object_get(r, "type_label"), "count", 0,
+                      "apps", "first_version", "last_version", "devices", "traces", "id", json_object_get(r, "id"),
+                      "reason", json_object_get(r, "reason"));
+        json_object_set_new(g->by, sig, e);
+        json_array_append_new(g->order, json_string(sig));
+    }
+    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
+    set_add(json_object_get(e, "apps"), json_string_value(json_object_get(r, "process")));
+    json_int_t trace = json_integer_value(json_object_get(r, "trace"));
+    json_t *tags = trace_tags(g, trace);
+    const char *v = json_string_value(json_object_get(tags, "version"));
+    if (v) {
+        const char *fv = json_string_value(json_object_get(e, "first_version"));
+        const char *lv = json_string_value(json_object_get(e, "last_version"));
+        if (!fv || gd_version_cmp(v, fv) < 0)
+            json_object_set_new(e, "first_version", json_string(v));
+        if (!lv || gd_version_cmp(v, lv) > 0)
+            json_object_set_new(e, "last_version", json_string(v));
+    }
+    set_add(json_object_get(e, "devices"), json_string_value(json_object_get(tags, "device")));
+    json_t *tr = json_object_get(e, "traces");
+    if (!json_array_size(tr) || json_integer_value(json_array_get(tr, json_array_size(tr) - 1)) != trace)
+        json_array_append_new(tr, json_integer(trace));
+    return 0;
+}
+
+static int by_count(const void *x, const void *y)
+{
+    json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
+    json_int_t ca = json_integer_value(json_object_get(a, "count")), cb = json_integer_value(json_object_get(b, "count"));
+    if (ca != cb)
+        return ca > cb ? -1 : 1;
+    json_int_t ia = json_integer_value(json_object_get(a, "id")), ib = json_integer_value(json_object_get(b, "id"));
+    return ia < ib ? -1 : ia > ib;
+}
+
+int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    anr_group_acc g = {s, json_object(), json_array(), json_object()};
+    gd_anr_query all = *q;
+    all.all = 1;
+    all.counts = NULL;
+    int rc = gd_query_anr_list(s, &all, group_row, &g, err);
+    size_t n = json_array_size(g.order);
+    json_t **v = n ? malloc(n * sizeof *v) : NULL;
+    if (!rc && n && !v)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++)
+        v[i] = json_object_get(g.by, json_string_value(json_array_get(g.order, i)));
+    if (!rc && n)
+        qsort(v, n, sizeof *v, by_count);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (fn(ctx, v[i]))
+            break;
+    free(v);
+    json_decref(g.by);
+    json_decref(g.order);
+    json_decref(g.traces);
+    return rc;
 }

@@ -33,7 +33,8 @@ int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
  * ("stacks" | "waiting_channels" with wchan, else null), pressure and
  * memory_kb (an ANR record's /proc/pressure and Rss figures, on its first
  * dump, else null), main_waits_in_app (bool: main waits or sleeps with an
- * app frame on its stack), main_deadlock (bool: main is in a cycle). */
+ * app frame on its stack), main_deadlock (bool: main is in a cycle),
+ * signature (gd_query_anr_groups). */
 int gd_query_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* What `godeye anr` left out. */
@@ -59,6 +60,15 @@ typedef struct gd_anr_query {
 
 /* gd_query_anr's rows, filtered by q. */
 int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* #48: the ANRs of record (rows whose anr is true) of q's selection in
+ * groups of one signature (the row's "signature": type, main's top app
+ * frames, the lock holder's top app frame), the largest first, then by
+ * their first dump's id: signature, type, type_label, count, apps,
+ * first_version, last_version (of the traces' version_name, compared as
+ * versions; null when untagged), devices, traces, id (the first dump's:
+ * `anr --id`), reason (the first dump's). */
+int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* The ANR count every output reports (#28: one definition): an ANR is a
  * dump the system took for an ANR (the anr_dump view's anr = 1) or a
