@@ -425,6 +425,32 @@ static json_t *lock_wait_of(const json_t *dump, int64_t tid)
     return NULL;
 }
 
+/* The one column of holder_call's query. */
+enum { HC_CALL };
+
+/* 1 when pid:tid's dump shows it, a lock holder, in an outgoing binder
+ * call (a "binder_wait" issue of the anr reader): its innermost binder
+ * frame in call. */
+static int holder_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid, char *call, size_t n)
+{
+    sqlite3_stmt *q = gd_store_cached(
+        s, "SELECT json_extract(i.content, '$.holder.call') AS call FROM issue i JOIN raw_event e ON e.id = i.id"
+           " WHERE i.trace = ?1 AND i.tool = 'anr' AND i.type = 'binder_wait' AND e.pid = ?2"
+           " AND json_extract(i.content, '$.holder.tid') = ?3 ORDER BY i.id LIMIT 1", NULL);
+    int found = 0;
+    if (!q)
+        return 0;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    sqlite3_bind_int64(q, 3, tid);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, HC_CALL)) {
+        snprintf(call, n, "%s", (const char *)sqlite3_column_text(q, HC_CALL));
+        found = 1;
+    }
+    gd_store_release(s, q);
+    return found;
+}
+
 static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, double ts)
 {
     char why[256] = "";
@@ -433,22 +459,36 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
     json_t *main = json_object_get(r, "main");
     const char *section = json_string_value(json_object_get(r, "section"));
     json_t *txn = NULL, *dump = NULL;
-    if (!json_is_object(main) || !json_is_string(json_object_get(main, "binder_call")))
+    if (!json_is_object(main))
         goto done;
-    int64_t mtid = json_integer_value(json_object_get(main, "tid"));
-    txn = outgoing_txn(a->s, trace, pid, mtid);
-    if (!txn) {
-        if (!has_snapshot(a->s, trace))
-            goto done;  /* nothing to check the call against */
-        snprintf(why, sizeof why, "no outgoing transaction of %lld:%lld in the binder snapshot", (long long)pid,
-                 (long long)mtid);
-        goto done;
+    int64_t mtid = json_integer_value(json_object_get(main, "tid")), cp, ct;
+    const char *edge;
+    int from_lock = 0;
+    if (!json_is_string(json_object_get(main, "binder_call"))) {
+        /* #48: main waits for a lock its dump shows held: the chain starts
+         * there, when the capture has a binder snapshot to follow a holder
+         * in a binder call through */
+        if (!json_is_integer(json_object_get(main, "held_by")) || !has_snapshot(a->s, trace))
+            goto done;
+        cp = pid;
+        ct = json_integer_value(json_object_get(main, "held_by"));
+        edge = "lock";
+        from_lock = 1;
+    } else {
+        txn = outgoing_txn(a->s, trace, pid, mtid);
+        if (!txn) {
+            if (!has_snapshot(a->s, trace))
+                goto done;  /* nothing to check the call against */
+            snprintf(why, sizeof why, "no outgoing transaction of %lld:%lld in the binder snapshot", (long long)pid,
+                     (long long)mtid);
+            goto done;
+        }
+        cp = json_integer_value(json_object_get(txn, "to_pid"));
+        ct = json_integer_value(json_object_get(txn, "to_tid"));
+        edge = "binder";
     }
     json_array_append_new(chain, json_pack("{s:I s:I s:O? s:n}", "pid", (json_int_t)pid, "tid", (json_int_t)mtid,
                                            "thread", json_object_get(main, "name"), "via"));
-    int64_t cp = json_integer_value(json_object_get(txn, "to_pid")),
-            ct = json_integer_value(json_object_get(txn, "to_tid"));
-    const char *edge = "binder";
     for (int hop = 0; hop < BINDER_MAX_HOPS; hop++) {
         if (ct <= 0) {
             snprintf(why, sizeof why, "transaction to %lld not yet taken by a thread", (long long)cp);
@@ -490,7 +530,7 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
         json_t *w = lock_wait_of(dump, ct);
         json_t *node = json_pack("{s:I s:I s:o s:o s:s}", "pid", (json_int_t)cp, "tid", (json_int_t)ct, "thread",
                                  name, "state", state, "via", edge);
-        if (json_array_size(chain) == 1) {
+        if (json_array_size(chain) == 1 && !from_lock) {
             /* the server thread main waits on */
             json_t *wo = json_null();
             if (w) {
@@ -524,8 +564,15 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
         }
         json_t *t2 = outgoing_txn(a->s, trace, cp, ct);
         if (!t2) {
-            snprintf(why, sizeof why, "chain ends at %lld:%lld, waiting on no lock or binder call", (long long)cp,
-                     (long long)ct);
+            /* #48: a holder of main's own dump in a binder call the snapshot
+             * does not hold (a dump older than the snapshot): said so */
+            char call[160];
+            if (holder_call(a->s, trace, cp, ct, call, sizeof call))
+                snprintf(why, sizeof why, "%lld:%lld is in a binder call (%.120s) the binder snapshot does not hold",
+                         (long long)cp, (long long)ct, call);
+            else
+                snprintf(why, sizeof why, "chain ends at %lld:%lld, waiting on no lock or binder call", (long long)cp,
+                         (long long)ct);
             goto done;
         }
         cp = json_integer_value(json_object_get(t2, "to_pid"));

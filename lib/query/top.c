@@ -147,7 +147,9 @@ static int on_anr_dump(void *ctx, json_t *d)
     top_acc *a = ctx;
     /* #48: a main thread in a deadlock, or waiting in app code at a dump,
      * is listed even when the dump is not the ANR of record */
-    int record = dump_is_anr(d), dl = json_is_true(json_object_get(d, "main_deadlock"));
+    /* a cross-process cycle main waits on (every edge proven) is a deadlock too */
+    int record = dump_is_anr(d), dl = json_is_true(json_object_get(d, "main_deadlock")) ||
+                                      json_is_true(json_object_get(d, "cross_process_cycle"));
     if (!record && !dl && !json_is_true(json_object_get(d, "main_waits_in_app")))
         return 0;
     char id[96];
@@ -184,7 +186,9 @@ static int on_anr_dump(void *ctx, json_t *d)
     if (holder && n > 0 && (size_t)n < sizeof title)
         n += snprintf(title + n, sizeof title - (size_t)n, " held by %.200s", holder);
     if (json_is_true(json_object_get(d, "deadlock")) && n > 0 && (size_t)n < sizeof title)
-        snprintf(title + n, sizeof title - (size_t)n, " (deadlock)");
+        n += snprintf(title + n, sizeof title - (size_t)n, " (deadlock)");
+    if (json_is_true(json_object_get(d, "cross_process_cycle")) && n > 0 && (size_t)n < sizeof title)
+        snprintf(title + n, sizeof title - (size_t)n, " (binder %.200s)", str(d, "binder_reason") ? str(d, "binder_reason") : "cycle");
     long long trace = (long long)json_integer_value(json_object_get(d, "trace"));
     snprintf(cmd, sizeof cmd, "godeye anr --trace %lld", trace);
     json_t *st = json_object_get(d, "main_stack");
