@@ -109,6 +109,47 @@ static const char *holder_text(const json_t *row, char *buf, size_t size)
     return json_string_value(top);
 }
 
+/* MAIN STATE: the VM's state word, else the kernel's state and wait
+ * channel of a dump that has only its Waiting Channels (#48) */
+static const char *state_text(const json_t *row, char *buf, size_t size)
+{
+    json_t *main = json_object_get(row, "main");
+    const char *st = json_string_value(json_object_get(main, "state"));
+    if (st)
+        return st;
+    const char *ks = json_string_value(json_object_get(main, "kernel_state"));
+    if (!ks)
+        return NULL;
+    snprintf(buf, size, "%s %s", ks, json_string_value(json_object_get(main, "wchan")) ? json_string_value(json_object_get(main, "wchan")) : "");
+    return buf;
+}
+
+/* PRESSURE: the resource whose stall is the worst over the last 10 s of
+ * an ANR record's /proc/pressure ("io full 31% /10s"; "full" when any
+ * task stalled fully, else "some") */
+static const char *pressure_text(const json_t *row, char *buf, size_t size)
+{
+    static const char *const kinds[] = {"full", "some"};
+    json_t *p = json_object_get(row, "pressure"), *r;
+    const char *k;
+    for (int i = 0; i < 2; i++) {
+        const char *best = NULL;
+        double v = 0;
+        json_object_foreach(p, k, r) {
+            double a = json_number_value(json_object_get(json_object_get(r, kinds[i]), "avg10"));
+            if (a > v) {
+                v = a;
+                best = k;
+            }
+        }
+        if (best) {
+            snprintf(buf, size, "%s %s %.0f%% /10s", best, kinds[i], v);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
 /* a readable summary of each dump (JSON keeps the whole object): the
  * headline of an ANR is app, time, reason, main state, where main is, who
  * blocks it */
@@ -118,12 +159,62 @@ static const gd_column anr_columns[] = {
     {"pid", "PID", GD_COL_INT, 0, 1},
     {"process", "APP", GD_COL_TEXT, 1, 0},
     {"anr", "ANR", GD_COL_BOOL, 0, 0, .words = "ANR|-"},
+    {"type_label", "TYPE", GD_COL_TEXT, 0, 0, .auto_hide = 1},
     {"reason", "REASON", GD_COL_TEXT, 1, 0, .auto_hide = 1},
-    {"state", "MAIN STATE", GD_COL_TEXT, 0, 0, .path = "main.state"},
+    {"state", "MAIN STATE", GD_COL_TEXT, 0, 0, .text = state_text},
+    {"pressure", "PRESSURE", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = pressure_text},
     {"top", "MAIN AT", GD_COL_TEXT, 1, 0, .text = top_text},
     {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0, .text = blocked_by_text},
     {"holder_at", "HOLDER AT", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = holder_text},
     {"cycle", "DEADLOCK", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = cycle_text},
+};
+
+/* VERSIONS: first and last version the group was seen in */
+static const char *versions_text(const json_t *row, char *buf, size_t size)
+{
+    const char *f = json_string_value(json_object_get(row, "first_version"));
+    const char *l = json_string_value(json_object_get(row, "last_version"));
+    if (!f)
+        return NULL;
+    if (strcmp(f, l) == 0)
+        return f;
+    snprintf(buf, size, "%s..%s", f, l);
+    return buf;
+}
+
+/* a comma list of a JSON array of strings */
+static const char *list_text(const json_t *a, char *buf, size_t size)
+{
+    json_t *e;
+    size_t i, n = 0;
+    if (!json_array_size(a))
+        return NULL;
+    buf[0] = 0;
+    json_array_foreach(a, i, e)
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", json_string_value(e));
+    return buf;
+}
+
+static const char *apps_text(const json_t *row, char *buf, size_t size)
+{
+    return list_text(json_object_get(row, "apps"), buf, size);
+}
+
+static const char *devices_text(const json_t *row, char *buf, size_t size)
+{
+    return list_text(json_object_get(row, "devices"), buf, size);
+}
+
+/* --group: one ANR signature a row */
+static const gd_column group_columns[] = {
+    {"count", "COUNT", GD_COL_INT, 0, 0},
+    {"type_label", "TYPE", GD_COL_TEXT, 0, 0},
+    {"apps", "APPS", GD_COL_TEXT, 1, 0, .text = apps_text},
+    {"versions", "VERSIONS", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = versions_text},
+    {"devices", "DEVICES", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = devices_text},
+    {"id", "ID", GD_COL_INT, 0, 0},
+    {"signature", "SIGNATURE", GD_COL_TEXT, 1, 0},
 };
 
 /* --context: what the database holds before each ANR */
@@ -202,14 +293,164 @@ static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
+/* ---- `anr --id N`: one dump in full, for a terminal (#48) ---- */
+
+/* Prints `text` after `lead`, wrapped at `width` columns: a line that is
+ * longer goes on under `indent` spaces; words are never cut, a frame
+ * longer than a line is cut at the width only (nothing is dropped). */
+static void card_line(const char *lead, const char *text, int indent, int width)
+{
+    int col = printf("%s", lead);
+    const char *p = text ? text : "-";
+    if (width < 40)
+        width = 40;
+    while (*p) {
+        int room = width - col;
+        if (room < 20)
+            room = 20;
+        size_t n = strlen(p);
+        if ((int)n > room) {
+            /* break after the last '.', ',', ' ' or '(' that fits, else at the width */
+            size_t cut = (size_t)room;
+            for (size_t k = (size_t)room; k > (size_t)room / 2; k--)
+                if (p[k - 1] == ' ' || p[k - 1] == '.' || p[k - 1] == ',' || p[k - 1] == '(') {
+                    cut = k;
+                    break;
+                }
+            n = cut;
+        }
+        size_t shown = n;
+        while (shown > 1 && p[shown - 1] == ' ')
+            shown--; /* no trailing blank at a break */
+        printf("%.*s\n", (int)shown, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+        if (*p)
+            col = printf("%*s", indent, "");
+    }
+    if (!text || !*text)
+        printf("\n");
+}
+
+static void card_stack(const char *title, const json_t *stack, int width)
+{
+    json_t *f;
+    size_t i;
+    if (!json_is_array(stack) || json_array_size(stack) == 0)
+        return;
+    printf("%s (%zu frame%s, innermost first)\n", title, json_array_size(stack), json_array_size(stack) == 1 ? "" : "s");
+    json_array_foreach(stack, i, f)
+        card_line("  at ", json_string_value(f), 7, width);
+}
+
+static int print_card(void *ctx, json_t *r)
+{
+    int width = *(int *)ctx;
+    char buf[512], lead[64];
+    const char *proc = json_string_value(json_object_get(r, "process"));
+    snprintf(buf, sizeof buf, "%s (pid %lld), trace %lld, dump %lld of its file (%s)%s", proc ? proc : "?",
+             (long long)json_integer_value(json_object_get(r, "pid")), (long long)json_integer_value(json_object_get(r, "trace")),
+             (long long)json_integer_value(json_object_get(r, "dump_index")),
+             json_string_value(json_object_get(r, "section")) ? json_string_value(json_object_get(r, "section")) : "?",
+             json_is_true(json_object_get(r, "anr")) ? ": the ANR" : json_is_true(json_object_get(r, "quiet")) ? ": a quiet snapshot" : ": a snapshot");
+    card_line("dump     ", buf, 9, width);
+    if (json_is_string(json_object_get(r, "reason")))
+        card_line("reason   ", json_string_value(json_object_get(r, "reason")), 9, width);
+    if (json_is_string(json_object_get(r, "type"))) {
+        json_t *to = json_object_get(r, "timeout_ms");
+        snprintf(buf, sizeof buf, "%s (%s%s)", json_string_value(json_object_get(r, "type_label")),
+                 json_string_value(json_object_get(r, "type")), json_is_true(json_object_get(r, "user_perceived")) ? ", user-perceived" : "");
+        if (json_is_integer(to)) {
+            size_t n = strlen(buf);
+            snprintf(buf + n, sizeof buf - n, "; the platform's timeout %lld ms", (long long)json_integer_value(to));
+        }
+        card_line("type     ", buf, 9, width);
+    }
+    const char *rp = json_string_value(json_object_get(r, "reason_process"));
+    if (rp && proc && strcmp(rp, proc) != 0)
+        card_line("note     ", "the reason names another process than this dump's:", 9, width), card_line("         ", rp, 9, width);
+    json_t *main = json_object_get(r, "main");
+    const char *st = state_text(r, buf, sizeof buf);
+    snprintf(lead, sizeof lead, "main     ");
+    char mline[600];
+    snprintf(mline, sizeof mline, "%s (tid %lld) %s", json_string_value(json_object_get(main, "name")) ? json_string_value(json_object_get(main, "name")) : "main",
+             (long long)json_integer_value(json_object_get(main, "tid")), st ? st : "state not given");
+    if (json_is_string(json_object_get(main, "wchan")) && json_is_string(json_object_get(main, "state"))) {
+        size_t n = strlen(mline);
+        snprintf(mline + n, sizeof mline - n, " (kernel: %s %s)", json_string_value(json_object_get(main, "kernel_state")),
+                 json_string_value(json_object_get(main, "wchan")));
+    }
+    card_line(lead, json_is_object(main) ? mline : "(no main thread in the dump)", 9, width);
+    const char *by = blocked_by_text(r, buf, sizeof buf);
+    if (by)
+        card_line("blocked  ", by, 9, width);
+    const char *cy = cycle_text(r, buf, sizeof buf);
+    if (cy)
+        card_line("deadlock ", cy, 9, width);
+    json_t *w = json_object_get(r, "wchan");
+    if (json_is_object(w)) {
+        snprintf(buf, sizeof buf, "%lld threads, %lld in D (uninterruptible)", (long long)json_integer_value(json_object_get(w, "threads")),
+                 (long long)json_integer_value(json_object_get(w, "d_count")));
+        card_line("wchan    ", buf, 9, width);
+        json_t *d;
+        size_t i;
+        json_array_foreach(json_object_get(w, "d_threads"), i, d) {
+            snprintf(buf, sizeof buf, "tid %lld D %s", (long long)json_integer_value(json_object_get(d, "tid")),
+                     json_string_value(json_object_get(d, "wchan")));
+            card_line("         ", buf, 9, width);
+        }
+    }
+    const char *k;
+    json_t *res;
+    json_object_foreach(json_object_get(r, "pressure"), k, res) {
+        snprintf(buf, sizeof buf, "%s: some %.2f%% full %.2f%% (avg10; avg60 some %.2f%%)", k,
+                 json_number_value(json_object_get(json_object_get(res, "some"), "avg10")),
+                 json_number_value(json_object_get(json_object_get(res, "full"), "avg10")),
+                 json_number_value(json_object_get(json_object_get(res, "some"), "avg60")));
+        card_line("pressure ", buf, 9, width);
+    }
+    card_stack("main stack", json_object_get(r, "main_stack"), width);
+    card_stack("holder stack", json_object_get(r, "holder_stack"), width);
+    json_t *chain = json_object_get(r, "binder_chain"), *n;
+    size_t i;
+    json_array_foreach(chain, i, n) {
+        snprintf(buf, sizeof buf, "%s%lld:%lld %s%s%s", i ? "-> " : "", (long long)json_integer_value(json_object_get(n, "pid")),
+                 (long long)json_integer_value(json_object_get(n, "tid")),
+                 json_string_value(json_object_get(n, "thread")) ? json_string_value(json_object_get(n, "thread")) : "?",
+                 json_string_value(json_object_get(n, "via")) ? " via " : "",
+                 json_string_value(json_object_get(n, "via")) ? json_string_value(json_object_get(n, "via")) : "");
+        card_line(i ? "         " : "chain    ", buf, 9, width);
+    }
+    if (json_is_string(json_object_get(r, "binder_reason")))
+        card_line("         ", json_string_value(json_object_get(r, "binder_reason")), 9, width);
+    printf("\n");
+    return 0;
+}
+
+typedef struct card_ctx {
+    int width;
+    int n;
+} card_ctx;
+
+static int print_card_counted(void *ctx, json_t *r)
+{
+    card_ctx *c = ctx;
+    c->n++;
+    return print_card(&c->width, r);
+}
+
 int cmd_anr(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *app = NULL, *context = NULL;
-    int all = 0;
+    int all = 0, group = 0;
+    long id = 0;
     gd_int_list traces = {0};
     const gd_option opts[] = {
         OPT_STRING_(0, "app", &app, "PKG", "only dumps of this process (or its PKG:name processes)"),
         OPT_BOOL_(0, "all", &all, "list every dump, the quiet snapshot dumps too"),
+        OPT_BOOL_(0, "group", &group, "the ANRs in groups of one signature (type, main's top app frames)"),
+        OPT_INT_(0, "id", &id, "N", "one dump in full (its row's id): reason, type, stacks, chain, wait channels"),
         OPT_STRING_(0, "context", &context, "DUR",
                     "what the database holds for each ANR's process in the DUR (10s, 500ms, 1m) before its dump"),
         OPT_LISTING(&format, &traces),
@@ -232,12 +473,40 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         return rc;
     gd_out_mode mode = gd_cli_mode(format);
     if (context) {
-        gd_anr_query cq = {.filter = gd_cli_filter(&traces), .app = app, .all = 1};
+        gd_anr_query cq = {.filter = gd_cli_filter(&traces), .app = app, .all = 1, .id = id};
         return anr_context(ctx, s, mode, &cq, window_ms);
+    }
+    if (group) {
+        gd_anr_query gq = {.filter = gd_cli_filter(&traces), .app = app, .all = 1};
+        gd_renderer *gr = gd_cli_renderer(ctx, s, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
+        gd_error err = {0};
+        rc = gd_query_anr_groups(s, &gq, gd_cli_render_cb, gr, &err);
+        int wrc = gd_render_end(gr);
+        gd_store_close(s);
+        if (rc)
+            return gd_cli_fail(ctx, &err);
+        return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    }
+    if (id > 0 && mode == GD_OUT_TABLE) {
+        /* one dump, as a card */
+        gd_anr_counts n = {0};
+        gd_anr_query iq = {.filter = gd_cli_filter(&traces), .app = app, .all = 1, .id = id, .counts = &n};
+        int width = gd_cli_width(ctx);
+        card_ctx cc = {width, 0};
+        gd_error err = {0};
+        rc = gd_query_anr_list(s, &iq, print_card_counted, &cc, &err);
+        gd_store_close(s);
+        if (rc)
+            return gd_cli_fail(ctx, &err);
+        if (!cc.n) {
+            gd_cli_say(ctx, "no ANR dump with id %ld (godeye anr --all --format json lists the ids)", id);
+            return GD_EXIT_FAIL;
+        }
+        return GD_EXIT_OK;
     }
     gd_renderer *r = gd_cli_renderer(ctx, s, mode, anr_columns, sizeof anr_columns / sizeof anr_columns[0]);
     gd_anr_counts counts = {0}, total = {0};
-    gd_anr_query q = {.filter = gd_cli_filter(&traces), .app = app, .all = all, .counts = &counts};
+    gd_anr_query q = {.filter = gd_cli_filter(&traces), .app = app, .all = all || id > 0, .counts = &counts, .id = id};
     gd_error err = {0};
     rc = gd_query_anr_list(s, &q, gd_cli_render_cb, r, &err);
     if (!rc)

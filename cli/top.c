@@ -4,11 +4,22 @@
 #include "builtins.h"
 #include "query/top.h"
 
+/* MS/MIN: the score; an ANR without a duration says "ANR" (#48) */
+static const char *score_text(const json_t *row, char *buf, size_t size)
+{
+    json_t *v = json_object_get(row, "score_ms_per_min");
+    if (json_is_number(v)) {
+        snprintf(buf, size, "%.1f", json_number_value(v));
+        return buf;
+    }
+    return json_integer_value(json_object_get(row, "tier")) == 0 ? "ANR" : NULL;
+}
+
 static const gd_column columns[] = {
     {"rank", "#", GD_COL_INT, 0, 0},
     {"kind", "KIND", GD_COL_TEXT, 0, 0},
     /* milliseconds users lost per minute of capture (ANRs rank first whatever it says) */
-    {"score_ms_per_min", "MS/MIN", GD_COL_NUM, 0, 0},
+    {"score_ms_per_min", "MS/MIN", GD_COL_NUM, 0, 0, .text = score_text},
     {"trace", "TRACE", GD_COL_INT, 0, 0, 1},
     {"title", "WHAT", GD_COL_TEXT, 1, 0},
     {"command", "MORE", GD_COL_TEXT, 0, 0},

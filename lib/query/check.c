@@ -12,7 +12,7 @@
 
 typedef enum {
     R_ANR_COUNT, R_BLOCK_P95, R_LONG_PER_MIN, R_PAGE_LOAD_P95, R_STARTUP_COLD, R_STARTUP_WARM,
-    R_STARTUP_HOT, R_SLOW_PCT, R_FROZEN_PCT, R_NEW_GROUPS, R_REGRESSED_GROUPS, R_COUNT
+    R_STARTUP_HOT, R_SLOW_PCT, R_FROZEN_PCT, R_NEW_GROUPS, R_REGRESSED_GROUPS, R_USER_ANR, R_COUNT
 } rule_id;
 
 static const struct {
@@ -22,6 +22,7 @@ static const struct {
     {"page_load_p95_ms", "ms"},     {"startup_cold_ms", "ms"}, {"startup_warm_ms", "ms"},
     {"startup_hot_ms", "ms"},       {"slow_frames_pct", "%"},  {"frozen_frames_pct", "%"},
     {"new_groups", "groups"},       {"regressed_groups", "groups"},
+    {"user_perceived_anr_count", "ANRs"},
 };
 
 static int rule_of(const char *key)
@@ -168,6 +169,8 @@ int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         switch ((rule_id)r) {
         /* #28: the ANR count of every output, never the snapshot dumps */
         case R_ANR_COUNT: v = (double)sh.anr_total; break;
+        /* #48: of them, the input dispatch timeouts (Play's user-perceived) */
+        case R_USER_ANR: v = sh.anr_user; break;
         case R_BLOCK_P95: v = pooled_p95(&sh.groups, err, &oom); break;
         case R_LONG_PER_MIN: v = gd_diff_per_min(sh.long_blocks, q->head->minutes); break;
         case R_PAGE_LOAD_P95: v = pooled_p95(&sh.load, err, &oom); break;

@@ -146,6 +146,17 @@ static int on_anr(void *ctx, json_t *row)
     return 0;
 }
 
+/* #48: one ANR group of gd_query_anr_groups: a series of its count */
+static int on_anr_group(void *ctx, json_t *row)
+{
+    side *sd = ctx;
+    series *e = set_get(&sd->anr_groups, json_string_value(json_object_get(row, "signature")));
+    if (!e)
+        return 1;
+    e->count += (long)json_integer_value(json_object_get(row, "count"));
+    return 0;
+}
+
 static int on_page(void *ctx, json_t *row)
 {
     side *sd = ctx;
@@ -201,6 +212,7 @@ void gd_diff_side_free(side *sd)
     set_free(&sd->frames);
     set_free(&sd->startups);
     set_free(&sd->anr);
+    set_free(&sd->anr_groups);
     for (int i = 0; i < GD_DIFF_NSTATES; i++)
         set_free(&sd->states[i]);
 }
@@ -213,7 +225,9 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
     memset(sd, 0, sizeof *sd);
     sd->sel = sel;
     sd->startup_max[0] = sd->startup_max[1] = sd->startup_max[2] = NAN;
-    series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups, &sd->anr};
+    sd->anr_user = NAN;
+    series_set *sets[] = {&sd->groups, &sd->draw, &sd->load, &sd->frames, &sd->startups, &sd->anr,
+                          &sd->anr_groups};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!(sets[i]->index = json_object()))
             return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -254,6 +268,11 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
         if ((rc = gd_query_anr_count(s, &f, &ac, err)))
             return rc;
         sd->anr_total = ac.total;
+        sd->anr_user = (double)ac.user_perceived;
+        /* #48: the ANR groups (a fleet has no signatures: none) */
+        gd_anr_query gq = {.filter = f, .all = 1};
+        if ((rc = gd_query_anr_groups(s, &gq, on_anr_group, sd, err)))
+            return rc;
     }
     if (sd->anr_total) {
         series *e = set_get(&sd->anr, "ANRs");
@@ -282,7 +301,7 @@ int gd_diff_side_load(gd_store *s, const gd_selection *sel, side *sd, gd_error *
 
 /* ---- diff rows ---------------------------------------------------------- */
 
-static const char *const kind_names[] = {"group", "page", "frames", "startup", "anr"};
+static const char *const kind_names[] = {"group", "page", "frames", "startup", "anr", "anr_group"};
 
 static double sum_of(const series *e)
 {
@@ -324,7 +343,7 @@ static json_t *side_json(row_kind k, const series *e, double minutes)
     json_object_set_new(o, "p95_ms", gd_ms_json(has ? gd_percentile(e->v, e->n, 95) : NAN));
     json_object_set_new(o, "max_ms", gd_ms_json(e && e->sampled && !isnan(e->max) ? e->max
                                                   : has ? e->v[e->n - 1] : NAN));
-    json_object_set_new(o, "total_ms", gd_ms_json(k == K_ANR ? NAN : sum_of(e)));
+    json_object_set_new(o, "total_ms", gd_ms_json(k == K_ANR || k == K_ANR_GROUP ? NAN : sum_of(e)));
     return o;
 }
 
@@ -372,6 +391,17 @@ static void judge(verdict *v, row_kind k, const series *b, const series *h, doub
     v->status = NULL;
     v->note[0] = 0;
     v->p = v->rp = NAN;
+    if (k == K_ANR_GROUP) {
+        /* #48: an ANR signature is new when the head has it and the base
+         * has not (first seen: the way Play Console and Sentry call an
+         * issue new in a release), gone the other way; on both sides its
+         * counts are compared per minute like the ANR count */
+        if (cb == 0 || ch == 0) {
+            v->status = cb == 0 ? "new" : "gone";
+            return;
+        }
+        k = K_ANR;
+    }
     if (cb == 0 || ch == 0) {
         judge_one_side(v, cb, mb, ch, mh, alpha);
         return;
@@ -467,7 +497,7 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
         json_object_set_new(row, "frozen_p_value", p_json(rp));
     /* the effect: Hodges–Lehmann shift of head against base, 95% interval */
     gd_hl_result hl = {NAN, NAN, NAN};
-    if (k != K_FRAMES && k != K_ANR && b && h)
+    if (k != K_FRAMES && k != K_ANR && k != K_ANR_GROUP && b && h)
         gd_hodges_lehmann(b->v, b->n, h->v, h->n, &hl);
     json_object_set_new(row, "shift_ms", gd_ms_json(hl.shift));
     json_object_set_new(row, "shift_ci_low_ms", gd_ms_json(hl.lo));
@@ -485,7 +515,7 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     double pmb = gd_diff_per_min(cb, mb), pmh = gd_diff_per_min(ch, mh);
     json_object_set_new(row, "per_min_change", gd_diff_num_json(gd_diff_r6(pmh - pmb)));
     double impact = NAN;
-    if (k != K_FRAMES && k != K_ANR) {
+    if (k != K_FRAMES && k != K_ANR && k != K_ANR_GROUP) {
         impact = mb > 0 && mh > 0 ? sum_of(h) / mh - sum_of(b) / mb : sum_of(h) - sum_of(b);
         json_object_set_new(row, "impact_ms_per_min", gd_diff_num_json(gd_diff_r6(impact)));
     } else {
@@ -525,7 +555,8 @@ int gd_diff_sets(out_rows *out, row_kind k, const char *metric, const series_set
  * frames, startup, page, group; then by name. */
 static int cmp_out(const void *x, const void *y)
 {
-    static const int kind_rank[] = {[K_ANR] = 0, [K_FRAMES] = 1, [K_STARTUP] = 2, [K_PAGE] = 3, [K_GROUP] = 4};
+    static const int kind_rank[] = {[K_ANR] = 0, [K_ANR_GROUP] = 0, [K_FRAMES] = 1, [K_STARTUP] = 2, [K_PAGE] = 3,
+                                    [K_GROUP] = 4};
     const out_row *a = x, *b = y;
     if (a->changed != b->changed)
         return a->changed > b->changed ? -1 : 1;
@@ -549,7 +580,9 @@ static int diff_collect(const side *sb, const side *sh, double alpha, long min_s
         (rc = gd_diff_sets(out, K_FRAMES, NULL, &sb->frames, &sh->frames, sb, sh, alpha, min_samples, err)) ||
         (rc = gd_diff_sets(out, K_STARTUP, NULL, &sb->startups, &sh->startups, sb, sh, alpha, min_samples,
                         err)) ||
-        (rc = gd_diff_sets(out, K_ANR, NULL, &sb->anr, &sh->anr, sb, sh, alpha, min_samples, err)))
+        (rc = gd_diff_sets(out, K_ANR, NULL, &sb->anr, &sh->anr, sb, sh, alpha, min_samples, err)) ||
+        (rc = gd_diff_sets(out, K_ANR_GROUP, NULL, &sb->anr_groups, &sh->anr_groups, sb, sh, alpha, min_samples,
+                           err)))
         return rc;
     /* #26: a group's time in each state (and in binder and lock waits) per
      * block, judged by the duration rows' rules; only the changed rows */

@@ -43,9 +43,12 @@ extern const char *const gd_diff_state_metrics[GD_DIFF_NSTATES];
 typedef struct side {
     const gd_selection *sel;
     series_set groups, draw, load, frames, startups, anr;
+    series_set anr_groups; /* #48: ANRs of record by signature (local only) */
     series_set states[GD_DIFF_NSTATES]; /* per group: each block's ms in the metric */
     long long_blocks;      /* blocks of kind long or anr                   */
     long anr_total;        /* gd_query_anr_count's total                   */
+    double anr_user;       /* its user-perceived ANRs (#48); NAN when the  *
+                            * source cannot tell (a fleet)                 */
     int stats;             /* groups' counts, sums, long_blocks came from a
                               source's group_stats: block rows add samples */
     double startup_max[3]; /* slowest cold, warm, hot launch; NAN when none */
@@ -53,7 +56,7 @@ typedef struct side {
     int over;              /* 1: past GD_DIFF_FLEET_MAX_NAMES, 2: _VALUES   */
 } side;
 
-typedef enum { K_GROUP, K_PAGE, K_FRAMES, K_STARTUP, K_ANR } row_kind;
+typedef enum { K_GROUP, K_PAGE, K_FRAMES, K_STARTUP, K_ANR, K_ANR_GROUP } row_kind;
 
 typedef struct out_row {
     json_t *row;

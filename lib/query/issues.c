@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "query/issues.h"
+#include "analysis/anrtype.h"
+#include "analysis/version.h"
 #include "store/sql.h"
 
 /* A number as the event JSON holds it: an integer when whole, else a real
@@ -184,15 +186,117 @@ static int of_app(const json_t *row, const char *app)
     return p && strncmp(p, app, n) == 0 && (p[n] == 0 || p[n] == ':');
 }
 
-/* A dump that is not the ANR and shows nothing wrong: no deadlock, no
- * binder wait, no binder peer, main not waiting for a lock (`godeye anr`
+/* Main waits or sleeps inside the app's code at the dump (#48): a waiting
+ * state word and an app frame (gd_anr_app_frame) on its stack. */
+static int main_waits_in_app(const json_t *r)
+{
+    json_t *main = json_object_get(r, "main"), *f;
+    size_t i;
+    if (!json_is_object(main) || !gd_anr_waiting_state(json_string_value(json_object_get(main, "state"))))
+        return 0;
+    json_array_foreach(json_object_get(r, "main_stack"), i, f)
+        if (gd_anr_app_frame(json_string_value(f)))
+            return 1;
+    return 0;
+}
+
+/* A dump that is not the ANR and shows nothing wrong (#48: never hides a
+ * frozen main): no deadlock, no binder wait, no binder peer, main not
+ * waiting for a lock, main not waiting or sleeping in app code; a Java
+ * main is idle in its looper (gd_anr_main_idle); a dump without Java
+ * frames on main (a native process) shows no more than that (`godeye anr`
  * folds these). */
 static int quiet_dump(const json_t *r)
 {
-    json_t *main = json_object_get(r, "main");
-    return !json_is_true(json_object_get(r, "anr")) && json_array_size(json_object_get(r, "deadlocks")) == 0 &&
-           json_array_size(json_object_get(r, "binder_waits")) == 0 && !json_is_object(json_object_get(r, "binder_peer")) &&
-           !(json_is_object(main) && json_object_get(main, "waiting_on"));
+    json_t *main = json_object_get(r, "main"), *st = json_object_get(r, "main_stack"), *f;
+    if (json_is_true(json_object_get(r, "anr")) || json_array_size(json_object_get(r, "deadlocks")) ||
+        json_array_size(json_object_get(r, "binder_waits")) || json_is_object(json_object_get(r, "binder_peer")) ||
+        (json_is_object(main) && json_object_get(main, "waiting_on")) || main_waits_in_app(r))
+        return 0;
+    size_t n = json_array_size(st), i, java = 0;
+    const char *fr[64];
+    json_array_foreach(st, i, f) {
+        const char *t = json_string_value(f);
+        if (i < 64)
+            fr[i] = t;
+        java += t && strncmp(t, "native:", 7) != 0;
+    }
+    return java == 0 || gd_anr_main_idle(fr, n < 64 ? n : 64) || !json_is_object(main) ||
+           !gd_anr_waiting_state(json_string_value(json_object_get(main, "state")));
+}
+
+/* #48: the ANR's signature, the way Play Console and Sentry cluster ANRs:
+ * its type, then main's top app frames (framework and native frames
+ * skipped; at most ANR_SIG_FRAMES), then, when main waits for a lock, the
+ * holder's top app frame; without an app frame, main's first Java frame;
+ * without stacks, main's kernel state and wait channel. */
+#define ANR_SIG_FRAMES 3
+
+static const char *first_app_frame(const json_t *stack)
+{
+    json_t *f;
+    size_t i;
+    json_array_foreach(stack, i, f)
+        if (gd_anr_app_frame(json_string_value(f)))
+            return json_string_value(f);
+    return NULL;
+}
+
+static void anr_signature(json_t *r)
+{
+    char sig[2048];
+    const char *type = json_string_value(json_object_get(r, "type"));
+    size_t n = (size_t)snprintf(sig, sizeof sig, "%s", type ? type : "ANR");
+    json_t *stack = json_object_get(r, "main_stack"), *f, *main = json_object_get(r, "main");
+    size_t i;
+    int k = 0;
+    json_array_foreach(stack, i, f) {
+        const char *t = json_string_value(f);
+        if (k < ANR_SIG_FRAMES && gd_anr_app_frame(t) && n < sizeof sig)
+            n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%.400s", k++ ? " < " : " | ", t);
+    }
+    if (!k) {
+        json_array_foreach(stack, i, f) {
+            const char *t = json_string_value(f);
+            if (t && strncmp(t, "native:", 7) != 0 && n < sizeof sig) {
+                n += (size_t)snprintf(sig + n, sizeof sig - n, " | %.400s", t);
+                k = 1;
+                break;
+            }
+        }
+    }
+    if (!k && json_array_size(stack) && n < sizeof sig)
+        n += (size_t)snprintf(sig + n, sizeof sig - n, " | %.400s", json_string_value(json_array_get(stack, 0)));
+    else if (!json_array_size(stack) && json_is_string(json_object_get(main, "wchan")) && n < sizeof sig)
+        n += (size_t)snprintf(sig + n, sizeof sig - n, " | main %s %.100s",
+                              json_string_value(json_object_get(main, "kernel_state"))
+                                  ? json_string_value(json_object_get(main, "kernel_state")) : "?",
+                              json_string_value(json_object_get(main, "wchan")));
+    const char *h = first_app_frame(json_object_get(r, "holder_stack"));
+    if (!h)
+        h = first_app_frame(json_object_get(json_object_get(json_object_get(r, "binder_peer"), "waits_on"), "holder_stack"));
+    if (h && n < sizeof sig)
+        snprintf(sig + n, sizeof sig - n, " | held by %.400s", h);
+    json_object_set_new(r, "signature", json_string(sig));
+}
+
+/* The ANR's type (gd_anr_kind_of) from its reason, and the process the
+ * reason names, on the row (#48). */
+static void anr_kind(json_t *r)
+{
+    const char *reason = json_string_value(json_object_get(r, "reason"));
+    const char *proc = json_string_value(json_object_get(r, "process"));
+    gd_anr_kind k;
+    int anr = json_is_true(json_object_get(r, "anr"));
+    gd_anr_kind_of(anr ? reason : NULL, proc, &k);
+    char named[256];
+    json_object_set_new(r, "type", k.type ? json_string(k.type) : json_null());
+    json_object_set_new(r, "type_label", k.label ? json_string(k.label) : json_null());
+    json_object_set_new(r, "user_perceived", k.type ? json_boolean(k.user_perceived) : json_null());
+    json_object_set_new(r, "timeout_ms", k.timeout_ms >= 0 ? json_integer((json_int_t)k.timeout_ms) : json_null());
+    json_object_set_new(r, "waited_ms", k.waited_ms >= 0 ? json_real(k.waited_ms) : json_null());
+    json_object_set_new(r, "reason_process",
+                        anr && gd_anr_reason_process(reason, named, sizeof named) ? json_string(named) : json_null());
 }
 
 /* ---- #28 item 2: the binder chain across the dumps of one bugreport ----
@@ -321,6 +425,32 @@ static json_t *lock_wait_of(const json_t *dump, int64_t tid)
     return NULL;
 }
 
+/* The one column of holder_call's query. */
+enum { HC_CALL };
+
+/* 1 when pid:tid's dump shows it, a lock holder, in an outgoing binder
+ * call (a "binder_wait" issue of the anr reader): its innermost binder
+ * frame in call. */
+static int holder_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid, char *call, size_t n)
+{
+    sqlite3_stmt *q = gd_store_cached(
+        s, "SELECT json_extract(i.content, '$.holder.call') AS call FROM issue i JOIN raw_event e ON e.id = i.id"
+           " WHERE i.trace = ?1 AND i.tool = 'anr' AND i.type = 'binder_wait' AND e.pid = ?2"
+           " AND json_extract(i.content, '$.holder.tid') = ?3 ORDER BY i.id LIMIT 1", NULL);
+    int found = 0;
+    if (!q)
+        return 0;
+    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 2, pid);
+    sqlite3_bind_int64(q, 3, tid);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, HC_CALL)) {
+        snprintf(call, n, "%s", (const char *)sqlite3_column_text(q, HC_CALL));
+        found = 1;
+    }
+    gd_store_release(s, q);
+    return found;
+}
+
 static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, double ts)
 {
     char why[256] = "";
@@ -329,22 +459,36 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
     json_t *main = json_object_get(r, "main");
     const char *section = json_string_value(json_object_get(r, "section"));
     json_t *txn = NULL, *dump = NULL;
-    if (!json_is_object(main) || !json_is_string(json_object_get(main, "binder_call")))
+    if (!json_is_object(main))
         goto done;
-    int64_t mtid = json_integer_value(json_object_get(main, "tid"));
-    txn = outgoing_txn(a->s, trace, pid, mtid);
-    if (!txn) {
-        if (!has_snapshot(a->s, trace))
-            goto done;  /* nothing to check the call against */
-        snprintf(why, sizeof why, "no outgoing transaction of %lld:%lld in the binder snapshot", (long long)pid,
-                 (long long)mtid);
-        goto done;
+    int64_t mtid = json_integer_value(json_object_get(main, "tid")), cp, ct;
+    const char *edge;
+    int from_lock = 0;
+    if (!json_is_string(json_object_get(main, "binder_call"))) {
+        /* #48: main waits for a lock its dump shows held: the chain starts
+         * there, when the capture has a binder snapshot to follow a holder
+         * in a binder call through */
+        if (!json_is_integer(json_object_get(main, "held_by")) || !has_snapshot(a->s, trace))
+            goto done;
+        cp = pid;
+        ct = json_integer_value(json_object_get(main, "held_by"));
+        edge = "lock";
+        from_lock = 1;
+    } else {
+        txn = outgoing_txn(a->s, trace, pid, mtid);
+        if (!txn) {
+            if (!has_snapshot(a->s, trace))
+                goto done;  /* nothing to check the call against */
+            snprintf(why, sizeof why, "no outgoing transaction of %lld:%lld in the binder snapshot", (long long)pid,
+                     (long long)mtid);
+            goto done;
+        }
+        cp = json_integer_value(json_object_get(txn, "to_pid"));
+        ct = json_integer_value(json_object_get(txn, "to_tid"));
+        edge = "binder";
     }
     json_array_append_new(chain, json_pack("{s:I s:I s:O? s:n}", "pid", (json_int_t)pid, "tid", (json_int_t)mtid,
                                            "thread", json_object_get(main, "name"), "via"));
-    int64_t cp = json_integer_value(json_object_get(txn, "to_pid")),
-            ct = json_integer_value(json_object_get(txn, "to_tid"));
-    const char *edge = "binder";
     for (int hop = 0; hop < BINDER_MAX_HOPS; hop++) {
         if (ct <= 0) {
             snprintf(why, sizeof why, "transaction to %lld not yet taken by a thread", (long long)cp);
@@ -386,7 +530,7 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
         json_t *w = lock_wait_of(dump, ct);
         json_t *node = json_pack("{s:I s:I s:o s:o s:s}", "pid", (json_int_t)cp, "tid", (json_int_t)ct, "thread",
                                  name, "state", state, "via", edge);
-        if (json_array_size(chain) == 1) {
+        if (json_array_size(chain) == 1 && !from_lock) {
             /* the server thread main waits on */
             json_t *wo = json_null();
             if (w) {
@@ -420,8 +564,15 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
         }
         json_t *t2 = outgoing_txn(a->s, trace, cp, ct);
         if (!t2) {
-            snprintf(why, sizeof why, "chain ends at %lld:%lld, waiting on no lock or binder call", (long long)cp,
-                     (long long)ct);
+            /* #48: a holder of main's own dump in a binder call the snapshot
+             * does not hold (a dump older than the snapshot): said so */
+            char call[160];
+            if (holder_call(a->s, trace, cp, ct, call, sizeof call))
+                snprintf(why, sizeof why, "%lld:%lld is in a binder call (%.120s) the binder snapshot does not hold",
+                         (long long)cp, (long long)ct, call);
+            else
+                snprintf(why, sizeof why, "chain ends at %lld:%lld, waiting on no lock or binder call", (long long)cp,
+                         (long long)ct);
             goto done;
         }
         cp = json_integer_value(json_object_get(t2, "to_pid"));
@@ -466,6 +617,16 @@ static void anr_flush(anr_acc *a)
     json_object_set_new(r, "deadlock", json_boolean(json_array_size(json_object_get(r, "deadlocks")) > 0));
     log_reports(a, r, pid, ts);
     binder_chain(a, r, trace, pid, ts);
+    anr_kind(r);
+    anr_signature(r);
+    /* #48: what ranks a dump in `top` without the ANR's role */
+    json_object_set_new(r, "main_waits_in_app", json_boolean(main_waits_in_app(r)));
+    int main_cycle = 0;
+    json_t *mn = json_object_get(r, "main");
+    json_array_foreach(json_object_get(r, "deadlocks"), i, cycle)
+        json_array_foreach(cycle, k, th)
+            main_cycle |= json_is_object(mn) && json_equal(json_object_get(th, "tid"), json_object_get(mn, "tid"));
+    json_object_set_new(r, "main_deadlock", json_boolean(main_cycle));
     int quiet = quiet_dump(r);
     json_object_set_new(r, "quiet", json_boolean(quiet));
     int shown = !a->q || ((!a->q->app || of_app(r, a->q->app)) && (a->q->all || !quiet));
@@ -487,21 +648,23 @@ static int anr_row(void *ctx, json_t *row)
         anr_flush(a);
     if (!a->cur) {
         json_t *anr = json_object_get(row, "anr");
-        a->cur = json_pack("{s:O s:O s:O s:o s:n s:n s:n s:n s:n s:n s:n s:n s:[] s:[]}", "trace",
-                           json_object_get(row, "trace"), "pid", json_object_get(row, "pid"), "ts_ms",
+        a->cur = json_pack("{s:n s:O s:O s:O s:o s:n s:n s:n s:n s:n s:n s:n s:n s:[] s:[] s:n s:n s:n s:n}", "id",
+                           "trace", json_object_get(row, "trace"), "pid", json_object_get(row, "pid"), "ts_ms",
                            json_object_get(row, "ts_ms"), "anr",
                            json_is_integer(anr) ? json_boolean(json_integer_value(anr)) : json_null(),
                            "process", "section", "dump_index", "subject", "threads", "heap", "locks_held",
-                           "main", "deadlocks", "binder_waits");
+                           "main", "deadlocks", "binder_waits", "wchan", "evidence", "pressure", "memory_kb");
     }
     const char *type = json_string_value(json_object_get(row, "type"));
     json_t *content = json_object_get(row, "content");
     if (type && strcmp(type, "anr_dump") == 0 && json_is_object(content)) {
-        static const char *const keys[] = {"process", "section", "subject", "threads", "heap", "locks_held"};
+        static const char *const keys[] = {"process", "section", "subject", "threads", "heap", "locks_held",
+                                           "wchan", "evidence", "pressure", "memory_kb"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             if (json_object_get(content, keys[i]))
                 json_object_set(a->cur, keys[i], json_object_get(content, keys[i]));
         json_object_set(a->cur, "dump_index", json_object_get(content, "index"));
+        json_object_set(a->cur, "id", json_object_get(row, "id"));
     } else if (type && strcmp(type, "anr_main_state") == 0 && json_is_object(content))
         json_object_set(a->cur, "main", content);
     else if (type && strcmp(type, "deadlock") == 0 && json_is_object(content))
@@ -513,11 +676,12 @@ static int anr_row(void *ctx, json_t *row)
 
 /* gd_query_anr_list's rows: a finding's columns (i.trace, ISSUE_COLS, in
  * that order), then the view's role of its dump. */
-enum { I_ANR = I_NCOLS };
+enum { I_ANR = I_NCOLS, I_ID };
 
 static json_t *anr_issue_row(sqlite3_stmt *q)
 {
     json_t *row = issue_row(q);
+    json_object_set_new(row, "id", json_integer(sqlite3_column_int64(q, I_ID)));
     json_object_set_new(row, "anr", sqlite3_column_type(q, I_ANR) == SQLITE_NULL
                                         ? json_null()
                                         : json_integer(sqlite3_column_int64(q, I_ANR)));
@@ -534,11 +698,16 @@ int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
              " i.tool AS tool, i.type AS type, i.detail AS detail, i.cost_ms AS cost_ms, i.content AS content,"
              " (SELECT max(v.anr) FROM anr_dump v WHERE v.trace = i.trace AND v.pid IS e.pid"
              "  AND v.ts_ms IS e.ts_ms) AS anr, i.id AS id"
-             " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' %s)"
+             " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' %s"
+             " AND (?1 IS NULL OR EXISTS (SELECT 1 FROM issue i3 JOIN raw_event e3 ON e3.id = i3.id"
+             "  WHERE i3.id = ?1 AND i3.tool = 'anr' AND i3.type = 'anr_dump' AND i3.trace = i.trace"
+             "  AND e3.pid IS e.pid AND e3.ts_ms IS e.ts_ms)))"
              " ORDER BY coalesce(anr, 0) DESC, trace, ts_ms, id", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
+    if (q && q->id > 0)
+        sqlite3_bind_int64(st, 1, q->id);
     anr_acc a = {s, q, fn, ctx, NULL, 0, filt};
     int rc = gd_store_stream(s, st, anr_issue_row, anr_row, &a, err);
     if (!rc)
@@ -583,6 +752,19 @@ static int anr_blocks_row(void *ctx, sqlite3_stmt *q)
     return GD_EACH_STOP;
 }
 
+/* The columns of the user-perceived count's query. */
+enum { AU_REASON, AU_PROCESS };
+
+static int anr_user_row(void *ctx, sqlite3_stmt *q)
+{
+    gd_anr_counts *out = ctx;
+    gd_anr_kind k;
+    gd_anr_kind_of((const char *)sqlite3_column_text(q, AU_REASON), (const char *)sqlite3_column_text(q, AU_PROCESS),
+                   &k);
+    out->user_perceived += k.user_perceived;
+    return GD_OK;
+}
+
 int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_error *err)
 {
     char filt[4096], sql[12288];
@@ -614,5 +796,140 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
     if ((rc = gd_store_each(s, q, anr_blocks_row, &c, err)) || !c.found)
         return rc ? rc : gd_store_fail(s, err, "database read");
     out->total = out->dumps + out->blocks;
+    /* #48: the user-perceived ones: each ANR dump's type from its reason
+     * (the row's rule: the subject, else the nearest log report's, else
+     * am_anr's), every ANR block */
+    gd_store_filter_sql(f, "v.trace", vfilt, sizeof vfilt);
+    snprintf(sql, sizeof sql,
+             /* the outer row's columns in a derived table: SQLite does not
+              * resolve them in the ORDER BY of a subquery over a view */
+             "SELECT coalesce(v.subject, (SELECT r FROM (SELECT json_extract(i.content, '$.reason') AS r,"
+             " i.type = 'am_anr' AS k, abs(e.ts_ms - v.ts_ms) AS d, i.id AS n FROM issue i"
+             " JOIN raw_event e ON e.id = i.id WHERE i.tool = 'android' AND i.type IN ('anr_report', 'am_anr')"
+             " AND e.pid = v.pid AND e.ts_ms >= v.ts_ms - %.1f AND e.ts_ms <= v.ts_ms + %.1f"
+             " AND json_extract(i.content, '$.reason') IS NOT NULL) ORDER BY k, d, n LIMIT 1)) AS reason,"
+             " v.process AS process"
+             " FROM anr_dump v WHERE v.anr = 1 %s", ANR_LOG_BEFORE_MS, ANR_LOG_AFTER_MS, vfilt);
+    if (!(q = gd_store_prepare(s, sql, err)))
+        return err->code;
+    out->user_perceived = out->blocks;
+    return gd_store_each(s, q, anr_user_row, out, err);
+}
+
+/* ---- #48: ANR groups (`godeye anr --group`) ---- */
+
+typedef struct anr_group_acc {
+    gd_store *s;
+    json_t *by;      /* signature -> group */
+    json_t *order;   /* signatures in the order first seen */
+    json_t *traces;  /* "trace id" -> {version, device} */
+} anr_group_acc;
+
+/* The columns of trace_tags' query. */
+enum { TT_VERSION, TT_DEVICE };
+
+static json_t *trace_tags(anr_group_acc *g, json_int_t trace)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%lld", (long long)trace);
+    json_t *t = json_object_get(g->traces, key);
+    if (t)
+        return t;
+    t = json_pack("{s:n s:n}", "version", "device");
+    sqlite3_stmt *q = gd_store_cached(g->s, "SELECT version_name AS version, device AS device FROM trace WHERE id = ?1", NULL);
+    if (q) {
+        sqlite3_bind_int64(q, 1, trace);
+        if (sqlite3_step(q) == SQLITE_ROW) {
+            json_object_set_new(t, "version", gd_col_json(q, TT_VERSION));
+            json_object_set_new(t, "device", gd_col_json(q, TT_DEVICE));
+        }
+        gd_store_release(g->s, q);
+    }
+    json_object_set_new(g->traces, key, t);
+    return t;
+}
+
+/* Adds s to a sorted set (a JSON array of distinct strings). */
+static void set_add(json_t *set, const char *s)
+{
+    json_t *e;
+    size_t i;
+    if (!s)
+        return;
+    json_array_foreach(set, i, e)
+        if (strcmp(json_string_value(e), s) == 0)
+            return;
+    json_array_append_new(set, json_string(s));
+}
+
+static int group_row(void *ctx, json_t *r)
+{
+    anr_group_acc *g = ctx;
+    if (!json_is_true(json_object_get(r, "anr")))
+        return 0;
+    const char *sig = json_string_value(json_object_get(r, "signature"));
+    if (!sig)
+        return 0;
+    json_t *e = json_object_get(g->by, sig);
+    if (!e) {
+        e = json_pack("{s:s s:O s:O s:i s:[] s:n s:n s:[] s:[] s:O s:O}", "signature", sig, "type",
+                      json_object_get(r, "type"), "type_label", json_object_get(r, "type_label"), "count", 0,
+                      "apps", "first_version", "last_version", "devices", "traces", "id", json_object_get(r, "id"),
+                      "reason", json_object_get(r, "reason"));
+        json_object_set_new(g->by, sig, e);
+        json_array_append_new(g->order, json_string(sig));
+    }
+    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
+    set_add(json_object_get(e, "apps"), json_string_value(json_object_get(r, "process")));
+    json_int_t trace = json_integer_value(json_object_get(r, "trace"));
+    json_t *tags = trace_tags(g, trace);
+    const char *v = json_string_value(json_object_get(tags, "version"));
+    if (v) {
+        const char *fv = json_string_value(json_object_get(e, "first_version"));
+        const char *lv = json_string_value(json_object_get(e, "last_version"));
+        if (!fv || gd_version_cmp(v, fv) < 0)
+            json_object_set_new(e, "first_version", json_string(v));
+        if (!lv || gd_version_cmp(v, lv) > 0)
+            json_object_set_new(e, "last_version", json_string(v));
+    }
+    set_add(json_object_get(e, "devices"), json_string_value(json_object_get(tags, "device")));
+    json_t *tr = json_object_get(e, "traces");
+    if (!json_array_size(tr) || json_integer_value(json_array_get(tr, json_array_size(tr) - 1)) != trace)
+        json_array_append_new(tr, json_integer(trace));
     return 0;
+}
+
+static int by_count(const void *x, const void *y)
+{
+    json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
+    json_int_t ca = json_integer_value(json_object_get(a, "count")), cb = json_integer_value(json_object_get(b, "count"));
+    if (ca != cb)
+        return ca > cb ? -1 : 1;
+    json_int_t ia = json_integer_value(json_object_get(a, "id")), ib = json_integer_value(json_object_get(b, "id"));
+    return ia < ib ? -1 : ia > ib;
+}
+
+int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    anr_group_acc g = {s, json_object(), json_array(), json_object()};
+    gd_anr_query all = *q;
+    all.all = 1;
+    all.counts = NULL;
+    int rc = gd_query_anr_list(s, &all, group_row, &g, err);
+    size_t n = json_array_size(g.order);
+    json_t **v = n ? malloc(n * sizeof *v) : NULL;
+    if (!rc && n && !v)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++)
+        v[i] = json_object_get(g.by, json_string_value(json_array_get(g.order, i)));
+    if (!rc && n)
+        qsort(v, n, sizeof *v, by_count);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (fn(ctx, v[i]))
+            break;
+    free(v);
+    json_decref(g.by);
+    json_decref(g.order);
+    json_decref(g.traces);
+    return rc;
 }

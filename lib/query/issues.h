@@ -24,7 +24,17 @@ int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
  * null), deadlocks (arrays of {name, tid, lock, held_by, stack...}
  * cycles), binder_waits ({holder, waiters} objects: a lock holder in an
  * outgoing binder call), deadlock (bool), quiet (bool: not the ANR, no
- * deadlock, no binder wait, main waits for no lock). */
+ * deadlock, no binder wait, main waits for no lock, main not waiting or
+ * sleeping in app code: quiet_dump), id (the dump's anr_dump finding: `anr
+ * --id`), type, type_label, user_perceived, timeout_ms, waited_ms (of
+ * the ANR's reason: gd_anr_kind_of), reason_process (the process the
+ * reason names), wchan ({threads, main {tid, state, wchan}, d_count,
+ * d_threads, d_more}: a kept Waiting Channels section, or null), evidence
+ * ("stacks" | "waiting_channels" with wchan, else null), pressure and
+ * memory_kb (an ANR record's /proc/pressure and Rss figures, on its first
+ * dump, else null), main_waits_in_app (bool: main waits or sleeps with an
+ * app frame on its stack), main_deadlock (bool: main is in a cycle),
+ * signature (gd_query_anr_groups). */
 int gd_query_anr(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* What `godeye anr` left out. */
@@ -35,6 +45,9 @@ typedef struct gd_anr_counts {
     int64_t total;      /* THE ANR count of every output: dumps + blocks       */
     int64_t snapshots;  /* the other dumps (never counted as ANRs)             */
     int64_t folded;     /* gd_query_anr_list: quiet dumps not listed           */
+    int64_t user_perceived; /* #48: of total, the input dispatch timeouts (the *
+                             * dumps' type, gd_anr_kind_of) and the ANR blocks *
+                             * (a main thread that did not come back)          */
 } gd_anr_counts;
 
 typedef struct gd_anr_query {
@@ -42,10 +55,20 @@ typedef struct gd_anr_query {
     const char *app;        /* only dumps of this process (or "app:..."), or NULL */
     int all;                /* 0: quiet dumps are left out and counted         */
     gd_anr_counts *counts;  /* NULL, or where `folded` is counted              */
+    int64_t id;             /* > 0: only the dump whose row "id" is this       */
 } gd_anr_query;
 
 /* gd_query_anr's rows, filtered by q. */
 int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* #48: the ANRs of record (rows whose anr is true) of q's selection in
+ * groups of one signature (the row's "signature": type, main's top app
+ * frames, the lock holder's top app frame), the largest first, then by
+ * their first dump's id: signature, type, type_label, count, apps,
+ * first_version, last_version (of the traces' version_name, compared as
+ * versions; null when untagged), devices, traces, id (the first dump's:
+ * `anr --id`), reason (the first dump's). */
+int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* The ANR count every output reports (#28: one definition): an ANR is a
  * dump the system took for an ANR (the anr_dump view's anr = 1) or a

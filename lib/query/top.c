@@ -42,6 +42,8 @@ static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *t
                const char *title, json_t *evidence, const char *command)
 {
     double score = lost_ms / a->minutes; /* NAN: not measured in time (a dump) */
+    if (!isfinite(lost_ms) && tier == 0)
+        score = NAN; /* an ANR without a duration says "ANR", never 0 ms/min */
     /* title and command hold names read from the database: mended, so a
      * NULL here is out of memory (#53 item 1) */
     json_t *e = json_pack("{s:s s:i s:o s:f s:o s:o s:o s:o}", "kind", kind, "tier", tier,
@@ -68,6 +70,19 @@ static const char *place_of(json_t *b)
         return str(bl, "method");
     k = str(b, "msg");
     return k && *k ? k : "(no key frame, no message)";
+}
+
+/* #48: what ranks an entry among the ANRs (tier 0; by_rank): a main
+ * thread in a deadlock first, then the ANRs of record, then dumps whose
+ * main waits in app code; user-perceived types first; the longest blocked
+ * (where the capture says how long) first; never by name. */
+static void anr_rank(top_acc *a, int record, int user_perceived, int main_deadlock, double blocked_ms)
+{
+    json_t *e = json_array_get(a->entries, json_array_size(a->entries) - 1);
+    json_object_set_new(e, "anr_rank", json_pack("{s:b s:b s:b s:o s:I}", "main_deadlock", main_deadlock, "record",
+                                                 record, "user_perceived", user_perceived, "blocked_ms",
+                                                 isfinite(blocked_ms) ? json_real(blocked_ms) : json_null(), "seq",
+                                                 (json_int_t)json_array_size(a->entries)));
 }
 
 /* An ANR-kind block: the main thread did not come back for 5 s. */
@@ -107,7 +122,9 @@ static int on_anr_block(void *ctx, json_t *b)
         char key[96];
         snprintf(key, sizeof key, "%lld/%lld/%.3f", (long long)sqlite3_column_int64(q, V_TRACE),
                  (long long)sqlite3_column_int64(q, V_PID), sqlite3_column_double(q, V_TS));
-        json_object_set_new(a->dumps_of_blocks, key, json_true());
+        /* the entry this block is about to be (add below): a dump of a
+         * main-thread deadlock ranks it first (on_anr_dump) */
+        json_object_set_new(a->dumps_of_blocks, key, json_integer((json_int_t)json_array_size(a->entries)));
         json_object_set_new(ev, "dump", json_pack("{s:I s:I s:f s:s?}", "trace", (json_int_t)sqlite3_column_int64(q, V_TRACE),
                                                   "pid", (json_int_t)sqlite3_column_int64(q, V_PID), "ts_ms",
                                                   sqlite3_column_double(q, V_TS), "process",
@@ -116,7 +133,10 @@ static int on_anr_block(void *ctx, json_t *b)
         snprintf(title + tl, sizeof title - tl, " (its ANR dump: trace %lld)", (long long)sqlite3_column_int64(q, V_TRACE));
     }
     sqlite3_finalize(q);
-    return add(a, "anr", 0, dur, json_incref(json_object_get(b, "trace")), title, ev, cmd);
+    int rc = add(a, "anr", 0, dur, json_incref(json_object_get(b, "trace")), title, ev, cmd);
+    if (!rc) /* #48: a main thread blocked past the ANR threshold: what a user sees */
+        anr_rank(a, 1, 1, 0, dur);
+    return rc;
 }
 
 /* A dump counts when it is the ANR (its row's `anr`: the anr_dump view's
@@ -129,13 +149,23 @@ static int dump_is_anr(json_t *d)
 static int on_anr_dump(void *ctx, json_t *d)
 {
     top_acc *a = ctx;
-    if (!dump_is_anr(d))
+    /* #48: a main thread in a deadlock, or waiting in app code at a dump,
+     * is listed even when the dump is not the ANR of record */
+    /* a cross-process cycle main waits on (every edge proven) is a deadlock too */
+    int record = dump_is_anr(d), dl = json_is_true(json_object_get(d, "main_deadlock")) ||
+                                      json_is_true(json_object_get(d, "cross_process_cycle"));
+    if (!record && !dl && !json_is_true(json_object_get(d, "main_waits_in_app")))
         return 0;
     char id[96];
     snprintf(id, sizeof id, "%lld/%lld/%.3f", (long long)json_integer_value(json_object_get(d, "trace")),
              (long long)json_integer_value(json_object_get(d, "pid")), num(d, "ts_ms"));
-    if (json_object_get(a->dumps_of_blocks, id))
-        return 0; /* listed with the ANR block of the same freeze */
+    json_t *blk = json_object_get(a->dumps_of_blocks, id);
+    if (blk) { /* listed with the ANR block of the same freeze */
+        json_t *r = json_object_get(json_array_get(a->entries, (size_t)json_integer_value(blk)), "anr_rank");
+        if (dl && r)
+            json_object_set_new(r, "main_deadlock", json_true());
+        return 0;
+    }
     json_t *m = json_object_get(d, "main");
     char title[1400], cmd[96];
     const char *state = m ? str(m, "state") : NULL;
@@ -148,16 +178,21 @@ static int on_anr_dump(void *ctx, json_t *d)
     snprintf(mst, sizeof mst, "%s%.60s%s%.40s", mname && strcmp(mname, "main") != 0 ? "(" : "",
              mname && strcmp(mname, "main") != 0 ? mname : "", mname && strcmp(mname, "main") != 0 ? ") " : "",
              state ? state : json_is_object(m) ? "state not given" : "(no main thread)");
-    int n = snprintf(title, sizeof title, "ANR dump of %.200s: main %s", proc ? proc : "pid", mst);
+    const char *what = record ? "ANR dump" : dl ? "deadlock in a dump" : "frozen main in a dump";
+    const char *tl = str(d, "type_label");
+    int n = snprintf(title, sizeof title, "%s%s%s%s of %.200s: main %s", what, tl ? " (" : "", tl ? tl : "",
+                     tl ? ")" : "", proc ? proc : "pid", mst);
     if (!proc)
-        n = snprintf(title, sizeof title, "ANR dump of pid %lld: main %s",
-                     (long long)json_integer_value(json_object_get(d, "pid")), mst);
+        n = snprintf(title, sizeof title, "%s%s%s%s of pid %lld: main %s", what, tl ? " (" : "", tl ? tl : "",
+                     tl ? ")" : "", (long long)json_integer_value(json_object_get(d, "pid")), mst);
     if (lock && n > 0 && (size_t)n < sizeof title)
         n += snprintf(title + n, sizeof title - (size_t)n, " on %.300s", lock);
     if (holder && n > 0 && (size_t)n < sizeof title)
         n += snprintf(title + n, sizeof title - (size_t)n, " held by %.200s", holder);
     if (json_is_true(json_object_get(d, "deadlock")) && n > 0 && (size_t)n < sizeof title)
-        snprintf(title + n, sizeof title - (size_t)n, " (deadlock)");
+        n += snprintf(title + n, sizeof title - (size_t)n, " (deadlock)");
+    if (json_is_true(json_object_get(d, "cross_process_cycle")) && n > 0 && (size_t)n < sizeof title)
+        snprintf(title + n, sizeof title - (size_t)n, " (binder %.200s)", str(d, "binder_reason") ? str(d, "binder_reason") : "cycle");
     long long trace = (long long)json_integer_value(json_object_get(d, "trace"));
     snprintf(cmd, sizeof cmd, "godeye anr --trace %lld", trace);
     json_t *st = json_object_get(d, "main_stack");
@@ -167,8 +202,14 @@ static int on_anr_dump(void *ctx, json_t *d)
                            gd_json_str(holder), "deadlock",
                            json_object_get(d, "deadlock") ? json_object_get(d, "deadlock") : json_false(),
                            "where", json_array_size(st) ? json_incref(json_array_get(st, 0)) : json_null());
-    /* a dump has no duration: no score, it ranks after the ANR blocks */
-    return add(a, "anr_dump", 0, NAN, json_incref(json_object_get(d, "trace")), title, ev, cmd);
+    json_object_set_new(ev, "id", json_incref(json_object_get(d, "id")));
+    json_object_set_new(ev, "type", json_incref(json_object_get(d, "type")));
+    snprintf(cmd, sizeof cmd, "godeye anr --id %lld", (long long)json_integer_value(json_object_get(d, "id")));
+    /* a dump has no duration: no score ("ANR"); its reason may say how long main was waited for */
+    int rc = add(a, "anr_dump", 0, NAN, json_incref(json_object_get(d, "trace")), title, ev, cmd);
+    if (!rc)
+        anr_rank(a, record, json_is_true(json_object_get(d, "user_perceived")), dl, num(d, "waited_ms"));
+    return rc;
 }
 
 static int on_group(void *ctx, json_t *g)
@@ -343,6 +384,26 @@ static int by_rank(const void *x, const void *y)
     json_int_t ta = json_integer_value(json_object_get(a, "tier")), tb = json_integer_value(json_object_get(b, "tier"));
     if (ta != tb)
         return ta < tb ? -1 : 1;
+    json_t *ra = json_object_get(a, "anr_rank"), *rb = json_object_get(b, "anr_rank");
+    if (ra && rb) {
+        static const char *const firsts[] = {"main_deadlock", "record", "user_perceived"};
+        for (size_t i = 0; i < sizeof firsts / sizeof *firsts; i++) {
+            int x = json_is_true(json_object_get(ra, firsts[i])), y = json_is_true(json_object_get(rb, firsts[i]));
+            if (x != y)
+                return x ? -1 : 1;
+        }
+        double da = num(ra, "blocked_ms"), db = num(rb, "blocked_ms");
+        da = isnan(da) ? -1 : da; /* not said: after every known duration */
+        db = isnan(db) ? -1 : db;
+        if (da != db)
+            return da > db ? -1 : 1;
+        json_int_t xa = json_integer_value(json_object_get(a, "trace")), xb = json_integer_value(json_object_get(b, "trace"));
+        if (xa != xb)
+            return xa < xb ? -1 : 1;
+        xa = json_integer_value(json_object_get(ra, "seq"));
+        xb = json_integer_value(json_object_get(rb, "seq"));
+        return xa < xb ? -1 : xa > xb;
+    }
     double sa = num(a, "score_ms_per_min"), sb = num(b, "score_ms_per_min");
     sa = isnan(sa) ? -1 : sa; /* no score: after every scored entry of its tier */
     sb = isnan(sb) ? -1 : sb;

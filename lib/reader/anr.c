@@ -116,7 +116,27 @@ typedef struct anr_thr {
     size_t hoff, hlen, hn;
 } anr_thr;
 
-enum { ANR_OUT = 0, ANR_IN_DUMP, ANR_IN_WCHAN, ANR_IN_BAD_DUMP, ANR_IN_KSTACKS };
+enum { ANR_OUT = 0, ANR_IN_DUMP, ANR_IN_WCHAN, ANR_IN_BAD_DUMP, ANR_IN_KSTACKS, ANR_IN_WCHAN_KEEP, ANR_IN_PSI };
+
+#define ANR_MAX_D_THREADS 32  /* threads in D kept of a Waiting Channels section */
+
+/* A "----- Waiting Channels: pid N" section kept as a dump's evidence
+ * (#48): a process whose Java dump failed has only this. */
+typedef struct anr_wchan {
+    int64_t pid;
+    double ts;
+    int64_t zone_min;
+    long line;
+    char app[256];
+    int has_app;
+    int64_t threads;
+    char main_state[8], main_wchan[64];  /* of sysTid == pid ("" state: not printed) */
+    int main_seen;                       /* the section lists sysTid == pid */
+    int64_t d_tid[ANR_MAX_D_THREADS];
+    char d_wchan[ANR_MAX_D_THREADS][64];
+    int nd, d_over;
+    int64_t n_d;                         /* threads in D, all of them */
+} anr_wchan;
 
 typedef struct anr_ctx {
     const gd_sink *sink;
@@ -161,6 +181,14 @@ typedef struct anr_ctx {
     size_t held_len, held_cap;
     size_t held_lost;     /* threads that could not be held */
     long line;            /* the input line being read (for counted cuts) */
+    /* #48: Waiting Channels kept, PSI and memory figures of the record */
+    anr_wchan wc;
+    int wc_held;          /* wc read, not yet given to a dump              */
+    int wc_attach;        /* the dump being read carries wc                */
+    int64_t last_pid;     /* pid of the last dump started, -1 none          */
+    json_t *pressure;     /* {"memory"|"cpu"|"io": {"some"|"full": {avg10, avg60, avg300}}} */
+    char psi_res[16];     /* the /proc/pressure file being read             */
+    json_t *memory;       /* the record's "RssKb: N" lines before its first dump */
 } anr_ctx;
 
 static int anr_add_frame(anr_ctx *c, const char *a, size_t na, const char *b, size_t nb,
@@ -179,6 +207,10 @@ static void anr_lock_line(anr_ctx *c, const char *s);
 static int anr_native_frame(anr_ctx *c, const char *s, long line);
 static int64_t anr_parse_uint(const char *s, const char **end);
 static int anr_thread_header(anr_ctx *c, const char *s, long line);
+static int emit_wchan(anr_ctx *c);
+static void wchan_line(anr_ctx *c, const char *s, size_t len);
+static void psi_line(anr_ctx *c, const char *s);
+static int memory_line(anr_ctx *c, const char *s);
 
 /* ---- small parsing helpers ---- */
 
@@ -279,6 +311,7 @@ static void anr_leave_dump(anr_ctx *c)
     c->thr_over = 0;
     c->headless = 0;
     c->held_len = 0;
+    c->wc_attach = 0;
 }
 
 /* A dump without header that ends without an end line either: its held
@@ -326,6 +359,8 @@ static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
     c->held_len = 0;
     c->dump_line = line;
     c->pid = pid;
+    c->last_pid = pid;
+    c->wc_attach = 0;
     c->ts = ts;
     c->has_app = 0;
     c->app[0] = 0;
@@ -357,20 +392,59 @@ static int banner(anr_ctx *c, const char *s, long line)
         int rc = close_open(c, line);
         if (rc)
             return rc;
-        if (parse_dump_header(s + strlen("----- pid "), &pid, &ts, &c->zone_min) != 0) {
+        int64_t zone;
+        int ok = parse_dump_header(s + strlen("----- pid "), &pid, &ts, &zone) == 0;
+        /* a Waiting Channels section read before: this dump's, or a dump of its own */
+        int attach = ok && c->wc_held && c->wc.pid == pid;
+        if (c->wc_held && !attach && (rc = emit_wchan(c)))
+            return rc;
+        c->wc_held = 0;
+        c->zone_min = zone;
+        if (!ok) {
             gd_sink_skip(c->sink, GD_SKIP(ANR_DUMP_HEADER_UNPARSABLE), line, 1);
             count_dump(c);
             c->where = ANR_IN_BAD_DUMP;
             return 0;
         }
         start_dump(c, pid, ts, line);
+        c->wc_attach = attach;
         return 0;
     }
     if (gd_starts(s, "----- Waiting Channels: pid ")) {
         int rc = close_open(c, line);
+        if (rc)
+            return rc;
+        int64_t zone;
+        /* kept when its process has no dump yet (#48): the evidence of a
+         * failed Java dump; once per process */
+        if (parse_dump_header(s + strlen("----- Waiting Channels: pid "), &pid, &ts, &zone) == 0 &&
+            pid != c->last_pid && !(c->wc_held && c->wc.pid == pid)) {
+            if (c->wc_held && (rc = emit_wchan(c)))
+                return rc;
+            memset(&c->wc, 0, sizeof c->wc);
+            c->wc.pid = pid;
+            c->wc.ts = ts;
+            c->wc.zone_min = zone;
+            c->wc.line = line;
+            c->wc_held = 1;
+            c->where = ANR_IN_WCHAN_KEEP;
+            return 0;
+        }
         c->where = ANR_IN_WCHAN;
         gd_sink_skip(c->sink, GD_SKIP(IGNORED_ANR_WAITING_CHANNELS_SECTION), line, 1);
-        return rc;
+        return 0;
+    }
+    if (gd_starts(s, "----- Output from /proc/pressure/") && c->where == ANR_OUT && c->ndump == 0) {
+        /* the record's pressure stall figures (Android 13+), before its dumps */
+        const char *r = s + strlen("----- Output from /proc/pressure/");
+        size_t n = strcspn(r, " ");
+        gd_anr_copy_text(c, c->psi_res, sizeof c->psi_res, r, n);
+        c->where = ANR_IN_PSI;
+        return 0;
+    }
+    if (gd_starts(s, "----- End output from ") && c->where == ANR_IN_PSI) {
+        c->where = ANR_OUT;
+        return 0;
     }
     if (gd_starts(s, "----- begin pid ")) {
         int rc = close_open(c, line);
@@ -573,6 +647,94 @@ static int dump_line(anr_ctx *c, char *s, size_t len, long line)
     return 0;
 }
 
+/* ---- #48: Waiting Channels kept as evidence, the record's PSI and memory ---- */
+
+/* A line of a kept Waiting Channels section: "Cmd line: X" or
+ * "sysTid=N     state=S    wchan" (the kernel's wait channel). */
+static void wchan_line(anr_ctx *c, const char *s, size_t len)
+{
+    anr_wchan *w = &c->wc;
+    if (gd_starts(s, "Cmd line: ") && !w->has_app) {
+        gd_anr_copy_text(c, w->app, sizeof w->app, s + 10, gd_trim_right(s + 10, len - 10));
+        for (char *p = w->app; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+        w->has_app = 1;
+        return;
+    }
+    if (!gd_starts(s, "sysTid="))
+        return;
+    const char *p;
+    int64_t tid = anr_parse_uint(s + 7, &p);
+    while (*p == ' ')
+        p++;
+    if (tid < 0)
+        return;
+    /* Android 10+ prints the state; older releases only the wait channel */
+    size_t ns = 0;
+    if (gd_starts(p, "state=")) {
+        p += 6;
+        ns = strcspn(p, " \t");
+    }
+    const char *wc = p + ns;
+    while (*wc == ' ' || *wc == '\t')
+        wc++;
+    size_t nw = gd_trim_right(wc, strlen(wc));
+    w->threads++;
+    if (tid == w->pid) {
+        w->main_seen = 1;
+        gd_anr_copy_text(c, w->main_state, sizeof w->main_state, p, ns);
+        gd_anr_copy_text(c, w->main_wchan, sizeof w->main_wchan, wc, nw);
+    }
+    if (ns == 1 && *p == 'D') {
+        w->n_d++;
+        if (w->nd < ANR_MAX_D_THREADS) {
+            w->d_tid[w->nd] = tid;
+            gd_anr_copy_text(c, w->d_wchan[w->nd], sizeof w->d_wchan[0], wc, nw);
+            w->nd++;
+        } else
+            w->d_over = 1;
+    }
+}
+
+/* "some avg10=23.26 avg60=5.96 avg300=1.33 total=2722842197" of a
+ * /proc/pressure file: {"some": {"avg10", "avg60", "avg300"}} under its name. */
+static void psi_line(anr_ctx *c, const char *s)
+{
+    const char *kind = gd_starts(s, "some ") ? "some" : gd_starts(s, "full ") ? "full" : NULL;
+    double a10, a60, a300;
+    if (!kind || sscanf(s + 5, "avg10=%lf avg60=%lf avg300=%lf", &a10, &a60, &a300) != 3 || !c->psi_res[0])
+        return;
+    if (!c->pressure)
+        c->pressure = json_object();
+    json_t *r = json_object_get(c->pressure, c->psi_res);
+    if (!r) {
+        r = json_object();
+        json_object_set_new(c->pressure, c->psi_res, r);
+    }
+    json_object_set_new(r, kind, json_pack("{s:f s:f s:f}", "avg10", a10, "avg60", a60, "avg300", a300));
+}
+
+/* "RssKb: 504416" (the record's memory lines, Android 13+): 1 when taken. */
+static int memory_line(anr_ctx *c, const char *s)
+{
+    static const char *const keys[] = {"RssHwmKb: ", "RssKb: ", "RssAnonKb: ", "RssShmemKb: ", "VmSwapKb: ", NULL};
+    for (const char *const *k = keys; *k; k++) {
+        if (!gd_starts(s, *k))
+            continue;
+        int64_t v = anr_parse_uint(s + strlen(*k), NULL);
+        if (v < 0)
+            return 0;
+        if (!c->memory)
+            c->memory = json_object();
+        char key[24];
+        snprintf(key, sizeof key, "%.*s", (int)(strlen(*k) - 2), *k);
+        json_object_set_new(c->memory, key, json_integer(v));
+        return 1;
+    }
+    return 0;
+}
+
 static int probe(const unsigned char *h, size_t n, int eof)
 {
     (void)eof;
@@ -608,6 +770,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     c.name = opts ? opts->name : NULL;
     c.main_idx = -1;
     c.main_tid = -1;
+    c.last_pid = -1;
     char *s;
     size_t len;
     int r, rc = 0;
@@ -618,8 +781,14 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             rc = banner(&c, s, line);
         else if (c.where == ANR_IN_DUMP)
             rc = dump_line(&c, s, len, line);
+        else if (c.where == ANR_IN_WCHAN_KEEP)
+            wchan_line(&c, s, len);
+        else if (c.where == ANR_IN_PSI)
+            psi_line(&c, s);
         else if (c.where == ANR_OUT) {
-            if (start_headless(&c, s, line))
+            if (c.ndump == 0 && memory_line(&c, s))
+                ;
+            else if (start_headless(&c, s, line))
                 rc = dump_line(&c, s, len, line);
             else if (c.ndump == 0 && !c.has_subject && gd_starts(s, "Subject: ")) {
                 /* an ANR record's reason (Android 11+), before its first dump */
@@ -643,6 +812,8 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         rc = err->code ? err->code : GD_ERR_IO;
     if (!rc && (c.where == ANR_IN_DUMP || c.where == ANR_IN_BAD_DUMP))
         rc = close_open(&c, gd_input_lineno(in));
+    if (!rc && c.wc_held)
+        rc = emit_wchan(&c);
     if (!rc && c.has_subject && c.ndump == 0)
         gd_sink_skip(sink, GD_SKIP(ANR_ANR_RECORD_WITHOUT_DUMPS), c.subject_line, 1);
     if (rc && err->code == 0)
@@ -652,6 +823,8 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     free(c.fptr);
     free(c.thr);
     free(c.held);
+    json_decref(c.pressure);
+    json_decref(c.memory);
     return rc;
 }
 
@@ -1088,6 +1261,10 @@ static int emit_main_state(anr_ctx *c)
     json_t *held = locks_json(m);
     if (held)
         json_object_set_new(j, "locks_held", held);
+    if (c->wc_attach && c->wc.main_seen && m->tid == c->wc.pid) {
+        json_object_set_new(j, "kernel_state", c->wc.main_state[0] ? jstr(c->wc.main_state) : json_null());
+        json_object_set_new(j, "wchan", jstr(c->wc.main_wchan));
+    }
     if (m->call[0])  /* main's innermost binder frame is an outgoing call */
         json_object_set_new(j, "binder_call", jstr(m->call));
     if (m->waiting_on[0]) {
@@ -1183,6 +1360,27 @@ static int emit_dump(anr_ctx *c)
                                                "held_by_name", h >= 0 ? jstr(c->thr[h].name) : json_null()));
     }
     json_object_set_new(j, "lock_waits", waits);
+    if (c->wc_attach) {
+        /* the process's Waiting Channels (#48): every thread's kernel wait */
+        const anr_wchan *w = &c->wc;
+        json_t *d = json_array();
+        for (int i = 0; i < w->nd; i++)
+            json_array_append_new(d, json_pack("{s:I s:o}", "tid", (json_int_t)w->d_tid[i], "wchan", jstr(w->d_wchan[i])));
+        json_object_set_new(j, "wchan", json_pack("{s:I s:o s:I s:o s:b}", "threads", (json_int_t)w->threads, "main",
+                                                  w->main_seen ? json_pack("{s:I s:o s:o}", "tid", (json_int_t)w->pid,
+                                                                               "state", w->main_state[0] ? jstr(w->main_state) : json_null(), "wchan",
+                                                                               jstr(w->main_wchan))
+                                                                   : json_null(),
+                                                  "d_count", (json_int_t)w->n_d, "d_threads", d, "d_more", w->d_over));
+        json_object_set_new(j, "evidence", json_string(c->nthr ? "stacks" : "waiting_channels"));
+    }
+    if (c->ndump == 1) {
+        /* the record's figures belong to its first dump: the ANR's process */
+        if (c->pressure)
+            json_object_set(j, "pressure", c->pressure);
+        if (c->memory)
+            json_object_set(j, "memory_kb", c->memory);
+    }
     anr_thr who;
     memset(&who, 0, sizeof who);
     who.tid = c->main_tid >= 0 ? c->main_tid : c->pid;
@@ -1323,6 +1521,23 @@ static int lock_waits(anr_ctx *c)
     return rc;
 }
 
+/* A kept Waiting Channels section that no dump of its process followed:
+ * a dump of its own (its process's Java dump failed), no stacks. */
+static int emit_wchan(anr_ctx *c)
+{
+    c->wc_held = 0;
+    start_dump(c, c->wc.pid, c->wc.ts, c->wc.line);
+    c->zone_min = c->wc.zone_min;
+    if (c->wc.has_app) {
+        memcpy(c->app, c->wc.app, sizeof c->app);
+        c->has_app = 1;
+    }
+    if (c->wc.main_seen)
+        c->main_tid = c->wc.pid;
+    c->wc_attach = 1;
+    return anr_end_dump(c);
+}
+
 static int anr_end_dump(anr_ctx *c)
 {
     int rc = 0;
@@ -1355,6 +1570,15 @@ static int anr_end_dump(anr_ctx *c)
             rc = emit_dump(c);
         if (!rc && c->main_idx >= 0)
             rc = emit_main_state(c);
+        else if (!rc && c->wc_attach && c->wc.main_seen && c->nthr == 0) {
+            /* only the Waiting Channels: main is the thread whose id is the pid */
+            anr_thr m;
+            memset(&m, 0, sizeof m);
+            m.tid = c->pid;
+            json_t *j = json_pack("{s:I s:o s:o s:s}", "tid", (json_int_t)c->pid, "kernel_state",
+                                  c->wc.main_state[0] ? jstr(c->wc.main_state) : json_null(), "wchan", jstr(c->wc.main_wchan), "from", "waiting_channels");
+            rc = emit_issue(c, "anr_main_state", NULL, &m, j);
+        }
         if (!rc)
             rc = lock_waits(c);
     }

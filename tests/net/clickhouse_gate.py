@@ -112,6 +112,9 @@ def main():
         frc, fout, ferr = run("all", "diff", *fleet, base, head, "--format", "json")
         local = json.loads(lout) if lrc == 0 else None
         got = json.loads(fout) if frc == 0 else None
+        # #48: the ANR groups (signatures) are not pushed yet: local only
+        if local is not None:
+            local = [r for r in local if r.get("kind") != "anr_group"]
         check(lrc == 0 and frc == 0 and local == got and len(local) > 0,
               f"{what}: fleet diff {base} {head} = local, {len(local or [])} rows"
               f" ({ferr.strip()} {lerr.strip()})")

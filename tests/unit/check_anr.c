@@ -190,9 +190,14 @@ START_TEST(three_thread_deadlock)
     read_fix(FIX("deadlock3.txt"), &c);
     ck_assert_uint_eq(json_array_size(c.metas), 2);
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 5);
-    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 1);
+    /* #48: the Waiting Channels section before pid 7000's first dump is
+     * that dump's evidence (kept, not skipped): main's wait channel */
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 0);
     ck_assert_int_eq(gd_collected_skips(&c, "anr: dump without end line"), 1);
-    ck_assert_uint_eq(json_object_size(c.skips), 2);
+    ck_assert_uint_eq(json_object_size(c.skips), 1);
+    assert_json(json_object_get(json_object_get(nth_issue(&c, "anr_dump", 0), "content"), "wchan"),
+                "{\"threads\":2,\"main\":{\"tid\":7000,\"state\":null,\"wchan\":\"futex_wait_queue_me\"},"
+                "\"d_count\":0,\"d_threads\":[],\"d_more\":false}");
 
     json_t *m = by_thread(&c, "stack", "main", 0);
     /* 08:30:00.2505 -0500 = 13:30:00.2505 UTC */
@@ -547,7 +552,9 @@ START_TEST(corpus_sentry_native_only)
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 57);
     ck_assert_uint_eq(total_frames(&c), 981);
     ck_assert_uint_eq(count_state(&c, NULL), 57);
-    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 2);
+    /* #48: the first Waiting Channels section (line 2, before the dump of
+     * pid 9955) is the dump's; the second (line 1201, after it) is skipped */
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: anr waiting channels section"), 1);
     ck_assert_uint_eq(json_object_size(c.skips), 1);
     /* #28: one anr_dump issue, and the main state of the thread whose
      * sysTid is the pid ("samples.android" sysTid=9955, no state word) */
@@ -556,7 +563,8 @@ START_TEST(corpus_sentry_native_only)
     ck_assert_str_eq(str(json_object_get(d, "content"), "process"), "io.sentry.samples.android");
     ck_assert_str_eq(str(json_object_get(d, "content"), "section"), "traces_file");
     assert_json(json_object_get(nth_issue(&c, "anr_main_state", 0), "content"),
-                "{\"name\":\"samples.android\",\"tid\":9955}");
+                "{\"name\":\"samples.android\",\"tid\":9955,\"kernel_state\":null,"
+                "\"wchan\":\"futex_wait_queue_me\"}");
     json_t *m = by_thread(&c, "stack", "samples.android", 0);
     ck_assert_int_eq(num(m, "tid"), 9955);
     ck_assert_uint_eq(json_array_size(json_object_get(m, "frames")), 179);
