@@ -208,7 +208,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     int all = 0;
     gd_int_list traces = {0};
     const gd_option opts[] = {
-        OPT_STRING_(0, "app", &app, "PKG", "only dumps of this process (or its PKG:name processes)"),
+        OPT_APP(&app),
         OPT_BOOL_(0, "all", &all, "list every dump, the quiet snapshot dumps too"),
         OPT_STRING_(0, "context", &context, "DUR",
                     "what the database holds for each ANR's process in the DUR (10s, 500ms, 1m) before its dump"),

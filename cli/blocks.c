@@ -116,7 +116,7 @@ static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_in
 
 int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *kind = NULL;
+    const char *format = NULL, *kind = NULL, *app = NULL;
     gd_int_list traces = {0};
     double threshold = NAN;
     int group = 0, stacks = 0;
@@ -132,6 +132,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_INT_(0, "limit", &limit, "N", "only the N longest blocks (or the first N groups)"),
         OPT_INT_(0, "top", &limit, "N", "the same as --limit"),
         OPT_LISTING(&format, &traces),
+        OPT_APP(&app),
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
@@ -154,12 +155,16 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "--group and --stacks do not go together");
         return GD_EXIT_USAGE;
     }
+    if (co.url && app) {
+        gd_cli_say(ctx, "--app does not go with --clickhouse (yet): the fleet's rows carry no process");
+        return GD_EXIT_USAGE;
+    }
     if (co.url)
         return blocks_fleet(ctx, &co, group, &traces, threshold, kind, limit, gd_cli_mode(format));
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
-    gd_blocks_query q = {.filter = gd_cli_filter(&traces), .threshold = threshold,
+    gd_blocks_query q = {.filter = gd_cli_filter_app(&traces, app), .threshold = threshold,
                          .kind = gd_block_kind_parse(kind), .stacks = stacks, .limit = limit};
     gd_out_mode mode = gd_cli_mode(format);
     gd_error err = {0};
@@ -173,7 +178,10 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
             gd_render_lines(r, print_with_stacks, NULL);
         rc = gd_query_block_values(s, &q, gd_cli_values_cb, r, &err);
     }
+    size_t rows = gd_render_rows(r);
     int wrc = gd_render_end(r);
+    if (!rc && !wrc && !rows)
+        gd_cli_say_empty(ctx, s, &q.filter, "dispatch", "main-thread dispatches (looper or slice data)");
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

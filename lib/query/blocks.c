@@ -450,8 +450,11 @@ static int each_block_row(void *ctx, sqlite3_stmt *q)
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
                       gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], app[512];
     gd_store_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
+    /* --app: the blocks of the app's own processes */
+    gd_store_app_sql(&bq->filter, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
+    strncat(filt, app, sizeof filt - strlen(filt) - 1);
     /* the threshold bound lets SQLite use the dur_ms index */
     double bound = bq->threshold;
     if (!gd_has(bound)) {
@@ -709,8 +712,11 @@ static int stored_row(void *ctx, sqlite3_stmt *st)
 static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, groups *gs,
                          gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], app[512];
     gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
+    /* --app: the blocks of the app's own processes (their dispatch's pid) */
+    gd_store_app_sql(&q->filter, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
+    strncat(filt, app, sizeof filt - strlen(filt) - 1);
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
     int have_states = gs->have; /* which "why" data is stored at all (#26) */
@@ -719,7 +725,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
              " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms",
              have_states ? "d.tid" : "NULL", have_states ? "d.start_ms" : "NULL",
-             have_states ? " JOIN dispatch d ON d.id = b.dispatch" : "", filt);
+             have_states || app[0] ? " JOIN dispatch d ON d.id = b.dispatch" : "", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;

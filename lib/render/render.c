@@ -22,6 +22,7 @@ struct gd_renderer {
     size_t ncols;
     int width;
     size_t nrows;
+    size_t given;     /* rows the command gave (gd_render_rows) */
     json_t *buffered; /* table mode */
     FILE *spool;      /* table mode past TABLE_MEM_ROWS rows: all of them, JSON lines */
     int no_spool;     /* no temporary file could be made: rows stay in memory */
@@ -416,8 +417,14 @@ void gd_render_lines(gd_renderer *r, gd_lines_fn fn, void *ctx)
     r->lines_ctx = ctx;
 }
 
+size_t gd_render_rows(const gd_renderer *r)
+{
+    return r->given;
+}
+
 int gd_render_row(gd_renderer *r, json_t *row)
 {
+    r->given++;
     if (r->lines && r->mode == GD_OUT_TABLE) {
         r->nrows++;
         return r->lines(r->out, r, row, r->lines_ctx) || ferror(r->out) ? -1 : 0;
@@ -1134,6 +1141,7 @@ static json_t *table_row(const gd_renderer *r, const gd_row *row)
 
 int gd_render_values(gd_renderer *r, const gd_row *row)
 {
+    r->given++;
     if (r->mode == GD_OUT_JSON || r->mode == GD_OUT_JSONL) {
         if ((r->mode == GD_OUT_JSON && gd_text_put(&r->text, r->nrows ? ",\n" : "[\n", 2)) ||
             gd_json_row_text(&r->text, row) ||

@@ -1,0 +1,78 @@
+/* query/apps.c - the processes and apps of the traces (--app, empty answers). */
+#include "query/apps.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/app.h"
+#include "store/sql.h"
+
+int gd_query_has_data(gd_store *s, const char *table, const gd_filter *f, int *has, gd_error *err)
+{
+    char fl[4096], sql[4600];
+    gd_filter traces = *f; /* the data of f's traces, whoever's it is */
+    traces.app = NULL;
+    gd_store_filter_sql(&traces, "trace", fl, sizeof fl);
+    snprintf(sql, sizeof sql, "SELECT EXISTS (SELECT 1 FROM %s WHERE 1 %s)", table, fl);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    int rc = sqlite3_step(q);
+    *has = rc == SQLITE_ROW && sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
+}
+
+enum { P_NAME = 0 };
+
+int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *present, size_t n,
+                          gd_error *err)
+{
+    char fl[4096], sql[8192];
+    gd_filter traces = *f; /* f's traces, every process of them */
+    traces.app = NULL;
+    gd_store_filter_sql(&traces, "trace", fl, sizeof fl);
+    /* the apps first: names that are not system processes, then the
+     * traces' own apps (which may be system ones when nothing else is) */
+    snprintf(sql, sizeof sql,
+             "SELECT DISTINCT name FROM (" GD_SQL_PROCESS_NAMES ") WHERE 1 %s ORDER BY name", fl);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    *matched = !f->app;
+    size_t used = 0, shown = 0, more = 0;
+    present[0] = 0;
+    int rc;
+    for (int pass = 0; pass < 2 && !shown; pass++) {
+        sqlite3_reset(q);
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(q, P_NAME);
+            if (!name)
+                continue;
+            if (pass == 0 && f->app && gd_app_match(name, f->app))
+                *matched = 1;
+            /* pass 0: the apps; pass 1 (none): whatever names the traces' processes */
+            if (pass == 0 && gd_app_is_system(name))
+                continue;
+            if (shown == 8) {
+                more++;
+                continue;
+            }
+            int k = snprintf(present + used, used < n ? n - used : 0, "%s%s", shown ? ", " : "", name);
+            if (k > 0 && used + (size_t)k < n) {
+                used += (size_t)k;
+                shown++;
+            }
+        }
+        if (rc != SQLITE_DONE) {
+            sqlite3_finalize(q);
+            return gd_store_fail(s, err, "database read");
+        }
+    }
+    sqlite3_finalize(q);
+    if (more && used < n)
+        snprintf(present + used, n - used, " and %zu more", more);
+    if (!shown)
+        snprintf(present, n, "none");
+    return GD_OK;
+}
