@@ -28,6 +28,15 @@ int gd_app_is_system(const char *process)
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (starts(process, prefixes[i]))
             return 1;
+    /* a kernel name (comm, 15 bytes: the name's end) of a com.android.*
+     * or android.* package: "ndroid.systemui" */
+    const char *dot = strchr(process, '.');
+    if (strlen(process) == 15 && dot && dot > process) {
+        static const char full[] = "com.android";
+        size_t k = (size_t)(dot - process);
+        if (k <= sizeof full - 1 && strncmp(full + sizeof full - 1 - k, process, k) == 0)
+            return 1;
+    }
     /* "android" itself, daemons and HAL services (…@2.0-service) */
     if (strchr(process, '@') || !strchr(process, '.'))
         return 1;

@@ -14,7 +14,8 @@ int gd_app_match(const char *process, const char *pkg);
  * (android.hardware.*, vendor.*, *@N.N-service), anything under /system,
  * /vendor, /apex, /product or /odm, kernel threads ([kthreadd],
  * kworker/...), system packages (android.*, com.android.* such as the
- * system UI, com.qualcomm.*, com.qti.*, org.codeaurora.*) and names
+ * system UI, com.qualcomm.*, com.qti.*, org.codeaurora.*; also their
+ * kernel names, the last 15 bytes: "ndroid.systemui") and names
  * without a '.' (daemons such as logd, adbd, servicemanager); 0 for an
  * app's package. */
 int gd_app_is_system(const char *process);

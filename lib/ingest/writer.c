@@ -923,7 +923,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
         return rc;
     gd_ti_row row = {.id = w->trace, .source = w->source, .format = w->format, .hash = hash,
                      .default_clock = w->default_clock, .start_ms = w->min_ts, .end_ms = w->max_ts,
-                     .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped};
+                     .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped,
+                     .app_tagged = w->tags && w->tags->app};
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);

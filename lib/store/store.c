@@ -248,6 +248,14 @@ static void sql_app_match(sqlite3_context *cx, int argc, sqlite3_value **argv)
     sqlite3_result_int(cx, !p || gd_app_match((const char *)sqlite3_value_text(argv[0]), p));
 }
 
+/* gd_app_is_system(process): the system-process rule (analysis/app.h),
+ * for lib/sql/trace-app.sql. */
+static void sql_app_is_system(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    sqlite3_result_int(cx, gd_app_is_system((const char *)sqlite3_value_text(argv[0])));
+}
+
 /* gd_block_kind(dur_ms, long_ms, anr_ms) for the queries: "short", "long"
  * or "anr", the one kind rule (gd_block_kind_at); NULL when one is NULL. */
 static void sql_block_kind(sqlite3_context *cx, int argc, sqlite3_value **argv)
@@ -339,6 +347,8 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
                             NULL, NULL);
     sqlite3_create_function(s->db, "gd_app_match", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_app_match,
                             NULL, NULL);
+    sqlite3_create_function(s->db, "gd_app_is_system", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            sql_app_is_system, NULL, NULL);
     sqlite3_create_function(s->db, "gd_block_kind", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                             sql_block_kind, NULL, NULL);
     sqlite3_create_function(s->db, "gd_group_fallback", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
