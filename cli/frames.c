@@ -35,6 +35,8 @@ static const gd_column frame_columns[] = {
     {"dropped_frames", "FT_DROPPED", GD_COL_INT, 0, 1},
     {"jank_tags", "JANK_TAGS", GD_COL_TEXT, 0, 1},
     {"jank_types", "JANK_TYPES", GD_COL_TEXT, 0, 1},
+    /* #47 (last: csv readers count columns): whose frames */
+    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
 };
 
 /* WINDOW of a summary: figures of the whole process have none. */

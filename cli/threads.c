@@ -7,8 +7,6 @@
 static const gd_column columns[] = {
     {"trace", "TRACE", GD_COL_INT, 0, 0},
     {"pid", "PID", GD_COL_INT, 0, 1},
-    /* #47: whose thread (godeye-blocks(1) PROCESS's rule) */
-    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
     {"tid", "TID", GD_COL_INT, 0, 0},
     {"thread", "THREAD", GD_COL_TEXT, 0, 0}, /* a name: cut at its end */
     {"main", "MAIN", GD_COL_BOOL, 0, 1},
@@ -24,6 +22,8 @@ static const gd_column columns[] = {
     {"longest_uninterruptible_function", "MAX D IN", GD_COL_TEXT, 1, 0, 1},
     {"binder_calls", "BINDER OUT", GD_COL_INT, 0, 0},
     {"binder_served", "BINDER IN", GD_COL_INT, 0, 0},
+    /* #47 (last: csv readers count columns): whose thread (godeye-blocks(1) PROCESS's rule) */
+    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
 };
 
 typedef struct threads_opts {

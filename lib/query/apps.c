@@ -76,3 +76,23 @@ int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *p
         snprintf(present, n, "none");
     return GD_OK;
 }
+
+int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size_t n, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_cached(s,
+                                      "SELECT CASE WHEN d.pid IS NULL THEN t.app ELSE " GD_SQL_PROCESS_OF("d", "t")
+                                      " END FROM (SELECT ?1 AS trace, ?2 AS pid) d JOIN trace t ON t.id = d.trace",
+                                      err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    if (pid >= 0)
+        sqlite3_bind_int64(q, 2, pid);
+    else
+        sqlite3_bind_null(q, 2);
+    int r = sqlite3_step(q);
+    const char *p = r == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
+    snprintf(buf, n, "%s", p ? p : "");
+    gd_store_release(s, q);
+    return r == SQLITE_ROW || r == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
+}

@@ -4,6 +4,7 @@
 #define GD_QUERY_APPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
@@ -17,5 +18,10 @@ int gd_query_has_data(gd_store *s, const char *table, const gd_filter *f, int *h
  * apps; "none" when there are none), cut to n bytes.  0 or an error. */
 int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *present, size_t n,
                           gd_error *err);
+
+/* The name of process `pid` of trace `trace` (GD_SQL_PROCESS_OF's rule;
+ * pid < 0, unknown: the trace's app) into buf, "" when it has none.
+ * 0 or an error. */
+int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size_t n, gd_error *err);
 
 #endif
