@@ -25,6 +25,37 @@ int gd_query_has_data(gd_store *s, const char *table, const gd_filter *f, int *h
 
 enum { P_NAME = 0 };
 
+/* gd_query_app_presence's names, pass by pass (gd_store_each's callback) */
+struct presence {
+    const gd_filter *f;
+    int pass, *matched;
+    char *present;
+    size_t n, used, shown, more;
+};
+
+static int presence_row(void *ctx, sqlite3_stmt *q)
+{
+    struct presence *c = ctx;
+    const char *name = (const char *)sqlite3_column_text(q, P_NAME);
+    if (!name)
+        return GD_OK;
+    if (c->pass == 0 && c->f->app && gd_app_match(name, c->f->app))
+        *c->matched = 1;
+    /* pass 0: the apps; pass 1 (none): whatever names the traces' processes */
+    if (c->pass == 0 && gd_app_is_system(name))
+        return GD_OK;
+    if (c->shown == 8) {
+        c->more++;
+        return GD_OK;
+    }
+    int k = snprintf(c->present + c->used, c->used < c->n ? c->n - c->used : 0, "%s%s", c->shown ? ", " : "", name);
+    if (k > 0 && c->used + (size_t)k < c->n) {
+        c->used += (size_t)k;
+        c->shown++;
+    }
+    return GD_OK;
+}
+
 int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *present, size_t n,
                           gd_error *err)
 {
@@ -36,43 +67,17 @@ int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *p
      * traces' own apps (which may be system ones when nothing else is) */
     snprintf(sql, sizeof sql,
              "SELECT DISTINCT name FROM (" GD_SQL_PROCESS_NAMES ") WHERE 1 %s ORDER BY name", fl);
-    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    if (!q)
-        return err->code;
     *matched = !f->app;
-    size_t used = 0, shown = 0, more = 0;
     present[0] = 0;
-    int rc;
-    for (int pass = 0; pass < 2 && !shown; pass++) {
-        sqlite3_reset(q);
-        while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-            const char *name = (const char *)sqlite3_column_text(q, P_NAME);
-            if (!name)
-                continue;
-            if (pass == 0 && f->app && gd_app_match(name, f->app))
-                *matched = 1;
-            /* pass 0: the apps; pass 1 (none): whatever names the traces' processes */
-            if (pass == 0 && gd_app_is_system(name))
-                continue;
-            if (shown == 8) {
-                more++;
-                continue;
-            }
-            int k = snprintf(present + used, used < n ? n - used : 0, "%s%s", shown ? ", " : "", name);
-            if (k > 0 && used + (size_t)k < n) {
-                used += (size_t)k;
-                shown++;
-            }
-        }
-        if (rc != SQLITE_DONE) {
-            sqlite3_finalize(q);
-            return gd_store_fail(s, err, "database read");
-        }
+    struct presence c = {f, 0, matched, present, n, 0, 0, 0};
+    for (; c.pass < 2 && !c.shown; c.pass++) {
+        int rc = gd_store_each_sql(s, sql, presence_row, &c, err);
+        if (rc)
+            return rc;
     }
-    sqlite3_finalize(q);
-    if (more && used < n)
-        snprintf(present + used, n - used, " and %zu more", more);
-    if (!shown)
+    if (c.more && c.used < n)
+        snprintf(present + c.used, n - c.used, " and %zu more", c.more);
+    if (!c.shown)
         snprintf(present, n, "none");
     return GD_OK;
 }
