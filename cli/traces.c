@@ -5,7 +5,7 @@
 #include "query/blocks.h"
 
 static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},        {"source", "SOURCE", GD_COL_TEXT, 1, 0},
+    {"trace", "TRACE", GD_COL_INT, 0, 0},        {"source", "SOURCE", GD_COL_TEXT, 1, 0, .cut_middle = 1},
     {"format", "FORMAT", GD_COL_TEXT, 0, 0},     {"app", "APP", GD_COL_TEXT, 0, 0},
     {"device", "DEVICE", GD_COL_TEXT, 0, 0, 1},  {"start_ms", "START", GD_COL_TIME, 0, 0},
     {"end_ms", "END", GD_COL_TIME, 0, 1},        {"events", "EVENTS", GD_COL_INT, 0, 0},

@@ -661,11 +661,16 @@ static const char *tail_of(const char *s, size_t skip)
     return s;
 }
 
+/* print_cell's `flex` for a column of paths (gd_column.cut_middle) */
+#define GD_FLEX_PATH 2
+
 /* 1 when s reads as a file path or URL (a trace's SOURCE): absolute, ./,
  * ../, scheme://, or a folder (no '.') before its first '/'; never a frame
  * or a window ("com.example/Act": a package before the '/'). */
 static int path_like(const char *s)
 {
+    if (strchr(s, ' '))
+        return 0;
     if (s[0] == '/' || strncmp(s, "./", 2) == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "://"))
         return 1;
     const char *slash = strchr(s, '/');
@@ -710,7 +715,7 @@ static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, 
     size_t tw = text_width(s);
     char shortened[1024];
     size_t name_at;
-    if (tw > w && flex && !right && w >= 3 && path_like(s)) {
+    if (tw > w && flex == GD_FLEX_PATH && !right && w >= 3 && path_like(s)) {
         print_path_cut(out, s, tw, w, last);
         return;
     }
@@ -851,7 +856,8 @@ static void print_line(gd_renderer *r, const size_t *w, size_t last, json_t *row
             fputs("  ", r->out);
         first = 0;
         const char *cell = row ? table_cell(r, c, row, l[c].mixed, buf, n) : r->cols[c].header;
-        print_cell(r->out, cell, w[c], !is_text(&r->cols[c]), row ? r->cols[c].flex : 0, c == last);
+        print_cell(r->out, cell, w[c], !is_text(&r->cols[c]),
+                   row ? (r->cols[c].cut_middle ? GD_FLEX_PATH : r->cols[c].flex) : 0, c == last);
     }
     fputc('\n', r->out);
 }

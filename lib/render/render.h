@@ -53,6 +53,8 @@ typedef struct gd_column {
                            * element of array a ("overdraw_px.4+")          */
     gd_cell_fn text;      /* table and csv: the cell's text from the row     */
     const char *words;    /* tables: "YES|NO", the words for true and false  */
+    int cut_middle;       /* table (flex): a path or URL too wide is cut in  *
+                           * its middle, the file name kept (#47)            */
 } gd_column;
 
 typedef struct gd_renderer gd_renderer;
