@@ -447,7 +447,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     long id = 0;
     gd_int_list traces = {0};
     const gd_option opts[] = {
-        OPT_STRING_(0, "app", &app, "PKG", "only dumps of this process (or its PKG:name processes)"),
+        OPT_APP(&app),
         OPT_BOOL_(0, "all", &all, "list every dump, the quiet snapshot dumps too"),
         OPT_BOOL_(0, "group", &group, "the ANRs in groups of one signature (type, main's top app frames)"),
         OPT_INT_(0, "id", &id, "N", "one dump in full (its row's id): reason, type, stacks, chain, wait channels"),
@@ -481,7 +481,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         gd_renderer *gr = gd_cli_renderer(ctx, s, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
         gd_error err = {0};
         rc = gd_query_anr_groups(s, &gq, gd_cli_render_cb, gr, &err);
-        int wrc = gd_render_end(gr);
+        int wrc = gd_cli_render_end(ctx, gr);
         gd_store_close(s);
         if (rc)
             return gd_cli_fail(ctx, &err);

@@ -12,6 +12,7 @@
 
 #include "core/escape.h"
 #include "io/input.h"
+#include "query/apps.h"
 #include "query/blocks.h"
 
 /* Prints the source line of an error with a caret under the column.  Streams
@@ -181,8 +182,76 @@ int gd_cli_open_listing(const gd_ctx *ctx, const gd_int_list *traces, gd_store *
 
 gd_filter gd_cli_filter(const gd_int_list *traces)
 {
-    gd_filter f = {traces->n ? traces->v : NULL, traces->n};
+    return gd_cli_filter_app(traces, NULL);
+}
+
+gd_filter gd_cli_filter_app(const gd_int_list *traces, const char *app)
+{
+    gd_filter f = {traces->n ? traces->v : NULL, traces->n, app && *app ? app : NULL};
     return f;
+}
+
+void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
+                      const char *what)
+{
+    gd_error err = {0};
+    int matched = 1, has = 1;
+    char present[512];
+    if (f->app && gd_query_app_presence(s, f, &matched, present, sizeof present, &err) == GD_OK && !matched) {
+        gd_cli_say(ctx, "no process of app '%s' in %s (apps present: %s)", f->app,
+                   f->ntraces ? "these traces" : "the database", present);
+        return;
+    }
+    if (table && gd_query_has_data(s, table, f, &has, &err) == GD_OK && !has) {
+        if (strcmp(table, "trace") == 0)
+            gd_cli_say(ctx, "the database holds no trace (godeye ingest FILE)");
+        else
+            gd_cli_say(ctx, "no %s has %s", f->ntraces ? "selected trace" : "trace", what);
+        return;
+    }
+    if (!table && what)
+        gd_cli_say(ctx, "%s", what);
+    else
+        gd_cli_say(ctx, "no row passed the options or the thresholds%s", f->app ? " (with --app)" : "");
+}
+
+int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)
+{
+    gd_listing l = {0};
+    gd_option opts[64];
+    size_t n = 0;
+    for (const gd_option *o = spec->opts; o && o->type != OPT_END && n < 59; o++)
+        opts[n++] = *o;
+    const gd_option shared[] = {OPT_LISTING(&l.format, &l.traces), OPT_APP(&l.app), OPT_END_()};
+    memcpy(opts + n, shared, sizeof shared);
+    int nargs, rc = gd_parse_options(argc, argv, opts, spec->usage, &nargs);
+    if (rc)
+        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
+    if (nargs) {
+        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
+        return GD_EXIT_USAGE;
+    }
+    l.filter = gd_cli_filter_app(&l.traces, l.app);
+    if (spec->check && (rc = spec->check(ctx, spec, &l)))
+        return rc;
+    gd_store *s = NULL;
+    if (ctx->flags & GD_CMD_STORE) {
+        rc = ctx->flags & GD_CMD_WRITES ? gd_cli_open_store(ctx, &s) : gd_cli_open_listing(ctx, &l.traces, &s);
+        if (rc)
+            return rc;
+    }
+    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(l.format), spec->cols, spec->ncols);
+    gd_error err = {0};
+    rc = r ? spec->query(s, &l, spec->arg, r, &err) : gd_error_set(&err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    size_t rows = r ? gd_render_rows(r) : 0;
+    int wrc = r ? gd_cli_render_end(ctx, r) : 0;
+    if (!rc && !wrc && !rows && s)
+        gd_cli_say_empty(ctx, s, &l.filter, spec->data_table, spec->data_name);
+    if (s)
+        gd_store_close(s);
+    if (rc)
+        return gd_cli_fail(ctx, &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
 static int add_clock(void *ctx, json_t *row)

@@ -25,6 +25,7 @@ enum {
     GD_CMD_STORE = 1 << 0,      /* opens the database: read-only unless GD_CMD_WRITES */
     GD_CMD_WRITES = 1 << 1,     /* writes: the database read-write; a fleet created if absent */
     GD_CMD_CLICKHOUSE = 1 << 2, /* reads or writes a fleet in ClickHouse (OPT_CLICKHOUSE) */
+    GD_CMD_LISTING = 1 << 3,    /* lists or reports rows: takes --app (OPT_APP; tests/app_option_check.py) */
 };
 
 typedef struct gd_ctx gd_ctx;
@@ -76,8 +77,55 @@ int gd_cli_open_store(const gd_ctx *ctx, gd_store **out);
  * "godeye CMD: no trace 99" and exit 1 when one is not (the one home of
  * that rule).  Returns 0 or the exit code. */
 int gd_cli_open_listing(const gd_ctx *ctx, const gd_int_list *traces, gd_store **out);
-/* A trace filter over a --trace list. */
+/* A trace filter over a --trace list (and --app PKG, NULL for none). */
 gd_filter gd_cli_filter(const gd_int_list *traces);
+gd_filter gd_cli_filter_app(const gd_int_list *traces, const char *app);
+
+/* The options every listing command shares (OPT_LISTING, OPT_APP), as
+ * the runner parsed them, and the filter they make. */
+typedef struct gd_listing {
+    const char *format;
+    gd_int_list traces;
+    const char *app;
+    gd_filter filter;      /* --trace and --app, as the queries take them */
+} gd_listing;
+
+/* A command that the runner runs (git's run_builtin): its own options, the
+ * checks on them, the columns it renders and its one query call. */
+typedef struct gd_cmd_spec gd_cmd_spec;
+struct gd_cmd_spec {
+    const char *usage;          /* "godeye NAME [OPTIONS]": -h and errors      */
+    const gd_option *opts;      /* its own options, OPT_END_() last: the
+                                 * shared ones (OPT_LISTING, OPT_APP) follow  */
+    void *arg;                  /* the command's own state, for the calls     */
+    /* after parsing (may choose cols): 0 to go on, else the exit code,
+     * the problem said; NULL: nothing to check */
+    int (*check)(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l);
+    const gd_column *cols;      /* the rows' columns (check may change them) */
+    size_t ncols;
+    /* the query: its rows to r; 0, or an error in err */
+    int (*query)(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err);
+    /* an empty answer's reason when no trace has this data: a store table
+     * (gd_query_has_data) and what it holds; table NULL: `data_name` is
+     * the whole reason (NULL: "no row passed the options") */
+    const char *data_table, *data_name;
+};
+#define GD_COLS(a) (a), sizeof(a) / sizeof((a)[0])
+
+/* Runs a command by its spec and the flags of its row in the command table:
+ * parses argv (the spec's options, then the shared ones), refuses extra
+ * arguments, opens the store as the flags say (GD_CMD_STORE: read-only,
+ * GD_CMD_WRITES: read-write) after checking every --trace, makes the
+ * renderer from the spec's columns, runs the query, renders, closes.  An
+ * answer without rows gets its reason on stderr (gd_cli_say_empty).
+ * Returns the exit code. */
+int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec);
+/* After a listing printed no row: one line on stderr saying why (the
+ * --app filter matched no process, naming the apps present; no selected
+ * trace has `table`'s data, `what`; or nothing passed the options or the
+ * thresholds; with table NULL, `what` itself when given). */
+void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
+                      const char *what);
 
 /* gd_render_new on stdout for a command's rows, with times shown by the
  * rule of render/timefmt.h: in table mode the renderer learns every trace's

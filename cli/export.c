@@ -149,17 +149,18 @@ static int on_folded(void *ctx, json_t *row)
 
 int cmd_export(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *chrome = NULL, *folded = NULL, *group = NULL;
+    const char *chrome = NULL, *folded = NULL, *group = NULL, *app = NULL;
     gd_int_list traces = {0};
     const gd_option opts[] = {
         OPT_STRING_(0, "chrome", &chrome, "FILE", "Chrome trace-event JSON (Perfetto UI, chrome://tracing); - for stdout"),
         OPT_STRING_(0, "folded", &folded, "FILE", "folded stacks of the block samples (FlameGraph, speedscope)"),
         OPT_STRING_(0, "group", &group, "G", "--folded: only the blocks of group G"),
         OPT_INT_LIST_(0, "trace", &traces, "ID", "only this trace (repeatable)"),
+        OPT_APP(&app),
         OPT_END_(),
     };
     int nargs, rc = gd_parse_options(argc, argv, opts,
-                                     "godeye export (--chrome FILE | --folded FILE [--group G]) [--trace ID ...]", &nargs);
+                                     "godeye export (--chrome FILE | --folded FILE [--group G]) [--trace ID ...] [--app PKG]", &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
@@ -186,7 +187,7 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
         gd_error_set(&err, GD_ERR_IO, 0, 0, "cannot write '%s'", path);
         return gd_cli_fail(ctx, &err);
     }
-    gd_filter f = gd_cli_filter(&traces);
+    gd_filter f = gd_cli_filter_app(&traces, app);
     folded_out fo = {out, 0};
     rc = chrome ? export_chrome(s, &f, out, &err) : gd_query_folded(s, &f, group, on_folded, &fo, &err);
     if (!rc && folded && fo.lines == 0) /* no file of nothing: say so, exit 1 */

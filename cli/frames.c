@@ -53,6 +53,8 @@ static const gd_column frame_columns[] = {
     {"device_p99_ms", "DEV P99", GD_COL_NUM, 0, 1},
     {"lead", "LEAD", GD_COL_TEXT, 0, 1},
     {"lead_why", "WHY", GD_COL_TEXT, 0, 0, .auto_hide = 1},
+    /* #47 (last: csv readers count columns): whose frames */
+    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
 };
 
 /* WINDOW of a summary: figures of the whole process have none. */
@@ -76,39 +78,40 @@ static const gd_column summary_columns[] = {
     {"p99", "P99", GD_COL_TEXT, 0, 0, .path = "figures.99th percentile"},
 };
 
+typedef struct frames_opts {
+    const char *window;
+    int summary;
+} frames_opts;
+
+static int frames_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
+{
+    (void)ctx, (void)l;
+    if (((frames_opts *)spec->arg)->summary) {
+        spec->cols = summary_columns;
+        spec->ncols = sizeof summary_columns / sizeof summary_columns[0];
+        spec->data_table = "frame_summary";
+        spec->data_name = "gfxinfo summaries";
+    }
+    return 0;
+}
+
+static int frames_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    const frames_opts *o = arg;
+    gd_frames_query q = {.filter = l->filter, .window = o->window};
+    return o->summary ? gd_query_frame_summaries(s, &q, gd_cli_render_cb, r, err)
+                      : gd_query_frames(s, &q, gd_cli_render_cb, r, err);
+}
+
 int cmd_frames(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *window = NULL;
-    gd_int_list traces = {0};
-    int summary = 0;
+    frames_opts o = {0};
     const gd_option opts[] = {
-        OPT_STRING_(0, "window", &window, "W", "only windows or pages whose name contains W"),
-        OPT_BOOL_(0, "summary", &summary, "gfxinfo summary figures as printed (since app start)"),
-        OPT_LISTING(&format, &traces),
+        OPT_STRING_(0, "window", &o.window, "W", "only windows or pages whose name contains W"),
+        OPT_BOOL_(0, "summary", &o.summary, "gfxinfo summary figures as printed (since app start)"),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye frames [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_out_mode mode = gd_cli_mode(format);
-    gd_renderer *r = summary ? gd_render_new(stdout, mode, summary_columns,
-                                             sizeof summary_columns / sizeof summary_columns[0], gd_cli_width(ctx))
-                             : gd_render_new(stdout, mode, frame_columns,
-                                             sizeof frame_columns / sizeof frame_columns[0], gd_cli_width(ctx));
-    gd_frames_query q = {.filter = gd_cli_filter(&traces), .window = window};
-    gd_error err = {0};
-    rc = summary ? gd_query_frame_summaries(s, &q, gd_cli_render_cb, r, &err)
-                 : gd_query_frames(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    gd_cmd_spec spec = {"godeye frames [OPTIONS]", opts, &o, frames_check, GD_COLS(frame_columns), frames_query,
+                        "frame_time", "frame times"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

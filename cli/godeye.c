@@ -12,28 +12,29 @@
 #define DB GD_CMD_STORE
 #define WRITES GD_CMD_WRITES
 #define CH GD_CMD_CLICKHOUSE
+#define LIST GD_CMD_LISTING
 
 /* name, function, what it does with the database and a fleet (GD_CMD_*),
  * the line of `godeye --help` */
 static const gd_command commands[] = {
     {"capture", cmd_capture, 0, "collect logcat, frames, CPU and views from a phone over adb into a folder"},
     {"ingest", cmd_ingest, DB | WRITES, "read captures (files, folders, URLs, stdin) into the database"},
-    {"traces", cmd_traces, DB, "list ingested traces"},
-    {"top", cmd_top, DB, "what to fix first: ANRs, block groups, launches, frames, locks, ranked"},
-    {"blocks", cmd_blocks, DB | CH, "main-thread blocks, re-cut at any threshold; --group for groups"},
-    {"pages", cmd_pages, DB, "page load timelines: draw and load times per page instance"},
-    {"overdraw", cmd_overdraw, DB, "exact overdraw areas and depth of each view dump"},
-    {"images", cmd_images, DB, "bitmaps too large, too small or hidden, by wasted bytes"},
-    {"methods", cmd_methods, DB, "slow methods, call trees and evil methods from method traces"},
-    {"startup", cmd_startup, DB, "app launches (cold/warm/hot) against Android vitals' bars"},
-    {"threads", cmd_threads, DB, "each thread's time Running, Runnable, Sleeping, in D (scheduling data)"},
+    {"traces", cmd_traces, DB | LIST, "list ingested traces"},
+    {"top", cmd_top, DB | LIST, "what to fix first: ANRs, block groups, launches, frames, locks, ranked"},
+    {"blocks", cmd_blocks, DB | CH | LIST, "main-thread blocks, re-cut at any threshold; --group for groups"},
+    {"pages", cmd_pages, DB | LIST, "page load timelines: draw and load times per page instance"},
+    {"overdraw", cmd_overdraw, DB | LIST, "exact overdraw areas and depth of each view dump"},
+    {"images", cmd_images, DB | LIST, "bitmaps too large, too small or hidden, by wasted bytes"},
+    {"methods", cmd_methods, DB | LIST, "slow methods, call trees and evil methods from method traces"},
+    {"startup", cmd_startup, DB | LIST, "app launches (cold/warm/hot) against Android vitals' bars"},
+    {"threads", cmd_threads, DB | LIST, "each thread's time Running, Runnable, Sleeping, in D (scheduling data)"},
     {"rm", cmd_rm, DB | WRITES, "remove traces from the database (one transaction)"},
     {"retrace", cmd_retrace, 0, "obfuscated stack traces back to original names (R8/ProGuard mapping)"},
-    {"frames", cmd_frames, DB, "frame times per window: slow, frozen, percentiles, drop levels"},
-    {"report", cmd_report, DB, "one self-contained HTML page (or Markdown/JSON summary) of the traces"},
-    {"export", cmd_export, DB, "Chrome trace-event JSON or folded stacks for other viewers"},
-    {"anr", cmd_anr, DB, "ANR dumps: main thread state, lock holder, deadlock cycles"},
-    {"issues", cmd_issues, DB, "findings as the tools reported them (Matrix, GodEye, logcat, ANR)"},
+    {"frames", cmd_frames, DB | LIST, "frame times per window: slow, frozen, percentiles, drop levels"},
+    {"report", cmd_report, DB | LIST, "one self-contained HTML page (or Markdown/JSON summary) of the traces"},
+    {"export", cmd_export, DB | LIST, "Chrome trace-event JSON or folded stacks for other viewers"},
+    {"anr", cmd_anr, DB | LIST, "ANR dumps: main thread state, lock holder, deadlock cycles"},
+    {"issues", cmd_issues, DB | LIST, "findings as the tools reported them (Matrix, GodEye, logcat, ANR)"},
     {"diff", cmd_diff, DB | CH, "compare two sets of traces: new, gone, regressed and improved groups"},
     {"check", cmd_check, DB | CH, "performance budgets for CI: exit 3 when a rule is broken"},
     {"sql", cmd_sql, DB, "run one read-only SQL statement"},
@@ -43,6 +44,7 @@ static const gd_command commands[] = {
 #undef DB
 #undef WRITES
 #undef CH
+#undef LIST
 
 static void usage(FILE *out)
 {

@@ -17,42 +17,41 @@ static const gd_column columns[] = {
     {"source", "SOURCE", GD_COL_TEXT, 0, 1},
 };
 
-int cmd_images(int argc, char **argv, gd_ctx *ctx)
+typedef struct images_opts {
+    const char *issue;
+    double high, low;
+} images_opts;
+
+static int images_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
 {
-    const char *format = NULL, *issue = NULL;
-    gd_int_list traces = {0};
-    double high = NAN, low = NAN;
-    static const char *const issues[] = {"INVISIBLE_BUT_MEMORY_OCCUPIED", "BITMAP_QUALITY_TOO_HIGH",
-                                         "BITMAP_QUALITY_TOO_LOW", NULL};
-    const gd_option opts[] = {
-        OPT_CHOICE_(0, "issue", &issue, "TYPE", "only this issue type", issues),
-        OPT_DOUBLE_(0, "high", &high, "RATIO", "bitmap/view area above this is too high (1.5)"),
-        OPT_DOUBLE_(0, "low", &low, "RATIO", "bitmap/view area below this is too low (0.5)"),
-        OPT_LISTING(&format, &traces),
-        OPT_END_(),
-    };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye images [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    if ((!isnan(high) && high <= 0) || (!isnan(low) && low <= 0)) {
+    const images_opts *o = spec->arg;
+    (void)l;
+    if ((!isnan(o->high) && o->high <= 0) || (!isnan(o->low) && o->low <= 0)) {
         gd_cli_say(ctx, "--high and --low must be above 0");
         return GD_EXIT_USAGE;
     }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_images_query q = {.filter = gd_cli_filter(&traces), .issue = issue, .high = high, .low = low};
-    gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
-                                   sizeof columns / sizeof columns[0], gd_cli_width(ctx));
-    gd_error err = {0};
-    rc = gd_query_images(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    return 0;
+}
+
+static int images_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    const images_opts *o = arg;
+    gd_images_query q = {.filter = l->filter, .issue = o->issue, .high = o->high, .low = o->low};
+    return gd_query_images(s, &q, gd_cli_render_cb, r, err);
+}
+
+int cmd_images(int argc, char **argv, gd_ctx *ctx)
+{
+    images_opts o = {NULL, NAN, NAN};
+    static const char *const issues[] = {"INVISIBLE_BUT_MEMORY_OCCUPIED", "BITMAP_QUALITY_TOO_HIGH",
+                                         "BITMAP_QUALITY_TOO_LOW", NULL};
+    const gd_option opts[] = {
+        OPT_CHOICE_(0, "issue", &o.issue, "TYPE", "only this issue type", issues),
+        OPT_DOUBLE_(0, "high", &o.high, "RATIO", "bitmap/view area above this is too high (1.5)"),
+        OPT_DOUBLE_(0, "low", &o.low, "RATIO", "bitmap/view area below this is too low (0.5)"),
+        OPT_END_(),
+    };
+    gd_cmd_spec spec = {"godeye images [OPTIONS]", opts, &o, images_check, GD_COLS(columns), images_query,
+                        "image", "bitmap data"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

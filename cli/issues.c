@@ -20,40 +20,39 @@ static const gd_column group_columns[] = {
     {"label", "GROUP", GD_COL_TEXT, 1, 0},   {"key", "KEY", GD_COL_TEXT, 0, 1},
 };
 
+typedef struct issues_opts {
+    const char *tool;
+    int group;
+} issues_opts;
+
+static int issues_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
+{
+    (void)ctx, (void)l;
+    if (((issues_opts *)spec->arg)->group) {
+        spec->cols = group_columns;
+        spec->ncols = sizeof group_columns / sizeof group_columns[0];
+    }
+    return 0;
+}
+
+static int issues_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    const issues_opts *o = arg;
+    return o->group ? gd_query_issue_groups(s, &l->filter, o->tool, gd_cli_render_cb, r, err)
+                    : gd_query_issues(s, &l->filter, o->tool, gd_cli_render_cb, r, err);
+}
+
 int cmd_issues(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *tool = NULL;
-    int group = 0;
-    gd_int_list traces = {0};
+    issues_opts o = {0};
     /* the tools the readers name (lib/reader: issue.tool) */
     static const char *const tools[] = {"android", "anr", "blockcanary", "bugreport", "godeye", "matrix", NULL};
     const gd_option opts[] = {
-        OPT_CHOICE_(0, "tool", &tool, "NAME", "only this tool's findings: android, anr, blockcanary, bugreport, godeye or matrix", tools),
-        OPT_BOOL_(0, "group", &group, "aggregate: locks by owner and methods, jank by layer and type, ..."),
-        OPT_LISTING(&format, &traces),
+        OPT_CHOICE_(0, "tool", &o.tool, "NAME", "only this tool's findings: android, anr, blockcanary, bugreport, godeye or matrix", tools),
+        OPT_BOOL_(0, "group", &o.group, "aggregate: locks by owner and methods, jank by layer and type, ..."),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye issues [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_renderer *r = group ? gd_cli_renderer(ctx, s, gd_cli_mode(format), group_columns,
-                                             sizeof group_columns / sizeof group_columns[0])
-                           : gd_cli_renderer(ctx, s, gd_cli_mode(format), issue_columns,
-                                             sizeof issue_columns / sizeof issue_columns[0]);
-    gd_filter f = gd_cli_filter(&traces);
-    gd_error err = {0};
-    rc = group ? gd_query_issue_groups(s, &f, tool, gd_cli_render_cb, r, &err)
-               : gd_query_issues(s, &f, tool, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    gd_cmd_spec spec = {"godeye issues [OPTIONS]", opts, &o, issues_check, GD_COLS(issue_columns), issues_query,
+                        "issue", "findings of a tool"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

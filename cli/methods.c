@@ -46,68 +46,68 @@ static const gd_column evil_columns[] = {
     {"stack_key_desc", "KEY DESC", GD_COL_TEXT, 0, 1},
 };
 
-int cmd_methods(int argc, char **argv, gd_ctx *ctx)
+typedef struct methods_opts {
+    const char *thread;
+    double min_ms, evil_ms;
+    long block;
+    int tree, evil;
+} methods_opts;
+
+static int methods_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
 {
-    const char *format = NULL, *thread = NULL;
-    gd_int_list traces = {0};
-    double min_ms = NAN, evil_ms = 700;
-    long block = LONG_MIN; /* not given */
-    int tree = 0, evil = 0;
-    const gd_option opts[] = {
-        OPT_STRING_(0, "thread", &thread, "T", "only this thread (tid or thread name)"),
-        OPT_DOUBLE_(0, "min-ms", &min_ms, "N", "only methods whose total time is at least N ms"),
-        OPT_INT_(0, "block", &block, "ID", "only the calls inside this block (its id in godeye blocks)"),
-        OPT_BOOL_(0, "tree", &tree, "print the call tree (merged by call path) instead"),
-        OPT_BOOL_(0, "evil", &evil, "list Matrix evil methods: dispatches whose methods cost >= --evil-ms"),
-        OPT_DOUBLE_(0, "evil-ms", &evil_ms, "MS", "evil-method threshold (default 700, Matrix's)"),
-        OPT_LISTING(&format, &traces),
-        OPT_END_(),
-    };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye methods [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    if ((!isnan(min_ms) && min_ms < 0) || evil_ms < 0) {
+    methods_opts *o = spec->arg;
+    (void)l;
+    if ((!isnan(o->min_ms) && o->min_ms < 0) || o->evil_ms < 0) {
         gd_cli_say(ctx, "--min-ms and --evil-ms must be 0 or more");
         return GD_EXIT_USAGE;
     }
-    if (block != LONG_MIN && block < 1) {
-        gd_cli_say(ctx, "--block wants a block id (1 or more), not '%ld'", block);
+    if (o->block != LONG_MIN && o->block < 1) {
+        gd_cli_say(ctx, "--block wants a block id (1 or more), not '%ld'", o->block);
         return GD_EXIT_USAGE;
     }
-    if (block == LONG_MIN)
-        block = -1;
-    if (evil && (tree || block >= 0)) {
+    if (o->block == LONG_MIN)
+        o->block = -1;
+    if (o->evil && (o->tree || o->block >= 0)) {
         gd_cli_say(ctx, "--evil goes with neither --tree nor --block");
         return GD_EXIT_USAGE;
     }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_methods_query q = {.filter = gd_cli_filter(&traces), .thread = thread, .min_ms = min_ms,
-                          .block = block, .evil_ms = evil_ms};
-    gd_out_mode mode = gd_cli_mode(format);
-    gd_error err = {0};
-    gd_renderer *r;
-    if (tree) {
-        r = gd_render_new(stdout, mode, tree_columns, sizeof tree_columns / sizeof tree_columns[0],
-                          gd_cli_width(ctx));
-        gd_render_nodes(r, "children");
-        rc = gd_query_method_tree(s, &q, gd_cli_render_cb, r, &err);
-    } else if (evil) {
-        r = gd_cli_renderer(ctx, s, mode, evil_columns, sizeof evil_columns / sizeof evil_columns[0]);
-        rc = gd_query_evil_methods(s, &q, gd_cli_render_cb, r, &err);
-    } else {
-        r = gd_render_new(stdout, mode, method_columns, sizeof method_columns / sizeof method_columns[0],
-                          gd_cli_width(ctx));
-        rc = gd_query_methods(s, &q, gd_cli_render_cb, r, &err);
+    if (o->tree) {
+        spec->cols = tree_columns;
+        spec->ncols = sizeof tree_columns / sizeof tree_columns[0];
+    } else if (o->evil) {
+        spec->cols = evil_columns;
+        spec->ncols = sizeof evil_columns / sizeof evil_columns[0];
     }
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    return 0;
+}
+
+static int methods_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    const methods_opts *o = arg;
+    gd_methods_query q = {.filter = l->filter, .thread = o->thread, .min_ms = o->min_ms,
+                          .block = o->block, .evil_ms = o->evil_ms};
+    if (o->tree) {
+        gd_render_nodes(r, "children");
+        return gd_query_method_tree(s, &q, gd_cli_render_cb, r, err);
+    }
+    if (o->evil)
+        return gd_query_evil_methods(s, &q, gd_cli_render_cb, r, err);
+    return gd_query_methods(s, &q, gd_cli_render_cb, r, err);
+}
+
+int cmd_methods(int argc, char **argv, gd_ctx *ctx)
+{
+    methods_opts o = {NULL, NAN, 700, LONG_MIN, 0, 0};
+    const gd_option opts[] = {
+        OPT_STRING_(0, "thread", &o.thread, "T", "only this thread (tid or thread name)"),
+        OPT_DOUBLE_(0, "min-ms", &o.min_ms, "N", "only methods whose total time is at least N ms"),
+        OPT_INT_(0, "block", &o.block, "ID", "only the calls inside this block (its id in godeye blocks)"),
+        OPT_BOOL_(0, "tree", &o.tree, "print the call tree (merged by call path) instead"),
+        OPT_BOOL_(0, "evil", &o.evil, "list Matrix evil methods: dispatches whose methods cost >= --evil-ms"),
+        OPT_DOUBLE_(0, "evil-ms", &o.evil_ms, "MS", "evil-method threshold (default 700, Matrix's)"),
+        OPT_END_(),
+    };
+    gd_cmd_spec spec = {"godeye methods [OPTIONS]", opts, &o, methods_check, GD_COLS(method_columns), methods_query,
+                        "call", "method traces"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

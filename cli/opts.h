@@ -51,11 +51,15 @@ extern const char *const gd_format_choices[];
 
 /* Options every listing command takes: --format, --trace and --wide (which
  * sets the command's own `ctx->wide`: the macro is used where a command's
- * gd_ctx *ctx is in scope). */
+ * gd_ctx *ctx is in scope), and OPT_APP.  Declared here once: the command
+ * runner (gd_cli_run, cli/common.h) adds both after a command's own
+ * options; a command it does not run puts them in its own table. */
 #define OPT_LISTING(fmt, traces)                                                              \
     OPT_CHOICE_(0, "format", (fmt), "FMT", "output: table, csv, json or jsonl", gd_format_choices), \
     OPT_INT_LIST_(0, "trace", (traces), "ID", "only this trace (repeatable)"),                 \
     OPT_BOOL_(0, "wide", &ctx->wide, "tables cut nothing (else they fit the terminal)")
+/* --app PKG: only the rows of app PKG's processes (PKG and PKG:name). */
+#define OPT_APP(app) OPT_STRING_(0, "app", (app), "PKG", "only app PKG's processes (PKG and PKG:name)")
 
 /* Parses argv[1..] (argv[0] is the command name).  Non-option arguments
  * are moved to the front of argv; *nargs receives their count.  Returns 0

@@ -53,34 +53,19 @@ static const gd_column columns[] = {
     {"note", "NOTE", GD_COL_TEXT, 0, 0, .text = note_text},
 };
 
+static int overdraw_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    return gd_query_overdraw(s, &l->filter, *(int *)arg, gd_cli_render_cb, r, err);
+}
+
 int cmd_overdraw(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL;
-    gd_int_list traces = {0};
     int views = 0;
     const gd_option opts[] = {
         OPT_BOOL_(0, "views", &views, "include each dump's view tree (view_list)"),
-        OPT_LISTING(&format, &traces),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye overdraw [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_renderer *r = gd_render_new(stdout, gd_cli_mode(format), columns,
-                                   sizeof columns / sizeof columns[0], gd_cli_width(ctx));
-    gd_filter f = gd_cli_filter(&traces);
-    gd_error err = {0};
-    rc = gd_query_overdraw(s, &f, views, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    gd_cmd_spec spec = {"godeye overdraw [OPTIONS]", opts, &views, NULL, GD_COLS(columns), overdraw_query,
+                        "view_dump", "view dumps"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

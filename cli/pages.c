@@ -31,40 +31,40 @@ static const gd_column group_columns[] = {
     {"load_count", "LOADED", GD_COL_INT, 0, 1},
 };
 
+typedef struct pages_opts {
+    const char *page;
+    double slow;
+    int group;
+} pages_opts;
+
+static int pages_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
+{
+    (void)ctx, (void)l;
+    if (((pages_opts *)spec->arg)->group) {
+        spec->cols = group_columns;
+        spec->ncols = sizeof group_columns / sizeof group_columns[0];
+    }
+    return 0;
+}
+
+static int pages_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    const pages_opts *o = arg;
+    gd_pages_query q = {.filter = l->filter, .page = o->page, .slow_ms = o->slow, .group = o->group};
+    return gd_query_pages(s, &q, gd_cli_render_cb, r, err);
+}
+
 int cmd_pages(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *page = NULL;
-    gd_int_list traces = {0};
-    double slow = NAN;
-    int group = 0;
+    pages_opts o = {NULL, NAN, 0};
     const gd_option opts[] = {
-        OPT_DOUBLE_(0, "min-ms", &slow, "MS", "only pages whose draw or load time passes MS"),
-        OPT_DOUBLE_(0, "slow", &slow, "MS", "the same as --min-ms (the older name)"),
-        OPT_STRING_(0, "page", &page, "CLASS", "only this page class"),
-        OPT_BOOL_(0, "group", &group, "per-class aggregates: count, p50, p95, max"),
-        OPT_LISTING(&format, &traces),
+        OPT_DOUBLE_(0, "min-ms", &o.slow, "MS", "only pages whose draw or load time passes MS"),
+        OPT_DOUBLE_(0, "slow", &o.slow, "MS", "the same as --min-ms (the older name)"),
+        OPT_STRING_(0, "page", &o.page, "CLASS", "only this page class"),
+        OPT_BOOL_(0, "group", &o.group, "per-class aggregates: count, p50, p95, max"),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye pages [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_pages_query q = {.filter = gd_cli_filter(&traces), .page = page, .slow_ms = slow, .group = group};
-    gd_renderer *r = group ? gd_cli_renderer(ctx, s, gd_cli_mode(format), group_columns,
-                                             sizeof group_columns / sizeof group_columns[0])
-                           : gd_cli_renderer(ctx, s, gd_cli_mode(format), page_columns,
-                                             sizeof page_columns / sizeof page_columns[0]);
-    gd_error err = {0};
-    rc = gd_query_pages(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    gd_cmd_spec spec = {"godeye pages [OPTIONS]", opts, &o, pages_check, GD_COLS(page_columns), pages_query,
+                        "page_event", "page events"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -8,7 +8,7 @@
 
 int cmd_report(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *output = NULL;
+    const char *format = NULL, *output = NULL, *app = NULL;
     int html = 0;
     gd_int_list traces = {0};
     static const char *const formats[] = {"html", "md", "json", NULL};
@@ -17,9 +17,10 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
         OPT_CHOICE_(0, "format", &format, "FMT", "html, md (Markdown summary) or json (its numbers)", formats),
         OPT_STRING_('o', "output", &output, "FILE", "write to FILE instead of standard output"),
         OPT_INT_LIST_(0, "trace", &traces, "ID", "only this trace (repeatable)"),
+        OPT_APP(&app),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye report [--html | --format FMT] [-o FILE] [--trace ID ...]", &nargs);
+    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye report [--html | --format FMT] [-o FILE] [--trace ID ...] [--app PKG]", &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
@@ -35,7 +36,7 @@ int cmd_report(int argc, char **argv, gd_ctx *ctx)
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;
-    gd_report_opts o = {gd_cli_filter(&traces), strcmp(format, "html") == 0};
+    gd_report_opts o = {gd_cli_filter_app(&traces, app), strcmp(format, "html") == 0};
     gd_error err = {0};
     json_t *doc = NULL;
     rc = gd_report_build(s, &o, &doc, &err);

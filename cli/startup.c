@@ -54,37 +54,37 @@ static const gd_column breakdown_columns[] = {
 
 static const char *const kind_choices[] = {"cold", "warm", "hot", NULL};
 
+typedef struct startup_opts {
+    const char *kind;
+    int breakdown;
+} startup_opts;
+
+static int startup_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
+{
+    (void)ctx, (void)l;
+    if (((startup_opts *)spec->arg)->breakdown) {
+        spec->cols = breakdown_columns;
+        spec->ncols = sizeof breakdown_columns / sizeof breakdown_columns[0];
+    }
+    return 0;
+}
+
+static int startup_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    const startup_opts *o = arg;
+    gd_startup_query q = {l->filter, l->filter.app, o->kind, o->breakdown};
+    return gd_query_startups(s, &q, gd_cli_render_cb, r, err);
+}
+
 int cmd_startup(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *app = NULL, *kind = NULL;
-    gd_int_list traces = {0};
-    int breakdown = 0;
+    startup_opts o = {0};
     const gd_option opts[] = {
-        OPT_STRING_(0, "app", &app, "PKG", "only this app's launches"),
-        OPT_CHOICE_(0, "kind", &kind, "KIND", "only cold, warm or hot launches", kind_choices),
-        OPT_BOOL_(0, "breakdown", &breakdown, "each trace launch phase by phase"),
-        OPT_LISTING(&format, &traces),
+        OPT_CHOICE_(0, "kind", &o.kind, "KIND", "only cold, warm or hot launches", kind_choices),
+        OPT_BOOL_(0, "breakdown", &o.breakdown, "each trace launch phase by phase"),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye startup [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_renderer *r = breakdown ? gd_cli_renderer(ctx, s, gd_cli_mode(format), breakdown_columns,
-                                                 sizeof breakdown_columns / sizeof breakdown_columns[0])
-                               : gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
-    gd_startup_query q = {gd_cli_filter(&traces), app, kind, breakdown};
-    gd_error err = {0};
-    rc = gd_query_startups(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    gd_cmd_spec spec = {"godeye startup [OPTIONS]", opts, &o, startup_check, GD_COLS(columns), startup_query,
+                        "startup", "app launches"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -22,36 +22,30 @@ static const gd_column columns[] = {
     {"longest_uninterruptible_function", "MAX D IN", GD_COL_TEXT, 1, 0, 1},
     {"binder_calls", "BINDER OUT", GD_COL_INT, 0, 0},
     {"binder_served", "BINDER IN", GD_COL_INT, 0, 0},
+    /* #47 (last: csv readers count columns): whose thread (godeye-blocks(1) PROCESS's rule) */
+    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
 };
+
+typedef struct threads_opts {
+    long tid, block;
+} threads_opts;
+
+static int threads_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
+    const threads_opts *o = arg;
+    gd_threads_query q = {l->filter, o->tid, o->block};
+    return gd_query_threads(s, &q, gd_cli_render_cb, r, err);
+}
 
 int cmd_threads(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL;
-    gd_int_list traces = {0};
-    long tid = -1, block = -1;
+    threads_opts o = {-1, -1};
     const gd_option opts[] = {
-        OPT_INT_(0, "tid", &tid, "TID", "only this thread"),
-        OPT_INT_(0, "block", &block, "ID", "only the states inside this block (its thread, its time)"),
-        OPT_LISTING(&format, &traces),
+        OPT_INT_(0, "tid", &o.tid, "TID", "only this thread"),
+        OPT_INT_(0, "block", &o.block, "ID", "only the states inside this block (its thread, its time)"),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye threads [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
-    gd_threads_query q = {gd_cli_filter(&traces), tid, block};
-    gd_error err = {0};
-    rc = gd_query_threads(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    gd_cmd_spec spec = {"godeye threads [OPTIONS]", opts, &o, NULL, GD_COLS(columns), threads_query,
+                        "thread_state", "scheduling data (thread states)"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -26,48 +26,44 @@ static const gd_column columns[] = {
     {"tier", "TIER", GD_COL_INT, 0, 1},
     {"capture_min", "CAPTURE MIN", GD_COL_NUM, 0, 1},
     {"evidence", "EVIDENCE", GD_COL_TEXT, 0, 1},
+    /* #47: whose it is (last: csv readers count columns) */
+    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
 };
 
-int cmd_top(int argc, char **argv, gd_ctx *ctx)
+static int top_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
 {
-    const char *format = NULL;
-    gd_int_list traces = {0};
-    long limit = 10;
-    const gd_option opts[] = {
-        OPT_INT_(0, "limit", &limit, "N", "the first N entries (default 10, at most 50)"),
-        OPT_LISTING(&format, &traces),
-        OPT_END_(),
-    };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye top [OPTIONS]", &nargs);
-    if (rc)
-        return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
-    if (nargs) {
-        gd_cli_say(ctx, "unexpected argument '%s'", argv[0]);
-        return GD_EXIT_USAGE;
-    }
+    long limit = *(long *)spec->arg;
+    (void)l;
     if (limit < 1 || limit > GD_TOP_MAX) {
         gd_cli_say(ctx, "--limit wants 1 to %d, not %ld", GD_TOP_MAX, limit);
         return GD_EXIT_USAGE;
     }
-    gd_store *s;
-    if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
-        return rc;
-    gd_filter f = gd_cli_filter(&traces);
-    gd_error err = {0};
+    return 0;
+}
+
+static int top_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
+{
     json_t *top = NULL;
-    rc = gd_top_build(s, &f, (int)limit, &top, &err);
-    if (rc) {
-        gd_store_close(s);
-        return gd_cli_fail(ctx, &err);
-    }
-    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
+    int rc = gd_top_build(s, &l->filter, (int)*(long *)arg, &top, err);
+    if (rc)
+        return rc;
     size_t i;
     json_t *e;
     json_array_foreach(json_object_get(top, "entries"), i, e)
         if (gd_render_row(r, e))
             break;
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_store_close(s);
     json_decref(top);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    return 0;
+}
+
+int cmd_top(int argc, char **argv, gd_ctx *ctx)
+{
+    long limit = 10;
+    const gd_option opts[] = {
+        OPT_INT_(0, "limit", &limit, "N", "the first N entries (default 10, at most 50)"),
+        OPT_END_(),
+    };
+    gd_cmd_spec spec = {"godeye top [OPTIONS]", opts, &limit, top_check, GD_COLS(columns), top_query, NULL,
+                        "nothing to rank: no ANR, deadlock, block, launch, frame or lock passed its threshold"};
+    return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -10,6 +10,10 @@ db=build/examples.db
 rm -f "$db" "$db-wal" "$db-shm"
 export GODEYE_DB=$db
 build/cli/godeye ingest examples/*.jsonl examples/*.txt
+# #47: the two lines shop.jsonl's summary lists are there on purpose
+echo "(shop.jsonl's 'looper: end without begin' and 'unknown event kind' are on purpose:"
+echo " the example starts mid-dispatch and holds one event of a kind godeye does not know;"
+echo " examples/README.md)"
 echo
 echo "== what to fix first (godeye top: ANRs, then ms lost per minute of capture)"
 build/cli/godeye top

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_app_sql.h"      /* GD_SQL_TRACE_APP: lib/sql/trace-app.sql, generated */
 #include "trace_exposure_sql.h" /* GD_SQL_TRACE_EXPOSURE: lib/sql/trace-exposure.sql, generated */
 
 void gd_ti_meta_init(gd_ti_meta *a)
@@ -176,6 +177,16 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
     sqlite3_bind_int64(x, 1, r->id);
     rc = gd_store_step(s, x, err);
     sqlite3_finalize(x);
+    if (rc || r->app_tagged)
+        return rc;
+    /* #47: which app it is about, from its rows (the store's rule); an
+     * app the user gave (--set app=) stands */
+    sqlite3_stmt *p = gd_store_prepare(s, GD_SQL_TRACE_APP " WHERE id = ?", err);
+    if (!p)
+        return err->code;
+    sqlite3_bind_int64(p, 1, r->id);
+    rc = gd_store_step(s, p, err);
+    sqlite3_finalize(p);
     return rc;
 }
 

@@ -36,11 +36,13 @@ typedef struct gd_ti_row {
     /* #51: the dense span (analysis/span.h) and the times it left out */
     double span_start_ms, span_end_ms;    /* GD_NONE: unknown */
     long left_clock, left_lone;
+    int app_tagged;                       /* --set app= gave the app: no rule decides it */
 } gd_ti_row;
 
 /* Inserts the trace row (thresholds through gd_thresholds_resolve; the
  * concern packages, or the app's, as a JSON array) and sets its exposure
- * (GD_SQL_TRACE_EXPOSURE): call it once the trace's rows are written. */
+ * (GD_SQL_TRACE_EXPOSURE) and, unless r->app_tagged, its app
+ * (GD_SQL_TRACE_APP): call it once the trace's rows are written. */
 int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_error *err);
 
 /* Skip reasons with their counts and first line, newest first. */

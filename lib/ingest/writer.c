@@ -971,7 +971,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
                      .interval_ms = w->meta.interval_ms, .events = w->events, .skipped = w->skipped,
                      .span_start_ms = isnan(dense.start_ms) ? GD_NONE : dense.start_ms,
                      .span_end_ms = isnan(dense.end_ms) ? GD_NONE : dense.end_ms,
-                     .left_clock = dense.left_clock, .left_lone = dense.left_lone};
+                     .left_clock = dense.left_clock, .left_lone = dense.left_lone,
+                     .app_tagged = w->tags && w->tags->app};
     if (!gd_has(row.start_ms)) { /* log lines only: the span they cover */
         row.start_ms = w->log_min;
         row.end_ms = w->log_max;

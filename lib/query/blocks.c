@@ -343,8 +343,8 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              bq->limit > 0 ? "SELECT * FROM (" : "", light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
              /* the thread column: not read by the light (group) rows */
              light ? "NULL" : GD_SQL_THREAD_OF("d", "t"),
-             /* the process column (#30): not read by the light rows either */
-             light ? "NULL" : GD_SQL_PROCESS_OF("d", "t"), filt,
+             /* the process column (#30; the groups name theirs, #47) */
+             GD_SQL_PROCESS_OF("d", "t"), filt,
              /* the dur_ms index holds dispatches from GD_DUR_INDEXED_MS up */
              bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
              bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
@@ -456,8 +456,11 @@ static int each_block_row(void *ctx, sqlite3_stmt *q)
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
                       gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], app[512];
     gd_store_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
+    /* --app: the blocks of the app's own processes */
+    gd_store_app_sql(&bq->filter, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
+    strncat(filt, app, sizeof filt - strlen(filt) - 1);
     /* the threshold bound lets SQLite use the dur_ms index */
     double bound = bq->threshold;
     if (!gd_has(bound)) {
@@ -531,6 +534,7 @@ int gd_query_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
 
 /* ---- block groups ------------------------------------------------------- */
 
+#define GD_GROUP_PROCS 8 /* processes named per group (godeye-blocks(1)) */
 typedef struct group_acc {
     char *group, *key_frame, *rule; /* rule: block.grp_rule of its longest block */
     double *durs;
@@ -540,6 +544,9 @@ typedef struct group_acc {
     size_t ntraces;
     double st[GD_WHY_NVALUES]; /* Σ of its blocks' gd_why_values (#26), NANs as 0 */
     int have;                  /* the OR of its blocks' traces' gd_why_have_trace bits */
+    char *procs[GD_GROUP_PROCS]; /* #47: its blocks' processes, the longest block's first */
+    size_t nprocs;
+    double proc_max;           /* the duration of the block that named procs[0] */
 } group_acc;
 
 typedef struct groups {
@@ -564,6 +571,31 @@ static group_acc *group_new(groups *gs, const char *grp, const char *key_frame, 
     g->key_frame = key_frame ? strdup(key_frame) : NULL;
     g->rule = rule ? strdup(rule) : NULL;
     return g;
+}
+
+/* Adds `process` (a block's, NULL unknown) to g's processes: the longest
+ * block's first, at most GD_GROUP_PROCS; 0, or 1 when out of memory. */
+static int group_process(group_acc *g, const char *process, double dur)
+{
+    if (!process)
+        return 0;
+    size_t i = 0;
+    while (i < g->nprocs && strcmp(g->procs[i], process) != 0)
+        i++;
+    if (i == g->nprocs) {
+        if (g->nprocs == GD_GROUP_PROCS)
+            return 0;
+        if (!(g->procs[g->nprocs] = strdup(process)))
+            return 1;
+        g->nprocs++;
+    }
+    if (dur > g->proc_max) { /* the longest block's process goes first */
+        char *t = g->procs[0];
+        g->procs[0] = g->procs[i];
+        g->procs[i] = t;
+        g->proc_max = dur;
+    }
+    return 0;
 }
 
 /* Adds one block of `dur` ms in `trace` to g; 0, or 1 when out of memory. */
@@ -617,6 +649,10 @@ static int add_json_to_group(groups *gs, json_t *row, double dur)
     st[GD_WHY_V_LOCK] = json_number_value(lock);
     /* the row's nulls are gd_why_values' (its trace has no such data) */
     int have = (json_is_number(binder) ? GD_WHY_SCHED : 0) | (json_is_number(lock) ? GD_WHY_LOCK : 0);
+    if (group_process(g, json_string_value(json_object_get(row, "process")), dur)) {
+        gs->oom = 1;
+        return 1;
+    }
     return group_add(gs, g, dur, json_integer_value(json_object_get(row, "trace")), st, have);
 }
 
@@ -657,7 +693,8 @@ static int trace_have(gd_store *s, groups *gs, int64_t trace, int *have, gd_erro
 /* The columns of groups_stored's scan, after b.grp (G_GRP); the "%s" are
  * the dispatch's tid and start, NULL without "why" data; and of its key
  * frame lookup. */
-#define GROUP_COLS(X) X(G_DUR, "b.dur_ms") X(G_TRACE, "b.trace") X(G_TID, "%s") X(G_START, "%s")
+#define GROUP_COLS(X) X(G_DUR, "b.dur_ms") X(G_TRACE, "b.trace") X(G_TID, "%s") X(G_START, "%s") \
+    X(G_PROCESS, GD_SQL_PROCESS_OF("d", "t"))
 enum { G_GRP = 0, GROUP_COLS(GD_COL_ENUM) G_NCOLS };
 #define KEY_FRAME_COLS(X) X(KF_RULE, "grp_rule")
 enum { KF_FRAME = 0, KEY_FRAME_COLS(GD_COL_ENUM) KF_NCOLS };
@@ -703,6 +740,10 @@ static int stored_row(void *ctx, sqlite3_stmt *st)
             return c->err->code ? c->err->code : GD_EACH_STOP;
         gd_why_values(&w, have, sh);
     }
+    if (group_process(c->g, (const char *)sqlite3_column_text(st, G_PROCESS), sqlite3_column_double(st, G_DUR))) {
+        gs->oom = 1;
+        return GD_EACH_STOP;
+    }
     if (group_add(gs, c->g, sqlite3_column_double(st, G_DUR), sqlite3_column_int64(st, G_TRACE), sh, have))
         return GD_EACH_STOP; /* gs->oom */
     return GD_OK;
@@ -715,8 +756,11 @@ static int stored_row(void *ctx, sqlite3_stmt *st)
 static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, groups *gs,
                          gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], app[512];
     gd_store_filter_sql(&q->filter, "b.trace", filt, sizeof filt);
+    /* --app: the blocks of the app's own processes (their dispatch's pid) */
+    gd_store_app_sql(&q->filter, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
+    strncat(filt, app, sizeof filt - strlen(filt) - 1);
     /* block_grp (grp, dur_ms, trace) covers the scan; the kind needs the
      * trace's thresholds (a small table) */
     int have_states = gs->have; /* which "why" data is stored at all (#26) */
@@ -725,7 +769,7 @@ static int groups_stored(gd_store *s, const gd_blocks_query *q, double bound, gr
              " WHERE b.dur_ms >= ?1 AND (?2 OR b.dur_ms >= t.short_ms)"
              " %s" KIND_FILTER("b") " ORDER BY b.grp, b.dur_ms",
              have_states ? "d.tid" : "NULL", have_states ? "d.start_ms" : "NULL",
-             have_states ? " JOIN dispatch d ON d.id = b.dispatch" : "", filt);
+             " JOIN dispatch d ON d.id = b.dispatch", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
@@ -810,6 +854,13 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
             json_object_set_new(row, "p50_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 50))));
             json_object_set_new(row, "p95_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 95))));
             json_object_set_new(row, "traces", json_integer((json_int_t)g->ntraces));
+            /* #47: whose blocks: the longest one's process, and every
+             * process of them (at most GD_GROUP_PROCS) */
+            json_t *procs = json_array();
+            for (size_t k = 0; k < g->nprocs; k++)
+                json_array_append_new(procs, json_string(g->procs[k]));
+            json_object_set_new(row, "process", g->nprocs ? json_string(g->procs[0]) : json_null());
+            json_object_set_new(row, "processes", procs);
             const char *first = NULL, *last = NULL;
             for (size_t t = 0; t < g->ntraces; t++) {
                 char id[32];
@@ -836,6 +887,8 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
         }
     }
     for (size_t i = 0; i < gs.n; i++) {
+        for (size_t k = 0; k < gs.g[i].nprocs; k++)
+            free(gs.g[i].procs[k]);
         free(gs.g[i].group);
         free(gs.g[i].key_frame);
         free(gs.g[i].rule);

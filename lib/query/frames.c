@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/app.h"
 #include "analysis/frames.h"
 #include "analysis/frametimeline.h"
+#include "query/apps.h"
 #include "store/sql.h"
 #include "core/util.h"
 
@@ -416,6 +418,7 @@ struct groups_ctx {
     gd_row_fn fn;
     void *ctx;
     gd_error *err;
+    const char *app; /* --app, or NULL */
 };
 
 static int group_row(void *ctx, sqlite3_stmt *g)
@@ -427,6 +430,20 @@ static int group_row(void *ctx, sqlite3_stmt *g)
     json_object_set_new(row, "pid", sqlite3_column_type(g, GR_PID) == SQLITE_NULL
                                         ? json_null()
                                         : json_integer(sqlite3_column_int64(g, GR_PID)));
+    /* #47: whose frames: the process of the pid (the trace's app without
+     * one); --app keeps the app's own */
+    char proc[256];
+    if (gd_query_process_of(c->s, sqlite3_column_int64(g, GR_TRACE),
+                            sqlite3_column_type(g, GR_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(g, GR_PID),
+                            proc, sizeof proc, c->err)) {
+        json_decref(row);
+        return c->err->code;
+    }
+    if (c->app && !gd_app_match(proc, c->app)) {
+        json_decref(row);
+        return GD_OK;
+    }
+    json_object_set_new(row, "process", proc[0] ? json_string(proc) : json_null());
     json_object_set_new(row, "window", gd_col_text(g, GR_WINDOW));
     json_object_set_new(row, "source", json_string(matrix ? "matrix" : "frames"));
     int rc = matrix ? matrix_row(c->s, c->mq, g, row, c->err) : frames_row(c->s, c->fq, c->bq, g, c->buf, row, c->err);
@@ -476,7 +493,7 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     }
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
-    struct groups_ctx c = {s, fq, bq, mq, &buf, fn, ctx, err};
+    struct groups_ctx c = {s, fq, bq, mq, &buf, fn, ctx, err, q ? q->filter.app : NULL};
     rc = gd_store_each(s, g, group_row, &c, err);
     g = NULL; /* finalized by gd_store_each */
 out:

@@ -64,7 +64,7 @@ int gd_query_startups(gd_store *s, const gd_startup_query *q, gd_row_fn fn, void
     gd_store_filter_sql(&q->filter, "st.trace", filt, sizeof filt);
     snprintf(sql, sizeof sql,
              "SELECT st.trace" STARTUP_COLS(GD_COL_SQL) "%s FROM startup st JOIN trace t ON t.id = st.trace"
-             " WHERE gd_match(coalesce(st.app, t.app), ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
+             " WHERE gd_app_match(coalesce(st.app, t.app), ?1) AND (?2 IS NULL OR st.kind = ?2) %s"
              " ORDER BY st.trace, st.ts_ms, st.id",
              q->breakdown ? PHASES : "", filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);

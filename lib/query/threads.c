@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/app.h"
 #include "core/util.h"
 #include "derive/states.h"
 #include "store/sql.h"
@@ -15,6 +16,7 @@ typedef struct tacc {
     int64_t trace, pid, tid;
     int main;
     char *name;
+    char *process;   /* GD_SQL_PROCESS_OF its pid, or NULL */
     double ms[5];
     double long_r, long_r_ts, long_d, long_d_ts;
     char *long_d_fn;
@@ -45,6 +47,7 @@ static json_t *thread_row(const tacc *t)
     json_object_set_new(row, "pid", t->pid >= 0 ? json_integer(t->pid) : json_null());
     json_object_set_new(row, "tid", json_integer(t->tid));
     json_object_set_new(row, "thread", gd_json_str(t->name));
+    json_object_set_new(row, "process", gd_json_str(t->process));
     json_object_set_new(row, "main", json_boolean(t->main));
     static const char *const names[5] = {"running_ms", "runnable_ms", "sleeping_ms",
                                          "uninterruptible_ms", "other_ms"};
@@ -210,9 +213,34 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
         sqlite3_reset(bq);
     }
     sqlite3_finalize(bq);
+    /* each thread's process (#47), once per thread: the rule of
+     * GD_SQL_PROCESS_OF; --app keeps the app's own processes */
+    sqlite3_stmt *pq = rc ? NULL
+                          : gd_store_prepare(s,
+                                             "SELECT " GD_SQL_PROCESS_OF("d", "t") " FROM (SELECT ?1 AS trace, ?2 AS pid) d"
+                                             " JOIN trace t ON t.id = d.trace",
+                                             err);
+    if (!rc && !pq)
+        rc = err->code;
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (ts[i].pid < 0)
+            continue;
+        sqlite3_bind_int64(pq, 1, ts[i].trace);
+        sqlite3_bind_int64(pq, 2, ts[i].pid);
+        int r = sqlite3_step(pq);
+        const char *p = r == SQLITE_ROW ? (const char *)sqlite3_column_text(pq, 0) : NULL;
+        if (r != SQLITE_ROW && r != SQLITE_DONE)
+            rc = gd_store_fail(s, err, "database read");
+        else if (p && !(ts[i].process = strdup(p)))
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        sqlite3_reset(pq);
+    }
+    sqlite3_finalize(pq);
     if (!rc && n)
         qsort(ts, n, sizeof *ts, cmp_threads);
     for (size_t i = 0; !rc && i < n; i++) {
+        if (q->filter.app && !gd_app_match(ts[i].process, q->filter.app))
+            continue;
         json_t *row = thread_row(&ts[i]);
         int stop = fn(ctx, row);
         json_decref(row);
@@ -221,6 +249,7 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     }
     for (size_t i = 0; i < n; i++) {
         free(ts[i].name);
+        free(ts[i].process);
         free(ts[i].long_d_fn);
     }
     free(ts);

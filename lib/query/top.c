@@ -6,6 +6,9 @@
 #include "query/startup.h"
 #include "query/top.h"
 
+#include "analysis/app.h"
+#include "query/apps.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +40,15 @@ static double num(json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* Appends one entry; steals evidence. */
+/* #47: names the process an entry is about in its evidence (NULL: none). */
+static void set_process(json_t *evidence, const char *process)
+{
+    if (evidence && process && *process)
+        json_object_set_new(evidence, "process", json_string(process));
+}
+
+/* Appends one entry; steals evidence.  Its "process" is the evidence's
+ * (set_process), else null. */
 static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *trace,
                const char *title, json_t *evidence, const char *command)
 {
@@ -51,7 +62,9 @@ static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *t
                           "capture_min", round(a->minutes * 1000) / 1000, "trace",
                           trace ? trace : json_null(), "title", gd_json_str(title), "evidence", evidence,
                           "command", gd_json_str(command));
-    if (!e || json_array_append_new(a->entries, e))
+    json_t *proc = e ? json_object_get(evidence, "process") : NULL;
+    if (!e || json_object_set(e, "process", json_is_string(proc) ? proc : json_null()) ||
+        json_array_append_new(a->entries, e))
         return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return 0;
 }
@@ -105,6 +118,7 @@ static int on_anr_block(void *ctx, json_t *b)
                            "samples", json_object_get(b, "samples"), "dominant_state",
                            json_object_get(b, "dominant_state") ? json_object_get(b, "dominant_state")
                                                                 : json_null());
+    set_process(ev, str(b, "process"));
     /* the ANR dump of the same freeze joins this entry (GD_SQL_DUMP_OF_BLOCK) */
 #define BLOCK_DUMP_COLS(X) X(V_PID, "v.pid AS pid") X(V_TS, "v.ts_ms AS ts_ms") X(V_PROCESS, "v.process AS process")
     enum { V_TRACE = 0, BLOCK_DUMP_COLS(GD_COL_ENUM) V_NCOLS };
@@ -202,6 +216,7 @@ static int on_anr_dump(void *ctx, json_t *d)
                            gd_json_str(holder), "deadlock",
                            json_object_get(d, "deadlock") ? json_object_get(d, "deadlock") : json_false(),
                            "where", json_array_size(st) ? json_incref(json_array_get(st, 0)) : json_null());
+    set_process(ev, proc);
     json_object_set_new(ev, "id", json_incref(json_object_get(d, "id")));
     json_object_set_new(ev, "type", json_incref(json_object_get(d, "type")));
     snprintf(cmd, sizeof cmd, "godeye anr --id %lld", (long long)json_integer_value(json_object_get(d, "id")));
@@ -230,6 +245,7 @@ static int on_group(void *ctx, json_t *g)
                            json_object_get(g, "key_frame"), "count", count, "total_ms", total, "p95_ms",
                            json_object_get(g, "p95_ms"), "max_ms", json_object_get(g, "max_ms"), "traces",
                            json_object_get(g, "traces"));
+    set_process(ev, str(g, "process"));
     return add(a, "block_group", 1, total, NULL, title, ev, "godeye blocks --group");
 }
 
@@ -282,6 +298,7 @@ static int add_launches(top_acc *a, json_t *by)
                                json_object_get(e, "count"), "worst_ms", json_object_get(e, "worst_ms"), "bar_ms",
                                json_object_get(e, "bar_ms"), "over_ms", json_object_get(e, "over_ms"), "app",
                                json_object_get(e, "app"));
+        set_process(ev, app);
         int rc = add(a, "startup", 1, num(e, "over_ms"), json_incref(json_object_get(e, "trace")), title, ev, cmd);
         if (rc)
             return rc;
@@ -293,7 +310,8 @@ static int add_launches(top_acc *a, json_t *by)
  * columns after trace (J_TRACE). */
 #define JANK_COLS(X)                                                                          \
     X(J_WINDOW, "window AS window") X(J_N, "count(*) AS n") X(J_SLOW, "sum(dur_ms > ?1) AS slow") \
-    X(J_FROZEN, "sum(dur_ms > ?2) AS frozen") X(J_LOST, "sum(max(dur_ms - ?1, 0)) AS lost")
+    X(J_FROZEN, "sum(dur_ms > ?2) AS frozen") X(J_LOST, "sum(max(dur_ms - ?1, 0)) AS lost") \
+    X(J_PID, "max(CASE WHEN pid > 0 THEN pid END) AS pid")
 enum { J_TRACE = 0, JANK_COLS(GD_COL_ENUM) J_NCOLS };
 /* A window with slow frames, added as an entry (gd_store_each's callback). */
 static int jank_row(void *ctx, sqlite3_stmt *q)
@@ -310,6 +328,14 @@ static int jank_row(void *ctx, sqlite3_stmt *q)
     json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", gd_json_str(win), "frames",
                            (json_int_t)n, "slow", (json_int_t)slow, "frozen", (json_int_t)frozen,
                            "lost_ms", round(lost * 1000) / 1000);
+    /* #47: whose frames: their pid's process (the trace's app without one) */
+    char proc[256];
+    if (gd_query_process_of(a->s, trace, sqlite3_column_type(q, J_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, J_PID),
+                            proc, sizeof proc, a->err)) {
+        json_decref(ev);
+        return a->err->code;
+    }
+    set_process(ev, proc);
     return add(a, "frames", 1, lost, json_integer(trace), title, ev, cmd);
 }
 
@@ -478,8 +504,16 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
         json_decref(a.entries);
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
-    for (size_t i = 0; i < n; i++)
-        v[i] = json_incref(json_array_get(a.entries, i));
+    /* --app (#47): an entry about another process goes (one naming none
+     * stays: its trace holds the app) */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(a.entries, i);
+        const char *p = str(e, "process");
+        if (!f || !f->app || !p || gd_app_match(p, f->app))
+            v[kept++] = json_incref(e);
+    }
+    n = kept;
     if (n)
         qsort(v, n, sizeof *v, by_rank);
     json_t *ranked = json_array();

@@ -24,6 +24,7 @@ struct gd_renderer {
     size_t ncols;
     int width;
     size_t nrows;
+    size_t given;     /* rows the command gave (gd_render_rows) */
     json_t *buffered; /* table mode */
     FILE *spool;      /* table mode past TABLE_MEM_ROWS rows: all of them, JSON lines */
     int no_spool;     /* no temporary file could be made: rows stay in memory,
@@ -437,8 +438,14 @@ void gd_render_lines(gd_renderer *r, gd_lines_fn fn, void *ctx)
     r->lines_ctx = ctx;
 }
 
+size_t gd_render_rows(const gd_renderer *r)
+{
+    return r->given;
+}
+
 int gd_render_row(gd_renderer *r, json_t *row)
 {
+    r->given++;
     if (r->lines && r->mode == GD_OUT_TABLE) {
         r->nrows++;
         return r->lines(r->out, r, row, r->lines_ctx) || ferror(r->out) ? -1 : 0;
@@ -680,11 +687,64 @@ static const char *tail_of(const char *s, size_t skip)
     return s;
 }
 
+/* print_cell's `flex` for a column of paths (gd_column.cut_middle) */
+#define GD_FLEX_PATH 2
+
+/* 1 when s reads as a file path or URL (a trace's SOURCE): absolute, ./,
+ * ../, scheme://, or a folder (no '.') before its first '/'; never a frame
+ * or a window ("com.example/Act": a package before the '/'). */
+static int path_like(const char *s)
+{
+    if (strchr(s, ' '))
+        return 0;
+    if (s[0] == '/' || strncmp(s, "./", 2) == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "://"))
+        return 1;
+    const char *slash = strchr(s, '/');
+    return slash && slash > s && !memchr(s, '.', (size_t)(slash - s)) && !strchr(s, '(') && !strchr(s, ' ');
+}
+
+/* Prints the first `n` characters of s (UTF-8 sequences count as one). */
+static void put_head(FILE *out, const char *s, size_t n)
+{
+    for (size_t k = 0; *s && k < n; k++) {
+        fputc(*s++, out);
+        while (((unsigned char)*s & 0xC0) == 0x80)
+            fputc(*s++, out);
+    }
+}
+
+/* A path too wide for w (w >= 3) cut in its middle, so that two files of
+ * one folder stay apart (#47): the folder's start, "…", and the file name
+ * whole when it fits, else the name's start, "…", its end. */
+static void print_path_cut(FILE *out, const char *s, size_t tw, size_t w, int last)
+{
+    const char *base = strrchr(s, '/');
+    base = base && base[1] ? base + 1 : s;
+    size_t bw = text_width(base);
+    if (bw + 2 <= w && base > s) {
+        put_head(out, s, w - 1 - bw);
+        fputs("\xe2\x80\xa6", out);
+        fputs(base, out);
+    } else {
+        size_t keep = w - 1, tail = keep / 2 + keep % 2, head = keep - tail;
+        if (bw < tw && bw >= tail) /* cut inside the file name */
+            s = base, tw = bw;
+        put_head(out, s, head);
+        fputs("\xe2\x80\xa6", out);
+        fputs(tail_of(s, tw - tail), out);
+    }
+    (void)last; /* the cut text is exactly w wide */
+}
+
 static void print_cell(FILE *out, const char *s, size_t w, int right, int flex, int last)
 {
     size_t tw = text_width(s);
     char shortened[1024];
     size_t name_at;
+    if (tw > w && flex == GD_FLEX_PATH && !right && w >= 3 && path_like(s)) {
+        print_path_cut(out, s, tw, w, last);
+        return;
+    }
     if (tw > w && flex && !right && s[0] == ' ') {
         /* a tree keeps its indentation: only the text after it is cut */
         size_t ind = strspn(s, " ");
@@ -822,7 +882,8 @@ static void print_line(gd_renderer *r, const size_t *w, size_t last, json_t *row
             fputs("  ", r->out);
         first = 0;
         const char *cell = row ? table_cell(r, c, row, l[c].mixed, buf, n) : r->cols[c].header;
-        print_cell(r->out, cell, w[c], !is_text(&r->cols[c]), row ? r->cols[c].flex : 0, c == last);
+        print_cell(r->out, cell, w[c], !is_text(&r->cols[c]),
+                   row ? (r->cols[c].cut_middle ? GD_FLEX_PATH : r->cols[c].flex) : 0, c == last);
     }
     fputc('\n', r->out);
 }
@@ -1160,6 +1221,7 @@ static json_t *table_row(const gd_renderer *r, const gd_row *row)
 
 int gd_render_values(gd_renderer *r, const gd_row *row)
 {
+    r->given++;
     if (r->mode == GD_OUT_JSON || r->mode == GD_OUT_JSONL) {
         if ((r->mode == GD_OUT_JSON && gd_text_put(&r->text, r->nrows ? ",\n" : "[\n", 2)) ||
             gd_json_row_text(&r->text, row) ||

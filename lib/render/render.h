@@ -54,6 +54,8 @@ typedef struct gd_column {
                            * element of array a ("overdraw_px.4+")          */
     gd_cell_fn text;      /* table and csv: the cell's text from the row     */
     const char *words;    /* tables: "YES|NO", the words for true and false  */
+    int cut_middle;       /* table (flex): a path or URL too wide is cut in  *
+                           * its middle, the file name kept (#47)            */
 } gd_column;
 
 typedef struct gd_renderer gd_renderer;
@@ -101,6 +103,9 @@ int gd_render_row(gd_renderer *r, json_t *row);
  * from the values as they come, with the same text as gd_render_row would
  * write for gd_row_json(row).  0 ok, -1 on a write error or out of memory. */
 int gd_render_values(gd_renderer *r, const gd_row *row);
+/* The rows given so far (gd_render_row and gd_render_values): 0 tells an
+ * empty answer. */
+size_t gd_render_rows(const gd_renderer *r);
 /* Finishes the output (closing bracket, table flush) and frees r.  A table
  * with no rows prints nothing (csv still has its header, json is []).
  * Returns -1 when writing failed. */

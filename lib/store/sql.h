@@ -36,6 +36,20 @@ sqlite3 *gd_store_db(gd_store *s);
     " (SELECT th.name FROM thread th WHERE th.trace = " d ".trace AND th.pid = " d ".pid"     \
     " AND th.tid = " d ".pid AND th.name <> 'main' AND th.name <> ''))"
 
+/* SQL for every (trace, name) a process of the store is known by: the
+ * traces' apps, ANR dumps' processes, launches' apps and the names of
+ * process main threads (tid = pid).  The one list --app matches against
+ * (gd_store_filter_sql, query/apps.h). */
+#define GD_SQL_PROCESS_NAMES                                                                          \
+    "SELECT id AS trace, app AS name FROM trace WHERE app IS NOT NULL"                                \
+    " UNION SELECT trace, process FROM anr_dump WHERE process IS NOT NULL AND process <> ''"          \
+    " UNION SELECT trace, app FROM startup WHERE app IS NOT NULL"                                     \
+    " UNION SELECT trace, name FROM thread WHERE tid = pid AND name IS NOT NULL AND name <> ''"
+
+/* SQL true when process `p` (an SQL expression of its name) is app `app`'s
+ * (gd_app_match; app NULL or unbound: always true). */
+#define GD_SQL_APP_IS(p, app) "gd_app_match(" p ", " app ")"
+
 /* A trace's exposure (#30), the divisor of every per-minute figure: the
  * statement that sets trace.exposure_ms, GD_SQL_TRACE_EXPOSURE, is
  * lib/sql/trace-exposure.sql (the rule's one home), generated into
@@ -74,8 +88,14 @@ int gd_store_exec(gd_store *s, const char *sql, gd_error *err);
 /* Sets err from the connection's last error. Returns GD_ERR_IO. */
 int gd_store_fail(gd_store *s, gd_error *err, const char *what);
 
-/* " AND <col> IN (1,2,3)" for a trace filter (empty without one), into buf. */
+/* " AND <col> IN (1,2,3)" for a trace filter (empty without one), into
+ * buf; with f->app, also only the traces where a process of that app is
+ * known (GD_SQL_PROCESS_NAMES). */
 void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n);
+/* " AND gd_app_match(<process>, 'PKG')" for f->app (empty without one):
+ * the rows of the app's own processes, `process` the SQL of a row's
+ * process name (e.g. GD_SQL_PROCESS_OF). */
+void gd_store_app_sql(const gd_filter *f, const char *process, char *buf, size_t n);
 
 /* Steps a write statement and resets it: GD_OK, or GD_ERR_* with err set. */
 int gd_store_step(gd_store *s, sqlite3_stmt *st, gd_error *err);

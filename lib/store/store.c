@@ -1,4 +1,5 @@
 /* store.c - opening the database, schema versions and transactions. */
+#include "analysis/app.h"
 #include "analysis/blocks.h"
 #include "store/store_int.h"
 
@@ -242,6 +243,24 @@ static void sql_match(sqlite3_context *cx, int argc, sqlite3_value **argv)
     sqlite3_result_int(cx, gd_match(v, p));
 }
 
+/* gd_app_match(process, pkg) for the queries: --app's rule (analysis/app.h);
+ * a NULL pkg matches every row, so "gd_app_match(x, ?N)" with ?N unbound
+ * is no filter. */
+static void sql_app_match(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const char *p = (const char *)sqlite3_value_text(argv[1]);
+    sqlite3_result_int(cx, !p || gd_app_match((const char *)sqlite3_value_text(argv[0]), p));
+}
+
+/* gd_app_is_system(process): the system-process rule (analysis/app.h),
+ * for lib/sql/trace-app.sql. */
+static void sql_app_is_system(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    sqlite3_result_int(cx, gd_app_is_system((const char *)sqlite3_value_text(argv[0])));
+}
+
 /* gd_block_kind(dur_ms, long_ms, anr_ms) for the queries: "short", "long"
  * or "anr", the one kind rule (gd_block_kind_at); NULL when one is NULL. */
 static void sql_block_kind(sqlite3_context *cx, int argc, sqlite3_value **argv)
@@ -331,6 +350,10 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
     sqlite3_create_function(s->db, "gd_match", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_match,
                             NULL, NULL);
+    sqlite3_create_function(s->db, "gd_app_match", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_app_match,
+                            NULL, NULL);
+    sqlite3_create_function(s->db, "gd_app_is_system", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            sql_app_is_system, NULL, NULL);
     sqlite3_create_function(s->db, "gd_block_kind", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                             sql_block_kind, NULL, NULL);
     sqlite3_create_function(s->db, "gd_group_fallback", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
@@ -659,13 +682,28 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
 void gd_store_filter_sql(const gd_filter *f, const char *col, char *buf, size_t n)
 {
     buf[0] = 0;
-    if (!f || !f->traces || f->ntraces == 0)
+    if (!f)
         return;
-    size_t used = (size_t)snprintf(buf, n, " AND %s IN (", col);
-    for (size_t i = 0; i < f->ntraces && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
-    if (used < n)
-        snprintf(buf + used, n - used, ")");
+    size_t used = 0;
+    if (f->traces && f->ntraces) {
+        used = (size_t)snprintf(buf, n, " AND %s IN (", col);
+        for (size_t i = 0; i < f->ntraces && used < n; i++)
+            used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)f->traces[i]);
+        if (used < n)
+            used += (size_t)snprintf(buf + used, n - used, ")");
+    }
+    /* --app: the traces where a process of the app is known */
+    if (f->app && used < n)
+        sqlite3_snprintf((int)(n - used), buf + used,
+                         " AND %s IN (SELECT trace FROM (" GD_SQL_PROCESS_NAMES ") WHERE gd_app_match(name, %Q))",
+                         col, f->app);
+}
+
+void gd_store_app_sql(const gd_filter *f, const char *process, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (f && f->app)
+        sqlite3_snprintf((int)n, buf, " AND gd_app_match(%s, %Q)", process, f->app);
 }
 
 double gd_ms_round(double ms)

@@ -72,6 +72,8 @@ typedef int (*gd_values_fn)(void *ctx, const gd_row *row);
 typedef struct gd_filter {
     const int64_t *traces;  /* restrict to these trace ids; NULL = all   */
     size_t ntraces;
+    const char *app;        /* --app: only rows of this package's processes
+                             * (gd_app_match); NULL = every process      */
 } gd_filter;
 
 /* Rounds a millisecond value to microseconds (as every output does). */

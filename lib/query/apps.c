@@ -1,0 +1,103 @@
+/* query/apps.c - the processes and apps of the traces (--app, empty answers). */
+#include "query/apps.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/app.h"
+#include "store/sql.h"
+
+int gd_query_has_data(gd_store *s, const char *table, const gd_filter *f, int *has, gd_error *err)
+{
+    char fl[4096], sql[4600];
+    gd_filter traces = *f; /* the data of f's traces, whoever's it is */
+    traces.app = NULL;
+    gd_store_filter_sql(&traces, "trace", fl, sizeof fl);
+    snprintf(sql, sizeof sql, "SELECT EXISTS (SELECT 1 FROM %s WHERE 1 %s)", table, fl);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    int rc = sqlite3_step(q);
+    *has = rc == SQLITE_ROW && sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
+}
+
+enum { P_NAME = 0 };
+
+/* gd_query_app_presence's names, pass by pass (gd_store_each's callback) */
+struct presence {
+    const gd_filter *f;
+    int pass, *matched;
+    char *present;
+    size_t n, used, shown, more;
+};
+
+static int presence_row(void *ctx, sqlite3_stmt *q)
+{
+    struct presence *c = ctx;
+    const char *name = (const char *)sqlite3_column_text(q, P_NAME);
+    if (!name)
+        return GD_OK;
+    if (c->pass == 0 && c->f->app && gd_app_match(name, c->f->app))
+        *c->matched = 1;
+    /* pass 0: the apps; pass 1 (none): whatever names the traces' processes */
+    if (c->pass == 0 && gd_app_is_system(name))
+        return GD_OK;
+    if (c->shown == 8) {
+        c->more++;
+        return GD_OK;
+    }
+    int k = snprintf(c->present + c->used, c->used < c->n ? c->n - c->used : 0, "%s%s", c->shown ? ", " : "", name);
+    if (k > 0 && c->used + (size_t)k < c->n) {
+        c->used += (size_t)k;
+        c->shown++;
+    }
+    return GD_OK;
+}
+
+int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *present, size_t n,
+                          gd_error *err)
+{
+    char fl[4096], sql[8192];
+    gd_filter traces = *f; /* f's traces, every process of them */
+    traces.app = NULL;
+    gd_store_filter_sql(&traces, "trace", fl, sizeof fl);
+    /* the apps first: names that are not system processes, then the
+     * traces' own apps (which may be system ones when nothing else is) */
+    snprintf(sql, sizeof sql,
+             "SELECT DISTINCT name FROM (" GD_SQL_PROCESS_NAMES ") WHERE 1 %s ORDER BY name", fl);
+    *matched = !f->app;
+    present[0] = 0;
+    struct presence c = {f, 0, matched, present, n, 0, 0, 0};
+    for (; c.pass < 2 && !c.shown; c.pass++) {
+        int rc = gd_store_each_sql(s, sql, presence_row, &c, err);
+        if (rc)
+            return rc;
+    }
+    if (c.more && c.used < n)
+        snprintf(present + c.used, n - c.used, " and %zu more", c.more);
+    if (!c.shown)
+        snprintf(present, n, "none");
+    return GD_OK;
+}
+
+int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size_t n, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_cached(s,
+                                      "SELECT CASE WHEN d.pid IS NULL THEN t.app ELSE " GD_SQL_PROCESS_OF("d", "t")
+                                      " END FROM (SELECT ?1 AS trace, ?2 AS pid) d JOIN trace t ON t.id = d.trace",
+                                      err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    if (pid >= 0)
+        sqlite3_bind_int64(q, 2, pid);
+    else
+        sqlite3_bind_null(q, 2);
+    int r = sqlite3_step(q);
+    const char *p = r == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
+    snprintf(buf, n, "%s", p ? p : "");
+    gd_store_release(s, q);
+    return r == SQLITE_ROW || r == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
+}

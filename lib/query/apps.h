@@ -1,0 +1,27 @@
+/* query/apps.h - the processes and apps of the traces: what --app can
+ * match, and why an answer is empty. */
+#ifndef GD_QUERY_APPS_H
+#define GD_QUERY_APPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* *has = 1 when `table` (a store table with a trace column, named by the
+ * caller, never by the user) holds a row of f's traces; 0 or an error. */
+int gd_query_has_data(gd_store *s, const char *table, const gd_filter *f, int *has, gd_error *err);
+
+/* Of f's traces: *matched = 1 when a process of them matches f->app
+ * (gd_app_match; 1 when f->app is NULL); `present` gets the apps present,
+ * comma separated (non-system process names first, else the traces'
+ * apps; "none" when there are none), cut to n bytes.  0 or an error. */
+int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *present, size_t n,
+                          gd_error *err);
+
+/* The name of process `pid` of trace `trace` (GD_SQL_PROCESS_OF's rule;
+ * pid < 0, unknown: the trace's app) into buf, "" when it has none.
+ * 0 or an error. */
+int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size_t n, gd_error *err);
+
+#endif

@@ -1,0 +1,34 @@
+-- trace-app.sql - the statement that sets trace.app (#47), the one home of
+-- the rule "which app a capture is about", decided from the trace's rows
+-- once they are all written: the first of these that names an app's
+-- package (gd_app_is_system: never a system process, lib/analysis/app.c):
+--   1. the capture format's own app (a godeye capture names the app the
+--      user captured, system or not), and any app the reader found
+--      (a bugreport's ANR process, else its resumed activity's package;
+--      a trace's own package) that is not a system process;
+--   2. the process of the trace's ANR (the dump the system took for it);
+--   3. the package launched most often (startup rows; the first launch on
+--      a tie);
+--   4. the process owning the most main-thread dispatches (looper
+--      messages, app slices), by its main thread's name;
+--   5. the package of the most frames' windows ("PKG/Activity", a
+--      FrameTimeline layer "TX - PKG/Activity#N").
+-- Else NULL: a capture of system processes alone names no app.  `ingest
+-- --set app=PKG` overrides it (this statement is then not run).  Ingest
+-- (lib/ingest/traceinfo.c) runs it with " WHERE id = ?" appended: so no
+-- `;` here.  Layout: lib/sql/README.
+
+UPDATE trace SET app = (SELECT c.p FROM (
+    SELECT 1 AS k, trace.app AS p, trace.format = 'godeye' AS said
+    UNION ALL SELECT 2, (SELECT v.process FROM anr_dump v WHERE v.trace = trace.id AND v.anr = 1
+      AND NOT gd_app_is_system(v.process) ORDER BY v.ts_ms, v.id LIMIT 1), 0
+    UNION ALL SELECT 3, (SELECT st.app FROM startup st WHERE st.trace = trace.id AND st.app IS NOT NULL
+      AND NOT gd_app_is_system(st.app) GROUP BY st.app ORDER BY count(*) DESC, min(st.id) LIMIT 1), 0
+    UNION ALL SELECT 4, (SELECT th.name FROM dispatch d JOIN thread th ON th.trace = d.trace AND th.pid = d.pid
+      AND th.tid = d.pid WHERE d.trace = trace.id AND d.tid = d.pid AND NOT gd_app_is_system(th.name)
+      GROUP BY d.pid ORDER BY count(*) DESC, d.pid LIMIT 1), 0
+    UNION ALL SELECT 5, (SELECT w.p FROM (SELECT substr(w.l, 1, instr(w.l, '/') - 1) AS p
+        FROM (SELECT CASE WHEN f."window" LIKE 'TX - %' THEN substr(f."window", 6) ELSE f."window" END AS l
+          FROM frame_time f WHERE f.trace = trace.id) w WHERE instr(w.l, '/') > 1) w
+      WHERE instr(w.p, ' ') = 0 AND NOT gd_app_is_system(w.p) GROUP BY w.p ORDER BY count(*) DESC, w.p LIMIT 1), 0) c
+  WHERE c.p IS NOT NULL AND c.p <> '' AND (c.said OR NOT gd_app_is_system(c.p)) ORDER BY c.k LIMIT 1)

@@ -1,0 +1,48 @@
+/* check_app.c - the --app package rule and the system-process rule (#47). */
+#include <check.h>
+#include <stdlib.h>
+
+#include "analysis/app.h"
+#include "testutil.h"
+
+START_TEST(app_match_package_and_services)
+{
+    ck_assert_int_eq(gd_app_match("com.example", "com.example"), 1);
+    ck_assert_int_eq(gd_app_match("com.example:push", "com.example"), 1);
+    /* a longer package is another app, a part of the name is not the app */
+    ck_assert_int_eq(gd_app_match("com.example.other", "com.example"), 0);
+    ck_assert_int_eq(gd_app_match("com.examplex", "com.example"), 0);
+    ck_assert_int_eq(gd_app_match("com.ex", "com.example"), 0);
+    ck_assert_int_eq(gd_app_match("system_server", "system_server"), 1);
+    ck_assert_int_eq(gd_app_match(NULL, "com.example"), 0);
+    ck_assert_int_eq(gd_app_match("com.example", NULL), 0);
+    ck_assert_int_eq(gd_app_match("com.example", ""), 0);
+}
+END_TEST
+
+START_TEST(system_processes)
+{
+    static const char *const sys[] = {"system_server", "surfaceflinger", "/system/bin/audioserver",
+                                      "/vendor/bin/hw/android.hardware.audio@2.0-service", "com.android.systemui",
+                                      "android.process.acore", "zygote64", "kworker/0:1", "[kthreadd]", "logd",
+                                      "android.hardware.power-service.pixel", "ndroid.systemui", "binder:843_2",
+                                      NULL};
+    for (int i = 0; sys[i]; i++)
+        ck_assert_msg(gd_app_is_system(sys[i]) == 1, "%s is a system process", sys[i]);
+    static const char *const apps[] = {"com.example.shop", "com.google.android.youtube", "tutu.ABenchMark",
+                                       "com.jeanboy.app.training", "org.newstand.datamigration", NULL};
+    for (int i = 0; apps[i]; i++)
+        ck_assert_msg(gd_app_is_system(apps[i]) == 0, "%s is an app", apps[i]);
+    ck_assert_int_eq(gd_app_is_system(NULL), 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("app");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, app_match_package_and_services);
+    tcase_add_test(tc, system_processes);
+    suite_add_tcase(s, tc);
+    return gd_test_run(s);
+}
