@@ -27,7 +27,7 @@ static const gd_column columns[] = {
     {"capture_min", "CAPTURE MIN", GD_COL_NUM, 0, 1},
     {"evidence", "EVIDENCE", GD_COL_TEXT, 0, 1},
     /* #47: whose it is (last: csv readers count columns) */
-    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
+    {"process", "PROCESS", GD_COL_TEXT, 0, 1}, /* --wide: the title names it */
 };
 
 static int top_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)

@@ -367,7 +367,10 @@ START_TEST(failed_ingest_writes_nothing)
     reports rs = {0};
     gd_error err = {0};
     char *inputs[] = {FIX "pairing.jsonl", bad};
-    ck_assert_int_eq(gd_ingest(s, inputs, 2, NULL, on_report, &rs, &err), GD_ERR_DATA);
+    /* strict (godeye ingest --strict): one input that fails sinks all (#46;
+     * by default each input is its own transaction, check_ingest) */
+    gd_ingest_opts strict = {.strict = 1};
+    ck_assert_int_eq(gd_ingest(s, inputs, 2, &strict, on_report, &rs, &err), GD_ERR_DATA);
     ck_assert_str_eq(err.source, bad);
     ck_assert_int_eq(err.line, 2);
     ck_assert_int_eq(err.col, 25);
