@@ -39,6 +39,7 @@ struct gd_ch {
     size_t rlen;
     char errbuf[CURL_ERROR_SIZE];
     long timeout;          /* seconds for a whole request */
+    long stall, connect;   /* seconds without a byte, to connect (gd_fetch_limits) */
     struct curl_slist *headers;
     /* gd_ch_select: the answer's lines, each handed to `fn` parsed */
     gd_ch_row_fn fn;
@@ -154,8 +155,18 @@ static int outcome(const gd_ch *c, CURL *e, CURLcode r, const char *errbuf, char
 {
     long code = 0;
     curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
-    if (r == CURLE_OPERATION_TIMEDOUT)
+    if (r == CURLE_OPERATION_TIMEDOUT) {
+        /* curl says "timed out" for three limits: name the one that ended it */
+        double total = 0, conn = 0;
+        curl_easy_getinfo(e, CURLINFO_TOTAL_TIME, &total);
+        curl_easy_getinfo(e, CURLINFO_CONNECT_TIME, &conn);
+        if (conn <= 0 && total < (double)c->timeout - 1)
+            return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no connection within %ld s", c->connect);
+        if (total < (double)c->timeout - 1)
+            return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer: nothing received for %ld s (after %.0f s)",
+                                c->stall, total);
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer within %ld s", c->timeout);
+    }
     if (r != CURLE_OK)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s",
                             errbuf[0] ? errbuf : curl_easy_strerror(r));
@@ -405,6 +416,8 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     curl_easy_setopt(c->e, CURLOPT_PROTOCOLS_STR, "http,https");
     gd_fetch_limits(c->e, limits);
     c->timeout = limits && limits->timeout_s > 0 ? limits->timeout_s : 600;
+    c->stall = limits && limits->stall_timeout_s > 0 ? limits->stall_timeout_s : 30;
+    c->connect = limits && limits->connect_timeout_s > 0 ? limits->connect_timeout_s : 10;
     curl_easy_setopt(c->e, CURLOPT_WRITEFUNCTION, on_resp);
     curl_easy_setopt(c->e, CURLOPT_WRITEDATA, c);
     curl_easy_setopt(c->e, CURLOPT_ERRORBUFFER, c->errbuf);
@@ -441,6 +454,8 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
 void gd_ch_set_timeout(gd_ch *c, long seconds)
 {
     c->timeout = seconds;
+    if (c->connect > seconds)
+        c->connect = seconds;
     CURL *handles[1 + GD_CH_LANES] = {c->e};
     for (size_t i = 0; i < GD_CH_LANES; i++)
         handles[1 + i] = c->lane[i].e;

@@ -98,6 +98,12 @@ def main():
     rc, out, err = run("push", "--clickhouse", base + "/hang/", "--timeout", "2")
     check(rc == 1 and err == "godeye push: '%s/hang/': clickhouse: no answer within 2 s" % base,
           "--timeout 2 ends a request that never gets an answer: %r" % err)
+    # without --timeout the stall limit (30 s without a byte) ends it: the
+    # message names that limit, not the 600 s of a whole request (#53 item 9)
+    rc, out, err = run("push", "--clickhouse", base + "/hang/")
+    check(rc == 1 and err.startswith("godeye push: '%s/hang/': clickhouse: no answer: nothing received "
+                                     "for 30 s (after 3" % base),
+          "a stalled request names the stall limit: %r" % err)
     rc, out, err = run("push", "--clickhouse", base + "/ok/", "--timeout", "0")
     check(rc == 2 and err == "godeye push: --timeout takes 1..86400 seconds", "--timeout 0 is a usage error: %r" % err)
 
