@@ -167,6 +167,11 @@ static int outcome(const gd_ch *c, CURL *e, CURLcode r, const char *errbuf, char
                                 c->stall, total);
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer within %ld s", c->timeout);
     }
+    /* a connection that died under a streamed body: curl would resend it
+     * and cannot (its reason, "necessary data rewind wasn't possible",
+     * says nothing of the server) */
+    if (r == CURLE_SEND_FAIL_REWIND)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: connection reset (the server closed it mid-request)");
     if (r != CURLE_OK)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s",
                             errbuf[0] ? errbuf : curl_easy_strerror(r));
