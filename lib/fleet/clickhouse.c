@@ -580,6 +580,59 @@ int gd_ch_column_type(const char *table, const char *column, char *out, size_t n
     return -1;
 }
 
+int gd_ch_missing_columns(gd_ch *c, char *out, size_t n, gd_error *err)
+{
+    size_t cap = 1 << 18;
+    char *have = malloc(cap);
+    if (!have)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    have[0] = '\n';
+    int rc = gd_ch_query(c, "SELECT concat(table, '.', name) FROM system.columns WHERE database = currentDatabase()"
+                            " FORMAT TabSeparated", have + 1, cap - 2, err);
+    if (rc) {
+        free(have);
+        return rc;
+    }
+    size_t hn = strlen(have);
+    if (hn && have[hn - 1] != '\n')
+        have[hn++] = '\n', have[hn] = 0;
+    int count = 0;
+    size_t used = 0;
+    out[0] = 0;
+    static const char head[] = "CREATE TABLE IF NOT EXISTS ";
+    for (const char *p = strstr(GD_CLICKHOUSE_SQL, head); p; p = strstr(p, head)) {
+        p += sizeof head - 1;
+        const char *te = p;
+        while (*te && !isspace((unsigned char)*te) && *te != '(')
+            te++;
+        char table[64], probe[200];
+        snprintf(table, sizeof table, "%.*s", (int)(te - p), p);
+        snprintf(probe, sizeof probe, "\n%s.", table);
+        int exists = strstr(have, probe) != NULL;
+        const char *l = strchr(te, '\n');
+        for (l = l ? l + 1 : NULL; exists && l && *l && *l != ')';) {
+            const char *nl = strchr(l, '\n'), *end = nl ? nl : l + strlen(l), *q = l;
+            while (q < end && isspace((unsigned char)*q))
+                q++;
+            const char *ne = q;
+            while (ne < end && (isalnum((unsigned char)*ne) || *ne == '_'))
+                ne++;
+            if (ne > q && !(q[0] == '-' && q[1] == '-')) {
+                snprintf(probe, sizeof probe, "\n%s.%.*s\n", table, (int)(ne - q), q);
+                if (!strstr(have, probe)) {
+                    int k = snprintf(out + used, n - used, "%s%s.%.*s", count ? ", " : "", table, (int)(ne - q), q);
+                    if (k > 0 && used + (size_t)k < n)
+                        used += (size_t)k;
+                    count++;
+                }
+            }
+            l = nl ? nl + 1 : NULL;
+        }
+    }
+    free(have);
+    return count;
+}
+
 int gd_ch_create_tables(gd_ch *c, gd_error *err)
 {
     /* the tables there (all created when the list does not fit) */

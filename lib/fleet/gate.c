@@ -332,14 +332,21 @@ static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd
 }
 
 /* A query that names a column the server's table lacks: tables made by
- * an older godeye (push says which ALTER TABLE adds them). */
-static int older_tables(int rc, gd_error *err)
+ * an older godeye; every such column is named at once (#53 item 9). */
+static int older_tables(gd_ch *c, int rc, gd_error *err)
 {
     if (rc == GD_ERR_IO && (strstr(err->msg, "Missing columns") || strstr(err->msg, "Unknown identifier") ||
                              strstr(err->msg, "no column"))) {
-        size_t n = strlen(err->msg);
-        snprintf(err->msg + n, sizeof err->msg - n, " (tables made by an older godeye: `godeye push`"
-                                                   " names the ALTER TABLE that adds the columns)");
+        char cols[300];
+        gd_error e2 = {0};
+        int n = gd_ch_missing_columns(c, cols, sizeof cols, &e2);
+        if (n > 0)
+            return gd_error_set(err, GD_ERR_IO, 0, 0,
+                                "clickhouse: tables made by an older godeye lack %d column%s: %s (`godeye push`"
+                                " names the ALTER TABLE that adds them)", n, n > 1 ? "s" : "", cols);
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (tables made by an older godeye: `godeye push`"
+                                                       " names the ALTER TABLE that adds the columns)");
     }
     return rc;
 }
@@ -393,7 +400,7 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
     if (!sql)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where);
-    int rc = older_tables(gd_ch_select(c, sql, each, &r, err), err);
+    int rc = older_tables(c, gd_ch_select(c, sql, each, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -492,7 +499,7 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where, kind_lit, limit_sql);
     relay r = {fn, ctx, "key_frame", err};
-    int rc = older_tables(gd_ch_select(c, sql, on_fleet_group, &r, err), err);
+    int rc = older_tables(c, gd_ch_select(c, sql, on_fleet_group, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");

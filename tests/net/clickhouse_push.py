@@ -238,8 +238,9 @@ def main():
           f"old blocks and dispatches tables: nothing sent, both ALTERs named: {err.strip()!r}")
     # the gate over such tables: one line saying so, exit 1
     rc, out, err = run("blocks", "--group", "--clickhouse", url, "--database", "old")
-    check(rc == 1 and err.count("\n") == 1 and "tables made by an older godeye" in err,
-          f"blocks --group over the old table: {err.strip()!r}")
+    check(rc == 1 and err.count("\n") == 1 and "tables made by an older godeye lack 8 columns: " in err
+          and "dispatches.thread_ms" in err and all(f"blocks.{c}" in err for c in why),
+          f"blocks --group over the old tables names every missing column: {err.strip()!r}")
     for a1 in alters:
         ch(url, a1, db="old")
     rc, out, err = run("push", "--clickhouse", url, "--database", "old")
