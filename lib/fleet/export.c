@@ -566,16 +566,20 @@ static int trace_head(gd_store *s, int64_t trace, json_t **out, int *wall, gd_er
     if (register_fns(s, NULL, err))
         return err->code;
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT " TRACE_COLS " " DAY("t.start_ms")
-                                          " t.clock IS NOT 'monotonic' FROM trace t WHERE t.id = ?1", err);
+                                          " t.clock IS NOT 'monotonic' AS wall FROM trace t WHERE t.id = ?1", err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, trace);
     *out = json_object();
     *wall = 0;
     if (sqlite3_step(q) == SQLITE_ROW) {
-        for (int i = 0; i < 4; i++)
-            json_object_set_new(*out, sqlite3_column_name(q, i), value(q, i, 0));
-        *wall = sqlite3_column_int(q, 4);
+        for (int i = 0; i < sqlite3_column_count(q); i++) {
+            const char *name = sqlite3_column_name(q, i);
+            if (strcmp(name, "wall") == 0)
+                *wall = sqlite3_column_int(q, i);
+            else
+                json_object_set_new(*out, name, value(q, i, 0));
+        }
     }
     sqlite3_finalize(q);
     return GD_OK;
