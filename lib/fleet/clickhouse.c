@@ -39,6 +39,7 @@ struct gd_ch {
     size_t rlen;
     char errbuf[CURL_ERROR_SIZE];
     long timeout;          /* seconds for a whole request */
+    long stall, connect;   /* seconds without a byte, to connect (gd_fetch_limits) */
     struct curl_slist *headers;
     /* gd_ch_select: the answer's lines, each handed to `fn` parsed */
     gd_ch_row_fn fn;
@@ -154,8 +155,23 @@ static int outcome(const gd_ch *c, CURL *e, CURLcode r, const char *errbuf, char
 {
     long code = 0;
     curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &code);
-    if (r == CURLE_OPERATION_TIMEDOUT)
+    if (r == CURLE_OPERATION_TIMEDOUT) {
+        /* curl says "timed out" for three limits: name the one that ended it */
+        double total = 0, conn = 0;
+        curl_easy_getinfo(e, CURLINFO_TOTAL_TIME, &total);
+        curl_easy_getinfo(e, CURLINFO_CONNECT_TIME, &conn);
+        if (conn <= 0 && total < (double)c->timeout - 1)
+            return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no connection within %ld s", c->connect);
+        if (total < (double)c->timeout - 1)
+            return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer: nothing received for %ld s (after %.0f s)",
+                                c->stall, total);
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: no answer within %ld s", c->timeout);
+    }
+    /* a connection that died under a streamed body: curl would resend it
+     * and cannot (its reason, "necessary data rewind wasn't possible",
+     * says nothing of the server) */
+    if (r == CURLE_SEND_FAIL_REWIND)
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: connection reset (the server closed it mid-request)");
     if (r != CURLE_OK)
         return gd_error_set(err, GD_ERR_IO, 0, 0, "clickhouse: %s",
                             errbuf[0] ? errbuf : curl_easy_strerror(r));
@@ -405,6 +421,8 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     curl_easy_setopt(c->e, CURLOPT_PROTOCOLS_STR, "http,https");
     gd_fetch_limits(c->e, limits);
     c->timeout = limits && limits->timeout_s > 0 ? limits->timeout_s : 600;
+    c->stall = limits && limits->stall_timeout_s > 0 ? limits->stall_timeout_s : 30;
+    c->connect = limits && limits->connect_timeout_s > 0 ? limits->connect_timeout_s : 10;
     curl_easy_setopt(c->e, CURLOPT_WRITEFUNCTION, on_resp);
     curl_easy_setopt(c->e, CURLOPT_WRITEDATA, c);
     curl_easy_setopt(c->e, CURLOPT_ERRORBUFFER, c->errbuf);
@@ -441,6 +459,8 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
 void gd_ch_set_timeout(gd_ch *c, long seconds)
 {
     c->timeout = seconds;
+    if (c->connect > seconds)
+        c->connect = seconds;
     CURL *handles[1 + GD_CH_LANES] = {c->e};
     for (size_t i = 0; i < GD_CH_LANES; i++)
         handles[1 + i] = c->lane[i].e;
@@ -558,6 +578,59 @@ int gd_ch_column_type(const char *table, const char *column, char *out, size_t n
         p = nl ? nl + 1 : end;
     }
     return -1;
+}
+
+int gd_ch_missing_columns(gd_ch *c, char *out, size_t n, gd_error *err)
+{
+    size_t cap = 1 << 18;
+    char *have = malloc(cap);
+    if (!have)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    have[0] = '\n';
+    int rc = gd_ch_query(c, "SELECT concat(table, '.', name) FROM system.columns WHERE database = currentDatabase()"
+                            " FORMAT TabSeparated", have + 1, cap - 2, err);
+    if (rc) {
+        free(have);
+        return rc;
+    }
+    size_t hn = strlen(have);
+    if (hn && have[hn - 1] != '\n')
+        have[hn++] = '\n', have[hn] = 0;
+    int count = 0;
+    size_t used = 0;
+    out[0] = 0;
+    static const char head[] = "CREATE TABLE IF NOT EXISTS ";
+    for (const char *p = strstr(GD_CLICKHOUSE_SQL, head); p; p = strstr(p, head)) {
+        p += sizeof head - 1;
+        const char *te = p;
+        while (*te && !isspace((unsigned char)*te) && *te != '(')
+            te++;
+        char table[64], probe[200];
+        snprintf(table, sizeof table, "%.*s", (int)(te - p), p);
+        snprintf(probe, sizeof probe, "\n%s.", table);
+        int exists = strstr(have, probe) != NULL;
+        const char *l = strchr(te, '\n');
+        for (l = l ? l + 1 : NULL; exists && l && *l && *l != ')';) {
+            const char *nl = strchr(l, '\n'), *end = nl ? nl : l + strlen(l), *q = l;
+            while (q < end && isspace((unsigned char)*q))
+                q++;
+            const char *ne = q;
+            while (ne < end && (isalnum((unsigned char)*ne) || *ne == '_'))
+                ne++;
+            if (ne > q && !(q[0] == '-' && q[1] == '-')) {
+                snprintf(probe, sizeof probe, "\n%s.%.*s\n", table, (int)(ne - q), q);
+                if (!strstr(have, probe)) {
+                    int k = snprintf(out + used, n - used, "%s%s.%.*s", count ? ", " : "", table, (int)(ne - q), q);
+                    if (k > 0 && used + (size_t)k < n)
+                        used += (size_t)k;
+                    count++;
+                }
+            }
+            l = nl ? nl + 1 : NULL;
+        }
+    }
+    free(have);
+    return count;
 }
 
 int gd_ch_create_tables(gd_ch *c, gd_error *err)

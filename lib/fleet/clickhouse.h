@@ -100,6 +100,10 @@ int gd_ch_insert_lanes(gd_ch *c, gd_ch_lane *lanes, size_t n, size_t *failed, gd
 int gd_ch_column_type(const char *table, const char *column, char *out, size_t n);
 
 /* Runs every statement of schemas/clickhouse.sql (CREATE TABLE IF NOT EXISTS). */
+/* The columns godeye's schema has that the server's existing tables lack
+ * (tables made by an older godeye), as "table.column, ..." in out (cut to
+ * n): their number, or a negative error code with err set. */
+int gd_ch_missing_columns(gd_ch *c, char *out, size_t n, gd_error *err);
 int gd_ch_create_tables(gd_ch *c, gd_error *err);
 
 #endif

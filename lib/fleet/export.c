@@ -26,12 +26,17 @@
 /* Columns every table starts with; ?1 is the trace id. */
 #define TRACE_COLS "t.hash AS trace_uid, coalesce(t.app, '') AS app,"                  \
                    " coalesce(t.version_name, '') AS version_name,"
-/* ClickHouse's Date holds 1970-01-01 .. 2149-06-06: a time outside it takes
- * the trace's day, else 1970-01-01 (never a day ClickHouse would mangle) */
+/* The day a row is sent with (#53 item 9; godeye-ingest(1)), the one home
+ * of the rule: its own time when that is a calendar time ClickHouse's Date
+ * holds (2000-01-01 .. 2149-06-06 on a trace whose clock is not
+ * 'monotonic'), else its trace's start under the same rule, else the day
+ * the trace was ingested: a capture timed since boot (Perfetto, systrace)
+ * was dated 1970-01-01, which a `TTL day + INTERVAL 90 DAY` deletes at once. */
+#define CH_DAY_MIN_MS "946684800000"
 #define CH_DAY_MAX_MS "5662310399999"
-#define DAY1(ms) "CASE WHEN (" ms ") BETWEEN 0 AND " CH_DAY_MAX_MS                      \
-                 " THEN gd_day((" ms ") / 1000) END"
-#define DAY(ms) "coalesce(" DAY1(ms) ", " DAY1("t.start_ms") ", '1970-01-01') AS day,"
+#define DAY1(ms) "CASE WHEN t.clock IS NOT 'monotonic' AND (" ms ") BETWEEN " CH_DAY_MIN_MS   \
+                 " AND " CH_DAY_MAX_MS " THEN gd_day((" ms ") / 1000) END"
+#define DAY(ms) "coalesce(" DAY1(ms) ", " DAY1("t.start_ms") ", substr(t.ingested_at, 1, 10)) AS day,"
 
 /* The rows of table `tbl` (alias a) of trace ?1, walked in id order over
  * the trace's id range (no sort of all its rows before the first one). */
@@ -511,6 +516,7 @@ typedef struct mapped {
     gd_row_fn fn;
     void *ctx;
     int64_t seq;
+    int wall;         /* the trace's clock is a calendar (not 'monotonic') */
 } mapped;
 
 static int map_row(void *ctx, json_t *row)
@@ -521,13 +527,15 @@ static int map_row(void *ctx, json_t *row)
         return 1;
     json_object_update_missing(out, m->head);
     json_object_set_new(out, "seq", json_integer(m->seq++));
-    /* the day of the row when it has a time, else the trace's */
+    /* the day of the row when it has a calendar time, else the trace's
+     * (DAY above: the one rule, the bounds its CH_DAY_MIN_MS/_MAX_MS) */
     json_t *ts = json_object_get(out, "ts_ms");
     if (!json_is_number(ts))
         ts = json_object_get(out, "start_ms");
     if (json_is_number(ts)) {
         double ms = json_number_value(ts);
-        time_t secs = ms >= 0 && ms <= 5662310399999.0 ? (time_t)(ms / 1000.0) : -1;
+        time_t secs = m->wall && ms >= atof(CH_DAY_MIN_MS) && ms <= atof(CH_DAY_MAX_MS) ? (time_t)(ms / 1000.0)
+                                                                                       : -1;
         struct tm tm;
         char day[16];
         if (secs >= 0 && gmtime_r(&secs, &tm) && strftime(day, sizeof day, "%Y-%m-%d", &tm))
@@ -553,19 +561,26 @@ static int map_row(void *ctx, json_t *row)
     return stop;
 }
 
-static int trace_head(gd_store *s, int64_t trace, json_t **out, gd_error *err)
+static int trace_head(gd_store *s, int64_t trace, json_t **out, int *wall, gd_error *err)
 {
     if (register_fns(s, NULL, err))
         return err->code;
-    sqlite3_stmt *q = gd_store_prepare(s, "SELECT " TRACE_COLS " " DAY("t.start_ms") " 0"
-                                          " FROM trace t WHERE t.id = ?1", err);
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT " TRACE_COLS " " DAY("t.start_ms")
+                                          " t.clock IS NOT 'monotonic' AS wall FROM trace t WHERE t.id = ?1", err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, trace);
     *out = json_object();
-    if (sqlite3_step(q) == SQLITE_ROW)
-        for (int i = 0; i < 4; i++)
-            json_object_set_new(*out, sqlite3_column_name(q, i), value(q, i, 0));
+    *wall = 0;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        for (int i = 0; i < sqlite3_column_count(q); i++) {
+            const char *name = sqlite3_column_name(q, i);
+            if (strcmp(name, "wall") == 0)
+                *wall = sqlite3_column_int(q, i);
+            else
+                json_object_set_new(*out, name, value(q, i, 0));
+        }
+    }
     sqlite3_finalize(q);
     return GD_OK;
 }
@@ -585,8 +600,8 @@ int gd_fleet_export(gd_store *s, const char *table, int64_t trace, gd_row_fn fn,
     if (!def)
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no export for table '%s'", table);
     if (def->query) {
-        mapped m = {NULL, def->map, fn, ctx, 0};
-        int rc = trace_head(s, trace, &m.head, err);
+        mapped m = {NULL, def->map, fn, ctx, 0, 0};
+        int rc = trace_head(s, trace, &m.head, &m.wall, err);
         if (!rc)
             rc = def->query(s, trace, map_row, &m, err);
         json_decref(m.head);

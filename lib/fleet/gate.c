@@ -171,10 +171,15 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
     char lit[1100];
     if (quote(eq + 1, lit, sizeof lit))
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': value too long", selector);
-    size_t wn = strlen(lit) + strlen(col) + 128;
+    size_t wn = 2 * (strlen(lit) + strlen(col)) + 160;
     if (!(out->where = malloc(wn)))
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    snprintf(out->where, wn, "trace_uid IN (SELECT trace_uid FROM " TRACES_FINAL " WHERE %s = %s)", col, lit);
+    /* app and version_name are in every table and lead its sorting key:
+     * said on the table itself, ClickHouse filters before FINAL merges,
+     * instead of reading the whole table (#53 item 9) */
+    int keyed = strcmp(col, "app") == 0 || strcmp(col, "version_name") == 0;
+    snprintf(out->where, wn, "%s%s%s%strace_uid IN (SELECT trace_uid FROM " TRACES_FINAL " WHERE %s = %s)",
+             keyed ? col : "", keyed ? " = " : "", keyed ? lit : "", keyed ? " AND " : "", col, lit);
     /* exposure as gd_query_select counts it: the traces' exposure_ms,
      * pushed as computed at ingest (GD_SQL_TRACE_EXPOSURE) */
     char sql[1400];
@@ -332,14 +337,21 @@ static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd
 }
 
 /* A query that names a column the server's table lacks: tables made by
- * an older godeye (push says which ALTER TABLE adds them). */
-static int older_tables(int rc, gd_error *err)
+ * an older godeye; every such column is named at once (#53 item 9). */
+static int older_tables(gd_ch *c, int rc, gd_error *err)
 {
     if (rc == GD_ERR_IO && (strstr(err->msg, "Missing columns") || strstr(err->msg, "Unknown identifier") ||
                              strstr(err->msg, "no column"))) {
-        size_t n = strlen(err->msg);
-        snprintf(err->msg + n, sizeof err->msg - n, " (tables made by an older godeye: `godeye push`"
-                                                   " names the ALTER TABLE that adds the columns)");
+        char cols[300];
+        gd_error e2 = {0};
+        int n = gd_ch_missing_columns(c, cols, sizeof cols, &e2);
+        if (n > 0)
+            return gd_error_set(err, GD_ERR_IO, 0, 0,
+                                "clickhouse: tables made by an older godeye lack %d column%s: %s (`godeye push`"
+                                " names the ALTER TABLE that adds them)", n, n > 1 ? "s" : "", cols);
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (tables made by an older godeye: `godeye push`"
+                                                       " names the ALTER TABLE that adds the columns)");
     }
     return rc;
 }
@@ -393,7 +405,7 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
     if (!sql)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where);
-    int rc = older_tables(gd_ch_select(c, sql, each, &r, err), err);
+    int rc = older_tables(c, gd_ch_select(c, sql, each, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -492,7 +504,7 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     snprintf(sql, n, fmt, where, kind_lit, limit_sql);
     relay r = {fn, ctx, "key_frame", err};
-    int rc = older_tables(gd_ch_select(c, sql, on_fleet_group, &r, err), err);
+    int rc = older_tables(c, gd_ch_select(c, sql, on_fleet_group, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");

@@ -199,37 +199,56 @@ static int match_columns(gd_fleet_export_rows *r, const ch_table *t, char *list,
     return used < n;
 }
 
-/* The export's columns the server's table lacks although the schema has
- * them (a table made by an older godeye: CREATE ... IF NOT EXISTS keeps
- * it): GD_ERR_DATA naming the ALTER TABLE that adds them; GD_OK when
- * none is missing. */
-static int missing_columns(gd_fleet_export_rows *r, const ch_table *t, const char *table, gd_error *err)
+/* Every column of the export the server's tables lack although the schema
+ * has them (tables made by an older godeye: CREATE ... IF NOT EXISTS keeps
+ * them), gathered over all tables before one error (#53 item 9: it named
+ * one table a run). */
+typedef struct lacking {
+    char alter[420];     /* "ALTER TABLE t ADD COLUMN a T, ADD COLUMN b T; ALTER TABLE u ..." */
+    size_t used;
+    int columns, tables, fits;
+} lacking;
+
+static void lack_add(lacking *l, const char *text)
 {
-    char alter[400];
-    size_t used = 0;
-    int missing = 0, fits = 1;
+    size_t k = strlen(text);
+    if (!l->fits || l->used + k >= sizeof l->alter) {
+        l->fits = 0;
+        return;
+    }
+    memcpy(l->alter + l->used, text, k + 1);
+    l->used += k;
+}
+
+static void missing_columns(gd_fleet_export_rows *r, const ch_table *t, const char *table, lacking *l)
+{
+    int here = 0;
     for (int i = 0; i < gd_fleet_export_rows_ncols(r); i++) {
         const char *name = gd_fleet_export_rows_name(r, i);
         int j = 0;
         while (j < t->n && strcmp(t->name[j], name) != 0)
             j++;
-        char type[64];
+        char type[64], piece[200];
         if (j < t->n || gd_ch_column_type(table, name, type, sizeof type))
             continue;
-        int k = snprintf(alter + used, sizeof alter - used, "%s%s %s", missing ? ", ADD COLUMN " : "", name,
-                         type);
-        if (k < 0 || used + (size_t)k >= sizeof alter)
-            fits = 0;
+        if (here)
+            snprintf(piece, sizeof piece, ", ADD COLUMN %s %s", name, type);
         else
-            used += (size_t)k;
-        missing++;
+            snprintf(piece, sizeof piece, "%sALTER TABLE %s ADD COLUMN %s %s", l->tables ? "; " : "", table, name,
+                     type);
+        lack_add(l, piece);
+        here++;
+        l->columns++;
     }
-    if (!missing)
-        return GD_OK;
+    l->tables += here > 0;
+}
+
+static int lacking_error(const lacking *l, gd_error *err)
+{
     return gd_error_set(err, GD_ERR_DATA, 0, 0,
-                        "table '%s' lacks %d column%s of this godeye (made by an older one): add them once with"
-                        " ALTER TABLE %s ADD COLUMN %s%s",
-                        table, missing, missing > 1 ? "s" : "", table, alter, fits ? "" : ", ... (see docs/fleet.md)");
+                        "%d table%s lack%s %d column%s of this godeye (made by an older one): add them once with %s%s",
+                        l->tables, l->tables > 1 ? "s" : "", l->tables > 1 ? "" : "s", l->columns,
+                        l->columns > 1 ? "s" : "", l->alter, l->fits ? "" : "; ... (see docs/fleet.md)");
 }
 
 typedef struct trace_list {
@@ -505,6 +524,7 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     if (!ts && !rc)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     /* tables made by an older godeye: said before anything is sent */
+    lacking lk = {.fits = 1};
     for (const char *const *t = gd_fleet_export_tables(); *t && !rc && l.n; t++) {
         gd_fleet_export_rows *r = NULL;
         ch_table *ct = NULL;
@@ -512,9 +532,11 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
         if (!rc && r)
             rc = table_columns(c, ts, *t, &ct, err);
         if (!rc && r && ct)
-            rc = missing_columns(r, ct, *t, err);
+            missing_columns(r, ct, *t, &lk);
         gd_fleet_export_rows_close(r);
     }
+    if (!rc && lk.columns)
+        rc = lacking_error(&lk, err);
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};
         rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, ts, &rep, err);

@@ -827,6 +827,30 @@ static int existing_trace(gd_writer *w, const char *hash, int64_t *id, gd_error 
     return found;
 }
 
+/* 1 when the ingest's --set tags name a value the existing trace `id`
+ * does not hold (tags are not part of the content hash: #53 item 9). */
+static int tags_differ(gd_writer *w, int64_t id)
+{
+    if (!w->tags)
+        return 0;
+    gd_error e = {0};
+    sqlite3_stmt *q = gd_store_prepare(w->s, "SELECT app, version_name, device, build FROM trace WHERE id = ?", &e);
+    if (!q)
+        return 0;
+    sqlite3_bind_int64(q, 1, id);
+    int differ = 0;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        const char *want[4] = {w->tags->app, w->tags->version, w->tags->device, w->tags->build};
+        for (int i = 0; i < 4; i++) {
+            const char *have = (const char *)sqlite3_column_text(q, i);
+            if (want[i] && (!have || strcmp(have, want[i]) != 0))
+                differ = 1;
+        }
+    }
+    sqlite3_finalize(q);
+    return differ;
+}
+
 /* The capture's main process and thread: what an event naming none
  * belongs to. */
 static void main_thread(const gd_writer *w, int64_t *pid, int64_t *tid)
@@ -936,6 +960,7 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
         gd_writer_abort(w);
         res->trace = existing;
         res->duplicate = 1;
+        res->tags_differ = tags_differ(w, existing);
         return GD_OK;
     }
     long nd = 0, nb = 0;

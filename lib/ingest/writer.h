@@ -23,6 +23,7 @@ typedef struct gd_ingest_timings {
 typedef struct gd_ingest_result {
     int64_t trace;
     int duplicate;      /* identical content was already ingested        */
+    int tags_differ;    /* ... and --set named tags that trace does not hold */
     long events, skipped, dispatches, blocks;
     long log_lines;     /* log_line rows kept (not events)               */
     gd_ingest_timings timings;  /* read is filled by gd_ingest            */

@@ -18,6 +18,15 @@
 
 #define DEFAULT_ALPHA 0.01
 #define DEFAULT_MIN_SAMPLES 5
+/* The smallest effect a verdict may rest on (#53 item 9; godeye-diff(1)
+ * "The rule of the status"): with thousands of samples a test finds
+ * differences nobody would act on, so p below alpha alone is not a change.
+ * Durations: the Hodges-Lehmann shift at least MIN_SHIFT_PCT of the base
+ * median and at least MIN_SHIFT_MS; rates and frame shares: head and base
+ * at least MIN_RATIO apart (either way). */
+#define MIN_SHIFT_PCT 5.0
+#define MIN_SHIFT_MS 1.0
+#define MIN_RATIO 1.10
 
 /* ---- samples per name, one side ----------------------------------------- */
 
@@ -359,7 +368,27 @@ typedef struct verdict {
     const char *status;
     char note[200];
     double p, rp;
+    gd_hl_result hl;     /* the duration shift (NAN when not both sides) */
 } verdict;
+
+/* 1 when a and b (rates or shares, >= 0) are at least MIN_RATIO apart. */
+static int ratio_big(double a, double b)
+{
+    if (a == b)
+        return 0;
+    if (a <= 0 || b <= 0)
+        return 1;
+    return a / b >= MIN_RATIO || b / a >= MIN_RATIO;
+}
+
+/* 1 when a duration shift is past the floor for a base of median med. */
+static int shift_big(double shift, double med)
+{
+    if (isnan(shift))
+        return 0;
+    double floor_ms = isnan(med) ? MIN_SHIFT_MS : fmax(MIN_SHIFT_MS, med * MIN_SHIFT_PCT / 100.0);
+    return fabs(shift) >= floor_ms;
+}
 
 /* A name on one side only: new/gone when the exact rate test says the
  * other side's exposure would have shown it; inconclusive otherwise. */
@@ -391,6 +420,7 @@ static void judge(verdict *v, row_kind k, const series *b, const series *h, doub
     v->status = NULL;
     v->note[0] = 0;
     v->p = v->rp = NAN;
+    v->hl = (gd_hl_result){NAN, NAN, NAN};
     if (k == K_ANR_GROUP) {
         /* #48: an ANR signature is new when the head has it and the base
          * has not (first seen: the way Play Console and Sentry call an
@@ -402,6 +432,9 @@ static void judge(verdict *v, row_kind k, const series *b, const series *h, doub
         }
         k = K_ANR;
     }
+    if (k != K_FRAMES && k != K_ANR && b && h)
+        gd_hodges_lehmann(b->v, b->n, h->v, h->n, &v->hl);
+    int small = 0; /* a test below alpha whose effect is under the floor */
     if (cb == 0 || ch == 0) {
         judge_one_side(v, cb, mb, ch, mh, alpha);
         return;
@@ -416,10 +449,12 @@ static void judge(verdict *v, row_kind k, const series *b, const series *h, doub
             v->rp = gd_prop_test(b->frozen, cb, h->frozen, ch);
             double sb_ = (double)b->slow / (double)cb, sh_ = (double)h->slow / (double)ch;
             double fb = (double)b->frozen / (double)cb, fh = (double)h->frozen / (double)ch;
-            if (v->p < alpha)
+            if (v->p < alpha && ratio_big(sh_, sb_))
                 dir = sh_ > sb_ ? 1 : -1;
-            else if (v->rp < alpha)
+            else if (v->rp < alpha && ratio_big(fh, fb))
                 dir = fh > fb ? 1 : -1;
+            else if (v->p < alpha || v->rp < alpha)
+                small = 1;
         }
     } else {
         int dur_dir = 0, rate_dir = 0;
@@ -432,8 +467,10 @@ static void judge(verdict *v, row_kind k, const series *b, const series *h, doub
                 return;
             }
             v->p = mw.p;
-            if (v->p < alpha)
+            if (v->p < alpha && shift_big(v->hl.shift, gd_percentile(b->v, b->n, 50)))
                 dur_dir = mw.direction;
+            else if (v->p < alpha)
+                small = 1;
         }
         /* rates: blocks and ANRs happen per minute of use; launches and
          * page visits follow the test script, so only their times count */
@@ -441,8 +478,10 @@ static void judge(verdict *v, row_kind k, const series *b, const series *h, doub
             v->rp = gd_rate_test(cb, mb, ch, mh);
             if (k == K_ANR && cb >= min_samples && ch >= min_samples)
                 tested = 1;
-            if (v->rp < alpha)
+            if (v->rp < alpha && ratio_big((double)ch / mh, (double)cb / mb))
                 rate_dir = (double)ch / mh > (double)cb / mb ? 1 : -1;
+            else if (v->rp < alpha)
+                small = 1;
         }
         dir = dur_dir ? dur_dir : rate_dir;
         if (dur_dir && rate_dir && dur_dir != rate_dir) {
@@ -460,6 +499,11 @@ static void judge(verdict *v, row_kind k, const series *b, const series *h, doub
         v->status = dir > 0 ? "regressed" : "improved";
     } else if (tested) {
         v->status = "same";
+        if (small)
+            snprintf(v->note, sizeof v->note,
+                     "below alpha but under the effect floor (shift %g%% of the base median and %g ms; "
+                     "rate or share %g%%)",
+                     MIN_SHIFT_PCT, MIN_SHIFT_MS, (MIN_RATIO - 1) * 100);
     } else {
         v->status = "inconclusive";
         snprintf(v->note, sizeof v->note, "too few samples: base %ld, head %ld, %ld a side needed", nb, nh,
@@ -482,6 +526,7 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     const char *status = vd.status;
     double p = vd.p, rp = vd.rp;
+    gd_hl_result hl = vd.hl;
 
     json_t *row = json_object();
     json_object_set_new(row, "kind", json_string(kind_names[k]));
@@ -496,9 +541,6 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     if (k == K_FRAMES)
         json_object_set_new(row, "frozen_p_value", p_json(rp));
     /* the effect: Hodges–Lehmann shift of head against base, 95% interval */
-    gd_hl_result hl = {NAN, NAN, NAN};
-    if (k != K_FRAMES && k != K_ANR && k != K_ANR_GROUP && b && h)
-        gd_hodges_lehmann(b->v, b->n, h->v, h->n, &hl);
     json_object_set_new(row, "shift_ms", gd_ms_json(hl.shift));
     json_object_set_new(row, "shift_ci_low_ms", gd_ms_json(hl.lo));
     json_object_set_new(row, "shift_ci_high_ms", gd_ms_json(hl.hi));

@@ -8,6 +8,7 @@ The stand-in answers by path (#25 item 18):
     /moved/     302 with a Location (redacted in the message: its password)
     /silent/    500 with an empty body
     /hang/      reads the request and never answers
+    /reset/     resets the connection of an INSERT before reading its body
 and checks: a 3xx is reported with its status and Location; a status
 without a body with its status; `--timeout 2` ends a request that hangs
 (with curl's reason), where it used to wait 600 s; a database error names
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import urllib.parse
 
 failures = []
 
@@ -38,6 +40,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_POST(self):
+        if self.path.startswith("/reset/") and "INSERT" in urllib.parse.unquote_plus(self.path):
+            # killed mid-request: the connection reset, the body unread
+            import socket
+            import struct
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
         n = int(self.headers.get("Content-Length") or 0)
         if n:
             self.rfile.read(n)
@@ -98,6 +108,15 @@ def main():
     rc, out, err = run("push", "--clickhouse", base + "/hang/", "--timeout", "2")
     check(rc == 1 and err == "godeye push: '%s/hang/': clickhouse: no answer within 2 s" % base,
           "--timeout 2 ends a request that never gets an answer: %r" % err)
+    # without --timeout the stall limit (30 s without a byte) ends it: the
+    # message names that limit, not the 600 s of a whole request (#53 item 9)
+    rc, out, err = run("push", "--clickhouse", base + "/hang/")
+    check(rc == 1 and err.startswith("godeye push: '%s/hang/': clickhouse: no answer: nothing received "
+                                     "for 30 s (after 3" % base),
+          "a stalled request names the stall limit: %r" % err)
+    rc, out, err = run("push", "--clickhouse", base + "/reset/")
+    check(rc == 1 and "onnection reset" in err and "rewind" not in err,
+          "a server that resets the connection mid-INSERT is a connection reset: %r" % err)
     rc, out, err = run("push", "--clickhouse", base + "/ok/", "--timeout", "0")
     check(rc == 2 and err == "godeye push: --timeout takes 1..86400 seconds", "--timeout 0 is a usage error: %r" % err)
 
