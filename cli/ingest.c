@@ -234,8 +234,8 @@ static void on_report(void *ctx, const gd_ingest_report *rep)
     if (rep->res.duplicate && rep->res.tags_differ)
         gd_cli_say(o->ctx,
                    "'%s': --set not applied: trace %lld holds this content with other tags; to retag it: "
-                   "godeye rm %lld, then ingest it again with --set (rows already pushed keep the old tags: "
-                   "delete that trace_uid on the server first)",
+                   "godeye rm %lld, then ingest it again with --set (godeye push then replaces the rows "
+                   "already pushed)",
                    rep->source, (long long)rep->res.trace, (long long)rep->res.trace);
     json_t *row = json_pack("{s:I s:s s:s s:I s:I s:I s:I s:b}", "trace", (json_int_t)rep->res.trace,
                             "source", rep->source, "format", rep->format, "events",

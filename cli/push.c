@@ -16,6 +16,7 @@ static const gd_column columns[] = {
     {"trace_uid", "TRACE_UID", GD_COL_TEXT, 0, 0},
     {"pushed", "PUSHED", GD_COL_BOOL, 0, 0},
     {"rows", "ROWS", GD_COL_INT, 0, 0},
+    {"replaced", "REPLACED", GD_COL_BOOL, 0, 0},
 };
 
 typedef struct push_out {
@@ -26,9 +27,9 @@ typedef struct push_out {
 static void on_report(void *ctx, const gd_push_report *rep)
 {
     push_out *o = ctx;
-    json_t *row = json_pack("{s:I s:s s:b s:I s:O}", "trace", (json_int_t)rep->trace, "trace_uid",
+    json_t *row = json_pack("{s:I s:s s:b s:I s:b s:O}", "trace", (json_int_t)rep->trace, "trace_uid",
                             rep->trace_uid, "pushed", !rep->already, "rows", (json_int_t)rep->rows,
-                            "tables", rep->tables);
+                            "replaced", rep->replaced, "tables", rep->tables);
     if (row)
         gd_render_row(o->r, row);
     json_decref(row);

@@ -10,8 +10,10 @@
 -- table in ingest order.  Every table is a ReplacingMergeTree whose sorting
 -- key ends with (trace_uid, seq), so copies of a row sent twice collapse on
 -- merges (SELECT ... FINAL sees them collapsed at once); `godeye push` also
--- skips traces whose `traces` row is already there, and sends that row
--- last, so a trace is in `traces` only once all its rows were accepted.
+-- skips traces whose `traces` row is already there (with the same tags;
+-- other tags: it deletes the trace's rows, `traces` last, then sends it),
+-- and sends that row last, so a trace is in `traces` only once all its
+-- rows were accepted.
 --
 -- Partitions are days (of each row's own time); the sorting keys serve the
 -- usual questions: per app and version over time, per block group.

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fleet/export.h"
 
@@ -452,22 +453,139 @@ static int push_tables(gd_store *s, gd_ch *c, int64_t trace, size_t batch, shipm
     return rc;
 }
 
+/* The tags `godeye ingest --set` sets (version, app, device, build) as
+ * the traces row holds them: a trace the server holds with other values
+ * is sent again (#53 item 9: the content hash ignores them). */
+static const char *const tag_cols[] = {"app", "version_name", "version_code", "device", "build"};
+#define NTAGS (sizeof tag_cols / sizeof tag_cols[0])
+
+typedef struct tags_seen {
+    json_t *local;            /* the trace's traces row here               */
+    long long rows;           /* its traces rows on the server             */
+    int differ;
+    char what[160];           /* "version_name '1.0' there, '1.1' here"    */
+} tags_seen;
+
+static int on_local_row(void *ctx, json_t *row)
+{
+    tags_seen *t = ctx;
+    json_decref(t->local);
+    t->local = json_incref(row);
+    return 0;
+}
+
+static void tag_text(const json_t *v, char *out, size_t n)
+{
+    if (json_is_string(v))
+        snprintf(out, n, "'%.40s'", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(out, n, "%lld", (long long)json_integer_value(v));
+    else
+        snprintf(out, n, "none");
+}
+
+static int on_server_row(void *ctx, json_t *row)
+{
+    tags_seen *t = ctx;
+    t->rows++;
+    for (size_t i = 0; i < NTAGS && !t->differ; i++) {
+        json_t *here = json_object_get(t->local, tag_cols[i]), *there = json_object_get(row, tag_cols[i]);
+        int same = json_is_null(here) || !here ? json_is_null(there) || !there : json_equal(here, there);
+        if (!same) {
+            char a[64], b[64];
+            tag_text(there, a, sizeof a);
+            tag_text(here, b, sizeof b);
+            snprintf(t->what, sizeof t->what, "%s %s there, %s here", tag_cols[i], a, b);
+            t->differ = 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the server holds the trace: 0 (no), 1 (with the same tags), 2
+ * (with other tags, said in t->what). */
+static int server_holds(gd_store *s, gd_ch *c, int64_t trace, const char *uid, tags_seen *t,
+                        gd_error *err)
+{
+    char q[256];
+    int rc = gd_fleet_export(s, "traces", trace, on_local_row, t, err);
+    if (rc)
+        return -rc;
+    snprintf(q, sizeof q, "SELECT app, version_name, version_code, device, build FROM traces"
+                          " WHERE trace_uid = '%s'", uid);
+    rc = gd_ch_select(c, q, on_server_row, t, err);
+    if (rc)
+        return -rc;
+    return !t->rows ? 0 : t->differ ? 2 : 1;
+}
+
+/* Longest a retagged trace's deletion may take on the server. */
+#define DELETE_WAIT_S 120
+
+/* Deletes the trace's rows from every table, `traces` last (until its row
+ * is gone a new push sees the other tags and deletes again; once it is
+ * gone every other deletion was registered, and rows inserted after a
+ * deletion are not touched by it), then waits until the server has
+ * carried them out, so that no answer counts the old rows with the new. */
+static int delete_trace(gd_ch *c, int64_t trace, const char *uid, const char *what, gd_error *err)
+{
+    char q[1024];
+    int rc = GD_OK;
+    for (const char *const *t = gd_fleet_export_tables(); *t && !rc; t++) {
+        snprintf(q, sizeof q, "ALTER TABLE %s DELETE WHERE trace_uid = '%s'", *t, uid);
+        rc = gd_ch_query(c, q, NULL, 0, err);
+    }
+    size_t used = (size_t)snprintf(q, sizeof q, "SELECT count() FROM system.mutations WHERE"
+                                                " database = currentDatabase() AND NOT is_done AND table IN (");
+    const char *const *names = gd_fleet_export_tables();
+    for (size_t i = 0; names[i] && used < sizeof q; i++)
+        used += (size_t)snprintf(q + used, sizeof q - used, "%s'%s'", i ? ", " : "", names[i]);
+    if (used < sizeof q)
+        snprintf(q + used, sizeof q - used, ")");
+    for (int waited = 0; !rc; waited += 50) {
+        char ans[64];
+        if ((rc = gd_ch_query(c, q, ans, sizeof ans, err)))
+            break;
+        if (atoll(ans) == 0)
+            return GD_OK;
+        if (waited >= DELETE_WAIT_S * 1000)
+            return gd_error_set(err, GD_ERR_IO, 0, 0,
+                                "trace %lld ('%s') is on the server with other tags (%s): its old rows were"
+                                " not deleted within %d s; push again once system.mutations shows them done",
+                                (long long)trace, uid, what, DELETE_WAIT_S);
+        usleep(50000);
+    }
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg,
+             "trace %lld ('%.40s') is on the server with other tags (%.90s) and its old rows could not be deleted"
+             " (%.120s): run ALTER TABLE T DELETE WHERE trace_uid = '%.40s' for each of its tables (on every"
+             " shard), then push again",
+             (long long)trace, uid, what, err->msg, uid);
+    snprintf(err->msg, sizeof err->msg, "%s", msg);
+    return rc;
+}
+
 static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
                       const gd_push_opts *opts, batcher *b, ch_tables *ts, gd_push_report *rep,
                       gd_error *err)
 {
-    char q[256], ans[64];
     for (const char *p = uid; *p; p++)
         if (!strchr("0123456789abcdefABCDEF", *p))
             return gd_error_set(err, GD_ERR_DATA, 0, 0, "trace %lld: bad content hash '%s'",
                                 (long long)trace, uid);
-    snprintf(q, sizeof q, "SELECT count() FROM traces WHERE trace_uid = '%s'", uid);
-    int rc = gd_ch_query(c, q, ans, sizeof ans, err);
-    if (rc)
-        return rc;
-    if (atoll(ans) > 0) {
+    tags_seen seen = {0};
+    int held = server_holds(s, c, trace, uid, &seen, err), rc = GD_OK;
+    json_decref(seen.local);
+    if (held < 0)
+        return -held;
+    if (held == 1) {
         rep->already = 1;
         return GD_OK;
+    }
+    if (held == 2) {
+        if ((rc = delete_trace(c, trace, uid, seen.what, err)))
+            return rc;
+        rep->replaced = 1;
     }
     size_t batch = opts->batch ? opts->batch : GD_PUSH_BATCH;
     shipment sh[16];

@@ -22,7 +22,11 @@ typedef struct gd_push_opts {
 typedef struct gd_push_report {
     int64_t trace;
     const char *trace_uid;
-    int already;           /* its traces row was there: nothing sent        */
+    int already;           /* its traces row was there, with the same tags:
+                              nothing sent                                  */
+    int replaced;          /* its traces row was there with other tags
+                              (ingest --set): its old rows were deleted from
+                              every table, then it was sent in full        */
     long long rows;        /* rows sent, all tables                          */
     long long json_rows;   /* of those, rows sent as JSONEachRow: the analyses'
                               tables (pages, overdraw, image_issues,
@@ -34,6 +38,8 @@ typedef struct gd_push_report {
 typedef void (*gd_push_report_fn)(void *ctx, const gd_push_report *r);
 
 /* Creates the tables if missing, then for each trace not yet in `traces`
+ * (or held there with other tags -- app, version_name, version_code,
+ * device, build: its rows deleted first, see `replaced`)
  * streams its rows table by table (schemas/clickhouse.sql; INSERTs of
  * opts->batch rows, TabSeparated bodies rendered while they are sent, so
  * memory stays small whatever the batch or the trace) and its

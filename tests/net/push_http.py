@@ -49,8 +49,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             return
         n = int(self.headers.get("Content-Length") or 0)
+        sent = b""
         if n:
-            self.rfile.read(n)
+            sent = self.rfile.read(n)
         elif self.headers.get("Transfer-Encoding") == "chunked":
             while True:
                 size = int(self.rfile.readline().split(b";")[0], 16)
@@ -67,6 +68,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             return
         code, body = (500, b"") if self.path.startswith("/silent/") else (200, b"0\n")
+        if code == 200 and sent.startswith(b"SELECT") and sent.endswith(b"FORMAT JSONEachRow"):
+            body = b""  # no rows (the trace's tags on the server: none there)
         self.send_response(code)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
