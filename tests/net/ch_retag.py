@@ -5,7 +5,8 @@ same, so push used to find its trace_uid there and send nothing.  Now push
 sees that the server's traces row holds other tags (app, version_name,
 version_code, device, build), deletes the trace's old rows from every table
 and sends it again: every table then holds it once, with the new tags only,
-as many rows as before; a third push sends nothing.  Where the deletion is
+as many rows as before; a third push sends nothing; a replacement
+interrupted after its first deletions is finished by the next push.  Where the deletion is
 refused (a table whose engine has no mutations), push exits 1 with one line
 naming the trace, the tags and the ALTER that does it, and nothing is lost:
 its traces row stays, so the next push tries again.
@@ -115,6 +116,21 @@ def main():
     key = lambda rows: sorted((g["group"], g["count"]) for g in rows)  # noqa: E731
     check(rc == 0 and rc2 == 0 and key(json.loads(local)) == key(json.loads(fleet)) and json.loads(local),
           f"blocks --group over the server = local ({err.strip()})")
+
+    # a replacement killed after its first deletions (dispatches' rows gone,
+    # the traces row still there with the old tags): the next push sees the
+    # old tags and replaces the trace in full; no row lost or doubled
+    ids = [t["trace"] for t in json.loads(run("traces", "--format", "json")[1]) if t["app"] == "com.a"]
+    run("rm", str(ids[0]))
+    run("ingest", "-q", "--set", "version=1.2", ca)
+    ch(url, f"ALTER TABLE dispatches DELETE WHERE trace_uid = '{uid}'", db="fleet")
+    rc, fourth, err = push("fleet")
+    check(rc == 0 and sum(r["replaced"] for r in fourth.values()) == 1,
+          f"after an interrupted replacement the next push replaces it ({err.strip()})")
+    after = counts("fleet")
+    for t in tables:
+        want = [[u, n, ["1.2"] if u == uid else v, apps] for u, n, v, apps in before[t]]
+        check(after[t] == want, f"{t}: once, with version 1.2 only: {after[t]}")
 
     # a server that cannot delete (events without mutations): one line that
     # names the trace, the tags and the ALTER; its traces row stays
