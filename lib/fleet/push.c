@@ -503,20 +503,66 @@ static int on_server_row(void *ctx, json_t *row)
 }
 
 /* Whether the server holds the trace: 0 (no), 1 (with the same tags), 2
- * (with other tags, said in t->what). */
-static int server_holds(gd_store *s, gd_ch *c, int64_t trace, const char *uid, tags_seen *t,
-                        gd_error *err)
+ * (with other tags, said in t->what); `there`: its traces rows there. */
+static int server_holds(gd_store *s, int64_t trace, json_t *there, tags_seen *t, gd_error *err)
 {
-    char q[256];
+    if (!json_array_size(there))
+        return 0;
     int rc = gd_fleet_export(s, "traces", trace, on_local_row, t, err);
     if (rc)
         return -rc;
-    snprintf(q, sizeof q, "SELECT app, version_name, version_code, device, build FROM traces"
-                          " WHERE trace_uid = '%s'", uid);
-    rc = gd_ch_select(c, q, on_server_row, t, err);
-    if (rc)
-        return -rc;
-    return !t->rows ? 0 : t->differ ? 2 : 1;
+    size_t i;
+    json_t *row;
+    json_array_foreach(there, i, row)
+        on_server_row(t, row);
+    return t->differ ? 2 : 1;
+}
+
+/* Traces asked about per query (a uid is 32 hex digits: about 18 KB). */
+#define HELD_PER_QUERY 500
+
+static int on_held(void *ctx, json_t *row)
+{
+    json_t *held = ctx, *uid = json_object_get(row, "trace_uid");
+    if (!json_is_string(uid))
+        return 0;
+    json_t *rows = json_object_get(held, json_string_value(uid));
+    if (!rows && json_object_set_new(held, json_string_value(uid), rows = json_array()))
+        return 1;
+    return json_array_append(rows, row);
+}
+
+static int bad_uid(int64_t trace, const char *uid, gd_error *err)
+{
+    for (const char *p = uid; *p; p++)
+        if (!strchr("0123456789abcdefABCDEF", *p))
+            return gd_error_set(err, GD_ERR_DATA, 0, 0, "trace %lld: bad content hash '%s'",
+                                (long long)trace, uid);
+    return GD_OK;
+}
+
+/* The server's traces rows of uid[0..n) into held ({uid: [rows]}): one
+ * query per HELD_PER_QUERY traces rather than one per trace (#53 item 9). */
+static int load_held(gd_ch *c, int64_t *id, char (*uid)[40], size_t n, json_t *held, gd_error *err)
+{
+    int rc = GD_OK;
+    size_t cap = 160 + HELD_PER_QUERY * 44;
+    char *q = malloc(cap);
+    if (!q)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    for (size_t i = 0; i < n && !rc; i += HELD_PER_QUERY) {
+        size_t used = (size_t)snprintf(q, cap, "SELECT trace_uid, app, version_name, version_code, device,"
+                                               " build FROM traces WHERE trace_uid IN (");
+        for (size_t k = i; k < n && k < i + HELD_PER_QUERY && !rc; k++) {
+            rc = bad_uid(id[k], uid[k], err);
+            used += (size_t)snprintf(q + used, cap - used, "%s'%.39s'", k > i ? ", " : "", uid[k]);
+        }
+        snprintf(q + used, cap - used, ")");
+        if (!rc && (rc = gd_ch_select(c, q, on_held, held, err)) == GD_ERR_ABORT)
+            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
+    free(q);
+    return rc;
 }
 
 /* Longest a retagged trace's deletion may take on the server. */
@@ -565,16 +611,12 @@ static int delete_trace(gd_ch *c, int64_t trace, const char *uid, const char *wh
     return rc;
 }
 
-static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid,
+static int push_trace(gd_store *s, gd_ch *c, int64_t trace, const char *uid, json_t *there,
                       const gd_push_opts *opts, batcher *b, ch_tables *ts, gd_push_report *rep,
                       gd_error *err)
 {
-    for (const char *p = uid; *p; p++)
-        if (!strchr("0123456789abcdefABCDEF", *p))
-            return gd_error_set(err, GD_ERR_DATA, 0, 0, "trace %lld: bad content hash '%s'",
-                                (long long)trace, uid);
     tags_seen seen = {0};
-    int held = server_holds(s, c, trace, uid, &seen, err), rc = GD_OK;
+    int held = server_holds(s, trace, there, &seen, err), rc = GD_OK;
     json_decref(seen.local);
     if (held < 0)
         return -held;
@@ -655,13 +697,19 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     }
     if (!rc && lk.columns)
         rc = lacking_error(&lk, err);
+    json_t *held = json_object();
+    if (!held && !rc)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (!rc)
+        rc = load_held(c, l.id, l.uid, l.n, held, err);
     for (size_t i = 0; i < l.n && !rc; i++) {
         gd_push_report rep = {.trace = l.id[i], .trace_uid = l.uid[i], .tables = json_object()};
-        rc = push_trace(s, c, l.id[i], l.uid[i], opts, &b, ts, &rep, err);
+        rc = push_trace(s, c, l.id[i], l.uid[i], json_object_get(held, l.uid[i]), opts, &b, ts, &rep, err);
         if (!rc && fn)
             fn(ctx, &rep);
         json_decref(rep.tables);
     }
+    json_decref(held);
     free(b.buf);
     free(ts);
     free(l.id);
