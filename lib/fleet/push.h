@@ -39,7 +39,8 @@ typedef void (*gd_push_report_fn)(void *ctx, const gd_push_report *r);
 
 /* Creates the tables if missing, then for each trace not yet in `traces`
  * (or held there with other tags -- app, version_name, version_code,
- * device, build: its rows deleted first, see `replaced`)
+ * device, build: its rows deleted first, see `replaced`; the server's
+ * traces rows are read up front, one query per 500 traces)
  * streams its rows table by table (schemas/clickhouse.sql; INSERTs of
  * opts->batch rows, TabSeparated bodies rendered while they are sent, so
  * memory stays small whatever the batch or the trace) and its
