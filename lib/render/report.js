@@ -458,6 +458,20 @@
       var facts = el('table', { 'class': 'kv' });
       function kv(k, v) { var tr = el('tr'); tr.appendChild(el('th', null, k)); tr.appendChild(el('td', { 'class': 'f' }, v)); facts.appendChild(tr); }
       if (a.reason) kv('reason', a.reason);
+      if (a.type) kv('type', (a.type_label || a.type) + ' (' + a.type + (a.user_perceived ? ', user-perceived' : '') + ')' +
+        (a.timeout_ms !== null && a.timeout_ms !== undefined ? '; the platform\'s timeout ' + num(a.timeout_ms) + ' ms' : ''));
+      /* #48: the record's evidence when the Java dump failed, and its figures */
+      if (m.wchan) kv('main in the kernel', (m.kernel_state || '?') + ' ' + m.wchan + (m.from === 'waiting_channels' ? ' (Waiting Channels)' : ''));
+      var wc = a.wchan;
+      if (wc) kv('wait channels', num(wc.threads) + ' threads, ' + num(wc.d_count) + ' in D (uninterruptible)' +
+        (wc.d_threads || []).map(function (d) { return '; tid ' + d.tid + ' D ' + d.wchan; }).join('') + (wc.d_more ? '; ' + wc.d_more + ' more' : ''));
+      Object.keys(a.pressure || {}).forEach(function (k) {
+        var p = a.pressure[k] || {}, sm = p.some || {}, fu = p.full || {};
+        function pc(x) { return x === null || x === undefined ? '-' : Number(x).toFixed(2) + '%'; }
+        kv(k + ' pressure', 'some ' + pc(sm.avg10) + ', full ' + pc(fu.avg10) + ' over 10 s (some ' + pc(sm.avg60) + ' over 60 s)');
+      });
+      var mk = Object.keys(a.memory_kb || {});
+      if (mk.length) kv('memory', mk.map(function (k) { return k.replace(/Kb$/, '') + ' ' + (a.memory_kb[k] / 1024).toFixed(1) + ' MB'; }).join(', '));
       var lr = a.log_report;
       if (lr) {
         if (lr.cpu_total_pct !== null && lr.cpu_total_pct !== undefined)
