@@ -441,6 +441,19 @@
       pl(sm.anr_blocks, 'main-thread block') + ' of kind anr); ' + pl(sm.snapshot_dumps, 'other dump') + ': snapshots, never counted' +
       (D.anrs_quiet ? ', ' + D.anrs_quiet + ' of them quiet (no lock wait, no deadlock) and not shown' : '') + '.'));
     if (D.anrs_total > as.length) s.appendChild(el('div', { 'class': 'mute' }, as.length + ' of ' + D.anrs_total + ' dumps shown.'));
+    /* #48: the ANRs of record in groups of one signature (godeye anr --group) */
+    var gs = D.anr_groups || [];
+    if (gs.length) {
+      s.appendChild(el('div', { 'class': 'mute' }, pl(D.anr_groups_total, 'ANR group') + ' (one signature: type, main\'s top app frames, the lock holder\'s top app frame; godeye anr --group)' +
+        (D.anr_groups_total > gs.length ? '; ' + gs.length + ' shown' : '') + ':'));
+      s.appendChild(table(gs, [
+        { key: 'count', label: 'dumps', type: 'n', fmt: num },
+        { key: 'type_label', label: 'type', fmt: function (x) { return x || '-'; } },
+        { key: 'apps', label: 'apps', fmt: function (x) { return (x || []).join(', '); } },
+        { key: 'first_version', label: 'versions', fmt: function (x, r) { return !x ? '-' : x === r.last_version ? x : x + '..' + r.last_version; } },
+        { key: 'id', label: 'dump', type: 'n', fmt: num },
+        { key: 'signature', label: 'signature', type: 'f', fmt: function (x) { return x; } }]));
+    }
     function stackBox(title, all) {
       var st = (all || []).filter(function (f) { return String(f).indexOf('native:') !== 0; });
       if (!st.length) st = all || []; /* no Java frame: the native ones */
