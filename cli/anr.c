@@ -150,6 +150,27 @@ static const char *pressure_text(const json_t *row, char *buf, size_t size)
     return NULL;
 }
 
+/* MEMORY: an ANR record's memory lines ("RssKb: 301234") in MB, in the
+ * record's order: "Rss 294.2 MB, VmSwap 4.0 MB" */
+static const char *memory_text(const json_t *row, char *buf, size_t size)
+{
+    json_t *m = json_object_get(row, "memory_kb"), *v;
+    const char *k;
+    size_t n = 0;
+    if (!json_object_size(m))
+        return NULL;
+    buf[0] = 0;
+    json_object_foreach(m, k, v) {
+        size_t kl = strlen(k);
+        if (kl > 2 && strcmp(k + kl - 2, "Kb") == 0)
+            kl -= 2; /* the record's unit goes: MB follows */
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, "%s%.*s %.1f MB", n ? ", " : "", (int)kl, k,
+                                  json_number_value(v) / 1024.0);
+    }
+    return buf;
+}
+
 /* a readable summary of each dump (JSON keeps the whole object): the
  * headline of an ANR is app, time, reason, main state, where main is, who
  * blocks it */
@@ -163,6 +184,7 @@ static const gd_column anr_columns[] = {
     {"reason", "REASON", GD_COL_TEXT, 1, 0, .auto_hide = 1},
     {"state", "MAIN STATE", GD_COL_TEXT, 0, 0, .text = state_text},
     {"pressure", "PRESSURE", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = pressure_text},
+    {"memory", "MEMORY", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = memory_text},
     {"top", "MAIN AT", GD_COL_TEXT, 1, 0, .text = top_text},
     {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0, .text = blocked_by_text},
     {"holder_at", "HOLDER AT", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = holder_text},
@@ -410,6 +432,8 @@ static int print_card(void *ctx, json_t *r)
                  json_number_value(json_object_get(json_object_get(res, "some"), "avg60")));
         card_line("pressure ", buf, 9, width);
     }
+    if (memory_text(r, buf, sizeof buf))
+        card_line("memory   ", buf, 9, width);
     card_stack("main stack", json_object_get(r, "main_stack"), width);
     card_stack("holder stack", json_object_get(r, "holder_stack"), width);
     json_t *chain = json_object_get(r, "binder_chain"), *n;

@@ -37,6 +37,7 @@ enum {
     IMAGES = 200,
     STARTUPS = 500,
     ANRS = 50,
+    ANR_GROUPS = 20,
     ISSUES = 300,
 };
 
@@ -274,6 +275,9 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
         gd_anr_query aq = {.filter = *f, .counts = &folded};
         LIST("anrs", "anrs_total", ANRS, gd_query_anr_list(s, &aq, append_capped, &c, err));
         json_object_set_new(doc, "anrs_quiet", json_integer(folded.folded));
+        /* #48: the ANRs of record in groups of one signature (anr --group) */
+        gd_anr_query gq = {.filter = *f, .all = 1};
+        LIST("anr_groups", "anr_groups_total", ANR_GROUPS, gd_query_anr_groups(s, &gq, append_capped, &c, err));
     }
     {
         issues_and_locks t = {{json_array(), ISSUES, 0}, {json_array(), ISSUES, 0}};

@@ -27,6 +27,7 @@ typedef struct top_acc {
     double minutes;     /* of capture, over the selected traces (>= 1/60) */
     json_t *anr_groups; /* group -> number of ANR-kind blocks in it        */
     gd_error *err;
+    json_t *anr_sigs; /* #48: "what|process|signature" -> {index, head, count, traces} */
 } top_acc;
 
 static const char *str(json_t *o, const char *k)
@@ -180,6 +181,26 @@ static int on_anr_dump(void *ctx, json_t *d)
             json_object_set_new(r, "main_deadlock", json_true());
         return 0;
     }
+    /* #48: the same ANR in many dumps is one entry (its group: the row's
+     * signature, gd_query_anr_groups, of one process and one role) */
+    const char *what = record ? "ANR dump" : dl ? "deadlock in a dump" : "frozen main in a dump";
+    char key[2400];
+    snprintf(key, sizeof key, "%s|%.200s|%.2000s", what, str(d, "process") ? str(d, "process") : "",
+             str(d, "signature") ? str(d, "signature") : "");
+    json_t *grp = json_object_get(a->anr_sigs, key);
+    if (grp) {
+        json_t *e = json_array_get(a->entries, (size_t)json_integer_value(json_object_get(grp, "index")));
+        json_t *r = json_object_get(e, "anr_rank"), *tr = json_object_get(grp, "traces");
+        json_object_set_new(grp, "count", json_integer(json_integer_value(json_object_get(grp, "count")) + 1));
+        if (json_integer_value(json_array_get(tr, json_array_size(tr) - 1)) != json_integer_value(json_object_get(d, "trace")))
+            json_array_append(tr, json_object_get(d, "trace"));
+        if (json_is_true(json_object_get(d, "user_perceived")))
+            json_object_set_new(r, "user_perceived", json_true());
+        double w = num(d, "waited_ms");
+        if (isfinite(w) && !(num(r, "blocked_ms") >= w))
+            json_object_set_new(r, "blocked_ms", json_real(w));
+        return 0;
+    }
     json_t *m = json_object_get(d, "main");
     char title[1400], cmd[96];
     const char *state = m ? str(m, "state") : NULL;
@@ -192,13 +213,13 @@ static int on_anr_dump(void *ctx, json_t *d)
     snprintf(mst, sizeof mst, "%s%.60s%s%.40s", mname && strcmp(mname, "main") != 0 ? "(" : "",
              mname && strcmp(mname, "main") != 0 ? mname : "", mname && strcmp(mname, "main") != 0 ? ") " : "",
              state ? state : json_is_object(m) ? "state not given" : "(no main thread)");
-    const char *what = record ? "ANR dump" : dl ? "deadlock in a dump" : "frozen main in a dump";
     const char *tl = str(d, "type_label");
     int n = snprintf(title, sizeof title, "%s%s%s%s of %.200s: main %s", what, tl ? " (" : "", tl ? tl : "",
                      tl ? ")" : "", proc ? proc : "pid", mst);
     if (!proc)
         n = snprintf(title, sizeof title, "%s%s%s%s of pid %lld: main %s", what, tl ? " (" : "", tl ? tl : "",
                      tl ? ")" : "", (long long)json_integer_value(json_object_get(d, "pid")), mst);
+    int head = n > 0 ? (int)strlen(title) - (int)strlen(": main ") - (int)strlen(mst) : 0;
     if (lock && n > 0 && (size_t)n < sizeof title)
         n += snprintf(title + n, sizeof title - (size_t)n, " on %.300s", lock);
     if (holder && n > 0 && (size_t)n < sizeof title)
@@ -224,7 +245,42 @@ static int on_anr_dump(void *ctx, json_t *d)
     int rc = add(a, "anr_dump", 0, NAN, json_incref(json_object_get(d, "trace")), title, ev, cmd);
     if (!rc)
         anr_rank(a, record, json_is_true(json_object_get(d, "user_perceived")), dl, num(d, "waited_ms"));
+    if (!rc) {
+        json_t *g = json_pack("{s:I s:i s:i s:[O] s:O}", "index", (json_int_t)json_array_size(a->entries) - 1, "head",
+                              head, "count", 1, "traces", json_object_get(d, "trace"), "signature",
+                              json_object_get(d, "signature"));
+        if (!g || json_object_set_new(a->anr_sigs, key, g))
+            rc = gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
     return rc;
+}
+
+/* #48: each ANR group of more than one dump says its count in its title
+ * ("ANR dump of com.example.shop (10 dumps in 10 captures): main ...")
+ * and carries the group in its evidence: {signature, count, traces}. */
+static int name_anr_groups(top_acc *a)
+{
+    const char *k;
+    json_t *g;
+    json_object_foreach(a->anr_sigs, k, g) {
+        json_t *e = json_array_get(a->entries, (size_t)json_integer_value(json_object_get(g, "index")));
+        json_int_t count = json_integer_value(json_object_get(g, "count"));
+        json_t *tr = json_object_get(g, "traces");
+        if (json_object_set_new(json_object_get(e, "evidence"), "group",
+                                json_pack("{s:O s:I s:O}", "signature", json_object_get(g, "signature"), "count",
+                                          count, "traces", tr)))
+            return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        if (count < 2)
+            continue;
+        const char *t = str(e, "title");
+        size_t head = (size_t)json_integer_value(json_object_get(g, "head"));
+        char title[1600];
+        snprintf(title, sizeof title, "%.*s (%lld dumps in %zu capture%s)%s", (int)head, t, (long long)count,
+                 json_array_size(tr), json_array_size(tr) == 1 ? "" : "s", t + head);
+        if (json_object_set_new(e, "title", json_string(title)))
+            return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
+    return 0;
 }
 
 static int on_group(void *ctx, json_t *g)
@@ -467,7 +523,7 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     char fl[4096], set[4200];
     gd_store_filter_sql(f, "id", fl, sizeof fl);
     snprintf(set, sizeof set, "(SELECT id FROM trace WHERE 1 %s)", fl);
-    top_acc a = {s, json_array(), json_object(), set, 1, json_object(), err};
+    top_acc a = {s, json_array(), json_object(), set, 1, json_object(), err, json_object()};
     launch_acc la = {json_object()};
     lock_acc lk = {json_object()};
     int rc = capture_minutes(s, set, &a.minutes, err);
@@ -478,6 +534,8 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
         rc = gd_query_blocks(s, &anr, on_anr_block, &a, err);
     if (!rc)
         rc = gd_query_anr(s, f, on_anr_dump, &a, err);
+    if (!rc)
+        rc = name_anr_groups(&a);
     if (!rc)
         rc = gd_query_block_groups(s, &all, on_group, &a, err);
     if (!rc)
@@ -493,6 +551,7 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
     json_decref(la.by);
     json_decref(lk.by);
     json_decref(a.anr_groups);
+    json_decref(a.anr_sigs);
     json_decref(a.dumps_of_blocks);
     if (rc) {
         json_decref(a.entries);

@@ -359,10 +359,90 @@ static void md_top(FILE *out, const json_t *doc)
         fprintf(out, "\n%lld more: `godeye top --limit 50`.\n", (long long)more);
 }
 
+/* #48: the ANR dumps listed (ANRs of record first), with main's state,
+ * the holder of its lock and the binder chain across processes (a
+ * cross-process cycle says so), then the ANR groups (anr --group). */
+static void md_anrs(FILE *out, const json_t *doc, int tz_min)
+{
+    const json_t *as = json_object_get(doc, "anrs"), *a, *n;
+    size_t i, k;
+    char buf[64], chain[2048];
+    if (json_array_size(as)) {
+        fputs("\n### ANRs\n\n| trace | dump | process | role | type | main | blocked by | binder chain |\n"
+              "|---:|---|---|---|---|---|---|---|\n", out);
+        json_array_foreach(as, i, a) {
+            const json_t *m = json_object_get(a, "main");
+            fprintf(out, "| %lld | %s | ", (long long)json_integer_value(json_object_get(a, "trace")),
+                    when(doc, json_object_get(a, "trace"), json_object_get(a, "ts_ms"), tz_min, buf, sizeof buf));
+            code(out, str(a, "process"));
+            fprintf(out, " | %s | %s | ", json_is_true(json_object_get(a, "anr")) ? "ANR of record" : "snapshot",
+                    str(a, "type_label") ? str(a, "type_label") : "-");
+            const char *st = str(m, "state") ? str(m, "state") : str(m, "kernel_state");
+            if (st && !str(m, "state") && str(m, "wchan")) {
+                snprintf(chain, sizeof chain, "%s %s", st, str(m, "wchan"));
+                st = chain;
+            }
+            code(out, st);
+            fputs(" | ", out);
+            const json_t *bp = json_object_get(json_object_get(a, "binder_peer"), "waits_on");
+            code(out, str(m, "held_by_name") ? str(m, "held_by_name") : str(bp, "held_by_name"));
+            fputs(" | ", out);
+            size_t used = 0;
+            chain[0] = 0;
+            json_array_foreach(json_object_get(a, "binder_chain"), k, n)
+                if (used < sizeof chain)
+                    used += (size_t)snprintf(chain + used, sizeof chain - used, "%s%lld:%lld %s%s%s", k ? " -> " : "",
+                                             (long long)json_integer_value(json_object_get(n, "pid")),
+                                             (long long)json_integer_value(json_object_get(n, "tid")),
+                                             str(n, "thread") ? str(n, "thread") : "?", str(n, "via") ? " via " : "",
+                                             str(n, "via") ? str(n, "via") : "");
+            if (str(a, "binder_reason") && used < sizeof chain)
+                snprintf(chain + used, sizeof chain - used, "%s%s%s", used ? " (" : "",
+                         json_is_true(json_object_get(a, "cross_process_cycle")) ? "cross-process deadlock: " : "",
+                         str(a, "binder_reason"));
+            if (str(a, "binder_reason") && used && strlen(chain) + 1 < sizeof chain)
+                strcat(chain, ")");
+            code(out, chain[0] ? chain : NULL);
+            fputs(" |\n", out);
+        }
+        json_int_t total = json_integer_value(json_object_get(doc, "anrs_total"));
+        if ((size_t)total > json_array_size(as))
+            fprintf(out, "\n%zu of %lld dumps shown: `godeye anr`.\n", json_array_size(as), (long long)total);
+    }
+    const json_t *gs = json_object_get(doc, "anr_groups"), *g;
+    if (!json_array_size(gs))
+        return;
+    fputs("\n### ANR groups\n\n| dumps | type | apps | versions | dump | signature |\n|---:|---|---|---|---:|---|\n", out);
+    json_array_foreach(gs, i, g) {
+        fprintf(out, "| %lld | %s | ", (long long)json_integer_value(json_object_get(g, "count")),
+                str(g, "type_label") ? str(g, "type_label") : "-");
+        size_t used = 0;
+        chain[0] = 0;
+        json_array_foreach(json_object_get(g, "apps"), k, n)
+            if (used < sizeof chain)
+                used += (size_t)snprintf(chain + used, sizeof chain - used, "%s%s", k ? ", " : "", json_string_value(n));
+        code(out, chain[0] ? chain : NULL);
+        fputs(" | ", out);
+        const char *fv = str(g, "first_version"), *lv = str(g, "last_version");
+        if (fv && lv && strcmp(fv, lv) != 0) {
+            snprintf(chain, sizeof chain, "%s..%s", fv, lv);
+            fv = chain;
+        }
+        code(out, fv);
+        fprintf(out, " | %lld | ", (long long)json_integer_value(json_object_get(g, "id")));
+        code(out, str(g, "signature"));
+        fputs(" |\n", out);
+    }
+    json_int_t total = json_integer_value(json_object_get(doc, "anr_groups_total"));
+    if ((size_t)total > json_array_size(gs))
+        fprintf(out, "\n%zu of %lld groups shown: `godeye anr --group`.\n", json_array_size(gs), (long long)total);
+}
+
 int gd_render_md(FILE *out, const json_t *doc, int tz_min)
 {
     md_summary(out, doc, tz_min);
     md_top(out, doc);
+    md_anrs(out, doc, tz_min);
     md_blocks(out, doc, tz_min);
     md_pages(out, doc, tz_min);
     md_images(out, doc, tz_min);

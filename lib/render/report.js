@@ -441,6 +441,19 @@
       pl(sm.anr_blocks, 'main-thread block') + ' of kind anr); ' + pl(sm.snapshot_dumps, 'other dump') + ': snapshots, never counted' +
       (D.anrs_quiet ? ', ' + D.anrs_quiet + ' of them quiet (no lock wait, no deadlock) and not shown' : '') + '.'));
     if (D.anrs_total > as.length) s.appendChild(el('div', { 'class': 'mute' }, as.length + ' of ' + D.anrs_total + ' dumps shown.'));
+    /* #48: the ANRs of record in groups of one signature (godeye anr --group) */
+    var gs = D.anr_groups || [];
+    if (gs.length) {
+      s.appendChild(el('div', { 'class': 'mute' }, pl(D.anr_groups_total, 'ANR group') + ' (one signature: type, main\'s top app frames, the lock holder\'s top app frame; godeye anr --group)' +
+        (D.anr_groups_total > gs.length ? '; ' + gs.length + ' shown' : '') + ':'));
+      s.appendChild(table(gs, [
+        { key: 'count', label: 'dumps', type: 'n', fmt: num },
+        { key: 'type_label', label: 'type', fmt: function (x) { return x || '-'; } },
+        { key: 'apps', label: 'apps', fmt: function (x) { return (x || []).join(', '); } },
+        { key: 'first_version', label: 'versions', fmt: function (x, r) { return !x ? '-' : x === r.last_version ? x : x + '..' + r.last_version; } },
+        { key: 'id', label: 'dump', type: 'n', fmt: num },
+        { key: 'signature', label: 'signature', type: 'f', fmt: function (x) { return x; } }]));
+    }
     function stackBox(title, all) {
       var st = (all || []).filter(function (f) { return String(f).indexOf('native:') !== 0; });
       if (!st.length) st = all || []; /* no Java frame: the native ones */
@@ -458,6 +471,20 @@
       var facts = el('table', { 'class': 'kv' });
       function kv(k, v) { var tr = el('tr'); tr.appendChild(el('th', null, k)); tr.appendChild(el('td', { 'class': 'f' }, v)); facts.appendChild(tr); }
       if (a.reason) kv('reason', a.reason);
+      if (a.type) kv('type', (a.type_label || a.type) + ' (' + a.type + (a.user_perceived ? ', user-perceived' : '') + ')' +
+        (a.timeout_ms !== null && a.timeout_ms !== undefined ? '; the platform\'s timeout ' + num(a.timeout_ms) + ' ms' : ''));
+      /* #48: the record's evidence when the Java dump failed, and its figures */
+      if (m.wchan) kv('main in the kernel', (m.kernel_state || '?') + ' ' + m.wchan + (m.from === 'waiting_channels' ? ' (Waiting Channels)' : ''));
+      var wc = a.wchan;
+      if (wc) kv('wait channels', num(wc.threads) + ' threads, ' + num(wc.d_count) + ' in D (uninterruptible)' +
+        (wc.d_threads || []).map(function (d) { return '; tid ' + d.tid + ' D ' + d.wchan; }).join('') + (wc.d_more ? '; ' + wc.d_more + ' more' : ''));
+      Object.keys(a.pressure || {}).forEach(function (k) {
+        var p = a.pressure[k] || {}, sm = p.some || {}, fu = p.full || {};
+        function pc(x) { return x === null || x === undefined ? '-' : Number(x).toFixed(2) + '%'; }
+        kv(k + ' pressure', 'some ' + pc(sm.avg10) + ', full ' + pc(fu.avg10) + ' over 10 s (some ' + pc(sm.avg60) + ' over 60 s)');
+      });
+      var mk = Object.keys(a.memory_kb || {});
+      if (mk.length) kv('memory', mk.map(function (k) { return k.replace(/Kb$/, '') + ' ' + (a.memory_kb[k] / 1024).toFixed(1) + ' MB'; }).join(', '));
       var lr = a.log_report;
       if (lr) {
         if (lr.cpu_total_pct !== null && lr.cpu_total_pct !== undefined)
