@@ -282,7 +282,13 @@ CREATE TABLE frame_time (
   source   TEXT,
   jank     INTEGER,                     -- FrameTimeline jank_type bitmask, or NULL
   present  INTEGER,                     -- FrameTimeline present_type, or NULL
-  token    INTEGER                      -- surface frame token, or NULL
+  token    INTEGER,                     -- surface frame token, or NULL
+  -- #51 (schema 7): a gfxinfo framestats row's Flags (0 for other frames),
+  -- and whether it missed its deadline as the platform's JankTracker judges
+  -- (1 missed, 0 met or exempt: Flags 4 SurfaceCanvas), NULL where the
+  -- capture has no deadline (FrameTimeline frames count theirs from jank)
+  flags    INTEGER,
+  deadline_missed INTEGER
 );
 CREATE INDEX frame_time_trace ON frame_time (trace, window, ts_ms);
 -- Interned instrumented methods (method traces: godeye enter/exit events,

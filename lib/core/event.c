@@ -80,7 +80,7 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     case GD_EV_FRAME:
         ev->u.frame.dur = GD_NONE;
         ev->u.frame.vsync_ms = GD_NONE;
-        ev->u.frame.jank = ev->u.frame.present = ev->u.frame.token = -1;
+        ev->u.frame.jank = ev->u.frame.present = ev->u.frame.token = ev->u.frame.deadline_missed = -1;
         break;
     case GD_EV_ISSUE:
         ev->u.issue.cost_ms = GD_NONE;

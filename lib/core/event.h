@@ -177,6 +177,9 @@ typedef struct gd_frame_ev {
     int64_t jank;        /* FrameTimeline jank_type bitmask, -1 none       */
     int64_t present;     /* FrameTimeline present_type, -1 none            */
     int64_t token;       /* surface frame token, -1 none                   */
+    /* #51: a framestats row's platform jank (JankTracker: GpuCompleted at or
+     * after its FrameDeadline, 0 met or exempt), -1 unknown (no deadline) */
+    int64_t deadline_missed;
 } gd_frame_ev;
 
 typedef struct gd_mark_ev {

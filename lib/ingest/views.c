@@ -27,8 +27,8 @@ static const char *const vw_sql[VW__COUNT] = {
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO image(trace, ts_ms, page_class, page_hash, view_hash, view_class, view_w, view_h,"
     " visible, bitmap_w, bitmap_h, config, source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO frame_time(trace, pid, ts_ms, dur_ms, window, vsync_ms, source, jank, present, token)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO frame_time(trace, pid, ts_ms, dur_ms, window, vsync_ms, source, jank, present, token,"
+    " flags, deadline_missed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct gd_views_writer {
@@ -201,6 +201,8 @@ int gd_views_put(gd_views_writer *w, int64_t trace, int64_t max_depth, const gd_
         gd_bind_opt_int(st, 8, f->jank);
         gd_bind_opt_int(st, 9, f->present);
         gd_bind_opt_int(st, 10, f->token);
+        sqlite3_bind_int64(st, 11, f->flags);
+        gd_bind_opt_int(st, 12, f->deadline_missed);
         return run(w, st, err);
     }
     default:

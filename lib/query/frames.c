@@ -30,7 +30,7 @@ enum { FP_FPS = 0, FP_FRAMES = 1, FP_DROPPED = FP_FRAMES + GD_DROP__COUNT };
  * list them in this order), of a group's frames (fq), of its overlapping
  * blocks (bq), and of gd_query_frame_summaries' rows. */
 enum { GR_TRACE, GR_PID, GR_WINDOW, GR_MATRIX, GR_SOURCE };
-enum { FT_TS, FT_DUR, FT_VSYNC, FT_JANK, FT_PRESENT };
+enum { FT_TS, FT_DUR, FT_VSYNC, FT_JANK, FT_PRESENT, FT_MISSED };
 enum { BQ_DISPATCH };
 enum { SM_TRACE, SM_PID, SM_WINDOW, SM_ID, SM_NAME, SM_VALUE };
 
@@ -266,6 +266,7 @@ struct frame_ctx {
     json_t *blocks;
     int64_t trace, pid;
     int have_pid, timeline;
+    long missed, judged; /* framestats rows that missed / had a deadline */
     gd_error *err;
 };
 
@@ -280,6 +281,9 @@ static int frame_row(void *ctx, sqlite3_stmt *fq)
         gd_ft_stats_add(c->ft, jank, present);
         if (gd_ft_is_dropped(jank))
             return GD_OK; /* no meaningful duration */
+    } else if (sqlite3_column_type(fq, FT_MISSED) != SQLITE_NULL) {
+        c->judged++;
+        c->missed += sqlite3_column_int64(fq, FT_MISSED) != 0;
     }
     if (buf_push(c->buf, dur, vs))
         return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -306,7 +310,7 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     gd_ft_stats ft = {0};
     json_t *blocks = json_array();
     buf->n = 0;
-    struct frame_ctx c = {s, bq, buf, &ft, blocks, trace, pid, have_pid, timeline, err};
+    struct frame_ctx c = {s, bq, buf, &ft, blocks, trace, pid, have_pid, timeline, 0, 0, err};
     int rc = gd_store_each_reuse(s, fq, frame_row, &c, err);
     sqlite3_clear_bindings(fq);
     gd_frame_stats st;
@@ -323,8 +327,12 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     json_object_set_new(row, "slow", json_integer((json_int_t)st.slow));
     json_object_set_new(row, "frozen", json_integer((json_int_t)st.frozen));
     json_object_set_new(row, "vitals_slow", json_integer((json_int_t)st.vitals_slow));
-    /* the platform's jank: a frame that missed its deadline (FrameTimeline) */
-    json_object_set_new(row, "deadline_missed", timeline ? json_integer((json_int_t)ft.janky) : json_null());
+    /* the platform's jank: a frame that missed its deadline (FrameTimeline's
+     * jank, or framestats rows judged by JankTracker's rule in the gfxinfo
+     * reader; NULL when no row of the group had a deadline) */
+    json_object_set_new(row, "deadline_missed", timeline   ? json_integer((json_int_t)ft.janky)
+                                                : c.judged ? json_integer((json_int_t)c.missed)
+                                                           : json_null());
     json_object_set_new(row, "p50_ms", gd_ms_json(st.p50_ms));
     json_object_set_new(row, "p90_ms", gd_ms_json(st.p90_ms));
     json_object_set_new(row, "p95_ms", gd_ms_json(st.p95_ms));
@@ -468,7 +476,7 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
              filt, sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     sqlite3_stmt *fq = g ? gd_store_prepare(s,
-                                            "SELECT ts_ms, dur_ms, vsync_ms, jank, present FROM frame_time"
+                                            "SELECT ts_ms, dur_ms, vsync_ms, jank, present, deadline_missed FROM frame_time"
                                             " WHERE trace = ?1 AND window IS ?2 AND " PID_SQL " IS ?3"
                                             " AND source IS ?4 ORDER BY ts_ms, id",
                                             err)

@@ -38,10 +38,27 @@
  * ts 0, json {"window", "column", "value", "rows", "same"}: godeye frames
  * then lets the device's printed summary lead for that window.
  *
- * Rows skipped, by reason: a non-zero Flags column (the framestats
- * documentation's rule: such frames are outliers -- 1 window visibility or
- * layout changed, 2 render-thread animation, 4 drawn through a Surface
- * canvas, 8 skipped frame), FrameCompleted 0 (the frame had not completed
+ * Flags (#51): rows are kept whatever their Flags, as the platform's
+ * JankTracker (frameworks/base libs/hwui/JankTracker.cpp, finishFrame)
+ * counts every finished frame in its total and percentiles -- 1 window
+ * visibility or layout changed, 2 render-thread animation, 4 drawn through
+ * a Surface canvas -- and exempts only Flags 4 (EXEMPT_FRAMES_FLAGS,
+ * SurfaceCanvas) from jank; a row with Flags 8 (SkippedFrame: nothing was
+ * drawn, the frame never reaches finishFrame) is skipped.
+ *
+ * Deadline (#51, Android 12+ rows with FrameDeadline and GpuCompleted): a
+ * frame missed its deadline, the platform's "Janky frames", when its
+ * GpuCompleted is not before its FrameDeadline; while buffers are stuffed
+ * (the frame's IntendedVsync is more than a tenth of an interval before the
+ * time the next frame would start unstuffed) the deadline is one
+ * FrameInterval later.  After a missed frame the unstuffed start is
+ * GpuCompleted less (GpuCompleted - Vsync) modulo the interval, plus one
+ * interval; after a met frame while stuffed it moves one interval on.  The
+ * state runs over one PROFILEDATA block's rows in order (the device's own
+ * count runs over every frame since its Stats since, so the two agree only
+ * when the block holds them all).
+ *
+ * Rows skipped, by reason: Flags 8 (above), FrameCompleted 0 (the frame had not completed
  * at the dump), FrameCompleted before IntendedVsync (a ring-buffer slot
  * holding an older frame's value), and frames over GFX_MAX_FRAME_NS (10 s:
  * an ANR rather than a frame, as Android's JankTracker treats them; in real
@@ -77,6 +94,8 @@ typedef struct gfx {
     int in_profile;       /* after ---PROFILEDATA---                      */
     int have_header;
     int col_flags, col_intended, col_completed, col_interval, col_start;
+    int col_deadline, col_gpu, col_vsync;
+    int64_t next_unstuffed; /* JankTracker's mNextFrameStartUnstuffed (ns) */
     int ncols;
     /* legacy "Profile data in ms" table */
     int in_legacy;        /* after "Profile data in ms:"                    */
@@ -208,6 +227,8 @@ static void start_summary(gfx *g, int per_window, long lineno)
 static int parse_header(gfx *g, const char *s)
 {
     g->col_flags = g->col_intended = g->col_completed = g->col_interval = g->col_start = -1;
+    g->col_deadline = g->col_gpu = g->col_vsync = -1;
+    g->next_unstuffed = 0;
     int i = 0;
     const char *p = s;
     while (*p && i < MAX_COLS) {
@@ -219,6 +240,9 @@ static int parse_header(gfx *g, const char *s)
         COL("FrameCompleted", col_completed)
         COL("FrameInterval", col_interval)
         COL("FrameStartTime", col_start)
+        COL("FrameDeadline", col_deadline)
+        COL("GpuCompleted", col_gpu)
+        COL("Vsync", col_vsync)
 #undef COL
         i++;
         if (!e)
@@ -227,6 +251,30 @@ static int parse_header(gfx *g, const char *s)
     }
     g->ncols = i;
     return g->col_flags >= 0 && g->col_intended >= 0 && g->col_completed >= 0 ? 0 : -1;
+}
+
+#define HAVE_COL(c) ((c) >= 0 && (c) < n && have[c] && v[c] > 0)
+
+/* The platform's jank of one framestats row (the Deadline rule at the top),
+ * advancing g's stuffing state: 1 missed, 0 met or exempt, -1 when the row
+ * has no deadline, GpuCompleted, Vsync or interval to judge by. */
+static int64_t deadline_missed(gfx *g, const int64_t *v, const int *have, int n, int64_t flags,
+                               int64_t interval)
+{
+    if (flags & 4)
+        return 0; /* SurfaceCanvas: exempt */
+    if (interval <= 0 || !HAVE_COL(g->col_deadline) || !HAVE_COL(g->col_gpu) || !HAVE_COL(g->col_vsync))
+        return -1;
+    int64_t iv = v[g->col_intended], gpu = v[g->col_gpu];
+    int stuffed = (double)(g->next_unstuffed - iv) > (double)interval * 0.1;
+    int64_t deadline = v[g->col_deadline] + (stuffed ? interval : 0);
+    if (gpu < deadline) {
+        if (stuffed)
+            g->next_unstuffed += interval;
+        return 0;
+    }
+    g->next_unstuffed = gpu - (gpu - v[g->col_vsync]) % interval + interval;
+    return 1;
 }
 
 static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
@@ -256,14 +304,8 @@ static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
         return 0;
     }
     int64_t fl = v[g->col_flags];
-    if (fl != 0) {
-        gd_sink_skip(g->sink,
-                     fl & 8   ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_8_SKIPPED_FRAME)
-                     : fl & 1 ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_1_WINDOW)
-                     : fl & 4 ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_4_SURFACE_CANVAS)
-                     : fl & 2 ? GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_2_RENDER_THREAD)
-                              : GD_SKIP(GFXINFO_OUTLIER_FRAME_UNKNOWN_FLAGS),
-                     lineno, 1);
+    if (fl & 8) {
+        gd_sink_skip(g->sink, GD_SKIP(GFXINFO_OUTLIER_FRAME_FLAGS_8_SKIPPED_FRAME), lineno, 1);
         return 0;
     }
     int64_t iv = v[g->col_intended], done = v[g->col_completed];
@@ -291,16 +333,20 @@ static int frame_row(gfx *g, const char *s, long lineno, gd_error *err)
         ev.pid = g->pid;
     ev.u.frame.dur = (double)(done - iv) / NS_PER_MS;
     ev.u.frame.window = g->have_window ? g->window : NULL;
-    ev.u.frame.flags = 0;
+    ev.u.frame.flags = fl;
     ev.u.frame.vsync_ms = GD_NONE;
+    int64_t in = -1;
     if (g->col_interval >= 0 && g->col_interval < i && have[g->col_interval]) {
-        int64_t in = v[g->col_interval];
+        in = v[g->col_interval];
         if (in > 1000000000LL && g->col_start >= 0 && g->col_start < i && have[g->col_start] &&
             v[g->col_start] > 0 && v[g->col_start] <= 1000000000LL)
             in = v[g->col_start];
         if (in > 0 && in <= 1000000000LL)
             ev.u.frame.vsync_ms = (double)in / NS_PER_MS;
+        else
+            in = -1;
     }
+    ev.u.frame.deadline_missed = deadline_missed(g, v, have, i, fl, in);
     g->win_frames++;
     return gd_sink_event(g->sink, &ev, err);
 }

@@ -27,3 +27,11 @@ ALTER TABLE trace ADD COLUMN span_start_ms REAL;
 ALTER TABLE trace ADD COLUMN span_end_ms REAL;
 ALTER TABLE trace ADD COLUMN span_left_out TEXT;
 -- end 6 -> 7 (#51)
+
+-- 6 -> 7 (#51 item 1): a gfxinfo framestats row's Flags and its platform
+-- jank (JankTracker: GpuCompleted at or after FrameDeadline, the deadline
+-- one interval later while buffers are stuffed; Flags 4 SurfaceCanvas
+-- exempt), NULL where the capture has no deadline and for older rows
+ALTER TABLE frame_time ADD COLUMN flags INTEGER;
+ALTER TABLE frame_time ADD COLUMN deadline_missed INTEGER;
+-- end 6 -> 7 (#51 item 1)

@@ -127,11 +127,11 @@ START_TEST(test_text_sections)
     ck_assert_int_eq(json_integer_value(json_object_get(st, "pid")), 1234);
     /* the main state and (#28) the dump's anr_dump issue */
     ck_assert_uint_eq(gd_collected_count(&c, "issue"), 2);
-    /* DUMP OF SERVICE gfxinfo -> gfxinfo: one frame (the flagged one is
-     * skipped) and the summary */
-    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    /* DUMP OF SERVICE gfxinfo -> gfxinfo: two frames (#51: the Flags 1
+     * row is a frame, as JankTracker counts it) and the summary */
+    ck_assert_uint_eq(gd_collected_count(&c, "frame"), 2);
     ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 1);
-    ck_assert_uint_eq(json_array_size(c.events), 7 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(json_array_size(c.events), 8 + 1); /* + the dump's anr_dump issue (#28) */
     /* other sections: once per title, not per line */
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: DUMP OF SERVICE SurfaceFlinger"), 1);
@@ -140,7 +140,7 @@ START_TEST(test_text_sections)
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: SYSTEM PROPERTIES"), 0);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport line outside a section"), 1);
     ck_assert_int_eq(gd_collected_skips(&c, "logcat: unparsable line"), 1);
-    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 0);
     /* one meta: the device's; its app the ANR's process at last ANR
      * (small.txt line 23, "Cmd line: com.example.shop", #30), never its pid */
     ck_assert_uint_eq(json_array_size(c.metas), 1);
@@ -205,7 +205,7 @@ START_TEST(test_text_positions)
     ck_assert_int_eq(read_lines(SMALL, &l, &err), 0);
     /* lines of the whole bugreport, not of the section */
     ck_assert_int_eq(first_line(&l, "logcat: unparsable line"), 17);
-    ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 62);
+    ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), -1); /* #51: a frame */
     ck_assert_int_eq(first_line(&l, "ignored: bugreport section: MEMORY INFO"), 9);
     ck_assert_int_eq(first_line(&l, "ignored: bugreport section: DUMP OF SERVICE window"), 67);
     ck_assert_int_eq(first_line(&l, "ignored: bugreport line outside a section"), 19);
@@ -265,7 +265,7 @@ START_TEST(test_text_utf16)
     gd_read_opts ro = {.year = 2024};
     gd_test_read_mem(R, w, k, &ro, &c);
     ck_assert_int_eq(c.rc, 0);
-    ck_assert_uint_eq(json_array_size(c.events), 7 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(json_array_size(c.events), 8 + 1); /* + the dump's anr_dump issue (#28) */
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
     gd_collected_free(&c);
@@ -350,10 +350,10 @@ START_TEST(test_zip)
     for (size_t i = 0; i < l.nev; i++)
         stacks += l.ev_kind[i] == GD_EV_STACK;
     ck_assert_uint_eq(stacks, 3); /* 2 from the text, 1 from traces_01.txt */
-    ck_assert_uint_eq(l.nev, 7 + 2 + 2); /* + one anr_dump issue per dump (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 2 + 2); /* + one anr_dump issue per dump (#28) */
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member already read as a VM TRACES section"), 1);
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member not read"), 2);
-    ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 62);
+    ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), -1); /* #51: a frame */
     ck_assert_ptr_nonnull(strstr(l.json, "\"bugreport\":\"zip\""));
     ck_assert_str_eq(l.device, "Pixel 6");
 
@@ -364,7 +364,7 @@ START_TEST(test_zip)
     gd_test_read_mem(R, z, zn, NULL, &c);
     ck_assert_int_eq(c.rc, 0);
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 3);
-    ck_assert_uint_eq(json_array_size(c.events), 9 + 2); /* + an anr_dump issue per dump (#28) */
+    ck_assert_uint_eq(json_array_size(c.events), 10 + 2); /* + an anr_dump issue per dump (#28) */
     gd_collected_free(&c);
     ck_assert_int_eq(R->probe((const unsigned char *)z, zn, 1), GD_PROBE_CONTAINER);
     free(z);
@@ -386,7 +386,7 @@ START_TEST(test_zip_main_by_name)
     gd_error err = {0};
     ck_assert_int_eq(read_lines(path, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: main_entry.txt names no member"), 1);
-    ck_assert_uint_eq(l.nev, 7 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 1); /* + the dump's anr_dump issue (#28) */
     unlink(path);
     free(txt);
 }
@@ -442,7 +442,7 @@ START_TEST(test_zip_caps)
     gd_error err = {0};
     ck_assert_int_eq(zip_mem(path, &gd_bugreport_default_caps, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member over the compression ratio cap"), 1);
-    ck_assert_uint_eq(l.nev, 7 + 2 + 2); /* the text and traces.txt, + an anr_dump issue each (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 2 + 2); /* the text and traces.txt, + an anr_dump issue each (#28) */
 
     /* a member cap under the text's size: the main text is refused */
     gd_bugreport_caps small = gd_bugreport_default_caps;
@@ -456,7 +456,7 @@ START_TEST(test_zip_caps)
     total.total_max = n + 10;
     ck_assert_int_eq(zip_mem(path, &total, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member over the total size cap"), 2);
-    ck_assert_uint_eq(l.nev, 7 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 1); /* + the dump's anr_dump issue (#28) */
 
     /* too many entries */
     gd_bugreport_caps few = gd_bugreport_default_caps;
@@ -533,7 +533,7 @@ START_TEST(test_zip_encrypted)
     gd_error err = {0};
     ck_assert_int_eq(read_lines(path, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member encrypted"), 1);
-    ck_assert_uint_eq(l.nev, 7 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 1); /* + the dump's anr_dump issue (#28) */
     unlink(path);
     free(txt);
 }
@@ -617,9 +617,10 @@ START_TEST(test_corpus_android9)
     ck_assert_int_eq(read_lines(p, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member already read as a VM TRACES section"), 1);
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member not read"), 89);
-    /* 70 flagged rows: 6 with Flags 1, 64 with Flags 2 */
-    ck_assert_int_eq(count_of(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 6);
-    ck_assert_int_eq(count_of(&l, "gfxinfo: outlier frame (Flags 2: render-thread animation)"), 64);
+    /* 70 flagged rows: 6 with Flags 1, 64 with Flags 2; #51: frames now,
+     * as JankTracker counts them (no Flags 8 row to skip) */
+    ck_assert_int_eq(count_of(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), 0);
+    ck_assert_int_eq(count_of(&l, "gfxinfo: outlier frame (Flags 2: render-thread animation)"), 0);
     ck_assert_str_eq(l.device, "Android SDK built for x86");
     ck_assert_int_eq(l.meta.api_level, 28);
 }

@@ -26,7 +26,12 @@ START_TEST(tags_follow_perfettos_order)
         {1, 1, GD_FT_TAG_NONE},
         {64, 2, GD_FT_TAG_SELF},
         {64 | 128, 2, GD_FT_TAG_SELF},
-        {256, 1, GD_FT_TAG_SELF},          /* Unknown Jank is the app's tag */
+        /* Unknown Jank is the app's tag: Perfetto's diff test
+         * test/trace_processor/diff_tests/parser/graphics/tests.py,
+         * test_actual_frame_timeline_events, expects the Layer1 frame at
+         * ts 80 ("Unknown Jank", "Unknown Present") to have jank_tag
+         * "Self Jank" (#51 item 1c) */
+        {256, 1, GD_FT_TAG_SELF},
         {16, 2, GD_FT_TAG_OTHER},
         {2 | 512, 4, GD_FT_TAG_OTHER},
         {128, 1, GD_FT_TAG_BUFFER_STUFFING},
@@ -50,7 +55,12 @@ START_TEST(janky_is_the_metrics_missed_frame)
     ck_assert(gd_ft_is_janky(4096) && gd_ft_is_app(4096));
     ck_assert(gd_ft_is_janky(16) && gd_ft_is_compositor(16) && !gd_ft_is_app(16));
     ck_assert(gd_ft_is_janky(1024) && gd_ft_is_dropped(1024) && !gd_ft_is_app(1024));
-    /* stuffing alone, None, Unspecified, the non-perceivable bits: not jank */
+    /* stuffing alone, None, Unspecified, the non-perceivable bits: not jank;
+     * nor Unknown Jank alone (256): Perfetto's stdlib
+     * src/trace_processor/perfetto_sql/stdlib/android/frames/jank_type.sql,
+     * android_is_missed_frame_type, is the sf types, App Deadline Missed,
+     * App Resynced Jitter or Dropped Frame -- not Unknown Jank (#51 item 1c:
+     * its tag is Self Jank, above, but it is no missed frame) */
     static const int64_t quiet[] = {0, 1, 128, 512, 2048, 8192, 16384, 32768, 256};
     for (size_t i = 0; i < sizeof quiet / sizeof *quiet; i++)
         ck_assert_msg(!gd_ft_is_janky(quiet[i]), "jank %lld", (long long)quiet[i]);
