@@ -459,6 +459,16 @@ static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_err
     return GD_OK;
 }
 
+/* One trace app (the one column, app): kept unless a system process. */
+static int app_row(void *ctx, sqlite3_stmt *q)
+{
+    enum { A_APP = 0 };
+    const char *app = (const char *)sqlite3_column_text(q, A_APP);
+    if (app && !gd_app_is_system(app))
+        json_array_append_new(ctx, json_string(app));
+    return GD_OK;
+}
+
 /* #47 default focus: the apps the selected traces name (trace.app), system
  * processes left out (gd_app_is_system); a JSON array, empty for none. */
 static json_t *traces_apps(gd_store *s, const char *set, gd_error *err)
@@ -469,13 +479,10 @@ static json_t *traces_apps(gd_store *s, const char *set, gd_error *err)
     if (!q)
         return NULL;
     json_t *apps = json_array();
-    enum { A_APP = 0 }; /* the one column, app */
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        const char *app = (const char *)sqlite3_column_text(q, A_APP);
-        if (app && !gd_app_is_system(app))
-            json_array_append_new(apps, json_string(app));
+    if (gd_store_each(s, q, app_row, apps, err)) {
+        json_decref(apps);
+        return NULL;
     }
-    sqlite3_finalize(q);
     return apps;
 }
 
