@@ -29,7 +29,7 @@ static int collect(void *ctx, json_t *row)
 
 int cmd_check(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL, *budget_path = NULL, *base_arg = NULL;
+    const char *format = NULL, *budget_path = NULL, *base_arg = NULL, *app = NULL;
     int allow_missing = 0;
     gd_cli_ch co = {0};
     const gd_option opts[] = {
@@ -37,6 +37,7 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         OPT_STRING_(0, "base", &base_arg, "SELECTOR", "compare with these traces (default: the budget's \"base\")"),
         OPT_BOOL_(0, "allow-missing", &allow_missing, "a rule without data does not break the gate"),
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl, md or junit", check_formats),
+        OPT_APP(&app),
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
@@ -75,6 +76,15 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         json_decref(budget);
         return gd_cli_fail(ctx, &err);
     }
+    /* #47: --app, else the budget's "app" */
+    if (!app || !*app)
+        app = json_string_value(json_object_get(budget, "app"));
+    if (co.url && app) {
+        json_decref(budget);
+        gd_cli_say(ctx, "--app (or the budget's \"app\") does not go with --clickhouse (yet): the fleet's rows"
+                        " carry no process");
+        return GD_EXIT_USAGE;
+    }
     gd_store *s = NULL;
     gd_ch *c = NULL;
     gd_side_source src;
@@ -94,6 +104,7 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     else if (base_sel && (c ? gd_fleet_select(c, base_sel, &base, &err) : gd_query_select(s, base_sel, &base, &err)))
         rc = 1;
     else {
+        head.app = base.app = app; /* #47: the app's processes only */
         gd_check_query q = {.budget = budget, .head = &head, .base = base_sel ? &base : NULL,
                             .allow_missing = allow_missing, .src = c ? &src : NULL};
         rc = gd_query_check(s, &q, collect, rows, &broken, &err) ? 1 : 0;

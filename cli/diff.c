@@ -72,7 +72,7 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
 
 int cmd_diff(int argc, char **argv, gd_ctx *ctx)
 {
-    const char *format = NULL;
+    const char *format = NULL, *app = NULL;
     double alpha = NAN;
     long min_samples = -1;
     gd_cli_ch co = {0};
@@ -80,6 +80,7 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         OPT_DOUBLE_(0, "alpha", &alpha, "P", "significance level of the tests (default 0.01)"),
         OPT_INT_(0, "min-samples", &min_samples, "N", "fewest durations per side for a duration test (default 5)"),
         OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl or md", diff_formats),
+        OPT_APP(&app),
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
@@ -98,6 +99,10 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "--min-samples must be 1 or more");
         return GD_EXIT_USAGE;
     }
+    if (co.url && app) {
+        gd_cli_say(ctx, "--app does not go with --clickhouse (yet): the fleet's rows carry no process");
+        return GD_EXIT_USAGE;
+    }
     if (co.url)
         return diff_fleet(ctx, &co, argv, gd_cli_mode(format), alpha, min_samples);
     gd_store *s;
@@ -110,6 +115,7 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         gd_store_close(s);
         return gd_cli_fail(ctx, &err);
     }
+    base.app = head.app = app && *app ? app : NULL; /* #47 */
     gd_out_mode mode = gd_cli_mode(format);
     gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
     gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples};

@@ -28,11 +28,18 @@ static const gd_column columns[] = {
     {"evidence", "EVIDENCE", GD_COL_TEXT, 0, 1},
     /* #47: whose it is (last: csv readers count columns) */
     {"process", "PROCESS", GD_COL_TEXT, 0, 1}, /* --wide: the title names it */
+    /* #47 default focus: anr, app, other or system (after PROCESS: csv readers count columns) */
+    {"focus", "FOCUS", GD_COL_TEXT, 0, 1},
 };
+
+typedef struct top_opts {
+    long limit;
+    int all_processes;
+} top_opts;
 
 static int top_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
 {
-    long limit = *(long *)spec->arg;
+    long limit = ((top_opts *)spec->arg)->limit;
     (void)l;
     if (limit < 1 || limit > GD_TOP_MAX) {
         gd_cli_say(ctx, "--limit wants 1 to %d, not %ld", GD_TOP_MAX, limit);
@@ -44,7 +51,8 @@ static int top_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
 static int top_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
 {
     json_t *top = NULL;
-    int rc = gd_top_build(s, &l->filter, (int)*(long *)arg, &top, err);
+    const top_opts *o = arg;
+    int rc = gd_top_build_focus(s, &l->filter, (int)o->limit, !o->all_processes, &top, err);
     if (rc)
         return rc;
     size_t i;
@@ -58,12 +66,13 @@ static int top_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r
 
 int cmd_top(int argc, char **argv, gd_ctx *ctx)
 {
-    long limit = 10;
+    top_opts o = {10, 0};
     const gd_option opts[] = {
-        OPT_INT_(0, "limit", &limit, "N", "the first N entries (default 10, at most 50)"),
+        OPT_INT_(0, "limit", &o.limit, "N", "the first N entries (default 10, at most 50)"),
+        OPT_BOOL_(0, "all-processes", &o.all_processes, "rank every process alike (no default focus on the traces' apps)"),
         OPT_END_(),
     };
-    gd_cmd_spec spec = {"godeye top [OPTIONS]", opts, &limit, top_check, GD_COLS(columns), top_query, NULL,
+    gd_cmd_spec spec = {"godeye top [OPTIONS]", opts, &o, top_check, GD_COLS(columns), top_query, NULL,
                         "nothing to rank: no ANR, deadlock, block, launch, frame or lock passed its threshold"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -12,8 +12,6 @@ import sys
 # read-only database commands that are not listings, and why
 NOT_LISTING = {
     "sql": "runs the user's own statement: no rows of godeye's to focus",
-    "diff": "compares two selections (SELECTOR); --app not yet (#47)",
-    "check": "budgets over a selection (SELECTOR); --app not yet (#47)",
 }
 
 

@@ -51,6 +51,9 @@ int gd_budget_validate(const json_t *budget, gd_error *err)
         if (strcmp(key, "base") == 0) {
             if (!json_is_string(v))
                 return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'base' must be a selector string");
+        } else if (strcmp(key, "app") == 0) {
+            if (!json_is_string(v) || !*json_string_value(v))
+                return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'app' must be a package name string");
         } else if (strcmp(key, "alpha") == 0) {
             if (!json_is_number(v) || !(json_number_value(v) > 0 && json_number_value(v) < 1))
                 return gd_error_set(err, GD_ERR_USAGE, 0, 0, "budget: 'alpha' must be a number in (0, 1)");

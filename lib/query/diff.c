@@ -263,11 +263,11 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
             return rc;
         }
     } else {
-        gd_filter f = {sel->ids, sel->n};
+        gd_filter f = {sel->ids, sel->n, sel->app};
         gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};
         gd_pages_query pq = {.filter = f, .slow_ms = NAN};
         gd_frames_query fq = {.filter = f};
-        gd_startup_query sq = {.filter = f};
+        gd_startup_query sq = {.filter = f, .app = sel->app};
         if ((rc = gd_query_blocks_light(s, &bq, on_block, sd, err)) ||
             (rc = gd_query_pages(s, &pq, on_page, sd, err)) || (rc = gd_query_frames(s, &fq, on_frames, sd, err)) ||
             (rc = gd_query_startups(s, &sq, on_startup, sd, err)))
@@ -279,7 +279,7 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
         sd->anr_total = ac.total;
         sd->anr_user = (double)ac.user_perceived;
         /* #48: the ANR groups (a fleet has no signatures: none) */
-        gd_anr_query gq = {.filter = f, .all = 1};
+        gd_anr_query gq = {.filter = f, .app = sel->app, .all = 1};
         if ((rc = gd_query_anr_groups(s, &gq, on_anr_group, sd, err)))
             return rc;
     }

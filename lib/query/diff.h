@@ -13,6 +13,9 @@ typedef struct gd_selection {
     double minutes;   /* Σ trace.exposure_ms / 60000 (GD_SQL_TRACE_EXPOSURE) */
     char *where;      /* a fleet's selection: its condition on the fleet's
                          traces (ids NULL, n the traces matched); NULL here */
+    const char *app;  /* --app (#47): only rows of this package's processes
+                         (gd_app_match); NULL = every process.  Borrowed:
+                         gd_selection_free leaves it.  The store only. */
 } gd_selection;
 
 /* What a side of a diff or check is read from when it is not the store

@@ -769,7 +769,11 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
 {
     char filt[4096], sql[12288];
     memset(out, 0, sizeof *out);
+    char app[512];
     gd_store_filter_sql(f, "trace", filt, sizeof filt);
+    /* --app (#47): the ANRs of the app's own processes */
+    gd_store_app_sql(f, "process", app, sizeof app);
+    strncat(filt, app, sizeof filt - strlen(filt) - 1);
     snprintf(sql, sizeof sql, "SELECT coalesce(sum(anr = 1), 0) AS anr, coalesce(sum(anr = 0), 0) AS other"
                               " FROM anr_dump WHERE 1 %s", filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
@@ -785,6 +789,8 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
      * the capture): then it is not counted again */
     char vfilt[4096];
     gd_store_filter_sql(f, "b.trace", filt, sizeof filt);
+    gd_store_app_sql(f, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
+    strncat(filt, app, sizeof filt - strlen(filt) - 1);
     gd_store_filter_sql(f, "v.trace", vfilt, sizeof vfilt);
     snprintf(sql, sizeof sql,
              "SELECT count(*) AS n FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
@@ -800,6 +806,8 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
      * (the row's rule: the subject, else the nearest log report's, else
      * am_anr's), every ANR block */
     gd_store_filter_sql(f, "v.trace", vfilt, sizeof vfilt);
+    gd_store_app_sql(f, "v.process", app, sizeof app);
+    strncat(vfilt, app, sizeof vfilt - strlen(vfilt) - 1);
     snprintf(sql, sizeof sql,
              /* the outer row's columns in a derived table: SQLite does not
               * resolve them in the ORDER BY of a subquery over a view */

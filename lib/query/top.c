@@ -515,7 +515,72 @@ static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_err
     return GD_OK;
 }
 
+/* One trace app (the one column, app): kept unless a system process. */
+static int app_row(void *ctx, sqlite3_stmt *q)
+{
+    enum { A_APP = 0 };
+    const char *app = (const char *)sqlite3_column_text(q, A_APP);
+    if (app && !gd_app_is_system(app))
+        json_array_append_new(ctx, json_string(app));
+    return GD_OK;
+}
+
+/* #47 default focus: the apps the selected traces name (trace.app), system
+ * processes left out (gd_app_is_system); a JSON array, empty for none. */
+static json_t *traces_apps(gd_store *s, const char *set, gd_error *err)
+{
+    char sql[4400];
+    snprintf(sql, sizeof sql, "SELECT DISTINCT app FROM trace WHERE id IN %s AND app IS NOT NULL AND app <> ''", set);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return NULL;
+    json_t *apps = json_array();
+    if (gd_store_each(s, q, app_row, apps, err)) {
+        json_decref(apps);
+        return NULL;
+    }
+    return apps;
+}
+
+/* An entry's place under the default focus: "anr" (tier 0: ANRs and
+ * deadlocks of any process, never moved), "app" (a process of one of the
+ * traces' apps, or no process named), "system" (gd_app_is_system) or
+ * "other" (another app's). */
+static const char *focus_of(const json_t *e, const json_t *apps)
+{
+    if (json_integer_value(json_object_get(e, "tier")) == 0)
+        return "anr";
+    const char *p = str((json_t *)e, "process");
+    if (!p || !*p)
+        return "app";
+    size_t i;
+    json_t *a;
+    json_array_foreach(apps, i, a)
+        if (gd_app_match(p, json_string_value(a)))
+            return "app";
+    return gd_app_is_system(p) ? "system" : "other";
+}
+
+static int focus_rank(const json_t *e)
+{
+    const char *f = str((json_t *)e, "focus");
+    if (!f)
+        return 0;
+    return strcmp(f, "anr") == 0 ? 0 : strcmp(f, "app") == 0 ? 1 : strcmp(f, "other") == 0 ? 2 : 3;
+}
+
+static int by_focus(const void *x, const void *y)
+{
+    int fa = focus_rank(*(json_t *const *)x), fb = focus_rank(*(json_t *const *)y);
+    return fa != fb ? (fa < fb ? -1 : 1) : by_rank(x, y);
+}
+
 int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_error *err)
+{
+    return gd_top_build_focus(s, f, max, 1, out, err);
+}
+
+int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json_t **out, gd_error *err)
 {
     *out = NULL;
     if (max <= 0)
@@ -573,8 +638,24 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
             v[kept++] = json_incref(e);
     }
     n = kept;
+    /* #47 default focus (godeye-top(1), FOCUS): without --app and
+     * --all-processes, when the traces name apps, their rows rank first,
+     * then other apps', then system processes'; ANRs and deadlocks of any
+     * process stay on top */
+    json_t *apps = focus && !(f && f->app) ? traces_apps(s, set, err) : NULL;
+    if (focus && !(f && f->app) && !apps) {
+        for (size_t i = 0; i < n; i++)
+            json_decref(v[i]);
+        free(v);
+        json_decref(a.entries);
+        return err->code ? err->code : GD_ERR_IO;
+    }
+    if (apps && json_array_size(apps))
+        for (size_t i = 0; i < n; i++)
+            json_object_set_new(v[i], "focus", json_string(focus_of(v[i], apps)));
+    json_decref(apps);
     if (n)
-        qsort(v, n, sizeof *v, by_rank);
+        qsort(v, n, sizeof *v, by_focus);
     json_t *ranked = json_array();
     for (size_t i = 0; i < n; i++) {
         if (i < (size_t)max) {

@@ -215,6 +215,19 @@ int gd_atrace_process_name(gd_atrace *a, int64_t pid, const char *name, size_t l
     return len ? set_name(a, &t->pname, name, len, err) : 0;
 }
 
+/* The kernel's cut of a thread's name (#47): a comm of 15 bytes (TASK_COMM_LEN
+ * - 1) that is the head of the full name (pthread_setname_np: "ExoPlayer:Playb"
+ * of "ExoPlayer:Playback") or its tail (ART keeps the end of a dotted name).
+ * A full name the trace gave (a Perfetto thread descriptor or process tree,
+ * a systrace process dump) is not replaced by the comm a later event carries. */
+static int comm_of(const char *full, const char *name, size_t len)
+{
+    size_t fn = full ? strlen(full) : 0;
+    if (len != 15 || fn <= len)
+        return 0;
+    return memcmp(full, name, len) == 0 || memcmp(full + fn - len, name, len) == 0;
+}
+
 int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *name, size_t len,
                           gd_error *err)
 {
@@ -223,6 +236,8 @@ int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *na
         return err->code;
     if (pid >= 0)
         t->pid = pid;
+    if (len && comm_of(t->name, name, len))
+        return 0; /* keep the full name */
     return len ? set_name(a, &t->name, name, len, err) : 0;
 }
 

@@ -435,6 +435,68 @@ END_TEST
 
 /* The Perfetto SDK's incremental clock (id 64, deltas per packet) and a
  * builtin clock (MONOTONIC = 3) mapped to BOOTTIME by clock snapshots. */
+/* #47: a thread's full name from its thread descriptor ("ExoPlayer:Playback")
+ * is not replaced by the kernel's 15-byte comm a later process tree gives
+ * ("ExoPlayer:Playb"); a comm that is no cut of it ("Other") still renames. */
+START_TEST(thread_full_name)
+{
+    pb t = {0}, pk = {0}, td = {0}, d = {0}, te = {0}, tree = {0}, e = {0};
+    u(&td, 1, 9);
+    u(&d, 1, 200);
+    u(&d, 2, 205);
+    str(&d, 5, "ExoPlayer:Playback");
+    msg(&td, 4, &d);
+    msg(&pk, 60, &td);
+    packet(&t, &pk);
+    u(&td, 1, 10);
+    u(&d, 1, 200);
+    u(&d, 2, 206);
+    str(&d, 5, "OkHttp Dispatcher");
+    msg(&td, 4, &d);
+    msg(&pk, 60, &td);
+    packet(&t, &pk);
+    /* the process tree after them: comms */
+    u(&e, 1, 205);
+    str(&e, 2, "ExoPlayer:Playb");
+    u(&e, 3, 200);
+    msg(&tree, 2, &e);
+    u(&e, 1, 206);
+    str(&e, 2, "Other");
+    u(&e, 3, 200);
+    msg(&tree, 2, &e);
+    msg(&pk, 2, &tree);
+    u(&pk, 8, 900 * MS);
+    packet(&t, &pk);
+    for (int k = 0; k < 2; k++) {
+        u(&pk, 10, 5);
+        u(&pk, 8, (uint64_t)(1000 + 10 * k) * MS);
+        u(&te, 9, 1);
+        u(&te, 11, (uint64_t)(9 + k));
+        str(&te, 23, "work");
+        msg(&pk, 11, &te);
+        packet(&t, &pk);
+        u(&pk, 10, 5);
+        u(&pk, 8, (uint64_t)(1005 + 10 * k) * MS);
+        u(&te, 9, 2);
+        u(&te, 11, (uint64_t)(9 + k));
+        msg(&pk, 11, &te);
+        packet(&t, &pk);
+    }
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_perfetto, t.b, t.n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "method"), 2);
+    json_t *m = gd_collected_nth(&c, "method", 0);
+    ck_assert_int_eq(jint(m, "tid"), 205);
+    ck_assert_str_eq(jstr(m, "thread"), "ExoPlayer:Playback");
+    m = gd_collected_nth(&c, "method", 1);
+    ck_assert_int_eq(jint(m, "tid"), 206);
+    ck_assert_str_eq(jstr(m, "thread"), "Other");
+    gd_collected_free(&c);
+    free(t.b);
+}
+END_TEST
+
 START_TEST(clocks)
 {
     pb t = {0}, pk = {0}, td = {0}, d = {0}, te = {0}, cs = {0}, ck = {0}, def = {0}, ted = {0};
@@ -912,6 +974,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, ftrace_markers);
     tcase_add_test(tc, track_events);
+    tcase_add_test(tc, thread_full_name);
     tcase_add_test(tc, clocks);
     tcase_add_test(tc, frame_timeline_and_compressed);
     tcase_add_test(tc, perf_samples);
