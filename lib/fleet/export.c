@@ -679,10 +679,19 @@ struct gd_fleet_export_rows {
     gd_tsv_col col[ROWS_MAXCOLS];
     frames_cache *fc;
     gd_error *err;
+    int64_t *traces;                     /* read one after another        */
+    size_t ntraces, cur;
+    long long *count, *jcount;           /* rows read of each; as JSON    */
 };
 
 int gd_fleet_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_fleet_export_rows **out,
                         gd_error *err)
+{
+    return gd_fleet_export_rows_open_many(s, table, &trace, 1, out, err);
+}
+
+int gd_fleet_export_rows_open_many(gd_store *s, const char *table, const int64_t *traces, size_t n,
+                                   gd_fleet_export_rows **out, gd_error *err)
 {
     *out = NULL;
     const export_def *def = find_def(table);
@@ -696,11 +705,20 @@ int gd_fleet_export_rows_open(gd_store *s, const char *table, int64_t trace, gd_
     if (!r)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     r->s = s;
+    r->ntraces = n ? n : 1;
+    r->traces = malloc(r->ntraces * sizeof *r->traces);
+    r->count = calloc(r->ntraces, sizeof *r->count);
+    r->jcount = calloc(r->ntraces, sizeof *r->jcount);
+    if (!r->traces || !r->count || !r->jcount) {
+        gd_fleet_export_rows_close(r);
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
+    memcpy(r->traces, traces, n * sizeof *traces);
     if (!(r->q = gd_store_prepare(s, def->sql, err))) {
-        free(r);
+        gd_fleet_export_rows_close(r);
         return err->code;
     }
-    sqlite3_bind_int64(r->q, 1, trace);
+    sqlite3_bind_int64(r->q, 1, r->traces[0]);
     r->n = sqlite3_column_count(r->q);
     if (r->n > ROWS_MAXCOLS) {
         gd_fleet_export_rows_close(r);
@@ -790,6 +808,11 @@ static int tsv_value(gd_fleet_export_rows *r, int i, gd_tsv *b)
 int gd_fleet_export_rows_next(gd_fleet_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err)
 {
     int step = sqlite3_step(r->q);
+    while (step == SQLITE_DONE && r->cur + 1 < r->ntraces) {
+        sqlite3_reset(r->q);
+        sqlite3_bind_int64(r->q, 1, r->traces[++r->cur]);
+        step = sqlite3_step(r->q);
+    }
     if (step == SQLITE_DONE)
         return 0;
     if (step != SQLITE_ROW) {
@@ -806,6 +829,7 @@ int gd_fleet_export_rows_next(gd_fleet_export_rows *r, gd_tsv *tsv, gd_tsv *json
     }
     if (ok > 0) {
         gd_tsv_char(tsv, '\n');
+        r->count[r->cur]++;
         return 1;
     }
     tsv->len = mark;
@@ -820,7 +844,15 @@ int gd_fleet_export_rows_next(gd_fleet_export_rows *r, gd_tsv *tsv, gd_tsv *json
     } else
         json->oom = 1;
     free(line);
+    r->count[r->cur]++;
+    r->jcount[r->cur]++;
     return 2;
+}
+
+long long gd_fleet_export_rows_count(const gd_fleet_export_rows *r, size_t i, long long *json)
+{
+    *json = i < r->ntraces ? r->jcount[i] : 0;
+    return i < r->ntraces ? r->count[i] : 0;
 }
 
 void gd_fleet_export_rows_close(gd_fleet_export_rows *r)
@@ -829,5 +861,8 @@ void gd_fleet_export_rows_close(gd_fleet_export_rows *r)
         return;
     sqlite3_finalize(r->q);
     frames_free(r->fc);
+    free(r->traces);
+    free(r->count);
+    free(r->jcount);
     free(r);
 }

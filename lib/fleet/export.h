@@ -39,5 +39,11 @@ void gd_fleet_export_rows_types(gd_fleet_export_rows *r, const gd_tsv_col *cols)
  * database error (err). */
 int gd_fleet_export_rows_next(gd_fleet_export_rows *r, gd_tsv *tsv, gd_tsv *json, gd_error *err);
 void gd_fleet_export_rows_close(gd_fleet_export_rows *r);
+/* The rows of traces[0..n), one trace after another, in one stream (#53
+ * item 9: push sends a batch of traces in one INSERT per table). */
+int gd_fleet_export_rows_open_many(gd_store *s, const char *table, const int64_t *traces, size_t n,
+                                   gd_fleet_export_rows **out, gd_error *err);
+/* Rows read so far of traces[i]; *json: of those, rows in JSONEachRow. */
+long long gd_fleet_export_rows_count(const gd_fleet_export_rows *r, size_t i, long long *json);
 
 #endif
