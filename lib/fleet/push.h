@@ -41,11 +41,13 @@ typedef void (*gd_push_report_fn)(void *ctx, const gd_push_report *r);
  * (or held there with other tags -- app, version_name, version_code,
  * device, build: its rows deleted first, see `replaced`; the server's
  * traces rows are read up front, one query per 500 traces)
- * streams its rows table by table (schemas/clickhouse.sql; INSERTs of
+ * streams its rows table by table, up to 256 traces in the same INSERTs
+ * (#53 item 9), (schemas/clickhouse.sql; INSERTs of
  * opts->batch rows, TabSeparated bodies rendered while they are sent, so
  * memory stays small whatever the batch or the trace) and its
- * `traces` row last.  On failure err says which rows of which table were
- * being sent and what had been accepted for that trace before; a trace
+ * batch's `traces` rows last.  On failure err names the batch's traces, which
+ * rows of which table were being sent and what had been accepted for the
+ * batch before; a trace
  * without its `traces` row is sent again in full by the next push (its
  * copies collapse in the ReplacingMergeTree tables). */
 int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn fn, void *ctx,
