@@ -265,7 +265,13 @@ static int64_t deadline_missed(gfx *g, const int64_t *v, const int *have, int n,
         return 0; /* SurfaceCanvas: exempt */
     if (interval <= 0 || !HAVE_COL(g->col_deadline) || !HAVE_COL(g->col_gpu) || !HAVE_COL(g->col_vsync))
         return -1;
+    /* nanoseconds past 2^60 (36 years of uptime) are no clock's: not judged,
+     * so that no sum below can overflow */
+    const int64_t lim = (int64_t)1 << 60;
     int64_t iv = v[g->col_intended], gpu = v[g->col_gpu];
+    if (interval > lim || iv > lim || gpu > lim || v[g->col_deadline] > lim || v[g->col_vsync] > lim ||
+        g->next_unstuffed > lim || g->next_unstuffed < -lim)
+        return -1;
     int stuffed = (double)(g->next_unstuffed - iv) > (double)interval * 0.1;
     int64_t deadline = v[g->col_deadline] + (stuffed ? interval : 0);
     if (gpu < deadline) {
