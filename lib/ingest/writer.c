@@ -110,6 +110,7 @@ struct gd_writer {
     long log_lines;  /* log_line rows written (#28) */
     double log_min, log_max; /* their span (a trace of log lines only: its span) */
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
+    long method_events; /* events the methods writer took: no call rows without them (#50) */
 };
 
 static double now_s(void)
@@ -552,10 +553,32 @@ static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
 
 /* Writes one event's rows: GD_OK when it was kept (counted there),
  * NOT_COUNTED when skipped or merged, else an error code. */
+/* The table of the bulk load (GD_BULK_*) an event of kind k writes rows
+ * of, -1 for none: before its first row, gd_bulk_touch (#50). */
+static int bulk_table(gd_event_kind k)
+{
+    switch (k) {
+    case GD_EV_LOOPER:
+    case GD_EV_DISPATCH:
+        return GD_BULK_DISPATCH;
+    case GD_EV_STACK:
+        return GD_BULK_SAMPLE;
+    case GD_EV_CPU:
+        return GD_BULK_CPU;
+    case GD_EV_THREAD_STATE:
+        return GD_BULK_THREAD_STATE;
+    default:
+        return -1;
+    }
+}
+
 static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     int rc;
     gd_event resolved;
+    int bt = w->bulk.todo ? bulk_table(ev->kind) : -1;
+    if (bt >= 0 && (rc = gd_bulk_touch(w->s, &w->bulk, bt, err)))
+        return rc;
     switch (ev->kind) {
     case GD_EV_CPU:
     case GD_EV_MEMORY:
@@ -620,6 +643,7 @@ static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_METHOD:
         if ((rc = gd_mw_put(w->methods, ev, err)) == GD_OTHER_RULE)
             return skip_event(w, GD_SKIP(METHOD_NO_METHOD_NAME), ev->line);
+        w->method_events += rc == GD_OK;
         return rc;
     case GD_EV_STARTUP:
         if (!gd_has(ev->u.startup.total_ms) || ev->u.startup.total_ms < 0)
@@ -975,8 +999,10 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (w->pairing.begins_dropped)
         count_reason_n(w, GD_SKIP(LOOPER_NESTING_TOO_DEEP), w->pairing.begins_dropped, 0);
     w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
-    /* the calls stream in sorted by thread: their indexes built after */
-    if ((rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", GD_BULK_SORT_CALLS_KIB, err)) ||
+    /* the calls stream in sorted by thread: their indexes built after
+     * (a trace without method events writes no call: nothing to drop) */
+    if ((w->method_events &&
+         (rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", GD_BULK_SORT_CALLS_KIB, err))) ||
         (rc = finish_methods(w, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
