@@ -111,6 +111,7 @@ struct gd_writer {
     double log_min, log_max; /* their span (a trace of log lines only: its span) */
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
     long method_events; /* events the methods writer took: no call rows without them (#50) */
+    long binder_rows;   /* binder_txn rows written (the slices' come from call rows) */
 };
 
 static double now_s(void)
@@ -518,6 +519,7 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_opt_int(st, 13, u->txn_id);
     gd_bind_text(st, 14, u->reply_status);
     gd_bind_text(st, 15, u->server_process);
+    w->binder_rows++;
     return gd_store_step(w->s, st, err);
 }
 
@@ -1009,9 +1011,12 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     /* #26: a thread's states written before its process was known */
     if ((rc = fill_pids(w, err)))
         return rc;
-    if ((rc = gd_binder_from_slices(w->s, w->trace, err)) ||
-        (rc = gd_binder_outermost(w->s, w->trace, err)) || /* #53 */
-        (rc = gd_binder_name_aidl(w->s, w->trace, err)))
+    /* #50: a trace without binder rows or calls (the slices' binder rows)
+     * has nothing for these passes */
+    if ((w->binder_rows || w->method_events) &&
+        ((w->method_events && (rc = gd_binder_from_slices(w->s, w->trace, err))) ||
+         (rc = gd_binder_outermost(w->s, w->trace, err)) || /* #53 */
+         (rc = gd_binder_name_aidl(w->s, w->trace, err))))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
         (rc = gd_derive_startup_phases(w->s, w->trace, err))) /* #27 */
@@ -1031,10 +1036,6 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);
-    if ((rc = gd_ti_insert_trace(w->s, &w->meta, &row, err)) ||
-        (rc = gd_derive_blocks(w->s, w->trace, w->progress, w->progress_ctx, &nb, err)) ||
-        (rc = gd_ti_save_stats(w->s, w->trace, w->stats, err)))
-        return rc;
     sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);
     if (!c)
         return err->code;
@@ -1042,6 +1043,13 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (sqlite3_step(c) == SQLITE_ROW)
         nd = (long)sqlite3_column_int64(c, 0);
     sqlite3_finalize(c);
+    /* blocks are dispatches: none to derive without them (#50), unless a
+     * progress display is to show the (empty) analysis */
+    if ((rc = gd_ti_insert_trace(w->s, &w->meta, &row, err)) ||
+        ((nd || w->progress) &&
+         (rc = gd_derive_blocks(w->s, w->trace, w->progress, w->progress_ctx, &nb, err))) ||
+        (rc = gd_ti_save_stats(w->s, w->trace, w->stats, err)))
+        return rc;
     if ((rc = gd_store_exec(w->s, "RELEASE gd_trace", err)))
         return rc;
     w->open = 0;
