@@ -574,12 +574,17 @@ static int bulk_table(gd_event_kind k)
     }
 }
 
+static int touch_bulk(gd_writer *w, gd_event_kind k, gd_error *err)
+{
+    int table = bulk_table(k);
+    return table < 0 ? GD_OK : gd_bulk_touch(w->s, &w->bulk, table, err);
+}
+
 static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     int rc;
     gd_event resolved;
-    int bt = w->bulk.todo ? bulk_table(ev->kind) : -1;
-    if (bt >= 0 && (rc = gd_bulk_touch(w->s, &w->bulk, bt, err)))
+    if (w->bulk.todo && (rc = touch_bulk(w, ev->kind, err)))
         return rc;
     switch (ev->kind) {
     case GD_EV_CPU:
@@ -975,6 +980,32 @@ int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_e
     return rc;
 }
 
+/* The binder passes (#26, #53); a trace without binder rows or calls (the
+ * slices' binder rows) has nothing for them (#50). */
+static int derive_binder(gd_writer *w, gd_error *err)
+{
+    int rc = GD_OK;
+    if (!w->binder_rows && !w->method_events)
+        return GD_OK;
+    if ((w->method_events && (rc = gd_binder_from_slices(w->s, w->trace, err))) ||
+        (rc = gd_binder_outermost(w->s, w->trace, err)))
+        return rc;
+    return gd_binder_name_aidl(w->s, w->trace, err);
+}
+
+/* The trace's dispatch rows, into *n. */
+static int count_dispatches(gd_writer *w, long *n, gd_error *err)
+{
+    sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);
+    if (!c)
+        return err->code;
+    sqlite3_bind_int64(c, 1, w->trace);
+    if (sqlite3_step(c) == SQLITE_ROW)
+        *n = (long)sqlite3_column_int64(c, 0);
+    sqlite3_finalize(c);
+    return GD_OK;
+}
+
 static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -1011,12 +1042,7 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     /* #26: a thread's states written before its process was known */
     if ((rc = fill_pids(w, err)))
         return rc;
-    /* #50: a trace without binder rows or calls (the slices' binder rows)
-     * has nothing for these passes */
-    if ((w->binder_rows || w->method_events) &&
-        ((w->method_events && (rc = gd_binder_from_slices(w->s, w->trace, err))) ||
-         (rc = gd_binder_outermost(w->s, w->trace, err)) || /* #53 */
-         (rc = gd_binder_name_aidl(w->s, w->trace, err))))
+    if ((rc = derive_binder(w, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
         (rc = gd_derive_startup_phases(w->s, w->trace, err))) /* #27 */
@@ -1036,13 +1062,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);
-    sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);
-    if (!c)
-        return err->code;
-    sqlite3_bind_int64(c, 1, w->trace);
-    if (sqlite3_step(c) == SQLITE_ROW)
-        nd = (long)sqlite3_column_int64(c, 0);
-    sqlite3_finalize(c);
+    if ((rc = count_dispatches(w, &nd, err)))
+        return rc;
     /* blocks are dispatches: none to derive without them (#50), unless a
      * progress display is to show the (empty) analysis */
     if ((rc = gd_ti_insert_trace(w->s, &w->meta, &row, err)) ||
