@@ -238,9 +238,10 @@ static int dump_chain(ex_acc *a, const json_t *d, const char *src)
 static int dump_definitions(ex_acc *a, const json_t *d)
 {
     int rc = fact_s(a, "definition", "ANR of record",
-                    "a dump the system took for an ANR (the anr_dump view's rule: its subject, a \"Cmd line\" "
-                    "dump of the process the ANR names); snapshot dumps are never counted as ANRs",
-                    "godeye-anr(1); docs/cli-contract.md, godeye anr");
+                    "the dump the system took for the ANR: the first dump of the ANR's own file (a bugreport's "
+                    "VM TRACES AT LAST ANR, an anr_* record; the anr_dump view's rule, per carrier); the other "
+                    "dumps are snapshots, never counted as ANRs",
+                    "godeye-anr(1); godeye-schema(7), anr_dump");
     if (!rc && str(d, "type"))
         rc = fact_s(a, "definition", "ANR type",
                     "read from the ANR's subject or reason as the platform prints it; input dispatch timeouts "
@@ -250,6 +251,10 @@ static int dump_definitions(ex_acc *a, const json_t *d)
         rc = fact_s(a, "definition", "lock holder",
                     "the thread the dump names in main's \"waiting to lock <addr> held by thread N\" line",
                     "godeye-anr(1)");
+    if (!rc && json_is_true(json_object_get(d, "cross_process_cycle")))
+        rc = fact_s(a, "definition", "binder cycle across processes",
+                    "the chain of proven edges from main (binder calls, lock waits) comes back to a thread "
+                    "already on it", "godeye-anr(1)");
     if (!rc && json_is_true(json_object_get(d, "deadlock")))
         rc = fact_s(a, "definition", "deadlock", "a cycle of lock waits among the dump's threads, every edge in the dump",
                     "godeye-anr(1)");
@@ -472,8 +477,10 @@ static int explain_group(ex_acc *a, const char *name, const char *kind)
                     "trace's short threshold (100 ms unless the capture says)", "godeye-blocks(1)");
     if (!rc)
         rc = fact_s(a, "definition", "group",
-                    "blocks of one key frame (the innermost app frame of the stack samples, method and file, "
-                    "line left out), else one handler and callback, else one slice name", "godeye-blocks(1), GROUPS");
+                    "blocks of one name: the key frame (the frame in the most stack samples among the app's "
+                    "packages) without its line number, else the Looper message's handler and callback, else "
+                    "the slice or message name",
+                    "godeye-blocks(1), GROUPS");
     snprintf(src, sizeof src, "godeye blocks --group%s", filt);
     if (!rc)
         rc = fact_s(a, "more", "every group", src, NULL);
