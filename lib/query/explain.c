@@ -12,6 +12,7 @@
 #include "query/anr_context.h"
 #include "query/blocks.h"
 #include "query/explain.h"
+#include "query/frames.h"
 #include "query/issues.h"
 #include "query/startup.h"
 #include "query/top.h"
@@ -545,12 +546,52 @@ static const ex_field frames_fields[] = {
     {"lost_ms", "time past the 16.7 ms deadline, summed (ms)"},
 };
 
+/* `frames`' rows of the entry's window (want: its name, or null), by pid. */
+static int keep_window(void *ctx, json_t *row)
+{
+    find_acc *f = ctx;
+    const char *src = str(row, "source");
+    if (src && strcmp(src, "frames") == 0 && json_array_size(f->row) < EX_ROWS &&
+        json_equal(json_object_get(row, "window") ? json_object_get(row, "window") : json_null(), f->want))
+        json_array_append(f->row, row);
+    return 0;
+}
+
+static int window_rows(ex_acc *a, const json_t *entry, const char *src)
+{
+    int64_t t = json_integer_value(json_object_get(entry, "trace"));
+    json_t *w = path(entry, "evidence.window");
+    gd_frames_query fq = {.filter = {&t, 1, NULL}};
+    find_acc f = {"window", w ? w : json_null(), json_array()};
+    int rc = gd_query_frames(a->s, &fq, keep_window, &f, a->err);
+    static const char *const keys[] = {"pid", "process", "frames", "slow", "frozen", "vitals_slow", "p50_ms",
+                                       "p95_ms", "p99_ms", "max_ms", "frozen_blocks"};
+    json_t *row;
+    size_t i;
+    char nm[64];
+    json_array_foreach(f.row, i, row) {
+        json_t *o = json_object();
+        for (size_t k = 0; o && k < sizeof keys / sizeof *keys; k++)
+            json_object_set(o, keys[k], json_object_get(row, keys[k]) ? json_object_get(row, keys[k]) : json_null());
+        snprintf(nm, sizeof nm, "the window's frames, row %zu of %zu", i + 1, json_array_size(f.row));
+        if (!rc)
+            rc = o ? fact(a, "evidence", nm, o, src) : gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        else
+            json_decref(o);
+    }
+    json_decref(f.row);
+    return rc;
+}
+
 static int explain_frames(ex_acc *a, const json_t *entry)
 {
     long long t = (long long)json_integer_value(json_object_get(entry, "trace"));
-    char src[96];
+    char src[96], json[120];
     snprintf(src, sizeof src, "godeye frames --trace %lld", t);
+    snprintf(json, sizeof json, "%s --format json", src);
     int rc = fact(a, "figure", "trace", json_incref(json_object_get(entry, "trace")), src);
+    if (!rc)
+        rc = window_rows(a, entry, json);
     if (!rc)
         rc = figures(a, json_object_get(entry, "evidence"), frames_fields, sizeof frames_fields / sizeof *frames_fields,
                      "godeye top --format json");
