@@ -28,6 +28,7 @@ typedef struct ex_acc {
     void *ctx;
     gd_error *err;
     json_t *rows; /* the facts so far, handed out by section at the end */
+    char top[600], top_json[620]; /* the top command that lists the item */
 } ex_acc;
 
 /* A field of a row shown as a figure: its key ("a.b": field b of object
@@ -95,9 +96,9 @@ static int figures(ex_acc *a, const json_t *row, const ex_field *f, size_t n, co
     return rc;
 }
 
-/* The frames of a stack, innermost first, EX_FRAMES of them and the
- * count of the rest. */
-static int stack(ex_acc *a, const char *what, const json_t *frames, const char *source)
+/* The frames of a stack, innermost first, EX_FRAMES of them; the rest
+ * counted, with `more` (the command that shows them all). */
+static int stack(ex_acc *a, const char *what, const json_t *frames, const char *source, const char *more)
 {
     size_t n = json_array_size(frames), i;
     json_t *fr;
@@ -110,8 +111,8 @@ static int stack(ex_acc *a, const char *what, const json_t *frames, const char *
         rc = fact(a, "evidence", name, json_incref(fr), source);
     }
     if (!rc && n > EX_FRAMES) {
-        snprintf(name, sizeof name, "%s: %zu more frames", what, n - EX_FRAMES);
-        rc = fact_s(a, "evidence", name, "not shown here", source);
+        snprintf(name, sizeof name, "the other %zu frames of the %s", n - EX_FRAMES, what);
+        rc = fact_s(a, "more", name, more, NULL);
     }
     return rc;
 }
@@ -285,10 +286,11 @@ static int explain_dump(ex_acc *a, long long id, const char *kind)
     snprintf(src, sizeof src, "godeye anr --id %lld --format json", id);
     if (!rc)
         rc = figures(a, f.row, dump_fields, sizeof dump_fields / sizeof *dump_fields, src);
+    snprintf(more, sizeof more, "godeye anr --id %lld", id);
     if (!rc)
-        rc = stack(a, "main stack", json_object_get(f.row, "main_stack"), src);
+        rc = stack(a, "main stack", json_object_get(f.row, "main_stack"), src, more);
     if (!rc)
-        rc = stack(a, "lock holder stack", json_object_get(f.row, "holder_stack"), src);
+        rc = stack(a, "lock holder stack", json_object_get(f.row, "holder_stack"), src, more);
     if (!rc)
         rc = dump_cycle(a, f.row, src);
     if (!rc)
@@ -379,8 +381,10 @@ static int explain_anr_block(ex_acc *a, const json_t *entry)
     if (!rc)
         rc = figures(a, f.row, block_fields, sizeof block_fields / sizeof *block_fields, src);
     json_t *s0 = json_array_get(json_object_get(f.row, "stacks"), 0);
+    char more[96];
+    snprintf(more, sizeof more, "godeye blocks --kind anr --trace %lld --stacks", (long long)t);
     if (!rc)
-        rc = stack(a, "first stack sample", json_object_get(s0, "frames"), src);
+        rc = stack(a, "first stack sample", json_object_get(s0, "frames"), src, more);
     if (!rc)
         rc = fact_s(a, "definition", "ANR block",
                     "a main-thread dispatch (Looper message) of at least the trace's ANR threshold (anr_ms, "
@@ -510,7 +514,7 @@ static int explain_startup(ex_acc *a, const json_t *entry)
 {
     const json_t *ev = json_object_get(entry, "evidence");
     long long t = (long long)json_integer_value(json_object_get(entry, "trace"));
-    int rc = figures(a, ev, startup_fields, sizeof startup_fields / sizeof *startup_fields, "godeye top --format json");
+    int rc = figures(a, ev, startup_fields, sizeof startup_fields / sizeof *startup_fields, a->top_json);
     int64_t tr = t;
     gd_startup_query sq = {.filter = {&tr, 1, NULL}, .app = str(ev, "app"), .kind = str(ev, "kind")};
     json_t *act = json_object_get(ev, "activity");
@@ -594,7 +598,7 @@ static int explain_frames(ex_acc *a, const json_t *entry)
         rc = window_rows(a, entry, json);
     if (!rc)
         rc = figures(a, json_object_get(entry, "evidence"), frames_fields, sizeof frames_fields / sizeof *frames_fields,
-                     "godeye top --format json");
+                     a->top_json);
     if (!rc)
         rc = fact_s(a, "definition", "slow and frozen frames",
                     "a frame is slow over one 60 Hz vsync (16.7 ms) and frozen over 700 ms (Android vitals); the "
@@ -636,7 +640,7 @@ static int keep_lock(void *ctx, json_t *i)
 static int explain_lock(ex_acc *a, const json_t *entry)
 {
     int rc = figures(a, json_object_get(entry, "evidence"), lock_fields, sizeof lock_fields / sizeof *lock_fields,
-                     "godeye top --format json");
+                     a->top_json);
     lock_find l = {json_object_get(entry, "evidence"), json_array()};
     if (!rc)
         rc = gd_query_issues(a->s, &a->q->filter, NULL, keep_lock, &l, a->err);
@@ -661,10 +665,14 @@ static int explain_lock(ex_acc *a, const json_t *entry)
 
 static int header(ex_acc *a, const json_t *e, const char *selector)
 {
-    char filt[400], src[500], json[520];
+    char filt[400], lim[32] = "";
     filter_opts(a->q, filt, sizeof filt);
-    snprintf(src, sizeof src, "godeye top%s%s", a->q->focus ? "" : " --all-processes", filt);
-    snprintf(json, sizeof json, "%s --format json", src);
+    json_int_t rank = json_integer_value(json_object_get(e, "rank"));
+    if (rank > 10) /* past top's default --limit */
+        snprintf(lim, sizeof lim, " --limit %lld", (long long)rank);
+    snprintf(a->top, sizeof a->top, "godeye top%s%s%s", lim, a->q->focus ? "" : " --all-processes", filt);
+    snprintf(a->top_json, sizeof a->top_json, "%s --format json", a->top);
+    const char *src = a->top, *json = a->top_json;
     int rc = fact_s(a, "item", "kind", str(e, "kind"), NULL);
     if (!rc)
         rc = fact_s(a, "item", "selector", selector, NULL);
