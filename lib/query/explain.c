@@ -410,51 +410,60 @@ static const ex_field group_fields[] = {
     {"key_frame", "key frame"}, {"process", "process"},
 };
 
-/* The blocks of one group (gd_query_blocks_light's rows), kept. */
-static int keep_group(void *ctx, json_t *row)
+/* The EX_ROWS longest blocks of one group (gd_query_blocks_light's rows),
+ * the longest first, and how many it has: memory bounded whatever the
+ * group's size. */
+typedef struct group_top {
+    json_t *want;  /* the group's name */
+    json_t *rows;  /* at most EX_ROWS, by duration_ms descending */
+    size_t n;      /* blocks of the group */
+} group_top;
+
+static double dur(const json_t *b)
 {
-    find_acc *f = ctx;
-    if (json_equal(json_object_get(row, "group"), f->want))
-        json_array_append(f->row, row);
-    return 0;
+    return json_number_value(json_object_get(b, "duration_ms"));
 }
 
-static int by_duration(const void *x, const void *y)
+static int keep_group(void *ctx, json_t *row)
 {
-    double a = json_number_value(json_object_get(*(json_t *const *)x, "duration_ms"));
-    double b = json_number_value(json_object_get(*(json_t *const *)y, "duration_ms"));
-    return a > b ? -1 : a < b;
+    group_top *g = ctx;
+    if (!json_equal(json_object_get(row, "group"), g->want))
+        return 0;
+    g->n++;
+    size_t i = json_array_size(g->rows);
+    while (i > 0 && dur(json_array_get(g->rows, i - 1)) < dur(row))
+        i--; /* ties: the earlier block stays first */
+    if (i < EX_ROWS && json_array_insert(g->rows, i, row) == 0 && json_array_size(g->rows) > EX_ROWS)
+        json_array_remove(g->rows, EX_ROWS);
+    return 0;
 }
 
 static int group_blocks(ex_acc *a, json_t *name, const char *filt)
 {
     gd_blocks_query bq = {.filter = a->q->filter, .threshold = NAN, .kind = GD_KIND_NONE};
-    find_acc f = {"group", name, json_array()};
-    int rc = gd_query_blocks_light(a->s, &bq, keep_group, &f, a->err);
-    size_t n = json_array_size(f.row);
-    json_t **v = n ? malloc(n * sizeof *v) : NULL;
-    for (size_t i = 0; v && i < n; i++)
-        v[i] = json_array_get(f.row, i);
-    if (v)
-        qsort(v, n, sizeof *v, by_duration);
-    if (!rc && n && !v)
-        rc = gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    group_top g = {name, json_array(), 0};
+    int rc = g.rows ? gd_query_blocks_light(a->s, &bq, keep_group, &g, a->err)
+                    : gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     char src[440], nm[64];
     snprintf(src, sizeof src, "godeye blocks --format json%s", filt);
-    for (size_t i = 0; !rc && v && i < n && i < EX_ROWS; i++) {
-        snprintf(nm, sizeof nm, "block %zu of %zu, the longest first", i + 1, n);
-        json_t *b = json_pack("{s:O s:O s:O s:O s:O}", "id", json_object_get(v[i], "id"), "trace",
-                              json_object_get(v[i], "trace"), "start_ms", json_object_get(v[i], "start_ms"),
-                              "duration_ms", json_object_get(v[i], "duration_ms"), "kind", json_object_get(v[i], "kind"));
+    json_t *v;
+    size_t i;
+    json_array_foreach(g.rows, i, v) {
+        if (rc)
+            break;
+        snprintf(nm, sizeof nm, "block %zu of %zu, the longest first", i + 1, g.n);
+        json_t *b = json_pack("{s:O s:O s:O s:O s:O}", "id", json_object_get(v, "id"), "trace",
+                              json_object_get(v, "trace"), "start_ms", json_object_get(v, "start_ms"),
+                              "duration_ms", json_object_get(v, "duration_ms"), "kind", json_object_get(v, "kind"));
         rc = b ? fact(a, "evidence", nm, b, src) : gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
-    if (!rc && v) {
+    if (!rc && json_array_size(g.rows)) {
         char more[96];
-        snprintf(more, sizeof more, "godeye threads --block %lld", (long long)json_integer_value(json_object_get(v[0], "id")));
+        snprintf(more, sizeof more, "godeye threads --block %lld",
+                 (long long)json_integer_value(json_object_get(json_array_get(g.rows, 0), "id")));
         rc = fact_s(a, "more", "the thread states during its longest block", more, NULL);
     }
-    free(v);
-    json_decref(f.row);
+    json_decref(g.rows);
     return rc;
 }
 
