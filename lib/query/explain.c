@@ -698,6 +698,8 @@ static int header(ex_acc *a, const json_t *e, const char *selector)
     if (!rc)
         rc = fact(a, "figure", "ANR dumps in its group", json_incref(path(e, "evidence.group.count")), json);
     if (!rc)
+        rc = fact(a, "figure", "traces of its group's dumps", json_incref(path(e, "evidence.group.traces")), json);
+    if (!rc)
         rc = fact_s(a, "definition", "rank", "ANRs first; then ms users lost per minute of capture (the selected "
                     "traces' exposure)", "godeye-top(1), SCORING; docs/cli-contract.md, Exposure");
     return rc;
