@@ -259,12 +259,13 @@ typedef struct anr_list {
     gd_anr_context_query *a;
     size_t n, cap;
     int oom;
+    int any; /* --id N: that dump, the ANR or a snapshot (#49: explain cites it) */
 } anr_list;
 
 static int collect_anr(void *ctx, json_t *row)
 {
     anr_list *l = ctx;
-    if (!json_is_true(json_object_get(row, "anr")))
+    if (!l->any && !json_is_true(json_object_get(row, "anr")))
         return 0;
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
@@ -292,7 +293,7 @@ static int collect_anr(void *ctx, json_t *row)
 
 static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_query *q, double window_ms)
 {
-    anr_list l = {0};
+    anr_list l = {.any = q->id > 0};
     gd_error err = {0};
     int rc = gd_query_anr_list(s, q, collect_anr, &l, &err);
     if (!rc && l.oom)

@@ -222,7 +222,11 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)
     size_t n = 0;
     for (const gd_option *o = spec->opts; o && o->type != OPT_END && n < 59; o++)
         opts[n++] = *o;
-    const gd_option shared[] = {OPT_LISTING(&l.format, &l.traces), OPT_APP(&l.app), OPT_END_()};
+    gd_option shared[] = {OPT_LISTING(&l.format, &l.traces), OPT_APP(&l.app), OPT_END_()};
+    if (spec->format) { /* its own choices, still parsed into l.format */
+        shared[0].choices = spec->format->choices;
+        shared[0].help = spec->format->help;
+    }
     memcpy(opts + n, shared, sizeof shared);
     int nargs, rc = gd_parse_options(argc, argv, opts, spec->usage, &nargs);
     if (rc)

@@ -109,6 +109,9 @@ struct gd_cmd_spec {
      * (gd_query_has_data) and what it holds; table NULL: `data_name` is
      * the whole reason (NULL: "no row passed the options") */
     const char *data_table, *data_name;
+    /* the command's own --format (other choices, their help) in place of
+     * OPT_LISTING's; NULL: the shared one */
+    const gd_option *format;
 };
 #define GD_COLS(a) (a), sizeof(a) / sizeof((a)[0])
 
