@@ -442,7 +442,7 @@ static void handle(mcp_server *S, const char *line, size_t len)
 {
     json_error_t jerr;
     reply r = {0};
-    json_t *m = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *m = json_loadb(line, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (!m) {
         reply_error(&r, RPC_PARSE, "parse error: %s", jerr.text);
         return send_reply(NULL, &r);
