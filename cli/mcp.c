@@ -436,6 +436,30 @@ static void dispatch(mcp_server *S, const char *method, json_t *params, reply *r
         reply_error(r, RPC_METHOD, "method '%s' not found", method);
 }
 
+/* A message's shape: 0 a request to dispatch, 1 an error set in r, -1
+ * nothing to answer (a notification, a response to nothing we asked). */
+static int check_message(json_t *m, reply *r)
+{
+    json_t *id = json_object_get(m, "id"), *method = json_object_get(m, "method");
+    json_t *params = json_object_get(m, "params"), *v = json_object_get(m, "jsonrpc");
+    if (!json_is_object(m))
+        reply_error(r, RPC_REQUEST, json_is_array(m) ? "invalid request: batches are not supported"
+                                                     : "invalid request: not an object", NULL);
+    else if (!json_is_string(v) || strcmp(json_string_value(v), "2.0") != 0)
+        reply_error(r, RPC_REQUEST, "invalid request: \"jsonrpc\" must be \"2.0\"", NULL);
+    else if (id && !json_is_string(id) && !json_is_integer(id))
+        reply_error(r, RPC_REQUEST, "invalid request: \"id\" must be a string or an integer", NULL);
+    else if (!method && (json_object_get(m, "result") || json_object_get(m, "error")))
+        return -1;
+    else if (!json_is_string(method))
+        reply_error(r, RPC_REQUEST, "invalid request: \"method\" must be a string", NULL);
+    else if (params && !json_is_object(params))
+        reply_error(r, RPC_PARAMS, "invalid params: \"params\" must be an object", NULL);
+    else
+        return id ? 0 : -1;
+    return 1;
+}
+
 /* One line: a request answered, a notification or a client's response
  * passed over, anything else answered with a JSON-RPC error. */
 static void handle(mcp_server *S, const char *line, size_t len)
@@ -447,31 +471,15 @@ static void handle(mcp_server *S, const char *line, size_t len)
         reply_error(&r, RPC_PARSE, "parse error: %s", jerr.text);
         return send_reply(NULL, &r);
     }
-    json_t *id = json_object_get(m, "id"), *method = json_object_get(m, "method");
-    json_t *params = json_object_get(m, "params");
-    int valid_id = !id || json_is_string(id) || json_is_integer(id);
-    if (!json_is_object(m))
-        reply_error(&r, RPC_REQUEST, json_is_array(m) ? "invalid request: batches are not supported"
-                                                      : "invalid request: not an object", NULL);
-    else if (!json_is_string(json_object_get(m, "jsonrpc")) ||
-             strcmp(json_string_value(json_object_get(m, "jsonrpc")), "2.0") != 0)
-        reply_error(&r, RPC_REQUEST, "invalid request: \"jsonrpc\" must be \"2.0\"", NULL);
-    else if (!valid_id)
-        reply_error(&r, RPC_REQUEST, "invalid request: \"id\" must be a string or an integer", NULL);
-    else if (!method && (json_object_get(m, "result") || json_object_get(m, "error")))
-        return json_decref(m); /* a response to nothing we asked */
-    else if (!json_is_string(method))
-        reply_error(&r, RPC_REQUEST, "invalid request: \"method\" must be a string", NULL);
-    else if (params && !json_is_object(params))
-        reply_error(&r, RPC_PARAMS, "invalid params: \"params\" must be an object", NULL);
-    else if (!id)
-        return json_decref(m); /* a notification: nothing to answer */
-    else {
+    json_t *id = json_object_get(m, "id"), *params = json_object_get(m, "params");
+    int rc = check_message(m, &r);
+    if (rc == 0) {
         json_t *none = json_object();
-        dispatch(S, json_string_value(method), params ? params : none, &r);
+        dispatch(S, json_string_value(json_object_get(m, "method")), params ? params : none, &r);
         json_decref(none);
     }
-    send_reply(valid_id && json_is_object(m) ? id : NULL, &r);
+    if (rc >= 0) /* an id that is no id is answered with null */
+        send_reply(json_is_string(id) || json_is_integer(id) ? id : NULL, &r);
     json_decref(r.result);
     json_decref(m);
 }
