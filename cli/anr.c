@@ -481,6 +481,8 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         OPT_END_(),
     };
     const char *usage = "godeye anr [OPTIONS]";
+    gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0], 0);
+    gd_cli_describe_variant(ctx, "context", context_columns, sizeof context_columns / sizeof context_columns[0], 0);
     if (gd_cli_describe(ctx, usage, opts, anr_columns, sizeof anr_columns / sizeof anr_columns[0]))
         return GD_EXIT_OK;
     int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);

@@ -154,7 +154,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_END_(),
     };
     const char *usage = "godeye blocks [OPTIONS]";
-    gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0]);
+    gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0], 1);
     if (gd_cli_describe(ctx, usage, opts, block_columns, sizeof block_columns / sizeof block_columns[0]))
         return GD_EXIT_OK;
     int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);

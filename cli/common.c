@@ -231,12 +231,12 @@ int gd_cli_describe(gd_ctx *ctx, const char *usage, const gd_option *opts, const
     return 1;
 }
 
-void gd_cli_describe_variant(gd_ctx *ctx, const char *flag, const gd_column *cols, size_t ncols)
+void gd_cli_describe_variant(gd_ctx *ctx, const char *flag, const gd_column *cols, size_t ncols, int tool)
 {
     gd_cmd_desc *d = ctx->describe;
     if (!d || d->nvariants >= sizeof d->variants / sizeof d->variants[0])
         return;
-    d->variants[d->nvariants++] = (gd_cmd_variant){flag, cols, ncols};
+    d->variants[d->nvariants++] = (gd_cmd_variant){flag, cols, ncols, tool};
 }
 
 int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)

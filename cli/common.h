@@ -61,6 +61,7 @@ typedef struct gd_cmd_variant {
     const char *flag;           /* a BOOL option's long name */
     const gd_column *cols;
     size_t ncols;
+    int tool;                   /* a tool of its own; else the columns the flag gives */
 } gd_cmd_variant;
 struct gd_cmd_desc {
     int described;
@@ -69,15 +70,17 @@ struct gd_cmd_desc {
     size_t nopts;
     const gd_column *cols;
     size_t ncols;
-    gd_cmd_variant variants[4];
+    gd_cmd_variant variants[6];
     size_t nvariants;
 };
 /* In describe mode (ctx->describe set): records usage, opts (OPT_END-ended)
  * and cols in it and returns 1: the command returns GD_EXIT_OK at once,
  * having read and written nothing.  Else 0: the command goes on. */
 int gd_cli_describe(gd_ctx *ctx, const char *usage, const gd_option *opts, const gd_column *cols, size_t ncols);
-/* Adds a variant to the description being made (no-op outside describe mode). */
-void gd_cli_describe_variant(gd_ctx *ctx, const char *flag, const gd_column *cols, size_t ncols);
+/* Adds a variant to the description being made (no-op outside describe
+ * mode): a tool of its own (`blocks --group`), or with tool 0 only the
+ * columns the flag gives the rows (`anr --group`). */
+void gd_cli_describe_variant(gd_ctx *ctx, const char *flag, const gd_column *cols, size_t ncols, int tool);
 
 /* The table's row named `name`, or NULL. */
 const gd_command *gd_cli_command(const gd_ctx *ctx, const char *name);

@@ -77,22 +77,39 @@ static json_t *tool_error(const char *msg)
     return json_pack("{s:o, s:b}", "content", text_content(msg), "isError", 1);
 }
 
-/* The columns of t that the first row holds (a variant's rows may have
- * other fields): a table of those, else NULL. */
-static char *table_text(const gd_mcp_tool *t, json_t *rows)
+/* The columns the call's rows have: those of a flag the arguments set
+ * (`anr --group`), else the tool's. */
+static const gd_column *call_columns(const gd_mcp_tool *t, json_t *args, size_t *n)
+{
+    for (size_t i = 0; i < t->desc.nvariants; i++) {
+        const gd_cmd_variant *v = &t->desc.variants[i];
+        if (!v->tool && json_is_true(json_object_get(args, v->flag))) {
+            *n = v->ncols;
+            return v->cols;
+        }
+    }
+    *n = t->ncols;
+    return t->cols;
+}
+
+/* The shown columns the first row holds: a table of those, else NULL
+ * (fewer than half of them: the rows are of another shape). */
+static char *table_text(const gd_mcp_tool *t, json_t *args, json_t *rows)
 {
     json_t *first = json_array_get(rows, 0);
     gd_column sel[64];
-    size_t n = 0;
+    size_t n = 0, shown = 0, ncols;
+    const gd_column *cols = call_columns(t, args, &ncols);
     char buf[256], field[128];
-    for (size_t i = 0; first && i < t->ncols && n < 64; i++) {
-        const gd_column *c = &t->cols[i];
+    for (size_t i = 0; first && i < ncols && n < 64; i++) {
+        const gd_column *c = &cols[i];
         snprintf(field, sizeof field, "%s", c->path ? c->path : c->key);
         field[strcspn(field, ".")] = 0;
+        shown += !c->hidden;
         if (!c->hidden && (c->text ? c->text(first, buf, sizeof buf) != NULL : json_object_get(first, field) != NULL))
             sel[n++] = *c;
     }
-    if (n < 2)
+    if (n < 2 || n * 2 < shown)
         return NULL;
     char *text = NULL;
     size_t len = 0;
@@ -112,9 +129,9 @@ static char *table_text(const gd_mcp_tool *t, json_t *rows)
 }
 
 /* The rows as text: the table, else one JSON object a line. */
-static void rows_text(FILE *f, const gd_mcp_tool *t, json_t *rows)
+static void rows_text(FILE *f, const gd_mcp_tool *t, json_t *args, json_t *rows)
 {
-    char *table = table_text(t, rows);
+    char *table = table_text(t, args, rows);
     if (table) {
         fputs(table, f);
         free(table);
@@ -140,7 +157,7 @@ static void command_line(FILE *f, char **argv)
     fputc('\n', f);
 }
 
-static json_t *rows_result(const gd_mcp_tool *t, char **argv, const gd_mcp_answer *a)
+static json_t *rows_result(const gd_mcp_tool *t, json_t *args, char **argv, const gd_mcp_answer *a)
 {
     size_t kept = json_array_size(a->rows), more = a->total - kept;
     char *text = NULL, narrow[160];
@@ -156,7 +173,7 @@ static json_t *rows_result(const gd_mcp_tool *t, char **argv, const gd_mcp_answe
     fputc('\n', f);
     if (a->err[0])
         fputs(a->err, f); /* the empty answer's reason, check's broken rules */
-    rows_text(f, t, a->rows);
+    rows_text(f, t, args, a->rows);
     fclose(f);
     json_t *sc = json_pack("{s:O, s:I, s:I}", "rows", a->rows, "total", (json_int_t)a->total, "more", (json_int_t)more);
     json_t *res = json_pack("{s:o, s:o, s:b}", "content", text_content(text ? text : ""), "structuredContent", sc,
@@ -200,7 +217,7 @@ static json_t *call_tool(mcp_server *S, const gd_mcp_tool *t, json_t *args)
     else if (a.timed_out || (a.status != GD_EXIT_OK && a.status != GD_EXIT_BROKEN))
         res = failed_result(t, &a, t->cmd->name, S->lim.timeout_s);
     else
-        res = rows_result(t, argv, &a);
+        res = rows_result(t, args, argv, &a);
     gd_mcp_answer_free(&a);
     gd_mcp_argv_free(argv);
     return res;

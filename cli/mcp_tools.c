@@ -32,7 +32,7 @@ int gd_mcp_tool_takes(const gd_mcp_tool *t, const gd_option *o)
     if (t->flag)
         return strcmp(o->long_name, t->flag) != 0;
     for (size_t i = 0; i < t->desc.nvariants; i++)
-        if (strcmp(o->long_name, t->desc.variants[i].flag) == 0)
+        if (t->desc.variants[i].tool && strcmp(o->long_name, t->desc.variants[i].flag) == 0)
             return 0; /* the variant's own tool */
     return 1;
 }
@@ -163,7 +163,7 @@ int gd_mcp_tools_build(const gd_ctx *ctx, gd_mcp_tools *out)
         if (add_tool(out, c, &d, NULL))
             return -1;
         for (size_t i = 0; i < d.nvariants; i++)
-            if (add_tool(out, c, &d, &d.variants[i]))
+            if (d.variants[i].tool && add_tool(out, c, &d, &d.variants[i]))
                 return -1;
     }
     return 0;
