@@ -481,7 +481,12 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         OPT_LISTING(&format, &traces),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye anr [OPTIONS]", &nargs);
+    const char *usage = "godeye anr [OPTIONS]";
+    gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0], 0);
+    gd_cli_describe_variant(ctx, "context", context_columns, sizeof context_columns / sizeof context_columns[0], 0);
+    if (gd_cli_describe(ctx, usage, opts, anr_columns, sizeof anr_columns / sizeof anr_columns[0]))
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {

@@ -153,7 +153,11 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye blocks [OPTIONS]", &nargs);
+    const char *usage = "godeye blocks [OPTIONS]";
+    gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0], 1);
+    if (gd_cli_describe(ctx, usage, opts, block_columns, sizeof block_columns / sizeof block_columns[0]))
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {

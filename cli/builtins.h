@@ -27,5 +27,6 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx);
 int cmd_retrace(int argc, char **argv, gd_ctx *ctx);
 int cmd_top(int argc, char **argv, gd_ctx *ctx);
 int cmd_explain(int argc, char **argv, gd_ctx *ctx);
+int cmd_mcp(int argc, char **argv, gd_ctx *ctx);
 
 #endif

@@ -84,7 +84,10 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye diff [OPTIONS] BASE HEAD", &nargs);
+    const char *usage = "godeye diff [OPTIONS] BASE HEAD";
+    if (gd_cli_describe(ctx, usage, opts, columns, sizeof columns / sizeof columns[0]))
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs != 2) {

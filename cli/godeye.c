@@ -39,6 +39,7 @@ static const gd_command commands[] = {
     {"diff", cmd_diff, DB | CH | LIST, "compare two sets of traces: new, gone, regressed and improved groups"},
     {"check", cmd_check, DB | CH | LIST, "performance budgets for CI: exit 3 when a rule is broken"},
     {"sql", cmd_sql, DB, "run one read-only SQL statement"},
+    {"mcp", cmd_mcp, 0, "a Model Context Protocol server over stdio: the commands as tools for agents"},
     {"push", cmd_push, DB | WRITES | CH, "send traces to a ClickHouse server"},
     {NULL, NULL, 0, NULL},
 };
