@@ -413,7 +413,7 @@ static json_t *value(sqlite3_stmt *q, int i, int parse)
     case SQLITE_TEXT: {
         const char *t = (const char *)sqlite3_column_text(q, i);
         size_t n = (size_t)sqlite3_column_bytes(q, i);
-        json_t *j = parse ? json_loadb(t, n, 0, NULL) : gd_json_text(t, n);
+        json_t *j = parse ? gd_json_load_text(t, n, 0) : gd_json_text(t, n);
         return j ? j : json_string("\xef\xbf\xbd");
     }
     default:
