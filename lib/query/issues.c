@@ -70,7 +70,7 @@ enum { ST_TEXT };
 
 static int stack_frame(void *ctx, sqlite3_stmt *q)
 {
-    json_array_append_new(ctx, json_string((const char *)sqlite3_column_text(q, ST_TEXT)));
+    json_array_append_new(ctx, gd_col_text(q, ST_TEXT)); /* #53 item 1: mended */
     return GD_OK;
 }
 
