@@ -471,6 +471,12 @@ static int fleet_groups(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *arg, gd_erro
     return gd_fleet_anr_groups(c, NULL, fn, fn_ctx, err);
 }
 
+/* 1 when the options go with --clickhouse: --group alone (no option that needs one database). */
+static int fleet_alone(int group, int all, long id, const char *context, const char *app, size_t ntraces)
+{
+    return group && !all && !id && !context && !app && !ntraces;
+}
+
 /* #48: --group over the fleet in ClickHouse (the signatures godeye push
  * sent with the ANR rows); the other options need one database. */
 static int anr_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group_only, gd_out_mode mode)
@@ -515,7 +521,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     if (co.url)
-        return anr_fleet(ctx, &co, group && !all && !id && !context && !app && !traces.n, gd_cli_mode(format));
+        return anr_fleet(ctx, &co, fleet_alone(group, all, id, context, app, traces.n), gd_cli_mode(format));
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;

@@ -428,18 +428,11 @@ gd_side_source gd_fleet_source(gd_ch *c)
     "if(`count` = 1, d[1], d[" LO_(p) " + 1] + (" H_(p) " - floor(" H_(p) ")) * (d[" LO_(p) " + 2] - d[" \
     LO_(p) " + 1]))"
 
-/* A fleet group row as the store's: '' as null, times rounded, the first
- * and last of its versions by gd_version_cmp. */
-static int on_fleet_group(void *ctx, json_t *row)
+/* A row's "versions" (the version_names ClickHouse gathered) as
+ * first_version and last_version by gd_version_cmp ('' left out; null when
+ * none), "versions" removed. */
+static void first_last_version(json_t *row)
 {
-    static const char *const ms[] = {"p50_ms", "p95_ms"};
-    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
-        json_t *v = json_object_get(row, ms[i]);
-        if (json_is_number(v))
-            json_object_set_new(row, ms[i], gd_ms_json(json_number_value(v)));
-    }
-    empty_null(row, "group");
-    empty_null(row, "group_rule");
     const char *first = NULL, *last = NULL;
     size_t i;
     json_t *v;
@@ -455,6 +448,21 @@ static int on_fleet_group(void *ctx, json_t *row)
     json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
     json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
     json_object_del(row, "versions");
+}
+
+/* A fleet group row as the store's: '' as null, times rounded, the first
+ * and last of its versions by gd_version_cmp. */
+static int on_fleet_group(void *ctx, json_t *row)
+{
+    static const char *const ms[] = {"p50_ms", "p95_ms"};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        json_t *v = json_object_get(row, ms[i]);
+        if (json_is_number(v))
+            json_object_set_new(row, ms[i], gd_ms_json(json_number_value(v)));
+    }
+    empty_null(row, "group");
+    empty_null(row, "group_rule");
+    first_last_version(row);
     /* the state, binder and lock shares by derive/states' rule (#29) */
     double sums[GD_WHY_NVALUES];
     for (int k = 0; k < GD_WHY_NVALUES; k++) {
@@ -549,19 +557,7 @@ static int on_fleet_anr_group(void *ctx, json_t *row)
             json_array_append(devices, d);
     }
     json_object_set_new(row, "devices", devices);
-    const char *first = NULL, *last = NULL;
-    json_array_foreach(json_object_get(row, "versions"), i, v) {
-        const char *t = json_string_value(v);
-        if (!t || !*t)
-            continue;
-        if (!first || gd_version_cmp(t, first) < 0)
-            first = t;
-        if (!last || gd_version_cmp(t, last) > 0)
-            last = t;
-    }
-    json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
-    json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
-    json_object_del(row, "versions");
+    first_last_version(row);
     json_object_set_new(row, "id", json_null());
     json_object_set_new(row, "reason", json_null());
     return g->r.fn(g->r.ctx, row);
