@@ -219,4 +219,11 @@ int gd_cli_ch_open(const gd_ctx *ctx, const gd_cli_ch *o, gd_ch **out);
 /* err's message for a failure while talking to the server o names. */
 int gd_cli_ch_fail(const gd_ctx *ctx, const gd_cli_ch *o, gd_error *err);
 
+/* A fleet listing: connects as o says, renders the rows q gives (q(c, fn,
+ * fn_ctx, arg, err) calls fn on each) in `mode` with cols, closes; the exit
+ * status (a failure is one line naming the server). */
+typedef int (*gd_cli_fleet_query)(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *arg, gd_error *err);
+int gd_cli_fleet_listing(gd_ctx *ctx, const gd_cli_ch *o, gd_out_mode mode, const gd_column *cols, size_t ncols,
+                         gd_cli_fleet_query q, void *arg);
+
 #endif

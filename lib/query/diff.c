@@ -251,7 +251,8 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
             (rc = src->rows(src->ctx, sel, "pages", on_page, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "frames", on_frames, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "startups", on_startup, sd, err)) ||
-            (rc = src->rows(src->ctx, sel, "anr", on_anr, sd, err))) {
+            (rc = src->rows(src->ctx, sel, "anr", on_anr, sd, err)) ||
+            (rc = src->rows(src->ctx, sel, "anr_groups", on_anr_group, sd, err))) {
             if (sd->over) /* the answer was stopped here, not out of memory */
                 return gd_error_set(err, GD_ERR_DATA, 0, 0,
                                     sd->over == 1 ? "a selection has more than %d block groups, pages, windows and"
@@ -278,7 +279,7 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
             return rc;
         sd->anr_total = ac.total;
         sd->anr_user = (double)ac.user_perceived;
-        /* #48: the ANR groups (a fleet has no signatures: none) */
+        /* #48: the ANR groups (a fleet's: its pushed signatures, above) */
         gd_anr_query gq = {.filter = f, .app = sel->app, .all = 1};
         if ((rc = gd_query_anr_groups(s, &gq, on_anr_group, sd, err)))
             return rc;

@@ -43,7 +43,7 @@ extern const char *const gd_diff_state_metrics[GD_DIFF_NSTATES];
 typedef struct side {
     const gd_selection *sel;
     series_set groups, draw, load, frames, startups, anr;
-    series_set anr_groups; /* #48: ANRs of record by signature (local only) */
+    series_set anr_groups; /* #48: ANRs of record by signature              */
     series_set states[GD_DIFF_NSTATES]; /* per group: each block's ms in the metric */
     long long_blocks;      /* blocks of kind long or anr                   */
     long anr_total;        /* gd_query_anr_count's total                   */
