@@ -38,6 +38,10 @@ static const gd_column columns[] = {
     {"metric", "METRIC", GD_COL_TEXT, 0, 0, 1},
     {"name", "NAME", GD_COL_TEXT, 1, 0},
     {"note", "NOTE", GD_COL_TEXT, 0, 0, 1},
+    /* #52: the test the status rests on, and its figures in words */
+    {"decided_by", "DECIDED BY", GD_COL_TEXT, 0, 1},
+    {"test_text", "TEST", GD_COL_TEXT, 0, 0},
+    {"regression", "REGRESSION", GD_COL_BOOL, 0, 1},
 };
 
 static const char *const diff_formats[] = {"table", "csv", "json", "jsonl", "md", NULL};
