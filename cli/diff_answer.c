@@ -123,7 +123,9 @@ static void effect(const json_t *row, char *buf, size_t n)
     char x[3][32];
     buf[0] = 0;
     const json_t *sh = json_object_get(row, "shift_ms"), *ch = json_object_get(row, "change_pct");
-    if (json_is_number(sh)) {
+    if (strcmp(str(row, "decided_by"), "rate") == 0) {
+        snprintf(buf, n, "effect: %s a minute", num_text(json_object_get(row, "per_min_change"), "%+.3g", x[0], 32));
+    } else if (json_is_number(sh)) {
         int len = snprintf(buf, n, "effect: shift %s%s", json_number_value(sh) > 0 ? "+" : "", ms_text(sh, x[0], 32));
         if (json_is_number(json_object_get(row, "shift_ci_low_ms")))
             snprintf(buf + len, n - len, " (95%% CI %s to %s)", ms_text(json_object_get(row, "shift_ci_low_ms"), x[1], 32),
