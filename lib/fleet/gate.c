@@ -49,7 +49,7 @@ static int quote(const char *v, char *out, size_t n)
 }
 
 typedef struct counted {
-    int64_t n;
+    int64_t n, unexposed;
     double minutes;
     gd_error *err;
 } counted;
@@ -72,8 +72,11 @@ static int on_count(void *ctx, json_t *row)
 {
     counted *c = ctx;
     json_t *n = json_object_get(row, "n"), *m = json_object_get(row, "minutes");
+    json_t *u = json_object_get(row, "unexposed");
     if (!gd_ch_count(n, &c->n))
         return out_of_range(c->err, "trace count", n);
+    if (u && !gd_ch_count(u, &c->unexposed)) /* #52: issue logs, GD_SQL_EXPOSURE_REAL */
+        return out_of_range(c->err, "issue log count", u);
     if (json_is_null(m) || !m)
         c->minutes = 0;
     else if (!gd_ch_real(m, &c->minutes) || c->minutes < 0)
@@ -184,10 +187,11 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
      * pushed as computed at ingest (GD_SQL_TRACE_EXPOSURE) */
     char sql[1400];
     snprintf(sql, sizeof sql,
-             "SELECT count() AS n, sumIf(exposure_ms, exposure_ms > 0) / 60000 AS minutes FROM " TRACES_FINAL
+             "SELECT count() AS n, sumIf(exposure_ms, exposure_ms > 0) / 60000 AS minutes,"
+             " countIf(format IN " GD_SQL_ISSUE_LOG_FORMATS ") AS unexposed FROM " TRACES_FINAL
              " WHERE %s = %s",
              col, lit);
-    counted ct = {0, 0, err};
+    counted ct = {.err = err};
     int rc = gd_ch_select(c, sql, on_count, &ct, err);
     if (!rc && ct.n == 0)
         rc = no_match(c, selector, col, err);
@@ -197,6 +201,7 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
     }
     out->n = (size_t)ct.n;
     out->minutes = ct.minutes;
+    out->unexposed = (size_t)ct.unexposed;
     return GD_OK;
 }
 

@@ -54,6 +54,12 @@ sqlite3 *gd_store_db(gd_store *s);
  * statement that sets trace.exposure_ms, GD_SQL_TRACE_EXPOSURE, is
  * lib/sql/trace-exposure.sql (the rule's one home), generated into
  * trace_exposure_sql.h for lib/ only. */
+/* #52: SQL true when trace row `t`'s exposure, if any, is time a capture
+ * watched the app: false for an issue log (Matrix, BlockCanary), whose
+ * span is only the gap between the reports it kept.  `diff` and `check`
+ * run their rate tests only over sides of such traces (and exposure). */
+#define GD_SQL_ISSUE_LOG_FORMATS "('matrix', 'blockcanary')" /* the fleet's count too */
+#define GD_SQL_EXPOSURE_REAL(t) "(coalesce(" t ".format, '') NOT IN " GD_SQL_ISSUE_LOG_FORMATS ")"
 
 /* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
  * in trace `t`: the registered function gd_block_kind, which is
