@@ -16,7 +16,7 @@ static void side_line(FILE *out, const char *name, const json_t *s, int by_time)
     long n = (long)json_integer_value(json_object_get(s, "captures"));
     fprintf(out, "%s: %ld capture%s, %.1f ms of stacks", name, n, n == 1 ? "" : "s", num(s, "ms"));
     if (by_time)
-        fprintf(out, " over %.2f min", num(s, "minutes"));
+        fprintf(out, " over %.3g min", num(s, "minutes"));
     long calls = (long)json_integer_value(json_object_get(s, "calls"));
     if (calls)
         fprintf(out, " (%ld from method calls)", calls);
