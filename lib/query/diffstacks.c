@@ -669,3 +669,56 @@ int gd_ds_rows(const gd_diffstacks *d, int folded, gd_row_fn fn, void *ctx, gd_e
     free(o);
     return rc;
 }
+
+/* ---- the report's drawing ------------------------------------------------ */
+
+json_t *gd_ds_flame(const gd_diffstacks *d, double prune, int max_depth)
+{
+    size_t nn = gd_dt_count(d->t);
+    const gd_dt_node *root = gd_dt_node_at(d->t, 0);
+    double big = root->total[0] > root->total[1] ? root->total[0] : root->total[1];
+    json_t **obj = calloc(nn, sizeof *obj);
+    if (!obj)
+        return NULL;
+    long cut = 0;
+    obj[0] = json_pack("{s:s s:o s:o s:[]}", "name", "all", "base", ms_json(root->total[0]), "head",
+                       ms_json(root->total[1]), "children");
+    for (size_t i = 1; i < nn && obj[0]; i++) { /* a parent comes before its children */
+        const gd_dt_node *x = gd_dt_node_at(d->t, i);
+        double v = x->total[0] > x->total[1] ? x->total[0] : x->total[1];
+        if (!obj[x->parent] || v < prune * big || x->depth > max_depth) {
+            cut += obj[x->parent] != NULL;
+            continue;
+        }
+        obj[i] = json_pack("{s:s s:o s:o s:[]}", "name", x->frame, "base", ms_json(x->total[0]), "head",
+                           ms_json(x->total[1]), "children");
+        json_array_append(json_object_get(obj[x->parent], "children"), obj[i]);
+    }
+    json_t *out = obj[0];
+    for (size_t i = 1; i < nn; i++)
+        json_decref(obj[i]);
+    free(obj);
+    if (out && cut)
+        json_object_set_new(out, "cut", json_integer(cut));
+    return out;
+}
+
+int gd_query_diffstacks_flame(gd_store *s, const gd_selection *base, const gd_selection *head, json_t **out,
+                              gd_error *err)
+{
+    *out = NULL;
+    gd_diffstacks_query q = {base, head, NAN, -1, GD_DS_NORM_AUTO, 0};
+    gd_diffstacks *d;
+    int rc = gd_query_diffstacks(s, &q, &d, err);
+    if (rc)
+        return rc;
+    if (d->side[0].ms_sum > 0 || d->side[1].ms_sum > 0) {
+        *out = gd_ds_flame(d, 0.005, 64);
+        if (*out)
+            json_object_set_new(*out, "normalised", json_string(d->by_time ? "capture time" : "sample count"));
+        else
+            rc = dt_fail(-1, err);
+    }
+    gd_ds_free(d);
+    return rc;
+}

@@ -58,6 +58,17 @@ json_t *gd_ds_summary(const gd_diffstacks *d);
  * base_self_ms, head_self_ms, self_delta_ms, p_value (null: too few
  * captures).  folded: only frames with self time, in tree order. */
 int gd_ds_rows(const gd_diffstacks *d, int folded, gd_row_fn fn, void *ctx, gd_error *err);
+/* The merged tree for a drawing (the report's differential flame graph):
+ * nested {name, base, head (ms, normalised), children}, the root named
+ * "all"; frames under `prune` of the larger side's total and those deeper
+ * than max_depth left out (the root's "cut" counts the frames left out).
+ * NULL when out of memory. */
+json_t *gd_ds_flame(const gd_diffstacks *d, double prune, int max_depth);
+/* The report's comparison of two selections (all processes): the flame of
+ * gd_ds_flame(0.005, 64) with "normalised"; *out NULL when neither side
+ * has stacks.  GD_OK or an error code with err set. */
+int gd_query_diffstacks_flame(gd_store *s, const gd_selection *base, const gd_selection *head, json_t **out,
+                              gd_error *err);
 void gd_ds_free(gd_diffstacks *d);
 
 #endif
