@@ -745,8 +745,8 @@
   }
 
   /* ---- the differential flame graph of the versions (#52, godeye diff --stacks) ---- */
-  function diffFlameSvg(f, q) {
-    var W = 1100, RH = 17, depth = 0;
+  function diffFlameSvg(f, q, W) {
+    var RH = 17, depth = 0;
     (function d(n, k) { if (k > depth) depth = k; n.children.forEach(function (c) { d(c, k + 1); }); })(f, 0);
     var H = (depth + 1) * RH + 2;
     var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'flame dflame' });
@@ -783,12 +783,14 @@
     var inp = el('input', { type: 'search', placeholder: 'find a frame', 'class': 'dfind', 'aria-label': 'find a frame' });
     box.appendChild(inp);
     var holder = el('div');
-    holder.appendChild(diffFlameSvg(f, ''));
     box.appendChild(holder);
-    inp.addEventListener('input', function () {
-      holder.replaceChild(diffFlameSvg(f, inp.value.toLowerCase()), holder.firstChild);
-    });
     s.appendChild(box);
+    /* drawn at the page's width (a phone's too), labels sized to it */
+    var W = Math.max(300, Math.min(1100, Math.floor(holder.getBoundingClientRect().width) || 1100));
+    holder.appendChild(diffFlameSvg(f, '', W));
+    inp.addEventListener('input', function () {
+      holder.replaceChild(diffFlameSvg(f, inp.value.toLowerCase(), W), holder.firstChild);
+    });
   }
 
   /* ---- the oldest and the newest app version compared (godeye diff) ---- */
