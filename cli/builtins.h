@@ -23,6 +23,7 @@ int cmd_threads(int argc, char **argv, gd_ctx *ctx);
 int cmd_capture(int argc, char **argv, gd_ctx *ctx);
 int cmd_rm(int argc, char **argv, gd_ctx *ctx);
 int cmd_diff(int argc, char **argv, gd_ctx *ctx);
+int cmd_diff_stacks(int argc, char **argv, gd_ctx *ctx); /* diff --stacks (#52) */
 int cmd_check(int argc, char **argv, gd_ctx *ctx);
 int cmd_retrace(int argc, char **argv, gd_ctx *ctx);
 int cmd_top(int argc, char **argv, gd_ctx *ctx);

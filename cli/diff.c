@@ -2,6 +2,7 @@
  * block group, page class, frame window, launch kind and ANR count. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "builtins.h"
 #include "diff_answer.h"
@@ -97,6 +98,9 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char 
 
 int cmd_diff(int argc, char **argv, gd_ctx *ctx)
 {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (strcmp(argv[i], "--stacks") == 0)
+            return cmd_diff_stacks(argc, argv, ctx); /* #52: cli/diffstacks.c */
     const char *format = NULL, *app = NULL;
     double alpha = NAN;
     long min_samples = -1;
