@@ -45,10 +45,14 @@ static void parse_usage(gd_mcp_tool *t, int *req)
     char buf[256];
     snprintf(buf, sizeof buf, "%s", t->desc.usage ? t->desc.usage : "");
     char *save = NULL, *tok = strtok_r(buf, " ", &save);
-    int skip = 2, bracket = 0; /* "godeye NAME" */
+    int skip = 2, bracket = 0, paren = 0; /* "godeye NAME" */
     for (; tok; tok = strtok_r(NULL, " ", &save)) {
         if (skip) {
             skip--;
+            continue;
+        }
+        if (paren || tok[0] == '(') { /* "(--top N | --item SEL)": options, one of them */
+            paren = tok[strlen(tok) - 1] != ')';
             continue;
         }
         if (bracket || strncmp(tok, "[-", 2) == 0 || strcmp(tok, "[OPTIONS]") == 0 || strchr(tok, '|')) {

@@ -54,8 +54,12 @@ def main():
             if flag is None and any(v[0] == cmd and v[1] == name for v in VARIANTS.values()):
                 continue  # the variant's own tool
             want[name] = (valued, help_)
-        words, in_bracket, value_next = usage.split()[3:], False, False  # "usage: godeye CMD"
+        words, in_bracket, in_paren, value_next = usage.split()[3:], False, False, False  # "usage: godeye CMD"
         for word in words:
+            # "(--top N | --item SEL)": options, one of them (-h lists them)
+            if in_paren or word.startswith("("):
+                in_paren = not word.endswith(")")
+                continue
             # "[--format FMT]" and "--budget FILE": an option and its value
             if value_next:
                 value_next = False

@@ -111,6 +111,7 @@ const calls = [
   ['diff', { base: 'version=4.11.0', head: 'version=4.12.0' }, ['diff', 'version=4.11.0', 'version=4.12.0']],
   ['check', { budget }, ['check', '--budget', budget]],
   ['sql', { query: 'select id, format from trace order by id' }, ['sql', 'select id, format from trace order by id']],
+  ['explain', { top: 1 }, ['explain', '--top', '1']],
 ];
 for (const [name, args, argv] of calls) {
   await step(`tools/call ${name} ${JSON.stringify(args)}: the command's rows`, async () => {
