@@ -65,6 +65,28 @@ static int diff_render_end(gd_ctx *ctx, gd_renderer *r, const char *format, gd_d
     return gd_cli_render_end(ctx, r) || arc;
 }
 
+int gd_cli_diff_open(gd_ctx *ctx, char **argv, const char *app, gd_store **s, gd_selection *base,
+                     gd_selection *head)
+{
+    int rc = gd_cli_open_store(ctx, s);
+    if (rc)
+        return rc;
+    gd_error err = {0};
+    if ((rc = gd_query_select(*s, argv[0], base, &err)) || (rc = gd_query_select(*s, argv[1], head, &err))) {
+        gd_cli_diff_close(*s, base, head);
+        return gd_cli_fail(ctx, &err);
+    }
+    base->app = head->app = app && *app ? app : NULL; /* #47 */
+    return 0;
+}
+
+void gd_cli_diff_close(gd_store *s, gd_selection *base, gd_selection *head)
+{
+    gd_selection_free(base);
+    gd_selection_free(head);
+    gd_store_close(s);
+}
+
 /* The same diff with both sides read from the fleet in ClickHouse. */
 static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *format, double alpha,
                       long min_samples)
@@ -140,25 +162,17 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
     if (co.url)
         return diff_fleet(ctx, &co, argv, format, alpha, min_samples);
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, &s)))
+    gd_selection base = {0}, head = {0};
+    if ((rc = gd_cli_diff_open(ctx, argv, app, &s, &base, &head)))
         return rc;
     gd_error err = {0};
-    gd_selection base = {0}, head = {0};
-    if ((rc = gd_query_select(s, argv[0], &base, &err)) || (rc = gd_query_select(s, argv[1], &head, &err))) {
-        gd_selection_free(&base);
-        gd_store_close(s);
-        return gd_cli_fail(ctx, &err);
-    }
-    base.app = head.app = app && *app ? app : NULL; /* #47 */
     gd_diff_answer a = {0};
     gd_renderer *r = diff_renderer(ctx, s, format, &a);
     gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples,
                        .summary = &a.sum};
     rc = gd_query_diff(s, &q, gd_cli_render_cb, r, &err);
     int wrc = diff_render_end(ctx, r, format, &a, rc);
-    gd_selection_free(&base);
-    gd_selection_free(&head);
-    gd_store_close(s);
+    gd_cli_diff_close(s, &base, &head);
     if (rc)
         return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;

@@ -106,24 +106,16 @@ int cmd_diff_stacks(int argc, char **argv, gd_ctx *ctx)
     if ((rc = ds_check(ctx, &o, nargs)))
         return rc;
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, &s)))
+    gd_selection base = {0}, head = {0};
+    if ((rc = gd_cli_diff_open(ctx, argv, o.app, &s, &base, &head)))
         return rc;
     gd_error err = {0};
-    gd_selection base = {0}, head = {0};
-    if ((rc = gd_query_select(s, argv[0], &base, &err)) || (rc = gd_query_select(s, argv[1], &head, &err))) {
-        gd_selection_free(&base);
-        gd_store_close(s);
-        return gd_cli_fail(ctx, &err);
-    }
-    base.app = head.app = o.app && *o.app ? o.app : NULL;
     gd_diffstacks_query q = {&base, &head, o.alpha, o.min_samples,
                              !o.norm ? GD_DS_NORM_AUTO : o.norm[0] == 't' ? GD_DS_NORM_TIME : GD_DS_NORM_SAMPLES,
                              o.top};
     gd_diffstacks *d = NULL;
     rc = gd_query_diffstacks(s, &q, &d, &err);
-    gd_selection_free(&base);
-    gd_selection_free(&head);
-    gd_store_close(s);
+    gd_cli_diff_close(s, &base, &head);
     if (rc)
         return gd_cli_fail(ctx, &err);
     rc = ds_write(ctx, &o, d);
