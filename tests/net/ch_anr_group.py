@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 
@@ -25,13 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import chserver as chp  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+check, failures = chp.check, chp.failures
 
 
 def comparable(rows):
@@ -51,13 +44,7 @@ def main():
     signal.alarm(250)
     tmp = tempfile.mkdtemp(prefix="godeye-anrgroup-")
     url, stop = chp.start_server(tmp)
-    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-    godeye = os.path.join(a.bin, "godeye")
-
-    def run(db, *args):
-        e = dict(env, GODEYE_DB=os.path.join(tmp, db + ".db"))
-        p = subprocess.run([godeye] + list(args), capture_output=True, env=e, timeout=120)
-        return p.returncode, p.stdout.decode(), p.stderr.decode()
+    run = chp.godeye_runner(a.bin, tmp)
 
     caps = []
     dl = open(os.path.join(a.fixtures, "anr", "deadlock2.txt")).read()
