@@ -25,6 +25,16 @@
     if (title) { var t = document.createElementNS(SVGNS, 'title'); t.textContent = title; e.appendChild(t); }
     return e;
   }
+  // a flame graph frame's name inside its box (cut with an ellipsis), when
+  // the box is wide enough to hold some of it
+  function frameLabel(svg, name, x, y, w) {
+    if (w <= 40) return;
+    var tx = sv('text', { x: x + 3, y: y + 12 });
+    var maxc = Math.floor((w - 6) / 6);
+    tx.textContent = name.length > maxc ? name.slice(0, Math.max(maxc - 1, 1)) + '\u2026' : name;
+    svg.appendChild(tx);
+  }
+
   function ms(v) { return v === null || v === undefined ? '-' : (v >= 1000 ? (v / 1000).toFixed(2) + ' s' : v.toFixed(1) + ' ms'); }
   function num(v) { return v === null || v === undefined ? '-' : String(v); }
   function bytes(v) { if (v === null || v === undefined) return '-'; var u = ['B', 'KB', 'MB', 'GB'], i = 0; while (v >= 1024 && i < 3) { v /= 1024; i++; } return v.toFixed(i ? 1 : 0) + ' ' + u[i]; }
@@ -328,12 +338,7 @@
       var light = 55 + (k * 7) % 25;
       svg.appendChild(sv('rect', { x: x, y: k * RH, width: Math.max(w, 0.5), height: RH - 1, fill: 'hsl(' + hue + ',70%,' + light + '%)' },
         n.name + ' \u2014 ' + n.value + ' of ' + total + ' samples (' + (100 * n.value / total).toFixed(1) + '%)'));
-      if (w > 40) {
-        var tx = sv('text', { x: x + 3, y: k * RH + 12 });
-        var maxc = Math.floor((w - 6) / 6);
-        tx.textContent = n.name.length > maxc ? n.name.slice(0, Math.max(maxc - 1, 1)) + '\u2026' : n.name;
-        svg.appendChild(tx);
-      }
+      frameLabel(svg, n.name, x, k * RH, w);
       var cx = x;
       n.children.forEach(function (c) { lay(c, cx, k + 1); cx += c.value / total * W; });
     })(g.flame, 0, 0);
@@ -762,12 +767,7 @@
         'class': hit ? 'hit' : q ? 'dim' : '' },
         n.name + ' \u2014 base ' + ms(n.base) + ', head ' + ms(n.head) + ' (' + (dl >= 0 ? '+' : '') + ms(dl) + ')');
       svg.appendChild(rect);
-      if (w > 40) {
-        var tx = sv('text', { x: x + 3, y: k * RH + 12 });
-        var maxc = Math.floor((w - 6) / 6);
-        tx.textContent = n.name.length > maxc ? n.name.slice(0, Math.max(maxc - 1, 1)) + '\u2026' : n.name;
-        svg.appendChild(tx);
-      }
+      frameLabel(svg, n.name, x, k * RH, w);
       var cx = x;
       n.children.forEach(function (c) { lay(c, cx, k + 1); cx += big(c) / total * W; });
     })(f, 0, 0);
