@@ -711,11 +711,18 @@ def push_main():
     if not pm:
         print("push: clickhouse-server is not installed and CLICKHOUSE_URL is not set: skipped.")
         return 1
-    pg, pb, prow, pinfo = pm[:4]
-    lines = ["push %d rows (150k capture), RUNS=%d, medians: %s" % (prow, RUNS, pinfo),
-             "curl --data-binary   wall %.3f s  cpu %.3f s" % (pb[0], pb[1]),
-             "godeye push          wall %.3f s  cpu %.3f s  rss %.1f MB  ratio %.2fx" % (
-                 pg[0], pg[1], pg[2] / 1024, pg[0] / pb[0])]
+    prow, pinfo = pm[2:4]
+    return push_report(["push %d rows (150k capture), RUNS=%d, medians: %s" % (prow, RUNS, pinfo)],
+                       pm, other, "push", t_start)
+
+
+def push_report(head, pm, other, name, t_start):
+    """Prints a push measure (pm: godeye's, curl's, ..., the other binary's)
+    under its head lines, and writes it to RESULTS.md when RESULTS_MD=1."""
+    pg, pb = pm[:2]
+    lines = head + ["curl --data-binary   wall %.3f s  cpu %.3f s" % (pb[0], pb[1]),
+                    "godeye push          wall %.3f s  cpu %.3f s  rss %.1f MB  ratio %.2fx" % (
+                        pg[0], pg[1], pg[2] / 1024, pg[0] / pb[0])]
     if other:
         po = pm[4]
         lines.append("%s  wall %.3f s  cpu %.3f s  rss %.1f MB  ratio %.2fx" % (
@@ -723,7 +730,7 @@ def push_main():
     text = "\n".join(lines)
     print(text)
     if os.environ.get("RESULTS_MD", "0") == "1":
-        write_results("BENCH_ONLY=push RUNS=%d bench/run.sh" % RUNS, t_start, [], text)
+        write_results("BENCH_ONLY=%s RUNS=%d bench/run.sh" % (name, RUNS), t_start, [], text)
     return 0
 
 
@@ -775,21 +782,8 @@ def push_small_main():
     if not pm:
         print("push: clickhouse-server is not installed and CLICKHOUSE_URL is not set: skipped.")
         return 1
-    pg, pb = pm[:2]
     row, note = push_small_row(pm)
-    lines = ["| " + " | ".join(row) + " |", note,
-             "curl --data-binary   wall %.3f s  cpu %.3f s" % (pb[0], pb[1]),
-             "godeye push          wall %.3f s  cpu %.3f s  rss %.1f MB  ratio %.2fx" % (
-                 pg[0], pg[1], pg[2] / 1024, pg[0] / pb[0])]
-    if other:
-        po = pm[4]
-        lines.append("%s  wall %.3f s  cpu %.3f s  rss %.1f MB  ratio %.2fx" % (
-            other, po[0], po[1], po[2] / 1024, po[0] / pb[0]))
-    text = "\n".join(lines)
-    print(text)
-    if os.environ.get("RESULTS_MD", "0") == "1":
-        write_results("BENCH_ONLY=push_small RUNS=%d bench/run.sh" % RUNS, t_start, [], text)
-    return 0
+    return push_report(["| " + " | ".join(row) + " |", note], pm, other, "push_small", t_start)
 
 
 def push_db_of(jl1):
