@@ -22,16 +22,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from width_check import on_tty  # noqa: E402
-
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append(ok)
-    print(("ok: " if ok else "FAIL: ") + what)
-    if not ok and detail:
-        print("    " + detail.replace("\n", "\n    "))
+from width_check import check, on_tty, results  # noqa: E402
 
 
 def run(exe, env, *args, code=0):
