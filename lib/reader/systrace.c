@@ -90,6 +90,44 @@ typedef struct sctx {
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* "SECONDS.MICROS:" into ms: 1, or -1 when it starts like one but is not;
+ * 0 when the token is not one at all. */
+static int ts_value(const char *b, size_t l, double *ms)
+{
+    if (l < 2 || b[l - 1] != ':' || !is_digit(b[0]))
+        return 0;
+    char num[40];
+    if (--l >= sizeof num)
+        return -1;
+    memcpy(num, b, l);
+    num[l] = 0;
+    char *e;
+    double sec = strtod(num, &e);
+    if (*e)
+        return -1;
+    *ms = sec * 1000.0;
+    return 1;
+}
+
+static int is_flag3(char c) { return c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int is_flag45(char c) { return c == '.' || is_digit(c) || (c >= 'a' && c <= 'f'); }
+
+/* The token after "[CPU]": the timestamp, or the irq flags with the
+ * timestamp glued on ("d...316.196740:", "....316.196720:": Perfetto's
+ * parser/atrace test_regex_pattern_no_gap_after_irq_flags): three flag
+ * letters or dots, then one or two of [0-9a-f.], the shorter first, since
+ * the timestamp begins with a digit.  As ts_value. */
+static int ts_token(const char *b, size_t l, double *ms)
+{
+    int r = ts_value(b, l, ms);
+    if (r || l < 6 || !is_flag3(b[0]) || !is_flag3(b[1]) || !is_flag3(b[2]))
+        return r;
+    for (size_t fl = 4; fl <= 5 && is_flag45(b[fl - 1]); fl++)
+        if (is_digit(b[fl]) && ts_value(b + fl, l - fl, ms) == 1)
+            return 1;
+    return 0;
+}
+
 /* Parses an ftrace text line.  1 with the fields set, 0 when the line is
  * not an ftrace event. */
 typedef struct fline {
@@ -178,22 +216,11 @@ static int parse_ftrace(const char *s, size_t n, fline *f)
         size_t b = i;
         while (i < n && s[i] != ' ')
             i++;
-        if (i > b + 1 && s[i - 1] == ':' && is_digit(s[b])) {
-            char num[40];
-            size_t l = i - 1 - b;
-            if (l >= sizeof num)
-                return 0;
-            memcpy(num, s + b, l);
-            num[l] = 0;
-            char *e;
-            double sec = strtod(num, &e);
-            if (*e)
-                return 0;
-            f->ts_ms = sec * 1000.0;
-            break;
-        }
-        if (tok == 1)
+        int r = ts_token(s + b, i - b, &f->ts_ms);
+        if (r < 0 || (r == 0 && tok == 1))
             return 0;
+        if (r == 1)
+            break;
     }
     while (i < n && s[i] == ' ')
         i++;
@@ -352,6 +379,20 @@ static int handle_ps(sctx *c, const char *s, size_t n, long line)
 }
 
 /* One line in the current mode. */
+/* "cpus=8": the header line of a trace saved by Perfetto's tools, before
+ * its first event (Perfetto's parser/atrace test_cpus_header_removal). */
+static int is_cpus_header(const char *t)
+{
+    if (!gd_starts(t, "cpus="))
+        return 0;
+    t += 5;
+    if (!is_digit(*t))
+        return 0;
+    while (is_digit(*t))
+        t++;
+    return *skip_sp(t) == 0;
+}
+
 static int handle_line(sctx *c, char *s, size_t n, long line)
 {
     const char *t = skip_sp(s);
@@ -368,7 +409,7 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             c->mode = M_TEXT;
             return 0;
         }
-        if (strcmp(t, "TRACE:") == 0 || gd_starts(t, "capturing trace")) {
+        if (strcmp(t, "TRACE:") == 0 || gd_starts(t, "capturing trace") || is_cpus_header(t)) {
             gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_PREAMBLE_LINE), line, 0);
             return 0;
         }
