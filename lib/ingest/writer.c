@@ -404,7 +404,11 @@ static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
  * Displayed and *_activity_launch_time lines) is kept once: same app,
  * activity and duration (the total) within 1 s, kinds equal or one unknown
  * (the known one is kept, and so is an activity_ms only the second
- * gives), the second NOT_COUNTED. */
+ * gives), the second NOT_COUNTED.  A trace's launch slices report each
+ * launch once: two of them are two launches, however alike (#51 item 4:
+ * Perfetto's metrics/startup android_startup_hsc, 14 warm launches of 65,
+ * 50 or 45 ns, two of each of seven apps, 1 us apart). */
+#define SLICE_LAUNCH_SOURCES "('perfetto', 'systrace')"
 static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_startup_ev *u = &ev->u.startup;
@@ -430,7 +434,8 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
                                           " AND activity IS ?3 AND total_ms = ?4 AND abs(ts_ms - ?5) <= 1000"
                                           /* a range of startup_trace: not every launch (#53) */
                                           " AND ts_ms BETWEEN ?5 - 1001 AND ?5 + 1001"
-                                          " AND (kind IS ?6 OR kind IS NULL OR ?6 IS NULL) LIMIT 1",
+                                          " AND (kind IS ?6 OR kind IS NULL OR ?6 IS NULL)"
+                                          " AND (source IS NOT ?7 OR ?7 NOT IN " SLICE_LAUNCH_SOURCES ") LIMIT 1",
                                           err);
         if (!q)
             return err->code;
@@ -440,6 +445,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         sqlite3_bind_double(q, 4, u->total_ms);
         sqlite3_bind_double(q, 5, ev->ts);
         gd_bind_text(q, 6, kind);
+        gd_bind_text(q, 7, u->source);
         int seen = sqlite3_step(q) == SQLITE_ROW;
         int64_t id = seen ? sqlite3_column_int64(q, SU_ID) : 0;
         int fill = seen && ((kind && sqlite3_column_type(q, SU_KIND) == SQLITE_NULL) ||
