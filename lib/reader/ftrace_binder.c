@@ -42,6 +42,8 @@ struct gd_binder {
     unsigned long count;
     gd_binder_process_fn process_name; /* names server_process, or NULL */
     void *process_ctx;
+    gd_binder_thread_fn thread_of; /* the client's pid, or NULL */
+    void *thread_ctx;
 };
 
 gd_binder *gd_binder_new(const gd_sink *sink, const char *prefix)
@@ -58,6 +60,22 @@ void gd_binder_set_process_names(gd_binder *b, gd_binder_process_fn fn, void *ct
 {
     b->process_name = fn;
     b->process_ctx = ctx;
+}
+
+void gd_binder_set_thread_lookup(gd_binder *b, gd_binder_thread_fn fn, void *ctx)
+{
+    b->thread_of = fn;
+    b->thread_ctx = ctx;
+}
+
+/* the process of client thread tid as the trace gives it, or -1 */
+static int64_t client_pid(gd_binder *b, int64_t tid)
+{
+    int64_t pid = -1;
+    const char *name = NULL;
+    if (!b->thread_of || !b->thread_of(b->thread_ctx, tid, &pid, &name))
+        return -1;
+    return pid >= 0 ? pid : -1;
 }
 
 void gd_binder_free(gd_binder *b)
@@ -217,7 +235,7 @@ static int emit(gd_binder *b, int slot, int64_t end, gd_error *err)
     gd_event ev;
     gd_event_init(&ev, GD_EV_BINDER);
     ev.ts = (double)c->ts / 1e6;
-    ev.pid = -1;
+    ev.pid = client_pid(b, c->client);
     ev.tid = c->client;
     gd_binder_ev *u = &ev.u.binder;
     u->dur = end >= 0 ? (double)(end - c->ts) / 1e6 : GD_NONE;

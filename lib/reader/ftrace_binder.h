@@ -44,6 +44,15 @@ void gd_binder_free(gd_binder *b);
  * called again).  Without it server_process is NULL. */
 typedef const char *(*gd_binder_process_fn)(void *ctx, int64_t pid);
 void gd_binder_set_process_names(gd_binder *b, gd_binder_process_fn fn, void *ctx);
+/* #51 item 4: the client's process when the events give only its thread
+ * (ftrace's pid is the thread): fn(ctx, tid, &pid, &name) as
+ * gd_sched_lookup_fn, 1 with pid (-1 unknown) when the trace knows the
+ * thread (a process tree's thread entry, a TGID column); Perfetto's
+ * test_android_binder attributes the calls of thread 7 to its process 1.
+ * Without it, or when unknown, the client's pid is left to ingest (its
+ * thread rows). */
+typedef int (*gd_binder_thread_fn)(void *ctx, int64_t tid, int64_t *pid, const char **name);
+void gd_binder_set_thread_lookup(gd_binder *b, gd_binder_thread_fn fn, void *ctx);
 
 /* binder_transaction by thread tid at ts_ns.  0 or the sink's error code. */
 int gd_binder_transaction(gd_binder *b, int64_t ts_ns, int64_t tid, int64_t id, int64_t to_proc,

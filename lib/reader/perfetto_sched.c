@@ -69,6 +69,7 @@ int gd_pf_sched_new(pctx *c)
     gd_oheap_init(&p->heap, sizeof(srec));
     gd_sched_set_lookup(p->st, gd_atrace_thread_info, c->at);
     gd_binder_set_process_names(p->bd, gd_atrace_process_of, c->at);
+    gd_binder_set_thread_lookup(p->bd, gd_atrace_thread_info, c->at);
     c->sched = p;
     return 0;
 }

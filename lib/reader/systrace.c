@@ -649,6 +649,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     }
     gd_sched_set_lookup(c.sched, gd_atrace_thread_info, c.at);
     gd_binder_set_process_names(c.binder, gd_atrace_process_of, c.at);
+    gd_binder_set_thread_lookup(c.binder, gd_atrace_thread_info, c.at);
     char *s;
     size_t n;
     int r, rc = 0;
