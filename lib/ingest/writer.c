@@ -96,7 +96,6 @@ struct gd_writer {
     long events, skipped;
     double min_ts, max_ts;
     gd_span span; /* #51: the dense span, of the events and log lines */
-    int failed;
     int64_t last_thread_pid, last_thread_tid;
     int open;
     double write_s;  /* time spent in the sink (when timed) */
