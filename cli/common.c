@@ -141,42 +141,27 @@ int gd_cli_open_store(const gd_ctx *ctx, gd_store **out)
     return GD_EXIT_OK;
 }
 
-static int collect_id(void *ctx, json_t *row)
-{
-    return json_array_append(ctx, json_object_get(row, "trace")) ? 1 : 0;
-}
-
 int gd_cli_open_listing(const gd_ctx *ctx, const gd_int_list *traces, gd_store **out)
 {
     gd_ctx ro = *ctx; /* a listing reads, even for a command that writes elsewhere (push) */
     ro.flags &= ~(unsigned)GD_CMD_WRITES;
     int rc = gd_cli_open_store(&ro, out);
-    if (rc)
+    if (rc || !traces->n)
         return rc;
-    if (!traces->n)
-        return GD_EXIT_OK;
-    /* the ids that exist, in one light query (no per-trace counts) */
-    json_t *ids = json_array();
+    /* the ids given exist: each looked up, the trace table itself read
+     * once per listing, for the clocks (gd_cli_renderer) */
+    gd_filter f = gd_cli_filter(traces);
     gd_error err = {0};
-    if (gd_query_trace_clocks(*out, collect_id, ids, &err)) {
-        json_decref(ids);
+    int64_t missing;
+    if (gd_query_trace_missing(*out, &f, &missing, &err)) {
         gd_store_close(*out);
         return gd_cli_fail(ctx, &err);
     }
-    for (size_t i = 0; i < traces->n; i++) {
-        size_t k;
-        json_t *v;
-        int found = 0;
-        json_array_foreach(ids, k, v)
-            found |= json_integer_value(v) == traces->v[i];
-        if (!found) {
-            fprintf(stderr, "godeye %s: no trace %lld\n", ctx->cmd, (long long)traces->v[i]);
-            json_decref(ids);
-            gd_store_close(*out);
-            return GD_EXIT_FAIL;
-        }
+    if (missing >= 0) {
+        fprintf(stderr, "godeye %s: no trace %lld\n", ctx->cmd, (long long)missing);
+        gd_store_close(*out);
+        return GD_EXIT_FAIL;
     }
-    json_decref(ids);
     return GD_EXIT_OK;
 }
 

@@ -37,3 +37,10 @@ const char *gd_error_format(const gd_error *e, char *buf, unsigned long n)
         snprintf(buf, n, "'%s': %s", e->source, e->msg);
     return buf;
 }
+
+int gd_error_oom_at(gd_error *e, long line, long col)
+{
+    return gd_error_set(e, GD_ERR_NOMEM, line, col, GD_ERR_NOMEM_MSG);
+}
+
+int gd_error_oom(gd_error *e) { return gd_error_oom_at(e, 0, 0); }

@@ -11,7 +11,7 @@ enum {
     GD_ERR_IO = 2,     /* file, network or database failure               */
     GD_ERR_USAGE = 3,  /* caller passed something invalid                 */
     GD_ERR_ABORT = 4,  /* a sink asked the reader to stop                 */
-    GD_ERR_NOMEM = 5,  /* out of memory (message "out of memory")         */
+    GD_ERR_NOMEM = 5,  /* out of memory (gd_error_oom, GD_ERR_NOMEM_MSG)   */
     GD_ERR_NOT_MINE = 6 /* the input looked like the reader's format (a zip)
                          * but is not (no bugreport inside): alone, an error
                          * like GD_ERR_DATA; in a folder, passed over.  Not
@@ -41,6 +41,16 @@ void gd_error_clear(gd_error *e);
  * so that callers can write `return gd_error_set(...)`.  Safe on NULL. */
 int gd_error_set(gd_error *e, int code, long line, long col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* The one text of GD_ERR_NOMEM (a CLI line or an SQL function's error
+ * that is not a gd_error says it with this too). */
+#define GD_ERR_NOMEM_MSG "out of memory"
+
+/* Out of memory: fills `e` with GD_ERR_NOMEM and GD_ERR_NOMEM_MSG, at
+ * line/col (0 when not known); returns GD_ERR_NOMEM, so that callers can
+ * write `return gd_error_oom(err);`.  Safe on NULL. */
+int gd_error_oom_at(gd_error *e, long line, long col);
+int gd_error_oom(gd_error *e);
 
 /* Formats "'SOURCE':LINE:COL: msg" (parts omitted when unknown) into buf. */
 const char *gd_error_format(const gd_error *e, char *buf, unsigned long n);

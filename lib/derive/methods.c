@@ -143,7 +143,7 @@ static int intern_method(gd_mw *m, const char *cls, const char *name, const char
     if (sqlite3_step(sel) == SQLITE_ROW) {
         *id = sqlite3_column_int64(sel, 0);
     } else if ((rc = gd_store_step(m->s, ins, err)) == GD_OK) {
-        *id = sqlite3_last_insert_rowid(gd_store_db(m->s));
+        *id = gd_store_last_id(m->s);
     }
     sqlite3_reset(sel);
     sqlite3_clear_bindings(ins);

@@ -123,22 +123,14 @@ static void sql_block_why(sqlite3_context *cx, int argc, sqlite3_value **argv)
  * lives as long as it, its state freed with it), its cache emptied. */
 static int register_why(gd_store *s, gd_error *err)
 {
-    sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(gd_store_db(s), "SELECT gd_block_why(NULL, NULL, NULL, NULL, -1)", -1, &q, NULL) == SQLITE_OK) {
-        sqlite3_step(q);
-        sqlite3_finalize(q);
+    if (gd_store_prepares(s, "SELECT gd_block_why(NULL, NULL, NULL, NULL, -1)", 1))
         return GD_OK;
-    }
-    sqlite3_finalize(q);
     why_fn *w = calloc(1, sizeof *w);
     if (!w)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     w->s = s;
     w->have_trace = -1;
-    if (sqlite3_create_function_v2(gd_store_db(s), "gd_block_why", 5, SQLITE_UTF8, w, sql_block_why, NULL, NULL, free) !=
-        SQLITE_OK)
-        return gd_store_fail(s, err, "database function");
-    return GD_OK;
+    return gd_store_function(s, "gd_block_why", 5, SQLITE_UTF8, w, sql_block_why, free, err);
 }
 
 /* ---- gd_day(x): date(x, 'unixepoch'), asked of SQLite itself, kept ----
@@ -150,7 +142,6 @@ static int register_why(gd_store *s, gd_error *err)
  * s after midnight for a real (date() rounds to the millisecond); where a
  * bound gives another day, the interval is x alone. */
 typedef struct day_fn {
-    sqlite3 *db;
     int type; /* SQLITE_INTEGER or SQLITE_FLOAT of lo and hi; 0: none yet */
     double lo, hi;
     char day[16];
@@ -189,6 +180,7 @@ static void sql_day(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {
     (void)argc;
     day_fn *d = sqlite3_user_data(cx);
+    sqlite3 *db = sqlite3_context_db_handle(cx);
     int type = sqlite3_value_type(argv[0]);
     int numeric = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
     double x = numeric ? sqlite3_value_double(argv[0]) : 0;
@@ -198,9 +190,9 @@ static void sql_day(sqlite3_context *cx, int argc, sqlite3_value **argv)
     }
     char day[16], first[16], last[16];
     /* a value of another type: date() of it as given, nothing kept */
-    int n = date_of(d->db, numeric ? NULL : argv[0], type, x, day);
+    int n = date_of(db, numeric ? NULL : argv[0], type, x, day);
     if (n < 0) {
-        sqlite3_result_error(cx, sqlite3_errmsg(d->db), -1);
+        sqlite3_result_error(cx, sqlite3_errmsg(db), -1);
         return;
     }
     if (!n) {
@@ -216,28 +208,20 @@ static void sql_day(sqlite3_context *cx, int argc, sqlite3_value **argv)
     memcpy(d->day, day, (size_t)n);
     d->n = n;
     d->lo = d->hi = x;
-    if (lo <= x && x <= hi && date_of(d->db, NULL, type, lo, first) == n && memcmp(first, day, (size_t)n) == 0 &&
-        date_of(d->db, NULL, type, hi, last) == n && memcmp(last, day, (size_t)n) == 0)
+    if (lo <= x && x <= hi && date_of(db, NULL, type, lo, first) == n && memcmp(first, day, (size_t)n) == 0 &&
+        date_of(db, NULL, type, hi, last) == n && memcmp(last, day, (size_t)n) == 0)
         d->lo = lo, d->hi = hi;
 }
 
 /* Makes gd_day callable on s (once per connection, as gd_block_why). */
 static int register_day(gd_store *s, gd_error *err)
 {
-    sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(gd_store_db(s), "SELECT gd_day(NULL)", -1, &q, NULL) == SQLITE_OK) {
-        sqlite3_finalize(q);
+    if (gd_store_prepares(s, "SELECT gd_day(NULL)", 0))
         return GD_OK;
-    }
-    sqlite3_finalize(q);
     day_fn *d = calloc(1, sizeof *d);
     if (!d)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    d->db = gd_store_db(s);
-    if (sqlite3_create_function_v2(d->db, "gd_day", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, d, sql_day, NULL,
-                                   NULL, free) != SQLITE_OK)
-        return gd_store_fail(s, err, "database function");
-    return GD_OK;
+    return gd_store_function(s, "gd_day", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, d, sql_day, free, err);
 }
 
 /* ---- #48: gd_anr_sig(trace, id, k): a dump's ANR group ----
@@ -303,10 +287,7 @@ static int register_anr(gd_store *s, gd_error *err)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     a->s = s;
     a->trace = -1;
-    if (sqlite3_create_function_v2(gd_store_db(s), "gd_anr_sig", 3, SQLITE_UTF8, a, sql_anr_sig, NULL, NULL,
-                                   anr_fn_free) != SQLITE_OK)
-        return gd_store_fail(s, err, "database function");
-    return GD_OK;
+    return gd_store_function(s, "gd_anr_sig", 3, SQLITE_UTF8, a, sql_anr_sig, anr_fn_free, err);
 }
 
 /* The functions def's SQL calls, made callable on s. */

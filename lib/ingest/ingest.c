@@ -14,7 +14,7 @@
 #include "derive/retrace.h"
 #include "ingest/retrace_sink.h"
 #include "core/util.h"
-#include "store/sql.h"
+#include "store/store.h"
 #include "reader/bugreport.h"
 
 int gd_ingest_detect(gd_input *in, const char *forced, const gd_reader **out, gd_error *err)
@@ -208,7 +208,7 @@ static int read_input(run_ctx *rc, gd_input *in, const char *source, gd_error *e
     if (code) {
         if (!err->code)
             err->code = code;
-        gd_writer_abort(w);
+        gd_writer_abort(w, NULL); /* err holds the first failure */
         gd_writer_free(w);
         return code;
     }
@@ -224,8 +224,10 @@ static int read_input(run_ctx *rc, gd_input *in, const char *source, gd_error *e
         gd_writer_foreach_stat(w, why_add, &wc);
         if (!wc.total)
             snprintf(why, sizeof why, "no events in it");
-        gd_writer_abort(w);
+        int undone = gd_writer_abort(w, err);
         gd_writer_free(w);
+        if (undone)
+            return undone;
         if (rc->opts->keep_going || rc->in_folder || (rc->per_input && !rc->single)) {
             /* a folder member (a capture folder's empty logcat), or one of
              * many inputs, is passed over like a file in no known format;
@@ -271,7 +273,7 @@ static int read_input(run_ctx *rc, gd_input *in, const char *source, gd_error *e
         gd_writer_foreach_stat(w, stat_to_json, stats);
     rep.res.timings.read = t_read - rep.res.timings.write;
     if (code)
-        gd_writer_abort(w);
+        gd_writer_abort(w, NULL); /* err holds the first failure */
     gd_writer_free(w);
     if (!code && rc->tx_open) {
         /* the input is stored before anyone hears of it */
@@ -688,15 +690,10 @@ static int ingest_one(run_ctx *rc, const char *path, gd_error *err)
     return code;
 }
 
-/* The first load of a new database: a rollback journal instead of the WAL
- * for its one transaction.  WAL writes every page twice (into the -wal,
- * then the checkpoint copies it into the file, ~10 % of a JSONL ingest);
- * the journal of an empty database holds next to nothing.  Only for a
- * database file without traces, and not when a folder is read (its listing
- * must know every side file of the database, and -journal comes and goes).
- * Another connection keeps the WAL (the switch then fails, harmlessly);
- * the WAL is back after the commit and at every open (store.c).  1 when
- * switched. */
+/* The first load of a new database takes a rollback journal (the store's
+ * policy, gd_store_journal_first_load), not when a folder is read: its
+ * listing must know every side file of the database, and -journal comes
+ * and goes.  1 when switched. */
 static int journal_for_first_load(gd_store *s, char *const *inputs, size_t n)
 {
     const char *db = gd_store_filename(s);
@@ -707,24 +704,7 @@ static int journal_for_first_load(gd_store *s, char *const *inputs, size_t n)
         if (strcmp(inputs[i], "-") && stat(inputs[i], &st) == 0 && S_ISDIR(st.st_mode))
             return 0;
     }
-    enum { J_VALUE }; /* each query's one column */
-    sqlite3 *h = gd_store_db(s);
-    sqlite3_stmt *q = NULL;
-    int empty = sqlite3_prepare_v2(h, "SELECT NOT EXISTS (SELECT 1 FROM trace)", -1, &q, NULL) == SQLITE_OK &&
-                sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, J_VALUE) == 1;
-    sqlite3_finalize(q);
-    q = NULL;
-    int done = empty && sqlite3_prepare_v2(h, "PRAGMA journal_mode=DELETE", -1, &q, NULL) == SQLITE_OK &&
-               sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, J_VALUE) &&
-               strcmp((const char *)sqlite3_column_text(q, J_VALUE), "delete") == 0;
-    sqlite3_finalize(q);
-    return done;
-}
-
-static void journal_back_to_wal(gd_store *s)
-{
-    /* a failure (another connection) leaves it to the next open */
-    sqlite3_exec(gd_store_db(s), "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+    return gd_store_journal_first_load(s);
 }
 
 int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *opts,
@@ -771,14 +751,14 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
         }
         gd_mapping_free(rc.mapping);
         if (journal)
-            journal_back_to_wal(s);
+            gd_store_journal_wal(s);
         return code;
     }
     int journal = journal_for_first_load(s, inputs, n);
     if ((code = gd_store_begin(s, err))) {
         gd_mapping_free(rc.mapping);
         if (journal)
-            journal_back_to_wal(s);
+            gd_store_journal_wal(s);
         return code;
     }
     for (size_t i = 0; i < n && !code; i++) {
@@ -793,7 +773,7 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
     else
         code = gd_store_commit(s, err);
     if (journal)
-        journal_back_to_wal(s);
+        gd_store_journal_wal(s);
     return code;
 }
 

@@ -125,7 +125,7 @@ static int stream_print(gd_pairing *pg, int64_t pid, int64_t tid, double ts, int
         return GD_OK;
     int rc = insert_paired(pg, pg->dispatch_ins, pid, tid, &d, err);
     if (!rc && !pg->stream_first)
-        pg->stream_first = sqlite3_last_insert_rowid(gd_store_db(pg->s));
+        pg->stream_first = gd_store_last_id(pg->s);
     return rc;
 }
 

@@ -123,7 +123,7 @@ static int put_dump(gd_views_writer *w, int64_t trace, int64_t max_depth, const 
     gd_overdraw_free(&od);
     if (rc)
         return rc;
-    int64_t dump = sqlite3_last_insert_rowid(gd_store_db(w->s));
+    int64_t dump = gd_store_last_id(w->s);
     sqlite3_stmt *v = w->st[VW_VIEW];
     for (size_t i = 0; i < d->nviews && !rc; i++) {
         const gd_view *gv = &d->views[i];

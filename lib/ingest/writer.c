@@ -96,7 +96,6 @@ struct gd_writer {
     long events, skipped;
     double min_ts, max_ts;
     gd_span span; /* #51: the dense span, of the events and log lines */
-    int failed;
     int64_t last_thread_pid, last_thread_tid;
     int open;
     double write_s;  /* time spent in the sink (when timed) */
@@ -173,8 +172,8 @@ static int intern(gd_writer *w, gd_icache *cache, int ins, int sel, const void *
     int rc;
     if ((rc = gd_store_step(w->s, w->st[ins], err)))
         return rc;
-    if (sqlite3_changes(gd_store_db(w->s)) > 0) {
-        *id = sqlite3_last_insert_rowid(gd_store_db(w->s));
+    if (gd_store_changes(w->s) > 0) {
+        *id = gd_store_last_id(w->s);
     } else {
         sqlite3_stmt *st = w->st[sel];
         if (sqlite3_step(st) != SQLITE_ROW) {
@@ -240,7 +239,7 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
     sqlite3_clear_bindings(ins);
     if (rc)
         return rc;
-    *id = sqlite3_last_insert_rowid(gd_store_db(w->s));
+    *id = gd_store_last_id(w->s);
     gd_icache_put_h(w->messages, hc, msg, len, *id);
     if (slot)
         *slot = (struct msg_slot){hv, *id};
@@ -366,7 +365,7 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     sqlite3_bind_text(st, 6, txt, -1, free);
     int rc = gd_store_step(w->s, st, err);
     if (!rc) /* issues, marks, frame summaries: their typed rows too */
-        rc = gd_findings_put(w->s, w->trace, sqlite3_last_insert_rowid(gd_store_db(w->s)), ev->kind, j, err);
+        rc = gd_findings_put(w->s, w->trace, gd_store_last_id(w->s), ev->kind, j, err);
     json_decref(j);
     return rc;
 }
@@ -390,7 +389,7 @@ static int put_fully_drawn(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_text(q, 4, u->activity);
     gd_bind_opt_double(q, 5, ev->ts);
     int rc = gd_store_step(w->s, q, err);
-    int changed = sqlite3_changes(gd_store_db(w->s));
+    int changed = gd_store_changes(w->s);
     gd_store_release(w->s, q);
     if (rc)
         return rc;
@@ -788,7 +787,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     *out = w;
     return GD_OK;
 fail:
-    gd_writer_abort(w);
+    gd_writer_abort(w, NULL); /* err holds the first failure */
     gd_writer_free(w);
     return rc;
 }
@@ -808,12 +807,15 @@ long gd_writer_events(const gd_writer *w) { return w->events; }
 
 long gd_writer_log_lines(const gd_writer *w) { return w->log_lines; }
 
-void gd_writer_abort(gd_writer *w)
+int gd_writer_abort(gd_writer *w, gd_error *err)
 {
-    if (w && w->open) {
-        sqlite3_exec(gd_store_db(w->s), "ROLLBACK TO gd_trace; RELEASE gd_trace;", NULL, NULL, NULL);
-        w->open = 0;
-    }
+    if (!w || !w->open)
+        return GD_OK;
+    w->open = 0;
+    int rc = gd_store_exec(w->s, "ROLLBACK TO gd_trace; RELEASE gd_trace;", err);
+    if (rc) /* never half a trace kept: the whole transaction goes */
+        gd_store_rollback(w->s);
+    return rc;
 }
 
 void gd_writer_progress(gd_writer *w, gd_writer_progress_fn fn, void *ctx)
@@ -1016,18 +1018,19 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
 {
     memset(res, 0, sizeof *res);
     int64_t existing;
+    int rc;
     int dup = existing_trace(w, hash, &existing, err);
     if (dup < 0)
         return err->code;
     if (dup) {
-        gd_writer_abort(w);
+        if ((rc = gd_writer_abort(w, err)))
+            return rc;
         res->trace = existing;
         res->duplicate = 1;
         res->tags_differ = tags_differ(w, existing);
         return GD_OK;
     }
     long nd = 0, nb = 0;
-    int rc;
     int64_t main_pid, main_tid;
     main_thread(w, &main_pid, &main_tid);
     if ((rc = gd_pairing_finish(&w->pairing, w->max_ts, main_pid, main_tid, err)) ||

@@ -60,8 +60,11 @@ int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_e
  * (0 of total first, total of total last, increasing between). */
 typedef gd_derive_progress_fn gd_writer_progress_fn;
 void gd_writer_progress(gd_writer *w, gd_writer_progress_fn fn, void *ctx);
-/* Undoes everything written for this trace (rollback to its savepoint). */
-void gd_writer_abort(gd_writer *w);
+/* Undoes everything written for this trace (rollback to its savepoint).
+ * GD_OK (also for NULL or a writer already finished), or GD_ERR_* with
+ * err set (err may be NULL) when the rollback failed: the whole
+ * transaction is then rolled back, so no half trace is ever kept. */
+int gd_writer_abort(gd_writer *w, gd_error *err);
 void gd_writer_free(gd_writer *w);
 /* Calls fn for each skip/ignore reason counted so far. */
 void gd_writer_foreach_stat(gd_writer *w, void (*fn)(void *ctx, const char *reason, long count,

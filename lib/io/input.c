@@ -27,7 +27,6 @@ struct gd_input {
     void *pull_ctx;
     char **paths;
     size_t npaths, path_i;
-    char *cur_path;
 
     unsigned char *rbuf;   /* raw (maybe compressed) bytes */
     size_t r_pos, r_len;

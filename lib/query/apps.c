@@ -23,6 +23,24 @@ int gd_query_has_data(gd_store *s, const char *table, const gd_filter *f, int *h
     return rc == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
 }
 
+int gd_query_trace_missing(gd_store *s, const gd_filter *f, int64_t *missing, gd_error *err)
+{
+    *missing = -1;
+    sqlite3_stmt *q = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM trace WHERE id = ?1) AS held", err);
+    if (!q)
+        return err->code;
+    enum { M_HELD }; /* the one column */
+    int rc = SQLITE_ROW;
+    for (size_t i = 0; i < f->ntraces && *missing < 0 && rc == SQLITE_ROW; i++) {
+        sqlite3_bind_int64(q, 1, f->traces[i]);
+        if ((rc = sqlite3_step(q)) == SQLITE_ROW && !sqlite3_column_int(q, M_HELD))
+            *missing = f->traces[i];
+        sqlite3_reset(q);
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
+}
+
 enum { P_NAME = 0 };
 
 /* gd_query_app_presence's names, pass by pass (gd_store_each's callback) */

@@ -12,6 +12,11 @@
  * caller, never by the user) holds a row of f's traces; 0 or an error. */
 int gd_query_has_data(gd_store *s, const char *table, const gd_filter *f, int *has, gd_error *err);
 
+/* *missing = the first of f's trace ids the store does not hold, or -1
+ * when it holds them all (a primary-key read per id, not the trace table:
+ * a listing reads that once, for its clocks).  0 or an error. */
+int gd_query_trace_missing(gd_store *s, const gd_filter *f, int64_t *missing, gd_error *err);
+
 /* Of f's traces: *matched = 1 when a process of them matches f->app
  * (gd_app_match; 1 when f->app is NULL); `present` gets the apps present,
  * comma separated (non-system process names first, else the traces'

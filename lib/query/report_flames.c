@@ -26,7 +26,6 @@ typedef struct cs_agg {
     size_t cap, n;
     sqlite3_stmt *samples, *callsite, *frame;
     long nsamples;
-    int oom;
 } cs_agg;
 
 /* The columns of the three lookups: a block's samples, a callsite, a frame. */

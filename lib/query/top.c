@@ -512,7 +512,7 @@ static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_err
     double ms = rc == SQLITE_ROW ? sqlite3_column_double(q, E_MS) : 0;
     sqlite3_finalize(q);
     if (rc != SQLITE_ROW)
-        return gd_error_set(err, GD_ERR_IO, 0, 0, "capture minutes: %s", sqlite3_errmsg(gd_store_db(s)));
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "capture minutes: %s", gd_store_errmsg(s));
     *minutes = (ms > 1000 ? ms : 1000) / 60000.0;
     return GD_OK;
 }

@@ -240,18 +240,15 @@ static int read_am_start(gd_input *in, const gd_sink *sink, const gd_read_opts *
                          gd_error *err)
 {
     (void)opts;
-    gd_textin *t = NULL;
-    int rc = gd_textin_open(&t, in, err);
-    if (rc)
-        return rc;
+    int rc = GD_OK;
     as_block b;
     memset(&b, 0, sizeof b);
     char *s;
     size_t n;
     int r = 0;
     long line = 0;
-    while (!rc && (r = gd_textin_getline(t, &s, &n, err)) == 1) {
-        line = gd_textin_lineno(t);
+    while (!rc && (r = gd_input_getline(in, &s, &n, err)) == 1) {
+        line = gd_input_lineno(in);
         const char *p = trim(s, &n);
         if (!n)
             continue;
@@ -260,7 +257,6 @@ static int read_am_start(gd_input *in, const gd_sink *sink, const gd_read_opts *
     }
     if (!rc && r == 0)
         rc = close_block(&b, sink, line, err);
-    gd_textin_close(t);
     if (rc)
         return rc;
     return r < 0 ? (err->code ? err->code : GD_ERR_IO) : GD_OK;

@@ -56,7 +56,7 @@
  * and dump stamps are the device's wall clock), json {"bugreport": format,
  * "dumpstate", "build", "fingerprint", "uptime"} as printed.
  *
- * Memory: the longest line (gd_textin) plus each routed reader's own
+ * Memory: the longest line (gd_input_getline) plus each routed reader's own
  * bounded state; sections are streamed, never held. */
 #include <stddef.h>
 #include <stdio.h>
@@ -516,9 +516,9 @@ static const gd_reader *const kind_reader[] = {
 
 typedef struct splitter {
     gd_br *b;
-    gd_textin *t;
+    gd_input *in;
     const char *member;
-    char *pend;          /* a line read but left for the caller (textin's buffer) */
+    char *pend;          /* a line read but left for the caller (the input's buffer) */
     size_t pend_len;
     int has_pend;
     int io_failed;       /* the text itself could not be read: stop    */
@@ -540,7 +540,7 @@ static int next_line(splitter *sp, char **s, size_t *n, gd_error *err)
         *n = sp->pend_len;
         return 1;
     }
-    int r = gd_textin_getline(sp->t, s, n, err);
+    int r = gd_input_getline(sp->in, s, n, err);
     if (r < 0)
         sp->io_failed = 1;
     return r;
@@ -796,10 +796,8 @@ static int run_section(splitter *sp, br_kind kind, long br_header_line, gd_error
 
 static int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
 {
-    splitter sp = {.b = b, .member = member};
-    int rc = gd_textin_open(&sp.t, in, err);
-    if (rc)
-        return rc;
+    splitter sp = {.b = b, .member = member, .in = in};
+    int rc = GD_OK;
     char *s;
     size_t n;
     int r = 0;
@@ -807,7 +805,7 @@ static int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
     br_kind cur = BR_IGNORED;
     int in_section = 0;
     while (!rc && (r = next_line(&sp, &s, &n, err)) == 1) {
-        long line = gd_textin_lineno(sp.t);
+        long line = gd_input_lineno(sp.in);
         const char *t, *a;
         size_t tn, an;
         int c = br_classify(s, n, &t, &tn, &a, &an);
@@ -859,7 +857,6 @@ static int gd_br_text(gd_br *b, gd_input *in, const char *member, gd_error *err)
         rc = err->code ? err->code : GD_ERR_IO;
         name_member(err, member);
     }
-    gd_textin_close(sp.t);
     free(sp.cur);
     return rc;
 }

@@ -77,7 +77,6 @@ typedef struct cctx {
     size_t nthr;
     int32_t *slot;                       /* hash -> index + 1 into thr, 0 empty */
     gd_slicetrack *st;                   /* open Bs, one track per thr index (tag 1: a dispatch) */
-    int thr_full;
     long line, col;
 } cctx;
 

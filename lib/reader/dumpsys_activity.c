@@ -506,13 +506,12 @@ static int read_activity(gd_input *in, const gd_sink *sink, const gd_read_opts *
     a->dump_ts = GD_NONE;
     a->decor_idx = -1;
     gd_viewbuf_init(&a->vb, 0);
-    gd_textin *t = NULL;
-    int rc = gd_textin_open(&t, in, err);
+    int rc = GD_OK;
     char *line;
     size_t len;
     int r = 0;
-    while (rc == GD_OK && (r = gd_textin_getline(t, &line, &len, err)) == 1) {
-        long lineno = gd_textin_lineno(t);
+    while (rc == GD_OK && (r = gd_input_getline(in, &line, &len, err)) == 1) {
+        long lineno = gd_input_lineno(in);
         size_t ind = 0;
         while (ind < len && line[ind] == ' ')
             ind++;
@@ -575,7 +574,6 @@ static int read_activity(gd_input *in, const gd_sink *sink, const gd_read_opts *
         rc = err->code ? err->code : GD_ERR_DATA;
     if (rc == GD_OK)
         rc = end_activity(a, err);
-    gd_textin_close(t);
     gd_viewbuf_free(&a->vb);
     free(a);
     return rc;

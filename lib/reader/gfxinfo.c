@@ -531,13 +531,12 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     g->sink = sink;
     g->pid = -1;
-    gd_textin *t = NULL;
-    int rc = gd_textin_open(&t, in, err);
+    int rc = GD_OK;
     char *line;
     size_t len;
     int r = 0;
-    while (rc == GD_OK && (r = gd_textin_getline(t, &line, &len, err)) == 1) {
-        long lineno = gd_textin_lineno(t);
+    while (rc == GD_OK && (r = gd_input_getline(in, &line, &len, err)) == 1) {
+        long lineno = gd_input_lineno(in);
         const char *s = line;
         if (strcmp(s, "---PROFILEDATA---") == 0) {
             rc = flush_summary(g, err);
@@ -647,7 +646,6 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     if (rc == GD_OK)
         rc = end_window(g, err);
     free_figs(g);
-    gd_textin_close(t);
     free(g);
     return rc;
 }

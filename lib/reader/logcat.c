@@ -373,26 +373,20 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
                        gd_error *err)
 {
     lc_ctx *c = calloc(1, sizeof *c);
-    gd_textin *t = NULL;
     if (!c)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    int rc = gd_textin_open(&t, in, err);
-    if (rc) {
-        free(c);
-        return rc;
-    }
     c->sink = sink;
     gd_meta meta;
     gd_meta_init(&meta);
     meta.clock = "local"; /* the device's wall clock, no zone */
-    rc = gd_sink_meta(sink, &meta, err);
+    int rc = gd_sink_meta(sink, &meta, err);
     gd_matrix_lines *matrix = NULL;
     c->year.year = gd_mdstamp_year_or_now(opts ? opts->year : 0);
     char *s;
     size_t n;
     int r = 1;
-    while (!rc && (r = gd_textin_getline(t, &s, &n, err)) == 1) {
-        c->line = gd_textin_lineno(t);
+    while (!rc && (r = gd_input_getline(in, &s, &n, err)) == 1) {
+        c->line = gd_input_lineno(in);
         if (n == 0)
             continue;
         /* keep_going: a last line without its newline was cut mid-message */
@@ -446,7 +440,6 @@ out:
     if (!rc && r >= 0)
         rc = lc_anr_flush(c, err);
     gd_matrix_lines_free(matrix);
-    gd_textin_close(t);
     free(c);
     if (rc)
         return rc;

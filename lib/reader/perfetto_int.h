@@ -1,6 +1,8 @@
 /* perfetto_int.h - the perfetto reader's state and message decoders, shared
- * by perfetto.c (the packet stream) and perfetto_decode.c (one decoder per
- * message kind).  Internal to the reader. */
+ * by perfetto.c (the packet stream) and the decoders of its messages:
+ * perfetto_decode.c (interned data, descriptors, process tree, clocks),
+ * perfetto_events.c, perfetto_frames.c, perfetto_log.c, perfetto_perf.c,
+ * perfetto_sched.c.  Internal to the reader. */
 #ifndef GD_READER_PERFETTO_INT_H
 #define GD_READER_PERFETTO_INT_H
 

@@ -94,14 +94,13 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
 {
     (void)opts;
     pst p = {.sink = sink, .pid = -1, .btime_ms = GD_NONE, .uptime_s = GD_NONE};
-    gd_textin *t = NULL;
-    int rc = gd_textin_open(&t, in, err);
+    int rc = GD_OK;
     char *line;
     size_t len;
     int r = 0;
     double up = 0;
-    while (rc == GD_OK && (r = gd_textin_getline(t, &line, &len, err)) == 1) {
-        long lineno = gd_textin_lineno(t);
+    while (rc == GD_OK && (r = gd_input_getline(in, &line, &len, err)) == 1) {
+        long lineno = gd_input_lineno(in);
         const char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -170,7 +169,6 @@ static int read_proc(gd_input *in, const gd_sink *sink, const gd_read_opts *opts
         rc = err->code ? err->code : GD_ERR_DATA;
     if (rc == GD_OK)
         rc = flush(&p, err);
-    gd_textin_close(t);
     return rc;
 }
 

@@ -446,13 +446,12 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     s->sink = sink;
     s->err = err;
-    gd_textin *t = NULL;
-    int rc = gd_textin_open(&t, in, err);
+    int rc = GD_OK;
     char *l;
     size_t len;
     int r = 0, form = 0; /* 0 unknown yet, 1 report_sample.py, 2 report-sample */
-    while (rc == GD_OK && (r = gd_textin_getline(t, &l, &len, err)) == 1) {
-        long line = gd_textin_lineno(t);
+    while (rc == GD_OK && (r = gd_input_getline(in, &l, &len, err)) == 1) {
+        long line = gd_input_lineno(in);
         if (form == 0) {
             if (!*l)
                 continue;
@@ -493,7 +492,6 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
         rc = flush(s);
     if (rc == GD_OK && !s->meta_sent && (s->have_app || form))
         rc = send_meta(s, -1, -1);
-    gd_textin_close(t);
     free(s->fbuf);
     free(s->foff);
     free(s->fptr);

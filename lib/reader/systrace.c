@@ -70,8 +70,8 @@ typedef struct sctx {
     smode mode;
     int block_first;     /* next line is the first of a trace-data block */
     psform ps;           /* in a PROCESS DUMP block: the table's form */
-    long dumps, dump_procs; /* PROCESS DUMP blocks read, processes named by them */
-    long lines, ftrace, markers;
+    long dump_procs;     /* processes named by PROCESS DUMP blocks */
+    long ftrace, markers;
     /* what an HTML report held, for the message when nothing was usable */
     int html, begin;
     long blocks, not_ftrace, legacy;
@@ -456,7 +456,6 @@ static int handle_line(sctx *c, char *s, size_t n, long line)
             if (gd_starts(t, "PROCESS DUMP")) {
                 c->mode = M_HTML_PS;
                 c->ps = PS_NONE;
-                c->dumps++;
                 return 0;
             }
             if (t[0] != '#') {

@@ -3,18 +3,38 @@
  * "Who writes which table"): preparing and caching statements, binding and
  * reading columns, streaming rows, bulk loads, the shared SQL fragments.
  * struct gd_store stays opaque (store/store_int.h, lib/store/ only); a raw
- * connection is had through gd_store_db. */
+ * connection is had through gd_store_db (for query/sql.c only). */
 #ifndef GD_STORE_SQL_H
 #define GD_STORE_SQL_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
-/* The store's SQLite connection, for what the helpers below do not cover
- * (sqlite3_last_insert_rowid, sqlite3_changes, an authorizer).  Borrowed:
- * never closed by the caller. */
+/* The store's SQLite connection, for what the helpers below do not cover:
+ * `godeye sql`'s authorizer, progress handler and multi-statement prepare
+ * (query/sql.c) and the unit tests' operation counters; nothing else
+ * (docs/architecture.md, "the raw connection").  Borrowed: never closed
+ * by the caller. */
 sqlite3 *gd_store_db(gd_store *s);
+
+/* The rowid of the last row inserted on s (sqlite3_last_insert_rowid). */
+int64_t gd_store_last_id(gd_store *s);
+/* The rows the last INSERT, UPDATE or DELETE on s changed (sqlite3_changes). */
+int gd_store_changes(gd_store *s);
+/* The message of the last failed call on s (sqlite3_errmsg; never NULL). */
+const char *gd_store_errmsg(gd_store *s);
+/* Makes SQL function `name` (nargs arguments, flags SQLITE_UTF8 and
+ * perhaps SQLITE_DETERMINISTIC) callable on s, with state ctx that
+ * destroy frees when the connection closes (or at once when the
+ * registration fails).  GD_OK, or GD_ERR_* "database function: ...". */
+int gd_store_function(gd_store *s, const char *name, int nargs, int flags, void *ctx,
+                      void (*fn)(sqlite3_context *, int, sqlite3_value **), void (*destroy)(void *),
+                      gd_error *err);
+/* 1 when statement sql prepares on s (a function it calls is registered),
+ * run once when step, then finalized; 0 otherwise, err untouched. */
+int gd_store_prepares(gd_store *s, const char *sql, int step);
 
 /* SQL for the thread of dispatch `d` of trace `t`: "main" for the trace's
  * main thread (its pid when the trace names none), else the thread's name

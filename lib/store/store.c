@@ -490,6 +490,48 @@ fail:
 
 sqlite3 *gd_store_db(gd_store *s) { return s->db; }
 
+int64_t gd_store_last_id(gd_store *s) { return sqlite3_last_insert_rowid(s->db); }
+
+int gd_store_changes(gd_store *s) { return sqlite3_changes(s->db); }
+
+const char *gd_store_errmsg(gd_store *s) { return sqlite3_errmsg(s->db); }
+
+int gd_store_function(gd_store *s, const char *name, int nargs, int flags, void *ctx,
+                      void (*fn)(sqlite3_context *, int, sqlite3_value **), void (*destroy)(void *),
+                      gd_error *err)
+{
+    if (sqlite3_create_function_v2(s->db, name, nargs, flags, ctx, fn, NULL, NULL, destroy) != SQLITE_OK)
+        return gd_store_fail(s, err, "database function");
+    return GD_OK;
+}
+
+int gd_store_prepares(gd_store *s, const char *sql, int step)
+{
+    sqlite3_stmt *q = NULL;
+    int ok = sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) == SQLITE_OK;
+    if (ok && step)
+        sqlite3_step(q);
+    sqlite3_finalize(q);
+    return ok;
+}
+
+int gd_store_journal_first_load(gd_store *s)
+{
+    enum { J_VALUE }; /* each query's one column */
+    sqlite3_stmt *q = NULL;
+    int empty = sqlite3_prepare_v2(s->db, "SELECT NOT EXISTS (SELECT 1 FROM trace)", -1, &q, NULL) == SQLITE_OK &&
+                sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, J_VALUE) == 1;
+    sqlite3_finalize(q);
+    q = NULL;
+    int done = empty && sqlite3_prepare_v2(s->db, "PRAGMA journal_mode=DELETE", -1, &q, NULL) == SQLITE_OK &&
+               sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, J_VALUE) &&
+               strcmp((const char *)sqlite3_column_text(q, J_VALUE), "delete") == 0;
+    sqlite3_finalize(q);
+    return done;
+}
+
+void gd_store_journal_wal(gd_store *s) { sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL); }
+
 const char *gd_store_filename(gd_store *s)
 {
     const char *f = sqlite3_db_filename(s->db, "main");

@@ -41,6 +41,20 @@ void gd_store_on_wait(gd_store *s, void (*fn)(void *ctx), void *ctx);
 /* The database file's absolute name (NULL for a temporary one). */
 const char *gd_store_filename(gd_store *s);
 
+/* The journal policy of the store.  The first load of a new database (a
+ * file without traces) may take a rollback journal instead of the WAL for
+ * its one transaction: WAL writes every page twice (into the -wal, then
+ * the checkpoint copies it into the file, ~10 % of a JSONL ingest); the
+ * journal of an empty database holds next to nothing.  The caller decides
+ * when (ingest: not when a folder is read, whose listing must know every
+ * side file of the database, and -journal comes and goes).  Another
+ * connection keeps the WAL (the switch then fails, harmlessly).  1 when
+ * switched; 0 otherwise. */
+int gd_store_journal_first_load(gd_store *s);
+/* The WAL back after that load's commit; a failure (another connection)
+ * leaves it to the next open, which always sets the WAL. */
+void gd_store_journal_wal(gd_store *s);
+
 /* Removes the traces `ids` and every row that belongs to them, in one
  * transaction (all or nothing); an id that is not a trace is an error
  * (GD_ERR_DATA) and removes nothing.  vacuum: VACUUM afterwards. */

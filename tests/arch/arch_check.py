@@ -8,8 +8,11 @@ Three kinds of finding, one line each:
                       defines", from nm of each object; size >= 2)
   unprefixed: NAME    a global symbol of libgodeye without the gd_ prefix
                       (file that defines it in parentheses, not compared)
-  include: A -> B     lib/A/x includes lib/B/y with B not on a lower layer
-                      (docs/architecture.md, "two paths over six layers")
+  include: lib/A/x -> B
+                      lib/A/x includes lib/B/y with B not on a lower layer
+                      (docs/architecture.md, "two paths over six layers");
+                      keyed by the including file (#45 item 5), so a
+                      second file taking the same edge is a new finding
   tempfile: A NAME    lib/A calls NAME (tmpfile, mkstemp...): every
                       temporary file is made by gd_tmpfile in
                       lib/core/tmpfile.c ($TMPDIR, O_EXCL, unlinked; #53)
@@ -78,6 +81,11 @@ def selftest():
     want = {"group: lib/reader/a.c lib/reader/b.c", "unprefixed: a_helper", "unprefixed: b_helper"}
     if set(got) != want:
         print("arch_check: selftest failed: %r" % sorted(got))
+        return False
+    # an upward include is the including file's, not its folder pair's
+    inc = include_findings("fleet", "export.c", '#include "query/views.h"\n#include "store/sql.h"\n')
+    if set(inc) != {"include: lib/fleet/export.c -> query"}:
+        print("arch_check: selftest failed: %r" % sorted(inc))
         return False
     return True
 
@@ -148,6 +156,17 @@ def findings_of(syms):
     return found
 
 
+def include_findings(d, fn, text):
+    """The upward includes of lib/<d>/<fn>, one finding per including file
+    and folder included."""
+    found = {}
+    for m in INCLUDE.finditer(text):
+        to = m.group(1)
+        if to != d and to in LAYER and LAYER[to] >= LAYER[d]:
+            found["include: lib/%s/%s -> %s" % (d, fn, to)] = ""
+    return found
+
+
 def findings(root, syms):
     found = findings_of(syms)
     libdir = os.path.join(root, "lib")
@@ -159,10 +178,7 @@ def findings(root, syms):
                 continue
             with open(os.path.join(libdir, d, fn), encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
-            for m in INCLUDE.finditer(text):
-                to = m.group(1)
-                if to != d and to in LAYER and LAYER[to] >= LAYER[d]:
-                    found["include: %s -> %s" % (d, to)] = " (lib/%s/%s)" % (d, fn)
+            found.update(include_findings(d, fn, text))
     return found
 
 

@@ -11,6 +11,7 @@
 #include "ingest/ingest.h"
 #include "query/blocks.h"
 #include "query/sql.h"
+#include "store/sql.h"
 #include "store/store.h"
 
 static char dir[256];
@@ -442,6 +443,62 @@ START_TEST(readonly_sql_refusals)
 }
 END_TEST
 
+/* PRAGMA journal_mode of s, into buf. */
+static const char *journal_mode(gd_store *s, char *buf, size_t n)
+{
+    gd_error err = {0};
+    sqlite3_stmt *q = gd_store_prepare(s, "PRAGMA journal_mode", &err);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    enum { J_MODE }; /* the one column */
+    snprintf(buf, n, "%s", (const char *)sqlite3_column_text(q, J_MODE));
+    sqlite3_finalize(q);
+    return buf;
+}
+
+static void sql_seven(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc, (void)argv;
+    sqlite3_result_int(cx, 7);
+}
+
+START_TEST(connection_facts_and_journal_policy)
+{
+    gd_store *s = open_db("facts.db");
+    gd_error err = {0};
+    char mode[32];
+    /* #45 item 4: the store's own functions instead of the raw connection */
+    ck_assert_int_eq(gd_store_exec(s, "CREATE TEMP TABLE t(a); INSERT INTO t(a) VALUES (1), (2), (3)", &err), 0);
+    ck_assert_int_eq(gd_store_last_id(s), 3);
+    ck_assert_int_eq(gd_store_changes(s), 3);
+    ck_assert_int_eq(gd_store_exec(s, "UPDATE t SET a = a + 1 WHERE a >= 2", &err), 0);
+    ck_assert_int_eq(gd_store_changes(s), 2);
+    ck_assert_int_eq(gd_store_prepares(s, "SELEC 1", 0), 0);
+    ck_assert_ptr_nonnull(strstr(gd_store_errmsg(s), "syntax error"));
+    ck_assert_int_eq(gd_store_prepares(s, "SELECT gd_seven()", 0), 0);
+    ck_assert_int_eq(gd_store_function(s, "gd_seven", 0, SQLITE_UTF8, NULL, sql_seven, NULL, &err), 0);
+    ck_assert_int_eq(gd_store_prepares(s, "SELECT gd_seven()", 1), 1);
+    /* an empty database's first load: the rollback journal, then the WAL again */
+    ck_assert_str_eq(journal_mode(s, mode, sizeof mode), "wal");
+    ck_assert_int_eq(gd_store_journal_first_load(s), 1);
+    ck_assert_str_eq(journal_mode(s, mode, sizeof mode), "delete");
+    gd_store_journal_wal(s);
+    ck_assert_str_eq(journal_mode(s, mode, sizeof mode), "wal");
+    /* a database that holds a trace keeps the WAL */
+    reports rs = {0};
+    ck_assert_int_eq(ingest(s, FIX "pairing.jsonl", &rs, &err), 0);
+    ck_assert_int_eq(gd_store_journal_first_load(s), 0);
+    ck_assert_str_eq(journal_mode(s, mode, sizeof mode), "wal");
+    gd_store_close(s);
+    /* out of memory, spelled once */
+    gd_error e = {0};
+    ck_assert_int_eq(gd_error_oom_at(&e, 3, 4), GD_ERR_NOMEM);
+    ck_assert_str_eq(e.msg, "out of memory");
+    ck_assert_int_eq(e.line, 3);
+    ck_assert_int_eq(gd_error_oom(NULL), GD_ERR_NOMEM);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("store");
@@ -458,6 +515,7 @@ static Suite *suite(void)
     tcase_add_test(t, wrong_type_names_the_field_and_position);
     tcase_add_test(t, newer_schema_is_refused);
     tcase_add_test(t, readonly_sql_refusals);
+    tcase_add_test(t, connection_facts_and_journal_policy);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,4 +1,5 @@
-/* check_textin.c - text lines over UTF-8 / UTF-16 input (transcoded by the input), and the view buffer. */
+/* check_textin.c - text lines (gd_input_getline, the one text path) over UTF-8 / UTF-16 input
+ * (transcoded by the input), the probe head, and the view buffer. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,13 +8,17 @@
 #include "io/textin.h"
 #include "reader/viewbuf.h"
 
-static gd_textin *open_mem(const void *data, size_t n, gd_input **in)
+/* An input over data, peeked as ingest does before any reader runs (the
+ * encoding is known from then on). */
+static gd_input *open_mem(const void *data, size_t n)
 {
     gd_error err;
-    gd_textin *t = NULL;
-    ck_assert_int_eq(gd_input_open_mem(in, data, n, &err), 0);
-    ck_assert_int_eq(gd_textin_open(&t, *in, &err), 0);
-    return t;
+    gd_input *in = NULL;
+    size_t got;
+    int eof;
+    ck_assert_int_eq(gd_input_open_mem(&in, data, n, &err), 0);
+    ck_assert_ptr_nonnull(gd_input_peek(in, &got, &eof, &err));
+    return in;
 }
 
 START_TEST(test_utf16le_surrogates_crlf)
@@ -21,23 +26,21 @@ START_TEST(test_utf16le_surrogates_crlf)
     /* BOM, "a\u00e9\r\n", U+1F600 as a surrogate pair, lone low surrogate, "\n", "z" */
     static const unsigned char d[] = {0xFF, 0xFE, 'a', 0, 0xE9, 0, '\r', 0, '\n', 0,
                                       0x3D, 0xD8, 0x00, 0xDE, 0x00, 0xDC, '\n', 0, 'z', 0};
-    gd_input *in;
-    gd_textin *t = open_mem(d, sizeof d, &in);
-    /* the input transcodes UTF-16 below every reader: textin sees UTF-8 */
+    gd_input *in = open_mem(d, sizeof d);
+    /* the input transcodes UTF-16 below every reader: its lines are UTF-8 */
     ck_assert_str_eq(gd_input_encoding(in), "UTF-16LE");
     char *line;
     size_t len;
     gd_error err;
-    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), 1);
     ck_assert_str_eq(line, "a\xc3\xa9");
     ck_assert_uint_eq(len, 3);
-    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), 1);
     ck_assert_str_eq(line, "\xf0\x9f\x98\x80\xef\xbf\xbd");
-    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), 1);
     ck_assert_str_eq(line, "z");
-    ck_assert_int_eq(gd_textin_lineno(t), 3);
-    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 0);
-    gd_textin_close(t);
+    ck_assert_int_eq(gd_input_lineno(in), 3);
+    ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), 0);
     gd_input_close(in);
 }
 END_TEST
@@ -53,20 +56,18 @@ START_TEST(test_utf16be_and_long_input)
         memcpy(p, "\0x\0y\0\n", 6);
         p += 6;
     }
-    gd_input *in;
-    gd_textin *t = open_mem(d, n, &in);
+    gd_input *in = open_mem(d, n);
     ck_assert_str_eq(gd_input_encoding(in), "UTF-16BE");
     char *line;
     size_t len;
     gd_error err;
     int k = 0, r;
-    while ((r = gd_textin_getline(t, &line, &len, &err)) == 1) {
+    while ((r = gd_input_getline(in, &line, &len, &err)) == 1) {
         ck_assert_str_eq(line, "xy");
         k++;
     }
     ck_assert_int_eq(r, 0);
     ck_assert_int_eq(k, 100000);
-    gd_textin_close(t);
     gd_input_close(in);
     free(d);
 }
@@ -75,17 +76,15 @@ END_TEST
 START_TEST(test_utf8_bom)
 {
     const char *d = "\xef\xbb\xbfone\r\ntwo";
-    gd_input *in;
-    gd_textin *t = open_mem(d, strlen(d), &in);
+    gd_input *in = open_mem(d, strlen(d));
     char *line;
     size_t len;
     gd_error err;
-    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), 1);
     ck_assert_str_eq(line, "one");
-    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 1);
+    ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), 1);
     ck_assert_str_eq(line, "two");
-    ck_assert_int_eq(gd_textin_getline(t, &line, &len, &err), 0);
-    gd_textin_close(t);
+    ck_assert_int_eq(gd_input_getline(in, &line, &len, &err), 0);
     gd_input_close(in);
 }
 END_TEST
