@@ -272,6 +272,31 @@ CREATE TABLE IF NOT EXISTS anrs (
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid, seq);
 
+-- #52 item 4: each trace's stacks folded, what `godeye diff --stacks
+-- --clickhouse` reads (godeye-diff(1) STACKS): one row per (process,
+-- path), in the order the trace first reached it, from the same function
+-- as the local diff (its method calls' self ms per call path when it has
+-- any, else its samples x the trace's sampling interval).  stack: frame
+-- keys (line numbers dropped), root first, ';'-joined; ms null for samples
+-- without an interval (counted unweighted); count: calls or samples right
+-- at that path; process: the rows' process ('' unknown), for --app.  A
+-- server made by an older godeye gets the table from the next push (CREATE
+-- ... IF NOT EXISTS); traces pushed before it have no rows here.
+CREATE TABLE IF NOT EXISTS stack_paths (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  process       String,
+  source        String,
+  stack         String,
+  ms            Nullable(Float64),
+  count         UInt64
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid, seq);
+
 CREATE TABLE IF NOT EXISTS image_issues (
   trace_uid     String,
   seq           UInt64,

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "derive/states.h"
+#include "query/diffstacks.h"
 #include "query/issues.h"
 #include "query/startup.h"
 #include "query/views.h"
@@ -396,6 +397,17 @@ static json_t *m_images(json_t *r)
                      "ts_ms", json_object_get(r, "first_ms"));
 }
 
+/* #52 item 4: the trace's stacks folded (query/diffstacks.h), as they are. */
+static int q_stacks(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    return gd_query_trace_stacks(s, trace, fn, ctx, err);
+}
+
+static json_t *m_stacks(json_t *r)
+{
+    return json_copy(r);
+}
+
 /* Adding a table: one entry here (before "traces") and its CREATE TABLE in
  * schemas/clickhouse.sql. */
 static const export_def exports[] = {
@@ -462,6 +474,7 @@ static const export_def exports[] = {
     {"overdraw", NULL, 0, q_overdraw, m_overdraw},
     {"image_issues", NULL, 0, q_images, m_images},
     {"startups", NULL, 0, q_startups, m_startups},
+    {"stack_paths", NULL, 0, q_stacks, m_stacks},
     {"traces",
      "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
