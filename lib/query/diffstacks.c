@@ -550,29 +550,40 @@ static int read_trace(gd_store *s, feed *f, int side, int64_t trace)
     return rc ? rc : gd_ds_end(f->d, f->err);
 }
 
+typedef struct id_list {
+    int64_t *id;
+    size_t n, cap;
+} id_list;
+
+static int on_id(void *ctx, sqlite3_stmt *q)
+{
+    id_list *l = ctx;
+    if (l->n < l->cap)
+        l->id[l->n++] = sqlite3_column_int64(q, 0);
+    return GD_OK;
+}
+
 /* The selection's traces in the order every form feeds them: by content
  * hash (the fleet's trace_uid), so that a fleet's diff equals this one. */
 static int by_hash(gd_store *s, const gd_selection *sel, int64_t **out, gd_error *err)
 {
-    *out = malloc((sel->n ? sel->n : 1) * sizeof **out);
-    sqlite3_stmt *q = *out ? gd_store_prepare(s, "SELECT id FROM trace WHERE id IN (SELECT value FROM json_each(?1))"
-                                                 " ORDER BY hash, id", err)
-                           : NULL;
+    id_list l = {malloc((sel->n ? sel->n : 1) * sizeof *l.id), 0, sel->n};
     json_t *ids = json_array();
     for (size_t i = 0; ids && i < sel->n; i++)
         json_array_append_new(ids, json_integer(sel->ids[i]));
     char *txt = ids ? json_dumps(ids, JSON_COMPACT) : NULL;
     json_decref(ids);
-    int rc = !*out || !txt ? dt_fail(-1, err) : !q ? (err->code ? err->code : GD_ERR_IO) : GD_OK;
-    size_t n = 0;
+    *out = l.id;
+    sqlite3_stmt *q = l.id && txt ? gd_store_prepare(s, "SELECT id FROM trace WHERE id IN (SELECT value FROM"
+                                                        " json_each(?1)) ORDER BY hash, id", err)
+                                  : NULL;
+    int rc = !l.id || !txt ? dt_fail(-1, err) : !q ? (err->code ? err->code : GD_ERR_IO) : GD_OK;
     if (!rc) {
         sqlite3_bind_text(q, 1, txt, -1, SQLITE_STATIC);
-        while (sqlite3_step(q) == SQLITE_ROW && n < sel->n)
-            (*out)[n++] = sqlite3_column_int64(q, 0);
-        if (n != sel->n)
-            rc = gd_store_fail(s, err, "database read");
+        rc = gd_store_each(s, q, on_id, &l, err);
     }
-    sqlite3_finalize(q);
+    if (!rc && l.n != sel->n)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "a trace of the selection is gone");
     free(txt);
     return rc;
 }

@@ -81,7 +81,7 @@ def main():
     check(rc == 0 and sum(r["rows"] for r in json.loads(out)) == sum(r["rows"] for r in first),
           f"push --json-rows sends the same number of rows ({err.strip()})")
     tables = ch(url, "SELECT name FROM system.tables WHERE database = 'fleet' ORDER BY name").split()
-    check(len(tables) == 12, f"12 tables: {tables}")
+    check(len(tables) == 13 and "stack_paths" in tables, f"13 tables (#52: stack_paths): {tables}")
     for t in tables:
         cols = ch(url, f"SELECT name FROM system.columns WHERE database = 'fleet' AND table = '{t}'"
                        " AND name != 'pushed_at'").split()
