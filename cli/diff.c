@@ -88,8 +88,8 @@ void gd_cli_diff_close(gd_store *s, gd_selection *base, gd_selection *head)
 }
 
 /* The same diff with both sides read from the fleet in ClickHouse. */
-static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *format, double alpha,
-                      long min_samples)
+static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *app, const char *format,
+                      double alpha, long min_samples)
 {
     gd_ch *c;
     int rc = gd_cli_ch_open(ctx, co, &c);
@@ -103,6 +103,7 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char 
         return err.code == GD_ERR_USAGE || err.code == GD_ERR_DATA ? gd_cli_fail(ctx, &err)
                                                                    : gd_cli_ch_fail(ctx, co, &err);
     }
+    base.app = head.app = app && *app ? app : NULL; /* #47: the app's processes' rows */
     gd_side_source src = gd_fleet_source(c);
     gd_diff_answer a = {0};
     gd_renderer *r = diff_renderer(ctx, NULL, format, &a);
@@ -155,12 +156,8 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "--min-samples must be 1 or more");
         return GD_EXIT_USAGE;
     }
-    if (co.url && app) {
-        gd_cli_say(ctx, "--app does not go with --clickhouse (yet): the fleet's rows carry no process");
-        return GD_EXIT_USAGE;
-    }
     if (co.url)
-        return diff_fleet(ctx, &co, argv, format, alpha, min_samples);
+        return diff_fleet(ctx, &co, argv, app, format, alpha, min_samples);
     gd_store *s;
     gd_selection base = {0}, head = {0};
     if ((rc = gd_cli_diff_open(ctx, argv, app, &s, &base, &head)))
