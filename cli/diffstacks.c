@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "builtins.h"
-#include "fleet/gate.h"
 #include "fleet/stacks.h"
 #include "query/diffstacks.h"
 #include "render/diffstacks.h"
@@ -93,23 +92,18 @@ static int ds_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *a
                     gd_diffstacks **d)
 {
     gd_ch *c;
-    int rc = gd_cli_ch_open(ctx, co, &c);
+    gd_selection base = {0}, head = {0};
+    int rc = gd_cli_diff_fleet_open(ctx, co, argv, app, &c, &base, &head);
     if (rc)
         return rc;
     gd_error err = {0};
-    gd_selection base = {0}, head = {0};
-    if (!(rc = gd_fleet_select(c, argv[0], &base, &err)) && !(rc = gd_fleet_select(c, argv[1], &head, &err))) {
-        base.app = head.app = app && *app ? app : NULL;
-        q->base = &base;
-        q->head = &head;
-        rc = gd_fleet_diffstacks(c, q, d, &err);
-    }
-    gd_selection_free(&base);
-    gd_selection_free(&head);
-    gd_ch_close(c);
+    q->base = &base;
+    q->head = &head;
+    rc = gd_fleet_diffstacks(c, q, d, &err);
+    gd_cli_diff_fleet_close(c, &base, &head);
     if (!rc)
         return GD_EXIT_OK;
-    return err.code == GD_ERR_USAGE || err.code == GD_ERR_DATA ? gd_cli_fail(ctx, &err) : gd_cli_ch_fail(ctx, co, &err);
+    return err.code == GD_ERR_DATA ? gd_cli_fail(ctx, &err) : gd_cli_ch_fail(ctx, co, &err);
 }
 
 static int ds_local(gd_ctx *ctx, char **argv, const char *app, gd_diffstacks_query *q, gd_diffstacks **d)

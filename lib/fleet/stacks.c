@@ -144,11 +144,5 @@ int gd_fleet_diffstacks(gd_ch *c, const gd_diffstacks_query *q, gd_diffstacks **
         rc = read_side(c, &s, sel);
         free(s.t);
     }
-    if (!rc)
-        rc = gd_ds_finish(d, q, err);
-    if (rc)
-        gd_ds_free(d);
-    else
-        *out = d;
-    return rc;
+    return gd_ds_conclude(d, q, rc, out, err);
 }

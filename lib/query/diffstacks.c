@@ -608,6 +608,11 @@ int gd_query_diffstacks(gd_store *s, const gd_diffstacks_query *q, gd_diffstacks
     int rc = read_side(s, d, 0, q->base, err);
     if (!rc)
         rc = read_side(s, d, 1, q->head, err);
+    return gd_ds_conclude(d, q, rc, out, err);
+}
+
+int gd_ds_conclude(gd_diffstacks *d, const gd_diffstacks_query *q, int rc, gd_diffstacks **out, gd_error *err)
+{
     if (!rc)
         rc = gd_ds_finish(d, q, err);
     if (rc)

@@ -91,5 +91,9 @@ json_t *gd_ds_flame(const gd_diffstacks *d, double prune, int max_depth);
 int gd_query_diffstacks_flame(gd_store *s, const gd_selection *base, const gd_selection *head, json_t **out,
                               gd_error *err);
 void gd_ds_free(gd_diffstacks *d);
+/* The end of a reading of both sides into d: when rc is GD_OK, d finished
+ * (gd_ds_finish) and handed to *out; else (or when that fails) d freed.
+ * Returns the outcome. */
+int gd_ds_conclude(gd_diffstacks *d, const gd_diffstacks_query *q, int rc, gd_diffstacks **out, gd_error *err);
 
 #endif

@@ -21,9 +21,7 @@ push goes on.  Exit 77 (skipped) when clickhouse-server is not installed.
 import argparse
 import json
 import os
-import signal
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -38,13 +36,10 @@ def main():
     ap.add_argument("--examples", required=True)
     ap.add_argument("--corpus", default=os.environ.get("GODEYE_CORPUS", ""))
     a = ap.parse_args()
-    if not chp.SERVER:
-        print("SKIP: clickhouse-server is not installed (scripts/deps.sh --test installs it)")
+    started = chp.begin(a.bin, "godeye-chapp-")
+    if not started:
         return 77
-    signal.alarm(280)
-    tmp = tempfile.mkdtemp(prefix="godeye-chapp-")
-    url, stop = chp.start_server(tmp)
-    run = chp.godeye_runner(a.bin, tmp)
+    tmp, url, stop, run = started
     ex = a.examples
     shop = ["--set", "app=com.example.shop"]
     caps = [[os.path.join(ex, "shop.previous.jsonl")], [os.path.join(ex, "shop.jsonl")],

@@ -23,10 +23,8 @@ installed.
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -53,13 +51,10 @@ def main():
     ap.add_argument("--gen", required=True)
     ap.add_argument("--corpus", default=os.environ.get("GODEYE_CORPUS", ""))
     a = ap.parse_args()
-    if not chp.SERVER:
-        print("SKIP: clickhouse-server is not installed (scripts/deps.sh --test installs it)")
+    started = chp.begin(a.bin, "godeye-chstacks-")
+    if not started:
         return 77
-    signal.alarm(280)
-    tmp = tempfile.mkdtemp(prefix="godeye-chstacks-")
-    url, stop = chp.start_server(tmp)
-    run = chp.godeye_runner(a.bin, tmp)
+    tmp, url, stop, run = started
 
     gen = os.path.join(tmp, "gen")
     subprocess.run([sys.executable, os.path.join(a.gen, "diffstacks_gen.py"), gen], check=True)
