@@ -91,12 +91,12 @@ static int ds_check(gd_ctx *ctx, const ds_opts *o, int nargs)
 static int ds_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *app, gd_diffstacks_query *q,
                     gd_diffstacks **d)
 {
-    gd_ch *c;
     gd_selection base = {0}, head = {0};
+    gd_error err = {0};
+    gd_ch *c;
     int rc = gd_cli_diff_fleet_open(ctx, co, argv, app, &c, &base, &head);
     if (rc)
         return rc;
-    gd_error err = {0};
     q->base = &base;
     q->head = &head;
     rc = gd_fleet_diffstacks(c, q, d, &err);
@@ -108,12 +108,12 @@ static int ds_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *a
 
 static int ds_local(gd_ctx *ctx, char **argv, const char *app, gd_diffstacks_query *q, gd_diffstacks **d)
 {
-    gd_store *s;
     gd_selection base = {0}, head = {0};
+    gd_error err = {0};
+    gd_store *s;
     int rc = gd_cli_diff_open(ctx, argv, app, &s, &base, &head);
     if (rc)
         return rc;
-    gd_error err = {0};
     q->base = &base;
     q->head = &head;
     rc = gd_query_diffstacks(s, q, d, &err);

@@ -395,6 +395,26 @@ static int on_name(void *ctx, json_t *row)
     return 0;
 }
 
+/* The names of `col` of `table` (col NULL: traces' processes) that the
+ * selection's rows carry and gd_app_match gives to a->app, in a->list. */
+static int app_names_of(gd_ch *c, const char *where, const char *table, const char *col, app_names *a,
+                        gd_error *err)
+{
+    size_t n = strlen(where) + 400;
+    char *q = malloc(n);
+    if (!q)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (col)
+        snprintf(q, n, "SELECT DISTINCT %s AS p FROM %s FINAL WHERE %s", col, table, where);
+    else
+        snprintf(q, n, "SELECT DISTINCT arrayJoin(processes) AS p FROM " TRACES_FINAL " WHERE %s", where);
+    int rc = older_tables(c, gd_ch_select(c, q, on_name, a, err), err);
+    free(q);
+    if (rc == GD_ERR_ABORT && !err->code)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return rc;
+}
+
 /* Where the rows of `what` are kept for a side: the selection's condition
  * and, with sel->app, that of the app's processes: the rows' own process
  * (`col` of `table`), or for a table of traces (col NULL: pages) the
@@ -404,28 +424,17 @@ static int side_where(gd_ch *c, const gd_selection *sel, const char *table, cons
                       gd_error *err)
 {
     const char *where = sel && sel->where ? sel->where : "1";
-    *out = NULL;
     if (!sel || !sel->app) {
         *out = strdup(where);
         return *out ? GD_OK : gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     app_names a = {.app = sel->app};
-    size_t n = 2 * strlen(where) + 400;
-    char *q = malloc(n);
-    if (!q)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    if (col)
-        snprintf(q, n, "SELECT DISTINCT %s AS p FROM %s FINAL WHERE %s", col, table, where);
-    else
-        snprintf(q, n, "SELECT DISTINCT arrayJoin(processes) AS p FROM " TRACES_FINAL " WHERE %s", where);
-    int rc = older_tables(c, gd_ch_select(c, q, on_name, &a, err), err);
-    free(q);
-    if (rc == GD_ERR_ABORT && !err->code)
+    int rc = app_names_of(c, where, table, col, &a, err);
+    size_t n = 2 * strlen(where) + a.len + 200;
+    *out = rc ? NULL : malloc(n);
+    if (!rc && !*out)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    n = 2 * strlen(where) + a.len + 200;
-    if (!rc && !(*out = malloc(n)))
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    if (!rc && !a.n)
+    else if (!rc && !a.n)
         snprintf(*out, n, "%s AND 0", where);
     else if (!rc && col)
         snprintf(*out, n, "%s AND %s IN (%s)", where, col, a.list);

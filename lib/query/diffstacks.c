@@ -563,16 +563,23 @@ static int on_id(void *ctx, sqlite3_stmt *q)
     return GD_OK;
 }
 
-/* The selection's traces in the order every form feeds them: by content
- * hash (the fleet's trace_uid), so that a fleet's diff equals this one. */
-static int by_hash(gd_store *s, const gd_selection *sel, int64_t **out, gd_error *err)
+/* The selection's ids as a JSON array's text (NULL: out of memory). */
+static char *ids_text(const gd_selection *sel)
 {
-    id_list l = {malloc((sel->n ? sel->n : 1) * sizeof *l.id), 0, sel->n};
     json_t *ids = json_array();
     for (size_t i = 0; ids && i < sel->n; i++)
         json_array_append_new(ids, json_integer(sel->ids[i]));
     char *txt = ids ? json_dumps(ids, JSON_COMPACT) : NULL;
     json_decref(ids);
+    return txt;
+}
+
+/* The selection's traces in the order every form feeds them: by content
+ * hash (the fleet's trace_uid), so that a fleet's diff equals this one. */
+static int by_hash(gd_store *s, const gd_selection *sel, int64_t **out, gd_error *err)
+{
+    id_list l = {malloc((sel->n ? sel->n : 1) * sizeof *l.id), 0, sel->n};
+    char *txt = ids_text(sel);
     *out = l.id;
     sqlite3_stmt *q = l.id && txt ? gd_store_prepare(s, "SELECT id FROM trace WHERE id IN (SELECT value FROM"
                                                         " json_each(?1)) ORDER BY hash, id", err)
