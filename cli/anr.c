@@ -468,27 +468,27 @@ static int print_card_counted(void *ctx, json_t *r)
 
 static int fleet_groups(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *arg, gd_error *err)
 {
-    (void)arg;
-    return gd_fleet_anr_groups(c, NULL, fn, fn_ctx, err);
+    gd_selection all = {.app = arg}; /* #47: --app keeps the app's processes' dumps */
+    return gd_fleet_anr_groups(c, arg ? &all : NULL, fn, fn_ctx, err);
 }
 
 /* 1 when the options go with --clickhouse: --group alone (no option that needs one database). */
-static int fleet_alone(int group, int all, long id, const char *context, const char *app, size_t ntraces)
+static int fleet_alone(int group, int all, long id, const char *context, size_t ntraces)
 {
-    return group && !all && !id && !context && !app && !ntraces;
+    return group && !all && !id && !context && !ntraces;
 }
 
 /* #48: --group over the fleet in ClickHouse (the signatures godeye push
  * sent with the ANR rows); the other options need one database. */
-static int anr_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group_only, gd_out_mode mode)
+static int anr_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group_only, const char *app, gd_out_mode mode)
 {
     if (!group_only) {
-        fprintf(stderr, "godeye anr: --clickhouse goes with --group (and --format, --wide; no --all, --id,"
-                        " --context, --app, --trace)\n");
+        fprintf(stderr, "godeye anr: --clickhouse goes with --group (and --app, --format, --wide; no --all, --id,"
+                        " --context, --trace)\n");
         return GD_EXIT_USAGE;
     }
     return gd_cli_fleet_listing(ctx, co, mode, group_columns, sizeof group_columns / sizeof group_columns[0],
-                                fleet_groups, NULL);
+                                fleet_groups, (void *)(app && *app ? app : NULL));
 }
 
 int cmd_anr(int argc, char **argv, gd_ctx *ctx)
@@ -527,7 +527,7 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     if (co.url)
-        return anr_fleet(ctx, &co, fleet_alone(group, all, id, context, app, traces.n), gd_cli_mode(format));
+        return anr_fleet(ctx, &co, fleet_alone(group, all, id, context, traces.n), app, gd_cli_mode(format));
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;

@@ -109,26 +109,27 @@ static int print_with_stacks(FILE *out, const gd_renderer *r, json_t *row, void 
 }
 
 typedef struct fleet_kind {
-    const char *kind;
+    const char *kind, *app;
     long limit;
 } fleet_kind;
 
 static int fleet_groups(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *arg, gd_error *err)
 {
     const fleet_kind *k = arg;
-    return gd_fleet_block_groups(c, NULL, k->kind, k->limit, fn, fn_ctx, err);
+    gd_selection all = {.app = k->app}; /* #47: --app keeps the app's processes' blocks */
+    return gd_fleet_block_groups(c, k->app ? &all : NULL, k->kind, k->limit, fn, fn_ctx, err);
 }
 
 /* --group over the fleet in ClickHouse, with --kind and --limit (the other options need one database). */
 static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_int_list *traces, double threshold,
-                        const char *kind, long limit, gd_out_mode mode)
+                        const char *kind, const char *app, long limit, gd_out_mode mode)
 {
     if (!group || traces->n || !isnan(threshold)) {
-        fprintf(stderr, "godeye blocks: --clickhouse goes with --group (and --kind, --limit; no --trace,"
+        fprintf(stderr, "godeye blocks: --clickhouse goes with --group (and --kind, --limit, --app; no --trace,"
                         " --threshold)\n");
         return GD_EXIT_USAGE;
     }
-    fleet_kind fk = {kind, limit};
+    fleet_kind fk = {kind, app && *app ? app : NULL, limit};
     return gd_cli_fleet_listing(ctx, co, mode, group_columns, sizeof group_columns / sizeof group_columns[0],
                                 fleet_groups, &fk);
 }
@@ -178,12 +179,8 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "--group and --stacks do not go together");
         return GD_EXIT_USAGE;
     }
-    if (co.url && app) {
-        gd_cli_say(ctx, "--app does not go with --clickhouse (yet): the fleet's rows carry no process");
-        return GD_EXIT_USAGE;
-    }
     if (co.url)
-        return blocks_fleet(ctx, &co, group, &traces, threshold, kind, limit, gd_cli_mode(format));
+        return blocks_fleet(ctx, &co, group, &traces, threshold, kind, app, limit, gd_cli_mode(format));
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;

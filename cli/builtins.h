@@ -38,5 +38,10 @@ int cmd_mcp(int argc, char **argv, gd_ctx *ctx);
 int gd_cli_diff_open(gd_ctx *ctx, char **argv, const char *app, gd_store **s, gd_selection *base,
                      gd_selection *head);
 void gd_cli_diff_close(gd_store *s, gd_selection *base, gd_selection *head);
+/* The same over the fleet (--clickhouse, gd_fleet_select): connected as co
+ * says; gd_cli_diff_fleet_close frees both sides and closes c. */
+int gd_cli_diff_fleet_open(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *app, gd_ch **c,
+                           gd_selection *base, gd_selection *head);
+void gd_cli_diff_fleet_close(gd_ch *c, gd_selection *base, gd_selection *head);
 
 #endif

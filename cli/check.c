@@ -82,12 +82,6 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
     /* #47: --app, else the budget's "app" */
     if (!app || !*app)
         app = json_string_value(json_object_get(budget, "app"));
-    if (co.url && app) {
-        json_decref(budget);
-        gd_cli_say(ctx, "--app (or the budget's \"app\") does not go with --clickhouse (yet): the fleet's rows"
-                        " carry no process");
-        return GD_EXIT_USAGE;
-    }
     gd_store *s = NULL;
     gd_ch *c = NULL;
     gd_side_source src;

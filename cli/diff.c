@@ -87,22 +87,39 @@ void gd_cli_diff_close(gd_store *s, gd_selection *base, gd_selection *head)
     gd_store_close(s);
 }
 
-/* The same diff with both sides read from the fleet in ClickHouse. */
-static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *format, double alpha,
-                      long min_samples)
+int gd_cli_diff_fleet_open(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *app, gd_ch **c,
+                           gd_selection *base, gd_selection *head)
 {
-    gd_ch *c;
-    int rc = gd_cli_ch_open(ctx, co, &c);
+    int rc = gd_cli_ch_open(ctx, co, c);
     if (rc)
         return rc;
     gd_error err = {0};
-    gd_selection base = {0}, head = {0};
-    if ((rc = gd_fleet_select(c, argv[0], &base, &err)) || (rc = gd_fleet_select(c, argv[1], &head, &err))) {
-        gd_selection_free(&base);
-        gd_ch_close(c);
+    if ((rc = gd_fleet_select(*c, argv[0], base, &err)) || (rc = gd_fleet_select(*c, argv[1], head, &err))) {
+        gd_cli_diff_fleet_close(*c, base, head);
         return err.code == GD_ERR_USAGE || err.code == GD_ERR_DATA ? gd_cli_fail(ctx, &err)
                                                                    : gd_cli_ch_fail(ctx, co, &err);
     }
+    base->app = head->app = app && *app ? app : NULL; /* #47: the app's processes' rows */
+    return 0;
+}
+
+void gd_cli_diff_fleet_close(gd_ch *c, gd_selection *base, gd_selection *head)
+{
+    gd_selection_free(base);
+    gd_selection_free(head);
+    gd_ch_close(c);
+}
+
+/* The same diff with both sides read from the fleet in ClickHouse. */
+static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *app, const char *format,
+                      double alpha, long min_samples)
+{
+    gd_ch *c;
+    gd_selection base = {0}, head = {0};
+    int rc = gd_cli_diff_fleet_open(ctx, co, argv, app, &c, &base, &head);
+    if (rc)
+        return rc;
+    gd_error err = {0};
     gd_side_source src = gd_fleet_source(c);
     gd_diff_answer a = {0};
     gd_renderer *r = diff_renderer(ctx, NULL, format, &a);
@@ -110,9 +127,7 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char 
                        .summary = &a.sum};
     rc = gd_query_diff(NULL, &q, gd_cli_render_cb, r, &err);
     int wrc = diff_render_end(ctx, r, format, &a, rc);
-    gd_selection_free(&base);
-    gd_selection_free(&head);
-    gd_ch_close(c);
+    gd_cli_diff_fleet_close(c, &base, &head);
     if (rc)
         return gd_cli_ch_fail(ctx, co, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
@@ -155,12 +170,8 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "--min-samples must be 1 or more");
         return GD_EXIT_USAGE;
     }
-    if (co.url && app) {
-        gd_cli_say(ctx, "--app does not go with --clickhouse (yet): the fleet's rows carry no process");
-        return GD_EXIT_USAGE;
-    }
     if (co.url)
-        return diff_fleet(ctx, &co, argv, format, alpha, min_samples);
+        return diff_fleet(ctx, &co, argv, app, format, alpha, min_samples);
     gd_store *s;
     gd_selection base = {0}, head = {0};
     if ((rc = gd_cli_diff_open(ctx, argv, app, &s, &base, &head)))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "fleet/stacks.h"
 #include "query/diffstacks.h"
 #include "render/diffstacks.h"
 
@@ -85,9 +86,45 @@ static int ds_check(gd_ctx *ctx, const ds_opts *o, int nargs)
     return GD_EXIT_OK;
 }
 
+/* #52 item 4: both sides from the fleet's stack_paths (fleet/stacks.h):
+ * the same analysis, the same answer. */
+static int ds_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *app, gd_diffstacks_query *q,
+                    gd_diffstacks **d)
+{
+    gd_selection base = {0}, head = {0};
+    gd_error err = {0};
+    gd_ch *c;
+    int rc = gd_cli_diff_fleet_open(ctx, co, argv, app, &c, &base, &head);
+    if (rc)
+        return rc;
+    q->base = &base;
+    q->head = &head;
+    rc = gd_fleet_diffstacks(c, q, d, &err);
+    gd_cli_diff_fleet_close(c, &base, &head);
+    if (!rc)
+        return GD_EXIT_OK;
+    return err.code == GD_ERR_DATA ? gd_cli_fail(ctx, &err) : gd_cli_ch_fail(ctx, co, &err);
+}
+
+static int ds_local(gd_ctx *ctx, char **argv, const char *app, gd_diffstacks_query *q, gd_diffstacks **d)
+{
+    gd_selection base = {0}, head = {0};
+    gd_error err = {0};
+    gd_store *s;
+    int rc = gd_cli_diff_open(ctx, argv, app, &s, &base, &head);
+    if (rc)
+        return rc;
+    q->base = &base;
+    q->head = &head;
+    rc = gd_query_diffstacks(s, q, d, &err);
+    gd_cli_diff_close(s, &base, &head);
+    return rc ? gd_cli_fail(ctx, &err) : GD_EXIT_OK;
+}
+
 int cmd_diff_stacks(int argc, char **argv, gd_ctx *ctx)
 {
     ds_opts o = {.alpha = NAN, .min_samples = -1, .top = -1};
+    gd_cli_ch co = {0};
     const gd_option opts[] = {
         OPT_BOOL_(0, "stacks", &o.stacks, "compare stacks and method calls frame by frame"),
         OPT_BOOL_(0, "folded", &o.folded, "write FlameGraph's two-column folded lines (stack base head)"),
@@ -98,6 +135,7 @@ int cmd_diff_stacks(int argc, char **argv, gd_ctx *ctx)
         OPT_INT_(0, "min-samples", &o.min_samples, "N", "fewest captures per side for the test (default 5)"),
         OPT_CHOICE_(0, "format", &o.format, "FMT", "output: tree, table, csv, json, jsonl or md", ds_formats),
         OPT_APP(&o.app),
+        OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
     int nargs, rc = gd_parse_options(argc, argv, opts, "godeye diff --stacks [OPTIONS] BASE HEAD", &nargs);
@@ -105,19 +143,12 @@ int cmd_diff_stacks(int argc, char **argv, gd_ctx *ctx)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if ((rc = ds_check(ctx, &o, nargs)))
         return rc;
-    gd_store *s;
-    gd_selection base = {0}, head = {0};
-    if ((rc = gd_cli_diff_open(ctx, argv, o.app, &s, &base, &head)))
-        return rc;
-    gd_error err = {0};
-    gd_diffstacks_query q = {&base, &head, o.alpha, o.min_samples,
+    gd_diffstacks_query q = {NULL, NULL, o.alpha, o.min_samples,
                              !o.norm ? GD_DS_NORM_AUTO : o.norm[0] == 't' ? GD_DS_NORM_TIME : GD_DS_NORM_SAMPLES,
                              o.top};
     gd_diffstacks *d = NULL;
-    rc = gd_query_diffstacks(s, &q, &d, &err);
-    gd_cli_diff_close(s, &base, &head);
-    if (rc)
-        return gd_cli_fail(ctx, &err);
+    if ((rc = co.url ? ds_fleet(ctx, &co, argv, o.app, &q, &d) : ds_local(ctx, argv, o.app, &q, &d)))
+        return rc;
     rc = ds_write(ctx, &o, d);
     gd_ds_free(d);
     return rc;

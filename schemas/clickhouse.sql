@@ -47,7 +47,12 @@ CREATE TABLE IF NOT EXISTS traces (
   -- before it, whose rows then count their span (push names this ALTER):
   -- ALTER TABLE traces ADD COLUMN exposure_ms Float64
   --   DEFAULT greatest(ifNull(end_ms - start_ms, 0), 0)
-  exposure_ms   Float64 DEFAULT greatest(ifNull(end_ms - start_ms, 0), 0)
+  exposure_ms   Float64 DEFAULT greatest(ifNull(end_ms - start_ms, 0), 0),
+  -- #47: every name a process of the trace is known by (the trace's app,
+  -- ANR dumps' processes, launches' apps, process main threads: what
+  -- --app matches a trace by); tables made before it:
+  -- ALTER TABLE traces ADD COLUMN processes Array(String) DEFAULT emptyArrayString()
+  processes     Array(String) DEFAULT emptyArrayString()
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid);
@@ -105,7 +110,11 @@ CREATE TABLE IF NOT EXISTS blocks (
   uninterruptible_ms Nullable(Float64),
   states_covered_ms  Nullable(Float64),
   binder_ms     Nullable(Float64),
-  lock_ms       Nullable(Float64)
+  lock_ms       Nullable(Float64),
+  -- #47: the block's process (its dispatch's pid named as godeye-blocks(1)
+  -- names it; '' unknown), what --app keeps; tables made before it:
+  -- ALTER TABLE blocks ADD COLUMN process String DEFAULT ''
+  process       String DEFAULT ''
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, grp, version_name, trace_uid, seq);
@@ -174,7 +183,11 @@ CREATE TABLE IF NOT EXISTS frames (
   vsync_ms      Nullable(Float64),
   -- frametimeline, doframe or '' (godeye-frames(1)); added in schema 6: a
   -- server with the older table needs ALTER TABLE frames ADD COLUMN source String
-  source        String
+  source        String,
+  -- #47: the frames' process (godeye-frames(1) PROCESS; '' unknown), what
+  -- --app keeps; tables made before it:
+  -- ALTER TABLE frames ADD COLUMN process String DEFAULT ''
+  process       String DEFAULT ''
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, window, trace_uid, seq);
@@ -260,14 +273,39 @@ CREATE TABLE IF NOT EXISTS anrs (
   dur_ms        Nullable(Float64),
   anr_ms        Nullable(Float64),
   -- #48: a dump's ANR group (godeye-anr(1) --group: its signature, its
-  -- type and label, the dump's process; '' on a block and where the dump
-  -- has none).  Tables made before:
+  -- type and label, the dump's process; '' where the dump has none; #47: on
+  -- a block its dispatch's process, what --app keeps).  Tables made before:
   -- ALTER TABLE anrs ADD COLUMN signature String DEFAULT '', ADD COLUMN type String DEFAULT '',
   --   ADD COLUMN type_label String DEFAULT '', ADD COLUMN process String DEFAULT ''
   signature     String DEFAULT '',
   type          String DEFAULT '',
   type_label    String DEFAULT '',
   process       String DEFAULT ''
+) ENGINE = ReplacingMergeTree
+PARTITION BY day
+ORDER BY (app, version_name, trace_uid, seq);
+
+-- #52 item 4: each trace's stacks folded, what `godeye diff --stacks
+-- --clickhouse` reads (godeye-diff(1) STACKS): one row per (process,
+-- path), in the order the trace first reached it, from the same function
+-- as the local diff (its method calls' self ms per call path when it has
+-- any, else its samples x the trace's sampling interval).  stack: frame
+-- keys (line numbers dropped), root first, ';'-joined; ms null for samples
+-- without an interval (counted unweighted); count: calls or samples right
+-- at that path; process: the rows' process ('' unknown), for --app.  A
+-- server made by an older godeye gets the table from the next push (CREATE
+-- ... IF NOT EXISTS); traces pushed before it have no rows here.
+CREATE TABLE IF NOT EXISTS stack_paths (
+  trace_uid     String,
+  seq           UInt64,
+  day           Date,
+  app           String,
+  version_name  String,
+  process       String,
+  source        String,
+  stack         String,
+  ms            Nullable(Float64),
+  count         UInt64
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid, seq);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "derive/states.h"
+#include "query/diffstacks.h"
 #include "query/issues.h"
 #include "query/startup.h"
 #include "query/views.h"
@@ -377,6 +378,17 @@ static json_t *m_images(json_t *r)
                      "ts_ms", json_object_get(r, "first_ms"));
 }
 
+/* #52 item 4: the trace's stacks folded (query/diffstacks.h), as they are. */
+static int q_stacks(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    return gd_query_trace_stacks(s, trace, fn, ctx, err);
+}
+
+static json_t *m_stacks(json_t *r)
+{
+    return json_copy(r);
+}
+
 /* Adding a table: one entry here (before "traces") and its CREATE TABLE in
  * schemas/clickhouse.sql. */
 static const export_def exports[] = {
@@ -398,6 +410,7 @@ static const export_def exports[] = {
      " coalesce((SELECT text FROM message WHERE id = d.message), '') AS msg,"
      " coalesce(b.blame, '') AS blame, coalesce(b.grp_rule, '') AS grp_rule, "
      WHY_COLS("b.trace", "d.tid", "d.start_ms", "d.dur_ms")
+     ", coalesce(" GD_SQL_PROCESS_OF("d", "t") ", '') AS process"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
      " WHERE b.trace = ?1 ORDER BY b.dispatch", 1},
     {"block_groups",
@@ -421,7 +434,8 @@ static const export_def exports[] = {
     {"frames",
      "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
      DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms,"
-     " coalesce(f.source, '') AS source"
+     " coalesce(f.source, '') AS source,"
+     " coalesce(CASE WHEN f.pid IS NULL THEN t.app ELSE " GD_SQL_PROCESS_OF("f", "t") " END, '') AS process"
      " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
     /* what gd_query_anr_count's rule reads (#28): the dumps (anr: the
      * anr_dump view's; #48: with their ANR group, gd_anr_sig) and the
@@ -433,22 +447,26 @@ static const export_def exports[] = {
      " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 0) END AS signature,"
      " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 1) END AS type,"
      " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 2) END AS type_label,"
-     " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 3) END AS process"
+     " CASE WHEN a.id IS NULL THEN a.proc ELSE gd_anr_sig(?1, a.id, 3) END AS process"
      " FROM (SELECT 'dump' AS kind, 0 AS k, v.anr AS anr, v.pid AS pid, v.ts_ms AS ts_ms, NULL AS start_ms,"
-     " NULL AS dur_ms, NULL AS anr_ms, v.ts_ms AS at, v.id AS id FROM anr_dump v WHERE v.trace = ?1"
-     " UNION ALL SELECT 'block', 1, 0, d.pid, NULL, d.start_ms, d.dur_ms, t2.anr_ms, d.start_ms, NULL"
+     " NULL AS dur_ms, NULL AS anr_ms, v.ts_ms AS at, v.id AS id, NULL AS proc FROM anr_dump v WHERE v.trace = ?1"
+     " UNION ALL SELECT 'block', 1, 0, d.pid, NULL, d.start_ms, d.dur_ms, t2.anr_ms, d.start_ms, NULL,"
+     " coalesce(" GD_SQL_PROCESS_OF("d", "t2") ", '')"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t2 ON t2.id = d.trace"
      " WHERE b.trace = ?1 AND " GD_SQL_BLOCK_KIND("d", "t2") " = 'anr') a JOIN trace t ON t.id = ?1", 0, NULL, NULL, 1},
     {"pages", NULL, 0, q_pages, m_pages},
     {"overdraw", NULL, 0, q_overdraw, m_overdraw},
     {"image_issues", NULL, 0, q_images, m_images},
     {"startups", NULL, 0, q_startups, m_startups},
+    {"stack_paths", NULL, 0, q_stacks, m_stacks},
     {"traces",
      "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
      " t.start_ms, t.end_ms, t.events, t.skipped, t.short_ms, t.long_ms, t.anr_ms,"
      " coalesce(t.meta, '') AS meta, strftime('%Y-%m-%d %H:%M:%S', 'now') AS pushed_at,"
-     " coalesce(t.build, '') AS build, t.exposure_ms"
+     " coalesce(t.build, '') AS build, t.exposure_ms,"
+     " (SELECT json_group_array(name) FROM (SELECT DISTINCT name FROM (" GD_SQL_PROCESS_NAMES ")"
+     " WHERE trace = t.id AND name <> '' ORDER BY name)) AS \"processes:json\""
      " FROM trace t WHERE t.id = ?1"},
 };
 

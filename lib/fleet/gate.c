@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/app.h"
 #include "analysis/frames.h"
 #include "analysis/version.h"
 #include "derive/states.h"
@@ -361,6 +362,92 @@ static int older_tables(gd_ch *c, int rc, gd_error *err)
     return rc;
 }
 
+/* ---- --app over the fleet (#47) ----------------------------------------------
+ * gd_app_match stays the one rule: the names the selection's rows carry
+ * are read, matched here, and ClickHouse is given the matching ones. */
+
+typedef struct app_names {
+    const char *app;
+    char *list;               /* "'a', 'b'" of the matching names          */
+    size_t len, cap;
+    int n;
+} app_names;
+
+static int on_name(void *ctx, json_t *row)
+{
+    app_names *a = ctx;
+    const char *p = json_string_value(json_object_get(row, "p"));
+    char lit[1100];
+    if (!p || !gd_app_match(p, a->app) || quote(p, lit, sizeof lit))
+        return 0;
+    size_t k = strlen(lit) + 2;
+    if (a->len + k + 1 > a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 1024;
+        while (nc < a->len + k + 1)
+            nc *= 2;
+        char *nl = realloc(a->list, nc);
+        if (!nl)
+            return 1;
+        a->list = nl;
+        a->cap = nc;
+    }
+    a->len += (size_t)snprintf(a->list + a->len, a->cap - a->len, "%s%s", a->n++ ? ", " : "", lit);
+    return 0;
+}
+
+/* The names of `col` of `table` (col NULL: traces' processes) that the
+ * selection's rows carry and gd_app_match gives to a->app, in a->list. */
+static int app_names_of(gd_ch *c, const char *where, const char *table, const char *col, app_names *a,
+                        gd_error *err)
+{
+    size_t n = strlen(where) + 400;
+    char *q = malloc(n);
+    if (!q)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    if (col)
+        snprintf(q, n, "SELECT DISTINCT %s AS p FROM %s FINAL WHERE %s", col, table, where);
+    else
+        snprintf(q, n, "SELECT DISTINCT arrayJoin(processes) AS p FROM " TRACES_FINAL " WHERE %s", where);
+    int rc = older_tables(c, gd_ch_select(c, q, on_name, a, err), err);
+    free(q);
+    if (rc == GD_ERR_ABORT && !err->code)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return rc;
+}
+
+/* Where the rows of `what` are kept for a side: the selection's condition
+ * and, with sel->app, that of the app's processes: the rows' own process
+ * (`col` of `table`), or for a table of traces (col NULL: pages) the
+ * traces where a process of the app is known (traces.processes), as the
+ * store's --app does.  *out is malloc'd. */
+static int side_where(gd_ch *c, const gd_selection *sel, const char *table, const char *col, char **out,
+                      gd_error *err)
+{
+    const char *where = sel && sel->where ? sel->where : "1";
+    if (!sel || !sel->app) {
+        *out = strdup(where);
+        return *out ? GD_OK : gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
+    app_names a = {.app = sel->app};
+    int rc = app_names_of(c, where, table, col, &a, err);
+    size_t n = 2 * strlen(where) + a.len + 200;
+    *out = rc ? NULL : malloc(n);
+    if (!rc && !*out)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    else if (!rc && !a.n)
+        snprintf(*out, n, "%s AND 0", where);
+    else if (!rc && col)
+        snprintf(*out, n, "%s AND %s IN (%s)", where, col, a.list);
+    else if (!rc)
+        snprintf(*out, n, "%s AND trace_uid IN (SELECT trace_uid FROM " TRACES_FINAL " WHERE %s AND hasAny(processes,"
+                          " [%s]))", where, where, a.list);
+    free(a.list);
+    return rc;
+}
+
+/* The process column of each table --app filters (NULL: by trace). */
+#define STARTUP_PROCESS "if(launched_app != '', launched_app, app)"
+
 long gd_fleet_sample(void)
 {
     const char *e = getenv("GODEYE_FLEET_SAMPLE");
@@ -373,8 +460,8 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
                       gd_error *err)
 {
     gd_ch *c = ctx;
-    const char *where = sel->where ? sel->where : "1";
     relay r = {fn, fn_ctx, NULL, err};
+    const char *table = "blocks", *col = "process";
     gd_ch_row_fn each = on_relay;
     const char *fmt;
     char sampled[300];
@@ -390,31 +477,49 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
                  gd_fleet_sample());
         fmt = sampled;
     } else if (strcmp(what, "pages") == 0) {
+        col = NULL; /* pages stay per trace */
         fmt = "SELECT page, draw_ms, load_ms FROM pages FINAL WHERE %s ORDER BY trace_uid, seq";
     } else if (strcmp(what, "frames") == 0) {
         each = on_frame_bucket;
+        table = "frames";
         fmt = "SELECT window, dur_ms, vsync_ms, count() AS n FROM frames FINAL WHERE %s AND "
               GD_SQL_FRAMES_SHOWN("trace_uid", "frames FINAL") " GROUP BY window, dur_ms, vsync_ms"
               " ORDER BY window, dur_ms";
     } else if (strcmp(what, "startups") == 0) {
         r.null_key = "app";
+        table = "startups";
+        col = STARTUP_PROCESS;
         fmt = "SELECT launched_app AS app, if(kind = '', NULL, kind) AS kind, total_ms FROM startups FINAL"
               " WHERE %s ORDER BY trace_uid, seq";
     } else if (strcmp(what, "anr") == 0) {
-        return anr_total(c, where, fn, fn_ctx, err);
+        table = "anrs";
+        fmt = NULL;
     } else if (strcmp(what, "anr_groups") == 0) { /* #48: the ANRs of record by signature */
+        table = "anrs";
         fmt = "SELECT signature, count() AS count FROM anrs FINAL WHERE kind = 'dump' AND anr = 1"
               " AND signature != '' AND %s GROUP BY signature ORDER BY signature";
     } else {
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no fleet rows for '%s'", what);
     }
+    char *where;
+    int rc = side_where(c, sel, table, col, &where, err);
+    if (rc)
+        return rc;
+    if (!fmt) {
+        rc = anr_total(c, where, fn, fn_ctx, err);
+        free(where);
+        return rc;
+    }
     size_t n = strlen(fmt) + strlen(where) + 1;
     char *sql = malloc(n);
-    if (!sql)
+    if (!sql) {
+        free(where);
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
     snprintf(sql, n, fmt, where);
-    int rc = older_tables(c, gd_ch_select(c, sql, each, &r, err), err);
+    rc = older_tables(c, gd_ch_select(c, sql, each, &r, err), err);
     free(sql);
+    free(where);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return rc;
@@ -455,10 +560,31 @@ static void first_last_version(json_t *row)
     json_object_del(row, "versions");
 }
 
+/* #47: a group's processes as the store names them: the longest block's
+ * first (process), then the others (here in name order), at most 8
+ * (GD_GROUP_PROCS of query/blocks.c); none: process null, []. */
+static void group_processes(json_t *row)
+{
+    json_t *first = json_object_get(row, "process"), *all = json_object_get(row, "processes");
+    json_t *out = json_array();
+    const char *p = json_string_value(first);
+    if (p && *p)
+        json_array_append(out, first);
+    size_t i;
+    json_t *v;
+    json_array_foreach(all, i, v)
+        if (json_array_size(out) < 8 && !(p && json_equal(v, first)))
+            json_array_append(out, v);
+    if (!p || !*p)
+        json_object_set_new(row, "process", json_array_size(out) ? json_incref(json_array_get(out, 0)) : json_null());
+    json_object_set_new(row, "processes", out);
+}
+
 /* A fleet group row as the store's: '' as null, times rounded, the first
  * and last of its versions by gd_version_cmp. */
 static int on_fleet_group(void *ctx, json_t *row)
 {
+    group_processes(row);
     static const char *const ms[] = {"p50_ms", "p95_ms"};
     for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
         json_t *v = json_object_get(row, ms[i]);
@@ -492,7 +618,6 @@ static int on_fleet_group(void *ctx, json_t *row)
 int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, long limit, gd_row_fn fn,
                           void *ctx, gd_error *err)
 {
-    const char *where = sel && sel->where ? sel->where : "1";
     char kind_lit[80] = "", limit_sql[40] = "";
     if (kind) {
         char lit[64];
@@ -500,6 +625,10 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
             return gd_error_set(err, GD_ERR_USAGE, 0, 0, "--kind: value too long");
         snprintf(kind_lit, sizeof kind_lit, " AND kind = %s", lit);
     }
+    char *where;
+    int rc = side_where(c, sel, "blocks", "process", &where, err);
+    if (rc)
+        return rc;
     if (limit > 0)
         snprintf(limit_sql, sizeof limit_sql, " LIMIT %ld", limit);
     /* every block of a group counts (the percentiles are exact, not of the
@@ -508,19 +637,24 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
     static const char fmt[] =
         "SELECT `group`, key_frame, group_rule, `count`, total_ms, max_ms, " PCT("50") " AS p50_ms, "
         PCT("95") " AS p95_ms, traces, versions, s_running_ms, s_runnable_ms, s_sleeping_ms, s_uninterruptible_ms,"
-        " s_states_covered_ms, s_binder_ms, s_lock_ms, has_binder, has_lock"
-        " FROM (SELECT grp AS `group`, min(key_frame) AS key_frame, " WHY_SUMS ","
+        " s_states_covered_ms, s_binder_ms, s_lock_ms, has_binder, has_lock, g_process AS process,"
+        " g_processes AS processes FROM (SELECT grp AS `group`, min(key_frame) AS key_frame, " WHY_SUMS ","
+        " argMaxIf(process, duration_ms, process != '') AS g_process,"
+        " arraySort(groupUniqArrayIf(process, process != '')) AS g_processes,"
         " argMax(grp_rule, duration_ms) AS group_rule, count() AS `count`, sum(duration_ms) AS total_ms,"
         " max(duration_ms) AS max_ms, arraySort(groupArray(duration_ms)) AS d,"
         " uniqExact(trace_uid) AS traces, groupUniqArray(version_name) AS versions"
         " FROM blocks FINAL WHERE %s%s GROUP BY grp) ORDER BY total_ms DESC, `group`%s";
     size_t n = sizeof fmt + strlen(where) + sizeof kind_lit + sizeof limit_sql;
     char *sql = malloc(n);
-    if (!sql)
+    if (!sql) {
+        free(where);
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
     snprintf(sql, n, fmt, where, kind_lit, limit_sql);
+    free(where);
     relay r = {fn, ctx, "key_frame", err};
-    int rc = older_tables(c, gd_ch_select(c, sql, on_fleet_group, &r, err), err);
+    rc = older_tables(c, gd_ch_select(c, sql, on_fleet_group, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -570,7 +704,10 @@ static int on_fleet_anr_group(void *ctx, json_t *row)
 
 int gd_fleet_anr_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    const char *where = sel && sel->where ? sel->where : "1";
+    char *where;
+    int rc = side_where(c, sel, "anrs", "process", &where, err);
+    if (rc)
+        return rc;
     static const char dev_fmt[] =
         "SELECT trace_uid, device FROM traces FINAL WHERE trace_uid IN (SELECT trace_uid FROM anrs"
         " WHERE kind = 'dump' AND anr = 1 AND signature != '' AND %s)";
@@ -585,16 +722,18 @@ int gd_fleet_anr_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *c
     anr_groups_ctx g = {{fn, ctx, NULL, err}, json_object()};
     if (!sql || !g.devices) {
         free(sql);
+        free(where);
         json_decref(g.devices);
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     }
     snprintf(sql, n, dev_fmt, where);
-    int rc = older_tables(c, gd_ch_select(c, sql, on_device, g.devices, err), err);
+    rc = older_tables(c, gd_ch_select(c, sql, on_device, g.devices, err), err);
     if (!rc) {
         snprintf(sql, n, fmt, where);
         rc = older_tables(c, gd_ch_select(c, sql, on_fleet_anr_group, &g, err), err);
     }
     free(sql);
+    free(where);
     json_decref(g.devices);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");

@@ -17,7 +17,8 @@ typedef struct gd_selection {
                          traces (ids NULL, n the traces matched); NULL here */
     const char *app;  /* --app (#47): only rows of this package's processes
                          (gd_app_match); NULL = every process.  Borrowed:
-                         gd_selection_free leaves it.  The store only. */
+                         gd_selection_free leaves it.  A fleet's too (#47:
+                         the rows' pushed process, fleet/gate.c). */
 } gd_selection;
 
 /* What a side of a diff or check is read from when it is not the store

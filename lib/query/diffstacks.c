@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/app.h"
 #include "analysis/blocks.h"
 #include "analysis/difftree.h"
 #include "analysis/mannwhitney.h"
@@ -120,12 +121,18 @@ int gd_ds_add(gd_diffstacks *d, const char *const *frames, size_t n, double ms, 
 
 int gd_ds_end(gd_diffstacks *d, gd_error *err) { return gd_dt_end(d->t) ? dt_fail(-1, err) : GD_OK; }
 
-/* ---- the store's captures ----------------------------------------------- */
+/* ---- one trace's stacks, folded (#52 item 4) ------------------------------
+ * The one rule of what a capture gives a diff: its method calls (self ms
+ * under their call path) when it has any, else its stack samples, each
+ * weighing the trace's sampling interval (trace.dump_interval_ms, else the
+ * median gap between a thread's consecutive samples over the whole trace).
+ * The paths are folded per process in a tree of this trace alone (the
+ * process at depth 1, frames below), so that `push` can send them and the
+ * fleet feed exactly what the local form feeds. */
 
 typedef struct cs_memo {
     int64_t *id;            /* callsite id (0 empty)                        */
     size_t *node;
-    long *count;            /* this trace's samples at that callsite        */
     size_t n, cap;
 } cs_memo;
 
@@ -145,11 +152,9 @@ static int memo_grow(cs_memo *m)
     m->cap = o.cap ? o.cap * 2 : 1024;
     m->id = calloc(m->cap, sizeof *m->id);
     m->node = calloc(m->cap, sizeof *m->node);
-    m->count = calloc(m->cap, sizeof *m->count);
-    if (!m->id || !m->node || !m->count) {
+    if (!m->id || !m->node) {
         free(m->id);
         free(m->node);
-        free(m->count);
         *m = o;
         return -1;
     }
@@ -158,41 +163,77 @@ static int memo_grow(cs_memo *m)
             size_t k = memo_slot(m, o.id[i]);
             m->id[k] = o.id[i];
             m->node[k] = o.node[i];
-            m->count[k] = o.count[i];
         }
     free(o.id);
     free(o.node);
-    free(o.count);
     return 0;
 }
 
-static void memo_free(cs_memo *m)
-{
-    free(m->id);
-    free(m->node);
-    free(m->count);
-}
-
-typedef struct reader {
+typedef struct fold {
     gd_store *s;
-    gd_diffstacks *d;
-    cs_memo memo;           /* callsite -> node, shared by every trace      */
-    sqlite3_stmt *cs, *fr;
+    gd_dt *t;               /* this trace's paths: process, then frames     */
+    long *count;            /* per node: calls or samples right there       */
+    size_t ncount;
+    cs_memo memo;           /* callsite -> node, of the current process     */
+    sqlite3_stmt *cs, *fr, *proc;
+    int64_t trace, pid;
+    size_t pnode;           /* the current process's node                   */
+    int have_pid;
     double *gaps;           /* this trace's gaps between a thread's samples */
     size_t ngaps;
-    int64_t pid, tid;
+    int64_t tid;
     double last;
     long samples;
     gd_error *err;
-} reader;
+} fold;
 
 #define DS_MAX_GAPS 65536
 
+static int fold_count(fold *f, size_t node, long k)
+{
+    if (node >= f->ncount) {
+        size_t nc = f->ncount ? f->ncount : 256;
+        while (nc <= node)
+            nc *= 2;
+        long *n = realloc(f->count, nc * sizeof *n);
+        if (!n)
+            return dt_fail(-1, f->err);
+        memset(n + f->ncount, 0, (nc - f->ncount) * sizeof *n);
+        f->count = n;
+        f->ncount = nc;
+    }
+    f->count[node] += k;
+    return GD_OK;
+}
+
+/* The node of process pid (GD_SQL_PROCESS_OF, '' when unknown): a new pid
+ * starts a new callsite memo. */
+static int fold_process(fold *f, int64_t pid)
+{
+    if (f->have_pid && pid == f->pid)
+        return GD_OK;
+    sqlite3_bind_int64(f->proc, 1, f->trace);
+    sqlite3_bind_int64(f->proc, 2, pid);
+    char name[512] = "";
+    if (sqlite3_step(f->proc) == SQLITE_ROW && sqlite3_column_text(f->proc, 0))
+        snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(f->proc, 0));
+    sqlite3_reset(f->proc);
+    int rc = gd_dt_child(f->t, 0, name, &f->pnode);
+    if (rc)
+        return dt_fail(rc, f->err);
+    if (f->memo.cap)
+        memset(f->memo.id, 0, f->memo.cap * sizeof *f->memo.id);
+    f->memo.n = 0;
+    f->pid = pid;
+    f->have_pid = 1;
+    return GD_OK;
+}
+
 /* The node of callsite id: its chain up to a known callsite resolved. */
-static int callsite_node(reader *r, int64_t id, size_t *out)
+static int callsite_node(fold *r, int64_t id, size_t *out)
 {
     int64_t chain[512];
-    size_t n = 0, at = 0;
+    size_t n = 0, at = r->pnode;
     while (id) {
         size_t k = memo_slot(&r->memo, id);
         if (r->memo.id[k]) {
@@ -222,13 +263,12 @@ static int callsite_node(reader *r, int64_t id, size_t *out)
         if (sqlite3_step(r->fr) == SQLITE_ROW && sqlite3_column_text(r->fr, 0))
             gd_ds_frame_key((const char *)sqlite3_column_text(r->fr, 0), key, sizeof key);
         sqlite3_reset(r->fr);
-        int rc = gd_dt_child(r->d->t, at, key, &at);
+        int rc = gd_dt_child(r->t, at, key, &at);
         if (rc || memo_grow(&r->memo))
             return dt_fail(rc ? rc : -1, r->err);
         size_t k = memo_slot(&r->memo, c);
         r->memo.id[k] = c;
         r->memo.node[k] = at;
-        r->memo.count[k] = 0;
         r->memo.n++;
     }
     *out = at;
@@ -239,18 +279,21 @@ enum { SA_CALLSITE, SA_PID, SA_TID, SA_TS };
 
 static int sample_row(void *ctx, sqlite3_stmt *q)
 {
-    reader *r = ctx;
-    size_t node;
-    int rc = callsite_node(r, sqlite3_column_int64(q, SA_CALLSITE), &node);
-    if (rc)
-        return rc;
-    r->memo.count[memo_slot(&r->memo, sqlite3_column_int64(q, SA_CALLSITE))]++;
-    r->samples++;
+    fold *r = ctx;
     int64_t pid = sqlite3_column_int64(q, SA_PID), tid = sqlite3_column_int64(q, SA_TID);
     double ts = sqlite3_column_double(q, SA_TS);
-    if (r->samples > 1 && pid == r->pid && tid == r->tid && ts > r->last && r->ngaps < DS_MAX_GAPS)
+    int same = r->samples > 0 && r->have_pid && pid == r->pid && tid == r->tid;
+    size_t node;
+    int rc = fold_process(r, pid);
+    if (!rc)
+        rc = callsite_node(r, sqlite3_column_int64(q, SA_CALLSITE), &node);
+    if (!rc)
+        rc = fold_count(r, node, 1);
+    if (rc)
+        return rc;
+    r->samples++;
+    if (same && ts > r->last && r->ngaps < DS_MAX_GAPS)
         r->gaps[r->ngaps++] = ts - r->last;
-    r->pid = pid;
     r->tid = tid;
     r->last = ts;
     return GD_OK;
@@ -262,49 +305,43 @@ static int cmp_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* The trace's samples, each weighing its interval. */
-static int read_samples(reader *r, int64_t trace, double interval, const char *app)
+/* The trace's samples counted per path; *interval: the sampling interval
+ * when the trace gives none (the median gap), else as given. */
+static int read_samples(fold *r, double *interval)
 {
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-             "SELECT s.callsite, s.pid, s.tid, s.ts_ms FROM sample s JOIN trace t ON t.id = s.trace"
-             " WHERE s.trace = ?1%s ORDER BY s.pid, s.tid, s.ts_ms, s.id",
-             app);
-    sqlite3_stmt *q = gd_store_prepare(r->s, sql, r->err);
+    sqlite3_stmt *q = gd_store_prepare(r->s,
+                                       "SELECT s.callsite, s.pid, s.tid, s.ts_ms FROM sample s"
+                                       " WHERE s.trace = ?1 ORDER BY s.pid, s.tid, s.ts_ms, s.id",
+                                       r->err);
     if (!q)
         return r->err->code ? r->err->code : GD_ERR_IO;
-    sqlite3_bind_int64(q, 1, trace);
-    r->ngaps = 0;
-    r->samples = 0;
+    sqlite3_bind_int64(q, 1, r->trace);
     int rc = gd_store_each(r->s, q, sample_row, r, r->err);
-    if (!(interval > 0) && r->ngaps) {
+    if (!(*interval > 0) && r->ngaps) {
         gd_sort(r->gaps, r->ngaps, sizeof *r->gaps, cmp_double);
-        interval = gd_percentile(r->gaps, r->ngaps, 50);
+        *interval = gd_percentile(r->gaps, r->ngaps, 50);
     }
-    for (size_t i = 0; i < r->memo.cap; i++) {
-        if (!r->memo.count[i])
-            continue;
-        if (!rc && interval > 0)
-            ds_add_at(r->d, r->memo.node[i], (double)r->memo.count[i] * interval);
-        r->memo.count[i] = 0;
-    }
-    if (!(interval > 0))
-        gd_ds_unweighted(r->d, r->d->cur, r->samples);
     return rc;
 }
 
 /* The trace's method calls, each its self ms under its call path. */
 typedef struct call_walk {
-    reader *r;
+    fold *r;
     size_t *stk;
     size_t n, cap;
 } call_walk;
 
-enum { CA_DEPTH, CA_SELF, CA_CLASS, CA_NAME };
+enum { CA_DEPTH, CA_SELF, CA_CLASS, CA_NAME, CA_PID };
 
 static int call_row(void *ctx, sqlite3_stmt *q)
 {
     call_walk *w = ctx;
+    int64_t pid = sqlite3_column_int64(q, CA_PID);
+    if (!(w->r->have_pid && pid == w->r->pid))
+        w->n = 0; /* a new process: its own stacks */
+    int rc = fold_process(w->r, pid);
+    if (rc)
+        return rc;
     int depth = sqlite3_column_int(q, CA_DEPTH);
     size_t d = depth < 0 ? 0 : (size_t)depth;
     if (d > w->n)
@@ -321,104 +358,274 @@ static int call_row(void *ctx, sqlite3_stmt *q)
     snprintf(name, sizeof name, "%s.%s", (const char *)sqlite3_column_text(q, CA_CLASS),
              (const char *)sqlite3_column_text(q, CA_NAME));
     size_t node;
-    int rc = gd_dt_child(w->r->d->t, d ? w->stk[d - 1] : 0, gd_ds_frame_key(name, key, sizeof key), &node);
+    rc = gd_dt_child(w->r->t, d ? w->stk[d - 1] : w->r->pnode, gd_ds_frame_key(name, key, sizeof key), &node);
     if (rc)
         return dt_fail(rc, w->r->err);
     w->stk[d] = node;
     w->n = d + 1;
-    ds_add_at(w->r->d, node, sqlite3_column_double(q, CA_SELF));
-    return GD_OK;
+    gd_dt_add_at(w->r->t, node, sqlite3_column_double(q, CA_SELF));
+    return fold_count(w->r, node, 1);
 }
 
-static int read_calls(reader *r, int64_t trace, const char *app)
+static int read_calls(fold *r)
 {
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-             "SELECT c.depth, c.self_ms, m.class, m.name FROM call c JOIN method m ON m.id = c.method"
-             " JOIN trace t ON t.id = c.trace WHERE c.trace = ?1%s"
-             " ORDER BY c.pid, c.tid, c.start_ms, c.depth, c.id",
-             app);
-    sqlite3_stmt *q = gd_store_prepare(r->s, sql, r->err);
+    sqlite3_stmt *q = gd_store_prepare(r->s,
+                                       "SELECT c.depth, c.self_ms, m.class, m.name, c.pid FROM call c"
+                                       " JOIN method m ON m.id = c.method WHERE c.trace = ?1"
+                                       " ORDER BY c.pid, c.tid, c.start_ms, c.depth, c.id",
+                                       r->err);
     if (!q)
         return r->err->code ? r->err->code : GD_ERR_IO;
-    sqlite3_bind_int64(q, 1, trace);
+    sqlite3_bind_int64(q, 1, r->trace);
     call_walk w = {r, NULL, 0, 0};
     int rc = gd_store_each(r->s, q, call_row, &w, r->err);
     free(w.stk);
     return rc;
 }
 
-enum { TR_MIN, TR_INTERVAL, TR_CALLS };
+/* The ';'-joined frames of node i from depth `top` down (malloc'd; NULL
+ * out of memory). */
+static char *path_text(const gd_dt *t, size_t i, int top)
+{
+    size_t len = 0;
+    for (size_t k = i; k && gd_dt_node_at(t, k)->depth >= top; k = gd_dt_node_at(t, k)->parent)
+        len += strlen(gd_dt_node_at(t, k)->frame) + 1;
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return NULL;
+    size_t at = len;
+    buf[len] = 0;
+    for (size_t k = i; k && gd_dt_node_at(t, k)->depth >= top; k = gd_dt_node_at(t, k)->parent) {
+        const char *f = gd_dt_node_at(t, k)->frame;
+        size_t fl = strlen(f);
+        at -= fl;
+        memcpy(buf + at, f, fl);
+        if (gd_dt_node_at(t, k)->depth > top)
+            buf[--at] = ';';
+    }
+    if (at) /* the loop leaves one byte: the string starts after it */
+        memmove(buf, buf + at, len - at + 1);
+    return buf;
+}
 
-static int read_trace(reader *r, int side, int64_t trace, const char *app_call, const char *app_sample)
+/* Each folded path of the trace, in the order the trace first reached it. */
+static int fold_rows(fold *f, int calls, double interval, gd_row_fn fn, void *ctx)
+{
+    for (size_t i = 1; i < gd_dt_count(f->t); i++) {
+        const gd_dt_node *x = gd_dt_node_at(f->t, i);
+        if (x->depth < 2 || i >= f->ncount || !f->count[i])
+            continue;
+        size_t p = i;
+        while (gd_dt_node_at(f->t, p)->depth > 1)
+            p = gd_dt_node_at(f->t, p)->parent;
+        char *st = path_text(f->t, i, 2);
+        double ms = calls ? x->self[0] : (double)f->count[i] * interval;
+        json_t *row = st ? json_pack("{s:s s:s s:s s:o s:I}", "process", gd_dt_node_at(f->t, p)->frame, "source",
+                                     calls ? "calls" : "samples", "stack", st, "ms",
+                                     calls || interval > 0 ? json_real(ms) : json_null(), "count",
+                                     (json_int_t)f->count[i])
+                             : NULL;
+        free(st);
+        if (!row)
+            return dt_fail(-1, f->err);
+        int stop = fn(ctx, row);
+        json_decref(row);
+        if (stop)
+            return GD_ERR_ABORT;
+    }
+    return GD_OK;
+}
+
+enum { TR_INTERVAL, TR_CALLS };
+
+static int fold_trace(fold *f, gd_row_fn fn, void *ctx)
 {
     sqlite3_stmt *q = gd_store_prepare(
-        r->s,
-        "SELECT exposure_ms / 60000.0, dump_interval_ms, EXISTS (SELECT 1 FROM call c WHERE c.trace = t.id)"
-        " FROM trace t WHERE t.id = ?1",
-        r->err);
+        f->s, "SELECT dump_interval_ms, EXISTS (SELECT 1 FROM call c WHERE c.trace = t.id) FROM trace t WHERE t.id = ?1",
+        f->err);
     if (!q)
-        return r->err->code ? r->err->code : GD_ERR_IO;
-    sqlite3_bind_int64(q, 1, trace);
+        return f->err->code ? f->err->code : GD_ERR_IO;
+    sqlite3_bind_int64(q, 1, f->trace);
     int ok = sqlite3_step(q) == SQLITE_ROW;
-    double minutes = ok ? sqlite3_column_double(q, TR_MIN) : 0;
-    double interval = ok && sqlite3_column_type(q, TR_INTERVAL) != SQLITE_NULL
-                          ? sqlite3_column_double(q, TR_INTERVAL)
-                          : NAN;
+    double interval = ok && sqlite3_column_type(q, TR_INTERVAL) != SQLITE_NULL ? sqlite3_column_double(q, TR_INTERVAL)
+                                                                             : NAN;
     int calls = ok && sqlite3_column_int(q, TR_CALLS);
     sqlite3_finalize(q);
     if (!ok)
-        return gd_error_set(r->err, GD_ERR_DATA, 0, 0, "trace %lld is gone", (long long)trace);
-    if (gd_ds_begin(r->d, side, minutes, calls))
-        return dt_fail(-1, r->err);
-    int rc = calls ? read_calls(r, trace, app_call) : read_samples(r, trace, interval, app_sample);
+        return gd_error_set(f->err, GD_ERR_DATA, 0, 0, "trace %lld is gone", (long long)f->trace);
+    gd_dt_begin(f->t, 0, 0);
+    int rc = calls ? read_calls(f) : read_samples(f, &interval);
+    return rc ? rc : fold_rows(f, calls, interval, fn, ctx);
+}
+
+int gd_query_trace_stacks(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    fold f = {.s = s, .trace = trace, .err = err};
+    int rc = GD_OK;
+    if (!(f.t = gd_dt_new()) || memo_grow(&f.memo) || !(f.gaps = malloc(DS_MAX_GAPS * sizeof *f.gaps)))
+        rc = dt_fail(-1, err);
+    if (!rc && (!(f.cs = gd_store_prepare(s, "SELECT parent FROM callsite WHERE id = ?1", err)) ||
+                !(f.fr = gd_store_prepare(s, "SELECT f.text FROM callsite c JOIN frame f ON f.id = c.frame"
+                                             " WHERE c.id = ?1", err)) ||
+                !(f.proc = gd_store_prepare(s, "SELECT " GD_SQL_PROCESS_OF("d", "t") " FROM (SELECT ?1 AS trace,"
+                                               " ?2 AS pid) d JOIN trace t ON t.id = d.trace", err))))
+        rc = err->code ? err->code : GD_ERR_IO;
     if (!rc)
-        rc = gd_ds_end(r->d, r->err);
+        rc = fold_trace(&f, fn, ctx);
+    sqlite3_finalize(f.cs);
+    sqlite3_finalize(f.fr);
+    sqlite3_finalize(f.proc);
+    free(f.memo.id);
+    free(f.memo.node);
+    free(f.gaps);
+    free(f.count);
+    gd_dt_free(f.t);
     return rc;
 }
 
-static int read_side(reader *r, int side, const gd_selection *sel)
+/* ---- feeding a diff --------------------------------------------------------- */
+
+int gd_ds_feed(gd_diffstacks *d, const json_t *row, const char *app, gd_error *err)
 {
-    gd_filter f = {.app = sel->app};
-    char app_call[1024], app_sample[1024];
-    gd_store_app_sql(&f, GD_SQL_PROCESS_OF("c", "t"), app_call, sizeof app_call);
-    gd_store_app_sql(&f, GD_SQL_PROCESS_OF("s", "t"), app_sample, sizeof app_sample);
-    for (size_t i = 0; i < sel->n; i++) {
-        int rc = read_trace(r, side, sel->ids[i], app_call, app_sample);
-        if (rc)
-            return rc;
+    const char *proc = json_string_value(json_object_get(row, "process"));
+    const char *stack = json_string_value(json_object_get(row, "stack"));
+    if ((app && !gd_app_match(proc, app)) || !stack)
+        return GD_OK;
+    char *buf = strdup(stack);
+    if (!buf)
+        return dt_fail(-1, err);
+    size_t at = 0;
+    int rc = 0;
+    for (char *p = buf, *e; p && !rc; p = e ? e + 1 : NULL) {
+        if ((e = strchr(p, ';')))
+            *e = 0;
+        rc = gd_dt_child(d->t, at, p, &at);
     }
+    free(buf);
+    if (rc)
+        return dt_fail(rc, err);
+    json_t *ms = json_object_get(row, "ms");
+    if (json_is_number(ms))
+        ds_add_at(d, at, json_number_value(ms));
+    else
+        gd_ds_unweighted(d, d->cur, (long)json_integer_value(json_object_get(row, "count")));
     return GD_OK;
+}
+
+/* ---- the store's captures ----------------------------------------------- */
+
+typedef struct feed {
+    gd_diffstacks *d;
+    const char *app;
+    gd_error *err;
+} feed;
+
+static int on_path(void *ctx, json_t *row)
+{
+    feed *f = ctx;
+    return gd_ds_feed(f->d, row, f->app, f->err) ? 1 : 0;
+}
+
+enum { TM_MIN, TM_CALLS };
+
+static int read_trace(gd_store *s, feed *f, int side, int64_t trace)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        s, "SELECT exposure_ms / 60000.0, EXISTS (SELECT 1 FROM call c WHERE c.trace = t.id) FROM trace t WHERE t.id = ?1",
+        f->err);
+    if (!q)
+        return f->err->code ? f->err->code : GD_ERR_IO;
+    sqlite3_bind_int64(q, 1, trace);
+    int ok = sqlite3_step(q) == SQLITE_ROW;
+    double minutes = ok ? sqlite3_column_double(q, TM_MIN) : 0;
+    int calls = ok && sqlite3_column_int(q, TM_CALLS);
+    sqlite3_finalize(q);
+    if (!ok)
+        return gd_error_set(f->err, GD_ERR_DATA, 0, 0, "trace %lld is gone", (long long)trace);
+    if (gd_ds_begin(f->d, side, minutes, calls))
+        return dt_fail(-1, f->err);
+    int rc = gd_query_trace_stacks(s, trace, on_path, f, f->err);
+    if (rc == GD_ERR_ABORT)
+        rc = f->err->code ? f->err->code : dt_fail(-1, f->err);
+    return rc ? rc : gd_ds_end(f->d, f->err);
+}
+
+typedef struct id_list {
+    int64_t *id;
+    size_t n, cap;
+} id_list;
+
+static int on_id(void *ctx, sqlite3_stmt *q)
+{
+    id_list *l = ctx;
+    if (l->n < l->cap)
+        l->id[l->n++] = sqlite3_column_int64(q, 0);
+    return GD_OK;
+}
+
+/* The selection's ids as a JSON array's text (NULL: out of memory). */
+static char *ids_text(const gd_selection *sel)
+{
+    json_t *ids = json_array();
+    for (size_t i = 0; ids && i < sel->n; i++)
+        json_array_append_new(ids, json_integer(sel->ids[i]));
+    char *txt = ids ? json_dumps(ids, JSON_COMPACT) : NULL;
+    json_decref(ids);
+    return txt;
+}
+
+/* The selection's traces in the order every form feeds them: by content
+ * hash (the fleet's trace_uid), so that a fleet's diff equals this one. */
+static int by_hash(gd_store *s, const gd_selection *sel, int64_t **out, gd_error *err)
+{
+    id_list l = {malloc((sel->n ? sel->n : 1) * sizeof *l.id), 0, sel->n};
+    char *txt = ids_text(sel);
+    *out = l.id;
+    sqlite3_stmt *q = l.id && txt ? gd_store_prepare(s, "SELECT id FROM trace WHERE id IN (SELECT value FROM"
+                                                        " json_each(?1)) ORDER BY hash, id", err)
+                                  : NULL;
+    int rc = !l.id || !txt ? dt_fail(-1, err) : !q ? (err->code ? err->code : GD_ERR_IO) : GD_OK;
+    if (!rc) {
+        sqlite3_bind_text(q, 1, txt, -1, SQLITE_STATIC);
+        rc = gd_store_each(s, q, on_id, &l, err);
+    }
+    if (!rc && l.n != sel->n)
+        rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "a trace of the selection is gone");
+    free(txt);
+    return rc;
+}
+
+static int read_side(gd_store *s, gd_diffstacks *d, int side, const gd_selection *sel, gd_error *err)
+{
+    int64_t *ids;
+    int rc = by_hash(s, sel, &ids, err);
+    feed f = {d, sel->app, err};
+    for (size_t i = 0; i < sel->n && !rc; i++)
+        rc = read_trace(s, &f, side, ids[i]);
+    free(ids);
+    return rc;
 }
 
 int gd_query_diffstacks(gd_store *s, const gd_diffstacks_query *q, gd_diffstacks **out, gd_error *err)
 {
     *out = NULL;
-    reader r = {.s = s, .err = err};
-    if (!(r.d = gd_ds_new()) || memo_grow(&r.memo) || !(r.gaps = malloc(DS_MAX_GAPS * sizeof *r.gaps))) {
-        gd_ds_free(r.d);
-        memo_free(&r.memo);
+    gd_diffstacks *d = gd_ds_new();
+    if (!d)
         return dt_fail(-1, err);
-    }
-    r.cs = gd_store_prepare(s, "SELECT parent FROM callsite WHERE id = ?1", err);
-    r.fr = r.cs ? gd_store_prepare(s, "SELECT f.text FROM callsite c JOIN frame f ON f.id = c.frame WHERE c.id = ?1",
-                                   err)
-                : NULL;
-    int rc = r.fr ? GD_OK : (err->code ? err->code : GD_ERR_IO);
+    int rc = read_side(s, d, 0, q->base, err);
     if (!rc)
-        rc = read_side(&r, 0, q->base);
+        rc = read_side(s, d, 1, q->head, err);
+    return gd_ds_conclude(d, q, rc, out, err);
+}
+
+int gd_ds_conclude(gd_diffstacks *d, const gd_diffstacks_query *q, int rc, gd_diffstacks **out, gd_error *err)
+{
     if (!rc)
-        rc = read_side(&r, 1, q->head);
-    sqlite3_finalize(r.cs);
-    sqlite3_finalize(r.fr);
-    memo_free(&r.memo);
-    free(r.gaps);
-    if (!rc)
-        rc = gd_ds_finish(r.d, q, err);
+        rc = gd_ds_finish(d, q, err);
     if (rc)
-        gd_ds_free(r.d);
+        gd_ds_free(d);
     else
-        *out = r.d;
+        *out = d;
     return rc;
 }
 
@@ -615,30 +822,6 @@ json_t *gd_ds_summary(const gd_diffstacks *d)
     return o;
 }
 
-/* The ';'-joined path of node i (malloc'd; NULL out of memory). */
-static char *stack_text(const gd_diffstacks *d, size_t i)
-{
-    size_t len = 0;
-    for (size_t k = i; k; k = gd_dt_node_at(d->t, k)->parent)
-        len += strlen(gd_dt_node_at(d->t, k)->frame) + 1;
-    char *buf = malloc(len + 1);
-    if (!buf)
-        return NULL;
-    size_t at = len;
-    buf[len] = 0;
-    for (size_t k = i; k; k = gd_dt_node_at(d->t, k)->parent) {
-        const char *f = gd_dt_node_at(d->t, k)->frame;
-        size_t fl = strlen(f);
-        at -= fl;
-        memcpy(buf + at, f, fl);
-        if (gd_dt_node_at(d->t, k)->parent)
-            buf[--at] = ';';
-    }
-    if (at) /* the loop leaves one byte: the string starts after it */
-        memmove(buf, buf + at, len - at + 1);
-    return buf;
-}
-
 int gd_ds_rows(const gd_diffstacks *d, int folded, gd_row_fn fn, void *ctx, gd_error *err)
 {
     size_t n;
@@ -653,7 +836,7 @@ int gd_ds_rows(const gd_diffstacks *d, int folded, gd_row_fn fn, void *ctx, gd_e
         const gd_dt_node *x = gd_dt_node_at(d->t, o[k]);
         if (folded && !(x->self[0] > 0 || x->self[1] > 0))
             continue;
-        char *st = stack_text(d, o[k]);
+        char *st = path_text(d->t, o[k], 1);
         json_t *row = st ? frame_row(d, o[k]) : NULL;
         if (!row) {
             free(st);

@@ -25,11 +25,30 @@ gd_diffstacks *gd_ds_new(void);
 int gd_ds_begin(gd_diffstacks *d, int side, double minutes, int calls);
 int gd_ds_add(gd_diffstacks *d, const char *const *frames, size_t n, double ms, gd_error *err);
 int gd_ds_end(gd_diffstacks *d, gd_error *err);
+/* Feeds one row of gd_query_trace_stacks (or the fleet's stack_paths) to
+ * the capture being fed: its stack split at ';' (root first), its ms added
+ * there, or its count counted unweighted when ms is null; a row whose
+ * process is not app's (gd_app_match; app NULL: every process) is passed
+ * over.  GD_OK or an error code with err set. */
+int gd_ds_feed(gd_diffstacks *d, const json_t *row, const char *app, gd_error *err);
 /* Counts a capture's samples that carry no time (no sampling interval). */
 void gd_ds_unweighted(gd_diffstacks *d, int side, long n);
 /* The key a frame is merged by: its text without the line number
  * ("a.B.c(B.java:88)" -> "a.B.c(B.java)", gd_group_of), ';' as ','. */
 char *gd_ds_frame_key(const char *frame, char *buf, size_t n);
+
+/* One trace's stacks folded (#52 item 4), the one rule of what a capture
+ * gives a diff, used by the local diff and by `godeye push` (the fleet's
+ * stack_paths): its method calls when it has any (self ms summed per call
+ * path), else its stack samples, each weighing the trace's sampling
+ * interval (trace.dump_interval_ms, else the median gap between a
+ * thread's consecutive samples over the whole trace).  fn gets one row per
+ * (process, path) in the order the trace first reached it: process
+ * (GD_SQL_PROCESS_OF, '' unknown), source ("calls" or "samples"), stack
+ * (frame keys, gd_ds_frame_key, root first, ';'-joined), ms (null: samples
+ * without an interval), count (calls or samples right at that path).
+ * GD_OK, GD_ERR_ABORT when fn stopped, or an error code with err set. */
+int gd_query_trace_stacks(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Reads both selections from the store into a new diff (*out, free with
  * gd_ds_free).  A trace with method calls gives its calls (self ms under
@@ -37,6 +56,8 @@ char *gd_ds_frame_key(const char *frame, char *buf, size_t n);
  * trace's sampling interval (trace.dump_interval_ms, else the median gap
  * between a thread's consecutive samples); a trace whose samples have no
  * interval (one dump per thread, as an ANR's) is counted as unweighted.
+ * Both sides' traces are fed by content hash (gd_query_trace_stacks'
+ * rows through gd_ds_feed), the order of the fleet's form.
  * GD_OK, or an error code with err set (GD_ERR_DATA past GD_DT_MAX_NODES
  * frames). */
 int gd_query_diffstacks(gd_store *s, const gd_diffstacks_query *q, gd_diffstacks **out, gd_error *err);
@@ -70,5 +91,9 @@ json_t *gd_ds_flame(const gd_diffstacks *d, double prune, int max_depth);
 int gd_query_diffstacks_flame(gd_store *s, const gd_selection *base, const gd_selection *head, json_t **out,
                               gd_error *err);
 void gd_ds_free(gd_diffstacks *d);
+/* The end of a reading of both sides into d: when rc is GD_OK, d finished
+ * (gd_ds_finish) and handed to *out; else (or when that fails) d freed.
+ * Returns the outcome. */
+int gd_ds_conclude(gd_diffstacks *d, const gd_diffstacks_query *q, int rc, gd_diffstacks **out, gd_error *err);
 
 #endif

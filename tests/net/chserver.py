@@ -6,6 +6,7 @@ under a temporary folder), ready when /ping answers, stopped on any exit.
     url, stop = start_server(tmp)    # SERVER is None when not installed
     ch(url, "SELECT 1")              # a query over HTTP, its answer stripped
     run = godeye_runner(bin, tmp)    # run("db", "anr", ...) -> (exit, stdout, stderr)
+    tmp, url, stop, run = begin(bin, "godeye-x-")   # all of it (None: not installed, exit 77)
     check(cond, "what")              # "ok"/"FAIL" lines; failures lists the failed
 """
 import atexit
@@ -15,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -42,6 +44,19 @@ def godeye_runner(bin_dir, tmp):
         p = subprocess.run([godeye] + list(args), capture_output=True, env=e, timeout=120)
         return p.returncode, p.stdout.decode(), p.stderr.decode()
     return run
+
+
+def begin(bin_dir, prefix, alarm=280):
+    """The start of a net test: (tmp, url, stop, run) with a server of its
+    own and a runner, after `alarm` seconds SIGALRM; None (say SKIP, exit
+    77) when clickhouse-server is not installed."""
+    if not SERVER:
+        print("SKIP: clickhouse-server is not installed (scripts/deps.sh --test installs it)")
+        return None
+    signal.alarm(alarm)
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    url, stop = start_server(tmp)
+    return tmp, url, stop, godeye_runner(bin_dir, tmp)
 
 
 def free_port():

@@ -81,7 +81,7 @@ def main():
     check(rc == 0 and sum(r["rows"] for r in json.loads(out)) == sum(r["rows"] for r in first),
           f"push --json-rows sends the same number of rows ({err.strip()})")
     tables = ch(url, "SELECT name FROM system.tables WHERE database = 'fleet' ORDER BY name").split()
-    check(len(tables) == 12, f"12 tables: {tables}")
+    check(len(tables) == 13 and "stack_paths" in tables, f"13 tables (#52: stack_paths): {tables}")
     for t in tables:
         cols = ch(url, f"SELECT name FROM system.columns WHERE database = 'fleet' AND table = '{t}'"
                        " AND name != 'pushed_at'").split()
@@ -217,8 +217,9 @@ def main():
                                "clickhouse.sql")).read()
     ddl = schema[schema.index("CREATE TABLE IF NOT EXISTS blocks ("):]
     ddl = ddl[:ddl.index(";", ddl.index(") ENGINE"))]
+    # (#47: nor the process column)
     old = "\n".join(line for line in ddl.split("\n")
-                    if line.strip().split(" ")[0] not in why and not line.strip().startswith("--"))
+                    if line.strip().split(" ")[0] not in why + ("process",) and not line.strip().startswith("--"))
     old = old.replace("grp_rule      String DEFAULT '',", "grp_rule      String DEFAULT ''")
     ch(url, "CREATE DATABASE old", db="default")
     ch(url, old, db="old")
@@ -232,16 +233,16 @@ def main():
     rc, out, err = run("push", "--clickhouse", url, "--database", "old")
     alter = err.split("add them once with ")[-1].strip()
     alters = alter.split("; ")
-    check(rc == 1 and err.count("\n") == 1 and "2 tables lack 8 columns of this godeye" in err
+    check(rc == 1 and err.count("\n") == 1 and "2 tables lack 9 columns of this godeye" in err
           and len(alters) == 2
           and alters[0] == "ALTER TABLE dispatches ADD COLUMN thread_ms Nullable(Float64)"
           and alters[1].startswith("ALTER TABLE blocks ADD COLUMN running_ms Nullable(Float64), ADD COLUMN")
-          and all(c in alters[1] for c in why) and ch(url, "SELECT count() FROM traces", db="old") == "0",
+          and all(c in alters[1] for c in why + ("process",)) and ch(url, "SELECT count() FROM traces", db="old") == "0",
           f"old blocks and dispatches tables: nothing sent, both ALTERs named: {err.strip()!r}")
     # the gate over such tables: one line saying so, exit 1
     rc, out, err = run("blocks", "--group", "--clickhouse", url, "--database", "old")
-    check(rc == 1 and err.count("\n") == 1 and "tables made by an older godeye lack 8 columns: " in err
-          and "dispatches.thread_ms" in err and all(f"blocks.{c}" in err for c in why),
+    check(rc == 1 and err.count("\n") == 1 and "tables made by an older godeye lack 9 columns: " in err
+          and "dispatches.thread_ms" in err and all(f"blocks.{c}" in err for c in why + ("process",)),
           f"blocks --group over the old tables names every missing column: {err.strip()!r}")
     for a1 in alters:
         ch(url, a1, db="old")
