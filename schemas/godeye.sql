@@ -1,4 +1,4 @@
--- godeye.sql - the SQLite store, schema version 7 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 8 (PRAGMA user_version).
 -- An older database is brought up to date on its first write
 -- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
 -- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary
@@ -419,8 +419,12 @@ CREATE INDEX frame_figure_trace ON frame_figure (trace);
 -- thread_state table defines it (from sched_switch, sched_waking,
 -- task_newtask, sched_blocked_reason: Perfetto ftrace or systrace text).
 -- Written as each interval closes; ts_ms/dur_ms on the trace's clock.
+-- #50 (schema 8): clustered by (trace, tid, ts_ms, id), what every query
+-- looks up (a thread's states in time order), so a load needs no index
+-- sorted after its rows; id numbers a trace's rows in the order written
+-- (1, 2, ...; a database migrated from schema 7 keeps its rows' ids).
 CREATE TABLE thread_state (
-  id               INTEGER PRIMARY KEY,
+  id               INTEGER NOT NULL,
   trace            INTEGER NOT NULL REFERENCES trace(id),
   pid              INTEGER,             -- the thread's process, NULL when unknown
   tid              INTEGER NOT NULL,
@@ -430,9 +434,9 @@ CREATE TABLE thread_state (
   io_wait          INTEGER,             -- D: 1 waiting for I/O, 0 not, NULL unknown
   blocked_function TEXT,                -- kernel function it blocked in, when given
   cpu              INTEGER,             -- Running: the CPU
-  waker_tid        INTEGER              -- R: the thread that woke it (0: an interrupt)
-);
-CREATE INDEX thread_state_at ON thread_state (trace, tid, ts_ms);
+  waker_tid        INTEGER,             -- R: the thread that woke it (0: an interrupt)
+  PRIMARY KEY (trace, tid, ts_ms, id)
+) WITHOUT ROWID;
 
 -- #26: one row per binder transaction (ftrace binder_transaction and
 -- binder_transaction_received, Perfetto or systrace text), written when the

@@ -165,7 +165,7 @@ static int beside(gd_store *st, const launch *l, const char *phase, const char *
         slices ? "SELECT min(ts)" BESIDE_COLS(BESIDE_SLICES) " FROM temp.startup_sl"
                  " WHERE kind = 'bcast' AND name GLOB ?4 AND ts >= ?2 AND ts <= ?3"
                /* a thread's states follow each other: from the last one
-                * begun at or before the start (thread_state_at, #53) */
+                * begun at or before the start (thread_state's key, #53) */
                : "SELECT min(max(s.ts_ms, ?2))" BESIDE_COLS(BESIDE_STATES)
                  " FROM (SELECT DISTINCT tid FROM thread WHERE trace = ?1 AND name GLOB ?4 ORDER BY tid) t"
                  " CROSS JOIN thread_state s ON s.trace = ?1 AND s.tid = t.tid"

@@ -79,7 +79,7 @@ int gd_states_in(gd_store *s, int64_t trace, int64_t tid, double start, double e
     if (!(end > start))
         return GD_OK;
     /* per thread the states follow each other: the one that began last at
-     * or before `start`, then those beginning inside (thread_state_at) */
+     * or before `start`, then those beginning inside (thread_state's key) */
     sqlite3_stmt *q = gd_store_cached(
         s,
         "SELECT state" SHARE_COLS(GD_COL_SQL) " FROM thread_state"
@@ -582,7 +582,7 @@ static int lane_row(void *ctx, sqlite3_stmt *q)
 int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json_t *out, gd_error *err)
 {
     lane_ctx c = {.out = out, .max_n = max_n, .min_ms = min_ms, .k = -1, .err = err};
-    /* one thread's intervals follow each other (thread_state_at) */
+    /* one thread's intervals follow each other (thread_state's key) */
     sqlite3_stmt *q = gd_store_prepare(
         s,
         "SELECT state" STATE_COLS(GD_COL_SQL) " FROM thread_state WHERE trace = ?1"

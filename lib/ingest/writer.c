@@ -62,7 +62,7 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms, activity_ms)"
     " VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
-    " waker_tid) VALUES (?,?,?,?,?,?,?,?,?,?)",
+    " waker_tid, id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
     " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id, reply_status, server_process)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -109,6 +109,7 @@ struct gd_writer {
     long log_lines;  /* log_line rows written (#28) */
     double log_min, log_max; /* their span (a trace of log lines only: its span) */
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
+    int64_t states;  /* thread_state rows written: the next one's id is states + 1 (#50) */
     long method_events; /* events the methods writer took: no call rows without them (#50) */
     long binder_rows;   /* binder_txn rows written (the slices' come from call rows) */
 };
@@ -482,7 +483,8 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
 }
 
 /* One scheduling interval (#26); its pid is the thread's own or unknown,
- * never the capture's. */
+ * never the capture's.  Its id numbers it in the trace (#50: the clustered
+ * key's last column, which keeps the order written among equal times). */
 static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_thread_state_ev *u = &ev->u.thread_state;
@@ -499,6 +501,7 @@ static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_text(st, 8, u->blocked_function);
     gd_bind_opt_int(st, 9, u->cpu);
     gd_bind_opt_int(st, 10, u->waker_tid);
+    sqlite3_bind_int64(st, 11, ++w->states);
     return gd_store_step(w->s, st, err);
 }
 
@@ -572,8 +575,6 @@ static int bulk_table(gd_event_kind k)
         return GD_BULK_SAMPLE;
     case GD_EV_CPU:
         return GD_BULK_CPU;
-    case GD_EV_THREAD_STATE:
-        return GD_BULK_THREAD_STATE;
     default:
         return -1;
     }

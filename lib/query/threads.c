@@ -164,12 +164,15 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     }
     char filt[4096], sql[8192];
     gd_store_filter_sql(&q->filter, "s.trace", filt, sizeof filt);
+    /* the states are looked up by their key (trace, tid, ts_ms, #50): per
+     * trace, and per thread when one is asked for, never a whole-table scan */
     snprintf(sql, sizeof sql,
              "SELECT s.trace" STATE_COLS(GD_COL_SQL)
              " FROM thread_state s JOIN trace t ON t.id = s.trace"
-             " WHERE (?1 < 0 OR s.tid = ?1) AND (?2 < 0 OR s.trace = ?2) AND s.dur_ms IS NOT NULL"
+             " WHERE %s%s AND s.dur_ms IS NOT NULL"
              " AND s.ts_ms < ?4 AND s.ts_ms + s.dur_ms > ?3 %s"
              " ORDER BY s.trace, s.tid, s.ts_ms",
+             btrace >= 0 ? "s.trace = ?2" : "s.trace IN (SELECT id FROM trace)", tid >= 0 ? " AND s.tid = ?1" : "",
              filt);
     sqlite3_stmt *nameq =
         gd_store_cached(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 LIMIT 1", err);

@@ -3,7 +3,7 @@
 -- tid ?7) time per state over the phase: NULL when the trace has no state
 -- of that thread.  Run by lib/derive/startups.c (put_phase).  A thread's
 -- states follow each other: those begun inside the phase and the last one
--- begun at or before its start (thread_state_at), not every earlier state
+-- begun at or before its start (thread_state's key), not every earlier state
 -- of the thread (#53).
 -- Layout: lib/sql/README.
 

@@ -109,9 +109,9 @@ static long phase_steps(int n)
                  "INSERT INTO dispatch (trace, pid, tid, start_ms, dur_ms, message) VALUES"
                  " (1, 2, 2, %g, 20, 1), (1, 7, 7, %g, 50, 2), (1, 7, 7, %g, 30, 3), (1, 7, 7, %g, 10, 4),"
                  " (1, 7, 7, %g, 40, 5), (1, 7, 7, %g, 2, 6), (1, 7, 8, %g, 20, 7);"
-                 "INSERT INTO thread_state (trace, pid, tid, ts_ms, dur_ms, state) VALUES"
-                 " (1, 7, 7, %g, 150, 'Running'), (1, 7, 7, %g, 150, 'S'), (1, 7, 7, %g, 700, 'R')",
-                 t + 300, t + 5, t + 40, t + 100, t + 140, t + 160, t + 250, t + 165, t, t + 150, t + 300);
+                 "INSERT INTO thread_state (trace, pid, tid, ts_ms, dur_ms, state, id) VALUES"
+                 " (1, 7, 7, %g, 150, 'Running', %d), (1, 7, 7, %g, 150, 'S', %d), (1, 7, 7, %g, 700, 'R', %d)",
+                 t + 300, t + 5, t + 40, t + 100, t + 140, t + 160, t + 250, t + 165, t, 3 * i + 1, t + 150, 3 * i + 2, t + 300, 3 * i + 3);
         ck_assert_int_eq(gd_store_exec(s, sql, &err), 0);
         for (int f = 0; f < 20; f++) {
             snprintf(sql, sizeof sql,

@@ -1,0 +1,205 @@
+/* check_plans.c - every statement godeye runs on the clustered big tables
+ * (#50: thread_state) is planned as a lookup by their key, never a full
+ * SCAN: the statements are caught as they run (sqlite3_trace_v2) through
+ * ingest, the queries and the derivations that read the table, then each
+ * is given to EXPLAIN QUERY PLAN. */
+#include <check.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive/startups.h"
+#include "derive/states.h"
+#include "ingest/ingest.h"
+#include "query/threads.h"
+#include "store/sql.h"
+#include "testutil.h"
+
+/* The clustered tables, and the distinct statement texts run on them. */
+static const char *const tables[] = {"thread_state"};
+enum { NTABLES = sizeof tables / sizeof *tables, MAX_SEEN = 64 };
+typedef struct seen {
+    char *sql[MAX_SEEN];
+    int n;
+} seen;
+
+static int names_table(const char *sql)
+{
+    for (int i = 0; i < NTABLES; i++)
+        if (strstr(sql, tables[i]))
+            return 1;
+    return 0;
+}
+
+static int on_stmt(unsigned type, void *ctx, void *p, void *x)
+{
+    (void)type, (void)x;
+    seen *sn = ctx;
+    const char *sql = sqlite3_sql(p);
+    if (!sql || !names_table(sql))
+        return 0;
+    for (int i = 0; i < sn->n; i++)
+        if (!strcmp(sn->sql[i], sql))
+            return 0;
+    ck_assert_int_lt(sn->n, MAX_SEEN);
+    sn->sql[sn->n++] = strdup(sql);
+    return 0;
+}
+
+/* 1 when `name` (a plan's "SCAN name") is one of the tables or an alias
+ * given to one in `sql` ("thread_state s": godeye's aliases are lower case,
+ * its keywords upper case). */
+static int is_table_or_alias(const char *sql, const char *name)
+{
+    for (int i = 0; i < NTABLES; i++) {
+        size_t tn = strlen(tables[i]);
+        if (!strcmp(name, tables[i]))
+            return 1;
+        for (const char *p = strstr(sql, tables[i]); p; p = strstr(p + tn, tables[i])) {
+            const char *a = p + tn;
+            while (*a == ' ')
+                a++;
+            if (!strncmp(a, "AS ", 3))
+                a += 3;
+            size_t n = 0;
+            while (isalnum((unsigned char)a[n]) || a[n] == '_')
+                n++;
+            if (n && islower((unsigned char)a[0]) && n == strlen(name) && !strncmp(a, name, n))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Statements that may scan, and why. */
+static const char *const may_scan[] = {
+    /* does any trace have states: the first row answers */
+    "EXISTS (SELECT 1 FROM thread_state)",
+};
+
+static int may(const char *sql)
+{
+    for (size_t i = 0; i < sizeof may_scan / sizeof *may_scan; i++)
+        if (strstr(sql, may_scan[i]) && !strstr(sql, "WHERE trace"))
+            return 1;
+    return 0;
+}
+
+/* The plan's full SCANs of a clustered table in `sql`: 0 when none (the
+ * first one in `why`). */
+static int full_scans(gd_store *s, const char *sql, char *why, size_t n)
+{
+    char *eqp = malloc(strlen(sql) + 32);
+    ck_assert_ptr_nonnull(eqp);
+    sprintf(eqp, "EXPLAIN QUERY PLAN %s", sql);
+    sqlite3_stmt *q = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(gd_store_db(s), eqp, -1, &q, NULL), SQLITE_OK);
+    int scans = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *d = (const char *)sqlite3_column_text(q, 3);
+        char name[64] = "";
+        if (d && sscanf(d, "SCAN %63[A-Za-z0-9_]", name) == 1 && is_table_or_alias(sql, name) && !may(sql))
+            if (!scans++)
+                snprintf(why, n, "%s", d);
+    }
+    sqlite3_finalize(q);
+    free(eqp);
+    return scans;
+}
+
+static int row_count(void *ctx, json_t *row)
+{
+    ++*(int *)ctx;
+    json_decref(row);
+    return 0;
+}
+
+static int64_t one_id(gd_store *s, const char *sql)
+{
+    gd_error err = {0};
+    sqlite3_stmt *q = gd_store_prepare(s, sql, &err);
+    ck_assert_ptr_nonnull(q);
+    int64_t v = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+    sqlite3_finalize(q);
+    return v;
+}
+
+/* Runs what reads thread_state: the threads listing (all, one thread, one
+ * block), a block's states, the lane, the "why" checks, a launch's phases
+ * and what ran beside it, then rm. */
+static void run_readers(gd_store *s)
+{
+    gd_error err = {0};
+    int rows = 0, have = 0;
+    int64_t tid = one_id(s, "SELECT main_tid FROM trace WHERE id = 1");
+    int64_t block = one_id(s, "SELECT min(dispatch) FROM block");
+    ck_assert_int_ge(tid, 0);
+    ck_assert_int_ge(block, 1);
+    gd_threads_query q = {.tid = -1, .block = -1};
+    ck_assert_int_eq(gd_query_threads(s, &q, row_count, &rows, &err), 0);
+    ck_assert_int_gt(rows, 0);
+    q.tid = tid;
+    ck_assert_int_eq(gd_query_threads(s, &q, row_count, &rows, &err), 0);
+    q.tid = -1, q.block = block;
+    ck_assert_int_eq(gd_query_threads(s, &q, row_count, &rows, &err), 0);
+    gd_state_share sh;
+    ck_assert_int_eq(gd_states_in(s, 1, tid, 0, 1e300, &sh, &err), 0);
+    ck_assert(sh.covered > 0);
+    json_t *lane = json_array();
+    ck_assert_int_eq(gd_states_lane(s, 1, 0, 100, lane, &err), 0);
+    json_decref(lane);
+    ck_assert_int_eq(gd_why_have(s, &have, &err), 0);
+    ck_assert_int_eq(gd_why_have_trace(s, 1, &have, &err), 0);
+    /* a launch of the trace's app on its main thread: the phases read its states */
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO startup (trace, app, kind, total_ms, source, ts_ms)"
+             " SELECT 1, 'com.a', 'cold', 500, 'perfetto', start_ms + 500 FROM trace WHERE id = 1;"
+             "INSERT INTO thread (trace, pid, tid, name) VALUES (1, 9, 9, 'dex2oat');"
+             "INSERT INTO message (id, text) VALUES (1000001, 'bindApplication');"
+             "INSERT INTO dispatch (trace, pid, tid, start_ms, dur_ms, message)"
+             " SELECT 1, pid, main_tid, start_ms + 10, 50, 1000001 FROM trace WHERE id = 1");
+    ck_assert_int_eq(gd_store_exec(s, sql, &err), 0);
+    ck_assert_int_eq(gd_derive_startup_phases(s, 1, &err), 0);
+    ck_assert_int_gt(one_id(s, "SELECT count(*) FROM startup_phase"), 0);
+    int64_t ids[] = {1};
+    ck_assert_int_eq(gd_store_rm(s, ids, 1, 0, &err), 0);
+}
+
+START_TEST(thread_state_is_looked_up_by_its_key)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    seen sn = {0};
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_stmt, &sn);
+    char *inputs[] = {GODEYE_FIXTURES "/states/block600.systrace"};
+    gd_ingest_opts opts = {.year = 2024};
+    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    ck_assert_int_gt(one_id(s, "SELECT count(*) FROM thread_state"), 0);
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_stmt, &sn);
+    run_readers(s);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    /* the writer's insert, the pid fill, the readers above, rm's delete */
+    ck_assert_int_ge(sn.n, 9);
+    for (int i = 0; i < sn.n; i++) {
+        char why[256] = "";
+        ck_assert_msg(!full_scans(s, sn.sql[i], why, sizeof why), "%s: %s", why, sn.sql[i]);
+        if (getenv("GODEYE_PLANS_LOG"))
+            fprintf(stderr, "planned: %s\n", sn.sql[i]);
+        free(sn.sql[i]);
+    }
+    gd_store_close(s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("plans");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, thread_state_is_looked_up_by_its_key);
+    suite_add_tcase(su, tc);
+    return gd_test_run(su);
+}
