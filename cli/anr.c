@@ -6,6 +6,7 @@
 
 #include "builtins.h"
 #include "capture/capture.h" /* gd_capture_parse_duration */
+#include "fleet/gate.h"
 #include "query/anr_context.h"
 #include "query/issues.h"
 
@@ -259,12 +260,13 @@ typedef struct anr_list {
     gd_anr_context_query *a;
     size_t n, cap;
     int oom;
+    int any; /* --id N: that dump, the ANR or a snapshot (#49: explain cites it) */
 } anr_list;
 
 static int collect_anr(void *ctx, json_t *row)
 {
     anr_list *l = ctx;
-    if (!json_is_true(json_object_get(row, "anr")))
+    if (!l->any && !json_is_true(json_object_get(row, "anr")))
         return 0;
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
@@ -292,7 +294,7 @@ static int collect_anr(void *ctx, json_t *row)
 
 static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_query *q, double window_ms)
 {
-    anr_list l = {0};
+    anr_list l = {.any = q->id > 0};
     gd_error err = {0};
     int rc = gd_query_anr_list(s, q, collect_anr, &l, &err);
     if (!rc && l.oom)
@@ -464,12 +466,38 @@ static int print_card_counted(void *ctx, json_t *r)
     return print_card(&c->width, r);
 }
 
+static int fleet_groups(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *arg, gd_error *err)
+{
+    (void)arg;
+    return gd_fleet_anr_groups(c, NULL, fn, fn_ctx, err);
+}
+
+/* 1 when the options go with --clickhouse: --group alone (no option that needs one database). */
+static int fleet_alone(int group, int all, long id, const char *context, const char *app, size_t ntraces)
+{
+    return group && !all && !id && !context && !app && !ntraces;
+}
+
+/* #48: --group over the fleet in ClickHouse (the signatures godeye push
+ * sent with the ANR rows); the other options need one database. */
+static int anr_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group_only, gd_out_mode mode)
+{
+    if (!group_only) {
+        fprintf(stderr, "godeye anr: --clickhouse goes with --group (and --format, --wide; no --all, --id,"
+                        " --context, --app, --trace)\n");
+        return GD_EXIT_USAGE;
+    }
+    return gd_cli_fleet_listing(ctx, co, mode, group_columns, sizeof group_columns / sizeof group_columns[0],
+                                fleet_groups, NULL);
+}
+
 int cmd_anr(int argc, char **argv, gd_ctx *ctx)
 {
     const char *format = NULL, *app = NULL, *context = NULL;
     int all = 0, group = 0;
     long id = 0;
     gd_int_list traces = {0};
+    gd_cli_ch co = {0};
     const gd_option opts[] = {
         OPT_APP(&app),
         OPT_BOOL_(0, "all", &all, "list every dump, the quiet snapshot dumps too"),
@@ -478,9 +506,15 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         OPT_STRING_(0, "context", &context, "DUR",
                     "what the database holds for each ANR's process in the DUR (10s, 500ms, 1m) before its dump"),
         OPT_LISTING(&format, &traces),
+        OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye anr [OPTIONS]", &nargs);
+    const char *usage = "godeye anr [OPTIONS]";
+    gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0], 0);
+    gd_cli_describe_variant(ctx, "context", context_columns, sizeof context_columns / sizeof context_columns[0], 0);
+    if (gd_cli_describe(ctx, usage, opts, anr_columns, sizeof anr_columns / sizeof anr_columns[0]))
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
@@ -492,6 +526,8 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "--context wants a duration (10s, 500ms, 1m), not '%s'", context);
         return GD_EXIT_USAGE;
     }
+    if (co.url)
+        return anr_fleet(ctx, &co, fleet_alone(group, all, id, context, app, traces.n), gd_cli_mode(format));
     gd_store *s;
     if ((rc = gd_cli_open_listing(ctx, &traces, &s)))
         return rc;

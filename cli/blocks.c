@@ -108,6 +108,17 @@ static int print_with_stacks(FILE *out, const gd_renderer *r, json_t *row, void 
     return 0;
 }
 
+typedef struct fleet_kind {
+    const char *kind;
+    long limit;
+} fleet_kind;
+
+static int fleet_groups(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *arg, gd_error *err)
+{
+    const fleet_kind *k = arg;
+    return gd_fleet_block_groups(c, NULL, k->kind, k->limit, fn, fn_ctx, err);
+}
+
 /* --group over the fleet in ClickHouse, with --kind and --limit (the other options need one database). */
 static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_int_list *traces, double threshold,
                         const char *kind, long limit, gd_out_mode mode)
@@ -117,18 +128,9 @@ static int blocks_fleet(gd_ctx *ctx, const gd_cli_ch *co, int group, const gd_in
                         " --threshold)\n");
         return GD_EXIT_USAGE;
     }
-    gd_ch *c;
-    int rc = gd_cli_ch_open(ctx, co, &c);
-    if (rc)
-        return rc;
-    gd_error err = {0};
-    gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, group_columns, sizeof group_columns / sizeof group_columns[0]);
-    rc = gd_fleet_block_groups(c, NULL, kind, limit, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_ch_close(c);
-    if (rc)
-        return gd_cli_ch_fail(ctx, co, &err);
-    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+    fleet_kind fk = {kind, limit};
+    return gd_cli_fleet_listing(ctx, co, mode, group_columns, sizeof group_columns / sizeof group_columns[0],
+                                fleet_groups, &fk);
 }
 
 int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
@@ -153,7 +155,11 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye blocks [OPTIONS]", &nargs);
+    const char *usage = "godeye blocks [OPTIONS]";
+    gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0], 1);
+    if (gd_cli_describe(ctx, usage, opts, block_columns, sizeof block_columns / sizeof block_columns[0]))
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {

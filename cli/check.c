@@ -41,7 +41,10 @@ int cmd_check(int argc, char **argv, gd_ctx *ctx)
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye check --budget FILE [OPTIONS] [SELECTOR]", &nargs);
+    const char *usage = "godeye check --budget FILE [OPTIONS] [SELECTOR]";
+    if (gd_cli_describe(ctx, usage, opts, columns, sizeof columns / sizeof columns[0]))
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (!budget_path) {

@@ -215,6 +215,30 @@ void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const 
         gd_cli_say(ctx, "no row passed the options or the thresholds%s", f->app ? " (with --app)" : "");
 }
 
+int gd_cli_describe(gd_ctx *ctx, const char *usage, const gd_option *opts, const gd_column *cols, size_t ncols)
+{
+    gd_cmd_desc *d = ctx->describe;
+    if (!d)
+        return 0;
+    d->described = 1;
+    d->usage = usage;
+    d->nopts = 0;
+    for (const gd_option *o = opts; o && o->type != OPT_END && d->nopts + 1 < sizeof d->opts / sizeof d->opts[0]; o++)
+        d->opts[d->nopts++] = *o;
+    d->opts[d->nopts] = (gd_option)OPT_END_();
+    d->cols = cols;
+    d->ncols = ncols;
+    return 1;
+}
+
+void gd_cli_describe_variant(gd_ctx *ctx, const char *flag, const gd_column *cols, size_t ncols, int tool)
+{
+    gd_cmd_desc *d = ctx->describe;
+    if (!d || d->nvariants >= sizeof d->variants / sizeof d->variants[0])
+        return;
+    d->variants[d->nvariants++] = (gd_cmd_variant){flag, cols, ncols, tool};
+}
+
 int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)
 {
     gd_listing l = {0};
@@ -222,8 +246,14 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)
     size_t n = 0;
     for (const gd_option *o = spec->opts; o && o->type != OPT_END && n < 59; o++)
         opts[n++] = *o;
-    const gd_option shared[] = {OPT_LISTING(&l.format, &l.traces), OPT_APP(&l.app), OPT_END_()};
+    gd_option shared[] = {OPT_LISTING(&l.format, &l.traces), OPT_APP(&l.app), OPT_END_()};
+    if (spec->format) { /* its own choices, still parsed into l.format */
+        shared[0].choices = spec->format->choices;
+        shared[0].help = spec->format->help;
+    }
     memcpy(opts + n, shared, sizeof shared);
+    if (gd_cli_describe(ctx, spec->usage, opts, spec->cols, spec->ncols))
+        return GD_EXIT_OK;
     int nargs, rc = gd_parse_options(argc, argv, opts, spec->usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;

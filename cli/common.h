@@ -29,6 +29,7 @@ enum {
 };
 
 typedef struct gd_ctx gd_ctx;
+typedef struct gd_cmd_desc gd_cmd_desc;
 typedef int (*gd_cmd_fn)(int argc, char **argv, gd_ctx *ctx);
 
 /* One row of the command table. */
@@ -48,7 +49,38 @@ struct gd_ctx {
     const char *tz_arg;    /* --tz or $GODEYE_TZ as given, or NULL */
     int tz_min;            /* that zone in minutes east of UTC, else GD_TZ_NONE */
     int wide;              /* --wide: tables cut nothing (OPT_LISTING sets it) */
+    gd_cmd_desc *describe; /* describe mode (#49): the command fills it and returns (gd_cli_describe) */
 };
+
+/* What a command declares, handed back without running it (#49): its
+ * usage line, its whole option table (the shared options included, as -h
+ * lists them) and the columns of its rows; a variant is another tool made
+ * of the command with one flag set (`blocks --group`), rows of other
+ * columns.  `godeye mcp` makes its tools of these (cli/mcp_tools.c). */
+typedef struct gd_cmd_variant {
+    const char *flag;           /* a BOOL option's long name */
+    const gd_column *cols;
+    size_t ncols;
+    int tool;                   /* a tool of its own; else the columns the flag gives */
+} gd_cmd_variant;
+struct gd_cmd_desc {
+    int described;
+    const char *usage;
+    gd_option opts[64];         /* copies: only types, names, help, choices are read */
+    size_t nopts;
+    const gd_column *cols;
+    size_t ncols;
+    gd_cmd_variant variants[6];
+    size_t nvariants;
+};
+/* In describe mode (ctx->describe set): records usage, opts (OPT_END-ended)
+ * and cols in it and returns 1: the command returns GD_EXIT_OK at once,
+ * having read and written nothing.  Else 0: the command goes on. */
+int gd_cli_describe(gd_ctx *ctx, const char *usage, const gd_option *opts, const gd_column *cols, size_t ncols);
+/* Adds a variant to the description being made (no-op outside describe
+ * mode): a tool of its own (`blocks --group`), or with tool 0 only the
+ * columns the flag gives the rows (`anr --group`). */
+void gd_cli_describe_variant(gd_ctx *ctx, const char *flag, const gd_column *cols, size_t ncols, int tool);
 
 /* The table's row named `name`, or NULL. */
 const gd_command *gd_cli_command(const gd_ctx *ctx, const char *name);
@@ -109,6 +141,9 @@ struct gd_cmd_spec {
      * (gd_query_has_data) and what it holds; table NULL: `data_name` is
      * the whole reason (NULL: "no row passed the options") */
     const char *data_table, *data_name;
+    /* the command's own --format (other choices, their help) in place of
+     * OPT_LISTING's; NULL: the shared one */
+    const gd_option *format;
 };
 #define GD_COLS(a) (a), sizeof(a) / sizeof((a)[0])
 
@@ -118,6 +153,7 @@ struct gd_cmd_spec {
  * GD_CMD_WRITES: read-write) after checking every --trace, makes the
  * renderer from the spec's columns, runs the query, renders, closes.  An
  * answer without rows gets its reason on stderr (gd_cli_say_empty).
+ * In describe mode, hands back the spec (gd_cli_describe) and returns 0.
  * Returns the exit code. */
 int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec);
 /* After a listing printed no row: one line on stderr saying why (the
@@ -182,5 +218,12 @@ typedef struct gd_cli_ch {
 int gd_cli_ch_open(const gd_ctx *ctx, const gd_cli_ch *o, gd_ch **out);
 /* err's message for a failure while talking to the server o names. */
 int gd_cli_ch_fail(const gd_ctx *ctx, const gd_cli_ch *o, gd_error *err);
+
+/* A fleet listing: connects as o says, renders the rows q gives (q(c, fn,
+ * fn_ctx, arg, err) calls fn on each) in `mode` with cols, closes; the exit
+ * status (a failure is one line naming the server). */
+typedef int (*gd_cli_fleet_query)(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *arg, gd_error *err);
+int gd_cli_fleet_listing(gd_ctx *ctx, const gd_cli_ch *o, gd_out_mode mode, const gd_column *cols, size_t ncols,
+                         gd_cli_fleet_query q, void *arg);
 
 #endif

@@ -2,8 +2,10 @@
  * block group, page class, frame window, launch kind and ANR count. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "builtins.h"
+#include "diff_answer.h"
 #include "fleet/clickhouse.h"
 #include "fleet/gate.h"
 #include "query/diff.h"
@@ -37,12 +39,56 @@ static const gd_column columns[] = {
     {"metric", "METRIC", GD_COL_TEXT, 0, 0, 1},
     {"name", "NAME", GD_COL_TEXT, 1, 0},
     {"note", "NOTE", GD_COL_TEXT, 0, 0, 1},
+    /* #52: the test the status rests on, and its figures in words */
+    {"decided_by", "DECIDED BY", GD_COL_TEXT, 0, 1},
+    {"test_text", "TEST", GD_COL_TEXT, 0, 0},
+    {"regression", "REGRESSION", GD_COL_BOOL, 0, 1},
 };
 
 static const char *const diff_formats[] = {"table", "csv", "json", "jsonl", "md", NULL};
 
+/* The renderer of the rows; #52: with no --format, the answer of
+ * diff_answer.h (a headline, a block per changed row) instead of the table. */
+static gd_renderer *diff_renderer(gd_ctx *ctx, gd_store *s, const char *format, gd_diff_answer *a)
+{
+    gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(format), columns, sizeof columns / sizeof columns[0]);
+    a->width = gd_cli_width(ctx);
+    if (r && !format)
+        gd_render_lines(r, gd_diff_answer_row, a);
+    return r;
+}
+
+/* The end of the output: the answer's last lines, then the renderer's. */
+static int diff_render_end(gd_ctx *ctx, gd_renderer *r, const char *format, gd_diff_answer *a, int rc)
+{
+    int arc = !rc && !format ? gd_diff_answer_end(stdout, a) : 0;
+    return gd_cli_render_end(ctx, r) || arc;
+}
+
+int gd_cli_diff_open(gd_ctx *ctx, char **argv, const char *app, gd_store **s, gd_selection *base,
+                     gd_selection *head)
+{
+    int rc = gd_cli_open_store(ctx, s);
+    if (rc)
+        return rc;
+    gd_error err = {0};
+    if ((rc = gd_query_select(*s, argv[0], base, &err)) || (rc = gd_query_select(*s, argv[1], head, &err))) {
+        gd_cli_diff_close(*s, base, head);
+        return gd_cli_fail(ctx, &err);
+    }
+    base->app = head->app = app && *app ? app : NULL; /* #47 */
+    return 0;
+}
+
+void gd_cli_diff_close(gd_store *s, gd_selection *base, gd_selection *head)
+{
+    gd_selection_free(base);
+    gd_selection_free(head);
+    gd_store_close(s);
+}
+
 /* The same diff with both sides read from the fleet in ClickHouse. */
-static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode mode, double alpha,
+static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, const char *format, double alpha,
                       long min_samples)
 {
     gd_ch *c;
@@ -58,10 +104,12 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
                                                                    : gd_cli_ch_fail(ctx, co, &err);
     }
     gd_side_source src = gd_fleet_source(c);
-    gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, columns, sizeof columns / sizeof columns[0]);
-    gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples, .src = &src};
+    gd_diff_answer a = {0};
+    gd_renderer *r = diff_renderer(ctx, NULL, format, &a);
+    gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples, .src = &src,
+                       .summary = &a.sum};
     rc = gd_query_diff(NULL, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
+    int wrc = diff_render_end(ctx, r, format, &a, rc);
     gd_selection_free(&base);
     gd_selection_free(&head);
     gd_ch_close(c);
@@ -72,6 +120,9 @@ static int diff_fleet(gd_ctx *ctx, const gd_cli_ch *co, char **argv, gd_out_mode
 
 int cmd_diff(int argc, char **argv, gd_ctx *ctx)
 {
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (strcmp(argv[i], "--stacks") == 0)
+            return cmd_diff_stacks(argc, argv, ctx); /* #52: cli/diffstacks.c */
     const char *format = NULL, *app = NULL;
     double alpha = NAN;
     long min_samples = -1;
@@ -79,12 +130,17 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
     const gd_option opts[] = {
         OPT_DOUBLE_(0, "alpha", &alpha, "P", "significance level of the tests (default 0.01)"),
         OPT_INT_(0, "min-samples", &min_samples, "N", "fewest durations per side for a duration test (default 5)"),
-        OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl or md", diff_formats),
+        OPT_CHOICE_(0, "format", &format, "FMT", "output: table, csv, json, jsonl or md (default: a summary)",
+                    diff_formats),
+        OPT_BOOL_(0, "wide", &ctx->wide, "--format table cuts nothing (else it fits the terminal)"),
         OPT_APP(&app),
         OPT_CLICKHOUSE(&co),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye diff [OPTIONS] BASE HEAD", &nargs);
+    const char *usage = "godeye diff [OPTIONS] BASE HEAD";
+    if (gd_cli_describe(ctx, usage, opts, columns, sizeof columns / sizeof columns[0]))
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs != 2) {
@@ -104,26 +160,19 @@ int cmd_diff(int argc, char **argv, gd_ctx *ctx)
         return GD_EXIT_USAGE;
     }
     if (co.url)
-        return diff_fleet(ctx, &co, argv, gd_cli_mode(format), alpha, min_samples);
+        return diff_fleet(ctx, &co, argv, format, alpha, min_samples);
     gd_store *s;
-    if ((rc = gd_cli_open_store(ctx, &s)))
+    gd_selection base = {0}, head = {0};
+    if ((rc = gd_cli_diff_open(ctx, argv, app, &s, &base, &head)))
         return rc;
     gd_error err = {0};
-    gd_selection base = {0}, head = {0};
-    if ((rc = gd_query_select(s, argv[0], &base, &err)) || (rc = gd_query_select(s, argv[1], &head, &err))) {
-        gd_selection_free(&base);
-        gd_store_close(s);
-        return gd_cli_fail(ctx, &err);
-    }
-    base.app = head.app = app && *app ? app : NULL; /* #47 */
-    gd_out_mode mode = gd_cli_mode(format);
-    gd_renderer *r = gd_cli_renderer(ctx, s, mode, columns, sizeof columns / sizeof columns[0]);
-    gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples};
+    gd_diff_answer a = {0};
+    gd_renderer *r = diff_renderer(ctx, s, format, &a);
+    gd_diff_query q = {.base = &base, .head = &head, .alpha = alpha, .min_samples = min_samples,
+                       .summary = &a.sum};
     rc = gd_query_diff(s, &q, gd_cli_render_cb, r, &err);
-    int wrc = gd_cli_render_end(ctx, r);
-    gd_selection_free(&base);
-    gd_selection_free(&head);
-    gd_store_close(s);
+    int wrc = diff_render_end(ctx, r, format, &a, rc);
+    gd_cli_diff_close(s, &base, &head);
     if (rc)
         return gd_cli_fail(ctx, &err);
     return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;

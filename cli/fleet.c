@@ -51,3 +51,20 @@ int gd_cli_ch_open(const gd_ctx *ctx, const gd_cli_ch *o, gd_ch **out)
         return gd_cli_ch_fail(ctx, o, &err);
     return 0;
 }
+
+int gd_cli_fleet_listing(gd_ctx *ctx, const gd_cli_ch *o, gd_out_mode mode, const gd_column *cols, size_t ncols,
+                         gd_cli_fleet_query q, void *arg)
+{
+    gd_ch *c;
+    int rc = gd_cli_ch_open(ctx, o, &c);
+    if (rc)
+        return rc;
+    gd_error err = {0};
+    gd_renderer *r = gd_cli_renderer(ctx, NULL, mode, cols, ncols);
+    rc = q(c, gd_cli_render_cb, r, arg, &err);
+    int wrc = gd_cli_render_end(ctx, r);
+    gd_ch_close(c);
+    if (rc)
+        return gd_cli_ch_fail(ctx, o, &err);
+    return wrc ? GD_EXIT_FAIL : GD_EXIT_OK;
+}

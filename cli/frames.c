@@ -111,6 +111,7 @@ int cmd_frames(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "summary", &o.summary, "gfxinfo summary figures as printed (since app start)"),
         OPT_END_(),
     };
+    gd_cli_describe_variant(ctx, "summary", GD_COLS(summary_columns), 0);
     gd_cmd_spec spec = {"godeye frames [OPTIONS]", opts, &o, frames_check, GD_COLS(frame_columns), frames_query,
                         "frame_time", "frame times"};
     return gd_cli_run(ctx, argc, argv, &spec);

@@ -21,6 +21,7 @@ static const gd_command commands[] = {
     {"ingest", cmd_ingest, DB | WRITES, "read captures (files, folders, URLs, stdin) into the database"},
     {"traces", cmd_traces, DB | LIST, "list ingested traces"},
     {"top", cmd_top, DB | LIST, "what to fix first: ANRs, block groups, launches, frames, locks, ranked"},
+    {"explain", cmd_explain, DB | LIST, "one item of top explained: figures, evidence, definitions, commands"},
     {"blocks", cmd_blocks, DB | CH | LIST, "main-thread blocks, re-cut at any threshold; --group for groups"},
     {"pages", cmd_pages, DB | LIST, "page load timelines: draw and load times per page instance"},
     {"overdraw", cmd_overdraw, DB | LIST, "exact overdraw areas and depth of each view dump"},
@@ -38,6 +39,7 @@ static const gd_command commands[] = {
     {"diff", cmd_diff, DB | CH | LIST, "compare two sets of traces: new, gone, regressed and improved groups"},
     {"check", cmd_check, DB | CH | LIST, "performance budgets for CI: exit 3 when a rule is broken"},
     {"sql", cmd_sql, DB, "run one read-only SQL statement"},
+    {"mcp", cmd_mcp, 0, "a Model Context Protocol server over stdio: the commands as tools for agents"},
     {"push", cmd_push, DB | WRITES | CH, "send traces to a ClickHouse server"},
     {NULL, NULL, 0, NULL},
 };

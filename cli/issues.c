@@ -52,6 +52,7 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "group", &o.group, "aggregate: locks by owner and methods, jank by layer and type, ..."),
         OPT_END_(),
     };
+    gd_cli_describe_variant(ctx, "group", GD_COLS(group_columns), 0);
     gd_cmd_spec spec = {"godeye issues [OPTIONS]", opts, &o, issues_check, GD_COLS(issue_columns), issues_query,
                         "issue", "findings of a tool"};
     return gd_cli_run(ctx, argc, argv, &spec);

@@ -107,6 +107,8 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
         OPT_DOUBLE_(0, "evil-ms", &o.evil_ms, "MS", "evil-method threshold (default 700, Matrix's)"),
         OPT_END_(),
     };
+    gd_cli_describe_variant(ctx, "tree", GD_COLS(tree_columns), 0);
+    gd_cli_describe_variant(ctx, "evil", GD_COLS(evil_columns), 0);
     gd_cmd_spec spec = {"godeye methods [OPTIONS]", opts, &o, methods_check, GD_COLS(method_columns), methods_query,
                         "call", "method traces"};
     return gd_cli_run(ctx, argc, argv, &spec);

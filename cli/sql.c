@@ -45,7 +45,10 @@ int cmd_sql(int argc, char **argv, gd_ctx *ctx)
         OPT_DOUBLE_(0, "timeout", &timeout, "SECONDS", "stop the statement after this long (default 10; 0: never)"),
         OPT_END_(),
     };
-    int nargs, rc = gd_parse_options(argc, argv, opts, "godeye sql [--format FMT] [--timeout SECONDS] QUERY", &nargs);
+    const char *usage = "godeye sql [--format FMT] [--timeout SECONDS] QUERY";
+    if (gd_cli_describe(ctx, usage, opts, NULL, 0)) /* the statement's own columns */
+        return GD_EXIT_OK;
+    int nargs, rc = gd_parse_options(argc, argv, opts, usage, &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs != 1) {

@@ -84,6 +84,7 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "breakdown", &o.breakdown, "each trace launch phase by phase"),
         OPT_END_(),
     };
+    gd_cli_describe_variant(ctx, "breakdown", GD_COLS(breakdown_columns), 0);
     gd_cmd_spec spec = {"godeye startup [OPTIONS]", opts, &o, startup_check, GD_COLS(columns), startup_query,
                         "startup", "app launches"};
     return gd_cli_run(ctx, argc, argv, &spec);

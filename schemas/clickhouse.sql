@@ -258,7 +258,16 @@ CREATE TABLE IF NOT EXISTS anrs (
   ts_ms         Nullable(Float64),
   start_ms      Nullable(Float64),
   dur_ms        Nullable(Float64),
-  anr_ms        Nullable(Float64)
+  anr_ms        Nullable(Float64),
+  -- #48: a dump's ANR group (godeye-anr(1) --group: its signature, its
+  -- type and label, the dump's process; '' on a block and where the dump
+  -- has none).  Tables made before:
+  -- ALTER TABLE anrs ADD COLUMN signature String DEFAULT '', ADD COLUMN type String DEFAULT '',
+  --   ADD COLUMN type_label String DEFAULT '', ADD COLUMN process String DEFAULT ''
+  signature     String DEFAULT '',
+  type          String DEFAULT '',
+  type_label    String DEFAULT '',
+  process       String DEFAULT ''
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid, seq);

@@ -11,6 +11,11 @@ if [ "${1:-}" = "--test" ]; then
   # proguard-cli and a JDK: tests/retrace_proguard.sh compares godeye retrace with ProGuard's
   # python3-scipy: tests/oracle/diff_check.py checks diff's p-values and intervals against scipy
   # zip, unzip: tests/cli/bugreport-stored.test re-packs a real bugreport with zip -0
+  # nodejs, npm: tests/mcp/sdk_client.mjs drives godeye mcp with the MCP SDK's client (npm ci in scripts/test.sh)
+  # (a machine whose Node.js already has npm, e.g. NodeSource's, keeps it:
+  # Debian's npm conflicts with that nodejs)
+  command -v node >/dev/null || pkgs+=(nodejs)
+  command -v npm >/dev/null || pkgs+=(npm)
   pkgs+=(python3-scipy zip unzip gzip curl clickhouse-server chromium clang libclang-rt-14-dev valgrind proguard-cli default-jdk-headless)
 fi
 if [ "${1:-}" = "--bench" ]; then

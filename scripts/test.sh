@@ -22,6 +22,8 @@ elif [ -n "${1:-}" ]; then
   exit 2
 fi
 scripts/deps.sh --test
+# the MCP SDK's client for tests/mcp/sdk_client.mjs (#49): test-only, pinned by its lock file
+(cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 cmake -S . -B "$dir" "${flags[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)"
 log=$PWD/$dir/corpus-files.log

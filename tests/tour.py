@@ -33,6 +33,7 @@ NEEDS = [
     ("perf-budget.json", "a budget file examples/ does not have (cli/check.test covers it)"),
     ("godeye capture ", "a phone on adb (tests/capture/ covers it with a fake adb)"),
     ("godeye ingest jank1", "a capture folder made on a phone (tests/capture/ covers it)"),
+    (" mcp", "an MCP client on its standard input (tests/mcp/ drives it with the SDK's client)"),
     ("godeye threads", "scheduling data examples/ does not have (cli/states_block.test covers it)"),
 ]
 # command -> (exit status, what may be missing, why)

@@ -125,6 +125,20 @@ json_t *gd_json_str(const char *s)
     return s ? gd_json_text(s, strlen(s)) : json_null();
 }
 
+json_t *gd_json_load_text(const char *s, size_t n, size_t flags)
+{
+    if (!s)
+        return NULL;
+    json_t *j = json_loadb(s, n, flags, NULL);
+    if (j || gd_utf8_valid(s, n))
+        return j;
+    size_t m;
+    char *buf = gd_utf8_mend(s, n, &m);
+    j = buf ? json_loadb(buf, m, flags, NULL) : NULL;
+    free(buf);
+    return j;
+}
+
 json_t *gd_value_json(const gd_value *v)
 {
     switch (v->kind) {

@@ -95,5 +95,12 @@ json_t *gd_json_text(const char *s, size_t n);
  * a text read back from a database or built from one is mended, never
  * refused); NULL only when out of memory. */
 json_t *gd_json_str(const char *s);
+/* A JSON text read back from a database (jansson's flags): parsed as it is,
+ * else, when it is not UTF-8 (stored by a godeye that did not mend texts at
+ * ingest, #53 item 1), parsed mended as gd_utf8_mend does, so an older
+ * database's stacks and contents read with U+FFFD, never as missing.  NULL
+ * when s is NULL, is no JSON, or out of memory.  The one rule of every JSON
+ * column a query, a deriver or the fleet export parses. */
+json_t *gd_json_load_text(const char *s, size_t n, size_t flags);
 
 #endif

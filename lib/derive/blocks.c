@@ -36,7 +36,7 @@ int gd_trace_cfg_load(gd_store *s, int64_t trace, gd_trace_cfg *cfg, gd_error *e
     cfg->interval_ms =
         sqlite3_column_type(q, CF_INTERVAL) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, CF_INTERVAL);
     const char *con = (const char *)sqlite3_column_text(q, CF_CONCERN);
-    json_t *a = con ? json_loads(con, 0, NULL) : NULL;
+    json_t *a = con ? gd_json_load_text(con, strlen(con), 0) : NULL;
     size_t i;
     json_t *v;
     json_array_foreach(a, i, v)

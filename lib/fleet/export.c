@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "derive/states.h"
+#include "query/issues.h"
 #include "query/startup.h"
 #include "query/views.h"
 #include "store/sql.h"
@@ -55,6 +56,7 @@ typedef struct export_def {
     int why;              /* sql calls gd_block_why (register_why)            */
     query_fn query;       /* or: rows from an analysis query...               */
     map_fn map;           /* ...mapped onto the table's columns               */
+    int anr;              /* sql calls gd_anr_sig (register_anr)              */
 } export_def;
 
 /* ---- a block's "why" as SQL: gd_block_why(trace, tid, start, dur, k) ----
@@ -238,10 +240,81 @@ static int register_day(gd_store *s, gd_error *err)
     return GD_OK;
 }
 
+/* ---- #48: gd_anr_sig(trace, id, k): a dump's ANR group ----
+ * k = 0: the signature gd_query_anr gives the dump of that id, 1: its
+ * type, 2: its type's label, 3: its process ('' where it has none), so that the fleet groups
+ * ANRs by the store's own rule (fleet/gate.c gd_fleet_anr_groups).  The
+ * dumps of the last trace asked are kept: one gd_query_anr_list a trace. */
+typedef struct anr_fn {
+    gd_store *s;
+    int64_t trace; /* -1: none yet */
+    json_t *by_id; /* "id" -> [signature, type, type_label, process] */
+} anr_fn;
+
+static void anr_fn_free(void *p)
+{
+    anr_fn *a = p;
+    json_decref(a->by_id);
+    free(a);
+}
+
+static int anr_fn_row(void *ctx, json_t *r)
+{
+    static const char *const keys[] = {"signature", "type", "type_label", "process"};
+    char id[32];
+    snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(r, "id")));
+    json_t *v = json_array();
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        json_t *x = json_object_get(r, keys[k]);
+        json_array_append_new(v, json_is_string(x) ? json_incref(x) : json_string(""));
+    }
+    return json_object_set_new(ctx, id, v);
+}
+
+static void sql_anr_sig(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    anr_fn *a = sqlite3_user_data(cx);
+    int64_t trace = sqlite3_value_int64(argv[0]);
+    if (a->trace != trace || !a->by_id) {
+        gd_error err = {0};
+        json_decref(a->by_id);
+        a->by_id = json_object();
+        a->trace = trace;
+        gd_anr_query q = {.filter = {&trace, 1}, .all = 1};
+        if (!a->by_id || gd_query_anr_list(a->s, &q, anr_fn_row, a->by_id, &err)) {
+            a->trace = -1;
+            sqlite3_result_error(cx, a->by_id ? err.msg : "out of memory", -1);
+            return;
+        }
+    }
+    char id[32];
+    snprintf(id, sizeof id, "%lld", (long long)sqlite3_value_int64(argv[1]));
+    const char *t = json_string_value(json_array_get(json_object_get(a->by_id, id), (size_t)sqlite3_value_int(argv[2])));
+    sqlite3_result_text(cx, t ? t : "", -1, SQLITE_TRANSIENT);
+}
+
+/* Makes gd_anr_sig callable on s (once per connection, as gd_block_why),
+ * its dumps forgotten. */
+static int register_anr(gd_store *s, gd_error *err)
+{
+    anr_fn *a = calloc(1, sizeof *a);
+    if (!a)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    a->s = s;
+    a->trace = -1;
+    if (sqlite3_create_function_v2(gd_store_db(s), "gd_anr_sig", 3, SQLITE_UTF8, a, sql_anr_sig, NULL, NULL,
+                                   anr_fn_free) != SQLITE_OK)
+        return gd_store_fail(s, err, "database function");
+    return GD_OK;
+}
+
 /* The functions def's SQL calls, made callable on s. */
 static int register_fns(gd_store *s, const export_def *def, gd_error *err)
 {
     if (register_day(s, err))
+        return err->code;
+    if (def && def->anr && register_anr(s, err))
         return err->code;
     return def && def->why ? register_why(s, err) : GD_OK;
 }
@@ -370,16 +443,21 @@ static const export_def exports[] = {
      " coalesce(f.source, '') AS source"
      " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
     /* what gd_query_anr_count's rule reads (#28): the dumps (anr: the
-     * anr_dump view's) and the ANR-kind blocks with their trace's anr_ms;
+     * anr_dump view's; #48: with their ANR group, gd_anr_sig) and the
+     * ANR-kind blocks with their trace's anr_ms;
      * the fleet applies GD_SQL_DUMP_OF_BLOCK to them (fleet/gate.c) */
     {"anrs",
      "SELECT " TRACE_COLS " row_number() OVER (ORDER BY a.k, a.at, a.pid) - 1 AS seq, "
-     DAY("a.at") " a.kind, a.anr, a.pid, a.ts_ms, a.start_ms, a.dur_ms, a.anr_ms"
+     DAY("a.at") " a.kind, a.anr, a.pid, a.ts_ms, a.start_ms, a.dur_ms, a.anr_ms,"
+     " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 0) END AS signature,"
+     " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 1) END AS type,"
+     " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 2) END AS type_label,"
+     " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 3) END AS process"
      " FROM (SELECT 'dump' AS kind, 0 AS k, v.anr AS anr, v.pid AS pid, v.ts_ms AS ts_ms, NULL AS start_ms,"
-     " NULL AS dur_ms, NULL AS anr_ms, v.ts_ms AS at FROM anr_dump v WHERE v.trace = ?1"
-     " UNION ALL SELECT 'block', 1, 0, d.pid, NULL, d.start_ms, d.dur_ms, t2.anr_ms, d.start_ms"
+     " NULL AS dur_ms, NULL AS anr_ms, v.ts_ms AS at, v.id AS id FROM anr_dump v WHERE v.trace = ?1"
+     " UNION ALL SELECT 'block', 1, 0, d.pid, NULL, d.start_ms, d.dur_ms, t2.anr_ms, d.start_ms, NULL"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t2 ON t2.id = d.trace"
-     " WHERE b.trace = ?1 AND " GD_SQL_BLOCK_KIND("d", "t2") " = 'anr') a JOIN trace t ON t.id = ?1"},
+     " WHERE b.trace = ?1 AND " GD_SQL_BLOCK_KIND("d", "t2") " = 'anr') a JOIN trace t ON t.id = ?1", 0, NULL, NULL, 1},
     {"pages", NULL, 0, q_pages, m_pages},
     {"overdraw", NULL, 0, q_overdraw, m_overdraw},
     {"image_issues", NULL, 0, q_images, m_images},
@@ -413,7 +491,7 @@ static json_t *value(sqlite3_stmt *q, int i, int parse)
     case SQLITE_TEXT: {
         const char *t = (const char *)sqlite3_column_text(q, i);
         size_t n = (size_t)sqlite3_column_bytes(q, i);
-        json_t *j = parse ? json_loadb(t, n, 0, NULL) : gd_json_text(t, n);
+        json_t *j = parse ? gd_json_load_text(t, n, 0) : gd_json_text(t, n);
         return j ? j : json_string("\xef\xbf\xbd");
     }
     default:

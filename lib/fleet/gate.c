@@ -49,7 +49,7 @@ static int quote(const char *v, char *out, size_t n)
 }
 
 typedef struct counted {
-    int64_t n;
+    int64_t n, unexposed;
     double minutes;
     gd_error *err;
 } counted;
@@ -72,8 +72,11 @@ static int on_count(void *ctx, json_t *row)
 {
     counted *c = ctx;
     json_t *n = json_object_get(row, "n"), *m = json_object_get(row, "minutes");
+    json_t *u = json_object_get(row, "unexposed");
     if (!gd_ch_count(n, &c->n))
         return out_of_range(c->err, "trace count", n);
+    if (u && !gd_ch_count(u, &c->unexposed)) /* #52: issue logs, GD_SQL_EXPOSURE_REAL */
+        return out_of_range(c->err, "issue log count", u);
     if (json_is_null(m) || !m)
         c->minutes = 0;
     else if (!gd_ch_real(m, &c->minutes) || c->minutes < 0)
@@ -184,10 +187,11 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
      * pushed as computed at ingest (GD_SQL_TRACE_EXPOSURE) */
     char sql[1400];
     snprintf(sql, sizeof sql,
-             "SELECT count() AS n, sumIf(exposure_ms, exposure_ms > 0) / 60000 AS minutes FROM " TRACES_FINAL
+             "SELECT count() AS n, sumIf(exposure_ms, exposure_ms > 0) / 60000 AS minutes,"
+             " countIf(format IN " GD_SQL_ISSUE_LOG_FORMATS ") AS unexposed FROM " TRACES_FINAL
              " WHERE %s = %s",
              col, lit);
-    counted ct = {0, 0, err};
+    counted ct = {.err = err};
     int rc = gd_ch_select(c, sql, on_count, &ct, err);
     if (!rc && ct.n == 0)
         rc = no_match(c, selector, col, err);
@@ -197,6 +201,7 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
     }
     out->n = (size_t)ct.n;
     out->minutes = ct.minutes;
+    out->unexposed = (size_t)ct.unexposed;
     return GD_OK;
 }
 
@@ -397,6 +402,9 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
               " WHERE %s ORDER BY trace_uid, seq";
     } else if (strcmp(what, "anr") == 0) {
         return anr_total(c, where, fn, fn_ctx, err);
+    } else if (strcmp(what, "anr_groups") == 0) { /* #48: the ANRs of record by signature */
+        fmt = "SELECT signature, count() AS count FROM anrs FINAL WHERE kind = 'dump' AND anr = 1"
+              " AND signature != '' AND %s GROUP BY signature ORDER BY signature";
     } else {
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "no fleet rows for '%s'", what);
     }
@@ -425,18 +433,11 @@ gd_side_source gd_fleet_source(gd_ch *c)
     "if(`count` = 1, d[1], d[" LO_(p) " + 1] + (" H_(p) " - floor(" H_(p) ")) * (d[" LO_(p) " + 2] - d[" \
     LO_(p) " + 1]))"
 
-/* A fleet group row as the store's: '' as null, times rounded, the first
- * and last of its versions by gd_version_cmp. */
-static int on_fleet_group(void *ctx, json_t *row)
+/* A row's "versions" (the version_names ClickHouse gathered) as
+ * first_version and last_version by gd_version_cmp ('' left out; null when
+ * none), "versions" removed. */
+static void first_last_version(json_t *row)
 {
-    static const char *const ms[] = {"p50_ms", "p95_ms"};
-    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
-        json_t *v = json_object_get(row, ms[i]);
-        if (json_is_number(v))
-            json_object_set_new(row, ms[i], gd_ms_json(json_number_value(v)));
-    }
-    empty_null(row, "group");
-    empty_null(row, "group_rule");
     const char *first = NULL, *last = NULL;
     size_t i;
     json_t *v;
@@ -452,6 +453,21 @@ static int on_fleet_group(void *ctx, json_t *row)
     json_object_set_new(row, "first_version", first ? json_string(first) : json_null());
     json_object_set_new(row, "last_version", last ? json_string(last) : json_null());
     json_object_del(row, "versions");
+}
+
+/* A fleet group row as the store's: '' as null, times rounded, the first
+ * and last of its versions by gd_version_cmp. */
+static int on_fleet_group(void *ctx, json_t *row)
+{
+    static const char *const ms[] = {"p50_ms", "p95_ms"};
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        json_t *v = json_object_get(row, ms[i]);
+        if (json_is_number(v))
+            json_object_set_new(row, ms[i], gd_ms_json(json_number_value(v)));
+    }
+    empty_null(row, "group");
+    empty_null(row, "group_rule");
+    first_last_version(row);
     /* the state, binder and lock shares by derive/states' rule (#29) */
     double sums[GD_WHY_NVALUES];
     for (int k = 0; k < GD_WHY_NVALUES; k++) {
@@ -506,6 +522,80 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
     relay r = {fn, ctx, "key_frame", err};
     int rc = older_tables(c, gd_ch_select(c, sql, on_fleet_group, &r, err), err);
     free(sql);
+    if (rc == GD_ERR_ABORT && !err->code)
+        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return rc;
+}
+
+/* #48: the devices of the traces with an ANR of record, "trace_uid" -> device */
+static int on_device(void *ctx, json_t *row)
+{
+    const char *uid = json_string_value(json_object_get(row, "trace_uid"));
+    const char *dev = json_string_value(json_object_get(row, "device"));
+    if (uid && dev && *dev)
+        json_object_set(ctx, uid, json_object_get(row, "device"));
+    return 0;
+}
+
+typedef struct anr_groups_ctx {
+    relay r;
+    json_t *devices; /* trace_uid -> device */
+} anr_groups_ctx;
+
+/* A fleet ANR group as gd_query_anr_groups' row: versions first and last
+ * by gd_version_cmp, the traces' devices, the traces by trace_uid. */
+static int on_fleet_anr_group(void *ctx, json_t *row)
+{
+    anr_groups_ctx *g = ctx;
+    empty_null(row, "type");
+    empty_null(row, "type_label");
+    json_t *devices = json_array(), *uids = json_object_get(row, "traces"), *v;
+    size_t i;
+    json_array_foreach(uids, i, v) {
+        json_t *d = json_object_get(g->devices, json_string_value(v) ? json_string_value(v) : "");
+        size_t j;
+        json_t *e;
+        int seen = !d;
+        json_array_foreach(devices, j, e)
+            seen = seen || json_equal(e, d);
+        if (!seen)
+            json_array_append(devices, d);
+    }
+    json_object_set_new(row, "devices", devices);
+    first_last_version(row);
+    json_object_set_new(row, "id", json_null());
+    json_object_set_new(row, "reason", json_null());
+    return g->r.fn(g->r.ctx, row);
+}
+
+int gd_fleet_anr_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    const char *where = sel && sel->where ? sel->where : "1";
+    static const char dev_fmt[] =
+        "SELECT trace_uid, device FROM traces FINAL WHERE trace_uid IN (SELECT trace_uid FROM anrs"
+        " WHERE kind = 'dump' AND anr = 1 AND signature != '' AND %s)";
+    static const char fmt[] =
+        "SELECT signature, any(type) AS type, any(type_label) AS type_label, count() AS count,"
+        " arraySort(groupUniqArray(process)) AS apps, groupUniqArray(version_name) AS versions,"
+        " arraySort(groupUniqArray(trace_uid)) AS traces"
+        " FROM anrs FINAL WHERE kind = 'dump' AND anr = 1 AND signature != '' AND %s"
+        " GROUP BY signature ORDER BY count DESC, signature";
+    size_t n = sizeof fmt + sizeof dev_fmt + strlen(where);
+    char *sql = malloc(n);
+    anr_groups_ctx g = {{fn, ctx, NULL, err}, json_object()};
+    if (!sql || !g.devices) {
+        free(sql);
+        json_decref(g.devices);
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    }
+    snprintf(sql, n, dev_fmt, where);
+    int rc = older_tables(c, gd_ch_select(c, sql, on_device, g.devices, err), err);
+    if (!rc) {
+        snprintf(sql, n, fmt, where);
+        rc = older_tables(c, gd_ch_select(c, sql, on_fleet_anr_group, &g, err), err);
+    }
+    free(sql);
+    json_decref(g.devices);
     if (rc == GD_ERR_ABORT && !err->code)
         rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return rc;

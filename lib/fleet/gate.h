@@ -43,4 +43,12 @@ long gd_fleet_sample(void);
 int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, long limit, gd_row_fn fn,
                           void *ctx, gd_error *err);
 
+/* #48: `godeye anr --group` over the fleet: gd_query_anr_groups' rows
+ * from the anrs table's pushed signatures (the dumps the system took for
+ * an ANR): signature, type, type_label, count, apps (sorted), first_version,
+ * last_version (gd_version_cmp), devices, traces (their trace_uid, sorted),
+ * id and reason null (a dump's id is one database's); the largest first,
+ * then by signature; selection NULL: every trace. */
+int gd_fleet_anr_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *ctx, gd_error *err);
+
 #endif

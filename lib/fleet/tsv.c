@@ -1,5 +1,6 @@
 /* tsv.c - values in ClickHouse's TabSeparated format (see tsv.h). */
 #include "tsv.h"
+#include "core/row.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -297,7 +298,7 @@ int gd_tsv_json(gd_tsv *b, const json_t *v)
 
 int gd_tsv_json_text(gd_tsv *b, const char *json, size_t n)
 {
-    json_t *v = json_loadb(json, n, 0, NULL);
+    json_t *v = gd_json_load_text(json, n, 0);
     int ok = gd_tsv_json(b, v);
     json_decref(v);
     return ok;

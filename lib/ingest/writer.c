@@ -110,6 +110,8 @@ struct gd_writer {
     long log_lines;  /* log_line rows written (#28) */
     double log_min, log_max; /* their span (a trace of log lines only: its span) */
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
+    long method_events; /* events the methods writer took: no call rows without them (#50) */
+    long binder_rows;   /* binder_txn rows written (the slices' come from call rows) */
 };
 
 static double now_s(void)
@@ -517,6 +519,7 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_opt_int(st, 13, u->txn_id);
     gd_bind_text(st, 14, u->reply_status);
     gd_bind_text(st, 15, u->server_process);
+    w->binder_rows++;
     return gd_store_step(w->s, st, err);
 }
 
@@ -552,10 +555,37 @@ static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
 
 /* Writes one event's rows: GD_OK when it was kept (counted there),
  * NOT_COUNTED when skipped or merged, else an error code. */
+/* The table of the bulk load (GD_BULK_*) an event of kind k writes rows
+ * of, -1 for none: before its first row, gd_bulk_touch (#50). */
+static int bulk_table(gd_event_kind k)
+{
+    switch (k) {
+    case GD_EV_LOOPER:
+    case GD_EV_DISPATCH:
+        return GD_BULK_DISPATCH;
+    case GD_EV_STACK:
+        return GD_BULK_SAMPLE;
+    case GD_EV_CPU:
+        return GD_BULK_CPU;
+    case GD_EV_THREAD_STATE:
+        return GD_BULK_THREAD_STATE;
+    default:
+        return -1;
+    }
+}
+
+static int touch_bulk(gd_writer *w, gd_event_kind k, gd_error *err)
+{
+    int table = bulk_table(k);
+    return table < 0 ? GD_OK : gd_bulk_touch(w->s, &w->bulk, table, err);
+}
+
 static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     int rc;
     gd_event resolved;
+    if (w->bulk.todo && (rc = touch_bulk(w, ev->kind, err)))
+        return rc;
     switch (ev->kind) {
     case GD_EV_CPU:
     case GD_EV_MEMORY:
@@ -620,6 +650,7 @@ static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
     case GD_EV_METHOD:
         if ((rc = gd_mw_put(w->methods, ev, err)) == GD_OTHER_RULE)
             return skip_event(w, GD_SKIP(METHOD_NO_METHOD_NAME), ev->line);
+        w->method_events += rc == GD_OK;
         return rc;
     case GD_EV_STARTUP:
         if (!gd_has(ev->u.startup.total_ms) || ev->u.startup.total_ms < 0)
@@ -949,6 +980,32 @@ int gd_writer_finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_e
     return rc;
 }
 
+/* The binder passes (#26, #53); a trace without binder rows or calls (the
+ * slices' binder rows) has nothing for them (#50). */
+static int derive_binder(gd_writer *w, gd_error *err)
+{
+    int rc = GD_OK;
+    if (!w->binder_rows && !w->method_events)
+        return GD_OK;
+    if ((w->method_events && (rc = gd_binder_from_slices(w->s, w->trace, err))) ||
+        (rc = gd_binder_outermost(w->s, w->trace, err)))
+        return rc;
+    return gd_binder_name_aidl(w->s, w->trace, err);
+}
+
+/* The trace's dispatch rows, into *n. */
+static int count_dispatches(gd_writer *w, long *n, gd_error *err)
+{
+    sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);
+    if (!c)
+        return err->code;
+    sqlite3_bind_int64(c, 1, w->trace);
+    if (sqlite3_step(c) == SQLITE_ROW)
+        *n = (long)sqlite3_column_int64(c, 0);
+    sqlite3_finalize(c);
+    return GD_OK;
+}
+
 static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -975,17 +1032,17 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (w->pairing.begins_dropped)
         count_reason_n(w, GD_SKIP(LOOPER_NESTING_TOO_DEEP), w->pairing.begins_dropped, 0);
     w->skipped += w->pairing.ends_without_begin + w->pairing.begins_dropped;
-    /* the calls stream in sorted by thread: their indexes built after */
-    if ((rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", GD_BULK_SORT_CALLS_KIB, err)) ||
+    /* the calls stream in sorted by thread: their indexes built after
+     * (a trace without method events writes no call: nothing to drop) */
+    if ((w->method_events &&
+         (rc = gd_bulk_begin_tables(w->s, &w->bulk, "'call'", GD_BULK_SORT_CALLS_KIB, err))) ||
         (rc = finish_methods(w, err)) ||
         (rc = gd_bulk_end(w->s, &w->bulk, err)))
         return rc;
     /* #26: a thread's states written before its process was known */
     if ((rc = fill_pids(w, err)))
         return rc;
-    if ((rc = gd_binder_from_slices(w->s, w->trace, err)) ||
-        (rc = gd_binder_outermost(w->s, w->trace, err)) || /* #53 */
-        (rc = gd_binder_name_aidl(w->s, w->trace, err)))
+    if ((rc = derive_binder(w, err)))
         return rc;
     if ((rc = gd_derive_cpu_ratios(w->s, w->trace, err)) ||
         (rc = gd_derive_startup_phases(w->s, w->trace, err))) /* #27 */
@@ -1005,17 +1062,15 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);
+    if ((rc = count_dispatches(w, &nd, err)))
+        return rc;
+    /* blocks are dispatches: none to derive without them (#50), unless a
+     * progress display is to show the (empty) analysis */
     if ((rc = gd_ti_insert_trace(w->s, &w->meta, &row, err)) ||
-        (rc = gd_derive_blocks(w->s, w->trace, w->progress, w->progress_ctx, &nb, err)) ||
+        ((nd || w->progress) &&
+         (rc = gd_derive_blocks(w->s, w->trace, w->progress, w->progress_ctx, &nb, err))) ||
         (rc = gd_ti_save_stats(w->s, w->trace, w->stats, err)))
         return rc;
-    sqlite3_stmt *c = gd_store_prepare(w->s, "SELECT count(*) FROM dispatch WHERE trace = ?", err);
-    if (!c)
-        return err->code;
-    sqlite3_bind_int64(c, 1, w->trace);
-    if (sqlite3_step(c) == SQLITE_ROW)
-        nd = (long)sqlite3_column_int64(c, 0);
-    sqlite3_finalize(c);
     if ((rc = gd_store_exec(w->s, "RELEASE gd_trace", err)))
         return rc;
     w->open = 0;

@@ -125,6 +125,17 @@ static double frames_pct(const series_set *st, int frozen)
     return frames ? 100.0 * (double)x / (double)frames : NAN;
 }
 
+/* Block groups `diff` calls regressed (the group rows, not their state metrics). */
+static long regressed_groups(const out_rows *diff)
+{
+    long c = 0;
+    for (size_t i = 0; i < diff->n; i++)
+        if (diff->r[i].kind == K_GROUP && json_is_null(json_object_get(diff->r[i].row, "metric")) &&
+            strcmp(json_string_value(json_object_get(diff->r[i].row, "status")), "regressed") == 0)
+            c++;
+    return c;
+}
+
 /* Whether the budget lets `rule` go without data. */
 static int is_optional(const gd_check_query *q, const char *rule)
 {
@@ -158,11 +169,12 @@ int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         json_t *a = json_object_get(q->budget, "alpha"), *m = json_object_get(q->budget, "min_samples");
         gd_diff_resolve(&alpha, &min_samples, a ? json_number_value(a) : NAN,
                         m ? (long)json_integer_value(m) : -1);
-        /* only group rows are counted: the other kinds need no tests */
+        /* #52: the rows `diff` shows, counted by the rule its headline uses */
         if (!rc)
-            rc = gd_diff_sets(&diff, K_GROUP, NULL, &sb.groups, &sh.groups, &sb, &sh, alpha, min_samples,
-                           err);
+            rc = gd_diff_collect(&sb, &sh, alpha, min_samples, &diff, err);
     }
+    gd_diff_summary sum;
+    gd_diff_summarize(&diff, &sum);
     int oom = 0;
     for (int r = 0; !rc && r < R_COUNT; r++) {
         json_t *lim = json_object_get(max, rules[r].name);
@@ -182,17 +194,8 @@ int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         case R_STARTUP_HOT: v = sh.startup_max[2]; break;
         case R_SLOW_PCT: v = frames_pct(&sh.frames, 0); break;
         case R_FROZEN_PCT: v = frames_pct(&sh.frames, 1); break;
-        case R_NEW_GROUPS:
-        case R_REGRESSED_GROUPS: {
-            const char *want = r == R_NEW_GROUPS ? "new" : "regressed";
-            long c = 0;
-            for (size_t i = 0; i < diff.n; i++)
-                if (diff.r[i].kind == K_GROUP &&
-                    strcmp(json_string_value(json_object_get(diff.r[i].row, "status")), want) == 0)
-                    c++;
-            v = (double)c;
-            break;
-        }
+        case R_NEW_GROUPS: v = (double)sum.new_groups; break;
+        case R_REGRESSED_GROUPS: v = (double)regressed_groups(&diff); break;
         default: break;
         }
         if (rc)

@@ -125,8 +125,12 @@ static int on_block(void *ctx, json_t *row)
         }
     }
     const char *kind = json_string_value(json_object_get(row, "kind"));
-    if (!sd->stats && kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0))
+    if (!sd->stats && kind && (strcmp(kind, "long") == 0 || strcmp(kind, "anr") == 0)) {
         sd->long_blocks++;
+        series *e = set_get(&sd->groups, grp);
+        if (e && !e->sampled)
+            e->over++;
+    }
     return sd->groups.oom || over_caps(sd);
 }
 
@@ -141,6 +145,7 @@ static int on_group_stats(void *ctx, json_t *row)
     e->count = isnan(c) ? 0 : (long)c;
     e->sum = isnan(t) ? 0 : t;
     e->max = num(row, "max_ms");
+    e->over = isnan(l) ? 0 : (long)l;
     e->sampled = 1;
     sd->long_blocks += isnan(l) ? 0 : (long)l;
     sd->stats = 1;
@@ -251,7 +256,8 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
             (rc = src->rows(src->ctx, sel, "pages", on_page, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "frames", on_frames, sd, err)) ||
             (rc = src->rows(src->ctx, sel, "startups", on_startup, sd, err)) ||
-            (rc = src->rows(src->ctx, sel, "anr", on_anr, sd, err))) {
+            (rc = src->rows(src->ctx, sel, "anr", on_anr, sd, err)) ||
+            (rc = src->rows(src->ctx, sel, "anr_groups", on_anr_group, sd, err))) {
             if (sd->over) /* the answer was stopped here, not out of memory */
                 return gd_error_set(err, GD_ERR_DATA, 0, 0,
                                     sd->over == 1 ? "a selection has more than %d block groups, pages, windows and"
@@ -278,7 +284,7 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
             return rc;
         sd->anr_total = ac.total;
         sd->anr_user = (double)ac.user_perceived;
-        /* #48: the ANR groups (a fleet has no signatures: none) */
+        /* #48: the ANR groups (a fleet's: its pushed signatures, above) */
         gd_anr_query gq = {.filter = f, .app = sel->app, .all = 1};
         if ((rc = gd_query_anr_groups(s, &gq, on_anr_group, sd, err)))
             return rc;
@@ -369,7 +375,18 @@ typedef struct verdict {
     char note[200];
     double p, rp;
     gd_hl_result hl;     /* the duration shift (NAN when not both sides) */
+    const char *test;    /* #52 decided_by: the test the status rests on  */
+    char text[240];      /* #52 test_text: that test's figures in words    */
+    int regression;      /* regressed, or new and an ANR or over a bar     */
 } verdict;
+
+/* The words of the tests (decided_by) and their names in test_text. */
+#define T_MW "mann-whitney"
+#define T_RATE "rate"
+#define T_SLOW "slow-share"
+#define T_FROZEN "frozen-share"
+#define T_TIME "ms-per-min"
+#define T_PRESENCE "presence"
 
 /* 1 when a and b (rates or shares, >= 0) are at least MIN_RATIO apart. */
 static int ratio_big(double a, double b)
@@ -390,125 +407,233 @@ static int shift_big(double shift, double med)
     return fabs(shift) >= floor_ms;
 }
 
-/* A name on one side only: new/gone when the exact rate test says the
- * other side's exposure would have shown it; inconclusive otherwise. */
-static void judge_one_side(verdict *v, long cb, double mb, long ch, double mh, double alpha)
+/* A duration for the words of test_text: "420 ms", "5.5 s". */
+static const char *ms_words(double ms, char *buf, size_t n)
 {
-    int head_only = cb == 0;
-    long c = head_only ? ch : cb;
-    if (!(mb > 0 && mh > 0)) {
-        v->status = "inconclusive";
-        snprintf(v->note, sizeof v->note, "only in %s; %s exposure unknown", head_only ? "head" : "base",
-                 head_only ? "the base's" : "the head's");
-        return;
-    }
-    v->rp = gd_rate_test(cb, mb, ch, mh);
-    if (v->rp < alpha) {
-        v->status = head_only ? "new" : "gone";
-        return;
-    }
-    v->status = "inconclusive";
-    snprintf(v->note, sizeof v->note, "only in %s; %ld in %.3g min is within what %.3g min of the %s could miss",
-             head_only ? "head" : "base", c, head_only ? mh : mb, head_only ? mb : mh,
-             head_only ? "base" : "head");
+    if (isnan(ms))
+        snprintf(buf, n, "-");
+    else if (fabs(ms) >= 1000)
+        snprintf(buf, n, "%.3g s", ms / 1000.0);
+    else
+        snprintf(buf, n, "%.3g ms", ms);
+    return buf;
 }
 
-static void judge(verdict *v, row_kind k, const series *b, const series *h, double mb, double mh, double alpha,
-                  long min_samples)
+/* "p = 0.0051" (p < 0.0001 under that). */
+static const char *p_words(double p, char *buf, size_t n)
 {
-    long cb = b ? b->count : 0, ch = h ? h->count : 0;
-    v->status = NULL;
-    v->note[0] = 0;
-    v->p = v->rp = NAN;
-    v->hl = (gd_hl_result){NAN, NAN, NAN};
-    if (k == K_ANR_GROUP) {
-        /* #48: an ANR signature is new when the head has it and the base
-         * has not (first seen: the way Play Console and Sentry call an
-         * issue new in a release), gone the other way; on both sides its
-         * counts are compared per minute like the ANR count */
-        if (cb == 0 || ch == 0) {
-            v->status = cb == 0 ? "new" : "gone";
-            return;
-        }
-        k = K_ANR;
-    }
-    if (k != K_FRAMES && k != K_ANR && b && h)
-        gd_hodges_lehmann(b->v, b->n, h->v, h->n, &v->hl);
-    int small = 0; /* a test below alpha whose effect is under the floor */
-    if (cb == 0 || ch == 0) {
-        judge_one_side(v, cb, mb, ch, mh, alpha);
+    if (p < 0.0001)
+        snprintf(buf, n, "p < 0.0001");
+    else
+        snprintf(buf, n, "p = %.2g", p);
+    return buf;
+}
+
+/* A name on one side only (#52): new (head only) or gone (base only),
+ * whatever its count, sized in test_text; a new ANR group, ANR count or
+ * block group with a block over its long bar is a regression. */
+static void judge_one_side(verdict *v, row_kind k, const series *e, int head_only)
+{
+    static const char *const unit[][2] = {[K_GROUP] = {"block", "blocks"}, [K_PAGE] = {"visit", "visits"},
+                                          [K_FRAMES] = {"frame", "frames"}, [K_STARTUP] = {"launch", "launches"},
+                                          [K_ANR] = {"ANR", "ANRs"}, [K_ANR_GROUP] = {"ANR", "ANRs"}};
+    const char *word = head_only ? "new" : "gone";
+    long c = e->count;
+    char mx[32];
+    v->status = word;
+    v->test = T_PRESENCE;
+    v->regression = head_only && (k == K_ANR || k == K_ANR_GROUP || (k == K_GROUP && e->over > 0));
+    int len = snprintf(v->text, sizeof v->text, "%s: %ld %s", word, c, unit[k][c != 1]);
+    if (k == K_FRAMES)
+        snprintf(v->text + len, sizeof v->text - len, ", %ld slow, %ld frozen", e->slow, e->frozen);
+    else if (e->n && k != K_ANR && k != K_ANR_GROUP)
+        len += snprintf(v->text + len, sizeof v->text - len, c == 1 ? " of %s" : ", the longest %s",
+                        ms_words(e->v[e->n - 1], mx, sizeof mx));
+    if (k == K_GROUP && len < (int)sizeof v->text)
+        snprintf(v->text + len, sizeof v->text - len, e->over ? ", over the long-block bar"
+                                                              : ", under the long-block bar");
+}
+
+/* What the duration test, the rate test and the frame shares found. */
+typedef struct found {
+    int dir, tested, small;
+    int dur_dir, rate_dir;
+} found;
+
+static void judge_frames(verdict *v, found *f, const series *b, const series *h, double alpha, long min_samples)
+{
+    long cb = b->count, ch = h->count;
+    if (cb < min_samples || ch < min_samples)
         return;
+    f->tested = 1;
+    v->p = gd_prop_test(b->slow, cb, h->slow, ch);
+    v->rp = gd_prop_test(b->frozen, cb, h->frozen, ch);
+    double sb_ = (double)b->slow / (double)cb, sh_ = (double)h->slow / (double)ch;
+    double fb = (double)b->frozen / (double)cb, fh = (double)h->frozen / (double)ch;
+    int frozen = !(v->p < alpha && ratio_big(sh_, sb_)) && v->rp < alpha && ratio_big(fh, fb);
+    if (v->p < alpha && ratio_big(sh_, sb_))
+        f->dir = sh_ > sb_ ? 1 : -1;
+    else if (frozen)
+        f->dir = fh > fb ? 1 : -1;
+    else if (v->p < alpha || v->rp < alpha)
+        f->small = 1;
+    char pw[32];
+    v->test = frozen ? T_FROZEN : T_SLOW;
+    snprintf(v->text, sizeof v->text, "%s frames %.3g%% → %.3g%%, %s, two-proportion z test",
+             frozen ? "frozen" : "slow", 100 * (frozen ? fb : sb_), 100 * (frozen ? fh : sh_),
+             p_words(frozen ? v->rp : v->p, pw, sizeof pw));
+}
+
+/* The durations: Mann–Whitney and the Hodges–Lehmann shift past the
+ * floor.  -1 when out of memory. */
+static int judge_durations(verdict *v, found *f, const series *b, const series *h, double alpha,
+                           long min_samples)
+{
+    if ((long)b->n < min_samples || (long)h->n < min_samples)
+        return 0;
+    f->tested = 1;
+    gd_mw_result mw;
+    if (gd_mannwhitney(b->v, b->n, h->v, h->n, &mw))
+        return -1;
+    v->p = mw.p;
+    if (v->p < alpha && shift_big(v->hl.shift, gd_percentile(b->v, b->n, 50)))
+        f->dur_dir = mw.direction;
+    else if (v->p < alpha)
+        f->small = 1;
+    char sw[32], b50[32], h50[32], pw[32];
+    v->test = T_MW;
+    snprintf(v->text, sizeof v->text, "shift %s%s (p50 %s → %s), %s, Mann–Whitney", v->hl.shift > 0 ? "+" : "",
+             ms_words(v->hl.shift, sw, sizeof sw), ms_words(gd_percentile(b->v, b->n, 50), b50, sizeof b50),
+             ms_words(gd_percentile(h->v, h->n, 50), h50, sizeof h50), p_words(v->p, pw, sizeof pw));
+    return 0;
+}
+
+/* Blocks and ANRs per minute of capture: the exact rate test, only when
+ * both sides' exposure is capture time (rate_ok). */
+static void judge_rate(verdict *v, found *f, row_kind k, long cb, double mb, long ch, double mh, double alpha,
+                       long min_samples)
+{
+    v->rp = gd_rate_test(cb, mb, ch, mh);
+    if (k == K_ANR && cb >= min_samples && ch >= min_samples)
+        f->tested = 1;
+    if (v->rp < alpha && ratio_big((double)ch / mh, (double)cb / mb))
+        f->rate_dir = (double)ch / mh > (double)cb / mb ? 1 : -1;
+    else if (v->rp < alpha)
+        f->small = 1;
+    if (f->rate_dir || !v->test) {
+        char pw[32];
+        v->test = T_RATE;
+        snprintf(v->text, sizeof v->text, "rate %.3g → %.3g per min, %s, exact rate test", (double)cb / mb,
+                 (double)ch / mh, p_words(v->rp, pw, sizeof pw));
     }
-    int dir = 0, tested = 0; /* tested: the kind's own test ran with enough samples */
-    long nb, nh;
-    if (k == K_FRAMES) {
-        nb = cb, nh = ch;
-        if (cb >= min_samples && ch >= min_samples) {
-            tested = 1;
-            v->p = gd_prop_test(b->slow, cb, h->slow, ch);
-            v->rp = gd_prop_test(b->frozen, cb, h->frozen, ch);
-            double sb_ = (double)b->slow / (double)cb, sh_ = (double)h->slow / (double)ch;
-            double fb = (double)b->frozen / (double)cb, fh = (double)h->frozen / (double)ch;
-            if (v->p < alpha && ratio_big(sh_, sb_))
-                dir = sh_ > sb_ ? 1 : -1;
-            else if (v->rp < alpha && ratio_big(fh, fb))
-                dir = fh > fb ? 1 : -1;
-            else if (v->p < alpha || v->rp < alpha)
-                small = 1;
-        }
-    } else {
-        int dur_dir = 0, rate_dir = 0;
-        nb = k == K_ANR ? cb : (long)b->n, nh = k == K_ANR ? ch : (long)h->n;
-        if (k != K_ANR && nb >= min_samples && nh >= min_samples) {
-            tested = 1;
-            gd_mw_result mw;
-            if (gd_mannwhitney(b->v, b->n, h->v, h->n, &mw)) {
-                v->status = NULL; /* out of memory */
-                return;
-            }
-            v->p = mw.p;
-            if (v->p < alpha && shift_big(v->hl.shift, gd_percentile(b->v, b->n, 50)))
-                dur_dir = mw.direction;
-            else if (v->p < alpha)
-                small = 1;
-        }
-        /* rates: blocks and ANRs happen per minute of use; launches and
-         * page visits follow the test script, so only their times count */
-        if ((k == K_GROUP || k == K_ANR) && mb > 0 && mh > 0) {
-            v->rp = gd_rate_test(cb, mb, ch, mh);
-            if (k == K_ANR && cb >= min_samples && ch >= min_samples)
-                tested = 1;
-            if (v->rp < alpha && ratio_big((double)ch / mh, (double)cb / mb))
-                rate_dir = (double)ch / mh > (double)cb / mb ? 1 : -1;
-            else if (v->rp < alpha)
-                small = 1;
-        }
-        dir = dur_dir ? dur_dir : rate_dir;
-        if (dur_dir && rate_dir && dur_dir != rate_dir) {
-            /* longer but rarer (or the reverse): time lost per minute decides */
-            double d = sum_of(h) / mh - sum_of(b) / mb;
-            dir = d > 0 ? 1 : d < 0 ? -1 : 0;
-        }
-        if (k == K_ANR && !(mb > 0 && mh > 0)) {
-            v->status = "inconclusive";
-            snprintf(v->note, sizeof v->note, "exposure unknown: no rate test");
-            return;
-        }
+}
+
+/* 1 when both the p50 and the p95 of h are under b's (#52: never regressed then). */
+static int both_fell(row_kind k, const series *b, const series *h)
+{
+    if (k == K_FRAMES || k == K_ANR || !b->n || !h->n)
+        return 0;
+    return gd_percentile(h->v, h->n, 50) < gd_percentile(b->v, b->n, 50) &&
+           gd_percentile(h->v, h->n, 95) < gd_percentile(b->v, b->n, 95);
+}
+
+/* Durations and rates of a name on both sides; the direction in f. */
+static int judge_both(verdict *v, found *f, row_kind k, const series *b, const series *h, double mb, double mh,
+                      int rate_ok, double alpha, long min_samples)
+{
+    if (k != K_ANR && judge_durations(v, f, b, h, alpha, min_samples))
+        return -1;
+    /* rates: blocks and ANRs happen per minute of use; launches and
+     * page visits follow the test script, so only their times count */
+    if ((k == K_GROUP || k == K_ANR) && rate_ok)
+        judge_rate(v, f, k, b->count, mb, h->count, mh, alpha, min_samples);
+    f->dir = f->dur_dir ? f->dur_dir : f->rate_dir;
+    if (f->dur_dir && f->rate_dir && f->dur_dir != f->rate_dir) {
+        /* longer but rarer (or the reverse): time lost per minute decides */
+        double d = sum_of(h) / mh - sum_of(b) / mb;
+        char bw[32], hw[32];
+        f->dir = d > 0 ? 1 : d < 0 ? -1 : 0;
+        v->test = T_TIME;
+        snprintf(v->text, sizeof v->text, "%s but %s: %s → %s lost per min", f->dur_dir > 0 ? "longer" : "shorter",
+                 f->rate_dir > 0 ? "more often" : "rarer", ms_words(sum_of(b) / mb, bw, sizeof bw),
+                 ms_words(sum_of(h) / mh, hw, sizeof hw));
     }
-    if (dir) {
-        v->status = dir > 0 ? "regressed" : "improved";
-    } else if (tested) {
+    return 0;
+}
+
+static void judge_status(verdict *v, const found *f, row_kind k, const series *b, const series *h,
+                         long min_samples)
+{
+    long nb = k == K_ANR || k == K_FRAMES ? b->count : (long)b->n;
+    long nh = k == K_ANR || k == K_FRAMES ? h->count : (long)h->n;
+    if (f->dir > 0 && both_fell(k, b, h)) {
+        v->status = "inconclusive";
+        snprintf(v->note, sizeof v->note, "%.150s says worse, but the p50 and the p95 both fell", v->text);
+        v->test = NULL;
+    } else if (f->dir) {
+        v->status = f->dir > 0 ? "regressed" : "improved";
+        v->regression = f->dir > 0;
+    } else if (f->tested) {
         v->status = "same";
-        if (small)
+        if (f->small)
             snprintf(v->note, sizeof v->note,
                      "below alpha but under the effect floor (shift %g%% of the base median and %g ms; "
                      "rate or share %g%%)",
                      MIN_SHIFT_PCT, MIN_SHIFT_MS, (MIN_RATIO - 1) * 100);
     } else {
         v->status = "inconclusive";
+        v->test = NULL;
         snprintf(v->note, sizeof v->note, "too few samples: base %ld, head %ld, %ld a side needed", nb, nh,
                  min_samples);
     }
+    if (!v->test)
+        snprintf(v->text, sizeof v->text, "%s", v->note);
+}
+
+/* rate_ok: both sides' exposure is capture time (GD_SQL_EXPOSURE_REAL). */
+static void judge(verdict *v, row_kind k, const series *b, const series *h, double mb, double mh, int rate_ok,
+                  double alpha, long min_samples)
+{
+    long cb = b ? b->count : 0, ch = h ? h->count : 0;
+    memset(v, 0, sizeof *v);
+    v->p = v->rp = NAN;
+    v->hl = (gd_hl_result){NAN, NAN, NAN};
+    if (cb == 0 || ch == 0) {
+        /* #48: an ANR signature is new when the head has it and the base
+         * has not (first seen: the way Play Console and Sentry call an
+         * issue new in a release), gone the other way; #52: every name */
+        judge_one_side(v, k, cb == 0 ? h : b, cb == 0);
+        if (rate_ok && k != K_ANR_GROUP && (k == K_GROUP || k == K_ANR))
+            v->rp = gd_rate_test(cb, mb, ch, mh);
+        return;
+    }
+    if (k == K_ANR_GROUP) /* on both sides: compared per minute like the ANR count */
+        k = K_ANR;
+    if (k != K_FRAMES && k != K_ANR)
+        gd_hodges_lehmann(b->v, b->n, h->v, h->n, &v->hl);
+    found f = {0};
+    if (k == K_FRAMES)
+        judge_frames(v, &f, b, h, alpha, min_samples);
+    else if (judge_both(v, &f, k, b, h, mb, mh, rate_ok, alpha, min_samples))
+        return; /* out of memory: status NULL */
+    if (k == K_ANR && !rate_ok) {
+        v->status = "inconclusive";
+        snprintf(v->note, sizeof v->note, "%s", mb > 0 && mh > 0 ? "an issue log's span is no capture time: no rate test"
+                                                                 : "exposure unknown: no rate test");
+        snprintf(v->text, sizeof v->text, "%s", v->note);
+        return;
+    }
+    judge_status(v, &f, k, b, h, min_samples);
+}
+
+/* #52: worst first: regressed, new, gone, improved, inconclusive, same. */
+static int status_rank(const char *status)
+{
+    static const char *const order[] = {"same", "inconclusive", "improved", "gone", "new", "regressed"};
+    for (int i = 0; i < 6; i++)
+        if (strcmp(status, order[i]) == 0)
+            return i;
+    return 0;
 }
 
 /* One row for `name` of kind k from the two sides' series (either NULL). */
@@ -520,8 +645,9 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     if (cb == 0 && ch == 0)
         return GD_OK;
     double mb = sb->sel->minutes, mh = sh->sel->minutes;
+    int rate_ok = mb > 0 && mh > 0 && !sb->sel->unexposed && !sh->sel->unexposed; /* #52 */
     verdict vd;
-    judge(&vd, k, b, h, mb, mh, alpha, min_samples);
+    judge(&vd, k, b, h, mb, mh, rate_ok, alpha, min_samples);
     if (!vd.status)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     const char *status = vd.status;
@@ -563,11 +689,14 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     } else {
         json_object_set_new(row, "impact_ms_per_min", json_null());
     }
+    json_object_set_new(row, "decided_by", vd.test ? json_string(vd.test) : json_null());
+    json_object_set_new(row, "test_text", json_string(vd.text));
+    json_object_set_new(row, "regression", json_boolean(vd.regression));
     if (gd_grow((void **)&out->r, &out->cap, out->n + 1, sizeof *out->r, err)) {
         json_decref(row);
         return err->code ? err->code : GD_ERR_IO;
     }
-    int rank = strcmp(status, "same") == 0 ? 0 : strcmp(status, "inconclusive") == 0 ? 1 : 2;
+    int rank = status_rank(status);
     out->r[out->n++] = (out_row){row, rank, isnan(impact) ? 0 : fabs(impact),
                                  (int)k, json_string_value(json_object_get(row, "name"))};
     return GD_OK;
@@ -593,8 +722,9 @@ int gd_diff_sets(out_rows *out, row_kind k, const char *metric, const series_set
     return rc;
 }
 
-/* Changed rows first, then inconclusive, then same; then the time lost or won per minute; then anr,
- * frames, startup, page, group; then by name. */
+/* By status (status_rank: regressed, new, gone, improved, inconclusive, same); then ANRs; then the
+ * time lost or won per minute (a new or gone name: its own); then frames, startup, page, group; then
+ * by name. */
 static int cmp_out(const void *x, const void *y)
 {
     static const int kind_rank[] = {[K_ANR] = 0, [K_ANR_GROUP] = 0, [K_FRAMES] = 1, [K_STARTUP] = 2, [K_PAGE] = 3,
@@ -602,6 +732,9 @@ static int cmp_out(const void *x, const void *y)
     const out_row *a = x, *b = y;
     if (a->changed != b->changed)
         return a->changed > b->changed ? -1 : 1;
+    int anr_a = a->kind == K_ANR || a->kind == K_ANR_GROUP, anr_b = b->kind == K_ANR || b->kind == K_ANR_GROUP;
+    if (anr_a != anr_b) /* #52: ANRs first within a status */
+        return anr_b - anr_a;
     if (a->impact != b->impact)
         return a->impact > b->impact ? -1 : 1;
     if (a->kind != b->kind)
@@ -612,7 +745,7 @@ static int cmp_out(const void *x, const void *y)
 }
 
 /* All diff rows of two loaded sides, sorted (caller frees rows). */
-static int diff_collect(const side *sb, const side *sh, double alpha, long min_samples, out_rows *out,
+int gd_diff_collect(const side *sb, const side *sh, double alpha, long min_samples, out_rows *out,
                         gd_error *err)
 {
     int rc;
@@ -648,6 +781,20 @@ static int diff_collect(const side *sb, const side *sh, double alpha, long min_s
     return GD_OK;
 }
 
+void gd_diff_summarize(const out_rows *o, gd_diff_summary *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    for (size_t i = 0; i < o->n; i++) {
+        const json_t *row = o->r[i].row;
+        const char *st = json_string_value(json_object_get(row, "status"));
+        long *c[] = {&sum->same, &sum->inconclusive, &sum->improved, &sum->gone, &sum->new_rows, &sum->regressed};
+        (*c[status_rank(st)])++;
+        sum->regressions += json_is_true(json_object_get(row, "regression"));
+        if (strcmp(st, "new") == 0 && (o->r[i].kind == K_GROUP || o->r[i].kind == K_ANR_GROUP))
+            sum->new_groups++;
+    }
+}
+
 void gd_diff_rows_free(out_rows *o)
 {
     for (size_t i = 0; i < o->n; i++)
@@ -674,7 +821,9 @@ int gd_query_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, 
     else
         memset(&sh, 0, sizeof sh);
     if (!rc)
-        rc = diff_collect(&sb, &sh, alpha, min_samples, &out, err);
+        rc = gd_diff_collect(&sb, &sh, alpha, min_samples, &out, err);
+    if (!rc && q->summary)
+        gd_diff_summarize(&out, q->summary);
     for (size_t i = 0; !rc && i < out.n; i++)
         if (fn(ctx, out.r[i].row))
             break;

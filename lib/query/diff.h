@@ -11,6 +11,8 @@ typedef struct gd_selection {
     int64_t *ids;
     size_t n;
     double minutes;   /* Σ trace.exposure_ms / 60000 (GD_SQL_TRACE_EXPOSURE) */
+    size_t unexposed; /* #52: traces whose span is no capture time (issue
+                         logs, GD_SQL_EXPOSURE_REAL): no rate test then */
     char *where;      /* a fleet's selection: its condition on the fleet's
                          traces (ids NULL, n the traces matched); NULL here */
     const char *app;  /* --app (#47): only rows of this package's processes
@@ -59,12 +61,23 @@ typedef struct gd_diff_query {
     double alpha;          /* significance level (NAN: 0.01)               */
     long min_samples;      /* per side for the duration tests (<0: 5)      */
     const gd_side_source *src; /* NULL: the store; else the store is unused */
+    struct gd_diff_summary *summary; /* #52: filled before the rows, or NULL */
 } gd_diff_query;
+
+/* The headline of a diff (#52): rows by status; `regressions` counts the
+ * rows whose "regression" is true (regressed, or new and an ANR group,
+ * the ANR count or a block group with a block over its long bar);
+ * new_groups the new rows of kind group or anr_group, what `check`'s
+ * new_groups rule counts (gd_diff_summarize, the one home of both). */
+typedef struct gd_diff_summary {
+    long regressions, regressed, new_rows, gone, improved, inconclusive, same, new_groups;
+} gd_diff_summary;
 
 /* Rows of `godeye diff` (godeye-diff(1) OUTPUT): kind, name, metric,
  * status, note, base, head, p_value, rate_p_value, change_pct,
- * p95_change_pct, per_min_change, impact_ms_per_min; changed rows first,
- * then by impact.  GD_OK or an error code with err filled. */
+ * p95_change_pct, per_min_change, impact_ms_per_min, decided_by,
+ * test_text, regression; by status (regressed, new, gone, improved,
+ * inconclusive, same), then by impact.  GD_OK or an error code with err filled. */
 int gd_query_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Checks that a budget (the parsed JSON of godeye-check(1)) is well formed:

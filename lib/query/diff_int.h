@@ -17,6 +17,8 @@ typedef struct series {
     double max;          /* frames only: the largest frame, NAN when none  */
     double sum;          /* Σ durations (of all `count`, v may be a sample) */
     int sampled;         /* sum and count set by a source's group_stats     */
+    long over;           /* groups: blocks over their long bar (kind long or *
+                          * anr), #52                                       */
 } series;
 
 typedef struct series_set {
@@ -43,7 +45,7 @@ extern const char *const gd_diff_state_metrics[GD_DIFF_NSTATES];
 typedef struct side {
     const gd_selection *sel;
     series_set groups, draw, load, frames, startups, anr;
-    series_set anr_groups; /* #48: ANRs of record by signature (local only) */
+    series_set anr_groups; /* #48: ANRs of record by signature              */
     series_set states[GD_DIFF_NSTATES]; /* per group: each block's ms in the metric */
     long long_blocks;      /* blocks of kind long or anr                   */
     long anr_total;        /* gd_query_anr_count's total                   */
@@ -60,7 +62,7 @@ typedef enum { K_GROUP, K_PAGE, K_FRAMES, K_STARTUP, K_ANR, K_ANR_GROUP } row_ki
 
 typedef struct out_row {
     json_t *row;
-    int changed;         /* 2 changed, 1 inconclusive, 0 same */
+    int changed;         /* #52: 5 regressed, 4 new, 3 gone, 2 improved, 1 inconclusive, 0 same */
     double impact;
     int kind;
     const char *name;
@@ -84,6 +86,13 @@ void gd_diff_side_free(side *sd);
 int gd_diff_sets(out_rows *out, row_kind k, const char *metric, const series_set *b, const series_set *h,
                  const side *sb, const side *sh, double alpha, long min_samples, gd_error *err);
 void gd_diff_rows_free(out_rows *o);
+/* Every row of `godeye diff` over two loaded sides, sorted (#52: `check`
+ * counts from the same rows); the caller frees them. */
+int gd_diff_collect(const side *sb, const side *sh, double alpha, long min_samples, out_rows *out,
+                    gd_error *err);
+/* The headline counts of rows (gd_diff_summary, diff.h): the one home of
+ * what `diff` calls new and `check` counts as new_groups. */
+void gd_diff_summarize(const out_rows *o, gd_diff_summary *sum);
 
 /* The test level and the sample floor: a and m, or the defaults when NAN / < 0. */
 void gd_diff_resolve(double *alpha, long *min_samples, double a, long m);

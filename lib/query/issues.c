@@ -44,7 +44,7 @@ static json_t *issue_row(sqlite3_stmt *q)
     json_object_set_new(row, "detail", gd_col_text(q, I_DETAIL));
     json_object_set_new(row, "cost_ms", col_num(q, I_COST));
     const char *content = (const char *)sqlite3_column_text(q, I_CONTENT);
-    json_t *c = content ? json_loads(content, JSON_DECODE_ANY, NULL) : NULL;
+    json_t *c = content ? gd_json_load_text(content, strlen(content), JSON_DECODE_ANY) : NULL;
     json_object_set_new(row, "content", c ? c : json_null());
     return row;
 }
@@ -70,7 +70,7 @@ enum { ST_TEXT };
 
 static int stack_frame(void *ctx, sqlite3_stmt *q)
 {
-    json_array_append_new(ctx, json_string((const char *)sqlite3_column_text(q, ST_TEXT)));
+    json_array_append_new(ctx, gd_col_text(q, ST_TEXT)); /* #53 item 1: mended */
     return GD_OK;
 }
 
@@ -133,7 +133,7 @@ static int log_report_row(void *ctx, sqlite3_stmt *q)
     json_t **slot = type && strcmp(type, "am_anr") == 0 ? &l->am : &l->rep;
     if (!json_is_null(*slot))
         return GD_OK;
-    json_t *c = content ? json_loads(content, 0, NULL) : NULL;
+    json_t *c = content ? gd_json_load_text(content, strlen(content), 0) : NULL;
     if (!json_is_object(c)) {
         json_decref(c);
         return GD_OK;
@@ -332,7 +332,8 @@ static json_t *outgoing_txn(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     sqlite3_bind_int64(q, 2, pid);
     sqlite3_bind_int64(q, 3, tid);
     if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, OT_CONTENT))
-        c = json_loads((const char *)sqlite3_column_text(q, OT_CONTENT), 0, NULL);
+        c = gd_json_load_text((const char *)sqlite3_column_text(q, OT_CONTENT),
+                               (size_t)sqlite3_column_bytes(q, OT_CONTENT), 0);
     gd_store_release(s, q);
     if (c && !json_is_object(c)) {
         json_decref(c);
@@ -374,7 +375,8 @@ static json_t *dump_of(gd_store *s, int64_t trace, int64_t pid, const char *sect
         sqlite3_bind_text(q, 3, section, -1, SQLITE_STATIC);
     sqlite3_bind_double(q, 4, ts);
     if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, DO_CONTENT)) {
-        c = json_loads((const char *)sqlite3_column_text(q, DO_CONTENT), 0, NULL);
+        c = gd_json_load_text((const char *)sqlite3_column_text(q, DO_CONTENT),
+                               (size_t)sqlite3_column_bytes(q, DO_CONTENT), 0);
         if (json_is_object(c))
             json_object_set_new(c, "ts_ms", gd_col_ms(q, DO_TS));
         else {

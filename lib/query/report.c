@@ -8,6 +8,7 @@
 #include "analysis/vitals.h"
 #include "query/blocks.h"
 #include "query/diff.h"
+#include "query/diffstacks.h"
 #include "query/issues.h"
 #include "query/report_series.h"
 #include "query/startup.h"
@@ -174,12 +175,19 @@ static int add_versions(gd_store *s, json_t *doc, gd_error *err)
         gd_diff_query q = {&base, &head, NAN, -1};
         rc = gd_query_diff(s, &q, append_changed, &v, err);
     }
+    json_t *flame = NULL; /* #52: the differential flame graph */
+    if (!rc)
+        rc = gd_query_diffstacks_flame(s, &base, &head, &flame, err);
     if (!rc)
         json_object_set_new(doc, "versions",
                             json_pack("{s:s s:s s:I s:O s:I s:I s:I}", "base", oldest, "head", newest,
                                       "count", (json_int_t)nv, "changed", v.c.arr, "changed_total",
                                       (json_int_t)v.c.seen, "same", (json_int_t)v.same, "inconclusive",
                                       (json_int_t)v.inconclusive));
+    if (!rc && flame)
+        json_object_set_new(json_object_get(doc, "versions"), "flame", flame);
+    else
+        json_decref(flame);
     json_decref(v.c.arr);
     gd_selection_free(&base);
     gd_selection_free(&head);

@@ -10,8 +10,10 @@
 #include "store/sql.h"
 #include "core/util.h"
 
-/* "SELECT id, exposure_ms FROM trace ...": a selection's two columns */
-enum { SEL_ID, SEL_EXPOSURE };
+/* "SELECT id, exposure_ms, real FROM trace ...": a selection's columns
+ * (real: GD_SQL_EXPOSURE_REAL, #52) */
+enum { SEL_ID, SEL_EXPOSURE, SEL_REAL };
+#define SEL_COLS "id, exposure_ms, " GD_SQL_EXPOSURE_REAL("trace") " AS real"
 
 /* traces one side may pool (the trace filter of the queries is an IN list) */
 #define SELECT_MAX 400
@@ -26,7 +28,7 @@ void gd_selection_free(gd_selection *sel)
 }
 
 /* Adds trace `id` with its exposure (trace.exposure_ms) once. */
-static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double exposure_ms, gd_error *err)
+static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double exposure_ms, int real, gd_error *err)
 {
     for (size_t i = 0; i < sel->n; i++)
         if (sel->ids[i] == id)
@@ -40,12 +42,14 @@ static int sel_add(gd_selection *sel, size_t *cap, int64_t id, double exposure_m
     sel->ids[sel->n++] = id;
     if (exposure_ms > 0)
         sel->minutes += exposure_ms / 60000.0;
+    if (!real)
+        sel->unexposed++;
     return GD_OK;
 }
 
 /* A selection's rows, added (gd_store_each's callback): "SELECT id,
  * exposure_ms", or for one id (`id` >= 0) "SELECT exposure_ms". */
-enum { SEL1_EXPOSURE }; /* "SELECT exposure_ms FROM trace WHERE id = ?1" */
+enum { SEL1_EXPOSURE, SEL1_REAL }; /* "SELECT exposure_ms, real FROM trace WHERE id = ?1" */
 struct sel_ctx {
     gd_selection *sel;
     size_t *cap;
@@ -59,8 +63,10 @@ static int sel_row(void *ctx, sqlite3_stmt *q)
     struct sel_ctx *c = ctx;
     c->found = 1;
     if (c->id >= 0)
-        return sel_add(c->sel, c->cap, c->id, sqlite3_column_double(q, SEL1_EXPOSURE), c->err);
-    return sel_add(c->sel, c->cap, sqlite3_column_int64(q, SEL_ID), sqlite3_column_double(q, SEL_EXPOSURE), c->err);
+        return sel_add(c->sel, c->cap, c->id, sqlite3_column_double(q, SEL1_EXPOSURE),
+                       sqlite3_column_int(q, SEL1_REAL), c->err);
+    return sel_add(c->sel, c->cap, sqlite3_column_int64(q, SEL_ID), sqlite3_column_double(q, SEL_EXPOSURE),
+                   sqlite3_column_int(q, SEL_REAL), c->err);
 }
 
 /* The trace column a selector key stands for; NULL when unknown. */
@@ -183,9 +189,9 @@ int gd_query_select(gd_store *s, const char *selector, gd_selection *out, gd_err
                                 selector);
         if (!eq[1])
             return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': empty value", selector);
-        char sql[256];
+        char sql[512];
         snprintf(sql, sizeof sql,
-                 "SELECT id, exposure_ms FROM trace WHERE"
+                 "SELECT " SEL_COLS " FROM trace WHERE"
                  " CAST(%s AS TEXT) = ?1 ORDER BY id", col);
         if (!(q = gd_store_prepare(s, sql, err)))
             return err->code;
@@ -202,7 +208,7 @@ int gd_query_select(gd_store *s, const char *selector, gd_selection *out, gd_err
                                 "selector '%.200s': expected a trace id, a comma list of ids"
                                 " or key=value",
                                 selector);
-        if (!(q = gd_store_prepare(s, "SELECT exposure_ms FROM trace WHERE id = ?1", err)))
+        if (!(q = gd_store_prepare(s, "SELECT exposure_ms, " GD_SQL_EXPOSURE_REAL("trace") " FROM trace WHERE id = ?1", err)))
             return err->code;
         for (size_t i = 0; i < n && !rc; i++) {
             sqlite3_bind_int64(q, 1, ids[i]);
@@ -282,7 +288,7 @@ int gd_query_select_newest(gd_store *s, gd_selection *out, gd_error *err)
         return gd_query_select(s, sel, out, err);
     }
     /* no versions: every trace */
-    if (!(q = gd_store_prepare(s, "SELECT id, exposure_ms FROM trace ORDER BY id", err)))
+    if (!(q = gd_store_prepare(s, "SELECT " SEL_COLS " FROM trace ORDER BY id", err)))
         return err->code;
     size_t cap = 0;
     struct sel_ctx c = {out, &cap, -1, 0, err};

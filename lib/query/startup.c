@@ -43,7 +43,7 @@ static json_t *startup_row(sqlite3_stmt *q)
     json_object_set_new(row, "activity_ms", gd_col_ms(q, C_OWN));
     if (sqlite3_column_count(q) > C_PHASES) { /* --breakdown: the phases, built by SQLite's JSON1 */
         const char *ph = (const char *)sqlite3_column_text(q, C_PHASES);
-        json_t *phases = ph ? json_loads(ph, 0, NULL) : NULL;
+        json_t *phases = ph ? gd_json_load_text(ph, strlen(ph), 0) : NULL;
         json_object_set_new(row, "phases", phases ? phases : json_object());
     }
     return row;

@@ -359,6 +359,8 @@ static int add_launches(top_acc *a, json_t *by)
                                json_object_get(e, "bar_ms"), "over_ms", json_object_get(e, "over_ms"), "app",
                                json_object_get(e, "app"));
         set_process(ev, app);
+        /* the launches' activity (null: none named), as explain selects them */
+        json_object_set(ev, "activity", json_object_get(e, "activity") ? json_object_get(e, "activity") : json_null());
         int rc = add(a, "startup", 1, num(e, "over_ms"), json_incref(json_object_get(e, "trace")), title, ev, cmd);
         if (rc)
             return rc;

@@ -337,7 +337,7 @@ static int dump_row(void *ctx, sqlite3_stmt *q)
     json_object_set_new(row, "max_depth", json_integer(sqlite3_column_int64(q, D_MAX_DEPTH)));
     json_object_set_new(row, "depth_limit", json_integer(sqlite3_column_int64(q, D_DEPTH_LIMIT)));
     const char *deep = (const char *)sqlite3_column_text(q, D_DEEP_VIEWS);
-    json_t *dj = deep ? json_loads(deep, 0, NULL) : NULL;
+    json_t *dj = deep ? gd_json_load_text(deep, strlen(deep), 0) : NULL;
     json_object_set_new(row, "deep_views", dj ? dj : json_array());
     int paint = sqlite3_column_int(q, D_HAS_PAINT);
     json_object_set_new(row, "has_paint", json_boolean(paint));
@@ -349,7 +349,7 @@ static int dump_row(void *ctx, sqlite3_stmt *q)
                                       (json_int_t)sqlite3_column_int64(q, D_PX_4PLUS)));
         json_object_set_new(row, "overdraw_ratio", json_real(sqlite3_column_double(q, D_OVERDRAW_RATIO)));
         const char *areas = (const char *)sqlite3_column_text(q, D_AREAS);
-        json_t *aj = areas ? json_loads(areas, 0, NULL) : NULL;
+        json_t *aj = areas ? gd_json_load_text(areas, strlen(areas), 0) : NULL;
         json_object_set_new(row, "areas", aj ? aj : json_array());
     } else {
         json_object_set_new(row, "overdraw_px", json_null());

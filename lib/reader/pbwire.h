@@ -97,4 +97,53 @@ static inline pb_cur pb_sub(const pb_field *f)
     return c;
 }
 
+/* A message read by a table (#45 item 3: named fields, no hand loop): each
+ * entry names a field number, what it holds and where its value goes.  A
+ * field of that number and wire type is stored (a later one replaces an
+ * earlier, as protobuf says); other fields are passed over. */
+typedef enum {
+    PBW_I32,   /* int64_t *: a varint read as int32 (pids, tids)   */
+    PBW_U64,   /* uint64_t *: a varint                             */
+    PBW_BOOL,  /* int *: a varint, 1 when not 0                    */
+    PBW_BYTES  /* pb_bytes *: a LEN field's bytes                  */
+} pb_want_kind;
+
+typedef struct pb_bytes {
+    const uint8_t *p; /* NULL: not given */
+    size_t n;
+} pb_bytes;
+
+typedef struct pb_want {
+    uint32_t num;
+    pb_want_kind kind;
+    void *dst;
+} pb_want;
+
+/* Reads message m by want[0..n) (n <= 32): the set of entries given (bit
+ * i: want[i]), or -1 when m is malformed (values read so far are kept). */
+static inline int64_t pb_read_wanted(pb_cur m, const pb_want *want, int n)
+{
+    pb_field f;
+    int r;
+    int64_t seen = 0;
+    while ((r = pb_next(&m, &f)) == 1)
+        for (int i = 0; i < n; i++) {
+            const pb_want *w = &want[i];
+            if (w->num != f.num || (w->kind == PBW_BYTES) != (f.wt == PB_LEN) ||
+                (w->kind != PBW_BYTES && f.wt != PB_VARINT))
+                continue;
+            if (w->kind == PBW_I32)
+                *(int64_t *)w->dst = (int64_t)(int32_t)f.v;
+            else if (w->kind == PBW_U64)
+                *(uint64_t *)w->dst = f.v;
+            else if (w->kind == PBW_BOOL)
+                *(int *)w->dst = f.v != 0;
+            else
+                *(pb_bytes *)w->dst = (pb_bytes){f.data, f.len};
+            seen |= (int64_t)1 << i;
+        }
+    return r < 0 ? -1 : seen;
+}
+#define PB_WANTS(a) (a), (int)(sizeof(a) / sizeof((a)[0]))
+
 #endif

@@ -298,6 +298,47 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
     return rc;
 }
 
+/* The reader of InternedData's field `num`, or NULL: one table for the
+ * three files that keep interned entries. */
+static int (*interned_reader(uint32_t num))(pctx *, pseq *, const pf_interned *)
+{
+    switch (num) {
+    case PF_INTERNED_EVENT_NAMES:
+        return gd_pf_event_name_interned;
+    case PF_INTERNED_KERNEL_SYMBOLS:
+        return gd_pf_sched_interned;
+    case PF_INTERNED_FUNCTION_NAMES:
+    case PF_INTERNED_FRAMES:
+    case PF_INTERNED_CALLSTACKS:
+    case PF_INTERNED_MAPPING_PATHS:
+    case PF_INTERNED_MAPPINGS:
+        return gd_pf_perf_interned;
+    default:
+        return NULL;
+    }
+}
+
+/* InternedData, walked once: each entry decoded ({iid 1, field 2}) and
+ * handed to its field's reader.  0 or an error code. */
+static int read_interned(pctx *c, pseq *s, pb_cur m)
+{
+    pb_field f;
+    int r, rc;
+    while ((r = pb_next(&m, &f)) == 1) {
+        int (*take)(pctx *, pseq *, const pf_interned *) = interned_reader(f.num);
+        if (f.wt != PB_LEN || !take)
+            continue;
+        pf_interned e = {.field = f.num, .whole = {f.data, f.len}};
+        const pb_want want[] = {{1, PBW_U64, &e.iid}, {2, PBW_BYTES, &e.str}};
+        e.malformed = pb_read_wanted(pb_sub(&f), PB_WANTS(want)) < 0;
+        if ((rc = take(c, s, &e)))
+            return rc;
+    }
+    if (r < 0)
+        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_DATA));
+    return 0;
+}
+
 /* One TracePacket. */
 static int read_packet(pctx *c, pb_cur m, int depth)
 {
@@ -323,9 +364,7 @@ static int read_packet(pctx *c, pb_cur m, int depth)
         if ((rc = gd_pf_perf_defaults(c, s, pb_sub(&h.defaults_f))))
             return rc;
     }
-    if (h.has_interned && ((rc = gd_pf_read_interned(c, s, pb_sub(&h.interned_f))) ||
-                           (rc = gd_pf_sched_interned(c, s, pb_sub(&h.interned_f))) ||
-                           (rc = gd_pf_perf_interned(c, s, pb_sub(&h.interned_f)))))
+    if (h.has_interned && (rc = read_interned(c, s, pb_sub(&h.interned_f))))
         return rc;
     uint32_t clock = h.clock;
     if (!clock && s)

@@ -95,39 +95,18 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
     return 0;
 }
 
-/* InternedData: event_names 2 -> EventName {iid 1, name 2}. */
-int gd_pf_read_interned(pctx *c, pseq *s, pb_cur m)
+/* InternedData's event_names: EventName {iid 1, name 2}. */
+int gd_pf_event_name_interned(pctx *c, pseq *s, const pf_interned *e)
 {
-    pb_field f, g;
-    int r;
-    while ((r = pb_next(&m, &f)) == 1) {
-        if (f.num != 2 || f.wt != PB_LEN)
-            continue;
-        pb_cur e = pb_sub(&f);
-        uint64_t iid = 0;
-        const uint8_t *name = NULL;
-        size_t len = 0;
-        int q;
-        while ((q = pb_next(&e, &g)) == 1) {
-            if (g.num == 1 && g.wt == PB_VARINT)
-                iid = g.v;
-            else if (g.num == 2 && g.wt == PB_LEN)
-                name = g.data, len = g.len;
-        }
-        if (q < 0 || !name) {
-            gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_EVENT_NAME));
-            continue;
-        }
-        if (!s) {
-            gd_pf_bad(c, GD_SKIP(TOO_MANY_PACKET_SEQUENCES));
-            continue;
-        }
-        if ((q = intern_put(c, s, iid, name, len)))
-            return q;
+    if (e->malformed || !e->str.p) {
+        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_EVENT_NAME));
+        return 0;
     }
-    if (r < 0)
-        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_DATA));
-    return 0;
+    if (!s) {
+        gd_pf_bad(c, GD_SKIP(TOO_MANY_PACKET_SEQUENCES));
+        return 0;
+    }
+    return intern_put(c, s, e->iid, e->str.p, e->str.n);
 }
 
 /* ---- tracks ---- */

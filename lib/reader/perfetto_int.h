@@ -119,7 +119,31 @@ ptrack *gd_pf_track_find(pctx *c, uint64_t uuid);
  * threads, record tracks and interned names, and push slice begins/ends;
  * malformed parts are counted and skipped.  0, or an error code (out of
  * memory, the sink's own error) with c->err set. */
-int gd_pf_read_interned(pctx *c, pseq *s, pb_cur m);         /* InternedData    */
+/* InternedData's fields godeye reads: walked once a packet by perfetto.c,
+ * each entry ({iid 1, name or str 2}, or a message with an iid 1) handed to
+ * the reader of its field (#45 item 3). */
+enum {
+    PF_INTERNED_EVENT_NAMES = 2,
+    PF_INTERNED_FUNCTION_NAMES = 5,
+    PF_INTERNED_FRAMES = 6,
+    PF_INTERNED_CALLSTACKS = 7,
+    PF_INTERNED_MAPPING_PATHS = 17,
+    PF_INTERNED_MAPPINGS = 19,
+    PF_INTERNED_KERNEL_SYMBOLS = 26,
+};
+typedef struct pf_interned {
+    uint32_t field;   /* PF_INTERNED_*                                 */
+    int malformed;    /* its fields could not be read                  */
+    uint64_t iid;     /* field 1                                       */
+    pb_bytes str;     /* field 2 as bytes (p NULL: not given)          */
+    pb_bytes whole;   /* the entry's bytes (frames, callstacks, ...)   */
+} pf_interned;
+/* One entry of event_names (perfetto_decode.c), kernel_symbols
+ * (perfetto_sched.c), or function_names, frames, callstacks,
+ * mapping_paths, mappings (perfetto_perf.c): 0 or an error code. */
+int gd_pf_event_name_interned(pctx *c, pseq *s, const pf_interned *e);
+int gd_pf_sched_interned(pctx *c, pseq *s, const pf_interned *e);
+int gd_pf_perf_interned(pctx *c, pseq *s, const pf_interned *e);
 int gd_pf_read_process_tree(pctx *c, pb_cur m);              /* ProcessTree     */
 int gd_pf_read_track_desc(pctx *c, pb_cur m);                /* TrackDescriptor */
 int gd_pf_read_process_desc(pctx *c, pb_cur m, int64_t *pid); /* ProcessDescriptor */
@@ -153,7 +177,6 @@ unsigned long gd_pf_sched_states(const pctx *c);
 unsigned long gd_pf_sched_events(const pctx *c);
 int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev, int *used);
 int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m);
-int gd_pf_sched_interned(pctx *c, pseq *s, pb_cur m);
 void gd_pf_sched_system_info(pctx *c, pb_cur m);
 
 /* AndroidLogPacket: each line through the logcat line rules (#26). */
@@ -165,7 +188,6 @@ int gd_pf_read_android_log(pctx *c, pb_cur m);
  * PerfSample at BOOTTIME ts (has_ts 0: none) -> a stack sample.  0 or an
  * error code.  gd_pf_perf_seq_clear drops a sequence's entries, gd_pf_perf_free
  * the context's buffers. */
-int gd_pf_perf_interned(pctx *c, pseq *s, pb_cur m);
 int gd_pf_perf_defaults(pctx *c, pseq *s, pb_cur m);
 int gd_pf_read_perf_sample(pctx *c, pseq *s, pb_cur m, int has_ts, uint64_t ts);
 void gd_pf_perf_seq_clear(pctx *c, pseq *s);

@@ -59,7 +59,13 @@
  * name entries that were lost. */
 #define STATE_LOST GD_SKIP(IGNORED_PERFETTO_PROFILE_SAMPLE_AFTER_LOST)
 
-enum { K_FUNC = 5, K_FRAME = 6, K_STACK = 7, K_PATH = 17, K_MAPPING = 19 };
+enum {
+    K_FUNC = PF_INTERNED_FUNCTION_NAMES,
+    K_FRAME = PF_INTERNED_FRAMES,
+    K_STACK = PF_INTERNED_CALLSTACKS,
+    K_PATH = PF_INTERNED_MAPPING_PATHS,
+    K_MAPPING = PF_INTERNED_MAPPINGS,
+};
 enum { TB_DEFAULT = 0, TB_CPU_CLOCK, TB_OTHER };
 
 /* One callstack's frames, named once (#53): what emit needs for a sample. */
@@ -197,41 +203,22 @@ static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *dat
     return 0;
 }
 
-int gd_pf_perf_interned(pctx *c, pseq *s, pb_cur m)
+/* InternedData's profile entries: names (function_names, mapping_paths:
+ * InternedString {iid 1, str 2}) kept as their text; frames, callstacks
+ * and mappings kept whole, read when a sample names them. */
+int gd_pf_perf_interned(pctx *c, pseq *s, const pf_interned *e)
 {
-    pb_field f, g;
-    int r;
-    while ((r = pb_next(&m, &f)) == 1) {
-        if (f.wt != PB_LEN || (f.num != K_FUNC && f.num != K_PATH && f.num != K_FRAME &&
-                               f.num != K_STACK && f.num != K_MAPPING))
-            continue;
-        pb_cur e = pb_sub(&f);
-        uint64_t iid = 0;
-        const uint8_t *str = NULL;
-        size_t len = 0;
-        int q;
-        while ((q = pb_next(&e, &g)) == 1) {
-            if (g.num == 1 && g.wt == PB_VARINT)
-                iid = g.v;
-            else if (g.num == 2 && g.wt == PB_LEN)
-                str = g.data, len = g.len;
-        }
-        if (q < 0) {
-            gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_PROFILE_ENTRY));
-            continue;
-        }
-        if (!s) {
-            gd_pf_bad(c, GD_SKIP(TOO_MANY_PACKET_SEQUENCES));
-            continue;
-        }
-        int named = f.num == K_FUNC || f.num == K_PATH;
-        if ((q = named ? put(c, s, f.num, iid, str ? str : (const uint8_t *)"", str ? len : 0)
-                       : put(c, s, f.num, iid, f.data, f.len)))
-            return q;
+    if (e->malformed) {
+        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_PROFILE_ENTRY));
+        return 0;
     }
-    if (r < 0)
-        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_DATA));
-    return 0;
+    if (!s) {
+        gd_pf_bad(c, GD_SKIP(TOO_MANY_PACKET_SEQUENCES));
+        return 0;
+    }
+    if (e->field == K_FUNC || e->field == K_PATH)
+        return put(c, s, e->field, e->iid, e->str.p ? e->str.p : (const uint8_t *)"", e->str.n);
+    return put(c, s, e->field, e->iid, e->whole.p, e->whole.n);
 }
 
 int gd_pf_perf_defaults(pctx *c, pseq *s, pb_cur m)

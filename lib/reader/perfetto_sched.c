@@ -12,7 +12,7 @@
  *     sched_blocked_reason 18 (pid 1, caller 2 = an interned kernel symbol,
  *     io_wait 3), sched_waking 20 (comm 1, pid 2), task_newtask 235 (pid 1,
  *     comm 2, clone_flags 3), task_rename 236 (pid 1, newcomm 3);
- *   InternedData: kernel_symbols 26 (iid 1, str 2);
+ *   InternedData: kernel_symbols 26 (iid 1, str 2), read by perfetto.c;
  *   SystemInfo (packet field 45): utsname 1 (release 3): the kernel version
  *     that says how prev_state's bits read (Perfetto's default: 4.4).
  * sched_wakeup and sched_wakeup_new are counted, not used: Perfetto's
@@ -186,33 +186,15 @@ static uint64_t ksym_key(const pseq *s, uint64_t iid)
     return (((uint64_t)(s ? s->id : 0) + 1) << 40) ^ iid;
 }
 
-int gd_pf_sched_interned(pctx *c, pseq *s, pb_cur m)
+/* InternedData's kernel_symbols: InternedString {iid 1, str 2}. */
+int gd_pf_sched_interned(pctx *c, pseq *s, const pf_interned *e)
 {
-    pb_field f, g;
-    int r;
-    while ((r = pb_next(&m, &f)) == 1) {
-        if (f.num != 26 || f.wt != PB_LEN)
-            continue;
-        pb_cur e = pb_sub(&f);
-        uint64_t iid = 0;
-        const uint8_t *str = NULL;
-        size_t len = 0;
-        int q;
-        while ((q = pb_next(&e, &g)) == 1) {
-            if (g.num == 1 && g.wt == PB_VARINT)
-                iid = g.v;
-            else if (g.num == 2 && g.wt == PB_LEN)
-                str = g.data, len = g.len;
-        }
-        if (q < 0 || !str) {
-            gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_KERNEL_SYMBOL));
-            continue;
-        }
-        const char *name = gd_sched_intern(c->sched->st, (const char *)str, len);
-        if (name && (q = ksym_put(c, ksym_key(s, iid), name)))
-            return q;
+    if (e->malformed || !e->str.p) {
+        gd_pf_bad(c, GD_SKIP(MALFORMED_INTERNED_KERNEL_SYMBOL));
+        return 0;
     }
-    return 0;
+    const char *name = gd_sched_intern(c->sched->st, (const char *)e->str.p, e->str.n);
+    return name ? ksym_put(c, ksym_key(s, e->iid), name) : 0;
 }
 
 /* ---- system info ---- */
@@ -252,168 +234,191 @@ static void note_cpu(struct pf_sched *p, int cpu, int64_t tid)
         p->cpu_tid[cpu] = tid;
 }
 
-int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev,
-                   int *used)
+/* FtraceEvent's fields that are scheduling or binder events. */
+enum {
+    FT_SCHED_SWITCH = 4,
+    FT_SCHED_WAKEUP = 17,
+    FT_SCHED_BLOCKED_REASON = 18,
+    FT_SCHED_WAKING = 20,
+    FT_BINDER_TRANSACTION = 50,
+    FT_BINDER_TRANSACTION_RECEIVED = 51,
+    FT_SCHED_WAKEUP_NEW = 114,
+    FT_TASK_NEWTASK = 235,
+    FT_TASK_RENAME = 236,
+    FT_BINDER_RETURN = 486,
+};
+
+/* Where and when one event happened: its bundle's cpu, its BOOTTIME ns
+ * (capped at INT64_MAX), the thread that wrote it, its sequence. */
+typedef struct ev_at {
+    int cpu;
+    int64_t ts;
+    int64_t tid;
+    pseq *seq;
+} ev_at;
+
+/* A thread's name as an event gives it (comm): 0 or an error code. */
+static int name_thread(pctx *c, int64_t tid, pb_bytes comm)
 {
-    struct pf_sched *p = c->sched;
+    return comm.p ? gd_sched_name(c->sched->st, tid, (const char *)comm.p, comm.n, c->err) : 0;
+}
+
+/* Counts an event passed over, why (gd_pf_bad); 0: reading goes on. */
+static int skip(pctx *c, const char *why)
+{
+    gd_pf_bad(c, why);
+    return 0;
+}
+
+static int16_t cpu16(int cpu)
+{
+    return (int16_t)(cpu < 0 ? -1 : cpu > 32767 ? 32767 : cpu);
+}
+
+/* SchedSwitchFtraceEvent: prev_comm 1, prev_pid 2, prev_state 4, next_comm 5, next_pid 6. */
+static int on_switch(pctx *c, const ev_at *at, pb_cur m)
+{
+    int64_t prev = -1, next = -1;
+    uint64_t prev_state = 0;
+    pb_bytes prev_comm = {0}, next_comm = {0};
+    const pb_want want[] = {{1, PBW_BYTES, &prev_comm}, {2, PBW_I32, &prev},
+                            {4, PBW_U64, &prev_state}, {5, PBW_BYTES, &next_comm},
+                            {6, PBW_I32, &next}};
+    if (pb_read_wanted(m, PB_WANTS(want)) < 0)
+        return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
+    if (prev < 0 || next < 0)
+        return skip(c, GD_SKIP(SCHED_SWITCH_WITHOUT_ITS_PIDS));
+    int rc;
+    if ((rc = name_thread(c, prev, prev_comm)) || (rc = name_thread(c, next, next_comm)))
+        return rc;
+    note_cpu(c->sched, at->cpu, next);
+    return push(c, (srec){.ts = at->ts, .a = prev, .b = next,
+                          .state = (int32_t)(uint16_t)prev_state, .cpu = cpu16(at->cpu),
+                          .type = EV_SWITCH});
+}
+
+/* SchedBlockedReasonFtraceEvent: pid 1, caller 2 (an interned kernel symbol), io_wait 3. */
+static int on_blocked(pctx *c, const ev_at *at, pb_cur m)
+{
+    int64_t pid = -1;
+    uint64_t caller = 0;
+    int io_wait = -1;
+    const pb_want want[] = {{1, PBW_I32, &pid}, {2, PBW_U64, &caller}, {3, PBW_BOOL, &io_wait}};
+    int64_t seen = pb_read_wanted(m, PB_WANTS(want));
+    if (seen < 0)
+        return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
+    if (pid < 0)
+        return skip(c, GD_SKIP(SCHED_BLOCKED_REASON_WITHOUT_ITS_PID));
+    const char *fn = (seen & 2) ? ksym_find(c->sched, ksym_key(at->seq, caller)) : NULL;
+    return push(c, (srec){.ts = at->ts, .a = pid, .state = io_wait, .fn = fn, .type = EV_BLOCKED});
+}
+
+/* SchedWakingFtraceEvent: comm 1, pid 2 (the wakee; the writer wakes it). */
+static int on_waking(pctx *c, const ev_at *at, pb_cur m)
+{
+    int64_t pid = -1;
+    pb_bytes comm = {0};
+    const pb_want want[] = {{1, PBW_BYTES, &comm}, {2, PBW_I32, &pid}};
+    if (pb_read_wanted(m, PB_WANTS(want)) < 0)
+        return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
+    if (pid < 0)
+        return skip(c, GD_SKIP(SCHED_WAKING_WITHOUT_ITS_PID));
+    int rc = name_thread(c, pid, comm);
+    return rc ? rc : push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_WAKING});
+}
+
+/* TaskNewtaskFtraceEvent: pid 1, comm 2, clone_flags 3 (CLONE_THREAD
+ * 0x10000: a thread of the writer's process, else a process of its own). */
+static int on_newtask(pctx *c, const ev_at *at, pb_cur m)
+{
+    int64_t pid = -1;
+    uint64_t clone_flags = 0;
+    pb_bytes comm = {0};
+    const pb_want want[] = {{1, PBW_I32, &pid}, {2, PBW_BYTES, &comm}, {3, PBW_U64, &clone_flags}};
+    if (pb_read_wanted(m, PB_WANTS(want)) < 0)
+        return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
+    if (pid <= 0) /* 0: boot-time swapper tasks */
+        return 0;
+    int rc = name_thread(c, pid, comm);
+    if (!rc && !(clone_flags & 0x10000))
+        rc = gd_sched_pid(c->sched->st, pid, pid, c->err);
+    return rc ? rc : push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_NEWTASK});
+}
+
+/* TaskRenameFtraceEvent: pid 1, newcomm 3. */
+static int on_rename(pctx *c, const ev_at *at, pb_cur m)
+{
+    int64_t pid = -1;
+    pb_bytes newcomm = {0};
+    const pb_want want[] = {{1, PBW_I32, &pid}, {3, PBW_BYTES, &newcomm}};
+    (void)at;
+    if (pb_read_wanted(m, PB_WANTS(want)) < 0)
+        return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
+    return pid > 0 ? name_thread(c, pid, newcomm) : 0;
+}
+
+/* BinderTransactionFtraceEvent: debug_id 1, to_proc 3, to_thread 4, reply
+ * 5, code 6, flags 7; BinderTransactionReceivedFtraceEvent: debug_id 1. */
+static int on_binder(pctx *c, const ev_at *at, pb_cur m, int received)
+{
+    int64_t debug_id = -1, to_proc = -1, to_thread = 0;
+    uint64_t code = 0, flags = 0;
+    int reply = 0;
+    const pb_want want[] = {{1, PBW_I32, &debug_id}, {3, PBW_I32, &to_proc},
+                            {4, PBW_I32, &to_thread}, {5, PBW_BOOL, &reply},
+                            {6, PBW_U64, &code}, {7, PBW_U64, &flags}};
+    if (pb_read_wanted(m, PB_WANTS(want)) < 0)
+        return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
+    if (debug_id < 0 || at->tid < 0)
+        return skip(c, GD_SKIP(BINDER_EVENT_WITHOUT_ITS_TRANSACTION_ID_OR));
+    return push(c, (srec){.ts = at->ts, .a = at->tid, .b = debug_id, .state = reply,
+                          .x = (int32_t)to_proc, .y = (int32_t)to_thread, .code = (uint32_t)code,
+                          .flags = (uint32_t)flags,
+                          .type = received ? EV_BINDER_RX : EV_BINDER_TX});
+}
+
+/* BinderReturnFtraceEvent: cmd 1; only failures end a call (the others are not kept). */
+static int on_binder_return(pctx *c, const ev_at *at, pb_cur m)
+{
+    uint64_t cmd = 0;
+    const pb_want want[] = {{1, PBW_U64, &cmd}};
+    int64_t seen = pb_read_wanted(m, PB_WANTS(want));
+    if (seen < 0)
+        return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
+    if (at->tid < 0 || !seen || !gd_binder_failure((int64_t)(cmd & 0xffffffffu)))
+        return 0;
+    return push(c, (srec){.ts = at->ts, .a = at->tid, .code = (uint32_t)cmd, .type = EV_BINDER_RET});
+}
+
+int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const pb_field *ev,
+                      int *used)
+{
+    ev_at at = {cpu, (int64_t)(ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : ts), tid, s};
     pb_cur m = pb_sub(ev);
-    pb_field g;
-    int q, rc = 0;
     *used = 1;
-    int64_t pid = -1, pid2 = -1, raw = 0;
-    uint64_t caller = 0, flags = 0;
-    int has_caller = 0, io = -1;
-    const uint8_t *s1 = NULL, *s2 = NULL;
-    size_t l1 = 0, l2 = 0;
     switch (ev->num) {
-    case 4:   /* sched_switch */
-    case 18:  /* sched_blocked_reason */
-    case 20:  /* sched_waking */
-    case 235: /* task_newtask */
-    case 236: /* task_rename */
-    case 50:  /* binder_transaction */
-    case 51:  /* binder_transaction_received */
-    case 486: /* binder_return */
-        break;
-    case 17:
-    case 114:
-        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_SCHED_WAKEUP_THREAD_STATES),
-                     c->pkno, 0);
+    case FT_SCHED_SWITCH:
+        return on_switch(c, &at, m);
+    case FT_SCHED_BLOCKED_REASON:
+        return on_blocked(c, &at, m);
+    case FT_SCHED_WAKING:
+        return on_waking(c, &at, m);
+    case FT_TASK_NEWTASK:
+        return on_newtask(c, &at, m);
+    case FT_TASK_RENAME:
+        return on_rename(c, &at, m);
+    case FT_BINDER_TRANSACTION:
+    case FT_BINDER_TRANSACTION_RECEIVED:
+        return on_binder(c, &at, m, ev->num == FT_BINDER_TRANSACTION_RECEIVED);
+    case FT_BINDER_RETURN:
+        return on_binder_return(c, &at, m);
+    case FT_SCHED_WAKEUP:
+    case FT_SCHED_WAKEUP_NEW:
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_SCHED_WAKEUP_THREAD_STATES), c->pkno, 0);
         return 0;
     default:
         *used = 0;
         return 0;
-    }
-    while ((q = pb_next(&m, &g)) == 1) {
-        int vi = g.wt == PB_VARINT, ln = g.wt == PB_LEN;
-        switch (ev->num) {
-        case 4:
-            if (g.num == 1 && ln)
-                s1 = g.data, l1 = g.len;
-            else if (g.num == 2 && vi)
-                pid = (int64_t)(int32_t)g.v;
-            else if (g.num == 4 && vi)
-                raw = (int64_t)g.v;
-            else if (g.num == 5 && ln)
-                s2 = g.data, l2 = g.len;
-            else if (g.num == 6 && vi)
-                pid2 = (int64_t)(int32_t)g.v;
-            break;
-        case 18:
-            if (g.num == 1 && vi)
-                pid = (int64_t)(int32_t)g.v;
-            else if (g.num == 2 && vi)
-                caller = g.v, has_caller = 1;
-            else if (g.num == 3 && vi)
-                io = g.v != 0;
-            break;
-        case 20:
-        case 235:
-            if (g.num == 1 && ln)
-                s1 = g.data, l1 = g.len;
-            else if (g.num == 2 && vi)
-                pid = (int64_t)(int32_t)g.v;
-            if (ev->num == 235) {
-                if (g.num == 1 && vi)
-                    pid = (int64_t)(int32_t)g.v, s1 = NULL;
-                else if (g.num == 2 && ln)
-                    s1 = g.data, l1 = g.len;
-                else if (g.num == 3 && vi)
-                    flags = g.v;
-            }
-            break;
-        case 236:
-            if (g.num == 1 && vi)
-                pid = (int64_t)(int32_t)g.v;
-            else if (g.num == 3 && ln)
-                s1 = g.data, l1 = g.len;
-            break;
-        case 50: /* debug_id 1, to_proc 3, to_thread 4, reply 5, code 6, flags 7 */
-        case 51:
-            if (!vi)
-                break;
-            if (g.num == 1)
-                pid = (int64_t)(int32_t)g.v;
-            else if (g.num == 3)
-                pid2 = (int64_t)(int32_t)g.v;
-            else if (g.num == 4)
-                raw = (int64_t)(int32_t)g.v;
-            else if (g.num == 5)
-                io = g.v != 0;
-            else if (g.num == 6)
-                caller = g.v;
-            else if (g.num == 7)
-                flags = g.v;
-            break;
-        case 486: /* cmd 1 */
-            if (g.num == 1 && vi)
-                caller = g.v, has_caller = 1;
-            break;
-        }
-    }
-    if (q < 0) {
-        gd_pf_bad(c, GD_SKIP(MALFORMED_SCHED_EVENT));
-        return 0;
-    }
-    int64_t t = (int64_t)(ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : ts);
-    switch (ev->num) {
-    case 4:
-        if (pid < 0 || pid2 < 0) {
-            gd_pf_bad(c, GD_SKIP(SCHED_SWITCH_WITHOUT_ITS_PIDS));
-            return 0;
-        }
-        if ((s1 && (rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err))) ||
-            (s2 && (rc = gd_sched_name(p->st, pid2, (const char *)s2, l2, c->err))))
-            return rc;
-        note_cpu(p, cpu, pid2);
-        return push(c, (srec){.ts = t, .a = pid, .b = pid2, .state = (int32_t)(uint16_t)raw,
-                              .cpu = (int16_t)(cpu < 0 ? -1 : cpu > 32767 ? 32767 : cpu),
-                              .type = EV_SWITCH});
-    case 18: {
-        if (pid < 0) {
-            gd_pf_bad(c, GD_SKIP(SCHED_BLOCKED_REASON_WITHOUT_ITS_PID));
-            return 0;
-        }
-        const char *fn = has_caller ? ksym_find(p, ksym_key(s, caller)) : NULL;
-        return push(c, (srec){.ts = t, .a = pid, .state = io, .fn = fn, .type = EV_BLOCKED});
-    }
-    case 20:
-        if (pid < 0) {
-            gd_pf_bad(c, GD_SKIP(SCHED_WAKING_WITHOUT_ITS_PID));
-            return 0;
-        }
-        if (s1 && (rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err)))
-            return rc;
-        return push(c, (srec){.ts = t, .a = pid, .b = tid, .type = EV_WAKING});
-    case 235:
-        if (pid <= 0) /* 0: boot-time swapper tasks */
-            return 0;
-        if (s1 && (rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err)))
-            return rc;
-        if (!(flags & 0x10000))
-            rc = gd_sched_pid(p->st, pid, pid, c->err);
-        if (rc)
-            return rc;
-        return push(c, (srec){.ts = t, .a = pid, .b = tid, .type = EV_NEWTASK});
-    case 50:
-    case 51:
-        if (pid < 0 || tid < 0) {
-            gd_pf_bad(c, GD_SKIP(BINDER_EVENT_WITHOUT_ITS_TRANSACTION_ID_OR));
-            return 0;
-        }
-        return push(c, (srec){.ts = t, .a = tid, .b = pid, .state = io > 0,
-                              .x = (int32_t)pid2, .y = (int32_t)raw, .code = (uint32_t)caller,
-                              .flags = (uint32_t)flags,
-                              .type = ev->num == 50 ? EV_BINDER_TX : EV_BINDER_RX});
-    case 486:
-        /* only failures end a call: the others are not kept */
-        if (tid < 0 || !has_caller || !gd_binder_failure((int64_t)(caller & 0xffffffffu)))
-            return 0;
-        return push(c, (srec){.ts = t, .a = tid, .code = (uint32_t)caller, .type = EV_BINDER_RET});
-    default:
-        if (pid > 0 && s1)
-            rc = gd_sched_name(p->st, pid, (const char *)s1, l1, c->err);
-        return rc;
     }
 }
 

@@ -25,6 +25,16 @@
     if (title) { var t = document.createElementNS(SVGNS, 'title'); t.textContent = title; e.appendChild(t); }
     return e;
   }
+  // a flame graph frame's name inside its box (cut with an ellipsis), when
+  // the box is wide enough to hold some of it
+  function frameLabel(svg, name, x, y, w) {
+    if (w <= 40) return;
+    var tx = sv('text', { x: x + 3, y: y + 12 });
+    var maxc = Math.floor((w - 6) / 6);
+    tx.textContent = name.length > maxc ? name.slice(0, Math.max(maxc - 1, 1)) + '\u2026' : name;
+    svg.appendChild(tx);
+  }
+
   function ms(v) { return v === null || v === undefined ? '-' : (v >= 1000 ? (v / 1000).toFixed(2) + ' s' : v.toFixed(1) + ' ms'); }
   function num(v) { return v === null || v === undefined ? '-' : String(v); }
   function bytes(v) { if (v === null || v === undefined) return '-'; var u = ['B', 'KB', 'MB', 'GB'], i = 0; while (v >= 1024 && i < 3) { v /= 1024; i++; } return v.toFixed(i ? 1 : 0) + ' ' + u[i]; }
@@ -328,12 +338,7 @@
       var light = 55 + (k * 7) % 25;
       svg.appendChild(sv('rect', { x: x, y: k * RH, width: Math.max(w, 0.5), height: RH - 1, fill: 'hsl(' + hue + ',70%,' + light + '%)' },
         n.name + ' \u2014 ' + n.value + ' of ' + total + ' samples (' + (100 * n.value / total).toFixed(1) + '%)'));
-      if (w > 40) {
-        var tx = sv('text', { x: x + 3, y: k * RH + 12 });
-        var maxc = Math.floor((w - 6) / 6);
-        tx.textContent = n.name.length > maxc ? n.name.slice(0, Math.max(maxc - 1, 1)) + '\u2026' : n.name;
-        svg.appendChild(tx);
-      }
+      frameLabel(svg, n.name, x, k * RH, w);
       var cx = x;
       n.children.forEach(function (c) { lay(c, cx, k + 1); cx += c.value / total * W; });
     })(g.flame, 0, 0);
@@ -744,6 +749,50 @@
       } }]));
   }
 
+  /* ---- the differential flame graph of the versions (#52, godeye diff --stacks) ---- */
+  function diffFlameSvg(f, q, W) {
+    var RH = 17, depth = 0;
+    (function d(n, k) { if (k > depth) depth = k; n.children.forEach(function (c) { d(c, k + 1); }); })(f, 0);
+    var H = (depth + 1) * RH + 2;
+    var svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'flame dflame' });
+    function big(n) { return Math.max(n.base || 0, n.head || 0); }
+    var total = big(f) || 1;
+    (function lay(n, x, k) {
+      var v = big(n), w = v / total * W, dl = (n.head || 0) - (n.base || 0), r = v > 0 ? dl / v : 0;
+      /* red: slower in head, blue: faster; the stronger, the larger the change */
+      var fill = Math.abs(r) < 0.005 ? 'hsl(0,0%,88%)' : r > 0 ? 'hsl(0,80%,' + (92 - 42 * r).toFixed(0) + '%)'
+        : 'hsl(215,80%,' + (92 + 42 * r).toFixed(0) + '%)';
+      var hit = q && n.name.toLowerCase().indexOf(q) >= 0;
+      var rect = sv('rect', { x: x, y: k * RH, width: Math.max(w, 0.5), height: RH - 1, fill: fill,
+        'class': hit ? 'hit' : q ? 'dim' : '' },
+        n.name + ' \u2014 base ' + ms(n.base) + ', head ' + ms(n.head) + ' (' + (dl >= 0 ? '+' : '') + ms(dl) + ')');
+      svg.appendChild(rect);
+      frameLabel(svg, n.name, x, k * RH, w);
+      var cx = x;
+      n.children.forEach(function (c) { lay(c, cx, k + 1); cx += big(c) / total * W; });
+    })(f, 0, 0);
+    return svg;
+  }
+  function diffFlame(s, v) {
+    var f = v.flame;
+    if (!f) return;
+    var box = el('div', { 'class': 'flamebox', id: 'dflame' });
+    box.appendChild(el('h3', null, 'Stacks: ' + v.base + ' \u2192 ' + v.head + ' (differential flame graph)'));
+    box.appendChild(el('div', { 'class': 'mute' }, 'Stack samples and method calls of both versions merged by frame (godeye diff --stacks), head normalised by ' +
+      f.normalised + '. Width: the larger side; red: slower in ' + v.head + ', blue: faster; grey: the same. Frames under 0.5% left out.'));
+    var inp = el('input', { type: 'search', placeholder: 'find a frame', 'class': 'dfind', 'aria-label': 'find a frame' });
+    box.appendChild(inp);
+    var holder = el('div');
+    box.appendChild(holder);
+    s.appendChild(box);
+    /* drawn at the page's width (a phone's too), labels sized to it */
+    var W = Math.max(300, Math.min(1100, Math.floor(holder.getBoundingClientRect().width) || 1100));
+    holder.appendChild(diffFlameSvg(f, '', W));
+    inp.addEventListener('input', function () {
+      holder.replaceChild(diffFlameSvg(f, inp.value.toLowerCase(), W), holder.firstChild);
+    });
+  }
+
   /* ---- the oldest and the newest app version compared (godeye diff) ---- */
   function versions() {
     var v = D.versions;
@@ -752,6 +801,7 @@
     s.appendChild(el('div', { 'class': 'mute' }, D.versions.count + ' app versions in the database; ' + v.base + ' (base) against ' +
       v.head + ' (head), as godeye diff version=' + v.base + ' version=' + v.head + ' compares them: ' + v.changed_total +
       ' changed, ' + v.same + ' the same, ' + v.inconclusive + ' inconclusive' + (v.changed_total > v.changed.length ? '; ' + v.changed.length + ' shown.' : '.')));
+    diffFlame(s, v);
     if (!v.changed.length) return;
     function side(k, f) { return function (x, r) { var o = r[k] || {}; return f(o); }; }
     s.appendChild(table(v.changed, [

@@ -12,7 +12,8 @@
 /* The indexes to drop: their CREATE texts (kept in the gd_bulk) and names. */
 struct indexes {
     gd_bulk *b;
-    char **names;
+    char **names; /* names[i] is the name of b->sql[first + i] */
+    size_t first;
     gd_error *err;
 };
 
@@ -25,15 +26,15 @@ static int add_index(void *ctx, sqlite3_stmt *q)
     char **ns = realloc(b->sql, (b->n + 1) * sizeof *ns);
     if (ns)
         b->sql = ns;
-    char **nn = ns ? realloc(ix->names, (b->n + 1) * sizeof *nn) : NULL;
+    char **nn = ns ? realloc(ix->names, (b->n - ix->first + 1) * sizeof *nn) : NULL;
     if (nn)
         ix->names = nn;
     if (!ns || !nn)
         return gd_error_set(ix->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, IX_SQL));
-    ix->names[b->n] = strdup((const char *)sqlite3_column_text(q, IX_NAME));
+    ix->names[b->n - ix->first] = strdup((const char *)sqlite3_column_text(q, IX_NAME));
     b->n++;
-    if (!b->sql[b->n - 1] || !ix->names[b->n - 1])
+    if (!b->sql[b->n - 1] || !ix->names[b->n - 1 - ix->first])
         return gd_error_set(ix->err, GD_ERR_NOMEM, 0, 0, "out of memory");
     return GD_OK;
 }
@@ -46,12 +47,16 @@ static int set_cache(gd_store *s, int kib, gd_error *err)
     return gd_store_exec(s, pragma, err);
 }
 
-int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err)
-{
-    return gd_bulk_begin_tables(s, b, GD_BULK_LOAD_TABLES, GD_BULK_SORT_KIB, err);
-}
+/* The load's tables, by their GD_BULK_* number. */
+static const char *const load_tables[GD_BULK__COUNT] = {
+    [GD_BULK_DISPATCH] = "'dispatch'",
+    [GD_BULK_SAMPLE] = "'sample'",
+    [GD_BULK_CPU] = "'cpu'",
+    [GD_BULK_THREAD_STATE] = "'thread_state'",
+};
 
-int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_kib, gd_error *err)
+/* Bounds the cache for a load; 1 in *empty when the database holds no trace yet. */
+static int begin(gd_store *s, gd_bulk *b, int sort_kib, int *empty, gd_error *err)
 {
     memset(b, 0, sizeof *b);
     b->sort_kib = sort_kib;
@@ -63,30 +68,58 @@ int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_k
     sqlite3_stmt *q = gd_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM trace)", err);
     if (!q)
         return err->code;
-    int empty = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 0;
+    *empty = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 0;
     sqlite3_finalize(q);
-    if (!empty)
-        return GD_OK;
+    return GD_OK;
+}
+
+/* Drops the secondary indexes of `tables` (an SQL list of quoted names),
+ * their CREATE texts added to b's. */
+static int drop_indexes(gd_store *s, gd_bulk *b, const char *tables, gd_error *err)
+{
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT name AS ix_name, sql AS ix_sql FROM sqlite_schema"
                               " WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (%s)"
                               " ORDER BY rowid", tables);
-    q = gd_store_prepare(s, sql, err);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
-    struct indexes ix = {b, NULL, err};
-    rc = gd_store_each(s, q, add_index, &ix, err);
+    size_t first = b->n;
+    struct indexes ix = {b, NULL, first, err};
+    int rc = gd_store_each(s, q, add_index, &ix, err);
     char **names = ix.names;
     /* dropped once the schema query is finished (a running one locks it) */
-    for (size_t i = 0; i < b->n && !rc; i++) {
+    for (size_t i = 0; i < b->n - first && !rc; i++) {
         char drop[256];
         snprintf(drop, sizeof drop, "DROP INDEX \"%s\"", names[i]);
         rc = gd_store_exec(s, drop, err);
     }
-    for (size_t i = 0; i < b->n; i++)
+    for (size_t i = 0; i < b->n - first; i++)
         free(names[i]);
     free(names);
     return rc;
+}
+
+int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err)
+{
+    int empty = 0, rc = begin(s, b, GD_BULK_SORT_KIB, &empty, err);
+    if (!rc && empty)
+        b->todo = (1u << GD_BULK__COUNT) - 1;
+    return rc;
+}
+
+int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_kib, gd_error *err)
+{
+    int empty = 0, rc = begin(s, b, sort_kib, &empty, err);
+    return rc || !empty ? rc : drop_indexes(s, b, tables, err);
+}
+
+int gd_bulk_touch(gd_store *s, gd_bulk *b, int table, gd_error *err)
+{
+    if (!(b->todo & (1u << table)))
+        return GD_OK;
+    b->todo &= ~(1u << table);
+    return drop_indexes(s, b, load_tables[table], err);
 }
 
 int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err)
@@ -111,6 +144,7 @@ int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err)
 
 void gd_bulk_free(gd_bulk *b)
 {
+    b->todo = 0;
     for (size_t i = 0; i < b->n; i++)
         free(b->sql[i]);
     free(b->sql);

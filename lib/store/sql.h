@@ -54,6 +54,12 @@ sqlite3 *gd_store_db(gd_store *s);
  * statement that sets trace.exposure_ms, GD_SQL_TRACE_EXPOSURE, is
  * lib/sql/trace-exposure.sql (the rule's one home), generated into
  * trace_exposure_sql.h for lib/ only. */
+/* #52: SQL true when trace row `t`'s exposure, if any, is time a capture
+ * watched the app: false for an issue log (Matrix, BlockCanary), whose
+ * span is only the gap between the reports it kept.  `diff` and `check`
+ * run their rate tests only over sides of such traces (and exposure). */
+#define GD_SQL_ISSUE_LOG_FORMATS "('matrix', 'blockcanary')" /* the fleet's count too */
+#define GD_SQL_EXPOSURE_REAL(t) "(coalesce(" t ".format, '') NOT IN " GD_SQL_ISSUE_LOG_FORMATS ")"
 
 /* SQL for the kind ('short', 'long', 'anr') of a block of dispatch `d`
  * in trace `t`: the registered function gd_block_kind, which is
@@ -171,15 +177,19 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
                     void *ctx, gd_error *err);
 
 /* Bulk load (store/bulk.c).  gd_bulk_begin, inside the trace's savepoint,
- * bounds the connection's page cache to GD_BULK_CACHE_KIB (also the sorter's memory)
- * and drops the secondary indexes of GD_BULK_LOAD_TABLES when the database
- * holds no trace yet (remembering their SQL); gd_bulk_end creates them again
- * (call it before anything queries those tables), each index build sorting
- * in GD_BULK_SORT_KIB.  A rollback restores them.  gd_bulk_begin_tables
- * does the same for `tables`, a constant SQL list of quoted names, with
- * sort_kib KiB for the builds (the calls, written after the load's
- * gd_bulk_end, when the load's own buffers are gone: GD_BULK_SORT_CALLS_KIB). */
-#define GD_BULK_LOAD_TABLES "'dispatch', 'sample', 'cpu', 'thread_state'"
+ * bounds the connection's page cache to GD_BULK_CACHE_KIB (also the sorter's
+ * memory).  When the database holds no trace yet, gd_bulk_touch(table),
+ * called before the first row of one of the load's tables (GD_BULK_*:
+ * dispatch, sample, cpu, thread_state), drops that table's secondary
+ * indexes (remembering their SQL); gd_bulk_end creates them again (call it
+ * before anything queries those tables), each index build sorting in
+ * GD_BULK_SORT_KIB.  A table the load writes no row of keeps its indexes
+ * (#50: a small file's new database skips a drop and a rebuild of each).
+ * A rollback restores them.  gd_bulk_begin_tables drops the indexes of
+ * `tables`, a constant SQL list of quoted names, at once, with sort_kib KiB
+ * for the builds (the calls, written after the load's gd_bulk_end, when the
+ * load's own buffers are gone: GD_BULK_SORT_CALLS_KIB). */
+enum { GD_BULK_DISPATCH, GD_BULK_SAMPLE, GD_BULK_CPU, GD_BULK_THREAD_STATE, GD_BULK__COUNT };
 #define GD_BULK_CACHE_KIB 16384
 #define GD_BULK_SORT_KIB 2048
 #define GD_BULK_SORT_CALLS_KIB GD_BULK_CACHE_KIB
@@ -187,9 +197,11 @@ typedef struct gd_bulk {
     char **sql;
     size_t n;
     int sort_kib;
+    unsigned todo; /* 1 << GD_BULK_*: the tables whose indexes gd_bulk_touch is to drop */
 } gd_bulk;
 int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
 int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_kib, gd_error *err);
+int gd_bulk_touch(gd_store *s, gd_bulk *b, int table, gd_error *err);
 int gd_bulk_end(gd_store *s, gd_bulk *b, gd_error *err);
 void gd_bulk_free(gd_bulk *b);
 

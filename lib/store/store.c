@@ -422,6 +422,8 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
     }
     int flags = s->ro ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     int fresh = 0, older = 0, rc;
+    if (!s->ro)
+        gd_store_new_from_image(path); /* else SQLite creates it, and the schema is run below */
     if (open_db(s, path, flags, 0) != SQLITE_OK) {
         gd_error_set(err, GD_ERR_IO, 0, 0, "cannot open database: %s",
                      s->db ? sqlite3_errmsg(s->db) : "out of memory");

@@ -29,4 +29,10 @@ struct gd_store {
     } cache[GD_STMT_CACHE];
 };
 
+/* Creates the database file `path` from the image of a new, empty database
+ * (store/image.c, #50): 1 when it did; 0 when the name is taken, is one of
+ * SQLite's own (":memory:", "") or the file could not be made, and nothing
+ * was created (the caller then creates the schema itself). */
+int gd_store_new_from_image(const char *path);
+
 #endif

@@ -5,6 +5,8 @@ under a temporary folder), ready when /ping answers, stopped on any exit.
 
     url, stop = start_server(tmp)    # SERVER is None when not installed
     ch(url, "SELECT 1")              # a query over HTTP, its answer stripped
+    run = godeye_runner(bin, tmp)    # run("db", "anr", ...) -> (exit, stdout, stderr)
+    check(cond, "what")              # "ok"/"FAIL" lines; failures lists the failed
 """
 import atexit
 import os
@@ -19,6 +21,29 @@ import urllib.request
 
 SERVER = shutil.which("clickhouse-server") or (
     "/usr/sbin/clickhouse-server" if os.access("/usr/sbin/clickhouse-server", os.X_OK) else None)
+failures = []
+
+
+def check(cond, what):
+    """One line, ok or FAIL; a failure kept in `failures`."""
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def godeye_runner(bin_dir, tmp):
+    """run(db, *args, extra_env=None): godeye with GODEYE_DB=TMP/DB.db and no
+    proxy settings (the server is on loopback): (exit, stdout, stderr)."""
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    godeye = os.path.join(bin_dir, "godeye")
+
+    def run(db, *args, extra_env=None):
+        e = dict(env, GODEYE_DB=os.path.join(tmp, db + ".db"), **(extra_env or {}))
+        p = subprocess.run([godeye] + list(args), capture_output=True, env=e, timeout=120)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+    return run
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

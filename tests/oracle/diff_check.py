@@ -233,7 +233,8 @@ def one_seed(bin_, seed, tmp):
 
 def small_pair(bin_, seed, count, tmp):
     """1-4 events a side: every test lacks samples, so nothing is "same";
-    the new and gone groups are inconclusive (2 * 0.5^4 > alpha)."""
+    the new and gone groups are new and gone all the same (#52: presence
+    decides, whatever the count)."""
     _, files, rows = gen_pair(bin_, seed, tmp, count)
     problems = []
     dur_b, dur_h = durations(files["base"]), durations(files["head"])
@@ -245,8 +246,9 @@ def small_pair(bin_, seed, count, tmp):
             problems.append(f"{where}: inconclusive without a reason")
         if r["kind"] == "group":
             cls = r["name"].split("(")[0].split(".")[-2]
-            if cls in ("New", "Gone") and r["status"] != "inconclusive":
-                problems.append(f"{where}: {r['status']}, expected inconclusive")
+            want = {"New": "new", "Gone": "gone"}.get(cls)
+            if want and (r["status"] != want or r["decided_by"] != "presence"):
+                problems.append(f"{where}: {r['status']} by {r['decided_by']}, expected {want} by presence")
             if cls in dur_b and cls in dur_h:
                 check_effects(r, dur_b[cls], dur_h[cls], where, problems)
     check_other_rows(rows, files, f"seed {seed}, {count} a side", problems)

@@ -1,0 +1,724 @@
+/* query/diffstacks.c - `godeye diff --stacks` (#52): two selections' stacks
+ * merged into one tree, normalised, each frame tested over the captures. */
+#include "query/diffstacks.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/blocks.h"
+#include "analysis/difftree.h"
+#include "analysis/mannwhitney.h"
+#include "analysis/stats.h"
+#include "core/util.h"
+#include "query/diff_int.h"
+#include "store/sql.h"
+
+typedef struct ds_side {
+    double *minutes, *ms;   /* per capture                                  */
+    size_t n, cap;
+    long calls;             /* captures that gave method calls              */
+    long unweighted;        /* samples without a sampling interval          */
+    double minutes_sum, ms_sum;
+} ds_side;
+
+struct gd_diffstacks {
+    gd_dt *t;
+    ds_side side[2];
+    int cur;                /* side being fed                               */
+    int by_time;            /* normalised by capture time (else by samples) */
+    double scale, alpha;
+    long min_caps, top;
+    double *p;              /* per node (NAN: not tested)                   */
+};
+
+char *gd_ds_frame_key(const char *frame, char *buf, size_t n)
+{
+    gd_group_of(frame, buf, n);
+    for (char *c = buf; *c; c++)
+        if (*c == ';')
+            *c = ',';
+    return buf;
+}
+
+gd_diffstacks *gd_ds_new(void)
+{
+    gd_diffstacks *d = calloc(1, sizeof *d);
+    if (d && !(d->t = gd_dt_new())) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void gd_ds_free(gd_diffstacks *d)
+{
+    if (!d)
+        return;
+    gd_dt_free(d->t);
+    for (int i = 0; i < 2; i++) {
+        free(d->side[i].minutes);
+        free(d->side[i].ms);
+    }
+    free(d->p);
+    free(d);
+}
+
+int gd_ds_begin(gd_diffstacks *d, int side, double minutes, int calls)
+{
+    ds_side *s = &d->side[side ? 1 : 0];
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 16;
+        double *m = realloc(s->minutes, nc * sizeof *m);
+        if (m)
+            s->minutes = m;
+        double *x = m ? realloc(s->ms, nc * sizeof *x) : NULL;
+        if (!x)
+            return GD_ERR_NOMEM;
+        s->ms = x;
+        s->cap = nc;
+    }
+    d->cur = side ? 1 : 0;
+    s->minutes[s->n] = minutes;
+    s->ms[s->n] = 0;
+    s->calls += calls != 0;
+    s->minutes_sum += minutes;
+    gd_dt_begin(d->t, d->cur, (unsigned)s->n++);
+    return GD_OK;
+}
+
+void gd_ds_unweighted(gd_diffstacks *d, int side, long n) { d->side[side ? 1 : 0].unweighted += n; }
+
+static int dt_fail(int rc, gd_error *err)
+{
+    if (rc == -2)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "more than %d distinct stack frames: narrow the selection",
+                            GD_DT_MAX_NODES);
+    return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+}
+
+static void ds_add_at(gd_diffstacks *d, size_t node, double ms)
+{
+    ds_side *s = &d->side[d->cur];
+    s->ms[s->n - 1] += ms;
+    s->ms_sum += ms;
+    gd_dt_add_at(d->t, node, ms);
+}
+
+int gd_ds_add(gd_diffstacks *d, const char *const *frames, size_t n, double ms, gd_error *err)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        int rc = gd_dt_child(d->t, at, frames[i], &at);
+        if (rc)
+            return dt_fail(rc, err);
+    }
+    ds_add_at(d, at, ms);
+    return GD_OK;
+}
+
+int gd_ds_end(gd_diffstacks *d, gd_error *err) { return gd_dt_end(d->t) ? dt_fail(-1, err) : GD_OK; }
+
+/* ---- the store's captures ----------------------------------------------- */
+
+typedef struct cs_memo {
+    int64_t *id;            /* callsite id (0 empty)                        */
+    size_t *node;
+    long *count;            /* this trace's samples at that callsite        */
+    size_t n, cap;
+} cs_memo;
+
+static size_t memo_slot(const cs_memo *m, int64_t id)
+{
+    size_t i = (size_t)((uint64_t)id * 0x9E3779B97F4A7C15ull >> 17) & (m->cap - 1);
+    while (m->id[i] && m->id[i] != id)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static int memo_grow(cs_memo *m)
+{
+    if (m->cap && m->n * 2 < m->cap)
+        return 0;
+    cs_memo o = *m;
+    m->cap = o.cap ? o.cap * 2 : 1024;
+    m->id = calloc(m->cap, sizeof *m->id);
+    m->node = calloc(m->cap, sizeof *m->node);
+    m->count = calloc(m->cap, sizeof *m->count);
+    if (!m->id || !m->node || !m->count) {
+        free(m->id);
+        free(m->node);
+        free(m->count);
+        *m = o;
+        return -1;
+    }
+    for (size_t i = 0; i < o.cap; i++)
+        if (o.id[i]) {
+            size_t k = memo_slot(m, o.id[i]);
+            m->id[k] = o.id[i];
+            m->node[k] = o.node[i];
+            m->count[k] = o.count[i];
+        }
+    free(o.id);
+    free(o.node);
+    free(o.count);
+    return 0;
+}
+
+static void memo_free(cs_memo *m)
+{
+    free(m->id);
+    free(m->node);
+    free(m->count);
+}
+
+typedef struct reader {
+    gd_store *s;
+    gd_diffstacks *d;
+    cs_memo memo;           /* callsite -> node, shared by every trace      */
+    sqlite3_stmt *cs, *fr;
+    double *gaps;           /* this trace's gaps between a thread's samples */
+    size_t ngaps;
+    int64_t pid, tid;
+    double last;
+    long samples;
+    gd_error *err;
+} reader;
+
+#define DS_MAX_GAPS 65536
+
+/* The node of callsite id: its chain up to a known callsite resolved. */
+static int callsite_node(reader *r, int64_t id, size_t *out)
+{
+    int64_t chain[512];
+    size_t n = 0, at = 0;
+    while (id) {
+        size_t k = memo_slot(&r->memo, id);
+        if (r->memo.id[k]) {
+            at = r->memo.node[k];
+            break;
+        }
+        sqlite3_bind_int64(r->cs, 1, id);
+        if (sqlite3_step(r->cs) != SQLITE_ROW) {
+            sqlite3_reset(r->cs);
+            return gd_error_set(r->err, GD_ERR_DATA, 0, 0, "database: callsite %lld missing", (long long)id);
+        }
+        int64_t parent = sqlite3_column_int64(r->cs, 0);
+        sqlite3_reset(r->cs);
+        if (n == sizeof chain / sizeof chain[0]) { /* resolve the rest first */
+            int rc = callsite_node(r, id, &at);
+            if (rc)
+                return rc;
+            break;
+        }
+        chain[n++] = id;
+        id = parent;
+    }
+    while (n > 0) {
+        int64_t c = chain[--n];
+        sqlite3_bind_int64(r->fr, 1, c);
+        char key[2048] = "?";
+        if (sqlite3_step(r->fr) == SQLITE_ROW && sqlite3_column_text(r->fr, 0))
+            gd_ds_frame_key((const char *)sqlite3_column_text(r->fr, 0), key, sizeof key);
+        sqlite3_reset(r->fr);
+        int rc = gd_dt_child(r->d->t, at, key, &at);
+        if (rc || memo_grow(&r->memo))
+            return dt_fail(rc ? rc : -1, r->err);
+        size_t k = memo_slot(&r->memo, c);
+        r->memo.id[k] = c;
+        r->memo.node[k] = at;
+        r->memo.count[k] = 0;
+        r->memo.n++;
+    }
+    *out = at;
+    return GD_OK;
+}
+
+enum { SA_CALLSITE, SA_PID, SA_TID, SA_TS };
+
+static int sample_row(void *ctx, sqlite3_stmt *q)
+{
+    reader *r = ctx;
+    size_t node;
+    int rc = callsite_node(r, sqlite3_column_int64(q, SA_CALLSITE), &node);
+    if (rc)
+        return rc;
+    r->memo.count[memo_slot(&r->memo, sqlite3_column_int64(q, SA_CALLSITE))]++;
+    r->samples++;
+    int64_t pid = sqlite3_column_int64(q, SA_PID), tid = sqlite3_column_int64(q, SA_TID);
+    double ts = sqlite3_column_double(q, SA_TS);
+    if (r->samples > 1 && pid == r->pid && tid == r->tid && ts > r->last && r->ngaps < DS_MAX_GAPS)
+        r->gaps[r->ngaps++] = ts - r->last;
+    r->pid = pid;
+    r->tid = tid;
+    r->last = ts;
+    return GD_OK;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The trace's samples, each weighing its interval. */
+static int read_samples(reader *r, int64_t trace, double interval, const char *app)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT s.callsite, s.pid, s.tid, s.ts_ms FROM sample s JOIN trace t ON t.id = s.trace"
+             " WHERE s.trace = ?1%s ORDER BY s.pid, s.tid, s.ts_ms, s.id",
+             app);
+    sqlite3_stmt *q = gd_store_prepare(r->s, sql, r->err);
+    if (!q)
+        return r->err->code ? r->err->code : GD_ERR_IO;
+    sqlite3_bind_int64(q, 1, trace);
+    r->ngaps = 0;
+    r->samples = 0;
+    int rc = gd_store_each(r->s, q, sample_row, r, r->err);
+    if (!(interval > 0) && r->ngaps) {
+        gd_sort(r->gaps, r->ngaps, sizeof *r->gaps, cmp_double);
+        interval = gd_percentile(r->gaps, r->ngaps, 50);
+    }
+    for (size_t i = 0; i < r->memo.cap; i++) {
+        if (!r->memo.count[i])
+            continue;
+        if (!rc && interval > 0)
+            ds_add_at(r->d, r->memo.node[i], (double)r->memo.count[i] * interval);
+        r->memo.count[i] = 0;
+    }
+    if (!(interval > 0))
+        gd_ds_unweighted(r->d, r->d->cur, r->samples);
+    return rc;
+}
+
+/* The trace's method calls, each its self ms under its call path. */
+typedef struct call_walk {
+    reader *r;
+    size_t *stk;
+    size_t n, cap;
+} call_walk;
+
+enum { CA_DEPTH, CA_SELF, CA_CLASS, CA_NAME };
+
+static int call_row(void *ctx, sqlite3_stmt *q)
+{
+    call_walk *w = ctx;
+    int depth = sqlite3_column_int(q, CA_DEPTH);
+    size_t d = depth < 0 ? 0 : (size_t)depth;
+    if (d > w->n)
+        d = w->n; /* a parent not stored: under the deepest open call */
+    if (d + 1 > w->cap) {
+        size_t nc = (d + 1) * 2;
+        size_t *ns = realloc(w->stk, nc * sizeof *ns);
+        if (!ns)
+            return dt_fail(-1, w->r->err);
+        w->stk = ns;
+        w->cap = nc;
+    }
+    char name[2048], key[2048];
+    snprintf(name, sizeof name, "%s.%s", (const char *)sqlite3_column_text(q, CA_CLASS),
+             (const char *)sqlite3_column_text(q, CA_NAME));
+    size_t node;
+    int rc = gd_dt_child(w->r->d->t, d ? w->stk[d - 1] : 0, gd_ds_frame_key(name, key, sizeof key), &node);
+    if (rc)
+        return dt_fail(rc, w->r->err);
+    w->stk[d] = node;
+    w->n = d + 1;
+    ds_add_at(w->r->d, node, sqlite3_column_double(q, CA_SELF));
+    return GD_OK;
+}
+
+static int read_calls(reader *r, int64_t trace, const char *app)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql,
+             "SELECT c.depth, c.self_ms, m.class, m.name FROM call c JOIN method m ON m.id = c.method"
+             " JOIN trace t ON t.id = c.trace WHERE c.trace = ?1%s"
+             " ORDER BY c.pid, c.tid, c.start_ms, c.depth, c.id",
+             app);
+    sqlite3_stmt *q = gd_store_prepare(r->s, sql, r->err);
+    if (!q)
+        return r->err->code ? r->err->code : GD_ERR_IO;
+    sqlite3_bind_int64(q, 1, trace);
+    call_walk w = {r, NULL, 0, 0};
+    int rc = gd_store_each(r->s, q, call_row, &w, r->err);
+    free(w.stk);
+    return rc;
+}
+
+enum { TR_MIN, TR_INTERVAL, TR_CALLS };
+
+static int read_trace(reader *r, int side, int64_t trace, const char *app_call, const char *app_sample)
+{
+    sqlite3_stmt *q = gd_store_prepare(
+        r->s,
+        "SELECT exposure_ms / 60000.0, dump_interval_ms, EXISTS (SELECT 1 FROM call c WHERE c.trace = t.id)"
+        " FROM trace t WHERE t.id = ?1",
+        r->err);
+    if (!q)
+        return r->err->code ? r->err->code : GD_ERR_IO;
+    sqlite3_bind_int64(q, 1, trace);
+    int ok = sqlite3_step(q) == SQLITE_ROW;
+    double minutes = ok ? sqlite3_column_double(q, TR_MIN) : 0;
+    double interval = ok && sqlite3_column_type(q, TR_INTERVAL) != SQLITE_NULL
+                          ? sqlite3_column_double(q, TR_INTERVAL)
+                          : NAN;
+    int calls = ok && sqlite3_column_int(q, TR_CALLS);
+    sqlite3_finalize(q);
+    if (!ok)
+        return gd_error_set(r->err, GD_ERR_DATA, 0, 0, "trace %lld is gone", (long long)trace);
+    if (gd_ds_begin(r->d, side, minutes, calls))
+        return dt_fail(-1, r->err);
+    int rc = calls ? read_calls(r, trace, app_call) : read_samples(r, trace, interval, app_sample);
+    if (!rc)
+        rc = gd_ds_end(r->d, r->err);
+    return rc;
+}
+
+static int read_side(reader *r, int side, const gd_selection *sel)
+{
+    gd_filter f = {.app = sel->app};
+    char app_call[1024], app_sample[1024];
+    gd_store_app_sql(&f, GD_SQL_PROCESS_OF("c", "t"), app_call, sizeof app_call);
+    gd_store_app_sql(&f, GD_SQL_PROCESS_OF("s", "t"), app_sample, sizeof app_sample);
+    for (size_t i = 0; i < sel->n; i++) {
+        int rc = read_trace(r, side, sel->ids[i], app_call, app_sample);
+        if (rc)
+            return rc;
+    }
+    return GD_OK;
+}
+
+int gd_query_diffstacks(gd_store *s, const gd_diffstacks_query *q, gd_diffstacks **out, gd_error *err)
+{
+    *out = NULL;
+    reader r = {.s = s, .err = err};
+    if (!(r.d = gd_ds_new()) || memo_grow(&r.memo) || !(r.gaps = malloc(DS_MAX_GAPS * sizeof *r.gaps))) {
+        gd_ds_free(r.d);
+        memo_free(&r.memo);
+        return dt_fail(-1, err);
+    }
+    r.cs = gd_store_prepare(s, "SELECT parent FROM callsite WHERE id = ?1", err);
+    r.fr = r.cs ? gd_store_prepare(s, "SELECT f.text FROM callsite c JOIN frame f ON f.id = c.frame WHERE c.id = ?1",
+                                   err)
+                : NULL;
+    int rc = r.fr ? GD_OK : (err->code ? err->code : GD_ERR_IO);
+    if (!rc)
+        rc = read_side(&r, 0, q->base);
+    if (!rc)
+        rc = read_side(&r, 1, q->head);
+    sqlite3_finalize(r.cs);
+    sqlite3_finalize(r.fr);
+    memo_free(&r.memo);
+    free(r.gaps);
+    if (!rc)
+        rc = gd_ds_finish(r.d, q, err);
+    if (rc)
+        gd_ds_free(r.d);
+    else
+        *out = r.d;
+    return rc;
+}
+
+/* ---- normalising, testing ----------------------------------------------- */
+
+/* The capture's value of node x on a side, normalised (per minute or share). */
+static double cap_norm(const gd_diffstacks *d, int side, size_t cap, double ms)
+{
+    const ds_side *s = &d->side[side];
+    double den = d->by_time ? s->minutes[cap] : s->ms[cap];
+    return den > 0 ? ms / den : 0;
+}
+
+static int test_node(gd_diffstacks *d, const gd_dt_node *x, double *a, double *b, double *p)
+{
+    size_t n[2] = {d->side[0].n, d->side[1].n};
+    double *v[2] = {a, b};
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < n[s]; i++)
+            v[s][i] = 0;
+        for (size_t i = 0; i < x->ncaps[s]; i++)
+            v[s][x->caps[s][i].cap] = cap_norm(d, s, x->caps[s][i].cap, x->caps[s][i].ms);
+    }
+    gd_mw_result res;
+    if (gd_mannwhitney(a, n[0], b, n[1], &res))
+        return -1;
+    *p = res.p;
+    return 0;
+}
+
+static int pick_norm(gd_diffstacks *d, gd_ds_norm norm, gd_error *err)
+{
+    int timed = d->side[0].n && d->side[1].n;
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < d->side[s].n; i++)
+            timed = timed && d->side[s].minutes[i] > 0;
+    if (norm == GD_DS_NORM_TIME && !timed)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                            "--norm time: a trace of the selection has no capture time (try --norm samples)");
+    d->by_time = norm == GD_DS_NORM_TIME || (norm == GD_DS_NORM_AUTO && timed);
+    double b = d->by_time ? d->side[0].minutes_sum : d->side[0].ms_sum;
+    double h = d->by_time ? d->side[1].minutes_sum : d->side[1].ms_sum;
+    d->scale = b > 0 && h > 0 ? b / h : 1;
+    return GD_OK;
+}
+
+int gd_ds_finish(gd_diffstacks *d, const gd_diffstacks_query *q, gd_error *err)
+{
+    gd_diff_resolve(&d->alpha, &d->min_caps, q->alpha, q->min_samples);
+    d->top = q->top > 0 ? q->top : 10;
+    int rc = pick_norm(d, q->norm, err);
+    if (rc)
+        return rc;
+    gd_dt_scale_head(d->t, d->scale);
+    size_t nn = gd_dt_count(d->t);
+    if (!(d->p = malloc(nn * sizeof *d->p)))
+        return dt_fail(-1, err);
+    for (size_t i = 0; i < nn; i++)
+        d->p[i] = NAN;
+    if (d->side[0].n < (size_t)d->min_caps || d->side[1].n < (size_t)d->min_caps)
+        return GD_OK;
+    double *a = malloc((d->side[0].n + d->side[1].n) * sizeof *a);
+    if (!a)
+        return dt_fail(-1, err);
+    for (size_t i = 1; i < nn && !rc; i++)
+        if (test_node(d, gd_dt_node_at(d->t, i), a, a + d->side[0].n, &d->p[i]))
+            rc = dt_fail(-1, err);
+    free(a);
+    return rc;
+}
+
+/* ---- the answer ----------------------------------------------------------- */
+
+static const gd_diffstacks *sort_d;
+
+static double self_delta(const gd_dt_node *x) { return x->self[1] - x->self[0]; }
+static double delta(const gd_dt_node *x) { return x->total[1] - x->total[0]; }
+
+static int cmp_regressed(const void *p, const void *q)
+{
+    size_t i = *(const size_t *)p, j = *(const size_t *)q;
+    const gd_dt_node *a = gd_dt_node_at(sort_d->t, i), *b = gd_dt_node_at(sort_d->t, j);
+    double x = self_delta(a), y = self_delta(b);
+    if (x != y)
+        return x > y ? -1 : 1;
+    if (delta(a) != delta(b))
+        return delta(a) > delta(b) ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* Node indices 1.. by self delta descending (NULL when out of memory). */
+static size_t *ranked(const gd_diffstacks *d, size_t *n)
+{
+    *n = gd_dt_count(d->t) - 1;
+    size_t *o = malloc((*n + 1) * sizeof *o);
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < *n; i++)
+        o[i] = i + 1;
+    sort_d = d;
+    qsort(o, *n, sizeof *o, cmp_regressed);
+    return o;
+}
+
+static json_t *ms_json(double v) { return gd_diff_num_json(gd_diff_r6(v)); }
+
+static json_t *frame_row(const gd_diffstacks *d, size_t i)
+{
+    const gd_dt_node *x = gd_dt_node_at(d->t, i);
+    json_t *o = json_object();
+    json_object_set_new(o, "frame", json_string(x->frame));
+    json_object_set_new(o, "depth", json_integer(x->depth));
+    json_object_set_new(o, "base_ms", ms_json(x->total[0]));
+    json_object_set_new(o, "head_ms", ms_json(x->total[1]));
+    json_object_set_new(o, "delta_ms", ms_json(delta(x)));
+    json_object_set_new(o, "base_self_ms", ms_json(x->self[0]));
+    json_object_set_new(o, "head_self_ms", ms_json(x->self[1]));
+    json_object_set_new(o, "self_delta_ms", ms_json(self_delta(x)));
+    json_object_set_new(o, "p_value", gd_diff_num_json(gd_diff_r6(d->p[i])));
+    return o;
+}
+
+static json_t *side_json(const ds_side *s)
+{
+    return json_pack("{s:I s:I s:o s:o s:I}", "captures", (json_int_t)s->n, "calls", (json_int_t)s->calls,
+                     "minutes", ms_json(s->minutes_sum), "ms", ms_json(s->ms_sum), "unweighted_samples",
+                     (json_int_t)s->unweighted);
+}
+
+static int cmp_by_delta(const void *p, const void *q)
+{
+    size_t i = *(const size_t *)p, j = *(const size_t *)q;
+    double x = delta(gd_dt_node_at(sort_d->t, i)), y = delta(gd_dt_node_at(sort_d->t, j));
+    if (x != y)
+        return x > y ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* The top regressed frames and their ancestors, pre-order, siblings by delta. */
+static json_t *tree_json(const gd_diffstacks *d)
+{
+    size_t n, nn = gd_dt_count(d->t);
+    size_t *o = ranked(d, &n);
+    char *mark = calloc(nn, 1);
+    size_t *stk = malloc((nn + 1) * sizeof *stk);
+    json_t *tree = json_array();
+    if (!o || !mark || !stk || !tree) {
+        free(o), free(mark), free(stk);
+        json_decref(tree);
+        return NULL;
+    }
+    for (size_t k = 0; k < n && k < (size_t)d->top && self_delta(gd_dt_node_at(d->t, o[k])) > 0; k++)
+        for (size_t i = o[k]; i && !mark[i]; i = gd_dt_node_at(d->t, i)->parent)
+            mark[i] = 1;
+    size_t sp = 0;
+    stk[sp++] = 0;
+    while (sp) {
+        size_t i = stk[--sp];
+        if (i)
+            json_array_append_new(tree, frame_row(d, i));
+        size_t first = sp;
+        for (size_t c = gd_dt_node_at(d->t, i)->child; c; c = gd_dt_node_at(d->t, c)->next)
+            if (mark[c])
+                stk[sp++] = c;
+        sort_d = d;
+        qsort(stk + first, sp - first, sizeof *stk, cmp_by_delta);
+        for (size_t a = first, b = sp; a + 1 < b; a++, b--) { /* largest on top */
+            size_t t = stk[a];
+            stk[a] = stk[b - 1];
+            stk[b - 1] = t;
+        }
+    }
+    free(o), free(mark), free(stk);
+    return tree;
+}
+
+json_t *gd_ds_summary(const gd_diffstacks *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "normalised", json_string(d->by_time ? "capture time" : "sample count"));
+    json_object_set_new(o, "head_scale", ms_json(d->scale));
+    int tested = d->side[0].n >= (size_t)d->min_caps && d->side[1].n >= (size_t)d->min_caps;
+    json_object_set_new(o, "test", tested ? json_string("Mann-Whitney over captures") : json_null());
+    json_object_set_new(o, "alpha", json_real(d->alpha));
+    json_object_set_new(o, "min_captures", json_integer(d->min_caps));
+    json_object_set_new(o, "base", side_json(&d->side[0]));
+    json_object_set_new(o, "head", side_json(&d->side[1]));
+    json_t *tree = tree_json(d);
+    if (!tree) {
+        json_decref(o);
+        return NULL;
+    }
+    json_object_set_new(o, "tree", tree);
+    return o;
+}
+
+/* The ';'-joined path of node i (malloc'd; NULL out of memory). */
+static char *stack_text(const gd_diffstacks *d, size_t i)
+{
+    size_t len = 0;
+    for (size_t k = i; k; k = gd_dt_node_at(d->t, k)->parent)
+        len += strlen(gd_dt_node_at(d->t, k)->frame) + 1;
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return NULL;
+    size_t at = len;
+    buf[len] = 0;
+    for (size_t k = i; k; k = gd_dt_node_at(d->t, k)->parent) {
+        const char *f = gd_dt_node_at(d->t, k)->frame;
+        size_t fl = strlen(f);
+        at -= fl;
+        memcpy(buf + at, f, fl);
+        if (gd_dt_node_at(d->t, k)->parent)
+            buf[--at] = ';';
+    }
+    if (at) /* the loop leaves one byte: the string starts after it */
+        memmove(buf, buf + at, len - at + 1);
+    return buf;
+}
+
+int gd_ds_rows(const gd_diffstacks *d, int folded, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    size_t n;
+    size_t *o = ranked(d, &n);
+    if (!o)
+        return dt_fail(-1, err);
+    if (folded)
+        for (size_t i = 0; i < n; i++)
+            o[i] = i + 1;
+    int rc = GD_OK;
+    for (size_t k = 0; k < n && !rc; k++) {
+        const gd_dt_node *x = gd_dt_node_at(d->t, o[k]);
+        if (folded && !(x->self[0] > 0 || x->self[1] > 0))
+            continue;
+        char *st = stack_text(d, o[k]);
+        json_t *row = st ? frame_row(d, o[k]) : NULL;
+        if (!row) {
+            free(st);
+            rc = dt_fail(-1, err);
+            break;
+        }
+        json_object_set_new(row, "stack", json_string(st));
+        free(st);
+        if (fn(ctx, row))
+            k = n;
+        json_decref(row);
+    }
+    free(o);
+    return rc;
+}
+
+/* ---- the report's drawing ------------------------------------------------ */
+
+json_t *gd_ds_flame(const gd_diffstacks *d, double prune, int max_depth)
+{
+    size_t nn = gd_dt_count(d->t);
+    const gd_dt_node *root = gd_dt_node_at(d->t, 0);
+    double big = root->total[0] > root->total[1] ? root->total[0] : root->total[1];
+    json_t **obj = calloc(nn, sizeof *obj);
+    if (!obj)
+        return NULL;
+    long cut = 0;
+    obj[0] = json_pack("{s:s s:o s:o s:[]}", "name", "all", "base", ms_json(root->total[0]), "head",
+                       ms_json(root->total[1]), "children");
+    for (size_t i = 1; i < nn && obj[0]; i++) { /* a parent comes before its children */
+        const gd_dt_node *x = gd_dt_node_at(d->t, i);
+        double v = x->total[0] > x->total[1] ? x->total[0] : x->total[1];
+        if (!obj[x->parent] || v < prune * big || x->depth > max_depth) {
+            cut += obj[x->parent] != NULL;
+            continue;
+        }
+        obj[i] = json_pack("{s:s s:o s:o s:[]}", "name", x->frame, "base", ms_json(x->total[0]), "head",
+                           ms_json(x->total[1]), "children");
+        json_array_append(json_object_get(obj[x->parent], "children"), obj[i]);
+    }
+    json_t *out = obj[0];
+    for (size_t i = 1; i < nn; i++)
+        json_decref(obj[i]);
+    free(obj);
+    if (out && cut)
+        json_object_set_new(out, "cut", json_integer(cut));
+    return out;
+}
+
+int gd_query_diffstacks_flame(gd_store *s, const gd_selection *base, const gd_selection *head, json_t **out,
+                              gd_error *err)
+{
+    *out = NULL;
+    gd_diffstacks_query q = {base, head, NAN, -1, GD_DS_NORM_AUTO, 0};
+    gd_diffstacks *d;
+    int rc = gd_query_diffstacks(s, &q, &d, err);
+    if (rc)
+        return rc;
+    if (d->side[0].ms_sum > 0 || d->side[1].ms_sum > 0) {
+        *out = gd_ds_flame(d, 0.005, 64);
+        if (*out)
+            json_object_set_new(*out, "normalised", json_string(d->by_time ? "capture time" : "sample count"));
+        else
+            rc = dt_fail(-1, err);
+    }
+    gd_ds_free(d);
+    return rc;
+}
