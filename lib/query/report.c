@@ -12,10 +12,8 @@
 #include "query/issues.h"
 #include "query/report_series.h"
 #include "query/startup.h"
-#include "store/sql.h"
-#include <stdio.h>
+#include "query/report_int.h"
 #include "query/top.h"
-#include "query/apps.h"
 #include "query/views.h"
 
 /* A timeline's bins, blocks and page events are capped per trace and, so
@@ -207,37 +205,6 @@ static int add_versions(gd_store *s, json_t *doc, gd_error *err)
             json_object_set_new(doc, (total_key), json_integer((json_int_t)c.seen)); \
     } while (0)
 
-/* #47 item 6: each row of doc[key] gets "focus" (gd_query_focus_of) from
- * its field `field` (a process or a launched app): the HTML report shows
- * "app" rows first and folds the others under "other processes". */
-static void mark_focus(json_t *doc, const char *key, const char *field, const json_t *apps)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(doc, key), i, r)
-        json_object_set_new(r, "focus",
-                            json_string(gd_query_focus_of(json_string_value(json_object_get(r, field)), apps)));
-}
-
-/* The default focus of the report (--app: that app; else the traces'
- * apps): marks frames, launches and block groups; no focus, no marks. */
-static int add_focus(gd_store *s, const gd_filter *f, json_t *doc, gd_error *err)
-{
-    char fl[4096], set[4200];
-    gd_store_filter_sql(f, "id", fl, sizeof fl);
-    snprintf(set, sizeof set, "(SELECT id FROM trace WHERE 1 %s)", fl);
-    json_t *apps = f && f->app ? json_pack("[s]", f->app) : gd_query_trace_apps(s, set, err);
-    if (!apps)
-        return err->code ? err->code : gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
-    if (json_array_size(apps)) {
-        mark_focus(doc, "frames", "process", apps);
-        mark_focus(doc, "startups", "app", apps);
-        mark_focus(doc, "groups", "process", apps);
-    }
-    json_object_set_new(doc, "focus_apps", apps);
-    return GD_OK;
-}
-
 /* Entries of the fix-first list the report shows (godeye top --limit). */
 #define REPORT_TOP 10
 
@@ -330,7 +297,7 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
         json_object_set_new(doc, "issues_total", json_integer((json_int_t)t.issues.seen));
         json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.locks.seen));
     }
-    if ((rc = add_versions(s, doc, err)) || (rc = add_focus(s, f, doc, err)))
+    if ((rc = add_versions(s, doc, err)) || (rc = gd_report_focus(s, f, doc, err)))
         goto fail;
     *out = doc;
     return GD_OK;
