@@ -113,7 +113,7 @@
     if (D.sources_root) s.appendChild(el('div', { 'class': 'mute' }, 'Sources under ' + D.sources_root));
     s.appendChild(table(tr, [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'source', label: 'source', type: 'f', cell: function (td, r) {
-        td.textContent = r.source_rel === undefined ? String(r.source) : String(r.source_rel); td.setAttribute('title', String(r.source));
+        td.textContent = r.source_rel === undefined ? String(r.source) : String(r.source_rel); td.setAttribute('title', String(r.source)); td.className = 'f src';
       } },
       { key: 'format', label: 'format', fmt: String }, { key: 'app', label: 'app', fmt: num },
       { key: 'version_name', label: 'version', fmt: num }, { key: 'device', label: 'device', fmt: num },
