@@ -815,12 +815,16 @@
     var holder = el('div');
     box.appendChild(holder);
     s.appendChild(box);
-    /* drawn at the page's width (a phone's too), labels sized to it */
-    var W = Math.max(300, Math.min(1100, Math.floor(holder.getBoundingClientRect().width) || 1100));
+    /* drawn at the page's width (a phone's too), labels sized to it, and
+     * drawn again when that width changes (a phone turned, a window resized) */
+    function width() { return Math.max(200, Math.min(1100, Math.floor(holder.getBoundingClientRect().width) || 1100)); }
+    var W = width();
+    function draw() { holder.replaceChild(diffFlameSvg(f, inp.value.toLowerCase(), W), holder.firstChild); }
     holder.appendChild(diffFlameSvg(f, '', W));
-    inp.addEventListener('input', function () {
-      holder.replaceChild(diffFlameSvg(f, inp.value.toLowerCase(), W), holder.firstChild);
-    });
+    inp.addEventListener('input', draw);
+    function resized() { var w = width(); if (w !== W) { W = w; draw(); } }
+    window.addEventListener('resize', resized);
+    if (typeof ResizeObserver === 'function') new ResizeObserver(resized).observe(holder);
   }
 
   /* ---- the oldest and the newest app version compared (godeye diff) ---- */
