@@ -63,9 +63,9 @@ static const gd_column group_columns[] = {
     {"group_rule", "RULE", GD_COL_TEXT, 0, 1},
     {"group", "GROUP", GD_COL_TEXT, 1, 0, .text = group_text},
     {"key_frame", "KEY FRAME", GD_COL_TEXT, 0, 1},
-    /* #47: whose blocks (last: csv readers count columns); every row
-     * names its process: a narrow table cuts it to 24 */
-    {"process", "PROCESS", GD_COL_TEXT, 0, 0, .text = group_process_text, .cap = 24},
+    /* #47: whose blocks (last: csv readers count columns; hidden in tables,
+     * as the blocks' own PROCESS: the columns above fill 90) */
+    {"process", "PROCESS", GD_COL_TEXT, 0, 1, .text = group_process_text},
 };
 
 /* Table mode with --stacks: each block, a line, followed by its samples. */

@@ -996,13 +996,12 @@ static void gd_render_flush_table(gd_renderer *r)
     size_t total = nvis ? (nvis - 1) * 2 : 0;
     for (size_t c = 0; c < r->ncols; c++)
         total += r->cols[c].hidden ? 0 : w[c];
-    /* pass -1: a capped column (gd_column.cap) to its cap */
-    for (int pass = -1; pass < 3 && total > (size_t)r->width; pass++)
+    for (int pass = 0; pass < 3 && total > (size_t)r->width; pass++)
         for (size_t c = r->ncols; c-- > 0 && total > (size_t)r->width;) {
-            if (r->cols[c].hidden || (pass < 0 && !r->cols[c].cap) || (pass >= 0 && pass < 2 && !r->cols[c].flex) ||
+            if (r->cols[c].hidden || (pass < 2 && !r->cols[c].flex) ||
                 (pass == 2 && !is_text(&r->cols[c])))
                 continue;
-            size_t minw = pass < 0 ? (size_t)r->cols[c].cap : pass == 0 ? minw0[c] : 12, excess = total - (size_t)r->width;
+            size_t minw = pass == 0 ? minw0[c] : 12, excess = total - (size_t)r->width;
             if (w[c] > minw) {
                 size_t cut = w[c] - minw < excess ? w[c] - minw : excess;
                 w[c] -= cut;

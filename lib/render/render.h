@@ -56,8 +56,6 @@ typedef struct gd_column {
     const char *words;    /* tables: "YES|NO", the words for true and false  */
     int cut_middle;       /* table (flex): a path or URL too wide is cut in  *
                            * its middle, the file name kept (#47)            */
-    int cap;              /* table: a table too wide first cuts this column  *
-                           * to `cap` characters (0: no cap; #47 PROCESS)    */
 } gd_column;
 
 typedef struct gd_renderer gd_renderer;
