@@ -536,7 +536,9 @@ static int stretch_row(void *ctx, sqlite3_stmt *q)
     json_t *ev = json_pack("{s:s s:o s:o s:I s:f s:f}", "state", st ? st : "?", "blocked_function", gd_json_str(fn),
                            "waker", gd_json_str(wk), "count", (json_int_t)n, "total_ms", total, "max_ms", mx);
     set_process(ev, proc);
-    return add(a, "main_state", 1, total, json_integer(trace), title, ev, cmd);
+    /* a Sleeping stretch has no score: without app slices it cannot be
+     * told from the looper waiting for work (idle) */
+    return add(a, "main_state", 1, st && !strcmp(st, "S") ? NAN : total, json_integer(trace), title, ev, cmd);
 }
 
 /* That main thread's synchronous binder calls (the outermost, #53) by the
