@@ -14,6 +14,21 @@ build=$(cd "${1:-$here/build}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GODEYE_DB="$tmp/examples.db"
+chrome() { # WIDTH HEIGHT OUT.png PAGE.html
+    # headless Chromium lays a page out at least 500 px wide: a narrower
+    # (phone) width is an iframe of that width, the screenshot cut to it
+    page=$4 ww=$1
+    if [ "$1" -lt 500 ]; then
+        page="$4.frame.html" ww=500
+        printf '<!DOCTYPE html><body style="margin:0"><iframe src="%s" width="%s" height="%s" style="border:0;display:block"></iframe></body>' \
+            "$(basename "$4")" "$1" "$2" >"$page"
+    fi
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync --allow-file-access-from-files \
+        --user-data-dir="$tmp/profile" --hide-scrollbars --force-device-scale-factor=1 \
+        --window-size="$ww,$2" --screenshot="$3" "file://$page" 2>/dev/null
+    if [ "$1" -lt 500 ]; then python3 "$here/scripts/png_crop.py" "$3" "$1"; fi
+}
 if [ "$corpus_mode" = 1 ]; then
     corpus=${GODEYE_CORPUS:-$here/../shared/corpus}
     # one file at a time: a file with nothing usable is left out (and said)
@@ -23,11 +38,7 @@ if [ "$corpus_mode" = 1 ]; then
         done
     "$build/cli/godeye" report -o "$tmp/report.html"
     for w in 1400:1600:report-corpus 390:2600:report-corpus-phone; do
-        chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-            --disable-background-networking --disable-component-update --disable-sync \
-            --user-data-dir="$tmp/profile" --hide-scrollbars --force-device-scale-factor=1 \
-            --window-size="${w%%:*},$(echo "$w" | cut -d: -f2)" --screenshot="$here/docs/${w##*:}.png" \
-            "file://$tmp/report.html" 2>/dev/null
+        chrome "${w%%:*}" "$(echo "$w" | cut -d: -f2)" "$here/docs/${w##*:}.png" "$tmp/report.html"
     done
     exit 0
 fi
@@ -38,10 +49,7 @@ shot() { # ID WIDTH HEIGHT OUT
     # the page with only section ID shown (an inline style: the page's CSP allows those)
     sed "s|</head>|<style>#content > section:not(#$1) { display: none } nav { display: none }</style></head>|" \
         "$tmp/report.html" >"$tmp/$1.html"
-    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$tmp/profile" --hide-scrollbars --force-device-scale-factor=1 \
-        --window-size="$2,$3" --screenshot="$4" "file://$tmp/$1.html" 2>/dev/null
+    chrome "$2" "$3" "$4" "$tmp/$1.html"
 }
 mkdir -p "$here/docs"
 shot summary 1400 820 "$here/docs/report-summary.png"

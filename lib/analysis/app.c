@@ -42,3 +42,27 @@ int gd_app_is_system(const char *process)
         return 1;
     return 0;
 }
+
+int gd_app_of_window(const char *window, char *buf, size_t n)
+{
+    if (!window || !n)
+        return 0;
+    if (starts(window, "TX - "))
+        window += 5;
+    const char *slash = strchr(window, '/');
+    size_t k = slash ? (size_t)(slash - window) : 0;
+    if (!k || k >= n || !memchr(window, '.', k) || memchr(window, ' ', k) || memchr(window, '(', k))
+        return 0;
+    memcpy(buf, window, k);
+    buf[k] = 0;
+    return 1;
+}
+
+int gd_app_is_system_layer(const char *window)
+{
+    if (!window)
+        return 0;
+    if (starts(window, "TX - "))
+        window += 5;
+    return starts(window, "Surface(") || strstr(window, "animation-leash") != NULL;
+}

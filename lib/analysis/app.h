@@ -3,6 +3,8 @@
 #ifndef GD_ANALYSIS_APP_H
 #define GD_ANALYSIS_APP_H
 
+#include <stddef.h>
+
 /* 1 when process name `process` is app `pkg`'s: the name is PKG, or PKG
  * followed by ':' and a service name (Android's android:process=":svc");
  * 0 otherwise, and when either is NULL or empty.  The one home of the
@@ -19,5 +21,18 @@ int gd_app_match(const char *process, const char *pkg);
  * without a '.' (daemons such as logd, adbd, servicemanager); 0 for an
  * app's package. */
 int gd_app_is_system(const char *process);
+
+/* #47: the package a frame window names, copied to buf (n bytes): the
+ * text before the first '/' of "PKG/Activity..." (a FrameTimeline layer
+ * "TX - PKG/Activity#N" without its "TX - ") when it has a '.' and no
+ * space; 1 when found, 0 for a window naming none (a system layer:
+ * "StatusBar", "InputMethod/...", an animation leash "Surface(name=...)")
+ * and for NULL.  The rule trace-app.sql's rule 5 applies in SQL. */
+int gd_app_of_window(const char *window, char *buf, size_t n);
+
+/* 1 when a frame window is a layer the system draws whatever app it names:
+ * a SurfaceFlinger animation leash ("... - animation-leash of ...", a
+ * "Surface(name=...)" layer); 0 otherwise and for NULL. */
+int gd_app_is_system_layer(const char *window);
 
 #endif

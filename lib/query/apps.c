@@ -119,3 +119,45 @@ int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size
     gd_store_release(s, q);
     return r == SQLITE_ROW || r == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
 }
+
+/* One trace app (the one column, app): kept unless a system process. */
+static int app_row(void *ctx, sqlite3_stmt *q)
+{
+    enum { A_APP = 0 };
+    const char *app = (const char *)sqlite3_column_text(q, A_APP);
+    if (app && !gd_app_is_system(app))
+        json_array_append_new(ctx, json_string(app));
+    return GD_OK;
+}
+
+json_t *gd_query_trace_apps(gd_store *s, const char *set, gd_error *err)
+{
+    char sql[4400];
+    snprintf(sql, sizeof sql, "SELECT DISTINCT app FROM trace WHERE id IN %s AND app IS NOT NULL AND app <> ''", set);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return NULL;
+    json_t *apps = json_array();
+    if (!apps) {
+        sqlite3_finalize(q);
+        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return NULL;
+    }
+    if (gd_store_each(s, q, app_row, apps, err)) {
+        json_decref(apps);
+        return NULL;
+    }
+    return apps;
+}
+
+const char *gd_query_focus_of(const char *process, const json_t *apps)
+{
+    if (!process || !*process)
+        return "app";
+    size_t i;
+    json_t *a;
+    json_array_foreach(apps, i, a)
+        if (gd_app_match(process, json_string_value(a)))
+            return "app";
+    return gd_app_is_system(process) ? "system" : "other";
+}

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "store/store.h"
 
 /* *has = 1 when `table` (a store table with a trace column, named by the
@@ -28,5 +30,16 @@ int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *p
  * pid < 0, unknown: the trace's app) into buf, "" when it has none.
  * 0 or an error. */
 int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size_t n, gd_error *err);
+
+/* #47 default focus: the apps the traces of `set` (SQL text, "(SELECT id
+ * FROM trace ...)") name (trace.app), system processes left out
+ * (gd_app_is_system); a new JSON array, empty for none; NULL with err set
+ * on failure. */
+json_t *gd_query_trace_apps(gd_store *s, const char *set, gd_error *err);
+
+/* A row's place under the default focus (godeye-top(1), FOCUS): "app"
+ * (a process of one of `apps`, gd_app_match, or no process named),
+ * "system" (gd_app_is_system) or "other" (another app's). */
+const char *gd_query_focus_of(const char *process, const json_t *apps);
 
 #endif

@@ -12,6 +12,7 @@
 #include "query/issues.h"
 #include "query/report_series.h"
 #include "query/startup.h"
+#include "query/report_int.h"
 #include "query/top.h"
 #include "query/views.h"
 
@@ -296,7 +297,7 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
         json_object_set_new(doc, "issues_total", json_integer((json_int_t)t.issues.seen));
         json_object_set_new(doc, "locks_total", json_integer((json_int_t)t.locks.seen));
     }
-    if ((rc = add_versions(s, doc, err)))
+    if ((rc = add_versions(s, doc, err)) || (rc = gd_report_focus(s, f, doc, err)))
         goto fail;
     *out = doc;
     return GD_OK;

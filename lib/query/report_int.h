@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include "store/sql.h"
+#include "store/store.h"
 
 /* Columns 0-12 of a block (all folded stacks need: BLOCK_CORE), then what gd_report_block_row
  * shows: thread, blame and the Looper message (BLOCK_MSG joins it once). */
@@ -28,5 +29,13 @@ enum { RB_TRACE = 0, REPORT_BLOCK_CORE(GD_COL_ENUM) REPORT_BLOCK_SHOWN(GD_COL_EN
  * duration_ms, kind, samples, key_frame, group, cpu_busy, unfinished, thread,
  * blame, handler, callback, what (query/report_series.c). */
 json_t *gd_report_block_row(sqlite3_stmt *q);
+
+/* #47 item 6 (query/report_focus.c): doc's frames, startups, groups (with
+ * the flames by position) and anrs get "focus" (the row's trace's app, else
+ * --app or the selected traces' apps: godeye-report(1), FOCUS) and are
+ * sorted stably app first; doc gets focus_apps, other_processes ({frames,
+ * startups}: the rows at the end of those that the page folds), and
+ * sources_root with each trace's source_rel.  0, or an error in err. */
+int gd_report_focus(gd_store *s, const gd_filter *f, json_t *doc, gd_error *err);
 
 #endif

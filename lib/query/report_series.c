@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "analysis/blocks.h"
+#include "analysis/app.h"
 #include "analysis/frames.h"
+#include "query/apps.h"
 #include "query/frames.h"
 #include "store/sql.h"
 #include "query/report_int.h"
@@ -475,9 +477,9 @@ static const double frame_hist_upper[7] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VS
     X(F_HIST_2, "sum(dur_ms > ?3 AND dur_ms <= ?4)") X(F_HIST_3, "sum(dur_ms > ?4 AND dur_ms <= ?5)") \
     X(F_HIST_4, "sum(dur_ms > ?5 AND dur_ms <= ?6)") X(F_HIST_5, "sum(dur_ms > ?6 AND dur_ms <= ?7)") \
     X(F_HIST_6, "sum(dur_ms > ?7 AND dur_ms <= ?8)") X(F_HIST_7, "sum(dur_ms > ?8 AND dur_ms <= ?9)") \
-    X(F_HIST_8, "sum(dur_ms > ?9)")
+    X(F_HIST_8, "sum(dur_ms > ?9)") X(F_PID, "max(CASE WHEN pid > 0 THEN pid END)")
 enum { F_TRACE = 0, FRAME_STATS_COLS(GD_COL_ENUM) F_NCOLS };
-_Static_assert(F_NCOLS - F_HIST == 8, "frame histogram bins");
+_Static_assert(F_PID - F_HIST == 8, "frame histogram bins");
 
 /* gd_query_frame_stats' windows, each built and handed on
  * (gd_store_each's callback); p is the percentile query */
@@ -485,6 +487,9 @@ struct frame_stats_ctx {
     sqlite3_stmt *p;
     gd_row_fn fn;
     void *ctx;
+    gd_store *s;
+    const char *app; /* --app, or NULL */
+    gd_error *err;
 };
 
 static int frame_stats_row(void *ctx, sqlite3_stmt *q)
@@ -492,9 +497,17 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
     struct frame_stats_ctx *c = ctx;
     int64_t trace = sqlite3_column_int64(q, F_TRACE), n = sqlite3_column_int64(q, F_COUNT);
     const char *win = (const char *)sqlite3_column_text(q, F_WINDOW);
+    /* #47: whose frames (the frames command's rule); --app keeps its own */
+    char proc[256];
+    if (gd_query_process_of(c->s, trace, sqlite3_column_type(q, F_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, F_PID),
+                            proc, sizeof proc, c->err))
+        return c->err->code;
+    if (c->app && !gd_app_match(proc, c->app))
+        return GD_OK;
     json_t *r = json_object();
     json_object_set_new(r, "trace", json_integer(trace));
     json_object_set_new(r, "window", gd_col_text(q, F_WINDOW));
+    json_object_set_new(r, "process", proc[0] ? json_string(proc) : json_null());
     json_object_set_new(r, "count", json_integer(n));
     json_object_set_new(r, "janky", json_integer(sqlite3_column_int64(q, F_JANKY)));
     json_object_set_new(r, "frozen", json_integer(sqlite3_column_int64(q, F_FROZEN)));
@@ -535,7 +548,7 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
     sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
     for (int i = 0; i < 7; i++)
         sqlite3_bind_double(q, 3 + i, frame_hist_upper[i]);
-    struct frame_stats_ctx c = {p, fn, ctx};
+    struct frame_stats_ctx c = {p, fn, ctx, s, f ? f->app : NULL, err};
     int rc = gd_store_each(s, q, frame_stats_row, &c, err);
     sqlite3_finalize(p);
     return rc;

@@ -105,7 +105,10 @@ static int on_anr_block(void *ctx, json_t *b)
     top_acc *a = ctx;
     double dur = num(b, "duration_ms");
     char title[1400], cmd[96];
-    snprintf(title, sizeof title, "ANR: the main thread was blocked %.0f ms in %.1200s", dur, place_of(b));
+    /* #47: every title names its process */
+    const char *bp = str(b, "process");
+    snprintf(title, sizeof title, "ANR%s%.200s: the main thread was blocked %.0f ms in %.1100s", bp ? " of " : "",
+             bp ? bp : "", dur, place_of(b));
     long long trace = (long long)json_integer_value(json_object_get(b, "trace"));
     snprintf(cmd, sizeof cmd, "godeye blocks --kind anr --trace %lld", trace);
     const char *g = str(b, "group");
@@ -294,9 +297,10 @@ static int on_group(void *ctx, json_t *g)
     double total = num(g, "total_ms");
     char title[1400];
     const char *kf = str(g, "key_frame");
-    snprintf(title, sizeof title, "%lld main-thread block%s, %.0f ms in all (p95 %.0f ms)%s: %.1100s",
-             (long long)count, count == 1 ? "" : "s", total, num(g, "p95_ms"), anrs ? " incl. an ANR" : "",
-             kf ? kf : name ? name : "(no app frame, no handler, no name)");
+    const char *gp = str(g, "process"); /* #47: the title names it */
+    snprintf(title, sizeof title, "%lld main-thread block%s%s%.200s, %.0f ms in all (p95 %.0f ms)%s: %.1000s",
+             (long long)count, count == 1 ? "" : "s", gp ? " of " : "", gp ? gp : "", total, num(g, "p95_ms"),
+             anrs ? " incl. an ANR" : "", kf ? kf : name ? name : "(no app frame, no handler, no name)");
     json_t *ev = json_pack("{s:O s:O s:I s:f s:O s:O s:O}", "group", json_object_get(g, "group"), "key_frame",
                            json_object_get(g, "key_frame"), "count", count, "total_ms", total, "p95_ms",
                            json_object_get(g, "p95_ms"), "max_ms", json_object_get(g, "max_ms"), "traces",
@@ -379,20 +383,21 @@ static int jank_row(void *ctx, sqlite3_stmt *q)
               slow = sqlite3_column_int64(q, J_SLOW), frozen = sqlite3_column_int64(q, J_FROZEN);
     const char *win = (const char *)sqlite3_column_text(q, J_WINDOW);
     double lost = sqlite3_column_double(q, J_LOST);
-    char title[1000], cmd[64];
-    snprintf(title, sizeof title, "frames of %.600s: %lld of %lld slow (%.1f%%), %lld frozen",
-             win ? win : "the app", slow, n, 100.0 * (double)slow / (double)n, frozen);
+    char title[1300], cmd[64];
+    /* #47: whose frames: their pid's process (the trace's app without one) */
+    char proc[256];
+    if (gd_query_process_of(a->s, trace, sqlite3_column_type(q, J_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, J_PID),
+                            proc, sizeof proc, a->err))
+        return a->err->code;
+    /* the title names the process when the window does not */
+    int named = !*proc || (win && strstr(win, proc));
+    snprintf(title, sizeof title, "frames %s%.250s%sof %.600s: %lld of %lld slow (%.1f%%), %lld frozen",
+             named ? "" : "(", named ? "" : proc, named ? "" : ") ", win ? win : "the app", slow, n,
+             100.0 * (double)slow / (double)n, frozen);
     snprintf(cmd, sizeof cmd, "godeye frames --trace %lld", trace);
     json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", gd_json_str(win), "frames",
                            (json_int_t)n, "slow", (json_int_t)slow, "frozen", (json_int_t)frozen,
                            "lost_ms", round(lost * 1000) / 1000);
-    /* #47: whose frames: their pid's process (the trace's app without one) */
-    char proc[256];
-    if (gd_query_process_of(a->s, trace, sqlite3_column_type(q, J_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, J_PID),
-                            proc, sizeof proc, a->err)) {
-        json_decref(ev);
-        return a->err->code;
-    }
     set_process(ev, proc);
     return add(a, "frames", 1, lost, json_integer(trace), title, ev, cmd);
 }
@@ -462,6 +467,135 @@ static int add_locks(top_acc *a, json_t *by)
     return 0;
 }
 
+/* #47 item 4: a trace with scheduling data but no app slices still
+ * answers, from its thread states: the main thread of the app (--app, else
+ * the trace's app: the process named so, pid = tid) of a trace where that
+ * thread has no dispatch; its columns trace, pid, process, short_ms. */
+#define TOP_MAIN_CTE                                                                              \
+    "WITH m AS (SELECT t.id AS trace, th.pid AS pid, th.name AS process, t.short_ms AS short_ms" \
+    " FROM trace t JOIN thread th ON th.trace = t.id AND th.tid = th.pid AND th.name = coalesce(?1, t.app)" \
+    " WHERE t.id IN %s AND NOT EXISTS (SELECT 1 FROM dispatch d WHERE d.trace = t.id AND d.tid = th.pid)) "
+
+/* The main thread's time by state: its columns after trace (M_TRACE). */
+#define MSTATE_COLS(X)                                                                                   \
+    X(M_PROCESS, "m.process AS process") X(M_PID, "m.pid AS pid")                                       \
+    X(M_RUN, "total(CASE WHEN s.state = 'Running' THEN s.dur_ms END) AS running")                       \
+    X(M_RQ, "total(CASE WHEN s.state IN ('R', 'R+') THEN s.dur_ms END) AS runnable")                    \
+    X(M_S, "total(CASE WHEN s.state = 'S' THEN s.dur_ms END) AS sleeping")                              \
+    X(M_D, "total(CASE WHEN s.state = 'D' THEN s.dur_ms END) AS uninterruptible")                       \
+    X(M_ALL, "total(s.dur_ms) AS all_ms")
+enum { M_TRACE = 0, MSTATE_COLS(GD_COL_ENUM) M_NCOLS };
+
+static int mstate_row(void *ctx, sqlite3_stmt *q)
+{
+    top_acc *a = ctx;
+    long long trace = sqlite3_column_int64(q, M_TRACE);
+    const char *proc = (const char *)sqlite3_column_text(q, M_PROCESS);
+    double run = sqlite3_column_double(q, M_RUN), rq = sqlite3_column_double(q, M_RQ),
+           sl = sqlite3_column_double(q, M_S), d = sqlite3_column_double(q, M_D);
+    char title[800], cmd[400];
+    snprintf(title, sizeof title, "main thread of %.300s (no app slices: thread states): Running %.0f ms, Runnable %.0f ms, "
+             "Sleeping %.0f ms, D %.0f ms of %.0f ms", proc, run, rq, sl, d, sqlite3_column_double(q, M_ALL));
+    snprintf(cmd, sizeof cmd, "godeye threads --trace %lld --app %.300s", trace, proc);
+    json_t *ev = json_pack("{s:I s:f s:f s:f s:f}", "pid", (json_int_t)sqlite3_column_int64(q, M_PID), "running_ms",
+                           run, "runnable_ms", rq, "sleeping_ms", sl, "uninterruptible_ms", d);
+    set_process(ev, proc);
+    /* scored by the time main wanted the CPU or waited in D */
+    return add(a, "main_states", 1, rq + d, json_integer(trace), title, ev, cmd);
+}
+
+/* Long stretches of one state on that main thread (at least the trace's
+ * short block threshold), grouped like blocks by state, blocked function
+ * and waker (a Runnable row's own; a Sleeping or D row's: the next row's). */
+#define STRETCH_COLS(X)                                                                                 \
+    X(S_PROCESS, "process AS process") X(S_STATE, "state AS state") X(S_FUNC, "func AS func")          \
+    X(S_WAKER, "CASE wtid WHEN 0 THEN 'an interrupt' ELSE (SELECT w.name FROM thread w WHERE w.trace = x.trace" \
+      " AND w.tid = x.wtid LIMIT 1) END AS waker")                                                      \
+    X(S_N, "count(*) AS n") X(S_TOTAL, "total(dur_ms) AS total_ms") X(S_MAX, "max(dur_ms) AS max_ms")  \
+    X(S_SHORT, "short_ms AS short_ms")
+enum { S_TRACE = 0, STRETCH_COLS(GD_COL_ENUM) S_NCOLS };
+
+static const char *state_label(const char *st)
+{
+    return !st ? "?" : !strcmp(st, "S") ? "Sleeping" : !strcmp(st, "D") ? "in D (uninterruptible)"
+                       : !strcmp(st, "R+") ? "Runnable (preempted)" : !strcmp(st, "R") ? "Runnable" : st;
+}
+
+static int stretch_row(void *ctx, sqlite3_stmt *q)
+{
+    top_acc *a = ctx;
+    long long trace = sqlite3_column_int64(q, S_TRACE), n = sqlite3_column_int64(q, S_N);
+    const char *proc = (const char *)sqlite3_column_text(q, S_PROCESS), *st = (const char *)sqlite3_column_text(q, S_STATE),
+               *fn = (const char *)sqlite3_column_text(q, S_FUNC), *wk = (const char *)sqlite3_column_text(q, S_WAKER);
+    double total = sqlite3_column_double(q, S_TOTAL), mx = sqlite3_column_double(q, S_MAX);
+    char title[1200], cmd[400];
+    snprintf(title, sizeof title, "main thread of %.300s %s %lld time%s over %.0f ms, %.0f ms in all (longest %.1f ms)%s%.200s%s%.200s",
+             proc, state_label(st), n, n == 1 ? "" : "s", sqlite3_column_double(q, S_SHORT), total, mx,
+             fn ? " in " : "", fn ? fn : "", wk ? ", woken by " : "", wk ? wk : "");
+    snprintf(cmd, sizeof cmd, "godeye threads --trace %lld --app %.300s", trace, proc);
+    json_t *ev = json_pack("{s:s s:o s:o s:I s:f s:f}", "state", st ? st : "?", "blocked_function", gd_json_str(fn),
+                           "waker", gd_json_str(wk), "count", (json_int_t)n, "total_ms", total, "max_ms", mx);
+    set_process(ev, proc);
+    /* a Sleeping stretch has no score: without app slices it cannot be
+     * told from the looper waiting for work (idle) */
+    return add(a, "main_state", 1, st && !strcmp(st, "S") ? NAN : total, json_integer(trace), title, ev, cmd);
+}
+
+/* That main thread's synchronous binder calls (the outermost, #53) by the
+ * process called. */
+#define BINDER_COLS(X)                                                                                  \
+    X(C_PROCESS, "m.process AS process")                                                               \
+    X(C_SERVER, "coalesce(b.server_process, 'pid ' || b.server_pid, 'an unknown process') AS server")  \
+    X(C_N, "count(*) AS n") X(C_TOTAL, "total(b.dur_ms) AS total_ms") X(C_MAX, "max(b.dur_ms) AS max_ms")
+enum { C_TRACE = 0, BINDER_COLS(GD_COL_ENUM) C_NCOLS };
+
+static int binder_row(void *ctx, sqlite3_stmt *q)
+{
+    top_acc *a = ctx;
+    long long trace = sqlite3_column_int64(q, C_TRACE), n = sqlite3_column_int64(q, C_N);
+    const char *proc = (const char *)sqlite3_column_text(q, C_PROCESS), *srv = (const char *)sqlite3_column_text(q, C_SERVER);
+    double total = sqlite3_column_double(q, C_TOTAL), mx = sqlite3_column_double(q, C_MAX);
+    char title[900], cmd[64];
+    snprintf(title, sizeof title, "main thread of %.300s in binder calls to %.300s: %lld call%s, %.0f ms in all (longest %.1f ms)",
+             proc, srv, n, n == 1 ? "" : "s", total, mx);
+    snprintf(cmd, sizeof cmd, "godeye sql \"SELECT * FROM binder_txn WHERE trace = %lld\"", trace);
+    json_t *ev = json_pack("{s:s s:I s:f s:f}", "server", srv, "count", (json_int_t)n, "total_ms", total, "max_ms", mx);
+    set_process(ev, proc);
+    return add(a, "binder", 1, total, json_integer(trace), title, ev, cmd);
+}
+
+/* Runs one of the three statements above over the selected traces. */
+static int states_query(top_acc *a, const char *app, const char *body, gd_step_fn fn)
+{
+    char sql[9000];
+    snprintf(sql, sizeof sql, TOP_MAIN_CTE "%s", a->set, body);
+    sqlite3_stmt *q = gd_store_prepare(a->s, sql, a->err);
+    if (!q)
+        return a->err->code ? a->err->code : GD_ERR_IO;
+    if (app)
+        sqlite3_bind_text(q, 1, app, -1, SQLITE_TRANSIENT);
+    return gd_store_each(a->s, q, fn, a, a->err);
+}
+
+static int add_states(top_acc *a, const char *app)
+{
+    int rc = states_query(a, app, "SELECT m.trace AS trace" MSTATE_COLS(GD_COL_SQL)
+                          " FROM m JOIN thread_state s ON s.trace = m.trace AND s.tid = m.pid GROUP BY m.trace, m.pid", mstate_row);
+    if (!rc)
+        rc = states_query(a, app, "SELECT trace AS trace" STRETCH_COLS(GD_COL_SQL) " FROM (SELECT m.trace AS trace,"
+                          " m.process AS process, m.short_ms AS short_ms, s.state AS state, s.blocked_function AS func,"
+                          " s.dur_ms AS dur_ms, CASE WHEN s.state IN ('R', 'R+') THEN s.waker_tid ELSE (SELECT n.waker_tid"
+                          " FROM thread_state n WHERE n.trace = s.trace AND n.tid = s.tid AND n.ts_ms > s.ts_ms"
+                          " ORDER BY n.ts_ms LIMIT 1) END AS wtid FROM m JOIN thread_state s ON s.trace = m.trace"
+                          " AND s.tid = m.pid WHERE s.state IN ('S', 'D', 'R', 'R+') AND s.dur_ms >= m.short_ms) x"
+                          " GROUP BY trace, process, state, func, waker", stretch_row);
+    if (!rc)
+        rc = states_query(a, app, "SELECT m.trace AS trace" BINDER_COLS(GD_COL_SQL) " FROM m JOIN binder_txn b"
+                          " ON b.trace = m.trace AND b.client_tid = m.pid AND b.outermost = 1"
+                          " GROUP BY m.trace, m.pid, server", binder_row);
+    return rc;
+}
+
 static int by_rank(const void *x, const void *y)
 {
     json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
@@ -517,52 +651,6 @@ static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_err
     return GD_OK;
 }
 
-/* One trace app (the one column, app): kept unless a system process. */
-static int app_row(void *ctx, sqlite3_stmt *q)
-{
-    enum { A_APP = 0 };
-    const char *app = (const char *)sqlite3_column_text(q, A_APP);
-    if (app && !gd_app_is_system(app))
-        json_array_append_new(ctx, json_string(app));
-    return GD_OK;
-}
-
-/* #47 default focus: the apps the selected traces name (trace.app), system
- * processes left out (gd_app_is_system); a JSON array, empty for none. */
-static json_t *traces_apps(gd_store *s, const char *set, gd_error *err)
-{
-    char sql[4400];
-    snprintf(sql, sizeof sql, "SELECT DISTINCT app FROM trace WHERE id IN %s AND app IS NOT NULL AND app <> ''", set);
-    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    if (!q)
-        return NULL;
-    json_t *apps = json_array();
-    if (gd_store_each(s, q, app_row, apps, err)) {
-        json_decref(apps);
-        return NULL;
-    }
-    return apps;
-}
-
-/* An entry's place under the default focus: "anr" (tier 0: ANRs and
- * deadlocks of any process, never moved), "app" (a process of one of the
- * traces' apps, or no process named), "system" (gd_app_is_system) or
- * "other" (another app's). */
-static const char *focus_of(const json_t *e, const json_t *apps)
-{
-    if (json_integer_value(json_object_get(e, "tier")) == 0)
-        return "anr";
-    const char *p = str((json_t *)e, "process");
-    if (!p || !*p)
-        return "app";
-    size_t i;
-    json_t *a;
-    json_array_foreach(apps, i, a)
-        if (gd_app_match(p, json_string_value(a)))
-            return "app";
-    return gd_app_is_system(p) ? "system" : "other";
-}
-
 static int focus_rank(const json_t *e)
 {
     const char *f = str((json_t *)e, "focus");
@@ -615,6 +703,8 @@ int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json
         rc = gd_query_issues(s, f, NULL, on_issue, &lk, err);
     if (!rc)
         rc = add_locks(&a, lk.by);
+    if (!rc)
+        rc = add_states(&a, f ? f->app : NULL);
     json_decref(la.by);
     json_decref(lk.by);
     json_decref(a.anr_groups);
@@ -644,7 +734,7 @@ int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json
      * --all-processes, when the traces name apps, their rows rank first,
      * then other apps', then system processes'; ANRs and deadlocks of any
      * process stay on top */
-    json_t *apps = focus && !(f && f->app) ? traces_apps(s, set, err) : NULL;
+    json_t *apps = focus && !(f && f->app) ? gd_query_trace_apps(s, set, err) : NULL;
     if (focus && !(f && f->app) && !apps) {
         for (size_t i = 0; i < n; i++)
             json_decref(v[i]);
@@ -654,7 +744,8 @@ int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json
     }
     if (apps && json_array_size(apps))
         for (size_t i = 0; i < n; i++)
-            json_object_set_new(v[i], "focus", json_string(focus_of(v[i], apps)));
+            json_object_set_new(v[i], "focus", json_string(json_integer_value(json_object_get(v[i], "tier")) == 0
+                                                               ? "anr" : gd_query_focus_of(str(v[i], "process"), apps)));
     json_decref(apps);
     if (n)
         qsort(v, n, sizeof *v, by_focus);

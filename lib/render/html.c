@@ -103,7 +103,7 @@ int gd_render_html(FILE *out, json_t *doc, int tz_min)
           "<input id=\"search\" type=\"search\" placeholder=\"filter blocks by frame text\" "
           "aria-label=\"filter blocks by frame text\"></header>\n"
           "<nav><a href=\"#top\">Fix first</a><a href=\"#summary\">Summary</a><a href=\"#anrs\">ANRs</a>"
-          "<a href=\"#startups\">Startup</a><a href=\"#frames\">Frames</a><a href=\"#groups\">Block groups</a>"
+          "<a href=\"#startups\">Startup</a><a href=\"#frames\">Frames</a><a href=\"#groups\">Block groups</a><a href=\"#others\">Other processes</a>"
           "<a href=\"#timeline\">Timeline</a><a href=\"#versions\">Versions</a><a href=\"#locks\">Locks</a><a href=\"#issues\">Findings</a>"
           "<a href=\"#pages\">Pages</a><a href=\"#overdraw\">Overdraw</a><a href=\"#images\">Images</a></nav>\n"
           "<main><div id=\"errors\"></div><noscript>This report is drawn by JavaScript; "

@@ -256,43 +256,58 @@ static void md_startup_phases(FILE *out, const json_t *doc)
     }
 }
 
-/* App launches against the vitals bars. */
+/* Launches [from, to) of doc.startups against the vitals bars, 20 at most. */
+static size_t md_startup_rows(FILE *out, const json_t *doc, size_t from, size_t to)
+{
+    fprintf(out, "| total | kind | vitals | app | activity | source |\n|---:|---|---|---|---|---|\n");
+    size_t i;
+    for (i = from; i < to && i < from + 20; i++) {
+        json_t *r = json_array_get(json_object_get(doc, "startups"), i), *slow = json_object_get(r, "slow");
+        fputs("| ", out);
+        ms_cell(out, json_object_get(r, "total_ms"));
+        /* an unknown kind is graded against the bar it names (graded_as: cold) */
+        if (str(r, "kind"))
+            fprintf(out, " | %s | ", str(r, "kind"));
+        else
+            fprintf(out, " | unknown (graded as %s) | ", str(r, "graded_as") ? str(r, "graded_as") : "-");
+        fprintf(out, "%s | ", json_is_true(slow) ? "**slow**" : json_is_false(slow) ? "ok" : "-");
+        code(out, str(r, "app"));
+        fputs(" | ", out);
+        code(out, str(r, "activity"));
+        fputs(" | ", out);
+        code(out, str(r, "source"));
+        fputs(" |\n", out);
+    }
+    return i - from;
+}
+
+/* App launches against the vitals bars: the app's (#47: the rows the
+ * query put first), then the other processes' and how many frame windows
+ * of theirs the page folds (doc.other_processes). */
 static void md_startups(FILE *out, const json_t *doc, int tz_min)
 {
-    size_t i;
-    json_t *r;
     (void)tz_min;
-    if (json_array_size(json_object_get(doc, "startups"))) {
-        const json_t *th = json_object_get(doc, "thresholds");
-        fprintf(out, "\n### Startup (Android vitals: slow at %.1f s cold, %.1f s warm, %.1f s hot)\n\n"
-                     "| total | kind | vitals | app | activity | source |\n|---:|---|---|---|---|---|\n",
+    const json_t *other = json_object_get(doc, "other_processes"), *th = json_object_get(doc, "thresholds");
+    size_t n = json_array_size(json_object_get(doc, "startups"));
+    size_t no = (size_t)json_integer_value(json_object_get(other, "startups")), mine = n - (no < n ? no : n);
+    size_t nf = (size_t)json_integer_value(json_object_get(other, "frames"));
+    if (mine) {
+        fprintf(out, "\n### Startup (Android vitals: slow at %.1f s cold, %.1f s warm, %.1f s hot)\n\n",
                 dbl(th, "startup_cold_ms") / 1000.0, dbl(th, "startup_warm_ms") / 1000.0,
                 dbl(th, "startup_hot_ms") / 1000.0);
-        json_array_foreach(json_object_get(doc, "startups"), i, r) {
-            if (i >= 20)
-                break;
-            json_t *slow = json_object_get(r, "slow");
-            fputs("| ", out);
-            ms_cell(out, json_object_get(r, "total_ms"));
-            /* an unknown kind is graded against the bar it names (graded_as: cold) */
-            if (str(r, "kind"))
-                fprintf(out, " | %s | ", str(r, "kind"));
-            else
-                fprintf(out, " | unknown (graded as %s) | ", str(r, "graded_as") ? str(r, "graded_as") : "-");
-            fprintf(out, "%s | ", json_is_true(slow) ? "**slow**" : json_is_false(slow) ? "ok" : "-");
-            code(out, str(r, "app"));
-            fputs(" | ", out);
-            code(out, str(r, "activity"));
-            fputs(" | ", out);
-            code(out, str(r, "source"));
-            fputs(" |\n", out);
-        }
+        md_startup_rows(out, doc, 0, mine);
         json_t *total = json_object_get(doc, "startups_total");
-        if (json_integer_value(total) > (json_int_t)i)
-            fprintf(out, "\n%zu of %lld launches shown.\n", i,
-                    (long long)json_integer_value(total));
+        if (json_integer_value(total) > (json_int_t)n)
+            fprintf(out, "\n%zu of %lld launches listed.\n", n, (long long)json_integer_value(total));
         md_startup_phases(out, doc);
     }
+    if (!(n - mine) && !nf)
+        return;
+    fprintf(out, "\n### Other processes\n\n%zu launch%s and %zu frame window%s of processes other than the app "
+                 "(other apps, system apps and layers; the HTML report folds them)%s\n",
+            n - mine, n - mine == 1 ? "" : "es", nf, nf == 1 ? "" : "s", n - mine ? ":\n" : ".");
+    if (n - mine)
+        md_startup_rows(out, doc, mine, n);
 }
 
 /* Two versions compared. */

@@ -109,8 +109,12 @@
       .forEach(function (c) { var d = el('div', { 'class': 'card' }); d.appendChild(el('b', null, num(c[1]))); d.appendChild(el('span', null, c[0])); cards.appendChild(d); });
     s.appendChild(cards);
     s.appendChild(el('h3', null, 'Traces'));
+    /* #47: sources relative to their common folder, the full path on hover */
+    if (D.sources_root) s.appendChild(el('div', { 'class': 'mute' }, 'Sources under ' + D.sources_root));
     s.appendChild(table(tr, [
-      { key: 'trace', label: 'trace', type: 'n' }, { key: 'source', label: 'source', type: 'f', fmt: String },
+      { key: 'trace', label: 'trace', type: 'n' }, { key: 'source', label: 'source', type: 'f', cell: function (td, r) {
+        td.textContent = r.source_rel === undefined ? String(r.source) : String(r.source_rel); td.setAttribute('title', String(r.source)); td.className = 'f src';
+      } },
       { key: 'format', label: 'format', fmt: String }, { key: 'app', label: 'app', fmt: num },
       { key: 'version_name', label: 'version', fmt: num }, { key: 'device', label: 'device', fmt: num },
       { key: 'clock', label: 'clock', fmt: num },
@@ -615,12 +619,21 @@
       { key: 'view', label: 'view', type: 'n', fmt: wh, sortv: function (r) { return r.view ? r.view[0] * r.view[1] : null; } },
       { key: 'count', label: 'seen', type: 'n' }, { key: 'page', label: 'page', type: 'f', fmt: num }, { key: 'source', label: 'source', type: 'f', fmt: num }]));
   }
+  /* #47: the rows the query put last and counted in other_processes[key]
+   * (other processes': drawn folded, in otherProcesses) or the others */
+  function part(key, other) {
+    var rows = D[key] || [], n = (D.other_processes || {})[key] || 0;
+    return other ? rows.slice(rows.length - n) : rows.slice(0, rows.length - n);
+  }
   function frames() {
-    var fr = D.frames || [];
+    var fr = part('frames', false);
     if (!fr.length) return;
     var s = sect('frames', 'Frames');
     s.appendChild(el('div', { 'class': 'mute' }, 'Slow frames take over 16 ms, frozen ones over 700 ms: Android vitals\u2019 definitions, whatever the display\u2019s rate. ' +
       '`godeye frames` also counts frames over the display\u2019s refresh interval (SLOW>VSYNC), the platform\u2019s jank (MISSED: FrameTimeline deadline missed) and shows the device\u2019s own gfxinfo summary beside.'));
+    frameTable(s, fr);
+  }
+  function frameTable(s, fr) {
     function pct(n, of) { return of ? ' (' + (100 * n / of).toFixed(1) + ' %)' : ''; }
     s.appendChild(table(fr, [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'window', label: 'window', type: 'f', fmt: function (v) { return v === null ? '(all)' : v; } }, { key: 'count', label: 'frames', type: 'n' },
@@ -696,14 +709,17 @@
 
   /* ---- launches against Android vitals' bars ---- */
   function startups() {
-    var st = D.startups || [];
+    var st = part('startups', false);
     if (!st.length) return;
+    var s = sect('startups', 'Startup');
+    if (D.startups_total > D.startups.length) s.appendChild(el('div', { 'class': 'mute' }, D.startups.length + ' of ' + D.startups_total + ' launches shown.'));
+    startupTable(s, st);
+  }
+  function startupTable(s, st) {
     var th = D.thresholds || {};
     var bars = { cold: th.startup_cold_ms, warm: th.startup_warm_ms, hot: th.startup_hot_ms };
-    var s = sect('startups', 'Startup');
     s.appendChild(el('div', { 'class': 'mute' }, 'Android vitals count a launch as slow at ' + ms(bars.cold) + ' cold, ' +
       ms(bars.warm) + ' warm, ' + ms(bars.hot) + ' hot.'));
-    if (D.startups_total > st.length) s.appendChild(el('div', { 'class': 'mute' }, st.length + ' of ' + D.startups_total + ' launches shown.'));
     s.appendChild(table(st, [
       { key: 'trace', label: 'trace', type: 'n' }, { key: 'ts_ms', label: 'time', type: 't', fmt: function (v, r) { return at(r, 'ts_ms'); } },
       { key: 'app', label: 'app', type: 'f', fmt: num }, { key: 'kind', label: 'kind', fmt: function (v, r) { return v === null ? 'unknown (graded as ' + r.graded_as + ')' : v; } },
@@ -730,6 +746,20 @@
       phase('fully_drawn', 'reportFullyDrawn'),
       { key: 'running', label: 'main running', type: 'n', fmt: function (v, r) { var l = r.phases.launch; return l ? ms(l.running_ms) : '-'; } },
       { key: 'runnable', label: 'main runnable', type: 'n', fmt: function (v, r) { var l = r.phases.launch; return l ? ms(l.runnable_ms) : '-'; } }]));
+  }
+
+  /* #47: other apps' and system processes' launches and frames (system
+   * layers: status bar, navigation bar, animation leashes), folded */
+  function otherProcesses() {
+    var st = part('startups', true), fr = part('frames', true);
+    if (!st.length && !fr.length) return;
+    var s = sect('others', 'Other processes'), d = el('details'), box = el('div'), fa = D.focus_apps || [];
+    d.appendChild(el('summary', null, st.length + (st.length === 1 ? ' launch and ' : ' launches and ') + fr.length +
+      (fr.length === 1 ? ' frame window' : ' frame windows') + ' of processes other than ' + (fa.length > 3 ? 'the traces\u2019 ' + fa.length + ' apps' : fa.join(', ') || 'the app') +
+      ': other apps, system apps and system layers (click to open)'));
+    if (st.length) { box.appendChild(el('h3', null, 'Startup')); startupTable(box, st); }
+    if (fr.length) { box.appendChild(el('h3', null, 'Frames')); frameTable(box, fr); }
+    d.appendChild(box); s.appendChild(d);
   }
 
   /* ---- what to fix first (godeye top): one ranked list across the kinds ---- */
@@ -785,12 +815,16 @@
     var holder = el('div');
     box.appendChild(holder);
     s.appendChild(box);
-    /* drawn at the page's width (a phone's too), labels sized to it */
-    var W = Math.max(300, Math.min(1100, Math.floor(holder.getBoundingClientRect().width) || 1100));
+    /* drawn at the page's width (a phone's too), labels sized to it, and
+     * drawn again when that width changes (a phone turned, a window resized) */
+    function width() { return Math.max(200, Math.min(1100, Math.floor(holder.getBoundingClientRect().width) || 1100)); }
+    var W = width();
+    function draw() { holder.replaceChild(diffFlameSvg(f, inp.value.toLowerCase(), W), holder.firstChild); }
     holder.appendChild(diffFlameSvg(f, '', W));
-    inp.addEventListener('input', function () {
-      holder.replaceChild(diffFlameSvg(f, inp.value.toLowerCase(), W), holder.firstChild);
-    });
+    inp.addEventListener('input', draw);
+    function resized() { var w = width(); if (w !== W) { W = w; draw(); } }
+    window.addEventListener('resize', resized);
+    if (typeof ResizeObserver === 'function') new ResizeObserver(resized).observe(holder);
   }
 
   /* ---- the oldest and the newest app version compared (godeye diff) ---- */
@@ -827,7 +861,7 @@
 
   /* top-down by question: what to fix first, ANRs, launches, frames, block
    * groups, then the per-data-type sections */
-  fixFirst(); summary(); anrs(); startups(); frames(); groups(); timelines(); versions(); locks(); issues(); pages(); overdraw(); images(); search();
+  fixFirst(); summary(); anrs(); startups(); frames(); groups(); otherProcesses(); timelines(); versions(); locks(); issues(); pages(); overdraw(); images(); search();
   /* the menu names only the sections this page has */
   Array.prototype.forEach.call(document.querySelectorAll('nav a'), function (a) {
     if (!document.getElementById((a.getAttribute('href') || '').slice(1))) a.style.display = 'none';

@@ -12,7 +12,10 @@
 --   4. the process owning the most main-thread dispatches (looper
 --      messages, app slices), by its main thread's name;
 --   5. the package of the most frames' windows ("PKG/Activity", a
---      FrameTimeline layer "TX - PKG/Activity#N").
+--      FrameTimeline layer "TX - PKG/Activity#N");
+--   6. the app process whose threads ran longest (thread states: a trace of
+--      scheduling data without app slices), by its main thread's name
+--      (a process "PKG:svc" counts as PKG).
 -- Else NULL: a capture of system processes alone names no app.  `ingest
 -- --set app=PKG` overrides it (this statement is then not run).  Ingest
 -- (lib/ingest/traceinfo.c) runs it with " WHERE id = ?" appended: so no
@@ -35,5 +38,10 @@ UPDATE trace SET app = (SELECT c.p FROM (
         FROM (SELECT CASE WHEN f."window" LIKE 'TX - %' THEN substr(f."window", 6) ELSE f."window" END AS l
           FROM frame_time f WHERE f.trace = trace.id) w WHERE instr(w.l, '/') > 1) w
       WHERE instr(w.p, ' ') = 0 AND NOT gd_app_is_system(w.p) GROUP BY w.p ORDER BY count(*) DESC, w.p LIMIT 1), 0
+    UNION ALL SELECT 6, (SELECT r.p FROM (SELECT CASE WHEN instr(th.name, ':') > 1
+          THEN substr(th.name, 1, instr(th.name, ':') - 1) ELSE th.name END AS p, s.dur_ms AS dur
+        FROM thread_state s JOIN thread th ON th.trace = s.trace AND th.pid = s.pid AND th.tid = s.pid
+        WHERE s.trace = trace.id AND s.state = 'Running') r
+      WHERE NOT gd_app_is_system(r.p) GROUP BY r.p ORDER BY total(r.dur) DESC, r.p LIMIT 1), 0
     LIMIT -1) c
   WHERE c.p IS NOT NULL AND c.p <> '' AND (c.said OR NOT gd_app_is_system(c.p)) ORDER BY c.k LIMIT 1)

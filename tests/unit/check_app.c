@@ -37,12 +37,40 @@ START_TEST(system_processes)
 }
 END_TEST
 
+/* #47: whose frames a window is (the windows of the corpus's gfxinfo and
+ * Perfetto FrameTimeline captures) */
+START_TEST(window_packages_and_system_layers)
+{
+    char b[64];
+    ck_assert_int_eq(gd_app_of_window("com.jeanboy.app.training/com.jeanboy.app.training.ui.activity.MainActivity/"
+                                      "android.view.ViewRootImpl@452543d (visibility=8)", b, sizeof b), 1);
+    ck_assert_str_eq(b, "com.jeanboy.app.training");
+    ck_assert_int_eq(gd_app_of_window("TX - com.google.samples.apps.nowinandroid.demo/"
+                                      "com.google.samples.apps.nowinandroid.MainActivity#50010", b, sizeof b), 1);
+    ck_assert_str_eq(b, "com.google.samples.apps.nowinandroid.demo");
+    /* system layers name no package */
+    ck_assert_int_eq(gd_app_of_window("StatusBar/android.view.ViewRootImpl@fff6b30 (visibility=0)", b, sizeof b), 0);
+    ck_assert_int_eq(gd_app_of_window("TX - StatusBar#38004", b, sizeof b), 0);
+    ck_assert_int_eq(gd_app_of_window("TX - Surface(name=8d1f382 com.google.samples.apps.nowinandroid.demo/"
+                                      "com.google.samples.apps.nowinandroid.MainActivity)/@0x42c2fdf - "
+                                      "animation-leash of starting_reveal#50014", b, sizeof b), 0);
+    ck_assert_int_eq(gd_app_of_window(NULL, b, sizeof b), 0);
+    /* a package longer than the buffer is none, never cut */
+    ck_assert_int_eq(gd_app_of_window("com.example.a.very.long.package.name.indeed/X", b, 8), 0);
+    ck_assert_int_eq(gd_app_is_system_layer("TX - Surface(name=Task=16090)/@0x9b71fa2 - animation-leash of "
+                                            "app_transition#50005"), 1);
+    ck_assert_int_eq(gd_app_is_system_layer("TX - com.google.samples.apps.nowinandroid.demo/X#1"), 0);
+    ck_assert_int_eq(gd_app_is_system_layer(NULL), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("app");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, app_match_package_and_services);
     tcase_add_test(tc, system_processes);
+    tcase_add_test(tc, window_packages_and_system_layers);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
