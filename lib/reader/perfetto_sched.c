@@ -58,6 +58,8 @@ struct pf_sched {
      * event's time) and, softly, before the latest of the CPUs' first
      * bundles' previous_bundle_end_timestamp (every per-CPU buffer valid) */
     int64_t crop_hard, crop_soft;
+    int64_t tracing_started; /* 0 none */
+    int preserve;        /* FtraceStats.preserve_ftrace_buffer: no hard crop */
     unsigned char cpu_seen[PS_MAX_CPUS];
 };
 
@@ -194,11 +196,17 @@ int gd_pf_sched_finish(pctx *c)
 
 /* ---- cropping (#51) ---- */
 
-void gd_pf_sched_tracing_started(pctx *c, uint64_t ts)
+void gd_pf_sched_tracing_started(pctx *c, uint64_t ts, int preserve)
 {
+    struct pf_sched *p = c->sched;
     int64_t t = (int64_t)(ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : ts);
-    if (c->sched && t > c->sched->crop_hard)
-        c->sched->crop_hard = t;
+    if (!p)
+        return;
+    if (preserve)
+        p->preserve = 1;
+    else if (t > p->tracing_started)
+        p->tracing_started = t;
+    p->crop_hard = p->preserve ? 0 : p->tracing_started;
 }
 
 void gd_pf_sched_bundle(pctx *c, int cpu, int has_end, uint64_t end)
