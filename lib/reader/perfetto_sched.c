@@ -21,7 +21,12 @@
  * Bundles are per CPU, so the events reach the reader out of time order:
  * they wait in a min-heap by time (small fixed records) and go to the
  * tracker (ftrace_sched.h) once PF_SORT_WINDOW_MS older than the newest
- * one seen, or when PF_SORT_MAX wait. */
+ * one seen, or when PF_SORT_MAX wait.  What they say of a thread (its
+ * comms, task_newtask's new thread and process, task_rename) goes with
+ * them, in time order with its states (#51: interned comms, at most
+ * GD_SCHED_MAX_NAMES with the blocked functions; past that a comm is not
+ * kept).  Events older than gd_pf_sched_crop when they leave the heap are
+ * dropped, as Perfetto crops (perfetto_int.h). */
 #include "ftrace_binder.h"
 #include "ftrace_sched.h"
 #include "perfetto_int.h"
