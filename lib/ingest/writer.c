@@ -58,7 +58,9 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO raw_event(trace, kind, ts_ms, pid, tid, json) VALUES (?,?,?,?,?,?)",
     "INSERT INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
     "SELECT text FROM message WHERE id = ?",
-    "INSERT OR IGNORE INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)",
+    /* a thread's latest name is its name (a task_rename, #51) */
+    "INSERT INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)"
+    " ON CONFLICT(trace, pid, tid) DO UPDATE SET name = excluded.name WHERE name IS NOT excluded.name",
     "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms, activity_ms)"
     " VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
@@ -97,6 +99,7 @@ struct gd_writer {
     double min_ts, max_ts;
     gd_span span; /* #51: the dense span, of the events and log lines */
     int64_t last_thread_pid, last_thread_tid;
+    char last_thread_name[64]; /* the last thread row's name ("" when longer) */
     int open;
     double write_s;  /* time spent in the sink (when timed) */
     int timed;
@@ -249,10 +252,15 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
 
 static int note_thread(gd_writer *w, const gd_event *ev, gd_error *err)
 {
-    if (!ev->thread || (ev->pid == w->last_thread_pid && ev->tid == w->last_thread_tid))
+    if (!ev->thread || (ev->pid == w->last_thread_pid && ev->tid == w->last_thread_tid &&
+                        strcmp(ev->thread, w->last_thread_name) == 0))
         return GD_OK;
     w->last_thread_pid = ev->pid;
     w->last_thread_tid = ev->tid;
+    if (strlen(ev->thread) < sizeof w->last_thread_name)
+        strcpy(w->last_thread_name, ev->thread);
+    else
+        w->last_thread_name[0] = 0;
     if (ev->pid == -1 || ev->tid == -1)
         w->unresolved++;
     sqlite3_stmt *st = w->st[ST_THREAD];

@@ -215,6 +215,20 @@ int gd_atrace_process_name(gd_atrace *a, int64_t pid, const char *name, size_t l
     return len ? set_name(a, &t->pname, name, len, err) : 0;
 }
 
+int gd_atrace_thread_start(gd_atrace *a, int64_t tid, int64_t pid)
+{
+    athread *t = find(a, tid);
+    if (!t || pid < 0)
+        return 0;
+    if (t->pid >= 0 && t->pid != pid) { /* another process's thread had the tid */
+        free(t->name);
+        free(t->pname);
+        t->name = t->pname = NULL;
+    }
+    t->pid = pid;
+    return 0;
+}
+
 /* The kernel's cut of a thread's name (#47): a comm of 15 bytes (TASK_COMM_LEN
  * - 1) that is the head of the full name (pthread_setname_np: "ExoPlayer:Playb"
  * of "ExoPlayer:Playback") or its tail (ART keeps the end of a dotted name).

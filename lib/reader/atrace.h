@@ -56,6 +56,12 @@ int gd_atrace_process_name(gd_atrace *a, int64_t pid, const char *name, size_t l
 int gd_atrace_thread_name(gd_atrace *a, int64_t tid, int64_t pid, const char *name, size_t len,
                           gd_error *err);
 
+/* A new thread took tid (task_newtask, #51), of process pid (-1: not
+ * known yet, nothing changes): when the tid was another process's thread,
+ * what was known of it (its name, a process name under that id) is
+ * forgotten, as Perfetto's thread table starts a new row.  Always 0. */
+int gd_atrace_thread_start(gd_atrace *a, int64_t tid, int64_t pid);
+
 /* One atrace marker written by thread `tid` (its process `tgid`, or -1 when
  * unknown) at `ts_ms`: "B|pid|name", "E|pid" or "E", counters and async
  * markers (counted as skips).  A trailing newline is ignored.  `line` is

@@ -22,6 +22,7 @@ typedef struct srow {
 typedef struct sthr {
     int64_t tid;         /* -1: empty slot */
     int64_t pid;         /* -1 unknown */
+    int64_t joined;      /* CLONE_THREAD: the thread whose process it joined, -1 */
     char name[16];
     unsigned char has_open, has_held, blocked_open, named;
     srow open, held;
@@ -231,6 +232,7 @@ static sthr *thread_of(gd_sched *s, int64_t tid, long line, gd_error *err)
     memset(t, 0, sizeof *t);
     t->tid = tid;
     t->pid = -1;
+    t->joined = -1;
     s->n++;
     return t;
 }
@@ -321,6 +323,26 @@ const char *gd_sched_intern(gd_sched *s, const char *name, size_t len)
 
 /* ---- intervals ---- */
 
+/* The process of thread tid: the caller's (lookup) when it knows it, else
+ * the sched events' own, else (a thread that joined another's process)
+ * that thread's, a few links deep; -1 unknown. */
+static int64_t process_of(gd_sched *s, int64_t tid)
+{
+    for (int depth = 0; depth < 8 && tid > 0; depth++) {
+        sthr *t = find(s, tid);
+        int64_t pid = -1;
+        const char *nm = NULL;
+        if (s->lookup && s->lookup(s->lookup_ctx, tid, &pid, &nm) && pid >= 0)
+            return pid;
+        if (!t)
+            return -1;
+        if (t->pid >= 0)
+            return t->pid;
+        tid = t->joined;
+    }
+    return -1;
+}
+
 static int emit(gd_sched *s, sthr *t, const srow *r, gd_error *err)
 {
     gd_event ev;
@@ -341,7 +363,7 @@ static int emit(gd_sched *s, sthr *t, const srow *r, gd_error *err)
         }
     }
     if (ev.pid < 0)
-        ev.pid = -1;
+        ev.pid = t->joined >= 0 ? process_of(s, t->joined) : -1;
     /* the name once per thread (again when it or the process changes):
      * the store keeps it; only with a known process */
     if (name && ev.pid >= 0 && !t->named) {
@@ -458,13 +480,35 @@ int gd_sched_waking(gd_sched *s, int64_t ts, int64_t tid, int64_t waker, long li
     return rc ? rc : open_state(s, t, ts, 0, -1, waker, err);
 }
 
-int gd_sched_new_task(gd_sched *s, int64_t ts, int64_t tid, int64_t parent, long line, gd_error *err)
+int gd_sched_thread_start(gd_sched *s, int64_t ts, int64_t tid, int64_t parent, uint64_t clone_flags,
+                          const char *comm, size_t len, int64_t *pid, long line, gd_error *err)
 {
+    *pid = -1;
     if (!in_order(s, ts, line) || tid <= 0)
         return 0;
     sthr *t = thread_of(s, tid, line, err);
     if (!t)
         return err->code;
+    /* the tid's earlier thread: its states come out as they are (an open
+     * one without an end, as Perfetto leaves the old thread's) */
+    int rc = flush_held(s, t, err);
+    if (!rc && t->has_open) {
+        t->has_open = 0;
+        t->open.end = -1;
+        rc = emit(s, t, &t->open, err);
+    }
+    if (rc)
+        return rc;
+    t->pid = t->joined = -1;
+    t->name[0] = 0;
+    t->named = t->blocked_open = 0;
+    if ((rc = gd_sched_name(s, tid, comm, len, err)))
+        return rc;
+    if (!(clone_flags & GD_CLONE_THREAD))
+        t->pid = tid;
+    else if ((t->pid = process_of(s, parent)) < 0)
+        t->joined = parent;
+    *pid = t->pid;
     return open_state(s, t, ts, 0, -1, parent, err);
 }
 
@@ -611,24 +655,14 @@ int gd_sched_text(gd_sched *s, int64_t ts, int cpu, int64_t tid, int64_t tgid, c
             skip(s, GD_SKIP(SCHED_SCHED_EVENT_UNPARSABLE), line);
             return 0;
         }
-        if ((rc = gd_sched_name(s, a, v, vl, err)))
-            return rc;
-        /* clone_flags in hex: CLONE_THREAD (0x10000) joins the parent's process */
+        /* clone_flags in hex: CLONE_THREAD joins the parent's process */
         const char *cf;
         size_t cfl;
-        if (kv(p, n, "clone_flags=", NULL, &cf, &cfl)) {
-            char buf[24];
-            if (cfl < sizeof buf) {
-                memcpy(buf, cf, cfl);
-                buf[cfl] = 0;
-                unsigned long long flags = strtoull(buf, NULL, 16);
-                sthr *parent = find(s, tid);
-                int64_t pid = (flags & 0x10000) ? (parent ? parent->pid : -1) : a;
-                if ((rc = gd_sched_pid(s, a, pid, err)))
-                    return rc;
-            }
-        }
-        return gd_sched_new_task(s, ts, a, tid, line, err);
+        char buf[24] = "";
+        if (kv(p, n, "clone_flags=", NULL, &cf, &cfl) && cfl < sizeof buf)
+            memcpy(buf, cf, cfl);
+        int64_t pid;
+        return gd_sched_thread_start(s, ts, a, tid, strtoull(buf, NULL, 16), v, vl, &pid, line, err);
     }
     if (fn_is(func, flen, "task_rename")) {
         if (!kv_int(p, n, "pid=", &a) || !kv(p, n, "newcomm=", "oom_score_adj=", &v, &vl)) {

@@ -17,7 +17,8 @@
  *     runnable thread changes nothing (Perfetto's spurious wakeup);
  *     a waking of a thread never seen opens "R" (nothing is invented
  *     before it);
- *   - task_newtask: "R" opens for the new thread, woken by its parent;
+ *   - task_newtask: a new thread (gd_sched_thread_start): "R" opens for
+ *     it, woken by its parent;
  *   - sched_blocked_reason sets io_wait and the blocked function of the
  *     thread's last blocked interval (still open, or closed but not yet
  *     followed by Running: it is held back until then);
@@ -87,8 +88,18 @@ int gd_sched_switch(gd_sched *s, int64_t ts_ns, int cpu, int64_t prev_tid, int p
                     int64_t next_tid, long line, gd_error *err);
 int gd_sched_waking(gd_sched *s, int64_t ts_ns, int64_t tid, int64_t waker_tid, long line,
                     gd_error *err);
-int gd_sched_new_task(gd_sched *s, int64_t ts_ns, int64_t tid, int64_t parent_tid, long line,
-                      gd_error *err);
+/* task_newtask: thread tid begins, created by thread parent_tid, named
+ * comm.  It is a new thread, as Perfetto's thread table makes one: what
+ * the tracker knew of an earlier thread of that tid (its process, its
+ * name) is forgotten and that thread's open state comes out without an
+ * end.  Without GD_CLONE_THREAD in clone_flags it is a process of its own
+ * (pid = tid); with it, it joins the parent's process, and when that is
+ * not known yet, the process the parent turns out to have (resolved as
+ * its states come out).  *pid: its process now, -1 unknown. */
+#define GD_CLONE_THREAD 0x10000u
+int gd_sched_thread_start(gd_sched *s, int64_t ts_ns, int64_t tid, int64_t parent_tid,
+                          uint64_t clone_flags, const char *comm, size_t len, int64_t *pid,
+                          long line, gd_error *err);
 int gd_sched_blocked(gd_sched *s, int64_t ts_ns, int64_t tid, int io_wait, const char *fn,
                      long line, gd_error *err);
 

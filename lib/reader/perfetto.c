@@ -227,6 +227,31 @@ static void skip_unused(pctx *c, uint32_t num)
 
 /* One payload field of a packet on sequence s (NULL: none), stamped ts
  * (BOOTTIME ns when has_ts and boottime). */
+/* TracingServiceEvent {tracing_started 2} at BOOTTIME ts: where Perfetto
+ * begins keeping ftrace data (#51).  1 when it is that event. */
+static int tracing_started(pctx *c, const pb_field *f, int has_ts, uint64_t ts)
+{
+    int started = 0;
+    const pb_want want[] = {{2, PBW_BOOL, &started}};
+    if (pb_read_wanted(pb_sub(f), PB_WANTS(want)) < 0 || !started || !has_ts)
+        return 0;
+    gd_pf_sched_tracing_started(c, ts, 0);
+    return 1;
+}
+
+/* FtraceStats {preserve_ftrace_buffer 8}: the ring buffer's data from
+ * before tracing started was kept on purpose (boot traces); Perfetto then
+ * does not drop it (#51).  1 when it says so. */
+static int preserve_ftrace_buffer(pctx *c, const pb_field *f)
+{
+    int preserve = 0;
+    const pb_want want[] = {{8, PBW_BOOL, &preserve}};
+    if (pb_read_wanted(pb_sub(f), PB_WANTS(want)) < 0 || !preserve)
+        return 0;
+    gd_pf_sched_tracing_started(c, 0, 1);
+    return 1;
+}
+
 static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime, uint64_t ts,
                         int depth)
 {
@@ -291,6 +316,14 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
         break;
     case 54:
         rc = gd_pf_read_streaming_profile(c, s, pb_sub(f));
+        break;
+    case 69:
+        if (!tracing_started(c, f, has_ts && boottime, ts))
+            skip_unused(c, f->num);
+        break;
+    case 34:
+        if (!preserve_ftrace_buffer(c, f))
+            skip_unused(c, f->num);
         break;
     default:
         skip_unused(c, f->num);

@@ -13,7 +13,10 @@ static int pend_pop_one(pctx *c)
     pending top;
     gd_oheap_pop(&c->heap, &top);
     int rc;
-    if (top.kind == SK_MARKER)
+    if (top.kind == SK_MARKER && top.ts < (double)gd_pf_sched_crop(c) / 1e6) { /* #51 */
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FTRACE_EVENT_BEFORE_TRACING_STARTED), top.pkno, 0);
+        rc = 0;
+    } else if (top.kind == SK_MARKER)
         rc = gd_atrace_marker(c->at, top.ts, top.tid, top.pid, top.text, top.len, top.pkno, c->err);
     else if (top.kind == SK_BEGIN)
         rc = gd_atrace_begin(c->at, top.ts, top.pid, top.tid, top.text, top.len, top.pkno, c->err);
@@ -71,14 +74,27 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, uin
 
 /* ---- ftrace ---- */
 
+/* FtraceEventBundle's cpu 1 (-1 none) and previous_bundle_end_timestamp 10
+ * (last_read_event_timestamp 9 in older traces), the latter for cropping. */
+static int bundle_head(pctx *c, pb_cur m)
+{
+    pb_field f;
+    uint64_t end = 0;
+    int cpu = -1, has_end = 0;
+    while (pb_next(&m, &f) == 1) {
+        if (f.num == 1 && f.wt == PB_VARINT)
+            cpu = f.v < 65536 ? (int)f.v : 65535;
+        else if ((f.num == 10 || (f.num == 9 && !has_end)) && f.wt == PB_VARINT)
+            end = f.v, has_end = 1;
+    }
+    gd_pf_sched_bundle(c, cpu, has_end, end);
+    return cpu;
+}
+
 int gd_pf_read_ftrace(pctx *c, pseq *s, pb_cur m)
 {
     pb_field f, g, h;
-    int r, rc = 0, cpu = -1;
-    pb_cur pre = m;
-    while (pb_next(&pre, &f) == 1)
-        if (f.num == 1 && f.wt == PB_VARINT)
-            cpu = f.v < 65536 ? (int)f.v : 65535;
+    int r, rc = 0, cpu = bundle_head(c, m);
     while (!rc && (r = pb_next(&m, &f)) == 1) {
         if (f.num == 4 && f.wt == PB_LEN) { /* compact_sched (#26) */
             rc = gd_pf_sched_compact(c, cpu, pb_sub(&f));

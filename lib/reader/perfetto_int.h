@@ -181,6 +181,19 @@ int gd_pf_sched_event(pctx *c, pseq *s, int cpu, uint64_t ts, int64_t tid, const
 int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m);
 void gd_pf_sched_system_info(pctx *c, pb_cur m);
 
+/* Cropping as Perfetto crops ftrace data (#51): the time of a
+ * TracingServiceEvent's tracing_started (hard; preserve 1: an FtraceStats'
+ * preserve_ftrace_buffer, ts unused, turns the hard crop off) and a bundle of `cpu`
+ * with its previous_bundle_end_timestamp (or last_read_event_timestamp;
+ * has_end 0: neither), whose latest over the CPUs' first bundles is where
+ * every per-CPU buffer is valid (soft).  gd_pf_sched_crop: the ftrace time
+ * (ns) before which ftrace events are dropped when they leave the sort
+ * heaps (sched, binder, prints), 0 none; a compact sched switch before
+ * tracing_started is dropped as read (it names no CPU's thread). */
+void gd_pf_sched_tracing_started(pctx *c, uint64_t ts, int preserve);
+void gd_pf_sched_bundle(pctx *c, int cpu, int has_end, uint64_t end);
+int64_t gd_pf_sched_crop(const pctx *c);
+
 /* AndroidLogPacket: each line through the logcat line rules (#26). */
 int gd_pf_read_android_log(pctx *c, pb_cur m);
 

@@ -21,7 +21,12 @@
  * Bundles are per CPU, so the events reach the reader out of time order:
  * they wait in a min-heap by time (small fixed records) and go to the
  * tracker (ftrace_sched.h) once PF_SORT_WINDOW_MS older than the newest
- * one seen, or when PF_SORT_MAX wait. */
+ * one seen, or when PF_SORT_MAX wait.  What they say of a thread (its
+ * comms, task_newtask's new thread and process, task_rename) goes with
+ * them, in time order with its states (#51: interned comms, at most
+ * GD_SCHED_MAX_NAMES with the blocked functions; past that a comm is not
+ * kept).  Events older than gd_pf_sched_crop when they leave the heap are
+ * dropped, as Perfetto crops (perfetto_int.h). */
 #include "ftrace_binder.h"
 #include "ftrace_sched.h"
 #include "perfetto_int.h"
@@ -29,7 +34,7 @@
 #define PS_MAX_CPUS 4096
 #define PS_MAX_KSYMS 65536
 
-enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX, EV_BINDER_RET };
+enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_RENAME, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX, EV_BINDER_RET };
 
 typedef struct srec {
     int64_t ts;
@@ -38,6 +43,9 @@ typedef struct srec {
     int16_t cpu;
     uint8_t type;
     const char *fn;      /* blocked: interned function */
+    /* the names the event gives (interned comms, NULL none): switch: next
+     * (comm), prev (comm2); waking, newtask, rename: the thread's */
+    const char *comm, *comm2;
     long pkno;
     int32_t x, y;        /* binder: to_proc, to_thread */
     uint32_t code, flags;
@@ -51,6 +59,13 @@ struct pf_sched {
     int kmajor, kminor;
     int64_t cpu_tid[PS_MAX_CPUS]; /* the thread the CPU's last switch put on it, -1 */
     gd_keytab ksyms;     /* (seq id + 1) << 40 ^ iid -> its name (an interned string) */
+    /* #51: Perfetto crops ftrace data before tracing_started (the service
+     * event's time) and, softly, before the latest of the CPUs' first
+     * bundles' previous_bundle_end_timestamp (every per-CPU buffer valid) */
+    int64_t crop_hard, crop_soft;
+    int64_t tracing_started; /* 0 none */
+    int preserve;        /* FtraceStats.preserve_ftrace_buffer: no hard crop */
+    unsigned char cpu_seen[PS_MAX_CPUS];
 };
 
 int gd_pf_sched_new(pctx *c)
@@ -95,18 +110,44 @@ unsigned long gd_pf_sched_events(const pctx *c) { return c->sched ? gd_sched_eve
 
 /* ---- time order ---- */
 
+/* Names thread tid as an event did, in time order with its states. */
+static int name_at(pctx *c, int64_t tid, const char *comm)
+{
+    return comm ? gd_sched_name(c->sched->st, tid, comm, strlen(comm), c->err) : 0;
+}
+
+/* task_newtask (#51): a new thread; a tid the trace already had for
+ * another process's thread is that thread no longer (its names forgotten). */
+static int new_thread(pctx *c, const srec *r)
+{
+    int64_t pid;
+    const char *comm = r->comm ? r->comm : "";
+    int rc = gd_sched_thread_start(c->sched->st, r->ts, r->a, r->b, r->flags, comm, strlen(comm), &pid,
+                                   r->pkno, c->err);
+    return rc ? rc : gd_atrace_thread_start(c->at, r->a, pid);
+}
+
 static int deliver(pctx *c, const srec *r)
 {
     struct pf_sched *p = c->sched;
+    int rc;
+    if (r->ts < gd_pf_sched_crop(c)) {
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FTRACE_EVENT_BEFORE_TRACING_STARTED), r->pkno, 0);
+        return 0;
+    }
     switch (r->type) {
     case EV_SWITCH:
+        if ((rc = name_at(c, r->a, r->comm2)) || (rc = name_at(c, r->b, r->comm)))
+            return rc;
         return gd_sched_switch(p->st, r->ts, r->cpu, r->a,
                                gd_sched_state_from_raw(r->state, p->kmajor, p->kminor), r->b, r->pkno,
                                c->err);
     case EV_WAKING:
-        return gd_sched_waking(p->st, r->ts, r->a, r->b, r->pkno, c->err);
+        return (rc = name_at(c, r->a, r->comm)) ? rc : gd_sched_waking(p->st, r->ts, r->a, r->b, r->pkno, c->err);
     case EV_NEWTASK:
-        return gd_sched_new_task(p->st, r->ts, r->a, r->b, r->pkno, c->err);
+        return new_thread(c, r);
+    case EV_RENAME:
+        return name_at(c, r->a, r->comm);
     case EV_BINDER_TX:
         return gd_binder_transaction(p->bd, r->ts, r->a, r->b, r->x, r->y, r->state, r->flags, r->code,
                                      r->pkno, c->err);
@@ -157,6 +198,38 @@ int gd_pf_sched_finish(pctx *c)
     if (!rc)
         rc = gd_sched_finish(p->st, c->err);
     return rc ? rc : gd_binder_finish(p->bd, c->err);
+}
+
+/* ---- cropping (#51) ---- */
+
+void gd_pf_sched_tracing_started(pctx *c, uint64_t ts, int preserve)
+{
+    struct pf_sched *p = c->sched;
+    int64_t t = (int64_t)(ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : ts);
+    if (!p)
+        return;
+    if (preserve)
+        p->preserve = 1;
+    else if (t > p->tracing_started)
+        p->tracing_started = t;
+    p->crop_hard = p->preserve ? 0 : p->tracing_started;
+}
+
+void gd_pf_sched_bundle(pctx *c, int cpu, int has_end, uint64_t end)
+{
+    struct pf_sched *p = c->sched;
+    if (!p || cpu < 0 || cpu >= PS_MAX_CPUS || p->cpu_seen[cpu])
+        return;
+    p->cpu_seen[cpu] = 1; /* only a CPU's first bundle says where its data begins */
+    int64_t t = (int64_t)(end > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : end);
+    if (has_end && t > p->crop_soft)
+        p->crop_soft = t;
+}
+
+int64_t gd_pf_sched_crop(const pctx *c)
+{
+    const struct pf_sched *p = c->sched;
+    return !p ? 0 : p->crop_hard > p->crop_soft ? p->crop_hard : p->crop_soft;
 }
 
 /* ---- kernel symbols ---- */
@@ -258,10 +331,11 @@ typedef struct ev_at {
     pseq *seq;
 } ev_at;
 
-/* A thread's name as an event gives it (comm): 0 or an error code. */
-static int name_thread(pctx *c, int64_t tid, pb_bytes comm)
+/* A thread's name as an event gives it (comm), interned to reach the
+ * tracker in time order with the event (NULL: none, or the table full). */
+static const char *comm_of(pctx *c, pb_bytes comm)
 {
-    return comm.p ? gd_sched_name(c->sched->st, tid, (const char *)comm.p, comm.n, c->err) : 0;
+    return comm.p && comm.n ? gd_sched_intern(c->sched->st, (const char *)comm.p, comm.n) : NULL;
 }
 
 /* Counts an event passed over, why (gd_pf_bad); 0: reading goes on. */
@@ -289,13 +363,11 @@ static int on_switch(pctx *c, const ev_at *at, pb_cur m)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
     if (prev < 0 || next < 0)
         return skip(c, GD_SKIP(SCHED_SWITCH_WITHOUT_ITS_PIDS));
-    int rc;
-    if ((rc = name_thread(c, prev, prev_comm)) || (rc = name_thread(c, next, next_comm)))
-        return rc;
     note_cpu(c->sched, at->cpu, next);
     return push(c, (srec){.ts = at->ts, .a = prev, .b = next,
                           .state = (int32_t)(uint16_t)prev_state, .cpu = cpu16(at->cpu),
-                          .type = EV_SWITCH});
+                          .type = EV_SWITCH, .comm = comm_of(c, next_comm),
+                          .comm2 = comm_of(c, prev_comm)});
 }
 
 /* SchedBlockedReasonFtraceEvent: pid 1, caller 2 (an interned kernel symbol), io_wait 3. */
@@ -324,8 +396,7 @@ static int on_waking(pctx *c, const ev_at *at, pb_cur m)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
     if (pid < 0)
         return skip(c, GD_SKIP(SCHED_WAKING_WITHOUT_ITS_PID));
-    int rc = name_thread(c, pid, comm);
-    return rc ? rc : push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_WAKING});
+    return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_WAKING, .comm = comm_of(c, comm)});
 }
 
 /* TaskNewtaskFtraceEvent: pid 1, comm 2, clone_flags 3 (CLONE_THREAD
@@ -340,10 +411,8 @@ static int on_newtask(pctx *c, const ev_at *at, pb_cur m)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
     if (pid <= 0) /* 0: boot-time swapper tasks */
         return 0;
-    int rc = name_thread(c, pid, comm);
-    if (!rc && !(clone_flags & 0x10000))
-        rc = gd_sched_pid(c->sched->st, pid, pid, c->err);
-    return rc ? rc : push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_NEWTASK});
+    return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_NEWTASK,
+                          .flags = (uint32_t)clone_flags, .comm = comm_of(c, comm)});
 }
 
 /* TaskRenameFtraceEvent: pid 1, newcomm 3. */
@@ -352,10 +421,10 @@ static int on_rename(pctx *c, const ev_at *at, pb_cur m)
     int64_t pid = -1;
     pb_bytes newcomm = {0};
     const pb_want want[] = {{1, PBW_I32, &pid}, {3, PBW_BYTES, &newcomm}};
-    (void)at;
     if (pb_read_wanted(m, PB_WANTS(want)) < 0)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
-    return pid > 0 ? name_thread(c, pid, newcomm) : 0;
+    return pid > 0 ? push(c, (srec){.ts = at->ts, .a = pid, .type = EV_RENAME, .comm = comm_of(c, newcomm)})
+                   : 0;
 }
 
 /* BinderTransactionFtraceEvent: debug_id 1, to_proc 3, to_thread 4, reply
@@ -433,6 +502,14 @@ static int packed_next(pb_cur *cur, uint64_t *v)
 
 #define PS_MAX_INTERN 2048
 
+/* A CPU's first compact switch: no previous thread, so no state (as
+ * Perfetto); only the next thread's name counts. */
+static int first_compact_switch(pctx *c, int64_t next, const char *comm)
+{
+    gd_sink_skip(c->sink, GD_SKIP(PERFETTO_COMPACT_SCHED_SWITCH_BEFORE_ITS_CPU), c->pkno, 0);
+    return name_at(c, next, comm);
+}
+
 int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
 {
     struct pf_sched *p = c->sched;
@@ -487,18 +564,18 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             }
             int hc = packed_next(&scomm, &ci) == 1;
             int64_t next = (int64_t)(int32_t)np;
-            if (hc && ci < ni && (rc = gd_sched_name(p->st, next, (const char *)istr[ci], ilen[ci], c->err)))
-                break;
+            const char *comm = hc && ci < ni ? comm_of(c, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
             int64_t prev = cpu >= 0 && cpu < PS_MAX_CPUS ? p->cpu_tid[cpu] : -1;
-            note_cpu(p, cpu, next);
             int64_t t = (int64_t)(sw_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : sw_ts);
-            if (prev < 0)
-                gd_sink_skip(c->sink,
-                             GD_SKIP(PERFETTO_COMPACT_SCHED_SWITCH_BEFORE_ITS_CPU),
+            if (t < p->crop_hard) /* as if never read: not its CPU's thread */
+                gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FTRACE_EVENT_BEFORE_TRACING_STARTED),
                              c->pkno, 0);
+            else if (note_cpu(p, cpu, next), prev < 0)
+                rc = first_compact_switch(c, next, comm);
             else
                 rc = push(c, (srec){.ts = t, .a = prev, .b = next, .state = (int32_t)(uint16_t)st,
-                                    .cpu = (int16_t)(cpu > 32767 ? 32767 : cpu), .type = EV_SWITCH});
+                                    .cpu = (int16_t)(cpu > 32767 ? 32767 : cpu), .type = EV_SWITCH,
+                                    .comm = comm});
             if ((has_sw = packed_next(&sts, &v) == 1))
                 sw_ts += v;
         } else {
@@ -510,16 +587,14 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             }
             int hc = packed_next(&wcomm, &ci) == 1;
             int64_t wakee = (int64_t)(int32_t)wp;
-            if (hc && ci < ni &&
-                (rc = gd_sched_name(p->st, wakee, (const char *)istr[ci], ilen[ci], c->err)))
-                break;
+            const char *comm = hc && ci < ni ? comm_of(c, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
             int64_t waker = cpu >= 0 && cpu < PS_MAX_CPUS ? p->cpu_tid[cpu] : -1;
             int64_t t = (int64_t)(wk_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : wk_ts);
             if (waker < 0)
                 gd_sink_skip(c->sink, GD_SKIP(PERFETTO_COMPACT_SCHED_WAKING_BEFORE_ITS_CPU),
                              c->pkno, 0);
             else
-                rc = push(c, (srec){.ts = t, .a = wakee, .b = waker, .type = EV_WAKING});
+                rc = push(c, (srec){.ts = t, .a = wakee, .b = waker, .type = EV_WAKING, .comm = comm});
             if ((has_wk = packed_next(&wts, &v) == 1))
                 wk_ts += v;
         }

@@ -13,6 +13,7 @@ import re
 import sys
 
 V, S, M, B = "varint", "string", "message", "bool"   # B: true/false as varint
+P = "packed"   # a [packed = true] repeated varint: all values in one record, as protoc writes it
 
 # message -> field -> (number, kind, message type or None)
 SCHEMA = {
@@ -29,7 +30,10 @@ SCHEMA = {
         "android_log": (39, M, "AndroidLog"), "track_descriptor": (60, M, "TrackDescriptor"),
         "trace_packet_defaults": (59, M, "TracePacketDefaults"), "perf_sample": (66, M, "PerfSample"),
         "streaming_profile_packet": (54, M, "StreamingProfilePacket"),
+        "service_event": (69, M, "TracingServiceEvent"), "ftrace_stats": (34, M, "FtraceStats"),
     },
+    "FtraceStats": {"phase": (1, V, None), "preserve_ftrace_buffer": (8, B, None)},
+    "TracingServiceEvent": {"tracing_started": (2, B, None), "all_data_sources_started": (1, B, None)},
     "TracePacketDefaults": {"timestamp_clock_id": (58, V, None),
                             "perf_sample_defaults": (12, M, "PerfSampleDefaults"),
                             "track_event_defaults": (11, M, "TrackEventDefaults")},
@@ -78,13 +82,15 @@ SCHEMA = {
     "TrackEvent": {"type": (9, V, None), "track_uuid": (11, V, None), "name": (23, S, None),
                    "categories": (22, S, None)},
     "FtraceEventBundle": {"cpu": (1, V, None), "event": (2, M, "FtraceEvent"),
-                          "compact_sched": (4, M, "CompactSched")},
-    "CompactSched": {"intern_table": (5, S, None), "switch_timestamp": (1, V, None),
-                     "switch_prev_state": (2, V, None), "switch_next_pid": (3, V, None),
-                     "switch_next_prio": (4, V, None), "switch_next_comm_index": (6, V, None),
-                     "waking_timestamp": (7, V, None), "waking_pid": (8, V, None),
-                     "waking_target_cpu": (9, V, None), "waking_prio": (10, V, None),
-                     "waking_comm_index": (11, V, None), "waking_common_flags": (12, V, None)},
+                          "compact_sched": (4, M, "CompactSched"),
+                          "last_read_event_timestamp": (9, V, None),
+                          "previous_bundle_end_timestamp": (10, V, None)},
+    "CompactSched": {"intern_table": (5, S, None), "switch_timestamp": (1, P, None),
+                     "switch_prev_state": (2, P, None), "switch_next_pid": (3, P, None),
+                     "switch_next_prio": (4, P, None), "switch_next_comm_index": (6, P, None),
+                     "waking_timestamp": (7, P, None), "waking_pid": (8, P, None),
+                     "waking_target_cpu": (9, P, None), "waking_prio": (10, P, None),
+                     "waking_comm_index": (11, P, None), "waking_common_flags": (12, P, None)},
     "FtraceEvent": {"timestamp": (1, V, None), "pid": (2, V, None), "common_flags": (5, V, None),
                     "print": (3, M, "Print"), "sched_switch": (4, M, "SchedSwitch"),
                     "sched_wakeup": (17, M, "SchedWaking"), "sched_blocked_reason": (18, M, "SchedBlocked"),
@@ -93,7 +99,9 @@ SCHEMA = {
                     "binder_transaction": (50, M, "BinderTransaction"),
                     "binder_transaction_received": (51, M, "BinderReceived"),
                     "binder_return": (486, M, "BinderReturn"),
-                    "dma_heap_stat": (351, M, "DmaHeapStat")},
+                    "dma_heap_stat": (351, M, "DmaHeapStat"),
+                    "sched_process_free": (240, M, "SchedProcessFree")},
+    "SchedProcessFree": {"comm": (1, S, None), "pid": (2, V, None), "prio": (3, V, None)},
     "DmaHeapStat": {"inode": (1, V, None), "len": (2, V, None), "total_allocated": (3, V, None)},
     "BinderTransaction": {"debug_id": (1, V, None), "target_node": (2, V, None), "to_proc": (3, V, None),
                           "to_thread": (4, V, None), "reply": (5, V, None), "code": (6, V, None),
@@ -152,13 +160,22 @@ def unquote(s):
     return s[1:-1].encode("latin-1").decode("unicode_escape").encode("latin-1")
 
 
+def packed(fields):
+    out = bytearray()
+    for num, vals in fields.items():
+        body = b"".join(varint(v) for v in vals)
+        out += varint(num << 3 | 2) + varint(len(body)) + body
+    return bytes(out)
+
+
 def parse(toks, msg, close):
     out = bytearray()
+    pk = {}
     for t in toks:
         if t == "}":
             if not close:
                 raise SystemExit("pbtext: unexpected }")
-            return bytes(out)
+            return bytes(out) + packed(pk)
         if t not in SCHEMA[msg]:
             raise SystemExit("pbtext: %s has no field %r in this encoder" % (msg, t))
         num, kind, sub = SCHEMA[msg][t]
@@ -173,13 +190,15 @@ def parse(toks, msg, close):
         elif kind == S:
             b = unquote(nxt)
             out += varint(num << 3 | 2) + varint(len(b)) + b
+        elif kind == P:
+            pk.setdefault(num, []).append(ENUMS[nxt] if nxt in ENUMS else int(nxt, 0))
         elif kind == B:
             out += varint(num << 3) + varint(1 if nxt == "true" else 0 if nxt == "false" else int(nxt))
         else:
             out += varint(num << 3) + varint(ENUMS[nxt] if nxt in ENUMS else int(nxt, 0))
     if close:
         raise SystemExit("pbtext: missing }")
-    return bytes(out)
+    return bytes(out) + packed(pk)
 
 
 def main():
