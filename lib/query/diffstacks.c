@@ -420,8 +420,8 @@ static int fold_rows(fold *f, int calls, double interval, gd_row_fn fn, void *ct
             p = gd_dt_node_at(f->t, p)->parent;
         char *st = path_text(f->t, i, 2);
         double ms = calls ? x->self[0] : (double)f->count[i] * interval;
-        json_t *row = st ? json_pack("{s:s s:s s:s s:o s:I}", "process", gd_dt_node_at(f->t, p)->frame, "source",
-                                     calls ? "calls" : "samples", "stack", st, "ms",
+        json_t *row = st ? json_pack("{s:o s:s s:o s:o s:I}", "process", gd_json_str(gd_dt_node_at(f->t, p)->frame), "source",
+                                     calls ? "calls" : "samples", "stack", gd_json_str(st), "ms",
                                      calls || interval > 0 ? json_real(ms) : json_null(), "count",
                                      (json_int_t)f->count[i])
                              : NULL;

@@ -634,11 +634,7 @@ static ssize_t read_upto(gd_input *in, unsigned char *buf, size_t n, gd_error *e
 static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
     (void)opts;
-    sctx c;
-    memset(&c, 0, sizeof c);
-    c.sink = sink;
-    c.err = err;
-    c.mode = M_PREAMBLE;
+    sctx c = {.sink = sink, .err = err, .mode = M_PREAMBLE};
     if (!(c.at = gd_atrace_new(sink, "systrace")))
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     if (!(c.sched = gd_sched_new(sink, "systrace")) || !(c.binder = gd_binder_new(sink, "systrace"))) {
