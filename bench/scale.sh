@@ -7,6 +7,7 @@
 #
 #     bench/scale.sh [SIZE_MB] [GODEYE]      (default 1024, build/cli/godeye)
 #     SCALE_DIR=/big/disk bench/scale.sh     (default build/bench-data/scale)
+#     SHAPES=sched bench/scale.sh            (default "slices sched")
 #
 # perfetto_gen.py writes the trace packet by packet (never whole in
 # memory).  Heavy: ~1 GB of trace and ~2 GB of database per shape, minutes
@@ -42,7 +43,7 @@ run() {
 
 echo "godeye: $G ($(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?'))"
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores, $(date -u '+%F %H:%M') UTC"
-for shape in slices sched; do
+for shape in ${SHAPES:-slices sched}; do
     trace=$DIR/$shape-$SIZE.perfetto-trace
     db=$DIR/$shape-$SIZE.db
     rm -f "$trace" "$db" "$db-wal" "$db-shm"
