@@ -12,8 +12,9 @@
 # frames, "main" (blocked) and "Thread-9" (holding main's lock), and the
 # end line.  Per binary it prints the whole process's instructions, main()'s
 # (godeye's own work), what runs outside main() (mostly the dynamic loader
-# mapping and relocating libcurl and its 30 libraries: the same for every
-# command, `godeye --version` included) and the biggest of
+# mapping and relocating the linked libraries: the same for every command,
+# `godeye --version` included; libcurl's 30 until it was loaded on first
+# use, #50; libzip's libcrypto and SQLite since) and the biggest of
 # main's parts.  Instructions do not depend on the machine's load; times
 # are not taken.  Needs valgrind (callgrind_annotate).
 set -eu

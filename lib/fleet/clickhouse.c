@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
-#include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <jansson.h>
 
 #include "clickhouse_sql.h"
+#include "io/curl_dl.h"
 #include "io/fetch.h"
 
 typedef struct stream {
@@ -406,7 +406,9 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     if (database && !valid_name(database))
         return gd_error_set(err, GD_ERR_USAGE, 0, 0,
                             "bad database name '%s' (letters, digits and _)", database);
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+    int rc = gd_curl_load(err);
+    if (rc)
+        return rc;
     gd_ch *c = calloc(1, sizeof *c);
     size_t n = strlen(url);
     if (!c || !(c->base = malloc(n + 3)) || !(c->e = curl_easy_init())) {
@@ -441,7 +443,7 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     if (password)
         curl_easy_setopt(c->e, CURLOPT_PASSWORD, password);
     char sql[256];
-    int rc = gd_ch_query(c, "SELECT 1", NULL, 0, err);
+    rc = gd_ch_query(c, "SELECT 1", NULL, 0, err);
     if (!rc && database && create) {
         snprintf(sql, sizeof sql, "CREATE DATABASE IF NOT EXISTS %s", database);
         rc = gd_ch_query(c, sql, NULL, 0, err);

@@ -1,10 +1,11 @@
 /* fetch.c - pulling an http(s) body through libcurl's multi interface. */
 #include "fetch.h"
 
-#include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "curl_dl.h"
 
 struct gd_fetch {
     CURL *e;
@@ -216,9 +217,9 @@ int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd
                   gd_error *err)
 {
     const gd_fetch_opts none = {0}, *o = opts ? opts : &none;
-    /* libcurl counts these calls and initialises once (thread-safe since
-     * 7.84): no flag of ours to hold, as in fleet/clickhouse.c */
-    curl_global_init(CURL_GLOBAL_DEFAULT);
+    int rc = gd_curl_load(err);
+    if (rc)
+        return rc;
     gd_fetch *f = calloc(1, sizeof *f);
     if (!f)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
@@ -245,7 +246,7 @@ int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd
     curl_easy_setopt(f->e, CURLOPT_USERAGENT, "godeye/" GODEYE_VERSION);
     curl_easy_setopt(f->e, CURLOPT_NOSIGNAL, 1L);
     curl_multi_add_handle(f->m, f->e);
-    int rc = gd_input_open_pull(in, pull, f, err);
+    rc = gd_input_open_pull(in, pull, f, err);
     if (rc) {
         gd_fetch_close(f, NULL);
         return rc;

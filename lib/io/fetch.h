@@ -16,7 +16,8 @@ typedef struct gd_fetch_opts {
     long stall_timeout_s;      /* no byte for this long = fail; 0 = 30    */
 } gd_fetch_opts;
 
-/* Sets the limits of opts (NULL: all defaults) on a libcurl easy handle:
+/* Sets the limits of opts (NULL: all defaults) on a libcurl easy handle
+ * (so libcurl is loaded: io/curl_dl.h):
  * the connect timeout, the whole transfer's, and the stall limit (less than
  * 1 byte/s for stall_timeout_s fails).  The one rule of every http
  * transfer (URL ingest, push). */
