@@ -405,13 +405,12 @@ static int cmp_wasted(const void *a, const void *b)
     return 0;
 }
 
-/* The columns of a group of image rows, after trace (G_TRACE). */
-#define IMAGE_COLS(X)                                                                              \
-    X(G_PAGE, "page_class") X(G_PAGE_HASH, "page_hash") X(G_VIEW_HASH, "view_hash")              \
-    X(G_VIEW_CLASS, "view_class") X(G_VIEW_W, "view_w") X(G_VIEW_H, "view_h") X(G_VISIBLE, "visible") \
-    X(G_BITMAP_W, "bitmap_w") X(G_BITMAP_H, "bitmap_h") X(G_CONFIG, "config") X(G_SOURCE, "source") \
-    X(G_COUNT, "count(*)") X(G_FIRST, "min(ts_ms)")
-enum { G_TRACE = 0, IMAGE_COLS(GD_COL_ENUM) G_NCOLS };
+/* The sizes a group of image rows is checked by (not fields of its row),
+ * read before its fields (GD_IMAGES_COLS) */
+#define IMAGE_SIZES "view_w, view_h, bitmap_w, bitmap_h"
+enum { G_VIEW_W, G_VIEW_H, G_BITMAP_W, G_BITMAP_H, G_FIELDS };
+enum { GD_IMAGES_COLS(GD_QC_ID, GD_QC_ID) IMG_NCOLS };
+GD_QCOLS_DEFINE(image_cols, GD_IMAGES_COLS);
 
 /* gd_query_images' groups checked, the ones with an issue kept once per
  * dedup key (gd_store_each's callback) */
@@ -424,28 +423,42 @@ struct images_ctx {
     gd_error *err;
 };
 
+/* The group's dedup key: trace, page, view, bitmap size, view known, issue. */
+static void image_key(sqlite3_stmt *q, const gd_value *v, gd_image_issue is, char *key, size_t n)
+{
+    char page[32];
+    const gd_value *ph = &v[IMG_PAGE_HASH];
+    if (ph->kind == GD_V_INT)
+        snprintf(page, sizeof page, "%lld", (long long)ph->u.i);
+    else
+        snprintf(page, sizeof page, "%.*s", ph->kind == GD_V_TEXT ? (int)ph->u.t.n : 1,
+                 ph->kind == GD_V_TEXT ? ph->u.t.s : "-");
+    snprintf(key, n, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)v[IMG_TRACE].u.i, page,
+             (long long)(v[IMG_VIEW_HASH].kind == GD_V_NULL ? 0 : v[IMG_VIEW_HASH].u.i),
+             (long long)sqlite3_column_int64(q, G_BITMAP_W), (long long)sqlite3_column_int64(q, G_BITMAP_H),
+             (long long)(v[IMG_VIEW_HASH].kind == GD_V_NULL), (int)is);
+}
+
 static int image_group_row(void *ctx, sqlite3_stmt *q)
 {
     struct images_ctx *c = ctx;
-    const char *config = (const char *)sqlite3_column_text(q, G_CONFIG);
+    gd_value v[IMG_NCOLS];
+    gd_qcols_read(&image_cols, q, G_FIELDS, v);
+    const char *config = v[IMG_CONFIG].kind == GD_V_TEXT ? v[IMG_CONFIG].u.t.s : NULL;
+    int64_t vw = sqlite3_column_int64(q, G_VIEW_W), vh = sqlite3_column_int64(q, G_VIEW_H);
+    int64_t bw = sqlite3_column_int64(q, G_BITMAP_W), bh = sqlite3_column_int64(q, G_BITMAP_H);
     gd_image_result r;
-    gd_image_issue is = gd_image_check((int32_t)sqlite3_column_int64(q, G_VIEW_W),
-                                       (int32_t)sqlite3_column_int64(q, G_VIEW_H), sqlite3_column_int(q, G_VISIBLE),
-                                       (int32_t)sqlite3_column_int64(q, G_BITMAP_W),
-                                       (int32_t)sqlite3_column_int64(q, G_BITMAP_H), config, c->rules, &r);
+    gd_image_issue is = gd_image_check((int32_t)vw, (int32_t)vh, v[IMG_VISIBLE].u.i, (int32_t)bw, (int32_t)bh,
+                                       config, c->rules, &r);
     if (is == GD_IMAGE_NONE || is == GD_IMAGE_MALFORMED || (c->want != GD_IMAGE_NONE && is != c->want))
         return GD_OK;
     char key[256];
-    snprintf(key, sizeof key, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)sqlite3_column_int64(q, G_TRACE),
-             sqlite3_column_type(q, G_PAGE_HASH) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(q, G_PAGE_HASH),
-             (long long)sqlite3_column_int64(q, G_VIEW_HASH), (long long)sqlite3_column_int64(q, G_BITMAP_W),
-             (long long)sqlite3_column_int64(q, G_BITMAP_H), (long long)(sqlite3_column_type(q, G_VIEW_HASH) == SQLITE_NULL),
-             (int)is);
+    image_key(q, v, is, key, sizeof key);
     json_t *pos = json_object_get(c->index, key);
     if (pos) {
         image_row *ir = &c->rows[json_integer_value(pos)];
-        json_t *cnt = json_object_get(ir->row, "count");
-        json_integer_set(cnt, json_integer_value(cnt) + sqlite3_column_int64(q, G_COUNT));
+        json_t *cnt = json_object_get(ir->row, image_cols.keys[IMG_COUNT]);
+        json_integer_set(cnt, json_integer_value(cnt) + v[IMG_COUNT].u.i);
         return GD_OK;
     }
     if (c->n == c->cap) {
@@ -456,23 +469,12 @@ static int image_group_row(void *ctx, sqlite3_stmt *q)
         c->rows = nr;
         c->cap = cap;
     }
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, G_TRACE)));
-    json_object_set_new(row, "page", gd_col_text(q, G_PAGE));
-    json_object_set_new(row, "page_hash", gd_col_json(q, G_PAGE_HASH));
-    json_object_set_new(row, "view_hash", gd_col_json(q, G_VIEW_HASH));
-    json_object_set_new(row, "view_class", gd_col_text(q, G_VIEW_CLASS));
-    json_object_set_new(row, "source", gd_col_text(q, G_SOURCE));
-    json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_BITMAP_W),
-                                                 (json_int_t)sqlite3_column_int64(q, G_BITMAP_H)));
-    json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_VIEW_W),
-                                               (json_int_t)sqlite3_column_int64(q, G_VIEW_H)));
-    json_object_set_new(row, "config", gd_col_text(q, G_CONFIG));
-    json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, G_VISIBLE)));
-    json_object_set_new(row, "issue", json_string(gd_image_issue_name(is)));
-    json_object_set_new(row, "wasted_bytes", json_integer((json_int_t)r.wasted_bytes));
-    json_object_set_new(row, "count", json_integer(sqlite3_column_int64(q, G_COUNT)));
-    json_object_set_new(row, "first_ms", json_real(gd_ms_round(sqlite3_column_double(q, G_FIRST))));
+    gd_qv_json(&v[IMG_BITMAP], json_pack("[II]", (json_int_t)bw, (json_int_t)bh));
+    gd_qv_json(&v[IMG_VIEW], json_pack("[II]", (json_int_t)vw, (json_int_t)vh));
+    gd_qv_text(&v[IMG_ISSUE], gd_image_issue_name(is));
+    gd_qv_int(&v[IMG_WASTED], (int64_t)r.wasted_bytes);
+    json_t *row = gd_qcols_json(&image_cols, v);
+    gd_qcols_clear(&image_cols, v);
     c->rows[c->n].row = row;
     c->rows[c->n].wasted = r.wasted_bytes;
     json_object_set_new(c->index, key, json_integer((json_int_t)c->n));
@@ -482,12 +484,14 @@ static int image_group_row(void *ctx, sqlite3_stmt *q)
 
 int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], fields[1024];
     gd_store_filter_sql(&iq->filter, "trace", filt, sizeof filt);
+    if (gd_qcols_select(&image_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "images: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT trace" IMAGE_COLS(GD_COL_SQL) " FROM image WHERE 1 %s"
+             "SELECT " IMAGE_SIZES ", %s FROM image WHERE 1 %s"
              " GROUP BY trace, page_class, page_hash, view_hash, bitmap_w, bitmap_h, visible, view_w,"
-             " view_h, config, source ORDER BY trace, page_hash, view_hash, bitmap_w, bitmap_h", filt);
+             " view_h, config, source ORDER BY trace, page_hash, view_hash, bitmap_w, bitmap_h", fields, filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;

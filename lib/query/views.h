@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "query/columns.h"
 #include "store/store.h"
 
 typedef struct gd_pages_query {
@@ -22,6 +23,28 @@ int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx
  * adds "view_list" (the tree). */
 int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err);
+
+/* `godeye images`' fields, declared once (query/columns.h): the image
+ * rows of one group (GROUP BY all but ts_ms) and its check. */
+#define GD_IMAGES_COLS(X, J)                                                    \
+    X(IMG_TRACE, "trace", "trace", "TRACE", INT, 0)                             \
+    X(IMG_PAGE, "page_class", "page", "PAGE", TEXT, GD_QC_WIDE)                 \
+    J(IMG_PAGE_HASH, "page_hash", "page_hash", NULL, NUM, 0)                    \
+    X(IMG_VIEW_HASH, "view_hash", "view_hash", "VIEW HASH", INT, GD_QC_HIDDEN)  \
+    J(IMG_VIEW_CLASS, "view_class", "view_class", NULL, TEXT, 0)                \
+    X(IMG_SOURCE, "source", "source", "SOURCE", TEXT, GD_QC_HIDDEN)             \
+    X(IMG_BITMAP, NULL, "bitmap", "BITMAP", TEXT, 0) /* [w, h] */               \
+    X(IMG_VIEW, NULL, "view", "VIEW", TEXT, 0)       /* [w, h] */               \
+    J(IMG_CONFIG, "config", "config", NULL, TEXT, 0)                            \
+    J(IMG_VISIBLE, "visible", "visible", NULL, BOOL, 0)                         \
+    X(IMG_ISSUE, NULL, "issue", "ISSUE", TEXT, 0)                               \
+    X(IMG_WASTED, NULL, "wasted_bytes", "WASTED", BYTES, 0)                     \
+    X(IMG_COUNT, "count(*)", "count", "SEEN", INT, 0)                           \
+    J(IMG_FIRST, "min(ts_ms)", "first_ms", NULL, MS, 0)
+/* The table's and csv's order. */
+#define GD_IMAGES_TABLE(T)                                                                      \
+    T(IMG_TRACE) T(IMG_ISSUE) T(IMG_WASTED) T(IMG_BITMAP) T(IMG_VIEW) T(IMG_COUNT) T(IMG_PAGE) \
+    T(IMG_VIEW_HASH) T(IMG_SOURCE)
 
 typedef struct gd_images_query {
     gd_filter filter;
