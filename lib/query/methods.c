@@ -131,9 +131,9 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
     if (rc)
         return rc;
     st = gd_mq_prepare(s, q,
-                       "SELECT c.method, c.tid, c.end_ms - c.start_ms FROM call c JOIN trace t"
+                       "SELECT c.method, c.tid, c.end_ms - c.start_ms AS dur FROM call c JOIN trace t"
                        " ON t.id = c.trace WHERE c.open = 0%s%s"
-                       " ORDER BY c.method, c.tid, 3",
+                       " ORDER BY c.method, c.tid, dur",
                        1, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
