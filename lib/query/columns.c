@@ -1,6 +1,7 @@
 /* query/columns.c - a query's declared columns: its SELECT list, its reads and its rows (#45 item 1). */
 #include "query/columns.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +67,14 @@ void gd_qcols_read(const gd_qcols *c, sqlite3_stmt *st, int first, gd_value *v)
             read_one(st, i++, c->reads[k].type, c->reads[k].flags, &v[k]);
 }
 
+int gd_qcols_pos(const gd_qcols *c, size_t k)
+{
+    int pos = 0;
+    for (size_t j = 0; j < k && j < c->n; j++)
+        pos += c->reads[j].expr != NULL;
+    return pos;
+}
+
 json_t *gd_qcols_json(const gd_qcols *c, const gd_value *v)
 {
     gd_row r = {c->keys, v, c->n};
@@ -100,7 +109,10 @@ void gd_qv_real(gd_value *v, double d)
 
 void gd_qv_ms(gd_value *v, double ms)
 {
-    gd_qv_real(v, gd_ms_round(ms));
+    if (isnan(ms))
+        gd_qv_null(v);
+    else
+        gd_qv_real(v, gd_ms_round(ms));
 }
 
 void gd_qv_bool(gd_value *v, int yes)

@@ -89,6 +89,10 @@ int gd_qcols_select(const gd_qcols *c, char *buf, size_t n);
  * valid until st's next step; a parsed JSON value is the row's own
  * reference (gd_qcols_clear). */
 void gd_qcols_read(const gd_qcols *c, sqlite3_stmt *st, int first, gd_value *v);
+/* The SELECT column (from 0) of field k (which has an expression) in
+ * gd_qcols_select's list; the number of columns that list has when k is
+ * c->n.  For a value the row does not keep as read (a raw double). */
+int gd_qcols_pos(const gd_qcols *c, size_t k);
 /* The one row builder: the fields' values v[0..n) as a JSON object under
  * their keys (new reference; NULL when out of memory); a real that is not
  * finite is left out, as jansson does. */
@@ -101,7 +105,7 @@ void gd_qcols_clear(const gd_qcols *c, gd_value *v);
 void gd_qv_null(gd_value *v);
 void gd_qv_int(gd_value *v, int64_t i);
 void gd_qv_real(gd_value *v, double d);
-/* a duration or time in ms rounded to microseconds (gd_ms_round) */
+/* a duration or time in ms rounded to microseconds (gd_ms_round); NAN: null */
 void gd_qv_ms(gd_value *v, double ms);
 void gd_qv_bool(gd_value *v, int yes);
 /* a C string, null when NULL (invalid UTF-8 mended by gd_json_text) */
