@@ -15,6 +15,39 @@ typedef struct gd_pages_query {
     int group;              /* per-class aggregates instead of instances  */
 } gd_pages_query;
 
+/* A page instance's fields, declared once (query/columns.h): events
+ * [{event, ts_ms}], steps [{event, callback_ms, to_next_ms}]. */
+#define GD_PAGES_COLS(X, J)                                             \
+    X(PG_TRACE, NULL, "trace", "TRACE", INT, 0)                         \
+    X(PG_PAGE, NULL, "page", "PAGE", TEXT, GD_QC_WIDE)                  \
+    X(PG_HASH, NULL, "hash", "HASH", INT, 0)                            \
+    X(PG_TYPE, NULL, "type", "TYPE", TEXT, 0)                           \
+    X(PG_PARENT, NULL, "parent", "PARENT", INT, GD_QC_HIDDEN)           \
+    X(PG_START, NULL, "start_ms", "START", TIME, 0)                     \
+    X(PG_DRAW, NULL, "draw_ms", "DRAW MS", MS, 0)                       \
+    X(PG_LOAD, NULL, "load_ms", "LOAD MS", MS, 0)                       \
+    X(PG_EVENTS, NULL, "events", "EVENTS", TEXT, GD_QC_HIDDEN)          \
+    J(PG_STEPS, NULL, "steps", NULL, TEXT, 0)
+#define GD_PAGES_TABLE(T)                                                                         \
+    T(PG_TRACE) T(PG_TYPE) T(PG_PAGE) T(PG_HASH) T(PG_PARENT) T(PG_START) T(PG_DRAW) T(PG_LOAD) \
+    T(PG_EVENTS)
+/* A page class's fields with --group: draw and load times of its instances. */
+#define GD_PAGE_GROUPS_COLS(X, J)                                       \
+    X(PGG_PAGE, NULL, "page", "PAGE", TEXT, GD_QC_WIDE)                 \
+    X(PGG_TYPE, NULL, "type", "TYPE", TEXT, 0)                          \
+    X(PGG_COUNT, NULL, "count", "COUNT", INT, 0)                        \
+    X(PGG_DRAWN, NULL, "draw_count", "DRAWN", INT, GD_QC_HIDDEN)        \
+    X(PGG_DRAW_P50, NULL, "draw_p50_ms", "DRAW P50", MS, 0)             \
+    X(PGG_DRAW_P95, NULL, "draw_p95_ms", "DRAW P95", MS, 0)             \
+    X(PGG_DRAW_MAX, NULL, "draw_max_ms", "DRAW MAX", MS, 0)             \
+    X(PGG_LOADED, NULL, "load_count", "LOADED", INT, GD_QC_HIDDEN)      \
+    X(PGG_LOAD_P50, NULL, "load_p50_ms", "LOAD P50", MS, 0)             \
+    X(PGG_LOAD_P95, NULL, "load_p95_ms", "LOAD P95", MS, 0)             \
+    X(PGG_LOAD_MAX, NULL, "load_max_ms", "LOAD MAX", MS, 0)
+#define GD_PAGE_GROUPS_TABLE(T)                                                                   \
+    T(PGG_PAGE) T(PGG_TYPE) T(PGG_COUNT) T(PGG_DRAW_P50) T(PGG_DRAW_P95) T(PGG_DRAW_MAX)         \
+    T(PGG_LOAD_P50) T(PGG_LOAD_P95) T(PGG_LOAD_MAX) T(PGG_DRAWN) T(PGG_LOADED)
+
 /* Page instances with their timelines (`godeye pages`), or per-class
  * aggregates with q->group. */
 int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx, gd_error *err);
