@@ -8,11 +8,11 @@
 static const gd_column issue_columns[] = {GD_ISSUES_COLS(GD_CLI_COL, GD_CLI_JSON_ONLY)};
 
 static const gd_column group_columns[] = {
-    {"tool", "TOOL", GD_COL_TEXT, 0, 0},     {"type", "TYPE", GD_COL_TEXT, 0, 0},
-    {"count", "COUNT", GD_COL_INT, 0, 0},    {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
-    {"max_ms", "MAX MS", GD_COL_MS, 0, 0},   {"traces", "TRACES", GD_COL_INT, 0, 1},
-    {"first_ms", "FIRST", GD_COL_TIME, 0, 1}, {"last_ms", "LAST", GD_COL_TIME, 0, 1},
-    {"label", "GROUP", GD_COL_TEXT, 1, 0},   {"key", "KEY", GD_COL_TEXT, 0, 1},
+    {"tool", "TOOL", GD_COL_TEXT, .flex = 0, .hidden = 0},     {"type", "TYPE", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},    {"total_ms", "TOTAL MS", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"max_ms", "MAX MS", GD_COL_MS, .flex = 0, .hidden = 0},   {"traces", "TRACES", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"first_ms", "FIRST", GD_COL_TIME, .flex = 0, .hidden = 1}, {"last_ms", "LAST", GD_COL_TIME, .flex = 0, .hidden = 1},
+    {"label", "GROUP", GD_COL_TEXT, .flex = 1, .hidden = 0},   {"key", "KEY", GD_COL_TEXT, .flex = 0, .hidden = 1},
 };
 
 typedef struct issues_opts {

@@ -21,10 +21,10 @@ static const char *call_text(const json_t *node, char *buf, size_t n)
 
 /* The tree in tables and csv: one row per node (gd_render_nodes). */
 static const gd_column tree_columns[] = {
-    {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0}, {"self_ms", "SELF MS", GD_COL_MS, 0, 0},
-    {"count", "COUNT", GD_COL_INT, 0, 0},      {"open", "OPEN", GD_COL_INT, 0, 0},
-    {"tid", "TID", GD_COL_INT, 0, 0},          {"depth", "DEPTH", GD_COL_INT, 0, 1},
-    {"call", "CALL", GD_COL_TEXT, 1, 0, .text = call_text},
+    {"total_ms", "TOTAL MS", GD_COL_MS, .flex = 0, .hidden = 0}, {"self_ms", "SELF MS", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},      {"open", "OPEN", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"tid", "TID", GD_COL_INT, .flex = 0, .hidden = 0},          {"depth", "DEPTH", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"call", "CALL", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = call_text},
 };
 
 enum { GD_EVIL_TABLE(GD_CLI_TAB) };

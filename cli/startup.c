@@ -21,7 +21,7 @@ static const gd_column breakdown_columns[] = {
     {"app", "APP", GD_COL_TEXT, .flex = 1},
     {"kind", "KIND", GD_COL_TEXT, .flex = 0},
     {"ttid_ms", "TTID MS", GD_COL_MS, .flex = 0},
-    {"ttfd_ms", "TTFD MS", GD_COL_MS, 0, 0, .auto_hide = 1},
+    {"ttfd_ms", "TTFD MS", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1},
     PHASE_MS("before_process_start", "BEFORE PROC"),
     PHASE_MS("start_process", "START PROC"),
     PHASE_MS("bind_application", "BIND APP"),
@@ -29,13 +29,13 @@ static const gd_column breakdown_columns[] = {
     PHASE_MS("activity_resume", "ACT RESUME"),
     PHASE_MS("first_frame", "1ST FRAME"),
     PHASE_MS("fully_drawn", "FULLY DRAWN"),
-    {"phases.launch.running_ms", "MAIN RUN MS", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.running_ms"},
-    {"phases.launch.runnable_ms", "MAIN RUNNABLE", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.runnable_ms"},
-    {"phases.launch.blocked_ms", "MAIN D MS", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.blocked_ms"},
+    {"phases.launch.running_ms", "MAIN RUN MS", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.launch.running_ms"},
+    {"phases.launch.runnable_ms", "MAIN RUNNABLE", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.launch.runnable_ms"},
+    {"phases.launch.blocked_ms", "MAIN D MS", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.launch.blocked_ms"},
     PHASE_MS("dex2oat", "DEX2OAT MS"),
     PHASE_MS("installd", "INSTALLD MS"),
-    {"phases.broadcast_dispatched.slices", "BCAST SENT", GD_COL_INT, 0, 0, .auto_hide = 1, .path = "phases.broadcast_dispatched.slices"},
-    {"phases.broadcast_received.slices", "BCAST RECV", GD_COL_INT, 0, 0, .auto_hide = 1, .path = "phases.broadcast_received.slices"},
+    {"phases.broadcast_dispatched.slices", "BCAST SENT", GD_COL_INT, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.broadcast_dispatched.slices"},
+    {"phases.broadcast_received.slices", "BCAST RECV", GD_COL_INT, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.broadcast_received.slices"},
 };
 
 static const char *const kind_choices[] = {"cold", "warm", "hot", NULL};
