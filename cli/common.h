@@ -160,6 +160,12 @@ struct gd_cmd_spec {
 #define GD_CLI_JSON_ONLY(id, e, k, h, t, f)
 #define GD_CLI_TAB(id) GD_TAB_##id,
 #define GD_CLI_COL_AT(id, e, k, h, t, f) [GD_TAB_##id] = GD_CLI_COL(id, e, k, h, t, f)
+/* A table order names each column of the list once: an ID missing or
+ * twice fails as an enum, a J field in it (a gap in the spec) here. */
+#define GD_CLI_ONE(id, e, k, h, t, f) +1
+#define GD_CLI_ONE_T(id) +1
+#define GD_CLI_TABLE_CHECK(COLS, TABLE) \
+    _Static_assert(0 COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) == 0 TABLE(GD_CLI_ONE_T), #TABLE " names the columns of " #COLS)
 
 /* Runs a command by its spec and the flags of its row in the command table:
  * parses argv (the spec's options, then the shared ones), refuses extra

@@ -6,6 +6,7 @@
 #include "query/views.h"
 
 enum { GD_IMAGES_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_IMAGES_COLS, GD_IMAGES_TABLE);
 static const gd_column columns[] = {GD_IMAGES_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct images_opts {

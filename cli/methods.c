@@ -9,6 +9,7 @@
 #include "query/methods.h"
 
 enum { GD_METHODS_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_METHODS_COLS, GD_METHODS_TABLE);
 static const gd_column method_columns[] = {GD_METHODS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 /* CALL: a node's signature, indented by its depth in the tree. */
@@ -28,6 +29,7 @@ static const gd_column tree_columns[] = {
 };
 
 enum { GD_EVIL_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_EVIL_COLS, GD_EVIL_TABLE);
 static const gd_column evil_columns[] = {GD_EVIL_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct methods_opts {

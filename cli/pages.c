@@ -6,7 +6,9 @@
 #include "query/views.h"
 
 enum { GD_PAGES_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_PAGES_COLS, GD_PAGES_TABLE);
 enum { GD_PAGE_GROUPS_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_PAGE_GROUPS_COLS, GD_PAGE_GROUPS_TABLE);
 static const gd_column page_columns[] = {GD_PAGES_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 static const gd_column group_columns[] = {GD_PAGE_GROUPS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 

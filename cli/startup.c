@@ -5,6 +5,7 @@
 #include "query/startup.h"
 
 enum { GD_STARTUP_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_STARTUP_COLS, GD_STARTUP_TABLE);
 static const gd_column columns[] = {
     GD_STARTUP_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)
     /* at or over its Android vitals bar (SLOW), under it (ok), unknown (-) */

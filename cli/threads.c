@@ -5,6 +5,7 @@
 #include "query/threads.h"
 
 enum { GD_THREADS_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_THREADS_COLS, GD_THREADS_TABLE);
 static const gd_column columns[] = {GD_THREADS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct threads_opts {

@@ -5,6 +5,7 @@
 #include "query/blocks.h"
 
 enum { GD_TRACES_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_TRACES_COLS, GD_TRACES_TABLE);
 static const gd_column columns[] = {GD_TRACES_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 static int traces_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
