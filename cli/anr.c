@@ -176,20 +176,20 @@ static const char *memory_text(const json_t *row, char *buf, size_t size)
  * headline of an ANR is app, time, reason, main state, where main is, who
  * blocks it */
 static const gd_column anr_columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"ts_ms", "DUMP", GD_COL_TIME, 0, 0},
-    {"pid", "PID", GD_COL_INT, 0, 1},
-    {"process", "APP", GD_COL_TEXT, 1, 0},
-    {"anr", "ANR", GD_COL_BOOL, 0, 0, .words = "ANR|-"},
-    {"type_label", "TYPE", GD_COL_TEXT, 0, 0, .auto_hide = 1},
-    {"reason", "REASON", GD_COL_TEXT, 1, 0, .auto_hide = 1},
-    {"state", "MAIN STATE", GD_COL_TEXT, 0, 0, .text = state_text},
-    {"pressure", "PRESSURE", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = pressure_text},
-    {"memory", "MEMORY", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = memory_text},
-    {"top", "MAIN AT", GD_COL_TEXT, 1, 0, .text = top_text},
-    {"blocked_by", "BLOCKED BY", GD_COL_TEXT, 0, 0, .text = blocked_by_text},
-    {"holder_at", "HOLDER AT", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = holder_text},
-    {"cycle", "DEADLOCK", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = cycle_text},
+    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"ts_ms", "DUMP", GD_COL_TIME, .flex = 0, .hidden = 0},
+    {"pid", "PID", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"process", "APP", GD_COL_TEXT, .flex = 1, .hidden = 0},
+    {"anr", "ANR", GD_COL_BOOL, .flex = 0, .hidden = 0, .words = "ANR|-"},
+    {"type_label", "TYPE", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
+    {"reason", "REASON", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1},
+    {"state", "MAIN STATE", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = state_text},
+    {"pressure", "PRESSURE", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1, .text = pressure_text},
+    {"memory", "MEMORY", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1, .text = memory_text},
+    {"top", "MAIN AT", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = top_text},
+    {"blocked_by", "BLOCKED BY", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = blocked_by_text},
+    {"holder_at", "HOLDER AT", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1, .text = holder_text},
+    {"cycle", "DEADLOCK", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1, .text = cycle_text},
 };
 
 /* VERSIONS: first and last version the group was seen in */
@@ -231,28 +231,28 @@ static const char *devices_text(const json_t *row, char *buf, size_t size)
 
 /* --group: one ANR signature a row */
 static const gd_column group_columns[] = {
-    {"count", "COUNT", GD_COL_INT, 0, 0},
-    {"type_label", "TYPE", GD_COL_TEXT, 0, 0},
-    {"apps", "APPS", GD_COL_TEXT, 1, 0, .text = apps_text},
-    {"versions", "VERSIONS", GD_COL_TEXT, 0, 0, .auto_hide = 1, .text = versions_text},
-    {"devices", "DEVICES", GD_COL_TEXT, 1, 0, .auto_hide = 1, .text = devices_text},
-    {"id", "ID", GD_COL_INT, 0, 0},
-    {"signature", "SIGNATURE", GD_COL_TEXT, 1, 0},
+    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"type_label", "TYPE", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"apps", "APPS", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = apps_text},
+    {"versions", "VERSIONS", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1, .text = versions_text},
+    {"devices", "DEVICES", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1, .text = devices_text},
+    {"id", "ID", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"signature", "SIGNATURE", GD_COL_TEXT, .flex = 1, .hidden = 0},
 };
 
 /* --context: what the database holds before each ANR */
 static const gd_column context_columns[] = {
-    {"anr_trace", "ANR TRACE", GD_COL_INT, 0, 1},
-    {"anr_pid", "PID", GD_COL_INT, 0, 0},
-    {"process", "APP", GD_COL_TEXT, 1, 0},
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"ts_ms", "TIME", GD_COL_TIME, 0, 0},
-    {"before_ms", "BEFORE MS", GD_COL_MS, 0, 0},
-    {"kind", "KIND", GD_COL_TEXT, 0, 0},
-    {"tid", "TID", GD_COL_INT, 0, 0},
-    {"dur_ms", "MS", GD_COL_MS, 0, 0},
-    {"block", "BLOCK", GD_COL_TEXT, 0, 0, .auto_hide = 1},
-    {"what", "WHAT", GD_COL_TEXT, 1, 0},
+    {"anr_trace", "ANR TRACE", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"anr_pid", "PID", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"process", "APP", GD_COL_TEXT, .flex = 1, .hidden = 0},
+    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"ts_ms", "TIME", GD_COL_TIME, .flex = 0, .hidden = 0},
+    {"before_ms", "BEFORE MS", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"kind", "KIND", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"tid", "TID", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"dur_ms", "MS", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"block", "BLOCK", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
+    {"what", "WHAT", GD_COL_TEXT, .flex = 1, .hidden = 0},
 };
 
 /* The ANR dumps listed (bounded: their trace, pid, time and process). */

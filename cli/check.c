@@ -12,12 +12,12 @@
 #include "query/diff.h"
 
 static const gd_column columns[] = {
-    {"status", "STATUS", GD_COL_TEXT, 0, 0},
-    {"rule", "RULE", GD_COL_TEXT, 0, 0},
-    {"value", "VALUE", GD_COL_NUM, 0, 0},
-    {"limit", "LIMIT", GD_COL_NUM, 0, 0},
-    {"unit", "UNIT", GD_COL_TEXT, 0, 0},
-    {"broken", "BROKEN", GD_COL_BOOL, 0, 1},
+    {"status", "STATUS", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"rule", "RULE", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"value", "VALUE", GD_COL_NUM, .flex = 0, .hidden = 0},
+    {"limit", "LIMIT", GD_COL_NUM, .flex = 0, .hidden = 0},
+    {"unit", "UNIT", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"broken", "BROKEN", GD_COL_BOOL, .flex = 0, .hidden = 1},
 };
 
 static const char *const check_formats[] = {"table", "csv", "json", "jsonl", "md", "junit", NULL};

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "opts.h"
+#include "query/columns.h"
 #include "render/render.h"
 #include "store/store.h"
 
@@ -146,6 +147,25 @@ struct gd_cmd_spec {
     const gd_option *format;
 };
 #define GD_COLS(a) (a), sizeof(a) / sizeof((a)[0])
+
+/* A command's columns made of its query's declaration (query/columns.h,
+ * #45 item 1): static const gd_column cols[] = {GD_X_COLS(GD_CLI_COL,
+ * GD_CLI_JSON_ONLY)};  or, in the order of the query's table list
+ * GD_X_TABLE(T):  enum {GD_X_TABLE(GD_CLI_TAB)};  and GD_CLI_COL_AT for
+ * GD_CLI_COL. */
+#define GD_CLI_COL(id, e, k, h, t, f)                                                            \
+    {.key = k, .header = h, .type = GD_COL_##t, .flex = ((f) & GD_QC_WIDE) != 0,                 \
+     .hidden = ((f) & GD_QC_HIDDEN) != 0, .auto_hide = ((f) & GD_QC_AUTO) != 0,                   \
+     .cut_middle = ((f) & GD_QC_CUT) != 0},
+#define GD_CLI_JSON_ONLY(id, e, k, h, t, f)
+#define GD_CLI_TAB(id) GD_TAB_##id,
+#define GD_CLI_COL_AT(id, e, k, h, t, f) [GD_TAB_##id] = GD_CLI_COL(id, e, k, h, t, f)
+/* A table order names each column of the list once: an ID missing or
+ * twice fails as an enum, a J field in it (a gap in the spec) here. */
+#define GD_CLI_ONE(id, e, k, h, t, f) +1
+#define GD_CLI_ONE_T(id) +1
+#define GD_CLI_TABLE_CHECK(COLS, TABLE) \
+    _Static_assert(0 COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) == 0 TABLE(GD_CLI_ONE_T), #TABLE " names the columns of " #COLS)
 
 /* Runs a command by its spec and the flags of its row in the command table:
  * parses argv (the spec's options, then the shared ones), refuses extra

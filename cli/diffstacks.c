@@ -10,16 +10,16 @@
 #include "render/diffstacks.h"
 
 static const gd_column columns[] = {
-    {"delta_ms", "DELTA", GD_COL_MS, 0, 0},
-    {"base_ms", "BASE", GD_COL_MS, 0, 0},
-    {"head_ms", "HEAD", GD_COL_MS, 0, 0},
-    {"self_delta_ms", "SELF DELTA", GD_COL_MS, 0, 0},
-    {"base_self_ms", "BASE SELF", GD_COL_MS, 0, 1},
-    {"head_self_ms", "HEAD SELF", GD_COL_MS, 0, 1},
-    {"p_value", "P", GD_COL_NUM, 0, 0, 1},
-    {"depth", "DEPTH", GD_COL_INT, 0, 1},
-    {"frame", "FRAME", GD_COL_TEXT, 1, 0},
-    {"stack", "STACK", GD_COL_TEXT, 0, 1},
+    {"delta_ms", "DELTA", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"base_ms", "BASE", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"head_ms", "HEAD", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"self_delta_ms", "SELF DELTA", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"base_self_ms", "BASE SELF", GD_COL_MS, .flex = 0, .hidden = 1},
+    {"head_self_ms", "HEAD SELF", GD_COL_MS, .flex = 0, .hidden = 1},
+    {"p_value", "P", GD_COL_NUM, .flex = 0, .hidden = 0, .auto_hide = 1},
+    {"depth", "DEPTH", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"frame", "FRAME", GD_COL_TEXT, .flex = 1, .hidden = 0},
+    {"stack", "STACK", GD_COL_TEXT, .flex = 0, .hidden = 1},
 };
 
 static const char *const ds_formats[] = {"tree", "table", "csv", "json", "jsonl", "md", NULL};

@@ -11,10 +11,10 @@
 
 /* one fact a row (query/explain.h); md: a pipe table, cells escaped */
 static const gd_column columns[] = {
-    {"section", "SECTION", GD_COL_TEXT, 0, 0},
-    {"name", "NAME", GD_COL_TEXT, 0, 0},
-    {"value", "VALUE", GD_COL_TEXT, 1, 0},
-    {"source", "SOURCE", GD_COL_TEXT, 0, 0},
+    {"section", "SECTION", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"name", "NAME", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"value", "VALUE", GD_COL_TEXT, .flex = 1, .hidden = 0},
+    {"source", "SOURCE", GD_COL_TEXT, .flex = 0, .hidden = 0},
 };
 
 typedef struct explain_opts {
@@ -114,7 +114,14 @@ int cmd_explain(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "all-processes", &o.all_processes, "rank as 'godeye top --all-processes' does"),
         OPT_END_(),
     };
-    gd_cmd_spec spec = {"godeye explain (--top N | --item SEL) [OPTIONS]", opts, &o, explain_check, GD_COLS(columns),
-                        explain_query, NULL, "nothing to explain", &format};
+    gd_cmd_spec spec = {.usage = "godeye explain (--top N | --item SEL) [OPTIONS]",
+                        .opts = opts,
+                        .arg = &o,
+                        .check = explain_check,
+                        .cols = columns,
+                        .ncols = sizeof columns / sizeof columns[0],
+                        .query = explain_query,
+                        .data_name = "nothing to explain",
+                        .format = &format};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -5,17 +5,9 @@
 #include "builtins.h"
 #include "query/views.h"
 
-static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"issue", "ISSUE", GD_COL_TEXT, 0, 0},
-    {"wasted_bytes", "WASTED", GD_COL_BYTES, 0, 0},
-    {"bitmap", "BITMAP", GD_COL_TEXT, 0, 0},
-    {"view", "VIEW", GD_COL_TEXT, 0, 0},
-    {"count", "SEEN", GD_COL_INT, 0, 0},
-    {"page", "PAGE", GD_COL_TEXT, 1, 0},
-    {"view_hash", "VIEW HASH", GD_COL_INT, 0, 1},
-    {"source", "SOURCE", GD_COL_TEXT, 0, 1},
-};
+enum { GD_IMAGES_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_IMAGES_COLS, GD_IMAGES_TABLE);
+static const gd_column columns[] = {GD_IMAGES_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct images_opts {
     const char *issue;
@@ -51,7 +43,14 @@ int cmd_images(int argc, char **argv, gd_ctx *ctx)
         OPT_DOUBLE_(0, "low", &o.low, "RATIO", "bitmap/view area below this is too low (0.5)"),
         OPT_END_(),
     };
-    gd_cmd_spec spec = {"godeye images [OPTIONS]", opts, &o, images_check, GD_COLS(columns), images_query,
-                        "image", "bitmap data"};
+    gd_cmd_spec spec = {.usage = "godeye images [OPTIONS]",
+                        .opts = opts,
+                        .arg = &o,
+                        .check = images_check,
+                        .cols = columns,
+                        .ncols = sizeof columns / sizeof columns[0],
+                        .query = images_query,
+                        .data_table = "image",
+                        .data_name = "bitmap data"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -82,10 +82,10 @@ typedef struct ingest_out {
 } ingest_out;
 
 static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},   {"source", "SOURCE", GD_COL_TEXT, 1, 0},
-    {"format", "FORMAT", GD_COL_TEXT, 0, 0}, {"events", "EVENTS", GD_COL_INT, 0, 0},
-    {"skipped", "SKIPPED", GD_COL_INT, 0, 0}, {"dispatches", "DISPATCHES", GD_COL_INT, 0, 0},
-    {"blocks", "BLOCKS", GD_COL_INT, 0, 0},  {"duplicate", "DUPLICATE", GD_COL_BOOL, 0, 1},
+    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},   {"source", "SOURCE", GD_COL_TEXT, .flex = 1, .hidden = 0},
+    {"format", "FORMAT", GD_COL_TEXT, .flex = 0, .hidden = 0}, {"events", "EVENTS", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"skipped", "SKIPPED", GD_COL_INT, .flex = 0, .hidden = 0}, {"dispatches", "DISPATCHES", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"blocks", "BLOCKS", GD_COL_INT, .flex = 0, .hidden = 0},  {"duplicate", "DUPLICATE", GD_COL_BOOL, .flex = 0, .hidden = 1},
 };
 
 /* How many skip reasons a summary line shows without -v. */

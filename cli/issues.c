@@ -5,19 +5,14 @@
 #include "query/issue_groups.h"
 #include "query/issues.h"
 
-static const gd_column issue_columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},  {"ts_ms", "TIME", GD_COL_TIME, 0, 0},
-    {"tool", "TOOL", GD_COL_TEXT, 0, 0},   {"type", "TYPE", GD_COL_TEXT, 0, 0},
-    {"detail", "DETAIL", GD_COL_TEXT, 0, 0}, {"cost_ms", "COST MS", GD_COL_MS, 0, 0},
-    {"content", "CONTENT", GD_COL_TEXT, 1, 0},
-};
+static const gd_column issue_columns[] = {GD_ISSUES_COLS(GD_CLI_COL, GD_CLI_JSON_ONLY)};
 
 static const gd_column group_columns[] = {
-    {"tool", "TOOL", GD_COL_TEXT, 0, 0},     {"type", "TYPE", GD_COL_TEXT, 0, 0},
-    {"count", "COUNT", GD_COL_INT, 0, 0},    {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
-    {"max_ms", "MAX MS", GD_COL_MS, 0, 0},   {"traces", "TRACES", GD_COL_INT, 0, 1},
-    {"first_ms", "FIRST", GD_COL_TIME, 0, 1}, {"last_ms", "LAST", GD_COL_TIME, 0, 1},
-    {"label", "GROUP", GD_COL_TEXT, 1, 0},   {"key", "KEY", GD_COL_TEXT, 0, 1},
+    {"tool", "TOOL", GD_COL_TEXT, .flex = 0, .hidden = 0},     {"type", "TYPE", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},    {"total_ms", "TOTAL MS", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"max_ms", "MAX MS", GD_COL_MS, .flex = 0, .hidden = 0},   {"traces", "TRACES", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"first_ms", "FIRST", GD_COL_TIME, .flex = 0, .hidden = 1}, {"last_ms", "LAST", GD_COL_TIME, .flex = 0, .hidden = 1},
+    {"label", "GROUP", GD_COL_TEXT, .flex = 1, .hidden = 0},   {"key", "KEY", GD_COL_TEXT, .flex = 0, .hidden = 1},
 };
 
 typedef struct issues_opts {
@@ -53,7 +48,14 @@ int cmd_issues(int argc, char **argv, gd_ctx *ctx)
         OPT_END_(),
     };
     gd_cli_describe_variant(ctx, "group", GD_COLS(group_columns), 0);
-    gd_cmd_spec spec = {"godeye issues [OPTIONS]", opts, &o, issues_check, GD_COLS(issue_columns), issues_query,
-                        "issue", "findings of a tool"};
+    gd_cmd_spec spec = {.usage = "godeye issues [OPTIONS]",
+                        .opts = opts,
+                        .arg = &o,
+                        .check = issues_check,
+                        .cols = issue_columns,
+                        .ncols = sizeof issue_columns / sizeof issue_columns[0],
+                        .query = issues_query,
+                        .data_table = "issue",
+                        .data_name = "findings of a tool"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

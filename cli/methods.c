@@ -8,13 +8,9 @@
 #include "derive/methods.h"
 #include "query/methods.h"
 
-static const gd_column method_columns[] = {
-    {"self_ms", "SELF MS", GD_COL_MS, 0, 0},  {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
-    {"count", "COUNT", GD_COL_INT, 0, 0},     {"max_ms", "MAX", GD_COL_MS, 0, 0},
-    {"p95_ms", "P95", GD_COL_MS, 0, 0},       {"open", "OPEN", GD_COL_INT, 0, 0},
-    {"tid", "TID", GD_COL_INT, 0, 0},         {"sampled", "SAMPLED", GD_COL_BOOL, 0, 0},
-    {"method", "METHOD", GD_COL_TEXT, 1, 0},  {"desc", "DESC", GD_COL_TEXT, 0, 1},
-};
+enum { GD_METHODS_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_METHODS_COLS, GD_METHODS_TABLE);
+static const gd_column method_columns[] = {GD_METHODS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 /* CALL: a node's signature, indented by its depth in the tree. */
 static const char *call_text(const json_t *node, char *buf, size_t n)
@@ -26,25 +22,15 @@ static const char *call_text(const json_t *node, char *buf, size_t n)
 
 /* The tree in tables and csv: one row per node (gd_render_nodes). */
 static const gd_column tree_columns[] = {
-    {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0}, {"self_ms", "SELF MS", GD_COL_MS, 0, 0},
-    {"count", "COUNT", GD_COL_INT, 0, 0},      {"open", "OPEN", GD_COL_INT, 0, 0},
-    {"tid", "TID", GD_COL_INT, 0, 0},          {"depth", "DEPTH", GD_COL_INT, 0, 1},
-    {"call", "CALL", GD_COL_TEXT, 1, 0, .text = call_text},
+    {"total_ms", "TOTAL MS", GD_COL_MS, .flex = 0, .hidden = 0}, {"self_ms", "SELF MS", GD_COL_MS, .flex = 0, .hidden = 0},
+    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},      {"open", "OPEN", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"tid", "TID", GD_COL_INT, .flex = 0, .hidden = 0},          {"depth", "DEPTH", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"call", "CALL", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = call_text},
 };
 
-static const gd_column evil_columns[] = {
-    {"id", "ID", GD_COL_INT, 0, 0},
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"tid", "TID", GD_COL_INT, 0, 1},
-    {"start_ms", "START", GD_COL_TIME, 0, 0},
-    {"end_ms", "END", GD_COL_TIME, 0, 1},
-    {"duration_ms", "MS", GD_COL_MS, 0, 0},
-    {"cost_ms", "COST MS", GD_COL_MS, 0, 0},
-    {"stack_key_cost_ms", "KEY MS", GD_COL_MS, 0, 0},
-    {"stack_key_depth", "KEY DEPTH", GD_COL_INT, 0, 1},
-    {"stack_key", "STACK KEY", GD_COL_TEXT, 1, 0},
-    {"stack_key_desc", "KEY DESC", GD_COL_TEXT, 0, 1},
-};
+enum { GD_EVIL_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_EVIL_COLS, GD_EVIL_TABLE);
+static const gd_column evil_columns[] = {GD_EVIL_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct methods_opts {
     const char *thread;
@@ -109,7 +95,14 @@ int cmd_methods(int argc, char **argv, gd_ctx *ctx)
     };
     gd_cli_describe_variant(ctx, "tree", GD_COLS(tree_columns), 0);
     gd_cli_describe_variant(ctx, "evil", GD_COLS(evil_columns), 0);
-    gd_cmd_spec spec = {"godeye methods [OPTIONS]", opts, &o, methods_check, GD_COLS(method_columns), methods_query,
-                        "call", "method traces"};
+    gd_cmd_spec spec = {.usage = "godeye methods [OPTIONS]",
+                        .opts = opts,
+                        .arg = &o,
+                        .check = methods_check,
+                        .cols = method_columns,
+                        .ncols = sizeof method_columns / sizeof method_columns[0],
+                        .query = methods_query,
+                        .data_table = "call",
+                        .data_name = "method traces"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -40,17 +40,17 @@ static const char *note_text(const json_t *row, char *buf, size_t n)
 
 /* csv names overdraw_px's fields px_1..px_4 (cli-contract.md) */
 static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"dump", "DUMP", GD_COL_INT, 0, 1},
-    {"page", "PAGE", GD_COL_TEXT, 1, 0, .text = page_text},
-    {"views", "VIEWS", GD_COL_INT, 0, 0},
-    {"max_depth", "DEPTH", GD_COL_INT, 0, 0},
-    {"px_1", "1X", GD_COL_INT, 0, 0, .path = "overdraw_px.1"},
-    {"px_2", "2X", GD_COL_INT, 0, 0, .path = "overdraw_px.2"},
-    {"px_3", "3X", GD_COL_INT, 0, 0, .path = "overdraw_px.3"},
-    {"px_4", "4X+", GD_COL_INT, 0, 0, .path = "overdraw_px.4+"},
-    {"ratio", "RATIO", GD_COL_TEXT, 0, 0, .text = ratio_text},
-    {"note", "NOTE", GD_COL_TEXT, 0, 0, .text = note_text},
+    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"dump", "DUMP", GD_COL_INT, .flex = 0, .hidden = 1},
+    {"page", "PAGE", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = page_text},
+    {"views", "VIEWS", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"max_depth", "DEPTH", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"px_1", "1X", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.1"},
+    {"px_2", "2X", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.2"},
+    {"px_3", "3X", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.3"},
+    {"px_4", "4X+", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.4+"},
+    {"ratio", "RATIO", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = ratio_text},
+    {"note", "NOTE", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = note_text},
 };
 
 static int overdraw_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
@@ -65,7 +65,13 @@ int cmd_overdraw(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "views", &views, "include each dump's view tree (view_list)"),
         OPT_END_(),
     };
-    gd_cmd_spec spec = {"godeye overdraw [OPTIONS]", opts, &views, NULL, GD_COLS(columns), overdraw_query,
-                        "view_dump", "view dumps"};
+    gd_cmd_spec spec = {.usage = "godeye overdraw [OPTIONS]",
+                        .opts = opts,
+                        .arg = &views,
+                        .cols = columns,
+                        .ncols = sizeof columns / sizeof columns[0],
+                        .query = overdraw_query,
+                        .data_table = "view_dump",
+                        .data_name = "view dumps"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

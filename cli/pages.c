@@ -5,31 +5,12 @@
 #include "builtins.h"
 #include "query/views.h"
 
-static const gd_column page_columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"type", "TYPE", GD_COL_TEXT, 0, 0},
-    {"page", "PAGE", GD_COL_TEXT, 1, 0},
-    {"hash", "HASH", GD_COL_INT, 0, 0},
-    {"parent", "PARENT", GD_COL_INT, 0, 1},
-    {"start_ms", "START", GD_COL_TIME, 0, 0},
-    {"draw_ms", "DRAW MS", GD_COL_MS, 0, 0},
-    {"load_ms", "LOAD MS", GD_COL_MS, 0, 0},
-    {"events", "EVENTS", GD_COL_TEXT, 0, 1},
-};
-
-static const gd_column group_columns[] = {
-    {"page", "PAGE", GD_COL_TEXT, 1, 0},
-    {"type", "TYPE", GD_COL_TEXT, 0, 0},
-    {"count", "COUNT", GD_COL_INT, 0, 0},
-    {"draw_p50_ms", "DRAW P50", GD_COL_MS, 0, 0},
-    {"draw_p95_ms", "DRAW P95", GD_COL_MS, 0, 0},
-    {"draw_max_ms", "DRAW MAX", GD_COL_MS, 0, 0},
-    {"load_p50_ms", "LOAD P50", GD_COL_MS, 0, 0},
-    {"load_p95_ms", "LOAD P95", GD_COL_MS, 0, 0},
-    {"load_max_ms", "LOAD MAX", GD_COL_MS, 0, 0},
-    {"draw_count", "DRAWN", GD_COL_INT, 0, 1},
-    {"load_count", "LOADED", GD_COL_INT, 0, 1},
-};
+enum { GD_PAGES_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_PAGES_COLS, GD_PAGES_TABLE);
+enum { GD_PAGE_GROUPS_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_PAGE_GROUPS_COLS, GD_PAGE_GROUPS_TABLE);
+static const gd_column page_columns[] = {GD_PAGES_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
+static const gd_column group_columns[] = {GD_PAGE_GROUPS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct pages_opts {
     const char *page;
@@ -64,7 +45,14 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "group", &o.group, "per-class aggregates: count, p50, p95, max"),
         OPT_END_(),
     };
-    gd_cmd_spec spec = {"godeye pages [OPTIONS]", opts, &o, pages_check, GD_COLS(page_columns), pages_query,
-                        "page_event", "page events"};
+    gd_cmd_spec spec = {.usage = "godeye pages [OPTIONS]",
+                        .opts = opts,
+                        .arg = &o,
+                        .check = pages_check,
+                        .cols = page_columns,
+                        .ncols = sizeof page_columns / sizeof page_columns[0],
+                        .query = pages_query,
+                        .data_table = "page_event",
+                        .data_name = "page events"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

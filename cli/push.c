@@ -12,11 +12,11 @@ static const char *const usage_line =
     "godeye push --clickhouse URL [--database NAME] [--trace ID ...] [--batch N] [OPTIONS]";
 
 static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"trace_uid", "TRACE_UID", GD_COL_TEXT, 0, 0},
-    {"pushed", "PUSHED", GD_COL_BOOL, 0, 0},
-    {"rows", "ROWS", GD_COL_INT, 0, 0},
-    {"replaced", "REPLACED", GD_COL_BOOL, 0, 0},
+    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"trace_uid", "TRACE_UID", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"pushed", "PUSHED", GD_COL_BOOL, .flex = 0, .hidden = 0},
+    {"rows", "ROWS", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"replaced", "REPLACED", GD_COL_BOOL, .flex = 0, .hidden = 0},
 };
 
 typedef struct push_out {

@@ -4,25 +4,12 @@
 #include "builtins.h"
 #include "query/startup.h"
 
+enum { GD_STARTUP_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_STARTUP_COLS, GD_STARTUP_TABLE);
 static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"ts_ms", "TIME", GD_COL_TIME, 0, 0},
-    {"app", "APP", GD_COL_TEXT, 0, 0},
-    {"kind", "KIND", GD_COL_TEXT, 0, 0},
-    {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
+    GD_STARTUP_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)
     /* at or over its Android vitals bar (SLOW), under it (ok), unknown (-) */
-    {"slow", "VITALS", GD_COL_TEXT, 0, 0, .words = "SLOW|ok"},
-    {"wait_ms", "WAIT MS", GD_COL_MS, 0, 0, 1},
-    {"source", "SOURCE", GD_COL_TEXT, 0, 0},
-    {"activity", "ACTIVITY", GD_COL_TEXT, 1, 0},
-    /* #27: the kind the VITALS verdict used (cold for an unknown kind),
-     * time to initial display (= total_ms) and to full display */
-    {"graded_as", "GRADED AS", GD_COL_TEXT, 0, 0},
-    {"ttid_ms", "TTID MS", GD_COL_MS, 0, 1},
-    {"ttfd_ms", "TTFD MS", GD_COL_MS, 0, 0, .auto_hide = 1},
-    /* #51: the drawn activity's own time when the tool prints it apart
-     * from the total (a trampoline before it) */
-    {"activity_ms", "ACTIVITY MS", GD_COL_MS, 0, 0, .auto_hide = 1},
+    [GD_TAB_ST_SLOW].words = "SLOW|ok",
 };
 
 /* --breakdown (#27): a launch read from a trace's slices, phase by phase
@@ -30,12 +17,12 @@ static const gd_column columns[] = {
  * the whole launch; json has every phase under "phases" */
 #define PHASE_MS(name, header) {"phases." name ".dur_ms", header, GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases." name ".dur_ms"}
 static const gd_column breakdown_columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"ts_ms", "TIME", GD_COL_TIME, 0, 0},
-    {"app", "APP", GD_COL_TEXT, 1, 0},
-    {"kind", "KIND", GD_COL_TEXT, 0, 0},
-    {"ttid_ms", "TTID MS", GD_COL_MS, 0, 0},
-    {"ttfd_ms", "TTFD MS", GD_COL_MS, 0, 0, .auto_hide = 1},
+    {"trace", "TRACE", GD_COL_INT, .flex = 0},
+    {"ts_ms", "TIME", GD_COL_TIME, .flex = 0},
+    {"app", "APP", GD_COL_TEXT, .flex = 1},
+    {"kind", "KIND", GD_COL_TEXT, .flex = 0},
+    {"ttid_ms", "TTID MS", GD_COL_MS, .flex = 0},
+    {"ttfd_ms", "TTFD MS", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1},
     PHASE_MS("before_process_start", "BEFORE PROC"),
     PHASE_MS("start_process", "START PROC"),
     PHASE_MS("bind_application", "BIND APP"),
@@ -43,13 +30,13 @@ static const gd_column breakdown_columns[] = {
     PHASE_MS("activity_resume", "ACT RESUME"),
     PHASE_MS("first_frame", "1ST FRAME"),
     PHASE_MS("fully_drawn", "FULLY DRAWN"),
-    {"phases.launch.running_ms", "MAIN RUN MS", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.running_ms"},
-    {"phases.launch.runnable_ms", "MAIN RUNNABLE", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.runnable_ms"},
-    {"phases.launch.blocked_ms", "MAIN D MS", GD_COL_MS, 0, 0, .auto_hide = 1, .path = "phases.launch.blocked_ms"},
+    {"phases.launch.running_ms", "MAIN RUN MS", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.launch.running_ms"},
+    {"phases.launch.runnable_ms", "MAIN RUNNABLE", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.launch.runnable_ms"},
+    {"phases.launch.blocked_ms", "MAIN D MS", GD_COL_MS, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.launch.blocked_ms"},
     PHASE_MS("dex2oat", "DEX2OAT MS"),
     PHASE_MS("installd", "INSTALLD MS"),
-    {"phases.broadcast_dispatched.slices", "BCAST SENT", GD_COL_INT, 0, 0, .auto_hide = 1, .path = "phases.broadcast_dispatched.slices"},
-    {"phases.broadcast_received.slices", "BCAST RECV", GD_COL_INT, 0, 0, .auto_hide = 1, .path = "phases.broadcast_received.slices"},
+    {"phases.broadcast_dispatched.slices", "BCAST SENT", GD_COL_INT, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.broadcast_dispatched.slices"},
+    {"phases.broadcast_received.slices", "BCAST RECV", GD_COL_INT, .flex = 0, .hidden = 0, .auto_hide = 1, .path = "phases.broadcast_received.slices"},
 };
 
 static const char *const kind_choices[] = {"cold", "warm", "hot", NULL};
@@ -85,7 +72,14 @@ int cmd_startup(int argc, char **argv, gd_ctx *ctx)
         OPT_END_(),
     };
     gd_cli_describe_variant(ctx, "breakdown", GD_COLS(breakdown_columns), 0);
-    gd_cmd_spec spec = {"godeye startup [OPTIONS]", opts, &o, startup_check, GD_COLS(columns), startup_query,
-                        "startup", "app launches"};
+    gd_cmd_spec spec = {.usage = "godeye startup [OPTIONS]",
+                        .opts = opts,
+                        .arg = &o,
+                        .check = startup_check,
+                        .cols = columns,
+                        .ncols = sizeof columns / sizeof columns[0],
+                        .query = startup_query,
+                        .data_table = "startup",
+                        .data_name = "app launches"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

@@ -4,27 +4,9 @@
 #include "builtins.h"
 #include "query/threads.h"
 
-static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"pid", "PID", GD_COL_INT, 0, 1},
-    {"tid", "TID", GD_COL_INT, 0, 0},
-    {"thread", "THREAD", GD_COL_TEXT, 0, 0}, /* a name: cut at its end */
-    {"main", "MAIN", GD_COL_BOOL, 0, 1},
-    {"running_ms", "RUNNING", GD_COL_MS, 0, 0},
-    {"runnable_ms", "RUNNABLE", GD_COL_MS, 0, 0},
-    {"sleeping_ms", "SLEEPING", GD_COL_MS, 0, 0},
-    {"uninterruptible_ms", "D", GD_COL_MS, 0, 0},
-    {"other_ms", "OTHER", GD_COL_MS, 0, 1},
-    {"longest_runnable_ms", "MAX R", GD_COL_MS, 0, 0},
-    {"longest_runnable_ts_ms", "MAX R AT", GD_COL_TIME, 0, 1},
-    {"longest_uninterruptible_ms", "MAX D", GD_COL_MS, 0, 0},
-    {"longest_uninterruptible_ts_ms", "MAX D AT", GD_COL_TIME, 0, 1},
-    {"longest_uninterruptible_function", "MAX D IN", GD_COL_TEXT, 1, 0, 1},
-    {"binder_calls", "BINDER OUT", GD_COL_INT, 0, 0},
-    {"binder_served", "BINDER IN", GD_COL_INT, 0, 0},
-    /* #47 (last: csv readers count columns): whose thread (godeye-blocks(1) PROCESS's rule) */
-    {"process", "PROCESS", GD_COL_TEXT, 0, 0},
-};
+enum { GD_THREADS_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_THREADS_COLS, GD_THREADS_TABLE);
+static const gd_column columns[] = {GD_THREADS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct threads_opts {
     long tid, block;
@@ -45,7 +27,8 @@ int cmd_threads(int argc, char **argv, gd_ctx *ctx)
         OPT_INT_(0, "block", &o.block, "ID", "only the states inside this block (its thread, its time)"),
         OPT_END_(),
     };
-    gd_cmd_spec spec = {"godeye threads [OPTIONS]", opts, &o, NULL, GD_COLS(columns), threads_query,
-                        "thread_state", "scheduling data (thread states)"};
+    gd_cmd_spec spec = {.usage = "godeye threads [OPTIONS]", .opts = opts, .arg = &o, .cols = columns,
+                        .ncols = sizeof columns / sizeof columns[0], .query = threads_query,
+                        .data_table = "thread_state", .data_name = "scheduling data (thread states)"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

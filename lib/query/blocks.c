@@ -15,60 +15,25 @@
 
 /* ---- traces ------------------------------------------------------------- */
 
-/* The columns of a trace row, after t.id (T_ID). */
-#define TRACE_COLS(X)                                                    \
-    X(T_SOURCE, "t.source")                                              \
-    X(T_FORMAT, "t.format")                                              \
-    X(T_APP, "t.app")                                                    \
-    X(T_DEVICE, "t.device")                                              \
-    X(T_START, "t.start_ms")                                             \
-    X(T_END, "t.end_ms")                                                 \
-    X(T_EVENTS, "t.events")                                              \
-    X(T_VERSION, "t.version_name")                                       \
-    X(T_SKIPPED, "t.skipped")                                            \
-    X(T_INGESTED, "t.ingested_at")                                       \
-    X(T_DISPATCHES, "(SELECT count(*) FROM dispatch d WHERE d.trace = t.id)") \
-    X(T_BLOCKS, "(SELECT count(*) FROM block b WHERE b.trace = t.id)")   \
-    X(T_HASH, "t.hash")                                                  \
-    X(T_CLOCK, "t.clock")                                                \
-    X(T_UTC_OFFSET, "t.utc_offset_min")                                  \
-    X(T_BUILD, "t.build")                                                \
-    X(T_EXPOSURE, "t.exposure_ms")                                       \
-    X(T_LEFT_OUT, "t.span_left_out")
-enum { T_ID = 0, TRACE_COLS(GD_COL_ENUM) T_NCOLS };
+enum { GD_TRACES_COLS(GD_QC_ID, GD_QC_ID) TR_NCOLS };
+GD_QCOLS_DEFINE(trace_cols, GD_TRACES_COLS);
 
 static json_t *trace_row(sqlite3_stmt *q)
 {
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", gd_col_json(q, T_ID));
-    json_object_set_new(row, "source", gd_col_json(q, T_SOURCE));
-    json_object_set_new(row, "format", gd_col_json(q, T_FORMAT));
-    json_object_set_new(row, "app", gd_col_json(q, T_APP));
-    json_object_set_new(row, "device", gd_col_json(q, T_DEVICE));
-    json_object_set_new(row, "start_ms", gd_col_ms(q, T_START));
-    json_object_set_new(row, "end_ms", gd_col_ms(q, T_END));
-    json_object_set_new(row, "events", gd_col_json(q, T_EVENTS));
-    json_object_set_new(row, "version_name", gd_col_json(q, T_VERSION));
-    json_object_set_new(row, "skipped", gd_col_json(q, T_SKIPPED));
-    json_object_set_new(row, "ingested_at", gd_col_json(q, T_INGESTED));
-    json_object_set_new(row, "dispatches", gd_col_json(q, T_DISPATCHES));
-    json_object_set_new(row, "blocks", gd_col_json(q, T_BLOCKS));
-    json_object_set_new(row, "hash", gd_col_json(q, T_HASH));
-    json_object_set_new(row, "clock", gd_col_json(q, T_CLOCK));
-    json_object_set_new(row, "utc_offset_min", gd_col_json(q, T_UTC_OFFSET));
-    json_object_set_new(row, "build", gd_col_json(q, T_BUILD));
-    /* #51: the span the per-minute figures use, and what it left out */
-    json_object_set_new(row, "exposure_ms", gd_col_ms(q, T_EXPOSURE));
-    json_object_set_new(row, "left_out", gd_col_json(q, T_LEFT_OUT));
+    gd_value v[TR_NCOLS];
+    gd_qcols_read(&trace_cols, q, 0, v);
+    json_t *row = gd_qcols_json(&trace_cols, v);
+    gd_qcols_clear(&trace_cols, v);
     return row;
 }
 
 int gd_query_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], fields[2048];
     gd_store_filter_sql(f, "t.id", filt, sizeof filt);
-    snprintf(sql, sizeof sql,
-             "SELECT t.id" TRACE_COLS(GD_COL_SQL) " FROM trace t WHERE 1 %s ORDER BY t.id", filt);
+    if (gd_qcols_select(&trace_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "traces: the SELECT list is too long");
+    snprintf(sql, sizeof sql, "SELECT %s FROM trace t WHERE 1 %s ORDER BY trace", fields, filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;

@@ -80,6 +80,9 @@ static int64_t matrix_dispatch_id(gd_store *s)
 /* gd_query_evil_methods' dispatches: each one's calls walked, the evil
  * ones (their methods cost >= evil_ms) handed on (gd_store_each's
  * callback); nq, the method-name query, prepared on first use */
+enum { GD_EVIL_COLS(GD_QC_ID, GD_QC_ID) EVM_NCOLS };
+GD_QCOLS_DEFINE(evil_cols, GD_EVIL_COLS);
+
 enum { EV_ID, EV_TRACE, EV_PID, EV_TID, EV_START, EV_DUR }; /* the SELECT's columns, in order */
 struct evil_ctx {
     gd_store *s;
@@ -119,19 +122,20 @@ static int evil_row(void *ctx, sqlite3_stmt *st)
         return rc;
     }
     char full[2048];
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(trace));
-    json_object_set_new(row, "id", json_integer(sqlite3_column_int64(st, EV_ID)));
-    json_object_set_new(row, "pid", json_integer(pid));
-    json_object_set_new(row, "tid", json_integer(tid));
-    json_object_set_new(row, "start_ms", gd_mq_ms(a));
-    json_object_set_new(row, "end_ms", gd_mq_ms(a + dur));
-    json_object_set_new(row, "duration_ms", gd_mq_ms(dur));
-    json_object_set_new(row, "cost_ms", gd_mq_ms(it.root_cost));
-    json_object_set_new(row, "stack_key", json_string(gd_calls_dotted(&m, full, sizeof full)));
-    json_object_set_new(row, "stack_key_desc", m.desc ? json_string(m.desc) : json_null());
-    json_object_set_new(row, "stack_key_depth", json_integer(it.v[k].depth));
-    json_object_set_new(row, "stack_key_cost_ms", gd_mq_ms(it.v[k].cost));
+    gd_value v[EVM_NCOLS];
+    gd_qv_int(&v[EVM_TRACE], trace);
+    gd_qv_int(&v[EVM_ID], sqlite3_column_int64(st, EV_ID));
+    gd_qv_int(&v[EVM_PID], pid);
+    gd_qv_int(&v[EVM_TID], tid);
+    gd_qv_ms(&v[EVM_START], a);
+    gd_qv_ms(&v[EVM_END], a + dur);
+    gd_qv_ms(&v[EVM_DUR], dur);
+    gd_qv_ms(&v[EVM_COST], it.root_cost);
+    gd_qv_text(&v[EVM_KEY], gd_calls_dotted(&m, full, sizeof full));
+    gd_qv_text(&v[EVM_KEY_DESC], m.desc);
+    gd_qv_int(&v[EVM_KEY_DEPTH], it.v[k].depth);
+    gd_qv_ms(&v[EVM_KEY_COST], it.v[k].cost);
+    json_t *row = gd_qcols_json(&evil_cols, v);
     gd_calls_name_free(&m);
     free(it.v);
     free(it.seq);

@@ -758,7 +758,7 @@ int gd_explain_parse(const char *sel, gd_explain_query *q, gd_error *err)
 
 int gd_query_explain(gd_store *s, const gd_explain_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    ex_acc a = {s, q, fn, ctx, err, json_array()};
+    ex_acc a = {s, q, fn, ctx, err, json_array(), .top = ""};
     if (!a.rows)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
     json_t *top = NULL;

@@ -466,13 +466,13 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", sfilt, sizeof sfilt);
     snprintf(sql, sizeof sql,
-             "SELECT trace, " PID_SQL ", window, 0, source FROM frame_time"
+             "SELECT trace, " PID_SQL " AS pid, window, 0 AS is_fps, source FROM frame_time"
              " WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL
              " UNION SELECT f.trace, " PID_SQL ", f.window, 0, NULL FROM frame_summary f"
              " JOIN raw_event e ON e.id = f.id"
              " WHERE f.window IS NOT NULL AND gd_match(f.window, ?1) %s"
              " UNION SELECT trace, NULL, scene, 1, NULL FROM issue_fps WHERE gd_match(scene, ?1) %s"
-             " ORDER BY 1, 3, 4, 5, 2",
+             " ORDER BY trace, window, is_fps, source, pid",
              filt, sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     sqlite3_stmt *fq = g ? gd_store_prepare(s,

@@ -10,53 +10,28 @@
 #include "analysis/version.h"
 #include "store/sql.h"
 
-/* A number as the event JSON holds it: an integer when whole, else a real
- * (the rule of core/event_json.c); null for NULL. */
-static json_t *col_num(sqlite3_stmt *q, int i)
-{
-    if (sqlite3_column_type(q, i) == SQLITE_NULL)
-        return json_null();
-    double v = sqlite3_column_double(q, i);
-    return v < 9e15 && v > -9e15 && v == (double)(int64_t)v ? json_integer((json_int_t)v) : json_real(v);
-}
-
-/* The columns of a finding's row, after i.trace (I_TRACE). */
-#define ISSUE_COLS(X)          \
-    X(I_TS, "e.ts_ms")         \
-    X(I_PID, "e.pid")          \
-    X(I_TID, "e.tid")          \
-    X(I_TOOL, "i.tool")        \
-    X(I_TYPE, "i.type")        \
-    X(I_DETAIL, "i.detail")    \
-    X(I_COST, "i.cost_ms")     \
-    X(I_CONTENT, "i.content")
-enum { I_TRACE = 0, ISSUE_COLS(GD_COL_ENUM) I_NCOLS };
+enum { GD_ISSUES_COLS(GD_QC_ID, GD_QC_ID) IS_NCOLS };
+GD_QCOLS_DEFINE(issue_cols, GD_ISSUES_COLS);
 
 static json_t *issue_row(sqlite3_stmt *q)
 {
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, I_TRACE)));
-    json_object_set_new(row, "ts_ms", gd_col_ms(q, I_TS));
-    json_object_set_new(row, "pid", json_integer(sqlite3_column_int64(q, I_PID)));
-    json_object_set_new(row, "tid", json_integer(sqlite3_column_int64(q, I_TID)));
-    json_object_set_new(row, "tool", gd_col_text(q, I_TOOL));
-    json_object_set_new(row, "type", gd_col_text(q, I_TYPE));
-    json_object_set_new(row, "detail", gd_col_text(q, I_DETAIL));
-    json_object_set_new(row, "cost_ms", col_num(q, I_COST));
-    const char *content = (const char *)sqlite3_column_text(q, I_CONTENT);
-    json_t *c = content ? gd_json_load_text(content, strlen(content), JSON_DECODE_ANY) : NULL;
-    json_object_set_new(row, "content", c ? c : json_null());
+    gd_value v[IS_NCOLS];
+    gd_qcols_read(&issue_cols, q, 0, v);
+    json_t *row = gd_qcols_json(&issue_cols, v);
+    gd_qcols_clear(&issue_cols, v);
     return row;
 }
 
 int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], fields[2048];
     gd_store_filter_sql(f, "i.trace", filt, sizeof filt);
+    if (gd_qcols_select(&issue_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "issues: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT i.trace" ISSUE_COLS(GD_COL_SQL) " FROM issue i JOIN raw_event e ON e.id = i.id"
-             " WHERE (?1 IS NULL OR i.tool = ?1) %s ORDER BY i.trace, e.ts_ms, i.id", filt);
+             "SELECT %s FROM issue i JOIN raw_event e ON e.id = i.id"
+             " WHERE (?1 IS NULL OR i.tool = ?1) %s ORDER BY trace, ts_ms, i.id", fields, filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
@@ -676,9 +651,9 @@ static int anr_row(void *ctx, json_t *row)
     return a->stop;
 }
 
-/* gd_query_anr_list's rows: a finding's columns (i.trace, ISSUE_COLS, in
- * that order), then the view's role of its dump. */
-enum { I_ANR = I_NCOLS, I_ID };
+/* gd_query_anr_list's rows: a finding's fields (GD_ISSUES_COLS, every one
+ * read from SQL), then the view's role of its dump. */
+enum { I_ANR = IS_NCOLS, I_ID };
 
 static json_t *anr_issue_row(sqlite3_stmt *q)
 {
@@ -692,19 +667,20 @@ static json_t *anr_issue_row(sqlite3_stmt *q)
 
 int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], fields[2048];
     gd_store_filter_sql(q ? &q->filter : NULL, "i.trace", filt, sizeof filt);
+    if (gd_qcols_select(&issue_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "anr: the SELECT list is too long");
     /* a dump's issues share its trace, pid and time; its role is the view's */
     snprintf(sql, sizeof sql,
-             "SELECT * FROM (SELECT i.trace AS trace, e.ts_ms AS ts_ms, e.pid AS pid, e.tid AS tid,"
-             " i.tool AS tool, i.type AS type, i.detail AS detail, i.cost_ms AS cost_ms, i.content AS content,"
+             "SELECT * FROM (SELECT %s,"
              " (SELECT max(v.anr) FROM anr_dump v WHERE v.trace = i.trace AND v.pid IS e.pid"
              "  AND v.ts_ms IS e.ts_ms) AS anr, i.id AS id"
              " FROM issue i JOIN raw_event e ON e.id = i.id WHERE i.tool = 'anr' %s"
              " AND (?1 IS NULL OR EXISTS (SELECT 1 FROM issue i3 JOIN raw_event e3 ON e3.id = i3.id"
              "  WHERE i3.id = ?1 AND i3.tool = 'anr' AND i3.type = 'anr_dump' AND i3.trace = i.trace"
              "  AND e3.pid IS e.pid AND e3.ts_ms IS e.ts_ms)))"
-             " ORDER BY coalesce(anr, 0) DESC, trace, ts_ms, id", filt);
+             " ORDER BY coalesce(anr, 0) DESC, trace, ts_ms, id", fields, filt);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;

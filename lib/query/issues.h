@@ -5,11 +5,30 @@
 
 #include <stdint.h>
 
+#include "query/columns.h"
 #include "store/store.h"
 
+/* A finding's fields, declared once (query/columns.h): cost_ms a number as
+ * the event JSON holds it (an integer when whole, core/event_json.c's
+ * rule); content the finding's JSON; pid 0 when unknown. */
+#define GD_ISSUES_COLS(X, J)                                                          \
+    X(IS_TRACE, "i.trace", "trace", "TRACE", INT, 0)                                  \
+    X(IS_TS, "e.ts_ms", "ts_ms", "TIME", TIME, 0)                                     \
+    J(IS_PID, "ifnull(e.pid, 0)", "pid", NULL, INT, 0)                                \
+    J(IS_TID, "ifnull(e.tid, 0)", "tid", NULL, INT, 0)                                \
+    X(IS_TOOL, "i.tool", "tool", "TOOL", TEXT, 0)                                     \
+    X(IS_TYPE, "i.type", "type", "TYPE", TEXT, 0)                                     \
+    X(IS_DETAIL, "i.detail", "detail", "DETAIL", TEXT, 0)                             \
+    X(IS_COST, GD_SQL_WHOLE_AS_INT("i.cost_ms"), "cost_ms", "COST MS", MS, GD_QC_ASIS) \
+    X(IS_CONTENT, "i.content", "content", "CONTENT", TEXT, GD_QC_WIDE | GD_QC_PARSE)
+/* A real as an integer when whole (below 9e15), else as it is. */
+#define GD_SQL_WHOLE_AS_INT(x)                                                                \
+    "CASE WHEN abs(" x ") < 9e15 AND " x " = CAST(" x " AS INTEGER) THEN CAST(" x " AS INTEGER)" \
+    " ELSE " x " END"
+
 /* Findings kept as reported by on-device tools (Matrix, AndroidGodEye,
- * logcat warnings, ANR dumps), optionally of one tool only: trace, ts_ms,
- * pid, tid, tool, type, detail, cost_ms, content. */
+ * logcat warnings, ANR dumps), optionally of one tool only: the fields of
+ * GD_ISSUES_COLS. */
 int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err);
 

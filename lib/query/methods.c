@@ -131,9 +131,9 @@ static int stats_sql(gd_store *s, const gd_methods_query *q, mrows *r, gd_error 
     if (rc)
         return rc;
     st = gd_mq_prepare(s, q,
-                       "SELECT c.method, c.tid, c.end_ms - c.start_ms FROM call c JOIN trace t"
+                       "SELECT c.method, c.tid, c.end_ms - c.start_ms AS dur FROM call c JOIN trace t"
                        " ON t.id = c.trace WHERE c.open = 0%s%s"
-                       " ORDER BY c.method, c.tid, 3",
+                       " ORDER BY c.method, c.tid, dur",
                        1, err);
     if (!st)
         return err->code ? err->code : GD_ERR_IO;
@@ -189,6 +189,9 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
     return rc;
 }
 
+enum { GD_METHODS_COLS(GD_QC_ID, GD_QC_ID) MT_NCOLS };
+GD_QCOLS_DEFINE(method_cols, GD_METHODS_COLS);
+
 int gd_query_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
     mrows r = {0};
@@ -204,19 +207,19 @@ int gd_query_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void 
         if ((rc = gd_calls_name(s, &nq, m->method, &nm, err)))
             break;
         char full[2048];
-        json_t *row = json_object();
+        gd_value v[MT_NCOLS];
         gd_calls_dotted(&nm, full, sizeof full);
-        json_object_set_new(row, "method", gd_json_text(full, strlen(full)));
-        json_object_set_new(row, "desc", nm.desc ? gd_json_text(nm.desc, strlen(nm.desc)) : json_null());
-        json_object_set_new(row, "tid", json_integer(m->tid));
-        json_object_set_new(row, "count", json_integer(m->count));
-        json_object_set_new(row, "total_ms", gd_mq_ms(m->total));
-        json_object_set_new(row, "self_ms", gd_mq_ms(m->self));
-        json_object_set_new(row, "max_ms", gd_mq_ms(m->max));
-        json_object_set_new(row, "p95_ms", gd_mq_ms(m->p95));
-        json_object_set_new(row, "open", json_integer(m->open));
-        /* counts and times of a sampled trace are estimates */
-        json_object_set_new(row, "sampled", json_boolean(m->sampled));
+        gd_qv_text(&v[MT_METHOD], full);
+        gd_qv_text(&v[MT_DESC], nm.desc);
+        gd_qv_int(&v[MT_TID], m->tid);
+        gd_qv_int(&v[MT_COUNT], m->count);
+        gd_qv_ms(&v[MT_TOTAL], m->total);
+        gd_qv_ms(&v[MT_SELF], m->self);
+        gd_qv_ms(&v[MT_MAX], m->max);
+        gd_qv_ms(&v[MT_P95], m->p95);
+        gd_qv_int(&v[MT_OPEN], m->open);
+        gd_qv_bool(&v[MT_SAMPLED], m->sampled);
+        json_t *row = gd_qcols_json(&method_cols, v);
         gd_calls_name_free(&nm);
         int stop = fn(ctx, row);
         json_decref(row);

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "query/columns.h"
 #include "store/store.h"
 
 typedef struct gd_methods_query {
@@ -15,8 +16,41 @@ typedef struct gd_methods_query {
     double evil_ms;      /* evil-method threshold (Matrix: 700)            */
 } gd_methods_query;
 
-/* Per (method, tid): method, desc, tid, count, total_ms, self_ms, max_ms,
- * p95_ms, open; by self_ms descending.  With q->block, over the calls of
+/* A (method, tid)'s fields, declared once (query/columns.h): sampled (#counts
+ * and times of a sampled trace are estimates). */
+#define GD_METHODS_COLS(X, J)                                             \
+    X(MT_METHOD, NULL, "method", "METHOD", TEXT, GD_QC_WIDE)              \
+    X(MT_DESC, NULL, "desc", "DESC", TEXT, GD_QC_HIDDEN)                  \
+    X(MT_TID, NULL, "tid", "TID", INT, 0)                                 \
+    X(MT_COUNT, NULL, "count", "COUNT", INT, 0)                           \
+    X(MT_TOTAL, NULL, "total_ms", "TOTAL MS", MS, 0)                      \
+    X(MT_SELF, NULL, "self_ms", "SELF MS", MS, 0)                         \
+    X(MT_MAX, NULL, "max_ms", "MAX", MS, 0)                               \
+    X(MT_P95, NULL, "p95_ms", "P95", MS, 0)                               \
+    X(MT_OPEN, NULL, "open", "OPEN", INT, 0)                              \
+    X(MT_SAMPLED, NULL, "sampled", "SAMPLED", BOOL, 0)
+#define GD_METHODS_TABLE(T)                                                                      \
+    T(MT_SELF) T(MT_TOTAL) T(MT_COUNT) T(MT_MAX) T(MT_P95) T(MT_OPEN) T(MT_TID) T(MT_SAMPLED)   \
+    T(MT_METHOD) T(MT_DESC)
+/* An evil method's fields (Matrix's evil-method rule). */
+#define GD_EVIL_COLS(X, J)                                                         \
+    X(EVM_TRACE, NULL, "trace", "TRACE", INT, 0)                                   \
+    X(EVM_ID, NULL, "id", "ID", INT, 0)                                            \
+    J(EVM_PID, NULL, "pid", NULL, INT, 0)                                          \
+    X(EVM_TID, NULL, "tid", "TID", INT, GD_QC_HIDDEN)                              \
+    X(EVM_START, NULL, "start_ms", "START", TIME, 0)                               \
+    X(EVM_END, NULL, "end_ms", "END", TIME, GD_QC_HIDDEN)                          \
+    X(EVM_DUR, NULL, "duration_ms", "MS", MS, 0)                                   \
+    X(EVM_COST, NULL, "cost_ms", "COST MS", MS, 0)                                 \
+    X(EVM_KEY, NULL, "stack_key", "STACK KEY", TEXT, GD_QC_WIDE)                   \
+    X(EVM_KEY_DESC, NULL, "stack_key_desc", "KEY DESC", TEXT, GD_QC_HIDDEN)        \
+    X(EVM_KEY_DEPTH, NULL, "stack_key_depth", "KEY DEPTH", INT, GD_QC_HIDDEN)      \
+    X(EVM_KEY_COST, NULL, "stack_key_cost_ms", "KEY MS", MS, 0)
+#define GD_EVIL_TABLE(T)                                                                         \
+    T(EVM_ID) T(EVM_TRACE) T(EVM_TID) T(EVM_START) T(EVM_END) T(EVM_DUR) T(EVM_COST)            \
+    T(EVM_KEY_COST) T(EVM_KEY_DEPTH) T(EVM_KEY) T(EVM_KEY_DESC)
+
+/* Per (method, tid): the fields of GD_METHODS_COLS; by self_ms descending.  With q->block, over the calls of
  * that block's thread clipped to its interval.  GD_ERR_DATA when the
  * block does not exist. */
 int gd_query_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
@@ -28,8 +62,7 @@ int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
                          gd_error *err);
 /* Matrix's evil-method rule: dispatches whose traced methods cost >=
  * q->evil_ms, with the stack key recomputed as TraceDataUtils.getTreeKey
- * does.  Rows: trace, id, pid, tid, start_ms, end_ms, duration_ms, cost_ms,
- * stack_key, stack_key_desc, stack_key_depth, stack_key_cost_ms. */
+ * does.  Rows: the fields of GD_EVIL_COLS. */
 int gd_query_evil_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);
 

@@ -35,33 +35,40 @@ static int cmp_threads(const void *a, const void *b)
     return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static json_t *ms_or_null(double v, int have)
+enum { GD_THREADS_COLS(GD_QC_ID, GD_QC_ID) TH_NCOLS };
+GD_QCOLS_DEFINE(thread_cols, GD_THREADS_COLS);
+
+/* v a time in ms when `have`, else null */
+static void ms_or_null(gd_value *v, double ms, int have)
 {
-    return have ? json_real(gd_ms_round(v)) : json_null();
+    if (have)
+        gd_qv_ms(v, ms);
+    else
+        gd_qv_null(v);
 }
 
 static json_t *thread_row(const tacc *t)
 {
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(t->trace));
-    json_object_set_new(row, "pid", t->pid >= 0 ? json_integer(t->pid) : json_null());
-    json_object_set_new(row, "tid", json_integer(t->tid));
-    json_object_set_new(row, "thread", gd_json_str(t->name));
-    json_object_set_new(row, "process", gd_json_str(t->process));
-    json_object_set_new(row, "main", json_boolean(t->main));
-    static const char *const names[5] = {"running_ms", "runnable_ms", "sleeping_ms",
-                                         "uninterruptible_ms", "other_ms"};
-    for (int k = 0; k < 5; k++)
-        json_object_set_new(row, names[k], json_real(gd_ms_round(t->ms[k])));
-    json_object_set_new(row, "longest_runnable_ms", ms_or_null(t->long_r, t->long_r > 0));
-    json_object_set_new(row, "longest_runnable_ts_ms", ms_or_null(t->long_r_ts, t->long_r > 0));
-    json_object_set_new(row, "longest_uninterruptible_ms", ms_or_null(t->long_d, t->long_d > 0));
-    json_object_set_new(row, "longest_uninterruptible_ts_ms", ms_or_null(t->long_d_ts, t->long_d > 0));
-    json_object_set_new(row, "longest_uninterruptible_function",
-                        t->long_d > 0 ? gd_json_str(t->long_d_fn) : json_null());
-    json_object_set_new(row, "binder_calls", json_integer(t->calls));
-    json_object_set_new(row, "binder_served", json_integer(t->served));
-    return row;
+    gd_value v[TH_NCOLS];
+    gd_qv_int(&v[TH_TRACE], t->trace);
+    if (t->pid >= 0)
+        gd_qv_int(&v[TH_PID], t->pid);
+    else
+        gd_qv_null(&v[TH_PID]);
+    gd_qv_int(&v[TH_TID], t->tid);
+    gd_qv_text(&v[TH_THREAD], t->name);
+    gd_qv_text(&v[TH_PROCESS], t->process);
+    gd_qv_bool(&v[TH_MAIN], t->main);
+    for (int k = 0; k < 5; k++) /* TH_RUNNING .. TH_OTHER: the classes of gd_state_class */
+        gd_qv_ms(&v[TH_RUNNING + k], t->ms[k]);
+    ms_or_null(&v[TH_MAX_R], t->long_r, t->long_r > 0);
+    ms_or_null(&v[TH_MAX_R_AT], t->long_r_ts, t->long_r > 0);
+    ms_or_null(&v[TH_MAX_D], t->long_d, t->long_d > 0);
+    ms_or_null(&v[TH_MAX_D_AT], t->long_d_ts, t->long_d > 0);
+    gd_qv_text(&v[TH_MAX_D_IN], t->long_d > 0 ? t->long_d_fn : NULL);
+    gd_qv_int(&v[TH_BINDER_OUT], t->calls);
+    gd_qv_int(&v[TH_BINDER_IN], t->served);
+    return gd_qcols_json(&thread_cols, v);
 }
 
 /* The block's trace, thread and time; 1 found, 0 not, -1 error. */

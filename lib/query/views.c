@@ -54,6 +54,34 @@ static int acc_push(page_acc *a, const char *event, double ts, double end)
     return 0;
 }
 
+enum { GD_PAGES_COLS(GD_QC_ID, GD_QC_ID) PG_NCOLS };
+GD_QCOLS_DEFINE(page_cols, GD_PAGES_COLS);
+enum { GD_PAGE_GROUPS_COLS(GD_QC_ID, GD_QC_ID) PGG_NCOLS };
+GD_QCOLS_DEFINE(page_group_cols, GD_PAGE_GROUPS_COLS);
+
+/* v an integer, null when negative (unknown) */
+static void int_or_null(gd_value *v, int64_t i)
+{
+    if (i >= 0)
+        gd_qv_int(v, i);
+    else
+        gd_qv_null(v);
+}
+
+/* A page instance's events and steps (PG_EVENTS, PG_STEPS). */
+static void page_steps(const gd_page_timeline *tl, gd_value *v)
+{
+    json_t *evs = json_array(), *steps = json_array();
+    for (size_t i = 0; i < tl->nsteps; i++) {
+        const gd_page_step *s = &tl->steps[i];
+        json_array_append_new(evs, json_pack("{s:s s:o}", "event", s->event, "ts_ms", gd_ms_json(s->ts)));
+        json_array_append_new(steps, json_pack("{s:s s:o s:o}", "event", s->event, "callback_ms",
+                                               gd_ms_json(s->callback_ms), "to_next_ms", gd_ms_json(s->to_next_ms)));
+    }
+    gd_qv_json(&v[PG_EVENTS], evs);
+    gd_qv_json(&v[PG_STEPS], steps);
+}
+
 /* Builds the row of one page instance; NULL when filtered out. */
 static json_t *page_row(page_acc *a, const gd_pages_query *pq, gd_error *err, int *rc)
 {
@@ -65,26 +93,18 @@ static json_t *page_row(page_acc *a, const gd_pages_query *pq, gd_error *err, in
     int slow = !gd_has(pq->slow_ms) || (gd_has(tl.draw_ms) && tl.draw_ms > pq->slow_ms) ||
                (gd_has(tl.load_ms) && tl.load_ms > pq->slow_ms);
     if (slow) {
-        row = json_object();
-        json_object_set_new(row, "trace", json_integer(a->trace));
-        json_object_set_new(row, "page", a->cls ? json_string(a->cls) : json_null());
-        json_object_set_new(row, "hash", a->hash >= 0 ? json_integer(a->hash) : json_null());
-        const char *type = tl.kind == GD_PAGE_ACTIVITY ? "activity" : tl.kind == GD_PAGE_FRAGMENT ? "fragment" : NULL;
-        json_object_set_new(row, "type", type ? json_string(type) : json_null());
-        json_object_set_new(row, "parent", a->parent >= 0 ? json_integer(a->parent) : json_null());
-        json_object_set_new(row, "start_ms", gd_ms_json(tl.start_ts));
-        json_object_set_new(row, "draw_ms", gd_ms_json(tl.draw_ms));
-        json_object_set_new(row, "load_ms", gd_ms_json(tl.load_ms));
-        json_t *evs = json_array(), *steps = json_array();
-        for (size_t i = 0; i < tl.nsteps; i++) {
-            const gd_page_step *s = &tl.steps[i];
-            json_array_append_new(evs, json_pack("{s:s s:o}", "event", s->event, "ts_ms", gd_ms_json(s->ts)));
-            json_array_append_new(steps, json_pack("{s:s s:o s:o}", "event", s->event, "callback_ms",
-                                                   gd_ms_json(s->callback_ms), "to_next_ms",
-                                                   gd_ms_json(s->to_next_ms)));
-        }
-        json_object_set_new(row, "events", evs);
-        json_object_set_new(row, "steps", steps);
+        gd_value v[PG_NCOLS];
+        gd_qv_int(&v[PG_TRACE], a->trace);
+        gd_qv_text(&v[PG_PAGE], a->cls);
+        int_or_null(&v[PG_HASH], a->hash);
+        gd_qv_text(&v[PG_TYPE], tl.kind == GD_PAGE_ACTIVITY ? "activity" : tl.kind == GD_PAGE_FRAGMENT ? "fragment" : NULL);
+        int_or_null(&v[PG_PARENT], a->parent);
+        gd_qv_ms(&v[PG_START], tl.start_ts);
+        gd_qv_ms(&v[PG_DRAW], tl.draw_ms);
+        gd_qv_ms(&v[PG_LOAD], tl.load_ms);
+        page_steps(&tl, v);
+        row = gd_qcols_json(&page_cols, v);
+        gd_qcols_clear(&page_cols, v);
     }
     gd_page_timeline_free(&tl);
     return row;
@@ -135,9 +155,33 @@ static void agg_add(json_t *index, page_group **gs, size_t *ng, json_t *row)
     }
 }
 
-static json_t *pctl(double *v, size_t n, double p)
+/* v the p-th percentile of v[0..n) (sorted), null when n is 0 */
+static void pctl(gd_value *out, double *v, size_t n, double p)
 {
-    return n ? json_real(gd_ms_round(gd_percentile(v, n, p))) : json_null();
+    if (n)
+        gd_qv_ms(out, gd_percentile(v, n, p));
+    else
+        gd_qv_null(out);
+}
+
+/* The row of a page class (--group). */
+static json_t *page_group_row(page_group *g)
+{
+    gd_value v[PGG_NCOLS];
+    gd_stats_sort(g->draw, g->nd);
+    gd_stats_sort(g->load, g->nl);
+    gd_qv_text(&v[PGG_PAGE], g->cls);
+    gd_qv_text(&v[PGG_TYPE], g->type);
+    gd_qv_int(&v[PGG_COUNT], (int64_t)g->n);
+    gd_qv_int(&v[PGG_DRAWN], (int64_t)g->nd);
+    pctl(&v[PGG_DRAW_P50], g->draw, g->nd, 50);
+    pctl(&v[PGG_DRAW_P95], g->draw, g->nd, 95);
+    pctl(&v[PGG_DRAW_MAX], g->draw, g->nd, 100);
+    gd_qv_int(&v[PGG_LOADED], (int64_t)g->nl);
+    pctl(&v[PGG_LOAD_P50], g->load, g->nl, 50);
+    pctl(&v[PGG_LOAD_P95], g->load, g->nl, 95);
+    pctl(&v[PGG_LOAD_MAX], g->load, g->nl, 100);
+    return gd_qcols_json(&page_group_cols, v);
 }
 
 /* The columns of a page event row, after trace (P_TRACE). */
@@ -232,21 +276,7 @@ int gd_query_pages(gd_store *s, const gd_pages_query *pq, gd_row_fn fn, void *ct
     if (rc)
         goto out;
     for (size_t i = 0; i < ngroups && !stop; i++) {
-        page_group *g = &groups[i];
-        gd_stats_sort(g->draw, g->nd);
-        gd_stats_sort(g->load, g->nl);
-        json_t *row = json_object();
-        json_object_set_new(row, "page", g->cls ? json_string(g->cls) : json_null());
-        json_object_set_new(row, "type", g->type ? json_string(g->type) : json_null());
-        json_object_set_new(row, "count", json_integer((json_int_t)g->n));
-        json_object_set_new(row, "draw_count", json_integer((json_int_t)g->nd));
-        json_object_set_new(row, "draw_p50_ms", pctl(g->draw, g->nd, 50));
-        json_object_set_new(row, "draw_p95_ms", pctl(g->draw, g->nd, 95));
-        json_object_set_new(row, "draw_max_ms", pctl(g->draw, g->nd, 100));
-        json_object_set_new(row, "load_count", json_integer((json_int_t)g->nl));
-        json_object_set_new(row, "load_p50_ms", pctl(g->load, g->nl, 50));
-        json_object_set_new(row, "load_p95_ms", pctl(g->load, g->nl, 95));
-        json_object_set_new(row, "load_max_ms", pctl(g->load, g->nl, 100));
+        json_t *row = page_group_row(&groups[i]);
         stop = fn(ctx, row);
         json_decref(row);
     }
@@ -405,13 +435,12 @@ static int cmp_wasted(const void *a, const void *b)
     return 0;
 }
 
-/* The columns of a group of image rows, after trace (G_TRACE). */
-#define IMAGE_COLS(X)                                                                              \
-    X(G_PAGE, "page_class") X(G_PAGE_HASH, "page_hash") X(G_VIEW_HASH, "view_hash")              \
-    X(G_VIEW_CLASS, "view_class") X(G_VIEW_W, "view_w") X(G_VIEW_H, "view_h") X(G_VISIBLE, "visible") \
-    X(G_BITMAP_W, "bitmap_w") X(G_BITMAP_H, "bitmap_h") X(G_CONFIG, "config") X(G_SOURCE, "source") \
-    X(G_COUNT, "count(*)") X(G_FIRST, "min(ts_ms)")
-enum { G_TRACE = 0, IMAGE_COLS(GD_COL_ENUM) G_NCOLS };
+/* The sizes a group of image rows is checked by (not fields of its row),
+ * read before its fields (GD_IMAGES_COLS) */
+#define IMAGE_SIZES "view_w, view_h, bitmap_w, bitmap_h"
+enum { G_VIEW_W, G_VIEW_H, G_BITMAP_W, G_BITMAP_H, G_FIELDS };
+enum { GD_IMAGES_COLS(GD_QC_ID, GD_QC_ID) IMG_NCOLS };
+GD_QCOLS_DEFINE(image_cols, GD_IMAGES_COLS);
 
 /* gd_query_images' groups checked, the ones with an issue kept once per
  * dedup key (gd_store_each's callback) */
@@ -424,28 +453,37 @@ struct images_ctx {
     gd_error *err;
 };
 
+/* The group's dedup key: trace, page, view, bitmap size, view known, issue. */
+static void image_key(sqlite3_stmt *q, const gd_value *v, gd_image_issue is, char *key, size_t n)
+{
+    int page = G_FIELDS + gd_qcols_pos(&image_cols, IMG_PAGE_HASH);
+    snprintf(key, n, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)v[IMG_TRACE].u.i,
+             v[IMG_PAGE_HASH].kind == GD_V_NULL ? "-" : (const char *)sqlite3_column_text(q, page),
+             (long long)(v[IMG_VIEW_HASH].kind == GD_V_NULL ? 0 : v[IMG_VIEW_HASH].u.i),
+             (long long)sqlite3_column_int64(q, G_BITMAP_W), (long long)sqlite3_column_int64(q, G_BITMAP_H),
+             (long long)(v[IMG_VIEW_HASH].kind == GD_V_NULL), (int)is);
+}
+
 static int image_group_row(void *ctx, sqlite3_stmt *q)
 {
     struct images_ctx *c = ctx;
-    const char *config = (const char *)sqlite3_column_text(q, G_CONFIG);
+    gd_value v[IMG_NCOLS];
+    gd_qcols_read(&image_cols, q, G_FIELDS, v);
+    const char *config = v[IMG_CONFIG].kind == GD_V_TEXT ? v[IMG_CONFIG].u.t.s : NULL;
+    int64_t vw = sqlite3_column_int64(q, G_VIEW_W), vh = sqlite3_column_int64(q, G_VIEW_H);
+    int64_t bw = sqlite3_column_int64(q, G_BITMAP_W), bh = sqlite3_column_int64(q, G_BITMAP_H);
     gd_image_result r;
-    gd_image_issue is = gd_image_check((int32_t)sqlite3_column_int64(q, G_VIEW_W),
-                                       (int32_t)sqlite3_column_int64(q, G_VIEW_H), sqlite3_column_int(q, G_VISIBLE),
-                                       (int32_t)sqlite3_column_int64(q, G_BITMAP_W),
-                                       (int32_t)sqlite3_column_int64(q, G_BITMAP_H), config, c->rules, &r);
+    gd_image_issue is = gd_image_check((int32_t)vw, (int32_t)vh, v[IMG_VISIBLE].u.i, (int32_t)bw, (int32_t)bh,
+                                       config, c->rules, &r);
     if (is == GD_IMAGE_NONE || is == GD_IMAGE_MALFORMED || (c->want != GD_IMAGE_NONE && is != c->want))
         return GD_OK;
     char key[256];
-    snprintf(key, sizeof key, "%lld|%s|%lld|%lld|%lld|%lld|%d", (long long)sqlite3_column_int64(q, G_TRACE),
-             sqlite3_column_type(q, G_PAGE_HASH) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(q, G_PAGE_HASH),
-             (long long)sqlite3_column_int64(q, G_VIEW_HASH), (long long)sqlite3_column_int64(q, G_BITMAP_W),
-             (long long)sqlite3_column_int64(q, G_BITMAP_H), (long long)(sqlite3_column_type(q, G_VIEW_HASH) == SQLITE_NULL),
-             (int)is);
+    image_key(q, v, is, key, sizeof key);
     json_t *pos = json_object_get(c->index, key);
     if (pos) {
         image_row *ir = &c->rows[json_integer_value(pos)];
-        json_t *cnt = json_object_get(ir->row, "count");
-        json_integer_set(cnt, json_integer_value(cnt) + sqlite3_column_int64(q, G_COUNT));
+        json_t *cnt = json_object_get(ir->row, image_cols.keys[IMG_COUNT]);
+        json_integer_set(cnt, json_integer_value(cnt) + v[IMG_COUNT].u.i);
         return GD_OK;
     }
     if (c->n == c->cap) {
@@ -456,23 +494,12 @@ static int image_group_row(void *ctx, sqlite3_stmt *q)
         c->rows = nr;
         c->cap = cap;
     }
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, G_TRACE)));
-    json_object_set_new(row, "page", gd_col_text(q, G_PAGE));
-    json_object_set_new(row, "page_hash", gd_col_json(q, G_PAGE_HASH));
-    json_object_set_new(row, "view_hash", gd_col_json(q, G_VIEW_HASH));
-    json_object_set_new(row, "view_class", gd_col_text(q, G_VIEW_CLASS));
-    json_object_set_new(row, "source", gd_col_text(q, G_SOURCE));
-    json_object_set_new(row, "bitmap", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_BITMAP_W),
-                                                 (json_int_t)sqlite3_column_int64(q, G_BITMAP_H)));
-    json_object_set_new(row, "view", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, G_VIEW_W),
-                                               (json_int_t)sqlite3_column_int64(q, G_VIEW_H)));
-    json_object_set_new(row, "config", gd_col_text(q, G_CONFIG));
-    json_object_set_new(row, "visible", json_boolean(sqlite3_column_int(q, G_VISIBLE)));
-    json_object_set_new(row, "issue", json_string(gd_image_issue_name(is)));
-    json_object_set_new(row, "wasted_bytes", json_integer((json_int_t)r.wasted_bytes));
-    json_object_set_new(row, "count", json_integer(sqlite3_column_int64(q, G_COUNT)));
-    json_object_set_new(row, "first_ms", json_real(gd_ms_round(sqlite3_column_double(q, G_FIRST))));
+    gd_qv_json(&v[IMG_BITMAP], json_pack("[II]", (json_int_t)bw, (json_int_t)bh));
+    gd_qv_json(&v[IMG_VIEW], json_pack("[II]", (json_int_t)vw, (json_int_t)vh));
+    gd_qv_text(&v[IMG_ISSUE], gd_image_issue_name(is));
+    gd_qv_int(&v[IMG_WASTED], (int64_t)r.wasted_bytes);
+    json_t *row = gd_qcols_json(&image_cols, v);
+    gd_qcols_clear(&image_cols, v);
     c->rows[c->n].row = row;
     c->rows[c->n].wasted = r.wasted_bytes;
     json_object_set_new(c->index, key, json_integer((json_int_t)c->n));
@@ -482,12 +509,14 @@ static int image_group_row(void *ctx, sqlite3_stmt *q)
 
 int gd_query_images(gd_store *s, const gd_images_query *iq, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], fields[1024];
     gd_store_filter_sql(&iq->filter, "trace", filt, sizeof filt);
+    if (gd_qcols_select(&image_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "images: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT trace" IMAGE_COLS(GD_COL_SQL) " FROM image WHERE 1 %s"
+             "SELECT " IMAGE_SIZES ", %s FROM image WHERE 1 %s"
              " GROUP BY trace, page_class, page_hash, view_hash, bitmap_w, bitmap_h, visible, view_w,"
-             " view_h, config, source ORDER BY trace, page_hash, view_hash, bitmap_w, bitmap_h", filt);
+             " view_h, config, source ORDER BY trace, page_hash, view_hash, bitmap_w, bitmap_h", fields, filt);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "query/columns.h"
 #include "store/store.h"
 
 typedef struct gd_pages_query {
@@ -14,6 +15,39 @@ typedef struct gd_pages_query {
     int group;              /* per-class aggregates instead of instances  */
 } gd_pages_query;
 
+/* A page instance's fields, declared once (query/columns.h): events
+ * [{event, ts_ms}], steps [{event, callback_ms, to_next_ms}]. */
+#define GD_PAGES_COLS(X, J)                                             \
+    X(PG_TRACE, NULL, "trace", "TRACE", INT, 0)                         \
+    X(PG_PAGE, NULL, "page", "PAGE", TEXT, GD_QC_WIDE)                  \
+    X(PG_HASH, NULL, "hash", "HASH", INT, 0)                            \
+    X(PG_TYPE, NULL, "type", "TYPE", TEXT, 0)                           \
+    X(PG_PARENT, NULL, "parent", "PARENT", INT, GD_QC_HIDDEN)           \
+    X(PG_START, NULL, "start_ms", "START", TIME, 0)                     \
+    X(PG_DRAW, NULL, "draw_ms", "DRAW MS", MS, 0)                       \
+    X(PG_LOAD, NULL, "load_ms", "LOAD MS", MS, 0)                       \
+    X(PG_EVENTS, NULL, "events", "EVENTS", TEXT, GD_QC_HIDDEN)          \
+    J(PG_STEPS, NULL, "steps", NULL, TEXT, 0)
+#define GD_PAGES_TABLE(T)                                                                         \
+    T(PG_TRACE) T(PG_TYPE) T(PG_PAGE) T(PG_HASH) T(PG_PARENT) T(PG_START) T(PG_DRAW) T(PG_LOAD) \
+    T(PG_EVENTS)
+/* A page class's fields with --group: draw and load times of its instances. */
+#define GD_PAGE_GROUPS_COLS(X, J)                                       \
+    X(PGG_PAGE, NULL, "page", "PAGE", TEXT, GD_QC_WIDE)                 \
+    X(PGG_TYPE, NULL, "type", "TYPE", TEXT, 0)                          \
+    X(PGG_COUNT, NULL, "count", "COUNT", INT, 0)                        \
+    X(PGG_DRAWN, NULL, "draw_count", "DRAWN", INT, GD_QC_HIDDEN)        \
+    X(PGG_DRAW_P50, NULL, "draw_p50_ms", "DRAW P50", MS, 0)             \
+    X(PGG_DRAW_P95, NULL, "draw_p95_ms", "DRAW P95", MS, 0)             \
+    X(PGG_DRAW_MAX, NULL, "draw_max_ms", "DRAW MAX", MS, 0)             \
+    X(PGG_LOADED, NULL, "load_count", "LOADED", INT, GD_QC_HIDDEN)      \
+    X(PGG_LOAD_P50, NULL, "load_p50_ms", "LOAD P50", MS, 0)             \
+    X(PGG_LOAD_P95, NULL, "load_p95_ms", "LOAD P95", MS, 0)             \
+    X(PGG_LOAD_MAX, NULL, "load_max_ms", "LOAD MAX", MS, 0)
+#define GD_PAGE_GROUPS_TABLE(T)                                                                   \
+    T(PGG_PAGE) T(PGG_TYPE) T(PGG_COUNT) T(PGG_DRAW_P50) T(PGG_DRAW_P95) T(PGG_DRAW_MAX)         \
+    T(PGG_LOAD_P50) T(PGG_LOAD_P95) T(PGG_LOAD_MAX) T(PGG_DRAWN) T(PGG_LOADED)
+
 /* Page instances with their timelines (`godeye pages`), or per-class
  * aggregates with q->group. */
 int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx, gd_error *err);
@@ -22,6 +56,28 @@ int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx
  * adds "view_list" (the tree). */
 int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err);
+
+/* `godeye images`' fields, declared once (query/columns.h): the image
+ * rows of one group (GROUP BY all but ts_ms) and its check. */
+#define GD_IMAGES_COLS(X, J)                                                    \
+    X(IMG_TRACE, "trace", "trace", "TRACE", INT, 0)                             \
+    X(IMG_PAGE, "page_class", "page", "PAGE", TEXT, GD_QC_WIDE)                 \
+    J(IMG_PAGE_HASH, "page_hash", "page_hash", NULL, NUM, 0)                    \
+    X(IMG_VIEW_HASH, "view_hash", "view_hash", "VIEW HASH", INT, GD_QC_HIDDEN)  \
+    J(IMG_VIEW_CLASS, "view_class", "view_class", NULL, TEXT, 0)                \
+    X(IMG_SOURCE, "source", "source", "SOURCE", TEXT, GD_QC_HIDDEN)             \
+    X(IMG_BITMAP, NULL, "bitmap", "BITMAP", TEXT, 0) /* [w, h] */               \
+    X(IMG_VIEW, NULL, "view", "VIEW", TEXT, 0)       /* [w, h] */               \
+    J(IMG_CONFIG, "config", "config", NULL, TEXT, 0)                            \
+    J(IMG_VISIBLE, "visible", "visible", NULL, BOOL, 0)                         \
+    X(IMG_ISSUE, NULL, "issue", "ISSUE", TEXT, 0)                               \
+    X(IMG_WASTED, NULL, "wasted_bytes", "WASTED", BYTES, 0)                     \
+    X(IMG_COUNT, "count(*)", "count", "SEEN", INT, 0)                           \
+    J(IMG_FIRST, "min(ts_ms)", "first_ms", NULL, MS, 0)
+/* The table's and csv's order. */
+#define GD_IMAGES_TABLE(T)                                                                      \
+    T(IMG_TRACE) T(IMG_ISSUE) T(IMG_WASTED) T(IMG_BITMAP) T(IMG_VIEW) T(IMG_COUNT) T(IMG_PAGE) \
+    T(IMG_VIEW_HASH) T(IMG_SOURCE)
 
 typedef struct gd_images_query {
     gd_filter filter;

@@ -195,7 +195,7 @@ static void md_images(FILE *out, const json_t *doc, int tz_min)
                 break;
             json_t *b = json_object_get(r, "bitmap"), *v = json_object_get(r, "view");
             /* sizes as every table shows them (B, KB, MB) */
-            static const gd_column bytes_col = {"wasted_bytes", "WASTED", GD_COL_BYTES, 0, 0};
+            static const gd_column bytes_col = {"wasted_bytes", "WASTED", GD_COL_BYTES, .flex = 0, .hidden = 0};
             char size[64];
             gd_render_cell(&bytes_col, json_object_get(r, "wasted_bytes"), size, sizeof size);
             fprintf(out, "| %s | %s | %lldx%lld | ", size,

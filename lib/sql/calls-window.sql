@@ -15,4 +15,4 @@ WITH RECURSIVE anc(id) AS (
   UNION ALL
   SELECT id, parent, method, start_ms, end_ms, depth, open FROM call
     WHERE trace = ?1 AND pid = ?2 AND tid = ?3 AND start_ms > ?4 AND start_ms < ?5
-  ORDER BY 4, 6, 1
+  ORDER BY start_ms, depth, id

@@ -23,23 +23,23 @@ static const struct {
 } expected[] = {
     /* a time past year 9999 is refused with its position (ingest ranges) */
     {"godeye-huge-ts.jsonl", GD_ERR_DATA, 0,
-     "field 'ts' is out of range (a time is ms from 0 to the end of year 9999)"},
-    {"godeye-huge-int.jsonl", GD_OK, 1, NULL},
+     .msg = "field 'ts' is out of range (a time is ms from 0 to the end of year 9999)"},
+    {"godeye-huge-int.jsonl", GD_OK, 1, .msg = NULL},
     /* its only events are of kinds the chrome reader does not use: recognised,
      * nothing usable, so refused (no silent success) */
     {"chrome-huge-id.json", GD_ERR_DATA, 0,
-     "read as chrome but nothing usable was found (ignored: chrome event not used: 2);"
+     .msg = "read as chrome but nothing usable was found (ignored: chrome event not used: 2);"
      " --keep-going passes over it"},
-    {"logcat-long-what.txt", GD_OK, 1, NULL},
+    {"logcat-long-what.txt", GD_OK, 1, .msg = NULL},
     /* a seed of fuzz_mapping (scripts/fuzz-corpus.sh copies mapping-*): a
      * mapping whose member spans 2^31 lines once looped over the whole span
      * after the alternatives cap (a libFuzzer timeout); as a capture it is
      * no known format */
-    {"mapping-wide-span-timeout.txt", GD_ERR_DATA, 0, NULL},
+    {"mapping-wide-span-timeout.txt", GD_ERR_DATA, 0, .msg = NULL},
     /* UBSan (fuzz_systrace): a 20-digit pid or launch id in an async
      * marker (S/F/G/H) overflowed int64; digits past 2^40 are no longer
      * added, the two launches still become startups */
-    {"systrace-huge-pid.txt", GD_OK, 1, NULL},
+    {"systrace-huge-pid.txt", GD_OK, 1, .msg = NULL},
     {"uiautomator-empty-tag.xml", GD_OK, 1, NULL, "uiautomator"},
     /* UBSan (fuzz_perfetto): a 0-byte first packet made a cursor from a
      * NULL buffer; now an empty packet, then a bad key is refused */
@@ -48,7 +48,7 @@ static const struct {
     /* UBSan (fuzz_gfxinfo): a framestats row whose FrameDeadline is near
      * 2^63 ns overflowed the deadline's sum (#51's JankTracker rule); times
      * past 2^60 ns are no longer judged */
-    {"gfxinfo-huge-deadline.txt", GD_OK, 1, NULL},
+    {"gfxinfo-huge-deadline.txt", GD_OK, 1, .msg = NULL},
 };
 
 static int keep_first(void *ctx, json_t *row)

@@ -48,9 +48,9 @@ static void expect_render(gd_out_mode mode, const gd_column *cols, size_t ncols,
 }
 
 static const gd_column basic[] = {
-    {"a", "A", GD_COL_TEXT, 0, 0},
-    {"b", "B", GD_COL_INT, 0, 0},
-    {"c", "C", GD_COL_MS, 0, 0},
+    {"a", "A", GD_COL_TEXT, .flex = 0, .hidden = 0},
+    {"b", "B", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"c", "C", GD_COL_MS, .flex = 0, .hidden = 0},
 };
 
 START_TEST(test_mode_parse)
@@ -72,12 +72,12 @@ END_TEST
 START_TEST(test_md_and_nested)
 {
     static const gd_column cols[] = {
-        {"name", "NAME", GD_COL_TEXT, 1, 0},
-        {"base.count", "BASE N", GD_COL_INT, 0, 0},
-        {"base.p50_ms", "P50", GD_COL_MS, 0, 0},
-        {"p", "P", GD_COL_NUM, 0, 0},
-        {"gone", "GONE", GD_COL_TEXT, 0, 0, 1},
-        {"secret", "SECRET", GD_COL_TEXT, 0, 1},
+        {"name", "NAME", GD_COL_TEXT, .flex = 1, .hidden = 0},
+        {"base.count", "BASE N", GD_COL_INT, .flex = 0, .hidden = 0},
+        {"base.p50_ms", "P50", GD_COL_MS, .flex = 0, .hidden = 0},
+        {"p", "P", GD_COL_NUM, .flex = 0, .hidden = 0},
+        {"gone", "GONE", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
+        {"secret", "SECRET", GD_COL_TEXT, .flex = 0, .hidden = 1},
     };
     int rc;
     char *t = render(GD_OUT_MD, cols, 6, 0,
@@ -168,10 +168,10 @@ START_TEST(test_json_and_jsonl)
 END_TEST
 
 static const gd_column frames[] = {
-    {"frame", "frame", GD_COL_TEXT, 1, 0},
-    {"n", "count", GD_COL_INT, 0, 0},
-    {"secret", "secret", GD_COL_TEXT, 0, 1},
-    {"dur", "dur", GD_COL_MS, 0, 0},
+    {"frame", "frame", GD_COL_TEXT, .flex = 1, .hidden = 0},
+    {"n", "count", GD_COL_INT, .flex = 0, .hidden = 0},
+    {"secret", "secret", GD_COL_TEXT, .flex = 0, .hidden = 1},
+    {"dur", "dur", GD_COL_MS, .flex = 0, .hidden = 0},
 };
 static const char frame_rows[] = "[{\"frame\":\"a.b.C.m(C.java:1)\",\"n\":3,\"dur\":812.5,\"secret\":\"zzz\"},"
                                  " {\"frame\":\"x\",\"n\":12345,\"dur\":12340}]";
@@ -185,7 +185,7 @@ START_TEST(test_table_sizing)
     /* no rows: nothing at all (no header, no "[]") */
     expect_render(GD_OUT_TABLE, frames, 4, 0, "[]", "");
     /* an empty list in a cell is nothing ("-"), not "[]" */
-    static const gd_column lst[] = {{"n", "n", GD_COL_INT, 0, 0}, {"l", "blocks", GD_COL_TEXT, 0, 0}};
+    static const gd_column lst[] = {{"n", "n", GD_COL_INT, .flex = 0, .hidden = 0}, {"l", "blocks", GD_COL_TEXT, .flex = 0, .hidden = 0}};
     expect_render(GD_OUT_TABLE, lst, 2, 0, "[{\"n\":1,\"l\":[]},{\"n\":2,\"l\":[7,9]}]",
                   "n  blocks\n"
                   "1  -\n"
@@ -194,8 +194,8 @@ START_TEST(test_table_sizing)
      * and control characters in a cell become visible escapes (one line
      * per row, nothing a terminal obeys) */
     static const gd_column two[] = {
-        {"n", "n", GD_COL_INT, 0, 0},
-        {"name", "name", GD_COL_TEXT, 0, 0},
+        {"n", "n", GD_COL_INT, .flex = 0, .hidden = 0},
+        {"name", "name", GD_COL_TEXT, .flex = 0, .hidden = 0},
     };
     expect_render(GD_OUT_TABLE, two, 2, 0, "[{\"n\":1,\"name\":\"na\\u00efve\"},{\"n\":22,\"name\":\"a\\nb\"}]",
                   " n  name\n"
@@ -216,9 +216,9 @@ START_TEST(test_table_fit_width)
     /* then plain text columns are cut at their end, down to 12 at most,
      * the cut marked with "…" */
     static const gd_column cols[] = {
-        {"frame", "frame", GD_COL_TEXT, 1, 0},
-        {"msg", "message", GD_COL_TEXT, 0, 0},
-        {"n", "count", GD_COL_INT, 0, 0},
+        {"frame", "frame", GD_COL_TEXT, .flex = 1, .hidden = 0},
+        {"msg", "message", GD_COL_TEXT, .flex = 0, .hidden = 0},
+        {"n", "count", GD_COL_INT, .flex = 0, .hidden = 0},
     };
     expect_render(GD_OUT_TABLE, cols, 3, 30,
                   "[{\"frame\":\"a.b.C.m(C.java:1)\",\"msg\":\"0123456789abcdefghij\",\"n\":3}]",
@@ -227,8 +227,8 @@ START_TEST(test_table_fit_width)
     /* a cut that keeps Class.method( keeps the frame whole from there; a
      * short frame still too wide is cut from the left in turn */
     static const gd_column fc[] = {
-        {"frame", "frame", GD_COL_TEXT, 1, 0},
-        {"n", "count", GD_COL_INT, 0, 0},
+        {"frame", "frame", GD_COL_TEXT, .flex = 1, .hidden = 0},
+        {"n", "count", GD_COL_INT, .flex = 0, .hidden = 0},
     };
     expect_render(GD_OUT_TABLE, fc, 2, 40,
                   "[{\"frame\":\"com.example.shop.img.Decoder.decode(Decoder.java:12)\",\"n\":3}]",
@@ -245,7 +245,7 @@ START_TEST(test_table_fit_width)
                   "a.b.C.m(C.java:1)  0123456789abcdefghij      3\n");
     /* text that is no frame, even in a flexible column, is cut at its end,
      * keeping whole characters */
-    static const gd_column one[] = {{"f", "f", GD_COL_TEXT, 1, 0}};
+    static const gd_column one[] = {{"f", "f", GD_COL_TEXT, .flex = 1, .hidden = 0}};
     expect_render(GD_OUT_TABLE, one, 1, 12, "[{\"f\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9abcdefghij\"}]",
                   "f\n"
                   "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9""abcde\xe2\x80\xa6\n");
@@ -269,7 +269,7 @@ END_TEST
 
 static const char *cell(gd_col_type t, const char *json, char *buf, size_t n)
 {
-    gd_column c = {"k", "K", t, 0, 0};
+    gd_column c = {"k", "K", t, .flex = 0};
     json_t *v = json ? json_loads(json, JSON_DECODE_ANY, NULL) : NULL;
     if (json)
         ck_assert_ptr_nonnull(v);
@@ -448,7 +448,7 @@ END_TEST
 /* A table of time rows with each trace's clock set. */
 static char *render_clocked(const char *rows_json, int tz)
 {
-    static const gd_column cols[] = {{"trace", "T", GD_COL_INT, 0, 0}, {"t", "START", GD_COL_TIME, 0, 0}};
+    static const gd_column cols[] = {{"trace", "T", GD_COL_INT, .flex = 0, .hidden = 0}, {"t", "START", GD_COL_TIME, .flex = 0, .hidden = 0}};
     out_buf o = {0};
     o.f = open_memstream(&o.text, &o.len);
     gd_renderer *r = gd_render_new(o.f, GD_OUT_TABLE, cols, 2, 0);
@@ -507,10 +507,10 @@ END_TEST
 START_TEST(test_table_spooled)
 {
     static const gd_column cols[] = {
-        {"trace", "T", GD_COL_INT, 0, 0},
-        {"t", "START", GD_COL_TIME, 0, 0},
-        {"name", "NAME", GD_COL_TEXT, 0, 0},
-        {"x", "X", GD_COL_TEXT, 0, 0, 1},
+        {"trace", "T", GD_COL_INT, .flex = 0, .hidden = 0},
+        {"t", "START", GD_COL_TIME, .flex = 0, .hidden = 0},
+        {"name", "NAME", GD_COL_TEXT, .flex = 0, .hidden = 0},
+        {"x", "X", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
     };
     out_buf o = {0};
     o.f = open_memstream(&o.text, &o.len);

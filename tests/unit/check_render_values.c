@@ -138,13 +138,13 @@ START_TEST(test_modes_as_json_rows)
     };
     gd_row rows[2] = {{names, v[0], 6}, {names, v[1], 6}};
     static const gd_column cols[] = {
-        {"id", "ID", GD_COL_INT, 0, 0},
-        {"name", "NAME", GD_COL_TEXT, 0, 0},
-        {"ms", "MS", GD_COL_MS, 0, 0},
-        {"heap", "HEAP", GD_COL_INT, 0, 0, .path = "mem.heap_kb"},
-        {"mem", "MEM", GD_COL_TEXT, 0, 0},
-        {"px_4", "4X+", GD_COL_INT, 0, 0, .path = "px.4+"},
-        {"busy", "BUSY", GD_COL_BOOL, 0, 0},
+        {"id", "ID", GD_COL_INT, .flex = 0, .hidden = 0},
+        {"name", "NAME", GD_COL_TEXT, .flex = 0, .hidden = 0},
+        {"ms", "MS", GD_COL_MS, .flex = 0, .hidden = 0},
+        {"heap", "HEAP", GD_COL_INT, .flex = 0, .hidden = 0, .path = "mem.heap_kb"},
+        {"mem", "MEM", GD_COL_TEXT, .flex = 0, .hidden = 0},
+        {"px_4", "4X+", GD_COL_INT, .flex = 0, .hidden = 0, .path = "px.4+"},
+        {"busy", "BUSY", GD_COL_BOOL, .flex = 0, .hidden = 0},
     };
     for (int mode = GD_OUT_TABLE; mode <= GD_OUT_JSONL; mode++) {
         char *a = render_rows((gd_out_mode)mode, cols, 7, rows, 2, 1);
@@ -185,9 +185,9 @@ static const char *indented(const json_t *node, char *buf, size_t n)
 START_TEST(test_tree_rows_and_words)
 {
     static const gd_column cols[] = {
-        {"tid", "TID", GD_COL_INT, 0, 0},
-        {"call", "CALL", GD_COL_TEXT, 0, 0, .text = indented},
-        {"ok", "OK", GD_COL_TEXT, 0, 0, .words = "fine|SLOW"},
+        {"tid", "TID", GD_COL_INT, .flex = 0, .hidden = 0},
+        {"call", "CALL", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = indented},
+        {"ok", "OK", GD_COL_TEXT, .flex = 0, .hidden = 0, .words = "fine|SLOW"},
     };
     json_t *tree = json_loads("{\"tid\":5,\"name\":\"a\",\"ok\":true,\"kids\":[{\"name\":\"b\",\"ok\":false,"
                               "\"kids\":[{\"name\":\"c\",\"ok\":null,\"kids\":[]}]},{\"name\":\"d\",\"kids\":[]}]}",
