@@ -298,7 +298,7 @@ static int anr_context(gd_ctx *ctx, gd_store *s, gd_out_mode mode, const gd_anr_
     gd_error err = {0};
     int rc = gd_query_anr_list(s, q, collect_anr, &l, &err);
     if (!rc && l.oom)
-        rc = gd_error_set(&err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(&err);
     gd_renderer *r = NULL;
     if (!rc)
         r = gd_cli_renderer(ctx, s, mode, context_columns, sizeof context_columns / sizeof context_columns[0]);

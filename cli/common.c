@@ -257,7 +257,7 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)
     }
     gd_renderer *r = gd_cli_renderer(ctx, s, gd_cli_mode(l.format), spec->cols, spec->ncols);
     gd_error err = {0};
-    rc = r ? spec->query(s, &l, spec->arg, r, &err) : gd_error_set(&err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    rc = r ? spec->query(s, &l, spec->arg, r, &err) : gd_error_oom(&err);
     size_t rows = r ? gd_render_rows(r) : 0;
     int wrc = r ? gd_cli_render_end(ctx, r) : 0;
     if (!rc && !wrc && !rows && s)

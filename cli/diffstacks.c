@@ -46,7 +46,7 @@ static int ds_write(gd_ctx *ctx, const ds_opts *o, const gd_diffstacks *d)
     if (!o->format || strcmp(o->format, "tree") == 0) {
         json_t *sum = gd_ds_summary(d);
         if (!sum) {
-            gd_cli_say(ctx, "out of memory");
+            gd_cli_say(ctx, GD_ERR_NOMEM_MSG);
             return GD_EXIT_FAIL;
         }
         rc = gd_render_ds_tree(stdout, sum);

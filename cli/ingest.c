@@ -434,7 +434,7 @@ int cmd_ingest(int argc, char **argv, gd_ctx *ctx)
     FILE *mem = open_memstream(&held, &nheld);
     if (!mem) {
         gd_store_close(s);
-        gd_cli_say(ctx, "out of memory");
+        gd_cli_say(ctx, GD_ERR_NOMEM_MSG);
         return GD_EXIT_FAIL;
     }
     ingest_out out = {.quiet = quiet, .verbose = verbose, .timings = timings, .ctx = ctx};

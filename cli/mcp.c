@@ -164,7 +164,7 @@ static json_t *rows_result(const gd_mcp_tool *t, json_t *args, char **argv, cons
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f)
-        return tool_error("out of memory");
+        return tool_error(GD_ERR_NOMEM_MSG);
     command_line(f, argv);
     fprintf(f, "%zu row%s", a->total, a->total == 1 ? "" : "s");
     if (more)
@@ -581,7 +581,7 @@ int cmd_mcp(int argc, char **argv, gd_ctx *ctx)
     }
     S.self[n] = 0;
     if (gd_mcp_tools_build(ctx, &S.tools)) {
-        gd_cli_say(ctx, "out of memory");
+        gd_cli_say(ctx, GD_ERR_NOMEM_MSG);
         return GD_EXIT_FAIL;
     }
     signal(SIGPIPE, SIG_IGN); /* a client gone: writes fail, EOF follows */

@@ -494,7 +494,7 @@ char **gd_mcp_tool_argv(const gd_ctx *ctx, const gd_mcp_tool *t, json_t *args, c
         bad = push_positionals(&b, t, args, msg, n);
     }
     if (b.oom && !bad)
-        snprintf(msg, n, "out of memory");
+        snprintf(msg, n, GD_ERR_NOMEM_MSG);
     if (bad || b.oom) {
         gd_mcp_argv_free(b.v);
         return NULL;

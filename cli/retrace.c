@@ -112,7 +112,7 @@ int cmd_retrace(int argc, char **argv, gd_ctx *ctx)
     gd_retrace_text *t = gd_retrace_text_new(m, verbose);
     if (!t) {
         gd_mapping_free(m);
-        gd_cli_say(ctx, "out of memory");
+        gd_cli_say(ctx, GD_ERR_NOMEM_MSG);
         return GD_EXIT_FAIL;
     }
     const char *dash = "-";

@@ -81,7 +81,7 @@ int gd_frame_stats_compute(const gd_frame_in *f, size_t n, gd_frame_stats *out, 
     if (!dur || !vs) {
         free(dur);
         free(vs);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     size_t nv = 0;
     double cost = 0;

@@ -35,7 +35,7 @@ void gd_overdraw_free(gd_overdraw *o)
 
 static int oom(gd_error *err)
 {
-    return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return gd_error_oom(err);
 }
 
 /* ---- tree ------------------------------------------------------------------ */

@@ -61,7 +61,7 @@ int gd_pages_timeline(const gd_page_event *evs, size_t n, gd_page_kind kind,
         if (!out->steps) {
             gd_page_timeline_free(out);
             out->start_ts = out->draw_ms = out->load_ms = GD_NONE;
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         }
     }
     int fragment = 0;

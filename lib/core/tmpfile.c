@@ -20,7 +20,7 @@ FILE *gd_tmpfile(gd_error *err)
     size_t n = strlen(dir);
     char *path = malloc(n + sizeof "/godeye-XXXXXX");
     if (!path) {
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NULL;
     }
     memcpy(path, dir, n);

@@ -53,7 +53,7 @@ static inline int gd_grow(void **arr, size_t *cap, size_t need, size_t elem, gd_
         nc *= 2;
     void *n = realloc(*arr, nc * elem);
     if (!n)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     *arr = n;
     *cap = nc;
     return 0;

@@ -14,7 +14,7 @@ int gd_methods_blame(gd_store *s, int64_t trace, const char *const *concern, siz
     gd_calls_accs a = {0};
     int rc = gd_calls_walk(s, trace, pid, tid, start, end, gd_calls_acc_call, &a, err);
     if (rc == -1 || a.oom)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     /* best concern candidate, else best non-framework one: larger self,
      * then the smaller name */
     sqlite3_stmt *nq = NULL;

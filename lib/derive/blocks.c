@@ -90,7 +90,7 @@ gd_deriver *gd_deriver_new(gd_store *s, gd_error *err)
 {
     gd_deriver *d = calloc(1, sizeof *d);
     if (!d) {
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NULL;
     }
     d->s = s;
@@ -138,7 +138,7 @@ void gd_deriver_free(gd_deriver *d)
 static const char *callsite_frame(gd_deriver *d, int64_t id, int64_t *parent, gd_error *err)
 {
     if (!d->cs && !(d->cs = calloc(CS_SLOTS, sizeof *d->cs))) {
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NULL;
     }
     cs_slot *sl = &d->cs[(uint64_t)id % CS_SLOTS];
@@ -195,7 +195,7 @@ static int derive_samples(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, i
                 break;
             }
             if (gd_kf_add_frame(kf, t, j)) {
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                rc = gd_error_oom(err);
                 break;
             }
             if (frames)
@@ -346,7 +346,7 @@ int gd_deriver_block(gd_deriver *d, const gd_trace_cfg *cfg, int64_t pid, int64_
     gd_kf_acc *kf = gd_kf_new((const char *const *)cfg->concern, cfg->nconcern);
     json_t *stacks = want_stacks ? json_array() : NULL;
     if (!kf || (want_stacks && !stacks)) {
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
         goto out;
     }
     if ((rc = derive_samples(d, cfg, pid, tid, start, end, unfinished, kf, stacks, out, err)))

@@ -30,7 +30,7 @@ int gd_calls_name(gd_store *s, sqlite3_stmt **q, int64_t id, gd_mname *out, gd_e
         const unsigned char *d = sqlite3_column_text(*q, MN_DESC);
         out->desc = d ? strdup((const char *)d) : NULL;
         if (!out->cls || !out->name)
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(err);
     } else {
         rc = gd_error_set(err, GD_ERR_DATA, 0, 0, "database: method %lld missing", (long long)id);
     }

@@ -64,7 +64,7 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
     *out = NULL;
     gd_mw *m = calloc(1, sizeof *m);
     if (!m)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     m->s = s;
     m->trace = trace;
     m->mem_rows = MW_MEM_ROWS;
@@ -77,7 +77,7 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
         if (!(m->st[i] = gd_store_prepare(s, ms_sql[i], err)))
             rc = err->code ? err->code : GD_ERR_IO;
     if (!rc && !(m->methods = gd_icache_new(65536, 8 << 20)))
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     if (rc) {
         gd_mw_free(m);
         return rc;
@@ -326,7 +326,7 @@ static int pass_begin(mw_pass *p, gd_mw *m, double cap_end, gd_error *err)
     p->have = 0;
     p->cap_end = cap_end;
     if (gd_ctb_init(&p->b, &m->next_id, put_call, m))
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     return GD_OK;
 }
 
@@ -356,7 +356,7 @@ static int pass_end(mw_pass *p, int rc, gd_error *err)
     if (!rc && p->have)
         rc = gd_ctb_finish(&p->b, p->cap_end);
     if (rc == -1)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     else if (rc == 1) /* put_call failed: err is filled */
         rc = err->code ? err->code : GD_ERR_IO;
     add_stats(p->m->stats, &p->b);
@@ -480,7 +480,7 @@ static int rebuild_rows(gd_mw *m, int64_t main_pid, int64_t main_tid, double cap
     mw_row *chunks = m->nruns ? malloc(m->nruns * MW_RUN_CHUNK * sizeof *chunks) : NULL;
     int rc = GD_OK;
     if (!src || !heap || (m->nruns && !chunks))
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     else if (m->nruns && fflush(m->runs))
         rc = gd_error_set(err, GD_ERR_IO, 0, 0, "cannot write the temporary file of method events");
     long long off = 0;

@@ -38,7 +38,7 @@ static int str_rehash(gd_mapping *m, gd_error *err)
     size_t ncap = m->scap ? m->scap * 2 : 1024;
     uint32_t *t = calloc(ncap, sizeof *t);
     if (!t)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     for (size_t i = 0; i < m->scap; i++) {
         uint32_t o = m->strs[i];
         if (!o)
@@ -92,7 +92,7 @@ int gd_retrace_ctab_put(gd_mapping *m, uint32_t obf, uint32_t idx, gd_error *err
         size_t ncap = m->ccap ? m->ccap * 2 : 256;
         uint32_t *t = calloc(ncap, sizeof *t);
         if (!t)
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         for (size_t i = 0; i < m->ccap; i++) {
             if (!m->ctab[i])
                 continue;
@@ -164,7 +164,7 @@ int gd_retrace_otab_build(gd_mapping *m, gd_error *err)
         cap *= 2;
     uint32_t *t = calloc(cap, sizeof *t);
     if (!t)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     for (size_t i = 0; i < m->ncls; i++) {
         size_t j = hash_u32(m->cls[i].orig) & (cap - 1);
         while (t[j])

@@ -333,7 +333,7 @@ static int parse_comment(pstate *p, const char *line, size_t len, gd_error *err)
         const char *v = json_string_value(json_object_get(o, "version"));
         if (v && !m->version && !(m->version = strdup(v))) {
             json_decref(o);
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         }
     } else if (!strcmp(id, "sourceFile")) {
         const char *f = json_string_value(json_object_get(o, "fileName"));
@@ -368,7 +368,7 @@ static int parse_comment(pstate *p, const char *line, size_t len, gd_error *err)
             m->unknown_line = p->lineno;
             if (!(m->unknown_id = strdup(id))) {
                 json_decref(o);
-                return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                return gd_error_oom(err);
             }
         }
     }
@@ -391,7 +391,7 @@ int gd_mapping_load(gd_mapping **out, gd_input *in, gd_error *err)
     *out = NULL;
     gd_mapping *m = calloc(1, sizeof *m);
     if (!m)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     /* offset 0 means "none": the arena starts with one NUL */
     if (gd_grow((void **)&m->arena, &m->acap, 1 << 16, 1, err)) {
         free(m);

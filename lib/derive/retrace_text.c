@@ -319,5 +319,5 @@ int gd_retrace_text_line(gd_retrace_text *t, const char *line, gd_retrace_line_f
         return t->out_rc;
     if (err && err->code)
         return err->code;
-    return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return gd_error_oom(err);
 }

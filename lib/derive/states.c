@@ -574,7 +574,7 @@ static int lane_row(void *ctx, sqlite3_stmt *q)
         return GD_OK;
     }
     if (lane_put(c->out, &c->n, c->max_n, c->a, c->b, c->k, c->min_ms))
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     c->k = k, c->a = t, c->b = e;
     return c->n < c->max_n ? GD_OK : GD_EACH_STOP;
 }
@@ -593,7 +593,7 @@ int gd_states_lane(gd_store *s, int64_t trace, double min_ms, size_t max_n, json
     sqlite3_bind_int64(q, 1, trace);
     int rc = gd_store_each(s, q, lane_row, &c, err);
     if (!rc && c.n < max_n && lane_put(out, &c.n, max_n, c.a, c.b, c.k, min_ms))
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     return rc;
 }
 

@@ -230,7 +230,7 @@ static void set_body(CURL *e, const char *body, size_t n, stream *st)
 static int post_url(gd_ch *c, char *url, const char *body, size_t n, gd_error *err)
 {
     if (!url)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     c->rlen = 0;
     c->resp[0] = c->errbuf[0] = 0;
     curl_easy_setopt(c->e, CURLOPT_URL, url);
@@ -244,7 +244,7 @@ static int post_url(gd_ch *c, char *url, const char *body, size_t n, gd_error *e
     if (c->fn && c->stop == 1)
         return GD_ERR_ABORT;
     if (c->fn && c->stop == 2)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (c->fn && c->stop == 3)
         return server_error(c->resp, code, err);
     return outcome(c, c->e, r, c->errbuf, c->resp, c->rlen, err);
@@ -309,7 +309,7 @@ static int lane_start(gd_ch *c, gd_ch_lane *lane, size_t i, int *busy)
         return k ? (lane->err.code ? lane->err.code : GD_ERR_IO) : GD_OK;
     if (!l->e) {
         if (!(l->e = curl_easy_duphandle(c->e)))
-            return gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(&lane->err);
         curl_easy_setopt(l->e, CURLOPT_WRITEFUNCTION, on_lane_resp);
         curl_easy_setopt(l->e, CURLOPT_WRITEDATA, l);
         curl_easy_setopt(l->e, CURLOPT_ERRORBUFFER, l->errbuf);
@@ -317,7 +317,7 @@ static int lane_start(gd_ch *c, gd_ch_lane *lane, size_t i, int *busy)
     /* libcurl keeps its own copy of the URL */
     char *url = insert_url(c, ins.table, ins.columns, ins.body ? "JSONEachRow" : "TabSeparated");
     if (!url)
-        return gd_error_set(&lane->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(&lane->err);
     curl_easy_setopt(l->e, CURLOPT_URL, url);
     free(url);
     l->st = (stream){ins.fill, ins.ctx, 0};
@@ -335,7 +335,7 @@ int gd_ch_insert_lanes(gd_ch *c, gd_ch_lane *lanes, size_t n, size_t *failed, gd
     if (n > GD_CH_LANES)
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "at most %d lanes", GD_CH_LANES);
     if (!c->m && !(c->m = curl_multi_init()))
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     int rc = GD_OK, busy[GD_CH_LANES] = {0}, active = 0;
     for (size_t i = 0; i < n && !rc; i++)
         if ((rc = lane_start(c, &lanes[i], i, &busy[i])))
@@ -434,7 +434,7 @@ int gd_ch_open(gd_ch **out, const char *url, const char *database, const char *u
     /* no "Expect: 100-continue" wait before a body */
     if (!(c->headers = curl_slist_append(NULL, "Expect:"))) {
         gd_ch_close(c);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     curl_easy_setopt(c->e, CURLOPT_HTTPHEADER, c->headers);
     /* HTTP basic authentication, as ClickHouse's HTTP interface takes it */
@@ -504,7 +504,7 @@ int gd_ch_select(gd_ch *c, const char *sql, gd_ch_row_fn fn, void *ctx, gd_error
     size_t n = strlen(sql);
     char *q = malloc(n + 32);
     if (!q)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     snprintf(q, n + 32, "%s FORMAT JSONEachRow", sql);
     c->fn = fn;
     c->fn_ctx = ctx;
@@ -587,7 +587,7 @@ int gd_ch_missing_columns(gd_ch *c, char *out, size_t n, gd_error *err)
     size_t cap = 1 << 18;
     char *have = malloc(cap);
     if (!have)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     have[0] = '\n';
     int rc = gd_ch_query(c, "SELECT concat(table, '.', name) FROM system.columns WHERE database = currentDatabase()"
                             " FORMAT TabSeparated", have + 1, cap - 2, err);
@@ -651,7 +651,7 @@ int gd_ch_create_tables(gd_ch *c, gd_error *err)
     /* statements end with ";" at the end of a line; "--" lines are comments */
     char *sql = malloc(sizeof GD_CLICKHOUSE_SQL);
     if (!sql)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     size_t len = 0;
     for (const char *p = GD_CLICKHOUSE_SQL; *p && !rc;) {
         const char *nl = strchr(p, '\n');

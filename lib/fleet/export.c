@@ -128,7 +128,7 @@ static int register_why(gd_store *s, gd_error *err)
         return GD_OK;
     why_fn *w = calloc(1, sizeof *w);
     if (!w)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     w->s = s;
     w->have_trace = -1;
     return gd_store_function(s, "gd_block_why", 5, SQLITE_UTF8, w, sql_block_why, free, err);
@@ -221,7 +221,7 @@ static int register_day(gd_store *s, gd_error *err)
         return GD_OK;
     day_fn *d = calloc(1, sizeof *d);
     if (!d)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     return gd_store_function(s, "gd_day", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, d, sql_day, free, err);
 }
 
@@ -269,7 +269,7 @@ static void sql_anr_sig(sqlite3_context *cx, int argc, sqlite3_value **argv)
         gd_anr_query q = {.filter = {&trace, 1}, .all = 1};
         if (!a->by_id || gd_query_anr_list(a->s, &q, anr_fn_row, a->by_id, &err)) {
             a->trace = -1;
-            sqlite3_result_error(cx, a->by_id ? err.msg : "out of memory", -1);
+            sqlite3_result_error(cx, a->by_id ? err.msg : GD_ERR_NOMEM_MSG, -1);
             return;
         }
     }
@@ -285,7 +285,7 @@ static int register_anr(gd_store *s, gd_error *err)
 {
     anr_fn *a = calloc(1, sizeof *a);
     if (!a)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     a->s = s;
     a->trace = -1;
     return gd_store_function(s, "gd_anr_sig", 3, SQLITE_UTF8, a, sql_anr_sig, anr_fn_free, err);
@@ -573,7 +573,7 @@ static json_t *json_row(sqlite3_stmt *q, gd_store *s, frames_cache **fc, gd_erro
             if (*fc || (*fc = calloc(1, sizeof **fc)))
                 k = frames_slot(*fc, s, sqlite3_column_int64(q, i), err);
             else
-                gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                gd_error_oom(err);
             if (k < 0) {
                 json_decref(row);
                 return NULL;
@@ -780,7 +780,7 @@ int gd_fleet_export_rows_open_many(gd_store *s, const char *table, const int64_t
         return err->code;
     gd_fleet_export_rows *r = calloc(1, sizeof *r);
     if (!r)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     r->s = s;
     r->ntraces = n ? n : 1;
     r->traces = malloc(r->ntraces * sizeof *r->traces);
@@ -788,7 +788,7 @@ int gd_fleet_export_rows_open_many(gd_store *s, const char *table, const int64_t
     r->jcount = calloc(r->ntraces, sizeof *r->jcount);
     if (!r->traces || !r->count || !r->jcount) {
         gd_fleet_export_rows_close(r);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     memcpy(r->traces, traces, n * sizeof *traces);
     if (!(r->q = gd_store_prepare(s, def->sql, err))) {
@@ -834,7 +834,7 @@ static int callsite_tsv(gd_fleet_export_rows *r, int64_t id, gd_tsv_col c, gd_ts
     if (c.kind != GD_TSV_ARRAY)
         return 0;
     if (!r->fc && !(r->fc = calloc(1, sizeof *r->fc))) {
-        gd_error_set(r->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(r->err);
         return -1;
     }
     int k = frames_slot(r->fc, r->s, id, r->err);

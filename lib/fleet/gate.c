@@ -177,7 +177,7 @@ int gd_fleet_select(gd_ch *c, const char *selector, gd_selection *out, gd_error 
         return gd_error_set(err, GD_ERR_USAGE, 0, 0, "selector '%.200s': value too long", selector);
     size_t wn = 2 * (strlen(lit) + strlen(col)) + 160;
     if (!(out->where = malloc(wn)))
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     /* app and version_name are in every table and lead its sorting key:
      * said on the table itself, ClickHouse filters before FINAL merges,
      * instead of reading the whole table (#53 item 9) */
@@ -334,7 +334,7 @@ static int anr_total(gd_ch *c, const char *where, gd_row_fn fn, void *fn_ctx, gd
     size_t n = sizeof fmt + 4 * strlen(where);
     char *sql = malloc(n);
     if (!sql)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     snprintf(sql, n, fmt, where);
     relay r = {fn, fn_ctx, NULL, err};
     int rc = gd_ch_select(c, sql, on_relay, &r, err);
@@ -403,7 +403,7 @@ static int app_names_of(gd_ch *c, const char *where, const char *table, const ch
     size_t n = strlen(where) + 400;
     char *q = malloc(n);
     if (!q)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (col)
         snprintf(q, n, "SELECT DISTINCT %s AS p FROM %s FINAL WHERE %s", col, table, where);
     else
@@ -411,7 +411,7 @@ static int app_names_of(gd_ch *c, const char *where, const char *table, const ch
     int rc = older_tables(c, gd_ch_select(c, q, on_name, a, err), err);
     free(q);
     if (rc == GD_ERR_ABORT && !err->code)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     return rc;
 }
 
@@ -426,14 +426,14 @@ static int side_where(gd_ch *c, const gd_selection *sel, const char *table, cons
     const char *where = sel && sel->where ? sel->where : "1";
     if (!sel || !sel->app) {
         *out = strdup(where);
-        return *out ? GD_OK : gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return *out ? GD_OK : gd_error_oom(err);
     }
     app_names a = {.app = sel->app};
     int rc = app_names_of(c, where, table, col, &a, err);
     size_t n = 2 * strlen(where) + a.len + 200;
     *out = rc ? NULL : malloc(n);
     if (!rc && !*out)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     else if (!rc && !a.n)
         snprintf(*out, n, "%s AND 0", where);
     else if (!rc && col)
@@ -514,14 +514,14 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
     char *sql = malloc(n);
     if (!sql) {
         free(where);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     snprintf(sql, n, fmt, where);
     rc = older_tables(c, gd_ch_select(c, sql, each, &r, err), err);
     free(sql);
     free(where);
     if (rc == GD_ERR_ABORT && !err->code)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     return rc;
 }
 
@@ -649,7 +649,7 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
     char *sql = malloc(n);
     if (!sql) {
         free(where);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     snprintf(sql, n, fmt, where, kind_lit, limit_sql);
     free(where);
@@ -657,7 +657,7 @@ int gd_fleet_block_groups(gd_ch *c, const gd_selection *sel, const char *kind, l
     rc = older_tables(c, gd_ch_select(c, sql, on_fleet_group, &r, err), err);
     free(sql);
     if (rc == GD_ERR_ABORT && !err->code)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     return rc;
 }
 
@@ -724,7 +724,7 @@ int gd_fleet_anr_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *c
         free(sql);
         free(where);
         json_decref(g.devices);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     snprintf(sql, n, dev_fmt, where);
     rc = older_tables(c, gd_ch_select(c, sql, on_device, g.devices, err), err);
@@ -736,6 +736,6 @@ int gd_fleet_anr_groups(gd_ch *c, const gd_selection *sel, gd_row_fn fn, void *c
     free(where);
     json_decref(g.devices);
     if (rc == GD_ERR_ABORT && !err->code)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     return rc;
 }

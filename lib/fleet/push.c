@@ -42,7 +42,7 @@ static int on_row(void *ctx, json_t *row)
     batcher *b = ctx;
     char *line = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(17));
     if (!line) {
-        b->rc = gd_error_set(b->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        b->rc = gd_error_oom(b->err);
         return 1;
     }
     size_t n = strlen(line);
@@ -53,7 +53,7 @@ static int on_row(void *ctx, json_t *row)
         char *nb = realloc(b->buf, nc);
         if (!nb) {
             free(line);
-            b->rc = gd_error_set(b->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            b->rc = gd_error_oom(b->err);
             return 1;
         }
         b->buf = nb;
@@ -90,7 +90,7 @@ static int refill(sender *w, size_t want)
         if (k < 0)
             return w->b->rc = w->b->err->code;
         if (w->tsv.oom || w->json.oom)
-            return w->b->rc = gd_error_set(w->b->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return w->b->rc = gd_error_oom(w->b->err);
         w->done = k == 0;
         w->rows += k == 1;
         w->jrows += k == 2;
@@ -557,7 +557,7 @@ static int load_held(gd_ch *c, int64_t *id, char (*uid)[40], size_t n, json_t *h
     size_t cap = 160 + HELD_PER_QUERY * 44;
     char *q = malloc(cap);
     if (!q)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     for (size_t i = 0; i < n && !rc; i += HELD_PER_QUERY) {
         size_t used = (size_t)snprintf(q, cap, "SELECT trace_uid, app, version_name, version_code, device,"
                                                " build FROM traces WHERE trace_uid IN (");
@@ -567,7 +567,7 @@ static int load_held(gd_ch *c, int64_t *id, char (*uid)[40], size_t n, json_t *h
         }
         snprintf(q + used, cap - used, ")");
         if (!rc && (rc = gd_ch_select(c, q, on_held, held, err)) == GD_ERR_ABORT)
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(err);
     }
     free(q);
     return rc;
@@ -651,7 +651,7 @@ static int push_group(gd_store *s, gd_ch *c, const int64_t *ids, size_t ng, cons
         shipment *x = &sh[n++];
         *x = (shipment){.table = *t, .per = calloc(ng, sizeof(long long))};
         if (!x->per) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(err);
             break;
         }
         ch_table *ct = NULL;
@@ -709,11 +709,11 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
     trace_list l = {0};
     rc = gd_fleet_export_traces(s, &opts->filter, on_trace, &l, err);
     if (rc == GD_ERR_ABORT)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     batcher b = {.c = c, .err = err};
     ch_tables *ts = calloc(1, sizeof *ts);
     if (!ts && !rc)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     /* tables made by an older godeye: said before anything is sent */
     lacking lk = {.fits = 1};
     for (const char *const *t = gd_fleet_export_tables(); *t && !rc && l.n; t++) {
@@ -730,14 +730,14 @@ int gd_push(gd_store *s, gd_ch *c, const gd_push_opts *opts, gd_push_report_fn f
         rc = lacking_error(&lk, err);
     json_t *held = json_object();
     if (!held && !rc)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     if (!rc)
         rc = load_held(c, l.id, l.uid, l.n, held, err);
     gd_push_report *rep = calloc(l.n ? l.n : 1, sizeof *rep);
     gd_push_report **grp = calloc(PUSH_TRACES, sizeof *grp);
     int64_t *gid = calloc(PUSH_TRACES, sizeof *gid);
     if ((!rep || !grp || !gid) && !rc)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     for (size_t i = 0; i < l.n && !rc;) {
         /* the next traces to send, up to PUSH_TRACES of them, and those
          * the server holds already between them */

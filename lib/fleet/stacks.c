@@ -60,7 +60,7 @@ static int begin_next(fs_side *s, int calls)
     if (end_open(s))
         return 1;
     if (gd_ds_begin(s->d, s->side, s->t[s->next].minutes, calls)) {
-        s->rc = gd_error_set(s->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        s->rc = gd_error_oom(s->err);
         return 1;
     }
     s->next++;
@@ -116,7 +116,7 @@ static int read_side(gd_ch *c, fs_side *s, const gd_selection *sel)
     size_t n = sizeof pfmt + strlen(where);
     char *sql = malloc(n);
     if (!sql)
-        return gd_error_set(s->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(s->err);
     snprintf(sql, n, tfmt, where);
     int rc = gd_ch_select(c, sql, on_trace, s, s->err);
     if (!rc) {
@@ -125,7 +125,7 @@ static int read_side(gd_ch *c, fs_side *s, const gd_selection *sel)
     }
     free(sql);
     if (rc == GD_ERR_ABORT)
-        rc = s->rc ? s->rc : gd_error_set(s->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = s->rc ? s->rc : gd_error_oom(s->err);
     if (!rc && (skip_to(s, NULL) || end_open(s)))
         rc = s->rc;
     return rc;
@@ -136,7 +136,7 @@ int gd_fleet_diffstacks(gd_ch *c, const gd_diffstacks_query *q, gd_diffstacks **
     *out = NULL;
     gd_diffstacks *d = gd_ds_new();
     if (!d)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     int rc = GD_OK;
     for (int side = 0; side < 2 && !rc; side++) {
         const gd_selection *sel = side ? q->head : q->base;

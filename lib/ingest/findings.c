@@ -86,7 +86,7 @@ static int put_issue(gd_store *s, int64_t trace, int64_t id, const json_t *o, gd
     const json_t *content = json_object_get(o, "content");
     char *text = content ? json_dumps(content, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
     if (content && !text)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     sqlite3_stmt *st = gd_store_cached(s, issue_sql, err);
     if (!st) {
         free(text);

@@ -390,7 +390,7 @@ static int list_files(const run_ctx *run, const char *dir, char ***out, size_t *
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
         char *p = malloc(len);
         if (!p) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(err);
             break;
         }
         size_t dl = strlen(dir);
@@ -416,7 +416,7 @@ static int list_files(const run_ctx *run, const char *dir, char ***out, size_t *
                 char **ns = realloc(sub, (nsub + 1) * sizeof *ns);
                 if (!ns) {
                     free(p);
-                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                    rc = gd_error_oom(err);
                     break;
                 }
                 sub = ns;
@@ -435,7 +435,7 @@ static int list_files(const run_ctx *run, const char *dir, char ***out, size_t *
             char **no = realloc(*out, *cap * sizeof *no);
             if (!no) {
                 free(p);
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                rc = gd_error_oom(err);
                 break;
             }
             *out = no;

@@ -40,7 +40,7 @@ gd_views_writer *gd_views_writer_new(gd_store *s, gd_error *err)
 {
     gd_views_writer *w = calloc(1, sizeof *w);
     if (!w) {
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NULL;
     }
     w->s = s;

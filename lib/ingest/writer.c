@@ -139,7 +139,7 @@ static int on_meta(void *ctx, const gd_meta *m, gd_error *err)
     gd_writer *w = ctx;
     const gd_meta *mm = gd_meta_mend(&w->mend, m);
     if (!mm)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (mm != m)
         count_reason(w, GD_SKIP(IGNORED_TEXT_NOT_UTF8), 0);
     gd_ti_meta_take(&w->meta, mm);
@@ -363,7 +363,7 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
     char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
     if (!txt) {
         json_decref(j);
-        return gd_error_set(err, GD_ERR_NOMEM, ev->line, 0, "out of memory");
+        return gd_error_oom_at(err, ev->line, 0);
     }
     sqlite3_stmt *st = w->st[ST_RAW];
     sqlite3_bind_int64(st, 1, w->trace);
@@ -720,7 +720,7 @@ static int on_event(void *ctx, const gd_event *ev, gd_error *err)
     gd_writer *w = ctx;
     const gd_event *mended = gd_event_mend(&w->mend, ev);
     if (!mended)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (mended != ev)
         count_reason(w, GD_SKIP(IGNORED_TEXT_NOT_UTF8), ev->line);
     ev = mended;
@@ -737,7 +737,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
 {
     gd_writer *w = calloc(1, sizeof *w);
     if (!w)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     w->s = s;
     w->min_ts = w->max_ts = GD_NONE;
     w->log_min = w->log_max = GD_NONE;
@@ -767,7 +767,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         goto fail;
     }
     if (!(w->source = strdup(source)) || !(w->format = strdup(format))) {
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
         goto fail;
     }
     for (int i = 0; i < ST__COUNT; i++)
@@ -790,7 +790,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
     if ((rc = gd_mw_open(&w->methods, s, w->trace, err)))
         goto fail;
     if (!w->frames || !w->callsites || !w->messages || !w->stacks) {
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
         goto fail;
     }
     *out = w;

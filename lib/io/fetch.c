@@ -222,7 +222,7 @@ int gd_fetch_open(gd_fetch **out, const char *url, const gd_fetch_opts *opts, gd
         return rc;
     gd_fetch *f = calloc(1, sizeof *f);
     if (!f)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     snprintf(f->url, sizeof f->url, "%s", url);
     f->max_bytes = o->max_bytes ? o->max_bytes : ((uint64_t)2 << 30);
     f->e = curl_easy_init();

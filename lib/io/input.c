@@ -183,7 +183,7 @@ int gd_input_open_file(gd_input **out, const char *path, gd_error *err)
 {
     gd_input *in = alloc_input(INPUT_SRC_FD);
     if (!in)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     int rc = gd_input_open_path(in, path, err);
     if (rc) {
         gd_input_close(in);
@@ -197,7 +197,7 @@ int gd_input_open_files(gd_input **out, char *const *paths, size_t n, gd_error *
 {
     gd_input *in = alloc_input(INPUT_SRC_FILES);
     if (!in)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     in->paths = calloc(n ? n : 1, sizeof *in->paths);
     for (size_t i = 0; i < n; i++) {
         struct stat st;
@@ -224,7 +224,7 @@ int gd_input_open_mem(gd_input **out, const void *data, size_t n, gd_error *err)
 {
     gd_input *in = alloc_input(INPUT_SRC_MEM);
     if (!in)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     in->mem = data;
     in->mem_len = n;
     in->raw_size = (int64_t)n;
@@ -236,7 +236,7 @@ int gd_input_open_pull(gd_input **out, gd_pull_fn fn, void *ctx, gd_error *err)
 {
     gd_input *in = alloc_input(INPUT_SRC_PULL);
     if (!in)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     in->pull = fn;
     in->pull_ctx = ctx;
     *out = in;
@@ -322,7 +322,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
                     size_t cap = (acc + k + 1) * 2;
                     char *nb = realloc(in->lbuf, cap);
                     if (!nb)
-                        return gd_error_set(err, GD_ERR_NOMEM, in->lineno + 1, 0, "out of memory"), -1;
+                        return gd_error_oom_at(err, in->lineno + 1, 0), -1;
                     in->lbuf = nb;
                     in->l_cap = cap;
                 }
@@ -351,7 +351,7 @@ int gd_input_getline(gd_input *in, char **line, size_t *len, gd_error *err)
                 size_t cap = (acc + avail + 1) * 2;
                 char *nb = realloc(in->lbuf, cap);
                 if (!nb)
-                    return gd_error_set(err, GD_ERR_NOMEM, in->lineno + 1, 0, "out of memory"), -1;
+                    return gd_error_oom_at(err, in->lineno + 1, 0), -1;
                 in->lbuf = nb;
                 in->l_cap = cap;
             }
@@ -694,7 +694,7 @@ static int settle_enc(gd_input *in, gd_error *err)
         if (r < 0) { /* the bytes before the error come first */
             in->pend = malloc(sizeof *in->pend);
             if (!in->pend) {
-                gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                gd_error_oom(err);
                 return -1;
             }
             *in->pend = e;
@@ -717,7 +717,7 @@ static int settle_enc(gd_input *in, gd_error *err)
     }
     unsigned char *nb = malloc(INPUT_DBUF + 1);
     if (!nb) {
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return -1;
     }
     in->enc = enc;

@@ -117,7 +117,7 @@ static int cap_put(gd_jstream *js, char c, gd_error *err)
         size_t ns = js->cap_size ? js->cap_size * 2 : 4096;
         char *nb = realloc(js->cap, ns);
         if (!nb) {
-            gd_error_set(err, GD_ERR_NOMEM, js->line, js->col, "out of memory");
+            gd_error_oom_at(err, js->line, js->col);
             return -1;
         }
         js->cap = nb;
@@ -267,7 +267,7 @@ int gd_jstream_next_key(gd_jstream *js, const char **key, gd_error *err)
         char *nk = realloc(js->key, n + 1);
         if (!nk) {
             json_decref(s);
-            gd_error_set(err, GD_ERR_NOMEM, l, col, "out of memory");
+            gd_error_oom_at(err, l, col);
             return -1;
         }
         js->key = nk;
@@ -359,7 +359,7 @@ int gd_jstream_each_object(gd_input *in, int (*fn)(void *ctx, json_t *o, gd_erro
 {
     gd_jstream *js = gd_jstream_new(in);
     if (!js)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     int rc = 0, t, r;
     while (rc == 0 && (t = gd_jstream_peek(js, err)) != 0) {
         if (t < 0) {

@@ -140,7 +140,7 @@ json_t *gd_query_trace_apps(gd_store *s, const char *set, gd_error *err)
     json_t *apps = json_array();
     if (!apps) {
         sqlite3_finalize(q);
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NULL;
     }
     if (gd_store_each(s, q, app_row, apps, err)) {

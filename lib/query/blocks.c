@@ -651,7 +651,7 @@ static int trace_have(gd_store *s, groups *gs, int64_t trace, int *have, gd_erro
     }
     int rc = gd_why_have_trace(s, trace, have, err);
     if (!rc && json_object_set_new(gs->trace_have, id, json_integer(*have)))
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     return rc;
 }
 
@@ -788,7 +788,7 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
     else
         rc = each_block(s, &lq, add_to_group, &gs, 1, err);
     if (!rc && gs.oom)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     /* each trace's app version, for the first and last version a group
      * was seen in */
     json_t *versions = json_object();
@@ -842,7 +842,7 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
              * shares of its total (null where none of its traces has such data) */
             if (gd_why_shares_json(row, g->st, g->total, g->have)) {
                 json_decref(row);
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                rc = gd_error_oom(err);
                 break;
             }
             int stop = fn(ctx, row);

@@ -102,7 +102,7 @@ static double pooled_p95(const series_set *st, gd_error *err, int *oom)
     double *v = malloc(n * sizeof *v);
     if (!v) {
         *oom = 1;
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NAN;
     }
     size_t k = 0;

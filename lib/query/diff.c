@@ -244,10 +244,10 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
                           &sd->anr_groups};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!(sets[i]->index = json_object()))
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
     for (int i = 0; i < GD_DIFF_NSTATES; i++)
         if (!(sd->states[i].index = json_object()))
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
     int rc;
     if (src) {
         sd->capped = 1;
@@ -296,13 +296,13 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
     }
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (sets[i]->oom)
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         for (size_t j = 0; j < sets[i]->n; j++)
             gd_stats_sort(sets[i]->s[j].v, sets[i]->s[j].n);
     }
     for (int i = 0; i < GD_DIFF_NSTATES; i++) {
         if (sd->states[i].oom)
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         for (size_t j = 0; j < sd->states[i].n; j++)
             gd_stats_sort(sd->states[i].s[j].v, sd->states[i].s[j].n);
     }
@@ -649,7 +649,7 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     verdict vd;
     judge(&vd, k, b, h, mb, mh, rate_ok, alpha, min_samples);
     if (!vd.status)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     const char *status = vd.status;
     double p = vd.p, rp = vd.rp;
     gd_hl_result hl = vd.hl;

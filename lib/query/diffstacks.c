@@ -96,7 +96,7 @@ static int dt_fail(int rc, gd_error *err)
     if (rc == -2)
         return gd_error_set(err, GD_ERR_DATA, 0, 0, "more than %d distinct stack frames: narrow the selection",
                             GD_DT_MAX_NODES);
-    return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return gd_error_oom(err);
 }
 
 static void ds_add_at(gd_diffstacks *d, size_t node, double ms)

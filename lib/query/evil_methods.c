@@ -107,7 +107,7 @@ static int evil_row(void *ctx, sqlite3_stmt *st)
     if (!rc && items_preorder(&it))
         rc = -1;
     if (rc == -1 || it.oom)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     if (rc || it.n == 0 || !(it.root_cost >= c->q->evil_ms)) {
         free(it.v);
         free(it.seq);

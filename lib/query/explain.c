@@ -64,7 +64,7 @@ static int fact(ex_acc *a, const char *section, const char *name, json_t *value,
     json_t *row = json_pack("{s:s s:s s:o s:o}", "section", section, "name", name, "value", value, "source",
                             source ? gd_json_str(source) : json_null());
     if (!row || json_array_append_new(a->rows, row))
-        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(a->err);
     return 0;
 }
 
@@ -443,7 +443,7 @@ static int group_blocks(ex_acc *a, json_t *name, const char *filt)
     gd_blocks_query bq = {.filter = a->q->filter, .threshold = NAN, .kind = GD_KIND_NONE};
     group_top g = {name, json_array(), 0};
     int rc = g.rows ? gd_query_blocks_light(a->s, &bq, keep_group, &g, a->err)
-                    : gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                    : gd_error_oom(a->err);
     char src[440], nm[64];
     snprintf(src, sizeof src, "godeye blocks --format json%s", filt);
     json_t *v;
@@ -455,7 +455,7 @@ static int group_blocks(ex_acc *a, json_t *name, const char *filt)
         json_t *b = json_pack("{s:O s:O s:O s:O s:O}", "id", json_object_get(v, "id"), "trace",
                               json_object_get(v, "trace"), "start_ms", json_object_get(v, "start_ms"),
                               "duration_ms", json_object_get(v, "duration_ms"), "kind", json_object_get(v, "kind"));
-        rc = b ? fact(a, "evidence", nm, b, src) : gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = b ? fact(a, "evidence", nm, b, src) : gd_error_oom(a->err);
     }
     if (!rc && json_array_size(g.rows)) {
         char more[96];
@@ -542,7 +542,7 @@ static int explain_startup(ex_acc *a, const json_t *entry)
                               json_object_get(l, "total_ms"), "wait_ms", json_object_get(l, "wait_ms"), "source",
                               json_object_get(l, "source"), "activity", json_object_get(l, "activity"), "ttid_ms",
                               json_object_get(l, "ttid_ms"));
-        rc = o ? fact(a, "evidence", nm, o, src) : gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = o ? fact(a, "evidence", nm, o, src) : gd_error_oom(a->err);
     }
     json_decref(f.row);
     if (!rc)
@@ -588,7 +588,7 @@ static int window_rows(ex_acc *a, const json_t *entry, const char *src)
             json_object_set(o, keys[k], json_object_get(row, keys[k]) ? json_object_get(row, keys[k]) : json_null());
         snprintf(nm, sizeof nm, "the window's frames, row %zu of %zu", i + 1, json_array_size(f.row));
         if (!rc)
-            rc = o ? fact(a, "evidence", nm, o, src) : gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = o ? fact(a, "evidence", nm, o, src) : gd_error_oom(a->err);
         else
             json_decref(o);
     }
@@ -760,7 +760,7 @@ int gd_query_explain(gd_store *s, const gd_explain_query *q, gd_row_fn fn, void 
 {
     ex_acc a = {s, q, fn, ctx, err, json_array(), .top = ""};
     if (!a.rows)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     json_t *top = NULL;
     int rc = gd_top_build_focus(s, &q->filter, GD_TOP_MAX, q->focus, &top, err);
     if (rc) {

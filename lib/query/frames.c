@@ -286,7 +286,7 @@ static int frame_row(void *ctx, sqlite3_stmt *fq)
         c->missed += sqlite3_column_int64(fq, FT_MISSED) != 0;
     }
     if (buf_push(c->buf, dur, vs))
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     if (gd_frame_is_frozen(dur) &&
         overlapping_blocks(c->s, c->bq, c->trace, c->have_pid, c->pid, ts, ts + dur, c->blocks))
         return gd_store_fail(c->s, c->err, "database read");

@@ -152,7 +152,7 @@ int gd_query_issue_groups(gd_store *s, const gd_filter *f, const char *tool, gd_
     size_t n = json_array_size(a.order);
     json_t **v = n ? calloc(n, sizeof *v) : NULL;
     if (!rc && n && !v)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     for (size_t i = 0; !rc && i < n; i++) {
         v[i] = json_object_get(a.by, json_string_value(json_array_get(a.order, i)));
         json_t *traces = json_object_get(v[i], "traces");

@@ -905,7 +905,7 @@ int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *
     size_t n = json_array_size(g.order);
     json_t **v = n ? malloc(n * sizeof *v) : NULL;
     if (!rc && n && !v)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     for (size_t i = 0; !rc && i < n; i++)
         v[i] = json_object_get(g.by, json_string_value(json_array_get(g.order, i)));
     if (!rc && n)

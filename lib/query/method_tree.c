@@ -97,7 +97,7 @@ static int tree_call_row(void *ctx, sqlite3_stmt *st)
             return rc;
         gd_ctt_free(c->t);
         if (!(c->t = gd_ctt_new(-INFINITY, INFINITY)))
-            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(c->err);
         c->trace = tr;
         c->pid = p;
         c->tid = ti;
@@ -105,7 +105,7 @@ static int tree_call_row(void *ctx, sqlite3_stmt *st)
     gd_call call;
     gd_calls_at(st, CT_CALL, &call);
     if (gd_ctt_add(c->t, &call))
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     return GD_OK;
 }
 
@@ -120,10 +120,10 @@ int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, v
             return rc;
         gd_ctt *t = gd_ctt_new(a, b);
         if (!t)
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         rc = gd_calls_window(s, trace, pid, tid, a, b, feed_tree, t, err);
         if (rc == -1)
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(err);
         if (!rc)
             rc = emit_tree(s, t, trace, tid, fn, ctx, err);
         gd_ctt_free(t);

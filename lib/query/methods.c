@@ -72,7 +72,7 @@ static int stats_row(void *ctx, sqlite3_stmt *st)
     struct stats_ctx *c = ctx;
     mrow *m = mrows_add(c->r);
     if (!m)
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     m->method = sqlite3_column_int64(st, MS_METHOD);
     m->tid = sqlite3_column_int64(st, MS_TID);
     m->count = (long)sqlite3_column_int64(st, MS_COUNT);
@@ -164,12 +164,12 @@ static int stats_block(gd_store *s, const gd_methods_query *q, mrows *r, gd_erro
     gd_calls_accs as = {0};
     rc = gd_calls_walk(s, trace, pid, tid, a, b, gd_calls_acc_call, &as, err);
     if (rc == -1 || as.oom)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     for (size_t i = 0; !rc && i < as.n; i++) {
         gd_calls_acc *e = &as.v[i];
         mrow *m = mrows_add(r);
         if (!m) {
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(err);
             break;
         }
         m->method = e->method;

@@ -85,7 +85,7 @@ static cs_ent *agg_get(cs_agg *a, int64_t id, gd_error *err)
         a->e = calloc(nc, sizeof *a->e);
         if (!a->e) {
             a->e = old;
-            gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            gd_error_oom(err);
             return NULL;
         }
         a->cap = nc;
@@ -165,7 +165,7 @@ static int agg_totals(cs_agg *a, gd_error *err)
     size_t cap = a->cap;
     int64_t *ids = malloc((a->n + 1) * sizeof *ids);
     if (!ids)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     size_t n = 0;
     for (size_t i = 0; i < cap; i++)
         if (a->e[i].id && a->e[i].self)
@@ -417,7 +417,7 @@ static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *
             size_t nc = cap ? cap * 2 : 64;
             int64_t *nf = realloc(frames, nc * sizeof *nf);
             if (!nf) {
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                rc = gd_error_oom(err);
                 break;
             }
             frames = nf;
@@ -440,7 +440,7 @@ static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *
             nb = realloc(*buf, nc);
             if (!nb) {
                 json_decref(t);
-                rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                rc = gd_error_oom(err);
                 break;
             }
             bcap = nc;
@@ -497,7 +497,7 @@ int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
     size_t n = 0;
     int64_t *ids = rc ? NULL : malloc((a.n + 1) * sizeof *ids);
     if (!rc && !ids)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     for (size_t i = 0; !rc && i < a.cap; i++)
         if (a.e[i].id && a.e[i].self)
             ids[n++] = a.e[i].id;

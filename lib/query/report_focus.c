@@ -131,7 +131,7 @@ int gd_report_focus(gd_store *s, const gd_filter *f, json_t *doc, gd_error *err)
     snprintf(set, sizeof set, "(SELECT id FROM trace WHERE 1 %s)", fl);
     json_t *apps = f && f->app ? json_pack("[s]", f->app) : gd_query_trace_apps(s, set, err);
     if (!apps)
-        return err->code ? err->code : gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return err->code ? err->code : gd_error_oom(err);
     add_sources(doc);
     json_object_set_new(doc, "focus_apps", apps);
     if (!json_array_size(apps))

@@ -205,7 +205,7 @@ static int dispatch_bins(gd_store *s, int64_t trace, double start, double bin_ms
                           : NULL;
     int rc;
     if (!c.longest || !c.count)
-        rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        rc = gd_error_oom(err);
     else if (!q)
         rc = err->code;
     else {

@@ -247,7 +247,7 @@ static int vs_row(void *ctx, sqlite3_stmt *q)
         if (!*slot[k] || (k == 0 ? cmp > 0 : cmp < 0)) {
             free(*slot[k]);
             if (!(*slot[k] = strdup(v)))
-                return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                return gd_error_oom(c->err);
         }
     }
     return GD_OK;

@@ -119,7 +119,7 @@ static int state_row(void *ctx, sqlite3_stmt *st)
     int64_t tr = sqlite3_column_int64(st, TS_TRACE), td = sqlite3_column_int64(st, TS_TID);
     if (!c->n || c->ts[c->n - 1].trace != tr || c->ts[c->n - 1].tid != td) {
         if (gd_grow((void **)&c->ts, &c->cap, c->n + 1, sizeof *c->ts, NULL))
-            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(c->err);
         tacc *t = &c->ts[c->n++];
         memset(t, 0, sizeof *t);
         t->trace = tr;
@@ -133,7 +133,7 @@ static int state_row(void *ctx, sqlite3_stmt *st)
         if (r != SQLITE_ROW && r != SQLITE_DONE)
             rc = gd_store_fail(c->s, c->err, "database read");
         else if (nm && !(t->name = strdup(nm)))
-            rc = gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(c->err);
         sqlite3_reset(c->nameq);
         if (rc)
             return rc;
@@ -242,7 +242,7 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
         if (r != SQLITE_ROW && r != SQLITE_DONE)
             rc = gd_store_fail(s, err, "database read");
         else if (p && !(ts[i].process = strdup(p)))
-            rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(err);
         sqlite3_reset(pq);
     }
     sqlite3_finalize(pq);

@@ -66,7 +66,7 @@ static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *t
     json_t *proc = e ? json_object_get(evidence, "process") : NULL;
     if (!e || json_object_set(e, "process", json_is_string(proc) ? proc : json_null()) ||
         json_array_append_new(a->entries, e))
-        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(a->err);
     return 0;
 }
 
@@ -253,7 +253,7 @@ static int on_anr_dump(void *ctx, json_t *d)
                               head, "count", 1, "traces", json_object_get(d, "trace"), "signature",
                               json_object_get(d, "signature"));
         if (!g || json_object_set_new(a->anr_sigs, key, g))
-            rc = gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            rc = gd_error_oom(a->err);
     }
     return rc;
 }
@@ -272,7 +272,7 @@ static int name_anr_groups(top_acc *a)
         if (json_object_set_new(json_object_get(e, "evidence"), "group",
                                 json_pack("{s:O s:I s:O}", "signature", json_object_get(g, "signature"), "count",
                                           count, "traces", tr)))
-            return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(a->err);
         if (count < 2)
             continue;
         const char *t = str(e, "title");
@@ -281,7 +281,7 @@ static int name_anr_groups(top_acc *a)
         snprintf(title, sizeof title, "%.*s (%lld dumps in %zu capture%s)%s", (int)head, t, (long long)count,
                  json_array_size(tr), json_array_size(tr) == 1 ? "" : "s", t + head);
         if (json_object_set_new(e, "title", json_string(title)))
-            return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(a->err);
     }
     return 0;
 }
@@ -718,7 +718,7 @@ int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json
     json_t **v = n ? malloc(n * sizeof *v) : NULL;
     if (n && !v) {
         json_decref(a.entries);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     /* --app (#47): an entry about another process goes (one naming none
      * stays: its trace holds the app) */
@@ -761,5 +761,5 @@ int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json
     json_decref(a.entries);
     *out = json_pack("{s:f s:o s:I}", "minutes", round(a.minutes * 1000) / 1000, "entries", ranked, "more",
                      (json_int_t)(n > (size_t)max ? n - (size_t)max : 0));
-    return *out ? GD_OK : gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+    return *out ? GD_OK : gd_error_oom(err);
 }

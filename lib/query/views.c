@@ -244,7 +244,7 @@ static int page_event_row(void *ctx, sqlite3_stmt *q)
         a->parent = sqlite3_column_int64(q, P_PARENT);
     if (acc_push(a, (const char *)sqlite3_column_text(q, P_EVENT), sqlite3_column_double(q, P_TS),
                  sqlite3_column_type(q, P_END) == SQLITE_NULL ? GD_NONE : sqlite3_column_double(q, P_END)))
-        return c->rc = gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return c->rc = gd_error_oom(c->err);
     return c->stop ? GD_EACH_STOP : GD_OK;
 }
 
@@ -490,7 +490,7 @@ static int image_group_row(void *ctx, sqlite3_stmt *q)
         size_t cap = c->cap ? c->cap * 2 : 64;
         image_row *nr = realloc(c->rows, cap * sizeof *nr);
         if (!nr)
-            return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(c->err);
         c->rows = nr;
         c->cap = cap;
     }

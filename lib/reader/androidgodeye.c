@@ -650,7 +650,7 @@ static int gd_age_do_view(age_ctx *c, json_t *p, double ts, gd_error *err)
     /* depth kept in `layers` temporarily would be confusing: use a side array */
     int *depth = calloc(n + 1, sizeof *depth);
     if (!depth)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     for (size_t i = 0; i < n; i++) {
         json_t *v = json_array_get(vs, i);
         gd_view *gv = &c->views[k];

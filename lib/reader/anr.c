@@ -1205,7 +1205,7 @@ static int emit_issue(anr_ctx *c, const char *type, const char *detail, const an
     char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!txt)
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     gd_event ev;
     anr_event_init(c, &ev, GD_EV_ISSUE, who, c->dump_line);
     ev.u.issue.tool = "anr";
@@ -1397,7 +1397,7 @@ static int find_deadlocks(anr_ctx *c, const int64_t *next)
     size_t *mark = calloc(n, sizeof *mark);
     int rc = 0;
     if (!mark)
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     for (size_t i = 0; i < n && !rc; i++) {
         int64_t j = (int64_t)i;
         while (j >= 0 && mark[j] == 0) {
@@ -1442,7 +1442,7 @@ static int find_binder_waits(anr_ctx *c, const int64_t *next)
         free(end);
         free(stamp);
         free(path);
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     }
     for (size_t i = 0; i < n; i++)
         end[i] = -2;  /* not known yet */
@@ -1508,7 +1508,7 @@ static int lock_waits(anr_ctx *c)
         return 0;
     int64_t *next = malloc(n * sizeof *next);
     if (!next)
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     for (size_t i = 0; i < n; i++) {
         next[i] = c->thr[i].waiting_on[0] ? find_dtid(c, c->thr[i].held_by) : -1;
         if (c->thr[i].waiting_on[0] && c->thr[i].held_by >= 0 && next[i] < 0 && !c->thr_over)

@@ -259,7 +259,7 @@ static int read_art(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             free(a->used);
         }
         free(a);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     gd_slicetrack_limit_slices(a->st, ART_MAX_OPEN); /* nameless calls: the count bounds */
     a->in = in;

@@ -112,7 +112,7 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
 {
     art_thread *t = gd_art_thread_get(a, tid);
     if (!t)
-        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(a->err);
     uint32_t method = mv & ~3u;
     unsigned action = mv & 3u;
     uint32_t t_raw = a->clock == ART_CLK_CPU ? cpu : wall;
@@ -132,7 +132,7 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
     if (action == 0) {
         gd_slice *f = gd_slicetrack_begin(a->st, GD_TRACK_THREAD, tid, tid, 0, &st);
         if (st == GD_ST_NOMEM)
-            return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(a->err);
         if (!f) { /* past GD_CT_MAX_DEPTH or ART_MAX_OPEN, or above such a call */
             gd_sink_skip(a->sink, GD_SKIP(ART_NESTING_TOO_DEEP), 0, 0);
             return 0;

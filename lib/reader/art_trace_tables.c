@@ -39,7 +39,7 @@ static int method_grow(art *a)
     if (!k || !v) {
         free(k);
         free(v);
-        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(a->err);
     }
     memset(v, 0xff, nc * sizeof *v);
     for (size_t i = 0; i < a->mcap; i++) {
@@ -122,10 +122,10 @@ int gd_art_thread_name(art *a, unsigned tid, const char *name, size_t n)
 {
     art_thread *t = gd_art_thread_get(a, tid);
     if (!t)
-        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(a->err);
     char *c = malloc(n + 1);
     if (!c)
-        return gd_error_set(a->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(a->err);
     memcpy(c, name, n);
     c[n] = 0;
     free(t->name);

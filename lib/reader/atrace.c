@@ -153,7 +153,7 @@ static athread *thread_of(gd_atrace *a, int64_t tid, gd_error *err)
         return NULL;
     }
     if ((a->n + 1) * 2 > a->cap && rehash(a, a->cap ? a->cap * 2 : 256)) {
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NULL;
     }
     size_t h = slot_of(tid, a->cap);
@@ -200,7 +200,7 @@ static int set_name(gd_atrace *a, char **dst, const char *name, size_t len, gd_e
         return 0;
     char *c = copy_name(a, name, len, 0);
     if (!c)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     free(*dst);
     *dst = c;
     return 0;
@@ -312,7 +312,7 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
         return 0;
     json_t *o = json_object();
     if (!o)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (name[0] == 'm') {
         /* owner "NAME (TID)", then " at METHOD" (newer ART), " waiters=N",
          * " blocking from METHOD" */
@@ -352,7 +352,7 @@ static int lock_issue(gd_atrace *a, const gd_event *base, const char *name, cons
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     if (!js)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     gd_event ev = *base;
     ev.kind = GD_EV_ISSUE;
     memset(&ev.u, 0, sizeof ev.u);
@@ -462,7 +462,7 @@ static int slice_begin(gd_atrace *a, int ns, uint64_t id, double ts_ms, int64_t 
     else if (st == GD_ST_FULL)
         gd_sink_skip(a->sink, why(a, GD_SKIP(TOO_MANY_TRACKS_LATER_ONES_NOT_TRACKED)), line, 0);
     else if (st == GD_ST_NOMEM)
-        return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+        return gd_error_oom_at(err, line, 0);
     if (!f)
         return 0;
     /* launch kinds (Perfetto's android_startup_processes): the app's main
@@ -489,7 +489,7 @@ static int slice_begin(gd_atrace *a, int ns, uint64_t id, double ts_ms, int64_t 
     }
     char *c = copy_name(a, name, len, line);
     if (!c)
-        return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+        return gd_error_oom_at(err, line, 0);
     gd_slicetrack_name(a->st, f, c);
     f->ts = ts_ms;
     f->tag = pid;

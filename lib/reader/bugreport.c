@@ -424,7 +424,7 @@ static int gd_br_finish(gd_br *b, const char *format, gd_error *err)
     m.clock = "local";
     json_t *j = json_object();
     if (!j)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     json_object_set_new(j, "bugreport", json_string(format));
     if (b->dumpstate[0])
         json_object_set_new(j, "dumpstate", json_string(b->dumpstate));
@@ -487,7 +487,7 @@ static int read_bugreport(gd_input *in, const gd_sink *sink, const gd_read_opts 
         return gd_bugreport_read_zip(in, &gd_bugreport_default_caps, sink, opts, err);
     gd_br *b = gd_br_new(sink, opts);
     if (!b)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     int rc = gd_br_text(b, in, NULL, err);
     if (!rc)
         rc = gd_br_finish(b, "text", err);
@@ -561,7 +561,7 @@ static int cur_append(splitter *sp, const char *s, size_t n, gd_error *err)
             cap *= 2;
         char *c = realloc(sp->cur, cap);
         if (!c)
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         sp->cur = c;
         sp->cur_cap = cap;
     }
@@ -1138,7 +1138,7 @@ static int read_archive(zip_t *za, const gd_bugreport_caps *caps, const gd_sink 
                             "not a bugreport zip: no main_entry.txt or bugreport-*.txt member");
     gd_br *b = gd_br_new(sink, opts);
     if (!b)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (entry_i >= 0) {
         char want[1024];
         if (read_main_entry(za, (zip_uint64_t)entry_i, want, sizeof want) == 0) {

@@ -139,7 +139,7 @@ int gd_br_binder_line(gd_br *b, const char *s, size_t n, long line, gd_error *er
     char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!txt)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     gd_event ev;
     gd_event_init(&ev, GD_EV_ISSUE);
     ev.pid = t.from_pid;

@@ -105,7 +105,7 @@ static cthread *thread_of(cctx *c, int64_t pid, int64_t tid, int *oom)
                                   (size_t)CHROME_MAX_THREADS * CHROME_MAX_DEPTH * sizeof(gd_slice));
         if (!c->slot || !c->st) {
             *oom = 1;
-            gd_error_set(c->err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
+            gd_error_oom_at(c->err, c->line, c->col);
             return NULL;
         }
     }
@@ -124,7 +124,7 @@ static cthread *thread_of(cctx *c, int64_t pid, int64_t tid, int *oom)
         cthread *n = realloc(c->thr, (c->nthr + 64) * sizeof *n);
         if (!n) {
             *oom = 1;
-            gd_error_set(c->err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
+            gd_error_oom_at(c->err, c->line, c->col);
             return NULL;
         }
         c->thr = n;
@@ -246,7 +246,7 @@ static int handle(cctx *c, json_t *o)
             gd_slice *f = gd_slicetrack_begin(c->st, GD_TRACK_THREAD, (uint64_t)(t - c->thr),
                                               t->tid, 0, &st);
             if (st == GD_ST_NOMEM)
-                return gd_error_set(c->err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
+                return gd_error_oom_at(c->err, c->line, c->col);
             if (f) {
                 f->tag = dispatch;
             } else {
@@ -409,7 +409,7 @@ static int read_chrome(gd_input *in, const gd_sink *sink, const gd_read_opts *op
     c.err = err;
     gd_jstream *js = gd_jstream_new(in);
     if (!js)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     int rc;
     int t = gd_jstream_peek(js, err);
     if (t == '[') {

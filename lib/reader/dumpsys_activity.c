@@ -501,7 +501,7 @@ static int read_activity(gd_input *in, const gd_sink *sink, const gd_read_opts *
     (void)opts;
     act *a = calloc(1, sizeof *a);
     if (!a)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     a->sink = sink;
     a->dump_ts = GD_NONE;
     a->decor_idx = -1;

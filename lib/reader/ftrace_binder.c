@@ -286,7 +286,7 @@ static int new_slot(gd_binder *b, long line, gd_error *err)
         if (n)
             b->calls = n;
         if (!f) {
-            gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+            gd_error_oom_at(err, line, 0);
             return -GD_ERR_IO - 1;
         }
         b->free_slots = f;
@@ -313,7 +313,7 @@ int gd_binder_transaction(gd_binder *b, int64_t ts, int64_t tid, int64_t id, int
         c->server = -1; /* off the stack already */
         c->to_thread = tid;
         if (key_put(b, id, slot))
-            return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+            return gd_error_oom_at(err, line, 0);
         return 0;
     }
     int slot = new_slot(b, line, err);
@@ -323,7 +323,7 @@ int gd_binder_transaction(gd_binder *b, int64_t ts, int64_t tid, int64_t id, int
     *c = (bcall){id, -1, tid, to_proc, to_thread, -1, ts, -1, -1, code, flags, (int)(flags & 1), 1,
                  b->seq++, NULL};
     if (key_put(b, id, slot))
-        return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+        return gd_error_oom_at(err, line, 0);
     return 0;
 }
 
@@ -353,7 +353,7 @@ int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long l
     }
     bthr *t = thr_of(b, tid, 1);
     if (!t)
-        return gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+        return gd_error_oom_at(err, line, 0);
     if (t->depth == GD_BINDER_MAX_DEPTH) {
         skip(b, GD_SKIP(BINDER_NESTING_TOO_DEEP), line);
         return 0;

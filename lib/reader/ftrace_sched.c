@@ -222,7 +222,7 @@ static sthr *thread_of(gd_sched *s, int64_t tid, long line, gd_error *err)
         return NULL;
     }
     if ((s->n + 1) * 2 > s->cap && grow(s)) {
-        gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+        gd_error_oom_at(err, line, 0);
         return NULL;
     }
     size_t i = hash_tid(tid, s->cap);

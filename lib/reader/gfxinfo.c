@@ -200,7 +200,7 @@ static int add_figure(gfx *g, const char *s, long lineno, gd_error *err)
     if (!k || !val) {
         free(k);
         free(val);
-        return gd_error_set(err, GD_ERR_NOMEM, lineno, 0, "out of memory");
+        return gd_error_oom_at(err, lineno, 0);
     }
     /* a key printed twice in one block: keep the first */
     for (size_t i = 0; i < g->nfig; i++)
@@ -433,7 +433,7 @@ static int legacy_end(gfx *g, gd_error *err)
         char *text = js ? json_dumps(js, JSON_COMPACT) : NULL;
         json_decref(js);
         if (!text)
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         gd_event ev;
         gd_event_init(&ev, GD_EV_ISSUE);
         ev.ts = 0; /* the table has no time */
@@ -528,7 +528,7 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     (void)opts;
     gfx *g = calloc(1, sizeof *g);
     if (!g)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     g->sink = sink;
     g->pid = -1;
     int rc = GD_OK;

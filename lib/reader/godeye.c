@@ -388,7 +388,7 @@ static int emit_fast(ctx *c, const char *text, size_t len, gd_error *err)
     gd_event ev;
     int r = gd_fast_event(text, len, &c->fast, &ev);
     if (r < 0)
-        return gd_error_set(err, GD_ERR_NOMEM, c->line, c->col, "out of memory");
+        return gd_error_oom_at(err, c->line, c->col);
     if (r == 0 || gd_event_out_of_range(&ev))
         return 0; /* the general path reads it (and says what is wrong) */
     ev.line = c->line;
@@ -471,7 +471,7 @@ static int read_document(ctx *c, gd_input *in, gd_error *err)
     const char *key;
     int r;
     if (!js)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (gd_jstream_enter(js, err)) {
         rc = GD_ERR_DATA;
         goto out;

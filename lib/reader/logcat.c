@@ -374,7 +374,7 @@ static int read_logcat(gd_input *in, const gd_sink *sink, const gd_read_opts *op
 {
     lc_ctx *c = calloc(1, sizeof *c);
     if (!c)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     c->sink = sink;
     gd_meta meta;
     gd_meta_init(&meta);

@@ -128,7 +128,7 @@ static int load_mapping(mx_ctx *c, const char *path, gd_error *err)
         char *s = strdup(rest + 1);
         if (!s) {
             gd_input_close(in);
-            return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+            return gd_error_oom(err);
         }
         mx_mapping_entry *m = &c->map[c->nmap++];
         m->id = id;
@@ -252,7 +252,7 @@ gd_matrix_lines *gd_matrix_lines_new(const gd_sink *sink, const gd_read_opts *op
 {
     gd_matrix_lines *m = calloc(1, sizeof *m);
     if (!m) {
-        gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        gd_error_oom(err);
         return NULL;
     }
     m->c.sink = sink;
@@ -608,7 +608,7 @@ static int send_meta(mx_ctx *c, json_t *o, gd_error *err)
     char *js = mj ? json_dumps(mj, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(mj);
     if (!js)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     gd_meta m;
     gd_meta_init(&m);
     m.app = process;
@@ -694,7 +694,7 @@ static int gd_mx_do_issue(mx_ctx *c, json_t *o, const char *line_tag, gd_error *
         return rc;
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     if (!js)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     const char *detail = gd_mx_fstr(o, "detail");
     issue_kind kind = kind_of(tag, detail);
     double cost = fnum(o, "cost");

@@ -109,7 +109,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
     int rc = 0, zr = Z_OK;
     if (!out) {
         inflateEnd(&z);
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     }
     z.next_in = (Bytef *)f->data;
     z.avail_in = (uInt)f->len;
@@ -122,7 +122,7 @@ static int inflate_packets(pctx *c, const pb_field *f, int depth)
             size_t nc = cap * 2 > PF_MAX_INFLATED ? PF_MAX_INFLATED : cap * 2;
             uint8_t *n = realloc(out, nc);
             if (!n) {
-                rc = gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+                rc = gd_error_oom_at(c->err, c->pkno, 0);
                 break;
             }
             out = n;
@@ -567,7 +567,7 @@ static int stream_next(pctx *c, gd_input *in, uint8_t **buf, size_t *cap, uint64
             nc *= 2;
         uint8_t *nb = realloc(*buf, nc);
         if (!nb)
-            return gd_error_set(err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+            return gd_error_oom_at(err, c->pkno, 0);
         *buf = nb;
         *cap = nc;
     }
@@ -592,13 +592,13 @@ static int read_perfetto(gd_input *in, const gd_sink *sink, const gd_read_opts *
     (void)opts;
     pctx *c = calloc(1, sizeof *c);
     if (!c)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     c->sink = sink;
     c->err = err;
     gd_oheap_init(&c->heap, sizeof(pending));
     if (!(c->at = gd_atrace_new(sink, "perfetto"))) {
         free(c);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     if (gd_pf_sched_new(c)) {
         gd_atrace_free(c->at);

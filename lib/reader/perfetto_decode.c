@@ -74,14 +74,14 @@ static int intern_put(pctx *c, pseq *s, uint64_t iid, const uint8_t *name, size_
     }
     char *n = malloc(len + 1);
     if (!n)
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     memcpy(n, name, len);
     n[len] = 0;
     size_t nlen = strlen(n); /* a name cut at a NUL it holds counts to there */
     int fresh = 0;
     if (!e && !(e = gd_keytab_put(&s->names, iid, 0, &fresh))) {
         free(n);
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     }
     if (fresh)
         c->ninterned++;
@@ -146,7 +146,7 @@ static int track_put(pctx *c, uint64_t uuid, int64_t pid, int64_t tid)
         size_t nc = c->tcap ? c->tcap * 2 : 256;
         ptrack *nt = calloc(nc, sizeof *nt);
         if (!nt)
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+            return gd_error_oom_at(c->err, c->pkno, 0);
         for (size_t i = 0; i < c->tcap; i++) {
             if (!c->tracks[i].uuid)
                 continue;

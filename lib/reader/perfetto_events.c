@@ -56,14 +56,14 @@ static int pend_push(pctx *c, double ts, int64_t tid, int64_t pid, int kind, uin
     pending x = {ts, tid, pid, kind, c->pkno, len, NULL, track};
     if (text) {
         if (!(x.text = malloc(len + 1)))
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+            return gd_error_oom_at(c->err, c->pkno, 0);
         memcpy(x.text, text, len);
         x.text[len] = 0;
     }
     pending *slot = gd_oheap_push(&c->heap, gd_oheap_key_f64(ts));
     if (!slot) {
         free(x.text);
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     }
     *slot = x;
     c->heap_bytes += sizeof x + sizeof(gd_oheap_key) + (x.text ? len + 1 : 0);

@@ -188,7 +188,7 @@ static int jank_issue(pctx *c, const pframe *f, double end)
     char *js = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     if (!js)
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     gd_event ev;
     gd_event_init(&ev, GD_EV_ISSUE);
     ev.ts = f->ts;
@@ -224,7 +224,7 @@ static int frame_done(pctx *c, const pframe *f, double end)
         return 0;
     }
     if (set_put(&ft->done, f->pid, f->token, lh, f->jank))
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     if (!set_get(&ft->expected, f->pid, f->token, 0))
         gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_TIMELINE_SURFACE),
                      c->pkno, 0);
@@ -251,7 +251,7 @@ int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
     pb_field f, g;
     int r;
     if (!c->ft && !(c->ft = calloc(1, sizeof *c->ft)))
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     struct pf_ft *ft = c->ft;
     while ((r = pb_next(&m, &f)) == 1) {
         if (f.wt != PB_LEN)
@@ -297,7 +297,7 @@ int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
         }
         if (f.num == 3) {
             if (!set_get(&ft->expected, pid, token, 0) && set_put(&ft->expected, pid, token, 0, 0))
-                return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+                return gd_error_oom_at(c->err, c->pkno, 0);
             continue;
         }
         if (f.num == 4) {

@@ -17,7 +17,7 @@ int gd_pf_read_android_log(pctx *c, pb_cur m)
     pb_field f, g;
     int r, rc = 0;
     if (!c->logrules && !(c->logrules = gd_logcat_rules_new(c->sink)))
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     while (!rc && (r = pb_next(&m, &f)) == 1) {
         if (f.num != 1 || f.wt != PB_LEN)
             continue;

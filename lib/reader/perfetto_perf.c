@@ -161,7 +161,7 @@ static const gd_keytab_ent *find(const pseq *s, uint32_t kind, uint64_t iid)
 static struct pf_perf_seq *seq_state(pctx *c, pseq *s)
 {
     if (!s->perf && !(s->perf = calloc(1, sizeof *s->perf)))
-        gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        gd_error_oom_at(c->err, c->pkno, 0);
     return s->perf;
 }
 
@@ -179,7 +179,7 @@ static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *dat
     }
     uint8_t *d = malloc(len + 1);
     if (!d)
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     if (len)
         memcpy(d, data, len);
     d[len] = 0;
@@ -187,7 +187,7 @@ static int put(pctx *c, pseq *s, uint32_t kind, uint64_t iid, const uint8_t *dat
     gd_keytab_ent *e = gd_keytab_put(&q->t, iid, kind, &fresh);
     if (!e) {
         free(d);
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     }
     q->gen_any++;
     if (fresh)
@@ -368,7 +368,7 @@ static int build(pctx *c, pseq *s, uint64_t cs, const gd_keytab_ent *st, struct 
     size_t n = repeated((pb_cur){((const uint8_t *)st->val), ((const uint8_t *)st->val) + st->len}, 2, ids, PF_MAX_STACK, &over);
     struct pf_built *b = calloc(1, sizeof *b);
     if (!b)
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     b->over = over;
     b->gen_any = q->gen_any;
     b->gen_rep = q->gen_rep;
@@ -393,7 +393,7 @@ static int build(pctx *c, pseq *s, uint64_t cs, const gd_keytab_ent *st, struct 
             free(b->text);
             free(b->ptr);
             free(b);
-            return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+            return gd_error_oom_at(c->err, c->pkno, 0);
         }
         memcpy(b->text, p->text, p->tlen);
         const char *t = b->text;
@@ -443,7 +443,7 @@ static int emit(pctx *c, pseq *s, uint64_t cs, uint64_t ts, int64_t pid, int64_t
         return 0;
     }
     if (!c->perf && !(c->perf = calloc(1, sizeof *c->perf)))
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     struct pf_perf_seq *q = s->perf; /* the callstack is interned: set */
     gd_keytab_ent *e = gd_keytab_find(&q->built, cs, 0);
     struct pf_built *b = e ? e->val : NULL;

@@ -76,7 +76,7 @@ int gd_pf_sched_new(pctx *c)
         if (p)
             gd_sched_free(p->st);
         free(p);
-        return gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(c->err);
     }
     for (size_t i = 0; i < PS_MAX_CPUS; i++)
         p->cpu_tid[i] = -1;
@@ -183,7 +183,7 @@ static int push(pctx *c, srec r)
     struct pf_sched *p = c->sched;
     srec *slot = gd_oheap_push(&p->heap, gd_oheap_key_i64(r.ts));
     if (!slot)
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     r.pkno = c->pkno;
     *slot = r;
     if (r.ts > p->max_ts)
@@ -250,7 +250,7 @@ static int ksym_put(pctx *c, uint64_t key, const char *name)
     int fresh;
     gd_keytab_ent *e = gd_keytab_put(&p->ksyms, key, 0, &fresh);
     if (!e)
-        return gd_error_set(c->err, GD_ERR_NOMEM, c->pkno, 0, "out of memory");
+        return gd_error_oom_at(c->err, c->pkno, 0);
     e->val = (void *)name;
     return 0;
 }

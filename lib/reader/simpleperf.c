@@ -443,7 +443,7 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
                             "and ingest that text");
     sp *s = calloc(1, sizeof *s);
     if (!s)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     s->sink = sink;
     s->err = err;
     int rc = GD_OK;

@@ -595,7 +595,7 @@ static int zgetline(sctx *c, gd_input *in, char **line, size_t *len)
             size_t cap = (acc + k + 1) * 2;
             char *nb = realloc(c->zline, cap);
             if (!nb) {
-                gd_error_set(c->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                gd_error_oom(c->err);
                 return -1;
             }
             c->zline = nb;
@@ -636,11 +636,11 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
     (void)opts;
     sctx c = {.sink = sink, .err = err, .mode = M_PREAMBLE};
     if (!(c.at = gd_atrace_new(sink, "systrace")))
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     if (!(c.sched = gd_sched_new(sink, "systrace")) || !(c.binder = gd_binder_new(sink, "systrace"))) {
         gd_sched_free(c.sched);
         gd_atrace_free(c.at);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     gd_sched_set_lookup(c.sched, gd_atrace_thread_info, c.at);
     gd_binder_set_process_names(c.binder, gd_atrace_process_of, c.at);
@@ -667,7 +667,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 c.zout = malloc(SYS_ZCHUNK);
                 c.zflt = malloc(SYS_ZCHUNK + 4);
                 if (!c.zin || !c.zout || !c.zflt) {
-                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                    rc = gd_error_oom(err);
                     break;
                 }
                 memset(&c.z, 0, sizeof c.z);
@@ -708,7 +708,7 @@ static int read_systrace(gd_input *in, const gd_sink *sink, const gd_read_opts *
                 /* rebuild the line with its first byte */
                 char *joined = malloc(n + 2);
                 if (!joined) {
-                    rc = gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+                    rc = gd_error_oom(err);
                     break;
                 }
                 joined[0] = first[0];

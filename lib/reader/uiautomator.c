@@ -93,7 +93,7 @@ static int tag_put(ua *u, int c, gd_error *err)
         size_t nc = u->tcap ? u->tcap * 2 : 4096;
         char *p = realloc(u->tag, nc);
         if (!p)
-            return gd_error_set(err, GD_ERR_NOMEM, u->tag_line, u->tag_col, "out of memory");
+            return gd_error_oom_at(err, u->tag_line, u->tag_col);
         u->tag = p;
         u->tcap = nc;
     }
@@ -420,7 +420,7 @@ static int read_ui(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
     (void)opts;
     ua *u = calloc(1, sizeof *u);
     if (!u)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     u->sink = sink;
     u->x.in = in;
     gd_viewbuf_init(&u->vb, 0);

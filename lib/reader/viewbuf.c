@@ -42,7 +42,7 @@ static size_t put_str(gd_viewbuf *b, const char *s, size_t len, long line, gd_er
             nc *= 2;
         char *p = realloc(b->arena, nc);
         if (!p) {
-            *fail = gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+            *fail = gd_error_oom_at(err, line, 0);
             return NO_STR;
         }
         b->arena = p;
@@ -67,13 +67,13 @@ long gd_viewbuf_add(gd_viewbuf *b, const gd_view *v, const char *cls, size_t cls
         size_t nc = b->cap ? b->cap * 2 : 64;
         gd_view *nv = realloc(b->views, nc * sizeof *nv);
         if (!nv) {
-            gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+            gd_error_oom_at(err, line, 0);
             return -1;
         }
         b->views = nv;
         size_t *ns = realloc(b->soff, nc * 3 * sizeof *ns);
         if (!ns) {
-            gd_error_set(err, GD_ERR_NOMEM, line, 0, "out of memory");
+            gd_error_oom_at(err, line, 0);
             return -1;
         }
         b->soff = ns;

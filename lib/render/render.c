@@ -345,7 +345,7 @@ static int spool_put(gd_renderer *r, json_t *row)
 {
     char *t = json_dumps(row, JSON_COMPACT);
     if (!t)
-        return gd_error_set(&r->err, GD_ERR_NOMEM, 0, 0, "out of memory"), -1;
+        return gd_error_oom(&r->err), -1;
     int bad = fputs(t, r->spool) == EOF || fputc('\n', r->spool) == EOF;
     free(t);
     if (bad)
@@ -359,7 +359,7 @@ static int spool_put(gd_renderer *r, json_t *row)
 static int table_keep(gd_renderer *r, json_t *row)
 {
     if (!r->lay && !(r->lay = layout_new(r->ncols)))
-        return gd_error_set(&r->err, GD_ERR_NOMEM, 0, 0, "out of memory"), -1;
+        return gd_error_oom(&r->err), -1;
     layout_row(r, row);
     size_t held = json_array_size(r->buffered);
     if (!r->spool && !r->no_spool && held >= TABLE_MEM_ROWS) {
@@ -379,7 +379,7 @@ static int table_keep(gd_renderer *r, json_t *row)
     if (r->no_spool && held >= TABLE_FALLBACK_ROWS)
         return -1;
     if (json_array_append(r->buffered, row))
-        return gd_error_set(&r->err, GD_ERR_NOMEM, 0, 0, "out of memory"), -1;
+        return gd_error_oom(&r->err), -1;
     return 0;
 }
 

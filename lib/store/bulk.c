@@ -31,12 +31,12 @@ static int add_index(void *ctx, sqlite3_stmt *q)
     if (nn)
         ix->names = nn;
     if (!ns || !nn)
-        return gd_error_set(ix->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(ix->err);
     b->sql[b->n] = strdup((const char *)sqlite3_column_text(q, IX_SQL));
     ix->names[b->n - ix->first] = strdup((const char *)sqlite3_column_text(q, IX_NAME));
     b->n++;
     if (!b->sql[b->n - 1] || !ix->names[b->n - 1 - ix->first])
-        return gd_error_set(ix->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(ix->err);
     return GD_OK;
 }
 

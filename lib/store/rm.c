@@ -30,7 +30,7 @@ static int add_name(void *ctx, sqlite3_stmt *q)
     struct names *n = ctx;
     json_t *name = json_string((const char *)sqlite3_column_text(q, 0));
     if (!name || json_array_append_new(n->list, name))
-        return gd_error_set(n->err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(n->err);
     return GD_OK;
 }
 
@@ -60,7 +60,7 @@ static int rm_all(gd_store *s, const char *ids, gd_error *err)
     struct names n = {json_array(), err};
     if (!n.list) {
         sqlite3_finalize(t);
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     }
     /* the names first: no table is written while the schema is read */
     if ((rc = gd_store_each(s, t, add_name, &n, err))) {
@@ -102,7 +102,7 @@ int gd_store_rm(gd_store *s, const int64_t *ids, size_t n, int vacuum, gd_error 
     char *list = json_dumps(arr, JSON_COMPACT);
     json_decref(arr);
     if (!list)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     int rc = gd_store_begin(s, err);
     if (!rc)
         rc = rm_all(s, list, err);

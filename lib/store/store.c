@@ -414,7 +414,7 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
 {
     gd_store *s = calloc(1, sizeof *s);
     if (!s)
-        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, "out of memory");
+        return gd_error_oom(err);
     s->ro = mode == GD_STORE_RO;
     snprintf(err->source, sizeof err->source, "%s", path);
     snprintf(s->path, sizeof s->path, "%s", path);
@@ -428,7 +428,7 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
         gd_store_new_from_image(path); /* else SQLite creates it, and the schema is run below */
     if (open_db(s, path, flags, 0) != SQLITE_OK) {
         gd_error_set(err, GD_ERR_IO, 0, 0, "cannot open database: %s",
-                     s->db ? sqlite3_errmsg(s->db) : "out of memory");
+                     s->db ? sqlite3_errmsg(s->db) : GD_ERR_NOMEM_MSG);
         goto fail;
     }
     rc = check_db(s, &fresh, &older, err);
