@@ -480,6 +480,19 @@ int gd_sched_waking(gd_sched *s, int64_t ts, int64_t tid, int64_t waker, long li
     return rc ? rc : open_state(s, t, ts, 0, -1, waker, err);
 }
 
+
+/* Everything of thread t still held or open comes out as it is (an open
+ * state without an end, as Perfetto leaves a thread's last one). */
+static int put_out(gd_sched *s, sthr *t, gd_error *err)
+{
+    int rc = flush_held(s, t, err);
+    if (!rc && t->has_open) {
+        t->has_open = 0;
+        t->open.end = -1;
+        rc = emit(s, t, &t->open, err);
+    }
+    return rc;
+}
 int gd_sched_thread_start(gd_sched *s, int64_t ts, int64_t tid, int64_t parent, uint64_t clone_flags,
                           const char *comm, size_t len, int64_t *pid, long line, gd_error *err)
 {
@@ -491,12 +504,7 @@ int gd_sched_thread_start(gd_sched *s, int64_t ts, int64_t tid, int64_t parent, 
         return err->code;
     /* the tid's earlier thread: its states come out as they are (an open
      * one without an end, as Perfetto leaves the old thread's) */
-    int rc = flush_held(s, t, err);
-    if (!rc && t->has_open) {
-        t->has_open = 0;
-        t->open.end = -1;
-        rc = emit(s, t, &t->open, err);
-    }
+    int rc = put_out(s, t, err);
     if (rc)
         return rc;
     t->pid = t->joined = -1;
@@ -538,12 +546,7 @@ int gd_sched_finish(gd_sched *s, gd_error *err)
         sthr *t = &s->th[i];
         if (t->tid == -1)
             continue;
-        int rc = flush_held(s, t, err);
-        if (!rc && t->has_open) {
-            t->has_open = 0;
-            t->open.end = -1;
-            rc = emit(s, t, &t->open, err);
-        }
+        int rc = put_out(s, t, err);
         if (rc)
             return rc;
     }
