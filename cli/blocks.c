@@ -10,26 +10,26 @@
 #include "query/blocks.h"
 
 static const gd_column block_columns[] = {
-    {"id", "ID", GD_COL_INT, 0, 0},
-    {"trace", "TRACE", GD_COL_INT, 0, 0},
-    {"pid", "PID", GD_COL_INT, 0, 1},
-    {"process", "PROCESS", GD_COL_TEXT, 0, 0, 1},
-    {"tid", "TID", GD_COL_INT, 0, 0},
-    {"thread", "THREAD", GD_COL_TEXT, 0, 0},
-    {"start_ms", "START", GD_COL_TIME, 0, 0},
-    {"end_ms", "END", GD_COL_TIME, 0, 1},
-    {"duration_ms", "MS", GD_COL_MS, 0, 0},
-    {"thread_ms", "CPU MS", GD_COL_MS, 0, 0},
-    {"kind", "KIND", GD_COL_TEXT, 0, 0},
-    {"unfinished", "UNFINISHED", GD_COL_BOOL, 0, 1},
-    {"cpu_busy", "BUSY", GD_COL_BOOL, 0, 0},
-    {"samples", "N", GD_COL_INT, 0, 0},
-    {"key_frame", "KEY FRAME", GD_COL_TEXT, 1, 0},
-    {"group", "GROUP", GD_COL_TEXT, 0, 1},
-    {"group_rule", "GROUP RULE", GD_COL_TEXT, 0, 1},
-    {"msg", "MSG", GD_COL_TEXT, 0, 1},
-    {"blame", "BLAME", GD_COL_TEXT, 1, 0, 1},
-    {"dominant_state", "STATES", GD_COL_TEXT, 0, 0, 1},
+    {.key = "id", .header = "ID", .type = GD_COL_INT},
+    {.key = "trace", .header = "TRACE", .type = GD_COL_INT},
+    {.key = "pid", .header = "PID", .type = GD_COL_INT, .hidden = 1},
+    {.key = "process", .header = "PROCESS", .type = GD_COL_TEXT, .auto_hide = 1},
+    {.key = "tid", .header = "TID", .type = GD_COL_INT},
+    {.key = "thread", .header = "THREAD", .type = GD_COL_TEXT},
+    {.key = "start_ms", .header = "START", .type = GD_COL_TIME},
+    {.key = "end_ms", .header = "END", .type = GD_COL_TIME, .hidden = 1},
+    {.key = "duration_ms", .header = "MS", .type = GD_COL_MS},
+    {.key = "thread_ms", .header = "CPU MS", .type = GD_COL_MS},
+    {.key = "kind", .header = "KIND", .type = GD_COL_TEXT},
+    {.key = "unfinished", .header = "UNFINISHED", .type = GD_COL_BOOL, .hidden = 1},
+    {.key = "cpu_busy", .header = "BUSY", .type = GD_COL_BOOL},
+    {.key = "samples", .header = "N", .type = GD_COL_INT},
+    {.key = "key_frame", .header = "KEY FRAME", .type = GD_COL_TEXT, .flex = 1},
+    {.key = "group", .header = "GROUP", .type = GD_COL_TEXT, .hidden = 1},
+    {.key = "group_rule", .header = "GROUP RULE", .type = GD_COL_TEXT, .hidden = 1},
+    {.key = "msg", .header = "MSG", .type = GD_COL_TEXT, .hidden = 1},
+    {.key = "blame", .header = "BLAME", .type = GD_COL_TEXT, .flex = 1, .auto_hide = 1},
+    {.key = "dominant_state", .header = "STATES", .type = GD_COL_TEXT, .auto_hide = 1},
 };
 
 /* A group no rule could name (godeye-blocks(1), GROUPS). */
@@ -55,17 +55,17 @@ static const char *group_process_text(const json_t *row, char *buf, size_t n)
 }
 
 static const gd_column group_columns[] = {
-    {"count", "COUNT", GD_COL_INT, 0, 0},     {"total_ms", "TOTAL MS", GD_COL_MS, 0, 0},
-    {"max_ms", "MAX MS", GD_COL_MS, 0, 0},    {"p50_ms", "P50 MS", GD_COL_MS, 0, 0},
-    {"p95_ms", "P95 MS", GD_COL_MS, 0, 0},    {"traces", "TRACES", GD_COL_INT, 0, 0},
-    {"first_version", "FIRST", GD_COL_TEXT, 0, 0, 1},
-    {"last_version", "LAST", GD_COL_TEXT, 0, 0, 1},
-    {"group_rule", "RULE", GD_COL_TEXT, 0, 1},
-    {"group", "GROUP", GD_COL_TEXT, 1, 0, .text = group_text},
-    {"key_frame", "KEY FRAME", GD_COL_TEXT, 0, 1},
+    {.key = "count", .header = "COUNT", .type = GD_COL_INT},     {.key = "total_ms", .header = "TOTAL MS", .type = GD_COL_MS},
+    {.key = "max_ms", .header = "MAX MS", .type = GD_COL_MS},    {.key = "p50_ms", .header = "P50 MS", .type = GD_COL_MS},
+    {.key = "p95_ms", .header = "P95 MS", .type = GD_COL_MS},    {.key = "traces", .header = "TRACES", .type = GD_COL_INT},
+    {.key = "first_version", .header = "FIRST", .type = GD_COL_TEXT, .auto_hide = 1},
+    {.key = "last_version", .header = "LAST", .type = GD_COL_TEXT, .auto_hide = 1},
+    {.key = "group_rule", .header = "RULE", .type = GD_COL_TEXT, .hidden = 1},
+    {.key = "group", .header = "GROUP", .type = GD_COL_TEXT, .flex = 1, .text = group_text},
+    {.key = "key_frame", .header = "KEY FRAME", .type = GD_COL_TEXT, .hidden = 1},
     /* #47: whose blocks (last: csv readers count columns; hidden in tables,
      * as the blocks' own PROCESS: the columns above fill 90) */
-    {"process", "PROCESS", GD_COL_TEXT, 0, 1, .text = group_process_text},
+    {.key = "process", .header = "PROCESS", .type = GD_COL_TEXT, .hidden = 1, .text = group_process_text},
 };
 
 /* Table mode with --stacks: each block, a line, followed by its samples. */

@@ -16,20 +16,20 @@ static const char *score_text(const json_t *row, char *buf, size_t size)
 }
 
 static const gd_column columns[] = {
-    {"rank", "#", GD_COL_INT, 0, 0},
-    {"kind", "KIND", GD_COL_TEXT, 0, 0},
+    {.key = "rank", .header = "#", .type = GD_COL_INT},
+    {.key = "kind", .header = "KIND", .type = GD_COL_TEXT},
     /* milliseconds users lost per minute of capture (ANRs rank first whatever it says) */
-    {"score_ms_per_min", "MS/MIN", GD_COL_NUM, 0, 0, .text = score_text},
-    {"trace", "TRACE", GD_COL_INT, 0, 0, 1},
-    {"title", "WHAT", GD_COL_TEXT, 1, 0},
-    {"command", "MORE", GD_COL_TEXT, 0, 0},
-    {"tier", "TIER", GD_COL_INT, 0, 1},
-    {"capture_min", "CAPTURE MIN", GD_COL_NUM, 0, 1},
-    {"evidence", "EVIDENCE", GD_COL_TEXT, 0, 1},
+    {.key = "score_ms_per_min", .header = "MS/MIN", .type = GD_COL_NUM, .text = score_text},
+    {.key = "trace", .header = "TRACE", .type = GD_COL_INT, .auto_hide = 1},
+    {.key = "title", .header = "WHAT", .type = GD_COL_TEXT, .flex = 1},
+    {.key = "command", .header = "MORE", .type = GD_COL_TEXT},
+    {.key = "tier", .header = "TIER", .type = GD_COL_INT, .hidden = 1},
+    {.key = "capture_min", .header = "CAPTURE MIN", .type = GD_COL_NUM, .hidden = 1},
+    {.key = "evidence", .header = "EVIDENCE", .type = GD_COL_TEXT, .hidden = 1},
     /* #47: whose it is (last: csv readers count columns) */
-    {"process", "PROCESS", GD_COL_TEXT, 0, 1}, /* --wide: the title names it */
+    {.key = "process", .header = "PROCESS", .type = GD_COL_TEXT, .hidden = 1}, /* --wide: the title names it */
     /* #47 default focus: anr, app, other or system (after PROCESS: csv readers count columns) */
-    {"focus", "FOCUS", GD_COL_TEXT, 0, 1},
+    {.key = "focus", .header = "FOCUS", .type = GD_COL_TEXT, .hidden = 1},
 };
 
 typedef struct top_opts {
@@ -72,7 +72,8 @@ int cmd_top(int argc, char **argv, gd_ctx *ctx)
         OPT_BOOL_(0, "all-processes", &o.all_processes, "rank every process alike (no default focus on the traces' apps)"),
         OPT_END_(),
     };
-    gd_cmd_spec spec = {"godeye top [OPTIONS]", opts, &o, top_check, GD_COLS(columns), top_query, NULL,
-                        "nothing to rank: no ANR, deadlock, block, launch, frame or lock passed its threshold"};
+    gd_cmd_spec spec = {.usage = "godeye top [OPTIONS]", .opts = opts, .arg = &o, .check = top_check,
+                        .cols = columns, .ncols = sizeof columns / sizeof columns[0], .query = top_query,
+                        .data_name = "nothing to rank: no ANR, deadlock, block, launch, frame or lock passed its threshold"};
     return gd_cli_run(ctx, argc, argv, &spec);
 }

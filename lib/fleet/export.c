@@ -318,7 +318,7 @@ static json_t *m_pages(json_t *r)
 
 static int q_overdraw(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    gd_filter f = {&trace, 1};
+    gd_filter f = {.traces = &trace, .ntraces = 1};
     return gd_query_overdraw(s, &f, 0, fn, ctx, err);
 }
 
@@ -394,16 +394,16 @@ static json_t *m_stacks(json_t *r)
 static const export_def exports[] = {
     /* the id range read once (dispatch_trace holds no id order: a scan
      * of the trace's index entries, not three) */
-    {"dispatches",
-     "WITH r AS MATERIALIZED (SELECT min(id) AS lo, max(id) AS hi FROM dispatch WHERE trace = ?1)"
+    {.table = "dispatches",
+     .sql = "WITH r AS MATERIALIZED (SELECT min(id) AS lo, max(id) AS hi FROM dispatch WHERE trace = ?1)"
      " SELECT " TRACE_COLS " d.id - (SELECT lo FROM r) AS seq, "
      DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms, d.thread_ms, d.unfinished,"
      " coalesce(m.handler, '') AS handler, coalesce(m.callback, '') AS callback,"
      " coalesce(m.what, '') AS what, coalesce(m.text, '') AS msg"
      " FROM dispatch d JOIN trace t ON t.id = d.trace LEFT JOIN message m ON m.id = d.message"
      " WHERE +d.trace = ?1 AND d.id BETWEEN (SELECT lo FROM r) AND (SELECT hi FROM r) ORDER BY d.id"},
-    {"blocks",
-     "SELECT " TRACE_COLS " b.dispatch - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
+    {.table = "blocks",
+     .sql = "SELECT " TRACE_COLS " b.dispatch - (SELECT min(id) FROM dispatch WHERE trace = ?1) AS seq, "
      DAY("d.start_ms") " d.pid, d.tid, d.start_ms, d.dur_ms AS duration_ms, d.thread_ms,"
      " " GD_SQL_BLOCK_KIND("d", "t") " AS kind, d.unfinished, b.cpu_busy, b.samples,"
      " coalesce(b.key_frame, '') AS key_frame, coalesce(b.grp, '') AS grp,"
@@ -412,27 +412,27 @@ static const export_def exports[] = {
      WHY_COLS("b.trace", "d.tid", "d.start_ms", "d.dur_ms")
      ", coalesce(" GD_SQL_PROCESS_OF("d", "t") ", '') AS process"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
-     " WHERE b.trace = ?1 ORDER BY b.dispatch", 1},
-    {"block_groups",
-     "SELECT " TRACE_COLS " row_number() OVER (ORDER BY b.grp) - 1 AS seq, "
+     " WHERE b.trace = ?1 ORDER BY b.dispatch", .why = 1},
+    {.table = "block_groups",
+     .sql = "SELECT " TRACE_COLS " row_number() OVER (ORDER BY b.grp) - 1 AS seq, "
      DAY("NULL") " b.grp AS grp, coalesce(min(b.key_frame), '') AS key_frame, count(*) AS count,"
      " sum(d.dur_ms) AS total_ms, max(d.dur_ms) AS max_ms"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = b.trace"
      " WHERE b.trace = ?1 AND b.grp IS NOT NULL GROUP BY b.grp ORDER BY b.grp"},
     /* frames: the callsite's, from callsite_frames (once per callsite) */
-    {"stack_samples",
-     "SELECT " TRACE_COLS " s.id - (SELECT min(id) FROM sample WHERE trace = ?1) AS seq, "
+    {.table = "stack_samples",
+     .sql = "SELECT " TRACE_COLS " s.id - (SELECT min(id) FROM sample WHERE trace = ?1) AS seq, "
      DAY("s.ts_ms") " s.pid, s.tid, s.ts_ms, coalesce(s.state, '') AS state,"
      " s.callsite AS \"frames:callsite\""
      " FROM sample s JOIN trace t ON t.id = s.trace"
      " WHERE " IN_TRACE("s", "sample") " ORDER BY s.id"},
-    {"events",
-     "SELECT " TRACE_COLS " e.id - (SELECT min(id) FROM raw_event WHERE trace = ?1) AS seq, "
+    {.table = "events",
+     .sql = "SELECT " TRACE_COLS " e.id - (SELECT min(id) FROM raw_event WHERE trace = ?1) AS seq, "
      DAY("e.ts_ms") " e.kind, e.ts_ms, e.pid, e.tid, e.json"
      " FROM raw_event e JOIN trace t ON t.id = e.trace"
      " WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
-    {"frames",
-     "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
+    {.table = "frames",
+     .sql = "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
      DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms,"
      " coalesce(f.source, '') AS source,"
      " coalesce(CASE WHEN f.pid IS NULL THEN t.app ELSE " GD_SQL_PROCESS_OF("f", "t") " END, '') AS process"
@@ -441,8 +441,8 @@ static const export_def exports[] = {
      * anr_dump view's; #48: with their ANR group, gd_anr_sig) and the
      * ANR-kind blocks with their trace's anr_ms;
      * the fleet applies GD_SQL_DUMP_OF_BLOCK to them (fleet/gate.c) */
-    {"anrs",
-     "SELECT " TRACE_COLS " row_number() OVER (ORDER BY a.k, a.at, a.pid) - 1 AS seq, "
+    {.table = "anrs",
+     .sql = "SELECT " TRACE_COLS " row_number() OVER (ORDER BY a.k, a.at, a.pid) - 1 AS seq, "
      DAY("a.at") " a.kind, a.anr, a.pid, a.ts_ms, a.start_ms, a.dur_ms, a.anr_ms,"
      " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 0) END AS signature,"
      " CASE WHEN a.id IS NULL THEN '' ELSE gd_anr_sig(?1, a.id, 1) END AS type,"
@@ -453,14 +453,14 @@ static const export_def exports[] = {
      " UNION ALL SELECT 'block', 1, 0, d.pid, NULL, d.start_ms, d.dur_ms, t2.anr_ms, d.start_ms, NULL,"
      " coalesce(" GD_SQL_PROCESS_OF("d", "t2") ", '')"
      " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t2 ON t2.id = d.trace"
-     " WHERE b.trace = ?1 AND " GD_SQL_BLOCK_KIND("d", "t2") " = 'anr') a JOIN trace t ON t.id = ?1", 0, NULL, NULL, 1},
-    {"pages", NULL, 0, q_pages, m_pages},
-    {"overdraw", NULL, 0, q_overdraw, m_overdraw},
-    {"image_issues", NULL, 0, q_images, m_images},
-    {"startups", NULL, 0, q_startups, m_startups},
-    {"stack_paths", NULL, 0, q_stacks, m_stacks},
-    {"traces",
-     "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
+     " WHERE b.trace = ?1 AND " GD_SQL_BLOCK_KIND("d", "t2") " = 'anr') a JOIN trace t ON t.id = ?1", .anr = 1},
+    {.table = "pages", .query = q_pages, .map = m_pages},
+    {.table = "overdraw", .query = q_overdraw, .map = m_overdraw},
+    {.table = "image_issues", .query = q_images, .map = m_images},
+    {.table = "startups", .query = q_startups, .map = m_startups},
+    {.table = "stack_paths", .query = q_stacks, .map = m_stacks},
+    {.table = "traces",
+     .sql = "SELECT " TRACE_COLS " " DAY("t.start_ms") " t.version_code, coalesce(t.device, '') AS device,"
      " t.api_level, t.cpu_cores, coalesce(t.session, '') AS session, t.source, t.format,"
      " t.start_ms, t.end_ms, t.events, t.skipped, t.short_ms, t.long_ms, t.anr_ms,"
      " coalesce(t.meta, '') AS meta, strftime('%Y-%m-%d %H:%M:%S', 'now') AS pushed_at,"

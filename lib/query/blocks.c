@@ -192,12 +192,14 @@ typedef struct block_row {
     gd_row memrow;
 } block_row;
 
-/* The columns of a block row (block_sql), after d.id (B_ID).  The three
+/* The columns of a block row (block_sql), after d.id AS id (B_ID).  The
+ * aliases trace, start_ms and id order the --limit rows.  The three
  * "%s" are the message text, the thread and the process: NULL in the
  * light (group) rows.  B_MM_TS.. are the memory snapshot (MEMORY_COLS'
  * order), NULL with none joined. */
 #define BLOCK_COLS(X)                                                                      \
-    X(B_TRACE, "d.trace") X(B_PID, "d.pid") X(B_TID, "d.tid") X(B_START, "d.start_ms")     \
+    X(B_TRACE, "d.trace AS trace") X(B_PID, "d.pid") X(B_TID, "d.tid")                     \
+    X(B_START, "d.start_ms AS start_ms")                                                   \
     X(B_DUR, "d.dur_ms") X(B_THREAD_MS, "d.thread_ms") X(B_UNFINISHED, "d.unfinished")     \
     X(B_MSG, "%s") X(B_SHORT, "t.short_ms") X(B_LONG, "t.long_ms") X(B_ANR, "t.anr_ms")    \
     X(B_HAVE, "b.dispatch IS NOT NULL") X(B_SAMPLES, "b.samples")                          \
@@ -296,7 +298,7 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
 {
     snprintf(sql, n,
              /* --limit: the longest `limit` blocks, listed in the listing's order */
-             "%sSELECT d.id" BLOCK_COLS(GD_COL_SQL)
+             "%sSELECT d.id AS id" BLOCK_COLS(GD_COL_SQL)
              /* CROSS JOIN keeps dispatch the outer loop, read through its
               * dur_ms index: a few blocks out of millions of dispatches */
              " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
@@ -313,7 +315,7 @@ static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light,
              /* the dur_ms index holds dispatches from GD_DUR_INDEXED_MS up */
              bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
              bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
-             bq->limit > 0 ? ") ORDER BY 2, 5, 1" : "");
+             bq->limit > 0 ? ") ORDER BY trace, start_ms, id" : "");
 }
 
 /* each_block's rows, each filled (from the stored block or derived now)

@@ -170,7 +170,7 @@ static int add_versions(gd_store *s, json_t *doc, gd_error *err)
     gd_selection base = {0}, head = {0};
     changed_rows v = {{json_array(), 50, 0}, 0, 0};
     if (!(rc = gd_query_select(s, bsel, &base, err)) && !(rc = gd_query_select(s, hsel, &head, err))) {
-        gd_diff_query q = {&base, &head, NAN, -1};
+        gd_diff_query q = {.base = &base, .head = &head, .alpha = NAN, .min_samples = -1};
         rc = gd_query_diff(s, &q, append_changed, &v, err);
     }
     json_t *flame = NULL; /* #52: the differential flame graph */
