@@ -14,8 +14,8 @@
 # (godeye's own work), what runs outside main() (mostly the dynamic loader
 # mapping and relocating the linked libraries: the same for every command,
 # `godeye --version` included; libcurl's 30 until it was loaded on first
-# use, #50; libzip's libcrypto and SQLite since) and the biggest of
-# main's parts.  Instructions do not depend on the machine's load; times
+# use, #50; libzip's libcrypto until it was too; SQLite's since) and the
+# biggest of main's parts.  Instructions do not depend on the machine's load; times
 # are not taken.  Needs valgrind (callgrind_annotate).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -66,12 +66,12 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zip.h>
 
 #include "core/tmpfile.h"
 #include "reader/bugreport.h"
 #include "reader/mdstamp.h"
 #include "io/textin.h"
+#include "io/zip_dl.h"
 #include "reader/bugreport_int.h"
 #include "core/util.h"
 #include "core/scan.h"
@@ -1216,6 +1216,8 @@ static int read_opened(zip_source_t *src, zip_error_t *ze, const gd_bugreport_ca
 int gd_bugreport_read_zip_mem(const void *data, size_t n, const gd_bugreport_caps *caps,
                               const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
+    if (gd_zip_load(err))
+        return err->code;
     zip_error_t ze;
     zip_error_init(&ze);
     zip_source_t *src = zip_source_buffer_create(data, n, 0, &ze);
@@ -1225,6 +1227,8 @@ int gd_bugreport_read_zip_mem(const void *data, size_t n, const gd_bugreport_cap
 static int gd_bugreport_read_zip(gd_input *in, const gd_bugreport_caps *caps, const gd_sink *sink,
                           const gd_read_opts *opts, gd_error *err)
 {
+    if (gd_zip_load(err))
+        return err->code;
     zip_error_t ze;
     zip_error_init(&ze);
     zip_source_t *src = NULL;
@@ -1274,6 +1278,8 @@ static int gd_bugreport_read_zip(gd_input *in, const gd_bugreport_caps *caps, co
 int gd_zip_each_member(const char *path, const gd_bugreport_caps *caps, gd_zip_member_fn fn, void *ctx,
                        gd_error *err)
 {
+    if (gd_zip_load(err))
+        return err->code;
     int ze = 0;
     zip_t *za = zip_open(path, ZIP_RDONLY, &ze);
     if (!za) {
