@@ -333,7 +333,8 @@ static int read_payload(pctx *c, pseq *s, pb_field *f, int has_ts, int boottime,
 
 /* The reader of InternedData's field `num`, or NULL: one table for the
  * three files that keep interned entries. */
-static int (*interned_reader(uint32_t num))(pctx *, pseq *, const pf_interned *)
+typedef int (*interned_fn)(pctx *, pseq *, const pf_interned *);
+static interned_fn interned_reader(uint32_t num)
 {
     switch (num) {
     case PF_INTERNED_EVENT_NAMES:
