@@ -113,11 +113,11 @@ static int share(int budget, size_t n, int lo, int hi)
 }
 
 /* doc.timelines: one per trace, the first TIMELINES of them. */
-/* #47: the frames of report --app PKG: every window of the traces where
- * the app is known (doc.traces), so that other processes' windows fold
- * under "Other processes" (report_focus.c) instead of being left out; the
- * app's only without --app or when no trace is listed. */
-static int add_frames(gd_store *s, const gd_filter *f, json_t *doc, gd_error *err)
+/* #47: the frames of report --app PKG into c: every window of the traces
+ * where the app is known (doc.traces), so that other processes' windows
+ * fold under "Other processes" (report_focus.c) instead of being left
+ * out; f's own without --app or when no trace is listed. */
+static int frame_rows(gd_store *s, const gd_filter *f, const json_t *doc, capped *c, gd_error *err)
 {
     const json_t *ts = json_object_get(doc, "traces");
     size_t n = f && f->app ? json_array_size(ts) : 0;
@@ -127,15 +127,9 @@ static int add_frames(gd_store *s, const gd_filter *f, json_t *doc, gd_error *er
     for (size_t i = 0; i < n; i++)
         ids[i] = json_integer_value(json_object_get(json_array_get(ts, i), "trace"));
     gd_filter all = {ids, n, NULL};
-    capped c = {json_array(), 1000, 0};
-    int rc = gd_query_frame_stats(s, n ? &all : f, append_capped, &c, err);
+    int rc = gd_query_frame_stats(s, n ? &all : f, append_capped, c, err);
     free(ids);
-    if (rc) {
-        json_decref(c.arr);
-        return rc;
-    }
-    json_object_set_new(doc, "frames", c.arr);
-    return GD_OK;
+    return rc;
 }
 
 static int add_timelines(gd_store *s, const gd_filter *f, json_t *doc, gd_error *err)
@@ -299,8 +293,7 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     }
     gd_images_query iq = {.filter = *f, .high = NAN, .low = NAN};
     LIST("images", "images_total", IMAGES, gd_query_images(s, &iq, append_capped, &c, err));
-    if ((rc = add_frames(s, f, doc, err)))
-        goto fail;
+    LIST("frames", NULL, 1000, frame_rows(s, f, doc, &c, err));
     gd_startup_query sq = {.filter = *f, .breakdown = 1}; /* #27: one subquery per launch */
     LIST("startups", "startups_total", STARTUPS, gd_query_startups(s, &sq, append_capped, &c, err));
     {
