@@ -571,6 +571,10 @@ int cmd_anr(int argc, char **argv, gd_ctx *ctx)
     rc = gd_query_anr_list(s, &q, gd_cli_render_cb, r, &err);
     if (!rc)
         rc = gd_query_anr_count(s, &q.filter, &total, &err);
+    /* #47: --app that matched no ANR says why (no such app, no dump) */
+    gd_filter af = gd_cli_filter_app(&traces, app);
+    if (!rc && af.app && !gd_render_rows(r))
+        gd_cli_say_empty(ctx, s, &af, "anr_dump", "ANR dumps");
     int wrc = gd_cli_render_end(ctx, r);
     gd_store_close(s);
     if (rc)

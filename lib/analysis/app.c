@@ -43,6 +43,19 @@ int gd_app_is_system(const char *process)
     return 0;
 }
 
+int gd_app_package(const char *process, char *buf, size_t n)
+{
+    if (!process || !*process || !n)
+        return 0;
+    const char *colon = strchr(process, ':');
+    size_t k = colon && colon > process ? (size_t)(colon - process) : strlen(process);
+    if (k >= n)
+        return 0;
+    memcpy(buf, process, k);
+    buf[k] = 0;
+    return 1;
+}
+
 int gd_app_of_window(const char *window, char *buf, size_t n)
 {
     if (!window || !n)

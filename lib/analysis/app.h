@@ -22,12 +22,20 @@ int gd_app_match(const char *process, const char *pkg);
  * app's package. */
 int gd_app_is_system(const char *process);
 
+/* #47: the package of process name `process`, copied to buf (n bytes):
+ * PKG of "PKG:svc" (Android's android:process=":svc"), the name itself
+ * when it has no ':' after its first byte; 1 when copied, 0 for NULL, ""
+ * and a package longer than the buffer (never cut).  The one home of the
+ * rule; SQL gd_app_package (the store registers it) is this. */
+int gd_app_package(const char *process, char *buf, size_t n);
+
 /* #47: the package a frame window names, copied to buf (n bytes): the
  * text before the first '/' of "PKG/Activity..." (a FrameTimeline layer
  * "TX - PKG/Activity#N" without its "TX - ") when it has a '.' and no
  * space; 1 when found, 0 for a window naming none (a system layer:
  * "StatusBar", "InputMethod/...", an animation leash "Surface(name=...)")
- * and for NULL.  The rule trace-app.sql's rule 5 applies in SQL. */
+ * and for NULL.  The one window rule: SQL gd_app_of_window (the store
+ * registers it) is this, for trace-app.sql's rule 5. */
 int gd_app_of_window(const char *window, char *buf, size_t n);
 
 /* 1 when a frame window is a layer the system draws whatever app it names:

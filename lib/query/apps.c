@@ -41,32 +41,37 @@ int gd_query_trace_missing(gd_store *s, const gd_filter *f, int64_t *missing, gd
     return rc == SQLITE_ROW ? GD_OK : gd_store_fail(s, err, "database read");
 }
 
-enum { P_NAME = 0 };
+enum { P_NAME = 0, P_PKG };
 
-/* gd_query_app_presence's names, pass by pass (gd_store_each's callback) */
+/* gd_query_app_presence's names, pass by pass (gd_store_each's callback);
+ * `last`: the package shown last (the rows come by package) */
 struct presence {
     const gd_filter *f;
     int pass, *matched;
     char *present;
     size_t n, used, shown, more;
+    char last[256];
 };
 
 static int presence_row(void *ctx, sqlite3_stmt *q)
 {
     struct presence *c = ctx;
     const char *name = (const char *)sqlite3_column_text(q, P_NAME);
-    if (!name)
+    const char *pkg = (const char *)sqlite3_column_text(q, P_PKG);
+    if (!name || !pkg)
         return GD_OK;
     if (c->pass == 0 && c->f->app && gd_app_match(name, c->f->app))
         *c->matched = 1;
-    /* pass 0: the apps; pass 1 (none): whatever names the traces' processes */
-    if (c->pass == 0 && gd_app_is_system(name))
+    /* pass 0: the apps; pass 1 (none): whatever names the traces' processes;
+     * each package once ("PKG" and "PKG:svc" are PKG) */
+    if ((c->pass == 0 && gd_app_is_system(pkg)) || strcmp(pkg, c->last) == 0)
         return GD_OK;
+    snprintf(c->last, sizeof c->last, "%s", pkg);
     if (c->shown == 8) {
         c->more++;
         return GD_OK;
     }
-    int k = snprintf(c->present + c->used, c->used < c->n ? c->n - c->used : 0, "%s%s", c->shown ? ", " : "", name);
+    int k = snprintf(c->present + c->used, c->used < c->n ? c->n - c->used : 0, "%s%s", c->shown ? ", " : "", pkg);
     if (k > 0 && c->used + (size_t)k < c->n) {
         c->used += (size_t)k;
         c->shown++;
@@ -81,14 +86,15 @@ int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *p
     gd_filter traces = *f; /* f's traces, every process of them */
     traces.app = NULL;
     gd_store_filter_sql(&traces, "trace", fl, sizeof fl);
-    /* the apps first: names that are not system processes, then the
+    /* the apps first: packages that are not system processes, then the
      * traces' own apps (which may be system ones when nothing else is) */
     snprintf(sql, sizeof sql,
-             "SELECT DISTINCT name FROM (" GD_SQL_PROCESS_NAMES ") WHERE 1 %s ORDER BY name", fl);
+             "SELECT DISTINCT name, gd_app_package(name) AS pkg FROM (" GD_SQL_PROCESS_NAMES
+             ") WHERE 1 %s ORDER BY pkg, name", fl);
     *matched = !f->app;
     present[0] = 0;
-    struct presence c = {f, 0, matched, present, n, 0, 0, 0};
-    for (; c.pass < 2 && !c.shown; c.pass++) {
+    struct presence c = {f, 0, matched, present, n, 0, 0, 0, ""};
+    for (; c.pass < 2 && !c.shown; c.pass++, c.last[0] = 0) {
         int rc = gd_store_each_sql(s, sql, presence_row, &c, err);
         if (rc)
             return rc;
@@ -120,7 +126,8 @@ int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size
     return r == SQLITE_ROW || r == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
 }
 
-/* One trace app (the one column, app): kept unless a system process. */
+/* One trace app's package (the one column, app): kept unless a system
+ * process. */
 static int app_row(void *ctx, sqlite3_stmt *q)
 {
     enum { A_APP = 0 };
@@ -133,7 +140,9 @@ static int app_row(void *ctx, sqlite3_stmt *q)
 json_t *gd_query_trace_apps(gd_store *s, const char *set, gd_error *err)
 {
     char sql[4400];
-    snprintf(sql, sizeof sql, "SELECT DISTINCT app FROM trace WHERE id IN %s AND app IS NOT NULL AND app <> ''", set);
+    snprintf(sql, sizeof sql,
+             "SELECT DISTINCT gd_app_package(app) AS app FROM trace WHERE id IN %s AND app IS NOT NULL"
+             " AND app <> ''", set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return NULL;

@@ -21,8 +21,9 @@ int gd_query_trace_missing(gd_store *s, const gd_filter *f, int64_t *missing, gd
 
 /* Of f's traces: *matched = 1 when a process of them matches f->app
  * (gd_app_match; 1 when f->app is NULL); `present` gets the apps present,
- * comma separated (non-system process names first, else the traces'
- * apps; "none" when there are none), cut to n bytes.  0 or an error. */
+ * comma separated, each package once ("PKG:svc" is PKG, gd_app_package;
+ * the non-system ones first, else the traces' apps; "none" when there are
+ * none), cut to n bytes.  0 or an error. */
 int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *present, size_t n,
                           gd_error *err);
 
@@ -32,9 +33,9 @@ int gd_query_app_presence(gd_store *s, const gd_filter *f, int *matched, char *p
 int gd_query_process_of(gd_store *s, int64_t trace, int64_t pid, char *buf, size_t n, gd_error *err);
 
 /* #47 default focus: the apps the traces of `set` (SQL text, "(SELECT id
- * FROM trace ...)") name (trace.app), system processes left out
- * (gd_app_is_system); a new JSON array, empty for none; NULL with err set
- * on failure. */
+ * FROM trace ...)") name (trace.app), as packages, each once ("PKG:svc"
+ * is PKG, gd_app_package), system processes left out (gd_app_is_system);
+ * a new JSON array, empty for none; NULL with err set on failure. */
 json_t *gd_query_trace_apps(gd_store *s, const char *set, gd_error *err);
 
 /* A row's place under the default focus (godeye-top(1), FOCUS): "app"

@@ -113,6 +113,25 @@ static int share(int budget, size_t n, int lo, int hi)
 }
 
 /* doc.timelines: one per trace, the first TIMELINES of them. */
+/* #47: the frames of report --app PKG into c: every window of the traces
+ * where the app is known (doc.traces), so that other processes' windows
+ * fold under "Other processes" (report_focus.c) instead of being left
+ * out; f's own without --app or when no trace is listed. */
+static int frame_rows(gd_store *s, const gd_filter *f, const json_t *doc, capped *c, gd_error *err)
+{
+    const json_t *ts = json_object_get(doc, "traces");
+    size_t n = f && f->app ? json_array_size(ts) : 0;
+    int64_t *ids = n ? malloc(n * sizeof *ids) : NULL;
+    if (n && !ids)
+        return gd_error_oom(err);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = json_integer_value(json_object_get(json_array_get(ts, i), "trace"));
+    gd_filter all = {ids, n, NULL};
+    int rc = gd_query_frame_stats(s, n ? &all : f, append_capped, c, err);
+    free(ids);
+    return rc;
+}
+
 static int add_timelines(gd_store *s, const gd_filter *f, json_t *doc, gd_error *err)
 {
     json_int_t traces = json_integer_value(json_object_get(json_object_get(doc, "summary"), "traces"));
@@ -274,7 +293,7 @@ int gd_report_build(gd_store *s, const gd_report_opts *o, json_t **out, gd_error
     }
     gd_images_query iq = {.filter = *f, .high = NAN, .low = NAN};
     LIST("images", "images_total", IMAGES, gd_query_images(s, &iq, append_capped, &c, err));
-    LIST("frames", NULL, 1000, gd_query_frame_stats(s, f, append_capped, &c, err));
+    LIST("frames", NULL, 1000, frame_rows(s, f, doc, &c, err));
     gd_startup_query sq = {.filter = *f, .breakdown = 1}; /* #27: one subquery per launch */
     LIST("startups", "startups_total", STARTUPS, gd_query_startups(s, &sq, append_capped, &c, err));
     {

@@ -494,8 +494,9 @@ static int mstate_row(void *ctx, sqlite3_stmt *q)
     double run = sqlite3_column_double(q, M_RUN), rq = sqlite3_column_double(q, M_RQ),
            sl = sqlite3_column_double(q, M_S), d = sqlite3_column_double(q, M_D);
     char title[800], cmd[400];
-    snprintf(title, sizeof title, "main thread of %.300s (no app slices: thread states): Running %.0f ms, Runnable %.0f ms, "
-             "Sleeping %.0f ms, D %.0f ms of %.0f ms", proc, run, rq, sl, d, sqlite3_column_double(q, M_ALL));
+    /* what it is scored by first: a cut title still says it (#47) */
+    snprintf(title, sizeof title, "Runnable %.0f ms, D %.0f ms, Running %.0f ms, Sleeping %.0f ms of %.0f ms on the main "
+             "thread (%.300s; no app slices: thread states)", rq, d, run, sl, sqlite3_column_double(q, M_ALL), proc);
     snprintf(cmd, sizeof cmd, "godeye threads --trace %lld --app %.300s", trace, proc);
     json_t *ev = json_pack("{s:I s:f s:f s:f s:f}", "pid", (json_int_t)sqlite3_column_int64(q, M_PID), "running_ms",
                            run, "runnable_ms", rq, "sleeping_ms", sl, "uninterruptible_ms", d);
@@ -529,8 +530,9 @@ static int stretch_row(void *ctx, sqlite3_stmt *q)
                *fn = (const char *)sqlite3_column_text(q, S_FUNC), *wk = (const char *)sqlite3_column_text(q, S_WAKER);
     double total = sqlite3_column_double(q, S_TOTAL), mx = sqlite3_column_double(q, S_MAX);
     char title[1200], cmd[400];
-    snprintf(title, sizeof title, "main thread of %.300s %s %lld time%s over %.0f ms, %.0f ms in all (longest %.1f ms)%s%.200s%s%.200s",
-             proc, state_label(st), n, n == 1 ? "" : "s", sqlite3_column_double(q, S_SHORT), total, mx,
+    /* the state first: a cut title still says it (#47) */
+    snprintf(title, sizeof title, "%s %lld time%s over %.0f ms on the main thread (%.300s), %.0f ms in all (longest %.1f ms)%s%.200s%s%.200s",
+             state_label(st), n, n == 1 ? "" : "s", sqlite3_column_double(q, S_SHORT), proc, total, mx,
              fn ? " in " : "", fn ? fn : "", wk ? ", woken by " : "", wk ? wk : "");
     snprintf(cmd, sizeof cmd, "godeye threads --trace %lld --app %.300s", trace, proc);
     json_t *ev = json_pack("{s:s s:o s:o s:I s:f s:f}", "state", st ? st : "?", "blocked_function", gd_json_str(fn),

@@ -73,9 +73,12 @@ int gd_render_ds_tree(FILE *out, const json_t *summary)
     return ferror(out) ? -1 : 0;
 }
 
+/* A folded line's count: a decimal without sign or exponent, the number
+ * difffolded.pl and flamegraph.pl read (\d+(?:\.\d*)?); no count is
+ * negative (a NAN or a rounding's -0 is 0). */
 static void ms_text(FILE *out, double v)
 {
-    if (isnan(v))
+    if (isnan(v) || v <= 0)
         v = 0;
     if (v == floor(v))
         fprintf(out, " %.0f", v);

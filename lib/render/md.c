@@ -214,9 +214,11 @@ static void md_images(FILE *out, const json_t *doc, int tz_min)
     }
 }
 
-/* #27: the launches read from a trace's slices, phase by phase (the
- * query's startup_phase rows; godeye-startup(1), Breakdown). */
-static void md_startup_phases(FILE *out, const json_t *doc)
+/* #27: the launches [from, to) of doc.startups read from a trace's slices,
+ * phase by phase (the query's startup_phase rows; godeye-startup(1),
+ * Breakdown), 20 launches at most: #47, the app's under its startup table,
+ * the other processes' under theirs (the HTML report's startupTable). */
+static void md_startup_phases(FILE *out, const json_t *doc, size_t from, size_t to)
 {
     static const char *const cols[][2] = {
         {"before_process_start", "before proc"}, {"start_process", "start proc"},
@@ -227,7 +229,7 @@ static void md_startup_phases(FILE *out, const json_t *doc)
     size_t i, n = 0;
     json_t *r;
     json_array_foreach(json_object_get(doc, "startups"), i, r) {
-        if (i >= 20 || json_object_size(json_object_get(r, "phases")) == 0)
+        if (i < from || i >= to || i >= from + 20 || json_object_size(json_object_get(r, "phases")) == 0)
             continue;
         if (n++ == 0) {
             fputs("\nBreakdown (from the trace's slices; main thread Running / runnable during the launch):\n\n"
@@ -299,15 +301,17 @@ static void md_startups(FILE *out, const json_t *doc, int tz_min)
         json_t *total = json_object_get(doc, "startups_total");
         if (json_integer_value(total) > (json_int_t)n)
             fprintf(out, "\n%zu of %lld launches listed.\n", n, (long long)json_integer_value(total));
-        md_startup_phases(out, doc);
+        md_startup_phases(out, doc, 0, mine);
     }
     if (!(n - mine) && !nf)
         return;
     fprintf(out, "\n### Other processes\n\n%zu launch%s and %zu frame window%s of processes other than the app "
                  "(other apps, system apps and layers; the HTML report folds them)%s\n",
             n - mine, n - mine == 1 ? "" : "es", nf, nf == 1 ? "" : "s", n - mine ? ":\n" : ".");
-    if (n - mine)
+    if (n - mine) {
         md_startup_rows(out, doc, mine, n);
+        md_startup_phases(out, doc, mine, n);
+    }
 }
 
 /* Two versions compared. */

@@ -12,10 +12,14 @@
 --   4. the process owning the most main-thread dispatches (looper
 --      messages, app slices), by its main thread's name;
 --   5. the package of the most frames' windows ("PKG/Activity", a
---      FrameTimeline layer "TX - PKG/Activity#N");
+--      FrameTimeline layer "TX - PKG/Activity#N"; the window rule is
+--      gd_app_of_window, lib/analysis/app.c, registered by the store);
 --   6. the app process whose threads ran longest (thread states: a trace of
 --      scheduling data without app slices), by its main thread's name
 --      (a process "PKG:svc" counts as PKG).
+-- A process named "PKG:svc" found by these rules gives PKG (gd_app_package,
+-- lib/analysis/app.c, registered by the store), the capture format's own
+-- app is kept as written.
 -- Else NULL: a capture of system processes alone names no app.  `ingest
 -- --set app=PKG` overrides it (this statement is then not run).  Ingest
 -- (lib/ingest/traceinfo.c) runs it with " WHERE id = ?" appended: so no
@@ -25,7 +29,7 @@
 -- into the statement three more times (1,828 VDBE ops instead of 551; its
 -- prepare was 3.6 M instructions, a tenth of a small ingest).
 
-UPDATE trace SET app = (SELECT c.p FROM (
+UPDATE trace SET app = (SELECT CASE WHEN c.said THEN c.p ELSE gd_app_package(c.p) END FROM (
     SELECT 1 AS k, trace.app AS p, trace.format = 'godeye' AS said
     UNION ALL SELECT 2, (SELECT v.process FROM anr_dump v WHERE v.trace = trace.id AND v.anr = 1
       AND NOT gd_app_is_system(v.process) ORDER BY v.ts_ms, v.id LIMIT 1), 0
@@ -34,12 +38,10 @@ UPDATE trace SET app = (SELECT c.p FROM (
     UNION ALL SELECT 4, (SELECT th.name FROM dispatch d JOIN thread th ON th.trace = d.trace AND th.pid = d.pid
       AND th.tid = d.pid WHERE d.trace = trace.id AND d.tid = d.pid AND NOT gd_app_is_system(th.name)
       GROUP BY d.pid ORDER BY count(*) DESC, d.pid LIMIT 1), 0
-    UNION ALL SELECT 5, (SELECT w.p FROM (SELECT substr(w.l, 1, instr(w.l, '/') - 1) AS p
-        FROM (SELECT CASE WHEN f."window" LIKE 'TX - %' THEN substr(f."window", 6) ELSE f."window" END AS l
-          FROM frame_time f WHERE f.trace = trace.id) w WHERE instr(w.l, '/') > 1) w
-      WHERE instr(w.p, ' ') = 0 AND NOT gd_app_is_system(w.p) GROUP BY w.p ORDER BY count(*) DESC, w.p LIMIT 1), 0
-    UNION ALL SELECT 6, (SELECT r.p FROM (SELECT CASE WHEN instr(th.name, ':') > 1
-          THEN substr(th.name, 1, instr(th.name, ':') - 1) ELSE th.name END AS p, s.dur_ms AS dur
+    UNION ALL SELECT 5, (SELECT w.p FROM (SELECT gd_app_of_window(f."window") AS p
+        FROM frame_time f WHERE f.trace = trace.id) w
+      WHERE w.p IS NOT NULL AND NOT gd_app_is_system(w.p) GROUP BY w.p ORDER BY count(*) DESC, w.p LIMIT 1), 0
+    UNION ALL SELECT 6, (SELECT r.p FROM (SELECT gd_app_package(th.name) AS p, s.dur_ms AS dur
         FROM thread_state s JOIN thread th ON th.trace = s.trace AND th.pid = s.pid AND th.tid = s.pid
         WHERE s.trace = trace.id AND s.state = 'Running') r
       WHERE NOT gd_app_is_system(r.p) GROUP BY r.p ORDER BY total(r.dur) DESC, r.p LIMIT 1), 0

@@ -263,6 +263,43 @@ static void sql_app_is_system(sqlite3_context *cx, int argc, sqlite3_value **arg
     sqlite3_result_int(cx, gd_app_is_system((const char *)sqlite3_value_text(argv[0])));
 }
 
+/* The text a rule of analysis/app.h (`rule`: gd_app_package,
+ * gd_app_of_window) copies out of argv[0], as the result; NULL when it
+ * finds none and for NULL. */
+static void app_text(sqlite3_context *cx, sqlite3_value **argv, int (*rule)(const char *, char *, size_t))
+{
+    const char *t = (const char *)sqlite3_value_text(argv[0]);
+    size_t n = (size_t)sqlite3_value_bytes(argv[0]) + 1;
+    char *buf = t ? sqlite3_malloc64(n) : NULL;
+    if (t && !buf) {
+        sqlite3_result_error_nomem(cx);
+        return;
+    }
+    if (buf && rule(t, buf, n))
+        sqlite3_result_text(cx, buf, -1, sqlite3_free);
+    else {
+        sqlite3_free(buf);
+        sqlite3_result_null(cx);
+    }
+}
+
+/* gd_app_of_window(window): the package a frame window names, the one
+ * window rule (analysis/app.h), for lib/sql/trace-app.sql. */
+static void sql_app_of_window(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    app_text(cx, argv, gd_app_of_window);
+}
+
+/* gd_app_package(process): the package of a process name ("PKG:svc" is
+ * PKG's), the one rule (analysis/app.h), for trace-app.sql and the apps
+ * present (query/apps.c). */
+static void sql_app_package(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    app_text(cx, argv, gd_app_package);
+}
+
 /* gd_block_kind(dur_ms, long_ms, anr_ms) for the queries: "short", "long"
  * or "anr", the one kind rule (gd_block_kind_at); NULL when one is NULL. */
 static void sql_block_kind(sqlite3_context *cx, int argc, sqlite3_value **argv)
@@ -356,6 +393,10 @@ static int open_db(gd_store *s, const char *path, int flags, int immutable)
                             NULL, NULL);
     sqlite3_create_function(s->db, "gd_app_is_system", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                             sql_app_is_system, NULL, NULL);
+    sqlite3_create_function(s->db, "gd_app_of_window", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            sql_app_of_window, NULL, NULL);
+    sqlite3_create_function(s->db, "gd_app_package", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            sql_app_package, NULL, NULL);
     sqlite3_create_function(s->db, "gd_block_kind", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                             sql_block_kind, NULL, NULL);
     sqlite3_create_function(s->db, "gd_group_fallback", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,

@@ -37,6 +37,28 @@ START_TEST(system_processes)
 }
 END_TEST
 
+/* #47: a process's package: "PKG:svc" is PKG's (the names of the corpus's
+ * Pixel 9 trace) */
+START_TEST(process_packages)
+{
+    char b[64];
+    ck_assert_int_eq(gd_app_package("com.google.android.googlequicksearchbox:interactor", b, sizeof b), 1);
+    ck_assert_str_eq(b, "com.google.android.googlequicksearchbox");
+    ck_assert_int_eq(gd_app_package("com.sonymobile.chkbugreport.testapp:ext2", b, sizeof b), 1);
+    ck_assert_str_eq(b, "com.sonymobile.chkbugreport.testapp");
+    ck_assert_int_eq(gd_app_package("com.google.android.youtube", b, sizeof b), 1);
+    ck_assert_str_eq(b, "com.google.android.youtube");
+    ck_assert_int_eq(gd_app_package(":svc", b, sizeof b), 1);
+    ck_assert_str_eq(b, ":svc");
+    ck_assert_int_eq(gd_app_package("", b, sizeof b), 0);
+    ck_assert_int_eq(gd_app_package(NULL, b, sizeof b), 0);
+    /* longer than the buffer: none, never cut */
+    ck_assert_int_eq(gd_app_package("com.example.long:x", b, 8), 0);
+    ck_assert_int_eq(gd_app_package("com.ex:longservice", b, 8), 1);
+    ck_assert_str_eq(b, "com.ex");
+}
+END_TEST
+
 /* #47: whose frames a window is (the windows of the corpus's gfxinfo and
  * Perfetto FrameTimeline captures) */
 START_TEST(window_packages_and_system_layers)
@@ -70,6 +92,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, app_match_package_and_services);
     tcase_add_test(tc, system_processes);
+    tcase_add_test(tc, process_packages);
     tcase_add_test(tc, window_packages_and_system_layers);
     suite_add_tcase(s, tc);
     return gd_test_run(s);

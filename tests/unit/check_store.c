@@ -499,6 +499,35 @@ START_TEST(connection_facts_and_journal_policy)
 }
 END_TEST
 
+/* #47: the app rules of analysis/app.h as the store's SQL functions
+ * (trace-app.sql's rules 5 and 6, the apps present): the C rule's values */
+START_TEST(app_rules_in_sql)
+{
+    gd_store *s = open_db("apprules.db");
+    gd_error err = {0};
+    sqlite3_stmt *q = gd_store_prepare(s,
+        "SELECT gd_app_of_window('TX - com.google.samples.apps.nowinandroid.demo/"
+        "com.google.samples.apps.nowinandroid.MainActivity#50010') AS a,"
+        " gd_app_of_window('StatusBar/android.view.ViewRootImpl@fff6b30 (visibility=0)') AS b,"
+        " gd_app_of_window('TX - Surface(name=Task=16098)/@0x9b71fa2') AS c,"
+        " gd_app_package('com.google.android.googlequicksearchbox:interactor') AS d,"
+        " gd_app_package('com.jeanboy.app.training') AS e, gd_app_package(':svc') AS f,"
+        " gd_app_package(NULL) AS g, gd_app_of_window(NULL) AS h", &err);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(q, 0), "com.google.samples.apps.nowinandroid.demo");
+    ck_assert_int_eq(sqlite3_column_type(q, 1), SQLITE_NULL);
+    ck_assert_int_eq(sqlite3_column_type(q, 2), SQLITE_NULL);
+    ck_assert_str_eq((const char *)sqlite3_column_text(q, 3), "com.google.android.googlequicksearchbox");
+    ck_assert_str_eq((const char *)sqlite3_column_text(q, 4), "com.jeanboy.app.training");
+    ck_assert_str_eq((const char *)sqlite3_column_text(q, 5), ":svc");
+    ck_assert_int_eq(sqlite3_column_type(q, 6), SQLITE_NULL);
+    ck_assert_int_eq(sqlite3_column_type(q, 7), SQLITE_NULL);
+    sqlite3_finalize(q);
+    gd_store_close(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("store");
@@ -516,6 +545,7 @@ static Suite *suite(void)
     tcase_add_test(t, newer_schema_is_refused);
     tcase_add_test(t, readonly_sql_refusals);
     tcase_add_test(t, connection_facts_and_journal_policy);
+    tcase_add_test(t, app_rules_in_sql);
     suite_add_tcase(s, t);
     return s;
 }
