@@ -191,17 +191,10 @@ typedef struct fold {
 
 static int fold_count(fold *f, size_t node, long k)
 {
-    if (node >= f->ncount) {
-        size_t nc = f->ncount ? f->ncount : 256;
-        while (nc <= node)
-            nc *= 2;
-        long *n = realloc(f->count, nc * sizeof *n);
-        if (!n)
-            return dt_fail(-1, f->err);
-        memset(n + f->ncount, 0, (nc - f->ncount) * sizeof *n);
-        f->count = n;
-        f->ncount = nc;
-    }
+    size_t had = f->ncount;
+    if (gd_grow((void **)&f->count, &f->ncount, node + 1, sizeof *f->count, f->err))
+        return f->err->code;
+    memset(f->count + had, 0, (f->ncount - had) * sizeof *f->count);
     f->count[node] += k;
     return GD_OK;
 }
@@ -346,14 +339,8 @@ static int call_row(void *ctx, sqlite3_stmt *q)
     size_t d = depth < 0 ? 0 : (size_t)depth;
     if (d > w->n)
         d = w->n; /* a parent not stored: under the deepest open call */
-    if (d + 1 > w->cap) {
-        size_t nc = (d + 1) * 2;
-        size_t *ns = realloc(w->stk, nc * sizeof *ns);
-        if (!ns)
-            return dt_fail(-1, w->r->err);
-        w->stk = ns;
-        w->cap = nc;
-    }
+    if (gd_grow((void **)&w->stk, &w->cap, d + 1, sizeof *w->stk, w->r->err))
+        return w->r->err->code;
     char name[2048], key[2048];
     snprintf(name, sizeof name, "%s.%s", (const char *)sqlite3_column_text(q, CA_CLASS),
              (const char *)sqlite3_column_text(q, CA_NAME));
