@@ -133,7 +133,7 @@ static int app_row(void *ctx, sqlite3_stmt *q)
     enum { A_APP = 0 };
     const char *app = (const char *)sqlite3_column_text(q, A_APP);
     if (app && !gd_app_is_system(app))
-        json_array_append_new(ctx, json_string(app));
+        json_array_append_new(ctx, gd_json_str(app));
     return GD_OK;
 }
 
