@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+
 typedef struct fs_trace {
     char uid[72];
     double minutes;
@@ -30,14 +32,8 @@ static int on_trace(void *ctx, json_t *row)
     double ms = 0;
     if (!uid)
         return 0;
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 64;
-        fs_trace *nt = realloc(s->t, nc * sizeof *nt);
-        if (!nt)
-            return 1;
-        s->t = nt;
-        s->cap = nc;
-    }
+    if ((s->rc = gd_grow((void **)&s->t, &s->cap, s->n + 1, sizeof *s->t, s->err)))
+        return 1;
     if (!gd_ch_real(json_object_get(row, "exposure_ms"), &ms))
         ms = 0; /* as the store's NULL: no capture time */
     snprintf(s->t[s->n].uid, sizeof s->t[0].uid, "%s", uid);
