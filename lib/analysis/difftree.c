@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+
 struct gd_dt {
     gd_dt_node *n;
     size_t nn, ncap;
@@ -76,13 +78,8 @@ static size_t *find_slot(gd_dt *t, size_t parent, const char *frame)
 
 static int grow(gd_dt *t)
 {
-    if (t->nn == t->ncap) {
-        gd_dt_node *nn = realloc(t->n, t->ncap * 2 * sizeof *nn);
-        if (!nn)
-            return -1;
-        t->n = nn;
-        t->ncap *= 2;
-    }
+    if (gd_grow((void **)&t->n, &t->ncap, t->nn + 1, sizeof *t->n, NULL))
+        return -1;
     if (t->nn * 2 >= t->nslot) {
         size_t *os = t->slot, on = t->nslot;
         t->slot = calloc(on * 2, sizeof *t->slot);
@@ -141,14 +138,8 @@ static int touch(gd_dt *t, size_t i)
 {
     if (t->n[i].touched)
         return 0;
-    if (t->nt == t->tcap) {
-        size_t nc = t->tcap ? t->tcap * 2 : 256;
-        size_t *nt = realloc(t->touched, nc * sizeof *nt);
-        if (!nt)
-            return -1;
-        t->touched = nt;
-        t->tcap = nc;
-    }
+    if (gd_grow((void **)&t->touched, &t->tcap, t->nt + 1, sizeof *t->touched, NULL))
+        return -1;
     t->n[i].touched = 1;
     t->n[i].cur = 0;
     t->touched[t->nt++] = i;
@@ -172,14 +163,8 @@ void gd_dt_add_at(gd_dt *t, size_t node, double ms)
 
 static int keep_cap(gd_dt_node *x, int side, unsigned cap)
 {
-    if (x->ncaps[side] == x->capcap[side]) {
-        size_t nc = x->capcap[side] ? x->capcap[side] * 2 : 4;
-        gd_dt_cap *nv = realloc(x->caps[side], nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        x->caps[side] = nv;
-        x->capcap[side] = nc;
-    }
+    if (gd_grow((void **)&x->caps[side], &x->capcap[side], x->ncaps[side] + 1, sizeof *x->caps[side], NULL))
+        return -1;
     x->caps[side][x->ncaps[side]++] = (gd_dt_cap){cap, x->cur};
     return 0;
 }
