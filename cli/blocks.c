@@ -9,28 +9,7 @@
 #include "core/escape.h"
 #include "query/blocks.h"
 
-static const gd_column block_columns[] = {
-    {.key = "id", .header = "ID", .type = GD_COL_INT},
-    {.key = "trace", .header = "TRACE", .type = GD_COL_INT},
-    {.key = "pid", .header = "PID", .type = GD_COL_INT, .hidden = 1},
-    {.key = "process", .header = "PROCESS", .type = GD_COL_TEXT, .auto_hide = 1},
-    {.key = "tid", .header = "TID", .type = GD_COL_INT},
-    {.key = "thread", .header = "THREAD", .type = GD_COL_TEXT},
-    {.key = "start_ms", .header = "START", .type = GD_COL_TIME},
-    {.key = "end_ms", .header = "END", .type = GD_COL_TIME, .hidden = 1},
-    {.key = "duration_ms", .header = "MS", .type = GD_COL_MS},
-    {.key = "thread_ms", .header = "CPU MS", .type = GD_COL_MS},
-    {.key = "kind", .header = "KIND", .type = GD_COL_TEXT},
-    {.key = "unfinished", .header = "UNFINISHED", .type = GD_COL_BOOL, .hidden = 1},
-    {.key = "cpu_busy", .header = "BUSY", .type = GD_COL_BOOL},
-    {.key = "samples", .header = "N", .type = GD_COL_INT},
-    {.key = "key_frame", .header = "KEY FRAME", .type = GD_COL_TEXT, .flex = 1},
-    {.key = "group", .header = "GROUP", .type = GD_COL_TEXT, .hidden = 1},
-    {.key = "group_rule", .header = "GROUP RULE", .type = GD_COL_TEXT, .hidden = 1},
-    {.key = "msg", .header = "MSG", .type = GD_COL_TEXT, .hidden = 1},
-    {.key = "blame", .header = "BLAME", .type = GD_COL_TEXT, .flex = 1, .auto_hide = 1},
-    {.key = "dominant_state", .header = "STATES", .type = GD_COL_TEXT, .auto_hide = 1},
-};
+static const gd_column block_columns[] = {GD_BLOCKS_COLS(GD_CLI_COL, GD_CLI_JSON_ONLY)};
 
 /* A group no rule could name (godeye-blocks(1), GROUPS). */
 static const char *group_text(const json_t *row, char *buf, size_t n)
@@ -54,19 +33,18 @@ static const char *group_process_text(const json_t *row, char *buf, size_t n)
     return buf;
 }
 
-static const gd_column group_columns[] = {
-    {.key = "count", .header = "COUNT", .type = GD_COL_INT},     {.key = "total_ms", .header = "TOTAL MS", .type = GD_COL_MS},
-    {.key = "max_ms", .header = "MAX MS", .type = GD_COL_MS},    {.key = "p50_ms", .header = "P50 MS", .type = GD_COL_MS},
-    {.key = "p95_ms", .header = "P95 MS", .type = GD_COL_MS},    {.key = "traces", .header = "TRACES", .type = GD_COL_INT},
-    {.key = "first_version", .header = "FIRST", .type = GD_COL_TEXT, .auto_hide = 1},
-    {.key = "last_version", .header = "LAST", .type = GD_COL_TEXT, .auto_hide = 1},
-    {.key = "group_rule", .header = "RULE", .type = GD_COL_TEXT, .hidden = 1},
-    {.key = "group", .header = "GROUP", .type = GD_COL_TEXT, .flex = 1, .text = group_text},
-    {.key = "key_frame", .header = "KEY FRAME", .type = GD_COL_TEXT, .hidden = 1},
-    /* #47: whose blocks (last: csv readers count columns; hidden in tables,
-     * as the blocks' own PROCESS: the columns above fill 90) */
-    {.key = "process", .header = "PROCESS", .type = GD_COL_TEXT, .hidden = 1, .text = group_process_text},
-};
+enum { GD_BLOCK_GROUP_TABLE(GD_CLI_TAB) GD_TAB_NGROUP };
+GD_CLI_TABLE_CHECK(GD_BLOCK_GROUP_COLS, GD_BLOCK_GROUP_TABLE);
+/* The group columns of the query's declaration; GROUP and PROCESS shown by
+ * the texts above (set by group_texts before any use).  The columns
+ * before GROUP fill 90; PROCESS is hidden in tables, as the blocks' own. */
+static gd_column group_columns[] = {GD_BLOCK_GROUP_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
+
+static void group_texts(void)
+{
+    group_columns[GD_TAB_BG_GROUP].text = group_text;
+    group_columns[GD_TAB_BG_PROCESS].text = group_process_text;
+}
 
 /* Table mode with --stacks: each block, a line, followed by its samples. */
 static int print_with_stacks(FILE *out, const gd_renderer *r, json_t *row, void *ctx)
@@ -157,6 +135,7 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
         OPT_END_(),
     };
     const char *usage = "godeye blocks [OPTIONS]";
+    group_texts();
     gd_cli_describe_variant(ctx, "group", group_columns, sizeof group_columns / sizeof group_columns[0], 1);
     if (gd_cli_describe(ctx, usage, opts, block_columns, sizeof block_columns / sizeof block_columns[0]))
         return GD_EXIT_OK;

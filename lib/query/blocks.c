@@ -40,25 +40,23 @@ int gd_query_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
     return gd_store_stream(s, q, trace_row, fn, ctx, err);
 }
 
-/* The columns of a trace's clock row, after id (K_ID). */
-#define CLOCK_COLS(X) X(K_CLOCK, "clock") X(K_UTC_OFFSET, "utc_offset_min") X(K_START, "start_ms")
-enum { K_ID = 0, CLOCK_COLS(GD_COL_ENUM) K_NCOLS };
+enum { GD_TRACE_CLOCK_COLS(GD_QC_ID, GD_QC_ID) K_NCOLS };
+GD_QCOLS_DEFINE(clock_cols, GD_TRACE_CLOCK_COLS);
 
 static json_t *clock_row(sqlite3_stmt *q)
 {
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", gd_col_json(q, K_ID));
-    json_object_set_new(row, "clock", gd_col_json(q, K_CLOCK));
-    json_object_set_new(row, "utc_offset_min", gd_col_json(q, K_UTC_OFFSET));
-    json_object_set_new(row, "start_ms", gd_col_ms(q, K_START));
-    return row;
+    gd_value v[K_NCOLS];
+    gd_qcols_read(&clock_cols, q, 0, v);
+    return gd_qcols_json(&clock_cols, v);
 }
 
 int gd_query_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    sqlite3_stmt *q = gd_store_prepare(s,
-                                       "SELECT id" CLOCK_COLS(GD_COL_SQL) " FROM trace ORDER BY id",
-                                       err);
+    char sql[512], fields[256];
+    if (gd_qcols_select(&clock_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "trace clocks: the SELECT list is too long");
+    snprintf(sql, sizeof sql, "SELECT %s FROM trace ORDER BY id", fields);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
     return gd_store_stream(s, q, clock_row, fn, ctx, err);
@@ -91,167 +89,43 @@ static void cfg_list_free(cfg_list *l)
     free(l->cfgs);
 }
 
-static const char *const memory_names[] = {"ts_ms", "heap_alloc_kb", "heap_max_kb", "heap_free_kb",
-                                           "pss_total_kb", "ram_avail_kb", "ram_total_kb",
-                                           "ram_is_low"};
+enum { GD_BLOCKS_COLS(GD_QC_ID, GD_QC_ID) B_NCOLS };
+GD_QCOLS_DEFINE(block_cols, GD_BLOCKS_COLS);
+_Static_assert(B_STACKS == B_NCOLS - 1, "stacks, the field of --stacks only, is last");
+_Static_assert(B_D - B_RUNNING == GD_WHY_V_UNINTERRUPTIBLE - GD_WHY_V_RUNNING, "the state classes' fields");
+/* The light (group) rows' variant: no message text, no thread name. */
+static const char *const light_over[B_NCOLS] = {[B_THREAD] = "NULL", [B_MSG] = "NULL"};
 
-/* The columns of a memory snapshot, in memory_names' order, after ts_ms
- * (M_TS): read as 8 consecutive columns from the first. */
-#define MEMORY_COLS(X)                                                                   \
-    X(M_HEAP_ALLOC, "heap_alloc_kb") X(M_HEAP_MAX, "heap_max_kb") X(M_HEAP_FREE, "heap_free_kb") \
-    X(M_PSS, "pss_total_kb") X(M_RAM_AVAIL, "ram_avail_kb") X(M_RAM_TOTAL, "ram_total_kb")     \
-    X(M_RAM_LOW, "ram_is_low")
-enum { M_TS = 0, MEMORY_COLS(GD_COL_ENUM) M_NCOLS };
-_Static_assert(M_NCOLS == sizeof memory_names / sizeof *memory_names, "memory columns");
+enum { GD_BLOCK_MEMORY_COLS(GD_QC_ID, GD_QC_ID) MM_NCOLS };
+GD_QCOLS_DEFINE(memory_cols, GD_BLOCK_MEMORY_COLS);
 
-/* The memory object from 8 consecutive columns starting at `first`. */
-static json_t *memory_cols(sqlite3_stmt *q, int first)
+/* What a block row's query reads besides the fields, after them and the
+ * memory snapshot's: the kind's thresholds, whether a block row is stored,
+ * the Looper message (for deriving one). */
+#define BLOCK_INPUTS(X)                                                                  \
+    X(BI_LONG, "t.long_ms") X(BI_ANR, "t.anr_ms") X(BI_HAVE, "b.dispatch IS NOT NULL")    \
+    X(BI_MESSAGE, "coalesce(d.message, -1)")
+enum { BLOCK_INPUTS(GD_COL_ENUM) BI_NCOLS };
+
+/* The SELECT list of a block row: its fields (the light variant's when
+ * `light`), its memory snapshot's, then BLOCK_INPUTS; 0, or -1 when it does
+ * not fit in n bytes. */
+static int block_fields(char *buf, size_t n, int light)
 {
-    json_t *o = json_object();
-    for (int i = 0; i < 8; i++)
-        json_object_set_new(o, memory_names[i], i == 0 ? gd_col_ms(q, first) : gd_col_json(q, first + i));
-    json_t *low = json_object_get(o, "ram_is_low");
-    if (json_is_integer(low))
-        json_object_set_new(o, "ram_is_low", json_boolean(json_integer_value(low)));
-    return o;
-}
-
-/* The memory snapshot `id` through *q, prepared on first use and kept by
- * the caller for the next rows (finalized by it). */
-static json_t *memory_json(gd_store *s, sqlite3_stmt **q, int64_t id)
-{
-    if (!*q && !(*q = gd_store_prepare(s, "SELECT ts_ms" MEMORY_COLS(GD_COL_SQL) " FROM memory WHERE id = ?",
-                                       NULL)))
-        return json_null();
-    sqlite3_bind_int64(*q, 1, id);
-    json_t *o = sqlite3_step(*q) == SQLITE_ROW ? memory_cols(*q, M_TS) : json_null();
-    sqlite3_reset(*q);
-    return o;
+    gd_qread lr[B_NCOLS];
+    gd_qcols c = light ? gd_qcols_vary(&block_cols, light_over, lr) : block_cols;
+    if (gd_qcols_select(&c, buf, n))
+        return -1;
+    size_t at = strlen(buf);
+    int w = snprintf(buf + at, n - at, ", ");
+    if (w < 0 || (size_t)w >= n - at || gd_qcols_select(&memory_cols, buf + at + 2, n - at - 2))
+        return -1;
+    at += strlen(buf + at);
+    w = snprintf(buf + at, n - at, "%s", "" BLOCK_INPUTS(GD_COL_SQL));
+    return w < 0 || (size_t)w >= n - at ? -1 : 0;
 }
 
 typedef int (*block_fn)(void *ctx, const gd_row *row, double dur);
-
-/* The block's "why" (#26, derive/states.c): the time in each state class,
- * the share with scheduling data, binder and lock waits, the dominant cause
- * as text. */
-static int set_states(gd_store *s, gd_rowb *f, int have, int64_t trace, int64_t tid,
-                      double start, double dur, gd_error *err)
-{
-    gd_why w;
-    int rc = gd_why_in(s, have, trace, tid, start, start + dur, &w, err);
-    if (rc)
-        return rc;
-    const gd_state_share sh = w.states;
-    const gd_binder_share bs = w.binder;
-    double v[GD_WHY_NVALUES];
-    gd_why_values(&w, have, v); /* which are data: the one rule */
-    const char *names[4] = {"running_ms", "runnable_ms", "sleeping_ms", "uninterruptible_ms"};
-    for (int i = 0; i < 4; i++) {
-        if (!isnan(v[i]))
-            gd_rowb_real(f, names[i], gd_ms_round(v[i]));
-        else
-            gd_rowb_add(f, names[i]);
-    }
-    gd_rowb_real(f, "states_coverage", round(sh.coverage * 10000.0) / 10000.0);
-    if (!isnan(v[GD_WHY_V_BINDER]))
-        gd_rowb_real(f, "binder_ms", gd_ms_round(v[GD_WHY_V_BINDER]));
-    else
-        gd_rowb_add(f, "binder_ms");
-    if (bs.server_pid >= 0)
-        gd_rowb_int(f, "binder_server_pid", bs.server_pid);
-    else
-        gd_rowb_add(f, "binder_server_pid");
-    /* the row keeps these texts after this function: JSON values it owns */
-    json_t *j = bs.server_name[0] ? gd_json_str(bs.server_name) : NULL;
-    gd_rowb_json(f, "binder_server", j ? j : json_null());
-    j = bs.aidl[0] ? gd_json_str(bs.aidl) : NULL;
-    gd_rowb_json(f, "binder_aidl", j ? j : json_null());
-    if (!isnan(v[GD_WHY_V_LOCK]))
-        gd_rowb_real(f, "lock_ms", gd_ms_round(v[GD_WHY_V_LOCK]));
-    else
-        gd_rowb_add(f, "lock_ms");
-    if (w.lock.owner_tid >= 0)
-        gd_rowb_int(f, "lock_owner_tid", w.lock.owner_tid);
-    else
-        gd_rowb_add(f, "lock_owner_tid");
-    j = w.lock.owner[0] ? gd_json_str(w.lock.owner) : NULL;
-    gd_rowb_json(f, "lock_owner", j ? j : json_null());
-    j = w.lock.owner_method[0] ? gd_json_str(w.lock.owner_method) : NULL;
-    gd_rowb_json(f, "lock_owner_method", j ? j : json_null());
-    char txt[448];
-    gd_why_text(&w, dur, txt, sizeof txt);
-    j = txt[0] ? gd_json_str(txt) : NULL;
-    gd_rowb_json(f, "dominant_state", j ? j : json_null());
-    return GD_OK;
-}
-
-/* One block row of plain values, filled field by field in contract order. */
-typedef struct block_row {
-    gd_rowb b;
-    gd_value mem[8];
-    gd_row memrow;
-} block_row;
-
-/* The columns of a block row (block_sql), after d.id AS id (B_ID).  The
- * aliases trace, start_ms and id order the --limit rows.  The three
- * "%s" are the message text, the thread and the process: NULL in the
- * light (group) rows.  B_MM_TS.. are the memory snapshot (MEMORY_COLS'
- * order), NULL with none joined. */
-#define BLOCK_COLS(X)                                                                      \
-    X(B_TRACE, "d.trace AS trace") X(B_PID, "d.pid") X(B_TID, "d.tid")                     \
-    X(B_START, "d.start_ms AS start_ms")                                                   \
-    X(B_DUR, "d.dur_ms") X(B_THREAD_MS, "d.thread_ms") X(B_UNFINISHED, "d.unfinished")     \
-    X(B_MSG, "%s") X(B_SHORT, "t.short_ms") X(B_LONG, "t.long_ms") X(B_ANR, "t.anr_ms")    \
-    X(B_HAVE, "b.dispatch IS NOT NULL") X(B_SAMPLES, "b.samples")                          \
-    X(B_KEY_FRAME, "b.key_frame") X(B_GRP, "b.grp") X(B_CPU_BUSY, "b.cpu_busy")            \
-    X(B_MEMORY, "b.memory") X(B_BLAME, "b.blame") X(B_MM_TS, "mm.ts_ms")                   \
-    X(B_MM_HEAP_ALLOC, "mm.heap_alloc_kb") X(B_MM_HEAP_MAX, "mm.heap_max_kb")              \
-    X(B_MM_HEAP_FREE, "mm.heap_free_kb") X(B_MM_PSS, "mm.pss_total_kb")                    \
-    X(B_MM_RAM_AVAIL, "mm.ram_avail_kb") X(B_MM_RAM_TOTAL, "mm.ram_total_kb")              \
-    X(B_MM_RAM_LOW, "mm.ram_is_low") X(B_THREAD, "%s") X(B_GRP_RULE, "b.grp_rule")         \
-    X(B_MESSAGE, "coalesce(d.message, -1)") X(B_PROCESS, "%s")
-enum { B_ID = 0, BLOCK_COLS(GD_COL_ENUM) B_NCOLS };
-_Static_assert(B_MM_RAM_LOW - B_MM_TS == M_RAM_LOW - M_TS, "memory columns in a block row");
-
-/* A millisecond column (gd_col_ms). */
-static void set_ms(gd_rowb *b, const char *name, sqlite3_stmt *q, int i)
-{
-    if (sqlite3_column_type(q, i) == SQLITE_NULL)
-        gd_rowb_add(b, name);
-    else
-        gd_rowb_real(b, name, gd_ms_round(sqlite3_column_double(q, i)));
-}
-
-/* The memory object from 8 consecutive columns starting at `first`
- * (memory_cols, as values). */
-static void set_memory(block_row *b, sqlite3_stmt *q, int first)
-{
-    gd_value *v = gd_rowb_add(&b->b, "memory");
-    if (sqlite3_column_type(q, B_MEMORY) == SQLITE_NULL)
-        return;
-    for (int i = 0; i < 8; i++)
-        gd_col_value(q, first + i, &b->mem[i]);
-    if (b->mem[0].kind != GD_V_NULL) {
-        b->mem[0].kind = GD_V_REAL;
-        b->mem[0].u.d = gd_ms_round(sqlite3_column_double(q, first));
-    }
-    if (b->mem[7].kind == GD_V_INT) {
-        b->mem[7].kind = GD_V_BOOL;
-        b->mem[7].u.i = b->mem[7].u.i != 0;
-    }
-    b->memrow = (gd_row){memory_names, b->mem, 8};
-    v->kind = GD_V_ROW;
-    v->u.row = &b->memrow;
-}
-
-static void block_row_clear(block_row *b)
-{
-    for (size_t i = 0; i < 8; i++)
-        if (b->mem[i].kind == GD_V_JSON)
-            json_decref(b->mem[i].u.json);
-    memset(b->mem, 0, sizeof b->mem);
-    gd_rowb_clear(&b->b);
-}
 
 /* The kind filter over dispatch d (or block b) of trace t: ?3 is the kind's
  * name, NULL for every kind. */
@@ -292,30 +166,32 @@ static double kind_bound(gd_store *s, gd_block_kind k, double bound)
 
 /* The blocks query: dispatches at or over ?1 (each trace's short threshold
  * when ?2 is 0) with their stored block rows and memory snapshots, by trace
- * and start, of kind ?3 (any when NULL); with a limit (?4) the longest first, then put back in order. */
-static void block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light, const char *filt,
-                      double bound)
+ * and start, of kind ?3 (any when NULL); with a limit (?4) the longest
+ * first, then put back in order (by the aliases of GD_BLOCKS_COLS).  0, or
+ * -1 when it does not fit in n bytes. */
+static int block_sql(char *sql, size_t n, const gd_blocks_query *bq, int light, const char *filt,
+                     double bound)
 {
-    snprintf(sql, n,
-             /* --limit: the longest `limit` blocks, listed in the listing's order */
-             "%sSELECT d.id AS id" BLOCK_COLS(GD_COL_SQL)
-             /* CROSS JOIN keeps dispatch the outer loop, read through its
-              * dur_ms index: a few blocks out of millions of dispatches */
-             " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
-             " LEFT JOIN block b ON b.dispatch = d.id"
-             " LEFT JOIN memory mm ON mm.id = b.memory"
-             " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
-             " %s%s" KIND_FILTER("d")
-             " ORDER BY %s%s",
-             bq->limit > 0 ? "SELECT * FROM (" : "", light ? "NULL" : "(SELECT text FROM message WHERE id = d.message)",
-             /* the thread column: not read by the light (group) rows */
-             light ? "NULL" : GD_SQL_THREAD_OF("d", "t"),
-             /* the process column (#30; the groups name theirs, #47) */
-             GD_SQL_PROCESS_OF("d", "t"), filt,
-             /* the dur_ms index holds dispatches from GD_DUR_INDEXED_MS up */
-             bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
-             bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
-             bq->limit > 0 ? ") ORDER BY trace, start_ms, id" : "");
+    char fields[6144];
+    if (block_fields(fields, sizeof fields, light))
+        return -1;
+    int w = snprintf(sql, n,
+                     /* --limit: the longest `limit` blocks, listed in the listing's order */
+                     "%sSELECT %s"
+                     /* CROSS JOIN keeps dispatch the outer loop, read through its
+                      * dur_ms index: a few blocks out of millions of dispatches */
+                     " FROM dispatch d CROSS JOIN trace t ON t.id = d.trace"
+                     " LEFT JOIN block b ON b.dispatch = d.id"
+                     " LEFT JOIN memory mm ON mm.id = b.memory"
+                     " WHERE d.dur_ms >= ?1 AND (?2 OR d.dur_ms >= t.short_ms)"
+                     " %s%s" KIND_FILTER("d")
+                     " ORDER BY %s%s",
+                     bq->limit > 0 ? "SELECT * FROM (" : "", fields, filt,
+                     /* the dur_ms index holds dispatches from GD_DUR_INDEXED_MS up */
+                     bound >= GD_DUR_INDEXED_MS ? GD_SQL_DUR_INDEXED("d") : "",
+                     bq->limit > 0 ? "d.dur_ms DESC, d.trace, d.start_ms, d.id LIMIT ?4" : "d.trace, d.start_ms, d.id",
+                     bq->limit > 0 ? ") ORDER BY trace, start_ms, id" : "");
+    return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
 /* each_block's rows, each filled (from the stored block or derived now)
@@ -327,7 +203,13 @@ struct each_ctx {
     cfg_list cfgs;
     gd_deriver *dv;
     sqlite3_stmt *mem_q; /* memory of blocks derived on the fly */
-    block_row b;
+    int at_start, at_dur, at_mem, at_in; /* SELECT columns: raw times, memory, BLOCK_INPUTS */
+    gd_value v[B_NCOLS];   /* the row being handed on, and what its texts are in: */
+    gd_value mem[MM_NCOLS];
+    gd_row memrow;
+    gd_block_info bi;      /* a block derived now */
+    gd_why w;              /* its "why" */
+    char why[448];         /* its dominant cause */
     int have_states; /* which "why" data is stored at all (#26) */
     int have_t;      /* ...in the trace have_trace */
     int64_t have_trace;
@@ -336,94 +218,148 @@ struct each_ctx {
     gd_error *err;
 };
 
+/* A C string, null when NULL or empty. */
+static void text_or_null(gd_value *v, const char *t)
+{
+    gd_qv_text(v, t && *t ? t : NULL);
+}
+
+/* An id, null when negative (absent). */
+static void id_or_null(gd_value *v, int64_t id)
+{
+    if (id >= 0)
+        gd_qv_int(v, id);
+    else
+        gd_qv_null(v);
+}
+
+/* The memory snapshot `id` as the row's memory object, left null when none,
+ * through c->mem_q (prepared on first use; its row is the values' until the
+ * next call). */
+static void memory_by_id(struct each_ctx *c, int64_t id)
+{
+    if (!c->mem_q) {
+        char sql[1024], fields[768];
+        if (gd_qcols_select(&memory_cols, fields, sizeof fields))
+            return;
+        snprintf(sql, sizeof sql, "SELECT %s FROM memory mm WHERE mm.id = ?1", fields);
+        if (!(c->mem_q = gd_store_prepare(c->s, sql, NULL)))
+            return;
+    }
+    sqlite3_reset(c->mem_q);
+    sqlite3_bind_int64(c->mem_q, 1, id);
+    if (sqlite3_step(c->mem_q) != SQLITE_ROW)
+        return;
+    gd_qcols_read(&memory_cols, c->mem_q, 0, c->mem);
+    gd_qv_row(&c->v[B_MEMORY], &c->memrow, &memory_cols, c->mem);
+}
+
+/* A stored block: its fields as read, its memory snapshot the one joined
+ * (none in the light rows). */
+static void block_stored(struct each_ctx *c, sqlite3_stmt *q)
+{
+    if (c->light || c->v[B_MEMORY].kind == GD_V_NULL) {
+        gd_qv_null(&c->v[B_MEMORY]);
+        return;
+    }
+    gd_qcols_read(&memory_cols, q, c->at_mem, c->mem);
+    gd_qv_row(&c->v[B_MEMORY], &c->memrow, &memory_cols, c->mem);
+}
+
+/* A block below the ingest-time cut (or with stacks wanted): its block
+ * fields derived now. */
+static int block_derived(struct each_ctx *c, sqlite3_stmt *q, double start, double dur, json_t **stacks)
+{
+    gd_value *v = c->v;
+    gd_block_info *bi = &c->bi;
+    const gd_trace_cfg *cfg = cfg_get(c->s, &c->cfgs, v[B_TRACE].u.i, c->err);
+    if (!cfg || (!c->dv && !(c->dv = gd_deriver_new(c->s, c->err))))
+        return c->err->code ? c->err->code : GD_ERR_IO;
+    int rc = gd_deriver_block(c->dv, cfg, v[B_PID].u.i, v[B_TID].u.i, start, start + dur, (int)v[B_UNFINISHED].u.i,
+                              sqlite3_column_int64(q, c->at_in + BI_MESSAGE), bi, c->bq->stacks ? stacks : NULL,
+                              c->err);
+    if (rc)
+        return rc;
+    if (bi->cpu_busy < 0)
+        gd_qv_null(&v[B_CPU_BUSY]);
+    else
+        gd_qv_bool(&v[B_CPU_BUSY], bi->cpu_busy);
+    gd_qv_int(&v[B_SAMPLES], bi->samples);
+    text_or_null(&v[B_KEY_FRAME], bi->key_frame);
+    text_or_null(&v[B_GROUP], bi->group);
+    text_or_null(&v[B_GROUP_RULE], gd_group_rule_name(bi->group_rule));
+    text_or_null(&v[B_BLAME], bi->blame);
+    gd_qv_null(&v[B_MEMORY]);
+    if (!c->light && bi->memory >= 0)
+        memory_by_id(c, bi->memory);
+    return GD_OK;
+}
+
+/* The block's "why" (#26, derive/states.c): the time in each state class,
+ * the share with scheduling data, binder and lock waits, the dominant cause
+ * as text. */
+static int block_why(struct each_ctx *c, int64_t trace, int64_t tid, double start, double dur)
+{
+    int rc;
+    /* the block's own trace's data decides which shares are data */
+    if (c->have_states && trace != c->have_trace) {
+        if ((rc = gd_why_have_trace(c->s, trace, &c->have_t, c->err)))
+            return rc;
+        c->have_trace = trace;
+    }
+    int have = c->have_states ? c->have_t : 0;
+    const gd_why *w = &c->w;
+    if ((rc = gd_why_in(c->s, have, trace, tid, start, start + dur, &c->w, c->err)))
+        return rc;
+    double x[GD_WHY_NVALUES];
+    gd_why_values(w, have, x); /* which are data: the one rule */
+    gd_value *v = c->v;
+    for (int i = 0; i <= B_D - B_RUNNING; i++)
+        gd_qv_ms(&v[B_RUNNING + i], x[GD_WHY_V_RUNNING + i]);
+    gd_qv_real(&v[B_COVERAGE], round(w->states.coverage * 10000.0) / 10000.0);
+    gd_qv_ms(&v[B_BINDER_MS], x[GD_WHY_V_BINDER]);
+    id_or_null(&v[B_BINDER_PID], w->binder.server_pid);
+    text_or_null(&v[B_BINDER_SERVER], w->binder.server_name);
+    text_or_null(&v[B_BINDER_AIDL], w->binder.aidl);
+    gd_qv_ms(&v[B_LOCK_MS], x[GD_WHY_V_LOCK]);
+    id_or_null(&v[B_LOCK_TID], w->lock.owner_tid);
+    text_or_null(&v[B_LOCK_OWNER], w->lock.owner);
+    text_or_null(&v[B_LOCK_METHOD], w->lock.owner_method);
+    gd_why_text(w, dur, c->why, sizeof c->why);
+    text_or_null(&v[B_DOMINANT], c->why);
+    return GD_OK;
+}
+
 static int each_block_row(void *ctx, sqlite3_stmt *q)
 {
     struct each_ctx *c = ctx;
-    gd_store *s = c->s;
-    gd_error *err = c->err;
-    gd_rowb *f = &c->b.b;
-    int rc = GD_OK;
-    double dur = sqlite3_column_double(q, B_DUR);
+    gd_value *v = c->v;
+    gd_qcols_read(&block_cols, q, 0, v);
+    double start = sqlite3_column_double(q, c->at_start), dur = sqlite3_column_double(q, c->at_dur);
+    gd_qv_ms(&v[B_END], start + dur);
     /* the kind filter in the SQL (KIND_FILTER) is the same rule */
-    gd_block_kind k = gd_block_kind_at(dur, sqlite3_column_double(q, B_LONG),
-                                       sqlite3_column_double(q, B_ANR));
-    int64_t trace = sqlite3_column_int64(q, B_TRACE);
-    gd_col_value(q, B_ID, gd_rowb_add(f, "id"));
-    gd_col_value(q, B_TRACE, gd_rowb_add(f, "trace"));
-    gd_col_value(q, B_PID, gd_rowb_add(f, "pid"));
-    gd_col_value(q, B_PROCESS, gd_rowb_add(f, "process"));
-    gd_col_value(q, B_TID, gd_rowb_add(f, "tid"));
-    gd_col_value(q, B_THREAD, gd_rowb_add(f, "thread"));
-    double start = sqlite3_column_double(q, B_START);
-    gd_rowb_real(f, "start_ms", gd_ms_round(start));
-    gd_rowb_real(f, "end_ms", gd_ms_round(start + dur));
-    gd_rowb_real(f, "duration_ms", gd_ms_round(dur));
-    set_ms(f, "thread_ms", q, B_THREAD_MS);
-    gd_rowb_text(f, "kind", gd_block_kind_name(k));
-    gd_rowb_bool(f, "unfinished", sqlite3_column_int(q, B_UNFINISHED));
-    int have = sqlite3_column_int(q, B_HAVE);
+    gd_qv_text(&v[B_KIND], gd_block_kind_name(gd_block_kind_at(dur, sqlite3_column_double(q, c->at_in + BI_LONG),
+                                                                sqlite3_column_double(q, c->at_in + BI_ANR))));
     json_t *stacks = NULL;
-    gd_block_info bi;
-    if (have && !c->bq->stacks) {
-        if (sqlite3_column_type(q, B_CPU_BUSY) == SQLITE_NULL)
-            gd_rowb_add(f, "cpu_busy");
-        else
-            gd_rowb_bool(f, "cpu_busy", sqlite3_column_int(q, B_CPU_BUSY));
-        gd_col_value(q, B_SAMPLES, gd_rowb_add(f, "samples"));
-        gd_col_value(q, B_KEY_FRAME, gd_rowb_add(f, "key_frame"));
-        gd_col_value(q, B_GRP, gd_rowb_add(f, "group"));
-        gd_col_value(q, B_GRP_RULE, gd_rowb_add(f, "group_rule"));
-        if (!c->light)
-            set_memory(&c->b, q, B_MM_TS);
-        gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
-        gd_col_value(q, B_BLAME, gd_rowb_add(f, "blame"));
-    } else {
-        /* below the ingest-time cut (or stacks wanted): derive now */
-        const gd_trace_cfg *cfg = cfg_get(s, &c->cfgs, trace, err);
-        if (!cfg || (!c->dv && !(c->dv = gd_deriver_new(s, err))))
-            return err->code ? err->code : GD_ERR_IO;
-        if ((rc = gd_deriver_block(c->dv, cfg, sqlite3_column_int64(q, B_PID), sqlite3_column_int64(q, B_TID),
-                                   start, start + dur, sqlite3_column_int(q, B_UNFINISHED),
-                                   sqlite3_column_int64(q, B_MESSAGE), &bi, c->bq->stacks ? &stacks : NULL,
-                                   err)))
-            return rc;
-        if (bi.cpu_busy < 0)
-            gd_rowb_add(f, "cpu_busy");
-        else
-            gd_rowb_bool(f, "cpu_busy", bi.cpu_busy);
-        gd_rowb_int(f, "samples", bi.samples);
-        gd_rowb_text(f, "key_frame", bi.key_frame);
-        gd_rowb_text(f, "group", bi.group);
-        gd_rowb_text(f, "group_rule", gd_group_rule_name(bi.group_rule));
-        if (!c->light)
-            gd_rowb_json(f, "memory", bi.memory < 0 ? json_null() : memory_json(s, &c->mem_q, bi.memory));
-        gd_rowb_text(f, "blame", bi.blame);
-        gd_col_value(q, B_MSG, gd_rowb_add(f, "msg"));
-    }
-    /* the block's own trace's data decides which shares are data */
-    if (c->have_states && trace != c->have_trace) {
-        if ((rc = gd_why_have_trace(s, trace, &c->have_t, err))) {
-            json_decref(stacks);
-            return rc;
-        }
-        c->have_trace = trace;
-    }
-    if ((rc = set_states(s, f, c->have_states ? c->have_t : 0, trace, sqlite3_column_int64(q, B_TID), start, dur,
-                         err))) {
-        json_decref(stacks);
-        return rc;
-    }
-    if (stacks)
-        gd_rowb_json(f, "stacks", stacks);
-    int stop = c->fn(c->ctx, &f->row, dur);
-    block_row_clear(&c->b);
-    return stop ? GD_EACH_STOP : GD_OK;
+    int rc = GD_OK;
+    if (sqlite3_column_int(q, c->at_in + BI_HAVE) && !c->bq->stacks)
+        block_stored(c, q);
+    else
+        rc = block_derived(c, q, start, dur, &stacks);
+    if (!rc)
+        rc = block_why(c, v[B_TRACE].u.i, v[B_TID].u.i, start, dur);
+    gd_qv_json(&v[B_STACKS], stacks); /* the row's own: released with it */
+    gd_row row = {block_cols.keys, v, stacks ? B_NCOLS : B_STACKS};
+    int stop = rc ? 0 : c->fn(c->ctx, &row, dur);
+    gd_qcols_clear(&block_cols, v);
+    gd_qcols_clear(&memory_cols, c->mem);
+    return rc ? rc : stop ? GD_EACH_STOP : GD_OK;
 }
 
 static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void *ctx, int light,
                       gd_error *err)
 {
-    char filt[4096], sql[8192], app[512];
+    char filt[4096], sql[16384], app[512];
     gd_store_filter_sql(&bq->filter, "d.trace", filt, sizeof filt);
     /* --app: the blocks of the app's own processes */
     gd_store_app_sql(&bq->filter, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
@@ -436,8 +372,8 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
             return err->code;
     }
     bound = kind_bound(s, bq->kind, bound);
-    block_sql(sql, sizeof sql, bq, light, filt, bound);
-    /* with no memory snapshot joined, columns B_MM_TS.. are NULL */
+    if (block_sql(sql, sizeof sql, bq, light, filt, bound))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "blocks: the query is too long");
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     if (!q)
         return err->code;
@@ -448,13 +384,14 @@ static int each_block(gd_store *s, const gd_blocks_query *bq, block_fn fn, void 
         sqlite3_bind_int64(q, 4, bq->limit);
     int rc;
     struct each_ctx c = {.s = s, .bq = bq, .light = light, .have_trace = -1, .fn = fn, .ctx = ctx, .err = err};
-    gd_rowb_init(&c.b.b);
-    if ((rc = gd_why_have(s, &c.have_states, err))) {
+    c.at_start = gd_qcols_pos(&block_cols, B_START);
+    c.at_dur = gd_qcols_pos(&block_cols, B_DUR);
+    c.at_mem = gd_qcols_pos(&block_cols, B_NCOLS);
+    c.at_in = c.at_mem + gd_qcols_pos(&memory_cols, MM_NCOLS);
+    if ((rc = gd_why_have(s, &c.have_states, err)))
         sqlite3_finalize(q);
-        return rc;
-    }
-    rc = gd_store_each(s, q, each_block_row, &c, err);
-    block_row_clear(&c.b);
+    else
+        rc = gd_store_each(s, q, each_block_row, &c, err);
     sqlite3_finalize(c.mem_q);
     gd_deriver_free(c.dv);
     cfg_list_free(&c.cfgs);

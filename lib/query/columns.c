@@ -14,7 +14,8 @@ int gd_qcols_select(const gd_qcols *c, char *buf, size_t n)
     for (size_t k = 0; k < c->n; k++) {
         if (!c->reads[k].expr)
             continue;
-        int w = snprintf(buf + at, n - at, "%s%s AS %s", at ? ", " : "", c->reads[k].expr, c->keys[k]);
+        /* the alias quoted: a key may be an SQL keyword ("group") */
+        int w = snprintf(buf + at, n - at, "%s%s AS \"%s\"", at ? ", " : "", c->reads[k].expr, c->keys[k]);
         if (w < 0 || (size_t)w >= n - at)
             return -1;
         at += (size_t)w;
@@ -140,4 +141,21 @@ void gd_qv_json(gd_value *v, json_t *j)
     }
     v->kind = GD_V_JSON;
     v->u.json = j;
+}
+
+gd_qcols gd_qcols_vary(const gd_qcols *c, const char *const *over, gd_qread *reads)
+{
+    for (size_t k = 0; k < c->n; k++) {
+        reads[k] = c->reads[k];
+        if (over[k])
+            reads[k].expr = over[k];
+    }
+    return (gd_qcols){c->keys, reads, c->n};
+}
+
+void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *fields)
+{
+    *r = (gd_row){c->keys, fields, c->n};
+    v->kind = GD_V_ROW;
+    v->u.row = r;
 }

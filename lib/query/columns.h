@@ -9,7 +9,7 @@
  *
  *   ID      the field's name in the query's enum: its value's index in a row
  *   expr    the SQL expression it is read from, in the order of the SELECT
- *           (gd_qcols_select writes "expr AS key, ..."), or NULL when the
+ *           (gd_qcols_select writes "expr AS \"key\", ..."), or NULL when the
  *           query computes the value
  *   key     the JSON key, the SQL alias (ORDER BY names it), the csv header
  *   header  the table header
@@ -113,5 +113,28 @@ void gd_qv_text(gd_value *v, const char *s);
 /* a JSON value, the row's own reference (released by gd_qcols_clear);
  * NULL: null */
 void gd_qv_json(gd_value *v, json_t *j);
+
+/* ---- variants and nested objects (#45 item 1, the blocks family) ----
+ *
+ * A variant of a query reads some fields otherwise (e.g. "NULL" for a
+ * text it does not need): the list declares the column once, the query
+ * keeps a table over[ID] of its variant's expressions (NULL: the
+ * declared one), and gd_qcols_vary makes the variant's columns, whose
+ * SELECT, reads and rows come from the declaration as any list's.
+ *
+ * A nested object (a field whose value is an object of fields of its
+ * own, e.g. a block's "memory") is a field of the outer list (its
+ * expression, if any, says whether there is one) and a column list of
+ * its own (GD_QCOLS_DEFINE), read in the same SELECT after the outer
+ * list's columns (gd_qcols_select of each, joined by ", ";
+ * gd_qcols_read from gd_qcols_pos(outer, outer->n)) or by a query of its
+ * own; gd_qv_row makes the outer field that object. */
+
+/* c's columns with field k read from over[k] where over[k] is not NULL
+ * (over: c->n entries); reads: room for c->n, the variant's. */
+gd_qcols gd_qcols_vary(const gd_qcols *c, const char *const *over, gd_qread *reads);
+/* v the object of c's fields' values fields[0..c->n) (r: its row,
+ * kept by the caller while v is used; the values stay the caller's). */
+void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *fields);
 
 #endif
