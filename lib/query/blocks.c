@@ -703,6 +703,83 @@ static int version_row(void *ctx, sqlite3_stmt *vq)
     return GD_OK;
 }
 
+/* Releases gs's groups and its indexes. */
+static void groups_free(groups *gs)
+{
+    for (size_t i = 0; i < gs->n; i++) {
+        for (size_t k = 0; k < gs->g[i].nprocs; k++)
+            free(gs->g[i].procs[k]);
+        free(gs->g[i].group);
+        free(gs->g[i].key_frame);
+        free(gs->g[i].rule);
+        free(gs->g[i].durs);
+        free(gs->g[i].traces);
+    }
+    free(gs->g);
+    json_decref(gs->index);
+    json_decref(gs->trace_have);
+}
+
+enum { GD_BLOCK_GROUP_COLS(GD_QC_ID, GD_QC_ID) BG_NCOLS };
+GD_QCOLS_DEFINE(group_cols, GD_BLOCK_GROUP_COLS);
+
+/* The first and last app version (gd_version_cmp) of g's traces, by the
+ * object versions (trace id -> version); NULL when none is known. */
+static void group_versions(const group_acc *g, json_t *versions, const char **first, const char **last)
+{
+    *first = *last = NULL;
+    for (size_t t = 0; t < g->ntraces; t++) {
+        char id[32];
+        snprintf(id, sizeof id, "%lld", (long long)g->traces[t]);
+        const char *v = json_string_value(json_object_get(versions, id));
+        if (v && (!*first || gd_version_cmp(v, *first) < 0))
+            *first = v;
+        if (v && (!*last || gd_version_cmp(v, *last) > 0))
+            *last = v;
+    }
+}
+
+/* A group's row (GD_BLOCK_GROUP_COLS; its durations sorted); NULL when out
+ * of memory. */
+static json_t *group_row(group_acc *g, json_t *versions)
+{
+    gd_value v[BG_NCOLS];
+    if (g->n > 1)
+        gd_stats_sort(g->durs, g->n);
+    gd_qv_text(&v[BG_GROUP], g->group);
+    gd_qv_text(&v[BG_KEY_FRAME], g->key_frame);
+    gd_qv_text(&v[BG_RULE], g->rule);
+    gd_qv_int(&v[BG_COUNT], (int64_t)g->n);
+    gd_qv_ms(&v[BG_TOTAL], g->total);
+    gd_qv_ms(&v[BG_MAX], g->durs[g->n - 1]);
+    gd_qv_ms(&v[BG_P50], gd_percentile(g->durs, g->n, 50));
+    gd_qv_ms(&v[BG_P95], gd_percentile(g->durs, g->n, 95));
+    gd_qv_int(&v[BG_TRACES], (int64_t)g->ntraces);
+    /* #47: whose blocks: the longest one's process, and every process of
+     * them (at most GD_GROUP_PROCS) */
+    gd_qv_text(&v[BG_PROCESS], g->nprocs ? g->procs[0] : NULL);
+    json_t *procs = json_array();
+    for (size_t k = 0; procs && k < g->nprocs; k++)
+        json_array_append_new(procs, json_string(g->procs[k]));
+    gd_qv_json(&v[BG_PROCESSES], procs);
+    const char *first, *last;
+    group_versions(g, versions, &first, &last);
+    gd_qv_text(&v[BG_FIRST], first);
+    gd_qv_text(&v[BG_LAST], last);
+    /* #26: the group's time by state, binder and lock waits, as shares of
+     * its total (null where none of its traces has such data): the fields
+     * stand in their place, gd_why_shares_json gives their values */
+    for (int k = BG_RUNNING; k <= BG_LOCK; k++)
+        gd_qv_null(&v[k]);
+    json_t *row = gd_qcols_json(&group_cols, v);
+    gd_qcols_clear(&group_cols, v);
+    if (row && gd_why_shares_json(row, g->st, g->total, g->have)) {
+        json_decref(row);
+        return NULL;
+    }
+    return row;
+}
+
 int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
@@ -745,42 +822,8 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
         /* --limit: the first groups (the largest totals) */
         size_t n = q->limit > 0 && (uint64_t)q->limit < gs.n ? (size_t)q->limit : gs.n;
         for (size_t i = 0; i < n; i++) {
-            group_acc *g = &gs.g[i];
-            if (g->n > 1)
-                gd_stats_sort(g->durs, g->n);
-            json_t *row = json_object();
-            json_object_set_new(row, "group", gd_json_str(g->group));
-            json_object_set_new(row, "key_frame", gd_json_str(g->key_frame));
-            json_object_set_new(row, "group_rule", gd_json_str(g->rule));
-            json_object_set_new(row, "count", json_integer((json_int_t)g->n));
-            json_object_set_new(row, "total_ms", json_real(gd_ms_round(g->total)));
-            json_object_set_new(row, "max_ms", json_real(gd_ms_round(g->durs[g->n - 1])));
-            json_object_set_new(row, "p50_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 50))));
-            json_object_set_new(row, "p95_ms", json_real(gd_ms_round(gd_percentile(g->durs, g->n, 95))));
-            json_object_set_new(row, "traces", json_integer((json_int_t)g->ntraces));
-            /* #47: whose blocks: the longest one's process, and every
-             * process of them (at most GD_GROUP_PROCS) */
-            json_t *procs = json_array();
-            for (size_t k = 0; k < g->nprocs; k++)
-                json_array_append_new(procs, json_string(g->procs[k]));
-            json_object_set_new(row, "process", g->nprocs ? json_string(g->procs[0]) : json_null());
-            json_object_set_new(row, "processes", procs);
-            const char *first = NULL, *last = NULL;
-            for (size_t t = 0; t < g->ntraces; t++) {
-                char id[32];
-                snprintf(id, sizeof id, "%lld", (long long)g->traces[t]);
-                const char *v = json_string_value(json_object_get(versions, id));
-                if (v && (!first || gd_version_cmp(v, first) < 0))
-                    first = v;
-                if (v && (!last || gd_version_cmp(v, last) > 0))
-                    last = v;
-            }
-            json_object_set_new(row, "first_version", gd_json_str(first));
-            json_object_set_new(row, "last_version", gd_json_str(last));
-            /* #26: the group's time by state, binder and lock waits, as
-             * shares of its total (null where none of its traces has such data) */
-            if (gd_why_shares_json(row, g->st, g->total, g->have)) {
-                json_decref(row);
+            json_t *row = group_row(&gs.g[i], versions);
+            if (!row) {
                 rc = gd_error_oom(err);
                 break;
             }
@@ -790,18 +833,7 @@ int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, v
                 break;
         }
     }
-    for (size_t i = 0; i < gs.n; i++) {
-        for (size_t k = 0; k < gs.g[i].nprocs; k++)
-            free(gs.g[i].procs[k]);
-        free(gs.g[i].group);
-        free(gs.g[i].key_frame);
-        free(gs.g[i].rule);
-        free(gs.g[i].durs);
-        free(gs.g[i].traces);
-    }
-    free(gs.g);
-    json_decref(gs.index);
-    json_decref(gs.trace_have);
+    groups_free(&gs);
     json_decref(versions);
     return rc;
 }
