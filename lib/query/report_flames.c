@@ -331,16 +331,46 @@ static int flame_block_row(void *ctx, sqlite3_stmt *q)
                      sqlite3_column_int(q, RB_UNFINISHED), record_sample, &rec, c->err);
 }
 
+/* What a group's flame adds to its row (gd_query_group_flames), declared
+ * once (query/columns.h): its samples, its flame graph, the frame table
+ * its blocks' stacks index, its blocks (gd_report_block_row's, with their
+ * stacks).  All computed. */
+#define FLAME_COLS(X, J)                                 \
+    J(FL_SAMPLES, NULL, "samples", NULL, INT, 0)          \
+    J(FL_FLAME, NULL, "flame", NULL, TEXT, 0)             \
+    J(FL_FRAMES, NULL, "frames", NULL, TEXT, 0)           \
+    J(FL_BLOCKS, NULL, "blocks", NULL, TEXT, 0)
+enum { FLAME_COLS(GD_QC_ID, GD_QC_ID) FL_NCOLS };
+GD_QCOLS_DEFINE(flame_cols, FLAME_COLS);
+
+/* The group row's flame fields added (FLAME_COLS, new references taken);
+ * 0, or -1 when out of memory. */
+static int flame_fields(json_t *row, long samples, json_t *flame, json_t *frames, json_t *blocks)
+{
+    gd_value v[FL_NCOLS];
+    gd_qv_int(&v[FL_SAMPLES], samples);
+    gd_qv_json(&v[FL_FLAME], flame);
+    gd_qv_json(&v[FL_FRAMES], json_incref(frames));
+    gd_qv_json(&v[FL_BLOCKS], json_incref(blocks));
+    json_t *add = gd_qcols_json(&flame_cols, v);
+    gd_qcols_clear(&flame_cols, v);
+    int rc = !add || json_object_update(row, add) ? -1 : 0;
+    json_decref(add);
+    return rc;
+}
+
 static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
 {
     const gd_flame_query *fq = fc->q;
-    char fl[4096], sql[8192];
+    char fl[4096], sql[12288], fields[4096];
     gd_store_filter_sql(&fq->filter, "d.trace", fl, sizeof fl);
+    if (gd_report_block_select(fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "flames: the SELECT list of a block is too long");
     snprintf(sql, sizeof sql,
-             "SELECT " BLOCK_COLS " FROM block b JOIN dispatch d ON d.id = b.dispatch"
+             "SELECT %s FROM block b JOIN dispatch d ON d.id = b.dispatch"
              " JOIN trace t ON t.id = d.trace" BLOCK_MSG " WHERE b.grp IS ?1 AND d.dur_ms >= t.short_ms"
              " %s ORDER BY d.dur_ms DESC, d.id",
-             fl);
+             fields, fl);
     sqlite3_stmt *q = gd_store_prepare(fc->s, sql, err);
     if (!q)
         return err->code;
@@ -362,10 +392,8 @@ static int flame_group(flame_ctx *fc, json_t *row, gd_error *err)
     }
     if (!rc) {
         long min = (long)ceil(fq->prune * (double)fc->agg.nsamples);
-        json_object_set_new(row, "samples", json_integer(fc->agg.nsamples));
-        json_object_set_new(row, "flame", agg_flame(&fc->agg, min < 1 ? 1 : min));
-        json_object_set_new(row, "frames", json_incref(table));
-        json_object_set(row, "blocks", blocks);
+        if (flame_fields(row, fc->agg.nsamples, agg_flame(&fc->agg, min < 1 ? 1 : min), table, blocks))
+            rc = gd_error_oom(err);
     }
     json_decref(blocks);
     json_decref(table);

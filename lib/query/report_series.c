@@ -101,40 +101,35 @@ int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
     return GD_OK;
 }
 
-/* One block row of the report (BLOCK_COLS, as gd_query_worst_blocks lists it). */
+enum { GD_REPORT_BLOCK_COLS(GD_QC_ID, GD_QC_ID) RBF_NCOLS };
+GD_QCOLS_DEFINE(report_block_cols, GD_REPORT_BLOCK_COLS);
+
+int gd_report_block_select(char *buf, size_t n)
+{
+    int w = snprintf(buf, n, "%s, ", BLOCK_CORE);
+    if (w < 0 || (size_t)w >= n)
+        return -1;
+    return gd_qcols_select(&report_block_cols, buf + w, n - (size_t)w);
+}
+
 json_t *gd_report_block_row(sqlite3_stmt *q)
 {
-    double start = sqlite3_column_double(q, RB_START), dur = sqlite3_column_double(q, RB_DUR);
-    json_t *r = json_object();
-    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, RB_TRACE)));
-    json_object_set_new(r, "id", json_integer(sqlite3_column_int64(q, RB_ID)));
-    json_object_set_new(r, "tid", json_integer(sqlite3_column_int64(q, RB_TID)));
-    json_object_set_new(r, "start_ms", json_real(gd_ms_round(start)));
-    json_object_set_new(r, "duration_ms", json_real(gd_ms_round(dur)));
-    json_object_set_new(r, "kind", json_string(kind_name(dur, sqlite3_column_double(q, RB_LONG),
-                                                         sqlite3_column_double(q, RB_ANR))));
-    json_object_set_new(r, "samples", json_integer(sqlite3_column_int64(q, RB_SAMPLES)));
-    json_object_set_new(r, "key_frame", gd_col_text(q, RB_KEY_FRAME));
-    json_object_set_new(r, "group", gd_col_text(q, RB_GRP));
-    json_object_set_new(r, "cpu_busy", sqlite3_column_type(q, RB_CPU_BUSY) == SQLITE_NULL
-                                           ? json_null()
-                                           : json_boolean(sqlite3_column_int(q, RB_CPU_BUSY)));
-    json_object_set_new(r, "unfinished", json_boolean(sqlite3_column_int(q, RB_UNFINISHED)));
-    json_object_set_new(r, "thread", gd_col_text(q, RB_THREAD));
-    json_object_set_new(r, "blame", gd_col_text(q, RB_BLAME));
-    json_object_set_new(r, "handler", gd_col_text(q, RB_HANDLER));
-    json_object_set_new(r, "callback", gd_col_text(q, RB_CALLBACK));
-    json_object_set_new(r, "what", gd_col_text(q, RB_WHAT));
-    return r;
+    gd_value v[RBF_NCOLS];
+    gd_qcols_read(&report_block_cols, q, RB_NCORE, v);
+    gd_qv_text(&v[RBF_KIND], kind_name(sqlite3_column_double(q, RB_DUR), sqlite3_column_double(q, RB_LONG),
+                                       sqlite3_column_double(q, RB_ANR)));
+    return gd_qcols_json(&report_block_cols, v);
 }
 
 int gd_query_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
-    char set[4200], sql[8192];
+    char set[4200], sql[12288], fields[4096];
     trace_set(f, set, sizeof set);
+    if (gd_report_block_select(fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "report: the SELECT list of a block is too long");
     snprintf(sql, sizeof sql,
-             "SELECT " BLOCK_COLS " " BLOCKS_FROM BLOCK_MSG BLOCKS_IN_SET " ORDER BY d.dur_ms DESC, d.id LIMIT %d",
+             "SELECT %s " BLOCKS_FROM BLOCK_MSG BLOCKS_IN_SET " ORDER BY d.dur_ms DESC, d.id LIMIT %d", fields,
              set, n);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     return q ? gd_store_stream(s, q, gd_report_block_row, fn, ctx, err) : err->code;
@@ -227,11 +222,21 @@ static int dispatch_bins(gd_store *s, int64_t trace, double start, double bin_ms
     X(TL_APP, "t.app") X(TL_DEVICE, "t.device") X(TL_SHORT, "t.short_ms") X(TL_LONG, "t.long_ms") \
     X(TL_ANR, "t.anr_ms")
 enum { TL_ID = 0, TIMELINE_COLS(GD_COL_ENUM) TL_NCOLS };
-/* ... of a timeline's block, after d.id (TB_ID), and of its page events. */
-#define TL_BLOCK_COLS(X)                                                                    \
-    X(TB_TID, "d.tid") X(TB_START, "d.start_ms") X(TB_DUR, "d.dur_ms") X(TB_LONG, "t.long_ms") \
-    X(TB_ANR, "t.anr_ms") X(TB_KEY_FRAME, "b.key_frame") X(TB_THREAD, GD_SQL_THREAD_OF("d", "t"))
-enum { TB_ID = 0, TL_BLOCK_COLS(GD_COL_ENUM) TB_NCOLS };
+/* A timeline's block's fields, declared once (query/columns.h), read after
+ * TL_BLOCK_INPUTS (what its kind is of); kind computed. */
+#define TL_BLOCK_COLS(X, J)                                                  \
+    J(TB_ID, "d.id", "id", NULL, INT, 0)                                     \
+    J(TB_TID, "d.tid", "tid", NULL, INT, 0)                                  \
+    J(TB_START, "d.start_ms", "start_ms", NULL, TIME, 0)                     \
+    J(TB_DUR, "d.dur_ms", "duration_ms", NULL, MS, 0)                        \
+    J(TB_KIND, NULL, "kind", NULL, TEXT, 0)                                  \
+    J(TB_KEY_FRAME, "b.key_frame", "key_frame", NULL, TEXT, 0)               \
+    J(TB_THREAD, GD_SQL_THREAD_OF("d", "t"), "thread", NULL, TEXT, 0)
+enum { TL_BLOCK_COLS(GD_QC_ID, GD_QC_ID) TB_NCOLS };
+GD_QCOLS_DEFINE(tl_block_cols, TL_BLOCK_COLS);
+#define TL_BLOCK_INPUTS(X) X(TBI_LONG, "t.long_ms") X(TBI_ANR, "t.anr_ms")
+enum { TBI_DUR = 0, TL_BLOCK_INPUTS(GD_COL_ENUM) TBI_NCOLS };
+/* ... and of its page events. */
 #define TL_EVENT_COLS(X) X(TE_EVENT, "event") X(TE_PAGE, "page_class") X(TE_HASH, "page_hash")
 enum { TE_TS = 0, TL_EVENT_COLS(GD_COL_ENUM) TE_NCOLS };
 
@@ -239,18 +244,30 @@ enum { TE_TS = 0, TL_EVENT_COLS(GD_COL_ENUM) TE_NCOLS };
  * (gd_store_each's callback). */
 static int timeline_block_row(void *ctx, sqlite3_stmt *q)
 {
-    double dur = sqlite3_column_double(q, TB_DUR);
-    json_t *b = json_object();
-    json_object_set_new(b, "id", json_integer(sqlite3_column_int64(q, TB_ID)));
-    json_object_set_new(b, "tid", json_integer(sqlite3_column_int64(q, TB_TID)));
-    json_object_set_new(b, "start_ms", gd_col_ms(q, TB_START));
-    json_object_set_new(b, "duration_ms", json_real(gd_ms_round(dur)));
-    json_object_set_new(b, "kind", json_string(kind_name(dur, sqlite3_column_double(q, TB_LONG),
-                                                         sqlite3_column_double(q, TB_ANR))));
-    json_object_set_new(b, "key_frame", gd_col_text(q, TB_KEY_FRAME));
-    json_object_set_new(b, "thread", gd_col_text(q, TB_THREAD));
-    json_array_append_new(ctx, b);
+    gd_value v[TB_NCOLS];
+    gd_qcols_read(&tl_block_cols, q, TBI_NCOLS, v);
+    gd_qv_text(&v[TB_KIND], kind_name(sqlite3_column_double(q, TBI_DUR), sqlite3_column_double(q, TBI_LONG),
+                                      sqlite3_column_double(q, TBI_ANR)));
+    json_array_append_new(ctx, gd_qcols_json(&tl_block_cols, v));
     return GD_OK;
+}
+
+/* The query of a timeline's blocks (?1 its trace): the longest ?2, in time
+ * order (by TL_BLOCK_COLS' aliases); NULL with err set on failure. */
+static sqlite3_stmt *timeline_blocks_query(gd_store *s, gd_error *err)
+{
+    char sql[4096], fields[2048];
+    if (gd_qcols_select(&tl_block_cols, fields, sizeof fields)) {
+        gd_error_set(err, GD_ERR_IO, 0, 0, "timeline: the SELECT list of a block is too long");
+        return NULL;
+    }
+    snprintf(sql, sizeof sql,
+             "SELECT * FROM (SELECT d.dur_ms" TL_BLOCK_INPUTS(GD_COL_SQL) ", %s"
+             " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
+             " WHERE b.trace = ?1 AND d.dur_ms >= t.short_ms ORDER BY d.dur_ms DESC, d.id LIMIT ?2)"
+             " ORDER BY start_ms, id",
+             fields);
+    return gd_store_prepare(s, sql, err);
 }
 
 /* A timeline's page event (TL_EVENT_COLS), appended to the array ctx
@@ -304,12 +321,7 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
         return rc;
 #undef BIN
     /* blocks: the longest max_blocks, in time order */
-    sqlite3_stmt *q = gd_store_prepare(
-        s, "SELECT * FROM (SELECT d.id" TL_BLOCK_COLS(GD_COL_SQL)
-           " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
-           " WHERE b.trace = ?1 AND d.dur_ms >= t.short_ms ORDER BY d.dur_ms DESC, d.id LIMIT ?2)"
-           " ORDER BY start_ms, id",
-        err);
+    sqlite3_stmt *q = timeline_blocks_query(s, err);
     if (!q)
         return err->code;
     sqlite3_bind_int64(q, 1, id);
@@ -381,36 +393,38 @@ int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks
 
 /* ---- streams for the exports -------------------------------------------- */
 
-/* The columns of an exported dispatch, after d.trace (X_TRACE). */
-#define DISPATCH_COLS(X)                                                                        \
-    X(X_PID, "d.pid") X(X_TID, "d.tid") X(X_THREAD, "th.name") X(X_START, "d.start_ms")        \
-    X(X_DUR, "d.dur_ms") X(X_THREAD_MS, "d.thread_ms") X(X_MSG, "m.text")
-enum { X_TRACE = 0, DISPATCH_COLS(GD_COL_ENUM) X_NCOLS };
+/* An exported dispatch's fields, declared once (query/columns.h). */
+#define DISPATCH_COLS(X, J)                                           \
+    J(X_TRACE, "d.trace", "trace", NULL, INT, 0)                      \
+    J(X_PID, "d.pid", "pid", NULL, INT, 0)                            \
+    J(X_TID, "d.tid", "tid", NULL, INT, 0)                            \
+    J(X_THREAD, "th.name", "thread", NULL, TEXT, 0)                   \
+    J(X_START, "d.start_ms", "start_ms", NULL, TIME, 0)               \
+    J(X_DUR, "d.dur_ms", "dur_ms", NULL, MS, 0)                       \
+    J(X_THREAD_MS, "d.thread_ms", "thread_ms", NULL, MS, 0)           \
+    J(X_MSG, "m.text", "msg", NULL, TEXT, 0)
+enum { DISPATCH_COLS(GD_QC_ID, GD_QC_ID) X_NCOLS };
+GD_QCOLS_DEFINE(dispatch_cols, DISPATCH_COLS);
 
 static json_t *dispatch_row(sqlite3_stmt *q)
 {
-    json_t *r = json_object();
-    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, X_TRACE)));
-    json_object_set_new(r, "pid", json_integer(sqlite3_column_int64(q, X_PID)));
-    json_object_set_new(r, "tid", json_integer(sqlite3_column_int64(q, X_TID)));
-    json_object_set_new(r, "thread", gd_col_text(q, X_THREAD));
-    json_object_set_new(r, "start_ms", gd_col_ms(q, X_START));
-    json_object_set_new(r, "dur_ms", gd_col_ms(q, X_DUR));
-    json_object_set_new(r, "thread_ms", gd_col_ms(q, X_THREAD_MS));
-    json_object_set_new(r, "msg", gd_col_text(q, X_MSG));
-    return r;
+    gd_value v[X_NCOLS];
+    gd_qcols_read(&dispatch_cols, q, 0, v);
+    return gd_qcols_json(&dispatch_cols, v);
 }
 
 int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char set[4200], sql[8192];
+    char set[4200], sql[8192], fields[1024];
     trace_set(f, set, sizeof set);
+    if (gd_qcols_select(&dispatch_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "dispatches: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT d.trace" DISPATCH_COLS(GD_COL_SQL)
+             "SELECT %s"
              " FROM dispatch d LEFT JOIN thread th ON th.trace = d.trace AND th.pid = d.pid AND th.tid = d.tid"
              " LEFT JOIN message m ON m.id = d.message WHERE d.trace IN %s"
              " ORDER BY d.trace, d.pid, d.tid, d.start_ms",
-             set);
+             fields, set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     return q ? gd_store_stream(s, q, dispatch_row, fn, ctx, err) : err->code;
 }
