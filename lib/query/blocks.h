@@ -156,9 +156,8 @@ int gd_query_block_values(gd_store *s, const gd_blocks_query *q, gd_values_fn fn
 int gd_query_block_groups(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
-/* gd_query_blocks' rows without the message text, thread name and memory
- * snapshot (what block groups and diff read: id, trace, times, kind,
- * key_frame, group...). */
+/* gd_query_blocks' rows with msg, thread and memory null, not read (what
+ * block groups and diff read: id, trace, times, kind, key_frame, group...). */
 int gd_query_blocks_light(gd_store *s, const gd_blocks_query *q, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
