@@ -176,7 +176,8 @@ static void pop_done(gd_binder *b, int64_t tid)
     const gd_slice *parent;
     const gd_slice *open = gd_slicetrack_open(b->st, GD_TRACK_THREAD, (uint64_t)tid, &n);
     for (; n > 0 && open[n - 1].tag < 0; n--)
-        gd_slicetrack_pop_open(b->st, GD_TRACK_THREAD, (uint64_t)tid, &depth, &parent);
+        gd_slicetrack_release(b->st, gd_slicetrack_pop_open(b->st, GD_TRACK_THREAD, (uint64_t)tid,
+                                                            &depth, &parent));
 }
 
 /* A call done while its server still serves it (failed, or the oldest
@@ -228,6 +229,7 @@ static int answered(gd_binder *b, int64_t tid, long line)
         return -1;
     }
     int slot = (int)s->tag;
+    gd_slicetrack_release(b->st, s);
     pop_done(b, tid);
     return slot;
 }
