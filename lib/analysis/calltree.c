@@ -2,11 +2,26 @@
 #include "analysis/calltree.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+
+/* ---- the exit rule ------------------------------------------------------- */
+
+int gd_ct_exit_closes(const void *open, int n, size_t size, size_t off, int64_t tag, int64_t mask)
+{
+    const unsigned char *p = open;
+    for (int k = n; k > 0; k--) {
+        int64_t key;
+        memcpy(&key, p + (size_t)(k - 1) * size + off, sizeof key);
+        if ((key & mask) == tag)
+            return n - k + 1;
+    }
+    return 0;
+}
 
 /* ---- builder ------------------------------------------------------------- */
 
@@ -83,21 +98,16 @@ int gd_ctb_exit(gd_ctb *b, int64_t method, double ts)
         b->dropped_open--;
         return 0;
     }
-    int k = b->n - 1;
-    if (method >= 0)
-        while (k >= 0 && b->stk[k].c.method != method)
-            k--;
-    if (k < 0) {
+    int k = gd_ct_exit_closes(b->stk, b->n, sizeof *b->stk, offsetof(gd_ct_frame, c.method),
+                              method < 0 ? 0 : method, method < 0 ? 0 : -1);
+    if (k == 0)
         b->unbalanced++;
-        return 0;
-    }
-    while (b->n - 1 > k) {
-        b->unclosed++;
-        int rc = ctb_pop(b, ts, 0);
-        if (rc)
-            return rc;
-    }
-    return ctb_pop(b, ts, 0);
+    else
+        b->unclosed += k - 1;
+    int rc = 0;
+    while (!rc && k-- > 0)
+        rc = ctb_pop(b, ts, 0);
+    return rc;
 }
 
 int gd_ctb_call(gd_ctb *b, int64_t method, double start, double end, int depth, int open)

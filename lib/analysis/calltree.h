@@ -3,7 +3,8 @@
  * Pure functions over plain values (no SQL, no I/O).  Methods are opaque
  * int64 handles chosen by the caller (the store's interned method ids).
  *
- * Three pieces, one thread at a time:
+ * Three pieces, one thread at a time, over the one exit rule
+ * (gd_ct_exit_closes):
  *   - gd_ctb (builder): calls from enter/exit events in time order, or from
  *     complete calls (start, end, depth) in pre-order; assigns ids and
  *     parents, computes total and self time, flags calls still open at the
@@ -38,6 +39,21 @@ typedef struct gd_call {
 /* Receives one finished call (borrowed). Non-zero stops and is returned. */
 typedef int (*gd_call_fn)(void *ctx, const gd_call *c);
 
+/* ---- the exit rule ------------------------------------------------------- */
+
+/* An exit of method M closes the innermost open call of M and every call
+ * opened inside it and still open (their exits were missed, e.g. an
+ * exception unwound them); an exit that matches no open call closes
+ * nothing.  The one home of this rule: the builder (gd_ctb_exit, stored
+ * method events) and the slice tracker (gd_slicetrack_end_match, ART
+ * method traces) both ask it and count its answer under their own names.
+ * `open` holds n open entries, outermost first, each `size` bytes with an
+ * int64_t key at byte offset `off`; an entry matches when
+ * (key & mask) == tag (mask 0, tag 0: the innermost entry, whatever it
+ * is).  Returns how many entries the exit closes, innermost first (all
+ * but the last are calls whose exit is missing), or 0 when none matches. */
+int gd_ct_exit_closes(const void *open, int n, size_t size, size_t off, int64_t tag, int64_t mask);
+
 /* ---- builder ------------------------------------------------------------- */
 
 typedef struct gd_ct_frame {
@@ -63,11 +79,10 @@ void gd_ctb_free(gd_ctb *b);
 /* A method enter at ts (events of one thread in time order). 0, or the
  * callback's non-zero value, or -1 out of memory. */
 int gd_ctb_enter(gd_ctb *b, int64_t method, double ts);
-/* A method exit at ts.  Closes the innermost open call of `method`; calls
- * opened inside it and still open are closed at ts too (their exit was
- * missed, e.g. an exception unwound them: counted in `unclosed`).  An exit
- * whose method is not open is counted in `unbalanced` and dropped.
- * method < 0 means "unknown": closes the innermost call. */
+/* A method exit at ts, closing what gd_ct_exit_closes says, at ts: the
+ * calls closed above the innermost open call of `method` are counted in
+ * `unclosed`; an exit that closes nothing in `unbalanced`.  method < 0
+ * means "unknown": closes the innermost call. */
 int gd_ctb_exit(gd_ctb *b, int64_t method, double ts);
 /* A complete call, fed in pre-order (sorted by start, then depth).  With
  * depth >= 0 the parent is the innermost open call of a smaller depth;

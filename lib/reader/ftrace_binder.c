@@ -1,10 +1,12 @@
 /* ftrace_binder.c - binder transactions from binder_transaction / binder_transaction_received. */
 #include "ftrace_binder.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/skip_reasons.h"
+#include "slicetrack.h"
 
 typedef struct bcall {
     int64_t id, reply_id;    /* the call's debug id; its reply's (-1 none yet) */
@@ -21,12 +23,6 @@ typedef struct bkey {
     int slot;                /* index into calls */
 } bkey;
 
-typedef struct bthr {
-    int64_t tid;             /* -1 empty */
-    int depth;
-    int stack[GD_BINDER_MAX_DEPTH]; /* calls it serves, innermost last */
-} bthr;
-
 struct gd_binder {
     const gd_sink *sink;
     char prefix[16], reason[96];
@@ -36,8 +32,7 @@ struct gd_binder {
     size_t nfree;
     bkey *keys;
     size_t kcap, kused;      /* kused counts deleted keys too */
-    bthr *th;
-    size_t tcap, tn;
+    gd_slicetrack *st;       /* per server thread the calls it serves (tag: the slot; -1 done) */
     uint64_t seq;
     unsigned long count;
     gd_binder_process_fn process_name; /* names server_process, or NULL */
@@ -49,8 +44,12 @@ struct gd_binder {
 gd_binder *gd_binder_new(const gd_sink *sink, const char *prefix)
 {
     gd_binder *b = calloc(1, sizeof *b);
-    if (!b)
+    if (!b || !(b->st = gd_slicetrack_new(2 * (size_t)GD_BINDER_MAX_OPEN, GD_BINDER_MAX_DEPTH,
+                                          SIZE_MAX))) {
+        free(b);
         return NULL;
+    }
+    gd_slicetrack_limit_slices(b->st, GD_BINDER_MAX_OPEN); /* nameless slices: the count bounds */
     b->sink = sink;
     snprintf(b->prefix, sizeof b->prefix, "%s", prefix);
     return b;
@@ -85,7 +84,7 @@ void gd_binder_free(gd_binder *b)
     free(b->calls);
     free(b->free_slots);
     free(b->keys);
-    free(b->th);
+    gd_slicetrack_free(b->st);
     free(b);
 }
 
@@ -167,64 +166,72 @@ static void key_del(gd_binder *b, int64_t id)
         k->id = -2;
 }
 
-/* ---- server threads ---- */
+/* ---- server threads: the slice tracker's stacks ---- */
 
-static bthr *thr_of(gd_binder *b, int64_t tid, int create)
+/* Pops the calls already done (tag -1) off the top of server thread tid's
+ * stack, so that its innermost open slice is always a call it serves. */
+static void pop_done(gd_binder *b, int64_t tid)
 {
-    if (b->tcap) {
-        for (size_t i = h64(tid, b->tcap);; i = (i + 1) & (b->tcap - 1)) {
-            if (b->th[i].tid == tid)
-                return &b->th[i];
-            if (b->th[i].tid == -1)
-                break;
-        }
-    }
-    if (!create)
-        return NULL;
-    if ((b->tn + 1) * 2 > b->tcap) {
-        size_t nc = b->tcap ? b->tcap * 2 : 256;
-        if (nc > 4 * (size_t)GD_BINDER_MAX_OPEN)
-            return NULL;
-        bthr *n = malloc(nc * sizeof *n);
-        if (!n)
-            return NULL;
-        for (size_t i = 0; i < nc; i++)
-            n[i].tid = -1;
-        for (size_t i = 0; i < b->tcap; i++) {
-            if (b->th[i].tid == -1)
-                continue;
-            size_t j = h64(b->th[i].tid, nc);
-            while (n[j].tid != -1)
-                j = (j + 1) & (nc - 1);
-            n[j] = b->th[i];
-        }
-        free(b->th);
-        b->th = n;
-        b->tcap = nc;
-    }
-    size_t i = h64(tid, b->tcap);
-    while (b->th[i].tid != -1)
-        i = (i + 1) & (b->tcap - 1);
-    b->th[i].tid = tid;
-    b->th[i].depth = 0;
-    b->tn++;
-    return &b->th[i];
+    int n, depth;
+    const gd_slice *parent;
+    const gd_slice *open = gd_slicetrack_open(b->st, GD_TRACK_THREAD, (uint64_t)tid, &n);
+    for (; n > 0 && open[n - 1].tag < 0; n--)
+        gd_slicetrack_release(b->st, gd_slicetrack_pop_open(b->st, GD_TRACK_THREAD, (uint64_t)tid,
+                                                            &depth, &parent));
 }
 
+/* A call done while its server still serves it (failed, or the oldest
+ * waiting): its slice is marked done, popped once nothing is above it. */
 static void unstack(gd_binder *b, int slot)
 {
-    bcall *c = &b->calls[slot];
-    if (c->server < 0)
+    int64_t tid = b->calls[slot].server;
+    if (tid < 0)
         return;
-    bthr *t = thr_of(b, c->server, 0);
-    if (!t)
-        return;
-    for (int i = t->depth; i-- > 0;)
-        if (t->stack[i] == slot) {
-            memmove(t->stack + i, t->stack + i + 1, (size_t)(t->depth - i - 1) * sizeof *t->stack);
-            t->depth--;
+    int n;
+    gd_slice *open = gd_slicetrack_open(b->st, GD_TRACK_THREAD, (uint64_t)tid, &n);
+    for (int i = n; i-- > 0;)
+        if (open[i].tag == slot) {
+            open[i].tag = -1;
             break;
         }
+    pop_done(b, tid);
+}
+
+/* Call `slot`, received by server thread tid at ts: on top of its stack
+ * (nested calls: a callback into a thread waiting in a call of its own). */
+static int serve(gd_binder *b, int slot, int64_t tid, int64_t ts, long line, gd_error *err)
+{
+    int st;
+    gd_slice *s = gd_slicetrack_begin(b->st, GD_TRACK_THREAD, (uint64_t)tid, tid, 0, &st);
+    if (s) {
+        s->ts = (double)ts;
+        s->tag = slot;
+        b->calls[slot].server = tid;
+        return 0;
+    }
+    if (st == GD_ST_NOMEM || st == GD_ST_FULL || st == GD_ST_FULL_MORE)
+        return gd_error_oom_at(err, line, 0); /* the thread table's bound too, as before */
+    skip(b, GD_SKIP(BINDER_NESTING_TOO_DEEP), line); /* too deep, or above a call too deep */
+    return 0;
+}
+
+/* The call a reply by server thread tid answers: the innermost it serves,
+ * taken off its stack; -1 when none (counted, unless the reply answers a
+ * call received too deep: that closes nothing). */
+static int answered(gd_binder *b, int64_t tid, long line)
+{
+    int depth, st;
+    const gd_slice *parent;
+    gd_slice *s = gd_slicetrack_end(b->st, GD_TRACK_THREAD, (uint64_t)tid, &depth, &parent, &st);
+    if (!s) {
+        if (st == GD_ST_UNMATCHED)
+            skip(b, GD_SKIP(BINDER_BINDER_REPLY_WITHOUT_ITS_TRANSACTION), line);
+        return -1;
+    }
+    int slot = (int)s->tag;
+    gd_slicetrack_release(b->st, s);
+    pop_done(b, tid);
+    return slot;
 }
 
 /* ---- calls ---- */
@@ -300,13 +307,9 @@ int gd_binder_transaction(gd_binder *b, int64_t ts, int64_t tid, int64_t id, int
                           gd_error *err)
 {
     if (reply) {
-        /* the server answers the innermost call it is serving */
-        bthr *t = thr_of(b, tid, 0);
-        if (!t || !t->depth) {
-            skip(b, GD_SKIP(BINDER_BINDER_REPLY_WITHOUT_ITS_TRANSACTION), line);
+        int slot = answered(b, tid, line);
+        if (slot < 0)
             return 0;
-        }
-        int slot = t->stack[--t->depth];
         bcall *c = &b->calls[slot];
         c->server_end = ts;
         c->reply_id = id;
@@ -351,16 +354,7 @@ int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long l
         c->to_thread = s;
         return emit(b, slot, c->ts, err);
     }
-    bthr *t = thr_of(b, tid, 1);
-    if (!t)
-        return gd_error_oom_at(err, line, 0);
-    if (t->depth == GD_BINDER_MAX_DEPTH) {
-        skip(b, GD_SKIP(BINDER_NESTING_TOO_DEEP), line);
-        return 0;
-    }
-    c->server = tid;
-    t->stack[t->depth++] = slot;
-    return 0;
+    return serve(b, slot, tid, ts, line, err);
 }
 
 const char *gd_binder_failure(int64_t cmd)

@@ -9,7 +9,9 @@
  *   - binder_transaction_received of it on a server thread: the server
  *     side starts there;
  *   - binder_transaction (reply 1) on that server thread: the server side
- *     ends (the call the thread is serving, innermost first);
+ *     ends (the call the thread is serving, innermost first: the calls a
+ *     server thread serves nest on its stack of reader/slicetrack.h, as
+ *     Perfetto's binder tracker keeps them on its slice tracker);
  *   - binder_transaction_received of the reply on the client: the client
  *     side ends.
  *   - binder_return with a failure (BR_DEAD_REPLY, BR_FAILED_REPLY,
@@ -22,7 +24,8 @@
  *
  * Memory: at most GD_BINDER_MAX_OPEN calls waiting (the oldest is dropped
  * and counted beyond it) and per server thread a stack of the calls it
- * serves, GD_BINDER_MAX_DEPTH deep. */
+ * serves, GD_BINDER_MAX_DEPTH deep (a call received deeper is counted and
+ * its reply closes nothing), GD_BINDER_MAX_OPEN open in all. */
 #ifndef GD_READER_FTRACE_BINDER_H
 #define GD_READER_FTRACE_BINDER_H
 

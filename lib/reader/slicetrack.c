@@ -2,8 +2,11 @@
  * per track (see slicetrack.h). */
 #include "slicetrack.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "analysis/calltree.h"
 
 typedef struct sstack {
     uint64_t id;
@@ -254,15 +257,9 @@ int gd_slicetrack_end_match(gd_slicetrack *st, int ns, uint64_t id, int64_t tag,
         *status = GD_ST_UNMATCHED;
         return 0;
     }
-    int k = s->depth;
-    while (k > 0 && (s->v[k - 1].tag & mask) != tag)
-        k--;
-    if (k == 0) {
-        *status = GD_ST_NOMATCH;
-        return 0;
-    }
-    *status = GD_ST_OK;
-    return s->depth - k + 1;
+    int k = gd_ct_exit_closes(s->v, s->depth, sizeof *s->v, offsetof(gd_slice, tag), tag, mask);
+    *status = k ? GD_ST_OK : GD_ST_NOMATCH;
+    return k;
 }
 
 gd_slice *gd_slicetrack_open(gd_slicetrack *st, int ns, uint64_t id, int *n)

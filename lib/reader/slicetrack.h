@@ -21,7 +21,9 @@
  *   - an end that closes down to a match (gd_slicetrack_end_match: ART's
  *     exit of method M) closes the innermost open slice whose tag matches
  *     and every slice above it (their ends were not recorded); with slices
- *     open but none matching it is GD_ST_NOMATCH and closes nothing;
+ *     open but none matching it is GD_ST_NOMATCH and closes nothing: the
+ *     call tree's exit rule, asked of analysis/calltree.h's
+ *     gd_ct_exit_closes (the one home it shares with the call builder);
  *   - slices still open at the end are popped innermost first by
  *     gd_slicetrack_pop_open (their end is the caller's: the trace's last
  *     time), tracks in the order of gd_slicetrack_next. */

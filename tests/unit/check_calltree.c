@@ -1,6 +1,7 @@
 /* check_calltree.c - tests of call-tree rebuilding, clipping, merging, Matrix stack keys and Java names. */
 #include <check.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,28 @@ START_TEST(builder_enter_exit_two_threads)
     ck_assert_int_eq(next, 11);
     gd_ctb_free(&m);
     gd_ctb_free(&w);
+}
+END_TEST
+
+/* The one exit rule over entries of any layout: an exit of M closes the
+ * innermost open M and what is above it; mask 0 closes the innermost. */
+START_TEST(exit_rule_closes_down_to_innermost_match)
+{
+    struct ent {
+        double ts;
+        int64_t key;
+    } open[] = {{0, A}, {1, B}, {2, A | (int64_t)W1 << 32}, {3, C}};
+    size_t off = offsetof(struct ent, key);
+    ck_assert_int_eq(gd_ct_exit_closes(open, 4, sizeof *open, off, C, -1), 1);
+    ck_assert_int_eq(gd_ct_exit_closes(open, 4, sizeof *open, off, B, -1), 3);
+    /* A's innermost entry carries a high word: a full key skips it, the
+     * low 32 bits (ART's method) match it */
+    ck_assert_int_eq(gd_ct_exit_closes(open, 4, sizeof *open, off, A, -1), 4);
+    ck_assert_int_eq(gd_ct_exit_closes(open, 4, sizeof *open, off, A, 0xffffffff), 2);
+    ck_assert_int_eq(gd_ct_exit_closes(open, 4, sizeof *open, off, ORPHAN, -1), 0);
+    ck_assert_int_eq(gd_ct_exit_closes(open, 4, sizeof *open, off, 0, 0), 1);
+    ck_assert_int_eq(gd_ct_exit_closes(open, 0, sizeof *open, off, 0, 0), 0);
+    ck_assert_int_eq(gd_ct_exit_closes(open, 2, sizeof *open, off, C, -1), 0);
 }
 END_TEST
 
@@ -321,6 +344,7 @@ static Suite *suite(void)
     Suite *s = suite_create("calltree");
     TCase *t = tcase_create("core");
     tcase_add_test(t, builder_enter_exit_two_threads);
+    tcase_add_test(t, exit_rule_closes_down_to_innermost_match);
     tcase_add_test(t, builder_complete_calls_by_depth);
     tcase_add_test(t, builder_complete_calls_by_interval);
     tcase_add_test(t, walker_clips_to_interval);

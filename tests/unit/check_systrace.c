@@ -277,6 +277,71 @@ START_TEST(nothing_usable)
 }
 END_TEST
 
+/* The calls a binder server thread serves nest on its stack (the slice
+ * tracker's): a callback into thread 510 while it serves call 1 is
+ * answered first; a call that fails for its client while a later one is
+ * served above it (11 under 12 on 520) leaves the stack without taking
+ * the reply of the other; a reply with nothing served is counted. */
+#define BL(task, tid, ts, ev) "  " task "-" #tid " ( " #tid ") [000] ...1 " ts ": " ev "\n"
+static const char BINDER_NEST[] =
+    "# tracer: nop\n"
+    BL("app", 1000, "0.500000", "tracing_mark_write: B|1000|work")
+    BL("app", 1000, "1.000000", "binder_transaction: transaction=1 dest_proc=500 reply=0 flags=0x10 code=0x1")
+    BL("srv", 510, "1.010000", "binder_transaction_received: transaction=1")
+    BL("srv", 510, "1.020000", "binder_transaction: transaction=2 dest_proc=600 reply=0 flags=0x10 code=0x2")
+    BL("other", 610, "1.030000", "binder_transaction_received: transaction=2")
+    BL("other", 610, "1.040000", "binder_transaction: transaction=3 dest_proc=500 reply=0 flags=0x10 code=0x3")
+    BL("srv", 510, "1.050000", "binder_transaction_received: transaction=3")
+    BL("srv", 510, "1.060000", "binder_transaction: transaction=4 dest_proc=600 reply=1 flags=0x0 code=0x0")
+    BL("other", 610, "1.070000", "binder_transaction_received: transaction=4")
+    BL("other", 610, "1.080000", "binder_transaction: transaction=5 dest_proc=500 reply=1 flags=0x0 code=0x0")
+    BL("srv", 510, "1.090000", "binder_transaction_received: transaction=5")
+    BL("srv", 510, "1.100000", "binder_transaction: transaction=6 dest_proc=1000 reply=1 flags=0x0 code=0x0")
+    BL("app", 1000, "1.110000", "binder_transaction_received: transaction=6")
+    BL("app", 1000, "2.000000", "binder_transaction: transaction=11 dest_proc=500 reply=0 flags=0x10 code=0xb")
+    BL("srv2", 520, "2.010000", "binder_transaction_received: transaction=11")
+    BL("app2", 1001, "2.015000", "binder_transaction: transaction=12 dest_proc=500 reply=0 flags=0x10 code=0xc")
+    BL("srv2", 520, "2.020000", "binder_transaction_received: transaction=12")
+    BL("app", 1000, "2.030000", "binder_return: cmd=0x7211 BR_FAILED_REPLY")
+    BL("srv2", 520, "2.040000", "binder_transaction: transaction=14 dest_proc=1001 reply=1 flags=0x0 code=0x0")
+    BL("app2", 1001, "2.050000", "binder_transaction_received: transaction=14")
+    BL("srv2", 520, "2.060000", "binder_transaction: transaction=15 dest_proc=1000 reply=1 flags=0x0 code=0x0")
+    BL("app", 1000, "3.000000", "tracing_mark_write: E|1000");
+
+/* binder event i: txn_id, client ts and dur, server tid, ts and dur (ms; -1 none) */
+static void check_binder(gd_collected *c, size_t i, long long txn, double ts, double dur,
+                         long long server_tid, double server_ts, double server_dur)
+{
+    json_t *b = gd_collected_nth(c, "binder", i);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(jint(b, "txn_id"), txn);
+    ck_assert_double_eq_tol(jnum(b, "ts"), ts, 1e-6);
+    ck_assert_double_eq_tol(jnum(b, "dur"), dur, 1e-6);
+    ck_assert_int_eq(jint(b, "server_tid"), server_tid);
+    ck_assert_double_eq_tol(jnum(b, "server_ts"), server_ts, 1e-6);
+    if (server_dur < 0)
+        ck_assert_ptr_null(json_object_get(b, "server_dur"));
+    else
+        ck_assert_double_eq_tol(jnum(b, "server_dur"), server_dur, 1e-6);
+}
+
+START_TEST(binder_nested_on_server_stack)
+{
+    gd_collected c;
+    gd_test_read_mem(&gd_reader_systrace, BINDER_NEST, strlen(BINDER_NEST), NULL, &c);
+    ck_assert_msg(c.rc == 0, "rc %d: %s", c.rc, c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "binder"), 5);
+    check_binder(&c, 0, 3, 1040, 30, 510, 1050, 10); /* the callback, answered first */
+    check_binder(&c, 1, 2, 1020, 70, 610, 1030, 50);
+    check_binder(&c, 2, 1, 1000, 110, 510, 1010, 90);
+    check_binder(&c, 3, 11, 2000, 30, 520, 2010, -1); /* failed: ended by binder_return */
+    ck_assert_str_eq(jstr(gd_collected_nth(&c, "binder", 3), "reply_status"), "BR_FAILED_REPLY");
+    check_binder(&c, 4, 12, 2015, 35, 520, 2020, 20); /* 520's reply answers 12, not 11 */
+    ck_assert_int_eq(gd_collected_skips(&c, "systrace: binder: binder reply without its transaction"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
 START_TEST(probe_scores)
 {
     ck_assert_int_ge(gd_reader_systrace.probe((const unsigned char *)TEXT, strlen(TEXT), 1), 80);
@@ -314,6 +379,7 @@ int main(void)
     tcase_add_test(tc, compressed_crlf);
     tcase_add_test(tc, html_blocks);
     tcase_add_test(tc, nothing_usable);
+    tcase_add_test(tc, binder_nested_on_server_stack);
     tcase_add_test(tc, probe_scores);
     tcase_add_test(tc, corpus_html);
     suite_add_tcase(s, tc);
