@@ -1,4 +1,4 @@
--- godeye.sql - the SQLite store, schema version 8 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 9 (PRAGMA user_version).
 -- An older database is brought up to date on its first write
 -- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
 -- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary
@@ -64,13 +64,16 @@ CREATE TABLE ingest_stat (
   PRIMARY KEY (trace, reason)
 ) WITHOUT ROWID;
 
+-- #51 (schema 9): pid NULL is a thread whose process the trace never gives
+-- (Perfetto's thread table: upid NULL); one such row per (trace, tid).
 CREATE TABLE thread (
   trace INTEGER NOT NULL REFERENCES trace(id),
-  pid   INTEGER NOT NULL,
+  pid   INTEGER,                        -- its process, NULL when the trace never gives it
   tid   INTEGER NOT NULL,
   name  TEXT,
-  PRIMARY KEY (trace, pid, tid)
-) WITHOUT ROWID;
+  UNIQUE (trace, pid, tid)
+);
+CREATE UNIQUE INDEX thread_unknown_process ON thread (trace, tid) WHERE pid IS NULL;
 
 -- Looper message texts and what was parsed from them, shared by the
 -- dispatches of one ingest that carry the same text (an ingest remembers

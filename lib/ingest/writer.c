@@ -58,9 +58,11 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO raw_event(trace, kind, ts_ms, pid, tid, json) VALUES (?,?,?,?,?,?)",
     "INSERT INTO message(text, handler, callback, what) VALUES (?,?,?,?)",
     "SELECT text FROM message WHERE id = ?",
-    /* a thread's latest name is its name (a task_rename, #51) */
+    /* a thread's latest name is its name (a task_rename, #51); pid NULL:
+     * a thread of no process, one row per tid (schema 9, #51) */
     "INSERT INTO thread(trace, pid, tid, name) VALUES (?,?,?,?)"
-    " ON CONFLICT(trace, pid, tid) DO UPDATE SET name = excluded.name WHERE name IS NOT excluded.name",
+    " ON CONFLICT(trace, pid, tid) DO UPDATE SET name = excluded.name WHERE name IS NOT excluded.name"
+    " ON CONFLICT(trace, tid) WHERE pid IS NULL DO UPDATE SET name = excluded.name WHERE name IS NOT excluded.name",
     "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms, activity_ms)"
     " VALUES (?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
@@ -252,20 +254,28 @@ static int intern_msg(gd_writer *w, const char *msg, int64_t *id, gd_error *err)
 
 static int note_thread(gd_writer *w, const gd_event *ev, gd_error *err)
 {
-    if (!ev->thread || (ev->pid == w->last_thread_pid && ev->tid == w->last_thread_tid &&
+    /* a thread state's pid -1 is a process the trace has not given (its
+     * event's rule), never the capture's: a thread of no process (#51),
+     * remembered as pid -2 */
+    int noproc = ev->kind == GD_EV_THREAD_STATE && ev->pid < 0;
+    int64_t pid = noproc ? -2 : ev->pid;
+    if (!ev->thread || (pid == w->last_thread_pid && ev->tid == w->last_thread_tid &&
                         strcmp(ev->thread, w->last_thread_name) == 0))
         return GD_OK;
-    w->last_thread_pid = ev->pid;
+    w->last_thread_pid = pid;
     w->last_thread_tid = ev->tid;
     if (strlen(ev->thread) < sizeof w->last_thread_name)
         strcpy(w->last_thread_name, ev->thread);
     else
         w->last_thread_name[0] = 0;
-    if (ev->pid == -1 || ev->tid == -1)
+    if (!noproc && (ev->pid == -1 || ev->tid == -1))
         w->unresolved++;
     sqlite3_stmt *st = w->st[ST_THREAD];
     sqlite3_bind_int64(st, 1, w->trace);
-    sqlite3_bind_int64(st, 2, ev->pid);
+    if (noproc)
+        sqlite3_bind_null(st, 2);
+    else
+        sqlite3_bind_int64(st, 2, ev->pid);
     sqlite3_bind_int64(st, 3, ev->tid);
     sqlite3_bind_text(st, 4, ev->thread, -1, SQLITE_STATIC);
     return gd_store_step(w->s, st, err);
@@ -971,6 +981,15 @@ static int fill_pids(gd_writer *w, gd_error *err)
              " GROUP BY tid;",
              (long long)w->trace);
     int rc = gd_store_exec(w->s, sql, err);
+    /* a thread of no process whose tid has a process after all (given
+     * later, or by another source): its states take that process below,
+     * so its name row goes (#51) */
+    if (!rc && w->states_nopid) {
+        snprintf(sql, sizeof sql,
+                 "DELETE FROM thread WHERE trace = %lld AND pid IS NULL AND tid IN (SELECT tid FROM temp.tid_pid)",
+                 (long long)w->trace);
+        rc = gd_store_exec(w->s, sql, err);
+    }
     if (!rc && w->states_nopid) {
         snprintf(sql, sizeof sql,
                  "UPDATE thread_state SET pid = (SELECT m.pid FROM temp.tid_pid m WHERE m.tid = thread_state.tid)"

@@ -365,11 +365,13 @@ static int emit(gd_sched *s, sthr *t, const srow *r, gd_error *err)
     if (ev.pid < 0)
         ev.pid = t->joined >= 0 ? process_of(s, t->joined) : -1;
     /* the name once per thread (again when it or the process changes):
-     * the store keeps it; only with a known process */
-    if (name && ev.pid >= 0 && !t->named) {
+     * the store keeps it.  While the process is unknown it goes with pid
+     * -1, a thread of no process (#51: Perfetto's upid NULL), and once
+     * more when a later state knows the process (named: 1 without, 2 with) */
+    if (name && (!t->named || (t->named == 1 && ev.pid >= 0))) {
         ev.thread = name;
-        t->named = 1;
-        if (ev.pid != t->pid)
+        t->named = ev.pid >= 0 ? 2 : 1;
+        if (ev.pid >= 0 && ev.pid != t->pid)
             t->pid = ev.pid;
     }
     gd_thread_state_ev *u = &ev.u.thread_state;
