@@ -113,19 +113,16 @@ static int is_flag3(char c) { return c == '.' || (c >= 'a' && c <= 'z') || (c >=
 static int is_flag45(char c) { return c == '.' || is_digit(c) || (c >= 'a' && c <= 'f'); }
 
 /* The token after "[CPU]": the timestamp, or the irq flags with the
- * timestamp glued on (Perfetto's parser/atrace
- * test_regex_pattern_no_gap_after_irq_flags): three flag letters or dots,
- * then one or two of [0-9a-f.], the longer first, as the greedy
- * `([a-zA-Z.]{3}[0-9a-f.]{1,2}\s*)?(\d+\.\d+):` of Perfetto's
- * systrace_line_tokenizer.cc takes them: "d...316.196740:" is flags
- * "d...3" at 16.196740 s, "dNsa.316.1:" flags "dNsa." at 316.1 s.  As
- * ts_value. */
+ * timestamp glued on ("d...316.196740:", "....316.196720:": Perfetto's
+ * parser/atrace test_regex_pattern_no_gap_after_irq_flags): three flag
+ * letters or dots, then one or two of [0-9a-f.], the shorter first, since
+ * the timestamp begins with a digit.  As ts_value. */
 static int ts_token(const char *b, size_t l, double *ms)
 {
     int r = ts_value(b, l, ms);
-    if (r || l < 6 || !is_flag3(b[0]) || !is_flag3(b[1]) || !is_flag3(b[2]) || !is_flag45(b[3]))
+    if (r || l < 6 || !is_flag3(b[0]) || !is_flag3(b[1]) || !is_flag3(b[2]))
         return r;
-    for (size_t fl = is_flag45(b[4]) ? 5 : 4; fl >= 4; fl--)
+    for (size_t fl = 4; fl <= 5 && is_flag45(b[fl - 1]); fl++)
         if (is_digit(b[fl]) && ts_value(b + fl, l - fl, ms) == 1)
             return 1;
     return 0;
