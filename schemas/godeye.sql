@@ -451,7 +451,7 @@ CREATE TABLE binder_txn (
   server_pid    INTEGER,                -- the process called (dest_proc)
   server_tid    INTEGER,                -- the thread that served it
   server_ts_ms  REAL,                   -- the server received it (NULL: never)
-  server_dur_ms REAL,                   -- until the server replied (NULL: one-way or no reply)
+  server_dur_ms REAL,                   -- until the server replied (0: one-way, received; NULL: no reply)
   oneway        INTEGER NOT NULL,
   code          INTEGER,
   flags         INTEGER,
