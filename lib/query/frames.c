@@ -471,13 +471,13 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", sfilt, sizeof sfilt);
     snprintf(sql, sizeof sql,
              "SELECT trace, " PID_SQL " AS pid, window, 0 AS is_fps, source FROM frame_time"
-             " WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL
+             " WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL "%s"
              " UNION SELECT f.trace, " PID_SQL ", f.window, 0, NULL FROM frame_summary f"
              " JOIN raw_event e ON e.id = f.id"
              " WHERE f.window IS NOT NULL AND gd_match(f.window, ?1) %s"
              " UNION SELECT trace, NULL, scene, 1, NULL FROM issue_fps WHERE gd_match(scene, ?1) %s"
              " ORDER BY trace, window, is_fps, source, pid",
-             filt, sfilt, filt);
+             filt, q && q->app_only ? " AND " GD_SQL_APP_FRAME : "", sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     sqlite3_stmt *fq = g ? gd_store_prepare(s,
                                             "SELECT ts_ms, dur_ms, vsync_ms, jank, present, deadline_missed FROM frame_time"

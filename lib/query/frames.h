@@ -27,6 +27,7 @@
 typedef struct gd_frames_query {
     gd_filter filter;
     const char *window;     /* only windows/scenes whose name contains this, or NULL */
+    int app_only;           /* 1: an app's frames only (GD_SQL_APP_FRAME: no display frames) */
 } gd_frames_query;
 
 /* One row per (trace, window, pid) with frames or a gfxinfo per-window
