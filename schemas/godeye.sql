@@ -280,12 +280,13 @@ CREATE TABLE frame_time (
   window   TEXT,
   vsync_ms REAL,
   -- #27: where the frame comes from: 'frametimeline' (a Perfetto
-  -- FrameTimeline actual surface frame), 'doframe' (a Choreographer#doFrame
+  -- FrameTimeline actual surface frame), 'displayframe' (#51: its actual
+  -- display frame, SurfaceFlinger's), 'doframe' (a Choreographer#doFrame
   -- slice), NULL (capture frame events, gfxinfo rows)
   source   TEXT,
   jank     INTEGER,                     -- FrameTimeline jank_type bitmask, or NULL
   present  INTEGER,                     -- FrameTimeline present_type, or NULL
-  token    INTEGER,                     -- surface frame token, or NULL
+  token    INTEGER,                     -- surface (or display) frame token, or NULL
   -- #51 (schema 7): a gfxinfo framestats row's Flags (0 for other frames),
   -- and whether it missed its deadline as the platform's JankTracker judges
   -- (1 missed, 0 met or exempt: Flags 4 SurfaceCanvas), NULL where the
@@ -454,7 +455,7 @@ CREATE TABLE binder_txn (
   server_pid    INTEGER,                -- the process called (dest_proc)
   server_tid    INTEGER,                -- the thread that served it
   server_ts_ms  REAL,                   -- the server received it (NULL: never)
-  server_dur_ms REAL,                   -- until the server replied (NULL: one-way or no reply)
+  server_dur_ms REAL,                   -- until the server replied (0: one-way, received; NULL: no reply)
   oneway        INTEGER NOT NULL,
   code          INTEGER,
   flags         INTEGER,

@@ -59,6 +59,22 @@ gd_ft_tag gd_ft_tag_of(int64_t jank, int64_t present)
     return GD_FT_TAG_NONE;
 }
 
+gd_ft_tag gd_ft_display_tag_of(int64_t jank)
+{
+    if (jank == 0)
+        return GD_FT_TAG_UNSPECIFIED;
+    int quiet = jank == GD_FT_JANK_NONE || jank == 2048 || jank == 8192;
+    if (!quiet && (jank & OTHER_MASK))
+        return GD_FT_TAG_SELF;
+    if (jank == 512)
+        return GD_FT_TAG_SF_STUFFING;
+    if (jank == 1024)
+        return GD_FT_TAG_DROPPED;
+    if (jank == 2048 || jank == 8192 || jank == 32768)
+        return GD_FT_TAG_NON_PERCEIVABLE;
+    return GD_FT_TAG_NONE;
+}
+
 #define APP_BITS (64 | 4096)
 #define SF_BITS (2 | 4 | 8 | 16 | 32)
 #define DROPPED_BIT 1024
@@ -83,9 +99,9 @@ int gd_ft_is_janky(int64_t jank)
     return gd_ft_is_app(jank) || gd_ft_is_compositor(jank) || gd_ft_is_dropped(jank);
 }
 
-void gd_ft_stats_add(gd_ft_stats *s, int64_t jank, int64_t present)
+/* Adds one frame of jank_type `jank` and tag t to s. */
+static void stats_add(gd_ft_stats *s, int64_t jank, gd_ft_tag t)
 {
-    gd_ft_tag t = gd_ft_tag_of(jank, present);
     s->frames++;
     s->tag[t]++;
     if (gd_ft_is_dropped(jank))
@@ -104,4 +120,14 @@ void gd_ft_stats_add(gd_ft_stats *s, int64_t jank, int64_t present)
             s->bit[b]++;
     if (u >> GD_FT_NBITS)
         s->other_bits++;
+}
+
+void gd_ft_stats_add(gd_ft_stats *s, int64_t jank, int64_t present)
+{
+    stats_add(s, jank, gd_ft_tag_of(jank, present));
+}
+
+void gd_ft_stats_add_display(gd_ft_stats *s, int64_t jank)
+{
+    stats_add(s, jank, gd_ft_display_tag_of(jank));
 }

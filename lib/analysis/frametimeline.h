@@ -1,5 +1,6 @@
 /* frametimeline.h - Perfetto FrameTimeline jank: the names of the jank_type
- * bits, the jank tag of a surface frame, and the counts of one window.
+ * bits, the jank tag of a surface or display frame, and the counts of one
+ * window.
  *
  * Pure functions over plain values.  Definitions, as Perfetto's trace
  * processor has them (frame_timeline_event_parser.cc, FrameTimelineEvent in
@@ -61,6 +62,13 @@ const char *gd_ft_tag_name(gd_ft_tag t);
 /* The tag of a surface frame of jank_type `jank` and present type `present`
  * (-1: not given). */
 gd_ft_tag gd_ft_tag_of(int64_t jank, int64_t present);
+/* The tag of a display frame (SurfaceFlinger's own) of jank_type `jank`, as
+ * Perfetto tags one: Unspecified (0); Self Jank (a SurfaceFlinger
+ * Scheduling / CPU / GPU Deadline Missed, Prediction Error or Display HAL
+ * bit, unless exactly None, Non Animating or Display not ON); SurfaceFlinger
+ * Stuffing (exactly 512); Dropped Frame (exactly 1024); Non-perceivable Jank
+ * (exactly 2048, 8192 or 32768); else No Jank. */
+gd_ft_tag gd_ft_display_tag_of(int64_t jank);
 /* 1 when a frame of jank_type `jank` is janky, app-caused,
  * compositor-caused, dropped (see above). */
 int gd_ft_is_janky(int64_t jank);
@@ -78,7 +86,10 @@ typedef struct gd_ft_stats {
     size_t other_bits;              /* frames with a bit Perfetto does not name */
 } gd_ft_stats;
 
-/* Adds one frame to s. */
+/* Adds one surface frame to s. */
 void gd_ft_stats_add(gd_ft_stats *s, int64_t jank, int64_t present);
+/* Adds one display frame to s (its tag: gd_ft_display_tag_of; janky,
+ * compositor-caused and dropped as a surface frame's). */
+void gd_ft_stats_add_display(gd_ft_stats *s, int64_t jank);
 
 #endif

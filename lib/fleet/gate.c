@@ -483,7 +483,7 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
         each = on_frame_bucket;
         table = "frames";
         fmt = "SELECT window, dur_ms, vsync_ms, count() AS n FROM frames FINAL WHERE %s AND "
-              GD_SQL_FRAMES_SHOWN("trace_uid", "frames FINAL") " GROUP BY window, dur_ms, vsync_ms"
+              GD_SQL_APP_FRAMES_SHOWN("trace_uid", "frames FINAL") " GROUP BY window, dur_ms, vsync_ms"
               " ORDER BY window, dur_ms";
     } else if (strcmp(what, "startups") == 0) {
         r.null_key = "app";

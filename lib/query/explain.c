@@ -574,7 +574,7 @@ static int window_rows(ex_acc *a, const json_t *entry, const char *src)
 {
     int64_t t = json_integer_value(json_object_get(entry, "trace"));
     json_t *w = path(entry, "evidence.window");
-    gd_frames_query fq = {.filter = {&t, 1, NULL}};
+    gd_frames_query fq = {.filter = {&t, 1, NULL}, .app_only = 1}; /* top's frames: an app's */
     find_acc f = {"window", w ? w : json_null(), json_array()};
     int rc = gd_query_frames(a->s, &fq, keep_window, &f, a->err);
     static const char *const keys[] = {"pid", "process", "frames", "slow", "frozen", "vitals_slow", "p50_ms",

@@ -265,7 +265,7 @@ struct frame_ctx {
     gd_ft_stats *ft;
     json_t *blocks;
     int64_t trace, pid;
-    int have_pid, timeline;
+    int have_pid, timeline; /* timeline: 0 none, 1 surface frames, 2 display frames */
     long missed, judged; /* framestats rows that missed / had a deadline */
     gd_error *err;
 };
@@ -278,7 +278,10 @@ static int frame_row(void *ctx, sqlite3_stmt *fq)
     if (c->timeline) {
         int64_t jank = sqlite3_column_type(fq, FT_JANK) == SQLITE_NULL ? 0 : sqlite3_column_int64(fq, FT_JANK);
         int64_t present = sqlite3_column_type(fq, FT_PRESENT) == SQLITE_NULL ? -1 : sqlite3_column_int64(fq, FT_PRESENT);
-        gd_ft_stats_add(c->ft, jank, present);
+        if (c->timeline == 2)
+            gd_ft_stats_add_display(c->ft, jank);
+        else
+            gd_ft_stats_add(c->ft, jank, present);
         if (gd_ft_is_dropped(jank))
             return GD_OK; /* no meaningful duration */
     } else if (sqlite3_column_type(fq, FT_MISSED) != SQLITE_NULL) {
@@ -305,8 +308,9 @@ static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_s
     if (have_pid)
         sqlite3_bind_int64(fq, 3, pid);
     bind_text_or_null(fq, 4, g, GR_SOURCE);
-    int timeline = sqlite3_column_type(g, GR_SOURCE) != SQLITE_NULL &&
-                   strcmp((const char *)sqlite3_column_text(g, GR_SOURCE), "frametimeline") == 0;
+    /* FrameTimeline's frames: 1 an app's surface frames, 2 SurfaceFlinger's display frames */
+    const char *src = (const char *)sqlite3_column_text(g, GR_SOURCE);
+    int timeline = !src ? 0 : strcmp(src, "frametimeline") == 0 ? 1 : strcmp(src, "displayframe") == 0 ? 2 : 0;
     gd_ft_stats ft = {0};
     json_t *blocks = json_array();
     buf->n = 0;
@@ -467,13 +471,13 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", sfilt, sizeof sfilt);
     snprintf(sql, sizeof sql,
              "SELECT trace, " PID_SQL " AS pid, window, 0 AS is_fps, source FROM frame_time"
-             " WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL
+             " WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL "%s"
              " UNION SELECT f.trace, " PID_SQL ", f.window, 0, NULL FROM frame_summary f"
              " JOIN raw_event e ON e.id = f.id"
              " WHERE f.window IS NOT NULL AND gd_match(f.window, ?1) %s"
              " UNION SELECT trace, NULL, scene, 1, NULL FROM issue_fps WHERE gd_match(scene, ?1) %s"
              " ORDER BY trace, window, is_fps, source, pid",
-             filt, sfilt, filt);
+             filt, q && q->app_only ? " AND " GD_SQL_APP_FRAME : "", sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     sqlite3_stmt *fq = g ? gd_store_prepare(s,
                                             "SELECT ts_ms, dur_ms, vsync_ms, jank, present, deadline_missed FROM frame_time"

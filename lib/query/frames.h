@@ -15,10 +15,19 @@
     "NOT (coalesce(source, '') = 'doframe' AND " trace " IN"                                        \
     " (SELECT " trace " FROM " table " WHERE source = 'frametimeline'))"
 #define GD_FRAMES_SHOWN_SQL GD_SQL_FRAMES_SHOWN("trace", "frame_time")
+/* An app's frames (the one rule): SurfaceFlinger's display frames (source
+ * 'displayframe', FrameTimeline's actual display frames) are the
+ * compositor's, not an app's, so the figures about the app's frames (the
+ * report, top, the fleet's gate) leave them out; `godeye frames` lists
+ * them on their own row. */
+#define GD_SQL_APP_FRAME "coalesce(source, '') <> 'displayframe'"
+#define GD_SQL_APP_FRAMES_SHOWN(trace, table) GD_SQL_FRAMES_SHOWN(trace, table) " AND " GD_SQL_APP_FRAME
+#define GD_APP_FRAMES_SHOWN_SQL GD_SQL_APP_FRAMES_SHOWN("trace", "frame_time")
 
 typedef struct gd_frames_query {
     gd_filter filter;
     const char *window;     /* only windows/scenes whose name contains this, or NULL */
+    int app_only;           /* 1: an app's frames only (GD_SQL_APP_FRAME: no display frames) */
 } gd_frames_query;
 
 /* One row per (trace, window, pid) with frames or a gfxinfo per-window

@@ -70,7 +70,7 @@ int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
                   " WHERE trace IN %s)"},
         {"dumps", "SELECT count(*) FROM view_dump WHERE trace IN %s"},
         {"images", "SELECT count(*) FROM image WHERE trace IN %s"},
-        {"frames", "SELECT count(*) FROM frame_time WHERE trace IN %s AND " GD_FRAMES_SHOWN_SQL},
+        {"frames", "SELECT count(*) FROM frame_time WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL},
     };
     char set[4200];
     trace_set(f, set, sizeof set);
@@ -545,11 +545,11 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
     char set[4200], sql[8192];
     trace_set(f, set, sizeof set);
     snprintf(sql, sizeof sql,
-             "SELECT trace" FRAME_STATS_COLS(GD_COL_SQL) " FROM frame_time WHERE trace IN %s AND " GD_FRAMES_SHOWN_SQL
+             "SELECT trace" FRAME_STATS_COLS(GD_COL_SQL) " FROM frame_time WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL
              " GROUP BY trace, window ORDER BY trace, window",
              set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_FRAMES_SHOWN_SQL
+    sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_APP_FRAMES_SHOWN_SQL
                                               " ORDER BY dur_ms LIMIT 2 OFFSET ?3", err)
                         : NULL;
     if (!p) {

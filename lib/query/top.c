@@ -2,6 +2,7 @@
  * and main-thread lock contention in one list, ranked by the time users lost. */
 #include "core/row.h"
 #include "query/blocks.h"
+#include "query/frames.h"
 #include "query/issues.h"
 #include "query/startup.h"
 #include "query/top.h"
@@ -407,7 +408,7 @@ static int add_frames(gd_store *s, top_acc *a, const char *set)
     char sql[4600];
     snprintf(sql, sizeof sql,
              "SELECT trace AS trace" JANK_COLS(GD_COL_SQL) " FROM frame_time"
-             " WHERE trace IN %s GROUP BY trace, window HAVING slow > 0", set);
+             " WHERE trace IN %s AND " GD_SQL_APP_FRAME " GROUP BY trace, window HAVING slow > 0", set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, a->err);
     if (!q)
         return a->err->code ? a->err->code : GD_ERR_IO;

@@ -245,7 +245,7 @@ static int emit(gd_binder *b, int slot, int64_t end, gd_error *err)
     ev.pid = client_pid(b, c->client);
     ev.tid = c->client;
     gd_binder_ev *u = &ev.u.binder;
-    u->dur = end >= 0 ? (double)(end - c->ts) / 1e6 : GD_NONE;
+    u->dur = c->oneway ? 0 : end >= 0 ? (double)(end - c->ts) / 1e6 : GD_NONE;
     u->server_pid = c->to_proc > 0 ? c->to_proc : -1;
     u->server_tid = c->server >= 0 ? c->server : c->to_thread > 0 ? c->to_thread : -1;
     if (c->server_ts >= 0) {
@@ -346,9 +346,11 @@ int gd_binder_received(gd_binder *b, int64_t ts, int64_t tid, int64_t id, long l
         return 0;
     }
     c->server_ts = ts;
-    if (c->oneway) { /* one-way: done once the server has it (client side: an instant) */
+    if (c->oneway) { /* one-way: done once the server has it; both sides are
+                      * instants, as Perfetto's "binder transaction async" and
+                      * "binder async rcv" slices */
         c->server = tid;
-        c->server_end = -1;
+        c->server_end = ts;
         int64_t s = c->server;
         c->server = -1;
         c->to_thread = s;

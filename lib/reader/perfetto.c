@@ -23,8 +23,10 @@
  *     track_uuid 11, name 23, name_iid 10, timestamp_absolute_us 16;
  *   InternedData: event_names 2 (EventName: iid 1, name 2), per sequence,
  *     dropped when the sequence clears its incremental state;
- *   FrameTimelineEvent: expected_surface_frame_start 3 (cookie 1, token 2,
- *     pid 4), actual_surface_frame_start 4 (cookie 1, token 2, pid 4,
+ *   FrameTimelineEvent: expected_display_frame_start 1 (cookie 1, token 2,
+ *     pid 3), actual_display_frame_start 2 (cookie 1, token 2, pid 3,
+ *     present_type 4, jank_type 7), expected_surface_frame_start 3 (cookie 1,
+ *     token 2, pid 4), actual_surface_frame_start 4 (cookie 1, token 2, pid 4,
  *     layer_name 5, present_type 6, jank_type 9), frame_end 5 (cookie 1).
  *
  * Emits (through atrace.h): atrace markers of ftrace print events and
@@ -34,7 +36,8 @@
  * issues; the frame timeline's actual surface frames -> GD_EV_FRAME (source
  * "frametimeline", with jank_type, present_type and token), the janky ones
  * also GD_EV_ISSUE tool "android", type "frame_jank" (json: layer, token,
- * jank types, jank tag, present type, dur_ms) -- perfetto_frames.c.
+ * jank types, jank tag, present type, dur_ms); SurfaceFlinger's actual
+ * display frames -> GD_EV_FRAME (source "displayframe") -- perfetto_frames.c.
  * PerfSample packets (perf_sample 66) with interned callstacks -> GD_EV_STACK,
  * source "perf_sample" (cpu-clock timebase only), and StreamingProfilePacket
  * (streaming_profile_packet 54) samples, source "streaming_profile" --

@@ -2,10 +2,23 @@
  * paired by cookie, deduplicated by token, checked against their expected
  * timeline.
  *
- * FrameTimelineEvent (field 76 of TracePacket): expected_surface_frame_start
+ * FrameTimelineEvent (field 76 of TracePacket): expected_display_frame_start
+ * 1 (cookie 1, token 2, pid 3), actual_display_frame_start 2 (cookie 1,
+ * token 2, pid 3, present_type 4, jank_type 7), expected_surface_frame_start
  * 3 (cookie 1, token 2, pid 4), actual_surface_frame_start 4 (cookie 1,
  * token 2, pid 4, layer_name 5, present_type 6, jank_type 9), frame_end 5
- * (cookie 1); display frames (1, 2) are not read (counted).
+ * (cookie 1).
+ *
+ * Each actual display frame (SurfaceFlinger's own, on its pid), at its
+ * frame_end, becomes a GD_EV_FRAME of source "displayframe" (no window,
+ * token: the display frame's; jank and present as given; its jank tag is
+ * the display frame's, analysis/frametimeline.h), as Perfetto's
+ * actual_frame_timeline_slice lists it; no issue (the compositor's frames
+ * are not the app's), no deduplication by token (Perfetto has none for
+ * display frames).  An actual frame started again under the cookie of one
+ * still open replaces it (counted: "perfetto: frame timeline: frame
+ * started again under its cookie before it ended (the earlier one not
+ * kept)"; Perfetto keeps that one as a slice of dur -1).
  *
  * Each actual surface frame, at its frame_end, becomes a GD_EV_FRAME (ts =
  * its start, dur = end - start, window = its layer, source
@@ -36,7 +49,7 @@
 
 typedef struct pframe {
     int64_t cookie;
-    int used;
+    int used, display; /* display: SurfaceFlinger's display frame (else a surface frame) */
     double ts;
     int64_t pid, token;
     int64_t jank, present;
@@ -116,7 +129,9 @@ void gd_pf_ft_finish(pctx *c)
         return;
     for (size_t i = 0; i < PF_MAX_FRAMES; i++)
         if (c->ft->frames[i].used)
-            gd_sink_skip(c->sink, GD_SKIP(PERFETTO_FRAME_TIMELINE_SURFACE_FRAME_NOT),
+            gd_sink_skip(c->sink,
+                         c->ft->frames[i].display ? GD_SKIP(PERFETTO_FRAME_TIMELINE_DISPLAY_FRAME_NOT)
+                                                  : GD_SKIP(PERFETTO_FRAME_TIMELINE_SURFACE_FRAME_NOT),
                          c->pkno, 0);
 }
 
@@ -205,14 +220,35 @@ static int jank_issue(pctx *c, const pframe *f, double end)
     return rc;
 }
 
-/* A surface frame ended at `end`: checked, deduplicated, emitted. */
+/* The GD_EV_FRAME of frame f, ended at `end`. */
+static int frame_emit(pctx *c, const pframe *f, double end)
+{
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_FRAME);
+    ev.ts = f->ts;
+    ev.pid = f->pid;
+    ev.line = c->pkno;
+    ev.u.frame.dur = end - f->ts;
+    ev.u.frame.window = f->layer[0] ? f->layer : NULL;
+    ev.u.frame.source = f->display ? "displayframe" : "frametimeline";
+    ev.u.frame.jank = f->jank;
+    ev.u.frame.present = f->present;
+    ev.u.frame.token = f->token;
+    c->ft_frames++;
+    return gd_sink_event(c->sink, &ev, c->err);
+}
+
+/* A frame ended at `end`: checked, deduplicated (surface frames), emitted. */
 static int frame_done(pctx *c, const pframe *f, double end)
 {
     struct pf_ft *ft = c->ft;
     if (end < f->ts) {
-        gd_pf_bad(c, GD_SKIP(FRAME_TIMELINE_SURFACE_FRAME_ENDS_BEFORE_IT));
+        gd_pf_bad(c, f->display ? GD_SKIP(FRAME_TIMELINE_DISPLAY_FRAME_ENDS_BEFORE_IT)
+                                : GD_SKIP(FRAME_TIMELINE_SURFACE_FRAME_ENDS_BEFORE_IT));
         return 0;
     }
+    if (f->display)
+        return frame_emit(c, f, end);
     uint64_t lh = layer_hash(f->layer);
     ftent *dup = set_get(&ft->done, f->pid, f->token, lh);
     if (dup) {
@@ -228,105 +264,123 @@ static int frame_done(pctx *c, const pframe *f, double end)
     if (!set_get(&ft->expected, f->pid, f->token, 0))
         gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_TIMELINE_SURFACE),
                      c->pkno, 0);
-    gd_event ev;
-    gd_event_init(&ev, GD_EV_FRAME);
-    ev.ts = f->ts;
-    ev.pid = f->pid;
-    ev.line = c->pkno;
-    ev.u.frame.dur = end - f->ts;
-    ev.u.frame.window = f->layer[0] ? f->layer : NULL;
-    ev.u.frame.source = "frametimeline";
-    ev.u.frame.jank = f->jank;
-    ev.u.frame.present = f->present;
-    ev.u.frame.token = f->token;
-    int rc = gd_sink_event(c->sink, &ev, c->err);
-    c->ft_frames++;
+    int rc = frame_emit(c, f, end);
     if (!rc && gd_ft_is_janky(f->jank))
         rc = jank_issue(c, f, end);
     return rc;
 }
 
+/* One FrameTimelineEvent message's fields (its kind: the event's field number). */
+typedef struct ftmsg {
+    int64_t cookie, pid, token, jank, present;
+    int has_cookie;
+    const uint8_t *layer;
+    size_t llen;
+} ftmsg;
+
+/* The field numbers of each kind's token, pid, layer, present type and jank
+ * type (0: the kind has none); kinds 1..5 (frame_end: its cookie only). */
+static const struct {
+    int token, pid, layer, present, jank;
+} FT_FIELDS[6] = {
+    [1] = {2, 3, 0, 0, 0}, /* expected display frame */
+    [2] = {2, 3, 0, 4, 7}, /* actual display frame */
+    [3] = {2, 4, 5, 0, 0}, /* expected surface frame */
+    [4] = {2, 4, 5, 6, 9}, /* actual surface frame */
+};
+
+/* Decodes message e of kind `kind` into m: 0, or -1 malformed. */
+static int ft_decode(pb_cur e, int kind, ftmsg *m)
+{
+    pb_field g;
+    int q;
+    *m = (ftmsg){0, -1, -1, 0, -1, 0, NULL, 0};
+    while ((q = pb_next(&e, &g)) == 1) {
+        int n = (int)g.num;
+        if (n == 1 && g.wt == PB_VARINT)
+            m->cookie = (int64_t)g.v, m->has_cookie = 1;
+        else if (g.wt == PB_LEN && n == FT_FIELDS[kind].layer)
+            m->layer = g.data, m->llen = g.len;
+        else if (g.wt != PB_VARINT || n == 1)
+            continue;
+        else if (n == FT_FIELDS[kind].token)
+            m->token = (int64_t)g.v;
+        else if (n == FT_FIELDS[kind].pid)
+            m->pid = (int64_t)(int32_t)g.v;
+        else if (n == FT_FIELDS[kind].present)
+            m->present = (int64_t)(uint32_t)g.v;
+        else if (n == FT_FIELDS[kind].jank)
+            m->jank = (int64_t)(uint32_t)g.v;
+    }
+    return q < 0 ? -1 : 0;
+}
+
+/* An actual frame's start (kind 2 display, 4 surface) opens its slot. */
+static void ft_start(pctx *c, int kind, const ftmsg *m, double ts)
+{
+    pframe *p = frame_slot(c->ft, m->cookie, 1);
+    if (!p) {
+        gd_pf_bad(c, GD_SKIP(TOO_MANY_OPEN_TIMELINE_FRAMES));
+        return;
+    }
+    if (p->used)
+        gd_sink_skip(c->sink, GD_SKIP(PERFETTO_FRAME_TIMELINE_FRAME_STARTED_AGAIN), c->pkno, 0);
+    size_t llen = m->llen;
+    if (m->layer)
+        llen = gd_sink_cut(c->sink, (const char *)m->layer, llen, sizeof p->layer - 1, c->pkno);
+    *p = (pframe){m->cookie, 1, kind == 2, ts, m->pid, m->token, m->jank, m->present, ""};
+    memcpy(p->layer, m->layer ? (const char *)m->layer : "", m->layer ? llen : 0);
+    p->layer[m->layer ? llen : 0] = 0;
+}
+
+/* One FrameTimelineEvent of kind `kind` at ts (ms): 0, or an error code. */
+static int ft_event(pctx *c, int kind, const ftmsg *m, double ts)
+{
+    if (kind != 5 && (m->token < 0 || m->pid < 0)) {
+        gd_pf_bad(c, kind <= 2 ? GD_SKIP(FRAME_TIMELINE_DISPLAY_FRAME_WITHOUT_TOKEN)
+                               : GD_SKIP(FRAME_TIMELINE_SURFACE_FRAME_WITHOUT_TOKEN));
+        return 0;
+    }
+    if (kind == 1) /* SurfaceFlinger's expected timeline: nothing to check against */
+        return 0;
+    if (kind == 3) {
+        if (!set_get(&c->ft->expected, m->pid, m->token, 0) && set_put(&c->ft->expected, m->pid, m->token, 0, 0))
+            return gd_error_oom_at(c->err, c->pkno, 0);
+        return 0;
+    }
+    if (kind != 5) {
+        ft_start(c, kind, m, ts);
+        return 0;
+    }
+    pframe *p = frame_slot(c->ft, m->cookie, 0);
+    if (!p) {
+        gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_END_OF_NO_APP_SURFACE), c->pkno, 0);
+        return 0;
+    }
+    pframe done = *p;
+    frame_drop(c->ft, p);
+    return frame_done(c, &done, ts);
+}
+
 int gd_pf_read_frame_timeline(pctx *c, pb_cur m, int has_ts, uint64_t ts_ns)
 {
-    pb_field f, g;
+    pb_field f;
     int r;
     if (!c->ft && !(c->ft = calloc(1, sizeof *c->ft)))
         return gd_error_oom_at(c->err, c->pkno, 0);
-    struct pf_ft *ft = c->ft;
     while ((r = pb_next(&m, &f)) == 1) {
         if (f.wt != PB_LEN)
             continue;
-        if (f.num < 3 || f.num > 5) {
+        if (f.num < 1 || f.num > 5) {
             gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_TIMELINE_EVENT_NOT), c->pkno, 0);
             continue;
         }
-        pb_cur e = pb_sub(&f);
-        int64_t cookie = 0, pid = -1, token = -1, jank = 0, present = -1;
-        int has_cookie = 0;
-        const uint8_t *layer = NULL;
-        size_t llen = 0;
-        int q;
-        while ((q = pb_next(&e, &g)) == 1) {
-            if (g.num == 1 && g.wt == PB_VARINT)
-                cookie = (int64_t)g.v, has_cookie = 1;
-            else if (f.num == 5)
-                continue;
-            else if (g.num == 2 && g.wt == PB_VARINT)
-                token = (int64_t)g.v;
-            else if (g.num == 4 && g.wt == PB_VARINT)
-                pid = (int64_t)(int32_t)g.v;
-            else if (f.num == 3)
-                continue;
-            else if (g.num == 5 && g.wt == PB_LEN)
-                layer = g.data, llen = g.len;
-            else if (g.num == 6 && g.wt == PB_VARINT)
-                present = (int64_t)(uint32_t)g.v;
-            else if (g.num == 9 && g.wt == PB_VARINT)
-                jank = (int64_t)(uint32_t)g.v;
-        }
-        if (q < 0 || !has_ts || !has_cookie) {
+        ftmsg e;
+        if (ft_decode(pb_sub(&f), (int)f.num, &e) < 0 || !has_ts || !e.has_cookie) {
             gd_pf_bad(c, GD_SKIP(MALFORMED_FRAME_TIMELINE_EVENT));
             continue;
         }
-        double ts = (double)ts_ns / 1e6;
-        if (f.num == 3 || f.num == 4) {
-            if (token < 0 || pid < 0) {
-                gd_pf_bad(c, GD_SKIP(FRAME_TIMELINE_SURFACE_FRAME_WITHOUT_TOKEN));
-                continue;
-            }
-        }
-        if (f.num == 3) {
-            if (!set_get(&ft->expected, pid, token, 0) && set_put(&ft->expected, pid, token, 0, 0))
-                return gd_error_oom_at(c->err, c->pkno, 0);
-            continue;
-        }
-        if (f.num == 4) {
-            pframe *p = frame_slot(ft, cookie, 1);
-            if (!p) {
-                gd_pf_bad(c, GD_SKIP(TOO_MANY_OPEN_TIMELINE_FRAMES));
-                continue;
-            }
-            p->used = 1;
-            p->cookie = cookie;
-            p->ts = ts;
-            p->pid = pid;
-            p->token = token;
-            p->jank = jank;
-            p->present = present;
-            if (layer)
-                llen = gd_sink_cut(c->sink, (const char *)layer, llen, sizeof p->layer - 1, c->pkno);
-            memcpy(p->layer, layer ? (const char *)layer : "", layer ? llen : 0);
-            p->layer[layer ? llen : 0] = 0;
-            continue;
-        }
-        pframe *p = frame_slot(ft, cookie, 0);
-        if (!p) {
-            gd_sink_skip(c->sink, GD_SKIP(IGNORED_PERFETTO_FRAME_END_OF_NO_APP_SURFACE), c->pkno, 0);
-            continue;
-        }
-        pframe done = *p;
-        frame_drop(ft, p);
-        int rc = frame_done(c, &done, ts);
+        int rc = ft_event(c, (int)f.num, &e, (double)ts_ns / 1e6);
         if (rc)
             return rc;
     }

@@ -70,7 +70,7 @@ typedef struct pctx {
     size_t tcap, ntracks;
     struct pf_ft *ft;    /* frame timeline state (perfetto_frames.c), NULL until used */
     long packets, ftrace, markers, track_events, issues;
-    long ft_frames;      /* FrameTimeline surface frames emitted */
+    long ft_frames;      /* FrameTimeline surface and display frames emitted */
     long pkno;           /* packet number, for messages */
     uint64_t clk_off[6]; /* builtin clocks 1..5 -> boottime (added modulo 2^64) */
     int clk_has[6];

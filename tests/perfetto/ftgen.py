@@ -9,13 +9,17 @@ name], another), "atrace" ([ts, tid, pid, "B", name], [ts, tid, pid,
 frames ({ts, end, cookie, token, pid, layer}) and actual "frames" ({ts,
 end, cookie, token, display_frame_token, pid, layer, present, jank}); each
 frame is a start packet then an end packet, in the order listed (as
-Perfetto's own diff-test generators write them).  A lone surrogate
+Perfetto's own diff-test generators write them); "display" lists
+SurfaceFlinger's display-frame events ({event: expected, actual or end,
+ts, cookie, token, pid, present_type, on_time_finish, gpu_composition,
+jank_type, prediction_type}), one packet each, in the order listed.  A lone surrogate
 U+DC80..U+DCFF in a string is written as the one byte 80..ff (Python's
 surrogateescape), so a spec can hold names that are not UTF-8.  Field numbers are those of
 TracePacket (timestamp 8, trusted_packet_sequence_id 10, process_tree 2,
 frame_timeline_event 76, ftrace_events 1 -> event 2 -> timestamp 1, pid 2, print 3 -> buf 2)
-and FrameTimelineEvent (expected_surface_frame_start
-3, actual_surface_frame_start 4, frame_end 5).
+and FrameTimelineEvent (expected_display_frame_start 1,
+actual_display_frame_start 2, expected_surface_frame_start 3,
+actual_surface_frame_start 4, frame_end 5).
 
 Usage: ftgen.py SPEC.json OUT.perfetto-trace
 """
@@ -94,6 +98,20 @@ def main():
         out += packet(f["ts"], fl(76, fl(4, start)))
         if f.get("end") is not None:
             out += packet(f["end"], fl(76, fl(5, fv(1, f["cookie"]))))
+    for d in spec.get("display", []):
+        # SurfaceFlinger's display frames, in the order listed: expected
+        # (ExpectedDisplayFrameStart 1: cookie 1, token 2, pid 3), actual
+        # (ActualDisplayFrameStart 2: also present_type 4, on_time_finish 5,
+        # gpu_composition 6, jank_type 7, prediction_type 8), end (FrameEnd 5)
+        if d["event"] == "end":
+            out += packet(d["ts"], fl(76, fl(5, fv(1, d["cookie"]))))
+            continue
+        body = fv(1, d["cookie"]) + fv(2, d["token"]) + fv(3, d["pid"])
+        if d["event"] == "actual":
+            for num, key in ((4, "present_type"), (5, "on_time_finish"), (6, "gpu_composition"),
+                             (7, "jank_type"), (8, "prediction_type")):
+                body += fv(num, d[key])
+        out += packet(d["ts"], fl(76, fl(1 if d["event"] == "expected" else 2, body)))
     if spec.get("empty_first"):
         out = bytearray(b"\x0a\x00") + out  # an empty first packet, as Perfetto's test traces begin
     open(sys.argv[2], "wb").write(bytes(out))

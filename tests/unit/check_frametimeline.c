@@ -94,6 +94,41 @@ START_TEST(stats_count_bits_and_unnamed_ones)
 }
 END_TEST
 
+START_TEST(display_frame_tags_are_perfettos)
+{
+    /* Perfetto's display-frame tags (test_actual_frame_timeline_events,
+     * rows of pid 666 and test_display_power_mode_change): SF jank is the
+     * display frame's Self Jank (a surface frame's Other Jank), exactly
+     * 512 SurfaceFlinger Stuffing, exactly 1024 Dropped Frame (whatever
+     * the present type), the quiet types Non-perceivable */
+    static const struct {
+        int64_t jank;
+        gd_ft_tag t;
+    } c[] = {
+        {0, GD_FT_TAG_UNSPECIFIED},   {1, GD_FT_TAG_NONE},
+        {2, GD_FT_TAG_SELF},          {2 | 16, GD_FT_TAG_SELF},
+        {8, GD_FT_TAG_SELF},          {2 | 512, GD_FT_TAG_SELF},
+        {512, GD_FT_TAG_SF_STUFFING}, {1024, GD_FT_TAG_DROPPED},
+        {2048, GD_FT_TAG_NON_PERCEIVABLE}, {8192, GD_FT_TAG_NON_PERCEIVABLE},
+        {32768, GD_FT_TAG_NON_PERCEIVABLE}, {64, GD_FT_TAG_NONE},
+        {128, GD_FT_TAG_NONE},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        ck_assert_msg(gd_ft_display_tag_of(c[i].jank) == c[i].t, "jank %lld", (long long)c[i].jank);
+    gd_ft_stats s = {0};
+    gd_ft_stats_add_display(&s, 2);
+    gd_ft_stats_add_display(&s, 1024);
+    gd_ft_stats_add_display(&s, 512);
+    ck_assert_uint_eq(s.frames, 3);
+    ck_assert_uint_eq(s.janky, 2);
+    ck_assert_uint_eq(s.compositor, 1);
+    ck_assert_uint_eq(s.tag[GD_FT_TAG_SELF], 1);
+    ck_assert_uint_eq(s.tag[GD_FT_TAG_OTHER], 0);
+    ck_assert_uint_eq(s.tag[GD_FT_TAG_DROPPED], 1);
+    ck_assert_uint_eq(s.tag[GD_FT_TAG_SF_STUFFING], 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("frametimeline");
@@ -102,6 +137,7 @@ int main(void)
     tcase_add_test(tc, tags_follow_perfettos_order);
     tcase_add_test(tc, janky_is_the_metrics_missed_frame);
     tcase_add_test(tc, stats_count_bits_and_unnamed_ones);
+    tcase_add_test(tc, display_frame_tags_are_perfettos);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
