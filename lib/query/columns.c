@@ -141,3 +141,17 @@ void gd_qv_json(gd_value *v, json_t *j)
     v->kind = GD_V_JSON;
     v->u.json = j;
 }
+
+void gd_qv_row(gd_value *v, const gd_row *r)
+{
+    v->kind = GD_V_ROW;
+    v->u.row = r;
+}
+
+void gd_qv_real_or_null(gd_value *v, double d)
+{
+    if (isnan(d))
+        gd_qv_null(v);
+    else
+        gd_qv_real(v, d);
+}
