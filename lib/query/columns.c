@@ -150,8 +150,18 @@ void gd_qv_row(gd_value *v, const gd_row *r)
 
 void gd_qv_real_or_null(gd_value *v, double d)
 {
+    gd_qv_real(v, d);
     if (isnan(d))
         gd_qv_null(v);
-    else
-        gd_qv_real(v, d);
+}
+
+json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st)
+{
+    gd_value v[GD_QCOLS_MAX];
+    if (c->n > GD_QCOLS_MAX)
+        return NULL;
+    gd_qcols_read(c, st, 0, v);
+    json_t *row = gd_qcols_json(c, v);
+    gd_qcols_clear(c, v);
+    return row;
 }

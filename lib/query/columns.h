@@ -133,4 +133,10 @@ void gd_qv_row(gd_value *v, const gd_row *r);
 /* a real, null when NAN (a non-finite real is left out of the row) */
 void gd_qv_real_or_null(gd_value *v, double d);
 
+/* The row of st's current row when every field of c is read from SQL
+ * (gd_qcols_read from column 0, then gd_qcols_json): a query's whole row
+ * builder.  NULL when out of memory or c has more than GD_QCOLS_MAX fields. */
+#define GD_QCOLS_MAX 64
+json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st);
+
 #endif

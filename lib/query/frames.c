@@ -30,6 +30,7 @@ enum { GD_FRAMES_COLS(GD_QC_ID, GD_QC_ID) FR_NCOLS };
 GD_QCOLS_DEFINE(frames_cols, GD_FRAMES_COLS);
 enum { GD_FRAME_SUMMARY_COLS(GD_QC_ID, GD_QC_ID) SM_NCOLS };
 GD_QCOLS_DEFINE(summary_cols, GD_FRAME_SUMMARY_COLS);
+_Static_assert(SM_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
 enum { FT_TS, FT_DUR, FT_VSYNC, FT_JANK, FT_PRESENT, FT_MISSED };
 enum { BQ_DISPATCH };
 
@@ -488,11 +489,7 @@ out:
 /* A summary's row (gd_store_stream's builder). */
 static json_t *summary_row(sqlite3_stmt *q)
 {
-    gd_value v[SM_NCOLS];
-    gd_qcols_read(&summary_cols, q, 0, v);
-    json_t *row = gd_qcols_json(&summary_cols, v);
-    gd_qcols_clear(&summary_cols, v);
-    return row;
+    return gd_qcols_row(&summary_cols, q);
 }
 
 /* One gfxinfo summary per row, its figures gathered by SQL

@@ -417,15 +417,12 @@ int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
 
 enum { GD_CPU_SERIES_COLS(GD_QC_ID, GD_QC_ID) CPU_NCOLS };
 GD_QCOLS_DEFINE(cpu_cols, GD_CPU_SERIES_COLS);
+_Static_assert(CPU_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
 
 /* An exported CPU sample (gd_store_stream's builder). */
 static json_t *cpu_row(sqlite3_stmt *q)
 {
-    gd_value v[CPU_NCOLS];
-    gd_qcols_read(&cpu_cols, q, 0, v);
-    json_t *r = gd_qcols_json(&cpu_cols, v);
-    gd_qcols_clear(&cpu_cols, v);
-    return r;
+    return gd_qcols_row(&cpu_cols, q);
 }
 
 int gd_query_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)

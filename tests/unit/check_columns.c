@@ -3,8 +3,11 @@
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
 
 #include "query/columns.h"
 #include "testutil.h"
@@ -60,12 +63,41 @@ START_TEST(nested_row_and_missing_reals)
 }
 END_TEST
 
+#define R_COLS(X, J)                                       \
+    X(R_ID, "7", "id", "ID", INT, 0)                       \
+    X(R_MS, "1.23456789", "ms", "MS", MS, 0)               \
+    J(R_DOC, "'{\"a\": [1, null]}'", "doc", NULL, TEXT, GD_QC_PARSE)
+GD_QCOLS_DEFINE(r_cols, R_COLS);
+
+/* gd_qcols_row: every field read from SQL as its type says (ms rounded
+ * to microseconds, a JSON text parsed) and built in one */
+START_TEST(row_of_statement)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    char fields[256], sql[300];
+    ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+    ck_assert_int_eq(gd_qcols_select(&r_cols, fields, sizeof fields), 0);
+    snprintf(sql, sizeof sql, "SELECT %s", fields);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    json_t *row = gd_qcols_row(&r_cols, st);
+    char *text = json_dumps(row, JSON_COMPACT | JSON_REAL_PRECISION(16)); /* as the renderer */
+    ck_assert_str_eq(text, "{\"id\":7,\"ms\":1.235,\"doc\":{\"a\":[1,null]}}");
+    free(text);
+    json_decref(row);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("columns");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, select_list);
     tcase_add_test(tc, nested_row_and_missing_reals);
+    tcase_add_test(tc, row_of_statement);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
