@@ -333,6 +333,10 @@ struct groups_ctx {
 static int frames_fill(struct groups_ctx *g, frames_out *o)
 {
     gd_value *v = o->v;
+    json_t *blocks = json_array();
+    if (!blocks)
+        return gd_error_oom(g->err);
+    gd_qv_json(&v[FR_BLOCKS], blocks); /* the row's own from here */
     int have_pid = v[FR_PID].kind != GD_V_NULL;
     int64_t trace = v[FR_TRACE].u.i, pid = have_pid ? v[FR_PID].u.i : 0;
     sqlite3_bind_int64(g->fq, 1, trace);
@@ -342,9 +346,8 @@ static int frames_fill(struct groups_ctx *g, frames_out *o)
     bind_value(g->fq, 4, &v[FR_FRAME_SOURCE]);
     int timeline = v[FR_FRAME_SOURCE].kind == GD_V_TEXT && strcmp(v[FR_FRAME_SOURCE].u.t.s, "frametimeline") == 0;
     gd_ft_stats ft = {0};
-    gd_qv_json(&v[FR_BLOCKS], json_array());
     g->buf->n = 0;
-    struct frame_ctx c = {g->s, g->bq, g->buf, &ft, v[FR_BLOCKS].u.json, trace, pid, have_pid, timeline, 0, 0, g->err};
+    struct frame_ctx c = {g->s, g->bq, g->buf, &ft, blocks, trace, pid, have_pid, timeline, 0, 0, g->err};
     int rc = gd_store_each_reuse(g->s, g->fq, frame_row, &c, g->err);
     sqlite3_clear_bindings(g->fq);
     gd_frame_stats st;
