@@ -112,10 +112,11 @@ static int buf_push(frame_buf *b, double dur, double vsync)
     return 0;
 }
 
-/* The FrameTimeline figures of a window (godeye-frames(1)): janky ..
- * jank_types; jank_types has the kinds of jank that some frame has. */
+/* The FrameTimeline figures of a window (godeye-frames(1)): its frames,
+ * janky .. jank_types; jank_types has the kinds of jank that some frame has. */
 static void timeline_fill(const gd_ft_stats *ft, frames_out *o)
 {
+    gd_qv_int(&o->v[FR_FRAMES], (int64_t)ft->frames); /* the dropped ones too */
     gd_qv_int(&o->v[FR_JANKY], (int64_t)ft->janky);
     if (ft->frames)
         gd_qv_real(&o->v[FR_JANKY_PCT], round(1e4 * (double)ft->janky / (double)ft->frames) / 100);
@@ -327,6 +328,27 @@ struct groups_ctx {
     const char *app; /* --app, or NULL */
 };
 
+/* The fields of a group's frame statistics (frames .. fps). */
+static void stats_fill(const gd_frame_stats *st, frames_out *o)
+{
+    gd_value *v = o->v;
+    int64_t lv[GD_DROP__COUNT];
+    for (int l = 0; l < GD_DROP__COUNT; l++)
+        lv[l] = (int64_t)st->level[l];
+    gd_qv_int(&v[FR_FRAMES], (int64_t)st->frames);
+    gd_qv_int(&v[FR_SLOW], (int64_t)st->slow);
+    gd_qv_int(&v[FR_FROZEN], (int64_t)st->frozen);
+    gd_qv_int(&v[FR_VITALS_SLOW], (int64_t)st->vitals_slow);
+    const double ms[] = {st->p50_ms, st->p90_ms, st->p95_ms, st->p99_ms, st->max_ms, st->vsync_ms};
+    for (int i = 0; i < 6; i++)
+        gd_qv_ms(&v[FR_P50 + i], ms[i]);
+    gd_qv_int(&v[FR_DROPPED], st->dropped);
+    levels_value(&o->level, lv, &v[FR_DROP_LEVEL]);
+    levels_value(&o->sum, st->level_sum, &v[FR_DROP_SUM]);
+    fps_value(&v[FR_FPS], st->fps);
+}
+_Static_assert(FR_VSYNC - FR_P50 == 5, "the percentiles, max and vsync in a row");
+
 /* The fields of one (trace, window, pid, frame source) group of
  * frame_time: its frames gathered (frame_row), their statistics, the
  * FrameTimeline figures and the device's summary. */
@@ -355,30 +377,17 @@ static int frames_fill(struct groups_ctx *g, frames_out *o)
         rc = gd_frame_stats_compute(g->buf->f, g->buf->n, &st, g->err);
     if (rc)
         return rc;
-    int64_t lv[GD_DROP__COUNT];
-    for (int l = 0; l < GD_DROP__COUNT; l++)
-        lv[l] = (int64_t)st.level[l];
-    gd_qv_int(&v[FR_FRAMES], (int64_t)(timeline ? ft.frames : st.frames));
-    gd_qv_int(&v[FR_SLOW], (int64_t)st.slow);
-    gd_qv_int(&v[FR_FROZEN], (int64_t)st.frozen);
-    gd_qv_int(&v[FR_VITALS_SLOW], (int64_t)st.vitals_slow);
+    stats_fill(&st, o);
     /* the platform's jank: a frame that missed its deadline (FrameTimeline's
      * jank, or framestats rows judged by JankTracker's rule in the gfxinfo
      * reader; null when no row of the group had a deadline) */
     if (timeline || c.judged)
         gd_qv_int(&v[FR_MISSED], timeline ? (int64_t)ft.janky : (int64_t)c.missed);
-    const double ms[] = {st.p50_ms, st.p90_ms, st.p95_ms, st.p99_ms, st.max_ms, st.vsync_ms};
-    for (int i = 0; i < 6; i++)
-        gd_qv_ms(&v[FR_P50 + i], ms[i]);
-    gd_qv_int(&v[FR_DROPPED], st.dropped);
-    levels_value(&o->level, lv, &v[FR_DROP_LEVEL]);
-    levels_value(&o->sum, st.level_sum, &v[FR_DROP_SUM]);
-    fps_value(&v[FR_FPS], st.fps);
     if (timeline)
         timeline_fill(&ft, o);
     return device_fill(g->s, have_pid, pid, o, g->err);
 }
-_Static_assert(FR_VSYNC - FR_P50 == 5 && FR_DEV_P99 - FR_DEV_P50 == 3, "consecutive fields");
+_Static_assert(FR_DEV_P99 - FR_DEV_P50 == 3, "the device percentiles in a row");
 
 /* The fields of one (trace, scene) of Matrix Trace_FPS issues: their
  * counts summed. */
