@@ -166,6 +166,18 @@ struct gd_cmd_spec {
 #define GD_CLI_ONE_T(id) +1
 #define GD_CLI_TABLE_CHECK(COLS, TABLE) \
     _Static_assert(0 COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) == 0 TABLE(GD_CLI_ONE_T), #TABLE " names the columns of " #COLS)
+/* A table order with table-only columns, TABLE(T, P) (query/columns.h's
+ * P): enum {GD_X_TABLE(GD_CLI_TAB, GD_CLI_TAB_P)};  and in the spec, after
+ * the list's GD_CLI_COL_AT, GD_X_TABLE(GD_CLI_NO_T, GD_CLI_PATH_AT). */
+#define GD_CLI_TAB_P(id, p, k, h, t, f) GD_TAB_##id,
+#define GD_CLI_NO_T(id)
+#define GD_CLI_NO_P(id, p, k, h, t, f)
+#define GD_CLI_PATH_AT(id, p, k, h, t, f)                                                        \
+    [GD_TAB_##id] = {.key = k, .header = h, .type = GD_COL_##t, .flex = ((f) & GD_QC_WIDE) != 0,  \
+                     .hidden = ((f) & GD_QC_HIDDEN) != 0, .auto_hide = ((f) & GD_QC_AUTO) != 0,    \
+                     .path = p},
+#define GD_CLI_TABLE_P_CHECK(COLS, TABLE) \
+    _Static_assert(0 COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) == 0 TABLE(GD_CLI_ONE_T, GD_CLI_NO_P), #TABLE " names the columns of " #COLS)
 
 /* Runs a command by its spec and the flags of its row in the command table:
  * parses argv (the spec's options, then the shared ones), refuses extra

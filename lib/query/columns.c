@@ -156,6 +156,29 @@ gd_qcols gd_qcols_vary(const gd_qcols *c, const char *const *over, gd_qread *rea
 void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *fields)
 {
     *r = (gd_row){c->keys, fields, c->n};
+    gd_qv_nested(v, r);
+}
+
+void gd_qv_nested(gd_value *v, const gd_row *r)
+{
     v->kind = GD_V_ROW;
     v->u.row = r;
+}
+
+void gd_qv_real_or_null(gd_value *v, double d)
+{
+    gd_qv_real(v, d);
+    if (isnan(d))
+        gd_qv_null(v);
+}
+
+json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st)
+{
+    gd_value v[GD_QCOLS_MAX];
+    if (c->n > GD_QCOLS_MAX)
+        return NULL;
+    gd_qcols_read(c, st, 0, v);
+    json_t *row = gd_qcols_json(c, v);
+    gd_qcols_clear(c, v);
+    return row;
 }

@@ -137,4 +137,29 @@ gd_qcols gd_qcols_vary(const gd_qcols *c, const char *const *over, gd_qread *rea
  * kept by the caller while v is used; the values stay the caller's). */
 void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *fields);
 
+/* One more kind (#45 item 1, frames), for rows with nested objects:
+ *
+ *   P(ID, path, key, header, TYPE, flags)   a table-only column: a table and
+ *                                           csv column `key` that shows the
+ *                                           value at `path` in the row ("a.b":
+ *                                           field b of nested object a), no
+ *                                           field of its own
+ *
+ * P rows stand in a table order list, which then takes (T, P) and gives
+ * the table's every column in order (cli/common.h: GD_CLI_TAB_P,
+ * GD_CLI_PATH_AT, GD_CLI_TABLE_P_CHECK).  A nested object is a field whose
+ * value is a row of its own (gd_qv_nested), e.g. one built by core/row.h's
+ * gd_rowb when its keys are known only at run time. */
+
+/* a nested object: the row r (borrowed: it must outlive gd_qcols_json) */
+void gd_qv_nested(gd_value *v, const gd_row *r);
+/* a real, null when NAN (a non-finite real is left out of the row) */
+void gd_qv_real_or_null(gd_value *v, double d);
+
+/* The row of st's current row when every field of c is read from SQL
+ * (gd_qcols_read from column 0, then gd_qcols_json): a query's whole row
+ * builder.  NULL when out of memory or c has more than GD_QCOLS_MAX fields. */
+#define GD_QCOLS_MAX 64
+json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st);
+
 #endif

@@ -14,9 +14,6 @@
 #include "store/sql.h"
 #include "core/util.h"
 
-/* pid as reported: a positive pid, else NULL (unknown) */
-#define PID_SQL "CASE WHEN pid > 0 THEN pid END"
-
 /* a Matrix Trace_FPS issue's figures, drop columns in gd_drop_level order */
 #define FPS_COLS                                                                                   \
     "fps, best_frames, normal_frames, middle_frames, high_frames, frozen_frames, best_dropped,"     \
@@ -26,28 +23,47 @@ _Static_assert(GD_DROP__COUNT == 5, "FPS_COLS has five drop levels");
  * dropped frames of each. */
 enum { FP_FPS = 0, FP_FRAMES = 1, FP_DROPPED = FP_FRAMES + GD_DROP__COUNT };
 
-/* The columns of gd_query_frames' groups (the three SELECTs of its UNION
- * list them in this order), of a group's frames (fq), of its overlapping
- * blocks (bq), and of gd_query_frame_summaries' rows. */
-enum { GR_TRACE, GR_PID, GR_WINDOW, GR_MATRIX, GR_SOURCE };
+/* The fields of gd_query_frames' rows and of gd_query_frame_summaries'
+ * (query/frames.h); the columns of a group's frames (fq) and of its
+ * overlapping blocks (bq). */
+enum { GD_FRAMES_COLS(GD_QC_ID, GD_QC_ID) FR_NCOLS };
+GD_QCOLS_DEFINE(frames_cols, GD_FRAMES_COLS);
+enum { GD_FRAME_SUMMARY_COLS(GD_QC_ID, GD_QC_ID) SM_NCOLS };
+GD_QCOLS_DEFINE(summary_cols, GD_FRAME_SUMMARY_COLS);
+_Static_assert(SM_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
 enum { FT_TS, FT_DUR, FT_VSYNC, FT_JANK, FT_PRESENT, FT_MISSED };
 enum { BQ_DISPATCH };
-enum { SM_TRACE, SM_PID, SM_WINDOW, SM_ID, SM_NAME, SM_VALUE };
 
-static void bind_text_or_null(sqlite3_stmt *q, int i, sqlite3_stmt *from, int col)
+/* A frames row being built: its fields and what they borrow (the nested
+ * objects, the process's name, the lead's reason). */
+typedef struct frames_out {
+    gd_value v[FR_NCOLS];
+    gd_rowb level, sum, tags, types;
+    char proc[256], why[256];
+} frames_out;
+
+/* A text field (window, frame source) bound as text or NULL. */
+static void bind_value(sqlite3_stmt *q, int i, const gd_value *v)
 {
-    if (sqlite3_column_type(from, col) == SQLITE_NULL)
-        sqlite3_bind_null(q, i);
+    if (v->kind == GD_V_TEXT)
+        sqlite3_bind_text(q, i, v->u.t.s, (int)v->u.t.n, SQLITE_TRANSIENT);
     else
-        sqlite3_bind_text(q, i, (const char *)sqlite3_column_text(from, col), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_null(q, i);
 }
 
-static json_t *levels_json(const int64_t *v)
+/* A field that is an object of the drop levels' counts (drop_level, drop_sum). */
+static void levels_value(gd_rowb *b, const int64_t *n, gd_value *v)
 {
-    json_t *o = json_object();
+    gd_rowb_init(b);
     for (int l = 0; l < GD_DROP__COUNT; l++)
-        json_object_set_new(o, gd_drop_level_name((gd_drop_level)l), json_integer(v[l]));
-    return o;
+        gd_rowb_int(b, gd_drop_level_name((gd_drop_level)l), n[l]);
+    gd_qv_nested(v, &b->row);
+}
+
+/* fps rounded to hundredths, null when none */
+static void fps_value(gd_value *v, double fps)
+{
+    gd_qv_real_or_null(v, round(fps * 100) / 100);
 }
 
 /* A block's id added to the array ctx once (gd_store_each_reuse's callback). */
@@ -96,37 +112,30 @@ static int buf_push(frame_buf *b, double dur, double vsync)
     return 0;
 }
 
-static const char *const TIMELINE_FIELDS[] = {"janky", "janky_pct", "app_janky", "compositor_janky",
-                                              "dropped_frames", "jank_tags", "jank_types"};
-
-static void timeline_null(json_t *row)
+/* The FrameTimeline figures of a window (godeye-frames(1)): its frames,
+ * janky .. jank_types; jank_types has the kinds of jank that some frame has. */
+static void timeline_fill(const gd_ft_stats *ft, frames_out *o)
 {
-    for (size_t i = 0; i < sizeof TIMELINE_FIELDS / sizeof *TIMELINE_FIELDS; i++)
-        json_object_set_new(row, TIMELINE_FIELDS[i], json_null());
-}
-
-/* The FrameTimeline figures of a window (godeye-frames(1)). */
-static void timeline_json(const gd_ft_stats *ft, json_t *row)
-{
-    json_object_set_new(row, "janky", json_integer((json_int_t)ft->janky));
-    json_object_set_new(row, "janky_pct",
-                        ft->frames ? json_real(round(1e4 * (double)ft->janky / (double)ft->frames) / 100)
-                                   : json_null());
-    json_object_set_new(row, "app_janky", json_integer((json_int_t)ft->app));
-    json_object_set_new(row, "compositor_janky", json_integer((json_int_t)ft->compositor));
-    json_object_set_new(row, "dropped_frames", json_integer((json_int_t)ft->dropped));
-    json_t *tags = json_object(), *types = json_object();
+    gd_qv_int(&o->v[FR_FRAMES], (int64_t)ft->frames); /* the dropped ones too */
+    gd_qv_int(&o->v[FR_JANKY], (int64_t)ft->janky);
+    if (ft->frames)
+        gd_qv_real(&o->v[FR_JANKY_PCT], round(1e4 * (double)ft->janky / (double)ft->frames) / 100);
+    gd_qv_int(&o->v[FR_APP_JANKY], (int64_t)ft->app);
+    gd_qv_int(&o->v[FR_SF_JANKY], (int64_t)ft->compositor);
+    gd_qv_int(&o->v[FR_FT_DROPPED], (int64_t)ft->dropped);
+    gd_rowb_init(&o->tags);
     for (int t = 0; t < GD_FT_TAG__COUNT; t++)
-        json_object_set_new(tags, gd_ft_tag_name((gd_ft_tag)t), json_integer((json_int_t)ft->tag[t]));
+        gd_rowb_int(&o->tags, gd_ft_tag_name((gd_ft_tag)t), (int64_t)ft->tag[t]);
+    gd_qv_nested(&o->v[FR_JANK_TAGS], &o->tags.row);
+    gd_rowb_init(&o->types);
     if (ft->unspecified)
-        json_object_set_new(types, "Unspecified", json_integer((json_int_t)ft->unspecified));
+        gd_rowb_int(&o->types, "Unspecified", (int64_t)ft->unspecified);
     for (int b = 0; b < GD_FT_NBITS; b++)
         if (ft->bit[b])
-            json_object_set_new(types, gd_ft_jank_bit_name(b), json_integer((json_int_t)ft->bit[b]));
+            gd_rowb_int(&o->types, gd_ft_jank_bit_name(b), (int64_t)ft->bit[b]);
     if (ft->other_bits)
-        json_object_set_new(types, "other", json_integer((json_int_t)ft->other_bits));
-    json_object_set_new(row, "jank_tags", tags);
-    json_object_set_new(row, "jank_types", types);
+        gd_rowb_int(&o->types, "other", (int64_t)ft->other_bits);
+    gd_qv_nested(&o->v[FR_JANK_TYPES], &o->types.row);
 }
 
 /* "772 (26.59%)" -> 772 and 26.59, "9ms" -> 9 (the figures as gfxinfo
@@ -142,11 +151,6 @@ static double figure_number(const char *v, double *pct)
         *pct = o ? strtod(o + 1, NULL) : NAN;
     }
     return x;
-}
-
-static void set_figure(json_t *row, const char *key, double x)
-{
-    json_object_set_new(row, key, isnan(x) ? json_null() : json_real(x));
 }
 
 /* device_json's figures of the first summary (gd_store_each's callback) */
@@ -200,7 +204,7 @@ static int placeholder_row(void *ctx, sqlite3_stmt *q)
  * "Window:" summary, else its process's), and which of the two leads: the
  * device's when the window's rows cannot give frame times (a legacy table
  * with a placeholder column, reported by the gfxinfo reader). */
-static int device_json(gd_store *s, sqlite3_stmt *g, int have_pid, int64_t pid, json_t *row, gd_error *err)
+static int device_fill(gd_store *s, int have_pid, int64_t pid, frames_out *o, gd_error *err)
 {
     sqlite3_stmt *q = gd_store_cached(
         s,
@@ -210,22 +214,20 @@ static int device_json(gd_store *s, sqlite3_stmt *g, int have_pid, int64_t pid, 
         err);
     if (!q)
         return err->code;
-    sqlite3_bind_int64(q, 1, sqlite3_column_int64(g, GR_TRACE));
-    bind_text_or_null(q, 2, g, GR_WINDOW);
+    sqlite3_bind_int64(q, 1, o->v[FR_TRACE].u.i);
+    bind_value(q, 2, &o->v[FR_WINDOW]);
     if (have_pid)
         sqlite3_bind_int64(q, 3, pid);
     struct device_ctx d = {NAN, NAN, NAN, {NAN, NAN, NAN, NAN}, NULL, -1};
     int rc = gd_store_each(s, q, device_figure, &d, err); /* releases q */
     if (rc)
         return rc;
-    json_object_set_new(row, "device_scope", d.scope ? json_string(d.scope) : json_null());
-    set_figure(row, "device_frames", d.frames);
-    set_figure(row, "device_janky", d.janky);
-    set_figure(row, "device_janky_pct", d.pct);
-    set_figure(row, "device_p50_ms", d.p[0]);
-    set_figure(row, "device_p90_ms", d.p[1]);
-    set_figure(row, "device_p95_ms", d.p[2]);
-    set_figure(row, "device_p99_ms", d.p[3]);
+    gd_qv_text(&o->v[FR_DEV_SCOPE], d.scope);
+    gd_qv_real_or_null(&o->v[FR_DEV_FRAMES], d.frames);
+    gd_qv_real_or_null(&o->v[FR_DEV_JANKY], d.janky);
+    gd_qv_real_or_null(&o->v[FR_DEV_JANKY_PCT], d.pct);
+    for (int i = 0; i < 4; i++)
+        gd_qv_real_or_null(&o->v[FR_DEV_P50 + i], d.p[i]);
     q = gd_store_cached(s,
                         "SELECT detail, json_extract(content, '$.value'), json_extract(content, '$.rows'),"
                         " json_extract(content, '$.same') FROM issue WHERE trace = ?1 AND tool = 'gfxinfo'"
@@ -234,28 +236,18 @@ static int device_json(gd_store *s, sqlite3_stmt *g, int have_pid, int64_t pid, 
                         err);
     if (!q)
         return err->code;
-    sqlite3_bind_int64(q, 1, sqlite3_column_int64(g, GR_TRACE));
-    bind_text_or_null(q, 2, g, GR_WINDOW);
-    char why[256] = "";
-    struct why_ctx w = {why, sizeof why, d.scope};
+    sqlite3_bind_int64(q, 1, o->v[FR_TRACE].u.i);
+    bind_value(q, 2, &o->v[FR_WINDOW]);
+    o->why[0] = '\0';
+    struct why_ctx w = {o->why, sizeof o->why, d.scope};
     if ((rc = gd_store_each(s, q, placeholder_row, &w, err))) /* releases q */
         return rc;
-    json_object_set_new(row, "lead", json_string(why[0] && d.scope ? "device" : "godeye"));
-    json_object_set_new(row, "lead_why", why[0] ? json_string(why) : json_null());
+    gd_qv_text(&o->v[FR_LEAD], o->why[0] && d.scope ? "device" : "godeye");
+    gd_qv_text(&o->v[FR_LEAD_WHY], o->why[0] ? o->why : NULL);
     return GD_OK;
 }
 
-static void device_null(json_t *row)
-{
-    static const char *const keys[] = {"device_scope", "device_frames", "device_janky", "device_janky_pct",
-                                       "device_p50_ms", "device_p90_ms", "device_p95_ms", "device_p99_ms",
-                                       "lead_why"};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        json_object_set_new(row, keys[i], json_null());
-    json_object_set_new(row, "lead", json_string("godeye"));
-}
-
-/* frames_row's frames, gathered (gd_store_each_reuse's callback): their
+/* frames_fill's frames, gathered (gd_store_each_reuse's callback): their
  * durations into buf, FrameTimeline figures into ft, the blocks under
  * frozen frames into blocks. */
 struct frame_ctx {
@@ -296,68 +288,7 @@ static int frame_row(void *ctx, sqlite3_stmt *fq)
     return GD_OK;
 }
 
-/* The row of one (trace, window, pid, frame source) group of frame_time. */
-static int frames_row(gd_store *s, sqlite3_stmt *fq, sqlite3_stmt *bq, sqlite3_stmt *g, frame_buf *buf,
-                      json_t *row, gd_error *err)
-{
-    int64_t trace = sqlite3_column_int64(g, GR_TRACE);
-    int have_pid = sqlite3_column_type(g, GR_PID) != SQLITE_NULL;
-    int64_t pid = sqlite3_column_int64(g, GR_PID);
-    sqlite3_bind_int64(fq, 1, trace);
-    bind_text_or_null(fq, 2, g, GR_WINDOW);
-    if (have_pid)
-        sqlite3_bind_int64(fq, 3, pid);
-    bind_text_or_null(fq, 4, g, GR_SOURCE);
-    /* FrameTimeline's frames: 1 an app's surface frames, 2 SurfaceFlinger's display frames */
-    const char *src = (const char *)sqlite3_column_text(g, GR_SOURCE);
-    int timeline = !src ? 0 : strcmp(src, "frametimeline") == 0 ? 1 : strcmp(src, "displayframe") == 0 ? 2 : 0;
-    gd_ft_stats ft = {0};
-    json_t *blocks = json_array();
-    buf->n = 0;
-    struct frame_ctx c = {s, bq, buf, &ft, blocks, trace, pid, have_pid, timeline, 0, 0, err};
-    int rc = gd_store_each_reuse(s, fq, frame_row, &c, err);
-    sqlite3_clear_bindings(fq);
-    gd_frame_stats st;
-    if (!rc)
-        rc = gd_frame_stats_compute(buf->f, buf->n, &st, err);
-    if (rc) {
-        json_decref(blocks);
-        return rc;
-    }
-    int64_t lv[GD_DROP__COUNT];
-    for (int l = 0; l < GD_DROP__COUNT; l++)
-        lv[l] = (int64_t)st.level[l];
-    json_object_set_new(row, "frames", json_integer((json_int_t)(timeline ? ft.frames : st.frames)));
-    json_object_set_new(row, "slow", json_integer((json_int_t)st.slow));
-    json_object_set_new(row, "frozen", json_integer((json_int_t)st.frozen));
-    json_object_set_new(row, "vitals_slow", json_integer((json_int_t)st.vitals_slow));
-    /* the platform's jank: a frame that missed its deadline (FrameTimeline's
-     * jank, or framestats rows judged by JankTracker's rule in the gfxinfo
-     * reader; NULL when no row of the group had a deadline) */
-    json_object_set_new(row, "deadline_missed", timeline   ? json_integer((json_int_t)ft.janky)
-                                                : c.judged ? json_integer((json_int_t)c.missed)
-                                                           : json_null());
-    json_object_set_new(row, "p50_ms", gd_ms_json(st.p50_ms));
-    json_object_set_new(row, "p90_ms", gd_ms_json(st.p90_ms));
-    json_object_set_new(row, "p95_ms", gd_ms_json(st.p95_ms));
-    json_object_set_new(row, "p99_ms", gd_ms_json(st.p99_ms));
-    json_object_set_new(row, "max_ms", gd_ms_json(st.max_ms));
-    json_object_set_new(row, "vsync_ms", gd_ms_json(st.vsync_ms));
-    json_object_set_new(row, "dropped", json_integer(st.dropped));
-    json_object_set_new(row, "drop_level", levels_json(lv));
-    json_object_set_new(row, "drop_sum", levels_json(st.level_sum));
-    json_object_set_new(row, "fps", isnan(st.fps) ? json_null() : json_real(round(st.fps * 100) / 100));
-    json_object_set_new(row, "issues", json_null());
-    json_object_set_new(row, "frozen_blocks", blocks);
-    json_object_set_new(row, "frame_source", gd_col_text(g, GR_SOURCE));
-    if (timeline)
-        timeline_json(&ft, row);
-    else
-        timeline_null(row);
-    return device_json(s, g, have_pid, pid, row, err);
-}
-
-/* matrix_row's issues, added up (gd_store_each_reuse's callback) */
+/* matrix_fill's issues, added up (gd_store_each_reuse's callback) */
 struct fps_sum {
     int64_t lv[GD_DROP__COUNT], sum[GD_DROP__COUNT], frames, dropped;
     double cost; /* Σ frames_i / fps_i: the issues' rendering time in s */
@@ -388,39 +319,6 @@ static int fps_row(void *ctx, sqlite3_stmt *mq)
     return GD_OK;
 }
 
-/* The row of one (trace, scene) of Matrix Trace_FPS issues: their counts summed. */
-static int matrix_row(gd_store *s, sqlite3_stmt *mq, sqlite3_stmt *g, json_t *row, gd_error *err)
-{
-    sqlite3_bind_int64(mq, 1, sqlite3_column_int64(g, GR_TRACE));
-    bind_text_or_null(mq, 2, g, GR_WINDOW);
-    struct fps_sum a = {.frames = 0};
-    /* the read error is reported after the reset, as it always was */
-    int rc = gd_store_each_reuse(s, mq, fps_row, &a, NULL);
-    sqlite3_clear_bindings(mq);
-    if (rc)
-        return gd_store_fail(s, err, "database read");
-    int64_t *lv = a.lv, *sum = a.sum, frames = a.frames, dropped = a.dropped;
-    double cost = a.cost;
-    long issues = a.issues, with_fps = a.with_fps;
-    json_object_set_new(row, "frames", json_integer(frames));
-    static const char *const absent[] = {"slow", "frozen", "vitals_slow", "deadline_missed", "p50_ms",
-                                         "p90_ms", "p95_ms", "p99_ms", "max_ms", "vsync_ms"};
-    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
-        json_object_set_new(row, absent[i], json_null());
-    json_object_set_new(row, "dropped", json_integer(dropped));
-    json_object_set_new(row, "drop_level", levels_json(lv));
-    json_object_set_new(row, "drop_sum", levels_json(sum));
-    /* the issues' fps combined as Matrix computes one: frames / rendering time */
-    double fps = with_fps == issues && cost > 0 ? (double)frames / cost : NAN;
-    json_object_set_new(row, "fps", isnan(fps) ? json_null() : json_real(round(fps * 100) / 100));
-    json_object_set_new(row, "issues", json_integer(issues));
-    json_object_set_new(row, "frozen_blocks", json_null());
-    json_object_set_new(row, "frame_source", json_null());
-    timeline_null(row);
-    device_null(row);
-    return GD_OK;
-}
-
 /* gd_query_frames' groups, each built and handed on (gd_store_each's
  * callback) */
 struct groups_ctx {
@@ -433,55 +331,143 @@ struct groups_ctx {
     const char *app; /* --app, or NULL */
 };
 
+/* The fields of a group's frame statistics (frames .. fps). */
+static void stats_fill(const gd_frame_stats *st, frames_out *o)
+{
+    gd_value *v = o->v;
+    int64_t lv[GD_DROP__COUNT];
+    for (int l = 0; l < GD_DROP__COUNT; l++)
+        lv[l] = (int64_t)st->level[l];
+    gd_qv_int(&v[FR_FRAMES], (int64_t)st->frames);
+    gd_qv_int(&v[FR_SLOW], (int64_t)st->slow);
+    gd_qv_int(&v[FR_FROZEN], (int64_t)st->frozen);
+    gd_qv_int(&v[FR_VITALS_SLOW], (int64_t)st->vitals_slow);
+    const double ms[] = {st->p50_ms, st->p90_ms, st->p95_ms, st->p99_ms, st->max_ms, st->vsync_ms};
+    for (int i = 0; i < 6; i++)
+        gd_qv_ms(&v[FR_P50 + i], ms[i]);
+    gd_qv_int(&v[FR_DROPPED], st->dropped);
+    levels_value(&o->level, lv, &v[FR_DROP_LEVEL]);
+    levels_value(&o->sum, st->level_sum, &v[FR_DROP_SUM]);
+    fps_value(&v[FR_FPS], st->fps);
+}
+_Static_assert(FR_VSYNC - FR_P50 == 5, "the percentiles, max and vsync in a row");
+
+/* The fields of one (trace, window, pid, frame source) group of
+ * frame_time: its frames gathered (frame_row), their statistics, the
+ * FrameTimeline figures and the device's summary. */
+static int frames_fill(struct groups_ctx *g, frames_out *o)
+{
+    gd_value *v = o->v;
+    json_t *blocks = json_array();
+    if (!blocks)
+        return gd_error_oom(g->err);
+    gd_qv_json(&v[FR_BLOCKS], blocks); /* the row's own from here */
+    int have_pid = v[FR_PID].kind != GD_V_NULL;
+    int64_t trace = v[FR_TRACE].u.i, pid = have_pid ? v[FR_PID].u.i : 0;
+    sqlite3_bind_int64(g->fq, 1, trace);
+    bind_value(g->fq, 2, &v[FR_WINDOW]);
+    if (have_pid)
+        sqlite3_bind_int64(g->fq, 3, pid);
+    bind_value(g->fq, 4, &v[FR_FRAME_SOURCE]);
+    /* FrameTimeline's frames: 1 an app's surface frames, 2 SurfaceFlinger's display frames */
+    const char *src = v[FR_FRAME_SOURCE].kind == GD_V_TEXT ? v[FR_FRAME_SOURCE].u.t.s : NULL;
+    int timeline = !src ? 0 : strcmp(src, "frametimeline") == 0 ? 1 : strcmp(src, "displayframe") == 0 ? 2 : 0;
+    gd_ft_stats ft = {0};
+    g->buf->n = 0;
+    struct frame_ctx c = {g->s, g->bq, g->buf, &ft, blocks, trace, pid, have_pid, timeline, 0, 0, g->err};
+    int rc = gd_store_each_reuse(g->s, g->fq, frame_row, &c, g->err);
+    sqlite3_clear_bindings(g->fq);
+    gd_frame_stats st;
+    if (!rc)
+        rc = gd_frame_stats_compute(g->buf->f, g->buf->n, &st, g->err);
+    if (rc)
+        return rc;
+    stats_fill(&st, o);
+    /* the platform's jank: a frame that missed its deadline (FrameTimeline's
+     * jank, or framestats rows judged by JankTracker's rule in the gfxinfo
+     * reader; null when no row of the group had a deadline) */
+    if (timeline || c.judged)
+        gd_qv_int(&v[FR_MISSED], timeline ? (int64_t)ft.janky : (int64_t)c.missed);
+    if (timeline)
+        timeline_fill(&ft, o);
+    return device_fill(g->s, have_pid, pid, o, g->err);
+}
+_Static_assert(FR_DEV_P99 - FR_DEV_P50 == 3, "the device percentiles in a row");
+
+/* The fields of one (trace, scene) of Matrix Trace_FPS issues: their
+ * counts summed. */
+static int matrix_fill(struct groups_ctx *g, frames_out *o)
+{
+    sqlite3_bind_int64(g->mq, 1, o->v[FR_TRACE].u.i);
+    bind_value(g->mq, 2, &o->v[FR_WINDOW]);
+    struct fps_sum a = {.frames = 0};
+    /* the read error is reported after the reset, as it always was */
+    int rc = gd_store_each_reuse(g->s, g->mq, fps_row, &a, NULL);
+    sqlite3_clear_bindings(g->mq);
+    if (rc)
+        return gd_store_fail(g->s, g->err, "database read");
+    gd_qv_int(&o->v[FR_FRAMES], a.frames);
+    gd_qv_int(&o->v[FR_DROPPED], a.dropped);
+    levels_value(&o->level, a.lv, &o->v[FR_DROP_LEVEL]);
+    levels_value(&o->sum, a.sum, &o->v[FR_DROP_SUM]);
+    /* the issues' fps combined as Matrix computes one: frames / rendering time */
+    fps_value(&o->v[FR_FPS], a.with_fps == a.issues && a.cost > 0 ? (double)a.frames / a.cost : NAN);
+    gd_qv_int(&o->v[FR_ISSUES], a.issues);
+    gd_qv_text(&o->v[FR_LEAD], "godeye");
+    return GD_OK;
+}
+
 static int group_row(void *ctx, sqlite3_stmt *g)
 {
     struct groups_ctx *c = ctx;
-    int matrix = sqlite3_column_int(g, GR_MATRIX);
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(g, GR_TRACE)));
-    json_object_set_new(row, "pid", sqlite3_column_type(g, GR_PID) == SQLITE_NULL
-                                        ? json_null()
-                                        : json_integer(sqlite3_column_int64(g, GR_PID)));
+    frames_out o;
+    for (size_t k = 0; k < FR_NCOLS; k++)
+        gd_qv_null(&o.v[k]);
+    gd_qcols_read(&frames_cols, g, 0, o.v);
     /* #47: whose frames: the process of the pid (the trace's app without
      * one); --app keeps the app's own */
-    char proc[256];
-    if (gd_query_process_of(c->s, sqlite3_column_int64(g, GR_TRACE),
-                            sqlite3_column_type(g, GR_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(g, GR_PID),
-                            proc, sizeof proc, c->err)) {
-        json_decref(row);
+    int64_t pid = o.v[FR_PID].kind == GD_V_NULL ? -1 : o.v[FR_PID].u.i;
+    if (gd_query_process_of(c->s, o.v[FR_TRACE].u.i, pid, o.proc, sizeof o.proc, c->err))
         return c->err->code;
-    }
-    if (c->app && !gd_app_match(proc, c->app)) {
-        json_decref(row);
+    if (c->app && !gd_app_match(o.proc, c->app))
         return GD_OK;
-    }
-    json_object_set_new(row, "process", proc[0] ? json_string(proc) : json_null());
-    json_object_set_new(row, "window", gd_col_text(g, GR_WINDOW));
-    json_object_set_new(row, "source", json_string(matrix ? "matrix" : "frames"));
-    int rc = matrix ? matrix_row(c->s, c->mq, g, row, c->err) : frames_row(c->s, c->fq, c->bq, g, c->buf, row, c->err);
-    int stop = rc ? 1 : c->fn(c->ctx, row);
+    gd_qv_text(&o.v[FR_PROCESS], o.proc[0] ? o.proc : NULL);
+    int matrix = strcmp(o.v[FR_SOURCE].u.t.s, "matrix") == 0;
+    int rc = matrix ? matrix_fill(c, &o) : frames_fill(c, &o);
+    json_t *row = rc ? NULL : gd_qcols_json(&frames_cols, o.v);
+    gd_qcols_clear(&frames_cols, o.v);
+    if (rc)
+        return rc;
+    if (!row)
+        return gd_error_oom(c->err);
+    int stop = c->fn(c->ctx, row);
     json_decref(row);
-    return rc ? rc : stop ? GD_EACH_STOP : GD_OK;
+    return stop ? GD_EACH_STOP : GD_OK;
 }
 
 int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char filt[4096], sfilt[4096], sql[16384];
+    char filt[4096], sfilt[4096], sql[16384], fields[1024];
     gd_store_filter_sql(q ? &q->filter : NULL, "trace", filt, sizeof filt);
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", sfilt, sizeof sfilt);
+    if (gd_qcols_select(&frames_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "frames: the SELECT list is too long");
+    /* the groups: (trace, window, pid, frame source) of frame_time and of
+     * gfxinfo's per-window summaries, (trace, scene) of Matrix's issues;
+     * each SELECT of the UNION lists the columns in this order */
     snprintf(sql, sizeof sql,
-             "SELECT trace, " PID_SQL " AS pid, window, 0 AS is_fps, source FROM frame_time"
-             " WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL "%s"
-             " UNION SELECT f.trace, " PID_SQL ", f.window, 0, NULL FROM frame_summary f"
+             "SELECT %s FROM (SELECT trace, " GD_FRAMES_PID_SQL " AS pid, window, 'frames' AS kind,"
+             " source AS frame_source FROM frame_time WHERE gd_match(window, ?1) %s AND " GD_FRAMES_SHOWN_SQL "%s"
+             " UNION SELECT f.trace, " GD_FRAMES_PID_SQL ", f.window, 'frames', NULL FROM frame_summary f"
              " JOIN raw_event e ON e.id = f.id"
              " WHERE f.window IS NOT NULL AND gd_match(f.window, ?1) %s"
-             " UNION SELECT trace, NULL, scene, 1, NULL FROM issue_fps WHERE gd_match(scene, ?1) %s"
-             " ORDER BY trace, window, is_fps, source, pid",
-             filt, q && q->app_only ? " AND " GD_SQL_APP_FRAME : "", sfilt, filt);
+             " UNION SELECT trace, NULL, scene, 'matrix', NULL FROM issue_fps WHERE gd_match(scene, ?1) %s)"
+             " ORDER BY trace, window, source, frame_source, pid",
+             fields, filt, q && q->app_only ? " AND " GD_SQL_APP_FRAME : "", sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     sqlite3_stmt *fq = g ? gd_store_prepare(s,
                                             "SELECT ts_ms, dur_ms, vsync_ms, jank, present, deadline_missed FROM frame_time"
-                                            " WHERE trace = ?1 AND window IS ?2 AND " PID_SQL " IS ?3"
+                                            " WHERE trace = ?1 AND window IS ?2 AND " GD_FRAMES_PID_SQL " IS ?3"
                                             " AND source IS ?4 ORDER BY ts_ms, id",
                                             err)
                          : NULL;
@@ -517,60 +503,30 @@ out:
     return rc;
 }
 
-/* gd_query_frame_summaries' rows gathered into summaries (gd_store_each's
- * callback): `row`, the summary being built, is handed on when the next
- * one starts. */
-struct summary_ctx {
-    json_t *row, *figures;
-    int64_t cur;
-    gd_row_fn fn;
-    void *ctx;
-};
-
-static int summary_row(void *ctx, sqlite3_stmt *g)
+/* A summary's row (gd_store_stream's builder). */
+static json_t *summary_row(sqlite3_stmt *q)
 {
-    struct summary_ctx *c = ctx;
-    int64_t id = sqlite3_column_int64(g, SM_ID);
-    if (c->row && id != c->cur) {
-        int stop = c->fn(c->ctx, c->row);
-        json_decref(c->row);
-        c->row = NULL;
-        if (stop)
-            return GD_EACH_STOP;
-    }
-    if (!c->row) {
-        c->cur = id;
-        c->row = json_pack("{s:I s:o s:o s:s s:o}", "trace", (json_int_t)sqlite3_column_int64(g, SM_TRACE), "pid",
-                           gd_col_json(g, SM_PID), "window", gd_col_text(g, SM_WINDOW), "period", "since app start",
-                           "figures", json_object());
-        c->figures = json_object_get(c->row, "figures");
-    }
-    if (sqlite3_column_type(g, SM_NAME) != SQLITE_NULL)
-        json_object_set_new(c->figures, (const char *)sqlite3_column_text(g, SM_NAME), gd_col_text(g, SM_VALUE));
-    return GD_OK;
+    return gd_qcols_row(&summary_cols, q);
 }
 
-/* One frame summary with its figures: the rows of one summary, one figure
- * per row (in the printed order), come together. */
+/* One gfxinfo summary per row, its figures gathered by SQL
+ * (GD_FRAME_FIGURES_SQL); a summary without figures is left out. */
 int gd_query_frame_summaries(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx,
                              gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], fields[1024];
     gd_store_filter_sql(q ? &q->filter : NULL, "f.trace", filt, sizeof filt);
+    if (gd_qcols_select(&summary_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "frames: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT f.trace, " PID_SQL ", f.window, f.id, g.name, g.value FROM frame_summary f"
-             " JOIN raw_event e ON e.id = f.id JOIN frame_figure g ON g.summary = f.id"
-             " WHERE gd_match(f.window, ?1) %s ORDER BY f.trace, f.id, g.seq",
-             filt);
+             "SELECT %s FROM frame_summary f JOIN raw_event e ON e.id = f.id"
+             " WHERE gd_match(f.window, ?1) %s AND EXISTS (SELECT 1 FROM frame_figure x WHERE x.summary = f.id)"
+             " ORDER BY trace, f.id",
+             fields, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
     if (!g)
         return err->code;
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
-    struct summary_ctx c = {NULL, NULL, 0, fn, ctx};
-    int rc = gd_store_each(s, g, summary_row, &c, err);
-    if (c.row && !rc)
-        fn(ctx, c.row);
-    json_decref(c.row);
-    return rc;
+    return gd_store_stream(s, g, summary_row, fn, ctx, err);
 }

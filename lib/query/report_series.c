@@ -429,30 +429,27 @@ int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
     return q ? gd_store_stream(s, q, dispatch_row, fn, ctx, err) : err->code;
 }
 
-/* The columns of an exported CPU sample, after c.trace (U_TRACE). */
-#define CPU_COLS(X) X(U_PID, "t.pid") X(U_TS, "c.ts_ms") X(U_TOTAL, "c.total_ratio") X(U_APP, "c.app_ratio")
-enum { U_TRACE = 0, CPU_COLS(GD_COL_ENUM) U_NCOLS };
+enum { GD_CPU_SERIES_COLS(GD_QC_ID, GD_QC_ID) CPU_NCOLS };
+GD_QCOLS_DEFINE(cpu_cols, GD_CPU_SERIES_COLS);
+_Static_assert(CPU_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
 
+/* An exported CPU sample (gd_store_stream's builder). */
 static json_t *cpu_row(sqlite3_stmt *q)
 {
-    json_t *r = json_object();
-    json_object_set_new(r, "trace", json_integer(sqlite3_column_int64(q, U_TRACE)));
-    json_object_set_new(r, "pid", gd_col_json(q, U_PID));
-    json_object_set_new(r, "ts_ms", gd_col_ms(q, U_TS));
-    json_object_set_new(r, "total_ratio", gd_col_json(q, U_TOTAL));
-    json_object_set_new(r, "app_ratio", gd_col_json(q, U_APP));
-    return r;
+    return gd_qcols_row(&cpu_cols, q);
 }
 
 int gd_query_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char set[4200], sql[8192];
+    char set[4200], sql[8192], fields[512];
     trace_set(f, set, sizeof set);
+    if (gd_qcols_select(&cpu_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "cpu series: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT c.trace" CPU_COLS(GD_COL_SQL) " FROM cpu c JOIN trace t"
+             "SELECT %s FROM cpu c JOIN trace t"
              " ON t.id = c.trace WHERE c.trace IN %s AND (c.total_ratio IS NOT NULL OR"
-             " c.app_ratio IS NOT NULL) ORDER BY c.trace, c.ts_ms, c.id",
-             set);
+             " c.app_ratio IS NOT NULL) ORDER BY trace, ts_ms, c.id",
+             fields, set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     return q ? gd_store_stream(s, q, cpu_row, fn, ctx, err) : err->code;
 }
@@ -483,17 +480,28 @@ static double frame_pct(sqlite3_stmt *q, int64_t trace, const char *win, int64_t
 static const double frame_hist_upper[7] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VSYNC_MS, 50, 100, 200,
                                            GD_FRAME_FROZEN_MS};
 
-/* The columns of a window's frame statistics, after trace (F_TRACE);
- * F_HIST.. the 8 histogram bins' counts. */
-#define FRAME_STATS_COLS(X)                                                                      \
-    X(F_WINDOW, "window") X(F_COUNT, "count(*)") X(F_JANKY, "sum(dur_ms > ?1)")                  \
-    X(F_FROZEN, "sum(dur_ms > ?2)") X(F_MAX, "max(dur_ms)") X(F_HIST, "sum(dur_ms <= ?3)")        \
-    X(F_HIST_2, "sum(dur_ms > ?3 AND dur_ms <= ?4)") X(F_HIST_3, "sum(dur_ms > ?4 AND dur_ms <= ?5)") \
-    X(F_HIST_4, "sum(dur_ms > ?5 AND dur_ms <= ?6)") X(F_HIST_5, "sum(dur_ms > ?6 AND dur_ms <= ?7)") \
-    X(F_HIST_6, "sum(dur_ms > ?7 AND dur_ms <= ?8)") X(F_HIST_7, "sum(dur_ms > ?8 AND dur_ms <= ?9)") \
-    X(F_HIST_8, "sum(dur_ms > ?9)") X(F_PID, "max(CASE WHEN pid > 0 THEN pid END)")
-enum { F_TRACE = 0, FRAME_STATS_COLS(GD_COL_ENUM) F_NCOLS };
-_Static_assert(F_PID - F_HIST == 8, "frame histogram bins");
+/* The counts of the frame-time histogram's 8 bins, read before the
+ * fields (F_FIELDS on), after the pid the process is of (F_PID). */
+#define FRAME_HIST_COLS(X)                                                                        \
+    X(F_HIST, "sum(dur_ms <= ?3)") X(F_HIST_2, "sum(dur_ms > ?3 AND dur_ms <= ?4)")                \
+    X(F_HIST_3, "sum(dur_ms > ?4 AND dur_ms <= ?5)") X(F_HIST_4, "sum(dur_ms > ?5 AND dur_ms <= ?6)") \
+    X(F_HIST_5, "sum(dur_ms > ?6 AND dur_ms <= ?7)") X(F_HIST_6, "sum(dur_ms > ?7 AND dur_ms <= ?8)") \
+    X(F_HIST_7, "sum(dur_ms > ?8 AND dur_ms <= ?9)") X(F_HIST_8, "sum(dur_ms > ?9)")
+enum { F_PID = 0, FRAME_HIST_COLS(GD_COL_ENUM) F_FIELDS };
+_Static_assert(F_FIELDS - F_HIST == 8, "frame histogram bins");
+enum { GD_FRAME_STATS_COLS(GD_QC_ID, GD_QC_ID) FS_NCOLS };
+GD_QCOLS_DEFINE(fstats_cols, GD_FRAME_STATS_COLS);
+
+/* the frame-time histogram: [upper bound ms (null: none), count] */
+static json_t *frame_hist(sqlite3_stmt *q)
+{
+    json_t *h = json_array();
+    for (int i = 0; i < 8; i++)
+        json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
+                                                          : json_null(),
+                                           (json_int_t)sqlite3_column_int64(q, F_HIST + i)));
+    return h;
+}
 
 /* gd_query_frame_stats' windows, each built and handed on
  * (gd_store_each's callback); p is the percentile query */
@@ -509,8 +517,10 @@ struct frame_stats_ctx {
 static int frame_stats_row(void *ctx, sqlite3_stmt *q)
 {
     struct frame_stats_ctx *c = ctx;
-    int64_t trace = sqlite3_column_int64(q, F_TRACE), n = sqlite3_column_int64(q, F_COUNT);
-    const char *win = (const char *)sqlite3_column_text(q, F_WINDOW);
+    gd_value v[FS_NCOLS];
+    gd_qcols_read(&fstats_cols, q, F_FIELDS, v);
+    int64_t trace = v[FS_TRACE].u.i, n = v[FS_COUNT].u.i;
+    const char *win = v[FS_WINDOW].kind == GD_V_TEXT ? v[FS_WINDOW].u.t.s : NULL;
     /* #47: whose frames (the frames command's rule); --app keeps its own */
     char proc[256];
     if (gd_query_process_of(c->s, trace, sqlite3_column_type(q, F_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, F_PID),
@@ -518,23 +528,14 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
         return c->err->code;
     if (c->app && !gd_app_match(proc, c->app))
         return GD_OK;
-    json_t *r = json_object();
-    json_object_set_new(r, "trace", json_integer(trace));
-    json_object_set_new(r, "window", gd_col_text(q, F_WINDOW));
-    json_object_set_new(r, "process", proc[0] ? json_string(proc) : json_null());
-    json_object_set_new(r, "count", json_integer(n));
-    json_object_set_new(r, "janky", json_integer(sqlite3_column_int64(q, F_JANKY)));
-    json_object_set_new(r, "frozen", json_integer(sqlite3_column_int64(q, F_FROZEN)));
-    json_object_set_new(r, "p50_ms", json_real(gd_ms_round(frame_pct(c->p, trace, win, n, 50))));
-    json_object_set_new(r, "p95_ms", json_real(gd_ms_round(frame_pct(c->p, trace, win, n, 95))));
-    json_object_set_new(r, "max_ms", gd_col_ms(q, F_MAX));
-    /* the frame-time histogram: [upper bound ms (null: none), count] */
-    json_t *h = json_array();
-    for (int i = 0; i < 8; i++)
-        json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
-                                                          : json_null(),
-                                           (json_int_t)sqlite3_column_int64(q, F_HIST + i)));
-    json_object_set_new(r, "hist", h);
+    gd_qv_text(&v[FS_PROCESS], proc[0] ? proc : NULL);
+    gd_qv_real(&v[FS_P50], gd_ms_round(frame_pct(c->p, trace, win, n, 50)));
+    gd_qv_real(&v[FS_P95], gd_ms_round(frame_pct(c->p, trace, win, n, 95)));
+    gd_qv_json(&v[FS_HIST], frame_hist(q));
+    json_t *r = gd_qcols_json(&fstats_cols, v);
+    gd_qcols_clear(&fstats_cols, v);
+    if (!r)
+        return gd_error_oom(c->err);
     int stop = c->fn(c->ctx, r);
     json_decref(r);
     return stop ? GD_EACH_STOP : GD_OK;
@@ -542,12 +543,14 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
 
 int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    char set[4200], sql[8192];
+    char set[4200], sql[8192], fields[1024];
     trace_set(f, set, sizeof set);
+    if (gd_qcols_select(&fstats_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "frame stats: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT trace" FRAME_STATS_COLS(GD_COL_SQL) " FROM frame_time WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL
-             " GROUP BY trace, window ORDER BY trace, window",
-             set);
+             "SELECT max(" GD_FRAMES_PID_SQL ")" FRAME_HIST_COLS(GD_COL_SQL) ", %s FROM frame_time"
+             " WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL " GROUP BY trace, window ORDER BY trace, window",
+             fields, set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_APP_FRAMES_SHOWN_SQL
                                               " ORDER BY dur_ms LIMIT 2 OFFSET ?3", err)
