@@ -27,7 +27,7 @@ START_TEST(select_list)
 {
     char buf[256];
     ck_assert_int_eq(gd_qcols_select(&t_cols, buf, sizeof buf), 0);
-    ck_assert_str_eq(buf, "t.id AS id, round(t.x, 2) AS pct");
+    ck_assert_str_eq(buf, "t.id AS \"id\", round(t.x, 2) AS \"pct\"");
     ck_assert_int_eq(gd_qcols_pos(&t_cols, T_PCT), 1);
     ck_assert_int_eq(gd_qcols_pos(&t_cols, T_NCOLS), 2);
     ck_assert_int_eq(gd_qcols_select(&t_cols, buf, 10), -1);
