@@ -141,3 +141,8 @@ void gd_qv_json(gd_value *v, json_t *j)
     v->kind = GD_V_JSON;
     v->u.json = j;
 }
+
+void gd_qv_absent(gd_value *v)
+{
+    gd_qv_real(v, NAN); /* gd_row_json leaves a non-finite real out */
+}

@@ -114,4 +114,10 @@ void gd_qv_text(gd_value *v, const char *s);
  * NULL: null */
 void gd_qv_json(gd_value *v, json_t *j);
 
+/* #45 item 1 (h-issues): a row whose shape varies by its kind (a key only
+ * some rows have, e.g. `anr --context`'s log_start_ms on its no_log row):
+ * the field is left out of the JSON row (gd_qcols_json), not null; tables
+ * and csv show it as null. */
+void gd_qv_absent(gd_value *v);
+
 #endif
