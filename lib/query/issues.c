@@ -8,6 +8,7 @@
 #include "query/issues.h"
 #include "analysis/anrtype.h"
 #include "analysis/version.h"
+#include "core/util.h"
 #include "store/sql.h"
 
 enum { GD_ISSUES_COLS(GD_QC_ID, GD_QC_ID) IS_NCOLS };
@@ -857,10 +858,20 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
 
 /* ---- #48: ANR groups (`godeye anr --group`) ---- */
 
+enum { GD_ANR_GROUPS_COLS(GD_QC_ID, GD_QC_ID) AG_NCOLS };
+GD_QCOLS_DEFINE(anr_group_cols, GD_ANR_GROUPS_COLS);
+
+/* One group of ANRs: its fields (GD_ANR_GROUPS_COLS) being filled. */
+typedef struct anr_group {
+    gd_value v[AG_NCOLS]; /* JSON values (the group's own), the count an integer */
+} anr_group;
+
 typedef struct anr_group_acc {
     gd_store *s;
-    json_t *by;      /* signature -> group */
-    json_t *order;   /* signatures in the order first seen */
+    json_t *by;      /* signature -> its index in g */
+    anr_group *g;    /* in the order first seen */
+    size_t n, cap;
+    int oom;
     json_t *traces;  /* "trace id" -> {version, device} */
 } anr_group_acc;
 
@@ -901,6 +912,43 @@ static void set_add(json_t *set, const char *s)
     json_array_append_new(set, json_string(s));
 }
 
+/* The group of signature sig, made of row r (its first dump) when new;
+ * NULL when out of memory. */
+static anr_group *anr_group_of(anr_group_acc *g, const char *sig, json_t *r)
+{
+    json_t *at = json_object_get(g->by, sig);
+    if (at)
+        return &g->g[json_integer_value(at)];
+    if (gd_grow((void **)&g->g, &g->cap, g->n + 1, sizeof *g->g, NULL) ||
+        json_object_set_new(g->by, sig, json_integer((json_int_t)g->n)))
+        return NULL;
+    gd_value *v = g->g[g->n++].v;
+    static const int from_row[][2] = {{AG_TYPE, AN_TYPE}, {AG_TYPE_LABEL, AN_TYPE_LABEL}, {AG_ID, AN_ID},
+                                      {AG_REASON, AN_REASON}};
+    for (size_t k = 0; k < AG_NCOLS; k++)
+        gd_qv_null(&v[k]);
+    gd_qv_json(&v[AG_SIGNATURE], json_string(sig));
+    gd_qv_int(&v[AG_COUNT], 0);
+    for (size_t k = 0; k < sizeof from_row / sizeof from_row[0]; k++)
+        gd_qv_json(&v[from_row[k][0]], json_incref(json_object_get(r, anr_cols.keys[from_row[k][1]])));
+    gd_qv_json(&v[AG_APPS], json_array());
+    gd_qv_json(&v[AG_DEVICES], json_array());
+    gd_qv_json(&v[AG_TRACES], json_array());
+    return v[AG_APPS].kind == GD_V_JSON && v[AG_DEVICES].kind == GD_V_JSON && v[AG_TRACES].kind == GD_V_JSON
+               ? &g->g[g->n - 1] : NULL;
+}
+
+/* The version v widens the group's first .. last versions. */
+static void widen_versions(gd_value *gv, const char *v)
+{
+    const char *fv = json_string_value(fld(gv, AG_FIRST_VERSION));
+    const char *lv = json_string_value(fld(gv, AG_LAST_VERSION));
+    if (!fv || gd_version_cmp(v, fv) < 0)
+        put(gv, AG_FIRST_VERSION, json_string(v));
+    if (!lv || gd_version_cmp(v, lv) > 0)
+        put(gv, AG_LAST_VERSION, json_string(v));
+}
+
 static int group_row(void *ctx, json_t *r)
 {
     anr_group_acc *g = ctx;
@@ -909,30 +957,19 @@ static int group_row(void *ctx, json_t *r)
     const char *sig = json_string_value(json_object_get(r, "signature"));
     if (!sig)
         return 0;
-    json_t *e = json_object_get(g->by, sig);
-    if (!e) {
-        e = json_pack("{s:s s:O s:O s:i s:[] s:n s:n s:[] s:[] s:O s:O}", "signature", sig, "type",
-                      json_object_get(r, "type"), "type_label", json_object_get(r, "type_label"), "count", 0,
-                      "apps", "first_version", "last_version", "devices", "traces", "id", json_object_get(r, "id"),
-                      "reason", json_object_get(r, "reason"));
-        json_object_set_new(g->by, sig, e);
-        json_array_append_new(g->order, json_string(sig));
-    }
-    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
-    set_add(json_object_get(e, "apps"), json_string_value(json_object_get(r, "process")));
+    anr_group *e = anr_group_of(g, sig, r);
+    if (!e)
+        return g->oom = 1;
+    gd_value *gv = e->v;
+    gv[AG_COUNT].u.i++;
+    set_add(fld(gv, AG_APPS), json_string_value(json_object_get(r, "process")));
     json_int_t trace = json_integer_value(json_object_get(r, "trace"));
     json_t *tags = trace_tags(g, trace);
     const char *v = json_string_value(json_object_get(tags, "version"));
-    if (v) {
-        const char *fv = json_string_value(json_object_get(e, "first_version"));
-        const char *lv = json_string_value(json_object_get(e, "last_version"));
-        if (!fv || gd_version_cmp(v, fv) < 0)
-            json_object_set_new(e, "first_version", json_string(v));
-        if (!lv || gd_version_cmp(v, lv) > 0)
-            json_object_set_new(e, "last_version", json_string(v));
-    }
-    set_add(json_object_get(e, "devices"), json_string_value(json_object_get(tags, "device")));
-    json_t *tr = json_object_get(e, "traces");
+    if (v)
+        widen_versions(gv, v);
+    set_add(fld(gv, AG_DEVICES), json_string_value(json_object_get(tags, "device")));
+    json_t *tr = fld(gv, AG_TRACES);
     if (!json_array_size(tr) || json_integer_value(json_array_get(tr, json_array_size(tr) - 1)) != trace)
         json_array_append_new(tr, json_integer(trace));
     return 0;
@@ -940,35 +977,36 @@ static int group_row(void *ctx, json_t *r)
 
 static int by_count(const void *x, const void *y)
 {
-    json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
-    json_int_t ca = json_integer_value(json_object_get(a, "count")), cb = json_integer_value(json_object_get(b, "count"));
+    const gd_value *a = ((const anr_group *)x)->v, *b = ((const anr_group *)y)->v;
+    int64_t ca = a[AG_COUNT].u.i, cb = b[AG_COUNT].u.i;
     if (ca != cb)
         return ca > cb ? -1 : 1;
-    json_int_t ia = json_integer_value(json_object_get(a, "id")), ib = json_integer_value(json_object_get(b, "id"));
+    json_int_t ia = json_integer_value(fld(a, AG_ID)), ib = json_integer_value(fld(b, AG_ID));
     return ia < ib ? -1 : ia > ib;
 }
 
 int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    anr_group_acc g = {s, json_object(), json_array(), json_object()};
+    anr_group_acc g = {.s = s, .by = json_object(), .traces = json_object()};
     gd_anr_query all = *q;
     all.all = 1;
     all.counts = NULL;
     int rc = gd_query_anr_list(s, &all, group_row, &g, err);
-    size_t n = json_array_size(g.order);
-    json_t **v = n ? malloc(n * sizeof *v) : NULL;
-    if (!rc && n && !v)
+    if (!rc && g.oom)
         rc = gd_error_oom(err);
-    for (size_t i = 0; !rc && i < n; i++)
-        v[i] = json_object_get(g.by, json_string_value(json_array_get(g.order, i)));
-    if (!rc && n)
-        qsort(v, n, sizeof *v, by_count);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (fn(ctx, v[i]))
+    if (!rc)
+        gd_sort(g.g, g.n, sizeof *g.g, by_count);
+    for (size_t i = 0; !rc && i < g.n; i++) {
+        json_t *row = gd_qcols_json(&anr_group_cols, g.g[i].v);
+        int stop = row ? fn(ctx, row) : (rc = gd_error_oom(err));
+        json_decref(row);
+        if (stop)
             break;
-    free(v);
+    }
+    for (size_t i = 0; i < g.n; i++)
+        gd_qcols_clear(&anr_group_cols, g.g[i].v);
+    free(g.g);
     json_decref(g.by);
-    json_decref(g.order);
     json_decref(g.traces);
     return rc;
 }

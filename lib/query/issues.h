@@ -133,6 +133,19 @@ int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
  * first_version, last_version (of the traces' version_name, compared as
  * versions; null when untagged), devices, traces, id (the first dump's:
  * `anr --id`), reason (the first dump's). */
+/* An ANR group's row, declared once (query/columns.h). */
+#define GD_ANR_GROUPS_COLS(X, J)                                   \
+    J(AG_SIGNATURE, NULL, "signature", NULL, TEXT, 0)              \
+    J(AG_TYPE, NULL, "type", NULL, TEXT, 0)                        \
+    J(AG_TYPE_LABEL, NULL, "type_label", NULL, TEXT, 0)            \
+    J(AG_COUNT, NULL, "count", NULL, INT, 0)                       \
+    J(AG_APPS, NULL, "apps", NULL, TEXT, 0)                        \
+    J(AG_FIRST_VERSION, NULL, "first_version", NULL, TEXT, 0)      \
+    J(AG_LAST_VERSION, NULL, "last_version", NULL, TEXT, 0)        \
+    J(AG_DEVICES, NULL, "devices", NULL, TEXT, 0)                  \
+    J(AG_TRACES, NULL, "traces", NULL, TEXT, 0)                    \
+    J(AG_ID, NULL, "id", NULL, INT, 0)                             \
+    J(AG_REASON, NULL, "reason", NULL, TEXT, 0)
 int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* The ANR count every output reports (#28: one definition): an ANR is a
