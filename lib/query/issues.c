@@ -446,6 +446,75 @@ static int holder_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid, cha
     return found;
 }
 
+/* A node of the binder chain and the binder peer (the server thread main
+ * waits on), declared once; main's own node (the first) has no state. */
+#define CHAIN_NODE_COLS(X, J)                       \
+    J(CN_PID, NULL, "pid", NULL, INT, 0)            \
+    J(CN_TID, NULL, "tid", NULL, INT, 0)            \
+    J(CN_THREAD, NULL, "thread", NULL, TEXT, 0)     \
+    J(CN_STATE, NULL, "state", NULL, TEXT, 0)       \
+    J(CN_VIA, NULL, "via", NULL, TEXT, 0)
+enum { CHAIN_NODE_COLS(GD_QC_ID, GD_QC_ID) CN_NCOLS };
+GD_QCOLS_DEFINE(chain_node_cols, CHAIN_NODE_COLS);
+#define BINDER_PEER_COLS(X, J)                      \
+    J(BP_TXN, NULL, "txn_id", NULL, INT, 0)         \
+    J(BP_PID, NULL, "pid", NULL, INT, 0)            \
+    J(BP_TID, NULL, "tid", NULL, INT, 0)            \
+    J(BP_PROCESS, NULL, "process", NULL, TEXT, 0)   \
+    J(BP_THREAD, NULL, "thread", NULL, TEXT, 0)     \
+    J(BP_STATE, NULL, "state", NULL, TEXT, 0)       \
+    J(BP_WAITS_ON, NULL, "waits_on", NULL, TEXT, 0)
+enum { BINDER_PEER_COLS(GD_QC_ID, GD_QC_ID) BP_NCOLS };
+GD_QCOLS_DEFINE(binder_peer_cols, BINDER_PEER_COLS);
+
+/* A chain node (thread and state borrowed; state NULL: main's node,
+ * without one; via NULL: null). */
+static json_t *chain_node(int64_t pid, int64_t tid, json_t *thread, json_t *state, const char *via)
+{
+    gd_value v[CN_NCOLS];
+    gd_qv_int(&v[CN_PID], pid);
+    gd_qv_int(&v[CN_TID], tid);
+    gd_qv_json(&v[CN_THREAD], thread);
+    if (state)
+        gd_qv_json(&v[CN_STATE], state);
+    else
+        gd_qv_absent(&v[CN_STATE]);
+    gd_qv_text(&v[CN_VIA], via);
+    return gd_qcols_json(&chain_node_cols, v);
+}
+
+/* The binder peer: the server thread pid:tid (node) of main's
+ * transaction txn in its process's dump, and the lock it waits on (w, or
+ * NULL) with its holder's stack. */
+static json_t *binder_peer(anr_acc *a, int64_t trace, const json_t *txn, json_t *dump, const json_t *w,
+                           const json_t *node)
+{
+    gd_value v[BP_NCOLS];
+    json_t *wo = NULL;
+    if (w) {
+        wo = json_deep_copy(w);
+        json_object_del(wo, "tid");
+        json_object_del(wo, "name");
+        json_object_del(wo, "state");
+        json_t *h = json_object_get(w, "held_by");
+        json_object_set_new(wo, "holder_stack",
+                            json_is_integer(h) ? thread_stack(a->s, trace, json_integer_value(json_object_get(node, "pid")),
+                                                              json_integer_value(h),
+                                                              json_number_value(json_object_get(dump, "ts_ms")))
+                                               : json_null());
+    }
+    gd_qv_int(&v[BP_TXN], json_integer_value(json_object_get(txn, "txn_id")));
+    gd_qv_json(&v[BP_PID], json_object_get(node, "pid"));
+    gd_qv_json(&v[BP_TID], json_object_get(node, "tid"));
+    gd_qv_json(&v[BP_PROCESS], json_object_get(dump, "process"));
+    gd_qv_json(&v[BP_THREAD], json_object_get(node, "thread"));
+    gd_qv_json(&v[BP_STATE], json_object_get(node, "state"));
+    gd_qv_json(&v[BP_WAITS_ON], wo);
+    json_t *peer = gd_qcols_json(&binder_peer_cols, v);
+    json_decref(wo);
+    return peer;
+}
+
 static void binder_chain(anr_acc *a, gd_value *r, int64_t trace, int64_t pid, double ts)
 {
     char why[256] = "";
@@ -482,8 +551,7 @@ static void binder_chain(anr_acc *a, gd_value *r, int64_t trace, int64_t pid, do
         ct = json_integer_value(json_object_get(txn, "to_tid"));
         edge = "binder";
     }
-    json_array_append_new(chain, json_pack("{s:I s:I s:O? s:n}", "pid", (json_int_t)pid, "tid", (json_int_t)mtid,
-                                           "thread", json_object_get(main, "name"), "via"));
+    json_array_append_new(chain, chain_node(pid, mtid, json_object_get(main, "name"), NULL, NULL));
     for (int hop = 0; hop < BINDER_MAX_HOPS; hop++) {
         if (ct <= 0) {
             snprintf(why, sizeof why, "transaction to %lld not yet taken by a thread", (long long)cp);
@@ -523,28 +591,11 @@ static void binder_chain(anr_acc *a, gd_value *r, int64_t trace, int64_t pid, do
             goto done;
         }
         json_t *w = lock_wait_of(dump, ct);
-        json_t *node = json_pack("{s:I s:I s:o s:o s:s}", "pid", (json_int_t)cp, "tid", (json_int_t)ct, "thread",
-                                 name, "state", state, "via", edge);
-        if (json_array_size(chain) == 1 && !from_lock) {
-            /* the server thread main waits on */
-            json_t *wo = json_null();
-            if (w) {
-                wo = json_deep_copy(w);
-                json_object_del(wo, "tid");
-                json_object_del(wo, "name");
-                json_object_del(wo, "state");
-                json_t *h = json_object_get(w, "held_by");
-                json_object_set_new(wo, "holder_stack",
-                                    json_is_integer(h) ? thread_stack(a->s, trace, cp, json_integer_value(h),
-                                                                      json_number_value(json_object_get(dump, "ts_ms")))
-                                                       : json_null());
-            }
-            peer = json_pack("{s:I s:I s:I s:O? s:O? s:O? s:o}", "txn_id",
-                             (json_int_t)json_integer_value(json_object_get(txn, "txn_id")), "pid", (json_int_t)cp,
-                             "tid", (json_int_t)ct, "process", json_object_get(dump, "process"), "thread",
-                             json_object_get(node, "thread"), "state", json_object_get(node, "state"), "waits_on",
-                             wo);
-        }
+        json_t *node = chain_node(cp, ct, name, state, edge);
+        json_decref(name);
+        json_decref(state);
+        if (json_array_size(chain) == 1 && !from_lock) /* the server thread main waits on */
+            peer = binder_peer(a, trace, txn, dump, w, node);
         json_array_append_new(chain, node);
         if (w) {
             json_t *h = json_object_get(w, "held_by");

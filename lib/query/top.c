@@ -476,18 +476,29 @@ enum { LAUNCH_EVIDENCE_COLS(GD_QC_ID, GD_QC_ID) LE_NCOLS };
 GD_QCOLS_DEFINE(launch_evidence_cols, LAUNCH_EVIDENCE_COLS);
 
 /* Groups of one key each (launches, lock waits): key text -> index in
- * the caller's array, n of cap, the first failure. */
+ * the caller's array g of n (cap) elements of elem bytes, the first
+ * failure, and what releases an element's own values. */
 typedef struct groups {
     json_t *at;
     void *g;
-    size_t n, cap;
+    size_t n, cap, elem;
     int oom;
+    void (*drop)(void *);
 } groups;
+
+static void groups_free(groups *by)
+{
+    for (size_t i = 0; i < by->n; i++)
+        by->drop((char *)by->g + i * by->elem);
+    free(by->g);
+    json_decref(by->at);
+}
 
 /* The index of key's group, or n when it is new (grown to hold it:
  * the caller fills it); (size_t)-1 when out of memory. */
-static size_t group_index(groups *gs, const char *key, size_t elem)
+static size_t group_index(groups *gs, const char *key)
 {
+    size_t elem = gs->elem;
     json_t *at = json_object_get(gs->at, key);
     if (at)
         return (size_t)json_integer_value(at);
@@ -512,7 +523,7 @@ static int on_startup(void *ctx, json_t *l)
     char key[1200];
     snprintf(key, sizeof key, "%lld|%.400s|%.400s|%s", (long long)json_integer_value(json_object_get(l, "trace")),
              str(l, "app") ? str(l, "app") : "", str(l, "activity") ? str(l, "activity") : "", kind);
-    size_t n = la->n, i = group_index(la, key, sizeof(launch));
+    size_t n = la->n, i = group_index(la, key);
     if (i == (size_t)-1)
         return 1;
     launch *e = &((launch *)la->g)[i];
@@ -561,17 +572,13 @@ static int add_launches(top_acc *a, groups *by)
     return 0;
 }
 
-static void launches_free(groups *by)
+static void launch_drop(void *p)
 {
-    for (size_t i = 0; i < by->n; i++) {
-        launch *e = &((launch *)by->g)[i];
-        json_decref(e->trace);
-        json_decref(e->app);
-        json_decref(e->activity);
-        free(e->kind);
-    }
-    free(by->g);
-    json_decref(by->at);
+    launch *e = p;
+    json_decref(e->trace);
+    json_decref(e->app);
+    json_decref(e->activity);
+    free(e->kind);
 }
 
 /* Janky frames per window: the time past each slow frame's deadline; its
@@ -653,7 +660,7 @@ static int on_issue(void *ctx, json_t *i)
     snprintf(key, sizeof key, "%.600s|%.800s|%.800s", str(c, "owner") ? str(c, "owner") : "",
              str(c, "blocked_method") ? str(c, "blocked_method") : "",
              str(c, "owner_method") ? str(c, "owner_method") : "");
-    size_t n = la->n, k = group_index(la, key, sizeof(lock_group));
+    size_t n = la->n, k = group_index(la, key);
     if (k == (size_t)-1)
         return 1;
     lock_group *e = &((lock_group *)la->g)[k];
@@ -696,16 +703,12 @@ static int add_locks(top_acc *a, groups *by)
     return 0;
 }
 
-static void locks_free(groups *by)
+static void lock_drop(void *p)
 {
-    for (size_t i = 0; i < by->n; i++) {
-        lock_group *e = &((lock_group *)by->g)[i];
-        json_decref(e->owner);
-        json_decref(e->blocked_method);
-        json_decref(e->owner_method);
-    }
-    free(by->g);
-    json_decref(by->at);
+    lock_group *e = p;
+    json_decref(e->owner);
+    json_decref(e->blocked_method);
+    json_decref(e->owner_method);
 }
 
 /* #47 item 4: a trace with scheduling data but no app slices still
@@ -908,7 +911,8 @@ int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_erro
 /* The entries gathered over the traces of f (every kind), unranked. */
 static int gather(top_acc *a, const gd_filter *f)
 {
-    groups la = {json_object(), NULL, 0, 0, 0}, lk = {json_object(), NULL, 0, 0, 0};
+    groups la = {json_object(), NULL, 0, 0, sizeof(launch), 0, launch_drop},
+           lk = {json_object(), NULL, 0, 0, sizeof(lock_group), 0, lock_drop};
     gd_error *err = a->err;
     int rc = capture_minutes(a->s, a->set, &a->minutes, err);
     gd_blocks_query anr = {.filter = *f, .threshold = NAN, .kind = GD_KIND_ANR};
@@ -938,8 +942,8 @@ static int gather(top_acc *a, const gd_filter *f)
         rc = add_locks(a, &lk);
     if (!rc)
         rc = add_states(a, f ? f->app : NULL);
-    launches_free(&la);
-    locks_free(&lk);
+    groups_free(&la);
+    groups_free(&lk);
     return rc;
 }
 
