@@ -31,7 +31,9 @@ typedef struct gd_anr_context_query {
  * "LEVEL TAG: message") and count as log. */
 /* The rows' fields, declared once (query/columns.h): expr is the block
  * rows' own (the first SELECT of the union names the columns); LOG_START
- * and LOG_END only on the no_log row; the ANR's fields are the query's. */
+ * and LOG_END only on the no_log row; the ANR's fields are the query's.
+ * (The expressions use store/sql.h's GD_SQL_BLOCK_KIND: expanded only where
+ * the query reads them, never in cli/.) */
 #define GD_ANR_CONTEXT_COLS(X, J)                                                      \
     X(CX_TRACE, "d.trace", "trace", "TRACE", INT, 0)                                   \
     X(CX_TS, "d.start_ms", "ts_ms", "TIME", TIME, 0)                                   \
