@@ -16,9 +16,8 @@
 
 #include "analysis/frames.h"
 #include "analysis/vitals.h"
-#include "store/sql.h"
-
 #include "core/util.h"
+#include "store/sql.h"
 
 enum { GD_TOP_COLS(GD_QC_ID, GD_QC_ID) TP_NCOLS };
 GD_QCOLS_DEFINE(top_cols, GD_TOP_COLS);
