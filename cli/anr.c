@@ -241,19 +241,9 @@ static const gd_column group_columns[] = {
 };
 
 /* --context: what the database holds before each ANR */
-static const gd_column context_columns[] = {
-    {"anr_trace", "ANR TRACE", GD_COL_INT, .flex = 0, .hidden = 1},
-    {"anr_pid", "PID", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"process", "APP", GD_COL_TEXT, .flex = 1, .hidden = 0},
-    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"ts_ms", "TIME", GD_COL_TIME, .flex = 0, .hidden = 0},
-    {"before_ms", "BEFORE MS", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"kind", "KIND", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"tid", "TID", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"dur_ms", "MS", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"block", "BLOCK", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
-    {"what", "WHAT", GD_COL_TEXT, .flex = 1, .hidden = 0},
-};
+enum { GD_ANR_CONTEXT_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_ANR_CONTEXT_COLS, GD_ANR_CONTEXT_TABLE);
+static const gd_column context_columns[] = {GD_ANR_CONTEXT_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 /* The ANR dumps listed (bounded: their trace, pid, time and process). */
 typedef struct anr_list {

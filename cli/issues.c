@@ -7,13 +7,9 @@
 
 static const gd_column issue_columns[] = {GD_ISSUES_COLS(GD_CLI_COL, GD_CLI_JSON_ONLY)};
 
-static const gd_column group_columns[] = {
-    {"tool", "TOOL", GD_COL_TEXT, .flex = 0, .hidden = 0},     {"type", "TYPE", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},    {"total_ms", "TOTAL MS", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"max_ms", "MAX MS", GD_COL_MS, .flex = 0, .hidden = 0},   {"traces", "TRACES", GD_COL_INT, .flex = 0, .hidden = 1},
-    {"first_ms", "FIRST", GD_COL_TIME, .flex = 0, .hidden = 1}, {"last_ms", "LAST", GD_COL_TIME, .flex = 0, .hidden = 1},
-    {"label", "GROUP", GD_COL_TEXT, .flex = 1, .hidden = 0},   {"key", "KEY", GD_COL_TEXT, .flex = 0, .hidden = 1},
-};
+enum { GD_ISSUE_GROUPS_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_ISSUE_GROUPS_COLS, GD_ISSUE_GROUPS_TABLE);
+static const gd_column group_columns[] = {GD_ISSUE_GROUPS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct issues_opts {
     const char *tool;

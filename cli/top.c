@@ -15,22 +15,12 @@ static const char *score_text(const json_t *row, char *buf, size_t size)
     return json_integer_value(json_object_get(row, "tier")) == 0 ? "ANR" : NULL;
 }
 
-static const gd_column columns[] = {
-    {.key = "rank", .header = "#", .type = GD_COL_INT},
-    {.key = "kind", .header = "KIND", .type = GD_COL_TEXT},
-    /* milliseconds users lost per minute of capture (ANRs rank first whatever it says) */
-    {.key = "score_ms_per_min", .header = "MS/MIN", .type = GD_COL_NUM, .text = score_text},
-    {.key = "trace", .header = "TRACE", .type = GD_COL_INT, .auto_hide = 1},
-    {.key = "title", .header = "WHAT", .type = GD_COL_TEXT, .flex = 1},
-    {.key = "command", .header = "MORE", .type = GD_COL_TEXT},
-    {.key = "tier", .header = "TIER", .type = GD_COL_INT, .hidden = 1},
-    {.key = "capture_min", .header = "CAPTURE MIN", .type = GD_COL_NUM, .hidden = 1},
-    {.key = "evidence", .header = "EVIDENCE", .type = GD_COL_TEXT, .hidden = 1},
-    /* #47: whose it is (last: csv readers count columns) */
-    {.key = "process", .header = "PROCESS", .type = GD_COL_TEXT, .hidden = 1}, /* --wide: the title names it */
-    /* #47 default focus: anr, app, other or system (after PROCESS: csv readers count columns) */
-    {.key = "focus", .header = "FOCUS", .type = GD_COL_TEXT, .hidden = 1},
-};
+/* The entries' columns (query/top.h); MS/MIN, the milliseconds users lost
+ * per minute of capture (ANRs rank first whatever it says), shows
+ * score_text; PROCESS: --wide, the title names it. */
+enum { GD_TOP_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_TOP_COLS, GD_TOP_TABLE);
+static gd_column columns[] = {GD_TOP_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 typedef struct top_opts {
     long limit;
@@ -67,6 +57,7 @@ static int top_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r
 int cmd_top(int argc, char **argv, gd_ctx *ctx)
 {
     top_opts o = {10, 0};
+    columns[GD_TAB_TP_SCORE].text = score_text;
     const gd_option opts[] = {
         OPT_INT_(0, "limit", &o.limit, "N", "the first N entries (default 10, at most 50)"),
         OPT_BOOL_(0, "all-processes", &o.all_processes, "rank every process alike (no default focus on the traces' apps)"),

@@ -1,5 +1,6 @@
 /* query/anr_context.c - what the database holds for an ANR's process in the
  * window before its dump (`godeye anr --context`, #28). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,42 +12,42 @@
 /* At most this many rows of context per ANR (the window is the user's). */
 #define ANR_CONTEXT_MAX 500
 
-/* The context rows' columns, in the order of the first SELECT's AS names. */
-enum { C_TRACE, C_TS, C_KIND, C_TID, C_DUR, C_WHAT, C_BLOCK };
-
-static json_t *ctx_row(sqlite3_stmt *q)
-{
-    json_t *row = json_object();
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, C_TRACE)));
-    json_object_set_new(row, "ts_ms", gd_col_ms(q, C_TS));
-    json_object_set_new(row, "kind", gd_col_text(q, C_KIND));
-    json_object_set_new(row, "tid", sqlite3_column_type(q, C_TID) == SQLITE_NULL
-                                        ? json_null()
-                                        : json_integer(sqlite3_column_int64(q, C_TID)));
-    json_object_set_new(row, "dur_ms", gd_col_ms(q, C_DUR));
-    json_object_set_new(row, "what", gd_col_text(q, C_WHAT));
-    json_object_set_new(row, "block", gd_col_text(q, C_BLOCK));
-    return row;
-}
+enum { GD_ANR_CONTEXT_COLS(GD_QC_ID, GD_QC_ID) CX_NCOLS };
+GD_QCOLS_DEFINE(ctx_cols, GD_ANR_CONTEXT_COLS);
 
 typedef struct ctx_acc {
     const gd_anr_context_query *q;
     gd_row_fn fn;
     void *ctx;
+    gd_error *err;
 } ctx_acc;
 
-/* Each row says which ANR it is about and how long before the dump. */
-static int on_ctx(void *ctx, json_t *row)
+/* Hands on one row (v: its fields of the SELECT or of the no_log row),
+ * which says which ANR it is about and how long before the dump: GD_OK,
+ * GD_EACH_STOP when fn says stop, or out of memory. */
+static int ctx_emit(ctx_acc *a, gd_value *v)
 {
-    ctx_acc *a = ctx;
-    json_object_set_new(row, "anr_trace", json_integer(a->q->trace));
-    json_object_set_new(row, "anr_pid", json_integer(a->q->pid));
-    json_object_set_new(row, "anr_ts_ms", json_real(gd_ms_round(a->q->ts_ms)));
-    json_object_set_new(row, "process", gd_json_str(a->q->process));
-    json_t *ts = json_object_get(row, "ts_ms");
-    json_object_set_new(row, "before_ms",
-                        json_is_number(ts) ? json_real(gd_ms_round(a->q->ts_ms - json_number_value(ts))) : json_null());
-    return a->fn(a->ctx, row);
+    gd_qv_int(&v[CX_ANR_TRACE], a->q->trace);
+    gd_qv_int(&v[CX_ANR_PID], a->q->pid);
+    gd_qv_ms(&v[CX_ANR_TS], a->q->ts_ms);
+    gd_qv_text(&v[CX_PROCESS], a->q->process);
+    gd_qv_ms(&v[CX_BEFORE], v[CX_TS].kind == GD_V_REAL ? a->q->ts_ms - v[CX_TS].u.d : NAN);
+    json_t *row = gd_qcols_json(&ctx_cols, v);
+    if (!row)
+        return gd_error_oom(a->err);
+    int stop = a->fn(a->ctx, row);
+    json_decref(row);
+    return stop ? GD_EACH_STOP : GD_OK;
+}
+
+/* gd_store_each's callback: one row of the context query. */
+static int ctx_row(void *ctx, sqlite3_stmt *q)
+{
+    gd_value v[CX_NCOLS];
+    gd_qcols_read(&ctx_cols, q, 0, v);
+    gd_qv_absent(&v[CX_LOG_START]);
+    gd_qv_absent(&v[CX_LOG_END]);
+    return ctx_emit(ctx, v);
 }
 
 int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err)
@@ -59,12 +60,14 @@ int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
     gd_store_filter_sql(&q->filter, "u.trace", fs, sizeof fs);
     gd_store_filter_sql(&q->filter, "l.trace", fl, sizeof fl);
     /* ?1 pid, ?2 window start, ?3 the dump, ?4 the process name */
+    char fields[1024];
+    if (gd_qcols_select(&ctx_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "anr context: the SELECT list is too long");
     snprintf(sql, sizeof sql,
              "SELECT * FROM ("
              /* the process's blocks (dispatches of its threads at or over the
               * trace's short threshold) overlapping the window */
-             "SELECT d.trace AS trace, d.start_ms AS ts_ms, 'block' AS kind, d.tid AS tid, d.dur_ms AS dur_ms,"
-             " m.text AS what, " GD_SQL_BLOCK_KIND("d", "t") " AS block"
+             "SELECT %s"
              " FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
              " LEFT JOIN message m ON m.id = d.message"
              " WHERE d.pid = ?1 AND d.dur_ms >= t.short_ms AND d.start_ms < ?3 AND d.start_ms + d.dur_ms > ?2 %s"
@@ -90,7 +93,7 @@ int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
              " coalesce(l.level || ' ', '') || coalesce(l.tag, '') || ': ' || coalesce(l.msg, ''), NULL"
              " FROM log_line l WHERE l.pid = ?1 AND l.ts_ms >= ?2 AND l.ts_ms <= ?3 %s"
              ") ORDER BY ts_ms, kind LIMIT " GD_STR(ANR_CONTEXT_MAX),
-             fd, fc, ff, fi, fs, fl);
+             fields, fd, fc, ff, fi, fs, fl);
     sqlite3_stmt *st = gd_store_prepare(s, sql, err);
     if (!st)
         return err->code;
@@ -99,8 +102,8 @@ int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
     sqlite3_bind_double(st, 3, q->ts_ms);
     if (q->process)
         sqlite3_bind_text(st, 4, q->process, -1, SQLITE_STATIC);
-    ctx_acc a = {q, fn, ctx};
-    int rc = gd_store_stream(s, st, ctx_row, on_ctx, &a, err);
+    ctx_acc a = {q, fn, ctx, err};
+    int rc = gd_store_each(s, st, ctx_row, &a, err);
     if (rc)
         return rc;
     /* does any log cover the window?  The log's rows: dispatches, frames,
@@ -126,12 +129,18 @@ int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
     if (r != SQLITE_ROW)
         return gd_store_fail(s, err, "database read");
     if (none || lo > q->ts_ms || hi < q->ts_ms - q->window_ms) {
-        json_t *row = json_pack("{s:I s:f s:s s:n s:n s:s s:n s:o s:o}", "trace", (json_int_t)q->trace, "ts_ms",
-                                gd_ms_round(q->ts_ms), "kind", "no_log", "tid", "dur_ms", "what", "no log covers the ANR's time", "block",
-                                "log_start_ms", none ? json_null() : json_real(gd_ms_round(lo)), "log_end_ms",
-                                none ? json_null() : json_real(gd_ms_round(hi)));
-        rc = on_ctx(&a, row);
-        json_decref(row);
+        gd_value v[CX_NCOLS];
+        for (size_t k = 0; k < CX_NCOLS; k++)
+            gd_qv_null(&v[k]);
+        gd_qv_int(&v[CX_TRACE], q->trace);
+        gd_qv_ms(&v[CX_TS], q->ts_ms);
+        gd_qv_text(&v[CX_KIND], "no_log");
+        gd_qv_text(&v[CX_WHAT], "no log covers the ANR's time");
+        gd_qv_ms(&v[CX_LOG_START], none ? NAN : lo);
+        gd_qv_ms(&v[CX_LOG_END], none ? NAN : hi);
+        rc = ctx_emit(&a, v);
     }
+    if (rc == GD_EACH_STOP)
+        rc = GD_OK;
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "query/columns.h"
 #include "store/store.h"
 
 /* One ANR whose context is asked for (`godeye anr --context`). */
@@ -28,6 +29,31 @@ typedef struct gd_anr_context_query {
  * (ts_ms: the dump's) with log_start_ms / log_end_ms (null: no log at
  * all).  #28: the log_line rows of its pid are rows of kind "log" (what:
  * "LEVEL TAG: message") and count as log. */
+/* The rows' fields, declared once (query/columns.h): expr is the block
+ * rows' own (the first SELECT of the union names the columns); LOG_START
+ * and LOG_END only on the no_log row; the ANR's fields are the query's.
+ * (The expressions use store/sql.h's GD_SQL_BLOCK_KIND: expanded only where
+ * the query reads them, never in cli/.) */
+#define GD_ANR_CONTEXT_COLS(X, J)                                                      \
+    X(CX_TRACE, "d.trace", "trace", "TRACE", INT, 0)                                   \
+    X(CX_TS, "d.start_ms", "ts_ms", "TIME", TIME, 0)                                   \
+    X(CX_KIND, "'block'", "kind", "KIND", TEXT, 0)                                     \
+    X(CX_TID, "d.tid", "tid", "TID", INT, 0)                                           \
+    X(CX_DUR, "d.dur_ms", "dur_ms", "MS", MS, 0)                                       \
+    X(CX_WHAT, "m.text", "what", "WHAT", TEXT, GD_QC_WIDE)                             \
+    X(CX_BLOCK, GD_SQL_BLOCK_KIND("d", "t"), "block", "BLOCK", TEXT, GD_QC_AUTO)      \
+    J(CX_LOG_START, NULL, "log_start_ms", NULL, TIME, 0)                               \
+    J(CX_LOG_END, NULL, "log_end_ms", NULL, TIME, 0)                                   \
+    X(CX_ANR_TRACE, NULL, "anr_trace", "ANR TRACE", INT, GD_QC_HIDDEN)                 \
+    X(CX_ANR_PID, NULL, "anr_pid", "PID", INT, 0)                                      \
+    J(CX_ANR_TS, NULL, "anr_ts_ms", NULL, TIME, 0)                                     \
+    X(CX_PROCESS, NULL, "process", "APP", TEXT, GD_QC_WIDE)                            \
+    X(CX_BEFORE, NULL, "before_ms", "BEFORE MS", MS, 0)
+/* The table's and csv's order: the ANR first, the row's place, then what. */
+#define GD_ANR_CONTEXT_TABLE(T)                                                                  \
+    T(CX_ANR_TRACE) T(CX_ANR_PID) T(CX_PROCESS) T(CX_TRACE) T(CX_TS) T(CX_BEFORE) T(CX_KIND) T(CX_TID) \
+    T(CX_DUR) T(CX_BLOCK) T(CX_WHAT)
+
 int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 #endif

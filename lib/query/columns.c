@@ -182,3 +182,8 @@ json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st)
     gd_qcols_clear(c, v);
     return row;
 }
+
+void gd_qv_absent(gd_value *v)
+{
+    gd_qv_real(v, NAN); /* gd_row_json leaves a non-finite real out */
+}

@@ -162,4 +162,10 @@ void gd_qv_real_or_null(gd_value *v, double d);
 #define GD_QCOLS_MAX 64
 json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st);
 
+/* A row whose shape varies by its kind (a key only
+ * some rows have, e.g. `anr --context`'s log_start_ms on its no_log row):
+ * the field is left out of the JSON row (gd_qcols_json), not null; tables
+ * and csv show it as null. */
+void gd_qv_absent(gd_value *v);
+
 #endif

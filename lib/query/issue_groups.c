@@ -9,11 +9,28 @@
 #include <string.h>
 
 #include "analysis/blocks.h"
+#include "core/util.h"
 #include "query/issues.h"
 
+enum { GD_ISSUE_GROUPS_COLS(GD_QC_ID, GD_QC_ID) IG_NCOLS };
+GD_QCOLS_DEFINE(group_cols, GD_ISSUE_GROUPS_COLS);
+
+/* One group being filled. */
+typedef struct igroup {
+    char *tool, *type, *label;
+    json_t *key;
+    int64_t count, traces, last_trace;
+    size_t seq;         /* first seen as the seq-th group                  */
+    double total, max;  /* max NAN: no finding with a cost yet            */
+    double first, last; /* NAN: no time yet                              */
+} igroup;
+
 typedef struct acc {
-    json_t *by;        /* key text -> group object being filled            */
-    json_t *order;     /* key texts in first-seen order                    */
+    json_t *by;        /* key text -> the group's index in g              */
+    igroup *g;         /* the groups in first-seen order                  */
+    size_t n, cap;
+    gd_error *err;
+    int oom;
 } acc;
 
 static const char *str(const json_t *o, const char *k)
@@ -76,101 +93,145 @@ static json_t *key_of(const json_t *row, char *label, size_t n)
     return json_pack("{s:o}", "detail", detail ? json_string(detail) : json_null());
 }
 
+/* The group of key text k, made (a new group of the row's tool and type,
+ * with its key, taken) when it is not there yet; NULL when out of memory. */
+static igroup *group_of(acc *a, const char *k, const char *tool, const char *type, json_t *key,
+                        const char *label)
+{
+    json_t *at = json_object_get(a->by, k);
+    if (at) {
+        json_decref(key);
+        return &a->g[json_integer_value(at)];
+    }
+    if (gd_grow((void **)&a->g, &a->cap, a->n + 1, sizeof *a->g, a->err) ||
+        json_object_set_new(a->by, k, json_integer((json_int_t)a->n))) {
+        json_decref(key);
+        return NULL;
+    }
+    igroup *g = &a->g[a->n++];
+    *g = (igroup){strdup(tool), strdup(type), strdup(label), key, 0, 0, -1, a->n - 1, 0, NAN, NAN, NAN};
+    return g->tool && g->type && g->label ? g : NULL;
+}
+
+/* The group key text of a row: "tool|type|key" (malloc'ed; NULL when out
+ * of memory). */
+static char *key_text(const char *tool, const char *type, const json_t *key)
+{
+    char *kt = json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS);
+    size_t kn = strlen(tool) + strlen(type) + (kt ? strlen(kt) : 0) + 3;
+    char *k = kt ? malloc(kn) : NULL;
+    if (k)
+        snprintf(k, kn, "%s|%s|%s", tool, type, kt);
+    free(kt);
+    return k;
+}
+
 static int on_issue(void *ctx, json_t *row)
 {
     acc *a = ctx;
     char label[1200];
     json_t *key = key_of(row, label, sizeof label);
-    if (!key)
-        return 1;
-    char *kt = json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS);
     const char *tool = str(row, "tool") ? str(row, "tool") : "", *type = str(row, "type") ? str(row, "type") : "";
-    size_t kn = strlen(tool) + strlen(type) + (kt ? strlen(kt) : 0) + 3;
-    char *k = malloc(kn);
-    if (!kt || !k) {
-        free(kt);
-        free(k);
-        json_decref(key);
-        return 1;
-    }
-    snprintf(k, kn, "%s|%s|%s", tool, type, kt);
-    free(kt);
-    json_t *g = json_object_get(a->by, k);
-    if (!g) {
-        g = json_pack("{s:s s:s s:o s:s s:i s:f s:n s:O s:O s:{}}", "tool", tool, "type", type, "key", key,
-                      "label", label, "count", 0, "total_ms", 0.0, "max_ms", "first_ms",
-                      json_object_get(row, "ts_ms"), "last_ms", json_object_get(row, "ts_ms"), "traces");
-        key = NULL;
-        if (!g || json_object_set_new(a->by, k, g) || json_array_append_new(a->order, json_string(k))) {
-            free(k);
-            return 1;
-        }
-    }
-    json_decref(key);
+    char *k = key ? key_text(tool, type, key) : NULL;
+    igroup *g = k ? group_of(a, k, tool, type, key, label) : (json_decref(key), NULL);
     free(k);
-    json_object_set_new(g, "count", json_integer(json_integer_value(json_object_get(g, "count")) + 1));
+    if (!g)
+        return a->oom = 1;
+    g->count++;
     json_t *cost = json_object_get(row, "cost_ms");
     if (json_is_number(cost)) {
         double c = json_number_value(cost);
-        json_object_set_new(g, "total_ms", json_real(json_number_value(json_object_get(g, "total_ms")) + c));
-        json_t *mx = json_object_get(g, "max_ms");
-        if (!json_is_number(mx) || c > json_number_value(mx))
-            json_object_set_new(g, "max_ms", json_real(c));
+        g->total += c;
+        if (isnan(g->max) || c > g->max)
+            g->max = c;
     }
     json_t *ts = json_object_get(row, "ts_ms");
     if (json_is_number(ts)) {
-        json_t *first = json_object_get(g, "first_ms"), *last = json_object_get(g, "last_ms");
-        if (!json_is_number(first) || json_number_value(ts) < json_number_value(first))
-            json_object_set(g, "first_ms", ts);
-        if (!json_is_number(last) || json_number_value(ts) > json_number_value(last))
-            json_object_set(g, "last_ms", ts);
+        double t = json_number_value(ts);
+        if (isnan(g->first) || t < g->first)
+            g->first = t;
+        if (isnan(g->last) || t > g->last)
+            g->last = t;
     }
-    char tr[32];
-    snprintf(tr, sizeof tr, "%lld", (long long)json_integer_value(json_object_get(row, "trace")));
-    json_object_set_new(json_object_get(g, "traces"), tr, json_true());
+    /* the rows come by trace (gd_query_issues): a new trace is a change */
+    int64_t tr = json_integer_value(json_object_get(row, "trace"));
+    g->traces += g->count == 1 || tr != g->last_trace;
+    g->last_trace = tr;
     return 0;
+}
+
+/* A real, or null when NAN. */
+static void real_or_null(gd_value *v, double d)
+{
+    if (isnan(d))
+        gd_qv_null(v);
+    else
+        gd_qv_real(v, d);
+}
+
+/* The group's row (gd_qcols_json's); NULL when out of memory. */
+static json_t *group_row(const igroup *g)
+{
+    gd_value v[IG_NCOLS];
+    gd_qv_text(&v[IG_TOOL], g->tool);
+    gd_qv_text(&v[IG_TYPE], g->type);
+    gd_qv_json(&v[IG_KEY], g->key); /* borrowed: the group keeps it */
+    gd_qv_text(&v[IG_LABEL], g->label);
+    gd_qv_int(&v[IG_COUNT], g->count);
+    /* no finding of the group has a cost: null */
+    real_or_null(&v[IG_TOTAL], isnan(g->max) ? NAN : round(g->total * 1000) / 1000);
+    real_or_null(&v[IG_MAX], g->max);
+    real_or_null(&v[IG_FIRST], g->first);
+    real_or_null(&v[IG_LAST], g->last);
+    gd_qv_int(&v[IG_TRACES], g->traces);
+    return gd_qcols_json(&group_cols, v);
+}
+
+/* The total as the row says it (null: 0). */
+static double row_total(const igroup *g)
+{
+    return isnan(g->max) ? 0 : round(g->total * 1000) / 1000;
 }
 
 static int by_total(const void *x, const void *y)
 {
-    json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
-    double ta = json_number_value(json_object_get(a, "total_ms")), tb = json_number_value(json_object_get(b, "total_ms"));
+    const igroup *a = x, *b = y;
+    double ta = row_total(a), tb = row_total(b);
     if (ta != tb)
         return ta > tb ? -1 : 1;
-    json_int_t ca = json_integer_value(json_object_get(a, "count")), cb = json_integer_value(json_object_get(b, "count"));
-    if (ca != cb)
-        return ca > cb ? -1 : 1;
-    int t = strcmp(str(a, "type"), str(b, "type"));
-    return t ? t : strcmp(str(a, "label"), str(b, "label"));
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    int t = strcmp(a->type, b->type);
+    if (!t)
+        t = strcmp(a->label, b->label);
+    return t ? t : a->seq < b->seq ? -1 : a->seq > b->seq; /* as first seen (a stable sort's) */
 }
 
 int gd_query_issue_groups(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                           gd_error *err)
 {
-    acc a = {json_object(), json_array()};
-    int rc = gd_query_issues(s, f, tool, on_issue, &a, err);
-    size_t n = json_array_size(a.order);
-    json_t **v = n ? calloc(n, sizeof *v) : NULL;
-    if (!rc && n && !v)
+    acc a = {json_object(), NULL, 0, 0, err, 0};
+    int rc = a.by ? gd_query_issues(s, f, tool, on_issue, &a, err) : gd_error_oom(err);
+    if (!rc && a.oom)
         rc = gd_error_oom(err);
-    for (size_t i = 0; !rc && i < n; i++) {
-        v[i] = json_object_get(a.by, json_string_value(json_array_get(a.order, i)));
-        json_t *traces = json_object_get(v[i], "traces");
-        json_object_set_new(v[i], "traces", json_integer((json_int_t)json_object_size(traces)));
-        json_t *mx = json_object_get(v[i], "max_ms");
-        if (!json_is_number(mx)) /* no finding of the group has a cost */
-            json_object_set_new(v[i], "total_ms", json_null());
-        else
-            json_object_set_new(v[i], "total_ms",
-                                json_real(round(json_number_value(json_object_get(v[i], "total_ms")) * 1000) / 1000));
-    }
-    if (!rc && n) /* a group without a cost (total_ms null) sorts as 0 */
-        qsort(v, n, sizeof *v, by_total);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (fn(ctx, v[i]))
+    if (!rc) /* a group without a cost (total_ms null) sorts as 0 */
+        gd_sort(a.g, a.n, sizeof *a.g, by_total);
+    for (size_t i = 0; !rc && i < a.n; i++) {
+        json_t *row = group_row(&a.g[i]);
+        if (!row)
+            rc = gd_error_oom(err);
+        int stop = row && fn(ctx, row);
+        json_decref(row);
+        if (stop)
             break;
-    free(v);
+    }
+    for (size_t i = 0; i < a.n; i++) {
+        free(a.g[i].tool);
+        free(a.g[i].type);
+        free(a.g[i].label);
+        json_decref(a.g[i].key);
+    }
+    free(a.g);
     json_decref(a.by);
-    json_decref(a.order);
     return rc;
 }

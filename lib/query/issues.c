@@ -8,6 +8,7 @@
 #include "query/issues.h"
 #include "analysis/anrtype.h"
 #include "analysis/version.h"
+#include "core/util.h"
 #include "store/sql.h"
 
 enum { GD_ISSUES_COLS(GD_QC_ID, GD_QC_ID) IS_NCOLS };
@@ -70,15 +71,33 @@ static json_t *thread_stack(gd_store *s, int64_t trace, int64_t pid, int64_t tid
     return frames;
 }
 
+enum { GD_ANR_COLS(GD_QC_ID, GD_QC_ID) AN_NCOLS };
+GD_QCOLS_DEFINE(anr_cols, GD_ANR_COLS);
+
 typedef struct anr_acc {
     gd_store *s;
     const gd_anr_query *q;
     gd_row_fn fn;
     void *ctx;
-    json_t *cur;   /* the dump being collected */
+    gd_value cur[AN_NCOLS]; /* the dump being collected (have: there is one) */
+    int have;
     int stop;
     const char *filt; /* the traces searched for log reports (SQL on "i.trace") */
 } anr_acc;
+
+/* Field k of an ANR row as JSON (the rows' values are JSON, or null: NULL). */
+static json_t *fld(const gd_value *r, int k)
+{
+    return r[k].kind == GD_V_JSON ? r[k].u.json : NULL;
+}
+
+/* Sets field k to j (taken; NULL: null), the old value released. */
+static void put(gd_value *r, int k, json_t *j)
+{
+    if (r[k].kind == GD_V_JSON)
+        json_decref(r[k].u.json);
+    gd_qv_json(&r[k], j);
+}
 
 /* The window in which the system's own report of an ANR (logcat's
  * ActivityManager "ANR in" block, the event log's am_anr) is the report of
@@ -123,10 +142,10 @@ static int log_report_row(void *ctx, sqlite3_stmt *q)
 /* Sets "log_report", "am_anr" (each the nearest such report, or null) and
  * "reason" (the record's Subject:, else the log report's Reason:, else
  * am_anr's reason, else null) on an ANR dump's row. */
-static void log_reports(anr_acc *a, json_t *r, int64_t pid, double ts)
+static void log_reports(anr_acc *a, gd_value *r, int64_t pid, double ts)
 {
     log_report_acc l = {json_null(), json_null()};
-    if (json_is_true(json_object_get(r, "anr"))) {
+    if (json_is_true(fld(r, AN_ANR))) {
         char sql[8192];
         snprintf(sql, sizeof sql,
                  "SELECT i.trace AS trace" LOG_REPORT_COLS(GD_COL_SQL)
@@ -143,33 +162,33 @@ static void log_reports(anr_acc *a, json_t *r, int64_t pid, double ts)
         }
     }
     json_t *rep = l.rep, *am = l.am;
-    json_t *reason = json_object_get(r, "subject");
+    json_t *reason = fld(r, AN_SUBJECT);
     if (!json_is_string(reason))
         reason = json_object_get(rep, "reason");
     if (!json_is_string(reason))
         reason = json_object_get(am, "reason");
-    json_object_set_new(r, "reason", json_is_string(reason) ? json_copy(reason) : json_null());
-    json_object_set_new(r, "log_report", rep);
-    json_object_set_new(r, "am_anr", am);
+    put(r, AN_REASON, json_is_string(reason) ? json_copy(reason) : NULL);
+    put(r, AN_LOG_REPORT, rep);
+    put(r, AN_AM_ANR, am);
 }
 
 /* The dump's process is `app`, or a process of it ("app:remote"). */
-static int of_app(const json_t *row, const char *app)
+static int of_app(const gd_value *r, const char *app)
 {
-    const char *p = json_string_value(json_object_get(row, "process"));
+    const char *p = json_string_value(fld(r, AN_PROCESS));
     size_t n = strlen(app);
     return p && strncmp(p, app, n) == 0 && (p[n] == 0 || p[n] == ':');
 }
 
 /* Main waits or sleeps inside the app's code at the dump (#48): a waiting
  * state word and an app frame (gd_anr_app_frame) on its stack. */
-static int main_waits_in_app(const json_t *r)
+static int main_waits_in_app(const gd_value *r)
 {
-    json_t *main = json_object_get(r, "main"), *f;
+    json_t *main = fld(r, AN_MAIN), *f;
     size_t i;
     if (!json_is_object(main) || !gd_anr_waiting_state(json_string_value(json_object_get(main, "state"))))
         return 0;
-    json_array_foreach(json_object_get(r, "main_stack"), i, f)
+    json_array_foreach(fld(r, AN_MAIN_STACK), i, f)
         if (gd_anr_app_frame(json_string_value(f)))
             return 1;
     return 0;
@@ -181,11 +200,11 @@ static int main_waits_in_app(const json_t *r)
  * main is idle in its looper (gd_anr_main_idle); a dump without Java
  * frames on main (a native process) shows no more than that (`godeye anr`
  * folds these). */
-static int quiet_dump(const json_t *r)
+static int quiet_dump(const gd_value *r)
 {
-    json_t *main = json_object_get(r, "main"), *st = json_object_get(r, "main_stack"), *f;
-    if (json_is_true(json_object_get(r, "anr")) || json_array_size(json_object_get(r, "deadlocks")) ||
-        json_array_size(json_object_get(r, "binder_waits")) || json_is_object(json_object_get(r, "binder_peer")) ||
+    json_t *main = fld(r, AN_MAIN), *st = fld(r, AN_MAIN_STACK), *f;
+    if (json_is_true(fld(r, AN_ANR)) || json_array_size(fld(r, AN_DEADLOCKS)) ||
+        json_array_size(fld(r, AN_BINDER_WAITS)) || json_is_object(fld(r, AN_BINDER_PEER)) ||
         (json_is_object(main) && json_object_get(main, "waiting_on")) || main_waits_in_app(r))
         return 0;
     size_t n = json_array_size(st), i, java = 0;
@@ -217,12 +236,12 @@ static const char *first_app_frame(const json_t *stack)
     return NULL;
 }
 
-static void anr_signature(json_t *r)
+static void anr_signature(gd_value *r)
 {
     char sig[2048];
-    const char *type = json_string_value(json_object_get(r, "type"));
+    const char *type = json_string_value(fld(r, AN_TYPE));
     size_t n = (size_t)snprintf(sig, sizeof sig, "%s", type ? type : "ANR");
-    json_t *stack = json_object_get(r, "main_stack"), *f, *main = json_object_get(r, "main");
+    json_t *stack = fld(r, AN_MAIN_STACK), *f, *main = fld(r, AN_MAIN);
     size_t i;
     int k = 0;
     json_array_foreach(stack, i, f) {
@@ -247,31 +266,30 @@ static void anr_signature(json_t *r)
                               json_string_value(json_object_get(main, "kernel_state"))
                                   ? json_string_value(json_object_get(main, "kernel_state")) : "?",
                               json_string_value(json_object_get(main, "wchan")));
-    const char *h = first_app_frame(json_object_get(r, "holder_stack"));
+    const char *h = first_app_frame(fld(r, AN_HOLDER_STACK));
     if (!h)
-        h = first_app_frame(json_object_get(json_object_get(json_object_get(r, "binder_peer"), "waits_on"), "holder_stack"));
+        h = first_app_frame(json_object_get(json_object_get(fld(r, AN_BINDER_PEER), "waits_on"), "holder_stack"));
     if (h && n < sizeof sig)
         snprintf(sig + n, sizeof sig - n, " | held by %.400s", h);
-    json_object_set_new(r, "signature", json_string(sig));
+    put(r, AN_SIGNATURE, json_string(sig));
 }
 
 /* The ANR's type (gd_anr_kind_of) from its reason, and the process the
  * reason names, on the row (#48). */
-static void anr_kind(json_t *r)
+static void anr_kind(gd_value *r)
 {
-    const char *reason = json_string_value(json_object_get(r, "reason"));
-    const char *proc = json_string_value(json_object_get(r, "process"));
+    const char *reason = json_string_value(fld(r, AN_REASON));
+    const char *proc = json_string_value(fld(r, AN_PROCESS));
     gd_anr_kind k;
-    int anr = json_is_true(json_object_get(r, "anr"));
+    int anr = json_is_true(fld(r, AN_ANR));
     gd_anr_kind_of(anr ? reason : NULL, proc, &k);
     char named[256];
-    json_object_set_new(r, "type", k.type ? json_string(k.type) : json_null());
-    json_object_set_new(r, "type_label", k.label ? json_string(k.label) : json_null());
-    json_object_set_new(r, "user_perceived", k.type ? json_boolean(k.user_perceived) : json_null());
-    json_object_set_new(r, "timeout_ms", k.timeout_ms >= 0 ? json_integer((json_int_t)k.timeout_ms) : json_null());
-    json_object_set_new(r, "waited_ms", k.waited_ms >= 0 ? json_real(k.waited_ms) : json_null());
-    json_object_set_new(r, "reason_process",
-                        anr && gd_anr_reason_process(reason, named, sizeof named) ? json_string(named) : json_null());
+    put(r, AN_TYPE, k.type ? json_string(k.type) : NULL);
+    put(r, AN_TYPE_LABEL, k.label ? json_string(k.label) : NULL);
+    put(r, AN_USER_PERCEIVED, k.type ? json_boolean(k.user_perceived) : NULL);
+    put(r, AN_TIMEOUT, k.timeout_ms >= 0 ? json_integer((json_int_t)k.timeout_ms) : NULL);
+    put(r, AN_WAITED, k.waited_ms >= 0 ? json_real(k.waited_ms) : NULL);
+    put(r, AN_REASON_PROCESS, anr && gd_anr_reason_process(reason, named, sizeof named) ? json_string(named) : NULL);
 }
 
 /* ---- #28 item 2: the binder chain across the dumps of one bugreport ----
@@ -428,13 +446,82 @@ static int holder_call(gd_store *s, int64_t trace, int64_t pid, int64_t tid, cha
     return found;
 }
 
-static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, double ts)
+/* A node of the binder chain and the binder peer (the server thread main
+ * waits on), declared once; main's own node (the first) has no state. */
+#define CHAIN_NODE_COLS(X, J)                       \
+    J(CN_PID, NULL, "pid", NULL, INT, 0)            \
+    J(CN_TID, NULL, "tid", NULL, INT, 0)            \
+    J(CN_THREAD, NULL, "thread", NULL, TEXT, 0)     \
+    J(CN_STATE, NULL, "state", NULL, TEXT, 0)       \
+    J(CN_VIA, NULL, "via", NULL, TEXT, 0)
+enum { CHAIN_NODE_COLS(GD_QC_ID, GD_QC_ID) CN_NCOLS };
+GD_QCOLS_DEFINE(chain_node_cols, CHAIN_NODE_COLS);
+#define BINDER_PEER_COLS(X, J)                      \
+    J(BP_TXN, NULL, "txn_id", NULL, INT, 0)         \
+    J(BP_PID, NULL, "pid", NULL, INT, 0)            \
+    J(BP_TID, NULL, "tid", NULL, INT, 0)            \
+    J(BP_PROCESS, NULL, "process", NULL, TEXT, 0)   \
+    J(BP_THREAD, NULL, "thread", NULL, TEXT, 0)     \
+    J(BP_STATE, NULL, "state", NULL, TEXT, 0)       \
+    J(BP_WAITS_ON, NULL, "waits_on", NULL, TEXT, 0)
+enum { BINDER_PEER_COLS(GD_QC_ID, GD_QC_ID) BP_NCOLS };
+GD_QCOLS_DEFINE(binder_peer_cols, BINDER_PEER_COLS);
+
+/* A chain node (thread and state borrowed; state NULL: main's node,
+ * without one; via NULL: null). */
+static json_t *chain_node(int64_t pid, int64_t tid, json_t *thread, json_t *state, const char *via)
+{
+    gd_value v[CN_NCOLS];
+    gd_qv_int(&v[CN_PID], pid);
+    gd_qv_int(&v[CN_TID], tid);
+    gd_qv_json(&v[CN_THREAD], thread);
+    if (state)
+        gd_qv_json(&v[CN_STATE], state);
+    else
+        gd_qv_absent(&v[CN_STATE]);
+    gd_qv_text(&v[CN_VIA], via);
+    return gd_qcols_json(&chain_node_cols, v);
+}
+
+/* The binder peer: the server thread pid:tid (node) of main's
+ * transaction txn in its process's dump, and the lock it waits on (w, or
+ * NULL) with its holder's stack. */
+static json_t *binder_peer(anr_acc *a, int64_t trace, const json_t *txn, json_t *dump, const json_t *w,
+                           const json_t *node)
+{
+    gd_value v[BP_NCOLS];
+    json_t *wo = NULL;
+    if (w) {
+        wo = json_deep_copy(w);
+        json_object_del(wo, "tid");
+        json_object_del(wo, "name");
+        json_object_del(wo, "state");
+        json_t *h = json_object_get(w, "held_by");
+        json_object_set_new(wo, "holder_stack",
+                            json_is_integer(h) ? thread_stack(a->s, trace, json_integer_value(json_object_get(node, "pid")),
+                                                              json_integer_value(h),
+                                                              json_number_value(json_object_get(dump, "ts_ms")))
+                                               : json_null());
+    }
+    gd_qv_int(&v[BP_TXN], json_integer_value(json_object_get(txn, "txn_id")));
+    gd_qv_json(&v[BP_PID], json_object_get(node, "pid"));
+    gd_qv_json(&v[BP_TID], json_object_get(node, "tid"));
+    gd_qv_json(&v[BP_PROCESS], json_object_get(dump, "process"));
+    gd_qv_json(&v[BP_THREAD], json_object_get(node, "thread"));
+    gd_qv_json(&v[BP_STATE], json_object_get(node, "state"));
+    gd_qv_json(&v[BP_WAITS_ON], wo);
+    json_t *peer = gd_qcols_json(&binder_peer_cols, v);
+    json_decref(wo);
+    return peer;
+}
+
+static void binder_chain(anr_acc *a, gd_value *r, int64_t trace, int64_t pid, double ts)
 {
     char why[256] = "";
-    json_t *peer = json_null(), *chain = json_array();
+    json_t *peer = NULL, *chain = json_array();
     int cycle = 0;
-    json_t *main = json_object_get(r, "main");
-    const char *section = json_string_value(json_object_get(r, "section"));
+    json_t *main = fld(r, AN_MAIN);
+    const char *section = json_string_value(fld(r, AN_SECTION));
     json_t *txn = NULL, *dump = NULL;
     if (!json_is_object(main))
         goto done;
@@ -464,8 +551,7 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
         ct = json_integer_value(json_object_get(txn, "to_tid"));
         edge = "binder";
     }
-    json_array_append_new(chain, json_pack("{s:I s:I s:O? s:n}", "pid", (json_int_t)pid, "tid", (json_int_t)mtid,
-                                           "thread", json_object_get(main, "name"), "via"));
+    json_array_append_new(chain, chain_node(pid, mtid, json_object_get(main, "name"), NULL, NULL));
     for (int hop = 0; hop < BINDER_MAX_HOPS; hop++) {
         if (ct <= 0) {
             snprintf(why, sizeof why, "transaction to %lld not yet taken by a thread", (long long)cp);
@@ -505,28 +591,11 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
             goto done;
         }
         json_t *w = lock_wait_of(dump, ct);
-        json_t *node = json_pack("{s:I s:I s:o s:o s:s}", "pid", (json_int_t)cp, "tid", (json_int_t)ct, "thread",
-                                 name, "state", state, "via", edge);
-        if (json_array_size(chain) == 1 && !from_lock) {
-            /* the server thread main waits on */
-            json_t *wo = json_null();
-            if (w) {
-                wo = json_deep_copy(w);
-                json_object_del(wo, "tid");
-                json_object_del(wo, "name");
-                json_object_del(wo, "state");
-                json_t *h = json_object_get(w, "held_by");
-                json_object_set_new(wo, "holder_stack",
-                                    json_is_integer(h) ? thread_stack(a->s, trace, cp, json_integer_value(h),
-                                                                      json_number_value(json_object_get(dump, "ts_ms")))
-                                                       : json_null());
-            }
-            peer = json_pack("{s:I s:I s:I s:O? s:O? s:O? s:o}", "txn_id",
-                             (json_int_t)json_integer_value(json_object_get(txn, "txn_id")), "pid", (json_int_t)cp,
-                             "tid", (json_int_t)ct, "process", json_object_get(dump, "process"), "thread",
-                             json_object_get(node, "thread"), "state", json_object_get(node, "state"), "waits_on",
-                             wo);
-        }
+        json_t *node = chain_node(cp, ct, name, state, edge);
+        json_decref(name);
+        json_decref(state);
+        if (json_array_size(chain) == 1 && !from_lock) /* the server thread main waits on */
+            peer = binder_peer(a, trace, txn, dump, w, node);
         json_array_append_new(chain, node);
         if (w) {
             json_t *h = json_object_get(w, "held_by");
@@ -561,93 +630,128 @@ static void binder_chain(anr_acc *a, json_t *r, int64_t trace, int64_t pid, doub
 done:
     json_decref(txn);
     json_decref(dump);
-    json_object_set_new(r, "binder_peer", peer);
-    json_object_set_new(r, "binder_chain", json_array_size(chain) ? chain : (json_decref(chain), json_null()));
-    json_object_set_new(r, "cross_process_cycle", json_boolean(cycle));
-    json_object_set_new(r, "binder_reason", why[0] ? json_string(why) : json_null());
+    put(r, AN_BINDER_PEER, peer);
+    put(r, AN_BINDER_CHAIN, json_array_size(chain) ? chain : (json_decref(chain), NULL));
+    gd_qv_bool(&r[AN_CYCLE], cycle);
+    put(r, AN_BINDER_REASON, why[0] ? json_string(why) : NULL);
 }
 
-static void anr_flush(anr_acc *a)
+/* The stacks of the dump's main thread, of the holder of its lock and of
+ * each thread of a deadlock cycle. */
+static void anr_stacks(anr_acc *a, gd_value *r, int64_t trace, int64_t pid, double ts)
 {
-    if (!a->cur)
-        return;
-    json_t *r = a->cur;
-    int64_t trace = json_integer_value(json_object_get(r, "trace")),
-            pid = json_integer_value(json_object_get(r, "pid"));
-    double ts = json_number_value(json_object_get(r, "ts_ms"));
-    json_t *main = json_object_get(r, "main");
+    json_t *main = fld(r, AN_MAIN);
     json_t *holder = json_is_object(main) ? json_object_get(main, "held_by") : NULL;
-    json_object_set_new(r, "main_stack", json_is_object(main)
-                                             ? thread_stack(a->s, trace, pid,
-                                                            json_integer_value(json_object_get(main, "tid")), ts)
-                                             : json_array());
-    json_object_set_new(r, "holder_stack", json_is_integer(holder)
-                                               ? thread_stack(a->s, trace, pid, json_integer_value(holder), ts)
-                                               : json_null());
+    put(r, AN_MAIN_STACK, json_is_object(main)
+                              ? thread_stack(a->s, trace, pid, json_integer_value(json_object_get(main, "tid")), ts)
+                              : json_array());
+    put(r, AN_HOLDER_STACK,
+        json_is_integer(holder) ? thread_stack(a->s, trace, pid, json_integer_value(holder), ts) : NULL);
     /* each thread of a deadlock cycle with its frames */
     json_t *cycle, *th;
     size_t i, k;
-    json_array_foreach(json_object_get(r, "deadlocks"), i, cycle)
+    json_array_foreach(fld(r, AN_DEADLOCKS), i, cycle)
         json_array_foreach(cycle, k, th)
             json_object_set_new(th, "stack",
                                 thread_stack(a->s, trace, pid, json_integer_value(json_object_get(th, "tid")), ts));
-    json_object_set_new(r, "deadlock", json_boolean(json_array_size(json_object_get(r, "deadlocks")) > 0));
+}
+
+/* #48: main is a thread of a deadlock cycle. */
+static int main_in_cycle(const gd_value *r)
+{
+    json_t *mn = fld(r, AN_MAIN), *cycle, *th;
+    size_t i, k;
+    int main_cycle = 0;
+    json_array_foreach(fld(r, AN_DEADLOCKS), i, cycle)
+        json_array_foreach(cycle, k, th)
+            main_cycle |= json_is_object(mn) && json_equal(json_object_get(th, "tid"), json_object_get(mn, "tid"));
+    return main_cycle;
+}
+
+/* The dump collected is complete: its figures computed, its row handed
+ * on when the query keeps it. */
+static void anr_flush(anr_acc *a)
+{
+    if (!a->have)
+        return;
+    gd_value *r = a->cur;
+    int64_t trace = json_integer_value(fld(r, AN_TRACE)), pid = json_integer_value(fld(r, AN_PID));
+    double ts = json_number_value(fld(r, AN_TS));
+    anr_stacks(a, r, trace, pid, ts);
+    gd_qv_bool(&r[AN_DEADLOCK], json_array_size(fld(r, AN_DEADLOCKS)) > 0);
     log_reports(a, r, pid, ts);
     binder_chain(a, r, trace, pid, ts);
     anr_kind(r);
     anr_signature(r);
     /* #48: what ranks a dump in `top` without the ANR's role */
-    json_object_set_new(r, "main_waits_in_app", json_boolean(main_waits_in_app(r)));
-    int main_cycle = 0;
-    json_t *mn = json_object_get(r, "main");
-    json_array_foreach(json_object_get(r, "deadlocks"), i, cycle)
-        json_array_foreach(cycle, k, th)
-            main_cycle |= json_is_object(mn) && json_equal(json_object_get(th, "tid"), json_object_get(mn, "tid"));
-    json_object_set_new(r, "main_deadlock", json_boolean(main_cycle));
+    gd_qv_bool(&r[AN_MAIN_WAITS_IN_APP], main_waits_in_app(r));
+    gd_qv_bool(&r[AN_MAIN_DEADLOCK], main_in_cycle(r));
     int quiet = quiet_dump(r);
-    json_object_set_new(r, "quiet", json_boolean(quiet));
+    gd_qv_bool(&r[AN_QUIET], quiet);
     int shown = !a->q || ((!a->q->app || of_app(r, a->q->app)) && (a->q->all || !quiet));
     if (a->q && a->q->counts && (!a->q->app || of_app(r, a->q->app)) && !shown)
         a->q->counts->folded++;
-    if (shown && !a->stop)
-        a->stop = a->fn(a->ctx, r);
-    json_decref(r);
-    a->cur = NULL;
+    if (shown && !a->stop) {
+        json_t *row = gd_qcols_json(&anr_cols, r);
+        a->stop = row ? a->fn(a->ctx, row) : 1;
+        json_decref(row);
+    }
+    gd_qcols_clear(&anr_cols, r);
+    a->have = 0;
+}
+
+/* Sets field k to v (borrowed) when there is one (else leaves it). */
+static void put_given(gd_value *r, int k, json_t *v)
+{
+    if (v)
+        put(r, k, json_incref(v));
+}
+
+/* The content keys a dump's anr_dump finding gives its row, under the
+ * same names. */
+static const int dump_keys[] = {AN_PROCESS, AN_SECTION, AN_SUBJECT, AN_THREADS, AN_HEAP,
+                                AN_LOCKS_HELD, AN_WCHAN, AN_EVIDENCE, AN_PRESSURE, AN_MEMORY_KB};
+
+/* A new dump's row: its finding's trace, pid, time and role, empty lists
+ * of deadlocks and binder waits, the rest null. */
+static void anr_begin(anr_acc *a, json_t *row)
+{
+    gd_value *r = a->cur;
+    for (size_t k = 0; k < AN_NCOLS; k++)
+        gd_qv_null(&r[k]);
+    json_t *anr = json_object_get(row, "anr");
+    put(r, AN_TRACE, json_incref(json_object_get(row, "trace")));
+    put(r, AN_PID, json_incref(json_object_get(row, "pid")));
+    put(r, AN_TS, json_incref(json_object_get(row, "ts_ms")));
+    put(r, AN_ANR, json_is_integer(anr) ? json_boolean(json_integer_value(anr)) : NULL);
+    put(r, AN_DEADLOCKS, json_array());
+    put(r, AN_BINDER_WAITS, json_array());
+    a->have = 1;
 }
 
 static int anr_row(void *ctx, json_t *row)
 {
     anr_acc *a = ctx;
-    json_t *cur = a->cur;
-    if (cur && (!json_equal(json_object_get(cur, "trace"), json_object_get(row, "trace")) ||
-                !json_equal(json_object_get(cur, "pid"), json_object_get(row, "pid")) ||
-                !json_equal(json_object_get(cur, "ts_ms"), json_object_get(row, "ts_ms"))))
+    gd_value *r = a->cur;
+    if (a->have && (!json_equal(fld(r, AN_TRACE), json_object_get(row, "trace")) ||
+                    !json_equal(fld(r, AN_PID), json_object_get(row, "pid")) ||
+                    !json_equal(fld(r, AN_TS), json_object_get(row, "ts_ms"))))
         anr_flush(a);
-    if (!a->cur) {
-        json_t *anr = json_object_get(row, "anr");
-        a->cur = json_pack("{s:n s:O s:O s:O s:o s:n s:n s:n s:n s:n s:n s:n s:n s:[] s:[] s:n s:n s:n s:n}", "id",
-                           "trace", json_object_get(row, "trace"), "pid", json_object_get(row, "pid"), "ts_ms",
-                           json_object_get(row, "ts_ms"), "anr",
-                           json_is_integer(anr) ? json_boolean(json_integer_value(anr)) : json_null(),
-                           "process", "section", "dump_index", "subject", "threads", "heap", "locks_held",
-                           "main", "deadlocks", "binder_waits", "wchan", "evidence", "pressure", "memory_kb");
-    }
+    if (!a->have)
+        anr_begin(a, row);
     const char *type = json_string_value(json_object_get(row, "type"));
     json_t *content = json_object_get(row, "content");
     if (type && strcmp(type, "anr_dump") == 0 && json_is_object(content)) {
-        static const char *const keys[] = {"process", "section", "subject", "threads", "heap", "locks_held",
-                                           "wchan", "evidence", "pressure", "memory_kb"};
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (json_object_get(content, keys[i]))
-                json_object_set(a->cur, keys[i], json_object_get(content, keys[i]));
-        json_object_set(a->cur, "dump_index", json_object_get(content, "index"));
-        json_object_set(a->cur, "id", json_object_get(row, "id"));
+        for (size_t i = 0; i < sizeof dump_keys / sizeof dump_keys[0]; i++)
+            put_given(r, dump_keys[i], json_object_get(content, anr_cols.keys[dump_keys[i]]));
+        put_given(r, AN_DUMP_INDEX, json_object_get(content, "index"));
+        put_given(r, AN_ID, json_object_get(row, "id"));
     } else if (type && strcmp(type, "anr_main_state") == 0 && json_is_object(content))
-        json_object_set(a->cur, "main", content);
+        put(r, AN_MAIN, json_incref(content));
     else if (type && strcmp(type, "deadlock") == 0 && json_is_object(content))
-        json_array_append(json_object_get(a->cur, "deadlocks"), json_object_get(content, "threads"));
+        json_array_append(fld(r, AN_DEADLOCKS), json_object_get(content, "threads"));
     else if (type && strcmp(type, "binder_wait") == 0 && json_is_object(content))
-        json_array_append(json_object_get(a->cur, "binder_waits"), content);
+        json_array_append(fld(r, AN_BINDER_WAITS), content);
     return a->stop;
 }
 
@@ -686,11 +790,12 @@ int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
         return err->code;
     if (q && q->id > 0)
         sqlite3_bind_int64(st, 1, q->id);
-    anr_acc a = {s, q, fn, ctx, NULL, 0, filt};
+    anr_acc a = {.s = s, .q = q, .fn = fn, .ctx = ctx, .filt = filt};
     int rc = gd_store_stream(s, st, anr_issue_row, anr_row, &a, err);
     if (!rc)
         anr_flush(&a);
-    json_decref(a.cur);
+    if (a.have)
+        gd_qcols_clear(&anr_cols, a.cur);
     return rc;
 }
 
@@ -804,10 +909,20 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
 
 /* ---- #48: ANR groups (`godeye anr --group`) ---- */
 
+enum { GD_ANR_GROUPS_COLS(GD_QC_ID, GD_QC_ID) AG_NCOLS };
+GD_QCOLS_DEFINE(anr_group_cols, GD_ANR_GROUPS_COLS);
+
+/* One group of ANRs: its fields (GD_ANR_GROUPS_COLS) being filled. */
+typedef struct anr_group {
+    gd_value v[AG_NCOLS]; /* JSON values (the group's own), the count an integer */
+} anr_group;
+
 typedef struct anr_group_acc {
     gd_store *s;
-    json_t *by;      /* signature -> group */
-    json_t *order;   /* signatures in the order first seen */
+    json_t *by;      /* signature -> its index in g */
+    anr_group *g;    /* in the order first seen */
+    size_t n, cap;
+    int oom;
     json_t *traces;  /* "trace id" -> {version, device} */
 } anr_group_acc;
 
@@ -848,6 +963,43 @@ static void set_add(json_t *set, const char *s)
     json_array_append_new(set, json_string(s));
 }
 
+/* The group of signature sig, made of row r (its first dump) when new;
+ * NULL when out of memory. */
+static anr_group *anr_group_of(anr_group_acc *g, const char *sig, json_t *r)
+{
+    json_t *at = json_object_get(g->by, sig);
+    if (at)
+        return &g->g[json_integer_value(at)];
+    if (gd_grow((void **)&g->g, &g->cap, g->n + 1, sizeof *g->g, NULL) ||
+        json_object_set_new(g->by, sig, json_integer((json_int_t)g->n)))
+        return NULL;
+    gd_value *v = g->g[g->n++].v;
+    static const int from_row[][2] = {{AG_TYPE, AN_TYPE}, {AG_TYPE_LABEL, AN_TYPE_LABEL}, {AG_ID, AN_ID},
+                                      {AG_REASON, AN_REASON}};
+    for (size_t k = 0; k < AG_NCOLS; k++)
+        gd_qv_null(&v[k]);
+    gd_qv_json(&v[AG_SIGNATURE], json_string(sig));
+    gd_qv_int(&v[AG_COUNT], 0);
+    for (size_t k = 0; k < sizeof from_row / sizeof from_row[0]; k++)
+        gd_qv_json(&v[from_row[k][0]], json_incref(json_object_get(r, anr_cols.keys[from_row[k][1]])));
+    gd_qv_json(&v[AG_APPS], json_array());
+    gd_qv_json(&v[AG_DEVICES], json_array());
+    gd_qv_json(&v[AG_TRACES], json_array());
+    return v[AG_APPS].kind == GD_V_JSON && v[AG_DEVICES].kind == GD_V_JSON && v[AG_TRACES].kind == GD_V_JSON
+               ? &g->g[g->n - 1] : NULL;
+}
+
+/* The version v widens the group's first .. last versions. */
+static void widen_versions(gd_value *gv, const char *v)
+{
+    const char *fv = json_string_value(fld(gv, AG_FIRST_VERSION));
+    const char *lv = json_string_value(fld(gv, AG_LAST_VERSION));
+    if (!fv || gd_version_cmp(v, fv) < 0)
+        put(gv, AG_FIRST_VERSION, json_string(v));
+    if (!lv || gd_version_cmp(v, lv) > 0)
+        put(gv, AG_LAST_VERSION, json_string(v));
+}
+
 static int group_row(void *ctx, json_t *r)
 {
     anr_group_acc *g = ctx;
@@ -856,30 +1008,19 @@ static int group_row(void *ctx, json_t *r)
     const char *sig = json_string_value(json_object_get(r, "signature"));
     if (!sig)
         return 0;
-    json_t *e = json_object_get(g->by, sig);
-    if (!e) {
-        e = json_pack("{s:s s:O s:O s:i s:[] s:n s:n s:[] s:[] s:O s:O}", "signature", sig, "type",
-                      json_object_get(r, "type"), "type_label", json_object_get(r, "type_label"), "count", 0,
-                      "apps", "first_version", "last_version", "devices", "traces", "id", json_object_get(r, "id"),
-                      "reason", json_object_get(r, "reason"));
-        json_object_set_new(g->by, sig, e);
-        json_array_append_new(g->order, json_string(sig));
-    }
-    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
-    set_add(json_object_get(e, "apps"), json_string_value(json_object_get(r, "process")));
+    anr_group *e = anr_group_of(g, sig, r);
+    if (!e)
+        return g->oom = 1;
+    gd_value *gv = e->v;
+    gv[AG_COUNT].u.i++;
+    set_add(fld(gv, AG_APPS), json_string_value(json_object_get(r, "process")));
     json_int_t trace = json_integer_value(json_object_get(r, "trace"));
     json_t *tags = trace_tags(g, trace);
     const char *v = json_string_value(json_object_get(tags, "version"));
-    if (v) {
-        const char *fv = json_string_value(json_object_get(e, "first_version"));
-        const char *lv = json_string_value(json_object_get(e, "last_version"));
-        if (!fv || gd_version_cmp(v, fv) < 0)
-            json_object_set_new(e, "first_version", json_string(v));
-        if (!lv || gd_version_cmp(v, lv) > 0)
-            json_object_set_new(e, "last_version", json_string(v));
-    }
-    set_add(json_object_get(e, "devices"), json_string_value(json_object_get(tags, "device")));
-    json_t *tr = json_object_get(e, "traces");
+    if (v)
+        widen_versions(gv, v);
+    set_add(fld(gv, AG_DEVICES), json_string_value(json_object_get(tags, "device")));
+    json_t *tr = fld(gv, AG_TRACES);
     if (!json_array_size(tr) || json_integer_value(json_array_get(tr, json_array_size(tr) - 1)) != trace)
         json_array_append_new(tr, json_integer(trace));
     return 0;
@@ -887,35 +1028,36 @@ static int group_row(void *ctx, json_t *r)
 
 static int by_count(const void *x, const void *y)
 {
-    json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
-    json_int_t ca = json_integer_value(json_object_get(a, "count")), cb = json_integer_value(json_object_get(b, "count"));
+    const gd_value *a = ((const anr_group *)x)->v, *b = ((const anr_group *)y)->v;
+    int64_t ca = a[AG_COUNT].u.i, cb = b[AG_COUNT].u.i;
     if (ca != cb)
         return ca > cb ? -1 : 1;
-    json_int_t ia = json_integer_value(json_object_get(a, "id")), ib = json_integer_value(json_object_get(b, "id"));
+    json_int_t ia = json_integer_value(fld(a, AG_ID)), ib = json_integer_value(fld(b, AG_ID));
     return ia < ib ? -1 : ia > ib;
 }
 
 int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    anr_group_acc g = {s, json_object(), json_array(), json_object()};
+    anr_group_acc g = {.s = s, .by = json_object(), .traces = json_object()};
     gd_anr_query all = *q;
     all.all = 1;
     all.counts = NULL;
     int rc = gd_query_anr_list(s, &all, group_row, &g, err);
-    size_t n = json_array_size(g.order);
-    json_t **v = n ? malloc(n * sizeof *v) : NULL;
-    if (!rc && n && !v)
+    if (!rc && g.oom)
         rc = gd_error_oom(err);
-    for (size_t i = 0; !rc && i < n; i++)
-        v[i] = json_object_get(g.by, json_string_value(json_array_get(g.order, i)));
-    if (!rc && n)
-        qsort(v, n, sizeof *v, by_count);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (fn(ctx, v[i]))
+    if (!rc)
+        gd_sort(g.g, g.n, sizeof *g.g, by_count);
+    for (size_t i = 0; !rc && i < g.n; i++) {
+        json_t *row = gd_qcols_json(&anr_group_cols, g.g[i].v);
+        int stop = row ? fn(ctx, row) : (rc = gd_error_oom(err));
+        json_decref(row);
+        if (stop)
             break;
-    free(v);
+    }
+    for (size_t i = 0; i < g.n; i++)
+        gd_qcols_clear(&anr_group_cols, g.g[i].v);
+    free(g.g);
     json_decref(g.by);
-    json_decref(g.order);
     json_decref(g.traces);
     return rc;
 }

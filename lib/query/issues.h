@@ -32,7 +32,53 @@
 int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,
                     gd_error *err);
 
-/* One row per ANR dump, the dumps the system took for an ANR first (then
+/* An ANR dump's row, declared once (query/columns.h): a document of the
+ * dump's findings (the anr reader's content: main, locks_held, deadlocks,
+ * ... as they are), the stacks and the view's figures; every field is in
+ * every row (null when the dump does not say it).  Described below and in
+ * godeye-anr(1) OUTPUT. */
+#define GD_ANR_COLS(X, J)                                                     \
+    J(AN_ID, NULL, "id", NULL, INT, 0)                                        \
+    J(AN_TRACE, NULL, "trace", NULL, INT, 0)                                  \
+    J(AN_PID, NULL, "pid", NULL, INT, 0)                                      \
+    J(AN_TS, NULL, "ts_ms", NULL, TIME, 0)                                    \
+    J(AN_ANR, NULL, "anr", NULL, BOOL, 0)                                     \
+    J(AN_PROCESS, NULL, "process", NULL, TEXT, 0)                             \
+    J(AN_SECTION, NULL, "section", NULL, TEXT, 0)                             \
+    J(AN_DUMP_INDEX, NULL, "dump_index", NULL, INT, 0)                        \
+    J(AN_SUBJECT, NULL, "subject", NULL, TEXT, 0)                             \
+    J(AN_THREADS, NULL, "threads", NULL, INT, 0)                              \
+    J(AN_HEAP, NULL, "heap", NULL, TEXT, 0)                                   \
+    J(AN_LOCKS_HELD, NULL, "locks_held", NULL, TEXT, 0)                       \
+    J(AN_MAIN, NULL, "main", NULL, TEXT, 0)                                   \
+    J(AN_DEADLOCKS, NULL, "deadlocks", NULL, TEXT, 0)                         \
+    J(AN_BINDER_WAITS, NULL, "binder_waits", NULL, TEXT, 0)                   \
+    J(AN_WCHAN, NULL, "wchan", NULL, TEXT, 0)                                 \
+    J(AN_EVIDENCE, NULL, "evidence", NULL, TEXT, 0)                           \
+    J(AN_PRESSURE, NULL, "pressure", NULL, TEXT, 0)                           \
+    J(AN_MEMORY_KB, NULL, "memory_kb", NULL, TEXT, 0)                         \
+    J(AN_MAIN_STACK, NULL, "main_stack", NULL, TEXT, 0)                       \
+    J(AN_HOLDER_STACK, NULL, "holder_stack", NULL, TEXT, 0)                   \
+    J(AN_DEADLOCK, NULL, "deadlock", NULL, BOOL, 0)                           \
+    J(AN_REASON, NULL, "reason", NULL, TEXT, 0)                               \
+    J(AN_LOG_REPORT, NULL, "log_report", NULL, TEXT, 0)                       \
+    J(AN_AM_ANR, NULL, "am_anr", NULL, TEXT, 0)                               \
+    J(AN_BINDER_PEER, NULL, "binder_peer", NULL, TEXT, 0)                     \
+    J(AN_BINDER_CHAIN, NULL, "binder_chain", NULL, TEXT, 0)                   \
+    J(AN_CYCLE, NULL, "cross_process_cycle", NULL, BOOL, 0)                   \
+    J(AN_BINDER_REASON, NULL, "binder_reason", NULL, TEXT, 0)                 \
+    J(AN_TYPE, NULL, "type", NULL, TEXT, 0)                                   \
+    J(AN_TYPE_LABEL, NULL, "type_label", NULL, TEXT, 0)                       \
+    J(AN_USER_PERCEIVED, NULL, "user_perceived", NULL, BOOL, 0)               \
+    J(AN_TIMEOUT, NULL, "timeout_ms", NULL, INT, 0)                           \
+    J(AN_WAITED, NULL, "waited_ms", NULL, MS, 0)                              \
+    J(AN_REASON_PROCESS, NULL, "reason_process", NULL, TEXT, 0)               \
+    J(AN_SIGNATURE, NULL, "signature", NULL, TEXT, 0)                         \
+    J(AN_MAIN_WAITS_IN_APP, NULL, "main_waits_in_app", NULL, BOOL, 0)         \
+    J(AN_MAIN_DEADLOCK, NULL, "main_deadlock", NULL, BOOL, 0)                 \
+    J(AN_QUIET, NULL, "quiet", NULL, BOOL, 0)
+
+/* One row per ANR dump (GD_ANR_COLS), the dumps the system took for an ANR first (then
  * by trace and time): trace, pid, ts_ms, anr (bool: the anr_dump view's
  * rule; null for a database ingested before it), process, section,
  * dump_index, subject, threads, heap ({free_pct, used_bytes, ...} or null),
@@ -87,6 +133,19 @@ int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
  * first_version, last_version (of the traces' version_name, compared as
  * versions; null when untagged), devices, traces, id (the first dump's:
  * `anr --id`), reason (the first dump's). */
+/* An ANR group's row, declared once (query/columns.h). */
+#define GD_ANR_GROUPS_COLS(X, J)                                   \
+    J(AG_SIGNATURE, NULL, "signature", NULL, TEXT, 0)              \
+    J(AG_TYPE, NULL, "type", NULL, TEXT, 0)                        \
+    J(AG_TYPE_LABEL, NULL, "type_label", NULL, TEXT, 0)            \
+    J(AG_COUNT, NULL, "count", NULL, INT, 0)                       \
+    J(AG_APPS, NULL, "apps", NULL, TEXT, 0)                        \
+    J(AG_FIRST_VERSION, NULL, "first_version", NULL, TEXT, 0)      \
+    J(AG_LAST_VERSION, NULL, "last_version", NULL, TEXT, 0)        \
+    J(AG_DEVICES, NULL, "devices", NULL, TEXT, 0)                  \
+    J(AG_TRACES, NULL, "traces", NULL, TEXT, 0)                    \
+    J(AG_ID, NULL, "id", NULL, INT, 0)                             \
+    J(AG_REASON, NULL, "reason", NULL, TEXT, 0)
 int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* The ANR count every output reports (#28: one definition): an ANR is a

@@ -17,18 +17,61 @@
 
 #include "analysis/frames.h"
 #include "analysis/vitals.h"
+#include "core/util.h"
 #include "store/sql.h"
 
-/* The entries gathered so far (a JSON array) and what scoring needs. */
+enum { GD_TOP_COLS(GD_QC_ID, GD_QC_ID) TP_NCOLS };
+GD_QCOLS_DEFINE(top_cols, GD_TOP_COLS);
+
+/* #48: an ANR entry's anr_rank (by_rank), declared once. */
+#define ANR_RANK_COLS(X, J)                                  \
+    X(AR_DEADLOCK, NULL, "main_deadlock", NULL, BOOL, 0)      \
+    X(AR_RECORD, NULL, "record", NULL, BOOL, 0)               \
+    X(AR_USER, NULL, "user_perceived", NULL, BOOL, 0)         \
+    X(AR_BLOCKED, NULL, "blocked_ms", NULL, NUM, 0)           \
+    X(AR_SEQ, NULL, "seq", NULL, INT, 0)
+enum { ANR_RANK_COLS(GD_QC_ID, GD_QC_ID) AR_NCOLS };
+GD_QCOLS_DEFINE(anr_rank_cols, ANR_RANK_COLS);
+
+/* One entry (GD_TOP_COLS) being ranked. */
+typedef struct top_entry {
+    const char *kind;
+    int tier;
+    double score;            /* NAN: null                                   */
+    json_t *trace;           /* an integer, or NULL (null)                  */
+    json_t *title, *command; /* JSON strings                                */
+    json_t *evidence;
+    json_t *process;         /* the evidence's (a string), or NULL (null)   */
+    int ranked;              /* an ANR: the fields below are its anr_rank   */
+    int main_deadlock, record, user_perceived;
+    double blocked_ms;       /* NAN: null                                   */
+    int64_t seq;
+    const char *focus;       /* NULL: no focus field                        */
+    int64_t rank;
+} top_entry;
+
+/* #48: one ANR group of dumps (name_anr_groups): its entry, the length of
+ * the entry's title's head, how many dumps in which traces. */
+typedef struct anr_sig {
+    size_t index;
+    int head;
+    int64_t count;
+    json_t *traces, *signature;
+} anr_sig;
+
+/* The entries gathered so far and what scoring needs. */
 typedef struct top_acc {
     gd_store *s;
-    json_t *entries;
+    top_entry *e;
+    size_t n, cap;
     json_t *dumps_of_blocks; /* "trace/pid/ts_ms" of the ANR dumps an ANR block entry names */
     const char *set;         /* the selected traces, "(SELECT id FROM trace ...)" */
     double minutes;     /* of capture, over the selected traces (>= 1/60) */
     json_t *anr_groups; /* group -> number of ANR-kind blocks in it        */
     gd_error *err;
-    json_t *anr_sigs; /* #48: "what|process|signature" -> {index, head, count, traces} */
+    json_t *anr_sig_of; /* #48: "what|process|signature" -> its index in sigs */
+    anr_sig *sigs;
+    size_t nsigs, capsigs;
 } top_acc;
 
 static const char *str(json_t *o, const char *k)
@@ -49,26 +92,80 @@ static void set_process(json_t *evidence, const char *process)
         json_object_set_new(evidence, "process", json_string(process));
 }
 
-/* Appends one entry; steals evidence.  Its "process" is the evidence's
- * (set_process), else null. */
+static void entry_free(top_entry *e)
+{
+    json_decref(e->trace);
+    json_decref(e->title);
+    json_decref(e->command);
+    json_decref(e->evidence);
+    json_decref(e->process);
+}
+
+/* Appends one entry; steals trace and evidence.  Its "process" is the
+ * evidence's (set_process), else null. */
 static int add(top_acc *a, const char *kind, int tier, double lost_ms, json_t *trace,
                const char *title, json_t *evidence, const char *command)
 {
     double score = lost_ms / a->minutes; /* NAN: not measured in time (a dump) */
     if (!isfinite(lost_ms) && tier == 0)
         score = NAN; /* an ANR without a duration says "ANR", never 0 ms/min */
+    if (gd_grow((void **)&a->e, &a->cap, a->n + 1, sizeof *a->e, a->err)) {
+        json_decref(trace);
+        json_decref(evidence);
+        return a->err->code;
+    }
+    json_t *proc = json_object_get(evidence, "process");
+    top_entry *e = &a->e[a->n++];
     /* title and command hold names read from the database: mended, so a
      * NULL here is out of memory (#53 item 1) */
-    json_t *e = json_pack("{s:s s:i s:o s:f s:o s:o s:o s:o}", "kind", kind, "tier", tier,
-                          "score_ms_per_min", isfinite(score) ? json_real(round(score * 10) / 10) : json_null(),
-                          "capture_min", round(a->minutes * 1000) / 1000, "trace",
-                          trace ? trace : json_null(), "title", gd_json_str(title), "evidence", evidence,
-                          "command", gd_json_str(command));
-    json_t *proc = e ? json_object_get(evidence, "process") : NULL;
-    if (!e || json_object_set(e, "process", json_is_string(proc) ? proc : json_null()) ||
-        json_array_append_new(a->entries, e))
+    *e = (top_entry){.kind = kind, .tier = tier, .score = isfinite(score) ? round(score * 10) / 10 : NAN,
+                     .trace = json_is_integer(trace) ? trace : (json_decref(trace), NULL),
+                     .title = gd_json_str(title), .command = gd_json_str(command), .evidence = evidence,
+                     .process = json_is_string(proc) ? json_incref(proc) : NULL, .blocked_ms = NAN};
+    if (!e->title || !e->command || !e->evidence)
         return gd_error_oom(a->err);
     return 0;
+}
+
+/* The entry's row (GD_TOP_COLS; NULL when out of memory). */
+static json_t *entry_row(const top_acc *a, const top_entry *e)
+{
+    gd_value v[TP_NCOLS], r[AR_NCOLS];
+    gd_qv_text(&v[TP_KIND], e->kind);
+    gd_qv_int(&v[TP_TIER], e->tier);
+    if (isnan(e->score))
+        gd_qv_null(&v[TP_SCORE]);
+    else
+        gd_qv_real(&v[TP_SCORE], e->score);
+    gd_qv_real(&v[TP_CAPTURE], round(a->minutes * 1000) / 1000);
+    gd_qv_json(&v[TP_TRACE], e->trace); /* borrowed, as every JSON value below */
+    gd_qv_json(&v[TP_TITLE], e->title);
+    gd_qv_json(&v[TP_EVIDENCE], e->evidence);
+    gd_qv_json(&v[TP_COMMAND], e->command);
+    gd_qv_json(&v[TP_PROCESS], e->process);
+    gd_qv_bool(&r[AR_DEADLOCK], e->main_deadlock);
+    gd_qv_bool(&r[AR_RECORD], e->record);
+    gd_qv_bool(&r[AR_USER], e->user_perceived);
+    if (isnan(e->blocked_ms))
+        gd_qv_null(&r[AR_BLOCKED]);
+    else
+        gd_qv_real(&r[AR_BLOCKED], e->blocked_ms);
+    gd_qv_int(&r[AR_SEQ], e->seq);
+    json_t *rank = e->ranked ? gd_qcols_json(&anr_rank_cols, r) : NULL;
+    if (e->ranked && !rank)
+        return NULL;
+    if (rank)
+        gd_qv_json(&v[TP_ANR_RANK], rank);
+    else
+        gd_qv_absent(&v[TP_ANR_RANK]);
+    if (e->focus)
+        gd_qv_text(&v[TP_FOCUS], e->focus);
+    else
+        gd_qv_absent(&v[TP_FOCUS]);
+    gd_qv_int(&v[TP_RANK], e->rank);
+    json_t *row = gd_qcols_json(&top_cols, v);
+    json_decref(rank);
+    return row;
 }
 
 /* The innermost frame worth naming: the key frame, else the blame, else
@@ -93,11 +190,13 @@ static const char *place_of(json_t *b)
  * (where the capture says how long) first; never by name. */
 static void anr_rank(top_acc *a, int record, int user_perceived, int main_deadlock, double blocked_ms)
 {
-    json_t *e = json_array_get(a->entries, json_array_size(a->entries) - 1);
-    json_object_set_new(e, "anr_rank", json_pack("{s:b s:b s:b s:o s:I}", "main_deadlock", main_deadlock, "record",
-                                                 record, "user_perceived", user_perceived, "blocked_ms",
-                                                 isfinite(blocked_ms) ? json_real(blocked_ms) : json_null(), "seq",
-                                                 (json_int_t)json_array_size(a->entries)));
+    top_entry *e = &a->e[a->n - 1];
+    e->ranked = 1;
+    e->main_deadlock = main_deadlock;
+    e->record = record;
+    e->user_perceived = user_perceived;
+    e->blocked_ms = isfinite(blocked_ms) ? blocked_ms : NAN;
+    e->seq = (int64_t)a->n;
 }
 
 /* An ANR-kind block: the main thread did not come back for 5 s. */
@@ -143,7 +242,7 @@ static int on_anr_block(void *ctx, json_t *b)
                  (long long)sqlite3_column_int64(q, V_PID), sqlite3_column_double(q, V_TS));
         /* the entry this block is about to be (add below): a dump of a
          * main-thread deadlock ranks it first (on_anr_dump) */
-        json_object_set_new(a->dumps_of_blocks, key, json_integer((json_int_t)json_array_size(a->entries)));
+        json_object_set_new(a->dumps_of_blocks, key, json_integer((json_int_t)a->n));
         json_object_set_new(ev, "dump", json_pack("{s:I s:I s:f s:s?}", "trace", (json_int_t)sqlite3_column_int64(q, V_TRACE),
                                                   "pid", (json_int_t)sqlite3_column_int64(q, V_PID), "ts_ms",
                                                   sqlite3_column_double(q, V_TS), "process",
@@ -165,6 +264,82 @@ static int dump_is_anr(json_t *d)
     return json_is_true(json_object_get(d, "anr"));
 }
 
+/* #48: joins dump d to the entry of its group when there is one (1). */
+static int join_anr_group(top_acc *a, json_t *d, const char *key)
+{
+    json_t *at = json_object_get(a->anr_sig_of, key);
+    if (!at)
+        return 0;
+    anr_sig *g = &a->sigs[json_integer_value(at)];
+    top_entry *e = &a->e[g->index];
+    json_t *tr = g->traces;
+    g->count++;
+    if (json_integer_value(json_array_get(tr, json_array_size(tr) - 1)) != json_integer_value(json_object_get(d, "trace")))
+        json_array_append(tr, json_object_get(d, "trace"));
+    if (json_is_true(json_object_get(d, "user_perceived")))
+        e->user_perceived = 1;
+    double w = num(d, "waited_ms");
+    if (isfinite(w) && !(e->blocked_ms >= w))
+        e->blocked_ms = w;
+    return 1;
+}
+
+/* #48: a new group of one dump, its entry the last one. */
+static int new_anr_group(top_acc *a, json_t *d, const char *key, int head)
+{
+    if (gd_grow((void **)&a->sigs, &a->capsigs, a->nsigs + 1, sizeof *a->sigs, a->err))
+        return a->err->code;
+    anr_sig *g = &a->sigs[a->nsigs];
+    *g = (anr_sig){a->n - 1, head, 1, json_pack("[O]", json_object_get(d, "trace")),
+                   json_incref(json_object_get(d, "signature"))};
+    if (!g->traces || json_object_set_new(a->anr_sig_of, key, json_integer((json_int_t)a->nsigs)))
+        return gd_error_oom(a->err);
+    a->nsigs++;
+    return 0;
+}
+
+/* An ANR dump entry's evidence, declared once. */
+#define DUMP_EVIDENCE_COLS(X, J)                          \
+    X(DE_PID, NULL, "pid", NULL, INT, 0)                  \
+    X(DE_STATE, NULL, "state", NULL, TEXT, 0)             \
+    X(DE_LOCK, NULL, "lock", NULL, TEXT, 0)               \
+    X(DE_HELD_BY, NULL, "held_by", NULL, TEXT, 0)         \
+    X(DE_DEADLOCK, NULL, "deadlock", NULL, BOOL, 0)       \
+    X(DE_WHERE, NULL, "where", NULL, TEXT, 0)             \
+    X(DE_PROCESS, NULL, "process", NULL, TEXT, 0)         \
+    X(DE_ID, NULL, "id", NULL, INT, 0)                    \
+    X(DE_TYPE, NULL, "type", NULL, TEXT, 0)
+enum { DUMP_EVIDENCE_COLS(GD_QC_ID, GD_QC_ID) DE_NCOLS };
+GD_QCOLS_DEFINE(dump_evidence_cols, DUMP_EVIDENCE_COLS);
+
+/* A process name as set_process names it: absent when none. */
+static void process_field(gd_value *v, const char *process)
+{
+    if (process && *process)
+        gd_qv_text(v, process);
+    else
+        gd_qv_absent(v);
+}
+
+static json_t *dump_evidence(json_t *d, const char *state, const char *lock, const char *holder)
+{
+    gd_value v[DE_NCOLS];
+    json_t *st = json_object_get(d, "main_stack");
+    gd_qv_json(&v[DE_PID], json_object_get(d, "pid"));
+    gd_qv_text(&v[DE_STATE], state);
+    gd_qv_text(&v[DE_LOCK], lock);
+    gd_qv_text(&v[DE_HELD_BY], holder);
+    if (json_object_get(d, "deadlock"))
+        gd_qv_json(&v[DE_DEADLOCK], json_object_get(d, "deadlock"));
+    else
+        gd_qv_bool(&v[DE_DEADLOCK], 0);
+    gd_qv_json(&v[DE_WHERE], json_array_size(st) ? json_array_get(st, 0) : NULL);
+    process_field(&v[DE_PROCESS], str(d, "process"));
+    gd_qv_json(&v[DE_ID], json_object_get(d, "id"));
+    gd_qv_json(&v[DE_TYPE], json_object_get(d, "type"));
+    return gd_qcols_json(&dump_evidence_cols, v);
+}
+
 static int on_anr_dump(void *ctx, json_t *d)
 {
     top_acc *a = ctx;
@@ -180,9 +355,9 @@ static int on_anr_dump(void *ctx, json_t *d)
              (long long)json_integer_value(json_object_get(d, "pid")), num(d, "ts_ms"));
     json_t *blk = json_object_get(a->dumps_of_blocks, id);
     if (blk) { /* listed with the ANR block of the same freeze */
-        json_t *r = json_object_get(json_array_get(a->entries, (size_t)json_integer_value(blk)), "anr_rank");
-        if (dl && r)
-            json_object_set_new(r, "main_deadlock", json_true());
+        top_entry *e = &a->e[json_integer_value(blk)];
+        if (dl && e->ranked)
+            e->main_deadlock = 1;
         return 0;
     }
     /* #48: the same ANR in many dumps is one entry (its group: the row's
@@ -191,20 +366,8 @@ static int on_anr_dump(void *ctx, json_t *d)
     char key[2400];
     snprintf(key, sizeof key, "%s|%.200s|%.2000s", what, str(d, "process") ? str(d, "process") : "",
              str(d, "signature") ? str(d, "signature") : "");
-    json_t *grp = json_object_get(a->anr_sigs, key);
-    if (grp) {
-        json_t *e = json_array_get(a->entries, (size_t)json_integer_value(json_object_get(grp, "index")));
-        json_t *r = json_object_get(e, "anr_rank"), *tr = json_object_get(grp, "traces");
-        json_object_set_new(grp, "count", json_integer(json_integer_value(json_object_get(grp, "count")) + 1));
-        if (json_integer_value(json_array_get(tr, json_array_size(tr) - 1)) != json_integer_value(json_object_get(d, "trace")))
-            json_array_append(tr, json_object_get(d, "trace"));
-        if (json_is_true(json_object_get(d, "user_perceived")))
-            json_object_set_new(r, "user_perceived", json_true());
-        double w = num(d, "waited_ms");
-        if (isfinite(w) && !(num(r, "blocked_ms") >= w))
-            json_object_set_new(r, "blocked_ms", json_real(w));
+    if (join_anr_group(a, d, key))
         return 0;
-    }
     json_t *m = json_object_get(d, "main");
     char title[1400], cmd[96];
     const char *state = m ? str(m, "state") : NULL;
@@ -232,31 +395,13 @@ static int on_anr_dump(void *ctx, json_t *d)
         n += snprintf(title + n, sizeof title - (size_t)n, " (deadlock)");
     if (json_is_true(json_object_get(d, "cross_process_cycle")) && n > 0 && (size_t)n < sizeof title)
         snprintf(title + n, sizeof title - (size_t)n, " (binder %.200s)", str(d, "binder_reason") ? str(d, "binder_reason") : "cycle");
-    long long trace = (long long)json_integer_value(json_object_get(d, "trace"));
-    snprintf(cmd, sizeof cmd, "godeye anr --trace %lld", trace);
-    json_t *st = json_object_get(d, "main_stack");
-    json_t *ev = json_pack("{s:O s:o s:o s:o s:O s:o}", "pid", json_object_get(d, "pid"), "state",
-                           gd_json_str(state), "lock",
-                           gd_json_str(lock), "held_by",
-                           gd_json_str(holder), "deadlock",
-                           json_object_get(d, "deadlock") ? json_object_get(d, "deadlock") : json_false(),
-                           "where", json_array_size(st) ? json_incref(json_array_get(st, 0)) : json_null());
-    set_process(ev, proc);
-    json_object_set_new(ev, "id", json_incref(json_object_get(d, "id")));
-    json_object_set_new(ev, "type", json_incref(json_object_get(d, "type")));
-    snprintf(cmd, sizeof cmd, "godeye anr --id %lld", (long long)json_integer_value(json_object_get(d, "id")));
     /* a dump has no duration: no score ("ANR"); its reason may say how long main was waited for */
-    int rc = add(a, "anr_dump", 0, NAN, json_incref(json_object_get(d, "trace")), title, ev, cmd);
+    snprintf(cmd, sizeof cmd, "godeye anr --id %lld", (long long)json_integer_value(json_object_get(d, "id")));
+    int rc = add(a, "anr_dump", 0, NAN, json_incref(json_object_get(d, "trace")), title,
+                 dump_evidence(d, state, lock, holder), cmd);
     if (!rc)
         anr_rank(a, record, json_is_true(json_object_get(d, "user_perceived")), dl, num(d, "waited_ms"));
-    if (!rc) {
-        json_t *g = json_pack("{s:I s:i s:i s:[O] s:O}", "index", (json_int_t)json_array_size(a->entries) - 1, "head",
-                              head, "count", 1, "traces", json_object_get(d, "trace"), "signature",
-                              json_object_get(d, "signature"));
-        if (!g || json_object_set_new(a->anr_sigs, key, g))
-            rc = gd_error_oom(a->err);
-    }
-    return rc;
+    return rc ? rc : new_anr_group(a, d, key, head);
 }
 
 /* #48: each ANR group of more than one dump says its count in its title
@@ -264,24 +409,23 @@ static int on_anr_dump(void *ctx, json_t *d)
  * and carries the group in its evidence: {signature, count, traces}. */
 static int name_anr_groups(top_acc *a)
 {
-    const char *k;
-    json_t *g;
-    json_object_foreach(a->anr_sigs, k, g) {
-        json_t *e = json_array_get(a->entries, (size_t)json_integer_value(json_object_get(g, "index")));
-        json_int_t count = json_integer_value(json_object_get(g, "count"));
-        json_t *tr = json_object_get(g, "traces");
-        if (json_object_set_new(json_object_get(e, "evidence"), "group",
-                                json_pack("{s:O s:I s:O}", "signature", json_object_get(g, "signature"), "count",
-                                          count, "traces", tr)))
+    for (size_t i = 0; i < a->nsigs; i++) {
+        anr_sig *g = &a->sigs[i];
+        top_entry *e = &a->e[g->index];
+        json_t *tr = g->traces;
+        if (json_object_set_new(e->evidence, "group",
+                                json_pack("{s:O s:I s:O}", "signature", g->signature ? g->signature : json_null(),
+                                          "count", (json_int_t)g->count, "traces", tr)))
             return gd_error_oom(a->err);
-        if (count < 2)
+        if (g->count < 2)
             continue;
-        const char *t = str(e, "title");
-        size_t head = (size_t)json_integer_value(json_object_get(g, "head"));
+        const char *t = json_string_value(e->title);
+        size_t head = (size_t)g->head;
         char title[1600];
-        snprintf(title, sizeof title, "%.*s (%lld dumps in %zu capture%s)%s", (int)head, t, (long long)count,
+        snprintf(title, sizeof title, "%.*s (%lld dumps in %zu capture%s)%s", (int)head, t, (long long)g->count,
                  json_array_size(tr), json_array_size(tr) == 1 ? "" : "s", t + head);
-        if (json_object_set_new(e, "title", json_string(title)))
+        json_decref(e->title);
+        if (!(e->title = json_string(title)))
             return gd_error_oom(a->err);
     }
     return 0;
@@ -311,13 +455,65 @@ static int on_group(void *ctx, json_t *g)
 }
 
 /* Slow launches by (trace, app, activity, kind): time over the bar. */
-typedef struct launch_acc {
-    json_t *by;        /* key -> {trace, app, activity, kind, count, worst, over} */
-} launch_acc;
+typedef struct launch {
+    json_t *trace, *app, *activity; /* as the launch rows hold them */
+    char *kind;
+    int64_t count;
+    double worst_ms, over_ms, bar_ms;
+} launch;
+
+/* A slow launch group's evidence (and the groups' accumulator's fields), declared once. */
+#define LAUNCH_EVIDENCE_COLS(X, J)                        \
+    X(LE_KIND, NULL, "kind", NULL, TEXT, 0)               \
+    X(LE_COUNT, NULL, "count", NULL, INT, 0)              \
+    X(LE_WORST, NULL, "worst_ms", NULL, NUM, 0)           \
+    X(LE_BAR, NULL, "bar_ms", NULL, NUM, 0)               \
+    X(LE_OVER, NULL, "over_ms", NULL, NUM, 0)             \
+    X(LE_APP, NULL, "app", NULL, TEXT, 0)                 \
+    X(LE_PROCESS, NULL, "process", NULL, TEXT, 0)         \
+    X(LE_ACTIVITY, NULL, "activity", NULL, TEXT, 0)
+enum { LAUNCH_EVIDENCE_COLS(GD_QC_ID, GD_QC_ID) LE_NCOLS };
+GD_QCOLS_DEFINE(launch_evidence_cols, LAUNCH_EVIDENCE_COLS);
+
+/* Groups of one key each (launches, lock waits): key text -> index in
+ * the caller's array g of n (cap) elements of elem bytes, the first
+ * failure, and what releases an element's own values. */
+typedef struct groups {
+    json_t *at;
+    void *g;
+    size_t n, cap, elem;
+    int oom;
+    void (*drop)(void *);
+} groups;
+
+static void groups_free(groups *by)
+{
+    for (size_t i = 0; i < by->n; i++)
+        by->drop((char *)by->g + i * by->elem);
+    free(by->g);
+    json_decref(by->at);
+}
+
+/* The index of key's group, or n when it is new (grown to hold it:
+ * the caller fills it); (size_t)-1 when out of memory. */
+static size_t group_index(groups *gs, const char *key)
+{
+    size_t elem = gs->elem;
+    json_t *at = json_object_get(gs->at, key);
+    if (at)
+        return (size_t)json_integer_value(at);
+    if (gd_grow(&gs->g, &gs->cap, gs->n + 1, elem, NULL) ||
+        json_object_set_new(gs->at, key, json_integer((json_int_t)gs->n))) {
+        gs->oom = 1;
+        return (size_t)-1;
+    }
+    memset((char *)gs->g + gs->n * elem, 0, elem);
+    return gs->n++;
+}
 
 static int on_startup(void *ctx, json_t *l)
 {
-    launch_acc *la = ctx;
+    groups *la = ctx;
     if (!json_is_true(json_object_get(l, "slow")))
         return 0;
     const char *kind = str(l, "kind");
@@ -327,46 +523,62 @@ static int on_startup(void *ctx, json_t *l)
     char key[1200];
     snprintf(key, sizeof key, "%lld|%.400s|%.400s|%s", (long long)json_integer_value(json_object_get(l, "trace")),
              str(l, "app") ? str(l, "app") : "", str(l, "activity") ? str(l, "activity") : "", kind);
-    json_t *e = json_object_get(la->by, key);
-    if (!e) {
-        e = json_pack("{s:O s:O s:O s:s s:i s:f s:f s:f}", "trace", json_object_get(l, "trace"), "app",
-                      json_object_get(l, "app"), "activity", json_object_get(l, "activity"), "kind", kind,
-                      "count", 0, "worst_ms", 0.0, "over_ms", 0.0, "bar_ms", bar);
-        json_object_set_new(la->by, key, e);
+    size_t n = la->n, i = group_index(la, key);
+    if (i == (size_t)-1)
+        return 1;
+    launch *e = &((launch *)la->g)[i];
+    if (i == n) {
+        *e = (launch){json_incref(json_object_get(l, "trace")), json_incref(json_object_get(l, "app")),
+                      json_incref(json_object_get(l, "activity")), strdup(kind), 0, 0.0, 0.0, bar};
+        if (!e->kind)
+            return la->oom = 1;
     }
-    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
-    if (total > num(e, "worst_ms"))
-        json_object_set_new(e, "worst_ms", json_real(total));
-    json_object_set_new(e, "over_ms", json_real(num(e, "over_ms") + (total - bar)));
+    e->count++;
+    if (total > e->worst_ms)
+        e->worst_ms = total;
+    e->over_ms += total - bar;
     return 0;
 }
 
-static int add_launches(top_acc *a, json_t *by)
+static json_t *launch_evidence(const launch *e)
 {
-    const char *k;
-    json_t *e;
-    json_object_foreach(by, k, e) {
+    gd_value v[LE_NCOLS];
+    gd_qv_text(&v[LE_KIND], e->kind);
+    gd_qv_int(&v[LE_COUNT], e->count);
+    gd_qv_real(&v[LE_WORST], e->worst_ms);
+    gd_qv_real(&v[LE_BAR], e->bar_ms);
+    gd_qv_real(&v[LE_OVER], e->over_ms);
+    gd_qv_json(&v[LE_APP], e->app);
+    process_field(&v[LE_PROCESS], json_string_value(e->app));
+    /* the launches' activity (null: none named), as explain selects them */
+    gd_qv_json(&v[LE_ACTIVITY], e->activity);
+    return gd_qcols_json(&launch_evidence_cols, v);
+}
+
+static int add_launches(top_acc *a, groups *by)
+{
+    for (size_t i = 0; i < by->n; i++) {
+        const launch *e = &((launch *)by->g)[i];
         char title[1200], cmd[600];
-        const char *app = str(e, "app");
+        const char *app = json_string_value(e->app), *act = json_string_value(e->activity);
         snprintf(title, sizeof title, "%s launch of %.300s%s%.300s: %.0f ms, over the %.0f ms bar (%lld launch%s)",
-                 str(e, "kind"), app ? app : "the app", str(e, "activity") ? "/" : "",
-                 str(e, "activity") ? str(e, "activity") : "", num(e, "worst_ms"), num(e, "bar_ms"),
-                 (long long)json_integer_value(json_object_get(e, "count")),
-                 json_integer_value(json_object_get(e, "count")) == 1 ? "" : "es");
-        snprintf(cmd, sizeof cmd, "godeye startup --trace %lld",
-                 (long long)json_integer_value(json_object_get(e, "trace")));
-        json_t *ev = json_pack("{s:O s:O s:O s:O s:O s:O}", "kind", json_object_get(e, "kind"), "count",
-                               json_object_get(e, "count"), "worst_ms", json_object_get(e, "worst_ms"), "bar_ms",
-                               json_object_get(e, "bar_ms"), "over_ms", json_object_get(e, "over_ms"), "app",
-                               json_object_get(e, "app"));
-        set_process(ev, app);
-        /* the launches' activity (null: none named), as explain selects them */
-        json_object_set(ev, "activity", json_object_get(e, "activity") ? json_object_get(e, "activity") : json_null());
-        int rc = add(a, "startup", 1, num(e, "over_ms"), json_incref(json_object_get(e, "trace")), title, ev, cmd);
+                 e->kind, app ? app : "the app", act ? "/" : "", act ? act : "", e->worst_ms, e->bar_ms,
+                 (long long)e->count, e->count == 1 ? "" : "es");
+        snprintf(cmd, sizeof cmd, "godeye startup --trace %lld", (long long)json_integer_value(e->trace));
+        int rc = add(a, "startup", 1, e->over_ms, json_incref(e->trace), title, launch_evidence(e), cmd);
         if (rc)
             return rc;
     }
     return 0;
+}
+
+static void launch_drop(void *p)
+{
+    launch *e = p;
+    json_decref(e->trace);
+    json_decref(e->app);
+    json_decref(e->activity);
+    free(e->kind);
 }
 
 /* Janky frames per window: the time past each slow frame's deadline; its
@@ -417,14 +629,27 @@ static int add_frames(gd_store *s, top_acc *a, const char *set)
     return gd_store_each(s, q, jank_row, a, a->err);
 }
 
-/* Main-thread lock contention by (owner, blocked method, owner's method). */
-typedef struct lock_acc {
-    json_t *by;
-} lock_acc;
+/* Main-thread lock contention by (owner, blocked method, owner's method):
+ * a group's fields, its evidence, declared once. */
+#define LOCK_COLS(X, J)                                           \
+    X(LK_OWNER, NULL, "owner", NULL, TEXT, 0)                     \
+    X(LK_BLOCKED, NULL, "blocked_method", NULL, TEXT, 0)          \
+    X(LK_OWNER_METHOD, NULL, "owner_method", NULL, TEXT, 0)       \
+    X(LK_COUNT, NULL, "count", NULL, INT, 0)                      \
+    X(LK_TOTAL, NULL, "total_ms", NULL, NUM, 0)                   \
+    X(LK_MAX, NULL, "max_ms", NULL, NUM, 0)
+enum { LOCK_COLS(GD_QC_ID, GD_QC_ID) LK_NCOLS };
+GD_QCOLS_DEFINE(lock_cols, LOCK_COLS);
+
+typedef struct lock_group {
+    json_t *owner, *blocked_method, *owner_method; /* as the findings hold them */
+    int64_t count;
+    double total_ms, max_ms;
+} lock_group;
 
 static int on_issue(void *ctx, json_t *i)
 {
-    lock_acc *la = ctx;
+    groups *la = ctx;
     if (!str(i, "type") || strcmp(str(i, "type"), "lock_contention") != 0)
         return 0;
     json_t *c = json_object_get(i, "content");
@@ -435,37 +660,55 @@ static int on_issue(void *ctx, json_t *i)
     snprintf(key, sizeof key, "%.600s|%.800s|%.800s", str(c, "owner") ? str(c, "owner") : "",
              str(c, "blocked_method") ? str(c, "blocked_method") : "",
              str(c, "owner_method") ? str(c, "owner_method") : "");
-    json_t *e = json_object_get(la->by, key);
-    if (!e) {
-        e = json_pack("{s:O s:O s:O s:i s:f s:f}", "owner", json_object_get(c, "owner"), "blocked_method",
-                      json_object_get(c, "blocked_method"), "owner_method", json_object_get(c, "owner_method"),
-                      "count", 0, "total_ms", 0.0, "max_ms", 0.0);
-        json_object_set_new(la->by, key, e);
-    }
-    json_object_set_new(e, "count", json_integer(json_integer_value(json_object_get(e, "count")) + 1));
-    json_object_set_new(e, "total_ms", json_real(num(e, "total_ms") + dur));
-    if (dur > num(e, "max_ms"))
-        json_object_set_new(e, "max_ms", json_real(dur));
+    size_t n = la->n, k = group_index(la, key);
+    if (k == (size_t)-1)
+        return 1;
+    lock_group *e = &((lock_group *)la->g)[k];
+    if (k == n)
+        *e = (lock_group){json_incref(json_object_get(c, "owner")), json_incref(json_object_get(c, "blocked_method")),
+                          json_incref(json_object_get(c, "owner_method")), 0, 0.0, 0.0};
+    e->count++;
+    e->total_ms += dur;
+    if (dur > e->max_ms)
+        e->max_ms = dur;
     return 0;
 }
 
-static int add_locks(top_acc *a, json_t *by)
+static json_t *lock_evidence(const lock_group *e)
 {
-    const char *k;
-    json_t *e;
-    json_object_foreach(by, k, e) {
+    gd_value v[LK_NCOLS];
+    gd_qv_json(&v[LK_OWNER], e->owner);
+    gd_qv_json(&v[LK_BLOCKED], e->blocked_method);
+    gd_qv_json(&v[LK_OWNER_METHOD], e->owner_method);
+    gd_qv_int(&v[LK_COUNT], e->count);
+    gd_qv_real(&v[LK_TOTAL], e->total_ms);
+    gd_qv_real(&v[LK_MAX], e->max_ms);
+    return gd_qcols_json(&lock_cols, v);
+}
+
+static int add_locks(top_acc *a, groups *by)
+{
+    for (size_t i = 0; i < by->n; i++) {
+        const lock_group *e = &((lock_group *)by->g)[i];
+        const char *owner = json_string_value(e->owner), *om = json_string_value(e->owner_method),
+                   *bm = json_string_value(e->blocked_method);
         char title[2000];
         snprintf(title, sizeof title, "main waited for a lock held by %.200s (in %.600s): %lld time%s, %.0f ms in all, at %.600s",
-                 str(e, "owner") ? str(e, "owner") : "another thread",
-                 str(e, "owner_method") ? str(e, "owner_method") : "?",
-                 (long long)json_integer_value(json_object_get(e, "count")),
-                 json_integer_value(json_object_get(e, "count")) == 1 ? "" : "s", num(e, "total_ms"),
-                 str(e, "blocked_method") ? str(e, "blocked_method") : "?");
-        int rc = add(a, "lock", 1, num(e, "total_ms"), NULL, title, json_incref(e), "godeye issues --tool android");
+                 owner ? owner : "another thread", om ? om : "?", (long long)e->count, e->count == 1 ? "" : "s",
+                 e->total_ms, bm ? bm : "?");
+        int rc = add(a, "lock", 1, e->total_ms, NULL, title, lock_evidence(e), "godeye issues --tool android");
         if (rc)
             return rc;
     }
     return 0;
+}
+
+static void lock_drop(void *p)
+{
+    lock_group *e = p;
+    json_decref(e->owner);
+    json_decref(e->blocked_method);
+    json_decref(e->owner_method);
 }
 
 /* #47 item 4: a trace with scheduling data but no app slices still
@@ -601,36 +844,28 @@ static int add_states(top_acc *a, const char *app)
 
 static int by_rank(const void *x, const void *y)
 {
-    json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
-    json_int_t ta = json_integer_value(json_object_get(a, "tier")), tb = json_integer_value(json_object_get(b, "tier"));
-    if (ta != tb)
-        return ta < tb ? -1 : 1;
-    json_t *ra = json_object_get(a, "anr_rank"), *rb = json_object_get(b, "anr_rank");
-    if (ra && rb) {
-        static const char *const firsts[] = {"main_deadlock", "record", "user_perceived"};
-        for (size_t i = 0; i < sizeof firsts / sizeof *firsts; i++) {
-            int x = json_is_true(json_object_get(ra, firsts[i])), y = json_is_true(json_object_get(rb, firsts[i]));
-            if (x != y)
-                return x ? -1 : 1;
-        }
-        double da = num(ra, "blocked_ms"), db = num(rb, "blocked_ms");
-        da = isnan(da) ? -1 : da; /* not said: after every known duration */
-        db = isnan(db) ? -1 : db;
+    const top_entry *a = *(const top_entry *const *)x, *b = *(const top_entry *const *)y;
+    if (a->tier != b->tier)
+        return a->tier < b->tier ? -1 : 1;
+    if (a->ranked && b->ranked) {
+        int fa[] = {a->main_deadlock, a->record, a->user_perceived}, fb[] = {b->main_deadlock, b->record, b->user_perceived};
+        for (size_t i = 0; i < sizeof fa / sizeof *fa; i++)
+            if ((fa[i] != 0) != (fb[i] != 0))
+                return fa[i] ? -1 : 1;
+        double da = isnan(a->blocked_ms) ? -1 : a->blocked_ms; /* not said: after every known duration */
+        double db = isnan(b->blocked_ms) ? -1 : b->blocked_ms;
         if (da != db)
             return da > db ? -1 : 1;
-        json_int_t xa = json_integer_value(json_object_get(a, "trace")), xb = json_integer_value(json_object_get(b, "trace"));
+        json_int_t xa = json_integer_value(a->trace), xb = json_integer_value(b->trace);
         if (xa != xb)
             return xa < xb ? -1 : 1;
-        xa = json_integer_value(json_object_get(ra, "seq"));
-        xb = json_integer_value(json_object_get(rb, "seq"));
-        return xa < xb ? -1 : xa > xb;
+        return a->seq < b->seq ? -1 : a->seq > b->seq;
     }
-    double sa = num(a, "score_ms_per_min"), sb = num(b, "score_ms_per_min");
-    sa = isnan(sa) ? -1 : sa; /* no score: after every scored entry of its tier */
-    sb = isnan(sb) ? -1 : sb;
+    double sa = isnan(a->score) ? -1 : a->score; /* no score: after every scored entry of its tier */
+    double sb = isnan(b->score) ? -1 : b->score;
     if (sa != sb)
         return sa > sb ? -1 : 1;
-    return strcmp(str(a, "title"), str(b, "title"));
+    return strcmp(json_string_value(a->title), json_string_value(b->title));
 }
 
 /* Minutes of capture (#30): the selected traces' exposures added up
@@ -654,9 +889,9 @@ static int capture_minutes(gd_store *s, const char *set, double *minutes, gd_err
     return GD_OK;
 }
 
-static int focus_rank(const json_t *e)
+static int focus_rank(const top_entry *e)
 {
-    const char *f = str((json_t *)e, "focus");
+    const char *f = e->focus;
     if (!f)
         return 0;
     return strcmp(f, "anr") == 0 ? 0 : strcmp(f, "app") == 0 ? 1 : strcmp(f, "other") == 0 ? 2 : 3;
@@ -664,13 +899,85 @@ static int focus_rank(const json_t *e)
 
 static int by_focus(const void *x, const void *y)
 {
-    int fa = focus_rank(*(json_t *const *)x), fb = focus_rank(*(json_t *const *)y);
+    int fa = focus_rank(*(const top_entry *const *)x), fb = focus_rank(*(const top_entry *const *)y);
     return fa != fb ? (fa < fb ? -1 : 1) : by_rank(x, y);
 }
 
 int gd_top_build(gd_store *s, const gd_filter *f, int max, json_t **out, gd_error *err)
 {
     return gd_top_build_focus(s, f, max, 1, out, err);
+}
+
+/* The entries gathered over the traces of f (every kind), unranked. */
+static int gather(top_acc *a, const gd_filter *f)
+{
+    groups la = {json_object(), NULL, 0, 0, sizeof(launch), 0, launch_drop},
+           lk = {json_object(), NULL, 0, 0, sizeof(lock_group), 0, lock_drop};
+    gd_error *err = a->err;
+    int rc = capture_minutes(a->s, a->set, &a->minutes, err);
+    gd_blocks_query anr = {.filter = *f, .threshold = NAN, .kind = GD_KIND_ANR};
+    gd_blocks_query all = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
+    gd_startup_query sq = {.filter = *f};
+    if (!rc)
+        rc = gd_query_blocks(a->s, &anr, on_anr_block, a, err);
+    if (!rc)
+        rc = gd_query_anr(a->s, f, on_anr_dump, a, err);
+    if (!rc)
+        rc = name_anr_groups(a);
+    if (!rc)
+        rc = gd_query_block_groups(a->s, &all, on_group, a, err);
+    if (!rc)
+        rc = gd_query_startups(a->s, &sq, on_startup, &la, err);
+    if (!rc && la.oom)
+        rc = gd_error_oom(err);
+    if (!rc)
+        rc = add_launches(a, &la);
+    if (!rc)
+        rc = add_frames(a->s, a, a->set);
+    if (!rc)
+        rc = gd_query_issues(a->s, f, NULL, on_issue, &lk, err);
+    if (!rc && lk.oom)
+        rc = gd_error_oom(err);
+    if (!rc)
+        rc = add_locks(a, &lk);
+    if (!rc)
+        rc = add_states(a, f ? f->app : NULL);
+    groups_free(&la);
+    groups_free(&lk);
+    return rc;
+}
+
+/* #47 default focus (godeye-top(1), FOCUS): without --app and
+ * --all-processes, when the traces name apps, their rows rank first, then
+ * other apps', then system processes'; ANRs and deadlocks of any process
+ * stay on top.  v the n entries kept. */
+static int set_focus(top_acc *a, top_entry **v, size_t n)
+{
+    json_t *apps = gd_query_trace_apps(a->s, a->set, a->err);
+    if (!apps)
+        return a->err->code ? a->err->code : GD_ERR_IO;
+    if (json_array_size(apps))
+        for (size_t i = 0; i < n; i++)
+            v[i]->focus = v[i]->tier == 0 ? "anr" : gd_query_focus_of(json_string_value(v[i]->process), apps);
+    json_decref(apps);
+    return GD_OK;
+}
+
+/* The first max of the n entries v (ranked) as {minutes, entries, more}. */
+static int ranked_doc(top_acc *a, top_entry **v, size_t n, size_t max, json_t **out)
+{
+    json_t *ranked = json_array();
+    for (size_t i = 0; ranked && i < n && i < max; i++) {
+        v[i]->rank = (int64_t)i + 1;
+        if (json_array_append_new(ranked, entry_row(a, v[i]))) {
+            json_decref(ranked);
+            ranked = NULL;
+        }
+    }
+    *out = ranked ? json_pack("{s:f s:o s:I}", "minutes", round(a->minutes * 1000) / 1000, "entries", ranked, "more",
+                              (json_int_t)(n > max ? n - max : 0))
+                  : NULL;
+    return *out ? GD_OK : gd_error_oom(a->err);
 }
 
 int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json_t **out, gd_error *err)
@@ -681,88 +988,37 @@ int gd_top_build_focus(gd_store *s, const gd_filter *f, int max, int focus, json
     char fl[4096], set[4200];
     gd_store_filter_sql(f, "id", fl, sizeof fl);
     snprintf(set, sizeof set, "(SELECT id FROM trace WHERE 1 %s)", fl);
-    top_acc a = {s, json_array(), json_object(), set, 1, json_object(), err, json_object()};
-    launch_acc la = {json_object()};
-    lock_acc lk = {json_object()};
-    int rc = capture_minutes(s, set, &a.minutes, err);
-    gd_blocks_query anr = {.filter = *f, .threshold = NAN, .kind = GD_KIND_ANR};
-    gd_blocks_query all = {.filter = *f, .threshold = NAN, .kind = GD_KIND_NONE};
-    gd_startup_query sq = {.filter = *f};
-    if (!rc)
-        rc = gd_query_blocks(s, &anr, on_anr_block, &a, err);
-    if (!rc)
-        rc = gd_query_anr(s, f, on_anr_dump, &a, err);
-    if (!rc)
-        rc = name_anr_groups(&a);
-    if (!rc)
-        rc = gd_query_block_groups(s, &all, on_group, &a, err);
-    if (!rc)
-        rc = gd_query_startups(s, &sq, on_startup, &la, err);
-    if (!rc)
-        rc = add_launches(&a, la.by);
-    if (!rc)
-        rc = add_frames(s, &a, set);
-    if (!rc)
-        rc = gd_query_issues(s, f, NULL, on_issue, &lk, err);
-    if (!rc)
-        rc = add_locks(&a, lk.by);
-    if (!rc)
-        rc = add_states(&a, f ? f->app : NULL);
-    json_decref(la.by);
-    json_decref(lk.by);
+    top_acc a = {.s = s, .dumps_of_blocks = json_object(), .set = set, .minutes = 1, .anr_groups = json_object(),
+                 .err = err, .anr_sig_of = json_object()};
+    int rc = gather(&a, f);
     json_decref(a.anr_groups);
-    json_decref(a.anr_sigs);
+    json_decref(a.anr_sig_of);
     json_decref(a.dumps_of_blocks);
-    if (rc) {
-        json_decref(a.entries);
-        return rc;
+    for (size_t i = 0; i < a.nsigs; i++) {
+        json_decref(a.sigs[i].traces);
+        json_decref(a.sigs[i].signature);
     }
-    size_t n = json_array_size(a.entries);
-    json_t **v = n ? malloc(n * sizeof *v) : NULL;
-    if (n && !v) {
-        json_decref(a.entries);
-        return gd_error_oom(err);
-    }
+    free(a.sigs);
+    top_entry **v = !rc && a.n ? malloc(a.n * sizeof *v) : NULL;
+    if (!rc && a.n && !v)
+        rc = gd_error_oom(err);
     /* --app (#47): an entry about another process goes (one naming none
      * stays: its trace holds the app) */
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        json_t *e = json_array_get(a.entries, i);
-        const char *p = str(e, "process");
+    size_t n = 0;
+    for (size_t i = 0; !rc && i < a.n; i++) {
+        const char *p = json_string_value(a.e[i].process);
         if (!f || !f->app || !p || gd_app_match(p, f->app))
-            v[kept++] = json_incref(e);
+            v[n++] = &a.e[i];
     }
-    n = kept;
-    /* #47 default focus (godeye-top(1), FOCUS): without --app and
-     * --all-processes, when the traces name apps, their rows rank first,
-     * then other apps', then system processes'; ANRs and deadlocks of any
-     * process stay on top */
-    json_t *apps = focus && !(f && f->app) ? gd_query_trace_apps(s, set, err) : NULL;
-    if (focus && !(f && f->app) && !apps) {
-        for (size_t i = 0; i < n; i++)
-            json_decref(v[i]);
-        free(v);
-        json_decref(a.entries);
-        return err->code ? err->code : GD_ERR_IO;
-    }
-    if (apps && json_array_size(apps))
-        for (size_t i = 0; i < n; i++)
-            json_object_set_new(v[i], "focus", json_string(json_integer_value(json_object_get(v[i], "tier")) == 0
-                                                               ? "anr" : gd_query_focus_of(str(v[i], "process"), apps)));
-    json_decref(apps);
-    if (n)
-        qsort(v, n, sizeof *v, by_focus);
-    json_t *ranked = json_array();
-    for (size_t i = 0; i < n; i++) {
-        if (i < (size_t)max) {
-            json_object_set_new(v[i], "rank", json_integer((json_int_t)i + 1));
-            json_array_append(ranked, v[i]);
-        }
-        json_decref(v[i]);
-    }
+    if (!rc && focus && !(f && f->app))
+        rc = set_focus(&a, v, n);
+    if (!rc)
+        gd_sort(v, n, sizeof *v, by_focus);
+    if (!rc)
+        rc = ranked_doc(&a, v, n, (size_t)max, out);
     free(v);
-    json_decref(a.entries);
-    *out = json_pack("{s:f s:o s:I}", "minutes", round(a.minutes * 1000) / 1000, "entries", ranked, "more",
-                     (json_int_t)(n > (size_t)max ? n - (size_t)max : 0));
-    return *out ? GD_OK : gd_error_oom(err);
+    for (size_t i = 0; i < a.n; i++)
+        entry_free(&a.e[i]);
+    free(a.e);
+    return rc;
 }
