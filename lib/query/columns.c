@@ -141,3 +141,31 @@ void gd_qv_json(gd_value *v, json_t *j)
     v->kind = GD_V_JSON;
     v->u.json = j;
 }
+
+void gd_qv_absent(gd_value *v)
+{
+    gd_qv_real(v, NAN);
+}
+
+void gd_qv_num(gd_value *v, double d)
+{
+    if (isfinite(d))
+        gd_qv_real(v, d);
+    else
+        gd_qv_null(v);
+}
+
+void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *f)
+{
+    r->names = c->keys;
+    r->v = f;
+    r->n = c->n;
+    v->kind = GD_V_ROW;
+    v->u.row = r;
+}
+
+gd_qcols gd_qcols_sub(const gd_qcols *c, size_t from, size_t to)
+{
+    gd_qcols s = {c->keys + from, c->reads + from, to - from};
+    return s;
+}

@@ -114,4 +114,21 @@ void gd_qv_text(gd_value *v, const char *s);
  * NULL: null */
 void gd_qv_json(gd_value *v, json_t *j);
 
+/* Rows that are documents (#45 item 1): a field only some rows have, a
+ * nested object of a list of its own, a row of part of a list. */
+/* The field is left out of its row (a key only some rows have): gd_row_json
+ * leaves out a non-finite real. */
+void gd_qv_absent(gd_value *v);
+/* A real, null when it is not finite (NAN: no data). */
+void gd_qv_num(gd_value *v, double d);
+/* A nested object of the fields f[0..c->n) of list c (GD_V_ROW): r is
+ * filled here and, with f, must live until the row is built; f's JSON
+ * values are cleared by gd_qcols_clear(c, f), not by the outer row's. */
+void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *f);
+/* The fields [from, to) of list c as a list of their own (to <= c->n):
+ * a row with only some of the fields (a prefix: the fields without an
+ * option; a suffix: a nested node without its parent's first fields),
+ * its values v[0..to - from). */
+gd_qcols gd_qcols_sub(const gd_qcols *c, size_t from, size_t to);
+
 #endif

@@ -4,6 +4,7 @@
 #ifndef GD_QUERY_DIFF_H
 #define GD_QUERY_DIFF_H
 
+#include "query/columns.h"
 #include "store/store.h"
 
 /* Traces picked by a selector, pooled. */
@@ -93,10 +94,22 @@ typedef struct gd_check_query {
     const gd_side_source *src;     /* NULL: the store; else the store is unused */
 } gd_check_query;
 
-/* One row per rule of the budget, in the rule table's order: rule, value
- * (null: no data), limit, status ("pass", "fail", "no data" — no value, and
- * the rule is not optional — or "skipped" — no value, optional), unit,
- * broken (fail or no data).  *broken receives the number of broken rules.  A rule that needs base
+/* A rule's row of `godeye check`, declared once (query/columns.h): value
+ * null when no data; status "pass", "fail", "no data" (no value, and the
+ * rule is not optional) or "skipped" (no value, optional); broken: fail
+ * or no data.  All computed. */
+#define GD_CHECK_COLS(X, J)                                   \
+    X(CK_RULE, NULL, "rule", "RULE", TEXT, 0)                 \
+    X(CK_VALUE, NULL, "value", "VALUE", NUM, 0)               \
+    X(CK_LIMIT, NULL, "limit", "LIMIT", NUM, 0)               \
+    X(CK_STATUS, NULL, "status", "STATUS", TEXT, 0)           \
+    X(CK_UNIT, NULL, "unit", "UNIT", TEXT, 0)                 \
+    X(CK_BROKEN, NULL, "broken", "BROKEN", BOOL, GD_QC_HIDDEN)
+/* The table's and csv's order: the status first. */
+#define GD_CHECK_TABLE(T) T(CK_STATUS) T(CK_RULE) T(CK_VALUE) T(CK_LIMIT) T(CK_UNIT) T(CK_BROKEN)
+
+/* One row per rule of the budget, in the rule table's order: the fields
+ * of GD_CHECK_COLS.  *broken receives the number of broken rules.  A rule that needs base
  * without one is GD_ERR_USAGE. */
 int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
                    gd_error *err);
