@@ -246,4 +246,15 @@ typedef int (*gd_cli_fleet_query)(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *ar
 int gd_cli_fleet_listing(gd_ctx *ctx, const gd_cli_ch *o, gd_out_mode mode, const gd_column *cols, size_t ncols,
                          gd_cli_fleet_query q, void *arg);
 
+/* A column that is no field of the row (query/columns.h's P kind) at its
+ * place in the table order, and the check of such an order: the X fields
+ * and the P columns, each once. */
+#define GD_CLI_PATH_AT(id, k, h, t, f, p) \
+    [GD_TAB_##id] = {.key = k, .header = h, .type = GD_COL_##t, .flex = ((f) & GD_QC_WIDE) != 0, \
+                     .hidden = ((f) & GD_QC_HIDDEN) != 0, .auto_hide = ((f) & GD_QC_AUTO) != 0, .path = p},
+#define GD_CLI_ONE_P(id, k, h, t, f, p) +1
+#define GD_CLI_TABLE_CHECK_P(COLS, PATHS, TABLE)                                                   \
+    _Static_assert(0 COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) PATHS(GD_CLI_ONE_P) == 0 TABLE(GD_CLI_ONE_T), \
+                   #TABLE " names the columns of " #COLS " and " #PATHS)
+
 #endif

@@ -131,4 +131,13 @@ void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *f);
  * its values v[0..to - from). */
 gd_qcols gd_qcols_sub(const gd_qcols *c, size_t from, size_t to);
 
+/* A table's and csv's column that is no field of the row (a field of a
+ * nested object, or text a command makes of the row), declared in the
+ * query's header as a list of its own:
+ *   P(ID, key, header, TYPE, flags, path)
+ * key the csv header; path where the value is in the JSON row ("a.b":
+ * field b of object a; NULL: the command's cell function makes its text);
+ * TYPE and flags as X's.  cli/ makes it with GD_CLI_PATH_AT; the table
+ * order (T(ID)) places it among the X columns. */
+
 #endif
