@@ -304,23 +304,24 @@ GD_QCOLS_DEFINE(dump_cols, GD_OVERDRAW_COLS);
 enum { GD_OVERDRAW_PX_COLS(GD_QC_ID, GD_QC_ID) ODP_NCOLS };
 GD_QCOLS_DEFINE(px_cols, GD_OVERDRAW_PX_COLS);
 
-/* The columns of a view of a dump (--views), after id (W_ID). */
-#define VIEW_COLS(X)                                                                             \
-    X(W_PARENT, "parent") X(W_CLASS, "class") X(W_L, "l") X(W_T, "t") X(W_R, "r") X(W_B, "b")    \
-    X(W_LAYERS, "layers") X(W_VISIBLE, "visible") X(W_RES_ID, "res_id")
-enum { W_ID = 0, VIEW_COLS(GD_COL_ENUM) W_NCOLS };
+/* A view's rectangle, read before its fields (GD_OVERDRAW_VIEW_COLS) */
+#define VIEW_RECT "l, t, r, b"
+enum { W_L, W_T, W_R, W_B, W_FIELDS };
+enum { GD_OVERDRAW_VIEW_COLS(GD_QC_ID, GD_QC_ID) ODV_NCOLS };
+GD_QCOLS_DEFINE(view_cols, GD_OVERDRAW_VIEW_COLS);
 
-/* A view of a dump (VIEW_COLS), appended to the array ctx
+/* A view of a dump (GD_OVERDRAW_VIEW_COLS), appended to the array ctx
  * (gd_store_each_reuse's callback). */
 static int view_row(void *ctx, sqlite3_stmt *vq)
 {
-    json_array_append_new(
-        ctx, json_pack("{s:I s:I s:o s:[IIII] s:o s:b s:o}", "id", (json_int_t)sqlite3_column_int64(vq, W_ID),
-                       "parent", (json_int_t)sqlite3_column_int64(vq, W_PARENT), "class", gd_col_text(vq, W_CLASS),
-                       "rect", (json_int_t)sqlite3_column_int64(vq, W_L), (json_int_t)sqlite3_column_int64(vq, W_T),
-                       (json_int_t)sqlite3_column_int64(vq, W_R), (json_int_t)sqlite3_column_int64(vq, W_B),
-                       "layers", gd_col_json(vq, W_LAYERS), "visible", sqlite3_column_int(vq, W_VISIBLE), "res_id",
-                       gd_col_text(vq, W_RES_ID)));
+    gd_value v[ODV_NCOLS];
+    gd_qcols_read(&view_cols, vq, W_FIELDS, v);
+    gd_qv_json(&v[ODV_RECT], json_pack("[IIII]", (json_int_t)sqlite3_column_int64(vq, W_L),
+                                       (json_int_t)sqlite3_column_int64(vq, W_T),
+                                       (json_int_t)sqlite3_column_int64(vq, W_R),
+                                       (json_int_t)sqlite3_column_int64(vq, W_B)));
+    json_array_append_new(ctx, gd_qcols_json(&view_cols, v));
+    gd_qcols_clear(&view_cols, v);
     return GD_OK;
 }
 
@@ -387,16 +388,15 @@ static int dump_row(void *ctx, sqlite3_stmt *q)
 int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err)
 {
-    char filt[4096], sql[8192], fields[1024];
+    char filt[4096], sql[8192], fields[1024], vsql[1024], vfields[512];
     gd_store_filter_sql(f, "trace", filt, sizeof filt);
-    if (gd_qcols_select(&dump_cols, fields, sizeof fields))
+    if (gd_qcols_select(&dump_cols, fields, sizeof fields) || gd_qcols_select(&view_cols, vfields, sizeof vfields))
         return gd_error_set(err, GD_ERR_IO, 0, 0, "overdraw: the SELECT list is too long");
     snprintf(sql, sizeof sql,
              "SELECT " DUMP_FIGURES ", %s FROM view_dump WHERE 1 %s ORDER BY trace, ts_ms, dump", fields, filt);
+    snprintf(vsql, sizeof vsql, "SELECT " VIEW_RECT ", %s FROM view WHERE dump = ? ORDER BY id", vfields);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    sqlite3_stmt *vq = with_views ? gd_store_prepare(s, "SELECT id" VIEW_COLS(GD_COL_SQL) " FROM view WHERE dump = ?"
-                                                        " ORDER BY id", err)
-                                  : NULL;
+    sqlite3_stmt *vq = with_views ? gd_store_prepare(s, vsql, err) : NULL;
     if (!q || (with_views && !vq)) {
         sqlite3_finalize(q);
         return err->code;

@@ -78,6 +78,15 @@ int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx
     J(OD_TRUNCATED, "areas_truncated", "areas_truncated", NULL, BOOL, 0)            \
     J(OD_BROKEN, "broken", "broken", NULL, TEXT, 0)                                 \
     J(OD_VIEW_LIST, NULL, "view_list", NULL, TEXT, 0)
+/* A view of view_list (--views), read from view. */
+#define GD_OVERDRAW_VIEW_COLS(X, J)                               \
+    J(ODV_ID, "id", "id", NULL, INT, 0)                           \
+    J(ODV_PARENT, "parent", "parent", NULL, INT, 0)               \
+    J(ODV_CLASS, "class", "class", NULL, TEXT, 0)                 \
+    J(ODV_RECT, NULL, "rect", NULL, TEXT, 0) /* [l, t, r, b] */   \
+    J(ODV_LAYERS, "layers", "layers", NULL, NUM, 0)               \
+    J(ODV_VISIBLE, "visible", "visible", NULL, BOOL, 0)           \
+    J(ODV_RES_ID, "res_id", "res_id", NULL, TEXT, 0)
 /* overdraw_px's fields. */
 #define GD_OVERDRAW_PX_COLS(X, J)              \
     J(ODP_1, NULL, "1", NULL, INT, 0)          \
