@@ -180,6 +180,9 @@ static int append_changed(void *ctx, json_t *row)
     return append_capped(&v->c, row);
 }
 
+enum { GD_REPORT_VERSIONS_COLS(GD_QC_ID, GD_QC_ID) RV_NCOLS };
+GD_QCOLS_DEFINE(versions_cols, GD_REPORT_VERSIONS_COLS);
+
 /* *v, doc.versions: the oldest and the newest app version in the store
  * compared as `godeye diff version=OLD version=NEW` does, when there are
  * two or more; null otherwise. */
@@ -206,17 +209,25 @@ static int add_versions(gd_store *s, gd_value *v, gd_error *err)
     json_t *flame = NULL; /* #52: the differential flame graph */
     if (!rc)
         rc = gd_query_diffstacks_flame(s, &base, &head, &flame, err);
-    json_t *vs = rc ? NULL
-                    : json_pack("{s:s s:s s:I s:O s:I s:I s:I}", "base", oldest, "head", newest, "count",
-                                (json_int_t)nv, "changed", ch.c.arr, "changed_total", (json_int_t)ch.c.seen,
-                                "same", (json_int_t)ch.same, "inconclusive", (json_int_t)ch.inconclusive);
-    if (vs && flame)
-        json_object_set_new(vs, "flame", flame);
-    else
+    if (!rc) {
+        gd_value f[RV_NCOLS];
+        gd_qv_text(&f[RV_BASE], oldest);
+        gd_qv_text(&f[RV_HEAD], newest);
+        gd_qv_int(&f[RV_COUNT], (int64_t)nv);
+        gd_qv_json(&f[RV_CHANGED], ch.c.arr);
+        gd_qv_int(&f[RV_CHANGED_TOTAL], (int64_t)ch.c.seen);
+        gd_qv_int(&f[RV_SAME], ch.same);
+        gd_qv_int(&f[RV_INCONCLUSIVE], ch.inconclusive);
+        if (flame)
+            gd_qv_json(&f[RV_FLAME], flame);
+        else
+            gd_qv_absent(&f[RV_FLAME]);
+        gd_qv_json(v, gd_qcols_json(&versions_cols, f));
+        gd_qcols_clear(&versions_cols, f); /* changed and flame: the object's now */
+    } else {
+        json_decref(ch.c.arr);
         json_decref(flame);
-    if (!rc)
-        gd_qv_json(v, vs);
-    json_decref(ch.c.arr);
+    }
     gd_selection_free(&base);
     gd_selection_free(&head);
     free(oldest);

@@ -55,6 +55,19 @@ typedef struct gd_report_opts {
     J(RP_ISSUES_TOTAL, NULL, "issues_total", NULL, INT, 0)                    \
     J(RP_LOCKS_TOTAL, NULL, "locks_total", NULL, INT, 0)                      \
     J(RP_VERSIONS, NULL, "versions", NULL, TEXT, 0)
+/* doc.versions: the oldest and the newest version compared (`godeye diff
+ * version=OLD version=NEW`): the changed rows (capped) and their total,
+ * the unchanged counted; flame (#52, the differential flame graph) only
+ * when either side has stacks. */
+#define GD_REPORT_VERSIONS_COLS(X, J)                             \
+    J(RV_BASE, NULL, "base", NULL, TEXT, 0)                       \
+    J(RV_HEAD, NULL, "head", NULL, TEXT, 0)                       \
+    J(RV_COUNT, NULL, "count", NULL, INT, 0)                      \
+    J(RV_CHANGED, NULL, "changed", NULL, TEXT, 0)                 \
+    J(RV_CHANGED_TOTAL, NULL, "changed_total", NULL, INT, 0)      \
+    J(RV_SAME, NULL, "same", NULL, INT, 0)                        \
+    J(RV_INCONCLUSIVE, NULL, "inconclusive", NULL, INT, 0)        \
+    J(RV_FLAME, NULL, "flame", NULL, TEXT, 0)
 /* The ANR counts the summary gains (#28: gd_query_anr_count's). */
 #define GD_REPORT_ANR_COLS(X, J)                                  \
     J(RA_ANR, NULL, "anr", NULL, INT, 0)                          \
