@@ -40,6 +40,7 @@ FORMS = [
     (["pages"], LISTING),
     (["pages", "--group"], LISTING),
     (["overdraw"], LISTING),
+    (["overdraw", "--views"], ["json", "jsonl"]),
     (["images"], LISTING),
     (["methods"], LISTING),
     (["methods", "--tree"], LISTING),
@@ -71,7 +72,8 @@ FORMS = [
     (["export", "--folded", "-"], [None]),
 ]
 DIFF_FORMS = [(["diff"], [None, "table", "csv", "json", "jsonl", "md"])]
-CHECK_FORMS = [(["check"], ["table", "csv", "json", "jsonl", "md", "junit"])]
+CHECK_FORMS = [(["check"], ["table", "csv", "json", "jsonl", "md", "junit"]),
+               (["check", "--allow-missing"], ["json"])]
 WIDTHS = ["80", "200"]
 MASK = [
     (re.compile(rb'"generated(_at)?"\s*:\s*"[^"]*"'), b'"generated":"*"'),
@@ -91,7 +93,7 @@ def run(binary, db, argv, width):
 
 def ids(binary, db):
     out, _, rc = run(binary, db, ["traces", "--format", "jsonl"], "200")
-    found = re.findall(rb'"id"\s*:\s*(\d+)', out) if rc == 0 else []
+    found = re.findall(rb'"trace"\s*:\s*(\d+)', out) if rc == 0 else []
     return [x.decode() for x in found]
 
 

@@ -11,14 +11,9 @@
 #include "fleet/gate.h"
 #include "query/diff.h"
 
-static const gd_column columns[] = {
-    {"status", "STATUS", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"rule", "RULE", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"value", "VALUE", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"limit", "LIMIT", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"unit", "UNIT", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"broken", "BROKEN", GD_COL_BOOL, .flex = 0, .hidden = 1},
-};
+enum { GD_CHECK_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_CHECK_COLS, GD_CHECK_TABLE);
+static const gd_column columns[] = {GD_CHECK_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 static const char *const check_formats[] = {"table", "csv", "json", "jsonl", "md", "junit", NULL};
 

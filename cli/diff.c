@@ -10,40 +10,20 @@
 #include "fleet/gate.h"
 #include "query/diff.h"
 
-static const gd_column columns[] = {
-    {"status", "STATUS", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"kind", "KIND", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"base.count", "BASE N", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"head.count", "HEAD N", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"base.per_min", "BASE /MIN", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"head.per_min", "HEAD /MIN", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"base.p50_ms", "BASE P50", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"head.p50_ms", "HEAD P50", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"base.p95_ms", "BASE P95", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"head.p95_ms", "HEAD P95", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"base.max_ms", "BASE MAX", GD_COL_MS, .flex = 0, .hidden = 1},
-    {"head.max_ms", "HEAD MAX", GD_COL_MS, .flex = 0, .hidden = 1},
-    {"base.total_ms", "BASE TOTAL", GD_COL_MS, .flex = 0, .hidden = 1},
-    {"head.total_ms", "HEAD TOTAL", GD_COL_MS, .flex = 0, .hidden = 1},
-    {"base.slow_pct", "BASE SLOW%", GD_COL_NUM, .flex = 0, .hidden = 0, .auto_hide = 1},
-    {"head.slow_pct", "HEAD SLOW%", GD_COL_NUM, .flex = 0, .hidden = 0, .auto_hide = 1},
-    {"shift_ms", "SHIFT", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"shift_ci_low_ms", "CI95 LOW", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"shift_ci_high_ms", "CI95 HIGH", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"change_pct", "P50 CHANGE%", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"p95_change_pct", "P95 CHANGE%", GD_COL_NUM, .flex = 0, .hidden = 1},
-    {"per_min_change", "RATE CHANGE", GD_COL_NUM, .flex = 0, .hidden = 1},
-    {"impact_ms_per_min", "MS/MIN CHANGE", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"p_value", "P", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"rate_p_value", "RATE P", GD_COL_NUM, .flex = 0, .hidden = 0},
-    {"metric", "METRIC", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
-    {"name", "NAME", GD_COL_TEXT, .flex = 1, .hidden = 0},
-    {"note", "NOTE", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
-    /* #52: the test the status rests on, and its figures in words */
-    {"decided_by", "DECIDED BY", GD_COL_TEXT, .flex = 0, .hidden = 1},
-    {"test_text", "TEST", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"regression", "REGRESSION", GD_COL_BOOL, .flex = 0, .hidden = 1},
-};
+/* The table's columns: GD_DIFF_TABLE's order, a side's field twice (S:
+ * base then head, at "base.KEY" and "head.KEY"). */
+#define SIDE_TAB(id) GD_TAB_BASE_##id, GD_TAB_HEAD_##id,
+#define SIDE_COL(id, e, k, h, t, f)                      \
+    [GD_TAB_BASE_##id] = GD_CLI_COL(id, e, "base." k, "BASE " h, t, f) \
+    [GD_TAB_HEAD_##id] = GD_CLI_COL(id, e, "head." k, "HEAD " h, t, f)
+#define NO_TAB(id)
+enum { GD_DIFF_TABLE(GD_CLI_TAB, SIDE_TAB) };
+_Static_assert(0 GD_DIFF_COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) == 0 GD_DIFF_TABLE(GD_CLI_ONE_T, NO_TAB),
+               "GD_DIFF_TABLE names the columns of GD_DIFF_COLS");
+_Static_assert(0 GD_DIFF_SIDE_COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) == 0 GD_DIFF_TABLE(NO_TAB, GD_CLI_ONE_T),
+               "GD_DIFF_TABLE names the columns of GD_DIFF_SIDE_COLS");
+static const gd_column columns[] = {GD_DIFF_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)
+                                        GD_DIFF_SIDE_COLS(SIDE_COL, GD_CLI_JSON_ONLY)};
 
 static const char *const diff_formats[] = {"table", "csv", "json", "jsonl", "md", NULL};
 

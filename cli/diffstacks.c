@@ -9,18 +9,9 @@
 #include "query/diffstacks.h"
 #include "render/diffstacks.h"
 
-static const gd_column columns[] = {
-    {"delta_ms", "DELTA", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"base_ms", "BASE", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"head_ms", "HEAD", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"self_delta_ms", "SELF DELTA", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"base_self_ms", "BASE SELF", GD_COL_MS, .flex = 0, .hidden = 1},
-    {"head_self_ms", "HEAD SELF", GD_COL_MS, .flex = 0, .hidden = 1},
-    {"p_value", "P", GD_COL_NUM, .flex = 0, .hidden = 0, .auto_hide = 1},
-    {"depth", "DEPTH", GD_COL_INT, .flex = 0, .hidden = 1},
-    {"frame", "FRAME", GD_COL_TEXT, .flex = 1, .hidden = 0},
-    {"stack", "STACK", GD_COL_TEXT, .flex = 0, .hidden = 1},
-};
+enum { GD_DS_FRAME_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK(GD_DS_FRAME_COLS, GD_DS_FRAME_TABLE);
+static const gd_column columns[] = {GD_DS_FRAME_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)};
 
 static const char *const ds_formats[] = {"tree", "table", "csv", "json", "jsonl", "md", NULL};
 static const char *const ds_norms[] = {"time", "samples", NULL};

@@ -21,11 +21,11 @@ static const char *call_text(const json_t *node, char *buf, size_t n)
 }
 
 /* The tree in tables and csv: one row per node (gd_render_nodes). */
+enum { GD_METHOD_TREE_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK_P(GD_METHOD_TREE_COLS, GD_METHOD_TREE_TABLE_ONLY, GD_METHOD_TREE_TABLE);
 static const gd_column tree_columns[] = {
-    {"total_ms", "TOTAL MS", GD_COL_MS, .flex = 0, .hidden = 0}, {"self_ms", "SELF MS", GD_COL_MS, .flex = 0, .hidden = 0},
-    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},      {"open", "OPEN", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"tid", "TID", GD_COL_INT, .flex = 0, .hidden = 0},          {"depth", "DEPTH", GD_COL_INT, .flex = 0, .hidden = 1},
-    {"call", "CALL", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = call_text},
+    GD_METHOD_TREE_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY) GD_METHOD_TREE_TABLE_ONLY(GD_CLI_PATH_AT)
+    [GD_TAB_MTR_CALL].text = call_text,
 };
 
 enum { GD_EVIL_TABLE(GD_CLI_TAB) };

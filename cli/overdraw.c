@@ -38,19 +38,13 @@ static const char *note_text(const json_t *row, char *buf, size_t n)
     return buf;
 }
 
-/* csv names overdraw_px's fields px_1..px_4 (cli-contract.md) */
+enum { GD_OVERDRAW_TABLE(GD_CLI_TAB) };
+GD_CLI_TABLE_CHECK_P(GD_OVERDRAW_COLS, GD_OVERDRAW_TABLE_ONLY, GD_OVERDRAW_TABLE);
 static const gd_column columns[] = {
-    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"dump", "DUMP", GD_COL_INT, .flex = 0, .hidden = 1},
-    {"page", "PAGE", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = page_text},
-    {"views", "VIEWS", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"max_depth", "DEPTH", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"px_1", "1X", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.1"},
-    {"px_2", "2X", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.2"},
-    {"px_3", "3X", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.3"},
-    {"px_4", "4X+", GD_COL_INT, .flex = 0, .hidden = 0, .path = "overdraw_px.4+"},
-    {"ratio", "RATIO", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = ratio_text},
-    {"note", "NOTE", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = note_text},
+    GD_OVERDRAW_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY) GD_OVERDRAW_TABLE_ONLY(GD_CLI_PATH_AT)
+    [GD_TAB_OD_PAGE].text = page_text,
+    [GD_TAB_ODT_RATIO].text = ratio_text,
+    [GD_TAB_ODT_NOTE].text = note_text,
 };
 
 static int overdraw_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)

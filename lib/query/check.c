@@ -149,6 +149,71 @@ static int is_optional(const gd_check_query *q, const char *rule)
     return 0;
 }
 
+enum { GD_CHECK_COLS(GD_QC_ID, GD_QC_ID) CK_NCOLS };
+GD_QCOLS_DEFINE(check_cols, GD_CHECK_COLS);
+
+/* The value of rule r over the head side sh (and diff, sum: the diff's
+ * rows and headline with a base); NAN when the traces cannot answer it. */
+static double rule_value(rule_id r, const gd_check_query *q, const side *sh, const out_rows *diff,
+                         const gd_diff_summary *sum, gd_error *err, int *oom)
+{
+    switch (r) {
+    /* #28: the ANR count of every output, never the snapshot dumps */
+    case R_ANR_COUNT: return (double)sh->anr_total;
+    /* #48: of them, the input dispatch timeouts (Play's user-perceived) */
+    case R_USER_ANR: return sh->anr_user;
+    case R_BLOCK_P95: return pooled_p95(&sh->groups, err, oom);
+    case R_LONG_PER_MIN: return gd_diff_per_min(sh->long_blocks, q->head->minutes);
+    case R_PAGE_LOAD_P95: return pooled_p95(&sh->load, err, oom);
+    case R_STARTUP_COLD: return sh->startup_max[0];
+    case R_STARTUP_WARM: return sh->startup_max[1];
+    case R_STARTUP_HOT: return sh->startup_max[2];
+    case R_SLOW_PCT: return frames_pct(&sh->frames, 0);
+    case R_FROZEN_PCT: return frames_pct(&sh->frames, 1);
+    case R_NEW_GROUPS: return (double)sum->new_groups;
+    case R_REGRESSED_GROUPS: return (double)regressed_groups(diff);
+    default: return NAN;
+    }
+}
+
+/* Rule r's row (GD_CHECK_COLS) of value v (NAN: no data) against limit,
+ * handed to fn; *broken counts it when broken.  fn's answer (1: stop). */
+static int check_row(const gd_check_query *q, int r, double v, double limit, gd_row_fn fn, void *ctx,
+                     int *broken)
+{
+    /* a rule the budget names but the traces cannot answer breaks the
+     * gate, unless the budget (or --allow-missing) lets it go */
+    int opt = isnan(v) && is_optional(q, rules[r].name);
+    int is_broken = !opt && (isnan(v) || v > limit);
+    *broken += is_broken;
+    gd_value f[CK_NCOLS];
+    gd_qv_text(&f[CK_RULE], rules[r].name);
+    gd_qv_num(&f[CK_VALUE], v);
+    gd_qv_real(&f[CK_LIMIT], limit);
+    gd_qv_text(&f[CK_STATUS], isnan(v) ? (opt ? "skipped" : "no data") : v > limit ? "fail" : "pass");
+    gd_qv_text(&f[CK_UNIT], rules[r].unit);
+    gd_qv_bool(&f[CK_BROKEN], is_broken);
+    json_t *row = gd_qcols_json(&check_cols, f);
+    int stop = fn(ctx, row);
+    json_decref(row);
+    return stop;
+}
+
+/* The base side and the diff against it that new_groups and
+ * regressed_groups count (#52: the rows `diff` shows). */
+static int check_diff(gd_store *s, const gd_check_query *q, const side *sh, side *sb, out_rows *diff,
+                      gd_error *err)
+{
+    int rc = gd_diff_side_load_from(s, q->src, q->base, sb, err);
+    double alpha;
+    long min_samples;
+    json_t *a = json_object_get(q->budget, "alpha"), *m = json_object_get(q->budget, "min_samples");
+    gd_diff_resolve(&alpha, &min_samples, a ? json_number_value(a) : NAN, m ? (long)json_integer_value(m) : -1);
+    if (!rc)
+        rc = gd_diff_collect(sb, sh, alpha, min_samples, diff, err);
+    return rc;
+}
+
 int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
                    gd_error *err)
 {
@@ -162,17 +227,8 @@ int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
     memset(&sb, 0, sizeof sb);
     out_rows diff = {0};
     int rc = gd_diff_side_load_from(s, q->src, q->head, &sh, err);
-    if (!rc && need_base) {
-        rc = gd_diff_side_load_from(s, q->src, q->base, &sb, err);
-        double alpha;
-        long min_samples;
-        json_t *a = json_object_get(q->budget, "alpha"), *m = json_object_get(q->budget, "min_samples");
-        gd_diff_resolve(&alpha, &min_samples, a ? json_number_value(a) : NAN,
-                        m ? (long)json_integer_value(m) : -1);
-        /* #52: the rows `diff` shows, counted by the rule its headline uses */
-        if (!rc)
-            rc = gd_diff_collect(&sb, &sh, alpha, min_samples, &diff, err);
-    }
+    if (!rc && need_base)
+        rc = check_diff(s, q, &sh, &sb, &diff, err);
     gd_diff_summary sum;
     gd_diff_summarize(&diff, &sum);
     int oom = 0;
@@ -180,48 +236,12 @@ int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx
         json_t *lim = json_object_get(max, rules[r].name);
         if (!lim)
             continue;
-        double v = NAN;
-        switch ((rule_id)r) {
-        /* #28: the ANR count of every output, never the snapshot dumps */
-        case R_ANR_COUNT: v = (double)sh.anr_total; break;
-        /* #48: of them, the input dispatch timeouts (Play's user-perceived) */
-        case R_USER_ANR: v = sh.anr_user; break;
-        case R_BLOCK_P95: v = pooled_p95(&sh.groups, err, &oom); break;
-        case R_LONG_PER_MIN: v = gd_diff_per_min(sh.long_blocks, q->head->minutes); break;
-        case R_PAGE_LOAD_P95: v = pooled_p95(&sh.load, err, &oom); break;
-        case R_STARTUP_COLD: v = sh.startup_max[0]; break;
-        case R_STARTUP_WARM: v = sh.startup_max[1]; break;
-        case R_STARTUP_HOT: v = sh.startup_max[2]; break;
-        case R_SLOW_PCT: v = frames_pct(&sh.frames, 0); break;
-        case R_FROZEN_PCT: v = frames_pct(&sh.frames, 1); break;
-        case R_NEW_GROUPS: v = (double)sum.new_groups; break;
-        case R_REGRESSED_GROUPS: v = (double)regressed_groups(&diff); break;
-        default: break;
-        }
-        if (rc)
-            break;
+        double v = rule_value((rule_id)r, q, &sh, &diff, &sum, err, &oom);
         if (oom) {
             rc = GD_ERR_IO;
             break;
         }
-        double limit = json_number_value(lim);
-        v = gd_diff_r6(v);
-        /* a rule the budget names but the traces cannot answer breaks the
-         * gate, unless the budget (or --allow-missing) lets it go */
-        int opt = isnan(v) && is_optional(q, rules[r].name);
-        const char *status = isnan(v) ? (opt ? "skipped" : "no data") : v > limit ? "fail" : "pass";
-        int is_broken = !opt && (isnan(v) || v > limit);
-        *broken += is_broken;
-        json_t *row = json_object();
-        json_object_set_new(row, "rule", json_string(rules[r].name));
-        json_object_set_new(row, "value", gd_diff_num_json(v));
-        json_object_set_new(row, "limit", json_real(limit));
-        json_object_set_new(row, "status", json_string(status));
-        json_object_set_new(row, "unit", json_string(rules[r].unit));
-        json_object_set_new(row, "broken", json_boolean(is_broken));
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
+        if (check_row(q, r, gd_diff_r6(v), json_number_value(lim), fn, ctx, broken))
             break;
     }
     gd_diff_rows_free(&diff);

@@ -165,13 +165,6 @@ void gd_qv_nested(gd_value *v, const gd_row *r)
     v->u.row = r;
 }
 
-void gd_qv_real_or_null(gd_value *v, double d)
-{
-    gd_qv_real(v, d);
-    if (isnan(d))
-        gd_qv_null(v);
-}
-
 json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st)
 {
     gd_value v[GD_QCOLS_MAX];
@@ -186,4 +179,18 @@ json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st)
 void gd_qv_absent(gd_value *v)
 {
     gd_qv_real(v, NAN); /* gd_row_json leaves a non-finite real out */
+}
+
+void gd_qv_num(gd_value *v, double d)
+{
+    if (isfinite(d))
+        gd_qv_real(v, d);
+    else
+        gd_qv_null(v);
+}
+
+gd_qcols gd_qcols_sub(const gd_qcols *c, size_t from, size_t to)
+{
+    gd_qcols s = {c->keys + from, c->reads + from, to - from};
+    return s;
 }

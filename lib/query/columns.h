@@ -147,14 +147,15 @@ void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *fields
  *
  * P rows stand in a table order list, which then takes (T, P) and gives
  * the table's every column in order (cli/common.h: GD_CLI_TAB_P,
- * GD_CLI_PATH_AT, GD_CLI_TABLE_P_CHECK).  A nested object is a field whose
+ * GD_CLI_PATH_AT, GD_CLI_TABLE_P_CHECK), or in a list of their own,
+ * PATHS(P), beside a table order of T(ID) only (GD_CLI_TABLE_CHECK_P:
+ * overdraw, the method tree).  path NULL: the command's cell function makes
+ * the text (overdraw's ratio and note).  A nested object is a field whose
  * value is a row of its own (gd_qv_nested), e.g. one built by core/row.h's
  * gd_rowb when its keys are known only at run time. */
 
 /* a nested object: the row r (borrowed: it must outlive gd_qcols_json) */
 void gd_qv_nested(gd_value *v, const gd_row *r);
-/* a real, null when NAN (a non-finite real is left out of the row) */
-void gd_qv_real_or_null(gd_value *v, double d);
 
 /* The row of st's current row when every field of c is read from SQL
  * (gd_qcols_read from column 0, then gd_qcols_json): a query's whole row
@@ -167,5 +168,13 @@ json_t *gd_qcols_row(const gd_qcols *c, sqlite3_stmt *st);
  * the field is left out of the JSON row (gd_qcols_json), not null; tables
  * and csv show it as null. */
 void gd_qv_absent(gd_value *v);
+
+/* A real, null when it is not finite (NAN: no data). */
+void gd_qv_num(gd_value *v, double d);
+/* The fields [from, to) of list c as a list of their own (to <= c->n):
+ * a row with only some of the fields (a prefix: the fields without an
+ * option; a suffix: a nested node without its parent's first fields),
+ * its values v[0..to - from). */
+gd_qcols gd_qcols_sub(const gd_qcols *c, size_t from, size_t to);
 
 #endif

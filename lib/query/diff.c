@@ -323,43 +323,56 @@ static double sum_of(const series *e)
     return e ? e->sum : 0;
 }
 
-/* A p-value with 4 significant digits. */
-static json_t *p_json(double p)
+enum { GD_DIFF_SIDE_COLS(GD_QC_ID, GD_QC_ID) DS_NCOLS };
+GD_QCOLS_DEFINE(side_cols, GD_DIFF_SIDE_COLS);
+enum { GD_DIFF_COLS(GD_QC_ID, GD_QC_ID) DF_NCOLS };
+GD_QCOLS_DEFINE(diff_cols, GD_DIFF_COLS);
+
+/* A p-value with 4 significant digits (NAN: null). */
+static void p_value(gd_value *v, double p)
 {
-    if (isnan(p))
-        return json_null();
+    if (isnan(p)) {
+        gd_qv_null(v);
+        return;
+    }
     char buf[32];
     snprintf(buf, sizeof buf, "%.4g", p);
-    return json_real(strtod(buf, NULL));
+    gd_qv_real(v, strtod(buf, NULL));
 }
 
-static json_t *side_json(row_kind k, const series *e, double minutes)
+/* A share of count in percent, rounded (null when count is 0). */
+static void pct(gd_value *v, long x, long count)
+{
+    gd_qv_num(v, count ? gd_diff_r6(100.0 * (double)x / (double)count) : NAN);
+}
+
+/* A side's figures of a row of kind k (GD_DIFF_SIDE_COLS) in f, their
+ * nested object in *v (r filled: it and f live until the row is built). */
+static void side_fields(gd_value *v, gd_row *r, row_kind k, const series *e, double minutes, gd_value *f)
 {
     long count = e ? e->count : 0;
-    json_t *o = json_object();
-    json_object_set_new(o, "count", json_integer(count));
-    json_object_set_new(o, "per_min", gd_diff_num_json(gd_diff_r6(gd_diff_per_min(count, minutes))));
+    gd_qv_int(&f[DS_COUNT], count);
+    gd_qv_num(&f[DS_PER_MIN], gd_diff_r6(gd_diff_per_min(count, minutes)));
     if (k == K_FRAMES) {
-        json_object_set_new(o, "p50_ms", json_null());
-        json_object_set_new(o, "p95_ms", json_null());
-        json_object_set_new(o, "max_ms", gd_ms_json(e ? e->max : NAN));
-        json_object_set_new(o, "total_ms", json_null());
-        json_object_set_new(o, "slow", json_integer(e ? e->slow : 0));
-        json_object_set_new(o, "frozen", json_integer(e ? e->frozen : 0));
-        json_object_set_new(o, "slow_pct",
-                            gd_diff_num_json(count ? gd_diff_r6(100.0 * (double)e->slow / (double)count) : NAN));
-        json_object_set_new(o, "frozen_pct",
-                            gd_diff_num_json(count ? gd_diff_r6(100.0 * (double)e->frozen / (double)count)
-                                                   : NAN));
-        return o;
+        gd_qv_null(&f[DS_P50]);
+        gd_qv_null(&f[DS_P95]);
+        gd_qv_ms(&f[DS_MAX], e ? e->max : NAN);
+        gd_qv_null(&f[DS_TOTAL]);
+        gd_qv_int(&f[DS_SLOW], e ? e->slow : 0);
+        gd_qv_int(&f[DS_FROZEN], e ? e->frozen : 0);
+        pct(&f[DS_SLOW_PCT], e ? e->slow : 0, count);
+        pct(&f[DS_FROZEN_PCT], e ? e->frozen : 0, count);
+        gd_qv_row(v, r, &side_cols, f);
+        return;
     }
+    /* other rows: the fields before the frames' own */
+    gd_qcols plain_side = gd_qcols_sub(&side_cols, 0, DS_SLOW);
     int has = e && e->n;
-    json_object_set_new(o, "p50_ms", gd_ms_json(has ? gd_percentile(e->v, e->n, 50) : NAN));
-    json_object_set_new(o, "p95_ms", gd_ms_json(has ? gd_percentile(e->v, e->n, 95) : NAN));
-    json_object_set_new(o, "max_ms", gd_ms_json(e && e->sampled && !isnan(e->max) ? e->max
-                                                  : has ? e->v[e->n - 1] : NAN));
-    json_object_set_new(o, "total_ms", gd_ms_json(k == K_ANR || k == K_ANR_GROUP ? NAN : sum_of(e)));
-    return o;
+    gd_qv_ms(&f[DS_P50], has ? gd_percentile(e->v, e->n, 50) : NAN);
+    gd_qv_ms(&f[DS_P95], has ? gd_percentile(e->v, e->n, 95) : NAN);
+    gd_qv_ms(&f[DS_MAX], e && e->sampled && !isnan(e->max) ? e->max : has ? e->v[e->n - 1] : NAN);
+    gd_qv_ms(&f[DS_TOTAL], k == K_ANR || k == K_ANR_GROUP ? NAN : sum_of(e));
+    gd_qv_row(v, r, &plain_side, f);
 }
 
 static double rel_change(double b, double h)
@@ -636,6 +649,49 @@ static int status_rank(const char *status)
     return 0;
 }
 
+/* The changes of a row (DF_CHANGE, DF_CHANGE95, DF_RATE_CHANGE,
+ * DF_IMPACT) in f; returns the impact (NAN: none). */
+static double change_fields(row_kind k, const series *b, const series *h, double mb, double mh, gd_value *f)
+{
+    long cb = b ? b->count : 0, ch = h ? h->count : 0;
+    double change = NAN, change95 = NAN;
+    if (k == K_FRAMES) {
+        if (cb && ch)
+            change = rel_change((double)b->slow / (double)cb, (double)h->slow / (double)ch);
+    } else if (b && h && b->n && h->n) {
+        change = rel_change(gd_percentile(b->v, b->n, 50), gd_percentile(h->v, h->n, 50));
+        change95 = rel_change(gd_percentile(b->v, b->n, 95), gd_percentile(h->v, h->n, 95));
+    }
+    gd_qv_num(&f[DF_CHANGE], change);
+    gd_qv_num(&f[DF_CHANGE95], change95);
+    gd_qv_num(&f[DF_RATE_CHANGE], gd_diff_r6(gd_diff_per_min(ch, mh) - gd_diff_per_min(cb, mb)));
+    double impact = NAN;
+    if (k != K_FRAMES && k != K_ANR && k != K_ANR_GROUP)
+        impact = mb > 0 && mh > 0 ? sum_of(h) / mh - sum_of(b) / mb : sum_of(h) - sum_of(b);
+    gd_qv_num(&f[DF_IMPACT], gd_diff_r6(impact));
+    return impact;
+}
+
+/* The verdict's fields of a row (status, note, tests, shift) in f. */
+static void verdict_fields(const verdict *vd, row_kind k, gd_value *f)
+{
+    gd_qv_text(&f[DF_STATUS], vd->status);
+    gd_qv_text(&f[DF_NOTE], vd->note[0] ? vd->note : NULL);
+    p_value(&f[DF_P], vd->p);
+    p_value(&f[DF_RATE_P], k == K_FRAMES ? NAN : vd->rp);
+    if (k == K_FRAMES)
+        p_value(&f[DF_FROZEN_P], vd->rp);
+    else
+        gd_qv_absent(&f[DF_FROZEN_P]);
+    /* the effect: Hodges–Lehmann shift of head against base, 95% interval */
+    gd_qv_ms(&f[DF_SHIFT], vd->hl.shift);
+    gd_qv_ms(&f[DF_SHIFT_LO], vd->hl.lo);
+    gd_qv_ms(&f[DF_SHIFT_HI], vd->hl.hi);
+    gd_qv_text(&f[DF_DECIDED], vd->test);
+    gd_qv_text(&f[DF_TEST], vd->text);
+    gd_qv_bool(&f[DF_REGRESSION], vd->regression);
+}
+
 /* One row for `name` of kind k from the two sides' series (either NULL). */
 static int diff_row(out_rows *out, row_kind k, const char *metric, const char *name, const series *b,
                     const series *h, const side *sb, const side *sh, double alpha, long min_samples,
@@ -650,55 +706,22 @@ static int diff_row(out_rows *out, row_kind k, const char *metric, const char *n
     judge(&vd, k, b, h, mb, mh, rate_ok, alpha, min_samples);
     if (!vd.status)
         return gd_error_oom(err);
-    const char *status = vd.status;
-    double p = vd.p, rp = vd.rp;
-    gd_hl_result hl = vd.hl;
-
-    json_t *row = json_object();
-    json_object_set_new(row, "kind", json_string(kind_names[k]));
-    json_object_set_new(row, "name", name ? json_string(name) : json_null());
-    json_object_set_new(row, "metric", metric ? json_string(metric) : json_null());
-    json_object_set_new(row, "status", json_string(status));
-    json_object_set_new(row, "note", vd.note[0] ? json_string(vd.note) : json_null());
-    json_object_set_new(row, "base", side_json(k, b, mb));
-    json_object_set_new(row, "head", side_json(k, h, mh));
-    json_object_set_new(row, "p_value", p_json(p));
-    json_object_set_new(row, "rate_p_value", p_json(k == K_FRAMES ? NAN : rp));
-    if (k == K_FRAMES)
-        json_object_set_new(row, "frozen_p_value", p_json(rp));
-    /* the effect: Hodges–Lehmann shift of head against base, 95% interval */
-    json_object_set_new(row, "shift_ms", gd_ms_json(hl.shift));
-    json_object_set_new(row, "shift_ci_low_ms", gd_ms_json(hl.lo));
-    json_object_set_new(row, "shift_ci_high_ms", gd_ms_json(hl.hi));
-    double change = NAN, change95 = NAN;
-    if (k == K_FRAMES) {
-        if (cb && ch)
-            change = rel_change((double)b->slow / (double)cb, (double)h->slow / (double)ch);
-    } else if (b && h && b->n && h->n) {
-        change = rel_change(gd_percentile(b->v, b->n, 50), gd_percentile(h->v, h->n, 50));
-        change95 = rel_change(gd_percentile(b->v, b->n, 95), gd_percentile(h->v, h->n, 95));
-    }
-    json_object_set_new(row, "change_pct", gd_diff_num_json(change));
-    json_object_set_new(row, "p95_change_pct", gd_diff_num_json(change95));
-    double pmb = gd_diff_per_min(cb, mb), pmh = gd_diff_per_min(ch, mh);
-    json_object_set_new(row, "per_min_change", gd_diff_num_json(gd_diff_r6(pmh - pmb)));
-    double impact = NAN;
-    if (k != K_FRAMES && k != K_ANR && k != K_ANR_GROUP) {
-        impact = mb > 0 && mh > 0 ? sum_of(h) / mh - sum_of(b) / mb : sum_of(h) - sum_of(b);
-        json_object_set_new(row, "impact_ms_per_min", gd_diff_num_json(gd_diff_r6(impact)));
-    } else {
-        json_object_set_new(row, "impact_ms_per_min", json_null());
-    }
-    json_object_set_new(row, "decided_by", vd.test ? json_string(vd.test) : json_null());
-    json_object_set_new(row, "test_text", json_string(vd.text));
-    json_object_set_new(row, "regression", json_boolean(vd.regression));
-    if (gd_grow((void **)&out->r, &out->cap, out->n + 1, sizeof *out->r, err)) {
+    gd_value f[DF_NCOLS], fb[DS_NCOLS], fh[DS_NCOLS];
+    gd_row rb, rh;
+    gd_qv_text(&f[DF_KIND], kind_names[k]);
+    gd_qv_text(&f[DF_NAME], name);
+    gd_qv_text(&f[DF_METRIC], metric);
+    side_fields(&f[DF_BASE], &rb, k, b, mb, fb);
+    side_fields(&f[DF_HEAD], &rh, k, h, mh, fh);
+    verdict_fields(&vd, k, f);
+    double impact = change_fields(k, b, h, mb, mh, f);
+    json_t *row = gd_qcols_json(&diff_cols, f);
+    if (!row || gd_grow((void **)&out->r, &out->cap, out->n + 1, sizeof *out->r, err)) {
         json_decref(row);
-        return err->code ? err->code : GD_ERR_IO;
+        return row ? (err->code ? err->code : GD_ERR_IO) : gd_error_oom(err);
     }
-    int rank = status_rank(status);
-    out->r[out->n++] = (out_row){row, rank, isnan(impact) ? 0 : fabs(impact),
-                                 (int)k, json_string_value(json_object_get(row, "name"))};
+    out->r[out->n++] = (out_row){row, status_rank(vd.status), isnan(impact) ? 0 : fabs(impact), (int)k,
+                                 json_string_value(json_object_get(row, "name"))};
     return GD_OK;
 }
 

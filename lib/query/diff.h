@@ -4,6 +4,7 @@
 #ifndef GD_QUERY_DIFF_H
 #define GD_QUERY_DIFF_H
 
+#include "query/columns.h"
 #include "store/store.h"
 
 /* Traces picked by a selector, pooled. */
@@ -74,11 +75,57 @@ typedef struct gd_diff_summary {
     long regressions, regressed, new_rows, gone, improved, inconclusive, same, new_groups;
 } gd_diff_summary;
 
-/* Rows of `godeye diff` (godeye-diff(1) OUTPUT): kind, name, metric,
- * status, note, base, head, p_value, rate_p_value, change_pct,
- * p95_change_pct, per_min_change, impact_ms_per_min, decided_by,
- * test_text, regression; by status (regressed, new, gone, improved,
- * inconclusive, same), then by impact.  GD_OK or an error code with err filled. */
+/* A side's figures in a diff row (its "base" and "head" objects),
+ * declared once (query/columns.h): p50_ms, p95_ms and total_ms null in
+ * frames rows; slow, frozen, slow_pct, frozen_pct (the last four) only in
+ * frames rows.  All computed.  Tables show a field of both sides side by
+ * side: "BASE " and "HEAD " before the header, "base." and "head." before
+ * the key (the path of the value in the row). */
+#define GD_DIFF_SIDE_COLS(X, J)                                    \
+    X(DS_COUNT, NULL, "count", "N", INT, 0)                        \
+    X(DS_PER_MIN, NULL, "per_min", "/MIN", NUM, 0)                 \
+    X(DS_P50, NULL, "p50_ms", "P50", MS, 0)                        \
+    X(DS_P95, NULL, "p95_ms", "P95", MS, 0)                        \
+    X(DS_MAX, NULL, "max_ms", "MAX", MS, GD_QC_HIDDEN)             \
+    X(DS_TOTAL, NULL, "total_ms", "TOTAL", MS, GD_QC_HIDDEN)       \
+    J(DS_SLOW, NULL, "slow", NULL, INT, 0)                         \
+    J(DS_FROZEN, NULL, "frozen", NULL, INT, 0)                     \
+    X(DS_SLOW_PCT, NULL, "slow_pct", "SLOW%", NUM, GD_QC_AUTO)     \
+    J(DS_FROZEN_PCT, NULL, "frozen_pct", NULL, NUM, 0)
+/* A row of `godeye diff` (godeye-diff(1) OUTPUT), declared once: base and
+ * head are objects of GD_DIFF_SIDE_COLS; frozen_p_value only in frames
+ * rows.  All computed. */
+#define GD_DIFF_COLS(X, J)                                                      \
+    X(DF_KIND, NULL, "kind", "KIND", TEXT, 0)                                   \
+    X(DF_NAME, NULL, "name", "NAME", TEXT, GD_QC_WIDE)                          \
+    X(DF_METRIC, NULL, "metric", "METRIC", TEXT, GD_QC_AUTO)                    \
+    X(DF_STATUS, NULL, "status", "STATUS", TEXT, 0)                             \
+    X(DF_NOTE, NULL, "note", "NOTE", TEXT, GD_QC_AUTO)                          \
+    J(DF_BASE, NULL, "base", NULL, TEXT, 0)                                     \
+    J(DF_HEAD, NULL, "head", NULL, TEXT, 0)                                     \
+    X(DF_P, NULL, "p_value", "P", NUM, 0)                                       \
+    X(DF_RATE_P, NULL, "rate_p_value", "RATE P", NUM, 0)                        \
+    J(DF_FROZEN_P, NULL, "frozen_p_value", NULL, NUM, 0)                        \
+    X(DF_SHIFT, NULL, "shift_ms", "SHIFT", MS, 0)                               \
+    X(DF_SHIFT_LO, NULL, "shift_ci_low_ms", "CI95 LOW", MS, 0)                  \
+    X(DF_SHIFT_HI, NULL, "shift_ci_high_ms", "CI95 HIGH", MS, 0)                \
+    X(DF_CHANGE, NULL, "change_pct", "P50 CHANGE%", NUM, 0)                     \
+    X(DF_CHANGE95, NULL, "p95_change_pct", "P95 CHANGE%", NUM, GD_QC_HIDDEN)    \
+    X(DF_RATE_CHANGE, NULL, "per_min_change", "RATE CHANGE", NUM, GD_QC_HIDDEN) \
+    X(DF_IMPACT, NULL, "impact_ms_per_min", "MS/MIN CHANGE", NUM, 0)            \
+    X(DF_DECIDED, NULL, "decided_by", "DECIDED BY", TEXT, GD_QC_HIDDEN)         \
+    X(DF_TEST, NULL, "test_text", "TEST", TEXT, 0)                              \
+    X(DF_REGRESSION, NULL, "regression", "REGRESSION", BOOL, GD_QC_HIDDEN)
+/* The table's and csv's order: T(ID) a field of the row, S(ID) a field
+ * of GD_DIFF_SIDE_COLS, base then head. */
+#define GD_DIFF_TABLE(T, S)                                                                        \
+    T(DF_STATUS) T(DF_KIND) S(DS_COUNT) S(DS_PER_MIN) S(DS_P50) S(DS_P95) S(DS_MAX) S(DS_TOTAL)    \
+    S(DS_SLOW_PCT) T(DF_SHIFT) T(DF_SHIFT_LO) T(DF_SHIFT_HI) T(DF_CHANGE) T(DF_CHANGE95)           \
+    T(DF_RATE_CHANGE) T(DF_IMPACT) T(DF_P) T(DF_RATE_P) T(DF_METRIC) T(DF_NAME) T(DF_NOTE)         \
+    T(DF_DECIDED) T(DF_TEST) T(DF_REGRESSION)
+
+/* Rows of `godeye diff`: the fields of GD_DIFF_COLS; by status (regressed,
+ * new, gone, improved, inconclusive, same), then by impact.  GD_OK or an error code with err filled. */
 int gd_query_diff(gd_store *s, const gd_diff_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Checks that a budget (the parsed JSON of godeye-check(1)) is well formed:
@@ -93,10 +140,22 @@ typedef struct gd_check_query {
     const gd_side_source *src;     /* NULL: the store; else the store is unused */
 } gd_check_query;
 
-/* One row per rule of the budget, in the rule table's order: rule, value
- * (null: no data), limit, status ("pass", "fail", "no data" — no value, and
- * the rule is not optional — or "skipped" — no value, optional), unit,
- * broken (fail or no data).  *broken receives the number of broken rules.  A rule that needs base
+/* A rule's row of `godeye check`, declared once (query/columns.h): value
+ * null when no data; status "pass", "fail", "no data" (no value, and the
+ * rule is not optional) or "skipped" (no value, optional); broken: fail
+ * or no data.  All computed. */
+#define GD_CHECK_COLS(X, J)                                   \
+    X(CK_RULE, NULL, "rule", "RULE", TEXT, 0)                 \
+    X(CK_VALUE, NULL, "value", "VALUE", NUM, 0)               \
+    X(CK_LIMIT, NULL, "limit", "LIMIT", NUM, 0)               \
+    X(CK_STATUS, NULL, "status", "STATUS", TEXT, 0)           \
+    X(CK_UNIT, NULL, "unit", "UNIT", TEXT, 0)                 \
+    X(CK_BROKEN, NULL, "broken", "BROKEN", BOOL, GD_QC_HIDDEN)
+/* The table's and csv's order: the status first. */
+#define GD_CHECK_TABLE(T) T(CK_STATUS) T(CK_RULE) T(CK_VALUE) T(CK_LIMIT) T(CK_UNIT) T(CK_BROKEN)
+
+/* One row per rule of the budget, in the rule table's order: the fields
+ * of GD_CHECK_COLS.  *broken receives the number of broken rules.  A rule that needs base
  * without one is GD_ERR_USAGE. */
 int gd_query_check(gd_store *s, const gd_check_query *q, gd_row_fn fn, void *ctx, int *broken,
                    gd_error *err);

@@ -719,27 +719,45 @@ static size_t *ranked(const gd_diffstacks *d, size_t *n)
 
 static json_t *ms_json(double v) { return gd_diff_num_json(gd_diff_r6(v)); }
 
-static json_t *frame_row(const gd_diffstacks *d, size_t i)
+enum { GD_DS_FRAME_COLS(GD_QC_ID, GD_QC_ID) DSF_NCOLS };
+GD_QCOLS_DEFINE(frame_cols, GD_DS_FRAME_COLS);
+enum { GD_DS_SUMMARY_COLS(GD_QC_ID, GD_QC_ID) DSS_NCOLS };
+GD_QCOLS_DEFINE(summary_cols, GD_DS_SUMMARY_COLS);
+enum { GD_DS_SIDE_COLS(GD_QC_ID, GD_QC_ID) DSD_NCOLS };
+GD_QCOLS_DEFINE(ds_side_cols, GD_DS_SIDE_COLS);
+
+/* a time or share rounded to 1e-6, null when not finite */
+static void qv_r6(gd_value *v, double d) { gd_qv_num(v, gd_diff_r6(d)); }
+
+/* Frame i as JSON (GD_DS_FRAME_COLS), with its stack st (a row), or
+ * without (st NULL: a node of the summary's tree). */
+static json_t *frame_row(const gd_diffstacks *d, size_t i, const char *st)
 {
     const gd_dt_node *x = gd_dt_node_at(d->t, i);
-    json_t *o = json_object();
-    json_object_set_new(o, "frame", json_string(x->frame));
-    json_object_set_new(o, "depth", json_integer(x->depth));
-    json_object_set_new(o, "base_ms", ms_json(x->total[0]));
-    json_object_set_new(o, "head_ms", ms_json(x->total[1]));
-    json_object_set_new(o, "delta_ms", ms_json(delta(x)));
-    json_object_set_new(o, "base_self_ms", ms_json(x->self[0]));
-    json_object_set_new(o, "head_self_ms", ms_json(x->self[1]));
-    json_object_set_new(o, "self_delta_ms", ms_json(self_delta(x)));
-    json_object_set_new(o, "p_value", gd_diff_num_json(gd_diff_r6(d->p[i])));
-    return o;
+    gd_value f[DSF_NCOLS];
+    gd_qv_text(&f[DSF_FRAME], x->frame);
+    gd_qv_int(&f[DSF_DEPTH], x->depth);
+    qv_r6(&f[DSF_BASE], x->total[0]);
+    qv_r6(&f[DSF_HEAD], x->total[1]);
+    qv_r6(&f[DSF_DELTA], delta(x));
+    qv_r6(&f[DSF_BASE_SELF], x->self[0]);
+    qv_r6(&f[DSF_HEAD_SELF], x->self[1]);
+    qv_r6(&f[DSF_SELF_DELTA], self_delta(x));
+    qv_r6(&f[DSF_P], d->p[i]);
+    gd_qv_text(&f[DSF_STACK], st);
+    gd_qcols c = gd_qcols_sub(&frame_cols, 0, st ? DSF_NCOLS : DSF_STACK);
+    return gd_qcols_json(&c, f);
 }
 
-static json_t *side_json(const ds_side *s)
+/* A side's figures (GD_DS_SIDE_COLS) in f, their object in *v (r filled). */
+static void side_fields(gd_value *v, gd_row *r, const ds_side *s, gd_value *f)
 {
-    return json_pack("{s:I s:I s:o s:o s:I}", "captures", (json_int_t)s->n, "calls", (json_int_t)s->calls,
-                     "minutes", ms_json(s->minutes_sum), "ms", ms_json(s->ms_sum), "unweighted_samples",
-                     (json_int_t)s->unweighted);
+    gd_qv_int(&f[DSD_CAPTURES], (int64_t)s->n);
+    gd_qv_int(&f[DSD_CALLS], (int64_t)s->calls);
+    qv_r6(&f[DSD_MINUTES], s->minutes_sum);
+    qv_r6(&f[DSD_MS], s->ms_sum);
+    gd_qv_int(&f[DSD_UNWEIGHTED], (int64_t)s->unweighted);
+    gd_qv_row(v, r, &ds_side_cols, f);
 }
 
 static int cmp_by_delta(const void *p, const void *q)
@@ -772,7 +790,7 @@ static json_t *tree_json(const gd_diffstacks *d)
     while (sp) {
         size_t i = stk[--sp];
         if (i)
-            json_array_append_new(tree, frame_row(d, i));
+            json_array_append_new(tree, frame_row(d, i, NULL));
         size_t first = sp;
         for (size_t c = gd_dt_node_at(d->t, i)->child; c; c = gd_dt_node_at(d->t, c)->next)
             if (mark[c])
@@ -791,21 +809,22 @@ static json_t *tree_json(const gd_diffstacks *d)
 
 json_t *gd_ds_summary(const gd_diffstacks *d)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "normalised", json_string(d->by_time ? "capture time" : "sample count"));
-    json_object_set_new(o, "head_scale", ms_json(d->scale));
-    int tested = d->side[0].n >= (size_t)d->min_caps && d->side[1].n >= (size_t)d->min_caps;
-    json_object_set_new(o, "test", tested ? json_string("Mann-Whitney over captures") : json_null());
-    json_object_set_new(o, "alpha", json_real(d->alpha));
-    json_object_set_new(o, "min_captures", json_integer(d->min_caps));
-    json_object_set_new(o, "base", side_json(&d->side[0]));
-    json_object_set_new(o, "head", side_json(&d->side[1]));
     json_t *tree = tree_json(d);
-    if (!tree) {
-        json_decref(o);
+    if (!tree)
         return NULL;
-    }
-    json_object_set_new(o, "tree", tree);
+    gd_value f[DSS_NCOLS], fb[DSD_NCOLS], fh[DSD_NCOLS];
+    gd_row rb, rh;
+    int tested = d->side[0].n >= (size_t)d->min_caps && d->side[1].n >= (size_t)d->min_caps;
+    gd_qv_text(&f[DSS_NORMALISED], d->by_time ? "capture time" : "sample count");
+    qv_r6(&f[DSS_HEAD_SCALE], d->scale);
+    gd_qv_text(&f[DSS_TEST], tested ? "Mann-Whitney over captures" : NULL);
+    gd_qv_real(&f[DSS_ALPHA], d->alpha);
+    gd_qv_int(&f[DSS_MIN_CAPTURES], d->min_caps);
+    side_fields(&f[DSS_BASE], &rb, &d->side[0], fb);
+    side_fields(&f[DSS_HEAD], &rh, &d->side[1], fh);
+    gd_qv_json(&f[DSS_TREE], tree);
+    json_t *o = gd_qcols_json(&summary_cols, f);
+    gd_qcols_clear(&summary_cols, f);
     return o;
 }
 
@@ -824,14 +843,12 @@ int gd_ds_rows(const gd_diffstacks *d, int folded, gd_row_fn fn, void *ctx, gd_e
         if (folded && !(x->self[0] > 0 || x->self[1] > 0))
             continue;
         char *st = path_text(d->t, o[k], 1);
-        json_t *row = st ? frame_row(d, o[k]) : NULL;
+        json_t *row = st ? frame_row(d, o[k], st) : NULL;
+        free(st);
         if (!row) {
-            free(st);
             rc = dt_fail(-1, err);
             break;
         }
-        json_object_set_new(row, "stack", json_string(st));
-        free(st);
         if (fn(ctx, row))
             k = n;
         json_decref(row);

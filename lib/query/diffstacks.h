@@ -68,16 +68,53 @@ int gd_query_diffstacks(gd_store *s, const gd_diffstacks_query *q, gd_diffstacks
  * side without capture time) / GD_ERR_NOMEM. */
 int gd_ds_finish(gd_diffstacks *d, const gd_diffstacks_query *q, gd_error *err);
 
-/* The answer's head (godeye-diff(1), STACKS): normalised ("capture time" or
- * "sample count"), head_scale, test, alpha, min_captures, base and head
- * {captures, calls, minutes, ms, unweighted_samples}, and tree: the top
- * regressed paths in pre-order, each {depth, frame, base_ms, head_ms,
- * delta_ms, self_delta_ms, p_value}.  NULL when out of memory. */
+/* A frame's fields, declared once (query/columns.h): a row of gd_ds_rows
+ * and a node of the summary's tree (without stack, the last: the ';'
+ * joined path).  Times normalised, rounded; p_value null with too few
+ * captures.  All computed. */
+#define GD_DS_FRAME_COLS(X, J)                                                 \
+    X(DSF_FRAME, NULL, "frame", "FRAME", TEXT, GD_QC_WIDE)                     \
+    X(DSF_DEPTH, NULL, "depth", "DEPTH", INT, GD_QC_HIDDEN)                    \
+    X(DSF_BASE, NULL, "base_ms", "BASE", MS, 0)                                \
+    X(DSF_HEAD, NULL, "head_ms", "HEAD", MS, 0)                                \
+    X(DSF_DELTA, NULL, "delta_ms", "DELTA", MS, 0)                             \
+    X(DSF_BASE_SELF, NULL, "base_self_ms", "BASE SELF", MS, GD_QC_HIDDEN)      \
+    X(DSF_HEAD_SELF, NULL, "head_self_ms", "HEAD SELF", MS, GD_QC_HIDDEN)      \
+    X(DSF_SELF_DELTA, NULL, "self_delta_ms", "SELF DELTA", MS, 0)              \
+    X(DSF_P, NULL, "p_value", "P", NUM, GD_QC_AUTO)                            \
+    X(DSF_STACK, NULL, "stack", "STACK", TEXT, GD_QC_HIDDEN)
+/* The table's and csv's order. */
+#define GD_DS_FRAME_TABLE(T)                                                                      \
+    T(DSF_DELTA) T(DSF_BASE) T(DSF_HEAD) T(DSF_SELF_DELTA) T(DSF_BASE_SELF) T(DSF_HEAD_SELF)     \
+    T(DSF_P) T(DSF_DEPTH) T(DSF_FRAME) T(DSF_STACK)
+/* The answer's head (godeye-diff(1), STACKS), a document (no table), its
+ * keys declared once: normalised "capture time" or "sample count"; test
+ * null when a side has fewer than min_captures captures; base and head
+ * objects of GD_DS_SIDE_COLS; tree the top regressed paths in pre-order,
+ * nodes of GD_DS_FRAME_COLS. */
+#define GD_DS_SUMMARY_COLS(X, J)                                   \
+    J(DSS_NORMALISED, NULL, "normalised", NULL, TEXT, 0)           \
+    J(DSS_HEAD_SCALE, NULL, "head_scale", NULL, NUM, 0)            \
+    J(DSS_TEST, NULL, "test", NULL, TEXT, 0)                       \
+    J(DSS_ALPHA, NULL, "alpha", NULL, NUM, 0)                      \
+    J(DSS_MIN_CAPTURES, NULL, "min_captures", NULL, INT, 0)        \
+    J(DSS_BASE, NULL, "base", NULL, TEXT, 0)                       \
+    J(DSS_HEAD, NULL, "head", NULL, TEXT, 0)                       \
+    J(DSS_TREE, NULL, "tree", NULL, TEXT, 0)
+/* A side of the summary: its captures, their calls, minutes of capture
+ * time and ms of stacks, samples without a weight. */
+#define GD_DS_SIDE_COLS(X, J)                                      \
+    J(DSD_CAPTURES, NULL, "captures", NULL, INT, 0)                \
+    J(DSD_CALLS, NULL, "calls", NULL, INT, 0)                      \
+    J(DSD_MINUTES, NULL, "minutes", NULL, NUM, 0)                  \
+    J(DSD_MS, NULL, "ms", NULL, NUM, 0)                            \
+    J(DSD_UNWEIGHTED, NULL, "unweighted_samples", NULL, INT, 0)
+/* The summary, the fields of GD_DS_SUMMARY_COLS.  NULL when out of
+ * memory. */
 json_t *gd_ds_summary(const gd_diffstacks *d);
-/* One row per frame, by self delta (head − base) descending: stack (';'
- * joined), frame, depth, base_ms, head_ms, delta_ms (inclusive),
- * base_self_ms, head_self_ms, self_delta_ms, p_value (null: too few
- * captures).  folded: only frames with self time, in tree order. */
+/* One row per frame (the fields of GD_DS_FRAME_COLS; delta_ms inclusive),
+ * by self delta (head − base) descending.  folded: only frames with self
+ * time, in tree order. */
 int gd_ds_rows(const gd_diffstacks *d, int folded, gd_row_fn fn, void *ctx, gd_error *err);
 /* The merged tree for a drawing (the report's differential flame graph):
  * nested {name, base, head (ms, normalised), children}, the root named

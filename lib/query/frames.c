@@ -63,7 +63,7 @@ static void levels_value(gd_rowb *b, const int64_t *n, gd_value *v)
 /* fps rounded to hundredths, null when none */
 static void fps_value(gd_value *v, double fps)
 {
-    gd_qv_real_or_null(v, round(fps * 100) / 100);
+    gd_qv_num(v, round(fps * 100) / 100);
 }
 
 /* A block's id added to the array ctx once (gd_store_each_reuse's callback). */
@@ -223,11 +223,11 @@ static int device_fill(gd_store *s, int have_pid, int64_t pid, frames_out *o, gd
     if (rc)
         return rc;
     gd_qv_text(&o->v[FR_DEV_SCOPE], d.scope);
-    gd_qv_real_or_null(&o->v[FR_DEV_FRAMES], d.frames);
-    gd_qv_real_or_null(&o->v[FR_DEV_JANKY], d.janky);
-    gd_qv_real_or_null(&o->v[FR_DEV_JANKY_PCT], d.pct);
+    gd_qv_num(&o->v[FR_DEV_FRAMES], d.frames);
+    gd_qv_num(&o->v[FR_DEV_JANKY], d.janky);
+    gd_qv_num(&o->v[FR_DEV_JANKY_PCT], d.pct);
     for (int i = 0; i < 4; i++)
-        gd_qv_real_or_null(&o->v[FR_DEV_P50 + i], d.p[i]);
+        gd_qv_num(&o->v[FR_DEV_P50 + i], d.p[i]);
     q = gd_store_cached(s,
                         "SELECT detail, json_extract(content, '$.value'), json_extract(content, '$.rows'),"
                         " json_extract(content, '$.same') FROM issue WHERE trace = ?1 AND tool = 'gfxinfo'"

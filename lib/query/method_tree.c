@@ -11,32 +11,41 @@
 #include "query/methods_int.h"
 #include "store/sql.h"
 
-static json_t *node_json(gd_store *s, sqlite3_stmt **nq, const gd_ct_node *n, gd_error *err)
+enum { GD_METHOD_TREE_COLS(GD_QC_ID, GD_QC_ID) MTR_NCOLS };
+GD_QCOLS_DEFINE(tree_cols, GD_METHOD_TREE_COLS);
+
+/* A node of the tree as JSON (GD_METHOD_TREE_COLS): with its trace and
+ * tid when top (a row), else from MTR_METHOD on; NULL with err set. */
+static json_t *node_json(gd_store *s, sqlite3_stmt **nq, const gd_ct_node *n, int top, int64_t trace, int64_t tid,
+                         gd_error *err)
 {
     gd_mname m;
     if (gd_calls_name(s, nq, n->method, &m, err))
         return NULL;
     char full[2048], sig[2048];
-    json_t *o = json_object();
-    json_object_set_new(o, "method", json_string(gd_calls_dotted(&m, full, sizeof full)));
-    json_object_set_new(o, "desc", m.desc ? json_string(m.desc) : json_null());
-    json_object_set_new(o, "signature", json_string(gd_ct_java_name(m.cls, m.name, m.desc, sig, sizeof sig)));
-    json_object_set_new(o, "count", json_integer(n->count));
-    json_object_set_new(o, "open", json_integer(n->open));
-    json_object_set_new(o, "total_ms", gd_mq_ms(n->total));
-    json_object_set_new(o, "self_ms", gd_mq_ms(n->self));
-    gd_calls_name_free(&m);
-    json_t *kids = json_array();
+    gd_value f[MTR_NCOLS];
+    gd_qv_int(&f[MTR_TRACE], trace);
+    gd_qv_int(&f[MTR_TID], tid);
+    gd_qv_text(&f[MTR_METHOD], gd_calls_dotted(&m, full, sizeof full));
+    gd_qv_text(&f[MTR_DESC], m.desc);
+    gd_qv_text(&f[MTR_SIGNATURE], gd_ct_java_name(m.cls, m.name, m.desc, sig, sizeof sig));
+    gd_qv_int(&f[MTR_COUNT], n->count);
+    gd_qv_int(&f[MTR_OPEN], n->open);
+    gd_qv_ms(&f[MTR_TOTAL], n->total);
+    gd_qv_ms(&f[MTR_SELF], n->self);
+    json_t *kids = json_array(), *o = NULL;
     for (const gd_ct_node *c = n->child; c; c = c->next) {
-        json_t *k = node_json(s, nq, c, err);
-        if (!k) {
-            json_decref(kids);
-            json_decref(o);
-            return NULL;
-        }
+        json_t *k = node_json(s, nq, c, 0, trace, tid, err);
+        if (!k)
+            goto out;
         json_array_append_new(kids, k);
     }
-    json_object_set_new(o, "children", kids);
+    gd_qv_json(&f[MTR_CHILDREN], kids);
+    gd_qcols sub = gd_qcols_sub(&tree_cols, top ? 0 : MTR_METHOD, MTR_NCOLS);
+    o = gd_qcols_json(&sub, top ? f : f + MTR_METHOD);
+out:
+    json_decref(kids);
+    gd_calls_name_free(&m);
     return o;
 }
 
@@ -48,16 +57,11 @@ static int emit_tree(gd_store *s, gd_ctt *t, int64_t trace, int64_t tid, gd_row_
     sqlite3_stmt *nq = NULL;
     int rc = GD_OK;
     for (const gd_ct_node *c = root->child; c; c = c->next) {
-        json_t *o = node_json(s, &nq, c, err);
-        if (!o) {
+        json_t *row = node_json(s, &nq, c, 1, trace, tid, err);
+        if (!row) {
             rc = err->code ? err->code : GD_ERR_IO;
             break;
         }
-        json_t *row = json_object();
-        json_object_set_new(row, "trace", json_integer(trace));
-        json_object_set_new(row, "tid", json_integer(tid));
-        json_object_update(row, o);
-        json_decref(o);
         int stop = fn(ctx, row);
         json_decref(row);
         if (stop) {

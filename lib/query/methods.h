@@ -55,9 +55,30 @@ typedef struct gd_methods_query {
  * block does not exist. */
 int gd_query_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                      gd_error *err);
-/* The call tree merged by path: one row per top-level node, nested
- * {method, desc, signature, count, open, total_ms, self_ms, children[]},
- * top-level nodes also carrying trace and tid. */
+/* A call tree node's fields, declared once (query/columns.h): trace and
+ * tid (the first two) only in a top-level node's row; children the nodes
+ * under it (of the fields from MTR_METHOD on).  All computed.  Tables show
+ * the tree a node a row (gd_render_nodes) with two columns of their own
+ * (the P kind): its depth and CALL, its signature indented by its depth. */
+#define GD_METHOD_TREE_COLS(X, J)                                   \
+    J(MTR_TRACE, NULL, "trace", NULL, INT, 0)                       \
+    X(MTR_TID, NULL, "tid", "TID", INT, 0)                          \
+    J(MTR_METHOD, NULL, "method", NULL, TEXT, 0)                    \
+    J(MTR_DESC, NULL, "desc", NULL, TEXT, 0)                        \
+    J(MTR_SIGNATURE, NULL, "signature", NULL, TEXT, 0)              \
+    X(MTR_COUNT, NULL, "count", "COUNT", INT, 0)                    \
+    X(MTR_OPEN, NULL, "open", "OPEN", INT, 0)                       \
+    X(MTR_TOTAL, NULL, "total_ms", "TOTAL MS", MS, 0)               \
+    X(MTR_SELF, NULL, "self_ms", "SELF MS", MS, 0)                  \
+    J(MTR_CHILDREN, NULL, "children", NULL, TEXT, 0)
+#define GD_METHOD_TREE_TABLE_ONLY(P)                                \
+    P(MTR_DEPTH, NULL, "depth", "DEPTH", INT, GD_QC_HIDDEN)         \
+    P(MTR_CALL, NULL, "call", "CALL", TEXT, GD_QC_WIDE)
+#define GD_METHOD_TREE_TABLE(T)                                                                \
+    T(MTR_TOTAL) T(MTR_SELF) T(MTR_COUNT) T(MTR_OPEN) T(MTR_TID) T(MTR_DEPTH) T(MTR_CALL)
+
+/* The call tree merged by path: one row per top-level node, the fields of
+ * GD_METHOD_TREE_COLS. */
 int gd_query_method_tree(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void *ctx,
                          gd_error *err);
 /* Matrix's evil-method rule: dispatches whose traced methods cost >=

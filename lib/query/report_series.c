@@ -236,9 +236,6 @@ enum { TL_BLOCK_COLS(GD_QC_ID, GD_QC_ID) TB_NCOLS };
 GD_QCOLS_DEFINE(tl_block_cols, TL_BLOCK_COLS);
 #define TL_BLOCK_INPUTS(X) X(TBI_LONG, "t.long_ms") X(TBI_ANR, "t.anr_ms")
 enum { TBI_DUR = 0, TL_BLOCK_INPUTS(GD_COL_ENUM) TBI_NCOLS };
-/* ... and of its page events. */
-#define TL_EVENT_COLS(X) X(TE_EVENT, "event") X(TE_PAGE, "page_class") X(TE_HASH, "page_hash")
-enum { TE_TS = 0, TL_EVENT_COLS(GD_COL_ENUM) TE_NCOLS };
 
 /* A timeline's block (TL_BLOCK_COLS), appended to the array ctx
  * (gd_store_each's callback). */
@@ -270,41 +267,52 @@ static sqlite3_stmt *timeline_blocks_query(gd_store *s, gd_error *err)
     return gd_store_prepare(s, sql, err);
 }
 
-/* A timeline's page event (TL_EVENT_COLS), appended to the array ctx
- * (gd_store_each's callback). */
+
+enum { GD_TIMELINE_COLS(GD_QC_ID, GD_QC_ID) TLR_NCOLS };
+GD_QCOLS_DEFINE(timeline_cols, GD_TIMELINE_COLS);
+enum { GD_TIMELINE_EVENT_COLS(GD_QC_ID, GD_QC_ID) TLE_NCOLS };
+GD_QCOLS_DEFINE(event_cols, GD_TIMELINE_EVENT_COLS);
+
+/* A timeline's page event (GD_TIMELINE_EVENT_COLS), appended to the array
+ * ctx (gd_store_each's callback). */
 static int timeline_event_row(void *ctx, sqlite3_stmt *q)
 {
-    json_t *e = json_object();
-    json_object_set_new(e, "ts_ms", gd_col_ms(q, TE_TS));
-    json_object_set_new(e, "event", gd_col_text(q, TE_EVENT));
-    json_object_set_new(e, "page", gd_col_text(q, TE_PAGE));
-    json_object_set_new(e, "hash", gd_col_json(q, TE_HASH));
-    json_array_append_new(ctx, e);
+    gd_value v[TLE_NCOLS];
+    gd_qcols_read(&event_cols, q, 0, v);
+    json_array_append_new(ctx, gd_qcols_json(&event_cols, v));
+    gd_qcols_clear(&event_cols, v);
     return GD_OK;
 }
 
+/* Fills v[id] with a new array and returns it (v holds the reference). */
+static json_t *array_at(gd_value *v, int id)
+{
+    json_t *a = json_array();
+    gd_qv_json(&v[id], a);
+    return a;
+}
+
+/* The timeline of trace row t (GD_TIMELINE_COLS) in v (its JSON values
+ * v's own: gd_qcols_clear); GD_OK or an error code with err set. */
 static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, int max_events,
-                       json_t *row, gd_error *err)
+                       gd_value *v, gd_error *err)
 {
     int64_t id = sqlite3_column_int64(t, TL_ID);
     double start = sqlite3_column_double(t, TL_START), end = sqlite3_column_double(t, TL_END);
     if (!(end > start))
         end = start + 1;
     double bin_ms = (end - start) / bins;
-    json_object_set_new(row, "trace", json_integer(id));
-    json_object_set_new(row, "app", gd_col_text(t, TL_APP));
-    json_object_set_new(row, "device", gd_col_text(t, TL_DEVICE));
-    json_object_set_new(row, "start_ms", json_real(gd_ms_round(start)));
-    json_object_set_new(row, "end_ms", json_real(gd_ms_round(end)));
-    json_object_set_new(row, "short_ms", json_real(sqlite3_column_double(t, TL_SHORT)));
-    json_object_set_new(row, "long_ms", json_real(sqlite3_column_double(t, TL_LONG)));
-    json_object_set_new(row, "anr_ms", json_real(sqlite3_column_double(t, TL_ANR)));
-    json_object_set_new(row, "bins", json_integer(bins));
-    json_object_set_new(row, "bin_ms", json_real(bin_ms));
-    json_t *db = json_array(), *cpu = json_array(), *mem = json_array();
-    json_object_set_new(row, "dispatch_bins", db);
-    json_object_set_new(row, "cpu", cpu);
-    json_object_set_new(row, "memory", mem);
+    gd_qv_int(&v[TLR_TRACE], id);
+    gd_qv_text(&v[TLR_APP], (const char *)sqlite3_column_text(t, TL_APP));
+    gd_qv_text(&v[TLR_DEVICE], (const char *)sqlite3_column_text(t, TL_DEVICE));
+    gd_qv_real(&v[TLR_START], gd_ms_round(start));
+    gd_qv_real(&v[TLR_END], gd_ms_round(end));
+    gd_qv_real(&v[TLR_SHORT], sqlite3_column_double(t, TL_SHORT));
+    gd_qv_real(&v[TLR_LONG], sqlite3_column_double(t, TL_LONG));
+    gd_qv_real(&v[TLR_ANR], sqlite3_column_double(t, TL_ANR));
+    gd_qv_int(&v[TLR_BINS], bins);
+    gd_qv_real(&v[TLR_BIN_MS], bin_ms);
+    json_t *db = array_at(v, TLR_DISPATCH_BINS), *cpu = array_at(v, TLR_CPU), *mem = array_at(v, TLR_MEMORY);
     int rc;
     /* ?1 start, ?2 bin width, ?3 trace, ?4 last bin: times outside the span go to the edge bins */
 #define BIN(col) "SELECT min(max(CAST((" col " - ?1) / ?2 AS INTEGER), 0), ?4) AS i, "
@@ -326,32 +334,28 @@ static int timeline_of(gd_store *s, sqlite3_stmt *t, int bins, int max_blocks, i
         return err->code;
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_int(q, 2, max_blocks);
-    json_t *blocks = json_array();
-    json_object_set_new(row, "blocks", blocks);
     /* a read error of these two lists is not reported (as before) */
-    gd_store_each(s, q, timeline_block_row, blocks, NULL);
+    gd_store_each(s, q, timeline_block_row, array_at(v, TLR_BLOCKS), NULL);
     char set[64];
     snprintf(set, sizeof set, "(%lld)", (long long)id);
     int64_t nb = count_of(s, "SELECT count(*) " BLOCKS_OF_SET, set, err);
     int64_t ne = count_of(s, "SELECT count(*) FROM page_event WHERE trace IN %s", set, err);
     if (nb < 0 || ne < 0)
         return err->code ? err->code : GD_ERR_IO;
-    json_object_set_new(row, "blocks_total", json_integer(nb));
-    q = gd_store_prepare(s, "SELECT ts_ms" TL_EVENT_COLS(GD_COL_SQL) " FROM page_event WHERE trace = ?1"
-                            " ORDER BY ts_ms, id LIMIT ?2", err);
-    if (!q)
+    gd_qv_int(&v[TLR_BLOCKS_TOTAL], nb);
+    char fields[256], sql[512];
+    if (gd_qcols_select(&event_cols, fields, sizeof fields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "timeline: the SELECT list is too long");
+    snprintf(sql, sizeof sql, "SELECT %s FROM page_event WHERE trace = ?1 ORDER BY ts_ms, id LIMIT ?2", fields);
+    if (!(q = gd_store_prepare(s, sql, err)))
         return err->code;
     sqlite3_bind_int64(q, 1, id);
     sqlite3_bind_int(q, 2, max_events);
-    json_t *ev = json_array();
-    json_object_set_new(row, "page_events", ev);
-    gd_store_each(s, q, timeline_event_row, ev, NULL);
-    json_object_set_new(row, "page_events_total", json_integer(ne));
+    gd_store_each(s, q, timeline_event_row, array_at(v, TLR_PAGE_EVENTS), NULL);
+    gd_qv_int(&v[TLR_PAGE_EVENTS_TOTAL], ne);
     /* #26: the main thread's states under its blocks, merged and bounded
      * to what the lane shows (intervals of half a bin or more) */
-    json_t *lane = json_array();
-    json_object_set_new(row, "main_states", lane);
-    return gd_states_lane(s, id, bin_ms / 2, (size_t)bins * 2 + 2, lane, err);
+    return gd_states_lane(s, id, bin_ms / 2, (size_t)bins * 2 + 2, array_at(v, TLR_MAIN_STATES), err);
 }
 
 /* gd_query_timelines' traces, each built and handed on (gd_store_each's
@@ -367,8 +371,14 @@ struct timelines_ctx {
 static int timeline_row(void *ctx, sqlite3_stmt *t)
 {
     struct timelines_ctx *c = ctx;
-    json_t *row = json_object();
-    int rc = timeline_of(c->s, t, c->bins, c->max_blocks, c->max_events, row, c->err);
+    gd_value v[TLR_NCOLS];
+    for (size_t k = 0; k < TLR_NCOLS; k++)
+        gd_qv_null(&v[k]);
+    int rc = timeline_of(c->s, t, c->bins, c->max_blocks, c->max_events, v, c->err);
+    json_t *row = rc ? NULL : gd_qcols_json(&timeline_cols, v);
+    gd_qcols_clear(&timeline_cols, v);
+    if (!rc && !row)
+        rc = gd_error_oom(c->err);
     int stop = rc ? 1 : c->fn(c->ctx, row);
     json_decref(row);
     return rc ? rc : stop ? GD_EACH_STOP : GD_OK;

@@ -21,15 +21,45 @@ int gd_query_report_counts(gd_store *s, const gd_filter *f, gd_row_fn fn, void *
 int gd_query_worst_blocks(gd_store *s, const gd_filter *f, int n, gd_row_fn fn, void *ctx,
                           gd_error *err);
 
-/* One row per trace: its thresholds and span, then series on `bins` equal
- * bins of the span (bin_ms wide, bin i starting at start_ms + i * bin_ms):
+/* A trace's timeline, declared once (query/columns.h): a document of the
+ * report (no table), every value computed (below, gd_query_timelines). */
+#define GD_TIMELINE_COLS(X, J)                                              \
+    J(TLR_TRACE, NULL, "trace", NULL, INT, 0)                               \
+    J(TLR_APP, NULL, "app", NULL, TEXT, 0)                                  \
+    J(TLR_DEVICE, NULL, "device", NULL, TEXT, 0)                            \
+    J(TLR_START, NULL, "start_ms", NULL, TIME, 0)                           \
+    J(TLR_END, NULL, "end_ms", NULL, TIME, 0)                               \
+    J(TLR_SHORT, NULL, "short_ms", NULL, NUM, 0)                            \
+    J(TLR_LONG, NULL, "long_ms", NULL, NUM, 0)                              \
+    J(TLR_ANR, NULL, "anr_ms", NULL, NUM, 0)                                \
+    J(TLR_BINS, NULL, "bins", NULL, INT, 0)                                 \
+    J(TLR_BIN_MS, NULL, "bin_ms", NULL, NUM, 0)                             \
+    J(TLR_DISPATCH_BINS, NULL, "dispatch_bins", NULL, TEXT, 0)              \
+    J(TLR_CPU, NULL, "cpu", NULL, TEXT, 0)                                  \
+    J(TLR_MEMORY, NULL, "memory", NULL, TEXT, 0)                            \
+    J(TLR_BLOCKS, NULL, "blocks", NULL, TEXT, 0)                            \
+    J(TLR_BLOCKS_TOTAL, NULL, "blocks_total", NULL, INT, 0)                 \
+    J(TLR_PAGE_EVENTS, NULL, "page_events", NULL, TEXT, 0)                  \
+    J(TLR_PAGE_EVENTS_TOTAL, NULL, "page_events_total", NULL, INT, 0)       \
+    J(TLR_MAIN_STATES, NULL, "main_states", NULL, TEXT, 0)
+/* A page event of a timeline, read from page_event. */
+#define GD_TIMELINE_EVENT_COLS(X, J)                                        \
+    J(TLE_TS, "ts_ms", "ts_ms", NULL, MS, 0)                                \
+    J(TLE_EVENT, "event", "event", NULL, TEXT, 0)                           \
+    J(TLE_PAGE, "page_class", "page", NULL, TEXT, 0)                        \
+    J(TLE_HASH, "page_hash", "hash", NULL, NUM, 0)
+
+/* One row per trace (GD_TIMELINE_COLS): its thresholds and span, then
+ * series on `bins` equal bins of the span (bin_ms wide, bin i starting at
+ * start_ms + i * bin_ms):
  *   dispatch_bins [[i, max_ms, count]]   (bins without dispatches omitted)
  *   cpu [[i, total_ratio, app_ratio]]    (means per bin; ratio may be null)
  *   memory [[i, heap_alloc_kb, pss_total_kb]] (maxima per bin)
  *   blocks [{id, tid, thread, start_ms, duration_ms, kind, key_frame}] (longest
  *     `max_blocks`, by start), blocks_total (before the cap)
  *   page_events [{ts_ms, event, page, hash}] (first `max_events`),
- *   page_events_total. */
+ *   page_events_total,
+ *   main_states: the main thread's states under its blocks (gd_states_lane). */
 int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks, int max_events,
                        gd_row_fn fn, void *ctx, gd_error *err);
 

@@ -295,47 +295,33 @@ out:
     return rc;
 }
 
-/* The columns of a view dump's row, after id (D_ID). */
-#define DUMP_COLS(X)                            \
-    X(D_TRACE, "trace")                     \
-    X(D_PAGE_CLASS, "page_class")           \
-    X(D_PAGE_HASH, "page_hash")             \
-    X(D_WINDOW, "window")                   \
-    X(D_TS_MS, "ts_ms")                     \
-    X(D_SCREEN_W, "screen_w")               \
-    X(D_SCREEN_H, "screen_h")               \
-    X(D_VIEWS, "views")                     \
-    X(D_MAX_DEPTH, "max_depth")             \
-    X(D_DEPTH_LIMIT, "depth_limit")         \
-    X(D_DEEP_VIEWS, "deep_views")           \
-    X(D_HAS_PAINT, "has_paint")             \
-    X(D_PX_1, "px_1")                       \
-    X(D_PX_2, "px_2")                       \
-    X(D_PX_3, "px_3")                       \
-    X(D_PX_4PLUS, "px_4plus")               \
-    X(D_OVERDRAW_RATIO, "overdraw_ratio")   \
-    X(D_AREAS, "areas")                     \
-    X(D_AREAS_TRUNCATED, "areas_truncated") \
-    X(D_BROKEN, "broken")
-enum { D_ID = 0, DUMP_COLS(GD_COL_ENUM) D_NCOLS };
+/* A dump's figures that its fields are made of (not fields themselves),
+ * read before them (GD_OVERDRAW_COLS) */
+#define DUMP_FIGURES "screen_w, screen_h, px_1, px_2, px_3, px_4plus, overdraw_ratio"
+enum { F_SCREEN_W, F_SCREEN_H, F_PX1, F_RATIO = F_PX1 + 4, F_FIELDS };
+enum { GD_OVERDRAW_COLS(GD_QC_ID, GD_QC_ID) OD_NCOLS };
+GD_QCOLS_DEFINE(dump_cols, GD_OVERDRAW_COLS);
+enum { GD_OVERDRAW_PX_COLS(GD_QC_ID, GD_QC_ID) ODP_NCOLS };
+GD_QCOLS_DEFINE(px_cols, GD_OVERDRAW_PX_COLS);
 
-/* The columns of a view of a dump (--views), after id (W_ID). */
-#define VIEW_COLS(X)                                                                             \
-    X(W_PARENT, "parent") X(W_CLASS, "class") X(W_L, "l") X(W_T, "t") X(W_R, "r") X(W_B, "b")    \
-    X(W_LAYERS, "layers") X(W_VISIBLE, "visible") X(W_RES_ID, "res_id")
-enum { W_ID = 0, VIEW_COLS(GD_COL_ENUM) W_NCOLS };
+/* A view's rectangle, read before its fields (GD_OVERDRAW_VIEW_COLS) */
+#define VIEW_RECT "l, t, r, b"
+enum { W_L, W_T, W_R, W_B, W_FIELDS };
+enum { GD_OVERDRAW_VIEW_COLS(GD_QC_ID, GD_QC_ID) ODV_NCOLS };
+GD_QCOLS_DEFINE(view_cols, GD_OVERDRAW_VIEW_COLS);
 
-/* A view of a dump (VIEW_COLS), appended to the array ctx
+/* A view of a dump (GD_OVERDRAW_VIEW_COLS), appended to the array ctx
  * (gd_store_each_reuse's callback). */
 static int view_row(void *ctx, sqlite3_stmt *vq)
 {
-    json_array_append_new(
-        ctx, json_pack("{s:I s:I s:o s:[IIII] s:o s:b s:o}", "id", (json_int_t)sqlite3_column_int64(vq, W_ID),
-                       "parent", (json_int_t)sqlite3_column_int64(vq, W_PARENT), "class", gd_col_text(vq, W_CLASS),
-                       "rect", (json_int_t)sqlite3_column_int64(vq, W_L), (json_int_t)sqlite3_column_int64(vq, W_T),
-                       (json_int_t)sqlite3_column_int64(vq, W_R), (json_int_t)sqlite3_column_int64(vq, W_B),
-                       "layers", gd_col_json(vq, W_LAYERS), "visible", sqlite3_column_int(vq, W_VISIBLE), "res_id",
-                       gd_col_text(vq, W_RES_ID)));
+    gd_value v[ODV_NCOLS];
+    gd_qcols_read(&view_cols, vq, W_FIELDS, v);
+    gd_qv_json(&v[ODV_RECT], json_pack("[IIII]", (json_int_t)sqlite3_column_int64(vq, W_L),
+                                       (json_int_t)sqlite3_column_int64(vq, W_T),
+                                       (json_int_t)sqlite3_column_int64(vq, W_R),
+                                       (json_int_t)sqlite3_column_int64(vq, W_B)));
+    json_array_append_new(ctx, gd_qcols_json(&view_cols, v));
+    gd_qcols_clear(&view_cols, v);
     return GD_OK;
 }
 
@@ -348,53 +334,52 @@ struct dumps_ctx {
     void *ctx;
 };
 
+/* v a JSON array parsed by the read, [] when there was none */
+static void array_or_empty(gd_value *v)
+{
+    if (v->kind == GD_V_NULL)
+        gd_qv_json(v, json_array());
+}
+
+/* The figures with paint data (overdraw_px in px, whose values it holds;
+ * overdraw_ratio; areas), else null. */
+static void paint_fields(sqlite3_stmt *q, gd_value *f, gd_row *r, gd_value *px)
+{
+    if (f[OD_HAS_PAINT].u.i) {
+        for (int i = 0; i < ODP_NCOLS; i++)
+            gd_qv_int(&px[i], sqlite3_column_int64(q, F_PX1 + i));
+        gd_qv_row(&f[OD_PX], r, &px_cols, px);
+        gd_qv_real(&f[OD_RATIO], sqlite3_column_double(q, F_RATIO));
+        array_or_empty(&f[OD_AREAS]);
+    } else {
+        gd_qv_null(&f[OD_PX]);
+        gd_qv_null(&f[OD_RATIO]);
+        if (f[OD_AREAS].kind == GD_V_JSON)
+            json_decref(f[OD_AREAS].u.json);
+        gd_qv_null(&f[OD_AREAS]);
+    }
+}
+
 static int dump_row(void *ctx, sqlite3_stmt *q)
 {
     struct dumps_ctx *c = ctx;
-    json_t *row = json_object();
-    int64_t dump = sqlite3_column_int64(q, D_ID);
-    json_object_set_new(row, "trace", json_integer(sqlite3_column_int64(q, D_TRACE)));
-    json_object_set_new(row, "dump", json_integer(dump));
-    json_object_set_new(row, "page", gd_col_text(q, D_PAGE_CLASS));
-    json_object_set_new(row, "page_hash", gd_col_json(q, D_PAGE_HASH));
-    json_object_set_new(row, "window", gd_col_text(q, D_WINDOW));
-    json_object_set_new(row, "ts_ms", sqlite3_column_type(q, D_TS_MS) == SQLITE_NULL
-                                          ? json_null()
-                                          : json_real(gd_ms_round(sqlite3_column_double(q, D_TS_MS))));
-    json_object_set_new(row, "screen", json_pack("[II]", (json_int_t)sqlite3_column_int64(q, D_SCREEN_W),
-                                                 (json_int_t)sqlite3_column_int64(q, D_SCREEN_H)));
-    json_object_set_new(row, "views", json_integer(sqlite3_column_int64(q, D_VIEWS)));
-    json_object_set_new(row, "max_depth", json_integer(sqlite3_column_int64(q, D_MAX_DEPTH)));
-    json_object_set_new(row, "depth_limit", json_integer(sqlite3_column_int64(q, D_DEPTH_LIMIT)));
-    const char *deep = (const char *)sqlite3_column_text(q, D_DEEP_VIEWS);
-    json_t *dj = deep ? gd_json_load_text(deep, strlen(deep), 0) : NULL;
-    json_object_set_new(row, "deep_views", dj ? dj : json_array());
-    int paint = sqlite3_column_int(q, D_HAS_PAINT);
-    json_object_set_new(row, "has_paint", json_boolean(paint));
-    if (paint) {
-        json_object_set_new(row, "overdraw_px",
-                            json_pack("{s:I s:I s:I s:I}", "1", (json_int_t)sqlite3_column_int64(q, D_PX_1), "2",
-                                      (json_int_t)sqlite3_column_int64(q, D_PX_2), "3",
-                                      (json_int_t)sqlite3_column_int64(q, D_PX_3), "4+",
-                                      (json_int_t)sqlite3_column_int64(q, D_PX_4PLUS)));
-        json_object_set_new(row, "overdraw_ratio", json_real(sqlite3_column_double(q, D_OVERDRAW_RATIO)));
-        const char *areas = (const char *)sqlite3_column_text(q, D_AREAS);
-        json_t *aj = areas ? gd_json_load_text(areas, strlen(areas), 0) : NULL;
-        json_object_set_new(row, "areas", aj ? aj : json_array());
-    } else {
-        json_object_set_new(row, "overdraw_px", json_null());
-        json_object_set_new(row, "overdraw_ratio", json_null());
-        json_object_set_new(row, "areas", json_null());
-    }
-    json_object_set_new(row, "areas_truncated", json_boolean(sqlite3_column_int(q, D_AREAS_TRUNCATED)));
-    json_object_set_new(row, "broken", gd_col_text(q, D_BROKEN));
+    gd_value f[OD_NCOLS], px[ODP_NCOLS];
+    gd_row pr;
+    gd_qcols_read(&dump_cols, q, F_FIELDS, f);
+    gd_qv_json(&f[OD_SCREEN], json_pack("[II]", (json_int_t)sqlite3_column_int64(q, F_SCREEN_W),
+                                         (json_int_t)sqlite3_column_int64(q, F_SCREEN_H)));
+    paint_fields(q, f, &pr, px);
+    array_or_empty(&f[OD_DEEP]);
+    gd_qcols sub = gd_qcols_sub(&dump_cols, 0, c->vq ? OD_NCOLS : OD_VIEW_LIST);
     if (c->vq) {
         json_t *vs = json_array();
-        sqlite3_bind_int64(c->vq, 1, dump);
+        sqlite3_bind_int64(c->vq, 1, f[OD_DUMP].u.i);
         /* a read error of the views is not reported (as before) */
         gd_store_each_reuse(c->s, c->vq, view_row, vs, NULL);
-        json_object_set_new(row, "view_list", vs);
+        gd_qv_json(&f[OD_VIEW_LIST], vs);
     }
+    json_t *row = gd_qcols_json(&sub, f);
+    gd_qcols_clear(&sub, f);
     int stop = c->fn(c->ctx, row);
     json_decref(row);
     return stop ? GD_EACH_STOP : GD_OK;
@@ -403,15 +388,15 @@ static int dump_row(void *ctx, sqlite3_stmt *q)
 int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err)
 {
-    char filt[4096], sql[8192];
+    char filt[4096], sql[8192], fields[1024], vsql[1024], vfields[512];
     gd_store_filter_sql(f, "trace", filt, sizeof filt);
+    if (gd_qcols_select(&dump_cols, fields, sizeof fields) || gd_qcols_select(&view_cols, vfields, sizeof vfields))
+        return gd_error_set(err, GD_ERR_IO, 0, 0, "overdraw: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT id" DUMP_COLS(GD_COL_SQL) " FROM view_dump WHERE 1 %s"
-             " ORDER BY trace, ts_ms, id", filt);
+             "SELECT " DUMP_FIGURES ", %s FROM view_dump WHERE 1 %s ORDER BY trace, ts_ms, dump", fields, filt);
+    snprintf(vsql, sizeof vsql, "SELECT " VIEW_RECT ", %s FROM view WHERE dump = ? ORDER BY id", vfields);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
-    sqlite3_stmt *vq = with_views ? gd_store_prepare(s, "SELECT id" VIEW_COLS(GD_COL_SQL) " FROM view WHERE dump = ?"
-                                                        " ORDER BY id", err)
-                                  : NULL;
+    sqlite3_stmt *vq = with_views ? gd_store_prepare(s, vsql, err) : NULL;
     if (!q || (with_views && !vq)) {
         sqlite3_finalize(q);
         return err->code;

@@ -52,8 +52,65 @@ typedef struct gd_pages_query {
  * aggregates with q->group. */
 int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
-/* One row per view dump with its overdraw (`godeye overdraw`); with_views
- * adds "view_list" (the tree). */
+/* A view dump's fields (`godeye overdraw`), declared once
+ * (query/columns.h); described in godeye-overdraw(1).  screen [w, h];
+ * deep_views [] when none; overdraw_px {"1", "2", "3", "4+"} (pixels drawn
+ * that many times, GD_OVERDRAW_PX_COLS), overdraw_ratio and areas null
+ * without paint data (areas [] when none); view_list (last) only with
+ * --views, the dump's views [{id, parent, class, rect, layers, visible,
+ * res_id}]. */
+#define GD_OVERDRAW_COLS(X, J)                                                      \
+    X(OD_TRACE, "trace", "trace", "TRACE", INT, 0)                                  \
+    X(OD_DUMP, "id", "dump", "DUMP", INT, GD_QC_HIDDEN)                             \
+    X(OD_PAGE, "page_class", "page", "PAGE", TEXT, GD_QC_WIDE) /* table: else the window */ \
+    J(OD_PAGE_HASH, "page_hash", "page_hash", NULL, NUM, 0)                         \
+    J(OD_WINDOW, "window", "window", NULL, TEXT, 0)                                 \
+    J(OD_TS, "ts_ms", "ts_ms", NULL, MS, 0)                                         \
+    J(OD_SCREEN, NULL, "screen", NULL, TEXT, 0)                                     \
+    X(OD_VIEWS, "views", "views", "VIEWS", INT, 0)                                  \
+    X(OD_DEPTH, "max_depth", "max_depth", "DEPTH", INT, 0)                          \
+    J(OD_DEPTH_LIMIT, "depth_limit", "depth_limit", NULL, INT, 0)                   \
+    J(OD_DEEP, "deep_views", "deep_views", NULL, TEXT, GD_QC_PARSE)                 \
+    J(OD_HAS_PAINT, "has_paint", "has_paint", NULL, BOOL, 0)                        \
+    J(OD_PX, NULL, "overdraw_px", NULL, TEXT, 0)                                    \
+    J(OD_RATIO, NULL, "overdraw_ratio", NULL, NUM, 0)                               \
+    J(OD_AREAS, "areas", "areas", NULL, TEXT, GD_QC_PARSE)                          \
+    J(OD_TRUNCATED, "areas_truncated", "areas_truncated", NULL, BOOL, 0)            \
+    J(OD_BROKEN, "broken", "broken", NULL, TEXT, 0)                                 \
+    J(OD_VIEW_LIST, NULL, "view_list", NULL, TEXT, 0)
+/* A view of view_list (--views), read from view. */
+#define GD_OVERDRAW_VIEW_COLS(X, J)                               \
+    J(ODV_ID, "id", "id", NULL, INT, 0)                           \
+    J(ODV_PARENT, "parent", "parent", NULL, INT, 0)               \
+    J(ODV_CLASS, "class", "class", NULL, TEXT, 0)                 \
+    J(ODV_RECT, NULL, "rect", NULL, TEXT, 0) /* [l, t, r, b] */   \
+    J(ODV_LAYERS, "layers", "layers", NULL, NUM, 0)               \
+    J(ODV_VISIBLE, "visible", "visible", NULL, BOOL, 0)           \
+    J(ODV_RES_ID, "res_id", "res_id", NULL, TEXT, 0)
+/* overdraw_px's fields. */
+#define GD_OVERDRAW_PX_COLS(X, J)              \
+    J(ODP_1, NULL, "1", NULL, INT, 0)          \
+    J(ODP_2, NULL, "2", NULL, INT, 0)          \
+    J(ODP_3, NULL, "3", NULL, INT, 0)          \
+    J(ODP_4, NULL, "4+", NULL, INT, 0)
+/* The table's and csv's columns that are no field of the row (query/
+ * columns.h's P kind): overdraw_px's counts (csv px_1..px_4, cli-contract.md),
+ * the ratio to two decimals and a note (why a dump has no figures, or how
+ * many views are too deep), the last two made by cli/overdraw.c. */
+#define GD_OVERDRAW_TABLE_ONLY(P)                               \
+    P(ODT_PX1, "overdraw_px.1", "px_1", "1X", INT, 0)           \
+    P(ODT_PX2, "overdraw_px.2", "px_2", "2X", INT, 0)           \
+    P(ODT_PX3, "overdraw_px.3", "px_3", "3X", INT, 0)           \
+    P(ODT_PX4, "overdraw_px.4+", "px_4", "4X+", INT, 0)         \
+    P(ODT_RATIO, NULL, "ratio", "RATIO", TEXT, 0)               \
+    P(ODT_NOTE, NULL, "note", "NOTE", TEXT, 0)
+/* The table's and csv's order. */
+#define GD_OVERDRAW_TABLE(T)                                                                      \
+    T(OD_TRACE) T(OD_DUMP) T(OD_PAGE) T(OD_VIEWS) T(OD_DEPTH) T(ODT_PX1) T(ODT_PX2) T(ODT_PX3)    \
+    T(ODT_PX4) T(ODT_RATIO) T(ODT_NOTE)
+
+/* One row per view dump with its overdraw (`godeye overdraw`): the fields
+ * of GD_OVERDRAW_COLS, view_list only with with_views; by trace, time. */
 int gd_query_overdraw(gd_store *s, const gd_filter *f, int with_views, gd_row_fn fn, void *ctx,
                       gd_error *err);
 

@@ -35,7 +35,7 @@ START_TEST(select_list)
 END_TEST
 
 /* a nested object (gd_qv_nested of a gd_rowb) keeps its keys' order; a NAN
- * given to gd_qv_real_or_null is null, an infinite real is left out */
+ * or an infinite real given to gd_qv_num is null */
 START_TEST(nested_row_and_missing_reals)
 {
     gd_value v[T_NCOLS];
@@ -47,15 +47,15 @@ START_TEST(nested_row_and_missing_reals)
     gd_rowb_int(&b, "normal", 12);
     gd_rowb_int(&b, "frozen", 0);
     gd_qv_nested(&v[T_LEVELS], &b.row);
-    gd_qv_real_or_null(&v[T_PCT], NAN);
-    gd_qv_real_or_null(&v[T_FPS], INFINITY);
+    gd_qv_num(&v[T_PCT], NAN);
+    gd_qv_num(&v[T_FPS], INFINITY);
     json_t *row = gd_qcols_json(&t_cols, v);
     ck_assert_ptr_nonnull(row);
     char *text = json_dumps(row, JSON_COMPACT);
-    ck_assert_str_eq(text, "{\"id\":7,\"name\":\"Main\",\"levels\":{\"best\":421,\"normal\":12,\"frozen\":0},\"pct\":null}");
+    ck_assert_str_eq(text, "{\"id\":7,\"name\":\"Main\",\"levels\":{\"best\":421,\"normal\":12,\"frozen\":0},\"pct\":null,\"fps\":null}");
     free(text);
     json_decref(row);
-    gd_qv_real_or_null(&v[T_FPS], 52.3);
+    gd_qv_num(&v[T_FPS], 52.3);
     row = gd_qcols_json(&t_cols, v);
     ck_assert(json_real_value(json_object_get(row, "fps")) == 52.3);
     json_decref(row);
