@@ -15,7 +15,12 @@ missed_sf, dropped; durations (end - start, dropped frames left out) as
 linear-interpolated percentiles, max, slow (> 1000/60 ms) and frozen
 (> 700 ms).
 
-Usage: ftwalk.py [--metric] TRACE
+With --display, SurfaceFlinger's actual display frames (ActualDisplayFrameStart,
+event field 2: cookie 1, pid 3, jank_type 7) per pid: those that ended
+(frame_end of their cookie), their jank_type bits, durations (end - start)
+as above, and vitals' slow (> 16 ms).
+
+Usage: ftwalk.py [--metric | --display] TRACE
 """
 import collections
 import json
@@ -86,7 +91,45 @@ def metric(data):
     return out
 
 
+def display(data):
+    starts, ends = {}, {}
+    for f, wt, pkt in fields(data):
+        if f != 1 or wt != 2:
+            continue
+        ts = ev = None
+        for pf, pwt, v in fields(pkt):
+            if pf == 8:
+                ts = v
+            elif pf == 76:
+                ev = v
+        if ev is None:
+            continue
+        for ef, ewt, body in fields(ev):
+            d = dict((a, x) for a, _, x in fields(body))
+            if ef == 2:
+                starts[d.get(1)] = (d, ts)
+            elif ef == 5 and d.get(1) in starts and d.get(1) not in ends:
+                ends[d.get(1)] = ts
+    out = {}
+    for ck, (d, ts) in starts.items():
+        P = out.setdefault(str(d.get(3)), {"starts": 0, "ended": 0, "jank_type": collections.Counter(), "durs": []})
+        P["starts"] += 1
+        if ck in ends:
+            P["ended"] += 1
+            P["jank_type"][str(d.get(7, 0))] += 1
+            P["durs"].append((ends[ck] - ts) / 1e6)
+    for P in out.values():
+        v = P.pop("durs")
+        P["jank_type"] = dict(P["jank_type"])
+        P.update({"p50": pct(v, 50), "min": min(v) if v else None, "max": max(v) if v else None,
+                  "sum": round(sum(v), 6), "vitals_slow": sum(1 for x in v if x > 16)})
+    return out
+
+
 def main():
+    if sys.argv[1] == "--display":
+        print(json.dumps(display(open(sys.argv[2], "rb").read()), indent=1))
+        return
     if sys.argv[1] == "--metric":
         print(json.dumps(metric(open(sys.argv[2], "rb").read()), indent=1))
         return
