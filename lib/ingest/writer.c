@@ -583,6 +583,10 @@ static int bulk_table(gd_event_kind k)
         return GD_BULK_SAMPLE;
     case GD_EV_CPU:
         return GD_BULK_CPU;
+    case GD_EV_FRAME:
+        return GD_BULK_FRAME;
+    case GD_EV_BINDER:
+        return GD_BULK_BINDER;
     default:
         return -1;
     }

@@ -195,11 +195,108 @@ START_TEST(thread_state_is_looked_up_by_its_key)
 }
 END_TEST
 
+/* The index statements an ingest runs, in order ("DROP INDEX ...",
+ * "CREATE INDEX ..."), each as "D name" or "C name". */
+typedef struct ix_log {
+    char ev[32][64];
+    int n;
+} ix_log;
+
+static int on_index_stmt(unsigned type, void *ctx, void *p, void *x)
+{
+    (void)type, (void)x;
+    ix_log *l = ctx;
+    const char *sql = sqlite3_sql(p);
+    char name[48] = "";
+    if (sql && (sscanf(sql, "DROP INDEX \"%47[a-z_]\"", name) == 1 || sscanf(sql, "CREATE INDEX %47[a-z_]", name) == 1)) {
+        ck_assert_int_lt(l->n, 32);
+        snprintf(l->ev[l->n++], sizeof l->ev[0], "%c %s", sql[0], name);
+    }
+    return 0;
+}
+
+static int ix_at(const ix_log *l, const char *ev)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->ev[i], ev))
+            return i;
+    return -1;
+}
+
+/* #50: a new database's first trace writes frame_time and binder_txn rows
+ * with their secondary indexes dropped and builds them after the rows (as
+ * dispatch's), so that a load does not keep them row by row; queries find
+ * them there afterwards.  A second trace keeps them. */
+static void ingest_logged(gd_store *s, const char *path, ix_log *l)
+{
+    gd_error err = {0};
+    char *inputs[] = {(char *)path};
+    gd_ingest_opts opts = {.year = 2024};
+    memset(l, 0, sizeof *l);
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_index_stmt, l);
+    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+}
+
+/* 1 when the plan of `sql` searches `index`. */
+static int plan_uses(gd_store *s, const char *sql, const char *index)
+{
+    char eqp[512];
+    snprintf(eqp, sizeof eqp, "EXPLAIN QUERY PLAN %s", sql);
+    sqlite3_stmt *q = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(gd_store_db(s), eqp, -1, &q, NULL), SQLITE_OK);
+    int found = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *d = (const char *)sqlite3_column_text(q, 3);
+        found |= d && strstr(d, "SEARCH") && strstr(d, index);
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+START_TEST(frame_and_binder_indexes_are_built_after_their_rows)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ix_log l;
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    ingest_logged(s, GODEYE_FIXTURES "/states/binder.systrace", &l);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM binder_txn"), 3);
+    const char *bix[] = {"binder_txn_client", "binder_txn_server", "binder_txn_outermost"};
+    for (int i = 0; i < 3; i++) {
+        char d[64], c[64];
+        snprintf(d, sizeof d, "D %s", bix[i]);
+        snprintf(c, sizeof c, "C %s", bix[i]);
+        ck_assert_int_ge(ix_at(&l, d), 0);
+        ck_assert_int_gt(ix_at(&l, c), ix_at(&l, d));
+    }
+    ck_assert_int_eq(ix_at(&l, "D frame_time_trace"), -1); /* no frame rows: kept */
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM sqlite_schema WHERE type = 'index'"
+                               " AND tbl_name IN ('binder_txn', 'frame_time')"), 4);
+    /* the second trace, with frames, into the same database: nothing dropped */
+    ingest_logged(s, GODEYE_FIXTURES "/systrace/app_atrace.txt", &l);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM frame_time"), 2);
+    ck_assert_int_eq(l.n, 0);
+    gd_store_close(s);
+    /* the same trace into a new database: frame_time_trace dropped, built after */
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    ingest_logged(s, GODEYE_FIXTURES "/systrace/app_atrace.txt", &l);
+    ck_assert_int_ge(ix_at(&l, "D frame_time_trace"), 0);
+    ck_assert_int_gt(ix_at(&l, "C frame_time_trace"), ix_at(&l, "D frame_time_trace"));
+    ck_assert_int_eq(ix_at(&l, "D binder_txn_client"), -1);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM sqlite_schema WHERE name = 'frame_time_trace'"), 1);
+    ck_assert(plan_uses(s, "SELECT dur_ms FROM frame_time WHERE trace = 1 AND window IS 'w' AND ts_ms > 0",
+                        "frame_time_trace"));
+    gd_store_close(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("plans");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, thread_state_is_looked_up_by_its_key);
+    tcase_add_test(tc, frame_and_binder_indexes_are_built_after_their_rows);
     suite_add_tcase(su, tc);
     return gd_test_run(su);
 }
