@@ -118,7 +118,7 @@ int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_k
 
 int gd_bulk_touch(gd_store *s, gd_bulk *b, int table, gd_error *err)
 {
-    if (!(b->todo & (1u << table)))
+    if (!(b->todo & (1u << table)) || ++b->rows[table] < GD_BULK_MIN_ROWS)
         return GD_OK;
     b->todo &= ~(1u << table);
     return drop_indexes(s, b, load_tables[table], err);
