@@ -215,7 +215,7 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
 enum { GD_BULK_DISPATCH, GD_BULK_SAMPLE, GD_BULK_CPU, GD_BULK_FRAME, GD_BULK_BINDER, GD_BULK__COUNT };
 #define GD_BULK_CACHE_KIB 16384
 #define GD_BULK_SORT_KIB 2048
-#define GD_BULK_MIN_ROWS 4096
+#define GD_BULK_MIN_ROWS 1024
 #define GD_BULK_SORT_CALLS_KIB GD_BULK_CACHE_KIB
 typedef struct gd_bulk {
     char **sql;
