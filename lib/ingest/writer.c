@@ -585,8 +585,6 @@ static int bulk_table(gd_event_kind k)
         return GD_BULK_CPU;
     case GD_EV_FRAME:
         return GD_BULK_FRAME;
-    case GD_EV_BINDER:
-        return GD_BULK_BINDER;
     default:
         return -1;
     }

@@ -200,7 +200,7 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
  * bounds the connection's page cache to GD_BULK_CACHE_KIB (also the sorter's
  * memory).  When the database holds no trace yet, gd_bulk_touch(table),
  * called before each row of one of the load's tables (GD_BULK_*:
- * dispatch, sample, cpu, frame_time, binder_txn), drops that table's secondary
+ * dispatch, sample, cpu, frame_time), drops that table's secondary
  * indexes (remembering their SQL) before its GD_BULK_MIN_ROWS-th row;
  * gd_bulk_end creates them again (call it
  * before anything queries those tables), each index build sorting in
@@ -212,7 +212,7 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
  * `tables`, a constant SQL list of quoted names, at once, with sort_kib KiB
  * for the builds (the calls, written after the load's gd_bulk_end, when the
  * load's own buffers are gone: GD_BULK_SORT_CALLS_KIB). */
-enum { GD_BULK_DISPATCH, GD_BULK_SAMPLE, GD_BULK_CPU, GD_BULK_FRAME, GD_BULK_BINDER, GD_BULK__COUNT };
+enum { GD_BULK_DISPATCH, GD_BULK_SAMPLE, GD_BULK_CPU, GD_BULK_FRAME, GD_BULK__COUNT };
 #define GD_BULK_CACHE_KIB 16384
 #define GD_BULK_SORT_KIB 2048
 #define GD_BULK_MIN_ROWS 1024
