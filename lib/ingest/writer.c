@@ -582,7 +582,7 @@ static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
 /* Writes one event's rows: GD_OK when it was kept (counted there),
  * NOT_COUNTED when skipped or merged, else an error code. */
 /* The table of the bulk load (GD_BULK_*) an event of kind k writes rows
- * of, -1 for none: before its first row, gd_bulk_touch (#50). */
+ * of, -1 for none: before each of its rows, gd_bulk_touch (#50). */
 static int bulk_table(gd_event_kind k)
 {
     switch (k) {
@@ -593,6 +593,8 @@ static int bulk_table(gd_event_kind k)
         return GD_BULK_SAMPLE;
     case GD_EV_CPU:
         return GD_BULK_CPU;
+    case GD_EV_FRAME:
+        return GD_BULK_FRAME;
     default:
         return -1;
     }

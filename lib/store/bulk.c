@@ -53,6 +53,9 @@ static const char *const load_tables[GD_BULK__COUNT] = {
     [GD_BULK_DISPATCH] = "'dispatch'",
     [GD_BULK_SAMPLE] = "'sample'",
     [GD_BULK_CPU] = "'cpu'",
+    [GD_BULK_FRAME] = "'frame_time'", /* #50: binder_txn's three are kept row by row:
+                                       * a drop and three builds cost more than they
+                                       * save below a few thousand rows */
 };
 
 /* Bounds the cache for a load; 1 in *empty when the database holds no trace yet. */
@@ -116,7 +119,7 @@ int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_k
 
 int gd_bulk_touch(gd_store *s, gd_bulk *b, int table, gd_error *err)
 {
-    if (!(b->todo & (1u << table)))
+    if (!(b->todo & (1u << table)) || ++b->rows[table] < GD_BULK_MIN_ROWS)
         return GD_OK;
     b->todo &= ~(1u << table);
     return drop_indexes(s, b, load_tables[table], err);

@@ -199,25 +199,30 @@ int gd_store_stream(gd_store *s, sqlite3_stmt *q, json_t *(*build)(sqlite3_stmt 
 /* Bulk load (store/bulk.c).  gd_bulk_begin, inside the trace's savepoint,
  * bounds the connection's page cache to GD_BULK_CACHE_KIB (also the sorter's
  * memory).  When the database holds no trace yet, gd_bulk_touch(table),
- * called before the first row of one of the load's tables (GD_BULK_*:
- * dispatch, sample, cpu), drops that table's secondary
- * indexes (remembering their SQL); gd_bulk_end creates them again (call it
+ * called before each row of one of the load's tables (GD_BULK_*:
+ * dispatch, sample, cpu, frame_time), drops that table's secondary
+ * indexes (remembering their SQL) before its GD_BULK_MIN_ROWS-th row;
+ * gd_bulk_end creates them again (call it
  * before anything queries those tables), each index build sorting in
- * GD_BULK_SORT_KIB.  A table the load writes no row of keeps its indexes
- * (#50: a small file's new database skips a drop and a rebuild of each).
+ * GD_BULK_SORT_KIB.  A table the load writes fewer rows of keeps its indexes
+ * (#50: a small file's new database skips a drop, the statements'
+ * re-preparing after it and a rebuild, which cost more than a few rows
+ * kept in the index as they come).
  * A rollback restores them.  gd_bulk_begin_tables drops the indexes of
  * `tables`, a constant SQL list of quoted names, at once, with sort_kib KiB
  * for the builds (the calls, written after the load's gd_bulk_end, when the
  * load's own buffers are gone: GD_BULK_SORT_CALLS_KIB). */
-enum { GD_BULK_DISPATCH, GD_BULK_SAMPLE, GD_BULK_CPU, GD_BULK__COUNT };
+enum { GD_BULK_DISPATCH, GD_BULK_SAMPLE, GD_BULK_CPU, GD_BULK_FRAME, GD_BULK__COUNT };
 #define GD_BULK_CACHE_KIB 16384
 #define GD_BULK_SORT_KIB 2048
+#define GD_BULK_MIN_ROWS 1024
 #define GD_BULK_SORT_CALLS_KIB GD_BULK_CACHE_KIB
 typedef struct gd_bulk {
     char **sql;
     size_t n;
     int sort_kib;
     unsigned todo; /* 1 << GD_BULK_*: the tables whose indexes gd_bulk_touch is to drop */
+    unsigned rows[GD_BULK__COUNT]; /* gd_bulk_touch calls so far, while todo */
 } gd_bulk;
 int gd_bulk_begin(gd_store *s, gd_bulk *b, gd_error *err);
 int gd_bulk_begin_tables(gd_store *s, gd_bulk *b, const char *tables, int sort_kib, gd_error *err);

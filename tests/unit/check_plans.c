@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "derive/startups.h"
 #include "derive/states.h"
@@ -195,11 +196,137 @@ START_TEST(thread_state_is_looked_up_by_its_key)
 }
 END_TEST
 
+/* The index statements an ingest runs, in order ("DROP INDEX ...",
+ * "CREATE INDEX ..."), each as "D name" or "C name". */
+typedef struct ix_log {
+    char ev[32][64];
+    int n;
+} ix_log;
+
+static int on_index_stmt(unsigned type, void *ctx, void *p, void *x)
+{
+    (void)type, (void)x;
+    ix_log *l = ctx;
+    const char *sql = sqlite3_sql(p);
+    char name[48] = "";
+    if (sql && (sscanf(sql, "DROP INDEX \"%47[a-z_]\"", name) == 1 || sscanf(sql, "CREATE INDEX %47[a-z_]", name) == 1)) {
+        ck_assert_int_lt(l->n, 32);
+        snprintf(l->ev[l->n++], sizeof l->ev[0], "%c %s", sql[0], name);
+    }
+    return 0;
+}
+
+/* The index statements on frame_time's and binder_txn's indexes. */
+static int frame_binder_ix(const ix_log *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        n += !strncmp(l->ev[i] + 2, "frame_time", 10) || !strncmp(l->ev[i] + 2, "binder_txn", 10);
+    return n;
+}
+
+static int ix_at(const ix_log *l, const char *ev)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->ev[i], ev))
+            return i;
+    return -1;
+}
+
+/* Ingests `path` into s, the index statements it ran into *l. */
+static void ingest_logged(gd_store *s, const char *path, ix_log *l)
+{
+    gd_error err = {0};
+    char *inputs[] = {(char *)path};
+    gd_ingest_opts opts = {.year = 2024};
+    memset(l, 0, sizeof *l);
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_index_stmt, l);
+    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+}
+
+/* A capture of n frames of one window, 16 ms apart, into a temporary file. */
+static void write_frames(char *path, int n)
+{
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "{\"type\":\"meta\",\"app\":\"com.example.frames\",\"pid\":100,\"main_tid\":100}\n");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "{\"type\":\"frame\",\"ts\":%d,\"dur\":%d,\"window\":\"w\"}\n", 1700000000 + 16 * i, 4 + i % 20);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* 1 when the plan of `sql` searches `index`. */
+static int plan_uses(gd_store *s, const char *sql, const char *index)
+{
+    char eqp[512];
+    snprintf(eqp, sizeof eqp, "EXPLAIN QUERY PLAN %s", sql);
+    sqlite3_stmt *q = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(gd_store_db(s), eqp, -1, &q, NULL), SQLITE_OK);
+    int found = 0;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *d = (const char *)sqlite3_column_text(q, 3);
+        found |= d && strstr(d, "SEARCH") && strstr(d, index);
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+/* #50: a new database's first trace writes a table of the bulk load
+ * (here frame_time) with its secondary indexes dropped from its
+ * GD_BULK_MIN_ROWS-th row on, and builds them after the rows, so that a
+ * big load does not keep them row by row; a table of fewer rows keeps them
+ * (no drop, no re-prepare, no rebuild); binder_txn keeps its three; a
+ * second trace keeps them all.  Queries find them there afterwards. */
+START_TEST(frame_indexes_are_built_after_their_rows)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ix_log l;
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    ingest_logged(s, GODEYE_FIXTURES "/states/binder.systrace", &l);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM binder_txn"), 3);
+    ck_assert_int_eq(frame_binder_ix(&l), 0); /* 3 binder rows, 0 frames: their indexes kept */
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM sqlite_schema WHERE type = 'index'"
+                               " AND tbl_name IN ('binder_txn', 'frame_time')"), 4);
+    gd_store_close(s);
+    char small[] = "/tmp/check_plans_XXXXXX", big[] = "/tmp/check_plans_XXXXXX";
+    write_frames(small, GD_BULK_MIN_ROWS - 1);
+    write_frames(big, GD_BULK_MIN_ROWS);
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    ingest_logged(s, small, &l);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM frame_time"), GD_BULK_MIN_ROWS - 1);
+    ck_assert_int_eq(ix_at(&l, "D frame_time_trace"), -1);
+    gd_store_close(s);
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    ingest_logged(s, big, &l);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM frame_time"), GD_BULK_MIN_ROWS);
+    ck_assert_int_ge(ix_at(&l, "D frame_time_trace"), 0);
+    ck_assert_int_gt(ix_at(&l, "C frame_time_trace"), ix_at(&l, "D frame_time_trace"));
+    ck_assert_int_eq(ix_at(&l, "D binder_txn_client"), -1);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM sqlite_schema WHERE name = 'frame_time_trace'"), 1);
+    ck_assert(plan_uses(s, "SELECT dur_ms FROM frame_time WHERE trace = 1 AND window IS 'w' AND ts_ms > 0",
+                        "frame_time_trace"));
+    /* a second trace into the same database: nothing dropped */
+    ingest_logged(s, GODEYE_FIXTURES "/states/binder.systrace", &l);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM binder_txn"), 3);
+    ck_assert_int_eq(l.n, 0);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM sqlite_schema WHERE type = 'index'"
+                               " AND tbl_name IN ('binder_txn', 'frame_time')"), 4);
+    gd_store_close(s);
+    unlink(small);
+    unlink(big);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("plans");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, thread_state_is_looked_up_by_its_key);
+    tcase_add_test(tc, frame_indexes_are_built_after_their_rows);
     suite_add_tcase(su, tc);
     return gd_test_run(su);
 }
