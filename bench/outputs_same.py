@@ -4,7 +4,7 @@ command alike (#45: "the outputs of every query command in every format
 are byte-identical on the corpus and examples databases").
 
     bench/outputs_same.py BASE_GODEYE NEW_GODEYE [--corpus DIR] [--keep DIR]
-                          [--only SUBSTRING]
+                          [--only SUBSTRING] [--upgrade]
 
 Builds three databases with BASE (examples/; the shared corpus, ../shared/
 corpus or --corpus; both together), then runs every listing, report,
@@ -13,7 +13,9 @@ command, at two terminal widths for tables, with each binary, and compares
 stdout, stderr and the exit status byte by byte.  Prints the first lines
 of each difference and a count; exit 0 when all are identical.  Clock
 times in a report ("generated ...") are masked.  python3 standard library
-only.
+only.  With --upgrade (NEW reads a newer schema than BASE writes), NEW
+answers from a copy of each database that it upgraded first (its `rm` of
+a trace that does not exist opens the database for writing).
 """
 import os
 import re
@@ -126,7 +128,7 @@ def forms_for(binary, db, tmp):
     return forms
 
 
-def compare(base, new, db, label, only, shown):
+def compare(base, new, db, label, only, shown, new_db=None):
     tmp = os.path.dirname(db)
     n = same = 0
     for argv, fmts in forms_for(base, db, tmp):
@@ -139,7 +141,7 @@ def compare(base, new, db, label, only, shown):
             for w in widths:
                 n += 1
                 a = run(base, db, full, w)
-                b = run(new, db, full, w)
+                b = run(new, new_db or db, full, w)
                 if a == b:
                     same += 1
                     continue
@@ -168,6 +170,7 @@ def main():
     base, new = os.path.abspath(args[0]), os.path.abspath(args[1])
     corpus = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
     keep = only = None
+    upgrade = False
     rest = args[2:]
     while rest:
         opt = rest.pop(0)
@@ -177,6 +180,8 @@ def main():
             keep = rest.pop(0)
         elif opt == "--only":
             only = rest.pop(0)
+        elif opt == "--upgrade":
+            upgrade = True
     tmp = keep or tempfile.mkdtemp(prefix="outputs_same.")
     os.makedirs(tmp, exist_ok=True)
     sets = [("examples", [os.path.join(ROOT, "examples")])]
@@ -191,7 +196,12 @@ def main():
         db = os.path.join(d, "godeye.db")
         if not os.path.exists(db):
             subprocess.run([base, "--db", db, "ingest"] + inputs, capture_output=True)
-        n, s = compare(base, new, db, label, only, shown)
+        new_db = None
+        if upgrade:
+            new_db = os.path.join(d, "upgraded.db")
+            shutil.copyfile(db, new_db)
+            subprocess.run([new, "--db", new_db, "rm", "999999999"], capture_output=True)
+        n, s = compare(base, new, db, label, only, shown, new_db)
         total += n
         same += s
     print(f"{same} of {total} outputs identical")
