@@ -175,21 +175,19 @@ static const char *memory_text(const json_t *row, char *buf, size_t size)
 /* a readable summary of each dump (JSON keeps the whole object): the
  * headline of an ANR is app, time, reason, main state, where main is, who
  * blocks it */
+enum { GD_ANR_TABLE(GD_CLI_TAB, GD_CLI_TAB_P) };
+GD_CLI_TABLE_P_CHECK(GD_ANR_COLS, GD_ANR_TABLE);
 static const gd_column anr_columns[] = {
-    {"trace", "TRACE", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"ts_ms", "DUMP", GD_COL_TIME, .flex = 0, .hidden = 0},
-    {"pid", "PID", GD_COL_INT, .flex = 0, .hidden = 1},
-    {"process", "APP", GD_COL_TEXT, .flex = 1, .hidden = 0},
-    {"anr", "ANR", GD_COL_BOOL, .flex = 0, .hidden = 0, .words = "ANR|-"},
-    {"type_label", "TYPE", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1},
-    {"reason", "REASON", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1},
-    {"state", "MAIN STATE", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = state_text},
-    {"pressure", "PRESSURE", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1, .text = pressure_text},
-    {"memory", "MEMORY", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1, .text = memory_text},
-    {"top", "MAIN AT", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = top_text},
-    {"blocked_by", "BLOCKED BY", GD_COL_TEXT, .flex = 0, .hidden = 0, .text = blocked_by_text},
-    {"holder_at", "HOLDER AT", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1, .text = holder_text},
-    {"cycle", "DEADLOCK", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1, .text = cycle_text},
+    GD_ANR_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)
+    GD_ANR_TABLE(GD_CLI_NO_T, GD_CLI_PATH_AT)
+    [GD_TAB_AN_ANR].words = "ANR|-",
+    [GD_TAB_AN_T_STATE].text = state_text,
+    [GD_TAB_AN_T_PRESSURE].text = pressure_text,
+    [GD_TAB_AN_T_MEMORY].text = memory_text,
+    [GD_TAB_AN_T_TOP].text = top_text,
+    [GD_TAB_AN_T_BLOCKED_BY].text = blocked_by_text,
+    [GD_TAB_AN_T_HOLDER_AT].text = holder_text,
+    [GD_TAB_AN_T_CYCLE].text = cycle_text,
 };
 
 /* VERSIONS: first and last version the group was seen in */
@@ -230,14 +228,14 @@ static const char *devices_text(const json_t *row, char *buf, size_t size)
 }
 
 /* --group: one ANR signature a row */
+enum { GD_ANR_GROUPS_TABLE(GD_CLI_TAB, GD_CLI_TAB_P) };
+GD_CLI_TABLE_P_CHECK(GD_ANR_GROUPS_COLS, GD_ANR_GROUPS_TABLE);
 static const gd_column group_columns[] = {
-    {"count", "COUNT", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"type_label", "TYPE", GD_COL_TEXT, .flex = 0, .hidden = 0},
-    {"apps", "APPS", GD_COL_TEXT, .flex = 1, .hidden = 0, .text = apps_text},
-    {"versions", "VERSIONS", GD_COL_TEXT, .flex = 0, .hidden = 0, .auto_hide = 1, .text = versions_text},
-    {"devices", "DEVICES", GD_COL_TEXT, .flex = 1, .hidden = 0, .auto_hide = 1, .text = devices_text},
-    {"id", "ID", GD_COL_INT, .flex = 0, .hidden = 0},
-    {"signature", "SIGNATURE", GD_COL_TEXT, .flex = 1, .hidden = 0},
+    GD_ANR_GROUPS_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY)
+    GD_ANR_GROUPS_TABLE(GD_CLI_NO_T, GD_CLI_PATH_AT)
+    [GD_TAB_AG_APPS].text = apps_text,
+    [GD_TAB_AG_T_VERSIONS].text = versions_text,
+    [GD_TAB_AG_DEVICES].text = devices_text,
 };
 
 /* --context: what the database holds before each ANR */

@@ -39,11 +39,11 @@ int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
  * godeye-anr(1) OUTPUT. */
 #define GD_ANR_COLS(X, J)                                                     \
     J(AN_ID, NULL, "id", NULL, INT, 0)                                        \
-    J(AN_TRACE, NULL, "trace", NULL, INT, 0)                                  \
-    J(AN_PID, NULL, "pid", NULL, INT, 0)                                      \
-    J(AN_TS, NULL, "ts_ms", NULL, TIME, 0)                                    \
-    J(AN_ANR, NULL, "anr", NULL, BOOL, 0)                                     \
-    J(AN_PROCESS, NULL, "process", NULL, TEXT, 0)                             \
+    X(AN_TRACE, NULL, "trace", "TRACE", INT, 0)                                  \
+    X(AN_PID, NULL, "pid", "PID", INT, GD_QC_HIDDEN)                                      \
+    X(AN_TS, NULL, "ts_ms", "DUMP", TIME, 0)                                    \
+    X(AN_ANR, NULL, "anr", "ANR", BOOL, 0)                                     \
+    X(AN_PROCESS, NULL, "process", "APP", TEXT, GD_QC_WIDE)                             \
     J(AN_SECTION, NULL, "section", NULL, TEXT, 0)                             \
     J(AN_DUMP_INDEX, NULL, "dump_index", NULL, INT, 0)                        \
     J(AN_SUBJECT, NULL, "subject", NULL, TEXT, 0)                             \
@@ -60,7 +60,7 @@ int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
     J(AN_MAIN_STACK, NULL, "main_stack", NULL, TEXT, 0)                       \
     J(AN_HOLDER_STACK, NULL, "holder_stack", NULL, TEXT, 0)                   \
     J(AN_DEADLOCK, NULL, "deadlock", NULL, BOOL, 0)                           \
-    J(AN_REASON, NULL, "reason", NULL, TEXT, 0)                               \
+    X(AN_REASON, NULL, "reason", "REASON", TEXT, GD_QC_WIDE | GD_QC_AUTO)                               \
     J(AN_LOG_REPORT, NULL, "log_report", NULL, TEXT, 0)                       \
     J(AN_AM_ANR, NULL, "am_anr", NULL, TEXT, 0)                               \
     J(AN_BINDER_PEER, NULL, "binder_peer", NULL, TEXT, 0)                     \
@@ -68,7 +68,7 @@ int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
     J(AN_CYCLE, NULL, "cross_process_cycle", NULL, BOOL, 0)                   \
     J(AN_BINDER_REASON, NULL, "binder_reason", NULL, TEXT, 0)                 \
     J(AN_TYPE, NULL, "type", NULL, TEXT, 0)                                   \
-    J(AN_TYPE_LABEL, NULL, "type_label", NULL, TEXT, 0)                       \
+    X(AN_TYPE_LABEL, NULL, "type_label", "TYPE", TEXT, GD_QC_AUTO)                       \
     J(AN_USER_PERCEIVED, NULL, "user_perceived", NULL, BOOL, 0)               \
     J(AN_TIMEOUT, NULL, "timeout_ms", NULL, INT, 0)                           \
     J(AN_WAITED, NULL, "waited_ms", NULL, MS, 0)                              \
@@ -77,6 +77,17 @@ int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn
     J(AN_MAIN_WAITS_IN_APP, NULL, "main_waits_in_app", NULL, BOOL, 0)         \
     J(AN_MAIN_DEADLOCK, NULL, "main_deadlock", NULL, BOOL, 0)                 \
     J(AN_QUIET, NULL, "quiet", NULL, BOOL, 0)
+/* The table's and csv's order: the X fields and columns computed for
+ * reading (P, path NULL: cli/anr.c's cell functions make their text). */
+#define GD_ANR_TABLE(T, P)                                                              \
+    T(AN_TRACE) T(AN_TS) T(AN_PID) T(AN_PROCESS) T(AN_ANR) T(AN_TYPE_LABEL) T(AN_REASON)   \
+    P(AN_T_STATE, NULL, "state", "MAIN STATE", TEXT, 0)                                   \
+    P(AN_T_PRESSURE, NULL, "pressure", "PRESSURE", TEXT, GD_QC_AUTO)                      \
+    P(AN_T_MEMORY, NULL, "memory", "MEMORY", TEXT, GD_QC_AUTO)                            \
+    P(AN_T_TOP, NULL, "top", "MAIN AT", TEXT, GD_QC_WIDE)                                 \
+    P(AN_T_BLOCKED_BY, NULL, "blocked_by", "BLOCKED BY", TEXT, 0)                         \
+    P(AN_T_HOLDER_AT, NULL, "holder_at", "HOLDER AT", TEXT, GD_QC_WIDE | GD_QC_AUTO)      \
+    P(AN_T_CYCLE, NULL, "cycle", "DEADLOCK", TEXT, GD_QC_WIDE | GD_QC_AUTO)
 
 /* One row per ANR dump (GD_ANR_COLS), the dumps the system took for an ANR first (then
  * by trace and time): trace, pid, ts_ms, anr (bool: the anr_dump view's
@@ -135,17 +146,22 @@ int gd_query_anr_list(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ct
  * `anr --id`), reason (the first dump's). */
 /* An ANR group's row, declared once (query/columns.h). */
 #define GD_ANR_GROUPS_COLS(X, J)                                   \
-    J(AG_SIGNATURE, NULL, "signature", NULL, TEXT, 0)              \
+    X(AG_SIGNATURE, NULL, "signature", "SIGNATURE", TEXT, GD_QC_WIDE)              \
     J(AG_TYPE, NULL, "type", NULL, TEXT, 0)                        \
-    J(AG_TYPE_LABEL, NULL, "type_label", NULL, TEXT, 0)            \
-    J(AG_COUNT, NULL, "count", NULL, INT, 0)                       \
-    J(AG_APPS, NULL, "apps", NULL, TEXT, 0)                        \
+    X(AG_TYPE_LABEL, NULL, "type_label", "TYPE", TEXT, 0)            \
+    X(AG_COUNT, NULL, "count", "COUNT", INT, 0)                       \
+    X(AG_APPS, NULL, "apps", "APPS", TEXT, GD_QC_WIDE)                        \
     J(AG_FIRST_VERSION, NULL, "first_version", NULL, TEXT, 0)      \
     J(AG_LAST_VERSION, NULL, "last_version", NULL, TEXT, 0)        \
-    J(AG_DEVICES, NULL, "devices", NULL, TEXT, 0)                  \
+    X(AG_DEVICES, NULL, "devices", "DEVICES", TEXT, GD_QC_WIDE | GD_QC_AUTO)                  \
     J(AG_TRACES, NULL, "traces", NULL, TEXT, 0)                    \
-    J(AG_ID, NULL, "id", NULL, INT, 0)                             \
+    X(AG_ID, NULL, "id", "ID", INT, 0)                             \
     J(AG_REASON, NULL, "reason", NULL, TEXT, 0)
+/* --group's table and csv order (VERSIONS: first..last, made by cli/anr.c) */
+#define GD_ANR_GROUPS_TABLE(T, P)                                                       \
+    T(AG_COUNT) T(AG_TYPE_LABEL) T(AG_APPS)                                             \
+    P(AG_T_VERSIONS, NULL, "versions", "VERSIONS", TEXT, GD_QC_AUTO)                    \
+    T(AG_DEVICES) T(AG_ID) T(AG_SIGNATURE)
 int gd_query_anr_groups(gd_store *s, const gd_anr_query *q, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* The ANR count every output reports (#28: one definition): an ANR is a
