@@ -41,8 +41,8 @@ def pct(v, p):
     return v[lo] + (v[hi] - v[lo]) * (r - lo)
 
 
-def metric(data):
-    starts, ends = {}, {}
+def events(data):
+    """(ts, event field, body) of every FrameTimelineEvent, in file order."""
     for f, wt, pkt in fields(data):
         if f != 1 or wt != 2:
             continue
@@ -55,11 +55,17 @@ def metric(data):
         if ev is None:
             continue
         for ef, ewt, body in fields(ev):
-            d = dict((a, x) for a, _, x in fields(body))
-            if ef == 4:
-                starts[d.get(1)] = (d, ts)
-            elif ef == 5 and d.get(1) in starts and d.get(1) not in ends:
-                ends[d.get(1)] = ts
+            yield ts, ef, body
+
+
+def metric(data):
+    starts, ends = {}, {}
+    for ts, ef, body in events(data):
+        d = dict((a, x) for a, _, x in fields(body))
+        if ef == 4:
+            starts[d.get(1)] = (d, ts)
+        elif ef == 5 and d.get(1) in starts and d.get(1) not in ends:
+            ends[d.get(1)] = ts
     layers = collections.OrderedDict()
     seen = set()
     for ck, (d, ts) in sorted(starts.items(), key=lambda kv: ends.get(kv[0], 0)):
@@ -93,23 +99,12 @@ def metric(data):
 
 def display(data):
     starts, ends = {}, {}
-    for f, wt, pkt in fields(data):
-        if f != 1 or wt != 2:
-            continue
-        ts = ev = None
-        for pf, pwt, v in fields(pkt):
-            if pf == 8:
-                ts = v
-            elif pf == 76:
-                ev = v
-        if ev is None:
-            continue
-        for ef, ewt, body in fields(ev):
-            d = dict((a, x) for a, _, x in fields(body))
-            if ef == 2:
-                starts[d.get(1)] = (d, ts)
-            elif ef == 5 and d.get(1) in starts and d.get(1) not in ends:
-                ends[d.get(1)] = ts
+    for ts, ef, body in events(data):
+        d = dict((a, x) for a, _, x in fields(body))
+        if ef == 2:
+            starts[d.get(1)] = (d, ts)
+        elif ef == 5 and d.get(1) in starts and d.get(1) not in ends:
+            ends[d.get(1)] = ts
     out = {}
     for ck, (d, ts) in starts.items():
         P = out.setdefault(str(d.get(3)), {"starts": 0, "ended": 0, "jank_type": collections.Counter(), "durs": []})
@@ -136,26 +131,14 @@ def main():
     data = open(sys.argv[1], "rb").read()
     kinds = collections.Counter()
     actual = []      # (pid, layer, token, jank_type, present_type, ts)
-    for f, wt, pkt in fields(data):
-        if f != 1 or wt != 2:
-            continue
-        ts = None
-        ev = None
-        for pf, pwt, v in fields(pkt):
-            if pf == 8:
-                ts = v
-            elif pf == 76:
-                ev = v
-        if ev is None:
-            continue
-        for ef, ewt, body in fields(ev):
-            kinds[ef] += 1
-            if ef == 4:   # ActualSurfaceFrameStart
-                d = {}
-                for a, _, x in fields(body):
-                    d[a] = x
-                actual.append((d.get(4), (d.get(5) or b"").decode("utf-8", "replace"),
-                               d.get(2), d.get(9, 0), d.get(6, 0), ts))
+    for ts, ef, body in events(data):
+        kinds[ef] += 1
+        if ef == 4:   # ActualSurfaceFrameStart
+            d = {}
+            for a, _, x in fields(body):
+                d[a] = x
+            actual.append((d.get(4), (d.get(5) or b"").decode("utf-8", "replace"),
+                           d.get(2), d.get(9, 0), d.get(6, 0), ts))
     out = {"events": dict((str(k), n) for k, n in sorted(kinds.items())),
            "actual_surface_frames": len(actual)}
     layers = collections.defaultdict(list)
