@@ -18,13 +18,11 @@
 enum { GD_TRACES_COLS(GD_QC_ID, GD_QC_ID) TR_NCOLS };
 GD_QCOLS_DEFINE(trace_cols, GD_TRACES_COLS);
 
+_Static_assert(TR_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
+
 static json_t *trace_row(sqlite3_stmt *q)
 {
-    gd_value v[TR_NCOLS];
-    gd_qcols_read(&trace_cols, q, 0, v);
-    json_t *row = gd_qcols_json(&trace_cols, v);
-    gd_qcols_clear(&trace_cols, v);
-    return row;
+    return gd_qcols_row(&trace_cols, q);
 }
 
 int gd_query_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
@@ -43,11 +41,11 @@ int gd_query_traces(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd
 enum { GD_TRACE_CLOCK_COLS(GD_QC_ID, GD_QC_ID) K_NCOLS };
 GD_QCOLS_DEFINE(clock_cols, GD_TRACE_CLOCK_COLS);
 
+_Static_assert(K_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
+
 static json_t *clock_row(sqlite3_stmt *q)
 {
-    gd_value v[K_NCOLS];
-    gd_qcols_read(&clock_cols, q, 0, v);
-    return gd_qcols_json(&clock_cols, v);
+    return gd_qcols_row(&clock_cols, q);
 }
 
 int gd_query_trace_clocks(gd_store *s, gd_row_fn fn, void *ctx, gd_error *err)

@@ -14,13 +14,11 @@
 enum { GD_ISSUES_COLS(GD_QC_ID, GD_QC_ID) IS_NCOLS };
 GD_QCOLS_DEFINE(issue_cols, GD_ISSUES_COLS);
 
+_Static_assert(IS_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
+
 static json_t *issue_row(sqlite3_stmt *q)
 {
-    gd_value v[IS_NCOLS];
-    gd_qcols_read(&issue_cols, q, 0, v);
-    json_t *row = gd_qcols_json(&issue_cols, v);
-    gd_qcols_clear(&issue_cols, v);
-    return row;
+    return gd_qcols_row(&issue_cols, q);
 }
 
 int gd_query_issues(gd_store *s, const gd_filter *f, const char *tool, gd_row_fn fn, void *ctx,

@@ -275,12 +275,11 @@ GD_QCOLS_DEFINE(event_cols, GD_TIMELINE_EVENT_COLS);
 
 /* A timeline's page event (GD_TIMELINE_EVENT_COLS), appended to the array
  * ctx (gd_store_each's callback). */
+_Static_assert(TLE_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
+
 static int timeline_event_row(void *ctx, sqlite3_stmt *q)
 {
-    gd_value v[TLE_NCOLS];
-    gd_qcols_read(&event_cols, q, 0, v);
-    json_array_append_new(ctx, gd_qcols_json(&event_cols, v));
-    gd_qcols_clear(&event_cols, v);
+    json_array_append_new(ctx, gd_qcols_row(&event_cols, q));
     return GD_OK;
 }
 
@@ -416,11 +415,11 @@ int gd_query_timelines(gd_store *s, const gd_filter *f, int bins, int max_blocks
 enum { DISPATCH_COLS(GD_QC_ID, GD_QC_ID) X_NCOLS };
 GD_QCOLS_DEFINE(dispatch_cols, DISPATCH_COLS);
 
+_Static_assert(X_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
+
 static json_t *dispatch_row(sqlite3_stmt *q)
 {
-    gd_value v[X_NCOLS];
-    gd_qcols_read(&dispatch_cols, q, 0, v);
-    return gd_qcols_json(&dispatch_cols, v);
+    return gd_qcols_row(&dispatch_cols, q);
 }
 
 int gd_query_dispatches(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
