@@ -258,12 +258,4 @@ typedef int (*gd_cli_fleet_query)(gd_ch *c, gd_row_fn fn, void *fn_ctx, void *ar
 int gd_cli_fleet_listing(gd_ctx *ctx, const gd_cli_ch *o, gd_out_mode mode, const gd_column *cols, size_t ncols,
                          gd_cli_fleet_query q, void *arg);
 
-/* P columns kept in a list of their own, PATHS(P) (query/columns.h), made
- * by GD_CLI_PATH_AT after the list's GD_CLI_COL_AT; the check of the table
- * order TABLE(T): the X fields and the P columns, each once. */
-#define GD_CLI_ONE_P(id, p, k, h, t, f) +1
-#define GD_CLI_TABLE_CHECK_P(COLS, PATHS, TABLE)                                                   \
-    _Static_assert(0 COLS(GD_CLI_ONE, GD_CLI_JSON_ONLY) PATHS(GD_CLI_ONE_P) == 0 TABLE(GD_CLI_ONE_T), \
-                   #TABLE " names the columns of " #COLS " and " #PATHS)
-
 #endif

@@ -21,10 +21,10 @@ static const char *call_text(const json_t *node, char *buf, size_t n)
 }
 
 /* The tree in tables and csv: one row per node (gd_render_nodes). */
-enum { GD_METHOD_TREE_TABLE(GD_CLI_TAB) };
-GD_CLI_TABLE_CHECK_P(GD_METHOD_TREE_COLS, GD_METHOD_TREE_TABLE_ONLY, GD_METHOD_TREE_TABLE);
+enum { GD_METHOD_TREE_TABLE(GD_CLI_TAB, GD_CLI_TAB_P) };
+GD_CLI_TABLE_P_CHECK(GD_METHOD_TREE_COLS, GD_METHOD_TREE_TABLE);
 static const gd_column tree_columns[] = {
-    GD_METHOD_TREE_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY) GD_METHOD_TREE_TABLE_ONLY(GD_CLI_PATH_AT)
+    GD_METHOD_TREE_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY) GD_METHOD_TREE_TABLE(GD_CLI_NO_T, GD_CLI_PATH_AT)
     [GD_TAB_MTR_CALL].text = call_text,
 };
 

@@ -38,10 +38,10 @@ static const char *note_text(const json_t *row, char *buf, size_t n)
     return buf;
 }
 
-enum { GD_OVERDRAW_TABLE(GD_CLI_TAB) };
-GD_CLI_TABLE_CHECK_P(GD_OVERDRAW_COLS, GD_OVERDRAW_TABLE_ONLY, GD_OVERDRAW_TABLE);
+enum { GD_OVERDRAW_TABLE(GD_CLI_TAB, GD_CLI_TAB_P) };
+GD_CLI_TABLE_P_CHECK(GD_OVERDRAW_COLS, GD_OVERDRAW_TABLE);
 static const gd_column columns[] = {
-    GD_OVERDRAW_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY) GD_OVERDRAW_TABLE_ONLY(GD_CLI_PATH_AT)
+    GD_OVERDRAW_COLS(GD_CLI_COL_AT, GD_CLI_JSON_ONLY) GD_OVERDRAW_TABLE(GD_CLI_NO_T, GD_CLI_PATH_AT)
     [GD_TAB_OD_PAGE].text = page_text,
     [GD_TAB_ODT_RATIO].text = ratio_text,
     [GD_TAB_ODT_NOTE].text = note_text,

@@ -147,10 +147,8 @@ void gd_qv_row(gd_value *v, gd_row *r, const gd_qcols *c, const gd_value *fields
  *
  * P rows stand in a table order list, which then takes (T, P) and gives
  * the table's every column in order (cli/common.h: GD_CLI_TAB_P,
- * GD_CLI_PATH_AT, GD_CLI_TABLE_P_CHECK), or in a list of their own,
- * PATHS(P), beside a table order of T(ID) only (GD_CLI_TABLE_CHECK_P:
- * overdraw, the method tree).  path NULL: the command's cell function makes
- * the text (overdraw's ratio and note).  A nested object is a field whose
+ * GD_CLI_PATH_AT, GD_CLI_TABLE_P_CHECK).  path NULL: the command's cell
+ * function makes the text (overdraw's ratio and note, anr's MAIN STATE).  A nested object is a field whose
  * value is a row of its own (gd_qv_nested), e.g. one built by core/row.h's
  * gd_rowb when its keys are known only at run time. */
 

@@ -71,11 +71,10 @@ int gd_query_methods(gd_store *s, const gd_methods_query *q, gd_row_fn fn, void 
     X(MTR_TOTAL, NULL, "total_ms", "TOTAL MS", MS, 0)               \
     X(MTR_SELF, NULL, "self_ms", "SELF MS", MS, 0)                  \
     J(MTR_CHILDREN, NULL, "children", NULL, TEXT, 0)
-#define GD_METHOD_TREE_TABLE_ONLY(P)                                \
-    P(MTR_DEPTH, NULL, "depth", "DEPTH", INT, GD_QC_HIDDEN)         \
+#define GD_METHOD_TREE_TABLE(T, P)                                              \
+    T(MTR_TOTAL) T(MTR_SELF) T(MTR_COUNT) T(MTR_OPEN) T(MTR_TID)                \
+    P(MTR_DEPTH, NULL, "depth", "DEPTH", INT, GD_QC_HIDDEN)                     \
     P(MTR_CALL, NULL, "call", "CALL", TEXT, GD_QC_WIDE)
-#define GD_METHOD_TREE_TABLE(T)                                                                \
-    T(MTR_TOTAL) T(MTR_SELF) T(MTR_COUNT) T(MTR_OPEN) T(MTR_TID) T(MTR_DEPTH) T(MTR_CALL)
 
 /* The call tree merged by path: one row per top-level node, the fields of
  * GD_METHOD_TREE_COLS. */

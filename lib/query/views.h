@@ -93,21 +93,19 @@ int gd_query_pages(gd_store *s, const gd_pages_query *q, gd_row_fn fn, void *ctx
     J(ODP_2, NULL, "2", NULL, INT, 0)          \
     J(ODP_3, NULL, "3", NULL, INT, 0)          \
     J(ODP_4, NULL, "4+", NULL, INT, 0)
-/* The table's and csv's columns that are no field of the row (query/
- * columns.h's P kind): overdraw_px's counts (csv px_1..px_4, cli-contract.md),
- * the ratio to two decimals and a note (why a dump has no figures, or how
- * many views are too deep), the last two made by cli/overdraw.c. */
-#define GD_OVERDRAW_TABLE_ONLY(P)                               \
+/* The table's and csv's order, with the columns that are no field of the
+ * row (query/columns.h's P kind): overdraw_px's counts (csv px_1..px_4,
+ * cli-contract.md), the ratio to two decimals and a note (why a dump has no
+ * figures, or how many views are too deep), the last two made by
+ * cli/overdraw.c. */
+#define GD_OVERDRAW_TABLE(T, P)                                 \
+    T(OD_TRACE) T(OD_DUMP) T(OD_PAGE) T(OD_VIEWS) T(OD_DEPTH)   \
     P(ODT_PX1, "overdraw_px.1", "px_1", "1X", INT, 0)           \
     P(ODT_PX2, "overdraw_px.2", "px_2", "2X", INT, 0)           \
     P(ODT_PX3, "overdraw_px.3", "px_3", "3X", INT, 0)           \
     P(ODT_PX4, "overdraw_px.4+", "px_4", "4X+", INT, 0)         \
     P(ODT_RATIO, NULL, "ratio", "RATIO", TEXT, 0)               \
     P(ODT_NOTE, NULL, "note", "NOTE", TEXT, 0)
-/* The table's and csv's order. */
-#define GD_OVERDRAW_TABLE(T)                                                                      \
-    T(OD_TRACE) T(OD_DUMP) T(OD_PAGE) T(OD_VIEWS) T(OD_DEPTH) T(ODT_PX1) T(ODT_PX2) T(ODT_PX3)    \
-    T(ODT_PX4) T(ODT_RATIO) T(ODT_NOTE)
 
 /* One row per view dump with its overdraw (`godeye overdraw`): the fields
  * of GD_OVERDRAW_COLS, view_list only with with_views; by trace, time. */
