@@ -184,25 +184,11 @@ gd_value *gd_rowb_add(gd_rowb *b, const char *name)
     return &b->v[k];
 }
 
-void gd_rowb_real(gd_rowb *b, const char *name, double d)
-{
-    gd_value *v = gd_rowb_add(b, name);
-    v->kind = GD_V_REAL;
-    v->u.d = d;
-}
-
 void gd_rowb_int(gd_rowb *b, const char *name, int64_t i)
 {
     gd_value *v = gd_rowb_add(b, name);
     v->kind = GD_V_INT;
     v->u.i = i;
-}
-
-void gd_rowb_bool(gd_rowb *b, const char *name, int yes)
-{
-    gd_value *v = gd_rowb_add(b, name);
-    v->kind = GD_V_BOOL;
-    v->u.i = yes != 0;
 }
 
 void gd_rowb_text(gd_rowb *b, const char *name, const char *t)
@@ -214,13 +200,6 @@ void gd_rowb_text(gd_rowb *b, const char *name, const char *t)
         v->u.t.s = t;
         v->u.t.n = n;
     }
-}
-
-void gd_rowb_json(gd_rowb *b, const char *name, json_t *j)
-{
-    gd_value *v = gd_rowb_add(b, name);
-    v->kind = GD_V_JSON;
-    v->u.json = j;
 }
 
 void gd_rowb_clear(gd_rowb *b)

@@ -42,7 +42,7 @@ struct gd_row {
 
 /* A row being built field by field (names borrowed; GD_V_JSON values are
  * its own references, released by gd_rowb_clear). */
-#define GD_ROWB_MAX 48 /* a block row has 33 fields (#26) */
+#define GD_ROWB_MAX 48 /* a row whose keys are known only at run time (frames' jank tags) */
 typedef struct gd_rowb {
     const char *names[GD_ROWB_MAX];
     gd_value v[GD_ROWB_MAX];
@@ -53,14 +53,10 @@ void gd_rowb_init(gd_rowb *b);
 /* The next field's value, null until set (past GD_ROWB_MAX fields: a slot
  * that is not in the row). */
 gd_value *gd_rowb_add(gd_rowb *b, const char *name);
-void gd_rowb_real(gd_rowb *b, const char *name, double d);
 void gd_rowb_int(gd_rowb *b, const char *name, int64_t i);
-void gd_rowb_bool(gd_rowb *b, const char *name, int yes);
 /* A C string (NULL or "": null); bytes that are not UTF-8 become U+FFFD
  * in JSON (gd_json_text), never a field left out. */
 void gd_rowb_text(gd_rowb *b, const char *name, const char *t);
-/* A JSON value the row takes over. */
-void gd_rowb_json(gd_rowb *b, const char *name, json_t *j);
 /* Releases the row's JSON values and empties it. */
 void gd_rowb_clear(gd_rowb *b);
 
