@@ -983,20 +983,15 @@ static int fill_pids(gd_writer *w, gd_error *err)
              " GROUP BY tid;",
              (long long)w->trace);
     int rc = gd_store_exec(w->s, sql, err);
-    /* a thread of no process whose tid has a process after all (given
-     * later, or by another source): its states take that process below,
-     * so its name row goes (#51) */
+    /* the states of a tid that has a process after all (given later, or
+     * by another source) take it; a thread of no process whose tid has
+     * one loses its name row (#51) */
     if (!rc && w->states_nopid) {
         snprintf(sql, sizeof sql,
-                 "DELETE FROM thread WHERE trace = %lld AND pid IS NULL AND tid IN (SELECT tid FROM temp.tid_pid)",
-                 (long long)w->trace);
-        rc = gd_store_exec(w->s, sql, err);
-    }
-    if (!rc && w->states_nopid) {
-        snprintf(sql, sizeof sql,
+                 "DELETE FROM thread WHERE trace = %lld AND pid IS NULL AND tid IN (SELECT tid FROM temp.tid_pid);"
                  "UPDATE thread_state SET pid = (SELECT m.pid FROM temp.tid_pid m WHERE m.tid = thread_state.tid)"
-                 " WHERE trace = %lld AND pid IS NULL",
-                 (long long)w->trace);
+                 " WHERE trace = %lld AND pid IS NULL;",
+                 (long long)w->trace, (long long)w->trace);
         rc = gd_store_exec(w->s, sql, err);
     }
     if (!rc && w->binder_nopid) {
