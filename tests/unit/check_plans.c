@@ -15,6 +15,7 @@
 #include "derive/states.h"
 #include "ingest/ingest.h"
 #include "query/blocks.h"
+#include "query/issues.h"
 #include "query/threads.h"
 #include "store/sql.h"
 #include "testutil.h"
@@ -425,6 +426,66 @@ START_TEST(block_groups_read_block_grp_alone)
 }
 END_TEST
 
+static int on_anr_stmt(unsigned type, void *ctx, void *p, void *x)
+{
+    (void)type, (void)x;
+    const char *sql = sqlite3_sql(p);
+    if (sql && strstr(sql, "NOT EXISTS (SELECT 1 FROM anr_dump v"))
+        remember(ctx, sql);
+    return 0;
+}
+
+/* Where the plan `plan` (plan_of's) reads table alias `alias`, or -1. */
+static long read_at(const char *plan, const char *alias)
+{
+    char scan[32], search[32];
+    snprintf(scan, sizeof scan, "SCAN %s ", alias);
+    snprintf(search, sizeof search, "SEARCH %s ", alias);
+    const char *p = strstr(plan, scan);
+    if (!p)
+        p = strstr(plan, search);
+    return p ? (long)(p - plan) : -1;
+}
+
+/* #50: the ANR count's blocks (gd_query_anr_count) take their kind and
+ * --app's process from the block row (dur_ms, pid) and its trace, so the
+ * dispatch row, which only the dump-of-block rule needs (its start), is
+ * looked up last, for ANR-kind blocks only.  pairing.jsonl: one ANR-kind
+ * block (6000 ms, com.example.shop's), no dump. */
+START_TEST(anr_blocks_look_up_their_dispatch_last)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    char *inputs[] = {GODEYE_FIXTURES "/godeye/pairing.jsonl"};
+    gd_ingest_opts opts = {.year = 2024};
+    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
+    seen sn = {0};
+    gd_anr_counts c;
+    gd_filter f = {0};
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_anr_stmt, &sn);
+    ck_assert_int_eq(gd_query_anr_count(s, &f, &c, &err), 0);
+    ck_assert_int_eq(c.blocks, 1);
+    ck_assert_int_eq(c.total, 1);
+    f.app = "com.example.shop";
+    ck_assert_int_eq(gd_query_anr_count(s, &f, &c, &err), 0);
+    ck_assert_int_eq(c.blocks, 1);
+    f.app = "com.example.other";
+    ck_assert_int_eq(gd_query_anr_count(s, &f, &c, &err), 0);
+    ck_assert_int_eq(c.blocks, 0);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    ck_assert_int_eq(sn.n, 3); /* without --app, with each of the two */
+    for (int i = 0; i < sn.n; i++) {
+        char plan[2048];
+        plan_of(s, sn.sql[i], plan, sizeof plan);
+        long b = read_at(plan, "b"), t = read_at(plan, "t"), d = read_at(plan, "d");
+        ck_assert_msg(b >= 0 && t >= 0 && d > b && d > t, "%s: %s", plan, sn.sql[i]);
+        free(sn.sql[i]);
+    }
+    gd_store_close(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("plans");
@@ -432,6 +493,7 @@ int main(void)
     tcase_add_test(tc, thread_state_is_looked_up_by_its_key);
     tcase_add_test(tc, frame_indexes_are_built_after_their_rows);
     tcase_add_test(tc, block_groups_read_block_grp_alone);
+    tcase_add_test(tc, anr_blocks_look_up_their_dispatch_last);
     suite_add_tcase(su, tc);
     return gd_test_run(su);
 }
