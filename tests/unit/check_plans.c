@@ -370,10 +370,11 @@ static void plan_of(gd_store *s, const char *sql, char *buf, size_t n)
 }
 
 /* Ingests `path` into a new database, runs blocks --group over it (with
- * --app `app` too), and checks each group statement's plan: the blocks
- * read from an index of block (the covering block_grp without --app), and
- * the dispatch row looked up by its id only with "why" data (`states`),
- * never otherwise.  Returns the groups and the last one's process in *g. */
+ * --app `app`, and with --trace 1, too), and checks each group statement's
+ * plan: the blocks read in their order from the covering index block_grp
+ * (no sort), and the dispatch row looked up by its id only with "why" data
+ * (`states`), never otherwise.  Returns the groups and the last one's
+ * process in *g. */
 static void groups_planned(const char *path, const char *app, int states, struct group_rows *g)
 {
     gd_store *s = NULL;
@@ -389,17 +390,19 @@ static void groups_planned(const char *path, const char *app, int states, struct
     ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, g, &err), 0);
     q.filter.app = app;
     ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, &other, &err), 0);
-    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
     ck_assert_int_eq(other.n, g->n); /* every group is the app's */
-    ck_assert_int_eq(sn.n, 2);       /* without and with --app */
+    int64_t one = 1;
+    q.filter = (gd_filter){.traces = &one, .ntraces = 1};
+    other.n = 0;
+    ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, &other, &err), 0);
+    ck_assert_int_eq(other.n, g->n); /* the one trace's */
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    ck_assert_int_eq(sn.n, 3); /* without a filter, --app, --trace */
     for (int i = 0; i < sn.n; i++) {
         char plan[2048];
         plan_of(s, sn.sql[i], plan, sizeof plan);
-        /* without --app: one ordered scan of block_grp alone; with it, a
-         * database without statistics reads the app's traces' blocks by
-         * block_trace instead (and sorts them) */
-        ck_assert_msg(strstr(plan, i ? "b USING" : "SCAN b USING COVERING INDEX block_grp"), "%s: %s", plan,
-                      sn.sql[i]);
+        int ordered = !strstr(plan, "TEMP B-TREE FOR ORDER BY");
+        ck_assert_msg(strstr(plan, "SCAN b USING COVERING INDEX block_grp") && ordered, "%s: %s", plan, sn.sql[i]);
         if (states)
             ck_assert_msg(strstr(plan, "SEARCH d USING INTEGER PRIMARY KEY"), "%s", plan);
         else
