@@ -213,8 +213,8 @@ def build_big_db(src):
                     " message) SELECT id + %d, %d, pid, tid, start_ms + %r, dur_ms, thread_ms,"
                     " unfinished, message FROM dispatch WHERE trace = 1" % (off, 1 + k, shift))
         con.execute("INSERT INTO block(dispatch, trace, dur_ms, samples, key_frame, grp, cpu_busy,"
-                    " memory, blame) SELECT dispatch + %d, %d, dur_ms, samples, key_frame, grp,"
-                    " cpu_busy, memory, blame"
+                    " memory, blame, pid) SELECT dispatch + %d, %d, dur_ms, samples, key_frame, grp,"
+                    " cpu_busy, memory, blame, pid"
                     " FROM block WHERE trace = 1" % (off, 1 + k))
     for _, sql in idx:
         con.execute(sql)

@@ -1,4 +1,4 @@
--- godeye.sql - the SQLite store, schema version 9 (PRAGMA user_version).
+-- godeye.sql - the SQLite store, schema version 10 (PRAGMA user_version).
 -- An older database is brought up to date on its first write
 -- (lib/store/store.c: migrations): 1 -> 2 trace.clock, trace.utc_offset_min
 -- and the startup table; 2 -> 3 the issue, issue_fps, mark, frame_summary
@@ -173,7 +173,8 @@ CREATE TABLE block (
   cpu_busy  INTEGER,                    -- 1, 0 or NULL (unknown)
   memory    INTEGER REFERENCES memory(id),  -- snapshot nearest to the end
   blame     TEXT,                       -- method blamed from method traces
-  grp_rule  TEXT                        -- which rule named grp: key_frame, handler, slice; NULL none
+  grp_rule  TEXT,                       -- which rule named grp: key_frame, handler, slice; NULL none
+  pid       INTEGER                     -- the dispatch's, kept here for groups (#50, schema 10)
 );
 
 -- Events of kinds that have no table of their own yet, as capture-format JSON;
@@ -199,7 +200,7 @@ CREATE INDEX sample_at ON sample (trace, tid, ts_ms);
 CREATE INDEX cpu_at ON cpu (trace, ts_ms);
 CREATE INDEX memory_at ON memory (trace, ts_ms);
 CREATE INDEX block_trace ON block (trace);
-CREATE INDEX block_grp ON block (grp, dur_ms, trace);  -- groups: one ordered scan
+CREATE INDEX block_grp ON block (grp, dur_ms, trace, pid);  -- groups: one ordered scan, covered
 CREATE INDEX raw_event_kind ON raw_event (trace, kind, ts_ms);
 
 -- Page lifecycle callbacks, one row per callback; page timelines are

@@ -435,6 +435,7 @@ static int block_row(void *ctx, sqlite3_stmt *q)
     gd_bind_opt_int(ins, 7, bi.memory);
     gd_bind_text(ins, 8, bi.blame[0] ? bi.blame : NULL);
     gd_bind_text(ins, 10, gd_group_rule_name(bi.group_rule));
+    sqlite3_bind_int64(ins, 11, sqlite3_column_int64(q, DP_PID));
     if ((rc = gd_store_step(c->s, ins, c->err)))
         return rc;
     (*c->nblocks)++;
@@ -457,7 +458,7 @@ int gd_derive_blocks(gd_store *s, int64_t trace, gd_derive_progress_fn progress,
            " ORDER BY start_ms", err);
     sqlite3_stmt *ins = gd_store_prepare(
         s, "INSERT INTO block(dispatch, trace, samples, key_frame, grp, cpu_busy, memory, blame,"
-           " dur_ms, grp_rule) VALUES (?,?,?,?,?,?,?,?,?,?)", err);
+           " dur_ms, grp_rule, pid) VALUES (?,?,?,?,?,?,?,?,?,?,?)", err);
     if (!dv || !q || !ins) {
         rc = err->code ? err->code : GD_ERR_IO;
         goto out;

@@ -867,15 +867,17 @@ int gd_query_anr_count(gd_store *s, const gd_filter *f, gd_anr_counts *out, gd_e
     /* an ANR-kind block is the same ANR as a dump of its process taken
      * during it or within the trace's ANR threshold after its end (the
      * system dumps once its timeout fired; an unfinished block ends with
-     * the capture): then it is not counted again */
+     * the capture): then it is not counted again.  The kind and --app
+     * read the block's own dur_ms and pid (schema 10, #50), so only an
+     * ANR-kind block's dispatch row is looked up (for its start) */
     char vfilt[4096];
     gd_store_filter_sql(f, "b.trace", filt, sizeof filt);
-    gd_store_app_sql(f, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
+    gd_store_app_sql(f, GD_SQL_PROCESS_OF("b", "t"), app, sizeof app);
     strncat(filt, app, sizeof filt - strlen(filt) - 1);
     gd_store_filter_sql(f, "v.trace", vfilt, sizeof vfilt);
     snprintf(sql, sizeof sql,
-             "SELECT count(*) AS n FROM block b JOIN dispatch d ON d.id = b.dispatch JOIN trace t ON t.id = d.trace"
-             " WHERE " GD_SQL_BLOCK_KIND("d", "t") " = 'anr' %s AND NOT EXISTS (SELECT 1 FROM anr_dump v"
+             "SELECT count(*) AS n FROM block b JOIN trace t ON t.id = b.trace JOIN dispatch d ON d.id = b.dispatch"
+             " WHERE " GD_SQL_BLOCK_KIND("b", "t") " = 'anr' %s AND NOT EXISTS (SELECT 1 FROM anr_dump v"
              " WHERE " GD_SQL_DUMP_OF_BLOCK("v", "d", "t") " %s)", filt, vfilt);
     if (!(q = gd_store_prepare(s, sql, err)))
         return err->code;

@@ -5,6 +5,7 @@
  * is given to EXPLAIN QUERY PLAN. */
 #include <check.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "derive/startups.h"
 #include "derive/states.h"
 #include "ingest/ingest.h"
+#include "query/blocks.h"
+#include "query/issues.h"
 #include "query/threads.h"
 #include "store/sql.h"
 #include "testutil.h"
@@ -33,18 +36,23 @@ static int names_table(const char *sql)
     return 0;
 }
 
+/* Keeps sql in sn unless it is there already. */
+static void remember(seen *sn, const char *sql)
+{
+    for (int i = 0; i < sn->n; i++)
+        if (!strcmp(sn->sql[i], sql))
+            return;
+    ck_assert_int_lt(sn->n, MAX_SEEN);
+    sn->sql[sn->n++] = strdup(sql);
+}
+
 static int on_stmt(unsigned type, void *ctx, void *p, void *x)
 {
     (void)type, (void)x;
     seen *sn = ctx;
     const char *sql = sqlite3_sql(p);
-    if (!sql || !names_table(sql))
-        return 0;
-    for (int i = 0; i < sn->n; i++)
-        if (!strcmp(sn->sql[i], sql))
-            return 0;
-    ck_assert_int_lt(sn->n, MAX_SEEN);
-    sn->sql[sn->n++] = strdup(sql);
+    if (sql && names_table(sql))
+        remember(sn, sql);
     return 0;
 }
 
@@ -321,12 +329,174 @@ START_TEST(frame_indexes_are_built_after_their_rows)
 }
 END_TEST
 
+/* A block group's row (gd_row_fn): counts it and keeps its process. */
+struct group_rows {
+    int n;
+    char process[64];
+};
+
+static int group_row_seen(void *ctx, json_t *row)
+{
+    struct group_rows *g = ctx;
+    const char *p = json_string_value(json_object_get(row, "process"));
+    snprintf(g->process, sizeof g->process, "%s", p ? p : "");
+    g->n++;
+    return 0;
+}
+
+static int on_group_stmt(unsigned type, void *ctx, void *p, void *x)
+{
+    (void)type, (void)x;
+    const char *sql = sqlite3_sql(p);
+    if (sql && strstr(sql, "ORDER BY b.grp"))
+        remember(ctx, sql);
+    return 0;
+}
+
+/* The plan of `sql`, its lines joined by " | ", into buf. */
+static void plan_of(gd_store *s, const char *sql, char *buf, size_t n)
+{
+    char *eqp = malloc(strlen(sql) + 32);
+    ck_assert_ptr_nonnull(eqp);
+    sprintf(eqp, "EXPLAIN QUERY PLAN %s", sql);
+    sqlite3_stmt *q = NULL;
+    ck_assert_int_eq(sqlite3_prepare_v2(gd_store_db(s), eqp, -1, &q, NULL), SQLITE_OK);
+    size_t used = 0;
+    buf[0] = 0;
+    while (sqlite3_step(q) == SQLITE_ROW && used < n)
+        used += (size_t)snprintf(buf + used, n - used, "%s | ", (const char *)sqlite3_column_text(q, 3));
+    sqlite3_finalize(q);
+    free(eqp);
+}
+
+/* Ingests `path` into a new database, runs blocks --group over it (with
+ * --app `app`, and with --trace 1, too), and checks each group statement's
+ * plan: the blocks read in their order from the covering index block_grp
+ * (no sort), and the dispatch row looked up by its id only with "why" data
+ * (`states`), never otherwise.  Returns the groups and the last one's
+ * process in *g. */
+static void groups_planned(const char *path, const char *app, int states, struct group_rows *g)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    char *inputs[] = {(char *)path};
+    gd_ingest_opts opts = {.year = 2024};
+    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
+    seen sn = {0};
+    struct group_rows other = {0};
+    gd_blocks_query q = {.threshold = NAN, .kind = GD_KIND_NONE};
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_group_stmt, &sn);
+    ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, g, &err), 0);
+    q.filter.app = app;
+    ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, &other, &err), 0);
+    ck_assert_int_eq(other.n, g->n); /* every group is the app's */
+    int64_t one = 1;
+    q.filter = (gd_filter){.traces = &one, .ntraces = 1};
+    other.n = 0;
+    ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, &other, &err), 0);
+    ck_assert_int_eq(other.n, g->n); /* the one trace's */
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    ck_assert_int_eq(sn.n, 3); /* without a filter, --app, --trace */
+    for (int i = 0; i < sn.n; i++) {
+        char plan[2048];
+        plan_of(s, sn.sql[i], plan, sizeof plan);
+        int ordered = !strstr(plan, "TEMP B-TREE FOR ORDER BY");
+        ck_assert_msg(strstr(plan, "SCAN b USING COVERING INDEX block_grp") && ordered, "%s: %s", plan, sn.sql[i]);
+        if (states)
+            ck_assert_msg(strstr(plan, "SEARCH d USING INTEGER PRIMARY KEY"), "%s", plan);
+        else
+            ck_assert_msg(!strstr(plan, " d ") && !strstr(sn.sql[i], "dispatch"), "%s: %s", plan, sn.sql[i]);
+        free(sn.sql[i]);
+    }
+    gd_store_close(s);
+}
+
+/* #50: blocks --group is one ordered scan of the index block_grp (grp,
+ * dur_ms, trace, pid), which holds what the group query reads, the
+ * process's pid too (schema 10): it went 19x slower when the process made
+ * it look up every block's dispatch row (10M dispatches: 0.12 s to 2.3 s). */
+START_TEST(block_groups_read_block_grp_alone)
+{
+    struct group_rows g = {0};
+    groups_planned(GODEYE_FIXTURES "/godeye/pairing.jsonl", "com.example.shop", 0, &g);
+    ck_assert_int_eq(g.n, 6);
+    ck_assert_str_eq(g.process, "com.example.shop");
+    memset(&g, 0, sizeof g);
+    groups_planned(GODEYE_FIXTURES "/states/block600.systrace", "com.example.app", 1, &g);
+    ck_assert_int_eq(g.n, 1);
+    ck_assert_str_eq(g.process, "com.example.app");
+}
+END_TEST
+
+static int on_anr_stmt(unsigned type, void *ctx, void *p, void *x)
+{
+    (void)type, (void)x;
+    const char *sql = sqlite3_sql(p);
+    if (sql && strstr(sql, "NOT EXISTS (SELECT 1 FROM anr_dump v"))
+        remember(ctx, sql);
+    return 0;
+}
+
+/* Where the plan `plan` (plan_of's) reads table alias `alias`, or -1. */
+static long read_at(const char *plan, const char *alias)
+{
+    char scan[32], search[32];
+    snprintf(scan, sizeof scan, "SCAN %s ", alias);
+    snprintf(search, sizeof search, "SEARCH %s ", alias);
+    const char *p = strstr(plan, scan);
+    if (!p)
+        p = strstr(plan, search);
+    return p ? (long)(p - plan) : -1;
+}
+
+/* #50: the ANR count's blocks (gd_query_anr_count) take their kind and
+ * --app's process from the block row (dur_ms, pid) and its trace, so the
+ * dispatch row, which only the dump-of-block rule needs (its start), is
+ * looked up last, for ANR-kind blocks only.  pairing.jsonl: one ANR-kind
+ * block (6000 ms, com.example.shop's), no dump. */
+START_TEST(anr_blocks_look_up_their_dispatch_last)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    char *inputs[] = {GODEYE_FIXTURES "/godeye/pairing.jsonl"};
+    gd_ingest_opts opts = {.year = 2024};
+    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
+    seen sn = {0};
+    gd_anr_counts c;
+    gd_filter f = {0};
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_anr_stmt, &sn);
+    ck_assert_int_eq(gd_query_anr_count(s, &f, &c, &err), 0);
+    ck_assert_int_eq(c.blocks, 1);
+    ck_assert_int_eq(c.total, 1);
+    f.app = "com.example.shop";
+    ck_assert_int_eq(gd_query_anr_count(s, &f, &c, &err), 0);
+    ck_assert_int_eq(c.blocks, 1);
+    f.app = "com.example.other";
+    ck_assert_int_eq(gd_query_anr_count(s, &f, &c, &err), 0);
+    ck_assert_int_eq(c.blocks, 0);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    ck_assert_int_eq(sn.n, 3); /* without --app, with each of the two */
+    for (int i = 0; i < sn.n; i++) {
+        char plan[2048];
+        plan_of(s, sn.sql[i], plan, sizeof plan);
+        long b = read_at(plan, "b"), t = read_at(plan, "t"), d = read_at(plan, "d");
+        ck_assert_msg(b >= 0 && t >= 0 && d > b && d > t, "%s: %s", plan, sn.sql[i]);
+        free(sn.sql[i]);
+    }
+    gd_store_close(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("plans");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, thread_state_is_looked_up_by_its_key);
     tcase_add_test(tc, frame_indexes_are_built_after_their_rows);
+    tcase_add_test(tc, block_groups_read_block_grp_alone);
+    tcase_add_test(tc, anr_blocks_look_up_their_dispatch_last);
     suite_add_tcase(su, tc);
     return gd_test_run(su);
 }

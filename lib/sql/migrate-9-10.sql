@@ -1,0 +1,16 @@
+-- migrate-9-10.sql - schema 9 -> 10: each issue's change in a block of its
+-- own, marked "9 -> 10 (#NN)" ... "end 9 -> 10 (#NN)".  Run by
+-- lib/store/store.c (migrations); the layout rule is in lib/sql/README.
+
+-- #50
+-- 9 -> 10 (#50, blocks --group): block.pid, the dispatch's pid, kept with
+-- its dur_ms, so that the group query (its PROCESS and --app) reads the
+-- index block_grp alone, with no lookup of each block's dispatch row.  The
+-- index is dropped first (the fill then updates no index entry) and made
+-- again over what the group query reads.  The fill reads dispatch in id
+-- order, as block's rowid is its dispatch's id.
+DROP INDEX block_grp;
+ALTER TABLE block ADD COLUMN pid INTEGER;
+UPDATE block SET pid = (SELECT d.pid FROM dispatch d WHERE d.id = block.dispatch);
+CREATE INDEX block_grp ON block (grp, dur_ms, trace, pid);
+-- end 9 -> 10 (#50)
