@@ -491,6 +491,10 @@ CREATE TABLE log_line (
   msg    TEXT                    -- at most 1024 bytes
 );
 CREATE INDEX log_line_at ON log_line (pid, ts_ms);
+-- #50 (version 10): a trace's lines in time order -- rm's delete, the
+-- exposure of a trace with an ANR dump and the ANR context's span read
+-- them by trace, never the whole table.
+CREATE INDEX log_line_trace ON log_line (trace, ts_ms);
 
 -- #28: one row per ANR dump (the "anr_dump" issues of the anr reader) and
 -- THE rule of which dump is the one the system took for an ANR (anr = 1):

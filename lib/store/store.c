@@ -18,6 +18,7 @@
 #include "migrate_6_7_sql.h"
 #include "migrate_7_8_sql.h"
 #include "migrate_8_9_sql.h"
+#include "migrate_9_10_sql.h"
 #include "binder_outermost_sql.h"
 #include "schema_sql.h"
 #include "trace_exposure_sql.h"
@@ -169,7 +170,8 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
  * fills binder_txn.outermost (lib/sql/binder-outermost.sql) and then
  * trace.exposure_ms (lib/sql/trace-exposure.sql, the rule's one home) for
  * every trace; 7 -> 8 rebuilds thread_state clustered by its key (#50);
- * 8 -> 9 rebuilds thread with a nullable pid (#51). */
+ * 8 -> 9 rebuilds thread with a nullable pid (#51); 9 -> 10 indexes
+ * log_line by trace (#50). */
 static const char *const migrations[] = {
     NULL, /* 0: no schema yet: the whole schema is created instead */
     GD_SQL_MIGRATE_1_2,
@@ -180,6 +182,7 @@ static const char *const migrations[] = {
     GD_SQL_MIGRATE_6_7 "\n" GD_SQL_BINDER_OUTERMOST ";\n" GD_SQL_TRACE_EXPOSURE ";",
     GD_SQL_MIGRATE_7_8,
     GD_SQL_MIGRATE_8_9,
+    GD_SQL_MIGRATE_9_10,
 };
 
 /* Brings a database of an older schema version up to this one, under the

@@ -17,7 +17,7 @@
 #include "core/event.h"
 #include "core/row.h"
 
-#define GD_SCHEMA_VERSION 9
+#define GD_SCHEMA_VERSION 10
 /* godeye's mark in the SQLite header (PRAGMA application_id, "gdEY"): set
  * when a database is created or migrated.  A database without it is taken
  * for godeye's only when it has godeye's tables (trace, dispatch, block). */

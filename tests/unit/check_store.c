@@ -408,13 +408,13 @@ START_TEST(newer_schema_is_refused)
     /* a newer godeye's database carries godeye's mark (GD_APPLICATION_ID) */
     sqlite3 *db;
     ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-    ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE trace(id); PRAGMA user_version=10;"
+    ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE trace(id); PRAGMA user_version=11;"
                                           " PRAGMA application_id=1734624601", 0, 0, 0), SQLITE_OK);
     sqlite3_close(db);
     gd_store *s = NULL;
     gd_error err = {0};
     ck_assert_int_eq(gd_store_open(&s, path, GD_STORE_RW, &err), GD_ERR_DATA);
-    ck_assert_str_eq(err.msg, "database written by a newer godeye (schema 10; this godeye reads 9)");
+    ck_assert_str_eq(err.msg, "database written by a newer godeye (schema 11; this godeye reads 10)");
     ck_assert_int_eq(gd_store_open(&s, path, GD_STORE_RO, &err), GD_ERR_DATA);
 }
 END_TEST
