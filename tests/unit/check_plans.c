@@ -198,8 +198,8 @@ static void ingest_anr_report(gd_store *s)
     ck_assert_int_eq(gd_ingest(s, inputs, 2, &opts, NULL, NULL, &err), 0);
 }
 
-/* The ANR's context within its trace (as `godeye anr --context --trace 1`),
- * then rm of that trace. */
+/* The ANR's context within its trace (as `godeye anr --context --trace 1`)
+ * and in every trace, then rm of that trace. */
 static void read_and_rm_log(gd_store *s)
 {
     gd_error err = {0};
@@ -215,6 +215,10 @@ static void read_and_rm_log(gd_store *s)
     sqlite3_finalize(t);
     ck_assert_int_eq(gd_query_anr_context(s, &q, row_count, &rows, &err), 0);
     ck_assert_int_gt(rows, 0);
+    int within = rows;
+    q.filter = (gd_filter){0}; /* every trace's lines of the pid */
+    ck_assert_int_eq(gd_query_anr_context(s, &q, row_count, &rows, &err), 0);
+    ck_assert_int_eq(rows, 2 * within);
     ck_assert_int_eq(gd_store_rm(s, &trace, 1, 0, &err), 0);
 }
 
