@@ -481,17 +481,21 @@ CREATE INDEX binder_txn_outermost ON binder_txn (trace, client_tid, ts_ms) WHERE
 -- as skipped, "log_line: past the 200000 lines kept a trace"), each message
 -- cut at 1024 bytes.  Not events: no dispatch, no thread row, no part of the
 -- trace's span.  godeye anr --context lists them.
+-- Clustered by trace and time (#50, version 10; it was a rowid table with
+-- an index (pid, ts_ms)): rm's delete, the exposure of a trace with an ANR
+-- dump and the ANR context read a trace's lines by the key, never every
+-- trace's, and a load writes one B-tree, not two.
 CREATE TABLE log_line (
-  id     INTEGER PRIMARY KEY,
+  id     INTEGER NOT NULL,       -- the line's number in its trace (1, 2, ...)
   trace  INTEGER NOT NULL REFERENCES trace(id),
   ts_ms  REAL NOT NULL,          -- the line's time (the carrier's clock)
   pid    INTEGER,                -- NULL when the line has none
   tid    INTEGER,
   level  TEXT,                   -- V D I W E F (or NULL)
   tag    TEXT,
-  msg    TEXT                    -- at most 1024 bytes
-);
-CREATE INDEX log_line_at ON log_line (pid, ts_ms);
+  msg    TEXT,                   -- at most 1024 bytes
+  PRIMARY KEY (trace, ts_ms, id)
+) WITHOUT ROWID;
 
 -- #28: one row per ANR dump (the "anr_dump" issues of the anr reader) and
 -- THE rule of which dump is the one the system took for an ANR (anr = 1):

@@ -70,7 +70,7 @@ static const char *const stmt_sql[ST__COUNT] = {
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
     " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id, reply_status, server_process)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO log_line(trace, ts_ms, pid, tid, level, tag, msg) VALUES (?,?,?,?,?,?,?)",
+    "INSERT INTO log_line(trace, ts_ms, pid, tid, level, tag, msg, id) VALUES (?,?,?,?,?,?,?,?)",
 };
 
 /* #28: at most this many log lines of one trace are kept as log_line rows
@@ -576,6 +576,7 @@ static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
     gd_bind_text(st, 5, u->level);
     gd_bind_text(st, 6, u->tag);
     gd_bind_text(st, 7, u->msg);
+    sqlite3_bind_int64(st, 8, w->log_lines); /* its number in the trace (#50) */
     return gd_store_step(w->s, st, err);
 }
 

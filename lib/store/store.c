@@ -171,7 +171,8 @@ static int snapshot(gd_store *s, int *v, int *ntables, const char *begin, gd_err
  * trace.exposure_ms (lib/sql/trace-exposure.sql, the rule's one home) for
  * every trace; 7 -> 8 rebuilds thread_state clustered by its key (#50);
  * 8 -> 9 rebuilds thread with a nullable pid (#51); 9 -> 10 keeps the
- * dispatch's pid in block, covered by block_grp (#50). */
+ * dispatch's pid in block, covered by block_grp, and rebuilds log_line
+ * clustered by trace and time (#50). */
 static const char *const migrations[] = {
     NULL, /* 0: no schema yet: the whole schema is created instead */
     GD_SQL_MIGRATE_1_2,

@@ -1,8 +1,9 @@
 /* check_plans.c - every statement godeye runs on the clustered big tables
- * (#50: thread_state) is planned as a lookup by their key, never a full
- * SCAN: the statements are caught as they run (sqlite3_trace_v2) through
- * ingest, the queries and the derivations that read the table, then each
- * is given to EXPLAIN QUERY PLAN. */
+ * (#50: thread_state) is planned as a lookup by their key, and every one
+ * on log_line by its trace, never a full SCAN: the statements are caught as
+ * they run (sqlite3_trace_v2) through ingest, the queries and the
+ * derivations that read the table, then each is given to EXPLAIN QUERY
+ * PLAN. */
 #include <check.h>
 #include <ctype.h>
 #include <math.h>
@@ -14,14 +15,15 @@
 #include "derive/startups.h"
 #include "derive/states.h"
 #include "ingest/ingest.h"
+#include "query/anr_context.h"
 #include "query/blocks.h"
 #include "query/issues.h"
 #include "query/threads.h"
 #include "store/sql.h"
 #include "testutil.h"
 
-/* The clustered tables, and the distinct statement texts run on them. */
-static const char *const tables[] = {"thread_state"};
+/* The tables watched, and the distinct statement texts run on them. */
+static const char *const tables[] = {"thread_state", "log_line"};
 enum { NTABLES = sizeof tables / sizeof *tables, MAX_SEEN = 64 };
 typedef struct seen {
     char *sql[MAX_SEEN];
@@ -176,6 +178,78 @@ static void run_readers(gd_store *s)
     ck_assert_int_eq(gd_store_rm(s, ids, 1, 0, &err), 0);
 }
 
+/* The statements run on `s` by fn(s) into *sn. */
+static void caught(gd_store *s, void (*fn)(gd_store *), seen *sn)
+{
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_stmt, sn);
+    fn(s);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+}
+
+/* Each statement of sn planned without a full SCAN of a watched table. */
+static void assert_planned(gd_store *s, seen *sn)
+{
+    for (int i = 0; i < sn->n; i++) {
+        char why[256] = "";
+        ck_assert_msg(!full_scans(s, sn->sql[i], why, sizeof why), "%s: %s", why, sn->sql[i]);
+        if (getenv("GODEYE_PLANS_LOG"))
+            fprintf(stderr, "planned: %s\n", sn->sql[i]);
+        free(sn->sql[i]);
+    }
+}
+
+static void ingest_anr_report(gd_store *s)
+{
+    gd_error err = {0};
+    char *inputs[] = {GODEYE_FIXTURES "/bugreport/anr_log_report.txt", GODEYE_FIXTURES "/bugreport/small.txt"};
+    gd_ingest_opts opts = {.year = 2024};
+    ck_assert_int_eq(gd_ingest(s, inputs, 2, &opts, NULL, NULL, &err), 0);
+}
+
+/* The ANR's context within its trace (as `godeye anr --context --trace 1`)
+ * and in every trace, then rm of that trace. */
+static void read_and_rm_log(gd_store *s)
+{
+    gd_error err = {0};
+    int rows = 0;
+    int64_t trace = 1;
+    gd_anr_context_query q = {.filter = {.traces = &trace, .ntraces = 1}, .trace = 1, .window_ms = 60000};
+    q.pid = one_id(s, "SELECT pid FROM anr_dump WHERE trace = 1 AND anr = 1");
+    ck_assert_int_gt(q.pid, 0);
+    sqlite3_stmt *t = gd_store_prepare(s, "SELECT ts_ms FROM anr_dump WHERE trace = 1 AND anr = 1", &err);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(sqlite3_step(t), SQLITE_ROW);
+    q.ts_ms = sqlite3_column_double(t, 0);
+    sqlite3_finalize(t);
+    ck_assert_int_eq(gd_query_anr_context(s, &q, row_count, &rows, &err), 0);
+    ck_assert_int_gt(rows, 0);
+    int within = rows;
+    q.filter = (gd_filter){0}; /* every trace's lines of the pid */
+    ck_assert_int_eq(gd_query_anr_context(s, &q, row_count, &rows, &err), 0);
+    ck_assert_int_eq(rows, 2 * within);
+    ck_assert_int_eq(gd_store_rm(s, &trace, 1, 0, &err), 0);
+}
+
+/* #50: log_line is read by trace (the exposure of a trace with an ANR dump,
+ * the ANR context's span, rm), not across every trace's lines. */
+START_TEST(log_line_is_read_by_its_trace)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    seen sn = {0};
+    caught(s, ingest_anr_report, &sn);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM log_line WHERE trace = 1"), 21);
+    caught(s, read_and_rm_log, &sn);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM log_line WHERE trace = 1"), 0);
+    ck_assert_int_eq(one_id(s, "SELECT count(*) FROM log_line"), 2);
+    /* the insert, the exposure, the context's rows and span, rm's delete */
+    ck_assert_int_ge(sn.n, 5);
+    assert_planned(s, &sn);
+    gd_store_close(s);
+}
+END_TEST
+
 START_TEST(thread_state_is_looked_up_by_its_key)
 {
     gd_store *s = NULL;
@@ -193,13 +267,7 @@ START_TEST(thread_state_is_looked_up_by_its_key)
     sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
     /* the writer's insert, the pid fill, the readers above, rm's delete */
     ck_assert_int_ge(sn.n, 9);
-    for (int i = 0; i < sn.n; i++) {
-        char why[256] = "";
-        ck_assert_msg(!full_scans(s, sn.sql[i], why, sizeof why), "%s: %s", why, sn.sql[i]);
-        if (getenv("GODEYE_PLANS_LOG"))
-            fprintf(stderr, "planned: %s\n", sn.sql[i]);
-        free(sn.sql[i]);
-    }
+    assert_planned(s, &sn);
     gd_store_close(s);
 }
 END_TEST
@@ -497,6 +565,7 @@ int main(void)
     tcase_add_test(tc, frame_indexes_are_built_after_their_rows);
     tcase_add_test(tc, block_groups_read_block_grp_alone);
     tcase_add_test(tc, anr_blocks_look_up_their_dispatch_last);
+    tcase_add_test(tc, log_line_is_read_by_its_trace);
     suite_add_tcase(su, tc);
     return gd_test_run(su);
 }
