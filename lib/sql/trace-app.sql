@@ -29,7 +29,10 @@
 -- NULL): a godeye capture, which names its app, runs none of the row
 -- scans (rule 4 alone read every dispatch of the trace: 68 M instructions
 -- of a 15k-dispatch ingest's 837 M).  Rules 2 to 6 keep only a non-system
--- name, so each gives NULL or its package.
+-- name, so each gives NULL or its package.  Rule 4 counts a process's
+-- dispatches first (the index dispatch_trace covers it) and looks its main
+-- thread up once (a thread row is unique by trace, pid, tid), not once
+-- per dispatch.
 
 UPDATE trace SET app = coalesce(
     CASE WHEN trace.format = 'godeye' THEN nullif(trace.app, '')
@@ -38,9 +41,10 @@ UPDATE trace SET app = coalesce(
       AND NOT gd_app_is_system(v.process) ORDER BY v.ts_ms, v.id LIMIT 1)),
     gd_app_package((SELECT st.app FROM startup st WHERE st.trace = trace.id AND st.app IS NOT NULL
       AND NOT gd_app_is_system(st.app) GROUP BY st.app ORDER BY count(*) DESC, min(st.id) LIMIT 1)),
-    gd_app_package((SELECT th.name FROM dispatch d JOIN thread th ON th.trace = d.trace AND th.pid = d.pid
-      AND th.tid = d.pid WHERE d.trace = trace.id AND d.tid = d.pid AND NOT gd_app_is_system(th.name)
-      GROUP BY d.pid ORDER BY count(*) DESC, d.pid LIMIT 1)),
+    gd_app_package((SELECT th.name FROM (SELECT d.pid AS pid, count(*) AS n FROM dispatch d
+        WHERE d.trace = trace.id AND d.tid = d.pid GROUP BY d.pid) c
+      JOIN thread th ON th.trace = trace.id AND th.pid = c.pid AND th.tid = c.pid
+      WHERE NOT gd_app_is_system(th.name) ORDER BY c.n DESC, c.pid LIMIT 1)),
     gd_app_package((SELECT w.p FROM (SELECT gd_app_of_window(f."window") AS p
         FROM frame_time f WHERE f.trace = trace.id) w
       WHERE w.p IS NOT NULL AND NOT gd_app_is_system(w.p) GROUP BY w.p ORDER BY count(*) DESC, w.p LIMIT 1)),
