@@ -3,18 +3,26 @@
 #include "event.h"
 #include "row.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* 1 when s is NULL or valid UTF-8 (ASCII first, the common case). */
+/* 1 when s is NULL or valid UTF-8 (ASCII first, the common case: eight
+ * bytes at a time over its length, #50: the byte loop was 3 % of a JSONL
+ * ingest). */
 static int text_ok(const char *s)
 {
     if (!s)
         return 1;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && *p < 0x80)
-        p++;
-    return !*p || gd_utf8_valid((const char *)p, strlen((const char *)p));
+    size_t n = strlen(s), i = 0;
+    for (uint64_t w; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080u)
+            break;
+    }
+    while (i < n && (unsigned char)s[i] < 0x80)
+        i++;
+    return i == n || gd_utf8_valid(s + i, n - i);
 }
 
 typedef int (*slot_fn)(const char **slot, gd_mend *m);

@@ -38,6 +38,17 @@ START_TEST(test_event_mend)
     ev.u.dispatch.msg = "caf\xc3";
     f = gd_event_mend(&m, &ev);
     ck_assert_str_eq(f->u.dispatch.msg, "caf\xef\xbf\xbd");
+    /* past the first eight-byte words (the ASCII scan's step): a bad byte
+     * in the second word, in the tail after the last whole word, a valid
+     * character across a word's end, 16 ASCII bytes exactly */
+    ev.u.dispatch.msg = "0123456789\xff" "bcdefghij";
+    ck_assert_str_eq(gd_event_mend(&m, &ev)->u.dispatch.msg, "0123456789\xef\xbf\xbd" "bcdefghij");
+    ev.u.dispatch.msg = "0123456789abcdefgh\xc3";
+    ck_assert_str_eq(gd_event_mend(&m, &ev)->u.dispatch.msg, "0123456789abcdefgh\xef\xbf\xbd");
+    ev.u.dispatch.msg = "0123456\xc3\xa9" "89abcdef";
+    ck_assert_ptr_eq(gd_event_mend(&m, &ev), &ev);
+    ev.u.dispatch.msg = "0123456789abcdef";
+    ck_assert_ptr_eq(gd_event_mend(&m, &ev), &ev);
     gd_meta meta;
     gd_meta_init(&meta);
     meta.app = "com.x";
