@@ -271,7 +271,6 @@ static int note_thread(gd_writer *w, const gd_event *ev, gd_error *err)
     if (!noproc && (ev->pid == -1 || ev->tid == -1))
         w->unresolved++;
     sqlite3_stmt *st = w->st[ST_THREAD];
-    sqlite3_bind_int64(st, 1, w->trace);
     if (noproc)
         sqlite3_bind_null(st, 2);
     else
@@ -313,7 +312,6 @@ static int put_stack(gd_writer *w, const gd_event *ev, gd_error *err)
     if (s->key && !known)
         gd_icache_put(w->stacks, &s->key, sizeof s->key, parent);
     sqlite3_stmt *st = w->st[ST_SAMPLE];
-    sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_int64(st, 2, ev->pid);
     sqlite3_bind_int64(st, 3, ev->tid);
     sqlite3_bind_double(st, 4, ev->ts);
@@ -327,7 +325,6 @@ static int put_cpu(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_cpu_ev *c = &ev->u.cpu;
     sqlite3_stmt *st = w->st[ST_CPU];
-    sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_double(st, 2, ev->ts);
     for (int i = 3; i <= 12; i++)
         sqlite3_bind_null(st, i);
@@ -356,7 +353,6 @@ static int put_memory(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_memory_ev *m = &ev->u.memory;
     sqlite3_stmt *st = w->st[ST_MEMORY];
-    sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_double(st, 2, ev->ts);
     int64_t v[10] = {m->heap_free_kb, m->heap_max_kb, m->heap_alloc_kb, m->pss_total_kb,
                      m->pss_dalvik_kb, m->pss_native_kb, m->pss_other_kb, m->ram_avail_kb,
@@ -376,7 +372,6 @@ static int put_raw(gd_writer *w, const gd_event *ev, gd_error *err)
         return gd_error_oom_at(err, ev->line, 0);
     }
     sqlite3_stmt *st = w->st[ST_RAW];
-    sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_text(st, 2, gd_event_kind_name(ev->kind), -1, SQLITE_STATIC);
     gd_bind_opt_double(st, 3, ev->ts);
     sqlite3_bind_int64(st, 4, ev->pid);
@@ -487,7 +482,6 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
         }
     }
     sqlite3_stmt *st = w->st[ST_STARTUP];
-    sqlite3_bind_int64(st, 1, w->trace);
     gd_bind_text(st, 2, u->app);
     gd_bind_text(st, 3, u->activity);
     gd_bind_text(st, 4, kind);
@@ -507,7 +501,6 @@ static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_thread_state_ev *u = &ev->u.thread_state;
     sqlite3_stmt *st = w->st[ST_THREAD_STATE];
-    sqlite3_bind_int64(st, 1, w->trace);
     gd_bind_opt_int(st, 2, ev->pid);
     if (ev->pid < 0)
         w->states_nopid++;
@@ -528,7 +521,6 @@ static int put_binder(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_binder_ev *u = &ev->u.binder;
     sqlite3_stmt *st = w->st[ST_BINDER];
-    sqlite3_bind_int64(st, 1, w->trace);
     gd_bind_opt_int(st, 2, ev->pid);
     if (ev->pid < 0)
         w->binder_nopid++;
@@ -569,7 +561,6 @@ static int put_log(gd_writer *w, const gd_event *ev, gd_error *err)
         w->log_max = ev->ts;
     const gd_log_ev *u = &ev->u.log;
     sqlite3_stmt *st = w->st[ST_LOG];
-    sqlite3_bind_int64(st, 1, w->trace);
     sqlite3_bind_double(st, 2, ev->ts);
     gd_bind_opt_int(st, 3, ev->pid);
     gd_bind_opt_int(st, 4, ev->tid);
@@ -787,6 +778,11 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
             rc = err->code;
             goto fail;
         }
+    /* #50: the trace, the first parameter of these rows, bound once */
+    static const int of_trace[] = {ST_SAMPLE,  ST_CPU,          ST_MEMORY, ST_RAW, ST_THREAD,
+                                   ST_STARTUP, ST_THREAD_STATE, ST_BINDER, ST_LOG};
+    for (size_t i = 0; i < sizeof of_trace / sizeof *of_trace; i++)
+        sqlite3_bind_int64(w->st[of_trace[i]], 1, w->trace);
     if ((rc = gd_pairing_open(&w->pairing, s, w->trace, err)))
         goto fail;
     w->frames = gd_icache_new(65536, 8 << 20);
