@@ -54,23 +54,28 @@ void *gd_oheap_push(gd_oheap *h, uint64_t key)
     return h->slots + (size_t)slot * h->elem;
 }
 
+/* Floyd's pop: the hole left at the top sinks along the smaller children
+ * to a leaf (one compare a level, not two), then the last key rises from
+ * there to its place, which is near the bottom as a rule (#50: the 4 MB
+ * slices trace's 136,510 pops 58.7 -> 44.0 M instructions). */
 void gd_oheap_pop(gd_oheap *h, void *out)
 {
     uint32_t slot = (uint32_t)(h->k[0].ord & SLOT_MASK);
-    if (--h->n) {
-        gd_oheap_key x = h->k[h->n];
-        size_t i = 0;
-        for (;;) {
-            size_t l = 2 * i + 1, r = l + 1, m = i;
-            const gd_oheap_key *best = &x;
-            if (l < h->n && less(&h->k[l], best))
-                m = l, best = &h->k[l];
-            if (r < h->n && less(&h->k[r], best))
-                m = r;
-            if (m == i)
-                break;
-            h->k[i] = h->k[m];
-            i = m;
+    size_t n = --h->n, i = 0, c;
+    if (n) {
+        while ((c = 2 * i + 1) + 1 < n) {
+            c += less(&h->k[c + 1], &h->k[c]);
+            h->k[i] = h->k[c];
+            i = c;
+        }
+        if (c < n) {
+            h->k[i] = h->k[c];
+            i = c;
+        }
+        gd_oheap_key x = h->k[n];
+        while (i > 0 && less(&x, &h->k[(i - 1) / 2])) {
+            h->k[i] = h->k[(i - 1) / 2];
+            i = (i - 1) / 2;
         }
         h->k[i] = x;
     }

@@ -78,6 +78,8 @@ int gd_mw_open(gd_mw **out, gd_store *s, int64_t trace, gd_error *err)
             rc = err->code ? err->code : GD_ERR_IO;
     if (!rc && !(m->methods = gd_icache_new(65536, 8 << 20)))
         rc = gd_error_oom(err);
+    if (!rc) /* #50: the call's trace bound once; pid, tid once a thread (feed) */
+        sqlite3_bind_int64(m->st[MS_CALL], 2, trace);
     if (rc) {
         gd_mw_free(m);
         return rc;
@@ -280,9 +282,6 @@ static int put_call(void *ctx, const gd_call *c)
     gd_mw *m = ctx;
     sqlite3_stmt *st = m->st[MS_CALL];
     sqlite3_bind_int64(st, 1, c->id);
-    sqlite3_bind_int64(st, 2, m->trace);
-    sqlite3_bind_int64(st, 3, m->pid);
-    sqlite3_bind_int64(st, 4, m->tid);
     sqlite3_bind_int(st, 5, c->depth);
     if (c->parent > 0)
         sqlite3_bind_int64(st, 6, c->parent);
@@ -341,6 +340,8 @@ static int feed(mw_pass *p, const mw_row *r)
             return rc;
         m->pid = r->pid;
         m->tid = r->tid;
+        sqlite3_bind_int64(m->st[MS_CALL], 3, m->pid);
+        sqlite3_bind_int64(m->st[MS_CALL], 4, m->tid);
         p->have = 1;
     }
     if (r->phase == 1)

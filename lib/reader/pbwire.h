@@ -26,6 +26,10 @@ typedef struct pb_field {
  * (padded with 0x80 bytes) are accepted. */
 static inline int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
 {
+    if (*p < end && **p < 0x80) { /* #50: one byte, most keys and lengths */
+        *out = *(*p)++;
+        return 1;
+    }
     uint64_t r = 0;
     for (int s = 0; s < 70; s += 7) {
         if (*p >= end)
