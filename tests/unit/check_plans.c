@@ -99,13 +99,21 @@ static int may(const char *sql)
 
 /* The plan's full SCANs of a clustered table in `sql`: 0 when none (the
  * first one in `why`). */
-static int full_scans(gd_store *s, const char *sql, char *why, size_t n)
+/* EXPLAIN QUERY PLAN of `sql`, prepared (its plan lines' text in column 3). */
+static sqlite3_stmt *explained(gd_store *s, const char *sql)
 {
     char *eqp = malloc(strlen(sql) + 32);
     ck_assert_ptr_nonnull(eqp);
     sprintf(eqp, "EXPLAIN QUERY PLAN %s", sql);
     sqlite3_stmt *q = NULL;
     ck_assert_int_eq(sqlite3_prepare_v2(gd_store_db(s), eqp, -1, &q, NULL), SQLITE_OK);
+    free(eqp);
+    return q;
+}
+
+static int full_scans(gd_store *s, const char *sql, char *why, size_t n)
+{
+    sqlite3_stmt *q = explained(s, sql);
     int scans = 0;
     while (sqlite3_step(q) == SQLITE_ROW) {
         const char *d = (const char *)sqlite3_column_text(q, 3);
@@ -115,7 +123,6 @@ static int full_scans(gd_store *s, const char *sql, char *why, size_t n)
                 snprintf(why, n, "%s", d);
     }
     sqlite3_finalize(q);
-    free(eqp);
     return scans;
 }
 
@@ -337,10 +344,7 @@ static void write_frames(char *path, int n)
 /* 1 when the plan of `sql` searches `index`. */
 static int plan_uses(gd_store *s, const char *sql, const char *index)
 {
-    char eqp[512];
-    snprintf(eqp, sizeof eqp, "EXPLAIN QUERY PLAN %s", sql);
-    sqlite3_stmt *q = NULL;
-    ck_assert_int_eq(sqlite3_prepare_v2(gd_store_db(s), eqp, -1, &q, NULL), SQLITE_OK);
+    sqlite3_stmt *q = explained(s, sql);
     int found = 0;
     while (sqlite3_step(q) == SQLITE_ROW) {
         const char *d = (const char *)sqlite3_column_text(q, 3);
@@ -424,17 +428,12 @@ static int on_group_stmt(unsigned type, void *ctx, void *p, void *x)
 /* The plan of `sql`, its lines joined by " | ", into buf. */
 static void plan_of(gd_store *s, const char *sql, char *buf, size_t n)
 {
-    char *eqp = malloc(strlen(sql) + 32);
-    ck_assert_ptr_nonnull(eqp);
-    sprintf(eqp, "EXPLAIN QUERY PLAN %s", sql);
-    sqlite3_stmt *q = NULL;
-    ck_assert_int_eq(sqlite3_prepare_v2(gd_store_db(s), eqp, -1, &q, NULL), SQLITE_OK);
+    sqlite3_stmt *q = explained(s, sql);
     size_t used = 0;
     buf[0] = 0;
     while (sqlite3_step(q) == SQLITE_ROW && used < n)
         used += (size_t)snprintf(buf + used, n - used, "%s | ", (const char *)sqlite3_column_text(q, 3));
     sqlite3_finalize(q);
-    free(eqp);
 }
 
 /* Ingests `path` into a new database, runs blocks --group over it (with
