@@ -495,32 +495,17 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
-/* A thread state's parameter i absent: NULL, bound only when the last
- * row's was not (a binding stays through the statement's reset; #50: the
- * 4 MB sched-heavy trace's 465,684 NULL binds were 31 M instructions). */
-static int state_null(gd_writer *w, int i)
+/* 1 when a thread state's parameter i is absent: then it is bound NULL,
+ * only when the last row's was not (a binding stays through the
+ * statement's reset; #50: the 4 MB sched-heavy trace's 465,684 NULL binds
+ * were 31 M instructions); 0: the caller binds the value. */
+static int state_absent(gd_writer *w, int i, int absent)
 {
     uint32_t bit = (uint32_t)1 << i;
-    if (!(w->state_nulls & bit))
+    if (absent && !(w->state_nulls & bit))
         sqlite3_bind_null(w->st[ST_THREAD_STATE], i);
-    w->state_nulls |= bit;
-    return 1;
-}
-
-static void state_int(gd_writer *w, int i, int64_t v)
-{
-    if (v < 0 && state_null(w, i))
-        return;
-    sqlite3_bind_int64(w->st[ST_THREAD_STATE], i, v);
-    w->state_nulls &= ~((uint32_t)1 << i);
-}
-
-static void state_text(gd_writer *w, int i, const char *v)
-{
-    if (!v && state_null(w, i))
-        return;
-    sqlite3_bind_text(w->st[ST_THREAD_STATE], i, v, -1, SQLITE_STATIC);
-    w->state_nulls &= ~((uint32_t)1 << i);
+    w->state_nulls = absent ? w->state_nulls | bit : w->state_nulls & ~bit;
+    return absent;
 }
 
 /* One scheduling interval (#26); its pid is the thread's own or unknown,
@@ -530,22 +515,24 @@ static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_thread_state_ev *u = &ev->u.thread_state;
     sqlite3_stmt *st = w->st[ST_THREAD_STATE];
-    state_int(w, 2, ev->pid);
+    if (!state_absent(w, 2, ev->pid < 0))
+        sqlite3_bind_int64(st, 2, ev->pid);
     if (ev->pid < 0)
         w->states_nopid++;
     sqlite3_bind_int64(st, 3, ev->tid);
     sqlite3_bind_double(st, 4, ev->ts);
-    if (!gd_has(u->dur))
-        state_null(w, 5);
-    else {
+    if (!state_absent(w, 5, !gd_has(u->dur)))
         sqlite3_bind_double(st, 5, u->dur);
-        w->state_nulls &= ~((uint32_t)1 << 5);
-    }
-    state_text(w, 6, u->state);
-    state_int(w, 7, u->io_wait);
-    state_text(w, 8, u->blocked_function);
-    state_int(w, 9, u->cpu);
-    state_int(w, 10, u->waker_tid);
+    if (!state_absent(w, 6, !u->state))
+        sqlite3_bind_text(st, 6, u->state, -1, SQLITE_STATIC);
+    if (!state_absent(w, 7, u->io_wait < 0))
+        sqlite3_bind_int64(st, 7, u->io_wait);
+    if (!state_absent(w, 8, !u->blocked_function))
+        sqlite3_bind_text(st, 8, u->blocked_function, -1, SQLITE_STATIC);
+    if (!state_absent(w, 9, u->cpu < 0))
+        sqlite3_bind_int64(st, 9, u->cpu);
+    if (!state_absent(w, 10, u->waker_tid < 0))
+        sqlite3_bind_int64(st, 10, u->waker_tid);
     sqlite3_bind_int64(st, 11, ++w->states);
     return gd_store_step(w->s, st, err);
 }
