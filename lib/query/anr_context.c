@@ -58,8 +58,8 @@ int gd_query_anr_context(gd_store *s, const gd_anr_context_query *q, gd_row_fn f
     gd_store_filter_sql(&q->filter, "f.trace", ff, sizeof ff);
     gd_store_filter_sql(&q->filter, "i.trace", fi, sizeof fi);
     gd_store_filter_sql(&q->filter, "u.trace", fs, sizeof fs);
-    /* log_line_at leads with trace: with no trace given, each trace's lines
-     * of the pid are looked up (#50) */
+    /* log_line's key leads with trace: with no trace given, each trace's
+     * lines of the pid are looked up by it (#50) */
     int all = !q->filter.traces || !q->filter.ntraces;
     snprintf(fl, sizeof fl, "%s", all ? " AND l.trace IN (SELECT id FROM trace)" : "");
     gd_store_filter_sql(&q->filter, "l.trace", fl + strlen(fl), sizeof fl - strlen(fl));

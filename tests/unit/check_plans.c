@@ -22,12 +22,14 @@
 #include "store/sql.h"
 #include "testutil.h"
 
-/* The tables watched, and the distinct statement texts run on them. */
+/* The tables watched, and the distinct statement texts run on them (or,
+ * with `match`, on the statements that contain it). */
 static const char *const tables[] = {"thread_state", "log_line"};
 enum { NTABLES = sizeof tables / sizeof *tables, MAX_SEEN = 64 };
 typedef struct seen {
     char *sql[MAX_SEEN];
     int n;
+    const char *match;
 } seen;
 
 static int names_table(const char *sql)
@@ -53,7 +55,7 @@ static int on_stmt(unsigned type, void *ctx, void *p, void *x)
     (void)type, (void)x;
     seen *sn = ctx;
     const char *sql = sqlite3_sql(p);
-    if (sql && names_table(sql))
+    if (sql && (sn->match ? strstr(sql, sn->match) != NULL : names_table(sql)))
         remember(sn, sql);
     return 0;
 }
@@ -193,6 +195,20 @@ static void caught(gd_store *s, void (*fn)(gd_store *), seen *sn)
     sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
 }
 
+/* Ingests the n files of `inputs` into s (the year for dates without one). */
+static void ingest_files(gd_store *s, char **inputs, size_t n)
+{
+    gd_error err = {0};
+    gd_ingest_opts opts = {.year = 2024};
+    ck_assert_int_eq(gd_ingest(s, inputs, n, &opts, NULL, NULL, &err), 0);
+}
+
+static void ingest_states(gd_store *s)
+{
+    char *inputs[] = {GODEYE_FIXTURES "/states/block600.systrace"};
+    ingest_files(s, inputs, 1);
+}
+
 /* Each statement of sn planned without a full SCAN of a watched table. */
 static void assert_planned(gd_store *s, seen *sn)
 {
@@ -207,10 +223,8 @@ static void assert_planned(gd_store *s, seen *sn)
 
 static void ingest_anr_report(gd_store *s)
 {
-    gd_error err = {0};
     char *inputs[] = {GODEYE_FIXTURES "/bugreport/anr_log_report.txt", GODEYE_FIXTURES "/bugreport/small.txt"};
-    gd_ingest_opts opts = {.year = 2024};
-    ck_assert_int_eq(gd_ingest(s, inputs, 2, &opts, NULL, NULL, &err), 0);
+    ingest_files(s, inputs, 2);
 }
 
 /* The ANR's context within its trace (as `godeye anr --context --trace 1`)
@@ -263,15 +277,9 @@ START_TEST(thread_state_is_looked_up_by_its_key)
     gd_error err = {0};
     ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
     seen sn = {0};
-    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_stmt, &sn);
-    char *inputs[] = {GODEYE_FIXTURES "/states/block600.systrace"};
-    gd_ingest_opts opts = {.year = 2024};
-    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
-    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    caught(s, ingest_states, &sn);
     ck_assert_int_gt(one_id(s, "SELECT count(*) FROM thread_state"), 0);
-    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_stmt, &sn);
-    run_readers(s);
-    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    caught(s, run_readers, &sn);
     /* the writer's insert, the pid fill, the readers above, rm's delete */
     ck_assert_int_ge(sn.n, 9);
     assert_planned(s, &sn);
@@ -319,12 +327,10 @@ static int ix_at(const ix_log *l, const char *ev)
 /* Ingests `path` into s, the index statements it ran into *l. */
 static void ingest_logged(gd_store *s, const char *path, ix_log *l)
 {
-    gd_error err = {0};
     char *inputs[] = {(char *)path};
-    gd_ingest_opts opts = {.year = 2024};
     memset(l, 0, sizeof *l);
     sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_index_stmt, l);
-    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
+    ingest_files(s, inputs, 1);
     sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
 }
 
@@ -416,15 +422,6 @@ static int group_row_seen(void *ctx, json_t *row)
     return 0;
 }
 
-static int on_group_stmt(unsigned type, void *ctx, void *p, void *x)
-{
-    (void)type, (void)x;
-    const char *sql = sqlite3_sql(p);
-    if (sql && strstr(sql, "ORDER BY b.grp"))
-        remember(ctx, sql);
-    return 0;
-}
-
 /* The plan of `sql`, its lines joined by " | ", into buf. */
 static void plan_of(gd_store *s, const char *sql, char *buf, size_t n)
 {
@@ -448,12 +445,11 @@ static void groups_planned(const char *path, const char *app, int states, struct
     gd_error err = {0};
     ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
     char *inputs[] = {(char *)path};
-    gd_ingest_opts opts = {.year = 2024};
-    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
-    seen sn = {0};
+    ingest_files(s, inputs, 1);
+    seen sn = {.match = "ORDER BY b.grp"};
     struct group_rows other = {0};
     gd_blocks_query q = {.threshold = NAN, .kind = GD_KIND_NONE};
-    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_group_stmt, &sn);
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_stmt, &sn);
     ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, g, &err), 0);
     q.filter.app = app;
     ck_assert_int_eq(gd_query_block_groups(s, &q, group_row_seen, &other, &err), 0);
@@ -496,15 +492,6 @@ START_TEST(block_groups_read_block_grp_alone)
 }
 END_TEST
 
-static int on_anr_stmt(unsigned type, void *ctx, void *p, void *x)
-{
-    (void)type, (void)x;
-    const char *sql = sqlite3_sql(p);
-    if (sql && strstr(sql, "NOT EXISTS (SELECT 1 FROM anr_dump v"))
-        remember(ctx, sql);
-    return 0;
-}
-
 /* Where the plan `plan` (plan_of's) reads table alias `alias`, or -1. */
 static long read_at(const char *plan, const char *alias)
 {
@@ -528,12 +515,11 @@ START_TEST(anr_blocks_look_up_their_dispatch_last)
     gd_error err = {0};
     ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
     char *inputs[] = {GODEYE_FIXTURES "/godeye/pairing.jsonl"};
-    gd_ingest_opts opts = {.year = 2024};
-    ck_assert_int_eq(gd_ingest(s, inputs, 1, &opts, NULL, NULL, &err), 0);
-    seen sn = {0};
+    ingest_files(s, inputs, 1);
+    seen sn = {.match = "NOT EXISTS (SELECT 1 FROM anr_dump v"};
     gd_anr_counts c;
     gd_filter f = {0};
-    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_anr_stmt, &sn);
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_stmt, &sn);
     ck_assert_int_eq(gd_query_anr_count(s, &f, &c, &err), 0);
     ck_assert_int_eq(c.blocks, 1);
     ck_assert_int_eq(c.total, 1);
