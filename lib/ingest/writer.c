@@ -13,6 +13,7 @@
 #include "core/skip_reasons.h"
 #include "reader/procstat.h"
 #include "ingest/views.h"
+#include "store/spool.h"
 #include "store/sql.h"
 #include "core/util.h"
 #include "derive/blocks.h"
@@ -37,7 +38,6 @@ enum {
     ST_MSG_TEXT,
     ST_THREAD,
     ST_STARTUP,
-    ST_THREAD_STATE, /* #26 */
     ST_BINDER,       /* #26 */
     ST_LOG,          /* #28 */
     ST__COUNT
@@ -65,8 +65,6 @@ static const char *const stmt_sql[ST__COUNT] = {
     " ON CONFLICT(trace, tid) WHERE pid IS NULL DO UPDATE SET name = excluded.name WHERE name IS NOT excluded.name",
     "INSERT INTO startup(trace, app, activity, kind, total_ms, wait_ms, source, ts_ms, ttfd_ms, activity_ms)"
     " VALUES (?,?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
-    " waker_tid, id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
     "INSERT INTO binder_txn(trace, client_pid, client_tid, ts_ms, dur_ms, server_pid, server_tid,"
     " server_ts_ms, server_dur_ms, oneway, code, flags, txn_id, reply_status, server_process)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -76,6 +74,13 @@ static const char *const stmt_sql[ST__COUNT] = {
 /* #28: at most this many log lines of one trace are kept as log_line rows
  * (the first ones; the others are counted, GD_LOG_DROPPED). */
 #define GD_LOG_LINES_MAX 200000
+/* #50: a trace's thread states, held in a spool (store/spool.h) by
+ * thread, then written in thread_state's key order by one statement */
+#define GD_STATE_COLS 10
+static const char state_drain_sql[] =
+    "INSERT INTO thread_state(trace, pid, tid, ts_ms, dur_ms, state, io_wait, blocked_function, cpu,"
+    " waker_tid, id) SELECT ?1, c2, c3, c0, c4, c5, c6, c7, c8, c9, c1 FROM gd_spool(?2)";
+
 #define GD_LOG_DROPPED "log_line: past the " GD_STR(GD_LOG_LINES_MAX) " lines kept a trace (not kept as rows)"
 
 struct gd_writer {
@@ -115,7 +120,7 @@ struct gd_writer {
     double log_min, log_max; /* their span (a trace of log lines only: its span) */
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
     int64_t states;  /* thread_state rows written: the next one's id is states + 1 (#50) */
-    uint32_t state_nulls; /* 1 << i: the thread_state statement's parameter i is bound NULL (#50) */
+    gd_spool *state_spool; /* the states until the end (#50), NULL before the first */
     long method_events; /* events the methods writer took: no call rows without them (#50) */
     long binder_rows;   /* binder_txn rows written (the slices' come from call rows) */
 };
@@ -495,46 +500,46 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
     return gd_store_step(w->s, st, err);
 }
 
-/* 1 when a thread state's parameter i is absent: then it is bound NULL,
- * only when the last row's was not (a binding stays through the
- * statement's reset; #50: the 4 MB sched-heavy trace's 465,684 NULL binds
- * were 31 M instructions); 0: the caller binds the value. */
-static int state_absent(gd_writer *w, int i, int absent)
+static gd_value opt_int(int64_t v) { return v >= 0 ? (gd_value){.kind = GD_V_INT, .u.i = v} : (gd_value){0}; }
+static gd_value opt_text(const char *t)
 {
-    uint32_t bit = (uint32_t)1 << i;
-    if (absent && !(w->state_nulls & bit))
-        sqlite3_bind_null(w->st[ST_THREAD_STATE], i);
-    w->state_nulls = absent ? w->state_nulls | bit : w->state_nulls & ~bit;
-    return absent;
+    return t ? (gd_value){.kind = GD_V_TEXT, .u.t = {t, strlen(t)}} : (gd_value){0};
 }
 
 /* One scheduling interval (#26); its pid is the thread's own or unknown,
  * never the capture's.  Its id numbers it in the trace (#50: the clustered
- * key's last column, which keeps the order written among equal times). */
+ * key's last column, which keeps the order written among equal times).
+ * Held in the spool by thread until the end (write_states). */
 static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_thread_state_ev *u = &ev->u.thread_state;
-    sqlite3_stmt *st = w->st[ST_THREAD_STATE];
-    if (!state_absent(w, 2, ev->pid < 0))
-        sqlite3_bind_int64(st, 2, ev->pid);
+    if (!w->state_spool && !(w->state_spool = gd_spool_new(GD_STATE_COLS, 0)))
+        return gd_error_oom(err);
     if (ev->pid < 0)
         w->states_nopid++;
-    sqlite3_bind_int64(st, 3, ev->tid);
-    sqlite3_bind_double(st, 4, ev->ts);
-    if (!state_absent(w, 5, !gd_has(u->dur)))
-        sqlite3_bind_double(st, 5, u->dur);
-    if (!state_absent(w, 6, !u->state))
-        sqlite3_bind_text(st, 6, u->state, -1, SQLITE_STATIC);
-    if (!state_absent(w, 7, u->io_wait < 0))
-        sqlite3_bind_int64(st, 7, u->io_wait);
-    if (!state_absent(w, 8, !u->blocked_function))
-        sqlite3_bind_text(st, 8, u->blocked_function, -1, SQLITE_STATIC);
-    if (!state_absent(w, 9, u->cpu < 0))
-        sqlite3_bind_int64(st, 9, u->cpu);
-    if (!state_absent(w, 10, u->waker_tid < 0))
-        sqlite3_bind_int64(st, 10, u->waker_tid);
-    sqlite3_bind_int64(st, 11, ++w->states);
-    return gd_store_step(w->s, st, err);
+    int64_t id = ++w->states;
+    const gd_value v[GD_STATE_COLS] = {
+        /* the order in a thread's rows: time, id */
+        {.kind = GD_V_REAL, .u.d = ev->ts},
+        {.kind = GD_V_INT, .u.i = id},
+        opt_int(ev->pid),
+        {.kind = GD_V_INT, .u.i = ev->tid},
+        gd_has(u->dur) ? (gd_value){.kind = GD_V_REAL, .u.d = u->dur} : (gd_value){0},
+        opt_text(u->state),
+        opt_int(u->io_wait),
+        opt_text(u->blocked_function),
+        opt_int(u->cpu),
+        opt_int(u->waker_tid),
+    };
+    return gd_spool_put(w->state_spool, ev->tid, v, err);
+}
+
+/* The spooled states into thread_state, in its key order (#50). */
+static int write_states(gd_writer *w, gd_error *err)
+{
+    if (!gd_spool_rows(w->state_spool))
+        return GD_OK;
+    return gd_spool_drain(w->s, w->state_spool, state_drain_sql, w->trace, err);
 }
 
 /* One binder transaction (#26). */
@@ -802,7 +807,7 @@ int gd_writer_open(gd_writer **out, gd_store *s, const char *source, const char 
         }
     /* #50: the trace, the first parameter of these rows, bound once */
     static const int of_trace[] = {ST_SAMPLE,  ST_CPU,          ST_MEMORY, ST_RAW, ST_THREAD,
-                                   ST_STARTUP, ST_THREAD_STATE, ST_BINDER, ST_LOG};
+                                   ST_STARTUP, ST_BINDER, ST_LOG};
     for (size_t i = 0; i < sizeof of_trace / sizeof *of_trace; i++)
         sqlite3_bind_int64(w->st[of_trace[i]], 1, w->trace);
     if ((rc = gd_pairing_open(&w->pairing, s, w->trace, err)))
@@ -879,6 +884,7 @@ void gd_writer_free(gd_writer *w)
     gd_mw_free(w->methods);
     gd_mend_free(&w->mend);
     gd_bulk_free(&w->bulk);
+    gd_spool_free(w->state_spool);
     gd_ti_stats_free(&w->stats);
     gd_ti_meta_free(&w->meta);
     free(w->source);
@@ -1075,6 +1081,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
     }
     long nd = 0, nb = 0;
     int64_t main_pid, main_tid;
+    if ((rc = write_states(w, err)))
+        return rc;
     main_thread(w, &main_pid, &main_tid);
     if ((rc = gd_pairing_finish(&w->pairing, w->max_ts, main_pid, main_tid, err)) ||
         (rc = resolve_main(w, err)) || (rc = gd_bulk_end(w->s, &w->bulk, err)))

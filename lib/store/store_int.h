@@ -27,6 +27,7 @@ struct gd_store {
         const char *sql;
         sqlite3_stmt *st;
     } cache[GD_STMT_CACHE];
+    int spool_module; /* the virtual table gd_spool is registered (store/spool.c) */
 };
 
 /* Creates the database file `path` from the image of a new, empty database
