@@ -513,7 +513,7 @@ static gd_value opt_text(const char *t)
 static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     const gd_thread_state_ev *u = &ev->u.thread_state;
-    if (!w->state_spool && !(w->state_spool = gd_spool_new(GD_STATE_COLS, 0)))
+    if (!w->state_spool && !(w->state_spool = gd_spool_new(w->s, GD_STATE_COLS, state_drain_sql, w->trace, 0)))
         return gd_error_oom(err);
     if (ev->pid < 0)
         w->states_nopid++;
@@ -537,9 +537,7 @@ static int put_thread_state(gd_writer *w, const gd_event *ev, gd_error *err)
 /* The spooled states into thread_state, in its key order (#50). */
 static int write_states(gd_writer *w, gd_error *err)
 {
-    if (!gd_spool_rows(w->state_spool))
-        return GD_OK;
-    return gd_spool_drain(w->s, w->state_spool, state_drain_sql, w->trace, err);
+    return gd_spool_rows(w->state_spool) ? gd_spool_drain(w->state_spool, err) : GD_OK;
 }
 
 /* One binder transaction (#26). */

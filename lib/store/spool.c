@@ -9,7 +9,9 @@
  * file as a chunk, [i64 next chunk][u32 bytes][records], but for its last
  * record (which a late row may still go before); chunks of a group are
  * linked in order.  The file is made at the first chunk and unlinked at
- * once, so nothing is left when the process ends. */
+ * once, so nothing is left when the process ends; when none can be made,
+ * the buffers grow up to the bound and then everything held is written
+ * to the table (gd_spool_drain) there and then. */
 #include "store/spool.h"
 
 #include <errno.h>
@@ -37,6 +39,9 @@ typedef struct group {
 } group;
 
 struct gd_spool {
+    gd_store *s;
+    const char *sql; /* the statement that writes the rows (borrowed) */
+    int64_t p1;      /* its ?1 */
     int ncols;
     size_t mem_max, mem; /* the bound, and the bytes of the groups' buffers */
     group *g;
@@ -45,19 +50,23 @@ struct gd_spool {
     size_t nslot;
     FILE *file;      /* the temporary file (gd_tmpfile), NULL until needed */
     int fd;          /* its descriptor, -1 until then */
+    int no_file;     /* none could be made: the rows go to the table at the bound */
     int64_t fend;    /* its size */
     int64_t rows;
     unsigned char *scratch; /* a record being moved */
     size_t scratch_cap;
 };
 
-gd_spool *gd_spool_new(int ncols, unsigned mem_kib)
+gd_spool *gd_spool_new(gd_store *s, int ncols, const char *sql, int64_t p1, unsigned mem_kib)
 {
     if (ncols < 1 || ncols > GD_SPOOL_COLS)
         return NULL;
     gd_spool *sp = calloc(1, sizeof *sp);
     if (!sp)
         return NULL;
+    sp->s = s;
+    sp->sql = sql;
+    sp->p1 = p1;
     sp->ncols = ncols;
     sp->mem_max = (size_t)(mem_kib ? mem_kib : 16384) * 1024;
     sp->fd = -1;
@@ -81,7 +90,7 @@ static void clear(gd_spool *sp)
     if (sp->file)
         fclose(sp->file);
     sp->file = NULL;
-    sp->fd = -1;
+    sp->fd = -1; /* no_file stays */
     sp->fend = 0;
 }
 
@@ -152,12 +161,16 @@ static group *group_of(gd_spool *sp, int64_t key)
 
 static int io_fail(gd_error *err) { return gd_tmp_write_error(err, errno); }
 
-static int open_file(gd_spool *sp, gd_error *err)
+/* The temporary file, made at the first chunk: 0, or -1 when none can be
+ * made (then sp->no_file). */
+static int open_file(gd_spool *sp)
 {
-    if (!(sp->file = gd_tmpfile(err)))
-        return err->code;
-    sp->fd = fileno(sp->file);
-    return GD_OK;
+    if (sp->fd >= 0)
+        return 0;
+    if (!sp->no_file && (sp->file = gd_tmpfile(NULL)))
+        sp->fd = fileno(sp->file);
+    sp->no_file = sp->fd < 0;
+    return sp->no_file ? -1 : 0;
 }
 
 static int write_all(int fd, const struct iovec *iov, int n, int64_t off)
@@ -177,8 +190,6 @@ static int flush(gd_spool *sp, group *g, gd_error *err)
     uint32_t n = g->last;
     if (!n)
         return GD_OK;
-    if (sp->fd < 0 && open_file(sp, err))
-        return err->code;
     unsigned char hdr[CHUNK_HDR];
     int64_t none = -1;
     memcpy(hdr, &none, 8);
@@ -398,9 +409,14 @@ int gd_spool_put(gd_spool *sp, int64_t key, const gd_value *v, gd_error *err)
     g->last = moved ? g->last + n : g->len; /* the last record: the old one moved, or the new one */
     g->len += n;
     sp->rows++;
-    if (g->len >= BUF_FULL && flush(sp, g, err))
+    int full = g->len >= BUF_FULL, over = sp->mem > sp->mem_max;
+    if (!full && !over)
+        return GD_OK;
+    if (open_file(sp)) /* no file: at the bound, what is held goes to the table */
+        return over ? gd_spool_drain(sp, err) : GD_OK;
+    if (full && flush(sp, g, err))
         return err->code;
-    return sp->mem > sp->mem_max ? over_bound(sp, err) : GD_OK;
+    return over ? over_bound(sp, err) : GD_OK;
 }
 
 /* ---- reading: the virtual table gd_spool ---- */
@@ -656,16 +672,17 @@ static const sqlite3_module spool_module = {
     .xRowid = v_rowid,
 };
 
-int gd_spool_drain(gd_store *s, gd_spool *sp, const char *sql, int64_t p1, gd_error *err)
+int gd_spool_drain(gd_spool *sp, gd_error *err)
 {
+    gd_store *s = sp->s;
     /* the table is made readable on the connection at its first use */
     if (!s->spool_module && sqlite3_create_module(s->db, "gd_spool", &spool_module, NULL) != SQLITE_OK)
         return gd_store_fail(s, err, "database");
     s->spool_module = 1;
-    sqlite3_stmt *st = gd_store_prepare(s, sql, err);
+    sqlite3_stmt *st = gd_store_prepare(s, sp->sql, err);
     if (!st)
         return err->code;
-    sqlite3_bind_int64(st, 1, p1);
+    sqlite3_bind_int64(st, 1, sp->p1);
     sqlite3_bind_pointer(st, 2, sp, "gd_spool", NULL);
     int rc = sqlite3_step(st) == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database write");
     sqlite3_finalize(st);

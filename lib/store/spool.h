@@ -29,23 +29,27 @@
 typedef struct gd_spool gd_spool;
 
 /* A spool of rows of ncols values (1 .. GD_SPOOL_COLS) keeping at most
- * about mem_kib KiB in memory (0: the default, 16 MiB).  NULL when out of
+ * about mem_kib KiB in memory (0: the default, 16 MiB), whose rows `sql`
+ * writes into s: it is run with ?1 bound to p1 and ?2 to the spool (to be
+ * read as `FROM gd_spool(?2)`); sql is borrowed.  NULL when out of
  * memory. */
-gd_spool *gd_spool_new(int ncols, unsigned mem_kib);
+gd_spool *gd_spool_new(gd_store *s, int ncols, const char *sql, int64_t p1, unsigned mem_kib);
 void gd_spool_free(gd_spool *sp);
 
 /* Adds a row of group `group` with its ncols values (GD_V_NULL, GD_V_INT,
  * GD_V_REAL or GD_V_TEXT; a text is copied), ordered in its group by
- * (v[0], v[1]) (numbers).  GD_OK; GD_ERR_NOMEM; GD_ERR_IO when the
- * temporary file can't be made or written (core/tmpfile.h's messages). */
+ * (v[0], v[1]) (numbers).  When no temporary file can be made, the rows
+ * held go to the table when the bound is reached (in order, but each
+ * such write after the first lands amid the rows written before: slower,
+ * the same rows).  GD_OK; GD_ERR_NOMEM; GD_ERR_IO when the temporary file
+ * can't be written (core/tmpfile.h's message) or the table's write fails. */
 int gd_spool_put(gd_spool *sp, int64_t group, const gd_value *v, gd_error *err);
 
 /* The rows put so far. */
 int64_t gd_spool_rows(const gd_spool *sp);
 
-/* Runs `sql` once on s, ?1 bound to `p1` and ?2 to the spool (to be read
- * as `FROM gd_spool(?2)`): GD_OK, or GD_ERR_* with err set.  The spool
- * is read once: it is empty after. */
-int gd_spool_drain(gd_store *s, gd_spool *sp, const char *sql, int64_t p1, gd_error *err);
+/* Writes the rows held: runs the spool's statement once.  GD_OK, or
+ * GD_ERR_* with err set.  The spool is empty after. */
+int gd_spool_drain(gd_spool *sp, gd_error *err);
 
 #endif
