@@ -605,8 +605,10 @@ static int v_next(sqlite3_vtab_cursor *cur)
                 return rc;
         } else if (!c->in_buf) {
             c->in_buf = 1;
-            c->p = g->buf;
-            c->end = g->buf + g->len;
+            if (g->len) { /* (an empty group may have no buffer) */
+                c->p = g->buf;
+                c->end = g->buf + g->len;
+            }
         } else if (++c->at < c->sp->ng) {
             c->in_buf = 0;
             c->chunk = c->sp->g[c->order[c->at]].head;
