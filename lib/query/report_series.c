@@ -463,25 +463,46 @@ int gd_query_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
     return q ? gd_store_stream(s, q, cpu_row, fn, ctx, err) : err->code;
 }
 
-/* The p-th percentile of a window's frame durations (as gd_percentile). */
-static double frame_pct(sqlite3_stmt *q, int64_t trace, const char *win, int64_t n, double p)
+/* The percentiles of a window's frame durations the report shows (as
+ * gd_percentile): p50, p95. */
+enum { FP_50, FP_95, FP_N };
+static const double frame_pct_at[FP_N] = {50, 95};
+
+/* Those percentiles of the window's n frames into out[], from one read of
+ * its durations in order (#50 item 3: one sort for all of them, where a
+ * LIMIT 2 OFFSET statement per percentile sorted the frames once each),
+ * stopped past the last rank needed; GD_OK, or GD_ERR_* with err set. */
+static int frame_pcts(gd_store *s, sqlite3_stmt *q, int64_t trace, const char *win, int64_t n, double out[FP_N],
+                      gd_error *err)
 {
-    double h = (double)(n - 1) * p / 100.0;
-    int64_t lo = (int64_t)floor(h);
+    double h[FP_N], a[FP_N], b[FP_N];
+    int64_t lo[FP_N];
+    for (int k = 0; k < FP_N; k++) {
+        h[k] = (double)(n - 1) * frame_pct_at[k] / 100.0;
+        lo[k] = (int64_t)floor(h[k]);
+        a[k] = b[k] = NAN;
+    }
     sqlite3_bind_int64(q, 1, trace);
     if (win)
         sqlite3_bind_text(q, 2, win, -1, SQLITE_TRANSIENT);
     else
         sqlite3_bind_null(q, 2);
-    sqlite3_bind_int64(q, 3, lo);
-    double a = NAN, b = NAN;
-    if (sqlite3_step(q) == SQLITE_ROW)
-        a = sqlite3_column_double(q, S_VALUE);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        b = sqlite3_column_double(q, S_VALUE);
+    int r = SQLITE_ROW;
+    for (int64_t i = 0; i <= lo[FP_N - 1] + 1 && (r = sqlite3_step(q)) == SQLITE_ROW; i++)
+        for (int k = 0; k < FP_N; k++) {
+            if (i == lo[k])
+                a[k] = sqlite3_column_double(q, S_VALUE);
+            if (i == lo[k] + 1)
+                b[k] = sqlite3_column_double(q, S_VALUE);
+        }
     sqlite3_reset(q);
-    double frac = h - (double)lo;
-    return frac == 0 || isnan(b) ? a : a + frac * (b - a);
+    if (r != SQLITE_ROW && r != SQLITE_DONE)
+        return gd_store_fail(s, err, "database read");
+    for (int k = 0; k < FP_N; k++) {
+        double frac = h[k] - (double)lo[k];
+        out[k] = frac == 0 || isnan(b[k]) ? a[k] : a[k] + frac * (b[k] - a[k]);
+    }
+    return GD_OK;
 }
 
 /* Upper bounds of the frame-time histogram's bins (ms), shown rounded to
@@ -537,9 +558,12 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
         return c->err->code;
     if (c->app && !gd_app_match(proc, c->app))
         return GD_OK;
+    double pct[FP_N];
+    if (frame_pcts(c->s, c->p, trace, win, n, pct, c->err))
+        return c->err->code;
     gd_qv_text(&v[FS_PROCESS], proc[0] ? proc : NULL);
-    gd_qv_real(&v[FS_P50], gd_ms_round(frame_pct(c->p, trace, win, n, 50)));
-    gd_qv_real(&v[FS_P95], gd_ms_round(frame_pct(c->p, trace, win, n, 95)));
+    gd_qv_real(&v[FS_P50], gd_ms_round(pct[FP_50]));
+    gd_qv_real(&v[FS_P95], gd_ms_round(pct[FP_95]));
     gd_qv_json(&v[FS_HIST], frame_hist(q));
     json_t *r = gd_qcols_json(&fstats_cols, v);
     gd_qcols_clear(&fstats_cols, v);
@@ -562,7 +586,7 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
              fields, set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_APP_FRAMES_SHOWN_SQL
-                                              " ORDER BY dur_ms LIMIT 2 OFFSET ?3", err)
+                                              " ORDER BY dur_ms", err)
                         : NULL;
     if (!p) {
         sqlite3_finalize(q);
