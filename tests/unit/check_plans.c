@@ -647,7 +647,8 @@ static int on_run(unsigned type, void *ctx, void *p, void *x)
 
 struct pcts {
     int n;
-    double p50, p95;
+    double p50, p95, max;
+    json_int_t janky, frozen, hist[3]; /* the first three bins' counts */
 };
 
 static int pct_row(void *ctx, json_t *row)
@@ -656,14 +657,22 @@ static int pct_row(void *ctx, json_t *row)
     p->n++;
     p->p50 = json_real_value(json_object_get(row, "p50_ms"));
     p->p95 = json_real_value(json_object_get(row, "p95_ms"));
+    p->max = json_real_value(json_object_get(row, "max_ms"));
+    p->janky = json_integer_value(json_object_get(row, "janky"));
+    p->frozen = json_integer_value(json_object_get(row, "frozen"));
+    for (size_t i = 0; i < 3; i++)
+        p->hist[i] = json_integer_value(json_array_get(json_array_get(json_object_get(row, "hist"), i), 1));
     return 0;
 }
 
 /* #50 item 3: the report's p50 and p95 of a window's frames come from one
  * read of its durations in order (one sort of them), not a LIMIT 2 OFFSET
  * statement per percentile (each a sort of every frame of the window:
- * 2 x 1.2 s on 768,485 frames).  100 frames of 4..23 ms, 5 of each: p50
- * between the 50th and 51st (13, 14 ms), p95 0.05 past the 95th (22, 23). */
+ * 2 x 1.2 s on 768,485 frames), which gives the window's janky, frozen,
+ * max and histogram too (no GROUP BY of eleven sums).  100 frames of 4..23
+ * ms, 5 of each: p50 between the 50th and 51st (13, 14 ms), p95 0.05 past
+ * the 95th (22, 23); janky (over 16 ms) 17..23: 35; up to 8 ms 25, to
+ * 16.667 ms 40, to 33.333 ms 35. */
 START_TEST(frame_percentiles_sort_once)
 {
     gd_store *s = NULL;
@@ -682,6 +691,12 @@ START_TEST(frame_percentiles_sort_once)
     ck_assert_int_eq(r.n, 1);
     ck_assert_double_eq_tol(p.p50, 13.5, 1e-9);
     ck_assert_double_eq_tol(p.p95, 22.05, 1e-9);
+    ck_assert_double_eq_tol(p.max, 23, 1e-9);
+    ck_assert_int_eq(p.janky, 35);
+    ck_assert_int_eq(p.frozen, 0);
+    ck_assert_int_eq(p.hist[0], 25);
+    ck_assert_int_eq(p.hist[1], 40);
+    ck_assert_int_eq(p.hist[2], 35);
     gd_store_close(s);
     unlink(path);
 }
