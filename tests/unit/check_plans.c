@@ -668,7 +668,7 @@ static int pct_row(void *ctx, json_t *row)
 /* #50 item 3: the report's p50 and p95 of a window's frames come from one
  * read of its durations in order (one sort of them), not a LIMIT 2 OFFSET
  * statement per percentile (each a sort of every frame of the window:
- * 2 x 1.2 s on 768,485 frames), which gives the window's janky, frozen,
+ * 0.9-1.6 s each on 768,485 frames), which gives the window's janky, frozen,
  * max and histogram too (no GROUP BY of eleven sums).  100 frames of 4..23
  * ms, 5 of each: p50 between the 50th and 51st (13, 14 ms), p95 0.05 past
  * the 95th (22, 23); janky (over 16 ms) 17..23: 35; up to 8 ms 25, to
