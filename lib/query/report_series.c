@@ -463,52 +463,91 @@ int gd_query_cpu_series(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx
     return q ? gd_store_stream(s, q, cpu_row, fn, ctx, err) : err->code;
 }
 
-/* The p-th percentile of a window's frame durations (as gd_percentile). */
-static double frame_pct(sqlite3_stmt *q, int64_t trace, const char *win, int64_t n, double p)
+/* Upper bounds of the frame-time histogram's bins (ms), shown rounded to
+ * microseconds (16.667, 33.333); past the last, frozen frames. */
+enum { FH_BINS = 8 };
+static const double frame_hist_upper[FH_BINS - 1] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VSYNC_MS, 50, 100, 200,
+                                                     GD_FRAME_FROZEN_MS};
+
+/* The percentiles of a window's frame durations the report shows (as
+ * gd_percentile): p50, p95. */
+enum { FP_50, FP_95, FP_N };
+static const double frame_pct_at[FP_N] = {50, 95};
+
+/* What a window's frames give, read in order of duration (#50 item 3: one
+ * sorted read of them, where a GROUP BY of eleven sums and a LIMIT 2
+ * OFFSET statement per percentile read them three times, sorting twice). */
+typedef struct frame_scan {
+    double h[FP_N], a[FP_N], b[FP_N]; /* each percentile's rank, the values at and past it */
+    int64_t lo[FP_N];
+    int64_t janky, frozen, hist[FH_BINS];
+    double max;
+} frame_scan;
+
+/* The i-th shortest frame, of d ms, into fs. */
+static void frame_scan_add(frame_scan *fs, int64_t i, double d)
 {
-    double h = (double)(n - 1) * p / 100.0;
-    int64_t lo = (int64_t)floor(h);
+    for (int k = 0; k < FP_N; k++) {
+        if (i == fs->lo[k])
+            fs->a[k] = d;
+        if (i == fs->lo[k] + 1)
+            fs->b[k] = d;
+    }
+    /* janky and frozen are analysis/frames.h's vitals_slow (over 16 ms,
+     * Android vitals' slow frame, whatever the display's rate: #51) and frozen */
+    fs->janky += gd_frame_is_vitals_slow(d);
+    fs->frozen += gd_frame_is_frozen(d);
+    int bin = 0;
+    while (bin < FH_BINS - 1 && d > frame_hist_upper[bin])
+        bin++;
+    fs->hist[bin]++;
+    fs->max = d;
+}
+
+/* The window's n frames read in order into fs; GD_OK, or GD_ERR_* with
+ * err set. */
+static int frame_scan_read(gd_store *s, sqlite3_stmt *q, int64_t trace, const char *win, int64_t n, frame_scan *fs,
+                           gd_error *err)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->max = NAN;
+    for (int k = 0; k < FP_N; k++) {
+        fs->h[k] = (double)(n - 1) * frame_pct_at[k] / 100.0;
+        fs->lo[k] = (int64_t)floor(fs->h[k]);
+        fs->a[k] = fs->b[k] = NAN;
+    }
     sqlite3_bind_int64(q, 1, trace);
     if (win)
         sqlite3_bind_text(q, 2, win, -1, SQLITE_TRANSIENT);
     else
         sqlite3_bind_null(q, 2);
-    sqlite3_bind_int64(q, 3, lo);
-    double a = NAN, b = NAN;
-    if (sqlite3_step(q) == SQLITE_ROW)
-        a = sqlite3_column_double(q, S_VALUE);
-    if (sqlite3_step(q) == SQLITE_ROW)
-        b = sqlite3_column_double(q, S_VALUE);
+    int r;
+    for (int64_t i = 0; (r = sqlite3_step(q)) == SQLITE_ROW; i++)
+        frame_scan_add(fs, i, sqlite3_column_double(q, S_VALUE));
     sqlite3_reset(q);
-    double frac = h - (double)lo;
-    return frac == 0 || isnan(b) ? a : a + frac * (b - a);
+    return r == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
 }
 
-/* Upper bounds of the frame-time histogram's bins (ms), shown rounded to
- * microseconds (16.667, 33.333); past the last, frozen frames. */
-static const double frame_hist_upper[7] = {8, GD_FRAME_VSYNC_MS, 2 * GD_FRAME_VSYNC_MS, 50, 100, 200,
-                                           GD_FRAME_FROZEN_MS};
+/* The k-th percentile of fs (gd_percentile's interpolation). */
+static double frame_scan_pct(const frame_scan *fs, int k)
+{
+    double frac = fs->h[k] - (double)fs->lo[k];
+    return frac == 0 || isnan(fs->b[k]) ? fs->a[k] : fs->a[k] + frac * (fs->b[k] - fs->a[k]);
+}
 
-/* The counts of the frame-time histogram's 8 bins, read before the
- * fields (F_FIELDS on), after the pid the process is of (F_PID). */
-#define FRAME_HIST_COLS(X)                                                                        \
-    X(F_HIST, "sum(dur_ms <= ?3)") X(F_HIST_2, "sum(dur_ms > ?3 AND dur_ms <= ?4)")                \
-    X(F_HIST_3, "sum(dur_ms > ?4 AND dur_ms <= ?5)") X(F_HIST_4, "sum(dur_ms > ?5 AND dur_ms <= ?6)") \
-    X(F_HIST_5, "sum(dur_ms > ?6 AND dur_ms <= ?7)") X(F_HIST_6, "sum(dur_ms > ?7 AND dur_ms <= ?8)") \
-    X(F_HIST_7, "sum(dur_ms > ?8 AND dur_ms <= ?9)") X(F_HIST_8, "sum(dur_ms > ?9)")
-enum { F_PID = 0, FRAME_HIST_COLS(GD_COL_ENUM) F_FIELDS };
-_Static_assert(F_FIELDS - F_HIST == 8, "frame histogram bins");
+/* the pid the window's frames are of, before the fields */
+enum { F_PID = 0, F_FIELDS };
 enum { GD_FRAME_STATS_COLS(GD_QC_ID, GD_QC_ID) FS_NCOLS };
 GD_QCOLS_DEFINE(fstats_cols, GD_FRAME_STATS_COLS);
 
 /* the frame-time histogram: [upper bound ms (null: none), count] */
-static json_t *frame_hist(sqlite3_stmt *q)
+static json_t *frame_hist(const frame_scan *fs)
 {
     json_t *h = json_array();
-    for (int i = 0; i < 8; i++)
-        json_array_append_new(h, json_pack("[o I]", i < 7 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
-                                                          : json_null(),
-                                           (json_int_t)sqlite3_column_int64(q, F_HIST + i)));
+    for (int i = 0; i < FH_BINS; i++)
+        json_array_append_new(h, json_pack("[o I]", i < FH_BINS - 1 ? json_real(round(frame_hist_upper[i] * 1000) / 1000)
+                                                                     : json_null(),
+                                           (json_int_t)fs->hist[i]));
     return h;
 }
 
@@ -537,10 +576,16 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
         return c->err->code;
     if (c->app && !gd_app_match(proc, c->app))
         return GD_OK;
+    frame_scan fs;
+    if (frame_scan_read(c->s, c->p, trace, win, n, &fs, c->err))
+        return c->err->code;
     gd_qv_text(&v[FS_PROCESS], proc[0] ? proc : NULL);
-    gd_qv_real(&v[FS_P50], gd_ms_round(frame_pct(c->p, trace, win, n, 50)));
-    gd_qv_real(&v[FS_P95], gd_ms_round(frame_pct(c->p, trace, win, n, 95)));
-    gd_qv_json(&v[FS_HIST], frame_hist(q));
+    gd_qv_int(&v[FS_JANKY], fs.janky);
+    gd_qv_int(&v[FS_FROZEN], fs.frozen);
+    gd_qv_real(&v[FS_P50], gd_ms_round(frame_scan_pct(&fs, FP_50)));
+    gd_qv_real(&v[FS_P95], gd_ms_round(frame_scan_pct(&fs, FP_95)));
+    gd_qv_ms(&v[FS_MAX], fs.max);
+    gd_qv_json(&v[FS_HIST], frame_hist(&fs));
     json_t *r = gd_qcols_json(&fstats_cols, v);
     gd_qcols_clear(&fstats_cols, v);
     if (!r)
@@ -557,23 +602,17 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
     if (gd_qcols_select(&fstats_cols, fields, sizeof fields))
         return gd_error_set(err, GD_ERR_IO, 0, 0, "frame stats: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT max(" GD_FRAMES_PID_SQL ")" FRAME_HIST_COLS(GD_COL_SQL) ", %s FROM frame_time"
+             "SELECT max(" GD_FRAMES_PID_SQL "), %s FROM frame_time"
              " WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL " GROUP BY trace, window ORDER BY trace, window",
              fields, set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_APP_FRAMES_SHOWN_SQL
-                                              " ORDER BY dur_ms LIMIT 2 OFFSET ?3", err)
+                                              " ORDER BY dur_ms", err)
                         : NULL;
     if (!p) {
         sqlite3_finalize(q);
         return err->code;
     }
-    /* janky and frozen are analysis/frames.h's vitals_slow (over 16 ms,
-     * Android vitals' slow frame, whatever the display's rate: #51) and frozen */
-    sqlite3_bind_double(q, 1, GD_FRAME_VITALS_SLOW_MS);
-    sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
-    for (int i = 0; i < 7; i++)
-        sqlite3_bind_double(q, 3 + i, frame_hist_upper[i]);
     struct frame_stats_ctx c = {p, fn, ctx, s, f ? f->app : NULL, err};
     int rc = gd_store_each(s, q, frame_stats_row, &c, err);
     sqlite3_finalize(p);

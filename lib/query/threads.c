@@ -98,8 +98,7 @@ static int block_range(gd_store *s, int64_t id, int64_t *trace, int64_t *tid, do
     X(TS_TS, "s.ts_ms")                                                                 \
     X(TS_DUR, "s.dur_ms")                                                               \
     X(TS_STATE, "s.state")                                                              \
-    X(TS_BLOCKED_FN, "s.blocked_function")                                              \
-    X(TS_MAIN, "s.tid = t.main_tid AS main")
+    X(TS_BLOCKED_FN, "s.blocked_function")
 enum { TS_TRACE = 0, STATE_COLS(GD_COL_ENUM) TS_NCOLS };
 
 /* gd_query_threads' states, added up per thread, clipped to [start, end)
@@ -107,11 +106,31 @@ enum { TS_TRACE = 0, STATE_COLS(GD_COL_ENUM) TS_NCOLS };
 struct threads_ctx {
     gd_store *s;
     sqlite3_stmt *nameq;    /* a thread's name, asked once per thread (not per row) */
+    sqlite3_stmt *mainq;    /* a trace's main thread, asked once per trace (not joined per row) */
+    int64_t main_trace;     /* the trace main_tid is of (-1: none asked yet) */
+    int64_t main_tid;       /* its main_tid, -1 when NULL */
     tacc *ts;
     size_t n, cap;
     double start, end;
     gd_error *err;
 };
+
+/* 1 when thread td is trace tr's main thread (tr's main_tid, asked once
+ * per trace), 0 when not, or a GD_ERR_* code (negated) */
+static int is_main(struct threads_ctx *c, int64_t tr, int64_t td)
+{
+    if (c->main_trace != tr) {
+        sqlite3_bind_int64(c->mainq, 1, tr);
+        int r = sqlite3_step(c->mainq);
+        if (r != SQLITE_ROW && r != SQLITE_DONE)
+            return -gd_store_fail(c->s, c->err, "database read");
+        c->main_tid = r == SQLITE_ROW && sqlite3_column_type(c->mainq, 0) != SQLITE_NULL
+                          ? sqlite3_column_int64(c->mainq, 0) : -1;
+        c->main_trace = tr;
+        sqlite3_reset(c->mainq);
+    }
+    return c->main_tid >= 0 && td == c->main_tid;
+}
 
 static int state_row(void *ctx, sqlite3_stmt *st)
 {
@@ -125,7 +144,9 @@ static int state_row(void *ctx, sqlite3_stmt *st)
         t->trace = tr;
         t->tid = td;
         t->pid = -1;
-        t->main = sqlite3_column_int(st, TS_MAIN);
+        t->main = is_main(c, tr, td);
+        if (t->main < 0)
+            return -t->main;
         sqlite3_bind_int64(c->nameq, 1, tr);
         sqlite3_bind_int64(c->nameq, 2, td);
         int r = sqlite3_step(c->nameq), rc = GD_OK;
@@ -172,29 +193,34 @@ int gd_query_threads(gd_store *s, const gd_threads_query *q, gd_row_fn fn, void 
     char filt[4096], sql[8192];
     gd_store_filter_sql(&q->filter, "s.trace", filt, sizeof filt);
     /* the states are looked up by their key (trace, tid, ts_ms, #50): per
-     * trace, and per thread when one is asked for, never a whole-table scan */
+     * trace, and per thread when one is asked for, never a whole-table scan;
+     * every row of a trace is read, so each row costs only what it must
+     * (#50 item 3): no join to trace (its main thread is asked once per
+     * trace, is_main) and no time test without a block's range */
     snprintf(sql, sizeof sql,
              "SELECT s.trace" STATE_COLS(GD_COL_SQL)
-             " FROM thread_state s JOIN trace t ON t.id = s.trace"
-             " WHERE %s%s AND s.dur_ms IS NOT NULL"
-             " AND s.ts_ms < ?4 AND s.ts_ms + s.dur_ms > ?3 %s"
+             " FROM thread_state s"
+             " WHERE %s%s AND s.dur_ms IS NOT NULL%s %s"
              " ORDER BY s.trace, s.tid, s.ts_ms",
              btrace >= 0 ? "s.trace = ?2" : "s.trace IN (SELECT id FROM trace)", tid >= 0 ? " AND s.tid = ?1" : "",
-             filt);
+             btrace >= 0 ? " AND s.ts_ms < ?4 AND s.ts_ms + s.dur_ms > ?3" : "", filt);
     sqlite3_stmt *nameq =
         gd_store_cached(s, "SELECT name FROM thread WHERE trace = ?1 AND tid = ?2 LIMIT 1", err);
-    sqlite3_stmt *st = nameq ? gd_store_prepare(s, sql, err) : NULL;
+    sqlite3_stmt *mainq = nameq ? gd_store_prepare(s, "SELECT main_tid FROM trace WHERE id = ?1", err) : NULL;
+    sqlite3_stmt *st = mainq ? gd_store_prepare(s, sql, err) : NULL;
     if (!st) {
         gd_store_release(s, nameq);
+        sqlite3_finalize(mainq);
         return err->code;
     }
     sqlite3_bind_int64(st, 1, tid);
     sqlite3_bind_int64(st, 2, btrace);
     sqlite3_bind_double(st, 3, isinf(start) ? -1e300 : start);
     sqlite3_bind_double(st, 4, isinf(end) ? 1e300 : end);
-    struct threads_ctx c = {s, nameq, NULL, 0, 0, start, end, err};
+    struct threads_ctx c = {s, nameq, mainq, -1, -1, NULL, 0, 0, start, end, err};
     int rc = gd_store_each(s, st, state_row, &c, err);
     gd_store_release(s, nameq);
+    sqlite3_finalize(mainq);
     tacc *ts = c.ts;
     size_t n = c.n;
     /* binder transactions each thread made (as the client) and served,

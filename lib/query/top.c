@@ -810,7 +810,11 @@ static int binder_row(void *ctx, sqlite3_stmt *q)
     return add(a, "binder", 1, total, json_integer(trace), title, ev, cmd);
 }
 
-/* Runs one of the three statements above over the selected traces. */
+/* Runs one of the three statements above over the selected traces.  Each
+ * reads m CROSS JOIN the big table (#50): m (a few rows, often none) first,
+ * then that main thread's rows by their key (trace, tid); a plain JOIN let
+ * the planner read every thread_state or binder row of the trace first and
+ * look m's thread up for each (2.4 s on a 256 MB sched-heavy trace). */
 static int states_query(top_acc *a, const char *app, const char *body, gd_step_fn fn)
 {
     char sql[9000];
@@ -826,17 +830,17 @@ static int states_query(top_acc *a, const char *app, const char *body, gd_step_f
 static int add_states(top_acc *a, const char *app)
 {
     int rc = states_query(a, app, "SELECT m.trace AS trace" MSTATE_COLS(GD_COL_SQL)
-                          " FROM m JOIN thread_state s ON s.trace = m.trace AND s.tid = m.pid GROUP BY m.trace, m.pid", mstate_row);
+                          " FROM m CROSS JOIN thread_state s ON s.trace = m.trace AND s.tid = m.pid GROUP BY m.trace, m.pid", mstate_row);
     if (!rc)
         rc = states_query(a, app, "SELECT trace AS trace" STRETCH_COLS(GD_COL_SQL) " FROM (SELECT m.trace AS trace,"
                           " m.process AS process, m.short_ms AS short_ms, s.state AS state, s.blocked_function AS func,"
                           " s.dur_ms AS dur_ms, CASE WHEN s.state IN ('R', 'R+') THEN s.waker_tid ELSE (SELECT n.waker_tid"
                           " FROM thread_state n WHERE n.trace = s.trace AND n.tid = s.tid AND n.ts_ms > s.ts_ms"
-                          " ORDER BY n.ts_ms LIMIT 1) END AS wtid FROM m JOIN thread_state s ON s.trace = m.trace"
+                          " ORDER BY n.ts_ms LIMIT 1) END AS wtid FROM m CROSS JOIN thread_state s ON s.trace = m.trace"
                           " AND s.tid = m.pid WHERE s.state IN ('S', 'D', 'R', 'R+') AND s.dur_ms >= m.short_ms) x"
                           " GROUP BY trace, process, state, func, waker", stretch_row);
     if (!rc)
-        rc = states_query(a, app, "SELECT m.trace AS trace" BINDER_COLS(GD_COL_SQL) " FROM m JOIN binder_txn b"
+        rc = states_query(a, app, "SELECT m.trace AS trace" BINDER_COLS(GD_COL_SQL) " FROM m CROSS JOIN binder_txn b"
                           " ON b.trace = m.trace AND b.client_tid = m.pid AND b.outermost = 1"
                           " GROUP BY m.trace, m.pid, server", binder_row);
     return rc;

@@ -18,7 +18,9 @@
 #include "query/anr_context.h"
 #include "query/blocks.h"
 #include "query/issues.h"
+#include "query/report_series.h"
 #include "query/threads.h"
+#include "query/top.h"
 #include "store/sql.h"
 #include "testutil.h"
 
@@ -542,6 +544,164 @@ START_TEST(anr_blocks_look_up_their_dispatch_last)
 }
 END_TEST
 
+/* The plan of the statement caught with `match` (one distinct text) run
+ * by fn(s) on a database of `path`, into plan (plan_of's). */
+static void plan_caught(const char *path, void (*fn)(gd_store *), const char *match, char *plan, size_t n)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    char *inputs[] = {(char *)path};
+    ingest_files(s, inputs, 1);
+    seen sn = {.match = match};
+    caught(s, fn, &sn);
+    ck_assert_int_eq(sn.n, 1);
+    plan_of(s, sn.sql[0], plan, n);
+    free(sn.sql[0]);
+    gd_store_close(s);
+}
+
+static void run_threads(gd_store *s)
+{
+    gd_error err = {0};
+    int rows = 0;
+    gd_threads_query q = {.tid = -1, .block = -1};
+    ck_assert_int_eq(gd_query_threads(s, &q, row_count, &rows, &err), 0);
+    ck_assert_int_eq(rows, 2); /* binder.systrace's threads with states: 1000 and 510 */
+}
+
+/* #50 item 3: `godeye threads` reads every state of a trace, so its
+ * statement reads thread_state alone, in its key's order: no lookup of the
+ * trace row per state (the main thread is asked once per trace; joined,
+ * 1.6x the instructions on a 32 MB sched-heavy trace) and no sort. */
+START_TEST(threads_read_thread_state_alone)
+{
+    char plan[2048];
+    plan_caught(GODEYE_FIXTURES "/states/binder.systrace", run_threads, "FROM thread_state s", plan, sizeof plan);
+    ck_assert_msg(strstr(plan, "SEARCH s USING PRIMARY KEY (trace=?)"), "%s", plan);
+    ck_assert_msg(read_at(plan, "t") < 0 && !strstr(plan, "TEMP B-TREE"), "%s", plan);
+}
+END_TEST
+
+static void run_top(gd_store *s)
+{
+    gd_error err = {0};
+    json_t *top = NULL;
+    gd_filter f = {0};
+    ck_assert_int_eq(gd_top_build(s, &f, 0, &top, &err), 0);
+    json_decref(top);
+}
+
+/* #50 item 3: top's statements over the main thread of a trace without
+ * app slices (m: a few rows, most often none) read m's trace and thread
+ * first and then that thread's rows by their key: planned the other way
+ * round, they read every state or binder call of the trace and looked m's
+ * thread up for each (2.4 s on a 256 MB sched-heavy trace for no row). */
+START_TEST(top_reads_the_main_thread_by_its_key)
+{
+    /* a part of each statement's text, and the big table's read in its plan */
+    static const char *const stmts[][2] = {
+        {"AS uninterruptible", "SEARCH s USING PRIMARY KEY (trace=? AND tid=?)"},
+        {"AS wtid", "SEARCH s USING PRIMARY KEY (trace=? AND tid=?)"},
+        {"outermost = 1", "SEARCH b USING INDEX binder_txn_outermost (trace=? AND client_tid=?)"},
+    };
+    gd_store *s = NULL;
+    gd_error err = {0};
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    char *inputs[] = {GODEYE_FIXTURES "/states/binder.systrace"};
+    ingest_files(s, inputs, 1);
+    seen sn = {.match = "WITH m AS"};
+    caught(s, run_top, &sn);
+    ck_assert_int_eq(sn.n, 3);
+    for (size_t i = 0; i < sizeof stmts / sizeof *stmts; i++) {
+        int k = 0;
+        while (k < sn.n && !strstr(sn.sql[k], stmts[i][0]))
+            k++;
+        ck_assert_int_lt(k, sn.n);
+        char plan[4096];
+        plan_of(s, sn.sql[k], plan, sizeof plan);
+        char *big = strstr(plan, stmts[i][1]);
+        long th = read_at(plan, "th");
+        ck_assert_msg(big && th >= 0 && th < big - plan, "%s", plan);
+    }
+    for (int k = 0; k < sn.n; k++)
+        free(sn.sql[k]);
+    gd_store_close(s);
+}
+END_TEST
+
+/* Counts the runs of the statements that contain `match` (sqlite3_trace_v2). */
+struct runs {
+    const char *match;
+    int n;
+};
+
+static int on_run(unsigned type, void *ctx, void *p, void *x)
+{
+    (void)type, (void)x;
+    struct runs *r = ctx;
+    const char *sql = sqlite3_sql(p);
+    r->n += sql && strstr(sql, r->match) != NULL;
+    return 0;
+}
+
+struct pcts {
+    int n;
+    double p50, p95, max;
+    json_int_t janky, frozen, hist[3]; /* the first three bins' counts */
+};
+
+static int pct_row(void *ctx, json_t *row)
+{
+    struct pcts *p = ctx;
+    p->n++;
+    p->p50 = json_real_value(json_object_get(row, "p50_ms"));
+    p->p95 = json_real_value(json_object_get(row, "p95_ms"));
+    p->max = json_real_value(json_object_get(row, "max_ms"));
+    p->janky = json_integer_value(json_object_get(row, "janky"));
+    p->frozen = json_integer_value(json_object_get(row, "frozen"));
+    for (size_t i = 0; i < 3; i++)
+        p->hist[i] = json_integer_value(json_array_get(json_array_get(json_object_get(row, "hist"), i), 1));
+    return 0;
+}
+
+/* #50 item 3: the report's p50 and p95 of a window's frames come from one
+ * read of its durations in order (one sort of them), not a LIMIT 2 OFFSET
+ * statement per percentile (each a sort of every frame of the window:
+ * 0.9-1.6 s each on 768,485 frames), which gives the window's janky, frozen,
+ * max and histogram too (no GROUP BY of eleven sums).  100 frames of 4..23
+ * ms, 5 of each: p50 between the 50th and 51st (13, 14 ms), p95 0.05 past
+ * the 95th (22, 23); janky (over 16 ms) 17..23: 35; up to 8 ms 25, to
+ * 16.667 ms 40, to 33.333 ms 35. */
+START_TEST(frame_percentiles_sort_once)
+{
+    gd_store *s = NULL;
+    gd_error err = {0};
+    char path[] = "/tmp/check_plans_XXXXXX";
+    write_frames(path, 100);
+    ck_assert_int_eq(gd_store_open(&s, ":memory:", GD_STORE_RW, &err), 0);
+    char *inputs[] = {path};
+    ingest_files(s, inputs, 1);
+    struct runs r = {"ORDER BY dur_ms", 0};
+    struct pcts p = {0};
+    sqlite3_trace_v2(gd_store_db(s), SQLITE_TRACE_STMT, on_run, &r);
+    ck_assert_int_eq(gd_query_frame_stats(s, NULL, pct_row, &p, &err), 0);
+    sqlite3_trace_v2(gd_store_db(s), 0, NULL, NULL);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(r.n, 1);
+    ck_assert_double_eq_tol(p.p50, 13.5, 1e-9);
+    ck_assert_double_eq_tol(p.p95, 22.05, 1e-9);
+    ck_assert_double_eq_tol(p.max, 23, 1e-9);
+    ck_assert_int_eq(p.janky, 35);
+    ck_assert_int_eq(p.frozen, 0);
+    ck_assert_int_eq(p.hist[0], 25);
+    ck_assert_int_eq(p.hist[1], 40);
+    ck_assert_int_eq(p.hist[2], 35);
+    gd_store_close(s);
+    unlink(path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("plans");
@@ -551,6 +711,9 @@ int main(void)
     tcase_add_test(tc, block_groups_read_block_grp_alone);
     tcase_add_test(tc, anr_blocks_look_up_their_dispatch_last);
     tcase_add_test(tc, log_line_is_read_by_its_trace);
+    tcase_add_test(tc, threads_read_thread_state_alone);
+    tcase_add_test(tc, top_reads_the_main_thread_by_its_key);
+    tcase_add_test(tc, frame_percentiles_sort_once);
     suite_add_tcase(su, tc);
     return gd_test_run(su);
 }
