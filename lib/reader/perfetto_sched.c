@@ -113,7 +113,7 @@ unsigned long gd_pf_sched_events(const pctx *c) { return c->sched ? gd_sched_eve
 /* Names thread tid as an event did, in time order with its states. */
 static int name_at(pctx *c, int64_t tid, const char *comm)
 {
-    return comm ? gd_sched_name(c->sched->st, tid, comm, strlen(comm), c->err) : 0;
+    return gd_sched_name_interned(c->sched->st, tid, comm, c->err);
 }
 
 /* task_newtask (#51): a new thread; a tid the trace already had for
