@@ -19,7 +19,8 @@
  * thread_state is built from sched_waking.
  *
  * Bundles are per CPU, so the events reach the reader out of time order:
- * they wait in a min-heap by time (small fixed records) and go to the
+ * they wait in a min-heap by time (small fixed records, a lane per CPU:
+ * oheap.h) and go to the
  * tracker (ftrace_sched.h) once PF_SORT_WINDOW_MS older than the newest
  * one seen, or when PF_SORT_MAX wait.  What they say of a thread (its
  * comms, task_newtask's new thread and process, task_rename) goes with
@@ -54,7 +55,8 @@ typedef struct srec {
 struct pf_sched {
     gd_sched *st;
     gd_binder *bd;       /* binder transactions (#26) */
-    gd_oheap heap;       /* srec entries */
+    gd_oheap heap;       /* srec entries, in lanes by their bundle's CPU (+ 1: -1 unknown) */
+    size_t lane;         /* the bundle's being read (gd_pf_sched_bundle) */
     int64_t max_ts;
     int kmajor, kminor;
     int64_t cpu_tid[PS_MAX_CPUS]; /* the thread the CPU's last switch put on it, -1 */
@@ -81,7 +83,7 @@ int gd_pf_sched_new(pctx *c)
     for (size_t i = 0; i < PS_MAX_CPUS; i++)
         p->cpu_tid[i] = -1;
     p->max_ts = INT64_MIN;
-    gd_oheap_init(&p->heap, sizeof(srec));
+    gd_oheap_init_lanes(&p->heap, sizeof(srec), PS_MAX_CPUS + 1);
     gd_sched_set_lookup(p->st, gd_atrace_thread_info, c->at);
     gd_binder_set_process_names(p->bd, gd_atrace_process_of, c->at);
     gd_binder_set_thread_lookup(p->bd, gd_atrace_thread_info, c->at);
@@ -181,7 +183,7 @@ static int drain(pctx *c, int all)
 static int push(pctx *c, srec r)
 {
     struct pf_sched *p = c->sched;
-    srec *slot = gd_oheap_push(&p->heap, gd_oheap_key_i64(r.ts));
+    srec *slot = gd_oheap_push_lane(&p->heap, gd_oheap_key_i64(r.ts), p->lane);
     if (!slot)
         return gd_error_oom_at(c->err, c->pkno, 0);
     r.pkno = c->pkno;
@@ -218,7 +220,12 @@ void gd_pf_sched_tracing_started(pctx *c, uint64_t ts, int preserve)
 void gd_pf_sched_bundle(pctx *c, int cpu, int has_end, uint64_t end)
 {
     struct pf_sched *p = c->sched;
-    if (!p || cpu < 0 || cpu >= PS_MAX_CPUS || p->cpu_seen[cpu])
+    if (!p)
+        return;
+    /* the bundle's events go in its CPU's lane of the time-order heap: a
+     * CPU's events come in time order (#50); unknown CPUs share lane 0 */
+    p->lane = cpu >= 0 && cpu < PS_MAX_CPUS ? (size_t)cpu + 1 : 0;
+    if (cpu < 0 || cpu >= PS_MAX_CPUS || p->cpu_seen[cpu])
         return;
     p->cpu_seen[cpu] = 1; /* only a CPU's first bundle says where its data begins */
     int64_t t = (int64_t)(end > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : end);
