@@ -64,8 +64,10 @@ static inline int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out
 }
 
 /* Next field of the message: 1 with f set, 0 at the end, -1 when malformed
- * (a field cut short, a group or unknown wire type, field number 0). */
-static inline int pb_next(pb_cur *c, pb_field *f)
+ * (a field cut short, a group or unknown wire type, field number 0).
+ * Always inlined (#50): a call per field, 1.14 M of them, was 3 % of a
+ * 4 MB sched-heavy trace's ingest; the readers' loops keep what they use. */
+static inline __attribute__((always_inline)) int pb_next(pb_cur *c, pb_field *f)
 {
     /* every member set, whatever the wire type (callers test wt first;
      * this keeps -Wmaybe-uninitialized quiet at -O2/-O3) */
