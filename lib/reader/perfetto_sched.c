@@ -35,6 +35,15 @@
 #define PS_MAX_CPUS 4096
 #define PS_MAX_KSYMS 65536
 
+#define PS_COMMS 1024 /* threads' last comms remembered (comm_of) */
+
+/* The comm (len bytes, interned s) thread tid's last event gave. */
+typedef struct ps_comm {
+    int64_t tid;
+    size_t len;
+    const char *s;
+} ps_comm;
+
 enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_RENAME, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX, EV_BINDER_RET };
 
 typedef struct srec {
@@ -68,6 +77,7 @@ struct pf_sched {
     int64_t tracing_started; /* 0 none */
     int preserve;        /* FtraceStats.preserve_ftrace_buffer: no hard crop */
     unsigned char cpu_seen[PS_MAX_CPUS];
+    ps_comm comms[PS_COMMS]; /* by tid, direct-mapped (tid 0 unused: len 0) */
 };
 
 int gd_pf_sched_new(pctx *c)
@@ -339,10 +349,20 @@ typedef struct ev_at {
 } ev_at;
 
 /* A thread's name as an event gives it (comm), interned to reach the
- * tracker in time order with the event (NULL: none, or the table full). */
-static const char *comm_of(pctx *c, pb_bytes comm)
+ * tracker in time order with the event (NULL: none, or the table full).
+ * The name thread tid had last time is compared first (#50: a thread's
+ * comm is the same in nearly all its events). */
+static const char *comm_of(pctx *c, int64_t tid, pb_bytes comm)
 {
-    return comm.p && comm.n ? gd_sched_intern(c->sched->st, (const char *)comm.p, comm.n) : NULL;
+    if (!comm.p || !comm.n)
+        return NULL;
+    ps_comm *e = &c->sched->comms[(uint64_t)tid & (PS_COMMS - 1)];
+    if (e->tid == tid && e->len == comm.n && memcmp(e->s, comm.p, comm.n) == 0)
+        return e->s;
+    const char *s = gd_sched_intern(c->sched->st, (const char *)comm.p, comm.n);
+    if (s && comm.n <= GD_SCHED_MAX_FN) /* longer: interned cut short */
+        *e = (ps_comm){tid, comm.n, s};
+    return s;
 }
 
 /* Counts an event passed over, why (gd_pf_bad); 0: reading goes on. */
@@ -373,8 +393,8 @@ static int on_switch(pctx *c, const ev_at *at, pb_cur m)
     note_cpu(c->sched, at->cpu, next);
     return push(c, (srec){.ts = at->ts, .a = prev, .b = next,
                           .state = (int32_t)(uint16_t)prev_state, .cpu = cpu16(at->cpu),
-                          .type = EV_SWITCH, .comm = comm_of(c, next_comm),
-                          .comm2 = comm_of(c, prev_comm)});
+                          .type = EV_SWITCH, .comm = comm_of(c, next, next_comm),
+                          .comm2 = comm_of(c, prev, prev_comm)});
 }
 
 /* SchedBlockedReasonFtraceEvent: pid 1, caller 2 (an interned kernel symbol), io_wait 3. */
@@ -403,7 +423,7 @@ static int on_waking(pctx *c, const ev_at *at, pb_cur m)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
     if (pid < 0)
         return skip(c, GD_SKIP(SCHED_WAKING_WITHOUT_ITS_PID));
-    return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_WAKING, .comm = comm_of(c, comm)});
+    return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_WAKING, .comm = comm_of(c, pid, comm)});
 }
 
 /* TaskNewtaskFtraceEvent: pid 1, comm 2, clone_flags 3 (CLONE_THREAD
@@ -419,7 +439,7 @@ static int on_newtask(pctx *c, const ev_at *at, pb_cur m)
     if (pid <= 0) /* 0: boot-time swapper tasks */
         return 0;
     return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_NEWTASK,
-                          .flags = (uint32_t)clone_flags, .comm = comm_of(c, comm)});
+                          .flags = (uint32_t)clone_flags, .comm = comm_of(c, pid, comm)});
 }
 
 /* TaskRenameFtraceEvent: pid 1, newcomm 3. */
@@ -430,7 +450,7 @@ static int on_rename(pctx *c, const ev_at *at, pb_cur m)
     const pb_want want[] = {{1, PBW_I32, &pid}, {3, PBW_BYTES, &newcomm}};
     if (pb_read_wanted(m, PB_WANTS(want)) < 0)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
-    return pid > 0 ? push(c, (srec){.ts = at->ts, .a = pid, .type = EV_RENAME, .comm = comm_of(c, newcomm)})
+    return pid > 0 ? push(c, (srec){.ts = at->ts, .a = pid, .type = EV_RENAME, .comm = comm_of(c, pid, newcomm)})
                    : 0;
 }
 
@@ -571,7 +591,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             }
             int hc = packed_next(&scomm, &ci) == 1;
             int64_t next = (int64_t)(int32_t)np;
-            const char *comm = hc && ci < ni ? comm_of(c, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
+            const char *comm = hc && ci < ni ? comm_of(c, next, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
             int64_t prev = cpu >= 0 && cpu < PS_MAX_CPUS ? p->cpu_tid[cpu] : -1;
             int64_t t = (int64_t)(sw_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : sw_ts);
             if (t < p->crop_hard) /* as if never read: not its CPU's thread */
@@ -594,7 +614,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             }
             int hc = packed_next(&wcomm, &ci) == 1;
             int64_t wakee = (int64_t)(int32_t)wp;
-            const char *comm = hc && ci < ni ? comm_of(c, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
+            const char *comm = hc && ci < ni ? comm_of(c, wakee, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
             int64_t waker = cpu >= 0 && cpu < PS_MAX_CPUS ? p->cpu_tid[cpu] : -1;
             int64_t t = (int64_t)(wk_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : wk_ts);
             if (waker < 0)
