@@ -23,8 +23,9 @@ typedef struct pb_field {
 
 /* Varint at *p (before end): 1 with *out set and *p advanced, 0 when the
  * bytes end first or it is longer than 10 bytes.  Non-minimal encodings
- * (padded with 0x80 bytes) are accepted. */
-static inline int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+ * (padded with 0x80 bytes) are accepted.  Always inlined (#50): at -O3 a
+ * call for each, even of one byte, cost the slices trace 1.4 %. */
+static inline __attribute__((always_inline)) int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
 {
     if (*p < end && **p < 0x80) { /* #50: one byte, most keys and lengths */
         *out = *(*p)++;
