@@ -46,6 +46,7 @@ struct gd_sched {
     unsigned long events, states;
     gd_sched_lookup_fn lookup;
     void *lookup_ctx;
+    gd_event tmpl;       /* a thread state as gd_event_init makes it, copied for each (#50) */
 };
 
 gd_sched *gd_sched_new(const gd_sink *sink, const char *prefix)
@@ -56,6 +57,7 @@ gd_sched *gd_sched_new(const gd_sink *sink, const char *prefix)
     s->sink = sink;
     snprintf(s->prefix, sizeof s->prefix, "%s", prefix);
     s->last_ts = INT64_MIN;
+    gd_event_init(&s->tmpl, GD_EV_THREAD_STATE);
     return s;
 }
 
@@ -382,9 +384,8 @@ static int64_t process_of(gd_sched *s, int64_t tid)
 
 static int emit(gd_sched *s, sthr *t, const srow *r, gd_error *err)
 {
-    gd_event ev;
+    gd_event ev = s->tmpl;
     char buf[16];
-    gd_event_init(&ev, GD_EV_THREAD_STATE);
     ev.ts = (double)r->ts / 1e6;
     ev.tid = t->tid;
     ev.pid = t->pid;
