@@ -32,8 +32,9 @@ void gd_span_add(gd_span *s, double ts, double end)
         i++;
     if (i < s->nc && s->c[i].lo - GD_SPAN_GAP_MS <= end) { /* joins cluster i */
         gd_span_cluster *c = &s->c[i];
-        c->lo = fmin(c->lo, ts);
-        c->hi = fmax(c->hi, end);
+        /* fmin and fmax of numbers, without their calls (#50: every event's) */
+        c->lo = c->lo < ts ? c->lo : ts;
+        c->hi = c->hi > end ? c->hi : end;
         c->n++;
         while (i + 1 < s->nc && s->c[i + 1].lo - GD_SPAN_GAP_MS <= s->c[i].hi)
             merge_next(s, i);

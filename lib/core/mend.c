@@ -27,9 +27,10 @@ static int text_ok(const char *s)
 
 typedef int (*slot_fn)(const char **slot, gd_mend *m);
 
+/* (a NULL text is valid: no call for it, #50) */
 #define SLOT(x)                                                                                   \
     do {                                                                                          \
-        if ((rc = fn((const char **)&(x), m)))                                                    \
+        if ((x) && (rc = fn((const char **)&(x), m)))                                             \
             return rc;                                                                            \
     } while (0)
 
@@ -202,9 +203,10 @@ static const char **copy_ptrs(gd_mend *m, size_t at, const char *const *src, siz
 const gd_event *gd_event_mend(gd_mend *m, const gd_event *ev)
 {
     gd_event *e = &m->ev;
-    *e = *ev;
-    if (!each_text(e, find_bad, m))
+    /* find_bad only reads: the event is copied only when a text needs mending (#50) */
+    if (!each_text((gd_event *)ev, find_bad, m))
         return ev;
+    *e = *ev;
     drop_owned(m);
     /* the arrays a pass writes are copies; their texts stay the reader's */
     if (e->kind == GD_EV_STACK && e->u.stack.nframes) {

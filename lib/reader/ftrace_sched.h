@@ -77,6 +77,9 @@ int gd_sched_state_from_text(const char *s, size_t n);
 /* Names thread tid (its comm) and its process (pid -1: unknown). 0, or
  * GD_ERR_IO when out of memory (with err set). */
 int gd_sched_name(gd_sched *s, int64_t tid, const char *comm, size_t len, gd_error *err);
+/* The same with comm a string gd_sched_intern returned (NULL: none):
+ * cheaper when a thread is named as before. */
+int gd_sched_name_interned(gd_sched *s, int64_t tid, const char *comm, gd_error *err);
 int gd_sched_pid(gd_sched *s, int64_t tid, int64_t pid, gd_error *err);
 /* A stable copy of a blocked function's name, or NULL when the table is
  * full or out of memory. */

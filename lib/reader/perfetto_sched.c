@@ -19,7 +19,8 @@
  * thread_state is built from sched_waking.
  *
  * Bundles are per CPU, so the events reach the reader out of time order:
- * they wait in a min-heap by time (small fixed records) and go to the
+ * they wait in a min-heap by time (small fixed records, a lane per CPU:
+ * oheap.h) and go to the
  * tracker (ftrace_sched.h) once PF_SORT_WINDOW_MS older than the newest
  * one seen, or when PF_SORT_MAX wait.  What they say of a thread (its
  * comms, task_newtask's new thread and process, task_rename) goes with
@@ -33,6 +34,15 @@
 
 #define PS_MAX_CPUS 4096
 #define PS_MAX_KSYMS 65536
+
+#define PS_COMMS 1024 /* threads' last comms remembered (comm_of) */
+
+/* The comm (len bytes, interned s) thread tid's last event gave. */
+typedef struct ps_comm {
+    int64_t tid;
+    size_t len;
+    const char *s;
+} ps_comm;
 
 enum { EV_SWITCH, EV_WAKING, EV_NEWTASK, EV_RENAME, EV_BLOCKED, EV_BINDER_TX, EV_BINDER_RX, EV_BINDER_RET };
 
@@ -54,7 +64,8 @@ typedef struct srec {
 struct pf_sched {
     gd_sched *st;
     gd_binder *bd;       /* binder transactions (#26) */
-    gd_oheap heap;       /* srec entries */
+    gd_oheap heap;       /* srec entries, in lanes by their bundle's CPU (+ 1: -1 unknown) */
+    size_t lane;         /* the bundle's being read (gd_pf_sched_bundle) */
     int64_t max_ts;
     int kmajor, kminor;
     int64_t cpu_tid[PS_MAX_CPUS]; /* the thread the CPU's last switch put on it, -1 */
@@ -66,6 +77,7 @@ struct pf_sched {
     int64_t tracing_started; /* 0 none */
     int preserve;        /* FtraceStats.preserve_ftrace_buffer: no hard crop */
     unsigned char cpu_seen[PS_MAX_CPUS];
+    ps_comm comms[PS_COMMS]; /* by tid, direct-mapped (tid 0 unused: len 0) */
 };
 
 int gd_pf_sched_new(pctx *c)
@@ -81,7 +93,7 @@ int gd_pf_sched_new(pctx *c)
     for (size_t i = 0; i < PS_MAX_CPUS; i++)
         p->cpu_tid[i] = -1;
     p->max_ts = INT64_MIN;
-    gd_oheap_init(&p->heap, sizeof(srec));
+    gd_oheap_init_lanes(&p->heap, sizeof(srec), PS_MAX_CPUS + 1);
     gd_sched_set_lookup(p->st, gd_atrace_thread_info, c->at);
     gd_binder_set_process_names(p->bd, gd_atrace_process_of, c->at);
     gd_binder_set_thread_lookup(p->bd, gd_atrace_thread_info, c->at);
@@ -113,7 +125,7 @@ unsigned long gd_pf_sched_events(const pctx *c) { return c->sched ? gd_sched_eve
 /* Names thread tid as an event did, in time order with its states. */
 static int name_at(pctx *c, int64_t tid, const char *comm)
 {
-    return comm ? gd_sched_name(c->sched->st, tid, comm, strlen(comm), c->err) : 0;
+    return gd_sched_name_interned(c->sched->st, tid, comm, c->err);
 }
 
 /* task_newtask (#51): a new thread; a tid the trace already had for
@@ -181,7 +193,7 @@ static int drain(pctx *c, int all)
 static int push(pctx *c, srec r)
 {
     struct pf_sched *p = c->sched;
-    srec *slot = gd_oheap_push(&p->heap, gd_oheap_key_i64(r.ts));
+    srec *slot = gd_oheap_push_lane(&p->heap, gd_oheap_key_i64(r.ts), p->lane);
     if (!slot)
         return gd_error_oom_at(c->err, c->pkno, 0);
     r.pkno = c->pkno;
@@ -218,7 +230,12 @@ void gd_pf_sched_tracing_started(pctx *c, uint64_t ts, int preserve)
 void gd_pf_sched_bundle(pctx *c, int cpu, int has_end, uint64_t end)
 {
     struct pf_sched *p = c->sched;
-    if (!p || cpu < 0 || cpu >= PS_MAX_CPUS || p->cpu_seen[cpu])
+    if (!p)
+        return;
+    /* the bundle's events go in its CPU's lane of the time-order heap: a
+     * CPU's events come in time order (#50); unknown CPUs share lane 0 */
+    p->lane = cpu >= 0 && cpu < PS_MAX_CPUS ? (size_t)cpu + 1 : 0;
+    if (cpu < 0 || cpu >= PS_MAX_CPUS || p->cpu_seen[cpu])
         return;
     p->cpu_seen[cpu] = 1; /* only a CPU's first bundle says where its data begins */
     int64_t t = (int64_t)(end > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : end);
@@ -332,10 +349,20 @@ typedef struct ev_at {
 } ev_at;
 
 /* A thread's name as an event gives it (comm), interned to reach the
- * tracker in time order with the event (NULL: none, or the table full). */
-static const char *comm_of(pctx *c, pb_bytes comm)
+ * tracker in time order with the event (NULL: none, or the table full).
+ * The name thread tid had last time is compared first (#50: a thread's
+ * comm is the same in nearly all its events). */
+static const char *comm_of(pctx *c, int64_t tid, pb_bytes comm)
 {
-    return comm.p && comm.n ? gd_sched_intern(c->sched->st, (const char *)comm.p, comm.n) : NULL;
+    if (!comm.p || !comm.n)
+        return NULL;
+    ps_comm *e = &c->sched->comms[(uint64_t)tid & (PS_COMMS - 1)];
+    if (e->tid == tid && e->len == comm.n && memcmp(e->s, comm.p, comm.n) == 0)
+        return e->s;
+    const char *s = gd_sched_intern(c->sched->st, (const char *)comm.p, comm.n);
+    if (s && comm.n <= GD_SCHED_MAX_FN) /* longer: interned cut short */
+        *e = (ps_comm){tid, comm.n, s};
+    return s;
 }
 
 /* Counts an event passed over, why (gd_pf_bad); 0: reading goes on. */
@@ -366,8 +393,8 @@ static int on_switch(pctx *c, const ev_at *at, pb_cur m)
     note_cpu(c->sched, at->cpu, next);
     return push(c, (srec){.ts = at->ts, .a = prev, .b = next,
                           .state = (int32_t)(uint16_t)prev_state, .cpu = cpu16(at->cpu),
-                          .type = EV_SWITCH, .comm = comm_of(c, next_comm),
-                          .comm2 = comm_of(c, prev_comm)});
+                          .type = EV_SWITCH, .comm = comm_of(c, next, next_comm),
+                          .comm2 = comm_of(c, prev, prev_comm)});
 }
 
 /* SchedBlockedReasonFtraceEvent: pid 1, caller 2 (an interned kernel symbol), io_wait 3. */
@@ -396,7 +423,7 @@ static int on_waking(pctx *c, const ev_at *at, pb_cur m)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
     if (pid < 0)
         return skip(c, GD_SKIP(SCHED_WAKING_WITHOUT_ITS_PID));
-    return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_WAKING, .comm = comm_of(c, comm)});
+    return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_WAKING, .comm = comm_of(c, pid, comm)});
 }
 
 /* TaskNewtaskFtraceEvent: pid 1, comm 2, clone_flags 3 (CLONE_THREAD
@@ -412,7 +439,7 @@ static int on_newtask(pctx *c, const ev_at *at, pb_cur m)
     if (pid <= 0) /* 0: boot-time swapper tasks */
         return 0;
     return push(c, (srec){.ts = at->ts, .a = pid, .b = at->tid, .type = EV_NEWTASK,
-                          .flags = (uint32_t)clone_flags, .comm = comm_of(c, comm)});
+                          .flags = (uint32_t)clone_flags, .comm = comm_of(c, pid, comm)});
 }
 
 /* TaskRenameFtraceEvent: pid 1, newcomm 3. */
@@ -423,7 +450,7 @@ static int on_rename(pctx *c, const ev_at *at, pb_cur m)
     const pb_want want[] = {{1, PBW_I32, &pid}, {3, PBW_BYTES, &newcomm}};
     if (pb_read_wanted(m, PB_WANTS(want)) < 0)
         return skip(c, GD_SKIP(MALFORMED_SCHED_EVENT));
-    return pid > 0 ? push(c, (srec){.ts = at->ts, .a = pid, .type = EV_RENAME, .comm = comm_of(c, newcomm)})
+    return pid > 0 ? push(c, (srec){.ts = at->ts, .a = pid, .type = EV_RENAME, .comm = comm_of(c, pid, newcomm)})
                    : 0;
 }
 
@@ -564,7 +591,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             }
             int hc = packed_next(&scomm, &ci) == 1;
             int64_t next = (int64_t)(int32_t)np;
-            const char *comm = hc && ci < ni ? comm_of(c, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
+            const char *comm = hc && ci < ni ? comm_of(c, next, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
             int64_t prev = cpu >= 0 && cpu < PS_MAX_CPUS ? p->cpu_tid[cpu] : -1;
             int64_t t = (int64_t)(sw_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : sw_ts);
             if (t < p->crop_hard) /* as if never read: not its CPU's thread */
@@ -587,7 +614,7 @@ int gd_pf_sched_compact(pctx *c, int cpu, pb_cur m)
             }
             int hc = packed_next(&wcomm, &ci) == 1;
             int64_t wakee = (int64_t)(int32_t)wp;
-            const char *comm = hc && ci < ni ? comm_of(c, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
+            const char *comm = hc && ci < ni ? comm_of(c, wakee, (pb_bytes){istr[ci], ilen[ci]}) : NULL;
             int64_t waker = cpu >= 0 && cpu < PS_MAX_CPUS ? p->cpu_tid[cpu] : -1;
             int64_t t = (int64_t)(wk_ts > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : wk_ts);
             if (waker < 0)

@@ -108,6 +108,45 @@ START_TEST(test_full_sort_stable)
 }
 END_TEST
 
+/* Lanes (#50): each lane's keys mostly rising (ties across lanes, a step
+ * back now and then, one lane past the heap's), pops interleaved: the
+ * same order out as one heap of every entry, with far fewer runs than
+ * entries in the heap. */
+START_TEST(test_lanes_against_scan)
+{
+    gd_oheap h;
+    gd_oheap_init_lanes(&h, sizeof(ent), 7);
+    enum { N = 8000, LANES = 8 };
+    ent *wait = malloc(N * sizeof *wait);
+    double last[LANES] = {0};
+    size_t nwait = 0, max_n = 0, max_nk = 0;
+    srand(50);
+    for (int i = 0; i < N; i++) {
+        int lane = rand() % LANES;
+        last[lane] += (double)(rand() % 3) - (i % 50 == 0 ? 40 : 0);
+        ent e = {last[lane], i, {0}};
+        memset(e.pad, i & 0xff, sizeof e.pad);
+        ent *slot = gd_oheap_push_lane(&h, gd_oheap_key_f64(e.ts), (size_t)lane);
+        ck_assert_ptr_nonnull(slot);
+        *slot = e;
+        wait[nwait++] = e;
+        if (h.n > max_n)
+            max_n = h.n, max_nk = h.nk;
+        while (h.n && ((ent *)gd_oheap_at(&h, 0))->ts < e.ts - 150 && i % 7)
+            pop_against_scan(&h, wait, &nwait);
+        ck_assert_uint_eq(h.n, nwait);
+    }
+    while (h.n)
+        pop_against_scan(&h, wait, &nwait);
+    ck_assert_uint_eq(h.nk, 0);
+    ck_assert_uint_gt(max_n, 300);
+    ck_assert_uint_lt(max_nk * 3, max_n); /* runs, not entries */
+    gd_oheap_clear(&h);
+    ck_assert_uint_eq(h.nlanes, 7);
+    free(wait);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("oheap");
@@ -116,6 +155,7 @@ int main(void)
     tcase_add_test(tc, test_key_order);
     tcase_add_test(tc, test_against_scan);
     tcase_add_test(tc, test_full_sort_stable);
+    tcase_add_test(tc, test_lanes_against_scan);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
