@@ -33,9 +33,14 @@ gd_drop_level gd_drop_level_of(int64_t dropped)
     return GD_DROP_BEST;
 }
 
+int gd_frame_vsync_known(double vsync_ms)
+{
+    return !isnan(vsync_ms) && vsync_ms > 0;
+}
+
 double gd_frame_interval(double vsync_ms)
 {
-    return !isnan(vsync_ms) && vsync_ms > 0 ? vsync_ms : GD_FRAME_VSYNC_MS;
+    return gd_frame_vsync_known(vsync_ms) ? vsync_ms : GD_FRAME_VSYNC_MS;
 }
 
 int64_t gd_frame_dropped(double dur_ms, double vsync_ms)
@@ -69,14 +74,76 @@ static void clear(gd_frame_stats *o)
     o->p50_ms = o->p90_ms = o->p95_ms = o->p99_ms = o->max_ms = o->vsync_ms = o->fps = NAN;
 }
 
+void gd_frame_acc_init(gd_frame_acc *a)
+{
+    *a = (gd_frame_acc){.cost = 0};
+    clear(&a->st);
+}
+
+int gd_frame_acc_add(gd_frame_acc *a, double dur_ms, double vsync_ms, gd_error *err)
+{
+    gd_frame_stats *o = &a->st;
+    if (isnan(dur_ms) || dur_ms < 0)
+        return gd_error_set(err, GD_ERR_USAGE, 0, 0, "frame %zu: bad duration", o->frames);
+    a->nv += gd_frame_vsync_known(vsync_ms) ? 1 : 0;
+    o->slow += gd_frame_is_slow(dur_ms, vsync_ms) ? 1 : 0;
+    o->frozen += gd_frame_is_frozen(dur_ms) ? 1 : 0;
+    o->vitals_slow += gd_frame_is_vitals_slow(dur_ms) ? 1 : 0;
+    int64_t dr = gd_frame_dropped(dur_ms, vsync_ms);
+    gd_drop_level l = gd_drop_level_of(dr);
+    o->dropped += dr;
+    o->level[l]++;
+    o->level_sum[l] += dr;
+    a->cost += (double)(dr + 1) * gd_frame_interval(vsync_ms);
+    o->frames++;
+    return GD_OK;
+}
+
+static const double frame_pcts[4] = {50, 90, 95, 99};
+
+void gd_frame_acc_ranks(gd_frame_acc *a)
+{
+    for (int k = 0; k < 4; k++)
+        gd_pct_stream_init(&a->p[k], a->st.frames, frame_pcts[k]);
+    gd_pct_stream_init(&a->v, a->nv, 50);
+    a->di = a->vi = 0;
+}
+
+void gd_frame_acc_dur(gd_frame_acc *a, double dur_ms)
+{
+    for (int k = 0; k < 4; k++)
+        gd_pct_stream_add(&a->p[k], a->di, dur_ms);
+    a->di++;
+    a->st.max_ms = dur_ms;
+}
+
+void gd_frame_acc_vsync(gd_frame_acc *a, double vsync_ms)
+{
+    gd_pct_stream_add(&a->v, a->vi++, vsync_ms);
+}
+
+void gd_frame_acc_done(const gd_frame_acc *a, gd_frame_stats *out)
+{
+    *out = a->st;
+    if (!a->st.frames)
+        return;
+    double *p[4] = {&out->p50_ms, &out->p90_ms, &out->p95_ms, &out->p99_ms};
+    for (int k = 0; k < 4; k++)
+        *p[k] = gd_pct_stream_value(&a->p[k]);
+    out->vsync_ms = gd_pct_stream_value(&a->v);
+    out->fps = a->cost > 0 ? 1000.0 * (double)a->st.frames / a->cost : NAN;
+}
+
 int gd_frame_stats_compute(const gd_frame_in *f, size_t n, gd_frame_stats *out, gd_error *err)
 {
     clear(out);
+    gd_frame_acc a;
+    gd_frame_acc_init(&a);
+    for (size_t i = 0; i < n; i++)
+        if (gd_frame_acc_add(&a, f[i].dur_ms, f[i].vsync_ms, err))
+            return err->code;
     if (n == 0)
         return GD_OK;
-    for (size_t i = 0; i < n; i++)
-        if (isnan(f[i].dur_ms) || f[i].dur_ms < 0)
-            return gd_error_set(err, GD_ERR_USAGE, 0, 0, "frame %zu: bad duration", i);
     double *dur = malloc(n * sizeof *dur), *vs = malloc(n * sizeof *vs);
     if (!dur || !vs) {
         free(dur);
@@ -84,34 +151,19 @@ int gd_frame_stats_compute(const gd_frame_in *f, size_t n, gd_frame_stats *out, 
         return gd_error_oom(err);
     }
     size_t nv = 0;
-    double cost = 0;
     for (size_t i = 0; i < n; i++) {
-        double d = f[i].dur_ms, iv = gd_frame_interval(f[i].vsync_ms);
-        dur[i] = d;
-        if (!isnan(f[i].vsync_ms) && f[i].vsync_ms > 0)
+        dur[i] = f[i].dur_ms;
+        if (gd_frame_vsync_known(f[i].vsync_ms))
             vs[nv++] = f[i].vsync_ms;
-        out->slow += gd_frame_is_slow(d, f[i].vsync_ms) ? 1 : 0;
-        out->frozen += gd_frame_is_frozen(d) ? 1 : 0;
-        out->vitals_slow += gd_frame_is_vitals_slow(d) ? 1 : 0;
-        int64_t dr = gd_frame_dropped(d, f[i].vsync_ms);
-        gd_drop_level l = gd_drop_level_of(dr);
-        out->dropped += dr;
-        out->level[l]++;
-        out->level_sum[l] += dr;
-        cost += (double)(dr + 1) * iv;
     }
-    out->frames = n;
     gd_stats_sort(dur, n);
-    out->p50_ms = gd_percentile(dur, n, 50);
-    out->p90_ms = gd_percentile(dur, n, 90);
-    out->p95_ms = gd_percentile(dur, n, 95);
-    out->p99_ms = gd_percentile(dur, n, 99);
-    out->max_ms = dur[n - 1];
-    if (nv) {
-        gd_stats_sort(vs, nv);
-        out->vsync_ms = gd_percentile(vs, nv, 50);
-    }
-    out->fps = cost > 0 ? 1000.0 * (double)n / cost : NAN;
+    gd_stats_sort(vs, nv);
+    gd_frame_acc_ranks(&a);
+    for (size_t i = 0; i < n; i++)
+        gd_frame_acc_dur(&a, dur[i]);
+    for (size_t i = 0; i < nv; i++)
+        gd_frame_acc_vsync(&a, vs[i]);
+    gd_frame_acc_done(&a, out);
     free(dur);
     free(vs);
     return GD_OK;

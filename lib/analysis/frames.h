@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/stats.h"
 #include "core/error.h"
 
 #define GD_FRAME_VSYNC_MS (1000.0 / 60.0)
@@ -46,8 +47,10 @@ const char *gd_drop_level_matrix_key(gd_drop_level l);
 /* The level of a frame that dropped `dropped` frames (negative: best). */
 gd_drop_level gd_drop_level_of(int64_t dropped);
 
-/* The interval used for a frame: vsync_ms when > 0 (not NaN), else
- * GD_FRAME_VSYNC_MS. */
+/* 1 when vsync_ms is a known interval: > 0, not NaN. */
+int gd_frame_vsync_known(double vsync_ms);
+/* The interval used for a frame: vsync_ms when known
+ * (gd_frame_vsync_known), else GD_FRAME_VSYNC_MS. */
 double gd_frame_interval(double vsync_ms);
 /* ⌊dur / interval⌋ on whole nanoseconds; 0 when dur is NaN or < interval. */
 int64_t gd_frame_dropped(double dur_ms, double vsync_ms);
@@ -74,6 +77,29 @@ typedef struct gd_frame_stats {
     double vsync_ms;  /* median of the known intervals; NaN when none known */
     double fps;       /* NaN when no frames                                 */
 } gd_frame_stats;
+
+/* gd_frame_stats of frames given one at a time (#50: a window's frames
+ * are not held, however many): every frame to gd_frame_acc_add (any
+ * order: the counts, drops and fps), then gd_frame_acc_ranks, then the
+ * same frames' durations in ascending order to gd_frame_acc_dur (the
+ * percentiles and max) and their known intervals (gd_frame_vsync_known)
+ * in ascending order to gd_frame_acc_vsync (the median interval), then
+ * gd_frame_acc_done. */
+typedef struct gd_frame_acc {
+    gd_frame_stats st;
+    double cost;          /* Σ (dropped + 1) × interval, ms */
+    size_t nv, di, vi;    /* known intervals added; durations, intervals given in order */
+    gd_pct_stream p[4], v; /* p50, p90, p95, p99 of the durations; p50 of the intervals */
+} gd_frame_acc;
+
+void gd_frame_acc_init(gd_frame_acc *a);
+/* One frame; GD_ERR_USAGE (err filled: "frame N: bad duration") when
+ * dur_ms is NaN or negative. */
+int gd_frame_acc_add(gd_frame_acc *a, double dur_ms, double vsync_ms, gd_error *err);
+void gd_frame_acc_ranks(gd_frame_acc *a);
+void gd_frame_acc_dur(gd_frame_acc *a, double dur_ms);
+void gd_frame_acc_vsync(gd_frame_acc *a, double vsync_ms);
+void gd_frame_acc_done(const gd_frame_acc *a, gd_frame_stats *out);
 
 /* Statistics of `n` frames (any order).  Fails with GD_ERR_USAGE (err
  * filled) when a duration is NaN or negative, GD_ERR_IO when out of memory;

@@ -32,6 +32,10 @@ enum { GD_FRAME_SUMMARY_COLS(GD_QC_ID, GD_QC_ID) SM_NCOLS };
 GD_QCOLS_DEFINE(summary_cols, GD_FRAME_SUMMARY_COLS);
 _Static_assert(SM_NCOLS <= GD_QCOLS_MAX, "gd_qcols_row reads every field");
 enum { FT_TS, FT_DUR, FT_VSYNC, FT_JANK, FT_PRESENT, FT_MISSED };
+/* a group's frames read in time order (FT_* columns), by duration and by
+ * interval (RQ_*: the value, the jank_type) */
+enum { FQ_TIME, FQ_DUR, FQ_VSYNC, FQ_N };
+enum { RQ_VALUE, RQ_JANK };
 enum { BQ_DISPATCH };
 
 /* A frames row being built: its fields and what they borrow (the nested
@@ -95,21 +99,6 @@ static int overlapping_blocks(gd_store *s, sqlite3_stmt *bq, int64_t trace, int 
     int rc = gd_store_each_reuse(s, bq, block_id_row, arr, NULL);
     sqlite3_clear_bindings(bq);
     return rc ? -1 : 0;
-}
-
-typedef struct frame_buf {
-    gd_frame_in *f;
-    size_t n, cap;
-} frame_buf;
-
-static int buf_push(frame_buf *b, double dur, double vsync)
-{
-    if (gd_grow((void **)&b->f, &b->cap, b->n + 1, sizeof *b->f, NULL))
-        return -1;
-    b->f[b->n].dur_ms = dur;
-    b->f[b->n].vsync_ms = vsync;
-    b->n++;
-    return 0;
 }
 
 /* The FrameTimeline figures of a window (godeye-frames(1)): its frames,
@@ -247,13 +236,13 @@ static int device_fill(gd_store *s, int have_pid, int64_t pid, frames_out *o, gd
     return GD_OK;
 }
 
-/* frames_fill's frames, gathered (gd_store_each_reuse's callback): their
- * durations into buf, FrameTimeline figures into ft, the blocks under
- * frozen frames into blocks. */
+/* frames_fill's frames, read in time order (gd_store_each_reuse's
+ * callback): their statistics into acc, FrameTimeline figures into ft,
+ * the blocks under frozen frames into blocks. */
 struct frame_ctx {
     gd_store *s;
     sqlite3_stmt *bq;
-    frame_buf *buf;
+    gd_frame_acc *acc;
     gd_ft_stats *ft;
     json_t *blocks;
     int64_t trace, pid;
@@ -261,6 +250,39 @@ struct frame_ctx {
     long missed, judged; /* framestats rows that missed / had a deadline */
     gd_error *err;
 };
+
+/* 1 when the frame of row q (its jank_type in column jank) counts in a
+ * group's statistics: FrameTimeline's dropped frames have no meaningful
+ * duration. */
+static int counted(int timeline, sqlite3_stmt *q, int jank)
+{
+    return !timeline || sqlite3_column_type(q, jank) == SQLITE_NULL ||
+           !gd_ft_is_dropped(sqlite3_column_int64(q, jank));
+}
+
+/* A group's counted frames in order of duration, then of interval, into
+ * an accumulator (gd_store_each_reuse's callbacks). */
+struct ranks_ctx {
+    gd_frame_acc *acc;
+    int timeline;
+};
+
+static int dur_rank_row(void *ctx, sqlite3_stmt *q)
+{
+    struct ranks_ctx *c = ctx;
+    if (counted(c->timeline, q, RQ_JANK))
+        gd_frame_acc_dur(c->acc, sqlite3_column_double(q, RQ_VALUE));
+    return GD_OK;
+}
+
+static int vsync_rank_row(void *ctx, sqlite3_stmt *q)
+{
+    struct ranks_ctx *c = ctx;
+    double vs = sqlite3_column_type(q, RQ_VALUE) == SQLITE_NULL ? NAN : sqlite3_column_double(q, RQ_VALUE);
+    if (counted(c->timeline, q, RQ_JANK) && gd_frame_vsync_known(vs))
+        gd_frame_acc_vsync(c->acc, vs);
+    return GD_OK;
+}
 
 static int frame_row(void *ctx, sqlite3_stmt *fq)
 {
@@ -274,14 +296,14 @@ static int frame_row(void *ctx, sqlite3_stmt *fq)
             gd_ft_stats_add_display(c->ft, jank);
         else
             gd_ft_stats_add(c->ft, jank, present);
-        if (gd_ft_is_dropped(jank))
-            return GD_OK; /* no meaningful duration */
+        if (!counted(c->timeline, fq, FT_JANK))
+            return GD_OK;
     } else if (sqlite3_column_type(fq, FT_MISSED) != SQLITE_NULL) {
         c->judged++;
         c->missed += sqlite3_column_int64(fq, FT_MISSED) != 0;
     }
-    if (buf_push(c->buf, dur, vs))
-        return gd_error_oom(c->err);
+    if (gd_frame_acc_add(c->acc, dur, vs, c->err))
+        return c->err->code;
     if (gd_frame_is_frozen(dur) &&
         overlapping_blocks(c->s, c->bq, c->trace, c->have_pid, c->pid, ts, ts + dur, c->blocks))
         return gd_store_fail(c->s, c->err, "database read");
@@ -323,8 +345,7 @@ static int fps_row(void *ctx, sqlite3_stmt *mq)
  * callback) */
 struct groups_ctx {
     gd_store *s;
-    sqlite3_stmt *fq, *bq, *mq;
-    frame_buf *buf;
+    sqlite3_stmt *fq[FQ_N], *bq, *mq; /* a group's frames in time, duration, interval order */
     gd_row_fn fn;
     void *ctx;
     gd_error *err;
@@ -364,24 +385,36 @@ static int frames_fill(struct groups_ctx *g, frames_out *o)
     gd_qv_json(&v[FR_BLOCKS], blocks); /* the row's own from here */
     int have_pid = v[FR_PID].kind != GD_V_NULL;
     int64_t trace = v[FR_TRACE].u.i, pid = have_pid ? v[FR_PID].u.i : 0;
-    sqlite3_bind_int64(g->fq, 1, trace);
-    bind_value(g->fq, 2, &v[FR_WINDOW]);
-    if (have_pid)
-        sqlite3_bind_int64(g->fq, 3, pid);
-    bind_value(g->fq, 4, &v[FR_FRAME_SOURCE]);
+    for (int k = 0; k < FQ_N; k++) {
+        sqlite3_bind_int64(g->fq[k], 1, trace);
+        bind_value(g->fq[k], 2, &v[FR_WINDOW]);
+        if (have_pid)
+            sqlite3_bind_int64(g->fq[k], 3, pid);
+        bind_value(g->fq[k], 4, &v[FR_FRAME_SOURCE]);
+    }
     /* FrameTimeline's frames: 1 an app's surface frames, 2 SurfaceFlinger's display frames */
     const char *src = v[FR_FRAME_SOURCE].kind == GD_V_TEXT ? v[FR_FRAME_SOURCE].u.t.s : NULL;
     int timeline = !src ? 0 : strcmp(src, "frametimeline") == 0 ? 1 : strcmp(src, "displayframe") == 0 ? 2 : 0;
     gd_ft_stats ft = {0};
-    g->buf->n = 0;
-    struct frame_ctx c = {g->s, g->bq, g->buf, &ft, blocks, trace, pid, have_pid, timeline, 0, 0, g->err};
-    int rc = gd_store_each_reuse(g->s, g->fq, frame_row, &c, g->err);
-    sqlite3_clear_bindings(g->fq);
-    gd_frame_stats st;
-    if (!rc)
-        rc = gd_frame_stats_compute(g->buf->f, g->buf->n, &st, g->err);
+    gd_frame_acc acc;
+    gd_frame_acc_init(&acc);
+    struct frame_ctx c = {g->s, g->bq, &acc, &ft, blocks, trace, pid, have_pid, timeline, 0, 0, g->err};
+    /* three reads of the group's rows, none held (#50): in time order the
+     * counts, FrameTimeline's figures and the blocks; then the ranks the
+     * percentiles need, by duration and by interval (SQLite's sorter) */
+    int rc = gd_store_each_reuse(g->s, g->fq[FQ_TIME], frame_row, &c, g->err);
+    gd_frame_acc_ranks(&acc);
+    struct ranks_ctx r = {&acc, timeline};
+    if (!rc && acc.st.frames)
+        rc = gd_store_each_reuse(g->s, g->fq[FQ_DUR], dur_rank_row, &r, g->err);
+    if (!rc && acc.nv)
+        rc = gd_store_each_reuse(g->s, g->fq[FQ_VSYNC], vsync_rank_row, &r, g->err);
+    for (int k = 0; k < FQ_N; k++)
+        sqlite3_clear_bindings(g->fq[k]);
     if (rc)
         return rc;
+    gd_frame_stats st;
+    gd_frame_acc_done(&acc, &st);
     stats_fill(&st, o);
     /* the platform's jank: a frame that missed its deadline (FrameTimeline's
      * jank, or framestats rows judged by JankTracker's rule in the gfxinfo
@@ -465,13 +498,20 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
              " ORDER BY trace, window, source, frame_source, pid",
              fields, filt, q && q->app_only ? " AND " GD_SQL_APP_FRAME : "", sfilt, filt);
     sqlite3_stmt *g = gd_store_prepare(s, sql, err);
-    sqlite3_stmt *fq = g ? gd_store_prepare(s,
-                                            "SELECT ts_ms, dur_ms, vsync_ms, jank, present, deadline_missed FROM frame_time"
-                                            " WHERE trace = ?1 AND window IS ?2 AND " GD_FRAMES_PID_SQL " IS ?3"
-                                            " AND source IS ?4 ORDER BY ts_ms, id",
-                                            err)
-                         : NULL;
-    sqlite3_stmt *bq = fq ? gd_store_prepare(s,
+    sqlite3_stmt *fq[FQ_N] = {NULL};
+    static const char *const cols[FQ_N] = {"ts_ms, dur_ms, vsync_ms, jank, present, deadline_missed",
+                                           "dur_ms, jank", "vsync_ms, jank"};
+    static const char *const order[FQ_N] = {"ts_ms, id", "dur_ms", "vsync_ms"};
+    for (int k = 0; k < FQ_N && g; k++) {
+        char fsql[1024];
+        snprintf(fsql, sizeof fsql,
+                 "SELECT %s FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_FRAMES_PID_SQL " IS ?3"
+                 " AND source IS ?4 ORDER BY %s",
+                 cols[k], order[k]);
+        if (!(fq[k] = gd_store_prepare(s, fsql, err)))
+            break;
+    }
+    sqlite3_stmt *bq = fq[FQ_N - 1] ? gd_store_prepare(s,
                                              "SELECT b.dispatch FROM block b JOIN dispatch d ON d.id = b.dispatch"
                                              " WHERE b.trace = ?1 AND (?2 IS NULL OR d.pid = ?2)"
                                              " AND d.start_ms < ?4 AND d.start_ms + d.dur_ms > ?3"
@@ -484,20 +524,19 @@ int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *c
                                              err)
                           : NULL;
     int rc = GD_OK;
-    frame_buf buf = {0};
     if (!mq) {
         rc = err->code ? err->code : GD_ERR_IO;
         goto out;
     }
     if (q && q->window)
         sqlite3_bind_text(g, 1, q->window, -1, SQLITE_STATIC);
-    struct groups_ctx c = {s, fq, bq, mq, &buf, fn, ctx, err, q ? q->filter.app : NULL};
+    struct groups_ctx c = {s, {fq[FQ_TIME], fq[FQ_DUR], fq[FQ_VSYNC]}, bq, mq, fn, ctx, err, q ? q->filter.app : NULL};
     rc = gd_store_each(s, g, group_row, &c, err);
     g = NULL; /* finalized by gd_store_each */
 out:
-    free(buf.f);
     sqlite3_finalize(g);
-    sqlite3_finalize(fq);
+    for (int k = 0; k < FQ_N; k++)
+        sqlite3_finalize(fq[k]);
     sqlite3_finalize(bq);
     sqlite3_finalize(mq);
     return rc;

@@ -7,6 +7,7 @@
 #include "analysis/blocks.h"
 #include "analysis/app.h"
 #include "analysis/frames.h"
+#include "analysis/stats.h"
 #include "query/apps.h"
 #include "query/frames.h"
 #include "store/sql.h"
@@ -478,8 +479,7 @@ static const double frame_pct_at[FP_N] = {50, 95};
  * sorted read of them, where a GROUP BY of eleven sums and a LIMIT 2
  * OFFSET statement per percentile read them three times, sorting twice). */
 typedef struct frame_scan {
-    double h[FP_N], a[FP_N], b[FP_N]; /* each percentile's rank, the values at and past it */
-    int64_t lo[FP_N];
+    gd_pct_stream p[FP_N];
     int64_t janky, frozen, hist[FH_BINS];
     double max;
 } frame_scan;
@@ -487,12 +487,8 @@ typedef struct frame_scan {
 /* The i-th shortest frame, of d ms, into fs. */
 static void frame_scan_add(frame_scan *fs, int64_t i, double d)
 {
-    for (int k = 0; k < FP_N; k++) {
-        if (i == fs->lo[k])
-            fs->a[k] = d;
-        if (i == fs->lo[k] + 1)
-            fs->b[k] = d;
-    }
+    for (int k = 0; k < FP_N; k++)
+        gd_pct_stream_add(&fs->p[k], (size_t)i, d);
     /* janky and frozen are analysis/frames.h's vitals_slow (over 16 ms,
      * Android vitals' slow frame, whatever the display's rate: #51) and frozen */
     fs->janky += gd_frame_is_vitals_slow(d);
@@ -511,11 +507,8 @@ static int frame_scan_read(gd_store *s, sqlite3_stmt *q, int64_t trace, const ch
 {
     memset(fs, 0, sizeof *fs);
     fs->max = NAN;
-    for (int k = 0; k < FP_N; k++) {
-        fs->h[k] = (double)(n - 1) * frame_pct_at[k] / 100.0;
-        fs->lo[k] = (int64_t)floor(fs->h[k]);
-        fs->a[k] = fs->b[k] = NAN;
-    }
+    for (int k = 0; k < FP_N; k++)
+        gd_pct_stream_init(&fs->p[k], n > 0 ? (size_t)n : 0, frame_pct_at[k]);
     sqlite3_bind_int64(q, 1, trace);
     if (win)
         sqlite3_bind_text(q, 2, win, -1, SQLITE_TRANSIENT);
@@ -526,13 +519,6 @@ static int frame_scan_read(gd_store *s, sqlite3_stmt *q, int64_t trace, const ch
         frame_scan_add(fs, i, sqlite3_column_double(q, S_VALUE));
     sqlite3_reset(q);
     return r == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
-}
-
-/* The k-th percentile of fs (gd_percentile's interpolation). */
-static double frame_scan_pct(const frame_scan *fs, int k)
-{
-    double frac = fs->h[k] - (double)fs->lo[k];
-    return frac == 0 || isnan(fs->b[k]) ? fs->a[k] : fs->a[k] + frac * (fs->b[k] - fs->a[k]);
 }
 
 /* the pid the window's frames are of, before the fields */
@@ -582,8 +568,8 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
     gd_qv_text(&v[FS_PROCESS], proc[0] ? proc : NULL);
     gd_qv_int(&v[FS_JANKY], fs.janky);
     gd_qv_int(&v[FS_FROZEN], fs.frozen);
-    gd_qv_real(&v[FS_P50], gd_ms_round(frame_scan_pct(&fs, FP_50)));
-    gd_qv_real(&v[FS_P95], gd_ms_round(frame_scan_pct(&fs, FP_95)));
+    gd_qv_real(&v[FS_P50], gd_ms_round(gd_pct_stream_value(&fs.p[FP_50])));
+    gd_qv_real(&v[FS_P95], gd_ms_round(gd_pct_stream_value(&fs.p[FP_95])));
     gd_qv_ms(&v[FS_MAX], fs.max);
     gd_qv_json(&v[FS_HIST], frame_hist(&fs));
     json_t *r = gd_qcols_json(&fstats_cols, v);

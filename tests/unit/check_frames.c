@@ -95,6 +95,38 @@ START_TEST(stats_with_known_intervals)
 }
 END_TEST
 
+/* The accumulator as the frames query feeds it (#50): the frames in time
+ * order, then their durations and known intervals each in ascending
+ * order, as a store's sorted reads give them; nothing held. */
+START_TEST(stats_streamed_as_the_store_reads_them)
+{
+    gd_frame_acc a;
+    gd_error err = {0};
+    gd_frame_acc_init(&a);
+    const double dur[] = {8.0, 9.0, 30.0, 12.0}, vs[] = {8.333333, 8.333333, NAN, 8.4};
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(gd_frame_acc_add(&a, dur[i], vs[i], &err), GD_OK);
+    ck_assert(!gd_frame_vsync_known(vs[2]) && !gd_frame_vsync_known(0) && gd_frame_vsync_known(vs[3]));
+    gd_frame_acc_ranks(&a);
+    const double by_dur[] = {8.0, 9.0, 12.0, 30.0}, by_vs[] = {8.333333, 8.333333, 8.4};
+    for (int i = 0; i < 4; i++)
+        gd_frame_acc_dur(&a, by_dur[i]);
+    for (int i = 0; i < 3; i++)
+        gd_frame_acc_vsync(&a, by_vs[i]);
+    gd_frame_stats s;
+    gd_frame_acc_done(&a, &s);
+    ck_assert_uint_eq(s.frames, 4);
+    ck_assert_uint_eq(s.slow, 3);
+    ck_assert_int_eq(s.dropped, 3);
+    ck_assert_double_eq_tol(s.vsync_ms, 8.333333, 1e-12);
+    ck_assert_double_eq_tol(s.p50_ms, 10.5, 1e-12);
+    ck_assert_double_eq_tol(s.p95_ms, 12.0 + 0.85 * 18.0, 1e-12); /* h = 2.85 */
+    ck_assert_double_eq(s.max_ms, 30.0);
+    ck_assert_int_eq(gd_frame_acc_add(&a, NAN, 8, &err), GD_ERR_USAGE);
+    ck_assert_str_eq(err.msg, "frame 4: bad duration");
+}
+END_TEST
+
 START_TEST(no_frames_and_bad_input)
 {
     gd_frame_stats s;
@@ -118,6 +150,7 @@ int main(void)
     tcase_add_test(tc, slow_scales_with_the_interval_frozen_does_not);
     tcase_add_test(tc, stats_of_five_frames);
     tcase_add_test(tc, stats_with_known_intervals);
+    tcase_add_test(tc, stats_streamed_as_the_store_reads_them);
     tcase_add_test(tc, no_frames_and_bad_input);
     suite_add_tcase(s, tc);
     return gd_test_run(s);

@@ -41,6 +41,39 @@ START_TEST(percentile_edges)
 }
 END_TEST
 
+/* The streamed percentile is gd_percentile's, bit for bit, whatever n and
+ * p: values given in order, only two kept (#50: frames not held). */
+START_TEST(percentile_streamed)
+{
+    const double ps[] = {-3, 0, 1, 25, 50, 90, 95, 99, 99.9, 100, 250};
+    double v[40];
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t i = 0; i < n; i++)
+            v[i] = (double)(i * i % 17) / 3.0 + (double)i; /* ascending, uneven steps */
+        for (size_t k = 0; k < sizeof ps / sizeof *ps; k++) {
+            gd_pct_stream st;
+            gd_pct_stream_init(&st, n, ps[k]);
+            for (size_t i = 0; i < n; i++)
+                gd_pct_stream_add(&st, i, v[i]);
+            double want = gd_percentile(v, n, ps[k]), got = gd_pct_stream_value(&st);
+            if (n == 0)
+                ck_assert(isnan(got) && isnan(want));
+            else
+                ck_assert_msg(got == want, "n %zu p %g: %.17g, gd_percentile %.17g", n, ps[k], got, want);
+        }
+    }
+    gd_pct_stream st;
+    gd_pct_stream_init(&st, 3, NAN);
+    gd_pct_stream_add(&st, 0, 1);
+    ck_assert(isnan(gd_pct_stream_value(&st)));
+    /* p95 of 1..20 streamed (numpy: 19.05) */
+    gd_pct_stream_init(&st, 20, 95);
+    for (size_t i = 0; i < 20; i++)
+        gd_pct_stream_add(&st, i, (double)i + 1);
+    ck_assert_double_eq_tol(gd_pct_stream_value(&st), 19.05, 1e-12);
+}
+END_TEST
+
 START_TEST(sort_doubles)
 {
     double v[] = {3.5, NAN, -1, 2, 3.5, 0};
@@ -61,6 +94,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, percentile_linear);
     tcase_add_test(tc, percentile_edges);
+    tcase_add_test(tc, percentile_streamed);
     tcase_add_test(tc, sort_doubles);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
