@@ -50,7 +50,8 @@ struct gd_spool {
     size_t nslot;
     FILE *file;      /* the temporary file (gd_tmpfile), NULL until needed */
     int fd;          /* its descriptor, -1 until then */
-    int no_file;     /* none could be made: the rows go to the table at the bound */
+    int no_file;     /* none could be made, or it filled its disk: the rows go to the table at the bound */
+    int file_full;   /* the last write to it failed for want of room (ENOSPC, EDQUOT, EFBIG) */
     int64_t fend;    /* its size */
     int64_t rows;
     unsigned char *scratch; /* a record being moved */
@@ -159,7 +160,12 @@ static group *group_of(gd_spool *sp, int64_t key)
     return g;
 }
 
-static int io_fail(gd_error *err) { return gd_tmp_write_error(err, errno); }
+/* A write to the file failed: full when for want of room. */
+static int io_fail(gd_spool *sp, gd_error *err)
+{
+    sp->file_full = errno == ENOSPC || errno == EDQUOT || errno == EFBIG;
+    return gd_tmp_write_error(err, errno);
+}
 
 /* The temporary file, made at the first chunk: 0, or -1 when none can be
  * made (then sp->no_file). */
@@ -196,10 +202,12 @@ static int flush(gd_spool *sp, group *g, gd_error *err)
     memcpy(hdr + 8, &n, 4);
     struct iovec iov[2] = {{hdr, CHUNK_HDR}, {g->buf, n}};
     int64_t off = sp->fend;
+    /* a failed write leaves what the file holds as it was: the chunk is
+     * linked only once written, its records stay in g's buffer till then */
     if (write_all(sp->fd, iov, 2, off))
-        return io_fail(err);
+        return io_fail(sp, err);
     if (g->tail >= 0 && pwrite(sp->fd, &off, 8, g->tail) != 8)
-        return io_fail(err);
+        return io_fail(sp, err);
     if (g->head < 0)
         g->head = off;
     g->tail = off;
@@ -414,9 +422,17 @@ int gd_spool_put(gd_spool *sp, int64_t key, const gd_value *v, gd_error *err)
         return GD_OK;
     if (open_file(sp)) /* no file: at the bound, what is held goes to the table */
         return over ? gd_spool_drain(sp, err) : GD_OK;
-    if (full && flush(sp, g, err))
-        return err->code;
-    return over ? over_bound(sp, err) : GD_OK;
+    int rc = full && flush(sp, g, err) ? err->code : over ? over_bound(sp, err) : GD_OK;
+    if (rc && sp->file_full) {
+        /* the file filled its disk: what it and the buffers hold goes to
+         * the table now, and from here on the rows go there at the bound,
+         * as with no file (slower, the same rows) */
+        sp->file_full = 0;
+        sp->no_file = 1;
+        gd_error_clear(err);
+        return gd_spool_drain(sp, err);
+    }
+    return rc;
 }
 
 /* ---- reading: the virtual table gd_spool ---- */

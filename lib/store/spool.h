@@ -38,11 +38,13 @@ void gd_spool_free(gd_spool *sp);
 
 /* Adds a row of group `group` with its ncols values (GD_V_NULL, GD_V_INT,
  * GD_V_REAL or GD_V_TEXT; a text is copied), ordered in its group by
- * (v[0], v[1]) (numbers).  When no temporary file can be made, the rows
- * held go to the table when the bound is reached (in order, but each
- * such write after the first lands amid the rows written before: slower,
- * the same rows).  GD_OK; GD_ERR_NOMEM; GD_ERR_IO when the temporary file
- * can't be written (core/tmpfile.h's message) or the table's write fails. */
+ * (v[0], v[1]) (numbers).  When no temporary file can be made, or the
+ * file fills its disk (ENOSPC, EDQUOT, EFBIG: what it holds is written to
+ * the table then), the rows held go to the table when the bound is
+ * reached (in order, but each such write after the first lands amid the
+ * rows written before: slower, the same rows).  GD_OK; GD_ERR_NOMEM;
+ * GD_ERR_IO when the temporary file can't be written for another reason
+ * (core/tmpfile.h's message) or the table's write fails. */
 int gd_spool_put(gd_spool *sp, int64_t group, const gd_value *v, gd_error *err);
 
 /* The rows put so far. */

@@ -1,11 +1,14 @@
 /* check_spool.c - rows held back in a spool and written in key order by one
  * statement (store/spool.h, #50): the order given back, every kind of value,
- * the file past the memory bound, and the table without its spool. */
+ * the file past the memory bound, the file that fills its disk, and the
+ * table without its spool. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "store/spool.h"
@@ -212,6 +215,51 @@ START_TEST(test_no_temporary_file)
 }
 END_TEST
 
+/* The temporary file fills its disk (here: the process's file size limit,
+ * EFBIG): what it and the buffers hold goes to the table then, the rows
+ * after it at the bound, as with no file; every row written, each group's
+ * in order, every text whole. */
+START_TEST(test_file_fills_its_disk)
+{
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    setenv("TMPDIR", dir, 1);
+    struct rlimit was, lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
+    lim = was;
+    lim.rlim_cur = 512 * 1024;
+    signal(SIGXFSZ, SIG_IGN);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    gd_spool *sp = gd_spool_new(s, 5, "INSERT INTO temp.t SELECT ?1, c2, c0, c1, NULL, length(c4) FROM gd_spool(?2)", 1,
+                                64);
+    gd_error err;
+    static char text[1001];
+    memset(text, 'x', 1000);
+    for (int i = 0; i < 4000; i++) /* about 4 MB of records: past 512 KB */
+        put(sp, i % 7, vr(i), vi(i), vi(0), vt(text));
+    ck_assert_int_lt(gd_spool_rows(sp), 4000); /* written at the bound since */
+    ck_assert_int_eq(gd_spool_drain(sp, &err), GD_OK);
+    gd_spool_free(sp);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
+    sqlite3_stmt *q = gd_store_prepare(
+        s,
+        "SELECT count(*), count(DISTINCT b), sum(a <= prev), min(d), max(d) FROM (SELECT a, b, d,"
+        " lag(a, 1, -1) OVER (PARTITION BY g ORDER BY rowid) AS prev FROM temp.t)",
+        &err);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int(q, 0), 4000);
+    ck_assert_int_eq(sqlite3_column_int(q, 1), 4000);
+    ck_assert_int_eq(sqlite3_column_int(q, 2), 0);
+    ck_assert_int_eq(sqlite3_column_int(q, 3), 1000);
+    ck_assert_int_eq(sqlite3_column_int(q, 4), 1000);
+    sqlite3_finalize(q);
+    if (old)
+        setenv("TMPDIR", old, 1);
+    else
+        unsetenv("TMPDIR");
+    free(old);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("spool");
@@ -221,6 +269,7 @@ int main(void)
     tcase_add_test(tc, test_file_past_the_bound);
     tcase_add_test(tc, test_table_needs_its_spool);
     tcase_add_test(tc, test_no_temporary_file);
+    tcase_add_test(tc, test_file_fills_its_disk);
     suite_add_tcase(su, tc);
     return gd_test_run(su);
 }
