@@ -181,13 +181,50 @@ START_TEST(test_table_needs_its_spool)
 }
 END_TEST
 
+/* TMPDIR set to d; the value it had, for tmpdir_back. */
+static char *tmpdir_to(const char *d)
+{
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    setenv("TMPDIR", d, 1);
+    return old;
+}
+
+static void tmpdir_back(char *old)
+{
+    if (old)
+        setenv("TMPDIR", old, 1);
+    else
+        unsetenv("TMPDIR");
+    free(old);
+}
+
+/* temp.t holds n rows, b once each, each group's rows in the order put
+ * (a rising with the rowid); with dlen >= 0, d of each is dlen. */
+static void all_written_in_order(int n, int dlen)
+{
+    gd_error err;
+    sqlite3_stmt *q = gd_store_prepare(
+        s,
+        "SELECT count(*), count(DISTINCT b), sum(a <= prev), min(d), max(d) FROM (SELECT a, b, d,"
+        " lag(a, 1, -1) OVER (PARTITION BY g ORDER BY rowid) AS prev FROM temp.t)",
+        &err);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_int(q, 0), n);
+    ck_assert_int_eq(sqlite3_column_int(q, 1), n);
+    ck_assert_int_eq(sqlite3_column_int(q, 2), 0);
+    if (dlen >= 0) {
+        ck_assert_int_eq(sqlite3_column_int(q, 3), dlen);
+        ck_assert_int_eq(sqlite3_column_int(q, 4), dlen);
+    }
+    sqlite3_finalize(q);
+}
+
 /* No temporary file to be had: the buffers grow to the bound, then what is
  * held goes to the table there and then; every row is written, each
  * group's in order. */
 START_TEST(test_no_temporary_file)
 {
-    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
-    setenv("TMPDIR", "/nonexistent-godeye-dir", 1);
+    char *old = tmpdir_to("/nonexistent-godeye-dir");
     gd_spool *sp = gd_spool_new(s, 5, drain_sql, 1, 64);
     gd_error err;
     for (int i = 0; i < 20000; i++)
@@ -196,22 +233,9 @@ START_TEST(test_no_temporary_file)
     ck_assert_int_lt(gd_spool_rows(sp), 20000);
     ck_assert_int_gt(gd_spool_rows(sp), 0);
     ck_assert_int_eq(gd_spool_drain(sp, &err), GD_OK);
-    sqlite3_stmt *q = gd_store_prepare(
-        s,
-        "SELECT count(*), count(DISTINCT b), sum(a <= prev) FROM (SELECT a, b,"
-        " lag(a, 1, -1) OVER (PARTITION BY g ORDER BY rowid) AS prev FROM temp.t)",
-        &err);
-    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
-    ck_assert_int_eq(sqlite3_column_int(q, 0), 20000);
-    ck_assert_int_eq(sqlite3_column_int(q, 1), 20000);
-    ck_assert_int_eq(sqlite3_column_int(q, 2), 0);
-    sqlite3_finalize(q);
+    all_written_in_order(20000, -1);
     gd_spool_free(sp);
-    if (old)
-        setenv("TMPDIR", old, 1);
-    else
-        unsetenv("TMPDIR");
-    free(old);
+    tmpdir_back(old);
 }
 END_TEST
 
@@ -221,8 +245,7 @@ END_TEST
  * in order, every text whole. */
 START_TEST(test_file_fills_its_disk)
 {
-    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
-    setenv("TMPDIR", dir, 1);
+    char *old = tmpdir_to(dir);
     struct rlimit was, lim;
     ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
     lim = was;
@@ -240,23 +263,8 @@ START_TEST(test_file_fills_its_disk)
     ck_assert_int_eq(gd_spool_drain(sp, &err), GD_OK);
     gd_spool_free(sp);
     ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
-    sqlite3_stmt *q = gd_store_prepare(
-        s,
-        "SELECT count(*), count(DISTINCT b), sum(a <= prev), min(d), max(d) FROM (SELECT a, b, d,"
-        " lag(a, 1, -1) OVER (PARTITION BY g ORDER BY rowid) AS prev FROM temp.t)",
-        &err);
-    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
-    ck_assert_int_eq(sqlite3_column_int(q, 0), 4000);
-    ck_assert_int_eq(sqlite3_column_int(q, 1), 4000);
-    ck_assert_int_eq(sqlite3_column_int(q, 2), 0);
-    ck_assert_int_eq(sqlite3_column_int(q, 3), 1000);
-    ck_assert_int_eq(sqlite3_column_int(q, 4), 1000);
-    sqlite3_finalize(q);
-    if (old)
-        setenv("TMPDIR", old, 1);
-    else
-        unsetenv("TMPDIR");
-    free(old);
+    all_written_in_order(4000, 1000);
+    tmpdir_back(old);
 }
 END_TEST
 
