@@ -8,20 +8,15 @@
 
 double gd_percentile(const double *sorted, size_t n, double p)
 {
-    if (!sorted || n == 0 || isnan(p))
+    /* the ranks and the interpolation are gd_pct_stream's: one rule */
+    gd_pct_stream st;
+    gd_pct_stream_init(&st, sorted ? n : 0, p);
+    if (st.lo == SIZE_MAX)
         return NAN;
-    if (p <= 0)
-        return sorted[0];
-    if (p >= 100)
-        return sorted[n - 1];
-    double h = (double)(n - 1) * p / 100.0;
-    size_t lo = (size_t)floor(h);
-    if (lo >= n - 1)
-        return sorted[n - 1];
-    double frac = h - (double)lo;
-    if (frac == 0)
-        return sorted[lo];
-    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+    gd_pct_stream_add(&st, st.lo, sorted[st.lo]);
+    if (st.lo + 1 < n)
+        gd_pct_stream_add(&st, st.lo + 1, sorted[st.lo + 1]);
+    return gd_pct_stream_value(&st);
 }
 
 static int cmp_double(const void *a, const void *b)
