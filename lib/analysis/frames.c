@@ -133,38 +133,3 @@ void gd_frame_acc_done(const gd_frame_acc *a, gd_frame_stats *out)
     out->vsync_ms = gd_pct_stream_value(&a->v);
     out->fps = a->cost > 0 ? 1000.0 * (double)a->st.frames / a->cost : NAN;
 }
-
-int gd_frame_stats_compute(const gd_frame_in *f, size_t n, gd_frame_stats *out, gd_error *err)
-{
-    clear(out);
-    gd_frame_acc a;
-    gd_frame_acc_init(&a);
-    for (size_t i = 0; i < n; i++)
-        if (gd_frame_acc_add(&a, f[i].dur_ms, f[i].vsync_ms, err))
-            return err->code;
-    if (n == 0)
-        return GD_OK;
-    double *dur = malloc(n * sizeof *dur), *vs = malloc(n * sizeof *vs);
-    if (!dur || !vs) {
-        free(dur);
-        free(vs);
-        return gd_error_oom(err);
-    }
-    size_t nv = 0;
-    for (size_t i = 0; i < n; i++) {
-        dur[i] = f[i].dur_ms;
-        if (gd_frame_vsync_known(f[i].vsync_ms))
-            vs[nv++] = f[i].vsync_ms;
-    }
-    gd_stats_sort(dur, n);
-    gd_stats_sort(vs, nv);
-    gd_frame_acc_ranks(&a);
-    for (size_t i = 0; i < n; i++)
-        gd_frame_acc_dur(&a, dur[i]);
-    for (size_t i = 0; i < nv; i++)
-        gd_frame_acc_vsync(&a, vs[i]);
-    gd_frame_acc_done(&a, out);
-    free(dur);
-    free(vs);
-    return GD_OK;
-}

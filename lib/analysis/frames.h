@@ -61,11 +61,6 @@ int gd_frame_is_vitals_slow(double dur_ms);
 /* dur > GD_FRAME_FROZEN_MS. */
 int gd_frame_is_frozen(double dur_ms);
 
-typedef struct gd_frame_in {
-    double dur_ms;     /* >= 0                                           */
-    double vsync_ms;   /* refresh interval or NaN when unknown            */
-} gd_frame_in;
-
 typedef struct gd_frame_stats {
     size_t frames, slow, frozen;
     size_t vitals_slow;                 /* #51: over GD_FRAME_VITALS_SLOW_MS   */
@@ -100,11 +95,5 @@ void gd_frame_acc_ranks(gd_frame_acc *a);
 void gd_frame_acc_dur(gd_frame_acc *a, double dur_ms);
 void gd_frame_acc_vsync(gd_frame_acc *a, double vsync_ms);
 void gd_frame_acc_done(const gd_frame_acc *a, gd_frame_stats *out);
-
-/* Statistics of `n` frames (any order).  Fails with GD_ERR_USAGE (err
- * filled) when a duration is NaN or negative, GD_ERR_IO when out of memory;
- * `out` is then zeroed with NaN figures.  n == 0 gives zero counts and NaN
- * figures. */
-int gd_frame_stats_compute(const gd_frame_in *f, size_t n, gd_frame_stats *out, gd_error *err);
 
 #endif
