@@ -493,12 +493,15 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
     }
     if (rc)
         goto fail;
-    /* a new file gets 8 KiB pages (before WAL mode writes its header; on a
-     * file that has pages the pragma changes nothing): half the pages of
-     * SQLite's 4 KiB default to fetch, split and write in a bulk load
-     * (bench/RESULTS.md, 2026-12-03); the caches stay bounded in KiB */
-    if (fresh && !s->ro && (rc = gd_store_exec(s, "PRAGMA page_size=8192", err)))
-        goto fail;
+    /* an empty file gets GD_PAGE_SIZE pages (before WAL mode writes its
+     * header; on a file that has pages the pragma changes nothing); the
+     * caches stay bounded in KiB */
+    if (fresh && !s->ro) {
+        char pragma[48];
+        snprintf(pragma, sizeof pragma, "PRAGMA page_size=%d", GD_PAGE_SIZE);
+        if ((rc = gd_store_exec(s, pragma, err)))
+            goto fail;
+    }
     /* WAL only once the file is known to be ours (or new): a foreign
      * database is refused untouched */
     if (!s->ro && (rc = exec_retrying(s, "PRAGMA journal_mode=WAL", err)))

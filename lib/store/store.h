@@ -22,6 +22,12 @@
  * when a database is created or migrated.  A database without it is taken
  * for godeye's only when it has godeye's tables (trace, dispatch, block). */
 #define GD_APPLICATION_ID 0x67644559
+/* the page size of a new database, whether it is written from the schema's
+ * image (store/image.c, tools/gen_schema_image.c) or created by SQLite in an
+ * empty file: half the pages of SQLite's 4 KiB default to fetch, split and
+ * write in a bulk load (bench/RESULTS.md, 2026-12-03); 16 and 64 KiB cost
+ * more instructions on both Perfetto shapes (2026-12-07) */
+#define GD_PAGE_SIZE 8192
 
 typedef struct gd_store gd_store;
 

@@ -499,6 +499,39 @@ START_TEST(connection_facts_and_journal_policy)
 }
 END_TEST
 
+/* PRAGMA page_size of s. */
+static int page_size(gd_store *s)
+{
+    gd_error err = {0};
+    sqlite3_stmt *q = gd_store_prepare(s, "PRAGMA page_size", &err);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+    enum { P_SIZE }; /* the one column */
+    int n = sqlite3_column_int(q, P_SIZE);
+    sqlite3_finalize(q);
+    return n;
+}
+
+/* A new database has GD_PAGE_SIZE pages both ways it is made: written from
+ * the schema's image (no file at the path) and created by SQLite in an
+ * empty file (the image is only written where no file is). */
+START_TEST(new_databases_take_one_page_size)
+{
+    ck_assert_int_ne(GD_PAGE_SIZE, 4096); /* not SQLite's default by chance */
+    gd_store *s = open_db("paged-image.db");
+    ck_assert_int_eq(page_size(s), GD_PAGE_SIZE);
+    gd_store_close(s);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, "paged-empty.db");
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    s = open_db("paged-empty.db");
+    ck_assert_int_eq(page_size(s), GD_PAGE_SIZE);
+    gd_store_close(s);
+}
+END_TEST
+
 /* #47: the app rules of analysis/app.h as the store's SQL functions
  * (trace-app.sql's rules 5 and 6, the apps present): the C rule's values */
 START_TEST(app_rules_in_sql)
@@ -545,6 +578,7 @@ static Suite *suite(void)
     tcase_add_test(t, newer_schema_is_refused);
     tcase_add_test(t, readonly_sql_refusals);
     tcase_add_test(t, connection_facts_and_journal_policy);
+    tcase_add_test(t, new_databases_take_one_page_size);
     tcase_add_test(t, app_rules_in_sql);
     suite_add_tcase(s, t);
     return s;
