@@ -4,7 +4,8 @@
 For each built-in command: man/godeye-CMD.1 exists, its SYNOPSIS holds the
 usage line that `godeye CMD -h` prints, and every long option -h lists is
 described in its OPTIONS section.  Also every command in `godeye --help`
-has a man page.
+has a man page.  And godeye-schema(7) names the schema version that
+lib/store/store.h's GD_SCHEMA_VERSION creates.
 """
 import os
 import re
@@ -15,6 +16,19 @@ import sys
 def section(text, name):
     m = re.search(r"^\.SH %s\n(.*?)(?=^\.SH |\Z)" % name, text, re.S | re.M)
     return m.group(1) if m else ""
+
+
+def schema_version(man):
+    """godeye-schema(7)'s NAME line against GD_SCHEMA_VERSION: the problems."""
+    with open(os.path.join(man, "..", "lib", "store", "store.h"), encoding="utf-8") as f:
+        want = int(re.search(r"^#define GD_SCHEMA_VERSION (\d+)", f.read(), re.M).group(1))
+    with open(os.path.join(man, "godeye-schema.7"), encoding="utf-8") as f:
+        m = re.search(r"\(schema version (\d+)\)", section(f.read(), "NAME"))
+    if not m:
+        return ["schema: godeye-schema.7's NAME names no '(schema version N)'"]
+    if int(m.group(1)) != want:
+        return [f"schema: godeye-schema.7 says schema version {m.group(1)}, GD_SCHEMA_VERSION is {want}"]
+    return []
 
 
 def main():
@@ -39,10 +53,12 @@ def main():
                 continue
             if f"--{long_opt}" not in opts.replace("\\-", "-"):
                 problems.append(f"{c}: option --{long_opt} is not in the man OPTIONS")
+    problems += schema_version(man)
     for p in problems:
         print(p)
-    print(f"{len(cmds) - len({p.split(':')[0] for p in problems})} passed, "
-          f"{len({p.split(':')[0] for p in problems})} failed")
+    failed = {p.split(':')[0] for p in problems} & set(cmds)
+    print(f"{len(cmds) - len(failed)} commands passed, {len(failed)} failed; schema version "
+          f"{'wrong' if any(p.startswith('schema:') for p in problems) else 'right'}")
     return 1 if problems else 0
 
 
