@@ -5,7 +5,8 @@ For each built-in command: man/godeye-CMD.1 exists, its SYNOPSIS holds the
 usage line that `godeye CMD -h` prints, and every long option -h lists is
 described in its OPTIONS section.  Also every command in `godeye --help`
 has a man page.  And godeye-schema(7) names the schema version that
-lib/store/store.h's GD_SCHEMA_VERSION creates.
+lib/store/store.h's GD_SCHEMA_VERSION creates, as does docs/reliability.md's
+quoted refusal of a newer database ("this godeye reads N").
 """
 import os
 import re
@@ -19,16 +20,26 @@ def section(text, name):
 
 
 def schema_version(man):
-    """godeye-schema(7)'s NAME line against GD_SCHEMA_VERSION: the problems."""
+    """godeye-schema(7)'s NAME line and docs/reliability.md's quoted refusal
+    against GD_SCHEMA_VERSION: the problems."""
     with open(os.path.join(man, "..", "lib", "store", "store.h"), encoding="utf-8") as f:
         want = int(re.search(r"^#define GD_SCHEMA_VERSION (\d+)", f.read(), re.M).group(1))
     with open(os.path.join(man, "godeye-schema.7"), encoding="utf-8") as f:
         m = re.search(r"\(schema version (\d+)\)", section(f.read(), "NAME"))
     if not m:
         return ["schema: godeye-schema.7's NAME names no '(schema version N)'"]
+    problems = []
     if int(m.group(1)) != want:
-        return [f"schema: godeye-schema.7 says schema version {m.group(1)}, GD_SCHEMA_VERSION is {want}"]
-    return []
+        problems.append(f"schema: godeye-schema.7 says schema version {m.group(1)}, GD_SCHEMA_VERSION is {want}")
+    # docs/reliability.md quotes the refusal of a newer database, which
+    # names the version this godeye reads (lib/store/store.c)
+    with open(os.path.join(man, "..", "docs", "reliability.md"), encoding="utf-8") as f:
+        r = re.search(r"this godeye\s+reads (\d+)\)", f.read())
+    if not r:
+        problems.append("schema: docs/reliability.md quotes no '(schema 99; this godeye reads N)'")
+    elif int(r.group(1)) != want:
+        problems.append(f"schema: docs/reliability.md says this godeye reads {r.group(1)}, GD_SCHEMA_VERSION is {want}")
+    return problems
 
 
 def main():
