@@ -5,7 +5,11 @@ For each built-in command: man/godeye-CMD.1 exists, its SYNOPSIS holds the
 usage line that `godeye CMD -h` prints, and every long option -h lists is
 described in its OPTIONS section.  Also every command in `godeye --help`
 has a man page.  And godeye-schema(7) names the schema version that
-lib/store/store.h's GD_SCHEMA_VERSION creates.
+lib/store/store.h's GD_SCHEMA_VERSION creates, as does docs/reliability.md's
+quoted refusal of a newer database ("this godeye reads N").  And a few
+numbers the docs state (FACTS: line and element caps, retrace caps, table
+spill bounds, log-line caps, the count of event kinds) equal the constants
+of the code they come from.
 """
 import os
 import re
@@ -19,17 +23,81 @@ def section(text, name):
 
 
 def schema_version(man):
-    """godeye-schema(7)'s NAME line against GD_SCHEMA_VERSION: the problems."""
+    """godeye-schema(7)'s NAME line and docs/reliability.md's quoted refusal
+    against GD_SCHEMA_VERSION: the problems."""
     with open(os.path.join(man, "..", "lib", "store", "store.h"), encoding="utf-8") as f:
         want = int(re.search(r"^#define GD_SCHEMA_VERSION (\d+)", f.read(), re.M).group(1))
     with open(os.path.join(man, "godeye-schema.7"), encoding="utf-8") as f:
         m = re.search(r"\(schema version (\d+)\)", section(f.read(), "NAME"))
     if not m:
         return ["schema: godeye-schema.7's NAME names no '(schema version N)'"]
+    problems = []
     if int(m.group(1)) != want:
-        return [f"schema: godeye-schema.7 says schema version {m.group(1)}, GD_SCHEMA_VERSION is {want}"]
-    return []
+        problems.append(f"schema: godeye-schema.7 says schema version {m.group(1)}, GD_SCHEMA_VERSION is {want}")
+    # docs/reliability.md quotes the refusal of a newer database, which
+    # names the version this godeye reads (lib/store/store.c)
+    with open(os.path.join(man, "..", "docs", "reliability.md"), encoding="utf-8") as f:
+        r = re.search(r"this godeye\s+reads (\d+)\)", f.read())
+    if not r:
+        problems.append("schema: docs/reliability.md quotes no '(schema 99; this godeye reads N)'")
+    elif int(r.group(1)) != want:
+        problems.append(f"schema: docs/reliability.md says this godeye reads {r.group(1)}, GD_SCHEMA_VERSION is {want}")
+    return problems
 
+
+# Numbers the docs state that come from one constant of the code: (doc,
+# pattern whose group is the number, source file, pattern whose group gives
+# it).  Every match in the doc must equal the code's; a doc that no longer
+# states the number at all is reported too.
+def _define(name):
+    return r"^#define %s (\d+)\b" % name
+
+
+def _mib(name):
+    return r"^#define %s \(\(size_t\)(\d+) << 20\)" % name
+
+
+FACTS = [
+    ("docs/capture-format.md", r"one line at most (\d+) MiB", "lib/io/input.h", _mib("GD_INPUT_MAX_LINE")),
+    ("man/godeye-capture.5", r"A line may be at most (\d+) MiB", "lib/io/input.h", _mib("GD_INPUT_MAX_LINE")),
+    ("docs/reliability.md", r"line longer than (\d+) MiB", "lib/io/input.h", _mib("GD_INPUT_MAX_LINE")),
+    ("docs/capture-format.md", r"one JSON element at most (\d+) MiB", "lib/io/jsonstream.h", _mib("GD_JSON_MAX_VALUE")),
+    ("docs/cli-contract.md", r"expansion caps, (\d+) per frame", "lib/ingest/retrace_sink.h",
+     _define("GD_RETRACE_MAX_INLINE")),
+    ("docs/cli-contract.md", r"per frame and (\d+)\s+per stack", "lib/ingest/retrace_sink.h",
+     _define("GD_RETRACE_MAX_STACK")),
+    ("docs/cli-contract.md", r"past ([\d,]+) rows they", "lib/render/render.c", _define("TABLE_MEM_ROWS")),
+    ("docs/cli-contract.md", r"in memory up to ([\d,]+);", "lib/render/render.c", _define("TABLE_FALLBACK_ROWS")),
+    ("man/godeye-schema.7", r"At most (\d+) lines a trace", "lib/ingest/writer.c", _define("GD_LOG_LINES_MAX")),
+    ("docs/capture-format.md", r"the first (\d+) of a trace", "lib/ingest/writer.c", _define("GD_LOG_LINES_MAX")),
+    ("man/godeye-schema.7", r"msg \(cut at (\d+) bytes\)", "lib/core/event.h", _define("GD_LOG_MSG_MAX")),
+]
+
+
+def read(root, rel):
+    with open(os.path.join(root, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+def doc_facts(man):
+    """FACTS, and docs/architecture.md's count of lib/core/event.h's event
+    kinds: the problems."""
+    root = os.path.join(man, "..")
+    problems = []
+    for doc, pat, src, spat in FACTS:
+        want = int(re.search(spat, read(root, src), re.M).group(1))
+        said = [int(x.replace(",", "")) for x in re.findall(pat, read(root, doc))]
+        if not said:
+            problems.append(f"facts: {doc} no longer matches {pat!r} (the number of {src})")
+        problems += [f"facts: {doc} says {n} where {src} has {want} ({pat!r})" for n in said if n != want]
+    enum = re.search(r"typedef enum gd_event_kind \{(.*?)\} gd_event_kind;", read(root, "lib/core/event.h"), re.S)
+    want = len([k for k in re.findall(r"^\s*(GD_EV_\w+)", enum.group(1), re.M) if k != "GD_EV__COUNT"])
+    m = re.search(r"`event\.h`, (\d+) kinds", read(root, "docs/architecture.md"))
+    if not m:
+        problems.append("facts: docs/architecture.md states no '`event.h`, N kinds'")
+    elif int(m.group(1)) != want:
+        problems.append(f"facts: docs/architecture.md says event.h has {m.group(1)} kinds, gd_event_kind has {want}")
+    return problems
 
 def main():
     godeye, man = sys.argv[1], sys.argv[2]
@@ -54,11 +122,13 @@ def main():
             if f"--{long_opt}" not in opts.replace("\\-", "-"):
                 problems.append(f"{c}: option --{long_opt} is not in the man OPTIONS")
     problems += schema_version(man)
+    problems += doc_facts(man)
     for p in problems:
         print(p)
     failed = {p.split(':')[0] for p in problems} & set(cmds)
     print(f"{len(cmds) - len(failed)} commands passed, {len(failed)} failed; schema version "
-          f"{'wrong' if any(p.startswith('schema:') for p in problems) else 'right'}")
+          f"{'wrong' if any(p.startswith('schema:') for p in problems) else 'right'}; "
+          f"{len(FACTS) + 1} doc facts, {sum(p.startswith('facts:') for p in problems)} wrong")
     return 1 if problems else 0
 
 
