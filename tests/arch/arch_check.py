@@ -26,6 +26,7 @@ found now.  --figures prints counts only.
 """
 import argparse
 import os
+import posixpath
 import re
 import subprocess
 import sys
@@ -45,7 +46,8 @@ def source_of(obj):
     rel = p[i + 5:] if i >= 0 else os.path.basename(p)
     if rel.endswith(".o"):
         rel = rel[:-2]
-    return "lib/" + rel
+    # Ninja names the objects .../godeye.dir/./core/x.c.o
+    return "lib/" + posixpath.normpath(rel)
 
 
 def symbols(nm, objs):
