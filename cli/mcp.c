@@ -20,7 +20,14 @@
  * them gets it, any other the newest (the specification's lifecycle). */
 static const char *const versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL};
 
-enum { RPC_PARSE = -32700, RPC_REQUEST = -32600, RPC_METHOD = -32601, RPC_PARAMS = -32602, RPC_NO_RESOURCE = -32002 };
+enum {
+    RPC_PARSE = -32700,
+    RPC_REQUEST = -32600,
+    RPC_METHOD = -32601,
+    RPC_PARAMS = -32602,
+    RPC_INTERNAL = -32603,
+    RPC_NO_RESOURCE = -32002
+};
 
 typedef struct mcp_server {
     gd_ctx *ctx;
@@ -323,7 +330,7 @@ static void resources_list(mcp_server *S, json_t *params, reply *r)
     gd_mcp_limits lim = {100, 1u << 20, (size_t)off, S->lim.timeout_s};
     gd_mcp_answer a;
     if (run_rows(S, &lim, &a, "traces", NULL, NULL)) {
-        reply_error(r, -32603, "godeye traces failed: %.400s", a.err);
+        reply_error(r, RPC_INTERNAL, "godeye traces failed: %.400s", a.err);
         gd_mcp_answer_free(&a);
         return;
     }

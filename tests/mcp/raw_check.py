@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """raw_check.py - `godeye mcp` spoken to line by line (#49): malformed
 lines and requests get their JSON-RPC errors (-32700, -32600, -32601,
--32602), notifications and responses no answer, every line of stdout is
+-32602, -32002; -32603 for resources/list without a database), notifications and responses no answer, every line of stdout is
 one protocol message, the server outlives all of it and ends at EOF;
 protocol versions are negotiated as the specification's lifecycle says.
 
@@ -96,10 +96,14 @@ def main():
     # a database that is not there: the calls fail as tool errors, the server stays
     _, o = run(godeye, os.path.join(tmp, "none.db"),
                ['{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "top"}}',
+                '{"jsonrpc": "2.0", "id": 3, "method": "resources/list"}',
                 '{"jsonrpc": "2.0", "id": 2, "method": "ping"}'])
     r = o[0]["result"]
     check("a missing database is a tool error", r["isError"] and r["content"][0]["text"].startswith("godeye top: "), r)
-    check("and the server answers on", o[1] == {"jsonrpc": "2.0", "id": 2, "result": {}}, o)
+    e = o[1].get("error", {})
+    check("resources/list without a database: -32603 naming why", e.get("code") == -32603 and
+          e.get("message", "").startswith("godeye traces failed: ") and "no database here" in e["message"], o[1])
+    check("and the server answers on", o[2] == {"jsonrpc": "2.0", "id": 2, "result": {}}, o)
 
     p = subprocess.run([godeye, "mcp", "--max-rows", "0"], capture_output=True, text=True)
     check("a bad option: exit 2, nothing on stdout", p.returncode == 2 and p.stdout == "", p)
