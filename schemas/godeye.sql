@@ -346,11 +346,12 @@ CREATE TABLE startup (
 CREATE INDEX startup_trace ON startup (trace, ts_ms);
 
 -- #27: a launch read from a trace's slices, phase by phase (Perfetto's
--- startup breakdown): before_process_start (the launch's start to
--- system_server's "Start proc:"), start_process, bind_application,
--- activity_start, activity_resume, first_frame (the app's first
--- Choreographer#doFrame), fully_drawn (its first reportFullyDrawn), and what
--- ran beside it: dex2oat, installd, broadcast.  The states are the app
+-- startup breakdown): launch (the whole launch), before_process_start (the
+-- launch's start to system_server's "Start proc:"), start_process,
+-- bind_application, activity_start, activity_resume, first_frame (the app's
+-- first Choreographer#doFrame), fully_drawn (its first reportFullyDrawn),
+-- and what ran beside it: dex2oat, installd, broadcast_dispatched,
+-- broadcast_received (lib/derive/startups.c phases).  The states are the app
 -- main thread's time in thread_state during the phase (NULL: no sched data).
 CREATE TABLE startup_phase (
   id          INTEGER PRIMARY KEY,
