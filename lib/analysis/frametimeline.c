@@ -77,7 +77,6 @@ gd_ft_tag gd_ft_display_tag_of(int64_t jank)
 
 #define APP_BITS (64 | 4096)
 #define SF_BITS (2 | 4 | 8 | 16 | 32)
-#define DROPPED_BIT 1024
 
 int gd_ft_is_app(int64_t jank)
 {
@@ -91,7 +90,7 @@ int gd_ft_is_compositor(int64_t jank)
 
 int gd_ft_is_dropped(int64_t jank)
 {
-    return jank > 0 && (jank & DROPPED_BIT);
+    return jank > 0 && (jank & GD_FT_JANK_DROPPED);
 }
 
 int gd_ft_is_janky(int64_t jank)

@@ -40,6 +40,9 @@
 
 #define GD_FT_JANK_NONE 1
 #define GD_FT_PRESENT_DROPPED 4
+/* jank_type's Dropped Frame bit: the frame never reached the screen, its
+ * duration means nothing (gd_ft_is_dropped; GD_SQL_FRAME_TIMED, query/frames.h) */
+#define GD_FT_JANK_DROPPED 1024
 #define GD_FT_NBITS 16 /* named bits 0..15 (bit 0 is JANK_NONE) */
 
 typedef enum gd_ft_tag {

@@ -506,7 +506,8 @@ static int explain_group(ex_acc *a, const char *name, const char *kind)
 /* ---- launches, frames, lock contention: top's own figures ---- */
 
 static const ex_field startup_fields[] = {
-    {"kind", "launch kind"}, {"count", "slow launches"}, {"worst_ms", "the slowest (ms)"},
+    {"kind", "launch kind"}, {"graded_as", "graded as (cold when the kind is unknown)"},
+    {"count", "slow launches"}, {"worst_ms", "the slowest (ms)"},
     {"bar_ms", "Android vitals' bar (ms)"}, {"over_ms", "time over the bar, summed (ms)"},
 };
 

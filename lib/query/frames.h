@@ -3,7 +3,9 @@
 #ifndef GD_QUERY_FRAMES_H
 #define GD_QUERY_FRAMES_H
 
+#include "analysis/frametimeline.h"
 #include "query/columns.h"
+#include "store/sql.h"
 #include "store/store.h"
 
 /* The frame_time rows that count: a trace with FrameTimeline frames shows
@@ -24,6 +26,13 @@
 #define GD_SQL_APP_FRAME "coalesce(source, '') <> 'displayframe'"
 #define GD_SQL_APP_FRAMES_SHOWN(trace, table) GD_SQL_FRAMES_SHOWN(trace, table) " AND " GD_SQL_APP_FRAME
 #define GD_APP_FRAMES_SHOWN_SQL GD_SQL_APP_FRAMES_SHOWN("trace", "frame_time")
+/* A frame whose duration counts (the one rule, gd_ft_is_dropped's in
+ * SQL): FrameTimeline's dropped frames (jank_type with Dropped Frame)
+ * never reached the screen, so every figure of durations (slow, janky,
+ * frozen, percentiles, histogram, time lost) leaves them out; the frame
+ * counts keep them (godeye frames: frames, dropped_frames).  Other frames
+ * have no jank_type (NULL) and count. */
+#define GD_SQL_FRAME_TIMED "NOT (coalesce(jank, 0) > 0 AND (jank & " GD_STR(GD_FT_JANK_DROPPED) ") <> 0)"
 
 typedef struct gd_frames_query {
     gd_filter filter;

@@ -521,8 +521,9 @@ static int frame_scan_read(gd_store *s, sqlite3_stmt *q, int64_t trace, const ch
     return r == SQLITE_DONE ? GD_OK : gd_store_fail(s, err, "database read");
 }
 
-/* the pid the window's frames are of, before the fields */
-enum { F_PID = 0, F_FIELDS };
+/* the pid the window's frames are of, and how many have a duration that
+ * counts (GD_SQL_FRAME_TIMED), before the fields */
+enum { F_PID = 0, F_TIMED, F_FIELDS };
 enum { GD_FRAME_STATS_COLS(GD_QC_ID, GD_QC_ID) FS_NCOLS };
 GD_QCOLS_DEFINE(fstats_cols, GD_FRAME_STATS_COLS);
 
@@ -553,7 +554,9 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
     struct frame_stats_ctx *c = ctx;
     gd_value v[FS_NCOLS];
     gd_qcols_read(&fstats_cols, q, F_FIELDS, v);
-    int64_t trace = v[FS_TRACE].u.i, n = v[FS_COUNT].u.i;
+    /* the count keeps FrameTimeline's dropped frames (as godeye frames'
+     * does); the figures of durations are of the others */
+    int64_t trace = v[FS_TRACE].u.i, n = sqlite3_column_int64(q, F_TIMED);
     const char *win = v[FS_WINDOW].kind == GD_V_TEXT ? v[FS_WINDOW].u.t.s : NULL;
     /* #47: whose frames (the frames command's rule); --app keeps its own */
     char proc[256];
@@ -588,12 +591,12 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
     if (gd_qcols_select(&fstats_cols, fields, sizeof fields))
         return gd_error_set(err, GD_ERR_IO, 0, 0, "frame stats: the SELECT list is too long");
     snprintf(sql, sizeof sql,
-             "SELECT max(" GD_FRAMES_PID_SQL "), %s FROM frame_time"
+             "SELECT max(" GD_FRAMES_PID_SQL "), sum(" GD_SQL_FRAME_TIMED "), %s FROM frame_time"
              " WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL " GROUP BY trace, window ORDER BY trace, window",
              fields, set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, err);
     sqlite3_stmt *p = q ? gd_store_prepare(s, "SELECT dur_ms FROM frame_time WHERE trace = ?1 AND window IS ?2 AND " GD_APP_FRAMES_SHOWN_SQL
-                                              " ORDER BY dur_ms", err)
+                                              " AND " GD_SQL_FRAME_TIMED " ORDER BY dur_ms", err)
                         : NULL;
     if (!p) {
         sqlite3_finalize(q);

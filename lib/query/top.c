@@ -465,6 +465,7 @@ typedef struct launch {
 /* A slow launch group's evidence (and the groups' accumulator's fields), declared once. */
 #define LAUNCH_EVIDENCE_COLS(X, J)                        \
     X(LE_KIND, NULL, "kind", NULL, TEXT, 0)               \
+    X(LE_GRADED, NULL, "graded_as", NULL, TEXT, 0)        \
     X(LE_COUNT, NULL, "count", NULL, INT, 0)              \
     X(LE_WORST, NULL, "worst_ms", NULL, NUM, 0)           \
     X(LE_BAR, NULL, "bar_ms", NULL, NUM, 0)               \
@@ -516,21 +517,23 @@ static int on_startup(void *ctx, json_t *l)
     groups *la = ctx;
     if (!json_is_true(json_object_get(l, "slow")))
         return 0;
+    /* graded as startup grades it (a launch of unknown kind against the
+     * cold bar, analysis/vitals.h): the row's slow says it is over */
     const char *kind = str(l, "kind");
-    double bar = gd_startup_bar_ms(kind), total = num(l, "total_ms");
+    double bar = gd_startup_bar_ms(gd_startup_graded_kind(kind)), total = num(l, "total_ms");
     if (!isfinite(bar) || !isfinite(total))
         return 0;
     char key[1200];
     snprintf(key, sizeof key, "%lld|%.400s|%.400s|%s", (long long)json_integer_value(json_object_get(l, "trace")),
-             str(l, "app") ? str(l, "app") : "", str(l, "activity") ? str(l, "activity") : "", kind);
+             str(l, "app") ? str(l, "app") : "", str(l, "activity") ? str(l, "activity") : "", kind ? kind : "");
     size_t n = la->n, i = group_index(la, key);
     if (i == (size_t)-1)
         return 1;
     launch *e = &((launch *)la->g)[i];
     if (i == n) {
         *e = (launch){json_incref(json_object_get(l, "trace")), json_incref(json_object_get(l, "app")),
-                      json_incref(json_object_get(l, "activity")), strdup(kind), 0, 0.0, 0.0, bar};
-        if (!e->kind)
+                      json_incref(json_object_get(l, "activity")), kind ? strdup(kind) : NULL, 0, 0.0, 0.0, bar};
+        if (kind && !e->kind)
             return la->oom = 1;
     }
     e->count++;
@@ -544,6 +547,7 @@ static json_t *launch_evidence(const launch *e)
 {
     gd_value v[LE_NCOLS];
     gd_qv_text(&v[LE_KIND], e->kind);
+    gd_qv_text(&v[LE_GRADED], gd_startup_graded_kind(e->kind));
     gd_qv_int(&v[LE_COUNT], e->count);
     gd_qv_real(&v[LE_WORST], e->worst_ms);
     gd_qv_real(&v[LE_BAR], e->bar_ms);
@@ -561,8 +565,13 @@ static int add_launches(top_acc *a, groups *by)
         const launch *e = &((launch *)by->g)[i];
         char title[1200], cmd[600];
         const char *app = json_string_value(e->app), *act = json_string_value(e->activity);
-        snprintf(title, sizeof title, "%s launch of %.300s%s%.300s: %.0f ms, over the %.0f ms bar (%lld launch%s)",
-                 e->kind, app ? app : "the app", act ? "/" : "", act ? act : "", e->worst_ms, e->bar_ms,
+        char kind[64] = "", graded[64] = "";
+        if (e->kind)
+            snprintf(kind, sizeof kind, "%.40s ", e->kind);
+        else
+            snprintf(graded, sizeof graded, " (kind unknown, graded as %s)", gd_startup_graded_kind(NULL));
+        snprintf(title, sizeof title, "%slaunch of %.300s%s%.300s%s: %.0f ms, over the %.0f ms bar (%lld launch%s)",
+                 kind, app ? app : "the app", act ? "/" : "", act ? act : "", graded, e->worst_ms, e->bar_ms,
                  (long long)e->count, e->count == 1 ? "" : "es");
         snprintf(cmd, sizeof cmd, "godeye startup --trace %lld", (long long)json_integer_value(e->trace));
         int rc = add(a, "startup", 1, e->over_ms, json_incref(e->trace), title, launch_evidence(e), cmd);
@@ -584,8 +593,10 @@ static void launch_drop(void *p)
 /* Janky frames per window: the time past each slow frame's deadline; its
  * columns after trace (J_TRACE). */
 #define JANK_COLS(X)                                                                          \
-    X(J_WINDOW, "window AS window") X(J_N, "count(*) AS n") X(J_SLOW, "sum(dur_ms > ?1) AS slow") \
-    X(J_FROZEN, "sum(dur_ms > ?2) AS frozen") X(J_LOST, "sum(max(dur_ms - ?1, 0)) AS lost") \
+    X(J_WINDOW, "window AS window") X(J_N, "count(*) AS n")                                      \
+    X(J_SLOW, "sum(dur_ms > ?1 AND " GD_SQL_FRAME_TIMED ") AS slow")                              \
+    X(J_FROZEN, "sum(dur_ms > ?2 AND " GD_SQL_FRAME_TIMED ") AS frozen")                          \
+    X(J_LOST, "sum(CASE WHEN " GD_SQL_FRAME_TIMED " THEN max(dur_ms - ?1, 0) ELSE 0 END) AS lost") \
     X(J_PID, "max(CASE WHEN pid > 0 THEN pid END) AS pid")
 enum { J_TRACE = 0, JANK_COLS(GD_COL_ENUM) J_NCOLS };
 /* A window with slow frames, added as an entry (gd_store_each's callback). */
@@ -620,7 +631,7 @@ static int add_frames(gd_store *s, top_acc *a, const char *set)
     char sql[4600];
     snprintf(sql, sizeof sql,
              "SELECT trace AS trace" JANK_COLS(GD_COL_SQL) " FROM frame_time"
-             " WHERE trace IN %s AND " GD_SQL_APP_FRAME " GROUP BY trace, window HAVING slow > 0", set);
+             " WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL " GROUP BY trace, window HAVING slow > 0", set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, a->err);
     if (!q)
         return a->err->code ? a->err->code : GD_ERR_IO;
