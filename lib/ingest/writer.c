@@ -454,7 +454,7 @@ static int put_startup(gd_writer *w, const gd_event *ev, gd_error *err)
                                           /* a range of startup_trace: not every launch (#53) */
                                           " AND ts_ms BETWEEN ?5 - 1001 AND ?5 + 1001"
                                           " AND (kind IS ?6 OR kind IS NULL OR ?6 IS NULL)"
-                                          " AND (source IS NOT ?7 OR ?7 NOT IN " SLICE_LAUNCH_SOURCES ") LIMIT 1",
+                                          " AND (source IS NOT ?7 OR coalesce(?7, '') NOT IN " SLICE_LAUNCH_SOURCES ") LIMIT 1",
                                           err);
         if (!q)
             return err->code;
