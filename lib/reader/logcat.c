@@ -165,6 +165,10 @@ static int probe_text(const char *h, size_t n, int eof)
         }
         if (lay == LC_CONT)
             continue;
+        /* the input's last line cut short (no newline at its end) is not
+         * held against it: the reader drops or keeps it the same way */
+        if (!nl && lay != LC_THREADTIME && lay != LC_TIME && lay != LC_BRIEF)
+            break;
         lines++;
         if (lay == LC_THREADTIME || lay == LC_TIME)
             timed++;
