@@ -185,7 +185,10 @@ typedef struct anr_ctx {
     anr_wchan wc;
     int wc_held;          /* wc read, not yet given to a dump              */
     int wc_attach;        /* the dump being read carries wc                */
-    int64_t last_pid;     /* pid of the last dump started, -1 none          */
+    /* #48: the pids that had a dump or a kept Waiting Channels section in
+     * this input: a later section of theirs is skipped (godeye-anr(1)) */
+    int64_t *pids;
+    size_t npids, pids_cap;
     json_t *pressure;     /* {"memory"|"cpu"|"io": {"some"|"full": {avg10, avg60, avg300}}} */
     char psi_res[16];     /* the /proc/pressure file being read             */
     json_t *memory;       /* the record's "RssKb: N" lines before its first dump */
@@ -359,7 +362,6 @@ static void start_dump(anr_ctx *c, int64_t pid, double ts, long line)
     c->held_len = 0;
     c->dump_line = line;
     c->pid = pid;
-    c->last_pid = pid;
     c->wc_attach = 0;
     c->ts = ts;
     c->has_app = 0;
@@ -383,6 +385,32 @@ static int close_open(anr_ctx *c, long line)
     return anr_end_dump(c);
 }
 
+/* 1 when pid had a dump or a kept Waiting Channels section in this input. */
+static int pid_known(const anr_ctx *c, int64_t pid)
+{
+    for (size_t i = 0; i < c->npids; i++)
+        if (c->pids[i] == pid)
+            return 1;
+    return 0;
+}
+
+/* Notes pid as having one (pid_known): 0, or GD_ERR_NOMEM. */
+static int note_pid(anr_ctx *c, int64_t pid)
+{
+    if (pid_known(c, pid))
+        return 0;
+    if (c->npids == c->pids_cap) {
+        size_t cap = c->pids_cap ? 2 * c->pids_cap : 16;
+        int64_t *p = realloc(c->pids, cap * sizeof *p);
+        if (!p)
+            return gd_error_oom(c->err);
+        c->pids = p;
+        c->pids_cap = cap;
+    }
+    c->pids[c->npids++] = pid;
+    return 0;
+}
+
 /* A "----- ... -----" line.  Returns 0 or an error code. */
 static int banner(anr_ctx *c, const char *s, long line)
 {
@@ -394,6 +422,8 @@ static int banner(anr_ctx *c, const char *s, long line)
             return rc;
         int64_t zone;
         int ok = parse_dump_header(s + strlen("----- pid "), &pid, &ts, &zone) == 0;
+        if (ok && (rc = note_pid(c, pid)))
+            return rc;
         /* a Waiting Channels section read before: this dump's, or a dump of its own */
         int attach = ok && c->wc_held && c->wc.pid == pid;
         if (c->wc_held && !attach && (rc = emit_wchan(c)))
@@ -416,10 +446,13 @@ static int banner(anr_ctx *c, const char *s, long line)
             return rc;
         int64_t zone;
         /* kept when its process has no dump yet (#48): the evidence of a
-         * failed Java dump; once per process */
+         * failed Java dump; once per process (any earlier dump or section
+         * of it, not only the last one) */
         if (parse_dump_header(s + strlen("----- Waiting Channels: pid "), &pid, &ts, &zone) == 0 &&
-            pid != c->last_pid && !(c->wc_held && c->wc.pid == pid)) {
+            !pid_known(c, pid)) {
             if (c->wc_held && (rc = emit_wchan(c)))
+                return rc;
+            if ((rc = note_pid(c, pid)))
                 return rc;
             memset(&c->wc, 0, sizeof c->wc);
             c->wc.pid = pid;
@@ -770,7 +803,6 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     c.name = opts ? opts->name : NULL;
     c.main_idx = -1;
     c.main_tid = -1;
-    c.last_pid = -1;
     char *s;
     size_t len;
     int r, rc = 0;
@@ -823,6 +855,7 @@ static int read_anr(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
     free(c.fptr);
     free(c.thr);
     free(c.held);
+    free(c.pids);
     json_decref(c.pressure);
     json_decref(c.memory);
     return rc;
