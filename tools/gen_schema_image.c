@@ -4,7 +4,8 @@
  *
  * Creates SCRATCH.db the way gd_store_open creates a new database
  * (GD_PAGE_SIZE pages, WAL, schemas/godeye.sql in one transaction,
- * user_version and application_id), closes it (SQLite checkpoints and removes the WAL) and
+ * user_version and application_id), closes it (SQLite checkpoints and
+ * removes the WAL) and
  * writes its bytes to OUT.h as runs of non-zero bytes: GD_SCHEMA_IMAGE_SIZE,
  * gd_schema_image_runs[] (offset, length pairs) and gd_schema_image_bytes[]
  * (the runs' bytes one after the other).  lib/store/image.c writes a new
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 
 #include "schema_sql.h"
+#include "store/sql.h"
 #include "store/store.h"
 
 /* the longest run of zeros kept inside a run (a shorter gap costs less than a new run) */
@@ -33,11 +35,9 @@ static void create(const char *path)
     remove(path);
     if (sqlite3_open(path, &db) != SQLITE_OK)
         die(path, db);
-    char begin[96];
-    snprintf(begin, sizeof begin, "PRAGMA page_size=%d; PRAGMA journal_mode=WAL; BEGIN IMMEDIATE", GD_PAGE_SIZE);
     snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d; PRAGMA application_id=%d; COMMIT",
              GD_SCHEMA_VERSION, GD_APPLICATION_ID);
-    if (sqlite3_exec(db, begin, 0, 0, 0) ||
+    if (sqlite3_exec(db, "PRAGMA page_size=" GD_STR(GD_PAGE_SIZE) "; PRAGMA journal_mode=WAL; BEGIN IMMEDIATE", 0, 0, 0) ||
         sqlite3_exec(db, GD_SCHEMA_SQL, 0, 0, 0) || sqlite3_exec(db, pragma, 0, 0, 0))
         die("schema", db);
     if (sqlite3_close(db) != SQLITE_OK)

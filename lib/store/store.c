@@ -496,12 +496,8 @@ int gd_store_open(gd_store **out, const char *path, int mode, gd_error *err)
     /* an empty file gets GD_PAGE_SIZE pages (before WAL mode writes its
      * header; on a file that has pages the pragma changes nothing); the
      * caches stay bounded in KiB */
-    if (fresh && !s->ro) {
-        char pragma[48];
-        snprintf(pragma, sizeof pragma, "PRAGMA page_size=%d", GD_PAGE_SIZE);
-        if ((rc = gd_store_exec(s, pragma, err)))
-            goto fail;
-    }
+    if (fresh && !s->ro && (rc = gd_store_exec(s, "PRAGMA page_size=" GD_STR(GD_PAGE_SIZE), err)))
+        goto fail;
     /* WAL only once the file is known to be ours (or new): a foreign
      * database is refused untouched */
     if (!s->ro && (rc = exec_retrying(s, "PRAGMA journal_mode=WAL", err)))
