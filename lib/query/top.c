@@ -517,10 +517,10 @@ static int on_startup(void *ctx, json_t *l)
     groups *la = ctx;
     if (!json_is_true(json_object_get(l, "slow")))
         return 0;
-    /* graded as startup grades it (a launch of unknown kind against the
-     * cold bar, analysis/vitals.h): the row's slow says it is over */
+    /* the bar of the kind startup graded it as (cold for an unknown kind,
+     * analysis/vitals.h): the row's slow says it is over */
     const char *kind = str(l, "kind");
-    double bar = gd_startup_bar_ms(gd_startup_graded_kind(kind)), total = num(l, "total_ms");
+    double bar = gd_startup_bar_ms(str(l, "graded_as")), total = num(l, "total_ms");
     if (!isfinite(bar) || !isfinite(total))
         return 0;
     char key[1200];
