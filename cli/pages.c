@@ -14,7 +14,7 @@ static const gd_column group_columns[] = {GD_PAGE_GROUPS_COLS(GD_CLI_COL_AT, GD_
 
 typedef struct pages_opts {
     const char *page;
-    double slow;
+    double min_ms;
     int group;
 } pages_opts;
 
@@ -31,7 +31,7 @@ static int pages_check(gd_ctx *ctx, gd_cmd_spec *spec, gd_listing *l)
 static int pages_query(gd_store *s, const gd_listing *l, void *arg, gd_renderer *r, gd_error *err)
 {
     const pages_opts *o = arg;
-    gd_pages_query q = {.filter = l->filter, .page = o->page, .slow_ms = o->slow, .group = o->group};
+    gd_pages_query q = {.filter = l->filter, .page = o->page, .min_ms = o->min_ms, .over_ms = NAN, .group = o->group};
     return gd_query_pages(s, &q, gd_cli_render_cb, r, err);
 }
 
@@ -39,8 +39,8 @@ int cmd_pages(int argc, char **argv, gd_ctx *ctx)
 {
     pages_opts o = {NULL, NAN, 0};
     const gd_option opts[] = {
-        OPT_DOUBLE_(0, "min-ms", &o.slow, "MS", "only pages whose draw or load time passes MS"),
-        OPT_DOUBLE_(0, "slow", &o.slow, "MS", "the same as --min-ms (the older name)"),
+        OPT_DOUBLE_(0, "min-ms", &o.min_ms, "MS", "only pages whose draw or load time is at least MS"),
+        OPT_DOUBLE_(0, "slow", &o.min_ms, "MS", "the same as --min-ms (the older name)"),
         OPT_STRING_(0, "page", &o.page, "CLASS", "only this page class"),
         OPT_BOOL_(0, "group", &o.group, "per-class aggregates: count, p50, p95, max"),
         OPT_END_(),

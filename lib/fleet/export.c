@@ -303,7 +303,7 @@ static int register_fns(gd_store *s, const export_def *def, gd_error *err)
 
 static int q_pages(gd_store *s, int64_t trace, gd_row_fn fn, void *ctx, gd_error *err)
 {
-    gd_pages_query q = {.filter = {&trace, 1}, .slow_ms = NAN};
+    gd_pages_query q = {.filter = {&trace, 1}, .min_ms = NAN, .over_ms = NAN};
     return gd_query_pages(s, &q, fn, ctx, err);
 }
 

@@ -271,7 +271,7 @@ int gd_diff_side_load_from(gd_store *s, const gd_side_source *src, const gd_sele
     } else {
         gd_filter f = {sel->ids, sel->n, sel->app};
         gd_blocks_query bq = {.filter = f, .threshold = NAN, .kind = GD_KIND_NONE};
-        gd_pages_query pq = {.filter = f, .slow_ms = NAN};
+        gd_pages_query pq = {.filter = f, .min_ms = NAN, .over_ms = NAN};
         gd_frames_query fq = {.filter = f, .app_only = 1}; /* the fleet's rule: an app's frames */
         gd_startup_query sq = {.filter = f, .app = sel->app};
         if ((rc = gd_query_blocks_light(s, &bq, on_block, sd, err)) ||

@@ -314,9 +314,9 @@ static int report_issues(gd_store *s, const gd_filter *f, gd_value *d, gd_error 
 static int report_pages(gd_store *s, const gd_report_opts *o, gd_value *d, gd_error *err)
 {
     int rc;
-    gd_pages_query pq = {.filter = o->filter, .slow_ms = NAN};
+    gd_pages_query pq = {.filter = o->filter, .min_ms = NAN, .over_ms = NAN};
     LIST(RP_PAGES, RP_PAGES_TOTAL, o->full ? PAGES : 0, gd_query_pages(s, &pq, append_capped, &c, err));
-    pq.slow_ms = GD_REPORT_PAGE_OK_MS;
+    pq.over_ms = GD_REPORT_PAGE_OK_MS; /* slow: rated above "ok" (rate_ms) */
     LIST(RP_SLOW_PAGES, RP_SLOW_PAGES_TOTAL, 50, gd_query_pages(s, &pq, append_capped, &c, err));
     rate_pages(DOC(RP_PAGES));
     rate_pages(DOC(RP_SLOW_PAGES));

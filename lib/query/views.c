@@ -82,6 +82,19 @@ static void page_steps(const gd_page_timeline *tl, gd_value *v)
     gd_qv_json(&v[PG_STEPS], steps);
 }
 
+/* A time passes a bound: none set, at least min, above over. */
+static int page_time_passes(double ms, const gd_pages_query *pq)
+{
+    return gd_has(ms) && (!gd_has(pq->min_ms) || ms >= pq->min_ms) && (!gd_has(pq->over_ms) || ms > pq->over_ms);
+}
+
+/* An instance is kept when no bound is set, or its draw or load time passes. */
+static int page_kept(const gd_page_timeline *tl, const gd_pages_query *pq)
+{
+    return (!gd_has(pq->min_ms) && !gd_has(pq->over_ms)) || page_time_passes(tl->draw_ms, pq) ||
+           page_time_passes(tl->load_ms, pq);
+}
+
 /* Builds the row of one page instance; NULL when filtered out. */
 static json_t *page_row(page_acc *a, const gd_pages_query *pq, gd_error *err, int *rc)
 {
@@ -90,9 +103,7 @@ static json_t *page_row(page_acc *a, const gd_pages_query *pq, gd_error *err, in
     if (*rc)
         return NULL;
     json_t *row = NULL;
-    int slow = !gd_has(pq->slow_ms) || (gd_has(tl.draw_ms) && tl.draw_ms > pq->slow_ms) ||
-               (gd_has(tl.load_ms) && tl.load_ms > pq->slow_ms);
-    if (slow) {
+    if (page_kept(&tl, pq)) {
         gd_value v[PG_NCOLS];
         gd_qv_int(&v[PG_TRACE], a->trace);
         gd_qv_text(&v[PG_PAGE], a->cls);

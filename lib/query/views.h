@@ -11,7 +11,10 @@
 typedef struct gd_pages_query {
     gd_filter filter;
     const char *page;       /* only this class, or NULL                   */
-    double slow_ms;         /* NAN: all; else draw or load time above it  */
+    double min_ms;          /* NAN: all; else draw or load time at least it
+                             * (--min-ms, every command's "at least MS")  */
+    double over_ms;         /* NAN: all; else draw or load time above it
+                             * (the report's slow pages: over the ok bar) */
     int group;              /* per-class aggregates instead of instances  */
 } gd_pages_query;
 
