@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/blocks.h" /* gd_frame_is_framework */
+#include "analysis/blocks.h" /* gd_frame_is_native */
 
 /* Intent.FLAG_RECEIVER_FOREGROUND: a broadcast of a foreground receiver */
 #define FLAG_RECEIVER_FOREGROUND 0x10000000UL
@@ -158,16 +158,11 @@ int gd_anr_reason_process(const char *reason, char *out, size_t cap)
     return 0;
 }
 
-int gd_anr_app_frame(const char *f)
-{
-    return f && *f && !starts(f, "native:") && !gd_frame_is_framework(f);
-}
-
 int gd_anr_main_idle(const char *const *frames, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const char *f = frames[i];
-        if (!f || starts(f, "native:"))
+        if (!f || gd_frame_is_native(f))
             continue;
         /* the first Java frame */
         return starts(f, "android.os.MessageQueue.nativePollOnce(") ||

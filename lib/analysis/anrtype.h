@@ -30,10 +30,6 @@ void gd_anr_kind_of(const char *reason, const char *process, gd_anr_kind *out);
  * returns 1; 0 (out = "") when the reason names no process. */
 int gd_anr_reason_process(const char *reason, char *out, size_t cap);
 
-/* 1 when a frame is the app's: neither native ("native:...") nor of a
- * framework package (gd_frame_is_framework). */
-int gd_anr_app_frame(const char *frame);
-
 /* 1 when a main thread whose frames (innermost first) are `frames` is
  * idle in its looper: its first Java frame is MessageQueue.nativePollOnce
  * (epoll_wait under it), or MessageQueue.next on Android 2.x. */

@@ -179,6 +179,10 @@ int gd_frame_is_framework(const char *f)
     return 0;
 }
 
+int gd_frame_is_native(const char *f) { return strncmp(f, "native:", 7) == 0; }
+
+int gd_frame_is_app(const char *f) { return f && *f && !gd_frame_is_native(f) && !gd_frame_is_framework(f); }
+
 int gd_frame_is_concern(const char *f, const char *const *concern, size_t ncon)
 {
     for (size_t i = 0; i < ncon; i++) {
@@ -264,7 +268,7 @@ int gd_kf_add_frame(gd_kf_acc *a, const char *f, size_t j)
         e->h = h;
         e->idx = j;
         e->concern = (unsigned char)gd_frame_is_concern(f, a->concern, a->ncon);
-        e->app = (unsigned char)!gd_frame_is_framework(f);
+        e->app = (unsigned char)gd_frame_is_app(f);
         a->used++;
     }
     if (e->last == a->nsamples)
@@ -306,7 +310,7 @@ const char *gd_kf_result(const gd_kf_acc *a)
     const kf_ent *e = a->ncon ? kf_best(a, 1) : NULL;
     if (!e)
         e = kf_best(a, 0);
-    return e ? e->f : NULL; /* framework frames only: none (no fallback) */
+    return e ? e->f : NULL; /* framework and native frames only: none */
 }
 
 void gd_kf_free(gd_kf_acc *a)

@@ -100,6 +100,13 @@ typedef struct gd_sample_frames {
  * package (java., javax., android., androidx., com.android., dalvik.,
  * libcore., sun., kotlin., kotlinx., com.google.android.). */
 int gd_frame_is_framework(const char *frame);
+/* 1 when `frame` is a native frame ("native:<library>(<symbol>)", as the
+ * ANR and profiler readers name them). */
+int gd_frame_is_native(const char *frame);
+/* 1 when `frame` is the app's: neither native nor of a framework package
+ * (the one definition of an app frame: key frames, ANR types and
+ * signatures). */
+int gd_frame_is_app(const char *frame);
 /* 1 when `frame` starts with one of the ncon non-empty prefixes `concern`
  * (the concern packages of a trace). */
 int gd_frame_is_concern(const char *frame, const char *const *concern, size_t ncon);
@@ -108,8 +115,8 @@ int gd_frame_is_concern(const char *frame, const char *const *concern, size_t nc
  * counting only frames starting with one of `concern` (a frame counts once
  * per sample); ties go to the innermost (smallest index from the innermost
  * frame over all samples), then the lexicographically smaller.  With no
- * concern frame, the same rule over non-framework frames; with only framework
- * frames, or no samples, NULL.  Returns a pointer into `samples` (borrowed).  `ncon` == 0 means no concern packages. */
+ * concern frame, the same rule over app frames (gd_frame_is_app); with only
+ * framework and native frames, or no samples, NULL.  Returns a pointer into `samples` (borrowed).  `ncon` == 0 means no concern packages. */
 const char *gd_key_frame(const gd_sample_frames *samples, size_t nsamples,
                          const char *const *concern, size_t ncon);
 

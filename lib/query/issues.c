@@ -7,6 +7,7 @@
 
 #include "query/issues.h"
 #include "analysis/anrtype.h"
+#include "analysis/blocks.h" /* gd_frame_is_app */
 #include "analysis/version.h"
 #include "core/util.h"
 #include "store/sql.h"
@@ -179,7 +180,7 @@ static int of_app(const gd_value *r, const char *app)
 }
 
 /* Main waits or sleeps inside the app's code at the dump (#48): a waiting
- * state word and an app frame (gd_anr_app_frame) on its stack. */
+ * state word and an app frame (gd_frame_is_app) on its stack. */
 static int main_waits_in_app(const gd_value *r)
 {
     json_t *main = fld(r, AN_MAIN), *f;
@@ -187,7 +188,7 @@ static int main_waits_in_app(const gd_value *r)
     if (!json_is_object(main) || !gd_anr_waiting_state(json_string_value(json_object_get(main, "state"))))
         return 0;
     json_array_foreach(fld(r, AN_MAIN_STACK), i, f)
-        if (gd_anr_app_frame(json_string_value(f)))
+        if (gd_frame_is_app(json_string_value(f)))
             return 1;
     return 0;
 }
@@ -211,7 +212,7 @@ static int quiet_dump(const gd_value *r)
         const char *t = json_string_value(f);
         if (i < 64)
             fr[i] = t;
-        java += t && strncmp(t, "native:", 7) != 0;
+        java += t && !gd_frame_is_native(t);
     }
     return java == 0 || gd_anr_main_idle(fr, n < 64 ? n : 64) || !json_is_object(main) ||
            !gd_anr_waiting_state(json_string_value(json_object_get(main, "state")));
@@ -229,7 +230,7 @@ static const char *first_app_frame(const json_t *stack)
     json_t *f;
     size_t i;
     json_array_foreach(stack, i, f)
-        if (gd_anr_app_frame(json_string_value(f)))
+        if (gd_frame_is_app(json_string_value(f)))
             return json_string_value(f);
     return NULL;
 }
@@ -244,13 +245,13 @@ static void anr_signature(gd_value *r)
     int k = 0;
     json_array_foreach(stack, i, f) {
         const char *t = json_string_value(f);
-        if (k < ANR_SIG_FRAMES && gd_anr_app_frame(t) && n < sizeof sig)
+        if (k < ANR_SIG_FRAMES && gd_frame_is_app(t) && n < sizeof sig)
             n += (size_t)snprintf(sig + n, sizeof sig - n, "%s%.400s", k++ ? " < " : " | ", t);
     }
     if (!k) {
         json_array_foreach(stack, i, f) {
             const char *t = json_string_value(f);
-            if (t && strncmp(t, "native:", 7) != 0 && n < sizeof sig) {
+            if (t && !gd_frame_is_native(t) && n < sizeof sig) {
                 n += (size_t)snprintf(sig + n, sizeof sig - n, " | %.400s", t);
                 k = 1;
                 break;

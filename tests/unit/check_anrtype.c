@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/anrtype.h"
+#include "analysis/blocks.h"
 #include "testutil.h"
 
 static gd_anr_kind kind(const char *reason, const char *process)
@@ -82,9 +83,9 @@ START_TEST(idle_and_waiting)
     ck_assert_int_eq(gd_anr_main_idle(latch, 3), 0);
     ck_assert_int_eq(gd_anr_main_idle(dalvik2, 2), 1);
     ck_assert_int_eq(gd_anr_main_idle(idle, 1), 0); /* native only: not known idle */
-    ck_assert_int_eq(gd_anr_app_frame(latch[2]), 1);
-    ck_assert_int_eq(gd_anr_app_frame(latch[1]), 0);
-    ck_assert_int_eq(gd_anr_app_frame(idle[0]), 0);
+    ck_assert_int_eq(gd_frame_is_app(latch[2]), 1);
+    ck_assert_int_eq(gd_frame_is_app(latch[1]), 0);
+    ck_assert_int_eq(gd_frame_is_app(idle[0]), 0);
     ck_assert_int_eq(gd_anr_waiting_state("Waiting"), 1);
     ck_assert_int_eq(gd_anr_waiting_state("MONITOR"), 1);
     ck_assert_int_eq(gd_anr_waiting_state("Native"), 0);

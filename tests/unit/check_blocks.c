@@ -232,6 +232,29 @@ START_TEST(key_frame_without_app_frames)
 }
 END_TEST
 
+/* A profiler's samples (Perfetto, simpleperf) carry the process's outer
+ * native frames in every sample: they are no app frame, so the key frame
+ * is the app frame of the one sample that has one (before: the innermost
+ * native frame held by every sample, libart's invoke stub), and a block of
+ * native and framework frames alone has none (before: app_process64's
+ * main, a key frame every such block of every app shared). */
+START_TEST(key_frame_not_native)
+{
+    const char *a[] = {"native:libart.so(art_quick_invoke_stub+548)", "android.os.Looper.loop",
+                       "native:libart.so(art_quick_invoke_static_stub+640)", "com.android.internal.os.ZygoteInit.main",
+                       "native:app_process64(main+1336)"};
+    const char *b[] = {"com.other.sdk.Tracker.flush", "native:libart.so(art_quick_invoke_stub+548)",
+                       "android.os.Looper.loop", "native:libart.so(art_quick_invoke_static_stub+640)",
+                       "com.android.internal.os.ZygoteInit.main", "native:app_process64(main+1336)"};
+    gd_sample_frames s[] = {{a, 5}, {a, 5}, {b, 6}};
+    ck_assert_str_eq(gd_key_frame(s, 3, concern, 1), "com.other.sdk.Tracker.flush");
+    ck_assert_str_eq(gd_key_frame(s, 3, NULL, 0), "com.other.sdk.Tracker.flush");
+    ck_assert_ptr_null(gd_key_frame(s, 2, concern, 1));
+    ck_assert_int_eq(gd_frame_is_app("native:libapp.so(Java_com_example_shop_Native_run+12)"), 0);
+    ck_assert_int_eq(gd_frame_is_app("com.example.shop.Native.run(Native Method)"), 1);
+}
+END_TEST
+
 /* the rule written out plainly (quadratic), as the reference */
 static const char *key_frame_reference(const gd_sample_frames *s, size_t ns, int concern_only)
 {
@@ -240,7 +263,8 @@ static const char *key_frame_reference(const gd_sample_frames *s, size_t ns, int
     for (size_t i = 0; i < ns; i++)
         for (size_t j = 0; j < s[i].n; j++) {
             const char *f = s[i].frames[j];
-            int ok = concern_only ? strncmp(f, "com.example.shop", 16) == 0 : !gd_frame_is_framework(f);
+            int ok = concern_only ? strncmp(f, "com.example.shop", 16) == 0
+                                  : !gd_frame_is_framework(f) && strncmp(f, "native:", 7) != 0;
             if (!ok)
                 continue;
             size_t count = 0, idx = (size_t)-1;
@@ -267,7 +291,7 @@ START_TEST(key_frame_matches_the_plain_rule)
     static const char *const pool[] = {
         "com.example.shop.A.a(A.java:1)", "com.example.shop.A.a(A.java:2)", "com.example.shop.B.b(B.java:3)",
         "com.other.C.c(C.java:4)",        "com.other.D.d(D.java:5)",        "android.os.Looper.loop(Looper.java:1)",
-        "java.lang.Thread.run(Thread.java:9)"};
+        "java.lang.Thread.run(Thread.java:9)", "native:libc.so(__libc_start_main+64)"};
     const size_t npool = sizeof pool / sizeof pool[0];
     unsigned seed = 12345;
     for (int round = 0; round < 2000; round++) {
@@ -515,6 +539,7 @@ static Suite *suite(void)
     tcase_add_test(t, key_frame_tie_goes_innermost);
     tcase_add_test(t, key_frame_recursion_counts_once_per_sample);
     tcase_add_test(t, key_frame_without_app_frames);
+    tcase_add_test(t, key_frame_not_native);
     tcase_add_test(t, key_frame_matches_the_plain_rule);
     tcase_add_test(t, key_frame_linear_in_samples);
     tcase_add_test(t, group_strips_line_number);
