@@ -403,6 +403,9 @@ START_TEST(group_fallback_slice_and_none)
     ck_assert_str_eq(buf, "RV OnBindView face");
     gd_group_fallback("inflate2 Activity#onCreate", buf, sizeof buf);
     ck_assert_str_eq(buf, "inflate2 Activity#onCreate");
+    /* godeye-blocks(1) GROUPS' examples: a sign, @ and 0x in front, a unit and punctuation after */
+    gd_group_fallback("sync +5 -5 @1a2b 0xff3 #12 35ms, v2 face", buf, sizeof buf);
+    ck_assert_str_eq(buf, "sync v2 face");
     ck_assert_int_eq(gd_group_fallback("12345 678", buf, sizeof buf), GD_GROUP_NONE);
     ck_assert_str_eq(buf, "");
     ck_assert_int_eq(gd_group_fallback(NULL, buf, sizeof buf), GD_GROUP_NONE);
