@@ -30,6 +30,10 @@
     " WHEN name = 'Choreographer#doFrame' OR name GLOB 'Choreographer#doFrame [0-9]*' THEN 'frame'" \
     " WHEN name GLOB 'reportFullyDrawn*' THEN 'rfd' WHEN name GLOB 'DrawFrame*' THEN 'draw'"        \
     " WHEN name GLOB 'Broadcast dispatched*' OR name GLOB 'broadcastReceiveReg*' THEN 'bcast' END"
+/* A 'proc' slice's name after "Start proc: " up to any further ": "
+ * (Perfetto's STR_SPLIT(name, ': ', 1)): the process it started. */
+#define START_PROC_NAME                                                                            \
+    "substr(name, 13, coalesce(nullif(instr(substr(name, 13), ': '), 0) - 1, length(name)))"
 static const char *const TEMP_DROP =
     "DROP TABLE IF EXISTS temp.startup_sl; DROP TABLE IF EXISTS temp.startup_next";
 
@@ -265,9 +269,12 @@ static int phases(gd_store *st, launch *l, gd_error *err)
     int rc = app_pid(st, l, err);
     if (rc || (rc = put_phase(st, l, "launch", l->s, l->e - l->s, 1, err)))
         return rc;
-    /* system_server's "Start proc: PKG": before it, and during it */
+    /* system_server's "Start proc: PKG": before it, and during it.  The
+     * slice names a process; Perfetto's zygote_fork_for_launch takes the one
+     * whose name's second ": " field is the package (STR_SPLIT(name, ': ',
+     * 1) = package), not PKG:remote nor PKG2 */
     double sp = 0, spe = 0, rfd = -1;
-    int f = first_slice(st, l, "kind = 'proc' AND ts >= ?2 AND ts < ?3 AND substr(name, 1, 12 + length(?4)) = 'Start proc: ' || ?4",
+    int f = first_slice(st, l, "kind = 'proc' AND ts >= ?2 AND ts < ?3 AND ?4 <> '' AND " START_PROC_NAME " = ?4",
                         &sp, &spe, err);
     if (f < 0)
         return err->code;
