@@ -160,8 +160,10 @@ static int slice_phase(gd_store *st, const launch *l, const char *phase, const c
 enum { B_TS = 0, BESIDE_COLS(BESIDE_ENUM) B_NCOLS };
 
 /* What ran beside the launch: `phase` as the Running time inside it of the
- * threads named by `glob` (dex2oat, installd), or as the slices inside it
- * named by `glob` (broadcasts), summed; nothing when none. */
+ * threads named by `glob` (dex2oat, installd), or as the slices named by
+ * `glob` (broadcasts) begun in [start, end], both ends in as Perfetto's
+ * count_slices_concurrent_to_launch (slice.ts BETWEEN launch.ts AND
+ * launch.ts_end), with their time inside it; nothing when none. */
 static int beside(gd_store *st, const launch *l, const char *phase, const char *glob, int slices,
                   gd_error *err)
 {
