@@ -274,9 +274,10 @@ static int phases(gd_store *st, launch *l, gd_error *err)
     /* system_server's "Start proc: PKG": before it, and during it.  The
      * slice names a process; Perfetto's zygote_fork_for_launch takes the one
      * whose name's second ": " field is the package (STR_SPLIT(name, ': ',
-     * 1) = package), not PKG:remote nor PKG2 */
+     * 1) = package), not PKG:remote nor PKG2, begun after the launch's start
+     * and ended before its end (l.ts < ts AND ts + dur < l.ts_end) */
     double sp = 0, spe = 0, rfd = -1;
-    int f = first_slice(st, l, "kind = 'proc' AND ts >= ?2 AND ts < ?3 AND ?4 <> '' AND " START_PROC_NAME " = ?4",
+    int f = first_slice(st, l, "kind = 'proc' AND ts > ?2 AND te < ?3 AND ?4 <> '' AND " START_PROC_NAME " = ?4",
                         &sp, &spe, err);
     if (f < 0)
         return err->code;
