@@ -30,6 +30,10 @@
     " WHEN name = 'Choreographer#doFrame' OR name GLOB 'Choreographer#doFrame [0-9]*' THEN 'frame'" \
     " WHEN name GLOB 'reportFullyDrawn*' THEN 'rfd' WHEN name GLOB 'DrawFrame*' THEN 'draw'"        \
     " WHEN name GLOB 'Broadcast dispatched*' OR name GLOB 'broadcastReceiveReg*' THEN 'bcast' END"
+/* A 'proc' slice's name after "Start proc: " up to any further ": "
+ * (Perfetto's STR_SPLIT(name, ': ', 1)): the process it started. */
+#define START_PROC_NAME                                                                            \
+    "substr(name, 13, coalesce(nullif(instr(substr(name, 13), ': '), 0) - 1, length(name)))"
 static const char *const TEMP_DROP =
     "DROP TABLE IF EXISTS temp.startup_sl; DROP TABLE IF EXISTS temp.startup_next";
 
@@ -156,8 +160,10 @@ static int slice_phase(gd_store *st, const launch *l, const char *phase, const c
 enum { B_TS = 0, BESIDE_COLS(BESIDE_ENUM) B_NCOLS };
 
 /* What ran beside the launch: `phase` as the Running time inside it of the
- * threads named by `glob` (dex2oat, installd), or as the slices inside it
- * named by `glob` (broadcasts), summed; nothing when none. */
+ * threads named by `glob` (dex2oat, installd), or as the slices named by
+ * `glob` (broadcasts) begun in [start, end], both ends in as Perfetto's
+ * count_slices_concurrent_to_launch (slice.ts BETWEEN launch.ts AND
+ * launch.ts_end), with their time inside it; nothing when none. */
 static int beside(gd_store *st, const launch *l, const char *phase, const char *glob, int slices,
                   gd_error *err)
 {
@@ -265,9 +271,13 @@ static int phases(gd_store *st, launch *l, gd_error *err)
     int rc = app_pid(st, l, err);
     if (rc || (rc = put_phase(st, l, "launch", l->s, l->e - l->s, 1, err)))
         return rc;
-    /* system_server's "Start proc: PKG": before it, and during it */
+    /* system_server's "Start proc: PKG": before it, and during it.  The
+     * slice names a process; Perfetto's zygote_fork_for_launch takes the one
+     * whose name's second ": " field is the package (STR_SPLIT(name, ': ',
+     * 1) = package), not PKG:remote nor PKG2, begun after the launch's start
+     * and ended before its end (l.ts < ts AND ts + dur < l.ts_end) */
     double sp = 0, spe = 0, rfd = -1;
-    int f = first_slice(st, l, "kind = 'proc' AND ts >= ?2 AND ts < ?3 AND substr(name, 1, 12 + length(?4)) = 'Start proc: ' || ?4",
+    int f = first_slice(st, l, "kind = 'proc' AND ts > ?2 AND te < ?3 AND ?4 <> '' AND " START_PROC_NAME " = ?4",
                         &sp, &spe, err);
     if (f < 0)
         return err->code;
