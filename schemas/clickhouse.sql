@@ -169,7 +169,9 @@ CREATE TABLE IF NOT EXISTS events (
 PARTITION BY day
 ORDER BY (app, kind, version_name, trace_uid, seq);
 
--- Frames (capture frame events, gfxinfo PROFILEDATA rows); times in ms.
+-- Frames (capture frame events, gfxinfo PROFILEDATA rows, Perfetto's
+-- FrameTimeline frames and doFrame slices: godeye's frame_time rows, all of
+-- them); times in ms.
 CREATE TABLE IF NOT EXISTS frames (
   trace_uid     String,
   seq           UInt64,
@@ -181,13 +183,22 @@ CREATE TABLE IF NOT EXISTS frames (
   dur_ms        Float64,
   window        String,
   vsync_ms      Nullable(Float64),
-  -- frametimeline, doframe or '' (godeye-frames(1)); added in schema 6: a
-  -- server with the older table needs ALTER TABLE frames ADD COLUMN source String
+  -- frametimeline, displayframe (SurfaceFlinger's, #51), doframe or ''
+  -- (godeye-frames(1)); added in schema 6: a server with the older table
+  -- needs ALTER TABLE frames ADD COLUMN source String
   source        String,
   -- #47: the frames' process (godeye-frames(1) PROCESS; '' unknown), what
   -- --app keeps; tables made before it:
   -- ALTER TABLE frames ADD COLUMN process String DEFAULT ''
-  process       String DEFAULT ''
+  process       String DEFAULT '',
+  -- 1: a FrameTimeline frame that never reached the screen (its jank_type
+  -- has Dropped Frame; push writes it by godeye's own rule,
+  -- GD_SQL_FRAME_TIMED), counted among the frames, its duration in no
+  -- figure (not slow, not frozen, not the max), as `godeye frames`, report
+  -- and top leave it out; 0 any other frame.  Tables made before it, whose
+  -- rows then count every duration as the fleet did then:
+  -- ALTER TABLE frames ADD COLUMN dropped UInt8 DEFAULT 0
+  dropped       UInt8 DEFAULT 0
 ) ENGINE = ReplacingMergeTree
 PARTITION BY day
 ORDER BY (app, version_name, window, trace_uid, seq);

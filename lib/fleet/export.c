@@ -10,6 +10,7 @@
 
 #include "derive/states.h"
 #include "query/diffstacks.h"
+#include "query/frames.h"
 #include "query/issues.h"
 #include "query/startup.h"
 #include "query/views.h"
@@ -431,11 +432,15 @@ static const export_def exports[] = {
      DAY("e.ts_ms") " e.kind, e.ts_ms, e.pid, e.tid, e.json"
      " FROM raw_event e JOIN trace t ON t.id = e.trace"
      " WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
+    /* dropped: 1 for a frame whose duration counts in no figure, by the
+     * local rule (GD_SQL_FRAME_TIMED of its jank_type), which ClickHouse
+     * then only reads (fleet/gate.c) */
     {.table = "frames",
      .sql = "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
      DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms,"
      " coalesce(f.source, '') AS source,"
-     " coalesce(CASE WHEN f.pid IS NULL THEN t.app ELSE " GD_SQL_PROCESS_OF("f", "t") " END, '') AS process"
+     " coalesce(CASE WHEN f.pid IS NULL THEN t.app ELSE " GD_SQL_PROCESS_OF("f", "t") " END, '') AS process,"
+     " NOT (" GD_SQL_FRAME_TIMED ") AS dropped"
      " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
     /* what gd_query_anr_count's rule reads (#28): the dumps (anr: the
      * anr_dump view's; #48: with their ANR group, gd_anr_sig) and the

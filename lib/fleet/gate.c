@@ -292,20 +292,27 @@ static int on_fleet_block(void *ctx, json_t *row)
     return on_relay(ctx, row);
 }
 
-/* Frames: ClickHouse counts each (window, duration, vsync); the slow and
- * frozen rules (analysis/frames.h) are applied to each such bucket here. */
+/* Frames: ClickHouse counts each (window, duration, vsync, dropped); the
+ * slow and frozen rules (analysis/frames.h) are applied to each such
+ * bucket here.  A bucket of dropped frames (the flag push wrote by
+ * GD_SQL_FRAME_TIMED, the local rule) counts among the frames, its
+ * duration in no figure: not slow, not frozen, not the max. */
 static int on_frame_bucket(void *ctx, json_t *row)
 {
     relay *r = ctx;
     json_t *d = json_object_get(row, "dur_ms"), *vs = json_object_get(row, "vsync_ms"),
-           *n = json_object_get(row, "n");
+           *n = json_object_get(row, "n"), *dr = json_object_get(row, "dropped");
     double dur = json_is_number(d) ? json_number_value(d) : NAN;
     double vsync = json_is_number(vs) ? json_number_value(vs) : NAN;
-    int64_t cnt;
+    int64_t cnt, dropped;
     if (!gd_ch_count(n, &cnt))
         return out_of_range(r->err, "frame count", n);
+    if (!gd_ch_count(dr, &dropped) || dropped > 1)
+        return out_of_range(r->err, "frame dropped flag", dr);
     if (!isfinite(dur) && json_is_number(d))
         return out_of_range(r->err, "frame duration", d);
+    if (dropped)
+        dur = NAN; /* slow, frozen and the max of none */
     empty_null(row, "window");
     json_t *out = json_pack("{s:s s:O s:I s:I s:I s:o}", "source", "frames", "window",
                             json_object_get(row, "window"), "frames", (json_int_t)cnt, "slow",
@@ -482,9 +489,9 @@ static int fleet_rows(void *ctx, const gd_selection *sel, const char *what, gd_r
     } else if (strcmp(what, "frames") == 0) {
         each = on_frame_bucket;
         table = "frames";
-        fmt = "SELECT window, dur_ms, vsync_ms, count() AS n FROM frames FINAL WHERE %s AND "
-              GD_SQL_APP_FRAMES_SHOWN("trace_uid", "frames FINAL") " GROUP BY window, dur_ms, vsync_ms"
-              " ORDER BY window, dur_ms";
+        fmt = "SELECT window, dur_ms, vsync_ms, dropped, count() AS n FROM frames FINAL WHERE %s AND "
+              GD_SQL_APP_FRAMES_SHOWN("trace_uid", "frames FINAL") " GROUP BY window, dur_ms, vsync_ms, dropped"
+              " ORDER BY window, dur_ms, dropped";
     } else if (strcmp(what, "startups") == 0) {
         r.null_key = "app";
         table = "startups";

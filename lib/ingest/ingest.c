@@ -720,7 +720,7 @@ int gd_ingest(gd_store *s, char *const *inputs, size_t n, const gd_ingest_opts *
         if (stat(p, &rc.db[rc.ndb]) == 0)
             rc.ndb++;
     }
-    int code = 0;
+    int code = GD_OK;
     if (rc.opts->mapping) {
         if ((code = gd_mapping_load_file(&rc.mapping, rc.opts->mapping, err))) {
             snprintf(err->source, sizeof err->source, "%s", rc.opts->mapping);
