@@ -152,8 +152,9 @@ CREATE TABLE IF NOT EXISTS stack_samples (
 PARTITION BY day
 ORDER BY (app, version_name, trace_uid, seq);
 
--- Events of kinds godeye keeps as capture-format JSON (pages' lifecycle,
--- view dumps, images, frames, marks ... until they get tables of their own).
+-- Events of kinds godeye keeps as capture-format JSON (its raw_event rows:
+-- issues, marks, frame summaries); pages, view dumps, images and frames
+-- have tables of their own (pages, overdraw, image_issues, frames).
 CREATE TABLE IF NOT EXISTS events (
   trace_uid     String,
   seq           UInt64,

@@ -8,10 +8,8 @@
 #include "store/sql.h"
 #include "store/store.h"
 
-/* The frame_time rows that count: a trace with FrameTimeline frames shows
- * those, not its Choreographer#doFrame ones (the one home of that rule). */
-/* The frames shown (the one rule): a trace's doFrame slices give way to
- * its FrameTimeline frames.  `trace` names the trace column and `table`
+/* The frames shown (the one home of that rule): a trace with FrameTimeline
+ * frames shows those, not its Choreographer#doFrame slices.  `trace` names the trace column and `table`
  * the frames table (plain SQL: the store's, and the fleet's in ClickHouse,
  * fleet/gate.c). */
 #define GD_SQL_FRAMES_SHOWN(trace, table)                                                          \
