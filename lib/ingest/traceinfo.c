@@ -7,6 +7,7 @@
 
 #include "trace_app_sql.h"      /* GD_SQL_TRACE_APP: lib/sql/trace-app.sql, generated */
 #include "trace_exposure_sql.h" /* GD_SQL_TRACE_EXPOSURE: lib/sql/trace-exposure.sql, generated */
+#include "trace_process_sql.h"  /* GD_SQL_TRACE_PROCESS: lib/sql/trace-process.sql, generated */
 
 void gd_ti_meta_init(gd_ti_meta *a)
 {
@@ -187,6 +188,24 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
     sqlite3_bind_int64(p, 1, r->id);
     rc = gd_store_step(s, p, err);
     sqlite3_finalize(p);
+    if (rc)
+        return rc;
+    /* its process: the app's, not a system process a reader took for it
+     * (lib/sql/trace-process.sql); a concern list the reader's own app
+     * name gave (no concern packages) follows the app */
+    static const char *const follow[] = {
+        GD_SQL_TRACE_PROCESS,
+        "UPDATE trace SET concern = json_array(app) WHERE id = ?1 AND app IS NOT NULL AND ?2",
+    };
+    for (size_t i = 0; i < sizeof follow / sizeof *follow && !rc; i++) {
+        if (!(p = gd_store_prepare(s, follow[i], err)))
+            return err->code;
+        sqlite3_bind_int64(p, 1, r->id);
+        if (i == 1)
+            sqlite3_bind_int(p, 2, a->nconcern == 0);
+        rc = gd_store_step(s, p, err);
+        sqlite3_finalize(p);
+    }
     return rc;
 }
 
