@@ -51,6 +51,11 @@ struct gd_atrace {
      * begin, and whether a "launching: PKG" slice already took it */
     double intent_ts;
     int have_intent, intent_taken;
+    /* a "launchingActivity#N" launch began: the trace reports its launches
+     * that way, and its "launching: PKG" slices say the same launches again
+     * (Perfetto's android_startups reads one source a trace: without the
+     * SDK version, launchingActivity#N when the trace has any) */
+    int seen_a13;
     char prefix[32];
     athread *tab;
     size_t cap, n;        /* cap a power of two */
@@ -602,6 +607,28 @@ static int launch_done(gd_atrace *a, alaunch *l, double end, long line, gd_error
     return emit(a, &ev, err);
 }
 
+/* The end (F/H) of launch l at ts_ms: reported, held for its completed
+ * marker (launchingActivity#N), or counted. */
+static int launch_end(gd_atrace *a, alaunch *l, double ts_ms, long line, gd_error *err)
+{
+    if (ts_ms < l->ts) {
+        l->used = 0;
+        gd_sink_skip(a->sink, why(a, GD_SKIP(LAUNCH_ENDS_BEFORE_IT_BEGINS)), line, 0);
+        return 0;
+    }
+    if (l->a13 && !l->have_pkg) { /* its completed marker names the app */
+        l->ended = 1;
+        l->end = ts_ms;
+        return 0;
+    }
+    if (!l->a13 && a->seen_a13) { /* the same launch as a launchingActivity#N */
+        l->used = 0;
+        gd_sink_skip(a->sink, why(a, GD_SKIP(LAUNCH_ALSO_REPORTED_BY_LAUNCHINGACTIVITY)), line, 0);
+        return 0;
+    }
+    return launch_done(a, l, ts_ms, line, err);
+}
+
 /* S/F (name, cookie) and G/H (track, name, cookie / track, cookie) async
  * markers: app launches become GD_EV_STARTUP, the rest are counted. */
 static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, size_t len,
@@ -659,6 +686,7 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
         snprintf(l->key, sizeof l->key, "%s", key);
         if (is13) {
             l->a13 = 1;
+            a->seen_a13 = 1;
             for (const char *q = name + sizeof a13 - 1;
                  q < name + nl && *q >= '0' && *q <= '9' && l->id < ATRACE_DIGITS_CAP; q++)
                 l->id = l->id * 10 + (*q - '0');
@@ -684,17 +712,7 @@ static int async_marker(gd_atrace *a, double ts_ms, char kind, const char *buf, 
         gd_sink_skip(a->sink, ignored(a, GD_SKIP(ASYNC_SLICE_MARKER)), line, 0);
         return 0;
     }
-    if (ts_ms < l->ts) {
-        l->used = 0;
-        gd_sink_skip(a->sink, why(a, GD_SKIP(LAUNCH_ENDS_BEFORE_IT_BEGINS)), line, 0);
-        return 0;
-    }
-    if (l->a13 && !l->have_pkg) { /* its completed marker names the app */
-        l->ended = 1;
-        l->end = ts_ms;
-        return 0;
-    }
-    return launch_done(a, l, ts_ms, line, err);
+    return launch_end(a, l, ts_ms, line, err);
 }
 
 /* Android 13+ "I|pid|launchingActivity#N:completed[-cold|-warm|-hot]:PKG"
