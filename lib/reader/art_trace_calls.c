@@ -81,7 +81,7 @@ static int64_t tag_of(uint32_t method, uint32_t child)
  * its Looper ran: each also becomes a dispatch (msg: the method it called
  * first, the handleMessage or the Runnable), so blocks, thresholds, groups
  * and blame work on a method trace as on a Looper log. */
-static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const gd_slice *f, double end)
+static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const gd_slice *f, double end, int unfinished)
 {
     if ((int64_t)tid != a->main_tid || !is_dispatch(a, tag_method(f->tag)))
         return 0;
@@ -105,6 +105,7 @@ static int emit_dispatch(art *a, unsigned tid, const art_thread *t, const gd_sli
     ev.thread = t->name;
     ev.u.dispatch.dur = end - f->ts;
     ev.u.dispatch.msg = msg;
+    ev.u.dispatch.unfinished = unfinished;
     return gd_sink_event(a->sink, &ev, a->err);
 }
 
@@ -170,7 +171,7 @@ int gd_art_record(art *a, unsigned tid, uint32_t mv, uint32_t cpu, uint32_t wall
             gd_sink_skip(a->sink, GD_SKIP(ART_EXIT_MISSING_CLOSED_WITH_ITS_CALLER), 0, 0);
         int rc = emit_call(a, tid, t, tag_method(f.tag), f.ts, ts, base + depth, 0);
         if (!rc)
-            rc = emit_dispatch(a, tid, t, &f, ts);
+            rc = emit_dispatch(a, tid, t, &f, ts, 0);
         if (rc)
             return rc;
     }
@@ -210,8 +211,12 @@ int gd_art_finish(art *a)
         int depth;
         const gd_slice *parent;
         while ((f = gd_slicetrack_pop_open(a->st, GD_TRACK_THREAD, tid, &depth, &parent))) {
-            int rc = emit_call(a, tid, t, tag_method(f->tag), f->ts, end,
-                               ART_DEPTH_BASE - t->pre + depth, 1);
+            gd_slice c = *f;
+            int rc = emit_call(a, tid, t, tag_method(c.tag), c.ts, end, ART_DEPTH_BASE - t->pre + depth, 1);
+            /* an outermost dispatchMessage still running: an unfinished
+             * dispatch, as a Looper log's begin without its end */
+            if (!rc)
+                rc = emit_dispatch(a, tid, t, &c, end, 1);
             if (rc)
                 return rc;
         }
