@@ -532,6 +532,25 @@ static void feed(sctx *c, size_t k)
     c->z.avail_in = (uInt)o;
 }
 
+/* 1 when anything but line ends follows the zlib stream: the rest of the
+ * chunk inflate left, then the input (read to its end, as ingest would
+ * drain it for the hash); -1 on a read error. */
+static int data_after_stream(sctx *c, gd_input *in)
+{
+    const unsigned char *p = c->z.next_in;
+    size_t n = c->z.avail_in;
+    for (;;) {
+        for (size_t i = 0; i < n; i++)
+            if (p[i] != '\r' && p[i] != '\n')
+                return 1;
+        ssize_t k = gd_input_read(in, c->zin, SYS_ZCHUNK, c->err);
+        if (k <= 0)
+            return k < 0 ? -1 : 0;
+        p = c->zin;
+        n = (size_t)k;
+    }
+}
+
 static int zfill(sctx *c, gd_input *in)
 {
     if (c->zend)
@@ -560,8 +579,14 @@ static int zfill(sctx *c, gd_input *in)
         }
         c->zout_pos = 0;
         c->zout_len = SYS_ZCHUNK - c->z.avail_out;
-        if (zr == Z_STREAM_END)
+        if (zr == Z_STREAM_END) {
             c->zend = 1;
+            int after = data_after_stream(c, in);
+            if (after < 0)
+                return -1;
+            if (after) /* catapult's reader stops at the stream's end too */
+                gd_sink_skip(c->sink, GD_SKIP(IGNORED_SYSTRACE_DATA_AFTER_THE_COMPRESSED_TRACE), c->zlineno, 0);
+        }
         if (c->zout_len || c->zend)
             return (int)(c->zout_len > 0);
     }

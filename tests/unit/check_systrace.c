@@ -125,7 +125,24 @@ START_TEST(compressed_atrace)
     ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
     ck_assert_uint_eq(gd_collected_count(&c, "method"), 3);
     ck_assert_uint_eq(gd_collected_count(&c, "frame"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: data after the compressed trace (not read)"), 0);
     gd_collected_free(&c);
+
+    /* after the stream: line ends are nothing; anything else is counted
+     * once (catapult's compressed_atrace_data.txt has 17600 such bytes) */
+    unsigned char *tail = malloc(pl + zn + 64);
+    memcpy(tail, buf, pl + zn);
+    memcpy(tail + pl + zn, "\r\n\n", 3);
+    gd_test_read_mem(&gd_reader_systrace, tail, pl + zn + 3, NULL, &c);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: data after the compressed trace (not read)"), 0);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
+    gd_collected_free(&c);
+    memcpy(tail + pl + zn, "\nUM\x87junk", 8);
+    gd_test_read_mem(&gd_reader_systrace, tail, pl + zn + 8, NULL, &c);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: systrace: data after the compressed trace (not read)"), 1);
+    ck_assert_uint_eq(gd_collected_count(&c, "dispatch"), 2);
+    gd_collected_free(&c);
+    free(tail);
 
     /* cut short: what was inflated stays, the cut is counted */
     gd_test_read_mem(&gd_reader_systrace, buf, pl + zn / 2, NULL, &c);
