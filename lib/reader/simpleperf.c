@@ -40,8 +40,9 @@
  * whose tid is its pid (report_sample.py) or, in report-sample, whose thread
  * name is the app's name (or its tail, as the kernel cuts it).
  *
- * A binary perf.data ("PERFILE2") is recognised and refused: convert it
- * with report_sample.py first.
+ * A binary perf.data ("PERFILE2") and simpleperf's protobuf samples
+ * ("SIMPLEPERF", report-sample --protobuf) are recognised and refused,
+ * naming the command that writes the text form.
  *
  * Memory: one sample's frames (SP_MAX_FRAMES frames, SP_MAX_FRAME bytes each). */
 #include <ctype.h>
@@ -59,6 +60,8 @@
 #define SP_MAX_FRAMES 1024
 #define SP_MAX_FRAME 2048
 #define SP_PERF_MAGIC "PERFILE2"
+/* report_sample.py --protobuf / simpleperf report-sample --protobuf */
+#define SP_PROTO_MAGIC "SIMPLEPERF"
 
 typedef struct sp {
     const gd_sink *sink;
@@ -441,6 +444,11 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
                             "binary perf.data (PERFILE2) is not read: convert it with simpleperf's "
                             "report_sample.py (report_sample.py -i perf.data --header > samples.txt) "
                             "and ingest that text");
+    if (hn >= 10 && memcmp(head, SP_PROTO_MAGIC, 10) == 0)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0,
+                            "simpleperf's protobuf samples (SIMPLEPERF) are not read: write them as text "
+                            "(simpleperf report-sample -i perf.data --show-callchain > samples.txt, or "
+                            "report_sample.py without --protobuf) and ingest that");
     sp *s = calloc(1, sizeof *s);
     if (!s)
         return gd_error_oom(err);
@@ -529,7 +537,7 @@ static int looks_like_script(const char *h)
 static int probe(const unsigned char *head, size_t n, int eof)
 {
     (void)eof;
-    if (n >= 8 && memcmp(head, SP_PERF_MAGIC, 8) == 0)
+    if ((n >= 8 && memcmp(head, SP_PERF_MAGIC, 8) == 0) || (n >= 10 && memcmp(head, SP_PROTO_MAGIC, 10) == 0))
         return 90;
     char *h = gd_text_head(head, n, NULL);
     if (!h)
