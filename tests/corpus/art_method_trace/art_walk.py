@@ -9,8 +9,12 @@ if d[:4]==b'SLOW':
     ver,off=struct.unpack_from('<HH',d,4); rs=struct.unpack_from('<H',d,16)[0]; i=off; stream=True
 else:
     hdr_end=d.index(b'*end\n')+5
+    sec=None
     for line in d[:hdr_end].decode(errors='replace').split('\n'):
-        if line.startswith('0x'):
+        if line.startswith('*'):
+            sec=line; continue
+        # ART writes each id with %#x: "0x..." but a bare "0" for zero
+        if sec=='*methods' and '\t' in line:
             f=line.split('\t'); methods[int(f[0],16)]=tuple(f[1:3])
     i=hdr_end; assert d[i:i+4]==b'SLOW'
     ver,off=struct.unpack_from('<HH',d,i+4); rs=struct.unpack_from('<H',d,i+16)[0] if ver>=3 else None
