@@ -33,8 +33,10 @@ as skipped by name; no real file at all exits 77 (skipped).  Each file
 tested or absent is appended to $GODEYE_CORPUS_LOG when set ("tested REL" /
 "absent REL"; scripts/test.sh counts them).
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -116,6 +118,7 @@ def check_file(godeye, path, rel, exp):
     """Returns a list of failure strings (empty when every expectation holds)."""
     fails = []
     tmp = tempfile.mkdtemp(prefix="godeye-corpus-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     env = dict(os.environ, GODEYE_DB=os.path.join(tmp, "g.db"))
     want = exp["ingest"]
     p = run(godeye, ["ingest", "--format", "json", path], env)

@@ -14,9 +14,11 @@ counted by hand: 11 groups only in 4.12.0) and on a database of real files
 Sentry thread dumps as 2.0: 2 new ANR groups); the Matrix side, an issue
 log, gets no rate test.  Prints "ok: ..." lines and "N passed, N failed".
 """
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -77,6 +79,7 @@ def real_file_checks(exe, env, tmp, files):
 def main():
     exe, examples, corpus = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3]
     tmp = tempfile.mkdtemp(prefix="godeye-diffanswer-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     env = dict(os.environ, GODEYE_DB=os.path.join(tmp, "g.db"))
     env.pop("COLUMNS", None)
     run(exe, env, "ingest", "-q", os.path.join(examples, "shop.jsonl"), os.path.join(examples, "shop.previous.jsonl"))

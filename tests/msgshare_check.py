@@ -8,7 +8,9 @@ texts (more than the writer's bounded cache holds, so the cache alone
 forgets them): the message table must hold exactly 20,000 rows, one per
 text, and every dispatch points at a row.
 """
+import atexit
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +22,7 @@ N, DISTINCT = 60000, 20000
 def main():
     godeye = sys.argv[1]
     tmp = tempfile.mkdtemp(prefix="godeye-msgshare-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     cap = os.path.join(tmp, "c.jsonl")
     t = 1700000000000
     with open(cap, "w") as f:

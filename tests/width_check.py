@@ -11,12 +11,14 @@ terminal wins (90); through a pipe (no terminal) COLUMNS counts, else 100;
 --wide cuts nothing anywhere. Prints "ok: ..." lines and a closing
 "N passed, N failed".
 """
+import atexit
 import errno
 import fcntl
 import json
 import os
 import pty
 import select
+import shutil
 import struct
 import subprocess
 import sys
@@ -60,6 +62,7 @@ def on_tty(argv, cols, env):
 def main():
     exe, examples = os.path.realpath(sys.argv[1]), sys.argv[2]
     tmp = tempfile.mkdtemp(prefix="godeye-width-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     env = dict(os.environ, GODEYE_DB=os.path.join(tmp, "g.db"))
     env.pop("COLUMNS", None)
     subprocess.run([exe, "ingest", "-q", os.path.join(examples, "shop.jsonl")], check=True, env=env)

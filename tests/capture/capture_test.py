@@ -10,8 +10,10 @@ checks the adb commands sent (exact sequence), the files written, the
 manifest, the Looper property put back (also after SIGINT) and one failure
 each.  Exit 77 (skipped) when a case needs the corpus and it is absent.
 """
+import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,6 +32,7 @@ class Env:
     def __init__(self, godeye, corpus, mode="ok"):
         self.godeye = godeye
         self.tmp = tempfile.mkdtemp(prefix="godeye-capture-")
+        atexit.register(shutil.rmtree, self.tmp, True)  # the suite leaves no temporary folder
         self.bin = os.path.join(self.tmp, "bin")
         self.state = os.path.join(self.tmp, "state")
         os.makedirs(self.bin)

@@ -8,9 +8,11 @@ protocol versions are negotiated as the specification's lifecycle says.
     raw_check.py --bin BUILD/cli --examples examples
 """
 import argparse
+import atexit
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ def main():
     a = ap.parse_args()
     godeye = os.path.join(a.bin, "godeye")
     tmp = tempfile.mkdtemp(prefix="godeye-mcp-raw-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     db = os.path.join(tmp, "ex.db")
     ex = sorted(glob.glob(os.path.join(a.examples, "*.jsonl"))) + sorted(glob.glob(os.path.join(a.examples, "*.txt")))
     subprocess.run([godeye, "--db", db, "ingest", "-q", *ex], check=True)

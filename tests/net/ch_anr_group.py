@@ -14,8 +14,10 @@ the service ANR's group new, as the local diff does, row for row.  Exit 77
 (skipped) when clickhouse-server is not installed.
 """
 import argparse
+import atexit
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -43,6 +45,7 @@ def main():
         return 77
     signal.alarm(250)
     tmp = tempfile.mkdtemp(prefix="godeye-anrgroup-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     url, stop = chp.start_server(tmp)
     run = chp.godeye_runner(a.bin, tmp)
 

@@ -8,9 +8,11 @@ once); a launch (startups, dated per row) too; an epoch capture keeps the day of
     ch_day.py --bin BUILD/cli --monotonic F.txt
 """
 import argparse
+import atexit
 import datetime
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,6 +48,7 @@ def main():
         return 77
     signal.alarm(240)
     tmp = tempfile.mkdtemp(prefix="godeye-chday-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     url, stop = start_server(tmp)
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     env["GODEYE_DB"] = os.path.join(tmp, "godeye.db")

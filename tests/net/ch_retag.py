@@ -14,9 +14,11 @@ its traces row stays, so the next push tries again.
     ch_retag.py --bin BUILD/cli
 """
 import argparse
+import atexit
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -52,6 +54,7 @@ def main():
         return 77
     signal.alarm(240)
     tmp = tempfile.mkdtemp(prefix="godeye-chretag-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     url, stop = start_server(tmp)
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     env["GODEYE_DB"] = os.path.join(tmp, "godeye.db")

@@ -55,6 +55,7 @@ def begin(bin_dir, prefix, alarm=280):
         return None
     signal.alarm(alarm)
     tmp = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     url, stop = start_server(tmp)
     return tmp, url, stop, godeye_runner(bin_dir, tmp)
 

@@ -15,8 +15,10 @@ without a body with its status; `--timeout 2` ends a request that hangs
 the database file, not the server.  Every wait is a hang guard, not a timing.
 """
 import argparse
+import atexit
 import http.server
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -87,6 +89,7 @@ def main():
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = "http://127.0.0.1:%d" % srv.server_address[1]
     tmp = tempfile.mkdtemp(prefix="godeye-push-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     db = os.path.join(tmp, "g.db")
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     env["GODEYE_DB"] = db

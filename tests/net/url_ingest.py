@@ -11,8 +11,10 @@ the reason, and writes nothing.  A 64 MiB body is ingested with a bounded
 peak RSS (no copy of the body in memory).
 """
 import argparse
+import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -68,6 +70,7 @@ def main():
     srv = httpd.start(body)
     base = f"http://127.0.0.1:{srv.server_address[1]}"
     tmp = tempfile.mkdtemp(prefix="godeye-url-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     g = Godeye(a.bin, tmp)
 
     rc, ref, err = g.ingest("file.db", a.fixture)

@@ -8,8 +8,10 @@ into its own database and compares `godeye pages`: the same page instances,
 the same draw and load times to within 1 ms (GodEye's callbacks carry whole
 milliseconds), null exactly where the other is null.
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +30,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     script = os.path.join(here, "gencapture.py")
     tmp = tempfile.mkdtemp(prefix="godeye-forms-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     cap, mon = os.path.join(tmp, "cap.jsonl"), os.path.join(tmp, "mon.jsonl")
     subprocess.run([sys.executable, script, *gen, "--out", cap], check=True)
     subprocess.run([sys.executable, script, *gen, "--as", "godeye-monitor", "--out", mon], check=True)

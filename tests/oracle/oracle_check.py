@@ -9,8 +9,10 @@ Exit 0 when every block matches exactly (times to 1e-6 ms), else 1.
     oracle_check.py --bin DIR [--threshold MS] [--ingest-arg ARG ...] -- GENCAPTURE-ARGS...
 """
 import argparse
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     script = os.path.join(here, "gencapture.py")
     tmp = tempfile.mkdtemp(prefix="godeye-oracle-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     out = os.path.join(tmp, "capture")
     if "blockcanary-dir" in gen:
         os.makedirs(out)

@@ -17,9 +17,11 @@ computed here straight from the spec's definitions:
     (page instance, view, bitmap size, issue).
 """
 import argparse
+import atexit
 import bisect
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -127,6 +129,7 @@ def main():
     gen = [x for x in a.gen if x != "--"]
     here = os.path.dirname(os.path.abspath(__file__))
     tmp = tempfile.mkdtemp(prefix="godeye-views-")
+    atexit.register(shutil.rmtree, tmp, True)  # the suite leaves no temporary folder
     cap = os.path.join(tmp, "capture.jsonl")
     subprocess.run([sys.executable, os.path.join(here, "gencapture.py"),
                     *gen, "--out", cap], check=True)
