@@ -37,8 +37,12 @@ int gd_app_is_system(const char *process)
         if (k <= sizeof full - 1 && strncmp(full + sizeof full - 1 - k, process, k) == 0)
             return 1;
     }
-    /* "android" itself, daemons and HAL services (…@2.0-service) */
-    if (strchr(process, '@') || !strchr(process, '.'))
+    /* "android" itself, daemons and HAL services (…@2.0-service); a path
+     * (an executable: /data/…/lib/arm64/libbusybox.so), a name that
+     * begins with a digit (a kernel thread: 110f0000.drmdp) or a dot
+     * (".ShannonImsService", a modem's service) is no package */
+    if (strchr(process, '@') || !strchr(process, '.') || process[0] == '/' || process[0] == '.' ||
+        (process[0] >= '0' && process[0] <= '9'))
         return 1;
     return 0;
 }

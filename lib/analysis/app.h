@@ -18,7 +18,8 @@ int gd_app_match(const char *process, const char *pkg);
  * kworker/...), system packages (android.*, com.android.* such as the
  * system UI, com.qualcomm.*, com.qti.*, org.codeaurora.*; also their
  * kernel names, the last 15 bytes: "ndroid.systemui") and names
- * without a '.' (daemons such as logd, adbd, servicemanager); 0 for an
+ * without a '.' (daemons such as logd, adbd, servicemanager), paths
+ * (beginning with '/') and names beginning with a digit or a '.'; 0 for an
  * app's package. */
 int gd_app_is_system(const char *process);
 

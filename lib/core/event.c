@@ -10,6 +10,7 @@ static const char *const kind_names[GD_EV__COUNT] = {
     "image", "method", "frame", "mark", "frame_summary", "issue", "startup",
     "thread_state", "binder", /* #26 */
     "log",                    /* #28 */
+    "process",
 };
 
 const char *gd_event_kind_name(gd_event_kind k)

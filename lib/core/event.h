@@ -53,6 +53,11 @@ typedef enum gd_event_kind {
     /* #28 */
     GD_EV_LOG,          /* one log line kept as a row (never an "event" of  *
                          * the ingest's count)                              */
+    GD_EV_PROCESS,      /* a process the trace names (pid, thread = its     *
+                         * name: a process tree's cmdline, gfxinfo's        *
+                         * "[PKG]"): its main thread's row when no event    *
+                         * named that thread (never an "event" of the count;*
+                         * no time; not a capture-format kind)              */
     GD_EV__COUNT
 } gd_event_kind;
 

@@ -121,6 +121,7 @@ struct gd_writer {
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
     int64_t states;  /* thread_state rows written: the next one's id is states + 1 (#50) */
     gd_spool *state_spool; /* the states until the end (#50), NULL before the first */
+    sqlite3_stmt *process_st; /* GD_EV_PROCESS's insert, prepared at the first */
     long method_events; /* events the methods writer took: no call rows without them (#50) */
     long binder_rows;   /* binder_txn rows written (the slices' come from call rows) */
 };
@@ -707,11 +708,32 @@ static int put_rows(gd_writer *w, const gd_event *ev, gd_error *err)
     }
 }
 
+/* A process the trace names: the row of its main thread (tid = pid) when
+ * no event gave that thread a name (an event's name stands: the comm a
+ * thread runs under); no event of the count, no time. */
+static int put_process(gd_writer *w, const gd_event *ev, gd_error *err)
+{
+    if (ev->pid < 0 || !ev->thread || !*ev->thread)
+        return GD_OK;
+    if (!w->process_st &&
+        !(w->process_st = gd_store_prepare(
+              w->s, "INSERT INTO thread(trace, pid, tid, name) VALUES (?1, ?2, ?2, ?3)"
+                    " ON CONFLICT(trace, pid, tid) DO UPDATE SET name = excluded.name WHERE name IS NULL OR name = ''",
+              err)))
+        return err->code;
+    sqlite3_bind_int64(w->process_st, 1, w->trace);
+    sqlite3_bind_int64(w->process_st, 2, ev->pid);
+    sqlite3_bind_text(w->process_st, 3, ev->thread, -1, SQLITE_STATIC);
+    return gd_store_step(w->s, w->process_st, err);
+}
+
 /* One event from the reader: counted once, when its rows were kept. */
 static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
 {
     if (ev->kind == GD_EV_LOG)
         return put_log(w, ev, err);
+    if (ev->kind == GD_EV_PROCESS)
+        return put_process(w, ev, err);
     if (!gd_has(ev->ts) && ev->kind != GD_EV_FRAME_SUMMARY && ev->kind != GD_EV_ISSUE &&
         ev->kind != GD_EV_STARTUP) { /* am start -W prints no time */
         on_skip(w, "event without a time", ev->line, 0);
@@ -872,6 +894,7 @@ void gd_writer_free(gd_writer *w)
         return;
     for (int i = 0; i < ST__COUNT; i++)
         sqlite3_finalize(w->st[i]);
+    sqlite3_finalize(w->process_st);
     gd_pairing_close(&w->pairing);
     gd_icache_free(w->frames);
     gd_icache_free(w->callsites);

@@ -883,6 +883,18 @@ int gd_atrace_finish(gd_atrace *a, gd_error *err)
             best = t->tid;
         }
     }
+    /* the processes the trace names (process tree, descriptors, a process
+     * dump): each its main thread's row where no event named it */
+    for (size_t i = 0; i < a->cap && !rc; i++) {
+        athread *p = &a->tab[i];
+        if (p->tid < 0 || p->tid != p->pid || !p->pname)
+            continue;
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_PROCESS);
+        ev.pid = ev.tid = p->tid;
+        ev.thread = p->pname;
+        rc = gd_sink_event(a->sink, &ev, err);
+    }
     if (rc)
         return rc;
     gd_meta m;

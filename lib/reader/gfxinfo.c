@@ -504,8 +504,22 @@ static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
     g->in_legacy = 0;
     g->legacy_cols = 0;
     const char *lb = strchr(e, '['), *rb = lb ? strchr(lb, ']') : NULL;
+    char app[512];
+    if (lb && rb && g->pid >= 0) { /* every process the dump names (#47: its frames' process, --app) */
+        size_t n = (size_t)(rb - lb - 1);
+        n = gd_sink_cut(g->sink, lb + 1, n, sizeof app - 1, 0);
+        memcpy(app, lb + 1, n);
+        app[n] = 0;
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_PROCESS);
+        ev.pid = ev.tid = g->pid;
+        ev.thread = app;
+        ev.line = lineno;
+        int rc = gd_sink_event(g->sink, &ev, err);
+        if (rc)
+            return rc;
+    }
     if (!g->meta_sent && lb && rb) {
-        char app[512];
         size_t n = (size_t)(rb - lb - 1);
         n = gd_sink_cut(g->sink, lb + 1, n, sizeof app - 1, 0);
         memcpy(app, lb + 1, n);

@@ -131,7 +131,9 @@ START_TEST(test_text_sections)
      * row is a frame, as JankTracker counts it) and the summary */
     ck_assert_uint_eq(gd_collected_count(&c, "frame"), 2);
     ck_assert_uint_eq(gd_collected_count(&c, "frame_summary"), 1);
-    ck_assert_uint_eq(json_array_size(c.events), 8 + 1); /* + the dump's anr_dump issue (#28) */
+    /* the gfxinfo dump's "Graphics info for pid N [PKG]" names its process */
+    ck_assert_uint_eq(gd_collected_count(&c, "process"), 1);
+    ck_assert_uint_eq(json_array_size(c.events), 8 + 1 + 1); /* + the dump's anr_dump issue (#28), the process */
     /* other sections: once per title, not per line */
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: DUMP OF SERVICE SurfaceFlinger"), 1);
@@ -265,7 +267,7 @@ START_TEST(test_text_utf16)
     gd_read_opts ro = {.year = 2024};
     gd_test_read_mem(R, w, k, &ro, &c);
     ck_assert_int_eq(c.rc, 0);
-    ck_assert_uint_eq(json_array_size(c.events), 8 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(json_array_size(c.events), 8 + 1 + 1); /* + the dump's anr_dump issue (#28), gfxinfo's process */
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
     ck_assert_int_eq(gd_collected_skips(&c, "ignored: bugreport section: MEMORY INFO"), 2);
     gd_collected_free(&c);
@@ -350,7 +352,7 @@ START_TEST(test_zip)
     for (size_t i = 0; i < l.nev; i++)
         stacks += l.ev_kind[i] == GD_EV_STACK;
     ck_assert_uint_eq(stacks, 3); /* 2 from the text, 1 from traces_01.txt */
-    ck_assert_uint_eq(l.nev, 8 + 2 + 2); /* + one anr_dump issue per dump (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 2 + 2 + 1); /* + one anr_dump issue per dump (#28), gfxinfo's process */
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member already read as a VM TRACES section"), 1);
     ck_assert_int_eq(count_of(&l, "ignored: bugreport zip member not read"), 2);
     ck_assert_int_eq(first_line(&l, "gfxinfo: outlier frame (Flags 1: window visibility changed)"), -1); /* #51: a frame */
@@ -364,7 +366,7 @@ START_TEST(test_zip)
     gd_test_read_mem(R, z, zn, NULL, &c);
     ck_assert_int_eq(c.rc, 0);
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 3);
-    ck_assert_uint_eq(json_array_size(c.events), 10 + 2); /* + an anr_dump issue per dump (#28) */
+    ck_assert_uint_eq(json_array_size(c.events), 10 + 2 + 1); /* + an anr_dump issue per dump (#28), gfxinfo's process */
     gd_collected_free(&c);
     ck_assert_int_eq(R->probe((const unsigned char *)z, zn, 1), GD_PROBE_CONTAINER);
     free(z);
@@ -386,7 +388,7 @@ START_TEST(test_zip_main_by_name)
     gd_error err = {0};
     ck_assert_int_eq(read_lines(path, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: main_entry.txt names no member"), 1);
-    ck_assert_uint_eq(l.nev, 8 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 1 + 1); /* + the dump's anr_dump issue (#28), gfxinfo's process */
     unlink(path);
     free(txt);
 }
@@ -442,7 +444,7 @@ START_TEST(test_zip_caps)
     gd_error err = {0};
     ck_assert_int_eq(zip_mem(path, &gd_bugreport_default_caps, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member over the compression ratio cap"), 1);
-    ck_assert_uint_eq(l.nev, 8 + 2 + 2); /* the text and traces.txt, + an anr_dump issue each (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 2 + 2 + 1); /* the text and traces.txt, + an anr_dump issue each (#28), gfxinfo's process */
 
     /* a member cap under the text's size: the main text is refused */
     gd_bugreport_caps small = gd_bugreport_default_caps;
@@ -456,7 +458,7 @@ START_TEST(test_zip_caps)
     total.total_max = n + 10;
     ck_assert_int_eq(zip_mem(path, &total, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member over the total size cap"), 2);
-    ck_assert_uint_eq(l.nev, 8 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 1 + 1); /* + the dump's anr_dump issue (#28), gfxinfo's process */
 
     /* too many entries */
     gd_bugreport_caps few = gd_bugreport_default_caps;
@@ -533,7 +535,7 @@ START_TEST(test_zip_encrypted)
     gd_error err = {0};
     ck_assert_int_eq(read_lines(path, &l, &err), 0);
     ck_assert_int_eq(count_of(&l, "bugreport: zip member encrypted"), 1);
-    ck_assert_uint_eq(l.nev, 8 + 1); /* + the dump's anr_dump issue (#28) */
+    ck_assert_uint_eq(l.nev, 8 + 1 + 1); /* + the dump's anr_dump issue (#28), gfxinfo's process */
     unlink(path);
     free(txt);
 }

@@ -100,7 +100,7 @@ START_TEST(test_kind_names)
     static const char *const names[GD_EV__COUNT] = {
         "looper", "dispatch", "stack", "cpu", "memory", "lifecycle", "view_dump",
         "image", "method", "frame", "mark", "frame_summary", "issue", "startup",
-        "thread_state", "binder", "log",
+        "thread_state", "binder", "log", "process",
     };
     for (int k = 0; k < GD_EV__COUNT; k++) {
         ck_assert_str_eq(gd_event_kind_name((gd_event_kind)k), names[k]);
@@ -146,6 +146,7 @@ START_TEST(test_init_is_all_absent)
         "{\"type\":\"thread_state\"}",
         "{\"type\":\"binder\"}",
         "{\"type\":\"log\"}",
+        "{\"type\":\"process\"}",
     };
     for (int k = 0; k < GD_EV__COUNT; k++) {
         gd_event ev;
@@ -347,7 +348,7 @@ START_TEST(test_round_trip_through_the_godeye_reader)
     /* every kind of the capture format is covered */
     for (int k = 0; k < GD_EV__COUNT; k++)
         if (k != GD_EV_FRAME_SUMMARY && k != GD_EV_ISSUE && k != GD_EV_THREAD_STATE &&
-            k != GD_EV_BINDER && k != GD_EV_LOG)
+            k != GD_EV_BINDER && k != GD_EV_LOG && k != GD_EV_PROCESS)
             ck_assert_uint_ge(gd_collected_count(&c, gd_event_kind_name((gd_event_kind)k)), 1);
     for (size_t i = 0; i < NCAPTURE; i++) {
         json_t *want = json_loads(capture[i], 0, NULL);
