@@ -654,21 +654,36 @@ GD_QCOLS_DEFINE(lock_cols, LOCK_COLS);
 
 typedef struct lock_group {
     json_t *owner, *blocked_method, *owner_method; /* as the findings hold them */
+    char *process;  /* the waiting main thread's process (GD_SQL_PROCESS_OF), or NULL */
     int64_t count;
     double total_ms, max_ms;
 } lock_group;
 
+/* on_issue's context: the groups, and the store that names a pid's process */
+typedef struct lock_acc {
+    groups *by;
+    top_acc *a;
+} lock_acc;
+
 static int on_issue(void *ctx, json_t *i)
 {
-    groups *la = ctx;
+    lock_acc *la_ = ctx;
+    groups *la = la_->by;
     if (!str(i, "type") || strcmp(str(i, "type"), "lock_contention") != 0)
         return 0;
     json_t *c = json_object_get(i, "content");
     double dur = num(c, "dur_ms");
     if (!json_is_true(json_object_get(c, "main")) || !(dur > 0))
         return 0;
+    /* #47: whose main thread waited: its pid's process, so --app keeps only
+     * the app's (a lock of no known process stays) */
+    char proc[512];
+    json_t *pid = json_object_get(i, "pid");
+    if (gd_query_process_of(la_->a->s, json_integer_value(json_object_get(i, "trace")),
+                            json_is_integer(pid) ? json_integer_value(pid) : -1, proc, sizeof proc, la_->a->err))
+        return 1;
     char key[2400];
-    snprintf(key, sizeof key, "%.600s|%.800s|%.800s", str(c, "owner") ? str(c, "owner") : "",
+    snprintf(key, sizeof key, "%.300s|%.600s|%.700s|%.700s", proc, str(c, "owner") ? str(c, "owner") : "",
              str(c, "blocked_method") ? str(c, "blocked_method") : "",
              str(c, "owner_method") ? str(c, "owner_method") : "");
     size_t n = la->n, k = group_index(la, key);
@@ -677,7 +692,8 @@ static int on_issue(void *ctx, json_t *i)
     lock_group *e = &((lock_group *)la->g)[k];
     if (k == n)
         *e = (lock_group){json_incref(json_object_get(c, "owner")), json_incref(json_object_get(c, "blocked_method")),
-                          json_incref(json_object_get(c, "owner_method")), 0, 0.0, 0.0};
+                          json_incref(json_object_get(c, "owner_method")), proc[0] ? strdup(proc) : NULL, 0, 0.0,
+                          0.0};
     e->count++;
     e->total_ms += dur;
     if (dur > e->max_ms)
@@ -703,11 +719,14 @@ static int add_locks(top_acc *a, groups *by)
         const lock_group *e = &((lock_group *)by->g)[i];
         const char *owner = json_string_value(e->owner), *om = json_string_value(e->owner_method),
                    *bm = json_string_value(e->blocked_method);
-        char title[2000];
-        snprintf(title, sizeof title, "main waited for a lock held by %.200s (in %.600s): %lld time%s, %.0f ms in all, at %.600s",
-                 owner ? owner : "another thread", om ? om : "?", (long long)e->count, e->count == 1 ? "" : "s",
-                 e->total_ms, bm ? bm : "?");
-        int rc = add(a, "lock", 1, e->total_ms, NULL, title, lock_evidence(e), "godeye issues --tool android");
+        char title[2400];
+        snprintf(title, sizeof title,
+                 "main%s%.300s waited for a lock held by %.200s (in %.600s): %lld time%s, %.0f ms in all, at %.600s",
+                 e->process ? " of " : "", e->process ? e->process : "", owner ? owner : "another thread",
+                 om ? om : "?", (long long)e->count, e->count == 1 ? "" : "s", e->total_ms, bm ? bm : "?");
+        json_t *ev = lock_evidence(e);
+        set_process(ev, e->process);
+        int rc = add(a, "lock", 1, e->total_ms, NULL, title, ev, "godeye issues --tool android");
         if (rc)
             return rc;
     }
@@ -717,6 +736,7 @@ static int add_locks(top_acc *a, groups *by)
 static void lock_drop(void *p)
 {
     lock_group *e = p;
+    free(e->process);
     json_decref(e->owner);
     json_decref(e->blocked_method);
     json_decref(e->owner_method);
@@ -950,7 +970,7 @@ static int gather(top_acc *a, const gd_filter *f)
     if (!rc)
         rc = add_frames(a->s, a, a->set);
     if (!rc)
-        rc = gd_query_issues(a->s, f, NULL, on_issue, &lk, err);
+        rc = gd_query_issues(a->s, f, NULL, on_issue, &(lock_acc){&lk, a}, err);
     if (!rc && lk.oom)
         rc = gd_error_oom(err);
     if (!rc)
