@@ -492,6 +492,34 @@ static int legacy_row(gfx *g, char *s, long lineno, gd_error *err)
     return gd_sink_event(g->sink, &ev, err);
 }
 
+/* The process "[PKG]" of a "Graphics info" line names (between lb and rb):
+ * a process event for its pid, and the capture's meta for the first. */
+static int name_process(gfx *g, const char *lb, const char *rb, long lineno, gd_error *err)
+{
+    char app[512];
+    size_t n = gd_sink_cut(g->sink, lb + 1, (size_t)(rb - lb - 1), sizeof app - 1, 0);
+    memcpy(app, lb + 1, n);
+    app[n] = 0;
+    int rc = 0;
+    if (g->pid >= 0) { /* every process the dump names (#47: its frames' process, --app) */
+        gd_event ev;
+        gd_event_init(&ev, GD_EV_PROCESS);
+        ev.pid = ev.tid = g->pid;
+        ev.thread = app;
+        ev.line = lineno;
+        rc = gd_sink_event(g->sink, &ev, err);
+    }
+    if (!rc && !g->meta_sent) {
+        gd_meta m;
+        gd_meta_init(&m);
+        m.app = app;
+        m.pid = g->pid;
+        g->meta_sent = 1;
+        rc = gd_sink_meta(g->sink, &m, err);
+    }
+    return rc;
+}
+
 /* "** Graphics info for pid 17477 [de.codevoid.andronavibar] **" */
 static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
 {
@@ -504,35 +532,9 @@ static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
     g->in_legacy = 0;
     g->legacy_cols = 0;
     const char *lb = strchr(e, '['), *rb = lb ? strchr(lb, ']') : NULL;
-    char app[512];
-    if (lb && rb && g->pid >= 0) { /* every process the dump names (#47: its frames' process, --app) */
-        size_t n = (size_t)(rb - lb - 1);
-        n = gd_sink_cut(g->sink, lb + 1, n, sizeof app - 1, 0);
-        memcpy(app, lb + 1, n);
-        app[n] = 0;
-        gd_event ev;
-        gd_event_init(&ev, GD_EV_PROCESS);
-        ev.pid = ev.tid = g->pid;
-        ev.thread = app;
-        ev.line = lineno;
-        int rc = gd_sink_event(g->sink, &ev, err);
-        if (rc)
-            return rc;
-    }
-    if (!g->meta_sent && lb && rb) {
-        size_t n = (size_t)(rb - lb - 1);
-        n = gd_sink_cut(g->sink, lb + 1, n, sizeof app - 1, 0);
-        memcpy(app, lb + 1, n);
-        app[n] = 0;
-        gd_meta m;
-        gd_meta_init(&m);
-        m.app = app;
-        m.pid = g->pid;
-        g->meta_sent = 1;
-        int rc = gd_sink_meta(g->sink, &m, err);
-        if (rc)
-            return rc;
-    }
+    int rc = lb && rb ? name_process(g, lb, rb, lineno, err) : 0;
+    if (rc)
+        return rc;
     start_summary(g, 0, lineno);
     return 0;
 }
