@@ -95,6 +95,18 @@ const char *gd_ti_clock_name(const char *clock)
     return NULL;
 }
 
+/* Runs one statement of a trace's row, the trace's id its ?1. */
+static int trace_update(gd_store *s, const char *sql, int64_t id, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_prepare(s, sql, err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, id);
+    int rc = gd_store_step(s, q, err);
+    sqlite3_finalize(q);
+    return rc;
+}
+
 int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_error *err)
 {
     sqlite3_stmt *u = gd_store_prepare(
@@ -172,41 +184,18 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
     if (rc)
         return rc;
     /* its exposure, once its rows are all written (the store's rule) */
-    sqlite3_stmt *x = gd_store_prepare(s, GD_SQL_TRACE_EXPOSURE " WHERE id = ?", err);
-    if (!x)
-        return err->code;
-    sqlite3_bind_int64(x, 1, r->id);
-    rc = gd_store_step(s, x, err);
-    sqlite3_finalize(x);
-    if (rc || r->app_tagged)
+    if ((rc = trace_update(s, GD_SQL_TRACE_EXPOSURE " WHERE id = ?", r->id, err)) || r->app_tagged)
         return rc;
     /* #47: which app it is about, from its rows (the store's rule); an
-     * app the user gave (--set app=) stands */
-    sqlite3_stmt *p = gd_store_prepare(s, GD_SQL_TRACE_APP " WHERE id = ?", err);
-    if (!p)
-        return err->code;
-    sqlite3_bind_int64(p, 1, r->id);
-    rc = gd_store_step(s, p, err);
-    sqlite3_finalize(p);
-    if (rc)
+     * app the user gave (--set app=) stands; then its process: the app's,
+     * not a system process a reader took for it (lib/sql/trace-process.sql);
+     * and a concern list the reader's own app name gave (no concern
+     * packages) follows the app */
+    if ((rc = trace_update(s, GD_SQL_TRACE_APP " WHERE id = ?", r->id, err)) ||
+        (rc = trace_update(s, GD_SQL_TRACE_PROCESS, r->id, err)) || a->nconcern)
         return rc;
-    /* its process: the app's, not a system process a reader took for it
-     * (lib/sql/trace-process.sql); a concern list the reader's own app
-     * name gave (no concern packages) follows the app */
-    static const char *const follow[] = {
-        GD_SQL_TRACE_PROCESS,
-        "UPDATE trace SET concern = json_array(app) WHERE id = ?1 AND app IS NOT NULL AND ?2",
-    };
-    for (size_t i = 0; i < sizeof follow / sizeof *follow && !rc; i++) {
-        if (!(p = gd_store_prepare(s, follow[i], err)))
-            return err->code;
-        sqlite3_bind_int64(p, 1, r->id);
-        if (i == 1)
-            sqlite3_bind_int(p, 2, a->nconcern == 0);
-        rc = gd_store_step(s, p, err);
-        sqlite3_finalize(p);
-    }
-    return rc;
+    return trace_update(s, "UPDATE trace SET concern = json_array(app) WHERE id = ?1 AND app IS NOT NULL", r->id,
+                        err);
 }
 
 void gd_ti_count(gd_ti_stat **list, const char *reason, long n, long line)
