@@ -59,9 +59,29 @@
 
 #define SP_MAX_FRAMES 1024
 #define SP_MAX_FRAME 2048
-#define SP_PERF_MAGIC "PERFILE2"
-/* report_sample.py --protobuf / simpleperf report-sample --protobuf */
-#define SP_PROTO_MAGIC "SIMPLEPERF"
+/* Binary simpleperf files, recognised by their magic and refused with the
+ * command that writes the text form. */
+static const struct sp_binary {
+    const char *magic, *refusal;
+} sp_binaries[] = {
+    {"PERFILE2", "binary perf.data (PERFILE2) is not read: convert it with simpleperf's report_sample.py "
+                 "(report_sample.py -i perf.data --header > samples.txt) and ingest that text"},
+    /* report_sample.py --protobuf / simpleperf report-sample --protobuf */
+    {"SIMPLEPERF", "simpleperf's protobuf samples (SIMPLEPERF) are not read: write them as text (simpleperf "
+                   "report-sample -i perf.data --show-callchain > samples.txt, or report_sample.py without "
+                   "--protobuf) and ingest that"},
+};
+
+/* The binary simpleperf file head begins, or NULL. */
+static const struct sp_binary *sp_binary_of(const unsigned char *head, size_t n)
+{
+    for (size_t i = 0; i < sizeof sp_binaries / sizeof *sp_binaries; i++) {
+        size_t k = strlen(sp_binaries[i].magic);
+        if (n >= k && memcmp(head, sp_binaries[i].magic, k) == 0)
+            return &sp_binaries[i];
+    }
+    return NULL;
+}
 
 typedef struct sp {
     const gd_sink *sink;
@@ -439,16 +459,9 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
     const unsigned char *head = gd_input_peek(in, &hn, &eof, err);
     if (!head)
         return err->code ? err->code : GD_ERR_IO;
-    if (hn >= 8 && memcmp(head, SP_PERF_MAGIC, 8) == 0)
-        return gd_error_set(err, GD_ERR_DATA, 0, 0,
-                            "binary perf.data (PERFILE2) is not read: convert it with simpleperf's "
-                            "report_sample.py (report_sample.py -i perf.data --header > samples.txt) "
-                            "and ingest that text");
-    if (hn >= 10 && memcmp(head, SP_PROTO_MAGIC, 10) == 0)
-        return gd_error_set(err, GD_ERR_DATA, 0, 0,
-                            "simpleperf's protobuf samples (SIMPLEPERF) are not read: write them as text "
-                            "(simpleperf report-sample -i perf.data --show-callchain > samples.txt, or "
-                            "report_sample.py without --protobuf) and ingest that");
+    const struct sp_binary *bin = sp_binary_of(head, hn);
+    if (bin)
+        return gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", bin->refusal);
     sp *s = calloc(1, sizeof *s);
     if (!s)
         return gd_error_oom(err);
@@ -537,7 +550,7 @@ static int looks_like_script(const char *h)
 static int probe(const unsigned char *head, size_t n, int eof)
 {
     (void)eof;
-    if ((n >= 8 && memcmp(head, SP_PERF_MAGIC, 8) == 0) || (n >= 10 && memcmp(head, SP_PROTO_MAGIC, 10) == 0))
+    if (sp_binary_of(head, n))
         return 90;
     char *h = gd_text_head(head, n, NULL);
     if (!h)
