@@ -659,16 +659,20 @@ typedef struct lock_group {
     double total_ms, max_ms;
 } lock_group;
 
-/* on_issue's context: the groups, and the store that names a pid's process */
+/* on_issue's context: the groups, the store that names a pid's process,
+ * and the last pid named (a trace's waits come mostly from one process:
+ * one look-up a run of them, not one a row) */
 typedef struct lock_acc {
     groups *by;
     top_acc *a;
+    int64_t trace, pid;
+    char proc[512];
 } lock_acc;
 
 static int on_issue(void *ctx, json_t *i)
 {
-    lock_acc *la_ = ctx;
-    groups *la = la_->by;
+    lock_acc *lc = ctx;
+    groups *la = lc->by;
     if (!str(i, "type") || strcmp(str(i, "type"), "lock_contention") != 0)
         return 0;
     json_t *c = json_object_get(i, "content");
@@ -677,11 +681,16 @@ static int on_issue(void *ctx, json_t *i)
         return 0;
     /* #47: whose main thread waited: its pid's process, so --app keeps only
      * the app's (a lock of no known process stays) */
-    char proc[512];
-    json_t *pid = json_object_get(i, "pid");
-    if (gd_query_process_of(la_->a->s, json_integer_value(json_object_get(i, "trace")),
-                            json_is_integer(pid) ? json_integer_value(pid) : -1, proc, sizeof proc, la_->a->err))
-        return 1;
+    json_t *pj = json_object_get(i, "pid");
+    int64_t trace = json_integer_value(json_object_get(i, "trace"));
+    int64_t pid = json_is_integer(pj) ? json_integer_value(pj) : -1;
+    if (trace != lc->trace || pid != lc->pid) {
+        if (gd_query_process_of(lc->a->s, trace, pid, lc->proc, sizeof lc->proc, lc->a->err))
+            return 1;
+        lc->trace = trace;
+        lc->pid = pid;
+    }
+    const char *proc = lc->proc;
     char key[2400];
     snprintf(key, sizeof key, "%.300s|%.600s|%.700s|%.700s", proc, str(c, "owner") ? str(c, "owner") : "",
              str(c, "blocked_method") ? str(c, "blocked_method") : "",
@@ -970,7 +979,7 @@ static int gather(top_acc *a, const gd_filter *f)
     if (!rc)
         rc = add_frames(a->s, a, a->set);
     if (!rc)
-        rc = gd_query_issues(a->s, f, NULL, on_issue, &(lock_acc){&lk, a}, err);
+        rc = gd_query_issues(a->s, f, NULL, on_issue, &(lock_acc){.by = &lk, .a = a, .trace = -1, .pid = -2}, err);
     if (!rc && lk.oom)
         rc = gd_error_oom(err);
     if (!rc)
