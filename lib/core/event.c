@@ -45,6 +45,9 @@ void gd_event_init(gd_event *ev, gd_event_kind k)
     case GD_EV_LOOPER:
         ev->u.looper.thread_ts = GD_NONE;
         break;
+    case GD_EV_FRAME_SUMMARY:
+        ev->u.frame_summary.until = GD_NONE;
+        break;
     case GD_EV_DISPATCH:
         ev->u.dispatch.dur = GD_NONE;
         ev->u.dispatch.thread_dur = GD_NONE;

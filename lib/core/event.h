@@ -197,6 +197,8 @@ typedef struct gd_frame_summary_ev {
     const char *const *keys;
     const char *const *values;
     size_t n;
+    double until;        /* the dump's time (gfxinfo's "Uptime:", the clock *
+                          * of ts): the figures cover ts .. until; NONE    */
 } gd_frame_summary_ev;
 
 /* A finding reported by an on-device tool, kept as reported. */

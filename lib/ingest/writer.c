@@ -749,6 +749,8 @@ static int put_event(gd_writer *w, const gd_event *ev, gd_error *err)
         end = ev->ts + ev->u.dispatch.dur;
     if (ev->kind == GD_EV_METHOD && gd_has(ev->u.method.end_ts) && ev->u.method.end_ts > ev->ts)
         end = ev->u.method.end_ts;
+    if (ev->kind == GD_EV_FRAME_SUMMARY && gd_has(ev->u.frame_summary.until) && ev->u.frame_summary.until > ev->ts)
+        end = ev->u.frame_summary.until; /* the figures cover the time up to the dump */
     if (gd_has(ev->ts) && ev->ts > 0) { /* 0: a reader's "time unknown" */
         if (!gd_has(w->min_ts) || ev->ts < w->min_ts)
             w->min_ts = ev->ts;

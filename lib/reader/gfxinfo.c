@@ -87,6 +87,7 @@ typedef struct gfx {
     int in_summary;
     int summary_window;   /* 1: per-window summary                      */
     double summary_ts;
+    double uptime;        /* the dump's "Uptime:" (ms, ts's clock) or NONE  */
     long summary_line;
     char *keys[MAX_FIGS], *vals[MAX_FIGS];
     size_t nfig;
@@ -128,6 +129,8 @@ static int flush_summary(gfx *g, gd_error *err)
     gd_event ev;
     gd_event_init(&ev, GD_EV_FRAME_SUMMARY);
     ev.ts = gd_has(g->summary_ts) ? g->summary_ts : 0;
+    if (gd_has(g->summary_ts) && gd_has(g->uptime) && g->uptime >= g->summary_ts)
+        ev.u.frame_summary.until = g->uptime;
     ev.line = g->summary_line;
     if (g->pid >= 0)
         ev.pid = g->pid;
@@ -547,6 +550,7 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
         return gd_error_oom(err);
     g->sink = sink;
     g->pid = -1;
+    g->uptime = GD_NONE;
     int rc = GD_OK;
     char *line;
     size_t len;
@@ -607,6 +611,14 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             rc = flush_summary(g, err);
             g->in_legacy = 1;
             g->legacy_cols = 0;
+            continue;
+        }
+        if (!g->in_summary && strncmp(s, "Uptime: ", 8) == 0) {
+            /* the dump's time: "Uptime: %lld Realtime: %lld" (uptimeMillis,
+             * CLOCK_MONOTONIC as "Stats since" is), printed once above the
+             * processes by ActivityManagerService */
+            double up = strtod(s + 8, NULL);
+            g->uptime = up > 0 ? up : GD_NONE;
             continue;
         }
         if (strncmp(s, "** Graphics info for pid ", 25) == 0) {
