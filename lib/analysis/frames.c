@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/stats.h"
 
@@ -66,6 +67,52 @@ int gd_frame_is_vitals_slow(double dur_ms)
 int gd_frame_is_frozen(double dur_ms)
 {
     return dur_ms > GD_FRAME_FROZEN_MS;
+}
+
+double gd_frame_figure_number(const char *v, double *pct)
+{
+    char *e;
+    double x = v ? strtod(v, &e) : NAN;
+    if (pct)
+        *pct = NAN;
+    if (!v || e == v)
+        return NAN;
+    if (pct) {
+        const char *o = strchr(e, '(');
+        *pct = o ? strtod(o + 1, NULL) : NAN;
+    }
+    return x;
+}
+
+int gd_frame_histogram(const char *v, gd_frame_hist *out)
+{
+    *out = (gd_frame_hist){0, 0, 0, 0.0};
+    int buckets = 0;
+    const char *p = v ? v : "";
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        char *e;
+        double ms = strtod(p, &e);
+        if (e == p || !isfinite(ms) || ms < 0 || strncmp(e, "ms=", 3) != 0)
+            return -1;
+        p = e + 3;
+        long long n = strtoll(p, &e, 10);
+        if (e == p || n < 0 || (*e && *e != ' '))
+            return -1;
+        p = e;
+        buckets++;
+        out->frames += n;
+        if (gd_frame_is_slow(ms, NAN)) {
+            out->slow += n;
+            out->lost_ms += (double)n * (ms - GD_FRAME_VSYNC_MS);
+        }
+        if (gd_frame_is_frozen(ms))
+            out->frozen += n;
+    }
+    return buckets ? 0 : -1;
 }
 
 static void clear(gd_frame_stats *o)

@@ -61,6 +61,24 @@ int gd_frame_is_vitals_slow(double dur_ms);
 /* dur > GD_FRAME_FROZEN_MS. */
 int gd_frame_is_frozen(double dur_ms);
 
+/* A figure of the device's gfxinfo summary as printed: "772 (26.59%)" ->
+ * 772 and, when pct is given, 26.59; "9ms" -> 9; NaN (and pct NaN) for
+ * what does not read so. */
+double gd_frame_figure_number(const char *v, double *pct);
+
+/* The device's HISTOGRAM figure ("5ms=85 6ms=144 ... 4950ms=0": frames by
+ * time, each bucket's printed time standing for its frames') in the terms
+ * godeye ranks frames by (godeye-top(1)): frames, slow (> GD_FRAME_VSYNC_MS),
+ * frozen (> GD_FRAME_FROZEN_MS) and the time lost past the 60 Hz interval,
+ * Σ count × max(ms − GD_FRAME_VSYNC_MS, 0). */
+typedef struct gd_frame_hist {
+    int64_t frames, slow, frozen;
+    double lost_ms;
+} gd_frame_hist;
+/* 0 with out filled; -1 when v is not such a list (a bucket that does not
+ * read "<ms>ms=<count>", or none at all). */
+int gd_frame_histogram(const char *v, gd_frame_hist *out);
+
 typedef struct gd_frame_stats {
     size_t frames, slow, frozen;
     size_t vitals_slow;                 /* #51: over GD_FRAME_VITALS_SLOW_MS   */

@@ -127,21 +127,6 @@ static void timeline_fill(const gd_ft_stats *ft, frames_out *o)
     gd_qv_nested(&o->v[FR_JANK_TYPES], &o->types.row);
 }
 
-/* "772 (26.59%)" -> 772 and 26.59, "9ms" -> 9 (the figures as gfxinfo
- * prints them); NaN for what does not read so. */
-static double figure_number(const char *v, double *pct)
-{
-    char *e;
-    double x = v ? strtod(v, &e) : NAN;
-    if (!v || e == v)
-        return NAN;
-    if (pct) {
-        const char *o = strchr(e, '(');
-        *pct = o ? strtod(o + 1, NULL) : NAN;
-    }
-    return x;
-}
-
 /* device_json's figures of the first summary (gd_store_each's callback) */
 enum { DV_NAME, DV_VALUE, DV_WINDOW, DV_ID };
 struct device_ctx {
@@ -162,12 +147,12 @@ static int device_figure(void *ctx, sqlite3_stmt *q)
     static const char *const pn[4] = {"50th percentile", "90th percentile", "95th percentile",
                                       "99th percentile"};
     if (strcmp(n, "Total frames rendered") == 0)
-        d->frames = figure_number(v, NULL);
+        d->frames = gd_frame_figure_number(v, NULL);
     else if (strcmp(n, "Janky frames") == 0)
-        d->janky = figure_number(v, &d->pct);
+        d->janky = gd_frame_figure_number(v, &d->pct);
     for (int i = 0; i < 4; i++)
         if (strcmp(n, pn[i]) == 0)
-            d->p[i] = figure_number(v, NULL);
+            d->p[i] = gd_frame_figure_number(v, NULL);
     return GD_OK;
 }
 
@@ -187,6 +172,27 @@ static int placeholder_row(void *ctx, sqlite3_stmt *q)
              (long long)sqlite3_column_int64(q, BAD_SAME), (long long)sqlite3_column_int64(q, BAD_ROWS),
              w->scope ? "the device's summary leads" : "no device summary to lead");
     return GD_EACH_STOP;
+}
+
+/* gd_query_device_leads' GD_SQL_DEVICE_LEADS (gd_store_each's callback) */
+static int device_leads_row(void *ctx, sqlite3_stmt *q)
+{
+    *(int *)ctx = sqlite3_column_int(q, 0);
+    return GD_EACH_STOP;
+}
+
+int gd_query_device_leads(gd_store *s, int64_t trace, const char *window, int64_t pid, int *leads, gd_error *err)
+{
+    sqlite3_stmt *q = gd_store_cached(s, "SELECT " GD_SQL_DEVICE_LEADS("?1", "?2", "?3"), err);
+    if (!q)
+        return err->code;
+    sqlite3_bind_int64(q, 1, trace);
+    if (window)
+        sqlite3_bind_text(q, 2, window, -1, SQLITE_TRANSIENT);
+    if (pid >= 0)
+        sqlite3_bind_int64(q, 3, pid);
+    *leads = 0;
+    return gd_store_each(s, q, device_leads_row, leads, err); /* releases q */
 }
 
 /* #51: the device's own summary beside godeye's figures (the window's
@@ -231,7 +237,11 @@ static int device_fill(gd_store *s, int have_pid, int64_t pid, frames_out *o, gd
     struct why_ctx w = {o->why, sizeof o->why, d.scope};
     if ((rc = gd_store_each(s, q, placeholder_row, &w, err))) /* releases q */
         return rc;
-    gd_qv_text(&o->v[FR_LEAD], o->why[0] && d.scope ? "device" : "godeye");
+    int leads = 0;
+    const char *win = o->v[FR_WINDOW].kind == GD_V_TEXT ? o->v[FR_WINDOW].u.t.s : NULL;
+    if ((rc = gd_query_device_leads(s, o->v[FR_TRACE].u.i, win, have_pid ? pid : -1, &leads, err)))
+        return rc;
+    gd_qv_text(&o->v[FR_LEAD], leads ? "device" : "godeye");
     gd_qv_text(&o->v[FR_LEAD_WHY], o->why[0] ? o->why : NULL);
     return GD_OK;
 }

@@ -32,6 +32,24 @@
  * have no jank_type (NULL) and count. */
 #define GD_SQL_FRAME_TIMED "NOT (coalesce(jank, 0) > 0 AND (jank & " GD_STR(GD_FT_JANK_DROPPED) ") <> 0)"
 
+/* #51: whose figures lead a window's frames (the one rule: godeye frames'
+ * `lead`, top's frames entries): the device's printed summary when the
+ * window's rows cannot give frame times (the gfxinfo reader reported a
+ * placeholder column of the window's legacy table, an issue of tool
+ * 'gfxinfo', type 'legacy_table_constant_column') and the device printed a
+ * summary with figures for it (the window's "Window:" summary, else its
+ * process's; `pid` NULL: any process's); else godeye's.  The arguments are
+ * SQL expressions. */
+#define GD_SQL_FRAMES_PLACEHOLDER(trace, window)                                                    \
+    "EXISTS (SELECT 1 FROM issue ph WHERE ph.trace = " trace " AND ph.tool = 'gfxinfo'"            \
+    " AND ph.type = 'legacy_table_constant_column' AND json_extract(ph.content, '$.window') IS " window ")"
+#define GD_SQL_DEVICE_SUMMARY_OF(trace, window, pid)                                                \
+    "EXISTS (SELECT 1 FROM frame_summary ds JOIN raw_event de ON de.id = ds.id WHERE ds.trace = " trace \
+    " AND (ds.window IS " window " OR (ds.window IS NULL AND (" pid " IS NULL OR de.pid IS " pid ")))"  \
+    " AND EXISTS (SELECT 1 FROM frame_figure df WHERE df.summary = ds.id))"
+#define GD_SQL_DEVICE_LEADS(trace, window, pid)                                                     \
+    "(" GD_SQL_FRAMES_PLACEHOLDER(trace, window) " AND " GD_SQL_DEVICE_SUMMARY_OF(trace, window, pid) ")"
+
 typedef struct gd_frames_query {
     gd_filter filter;
     const char *window;     /* only windows/scenes whose name contains this, or NULL */
@@ -140,6 +158,11 @@ typedef struct gd_frames_query {
  * source, pid.  Fields: godeye-frames(1) OUTPUT.  GD_OK, or an error code
  * with err filled (database failure, out of memory). */
 int gd_query_frames(gd_store *s, const gd_frames_query *q, gd_row_fn fn, void *ctx, gd_error *err);
+
+/* GD_SQL_DEVICE_LEADS for one window (NULL: the frames without one) of
+ * trace, of process pid (-1: any): *leads 1 when the device's summary
+ * leads its figures, else 0. */
+int gd_query_device_leads(gd_store *s, int64_t trace, const char *window, int64_t pid, int *leads, gd_error *err);
 
 /* One row per gfxinfo summary block, in ingest order: trace, pid, window
  * (null: process-wide), period, figures (object of the block's "Key: value"

@@ -575,6 +575,16 @@ static int frame_stats_row(void *ctx, sqlite3_stmt *q)
     gd_qv_real(&v[FS_P95], gd_ms_round(gd_pct_stream_value(&fs.p[FP_95])));
     gd_qv_ms(&v[FS_MAX], fs.max);
     gd_qv_json(&v[FS_HIST], frame_hist(&fs));
+    /* #51: whose figures lead (godeye frames' rule): the device's summary
+     * where the rows are a placeholder */
+    int leads = 0;
+    if (gd_query_device_leads(c->s, trace, win,
+                              sqlite3_column_type(q, F_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, F_PID), &leads,
+                              c->err)) {
+        gd_qcols_clear(&fstats_cols, v);
+        return c->err->code;
+    }
+    gd_qv_text(&v[FS_LEAD], leads ? "device" : "godeye");
     json_t *r = gd_qcols_json(&fstats_cols, v);
     gd_qcols_clear(&fstats_cols, v);
     if (!r)

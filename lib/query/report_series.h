@@ -121,6 +121,7 @@ int gd_query_frame_stats(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ct
     X(FS_P50, NULL, "p50_ms", "P50", MS, 0)                                                       \
     X(FS_P95, NULL, "p95_ms", "P95", MS, 0)                                                       \
     X(FS_MAX, NULL, "max_ms", "MAX", MS, 0)                                                       \
-    X(FS_HIST, NULL, "hist", "HIST", TEXT, 0)
+    X(FS_HIST, NULL, "hist", "HIST", TEXT, 0)                                                    \
+    X(FS_LEAD, NULL, "lead", "LEAD", TEXT, 0)
 
 #endif

@@ -619,7 +619,7 @@ static int jank_row(void *ctx, sqlite3_stmt *q)
              named ? "" : "(", named ? "" : proc, named ? "" : ") ", win ? win : "the app", slow, n,
              100.0 * (double)slow / (double)n, frozen);
     snprintf(cmd, sizeof cmd, "godeye frames --trace %lld", trace);
-    json_t *ev = json_pack("{s:o s:I s:I s:I s:f}", "window", gd_json_str(win), "frames",
+    json_t *ev = json_pack("{s:s s:o s:I s:I s:I s:f}", "source", "godeye", "window", gd_json_str(win), "frames",
                            (json_int_t)n, "slow", (json_int_t)slow, "frozen", (json_int_t)frozen,
                            "lost_ms", round(lost * 1000) / 1000);
     set_process(ev, proc);
@@ -630,14 +630,83 @@ static int add_frames(gd_store *s, top_acc *a, const char *set)
 {
     char sql[4600];
     snprintf(sql, sizeof sql,
-             "SELECT trace AS trace" JANK_COLS(GD_COL_SQL) " FROM frame_time"
-             " WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL " GROUP BY trace, window HAVING slow > 0", set);
+             "SELECT * FROM (SELECT trace AS trace" JANK_COLS(GD_COL_SQL) " FROM frame_time"
+             " WHERE trace IN %s AND " GD_APP_FRAMES_SHOWN_SQL " GROUP BY trace, window HAVING slow > 0) g"
+             " WHERE NOT " GD_SQL_DEVICE_LEADS("g.trace", "g.window", "g.pid"),
+             set);
     sqlite3_stmt *q = gd_store_prepare(s, sql, a->err);
     if (!q)
         return a->err->code ? a->err->code : GD_ERR_IO;
     sqlite3_bind_double(q, 1, GD_FRAME_VSYNC_MS);
     sqlite3_bind_double(q, 2, GD_FRAME_FROZEN_MS);
     return gd_store_each(s, q, jank_row, a, a->err);
+}
+
+/* #51: frames known from the device's summary alone, where its figures
+ * lead (GD_SQL_DEVICE_LEADS: every frame row of the summary's scope is a
+ * placeholder, or it has none): a window's "Window:" summary, or a
+ * process's when none of its windows printed one; ranked by the time past
+ * the interval in its HISTOGRAM (gd_frame_histogram), titled with the
+ * device's own "Janky frames". */
+#define DEVICE_COLS(X)                                                                               \
+    X(DS_WINDOW, "s.window AS window") X(DS_PID, "e.pid AS pid")                                      \
+    X(DS_TOTAL, "(SELECT value FROM frame_figure x WHERE x.summary = s.id"                            \
+                " AND x.name = 'Total frames rendered') AS total")                                   \
+    X(DS_JANKY, "(SELECT value FROM frame_figure x WHERE x.summary = s.id AND x.name = 'Janky frames') AS janky") \
+    X(DS_HIST, "(SELECT value FROM frame_figure x WHERE x.summary = s.id AND x.name = 'HISTOGRAM') AS hist")
+enum { DS_TRACE = 0, DEVICE_COLS(GD_COL_ENUM) DS_NCOLS };
+static int device_row(void *ctx, sqlite3_stmt *q)
+{
+    top_acc *a = ctx;
+    gd_frame_hist h;
+    if (gd_frame_histogram((const char *)sqlite3_column_text(q, DS_HIST), &h) || h.slow == 0)
+        return GD_OK; /* no time lost to rank it by */
+    long long trace = sqlite3_column_int64(q, DS_TRACE);
+    const char *win = (const char *)sqlite3_column_text(q, DS_WINDOW);
+    double pct, janky = gd_frame_figure_number((const char *)sqlite3_column_text(q, DS_JANKY), &pct),
+                total = gd_frame_figure_number((const char *)sqlite3_column_text(q, DS_TOTAL), NULL);
+    char proc[256], title[1400], said[96], cmd[64];
+    if (gd_query_process_of(a->s, trace, sqlite3_column_type(q, DS_PID) == SQLITE_NULL ? -1 : sqlite3_column_int64(q, DS_PID),
+                            proc, sizeof proc, a->err))
+        return a->err->code;
+    said[0] = '\0';
+    if (isfinite(janky) && isfinite(total))
+        snprintf(said, sizeof said, "%.0f of %.0f janky (%.2f%%), ", janky, total, pct);
+    snprintf(title, sizeof title,
+             "frames of %.600s%s%.250s, the device's summary: %shistogram %lld of %lld over %.2f ms, %lld frozen",
+             win ? win : *proc ? proc : "the app", win && *proc && !strstr(win, proc) ? " in " : "",
+             win && *proc && !strstr(win, proc) ? proc : "", said, (long long)h.slow, (long long)h.frames,
+             GD_FRAME_VSYNC_MS, (long long)h.frozen);
+    snprintf(cmd, sizeof cmd, "godeye frames --trace %lld --summary", trace);
+    /* the device's own figures as printed, left out where it printed none */
+    json_t *ev = json_pack("{s:s s:o s:I s:I s:I s:f s:o* s:o* s:o*}", "source", "device", "window", gd_json_str(win),
+                           "frames", (json_int_t)h.frames, "slow", (json_int_t)h.slow, "frozen", (json_int_t)h.frozen,
+                           "lost_ms", round(h.lost_ms * 1000) / 1000, "device_frames",
+                           isfinite(total) ? json_integer((json_int_t)total) : NULL, "device_janky",
+                           isfinite(janky) ? json_integer((json_int_t)janky) : NULL, "device_janky_pct",
+                           isfinite(pct) ? json_real(pct) : NULL);
+    set_process(ev, proc);
+    return add(a, "frames", 1, h.lost_ms, json_integer(trace), title, ev, cmd);
+}
+
+static int add_device_frames(gd_store *s, top_acc *a, const char *set)
+{
+    char sql[4600];
+    snprintf(sql, sizeof sql,
+             "SELECT s.trace AS trace" DEVICE_COLS(GD_COL_SQL) " FROM frame_summary s JOIN raw_event e ON e.id = s.id"
+             " WHERE s.trace IN %s"
+             " AND (s.window IS NOT NULL OR NOT EXISTS (SELECT 1 FROM frame_summary w JOIN raw_event we ON we.id = w.id"
+             " WHERE w.trace = s.trace AND w.window IS NOT NULL AND we.pid IS e.pid"
+             " AND EXISTS (SELECT 1 FROM frame_figure wf WHERE wf.summary = w.id AND wf.name = 'HISTOGRAM')))"
+             " AND NOT EXISTS (SELECT 1 FROM frame_time t WHERE t.trace = s.trace"
+             " AND (CASE WHEN s.window IS NULL THEN t.pid IS e.pid ELSE t.window IS s.window END)"
+             " AND NOT " GD_SQL_FRAMES_PLACEHOLDER("t.trace", "t.window") ")"
+             " ORDER BY s.id",
+             set);
+    sqlite3_stmt *q = gd_store_prepare(s, sql, a->err);
+    if (!q)
+        return a->err->code ? a->err->code : GD_ERR_IO;
+    return gd_store_each(s, q, device_row, a, a->err);
 }
 
 /* Main-thread lock contention by (owner, blocked method, owner's method):
@@ -978,6 +1047,8 @@ static int gather(top_acc *a, const gd_filter *f)
         rc = add_launches(a, &la);
     if (!rc)
         rc = add_frames(a->s, a, a->set);
+    if (!rc)
+        rc = add_device_frames(a->s, a, a->set);
     if (!rc)
         rc = gd_query_issues(a->s, f, NULL, on_issue, &(lock_acc){.by = &lk, .a = a, .trace = -1, .pid = -2}, err);
     if (!rc && lk.oom)

@@ -700,6 +700,8 @@ static int ss_event(void *ctx, const gd_event *ev, gd_error *err)
         e.line += s->offset;
     if (s->shift && gd_has(e.ts) && e.ts > 0)
         e.ts += s->shift;
+    if (s->shift && e.kind == GD_EV_FRAME_SUMMARY && gd_has(e.u.frame_summary.until) && e.u.frame_summary.until > 0)
+        e.u.frame_summary.until += s->shift; /* the dump's time, on the section's clock too */
     int rc = gd_sink_event(s->outer, &e, err);
     if (rc)
         s->failed = 1;

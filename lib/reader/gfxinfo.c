@@ -542,6 +542,26 @@ static int process_header(gfx *g, const char *s, long lineno, gd_error *err)
     return 0;
 }
 
+/* One line of a PROFILEDATA block: its header, then a frame row each. */
+static int profile_line(gfx *g, const char *s, long lineno, gd_error *err)
+{
+    if (!*s)
+        return GD_OK;
+    if (!g->have_header) {
+        if (parse_header(g, s) == 0)
+            g->have_header = 1;
+        else {
+            gd_sink_skip(g->sink, GD_SKIP(GFXINFO_PROFILE_DATA_WITHOUT_KNOWN_HEADER), lineno, 1);
+            g->in_profile = 0;
+        }
+        return GD_OK;
+    }
+    if (isdigit((unsigned char)*s) || *s == '-')
+        return frame_row(g, s, lineno, err);
+    gd_sink_skip(g->sink, GD_SKIP(GFXINFO_UNPARSABLE_FRAME_ROW), lineno, 1);
+    return GD_OK;
+}
+
 static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, gd_error *err)
 {
     (void)opts;
@@ -567,21 +587,7 @@ static int read_gfx(gd_input *in, const gd_sink *sink, const gd_read_opts *opts,
             continue;
         }
         if (g->in_profile) {
-            if (!*s)
-                continue;
-            if (!g->have_header) {
-                if (parse_header(g, s) == 0)
-                    g->have_header = 1;
-                else {
-                    gd_sink_skip(sink, GD_SKIP(GFXINFO_PROFILE_DATA_WITHOUT_KNOWN_HEADER), lineno, 1);
-                    g->in_profile = 0;
-                }
-                continue;
-            }
-            if (isdigit((unsigned char)*s) || *s == '-')
-                rc = frame_row(g, s, lineno, err);
-            else
-                gd_sink_skip(sink, GD_SKIP(GFXINFO_UNPARSABLE_FRAME_ROW), lineno, 1);
+            rc = profile_line(g, s, lineno, err);
             continue;
         }
         if (g->in_legacy) {

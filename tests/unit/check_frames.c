@@ -175,6 +175,39 @@ START_TEST(no_frames_and_bad_input)
 }
 END_TEST
 
+/* #51: the device's HISTOGRAM in top's terms: each bucket's printed time
+ * stands for its frames'; slow is over 1000/60 ms, frozen over 700 ms */
+START_TEST(histogram_in_tops_terms)
+{
+    gd_frame_hist h;
+    ck_assert_int_eq(gd_frame_histogram("5ms=85 16ms=2 17ms=4 48ms=1 750ms=1 4950ms=0", &h), 0);
+    ck_assert_int_eq(h.frames, 93);
+    ck_assert_int_eq(h.slow, 6);
+    ck_assert_int_eq(h.frozen, 1);
+    /* 4 x (17 - 16.667) + (48 - 16.667) + (750 - 16.667) */
+    ck_assert_double_eq_tol(h.lost_ms, 4 * (17 - 1000.0 / 60) + (48 - 1000.0 / 60) + (750 - 1000.0 / 60), 1e-9);
+    ck_assert_int_eq(gd_frame_histogram("", &h), -1);
+    ck_assert_int_eq(gd_frame_histogram(NULL, &h), -1);
+    ck_assert_int_eq(gd_frame_histogram("5ms=85 6ms", &h), -1);
+    ck_assert_int_eq(gd_frame_histogram("5ms=85 6ms=x", &h), -1);
+    ck_assert_int_eq(gd_frame_histogram("5ms=-1", &h), -1);
+    ck_assert_int_eq(gd_frame_histogram("5s=1", &h), -1);
+}
+END_TEST
+
+START_TEST(figures_as_printed)
+{
+    double pct;
+    ck_assert_double_eq(gd_frame_figure_number("772 (26.59%)", &pct), 772);
+    ck_assert_double_eq_tol(pct, 26.59, 1e-9);
+    ck_assert_double_eq(gd_frame_figure_number("9ms", &pct), 9);
+    ck_assert(isnan(pct));
+    ck_assert(isnan(gd_frame_figure_number("n/a", &pct)));
+    ck_assert(isnan(pct));
+    ck_assert(isnan(gd_frame_figure_number(NULL, NULL)));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("frames");
@@ -186,6 +219,8 @@ int main(void)
     tcase_add_test(tc, stats_with_known_intervals);
     tcase_add_test(tc, stats_streamed_as_the_store_reads_them);
     tcase_add_test(tc, no_frames_and_bad_input);
+    tcase_add_test(tc, histogram_in_tops_terms);
+    tcase_add_test(tc, figures_as_printed);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
