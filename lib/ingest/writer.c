@@ -117,7 +117,7 @@ struct gd_writer {
     gd_bulk bulk;    /* indexes dropped for the load of a new database */
     gd_pairing pairing; /* Looper prints and dispatch events -> dispatch rows */
     long log_lines;  /* log_line rows written (#28) */
-    double log_min, log_max; /* their span (a trace of log lines only: its span) */
+    double log_min, log_max; /* their span, part of the trace's */
     long states_nopid, binder_nopid; /* rows written with their pid unknown (#26's fill) */
     int64_t states;  /* thread_state rows written: the next one's id is states + 1 (#50) */
     gd_spool *state_spool; /* the states until the end (#50), NULL before the first */
@@ -1138,10 +1138,12 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
                      .span_end_ms = isnan(dense.end_ms) ? GD_NONE : dense.end_ms,
                      .left_clock = dense.left_clock, .left_lone = dense.left_lone,
                      .app_tagged = w->tags && w->tags->app};
-    if (!gd_has(row.start_ms)) { /* log lines only: the span they cover */
+    /* the log lines' span is the capture's too (a logcat whose few events
+     * are minutes into its hour of lines watched that hour) */
+    if (gd_has(w->log_min) && (!gd_has(row.start_ms) || w->log_min < row.start_ms))
         row.start_ms = w->log_min;
+    if (gd_has(w->log_max) && (!gd_has(row.end_ms) || w->log_max > row.end_ms))
         row.end_ms = w->log_max;
-    }
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);
