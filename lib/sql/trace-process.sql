@@ -1,5 +1,6 @@
 -- trace-process.sql - the statement that gives a trace's pid and main_tid
--- to its app's process once trace-app.sql has named the app (#47).  A
+-- to its app's process once trace-app.sql (or the user, --set app=) has
+-- named the app (#47).  A
 -- reader of slices (atrace text, Perfetto) takes for the capture's process
 -- the one whose main thread has the most slices: on a launch trace that is
 -- often SurfaceFlinger or system_server, while the app comes from the
