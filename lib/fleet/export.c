@@ -434,14 +434,19 @@ static const export_def exports[] = {
      " WHERE " IN_TRACE("e", "raw_event") " ORDER BY e.id"},
     /* dropped: 1 for a frame whose duration counts in no figure, by the
      * local rule (GD_SQL_FRAME_TIMED of its jank_type), which ClickHouse
-     * then only reads (fleet/gate.c) */
+     * then only reads (fleet/gate.c).  #51: a legacy table's placeholder
+     * rows (GD_SQL_DEVICE_LEADS: no frame times, the device's summary
+     * leads) are not sent, as local diff leaves them out (tested per row
+     * only in a trace that has such a table) */
     {.table = "frames",
      .sql = "SELECT " TRACE_COLS " f.id - (SELECT min(id) FROM frame_time WHERE trace = ?1) AS seq, "
      DAY("f.ts_ms") " f.pid, f.ts_ms, f.dur_ms, coalesce(f.window, '') AS window, f.vsync_ms,"
      " coalesce(f.source, '') AS source,"
      " coalesce(CASE WHEN f.pid IS NULL THEN t.app ELSE " GD_SQL_PROCESS_OF("f", "t") " END, '') AS process,"
      " NOT (" GD_SQL_FRAME_TIMED ") AS dropped"
-     " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time") " ORDER BY f.id"},
+     " FROM frame_time f JOIN trace t ON t.id = f.trace WHERE " IN_TRACE("f", "frame_time")
+     " AND NOT (" GD_SQL_TRACE_HAS_PLACEHOLDER("?1") " AND " GD_SQL_DEVICE_LEADS("f.trace", "f.window", "f.pid") ")"
+     " ORDER BY f.id"},
     /* what gd_query_anr_count's rule reads (#28): the dumps (anr: the
      * anr_dump view's; #48: with their ANR group, gd_anr_sig) and the
      * ANR-kind blocks with their trace's anr_ms;

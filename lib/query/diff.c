@@ -189,6 +189,12 @@ static int on_frames(void *ctx, json_t *row)
     const char *src = json_string_value(json_object_get(row, "source"));
     if (!src || strcmp(src, "frames") != 0)
         return 0;
+    /* #51: a legacy table's placeholder durations (the device's summary
+     * leads) are no frame times: left out, as push leaves them out of the
+     * fleet (fleet/export.c) */
+    const char *lead = json_string_value(json_object_get(row, "lead"));
+    if (lead && strcmp(lead, "device") == 0)
+        return 0;
     series *e = set_get(&sd->frames, json_string_value(json_object_get(row, "window")));
     if (!e)
         return 1;

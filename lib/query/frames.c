@@ -224,10 +224,9 @@ static int device_fill(gd_store *s, int have_pid, int64_t pid, frames_out *o, gd
     for (int i = 0; i < 4; i++)
         gd_qv_num(&o->v[FR_DEV_P50 + i], d.p[i]);
     q = gd_store_cached(s,
-                        "SELECT detail, json_extract(content, '$.value'), json_extract(content, '$.rows'),"
-                        " json_extract(content, '$.same') FROM issue WHERE trace = ?1 AND tool = 'gfxinfo'"
-                        " AND type = 'legacy_table_constant_column'"
-                        " AND json_extract(content, '$.window') IS ?2 ORDER BY id LIMIT 1",
+                        "SELECT ph.detail, json_extract(ph.content, '$.value'), json_extract(ph.content, '$.rows'),"
+                        " json_extract(ph.content, '$.same') FROM " GD_SQL_PLACEHOLDER_ISSUES("ph", "?1")
+                        " AND json_extract(ph.content, '$.window') IS ?2 ORDER BY ph.id LIMIT 1",
                         err);
     if (!q)
         return err->code;

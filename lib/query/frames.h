@@ -40,9 +40,13 @@
  * summary with figures for it (the window's "Window:" summary, else its
  * process's; `pid` NULL: any process's); else godeye's.  The arguments are
  * SQL expressions. */
+#define GD_SQL_PLACEHOLDER_ISSUES(alias, trace)                                                     \
+    "issue " alias " WHERE " alias ".trace = " trace " AND " alias ".tool = 'gfxinfo' AND " alias       \
+    ".type = 'legacy_table_constant_column'"
 #define GD_SQL_FRAMES_PLACEHOLDER(trace, window)                                                    \
-    "EXISTS (SELECT 1 FROM issue ph WHERE ph.trace = " trace " AND ph.tool = 'gfxinfo'"            \
-    " AND ph.type = 'legacy_table_constant_column' AND json_extract(ph.content, '$.window') IS " window ")"
+    "EXISTS (SELECT 1 FROM " GD_SQL_PLACEHOLDER_ISSUES("ph", trace) " AND json_extract(ph.content, '$.window') IS " window ")"
+/* whether a trace has such a table at all (a constant where trace is) */
+#define GD_SQL_TRACE_HAS_PLACEHOLDER(trace) "EXISTS (SELECT 1 FROM " GD_SQL_PLACEHOLDER_ISSUES("pt", trace) ")"
 #define GD_SQL_DEVICE_SUMMARY_OF(trace, window, pid)                                                \
     "EXISTS (SELECT 1 FROM frame_summary ds JOIN raw_event de ON de.id = ds.id WHERE ds.trace = " trace \
     " AND (ds.window IS " window " OR (ds.window IS NULL AND (" pid " IS NULL OR de.pid IS " pid ")))"  \
