@@ -559,6 +559,12 @@ static const ex_field frames_fields[] = {
     {"window", "window"}, {"frames", "frames"}, {"slow", "slow frames"}, {"frozen", "frozen frames"},
     {"lost_ms", "time past the 16.7 ms deadline, summed (ms)"},
 };
+/* #51: an entry from the device's gfxinfo summary (evidence.source
+ * "device"): its own printed figures beside the histogram's */
+static const ex_field device_fields[] = {
+    {"device_frames", "the device's Total frames rendered"}, {"device_janky", "the device's Janky frames"},
+    {"device_janky_pct", "the device's Janky frames (%)"},
+};
 
 /* `frames`' rows of the entry's window (want: its name, or null), by pid. */
 static int keep_window(void *ctx, json_t *row)
@@ -609,6 +615,20 @@ static int explain_frames(ex_acc *a, const json_t *entry)
     if (!rc)
         rc = figures(a, json_object_get(entry, "evidence"), frames_fields, sizeof frames_fields / sizeof *frames_fields,
                      a->top_json);
+    const char *from = str(json_object_get(entry, "evidence"), "source");
+    if (from && strcmp(from, "device") == 0) {
+        if (!rc)
+            rc = figures(a, json_object_get(entry, "evidence"), device_fields,
+                         sizeof device_fields / sizeof *device_fields, a->top_json);
+        if (!rc)
+            rc = fact_s(a, "definition", "frames from the device's summary",
+                        "the window's rows are a placeholder, or there are none: frames, slow, frozen and the time "
+                        "lost are read off the gfxinfo summary's HISTOGRAM, each bucket's time standing for its "
+                        "frames'; the device's own Janky frames beside them",
+                        "godeye-top(1); godeye-frames(1)");
+        snprintf(src, sizeof src, "godeye frames --trace %lld --summary", t);
+        return rc ? rc : fact_s(a, "more", "the device's gfxinfo summary, as printed", src, NULL);
+    }
     if (!rc)
         rc = fact_s(a, "definition", "slow and frozen frames",
                     "a frame is slow over one 60 Hz vsync (16.7 ms) and frozen over 700 ms (Android vitals); the "
