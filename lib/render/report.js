@@ -640,7 +640,7 @@
       { key: 'janky', label: 'slow (> 16 ms)', type: 'n', cell: function (td, r) { td.textContent = r.janky + pct(r.janky, r.count); td.className = 'n' + (r.janky ? ' r-warn' : ''); } },
       { key: 'frozen', label: 'frozen (> 700 ms)', type: 'n', cell: function (td, r) { td.textContent = r.frozen + pct(r.frozen, r.count); td.className = 'n' + (r.frozen ? ' r-slow' : ''); } },
       { key: 'p50_ms', label: 'p50', type: 'n', fmt: ms }, { key: 'p95_ms', label: 'p95', type: 'n', fmt: ms }, { key: 'max_ms', label: 'max', type: 'n', fmt: ms },
-      { key: 'lead', label: 'figures that lead', type: 'f', fmt: function (v) { return v === 'device' ? 'the device\u2019s summary (these rows are a placeholder, not frame times: godeye frames)' : 'these'; } }]));
+      { key: 'lead', label: 'figures that lead', type: 'f', fmt: function (v) { return v === 'device' ? 'the device\u2019s summary (these rows are a placeholder, not frame times: godeye frames)' : 'these rows'; } }]));
     var box = el('div', { 'class': 'dumps' });
     fr.forEach(function (r) { if (r.hist) box.appendChild(histSvg(r)); });
     s.appendChild(box);
