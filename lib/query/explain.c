@@ -616,25 +616,27 @@ static int explain_frames(ex_acc *a, const json_t *entry)
         rc = figures(a, json_object_get(entry, "evidence"), frames_fields, sizeof frames_fields / sizeof *frames_fields,
                      a->top_json);
     const char *from = str(json_object_get(entry, "evidence"), "source");
-    if (from && strcmp(from, "device") == 0) {
-        if (!rc)
-            rc = figures(a, json_object_get(entry, "evidence"), device_fields,
-                         sizeof device_fields / sizeof *device_fields, a->top_json);
-        if (!rc)
-            rc = fact_s(a, "definition", "frames from the device's summary",
-                        "the window's rows are a placeholder, or there are none: frames, slow, frozen and the time "
-                        "lost are read off the gfxinfo summary's HISTOGRAM, each bucket's time standing for its "
-                        "frames'; the device's own Janky frames beside them",
-                        "godeye-top(1); godeye-frames(1)");
-        snprintf(src, sizeof src, "godeye frames --trace %lld --summary", t);
-        return rc ? rc : fact_s(a, "more", "the device's gfxinfo summary, as printed", src, NULL);
-    }
-    if (!rc)
+    int device = from && strcmp(from, "device") == 0; /* #51: the device's summary leads */
+    if (!rc && device)
+        rc = figures(a, json_object_get(entry, "evidence"), device_fields, sizeof device_fields / sizeof *device_fields,
+                     a->top_json);
+    if (!rc && device)
+        rc = fact_s(a, "definition", "frames from the device's summary",
+                    "the window's rows are a placeholder, or there are none: frames, slow, frozen and the time "
+                    "lost are read off the gfxinfo summary's HISTOGRAM, each bucket's time standing for its "
+                    "frames'; the device's own Janky frames beside them",
+                    "godeye-top(1); godeye-frames(1)");
+    else if (!rc)
         rc = fact_s(a, "definition", "slow and frozen frames",
                     "a frame is slow over one 60 Hz vsync (16.7 ms) and frozen over 700 ms (Android vitals); the "
                     "time lost is each slow frame's time past 16.7 ms",
                     "godeye-frames(1); https://developer.android.com/topic/performance/vitals/render");
-    return rc ? rc : fact_s(a, "more", "the frames per window: slow, frozen, percentiles", src, NULL);
+    if (device)
+        snprintf(src, sizeof src, "godeye frames --trace %lld --summary", t);
+    return rc ? rc
+              : fact_s(a, "more",
+                       device ? "the device's gfxinfo summary, as printed" : "the frames per window: slow, frozen, percentiles",
+                       src, NULL);
 }
 
 static const ex_field lock_fields[] = {
