@@ -153,6 +153,8 @@ const char *gd_event_out_of_range(const gd_event *ev)
                                                 : NULL;
     case GD_EV_THREAD_STATE:
         return dur_bad(ev->u.thread_state.dur) ? "dur" : NULL;
+    case GD_EV_FRAME_SUMMARY:
+        return ts_bad(ev->u.frame_summary.until) ? "until" : NULL;
     case GD_EV_BINDER:
         return dur_bad(ev->u.binder.dur)          ? "dur"
                : ts_bad(ev->u.binder.server_ts)   ? "server_ts"
@@ -192,4 +194,31 @@ size_t gd_sink_cut(const gd_sink *s, const char *t, size_t len, size_t max, long
     if (s)
         gd_sink_skip(s, GD_SKIP(TEXT_CUT), line, 0);
     return gd_utf8_cut(t, len, max);
+}
+
+static void shift_time(double *t, double by)
+{
+    if (gd_has(*t) && *t > 0)
+        *t += by;
+}
+
+void gd_event_shift(gd_event *ev, double by)
+{
+    shift_time(&ev->ts, by);
+    switch (ev->kind) {
+    case GD_EV_LIFECYCLE:
+        shift_time(&ev->u.lifecycle.end_ts, by);
+        break;
+    case GD_EV_METHOD:
+        shift_time(&ev->u.method.end_ts, by);
+        break;
+    case GD_EV_BINDER:
+        shift_time(&ev->u.binder.server_ts, by);
+        break;
+    case GD_EV_FRAME_SUMMARY:
+        shift_time(&ev->u.frame_summary.until, by);
+        break;
+    default:
+        break;
+    }
 }

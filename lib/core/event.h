@@ -315,6 +315,13 @@ void gd_event_init(gd_event *ev, gd_event_kind k);
  * field name of the first one out of range ("ts", "dur", "bitmap.w"...). */
 const char *gd_event_out_of_range(const gd_event *ev);
 
+/* Moves `ev` to another clock: `by` ms added to its ts and to its other
+ * times on the same clock (a callback's or a call's end_ts, a binder
+ * server's server_ts, a frame summary's until) where they are present and
+ * past 0 (0: a reader's "time unknown"); durations and thread CPU times
+ * stay.  A bugreport puts its monotonic sections on its wall clock so. */
+void gd_event_shift(gd_event *ev, double by);
+
 /* Capture metadata.  Readers may call the sink's meta callback several
  * times; later values fill fields still absent (first value wins). */
 #define GD_MAX_CONCERN 16

@@ -698,10 +698,8 @@ static int ss_event(void *ctx, const gd_event *ev, gd_error *err)
     gd_event e = *ev;
     if (e.line > 0)
         e.line += s->offset;
-    if (s->shift && gd_has(e.ts) && e.ts > 0)
-        e.ts += s->shift;
-    if (s->shift && e.kind == GD_EV_FRAME_SUMMARY && gd_has(e.u.frame_summary.until) && e.u.frame_summary.until > 0)
-        e.u.frame_summary.until += s->shift; /* the dump's time, on the section's clock too */
+    if (s->shift)
+        gd_event_shift(&e, s->shift);
     int rc = gd_sink_event(s->outer, &e, err);
     if (rc)
         s->failed = 1;

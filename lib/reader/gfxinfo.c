@@ -129,8 +129,7 @@ static int flush_summary(gfx *g, gd_error *err)
     gd_event ev;
     gd_event_init(&ev, GD_EV_FRAME_SUMMARY);
     ev.ts = gd_has(g->summary_ts) ? g->summary_ts : 0;
-    if (gd_has(g->summary_ts) && gd_has(g->uptime) && g->uptime >= g->summary_ts)
-        ev.u.frame_summary.until = g->uptime;
+    ev.u.frame_summary.until = g->uptime; /* the writer takes it when after ts */
     ev.line = g->summary_line;
     if (g->pid >= 0)
         ev.pid = g->pid;

@@ -389,6 +389,41 @@ START_TEST(test_skip_reason_table)
 }
 END_TEST
 
+/* gd_event_shift moves every time on the event's clock, nothing else;
+ * gd_event_out_of_range judges a frame summary's until as a time */
+START_TEST(test_event_shift)
+{
+    gd_event m;
+    gd_event_init(&m, GD_EV_METHOD);
+    m.ts = 10;
+    m.u.method.end_ts = 25;
+    gd_event_shift(&m, 1000);
+    ck_assert_double_eq(m.ts, 1010);
+    ck_assert_double_eq(m.u.method.end_ts, 1025);
+    gd_event f;
+    gd_event_init(&f, GD_EV_FRAME_SUMMARY);
+    f.ts = 0; /* a reader's "time unknown" stays so */
+    f.u.frame_summary.until = 40;
+    gd_event_shift(&f, 1000);
+    ck_assert_double_eq(f.ts, 0);
+    ck_assert_double_eq(f.u.frame_summary.until, 1040);
+    gd_event l;
+    gd_event_init(&l, GD_EV_LOOPER);
+    l.ts = 5;
+    l.u.looper.thread_ts = 3; /* thread CPU time: another clock */
+    gd_event_shift(&l, 1000);
+    ck_assert_double_eq(l.ts, 1005);
+    ck_assert_double_eq(l.u.looper.thread_ts, 3);
+    gd_event b;
+    gd_event_init(&b, GD_EV_BINDER);
+    b.ts = 7;
+    gd_event_shift(&b, 1000);
+    ck_assert(!gd_has(b.u.binder.server_ts)); /* absent stays absent */
+    f.u.frame_summary.until = 1e300;
+    ck_assert_str_eq(gd_event_out_of_range(&f), "until");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("event");
@@ -401,6 +436,7 @@ int main(void)
     tcase_add_test(tc, test_event_mend);
     tcase_add_test(tc, test_round_trip_through_the_godeye_reader);
     tcase_add_test(tc, test_skip_reason_table);
+    tcase_add_test(tc, test_event_shift);
     suite_add_tcase(s, tc);
     return gd_test_run(s);
 }
