@@ -191,8 +191,9 @@ int gd_ti_insert_trace(gd_store *s, const gd_ti_meta *a, const gd_ti_row *r, gd_
      * named the app: the app's, not a system process a reader took for it
      * (lib/sql/trace-process.sql); and a concern list the reader's own app
      * name gave (no concern packages, no app given) follows the app */
-    if ((!r->app_tagged && (rc = trace_update(s, GD_SQL_TRACE_APP " WHERE id = ?", r->id, err))) ||
-        (rc = trace_update(s, GD_SQL_TRACE_PROCESS, r->id, err)) || a->nconcern || r->app_tagged)
+    if (!r->app_tagged && (rc = trace_update(s, GD_SQL_TRACE_APP " WHERE id = ?", r->id, err)))
+        return rc;
+    if ((rc = trace_update(s, GD_SQL_TRACE_PROCESS, r->id, err)) || a->nconcern || r->app_tagged)
         return rc;
     return trace_update(s, "UPDATE trace SET concern = json_array(app) WHERE id = ?1 AND app IS NOT NULL", r->id,
                         err);

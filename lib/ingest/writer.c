@@ -1140,10 +1140,8 @@ static int finish(gd_writer *w, const char *hash, gd_ingest_result *res, gd_erro
                      .app_tagged = w->tags && w->tags->app};
     /* the log lines' span is the capture's too (a logcat whose few events
      * are minutes into its hour of lines watched that hour) */
-    if (gd_has(w->log_min) && (!gd_has(row.start_ms) || w->log_min < row.start_ms))
-        row.start_ms = w->log_min;
-    if (gd_has(w->log_max) && (!gd_has(row.end_ms) || w->log_max > row.end_ms))
-        row.end_ms = w->log_max;
+    row.start_ms = fmin(row.start_ms, w->log_min); /* fmin/fmax: an absent (NaN) side gives the other */
+    row.end_ms = fmax(row.end_ms, w->log_max);
     if (!gd_has(row.interval_ms))
         row.interval_ms = gd_derive_cpu_interval(w->s, w->trace);
     gd_ti_meta_tag(&w->meta, w->tags);
