@@ -129,7 +129,10 @@ static int flush_summary(gfx *g, gd_error *err)
     gd_event ev;
     gd_event_init(&ev, GD_EV_FRAME_SUMMARY);
     ev.ts = gd_has(g->summary_ts) ? g->summary_ts : 0;
-    ev.u.frame_summary.until = g->uptime; /* the writer takes it when after ts */
+    /* the dump's time, when the figures' start is before it (a process
+     * whose stats began while the dump ran has no time covered) */
+    if (gd_has(g->summary_ts) && gd_has(g->uptime) && g->uptime >= g->summary_ts)
+        ev.u.frame_summary.until = g->uptime;
     ev.line = g->summary_line;
     if (g->pid >= 0)
         ev.pid = g->pid;
