@@ -202,23 +202,27 @@ static void shift_time(double *t, double by)
         *t += by;
 }
 
+/* The event's one time besides ts on ts's clock, or NULL. */
+static double *second_time(gd_event *ev)
+{
+    switch (ev->kind) {
+    case GD_EV_LIFECYCLE:
+        return &ev->u.lifecycle.end_ts;
+    case GD_EV_METHOD:
+        return &ev->u.method.end_ts;
+    case GD_EV_BINDER:
+        return &ev->u.binder.server_ts;
+    case GD_EV_FRAME_SUMMARY:
+        return &ev->u.frame_summary.until;
+    default:
+        return NULL;
+    }
+}
+
 void gd_event_shift(gd_event *ev, double by)
 {
     shift_time(&ev->ts, by);
-    switch (ev->kind) {
-    case GD_EV_LIFECYCLE:
-        shift_time(&ev->u.lifecycle.end_ts, by);
-        break;
-    case GD_EV_METHOD:
-        shift_time(&ev->u.method.end_ts, by);
-        break;
-    case GD_EV_BINDER:
-        shift_time(&ev->u.binder.server_ts, by);
-        break;
-    case GD_EV_FRAME_SUMMARY:
-        shift_time(&ev->u.frame_summary.until, by);
-        break;
-    default:
-        break;
-    }
+    double *t = second_time(ev);
+    if (t)
+        shift_time(t, by);
 }

@@ -1,6 +1,8 @@
 /* check_event.c - error records, event kind names, events and meta as
  * capture-format JSON (round trip through the godeye reader). */
 #include <check.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,32 +395,33 @@ END_TEST
  * gd_event_out_of_range judges a frame summary's until as a time */
 START_TEST(test_event_shift)
 {
-    gd_event m;
-    gd_event_init(&m, GD_EV_METHOD);
-    m.ts = 10;
-    m.u.method.end_ts = 25;
-    gd_event_shift(&m, 1000);
-    ck_assert_double_eq(m.ts, 1010);
-    ck_assert_double_eq(m.u.method.end_ts, 1025);
+    /* kind, its second time, ts and that time before and after +1000 */
+    static const struct {
+        gd_event_kind kind;
+        size_t at;
+        double ts, t2, want_ts, want_t2;
+    } c[] = {
+        {GD_EV_METHOD, offsetof(gd_event, u.method.end_ts), 10, 25, 1010, 1025},
+        /* a reader's "time unknown" (0) stays so */
+        {GD_EV_FRAME_SUMMARY, offsetof(gd_event, u.frame_summary.until), 0, 40, 0, 1040},
+        /* thread CPU time: another clock */
+        {GD_EV_LOOPER, offsetof(gd_event, u.looper.thread_ts), 5, 3, 1005, 3},
+        /* absent stays absent */
+        {GD_EV_BINDER, offsetof(gd_event, u.binder.server_ts), 7, NAN, 1007, NAN},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        gd_event e;
+        gd_event_init(&e, c[i].kind);
+        double *t2 = (double *)((char *)&e + c[i].at);
+        e.ts = c[i].ts;
+        *t2 = c[i].t2;
+        gd_event_shift(&e, 1000);
+        ck_assert_double_eq(e.ts, c[i].want_ts);
+        ck_assert(isnan(c[i].want_t2) ? isnan(*t2) : *t2 == c[i].want_t2);
+    }
     gd_event f;
     gd_event_init(&f, GD_EV_FRAME_SUMMARY);
-    f.ts = 0; /* a reader's "time unknown" stays so */
-    f.u.frame_summary.until = 40;
-    gd_event_shift(&f, 1000);
-    ck_assert_double_eq(f.ts, 0);
-    ck_assert_double_eq(f.u.frame_summary.until, 1040);
-    gd_event l;
-    gd_event_init(&l, GD_EV_LOOPER);
-    l.ts = 5;
-    l.u.looper.thread_ts = 3; /* thread CPU time: another clock */
-    gd_event_shift(&l, 1000);
-    ck_assert_double_eq(l.ts, 1005);
-    ck_assert_double_eq(l.u.looper.thread_ts, 3);
-    gd_event b;
-    gd_event_init(&b, GD_EV_BINDER);
-    b.ts = 7;
-    gd_event_shift(&b, 1000);
-    ck_assert(!gd_has(b.u.binder.server_ts)); /* absent stays absent */
+    f.ts = 1;
     f.u.frame_summary.until = 1e300;
     ck_assert_str_eq(gd_event_out_of_range(&f), "until");
 }
