@@ -64,10 +64,9 @@
 #include <string.h>
 #include <jansson.h>
 #include <errno.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/tmpfile.h"
+#include "io/randin.h"
 #include "reader/bugreport.h"
 #include "reader/mdstamp.h"
 #include "io/textin.h"
@@ -871,7 +870,7 @@ static int gd_br_anr_file(gd_br *b, gd_input *in, const char *member, const int 
     return run_reader(b, &gd_reader_anr, in, 0, stream_failed, member, err);
 }
 
-/* ==== the Android 7+ bugreport zip, read with libzip: its * main text and its ANR dump files streamed member by member. * * The zip is untrusted.  Nothing is ever written out of it: member names * are only compared and quoted (escaped), never used as paths, and each * member read is streamed through libzip into the text splitter or the anr * reader.  A regular file is read in place (pread, so the input's own * position and content hash are untouched); stdin, a URL or a gzip-wrapped * zip is first copied to an anonymous temp file (gd_tmpfile: $TMPDIR, * already unlinked), at most caps->spool_max bytes. * * Members read: *   - the main text: the name in main_entry.txt when there is one (else, *     or when it names no member: counted, then) the first top-level *     "bugreport-*.txt"; none at all = "not a bugreport zip" (GD_ERR_NOT_MINE: *     a zip of something else, passed over in a folder); *   - ANR dumps: "FS/data/anr/anr_*" and "FS/data/anr/traces*.txt" (Android *     10+ puts "traces-just-now.txt" there instead of in the text), each an *     ANR file of its own, except one the main text already held as a "VM *     TRACES" section of the same path (counted "ignored: bugreport zip *     member already read as a VM TRACES section"); *   - every other member is counted as "ignored: bugreport zip member not *     read" (folders are passed over). * * Refused members (counted, the rest of the zip is read): encrypted ones * ("bugreport: zip member encrypted"), ones compressed with a method libzip * cannot inflate ("bugreport: zip member compression unsupported"), ones * whose declared size is over the per-member cap or would take the total * over its cap ("bugreport: zip member over the size cap", "... over the * total size cap"), ones whose declared compression ratio is over the cap * ("bugreport: zip member over the compression ratio cap").  The caps are * enforced again on the bytes actually streamed (a member that inflates * past what it declared is an error: the zip lies about itself). ==== */
+/* ==== the Android 7+ bugreport zip, read with libzip: its * main text and its ANR dump files streamed member by member. * * The zip is untrusted.  Nothing is ever written out of it: member names * are only compared and quoted (escaped), never used as paths, and each * member read is streamed through libzip into the text splitter or the anr * reader.  A regular file is read in place (pread, so the input's own * position and content hash are untouched); stdin, a URL or a gzip-wrapped * zip is first copied to an anonymous temp file (io/randin.h: $TMPDIR, * already unlinked), at most caps->spool_max bytes. * * Members read: *   - the main text: the name in main_entry.txt when there is one (else, *     or when it names no member: counted, then) the first top-level *     "bugreport-*.txt"; none at all = "not a bugreport zip" (GD_ERR_NOT_MINE: *     a zip of something else, passed over in a folder); *   - ANR dumps: "FS/data/anr/anr_*" and "FS/data/anr/traces*.txt" (Android *     10+ puts "traces-just-now.txt" there instead of in the text), each an *     ANR file of its own, except one the main text already held as a "VM *     TRACES" section of the same path (counted "ignored: bugreport zip *     member already read as a VM TRACES section"); *   - every other member is counted as "ignored: bugreport zip member not *     read" (folders are passed over). * * Refused members (counted, the rest of the zip is read): encrypted ones * ("bugreport: zip member encrypted"), ones compressed with a method libzip * cannot inflate ("bugreport: zip member compression unsupported"), ones * whose declared size is over the per-member cap or would take the total * over its cap ("bugreport: zip member over the size cap", "... over the * total size cap"), ones whose declared compression ratio is over the cap * ("bugreport: zip member over the compression ratio cap").  The caps are * enforced again on the bytes actually streamed (a member that inflates * past what it declared is an error: the zip lies about itself). ==== */
 
 const gd_bugreport_caps gd_bugreport_default_caps = {
     .member_max = (uint64_t)512 << 20,
@@ -1229,48 +1228,16 @@ static int gd_bugreport_read_zip(gd_input *in, const gd_bugreport_caps *caps, co
 {
     if (gd_zip_load(err))
         return err->code;
+    /* a regular file in place, else the input's bytes (so its hash covers
+     * them) in an anonymous temp file: io/randin.h */
+    gd_randin r;
+    if (gd_randin_open(&r, in, caps->spool_max, "bugreport zip", err))
+        return err->code;
     zip_error_t ze;
     zip_error_init(&ze);
-    zip_source_t *src = NULL;
-    int fd = gd_input_file_fd(in);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        src = fd_source(fd, (uint64_t)st.st_size, &ze);
-    } else {
-        /* not a file we can read in place: spool it (the input's bytes,
-         * so its hash covers them) to an anonymous temp file */
-        FILE *f = gd_tmpfile(err);
-        if (!f) {
-            zip_error_fini(&ze);
-            return err->code;
-        }
-        char buf[65536];
-        ssize_t k;
-        uint64_t got = 0;
-        while ((k = gd_input_read(in, buf, sizeof buf, err)) > 0) {
-            got += (uint64_t)k;
-            if (got > caps->spool_max) {
-                fclose(f);
-                zip_error_fini(&ze);
-                return gd_error_set(err, GD_ERR_DATA, 0, 0, "bugreport zip over the size cap (%llu bytes)",
-                                    (unsigned long long)caps->spool_max);
-            }
-            if (fwrite(buf, 1, (size_t)k, f) != (size_t)k) {
-                fclose(f);
-                zip_error_fini(&ze);
-                return gd_tmp_write_error(err, errno);
-            }
-        }
-        if (k < 0 || fflush(f) != 0) {
-            fclose(f);
-            zip_error_fini(&ze);
-            return k < 0 ? (err->code ? err->code : GD_ERR_IO) : gd_tmp_write_error(err, errno);
-        }
-        src = zip_source_filep_create(f, 0, -1, &ze);
-        if (!src)
-            fclose(f);
-    }
-    return read_opened(src, &ze, caps, sink, opts, err);
+    int rc = read_opened(fd_source(r.fd, r.size, &ze), &ze, caps, sink, opts, err);
+    gd_randin_close(&r);
+    return rc;
 }
 
 /* ==== a zip of captures, member by member (issue 46) ==== */

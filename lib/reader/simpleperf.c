@@ -40,9 +40,10 @@
  * whose tid is its pid (report_sample.py) or, in report-sample, whose thread
  * name is the app's name (or its tail, as the kernel cuts it).
  *
- * A binary perf.data ("PERFILE2") and simpleperf's protobuf samples
- * ("SIMPLEPERF", report-sample --protobuf) are recognised and refused,
- * naming the command that writes the text form.
+ * A binary perf.data ("PERFILE2") is read by perfdata.c into the same
+ * events.  simpleperf's protobuf samples ("SIMPLEPERF", report-sample
+ * --protobuf) are recognised and refused, naming the command that writes
+ * the text form.
  *
  * Memory: one sample's frames (SP_MAX_FRAMES frames, SP_MAX_FRAME bytes each). */
 #include <ctype.h>
@@ -51,6 +52,7 @@
 #include <string.h>
 
 #include "reader.h"
+#include "perfdata.h"
 #include "profname.h"
 #include "io/textin.h"
 #include "core/util.h"
@@ -64,8 +66,6 @@
 static const struct sp_binary {
     const char *magic, *refusal;
 } sp_binaries[] = {
-    {"PERFILE2", "binary perf.data (PERFILE2) is not read: convert it with simpleperf's report_sample.py "
-                 "(report_sample.py -i perf.data --header > samples.txt) and ingest that text"},
     /* report_sample.py --protobuf / simpleperf report-sample --protobuf */
     {"SIMPLEPERF", "simpleperf's protobuf samples (SIMPLEPERF) are not read: write them as text (simpleperf "
                    "report-sample -i perf.data --show-callchain > samples.txt, or report_sample.py without "
@@ -459,6 +459,8 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
     const unsigned char *head = gd_input_peek(in, &hn, &eof, err);
     if (!head)
         return err->code ? err->code : GD_ERR_IO;
+    if (hn >= 8 && memcmp(head, "PERFILE2", 8) == 0)
+        return gd_perfdata_read(in, sink, err);
     const struct sp_binary *bin = sp_binary_of(head, hn);
     if (bin)
         return gd_error_set(err, GD_ERR_DATA, 0, 0, "%s", bin->refusal);
@@ -550,7 +552,7 @@ static int looks_like_script(const char *h)
 static int probe(const unsigned char *head, size_t n, int eof)
 {
     (void)eof;
-    if (sp_binary_of(head, n))
+    if (sp_binary_of(head, n) || (n >= 8 && memcmp(head, "PERFILE2", 8) == 0))
         return 90;
     char *h = gd_text_head(head, n, NULL);
     if (!h)

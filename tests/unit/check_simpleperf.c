@@ -1,5 +1,6 @@
-/* check_simpleperf.c - the simpleperf text reader (report_sample.py, report-sample) and the perf.data refusal. */
+/* check_simpleperf.c - the simpleperf reader: its text forms (report_sample.py, report-sample) and a binary perf.data. */
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,16 +91,219 @@ START_TEST(test_report_sample_cmd)
 }
 END_TEST
 
-START_TEST(test_perf_data_refused)
+/* ---- a perf.data built here (the layout of lib/reader/perfdata.c's head
+ * comment): header, one attr, records, the FILE and META_INFO features ---- */
+
+typedef struct buf {
+    unsigned char b[8192];
+    size_t n;
+} buf;
+
+static void put(buf *o, const void *p, size_t k)
 {
-    const char d[] = "PERFILE2h\0\0\0\0\0\0\0";
-    ck_assert_int_gt(R->probe((const unsigned char *)d, sizeof d - 1, 1), 0);
+    ck_assert_uint_le(o->n + k, sizeof o->b);
+    memcpy(o->b + o->n, p, k);
+    o->n += k;
+}
+static void u16(buf *o, uint16_t v) { put(o, &v, 2); }
+static void u32(buf *o, uint32_t v) { put(o, &v, 4); }
+static void u64(buf *o, uint64_t v) { put(o, &v, 8); }
+static void cstr(buf *o, const char *t) { put(o, t, strlen(t) + 1); }
+static void pad8(buf *o)
+{
+    while (o->n % 8)
+        o->b[o->n++] = 0;
+}
+
+/* a record: type, misc, then the body the caller writes; returns its start */
+static size_t rec(buf *o, uint32_t type, uint16_t misc)
+{
+    size_t at = o->n;
+    u32(o, type);
+    u16(o, misc);
+    u16(o, 0);
+    return at;
+}
+static void rec_end(buf *o, size_t at)
+{
+    pad8(o);
+    uint16_t size = (uint16_t)(o->n - at);
+    memcpy(o->b + at + 6, &size, 2);
+}
+
+static void mmap2(buf *o, uint32_t pid, uint64_t addr, uint64_t len, const char *file)
+{
+    size_t at = rec(o, 10, 2);
+    u32(o, pid), u32(o, pid), u64(o, addr), u64(o, len), u64(o, 0);
+    for (int i = 0; i < 3; i++)
+        u64(o, 0); /* maj, min, ino, ino_generation */
+    u32(o, 5), u32(o, 2), cstr(o, file);
+    rec_end(o, at);
+}
+
+static void comm(buf *o, uint32_t pid, uint32_t tid, const char *name)
+{
+    size_t at = rec(o, 3, 0);
+    u32(o, pid), u32(o, tid), cstr(o, name);
+    rec_end(o, at);
+}
+
+/* sample_type IP|TID|TIME|CALLCHAIN */
+static void sample(buf *o, uint32_t pid, uint32_t tid, uint64_t ns, const uint64_t *chain, size_t n)
+{
+    size_t at = rec(o, 9, 2);
+    u64(o, chain[1]), u32(o, pid), u32(o, tid), u64(o, ns), u64(o, n);
+    for (size_t i = 0; i < n; i++)
+        u64(o, chain[i]);
+    rec_end(o, at);
+}
+
+/* one FILE entry: path, type, one symbol, then the type's tail */
+static void file_entry(buf *o, const char *path, uint32_t type, uint64_t addr, uint32_t len, const char *sym)
+{
+    size_t at = o->n;
+    u32(o, 0);
+    cstr(o, path);
+    u32(o, type), u64(o, 0), u32(o, 1);
+    u64(o, addr), u32(o, len), cstr(o, sym);
+    if (type == 3)
+        u32(o, 1), u64(o, 0); /* dex_file_offsets */
+    else
+        u64(o, 0); /* file_offset_of_min_vaddr */
+    uint32_t size = (uint32_t)(o->n - at - 4);
+    memcpy(o->b + at, &size, 4);
+}
+
+#define USER ((uint64_t)-512)
+
+/* The whole file; `cut` > 0 writes the data section's size that much larger. */
+static size_t perf_data(buf *o, uint64_t cut)
+{
+    memset(o, 0, sizeof *o);
+    put(o, "PERFILE2", 8);
+    u64(o, 104), u64(o, 136);
+    u64(o, 104), u64(o, 136); /* attrs */
+    u64(o, 0), u64(o, 0);     /* data, filled below */
+    u64(o, 0), u64(o, 0);     /* event types */
+    unsigned char bits[32] = {0};
+    bits[128 / 8] |= 1 | 2; /* FILE, META_INFO */
+    put(o, bits, 32);
+    /* the attr: type, size, config, period, sample_type, read_format, flags */
+    size_t a = o->n;
+    u32(o, 1), u32(o, 120), u64(o, 0), u64(o, 4000), u64(o, 0x27), u64(o, 0), u64(o, 0);
+    while (o->n < a + 120)
+        o->b[o->n++] = 0;
+    u64(o, 0), u64(o, 0); /* ids */
+    size_t d = o->n;
+    mmap2(o, 100, 0x1000, 0x1000, "/system/lib64/libfoo.so");
+    mmap2(o, 100, 0x4000, 0x1000, "/system/framework/framework.jar");
+    mmap2(o, 100, 0x8000, 0x1000, "/apex/com.android.art/lib64/libart.so");
+    comm(o, 100, 100, "com.example.app");
+    comm(o, 100, 101, "RenderThread");
+    /* foo::bar(), ART's invoke stub (hidden: next to a Java frame), a dex
+     * method, an address of libfoo without a symbol */
+    const uint64_t c1[] = {USER, 0x1010, 0x8010, 0x4020, 0x1100};
+    sample(o, 100, 100, 5000000123ULL, c1, 5);
+    const uint64_t c2[] = {USER, 0x9999999};
+    sample(o, 100, 101, 5001000000ULL, c2, 2);
+    size_t at = rec(o, 4, 0); /* EXIT: not used */
+    u32(o, 100), u32(o, 100), u32(o, 100), u32(o, 100), u64(o, 0);
+    rec_end(o, at);
+    uint64_t dsize = o->n - d + cut;
+    memcpy(o->b + 40, &(uint64_t){d}, 8);
+    memcpy(o->b + 48, &dsize, 8);
+    /* the features: two (offset, size), then their bytes */
+    size_t desc = o->n;
+    for (int i = 0; i < 4; i++)
+        u64(o, 0);
+    size_t f0 = o->n;
+    file_entry(o, "/system/lib64/libfoo.so", 2, 0x0, 0x20, "_ZN3foo3barEv");
+    file_entry(o, "/system/framework/framework.jar", 3, 0x0, 0x100, "android.os.Looper.loop");
+    file_entry(o, "/apex/com.android.art/lib64/libart.so", 2, 0x0, 0x100, "art_quick_invoke_stub");
+    size_t f1 = o->n;
+    cstr(o, "app_package_name"), cstr(o, "com.example.app"), cstr(o, "clockid"), cstr(o, "monotonic");
+    uint64_t v[4] = {f0, f1 - f0, f1, o->n - f1};
+    memcpy(o->b + desc, v, sizeof v);
+    return o->n;
+}
+
+START_TEST(test_perf_data)
+{
+    static buf o;
+    size_t n = perf_data(&o, 0);
+    ck_assert_int_gt(gd_test_probe_mem(R, o.b, n), 0);
     gd_collected c;
-    gd_test_read_mem(R, d, sizeof d - 1, NULL, &c);
+    gd_test_read_mem(R, o.b, n, NULL, &c);
+    ck_assert_msg(c.rc == 0, "%s", c.err.msg);
+    ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
+    json_t *m = json_array_get(c.metas, 0);
+    ck_assert_str_eq(sval(m, "app"), "com.example.app");
+    ck_assert_str_eq(sval(m, "clock"), "monotonic");
+    /* the app's main thread, from its COMM record */
+    json_t *x = json_array_get(c.metas, json_array_size(c.metas) - 1);
+    ck_assert_int_eq(ival(x, "pid"), 100);
+    ck_assert_int_eq(ival(x, "main_tid"), 100);
+
+    json_t *s = gd_collected_nth(&c, "stack", 0);
+    ck_assert_double_eq_tol(num(s, "ts"), 5000.000123, 1e-9);
+    ck_assert_int_eq(ival(s, "pid"), 100);
+    ck_assert_int_eq(ival(s, "tid"), 100);
+    ck_assert_str_eq(sval(s, "thread"), "com.example.app");
+    ck_assert_uint_eq(json_array_size(json_object_get(s, "frames")), 3);
+    ck_assert_str_eq(frame(s, 0), "native:libfoo.so(foo::bar())");
+    ck_assert_str_eq(frame(s, 1), "android.os.Looper.loop");
+    ck_assert_str_eq(frame(s, 2), "native:libfoo.so(pc 100)");
+
+    json_t *t = gd_collected_nth(&c, "stack", 1);
+    ck_assert_str_eq(sval(t, "thread"), "RenderThread");
+    ck_assert_str_eq(frame(t, 0), "native:[unknown](pc 9999999)");
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: simpleperf: frame outside every mapping, kept as [unknown]"), 1);
+    ck_assert_int_eq(gd_collected_skips(&c, "ignored: simpleperf: binary record not used"), 1);
+    gd_collected_free(&c);
+}
+END_TEST
+
+/* A data section said to run past the file, a record cut short: one error
+ * naming the byte, no sample */
+START_TEST(test_perf_data_bad)
+{
+    static buf o;
+    size_t n = perf_data(&o, 0);
+    gd_collected c;
+    gd_test_read_mem(R, o.b, 50, NULL, &c);
     ck_assert_int_eq(c.rc, GD_ERR_DATA);
-    ck_assert_ptr_nonnull(strstr(c.err.msg, "binary perf.data"));
-    ck_assert_ptr_nonnull(strstr(c.err.msg, "report_sample.py"));
+    ck_assert_str_eq(c.err.msg, "perf.data: the file (50 bytes) is shorter than its header (104 bytes)");
+    gd_collected_free(&c);
+
+    n = perf_data(&o, 4096);
+    gd_test_read_mem(R, o.b, n, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_ptr_nonnull(strstr(c.err.msg, "is past the end of the file"));
+    gd_collected_free(&c);
+
+    /* the first record's size made 4: smaller than its own header */
+    n = perf_data(&o, 0);
+    uint16_t four = 4;
+    memcpy(o.b + 240 + 6, &four, 2);
+    gd_test_read_mem(R, o.b, n, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_str_eq(c.err.msg, "perf.data: record smaller than its header at byte 240");
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 0);
+    gd_collected_free(&c);
+
+    /* a sample whose call chain claims more entries than its record holds */
+    n = perf_data(&o, 0);
+    size_t i = 240;
+    for (int k = 0; k < 5; k++) { /* 3 mmap2 + 2 comm */
+        uint16_t sz;
+        memcpy(&sz, o.b + i + 6, 2);
+        i += sz;
+    }
+    uint64_t big = 1000;
+    memcpy(o.b + i + 8 + 24, &big, 8); /* after ip, pid/tid, time */
+    gd_test_read_mem(R, o.b, n, NULL, &c);
+    ck_assert_int_eq(c.rc, GD_ERR_DATA);
+    ck_assert_ptr_nonnull(strstr(c.err.msg, "call chain past its record at byte"));
     gd_collected_free(&c);
 }
 END_TEST
@@ -182,7 +386,8 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_report_sample_py);
     tcase_add_test(tc, test_report_sample_cmd);
-    tcase_add_test(tc, test_perf_data_refused);
+    tcase_add_test(tc, test_perf_data);
+    tcase_add_test(tc, test_perf_data_bad);
     tcase_add_test(tc, test_odd_lines);
     tcase_add_test(tc, test_probe);
     suite_add_tcase(s, tc);

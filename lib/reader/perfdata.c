@@ -1,0 +1,1119 @@
+/* perfdata.c - simpleperf's binary perf.data ("PERFILE2"), for the simpleperf
+ * reader: the same stack samples as its text forms, named from the file's
+ * own symbol tables, as `report_sample.py` names them.
+ *
+ * The layout (facts from simpleperf's record_file_format.h and
+ * record_file.proto, and the kernel's perf_event.h; no code taken):
+ *
+ *   header: "PERFILE2", header size, attr entry size, then three sections
+ *           (offset, size: attrs, data, event types) and a 256-bit map of
+ *           the feature sections present;
+ *   attrs:  one perf_event_attr per event (its sample_type says which
+ *           fields a sample record holds, in the kernel's fixed order),
+ *           each followed by its ids section;
+ *   data:   records, each "type u32, misc u16, size u16" then its body;
+ *   features, after the data: one (offset, size) per feature present, in
+ *           feature order.  Read here: FILE (128) and FILE2 (132, the same
+ *           as protobuf FileFeature messages), each mapped file's type,
+ *           min_vaddr, offset of min_vaddr and the symbols simpleperf
+ *           dumped for it; META_INFO (129), "key\0value\0" pairs
+ *           (app_package_name, clockid); CMDLINE (11), for "--app" when
+ *           there is no META_INFO.
+ *
+ * Records read: MMAP and MMAP2 (a process's mappings; a new one replaces
+ * the parts of older ones it overlaps, as the kernel's do), COMM (a
+ * thread's name), FORK (a new thread or process: its name, and a new
+ * process's copy of its parent's mappings), SAMPLE.  Every other type is
+ * counted ("ignored: simpleperf: binary record not used"); an AUXTRACE
+ * record's trailing data is stepped over.
+ *
+ * A sample becomes one GD_EV_STACK: ts = its time (ns; clockid from the
+ * meta info, monotonic by default), pid, tid, thread = the thread's name
+ * at that point of the file, frames innermost first: its call chain
+ * without the context markers (or its ip alone when it has none).  A frame
+ * is named from the mapping holding its address (the kernel's mappings for
+ * kernel addresses): its address in the file (vaddr: ip - start + pgoff,
+ * and for an ELF file - offset of min_vaddr + min_vaddr; ip itself for the
+ * kernel and for simpleperf's JIT symbol files, shown as "[JIT app
+ * cache]"), the symbol covering that vaddr, C++ names demangled
+ * (io/demangle_dl.h), then profname.h's rule: "Class.method" for Java
+ * files, "native:<basename>(<symbol>)", "native:<basename>(pc <vaddr>)"
+ * without a symbol.  A frame in no mapping is kept as
+ * "native:[unknown](pc <ip>)" and counted.
+ *
+ * Memory: the mappings, the threads, the dumped symbols and the file names
+ * (a recording's, not its samples'); the records are read through one
+ * buffer.  A file that is not a regular file read as is (stdin, a URL, a
+ * gzip) is copied to an anonymous temporary file first (io/randin.h). */
+#include "perfdata.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/skip_reasons.h"
+#include "core/util.h"
+#include "io/demangle_dl.h"
+#include "io/randin.h"
+#include "pbwire.h"
+#include "profname.h"
+
+#define PD_SPOOL_CAP ((uint64_t)8 << 30) /* bytes copied from a stream      */
+#define PD_MAX_ATTRS 4096
+#define PD_MAX_FRAMES 1024
+#define PD_FRAME 4096
+#define PD_BUF ((size_t)1 << 20)
+#define PD_FEAT_MAX ((uint64_t)1 << 30) /* a feature section's bytes        */
+
+/* sample_type bits (perf_event.h) */
+enum {
+    S_IP = 1 << 0, S_TID = 1 << 1, S_TIME = 1 << 2, S_ADDR = 1 << 3, S_READ = 1 << 4, S_CALLCHAIN = 1 << 5,
+    S_ID = 1 << 6, S_CPU = 1 << 7, S_PERIOD = 1 << 8, S_STREAM_ID = 1 << 9, S_IDENTIFIER = 1 << 16
+};
+/* read_format bits */
+enum { R_ENABLED = 1, R_RUNNING = 2, R_ID = 4, R_GROUP = 8, R_LOST = 16 };
+/* record types */
+enum { REC_MMAP = 1, REC_COMM = 3, REC_FORK = 7, REC_SAMPLE = 9, REC_MMAP2 = 10, REC_AUXTRACE = 71 };
+/* features */
+enum { FEAT_CMDLINE = 11, FEAT_FILE = 128, FEAT_META_INFO = 129, FEAT_FILE2 = 132 };
+/* simpleperf's file types */
+enum { DSO_KERNEL = 0, DSO_KERNEL_MODULE = 1, DSO_ELF = 2, DSO_DEX = 3 };
+
+#define KERNEL_PID UINT32_MAX
+#define CONTEXT_MAX ((uint64_t)-4095)
+#define CONTEXT_KERNEL ((uint64_t)-128)
+#define CONTEXT_USER ((uint64_t)-512)
+
+typedef struct pd_sym {
+    uint64_t addr;
+    uint32_t len;
+    uint32_t name; /* in the arena */
+} pd_sym;
+
+typedef struct pd_dso {
+    uint32_t path; /* in the arena */
+    int type;      /* DSO_*, -1: not in the file's tables */
+    uint64_t min_vaddr, offset; /* offset of min_vaddr: in the file (ELF) or in memory (module) */
+    size_t sym0, nsym;
+    int jit;       /* 1 app cache, 2 zygote cache */
+} pd_dso;
+
+typedef struct pd_map {
+    uint32_t pid;
+    uint64_t start, end, pgoff;
+    uint32_t dso;
+} pd_map;
+
+typedef struct pd_thread {
+    uint32_t tid, pid;
+    char name[64];
+} pd_thread;
+
+typedef struct pd {
+    const gd_sink *sink;
+    gd_error *err;
+    gd_randin in;
+    uint64_t data_off, data_end;
+    /* the events */
+    uint64_t sample_type, read_format;
+    int id_pos;          /* 1: samples start with an IDENTIFIER */
+    /* tables */
+    char *arena;
+    size_t alen, acap;
+    pd_sym *syms;
+    size_t nsyms, syms_cap;
+    pd_dso *dsos;
+    size_t ndsos, dsos_cap;
+    uint32_t *dso_hash; /* dso index + 1, 0 empty */
+    size_t dso_hcap;
+    pd_map *maps;
+    size_t nmaps, maps_cap;
+    pd_thread *threads;
+    size_t nthreads, threads_cap;
+    uint32_t *thr_hash; /* thread index + 1 */
+    size_t thr_hcap;
+    /* meta */
+    char app[512];
+    int have_app, realtime, main_sent, mangled_left;
+    /* one sample's frames */
+    char *fbuf;
+    size_t flen, fcap;
+    size_t *foff;
+    const char **fptr;
+    size_t nframes, foff_cap, fptr_cap;
+    unsigned char *fkind; /* F_* of each frame */
+    const char **fsym;    /* its symbol's name (mangled, in the arena), or NULL */
+    size_t fkind_cap, fsym_cap;
+    uint64_t pos; /* the record being read, for errors */
+} pd;
+
+static int bad(pd *p, const char *what)
+{
+    return gd_error_set(p->err, GD_ERR_DATA, 0, 0, "perf.data: %s at byte %llu", what, (unsigned long long)p->pos);
+}
+
+static int nomem(pd *p)
+{
+    return gd_error_set(p->err, GD_ERR_NOMEM, 0, 0, GD_ERR_NOMEM_MSG);
+}
+
+static int rd(pd *p, uint64_t off, void *buf, size_t n)
+{
+    if (off > p->in.size || n > p->in.size - off || gd_randin_read(&p->in, off, buf, n) != 0) {
+        if (errno)
+            return gd_error_set(p->err, GD_ERR_IO, 0, 0, "perf.data: cannot read at byte %llu: %s",
+                                (unsigned long long)off, strerror(errno));
+        p->pos = off;
+        return bad(p, "file ends inside a section");
+    }
+    return GD_OK;
+}
+
+static uint64_t u64at(const unsigned char *b) { uint64_t v; memcpy(&v, b, 8); return v; }
+static uint32_t u32at(const unsigned char *b) { uint32_t v; memcpy(&v, b, 4); return v; }
+
+/* ---- the arena, the hashes ------------------------------------------------ */
+
+/* s[0..n) into the arena, NUL-terminated; its offset, or UINT32_MAX. */
+static uint32_t intern(pd *p, const char *s, size_t n)
+{
+    if (p->alen + n + 1 > UINT32_MAX || gd_grow((void **)&p->arena, &p->acap, p->alen + n + 1, 1, p->err))
+        return UINT32_MAX;
+    uint32_t at = (uint32_t)p->alen;
+    memcpy(p->arena + at, s, n);
+    p->arena[at + n] = 0;
+    p->alen += n + 1;
+    return at;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Doubles a hash table of indexes + 1 and puts back every entry. */
+static int rehash(pd *p, uint32_t **tab, size_t *cap, size_t n, uint64_t (*key)(const pd *, size_t))
+{
+    size_t nc = *cap ? *cap * 2 : 1024;
+    uint32_t *t = calloc(nc, sizeof *t);
+    if (!t)
+        return nomem(p);
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)key(p, i) & (nc - 1);
+        while (t[h])
+            h = (h + 1) & (nc - 1);
+        t[h] = (uint32_t)i + 1;
+    }
+    free(*tab);
+    *tab = t;
+    *cap = nc;
+    return GD_OK;
+}
+
+static uint64_t dso_key(const pd *p, size_t i)
+{
+    const char *s = p->arena + p->dsos[i].path;
+    return hash_bytes(s, strlen(s));
+}
+
+static uint64_t thr_key(const pd *p, size_t i) { return p->threads[i].tid * 0x9E3779B97F4A7C15ULL; }
+
+/* The dso of path s[0..n), made (type -1, no symbols) when new; UINT32_MAX on error. */
+static uint32_t dso_of(pd *p, const char *s, size_t n)
+{
+    if (p->dso_hcap) {
+        size_t h = (size_t)hash_bytes(s, n) & (p->dso_hcap - 1);
+        for (; p->dso_hash[h]; h = (h + 1) & (p->dso_hcap - 1)) {
+            const char *q = p->arena + p->dsos[p->dso_hash[h] - 1].path;
+            if (strncmp(q, s, n) == 0 && q[n] == 0)
+                return p->dso_hash[h] - 1;
+        }
+    }
+    if ((p->ndsos + 1) * 2 > p->dso_hcap && rehash(p, &p->dso_hash, &p->dso_hcap, p->ndsos, dso_key))
+        return UINT32_MAX;
+    if (gd_grow((void **)&p->dsos, &p->dsos_cap, p->ndsos + 1, sizeof *p->dsos, p->err))
+        return UINT32_MAX;
+    uint32_t path = intern(p, s, n);
+    if (path == UINT32_MAX)
+        return UINT32_MAX;
+    pd_dso *d = &p->dsos[p->ndsos];
+    memset(d, 0, sizeof *d);
+    d->path = path;
+    d->type = -1;
+    const char *q = p->arena + path;
+    d->jit = strstr(q, "_jit_app_cache:") ? 1 : strstr(q, "_jit_zygote_cache:") ? 2 : 0;
+    size_t h = (size_t)hash_bytes(s, n) & (p->dso_hcap - 1);
+    while (p->dso_hash[h])
+        h = (h + 1) & (p->dso_hcap - 1);
+    p->dso_hash[h] = (uint32_t)p->ndsos + 1;
+    return (uint32_t)p->ndsos++;
+}
+
+/* The thread tid, made (no name) when new; NULL on error. */
+static pd_thread *thread_of(pd *p, uint32_t tid, uint32_t pid)
+{
+    if (p->thr_hcap) {
+        size_t h = (size_t)(tid * 0x9E3779B97F4A7C15ULL) & (p->thr_hcap - 1);
+        for (; p->thr_hash[h]; h = (h + 1) & (p->thr_hcap - 1))
+            if (p->threads[p->thr_hash[h] - 1].tid == tid)
+                return &p->threads[p->thr_hash[h] - 1];
+    }
+    if ((p->nthreads + 1) * 2 > p->thr_hcap && rehash(p, &p->thr_hash, &p->thr_hcap, p->nthreads, thr_key))
+        return NULL;
+    if (gd_grow((void **)&p->threads, &p->threads_cap, p->nthreads + 1, sizeof *p->threads, p->err))
+        return NULL;
+    pd_thread *t = &p->threads[p->nthreads];
+    t->tid = tid;
+    t->pid = pid;
+    t->name[0] = 0;
+    size_t h = (size_t)(tid * 0x9E3779B97F4A7C15ULL) & (p->thr_hcap - 1);
+    while (p->thr_hash[h])
+        h = (h + 1) & (p->thr_hcap - 1);
+    p->thr_hash[h] = (uint32_t)p->nthreads + 1;
+    p->nthreads++;
+    return t;
+}
+
+/* ---- mappings ------------------------------------------------------------- */
+
+static int map_before(const pd_map *m, uint32_t pid, uint64_t addr)
+{
+    return m->pid < pid || (m->pid == pid && m->start < addr);
+}
+
+/* Index of the first mapping not before (pid, addr). */
+static size_t map_lower(const pd *p, uint32_t pid, uint64_t addr)
+{
+    size_t lo = 0, hi = p->nmaps;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (map_before(&p->maps[mid], pid, addr))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static const pd_map *map_find(const pd *p, uint32_t pid, uint64_t ip)
+{
+    size_t i = map_lower(p, pid, ip + 1);
+    if (i == 0)
+        return NULL;
+    const pd_map *m = &p->maps[i - 1];
+    return m->pid == pid && ip >= m->start && ip < m->end ? m : NULL;
+}
+
+static int map_put(pd *p, const pd_map *m)
+{
+    if (gd_grow((void **)&p->maps, &p->maps_cap, p->nmaps + 1, sizeof *p->maps, p->err))
+        return p->err->code;
+    size_t i = map_lower(p, m->pid, m->start);
+    memmove(p->maps + i + 1, p->maps + i, (p->nmaps - i) * sizeof *p->maps);
+    p->maps[i] = *m;
+    p->nmaps++;
+    return GD_OK;
+}
+
+/* Adds m, cutting out of older mappings of its process the part it covers. */
+static int map_add(pd *p, pd_map m)
+{
+    if (m.end <= m.start)
+        return GD_OK;
+    size_t i = map_lower(p, m.pid, 0);
+    while (i < p->nmaps && p->maps[i].pid == m.pid && p->maps[i].start < m.end) {
+        pd_map o = p->maps[i];
+        if (o.end <= m.start) {
+            i++;
+            continue;
+        }
+        memmove(p->maps + i, p->maps + i + 1, (p->nmaps - i - 1) * sizeof *p->maps);
+        p->nmaps--;
+        if (o.end > m.end) {
+            pd_map right = o;
+            right.pgoff += m.end - o.start;
+            right.start = m.end;
+            if (map_put(p, &right))
+                return p->err->code;
+        }
+        if (o.start < m.start) {
+            pd_map left = o;
+            left.end = m.start;
+            if (map_put(p, &left))
+                return p->err->code;
+            i++;
+        }
+    }
+    return map_put(p, &m);
+}
+
+/* A new process `pid` starts with a copy of its parent's mappings. */
+static int map_copy(pd *p, uint32_t from, uint32_t to)
+{
+    size_t i = map_lower(p, from, 0), n = 0;
+    while (i + n < p->nmaps && p->maps[i + n].pid == from)
+        n++;
+    for (size_t k = 0; k < n; k++) {
+        size_t j = map_lower(p, from, 0) + k; /* map_put may move them */
+        pd_map c = p->maps[j];
+        c.pid = to;
+        if (map_add(p, c))
+            return p->err->code;
+    }
+    return GD_OK;
+}
+
+/* ---- features ------------------------------------------------------------- */
+
+static int sym_cmp(const void *a, const void *b)
+{
+    const pd_sym *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* One file's table: its dso gets the symbols added since sym0. */
+static int file_done(pd *p, const char *path, size_t npath, int type, uint64_t min_vaddr, uint64_t offset,
+                     size_t sym0)
+{
+    uint32_t d = dso_of(p, path, npath);
+    if (d == UINT32_MAX)
+        return p->err->code;
+    pd_dso *o = &p->dsos[d];
+    o->type = type;
+    o->min_vaddr = min_vaddr;
+    o->offset = offset;
+    o->sym0 = sym0;
+    o->nsym = p->nsyms - sym0;
+    qsort(p->syms + sym0, o->nsym, sizeof *p->syms, sym_cmp);
+    return GD_OK;
+}
+
+static int add_sym(pd *p, uint64_t addr, uint32_t len, const char *name, size_t n)
+{
+    if (gd_grow((void **)&p->syms, &p->syms_cap, p->nsyms + 1, sizeof *p->syms, p->err))
+        return p->err->code;
+    uint32_t at = intern(p, name, n);
+    if (at == UINT32_MAX)
+        return p->err->code ? p->err->code : nomem(p);
+    p->syms[p->nsyms++] = (pd_sym){addr, len, at};
+    return GD_OK;
+}
+
+/* A NUL-terminated string at *q before end: its length, *q past the NUL; -1 when none. */
+static ssize_t cstr(const unsigned char **q, const unsigned char *end)
+{
+    const unsigned char *z = memchr(*q, 0, (size_t)(end - *q));
+    if (!z)
+        return -1;
+    ssize_t n = z - *q;
+    *q = z + 1;
+    return n;
+}
+
+/* FILE (128): file_struct entries. */
+static int feat_file(pd *p, const unsigned char *b, size_t n)
+{
+    const unsigned char *q = b, *end = b + n;
+    while (end - q >= 4) {
+        uint32_t sz = u32at(q);
+        q += 4;
+        if (sz > (size_t)(end - q))
+            return bad(p, "file table entry past its section");
+        const unsigned char *e = q + sz, *path = q;
+        ssize_t np = cstr(&q, e);
+        if (np < 0 || e - q < 16)
+            return bad(p, "file table entry cut short");
+        int type = (int)u32at(q);
+        uint64_t min_vaddr = u64at(q + 4);
+        uint32_t nsym = u32at(q + 12);
+        q += 16;
+        size_t sym0 = p->nsyms;
+        for (uint32_t i = 0; i < nsym; i++) {
+            if (e - q < 12)
+                return bad(p, "symbol table cut short");
+            uint64_t addr = u64at(q);
+            uint32_t len = u32at(q + 8);
+            q += 12;
+            const unsigned char *nm = q;
+            ssize_t nn = cstr(&q, e);
+            if (nn < 0)
+                return bad(p, "symbol name without its end");
+            if (add_sym(p, addr, len, (const char *)nm, (size_t)nn))
+                return p->err->code;
+        }
+        uint64_t offset = 0;
+        if (type == DSO_DEX && e - q >= 4) {
+            uint64_t k = u32at(q);
+            q += 4;
+            q += k * 8 <= (uint64_t)(e - q) ? k * 8 : (uint64_t)(e - q);
+        } else if ((type == DSO_ELF || type == DSO_KERNEL_MODULE) && e - q >= 8) {
+            offset = u64at(q);
+        }
+        if (file_done(p, (const char *)path, (size_t)np, type, min_vaddr, offset, sym0))
+            return p->err->code;
+        q = e;
+    }
+    return GD_OK;
+}
+
+/* FILE2 (132): size-prefixed protobuf FileFeature messages. */
+static int feat_file2(pd *p, const unsigned char *b, size_t n)
+{
+    const unsigned char *q = b, *end = b + n;
+    while (end - q >= 4) {
+        uint32_t sz = u32at(q);
+        q += 4;
+        if (sz > (size_t)(end - q))
+            return bad(p, "file table message past its section");
+        pb_cur c = {q, q + sz};
+        pb_field f;
+        const char *path = "";
+        size_t npath = 0, sym0 = p->nsyms;
+        int type = -1;
+        uint64_t min_vaddr = 0, offset = 0;
+        int r;
+        while ((r = pb_next(&c, &f)) > 0) {
+            if (f.num == 1 && f.wt == 2) {
+                path = (const char *)f.data;
+                npath = f.len;
+            } else if (f.num == 2 && f.wt == 0) {
+                type = (int)f.v;
+            } else if (f.num == 3 && f.wt == 0) {
+                min_vaddr = f.v;
+            } else if (f.num == 4 && f.wt == 2) {
+                pb_cur s = pb_sub(&f);
+                pb_field g;
+                uint64_t addr = 0, len = 0;
+                const char *nm = "";
+                size_t nn = 0;
+                while (pb_next(&s, &g) > 0) {
+                    if (g.num == 1 && g.wt == 0)
+                        addr = g.v;
+                    else if (g.num == 2 && g.wt == 0)
+                        len = g.v;
+                    else if (g.num == 3 && g.wt == 2)
+                        nm = (const char *)g.data, nn = g.len;
+                }
+                if (add_sym(p, addr, (uint32_t)len, nm, nn))
+                    return p->err->code;
+            } else if ((f.num == 6 || f.num == 7) && f.wt == 2) {
+                pb_cur s = pb_sub(&f);
+                pb_field g;
+                while (pb_next(&s, &g) > 0)
+                    if (g.num == 1 && g.wt == 0)
+                        offset = g.v;
+            }
+        }
+        if (r < 0)
+            return bad(p, "file table message unparsable");
+        if (file_done(p, path, npath, type, min_vaddr, offset, sym0))
+            return p->err->code;
+        q += sz;
+    }
+    return GD_OK;
+}
+
+static void set_app(pd *p, const char *v, size_t n)
+{
+    if (n == 0 || n >= sizeof p->app)
+        return;
+    memcpy(p->app, v, n);
+    p->app[n] = 0;
+    p->have_app = 1;
+}
+
+/* META_INFO (129): "key\0value\0" pairs. */
+static void feat_meta(pd *p, const unsigned char *b, size_t n)
+{
+    const unsigned char *q = b, *end = b + n;
+    while (q < end) {
+        const unsigned char *k = q, *v;
+        ssize_t nk = cstr(&q, end);
+        if (nk < 0)
+            return;
+        v = q;
+        ssize_t nv = cstr(&q, end);
+        if (nv < 0)
+            return;
+        if (nk == 16 && memcmp(k, "app_package_name", 16) == 0)
+            set_app(p, (const char *)v, (size_t)nv);
+        else if (nk == 7 && memcmp(k, "clockid", 7) == 0)
+            p->realtime = nv == 8 && memcmp(v, "realtime", 8) == 0;
+    }
+}
+
+/* CMDLINE (11): u32 count, then (u32 len, string padded) each; "--app X". */
+static void feat_cmdline(pd *p, const unsigned char *b, size_t n)
+{
+    if (n < 4 || p->have_app)
+        return;
+    uint32_t k = u32at(b);
+    const unsigned char *q = b + 4, *end = b + n;
+    int next_is_app = 0;
+    for (uint32_t i = 0; i < k && end - q >= 4; i++) {
+        uint32_t len = u32at(q);
+        q += 4;
+        if (len > (size_t)(end - q))
+            return;
+        size_t sl = strnlen((const char *)q, len);
+        if (next_is_app) {
+            set_app(p, (const char *)q, sl);
+            return;
+        }
+        next_is_app = sl == 5 && memcmp(q, "--app", 5) == 0;
+        q += len;
+    }
+}
+
+static int read_features(pd *p, const unsigned char *bits)
+{
+    uint64_t at = p->data_end;
+    for (int f = 0; f < 256; f++) {
+        if (!(bits[f / 8] >> (f % 8) & 1))
+            continue;
+        unsigned char d[16];
+        p->pos = at;
+        if (rd(p, at, d, 16))
+            return p->err->code;
+        at += 16;
+        uint64_t off = u64at(d), size = u64at(d + 8);
+        if (f != FEAT_FILE && f != FEAT_FILE2 && f != FEAT_META_INFO && f != FEAT_CMDLINE)
+            continue;
+        p->pos = off;
+        if (size > PD_FEAT_MAX)
+            return bad(p, "feature section over its size cap");
+        if (off > p->in.size || size > p->in.size - off)
+            return bad(p, "feature section past the end of the file");
+        unsigned char *b = malloc(size ? size : 1);
+        if (!b)
+            return nomem(p);
+        int rc = rd(p, off, b, size);
+        if (!rc) {
+            if (f == FEAT_FILE)
+                rc = feat_file(p, b, size);
+            else if (f == FEAT_FILE2)
+                rc = feat_file2(p, b, size);
+            else if (f == FEAT_META_INFO)
+                feat_meta(p, b, size);
+            else
+                feat_cmdline(p, b, size);
+        }
+        free(b);
+        if (rc)
+            return rc;
+    }
+    return GD_OK;
+}
+
+/* ---- frames --------------------------------------------------------------- */
+
+/* What a frame is, for simpleperf's rule of the ART frames (hide_art). */
+enum {
+    F_NATIVE,   /* native code                                                */
+    F_ART,      /* native code of ART's own: libart.so, libartd.so, a JNI      *
+                 * trampoline                                                 */
+    F_DEX,      /* an interpreted Java method (a dex file)                    */
+    F_JIT,      /* a JIT-compiled Java method                                 */
+    F_HIDDEN,   /* an ART frame hidden                                        */
+};
+
+static int add_frame(pd *p, const char *text, size_t n, int kind, const char *sym)
+{
+    if (gd_grow((void **)&p->fbuf, &p->fcap, p->flen + n + 1, 1, p->err) ||
+        gd_grow((void **)&p->foff, &p->foff_cap, p->nframes + 1, sizeof *p->foff, p->err) ||
+        gd_grow((void **)&p->fkind, &p->fkind_cap, p->nframes + 1, 1, p->err) ||
+        gd_grow((void **)&p->fsym, &p->fsym_cap, p->nframes + 1, sizeof *p->fsym, p->err))
+        return p->err->code;
+    p->fkind[p->nframes] = (unsigned char)kind;
+    p->fsym[p->nframes] = sym;
+    p->foff[p->nframes++] = p->flen;
+    memcpy(p->fbuf + p->flen, text, n);
+    p->flen += n;
+    p->fbuf[p->flen++] = 0;
+    return GD_OK;
+}
+
+static const pd_sym *sym_find(const pd *p, const pd_dso *d, uint64_t vaddr)
+{
+    size_t lo = 0, hi = d->nsym;
+    const pd_sym *s = p->syms + d->sym0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid].addr <= vaddr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && vaddr < s[lo - 1].addr + s[lo - 1].len ? &s[lo - 1] : NULL;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && memcmp(s + n - k, tail, k) == 0;
+}
+
+/* simpleperf's older JIT symbol files: "TemporaryFile-XXXXXX". */
+static int temporary_file(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return strncmp(b ? b + 1 : path, "TemporaryFile", 13) == 0;
+}
+
+/* simpleperf's report shows a call chain without ART's own frames (its
+ * report_sample.py and report-sample do unless --show-art-frames / 
+ * --show_art_frames): a frame of ART (F_ART) next to a run of them that
+ * touches a Java frame is hidden, except the frame a JNI trampoline calls
+ * (the JNI method itself); then a JIT frame whose caller is the same
+ * method interpreted is dropped (the method does not call itself).  The
+ * rule as simpleperf's report_utils.cpp describes it (facts, no code). */
+static void hide_art(pd *p)
+{
+    size_t n = p->nframes;
+    unsigned char *k = p->fkind;
+    int near = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i] == F_DEX || k[i] == F_JIT) {
+            near = 1;
+            for (size_t j = i; j-- > 0 && (k[j] == F_ART || k[j] == F_HIDDEN);)
+                k[j] = F_HIDDEN;
+        } else if (near && k[i] == F_ART) {
+            k[i] = F_HIDDEN;
+        } else {
+            near = 0;
+        }
+    }
+    /* the JNI method a hidden trampoline calls stays */
+    for (size_t i = 1; i < n; i++)
+        if (k[i] == F_HIDDEN && p->fsym[i] && ends_with(p->fsym[i], "jni_trampoline") && k[i - 1] == F_HIDDEN)
+            k[i - 1] = F_ART;
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i] == F_HIDDEN)
+            continue;
+        p->foff[w] = p->foff[i];
+        p->fsym[w] = p->fsym[i];
+        k[w++] = k[i];
+    }
+    n = w;
+    w = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i] == F_JIT && i + 1 < n && k[i + 1] == F_DEX && p->fsym[i] && p->fsym[i + 1] &&
+            strcmp(p->fsym[i], p->fsym[i + 1]) == 0)
+            continue;
+        p->foff[w] = p->foff[i];
+        p->fsym[w] = p->fsym[i];
+        k[w++] = k[i];
+    }
+    p->nframes = w;
+}
+
+/* The frame of address ip, in the kernel's mappings or pid's. */
+static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
+{
+    char out[PD_FRAME], pc[24], dm[PD_FRAME];
+    const pd_map *m = map_find(p, kernel ? KERNEL_PID : pid, ip);
+    if (!m && !kernel)
+        m = map_find(p, KERNEL_PID, ip);
+    size_t n;
+    if (!m) {
+        gd_sink_skip(p->sink, GD_SKIP(IGNORED_SIMPLEPERF_FRAME_OUTSIDE_EVERY_MAPPING), 0, 0);
+        int k = snprintf(pc, sizeof pc, "%llx", (unsigned long long)ip);
+        n = gd_prof_frame(out, sizeof out, NULL, 0, "[unknown]", pc, (size_t)k);
+        return add_frame(p, out, n, F_NATIVE, NULL);
+    }
+    const pd_dso *d = &p->dsos[m->dso];
+    const char *file = p->arena + d->path;
+    uint64_t vaddr;
+    if (m->pid == KERNEL_PID && d->type != DSO_KERNEL_MODULE && strncmp(file, "[kernel.kallsyms]", 17) == 0) {
+        file = "[kernel.kallsyms]";
+        vaddr = ip;
+    } else if (d->jit) {
+        file = d->jit == 1 ? "[JIT app cache]" : "[JIT zygote cache]";
+        vaddr = ip;
+    } else if (d->type == DSO_KERNEL_MODULE) {
+        vaddr = ip - m->start - d->offset + d->min_vaddr;
+    } else if (d->type == DSO_ELF) {
+        vaddr = ip - m->start + m->pgoff - d->offset + d->min_vaddr;
+    } else {
+        vaddr = ip - m->start + m->pgoff;
+    }
+    const pd_sym *s = d->type >= 0 || d->nsym ? sym_find(p, d, vaddr) : NULL;
+    const char *sname = s ? p->arena + s->name : NULL;
+    int kind = d->type == DSO_DEX ? F_DEX : d->jit || temporary_file(p->arena + d->path) ? F_JIT : F_NATIVE;
+    if (kind == F_NATIVE && ((sname && ends_with(sname, "jni_trampoline")) ||
+                             ends_with(p->arena + d->path, "/libart.so") || ends_with(p->arena + d->path, "/libartd.so")))
+        kind = F_ART;
+    if (s) {
+        const char *name = p->arena + s->name;
+        size_t nn = gd_demangle(name, dm, sizeof dm, &p->mangled_left);
+        n = gd_prof_frame(out, sizeof out, nn ? dm : name, nn ? nn : strlen(name), file, NULL, 0);
+    } else {
+        int k = snprintf(pc, sizeof pc, "%llx", (unsigned long long)vaddr);
+        n = gd_prof_frame(out, sizeof out, NULL, 0, file, pc, (size_t)k);
+    }
+    return add_frame(p, out, n, kind, sname);
+}
+
+/* ---- records -------------------------------------------------------------- */
+
+static int send_meta(pd *p, int64_t pid, int64_t main_tid)
+{
+    gd_meta m;
+    gd_meta_init(&m);
+    m.app = p->have_app ? p->app : NULL;
+    m.clock = p->realtime ? "utc" : "monotonic";
+    m.pid = pid;
+    m.main_tid = main_tid;
+    return gd_sink_meta(p->sink, &m, p->err);
+}
+
+/* 1 when a main thread's name is the app's, or its tail (the kernel keeps
+ * 15 bytes), or unknown. */
+static int app_thread(const pd *p, const char *name)
+{
+    size_t na = strlen(p->app), nt = strlen(name);
+    return nt == 0 || (nt <= na && strcmp(p->app + na - nt, name) == 0);
+}
+
+/* The size of a READ field, per read_format. */
+static size_t read_size(const pd *p, const unsigned char *b, size_t left)
+{
+    uint64_t f = p->read_format;
+    size_t per = 8 + (f & R_ID ? 8 : 0) + (f & R_LOST ? 8 : 0);
+    size_t head = (f & R_ENABLED ? 8 : 0) + (f & R_RUNNING ? 8 : 0);
+    if (!(f & R_GROUP))
+        return head + per;
+    if (left < 8)
+        return SIZE_MAX;
+    uint64_t nr = u64at(b);
+    if (nr > left / per)
+        return SIZE_MAX;
+    return 8 + head + (size_t)nr * per;
+}
+
+/* A sample's fields up to its call chain. */
+typedef struct pd_sample {
+    uint64_t ip, time, nr;
+    uint32_t pid, tid;
+    const unsigned char *chain; /* nr entries, or NULL */
+    int kernel;                 /* the sample's own mode: 1 kernel */
+} pd_sample;
+
+/* Reads the fields before the call chain, in the kernel's order. */
+static int sample_fields(pd *p, const unsigned char *b, size_t n, pd_sample *s)
+{
+    const unsigned char *q = b, *end = b + n;
+    uint64_t t = p->sample_type;
+    static const uint64_t each8[] = {S_IDENTIFIER, S_IP, S_TID, S_TIME, S_ADDR, S_ID, S_STREAM_ID, S_CPU, S_PERIOD};
+    for (size_t i = 0; i < sizeof each8 / sizeof *each8; i++) {
+        if (!(t & each8[i]))
+            continue;
+        if (end - q < 8)
+            return bad(p, "sample record cut short");
+        if (each8[i] == S_IP)
+            s->ip = u64at(q);
+        else if (each8[i] == S_TID)
+            s->pid = u32at(q), s->tid = u32at(q + 4);
+        else if (each8[i] == S_TIME)
+            s->time = u64at(q);
+        q += 8;
+    }
+    if (t & S_READ) {
+        size_t k = read_size(p, q, (size_t)(end - q));
+        if (k == SIZE_MAX || k > (size_t)(end - q))
+            return bad(p, "sample record cut short");
+        q += k;
+    }
+    if (t & S_CALLCHAIN) {
+        if (end - q < 8)
+            return bad(p, "sample record cut short");
+        s->nr = u64at(q);
+        q += 8;
+        if (s->nr > (size_t)(end - q) / 8)
+            return bad(p, "call chain past its record");
+        s->chain = q;
+    }
+    return GD_OK;
+}
+
+/* The sample's frames, innermost first, ART's own hidden (hide_art). */
+static int sample_frames(pd *p, const pd_sample *s)
+{
+    p->nframes = p->flen = 0;
+    int kernel = s->kernel, rc;
+    for (uint64_t i = 0; s->chain && i < s->nr; i++) {
+        uint64_t a = u64at(s->chain + 8 * i);
+        if (a >= CONTEXT_MAX) {
+            kernel = a == CONTEXT_KERNEL ? 1 : a == CONTEXT_USER ? 0 : kernel;
+            continue;
+        }
+        if (a == 0)
+            continue;
+        if (p->nframes >= PD_MAX_FRAMES) {
+            gd_sink_skip(p->sink, GD_SKIP(SIMPLEPERF_FRAMES_OVER_THE_PER_SAMPLE_LIMIT), 0, 0);
+            break;
+        }
+        if ((rc = frame(p, s->pid, a, kernel)))
+            return rc;
+    }
+    if (p->nframes == 0 && (p->sample_type & S_IP) && s->ip) {
+        /* no call chain, or one not unwound (its registers and stack,
+         * which simpleperf unwinds when it reports, are not read here) */
+        if (s->chain)
+            gd_sink_skip(p->sink, GD_SKIP(IGNORED_SIMPLEPERF_SAMPLE_NOT_UNWOUND_KEPT_AS_ITS_IP_ALONE), 0, 0);
+        if ((rc = frame(p, s->pid, s->ip, s->kernel)))
+            return rc;
+    }
+    hide_art(p);
+    return GD_OK;
+}
+
+static int sample(pd *p, const unsigned char *b, size_t n, uint16_t misc)
+{
+    pd_sample s = {0};
+    s.kernel = (misc & 7) == 1; /* PERF_RECORD_MISC_KERNEL */
+    int rc = sample_fields(p, b, n, &s);
+    if (rc || (rc = sample_frames(p, &s)))
+        return rc;
+    if (p->nframes == 0) {
+        gd_sink_skip(p->sink, GD_SKIP(SIMPLEPERF_SAMPLE_WITHOUT_FRAMES), 0, 0);
+        return GD_OK;
+    }
+    pd_thread *th = thread_of(p, s.tid, s.pid);
+    if (!th)
+        return p->err->code;
+    if (!p->main_sent && s.pid == s.tid && s.pid > 0 && (!p->have_app || app_thread(p, th->name))) {
+        p->main_sent = 1;
+        if ((rc = send_meta(p, s.pid, s.tid)))
+            return rc;
+    }
+    if (gd_grow((void **)&p->fptr, &p->fptr_cap, p->nframes, sizeof *p->fptr, p->err))
+        return p->err->code;
+    for (size_t i = 0; i < p->nframes; i++)
+        p->fptr[i] = p->fbuf + p->foff[i];
+    gd_event ev;
+    gd_event_init(&ev, GD_EV_STACK);
+    /* ns to ms, exact to the ns */
+    ev.ts = (double)(s.time / 1000000) + (double)(s.time % 1000000) / 1e6;
+    ev.pid = s.pid;
+    ev.tid = s.tid;
+    ev.thread = th->name[0] ? th->name : NULL;
+    ev.u.stack.frames = p->fptr;
+    ev.u.stack.nframes = p->nframes;
+    return gd_sink_event(p->sink, &ev, p->err);
+}
+
+static int mmap_rec(pd *p, const unsigned char *b, size_t n, int v2)
+{
+    size_t name_at = v2 ? 64 : 32;
+    if (n < name_at + 1)
+        return bad(p, "mapping record cut short");
+    pd_map m;
+    m.pid = u32at(b);
+    m.start = u64at(b + 8);
+    uint64_t len = u64at(b + 16);
+    m.pgoff = u64at(b + 24);
+    m.end = m.start + len < m.start ? UINT64_MAX : m.start + len;
+    const unsigned char *nm = b + name_at;
+    size_t nn = strnlen((const char *)nm, n - name_at);
+    if (m.pid == KERNEL_PID && nn > 17 && memcmp(nm, "[kernel.kallsyms]", 17) == 0)
+        nn = 17; /* "[kernel.kallsyms]_text": the kernel's file is "[kernel.kallsyms]" */
+    m.dso = dso_of(p, (const char *)nm, nn);
+    if (m.dso == UINT32_MAX)
+        return p->err->code;
+    return map_add(p, m);
+}
+
+static int comm_rec(pd *p, const unsigned char *b, size_t n)
+{
+    if (n < 9)
+        return bad(p, "comm record cut short");
+    pd_thread *t = thread_of(p, u32at(b + 4), u32at(b));
+    if (!t)
+        return p->err->code;
+    t->pid = u32at(b);
+    size_t k = strnlen((const char *)b + 8, n - 8);
+    if (k >= sizeof t->name)
+        k = sizeof t->name - 1;
+    memcpy(t->name, b + 8, k);
+    t->name[k] = 0;
+    /* the app's main thread named before any of its samples */
+    if (!p->main_sent && p->have_app && t->tid == t->pid && t->pid > 0 && k && app_thread(p, t->name)) {
+        p->main_sent = 1;
+        return send_meta(p, t->pid, t->tid);
+    }
+    return GD_OK;
+}
+
+static int fork_rec(pd *p, const unsigned char *b, size_t n)
+{
+    if (n < 16)
+        return bad(p, "fork record cut short");
+    uint32_t pid = u32at(b), ppid = u32at(b + 4), tid = u32at(b + 8), ptid = u32at(b + 12);
+    pd_thread *par = thread_of(p, ptid, ppid);
+    if (!par)
+        return p->err->code;
+    char name[sizeof par->name];
+    memcpy(name, par->name, sizeof name);
+    pd_thread *t = thread_of(p, tid, pid);
+    if (!t)
+        return p->err->code;
+    t->pid = pid;
+    memcpy(t->name, name, sizeof name);
+    return pid != ppid ? map_copy(p, ppid, pid) : GD_OK;
+}
+
+static int records(pd *p)
+{
+    unsigned char *buf = malloc(PD_BUF);
+    if (!buf)
+        return nomem(p);
+    uint64_t at = p->data_off, boff = 0;
+    size_t blen = 0;
+    int rc = GD_OK;
+    while (at < p->data_end) {
+        p->pos = at;
+        if (at - boff + 8 > blen || at < boff) {
+            uint64_t want = p->data_end - at < PD_BUF ? p->data_end - at : PD_BUF;
+            if ((rc = rd(p, at, buf, (size_t)want)))
+                break;
+            boff = at;
+            blen = (size_t)want;
+        }
+        if (at - boff + 8 > blen) {
+            rc = bad(p, "record header cut short");
+            break;
+        }
+        const unsigned char *h = buf + (at - boff);
+        uint32_t type = u32at(h);
+        uint16_t misc, size;
+        memcpy(&misc, h + 4, 2);
+        memcpy(&size, h + 6, 2);
+        if (size < 8) {
+            rc = bad(p, "record smaller than its header");
+            break;
+        }
+        if (at + size > p->data_end) {
+            rc = bad(p, "record past the end of the data section");
+            break;
+        }
+        if (at - boff + size > blen) {
+            boff = blen = 0; /* read again from this record */
+            continue;
+        }
+        const unsigned char *b = h + 8;
+        size_t n = size - 8u;
+        uint64_t next = at + size;
+        switch (type) {
+        case REC_SAMPLE: rc = sample(p, b, n, misc); break;
+        case REC_MMAP: rc = mmap_rec(p, b, n, 0); break;
+        case REC_MMAP2: rc = mmap_rec(p, b, n, 1); break;
+        case REC_COMM: rc = comm_rec(p, b, n); break;
+        case REC_FORK: rc = fork_rec(p, b, n); break;
+        default:
+            if (type == REC_AUXTRACE && n >= 8)
+                next += u64at(b); /* its trace data follows the record */
+            gd_sink_skip(p->sink, GD_SKIP(IGNORED_SIMPLEPERF_BINARY_RECORD_NOT_USED), 0, 0);
+        }
+        if (rc)
+            break;
+        if (next < at) {
+            rc = bad(p, "auxiliary data past the end of the file");
+            break;
+        }
+        at = next;
+    }
+    free(buf);
+    return rc;
+}
+
+/* ---- the file ------------------------------------------------------------- */
+
+static int read_file(pd *p)
+{
+    unsigned char h[104];
+    p->pos = 0;
+    if (p->in.size < sizeof h)
+        return gd_error_set(p->err, GD_ERR_DATA, 0, 0,
+                            "perf.data: the file (%llu bytes) is shorter than its header (%zu bytes)",
+                            (unsigned long long)p->in.size, sizeof h);
+    if (rd(p, 0, h, sizeof h))
+        return p->err->code;
+    if (memcmp(h, "PERFILE2", 8) != 0)
+        return bad(p, "not a perf.data file (magic)");
+    uint64_t attr_size = u64at(h + 16), attrs_off = u64at(h + 24), attrs_size = u64at(h + 32);
+    p->data_off = u64at(h + 40);
+    uint64_t data_size = u64at(h + 48);
+    if (u64at(h + 8) < sizeof h)
+        return bad(p, "header smaller than its fields");
+    if (p->data_off > p->in.size || data_size > p->in.size - p->data_off)
+        return gd_error_set(p->err, GD_ERR_DATA, 0, 0,
+                            "perf.data: the data section (bytes %llu to %llu) is past the end of the file (%llu "
+                            "bytes): the file is cut short",
+                            (unsigned long long)p->data_off, (unsigned long long)(p->data_off + data_size),
+                            (unsigned long long)p->in.size);
+    p->data_end = p->data_off + data_size;
+    if (attr_size < 16 + 48 || attr_size > 4096 || attrs_size % attr_size || attrs_size / attr_size == 0 ||
+        attrs_size / attr_size > PD_MAX_ATTRS)
+        return bad(p, "attribute section of no whole attributes");
+    for (uint64_t i = 0; i < attrs_size / attr_size; i++) {
+        unsigned char a[48];
+        p->pos = attrs_off + i * attr_size;
+        if (rd(p, p->pos, a, sizeof a))
+            return p->err->code;
+        uint64_t st = u64at(a + 24), rf = u64at(a + 32);
+        if (i == 0) {
+            p->sample_type = st;
+            p->read_format = rf;
+        } else if (st != p->sample_type || rf != p->read_format) {
+            return bad(p, "events whose samples differ in layout");
+        }
+    }
+    if (!(p->sample_type & S_TIME) || !(p->sample_type & S_TID))
+        return gd_error_set(p->err, GD_ERR_DATA, 0, 0,
+                            "perf.data: samples carry no time or thread (sample_type %#llx): nothing to place",
+                            (unsigned long long)p->sample_type);
+    int rc = read_features(p, h + 72);
+    if (rc)
+        return rc;
+    if ((rc = send_meta(p, -1, -1)))
+        return rc;
+    if ((rc = records(p)))
+        return rc;
+    if (p->mangled_left)
+        gd_sink_skip(p->sink, GD_SKIP(IGNORED_SIMPLEPERF_CPP_NAMES_LEFT_MANGLED_NO_LIBSTDCXX), 0, 0);
+    return GD_OK;
+}
+
+int gd_perfdata_read(gd_input *in, const gd_sink *sink, gd_error *err)
+{
+    pd *p = calloc(1, sizeof *p);
+    if (!p)
+        return gd_error_set(err, GD_ERR_NOMEM, 0, 0, GD_ERR_NOMEM_MSG);
+    p->sink = sink;
+    p->err = err;
+    int rc = gd_randin_open(&p->in, in, PD_SPOOL_CAP, "perf.data", err);
+    if (rc == GD_OK) {
+        rc = read_file(p);
+        gd_randin_close(&p->in);
+    }
+    free(p->arena);
+    free(p->syms);
+    free(p->dsos);
+    free(p->dso_hash);
+    free(p->maps);
+    free(p->threads);
+    free(p->thr_hash);
+    free(p->fbuf);
+    free(p->foff);
+    free(p->fptr);
+    free(p->fkind);
+    free(p->fsym);
+    free(p);
+    return rc;
+}
