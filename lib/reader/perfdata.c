@@ -89,6 +89,7 @@ typedef struct pd_sym {
     uint64_t addr;
     uint32_t len;
     uint32_t name; /* in the arena */
+    uint32_t text; /* its frame's text in the arena, once named; UINT32_MAX before */
 } pd_sym;
 
 typedef struct pd_dso {
@@ -143,7 +144,7 @@ typedef struct pd {
     const char **fptr;
     size_t nframes, foff_cap, fptr_cap;
     unsigned char *fkind; /* F_* of each frame */
-    const char **fsym;    /* its symbol's name (mangled, in the arena), or NULL */
+    uint32_t *fsym;       /* its symbol's name (mangled): arena offset, or UINT32_MAX */
     size_t fkind_cap, fsym_cap;
     uint64_t pos; /* the record being read, for errors */
 } pd;
@@ -399,7 +400,7 @@ static int add_sym(pd *p, uint64_t addr, uint32_t len, const char *name, size_t 
     uint32_t at = intern(p, name, n);
     if (at == UINT32_MAX)
         return p->err->code ? p->err->code : nomem(p);
-    p->syms[p->nsyms++] = (pd_sym){addr, len, at};
+    p->syms[p->nsyms++] = (pd_sym){addr, len, at, UINT32_MAX};
     return GD_OK;
 }
 
@@ -621,7 +622,7 @@ enum {
     F_HIDDEN,   /* an ART frame hidden                                        */
 };
 
-static int add_frame(pd *p, const char *text, size_t n, int kind, const char *sym)
+static int add_frame(pd *p, const char *text, size_t n, int kind, uint32_t sym)
 {
     if (gd_grow((void **)&p->fbuf, &p->fcap, p->flen + n + 1, 1, p->err) ||
         gd_grow((void **)&p->foff, &p->foff_cap, p->nframes + 1, sizeof *p->foff, p->err) ||
@@ -664,6 +665,12 @@ static int temporary_file(const char *path)
     return strncmp(b ? b + 1 : path, "TemporaryFile", 13) == 0;
 }
 
+/* Frame i's symbol name, or NULL. */
+static const char *fsym(const pd *p, size_t i)
+{
+    return p->fsym[i] == UINT32_MAX ? NULL : p->arena + p->fsym[i];
+}
+
 /* simpleperf's report shows a call chain without ART's own frames (its
  * report_sample.py and report-sample do unless --show-art-frames / 
  * --show_art_frames): a frame of ART (F_ART) next to a run of them that
@@ -689,7 +696,7 @@ static void hide_art(pd *p)
     }
     /* the JNI method a hidden trampoline calls stays */
     for (size_t i = 1; i < n; i++)
-        if (k[i] == F_HIDDEN && p->fsym[i] && ends_with(p->fsym[i], "jni_trampoline") && k[i - 1] == F_HIDDEN)
+        if (k[i] == F_HIDDEN && fsym(p, i) && ends_with(fsym(p, i), "jni_trampoline") && k[i - 1] == F_HIDDEN)
             k[i - 1] = F_ART;
     size_t w = 0;
     for (size_t i = 0; i < n; i++) {
@@ -702,8 +709,8 @@ static void hide_art(pd *p)
     n = w;
     w = 0;
     for (size_t i = 0; i < n; i++) {
-        if (k[i] == F_JIT && i + 1 < n && k[i + 1] == F_DEX && p->fsym[i] && p->fsym[i + 1] &&
-            strcmp(p->fsym[i], p->fsym[i + 1]) == 0)
+        if (k[i] == F_JIT && i + 1 < n && k[i + 1] == F_DEX && fsym(p, i) && fsym(p, i + 1) &&
+            strcmp(fsym(p, i), fsym(p, i + 1)) == 0)
             continue;
         p->foff[w] = p->foff[i];
         p->fsym[w] = p->fsym[i];
@@ -724,7 +731,7 @@ static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
         gd_sink_skip(p->sink, GD_SKIP(IGNORED_SIMPLEPERF_FRAME_OUTSIDE_EVERY_MAPPING), 0, 0);
         int k = snprintf(pc, sizeof pc, "%llx", (unsigned long long)ip);
         n = gd_prof_frame(out, sizeof out, NULL, 0, "[unknown]", pc, (size_t)k);
-        return add_frame(p, out, n, F_NATIVE, NULL);
+        return add_frame(p, out, n, F_NATIVE, UINT32_MAX);
     }
     const pd_dso *d = &p->dsos[m->dso];
     const char *file = p->arena + d->path;
@@ -743,20 +750,29 @@ static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
         vaddr = ip - m->start + m->pgoff;
     }
     const pd_sym *s = d->type >= 0 || d->nsym ? sym_find(p, d, vaddr) : NULL;
+    uint32_t sym = s ? s->name : UINT32_MAX;
     const char *sname = s ? p->arena + s->name : NULL;
     int kind = d->type == DSO_DEX ? F_DEX : d->jit || temporary_file(p->arena + d->path) ? F_JIT : F_NATIVE;
     if (kind == F_NATIVE && ((sname && ends_with(sname, "jni_trampoline")) ||
                              ends_with(p->arena + d->path, "/libart.so") || ends_with(p->arena + d->path, "/libartd.so")))
         kind = F_ART;
+    if (s && s->text != UINT32_MAX) { /* named before: the same text */
+        const char *t = p->arena + s->text;
+        return add_frame(p, t, strlen(t), kind, sym);
+    }
     if (s) {
         const char *name = p->arena + s->name;
         size_t nn = gd_demangle(name, dm, sizeof dm, &p->mangled_left);
         n = gd_prof_frame(out, sizeof out, nn ? dm : name, nn ? nn : strlen(name), file, NULL, 0);
+        uint32_t at = intern(p, out, n); /* the arena may move: s by index */
+        if (at == UINT32_MAX)
+            return p->err->code ? p->err->code : nomem(p);
+        p->syms[s - p->syms].text = at;
     } else {
         int k = snprintf(pc, sizeof pc, "%llx", (unsigned long long)vaddr);
         n = gd_prof_frame(out, sizeof out, NULL, 0, file, pc, (size_t)k);
     }
-    return add_frame(p, out, n, kind, sname);
+    return add_frame(p, out, n, kind, sym);
 }
 
 /* ---- records -------------------------------------------------------------- */
