@@ -3,7 +3,8 @@
 # (default build-fuzz/seeds): DIR/<harness>/ gets the reader's fixtures
 # (tests/fixtures/<reader>), its real captures (tests/corpus/files and
 # $GODEYE_CORPUS, default ../shared/corpus, when present;
-# gzip seeds decompressed, every seed cut to its first 64 KiB) and the
+# gzip seeds decompressed, every seed cut to its first 64 KiB but a perf.data
+# of 1 MiB or less, whose sections point past any cut) and the
 # regression inputs tests/fixtures/regress/<reader>-*.  DIR/ingest gets all,
 # and so does DIR/analysis (ingest then top and report); the perfetto seeds
 # include generated CPU profiles, launches, binder calls and FrameTimeline
@@ -23,6 +24,8 @@ seed() {
   name=${name%.gz}
   if [ "${f%.gz}" != "$f" ]; then
     gzip -dc "$f" 2>/dev/null | head -c 65536 >"$out/$r/$name" || true
+  elif [ "$(head -c 8 "$f")" = PERFILE2 ] && [ "$(wc -c <"$f")" -le 1048576 ]; then
+    cp "$f" "$out/$r/$name" # a perf.data cut short ends at its header: whole
   else
     head -c 65536 "$f" >"$out/$r/$name"
   fi

@@ -389,7 +389,8 @@ static int file_done(pd *p, const char *path, size_t npath, int type, uint64_t m
     o->offset = offset;
     o->sym0 = sym0;
     o->nsym = p->nsyms - sym0;
-    qsort(p->syms + sym0, o->nsym, sizeof *p->syms, sym_cmp);
+    if (o->nsym)
+        qsort(p->syms + sym0, o->nsym, sizeof *p->syms, sym_cmp);
     return GD_OK;
 }
 
@@ -640,6 +641,8 @@ static int add_frame(pd *p, const char *text, size_t n, int kind, uint32_t sym)
 
 static const pd_sym *sym_find(const pd *p, const pd_dso *d, uint64_t vaddr)
 {
+    if (d->nsym == 0)
+        return NULL;
     size_t lo = 0, hi = d->nsym;
     const pd_sym *s = p->syms + d->sym0;
     while (lo < hi) {

@@ -158,14 +158,16 @@ static void sample(buf *o, uint32_t pid, uint32_t tid, uint64_t ns, const uint64
     rec_end(o, at);
 }
 
-/* one FILE entry: path, type, one symbol, then the type's tail */
+/* one FILE entry: path, type, one symbol (none when sym is NULL), then the
+ * type's tail */
 static void file_entry(buf *o, const char *path, uint32_t type, uint64_t addr, uint32_t len, const char *sym)
 {
     size_t at = o->n;
     u32(o, 0);
     cstr(o, path);
-    u32(o, type), u64(o, 0), u32(o, 1);
-    u64(o, addr), u32(o, len), cstr(o, sym);
+    u32(o, type), u64(o, 0), u32(o, sym != NULL);
+    if (sym)
+        u64(o, addr), u32(o, len), cstr(o, sym);
     if (type == 3)
         u32(o, 1), u64(o, 0); /* dex_file_offsets */
     else
@@ -217,6 +219,9 @@ static size_t perf_data(buf *o, uint64_t cut)
     for (int i = 0; i < 4; i++)
         u64(o, 0);
     size_t f0 = o->n;
+    /* first a file without symbols (fuzz_simpleperf, UBSan: the table was
+     * still NULL when its empty run was sorted) */
+    file_entry(o, "[vdso]", 2, 0, 0, NULL);
     file_entry(o, "/system/lib64/libfoo.so", 2, 0x0, 0x20, "_ZN3foo3barEv");
     file_entry(o, "/system/framework/framework.jar", 3, 0x0, 0x100, "android.os.Looper.loop");
     file_entry(o, "/apex/com.android.art/lib64/libart.so", 2, 0x0, 0x100, "art_quick_invoke_stub");
