@@ -24,8 +24,8 @@ seed() {
   name=${name%.gz}
   if [ "${f%.gz}" != "$f" ]; then
     gzip -dc "$f" 2>/dev/null | head -c 65536 >"$out/$r/$name" || true
-  elif [ "$(head -c 8 "$f")" = PERFILE2 ] && [ "$(wc -c <"$f")" -le 1048576 ]; then
-    cp "$f" "$out/$r/$name" # a perf.data cut short ends at its header: whole
+  elif [ "$(head -c 8 "$f" | tr -d '\000')" = PERFILE2 ] && [ "$(wc -c <"$f")" -le 1048576 ]; then
+    cat "$f" >"$out/$r/$name" # a perf.data cut short ends at its header: whole
   else
     head -c 65536 "$f" >"$out/$r/$name"
   fi
