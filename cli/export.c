@@ -150,17 +150,19 @@ static int on_folded(void *ctx, json_t *row)
 int cmd_export(int argc, char **argv, gd_ctx *ctx)
 {
     const char *chrome = NULL, *folded = NULL, *group = NULL, *app = NULL;
+    int samples = 0;
     gd_int_list traces = {0};
     const gd_option opts[] = {
         OPT_STRING_(0, "chrome", &chrome, "FILE", "Chrome trace-event JSON (Perfetto UI, chrome://tracing); - for stdout"),
         OPT_STRING_(0, "folded", &folded, "FILE", "folded stacks of the block samples (FlameGraph, speedscope)"),
         OPT_STRING_(0, "group", &group, "G", "--folded: only the blocks of group G"),
+        OPT_BOOL_(0, "samples", &samples, "--folded: every stack sample, each under its thread's name (a CPU profile)"),
         OPT_INT_LIST_(0, "trace", &traces, "ID", "only this trace (repeatable)"),
         OPT_APP(&app),
         OPT_END_(),
     };
     int nargs, rc = gd_parse_options(argc, argv, opts,
-                                     "godeye export (--chrome FILE | --folded FILE [--group G]) [--trace ID ...] [--app PKG]", &nargs);
+                                     "godeye export (--chrome FILE | --folded FILE [--group G | --samples]) [--trace ID ...] [--app PKG]", &nargs);
     if (rc)
         return rc == 1 ? GD_EXIT_OK : GD_EXIT_USAGE;
     if (nargs) {
@@ -171,8 +173,12 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
         gd_cli_say(ctx, "give one of --chrome FILE or --folded FILE");
         return GD_EXIT_USAGE;
     }
-    if (group && !folded) {
-        gd_cli_say(ctx, "--group goes with --folded");
+    if ((group || samples) && !folded) {
+        gd_cli_say(ctx, "%s goes with --folded", group ? "--group" : "--samples");
+        return GD_EXIT_USAGE;
+    }
+    if (group && samples) {
+        gd_cli_say(ctx, "--group and --samples exclude each other (a group is of blocks)");
         return GD_EXIT_USAGE;
     }
     gd_store *s;
@@ -189,10 +195,14 @@ int cmd_export(int argc, char **argv, gd_ctx *ctx)
     }
     gd_filter f = gd_cli_filter_app(&traces, app);
     folded_out fo = {out, 0};
-    rc = chrome ? export_chrome(s, &f, out, &err) : gd_query_folded(s, &f, group, on_folded, &fo, &err);
+    rc = chrome    ? export_chrome(s, &f, out, &err)
+         : samples ? gd_query_folded_samples(s, &f, on_folded, &fo, &err)
+                   : gd_query_folded(s, &f, group, on_folded, &fo, &err);
     if (!rc && folded && fo.lines == 0) /* no file of nothing: say so, exit 1 */
-        rc = gd_error_set(&err, GD_ERR_DATA, 0, 0, "nothing to export: no block%s%s%s has stack samples",
-                          group ? " of group '" : "", group ? group : "", group ? "'" : "");
+        rc = samples ? gd_error_set(&err, GD_ERR_DATA, 0, 0, "nothing to export: no stack samples%s%s",
+                                    app ? " of app " : "", app ? app : "")
+                     : gd_error_set(&err, GD_ERR_DATA, 0, 0, "nothing to export: no block%s%s%s has stack samples",
+                                    group ? " of group '" : "", group ? group : "", group ? "'" : "");
     gd_store_close(s);
     int wfail = gd_cli_out_close(out, tmp, path, rc == 0) != 0;
     if (rc)

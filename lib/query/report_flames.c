@@ -500,6 +500,47 @@ static int folded_block_row(void *ctx, sqlite3_stmt *q)
                      sqlite3_column_int(q, RB_UNFINISHED), NULL, NULL, c->err);
 }
 
+/* The callsites aggregated in `a` with samples, in id order (stable), as
+ * rows {stack: "[prefix;]root;...;leaf", count}: the one way folded lines
+ * are made. */
+static int folded_rows(cs_agg *a, const char *prefix, gd_row_fn fn, void *ctx, int *stopped, gd_error *err)
+{
+    size_t n = 0;
+    int rc = GD_OK;
+    int64_t *ids = malloc((a->n + 1) * sizeof *ids);
+    if (!ids)
+        return gd_error_oom(err);
+    for (size_t i = 0; i < a->cap; i++)
+        if (a->e[i].id && a->e[i].self)
+            ids[n++] = a->e[i].id;
+    gd_sort(ids, n, sizeof *ids, cmp_i64);
+    for (size_t i = 0; !rc && i < n && !*stopped; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        if (prefix) {
+            size_t k = strlen(prefix);
+            if (!(buf = malloc(k + 1))) {
+                rc = gd_error_oom(err);
+                break;
+            }
+            for (size_t j = 0; j < k; j++)
+                buf[j] = prefix[j] == ';' ? ',' : prefix[j];
+            buf[len = k] = 0;
+        }
+        long self = agg_slot(a, ids[i])->self;
+        if ((rc = chain_text(a, ids[i], &buf, &len, err))) {
+            free(buf);
+            break;
+        }
+        json_t *row = json_pack("{s:s s:I}", "stack", buf ? buf : "", "count", (json_int_t)self);
+        free(buf);
+        *stopped = fn(ctx, row);
+        json_decref(row);
+    }
+    free(ids);
+    return rc;
+}
+
 int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
                     gd_error *err)
 {
@@ -521,32 +562,59 @@ int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
         sqlite3_bind_text(q, 1, group, -1, SQLITE_TRANSIENT);
     struct folded_ctx c = {&a, err};
     rc = gd_store_each(s, q, folded_block_row, &c, err);
-    /* callsites with samples, in id order for a stable output */
-    size_t n = 0;
-    int64_t *ids = rc ? NULL : malloc((a.n + 1) * sizeof *ids);
-    if (!rc && !ids)
-        rc = gd_error_oom(err);
-    for (size_t i = 0; !rc && i < a.cap; i++)
-        if (a.e[i].id && a.e[i].self)
-            ids[n++] = a.e[i].id;
+    int stopped = 0;
     if (!rc)
-        gd_sort(ids, n, sizeof *ids, cmp_i64);
-    for (size_t i = 0; !rc && i < n; i++) {
-        char *buf = NULL;
-        size_t len = 0;
-        long self = agg_slot(&a, ids[i])->self;
-        if ((rc = chain_text(&a, ids[i], &buf, &len, err))) {
-            free(buf);
-            break;
-        }
-        json_t *row = json_pack("{s:s s:I}", "stack", buf ? buf : "", "count", (json_int_t)self);
-        free(buf);
-        int stop = fn(ctx, row);
-        json_decref(row);
-        if (stop)
-            break;
+        rc = folded_rows(&a, NULL, fn, ctx, &stopped, err);
+    agg_free(&a);
+    return rc;
+}
+
+/* Every stack sample, one thread at a time: its callsites aggregated, then
+ * its folded rows under its name. */
+enum { FS_TRACE, FS_PID, FS_TID, FS_FIRST, FS_LAST, FS_NAME };
+
+struct folded_thread_ctx {
+    cs_agg *a;
+    gd_row_fn fn;
+    void *ctx;
+    int stopped;
+    gd_error *err;
+};
+
+static int folded_thread_row(void *ctx, sqlite3_stmt *q)
+{
+    struct folded_thread_ctx *c = ctx;
+    int rc = agg_block(c->a, sqlite3_column_int64(q, FS_TRACE), sqlite3_column_int64(q, FS_PID),
+                       sqlite3_column_int64(q, FS_TID), sqlite3_column_double(q, FS_FIRST) - 1.0,
+                       sqlite3_column_double(q, FS_LAST), 1, NULL, NULL, c->err);
+    if (!rc)
+        rc = folded_rows(c->a, (const char *)sqlite3_column_text(q, FS_NAME), c->fn, c->ctx, &c->stopped, c->err);
+    agg_reset(c->a);
+    return rc ? rc : c->stopped ? GD_EACH_STOP : GD_OK;
+}
+
+int gd_query_folded_samples(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err)
+{
+    char fl[4096], app[4096], sql[12288];
+    gd_store_filter_sql(f, "trace", fl, sizeof fl);
+    gd_store_app_sql(f, GD_SQL_PROCESS_OF("d", "t"), app, sizeof app);
+    snprintf(sql, sizeof sql,
+             "WITH th AS (SELECT trace, pid, tid, min(ts_ms) AS first, max(ts_ms) AS last FROM sample"
+             " WHERE 1 %s GROUP BY trace, pid, tid)"
+             " SELECT d.trace, d.pid, d.tid, d.first, d.last, coalesce(nullif(n.name, ''), CAST(d.tid AS TEXT))"
+             " FROM th d JOIN trace t ON t.id = d.trace"
+             " LEFT JOIN thread n ON n.trace = d.trace AND n.pid = d.pid AND n.tid = d.tid WHERE 1 %s"
+             " ORDER BY d.trace, d.pid, d.tid",
+             fl, app);
+    cs_agg a;
+    int rc = agg_init(&a, s, err);
+    sqlite3_stmt *q = rc ? NULL : gd_store_prepare(s, sql, err);
+    if (!q) {
+        agg_free(&a);
+        return err->code ? err->code : GD_ERR_IO;
     }
-    free(ids);
+    struct folded_thread_ctx c = {&a, fn, ctx, 0, err};
+    rc = gd_store_each(s, q, folded_thread_row, &c, err);
     agg_free(&a);
     return rc;
 }

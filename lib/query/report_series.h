@@ -85,6 +85,12 @@ int gd_query_group_flames(gd_store *s, const gd_flame_query *q, gd_row_fn fn, vo
  * replaced by ','.  The counts sum to the blocks' samples. */
 int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_fn fn, void *ctx,
                     gd_error *err);
+/* Folded stacks of every stack sample of the traces (of f's app's
+ * processes with --app), thread by thread: rows {stack: "thread;root;
+ * ...;leaf", count}, the thread's name (else its tid) first, as
+ * simpleperf's stackcollapse.py writes them; ';' inside a name or frame
+ * replaced by ','.  The counts sum to the samples. */
+int gd_query_folded_samples(gd_store *s, const gd_filter *f, gd_row_fn fn, void *ctx, gd_error *err);
 
 /* Every dispatch, by trace and start: trace, pid, tid, thread (name or
  * null), start_ms, dur_ms, thread_ms, msg. Streams (constant memory). */

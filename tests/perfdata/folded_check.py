@@ -4,24 +4,20 @@ folded stacks of the same file (its scripts/stackcollapse.py output).
 
     folded_check.py GODEYE DB FOLDED
 
+godeye's side is `godeye export --folded - --samples` (every sample,
+"thread;root;...;leaf COUNT", counts in samples).
 stackcollapse.py writes, per distinct stack, "thread;outermost;...;caller
 PERIOD": the sample's call chain as simpleperf's report library gives it
 (GetCallChainOfCurrentSample: every entry but the sample's own, the leaf),
 names without their library, "unknown" for an address without a symbol,
-"_[j]"/"_[k]" suffixes with --jit/--kernel.  The database's samples are
-folded the same way (their leaf left out, "native:lib(sym)" as "sym", "pc
-..." as "unknown") and the two sets of stacks compared; prints "N of M
-stacks equal" and each stack found on one side only; exit 1 on any."""
-import json
+"_[j]"/"_[k]" suffixes with --jit/--kernel, counts in the event's period.
+godeye's lines are folded the same way (their leaf left out,
+"native:lib(sym)" as "sym", "pc ..." as "unknown") and the two sets of
+stacks compared (not their counts: samples against periods); prints "N of
+M stacks equal" and each stack found on one side only; exit 1 on any."""
 import re
 import subprocess
 import sys
-
-SQL = ("WITH RECURSIVE up(sid, cs, d) AS (SELECT s.id, s.callsite, 0 FROM sample s "
-       "UNION ALL SELECT up.sid, c.parent, up.d + 1 FROM up JOIN callsite c ON c.id = up.cs WHERE c.parent != 0) "
-       "SELECT up.sid AS sid, up.d AS d, f.text AS text, t.name AS thread FROM up "
-       "JOIN callsite c ON c.id = up.cs JOIN frame f ON f.id = c.frame JOIN sample s ON s.id = up.sid "
-       "LEFT JOIN thread t ON t.trace = s.trace AND t.tid = s.tid ORDER BY up.sid, up.d")
 
 
 def short(text):
@@ -33,12 +29,12 @@ def short(text):
 
 def main():
     godeye, db, folded = sys.argv[1:4]
-    rows = json.loads(subprocess.run([godeye, "--db", db, "sql", "--format", "json", SQL], check=True,
-                                     capture_output=True, text=True).stdout)
-    stacks = {}
-    for r in rows:
-        stacks.setdefault(r["sid"], [r["thread"] or "?"]).append(short(r["text"]))
-    mine = {";".join([s[0]] + s[:0:-1][:-1]) for s in stacks.values()}
+    out = subprocess.run([godeye, "--db", db, "export", "--folded", "-", "--samples"], check=True,
+                         capture_output=True, text=True).stdout
+    mine = set()
+    for line in out.splitlines():
+        parts = line.rsplit(" ", 1)[0].split(";")
+        mine.add(";".join([parts[0]] + [short(x) for x in parts[1:-1]]))
     ref = set()
     with open(folded, encoding="utf-8") as f:
         for line in f:
