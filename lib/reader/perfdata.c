@@ -106,10 +106,26 @@ typedef struct pd_map {
     uint32_t dso;
 } pd_map;
 
+/* A table of items whose first field is their uint32_t key (a tid, a pid),
+ * with a hash of indexes + 1 (0 empty). */
+typedef struct pd_tab {
+    char *items;
+    size_t n, cap, size;
+    uint32_t *hash;
+    size_t hcap;
+} pd_tab;
+
 typedef struct pd_thread {
-    uint32_t tid, pid;
+    uint32_t tid, pid; /* tid: the key */
     char name[64];
 } pd_thread;
+
+/* A process's mappings, sorted by start, none overlapping. */
+typedef struct pd_proc {
+    uint32_t pid; /* the key; KERNEL_PID: the kernel's */
+    pd_map *maps;
+    size_t n, cap;
+} pd_proc;
 
 typedef struct pd {
     const gd_sink *sink;
@@ -118,7 +134,6 @@ typedef struct pd {
     uint64_t data_off, data_end;
     /* the events */
     uint64_t sample_type, read_format;
-    int id_pos;          /* 1: samples start with an IDENTIFIER */
     /* tables */
     char *arena;
     size_t alen, acap;
@@ -128,12 +143,7 @@ typedef struct pd {
     size_t ndsos, dsos_cap;
     uint32_t *dso_hash; /* dso index + 1, 0 empty */
     size_t dso_hcap;
-    pd_map *maps;
-    size_t nmaps, maps_cap;
-    pd_thread *threads;
-    size_t nthreads, threads_cap;
-    uint32_t *thr_hash; /* thread index + 1 */
-    size_t thr_hcap;
+    pd_tab threads, procs; /* pd_thread, pd_proc */
     /* meta */
     char app[512];
     int have_app, realtime, main_sent, mangled_left;
@@ -221,7 +231,6 @@ static uint64_t dso_key(const pd *p, size_t i)
     return hash_bytes(s, strlen(s));
 }
 
-static uint64_t thr_key(const pd *p, size_t i) { return p->threads[i].tid * 0x9E3779B97F4A7C15ULL; }
 
 /* The dso of path s[0..n), made (type -1, no symbols) when new; UINT32_MAX on error. */
 static uint32_t dso_of(pd *p, const char *s, size_t n)
@@ -254,45 +263,80 @@ static uint32_t dso_of(pd *p, const char *s, size_t n)
     return (uint32_t)p->ndsos++;
 }
 
+static uint32_t tab_key(const pd_tab *t, size_t i)
+{
+    uint32_t k;
+    memcpy(&k, t->items + i * t->size, sizeof k);
+    return k;
+}
+
+static size_t tab_slot(uint32_t key, size_t hcap) { return (size_t)(key * 0x9E3779B97F4A7C15ULL >> 17) & (hcap - 1); }
+
+/* The item of `key`, or NULL. */
+static void *tab_find(const pd_tab *t, uint32_t key)
+{
+    if (!t->hcap)
+        return NULL;
+    for (size_t h = tab_slot(key, t->hcap); t->hash[h]; h = (h + 1) & (t->hcap - 1))
+        if (tab_key(t, t->hash[h] - 1) == key)
+            return t->items + (size_t)(t->hash[h] - 1) * t->size;
+    return NULL;
+}
+
+/* The item of `key`, made (all zero but its key) when new; NULL on error. */
+static void *tab_get(pd *p, pd_tab *t, uint32_t key)
+{
+    void *it = tab_find(t, key);
+    if (it)
+        return it;
+    if ((t->n + 1) * 2 > t->hcap) {
+        size_t nc = t->hcap ? t->hcap * 2 : 1024;
+        uint32_t *h = calloc(nc, sizeof *h);
+        if (!h) {
+            nomem(p);
+            return NULL;
+        }
+        for (size_t i = 0; i < t->n; i++) {
+            size_t k = tab_slot(tab_key(t, i), nc);
+            while (h[k])
+                k = (k + 1) & (nc - 1);
+            h[k] = (uint32_t)i + 1;
+        }
+        free(t->hash);
+        t->hash = h;
+        t->hcap = nc;
+    }
+    if (gd_grow((void **)&t->items, &t->cap, t->n + 1, t->size, p->err))
+        return NULL;
+    it = t->items + t->n * t->size;
+    memset(it, 0, t->size);
+    memcpy(it, &key, sizeof key);
+    size_t k = tab_slot(key, t->hcap);
+    while (t->hash[k])
+        k = (k + 1) & (t->hcap - 1);
+    t->hash[k] = (uint32_t)++t->n;
+    return it;
+}
+
 /* The thread tid, made (no name) when new; NULL on error. */
 static pd_thread *thread_of(pd *p, uint32_t tid, uint32_t pid)
 {
-    if (p->thr_hcap) {
-        size_t h = (size_t)(tid * 0x9E3779B97F4A7C15ULL) & (p->thr_hcap - 1);
-        for (; p->thr_hash[h]; h = (h + 1) & (p->thr_hcap - 1))
-            if (p->threads[p->thr_hash[h] - 1].tid == tid)
-                return &p->threads[p->thr_hash[h] - 1];
-    }
-    if ((p->nthreads + 1) * 2 > p->thr_hcap && rehash(p, &p->thr_hash, &p->thr_hcap, p->nthreads, thr_key))
-        return NULL;
-    if (gd_grow((void **)&p->threads, &p->threads_cap, p->nthreads + 1, sizeof *p->threads, p->err))
-        return NULL;
-    pd_thread *t = &p->threads[p->nthreads];
-    t->tid = tid;
-    t->pid = pid;
-    t->name[0] = 0;
-    size_t h = (size_t)(tid * 0x9E3779B97F4A7C15ULL) & (p->thr_hcap - 1);
-    while (p->thr_hash[h])
-        h = (h + 1) & (p->thr_hcap - 1);
-    p->thr_hash[h] = (uint32_t)p->nthreads + 1;
-    p->nthreads++;
+    int fresh = !tab_find(&p->threads, tid);
+    pd_thread *t = tab_get(p, &p->threads, tid);
+    if (t && fresh)
+        t->pid = pid;
     return t;
 }
 
 /* ---- mappings ------------------------------------------------------------- */
 
-static int map_before(const pd_map *m, uint32_t pid, uint64_t addr)
+/* Index of the first mapping of pr starting at or after addr. */
+static size_t map_lower(const pd_proc *pr, uint64_t addr)
 {
-    return m->pid < pid || (m->pid == pid && m->start < addr);
-}
-
-/* Index of the first mapping not before (pid, addr). */
-static size_t map_lower(const pd *p, uint32_t pid, uint64_t addr)
-{
-    size_t lo = 0, hi = p->nmaps;
+    size_t lo = 0, hi = pr->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (map_before(&p->maps[mid], pid, addr))
+        if (pr->maps[mid].start < addr)
             lo = mid + 1;
         else
             hi = mid;
@@ -302,71 +346,86 @@ static size_t map_lower(const pd *p, uint32_t pid, uint64_t addr)
 
 static const pd_map *map_find(const pd *p, uint32_t pid, uint64_t ip)
 {
-    size_t i = map_lower(p, pid, ip + 1);
+    const pd_proc *pr = tab_find(&p->procs, pid);
+    size_t i = pr ? map_lower(pr, ip + 1) : 0;
     if (i == 0)
         return NULL;
-    const pd_map *m = &p->maps[i - 1];
-    return m->pid == pid && ip >= m->start && ip < m->end ? m : NULL;
+    const pd_map *m = &pr->maps[i - 1];
+    return ip >= m->start && ip < m->end ? m : NULL;
 }
 
-static int map_put(pd *p, const pd_map *m)
+static int map_put(pd *p, pd_proc *pr, const pd_map *m)
 {
-    if (gd_grow((void **)&p->maps, &p->maps_cap, p->nmaps + 1, sizeof *p->maps, p->err))
+    if (gd_grow((void **)&pr->maps, &pr->cap, pr->n + 1, sizeof *pr->maps, p->err))
         return p->err->code;
-    size_t i = map_lower(p, m->pid, m->start);
-    memmove(p->maps + i + 1, p->maps + i, (p->nmaps - i) * sizeof *p->maps);
-    p->maps[i] = *m;
-    p->nmaps++;
+    size_t i = map_lower(pr, m->start);
+    memmove(pr->maps + i + 1, pr->maps + i, (pr->n - i) * sizeof *pr->maps);
+    pr->maps[i] = *m;
+    pr->n++;
     return GD_OK;
 }
 
-/* Adds m, cutting out of older mappings of its process the part it covers. */
+/* Adds m to its process, cutting out of older mappings the part it covers. */
 static int map_add(pd *p, pd_map m)
 {
     if (m.end <= m.start)
         return GD_OK;
-    size_t i = map_lower(p, m.pid, 0);
-    while (i < p->nmaps && p->maps[i].pid == m.pid && p->maps[i].start < m.end) {
-        pd_map o = p->maps[i];
+    pd_proc *pr = tab_get(p, &p->procs, m.pid);
+    if (!pr)
+        return p->err->code;
+    size_t i = map_lower(pr, 0);
+    while (i < pr->n && pr->maps[i].start < m.end) {
+        pd_map o = pr->maps[i];
         if (o.end <= m.start) {
             i++;
             continue;
         }
-        memmove(p->maps + i, p->maps + i + 1, (p->nmaps - i - 1) * sizeof *p->maps);
-        p->nmaps--;
+        memmove(pr->maps + i, pr->maps + i + 1, (pr->n - i - 1) * sizeof *pr->maps);
+        pr->n--;
         if (o.end > m.end) {
             pd_map right = o;
             right.pgoff += m.end - o.start;
             right.start = m.end;
-            if (map_put(p, &right))
+            if (map_put(p, pr, &right))
                 return p->err->code;
         }
         if (o.start < m.start) {
             pd_map left = o;
             left.end = m.start;
-            if (map_put(p, &left))
+            if (map_put(p, pr, &left))
                 return p->err->code;
             i++;
         }
     }
-    return map_put(p, &m);
+    return map_put(p, pr, &m);
 }
 
-/* A new process `pid` starts with a copy of its parent's mappings. */
+/* A new process `pid` starts with a copy of its parent's mappings (any it
+ * had, a pid used before, are replaced).  An EXIT record does not drop a
+ * process's mappings: records of several CPUs' buffers are not in time
+ * order, and samples of a process come after its EXIT (perf_with_
+ * interpreter_frames.data: 399 of them). */
 static int map_copy(pd *p, uint32_t from, uint32_t to)
 {
-    size_t i = map_lower(p, from, 0), n = 0;
-    while (i + n < p->nmaps && p->maps[i + n].pid == from)
-        n++;
-    for (size_t k = 0; k < n; k++) {
-        size_t j = map_lower(p, from, 0) + k; /* map_put may move them */
-        pd_map c = p->maps[j];
-        c.pid = to;
-        if (map_add(p, c))
-            return p->err->code;
+    pd_proc *src = tab_find(&p->procs, from);
+    if (!src || !src->n)
+        return GD_OK;
+    size_t n = src->n; /* tab_get may move src */
+    pd_proc *dst = tab_get(p, &p->procs, to);
+    if (!dst)
+        return p->err->code;
+    src = tab_find(&p->procs, from);
+    dst->n = 0;
+    if (gd_grow((void **)&dst->maps, &dst->cap, n, sizeof *dst->maps, p->err))
+        return p->err->code;
+    for (size_t i = 0; i < n; i++) {
+        dst->maps[i] = src->maps[i];
+        dst->maps[i].pid = to;
     }
+    dst->n = n;
     return GD_OK;
 }
+
 
 /* ---- features ------------------------------------------------------------- */
 
@@ -1116,6 +1175,8 @@ int gd_perfdata_read(gd_input *in, const gd_sink *sink, gd_error *err)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, GD_ERR_NOMEM_MSG);
     p->sink = sink;
     p->err = err;
+    p->threads.size = sizeof(pd_thread);
+    p->procs.size = sizeof(pd_proc);
     int rc = gd_randin_open(&p->in, in, PD_SPOOL_CAP, "perf.data", err);
     if (rc == GD_OK) {
         rc = read_file(p);
@@ -1125,9 +1186,12 @@ int gd_perfdata_read(gd_input *in, const gd_sink *sink, gd_error *err)
     free(p->syms);
     free(p->dsos);
     free(p->dso_hash);
-    free(p->maps);
-    free(p->threads);
-    free(p->thr_hash);
+    for (size_t i = 0; i < p->procs.n; i++)
+        free(((pd_proc *)p->procs.items)[i].maps);
+    free(p->procs.items);
+    free(p->procs.hash);
+    free(p->threads.items);
+    free(p->threads.hash);
     free(p->fbuf);
     free(p->foff);
     free(p->fptr);
