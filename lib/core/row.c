@@ -14,6 +14,11 @@ static size_t segment(const char *p)
 const gd_value *gd_row_get(const gd_row *r, const char *path, const char **rest)
 {
     *rest = NULL;
+    /* a name with a '.' of its own ("t.tid", an SQL expression) is itself
+     * before it is a path */
+    for (size_t k = 0; r && strchr(path, '.') && k < r->n; k++)
+        if (strcmp(r->names[k], path) == 0)
+            return &r->v[k];
     while (r) {
         size_t n = segment(path);
         const gd_value *v = NULL;

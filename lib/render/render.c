@@ -278,18 +278,23 @@ static char *human_text(json_t *v)
 json_t *gd_render_get(const json_t *row, const char *path)
 {
     json_t *v = (json_t *)row;
+    /* a key with a '.' of its own ("t.tid", an SQL expression, as long as
+     * it is) is itself before it is a path */
+    json_t *whole = json_is_object(v) ? json_object_get(v, path) : NULL;
+    if (whole)
+        return whole;
     while (v) {
         size_t n = strcspn(path, ".");
-        char head[64], *end;
-        if (n >= sizeof head)
-            return NULL;
-        memcpy(head, path, n);
-        head[n] = '\0';
         if (json_is_array(v)) {
+            char head[24], *end;
+            if (n == 0 || n >= sizeof head)
+                return NULL;
+            memcpy(head, path, n);
+            head[n] = '\0';
             unsigned long k = strtoul(head, &end, 10);
-            v = n && *end == '\0' ? json_array_get(v, k) : NULL;
+            v = *end == '\0' ? json_array_get(v, k) : NULL;
         } else {
-            v = json_object_get(v, head);
+            v = json_object_getn(v, path, n);
         }
         if (!path[n])
             return v;
