@@ -500,6 +500,16 @@ static int folded_block_row(void *ctx, sqlite3_stmt *q)
                      sqlite3_column_int(q, RB_UNFINISHED), NULL, NULL, c->err);
 }
 
+/* An aggregation and the query that feeds it; NULL (nothing left open)
+ * with err set when either cannot be made. */
+static sqlite3_stmt *agg_open(cs_agg *a, gd_store *s, const char *sql, gd_error *err)
+{
+    sqlite3_stmt *q = agg_init(a, s, err) ? NULL : gd_store_prepare(s, sql, err);
+    if (!q)
+        agg_free(a);
+    return q;
+}
+
 /* The callsites aggregated in `a` with samples, in id order (stable), as
  * rows {stack: "[prefix;]root;...;leaf", count}: the one way folded lines
  * are made. */
@@ -552,16 +562,13 @@ int gd_query_folded(gd_store *s, const gd_filter *f, const char *group, gd_row_f
              " %s ORDER BY d.trace, d.start_ms, d.id",
              fl);
     cs_agg a;
-    int rc = agg_init(&a, s, err);
-    sqlite3_stmt *q = rc ? NULL : gd_store_prepare(s, sql, err);
-    if (!q) {
-        agg_free(&a);
+    sqlite3_stmt *q = agg_open(&a, s, sql, err);
+    if (!q)
         return err->code ? err->code : GD_ERR_IO;
-    }
     if (group)
         sqlite3_bind_text(q, 1, group, -1, SQLITE_TRANSIENT);
     struct folded_ctx c = {&a, err};
-    rc = gd_store_each(s, q, folded_block_row, &c, err);
+    int rc = gd_store_each(s, q, folded_block_row, &c, err);
     int stopped = 0;
     if (!rc)
         rc = folded_rows(&a, NULL, fn, ctx, &stopped, err);
@@ -607,14 +614,11 @@ int gd_query_folded_samples(gd_store *s, const gd_filter *f, gd_row_fn fn, void 
              " ORDER BY d.trace, d.pid, d.tid",
              fl, app);
     cs_agg a;
-    int rc = agg_init(&a, s, err);
-    sqlite3_stmt *q = rc ? NULL : gd_store_prepare(s, sql, err);
-    if (!q) {
-        agg_free(&a);
+    sqlite3_stmt *q = agg_open(&a, s, sql, err);
+    if (!q)
         return err->code ? err->code : GD_ERR_IO;
-    }
     struct folded_thread_ctx c = {&a, fn, ctx, 0, err};
-    rc = gd_store_each(s, q, folded_thread_row, &c, err);
+    int rc = gd_store_each(s, q, folded_thread_row, &c, err);
     agg_free(&a);
     return rc;
 }

@@ -58,6 +58,7 @@
 #include "io/randin.h"
 #include "pbwire.h"
 #include "profname.h"
+#include "spmeta.h"
 
 #define PD_SPOOL_CAP ((uint64_t)8 << 30) /* bytes copied from a stream      */
 #define PD_MAX_ATTRS 4096
@@ -475,8 +476,86 @@ static ssize_t cstr(const unsigned char **q, const unsigned char *end)
     return n;
 }
 
-/* FILE (128): file_struct entries. */
-static int feat_file(pd *p, const unsigned char *b, size_t n)
+/* A FILE (128) entry: file_struct, its symbols and its type's tail. */
+static int file_v1(pd *p, const unsigned char *q, size_t sz)
+{
+    const unsigned char *e = q + sz, *path = q;
+    ssize_t np = cstr(&q, e);
+    if (np < 0 || e - q < 16)
+        return bad(p, "file table entry cut short");
+    int type = (int)u32at(q);
+    uint64_t min_vaddr = u64at(q + 4);
+    uint32_t nsym = u32at(q + 12);
+    q += 16;
+    size_t sym0 = p->nsyms;
+    for (uint32_t i = 0; i < nsym; i++) {
+        if (e - q < 12)
+            return bad(p, "symbol table cut short");
+        uint64_t addr = u64at(q);
+        uint32_t len = u32at(q + 8);
+        q += 12;
+        const unsigned char *nm = q;
+        ssize_t nn = cstr(&q, e);
+        if (nn < 0)
+            return bad(p, "symbol name without its end");
+        if (add_sym(p, addr, len, (const char *)nm, (size_t)nn))
+            return p->err->code;
+    }
+    uint64_t offset = 0;
+    if ((type == DSO_ELF || type == DSO_KERNEL_MODULE) && e - q >= 8)
+        offset = u64at(q); /* a dex file's tail, its dex file offsets, is not needed */
+    return file_done(p, (const char *)path, (size_t)np, type, min_vaddr, offset, sym0);
+}
+
+/* A FILE2 (132) entry: a protobuf FileFeature message. */
+static int file_v2(pd *p, const unsigned char *q, size_t sz)
+{
+    pb_cur c = {q, q + sz};
+    pb_field f;
+    const char *path = "";
+    size_t npath = 0, sym0 = p->nsyms;
+    int type = -1, r;
+    uint64_t min_vaddr = 0, offset = 0;
+    while ((r = pb_next(&c, &f)) > 0) {
+        if (f.num == 1 && f.wt == 2) {
+            path = (const char *)f.data;
+            npath = f.len;
+        } else if (f.num == 2 && f.wt == 0) {
+            type = (int)f.v;
+        } else if (f.num == 3 && f.wt == 0) {
+            min_vaddr = f.v;
+        } else if (f.num == 4 && f.wt == 2) {
+            pb_cur s = pb_sub(&f);
+            pb_field g;
+            uint64_t addr = 0, len = 0;
+            const char *nm = "";
+            size_t nn = 0;
+            while (pb_next(&s, &g) > 0) {
+                if (g.num == 1 && g.wt == 0)
+                    addr = g.v;
+                else if (g.num == 2 && g.wt == 0)
+                    len = g.v;
+                else if (g.num == 3 && g.wt == 2)
+                    nm = (const char *)g.data, nn = g.len;
+            }
+            if (add_sym(p, addr, (uint32_t)len, nm, nn))
+                return p->err->code;
+        } else if ((f.num == 6 || f.num == 7) && f.wt == 2) {
+            /* ElfFile / KernelModule: the offset of min_vaddr */
+            pb_cur s = pb_sub(&f);
+            pb_field g;
+            while (pb_next(&s, &g) > 0)
+                if (g.num == 1 && g.wt == 0)
+                    offset = g.v;
+        }
+    }
+    if (r < 0)
+        return bad(p, "file table message unparsable");
+    return file_done(p, path, npath, type, min_vaddr, offset, sym0);
+}
+
+/* FILE and FILE2: entries each after its u32 size. */
+static int file_table(pd *p, const unsigned char *b, size_t n, int (*entry)(pd *, const unsigned char *, size_t))
 {
     const unsigned char *q = b, *end = b + n;
     while (end - q >= 4) {
@@ -484,95 +563,9 @@ static int feat_file(pd *p, const unsigned char *b, size_t n)
         q += 4;
         if (sz > (size_t)(end - q))
             return bad(p, "file table entry past its section");
-        const unsigned char *e = q + sz, *path = q;
-        ssize_t np = cstr(&q, e);
-        if (np < 0 || e - q < 16)
-            return bad(p, "file table entry cut short");
-        int type = (int)u32at(q);
-        uint64_t min_vaddr = u64at(q + 4);
-        uint32_t nsym = u32at(q + 12);
-        q += 16;
-        size_t sym0 = p->nsyms;
-        for (uint32_t i = 0; i < nsym; i++) {
-            if (e - q < 12)
-                return bad(p, "symbol table cut short");
-            uint64_t addr = u64at(q);
-            uint32_t len = u32at(q + 8);
-            q += 12;
-            const unsigned char *nm = q;
-            ssize_t nn = cstr(&q, e);
-            if (nn < 0)
-                return bad(p, "symbol name without its end");
-            if (add_sym(p, addr, len, (const char *)nm, (size_t)nn))
-                return p->err->code;
-        }
-        uint64_t offset = 0;
-        if (type == DSO_DEX && e - q >= 4) {
-            uint64_t k = u32at(q);
-            q += 4;
-            q += k * 8 <= (uint64_t)(e - q) ? k * 8 : (uint64_t)(e - q);
-        } else if ((type == DSO_ELF || type == DSO_KERNEL_MODULE) && e - q >= 8) {
-            offset = u64at(q);
-        }
-        if (file_done(p, (const char *)path, (size_t)np, type, min_vaddr, offset, sym0))
-            return p->err->code;
-        q = e;
-    }
-    return GD_OK;
-}
-
-/* FILE2 (132): size-prefixed protobuf FileFeature messages. */
-static int feat_file2(pd *p, const unsigned char *b, size_t n)
-{
-    const unsigned char *q = b, *end = b + n;
-    while (end - q >= 4) {
-        uint32_t sz = u32at(q);
-        q += 4;
-        if (sz > (size_t)(end - q))
-            return bad(p, "file table message past its section");
-        pb_cur c = {q, q + sz};
-        pb_field f;
-        const char *path = "";
-        size_t npath = 0, sym0 = p->nsyms;
-        int type = -1;
-        uint64_t min_vaddr = 0, offset = 0;
-        int r;
-        while ((r = pb_next(&c, &f)) > 0) {
-            if (f.num == 1 && f.wt == 2) {
-                path = (const char *)f.data;
-                npath = f.len;
-            } else if (f.num == 2 && f.wt == 0) {
-                type = (int)f.v;
-            } else if (f.num == 3 && f.wt == 0) {
-                min_vaddr = f.v;
-            } else if (f.num == 4 && f.wt == 2) {
-                pb_cur s = pb_sub(&f);
-                pb_field g;
-                uint64_t addr = 0, len = 0;
-                const char *nm = "";
-                size_t nn = 0;
-                while (pb_next(&s, &g) > 0) {
-                    if (g.num == 1 && g.wt == 0)
-                        addr = g.v;
-                    else if (g.num == 2 && g.wt == 0)
-                        len = g.v;
-                    else if (g.num == 3 && g.wt == 2)
-                        nm = (const char *)g.data, nn = g.len;
-                }
-                if (add_sym(p, addr, (uint32_t)len, nm, nn))
-                    return p->err->code;
-            } else if ((f.num == 6 || f.num == 7) && f.wt == 2) {
-                pb_cur s = pb_sub(&f);
-                pb_field g;
-                while (pb_next(&s, &g) > 0)
-                    if (g.num == 1 && g.wt == 0)
-                        offset = g.v;
-            }
-        }
-        if (r < 0)
-            return bad(p, "file table message unparsable");
-        if (file_done(p, path, npath, type, min_vaddr, offset, sym0))
-            return p->err->code;
+        int rc = entry(p, q, sz);
+        if (rc)
+            return rc;
         q += sz;
     }
     return GD_OK;
@@ -654,10 +647,8 @@ static int read_features(pd *p, const unsigned char *bits)
             return nomem(p);
         int rc = rd(p, off, b, size);
         if (!rc) {
-            if (f == FEAT_FILE)
-                rc = feat_file(p, b, size);
-            else if (f == FEAT_FILE2)
-                rc = feat_file2(p, b, size);
+            if (f == FEAT_FILE || f == FEAT_FILE2)
+                rc = file_table(p, b, size, f == FEAT_FILE ? file_v1 : file_v2);
             else if (f == FEAT_META_INFO)
                 feat_meta(p, b, size);
             else
@@ -781,6 +772,26 @@ static void hide_art(pd *p)
     p->nframes = w;
 }
 
+/* Address ip of mapping m as an address in its file d (simpleperf's rule
+ * per file type); *file becomes the name shown for the kernel and JIT
+ * symbol files. */
+static uint64_t vaddr_of(const pd_map *m, const pd_dso *d, uint64_t ip, const char **file)
+{
+    if (m->pid == KERNEL_PID && d->type != DSO_KERNEL_MODULE && strncmp(*file, "[kernel.kallsyms]", 17) == 0) {
+        *file = "[kernel.kallsyms]";
+        return ip;
+    }
+    if (d->jit) {
+        *file = d->jit == 1 ? "[JIT app cache]" : "[JIT zygote cache]";
+        return ip;
+    }
+    if (d->type == DSO_KERNEL_MODULE)
+        return ip - m->start - d->offset + d->min_vaddr;
+    if (d->type == DSO_ELF)
+        return ip - m->start + m->pgoff - d->offset + d->min_vaddr;
+    return ip - m->start + m->pgoff;
+}
+
 /* The frame of address ip, in the kernel's mappings or pid's. */
 static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
 {
@@ -797,20 +808,7 @@ static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
     }
     const pd_dso *d = &p->dsos[m->dso];
     const char *file = p->arena + d->path;
-    uint64_t vaddr;
-    if (m->pid == KERNEL_PID && d->type != DSO_KERNEL_MODULE && strncmp(file, "[kernel.kallsyms]", 17) == 0) {
-        file = "[kernel.kallsyms]";
-        vaddr = ip;
-    } else if (d->jit) {
-        file = d->jit == 1 ? "[JIT app cache]" : "[JIT zygote cache]";
-        vaddr = ip;
-    } else if (d->type == DSO_KERNEL_MODULE) {
-        vaddr = ip - m->start - d->offset + d->min_vaddr;
-    } else if (d->type == DSO_ELF) {
-        vaddr = ip - m->start + m->pgoff - d->offset + d->min_vaddr;
-    } else {
-        vaddr = ip - m->start + m->pgoff;
-    }
+    uint64_t vaddr = vaddr_of(m, d, ip, &file);
     const pd_sym *s = d->type >= 0 || d->nsym ? sym_find(p, d, vaddr) : NULL;
     uint32_t sym = s ? s->name : UINT32_MAX;
     const char *sname = s ? p->arena + s->name : NULL;
@@ -841,21 +839,13 @@ static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
 
 static int send_meta(pd *p, int64_t pid, int64_t main_tid)
 {
-    gd_meta m;
-    gd_meta_init(&m);
-    m.app = p->have_app ? p->app : NULL;
-    m.clock = p->realtime ? "utc" : "monotonic";
-    m.pid = pid;
-    m.main_tid = main_tid;
-    return gd_sink_meta(p->sink, &m, p->err);
+    return gd_simpleperf_meta(p->sink, p->have_app ? p->app : NULL, p->realtime, pid, main_tid, p->err);
 }
 
-/* 1 when a main thread's name is the app's, or its tail (the kernel keeps
- * 15 bytes), or unknown. */
+/* 1 when a main thread's name is the app's (or its tail), or unknown. */
 static int app_thread(const pd *p, const char *name)
 {
-    size_t na = strlen(p->app), nt = strlen(name);
-    return nt == 0 || (nt <= na && strcmp(p->app + na - nt, name) == 0);
+    return name[0] == 0 || gd_simpleperf_app_thread(p->app, name);
 }
 
 /* The size of a READ field, per read_format. */

@@ -53,6 +53,7 @@
 
 #include "reader.h"
 #include "perfdata.h"
+#include "spmeta.h"
 #include "profname.h"
 #include "io/textin.h"
 #include "core/util.h"
@@ -163,24 +164,14 @@ static int frame(sp *s, const char *sym, size_t nsym, const char *file, size_t n
 
 static int send_meta(sp *s, int64_t pid, int64_t main_tid)
 {
-    gd_meta m;
-    gd_meta_init(&m);
-    m.app = s->have_app ? s->app : NULL;
-    m.clock = s->realtime ? "utc" : "monotonic";
-    m.pid = pid;
-    m.main_tid = main_tid;
     s->meta_sent = 1;
-    return gd_sink_meta(s->sink, &m, s->err);
+    return gd_simpleperf_meta(s->sink, s->have_app ? s->app : NULL, s->realtime, pid, main_tid, s->err);
 }
 
-/* The app's main thread in report-sample (no pid): its name is the app or
- * the app's tail (the kernel keeps 15 bytes). */
+/* The app's main thread in report-sample (no pid): named as the app. */
 static int main_by_name(const sp *s)
 {
-    if (!s->have_app || !s->have_thread || !s->thread[0])
-        return 0;
-    size_t na = strlen(s->app), nt = strlen(s->thread);
-    return nt <= na && strcmp(s->app + na - nt, s->thread) == 0;
+    return s->have_app && s->have_thread && gd_simpleperf_app_thread(s->app, s->thread);
 }
 
 static int flush(sp *s)

@@ -12,44 +12,15 @@ by hand: it shares no code with lib/reader/perfdata.c.
 Reads the header, the attrs (sample_type), the feature sections FILE (128)
 / FILE2 (132) and META_INFO (129), and walks the records: MMAP/MMAP2,
 COMM, FORK and SAMPLE (IDENTIFIER, IP, TID, TIME, ... CALLCHAIN)."""
+import os
 import struct
 import sys
 from collections import Counter
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "perfetto"))
+from pfwalk import fields as pb_fields  # noqa: E402  (the protobuf wire walk, FILE2's messages)
+
 PERF_CONTEXT_MAX = (1 << 64) - 4095
-
-
-def varint(b, i):
-    r = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        r |= (c & 0x7F) << s
-        s += 7
-        if c < 0x80:
-            return r, i
-
-
-def pb_fields(b):
-    i = 0
-    while i < len(b):
-        key, i = varint(b, i)
-        num, wt = key >> 3, key & 7
-        if wt == 0:
-            v, i = varint(b, i)
-            yield num, v
-        elif wt == 2:
-            n, i = varint(b, i)
-            yield num, b[i:i + n]
-            i += n
-        elif wt == 1:
-            yield num, struct.unpack_from("<Q", b, i)[0]
-            i += 8
-        elif wt == 5:
-            yield num, struct.unpack_from("<I", b, i)[0]
-            i += 4
-        else:
-            raise ValueError("wire type %d" % wt)
 
 
 def cstr(b, i):
@@ -84,7 +55,7 @@ def files_v2(b):
         msg = b[i + 4:i + 4 + size]
         i += 4 + size
         path, typ, minv, off, syms = "", -1, 0, 0, []
-        for num, v in pb_fields(msg):
+        for num, _, v in pb_fields(msg):
             if num == 1:
                 path = v.decode()
             elif num == 2:
@@ -94,7 +65,7 @@ def files_v2(b):
             elif num == 4:
                 a = ln = 0
                 name = ""
-                for n2, v2 in pb_fields(v):
+                for n2, _, v2 in pb_fields(v):
                     if n2 == 1:
                         a = v2
                     elif n2 == 2:
@@ -103,7 +74,7 @@ def files_v2(b):
                         name = v2.decode()
                 syms.append((a, ln, name))
             elif num in (6, 7):
-                for n2, v2 in pb_fields(v):
+                for n2, _, v2 in pb_fields(v):
                     if n2 == 1:
                         off = v2
         out[path] = (typ, minv, off, sorted(syms))
