@@ -9,23 +9,14 @@
 extern const gd_reader gd_reader_art_trace;
 #define R (&gd_reader_art_trace)
 
-/* A trace built byte by byte. */
-typedef struct buf {
-    unsigned char d[8192];
-    size_t n;
-} buf;
-
-static void put(buf *b, const void *p, size_t n)
-{
-    ck_assert_uint_le(b->n + n, sizeof b->d);
-    memcpy(b->d + b->n, p, n);
-    b->n += n;
-}
+/* A trace built byte by byte (testutil.h). */
+typedef gd_tbuf buf;
+#define put gd_tbuf_put
+#define u1 gd_tbuf_u8
+#define u2 gd_tbuf_u16
+#define u4 gd_tbuf_u32
+#define u8 gd_tbuf_u64
 static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
-static void u1(buf *b, unsigned v) { unsigned char c = (unsigned char)v; put(b, &c, 1); }
-static void u2(buf *b, unsigned v) { u1(b, v & 0xff); u1(b, (v >> 8) & 0xff); }
-static void u4(buf *b, uint32_t v) { u2(b, v & 0xffff); u2(b, v >> 16); }
-static void u8(buf *b, uint64_t v) { u4(b, (uint32_t)v); u4(b, (uint32_t)(v >> 32)); }
 
 /* "SLOW" header of 32 bytes. */
 static void slow(buf *b, unsigned version, uint64_t start_us, unsigned recsize)

@@ -94,25 +94,16 @@ END_TEST
 /* ---- a perf.data built here (the layout of lib/reader/perfdata.c's head
  * comment): header, one attr, records, the FILE and META_INFO features ---- */
 
-typedef struct buf {
-    unsigned char b[8192];
-    size_t n;
-} buf;
-
-static void put(buf *o, const void *p, size_t k)
-{
-    ck_assert_uint_le(o->n + k, sizeof o->b);
-    memcpy(o->b + o->n, p, k);
-    o->n += k;
-}
-static void u16(buf *o, uint16_t v) { put(o, &v, 2); }
-static void u32(buf *o, uint32_t v) { put(o, &v, 4); }
-static void u64(buf *o, uint64_t v) { put(o, &v, 8); }
+typedef gd_tbuf buf; /* testutil.h */
+#define put gd_tbuf_put
+#define u16 gd_tbuf_u16
+#define u32 gd_tbuf_u32
+#define u64 gd_tbuf_u64
 static void cstr(buf *o, const char *t) { put(o, t, strlen(t) + 1); }
 static void pad8(buf *o)
 {
     while (o->n % 8)
-        o->b[o->n++] = 0;
+        o->d[o->n++] = 0;
 }
 
 /* a record: type, misc, then the body the caller writes; returns its start */
@@ -128,7 +119,7 @@ static void rec_end(buf *o, size_t at)
 {
     pad8(o);
     uint16_t size = (uint16_t)(o->n - at);
-    memcpy(o->b + at + 6, &size, 2);
+    memcpy(o->d + at + 6, &size, 2);
 }
 
 static void mmap2(buf *o, uint32_t pid, uint64_t addr, uint64_t len, const char *file)
@@ -173,7 +164,7 @@ static void file_entry(buf *o, const char *path, uint32_t type, uint64_t addr, u
     else
         u64(o, 0); /* file_offset_of_min_vaddr */
     uint32_t size = (uint32_t)(o->n - at - 4);
-    memcpy(o->b + at, &size, 4);
+    memcpy(o->d + at, &size, 4);
 }
 
 #define USER ((uint64_t)-512)
@@ -194,7 +185,7 @@ static size_t perf_data(buf *o, uint64_t cut)
     size_t a = o->n;
     u32(o, 1), u32(o, 120), u64(o, 0), u64(o, 4000), u64(o, 0x27), u64(o, 0), u64(o, 0);
     while (o->n < a + 120)
-        o->b[o->n++] = 0;
+        o->d[o->n++] = 0;
     u64(o, 0), u64(o, 0); /* ids */
     size_t d = o->n;
     mmap2(o, 100, 0x1000, 0x1000, "/system/lib64/libfoo.so");
@@ -212,8 +203,8 @@ static size_t perf_data(buf *o, uint64_t cut)
     u32(o, 100), u32(o, 100), u32(o, 100), u32(o, 100), u64(o, 0);
     rec_end(o, at);
     uint64_t dsize = o->n - d + cut;
-    memcpy(o->b + 40, &(uint64_t){d}, 8);
-    memcpy(o->b + 48, &dsize, 8);
+    memcpy(o->d + 40, &(uint64_t){d}, 8);
+    memcpy(o->d + 48, &dsize, 8);
     /* the features: two (offset, size), then their bytes */
     size_t desc = o->n;
     for (int i = 0; i < 4; i++)
@@ -228,7 +219,7 @@ static size_t perf_data(buf *o, uint64_t cut)
     size_t f1 = o->n;
     cstr(o, "app_package_name"), cstr(o, "com.example.app"), cstr(o, "clockid"), cstr(o, "monotonic");
     uint64_t v[4] = {f0, f1 - f0, f1, o->n - f1};
-    memcpy(o->b + desc, v, sizeof v);
+    memcpy(o->d + desc, v, sizeof v);
     return o->n;
 }
 
@@ -236,9 +227,9 @@ START_TEST(test_perf_data)
 {
     static buf o;
     size_t n = perf_data(&o, 0);
-    ck_assert_int_gt(gd_test_probe_mem(R, o.b, n), 0);
+    ck_assert_int_gt(gd_test_probe_mem(R, o.d, n), 0);
     gd_collected c;
-    gd_test_read_mem(R, o.b, n, NULL, &c);
+    gd_test_read_mem(R, o.d, n, NULL, &c);
     ck_assert_msg(c.rc == 0, "%s", c.err.msg);
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 2);
     json_t *m = json_array_get(c.metas, 0);
@@ -275,13 +266,13 @@ START_TEST(test_perf_data_bad)
     static buf o;
     size_t n = perf_data(&o, 0);
     gd_collected c;
-    gd_test_read_mem(R, o.b, 50, NULL, &c);
+    gd_test_read_mem(R, o.d, 50, NULL, &c);
     ck_assert_int_eq(c.rc, GD_ERR_DATA);
     ck_assert_str_eq(c.err.msg, "perf.data: the file (50 bytes) is shorter than its header (104 bytes)");
     gd_collected_free(&c);
 
     n = perf_data(&o, 4096);
-    gd_test_read_mem(R, o.b, n, NULL, &c);
+    gd_test_read_mem(R, o.d, n, NULL, &c);
     ck_assert_int_eq(c.rc, GD_ERR_DATA);
     ck_assert_ptr_nonnull(strstr(c.err.msg, "is past the end of the file"));
     gd_collected_free(&c);
@@ -289,8 +280,8 @@ START_TEST(test_perf_data_bad)
     /* the first record's size made 4: smaller than its own header */
     n = perf_data(&o, 0);
     uint16_t four = 4;
-    memcpy(o.b + 240 + 6, &four, 2);
-    gd_test_read_mem(R, o.b, n, NULL, &c);
+    memcpy(o.d + 240 + 6, &four, 2);
+    gd_test_read_mem(R, o.d, n, NULL, &c);
     ck_assert_int_eq(c.rc, GD_ERR_DATA);
     ck_assert_str_eq(c.err.msg, "perf.data: record smaller than its header at byte 240");
     ck_assert_uint_eq(gd_collected_count(&c, "stack"), 0);
@@ -301,12 +292,12 @@ START_TEST(test_perf_data_bad)
     size_t i = 240;
     for (int k = 0; k < 5; k++) { /* 3 mmap2 + 2 comm */
         uint16_t sz;
-        memcpy(&sz, o.b + i + 6, 2);
+        memcpy(&sz, o.d + i + 6, 2);
         i += sz;
     }
     uint64_t big = 1000;
-    memcpy(o.b + i + 8 + 24, &big, 8); /* after ip, pid/tid, time */
-    gd_test_read_mem(R, o.b, n, NULL, &c);
+    memcpy(o.d + i + 8 + 24, &big, 8); /* after ip, pid/tid, time */
+    gd_test_read_mem(R, o.d, n, NULL, &c);
     ck_assert_int_eq(c.rc, GD_ERR_DATA);
     ck_assert_ptr_nonnull(strstr(c.err.msg, "call chain past its record at byte"));
     gd_collected_free(&c);

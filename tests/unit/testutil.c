@@ -198,3 +198,34 @@ int gd_test_exit(int failed)
                 missing);
     return EXIT_SUCCESS;
 }
+
+void gd_tbuf_put(gd_tbuf *b, const void *p, size_t n)
+{
+    ck_assert_uint_le(b->n + n, sizeof b->d);
+    memcpy(b->d + b->n, p, n);
+    b->n += n;
+}
+
+void gd_tbuf_u8(gd_tbuf *b, unsigned v)
+{
+    unsigned char c = (unsigned char)v;
+    gd_tbuf_put(b, &c, 1);
+}
+
+void gd_tbuf_u16(gd_tbuf *b, unsigned v)
+{
+    gd_tbuf_u8(b, v & 0xff);
+    gd_tbuf_u8(b, (v >> 8) & 0xff);
+}
+
+void gd_tbuf_u32(gd_tbuf *b, uint32_t v)
+{
+    gd_tbuf_u16(b, v & 0xffff);
+    gd_tbuf_u16(b, v >> 16);
+}
+
+void gd_tbuf_u64(gd_tbuf *b, uint64_t v)
+{
+    gd_tbuf_u32(b, (uint32_t)v);
+    gd_tbuf_u32(b, (uint32_t)(v >> 32));
+}

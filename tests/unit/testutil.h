@@ -4,6 +4,7 @@
 #define GD_TESTS_UNIT_TESTUTIL_H
 
 #include <check.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "reader/reader.h"
@@ -57,6 +58,18 @@ const char *gd_test_corpus_at(const char *rel, const char *test);
  * Every suite that includes this header ends with
  *     return gd_test_exit(srunner_ntests_failed(sr));  */
 int gd_test_exit(int failed);
+
+/* Binary input built byte by byte (an ART trace, a perf.data): numbers
+ * little-endian; a write past the end fails the case. */
+typedef struct gd_tbuf {
+    unsigned char d[8192];
+    size_t n;
+} gd_tbuf;
+void gd_tbuf_put(gd_tbuf *b, const void *p, size_t n);
+void gd_tbuf_u8(gd_tbuf *b, unsigned v);
+void gd_tbuf_u16(gd_tbuf *b, unsigned v);
+void gd_tbuf_u32(gd_tbuf *b, uint32_t v);
+void gd_tbuf_u64(gd_tbuf *b, uint64_t v);
 /* Runs suite `s` (CK_NORMAL) and frees it: gd_test_exit of its failures. */
 int gd_test_run(Suite *s);
 
