@@ -200,6 +200,19 @@ void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const 
         gd_cli_say(ctx, "no row passed the options or the thresholds%s", f->app ? " (with --app)" : "");
 }
 
+void gd_cli_say_samples_hint(const gd_ctx *ctx, gd_store *s, const gd_filter *f)
+{
+    gd_error err = {0};
+    int has = 0, matched = 1;
+    char present[512];
+    if (f->app && (gd_query_app_presence(s, f, &matched, present, sizeof present, &err) != GD_OK || !matched))
+        return; /* no process of the app: said already */
+    if (gd_query_has_data(s, "sample", f, &has, &err) == GD_OK && has)
+        gd_cli_say(ctx, "the traces' stack samples are a CPU profile: 'godeye export --folded - --samples%s%s'"
+                        " draws them (a flame graph's lines)",
+                   f->app ? " --app " : "", f->app ? f->app : "");
+}
+
 int gd_cli_describe(gd_ctx *ctx, const char *usage, const gd_option *opts, const gd_column *cols, size_t ncols)
 {
     gd_cmd_desc *d = ctx->describe;
@@ -260,8 +273,11 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)
     rc = r ? spec->query(s, &l, spec->arg, r, &err) : gd_error_oom(&err);
     size_t rows = r ? gd_render_rows(r) : 0;
     int wrc = r ? gd_cli_render_end(ctx, r) : 0;
-    if (!rc && !wrc && !rows && s)
+    if (!rc && !wrc && !rows && s) {
         gd_cli_say_empty(ctx, s, &l.filter, spec->data_table, spec->data_name);
+        if (spec->samples_hint)
+            gd_cli_say_samples_hint(ctx, s, &l.filter);
+    }
     if (s)
         gd_store_close(s);
     if (rc)

@@ -142,6 +142,9 @@ struct gd_cmd_spec {
      * (gd_query_has_data) and what it holds; table NULL: `data_name` is
      * the whole reason (NULL: "no row passed the options") */
     const char *data_table, *data_name;
+    /* 1: an empty answer over traces with stack samples says how to see
+     * them (gd_cli_say_samples_hint) */
+    int samples_hint;
     /* the command's own --format (other choices, their help) in place of
      * OPT_LISTING's; NULL: the shared one */
     const gd_option *format;
@@ -192,6 +195,11 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec);
  * --app filter matched no process, naming the apps present; no selected
  * trace has `table`'s data, `what`; or nothing passed the options or the
  * thresholds; with table NULL, `what` itself when given). */
+/* After an empty answer of a command about blocks (top, blocks): when f's
+ * traces hold stack samples (a CPU profile: a perf.data, simpleperf text,
+ * a Perfetto CPU profile), one more line says that `export --folded -
+ * --samples` draws them. */
+void gd_cli_say_samples_hint(const gd_ctx *ctx, gd_store *s, const gd_filter *f);
 void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
                       const char *what);
 

@@ -65,6 +65,7 @@ int cmd_top(int argc, char **argv, gd_ctx *ctx)
     };
     gd_cmd_spec spec = {.usage = "godeye top [OPTIONS]", .opts = opts, .arg = &o, .check = top_check,
                         .cols = columns, .ncols = sizeof columns / sizeof columns[0], .query = top_query,
-                        .data_name = "nothing to rank: no ANR, deadlock, block, launch, frame or lock passed its threshold"};
+                        .data_name = "nothing to rank: no ANR, deadlock, block, launch, frame or lock passed its threshold",
+                        .samples_hint = 1};
     return gd_cli_run(ctx, argc, argv, &spec);
 }
