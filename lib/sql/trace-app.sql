@@ -3,7 +3,8 @@
 -- once they are all written: the first of these that names an app's
 -- package (gd_app_is_system: never a system process, lib/analysis/app.c):
 --   1. the capture format's own app (a godeye capture names the app the
---      user captured, system or not), and any app the reader found
+--      user captured, system or not; so does a simpleperf recording, the
+--      app its `record --app` named), and any app the reader found
 --      (a bugreport's ANR process, else its resumed activity's package;
 --      a trace's own package) that is not a system process;
 --   2. the process of the trace's ANR (the dump the system took for it);
@@ -35,7 +36,7 @@
 -- per dispatch.
 
 UPDATE trace SET app = coalesce(
-    CASE WHEN trace.format = 'godeye' THEN nullif(trace.app, '')
+    CASE WHEN trace.format IN ('godeye', 'simpleperf') THEN nullif(trace.app, '')
       WHEN NOT gd_app_is_system(trace.app) THEN gd_app_package(trace.app) END,
     gd_app_package((SELECT v.process FROM anr_dump v WHERE v.trace = trace.id AND v.anr = 1
       AND NOT gd_app_is_system(v.process) ORDER BY v.ts_ms, v.id LIMIT 1)),
