@@ -208,7 +208,11 @@ void gd_cli_say_samples_hint(const gd_ctx *ctx, gd_store *s, const gd_filter *f)
     if (f->app && (gd_query_app_presence(s, f, &matched, present, sizeof present, &err) != GD_OK || !matched))
         return; /* no process of the app: said already */
     int blocks = 1; /* traces with main-thread dispatches: their blocks were filtered, not absent */
-    if (gd_query_has_data(s, "sample", f, &has, &err) == GD_OK && has &&
+    /* a profiler's samples (sample.source, godeye-schema(7)), not a thread
+     * dump's or a sampler's around blocks */
+    static const char profile[] =
+        "(SELECT trace FROM sample WHERE source IN ('simpleperf', 'perf_sample', 'streaming_profile'))";
+    if (gd_query_has_data(s, profile, f, &has, &err) == GD_OK && has &&
         gd_query_has_data(s, "dispatch", f, &blocks, &err) == GD_OK && !blocks)
         gd_cli_say(ctx, "the traces' stack samples are a CPU profile: 'godeye export --folded - --samples%s%s'"
                         " draws them (a flame graph's lines)",

@@ -196,8 +196,8 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec);
  * trace has `table`'s data, `what`; or nothing passed the options or the
  * thresholds; with table NULL, `what` itself when given). */
 /* After an empty answer of a command about blocks (top, blocks): when f's
- * traces hold stack samples and no main-thread dispatch (a CPU profile
- * alone: a perf.data, simpleperf text, a Perfetto CPU profile), one more
+ * traces hold a profiler's samples (simpleperf's, a Perfetto CPU
+ * profile's) and no main-thread dispatch (a CPU profile alone), one more
  * line says that `export --folded - --samples` draws them. */
 void gd_cli_say_samples_hint(const gd_ctx *ctx, gd_store *s, const gd_filter *f);
 void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
