@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/keytab.h"
 #include "core/skip_reasons.h"
 #include "core/util.h"
 #include "io/demangle_dl.h"
@@ -102,31 +103,26 @@ typedef struct pd_dso {
 } pd_dso;
 
 typedef struct pd_map {
-    uint32_t pid;
     uint64_t start, end, pgoff;
-    uint32_t dso;
+    const pd_dso *dso;
 } pd_map;
 
-/* A table of items whose first field is their uint32_t key (a tid, a pid),
- * with a hash of indexes + 1 (0 empty). */
-typedef struct pd_tab {
-    char *items;
-    size_t n, cap, size;
-    uint32_t *hash;
-    size_t hcap;
-} pd_tab;
-
 typedef struct pd_thread {
-    uint32_t tid, pid; /* tid: the key */
+    uint32_t pid;
     char name[64];
 } pd_thread;
 
 /* A process's mappings, sorted by start, none overlapping. */
 typedef struct pd_proc {
-    uint32_t pid; /* the key; KERNEL_PID: the kernel's */
     pd_map *maps;
     size_t n, cap;
 } pd_proc;
+
+/* What pd.tab holds, each its own allocation (a pointer stays valid as the
+ * table grows): a thread by tid, a process by pid (KERNEL_PID: the
+ * kernel's), a mapped file by its path's hash (the kind K_DSO + i: the
+ * i-th path of that hash). */
+enum { K_THREAD, K_PROC, K_DSO };
 
 typedef struct pd {
     const gd_sink *sink;
@@ -140,23 +136,16 @@ typedef struct pd {
     size_t alen, acap;
     pd_sym *syms;
     size_t nsyms, syms_cap;
-    pd_dso *dsos;
-    size_t ndsos, dsos_cap;
-    uint32_t *dso_hash; /* dso index + 1, 0 empty */
-    size_t dso_hcap;
-    pd_tab threads, procs; /* pd_thread, pd_proc */
+    gd_keytab tab; /* threads, processes, files (K_*) */
     /* meta */
     char app[512];
     int have_app, realtime, main_sent, mangled_left;
     /* one sample's frames */
     char *fbuf;
     size_t flen, fcap;
-    size_t *foff;
+    struct pd_frame *frames;
     const char **fptr;
-    size_t nframes, foff_cap, fptr_cap;
-    unsigned char *fkind; /* F_* of each frame */
-    uint32_t *fsym;       /* its symbol's name (mangled): arena offset, or UINT32_MAX */
-    size_t fkind_cap, fsym_cap;
+    size_t nframes, frames_cap, fptr_cap;
     uint64_t pos; /* the record being read, for errors */
 } pd;
 
@@ -165,21 +154,15 @@ static int bad(pd *p, const char *what)
     return gd_error_set(p->err, GD_ERR_DATA, 0, 0, "perf.data: %s at byte %llu", what, (unsigned long long)p->pos);
 }
 
-static int nomem(pd *p)
-{
-    return gd_error_set(p->err, GD_ERR_NOMEM, 0, 0, GD_ERR_NOMEM_MSG);
-}
-
 static int rd(pd *p, uint64_t off, void *buf, size_t n)
 {
-    if (off > p->in.size || n > p->in.size - off || gd_randin_read(&p->in, off, buf, n) != 0) {
-        if (errno)
-            return gd_error_set(p->err, GD_ERR_IO, 0, 0, "perf.data: cannot read at byte %llu: %s",
-                                (unsigned long long)off, strerror(errno));
-        p->pos = off;
-        return bad(p, "file ends inside a section");
-    }
-    return GD_OK;
+    if (off <= p->in.size && n <= p->in.size - off && gd_randin_read(&p->in, off, buf, n) == 0)
+        return GD_OK;
+    if (off <= p->in.size && n <= p->in.size - off && errno) /* the read failed, not the bounds */
+        return gd_error_set(p->err, GD_ERR_IO, 0, 0, "perf.data: cannot read at byte %llu: %s",
+                            (unsigned long long)off, strerror(errno));
+    p->pos = off;
+    return bad(p, "file ends inside a section");
 }
 
 static uint64_t u64at(const unsigned char *b) { uint64_t v; memcpy(&v, b, 8); return v; }
@@ -207,123 +190,55 @@ static uint64_t hash_bytes(const char *s, size_t n)
     return h;
 }
 
-/* Doubles a hash table of indexes + 1 and puts back every entry. */
-static int rehash(pd *p, uint32_t **tab, size_t *cap, size_t n, uint64_t (*key)(const pd *, size_t))
+/* The item of (key, kind) in pd.tab, made of `size` zero bytes when new
+ * (*fresh set); NULL on error. */
+static void *tab_get(pd *p, uint64_t key, uint32_t kind, size_t size, int *fresh)
 {
-    size_t nc = *cap ? *cap * 2 : 1024;
-    uint32_t *t = calloc(nc, sizeof *t);
-    if (!t)
-        return nomem(p);
-    for (size_t i = 0; i < n; i++) {
-        size_t h = (size_t)key(p, i) & (nc - 1);
-        while (t[h])
-            h = (h + 1) & (nc - 1);
-        t[h] = (uint32_t)i + 1;
-    }
-    free(*tab);
-    *tab = t;
-    *cap = nc;
-    return GD_OK;
-}
-
-static uint64_t dso_key(const pd *p, size_t i)
-{
-    const char *s = p->arena + p->dsos[i].path;
-    return hash_bytes(s, strlen(s));
-}
-
-
-/* The dso of path s[0..n), made (type -1, no symbols) when new; UINT32_MAX on error. */
-static uint32_t dso_of(pd *p, const char *s, size_t n)
-{
-    if (p->dso_hcap) {
-        size_t h = (size_t)hash_bytes(s, n) & (p->dso_hcap - 1);
-        for (; p->dso_hash[h]; h = (h + 1) & (p->dso_hcap - 1)) {
-            const char *q = p->arena + p->dsos[p->dso_hash[h] - 1].path;
-            if (strncmp(q, s, n) == 0 && q[n] == 0)
-                return p->dso_hash[h] - 1;
-        }
-    }
-    if ((p->ndsos + 1) * 2 > p->dso_hcap && rehash(p, &p->dso_hash, &p->dso_hcap, p->ndsos, dso_key))
-        return UINT32_MAX;
-    if (gd_grow((void **)&p->dsos, &p->dsos_cap, p->ndsos + 1, sizeof *p->dsos, p->err))
-        return UINT32_MAX;
-    uint32_t path = intern(p, s, n);
-    if (path == UINT32_MAX)
-        return UINT32_MAX;
-    pd_dso *d = &p->dsos[p->ndsos];
-    memset(d, 0, sizeof *d);
-    d->path = path;
-    d->type = -1;
-    const char *q = p->arena + path;
-    d->jit = strstr(q, "_jit_app_cache:") ? 1 : strstr(q, "_jit_zygote_cache:") ? 2 : 0;
-    size_t h = (size_t)hash_bytes(s, n) & (p->dso_hcap - 1);
-    while (p->dso_hash[h])
-        h = (h + 1) & (p->dso_hcap - 1);
-    p->dso_hash[h] = (uint32_t)p->ndsos + 1;
-    return (uint32_t)p->ndsos++;
-}
-
-static uint32_t tab_key(const pd_tab *t, size_t i)
-{
-    uint32_t k;
-    memcpy(&k, t->items + i * t->size, sizeof k);
-    return k;
-}
-
-static size_t tab_slot(uint32_t key, size_t hcap) { return (size_t)(key * 0x9E3779B97F4A7C15ULL >> 17) & (hcap - 1); }
-
-/* The item of `key`, or NULL. */
-static void *tab_find(const pd_tab *t, uint32_t key)
-{
-    if (!t->hcap)
+    gd_keytab_ent *e = gd_keytab_put(&p->tab, key, kind, fresh);
+    if (e && *fresh)
+        e->val = calloc(1, size); /* NULL: the read stops here, the slot freed with the rest */
+    if (!e || !e->val) {
+        gd_error_oom(p->err);
         return NULL;
-    for (size_t h = tab_slot(key, t->hcap); t->hash[h]; h = (h + 1) & (t->hcap - 1))
-        if (tab_key(t, t->hash[h] - 1) == key)
-            return t->items + (size_t)(t->hash[h] - 1) * t->size;
-    return NULL;
+    }
+    return e->val;
 }
 
-/* The item of `key`, made (all zero but its key) when new; NULL on error. */
-static void *tab_get(pd *p, pd_tab *t, uint32_t key)
+static void *tab_find(const pd *p, uint64_t key, uint32_t kind)
 {
-    void *it = tab_find(t, key);
-    if (it)
-        return it;
-    if ((t->n + 1) * 2 > t->hcap) {
-        size_t nc = t->hcap ? t->hcap * 2 : 1024;
-        uint32_t *h = calloc(nc, sizeof *h);
-        if (!h) {
-            nomem(p);
+    const gd_keytab_ent *e = gd_keytab_find(&p->tab, key, kind);
+    return e ? e->val : NULL;
+}
+
+/* The file of path s[0..n), made (type -1, no symbols) when new; NULL on error. */
+static pd_dso *dso_of(pd *p, const char *s, size_t n)
+{
+    uint64_t h = hash_bytes(s, n);
+    for (uint32_t k = K_DSO;; k++) { /* paths of one hash, each its kind */
+        int fresh;
+        pd_dso *d = tab_get(p, h, k, sizeof *d, &fresh);
+        if (!d)
             return NULL;
+        if (!fresh) {
+            const char *q = p->arena + d->path;
+            if (strncmp(q, s, n) == 0 && q[n] == 0)
+                return d;
+            continue;
         }
-        for (size_t i = 0; i < t->n; i++) {
-            size_t k = tab_slot(tab_key(t, i), nc);
-            while (h[k])
-                k = (k + 1) & (nc - 1);
-            h[k] = (uint32_t)i + 1;
-        }
-        free(t->hash);
-        t->hash = h;
-        t->hcap = nc;
+        if ((d->path = intern(p, s, n)) == UINT32_MAX)
+            return NULL;
+        d->type = -1;
+        const char *q = p->arena + d->path;
+        d->jit = strstr(q, "_jit_app_cache:") ? 1 : strstr(q, "_jit_zygote_cache:") ? 2 : 0;
+        return d;
     }
-    if (gd_grow((void **)&t->items, &t->cap, t->n + 1, t->size, p->err))
-        return NULL;
-    it = t->items + t->n * t->size;
-    memset(it, 0, t->size);
-    memcpy(it, &key, sizeof key);
-    size_t k = tab_slot(key, t->hcap);
-    while (t->hash[k])
-        k = (k + 1) & (t->hcap - 1);
-    t->hash[k] = (uint32_t)++t->n;
-    return it;
 }
 
 /* The thread tid, made (no name) when new; NULL on error. */
 static pd_thread *thread_of(pd *p, uint32_t tid, uint32_t pid)
 {
-    int fresh = !tab_find(&p->threads, tid);
-    pd_thread *t = tab_get(p, &p->threads, tid);
+    int fresh;
+    pd_thread *t = tab_get(p, tid, K_THREAD, sizeof *t, &fresh);
     if (t && fresh)
         t->pid = pid;
     return t;
@@ -347,7 +262,7 @@ static size_t map_lower(const pd_proc *pr, uint64_t addr)
 
 static const pd_map *map_find(const pd *p, uint32_t pid, uint64_t ip)
 {
-    const pd_proc *pr = tab_find(&p->procs, pid);
+    const pd_proc *pr = tab_find(p, pid, K_PROC);
     size_t i = pr ? map_lower(pr, ip + 1) : 0;
     if (i == 0)
         return NULL;
@@ -366,12 +281,13 @@ static int map_put(pd *p, pd_proc *pr, const pd_map *m)
     return GD_OK;
 }
 
-/* Adds m to its process, cutting out of older mappings the part it covers. */
-static int map_add(pd *p, pd_map m)
+/* Adds m to process pid, cutting out of older mappings the part it covers. */
+static int map_add(pd *p, uint32_t pid, pd_map m)
 {
     if (m.end <= m.start)
         return GD_OK;
-    pd_proc *pr = tab_get(p, &p->procs, m.pid);
+    int fresh;
+    pd_proc *pr = tab_get(p, pid, K_PROC, sizeof *pr, &fresh);
     if (!pr)
         return p->err->code;
     size_t i = map_lower(pr, 0);
@@ -408,22 +324,18 @@ static int map_add(pd *p, pd_map m)
  * interpreter_frames.data: 399 of them). */
 static int map_copy(pd *p, uint32_t from, uint32_t to)
 {
-    pd_proc *src = tab_find(&p->procs, from);
+    const pd_proc *src = tab_find(p, from, K_PROC);
     if (!src || !src->n)
         return GD_OK;
-    size_t n = src->n; /* tab_get may move src */
-    pd_proc *dst = tab_get(p, &p->procs, to);
+    int fresh;
+    pd_proc *dst = tab_get(p, to, K_PROC, sizeof *dst, &fresh);
     if (!dst)
         return p->err->code;
-    src = tab_find(&p->procs, from);
     dst->n = 0;
-    if (gd_grow((void **)&dst->maps, &dst->cap, n, sizeof *dst->maps, p->err))
+    if (gd_grow((void **)&dst->maps, &dst->cap, src->n, sizeof *dst->maps, p->err))
         return p->err->code;
-    for (size_t i = 0; i < n; i++) {
-        dst->maps[i] = src->maps[i];
-        dst->maps[i].pid = to;
-    }
-    dst->n = n;
+    memcpy(dst->maps, src->maps, src->n * sizeof *dst->maps);
+    dst->n = src->n;
     return GD_OK;
 }
 
@@ -440,10 +352,9 @@ static int sym_cmp(const void *a, const void *b)
 static int file_done(pd *p, const char *path, size_t npath, int type, uint64_t min_vaddr, uint64_t offset,
                      size_t sym0)
 {
-    uint32_t d = dso_of(p, path, npath);
-    if (d == UINT32_MAX)
+    pd_dso *o = dso_of(p, path, npath);
+    if (!o)
         return p->err->code;
-    pd_dso *o = &p->dsos[d];
     o->type = type;
     o->min_vaddr = min_vaddr;
     o->offset = offset;
@@ -460,7 +371,7 @@ static int add_sym(pd *p, uint64_t addr, uint32_t len, const char *name, size_t 
         return p->err->code;
     uint32_t at = intern(p, name, n);
     if (at == UINT32_MAX)
-        return p->err->code ? p->err->code : nomem(p);
+        return p->err->code ? p->err->code : gd_error_oom(p->err);
     p->syms[p->nsyms++] = (pd_sym){addr, len, at, UINT32_MAX};
     return GD_OK;
 }
@@ -644,7 +555,7 @@ static int read_features(pd *p, const unsigned char *bits)
             return bad(p, "feature section past the end of the file");
         unsigned char *b = malloc(size ? size : 1);
         if (!b)
-            return nomem(p);
+            return gd_error_oom(p->err);
         int rc = rd(p, off, b, size);
         if (!rc) {
             if (f == FEAT_FILE || f == FEAT_FILE2)
@@ -673,16 +584,19 @@ enum {
     F_HIDDEN,   /* an ART frame hidden                                        */
 };
 
+/* One frame of the sample being read. */
+struct pd_frame {
+    size_t off;   /* its text in fbuf */
+    uint32_t sym; /* its symbol's name (mangled): arena offset, or UINT32_MAX */
+    int kind;     /* F_* */
+};
+
 static int add_frame(pd *p, const char *text, size_t n, int kind, uint32_t sym)
 {
     if (gd_grow((void **)&p->fbuf, &p->fcap, p->flen + n + 1, 1, p->err) ||
-        gd_grow((void **)&p->foff, &p->foff_cap, p->nframes + 1, sizeof *p->foff, p->err) ||
-        gd_grow((void **)&p->fkind, &p->fkind_cap, p->nframes + 1, 1, p->err) ||
-        gd_grow((void **)&p->fsym, &p->fsym_cap, p->nframes + 1, sizeof *p->fsym, p->err))
+        gd_grow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof *p->frames, p->err))
         return p->err->code;
-    p->fkind[p->nframes] = (unsigned char)kind;
-    p->fsym[p->nframes] = sym;
-    p->foff[p->nframes++] = p->flen;
+    p->frames[p->nframes++] = (struct pd_frame){p->flen, sym, kind};
     memcpy(p->fbuf + p->flen, text, n);
     p->flen += n;
     p->fbuf[p->flen++] = 0;
@@ -721,7 +635,27 @@ static int temporary_file(const char *path)
 /* Frame i's symbol name, or NULL. */
 static const char *fsym(const pd *p, size_t i)
 {
-    return p->fsym[i] == UINT32_MAX ? NULL : p->arena + p->fsym[i];
+    return p->frames[i].sym == UINT32_MAX ? NULL : p->arena + p->frames[i].sym;
+}
+
+/* Keeps the frames `keep` says, in order. */
+static void keep_frames(pd *p, int (*keep)(const pd *, size_t))
+{
+    size_t w = 0;
+    for (size_t i = 0; i < p->nframes; i++)
+        if (keep(p, i))
+            p->frames[w++] = p->frames[i];
+    p->nframes = w;
+}
+
+static int not_hidden(const pd *p, size_t i) { return p->frames[i].kind != F_HIDDEN; }
+
+/* not a JIT frame whose caller is the same method interpreted */
+static int not_jit_twin(const pd *p, size_t i)
+{
+    const struct pd_frame *f = p->frames;
+    return !(f[i].kind == F_JIT && i + 1 < p->nframes && f[i + 1].kind == F_DEX && fsym(p, i) && fsym(p, i + 1) &&
+             strcmp(fsym(p, i), fsym(p, i + 1)) == 0);
 }
 
 /* simpleperf's report shows a call chain without ART's own frames (its
@@ -734,50 +668,34 @@ static const char *fsym(const pd *p, size_t i)
 static void hide_art(pd *p)
 {
     size_t n = p->nframes;
-    unsigned char *k = p->fkind;
+    struct pd_frame *f = p->frames;
     int near = 0;
     for (size_t i = 0; i < n; i++) {
-        if (k[i] == F_DEX || k[i] == F_JIT) {
+        if (f[i].kind == F_DEX || f[i].kind == F_JIT) {
             near = 1;
-            for (size_t j = i; j-- > 0 && (k[j] == F_ART || k[j] == F_HIDDEN);)
-                k[j] = F_HIDDEN;
-        } else if (near && k[i] == F_ART) {
-            k[i] = F_HIDDEN;
+            for (size_t j = i; j-- > 0 && (f[j].kind == F_ART || f[j].kind == F_HIDDEN);)
+                f[j].kind = F_HIDDEN;
+        } else if (near && f[i].kind == F_ART) {
+            f[i].kind = F_HIDDEN;
         } else {
             near = 0;
         }
     }
     /* the JNI method a hidden trampoline calls stays */
     for (size_t i = 1; i < n; i++)
-        if (k[i] == F_HIDDEN && fsym(p, i) && ends_with(fsym(p, i), "jni_trampoline") && k[i - 1] == F_HIDDEN)
-            k[i - 1] = F_ART;
-    size_t w = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (k[i] == F_HIDDEN)
-            continue;
-        p->foff[w] = p->foff[i];
-        p->fsym[w] = p->fsym[i];
-        k[w++] = k[i];
-    }
-    n = w;
-    w = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (k[i] == F_JIT && i + 1 < n && k[i + 1] == F_DEX && fsym(p, i) && fsym(p, i + 1) &&
-            strcmp(fsym(p, i), fsym(p, i + 1)) == 0)
-            continue;
-        p->foff[w] = p->foff[i];
-        p->fsym[w] = p->fsym[i];
-        k[w++] = k[i];
-    }
-    p->nframes = w;
+        if (f[i].kind == F_HIDDEN && fsym(p, i) && ends_with(fsym(p, i), "jni_trampoline") && f[i - 1].kind == F_HIDDEN)
+            f[i - 1].kind = F_ART;
+    keep_frames(p, not_hidden);
+    keep_frames(p, not_jit_twin);
 }
 
 /* Address ip of mapping m as an address in its file d (simpleperf's rule
  * per file type); *file becomes the name shown for the kernel and JIT
  * symbol files. */
-static uint64_t vaddr_of(const pd_map *m, const pd_dso *d, uint64_t ip, const char **file)
+static uint64_t vaddr_of(const pd_map *m, int kernel_map, uint64_t ip, const char **file)
 {
-    if (m->pid == KERNEL_PID && d->type != DSO_KERNEL_MODULE && strncmp(*file, "[kernel.kallsyms]", 17) == 0) {
+    const pd_dso *d = m->dso;
+    if (kernel_map && d->type != DSO_KERNEL_MODULE && strncmp(*file, "[kernel.kallsyms]", 17) == 0) {
         *file = "[kernel.kallsyms]";
         return ip;
     }
@@ -796,9 +714,10 @@ static uint64_t vaddr_of(const pd_map *m, const pd_dso *d, uint64_t ip, const ch
 static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
 {
     char out[PD_FRAME], pc[24], dm[PD_FRAME];
-    const pd_map *m = map_find(p, kernel ? KERNEL_PID : pid, ip);
+    uint32_t owner = kernel ? KERNEL_PID : pid;
+    const pd_map *m = map_find(p, owner, ip);
     if (!m && !kernel)
-        m = map_find(p, KERNEL_PID, ip);
+        m = map_find(p, owner = KERNEL_PID, ip);
     size_t n;
     if (!m) {
         gd_sink_skip(p->sink, GD_SKIP(IGNORED_SIMPLEPERF_FRAME_OUTSIDE_EVERY_MAPPING), 0, 0);
@@ -806,9 +725,9 @@ static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
         n = gd_prof_frame(out, sizeof out, NULL, 0, "[unknown]", pc, (size_t)k);
         return add_frame(p, out, n, F_NATIVE, UINT32_MAX);
     }
-    const pd_dso *d = &p->dsos[m->dso];
+    const pd_dso *d = m->dso;
     const char *file = p->arena + d->path;
-    uint64_t vaddr = vaddr_of(m, d, ip, &file);
+    uint64_t vaddr = vaddr_of(m, owner == KERNEL_PID, ip, &file);
     const pd_sym *s = d->type >= 0 || d->nsym ? sym_find(p, d, vaddr) : NULL;
     uint32_t sym = s ? s->name : UINT32_MAX;
     const char *sname = s ? p->arena + s->name : NULL;
@@ -826,7 +745,7 @@ static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
         n = gd_prof_frame(out, sizeof out, nn ? dm : name, nn ? nn : strlen(name), file, NULL, 0);
         uint32_t at = intern(p, out, n); /* the arena may move: s by index */
         if (at == UINT32_MAX)
-            return p->err->code ? p->err->code : nomem(p);
+            return p->err->code ? p->err->code : gd_error_oom(p->err);
         p->syms[s - p->syms].text = at;
     } else {
         int k = snprintf(pc, sizeof pc, "%llx", (unsigned long long)vaddr);
@@ -963,7 +882,7 @@ static int sample(pd *p, const unsigned char *b, size_t n, uint16_t misc)
     if (gd_grow((void **)&p->fptr, &p->fptr_cap, p->nframes, sizeof *p->fptr, p->err))
         return p->err->code;
     for (size_t i = 0; i < p->nframes; i++)
-        p->fptr[i] = p->fbuf + p->foff[i];
+        p->fptr[i] = p->fbuf + p->frames[i].off;
     gd_event ev;
     gd_event_init(&ev, GD_EV_STACK);
     /* ns to ms, exact to the ns */
@@ -982,26 +901,26 @@ static int mmap_rec(pd *p, const unsigned char *b, size_t n, int v2)
     if (n < name_at + 1)
         return bad(p, "mapping record cut short");
     pd_map m;
-    m.pid = u32at(b);
+    uint32_t pid = u32at(b);
     m.start = u64at(b + 8);
     uint64_t len = u64at(b + 16);
     m.pgoff = u64at(b + 24);
     m.end = m.start + len < m.start ? UINT64_MAX : m.start + len;
     const unsigned char *nm = b + name_at;
     size_t nn = strnlen((const char *)nm, n - name_at);
-    if (m.pid == KERNEL_PID && nn > 17 && memcmp(nm, "[kernel.kallsyms]", 17) == 0)
+    if (pid == KERNEL_PID && nn > 17 && memcmp(nm, "[kernel.kallsyms]", 17) == 0)
         nn = 17; /* "[kernel.kallsyms]_text": the kernel's file is "[kernel.kallsyms]" */
-    m.dso = dso_of(p, (const char *)nm, nn);
-    if (m.dso == UINT32_MAX)
+    if (!(m.dso = dso_of(p, (const char *)nm, nn)))
         return p->err->code;
-    return map_add(p, m);
+    return map_add(p, pid, m);
 }
 
 static int comm_rec(pd *p, const unsigned char *b, size_t n)
 {
     if (n < 9)
         return bad(p, "comm record cut short");
-    pd_thread *t = thread_of(p, u32at(b + 4), u32at(b));
+    uint32_t tid = u32at(b + 4);
+    pd_thread *t = thread_of(p, tid, u32at(b));
     if (!t)
         return p->err->code;
     t->pid = u32at(b);
@@ -1011,9 +930,9 @@ static int comm_rec(pd *p, const unsigned char *b, size_t n)
     memcpy(t->name, b + 8, k);
     t->name[k] = 0;
     /* the app's main thread named before any of its samples */
-    if (!p->main_sent && p->have_app && t->tid == t->pid && t->pid > 0 && k && app_thread(p, t->name)) {
+    if (!p->main_sent && p->have_app && tid == t->pid && t->pid > 0 && k && app_thread(p, t->name)) {
         p->main_sent = 1;
-        return send_meta(p, t->pid, t->tid);
+        return send_meta(p, t->pid, tid);
     }
     return GD_OK;
 }
@@ -1023,16 +942,12 @@ static int fork_rec(pd *p, const unsigned char *b, size_t n)
     if (n < 16)
         return bad(p, "fork record cut short");
     uint32_t pid = u32at(b), ppid = u32at(b + 4), tid = u32at(b + 8), ptid = u32at(b + 12);
-    pd_thread *par = thread_of(p, ptid, ppid);
-    if (!par)
-        return p->err->code;
-    char name[sizeof par->name];
-    memcpy(name, par->name, sizeof name);
-    pd_thread *t = thread_of(p, tid, pid);
+    const pd_thread *par = thread_of(p, ptid, ppid);
+    pd_thread *t = par ? thread_of(p, tid, pid) : NULL;
     if (!t)
         return p->err->code;
     t->pid = pid;
-    memcpy(t->name, name, sizeof name);
+    memcpy(t->name, par->name, sizeof t->name);
     return pid != ppid ? map_copy(p, ppid, pid) : GD_OK;
 }
 
@@ -1040,7 +955,7 @@ static int records(pd *p)
 {
     unsigned char *buf = malloc(PD_BUF);
     if (!buf)
-        return nomem(p);
+        return gd_error_oom(p->err);
     uint64_t at = p->data_off, boff = 0;
     size_t blen = 0;
     int rc = GD_OK;
@@ -1165,8 +1080,6 @@ int gd_perfdata_read(gd_input *in, const gd_sink *sink, gd_error *err)
         return gd_error_set(err, GD_ERR_NOMEM, 0, 0, GD_ERR_NOMEM_MSG);
     p->sink = sink;
     p->err = err;
-    p->threads.size = sizeof(pd_thread);
-    p->procs.size = sizeof(pd_proc);
     int rc = gd_randin_open(&p->in, in, PD_SPOOL_CAP, "perf.data", err);
     if (rc == GD_OK) {
         rc = read_file(p);
@@ -1174,19 +1087,17 @@ int gd_perfdata_read(gd_input *in, const gd_sink *sink, gd_error *err)
     }
     free(p->arena);
     free(p->syms);
-    free(p->dsos);
-    free(p->dso_hash);
-    for (size_t i = 0; i < p->procs.n; i++)
-        free(((pd_proc *)p->procs.items)[i].maps);
-    free(p->procs.items);
-    free(p->procs.hash);
-    free(p->threads.items);
-    free(p->threads.hash);
+    for (size_t i = 0; i < p->tab.cap; i++) {
+        gd_keytab_ent *e = &p->tab.t[i];
+        if (e->used && e->kind == K_PROC)
+            free(((pd_proc *)e->val)->maps);
+        if (e->used)
+            free(e->val);
+    }
+    gd_keytab_clear(&p->tab);
     free(p->fbuf);
-    free(p->foff);
+    free(p->frames);
     free(p->fptr);
-    free(p->fkind);
-    free(p->fsym);
     free(p);
     return rc;
 }
