@@ -1027,7 +1027,7 @@ static int read_file(pd *p)
                             (unsigned long long)p->in.size, sizeof h);
     if (rd(p, 0, h, sizeof h))
         return p->err->code;
-    if (memcmp(h, "PERFILE2", 8) != 0)
+    if (!gd_perfdata_is(h, sizeof h))
         return bad(p, "not a perf.data file (magic)");
     uint64_t attr_size = u64at(h + 16), attrs_off = u64at(h + 24), attrs_size = u64at(h + 32);
     p->data_off = u64at(h + 40);
@@ -1071,6 +1071,11 @@ static int read_file(pd *p)
     if (p->mangled_left)
         gd_sink_skip(p->sink, GD_SKIP(IGNORED_SIMPLEPERF_CPP_NAMES_LEFT_MANGLED_NO_LIBSTDCXX), 0, 0);
     return GD_OK;
+}
+
+int gd_perfdata_is(const unsigned char *head, size_t n)
+{
+    return n >= 8 && memcmp(head, "PERFILE2", 8) == 0;
 }
 
 int gd_perfdata_read(gd_input *in, const gd_sink *sink, gd_error *err)

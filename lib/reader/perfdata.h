@@ -5,7 +5,10 @@
 #include "core/event.h"
 #include "io/input.h"
 
-/* Reads the perf.data `in` (its head is "PERFILE2"): one GD_EV_STACK a
+/* 1 when head[0..n) begins as a perf.data does ("PERFILE2"). */
+int gd_perfdata_is(const unsigned char *head, size_t n);
+
+/* Reads the perf.data `in` (gd_perfdata_is of its head): one GD_EV_STACK a
  * sample, meta as the text forms give it.  GD_ERR_DATA with "perf.data:
  * WHAT at byte N" for a file it cannot walk. */
 int gd_perfdata_read(gd_input *in, const gd_sink *sink, gd_error *err);

@@ -450,7 +450,7 @@ static int read_sp(gd_input *in, const gd_sink *sink, const gd_read_opts *opts, 
     const unsigned char *head = gd_input_peek(in, &hn, &eof, err);
     if (!head)
         return err->code ? err->code : GD_ERR_IO;
-    if (hn >= 8 && memcmp(head, "PERFILE2", 8) == 0)
+    if (gd_perfdata_is(head, hn))
         return gd_perfdata_read(in, sink, err);
     const struct sp_binary *bin = sp_binary_of(head, hn);
     if (bin)
@@ -543,7 +543,7 @@ static int looks_like_script(const char *h)
 static int probe(const unsigned char *head, size_t n, int eof)
 {
     (void)eof;
-    if (sp_binary_of(head, n) || (n >= 8 && memcmp(head, "PERFILE2", 8) == 0))
+    if (sp_binary_of(head, n) || gd_perfdata_is(head, n))
         return 90;
     char *h = gd_text_head(head, n, NULL);
     if (!h)
