@@ -430,7 +430,32 @@ int gd_query_group_flames(gd_store *s, const gd_flame_query *fq, gd_row_fn fn, v
 /* Appends the chain of `id`, root first, to buf (';'-separated).  A loop,
  * not a recursion: a chain is as deep as the input's stack (300k frames
  * and more). */
-static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *err)
+/* Appends one part of a folded line to buf (length *len, capacity *bcap):
+ * ';' before it unless buf is empty, a ';' inside it as ','.  The text
+ * grows geometrically: one realloc per frame would copy the whole chain at
+ * every frame (quadratic where realloc cannot grow in place, as under
+ * ASan). */
+static int folded_part(char **buf, size_t *len, size_t *bcap, const char *txt, gd_error *err)
+{
+    size_t tl = strlen(txt);
+    if (*len + tl + 2 > *bcap) {
+        size_t nc = *bcap * 2 > *len + tl + 2 ? *bcap * 2 : *len + tl + 2 + 256;
+        char *nb = realloc(*buf, nc);
+        if (!nb)
+            return gd_error_oom(err);
+        *buf = nb;
+        *bcap = nc;
+    }
+    char *nb = *buf;
+    if (*len)
+        nb[(*len)++] = ';';
+    for (size_t i = 0; i < tl; i++)
+        nb[(*len)++] = txt[i] == ';' ? ',' : txt[i];
+    nb[*len] = 0;
+    return GD_OK;
+}
+
+static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, size_t *bcap, gd_error *err)
 {
     int64_t *frames = NULL;
     size_t n = 0, cap = 0;
@@ -454,31 +479,9 @@ static int chain_text(cs_agg *a, int64_t id, char **buf, size_t *len, gd_error *
         frames[n++] = e->frame;
         id = e->parent;
     }
-    /* the text grows geometrically: one realloc per frame would copy the
-     * whole chain at every frame (quadratic where realloc cannot grow in
-     * place, as under ASan) */
-    size_t bcap = *buf ? *len + 1 : 0;
     while (!rc && n > 0) {
         json_t *t = frame_text(a, frames[--n]);
-        const char *txt = json_string_value(t) ? json_string_value(t) : "?";
-        size_t tl = strlen(txt);
-        char *nb = *buf;
-        if (*len + tl + 2 > bcap) {
-            size_t nc = bcap * 2 > *len + tl + 2 ? bcap * 2 : *len + tl + 2 + 256;
-            nb = realloc(*buf, nc);
-            if (!nb) {
-                json_decref(t);
-                rc = gd_error_oom(err);
-                break;
-            }
-            bcap = nc;
-        }
-        *buf = nb;
-        if (*len)
-            nb[(*len)++] = ';';
-        for (size_t i = 0; i < tl; i++)
-            nb[(*len)++] = txt[i] == ';' ? ',' : txt[i];
-        nb[*len] = 0;
+        rc = folded_part(buf, len, bcap, json_string_value(t) ? json_string_value(t) : "?", err);
         json_decref(t);
     }
     free(frames);
@@ -526,19 +529,10 @@ static int folded_rows(cs_agg *a, const char *prefix, gd_row_fn fn, void *ctx, i
     gd_sort(ids, n, sizeof *ids, cmp_i64);
     for (size_t i = 0; !rc && i < n && !*stopped; i++) {
         char *buf = NULL;
-        size_t len = 0;
-        if (prefix) {
-            size_t k = strlen(prefix);
-            if (!(buf = malloc(k + 1))) {
-                rc = gd_error_oom(err);
-                break;
-            }
-            for (size_t j = 0; j < k; j++)
-                buf[j] = prefix[j] == ';' ? ',' : prefix[j];
-            buf[len = k] = 0;
-        }
+        size_t len = 0, bcap = 0;
         long self = agg_slot(a, ids[i])->self;
-        if ((rc = chain_text(a, ids[i], &buf, &len, err))) {
+        if ((prefix && (rc = folded_part(&buf, &len, &bcap, prefix, err))) ||
+            (rc = chain_text(a, ids[i], &buf, &len, &bcap, err))) {
             free(buf);
             break;
         }
