@@ -179,10 +179,9 @@ int cmd_blocks(int argc, char **argv, gd_ctx *ctx)
     }
     size_t rows = gd_render_rows(r);
     int wrc = gd_cli_render_end(ctx, r);
-    if (!rc && !wrc && !rows) {
-        gd_cli_say_empty(ctx, s, &q.filter, "dispatch", "main-thread dispatches (looper or slice data)");
+    if (!rc && !wrc && !rows &&
+        !gd_cli_say_empty(ctx, s, &q.filter, "dispatch", "main-thread dispatches (looper or slice data)"))
         gd_cli_say_samples_hint(ctx, s, &q.filter);
-    }
     gd_store_close(s);
     if (rc)
         return gd_cli_fail(ctx, &err);

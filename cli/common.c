@@ -176,8 +176,8 @@ gd_filter gd_cli_filter_app(const gd_int_list *traces, const char *app)
     return f;
 }
 
-void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
-                      const char *what)
+int gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
+                     const char *what)
 {
     gd_error err = {0};
     int matched = 1, has = 1;
@@ -185,28 +185,26 @@ void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const 
     if (f->app && gd_query_app_presence(s, f, &matched, present, sizeof present, &err) == GD_OK && !matched) {
         gd_cli_say(ctx, "no process of app '%s' in %s (apps present: %s)", f->app,
                    f->ntraces ? "these traces" : "the database", present);
-        return;
+        return 1;
     }
     if (table && gd_query_has_data(s, table, f, &has, &err) == GD_OK && !has) {
         if (strcmp(table, "trace") == 0)
             gd_cli_say(ctx, "the database holds no trace (godeye ingest FILE)");
         else
             gd_cli_say(ctx, "no %s has %s", f->ntraces ? "selected trace" : "trace", what);
-        return;
+        return 0;
     }
     if (!table && what)
         gd_cli_say(ctx, "%s", what);
     else
         gd_cli_say(ctx, "no row passed the options or the thresholds%s", f->app ? " (with --app)" : "");
+    return 0;
 }
 
 void gd_cli_say_samples_hint(const gd_ctx *ctx, gd_store *s, const gd_filter *f)
 {
     gd_error err = {0};
-    int has = 0, matched = 1;
-    char present[512];
-    if (f->app && (gd_query_app_presence(s, f, &matched, present, sizeof present, &err) != GD_OK || !matched))
-        return; /* no process of the app: said already */
+    int has = 0;
     int blocks = 1; /* traces with main-thread dispatches: their blocks were filtered, not absent */
     /* a profiler's samples (sample.source, godeye-schema(7)), not a thread
      * dump's or a sampler's around blocks */
@@ -279,11 +277,9 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec)
     rc = r ? spec->query(s, &l, spec->arg, r, &err) : gd_error_oom(&err);
     size_t rows = r ? gd_render_rows(r) : 0;
     int wrc = r ? gd_cli_render_end(ctx, r) : 0;
-    if (!rc && !wrc && !rows && s) {
-        gd_cli_say_empty(ctx, s, &l.filter, spec->data_table, spec->data_name);
-        if (spec->samples_hint)
-            gd_cli_say_samples_hint(ctx, s, &l.filter);
-    }
+    if (!rc && !wrc && !rows && s && !gd_cli_say_empty(ctx, s, &l.filter, spec->data_table, spec->data_name) &&
+        spec->samples_hint)
+        gd_cli_say_samples_hint(ctx, s, &l.filter);
     if (s)
         gd_store_close(s);
     if (rc)

@@ -194,14 +194,16 @@ int gd_cli_run(gd_ctx *ctx, int argc, char **argv, gd_cmd_spec *spec);
 /* After a listing printed no row: one line on stderr saying why (the
  * --app filter matched no process, naming the apps present; no selected
  * trace has `table`'s data, `what`; or nothing passed the options or the
- * thresholds; with table NULL, `what` itself when given). */
-/* After an empty answer of a command about blocks (top, blocks): when f's
- * traces hold a profiler's samples (simpleperf's, a Perfetto CPU
- * profile's) and no main-thread dispatch (a CPU profile alone), one more
- * line says that `export --folded - --samples` draws them. */
+ * thresholds; with table NULL, `what` itself when given).  Returns 1 when
+ * the reason was the app's absence, else 0. */
+int gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
+                     const char *what);
+/* After an empty answer of a command about blocks (top, blocks) that was
+ * not the app's absence: when f's traces hold a profiler's samples
+ * (simpleperf's, a Perfetto CPU profile's) and no main-thread dispatch (a
+ * CPU profile alone), one more line says that `export --folded -
+ * --samples` draws them. */
 void gd_cli_say_samples_hint(const gd_ctx *ctx, gd_store *s, const gd_filter *f);
-void gd_cli_say_empty(const gd_ctx *ctx, gd_store *s, const gd_filter *f, const char *table,
-                      const char *what);
 
 /* gd_render_new on stdout for a command's rows, with times shown by the
  * rule of render/timefmt.h: in table mode the renderer learns every trace's
