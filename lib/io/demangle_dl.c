@@ -41,8 +41,8 @@ size_t gd_demangle(const char *mangled, char *out, size_t cap, int *missing)
      * simpleperf and Perfetto use) writes it: " (.llvm.123)" */
     size_t n = 0;
     for (const char *q = d; *q && n + 1 < cap;) {
-        if (strncmp(q, " [clone ", 8) == 0 && strchr(q + 8, ']')) {
-            const char *e = strchr(q + 8, ']');
+        const char *e = strncmp(q, " [clone ", 8) == 0 ? strchr(q + 8, ']') : NULL;
+        if (e) {
             size_t k = (size_t)(e - (q + 8));
             if (n + k + 3 >= cap)
                 break;

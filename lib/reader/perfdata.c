@@ -100,6 +100,8 @@ typedef struct pd_dso {
     uint64_t min_vaddr, offset; /* offset of min_vaddr: in the file (ELF) or in memory (module) */
     size_t sym0, nsym;
     int jit;       /* 1 app cache, 2 zygote cache */
+    int old_jit;   /* simpleperf's older JIT symbol file ("TemporaryFile-...") */
+    int art;       /* ART's own library (libart.so, libartd.so) */
 } pd_dso;
 
 typedef struct pd_map {
@@ -210,6 +212,19 @@ static void *tab_find(const pd *p, uint64_t key, uint32_t kind)
     return e ? e->val : NULL;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && memcmp(s + n - k, tail, k) == 0;
+}
+
+/* simpleperf's older JIT symbol files: "TemporaryFile-XXXXXX". */
+static int temporary_file(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return strncmp(b ? b + 1 : path, "TemporaryFile", 13) == 0;
+}
+
 /* The file of path s[0..n), made (type -1, no symbols) when new; NULL on error. */
 static pd_dso *dso_of(pd *p, const char *s, size_t n)
 {
@@ -230,6 +245,8 @@ static pd_dso *dso_of(pd *p, const char *s, size_t n)
         d->type = -1;
         const char *q = p->arena + d->path;
         d->jit = strstr(q, "_jit_app_cache:") ? 1 : strstr(q, "_jit_zygote_cache:") ? 2 : 0;
+        d->old_jit = temporary_file(q);
+        d->art = ends_with(q, "/libart.so") || ends_with(q, "/libartd.so");
         return d;
     }
 }
@@ -619,19 +636,6 @@ static const pd_sym *sym_find(const pd *p, const pd_dso *d, uint64_t vaddr)
     return lo && vaddr < s[lo - 1].addr + s[lo - 1].len ? &s[lo - 1] : NULL;
 }
 
-static int ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), k = strlen(tail);
-    return n >= k && memcmp(s + n - k, tail, k) == 0;
-}
-
-/* simpleperf's older JIT symbol files: "TemporaryFile-XXXXXX". */
-static int temporary_file(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    return strncmp(b ? b + 1 : path, "TemporaryFile", 13) == 0;
-}
-
 /* Frame i's symbol name, or NULL. */
 static const char *fsym(const pd *p, size_t i)
 {
@@ -731,9 +735,8 @@ static int frame(pd *p, uint32_t pid, uint64_t ip, int kernel)
     const pd_sym *s = d->type >= 0 || d->nsym ? sym_find(p, d, vaddr) : NULL;
     uint32_t sym = s ? s->name : UINT32_MAX;
     const char *sname = s ? p->arena + s->name : NULL;
-    int kind = d->type == DSO_DEX ? F_DEX : d->jit || temporary_file(p->arena + d->path) ? F_JIT : F_NATIVE;
-    if (kind == F_NATIVE && ((sname && ends_with(sname, "jni_trampoline")) ||
-                             ends_with(p->arena + d->path, "/libart.so") || ends_with(p->arena + d->path, "/libartd.so")))
+    int kind = d->type == DSO_DEX ? F_DEX : d->jit || d->old_jit ? F_JIT : F_NATIVE;
+    if (kind == F_NATIVE && (d->art || (sname && ends_with(sname, "jni_trampoline"))))
         kind = F_ART;
     if (s && s->text != UINT32_MAX) { /* named before: the same text */
         const char *t = p->arena + s->text;
